@@ -1,0 +1,29 @@
+/**
+ * Jest runs TypeScript through ts-jest in CommonJS mode. ky is ESM-only, so its files are
+ * transformed too (toolchain notes); everything else in node_modules is left alone.
+ */
+const tsJestOptions = {
+  tsconfig: {
+    module: "commonjs",
+    moduleResolution: "node",
+    allowJs: true,
+    esModuleInterop: true,
+    jsx: "react-jsx",
+    target: "ES2020",
+    isolatedModules: true,
+  },
+  diagnostics: false,
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts", "**/*.test.tsx"],
+  transform: {
+    "^.+\\.tsx?$": ["ts-jest", tsJestOptions],
+    "node_modules/ky/.+\\.js$": ["ts-jest", tsJestOptions],
+  },
+  transformIgnorePatterns: ["/node_modules/(?!ky/)"],
+  testTimeout: 30000,
+};

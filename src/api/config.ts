@@ -1,0 +1,83 @@
+import { ConfigurationError } from "./errors";
+
+/** Where the service is and who is calling: everything a request needs besides its own arguments. */
+export interface ConnectionConfig {
+  /** Areas A–C live under `${baseUrl}/api`. */
+  baseUrl: string;
+  /** Area D (nature sub-projects) lives directly under this URL. */
+  natureUrl: string;
+  /** Sent as `X-Service-APIKey` on every request. */
+  apiKey: string;
+  /** Project name or id, sent as `X-Service-Project` where the contract lists it. */
+  project?: string;
+}
+
+/** The local emulator's seeded demo connection: the default when nothing is configured. */
+export const EMULATOR_CONNECTION: Readonly<Required<ConnectionConfig>> = Object.freeze({
+  baseUrl: "http://127.0.0.1:4010",
+  natureUrl: "http://127.0.0.1:4010/nature",
+  apiKey: "demo-key",
+  project: "demo",
+});
+
+/** True for hosts that never leave this machine (localhost, 127.0.0.0/8, ::1). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Checks that a service URL is absolute http(s), and https unless the host is loopback, so an API
+ * key never travels in clear text. Returns the URL without trailing slashes.
+ */
+export function checkServiceUrl(value: string, setting: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigurationError(`${setting} "${value}" is not a valid URL (expected e.g. https://service.example.com)`, {
+      operation: "configure",
+    });
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new ConfigurationError(`${setting} must start with https:// (got ${url.protocol})`, { operation: "configure" });
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    throw new ConfigurationError(
+      `${setting} must use https:// for ${url.hostname}: plain http is only allowed for this machine (localhost)`,
+      { operation: "configure" },
+    );
+  }
+  if (url.search || url.hash) {
+    throw new ConfigurationError(`${setting} must not carry a query or fragment`, { operation: "configure" });
+  }
+  return url.toString().replace(/\/+$/, "");
+}
+
+/** Validates a whole connection and returns it normalized (trimmed, no trailing slashes). */
+export function checkConnection(config: ConnectionConfig): ConnectionConfig {
+  const apiKey = config.apiKey.trim();
+  if (apiKey === "") throw new ConfigurationError("API key is empty", { operation: "configure" });
+  const project = config.project?.trim();
+  return {
+    baseUrl: checkServiceUrl(config.baseUrl, "Base URL"),
+    natureUrl: checkServiceUrl(config.natureUrl, "Nature URL"),
+    apiKey,
+    project: project === "" ? undefined : project,
+  };
+}
+
+/** A stable key for caches: results from one service and project never answer another's. */
+export function connectionKey(config: ConnectionConfig): string {
+  return `${config.baseUrl}|${config.natureUrl}|${config.project ?? ""}|${keyFingerprint(config.apiKey)}`;
+}
+
+/** A short non-reversible fingerprint, so cache keys separate keys without holding the key itself. */
+function keyFingerprint(key: string): string {
+  let hash = 2166136261;
+  for (let i = 0; i < key.length; i++) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 16777619);
+  }
+  return (hash >>> 0).toString(36);
+}

@@ -1,0 +1,8 @@
+/** Public surface of the service client. */
+export { RiskClient } from "./client";
+export * from "./config";
+export * from "./errors";
+export type { CallOptions, RetryEvent, TransportOptions } from "./http";
+export { MAX_ROWS, PagedList, clampRows, readAllPages } from "./pagination";
+export type { PageFetcher, ReadAllOptions } from "./pagination";
+export * from "./types";

@@ -1,0 +1,86 @@
+import { segment, type CallOptions, type Transport } from "../http";
+import type { ApplyResult, GeoJson, UdfEquation, UdfRecord, UdfWithEquation, VectorRecord, VectorWithGeoJson } from "../types";
+
+const ROOT = "/compositions";
+
+/**
+ * Area A: vector layers, jq UDFs and applying a layer to a portfolio. Vector operations carry the
+ * project header; UDF operations do not (contract, Authentication §4). Paths the contract leaves
+ * "not shown" follow the field notes; update and run use the id in the path.
+ */
+export class Compositions {
+  constructor(private readonly transport: Transport) {}
+
+  listVectors(call?: CallOptions): Promise<VectorRecord[]> {
+    return this.transport.send({ operation: "compositions.listVectors", method: "GET", area: "base", path: `${ROOT}/vector`, project: true, responseType: "json" }, call);
+  }
+
+  getVector(vectorId: string | number, call?: CallOptions): Promise<VectorWithGeoJson> {
+    return this.transport.send({ operation: "compositions.getVector", method: "GET", area: "base", path: `${ROOT}/vector/${segment(vectorId)}`, project: true, responseType: "json" }, call);
+  }
+
+  /** Adds a vector layer from a GeoJSON Feature or FeatureCollection, sent as JSON. */
+  createVector(input: { name: string; geojson: GeoJson }, call?: CallOptions): Promise<VectorRecord> {
+    return this.transport.send({ operation: "compositions.createVector", method: "POST", area: "base", path: `${ROOT}/vector`, project: true, json: input, responseType: "json" }, call);
+  }
+
+  /** Adds a vector layer as the contract's multipart form: `name` and a `geojson` file (e.g. an uploaded .geojson). */
+  uploadVector(input: { name: string; geojsonText: string; fileName?: string }, call?: CallOptions): Promise<VectorRecord> {
+    const form = new FormData();
+    form.append("name", input.name);
+    form.append("geojson", new Blob([input.geojsonText], { type: "application/geo+json" }), input.fileName ?? `${input.name}.geojson`);
+    return this.transport.send({ operation: "compositions.uploadVector", method: "POST", area: "base", path: `${ROOT}/vector`, project: true, body: form, responseType: "json" }, call);
+  }
+
+  /** Replaces a vector's name and/or geometry (multipart, both optional). */
+  updateVector(vectorId: string | number, input: { name?: string; geojson?: GeoJson }, call?: CallOptions): Promise<VectorRecord> {
+    const form = new FormData();
+    if (input.name !== undefined) form.append("name", input.name);
+    if (input.geojson !== undefined) {
+      form.append("geojson", new Blob([JSON.stringify(input.geojson)], { type: "application/geo+json" }), "layer.geojson");
+    }
+    return this.transport.send({ operation: "compositions.updateVector", method: "PUT", area: "base", path: `${ROOT}/vector/${segment(vectorId)}`, project: true, body: form, responseType: "json" }, call);
+  }
+
+  deleteVector(vectorId: string | number, call?: CallOptions): Promise<void> {
+    return this.transport.send({ operation: "compositions.deleteVector", method: "DELETE", area: "base", path: `${ROOT}/vector/${segment(vectorId)}`, project: true, responseType: "none" }, call);
+  }
+
+  /** Joins the layer to the portfolio's assets; the CSV holds one row per asset. */
+  applyVector(vectorId: string | number, portfolioName: string, call?: CallOptions): Promise<ApplyResult> {
+    return this.transport.send({ operation: "compositions.applyVector", method: "GET", area: "base", path: `${ROOT}/vector/${segment(vectorId)}/apply`, project: true, query: { portfolio: portfolioName }, responseType: "json" }, call);
+  }
+
+  listUdfs(call?: CallOptions): Promise<UdfRecord[]> {
+    return this.transport.send({ operation: "compositions.listUdfs", method: "GET", area: "base", path: `${ROOT}/udf`, responseType: "json" }, call);
+  }
+
+  getUdf(udfId: string | number, call?: CallOptions): Promise<UdfWithEquation> {
+    return this.transport.send({ operation: "compositions.getUdf", method: "GET", area: "base", path: `${ROOT}/udf/${segment(udfId)}`, responseType: "json" }, call);
+  }
+
+  createUdf(input: { name: string; equation: UdfEquation }, call?: CallOptions): Promise<UdfRecord> {
+    return this.transport.send({ operation: "compositions.createUdf", method: "POST", area: "base", path: `${ROOT}/udf`, json: input, responseType: "json" }, call);
+  }
+
+  updateUdf(udfId: string | number, input: { name?: string; equation?: UdfEquation }, call?: CallOptions): Promise<UdfRecord> {
+    return this.transport.send({ operation: "compositions.updateUdf", method: "PUT", area: "base", path: `${ROOT}/udf/${segment(udfId)}`, json: input, responseType: "json" }, call);
+  }
+
+  deleteUdf(udfId: string | number, call?: CallOptions): Promise<void> {
+    return this.transport.send({ operation: "compositions.deleteUdf", method: "DELETE", area: "base", path: `${ROOT}/udf/${segment(udfId)}`, responseType: "none" }, call);
+  }
+
+  /**
+   * Runs the UDF and stores its result as a new vector (status `available`), whose id differs from
+   * the UDF's. A GET that creates something, so it is never retried.
+   */
+  activateUdf(udfId: string | number, call?: CallOptions): Promise<VectorRecord> {
+    return this.transport.send({ operation: "compositions.activateUdf", method: "GET", area: "base", path: `${ROOT}/udf/${segment(udfId)}/activate`, project: true, idempotent: false, responseType: "json" }, call);
+  }
+
+  /** Runs the UDF and returns the resulting layer without storing it. */
+  runUdf(udfId: string | number, call?: CallOptions): Promise<VectorWithGeoJson> {
+    return this.transport.send({ operation: "compositions.runUdf", method: "GET", area: "base", path: `${ROOT}/udf/${segment(udfId)}/run`, project: true, responseType: "json" }, call);
+  }
+}

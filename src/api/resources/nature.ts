@@ -1,0 +1,26 @@
+import { segment, type CallOptions, type Transport } from "../http";
+import type { CreateSubProjectInput, SubProject, SubProjectExport } from "../types";
+
+/** Area D (under the nature URL): nature-based carbon sub-projects and their durability summaries. */
+export class Nature {
+  constructor(private readonly transport: Transport) {}
+
+  /** Names of the top-level projects the key may use (only the key header is sent). */
+  superprojects(call?: CallOptions): Promise<string[]> {
+    return this.transport.send({ operation: "nature.superprojects", method: "GET", area: "nature", path: "/superprojects", responseType: "json" }, call);
+  }
+
+  /** Sub-projects of one superproject (its name goes in the project header). */
+  subprojects(superproject: string, call?: CallOptions): Promise<SubProject[]> {
+    return this.transport.send({ operation: "nature.subprojects", method: "GET", area: "nature", path: "/projects", project: superproject, responseType: "json" }, call);
+  }
+
+  createSubproject(input: CreateSubProjectInput, call?: CallOptions): Promise<SubProject> {
+    return this.transport.send({ operation: "nature.createSubproject", method: "POST", area: "nature", path: "/projects", project: input.projectName, json: input, responseType: "json" }, call);
+  }
+
+  /** Geometry, metadata and summary numbers of one sub-project. */
+  exportSubproject(id: string, call?: CallOptions): Promise<SubProjectExport> {
+    return this.transport.send({ operation: "nature.exportSubproject", method: "GET", area: "nature", path: `/projects/${segment(id)}/export`, responseType: "json" }, call);
+  }
+}

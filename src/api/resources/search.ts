@@ -1,0 +1,12 @@
+import type { CallOptions, Transport } from "../http";
+import type { SearchResult } from "../types";
+
+/** Area C: risk scores and labels at a point, for 15- and 30-year horizons. */
+export class Search {
+  constructor(private readonly transport: Transport) {}
+
+  /** BadRequestError when a coordinate is out of bounds. */
+  point(lat: number, lng: number, call?: CallOptions): Promise<SearchResult> {
+    return this.transport.send({ operation: "search.point", method: "GET", area: "base", path: "/search", project: true, query: { lat, lng }, responseType: "json" }, call);
+  }
+}
