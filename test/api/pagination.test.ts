@@ -1,0 +1,125 @@
+import { AbortedError, RiskClient, ServerError, readAllPages } from "../../src/api";
+import { RecordingServer, queryOf, sendJson } from "../support/recording-server";
+
+/** A server holding `total` assets, paged exactly as the contract says. */
+async function assetServer(total: number, options: { delayMs?: number; failPage?: number } = {}): Promise<RecordingServer> {
+  return new RecordingServer(async (req, res) => {
+    const query = queryOf(req);
+    const page = Number(query.get("page") ?? 1);
+    const rows = Number(query.get("rows") ?? 50);
+    if (rows > 250) return sendJson(res, 400, { errors: ["rows must be at most 250"] });
+    if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+    if (page === options.failPage) return sendJson(res, 500, { errors: ["boom"] });
+    const start = (page - 1) * rows;
+    const items = Array.from({ length: Math.max(0, Math.min(rows, total - start)) }, (_, i) => ({ portfolio_index: start + i }));
+    sendJson(res, 200, items);
+  }).start();
+}
+
+let server: RecordingServer;
+afterEach(async () => server?.close());
+
+function client(): RiskClient {
+  return new RiskClient({ baseUrl: server.url, natureUrl: `${server.url}/nature`, apiKey: "k", project: "demo" }, { maxRetries: 0 });
+}
+const pagesRequested = () => server.requests.map((r) => Number(queryOf(r).get("page")));
+
+describe("for await over pages", () => {
+  it("reads 120 items with rows 50 as pages of 50, 50, 20 and sends no fourth request", async () => {
+    server = await assetServer(120);
+    const indexes: number[] = [];
+    for await (const asset of client().portfolios.assets("p", { rows: 50 })) indexes.push(asset.portfolio_index);
+    expect(indexes).toEqual(Array.from({ length: 120 }, (_, i) => i));
+    expect(pagesRequested()).toEqual([1, 2, 3]);
+    expect(server.requests.every((r) => queryOf(r).get("rows") === "50")).toBe(true);
+  });
+
+  it("stops after one empty page for an empty list", async () => {
+    server = await assetServer(0);
+    const seen: unknown[] = [];
+    for await (const asset of client().portfolios.assets("p")) seen.push(asset);
+    expect(seen).toEqual([]);
+    expect(pagesRequested()).toEqual([1]);
+  });
+
+  it("reads one more (empty) page when the list holds exactly `rows` items", async () => {
+    server = await assetServer(50);
+    const pages: number[] = [];
+    for await (const page of client().portfolios.assets("p", { rows: 50 }).pages()) pages.push(page.length);
+    expect(pages).toEqual([50]);
+    expect(pagesRequested()).toEqual([1, 2]);
+  });
+
+  it("caps rows at 250 whatever the caller asks", async () => {
+    server = await assetServer(10);
+    await client().portfolios.assets("p", { rows: 1000 }).all();
+    expect(queryOf(server.requests[0]).get("rows")).toBe("250");
+  });
+});
+
+describe("bulk read with read-ahead", () => {
+  it("keeps K pages in flight, returns items in order, and requests nothing after a short page once known", async () => {
+    server = await assetServer(1130, { delayMs: 40 });
+    let maxInFlight = 0;
+    let inFlight = 0;
+    const fetchDirect = async (page: number, rows: number) => {
+      const response = await fetch(`${server.url}/api/portfolios/p/assets?page=${page}&rows=${rows}`);
+      return (await response.json()) as Array<{ portfolio_index: number }>;
+    };
+    const started = Date.now();
+    const items = await readAllPages(async (page, rows) => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      try {
+        return await fetchDirect(page, rows);
+      } finally {
+        inFlight -= 1;
+      }
+    }, { rows: 250, readAhead: 3 });
+    const elapsed = Date.now() - started;
+    expect(items.map((i) => i.portfolio_index)).toEqual(Array.from({ length: 1130 }, (_, i) => i));
+    expect(maxInFlight).toBe(3);
+    // 5 pages (250 × 4 + 130) with 3 in flight: two rounds, plus at most 2 speculative pages.
+    const pages = pagesRequested();
+    expect(Math.max(...pages)).toBeLessThanOrEqual(7);
+    expect(new Set(pages).size).toBe(pages.length);
+    expect(elapsed).toBeLessThan(5 * 40);
+  });
+
+  it("with the expected item count, requests exactly the pages that hold the list", async () => {
+    server = await assetServer(1000);
+    const items = await client().portfolios.assets("p").all({ readAhead: 6, expectedItems: 1000 });
+    expect(items).toHaveLength(1000);
+    expect(pagesRequested().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("goes on past a low guess of the item count", async () => {
+    server = await assetServer(800);
+    const items = await client().portfolios.assets("p").all({ readAhead: 2, expectedItems: 100 });
+    expect(items.map((i) => i.portfolio_index)).toEqual(Array.from({ length: 800 }, (_, i) => i));
+  });
+
+  it("reports progress and rejects with the first page error", async () => {
+    server = await assetServer(2000, { failPage: 3 });
+    const progress: number[] = [];
+    const error = await client()
+      .portfolios.assets("p")
+      .all({ readAhead: 1, onProgress: (p) => progress.push(p.pagesRead) })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(progress).toEqual([1, 2]);
+    expect(pagesRequested()).toEqual([1, 2, 3]);
+  });
+
+  it("stops cleanly when the caller aborts", async () => {
+    server = await assetServer(5000, { delayMs: 30 });
+    const controller = new AbortController();
+    const pending = client().portfolios.assets("p").all({ readAhead: 2, signal: controller.signal });
+    setTimeout(() => controller.abort(), 45);
+    await expect(pending).rejects.toBeInstanceOf(AbortedError);
+    const sent = server.requests.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.requests.length).toBe(sent);
+    expect(sent).toBeLessThan(10);
+  });
+});
