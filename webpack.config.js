@@ -1,0 +1,115 @@
+/* eslint-disable @typescript-eslint/no-require-imports */
+/**
+ * Builds the add-in:
+ *  - `functions` (src/functions/functions.ts): the RISK.* custom functions. The metadata plugin
+ *    generates functions.json from their JSDoc and injects the CustomFunctions.associate calls.
+ *  - `taskpane` (src/taskpane/index.tsx): a small bootstrap that lazy-loads the React UI chunk, so
+ *    the functions register before, and independently of, the UI.
+ *  - `harness` (harness/index.ts, development only): the browser harness that plays Excel.
+ * One runtime chunk is shared by every entry: in the shared runtime the task pane and the
+ * functions are one page, and they must share one module instance (connection store, engine).
+ *
+ * Settings (environment variables):
+ *  - ADDIN_PUBLIC_URL: origin the production build's manifest points at (default below).
+ *  - RISK_DEFAULT_SERVICE_URL: service used when the user configured none (production default:
+ *    the local emulator, http://127.0.0.1:4010; the dev server proxies it at /emulator).
+ */
+const path = require("node:path");
+const webpack = require("webpack");
+const HtmlWebpackPlugin = require("html-webpack-plugin");
+const CopyWebpackPlugin = require("copy-webpack-plugin");
+const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
+const { devServerOptions } = require("./scripts/dev-server-options");
+
+const DEV_ORIGIN = "https://localhost:3000/";
+const OFFICE_JS_CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
+
+module.exports = (env = {}, argv = {}) => {
+  const dev = argv.mode !== "production";
+  const publicUrl = ensureSlash(process.env.ADDIN_PUBLIC_URL || "https://climate-risk-addin.example.com/");
+  const defaultServiceUrl = process.env.RISK_DEFAULT_SERVICE_URL || (dev ? "/emulator" : undefined);
+  // The dev server serves office.js from node_modules so pages load offline; production uses Microsoft's CDN.
+  const officeJs = dev ? "/office-js/office.js" : OFFICE_JS_CDN;
+
+  const entry = {
+    functions: "./src/functions/functions.ts",
+    taskpane: "./src/taskpane/index.tsx",
+  };
+  if (dev) entry.harness = "./harness/index.ts";
+
+  const pages = [
+    new HtmlWebpackPlugin({
+      filename: "taskpane.html",
+      template: "./src/taskpane/taskpane.html",
+      chunks: ["runtime", "functions", "taskpane"],
+      chunksSortMode: "manual",
+      templateParameters: { officeJs },
+      scriptLoading: "blocking",
+      inject: "body",
+    }),
+    new HtmlWebpackPlugin({ filename: "help.html", template: "./src/help.html", chunks: [], inject: false }),
+  ];
+  if (dev) {
+    pages.push(
+      new HtmlWebpackPlugin({
+        filename: "harness.html",
+        template: "./harness/harness.html",
+        chunks: ["runtime", "harness", "functions", "taskpane"],
+        chunksSortMode: "manual",
+        templateParameters: { officeJs },
+        scriptLoading: "blocking",
+        inject: "body",
+      }),
+    );
+  }
+
+  return {
+    mode: dev ? "development" : "production",
+    devtool: dev ? "eval-source-map" : "source-map",
+    entry,
+    output: {
+      path: path.resolve(__dirname, "dist"),
+      filename: "[name].js",
+      chunkFilename: "[name].[contenthash:8].js",
+      publicPath: "/",
+      clean: true,
+    },
+    resolve: { extensions: [".ts", ".tsx", ".js"] },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          use: { loader: "ts-loader", options: { transpileOnly: true } },
+        },
+      ],
+    },
+    optimization: { runtimeChunk: "single" },
+    performance: { hints: false },
+    plugins: [
+      new CustomFunctionsMetadataPlugin({ output: "functions.json", input: "./src/functions/functions.ts" }),
+      new webpack.DefinePlugin({
+        __DEFAULT_SERVICE_URL__: defaultServiceUrl === undefined ? "undefined" : JSON.stringify(defaultServiceUrl),
+      }),
+      ...pages,
+      new CopyWebpackPlugin({
+        patterns: [
+          { from: "assets/icon-16.png", to: "assets/" },
+          { from: "assets/icon-32.png", to: "assets/" },
+          { from: "assets/icon-64.png", to: "assets/" },
+          { from: "assets/icon-80.png", to: "assets/" },
+          {
+            from: "manifest.xml",
+            to: "manifest.xml",
+            transform: (content) => (dev ? content : Buffer.from(content.toString().split(DEV_ORIGIN).join(publicUrl))),
+          },
+        ],
+      }),
+    ],
+    devServer: devServerOptions(),
+  };
+};
+
+function ensureSlash(url) {
+  return url.endsWith("/") ? url : `${url}/`;
+}
