@@ -1,0 +1,123 @@
+import { ArgumentError } from "./errors";
+import { findHazard, normalizeName, type HazardNames } from "./hazards";
+
+/**
+ * Reading the arguments Excel passes. Each reader names the argument and what it allows when the
+ * value does not fit (`#VALUE!`). Omitted optional arguments arrive as null or undefined; an empty
+ * cell arrives as null (or "" for text), and both mean "use the default" where there is one.
+ */
+
+/** What a cell can hand a function. */
+export type CellValue = number | string | boolean | null | undefined;
+
+/** True for an omitted argument or an empty cell. */
+export function isBlank(value: CellValue): value is null | undefined | "" {
+  return value === null || value === undefined || (typeof value === "string" && value.trim() === "");
+}
+
+function describe(value: CellValue): string {
+  if (typeof value === "string") return `"${value.length > 20 ? `${value.slice(0, 20)}…` : value}"`;
+  return String(value);
+}
+
+/** A number, also from text that reads as one ("51.5"). */
+export function readNumber(value: CellValue, name: string, allowed: string): number {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  throw new ArgumentError(`${name} must be ${allowed} (got ${isBlank(value) ? "nothing" : describe(value)})`);
+}
+
+export function readLatitude(value: CellValue): number {
+  const lat = readNumber(value, "lat", "a latitude from -90 to 90");
+  if (lat < -90 || lat > 90) throw new ArgumentError(`lat must be from -90 to 90 (got ${lat})`);
+  return lat;
+}
+
+export function readLongitude(value: CellValue): number {
+  const lng = readNumber(value, "lng", "a longitude from -180 to 180");
+  if (lng < -180 || lng > 180) throw new ArgumentError(`lng must be from -180 to 180 (got ${lng})`);
+  return lng;
+}
+
+/** Non-empty text; numbers are read as their text (a vector id typed as 7). */
+export function readText(value: CellValue, name: string, allowed: string): string {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "string" && value.trim() !== "") return value.trim();
+  throw new ArgumentError(`${name} must be ${allowed} (got ${isBlank(value) ? "nothing" : describe(value)})`);
+}
+
+/** One of a few words, case-insensitive; `fallback` when blank (or required when there is none). */
+export function readChoice<T extends string>(value: CellValue, name: string, choices: readonly T[], fallback?: T): T {
+  if (isBlank(value) && fallback !== undefined) return fallback;
+  const text = typeof value === "string" || typeof value === "number" ? normalizeName(String(value)) : undefined;
+  const match = choices.find((choice) => choice === text);
+  if (match) return match;
+  const list = choices.length === 2 ? `${choices[0]} or ${choices[1]}` : choices.join(", ");
+  throw new ArgumentError(`${name} must be ${list} (got ${isBlank(value) ? "nothing" : describe(value)})`);
+}
+
+/** Portfolio names: letters, digits, `_` and `-` (field notes). */
+const PORTFOLIO_NAME = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function readPortfolio(value: CellValue): string {
+  const name = readText(value, "portfolio", "a portfolio name");
+  if (!PORTFOLIO_NAME.test(name)) {
+    throw new ArgumentError(`portfolio must be a name of letters, digits, _ and - (got ${describe(name)})`);
+  }
+  return name;
+}
+
+/** An asset's `portfolio_index`: a whole number from 0. */
+export function readIndex(value: CellValue): number {
+  const index = readNumber(value, "index", "a whole number from 0 (the asset's portfolio_index)");
+  if (!Number.isInteger(index) || index < 0) {
+    throw new ArgumentError(`index must be a whole number from 0 (got ${index})`);
+  }
+  return index;
+}
+
+/** A required hazard in any spelling; blank is a bad argument, an unknown name is #N/A. */
+export function readHazard(value: CellValue): HazardNames {
+  const allowed = "a hazard such as floods, cyclones, drought, heatwaves, wildfire";
+  const text = readText(value, "hazard", allowed);
+  return findHazard(text);
+}
+
+export const HORIZONS = ["15yr", "30yr"] as const;
+export type Horizon = (typeof HORIZONS)[number];
+
+/** `15yr` or `30yr`, also written 15, 30, "15" or "30 yr". */
+export function readHorizon(value: CellValue): Horizon {
+  const text = typeof value === "number" ? `${value}yr` : typeof value === "string" ? value.replace(/\s+/g, "").toLowerCase() : "";
+  const normalized = /^\d+$/.test(text) ? `${text}yr` : text;
+  const match = HORIZONS.find((horizon) => horizon === normalized);
+  if (!match) throw new ArgumentError(`horizon must be 15yr or 30yr (got ${isBlank(value) ? "nothing" : describe(value)})`);
+  return match;
+}
+
+export const SCENARIOS = ["ssp126", "ssp245", "ssp585"] as const;
+export type ScenarioId = (typeof SCENARIOS)[number];
+
+export function readScenario(value: CellValue, fallback?: ScenarioId): ScenarioId {
+  return readChoice(value, "scenario", SCENARIOS, fallback);
+}
+
+export const WINDOWS = [5, 15, 30] as const;
+
+/** Summary window in years: 5, 15 or 30 (also "30yr"); `fallback` when blank. */
+export function readWindow(value: CellValue, fallback: number): number {
+  if (isBlank(value)) return fallback;
+  const text = typeof value === "string" ? value.replace(/\s*(yr|years?)\s*$/i, "").trim() : value;
+  const years = typeof text === "number" ? text : typeof text === "string" && text !== "" ? Number(text) : NaN;
+  if (!(WINDOWS as readonly number[]).includes(years)) {
+    throw new ArgumentError(`window must be 5, 15 or 30 years (got ${describe(value)})`);
+  }
+  return years;
+}
+
+/** A metric or column name as the data spells it (letters, digits, `_`, `:`, `.`, `-`, spaces). */
+export function readName(value: CellValue, name: string, example: string): string {
+  const text = readText(value, name, `a name such as ${example}`);
+  if (text.length > 100) throw new ArgumentError(`${name} is too long (at most 100 characters)`);
+  return text;
+}

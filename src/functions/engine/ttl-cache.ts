@@ -1,0 +1,49 @@
+/** A settled result: a value, or an error kept briefly so a burst of cells does not repeat a failure. */
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+interface Entry<T> {
+  result: Settled<T>;
+  expiresAt: number;
+}
+
+/**
+ * An in-memory map whose entries expire. Bounded: past `maxEntries` the oldest insertions go first,
+ * so a workbook scanning a million points cannot grow the add-in's memory without end.
+ */
+export class TtlCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The live entry for a key, or undefined (an expired one is dropped). */
+  get(key: string): Settled<T> | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.result;
+  }
+
+  set(key: string, result: Settled<T>, ttlMs: number): void {
+    if (ttlMs <= 0) return;
+    this.entries.delete(key); // re-insert at the end: it is now the newest
+    this.entries.set(key, { result, expiresAt: this.now() + ttlMs });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

@@ -1,0 +1,44 @@
+import { isBlank, readChoice, readHazard, readIndex, readPortfolio, readScenario, type CellValue } from "../arguments";
+import type { RiskEngine } from "../engine/engine";
+import { ArgumentError, NotAvailableError } from "../errors";
+import { normalizeName } from "../hazards";
+import { portfolioSeries } from "../sources";
+import { evaluate, quote, type Invocation } from "./run";
+
+export const TIMESERIES_HEADER = ["year", "value"] as const;
+export const MEASURES = ["lb", "mid", "ub"] as const;
+
+/**
+ * RISK.TIMESERIES: the asset's series as a two-column table with a header row, oldest first. Years
+ * are numbers (`YYYY`); monthly observed keys (`YYYY-MM`) stay text.
+ */
+export function timeseries(
+  engine: RiskEngine,
+  portfolio: CellValue,
+  index: CellValue,
+  hazard: CellValue,
+  scenario: CellValue,
+  indicator: CellValue,
+  measure: CellValue,
+  invocation?: Invocation,
+): Promise<(string | number)[][]> {
+  return evaluate(invocation, () => `Unknown portfolio ${quote(portfolio)}`, async (signal) => {
+    const name = readPortfolio(portfolio);
+    const position = readIndex(index);
+    const names = readHazard(hazard);
+    const ssp = readScenario(scenario);
+    let series = names.indicators[0]!;
+    if (!isBlank(indicator)) {
+      series = normalizeName(String(indicator));
+      if (!names.indicators.includes(series)) {
+        throw new ArgumentError(`indicator for ${names.portfolio} must be ${names.indicators.join(", ")}`);
+      }
+    }
+    const bound = readChoice(measure, "measure", MEASURES, "mid");
+    const data = await portfolioSeries(engine, name, { hazard: names.portfolio, scenario: ssp, indicator: series, measure: bound }, signal);
+    const exposure = data.get(position);
+    if (!exposure) throw new NotAvailableError(`No ${names.portfolio} ${series} series for asset ${position} in ${quote(name)}`);
+    const keys = Object.keys(exposure).sort();
+    return [[...TIMESERIES_HEADER], ...keys.map((key) => [/^\d{4}$/.test(key) ? Number(key) : key, exposure[key]!])];
+  });
+}

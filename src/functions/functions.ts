@@ -1,0 +1,193 @@
+/*
+ * The RISK.* worksheet functions. Their JSDoc is the metadata Excel shows (autocomplete, Insert
+ * Function); custom-functions-metadata-plugin generates functions.json from it and adds the
+ * CustomFunctions.associate calls. Each function only delegates to the engine-backed formulas of
+ * ./formulas; none calls the Excel API. Exported so benchmarks and the harness can call them as
+ * Excel does (see docs/functions.md, "Calling the functions outside Excel").
+ *
+ * Optional parameters are typed as Excel declares them, but arrive as null (or undefined) when
+ * omitted: the formulas read every argument as a CellValue and apply the defaults.
+ */
+import { defaultEngine } from "./engine/default-engine";
+import { assets as assetsFormula, portfolios as portfoliosFormula, projects as projectsFormula } from "./formulas/listings";
+import { layer as layerFormula } from "./formulas/layer";
+import { metric as metricFormula } from "./formulas/metric";
+import { nature as natureFormula } from "./formulas/nature";
+import { search as searchFormula } from "./formulas/search";
+import { summary as summaryFormula } from "./formulas/summary";
+import { timeseries as timeseriesFormula } from "./formulas/timeseries";
+
+/**
+ * Point-search risk score (or label) of one hazard at a latitude and longitude. An empty hazard spills a table of every hazard at both horizons.
+ * @customfunction SEARCH
+ * @helpurl https://github.com/example/climate-risk-excel-addin#risksearch
+ * @param {number} lat Latitude in decimal degrees, -90 to 90.
+ * @param {number} lng Longitude in decimal degrees, -180 to 180.
+ * @param {string} hazard floods, cyclones, drought, heatwaves, sea_level_rise or wildfire (portfolio spellings such as flood_potential also work). Empty: a table of all hazards.
+ * @param {any} horizon 15yr or 30yr (15 or 30 also work).
+ * @param {string} [extent] local (default) or background.
+ * @param {string} [field] score (default) or label.
+ * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
+ * @returns {Promise<any[][]>} The score or label; with an empty hazard, a table with a header row.
+ * @cancelable
+ */
+export function search(
+  lat: number,
+  lng: number,
+  hazard: string,
+  horizon: any,
+  extent: string,
+  field: string,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<any[][]> {
+  return searchFormula(defaultEngine(), lat, lng, hazard, horizon, extent, field, invocation);
+}
+
+/**
+ * Risk score (or class) of one hazard for one asset of a portfolio. Defaults: scenario ssp245, window 30 years.
+ * @customfunction SUMMARY
+ * @helpurl https://github.com/example/climate-risk-excel-addin#risksummary
+ * @param {string} portfolio Portfolio name.
+ * @param {number} index The asset's portfolio_index (0 for the first row imported).
+ * @param {string} hazard flood_potential, cyclone, water_stress, heatwave, sea_level_rise or wildfire (search spellings such as floods also work).
+ * @param {string} [scenario] ssp126, ssp245 or ssp585 (default ssp245).
+ * @param {any} [window] Summary window in years: 5, 15 or 30 (default 30).
+ * @param {string} [field] score (default) for risk_score, or class for risk_class (LOW, MEDIUM, HIGH).
+ * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
+ * @returns {Promise<any>} The risk score, or the risk class.
+ * @cancelable
+ */
+export function summary(
+  portfolio: string,
+  index: number,
+  hazard: string,
+  scenario: string,
+  window: any,
+  field: string,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<any> {
+  return summaryFormula(defaultEngine(), portfolio, index, hazard, scenario, window, field, invocation);
+}
+
+/**
+ * One number or label of a portfolio asset's extended summary, such as structural_damage_2050_ubd or summary_label_30yr.
+ * @customfunction METRIC
+ * @helpurl https://github.com/example/climate-risk-excel-addin#riskmetric
+ * @param {string} portfolio Portfolio name.
+ * @param {number} index The asset's portfolio_index.
+ * @param {string} scenario ssp126, ssp245 or ssp585.
+ * @param {string} hazard flood, cyclone, water_stress, heatwave, sea_level_rise or wildfire (other spellings work too).
+ * @param {string} metric Metric name, e.g. structural_damage_2050_ubd, indicator_2030, summary_score_30yr.
+ * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
+ * @returns {Promise<any>} The metric's number or label.
+ * @cancelable
+ */
+export function metric(
+  portfolio: string,
+  index: number,
+  scenario: string,
+  hazard: string,
+  metric: string,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<any> {
+  return metricFormula(defaultEngine(), portfolio, index, scenario, hazard, metric, invocation);
+}
+
+/**
+ * Yearly series of one hazard indicator for one asset, spilled as year and value columns with a header row.
+ * @customfunction TIMESERIES
+ * @helpurl https://github.com/example/climate-risk-excel-addin#risktimeseries
+ * @param {string} portfolio Portfolio name.
+ * @param {number} index The asset's portfolio_index.
+ * @param {string} hazard flood_potential, cyclone, water_stress, heatwave, sea_level_rise or wildfire.
+ * @param {string} scenario ssp126, ssp245 or ssp585.
+ * @param {string} [indicator] Indicator of the hazard (default its projection, e.g. inland_flood_prob for flood_potential).
+ * @param {string} [measure] lb, mid (default) or ub.
+ * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
+ * @returns {Promise<any[][]>} A year and value table with a header row.
+ * @cancelable
+ */
+export function timeseries(
+  portfolio: string,
+  index: number,
+  hazard: string,
+  scenario: string,
+  indicator: string,
+  measure: string,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<any[][]> {
+  return timeseriesFormula(defaultEngine(), portfolio, index, hazard, scenario, indicator, measure, invocation);
+}
+
+/**
+ * The projects your API key may use, with a header row.
+ * @customfunction PROJECTS
+ * @helpurl https://github.com/example/climate-risk-excel-addin#riskprojects
+ * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
+ * @returns {Promise<any[][]>} project_id and project_name columns.
+ * @cancelable
+ */
+export function projects(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return projectsFormula(defaultEngine(), invocation);
+}
+
+/**
+ * The portfolios of the connected project, with a header row.
+ * @customfunction PORTFOLIOS
+ * @helpurl https://github.com/example/climate-risk-excel-addin#riskportfolios
+ * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
+ * @returns {Promise<any[][]>} Name, id, status and timestamps of each portfolio.
+ * @cancelable
+ */
+export function portfolios(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return portfoliosFormula(defaultEngine(), invocation);
+}
+
+/**
+ * Every asset of a portfolio, with a header row.
+ * @customfunction ASSETS
+ * @helpurl https://github.com/example/climate-risk-excel-addin#riskassets
+ * @param {string} portfolio Portfolio name.
+ * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
+ * @returns {Promise<any[][]>} portfolio_index, entity_id, entity_name, lat, lng and label columns.
+ * @cancelable
+ */
+export function assets(portfolio: string, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+  return assetsFormula(defaultEngine(), portfolio, invocation);
+}
+
+/**
+ * Value of a vector layer applied to a portfolio, for one asset.
+ * @customfunction LAYER
+ * @helpurl https://github.com/example/climate-risk-excel-addin#risklayer
+ * @param {any} vector Vector layer id.
+ * @param {string} portfolio Portfolio name.
+ * @param {number} index The asset's portfolio_index.
+ * @param {string} [column] Column of the applied layer (default value, else the first numeric layer column).
+ * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
+ * @returns {Promise<any>} The layer's value for the asset.
+ * @cancelable
+ */
+export function layer(
+  vector: any,
+  portfolio: string,
+  index: number,
+  column: string,
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<any> {
+  return layerFormula(defaultEngine(), vector, portfolio, index, column, invocation);
+}
+
+/**
+ * One summary number of a nature sub-project, found by id or name.
+ * @customfunction NATURE
+ * @helpurl https://github.com/example/climate-risk-excel-addin#risknature
+ * @param {string} subproject Sub-project id or name.
+ * @param {string} metric Summary name, e.g. wildfire_ssp585_2050_mean or seismic_baseline_mean.
+ * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
+ * @returns {Promise<number>} The summary value.
+ * @cancelable
+ */
+export function nature(subproject: string, metric: string, invocation: CustomFunctions.CancelableInvocation): Promise<number> {
+  return natureFormula(defaultEngine(), subproject, metric, invocation);
+}

@@ -1,0 +1,49 @@
+import { NotAvailableError } from "./errors";
+
+/**
+ * The six hazards under their three spellings: the search endpoint's (`floods`), the portfolio
+ * endpoints' (`flood_potential`) and the extended summary's (`flood`). Every RISK function accepts
+ * any of them, case-insensitively, and uses the one its endpoint expects.
+ */
+export interface HazardNames {
+  /** As `GET /api/search` names it, e.g. `floods`. */
+  search: string;
+  /** As the default summary and timeseries items name it, e.g. `flood_potential`. */
+  portfolio: string;
+  /** As the extended summary's `scenario_analytics` names it, e.g. `flood`. */
+  extended: string;
+  /** Indicators of the timeseries items (field notes); the first is the primary projection. */
+  indicators: readonly string[];
+}
+
+/** In the order the all-hazards table of RISK.SEARCH lists them. */
+export const HAZARDS: readonly HazardNames[] = [
+  { search: "floods", portfolio: "flood_potential", extended: "flood", indicators: ["inland_flood_prob", "obs_score"] },
+  { search: "cyclones", portfolio: "cyclone", extended: "cyclone", indicators: ["prob", "obs_freq"] },
+  { search: "drought", portfolio: "water_stress", extended: "water_stress", indicators: ["unified_score", "score", "spei_norm", "obs_score"] },
+  { search: "heatwaves", portfolio: "heatwave", extended: "heatwave", indicators: ["freq", "obs_freq"] },
+  { search: "sea_level_rise", portfolio: "sea_level_rise", extended: "sea_level_rise", indicators: ["change", "obs_change"] },
+  { search: "wildfire", portfolio: "wildfire", extended: "wildfire", indicators: ["unified_prob", "obs_score"] },
+];
+
+const BY_NAME = new Map<string, HazardNames>();
+for (const hazard of HAZARDS) {
+  for (const name of [hazard.search, hazard.portfolio, hazard.extended]) BY_NAME.set(name, hazard);
+}
+
+/** Lower case, with spaces and hyphens read as `_`, so "Sea level rise" finds `sea_level_rise`. */
+export function normalizeName(text: string): string {
+  return text.trim().toLowerCase().replace(/[\s-]+/g, "_");
+}
+
+/**
+ * Finds a hazard by any of its spellings. An unknown name is an unknown hazard (`#N/A`, as the issue
+ * asks), with the names that work in the message.
+ */
+export function findHazard(text: string): HazardNames {
+  const hazard = BY_NAME.get(normalizeName(text));
+  if (!hazard) {
+    throw new NotAvailableError(`Unknown hazard "${text.slice(0, 30)}": use ${HAZARDS.map((h) => h.search).join(", ")}`);
+  }
+  return hazard;
+}

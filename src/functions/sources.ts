@@ -1,0 +1,151 @@
+import Papa from "papaparse";
+import type { Asset, HazardMetrics, Portfolio, Project, RiskSummaryEntry, SearchExposure, SubProject } from "../api/types";
+import type { RiskEngine } from "./engine/engine";
+
+/**
+ * The data the RISK.* functions read, each fetched through the engine under a key that names it.
+ * Portfolio-level datasets are read whole (every page, read ahead) and indexed once by
+ * `portfolio_index`, so thousands of cells over one portfolio cost that dataset's pages only.
+ */
+
+/** Local and background exposure of the point a search found, or null when it found none. */
+export interface PointExposure {
+  local: SearchExposure;
+  background: SearchExposure;
+}
+
+export function searchPoint(engine: RiskEngine, lat: number, lng: number, signal: AbortSignal): Promise<PointExposure | null> {
+  return engine.load(`search|${lat}|${lng}`, async ({ client, signal: loadSignal }) => {
+    const result = await client.search.point(lat, lng, { signal: loadSignal });
+    // Keep only what the cells read: 1,000 points of full GeoJSON would weigh on memory for nothing.
+    const exposure = result.features?.[0]?.properties?.physical_risk_exposure;
+    return exposure ? { local: exposure.local, background: exposure.background } : null;
+  }, signal);
+}
+
+/** portfolio_index → portfolio hazard name → score and class, for one scenario and window. */
+export type SummaryIndex = Map<number, Map<string, RiskSummaryEntry>>;
+
+export function portfolioSummary(engine: RiskEngine, portfolio: string, scenario: string, window: number, signal: AbortSignal): Promise<SummaryIndex> {
+  return engine.load(`summary|${portfolio}|${scenario}|${window}`, async ({ client, signal: loadSignal, rows, readAhead }) => {
+    const items = await client.datasets.summary(portfolio, { scenario, window }).all({ rows, readAhead, signal: loadSignal });
+    const index: SummaryIndex = new Map();
+    for (const item of items) {
+      if (item.scenario !== scenario || Number(item.window) !== window) continue; // the filter is the server's; check it
+      const byHazard = index.get(item.portfolio_index) ?? new Map<string, RiskSummaryEntry>();
+      for (const entry of item.risk_summaries ?? []) byHazard.set(entry.hazard, entry);
+      index.set(item.portfolio_index, byHazard);
+    }
+    return index;
+  }, signal);
+}
+
+/** portfolio_index → extended hazard key → metrics, for one scenario. */
+export type ExtendedIndex = Map<number, Record<string, HazardMetrics>>;
+
+export function portfolioExtendedSummary(engine: RiskEngine, portfolio: string, scenario: string, signal: AbortSignal): Promise<ExtendedIndex> {
+  return engine.load(`extended|${portfolio}|${scenario}`, async ({ client, signal: loadSignal, rows, readAhead }) => {
+    const items = await client.datasets.extendedSummary(portfolio, { scenario }).all({ rows, readAhead, signal: loadSignal });
+    const index: ExtendedIndex = new Map();
+    for (const item of items) {
+      const analytics = item.scenario_analytics?.[scenario];
+      if (analytics) index.set(item.portfolio_index, analytics);
+    }
+    return index;
+  }, signal);
+}
+
+/** The filters of one timeseries set. */
+export interface SeriesFilter {
+  hazard: string;
+  scenario: string;
+  indicator: string;
+  measure: string;
+}
+
+/** portfolio_index → year (`YYYY` or `YYYY-MM`) → value, for one filter set. */
+export type SeriesIndex = Map<number, Record<string, number>>;
+
+export function portfolioSeries(engine: RiskEngine, portfolio: string, filter: SeriesFilter, signal: AbortSignal): Promise<SeriesIndex> {
+  const key = `items|${portfolio}|${filter.hazard}|${filter.scenario}|${filter.indicator}|${filter.measure}`;
+  return engine.load(key, async ({ client, signal: loadSignal, rows, readAhead }) => {
+    const items = await client.datasets.items(portfolio, { ...filter }).all({ rows, readAhead, signal: loadSignal });
+    const index: SeriesIndex = new Map();
+    for (const item of items) {
+      const matches =
+        item.hazard === filter.hazard && item.scenario === filter.scenario && item.indicator === filter.indicator && item.measure === filter.measure;
+      if (matches) index.set(item.portfolio_index, item.risk_exposure ?? {});
+    }
+    return index;
+  }, signal);
+}
+
+export function portfolioAssets(engine: RiskEngine, portfolio: string, signal: AbortSignal): Promise<Asset[]> {
+  return engine.load(`assets|${portfolio}`, ({ client, signal: loadSignal, rows, readAhead }) =>
+    client.portfolios.assets(portfolio).all({ rows, readAhead, signal: loadSignal }), signal);
+}
+
+export function projectList(engine: RiskEngine, signal: AbortSignal): Promise<Project[]> {
+  return engine.load("projects", ({ client, signal: loadSignal }) => client.projects.list({ signal: loadSignal }), signal);
+}
+
+export function portfolioList(engine: RiskEngine, signal: AbortSignal): Promise<Portfolio[]> {
+  return engine.load("portfolios", ({ client, signal: loadSignal }) => client.portfolios.list({ signal: loadSignal }), signal);
+}
+
+/** The applied-layer CSV of one vector over one portfolio, indexed by `portfolio_index`. */
+export interface LayerTable {
+  columns: string[];
+  rows: Map<number, Record<string, unknown>>;
+  /** The column RISK.LAYER reads when none is named (see `defaultLayerColumn`). */
+  defaultColumn: string | undefined;
+}
+
+/** Columns that describe the asset rather than carry a layer value. */
+const ASSET_COLUMNS = new Set(["portfolio_index", "portfolio_name", "entity_id", "entity_name", "lat", "lng", "name", "id"]);
+
+/**
+ * The column RISK.LAYER reads when none is named: `value` when the CSV has one, else the first
+ * column (left to right) that is not an asset column and holds a number in some row.
+ */
+export function defaultLayerColumn(columns: readonly string[], rows: Iterable<Record<string, unknown>>): string | undefined {
+  if (columns.includes("value")) return "value";
+  const candidates = columns.filter((column) => !ASSET_COLUMNS.has(column) && !column.startsWith("label:"));
+  const rowList = [...rows];
+  return candidates.find((column) => rowList.some((row) => typeof row[column] === "number" && Number.isFinite(row[column])));
+}
+
+export function appliedLayer(engine: RiskEngine, vector: string, portfolio: string, signal: AbortSignal): Promise<LayerTable> {
+  return engine.load(`layer|${vector}|${portfolio}`, async ({ client, signal: loadSignal }) => {
+    const result = await client.compositions.applyVector(vector, portfolio, { signal: loadSignal });
+    return parseLayerCsv(result.csv);
+  }, signal);
+}
+
+/** Parses the apply CSV (header row, numbers typed); rows without a numeric portfolio_index are skipped. */
+export function parseLayerCsv(csv: string): LayerTable {
+  const parsed = Papa.parse<Record<string, unknown>>(csv.trim(), { header: true, dynamicTyping: true, skipEmptyLines: true });
+  const columns = (parsed.meta.fields ?? []).map((field) => field.trim());
+  const rows = new Map<number, Record<string, unknown>>();
+  for (const row of parsed.data) {
+    const index = Number(row.portfolio_index);
+    if (Number.isInteger(index)) rows.set(index, row);
+  }
+  return { columns, rows, defaultColumn: defaultLayerColumn(columns, rows.values()) };
+}
+
+/** Every nature sub-project the key can see, across all superprojects. */
+export function natureSubprojects(engine: RiskEngine, signal: AbortSignal): Promise<SubProject[]> {
+  return engine.load("nature|subprojects", async ({ client, signal: loadSignal }) => {
+    const superprojects = await client.nature.superprojects({ signal: loadSignal });
+    const lists = await Promise.all(superprojects.map((name) => client.nature.subprojects(name, { signal: loadSignal })));
+    return lists.flat();
+  }, signal);
+}
+
+export function natureSummary(engine: RiskEngine, id: string, signal: AbortSignal): Promise<Record<string, number>> {
+  return engine.load(`nature|export|${id}`, async ({ client, signal: loadSignal }) => {
+    const exported = await client.nature.exportSubproject(id, { signal: loadSignal });
+    return exported.summary ?? {};
+  }, signal);
+}

@@ -1,0 +1,6 @@
+/**
+ * Defined by webpack's DefinePlugin at build time: the service URL the add-in uses when the user has
+ * configured none (the dev server sets "/emulator", a path it proxies to the local emulator). Absent
+ * in Node, so read it behind `typeof __DEFAULT_SERVICE_URL__ !== "undefined"`.
+ */
+declare const __DEFAULT_SERVICE_URL__: string | undefined;
