@@ -1,0 +1,228 @@
+/**
+ * Area A: compositions (vector layers, UDFs, activation, run, apply).
+ * Vector operations act in the request's project. UDF operations need no project header but
+ * only ever see UDFs of the key's projects; with a project header they are limited to it.
+ */
+import type { FastifyRequest } from "fastify";
+import { today } from "../emulator-context";
+import { badRequest, notFound, unprocessable } from "../http/errors";
+import { jsonObject, readForm } from "../http/multipart";
+import { queryString, RequestContext } from "../http/request-context";
+import { validateLayer } from "../geo/geojson";
+import { GeoJsonFeatureCollection, StoredUdf, StoredVector } from "../state/types";
+import { findPortfolio, requireRiskData } from "./portfolios";
+import { applyCsv } from "../compositions/apply";
+import { evaluateUdf } from "../compositions/udf-runner";
+
+function vectorRecord(v: StoredVector) {
+  return { id: v.id, name: v.name, createDate: v.createDate, updateDate: v.updateDate, status: v.status };
+}
+
+function udfRecord(u: StoredUdf) {
+  return { id: u.id, name: u.name, createDate: u.createDate, updateDate: u.updateDate };
+}
+
+/** Reads name/geojson/id from a JSON or multipart body. */
+async function readVectorInput(req: FastifyRequest): Promise<{ id?: string; name?: unknown; geojson?: unknown }> {
+  if (req.isMultipart()) {
+    const form = await readForm(req);
+    return { id: form.get("id"), name: form.get("name"), geojson: form.get("geojson") };
+  }
+  const body = jsonObject(req);
+  return { id: body.id === undefined ? undefined : String(body.id), name: body.name, geojson: body.geojson };
+}
+
+function parseGeojson(raw: unknown): GeoJsonFeatureCollection {
+  let value = raw;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      throw badRequest(`geojson: not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  const result = validateLayer(value);
+  if (!result.ok) throw unprocessable(...result.errors);
+  return result.value;
+}
+
+function checkName(name: unknown, field = "name"): string {
+  if (typeof name !== "string" || name.trim() === "") throw badRequest(`${field}: is required (a non-empty string)`);
+  if (name.length > 200) throw badRequest(`${field}: at most 200 characters`);
+  return name;
+}
+
+function findVector(ctx: RequestContext, id: string | undefined): StoredVector {
+  const v = ctx.emu.state.vectors.find((x) => String(x.id) === id && x.project === ctx.project);
+  if (!v) throw notFound(`vector ${id} not found in project ${ctx.project}`);
+  return v;
+}
+
+function nextId(ctx: RequestContext): number {
+  return ctx.emu.state.nextId++;
+}
+
+/** POST /api/compositions/vector (JSON {name, geojson} or multipart name + geojson). */
+export async function createVector(ctx: RequestContext) {
+  const input = await readVectorInput(ctx.req);
+  const name = checkName(input.name);
+  if (input.geojson === undefined) throw badRequest("geojson: is required (a GeoJSON Feature or FeatureCollection)");
+  const geojson = parseGeojson(input.geojson);
+  const v: StoredVector = { id: nextId(ctx), name, project: ctx.project!, createDate: today(), updateDate: today(), status: "available", geojson };
+  ctx.emu.state.vectors.push(v);
+  await ctx.emu.persist();
+  ctx.reply.code(201);
+  return vectorRecord(v);
+}
+
+/** GET /api/compositions/vector */
+export async function listVectors(ctx: RequestContext) {
+  return ctx.emu.state.vectors.filter((v) => v.project === ctx.project).map(vectorRecord);
+}
+
+/** GET /api/compositions/vector/:id */
+export async function getVector(ctx: RequestContext) {
+  const v = findVector(ctx, ctx.params.id);
+  return { ...vectorRecord(v), geojson: v.geojson };
+}
+
+/** PUT /api/compositions/vector/:id and PUT /api/compositions/vector (id in the body). */
+export async function updateVector(ctx: RequestContext) {
+  const input = await readVectorInput(ctx.req);
+  const id = ctx.params.id ?? input.id;
+  if (id === undefined) throw badRequest("id: is required (in the path or the body)");
+  const v = findVector(ctx, id);
+  if (input.name === undefined && input.geojson === undefined) throw badRequest("nothing to update: send name and/or geojson");
+  const name = input.name === undefined ? v.name : checkName(input.name);
+  const geojson = input.geojson === undefined ? v.geojson : parseGeojson(input.geojson);
+  v.name = name;
+  v.geojson = geojson;
+  v.updateDate = today();
+  await ctx.emu.persist();
+  return vectorRecord(v);
+}
+
+/** DELETE /api/compositions/vector/:id */
+export async function deleteVector(ctx: RequestContext) {
+  const v = findVector(ctx, ctx.params.id);
+  ctx.emu.state.vectors = ctx.emu.state.vectors.filter((x) => x !== v);
+  await ctx.emu.persist();
+  ctx.reply.code(204);
+  return undefined;
+}
+
+/** GET /api/compositions/vector/:id/apply?portfolio=NAME */
+export async function applyVector(ctx: RequestContext) {
+  const v = findVector(ctx, ctx.params.id);
+  const name = queryString(ctx, "portfolio");
+  if (name === undefined) throw badRequest("portfolio: is required (a portfolio name)");
+  const p = findPortfolio(ctx, name);
+  requireRiskData(p);
+  return { name: `${v.name}_${p.portfolio_name}`, csv: applyCsv(v.geojson, p.assets) };
+}
+
+/** UDFs the caller may see: the key's projects, narrowed to the project header when given. */
+function visibleUdfs(ctx: RequestContext): StoredUdf[] {
+  return ctx.emu.state.udfs.filter((u) => ctx.key.projects.includes(u.project) && (!ctx.project || u.project === ctx.project));
+}
+
+function findUdf(ctx: RequestContext, id: string | undefined): StoredUdf {
+  const u = visibleUdfs(ctx).find((x) => String(x.id) === id);
+  if (!u) throw notFound(`udf ${id} not found`);
+  return u;
+}
+
+function checkEquation(raw: unknown): StoredUdf["equation"] {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw badRequest("equation: is required (an object with inputLayers and operation)");
+  const e = raw as Record<string, unknown>;
+  if (!Array.isArray(e.inputLayers) || e.inputLayers.length === 0 || !e.inputLayers.every((x) => typeof x === "string" && x !== "")) {
+    throw badRequest("equation.inputLayers: must be a non-empty array of layer names");
+  }
+  if (typeof e.operation !== "string" || e.operation.trim() === "") throw badRequest("equation.operation: is required (a jq program)");
+  if (e.operation.length > 20000) throw badRequest("equation.operation: at most 20,000 characters");
+  if (e.outputLayer !== undefined && typeof e.outputLayer !== "string") throw badRequest("equation.outputLayer: must be a string");
+  if (e.scope !== undefined && e.scope !== "collection" && e.scope !== "feature") throw badRequest('equation.scope: must be "collection" or "feature"');
+  const eq: StoredUdf["equation"] = { inputLayers: e.inputLayers as string[], operation: e.operation };
+  if (e.outputLayer !== undefined) eq.outputLayer = e.outputLayer as string;
+  if (e.scope !== undefined) eq.scope = e.scope as "collection" | "feature";
+  return eq;
+}
+
+/** POST /api/compositions/udf */
+export async function createUdf(ctx: RequestContext) {
+  const body = jsonObject(ctx.req);
+  const name = checkName(body.name);
+  const equation = checkEquation(body.equation);
+  const u: StoredUdf = { id: nextId(ctx), name, project: ctx.project ?? ctx.key.projects[0], createDate: today(), updateDate: today(), equation };
+  ctx.emu.state.udfs.push(u);
+  await ctx.emu.persist();
+  ctx.reply.code(201);
+  return udfRecord(u);
+}
+
+/** GET /api/compositions/udf */
+export async function listUdfs(ctx: RequestContext) {
+  return visibleUdfs(ctx).map(udfRecord);
+}
+
+/** GET /api/compositions/udf/:id */
+export async function getUdf(ctx: RequestContext) {
+  const u = findUdf(ctx, ctx.params.id);
+  return { ...udfRecord(u), equation: u.equation };
+}
+
+/** PUT /api/compositions/udf/:id and PUT /api/compositions/udf (id in the body). */
+export async function updateUdf(ctx: RequestContext) {
+  const body = jsonObject(ctx.req);
+  const id = ctx.params.id ?? (body.id === undefined ? undefined : String(body.id));
+  if (id === undefined) throw badRequest("id: is required (in the path or the body)");
+  const u = findUdf(ctx, id);
+  if (body.name === undefined && body.equation === undefined) throw badRequest("nothing to update: send name and/or equation");
+  const name = body.name === undefined ? u.name : checkName(body.name);
+  const equation = body.equation === undefined ? u.equation : checkEquation(body.equation);
+  u.name = name;
+  u.equation = equation;
+  u.updateDate = today();
+  await ctx.emu.persist();
+  return { ...udfRecord(u), status: "available" };
+}
+
+/** DELETE /api/compositions/udf/:id */
+export async function deleteUdf(ctx: RequestContext) {
+  const u = findUdf(ctx, ctx.params.id);
+  ctx.emu.state.udfs = ctx.emu.state.udfs.filter((x) => x !== u);
+  await ctx.emu.persist();
+  ctx.reply.code(204);
+  return undefined;
+}
+
+/** Evaluates a UDF over its input layers (resolved by name in the UDF's project). */
+async function computeLayer(ctx: RequestContext, u: StoredUdf): Promise<GeoJsonFeatureCollection> {
+  const layers = u.equation.inputLayers.map((name, i) => {
+    const candidates = ctx.emu.state.vectors.filter((v) => v.project === u.project && v.name === name);
+    if (candidates.length === 0) throw unprocessable(`equation.inputLayers[${i}]: no vector layer named ${JSON.stringify(name)} in project ${u.project}`);
+    return { name, fc: candidates[candidates.length - 1].geojson };
+  });
+  return evaluateUdf(ctx.emu.jq, u, layers);
+}
+
+function outputName(u: StoredUdf): string {
+  return u.equation.outputLayer ?? `${u.name}-result`;
+}
+
+/** GET /api/compositions/udf/:id/run: the resulting layer, not stored. */
+export async function runUdf(ctx: RequestContext) {
+  const u = findUdf(ctx, ctx.params.id);
+  const geojson = await computeLayer(ctx, u);
+  return { id: u.id, name: outputName(u), createDate: today(), updateDate: today(), status: "available", geojson };
+}
+
+/** GET /api/compositions/udf/:id/activate: stores the result as a new vector. */
+export async function activateUdf(ctx: RequestContext) {
+  const u = findUdf(ctx, ctx.params.id);
+  const geojson = await computeLayer(ctx, u);
+  const v: StoredVector = { id: nextId(ctx), name: outputName(u), project: ctx.project ?? u.project, createDate: today(), updateDate: today(), status: "available", geojson };
+  ctx.emu.state.vectors.push(v);
+  await ctx.emu.persist();
+  return vectorRecord(v);
+}

@@ -1,0 +1,66 @@
+/**
+ * Request statistics and injected faults (latency, random 503s, per-key rate limit).
+ * /__emulator/* routes are neither counted nor faulted, so tools can observe without disturbing.
+ */
+import { mulberry32 } from "../model/noise";
+
+/** Counters since start or the last reset. */
+export class RequestStats {
+  total = 0;
+  routes: Record<string, number> = {};
+  rateLimited = 0;
+  failed = 0;
+
+  /** Counts a request under `METHOD /route/pattern` (no trailing slash). */
+  count(method: string, pattern: string | undefined): void {
+    this.total++;
+    const p = pattern === undefined ? "(unmatched)" : pattern.length > 1 ? pattern.replace(/\/$/, "") : pattern;
+    const key = `${method} ${p}`;
+    this.routes[key] = (this.routes[key] ?? 0) + 1;
+  }
+
+  reset(): void {
+    this.total = 0;
+    this.routes = {};
+    this.rateLimited = 0;
+    this.failed = 0;
+  }
+
+  toJSON() {
+    return { total: this.total, routes: { ...this.routes }, faults: { "429": this.rateLimited, "503": this.failed } };
+  }
+}
+
+/** Decides which requests get an injected fault. */
+export class FaultInjector {
+  private readonly random: () => number;
+  private windowSecond = 0;
+  private perKey = new Map<string, number>();
+
+  constructor(
+    private readonly failRate: number,
+    private readonly rateLimit: number,
+    seed: number,
+  ) {
+    this.random = mulberry32((seed ^ 0x5eed) >>> 0);
+  }
+
+  /** Seconds to wait when the key is over its per-second budget, else 0. */
+  rateLimited(key: string): number {
+    if (!(this.rateLimit > 0)) return 0;
+    const now = Date.now();
+    const second = Math.floor(now / 1000);
+    if (second !== this.windowSecond) {
+      this.windowSecond = second;
+      this.perKey.clear();
+    }
+    const n = (this.perKey.get(key) ?? 0) + 1;
+    this.perKey.set(key, n);
+    return n > this.rateLimit ? Math.max(1, Math.ceil((second + 1) * 1000 - now) / 1000) : 0;
+  }
+
+  /** True when this request should fail with 503. */
+  shouldFail(): boolean {
+    return this.failRate > 0 && this.random() < this.failRate;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * OpenAPI 3 documents generated from the route table: /swagger.json for areas A-C and
+ * /nature/openapi.json for area D. Paths are relative to the base URL and the nature URL.
+ */
+import { RouteDef, ROUTES } from "./routes";
+
+const ERROR_SCHEMA = {
+  type: "object",
+  required: ["errors"],
+  properties: { errors: { type: "array", items: { type: "string" } } },
+};
+
+const ERROR_STATUSES: Record<string, string> = {
+  "400": "Invalid request",
+  "401": "Missing or unknown API key",
+  "403": "Project nonexistent or lacking authorization",
+  "404": "Not found",
+  "405": "Method not allowed",
+  "409": "Conflict (exists, or data still being generated)",
+  "422": "Content cannot be processed",
+  "429": "Rate limited (emulator --rate-limit)",
+  "503": "Unavailable (emulator --fail-rate)",
+};
+
+/** The document path of a route, relative to its area's base (`:x` → `{x}`). */
+export function documentedPath(r: RouteDef): string {
+  const rel = r.area === "nature" ? r.path.replace(/^\/nature/, "") : r.path;
+  return rel.replace(/:([A-Za-z_]+)/g, "{$1}");
+}
+
+function operation(r: RouteDef) {
+  const parameters: unknown[] = [];
+  for (const m of r.path.matchAll(/:([A-Za-z_]+)/g)) parameters.push({ name: m[1], in: "path", required: true, schema: { type: "string" } });
+  if (r.project !== "none") {
+    parameters.push({
+      name: "X-Service-Project",
+      in: "header",
+      required: r.project === "required",
+      schema: { type: "string" },
+      description: r.area === "nature" ? "Superproject name." : "Project name or id (also accepted as query parameter `project`).",
+    });
+  }
+  for (const q of r.query ?? []) {
+    parameters.push({ name: q.name, in: "query", required: q.required ?? false, description: q.description, schema: { type: q.type, ...(q.enum ? { enum: q.enum } : {}) } });
+  }
+  const responses: Record<string, unknown> = {};
+  const media = r.produces ?? "application/json";
+  responses[String(r.success)] =
+    r.success === 204
+      ? { description: "Deleted" }
+      : { description: "Success", content: { [media]: { schema: media === "application/json" ? {} : { type: "string", format: media === "application/zip" ? "binary" : undefined } } } };
+  for (const [code, description] of Object.entries(ERROR_STATUSES)) {
+    responses[code] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } };
+  }
+  const op: Record<string, unknown> = {
+    summary: r.summary,
+    operationId: `${r.method.toLowerCase()}${documentedPath(r).replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+    parameters,
+    responses,
+    security: r.auth ? [{ apiKey: [] }] : [],
+  };
+  if (r.body) {
+    const content: Record<string, unknown> = {};
+    if (r.body !== "multipart") content["application/json"] = { schema: { type: "object" } };
+    if (r.body !== "json") content["multipart/form-data"] = { schema: { type: "object" } };
+    op.requestBody = { required: true, content };
+  }
+  return op;
+}
+
+/** Builds the OpenAPI document of one area. */
+export function openApiDocument(area: "api" | "nature", serverUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of ROUTES.filter((x) => x.area === area)) {
+    const p = documentedPath(r);
+    (paths[p] ??= {})[r.method.toLowerCase()] = operation(r);
+  }
+  return {
+    openapi: "3.0.3",
+    info: {
+      title: area === "api" ? "Geospatial risk data service (local emulator): compositions, portfolios, search" : "Nature projects (local emulator)",
+      version: "emulator-1",
+      description: "Served by the local emulator with synthetic demo data.",
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-Service-APIKey" } },
+      schemas: { Errors: ERROR_SCHEMA },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * CLI of the emulator: `npm run emulator -- [--port 4010] [--host 127.0.0.1] [--latency ms]
+ * [--fail-rate 0..1] [--rate-limit n] [--data-dir dir] [--seed n] [--processing-delay ms]`.
+ * Prints exactly one line when ready and exits cleanly on SIGINT/SIGTERM.
+ */
+import { EmulatorOptions, startEmulator } from "./server";
+
+const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: "number" | "string" }> = {
+  "--port": { key: "port", kind: "number" },
+  "--host": { key: "host", kind: "string" },
+  "--latency": { key: "latencyMs", kind: "number" },
+  "--fail-rate": { key: "failRate", kind: "number" },
+  "--rate-limit": { key: "rateLimit", kind: "number" },
+  "--data-dir": { key: "dataDir", kind: "string" },
+  "--seed": { key: "seed", kind: "number" },
+  "--processing-delay": { key: "processingDelayMs", kind: "number" },
+  "--jq-timeout": { key: "jqTimeoutMs", kind: "number" },
+};
+
+function parseArgs(argv: string[]): EmulatorOptions {
+  const opts: Record<string, unknown> = { port: 4010 };
+  for (let i = 0; i < argv.length; i++) {
+    let [flag, value] = argv[i].split("=", 2) as [string, string | undefined];
+    if (flag === "--quiet") {
+      opts.quiet = true;
+      continue;
+    }
+    const spec = FLAGS[flag];
+    if (!spec) throw new Error(`unknown option ${flag} (known: ${Object.keys(FLAGS).join(", ")}, --quiet)`);
+    if (value === undefined) value = argv[++i];
+    if (value === undefined) throw new Error(`option ${flag} needs a value`);
+    if (spec.kind === "number") {
+      const n = Number(value);
+      if (!Number.isFinite(n)) throw new Error(`option ${flag}: "${value}" is not a number`);
+      opts[spec.key] = n;
+    } else opts[spec.key] = value;
+  }
+  return opts as EmulatorOptions;
+}
+
+async function main(): Promise<void> {
+  let options: EmulatorOptions;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
+  const emulator = await startEmulator(options);
+  console.log(`emulator listening on ${emulator.url}`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    emulator.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((e) => {
+  console.error(`emulator failed to start: ${(e as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,188 @@
+/**
+ * Scores derived from the hazard model: summary horizons, extended metrics, point search and
+ * nature sub-project summaries. All are plain reductions of `modelValue`, so a summary score is
+ * by definition the maximum of the same `mid` series the items endpoint serves.
+ */
+import {
+  EXTENDED_KEY,
+  Hazard,
+  HAZARDS,
+  IndicatorSpec,
+  primaryIndicator,
+  riskClass,
+  Scenario,
+  SEARCH_HAZARDS,
+  searchLabel,
+  WINDOW_START_YEAR,
+  findIndicator,
+} from "./catalog";
+import { modelValue, pointProfile, PointProfile, round6 } from "./hazard-model";
+import { field01 } from "./noise";
+
+/** Maximum of the primary indicator's mid series over [WINDOW_START_YEAR, +window). */
+export function horizonScore(hazard: Hazard, lat: number, lng: number, scenario: Scenario, window: number, seed: number): number {
+  const spec = primaryIndicator(hazard);
+  const p = pointProfile(hazard, lat, lng, seed);
+  return horizonScoreOf(spec, p, scenario, window);
+}
+
+function horizonScoreOf(spec: IndicatorSpec, p: PointProfile, scenario: Scenario, window: number): number {
+  let max = -Infinity;
+  for (let y = WINDOW_START_YEAR; y < WINDOW_START_YEAR + window; y++) {
+    const v = modelValue(spec, p, scenario, "mid", y);
+    if (v > max) max = v;
+  }
+  return max;
+}
+
+/** One entry of a default summary item's `risk_summaries`. */
+export interface RiskSummary {
+  hazard: Hazard;
+  risk_class: string;
+  risk_score: number;
+}
+
+/** risk_summaries of a point for one scenario and window, optionally for one hazard only. */
+export function riskSummaries(lat: number, lng: number, scenario: Scenario, window: number, seed: number, only?: Hazard): RiskSummary[] {
+  const hazards = only ? [only] : HAZARDS;
+  return hazards.map((hazard) => {
+    const score = horizonScore(hazard, lat, lng, scenario, window, seed);
+    return { hazard, risk_class: riskClass(hazard, score), risk_score: score };
+  });
+}
+
+/** Period definitions of the extended summary: baseline 2005-2015, others ±5 years. */
+export const PERIODS: readonly { name: string; from: number; to: number }[] = [
+  { name: "baseline", from: 2005, to: 2015 },
+  { name: "2030", from: 2025, to: 2035 },
+  { name: "2050", from: 2045, to: 2055 },
+  { name: "2080", from: 2075, to: 2085 },
+];
+
+function periodMean(spec: IndicatorSpec, p: PointProfile, scenario: Scenario, measure: "lb" | "mid" | "ub", from: number, to: number): number {
+  let sum = 0;
+  for (let y = from; y <= to; y++) sum += modelValue(spec, p, scenario, measure, y);
+  return sum / (to - from + 1);
+}
+
+/**
+ * The metrics object of the extended summary for one point, scenario and hazard.
+ * indicator_* are period means of lb/mid/ub; business interruption (days a year) and structural
+ * damage (fraction of value) are monotone functions of the normalised indicator, so
+ * lbd ≤ value ≤ ubd holds for every family.
+ */
+export function extendedMetrics(hazard: Hazard, lat: number, lng: number, scenario: Scenario, seed: number): Record<string, number | string> {
+  const spec = primaryIndicator(hazard);
+  const p = pointProfile(hazard, lat, lng, seed);
+  const out: Record<string, number | string> = {};
+  for (const period of PERIODS) {
+    const lb = periodMean(spec, p, scenario, "lb", period.from, period.to);
+    const mid = periodMean(spec, p, scenario, "mid", period.from, period.to);
+    const ub = periodMean(spec, p, scenario, "ub", period.from, period.to);
+    const triple: [string, number][] = [
+      [`_${period.name}_lbd`, lb],
+      [`_${period.name}`, mid],
+      [`_${period.name}_ubd`, ub],
+    ];
+    for (const [suffix, v] of triple) {
+      const norm = Math.min(1, v / spec.value_norm);
+      out[`indicator${suffix}`] = round6(v);
+      out[`business_interruption${suffix}`] = round6(36.5 * norm);
+      out[`structural_damage${suffix}`] = round6(0.25 * norm * norm);
+    }
+  }
+  const s15 = horizonScoreOf(spec, p, scenario, 15);
+  const s30 = horizonScoreOf(spec, p, scenario, 30);
+  out.summary_score_15yr = s15;
+  out.summary_score_30yr = s30;
+  out.summary_label_15yr = riskClass(hazard, s15);
+  out.summary_label_30yr = riskClass(hazard, s30);
+  return out;
+}
+
+/** scenario_analytics of the extended summary for a point. */
+export function scenarioAnalytics(lat: number, lng: number, scenarios: readonly Scenario[], seed: number): Record<string, Record<string, Record<string, number | string>>> {
+  const out: Record<string, Record<string, Record<string, number | string>>> = {};
+  for (const scenario of scenarios) {
+    const byHazard: Record<string, Record<string, number | string>> = {};
+    for (const hazard of HAZARDS) byHazard[EXTENDED_KEY[hazard]] = extendedMetrics(hazard, lat, lng, scenario, seed);
+    out[scenario] = byHazard;
+  }
+  return out;
+}
+
+/** One search score entry. */
+export interface SearchScore {
+  hazard: string;
+  score: number;
+  label: string;
+}
+
+/** Offsets (degrees) of the area sampled for `background` scores: a 3×3 grid ±0.25°. */
+const BACKGROUND_OFFSETS = [-0.25, 0, 0.25];
+
+/**
+ * Search scores at a point. `local` = the ssp245 horizon scores of an asset at that point;
+ * `background` = the mean of the same scores over a 3×3 grid of points ±0.25° around it.
+ */
+export function searchExposure(lat: number, lng: number, seed: number): { local: Record<string, SearchScore[]>; background: Record<string, SearchScore[]> } {
+  const local: Record<string, SearchScore[]> = { "15yr": [], "30yr": [] };
+  const background: Record<string, SearchScore[]> = { "15yr": [], "30yr": [] };
+  for (const { name, hazard } of SEARCH_HAZARDS) {
+    for (const window of [15, 30] as const) {
+      const key = `${window}yr`;
+      const score = horizonScore(hazard, lat, lng, "ssp245", window, seed);
+      local[key].push({ hazard: name, score, label: searchLabel(hazard, score) });
+      let sum = 0;
+      let n = 0;
+      for (const dy of BACKGROUND_OFFSETS) {
+        for (const dx of BACKGROUND_OFFSETS) {
+          const la = Math.max(-90, Math.min(90, lat + dy));
+          let ln = lng + dx;
+          if (ln > 180) ln -= 360;
+          if (ln < -180) ln += 360;
+          sum += horizonScore(hazard, la, ln, "ssp245", window, seed);
+          n++;
+        }
+      }
+      const bg = round6(sum / n);
+      // Background arrays come in reverse order: the field notes say the order differs.
+      background[key].unshift({ hazard: name, score: bg, label: searchLabel(hazard, bg) });
+    }
+  }
+  return { local, background };
+}
+
+/** Summary names of a nature sub-project export (contract). */
+export const NATURE_SUMMARY_NAMES = [
+  "pest_disease_baseline_mean",
+  "seismic_baseline_mean",
+  "wildfire_carbon_loss_baseline_mean",
+  "wildfire_observed_baseline_mean",
+  "wildfire_ssp585_baseline_mean",
+  "wildfire_ssp585_2050_mean",
+  "water_balance_ssp585_2050_mean",
+] as const;
+
+/** Nature summary values at one point (averaged over sample points by the caller). */
+export function natureValues(lat: number, lng: number, seed: number): Record<string, number> {
+  const wildfire = primaryIndicator("wildfire");
+  const pw = pointProfile("wildfire", lat, lng, seed);
+  const obs = findIndicator("wildfire", "obs_score")!;
+  const spei = findIndicator("water_stress", "spei_norm")!;
+  const pws = pointProfile("water_stress", lat, lng, seed);
+  const baseline = periodMean(wildfire, pw, "ssp585", "mid", 2005, 2015);
+  let obsSum = 0;
+  for (let y = 2005; y <= 2015; y++) for (let m = 1; m <= 12; m++) obsSum += modelValue(obs, pw, "ssp585", "mid", y, m);
+  return {
+    pest_disease_baseline_mean: 0.1 + 0.6 * field01("pest_disease", lat, lng, seed),
+    seismic_baseline_mean: 0.6 * Math.pow(field01("seismic", lat, lng, seed), 3),
+    // Share of carbon stock lost to fire per year: burn probability times a combustion share.
+    wildfire_carbon_loss_baseline_mean: baseline * 0.35,
+    wildfire_observed_baseline_mean: obsSum / (11 * 12),
+    wildfire_ssp585_baseline_mean: baseline,
+    wildfire_ssp585_2050_mean: periodMean(wildfire, pw, "ssp585", "mid", 2045, 2055),
+    // Positive = surplus, negative = deficit; drier where the SPEI-like index is high.
+    water_balance_ssp585_2050_mean: 0.5 - periodMean(spei, pws, "ssp585", "mid", 2045, 2055),
+  };
+}

@@ -1,0 +1,243 @@
+/**
+ * The service emulator, started in-process by tests, benchmarks, the browser harness and
+ * `npm start` through `startEmulator`, and from the command line by emulator/main.ts.
+ */
+import Fastify, { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import cors from "@fastify/cors";
+import multipart from "@fastify/multipart";
+import { Emulator, ResolvedOptions } from "./emulator-context";
+import { ApiError } from "./http/errors";
+import { FaultInjector, RequestStats } from "./http/faults";
+import { openApiDocument } from "./http/openapi";
+import { RequestContext, resolveKey, resolveProject } from "./http/request-context";
+import { patternRegex, RouteDef, ROUTES } from "./http/routes";
+import { JqSandbox } from "./jq/sandbox";
+import { StatePersister } from "./state/persistence";
+import { seedState } from "./state/seed";
+import { EmulatorState } from "./state/types";
+
+/** Options of startEmulator (all optional). */
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind, default 127.0.0.1. */
+  host?: string;
+  /** Milliseconds added to every response (not /__emulator/*). */
+  latencyMs?: number;
+  /** Probability 0..1 of answering 503. */
+  failRate?: number;
+  /** Requests per second per API key before 429 (0 = unlimited). */
+  rateLimit?: number;
+  /** Directory to persist state in; without it state lives in memory. */
+  dataDir?: string;
+  /** Seed of the synthetic model and the fault RNG (default 42). */
+  seed?: number;
+  /** Delay before imported portfolios / new sub-projects are processed (default 1000 ms). */
+  processingDelayMs?: number;
+  /** Time limit of one jq evaluation (default 2000 ms). */
+  jqTimeoutMs?: number;
+  /** Suppress diagnostic output (internal errors). */
+  quiet?: boolean;
+}
+
+/** A started emulator. */
+export interface RunningEmulator {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** Same as url: the service's base_url. */
+  baseUrl: string;
+  /** url + "/nature": the service's nature_url. */
+  natureUrl: string;
+  port: number;
+  /** Stops listening, the jq worker, and flushes pending writes. */
+  close(): Promise<void>;
+  /** Back to the seeded state; counters cleared. */
+  reset(): Promise<void>;
+}
+
+const BODY_LIMIT = 10 * 1024 * 1024;
+const ADMIN_PREFIX = "/__emulator/";
+
+function resolveOptions(o: EmulatorOptions): ResolvedOptions {
+  return {
+    port: o.port ?? 0,
+    host: o.host ?? "127.0.0.1",
+    latencyMs: Math.max(0, o.latencyMs ?? 0),
+    failRate: Math.min(1, Math.max(0, o.failRate ?? 0)),
+    rateLimit: Math.max(0, o.rateLimit ?? 0),
+    dataDir: o.dataDir,
+    seed: o.seed ?? 42,
+    processingDelayMs: Math.max(0, o.processingDelayMs ?? 1000),
+    jqTimeoutMs: Math.max(50, o.jqTimeoutMs ?? 2000),
+    quiet: o.quiet ?? false,
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Converts any thrown error into the contract's error body; never a 500 for bad input. */
+function sendError(err: unknown, reply: FastifyReply, quiet: boolean): FastifyReply {
+  if (err instanceof ApiError) {
+    for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+    return reply.code(err.status).send({ errors: err.errors });
+  }
+  const e = err as FastifyError;
+  const status = typeof e.statusCode === "number" ? e.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    const what =
+      e.code === "FST_ERR_CTP_BODY_TOO_LARGE"
+        ? `request body is too large (limit ${BODY_LIMIT} bytes)`
+        : e.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+          ? `unsupported Content-Type: ${e.message}`
+          : e instanceof SyntaxError || /JSON/i.test(e.message)
+            ? `malformed JSON body: ${e.message}`
+            : e.message;
+    return reply.code(status).send({ errors: [what] });
+  }
+  if (!quiet) console.error("emulator internal error:", err);
+  return reply.code(500).send({ errors: [`internal emulator error: ${(e && e.message) || String(err)}`] });
+}
+
+/** Starts the emulator and resolves once it listens. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const opts = resolveOptions(options);
+  const jq = new JqSandbox({ timeoutMs: opts.jqTimeoutMs, maxOutputChars: 20 * 1024 * 1024, maxHeapMb: 256 });
+  let state: EmulatorState = seedState(opts.seed);
+  const persister = opts.dataDir ? new StatePersister(opts.dataDir, () => emu.state) : null;
+  const emu: Emulator = {
+    options: opts,
+    get state() {
+      return state;
+    },
+    set state(s: EmulatorState) {
+      state = s;
+    },
+    jq,
+    persist: () => (persister ? persister.save() : Promise.resolve()),
+  };
+  if (persister) {
+    const loaded = await persister.load();
+    if (loaded) state = loaded;
+    else await persister.save();
+  }
+
+  const stats = new RequestStats();
+  const faults = new FaultInjector(opts.failRate, opts.rateLimit, opts.seed);
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true } });
+
+  await app.register(cors, {
+    origin: "*",
+    methods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
+    allowedHeaders: ["Content-Type", "X-Service-APIKey", "X-Service-Project", "Authorization"],
+    exposedHeaders: ["Content-Disposition", "Retry-After"],
+    maxAge: 600,
+  });
+  await app.register(multipart, { limits: { fileSize: BODY_LIMIT, fieldSize: BODY_LIMIT, files: 2, fields: 10, parts: 12 } });
+
+  app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.url.startsWith(ADMIN_PREFIX)) return;
+    stats.count(req.method, req.routeOptions.url);
+    if (opts.latencyMs > 0) await sleep(opts.latencyMs);
+    if (req.method === "OPTIONS") return;
+    const rawKey = req.headers["x-service-apikey"];
+    const wait = faults.rateLimited(String(Array.isArray(rawKey) ? rawKey[0] : rawKey ?? ""));
+    if (wait > 0) {
+      stats.rateLimited++;
+      return reply
+        .code(429)
+        .header("Retry-After", String(Math.ceil(wait)))
+        .send({ errors: [`rate limit of ${opts.rateLimit} requests per second exceeded; retry after ${Math.ceil(wait)} s`] });
+    }
+    if (faults.shouldFail()) {
+      stats.failed++;
+      return reply.code(503).send({ errors: ["service temporarily unavailable (emulated failure)"] });
+    }
+  });
+
+  app.setErrorHandler((err, _req, reply) => sendError(err, reply, opts.quiet));
+
+  const register = (r: RouteDef) => {
+    app.route({
+      method: r.method,
+      url: r.path,
+      handler: async (req, reply) => {
+        const key = resolveKey(req, r.auth);
+        const project = r.project === "none" ? undefined : resolveProject(req, key, r.area, r.project === "required");
+        const ctx: RequestContext = {
+          req,
+          reply,
+          emu,
+          key,
+          project,
+          params: (req.params ?? {}) as Record<string, string>,
+          query: (req.query ?? {}) as Record<string, unknown>,
+        };
+        const result = await r.handler(ctx);
+        if (reply.statusCode === 204) return reply.send();
+        return reply.send(result);
+      },
+    });
+  };
+  ROUTES.forEach(register);
+
+  const origin = (req: FastifyRequest) => `http://${req.headers.host ?? `127.0.0.1:${opts.port}`}`;
+  app.get("/swagger.json", async (req) => openApiDocument("api", origin(req)));
+  app.get("/nature/openapi.json", async (req) => openApiDocument("nature", `${origin(req)}/nature`));
+
+  const reset = async () => {
+    state = seedState(opts.seed);
+    stats.reset();
+    await emu.persist();
+  };
+  app.get("/__emulator/stats", async () => stats.toJSON());
+  app.post("/__emulator/stats/reset", async () => {
+    stats.reset();
+    return stats.toJSON();
+  });
+  app.post("/__emulator/reset", async () => {
+    await reset();
+    return { reset: true };
+  });
+
+  const known: { regex: RegExp; method: string }[] = [
+    ...ROUTES.map((r) => ({ regex: patternRegex(r.path), method: r.method })),
+    { regex: patternRegex("/swagger.json"), method: "GET" },
+    { regex: patternRegex("/nature/openapi.json"), method: "GET" },
+    { regex: patternRegex("/__emulator/stats"), method: "GET" },
+    { regex: patternRegex("/__emulator/stats/reset"), method: "POST" },
+    { regex: patternRegex("/__emulator/reset"), method: "POST" },
+  ];
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split("?")[0];
+    const allowed = [...new Set(known.filter((k) => k.regex.test(path)).map((k) => k.method))];
+    if (allowed.length > 0) {
+      if (allowed.includes("GET")) allowed.push("HEAD");
+      return reply
+        .code(405)
+        .header("Allow", [...allowed, "OPTIONS"].join(", "))
+        .send({ errors: [`method ${req.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}`] });
+    }
+    return reply.code(404).send({ errors: [`no route ${req.method} ${path}`] });
+  });
+
+  await app.listen({ port: opts.port, host: opts.host });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : opts.port;
+  const host = opts.host === "0.0.0.0" || opts.host === "::" ? "127.0.0.1" : opts.host;
+  const url = `http://${host}:${port}`;
+  let closed = false;
+  return {
+    url,
+    baseUrl: url,
+    natureUrl: `${url}/nature`,
+    port,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await jq.close();
+      await persister?.flush();
+    },
+    reset,
+  };
+}
