@@ -1,0 +1,149 @@
+/** Charts of the fake: recorded with their type, source range and series, never drawn. */
+import { FakeClientObject, FakeRequestContext } from "./context";
+import { invalidArgument } from "./errors";
+import { formatAddress } from "./a1";
+import { FakeCollection } from "./collection";
+import type { ChartModel, SheetModel } from "./model";
+import { FakeRange } from "./range";
+import { recorder } from "./recorder";
+
+/** Excel.Chart. */
+export class FakeChart extends FakeClientObject<ChartModel> {
+  protected readonly typeName = "Chart";
+  protected readonly scalarProperties = ["id", "name", "chartType"] as const;
+
+  constructor(context: FakeRequestContext, path: string, resolver: () => ChartModel | null) {
+    super(context, path, resolver);
+  }
+
+  protected override isGone(c: ChartModel): boolean {
+    return c.deleted;
+  }
+
+  protected readProperty(c: ChartModel, property: string): unknown {
+    if (property === "id") return c.id;
+    if (property === "name") return c.name;
+    if (property === "chartType") return c.type;
+    throw invalidArgument(`The fake Chart cannot load '${property}'.`);
+  }
+
+  get id(): string { return this.get("id"); }
+  get name(): string { return this.get("name"); }
+  set name(value: string) { this.set("name", value, (c) => { c.name = value; }); }
+
+  private settings(name: string): unknown {
+    return recorder(this.context, this.path, name, () => {
+      const c = this.resolve();
+      return (path, value) => { c.settings[path] = value; };
+    });
+  }
+  get title(): unknown { return this.settings("title"); }
+  get legend(): unknown { return this.settings("legend"); }
+  get axes(): unknown { return this.settings("axes"); }
+  get format(): unknown { return this.settings("format"); }
+  setPosition(startCell: string | FakeRange, endCell?: string | FakeRange): void {
+    this.enqueueOn("setPosition", [String(startCell), String(endCell ?? "")], (c) => {
+      c.settings.position = [typeof startCell === "string" ? startCell : "range", typeof endCell === "string" ? endCell : "range"];
+    });
+  }
+
+  get series(): FakeChartSeriesCollection {
+    return new FakeChartSeriesCollection(this);
+  }
+}
+
+/** chart.series: add(name) and per-series setValues / setXAxisValues. */
+export class FakeChartSeriesCollection {
+  constructor(private readonly chart: FakeChart) {}
+
+  add(name?: string): FakeChartSeries {
+    const holder: { index?: number } = {};
+    this.chart.context.enqueue({
+      name: "series.add",
+      target: "chart.series",
+      payload: name ?? null,
+      apply: () => {
+        const c = this.chart.resolve();
+        c.series.push({ name });
+        holder.index = c.series.length - 1;
+      },
+    });
+    return new FakeChartSeries(this.chart, () => holder.index);
+  }
+
+  getItemAt(index: number): FakeChartSeries {
+    return new FakeChartSeries(this.chart, () => index);
+  }
+}
+
+/** One chart series, recording which ranges feed it. */
+export class FakeChartSeries {
+  constructor(private readonly chart: FakeChart, private readonly index: () => number | undefined) {}
+
+  private update(name: string, payload: unknown, fn: (s: ChartModel["series"][number]) => void): void {
+    this.chart.context.enqueue({
+      name,
+      target: "chart.series",
+      payload,
+      apply: () => {
+        const c = this.chart.resolve();
+        const i = this.index();
+        if (i === undefined) throw invalidArgument("The series was not created.");
+        while (c.series.length <= i) c.series.push({});
+        fn(c.series[i]);
+      },
+    });
+  }
+  set name(value: string) { this.update("series.name", value, (s) => { s.name = value; }); }
+  setValues(range: FakeRange): void {
+    this.update("series.setValues", null, (s) => { const t = range.resolve(); s.values = formatAddress(t.sheet.name, t.rect); });
+  }
+  setXAxisValues(range: FakeRange): void {
+    this.update("series.setXAxisValues", null, (s) => { const t = range.resolve(); s.xValues = formatAddress(t.sheet.name, t.rect); });
+  }
+}
+
+/** worksheet.charts. */
+export class FakeChartCollection extends FakeCollection<ChartModel, FakeChart> {
+  protected readonly typeName = "ChartCollection";
+
+  constructor(context: FakeRequestContext, path: string, private readonly sheet: () => SheetModel) {
+    super(context, path);
+  }
+
+  protected list(): ChartModel[] {
+    return this.sheet().charts.filter((c) => !c.deleted);
+  }
+
+  protected itemProxy(c: ChartModel, path: string): FakeChart {
+    return new FakeChart(this.context, path, () => c);
+  }
+
+  add(type: string, sourceData: FakeRange, seriesBy: string = "Auto"): FakeChart {
+    let created: ChartModel | null = null;
+    const model = this.context.host.model;
+    this.context.enqueue({
+      name: "charts.add",
+      target: this.path,
+      payload: [type, seriesBy],
+      apply: () => {
+        const sheet = this.sheet();
+        const source = sourceData.resolve();
+        const n = sheet.charts.length + 1;
+        created = {
+          id: model.newId("chart"),
+          name: `Chart ${n}`,
+          type,
+          sourceAddress: formatAddress(source.sheet.name, source.rect),
+          seriesBy,
+          series: [],
+          settings: {},
+          deleted: false,
+        };
+        sheet.charts.push(created);
+        model.note({ kind: "charts", sheetName: sheet.name });
+      },
+    });
+    return new FakeChart(this.context, `${this.path}.add`, () => created);
+  }
+}

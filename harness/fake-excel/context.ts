@@ -1,0 +1,281 @@
+/**
+ * The request context and the proxy base class of the fake. Like office.js, every proxy call
+ * only queues an operation; `context.sync()` sends the batch: it measures the request size,
+ * may be failed by the fault injector or the payload limit, applies the operations in order
+ * (stopping at the first error, with the earlier ones applied, as Excel does) and only then
+ * delivers loaded properties to the proxies.
+ */
+import { FakeErrorCodes, FakeExcelError, propertyNotLoaded } from "./errors";
+import type { FakeChange, WorkbookModel } from "./model";
+
+/** One queued operation: a name and JSON payload for the byte count, and what it does. */
+export interface QueuedOperation {
+  name: string;
+  target: string;
+  payload?: unknown;
+  /** Runs at sync; may return a delivery that runs only when the whole batch succeeded. */
+  apply: () => (() => unknown) | void;
+}
+
+/** What the fake records about each sync. */
+export interface SyncRecord {
+  index: number;
+  operations: number;
+  requestBytes: number;
+  responseBytes: number;
+  failed?: string;
+}
+
+/** What a fault injector is told about the sync about to be sent. */
+export interface SyncInfo {
+  index: number;
+  requestBytes: number;
+  operations: string[];
+}
+
+/**
+ * A fault for a drill: the error to reject with, and how many of the batch's operations are
+ * applied first (default 0: the request "never arrived").
+ */
+export interface InjectedFault {
+  error?: FakeExcelError;
+  applyFirst?: number;
+}
+
+/** Shared settings and counters of one fake Excel instance (all contexts share them). */
+export interface FakeHost {
+  model: WorkbookModel;
+  requestLimitBytes: number;
+  responseLimitBytes: number;
+  syncs: SyncRecord[];
+  syncCount: number;
+  faultInjector?: (info: SyncInfo) => InjectedFault | undefined;
+  emit: (changes: FakeChange[]) => void;
+}
+
+/** UTF-8 byte length of a string without allocating a buffer. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** The fake's Excel.RequestContext. */
+export class FakeRequestContext {
+  private queue: QueuedOperation[] = [];
+  readonly trackedObjects = { add: (): void => undefined, remove: (): void => undefined };
+  /** Set by index.ts so the context and its workbook proxy are created together. */
+  workbook!: unknown;
+
+  constructor(readonly host: FakeHost) {}
+
+  /** Queue an operation (used by proxies). */
+  enqueue(op: QueuedOperation): void {
+    this.queue.push(op);
+  }
+
+  /** Send the queued batch; resolves with passThroughValue like office.js. */
+  async sync<T>(passThroughValue?: T): Promise<T> {
+    const ops = this.queue;
+    this.queue = [];
+    const host = this.host;
+    if (ops.length === 0) {
+      await Promise.resolve(); // office.js sends nothing for an empty batch
+      return passThroughValue as T;
+    }
+    const index = ++host.syncCount;
+    const json = JSON.stringify(ops.map((o) => (o.payload === undefined ? [o.name, o.target] : [o.name, o.target, o.payload])));
+    const requestBytes = utf8Length(json);
+    const record: SyncRecord = { index, operations: ops.length, requestBytes, responseBytes: 0 };
+    host.syncs.push(record);
+    await Promise.resolve(); // a sync is always asynchronous
+
+    const fault = host.faultInjector?.({ index, requestBytes, operations: ops.map((o) => o.name) });
+    if (!fault && requestBytes > host.requestLimitBytes) {
+      record.failed = FakeErrorCodes.requestPayloadSizeLimitExceeded;
+      throw new FakeExcelError(
+        FakeErrorCodes.requestPayloadSizeLimitExceeded,
+        `The request payload size has exceeded the limit (${requestBytes} bytes > ${host.requestLimitBytes}).`,
+      );
+    }
+    const deliveries: Array<() => unknown> = [];
+    const applyCount = fault ? Math.min(fault.applyFirst ?? 0, ops.length) : ops.length;
+    try {
+      for (let i = 0; i < applyCount; i++) {
+        const delivery = ops[i].apply();
+        if (delivery) deliveries.push(delivery);
+      }
+      if (fault) {
+        throw fault.error ?? new FakeExcelError(FakeErrorCodes.generalException, `Injected failure of sync #${index}.`);
+      }
+    } catch (error) {
+      record.failed = error instanceof FakeExcelError ? error.code : String(error);
+      host.emit(host.model.takeChanges());
+      throw error;
+    }
+    const results = deliveries.map((d) => d());
+    const responseBytes = utf8Length(JSON.stringify(results));
+    record.responseBytes = responseBytes;
+    host.emit(host.model.takeChanges());
+    if (responseBytes > host.responseLimitBytes) {
+      record.failed = FakeErrorCodes.responsePayloadSizeLimitExceeded;
+      throw new FakeExcelError(
+        FakeErrorCodes.responsePayloadSizeLimitExceeded,
+        `The response payload size has exceeded the limit (${responseBytes} bytes > ${host.responseLimitBytes}).`,
+      );
+    }
+    return passThroughValue as T;
+  }
+}
+
+/** A load request: property names, or "items/x" paths for collections. */
+export type LoadOption = string | string[] | { select?: string | string[] } | undefined;
+
+/** Normalize every form of load() argument to a list of property paths. */
+export function loadPaths(option: LoadOption): string[] {
+  if (option === undefined) return [];
+  const raw = typeof option === "string" || Array.isArray(option) ? option : (option.select ?? []);
+  const list = Array.isArray(raw) ? raw : raw.split(",");
+  return list.map((p) => p.trim()).filter((p) => p.length > 0);
+}
+
+/**
+ * Base of every proxy. T is what the proxy points at in the model; it is resolved during a sync
+ * (so getItem of a missing sheet fails at sync, as in Excel) and then kept.
+ */
+export abstract class FakeClientObject<T> {
+  protected readonly loaded = new Map<string, unknown>();
+  private target: T | null | undefined;
+
+  constructor(
+    readonly context: FakeRequestContext,
+    protected readonly path: string,
+    private readonly resolver: () => T | null,
+    private readonly nullable = false,
+  ) {
+    if (nullable) {
+      context.enqueue({
+        name: "resolve",
+        target: path,
+        apply: () => {
+          const found = this.tryResolve();
+          return () => this.loaded.set("isNullObject", found === null);
+        },
+      });
+    }
+  }
+
+  /** The class name used in error locations ("Range", "Worksheet", ...). */
+  protected abstract readonly typeName: string;
+  /** Scalar properties loaded by a bare load(). */
+  protected abstract readonly scalarProperties: readonly string[];
+  /** Read one property from the model (during a sync). */
+  protected abstract readProperty(target: T, property: string): unknown;
+  /** Whether the resolved target was deleted meanwhile. */
+  protected isGone(target: T): boolean {
+    void target;
+    return false;
+  }
+
+  protected tryResolve(): T | null {
+    if (this.target === undefined || (this.target !== null && this.isGone(this.target))) {
+      const found = this.resolver();
+      this.target = found;
+    }
+    return this.target ?? null;
+  }
+
+  /** The model object; throws ItemNotFound when it does not exist (during a sync). */
+  resolve(): T {
+    const found = this.tryResolve();
+    if (found === null || this.isGone(found)) {
+      throw new FakeExcelError(FakeErrorCodes.itemNotFound, `The requested resource doesn't exist (${this.path}).`, this.path);
+    }
+    return found;
+  }
+
+  /** Whether this is a null object (only after a sync). */
+  get isNullObject(): boolean {
+    if (!this.loaded.has("isNullObject")) throw propertyNotLoaded(this.typeName, "isNullObject");
+    return this.loaded.get("isNullObject") as boolean;
+  }
+
+  /** Read a loaded property, throwing PropertyNotLoaded like Excel when it was not loaded. */
+  protected get<V>(property: string): V {
+    if (!this.loaded.has(property)) throw propertyNotLoaded(this.typeName, property);
+    return this.loaded.get(property) as V;
+  }
+
+  /** Queue a property write; the proxy reads back what it set, as office.js proxies do. */
+  protected set(property: string, value: unknown, apply: (target: T) => void): void {
+    this.loaded.set(property, value);
+    this.enqueueOn(`set:${property}`, value, apply);
+  }
+
+  /** Queue an operation against the resolved target. */
+  protected enqueueOn(name: string, payload: unknown, apply: (target: T) => void): void {
+    this.context.enqueue({
+      name,
+      target: this.path,
+      payload,
+      apply: () => {
+        if (this.nullable && this.tryResolve() === null) return; // writes to a null object do nothing
+        apply(this.resolve());
+      },
+    });
+  }
+
+  /** Queue a load; properties arrive after a successful sync. */
+  load(option?: LoadOption): this {
+    const paths = loadPaths(option);
+    const props = paths.length === 0 ? [...this.scalarProperties] : paths;
+    this.context.enqueue({
+      name: "load",
+      target: this.path,
+      payload: props,
+      apply: () => {
+        const found = this.tryResolve();
+        if (found === null) {
+          if (!this.nullable) this.resolve();
+          return () => {
+            this.loaded.set("isNullObject", true);
+            return null;
+          };
+        }
+        const target = this.resolve();
+        const values = props.map((p) => this.readProperty(target, p));
+        return () => {
+          props.forEach((p, i) => this.loaded.set(p, values[i]));
+          this.loaded.set("isNullObject", false);
+          return values;
+        };
+      },
+    });
+    return this;
+  }
+
+  /** Read properties now, during another operation (collections loading their items). */
+  loadNow(props: string[]): () => unknown {
+    const list = props.length ? props : [...this.scalarProperties];
+    const target = this.resolve();
+    const values = list.map((p) => this.readProperty(target, p));
+    return () => {
+      list.forEach((p, i) => this.loaded.set(p, values[i]));
+      this.loaded.set("isNullObject", false);
+      return values;
+    };
+  }
+
+  /** office.js objects serialize their loaded properties. */
+  toJSON(): Record<string, unknown> {
+    return Object.fromEntries(this.loaded);
+  }
+}

@@ -1,0 +1,565 @@
+/**
+ * The state of the fake workbook and every rule that changes it. Proxies (context.ts and friends)
+ * queue operations; at `context.sync()` the operations call into this model, which enforces
+ * Excel's rules (sheet names, dimensions, table overlaps, ...) by throwing FakeExcelError.
+ */
+import { FakeErrorCodes, FakeExcelError, invalidArgument } from "./errors";
+import { Rect, MAX_COLUMNS, MAX_ROWS, formatAddress, intersects, intersection } from "./a1";
+
+/** A value a cell can hold, as Excel's `values` reports it ("" is an empty cell). */
+export type FakeCellValue = string | number | boolean;
+
+/** One cell. `value` of a formula cell is the evaluated result. */
+export interface CellModel {
+  value: FakeCellValue;
+  formula?: string;
+  numberFormat?: string;
+}
+
+/** A table on a sheet; `rect` includes the header row. */
+export interface TableModel {
+  id: string;
+  name: string;
+  sheet: SheetModel;
+  rect: Rect;
+  style?: string;
+  deleted: boolean;
+}
+
+/** A chart as recorded: what it was built from and which series were added. */
+export interface ChartModel {
+  id: string;
+  name: string;
+  type: string;
+  sourceAddress: string;
+  seriesBy: string;
+  series: Array<{ name?: string; values?: string; xValues?: string }>;
+  settings: Record<string, unknown>;
+  deleted: boolean;
+}
+
+/** A conditional format as recorded: its type, range and whatever rule/format was set on it. */
+export interface ConditionalFormatModel {
+  id: string;
+  type: string;
+  address: string;
+  settings: Record<string, unknown>;
+}
+
+/** One worksheet. Rows are sparse arrays of sparse arrays, so 650,000 cells stay cheap. */
+export class SheetModel {
+  rows: Array<Array<CellModel | undefined> | undefined> = [];
+  merges: Rect[] = [];
+  charts: ChartModel[] = [];
+  conditionalFormats: ConditionalFormatModel[] = [];
+  formatSettings: Array<{ address: string; path: string; value: unknown }> = [];
+  selection: Rect = { row: 0, col: 0, rows: 1, cols: 1 };
+  visibility: "Visible" | "Hidden" | "VeryHidden" = "Visible";
+  deleted = false;
+
+  constructor(
+    readonly id: string,
+    public name: string,
+  ) {}
+
+  /** The cell at (row, col), if anything was ever written there. */
+  cell(row: number, col: number): CellModel | undefined {
+    return this.rows[row]?.[col];
+  }
+
+  /** The cell at (row, col), created when missing. */
+  cellForWrite(row: number, col: number): CellModel {
+    let r = this.rows[row];
+    if (!r) {
+      r = [];
+      this.rows[row] = r;
+    }
+    let c = r[col];
+    if (!c) {
+      c = { value: "" };
+      r[col] = c;
+    }
+    return c;
+  }
+
+  /** Bounding box of cells holding a value or formula (and a number format unless valuesOnly). */
+  usedRect(valuesOnly: boolean): Rect | null {
+    let minR = Infinity, maxR = -1, minC = Infinity, maxC = -1;
+    this.rows.forEach((row, r) => {
+      if (!row) return;
+      row.forEach((cell, c) => {
+        if (!cell) return;
+        const used = cell.value !== "" || cell.formula !== undefined || (!valuesOnly && cell.numberFormat !== undefined);
+        if (!used) return;
+        if (r < minR) minR = r;
+        if (r > maxR) maxR = r;
+        if (c < minC) minC = c;
+        if (c > maxC) maxC = c;
+      });
+    });
+    if (maxR < 0) return null;
+    return { row: minR, col: minC, rows: maxR - minR + 1, cols: maxC - minC + 1 };
+  }
+
+  /** Cells in a rectangle, row by row; undefined when empty. Iterates only stored rows. */
+  forEachStored(rect: Rect, fn: (cell: CellModel, row: number, col: number) => void): void {
+    const endR = Math.min(rect.row + rect.rows, this.rows.length);
+    for (let r = rect.row; r < endR; r++) {
+      const row = this.rows[r];
+      if (!row) continue;
+      const endC = Math.min(rect.col + rect.cols, row.length);
+      for (let c = rect.col; c < endC; c++) {
+        const cell = row[c];
+        if (cell) fn(cell, r, c);
+      }
+    }
+  }
+}
+
+/** What a formula evaluator is told about the cell it evaluates. */
+export interface FormulaCell {
+  sheetName: string;
+  address: string;
+}
+
+/** Turns a formula into the value Excel would show; undefined falls back to "#NAME?". */
+export type FormulaEvaluator = (formula: string, cell: FormulaCell) => FakeCellValue | undefined;
+
+/** A change the model reports to listeners after a sync or a direct edit. */
+export type FakeChange =
+  | { kind: "cells"; sheetName: string; address: string }
+  | { kind: "sheets" }
+  | { kind: "selection"; sheetName: string; address: string }
+  | { kind: "tables" }
+  | { kind: "charts"; sheetName: string }
+  | { kind: "formats"; sheetName: string; address: string };
+
+const FORBIDDEN_SHEET_CHARS = /[[\]:*?/\\]/;
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const ERROR_VALUES = new Set(["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!", "#BUSY!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#UNKNOWN!"]);
+
+/** Whether a value is one of Excel's error values ("#N/A", ...). */
+export function isErrorValue(value: FakeCellValue): boolean {
+  return typeof value === "string" && ERROR_VALUES.has(value);
+}
+
+/** The whole workbook: sheets in tab order, tables, the active sheet, and formula evaluation. */
+export class WorkbookModel {
+  sheets: SheetModel[] = [];
+  tables: TableModel[] = [];
+  activeSheet: SheetModel;
+  evaluator: FormulaEvaluator | undefined;
+  private nextId = 1;
+  private pendingChanges: FakeChange[] = [];
+
+  constructor(initialSheetName = "Sheet1") {
+    this.activeSheet = new SheetModel(this.newId("sheet"), initialSheetName);
+    this.sheets.push(this.activeSheet);
+  }
+
+  /** A fresh id like Excel's GUID-ish ids, readable in tests. */
+  newId(prefix: string): string {
+    return `{${prefix}-${this.nextId++}}`;
+  }
+
+  /** Changes gathered since the last call; the context hands them to listeners. */
+  takeChanges(): FakeChange[] {
+    const out = this.pendingChanges;
+    this.pendingChanges = [];
+    return out;
+  }
+
+  note(change: FakeChange): void {
+    this.pendingChanges.push(change);
+  }
+
+  // ---- sheets -------------------------------------------------------------------------------
+
+  /** Sheets that are not deleted, in tab order. */
+  liveSheets(): SheetModel[] {
+    return this.sheets.filter((s) => !s.deleted);
+  }
+
+  /** Find a sheet by name (case-insensitive) or id. */
+  findSheet(key: string): SheetModel | undefined {
+    const lower = key.toLowerCase();
+    return this.liveSheets().find((s) => s.name.toLowerCase() === lower || s.id === key);
+  }
+
+  /** Excel's sheet-name rules; throws InvalidArgument / ItemAlreadyExists like Excel. */
+  checkSheetName(name: string, except?: SheetModel): void {
+    if (typeof name !== "string" || name.trim() === "" || name.length > 31) {
+      throw invalidArgument(`The sheet name '${name}' is not valid: it must be 1 to 31 characters.`);
+    }
+    if (FORBIDDEN_SHEET_CHARS.test(name) || name.startsWith("'") || name.endsWith("'")) {
+      throw invalidArgument(`The sheet name '${name}' is not valid: it contains [ ] : * ? / \\ or starts or ends with an apostrophe.`);
+    }
+    if (name.toLowerCase() === "history") throw invalidArgument("'History' is a reserved sheet name.");
+    const clash = this.liveSheets().find((s) => s !== except && s.name.toLowerCase() === name.toLowerCase());
+    if (clash) {
+      throw new FakeExcelError(FakeErrorCodes.itemAlreadyExists, `A resource with the same name or identifier already exists: '${clash.name}'.`);
+    }
+  }
+
+  /** worksheets.add(name?): appends a visible sheet, does not activate it. */
+  addSheet(name?: string): SheetModel {
+    let finalName = name;
+    if (finalName === undefined || finalName === null) {
+      let n = this.liveSheets().length + 1;
+      while (this.findSheet(`Sheet${n}`)) n++;
+      finalName = `Sheet${n}`;
+    }
+    this.checkSheetName(finalName);
+    const sheet = new SheetModel(this.newId("sheet"), finalName);
+    this.sheets.push(sheet);
+    this.note({ kind: "sheets" });
+    return sheet;
+  }
+
+  renameSheet(sheet: SheetModel, name: string): void {
+    if (sheet.name === name) return;
+    this.checkSheetName(name, sheet);
+    sheet.name = name;
+    this.note({ kind: "sheets" });
+  }
+
+  private visibleSheets(): SheetModel[] {
+    return this.liveSheets().filter((s) => s.visibility === "Visible");
+  }
+
+  setVisibility(sheet: SheetModel, visibility: string): void {
+    if (visibility !== "Visible" && visibility !== "Hidden" && visibility !== "VeryHidden") {
+      throw invalidArgument(`'${visibility}' is not a sheet visibility.`);
+    }
+    if (visibility !== "Visible" && sheet.visibility === "Visible" && this.visibleSheets().length === 1) {
+      throw new FakeExcelError(FakeErrorCodes.invalidOperation, "A workbook must contain at least one visible worksheet.");
+    }
+    sheet.visibility = visibility;
+    if (visibility !== "Visible" && this.activeSheet === sheet) this.activeSheet = this.visibleSheets()[0];
+    this.note({ kind: "sheets" });
+  }
+
+  deleteSheet(sheet: SheetModel): void {
+    const visible = this.visibleSheets();
+    if (sheet.visibility === "Visible" && visible.length === 1) {
+      throw new FakeExcelError(FakeErrorCodes.invalidOperation, "A workbook must contain at least one visible worksheet.");
+    }
+    const index = this.liveSheets().indexOf(sheet);
+    sheet.deleted = true;
+    for (const t of this.tables) if (t.sheet === sheet) t.deleted = true;
+    this.tables = this.tables.filter((t) => !t.deleted);
+    if (this.activeSheet === sheet) {
+      const live = this.visibleSheets();
+      this.activeSheet = live[Math.min(index, live.length - 1)] ?? live[0];
+    }
+    this.sheets = this.sheets.filter((s) => !s.deleted);
+    this.note({ kind: "sheets" });
+  }
+
+  activate(sheet: SheetModel): void {
+    if (sheet.visibility !== "Visible") {
+      throw new FakeExcelError(FakeErrorCodes.invalidOperation, `The sheet '${sheet.name}' is hidden and cannot be activated.`);
+    }
+    this.activeSheet = sheet;
+    this.note({ kind: "selection", sheetName: sheet.name, address: formatAddress(sheet.name, sheet.selection) });
+  }
+
+  select(sheet: SheetModel, rect: Rect): void {
+    this.activate(sheet);
+    sheet.selection = rect;
+    this.note({ kind: "selection", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
+  }
+
+  // ---- cells --------------------------------------------------------------------------------
+
+  /** Evaluate a formula through the hook, "#NAME?" when nobody knows it (as Excel without add-ins). */
+  evaluate(sheet: SheetModel, row: number, col: number, formula: string): FakeCellValue {
+    const address = formatAddress(sheet.name, { row, col, rows: 1, cols: 1 });
+    const result = this.evaluator?.(formula, { sheetName: sheet.name, address });
+    return result === undefined ? "#NAME?" : result;
+  }
+
+  /**
+   * Store what a user (or `values`/`formulas`) typed into a cell, following Excel's input rules:
+   * in a cell formatted "@" everything stays as typed; otherwise "=..." is a formula, "+x"/"-x"
+   * that are not numbers and "@x" become formulas (the way Excel's grid treats them; stricter than
+   * Excel's API, so code that passes here is safe there), numeric text becomes a number and
+   * TRUE/FALSE become booleans.
+   */
+  private input(sheet: SheetModel, row: number, col: number, raw: unknown, where: string): void {
+    if (raw === null) return; // Excel: null in a values array leaves the cell unchanged
+    if (typeof raw === "number") {
+      if (!Number.isFinite(raw)) throw invalidArgument(`A cell value must be a finite number (${where}).`, where);
+    } else if (typeof raw !== "string" && typeof raw !== "boolean") {
+      throw invalidArgument(`Cell values must be strings, numbers or booleans; got ${typeof raw} (${where}).`, where);
+    }
+    if (typeof raw === "string" && raw.length > 32767) {
+      throw invalidArgument(`Text in a cell is limited to 32,767 characters (${where}).`, where);
+    }
+    const cell = sheet.cellForWrite(row, col);
+    cell.formula = undefined;
+    if (typeof raw !== "string") {
+      cell.value = raw;
+      return;
+    }
+    if (cell.numberFormat === "@" || raw === "") {
+      cell.value = raw;
+      return;
+    }
+    const first = raw[0];
+    let formula: string | undefined;
+    if (first === "=" && raw.length > 1) formula = raw;
+    else if ((first === "+" || first === "-") && raw.length > 1 && !NUMERIC.test(raw)) formula = "=" + raw;
+    else if (first === "@" && raw.length > 1) formula = "=" + raw.slice(1);
+    if (formula !== undefined) {
+      cell.formula = formula;
+      cell.value = this.evaluate(sheet, row, col, formula);
+      return;
+    }
+    const trimmed = raw.trim();
+    if (NUMERIC.test(trimmed)) cell.value = Number(trimmed);
+    else if (/^(true|false)$/i.test(trimmed)) cell.value = trimmed.toLowerCase() === "true";
+    else cell.value = raw;
+  }
+
+  /** Broadcast a scalar or check a 2-D array against the range size, like Excel. */
+  private grid(rect: Rect, data: unknown, property: string): (r: number, c: number) => unknown {
+    if (!Array.isArray(data)) return () => data;
+    if (data.length !== rect.rows || data.some((row) => !Array.isArray(row) || row.length !== rect.cols)) {
+      const got = `${data.length}×${Array.isArray(data[0]) ? data[0].length : "?"}`;
+      throw invalidArgument(
+        `The number of rows or columns in the input array doesn't match the size or dimensions of the range (${property}: range is ${rect.rows}×${rect.cols}, array is ${got}).`,
+        property,
+      );
+    }
+    return (r, c) => (data as unknown[][])[r][c];
+  }
+
+  private checkWritable(sheet: SheetModel, rect: Rect): void {
+    if (rect.rows * rect.cols > 5_000_000) throw invalidArgument("The range is too large to write in one request.");
+    void sheet;
+  }
+
+  /** `range.values = ...` and `range.formulas = ...` (both follow the input rules). */
+  writeValues(sheet: SheetModel, rect: Rect, data: unknown, property: "values" | "formulas"): void {
+    this.checkWritable(sheet, rect);
+    const at = this.grid(rect, data, property);
+    for (let r = 0; r < rect.rows; r++) {
+      for (let c = 0; c < rect.cols; c++) {
+        this.input(sheet, rect.row + r, rect.col + c, at(r, c), `${property}[${r}][${c}]`);
+      }
+    }
+    this.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
+  }
+
+  /** `range.numberFormat = ...`: changes the format, never the stored value. */
+  writeNumberFormat(sheet: SheetModel, rect: Rect, data: unknown): void {
+    this.checkWritable(sheet, rect);
+    const at = this.grid(rect, data, "numberFormat");
+    for (let r = 0; r < rect.rows; r++) {
+      for (let c = 0; c < rect.cols; c++) {
+        const f = at(r, c);
+        if (f === null) continue;
+        if (typeof f !== "string") throw invalidArgument(`A number format must be a string (numberFormat[${r}][${c}]).`);
+        sheet.cellForWrite(rect.row + r, rect.col + c).numberFormat = f === "General" ? undefined : f;
+      }
+    }
+    this.note({ kind: "formats", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
+  }
+
+  clear(sheet: SheetModel, rect: Rect, what: string): void {
+    sheet.forEachStored(rect, (cell) => {
+      if (what !== "Formats") {
+        cell.value = "";
+        cell.formula = undefined;
+      }
+      if (what !== "Contents") cell.numberFormat = undefined;
+    });
+    this.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
+  }
+
+  /** Read a property of every cell in a rectangle as a 2-D array. */
+  read(sheet: SheetModel, rect: Rect, property: string): unknown[][] {
+    if (rect.rows * rect.cols > 10_000_000) throw invalidArgument("The range is too large to read.");
+    const out: unknown[][] = new Array(rect.rows);
+    for (let r = 0; r < rect.rows; r++) {
+      const row = sheet.rows[rect.row + r];
+      const line: unknown[] = new Array(rect.cols);
+      for (let c = 0; c < rect.cols; c++) line[c] = cellProperty(row?.[rect.col + c], property);
+      out[r] = line;
+    }
+    return out;
+  }
+
+  /** Re-run the evaluator over every formula cell (Application.calculate, or the harness). */
+  recalculate(): void {
+    for (const sheet of this.liveSheets()) {
+      sheet.rows.forEach((row, r) =>
+        row?.forEach((cell, c) => {
+          if (cell?.formula !== undefined) cell.value = this.evaluate(sheet, r, c, cell.formula);
+        }),
+      );
+      this.note({ kind: "cells", sheetName: sheet.name, address: `${sheet.name}!A1` });
+    }
+  }
+
+  // ---- merges -------------------------------------------------------------------------------
+
+  merge(sheet: SheetModel, rect: Rect, across: boolean): void {
+    if (this.tables.some((t) => t.sheet === sheet && intersects(t.rect, rect))) {
+      throw new FakeExcelError(FakeErrorCodes.invalidOperation, "Cells inside a table cannot be merged.");
+    }
+    const areas: Rect[] = across
+      ? Array.from({ length: rect.rows }, (_, i) => ({ row: rect.row + i, col: rect.col, rows: 1, cols: rect.cols }))
+      : [rect];
+    for (const area of areas) {
+      if (area.rows * area.cols < 2) continue;
+      sheet.merges = sheet.merges.filter((m) => !intersects(m, area));
+      sheet.merges.push(area);
+      // Excel keeps only the upper-left value of a merged area.
+      sheet.forEachStored(area, (cell, r, c) => {
+        if (r === area.row && c === area.col) return;
+        cell.value = "";
+        cell.formula = undefined;
+      });
+    }
+    this.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
+  }
+
+  unmerge(sheet: SheetModel, rect: Rect): void {
+    sheet.merges = sheet.merges.filter((m) => !intersects(m, rect));
+  }
+
+  mergedAreasIn(sheet: SheetModel, rect: Rect): Rect[] {
+    return sheet.merges.filter((m) => intersects(m, rect)).map((m) => intersection(m, rect) ?? m);
+  }
+
+  // ---- tables -------------------------------------------------------------------------------
+
+  /** Excel's table-name rules, including uniqueness across the workbook. */
+  checkTableName(name: string, except?: TableModel): void {
+    if (
+      typeof name !== "string" ||
+      name.length === 0 ||
+      name.length > 255 ||
+      !/^[A-Za-z_\\][A-Za-z0-9_.\\]*$/.test(name) ||
+      /^[A-Za-z]{1,3}\d+$/.test(name) ||
+      /^[RrCc]$/.test(name) ||
+      /^[Rr]\d*[Cc]\d*$/.test(name)
+    ) {
+      throw invalidArgument(`The table name '${name}' is not valid.`);
+    }
+    if (this.tables.some((t) => t !== except && t.name.toLowerCase() === name.toLowerCase())) {
+      throw new FakeExcelError(FakeErrorCodes.itemAlreadyExists, `A table named '${name}' already exists.`);
+    }
+  }
+
+  /** tables.add(address, hasHeaders): header cells become unique non-blank text. */
+  addTable(sheet: SheetModel, rect: Rect, hasHeaders: boolean): TableModel {
+    if (rect.rows * rect.cols > 5_000_000 || rect.rows === MAX_ROWS || rect.cols === MAX_COLUMNS) {
+      throw invalidArgument("A table cannot span whole rows or columns in the fake.");
+    }
+    if (this.tables.some((t) => t.sheet === sheet && intersects(t.rect, rect))) {
+      throw invalidArgument("A table can't overlap another table.");
+    }
+    if (sheet.merges.some((m) => intersects(m, rect))) {
+      throw new FakeExcelError(FakeErrorCodes.invalidOperation, "A table can't contain merged cells.");
+    }
+    let tableRect = rect;
+    if (!hasHeaders) {
+      // Excel generates a header row and shifts the data down by one row.
+      this.shiftDown(sheet, rect.row, rect.col, rect.cols, 1);
+      tableRect = { ...rect, rows: rect.rows + 1 };
+      for (let c = 0; c < rect.cols; c++) sheet.cellForWrite(rect.row, rect.col + c).value = "";
+    }
+    if (tableRect.rows === 1) tableRect = { ...tableRect, rows: 2 };
+    const seen = new Set<string>();
+    for (let c = 0; c < tableRect.cols; c++) {
+      const cell = sheet.cellForWrite(tableRect.row, tableRect.col + c);
+      let text = cell.formula !== undefined ? String(cell.value) : cellText(cell);
+      if (text === "") text = `Column${c + 1}`;
+      let unique = text;
+      for (let n = 2; seen.has(unique.toLowerCase()); n++) unique = `${text}${n}`;
+      seen.add(unique.toLowerCase());
+      cell.value = unique;
+      cell.formula = undefined;
+    }
+    let n = this.tables.length + 1;
+    while (this.tables.some((t) => t.name.toLowerCase() === `table${n}`)) n++;
+    const table: TableModel = { id: this.newId("table"), name: `Table${n}`, sheet, rect: tableRect, deleted: false };
+    this.tables.push(table);
+    this.note({ kind: "tables" });
+    this.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, tableRect) });
+    return table;
+  }
+
+  /** Shift cells of some columns down from a row (table row insertion, header generation). */
+  shiftDown(sheet: SheetModel, fromRow: number, col: number, cols: number, count: number): void {
+    for (let r = sheet.rows.length - 1; r >= fromRow; r--) {
+      const row = sheet.rows[r];
+      if (!row) continue;
+      for (let c = col; c < col + cols; c++) {
+        const cell = row[c];
+        if (!cell) continue;
+        const target = sheet.rows[r + count] ?? (sheet.rows[r + count] = []);
+        target[c] = cell;
+        row[c] = undefined;
+      }
+    }
+  }
+
+  /** table.rows.add(index, values): inserts rows inside the table, shifting what lies below. */
+  addTableRows(table: TableModel, index: number | undefined | null, values: unknown): void {
+    if (!Array.isArray(values) || values.length === 0) throw invalidArgument("rows.add needs a 2-D array of values.");
+    const count = values.length;
+    const bodyRows = table.rect.rows - 1;
+    const at = index === undefined || index === null ? bodyRows : index;
+    if (at < 0 || at > bodyRows) throw invalidArgument(`Row index ${at} is outside the table (0..${bodyRows}).`);
+    const insertRow = table.rect.row + 1 + at;
+    const insertRect: Rect = { row: insertRow, col: table.rect.col, rows: count, cols: table.rect.cols };
+    this.grid(insertRect, values, "rows.add values"); // dimension check before changing anything
+    this.shiftDown(table.sheet, insertRow, table.rect.col, table.rect.cols, count);
+    table.rect = { ...table.rect, rows: table.rect.rows + count };
+    this.writeValues(table.sheet, insertRect, values, "values");
+  }
+
+  findTable(key: string): TableModel | undefined {
+    const lower = key.toLowerCase();
+    return this.tables.find((t) => !t.deleted && (t.name.toLowerCase() === lower || t.id === key));
+  }
+
+  deleteTable(table: TableModel): void {
+    table.deleted = true;
+    this.tables = this.tables.filter((t) => t !== table);
+    this.note({ kind: "tables" });
+  }
+}
+
+/** The displayed text of a cell (General format: shortest round-trip number text). */
+export function cellText(cell: CellModel | undefined): string {
+  if (!cell) return "";
+  const v = cell.value;
+  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+  return String(v);
+}
+
+function cellProperty(cell: CellModel | undefined, property: string): unknown {
+  switch (property) {
+    case "values":
+      return cell ? cell.value : "";
+    case "formulas":
+      return cell ? (cell.formula ?? cell.value) : "";
+    case "numberFormat":
+      return cell?.numberFormat ?? "General";
+    case "text":
+      return cellText(cell);
+    case "valueTypes": {
+      if (!cell || cell.value === "") return "Empty";
+      if (typeof cell.value === "number") return "Double";
+      if (typeof cell.value === "boolean") return "Boolean";
+      return cell.formula !== undefined && isErrorValue(cell.value) ? "Error" : "String";
+    }
+    default:
+      throw invalidArgument(`Unknown range property '${property}'.`);
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * Range, RangeAreas and conditional formats of the fake. A range proxy knows how to find its
+ * sheet and rectangle at sync time (fixed for getRange("A1:C3"), computed for getUsedRange or
+ * getSelectedRange) and keeps them once found.
+ */
+import { FakeClientObject, FakeRequestContext } from "./context";
+import { invalidArgument } from "./errors";
+import { Rect, formatAddress, formatLocal, intersection, parseLocal, splitSheet } from "./a1";
+import type { SheetModel, WorkbookModel } from "./model";
+import { recorder } from "./recorder";
+import { FakeWorksheet } from "./worksheet";
+
+/** What a range proxy points at. */
+export interface RangeTarget {
+  sheet: SheetModel;
+  rect: Rect;
+}
+
+const RANGE_SCALARS = ["address", "addressLocal", "cellCount", "columnCount", "columnIndex", "formulas", "numberFormat", "rowCount", "rowIndex", "text", "values", "valueTypes"] as const;
+
+/** Excel.Range. */
+export class FakeRange extends FakeClientObject<RangeTarget> {
+  protected readonly typeName = "Range";
+  protected readonly scalarProperties = RANGE_SCALARS;
+  private readonly model: WorkbookModel;
+
+  constructor(context: FakeRequestContext, path: string, resolver: () => RangeTarget | null, nullable = false) {
+    super(context, path, resolver, nullable);
+    this.model = context.host.model;
+  }
+
+  protected override isGone(target: RangeTarget): boolean {
+    return target.sheet.deleted;
+  }
+
+  protected readProperty(target: RangeTarget, property: string): unknown {
+    const { sheet, rect } = target;
+    switch (property) {
+      case "address":
+      case "addressLocal":
+        return formatAddress(sheet.name, rect);
+      case "rowCount":
+        return rect.rows;
+      case "columnCount":
+        return rect.cols;
+      case "rowIndex":
+        return rect.row;
+      case "columnIndex":
+        return rect.col;
+      case "cellCount":
+        return rect.rows * rect.cols;
+      case "values":
+      case "formulas":
+      case "numberFormat":
+      case "text":
+      case "valueTypes":
+        return this.model.read(sheet, rect, property);
+      default:
+        throw invalidArgument(`The fake Range cannot load '${property}'.`, `Range.${property}`);
+    }
+  }
+
+  get address(): string { return this.get("address"); }
+  get addressLocal(): string { return this.get("addressLocal"); }
+  get rowCount(): number { return this.get("rowCount"); }
+  get columnCount(): number { return this.get("columnCount"); }
+  get rowIndex(): number { return this.get("rowIndex"); }
+  get columnIndex(): number { return this.get("columnIndex"); }
+  get cellCount(): number { return this.get("cellCount"); }
+  get text(): string[][] { return this.get("text"); }
+  get valueTypes(): string[][] { return this.get("valueTypes"); }
+
+  get values(): unknown[][] { return this.get("values"); }
+  set values(v: unknown[][]) {
+    this.set("values", v, (t) => this.model.writeValues(t.sheet, t.rect, v, "values"));
+  }
+  get formulas(): unknown[][] { return this.get("formulas"); }
+  set formulas(v: unknown[][]) {
+    this.set("formulas", v, (t) => this.model.writeValues(t.sheet, t.rect, v, "formulas"));
+  }
+  get numberFormat(): unknown[][] { return this.get("numberFormat"); }
+  set numberFormat(v: unknown[][]) {
+    this.set("numberFormat", v, (t) => this.model.writeNumberFormat(t.sheet, t.rect, v));
+  }
+
+  /** A range relative to this one, found at sync time. */
+  private derived(name: string, make: (t: RangeTarget) => Rect | null, nullable = false): FakeRange {
+    return new FakeRange(this.context, `${this.path}.${name}`, () => {
+      const t = this.resolve();
+      const rect = make(t);
+      return rect ? { sheet: t.sheet, rect } : null;
+    }, nullable);
+  }
+
+  getCell(row: number, column: number): FakeRange {
+    return this.derived(`getCell(${row},${column})`, (t) => ({ row: t.rect.row + row, col: t.rect.col + column, rows: 1, cols: 1 }));
+  }
+  getRow(row: number): FakeRange {
+    return this.derived(`getRow(${row})`, (t) => ({ ...t.rect, row: t.rect.row + row, rows: 1 }));
+  }
+  getColumn(column: number): FakeRange {
+    return this.derived(`getColumn(${column})`, (t) => ({ ...t.rect, col: t.rect.col + column, cols: 1 }));
+  }
+  getOffsetRange(rowOffset: number, columnOffset: number): FakeRange {
+    return this.derived(`getOffsetRange(${rowOffset},${columnOffset})`, (t) => ({ ...t.rect, row: t.rect.row + rowOffset, col: t.rect.col + columnOffset }));
+  }
+  getResizedRange(deltaRows: number, deltaColumns: number): FakeRange {
+    return this.derived(`getResizedRange(${deltaRows},${deltaColumns})`, (t) => {
+      const rect = { ...t.rect, rows: t.rect.rows + deltaRows, cols: t.rect.cols + deltaColumns };
+      if (rect.rows < 1 || rect.cols < 1) throw invalidArgument("The resized range would be empty.");
+      return rect;
+    });
+  }
+  getIntersectionOrNullObject(other: FakeRange | string): FakeRange {
+    return this.derived("getIntersectionOrNullObject", (t) => {
+      const o = typeof other === "string" ? parseLocal(splitSheet(other).local) : other.resolve().rect;
+      return intersection(t.rect, o);
+    }, true);
+  }
+
+  /** The sheet this range is on. */
+  get worksheet(): FakeWorksheet {
+    return new FakeWorksheet(this.context, `${this.path}.worksheet`, () => this.resolve().sheet);
+  }
+
+  select(): void {
+    this.enqueueOn("select", undefined, (t) => this.model.select(t.sheet, t.rect));
+  }
+  clear(applyTo: string = "All"): void {
+    this.enqueueOn("clear", applyTo, (t) => this.model.clear(t.sheet, t.rect, applyTo));
+  }
+  merge(across = false): void {
+    this.enqueueOn("merge", across, (t) => this.model.merge(t.sheet, t.rect, across));
+  }
+  unmerge(): void {
+    this.enqueueOn("unmerge", undefined, (t) => this.model.unmerge(t.sheet, t.rect));
+  }
+
+  /** Merged areas inside this range, or a null object when there are none (ExcelApi 1.13). */
+  getMergedAreasOrNullObject(): FakeRangeAreas {
+    return new FakeRangeAreas(this.context, `${this.path}.getMergedAreasOrNullObject`, () => {
+      const t = this.resolve();
+      const areas = this.model.mergedAreasIn(t.sheet, t.rect);
+      return areas.length ? { sheet: t.sheet, rects: areas } : null;
+    });
+  }
+
+  /** Formatting is recorded on the sheet (format.fill.color, autofitColumns(), ...). */
+  get format(): unknown {
+    return recorder(this.context, this.path, "format", () => {
+      const t = this.resolve();
+      const address = formatAddress(t.sheet.name, t.rect);
+      return (path, value) => {
+        t.sheet.formatSettings.push({ address, path, value });
+        this.model.note({ kind: "formats", sheetName: t.sheet.name, address });
+      };
+    });
+  }
+
+  get conditionalFormats(): FakeConditionalFormatCollection {
+    return new FakeConditionalFormatCollection(this);
+  }
+}
+
+/** Excel.RangeAreas, as returned by getMergedAreasOrNullObject. */
+export class FakeRangeAreas extends FakeClientObject<{ sheet: SheetModel; rects: Rect[] }> {
+  protected readonly typeName = "RangeAreas";
+  protected readonly scalarProperties = ["address", "areaCount"] as const;
+
+  constructor(context: FakeRequestContext, path: string, resolver: () => { sheet: SheetModel; rects: Rect[] } | null) {
+    super(context, path, resolver, true);
+  }
+
+  protected readProperty(target: { sheet: SheetModel; rects: Rect[] }, property: string): unknown {
+    if (property === "address") return target.rects.map((r) => formatAddress(target.sheet.name, r)).join(",");
+    if (property === "areaCount") return target.rects.length;
+    throw invalidArgument(`The fake RangeAreas cannot load '${property}'.`);
+  }
+
+  get address(): string { return this.get("address"); }
+  get areaCount(): number { return this.get("areaCount"); }
+}
+
+/** A recorded conditional format; its rule and format objects are recorders. */
+export class FakeConditionalFormat {
+  constructor(private readonly sink: () => Record<string, unknown>, private readonly context: FakeRequestContext, private readonly path: string) {}
+
+  private sub(name: string): unknown {
+    return recorder(this.context, this.path, name, () => {
+      const settings = this.sink();
+      return (path, value) => {
+        settings[path] = value;
+      };
+    });
+  }
+  get textComparison(): unknown { return this.sub("textComparison"); }
+  get cellValue(): unknown { return this.sub("cellValue"); }
+  get custom(): unknown { return this.sub("custom"); }
+  get colorScale(): unknown { return this.sub("colorScale"); }
+  get dataBar(): unknown { return this.sub("dataBar"); }
+  get iconSet(): unknown { return this.sub("iconSet"); }
+  get preset(): unknown { return this.sub("preset"); }
+  get topBottom(): unknown { return this.sub("topBottom"); }
+}
+
+/** range.conditionalFormats: add(type) records a rule on the range's sheet. */
+export class FakeConditionalFormatCollection {
+  constructor(private readonly range: FakeRange) {}
+
+  add(type: string): FakeConditionalFormat {
+    const context = this.range.context;
+    const holder: { settings?: Record<string, unknown> } = {};
+    context.enqueue({
+      name: "conditionalFormats.add",
+      target: "range",
+      payload: type,
+      apply: () => {
+        const t = this.range.resolve();
+        const settings: Record<string, unknown> = {};
+        const address = formatAddress(t.sheet.name, t.rect);
+        t.sheet.conditionalFormats.push({ id: context.host.model.newId("cf"), type, address, settings });
+        context.host.model.note({ kind: "formats", sheetName: t.sheet.name, address });
+        holder.settings = settings;
+      },
+    });
+    return new FakeConditionalFormat(() => {
+      if (!holder.settings) throw invalidArgument("The conditional format was not created.");
+      return holder.settings;
+    }, context, `conditionalFormat(${type})`);
+  }
+}
+
+/** A range on a sheet proxy from an A1 address ("A1:C3", "Sheet2!B2" is rejected as in Excel). */
+export function rangeFromAddress(context: FakeRequestContext, sheet: FakeWorksheet, address: string | undefined): FakeRange {
+  return new FakeRange(context, `${sheet.pathForChildren}.getRange(${address ?? ""})`, () => {
+    const s = sheet.resolve();
+    if (address === undefined || address === "") return { sheet: s, rect: { row: 0, col: 0, rows: 1_048_576, cols: 16_384 } };
+    const split = splitSheet(address);
+    if (split.sheet !== undefined && split.sheet.toLowerCase() !== s.name.toLowerCase()) {
+      throw invalidArgument(`The address '${address}' refers to another sheet.`);
+    }
+    return { sheet: s, rect: parseLocal(split.local) };
+  });
+}
+
+export { formatLocal };

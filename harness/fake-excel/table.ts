@@ -1,0 +1,170 @@
+/** Table, TableCollection and TableRowCollection of the fake. */
+import { FakeClientObject, FakeRequestContext } from "./context";
+import { invalidArgument } from "./errors";
+import { Rect, formatAddress, parseLocal, splitSheet } from "./a1";
+import { FakeClientResult, FakeCollection } from "./collection";
+import type { SheetModel, TableModel, WorkbookModel } from "./model";
+import { FakeRange } from "./range";
+import { FakeWorksheet } from "./worksheet";
+
+const TABLE_SCALARS = ["id", "name", "showHeaders", "showTotals", "style"] as const;
+
+/** Excel.Table. */
+export class FakeTable extends FakeClientObject<TableModel> {
+  protected readonly typeName = "Table";
+  protected readonly scalarProperties = TABLE_SCALARS;
+  private readonly model: WorkbookModel;
+
+  constructor(context: FakeRequestContext, path: string, resolver: () => TableModel | null, nullable = false) {
+    super(context, path, resolver, nullable);
+    this.model = context.host.model;
+  }
+
+  protected override isGone(t: TableModel): boolean {
+    return t.deleted;
+  }
+
+  protected readProperty(t: TableModel, property: string): unknown {
+    switch (property) {
+      case "id": return t.id;
+      case "name": return t.name;
+      case "showHeaders": return true;
+      case "showTotals": return false;
+      case "style": return t.style ?? "TableStyleMedium2";
+      default: throw invalidArgument(`The fake Table cannot load '${property}'.`);
+    }
+  }
+
+  get id(): string { return this.get("id"); }
+  get name(): string { return this.get("name"); }
+  set name(value: string) {
+    this.set("name", value, (t) => {
+      this.model.checkTableName(value, t);
+      t.name = value;
+      this.model.note({ kind: "tables" });
+    });
+  }
+  get style(): string { return this.get("style"); }
+  set style(value: string) {
+    this.set("style", value, (t) => { t.style = value; });
+  }
+
+  private part(name: string, pick: (rect: Rect) => Rect): FakeRange {
+    return new FakeRange(this.context, `${this.path}.${name}`, () => {
+      const t = this.resolve();
+      return { sheet: t.sheet, rect: pick(t.rect) };
+    });
+  }
+
+  getRange(): FakeRange { return this.part("getRange()", (r) => r); }
+  getHeaderRowRange(): FakeRange { return this.part("getHeaderRowRange()", (r) => ({ ...r, rows: 1 })); }
+  getDataBodyRange(): FakeRange { return this.part("getDataBodyRange()", (r) => ({ ...r, row: r.row + 1, rows: r.rows - 1 })); }
+
+  get worksheet(): FakeWorksheet {
+    return new FakeWorksheet(this.context, `${this.path}.worksheet`, () => this.resolve().sheet);
+  }
+
+  get rows(): FakeTableRowCollection {
+    return new FakeTableRowCollection(this);
+  }
+
+  delete(): void {
+    this.enqueueOn("delete", undefined, (t) => this.model.deleteTable(t));
+  }
+}
+
+/** table.rows: add(index, values) and getCount(). */
+export class FakeTableRowCollection {
+  constructor(private readonly table: FakeTable) {}
+
+  add(index?: number | null, values?: unknown[][]): void {
+    const context = this.table.context;
+    context.enqueue({
+      name: "rows.add",
+      target: "table.rows",
+      payload: values,
+      apply: () => context.host.model.addTableRows(this.table.resolve(), index, values),
+    });
+  }
+
+  getCount(): FakeClientResult<number> {
+    const result = new FakeClientResult<number>();
+    this.table.context.enqueue({
+      name: "rows.getCount",
+      target: "table.rows",
+      apply: () => {
+        const count = this.table.resolve().rect.rows - 1;
+        return () => {
+          result.deliver(count);
+          return count;
+        };
+      },
+    });
+    return result;
+  }
+}
+
+/** workbook.tables (sheet undefined) or worksheet.tables. */
+export class FakeTableCollection extends FakeCollection<TableModel, FakeTable> {
+  protected readonly typeName = "TableCollection";
+
+  constructor(context: FakeRequestContext, path: string, private readonly sheet?: () => SheetModel) {
+    super(context, path);
+  }
+
+  protected list(): TableModel[] {
+    const tables = this.context.host.model.tables.filter((t) => !t.deleted);
+    if (!this.sheet) return tables;
+    const sheet = this.sheet();
+    return tables.filter((t) => t.sheet === sheet);
+  }
+
+  protected itemProxy(t: TableModel, path: string): FakeTable {
+    return new FakeTable(this.context, path, () => t);
+  }
+
+  /** add(address, hasHeaders): address is a Range or an A1 string (sheet-qualified on the workbook). */
+  add(address: FakeRange | string, hasHeaders: boolean): FakeTable {
+    let created: TableModel | null = null;
+    const model = this.context.host.model;
+    this.context.enqueue({
+      name: "tables.add",
+      target: this.path,
+      payload: [typeof address === "string" ? address : "range", hasHeaders],
+      apply: () => {
+        let sheet: SheetModel;
+        let rect: Rect;
+        if (typeof address === "string") {
+          const split = splitSheet(address);
+          const named = split.sheet !== undefined ? model.findSheet(split.sheet) : undefined;
+          if (split.sheet !== undefined && !named) throw invalidArgument(`No sheet '${split.sheet}' for table address '${address}'.`);
+          const own = this.sheet?.();
+          if (own && named && named !== own) throw invalidArgument(`The address '${address}' is on another sheet.`);
+          sheet = own ?? named ?? model.activeSheet;
+          rect = parseLocal(split.local);
+        } else {
+          const t = address.resolve();
+          sheet = t.sheet;
+          rect = t.rect;
+        }
+        created = model.addTable(sheet, rect, hasHeaders);
+      },
+    });
+    return new FakeTable(this.context, `${this.path}.add`, () => created);
+  }
+
+  getItem(key: string): FakeTable {
+    return new FakeTable(this.context, `${this.path}.getItem(${JSON.stringify(key)})`, () => this.find(key));
+  }
+
+  getItemOrNullObject(key: string): FakeTable {
+    return new FakeTable(this.context, `${this.path}.getItemOrNullObject(${JSON.stringify(key)})`, () => this.find(key), true);
+  }
+
+  private find(key: string): TableModel | null {
+    const t = this.context.host.model.findTable(key);
+    return t && this.list().includes(t) ? t : null;
+  }
+}
+
+export { formatAddress };

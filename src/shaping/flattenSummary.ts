@@ -1,0 +1,109 @@
+/**
+ * Summaries → one row per asset × scenario (× window for the default summary), with column names
+ * that say what they hold ("wildfire_risk_class", "flood_summary_label_30yr"), and the indexes
+ * of the LOW/MEDIUM/HIGH columns so they can be coloured.
+ */
+import type { CellValue, ExtendedSummaryItem, SheetTable, SummaryItem } from "./types";
+
+/** A flattened summary and its label columns (0-based). */
+export interface SummaryTable extends SheetTable {
+  labelColumns: number[];
+}
+
+const DEFAULT_HAZARDS = ["cyclone", "flood_potential", "heatwave", "sea_level_rise", "water_stress", "wildfire"];
+const EXTENDED_HAZARDS = ["cyclone", "flood", "heatwave", "sea_level_rise", "water_stress", "wildfire"];
+const SCENARIOS = ["ssp126", "ssp245", "ssp585"];
+const FAMILIES = ["business_interruption", "indicator", "structural_damage"];
+const PERIODS = ["baseline", "2030", "2050", "2080"];
+const SUMMARY_METRICS = ["summary_label_15yr", "summary_score_15yr", "summary_label_30yr", "summary_score_30yr"];
+
+/** Known names first in their given order, unknown ones after, sorted. */
+function ordered(found: Iterable<string>, known: readonly string[]): string[] {
+  const set = new Set(found);
+  const extra = [...set].filter((x) => !known.includes(x)).sort();
+  return [...known.filter((k) => set.has(k)), ...extra];
+}
+
+function cell(v: unknown): CellValue {
+  if (typeof v === "number") return Number.isFinite(v) ? v : "";
+  if (typeof v === "string" || typeof v === "boolean") return v;
+  return "";
+}
+
+/** Default summary: one row per item (asset × scenario × window), class and score per hazard. */
+export function flattenSummary(items: readonly SummaryItem[]): SummaryTable {
+  const hazards = ordered(items.flatMap((i) => (i.risk_summaries ?? []).map((s) => s.hazard)), DEFAULT_HAZARDS);
+  const header = ["portfolio_index", "entity_id", "entity_name", "scenario", "window", "window_start_year"];
+  const labelColumns: number[] = [];
+  for (const h of hazards) {
+    labelColumns.push(header.length);
+    header.push(`${h}_risk_class`, `${h}_risk_score`);
+  }
+  const rows = items.map((item) => {
+    const byHazard = new Map((item.risk_summaries ?? []).map((s) => [s.hazard, s]));
+    const row: CellValue[] = [cell(item.portfolio_index), cell(item.entity_id), cell(item.entity_name), cell(item.scenario), cell(item.window), cell(item.window_start_year)];
+    for (const h of hazards) {
+      const s = byHazard.get(h);
+      row.push(cell(s?.risk_class), cell(s?.risk_score));
+    }
+    return row;
+  });
+  return { header, rows, labelColumns };
+}
+
+function metricOrder(found: Iterable<string>): string[] {
+  const known: string[] = [...SUMMARY_METRICS];
+  for (const f of FAMILIES) for (const p of PERIODS) known.push(`${f}_${p}`, `${f}_${p}_lbd`, `${f}_${p}_ubd`);
+  return ordered(found, known);
+}
+
+/**
+ * Extended summary: one row per asset × scenario; asset columns (with lat/lng of a Point
+ * geometry and every label as label:<key>), then `<hazard>_<metric>` for every metric present.
+ */
+export function flattenExtendedSummary(items: readonly ExtendedSummaryItem[]): SummaryTable {
+  const labelKeys = [...new Set(items.flatMap((i) => Object.keys(i.labels ?? {})))].sort();
+  const scenarios = ordered(items.flatMap((i) => Object.keys(i.scenario_analytics ?? {})), SCENARIOS);
+  const hazardSet = new Set<string>();
+  const metricsByHazard = new Map<string, Set<string>>();
+  for (const item of items) {
+    for (const byHazard of Object.values(item.scenario_analytics ?? {})) {
+      for (const [hazard, metrics] of Object.entries(byHazard ?? {})) {
+        hazardSet.add(hazard);
+        const set = metricsByHazard.get(hazard) ?? new Set<string>();
+        for (const m of Object.keys(metrics ?? {})) set.add(m);
+        metricsByHazard.set(hazard, set);
+      }
+    }
+  }
+  const hazards = ordered(hazardSet, EXTENDED_HAZARDS);
+  const header = ["portfolio_index", "entity_id", "entity_name", "lat", "lng", ...labelKeys.map((k) => `label:${k}`), "scenario"];
+  const labelColumns: number[] = [];
+  const metricColumns: Array<[string, string]> = [];
+  for (const h of hazards) {
+    for (const m of metricOrder(metricsByHazard.get(h) ?? [])) {
+      if (m.startsWith("summary_label")) labelColumns.push(header.length);
+      header.push(`${h}_${m}`);
+      metricColumns.push([h, m]);
+    }
+  }
+  const rows: CellValue[][] = [];
+  for (const item of items) {
+    const [lng, lat] = pointCoordinates(item.geometry);
+    const head: CellValue[] = [cell(item.portfolio_index), cell(item.entity_id), cell(item.entity_name), lat, lng, ...labelKeys.map((k) => cell(item.labels?.[k]))];
+    for (const scenario of scenarios) {
+      const analytics = item.scenario_analytics?.[scenario];
+      if (!analytics) continue;
+      rows.push([...head, scenario, ...metricColumns.map(([h, m]) => cell(analytics[h]?.[m]))]);
+    }
+  }
+  return { header, rows, labelColumns };
+}
+
+function pointCoordinates(geometry: ExtendedSummaryItem["geometry"]): [CellValue, CellValue] {
+  if (geometry && geometry.type === "Point" && Array.isArray(geometry.coordinates)) {
+    const [x, y] = geometry.coordinates as unknown[];
+    return [cell(x), cell(y)];
+  }
+  return ["", ""];
+}
