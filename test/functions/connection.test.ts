@@ -1,0 +1,100 @@
+import { EMULATOR_CONNECTION, ConfigurationError } from "../../src/api";
+import {
+  defaultConnection,
+  getConnection,
+  isDefaultConnection,
+  loadConnection,
+  memoryStorage,
+  onConnectionChange,
+  resetConnection,
+  saveConnection,
+  useConnectionStorage,
+  type ConnectionStorage,
+} from "../../src/shared/connection";
+
+/** The connection store: default to the emulator, persist outside the workbook, announce changes. */
+
+const custom = { baseUrl: "https://risk.example.com/", natureUrl: "https://nature.example.com", apiKey: "  secret-key-123 ", project: "ec-DEMO" };
+
+let storage: ConnectionStorage;
+beforeEach(() => {
+  storage = memoryStorage();
+  useConnectionStorage(storage);
+});
+
+afterEach(() => {
+  delete (globalThis as { __DEFAULT_SERVICE_URL__?: string }).__DEFAULT_SERVICE_URL__;
+  delete (globalThis as { location?: unknown }).location;
+});
+
+test("with nothing stored the functions use the local emulator's demo connection", async () => {
+  expect(await loadConnection()).toEqual(EMULATOR_CONNECTION);
+  expect(getConnection()).toEqual(EMULATOR_CONNECTION);
+  expect(isDefaultConnection()).toBe(true);
+});
+
+test("a build-time default URL relative to the page is resolved against the page's origin", () => {
+  (globalThis as { __DEFAULT_SERVICE_URL__?: string }).__DEFAULT_SERVICE_URL__ = "/emulator";
+  (globalThis as { location?: unknown }).location = { origin: "https://localhost:3000" };
+  expect(defaultConnection()).toEqual({
+    baseUrl: "https://localhost:3000/emulator",
+    natureUrl: "https://localhost:3000/emulator/nature",
+    apiKey: "demo-key",
+    project: "demo",
+  });
+  expect(getConnection().baseUrl).toBe("https://localhost:3000/emulator");
+});
+
+test("a saved connection is normalized, persisted, announced, and read back after a reload", async () => {
+  const seen: string[] = [];
+  const unsubscribe = onConnectionChange((config) => seen.push(config.baseUrl));
+  const saved = await saveConnection(custom);
+  expect(saved).toEqual({ baseUrl: "https://risk.example.com", natureUrl: "https://nature.example.com", apiKey: "secret-key-123", project: "ec-DEMO" });
+  expect(getConnection()).toEqual(saved);
+  expect(isDefaultConnection()).toBe(false);
+  expect(seen).toEqual(["https://risk.example.com"]);
+
+  // A new page: the module's memory is gone, the storage is not.
+  useConnectionStorage(storage);
+  expect(isDefaultConnection()).toBe(true);
+  expect(await loadConnection()).toEqual(saved);
+  expect(seen).toEqual(["https://risk.example.com", "https://risk.example.com"]);
+
+  unsubscribe();
+  await resetConnection();
+  expect(getConnection()).toEqual(EMULATOR_CONNECTION);
+  expect(seen.length).toBe(2);
+  expect(await storage.getItem("climate-risk.connection")).toBeNull();
+});
+
+test("an unusable connection is refused before anything is stored", async () => {
+  await expect(saveConnection({ ...custom, baseUrl: "http://risk.example.com" })).rejects.toBeInstanceOf(ConfigurationError);
+  await expect(saveConnection({ ...custom, apiKey: " " })).rejects.toBeInstanceOf(ConfigurationError);
+  expect(await storage.getItem("climate-risk.connection")).toBeNull();
+  expect(isDefaultConnection()).toBe(true);
+});
+
+test("corrupt stored data falls back to the default instead of breaking every cell", async () => {
+  await storage.setItem("climate-risk.connection", "{not json");
+  expect(await loadConnection()).toEqual(EMULATOR_CONNECTION);
+  await storage.setItem("climate-risk.connection", JSON.stringify({ ...custom, baseUrl: "ftp://x" }));
+  expect(await loadConnection()).toEqual(EMULATOR_CONNECTION);
+});
+
+test("OfficeRuntime.storage is preferred when it exists, and nothing is logged", async () => {
+  const office = memoryStorage();
+  (globalThis as { OfficeRuntime?: unknown }).OfficeRuntime = { storage: office };
+  const log = jest.spyOn(console, "log").mockImplementation(() => undefined);
+  const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+  try {
+    useConnectionStorage(undefined);
+    await saveConnection(custom);
+    expect(JSON.parse((await office.getItem("climate-risk.connection"))!).apiKey).toBe("secret-key-123");
+    expect(log).not.toHaveBeenCalled();
+    expect(warn).not.toHaveBeenCalled();
+  } finally {
+    delete (globalThis as { OfficeRuntime?: unknown }).OfficeRuntime;
+    log.mockRestore();
+    warn.mockRestore();
+  }
+});
