@@ -1,0 +1,130 @@
+import type { RiskClient } from "../../api/client";
+import { AbortedError, ConflictError, NotFoundError } from "../../api/errors";
+import type { Asset } from "../../api/types";
+import { buildImportCsv } from "../../shaping/importCsv";
+import { portfolioNameProblem } from "../../shaping/portfolioName";
+import type { RangeProblem } from "../../shaping/problems";
+import { portfolioHoldsExactly } from "../../shaping/sameAssets";
+import { validateAssetRange, type AssetRangeInput } from "../../shaping/validateAssets";
+import { waitForRiskData } from "./poll-status";
+import { CancelledError, StepError, formatCount, throwIfCancelled, type LongRunning } from "./types";
+
+/** The steps of a sync; a failure names the one that failed. */
+export type SyncStep = "check" | "create" | "upload" | "poll";
+
+const STEP_LABELS: Record<SyncStep, string> = {
+  check: "Checking the portfolio",
+  create: "Creating the portfolio",
+  upload: "Uploading the assets",
+  poll: "Waiting for risk data",
+};
+
+/** What the user is asked before a non-empty portfolio's assets are replaced. */
+export interface ReplaceQuestion {
+  portfolio: string;
+  /** Assets the portfolio holds now. */
+  existingCount: number;
+  /** Assets about to replace them. */
+  newCount: number;
+}
+
+/** Options of a sync. */
+export interface SyncOptions extends LongRunning {
+  client: RiskClient;
+  portfolio: string;
+  /** Asked only when the portfolio holds other assets; resolve false to stop before uploading. */
+  confirmReplace: (question: ReplaceQuestion) => Promise<boolean>;
+  /** Pause between status reads (default 1 s). */
+  pollIntervalMs?: number;
+  /** Give up waiting for risk data after this long (default 15 min). */
+  pollTimeoutMs?: number;
+}
+
+/** How a sync ended (failures are thrown as StepError, cancellations as CancelledError). */
+export type SyncResult =
+  | { outcome: "invalid"; problems: RangeProblem[] }
+  | { outcome: "declined"; portfolio: string }
+  | { outcome: "synced"; portfolio: string; assetCount: number; created: boolean; uploaded: boolean };
+
+/**
+ * Syncs validated sheet rows to a portfolio: validate (nothing is sent when a problem exists),
+ * create the portfolio when missing, ask before replacing a non-empty one, skip the upload when it
+ * already holds exactly these assets, upload, then follow the status until risk data is available.
+ * Never writes to the workbook. Safe to retry: creating tolerates an existing portfolio, the import
+ * replaces (never appends), and an identical portfolio is not uploaded again.
+ */
+export async function syncAssets(input: AssetRangeInput, options: SyncOptions): Promise<SyncResult> {
+  const { client, portfolio, signal, onProgress } = options;
+  const nameProblem = portfolioNameProblem(portfolio);
+  if (nameProblem) throw new Error(`Portfolio name: ${nameProblem}`);
+  const validation = validateAssetRange(input);
+  if (validation.problems.length > 0) return { outcome: "invalid", problems: validation.problems };
+  const rows = validation.assets;
+  throwIfCancelled(signal);
+
+  onProgress?.({ message: `Checking portfolio ${portfolio}…`, fraction: 0.05 });
+  const exists = await runStep("check", () =>
+    client.portfolios.get(portfolio, { signal }).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof NotFoundError) return false;
+        throw error;
+      },
+    ),
+    () => "Cancelled: nothing was sent.",
+  );
+
+  let created = false;
+  // What a cancellation means depends on how far the sync got.
+  let cancelledMessage = "Cancelled: no assets were uploaded.";
+  const step = <T>(name: SyncStep, work: () => Promise<T>) => runStep(name, work, () => cancelledMessage);
+
+  let existing: Asset[] = [];
+  if (!exists) {
+    onProgress?.({ message: `Creating portfolio ${portfolio}…`, fraction: 0.1 });
+    created = await step("create", () =>
+      client.portfolios.create(portfolio, { signal }).then(
+        () => true,
+        (error: unknown) => {
+          // Created meanwhile (e.g. a first attempt whose answer was lost): the same portfolio, go on.
+          if (error instanceof ConflictError) return false;
+          throw error;
+        },
+      ),
+    );
+    if (!created) existing = await step("check", () => client.portfolios.assets(portfolio).all({ signal }));
+  } else {
+    existing = await step("check", () => client.portfolios.assets(portfolio).all({ signal }));
+  }
+
+  const unchanged = existing.length > 0 && portfolioHoldsExactly(existing, rows);
+  if (!unchanged) {
+    if (existing.length > 0) {
+      const replace = await options.confirmReplace({ portfolio, existingCount: existing.length, newCount: rows.length });
+      if (!replace) return { outcome: "declined", portfolio };
+    }
+    throwIfCancelled(signal);
+    onProgress?.({ message: `Uploading ${formatCount(rows.length)} assets to ${portfolio}…`, fraction: 0.2 });
+    const csv = buildImportCsv(rows, validation.labelKeys);
+    cancelledMessage = "Cancelled during the upload: the portfolio may already hold the new assets. Sync again to finish.";
+    await step("upload", () => client.portfolios.importAssets(portfolio, csv, { signal }));
+  }
+  cancelledMessage = "Stopped waiting. The assets are uploaded; the service goes on generating risk data.";
+
+  onProgress?.({ message: `Waiting for risk data of ${portfolio}…` });
+  await step("poll", () =>
+    waitForRiskData(client, portfolio, { signal, onProgress, intervalMs: options.pollIntervalMs, timeoutMs: options.pollTimeoutMs }),
+  );
+  return { outcome: "synced", portfolio, assetCount: rows.length, created, uploaded: !unchanged };
+}
+
+/** Runs one step; a failure becomes a StepError naming it, a cancellation a CancelledError. */
+async function runStep<T>(name: SyncStep, work: () => Promise<T>, cancelledMessage: () => string): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof CancelledError) throw error;
+    if (error instanceof AbortedError) throw new CancelledError(cancelledMessage());
+    throw new StepError<SyncStep>(name, STEP_LABELS[name], error);
+  }
+}

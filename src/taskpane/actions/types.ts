@@ -1,0 +1,69 @@
+/**
+ * Shapes shared by the task pane's actions: the plain TypeScript modules that orchestrate the
+ * service client and the workbook, so they run the same in Excel, in the browser harness and in
+ * jest (against the in-memory Excel fake), with no React involved.
+ */
+
+/**
+ * Runs a batch against the workbook: `Excel.run` in Office, the fake's `run` in tests and in the
+ * harness. Typed loosely on purpose so both fit.
+ */
+export type ExcelRunner = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
+
+/** What a long operation reports while it runs; `fraction` is 0..1 when the total is known. */
+export interface Progress {
+  /** A short sentence for the status line, e.g. "Read 1,250 of 6,000 series". */
+  message: string;
+  fraction?: number;
+}
+
+/** Callback for progress reports. */
+export type ProgressListener = (progress: Progress) => void;
+
+/** Options common to the actions that can run long: cancellation and progress. */
+export interface LongRunning {
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+}
+
+/** Result of an action that pasted data into one new sheet. */
+export interface PastedSheet {
+  /** The new sheet's name (unique, valid). */
+  sheetName: string;
+  /** Data rows written (header excluded). */
+  rowCount: number;
+  columnCount: number;
+}
+
+/** Thrown when the user's signal fired: the action undid its work before rethrowing. */
+export class CancelledError extends Error {
+  constructor(message = "Cancelled: nothing was changed") {
+    super(message);
+    this.name = "CancelledError";
+  }
+}
+
+/** Throws CancelledError when the signal has fired. */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new CancelledError();
+}
+
+/** Formats a count for a status line: 12,345. */
+export function formatCount(value: number): string {
+  return value.toLocaleString("en-US");
+}
+
+/**
+ * A multi-step action failed at `step`: the UI names the step ("creating the portfolio failed")
+ * and shows the cause underneath. Steps before it completed; none after it ran.
+ */
+export class StepError<Step extends string = string> extends Error {
+  constructor(
+    readonly step: Step,
+    readonly stepLabel: string,
+    override readonly cause: unknown,
+  ) {
+    super(`${stepLabel} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = "StepError";
+  }
+}

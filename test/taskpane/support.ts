@@ -1,0 +1,39 @@
+import { RiskClient } from "../../src/api/client";
+import type { ConnectionConfig } from "../../src/api/config";
+import { startEmulator, type RunningEmulator } from "../../emulator/server";
+import { createFakeExcel, type FakeExcel } from "../../harness/fake-excel";
+import type { ExcelRunner } from "../../src/taskpane/actions/types";
+
+/** A fresh emulator on a free port with fast processing, and a client for its demo project. */
+export async function startTestService(options: { processingDelayMs?: number } = {}): Promise<{
+  emulator: RunningEmulator;
+  connection: ConnectionConfig;
+  client: RiskClient;
+}> {
+  const emulator = await startEmulator({ port: 0, quiet: true, processingDelayMs: options.processingDelayMs ?? 50 });
+  const connection: ConnectionConfig = { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: "demo-key", project: "demo" };
+  return { emulator, connection, client: new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000 }) };
+}
+
+/** A fake workbook and its Excel.run, as the task pane receives it. */
+export function newWorkbook(options: { firstSheetName?: string } = {}): { fake: FakeExcel; run: ExcelRunner } {
+  const fake = createFakeExcel({ firstSheetName: options.firstSheetName });
+  return { fake, run: (batch) => fake.run(batch) };
+}
+
+/** Request counts per route from the emulator's admin endpoint. */
+export async function emulatorStats(emulator: RunningEmulator): Promise<Record<string, unknown>> {
+  const response = await fetch(`${emulator.url}/__emulator/stats`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** Total requests whose route key contains `fragment` (e.g. "POST /api/portfolios"). */
+export function countRequests(stats: Record<string, unknown>, fragment: string): number {
+  let total = 0;
+  const walk = (value: unknown, key: string) => {
+    if (typeof value === "number" && key.includes(fragment)) total += value;
+    else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, k);
+  };
+  walk(stats, "");
+  return total;
+}
