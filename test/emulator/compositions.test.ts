@@ -1,0 +1,132 @@
+/**
+ * UDFs evaluated by real jq: the field notes' two examples give jq's own answers (computed here
+ * independently), activation stores a new vector, apply joins features to assets, and the
+ * sandbox stops looping or runaway programs with 422 while the server keeps answering.
+ */
+import Papa from "papaparse";
+import { RunningEmulator } from "../../emulator/server";
+import { call, portfolioWith, start } from "./helpers";
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await start();
+});
+afterAll(() => emu.close());
+
+const C = "/api/compositions";
+const EXAMPLE_1 =
+  ".features.[].properties | if .loss_wildfire_bsln == 0 then nan else (.loss_wildfire_2050 - .loss_wildfire_bsln) / .loss_wildfire_bsln end | [., 0.0] | max | [., 2.0] | min";
+const EXAMPLE_2 = ".loss_flood_bsln + .loss_wildfire_bsln + .loss_cyclone_bsln";
+
+async function udf(operation: string, inputLayers = ["demo-losses"], extra: Record<string, unknown> = {}): Promise<number> {
+  const r = await call(emu, "POST", `${C}/udf`, { json: { name: `u-${Math.random()}`, equation: { inputLayers, operation, ...extra } } });
+  expect(r.status).toBe(201);
+  return r.body.id;
+}
+
+async function demoFeatures(): Promise<any[]> {
+  return (await call(emu, "GET", `${C}/vector/1`)).body.geojson.features;
+}
+
+test("example 1 over the FeatureCollection: one value per feature, as jq computes it", async () => {
+  const features = await demoFeatures();
+  // jq: nan sorts below every number, so [nan, 0.0] | max is 0.0; then clamp to 2.0.
+  const expected = features.map((f) => {
+    const p = f.properties;
+    const v = p.loss_wildfire_bsln === 0 ? NaN : (p.loss_wildfire_2050 - p.loss_wildfire_bsln) / p.loss_wildfire_bsln;
+    return Math.min(Number.isNaN(v) ? 0 : Math.max(v, 0), 2);
+  });
+  expect(expected.some((v) => v === 0)).toBe(true);
+  const r = await call(emu, "GET", `${C}/udf/${await udf(EXAMPLE_1)}/run`);
+  expect(r.status).toBe(200);
+  expect(r.body.status).toBe("available");
+  const values = r.body.geojson.features.map((f: any) => f.properties.value);
+  expect(values).toHaveLength(features.length);
+  values.forEach((v: number, i: number) => expect(v).toBeCloseTo(expected[i], 12));
+});
+
+test("example 2 over one feature's properties", async () => {
+  const features = await demoFeatures();
+  const r = await call(emu, "GET", `${C}/udf/${await udf(EXAMPLE_2)}/run`);
+  expect(r.status).toBe(200);
+  const values = r.body.geojson.features.map((f: any) => f.properties.value);
+  expect(values).toEqual(features.map((f) => f.properties.loss_flood_bsln + f.properties.loss_wildfire_bsln + f.properties.loss_cyclone_bsln));
+  // The input features and their properties are kept.
+  expect(r.body.geojson.features[5].geometry).toEqual(features[5].geometry);
+  expect(r.body.geojson.features[5].properties.entity_id).toBe(features[5].properties.entity_id);
+});
+
+test("NaN results become null; an explicit scope overrides the default", async () => {
+  const r = await call(emu, "GET", `${C}/udf/${await udf("nan", ["demo-losses"], { scope: "feature" })}/run`);
+  expect(r.body.geojson.features.every((f: any) => f.properties.value === null)).toBe(true);
+  const n = await call(emu, "GET", `${C}/udf/${await udf(".features | length", ["demo-losses"], { scope: "collection" })}/run`);
+  const count = (await demoFeatures()).length;
+  expect(n.body.geojson.features.every((f: any) => f.properties.value === count)).toBe(true);
+});
+
+test("several input layers: the collection input is an object keyed by layer name", async () => {
+  const fc = { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [0, 0] }, properties: { k: 3 } }] };
+  expect((await call(emu, "POST", `${C}/vector`, { json: { name: "small", geojson: fc } })).status).toBe(201);
+  const id = await udf('(.small.features[0].properties.k + (.["demo-losses"].features | length)) as $x | .["demo-losses"].features | map($x)', ["demo-losses", "small"]);
+  const r = await call(emu, "GET", `${C}/udf/${id}/run`);
+  expect(r.status).toBe(200);
+  const count = (await demoFeatures()).length;
+  expect(r.body.geojson.features[0].properties.value).toBe(3 + count);
+});
+
+test("activation stores the result as a new available vector that can be applied", async () => {
+  const id = await udf(EXAMPLE_2, ["demo-losses"], { outputLayer: "total-losses" });
+  const act = await call(emu, "GET", `${C}/udf/${id}/activate`);
+  expect(act.status).toBe(200);
+  expect(act.body).toMatchObject({ name: "total-losses", status: "available" });
+  expect(act.body.id).not.toBe(id);
+  const listed = await call(emu, "GET", `${C}/vector`);
+  expect(listed.body.map((v: any) => v.id)).toContain(act.body.id);
+  const applied = await call(emu, "GET", `${C}/vector/${act.body.id}/apply?portfolio=demo-portfolio`);
+  expect(applied.status).toBe(200);
+  const rows = Papa.parse<Record<string, string>>(applied.body.csv, { header: true, skipEmptyLines: true }).data;
+  expect(rows[1].value).toBeDefined();
+});
+
+test("apply: polygon first, else nearest point within 50 km, else none; one row per asset in order", async () => {
+  await portfolioWith(emu, "apply-p", "entity_id,entity_name,lat,lng\nin-zone,A,51.9,0.2\nnear,B,48.9,2.5\nfar,C,0,-30\n");
+  const r = await call(emu, "GET", `${C}/vector/1/apply?portfolio=apply-p`);
+  const parsed = Papa.parse<Record<string, string>>(r.body.csv, { header: true, skipEmptyLines: true });
+  expect(parsed.meta.fields!.slice(0, 9)).toEqual(["portfolio_index", "entity_id", "entity_name", "lat", "lng", "feature_index", "feature_id", "match", "distance_km"]);
+  expect(parsed.meta.fields).toEqual(expect.arrayContaining(["loss_wildfire_bsln", "loss_flood_bsln", "loss_cyclone_bsln"]));
+  const rows = parsed.data;
+  expect(rows.map((x) => x.portfolio_index)).toEqual(["0", "1", "2"]);
+  expect(rows[0]).toMatchObject({ match: "polygon", feature_id: "zone-DEMO-001", distance_km: "0" });
+  expect(rows[1]).toMatchObject({ match: "nearest", feature_id: "pt-DEMO-002" });
+  // Paris asset at (48.8566, 2.3522): about 17 km from (48.9, 2.5).
+  expect(Number(rows[1].distance_km)).toBeGreaterThan(10);
+  expect(Number(rows[1].distance_km)).toBeLessThan(25);
+  expect(rows[2]).toMatchObject({ match: "none", feature_id: "", loss_flood_bsln: "" });
+});
+
+test("jq errors and unknown input layers are 422 with a message", async () => {
+  const syntax = await call(emu, "GET", `${C}/udf/${await udf(".[")}/run`);
+  expect(syntax.status).toBe(422);
+  expect(syntax.body.errors[0]).toMatch(/^equation\.operation: .*syntax error/);
+  const missing = await call(emu, "GET", `${C}/udf/${await udf(".", ["no-such-layer"])}/run`);
+  expect(missing.status).toBe(422);
+  expect(missing.body.errors[0]).toMatch(/^equation\.inputLayers\[0\]: no vector layer named "no-such-layer"/);
+  const mismatch = await call(emu, "GET", `${C}/udf/${await udf(".features[0:2][] | 1")}/run`);
+  expect(mismatch.status).toBe(422);
+});
+
+test.each([["def f: f; f"], ["repeat(1)"], ["[range(1e9)] | length"]])(
+  "sandbox: %s → 422 within ~3 s and the server keeps answering",
+  async (program) => {
+    const id = await udf(program, ["demo-losses"], { scope: "collection" });
+    const t = Date.now();
+    const r = await call(emu, "GET", `${C}/udf/${id}/run`);
+    expect(r.status).toBe(422);
+    expect(r.body.errors[0]).toMatch(/time limit|memory limit|output/);
+    expect(Date.now() - t).toBeLessThan(3500);
+    expect((await call(emu, "GET", "/api/search?lat=10&lng=10")).status).toBe(200);
+    // And jq works again after the worker was replaced.
+    expect((await call(emu, "GET", `${C}/udf/${await udf(EXAMPLE_2)}/run`)).status).toBe(200);
+  },
+  15000,
+);
