@@ -1,0 +1,64 @@
+/**
+ * Splitting a table into row chunks whose write requests stay under Excel on the web's 5 MB
+ * request limit. Sizes are estimated from the JSON the request will carry: the values and the
+ * number-format arrays written with them.
+ */
+import type { CellValue } from "../shaping/types";
+
+/** Default budget per request: 4 MB, leaving a fifth of the 5 MB limit for envelope overhead. */
+export const DEFAULT_MAX_REQUEST_BYTES = 4_000_000;
+
+/** Fixed allowance per operation in a request (path, method, ids). */
+export const OPERATION_OVERHEAD_BYTES = 200;
+
+/** UTF-8 length of a string without allocating. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** Estimated request bytes of one row: its values' JSON plus its formats' JSON. */
+export function rowBytes(row: readonly CellValue[], formats: readonly (string | null)[] | null): number {
+  let bytes = utf8Length(JSON.stringify(row)) + 1;
+  if (formats) for (const f of formats) if (f !== null) bytes += f.length + 3;
+  return bytes;
+}
+
+/** A half-open row interval [start, end). */
+export interface RowChunk {
+  start: number;
+  end: number;
+  bytes: number;
+}
+
+/**
+ * Group rows greedily into chunks of at most `maxBytes` (after `fixedBytes` per chunk).
+ * Throws when a single row alone is over the budget, naming the row.
+ */
+export function planRowChunks(sizes: readonly number[], maxBytes: number, fixedBytes: number): RowChunk[] {
+  const chunks: RowChunk[] = [];
+  let start = 0;
+  let bytes = fixedBytes;
+  for (let i = 0; i < sizes.length; i++) {
+    if (fixedBytes + sizes[i] > maxBytes) {
+      throw new Error(`Row ${i + 1} of the table is about ${sizes[i].toLocaleString("en-US")} bytes, more than one request to Excel may carry (${maxBytes.toLocaleString("en-US")}).`);
+    }
+    if (bytes + sizes[i] > maxBytes && i > start) {
+      chunks.push({ start, end: i, bytes });
+      start = i;
+      bytes = fixedBytes;
+    }
+    bytes += sizes[i];
+  }
+  if (sizes.length > start) chunks.push({ start, end: sizes.length, bytes });
+  return chunks;
+}

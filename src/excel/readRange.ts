@@ -1,0 +1,117 @@
+/**
+ * Reading an asset range for a sync: the selection or a named table, with its address, values
+ * and merged areas. Whole-column selections are cut to the used range, and large ranges are read
+ * in row blocks so no response passes Excel on the web's 5 MB limit.
+ */
+import { splitAreas } from "../shaping/a1";
+import { MAX_ASSETS } from "../shaping/limits";
+import type { CellValue } from "../shaping/types";
+
+/** What was read. */
+export interface RangeSnapshot {
+  /** Sheet-qualified address of what was read, e.g. "'Site list'!A1:F120". */
+  address: string;
+  sheetName: string;
+  /** Values, header row first. Empty when the selection holds nothing. */
+  values: CellValue[][];
+  /** Merged areas inside the range (sheet-qualified addresses). */
+  mergedAreas: string[];
+  /** Rows the range has; more than values.length when reading stopped at `maxRows`. */
+  totalRows: number;
+}
+
+/** Options of a read. */
+export interface ReadOptions {
+  /** Read at most this many rows (header included). Default: 5,000 assets + header + 100. */
+  maxRows?: number;
+  /** Cells per read request. Default 200,000 (well under 5 MB for typical asset data). */
+  cellsPerRead?: number;
+}
+
+const DEFAULT_MAX_ROWS = MAX_ASSETS + 101;
+
+/** Sheet name from a sheet-qualified address. */
+function sheetOf(address: string): string {
+  const bang = address.lastIndexOf("!");
+  let sheet = bang < 0 ? "" : address.slice(0, bang);
+  if (sheet.startsWith("'") && sheet.endsWith("'")) sheet = sheet.slice(1, -1).replace(/''/g, "'");
+  return sheet;
+}
+
+/** Read a range: cut to the used range when it is larger, then values in row blocks. */
+async function readRange(context: Excel.RequestContext, range: Excel.Range, options: ReadOptions): Promise<RangeSnapshot> {
+  range.load("address, rowCount, columnCount");
+  const used = range.worksheet.getUsedRangeOrNullObject(true);
+  used.load("address, rowIndex, rowCount, columnIndex, columnCount");
+  await context.sync();
+  let target = range;
+  if (used.isNullObject) {
+    return { address: range.address, sheetName: sheetOf(range.address), values: [], mergedAreas: [], totalRows: 0 };
+  }
+  // Cut a selection such as "A:F" down to where data is.
+  const part = range.getIntersectionOrNullObject(used);
+  part.load("address, rowCount, columnCount");
+  await context.sync();
+  if (part.isNullObject) {
+    return { address: range.address, sheetName: sheetOf(range.address), values: [], mergedAreas: [], totalRows: 0 };
+  }
+  if (part.rowCount < range.rowCount && range.rowCount > DEFAULT_MAX_ROWS) target = part;
+  const rowCount = target === part ? part.rowCount : range.rowCount;
+  const columnCount = target === part ? part.columnCount : range.columnCount;
+  const address = target === part ? part.address : range.address;
+
+  const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
+  const rowsToRead = Math.min(rowCount, maxRows);
+  const block = Math.max(1, Math.floor((options.cellsPerRead ?? 200_000) / Math.max(1, columnCount)));
+  const values: CellValue[][] = [];
+  for (let start = 0; start < rowsToRead; start += block) {
+    const n = Math.min(block, rowsToRead - start);
+    const piece = target.getCell(start, 0).getResizedRange(n - 1, columnCount - 1);
+    piece.load("values");
+    await context.sync();
+    for (const row of piece.values) values.push(row as CellValue[]);
+  }
+  return { address, sheetName: sheetOf(address), values, mergedAreas: await mergedAreas(context, target), totalRows: rowCount };
+}
+
+/** Merged areas in a range; [] where the host lacks getMergedAreasOrNullObject (before ExcelApi 1.13). */
+async function mergedAreas(context: Excel.RequestContext, range: Excel.Range): Promise<string[]> {
+  if (typeof (range as { getMergedAreasOrNullObject?: unknown }).getMergedAreasOrNullObject !== "function") return [];
+  const areas = range.getMergedAreasOrNullObject();
+  areas.load("address");
+  await context.sync();
+  return areas.isNullObject ? [] : splitAreas(areas.address);
+}
+
+/** Read the current selection of the active sheet. */
+export async function readSelection(context: Excel.RequestContext, options: ReadOptions = {}): Promise<RangeSnapshot> {
+  return readRange(context, context.workbook.getSelectedRange(), options);
+}
+
+/** Read a named Excel table, header row included. Rejects with a clear message when it is missing. */
+export async function readTable(context: Excel.RequestContext, tableName: string, options: ReadOptions = {}): Promise<RangeSnapshot> {
+  const table = context.workbook.tables.getItemOrNullObject(tableName);
+  await context.sync();
+  if (table.isNullObject) throw new Error(`There is no table named "${tableName}" in this workbook.`);
+  return readRange(context, table.getRange(), options);
+}
+
+/** A table the user can pick as a sync source. */
+export interface TableInfo {
+  name: string;
+  sheetName: string;
+}
+
+/** Every table of the workbook, with its sheet. */
+export async function listTables(context: Excel.RequestContext): Promise<TableInfo[]> {
+  const tables = context.workbook.tables;
+  tables.load("items/name");
+  await context.sync();
+  const sheets = tables.items.map((t) => {
+    const ws = t.worksheet;
+    ws.load("name");
+    return ws;
+  });
+  await context.sync();
+  return tables.items.map((t, i) => ({ name: t.name, sheetName: sheets[i].name }));
+}
