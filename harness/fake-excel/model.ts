@@ -286,15 +286,15 @@ export class WorkbookModel {
    * Excel's API, so code that passes here is safe there), numeric text becomes a number and
    * TRUE/FALSE become booleans.
    */
-  private input(sheet: SheetModel, row: number, col: number, raw: unknown, where: string): void {
+  private input(sheet: SheetModel, row: number, col: number, raw: unknown, property: string, r: number, c: number): void {
     if (raw === null) return; // Excel: null in a values array leaves the cell unchanged
     if (typeof raw === "number") {
-      if (!Number.isFinite(raw)) throw invalidArgument(`A cell value must be a finite number (${where}).`, where);
+      if (!Number.isFinite(raw)) throw invalidArgument(`A cell value must be a finite number (${property}[${r}][${c}]).`, property);
     } else if (typeof raw !== "string" && typeof raw !== "boolean") {
-      throw invalidArgument(`Cell values must be strings, numbers or booleans; got ${typeof raw} (${where}).`, where);
+      throw invalidArgument(`Cell values must be strings, numbers or booleans; got ${typeof raw} (${property}[${r}][${c}]).`, property);
     }
     if (typeof raw === "string" && raw.length > 32767) {
-      throw invalidArgument(`Text in a cell is limited to 32,767 characters (${where}).`, where);
+      throw invalidArgument(`Text in a cell is limited to 32,767 characters (${property}[${r}][${c}]).`, property);
     }
     const cell = sheet.cellForWrite(row, col);
     cell.formula = undefined;
@@ -344,9 +344,11 @@ export class WorkbookModel {
   writeValues(sheet: SheetModel, rect: Rect, data: unknown, property: "values" | "formulas"): void {
     this.checkWritable(sheet, rect);
     const at = this.grid(rect, data, property);
+    const rows = Array.isArray(data) ? (data as unknown[][]) : null;
     for (let r = 0; r < rect.rows; r++) {
+      const line = rows ? rows[r] : null;
       for (let c = 0; c < rect.cols; c++) {
-        this.input(sheet, rect.row + r, rect.col + c, at(r, c), `${property}[${r}][${c}]`);
+        this.input(sheet, rect.row + r, rect.col + c, line ? line[c] : at(r, c), property, r, c);
       }
     }
     this.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });

@@ -214,8 +214,12 @@ async function fillSheet(context: Excel.RequestContext, sheet: Excel.Worksheet, 
   const kinds = columnTextKinds(spec.rows, width);
   const plan = formatPlan(kinds, spec.numberFormats);
   const runs = formattedRuns(plan);
-  const formatOf = (row: readonly CellValue[]): Array<string | null> => plan.map((f, c) => (f ? f(row[c]) : null));
-  const sizes = spec.rows.map((row) => rowBytes(row, formatOf(row)));
+  const formatted = plan.flatMap((f, c) => (f ? [c] : []));
+  const sizes = spec.rows.map((row) => {
+    let bytes = rowBytes(row, null);
+    for (const c of formatted) bytes += plan[c]!(row[c]).length + 3;
+    return bytes;
+  });
   const fixed = OPERATION_OVERHEAD_BYTES * (2 + runs.length);
   const headerBytes = rowBytes(spec.header, spec.header.map(() => TEXT_FORMAT)) + fixed;
   const chunks = planRowChunks(sizes, maxBytes - headerBytes, fixed);

@@ -292,7 +292,7 @@ describe("instrumentation", () => {
     const target: Record<string, unknown> = {};
     const fake = installFakeExcel(target);
     expect(fake).not.toBeNull();
-    const run = (target.Excel as { run: typeof fake.run }).run;
+    const run = (target.Excel as { run: NonNullable<typeof fake>["run"] }).run;
     await run(async (context) => {
       context.workbook.worksheets.add("ViaGlobal");
       await context.sync();
