@@ -37,3 +37,9 @@ export function countRequests(stats: Record<string, unknown>, fragment: string):
   walk(stats, "");
   return total;
 }
+
+/** Requests counted under exactly this route key, e.g. "GET /api/portfolios/:portfolio_name". */
+export function routeCount(stats: Record<string, unknown>, key: string): number {
+  const routes = (stats.routes ?? {}) as Record<string, number>;
+  return routes[key] ?? 0;
+}

@@ -6,8 +6,10 @@ import { portfolioNameProblem } from "../../shaping/portfolioName";
 import type { RangeProblem } from "../../shaping/problems";
 import { portfolioHoldsExactly } from "../../shaping/sameAssets";
 import { validateAssetRange, type AssetRangeInput } from "../../shaping/validateAssets";
+import { listTables, readSelection, readTable, type RangeSnapshot, type TableInfo } from "../../excel/readRange";
+import { selectCell } from "../../excel/selectCell";
 import { waitForRiskData } from "./poll-status";
-import { CancelledError, StepError, formatCount, throwIfCancelled, type LongRunning } from "./types";
+import { CancelledError, StepError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning } from "./types";
 
 /** The steps of a sync; a failure names the one that failed. */
 export type SyncStep = "check" | "create" | "upload" | "poll";
@@ -127,4 +129,39 @@ async function runStep<T>(name: SyncStep, work: () => Promise<T>, cancelledMessa
     if (error instanceof AbortedError) throw new CancelledError(cancelledMessage());
     throw new StepError<SyncStep>(name, STEP_LABELS[name], error);
   }
+}
+
+/** Where the assets come from: the current selection or a named Excel table (header row included). */
+export type AssetSource = { kind: "selection" } | { kind: "table"; name: string };
+
+/** Reads the source's values (read only: a sync never changes the sheet). */
+export function readAssetSource(run: ExcelRunner, source: AssetSource): Promise<RangeSnapshot> {
+  return run((context) => (source.kind === "table" ? readTable(context, source.name) : readSelection(context)));
+}
+
+/**
+ * The whole "Sync" button: reads the selection or table, then {@link syncAssets}. The result
+ * carries the address that was read, so the pane can say what was synced.
+ */
+export async function syncRangeToPortfolio(options: SyncOptions & { run: ExcelRunner; source: AssetSource }): Promise<SyncResult & { address: string }> {
+  options.onProgress?.({ message: "Reading the range…", fraction: 0 });
+  const snapshot = await readAssetSource(options.run, options.source);
+  if (snapshot.values.length === 0) {
+    throw new Error(
+      options.source.kind === "table" ? `Table ${options.source.name} is empty.` : "The selection is empty: select the asset rows with their header row, or pick a table.",
+    );
+  }
+  const input: AssetRangeInput = { values: snapshot.values, address: snapshot.address, mergedAreas: snapshot.mergedAreas, totalRows: snapshot.totalRows };
+  const result = await syncAssets(input, options);
+  return { ...result, address: snapshot.address };
+}
+
+/** Selects the cell a problem points at (a click in the problem list). */
+export function selectProblemCell(run: ExcelRunner, address: string): Promise<void> {
+  return run((context) => selectCell(context, address));
+}
+
+/** The workbook's tables, for the source picker. */
+export function listWorkbookTables(run: ExcelRunner): Promise<TableInfo[]> {
+  return run((context) => listTables(context));
 }

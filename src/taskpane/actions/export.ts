@@ -1,0 +1,49 @@
+import type { RiskClient } from "../../api/client";
+import { writeSheetsAtomically } from "../../excel/writeSheets";
+import { sheetNameForFile, unzipCsvFiles } from "../../shaping/exportZip";
+import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+
+/** A downloaded export: its bytes and the file name to save it under. */
+export interface DownloadedExport {
+  portfolio: string;
+  fileName: string;
+  bytes: Uint8Array;
+}
+
+/** Downloads the portfolio's physical export ZIP (nothing is written to the workbook). */
+export async function downloadExport(client: RiskClient, portfolio: string, options: LongRunning = {}): Promise<DownloadedExport> {
+  options.onProgress?.({ message: `Downloading the export of ${portfolio}…` });
+  const bytes = await client.datasets.export(portfolio, { signal: options.signal }).catch((error: unknown) => {
+    if (options.signal?.aborted) throw new CancelledError();
+    throw error;
+  });
+  return { portfolio, fileName: `${portfolio}-physical-export.zip`, bytes };
+}
+
+/** The CSV files inside an export, for the "unpack" offer (names and sizes). */
+export function listExportFiles(download: DownloadedExport): Array<{ fileName: string; rows: number; columns: number }> {
+  return unzipCsvFiles(download.bytes).map((f) => ({ fileName: f.fileName, rows: f.rows.length, columns: f.header.length }));
+}
+
+/**
+ * Unpacks every CSV file of an export into its own new sheet, all or none: a failure or Cancel
+ * part-way deletes the sheets already made.
+ */
+export async function unpackExport(options: LongRunning & { run: ExcelRunner; download: DownloadedExport }): Promise<PastedSheet[]> {
+  const { run, download, signal, onProgress } = options;
+  const files = unzipCsvFiles(download.bytes);
+  if (files.length === 0) throw new Error(`${download.fileName} holds no CSV files.`);
+  throwIfCancelled(signal);
+  const specs = files.map((file) => ({ sheetName: sheetNameForFile(file.fileName), header: file.header, rows: file.rows }));
+  const written = await run((context) =>
+    writeSheetsAtomically(context, specs, {
+      signal,
+      onProgress: (p) =>
+        onProgress?.({ message: `Sheet ${p.sheetIndex + 1} of ${p.sheetCount} (${p.sheetName}): row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: p.fraction }),
+    }),
+  ).catch((error: unknown) => {
+    if (signal?.aborted) throw new CancelledError();
+    throw error;
+  });
+  return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
+}

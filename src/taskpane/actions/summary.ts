@@ -1,0 +1,60 @@
+import type { RiskClient } from "../../api/client";
+import { writeSheetsAtomically } from "../../excel/writeSheets";
+import { flattenExtendedSummary, flattenSummary } from "../../shaping/flattenSummary";
+import type { ExtendedSummaryItem, SummaryItem } from "../../shaping/types";
+import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+
+/** Options of {@link pasteSummary}. */
+export interface SummaryPasteOptions extends LongRunning {
+  client: RiskClient;
+  run: ExcelRunner;
+  portfolio: string;
+  /** Only this scenario (default: all). */
+  scenario?: string;
+  /** Also paste the extended summary (metrics per hazard) into a second sheet (default true). */
+  extended?: boolean;
+}
+
+/**
+ * Reads the default summary (and the extended one) of a portfolio and writes them flattened into
+ * new sheets, one row per asset × scenario (× window), with LOW/MEDIUM/HIGH labels coloured by
+ * conditional formatting. Both sheets are written all or nothing.
+ */
+export async function pasteSummary(options: SummaryPasteOptions): Promise<PastedSheet[]> {
+  const { client, run, portfolio, signal, onProgress } = options;
+  const extended = options.extended ?? true;
+  const query = options.scenario ? { scenario: options.scenario } : {};
+  // The two lists arrive interleaved: report the sum of what each has read so far.
+  const counts = { summary: 0, extended: 0 };
+  const progress = (list: keyof typeof counts) => ({ itemsRead }: { itemsRead: number }) => {
+    counts[list] = itemsRead;
+    onProgress?.({ message: `Read ${formatCount(counts.summary + counts.extended)} summary rows…` });
+  };
+  onProgress?.({ message: "Reading summaries…" });
+  const [summary, extendedItems] = await Promise.all([
+    client.datasets.summary(portfolio, query).all({ signal, onProgress: progress("summary") }),
+    extended ? client.datasets.extendedSummary(portfolio, query).all({ signal, onProgress: progress("extended") }) : Promise.resolve([]),
+  ]).catch((error: unknown) => {
+    if (signal?.aborted) throw new CancelledError();
+    throw error;
+  });
+  throwIfCancelled(signal);
+  if (summary.length === 0) throw new Error(`${portfolio} has no summary data${options.scenario ? ` for ${options.scenario}` : ""}.`);
+
+  const flat = flattenSummary(summary as unknown as SummaryItem[]);
+  const specs = [{ sheetName: `Summary ${portfolio}`, tableName: `Summary_${portfolio}`, header: flat.header, rows: flat.rows, conditionalLabels: flat.labelColumns }];
+  if (extended && extendedItems.length > 0) {
+    const ext = flattenExtendedSummary(extendedItems as unknown as ExtendedSummaryItem[]);
+    specs.push({ sheetName: `Extended ${portfolio}`, tableName: `Extended_${portfolio}`, header: ext.header, rows: ext.rows, conditionalLabels: ext.labelColumns });
+  }
+  const written = await run((context) =>
+    writeSheetsAtomically(context, specs, {
+      signal,
+      onProgress: (p) => onProgress?.({ message: `Writing ${p.sheetName}: row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: p.fraction }),
+    }),
+  ).catch((error: unknown) => {
+    if (signal?.aborted) throw new CancelledError();
+    throw error;
+  });
+  return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
+}
