@@ -1,0 +1,77 @@
+/**
+ * Entry of the browser harness (harness.html, development builds only): plays Excel's part so the
+ * real functions bundle and the real task pane run in a plain browser against the emulator.
+ *
+ * Script order on the page is office.js, runtime, harness (this), functions, taskpane. So:
+ *  - right now, synchronously, the CustomFunctions registry is installed: functions.js runs next and
+ *    its associate calls must land in it;
+ *  - when Office.onReady reports no host (a plain browser), the in-memory Excel is installed as the
+ *    global `Excel` (this callback was registered before the task pane's, so it runs first), the
+ *    workbook is drawn, and the task pane bootstrap mounts the real UI into #root as in Excel.
+ * Inside a real Office host the harness does nothing but say so.
+ */
+import { installFakeExcel } from "./fake-excel";
+import { installFunctionRegistry } from "./custom-functions-registry";
+import { FormulaEngine } from "./formula/engine";
+import { MetadataIndex, loadMetadata } from "./formula/metadata";
+import { WorkbookController } from "./workbook-controller";
+import { WorkbookView } from "./workbook-view";
+import { loadDemoWorkbook } from "./demo-workbook";
+import { createHarnessApi, type HarnessApi } from "./harness-api";
+
+declare global {
+  interface Window {
+    harness?: HarnessApi;
+  }
+}
+
+const registry = installFunctionRegistry(window as unknown as Record<string, unknown>);
+
+if (typeof Office === "undefined") {
+  showProblem("office.js did not load (see the browser console); the harness runs without it.");
+  start();
+} else {
+  Office.onReady((info) => {
+    if (info.host) {
+      showProblem(`This page runs inside ${String(info.host)}: the harness is for plain browsers only. Open taskpane.html instead.`);
+      return;
+    }
+    start();
+  });
+}
+
+function start(): void {
+  const fake = installFakeExcel(window as unknown as Record<string, unknown>);
+  if (!fake) {
+    showProblem("A real Excel API is present: the harness will not replace it.");
+    return;
+  }
+  const engine = new FormulaEngine(fake, registry, new MetadataIndex());
+  fake.setFormulaEvaluator(engine.evaluator);
+  const workbook = new WorkbookController(fake, engine);
+  const container = document.getElementById("workbook");
+  if (!container) throw new Error("harness.html has no #workbook element");
+  const view = new WorkbookView(container, workbook);
+
+  const ready = (async () => {
+    const { index, problem } = await loadMetadata();
+    engine.setMetadata(index);
+    if (problem) showProblem(`Function metadata unavailable (${problem}); arguments are passed by position.`);
+    if (registry.ids().length === 0) showProblem("No RISK.* function was registered: did functions.js fail to load? See the console.");
+    if (new URLSearchParams(location.search).get("demo") !== "0") await loadDemoWorkbook(fake, workbook);
+    document.body.dataset.harnessReady = "true";
+  })();
+  ready.catch((error: unknown) => showProblem(`The harness failed to start: ${(error as Error).message}`));
+  window.harness = createHarnessApi({ ready, fake, workbook, view, engine, registry });
+}
+
+/** A line in the banner for what keeps the harness from working fully. */
+function showProblem(text: string): void {
+  const box = document.getElementById("harness-problems");
+  if (!box) return;
+  const line = document.createElement("div");
+  line.textContent = text;
+  box.appendChild(line);
+  box.hidden = false;
+  console.warn(`[harness] ${text}`);
+}
