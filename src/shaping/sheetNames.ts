@@ -49,9 +49,9 @@ export function uniqueTableName(desired: string, existing: readonly string[]): s
   let base = desired
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^A-Za-z0-9_.]+/g, "_")
-    .replace(/^[^A-Za-z_]+/, "");
-  if (base === "" || /^[A-Za-z]{1,3}\d+$/.test(base) || /^[RrCc]$/.test(base) || /^[Rr]\d*[Cc]\d*$/.test(base)) base = `T_${base}`;
+    .replace(/[^A-Za-z0-9_.]+/g, "_");
+  if (/^[_.]*$/.test(base)) base = "Table";
+  if (!/^[A-Za-z_]/.test(base) || /^[A-Za-z]{1,3}\d+$/.test(base) || /^[RrCc]$/.test(base) || /^[Rr]\d*[Cc]\d*$/.test(base)) base = `T_${base}`;
   base = base.slice(0, 200);
   const used = new Set(existing.map((n) => n.toLowerCase()));
   if (!used.has(base.toLowerCase())) return base;

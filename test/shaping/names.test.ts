@@ -1,0 +1,53 @@
+/** Portfolio, sheet and table names. */
+import { portfolioNameProblem, isValidPortfolioName, suggestPortfolioName, makeValidSheetName, uniqueSheetName, uniqueTableName } from "../../src/shaping";
+
+describe("portfolio names", () => {
+  it("accepts letters, digits, _ and - only", () => {
+    expect(isValidPortfolioName("EU_sites-2024")).toBe(true);
+    expect(portfolioNameProblem("EU_sites-2024")).toBeNull();
+    expect(portfolioNameProblem("")).toBe("Enter a portfolio name.");
+    expect(portfolioNameProblem("EU sites")).toMatch(/has spaces/);
+    expect(portfolioNameProblem("Zürich/2024")).toBe('Portfolio name "Zürich/2024" has "ü", "/": use letters A-Z, digits, _ and - only.');
+    expect(isValidPortfolioName("a.b")).toBe(false);
+  });
+
+  it("suggests a valid, untaken name from a sheet or table name", () => {
+    expect(suggestPortfolioName("Sites (Zürich) 2024")).toBe("Sites_Zurich_2024");
+    expect(suggestPortfolioName("東京")).toBe("portfolio");
+    expect(suggestPortfolioName("Sites", ["sites", "Sites_2"])).toBe("Sites_3");
+    const long = suggestPortfolioName("x".repeat(100), ["x".repeat(64)]);
+    expect(long).toHaveLength(64);
+    expect(long.endsWith("_2")).toBe(true);
+    for (const s of ["Sites (Zürich) 2024", "東京", "  --  ", "a/b\\c"]) expect(isValidPortfolioName(suggestPortfolioName(s))).toBe(true);
+  });
+});
+
+describe("sheet names", () => {
+  it("makes any text a valid sheet name", () => {
+    expect(makeValidSheetName("a[b]:c*d?e/f\\g")).toBe("a_b__c_d_e_f_g");
+    expect(makeValidSheetName("'quoted'")).toBe("quoted");
+    expect(makeValidSheetName("   ")).toBe("Sheet");
+    expect(makeValidSheetName("history")).toBe("History_");
+    expect(makeValidSheetName("x".repeat(40))).toHaveLength(31);
+    expect(makeValidSheetName("🌍".repeat(20)).length).toBeLessThanOrEqual(31);
+    expect(makeValidSheetName("🌍".repeat(20))).toBe("🌍".repeat(15));
+  });
+
+  it("never reuses an existing name, case-insensitively, and stays within 31 characters", () => {
+    expect(uniqueSheetName("Summary", ["summary"])).toBe("Summary (2)");
+    expect(uniqueSheetName("Summary", ["Summary", "SUMMARY (2)"])).toBe("Summary (3)");
+    const long = "L".repeat(31);
+    const next = uniqueSheetName(long, [long]);
+    expect(next).toBe(`${"L".repeat(27)} (2)`);
+    expect(uniqueSheetName("New", ["Other"])).toBe("New");
+  });
+
+  it("makes valid unique table names", () => {
+    expect(uniqueTableName("Timeseries ssp585", [])).toBe("Timeseries_ssp585");
+    expect(uniqueTableName("2030 data", [])).toBe("T_2030_data");
+    expect(uniqueTableName("東京", [])).toBe("Table");
+    expect(uniqueTableName("A1", [])).toBe("T_A1");
+    expect(uniqueTableName("R", [])).toBe("T_R");
+    expect(uniqueTableName("Summary", ["summary"])).toBe("Summary_2");
+  });
+});
