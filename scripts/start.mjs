@@ -63,7 +63,7 @@ async function main() {
 
   await assertPortFree(devPort, "localhost", "DEV_SERVER_PORT");
   console.log("Building the add-in (the first build takes a little while)…");
-  start("webpack", [require.resolve("webpack/bin/webpack.js"), "serve", "--mode", "development"], {
+  start("webpack", [require.resolve("webpack/bin/webpack.js"), "serve", "--mode", "development", "--stats", "minimal"], {
     DEV_SERVER_PORT: String(devPort),
     EMULATOR_URL: emulatorUrl,
     ...(cert.certFile ? { DEV_CERT_FILE: cert.certFile, DEV_KEY_FILE: cert.keyFile } : {}),
