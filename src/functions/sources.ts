@@ -101,16 +101,33 @@ export interface LayerTable {
   defaultColumn: string | undefined;
 }
 
-/** Columns that describe the asset rather than carry a layer value. */
-const ASSET_COLUMNS = new Set(["portfolio_index", "portfolio_name", "entity_id", "entity_name", "lat", "lng", "name", "id"]);
+/**
+ * Columns of the apply CSV that describe the asset or the join rather than carry a layer value
+ * (the emulator writes portfolio_index, entity_id, entity_name, lat, lng, feature_index,
+ * feature_id, match, distance_km, then the layer's numeric properties).
+ */
+const JOIN_COLUMNS = new Set([
+  "portfolio_index",
+  "portfolio_name",
+  "entity_id",
+  "entity_name",
+  "lat",
+  "lng",
+  "name",
+  "id",
+  "feature_index",
+  "feature_id",
+  "match",
+  "distance_km",
+]);
 
 /**
  * The column RISK.LAYER reads when none is named: `value` when the CSV has one, else the first
- * column (left to right) that is not an asset column and holds a number in some row.
+ * column (left to right) that is not an asset or join column and holds a number in some row.
  */
 export function defaultLayerColumn(columns: readonly string[], rows: Iterable<Record<string, unknown>>): string | undefined {
   if (columns.includes("value")) return "value";
-  const candidates = columns.filter((column) => !ASSET_COLUMNS.has(column) && !column.startsWith("label:"));
+  const candidates = columns.filter((column) => !JOIN_COLUMNS.has(column) && !column.startsWith("label:"));
   const rowList = [...rows];
   return candidates.find((column) => rowList.some((row) => typeof row[column] === "number" && Number.isFinite(row[column])));
 }
