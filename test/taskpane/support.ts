@@ -12,8 +12,41 @@ export async function startTestService(options: { processingDelayMs?: number } =
 }> {
   const emulator = await startEmulator({ port: 0, quiet: true, processingDelayMs: options.processingDelayMs ?? 50 });
   const connection: ConnectionConfig = { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: "demo-key", project: "demo" };
-  return { emulator, connection, client: new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000 }) };
+  return { emulator, connection, client: new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000, fetch: drainingFetch }) };
 }
+
+/**
+ * Node's fetch leaves the server a half-open keep-alive socket when a request is aborted (as
+ * read-ahead does past the last page), and the emulator's close then waits about 70 s for it.
+ * Test clients therefore let an aborted request finish on the wire and drain its body, while the
+ * caller still sees the abort at once: the service sees complete requests, the action under test
+ * sees a cancellation exactly as in a browser.
+ */
+export const drainingFetch: typeof fetch = (input, init) => {
+  const original = input instanceof Request ? input : new Request(input, init);
+  const signal = init?.signal ?? original.signal;
+  const detached = new Request(original, { signal: null });
+  const pending = fetch(detached);
+  return new Promise<Response>((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal?.reason ?? new DOMException("This operation was aborted", "AbortError"));
+      pending.then((response) => response.arrayBuffer()).catch(() => undefined);
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    pending.then(
+      (response) => {
+        signal?.removeEventListener("abort", onAbort);
+        if (signal?.aborted) return;
+        resolve(response);
+      },
+      (error: unknown) => {
+        signal?.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+};
 
 /** A fake workbook and its Excel.run, as the task pane receives it. */
 export function newWorkbook(options: { firstSheetName?: string } = {}): { fake: FakeExcel; run: ExcelRunner } {

@@ -5,7 +5,7 @@ import { RISK_DATA_AVAILABLE } from "../../src/api/types";
 import { listWorkbookTables, selectProblemCell, syncRangeToPortfolio, type ReplaceQuestion, type SyncStep } from "../../src/taskpane/actions/sync";
 import { CancelledError, StepError } from "../../src/taskpane/actions/types";
 import type { RunningEmulator } from "../../emulator/server";
-import { countRequests, emulatorStats, newWorkbook, routeCount, startTestService } from "./support";
+import { countRequests, drainingFetch, emulatorStats, newWorkbook, routeCount, startTestService } from "./support";
 
 /**
  * "Sync a range to a portfolio" end to end: the fake workbook holds the range, the emulator is
@@ -137,7 +137,7 @@ function clientFailingOnce(method: string, path: RegExp): RiskClient {
       failed = true;
       return new Response(JSON.stringify({ errors: ["injected failure"] }), { status: 500, headers: { "content-type": "application/json" } });
     }
-    return fetch(request);
+    return drainingFetch(request);
   };
   return new RiskClient(connection, { fetch: failing, maxRetries: 0 });
 }
@@ -177,7 +177,7 @@ function clientFailingAfterUpload(): RiskClient {
       failed = true;
       return new Response(JSON.stringify({ errors: ["injected failure"] }), { status: 503, headers: { "content-type": "application/json" } });
     }
-    return fetch(request);
+    return drainingFetch(request);
   };
   return new RiskClient(connection, { fetch: failing, maxRetries: 0 });
 }
