@@ -34,7 +34,7 @@ export async function countRiskCells(context: Excel.RequestContext): Promise<Ref
   worksheets.load("items/name");
   await context.sync();
   const used = worksheets.items.map((sheet) => ({ sheet, range: sheet.getUsedRangeOrNullObject(false) }));
-  for (const { range } of used) range.load(["isNullObject", "rowCount", "columnCount", "rowIndex", "columnIndex"]);
+  for (const { range } of used) range.load(["rowCount", "columnCount", "rowIndex", "columnIndex"]);
   await context.sync();
 
   let riskCells = 0;
