@@ -1,0 +1,46 @@
+import { Button, Text } from "@fluentui/react-components";
+import { useRef, useState } from "react";
+
+/** A file the user picked, read as text. */
+export interface PickedFile {
+  fileName: string;
+  text: string;
+}
+
+/**
+ * A keyboard-reachable file button over a hidden <input type=file>; reads the file as text.
+ * Test id `${testId}` is on the input itself (so a browser test can set files on it);
+ * `${testId}-button` on the visible button.
+ */
+export function FilePicker(props: { accept: string; label: string; testId: string; onPicked: (file: PickedFile | null) => void; disabled?: boolean }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [name, setName] = useState<string>("");
+  return (
+    <div style={{ display: "flex", gap: 8, alignItems: "center", flexWrap: "wrap" }}>
+      <input
+        ref={input}
+        type="file"
+        accept={props.accept}
+        data-testid={props.testId}
+        aria-label={props.label}
+        style={{ display: "none" }}
+        onChange={async (event) => {
+          const file = event.target.files?.[0];
+          if (!file) {
+            setName("");
+            props.onPicked(null);
+            return;
+          }
+          setName(file.name);
+          props.onPicked({ fileName: file.name, text: await file.text() });
+        }}
+      />
+      <Button onClick={() => input.current?.click()} disabled={props.disabled} data-testid={`${props.testId}-button`}>
+        {props.label}
+      </Button>
+      <Text size={200} style={{ wordBreak: "break-all" }}>
+        {name || "No file chosen"}
+      </Text>
+    </div>
+  );
+}

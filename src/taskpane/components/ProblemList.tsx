@@ -1,0 +1,35 @@
+import { Link, MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
+import type { RangeProblem } from "../../shaping/problems";
+
+/**
+ * Every problem of a range with its cell address; clicking (or Enter on) an address selects that
+ * cell in the sheet. Test ids: `${testId}` on the list, `${testId}-item` on each entry (with
+ * `data-address`), `${testId}-link` on each address link.
+ */
+export function ProblemList(props: { problems: RangeProblem[]; testId: string; onSelect: (address: string) => void }) {
+  const { problems } = props;
+  return (
+    <MessageBar intent="error" layout="multiline" data-testid={props.testId}>
+      <MessageBarBody>
+        <MessageBarTitle>
+          {problems.length} problem{problems.length === 1 ? "" : "s"} to fix first. Nothing was sent.
+        </MessageBarTitle>
+        <ul style={{ margin: "4px 0 0", paddingLeft: 18, maxHeight: 240, overflowY: "auto" }}>
+          {problems.map((problem, i) => (
+            <li key={i} data-testid={`${props.testId}-item`} data-address={problem.address} style={{ wordBreak: "break-word" }}>
+              {problem.cell ? (
+                <>
+                  <Link as="button" onClick={() => props.onSelect(problem.address)} data-testid={`${props.testId}-link`} aria-label={`Select cell ${problem.cell}`}>
+                    {problem.cell}
+                  </Link>
+                  {": "}
+                </>
+              ) : null}
+              {problem.message}
+            </li>
+          ))}
+        </ul>
+      </MessageBarBody>
+    </MessageBar>
+  );
+}

@@ -1,0 +1,43 @@
+import { Button, Checkbox, Field, Select } from "@fluentui/react-components";
+import { useState } from "react";
+import { pasteSummary } from "../actions/summary";
+import { SCENARIO_CHOICES } from "../actions/timeseries";
+import type { PastedSheet } from "../actions/types";
+import { useServices } from "../context";
+import { useTask } from "../hooks/useTask";
+import { PortfolioSelect } from "./PortfolioSelect";
+import { TaskStatus } from "./TaskStatus";
+
+/** Capability 5: default and extended summaries flattened into new sheets, labels coloured. */
+export function SummaryPanel() {
+  const { client, run } = useServices();
+  const [portfolio, setPortfolio] = useState("");
+  const [scenario, setScenario] = useState("");
+  const [extended, setExtended] = useState(true);
+  const task = useTask<PastedSheet[]>();
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="summary-portfolio" />
+      <Field label="Scenario">
+        <Select value={scenario} onChange={(_, d) => setScenario(d.value)} data-testid="summary-scenario">
+          <option value="">All scenarios</option>
+          {SCENARIO_CHOICES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Checkbox label="Also the extended summary (metrics per hazard)" checked={extended} onChange={(_, d) => setExtended(d.checked === true)} data-testid="summary-extended" />
+      <Button
+        appearance="primary"
+        disabled={!client || !run || !portfolio || task.running}
+        data-testid="summary-start"
+        onClick={() => client && run && task.start((signal, onProgress) => pasteSummary({ client, run, portfolio, scenario: scenario || undefined, extended, signal, onProgress }))}
+      >
+        Pull summary into new sheets
+      </Button>
+      <TaskStatus task={task} testId="summary" success={(sheets) => `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount} rows)`).join(" and ")}.`} />
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import { Button, Checkbox, Field, Select, Spinner, Text } from "@fluentui/react-components";
+import { useCallback, useState } from "react";
+import { MEASURE_CHOICES, SCENARIO_CHOICES, estimateTimeseriesRows, loadTimeseriesCatalog, pasteTimeseries, type TimeseriesCatalog, type TimeseriesFilters, type TimeseriesPasted } from "../actions/timeseries";
+import { useServices } from "../context";
+import { useLoader } from "../hooks/useLoader";
+import { useTask } from "../hooks/useTask";
+import { ErrorNotice } from "./ErrorNotice";
+import { PortfolioSelect } from "./PortfolioSelect";
+import { TaskStatus } from "./TaskStatus";
+
+const START_YEARS = Array.from({ length: 25 }, (_, i) => 1980 + 5 * i);
+const MAX_CHART_ASSETS = 10;
+
+/** Capability 3: timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
+export function TimeseriesPanel() {
+  const { client, run } = useServices();
+  const [portfolio, setPortfolio] = useState("");
+  const [filters, setFilters] = useState<TimeseriesFilters>({ hazard: "", indicator: "", scenario: "ssp585", measure: "mid" });
+  const [chartAssets, setChartAssets] = useState<number[]>([]);
+  const load = useCallback((signal: AbortSignal) => loadTimeseriesCatalog(client!, portfolio, signal), [client, portfolio]);
+  const catalog = useLoader<TimeseriesCatalog>(client && portfolio ? load : null, [client, portfolio]);
+  const task = useTask<TimeseriesPasted>();
+
+  const hazards = [...new Set(catalog.data?.indicators.map((i) => i.hazard) ?? [])];
+  const indicators = catalog.data?.indicators.filter((i) => !filters.hazard || i.hazard === filters.hazard).map((i) => i.indicator) ?? [];
+  const set = (key: keyof TimeseriesFilters) => (_: unknown, d: { value: string }) =>
+    setFilters((f) => ({ ...f, [key]: key === "startYear" ? (d.value ? Number(d.value) : undefined) : d.value, ...(key === "hazard" ? { indicator: "" } : {}) }));
+  const estimate = catalog.data ? estimateTimeseriesRows(catalog.data, filters) : undefined;
+
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="ts-portfolio" />
+      {catalog.loading ? <Spinner size="tiny" label="Loading lists…" /> : null}
+      {catalog.error ? <ErrorNotice error={catalog.error} testId="ts-catalog-error" /> : null}
+      <Field label="Hazard">
+        <Select value={filters.hazard} onChange={set("hazard")} data-testid="ts-hazard">
+          <option value="">All hazards</option>
+          {hazards.map((h) => (
+            <option key={h} value={h}>
+              {h}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label="Indicator">
+        <Select value={filters.indicator} onChange={set("indicator")} data-testid="ts-indicator">
+          <option value="">All indicators</option>
+          {[...new Set(indicators)].map((i) => (
+            <option key={i} value={i}>
+              {i}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <div style={{ display: "flex", gap: 8 }}>
+        <Field label="Scenario" style={{ flex: 1 }}>
+          <Select value={filters.scenario} onChange={set("scenario")} data-testid="ts-scenario">
+            <option value="">All</option>
+            {SCENARIO_CHOICES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field label="Measure" style={{ flex: 1 }}>
+          <Select value={filters.measure} onChange={set("measure")} data-testid="ts-measure">
+            <option value="">All</option>
+            {MEASURE_CHOICES.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </div>
+      <Field label="Start year">
+        <Select value={filters.startYear === undefined ? "" : String(filters.startYear)} onChange={set("startYear")} data-testid="ts-start-year">
+          <option value="">From the first year</option>
+          {START_YEARS.map((y) => (
+            <option key={y} value={String(y)}>
+              {y}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      {catalog.data && catalog.data.assets.length > 0 ? (
+        <details data-testid="ts-chart-assets">
+          <summary style={{ cursor: "pointer", fontSize: 14 }}>Line chart of assets ({chartAssets.length} chosen, up to {MAX_CHART_ASSETS})</summary>
+          <div style={{ maxHeight: 160, overflowY: "auto", display: "flex", flexDirection: "column" }}>
+            {catalog.data.assets.map((a) => (
+              <Checkbox
+                key={a.portfolio_index}
+                label={`${a.entity_name || a.entity_id || `#${a.portfolio_index}`}`}
+                checked={chartAssets.includes(a.portfolio_index)}
+                disabled={!chartAssets.includes(a.portfolio_index) && chartAssets.length >= MAX_CHART_ASSETS}
+                data-testid={`ts-chart-asset-${a.portfolio_index}`}
+                onChange={(_, d) => setChartAssets((c) => (d.checked ? [...c, a.portfolio_index] : c.filter((x) => x !== a.portfolio_index)))}
+              />
+            ))}
+          </div>
+        </details>
+      ) : null}
+      {estimate !== undefined ? <Text size={200} data-testid="ts-estimate">About {estimate.toLocaleString("en-US")} rows.</Text> : null}
+      <Button
+        appearance="primary"
+        disabled={!client || !run || !portfolio || task.running}
+        data-testid="ts-start"
+        onClick={() =>
+          client && run && task.start((signal, onProgress) => pasteTimeseries({ client, run, portfolio, filters, catalog: catalog.data, chartAssets, signal, onProgress }))
+        }
+      >
+        Pull timeseries into a new sheet
+      </Button>
+      <TaskStatus task={task} testId="ts" success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} rows × ${r.years} years to sheet “${r.sheetName}”${r.chart ? " with a chart" : ""}.`} />
+    </div>
+  );
+}

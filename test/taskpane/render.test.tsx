@@ -1,0 +1,35 @@
+import { FluentProvider, webLightTheme } from "@fluentui/react-components";
+import { renderToString } from "react-dom/server";
+import { App } from "../../src/taskpane/components/App";
+import { newWorkbook } from "./support";
+
+/**
+ * Render smoke test without a DOM: the whole pane renders on the server, shows the demo-connection
+ * notice, and carries the test ids the browser tests drive. (Effects and clicks are exercised by
+ * the browser harness.)
+ */
+test("the task pane renders every section with its test ids and the demo-connection notice", () => {
+  const { run } = newWorkbook();
+  const html = renderToString(
+    <FluentProvider theme={webLightTheme}>
+      <App run={run} emptyCache={() => undefined} host={null} />
+    </FluentProvider>,
+  );
+  for (const id of ["taskpane", "connection-default-notice", "connection-base-url", "connection-api-key", "connection-test", "connection-save"]) {
+    expect(html.includes(`data-testid="${id}"`) ? id : `missing ${id}`).toBe(id);
+  }
+  for (const section of ["connection", "sync", "timeseries", "layer", "summary", "export", "compositions", "nature", "refresh"]) {
+    expect(html.includes(`data-testid="section-${section}-header"`) ? section : `missing ${section}`).toBe(section);
+  }
+  expect(/type="password"[^>]*data-testid="connection-api-key"/.test(html)).toBe(true);
+  expect(html.includes('data-testid="no-workbook-notice"')).toBe(false);
+});
+
+test("without a workbook the pane says so instead of failing", () => {
+  const html = renderToString(
+    <FluentProvider theme={webLightTheme}>
+      <App run={null} emptyCache={() => undefined} host={null} />
+    </FluentProvider>,
+  );
+  expect(html.includes('data-testid="no-workbook-notice"')).toBe(true);
+});
