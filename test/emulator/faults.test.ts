@@ -1,0 +1,87 @@
+/**
+ * Injected faults (latency, random 503s, per-key rate limit with Retry-After) and request
+ * statistics; /__emulator/* is never faulted.
+ */
+import { call, start } from "./helpers";
+
+test("stats count requests per METHOD + route pattern; reset clears counters only", async () => {
+  const emu = await start();
+  try {
+    await call(emu, "GET", "/api/search?lat=1&lng=2");
+    await call(emu, "GET", "/api/search?lat=1&lng=3");
+    await call(emu, "GET", "/api/portfolios/demo-portfolio/assets");
+    await call(emu, "GET", "/api/nowhere");
+    const s = (await call(emu, "GET", "/__emulator/stats")).body;
+    expect(s.total).toBe(4);
+    expect(s.routes["GET /api/search"]).toBe(2);
+    expect(s.routes["GET /api/portfolios/:portfolio_name/assets"]).toBe(1);
+    await call(emu, "POST", "/api/portfolios/", { json: { portfolio_name: "stays" } });
+    await call(emu, "POST", "/__emulator/stats/reset");
+    expect((await call(emu, "GET", "/__emulator/stats")).body).toMatchObject({ total: 0, routes: {} });
+    expect((await call(emu, "GET", "/api/portfolios/stays/")).status).toBe(200);
+    await call(emu, "POST", "/__emulator/reset");
+    expect((await call(emu, "GET", "/api/portfolios/stays/")).status).toBe(404);
+    expect((await call(emu, "GET", "/__emulator/stats")).body.total).toBe(1);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("latency is added to every service response but not to /__emulator/*", async () => {
+  const emu = await start({ latencyMs: 120 });
+  try {
+    let t = performance.now();
+    await call(emu, "GET", "/api/projects/", { project: null });
+    expect(performance.now() - t).toBeGreaterThanOrEqual(115);
+    t = performance.now();
+    await call(emu, "GET", "/__emulator/stats");
+    expect(performance.now() - t).toBeLessThan(100);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("fail-rate answers 503 {errors} at about the given rate, reproducibly per seed, and counts them", async () => {
+  const run = async () => {
+    const emu = await start({ failRate: 0.3, seed: 7 });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const r = await call(emu, "GET", "/api/projects/", { project: null });
+        if (r.status === 503) expect(r.body.errors[0]).toMatch(/unavailable/);
+        statuses.push(r.status);
+      }
+      const stats = (await call(emu, "GET", "/__emulator/stats")).body;
+      expect(stats.total).toBe(200);
+      expect(stats.faults["503"]).toBe(statuses.filter((s) => s === 503).length);
+      return statuses;
+    } finally {
+      await emu.close();
+    }
+  };
+  const a = await run();
+  const failures = a.filter((s) => s === 503).length;
+  expect(failures).toBeGreaterThan(35);
+  expect(failures).toBeLessThan(85);
+  expect(a.every((s) => s === 200 || s === 503)).toBe(true);
+  expect(await run()).toEqual(a);
+});
+
+test("rate limit: beyond N requests per second per key → 429 with Retry-After; other keys unaffected", async () => {
+  const emu = await start({ rateLimit: 5 });
+  try {
+    // Start right after a second boundary so the burst falls in one window.
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+    const burst = await Promise.all(Array.from({ length: 8 }, () => call(emu, "GET", "/api/projects/", { project: null })));
+    const limited = burst.filter((r) => r.status === 429);
+    expect(limited.length).toBe(3);
+    expect(Number(limited[0].headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(limited[0].body.errors[0]).toMatch(/rate limit/);
+    expect((await call(emu, "GET", "/api/projects/", { key: "other-key", project: null })).status).toBe(200);
+    expect((await call(emu, "GET", "/__emulator/stats")).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await call(emu, "GET", "/api/projects/", { project: null })).status).toBe(200);
+  } finally {
+    await emu.close();
+  }
+});
