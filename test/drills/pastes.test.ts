@@ -1,0 +1,249 @@
+/**
+ * Drill: every paste (timeseries, applied layer, summary, export unpack, nature summary) either
+ * completes with every row or leaves no new sheet, whatever fails: a workbook sync at each point
+ * of the write (rejected outright, or half applied), the service at each request (503, reset,
+ * stall), or the user's Cancel at each progress report. The user's sheets are never touched.
+ */
+import { RiskClient } from "../../src/api";
+import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
+import { downloadExport, unpackExport, type DownloadedExport } from "../../src/taskpane/actions/export";
+import { pasteSubprojectSummary } from "../../src/taskpane/actions/nature";
+import { pasteSummary } from "../../src/taskpane/actions/summary";
+import { pasteTimeseries } from "../../src/taskpane/actions/timeseries";
+import { CancelledError, type ExcelRunner, type LongRunning, type PastedSheet } from "../../src/taskpane/actions/types";
+import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../harness/fake-excel";
+import { recordFigures } from "./support/figures";
+import { closingFetch, startDrillService, type DrillService } from "./support/service";
+
+const PORTFOLIO = "demo-portfolio";
+let service: DrillService;
+let client: RiskClient;
+let exported: DownloadedExport;
+let subproject: { id: string; name: string };
+
+beforeAll(async () => {
+  service = await startDrillService();
+  client = service.client();
+  exported = await downloadExport(client, PORTFOLIO);
+  const [first] = await client.nature.subprojects("nc-demo");
+  subproject = { id: first.id, name: first.name };
+});
+afterAll(() => service.close());
+
+/** A paste as the task pane runs it, against a given client and workbook. */
+type Paste = (client: RiskClient, run: ExcelRunner, options: LongRunning) => Promise<PastedSheet[]>;
+
+const PASTES: Record<string, Paste> = {
+  timeseries: (c, run, o) =>
+    pasteTimeseries({ client: c, run, portfolio: PORTFOLIO, filters: { hazard: "wildfire", scenario: "ssp585", measure: "mid" }, chartAssets: [0, 1], rows: 50, ...o }).then((r) => [r]),
+  "applied layer": (c, run, o) => pasteAppliedLayer({ client: c, run, vectorId: 1, vectorName: "demo-losses", portfolio: PORTFOLIO, ...o }).then((r) => [r]),
+  summary: (c, run, o) => pasteSummary({ client: c, run, portfolio: PORTFOLIO, scenario: "ssp585", ...o }),
+  // The download is the service part; a fault there is covered by downloadExport below.
+  "export unpack": (_c, run, o) => unpackExport({ run, download: exported, ...o }),
+  "nature summary": (c, run, o) => pasteSubprojectSummary({ client: c, run, subproject, ...o }).then((r) => [r]),
+};
+
+/** A workbook with the user's own content: values, a formula, a merge, a table, and a sheet whose name a paste wants. */
+function userWorkbook(): FakeExcel {
+  const fake = createFakeExcel({ firstSheetName: "Sites" });
+  fake.setValues("Sites", "A1:C3", [
+    ["id", "name", "value"],
+    ["S-1", "=HYPERLINK(\"x\")", 12.5],
+    ["S-2", "Zürich", 7],
+  ]);
+  fake.setValues("Sites", "E1:E1", [["=SUM(C2:C3)"]]);
+  fake.merge("Sites", "G1:H2");
+  fake.addSheet("TS demo-portfolio");
+  fake.setValues("TS demo-portfolio", "A1:A2", [["my own notes"], [42]]);
+  return fake;
+}
+
+/** The cells of a sheet with sheet-local addresses, to compare sheets made under different names. */
+function contentOf(sheet: WorkbookSnapshot["sheets"][number]): unknown[] {
+  return sheet.cells.map(([address, ...rest]) => [address.replace(/^.*!/, ""), ...rest]);
+}
+
+interface Reference {
+  /** Per new sheet: rows, and cell content. */
+  sheets: Array<{ rowCount: number; content: unknown[] }>;
+  syncs: number;
+  requests: number;
+  progressReports: number;
+}
+
+const references = new Map<string, Reference>();
+const figures: Record<string, Record<string, number>> = {};
+afterAll(() => recordFigures("pastes", figures));
+
+/**
+ * Checks the invariant after one attempt: the user's sheets are as before, and either the attempt
+ * completed with exactly the reference sheets, or it failed and the workbook is exactly as before.
+ */
+function expectWholeOrAbsent(name: string, fake: FakeExcel, before: WorkbookSnapshot, outcome: { ok: true; sheets: PastedSheet[] } | { ok: false; error: unknown }): "complete" | "absent" {
+  const after = fake.snapshot();
+  const reference = references.get(name)!;
+  const beforeNames = new Set(before.sheets.map((s) => s.name));
+  for (const sheet of before.sheets) expect(after.sheets.find((s) => s.name === sheet.name)).toEqual(sheet);
+  for (const table of before.tables) expect(after.tables).toContainEqual(table);
+  if (outcome.ok) {
+    const added = after.sheets.filter((s) => !beforeNames.has(s.name));
+    expect(added.map(contentOf)).toEqual(reference.sheets.map((s) => s.content));
+    expect(outcome.sheets.map((s) => s.rowCount)).toEqual(reference.sheets.map((s) => s.rowCount));
+    return "complete";
+  }
+  expect(outcome.error).toBeInstanceOf(Error);
+  expect((outcome.error as Error).message.length).toBeGreaterThan(5);
+  expect(after).toEqual(before);
+  return "absent";
+}
+
+async function attempt(paste: Paste, c: RiskClient, run: ExcelRunner, options: LongRunning = {}) {
+  try {
+    return { ok: true as const, sheets: await paste(c, run, options) };
+  } catch (error) {
+    return { ok: false as const, error };
+  }
+}
+
+/** A client whose n-th request (1-based) fails as `how`; the others go to the emulator. */
+function clientFailingAt(n: number, how: "503" | "reset"): RiskClient {
+  let count = 0;
+  const failing: typeof fetch = async (input, init) => {
+    count++;
+    if (count === n) {
+      if (how === "503") return new Response(JSON.stringify({ errors: ["injected"] }), { status: 503, headers: { "content-type": "application/json" } });
+      throw new TypeError("fetch failed: socket hang up (injected)");
+    }
+    return closingFetch(input, init);
+  };
+  return new RiskClient(service.connection, { fetch: failing, maxRetries: 0, timeoutMs: 5_000 });
+}
+
+describe.each(Object.keys(PASTES))("%s", (name) => {
+  const paste = PASTES[name];
+
+  test("a clean paste adds its sheets with every row and leaves the user's sheets alone", async () => {
+    const fake = userWorkbook();
+    const before = fake.snapshot();
+    let requests = 0;
+    const counting = new RiskClient(service.connection, { fetch: closingFetch, maxRetries: 0, onRequest: () => requests++ });
+    let progressReports = 0;
+    const syncsBefore = fake.syncCount;
+    const sheets = await paste(counting, (b) => fake.run(b), { onProgress: () => progressReports++ });
+    const after = fake.snapshot();
+    const added = after.sheets.filter((s) => !before.sheets.some((b) => b.name === s.name));
+    expect(added.map((s) => s.name)).toEqual(sheets.map((s) => s.sheetName));
+    for (const [i, sheet] of sheets.entries()) {
+      expect(sheet.rowCount).toBeGreaterThan(0);
+      // Header + every row: the last row's first cell is filled, nothing below it.
+      expect(fake.usedAddress(sheet.sheetName)).toMatch(new RegExp(`![A-Z]+1:[A-Z]+${sheet.rowCount + 1}$`));
+      expect(added[i].visibility).toBe("Visible");
+    }
+    await expectRowsMatchService(name, sheets);
+    for (const sheet of before.sheets) expect(after.sheets.find((s) => s.name === sheet.name)).toEqual(sheet);
+    references.set(name, { sheets: sheets.map((s, i) => ({ rowCount: s.rowCount, content: contentOf(added[i]) })), syncs: fake.syncCount - syncsBefore, requests, progressReports });
+    figures[name] = { rows: sheets.reduce((n, s) => n + s.rowCount, 0), syncs: fake.syncCount - syncsBefore, requests, progressReports };
+  });
+
+  test("a failing workbook sync at every point of the write leaves the whole paste or nothing", async () => {
+    const reference = references.get(name)!;
+    const outcomes = { complete: 0, absent: 0 };
+    const points = spread(reference.syncs, 8);
+    for (const k of points) {
+      for (const fault of [{}, { applyFirst: 1 }]) {
+        const fake = userWorkbook();
+        const before = fake.snapshot();
+        fake.failSync(k, fault);
+        const outcome = await attempt(paste, client, (b) => fake.run(b));
+        outcomes[expectWholeOrAbsent(name, fake, before, outcome)]++;
+      }
+    }
+    // Every sync of the write matters: each injected failure made the paste leave nothing.
+    expect(outcomes.absent).toBe(2 * points.length);
+    figures[name].workbookFaultsInjected = 2 * points.length;
+  });
+
+  test("a service failure at any request leaves no new sheet", async () => {
+    const reference = references.get(name)!;
+    if (reference.requests === 0) return; // export unpack works from a download already made
+    for (let n = 1; n <= reference.requests; n++) {
+      for (const how of ["503", "reset"] as const) {
+        const fake = userWorkbook();
+        const before = fake.snapshot();
+        const outcome = await attempt(paste, clientFailingAt(n, how), (b) => fake.run(b));
+        expect(expectWholeOrAbsent(name, fake, before, outcome)).toBe("absent");
+      }
+    }
+    figures[name].serviceFaultsInjected = 2 * reference.requests;
+  });
+
+  test("Cancel at any progress report leaves the whole paste or nothing (a CancelledError)", async () => {
+    const reference = references.get(name)!;
+    const outcomes = { complete: 0, absent: 0 };
+    for (let j = 0; j < reference.progressReports; j++) {
+      const fake = userWorkbook();
+      const before = fake.snapshot();
+      const controller = new AbortController();
+      let reports = 0;
+      const outcome = await attempt(paste, client, (b) => fake.run(b), {
+        signal: controller.signal,
+        onProgress: () => {
+          if (reports++ === j) controller.abort();
+        },
+      });
+      const result = expectWholeOrAbsent(name, fake, before, outcome);
+      if (result === "absent") expect((outcome as { error: unknown }).error).toBeInstanceOf(CancelledError);
+      outcomes[result]++;
+    }
+    // Cancel before anything was written always wins.
+    expect(outcomes.absent).toBeGreaterThan(0);
+    figures[name].cancelPoints = reference.progressReports;
+    figures[name].cancelledToNothing = outcomes.absent;
+  });
+});
+
+/** Row counts of the clean pastes against what the service holds (read directly with the client). */
+async function expectRowsMatchService(name: string, sheets: PastedSheet[]): Promise<void> {
+  switch (name) {
+    case "timeseries": {
+      const items = await client.datasets.items(PORTFOLIO, { hazard: "wildfire", scenario: "ssp585", measure: "mid" }).all();
+      expect(sheets[0].rowCount).toBe(items.length);
+      return;
+    }
+    case "applied layer": {
+      const applied = await client.compositions.applyVector(1, PORTFOLIO);
+      expect(sheets[0].rowCount).toBe(applied.csv.trim().split(/\r?\n/).length - 1);
+      return;
+    }
+    case "summary": {
+      const extended = await client.datasets.extendedSummary(PORTFOLIO, { scenario: "ssp585" }).all();
+      expect(sheets).toHaveLength(2);
+      expect(sheets[1].rowCount).toBe(extended.length);
+      return;
+    }
+    case "nature summary": {
+      const summary = await client.nature.exportSubproject(subproject.id);
+      expect(sheets[0].rowCount).toBe(Object.keys(summary.summary).length + Object.keys(summary.metadata).length);
+      return;
+    }
+    case "export unpack":
+      expect(sheets.length).toBeGreaterThan(0);
+      return;
+  }
+}
+
+test("a failed export download says why and writes nothing (it never touches the workbook)", async () => {
+  for (const how of ["503", "reset"] as const) {
+    const error = await downloadExport(clientFailingAt(1, how), PORTFOLIO).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(how === "503" ? /HTTP 503/ : /could not reach/);
+  }
+});
+
+/** Up to `max` sync numbers from 1..n: the first three, the last two, and evenly between. */
+function spread(n: number, max: number): number[] {
+  if (n <= max) return Array.from({ length: n }, (_, i) => i + 1);
+  const picks = new Set([1, 2, 3, n - 1, n]);
+  for (let i = 1; picks.size < max; i++) picks.add(Math.round((i * n) / (max - 4)));
+  return [...picks].filter((k) => k >= 1 && k <= n).sort((a, b) => a - b);
+}
