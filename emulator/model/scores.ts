@@ -121,36 +121,64 @@ export interface SearchScore {
 /** Offsets (degrees) of the area sampled for `background` scores: a 3×3 grid ±0.25°. */
 const BACKGROUND_OFFSETS = [-0.25, 0, 0.25];
 
+/** 15- and 30-year horizon scores of one point in a single pass (the 15-year window is inside the 30-year one). */
+function horizonPair(hazard: Hazard, lat: number, lng: number, scenario: Scenario, seed: number): [number, number] {
+  const spec = primaryIndicator(hazard);
+  const p = pointProfile(hazard, lat, lng, seed);
+  let m15 = -Infinity;
+  let m30 = -Infinity;
+  for (let y = WINDOW_START_YEAR; y < WINDOW_START_YEAR + 30; y++) {
+    const v = modelValue(spec, p, scenario, "mid", y);
+    if (y < WINDOW_START_YEAR + 15 && v > m15) m15 = v;
+    if (v > m30) m30 = v;
+  }
+  return [m15, m30];
+}
+
+type Exposure = { local: Record<string, SearchScore[]>; background: Record<string, SearchScore[]> };
+const searchCache = new Map<string, Exposure>();
+const SEARCH_CACHE_LIMIT = 50_000;
+
 /**
  * Search scores at a point. `local` = the ssp245 horizon scores of an asset at that point;
  * `background` = the mean of the same scores over a 3×3 grid of points ±0.25° around it.
+ * Results are memoised per (point, seed): the model is pure, so a cached answer is the answer.
  */
-export function searchExposure(lat: number, lng: number, seed: number): { local: Record<string, SearchScore[]>; background: Record<string, SearchScore[]> } {
+export function searchExposure(lat: number, lng: number, seed: number): Exposure {
+  const key = `${lat},${lng},${seed}`;
+  const hit = searchCache.get(key);
+  if (hit) return hit;
   const local: Record<string, SearchScore[]> = { "15yr": [], "30yr": [] };
   const background: Record<string, SearchScore[]> = { "15yr": [], "30yr": [] };
   for (const { name, hazard } of SEARCH_HAZARDS) {
-    for (const window of [15, 30] as const) {
-      const key = `${window}yr`;
-      const score = horizonScore(hazard, lat, lng, "ssp245", window, seed);
-      local[key].push({ hazard: name, score, label: searchLabel(hazard, score) });
-      let sum = 0;
-      let n = 0;
-      for (const dy of BACKGROUND_OFFSETS) {
-        for (const dx of BACKGROUND_OFFSETS) {
-          const la = Math.max(-90, Math.min(90, lat + dy));
-          let ln = lng + dx;
-          if (ln > 180) ln -= 360;
-          if (ln < -180) ln += 360;
-          sum += horizonScore(hazard, la, ln, "ssp245", window, seed);
-          n++;
-        }
+    const [l15, l30] = horizonPair(hazard, lat, lng, "ssp245", seed);
+    let s15 = 0;
+    let s30 = 0;
+    let n = 0;
+    for (const dy of BACKGROUND_OFFSETS) {
+      for (const dx of BACKGROUND_OFFSETS) {
+        const la = Math.max(-90, Math.min(90, lat + dy));
+        let ln = lng + dx;
+        if (ln > 180) ln -= 360;
+        if (ln < -180) ln += 360;
+        const [a, b] = horizonPair(hazard, la, ln, "ssp245", seed);
+        s15 += a;
+        s30 += b;
+        n++;
       }
-      const bg = round6(sum / n);
-      // Background arrays come in reverse order: the field notes say the order differs.
-      background[key].unshift({ hazard: name, score: bg, label: searchLabel(hazard, bg) });
     }
+    local["15yr"].push({ hazard: name, score: l15, label: searchLabel(hazard, l15) });
+    local["30yr"].push({ hazard: name, score: l30, label: searchLabel(hazard, l30) });
+    const b15 = round6(s15 / n);
+    const b30 = round6(s30 / n);
+    // Background arrays come in reverse order: the field notes say the order differs.
+    background["15yr"].unshift({ hazard: name, score: b15, label: searchLabel(hazard, b15) });
+    background["30yr"].unshift({ hazard: name, score: b30, label: searchLabel(hazard, b30) });
   }
-  return { local, background };
+  const result = { local, background };
+  if (searchCache.size >= SEARCH_CACHE_LIMIT) searchCache.clear();
+  searchCache.set(key, result);
+  return result;
 }
 
 /** Summary names of a nature sub-project export (contract). */
