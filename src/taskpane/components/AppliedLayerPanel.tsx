@@ -16,7 +16,7 @@ export function AppliedLayerPanel() {
   const [portfolio, setPortfolio] = useState("");
   const [vectorId, setVectorId] = useState("");
   const load = useCallback((signal: AbortSignal) => client!.compositions.listVectors({ signal }), [client]);
-  const vectors = useLoader<VectorRecord[]>(client ? load : null, client);
+  const vectors = useLoader<VectorRecord[]>(client ? load : null, [client]);
   const task = useTask<PastedSheet>();
   const chosen = vectors.data?.find((v) => String(v.id) === vectorId) ?? vectors.data?.[0];
   return (

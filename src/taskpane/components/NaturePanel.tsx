@@ -16,7 +16,7 @@ export function NaturePanel() {
   const [superproject, setSuperproject] = useState("");
   const [generation, setGeneration] = useState(0);
   const loadSupers = useCallback((signal: AbortSignal) => listSuperprojects(client!, signal), [client]);
-  const supers = useLoader<string[]>(client ? loadSupers : null, client);
+  const supers = useLoader<string[]>(client ? loadSupers : null, [client]);
   useEffect(() => {
     if (supers.data?.length && !supers.data.includes(superproject)) setSuperproject(supers.data[0]);
   }, [supers.data, superproject]);

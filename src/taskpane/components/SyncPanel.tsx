@@ -26,7 +26,7 @@ export function SyncPanel() {
   const task = useTask<SyncResult & { address: string }>();
 
   const loadTables = useCallback(() => listWorkbookTables(run!), [run]);
-  const tables = useLoader<TableInfo[]>(run && sourceKind === "table" ? loadTables : null, sourceKind);
+  const tables = useLoader<TableInfo[]>(run && sourceKind === "table" ? loadTables : null, [run, sourceKind]);
   const nameProblem = portfolio === "" ? null : portfolioNameProblem(portfolio);
 
   const confirmReplace = (q: ReplaceQuestion) =>

@@ -112,7 +112,7 @@ export function TimeseriesPanel() {
       >
         Pull timeseries into a new sheet
       </Button>
-      <TaskStatus task={task} testId="ts" success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} rows × ${r.years} years to sheet “${r.sheetName}”${r.chart ? " with a chart" : ""}.`} />
+      <TaskStatus task={task} testId="ts" success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} rows × ${r.years} year columns to sheet “${r.sheetName}”${r.chart ? " with a chart" : ""}.`} />
     </div>
   );
 }

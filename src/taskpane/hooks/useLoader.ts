@@ -9,11 +9,12 @@ export interface Loaded<T> {
 }
 
 /**
- * Loads data whenever `key` changes (e.g. the connection or the chosen portfolio) and on reload.
+ * Loads data whenever one of `deps` changes (e.g. the connection or the chosen portfolio) and on
+ * reload. `deps` must keep the same length at a call site, like a React dependency list.
  * `load` receives an AbortSignal that fires when a newer load starts or the panel unmounts. A null
  * `load` means "nothing to load yet" (e.g. no portfolio chosen).
  */
-export function useLoader<T>(load: ((signal: AbortSignal) => Promise<T>) | null, key: unknown): Loaded<T> {
+export function useLoader<T>(load: ((signal: AbortSignal) => Promise<T>) | null, deps: readonly unknown[]): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
@@ -46,7 +47,8 @@ export function useLoader<T>(load: ((signal: AbortSignal) => Promise<T>) | null,
       },
     );
     return () => controller.abort();
-  }, [key, generation, load === null]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps decide when to reload
+  }, [...deps, generation, load === null]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return { data, loading, error, reload };
