@@ -1,0 +1,109 @@
+/**
+ * Driving harness.html from a test: open it, type into cells through the grid as a user does,
+ * paste TSV blocks, and read cells through `window.harness` (harness/harness-api.ts).
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { HarnessApi } from "../../../harness/harness-api";
+import type { CellInfo } from "../../../harness/workbook-controller";
+import { watchPage } from "./browser";
+
+declare global {
+  interface Window {
+    harness?: HarnessApi;
+  }
+}
+
+/** An open harness page and what went wrong on it. */
+export interface HarnessPage {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** Open the harness in a fresh browser context; `demo: false` starts with an empty workbook. */
+export async function openHarness(browser: Browser, origin: string, options: { demo?: boolean } = {}): Promise<HarnessPage> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  const problems = watchPage(page);
+  await page.goto(`${origin}/harness.html${options.demo === false ? "?demo=0" : ""}`);
+  await page.waitForFunction(() => window.harness !== undefined, null, { timeout: 20_000 });
+  await page.evaluate(() => window.harness?.ready);
+  return { context, page, problems, close: () => context.close() };
+}
+
+/** Click a cell of the active sheet, type text into it and press Enter, as a user would. */
+export async function typeIntoCell(page: Page, address: string, text: string): Promise<void> {
+  await page.click(`[data-testid="grid"] td[data-cell="${address}"]`);
+  await page.keyboard.type(text);
+  await page.keyboard.press("Enter");
+}
+
+/** Select a cell by clicking it, then paste tab-separated text there (a real paste event). */
+export async function pasteAt(page: Page, address: string, tsv: string): Promise<void> {
+  await page.click(`[data-testid="grid"] td[data-cell="${address}"]`);
+  await page.evaluate((text) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", text);
+    const grid = document.querySelector('[data-testid="grid"]') as HTMLElement;
+    grid.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, tsv);
+}
+
+/**
+ * The text of the element with this data-testid once `accept` says yes (the page renders on its next
+ * turn, and the task pane whenever React does); fails after the timeout showing the last text.
+ */
+export async function textWhen(page: Page, testId: string, accept: (text: string) => boolean, timeoutMs = 15_000): Promise<string> {
+  const locator = page.getByTestId(testId).first();
+  const deadline = Date.now() + timeoutMs;
+  let text = "";
+  for (;;) {
+    text = (await locator.textContent({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => null)) ?? "";
+    if (accept(text)) return text;
+    if (Date.now() > deadline) throw new Error(`[data-testid="${testId}"] never showed the expected text; last: "${text}"`);
+    await page.waitForTimeout(50);
+  }
+}
+
+/** Wait until no formula calculates any more. */
+export async function waitForIdle(page: Page, timeoutMs = 30_000): Promise<void> {
+  await page.evaluate((ms) => window.harness?.waitForIdle(ms), timeoutMs);
+}
+
+/** What a cell holds and shows. */
+export function cell(page: Page, address: string): Promise<CellInfo> {
+  return page.evaluate((a) => (window.harness as HarnessApi).getCell(a), address);
+}
+
+/** Values of a range. */
+export function values(page: Page, address: string): Promise<unknown[][]> {
+  return page.evaluate((a) => (window.harness as HarnessApi).getValues(a), address);
+}
+
+/** Every cell of a range, row by row. */
+export function cells(page: Page, address: string): Promise<CellInfo[][]> {
+  return page.evaluate((a) => {
+    const api = window.harness as HarnessApi;
+    const [sheet, local] = a.includes("!") ? a.split("!") : [undefined, a];
+    const [from, to = from] = local.split(":");
+    const col = (s: string) => s.replace(/\d+/g, "").split("").reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+    const row = (s: string) => Number(s.replace(/\D+/g, "")) - 1;
+    const letters = (c: number) => {
+      let n = c + 1;
+      let out = "";
+      while (n > 0) {
+        out = String.fromCharCode(65 + ((n - 1) % 26)) + out;
+        n = Math.floor((n - 1) / 26);
+      }
+      return out;
+    };
+    const out: CellInfo[][] = [];
+    for (let r = row(from); r <= row(to); r++) {
+      const line: CellInfo[] = [];
+      for (let c = col(from); c <= col(to); c++) line.push(api.getCell(`${sheet ? `${sheet}!` : ""}${letters(c)}${r + 1}`));
+      out.push(line);
+    }
+    return out;
+  }, address);
+}
