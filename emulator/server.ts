@@ -123,7 +123,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const stats = new RequestStats();
   const faults = new FaultInjector(opts.failRate, opts.rateLimit, opts.seed);
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true } });
+  // forceCloseConnections: close() must not wait for idle keep-alive sockets (clients that aborted
+  // requests leave some behind, and tests and benchmarks close the emulator often).
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: true, routerOptions: { ignoreTrailingSlash: true } });
 
   await app.register(cors, {
     origin: "*",
