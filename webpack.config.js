@@ -101,7 +101,7 @@ module.exports = (env = {}, argv = {}) => {
           {
             from: "manifest.xml",
             to: "manifest.xml",
-            transform: (content) => (dev ? content : Buffer.from(content.toString().split(DEV_ORIGIN).join(publicUrl))),
+            transform: (content) => (dev ? content : Buffer.from(productionManifest(content.toString(), publicUrl))),
           },
         ],
       }),
@@ -109,6 +109,11 @@ module.exports = (env = {}, argv = {}) => {
     devServer: devServerOptions(),
   };
 };
+
+/** The manifest with every dev-server URL moved to the production URL (AppDomain takes its origin). */
+function productionManifest(text, publicUrl) {
+  return text.split(DEV_ORIGIN).join(publicUrl).split(DEV_ORIGIN.slice(0, -1)).join(new URL(publicUrl).origin);
+}
 
 function ensureSlash(url) {
   return url.endsWith("/") ? url : `${url}/`;
