@@ -9,8 +9,9 @@ import type { Browser } from "playwright-core";
 import type { RunningEmulator } from "../../emulator/server";
 import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
 import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
-import { emulatorStats, routeCount, startProcessEmulator, startTestEmulator } from "./support/emulators";
-import { cell, cells, openHarness, pasteAt, textWhen, typeIntoCell, waitForIdle, type HarnessPage } from "./support/harness-page";
+import Papa from "papaparse";
+import { emulatorStats, methodCount, routeCount, startProcessEmulator, startTestEmulator } from "./support/emulators";
+import { cell, cells, openHarness, pasteAt, textWhen, typeIntoCell, values, waitForIdle, type HarnessPage } from "./support/harness-page";
 
 const describeBrowser = browserAvailable("test/browser/harness.test.ts") ? describe : describe.skip;
 /** A development build to reuse instead of building (e.g. `npm run build:dev` output), for quick local runs. */
@@ -96,7 +97,9 @@ describeBrowser("browser harness", () => {
 
     // The first formula typed through the grid and formula bar, the rest as a block.
     await typeIntoCell(page, "C2", '=RISK.SEARCH(A2,B2,"floods","15yr")');
-    expect(["#BUSY!", expect.any(Number)]).toContainEqual((await cell(page, "C2")).value);
+    const typed = await cell(page, "C2");
+    expect(typed.formula).toBe('=RISK.SEARCH(A2,B2,"floods","15yr")');
+    expect(typed.value === "#BUSY!" || typeof typed.value === "number").toBe(true);
     const formulas = rows.map((_, i) => [
       ...(i === 0 ? [] : [`=RISK.SEARCH(A${i + 2},B${i + 2},"floods","15yr")`]),
       `=RISK.SEARCH($A${i + 2},$B${i + 2},"wildfire","30yr",,"label")`,
@@ -131,6 +134,144 @@ describeBrowser("browser harness", () => {
 
     await page.click('[data-testid="grid"] td[data-cell="C3"]');
     await screenshot(page, "a-search-formulas");
+  });
+
+  test("(b) a range of assets synced to a new portfolio through the task pane; then RISK.SUMMARY cells fill in", async () => {
+    const emu = await freshEmulator();
+    harness = await openHarness(browser, server.origin);
+    const { page } = harness;
+    await waitForIdle(page);
+
+    // Select the demo assets on the Assets sheet with the mouse: its tab, A1, then shift-click E7.
+    await page.click('[data-testid="sheet-tabs"] button[data-sheet="Assets"]');
+    await page.click('[data-testid="grid"] td[data-cell="A1"]');
+    await page.click('[data-testid="grid"] td[data-cell="E7"]', { modifiers: ["Shift"] });
+    expect(await page.evaluate(() => window.harness?.fake.selectionAddress())).toBe("Assets!A1:E7");
+    const assetsBefore = await values(page, "Assets!A1:E7");
+    const writesBefore = methodCount(await emulatorStats(emu.url), ["POST", "PUT", "DELETE"]);
+
+    await page.getByTestId("section-sync-header").click();
+    await page.getByTestId("sync-portfolio").fill("harness_sync_b");
+    await page.getByTestId("sync-start").click();
+    const done = await textWhen(page, "sync-result", (t) => t.length > 0, 30_000);
+    expect(await page.getByTestId("sync-done").count()).toBe(1);
+    expect(done).toMatch(/harness_sync_b/);
+    const stats = await emulatorStats(emu.url);
+    expect(routeCount(stats, "POST", "/api/portfolios/")).toBe(1);
+    expect(routeCount(stats, "POST", "/api/portfolios/:portfolio_name/assets/import/")).toBe(1);
+    expect(methodCount(stats, ["POST", "PUT", "DELETE"]) - writesBefore).toBe(2);
+    expect(await values(page, "Assets!A1:E7")).toEqual(assetsBefore); // a sync never changes the sheet
+
+    // A new sheet of RISK.SUMMARY formulas over the new portfolio, one row per asset.
+    await page.click('[data-testid="add-sheet"]');
+    const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
+    const rows = Array.from({ length: 6 }, (_, i) => [i, `=RISK.SUMMARY("harness_sync_b",A${i + 2},"flood_potential")`, `=RISK.SUMMARY("harness_sync_b",A${i + 2},"wildfire",,,"class")`]);
+    await page.evaluate(([name, block]) => window.harness?.setCells(`${name}!A1`, [["index", "flood score", "wildfire class"], ...block]), [sheet, rows] as const);
+    await waitForIdle(page);
+    const got = await cells(page, `${sheet}!A2:C7`);
+
+    const summary = (await fetch(`${emu.url}/api/portfolios/harness_sync_b/datasets/physical/summary?scenario=ssp245&window=30&rows=250`, {
+      headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
+    }).then((r) => r.json())) as Array<{ portfolio_index: number; risk_summaries: Array<{ hazard: string; risk_score: number; risk_class: string }> }>;
+    for (const [i, row] of got.entries()) {
+      const item = summary.find((s) => s.portfolio_index === i);
+      expect(row[1].error).toBeUndefined();
+      expect(row[1].value).toBe(item?.risk_summaries.find((h) => h.hazard === "flood_potential")?.risk_score);
+      expect(row[2].value).toBe(item?.risk_summaries.find((h) => h.hazard === "wildfire")?.risk_class);
+    }
+    await screenshot(page, "b-sync-then-summary");
+  }, 60_000);
+
+  test("(c) timeseries pulled into a new sheet, then an applied layer into another", async () => {
+    const emu = await freshEmulator();
+    harness = await openHarness(browser, server.origin, { demo: false });
+    const { page } = harness;
+    const headers = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
+
+    await page.getByTestId("section-timeseries-header").click();
+    await page.selectOption('[data-testid="ts-portfolio"]', "demo-portfolio");
+    await page.selectOption('[data-testid="ts-hazard"]', "wildfire");
+    await page.selectOption('[data-testid="ts-indicator"]', "unified_prob");
+    await page.selectOption('[data-testid="ts-scenario"]', "ssp585");
+    await page.selectOption('[data-testid="ts-measure"]', "mid");
+    const sheetsBefore = await page.evaluate(() => window.harness?.sheetNames() as string[]);
+    await page.getByTestId("ts-start").click();
+    await textWhen(page, "ts-result", (t) => t.length > 0, 30_000);
+    const tsSheet = (await page.evaluate(() => window.harness?.sheetNames() as string[])).find((n) => !sheetsBefore.includes(n)) as string;
+    expect(tsSheet).toBeDefined();
+    expect(await page.evaluate(() => window.harness?.fake.activeSheetName())).toBe(tsSheet);
+
+    const items = (await fetch(`${emu.url}/api/portfolios/demo-portfolio/datasets/physical/items?hazard=wildfire&indicator=unified_prob&scenario=ssp585&measure=mid&rows=250`, { headers }).then((r) => r.json())) as Array<{ portfolio_index: number; entity_id: string; risk_exposure: Record<string, number> }>;
+    const used = await page.evaluate((name) => window.harness?.usedRange(name) as string, tsSheet);
+    const table = await values(page, used);
+    const header = table[0].map(String);
+    expect(table.length - 1).toBe(items.length);
+    const year = Object.keys(items[0].risk_exposure).find((y) => y === "2050") ?? Object.keys(items[0].risk_exposure)[0];
+    const yearCol = header.indexOf(year);
+    const idCol = header.indexOf("entity_id");
+    expect(yearCol).toBeGreaterThan(idCol);
+    const row = table.find((r) => r[idCol] === items[3].entity_id) as unknown[];
+    expect(row[yearCol]).toBe(items[3].risk_exposure[year]); // numbers stay numbers
+    await screenshot(page, "c-timeseries-sheet");
+
+    await page.getByTestId("section-layer-header").click();
+    const vectors = (await fetch(`${emu.url}/api/compositions/vector`, { headers }).then((r) => r.json())) as Array<{ id: string | number; name: string }>;
+    const vector = vectors.find((v) => v.name === "demo-losses") ?? vectors[0];
+    await page.selectOption('[data-testid="layer-vector"]', String(vector.id));
+    await page.selectOption('[data-testid="layer-portfolio"]', "demo-portfolio");
+    const sheetsBeforeLayer = await page.evaluate(() => window.harness?.sheetNames() as string[]);
+    await page.getByTestId("layer-start").click();
+    await textWhen(page, "layer-result", (t) => t.length > 0, 30_000);
+    const layerSheet = (await page.evaluate(() => window.harness?.sheetNames() as string[])).find((n) => !sheetsBeforeLayer.includes(n)) as string;
+    expect(layerSheet).toBeDefined();
+    const applied = (await fetch(`${emu.url}/api/compositions/vector/${vector.id}/apply?portfolio=demo-portfolio`, { headers }).then((r) => r.json())) as { csv: string };
+    const csv = Papa.parse<string[]>(applied.csv.trim(), { skipEmptyLines: true }).data;
+    const layerTable = await values(page, await page.evaluate((name) => window.harness?.usedRange(name) as string, layerSheet));
+    expect(layerTable[0].map(String)).toEqual(csv[0]);
+    expect(layerTable.length).toBe(csv.length);
+    expect(await page.evaluate(() => window.harness?.sheetNames() as string[])).toEqual(expect.arrayContaining([tsSheet, layerSheet]));
+    await screenshot(page, "c-applied-layer-sheet");
+  }, 60_000);
+
+  test("(d) a bad range lists its problems with cell addresses, selects a cell on click, and sends nothing", async () => {
+    const emu = await freshEmulator();
+    harness = await openHarness(browser, server.origin, { demo: false });
+    const { page } = harness;
+    const rows = [
+      ["entity_id", "entity_name", "lat", "lng"],
+      ["S-1", "Good site", "51.5", "-0.12"],
+      ["S-2", "Too far north", "95", "10"],
+      ["S-1", "Duplicate id", "40", "3"],
+      ["S-4", "No longitude", "41", ""],
+      ["S-5", "Text latitude", "abc", "12"],
+    ];
+    await pasteAt(page, "A1", rows.map((r) => r.join("\t")).join("\n"));
+    await page.click('[data-testid="grid"] td[data-cell="A1"]');
+    await page.click('[data-testid="grid"] td[data-cell="D6"]', { modifiers: ["Shift"] });
+    await page.getByTestId("section-sync-header").click();
+    await page.getByTestId("sync-portfolio").fill("bad_range_d");
+    const before = await emulatorStats(emu.url);
+    await page.getByTestId("sync-start").click();
+    await page.getByTestId("sync-problems").waitFor({ state: "visible", timeout: 15_000 });
+    const addresses = await page.$$eval('[data-testid="sync-problems-item"]', (items) => items.map((i) => i.getAttribute("data-address") ?? ""));
+    const local = addresses.map((a) => a.split("!").pop());
+    expect(local).toEqual(expect.arrayContaining(["C3", "D5", "C6"]));
+    expect(local.some((a) => a === "A4" || a === "A2")).toBe(true); // the duplicate entity id
+    const texts = await page.$$eval('[data-testid="sync-problems-item"]', (items) => items.map((i) => i.textContent ?? ""));
+    expect(texts.join("\n")).toMatch(/C3/);
+
+    // Clicking an address selects that cell in the workbook.
+    await page.locator('[data-testid="sync-problems-item"][data-address$="C6"] [data-testid="sync-problems-link"]').click();
+    await page.waitForFunction(() => window.harness?.fake.selectionAddress().endsWith("!C6"));
+    expect(await textWhen(page, "cell-message", () => true)).toBeDefined();
+    expect(await page.getByTestId("name-box").inputValue()).toBe("C6");
+
+    await page.waitForTimeout(300);
+    const after = await emulatorStats(emu.url);
+    expect(after.total).toBe(before.total); // nothing was sent
+    const probe = await fetch(`${emu.url}/api/portfolios/bad_range_d/`, { headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" } });
+    expect(probe.status).toBe(404);
+    await screenshot(page, "d-bad-range-problems");
   });
 
   test("(e) the emulator stops mid-recalculation: every cell ends with an error and its message, none stays #BUSY!", async () => {

@@ -26,9 +26,15 @@ export async function emulatorStats(url: string): Promise<EmulatorStats> {
   return (await response.json()) as EmulatorStats;
 }
 
-/** Count of requests to one route, e.g. routeCount(stats, "GET", "/api/search"). */
+/**
+ * Count of requests to one route pattern, e.g. routeCount(stats, "GET", "/api/search"); a trailing
+ * slash does not matter (the stats key the pattern without it).
+ */
 export function routeCount(stats: EmulatorStats, method: string, route: string): number {
-  return stats.routes[`${method} ${route}`] ?? 0;
+  const wanted = `${method} ${route.replace(/\/+$/, "")}`;
+  return Object.entries(stats.routes)
+    .filter(([key]) => key.replace(/\/+$/, "") === wanted)
+    .reduce((sum, [, n]) => sum + n, 0);
 }
 
 /** Requests of any of the given methods (e.g. every write: POST, PUT, DELETE). */
