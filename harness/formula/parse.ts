@@ -100,7 +100,7 @@ class Parser {
       return { kind: "number", value: rest.startsWith("-") ? -operand.value : operand.value };
     }
     const number = NUMBER.exec(rest);
-    if (number && !/^[0-9]+[A-Za-z]/.test(rest)) {
+    if (number && !/[A-Za-z_]/.test(rest[number[0].length] ?? "")) {
       this.pos += number[0].length;
       return { kind: "number", value: Number(number[0]) };
     }

@@ -134,6 +134,25 @@ describeBrowser("browser harness", () => {
 
     await page.click('[data-testid="grid"] td[data-cell="C3"]');
     await screenshot(page, "a-search-formulas");
+
+    // "Refresh all" in the task pane empties the functions' cache and recalculates every RISK cell:
+    // one new search per distinct point, and the same numbers come back.
+    await page.getByTestId("section-refresh-header").click();
+    await page.getByTestId("refresh-all").click();
+    await page.getByTestId("refresh-count").waitFor({ state: "visible" });
+    expect(await page.getByTestId("refresh-count").getAttribute("data-count")).toBe(String(rows.length * 2 + 1));
+    await waitForIdle(page);
+    expect(routeCount(await emulatorStats(emu.url), "GET", "/api/search")).toBe(points.length * 2 + 1); // +1: the check above
+    expect((await cells(page, `C2:C${rows.length + 1}`)).map((r) => r[0].value)).toEqual(floods.map((c) => c.value));
+
+    // Typing a new latitude recalculates the formulas that read it: one search for the new point.
+    await typeIntoCell(page, "A2", "10.5");
+    await waitForIdle(page);
+    expect(routeCount(await emulatorStats(emu.url), "GET", "/api/search")).toBe(points.length * 2 + 2);
+    const moved = await cell(page, "C2");
+    expect(typeof moved.value).toBe("number");
+    expect(moved.value).not.toBe(floods[0].value);
+    expect((await cell(page, "C10")).value).toBe(floods[8].value); // the other London row is unchanged
   });
 
   test("(b) a range of assets synced to a new portfolio through the task pane; then RISK.SUMMARY cells fill in", async () => {
