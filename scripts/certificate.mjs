@@ -1,9 +1,10 @@
 /**
  * The https certificate for the dev server (`npm start`), found or made without asking anything:
  *
- *  1. office-addin-dev-certs, when that package is installed AND this platform lets it trust its
- *     own certificate authority (Windows and macOS; on Linux it writes certificates but cannot
- *     trust them, and exits 0 anyway: see docs/harness.md). Browsers and Excel then trust it.
+ *  1. office-addin-dev-certs, when that package is installed (or its certificates were installed
+ *     with `npx office-addin-dev-certs install`) AND this platform lets it trust its own
+ *     certificate authority (Windows and macOS; on Linux it writes certificates but cannot trust
+ *     them, and exits 0 anyway: see docs/harness.md). Browsers and Excel then trust it.
  *  2. A self-signed certificate for localhost / 127.0.0.1 made with `openssl req -x509` into
  *     .certs/ (gitignored), reused while it stays valid for at least another day. A browser or
  *     Excel must be told once to trust it (visit https://localhost:3000 and accept, or import
@@ -16,8 +17,9 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
@@ -85,9 +87,9 @@ async function tryOfficeAddinDevCerts(dir, log) {
   let devCerts;
   try {
     const require = createRequire(path.join(ROOT, "package.json"));
-    devCerts = await import(require.resolve("office-addin-dev-certs"));
+    devCerts = await import(pathToFileURL(require.resolve("office-addin-dev-certs")).href);
   } catch {
-    return undefined; // not installed: it is not a dependency of this project
+    return installedElsewhere(); // not a dependency of this project; maybe installed with npx
   }
   try {
     const api = devCerts.default ?? devCerts;
@@ -96,19 +98,31 @@ async function tryOfficeAddinDevCerts(dir, log) {
     const certFile = path.join(dir, "office-addin-localhost.crt");
     const keyFile = path.join(dir, "office-addin-localhost.key");
     writeFileSync(certFile, options.cert);
-    writeFileSync(keyFile, options.key);
-    return {
-      source: "office-addin-dev-certs",
-      certFile,
-      keyFile,
-      trusted: true,
-      reused: false,
-      note: "Certificate from office-addin-dev-certs, trusted by this computer: Excel and browsers accept it.",
-    };
+    writeFileSync(keyFile, options.key, { mode: 0o600 });
+    return officeCertificate(certFile, keyFile);
   } catch (error) {
     log(`office-addin-dev-certs could not provide a trusted certificate (${error?.message ?? error}); using a self-signed one.`);
     return undefined;
   }
+}
+
+/** Certificates left by `npx office-addin-dev-certs install` (Windows/macOS), if still valid. */
+function installedElsewhere() {
+  const home = path.join(os.homedir(), ".office-addin-dev-certs");
+  const certFile = path.join(home, "localhost.crt");
+  const keyFile = path.join(home, "localhost.key");
+  return stillValid(certFile) && existsSync(keyFile) ? officeCertificate(certFile, keyFile) : undefined;
+}
+
+function officeCertificate(certFile, keyFile) {
+  return {
+    source: "office-addin-dev-certs",
+    certFile,
+    keyFile,
+    trusted: true,
+    reused: false,
+    note: "Certificate from office-addin-dev-certs, whose authority this computer trusts: Excel and browsers accept it.",
+  };
 }
 
 /** True when the PEM file exists, parses, names localhost and stays valid for at least a day. */
