@@ -1,0 +1,114 @@
+import { cpus, loadavg } from "node:os";
+import { RiskClient } from "../src/api/client";
+import type { ConnectionConfig } from "../src/api/config";
+import { FULL_SCALE, type BenchContext, type BenchScale, type BenchSettings, type ScenarioResult } from "./context";
+import { emulatorCpuMs, spawnEmulator } from "./emulator-process";
+import { round } from "./format";
+import { setUpPortfolio, type PortfolioSetup } from "./portfolio";
+import { bundleScenario } from "./scenarios/bundle";
+import { appliedLayerScenario, summaryPasteScenario } from "./scenarios/pastes";
+import { searchScenario, warmUpSearch } from "./scenarios/search";
+import { summaryScenario } from "./scenarios/summary";
+import { syncScenario } from "./scenarios/sync";
+import { timeseriesScenario } from "./scenarios/timeseries";
+
+/** Options of one benchmark run. */
+export interface BenchOptions {
+  /** Latency the emulator adds to every response (default 40 ms). */
+  latencyMs?: number;
+  scale?: BenchScale;
+  settings?: BenchSettings;
+  /** Bundle sizes: "build" (default) runs the production build, "reuse" measures a fresh dist/, "skip" leaves it out. */
+  bundle?: "build" | "reuse" | "skip";
+  /** Only these scenario ids (all by default). */
+  only?: string[];
+  log?: (message: string) => void;
+}
+
+/** Everything a run measured, as written to results.json. */
+export interface BenchReport {
+  startedAt: string;
+  totalMs: number;
+  environment: { node: string; platform: string; cpus: number; cpuModel: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
+  latencyMs: number;
+  settings: BenchSettings;
+  scale: BenchScale;
+  setup: PortfolioSetup | null;
+  results: ScenarioResult[];
+}
+
+/** The add-in's defaults: engine concurrency 6, 4 pages in flight, 250 rows a page. */
+export const DEFAULT_SETTINGS: BenchSettings = { concurrency: 6, readAhead: 4, rows: 250 };
+
+const PORTFOLIO = "bench-portfolio";
+
+/**
+ * Starts the emulator in its own process, runs every scenario one after another (never two at
+ * once, so none slows another down), and kills the emulator whatever happens.
+ */
+export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchReport> {
+  const latencyMs = options.latencyMs ?? 40;
+  const scale = options.scale ?? FULL_SCALE;
+  const settings = options.settings ?? DEFAULT_SETTINGS;
+  const log = options.log ?? (() => undefined);
+  const wanted = (id: string) => !options.only || options.only.includes(id);
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  const loadAverageBefore = loadavg().map((v) => round(v, 2));
+  const results: ScenarioResult[] = [];
+  let setup: PortfolioSetup | null = null;
+
+  log(`starting the emulator (latency ${latencyMs} ms) in its own process…`);
+  const emulator = await spawnEmulator({ latencyMs });
+  try {
+    const connection: ConnectionConfig = { baseUrl: emulator.url, natureUrl: `${emulator.url}/nature`, apiKey: "demo-key", project: "demo" };
+    const client = new RiskClient(connection, { maxRetries: 0, timeoutMs: 60_000 });
+    const ctx: BenchContext = { emulator, connection, client, latencyMs, scale, settings, portfolio: PORTFOLIO, log };
+    const measure = async (id: string, scenario: (c: BenchContext) => Promise<ScenarioResult>) => {
+      if (!wanted(id)) return;
+      log(`${id}…`);
+      const cpuBefore = emulatorCpuMs(emulator.pid);
+      const result = await scenario(ctx);
+      const cpuAfter = emulatorCpuMs(emulator.pid);
+      if (cpuBefore !== null && cpuAfter !== null) result.details.emulatorCpuMs = Math.round(cpuAfter - cpuBefore);
+      log(`${id}: ${result.status}${result.wallMs === null ? "" : `, ${Math.round(result.wallMs)} ms`}`);
+      results.push(result);
+    };
+
+    // Not measured: compiles the client's code paths once, as an open workbook has done before.
+    await warmUpSearch(ctx);
+    await measure("search", searchScenario);
+    if (["summary", "timeseries", "applied-layer", "summary-paste"].some(wanted)) {
+      log(`importing the ${scale.portfolioAssets}-asset portfolio…`);
+      setup = await setUpPortfolio(client, PORTFOLIO, scale.portfolioAssets);
+    }
+    await measure("summary", summaryScenario);
+    await measure("timeseries", timeseriesScenario);
+    await measure("sync", syncScenario);
+    await measure("applied-layer", appliedLayerScenario);
+    await measure("summary-paste", summaryPasteScenario);
+  } finally {
+    emulator.stop();
+  }
+  if (options.bundle !== "skip" && wanted("bundle")) {
+    log(options.bundle === "reuse" ? "measuring the bundle (dist/ when fresh)…" : "running the production build…");
+    results.push(bundleScenario({ reuseDist: options.bundle === "reuse" }));
+  }
+  return {
+    startedAt,
+    totalMs: Math.round(performance.now() - started),
+    environment: {
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? "unknown",
+      loadAverageBefore,
+      loadAverageAfter: loadavg().map((v) => round(v, 2)),
+    },
+    latencyMs,
+    settings,
+    scale,
+    setup,
+    results,
+  };
+}

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+
+/** Options of the emulator the benchmark starts. */
+export interface BenchEmulatorOptions {
+  /** Milliseconds the emulator adds to every service response (the bench runs at 40). */
+  latencyMs: number;
+  /** Delay before an imported portfolio has risk data (default 200 ms: the bench measures reads, not generation). */
+  processingDelayMs?: number;
+  seed?: number;
+}
+
+/** Request counters the emulator keeps (`GET /__emulator/stats`), service routes only. */
+export interface EmulatorStats {
+  total: number;
+  routes: Record<string, number>;
+}
+
+/** An emulator running in its own process, so its CPU time does not distort the client's figures. */
+export interface BenchEmulator {
+  url: string;
+  pid: number;
+  stats(): Promise<EmulatorStats>;
+  resetStats(): Promise<void>;
+  /** Kills the emulator's process group; safe to call twice. */
+  stop(): void;
+}
+
+const ROOT = resolve(__dirname, "..");
+const READY = /emulator listening on (http:\/\/\S+)/;
+
+/**
+ * Starts `tsx emulator/main.ts --port 0` in a new process group and resolves with its URL once it
+ * prints its ready line. The process group is killed on stop(), and also when this process exits
+ * (normally, by an uncaught error or by Ctrl-C), so no emulator outlives the benchmark.
+ */
+export function spawnEmulator(options: BenchEmulatorOptions): Promise<BenchEmulator> {
+  const args = [
+    "emulator/main.ts",
+    "--port", "0",
+    "--latency", String(options.latencyMs),
+    "--processing-delay", String(options.processingDelayMs ?? 200),
+    "--seed", String(options.seed ?? 42),
+    "--quiet",
+  ];
+  const child = spawn(resolve(ROOT, "node_modules/.bin/tsx"), args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const stop = killer(child);
+  process.once("exit", stop);
+  return new Promise((resolvePromise, reject) => {
+    let output = "";
+    const timer = setTimeout(() => fail(new Error(`the emulator did not start within 30 s; it printed: ${output.trim() || "(nothing)"}`)), 30_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      stop();
+      reject(error);
+    };
+    child.on("error", (error) => fail(new Error(`could not start the emulator: ${error.message}`)));
+    child.on("exit", (code, signal) => fail(new Error(`the emulator exited (${signal ?? code}) before it was ready: ${output.trim()}`)));
+    child.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = READY.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      child.removeAllListeners("exit");
+      child.stdout?.removeAllListeners("data");
+      child.stdout?.resume(); // keep draining so a chatty emulator never blocks on a full pipe
+      const url = match[1];
+      resolvePromise({
+        url,
+        pid: child.pid ?? -1,
+        stats: async () => {
+          const response = await fetch(`${url}/__emulator/stats`);
+          return (await response.json()) as EmulatorStats;
+        },
+        resetStats: async () => {
+          await fetch(`${url}/__emulator/stats/reset`, { method: "POST" });
+        },
+        stop,
+      });
+    });
+  });
+}
+
+/** A function that kills the child's whole process group (tsx starts node under it) exactly once. */
+function killer(child: ChildProcess): () => void {
+  let done = false;
+  return () => {
+    if (done || child.pid === undefined) return;
+    done = true;
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  };
+}
+
+/**
+ * CPU time (user + system, ms) the emulator's processes have used so far, read from /proc (Linux);
+ * null elsewhere. The difference over a scenario shows how much of its wall time the emulator's
+ * own work could explain.
+ */
+export function emulatorCpuMs(groupId: number): number | null {
+  try {
+    const ticksPerSecond = 100; // USER_HZ on Linux
+    let ticks = 0;
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue; // exited meanwhile
+      }
+      // Fields after the command name "(...)": state is field 3; pgrp 5; utime 14; stime 15.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== groupId) continue;
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return (ticks * 1000) / ticksPerSecond;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,66 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+/** Peak memory seen while a scenario ran, in bytes. */
+export interface MemoryPeak {
+  rss: number;
+  heapUsed: number;
+}
+
+/** What one timed run produced: its result, wall time and peak memory. */
+export interface Timed<T> {
+  value: T;
+  wallMs: number;
+  memory: MemoryPeak;
+}
+
+/** A garbage collection, so each scenario's heap peak starts from what is really live. */
+const collectGarbage: () => void = (() => {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed) return exposed;
+  try {
+    setFlagsFromString("--expose-gc");
+    return runInNewContext("gc") as () => void;
+  } catch {
+    return () => undefined;
+  }
+})();
+
+/**
+ * Runs `work` and returns its wall time and the peak RSS and heap sampled every 10 ms meanwhile
+ * (plus once at the end). Collects garbage first so one scenario's leftovers do not count in the next.
+ */
+export async function timed<T>(work: () => Promise<T>): Promise<Timed<T>> {
+  collectGarbage();
+  const peak: MemoryPeak = { rss: 0, heapUsed: 0 };
+  const sample = () => {
+    const usage = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, usage.rss);
+    peak.heapUsed = Math.max(peak.heapUsed, usage.heapUsed);
+  };
+  sample();
+  const sampler = setInterval(sample, 10);
+  const started = performance.now();
+  try {
+    const value = await work();
+    const wallMs = performance.now() - started;
+    sample();
+    return { value, wallMs, memory: peak };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** Runs `task` over every item with at most `limit` running at once; results in input order. */
+export async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

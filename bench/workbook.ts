@@ -1,0 +1,56 @@
+import { createFakeExcel, type FakeExcel } from "../harness/fake-excel";
+import type { CellValue } from "../src/shaping/types";
+import type { ExcelRunner } from "../src/taskpane/actions/types";
+
+/** A fake workbook whose `run` also adds up the time spent inside it (the write phase of a paste). */
+export interface TimedWorkbook {
+  fake: FakeExcel;
+  run: ExcelRunner;
+  /** Milliseconds spent inside `run` so far. */
+  runMs(): number;
+  /** performance.now() when `run` was first entered, or undefined. */
+  firstRunAt(): number | undefined;
+}
+
+export function timedWorkbook(): TimedWorkbook {
+  const fake = createFakeExcel();
+  let total = 0;
+  let first: number | undefined;
+  const run: ExcelRunner = async (batch) => {
+    const started = performance.now();
+    first ??= started;
+    try {
+      return await fake.run(batch);
+    } finally {
+      total += performance.now() - started;
+    }
+  };
+  return { fake, run, runMs: () => total, firstRunAt: () => first };
+}
+
+/** Sync statistics of a fake workbook: how many, and the largest request. */
+export function syncFigures(fake: FakeExcel): { syncs: number; maxRequestBytes: number; totalRequestBytes: number } {
+  let max = 0;
+  let totalBytes = 0;
+  for (const sync of fake.syncs) {
+    max = Math.max(max, sync.requestBytes);
+    totalBytes += sync.requestBytes;
+  }
+  return { syncs: fake.syncs.length, maxRequestBytes: max, totalRequestBytes: totalBytes };
+}
+
+/**
+ * The naive writer: a new sheet, then one `values` write and one sync per row (header included),
+ * as code that loops over rows calling `context.sync()` does. Returns the rows written.
+ */
+export async function writeRowByRow(run: ExcelRunner, sheetName: string, header: readonly string[], rows: readonly CellValue[][]): Promise<number> {
+  return run(async (context) => {
+    const sheet = context.workbook.worksheets.add(sheetName);
+    const all = [header as CellValue[], ...rows];
+    for (let r = 0; r < all.length; r++) {
+      sheet.getRangeByIndexes(r, 0, 1, all[r].length).values = [all[r] as (string | number | boolean)[]];
+      await context.sync();
+    }
+    return rows.length;
+  });
+}
