@@ -3,7 +3,7 @@
  * Function); custom-functions-metadata-plugin generates functions.json from it and adds the
  * CustomFunctions.associate calls. Each function only delegates to the engine-backed formulas of
  * ./formulas; none calls the Excel API. Exported so benchmarks and the harness can call them as
- * Excel does (see docs/functions.md, "Calling the functions outside Excel").
+ * Excel does (see README, "Calling the functions outside Excel").
  *
  * Optional parameters are typed as Excel declares them, but arrive as null (or undefined) when
  * omitted: the formulas read every argument as a CellValue and apply the defaults.
