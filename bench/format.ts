@@ -15,3 +15,8 @@ export function round(value: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
+
+/** The difference of two CPU readings, or null when either is unknown. */
+export function cpuDelta(before: number | null, after: number | null): number | null {
+  return before === null || after === null ? null : Math.round(after - before);
+}

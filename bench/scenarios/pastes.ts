@@ -2,7 +2,8 @@ import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
 import { plausibleAssets } from "../assets";
 import { routeRequests, type BenchContext, type ScenarioResult } from "../context";
-import { count, fmt, round } from "../format";
+import { emulatorCpuMs } from "../emulator-process";
+import { count, cpuDelta, fmt, round } from "../format";
 import { timed } from "../measure";
 import { pagesNeeded } from "../portfolio";
 import { syncFigures, timedWorkbook } from "../workbook";
@@ -44,8 +45,10 @@ export async function appliedLayerScenario(ctx: BenchContext): Promise<ScenarioR
   const vector = await client.compositions.createVector({ name: "bench-city-zones", geojson: cityZones(ctx.scale.portfolioAssets) as never });
   const workbook = timedWorkbook();
   await ctx.emulator.resetStats();
+  const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
   const paste = await timed(() => pasteAppliedLayer({ client, run: workbook.run, vectorId: vector.id, vectorName: "Zones", portfolio }));
   const requests = routeRequests((await ctx.emulator.stats()).routes, /.*/);
+  const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
   const syncs = syncFigures(workbook.fake);
   const writeMs = workbook.runMs();
   return {
@@ -61,7 +64,7 @@ export async function appliedLayerScenario(ctx: BenchContext): Promise<ScenarioR
     target: "report wall, requests, syncs",
     status: "INFO",
     checks: [],
-    details: { rows: paste.value.rowCount, columns: paste.value.columnCount, writeMs: round(writeMs), syncs: syncs.syncs, maxSyncBytes: syncs.maxRequestBytes, totalSyncBytes: syncs.totalRequestBytes },
+    details: { rows: paste.value.rowCount, columns: paste.value.columnCount, writeMs: round(writeMs), syncs: syncs.syncs, maxSyncBytes: syncs.maxRequestBytes, totalSyncBytes: syncs.totalRequestBytes, emulatorCpuBulkMs: emulatorCpu ?? "n/a" },
   };
 }
 
@@ -71,10 +74,12 @@ export async function summaryPasteScenario(ctx: BenchContext): Promise<ScenarioR
   const assets = ctx.scale.portfolioAssets;
   const workbook = timedWorkbook();
   await ctx.emulator.resetStats();
+  const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
   const paste = await timed(() => pasteSummary({ client, run: workbook.run, portfolio }));
   const routes = (await ctx.emulator.stats()).routes;
   const requests = routeRequests(routes, /.*/);
   const summaryRequests = routeRequests(routes, SUMMARY_ROUTE);
+  const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
   const syncs = syncFigures(workbook.fake);
   const writeMs = workbook.runMs();
   // The two lists are read at the same time, each PASTE_READ_AHEAD pages in flight.
@@ -95,6 +100,6 @@ export async function summaryPasteScenario(ctx: BenchContext): Promise<ScenarioR
     target: "report wall, requests, syncs",
     status: "INFO",
     checks: [],
-    details: { summaryPages, extendedPages, summaryRequests, writeMs: round(writeMs), readBoundMs: round(readBoundMs), syncs: syncs.syncs, maxSyncBytes: syncs.maxRequestBytes, totalSyncBytes: syncs.totalRequestBytes },
+    details: { summaryPages, extendedPages, summaryRequests, writeMs: round(writeMs), readBoundMs: round(readBoundMs), syncs: syncs.syncs, maxSyncBytes: syncs.maxRequestBytes, totalSyncBytes: syncs.totalRequestBytes, emulatorCpuBulkMs: emulatorCpu ?? "n/a" },
   };
 }

@@ -1,6 +1,7 @@
 import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../src/functions";
 import { routeRequests, statusOf, type BenchContext, type Check, type ScenarioResult } from "../context";
-import { count, fmt, round } from "../format";
+import { emulatorCpuMs } from "../emulator-process";
+import { count, cpuDelta, fmt, round } from "../format";
 import { mapLimited, timed } from "../measure";
 import { pagesNeeded } from "../portfolio";
 
@@ -33,7 +34,9 @@ export async function summaryScenario(ctx: BenchContext): Promise<ScenarioResult
   setDefaultEngine(engine);
   try {
     await ctx.emulator.resetStats();
+    const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
     const first = await timed(() => evaluateCells(calls));
+    const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
     const routes = (await ctx.emulator.stats()).routes;
     const requests = routeRequests(routes, SUMMARY_ROUTE);
     const otherRequests = routeRequests(routes, /.*/) - requests;
@@ -86,7 +89,7 @@ export async function summaryScenario(ctx: BenchContext): Promise<ScenarioResult
       target: "requests = pages (+ ≤ read-ahead − 1 speculative); ≥ 50× faster than naive",
       status: statusOf(checks),
       checks,
-      details: { cells: calls.length, pages, speculativePages: speculative, secondRecalcMs: round(second.wallMs), secondRecalcRequests: secondRequests, naiveCellsMeasured: naiveCalls.length, naiveMeasuredMs: round(naive.wallMs), naiveRequests },
+      details: { cells: calls.length, pages, speculativePages: speculative, secondRecalcMs: round(second.wallMs), secondRecalcRequests: secondRequests, naiveCellsMeasured: naiveCalls.length, naiveMeasuredMs: round(naive.wallMs), naiveRequests, emulatorCpuBulkMs: emulatorCpu ?? "n/a" },
     };
   } finally {
     setDefaultEngine(undefined);

@@ -2,7 +2,8 @@ import type { ItemsQuery, PhysicalItem } from "../../src/api/types";
 import { flattenTimeseries } from "../../src/shaping/flattenTimeseries";
 import { pasteTimeseries, type TimeseriesFilters } from "../../src/taskpane/actions/timeseries";
 import { routeRequests, statusOf, type BenchContext, type Check, type ScenarioResult } from "../context";
-import { count, fmt, round } from "../format";
+import { emulatorCpuMs } from "../emulator-process";
+import { count, cpuDelta, fmt, round } from "../format";
 import { timed } from "../measure";
 import { pagesNeeded } from "../portfolio";
 import { syncFigures, timedWorkbook, writeRowByRow } from "../workbook";
@@ -28,8 +29,10 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
   const { scale, settings, latencyMs, portfolio, client } = ctx;
   const workbook = timedWorkbook();
   await ctx.emulator.resetStats();
+  const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
   const started = performance.now();
   const paste = await timed(() => pasteTimeseries({ client, run: workbook.run, portfolio, filters: TIMESERIES_FILTERS, readAhead: settings.readAhead, rows: settings.rows }));
+  const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
   const requests = routeRequests((await ctx.emulator.stats()).routes, ITEMS_ROUTE);
   const readMs = (workbook.firstRunAt() ?? started) - started;
   const writeMs = workbook.runMs();
@@ -96,6 +99,7 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
       naiveWriteRowsMeasured: naiveRows.length,
       naiveSyncs: naiveBook.fake.syncs.length,
       readSpeedup: round(readSpeedup, 2),
+      emulatorCpuBulkMs: emulatorCpu ?? "n/a",
     },
   };
 }

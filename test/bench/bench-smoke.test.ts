@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { runBenchmarks, type BenchReport } from "../../bench/bench";
+import { renderConsole, renderMarkdown } from "../../bench/report";
+import { measureBundle } from "../../bench/scenarios/bundle";
+
+/**
+ * Keeps `npm run bench` from rotting: the same code paths at a tiny scale and latency 0 (the
+ * emulator still runs in its own process). Timings are not asserted; what crossed the wire is.
+ */
+const TINY = { searchCells: 50, searchPoints: 10, naiveSearchCells: 20, portfolioAssets: 60, naiveSummaryCells: 10, naiveWriteRows: 20 };
+
+let report: BenchReport;
+beforeAll(async () => {
+  report = await runBenchmarks({ latencyMs: 0, scale: TINY, bundle: "skip" });
+}, 60_000);
+
+const result = (id: string) => {
+  const found = report.results.find((r) => r.id === id);
+  if (!found) throw new Error(`no result ${id}`);
+  return found;
+};
+const check = (id: string, name: string) => result(id).checks.find((c) => c.name.startsWith(name));
+
+test("every scenario but the bundle ran, in order", () => {
+  expect(report.results.map((r) => r.id)).toEqual(["search", "summary", "timeseries", "sync", "applied-layer", "summary-paste"]);
+  expect(report.setup?.assets).toBe(TINY.portfolioAssets);
+});
+
+test("search: one request per distinct point, none on recalculation, every cell a value", () => {
+  const search = result("search");
+  expect(search.requests).toBe(TINY.searchPoints);
+  expect(check("search", "second recalculation")?.pass).toBe(true);
+  expect(check("search", "every cell")?.pass).toBe(true);
+  expect(search.details.naiveRequests).toBe(TINY.naiveSearchCells);
+});
+
+test("summary: page requests only, naive client one request per cell", () => {
+  expect(check("summary", "requests = the summary's pages")?.pass).toBe(true);
+  expect(check("summary", "every cell")?.pass).toBe(true);
+  expect(result("summary").details.naiveRequests).toBe(TINY.naiveSummaryCells);
+});
+
+test("timeseries, sync and pastes wrote what they read", () => {
+  const timeseries = result("timeseries");
+  expect(timeseries.details.items).toBe(TINY.portfolioAssets);
+  expect(check("timeseries", "every sync")?.pass).toBe(true);
+  // The naive writer syncs once per row (header included), over the subset it is given.
+  expect(timeseries.details.naiveSyncs).toBe(TINY.naiveWriteRows + 1);
+  expect(timeseries.naiveNote).toMatch(/extrapolated/);
+  expect(check("sync", "exactly one upload")?.pass).toBe(true);
+  expect(result("applied-layer").details.rows).toBe(TINY.portfolioAssets);
+  expect(result("summary-paste").details.syncs).toBeGreaterThan(0);
+});
+
+test("the report has a row and a status for every scenario", () => {
+  const markdown = renderMarkdown(report);
+  for (const r of report.results) expect(markdown).toContain(`| ${r.scenario.replace(/\|/g, "\\|")} |`);
+  expect(markdown).toMatch(/\| Scenario \| Requests \| Wall \| Bound \| Wall ÷ bound \| Naive \|/);
+  expect(renderConsole(report).split("\n")).toHaveLength(report.results.length + 1);
+});
+
+test("bundle sizes: raw and gzipped per script, lazy chunks counted as task pane UI", () => {
+  const dir = mkdtempSync(join(tmpdir(), "bench-smoke-"));
+  try {
+    const functions = "function f(){return 1}\n".repeat(500);
+    writeFileSync(join(dir, "functions.js"), functions);
+    writeFileSync(join(dir, "runtime.js"), "var r=1;");
+    writeFileSync(join(dir, "taskpane.js"), "var t=1;");
+    writeFileSync(join(dir, "ui.0a1b2c3d.js"), "var u=2;");
+    writeFileSync(join(dir, "functions.js.map"), "{}");
+    const sizes = measureBundle(dir);
+    expect(sizes.map((s) => s.file)).toEqual(["functions.js", "runtime.js", "taskpane.js", "ui.0a1b2c3d.js"]);
+    expect(sizes[0].raw).toBe(Buffer.byteLength(functions));
+    expect(sizes[0].gzip).toBe(gzipSync(functions, { level: 9 }).length);
+    expect(sizes[3].role).toMatch(/lazily/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
