@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import type { Asset, HazardMetrics, Portfolio, Project, RiskSummaryEntry, SearchExposure, SubProject } from "../api/types";
-import type { RiskEngine } from "./engine/engine";
+import type { CancelSignal, RiskEngine } from "./engine/engine";
 
 /**
  * The data the RISK.* functions read, each fetched through the engine under a key that names it.
@@ -14,7 +14,7 @@ export interface PointExposure {
   background: SearchExposure;
 }
 
-export function searchPoint(engine: RiskEngine, lat: number, lng: number, signal: AbortSignal): Promise<PointExposure | null> {
+export function searchPoint(engine: RiskEngine, lat: number, lng: number, signal: CancelSignal): Promise<PointExposure | null> {
   return engine.load(`search|${lat}|${lng}`, async ({ client, signal: loadSignal }) => {
     const result = await client.search.point(lat, lng, { signal: loadSignal });
     // Keep only what the cells read: 1,000 points of full GeoJSON would weigh on memory for nothing.
@@ -26,7 +26,7 @@ export function searchPoint(engine: RiskEngine, lat: number, lng: number, signal
 /** portfolio_index → portfolio hazard name → score and class, for one scenario and window. */
 export type SummaryIndex = Map<number, Map<string, RiskSummaryEntry>>;
 
-export function portfolioSummary(engine: RiskEngine, portfolio: string, scenario: string, window: number, signal: AbortSignal): Promise<SummaryIndex> {
+export function portfolioSummary(engine: RiskEngine, portfolio: string, scenario: string, window: number, signal: CancelSignal): Promise<SummaryIndex> {
   return engine.load(`summary|${portfolio}|${scenario}|${window}`, async ({ client, signal: loadSignal, rows, readAhead }) => {
     const items = await client.datasets.summary(portfolio, { scenario, window }).all({ rows, readAhead, signal: loadSignal });
     const index: SummaryIndex = new Map();
@@ -43,7 +43,7 @@ export function portfolioSummary(engine: RiskEngine, portfolio: string, scenario
 /** portfolio_index → extended hazard key → metrics, for one scenario. */
 export type ExtendedIndex = Map<number, Record<string, HazardMetrics>>;
 
-export function portfolioExtendedSummary(engine: RiskEngine, portfolio: string, scenario: string, signal: AbortSignal): Promise<ExtendedIndex> {
+export function portfolioExtendedSummary(engine: RiskEngine, portfolio: string, scenario: string, signal: CancelSignal): Promise<ExtendedIndex> {
   return engine.load(`extended|${portfolio}|${scenario}`, async ({ client, signal: loadSignal, rows, readAhead }) => {
     const items = await client.datasets.extendedSummary(portfolio, { scenario }).all({ rows, readAhead, signal: loadSignal });
     const index: ExtendedIndex = new Map();
@@ -66,7 +66,7 @@ export interface SeriesFilter {
 /** portfolio_index → year (`YYYY` or `YYYY-MM`) → value, for one filter set. */
 export type SeriesIndex = Map<number, Record<string, number>>;
 
-export function portfolioSeries(engine: RiskEngine, portfolio: string, filter: SeriesFilter, signal: AbortSignal): Promise<SeriesIndex> {
+export function portfolioSeries(engine: RiskEngine, portfolio: string, filter: SeriesFilter, signal: CancelSignal): Promise<SeriesIndex> {
   const key = `items|${portfolio}|${filter.hazard}|${filter.scenario}|${filter.indicator}|${filter.measure}`;
   return engine.load(key, async ({ client, signal: loadSignal, rows, readAhead }) => {
     const items = await client.datasets.items(portfolio, { ...filter }).all({ rows, readAhead, signal: loadSignal });
@@ -80,16 +80,16 @@ export function portfolioSeries(engine: RiskEngine, portfolio: string, filter: S
   }, signal);
 }
 
-export function portfolioAssets(engine: RiskEngine, portfolio: string, signal: AbortSignal): Promise<Asset[]> {
+export function portfolioAssets(engine: RiskEngine, portfolio: string, signal: CancelSignal): Promise<Asset[]> {
   return engine.load(`assets|${portfolio}`, ({ client, signal: loadSignal, rows, readAhead }) =>
     client.portfolios.assets(portfolio).all({ rows, readAhead, signal: loadSignal }), signal);
 }
 
-export function projectList(engine: RiskEngine, signal: AbortSignal): Promise<Project[]> {
+export function projectList(engine: RiskEngine, signal: CancelSignal): Promise<Project[]> {
   return engine.load("projects", ({ client, signal: loadSignal }) => client.projects.list({ signal: loadSignal }), signal);
 }
 
-export function portfolioList(engine: RiskEngine, signal: AbortSignal): Promise<Portfolio[]> {
+export function portfolioList(engine: RiskEngine, signal: CancelSignal): Promise<Portfolio[]> {
   return engine.load("portfolios", ({ client, signal: loadSignal }) => client.portfolios.list({ signal: loadSignal }), signal);
 }
 
@@ -132,7 +132,7 @@ export function defaultLayerColumn(columns: readonly string[], rows: Iterable<Re
   return candidates.find((column) => rowList.some((row) => typeof row[column] === "number" && Number.isFinite(row[column])));
 }
 
-export function appliedLayer(engine: RiskEngine, vector: string, portfolio: string, signal: AbortSignal): Promise<LayerTable> {
+export function appliedLayer(engine: RiskEngine, vector: string, portfolio: string, signal: CancelSignal): Promise<LayerTable> {
   return engine.load(`layer|${vector}|${portfolio}`, async ({ client, signal: loadSignal }) => {
     const result = await client.compositions.applyVector(vector, portfolio, { signal: loadSignal });
     return parseLayerCsv(result.csv);
@@ -152,7 +152,7 @@ export function parseLayerCsv(csv: string): LayerTable {
 }
 
 /** Every nature sub-project the key can see, across all superprojects. */
-export function natureSubprojects(engine: RiskEngine, signal: AbortSignal): Promise<SubProject[]> {
+export function natureSubprojects(engine: RiskEngine, signal: CancelSignal): Promise<SubProject[]> {
   return engine.load("nature|subprojects", async ({ client, signal: loadSignal }) => {
     const superprojects = await client.nature.superprojects({ signal: loadSignal });
     const lists = await Promise.all(superprojects.map((name) => client.nature.subprojects(name, { signal: loadSignal })));
@@ -160,7 +160,7 @@ export function natureSubprojects(engine: RiskEngine, signal: AbortSignal): Prom
   }, signal);
 }
 
-export function natureSummary(engine: RiskEngine, id: string, signal: AbortSignal): Promise<Record<string, number>> {
+export function natureSummary(engine: RiskEngine, id: string, signal: CancelSignal): Promise<Record<string, number>> {
   return engine.load(`nature|export|${id}`, async ({ client, signal: loadSignal }) => {
     const exported = await client.nature.exportSubproject(id, { signal: loadSignal });
     return exported.summary ?? {};

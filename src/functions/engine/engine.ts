@@ -23,7 +23,7 @@ export interface EngineOptions {
   maxRetryDelayMs?: number;
   /** First back-off delay (default 300 ms). */
   baseRetryDelayMs?: number;
-  /** The longest a cell waits for its data, retries included; then it shows an error (default 60 s). */
+  /** The longest a load runs, retries included, and so the longest a cell waits; then it shows an error (default 60 s). */
   deadlineMs?: number;
   /** How long calls are collected before the distinct loads go out (default 4 ms). */
   batchWindowMs?: number;
@@ -73,7 +73,7 @@ export interface EngineStats {
   retries: number;
   /** Loads that ended in an error. */
   failures: number;
-  /** Loads aborted because no cell waited for them any more. */
+  /** Loads aborted because no cell waited for them any more, or because they passed their deadline. */
   aborted: number;
   /** Loads running now. */
   inFlight: number;
@@ -92,6 +92,16 @@ export interface LoadContext {
   rows: number;
 }
 
+/**
+ * What a call may be cancelled by: an AbortSignal, or anything as small that behaves like one
+ * (the formulas use a light one per cell: an AbortController costs more than the rest of a call).
+ */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
 /** Fetches the data of one key; it must honour `signal`. */
 export type Loader<T> = (context: LoadContext) => Promise<T>;
 
@@ -105,6 +115,8 @@ interface Flight {
   readonly client: RiskClient;
   waiters: number;
   settled: boolean;
+  /** Ends the load for every waiting cell at `deadlineMs` after it was asked for. */
+  deadline: ReturnType<typeof setTimeout> | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -151,7 +163,7 @@ export class RiskEngine {
    * AbortedError when `signal` fires and TimeoutError past the deadline; the load goes on while
    * other calls still wait for it.
    */
-  load<T>(key: string, loader: Loader<T>, signal?: AbortSignal): Promise<T> {
+  load<T>(key: string, loader: Loader<T>, signal?: CancelSignal): Promise<T> {
     this.counters.calls++;
     if (signal?.aborted) return Promise.reject(cancelled());
     let client: RiskClient;
@@ -239,9 +251,12 @@ export class RiskEngine {
       client,
       waiters: 0,
       settled: false,
+      deadline: undefined,
       resolve,
       reject,
     };
+    // One deadline per load rather than per cell: a recalculation joins thousands of cells to a few loads.
+    flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
     this.flights.set(key, flight);
     this.counters.loads++;
     this.batch.push(flight);
@@ -272,7 +287,9 @@ export class RiskEngine {
   }
 
   private settle(flight: Flight, result: Settled<unknown>): void {
+    if (flight.settled) return; // already ended by its deadline or its last waiter leaving
     flight.settled = true;
+    clearTimeout(flight.deadline);
     if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
     const abandoned = flight.controller.signal.aborted;
     if (!result.ok && !abandoned) this.counters.failures++;
@@ -283,39 +300,50 @@ export class RiskEngine {
     else flight.reject(result.error);
   }
 
-  /** One caller's wait: ends with the flight, the caller's cancellation, or the deadline. */
-  private wait(flight: Flight, signal: AbortSignal | undefined): Promise<unknown> {
+  /** One caller's wait: ends with the flight (value, error or deadline) or the caller's cancellation. */
+  private wait(flight: Flight, signal: CancelSignal | undefined): Promise<unknown> {
     flight.waiters++;
+    if (!signal) return flight.promise;
     return new Promise((resolve, reject) => {
       let done = false;
-      const finish = (leaveEarly: boolean, complete: () => void) => {
+      const onAbort = () => {
         if (done) return;
         done = true;
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        if (leaveEarly) this.leave(flight);
-        complete();
+        this.leave(flight);
+        reject(cancelled());
       };
-      const onAbort = () => finish(true, () => reject(cancelled()));
-      const timer = setTimeout(
-        () =>
-          finish(true, () =>
-            reject(new TimeoutError(`no answer within ${this.settings.deadlineMs} ms`, { operation: "engine.load" })),
-          ),
-        this.settings.deadlineMs,
-      );
-      signal?.addEventListener("abort", onAbort, { once: true });
+      signal.addEventListener("abort", onAbort, { once: true });
       flight.promise.then(
-        (value) => finish(false, () => resolve(value)),
-        (error) => finish(false, () => reject(error)),
+        (value) => {
+          done = true;
+          signal.removeEventListener("abort", onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          done = true;
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
       );
     });
+  }
+
+  /** The load passed its deadline: every waiting cell gets a TimeoutError and the request is aborted. */
+  private expire(flight: Flight): void {
+    if (flight.settled) return;
+    flight.settled = true;
+    if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
+    this.counters.aborted++;
+    flight.controller.abort(cancelled());
+    flight.reject(new TimeoutError(`no answer within ${this.settings.deadlineMs} ms`, { operation: "engine.load" }));
   }
 
   /** A caller stopped waiting; the last one out aborts the load. */
   private leave(flight: Flight): void {
     flight.waiters--;
     if (flight.waiters > 0 || flight.settled) return;
+    flight.settled = true;
+    clearTimeout(flight.deadline);
     if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
     this.counters.aborted++;
     flight.controller.abort(cancelled());

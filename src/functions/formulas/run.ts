@@ -1,3 +1,4 @@
+import type { CancelSignal } from "../engine/engine";
 import { toExcelError } from "../errors";
 
 /** What Excel hands a cancelable function: it sets `onCanceled` when the cell no longer needs a result. */
@@ -13,12 +14,12 @@ export interface Invocation {
 export async function evaluate<T>(
   invocation: Invocation | undefined,
   notFound: () => string,
-  body: (signal: AbortSignal) => Promise<T>,
+  body: (signal: CancelSignal) => Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
-  if (invocation) invocation.onCanceled = () => controller.abort();
+  const cancellation = new CellCancellation();
+  if (invocation) invocation.onCanceled = () => cancellation.abort();
   try {
-    return await body(controller.signal);
+    return await body(cancellation);
   } catch (error) {
     throw toExcelError(error, { notFound: notFound() });
   }
@@ -28,4 +29,31 @@ export async function evaluate<T>(
 export function quote(value: unknown): string {
   const text = String(value ?? "");
   return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
+}
+
+/**
+ * The cancellation of one cell. Not an AbortController: creating one costs more than the rest of a
+ * call in Node and browsers, and a recalculation makes thousands of calls, few ever cancelled.
+ */
+class CellCancellation implements CancelSignal {
+  aborted = false;
+  private listeners: (() => void)[] | undefined;
+
+  addEventListener(_type: "abort", listener: () => void): void {
+    if (this.aborted) return;
+    (this.listeners ??= []).push(listener);
+  }
+
+  removeEventListener(_type: "abort", listener: () => void): void {
+    const index = this.listeners?.indexOf(listener) ?? -1;
+    if (index >= 0) this.listeners!.splice(index, 1);
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    listeners?.forEach((listener) => listener());
+  }
 }
