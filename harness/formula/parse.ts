@@ -6,6 +6,8 @@
  * omitted optional argument (Excel passes null). Anything else is a syntax error naming the position.
  */
 
+import { columnIndex } from "../../src/shaping/a1";
+
 /** A cell or range reference; row/col are 0-based, sheet is undefined for "this sheet". */
 export interface RefExpr {
   kind: "ref";
@@ -38,25 +40,6 @@ export function parseFormula(formula: string): Expr {
   parser.skipSpaces();
   if (!parser.atEnd()) parser.fail("the end of the formula");
   return expr;
-}
-
-/** "A" → 0, "AA" → 26. */
-export function columnIndex(letters: string): number {
-  let n = 0;
-  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n - 1;
-}
-
-/** 0 → "A", 26 → "AA". */
-export function columnName(index: number): string {
-  let n = index + 1;
-  let out = "";
-  while (n > 0) {
-    const rem = (n - 1) % 26;
-    out = String.fromCharCode(65 + rem) + out;
-    n = Math.floor((n - 1) / 26);
-  }
-  return out;
 }
 
 /** Every reference in an expression (the cells a formula depends on). */
