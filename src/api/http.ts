@@ -16,6 +16,11 @@ export interface TransportOptions {
   timeoutMs?: number;
   /** Retries after the first attempt, for idempotent requests only (default 4). */
   maxRetries?: number;
+  /**
+   * Further retries allowed for 429 answers that carry `Retry-After` (default 6): the service says
+   * when to come back, so throttling alone should not turn cells into errors.
+   */
+  maxRateLimitRetries?: number;
   /** Upper bound of one back-off delay, including a `Retry-After` wait (default 20 s). */
   maxRetryDelayMs?: number;
   /** First back-off delay; doubles each retry (default 300 ms). */
@@ -86,6 +91,7 @@ export class Transport {
     this.options = {
       timeoutMs: options.timeoutMs ?? 30_000,
       maxRetries: options.maxRetries ?? 4,
+      maxRateLimitRetries: options.maxRateLimitRetries ?? 6,
       maxRetryDelayMs: options.maxRetryDelayMs ?? 20_000,
       baseRetryDelayMs: options.baseRetryDelayMs ?? 300,
       onRetry: options.onRetry,
@@ -111,6 +117,7 @@ export class Transport {
     const onCallerAbort = () => controller.abort(call.signal?.reason);
     call.signal?.addEventListener("abort", onCallerAbort, { once: true });
     let timedOut = false;
+    let failureRetries = 0; // retries for failures other than a 429 with Retry-After
     let bodyTimer: ReturnType<typeof setTimeout> | undefined;
     try {
       const response = await this.ky(url, {
@@ -122,7 +129,12 @@ export class Transport {
         signal: controller.signal,
         timeout: timeoutMs,
         retry: {
-          limit: idempotent ? this.options.maxRetries : 0,
+          limit: idempotent ? this.options.maxRetries + this.options.maxRateLimitRetries : 0,
+          shouldRetry: ({ error }) => {
+            if (isRateLimitWithHint(error)) return undefined; // bounded by `limit` alone
+            failureRetries += 1;
+            return failureRetries > this.options.maxRetries ? false : undefined;
+          },
           methods: ["get", "put", "delete", "head", "post"],
           statusCodes: RETRY_STATUSES,
           afterStatusCodes: [429, 503],
@@ -209,6 +221,11 @@ export class Transport {
       cause: error,
     });
   }
+}
+
+/** A 429 that says when to come back. */
+function isRateLimitWithHint(error: unknown): boolean {
+  return error instanceof HTTPError && error.response.status === 429 && error.response.headers.has("retry-after");
 }
 
 function aborted(spec: RequestSpec, cause?: unknown): AbortedError {

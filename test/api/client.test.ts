@@ -190,6 +190,25 @@ describe("retries", () => {
     expect(retries).toHaveLength(3);
   });
 
+  it("gives a 429 with Retry-After its own allowance of retries, on top of the failure retries", async () => {
+    let calls = 0;
+    await serve((req, res) => {
+      calls += 1;
+      if (calls <= 5) return sendJson(res, 429, { errors: ["slow down"] }, { "Retry-After": "0" });
+      if (calls <= 7) return sendJson(res, 503, { errors: ["unavailable"] });
+      sendJson(res, 200, []);
+    });
+    await expect(clientFor({ maxRetries: 2, maxRateLimitRetries: 5 }).portfolios.list()).resolves.toEqual([]);
+    expect(server.requests).toHaveLength(8);
+  });
+
+  it("stops after the rate-limit allowance when the service keeps throttling", async () => {
+    await serve((req, res) => sendJson(res, 429, { errors: ["slow down"] }, { "Retry-After": "0" }));
+    const error = await clientFor({ maxRetries: 1, maxRateLimitRetries: 2 }).portfolios.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(server.requests).toHaveLength(4);
+  });
+
   it("caps a long Retry-After at the maximum delay", async () => {
     let calls = 0;
     await serve((req, res) => {
