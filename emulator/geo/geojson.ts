@@ -80,8 +80,10 @@ export function checkGeometry(g: unknown, where: string, c: Collector, allowed =
 
 function checkFeature(f: unknown, where: string, c: Collector, allowed: string[], nullGeometry: boolean): void {
   if (!isObject(f) || f.type !== "Feature") return c.add(`${where}: expected a GeoJSON Feature`);
-  if (f.geometry === null || f.geometry === undefined) {
-    if (!nullGeometry) c.add(`${where}.geometry: is missing`);
+  // RFC 7946: a Feature always has a `geometry` member; it may be null only where nulls are allowed.
+  if (!("geometry" in f)) c.add(`${where}.geometry: is missing (a Feature needs a geometry member, null if unlocated)`);
+  else if (f.geometry === null) {
+    if (!nullGeometry) c.add(`${where}.geometry: is null; a located geometry is needed here`);
   } else checkGeometry(f.geometry, `${where}.geometry`, c, allowed);
   if (f.properties !== undefined && f.properties !== null && !isObject(f.properties)) c.add(`${where}.properties: expected an object or null`);
 }

@@ -253,6 +253,10 @@ describe("area A basics", () => {
     const r = await call(emu, "POST", `${C}/vector`, { json: { name: "bad", geojson: bad } });
     expect(r.status).toBe(422);
     expect(r.body.errors[0]).toMatch(/^geojson\.features\[0\]\.geometry\.coordinates\[0\]: linear ring is not closed/);
+    const noGeometry = { type: "FeatureCollection", features: [{ type: "Feature", properties: { a: 1 } }] };
+    const r1 = await call(emu, "POST", `${C}/vector`, { json: { name: "no-geometry", geojson: noGeometry } });
+    expect(r1.status).toBe(422);
+    expect(r1.body.errors[0]).toMatch(/^geojson\.features\[0\]\.geometry: is missing/);
     const form = new FormData();
     form.append("name", "bad");
     form.append("geojson", "{oops");
