@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 
-/** Where the drills leave their figures; docs/reliability.md quotes them. */
+/** Where the drills leave their figures; the README's Reliability section quotes them. */
 export const FIGURES_DIR = path.resolve(__dirname, "../../../test-output/reliability");
 
 /**
