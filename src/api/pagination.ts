@@ -66,8 +66,9 @@ export function clampRows(rows: number | undefined): number {
 
 /**
  * Reads every page with up to `readAhead` requests in flight and returns the items in page order.
- * Once a short page shows where the list ends, no later page is requested and later pages still in
- * flight are aborted. The first failure aborts the rest and rejects.
+ * Page 1 goes alone (unless `expectedItems` says more are needed): a list that fits in it costs one
+ * request. Once a short page shows where the list ends, no later page is requested and later pages
+ * still in flight are aborted. The first failure aborts the rest and rejects.
  */
 export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAllOptions = {}): Promise<T[]> {
   const rows = clampRows(options.rows);
@@ -78,11 +79,11 @@ export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAl
   let nextPage = 1;
   let itemsRead = 0;
   let failure: unknown;
-  // With a size hint, the list must end by this page (short or empty); go further only if it did not.
+  // Pages are requested up to the horizon first; past it only once those pages show the list goes on.
+  // With a size hint, the horizon is the page that must end the list. Without one it is page 1: most
+  // lists fit in a page, and reading ahead before page 1 proves otherwise would multiply their cost.
   let horizon: number =
-    options.expectedItems !== undefined && options.expectedItems >= 0
-      ? Math.floor(options.expectedItems / rows) + 1
-      : Number.POSITIVE_INFINITY;
+    options.expectedItems !== undefined && options.expectedItems >= 0 ? Math.floor(options.expectedItems / rows) + 1 : 1;
 
   const outerSignal = options.signal;
   const abortAll = () => inFlight.forEach((controller) => controller.abort());

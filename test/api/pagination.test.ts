@@ -86,6 +86,13 @@ describe("bulk read with read-ahead", () => {
     expect(elapsed).toBeLessThan(5 * 40);
   });
 
+  it("reads a list that fits in one page with one request, however deep the read-ahead", async () => {
+    server = await assetServer(52);
+    const items = await client().portfolios.assets("p").all({ readAhead: 6 });
+    expect(items).toHaveLength(52);
+    expect(pagesRequested()).toEqual([1]);
+  });
+
   it("with the expected item count, requests exactly the pages that hold the list", async () => {
     server = await assetServer(1000);
     const items = await client().portfolios.assets("p").all({ readAhead: 6, expectedItems: 1000 });
