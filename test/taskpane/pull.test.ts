@@ -6,6 +6,7 @@ import { pasteSummary } from "../../src/taskpane/actions/summary";
 import { estimateTimeseriesRows, loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/actions/timeseries";
 import { CancelledError } from "../../src/taskpane/actions/types";
 import { DEFAULT_PAYLOAD_LIMIT_BYTES } from "../../harness/fake-excel";
+import { columnLetters as col } from "../../src/shaping/a1";
 import type { RunningEmulator } from "../../emulator/server";
 import { newWorkbook, startTestService } from "./support";
 
@@ -177,15 +178,3 @@ describe("export ZIP → sheets", () => {
     expect(fake.sheetNames()).toEqual(["Sheet1"]);
   });
 });
-
-/** 0-based column index → letters. */
-function col(index: number): string {
-  let n = index + 1;
-  let out = "";
-  while (n > 0) {
-    const rem = (n - 1) % 26;
-    out = String.fromCharCode(65 + rem) + out;
-    n = Math.floor((n - 1) / 26);
-  }
-  return out;
-}

@@ -1,4 +1,4 @@
-import { Button, Field, Input, MessageBar, MessageBarBody, Select, Text } from "@fluentui/react-components";
+import { Button, Field, Input, MessageBar, MessageBarBody, Text } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
 import type { ConnectionConfig } from "../../api/config";
 import type { Project } from "../../api/types";
@@ -7,6 +7,7 @@ import { listProjects, testConnection, type ConnectionCheck } from "../actions/c
 import { describeError } from "../actions/describe-error";
 import { useServices } from "../context";
 import { useTask } from "../hooks/useTask";
+import { ChoiceField } from "./ChoiceField";
 import { ErrorNotice } from "./ErrorNotice";
 
 /**
@@ -63,16 +64,15 @@ export function ConnectionPanel() {
       <Field label="API key">
         <Input value={form.apiKey} onChange={field("apiKey")} data-testid="connection-api-key" type="password" autoComplete="off" />
       </Field>
-      <Field label="Project" hint={projects.length === 0 ? "Test the connection to list your projects." : undefined}>
-        <Select value={form.project ?? ""} onChange={field("project")} data-testid="connection-project">
-          {projectOptions.length === 0 ? <option value="">(none)</option> : null}
-          {projectOptions.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <ChoiceField
+        label="Project"
+        hint={projects.length === 0 ? "Test the connection to list your projects." : undefined}
+        value={form.project ?? ""}
+        onChange={(project) => setForm((f) => ({ ...f, project }))}
+        choices={projectOptions}
+        emptyLabel={projectOptions.length === 0 ? "(none)" : undefined}
+        testId="connection-project"
+      />
       <div style={{ display: "flex", gap: 8, flexWrap: "wrap" }}>
         <Button onClick={runTest} disabled={test.running} data-testid="connection-test">
           Test connection

@@ -1,10 +1,11 @@
-import { Button, Checkbox, Field, Select } from "@fluentui/react-components";
+import { Button, Checkbox } from "@fluentui/react-components";
 import { useState } from "react";
 import { pasteSummary } from "../actions/summary";
 import { SCENARIO_CHOICES } from "../actions/timeseries";
 import type { PastedSheet } from "../actions/types";
 import { useServices } from "../context";
 import { useTask } from "../hooks/useTask";
+import { ChoiceField } from "./ChoiceField";
 import { PortfolioSelect } from "./PortfolioSelect";
 import { TaskStatus } from "./TaskStatus";
 
@@ -18,16 +19,7 @@ export function SummaryPanel() {
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="summary-portfolio" />
-      <Field label="Scenario">
-        <Select value={scenario} onChange={(_, d) => setScenario(d.value)} data-testid="summary-scenario">
-          <option value="">All scenarios</option>
-          {SCENARIO_CHOICES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <ChoiceField label="Scenario" value={scenario} onChange={setScenario} choices={SCENARIO_CHOICES} emptyLabel="All scenarios" testId="summary-scenario" />
       <Checkbox label="Also the extended summary (metrics per hazard)" checked={extended} onChange={(_, d) => setExtended(d.checked === true)} data-testid="summary-extended" />
       <Button
         appearance="primary"

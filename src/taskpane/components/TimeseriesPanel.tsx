@@ -1,14 +1,15 @@
-import { Button, Checkbox, Field, Select, Spinner, Text } from "@fluentui/react-components";
+import { Button, Checkbox, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
 import { MEASURE_CHOICES, SCENARIO_CHOICES, estimateTimeseriesRows, loadTimeseriesCatalog, pasteTimeseries, type TimeseriesCatalog, type TimeseriesFilters, type TimeseriesPasted } from "../actions/timeseries";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
 import { useTask } from "../hooks/useTask";
+import { ChoiceField } from "./ChoiceField";
 import { ErrorNotice } from "./ErrorNotice";
 import { PortfolioSelect } from "./PortfolioSelect";
 import { TaskStatus } from "./TaskStatus";
 
-const START_YEARS = Array.from({ length: 25 }, (_, i) => 1980 + 5 * i);
+const START_YEARS = Array.from({ length: 25 }, (_, i) => String(1980 + 5 * i));
 const MAX_CHART_ASSETS = 10;
 
 /** Capability 3: timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
@@ -23,8 +24,8 @@ export function TimeseriesPanel() {
 
   const hazards = [...new Set(catalog.data?.indicators.map((i) => i.hazard) ?? [])];
   const indicators = catalog.data?.indicators.filter((i) => !filters.hazard || i.hazard === filters.hazard).map((i) => i.indicator) ?? [];
-  const set = (key: keyof TimeseriesFilters) => (_: unknown, d: { value: string }) =>
-    setFilters((f) => ({ ...f, [key]: key === "startYear" ? (d.value ? Number(d.value) : undefined) : d.value, ...(key === "hazard" ? { indicator: "" } : {}) }));
+  const set = (key: keyof TimeseriesFilters) => (value: string) =>
+    setFilters((f) => ({ ...f, [key]: key === "startYear" ? (value ? Number(value) : undefined) : value, ...(key === "hazard" ? { indicator: "" } : {}) }));
   const estimate = catalog.data ? estimateTimeseriesRows(catalog.data, filters) : undefined;
 
   return (
@@ -32,58 +33,20 @@ export function TimeseriesPanel() {
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="ts-portfolio" />
       {catalog.loading ? <Spinner size="tiny" label="Loading lists…" /> : null}
       {catalog.error ? <ErrorNotice error={catalog.error} testId="ts-catalog-error" /> : null}
-      <Field label="Hazard">
-        <Select value={filters.hazard} onChange={set("hazard")} data-testid="ts-hazard">
-          <option value="">All hazards</option>
-          {hazards.map((h) => (
-            <option key={h} value={h}>
-              {h}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field label="Indicator">
-        <Select value={filters.indicator} onChange={set("indicator")} data-testid="ts-indicator">
-          <option value="">All indicators</option>
-          {[...new Set(indicators)].map((i) => (
-            <option key={i} value={i}>
-              {i}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <ChoiceField label="Hazard" value={filters.hazard ?? ""} onChange={set("hazard")} choices={hazards} emptyLabel="All hazards" testId="ts-hazard" />
+      <ChoiceField label="Indicator" value={filters.indicator ?? ""} onChange={set("indicator")} choices={[...new Set(indicators)]} emptyLabel="All indicators" testId="ts-indicator" />
       <div style={{ display: "flex", gap: 8 }}>
-        <Field label="Scenario" style={{ flex: 1 }}>
-          <Select value={filters.scenario} onChange={set("scenario")} data-testid="ts-scenario">
-            <option value="">All</option>
-            {SCENARIO_CHOICES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Field label="Measure" style={{ flex: 1 }}>
-          <Select value={filters.measure} onChange={set("measure")} data-testid="ts-measure">
-            <option value="">All</option>
-            {MEASURE_CHOICES.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <ChoiceField label="Scenario" value={filters.scenario ?? ""} onChange={set("scenario")} choices={SCENARIO_CHOICES} emptyLabel="All" testId="ts-scenario" style={{ flex: 1 }} />
+        <ChoiceField label="Measure" value={filters.measure ?? ""} onChange={set("measure")} choices={MEASURE_CHOICES} emptyLabel="All" testId="ts-measure" style={{ flex: 1 }} />
       </div>
-      <Field label="Start year">
-        <Select value={filters.startYear === undefined ? "" : String(filters.startYear)} onChange={set("startYear")} data-testid="ts-start-year">
-          <option value="">From the first year</option>
-          {START_YEARS.map((y) => (
-            <option key={y} value={String(y)}>
-              {y}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <ChoiceField
+        label="Start year"
+        value={filters.startYear === undefined ? "" : String(filters.startYear)}
+        onChange={set("startYear")}
+        choices={START_YEARS}
+        emptyLabel="From the first year"
+        testId="ts-start-year"
+      />
       {catalog.data && catalog.data.assets.length > 0 ? (
         <details data-testid="ts-chart-assets">
           <summary style={{ cursor: "pointer", fontSize: 14 }}>Line chart of assets ({chartAssets.length} chosen, up to {MAX_CHART_ASSETS})</summary>
