@@ -9,7 +9,7 @@ import { ApiError, badRequest, forbiddenProject, notFound, unprocessable } from 
 import { jsonObject } from "../http/multipart";
 import { RequestContext } from "../http/request-context";
 import { collectPolygons, validateSubProject } from "../geo/geojson";
-import { NATURE_SUMMARY_NAMES, natureValues } from "../model/scores";
+import { BLUE_CARBON_SUMMARY_NAMES, NATURE_SUMMARY_NAMES, blueCarbonValues, natureValues } from "../model/scores";
 import { round6 } from "../model/hazard-model";
 import { StoredSubProject } from "../state/types";
 
@@ -66,7 +66,7 @@ export async function createSubProject(ctx: RequestContext) {
     id: randomUUID(),
     project: superproject,
     name,
-    type: "Forest Carbon",
+    type: subProjectType(valid.value.features[0].properties?.["Type"]),
     created_at: nowIso(),
     ready_at: Date.now() + ctx.emu.options.processingDelayMs,
     geojson: valid.value,
@@ -75,6 +75,14 @@ export async function createSubProject(ctx: RequestContext) {
   await ctx.emu.persist();
   ctx.reply.code(201);
   return record(sub);
+}
+
+/**
+ * The sub-project's type from its first feature's `Type` property: coastal ecosystems (mangrove,
+ * seagrass, salt marsh, "blue carbon") are `Blue Carbon`, everything else `Forest Carbon`.
+ */
+export function subProjectType(declared: unknown): string {
+  return typeof declared === "string" && /blue|mangrove|seagrass|salt\s*marsh|tidal/i.test(declared) ? "Blue Carbon" : "Forest Carbon";
 }
 
 /** Sample points inside the polygons: a 6×6 grid over the bounding box, else the centroid. */
@@ -99,12 +107,14 @@ export function subProjectExport(s: StoredSubProject, seed: number) {
   const coords = collectPolygons(s.geojson);
   const pts = samplePoints(coords);
   const sums: Record<string, number> = {};
+  const blue = s.type === "Blue Carbon";
+  const names: readonly string[] = blue ? [...NATURE_SUMMARY_NAMES, ...BLUE_CARBON_SUMMARY_NAMES] : NATURE_SUMMARY_NAMES;
   for (const [lng, lat] of pts) {
-    const v = natureValues(lat, lng, seed);
-    for (const k of NATURE_SUMMARY_NAMES) sums[k] = (sums[k] ?? 0) + v[k];
+    const v = blue ? { ...natureValues(lat, lng, seed), ...blueCarbonValues(lat, lng, seed) } : natureValues(lat, lng, seed);
+    for (const k of names) sums[k] = (sums[k] ?? 0) + v[k];
   }
   const summary: Record<string, number> = {};
-  for (const k of NATURE_SUMMARY_NAMES) summary[k] = round6(sums[k] / pts.length);
+  for (const k of names) summary[k] = round6(sums[k] / pts.length);
   const props = s.geojson.features[0].properties ?? {};
   const metadata: Record<string, unknown> = {};
   for (const k of METADATA_NAMES) if (props[k] !== undefined) metadata[k] = props[k];

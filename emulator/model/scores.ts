@@ -192,6 +192,31 @@ export const NATURE_SUMMARY_NAMES = [
   "water_balance_ssp585_2050_mean",
 ] as const;
 
+/** Extra summary names of blue-carbon sub-projects (field notes: cyclone_*, extreme_precip_*, sea_level_rise_*). */
+export const BLUE_CARBON_SUMMARY_NAMES = [
+  "cyclone_baseline_mean",
+  "cyclone_ssp585_2050_mean",
+  "extreme_precip_baseline_mean",
+  "extreme_precip_ssp585_2050_mean",
+  "sea_level_rise_ssp585_2050_mean",
+] as const;
+
+/**
+ * Blue-carbon values at one point: cyclone probability and sea-level change from the model;
+ * "extreme precipitation" has no hazard of its own here, so the inland flood probability stands in.
+ */
+export function blueCarbonValues(lat: number, lng: number, seed: number): Record<string, number> {
+  const mean = (hazard: Hazard, from: number, to: number) =>
+    periodMean(primaryIndicator(hazard), pointProfile(hazard, lat, lng, seed), "ssp585", "mid", from, to);
+  return {
+    cyclone_baseline_mean: mean("cyclone", 2005, 2015),
+    cyclone_ssp585_2050_mean: mean("cyclone", 2045, 2055),
+    extreme_precip_baseline_mean: mean("flood_potential", 2005, 2015),
+    extreme_precip_ssp585_2050_mean: mean("flood_potential", 2045, 2055),
+    sea_level_rise_ssp585_2050_mean: mean("sea_level_rise", 2045, 2055),
+  };
+}
+
 /** Nature summary values at one point (averaged over sample points by the caller). */
 export function natureValues(lat: number, lng: number, seed: number): Record<string, number> {
   const wildfire = primaryIndicator("wildfire");

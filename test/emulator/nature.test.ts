@@ -67,6 +67,22 @@ test("create: 201 Processing, then Processing Completed and an export; crs accep
   expect(other.body.summary).not.toEqual(exp.body.summary);
 });
 
+test("a blue-carbon sub-project (Type mangrove) adds cyclone, extreme precipitation and sea-level summaries", async () => {
+  const coastal = {
+    type: "FeatureCollection",
+    features: [{ type: "Feature", geometry: { type: "Polygon", coordinates: square(91.5, 21.5, 0.5) }, properties: { "Entity Name": "Sundarbans Mangroves", Type: "Mangrove" } }],
+  };
+  const r = await call(emu, "POST", "/nature/projects", { project: "nc-demo", json: { projectName: "Sundarbans Mangroves", type: "NCS", geojson: coastal } });
+  expect(r.status).toBe(201);
+  expect(r.body.type).toBe("Blue Carbon");
+  await new Promise((res) => setTimeout(res, 250));
+  const exp = await call(emu, "GET", `/nature/projects/${r.body.id}/export`, { project: null });
+  const blueNames = ["cyclone_baseline_mean", "cyclone_ssp585_2050_mean", "extreme_precip_baseline_mean", "extreme_precip_ssp585_2050_mean", "sea_level_rise_ssp585_2050_mean"];
+  expect(Object.keys(exp.body.summary).sort()).toEqual([...SUMMARY_NAMES, ...blueNames].sort());
+  expect(exp.body.summary.cyclone_ssp585_2050_mean).toBeGreaterThanOrEqual(exp.body.summary.cyclone_baseline_mean);
+  expect(exp.body.metadata.Type).toBe("Mangrove");
+});
+
 test("without a project header, projectName names the superproject", async () => {
   const r = await call(emu, "POST", "/nature/projects", { project: null, json: { projectName: "nc-demo", type: "NCS", geojson: fc({ "Entity Name": "Named By Feature" }) } });
   expect(r.status).toBe(201);
