@@ -185,6 +185,16 @@ describe("every call settles", () => {
     expect(engine.stats().aborted).toBe(1);
   });
 
+  test("a load waiting for its turn is not late: a queue longer than the deadline still fills every cell", async () => {
+    const service = await searchService(60);
+    const engine = new RiskEngine({ connection: service.connection, concurrency: 1, deadlineMs: 200 });
+    const started = Date.now();
+    const values = await Promise.all(points(8).map(([lat, lng]) => search(engine, lat, lng, "floods", "30yr", null, null)));
+    expect(Date.now() - started).toBeGreaterThan(400); // eight loads one after another, past the deadline
+    expect(values.every((v) => typeof v[0]![0] === "number")).toBe(true);
+    expect(engine.stats()).toMatchObject({ requests: 8, aborted: 0, failures: 0 });
+  });
+
   test("retries of a 503 are counted and the cell gets the value", async () => {
     let calls = 0;
     const service = await startFakeService((request, res) => {

@@ -23,7 +23,7 @@ export interface EngineOptions {
   maxRetryDelayMs?: number;
   /** First back-off delay (default 300 ms). */
   baseRetryDelayMs?: number;
-  /** The longest a load runs, retries included, and so the longest a cell waits; then it shows an error (default 60 s). */
+  /** The longest a load runs once started, retries included; then its cells show an error (default 60 s). */
   deadlineMs?: number;
   /** How long calls are collected before the distinct loads go out (default 4 ms). */
   batchWindowMs?: number;
@@ -115,7 +115,7 @@ interface Flight {
   readonly client: RiskClient;
   waiters: number;
   settled: boolean;
-  /** Ends the load for every waiting cell at `deadlineMs` after it was asked for. */
+  /** Ends the load for every waiting cell at `deadlineMs` after it started running. */
   deadline: ReturnType<typeof setTimeout> | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
@@ -255,8 +255,6 @@ export class RiskEngine {
       resolve,
       reject,
     };
-    // One deadline per load rather than per cell: a recalculation joins thousands of cells to a few loads.
-    flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
     this.flights.set(key, flight);
     this.counters.loads++;
     this.batch.push(flight);
@@ -275,10 +273,12 @@ export class RiskEngine {
       if (flight.controller.signal.aborted) continue;
       const signal = flight.controller.signal;
       this.limiter
-        .run(
-          () => flight.loader({ client: flight.client, signal, readAhead: this.settings.readAhead, rows: this.settings.rows }),
-          signal,
-        )
+        .run(() => {
+          // One deadline per load, from when it starts: a recalculation joins thousands of cells to
+          // a few loads, and a load waiting for its turn behind others is not late.
+          flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
+          return flight.loader({ client: flight.client, signal, readAhead: this.settings.readAhead, rows: this.settings.rows });
+        }, signal)
         .then(
           (value) => this.settle(flight, { ok: true, value }),
           (error) => this.settle(flight, { ok: false, error }),
