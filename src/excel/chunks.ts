@@ -29,7 +29,8 @@ export function utf8Length(text: string): number {
 /** Estimated request bytes of one row: its values' JSON plus its formats' JSON. */
 export function rowBytes(row: readonly CellValue[], formats: readonly (string | null)[] | null): number {
   let bytes = utf8Length(JSON.stringify(row)) + 1;
-  if (formats) for (const f of formats) if (f !== null) bytes += f.length + 3;
+  // A format array is sent whole: `null` where a cell keeps its format, a quoted string elsewhere.
+  if (formats) for (const f of formats) bytes += f === null ? 5 : utf8Length(f) + 3;
   return bytes;
 }
 
