@@ -7,6 +7,7 @@
  */
 import { FakeErrorCodes, FakeExcelError, propertyNotLoaded } from "./errors";
 import type { FakeChange, WorkbookModel } from "./model";
+import { utf8Length } from "../../src/excel/chunks";
 
 /** One queued operation: a name and JSON payload for the byte count, and what it does. */
 export interface QueuedOperation {
@@ -51,21 +52,6 @@ export interface FakeHost {
   syncCount: number;
   faultInjector?: (info: SyncInfo) => InjectedFault | undefined;
   emit: (changes: FakeChange[]) => void;
-}
-
-/** UTF-8 byte length of a string without allocating a buffer. */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 /** The fake's Excel.RequestContext. */
