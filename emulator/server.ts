@@ -101,7 +101,7 @@ function sendError(err: unknown, reply: FastifyReply, quiet: boolean): FastifyRe
 /** Starts the emulator and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const opts = resolveOptions(options);
-  const jq = new JqSandbox({ timeoutMs: opts.jqTimeoutMs, maxOutputChars: 20 * 1024 * 1024, maxHeapMb: 256 });
+  const jq = new JqSandbox({ timeoutMs: opts.jqTimeoutMs, maxOutputChars: 20 * 1024 * 1024, maxHeapMb: 256, maxWasmMb: 256 });
   let state: EmulatorState = seedState(opts.seed);
   const persister = opts.dataDir ? new StatePersister(opts.dataDir, () => emu.state) : null;
   const emu: Emulator = {

@@ -40,6 +40,8 @@ export interface JqLimits {
   timeoutMs: number;
   maxOutputChars: number;
   maxHeapMb: number;
+  /** jq's own WebAssembly heap (outside the worker's resourceLimits), in MB. */
+  maxWasmMb: number;
 }
 
 export class JqSandbox {
@@ -75,6 +77,7 @@ export class JqSandbox {
     if (this.ready) return this.ready;
     const worker = new Worker(WORKER_FILE, {
       resourceLimits: { maxOldGenerationSizeMb: this.limits.maxHeapMb, maxYoungGenerationSizeMb: 32 },
+      workerData: { maxWasmBytes: this.limits.maxWasmMb * 1024 * 1024 },
     });
     worker.unref();
     this.worker = worker;
@@ -132,6 +135,8 @@ export class JqSandbox {
       };
       const onMessage = (m: WorkerReply) => {
         if (m.id !== id) return;
+        // A refused allocation leaves jq's engine in an unknown state: start a fresh one next time.
+        if (!m.ok && m.kind === "memory") this.discard(worker);
         finish(() => (m.ok ? resolve(m.output ?? "") : reject(new JqError(m.kind ?? "jq", m.error ?? "jq failed"))));
       };
       const onError = (e: Error) => {
