@@ -19,7 +19,7 @@ export interface ConnectionCheck {
  * refused key, NetworkError when unreachable).
  */
 export async function testConnection(config: ConnectionConfig, options: { signal?: AbortSignal } = {}): Promise<ConnectionCheck> {
-  const client = new RiskClient(config, { timeoutMs: 15_000, maxRetries: 1 });
+  const client = probeClient(config);
   const call = { signal: options.signal };
   const [projects, nature] = await Promise.all([
     client.projects.list(call),
@@ -35,5 +35,10 @@ export async function testConnection(config: ConnectionConfig, options: { signal
 
 /** Lists the projects for the project picker (GET /projects/ needs only the key). */
 export function listProjects(config: ConnectionConfig, options: { signal?: AbortSignal } = {}): Promise<Project[]> {
-  return new RiskClient(config, { timeoutMs: 15_000, maxRetries: 1 }).projects.list({ signal: options.signal });
+  return probeClient(config).projects.list({ signal: options.signal });
+}
+
+/** A client for trying settings the user is still editing: answers quickly rather than retrying long. */
+function probeClient(config: ConnectionConfig): RiskClient {
+  return new RiskClient(config, { timeoutMs: 15_000, maxRetries: 1 });
 }

@@ -94,10 +94,9 @@ export async function syncAssets(input: AssetRangeInput, options: SyncOptions): 
         },
       ),
     );
-    if (!created) existing = await step("check", () => client.portfolios.assets(portfolio).all({ signal }));
-  } else {
-    existing = await step("check", () => client.portfolios.assets(portfolio).all({ signal }));
   }
+  // A portfolio that was there (or appeared meanwhile) may hold assets; a new one holds none.
+  if (!created) existing = await step("check", () => client.portfolios.assets(portfolio).all({ signal }));
 
   const unchanged = existing.length > 0 && portfolioHoldsExactly(existing, rows);
   if (!unchanged) {
