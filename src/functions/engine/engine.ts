@@ -170,8 +170,9 @@ export class RiskEngine {
     let fullKey: string;
     try {
       const connection = this.connectionOf();
-      fullKey = `${connectionKey(connection)}\u0000${key}`;
-      client = this.clientFor(connection);
+      const connKey = connectionKey(connection);
+      fullKey = `${connKey}\u0000${key}`;
+      client = this.clientFor(connection, connKey);
     } catch (error) {
       return Promise.reject(error); // unusable settings (ConfigurationError): nothing to send
     }
@@ -209,11 +210,12 @@ export class RiskEngine {
 
   /** The client of the current connection (made anew when the connection changes). */
   get client(): RiskClient {
-    return this.clientFor(this.connectionOf());
+    const connection = this.connectionOf();
+    return this.clientFor(connection, connectionKey(connection));
   }
 
-  private clientFor(connection: ConnectionConfig): RiskClient {
-    const key = connectionKey(connection);
+  /** The client of `connection` (whose cache key is `key`), made anew when the connection changes. */
+  private clientFor(connection: ConnectionConfig, key: string): RiskClient {
     if (this.clientValue === undefined || this.clientKey !== key) {
       this.clientValue = new RiskClient(connection, {
         timeoutMs: this.settings.timeoutMs,
