@@ -3,6 +3,7 @@ import { ConflictError } from "../../api/errors";
 import type { SubProject } from "../../api/types";
 import { writeTableToNewSheet } from "../../excel/writeSheets";
 import type { CellValue } from "../../shaping/types";
+import { refreshAfterChange, type ForgetChange } from "./data-change";
 import { parseGeoJsonFile } from "./geojson-file";
 import { CancelledError, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
@@ -43,13 +44,17 @@ export async function createSubprojectFromFile(
   client: RiskClient,
   input: { superproject: string; fileName: string; text: string; name?: string },
   signal?: AbortSignal,
+  /** With these, the functions' cached sub-project list is dropped and Excel recalculates after the create. */
+  refresh?: { run: ExcelRunner | null; forget: ForgetChange },
 ): Promise<SubProject> {
   if (input.superproject.trim() === "") throw new Error("Choose a superproject first");
   const geojson = parseGeoJsonFile(input.text, input.fileName, ["FeatureCollection"]);
   const name = (input.name ?? "").trim() || proposeSubprojectName(input.text);
   if (name === "") throw new Error(`Name the new sub-project: ${input.fileName} has no "Entity Name" to propose one from.`);
   try {
-    return await client.nature.createSubproject({ superproject: input.superproject, projectName: name, geojson, type: SUBPROJECT_TYPE }, { signal });
+    const created = await client.nature.createSubproject({ superproject: input.superproject, projectName: name, geojson, type: SUBPROJECT_TYPE }, { signal });
+    if (refresh) await refreshAfterChange({ ...refresh, change: { kind: "nature" } });
+    return created;
   } catch (error) {
     if (error instanceof ConflictError) {
       throw new Error(`${input.superproject} already has a sub-project named “${name}”: choose another name.`, { cause: error });
