@@ -109,7 +109,7 @@ describe("against a recording server", () => {
     await clientOf().nature.createSubproject({ superproject: "nc-demo", projectName: "Ridge", geojson: { type: "FeatureCollection", features: [] }, type: "NCS" });
     const request = server.requests[0];
     expect(request.headers["x-service-project"]).toBe("nc-demo");
-    expect(JSON.parse(request.body)).toEqual({ projectName: "Ridge", geojson: { type: "FeatureCollection", features: [] }, type: "NCS" });
+    expect(JSON.parse(request.body.toString("utf8"))).toEqual({ projectName: "Ridge", geojson: { type: "FeatureCollection", features: [] }, type: "NCS" });
   });
 });
 

@@ -46,11 +46,11 @@ export function TimeseriesPanel() {
         <ChoiceField label="Measure" value={filters.measure ?? ""} onChange={set("measure")} choices={MEASURE_CHOICES} emptyLabel="All" testId="ts-measure" style={{ flex: 1 }} />
       </div>
       <div style={{ display: "flex", gap: 8 }}>
-        <Field label="From" hint="YYYY-MM-DD or YYYY" validationState={startProblem ? "error" : "none"} validationMessage={startProblem ?? undefined} style={{ flex: 1 }}>
-          <Input value={filters.startDate ?? ""} onChange={(_, d) => setFilters((f) => ({ ...f, startDate: d.value }))} placeholder="first" data-testid="ts-start-date" />
+        <Field label="From" hint="YYYY-MM-DD or YYYY" validationState={startProblem ? "error" : "none"} validationMessage={startProblem ?? undefined} style={{ flex: 1, minWidth: 0 }}>
+          <Input style={{ minWidth: 0 }} value={filters.startDate ?? ""} onChange={(_, d) => setFilters((f) => ({ ...f, startDate: d.value }))} placeholder="first" data-testid="ts-start-date" />
         </Field>
-        <Field label="To" hint="inclusive" validationState={endProblem ? "error" : "none"} validationMessage={endProblem ?? undefined} style={{ flex: 1 }}>
-          <Input value={filters.endDate ?? ""} onChange={(_, d) => setFilters((f) => ({ ...f, endDate: d.value }))} placeholder="last" data-testid="ts-end-date" />
+        <Field label="To" hint="inclusive" validationState={endProblem ? "error" : "none"} validationMessage={endProblem ?? undefined} style={{ flex: 1, minWidth: 0 }}>
+          <Input style={{ minWidth: 0 }} value={filters.endDate ?? ""} onChange={(_, d) => setFilters((f) => ({ ...f, endDate: d.value }))} placeholder="last" data-testid="ts-end-date" />
         </Field>
       </div>
       {catalog.data && catalog.data.assets.length > 0 ? (
