@@ -15,7 +15,7 @@ export class Portfolios {
     return this.transport.send({ operation: "portfolios.get", method: "GET", area: "base", path: `/portfolios/${segment(name)}/`, project: true, responseType: "json" }, call);
   }
 
-  /** Creates an empty portfolio. Names: letters, digits, `_` and `-`. ConflictError when it exists. */
+  /** Creates an empty portfolio. Names: 3 to 30 letters, digits, `_` and `-` (else BadRequestError naming `portfolio_name`). ConflictError when it exists. */
   create(name: string, call?: CallOptions): Promise<Portfolio> {
     return this.transport.send({ operation: "portfolios.create", method: "POST", area: "base", path: "/portfolios/", project: true, json: { portfolio_name: name }, responseType: "json" }, call);
   }
