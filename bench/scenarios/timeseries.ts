@@ -12,7 +12,7 @@ const ITEMS_ROUTE = /\/datasets\/physical\/items$/;
 const SYNC_LIMIT_BYTES = 5_000_000;
 
 /** One hazard, scenario, indicator and measure: one series per asset. */
-export const TIMESERIES_FILTERS: Required<Omit<TimeseriesFilters, "startYear">> = {
+export const TIMESERIES_FILTERS: Required<Omit<TimeseriesFilters, "startYear" | "startDate" | "endDate">> = {
   hazard: "wildfire",
   indicator: "unified_prob",
   scenario: "ssp585",

@@ -4,6 +4,7 @@
  * page at position 2,000 costs what page 1 costs.
  */
 import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
 import Papa from "papaparse";
 import { zipSync, strToU8 } from "fflate";
 import { badRequest } from "../http/errors";
@@ -65,11 +66,8 @@ function assetHeader(p: StoredPortfolio, a: StoredAsset, index: number) {
   return { portfolio_name: p.portfolio_name, portfolio_index: index, entity_id: a.entity_id, entity_name: a.entity_name };
 }
 
-/** GET .../datasets/physical/summary (default or extended form). */
-export async function physicalSummary(ctx: RequestContext) {
-  const p = findPortfolio(ctx);
-  requireRiskData(p);
-  const extended = queryBool(ctx, "extended") ?? false;
+/** The default summary's filters read from the query: one row per asset × scenario × window. */
+function defaultSummarySelection(ctx: RequestContext, p: StoredPortfolio) {
   const scenario = queryEnum(ctx, "scenario", SCENARIOS);
   const hazard = queryEnum(ctx, "hazard", HAZARDS);
   const windowText = queryString(ctx, "window");
@@ -78,12 +76,45 @@ export async function physicalSummary(ctx: RequestContext) {
     window = Number(windowText);
     if (!(WINDOWS as readonly number[]).includes(window)) throw badRequest(`window: "${windowText}" is not one of ${WINDOWS.join(", ")}`);
   }
-  const page = pagination(ctx);
   const assets = selectAssets(ctx, p);
   const seed = ctx.emu.options.seed;
   const scenarios = scenario ? [scenario] : [...SCENARIOS];
+  const windows = window ? [window] : [...WINDOWS];
+  const perAsset = scenarios.length * windows.length;
+  return {
+    hazards: hazard ? [hazard] : [...HAZARDS],
+    total: assets.count * perAsset,
+    /** The i-th summary item of the filtered list (0-based, before paging). */
+    item(i: number) {
+      const index = assets.at(Math.floor(i / perAsset));
+      const k = i % perAsset;
+      const s = scenarios[Math.floor(k / windows.length)];
+      const w = windows[k % windows.length];
+      const a = p.assets[index];
+      return {
+        ...assetHeader(p, a, index),
+        window: w,
+        window_start_year: WINDOW_START_YEAR,
+        scenario: s,
+        risk_summaries: riskSummaries(a.lat, a.lng, s, w, seed, hazard),
+      };
+    },
+  };
+}
+
+/** GET .../datasets/physical/summary (default or extended form). */
+export async function physicalSummary(ctx: RequestContext) {
+  const p = findPortfolio(ctx);
+  requireRiskData(p);
+  const extended = queryBool(ctx, "extended") ?? false;
+  const page = pagination(ctx);
   const out: unknown[] = [];
   if (extended) {
+    const scenario = queryEnum(ctx, "scenario", SCENARIOS);
+    const hazard = queryEnum(ctx, "hazard", HAZARDS);
+    const assets = selectAssets(ctx, p);
+    const seed = ctx.emu.options.seed;
+    const scenarios = scenario ? [scenario] : [...SCENARIOS];
     const end = Math.min(assets.count, page.offset + page.rows);
     for (let i = page.offset; i < end; i++) {
       const index = assets.at(i);
@@ -103,48 +134,60 @@ export async function physicalSummary(ctx: RequestContext) {
     }
     return out;
   }
-  const windows = window ? [window] : [...WINDOWS];
-  const perAsset = scenarios.length * windows.length;
-  const total = assets.count * perAsset;
-  const end = Math.min(total, page.offset + page.rows);
-  for (let i = page.offset; i < end; i++) {
-    const index = assets.at(Math.floor(i / perAsset));
-    const k = i % perAsset;
-    const s = scenarios[Math.floor(k / windows.length)];
-    const w = windows[k % windows.length];
-    const a = p.assets[index];
-    out.push({
-      ...assetHeader(p, a, index),
-      window: w,
-      window_start_year: WINDOW_START_YEAR,
-      scenario: s,
-      risk_summaries: riskSummaries(a.lat, a.lng, s, w, seed, hazard),
-    });
-  }
+  const selection = defaultSummarySelection(ctx, p);
+  const end = Math.min(selection.total, page.offset + page.rows);
+  for (let i = page.offset; i < end; i++) out.push(selection.item(i));
   return out;
 }
 
-/** Reads a year from start_date/end_date (an integer year, or a date starting with one). */
-function yearParam(ctx: RequestContext, name: string): number | undefined {
-  const s = queryString(ctx, name);
-  if (s === undefined) return undefined;
-  const m = /^(\d{4})(-\d{2}(-\d{2})?)?$/.exec(s.trim());
-  if (!m) throw badRequest(`${name}: "${s}" is not a year (YYYY)`);
-  return Number(m[1]);
+/** One end of a date range: a year, and for a full date its month and day. */
+interface DateBound {
+  year: number;
+  month?: number;
+  day?: number;
 }
 
-/** GET .../datasets/physical/items: timeseries, one per asset × indicator × scenario × measure. */
-export async function physicalItems(ctx: RequestContext) {
-  const p = findPortfolio(ctx);
-  requireRiskData(p);
+/**
+ * Reads start_date/end_date: a date `YYYY-MM-DD` (the published client's form) or a year `YYYY`
+ * alone (also used). 400 naming the parameter otherwise, and for dates that do not exist.
+ */
+function dateParam(ctx: RequestContext, name: string): DateBound | undefined {
+  const s = queryString(ctx, name);
+  if (s === undefined) return undefined;
+  const m = /^(\d{4})(?:-(\d{2})-(\d{2}))?$/.exec(s.trim());
+  if (!m) throw badRequest(`${name}: "${s}" is not a date (YYYY-MM-DD) or a year (YYYY)`);
+  const year = Number(m[1]);
+  if (m[2] === undefined) return { year };
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    throw badRequest(`${name}: "${s}" is not a date that exists`);
+  }
+  return { year, month, day };
+}
+
+/** The range of start_date/end_date: projections narrowed by year, observed series by month. */
+function dateRange(ctx: RequestContext): YearRange | undefined {
+  const from = dateParam(ctx, "start_date");
+  const to = dateParam(ctx, "end_date");
+  if (from === undefined && to === undefined) return undefined;
+  if (from !== undefined && to !== undefined) {
+    const first = [from.year, from.month ?? 1, from.day ?? 1];
+    const last = [to.year, to.month ?? 12, to.day ?? 31];
+    const after = first[0] !== last[0] ? first[0] > last[0] : first[1] !== last[1] ? first[1] > last[1] : first[2] > last[2];
+    if (after) throw badRequest(`start_date: ${queryString(ctx, "start_date")} is after end_date ${queryString(ctx, "end_date")}`);
+  }
+  return { from: from?.year ?? 0, to: to?.year ?? 9999, fromMonth: from?.month, toMonth: to?.month };
+}
+
+/** The items' filters read from the query: one item per asset × indicator × scenario × measure. */
+function itemsSelection(ctx: RequestContext, p: StoredPortfolio) {
   const hazard = queryEnum(ctx, "hazard", HAZARDS);
   const indicator = queryString(ctx, "indicator");
   const scenario = queryEnum(ctx, "scenario", SCENARIOS);
   const measure = queryEnum(ctx, "measure", MEASURES);
-  const from = yearParam(ctx, "start_date");
-  const to = yearParam(ctx, "end_date");
-  if (from !== undefined && to !== undefined && from > to) throw badRequest(`start_date: ${from} is after end_date ${to}`);
-  const range: YearRange | undefined = from !== undefined || to !== undefined ? { from: from ?? 0, to: to ?? 9999 } : undefined;
+  const range = dateRange(ctx);
   const specs = INDICATORS.filter((s) => (!hazard || s.hazard === hazard) && (!indicator || s.indicator === indicator));
   if (indicator && specs.length === 0) {
     const valid = INDICATORS.filter((s) => !hazard || s.hazard === hazard).map((s) => s.indicator);
@@ -154,38 +197,164 @@ export async function physicalItems(ctx: RequestContext) {
   for (const spec of specs)
     for (const s of scenario ? [scenario] : SCENARIOS)
       for (const m of measure ? [measure] : MEASURES) combos.push({ spec, scenario: s, measure: m });
-  const page = pagination(ctx);
   const assets = selectAssets(ctx, p);
   const seed = ctx.emu.options.seed;
-  const total = assets.count * combos.length;
-  const end = Math.min(total, page.offset + page.rows);
   const profiles = new Map<string, PointProfile>();
+  return {
+    combos,
+    range,
+    total: assets.count * combos.length,
+    /** The i-th item of the filtered list (0-based, before paging). */
+    item(i: number) {
+      const index = assets.at(Math.floor(i / combos.length));
+      const c = combos[i % combos.length];
+      const a = p.assets[index];
+      const key = `${index}|${c.spec.hazard}`;
+      let prof = profiles.get(key);
+      if (!prof) {
+        if (profiles.size > 64) profiles.clear(); // items come asset by asset: keep the memory of a long export flat
+        profiles.set(key, (prof = pointProfile(c.spec.hazard, a.lat, a.lng, seed)));
+      }
+      return {
+        ...assetHeader(p, a, index),
+        hazard: c.spec.hazard,
+        indicator: c.spec.indicator,
+        scenario: c.scenario,
+        measure: c.measure,
+        risk_exposure: seriesFor(c.spec, prof, c.scenario, c.measure, range),
+      };
+    },
+  };
+}
+
+/** GET .../datasets/physical/items: timeseries, one per asset × indicator × scenario × measure. */
+export async function physicalItems(ctx: RequestContext) {
+  const p = findPortfolio(ctx);
+  requireRiskData(p);
+  const selection = itemsSelection(ctx, p);
+  const page = pagination(ctx);
+  const end = Math.min(selection.total, page.offset + page.rows);
   const out: unknown[] = [];
-  for (let i = page.offset; i < end; i++) {
-    const index = assets.at(Math.floor(i / combos.length));
-    const c = combos[i % combos.length];
-    const a = p.assets[index];
-    const key = `${index}|${c.spec.hazard}`;
-    let prof = profiles.get(key);
-    if (!prof) profiles.set(key, (prof = pointProfile(c.spec.hazard, a.lat, a.lng, seed)));
-    out.push({
-      ...assetHeader(p, a, index),
-      hazard: c.spec.hazard,
-      indicator: c.spec.indicator,
-      scenario: c.scenario,
-      measure: c.measure,
-      risk_exposure: seriesFor(c.spec, prof, c.scenario, c.measure, range),
-    });
-  }
+  for (let i = page.offset; i < end; i++) out.push(selection.item(i));
   return out;
+}
+
+/** Values of `file_format` on the item and summary downloads (not published; inferred: csv by default, json). */
+export const FILE_FORMATS = ["csv", "json"] as const;
+
+/**
+ * The rows a download covers: everything the filters select, or one page of it when `page` or
+ * `rows` is given (the downloads take the list's filters, paging included; inferred).
+ */
+function downloadSpan(ctx: RequestContext, total: number): { start: number; end: number } {
+  if (queryString(ctx, "page") === undefined && queryString(ctx, "rows") === undefined) return { start: 0, end: total };
+  const page = pagination(ctx);
+  return { start: Math.min(total, page.offset), end: Math.min(total, page.offset + page.rows) };
+}
+
+/** One CSV line (RFC 4180 quoting via papaparse), with its newline. */
+function csvLine(values: readonly unknown[]): string {
+  return Papa.unparse([values as unknown[]], { newline: "\n" }) + "\n";
+}
+
+/**
+ * Sends a download as a stream of text chunks produced on demand, so a 5,000-asset export never
+ * sits whole in memory. Every check ran before: a stream cannot turn into an `{errors}` answer.
+ */
+function sendDownload(ctx: RequestContext, fileName: string, format: "csv" | "json", chunks: () => Generator<string>) {
+  ctx.reply
+    .header("Content-Type", format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8")
+    .header("Content-Disposition", `attachment; filename="${fileName}"`);
+  return Readable.from(batched(chunks()));
+}
+
+/** Joins small chunks into pieces of about 64 KB (fewer writes to the socket). */
+function* batched(chunks: Generator<string>): Generator<string> {
+  let buffer = "";
+  for (const chunk of chunks) {
+    buffer += chunk;
+    if (buffer.length >= 65_536) {
+      yield buffer;
+      buffer = "";
+    }
+  }
+  if (buffer !== "") yield buffer;
+}
+
+/** A JSON array of the items from `start` to `end`, produced one item at a time. */
+function* jsonArray(start: number, end: number, item: (i: number) => unknown): Generator<string> {
+  yield "[";
+  for (let i = start; i < end; i++) yield (i > start ? "," : "") + JSON.stringify(item(i));
+  yield "]";
+}
+
+/**
+ * GET .../datasets/physical/items/export: the items' filters plus `file_format`. CSV: one row per
+ * item, asset columns, hazard, indicator, scenario, measure, then one column per date key
+ * (`YYYY` and `YYYY-MM`, sorted), as the task pane's timeseries sheet; JSON: the items as listed.
+ */
+export async function physicalItemsExport(ctx: RequestContext) {
+  const p = findPortfolio(ctx);
+  requireRiskData(p);
+  const format = queryEnum(ctx, "file_format", FILE_FORMATS) ?? "csv";
+  const selection = itemsSelection(ctx, p);
+  const { start, end } = downloadSpan(ctx, selection.total);
+  const fileName = `${p.portfolio_name}-items.${format}`;
+  if (format === "json") return sendDownload(ctx, fileName, format, () => jsonArray(start, end, selection.item));
+  // The date keys depend on the indicators' kinds and the range only, not on the asset.
+  const keys = new Set<string>();
+  const probe = pointProfile(HAZARDS[0], 0, 0, ctx.emu.options.seed);
+  for (const kind of new Set(selection.combos.map((c) => c.spec.kind))) {
+    const spec = selection.combos.find((c) => c.spec.kind === kind)!.spec;
+    for (const k of Object.keys(seriesFor(spec, probe, "ssp585", "mid", selection.range))) keys.add(k);
+  }
+  const dates = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return sendDownload(ctx, fileName, format, function* () {
+    yield csvLine(["portfolio_index", "entity_id", "entity_name", "hazard", "indicator", "scenario", "measure", ...dates]);
+    for (let i = start; i < end; i++) {
+      const it = selection.item(i);
+      yield csvLine([it.portfolio_index, it.entity_id, it.entity_name, it.hazard, it.indicator, it.scenario, it.measure, ...dates.map((d) => it.risk_exposure[d] ?? "")]);
+    }
+  });
+}
+
+/**
+ * GET .../datasets/physical/summary/export: the (default) summary's filters plus `file_format`.
+ * CSV: one row per asset × scenario × window with `<hazard>_risk_class` and `<hazard>_risk_score`
+ * columns, as the task pane's summary sheet; JSON: the summary items as listed.
+ */
+export async function physicalSummaryExport(ctx: RequestContext) {
+  const p = findPortfolio(ctx);
+  requireRiskData(p);
+  if (queryString(ctx, "extended") !== undefined) throw badRequest("extended: not a filter of the summary export (it exports the default summary)");
+  const format = queryEnum(ctx, "file_format", FILE_FORMATS) ?? "csv";
+  const selection = defaultSummarySelection(ctx, p);
+  const { start, end } = downloadSpan(ctx, selection.total);
+  const fileName = `${p.portfolio_name}-summary.${format}`;
+  if (format === "json") return sendDownload(ctx, fileName, format, () => jsonArray(start, end, selection.item));
+  return sendDownload(ctx, fileName, format, function* () {
+    yield csvLine(["portfolio_index", "entity_id", "entity_name", "scenario", "window", "window_start_year", ...selection.hazards.flatMap((h) => [`${h}_risk_class`, `${h}_risk_score`])]);
+    for (let i = start; i < end; i++) {
+      const it = selection.item(i);
+      const byHazard = new Map(it.risk_summaries.map((r) => [r.hazard, r]));
+      const cells = selection.hazards.flatMap((h) => [byHazard.get(h)?.risk_class ?? "", byHazard.get(h)?.risk_score ?? ""]);
+      yield csvLine([it.portfolio_index, it.entity_id, it.entity_name, it.scenario, it.window, it.window_start_year, ...cells]);
+    }
+  });
 }
 
 /** Years of the ZIP's exposure tables: 2020 to 2100 in steps of 5 (keeps a 5,000-asset export small). */
 export const EXPORT_YEARS = Array.from({ length: 17 }, (_, i) => 2020 + 5 * i);
 
-/** Builds the export ZIP's files (name → CSV text). Exported for tests. */
-export function exportFiles(p: StoredPortfolio, seed: number): Record<string, string> {
-  const files: Record<string, string> = {};
+/** One table of the export: column names and rows. */
+export interface ExportTable {
+  fields: string[];
+  data: unknown[][];
+}
+
+/** The export's tables by name (`exposure_<scenario>`, `exposure_bounds_<scenario>`, `summary_<scenario>`). */
+export function exportTables(p: StoredPortfolio, seed: number): Record<string, ExportTable> {
+  const tables: Record<string, ExportTable> = {};
   const idCols = ["portfolio_index", "entity_id", "entity_name", "lat", "lng"];
   for (const scenario of SCENARIOS) {
     const mid: unknown[][] = [];
@@ -204,19 +373,46 @@ export function exportFiles(p: StoredPortfolio, seed: number): Record<string, st
       }
     });
     const years = EXPORT_YEARS.map(String);
-    files[`exposure_${scenario}.csv`] = Papa.unparse({ fields: [...idCols, "hazard", "indicator", ...years], data: mid }, { newline: "\n" });
-    files[`exposure_bounds_${scenario}.csv`] = Papa.unparse({ fields: [...idCols, "hazard", "indicator", "measure", ...years], data: bounds }, { newline: "\n" });
-    files[`summary_${scenario}.csv`] = Papa.unparse(
-      { fields: [...idCols, "window", "window_start_year", "hazard", "risk_score", "risk_class"], data: summary },
-      { newline: "\n" },
-    );
+    tables[`exposure_${scenario}`] = { fields: [...idCols, "hazard", "indicator", ...years], data: mid };
+    tables[`exposure_bounds_${scenario}`] = { fields: [...idCols, "hazard", "indicator", "measure", ...years], data: bounds };
+    tables[`summary_${scenario}`] = { fields: [...idCols, "window", "window_start_year", "hazard", "risk_score", "risk_class"], data: summary };
   }
+  return tables;
+}
+
+/** Builds the export ZIP's files (name → CSV text). Exported for tests. */
+export function exportFiles(p: StoredPortfolio, seed: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const [name, table] of Object.entries(exportTables(p, seed))) files[`${name}.csv`] = Papa.unparse(table, { newline: "\n" });
   files["README.txt"] =
     "Synthetic demo data generated by the local service emulator.\n" +
     "exposure_<scenario>.csv: mid value of each hazard's primary indicator per asset, one column per year (2020-2100, every 5 years).\n" +
     "exposure_bounds_<scenario>.csv: the same with lower (lb) and upper (ub) bounds.\n" +
     "summary_<scenario>.csv: risk score (maximum of the mid series over the window) and class per asset, window and hazard.\n";
   return files;
+}
+
+/**
+ * GET .../datasets/physical/export/json: the export as one JSON document (its shape is not
+ * published; inferred): `{portfolio_name, version, tables: {<name>: {fields, data}}}` with the
+ * ZIP's tables, same names without `.csv`, same numbers.
+ */
+export async function physicalExportJson(ctx: RequestContext) {
+  const p = findPortfolio(ctx);
+  requireRiskData(p);
+  const tables = exportTables(p, ctx.emu.options.seed);
+  return sendDownload(ctx, `${p.portfolio_name}-physical.json`, "json", function* () {
+    yield `{"portfolio_name":${JSON.stringify(p.portfolio_name)},"version":${JSON.stringify(DATASET_VERSION)},"tables":{`;
+    let first = true;
+    for (const [name, table] of Object.entries(tables)) {
+      yield `${first ? "" : ","}${JSON.stringify(name)}:{"fields":${JSON.stringify(table.fields)},"data":[`;
+      // Rows are yielded one by one: a whole 5,000-asset table as one string is tens of MB.
+      for (let i = 0; i < table.data.length; i++) yield (i > 0 ? "," : "") + JSON.stringify(table.data[i]);
+      yield "]}";
+      first = false;
+    }
+    yield "}}";
+  });
 }
 
 /** GET .../datasets/physical/export: ZIP of CSV files per scenario. */

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { booleanPointInPolygon, bbox as turfBbox, centroid, multiPolygon } from "@turf/turf";
 import { nowIso } from "../emulator-context";
-import { ApiError, badRequest, forbiddenProject, notFound, unprocessable } from "../http/errors";
+import { ApiError, badRequest, conflict, forbiddenProject, notFound, unprocessable } from "../http/errors";
 import { jsonObject } from "../http/multipart";
 import { RequestContext } from "../http/request-context";
 import { collectPolygons, validateSubProject } from "../geo/geojson";
@@ -61,6 +61,10 @@ export async function createSubProject(ctx: RequestContext) {
     if (!ctx.key.superprojects.includes(projectName)) throw forbiddenProject();
     superproject = projectName;
     name = String(valid.value.features[0].properties?.["Entity Name"]);
+  }
+  // Names a sub-project within its superproject: a second one of the same name is refused.
+  if (ctx.emu.state.subprojects.some((x) => x.project === superproject && x.name === name)) {
+    throw conflict(`projectName: a sub-project named ${JSON.stringify(name)} already exists in superproject ${superproject}`);
   }
   const sub: StoredSubProject = {
     id: randomUUID(),

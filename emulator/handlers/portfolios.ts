@@ -47,6 +47,9 @@ export function requireRiskData(p: StoredPortfolio): void {
 }
 
 const NAME_RULE = /^[A-Za-z0-9_-]+$/;
+/** Portfolio name length bounds (field notes: the published client's validation, 3 to 30). */
+export const NAME_MIN_LENGTH = 3;
+export const NAME_MAX_LENGTH = 30;
 
 /** GET /api/projects/ */
 export async function listProjects(ctx: RequestContext) {
@@ -64,7 +67,9 @@ export async function createPortfolio(ctx: RequestContext) {
   const name = body.portfolio_name;
   if (typeof name !== "string" || name === "") throw badRequest("portfolio_name: is required (a string)");
   if (!NAME_RULE.test(name)) throw badRequest(`portfolio_name: "${name}" may hold only letters, digits, _ and - (no spaces)`);
-  if (name.length > 100) throw badRequest("portfolio_name: at most 100 characters");
+  if (name.length < NAME_MIN_LENGTH || name.length > NAME_MAX_LENGTH) {
+    throw badRequest(`portfolio_name: "${name}" has ${name.length} characters; names have ${NAME_MIN_LENGTH} to ${NAME_MAX_LENGTH}`);
+  }
   if (ctx.emu.state.portfolios.some((p) => p.project === ctx.project && p.portfolio_name === name)) {
     throw conflict(`portfolio ${name} already exists in project ${ctx.project}`);
   }
@@ -90,13 +95,12 @@ export async function getPortfolio(ctx: RequestContext) {
   return portfolioRecord(findPortfolio(ctx));
 }
 
-/** DELETE /api/portfolios/:portfolio_name/ */
+/** DELETE /api/portfolios/:portfolio_name/: 200 with a message object (field notes: `MessageResponse`). */
 export async function deletePortfolio(ctx: RequestContext) {
   const p = findPortfolio(ctx);
   ctx.emu.state.portfolios = ctx.emu.state.portfolios.filter((x) => x !== p);
   await ctx.emu.persist();
-  ctx.reply.code(204);
-  return undefined;
+  return { message: `portfolio ${p.portfolio_name} deleted with its ${p.assets.length} assets` };
 }
 
 /** GET /api/portfolios/:portfolio_name/assets (page, rows, entity_id). */
@@ -132,7 +136,13 @@ export async function importAssets(ctx: RequestContext) {
   p.ready_at = Date.now() + ctx.emu.options.processingDelayMs;
   await ctx.emu.persist();
   ctx.reply.code(202);
-  return { portfolio_name: p.portfolio_name, status: portfolioStatus(p), assets: p.assets.length };
+  // The published answer is a message object; the other fields are ours (extra fields are allowed).
+  return {
+    message: `${p.assets.length} assets imported into ${p.portfolio_name}; generating risk data`,
+    portfolio_name: p.portfolio_name,
+    status: portfolioStatus(p),
+    assets: p.assets.length,
+  };
 }
 
 /** GET /api/portfolios/:portfolio_name/assets/export (the CSV as uploaded). */

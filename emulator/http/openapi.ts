@@ -41,7 +41,7 @@ function operation(r: RouteDef) {
     });
   }
   for (const q of r.query ?? []) {
-    parameters.push({ name: q.name, in: "query", required: q.required ?? false, description: q.description, schema: { type: q.type, ...(q.enum ? { enum: q.enum } : {}) } });
+    parameters.push({ name: q.name, in: "query", required: q.required ?? false, description: q.description, schema: { type: q.type, ...(q.enum ? { enum: q.enum } : {}) }, ...(q.inferred ? { "x-inferred": true } : {}) });
   }
   const responses: Record<string, unknown> = {};
   const media = r.produces ?? "application/json";

@@ -18,6 +18,8 @@ export interface QueryParam {
   required?: boolean;
   description?: string;
   enum?: string[];
+  /** Not published: inferred by us (documented with `x-inferred: true`). */
+  inferred?: boolean;
 }
 
 /** One served operation. */
@@ -46,6 +48,27 @@ const PAGE: QueryParam[] = [
 ];
 const SCEN = ["ssp126", "ssp245", "ssp585"];
 const HAZ = ["cyclone", "flood_potential", "heatwave", "sea_level_rise", "water_stress", "wildfire"];
+
+const DATE_FORMAT = "A date YYYY-MM-DD or a year YYYY; observed monthly series are narrowed to the months in range, projections by year.";
+const SUMMARY_FILTERS: QueryParam[] = [
+  { name: "scenario", type: "string", enum: SCEN },
+  { name: "window", type: "integer", enum: ["5", "15", "30"] },
+  { name: "hazard", type: "string", enum: HAZ },
+  { name: "entity_id", type: "string" },
+  ...PAGE,
+];
+const ITEMS_FILTERS: QueryParam[] = [
+  { name: "hazard", type: "string", enum: HAZ },
+  { name: "indicator", type: "string" },
+  { name: "measure", type: "string", enum: ["lb", "mid", "ub"] },
+  { name: "scenario", type: "string", enum: SCEN },
+  { name: "start_date", type: "string", description: `First date (inclusive). ${DATE_FORMAT}` },
+  { name: "end_date", type: "string", description: `Last date (inclusive). ${DATE_FORMAT}` },
+  { name: "entity_id", type: "string" },
+  ...PAGE,
+];
+/** The downloads' `file_format`: its values are not published (inferred: csv by default, json). */
+const FILE_FORMAT: QueryParam = { name: "file_format", type: "string", enum: ["csv", "json"], inferred: true, description: "csv (default) or json; values inferred." };
 
 const P = "/api/portfolios/:portfolio_name";
 const C = "/api/compositions";
@@ -76,7 +99,7 @@ export const ROUTES: readonly RouteDef[] = [
   { method: "GET", path: "/api/portfolios/", area: "api", project: "required", auth: true, summary: "List portfolios (all, not paginated)", success: 200, handler: pf.listPortfolios },
   { method: "POST", path: "/api/portfolios/", area: "api", project: "required", auth: true, summary: "Create a portfolio", body: "json", success: 201, handler: pf.createPortfolio },
   { method: "GET", path: `${P}/`, area: "api", project: "required", auth: true, summary: "Get one portfolio", success: 200, handler: pf.getPortfolio },
-  { method: "DELETE", path: `${P}/`, area: "api", project: "required", auth: true, summary: "Delete a portfolio", success: 204, handler: pf.deletePortfolio },
+  { method: "DELETE", path: `${P}/`, area: "api", project: "required", auth: true, summary: "Delete a portfolio (answers {message})", success: 200, handler: pf.deletePortfolio },
   {
     method: "GET", path: `${P}/assets`, area: "api", project: "required", auth: true, summary: "List assets",
     query: [...PAGE, { name: "entity_id", type: "string" }], success: 200, handler: pf.listAssets,
@@ -86,31 +109,26 @@ export const ROUTES: readonly RouteDef[] = [
   { method: "GET", path: `${P}/datasets/physical`, area: "api", project: "required", auth: true, summary: "Physical dataset metadata", success: 200, handler: ds.physicalMetadata },
   {
     method: "GET", path: `${P}/datasets/physical/summary`, area: "api", project: "required", auth: true, summary: "Physical risk summary (default or extended)",
-    query: [
-      { name: "extended", type: "boolean" },
-      { name: "scenario", type: "string", enum: SCEN },
-      { name: "window", type: "integer", enum: ["5", "15", "30"] },
-      { name: "hazard", type: "string", enum: HAZ },
-      { name: "entity_id", type: "string" },
-      ...PAGE,
-    ],
+    query: [{ name: "extended", type: "boolean" }, ...SUMMARY_FILTERS],
     success: 200, handler: ds.physicalSummary,
   },
   {
+    method: "GET", path: `${P}/datasets/physical/summary/export`, area: "api", project: "required", auth: true,
+    summary: "Download the default summary (its list's filters; every page unless page/rows are given) as a CSV or JSON file",
+    query: [...SUMMARY_FILTERS, FILE_FORMAT], success: 200, produces: "text/csv", handler: ds.physicalSummaryExport,
+  },
+  {
     method: "GET", path: `${P}/datasets/physical/items`, area: "api", project: "required", auth: true, summary: "Physical risk timeseries items",
-    query: [
-      { name: "hazard", type: "string", enum: HAZ },
-      { name: "indicator", type: "string" },
-      { name: "measure", type: "string", enum: ["lb", "mid", "ub"] },
-      { name: "scenario", type: "string", enum: SCEN },
-      { name: "start_date", type: "integer", description: "First year (inclusive)." },
-      { name: "end_date", type: "integer", description: "Last year (inclusive)." },
-      { name: "entity_id", type: "string" },
-      ...PAGE,
-    ],
+    query: ITEMS_FILTERS,
     success: 200, handler: ds.physicalItems,
   },
+  {
+    method: "GET", path: `${P}/datasets/physical/items/export`, area: "api", project: "required", auth: true,
+    summary: "Download the timeseries items (their list's filters; every page unless page/rows are given) as a CSV or JSON file",
+    query: [...ITEMS_FILTERS, FILE_FORMAT], success: 200, produces: "text/csv", handler: ds.physicalItemsExport,
+  },
   { method: "GET", path: `${P}/datasets/physical/export`, area: "api", project: "required", auth: true, summary: "Physical risk export (ZIP of CSV files)", success: 200, produces: "application/zip", handler: ds.physicalExport },
+  { method: "GET", path: `${P}/datasets/physical/export/json`, area: "api", project: "required", auth: true, summary: "Physical risk export as one JSON file ({portfolio_name, version, tables}; shape inferred)", success: 200, handler: ds.physicalExportJson },
   // C. Search
   {
     method: "GET", path: "/api/search", area: "api", project: "required", auth: true, summary: "Point search",

@@ -224,6 +224,10 @@ export function valueAt(
 export interface YearRange {
   from: number;
   to: number;
+  /** First month (1-12) of `from` for observed monthly series; 1 when absent. */
+  fromMonth?: number;
+  /** Last month (1-12) of `to` for observed monthly series; 12 when absent. */
+  toMonth?: number;
 }
 
 /** The projection years as strings, made once: a page of series uses each of them thousands of times. */
@@ -245,8 +249,15 @@ export function seriesFor(
   } else {
     const from = Math.max(OBSERVED_FIRST_YEAR, range?.from ?? OBSERVED_FIRST_YEAR);
     const to = Math.min(OBSERVED_LAST_YEAR, range?.to ?? OBSERVED_LAST_YEAR);
+    // Observed series are narrowed to the months in range (field notes), projections by year.
+    const first = range ? range.from * 12 + (range.fromMonth ?? 1) : -Infinity;
+    const last = range ? range.to * 12 + (range.toMonth ?? 12) : Infinity;
     for (let y = from; y <= to; y++) {
-      for (let m = 1; m <= 12; m++) out[`${y}-${m < 10 ? "0" : ""}${m}`] = modelValue(spec, p, scenario, measure, y, m);
+      for (let m = 1; m <= 12; m++) {
+        const at = y * 12 + m;
+        if (at < first || at > last) continue;
+        out[`${y}-${m < 10 ? "0" : ""}${m}`] = modelValue(spec, p, scenario, measure, y, m);
+      }
     }
   }
   return out;

@@ -9,6 +9,7 @@ import {
   TimeoutError,
   apiErrorFor,
 } from "./errors";
+import type { DownloadedFile } from "./types";
 
 /** Tuning of the transport; every field has a sensible default. */
 export interface TransportOptions {
@@ -71,7 +72,11 @@ export interface RequestSpec {
    * POST; set false for a GET with side effects (UDF activation creates a vector).
    */
   idempotent?: boolean;
-  responseType: "json" | "text" | "bytes" | "none";
+  /**
+   * `optional-json`: JSON, or undefined for an empty body (answers that moved from 204 to a JSON
+   * message). `file`: a download with its file name and media type ({@link DownloadedFile}).
+   */
+  responseType: "json" | "optional-json" | "text" | "bytes" | "file" | "none";
 }
 
 const RETRY_STATUSES = [429, 502, 503, 504];
@@ -254,8 +259,19 @@ async function decodeBody<T>(response: Response, spec: RequestSpec, url: string)
       return (await response.text()) as T;
     case "bytes":
       return new Uint8Array(await response.arrayBuffer()) as T;
+    case "file": {
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const file: DownloadedFile = {
+        fileName: fileNameOf(response.headers.get("content-disposition")) ?? fallbackFileName(spec.path),
+        contentType: (response.headers.get("content-type") ?? "application/octet-stream").split(";")[0].trim(),
+        bytes,
+      };
+      return file as T;
+    }
+    case "optional-json":
     case "json": {
       const text = await response.text();
+      if (spec.responseType === "optional-json" && text.trim() === "") return undefined as T;
       try {
         return JSON.parse(text) as T;
       } catch {
@@ -284,6 +300,32 @@ async function errorStrings(response: Response): Promise<string[]> {
   }
   const excerpt = text.trim().slice(0, 200);
   return excerpt ? [excerpt] : [];
+}
+
+/**
+ * The file name of a `Content-Disposition` header (`filename*=UTF-8''…` preferred, then
+ * `filename="…"`), reduced to its last path part; undefined when there is none.
+ */
+export function fileNameOf(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  let name: string | undefined;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
+  if (extended) {
+    try {
+      name = decodeURIComponent(extended[1].trim());
+    } catch {
+      name = undefined;
+    }
+  }
+  name ??= /filename\s*=\s*"([^"]*)"/.exec(disposition)?.[1] ?? /filename\s*=\s*([^;\s]+)/.exec(disposition)?.[1];
+  const base = name?.split(/[\\/]/).pop()?.trim();
+  return base ? base : undefined;
+}
+
+/** A file name from the request path when the service names none: `<portfolio>-<last segment>`. */
+function fallbackFileName(path: string): string {
+  const parts = path.split("/").filter(Boolean).map((p) => decodeURIComponent(p));
+  return parts.slice(-3).join("-") || "download";
 }
 
 /** Encodes one path segment (portfolio names, ids). */

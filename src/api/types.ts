@@ -153,10 +153,29 @@ export interface ItemsQuery extends PageQuery {
   indicator?: string;
   measure?: string;
   scenario?: string;
-  /** A year. */
-  start_date?: number;
-  end_date?: number;
+  /**
+   * First date, `YYYY-MM-DD` (the published form) or a year `YYYY` (number or text). Observed
+   * monthly series are narrowed to the months in range, projections by year.
+   */
+  start_date?: string | number;
+  /** Last date (inclusive), as `start_date`. */
+  end_date?: string | number;
   entity_id?: string;
+}
+/** `file_format` of the item and summary downloads (values not published; inferred). */
+export type FileFormat = "csv" | "json";
+/** The answer of import and delete-portfolio (the published `MessageResponse`); extra fields are allowed. */
+export interface MessageResponse {
+  message: string;
+  [key: string]: unknown;
+}
+/** A file the service sent as a download. */
+export interface DownloadedFile {
+  /** From `Content-Disposition` when the service names it, else a name made from the request. */
+  fileName: string;
+  /** The `Content-Type` the service sent (without parameters), e.g. `text/csv`. */
+  contentType: string;
+  bytes: Uint8Array;
 }
 export interface AssetsQuery extends PageQuery {
   entity_id?: string;
@@ -196,7 +215,9 @@ export interface SubProject {
 }
 export const PROCESSING_COMPLETED = "Processing Completed";
 export interface CreateSubProjectInput {
-  /** The superproject (top-level project name, from `/superprojects`). */
+  /** The superproject (top-level project name, from `/superprojects`): sent as the project header. */
+  superproject: string;
+  /** The new sub-project's name (published guide); unique within its superproject. */
   projectName: string;
   /** A FeatureCollection, optionally with a `crs` member of type `name`. */
   geojson: GeoJson;

@@ -8,6 +8,34 @@ import type { CancelSignal, RiskEngine } from "./engine/engine";
  * `portfolio_index`, so thousands of cells over one portfolio cost that dataset's pages only.
  */
 
+/** Data the task pane changed: one portfolio (synced, imported, deleted) or the nature sub-project list. */
+export type DataChange = { kind: "portfolio"; portfolio: string } | { kind: "nature" };
+
+/**
+ * Which cache keys of the loaders below hold data a change made stale: for a portfolio, its
+ * summaries, timeseries, assets and applied layers, and the portfolio list (a sync may create
+ * one, a delete removes one); for nature, the sub-project list. Portfolio names hold no `|`.
+ */
+export function dataChangeMatcher(change: DataChange): (key: string) => boolean {
+  if (change.kind === "nature") return (key) => key === "nature|subprojects";
+  const name = change.portfolio;
+  return (key) => {
+    if (key === "portfolios") return true;
+    const parts = key.split("|");
+    switch (parts[0]) {
+      case "summary":
+      case "extended":
+      case "items":
+      case "assets":
+        return parts[1] === name;
+      case "layer":
+        return parts[parts.length - 1] === name;
+      default:
+        return false;
+    }
+  };
+}
+
 /** Local and background exposure of the point a search found, or null when it found none. */
 export interface PointExposure {
   local: SearchExposure;

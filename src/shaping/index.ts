@@ -14,3 +14,4 @@ export * from "./flattenTimeseries";
 export * from "./flattenSummary";
 export * from "./csvTable";
 export * from "./exportZip";
+export * from "./dateFilter";

@@ -1,12 +1,17 @@
 /**
- * Portfolio names: letters, digits, "_" and "-" only, no spaces (field notes). The task pane
- * checks a typed name and suggests one from the sheet or table the assets come from.
+ * Portfolio names: letters, digits, "_" and "-" only, no spaces, 3 to 30 characters (field
+ * notes: the published client's validation). The task pane checks a typed name and suggests one
+ * from the sheet or table the assets come from.
  */
 
 const VALID = /^[A-Za-z0-9_-]+$/;
 
-/** Longest name we suggest; the service documents no limit, this keeps names readable. */
-export const SUGGESTED_NAME_MAX_LENGTH = 64;
+/** Shortest portfolio name the service accepts. */
+export const PORTFOLIO_NAME_MIN_LENGTH = 3;
+/** Longest portfolio name the service accepts. */
+export const PORTFOLIO_NAME_MAX_LENGTH = 30;
+/** Longest name we suggest: the service's limit. */
+export const SUGGESTED_NAME_MAX_LENGTH = PORTFOLIO_NAME_MAX_LENGTH;
 
 /** Why a portfolio name is not acceptable, or null when it is. */
 export function portfolioNameProblem(name: string): string | null {
@@ -16,18 +21,22 @@ export function portfolioNameProblem(name: string): string | null {
   if (bad.length > 0) {
     return `Portfolio name "${name}" has ${bad.map((c) => `"${c}"`).join(", ")}: use letters A-Z, digits, _ and - only.`;
   }
+  if (name.length < PORTFOLIO_NAME_MIN_LENGTH || name.length > PORTFOLIO_NAME_MAX_LENGTH) {
+    return `Portfolio name "${name}" has ${name.length} character${name.length === 1 ? "" : "s"}: use ${PORTFOLIO_NAME_MIN_LENGTH} to ${PORTFOLIO_NAME_MAX_LENGTH}.`;
+  }
   return null;
 }
 
-/** Whether a name follows the service's rule. */
+/** Whether a name follows the service's rule (characters and length). */
 export function isValidPortfolioName(name: string): boolean {
-  return VALID.test(name);
+  return VALID.test(name) && name.length >= PORTFOLIO_NAME_MIN_LENGTH && name.length <= PORTFOLIO_NAME_MAX_LENGTH;
 }
 
 /**
  * A valid portfolio name from a sheet or table name: accents dropped ("Münster" → "Munster"),
- * spaces and punctuation become "_", and " 2", " 3"... is appended (as "_2") when the name is
- * taken (case-insensitive). Falls back to "portfolio" when nothing usable is left.
+ * spaces and punctuation become "_", at most 30 characters (a shorter than 3 gets "_portfolio"),
+ * and "_2", "_3"... is appended when the name is taken (case-insensitive). Falls back to
+ * "portfolio" when nothing usable is left.
  */
 export function suggestPortfolioName(source: string, taken: readonly string[] = []): string {
   let base = source
@@ -37,7 +46,8 @@ export function suggestPortfolioName(source: string, taken: readonly string[] = 
     .replace(/_+/g, "_")
     .replace(/^[_-]+|[_-]+$/g, "");
   if (base === "") base = "portfolio";
-  base = base.slice(0, SUGGESTED_NAME_MAX_LENGTH);
+  if (base.length < PORTFOLIO_NAME_MIN_LENGTH) base = `${base}_portfolio`; // "A1" → "A1_portfolio"
+  base = base.slice(0, SUGGESTED_NAME_MAX_LENGTH).replace(/[_-]+$/, "");
   const used = new Set(taken.map((t) => t.toLowerCase()));
   if (!used.has(base.toLowerCase())) return base;
   for (let n = 2; ; n++) {

@@ -1,6 +1,7 @@
 import { createContext, useContext } from "react";
 import type { RiskClient } from "../api/client";
 import type { ConnectionConfig } from "../api/config";
+import type { ForgetChange } from "./actions/data-change";
 import type { ExcelRunner } from "./actions/types";
 
 /** What every panel needs: the client for the current connection and a way to reach the workbook. */
@@ -14,6 +15,8 @@ export interface TaskpaneServices {
   run: ExcelRunner | null;
   /** Empties the RISK.* functions' cache (the engine's refresh). */
   emptyCache: () => void;
+  /** Drops the RISK.* functions' cached results of data the pane changed (a sync, a delete, a nature create). */
+  forget: ForgetChange;
 }
 
 export const TaskpaneContext = createContext<TaskpaneServices | null>(null);

@@ -191,7 +191,8 @@ describe("files and programs the service cannot use", () => {
     const before = (await client.nature.subprojects("nc-demo")).length;
     for (const features of [[], [{ type: "Feature", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1]]] }, properties: {} }]]) {
       const text = JSON.stringify({ type: "FeatureCollection", features });
-      const error = await createSubprojectFromFile(client, { superproject: "nc-demo", fileName: "area.geojson", text }).catch((e: unknown) => e);
+      // Named, so the file reaches the service (without a name or Entity Name the pane asks for one first).
+      const error = await createSubprojectFromFile(client, { superproject: "nc-demo", fileName: "area.geojson", text, name: "Area" }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnprocessableEntityError);
       expect((error as UnprocessableEntityError).errors[0]).toMatch(/^geojson\.features/);
     }

@@ -219,7 +219,7 @@ test("under faults, no non-idempotent request is repeated: each POST and UDF act
       ...Array.from({ length: calls.udf }, (_, i) => settle(client.compositions.createUdf({ name: `udf_${i}`, equation: { inputLayers: ["demo-losses"], operation: ".loss_flood_bsln" } }))),
       ...Array.from({ length: calls.activate }, () => settle(client.compositions.activateUdf(udfId!))),
       ...Array.from({ length: calls.vector }, (_, i) => settle(client.compositions.uploadVector({ name: `layer_${i}`, geojsonText: JSON.stringify(square) }))),
-      ...Array.from({ length: calls.nature }, () => settle(client.nature.createSubproject({ projectName: "nc-demo", geojson: square, type: "NCS" }))),
+      ...Array.from({ length: calls.nature }, (_, i) => settle(client.nature.createSubproject({ superproject: "nc-demo", projectName: `area_${i}`, geojson: square, type: "NCS" }))),
     ]);
     const server = await service.stats();
     const routes = server.routes;

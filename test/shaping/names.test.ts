@@ -15,10 +15,22 @@ describe("portfolio names", () => {
     expect(suggestPortfolioName("Sites (Zürich) 2024")).toBe("Sites_Zurich_2024");
     expect(suggestPortfolioName("東京")).toBe("portfolio");
     expect(suggestPortfolioName("Sites", ["sites", "Sites_2"])).toBe("Sites_3");
-    const long = suggestPortfolioName("x".repeat(100), ["x".repeat(64)]);
-    expect(long).toHaveLength(64);
+    // The service takes 3 to 30 characters: suggestions stay within.
+    const long = suggestPortfolioName("x".repeat(100), ["x".repeat(30)]);
+    expect(long).toHaveLength(30);
     expect(long.endsWith("_2")).toBe(true);
-    for (const s of ["Sites (Zürich) 2024", "東京", "  --  ", "a/b\\c"]) expect(isValidPortfolioName(suggestPortfolioName(s))).toBe(true);
+    expect(suggestPortfolioName("A1")).toBe("A1_portfolio");
+    expect(suggestPortfolioName("Quarterly review of all sites 2024")).toBe("Quarterly_review_of_all_sites");
+    for (const s of ["Sites (Zürich) 2024", "東京", "  --  ", "a/b\\c", "Q", "x".repeat(40)]) expect(isValidPortfolioName(suggestPortfolioName(s))).toBe(true);
+  });
+
+  it("refuses names shorter than 3 or longer than 30 characters, saying how long they are", () => {
+    expect(portfolioNameProblem("ab")).toBe('Portfolio name "ab" has 2 characters: use 3 to 30.');
+    expect(portfolioNameProblem("x".repeat(31))).toMatch(/has 31 characters: use 3 to 30/);
+    expect(portfolioNameProblem("abc")).toBeNull();
+    expect(portfolioNameProblem("x".repeat(30))).toBeNull();
+    expect(isValidPortfolioName("ab")).toBe(false);
+    expect(isValidPortfolioName("x".repeat(31))).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { segment, type CallOptions, type Transport } from "../http";
 import { PagedList } from "../pagination";
-import type { DatasetMetadata, ExtendedSummaryItem, ItemsQuery, PhysicalItem, SummaryItem, SummaryQuery } from "../types";
+import type { DatasetMetadata, DownloadedFile, ExtendedSummaryItem, FileFormat, ItemsQuery, PhysicalItem, SummaryItem, SummaryQuery } from "../types";
 
 /**
  * Area B: a portfolio's physical-risk datasets. While risk data is being generated these answer
@@ -40,6 +40,30 @@ export class Datasets {
   /** The ZIP archive of CSV files. */
   export(portfolio: string, call?: CallOptions): Promise<Uint8Array> {
     return this.transport.send({ operation: "datasets.export", method: "GET", area: "base", path: `${root(portfolio)}/export`, project: true, responseType: "bytes" }, call);
+  }
+
+  /**
+   * The export as one JSON file (`.../export/json`; its shape is not published). Answers the file
+   * as sent, for saving or for reading with `JSON.parse` on its text.
+   */
+  exportJson(portfolio: string, call?: CallOptions): Promise<DownloadedFile> {
+    return this.transport.send({ operation: "datasets.exportJson", method: "GET", area: "base", path: `${root(portfolio)}/export/json`, project: true, responseType: "file" }, call);
+  }
+
+  /**
+   * The timeseries items as one file (`.../items/export`): the items' filters plus `file_format`
+   * (`csv` by default, or `json`; values inferred). Every matching item unless `page`/`rows` are given.
+   */
+  itemsExport(portfolio: string, query: ItemsQuery & { file_format?: FileFormat } = {}, call?: CallOptions): Promise<DownloadedFile> {
+    return this.transport.send({ operation: "datasets.itemsExport", method: "GET", area: "base", path: `${root(portfolio)}/items/export`, project: true, query: { ...query }, responseType: "file" }, call);
+  }
+
+  /**
+   * The default summary as one file (`.../summary/export`): the summary's filters plus
+   * `file_format` (`csv` by default, or `json`; values inferred).
+   */
+  summaryExport(portfolio: string, query: SummaryQuery & { file_format?: FileFormat } = {}, call?: CallOptions): Promise<DownloadedFile> {
+    return this.transport.send({ operation: "datasets.summaryExport", method: "GET", area: "base", path: `${root(portfolio)}/summary/export`, project: true, query: { ...query }, responseType: "file" }, call);
   }
 
   private pagedSummary<T>(operation: string, portfolio: string, query: Omit<SummaryQuery, "page"> & { extended: boolean }, call?: CallOptions): PagedList<T> {

@@ -15,8 +15,14 @@ export class Nature {
     return this.transport.send({ operation: "nature.subprojects", method: "GET", area: "nature", path: "/projects", project: superproject, responseType: "json" }, call);
   }
 
+  /**
+   * Creates a sub-project named `projectName` in `superproject` (the header names the superproject,
+   * the body's `projectName` the new sub-project: published guide). ConflictError when the
+   * superproject already has a sub-project of that name.
+   */
   createSubproject(input: CreateSubProjectInput, call?: CallOptions): Promise<SubProject> {
-    return this.transport.send({ operation: "nature.createSubproject", method: "POST", area: "nature", path: "/projects", project: input.projectName, json: input, responseType: "json" }, call);
+    const { superproject, ...body } = input;
+    return this.transport.send({ operation: "nature.createSubproject", method: "POST", area: "nature", path: "/projects", project: superproject, json: body, responseType: "json" }, call);
   }
 
   /** Geometry, metadata and summary numbers of one sub-project. */

@@ -44,3 +44,12 @@ export function configureDefaultEngine(options: Omit<EngineOptions, "connection"
 export function refreshFunctions(): void {
   defaultEngine().refresh();
 }
+
+/**
+ * Forgets the functions' cached results whose key `matches` (see `RiskEngine.invalidate`): the
+ * task pane calls this after it changed data (see `dataChangeMatcher` in ../sources), then asks
+ * Excel to recalculate. Answers how many cached results were dropped.
+ */
+export function invalidateFunctions(matches: (key: string) => boolean): number {
+  return defaultEngine().invalidate(matches);
+}

@@ -115,6 +115,8 @@ interface Flight {
   readonly client: RiskClient;
   waiters: number;
   settled: boolean;
+  /** Set by `invalidate`: the data changed while this load ran, so its result is not cached. */
+  outdated?: boolean;
   /** Ends the load for every waiting cell at `deadlineMs` after it started running. */
   deadline: ReturnType<typeof setTimeout> | undefined;
   resolve(value: unknown): void;
@@ -192,6 +194,23 @@ export class RiskEngine {
     this.generation++;
     this.cache.clear();
     this.flights.clear();
+  }
+
+  /**
+   * Forgets the cached results whose key (as given to `load`, without the connection) `matches`,
+   * in every connection, after the task pane changed that data (a sync, an import, a delete).
+   * Loads of such keys under way finish for their callers but are not cached, and the next call
+   * starts a new one. Answers how many cached results were dropped.
+   */
+  invalidate(matches: (key: string) => boolean): number {
+    const keyOf = (fullKey: string) => fullKey.slice(fullKey.indexOf("\u0000") + 1);
+    for (const [fullKey, flight] of [...this.flights]) {
+      if (matches(keyOf(fullKey))) {
+        flight.outdated = true;
+        this.flights.delete(fullKey);
+      }
+    }
+    return this.cache.deleteWhere((fullKey) => matches(keyOf(fullKey)));
   }
 
   /** A snapshot of the counters. */
@@ -295,7 +314,7 @@ export class RiskEngine {
     if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
     const abandoned = flight.controller.signal.aborted;
     if (!result.ok && !abandoned) this.counters.failures++;
-    if (!abandoned && flight.generation === this.generation) {
+    if (!abandoned && flight.generation === this.generation && !flight.outdated) {
       this.cache.set(flight.key, result, result.ok ? this.settings.ttlMs : this.settings.errorTtlMs);
     }
     if (result.ok) flight.resolve(result.value);

@@ -39,6 +39,18 @@ export class TtlCache<T> {
     }
   }
 
+  /** Drops every entry whose key `matches`; answers how many were dropped. */
+  deleteWhere(matches: (key: string) => boolean): number {
+    let dropped = 0;
+    for (const key of [...this.entries.keys()]) {
+      if (matches(key)) {
+        this.entries.delete(key);
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
   clear(): void {
     this.entries.clear();
   }

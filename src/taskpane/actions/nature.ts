@@ -1,7 +1,9 @@
 import type { RiskClient } from "../../api/client";
+import { ConflictError } from "../../api/errors";
 import type { SubProject } from "../../api/types";
 import { writeTableToNewSheet } from "../../excel/writeSheets";
 import type { CellValue } from "../../shaping/types";
+import { refreshAfterChange, type ForgetChange } from "./data-change";
 import { parseGeoJsonFile } from "./geojson-file";
 import { CancelledError, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
@@ -19,17 +21,46 @@ export function listSubprojects(client: RiskClient, superproject: string, signal
 }
 
 /**
- * Creates a sub-project from a GeoJSON FeatureCollection file (optionally with a `crs` member).
- * The file is checked first, so a broken file is named before anything is sent.
+ * The sub-project name the pane proposes for a GeoJSON file: its first feature's `Entity Name`
+ * (the property the service reads), or "" when the file has none (the user then types one).
+ */
+export function proposeSubprojectName(text: string): string {
+  try {
+    const value = JSON.parse(text) as { features?: Array<{ properties?: Record<string, unknown> | null }> };
+    const name = value.features?.[0]?.properties?.["Entity Name"];
+    return typeof name === "string" ? name.trim() : typeof name === "number" ? String(name) : "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Creates a sub-project named `name` in `superproject` from a GeoJSON FeatureCollection file
+ * (optionally with a `crs` member). The file is checked first, so a broken file is named before
+ * anything is sent. Without a name, the first feature's `Entity Name` is used. A name the
+ * superproject already holds is refused by the service (409) and said so plainly.
  */
 export async function createSubprojectFromFile(
   client: RiskClient,
-  input: { superproject: string; fileName: string; text: string },
+  input: { superproject: string; fileName: string; text: string; name?: string },
   signal?: AbortSignal,
+  /** With these, the functions' cached sub-project list is dropped and Excel recalculates after the create. */
+  refresh?: { run: ExcelRunner | null; forget: ForgetChange },
 ): Promise<SubProject> {
   if (input.superproject.trim() === "") throw new Error("Choose a superproject first");
   const geojson = parseGeoJsonFile(input.text, input.fileName, ["FeatureCollection"]);
-  return client.nature.createSubproject({ projectName: input.superproject, geojson, type: SUBPROJECT_TYPE }, { signal });
+  const name = (input.name ?? "").trim() || proposeSubprojectName(input.text);
+  if (name === "") throw new Error(`Name the new sub-project: ${input.fileName} has no "Entity Name" to propose one from.`);
+  try {
+    const created = await client.nature.createSubproject({ superproject: input.superproject, projectName: name, geojson, type: SUBPROJECT_TYPE }, { signal });
+    if (refresh) await refreshAfterChange({ ...refresh, change: { kind: "nature" } });
+    return created;
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      throw new Error(`${input.superproject} already has a sub-project named “${name}”: choose another name.`, { cause: error });
+    }
+    throw error;
+  }
 }
 
 /**

@@ -28,8 +28,11 @@ export async function refreshAll(options: { run: ExcelRunner; emptyCache: () => 
   });
 }
 
-/** Counts formulas that call RISK.* on every sheet, reading the used range in slices. */
-export async function countRiskCells(context: Excel.RequestContext): Promise<RefreshResult> {
+/**
+ * Counts formulas that call RISK.* on every sheet, reading the used range in slices; with
+ * `matches`, only those formulas it accepts (e.g. the ones naming one portfolio).
+ */
+export async function countRiskCells(context: Excel.RequestContext, matches?: (formula: string) => boolean): Promise<RefreshResult> {
   const worksheets = context.workbook.worksheets;
   worksheets.load("items/name");
   await context.sync();
@@ -48,7 +51,7 @@ export async function countRiskCells(context: Excel.RequestContext): Promise<Ref
       slice.load("formulas");
       await context.sync();
       for (const line of slice.formulas as unknown[][]) {
-        for (const cell of line) if (typeof cell === "string" && cell.startsWith("=") && RISK_CALL.test(cell)) onSheet++;
+        for (const cell of line) if (typeof cell === "string" && cell.startsWith("=") && RISK_CALL.test(cell) && (!matches || matches(cell))) onSheet++;
       }
     }
     if (onSheet > 0) {

@@ -8,6 +8,7 @@ import { portfolioHoldsExactly } from "../../shaping/sameAssets";
 import { validateAssetRange, type AssetRangeInput } from "../../shaping/validateAssets";
 import { listTables, readSelection, readTable, type RangeSnapshot, type TableInfo } from "../../excel/readRange";
 import { selectCell } from "../../excel/selectCell";
+import { recordSyncedRange, refreshAfterChange, type ForgetChange } from "./data-change";
 import { waitForRiskData } from "./poll-status";
 import { CancelledError, StepError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning } from "./types";
 
@@ -40,6 +41,11 @@ export interface SyncOptions extends LongRunning {
   pollIntervalMs?: number;
   /** Give up waiting for risk data after this long (default 15 min). */
   pollTimeoutMs?: number;
+  /**
+   * Drops the RISK.* functions' cached results of the portfolio: called once the upload is
+   * accepted (nothing answers from the old assets meanwhile) and again when risk data is available.
+   */
+  forget?: ForgetChange;
 }
 
 /** How a sync ended (failures are thrown as StepError, cancellations as CancelledError). */
@@ -109,6 +115,7 @@ export async function syncAssets(input: AssetRangeInput, options: SyncOptions): 
     const csv = buildImportCsv(rows, validation.labelKeys);
     cancelledMessage = "Cancelled during the upload: the portfolio may already hold the new assets. Sync again to finish.";
     await step("upload", () => client.portfolios.importAssets(portfolio, csv, { signal }));
+    options.forget?.({ kind: "portfolio", portfolio });
   }
   cancelledMessage = "Stopped waiting. The assets are uploaded; the service goes on generating risk data.";
 
@@ -139,7 +146,8 @@ export function readAssetSource(run: ExcelRunner, source: AssetSource): Promise<
 }
 
 /**
- * The whole "Sync" button: reads the selection or table, then {@link syncAssets}. The result
+ * The whole "Sync" button: reads the selection or table, then {@link syncAssets}, then (with
+ * `forget`) drops the functions' cached results of the portfolio and recalculates. The result
  * carries the address that was read, so the pane can say what was synced.
  */
 export async function syncRangeToPortfolio(options: SyncOptions & { run: ExcelRunner; source: AssetSource }): Promise<SyncResult & { address: string }> {
@@ -152,6 +160,14 @@ export async function syncRangeToPortfolio(options: SyncOptions & { run: ExcelRu
   }
   const input: AssetRangeInput = { values: snapshot.values, address: snapshot.address, mergedAreas: snapshot.mergedAreas, totalRows: snapshot.totalRows };
   const result = await syncAssets(input, options);
+  if (result.outcome === "synced") {
+    recordSyncedRange(result.portfolio, snapshot.address);
+    // New assets (or a new portfolio): RISK cells reading it fetch again, now that risk data is there.
+    if (options.forget && (result.uploaded || result.created)) {
+      options.onProgress?.({ message: "Recalculating the RISK cells…", fraction: 1 });
+      await refreshAfterChange({ run: options.run, forget: options.forget, change: { kind: "portfolio", portfolio: result.portfolio } });
+    }
+  }
   return { ...result, address: snapshot.address };
 }
 

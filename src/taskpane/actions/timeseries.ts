@@ -1,6 +1,7 @@
 import type { RiskClient } from "../../api/client";
 import type { Asset, IndicatorMetadata, ItemsQuery } from "../../api/types";
 import { writeTableToNewSheet, type ChartSpec } from "../../excel/writeSheets";
+import { dateFilterProblem, dateRangeReversed } from "../../shaping/dateFilter";
 import { flattenTimeseries } from "../../shaping/flattenTimeseries";
 import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 import { AbortedError } from "../../api/errors";
@@ -11,8 +12,32 @@ export interface TimeseriesFilters {
   indicator?: string;
   scenario?: string;
   measure?: string;
-  /** First year of the series. */
+  /** First year of the series (kept for callers that pick a year; `startDate` wins when both are set). */
   startYear?: number;
+  /** First date `YYYY-MM-DD` or a year `YYYY`: monthly series start at its month. */
+  startDate?: string;
+  /** Last date `YYYY-MM-DD` or a year `YYYY` (inclusive). */
+  endDate?: string;
+}
+
+/**
+ * The service query of the filters (no paging). Throws an Error naming the field when a date
+ * filter is malformed or the range is reversed, before anything is sent.
+ */
+export function timeseriesQuery(filters: TimeseriesFilters): Omit<ItemsQuery, "page" | "rows"> {
+  const start = filters.startDate?.trim() || (filters.startYear !== undefined ? String(filters.startYear) : "");
+  const end = filters.endDate?.trim() ?? "";
+  const problem = dateFilterProblem(start, "Start date") ?? dateFilterProblem(end, "End date");
+  if (problem) throw new Error(problem);
+  if (dateRangeReversed(start, end)) throw new Error(`Start date ${start} is after end date ${end}.`);
+  return {
+    hazard: filters.hazard || undefined,
+    indicator: filters.indicator || undefined,
+    scenario: filters.scenario || undefined,
+    measure: filters.measure || undefined,
+    start_date: start || undefined,
+    end_date: end || undefined,
+  };
 }
 
 /** Scenarios and measures the service offers (contract; field notes). */
@@ -77,14 +102,7 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
   if (expected !== undefined && expected > MAX_TIMESERIES_ROWS) {
     throw new Error(`These filters select about ${formatCount(expected)} series, more than ${formatCount(MAX_TIMESERIES_ROWS)} rows for one sheet: choose a hazard, scenario or measure.`);
   }
-  const query: Omit<ItemsQuery, "page"> = {
-    hazard: filters.hazard || undefined,
-    indicator: filters.indicator || undefined,
-    scenario: filters.scenario || undefined,
-    measure: filters.measure || undefined,
-    start_date: filters.startYear,
-    rows: options.rows,
-  };
+  const query: Omit<ItemsQuery, "page"> = { ...timeseriesQuery(filters), rows: options.rows };
   onProgress?.({ message: "Reading timeseries…", fraction: 0 });
   // The reader gets its own controller so a too-large result can stop it, as Cancel does.
   const reading = new AbortController();

@@ -1,5 +1,8 @@
 import { Accordion, AccordionHeader, AccordionItem, AccordionPanel, MessageBar, MessageBarBody, Text, makeStyles, tokens } from "@fluentui/react-components";
 import type { ReactNode } from "react";
+import { invalidateFunctions } from "../../functions/engine/default-engine";
+import { dataChangeMatcher } from "../../functions/sources";
+import type { ForgetChange } from "../actions/data-change";
 import type { ExcelRunner } from "../actions/types";
 import { TaskpaneContext } from "../context";
 import { useConnection } from "../hooks/useConnection";
@@ -9,6 +12,7 @@ import { ConnectionPanel } from "./ConnectionPanel";
 import { ErrorNotice } from "./ErrorNotice";
 import { ExportPanel } from "./ExportPanel";
 import { NaturePanel } from "./NaturePanel";
+import { PortfoliosPanel } from "./PortfoliosPanel";
 import { RefreshPanel } from "./RefreshPanel";
 import { SummaryPanel } from "./SummaryPanel";
 import { SyncPanel } from "./SyncPanel";
@@ -21,6 +25,9 @@ const useStyles = makeStyles({
   sub: { color: tokens.colorNeutralForeground3 },
 });
 
+/** The default `forget`: the RISK.* functions' engine in this page drops what a change made stale. */
+const forgetInFunctions: ForgetChange = (change) => invalidateFunctions(dataChangeMatcher(change));
+
 /** One collapsible capability: the header is a button (keyboard: Tab, Enter/Space). */
 interface Section {
   id: string;
@@ -29,7 +36,7 @@ interface Section {
 }
 
 /** The task pane: a header with the connection status and one collapsible section per capability. */
-export function App(props: { run: ExcelRunner | null; emptyCache: () => void; host: Office.HostType | null }) {
+export function App(props: { run: ExcelRunner | null; emptyCache: () => void; forget?: ForgetChange; host: Office.HostType | null }) {
   const styles = useStyles();
   const connection = useConnection();
   const sections: Section[] = [
@@ -39,12 +46,13 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; ho
     { id: "layer", title: "Applied layer → new sheet", content: <AppliedLayerPanel /> },
     { id: "summary", title: "Summary → new sheet", content: <SummaryPanel /> },
     { id: "export", title: "Export ZIP → sheets", content: <ExportPanel /> },
+    { id: "portfolios", title: "Portfolios: assets, delete", content: <PortfoliosPanel /> },
     { id: "compositions", title: "Compositions", content: <CompositionsPanel /> },
     { id: "nature", title: "Nature projects", content: <NaturePanel /> },
     { id: "refresh", title: "Refresh all", content: <RefreshPanel /> },
   ];
   return (
-    <TaskpaneContext.Provider value={{ ...connection, run: props.run, emptyCache: props.emptyCache }}>
+    <TaskpaneContext.Provider value={{ ...connection, run: props.run, emptyCache: props.emptyCache, forget: props.forget ?? forgetInFunctions }}>
       <main className={styles.root} data-testid="taskpane">
         <header className={styles.header}>
           <Text as="h1" size={500} weight="semibold" style={{ margin: 0 }}>

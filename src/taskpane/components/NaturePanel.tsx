@@ -1,7 +1,7 @@
-import { Button, Field, Select, Spinner, Text } from "@fluentui/react-components";
+import { Button, Field, Input, Select, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useEffect, useState } from "react";
 import type { SubProject } from "../../api/types";
-import { createSubprojectFromFile, listSubprojects, listSuperprojects, pasteSubprojectSummary } from "../actions/nature";
+import { createSubprojectFromFile, listSubprojects, listSuperprojects, pasteSubprojectSummary, proposeSubprojectName } from "../actions/nature";
 import type { PastedSheet } from "../actions/types";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
@@ -12,7 +12,7 @@ import { TaskStatus } from "./TaskStatus";
 
 /** Capability 8: superprojects, their sub-projects, create one from GeoJSON, export a summary to a sheet. */
 export function NaturePanel() {
-  const { client, run } = useServices();
+  const { client, run, forget } = useServices();
   const [superproject, setSuperproject] = useState("");
   const [generation, setGeneration] = useState(0);
   const loadSupers = useCallback((signal: AbortSignal) => listSuperprojects(client!, signal), [client]);
@@ -24,6 +24,8 @@ export function NaturePanel() {
   const subs = useLoader<SubProject[]>(client && superproject ? loadSubs : null, [client, superproject, generation]);
   const [file, setFile] = useState<PickedFile | null>(null);
   const create = useTask<SubProject>();
+  const [subName, setSubName] = useState("");
+  const nameTaken = subName.trim() !== "" && (subs.data ?? []).some((s) => s.name === subName.trim());
   const paste = useTask<PastedSheet>();
 
   return (
@@ -67,14 +69,34 @@ export function NaturePanel() {
       </ul>
       <TaskStatus task={paste} testId="nature-export" success={(r) => `Wrote ${r.rowCount} rows to sheet “${r.sheetName}”.`} />
       <Text weight="semibold">New sub-project</Text>
-      <FilePicker accept=".geojson,.json,application/geo+json" label="Choose GeoJSON file" testId="nature-file" onPicked={setFile} />
+      <FilePicker
+        accept=".geojson,.json,application/geo+json"
+        label="Choose GeoJSON file"
+        testId="nature-file"
+        onPicked={(picked) => {
+          setFile(picked);
+          // Propose the first feature's "Entity Name"; the user may change it.
+          setSubName(picked ? proposeSubprojectName(picked.text) : "");
+        }}
+      />
+      <Field
+        label="Sub-project name"
+        hint={`Unique within ${superproject || "the superproject"}.`}
+        validationState={nameTaken ? "error" : "none"}
+        validationMessage={nameTaken ? `${superproject} already has a sub-project named “${subName.trim()}”.` : undefined}
+      >
+        <Input value={subName} onChange={(_, d) => setSubName(d.value)} placeholder="e.g. Ridge forest block" data-testid="nature-name" />
+      </Field>
       <Button
         appearance="primary"
-        disabled={!client || !file || !superproject || create.running}
+        disabled={!client || !file || !superproject || create.running || subName.trim() === "" || nameTaken}
         data-testid="nature-create"
         onClick={async () => {
           if (!client || !file) return;
-          if (await create.start((signal) => createSubprojectFromFile(client, { superproject, fileName: file.fileName, text: file.text }, signal))) setGeneration((g) => g + 1);
+          const created = await create.start((signal) =>
+            createSubprojectFromFile(client, { superproject, fileName: file.fileName, text: file.text, name: subName }, signal, { run, forget }),
+          );
+          if (created) setGeneration((g) => g + 1);
         }}
       >
         Create sub-project

@@ -1,11 +1,13 @@
 import { Button, Checkbox } from "@fluentui/react-components";
 import { useState } from "react";
+import { downloadSummary } from "../actions/downloads";
 import { pasteSummary } from "../actions/summary";
 import { SCENARIO_CHOICES } from "../actions/timeseries";
 import type { PastedSheet } from "../actions/types";
 import { useServices } from "../context";
 import { useTask } from "../hooks/useTask";
 import { ChoiceField } from "./ChoiceField";
+import { DownloadButton } from "./DownloadButton";
 import { PortfolioSelect } from "./PortfolioSelect";
 import { TaskStatus } from "./TaskStatus";
 
@@ -29,6 +31,11 @@ export function SummaryPanel() {
       >
         Pull summary into new sheets
       </Button>
+      <DownloadButton
+        testId="summary-download"
+        disabled={!client || !portfolio}
+        download={(signal, onProgress) => downloadSummary({ client: client!, portfolio, scenario: scenario || undefined, signal, onProgress })}
+      />
       <TaskStatus task={task} testId="summary" success={(sheets) => `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount} rows)`).join(" and ")}.`} />
     </div>
   );

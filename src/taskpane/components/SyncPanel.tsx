@@ -1,7 +1,7 @@
 import { Button, Field, Input, MessageBar, MessageBarBody, Radio, RadioGroup, Select, Text } from "@fluentui/react-components";
 import { useCallback, useRef, useState } from "react";
 import type { TableInfo } from "../../excel/readRange";
-import { portfolioNameProblem } from "../../shaping/portfolioName";
+import { portfolioNameProblem, suggestPortfolioName } from "../../shaping/portfolioName";
 import { listWorkbookTables, selectProblemCell, syncRangeToPortfolio, type ReplaceQuestion, type SyncResult } from "../actions/sync";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
@@ -16,7 +16,7 @@ import { TaskStatus } from "./TaskStatus";
  * the portfolio's status until risk data is available. The sheet is only read.
  */
 export function SyncPanel() {
-  const { client, run } = useServices();
+  const { client, run, forget } = useServices();
   const [sourceKind, setSourceKind] = useState<"selection" | "table">("selection");
   const [tableName, setTableName] = useState("");
   const [portfolio, setPortfolio] = useState("");
@@ -44,7 +44,7 @@ export function SyncPanel() {
     if (!client || !run) return;
     const source = sourceKind === "table" ? { kind: "table" as const, name: tableName || tables.data?.[0]?.name || "" } : { kind: "selection" as const };
     setSelectError(undefined);
-    void task.start((signal, onProgress) => syncRangeToPortfolio({ client, run, source, portfolio: portfolio.trim(), confirmReplace, signal, onProgress }));
+    void task.start((signal, onProgress) => syncRangeToPortfolio({ client, run, source, portfolio: portfolio.trim(), confirmReplace, forget, signal, onProgress }));
   };
   const result = task.state.status === "done" ? task.state.result : undefined;
 
@@ -59,7 +59,15 @@ export function SyncPanel() {
       </RadioGroup>
       {sourceKind === "table" ? (
         <Field label="Table" validationMessage={tables.data && tables.data.length === 0 ? "This workbook has no tables." : undefined}>
-          <Select value={tableName || tables.data?.[0]?.name || ""} onChange={(_, d) => setTableName(d.value)} data-testid="sync-table">
+          <Select
+            value={tableName || tables.data?.[0]?.name || ""}
+            onChange={(_, d) => {
+              setTableName(d.value);
+              // Propose a valid name (3-30 characters) from the table's when none is typed yet.
+              if (portfolio.trim() === "") setPortfolio(suggestPortfolioName(d.value));
+            }}
+            data-testid="sync-table"
+          >
             {(tables.data ?? []).map((t) => (
               <option key={t.name} value={t.name}>
                 {t.name} ({t.sheetName})
@@ -68,7 +76,7 @@ export function SyncPanel() {
           </Select>
         </Field>
       ) : null}
-      <Field label="Portfolio" hint="Letters, digits, _ and - only. Created when it does not exist." validationState={nameProblem ? "error" : "none"} validationMessage={nameProblem ?? undefined}>
+      <Field label="Portfolio" hint="3 to 30 letters, digits, _ and -. Created when it does not exist." validationState={nameProblem ? "error" : "none"} validationMessage={nameProblem ?? undefined}>
         <Input value={portfolio} onChange={(_, d) => setPortfolio(d.value)} placeholder="e.g. my_sites" data-testid="sync-portfolio" />
       </Field>
       <Button appearance="primary" onClick={sync} disabled={!client || !run || task.running || portfolio.trim() === "" || nameProblem !== null} data-testid="sync-start">
@@ -107,7 +115,8 @@ export function SyncPanel() {
             ) : r.outcome === "synced" ? (
               <span data-testid="sync-done">
                 {r.portfolio}: {r.assetCount} assets from {r.address}
-                {r.uploaded ? (r.created ? " (new portfolio)" : " (replaced)") : " (already up to date, nothing uploaded)"}. Risk data is available.
+                {r.uploaded ? (r.created ? " (new portfolio)" : " (replaced)") : " (already up to date, nothing uploaded)"}. Risk data is available
+                {r.uploaded || r.created ? "; RISK cells are recalculating." : "."}
               </span>
             ) : null
           }

@@ -1,15 +1,17 @@
-import { Button, Checkbox, Spinner, Text } from "@fluentui/react-components";
+import { Button, Checkbox, Field, Input, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
 import { MEASURE_CHOICES, SCENARIO_CHOICES, estimateTimeseriesRows, loadTimeseriesCatalog, pasteTimeseries, type TimeseriesCatalog, type TimeseriesFilters, type TimeseriesPasted } from "../actions/timeseries";
+import { dateFilterProblem, dateRangeReversed } from "../../shaping/dateFilter";
+import { downloadTimeseries } from "../actions/downloads";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
 import { useTask } from "../hooks/useTask";
 import { ChoiceField } from "./ChoiceField";
+import { DownloadButton } from "./DownloadButton";
 import { ErrorNotice } from "./ErrorNotice";
 import { PortfolioSelect } from "./PortfolioSelect";
 import { TaskStatus } from "./TaskStatus";
 
-const START_YEARS = Array.from({ length: 25 }, (_, i) => String(1980 + 5 * i));
 const MAX_CHART_ASSETS = 10;
 
 /** Capability 3: timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
@@ -25,8 +27,12 @@ export function TimeseriesPanel() {
   const hazards = [...new Set(catalog.data?.indicators.map((i) => i.hazard) ?? [])];
   const indicators = catalog.data?.indicators.filter((i) => !filters.hazard || i.hazard === filters.hazard).map((i) => i.indicator) ?? [];
   const set = (key: keyof TimeseriesFilters) => (value: string) =>
-    setFilters((f) => ({ ...f, [key]: key === "startYear" ? (value ? Number(value) : undefined) : value, ...(key === "hazard" ? { indicator: "" } : {}) }));
+    setFilters((f) => ({ ...f, [key]: value, ...(key === "hazard" ? { indicator: "" } : {}) }));
   const estimate = catalog.data ? estimateTimeseriesRows(catalog.data, filters) : undefined;
+  const startProblem = dateFilterProblem(filters.startDate ?? "", "From");
+  const endProblem =
+    dateFilterProblem(filters.endDate ?? "", "To") ?? (dateRangeReversed(filters.startDate ?? "", filters.endDate ?? "") ? `To is before From (${filters.startDate}).` : null);
+  const datesOk = !startProblem && !endProblem;
 
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
@@ -39,14 +45,14 @@ export function TimeseriesPanel() {
         <ChoiceField label="Scenario" value={filters.scenario ?? ""} onChange={set("scenario")} choices={SCENARIO_CHOICES} emptyLabel="All" testId="ts-scenario" style={{ flex: 1 }} />
         <ChoiceField label="Measure" value={filters.measure ?? ""} onChange={set("measure")} choices={MEASURE_CHOICES} emptyLabel="All" testId="ts-measure" style={{ flex: 1 }} />
       </div>
-      <ChoiceField
-        label="Start year"
-        value={filters.startYear === undefined ? "" : String(filters.startYear)}
-        onChange={set("startYear")}
-        choices={START_YEARS}
-        emptyLabel="From the first year"
-        testId="ts-start-year"
-      />
+      <div style={{ display: "flex", gap: 8 }}>
+        <Field label="From" hint="YYYY-MM-DD or YYYY" validationState={startProblem ? "error" : "none"} validationMessage={startProblem ?? undefined} style={{ flex: 1, minWidth: 0 }}>
+          <Input style={{ minWidth: 0 }} value={filters.startDate ?? ""} onChange={(_, d) => setFilters((f) => ({ ...f, startDate: d.value }))} placeholder="first" data-testid="ts-start-date" />
+        </Field>
+        <Field label="To" hint="inclusive" validationState={endProblem ? "error" : "none"} validationMessage={endProblem ?? undefined} style={{ flex: 1, minWidth: 0 }}>
+          <Input style={{ minWidth: 0 }} value={filters.endDate ?? ""} onChange={(_, d) => setFilters((f) => ({ ...f, endDate: d.value }))} placeholder="last" data-testid="ts-end-date" />
+        </Field>
+      </div>
       {catalog.data && catalog.data.assets.length > 0 ? (
         <details data-testid="ts-chart-assets">
           <summary style={{ cursor: "pointer", fontSize: 14 }}>Line chart of assets ({chartAssets.length} chosen, up to {MAX_CHART_ASSETS})</summary>
@@ -67,7 +73,7 @@ export function TimeseriesPanel() {
       {estimate !== undefined ? <Text size={200} data-testid="ts-estimate">About {estimate.toLocaleString("en-US")} rows.</Text> : null}
       <Button
         appearance="primary"
-        disabled={!client || !run || !portfolio || task.running}
+        disabled={!client || !run || !portfolio || task.running || !datesOk}
         data-testid="ts-start"
         onClick={() =>
           client && run && task.start((signal, onProgress) => pasteTimeseries({ client, run, portfolio, filters, catalog: catalog.data, chartAssets, signal, onProgress }))
@@ -75,6 +81,11 @@ export function TimeseriesPanel() {
       >
         Pull timeseries into a new sheet
       </Button>
+      <DownloadButton
+        testId="ts-download"
+        disabled={!client || !portfolio || !datesOk}
+        download={(signal, onProgress) => downloadTimeseries({ client: client!, portfolio, filters, signal, onProgress })}
+      />
       <TaskStatus task={task} testId="ts" success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} rows × ${r.years} year columns to sheet “${r.sheetName}”${r.chart ? " with a chart" : ""}.`} />
     </div>
   );

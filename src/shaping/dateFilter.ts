@@ -1,0 +1,30 @@
+/**
+ * The timeseries date filters (`start_date`, `end_date`): a date `YYYY-MM-DD` (the published
+ * form) or a year `YYYY` alone. Observed monthly series are narrowed to the months in range.
+ */
+
+const DATE = /^(\d{4})(?:-(\d{2})-(\d{2}))?$/;
+
+/** Why a typed date filter is not acceptable (`label` names the field), or null; "" is no filter. */
+export function dateFilterProblem(text: string, label: string): string | null {
+  const value = text.trim();
+  if (value === "") return null;
+  const m = DATE.exec(value);
+  if (!m) return `${label} "${value}" is not a date YYYY-MM-DD or a year YYYY.`;
+  if (m[2] !== undefined) {
+    const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const date = new Date(Date.UTC(year, month - 1, day));
+    if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return `${label} "${value}" is not a date that exists.`;
+  }
+  return null;
+}
+
+/** Whether `start` comes after `end` (a year alone spans its whole year); false when either is empty or invalid. */
+export function dateRangeReversed(start: string, end: string): boolean {
+  const a = DATE.exec(start.trim());
+  const b = DATE.exec(end.trim());
+  if (!a || !b) return false;
+  const first = `${a[1]}-${a[2] ?? "01"}-${a[3] ?? "01"}`;
+  const last = `${b[1]}-${b[2] ?? "12"}-${b[3] ?? "31"}`;
+  return first > last;
+}
