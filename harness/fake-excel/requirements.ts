@@ -22,8 +22,8 @@ export type RequirementLevel = Readonly<Record<string, string>>;
  * say the platform and the version (Windows Microsoft 365 "Version 2102" and so on).
  */
 export const EXCEL_BUILDS = {
-  /** Windows Version 2008 (Build 13127.20408), Mac 16.40: ExcelApi 1.12, CustomFunctionsRuntime 1.3. */
-  windows2008: { ExcelApi: "1.12", CustomFunctionsRuntime: "1.3", SharedRuntime: "1.1" },
+  /** Windows Version 2008 (Build 13127.20296), the first the manifest admits: ExcelApi 1.11, CustomFunctionsRuntime 1.3. */
+  windows2008: { ExcelApi: "1.11", CustomFunctionsRuntime: "1.3", SharedRuntime: "1.1" },
   /** Windows Version 2101, Mac 16.49: the last builds without ExcelApi 1.13. */
   windows2101: { ExcelApi: "1.12", CustomFunctionsRuntime: "1.3", SharedRuntime: "1.1" },
   /** Windows Version 2102 (Build 13801.20738), Mac 16.50: ExcelApi 1.13. */
