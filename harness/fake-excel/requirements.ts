@@ -173,6 +173,18 @@ export function installFakeOffice(target: Record<string, unknown>, requirements:
   const hadOffice = Object.prototype.hasOwnProperty.call(target, "Office");
   const office = (target.Office ?? {}) as Record<string, unknown>;
   const previous = Object.getOwnPropertyDescriptor(office, "context");
+  if (previous && !previous.configurable) {
+    // office.js (outside Office) defines Office.context as a fixed getter returning one empty
+    // object: give that object the requirements instead of replacing it.
+    const context = office.context as Record<string, unknown> | undefined;
+    if (!context || typeof context !== "object") throw new Error("Office.context cannot be replaced and is not an object to add requirements to.");
+    const before = Object.getOwnPropertyDescriptor(context, "requirements");
+    Object.defineProperty(context, "requirements", { value: requirements, configurable: true, writable: true, enumerable: true });
+    return () => {
+      if (before) Object.defineProperty(context, "requirements", before);
+      else delete context.requirements;
+    };
+  }
   const context = { ...((office.context as Record<string, unknown> | undefined) ?? {}), requirements };
   Object.defineProperty(office, "context", { value: context, configurable: true, writable: true, enumerable: true });
   if (!hadOffice) target.Office = office;

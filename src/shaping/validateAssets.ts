@@ -168,7 +168,8 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
       // Without ExcelApi 1.13 the two look alike, so no empty id, name or label goes through unasked.
       for (const c of [idCol, nameCol, ...labelCols.map((col) => col.index)]) {
         if (c !== undefined && isBlank(row[c])) {
-          at(r, c, `${name(r, c)} is empty, and this version of Excel cannot tell an empty cell from part of a merged one: fill it, or sync from Excel 2102 (Mac 16.50) or later.`);
+          const header = String(columns.find((col) => col.index === c)?.header ?? "").trim();
+          at(r, c, `${header} in ${name(r, c)} is empty, and this version of Excel cannot tell an empty cell from part of a merged one: fill it, or sync from Excel 2102 (Mac 16.50) or later.`);
         }
       }
     }

@@ -149,7 +149,7 @@ describe("sync from a selection, end to end, as older Excel builds run it", () =
     expect(result.outcome).toBe("invalid");
     const problems = result.outcome === "invalid" ? result.problems : [];
     expect(problems).toEqual([
-      expect.objectContaining({ cell: "E3", message: expect.stringMatching(/^E3 is empty, and this version of Excel cannot tell an empty cell from part of a merged one: fill it, or sync from Excel 2102/) }),
+      expect.objectContaining({ cell: "E3", message: expect.stringMatching(/^label:tier in E3 is empty, and this version of Excel cannot tell an empty cell from part of a merged one: fill it, or sync from Excel 2102/) }),
     ]);
     expect(countRequests(await emulatorStats(emulator), "POST ")).toBe(0);
   });
