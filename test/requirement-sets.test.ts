@@ -12,7 +12,7 @@
  */
 import path from "node:path";
 import ts from "typescript";
-import { FAKE_API_SETS, unguardedApiSets } from "../harness/fake-excel";
+import { FAKE_API_SETS, fakeMembers, unguardedApiSets } from "../harness/fake-excel";
 import { compareVersions, excelMemberSets, readManifestSets, scanApiSets, type ApiUse, type SetCheck } from "./requirements/api-sets";
 
 const root = path.resolve(__dirname, "..");
@@ -86,13 +86,17 @@ describe("requirement sets used by src/", () => {
 });
 
 describe("the Excel fake's requirement table", () => {
-  it("names each member with the set the Office.js typings give it", () => {
-    const sets = excelMemberSets(root, Object.keys(FAKE_API_SETS));
+  it("names each member with the set the Office.js typings give it, and misses none the fake implements", () => {
+    const listed = Object.keys(FAKE_API_SETS);
+    const sets = excelMemberSets(root, [...new Set([...listed, ...fakeMembers()])]);
     const wrong = Object.entries(FAKE_API_SETS)
       .filter(([api, [name, version]]) => sets.get(api)?.name !== name || sets.get(api)?.version !== version)
       .map(([api, [name, version]]) => `${api}: fake says ${name} ${version}, typings say ${JSON.stringify(sets.get(api))}`);
     expect(wrong).toEqual([]);
     expect(unguardedApiSets()).toEqual([]);
+    // Every member of the fake's classes that Excel tags above ExcelApi 1.1 must refuse below its set.
+    const unlisted = [...sets].filter(([api, set]) => set && set.version !== "1.1" && !(api in FAKE_API_SETS)).map(([api, set]) => `${api} (${set!.name} ${set!.version})`);
+    expect(unlisted).toEqual([]);
   }, 60_000);
 
   it("covers every Excel API above ExcelApi 1.1 that src/ uses, so a lower level refuses it", () => {

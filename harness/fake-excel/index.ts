@@ -12,17 +12,17 @@ import { Rect, formatAddress, parseLocal, splitSheet } from "./a1";
 import { FakeHost, FakeRequestContext, InjectedFault, SyncInfo, SyncRecord } from "./context";
 import { FakeErrorCodes, FakeExcelError } from "./errors";
 import { FakeCellValue, FakeChange, FormulaEvaluator, SheetModel, WorkbookModel } from "./model";
-import { FakeWorkbook } from "./workbook";
+import { FakeApplication, FakeWorkbook } from "./workbook";
 import { FakeConditionalFormat, FakeConditionalFormatCollection, FakeRange, FakeRangeAreas } from "./range";
 import { FakeWorksheet, FakeWorksheetCollection } from "./worksheet";
 import { FakeTable, FakeTableCollection } from "./table";
-import { FakeChartSeries, FakeChartSeriesCollection } from "./chart";
+import { FakeChart, FakeChartCollection, FakeChartSeries, FakeChartSeriesCollection } from "./chart";
 import { FakeRequirements, RequirementLevel, guardApiSets, installFakeOffice, isSetSupportedAt } from "./requirements";
 
 export { FakeErrorCodes, FakeExcelError } from "./errors";
 export type { FakeCellValue, FakeChange, FormulaEvaluator, FormulaCell, ChartModel, ConditionalFormatModel, TableModel } from "./model";
 export type { SyncRecord, SyncInfo, InjectedFault } from "./context";
-export { EXCEL_BUILDS, FAKE_API_SETS, installFakeOffice, unguardedApiSets } from "./requirements";
+export { EXCEL_BUILDS, FAKE_API_SETS, fakeMembers, installFakeOffice, unguardedApiSets } from "./requirements";
 export type { FakeRequirements, RequirementLevel } from "./requirements";
 
 // Members above ExcelApi 1.1 refuse to run below their set (requirements.ts), as office.js does.
@@ -36,6 +36,10 @@ guardApiSets(FakeTable.prototype, "Table");
 guardApiSets(FakeTableCollection.prototype, "TableCollection");
 guardApiSets(FakeChartSeries.prototype, "ChartSeries");
 guardApiSets(FakeChartSeriesCollection.prototype, "ChartSeriesCollection");
+guardApiSets(FakeChart.prototype, "Chart");
+guardApiSets(FakeChartCollection.prototype, "ChartCollection");
+guardApiSets(FakeWorkbook.prototype, "Workbook");
+guardApiSets(FakeApplication.prototype, "Application");
 
 /** Excel on the web's request and response payload limit, as the fake applies it by default. */
 export const DEFAULT_PAYLOAD_LIMIT_BYTES = 5_000_000;

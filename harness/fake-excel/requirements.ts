@@ -54,8 +54,9 @@ export function isSetSupportedAt(level: RequirementLevel | undefined, name: stri
 
 /**
  * The members the fake implements that are above ExcelApi 1.1, with the set their typings tag
- * names (test/requirement-sets.test.ts checks each against @types/office-js). Keys are
- * "ExcelClass.member"; the fake class for each Excel class is registered in index.ts.
+ * names. Keys are "ExcelClass.member"; the fake class for each Excel class is registered in
+ * index.ts. test/requirement-sets.test.ts checks each against @types/office-js, and that every
+ * member of a registered class above ExcelApi 1.1 is here: a member added to the fake must be too.
  */
 export const FAKE_API_SETS: Readonly<Record<string, readonly [set: string, version: string]>> = {
   "Range.getMergedAreasOrNullObject": ["ExcelApi", "1.13"],
@@ -74,6 +75,18 @@ export const FAKE_API_SETS: Readonly<Record<string, readonly [set: string, versi
   "ChartSeriesCollection.add": ["ExcelApi", "1.7"],
   "ChartSeries.setValues": ["ExcelApi", "1.7"],
   "ChartSeries.setXAxisValues": ["ExcelApi", "1.7"],
+  "Range.merge": ["ExcelApi", "1.2"],
+  "Range.unmerge": ["ExcelApi", "1.2"],
+  "ConditionalFormat.cellValue": ["ExcelApi", "1.6"],
+  "ConditionalFormat.custom": ["ExcelApi", "1.6"],
+  "ConditionalFormat.colorScale": ["ExcelApi", "1.6"],
+  "ConditionalFormat.dataBar": ["ExcelApi", "1.6"],
+  "ConditionalFormat.iconSet": ["ExcelApi", "1.6"],
+  "ConditionalFormat.preset": ["ExcelApi", "1.6"],
+  "ConditionalFormat.topBottom": ["ExcelApi", "1.6"],
+  "WorksheetCollection.getFirst": ["ExcelApi", "1.5"],
+  "Chart.id": ["ExcelApi", "1.7"],
+  "Workbook.getActiveCell": ["ExcelApi", "1.7"],
   "RangeFormat.autofitColumns": ["ExcelApi", "1.2"],
   "RangeFormat.autofitRows": ["ExcelApi", "1.2"],
 };
@@ -93,6 +106,17 @@ export function checkRecordedApi(context: HasHost, path: string): void {
 }
 
 const guardedClasses = new Set<string>(Object.values(RECORDED_PATHS).map((api) => api.split(".")[0]));
+
+const registeredPrototypes = new Map<string, object>();
+
+/** "ExcelClass.member" for every member the fake's registered classes define (helpers included). */
+export function fakeMembers(): string[] {
+  const out: string[] = [];
+  for (const [excelClass, prototype] of registeredPrototypes) {
+    for (const member of Object.getOwnPropertyNames(prototype)) if (member !== "constructor") out.push(`${excelClass}.${member}`);
+  }
+  return out;
+}
 
 /** Entries of {@link FAKE_API_SETS} whose class was never passed to {@link guardApiSets} (so nothing refuses them). */
 export function unguardedApiSets(): string[] {
@@ -129,6 +153,7 @@ function contextOf(object: object): HasHost | undefined {
  */
 export function guardApiSets(prototype: object, excelClass: string): void {
   guardedClasses.add(excelClass);
+  registeredPrototypes.set(excelClass, prototype);
   for (const [api, [set, version]] of Object.entries(FAKE_API_SETS)) {
     const [className, member] = api.split(".");
     if (className !== excelClass) continue;
