@@ -7,6 +7,7 @@
  */
 import { FakeErrorCodes, FakeExcelError, propertyNotLoaded } from "./errors";
 import type { FakeChange, WorkbookModel } from "./model";
+import type { RequirementLevel } from "./requirements";
 import { utf8Length } from "../../src/excel/chunks";
 
 /** One queued operation: a name and JSON payload for the byte count, and what it does. */
@@ -51,6 +52,8 @@ export interface FakeHost {
   syncs: SyncRecord[];
   syncCount: number;
   faultInjector?: (info: SyncInfo) => InjectedFault | undefined;
+  /** Requirement sets the fake host supports (requirements.ts); undefined: all of them. */
+  requirements?: RequirementLevel;
   emit: (changes: FakeChange[]) => void;
 }
 

@@ -12,11 +12,34 @@ import { Rect, formatAddress, parseLocal, splitSheet } from "./a1";
 import { FakeHost, FakeRequestContext, InjectedFault, SyncInfo, SyncRecord } from "./context";
 import { FakeErrorCodes, FakeExcelError } from "./errors";
 import { FakeCellValue, FakeChange, FormulaEvaluator, SheetModel, WorkbookModel } from "./model";
-import { FakeWorkbook } from "./workbook";
+import { FakeApplication, FakeWorkbook } from "./workbook";
+import { FakeConditionalFormat, FakeConditionalFormatCollection, FakeRange, FakeRangeAreas } from "./range";
+import { FakeWorksheet, FakeWorksheetCollection } from "./worksheet";
+import { FakeTable, FakeTableCollection } from "./table";
+import { FakeChart, FakeChartCollection, FakeChartSeries, FakeChartSeriesCollection } from "./chart";
+import { FakeRequirements, RequirementLevel, guardApiSets, installFakeOffice, isSetSupportedAt } from "./requirements";
 
 export { FakeErrorCodes, FakeExcelError } from "./errors";
 export type { FakeCellValue, FakeChange, FormulaEvaluator, FormulaCell, ChartModel, ConditionalFormatModel, TableModel } from "./model";
 export type { SyncRecord, SyncInfo, InjectedFault } from "./context";
+export { EXCEL_BUILDS, FAKE_API_SETS, fakeMembers, installFakeOffice, unguardedApiSets } from "./requirements";
+export type { FakeRequirements, RequirementLevel } from "./requirements";
+
+// Members above ExcelApi 1.1 refuse to run below their set (requirements.ts), as office.js does.
+guardApiSets(FakeRange.prototype, "Range");
+guardApiSets(FakeRangeAreas.prototype, "RangeAreas");
+guardApiSets(FakeConditionalFormat.prototype, "ConditionalFormat");
+guardApiSets(FakeConditionalFormatCollection.prototype, "ConditionalFormatCollection");
+guardApiSets(FakeWorksheet.prototype, "Worksheet");
+guardApiSets(FakeWorksheetCollection.prototype, "WorksheetCollection");
+guardApiSets(FakeTable.prototype, "Table");
+guardApiSets(FakeTableCollection.prototype, "TableCollection");
+guardApiSets(FakeChartSeries.prototype, "ChartSeries");
+guardApiSets(FakeChartSeriesCollection.prototype, "ChartSeriesCollection");
+guardApiSets(FakeChart.prototype, "Chart");
+guardApiSets(FakeChartCollection.prototype, "ChartCollection");
+guardApiSets(FakeWorkbook.prototype, "Workbook");
+guardApiSets(FakeApplication.prototype, "Application");
 
 /** Excel on the web's request and response payload limit, as the fake applies it by default. */
 export const DEFAULT_PAYLOAD_LIMIT_BYTES = 5_000_000;
@@ -31,6 +54,8 @@ export interface FakeExcelOptions {
   responseLimitBytes?: number;
   /** Evaluates formulas ("=RISK.SCORE(...)"); default: every formula shows "#NAME?". */
   evaluateFormula?: FormulaEvaluator;
+  /** Requirement sets the fake supports, e.g. EXCEL_BUILDS.windows2101; default: all (the newest Excel). */
+  requirements?: RequirementLevel;
 }
 
 /** A batch function, as passed to Excel.run. */
@@ -61,6 +86,10 @@ export interface FakeExcel {
   readonly syncCount: number;
   /** Change the request payload limit. */
   setRequestLimit(bytes: number): void;
+  /** Play an Excel build with these requirement sets (undefined: the newest Excel, everything supported). */
+  setRequirementLevel(level: RequirementLevel | undefined): void;
+  /** `Office.context.requirements` of this fake host: isSetSupported answers for its level. */
+  readonly requirements: FakeRequirements;
   /** Fail the n-th sync from now (1 = the next one); see {@link InjectedFault}. */
   failSync(n: number, fault?: InjectedFault): void;
   /** Any policy: return a fault for the sync to fail it. */
@@ -120,6 +149,7 @@ export function createFakeExcel(options: FakeExcelOptions = {}): FakeExcel {
     responseLimitBytes: options.responseLimitBytes ?? DEFAULT_PAYLOAD_LIMIT_BYTES,
     syncs: [],
     syncCount: 0,
+    requirements: options.requirements,
     emit: (changes) => {
       if (changes.length === 0) return;
       for (const l of listeners) l(changes);
@@ -172,6 +202,10 @@ export function createFakeExcel(options: FakeExcelOptions = {}): FakeExcel {
     setRequestLimit: (bytes) => {
       host.requestLimitBytes = bytes;
     },
+    setRequirementLevel: (level) => {
+      host.requirements = level;
+    },
+    requirements: { isSetSupported: (name, minVersion) => isSetSupportedAt(host.requirements, name, minVersion) },
     failSync: (n, fault) => {
       const target = host.syncCount + n;
       const previous = host.faultInjector;
@@ -275,12 +309,14 @@ const EXCEL_ENUMS: Record<string, Record<string, string>> = {
 
 /**
  * Install the fake as the global `Excel` when no real Excel exists (the browser harness, or a
- * page opened outside Office). Returns the fake, or null when a real Excel is already there.
+ * page opened outside Office), and make `Office.context.requirements` answer for the fake's
+ * requirement level. Returns the fake, or null when a real Excel is already there.
  */
 export function installFakeExcel(target: Record<string, unknown> = globalThis as unknown as Record<string, unknown>, options?: FakeExcelOptions): FakeExcel | null {
   const existing = target.Excel as { run?: unknown } | undefined;
   if (existing && typeof existing.run === "function" && !(existing as { __fake?: boolean }).__fake) return null;
   const fake = createFakeExcel(options);
   target.Excel = Object.assign(fake.Excel, { __fake: true });
+  installFakeOffice(target, fake.requirements);
   return fake;
 }

@@ -5,6 +5,7 @@
  * calling a method queues a recorded call; reading a property returns a deeper recorder.
  */
 import type { FakeRequestContext } from "./context";
+import { checkRecordedApi } from "./requirements";
 
 /** Where recorded settings go. */
 export type SettingsSink = (path: string, value: unknown) => void;
@@ -25,10 +26,12 @@ export function recorder(context: FakeRequestContext, target: string, path: stri
       if (typeof prop !== "string") return false;
       local[prop] = value;
       const full = path ? `${path}.${prop}` : prop;
+      checkRecordedApi(context, full);
       context.enqueue({ name: `set:${full}`, target, payload: value, apply: () => resolveSink()(full, value) });
       return true;
     },
     apply(_t, _this, args) {
+      checkRecordedApi(context, path);
       context.enqueue({ name: `call:${path}`, target, payload: args, apply: () => resolveSink()(`${path}()`, args) });
       return undefined;
     },

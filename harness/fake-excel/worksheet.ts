@@ -61,6 +61,12 @@ export class FakeWorksheet extends FakeClientObject<SheetModel> {
   }
 
   getRangeByIndexes(startRow: number, startColumn: number, rowCount: number, columnCount: number): FakeRange {
+    return this.rangeByIndexes(startRow, startColumn, rowCount, columnCount);
+  }
+
+  // getCell (ExcelApi 1.1) shares the work without going through getRangeByIndexes (ExcelApi 1.7),
+  // which a lower requirement level refuses.
+  private rangeByIndexes(startRow: number, startColumn: number, rowCount: number, columnCount: number): FakeRange {
     return new FakeRange(this.context, `${this.path}.getRangeByIndexes(${startRow},${startColumn},${rowCount},${columnCount})`, () => {
       const sheet = this.resolve();
       const ok = [startRow, startColumn, rowCount, columnCount].every((n) => Number.isInteger(n)) &&
@@ -72,7 +78,7 @@ export class FakeWorksheet extends FakeClientObject<SheetModel> {
   }
 
   getCell(row: number, column: number): FakeRange {
-    return this.getRangeByIndexes(row, column, 1, 1);
+    return this.rangeByIndexes(row, column, 1, 1);
   }
 
   /** The used range; A1 on an empty sheet, as in Excel. */

@@ -4,6 +4,7 @@
  * in row blocks so no response passes Excel on the web's 5 MB limit.
  */
 import { splitAreas } from "../shaping/a1";
+import { requirementSupported } from "../shared/requirements";
 import { MAX_ASSETS } from "../shaping/limits";
 import type { CellValue } from "../shaping/types";
 
@@ -14,8 +15,11 @@ export interface RangeSnapshot {
   sheetName: string;
   /** Values, header row first. Empty when the selection holds nothing. */
   values: CellValue[][];
-  /** Merged areas inside the range (sheet-qualified addresses). */
-  mergedAreas: string[];
+  /**
+   * Merged areas inside the range (sheet-qualified addresses); null where this Excel cannot tell
+   * (before ExcelApi 1.13: Windows before Version 2102, Mac before 16.50).
+   */
+  mergedAreas: string[] | null;
   /** Rows the range has; more than values.length when reading stopped at `maxRows`. */
   totalRows: number;
 }
@@ -74,9 +78,14 @@ async function readRange(context: Excel.RequestContext, range: Excel.Range, opti
   return { address, sheetName: sheetOf(address), values, mergedAreas: await mergedAreas(context, target), totalRows: rowCount };
 }
 
-/** Merged areas in a range; [] where the host lacks getMergedAreasOrNullObject (before ExcelApi 1.13). */
-async function mergedAreas(context: Excel.RequestContext, range: Excel.Range): Promise<string[]> {
-  if (typeof (range as { getMergedAreasOrNullObject?: unknown }).getMergedAreasOrNullObject !== "function") return [];
+/**
+ * Merged areas in a range, or null where the host lacks ExcelApi 1.13. office.js defines
+ * getMergedAreasOrNullObject on every host and throws ApiNotFound where the set is missing, so
+ * only isSetSupported tells; no older API reports merges without changing the sheet, so the
+ * caller gets null and decides (a sync then asks for every cell a merge could hide to be filled).
+ */
+async function mergedAreas(context: Excel.RequestContext, range: Excel.Range): Promise<string[] | null> {
+  if (!requirementSupported("ExcelApi", "1.13")) return null;
   const areas = range.getMergedAreasOrNullObject();
   areas.load("address");
   await context.sync();

@@ -15,6 +15,25 @@ export function isBlank(value: CellValue): value is null | undefined | "" {
   return value === null || value === undefined || (typeof value === "string" && value.trim() === "");
 }
 
+/**
+ * The plain value of an argument. The functions' metadata allows Excel data types in `any`
+ * parameters (`allowCustomDataForDataTypeAny`, CustomFunctionsRuntime 1.4: Windows Version 2208,
+ * Mac 16.64, the web), so a cell holding a formatted number or a linked data type arrives as an
+ * object such as `{type: "FormattedNumber", basicValue: 30, numberFormat: "0"}`; older hosts pass
+ * the basic value itself. A data type with a plain basic value is read as that value; an entity,
+ * image, array or error has none (its basicValue is "#VALUE!"), so it is refused, naming it.
+ */
+export function plainArgument(value: unknown, name: string): CellValue {
+  if (value === null || typeof value !== "object") return value as CellValue;
+  const data = value as { type?: unknown; basicValue?: unknown; basicType?: unknown; text?: unknown };
+  const basic = data.basicValue;
+  const plain = typeof basic === "number" || typeof basic === "string" || typeof basic === "boolean";
+  if (plain && data.type !== "Error" && data.basicType !== "Error") return basic;
+  const kind = typeof data.type === "string" ? data.type : "object";
+  const label = typeof data.text === "string" ? ` "${data.text.length > 20 ? `${data.text.slice(0, 20)}…` : data.text}"` : "";
+  throw new ArgumentError(`${name} must be a plain value, not a data type (${kind}${label}): use one of its fields, e.g. =A1.Name`);
+}
+
 function describe(value: CellValue): string {
   if (typeof value === "string") return `"${value.length > 20 ? `${value.slice(0, 20)}…` : value}"`;
   return String(value);
@@ -22,6 +41,7 @@ function describe(value: CellValue): string {
 
 /** A number, also from text that reads as one ("51.5"). */
 export function readNumber(value: CellValue, name: string, allowed: string): number {
+  value = plainArgument(value, name);
   if (typeof value === "number" && Number.isFinite(value)) return value;
   if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
   throw new ArgumentError(`${name} must be ${allowed} (got ${isBlank(value) ? "nothing" : describe(value)})`);
@@ -41,6 +61,7 @@ export function readLongitude(value: CellValue): number {
 
 /** Non-empty text; numbers are read as their text (a vector id typed as 7). */
 export function readText(value: CellValue, name: string, allowed: string): string {
+  value = plainArgument(value, name);
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (typeof value === "string" && value.trim() !== "") return value.trim();
   throw new ArgumentError(`${name} must be ${allowed} (got ${isBlank(value) ? "nothing" : describe(value)})`);
@@ -48,6 +69,7 @@ export function readText(value: CellValue, name: string, allowed: string): strin
 
 /** One of a few words, case-insensitive; `fallback` when blank (or required when there is none). */
 export function readChoice<T extends string>(value: CellValue, name: string, choices: readonly T[], fallback?: T): T {
+  value = plainArgument(value, name);
   if (isBlank(value) && fallback !== undefined) return fallback;
   const text = typeof value === "string" || typeof value === "number" ? normalizeName(String(value)) : undefined;
   const match = choices.find((choice) => choice === text);
@@ -88,6 +110,7 @@ export type Horizon = (typeof HORIZONS)[number];
 
 /** `15yr` or `30yr`, also written 15, 30, "15" or "30 yr". */
 export function readHorizon(value: CellValue): Horizon {
+  value = plainArgument(value, "horizon");
   const text = typeof value === "number" ? `${value}yr` : typeof value === "string" ? value.replace(/\s+/g, "").toLowerCase() : "";
   const normalized = /^\d+$/.test(text) ? `${text}yr` : text;
   const match = HORIZONS.find((horizon) => horizon === normalized);
@@ -106,6 +129,7 @@ export const WINDOWS = [5, 15, 30] as const;
 
 /** Summary window in years: 5, 15 or 30 (also "30yr"); `fallback` when blank. */
 export function readWindow(value: CellValue, fallback: number): number {
+  value = plainArgument(value, "window");
   if (isBlank(value)) return fallback;
   const text = typeof value === "string" ? value.replace(/\s*(yr|years?)\s*$/i, "").trim() : value;
   const years = typeof text === "number" ? text : typeof text === "string" && text !== "" ? Number(text) : NaN;

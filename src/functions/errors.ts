@@ -49,7 +49,12 @@ export class FormulaError extends Error {
 /** Messages longer than this are cut: Excel shows little more, and a cell is no place for an essay. */
 const MAX_MESSAGE = 120;
 
-/** Builds the error value for a cell: a real `CustomFunctions.Error` inside Excel, a FormulaError elsewhere. */
+/**
+ * Builds the error value for a cell: a real `CustomFunctions.Error` inside Excel, a FormulaError
+ * elsewhere. `CustomFunctions.Error` (CustomFunctionsRuntime 1.2) and its `invalidValue` /
+ * `notAvailable` codes (1.3) are declared in manifest.xml, so every host that loads the add-in has
+ * them; the check below only tells Excel from Node, where `CustomFunctions` is absent.
+ */
 export function excelError(code: FormulaErrorCode, message: string): Error {
   const text = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
   const runtime = (globalThis as { CustomFunctions?: typeof CustomFunctions }).CustomFunctions;

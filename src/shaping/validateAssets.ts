@@ -15,8 +15,12 @@ export interface AssetRangeInput {
   values: CellGrid;
   /** The range's address, e.g. "'Site list'!A1:F120"; problems carry addresses relative to it. */
   address: string;
-  /** Addresses of merged areas inside the range (RangeAreas.address split on commas). */
-  mergedAreas?: string[];
+  /**
+   * Addresses of merged areas inside the range (RangeAreas.address split on commas). null when
+   * Excel could not say (before ExcelApi 1.13): then every empty cell of an asset row, which a
+   * merge could hide a value behind, is a problem to fill.
+   */
+  mergedAreas?: string[] | null;
   /** Rows the range really has when `values` was cut short on reading. */
   totalRows?: number;
 }
@@ -158,6 +162,16 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
       const first = idsSeen.get(entityId);
       if (first !== undefined) at(r, idCol, `Entity id "${entityId}" in ${name(r, idCol)} repeats ${name(first, idCol)}: ids must be unique.`);
       else idsSeen.set(entityId, r);
+    }
+    if (input.mergedAreas === null) {
+      // A merged area keeps its value in its top-left cell only; its other cells read as empty.
+      // Without ExcelApi 1.13 the two look alike, so no empty id, name or label goes through unasked.
+      for (const c of [idCol, nameCol, ...labelCols.map((col) => col.index)]) {
+        if (c !== undefined && isBlank(row[c])) {
+          const header = String(columns.find((col) => col.index === c)?.header ?? "").trim();
+          at(r, c, `${header} in ${name(r, c)} is empty, and this version of Excel cannot tell an empty cell from part of a merged one: fill it, or sync from Excel 2102 (Mac 16.50) or later.`);
+        }
+      }
     }
     const labels: Record<string, string> = {};
     for (const col of labelCols) {

@@ -1,0 +1,87 @@
+/**
+ * The add-in in the browser harness playing an older Excel: the fake's requirement level is set
+ * to Windows Version 2101 (no ExcelApi 1.13) through `window.harness.fake`, and the real task pane,
+ * over the real office.js, syncs a selection with a merged name. It must ask for the cell the merge
+ * left empty instead of failing on the merged-areas call or importing a blank; at the newest level
+ * the same selection names the merged area. Nothing is sent either way. Saves screenshots.
+ */
+import { rmSync } from "node:fs";
+import type { Browser } from "playwright-core";
+import type { RunningEmulator } from "../../emulator/server";
+import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
+import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
+import { emulatorStats, methodCount, startTestEmulator } from "./support/emulators";
+import { openHarness, textWhen, waitForIdle, type HarnessPage } from "./support/harness-page";
+
+const describeBrowser = browserAvailable("test/browser/requirement-levels.test.ts") ? describe : describe.skip;
+const reusedBuild = process.env.HARNESS_BUILD_DIR;
+
+describeBrowser("browser harness at an older requirement level", () => {
+  let buildDir: string;
+  let browser: Browser;
+  let server: AddinServer;
+  let emulator: RunningEmulator | undefined;
+  let harness: HarnessPage | undefined;
+
+  beforeAll(async () => {
+    const launching = launchBrowser().then((b) => (browser = b));
+    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
+    buildDir = await building.finally(() => launching.catch(() => undefined));
+    await launching;
+    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
+  }, 180_000);
+
+  afterAll(async () => {
+    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
+    await harness?.close();
+    await emulator?.close();
+    await server?.close();
+    await browser?.close();
+    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
+  });
+
+  test("a merged name: Excel 2101 asks to fill the empty cell, the newest Excel names the merge", async () => {
+    emulator = await startTestEmulator();
+    server.setEmulator(emulator.url);
+    harness = await openHarness(browser, server.origin, { demo: false });
+    const { page } = harness;
+    await waitForIdle(page);
+    const writesBefore = methodCount(await emulatorStats(emulator.url), ["POST", "PUT", "DELETE"]);
+    const sites = [
+      ["entity_id", "entity_name", "lat", "lng", "label:country"],
+      ["S-1", "Depot", 51.5074, -0.1278, "GB"],
+      ["S-2", "", 48.8566, 2.3522, "FR"],
+      ["S-3", "Port", 6.5244, 3.3792, "NG"],
+    ];
+
+    // Windows Version 2101: ExcelApi 1.12. office.js's isSetSupported answers for the fake too.
+    const supported = await page.evaluate((rows) => {
+      const harness = window.harness!;
+      const sheet = harness.fake.activeSheetName();
+      harness.setCells(`${sheet}!A1`, rows);
+      harness.fake.merge(sheet, "B2:B3");
+      harness.fake.setSelection(sheet, "A1:E4");
+      harness.fake.setRequirementLevel({ ExcelApi: "1.12", CustomFunctionsRuntime: "1.3", SharedRuntime: "1.1" });
+      return Office.context.requirements.isSetSupported("ExcelApi", "1.13");
+    }, sites);
+    expect(supported).toBe(false);
+
+    await page.getByTestId("section-sync-header").click();
+    await page.getByTestId("sync-portfolio").fill("old_excel_merge");
+    await page.getByTestId("sync-start").click();
+    const oldList = await textWhen(page, "sync-problems", (t) => t.length > 0, 30_000);
+    expect(oldList).toContain("entity_name in B3 is empty, and this version of Excel cannot tell an empty cell from part of a merged one");
+    expect(await page.getByTestId("sync-problems-item").count()).toBe(1);
+    await screenshot(page, "requirement-level-2101-merged-name");
+
+    // The newest Excel (every set): the merged area itself is named.
+    await page.evaluate(() => window.harness?.fake.setRequirementLevel(undefined));
+    await page.getByTestId("sync-start").click();
+    const newList = await textWhen(page, "sync-problems", (t) => t.includes("Merged cells at B2:B3"), 30_000);
+    expect(newList).not.toContain("cannot tell an empty cell");
+    await screenshot(page, "requirement-level-newest-merged-name");
+
+    expect(methodCount(await emulatorStats(emulator.url), ["POST", "PUT", "DELETE"]) - writesBefore).toBe(0);
+    expect(harness.problems).toEqual([]);
+  }, 120_000);
+});
