@@ -108,24 +108,32 @@ export function RunUdfPreview(props: { udf: UdfRecord }) {
   const { client } = useServices();
   const task = useTask<LayerPreview>();
   const id = String(props.udf.id);
+  const testId = `udf-preview-${id}`;
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 4 }}>
+    <div style={{ display: "flex", flexDirection: "column", gap: 4, minWidth: 0 }}>
       <Button size="small" style={{ alignSelf: "flex-start" }} disabled={!client || task.running} data-testid={`udf-run-${id}`} onClick={() => client && task.start((signal) => previewUdf(client, props.udf.id, signal))}>
         Run (preview)
       </Button>
-      <TaskStatus task={task} testId={`udf-run-${id}`} success={(p) => <PreviewTable preview={p} testId={`udf-preview-${id}`} />} />
+      <TaskStatus
+        task={task}
+        testId={`udf-run-${id}`}
+        success={(p) => (
+          <span data-testid={`${testId}-summary`}>
+            Layer “{p.name}”: {p.featureCount} feature{p.featureCount === 1 ? "" : "s"}; properties: {p.propertyNames.join(", ") || "none"}. Not stored: Activate stores it.
+          </span>
+        )}
+      />
+      {task.state.status === "done" ? <PreviewTable preview={task.state.result} testId={testId} /> : null}
     </div>
   );
 }
 
+/** The first rows of a previewed layer, scrolling sideways inside the pane when wide. */
 function PreviewTable(props: { preview: LayerPreview; testId: string }) {
   const { preview } = props;
   return (
-    <div data-testid={props.testId} style={{ display: "flex", flexDirection: "column", gap: 4, maxWidth: "100%" }}>
-      <Text size={200} data-testid={`${props.testId}-summary`}>
-        Layer “{preview.name}”: {preview.featureCount} feature{preview.featureCount === 1 ? "" : "s"}; properties: {preview.propertyNames.join(", ") || "none"}. Not stored: Activate stores it.
-      </Text>
-      <div style={{ overflowX: "auto" }}>
+    <div data-testid={props.testId} style={{ display: "flex", flexDirection: "column", gap: 4, minWidth: 0 }}>
+      <div style={{ overflowX: "auto", maxWidth: "100%" }}>
         <table style={{ borderCollapse: "collapse", fontSize: 12 }} data-testid={`${props.testId}-rows`}>
           <thead>
             <tr>

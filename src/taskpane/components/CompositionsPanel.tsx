@@ -177,9 +177,10 @@ function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord;
   const activateTask = useTask<VectorRecord>();
   const [editing, setEditing] = useState(false);
   return (
-    <li style={{ borderBottom: "1px solid #e0e0e0", padding: "4px 0" }} data-testid={`${kind}-item-${id}`}>
+    <li style={{ borderBottom: "1px solid #e0e0e0", padding: "4px 0", minWidth: 0 }} data-testid={`${kind}-item-${id}`}>
       <div style={{ display: "flex", gap: 4, alignItems: "center", flexWrap: "wrap" }}>
-        <Text style={{ flex: 1, minWidth: 0, wordBreak: "break-word" }}>
+        {/* The name takes its own line: four buttons would squeeze it to a few letters a line. */}
+        <Text style={{ flex: "1 1 100%", minWidth: 0, wordBreak: "break-word" }}>
           {record.name} {"status" in record && record.status ? <Text size={200}>({record.status})</Text> : null}
         </Text>
         <Button
