@@ -3,10 +3,25 @@
  * /nature/openapi.json for area D. Paths are relative to the base URL and the nature URL.
  */
 import { RouteDef, ROUTES } from "./routes";
-import { componentSchemas, shapeRef } from "./schemas";
+import { componentSchemas, shapeRef, type BodyShape, type SchemaName } from "./schemas";
 
 /** Components are built once: the schemas are constants. */
 let components: Record<string, unknown> | undefined;
+
+/** The schema names a body shape refers to. */
+function namesOf(shape: BodyShape | undefined): SchemaName[] {
+  if (shape === undefined) return [];
+  if (typeof shape === "string") return [shape];
+  if ("oneOf" in shape) return shape.oneOf;
+  return typeof shape.arrayOf === "string" ? [shape.arrayOf] : shape.arrayOf.oneOf;
+}
+
+/** The components one area's document needs: Errors and every schema its routes name. */
+function areaComponents(routes: readonly RouteDef[]): Record<string, unknown> {
+  const all = (components ??= componentSchemas());
+  const used = new Set<string>(["Errors", ...routes.flatMap((r) => [...namesOf(r.json), ...namesOf(r.form), ...namesOf(r.response)])]);
+  return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+}
 
 const ERROR_STATUSES: Record<string, string> = {
   "400": "Invalid request",
@@ -87,7 +102,7 @@ export function openApiDocument(area: "api" | "nature", serverUrl: string) {
     servers: [{ url: serverUrl }],
     components: {
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-Service-APIKey" } },
-      schemas: (components ??= componentSchemas()),
+      schemas: areaComponents(ROUTES.filter((x) => x.area === area)),
     },
     paths,
   };
