@@ -78,6 +78,8 @@ describeBrowser("compositions panel", () => {
     await page.getByTestId("udf-edit-submit-2").click();
     expect(await textWhen(page, "udf-edit-2-result", (t) => t.length > 0)).toMatch(/updated/);
     expect(((await api("/udf/2")) as { equation: { operation: string } }).equation.operation).toBe(".loss_flood_bsln * 2");
+    // The preview of the old equation is gone: it no longer matches.
+    expect(await page.getByTestId("udf-preview-2").count()).toBe(0);
     await page.getByTestId("udf-edit-2-result").scrollIntoViewIfNeeded();
     await screenshot(page, "compositions-edit-udf");
 

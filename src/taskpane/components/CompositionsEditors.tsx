@@ -103,10 +103,15 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
   );
 }
 
-/** Run a UDF without storing its result and show the layer it yields. Test ids `udf-run-<id>`, `udf-preview-<id>`. */
-export function RunUdfPreview(props: { udf: UdfRecord }) {
+/**
+ * Run a UDF without storing its result and show the layer it yields. A new `revision` (the UDF
+ * was edited) clears a shown preview, which no longer matches. Test ids `udf-run-<id>`, `udf-preview-<id>`.
+ */
+export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
   const { client } = useServices();
   const task = useTask<LayerPreview>();
+  const { reset } = task;
+  useEffect(() => reset(), [props.revision, reset]);
   const id = String(props.udf.id);
   const testId = `udf-preview-${id}`;
   return (

@@ -176,6 +176,7 @@ function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord;
   const id = String(record.id);
   const activateTask = useTask<VectorRecord>();
   const [editing, setEditing] = useState(false);
+  const [revision, setRevision] = useState(0);
   return (
     <li style={{ borderBottom: "1px solid #e0e0e0", padding: "4px 0", minWidth: 0 }} data-testid={`${kind}-item-${id}`}>
       <div style={{ display: "flex", gap: 4, alignItems: "center", flexWrap: "wrap" }}>
@@ -238,8 +239,17 @@ function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord;
         )}
       </div>
       {editing && kind === "vector" ? <UpdateVectorForm vector={record as VectorRecord} onDone={props.onChanged} /> : null}
-      {editing && kind === "udf" ? <EditUdfForm udf={record} layerNames={props.layerNames} onDone={props.onChanged} /> : null}
-      {kind === "udf" ? <RunUdfPreview udf={record} /> : null}
+      {editing && kind === "udf" ? (
+        <EditUdfForm
+          udf={record}
+          layerNames={props.layerNames}
+          onDone={() => {
+            setRevision((r) => r + 1);
+            props.onChanged();
+          }}
+        />
+      ) : null}
+      {kind === "udf" ? <RunUdfPreview udf={record} revision={revision} /> : null}
       {inspect.state.status === "done" ? (
         <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: 12, margin: "4px 0" }} data-testid={`${kind}-details-${id}`}>
           {inspect.state.result}
