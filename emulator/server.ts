@@ -10,7 +10,7 @@ import { ApiError } from "./http/errors";
 import { FaultInjector, RequestStats } from "./http/faults";
 import { openApiDocument } from "./http/openapi";
 import { RequestContext, resolveKey, resolveProject } from "./http/request-context";
-import { patternRegex, RouteDef, ROUTES } from "./http/routes";
+import { ABSENT_ROUTES, patternRegex, RouteDef, ROUTES } from "./http/routes";
 import { JqSandbox } from "./jq/sandbox";
 import { StatePersister } from "./state/persistence";
 import { seedState } from "./state/seed";
@@ -212,7 +212,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0];
     const allowed = [...new Set(known.filter((k) => k.regex.test(path)).map((k) => k.method))];
-    if (allowed.length > 0) {
+    const absent = ABSENT_ROUTES.some((a) => a.method === req.method && patternRegex(a.path).test(path));
+    if (allowed.length > 0 && !absent) {
       if (allowed.includes("GET")) allowed.push("HEAD");
       return reply
         .code(405)

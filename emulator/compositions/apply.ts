@@ -1,14 +1,17 @@
 /**
  * Joins a vector layer's features to a portfolio's assets and renders the result as CSV.
  * An asset takes the first (Multi)Polygon feature that contains it; otherwise the nearest
- * Point/MultiPoint feature within NEAREST_LIMIT_KM; otherwise no feature.
+ * Point/MultiPoint feature (or feature without geometry located by its `lat`/`lng` properties,
+ * as in the published add-vector example) within NEAREST_LIMIT_KM; otherwise no feature.
  *
  * CSV columns, in order: portfolio_index, entity_id, entity_name, lat, lng, feature_index,
- * feature_id, match (polygon | nearest | none), distance_km, then every numeric property found
- * on any feature (first-seen order), empty where the feature lacks it or nothing matched.
+ * feature_id, match (polygon | nearest | none), distance_km, then the features' properties
+ * (first-seen order; see {@link propertyCells}), empty where the feature lacks one or nothing
+ * matched.
  */
 import Papa from "papaparse";
 import { booleanPointInPolygon, distance } from "@turf/turf";
+import { propertyPoint } from "../geo/geojson";
 import { GeoJsonFeature, GeoJsonFeatureCollection, GeoJsonGeometry, StoredAsset } from "../state/types";
 
 /** Nearest point features farther than this are not joined. */
@@ -46,20 +49,53 @@ function polygonsOf(g: GeoJsonGeometry): GeoJsonGeometry[] {
   return [];
 }
 
+type Cell = string | number | boolean;
+
+/**
+ * A feature's properties as named CSV cells: numbers, strings and booleans under their own name;
+ * `labels` (an object) as one `label:<key>` column per entry (a key already starting `label:`
+ * keeps it); any other object flattened to `<name>.<key>...` columns (so `scenario_analytics`
+ * gives `scenario_analytics.ssp585.flood.indicator_2050`, numbers staying numbers); arrays as
+ * JSON text; null as empty. A name equal to one of the fixed columns is prefixed `property:`
+ * (the published example's `lat`/`lng` become `property:lat`, `property:lng`).
+ */
+export function propertyCells(properties: Record<string, unknown> | null): [string, Cell][] {
+  const out: [string, Cell][] = [];
+  const visit = (name: string, v: unknown): void => {
+    if (v === null || v === undefined) return;
+    if (typeof v === "number" || typeof v === "string" || typeof v === "boolean") out.push([name, v]);
+    else if (Array.isArray(v)) out.push([name, JSON.stringify(v)]);
+    else if (typeof v === "object") for (const [k, x] of Object.entries(v)) visit(`${name}.${k}`, x);
+  };
+  for (const [key, value] of Object.entries(properties ?? {})) {
+    if (key === "labels" && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      for (const [k, x] of Object.entries(value)) visit(k.startsWith("label:") ? k : `label:${k}`, x);
+    } else visit(APPLY_COLUMNS.includes(key) ? `property:${key}` : key, value);
+  }
+  return out;
+}
+
 /** The apply result's CSV for a layer and assets (in portfolio_index order). */
 export function applyCsv(layer: GeoJsonFeatureCollection, assets: StoredAsset[]): string {
   const polygons: PolygonIndex[] = [];
   const points: { index: number; feature: GeoJsonFeature; at: number[] }[] = [];
-  const numericKeys: string[] = [];
+  const propertyKeys: string[] = [];
   const seen = new Set<string>();
+  const cellsOf: Map<string, Cell>[] = [];
   layer.features.forEach((feature, index) => {
-    for (const [k, v] of Object.entries(feature.properties ?? {})) {
-      if (typeof v === "number" && !seen.has(k)) {
+    const cells = new Map(propertyCells(feature.properties));
+    cellsOf[index] = cells;
+    for (const k of cells.keys()) {
+      if (!seen.has(k)) {
         seen.add(k);
-        numericKeys.push(k);
+        propertyKeys.push(k);
       }
     }
-    if (!feature.geometry) return;
+    if (!feature.geometry) {
+      const at = propertyPoint(feature.properties);
+      if (at) points.push({ index, feature, at });
+      return;
+    }
     for (const geometry of polygonsOf(feature.geometry)) {
       const bbox: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
       bboxOf(geometry.coordinates, bbox);
@@ -95,7 +131,7 @@ export function applyCsv(layer: GeoJsonFeatureCollection, assets: StoredAsset[])
         km = Math.round(best * 1000) / 1000;
       } else hit = undefined;
     }
-    const props = hit?.feature.properties ?? {};
+    const cells = hit ? cellsOf[hit.index] : undefined;
     return [
       i,
       a.entity_id,
@@ -106,8 +142,8 @@ export function applyCsv(layer: GeoJsonFeatureCollection, assets: StoredAsset[])
       hit?.feature.id ?? "",
       match,
       hit ? km : "",
-      ...numericKeys.map((k) => (hit && typeof props[k] === "number" ? props[k] : "")),
+      ...propertyKeys.map((k) => cells?.get(k) ?? ""),
     ];
   });
-  return Papa.unparse({ fields: [...APPLY_COLUMNS, ...numericKeys], data: rows }, { newline: "\n" });
+  return Papa.unparse({ fields: [...APPLY_COLUMNS, ...propertyKeys], data: rows }, { newline: "\n" });
 }

@@ -78,11 +78,42 @@ export function checkGeometry(g: unknown, where: string, c: Collector, allowed =
   }
 }
 
-function checkFeature(f: unknown, where: string, c: Collector, allowed: string[], nullGeometry: boolean): void {
+/**
+ * The point a feature's `lat`/`lng` properties give (numbers or numeric strings, as in the
+ * published add-vector example), as [lng, lat]; undefined when either is absent or not a finite
+ * number. Bounds are checked by validation, not here.
+ */
+export function propertyPoint(properties: Record<string, unknown> | null | undefined): [number, number] | undefined {
+  const lat = coordinate(properties?.lat);
+  const lng = coordinate(properties?.lng);
+  return lat === undefined || lng === undefined ? undefined : [lng, lat];
+}
+
+function coordinate(v: unknown): number | undefined {
+  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** A feature located by its properties (the published example): checks lat/lng are numbers in bounds. */
+function checkPropertyLocation(props: Record<string, unknown>, where: string, c: Collector): void {
+  for (const [key, limit] of [["lat", 90], ["lng", 180]] as const) {
+    const n = coordinate(props[key]);
+    if (n === undefined) c.add(`${where}.properties.${key}: ${JSON.stringify(props[key] ?? null)} is not a number (a feature without geometry is located by its lat and lng properties)`);
+    else if (Math.abs(n) > limit) c.add(`${where}.properties.${key}: ${n} is out of bounds [-${limit}, ${limit}]`);
+  }
+}
+
+function checkFeature(f: unknown, where: string, c: Collector, allowed: string[], nullGeometry: boolean, locatedByProperties = false): void {
   if (!isObject(f) || f.type !== "Feature") return c.add(`${where}: expected a GeoJSON Feature`);
+  const props = isObject(f.properties) ? f.properties : {};
+  // The published add-vector example: no `geometry` member, located by `lat`/`lng` properties.
+  if (locatedByProperties && (f.geometry === undefined || f.geometry === null) && ("lat" in props || "lng" in props)) {
+    checkPropertyLocation(props, where, c);
+  }
   // RFC 7946: a Feature always has a `geometry` member; it may be null only where nulls are allowed.
-  if (!("geometry" in f)) c.add(`${where}.geometry: is missing (a Feature needs a geometry member, null if unlocated)`);
-  else if (f.geometry === null) {
+  else if (!("geometry" in f)) {
+    c.add(`${where}.geometry: is missing (a Feature needs a geometry member, null if unlocated${locatedByProperties ? ", or lat and lng properties that locate it" : ""})`);
+  } else if (f.geometry === null) {
     if (!nullGeometry) c.add(`${where}.geometry: is null; a located geometry is needed here`);
   } else checkGeometry(f.geometry, `${where}.geometry`, c, allowed);
   if (f.properties !== undefined && f.properties !== null && !isObject(f.properties)) c.add(`${where}.properties: expected an object or null`);
@@ -92,20 +123,21 @@ function checkFeature(f: unknown, where: string, c: Collector, allowed: string[]
 export type GeoJsonResult = { ok: true; value: GeoJsonFeatureCollection } | { ok: false; errors: string[] };
 
 /**
- * Validates a vector layer: a Feature or a FeatureCollection with valid geometries.
- * A lone Feature is wrapped into a FeatureCollection.
+ * Validates a vector layer: a Feature or a FeatureCollection with valid geometries; a feature
+ * without geometry may be located by `lat`/`lng` properties (published example). A lone Feature
+ * is wrapped into a FeatureCollection.
  */
 export function validateLayer(input: unknown, where = "geojson"): GeoJsonResult {
   const c = new Collector();
   if (!isObject(input)) return { ok: false, errors: [`${where}: expected a GeoJSON Feature or FeatureCollection object`] };
   if (input.type === "Feature") {
-    checkFeature(input, where, c, GEOMETRY_TYPES, true);
+    checkFeature(input, where, c, GEOMETRY_TYPES, true, true);
     if (c.errors.length) return { ok: false, errors: c.errors };
     return { ok: true, value: { type: "FeatureCollection", features: [normaliseFeature(input as unknown as GeoJsonFeature)] } };
   }
   if (input.type !== "FeatureCollection") return { ok: false, errors: [`${where}.type: expected "Feature" or "FeatureCollection", got ${JSON.stringify(input.type ?? null)}`] };
   if (!Array.isArray(input.features)) return { ok: false, errors: [`${where}.features: expected an array`] };
-  input.features.forEach((f, i) => checkFeature(f, `${where}.features[${i}]`, c, GEOMETRY_TYPES, true));
+  input.features.forEach((f, i) => checkFeature(f, `${where}.features[${i}]`, c, GEOMETRY_TYPES, true, true));
   if (c.errors.length) return { ok: false, errors: c.errors };
   return { ok: true, value: { type: "FeatureCollection", features: (input.features as GeoJsonFeature[]).map(normaliseFeature) } };
 }

@@ -13,6 +13,7 @@ import { GeoJsonFeatureCollection, StoredUdf, StoredVector } from "../state/type
 import { findPortfolio, requireRiskData } from "./portfolios";
 import { applyCsv } from "../compositions/apply";
 import { evaluateUdf } from "../compositions/udf-runner";
+import { JqError } from "../jq/sandbox";
 
 function vectorRecord(v: StoredVector) {
   return { id: v.id, name: v.name, createDate: v.createDate, updateDate: v.updateDate, status: v.status };
@@ -22,14 +23,14 @@ function udfRecord(u: StoredUdf) {
   return { id: u.id, name: u.name, createDate: u.createDate, updateDate: u.updateDate };
 }
 
-/** Reads name/geojson/id from a JSON or multipart body. */
-async function readVectorInput(req: FastifyRequest): Promise<{ id?: string; name?: unknown; geojson?: unknown }> {
+/** Reads name/geojson from a JSON or multipart body. */
+async function readVectorInput(req: FastifyRequest): Promise<{ name?: unknown; geojson?: unknown }> {
   if (req.isMultipart()) {
     const form = await readForm(req);
-    return { id: form.get("id"), name: form.get("name"), geojson: form.get("geojson") };
+    return { name: form.get("name"), geojson: form.get("geojson") };
   }
   const body = jsonObject(req);
-  return { id: body.id === undefined ? undefined : String(body.id), name: body.name, geojson: body.geojson };
+  return { name: body.name, geojson: body.geojson };
 }
 
 function parseGeojson(raw: unknown): GeoJsonFeatureCollection {
@@ -86,16 +87,20 @@ export async function getVector(ctx: RequestContext) {
   return { ...vectorRecord(v), geojson: v.geojson };
 }
 
-/** PUT /api/compositions/vector/:id and PUT /api/compositions/vector (id in the body). */
+/**
+ * PUT /api/compositions/vector: multipart `name` + `geojson` file part, as published. No id in
+ * the path or body: the layer updated is the project's layer of that name (the newest, should
+ * several share it, as UDF input resolution does). Everything is checked before anything is
+ * stored. A rename is delete + create.
+ */
 export async function updateVector(ctx: RequestContext) {
+  if (!ctx.req.isMultipart()) throw badRequest("body: PUT /vector takes multipart/form-data with a `name` field and a `geojson` file part");
   const input = await readVectorInput(ctx.req);
-  const id = ctx.params.id ?? input.id;
-  if (id === undefined) throw badRequest("id: is required (in the path or the body)");
-  const v = findVector(ctx, id);
-  if (input.name === undefined && input.geojson === undefined) throw badRequest("nothing to update: send name and/or geojson");
-  const name = input.name === undefined ? v.name : checkName(input.name);
-  const geojson = input.geojson === undefined ? v.geojson : parseGeojson(input.geojson);
-  v.name = name;
+  const name = checkName(input.name);
+  if (input.geojson === undefined) throw badRequest("geojson: is required (a GeoJSON file part: a Feature or FeatureCollection)");
+  const geojson = parseGeojson(input.geojson);
+  const v = ctx.emu.state.vectors.filter((x) => x.project === ctx.project && x.name === name).at(-1);
+  if (!v) throw notFound(`name: no vector layer named ${JSON.stringify(name)} in project ${ctx.project}`);
   v.geojson = geojson;
   v.updateDate = today();
   await ctx.emu.persist();
@@ -148,11 +153,25 @@ function checkEquation(raw: unknown): StoredUdf["equation"] {
   return eq;
 }
 
+/**
+ * Compiles the jq program without running it (`if false then (P) else null end` never evaluates
+ * P), so a malformed operation is refused with 422 before anything is stored.
+ */
+async function checkCompiles(ctx: RequestContext, operation: string): Promise<void> {
+  try {
+    await ctx.emu.jq.run("null", `if false then (\n${operation}\n) else null end`);
+  } catch (e) {
+    if (e instanceof JqError && e.kind === "jq") throw unprocessable(`equation.operation: ${e.message}`);
+    throw e;
+  }
+}
+
 /** POST /api/compositions/udf */
 export async function createUdf(ctx: RequestContext) {
   const body = jsonObject(ctx.req);
   const name = checkName(body.name);
   const equation = checkEquation(body.equation);
+  await checkCompiles(ctx, equation.operation);
   const u: StoredUdf = { id: nextId(ctx), name, project: ctx.project ?? ctx.key.projects[0], createDate: today(), updateDate: today(), equation };
   ctx.emu.state.udfs.push(u);
   await ctx.emu.persist();
@@ -171,16 +190,19 @@ export async function getUdf(ctx: RequestContext) {
   return { ...udfRecord(u), equation: u.equation };
 }
 
-/** PUT /api/compositions/udf/:id and PUT /api/compositions/udf (id in the body). */
+/**
+ * PUT /api/compositions/udf: JSON `{name, equation}`, as published. The UDF updated is the one of
+ * that name among those the caller sees (the newest, should several share it). Both fields are
+ * checked before anything is stored. A rename is delete + create.
+ */
 export async function updateUdf(ctx: RequestContext) {
   const body = jsonObject(ctx.req);
-  const id = ctx.params.id ?? (body.id === undefined ? undefined : String(body.id));
-  if (id === undefined) throw badRequest("id: is required (in the path or the body)");
-  const u = findUdf(ctx, id);
-  if (body.name === undefined && body.equation === undefined) throw badRequest("nothing to update: send name and/or equation");
-  const name = body.name === undefined ? u.name : checkName(body.name);
-  const equation = body.equation === undefined ? u.equation : checkEquation(body.equation);
-  u.name = name;
+  const name = checkName(body.name);
+  if (body.equation === undefined) throw badRequest("equation: is required (an object with inputLayers and operation)");
+  const equation = checkEquation(body.equation);
+  const u = visibleUdfs(ctx).filter((x) => x.name === name).at(-1);
+  if (!u) throw notFound(`name: no UDF named ${JSON.stringify(name)}`);
+  await checkCompiles(ctx, equation.operation);
   u.equation = equation;
   u.updateDate = today();
   await ctx.emu.persist();
@@ -206,8 +228,9 @@ async function computeLayer(ctx: RequestContext, u: StoredUdf): Promise<GeoJsonF
   return evaluateUdf(ctx.emu.jq, u, layers);
 }
 
+/** The result layer carries the UDF's name, as in the published activation example. */
 function outputName(u: StoredUdf): string {
-  return u.equation.outputLayer ?? `${u.name}-result`;
+  return u.name;
 }
 
 /** GET /api/compositions/udf/:id/run: the resulting layer, not stored. */

@@ -48,7 +48,8 @@ export async function physicalMetadata(ctx: RequestContext) {
   const sha256_digest = createHash("sha256")
     .update(JSON.stringify({ version: DATASET_VERSION, seed: ctx.emu.options.seed, indicators }))
     .digest("hex");
-  return { version: DATASET_VERSION, sha256_digest, indicators };
+  // The published client requires portfolio_name, created_at and updated_at (the portfolio's).
+  return { portfolio_name: p.portfolio_name, created_at: p.created_at, updated_at: p.updated_at, version: DATASET_VERSION, sha256_digest, indicators };
 }
 
 /** Indices of the assets selected by the `entity_id` filter (all when absent). */

@@ -3,12 +3,25 @@
  * /nature/openapi.json for area D. Paths are relative to the base URL and the nature URL.
  */
 import { RouteDef, ROUTES } from "./routes";
+import { componentSchemas, shapeRef, type BodyShape, type SchemaName } from "./schemas";
 
-const ERROR_SCHEMA = {
-  type: "object",
-  required: ["errors"],
-  properties: { errors: { type: "array", items: { type: "string" } } },
-};
+/** Components are built once: the schemas are constants. */
+let components: Record<string, unknown> | undefined;
+
+/** The schema names a body shape refers to. */
+function namesOf(shape: BodyShape | undefined): SchemaName[] {
+  if (shape === undefined) return [];
+  if (typeof shape === "string") return [shape];
+  if ("oneOf" in shape) return shape.oneOf;
+  return typeof shape.arrayOf === "string" ? [shape.arrayOf] : shape.arrayOf.oneOf;
+}
+
+/** The components one area's document needs: Errors and every schema its routes name. */
+function areaComponents(routes: readonly RouteDef[]): Record<string, unknown> {
+  const all = (components ??= componentSchemas());
+  const used = new Set<string>(["Errors", ...routes.flatMap((r) => [...namesOf(r.json), ...namesOf(r.form), ...namesOf(r.response)])]);
+  return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+}
 
 const ERROR_STATUSES: Record<string, string> = {
   "400": "Invalid request",
@@ -28,6 +41,11 @@ export function documentedPath(r: RouteDef): string {
   return rel.replace(/:([A-Za-z_]+)/g, "{$1}");
 }
 
+/** The operation's purpose-named id: the route's own, else its handler's function name. */
+export function operationIdOf(r: RouteDef): string {
+  return r.operationId ?? r.handler.name;
+}
+
 function operation(r: RouteDef) {
   const parameters: unknown[] = [];
   for (const m of r.path.matchAll(/:([A-Za-z_]+)/g)) parameters.push({ name: m[1], in: "path", required: true, schema: { type: "string" } });
@@ -45,24 +63,23 @@ function operation(r: RouteDef) {
   }
   const responses: Record<string, unknown> = {};
   const media = r.produces ?? "application/json";
-  responses[String(r.success)] =
-    r.success === 204
-      ? { description: "Deleted" }
-      : { description: "Success", content: { [media]: { schema: media === "application/json" ? {} : { type: "string", format: media === "application/zip" ? "binary" : undefined } } } };
+  const answer = media === "application/json" ? (r.response ? shapeRef(r.response) : {}) : { type: "string", format: "binary" };
+  responses[String(r.success)] = r.success === 204 ? { description: "Deleted" } : { description: "Success", content: { [media]: { schema: answer } } };
   for (const [code, description] of Object.entries(ERROR_STATUSES)) {
     responses[code] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } };
   }
   const op: Record<string, unknown> = {
     summary: r.summary,
-    operationId: `${r.method.toLowerCase()}${documentedPath(r).replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+    operationId: operationIdOf(r),
     parameters,
     responses,
     security: r.auth ? [{ apiKey: [] }] : [],
   };
+  if (r.inferred) op["x-inferred"] = true;
   if (r.body) {
     const content: Record<string, unknown> = {};
-    if (r.body !== "multipart") content["application/json"] = { schema: { type: "object" } };
-    if (r.body !== "json") content["multipart/form-data"] = { schema: { type: "object" } };
+    if (r.body !== "multipart") content["application/json"] = { schema: r.json ? shapeRef(r.json) : {} };
+    if (r.body !== "json") content["multipart/form-data"] = { schema: r.form ? shapeRef(r.form) : {} };
     op.requestBody = { required: true, content };
   }
   return op;
@@ -85,7 +102,7 @@ export function openApiDocument(area: "api" | "nature", serverUrl: string) {
     servers: [{ url: serverUrl }],
     components: {
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-Service-APIKey" } },
-      schemas: { Errors: ERROR_SCHEMA },
+      schemas: areaComponents(ROUTES.filter((x) => x.area === area)),
     },
     paths,
   };

@@ -37,7 +37,6 @@ export interface IndicatorSpec {
   value_norm: number;
 }
 
-const RES = "0.25 degree (synthetic)";
 
 /** Indicators per hazard exactly as the field notes' table; the first of each hazard is its primary one. */
 export const INDICATORS: readonly IndicatorSpec[] = [
@@ -57,8 +56,8 @@ export const INDICATORS: readonly IndicatorSpec[] = [
   { hazard: "water_stress", indicator: "obs_score", kind: "observed", unit: "score 0..1", value_min: 0, value_max: 1, value_norm: 1 },
 ].map((s) => ({ ...s, hazard: s.hazard as Hazard, kind: s.kind as IndicatorSpec["kind"] }));
 
-/** Spatial resolution reported by the metadata endpoint. */
-export const SPATIAL_RESOLUTION = RES;
+/** Spatial resolution reported by the metadata endpoint, in degrees (a number, as published). */
+export const SPATIAL_RESOLUTION = 0.25;
 
 /** The primary projection indicator of a hazard: the one summaries and searches score. */
 export function primaryIndicator(hazard: Hazard): IndicatorSpec {

@@ -120,6 +120,7 @@ export interface PhysicalItem {
   /** Year (`YYYY`, or `YYYY-MM` for observed series) → value. */
   risk_exposure: Record<string, number>;
 }
+/** One indicator of a portfolio's dataset (the published client's required fields, and `value_norm`). */
 export interface IndicatorMetadata {
   hazard: string;
   indicator: string;
@@ -127,11 +128,17 @@ export interface IndicatorMetadata {
   value_min: number;
   value_max: number;
   value_norm?: number;
-  spatial_resolution?: string | number;
+  /** Grid resolution in degrees (a number in the published client). */
+  spatial_resolution: number;
 }
+/** `GET /portfolios/{name}/datasets/physical`: the published client requires all but `sha256_digest`. */
 export interface DatasetMetadata {
+  portfolio_name: string;
+  /** The portfolio's, ISO 8601. */
+  created_at: string;
+  updated_at: string;
   version: string;
-  sha256_digest: string;
+  sha256_digest?: string;
   indicators: IndicatorMetadata[];
 }
 

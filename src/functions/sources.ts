@@ -132,7 +132,8 @@ export interface LayerTable {
 /**
  * Columns of the apply CSV that describe the asset or the join rather than carry a layer value
  * (the emulator writes portfolio_index, entity_id, entity_name, lat, lng, feature_index,
- * feature_id, match, distance_km, then the layer's numeric properties).
+ * feature_id, match, distance_km, then the layer's properties; a feature located by `lat`/`lng`
+ * properties, as in the published add-vector example, gives `property:lat`, `property:lng`).
  */
 const JOIN_COLUMNS = new Set([
   "portfolio_index",
@@ -147,6 +148,8 @@ const JOIN_COLUMNS = new Set([
   "feature_id",
   "match",
   "distance_km",
+  "property:lat",
+  "property:lng",
 ]);
 
 /**

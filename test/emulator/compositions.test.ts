@@ -74,10 +74,12 @@ test("several input layers: the collection input is an object keyed by layer nam
   expect(r.body.geojson.features[0].properties.value).toBe(3 + count);
 });
 
-test("activation stores the result as a new available vector that can be applied", async () => {
-  const id = await udf(EXAMPLE_2, ["demo-losses"], { outputLayer: "total-losses" });
+test("activation stores the result as a new available vector, named after the UDF, that can be applied", async () => {
+  const r = await call(emu, "POST", `${C}/udf`, { json: { name: "total-losses", equation: { inputLayers: ["demo-losses"], operation: EXAMPLE_2 } } });
+  const id = r.body.id;
   const act = await call(emu, "GET", `${C}/udf/${id}/activate`);
   expect(act.status).toBe(200);
+  // The published activation example: the result vector carries the UDF's name.
   expect(act.body).toMatchObject({ name: "total-losses", status: "available" });
   expect(act.body.id).not.toBe(id);
   const listed = await call(emu, "GET", `${C}/vector`);
@@ -105,9 +107,12 @@ test("apply: polygon first, else nearest point within 50 km, else none; one row 
 });
 
 test("jq errors and unknown input layers are 422 with a message", async () => {
-  const syntax = await call(emu, "GET", `${C}/udf/${await udf(".[")}/run`);
+  // A program jq cannot compile is refused when the UDF is created, and nothing is stored.
+  const before = (await call(emu, "GET", `${C}/udf`)).body.length;
+  const syntax = await call(emu, "POST", `${C}/udf`, { json: { name: "broken", equation: { inputLayers: ["demo-losses"], operation: ".[" } } });
   expect(syntax.status).toBe(422);
   expect(syntax.body.errors[0]).toMatch(/^equation\.operation: .*syntax error/);
+  expect((await call(emu, "GET", `${C}/udf`)).body.length).toBe(before);
   const missing = await call(emu, "GET", `${C}/udf/${await udf(".", ["no-such-layer"])}/run`);
   expect(missing.status).toBe(422);
   expect(missing.body.errors[0]).toMatch(/^equation\.inputLayers\[0\]: no vector layer named "no-such-layer"/);

@@ -31,7 +31,11 @@ test("in its own project, other-key sees none of demo's portfolios, vectors or U
   expect((await call(emu, "DELETE", "/api/portfolios/demo-portfolio/", o)).status).toBe(404);
   expect((await call(emu, "GET", "/api/compositions/vector", o)).body).toEqual([]);
   expect((await call(emu, "GET", "/api/compositions/vector/1", o)).status).toBe(404);
-  expect((await call(emu, "PUT", "/api/compositions/vector/1", { ...o, json: { name: "stolen" } })).status).toBe(404);
+  // Updates select by name: another project's layer of that name is not found.
+  const overwrite = new FormData();
+  overwrite.append("name", "demo-losses");
+  overwrite.append("geojson", new Blob(['{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]},"properties":{}}']), "x.geojson");
+  expect((await call(emu, "PUT", "/api/compositions/vector", { ...o, form: overwrite })).status).toBe(404);
   expect((await call(emu, "DELETE", "/api/compositions/vector/1", o)).status).toBe(404);
   expect((await call(emu, "GET", "/api/compositions/vector/1/apply?portfolio=demo-portfolio", o)).status).toBe(404);
   // UDF operations without a project header still only see the key's own UDFs.
@@ -40,12 +44,12 @@ test("in its own project, other-key sees none of demo's portfolios, vectors or U
   for (const [m, p] of [["GET", "/api/compositions/udf/2"], ["GET", "/api/compositions/udf/2/run"], ["GET", "/api/compositions/udf/2/activate"], ["DELETE", "/api/compositions/udf/2"]]) {
     expect([p, (await call(emu, m, p, noProject)).status]).toEqual([p, 404]);
   }
-  expect((await call(emu, "PUT", "/api/compositions/udf/2", { ...noProject, json: { name: "x" } })).status).toBe(404);
-  expect((await call(emu, "PUT", "/api/compositions/udf", { ...noProject, json: { id: 2, name: "x" } })).status).toBe(404);
+  const equation = { inputLayers: ["demo-losses"], operation: "." };
+  expect((await call(emu, "PUT", "/api/compositions/udf", { ...noProject, json: { name: "wildfire-loss-change", equation } })).status).toBe(404);
   expect((await call(emu, "GET", "/api/compositions/udf", { key: "other-key", project: "demo" })).status).toBe(403);
   // Nothing of demo changed.
-  expect((await call(emu, "GET", "/api/compositions/udf/2", { project: null })).body.name).toBe("wildfire-loss-change");
-  expect((await call(emu, "GET", "/api/compositions/vector/1")).body.name).toBe("demo-losses");
+  expect((await call(emu, "GET", "/api/compositions/udf/2", { project: null })).body).toMatchObject({ name: "wildfire-loss-change", equation: { operation: expect.stringMatching(/^\.features/) } });
+  expect((await call(emu, "GET", "/api/compositions/vector/1")).body).toMatchObject({ name: "demo-losses", geojson: { features: expect.arrayContaining([expect.anything(), expect.anything()]) } });
   expect((await call(emu, "GET", "/api/portfolios/demo-portfolio/assets?rows=250")).body).toHaveLength(52);
 });
 

@@ -216,7 +216,7 @@ describe("OpenAPI documents", () => {
 });
 
 describe("area A basics", () => {
-  test("vector CRUD with JSON and multipart, PUT with id in the body, 204 delete", async () => {
+  test("vector CRUD with JSON and multipart, PUT by name, 204 delete", async () => {
     const fc = { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [1, 2] }, properties: { a: 1 } }] };
     const created = await call(emu, "POST", `${C}/vector`, { json: { name: "v-json", geojson: fc } });
     expect(created.status).toBe(201);
@@ -233,13 +233,14 @@ describe("area A basics", () => {
     const list = await call(emu, "GET", `${C}/vector`);
     expect(list.body.map((v: any) => v.name)).toEqual(expect.arrayContaining(["demo-losses", "v-json", "v-multi"]));
     expect(list.body[0].geojson).toBeUndefined();
+    // Update by name (published shape): multipart name + geojson file part; no id anywhere.
     const upd = new FormData();
-    upd.append("name", "v-renamed");
-    const put = await call(emu, "PUT", `${C}/vector/${created.body.id}`, { form: upd });
+    upd.append("name", "v-json");
+    upd.append("geojson", new Blob([JSON.stringify({ ...fc, features: [{ ...fc.features[0], properties: { a: 2 } }] })]), "v.geojson");
+    const put = await call(emu, "PUT", `${C}/vector`, { form: upd });
     expect(put.status).toBe(200);
-    expect(put.body.name).toBe("v-renamed");
-    const put2 = await call(emu, "PUT", `${C}/vector`, { json: { id: created.body.id, name: "v-again" } });
-    expect(put2.body.name).toBe("v-again");
+    expect(put.body).toMatchObject({ id: created.body.id, name: "v-json" });
+    expect((await call(emu, "GET", `${C}/vector/${created.body.id}`)).body.geojson.features[0].properties).toEqual({ a: 2 });
     const del = await call(emu, "DELETE", `${C}/vector/${created.body.id}`);
     expect(del.status).toBe(204);
     expect((await call(emu, "GET", `${C}/vector/${created.body.id}`)).status).toBe(404);
@@ -285,11 +286,9 @@ describe("area A basics", () => {
     const got = await call(emu, "GET", `${C}/udf/${created.body.id}`, { project: null });
     expect(got.body.equation).toEqual(eq);
     expect((await call(emu, "GET", `${C}/udf`, { project: null })).body.map((u: any) => u.id)).toContain(created.body.id);
-    const put = await call(emu, "PUT", `${C}/udf/${created.body.id}`, { project: null, json: { name: "u1b" } });
+    const put = await call(emu, "PUT", `${C}/udf`, { project: null, json: { name: "u1", equation: { ...eq, operation: ".loss_cyclone_bsln" } } });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ name: "u1b", status: "available" });
-    const put2 = await call(emu, "PUT", `${C}/udf`, { project: null, json: { id: created.body.id, equation: { ...eq, operation: ".loss_cyclone_bsln" } } });
-    expect(put2.status).toBe(200);
+    expect(put.body).toMatchObject({ id: created.body.id, name: "u1", status: "available" });
     expect((await call(emu, "GET", `${C}/udf/${created.body.id}`, { project: null })).body.equation.operation).toBe(".loss_cyclone_bsln");
     const bad = await call(emu, "POST", `${C}/udf`, { project: null, json: { name: "u2", equation: { inputLayers: [], operation: "." } } });
     expect(bad.status).toBe(400);

@@ -123,8 +123,10 @@ describe("each function reads what the service holds", () => {
     const applied = await fixture.client.compositions.applyVector(vector.id, "demo-portfolio");
     const parsed = Papa.parse<Record<string, unknown>>(applied.csv.trim(), { header: true, dynamicTyping: true });
     const fields = parsed.meta.fields!;
-    const firstLayerColumn = fields[fields.indexOf("distance_km") + 1]!;
     const row = parsed.data.find((r) => r.portfolio_index === 5)!;
+    // The apply CSV keeps text properties too (issue 16); the default is the first numeric layer column.
+    const firstLayerColumn = fields.slice(fields.indexOf("distance_km") + 1).find((f) => parsed.data.some((r) => typeof r[f] === "number"))!;
+    expect(fields.slice(fields.indexOf("distance_km") + 1).some((f) => typeof row[f] === "string")).toBe(true);
 
     expect(await RISK.layer(vector.id, "demo-portfolio", 5, null as never, inv())).toBe(row[firstLayerColumn]);
     expect(await RISK.layer(String(vector.id), "demo-portfolio", 5, "loss_flood_2050", inv())).toBe(row.loss_flood_2050);

@@ -1,6 +1,18 @@
 import type { RiskClient } from "../../src/api/client";
-import { UnprocessableEntityError } from "../../src/api/errors";
-import { createUdf, deleteUdf, deleteVector, describeLayer, inspectUdf, inspectVector, listCompositions, uploadVectorFile } from "../../src/taskpane/actions/compositions";
+import { NotFoundError, UnprocessableEntityError } from "../../src/api/errors";
+import {
+  createUdf,
+  deleteUdf,
+  deleteVector,
+  describeLayer,
+  inspectUdf,
+  inspectVector,
+  listCompositions,
+  previewUdf,
+  updateUdfEquation,
+  updateVectorFile,
+  uploadVectorFile,
+} from "../../src/taskpane/actions/compositions";
 import { describeError } from "../../src/taskpane/actions/describe-error";
 import { StepError } from "../../src/taskpane/actions/types";
 import type { RunningEmulator } from "../../emulator/server";
@@ -83,4 +95,43 @@ test("creating a UDF needs a name, a layer and an operation before anything is s
   await expect(createUdf(client, { name: "u", inputLayers: [], operation: ".a", activate: false })).rejects.toThrow(/at least one input layer/);
   await expect(createUdf(client, { name: "u", inputLayers: ["demo-losses"], operation: "  ", activate: false })).rejects.toThrow(/jq operation is empty/);
   expect(countRequests(await emulatorStats(emulator), "POST /api/compositions/udf")).toBe(0);
+});
+
+describe("update by name and run preview (published PUT /vector, PUT /udf)", () => {
+  test("a new .geojson file replaces the named layer's content, keeping its id; an unknown name is a 404 and changes nothing", async () => {
+    const vector = await uploadVectorFile(client, { name: "sites", fileName: "sites.geojson", text: layerText });
+    const replacement = JSON.stringify({ type: "FeatureCollection", features: [square(10, 10, { loss_flood_bsln: 9 })] });
+    const updated = await updateVectorFile(client, { name: "sites", fileName: "sites-v2.geojson", text: replacement });
+    expect(String(updated.id)).toBe(String(vector.id));
+    expect(describeLayer((await inspectVector(client, vector.id)).geojson)).toBe("1 feature; properties: loss_flood_bsln");
+
+    const before = JSON.stringify(await listCompositions(client));
+    await expect(updateVectorFile(client, { name: "no-such-layer", fileName: "x.geojson", text: replacement })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(updateVectorFile(client, { name: "sites", fileName: "x.geojson", text: "{ nope" })).rejects.toThrow(/x\.geojson is not valid JSON/);
+    expect(JSON.stringify(await listCompositions(client))).toBe(before);
+    expect(describeLayer((await inspectVector(client, vector.id)).geojson)).toBe("1 feature; properties: loss_flood_bsln");
+  });
+
+  test("a UDF's equation is replaced by name; a program jq cannot compile is 422 and the old equation stays", async () => {
+    await uploadVectorFile(client, { name: "losses", fileName: "losses.geojson", text: layerText });
+    const { udf } = await createUdf(client, { name: "flood_only", inputLayers: ["losses"], operation: ".loss_flood_bsln", activate: false });
+    await updateUdfEquation(client, { name: "flood_only", inputLayers: ["losses"], operation: ".loss_flood_bsln * 10" });
+    expect((await inspectUdf(client, udf.id)).equation.operation).toBe(".loss_flood_bsln * 10");
+    await expect(updateUdfEquation(client, { name: "flood_only", inputLayers: ["losses"], operation: ".loss_flood_bsln *" })).rejects.toBeInstanceOf(UnprocessableEntityError);
+    await expect(updateUdfEquation(client, { name: "renamed", inputLayers: ["losses"], operation: "." })).rejects.toBeInstanceOf(NotFoundError);
+    expect((await inspectUdf(client, udf.id)).equation.operation).toBe(".loss_flood_bsln * 10");
+
+    const preview = await previewUdf(client, udf.id);
+    expect(preview).toEqual({
+      name: "flood_only",
+      featureCount: 2,
+      propertyNames: ["loss_flood_bsln", "loss_wildfire_bsln", "loss_cyclone_bsln", "value"],
+      rows: [
+        [1, 2, 3, 10],
+        [4, 5, 6, 40],
+      ],
+    });
+    // Running stores nothing.
+    expect((await listCompositions(client)).vectors.map((v) => v.name)).toEqual(expect.not.arrayContaining(["flood_only"]));
+  });
 });

@@ -3,7 +3,7 @@ import { NotFoundError } from "../../src/api/errors";
 import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
 import { downloadExport, listExportFiles, unpackExport } from "../../src/taskpane/actions/export";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
-import { estimateTimeseriesRows, loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/actions/timeseries";
+import { describeIndicator, estimateTimeseriesRows, loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/actions/timeseries";
 import { CancelledError } from "../../src/taskpane/actions/types";
 import { DEFAULT_PAYLOAD_LIMIT_BYTES } from "../../harness/fake-excel";
 import { columnLetters as col } from "../../src/shaping/a1";
@@ -25,6 +25,16 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 describe("timeseries → new sheet", () => {
+  test("the form describes the chosen indicator from the published metadata: unit, range, grid in degrees", async () => {
+    const catalog = await loadTimeseriesCatalog(client, PORTFOLIO);
+    const heat = catalog.indicators.find((i) => i.hazard === "heatwave" && i.indicator === "freq")!;
+    expect(typeof heat.spatial_resolution).toBe("number");
+    expect(describeIndicator(heat)).toBe(`days a year · 0 to 366 · ${heat.spatial_resolution}° grid`);
+    const metadata = await client.datasets.metadata(PORTFOLIO);
+    const portfolio = await client.portfolios.get(PORTFOLIO);
+    expect(metadata).toMatchObject({ portfolio_name: PORTFOLIO, created_at: portfolio.created_at, updated_at: portfolio.updated_at });
+  });
+
   test("every item becomes one row, numbers stay numbers, in a table with an optional chart", async () => {
     const { fake, run } = newWorkbook();
     const filters = { hazard: "heatwave", indicator: "freq", scenario: "ssp585", measure: "mid", startYear: 2020 };

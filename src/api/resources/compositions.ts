@@ -6,7 +6,9 @@ const ROOT = "/compositions";
 /**
  * Area A: vector layers, jq UDFs and applying a layer to a portfolio. Vector operations carry the
  * project header; UDF operations do not (contract, Authentication §4). Paths the contract leaves
- * "not shown" follow the field notes; update and run use the id in the path.
+ * "not shown" follow the field notes' published shapes: updates carry no id, the record updated is
+ * the one with the body's `name` (so a rename is delete + create). Run UDF has no published path:
+ * ours (`GET /udf/{id}/run`) is inferred.
  */
 export class Compositions {
   constructor(private readonly transport: Transport) {}
@@ -32,14 +34,15 @@ export class Compositions {
     return this.transport.send({ operation: "compositions.uploadVector", method: "POST", area: "base", path: `${ROOT}/vector`, project: true, body: form, responseType: "json" }, call);
   }
 
-  /** Replaces a vector's name and/or geometry (multipart, both optional). */
-  updateVector(vectorId: string | number, input: { name?: string; geojson?: GeoJson }, call?: CallOptions): Promise<VectorRecord> {
+  /**
+   * Replaces the geometry of the project's layer named `name` (published shape: `PUT /vector`,
+   * multipart `name` + `geojson` file part). NotFoundError (404) when no layer has that name.
+   */
+  updateVector(input: { name: string; geojsonText: string; fileName?: string }, call?: CallOptions): Promise<VectorRecord> {
     const form = new FormData();
-    if (input.name !== undefined) form.append("name", input.name);
-    if (input.geojson !== undefined) {
-      form.append("geojson", new Blob([JSON.stringify(input.geojson)], { type: "application/geo+json" }), "layer.geojson");
-    }
-    return this.transport.send({ operation: "compositions.updateVector", method: "PUT", area: "base", path: `${ROOT}/vector/${segment(vectorId)}`, project: true, body: form, responseType: "json" }, call);
+    form.append("name", input.name);
+    form.append("geojson", new Blob([input.geojsonText], { type: "application/geo+json" }), input.fileName ?? `${input.name}.geojson`);
+    return this.transport.send({ operation: "compositions.updateVector", method: "PUT", area: "base", path: `${ROOT}/vector`, project: true, body: form, responseType: "json" }, call);
   }
 
   deleteVector(vectorId: string | number, call?: CallOptions): Promise<void> {
@@ -63,8 +66,12 @@ export class Compositions {
     return this.transport.send({ operation: "compositions.createUdf", method: "POST", area: "base", path: `${ROOT}/udf`, json: input, responseType: "json" }, call);
   }
 
-  updateUdf(udfId: string | number, input: { name?: string; equation?: UdfEquation }, call?: CallOptions): Promise<UdfRecord> {
-    return this.transport.send({ operation: "compositions.updateUdf", method: "PUT", area: "base", path: `${ROOT}/udf/${segment(udfId)}`, json: input, responseType: "json" }, call);
+  /**
+   * Replaces the equation of the UDF named `name` (published shape: `PUT /udf`, JSON
+   * `{name, equation}`). NotFoundError (404) when no UDF has that name.
+   */
+  updateUdf(input: { name: string; equation: UdfEquation }, call?: CallOptions): Promise<UdfRecord> {
+    return this.transport.send({ operation: "compositions.updateUdf", method: "PUT", area: "base", path: `${ROOT}/udf`, json: input, responseType: "json" }, call);
   }
 
   deleteUdf(udfId: string | number, call?: CallOptions): Promise<void> {
@@ -79,7 +86,7 @@ export class Compositions {
     return this.transport.send({ operation: "compositions.activateUdf", method: "GET", area: "base", path: `${ROOT}/udf/${segment(udfId)}/activate`, project: true, idempotent: false, responseType: "json" }, call);
   }
 
-  /** Runs the UDF and returns the resulting layer without storing it. */
+  /** Runs the UDF and returns the resulting layer without storing it (path inferred: none is published). */
   runUdf(udfId: string | number, call?: CallOptions): Promise<VectorWithGeoJson> {
     return this.transport.send({ operation: "compositions.runUdf", method: "GET", area: "base", path: `${ROOT}/udf/${segment(udfId)}/run`, project: true, responseType: "json" }, call);
   }

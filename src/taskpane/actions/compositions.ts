@@ -30,6 +30,61 @@ export async function uploadVectorFile(
   return client.compositions.uploadVector({ name, geojsonText: input.text, fileName: input.fileName }, { signal });
 }
 
+/**
+ * Replaces the geometry of the layer named `name` with a .geojson file's content (published
+ * `PUT /vector`: the service finds the layer by its name; a rename is delete + create). The file
+ * is checked before anything is sent.
+ */
+export async function updateVectorFile(client: RiskClient, input: { name: string; fileName: string; text: string }, signal?: AbortSignal): Promise<VectorRecord> {
+  parseGeoJsonFile(input.text, input.fileName, ["Feature", "FeatureCollection"]);
+  return client.compositions.updateVector({ name: input.name, geojsonText: input.text, fileName: input.fileName }, { signal });
+}
+
+/**
+ * Replaces the equation (input layers and jq operation) of the UDF named `name` (published
+ * `PUT /udf`; a rename is delete + create). A program jq cannot compile comes back as 422.
+ */
+export async function updateUdfEquation(client: RiskClient, input: { name: string; inputLayers: string[]; operation: string }, signal?: AbortSignal): Promise<UdfRecord> {
+  if (input.inputLayers.length === 0) throw new Error("Choose at least one input layer");
+  if (input.operation.trim() === "") throw new Error("The jq operation is empty: type a jq program, e.g. .loss_flood_bsln");
+  return client.compositions.updateUdf({ name: input.name, equation: { inputLayers: input.inputLayers, operation: input.operation } }, { signal });
+}
+
+/** What a UDF's run produced, summarised for the pane. */
+export interface LayerPreview {
+  /** The resulting layer's name. */
+  name: string;
+  featureCount: number;
+  /** Property names over all features, first-seen order. */
+  propertyNames: string[];
+  /** The first few features' properties (objects shown as JSON text), in `propertyNames` order. */
+  rows: Array<Array<string | number | boolean | null>>;
+}
+
+/** Runs a UDF without storing its result and summarises the layer it yields (count, property names, first rows). */
+export async function previewUdf(client: RiskClient, udfId: string | number, signal?: AbortSignal, rowLimit = 5): Promise<LayerPreview> {
+  const layer = await client.compositions.runUdf(udfId, { signal });
+  return summarizeLayer(layer.name, layer.geojson, rowLimit);
+}
+
+/** Feature count, property names and the first `rowLimit` rows of a GeoJSON layer. */
+export function summarizeLayer(name: string, geojson: { type: string; [key: string]: unknown }, rowLimit = 5): LayerPreview {
+  const features = geojson.type === "FeatureCollection" && Array.isArray(geojson.features) ? (geojson.features as Array<{ properties?: Record<string, unknown> | null }>) : [geojson as { properties?: Record<string, unknown> }];
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (const f of features) {
+    for (const key of Object.keys(f.properties ?? {})) {
+      if (!seen.has(key)) {
+        seen.add(key);
+        names.push(key);
+      }
+    }
+  }
+  const cell = (v: unknown): string | number | boolean | null => (v === undefined || v === null ? null : typeof v === "object" ? JSON.stringify(v) : (v as string | number | boolean));
+  const rows = features.slice(0, rowLimit).map((f) => names.map((n) => cell(f.properties?.[n])));
+  return { name, featureCount: features.length, propertyNames: names, rows };
+}
+
 /** Steps of creating a UDF; a failure names one of them. */
 export type UdfStep = "create" | "activate";
 

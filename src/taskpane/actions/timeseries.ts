@@ -59,6 +59,17 @@ export async function loadTimeseriesCatalog(client: RiskClient, portfolio: strin
   return { assets, indicators: metadata.indicators };
 }
 
+/**
+ * One line about an indicator from the dataset metadata, for the form: unit, value range and grid
+ * resolution (a number of degrees in the published metadata), e.g.
+ * "annual probability · 0 to 0.05 · 0.25° grid".
+ */
+export function describeIndicator(indicator: IndicatorMetadata): string {
+  const parts = [indicator.unit, `${indicator.value_min} to ${indicator.value_max}`];
+  if (typeof indicator.spatial_resolution === "number" && Number.isFinite(indicator.spatial_resolution)) parts.push(`${indicator.spatial_resolution}° grid`);
+  return parts.join(" · ");
+}
+
 /** About how many items (rows) the filters select: assets × indicators × scenarios × measures. */
 export function estimateTimeseriesRows(catalog: TimeseriesCatalog, filters: TimeseriesFilters): number {
   const indicators = catalog.indicators.filter((i) => (!filters.hazard || i.hazard === filters.hazard) && (!filters.indicator || i.indicator === filters.indicator)).length;

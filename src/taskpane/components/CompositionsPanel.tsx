@@ -18,13 +18,15 @@ import { nameFromFileName } from "../actions/geojson-file";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
 import { useTask } from "../hooks/useTask";
+import { EditUdfForm, RunUdfPreview, UpdateVectorForm } from "./CompositionsEditors";
 import { ErrorNotice } from "./ErrorNotice";
 import { FilePicker, type PickedFile } from "./FilePicker";
 import { TaskStatus } from "./TaskStatus";
 
 /**
  * Capability 7: upload a vector from a .geojson file; create a UDF (name, input layers from the
- * project's vectors, jq operation) and activate it; list, inspect and delete vectors and UDFs.
+ * project's vectors, jq operation) and activate it; list, inspect and delete vectors and UDFs;
+ * update a vector (new file) or a UDF (new equation) by name, and run a UDF to preview its layer.
  */
 export function CompositionsPanel() {
   const { client } = useServices();
@@ -143,28 +145,29 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
 
 function Listing(props: { listing: CompositionsListing; onChanged: () => void }) {
   const { vectors, udfs } = props.listing;
+  const layerNames = [...new Set(vectors.map((v) => v.name))];
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <Text size={200}>Vectors ({vectors.length})</Text>
       {vectors.length === 0 ? <Text size={200} data-testid="vectors-empty">No vector layers in this project.</Text> : null}
       <ul style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="vector-list">
         {vectors.map((v) => (
-          <Item key={String(v.id)} kind="vector" record={v} onChanged={props.onChanged} />
+          <Item key={String(v.id)} kind="vector" record={v} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
       </ul>
       <Text size={200}>UDFs ({udfs.length})</Text>
       {udfs.length === 0 ? <Text size={200} data-testid="udfs-empty">No UDFs yet.</Text> : null}
       <ul style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="udf-list">
         {udfs.map((u) => (
-          <Item key={String(u.id)} kind="udf" record={u} onChanged={props.onChanged} />
+          <Item key={String(u.id)} kind="udf" record={u} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
       </ul>
     </div>
   );
 }
 
-/** One vector or UDF with Inspect and Delete (Delete asks once more). */
-function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord; onChanged: () => void }) {
+/** One vector or UDF with Inspect, Update/Edit, Run (UDF) and Delete (Delete asks once more). */
+function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord; layerNames: string[]; onChanged: () => void }) {
   const { client } = useServices();
   const { record, kind } = props;
   const inspect = useTask<string>();
@@ -172,10 +175,13 @@ function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord;
   const [confirming, setConfirming] = useState(false);
   const id = String(record.id);
   const activateTask = useTask<VectorRecord>();
+  const [editing, setEditing] = useState(false);
+  const [revision, setRevision] = useState(0);
   return (
-    <li style={{ borderBottom: "1px solid #e0e0e0", padding: "4px 0" }} data-testid={`${kind}-item-${id}`}>
+    <li style={{ borderBottom: "1px solid #e0e0e0", padding: "4px 0", minWidth: 0 }} data-testid={`${kind}-item-${id}`}>
       <div style={{ display: "flex", gap: 4, alignItems: "center", flexWrap: "wrap" }}>
-        <Text style={{ flex: 1, minWidth: 0, wordBreak: "break-word" }}>
+        {/* The name takes its own line: four buttons would squeeze it to a few letters a line. */}
+        <Text style={{ flex: "1 1 100%", minWidth: 0, wordBreak: "break-word" }}>
           {record.name} {"status" in record && record.status ? <Text size={200}>({record.status})</Text> : null}
         </Text>
         <Button
@@ -191,6 +197,9 @@ function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord;
           }
         >
           Inspect
+        </Button>
+        <Button size="small" aria-expanded={editing} data-testid={`${kind}-${kind === "vector" ? "update" : "edit"}-${id}`} onClick={() => setEditing((e) => !e)}>
+          {kind === "vector" ? "Update…" : "Edit…"}
         </Button>
         {kind === "udf" ? (
           <Button
@@ -229,6 +238,18 @@ function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord;
           </Button>
         )}
       </div>
+      {editing && kind === "vector" ? <UpdateVectorForm vector={record as VectorRecord} onDone={props.onChanged} /> : null}
+      {editing && kind === "udf" ? (
+        <EditUdfForm
+          udf={record}
+          layerNames={props.layerNames}
+          onDone={() => {
+            setRevision((r) => r + 1);
+            props.onChanged();
+          }}
+        />
+      ) : null}
+      {kind === "udf" ? <RunUdfPreview udf={record} revision={revision} /> : null}
       {inspect.state.status === "done" ? (
         <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: 12, margin: "4px 0" }} data-testid={`${kind}-details-${id}`}>
           {inspect.state.result}

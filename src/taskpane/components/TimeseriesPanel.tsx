@@ -1,6 +1,6 @@
 import { Button, Checkbox, Field, Input, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
-import { MEASURE_CHOICES, SCENARIO_CHOICES, estimateTimeseriesRows, loadTimeseriesCatalog, pasteTimeseries, type TimeseriesCatalog, type TimeseriesFilters, type TimeseriesPasted } from "../actions/timeseries";
+import { MEASURE_CHOICES, SCENARIO_CHOICES, describeIndicator, estimateTimeseriesRows, loadTimeseriesCatalog, pasteTimeseries, type TimeseriesCatalog, type TimeseriesFilters, type TimeseriesPasted } from "../actions/timeseries";
 import { dateFilterProblem, dateRangeReversed } from "../../shaping/dateFilter";
 import { downloadTimeseries } from "../actions/downloads";
 import { useServices } from "../context";
@@ -33,6 +33,7 @@ export function TimeseriesPanel() {
   const endProblem =
     dateFilterProblem(filters.endDate ?? "", "To") ?? (dateRangeReversed(filters.startDate ?? "", filters.endDate ?? "") ? `To is before From (${filters.startDate}).` : null);
   const datesOk = !startProblem && !endProblem;
+  const chosen = filters.indicator ? catalog.data?.indicators.find((i) => i.indicator === filters.indicator && (!filters.hazard || i.hazard === filters.hazard)) : undefined;
 
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
@@ -41,6 +42,11 @@ export function TimeseriesPanel() {
       {catalog.error ? <ErrorNotice error={catalog.error} testId="ts-catalog-error" /> : null}
       <ChoiceField label="Hazard" value={filters.hazard ?? ""} onChange={set("hazard")} choices={hazards} emptyLabel="All hazards" testId="ts-hazard" />
       <ChoiceField label="Indicator" value={filters.indicator ?? ""} onChange={set("indicator")} choices={[...new Set(indicators)]} emptyLabel="All indicators" testId="ts-indicator" />
+      {chosen ? (
+        <Text size={200} data-testid="ts-indicator-info">
+          {describeIndicator(chosen)}
+        </Text>
+      ) : null}
       <div style={{ display: "flex", gap: 8 }}>
         <ChoiceField label="Scenario" value={filters.scenario ?? ""} onChange={set("scenario")} choices={SCENARIO_CHOICES} emptyLabel="All" testId="ts-scenario" style={{ flex: 1 }} />
         <ChoiceField label="Measure" value={filters.measure ?? ""} onChange={set("measure")} choices={MEASURE_CHOICES} emptyLabel="All" testId="ts-measure" style={{ flex: 1 }} />
