@@ -58,6 +58,8 @@ export interface RunningEmulator {
 }
 
 const BODY_LIMIT = 10 * 1024 * 1024;
+/** Most characters of jq output one UDF evaluation may produce. */
+export const JQ_MAX_OUTPUT_CHARS = 8 * 1024 * 1024;
 /** Longest path segment (portfolio name, id) routed; longer ones answer 414. */
 const MAX_PATH_SEGMENT = 200;
 const ADMIN_PREFIX = "/__emulator/";
@@ -105,7 +107,16 @@ function sendError(err: unknown, reply: FastifyReply, quiet: boolean): FastifyRe
 /** Starts the emulator and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const opts = resolveOptions(options);
-  const jq = new JqSandbox({ timeoutMs: opts.jqTimeoutMs, maxOutputChars: 20 * 1024 * 1024, maxHeapMb: 256, maxWasmMb: 256 });
+  // Output: at most 8 Mi characters (jq-web collects output as a JS array of bytes, ~8 bytes each,
+  // inside the worker's 256 MB heap) and MAX_JSON_DEPTH + 2 levels (an input layer wrapped by the
+  // sandbox's own arrays and layer objects).
+  const jq = new JqSandbox({
+    timeoutMs: opts.jqTimeoutMs,
+    maxOutputChars: JQ_MAX_OUTPUT_CHARS,
+    maxOutputDepth: MAX_JSON_DEPTH + 2,
+    maxHeapMb: 256,
+    maxWasmMb: 256,
+  });
   let state: EmulatorState = seedState(opts.seed);
   const persister = opts.dataDir ? new StatePersister(opts.dataDir, () => emu.state, (s) => (emu.state = s)) : null;
   const emu: Emulator = {

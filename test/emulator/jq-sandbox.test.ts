@@ -5,7 +5,7 @@
  */
 import { JqError, JqSandbox } from "../../emulator/jq/sandbox";
 
-const sandbox = new JqSandbox({ timeoutMs: 10_000, maxOutputChars: 1_000_000, maxHeapMb: 128, maxWasmMb: 96 });
+const sandbox = new JqSandbox({ timeoutMs: 10_000, maxOutputChars: 1_000_000, maxOutputDepth: 34, maxHeapMb: 128, maxWasmMb: 96 });
 afterAll(() => sandbox.close());
 
 test("a program that allocates past the cap fails with a memory error, and the sandbox goes on", async () => {
