@@ -5,7 +5,7 @@
  * a UDF run, so a wedged jq engine would show. The emulator persists to a data directory here, as
  * the deep-nesting attack used to break every later write through persistence.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -145,6 +145,30 @@ describe("over-deep and over-large JSON is refused at the door", () => {
     expect(errorsOf(answer)[0]).toMatch(/too large \(limit 10485760 bytes\)/);
     expect((await call("GET", "/api/compositions/vector", DEMO)).text).not.toContain('"huge"');
     figures.oversizedBody = { bytes: JSON.stringify(huge).length, status: answer.status };
+  });
+});
+
+describe("a write that cannot be stored is not kept", () => {
+  test("a failed persist answers 503 and undoes the change; the next write stores only what was acknowledged", async () => {
+    // A directory where the persister writes its temporary file makes the write fail (EISDIR).
+    const blocker = path.join(dataDir, `state.json.${process.pid}.tmp`);
+    mkdirSync(blocker);
+    let failed: Answer;
+    try {
+      failed = await call("POST", "/api/portfolios/", DEMO, { portfolio_name: "unstored" });
+    } finally {
+      rmSync(blocker, { recursive: true, force: true });
+    }
+    expect(failed.status).toBe(503);
+    expect(errorsOf(failed)[0]).toMatch(/could not be stored .* and was undone; retry/);
+    const names = () => call("GET", "/api/portfolios/", DEMO).then((a) => (a.body as Array<{ portfolio_name: string }>).map((p) => p.portfolio_name));
+    expect(await names()).not.toContain("unstored");
+    await otherTenantIsServed();
+    expect((await call("POST", "/api/portfolios/", DEMO, { portfolio_name: "stored" })).status).toBe(201);
+    const onDisk = JSON.parse(readFileSync(path.join(dataDir, "state.json"), "utf8")) as { portfolios: Array<{ portfolio_name: string }> };
+    expect(onDisk.portfolios.map((p) => p.portfolio_name)).toEqual(expect.arrayContaining(["stored"]));
+    expect(onDisk.portfolios.map((p) => p.portfolio_name)).not.toContain("unstored");
+    figures.failedPersist = { status: failed.status, undone: true };
   });
 });
 
