@@ -68,10 +68,6 @@ function jqMessage(stderr, lines) {
     .trim();
 }
 
-function describe(e) {
-  return String((e && e.message) || e).split("\n")[0];
-}
-
 (async () => {
   const jq = await require("jq-web");
   parentPort.on("message", (job) => {
@@ -92,7 +88,14 @@ function describe(e) {
         parentPort.postMessage({ id: job.id, ok: false, kind: "jq", error: message.slice(0, 2000) });
         return;
       }
-      parentPort.postMessage({ id: job.id, ok: false, kind: "crash", error: `jq engine failed while running the program (${describe(e)}); the engine was restarted` });
+      // The engine's own words ("table index is out of bounds", "Aborted()") say nothing to the
+      // program's author: name the likely cause in jq's terms instead.
+      parentPort.postMessage({
+        id: job.id,
+        ok: false,
+        kind: "crash",
+        error: "the program failed inside the jq engine (most often a value nested too deeply for tojson, tostring or printing); the engine was restarted",
+      });
       return;
     }
     if (output.length > job.maxOutput) {

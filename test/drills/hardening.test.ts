@@ -178,9 +178,10 @@ describe("jq programs cannot wedge, kill or leak from the engine", () => {
     const id = await createUdf(DEMO, `attack-${Math.random().toString(36).slice(2, 8)}`, inputLayer, operation, scope);
     return call("GET", `/api/compositions/udf/${id}/${verb}`, DEMO);
   }
-  const INTERNAL = /TypeError|Cannot read|undefined|RuntimeError|memory access out of bounds|internal emulator error/;
+  const INTERNAL = /TypeError|Cannot read|undefined|RuntimeError|out of bounds|Aborted|internal emulator error/;
   const cases: Array<{ name: string; operation: string; scope?: "collection" | "feature"; message: RegExp }> = [
     { name: "100-level nested output", operation: "reduce range(100) as $i (0; [.])", scope: "collection", message: /output nests deeper than the limit of \d+ levels/ },
+    { name: "100-level structure serialised inside the program", operation: "reduce range(100) as $i (0; [.]) | tojson | length", scope: "collection", message: /failed inside the jq engine .*; the engine was restarted/ },
     { name: "~60 MB output", operation: '[.features[] | "x" * 1e6]', message: /output exceeds the limit of \d+ characters|time limit of \d+ ms|memory limit/ },
     { name: "halt (collection)", operation: "halt", scope: "collection", message: /produced 0 value\(s\) for 60 feature\(s\)/ },
     { name: "halt (feature)", operation: "if .loss == 3 then halt else .loss end", scope: "feature", message: /stopped after 3 of 60 feature\(s\).*halt/ },
