@@ -100,7 +100,14 @@ function sendError(err: unknown, reply: FastifyReply, quiet: boolean): FastifyRe
             : e.message;
     return reply.code(status).send({ errors: [what] });
   }
-  if (!quiet) console.error("emulator internal error:", err);
+  if (!quiet) {
+    // The message may hold a tenant's text: JSON-quoted, it cannot start a line of its own (start
+    // scripts and tests read the emulator's output line by line). Stack frames name only code.
+    const frames = String((e && e.stack) || "")
+      .split("\n")
+      .filter((line) => /^\s+at /.test(line));
+    console.error([`emulator internal error: ${JSON.stringify((e && e.message) || String(err))}`, ...frames].join("\n"));
+  }
   return reply.code(500).send({ errors: [`internal emulator error: ${(e && e.message) || String(err)}`] });
 }
 
