@@ -4,9 +4,11 @@
  */
 import Fastify, { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import cors from "@fastify/cors";
+import { STATUS_CODES } from "node:http";
 import multipart from "@fastify/multipart";
 import { Emulator, ResolvedOptions } from "./emulator-context";
 import { ApiError } from "./http/errors";
+import { jsonDepth, MAX_JSON_DEPTH } from "./http/json-limits";
 import { FaultInjector, RequestStats } from "./http/faults";
 import { openApiDocument } from "./http/openapi";
 import { RequestContext, resolveKey, resolveProject } from "./http/request-context";
@@ -56,6 +58,10 @@ export interface RunningEmulator {
 }
 
 const BODY_LIMIT = 10 * 1024 * 1024;
+/** Most characters of jq output one UDF evaluation may produce. */
+export const JQ_MAX_OUTPUT_CHARS = 8 * 1024 * 1024;
+/** Longest path segment (portfolio name, id) routed; longer ones answer 414. */
+const MAX_PATH_SEGMENT = 200;
 const ADMIN_PREFIX = "/__emulator/";
 
 function resolveOptions(o: EmulatorOptions): ResolvedOptions {
@@ -94,16 +100,32 @@ function sendError(err: unknown, reply: FastifyReply, quiet: boolean): FastifyRe
             : e.message;
     return reply.code(status).send({ errors: [what] });
   }
-  if (!quiet) console.error("emulator internal error:", err);
+  if (!quiet) {
+    // The message may hold a tenant's text: JSON-quoted, it cannot start a line of its own (start
+    // scripts and tests read the emulator's output line by line). Stack frames name only code.
+    const frames = String((e && e.stack) || "")
+      .split("\n")
+      .filter((line) => /^\s+at /.test(line));
+    console.error([`emulator internal error: ${JSON.stringify((e && e.message) || String(err))}`, ...frames].join("\n"));
+  }
   return reply.code(500).send({ errors: [`internal emulator error: ${(e && e.message) || String(err)}`] });
 }
 
 /** Starts the emulator and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const opts = resolveOptions(options);
-  const jq = new JqSandbox({ timeoutMs: opts.jqTimeoutMs, maxOutputChars: 20 * 1024 * 1024, maxHeapMb: 256, maxWasmMb: 256 });
+  // Output: at most 8 Mi characters (jq-web collects output as a JS array of bytes, ~8 bytes each,
+  // inside the worker's 256 MB heap) and MAX_JSON_DEPTH + 2 levels (an input layer wrapped by the
+  // sandbox's own arrays and layer objects).
+  const jq = new JqSandbox({
+    timeoutMs: opts.jqTimeoutMs,
+    maxOutputChars: JQ_MAX_OUTPUT_CHARS,
+    maxOutputDepth: MAX_JSON_DEPTH + 2,
+    maxHeapMb: 256,
+    maxWasmMb: 256,
+  });
   let state: EmulatorState = seedState(opts.seed);
-  const persister = opts.dataDir ? new StatePersister(opts.dataDir, () => emu.state) : null;
+  const persister = opts.dataDir ? new StatePersister(opts.dataDir, () => emu.state, (s) => (emu.state = s)) : null;
   const emu: Emulator = {
     options: opts,
     get state() {
@@ -125,7 +147,53 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const faults = new FaultInjector(opts.failRate, opts.rateLimit, opts.seed);
   // forceCloseConnections: close() must not wait for idle keep-alive sockets (clients that aborted
   // requests leave some behind, and tests and benchmarks close the emulator often).
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: true, routerOptions: { ignoreTrailingSlash: true } });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_SEGMENT },
+    // Errors fastify raises before routing (a malformed percent-escape, an over-long path segment)
+    // answer in the contract's shape too, not in fastify's own.
+    frameworkErrors: (err, _req, frameworkReply) => {
+      const reply = frameworkReply as unknown as FastifyReply;
+      const what =
+        err.code === "FST_ERR_BAD_URL"
+          ? "the URL holds a malformed percent-escape (e.g. %E0%A4%A); encode each reserved byte as %XX"
+          : err.code === "FST_ERR_MAX_PARAM_LENGTH"
+            ? `a path segment is longer than the limit of ${MAX_PATH_SEGMENT} characters`
+            : err.message;
+      return reply.code(err.code === "FST_ERR_MAX_PARAM_LENGTH" ? 414 : 400).send({ errors: [what] });
+    },
+    // Errors of the HTTP parser itself (malformed request line, headers too large, timeouts).
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (err.code === "ECONNRESET" || socket.destroyed) return;
+      const [status, what] =
+        err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "request timed out"]
+          : err.code === "HPE_HEADER_OVERFLOW"
+            ? [431, "request headers are too large (limit 16 KB, including the URL)"]
+            : [400, `malformed HTTP request: ${err.code ?? err.message}`];
+      const body = JSON.stringify({ errors: [what] });
+      if (socket.writable) {
+        socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+      }
+      socket.destroy(err);
+    },
+  });
+
+  // JSON bodies: fastify's own parser (which refuses __proto__ and constructor poisoning), then a
+  // depth limit, so an over-deep document is refused before any handler can store it.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    parseJson(req, body as string, (err, value) => {
+      if (err) return done(err, undefined);
+      if (jsonDepth(value) > MAX_JSON_DEPTH) {
+        return done(new ApiError(400, [`request body: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`]), undefined);
+      }
+      done(null, value);
+    });
+  });
 
   await app.register(cors, {
     origin: "*",

@@ -46,14 +46,25 @@ function readRows(text: string): { rows: RawRow[]; parseErrors: string[] } {
   return { rows, parseErrors };
 }
 
+/**
+ * The value of a plain decimal number (`-12`, `0.5`, `.5`, `1e3`), or undefined for anything else:
+ * JavaScript's Number() would also take `0x10`, `0b1`, `0o7`, `Infinity` and blanks, which the
+ * contract's numbers are not.
+ */
+export function decimalNumber(text: string): number | undefined {
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return undefined;
+  const v = Number(text);
+  return Number.isFinite(v) ? v : undefined;
+}
+
 function parseCoordinate(raw: string | undefined, column: "lat" | "lng", where: string, errors: string[], bounds: string[]): number {
   const text = (raw ?? "").trim();
   if (text === "") {
     errors.push(`${where}, column ${column}: a value is required`);
     return NaN;
   }
-  const v = Number(text);
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(v)) {
+  const v = decimalNumber(text);
+  if (v === undefined) {
     errors.push(`${where}, column ${column}: "${text}" is not a number`);
     return NaN;
   }
@@ -101,8 +112,9 @@ export function parseAssetCsv(text: string): AssetCsvResult {
     }
     const lat = parseCoordinate(row.fields[iLat], "lat", where, errors, bounds);
     const lng = parseCoordinate(row.fields[iLng], "lng", where, errors, bounds);
-    const labels: Record<string, string> = {};
-    for (const [h, i] of labelCols) labels[h.slice(6)] = row.fields[i];
+    // fromEntries defines own properties, so a label named __proto__ (or constructor) is kept as
+    // data; assigning it into {} would silently set the object's prototype instead.
+    const labels: Record<string, string> = Object.fromEntries(labelCols.map(([h, i]) => [h.slice(6), row.fields[i]]));
     assets.push({
       entity_id: iId >= 0 ? row.fields[iId].trim() : "",
       entity_name: iName >= 0 ? row.fields[iName].trim() : "",

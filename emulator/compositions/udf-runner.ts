@@ -12,7 +12,9 @@
  * Default scope: "collection" when the program mentions `.features`, else "feature".
  * Result: the first layer's features with the output in `properties.value` (NaN prints as null).
  */
+import { validateLayer } from "../geo/geojson";
 import { unprocessable } from "../http/errors";
+import { jsonDepth, MAX_JSON_DEPTH } from "../http/json-limits";
 import { JqError, JqSandbox } from "../jq/sandbox";
 import { GeoJsonFeature, GeoJsonFeatureCollection, StoredUdf } from "../state/types";
 
@@ -45,7 +47,10 @@ export async function evaluateUdf(jq: JqSandbox, udf: StoredUdf, layers: { name:
     const outputs = await runJq(jq, input, program);
     const single = outputs.length === 1 ? outputs[0] : undefined;
     if (single && typeof single === "object" && (single as { type?: unknown }).type === "FeatureCollection") {
-      return single as GeoJsonFeatureCollection;
+      // Validated like an upload: an invalid layer must not be answered, stored, or applied later.
+      const layer = validateLayer(single, "result");
+      if (!layer.ok) throw unprocessable(...layer.errors.map((e) => `equation.operation: the program's FeatureCollection is not valid GeoJSON: ${e}`));
+      return withinDepth(layer.value);
     }
     if (outputs.length === first.features.length) values = outputs;
     else if (Array.isArray(single) && single.length === first.features.length) values = single;
@@ -62,13 +67,28 @@ export async function evaluateUdf(jq: JqSandbox, udf: StoredUdf, layers: { name:
     );
     // One jq run for all features: the program is wrapped so each feature yields one line.
     const outputs = await runJq(jq, inputs, `.[] | [\n${program}\n]`);
+    // One line per feature, unless the program stopped the run early (halt).
+    if (outputs.length !== first.features.length) {
+      throw unprocessable(
+        `equation.operation: the program stopped after ${outputs.length} of ${first.features.length} feature(s) of layer ${layers[0].name} (halt?); ` +
+          "a feature-scope program must finish for every feature",
+      );
+    }
     values = outputs.map((o) => (Array.isArray(o) ? (o.length === 0 ? null : o.length === 1 ? o[0] : o) : o));
   }
   const features: GeoJsonFeature[] = first.features.map((f, i) => ({
     ...f,
     properties: { ...(f.properties ?? {}), value: numberOrNull(values[i]) },
   }));
-  return { type: "FeatureCollection", features };
+  return withinDepth({ type: "FeatureCollection", features });
+}
+
+/** The result layer, or 422 when it nests deeper than a stored layer may (see MAX_JSON_DEPTH). */
+function withinDepth(layer: GeoJsonFeatureCollection): GeoJsonFeatureCollection {
+  if (jsonDepth(layer) > MAX_JSON_DEPTH) {
+    throw unprocessable(`equation.operation: the resulting layer nests deeper than the limit of ${MAX_JSON_DEPTH} levels of arrays and objects`);
+  }
+  return layer;
 }
 
 function numberOrNull(v: unknown): unknown {

@@ -9,6 +9,7 @@ import { badRequest, notFound, unprocessable } from "../http/errors";
 import { jsonObject, readForm } from "../http/multipart";
 import { queryString, RequestContext } from "../http/request-context";
 import { validateLayer } from "../geo/geojson";
+import { assertJsonDepth } from "../http/json-limits";
 import { GeoJsonFeatureCollection, StoredUdf, StoredVector } from "../state/types";
 import { findPortfolio, requireRiskData } from "./portfolios";
 import { applyCsv } from "../compositions/apply";
@@ -41,6 +42,7 @@ function parseGeojson(raw: unknown): GeoJsonFeatureCollection {
     } catch (e) {
       throw badRequest(`geojson: not valid JSON: ${(e as Error).message}`);
     }
+    assertJsonDepth(value, "geojson");
   }
   const result = validateLayer(value);
   if (!result.ok) throw unprocessable(...result.errors);

@@ -7,6 +7,7 @@ import { booleanPointInPolygon, bbox as turfBbox, centroid, multiPolygon } from 
 import { nowIso } from "../emulator-context";
 import { ApiError, badRequest, conflict, forbiddenProject, notFound, unprocessable } from "../http/errors";
 import { jsonObject } from "../http/multipart";
+import { assertJsonDepth } from "../http/json-limits";
 import { RequestContext } from "../http/request-context";
 import { collectPolygons, validateSubProject } from "../geo/geojson";
 import { BLUE_CARBON_SUMMARY_NAMES, NATURE_SUMMARY_NAMES, blueCarbonValues, natureValues } from "../model/scores";
@@ -52,6 +53,7 @@ export async function createSubProject(ctx: RequestContext) {
     } catch (e) {
       throw badRequest(`geojson: not valid JSON: ${(e as Error).message}`);
     }
+    assertJsonDepth(geojson, "geojson");
   }
   const valid = validateSubProject(geojson);
   if (!valid.ok) throw unprocessable(...valid.errors);

@@ -127,6 +127,11 @@ export async function importAssets(ctx: RequestContext) {
   const form = await readForm(ctx.req);
   const csv = form.get("asset");
   if (csv === undefined) throw badRequest(`asset: file field is missing (form fields received: ${[...form.keys()].join(", ") || "none"})`);
+  // The upload took time: the portfolio may have been deleted (and perhaps re-created under the
+  // same name) meanwhile. Acknowledge only an import into the portfolio it was sent to.
+  if (!ctx.emu.state.portfolios.includes(p)) {
+    throw notFound(`portfolio ${JSON.stringify(p.portfolio_name)} was deleted while its import was being received; nothing was imported`);
+  }
   const parsed = parseAssetCsv(csv);
   if (!parsed.ok) throw new ApiError(parsed.status, parsed.errors);
   // Validation finished before any change: a rejected import leaves the portfolio as it was.

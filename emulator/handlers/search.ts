@@ -5,12 +5,13 @@
 import { badRequest } from "../http/errors";
 import { queryString, RequestContext } from "../http/request-context";
 import { searchExposure } from "../model/scores";
+import { decimalNumber } from "../assets/asset-csv";
 
 function coordinate(ctx: RequestContext, name: "lat" | "lng"): number {
   const s = queryString(ctx, name);
   if (s === undefined) throw badRequest(`${name}: is required (a number)`);
-  const v = Number(s);
-  if (s.trim() === "" || !Number.isFinite(v)) throw badRequest(`${name}: "${s}" is not a number`);
+  const v = decimalNumber(s.trim());
+  if (v === undefined) throw badRequest(`${name}: "${s}" is not a decimal number`);
   const limit = name === "lat" ? 90 : 180;
   if (v < -limit || v > limit) throw badRequest(`${name}: coordinate out of bounds [-${limit}, ${limit}]`);
   return v;

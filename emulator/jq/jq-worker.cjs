@@ -1,12 +1,25 @@
 /*
  * jq sandbox worker (plain CommonJS so it runs the same under tsx, jest and node).
- * Loads jq-web (real jq 1.7.1) once, then evaluates jobs {id, input, program, maxOutput}.
+ * Loads jq-web (real jq 1.7.1) once, then evaluates jobs {id, input, program, maxOutput, maxDepth}.
  * The parent enforces the time limit by terminating this worker. Memory: the JS heap is bounded
  * by the worker's resourceLimits, and jq's own WebAssembly heap (outside those limits) by refusing
- * to grow it past workerData.maxWasmBytes. The output cap is checked here.
+ * to grow it past workerData.maxWasmBytes. Output depth and size are bounded inside jq itself, before
+ * anything is printed (see sandboxProgram). Any failure that is not jq's own error leaves the engine
+ * in doubt: it is reported as "crash" and the parent replaces this worker.
  */
 "use strict";
 const { parentPort, workerData } = require("node:worker_threads");
+
+// Nothing a tenant's program does may reach the emulator's stdout or stderr (start scripts parse
+// the emulator's output). A worker's console writes to the parent's streams, and jq-web logs a
+// program's stderr with console.warn and Emscripten its aborts with console.error: all of it is
+// dropped here, before jq-web binds those functions. The program's error text still comes back
+// to the caller through the thrown error's `stderr`.
+for (const name of ["log", "info", "warn", "error", "debug", "trace"]) console[name] = () => undefined;
+
+// jq-web takes its program name from process.argv[1], i.e. the host path of the emulator's entry
+// script; it shows in `$ENV._` and `get_jq_origin`. Give it a neutral name.
+process.argv = [process.argv[0], "jq"];
 
 // jq-web grows its WebAssembly memory as jq allocates; refusing a growth makes jq's allocation
 // fail, which ends the program. After that the engine's state is not trusted: the parent
@@ -22,30 +35,73 @@ WebAssembly.Memory.prototype.grow = function (pages) {
   return grow.call(this, pages);
 };
 
-// Emscripten reports the refused allocation as "Aborted()" on stderr; the parent reports it properly.
-const printError = console.error;
-console.error = (...args) => {
-  if (args.length === 1 && /^Aborted\(/.test(String(args[0]))) return;
-  printError(...args);
-};
+/**
+ * The tenant's program inside the sandbox's own definitions (first line) and output checks (last
+ * line); error messages are renumbered to the program's own lines (see jqMessage):
+ * - `env`, `$ENV` are {} and `input_filename`, `get_jq_origin`, `get_prog_origin` null and
+ *   `get_search_list` []: the host's environment and paths stay unseen;
+ * - `debug` and `stderr` pass their input through and print nothing;
+ * - every output is checked for depth (in jq's own interpreter, which does not recurse on the
+ *   C stack; jq's printer does, and overruns jq-web's stack at 50 – 60 levels, corrupting the
+ *   engine) and the running total of output characters is checked before the output is printed.
+ */
+function sandboxLines(maxDepth, maxOutput) {
+  const depthError = `output nests deeper than the limit of ${maxDepth} levels of arrays and objects`;
+  const prelude =
+    "def env: {}; def input_filename: null; def get_jq_origin: null; def get_prog_origin: null; def get_search_list: []; " +
+    "def debug: .; def debug(msg): .; def stderr: .; " +
+    `def __sandbox_depth($n): if $n > ${maxDepth} then error("${depthError}") else (.[]? | select(type == "array" or type == "object") | __sandbox_depth($n + 1)) end; ` +
+    "{} as $ENV | foreach ((";
+  const postlude =
+    ") | (__sandbox_depth(1), .)) as $__sandbox_out (0; . + ($__sandbox_out | tojson | length) + 1; " +
+    `if . > ${maxOutput} then error("output exceeds the limit of ${maxOutput} characters") else $__sandbox_out end)`;
+  return { prelude, postlude };
+}
+
+/** jq's message about the wrapped program, in terms of the tenant's program. */
+function jqMessage(stderr, lines) {
+  return stderr
+    .split("\n")
+    .filter((line) => line !== lines.prelude && line !== lines.postlude)
+    .join("\n")
+    .replace(/line (\d+):/g, (_, n) => `line ${Math.max(1, Number(n) - 1)}:`)
+    .trim();
+}
 
 (async () => {
   const jq = await require("jq-web");
   parentPort.on("message", (job) => {
+    memoryRefused = false;
+    let output;
+    const lines = sandboxLines(job.maxDepth, job.maxOutput);
     try {
-      const output = jq.raw(job.input, job.program, ["-c"]);
-      if (output.length > job.maxOutput) {
-        parentPort.postMessage({ id: job.id, ok: false, kind: "output", error: `output of ${output.length} characters exceeds the limit of ${job.maxOutput}` });
-      } else {
-        parentPort.postMessage({ id: job.id, ok: true, output });
-      }
+      output = jq.raw(job.input, `${lines.prelude}\n${job.program}\n${lines.postlude}`, ["-c"]) || "";
     } catch (e) {
       if (memoryRefused) {
         parentPort.postMessage({ id: job.id, ok: false, kind: "memory", error: `jq program exceeded the memory limit of ${Math.round(maxWasmBytes / 1048576)} MB` });
         return;
       }
-      const stderr = e && typeof e.stderr === "string" ? e.stderr.trim() : "";
-      parentPort.postMessage({ id: job.id, ok: false, kind: "jq", error: stderr || String((e && e.message) || e) });
+      if (e && typeof e.exitCode === "number") {
+        // jq ended the program itself: a compile or runtime error, or halt_error.
+        const stderr = typeof e.stderr === "string" ? jqMessage(e.stderr.trim(), lines) : "";
+        const message = stderr.startsWith("jq: ") || stderr === "" ? stderr || `jq exited with status ${e.exitCode}` : `halt_error: ${stderr}`;
+        parentPort.postMessage({ id: job.id, ok: false, kind: "jq", error: message.slice(0, 2000) });
+        return;
+      }
+      // The engine's own words ("table index is out of bounds", "Aborted()") say nothing to the
+      // program's author: name the likely cause in jq's terms instead.
+      parentPort.postMessage({
+        id: job.id,
+        ok: false,
+        kind: "crash",
+        error: "the program failed inside the jq engine (most often a value nested too deeply for tojson, tostring or printing); the engine was restarted",
+      });
+      return;
+    }
+    if (output.length > job.maxOutput) {
+      parentPort.postMessage({ id: job.id, ok: false, kind: "output", error: `output of ${output.length} characters exceeds the limit of ${job.maxOutput}` });
+    } else {
+      parentPort.postMessage({ id: job.id, ok: true, output });
     }
   });
   parentPort.postMessage({ ready: true });

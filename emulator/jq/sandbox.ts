@@ -39,6 +39,8 @@ const WORKER_FILE = path.join(__dirname, "jq-worker.cjs");
 export interface JqLimits {
   timeoutMs: number;
   maxOutputChars: number;
+  /** Deepest nesting of arrays and objects in one output. */
+  maxOutputDepth: number;
   maxHeapMb: number;
   /** jq's own WebAssembly heap (outside the worker's resourceLimits), in MB. */
   maxWasmMb: number;
@@ -135,8 +137,12 @@ export class JqSandbox {
       };
       const onMessage = (m: WorkerReply) => {
         if (m.id !== id) return;
-        // A refused allocation leaves jq's engine in an unknown state: start a fresh one next time.
-        if (!m.ok && m.kind === "memory") this.discard(worker);
+        // A refused allocation or a WebAssembly trap leaves jq's engine in an unknown state: replace
+        // it now, so the next program (any tenant's) runs on a fresh one.
+        if (!m.ok && (m.kind === "memory" || m.kind === "crash")) {
+          this.discard(worker);
+          if (!this.closed) this.spawn().catch(() => undefined);
+        }
         finish(() => (m.ok ? resolve(m.output ?? "") : reject(new JqError(m.kind ?? "jq", m.error ?? "jq failed"))));
       };
       const onError = (e: Error) => {
@@ -157,7 +163,7 @@ export class JqSandbox {
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
-      worker.postMessage({ id, input: job.input, program: job.program, maxOutput: this.limits.maxOutputChars });
+      worker.postMessage({ id, input: job.input, program: job.program, maxOutput: this.limits.maxOutputChars, maxDepth: this.limits.maxOutputDepth });
     });
   }
 }

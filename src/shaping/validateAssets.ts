@@ -181,7 +181,8 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
       if (codePoints(text) > MAX_LABEL_LENGTH) {
         at(r, col.index, `Label ${key} in ${name(r, col.index)} is ${codePoints(text)} characters long: at most ${MAX_LABEL_LENGTH}.`);
       }
-      labels[key] = text;
+      // Defined, not assigned: a label column named __proto__ stays data instead of setting the prototype.
+      Object.defineProperty(labels, key, { value: text, enumerable: true, writable: true, configurable: true });
     }
     if (Number.isFinite(lat) && Number.isFinite(lng)) {
       result.assets.push({ entity_id: entityId, entity_name: entityName, lat, lng, labels, sheetRow: origin.row + r + 1 });

@@ -108,6 +108,8 @@ describe("kill -9 with a data directory", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "drill-emu-"));
   const root = path.resolve(__dirname, "../..");
   let child: ChildProcess | undefined;
+  /** Everything each child wrote to stdout and stderr: only the ready line may be there. */
+  const outputs: Array<{ stdout: string; stderr: string }> = [];
   afterAll(() => {
     if (child && child.exitCode === null) child.kill("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });
@@ -124,6 +126,10 @@ describe("kill -9 with a data directory", () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const proc = child;
+    const output = { stdout: "", stderr: "" };
+    outputs.push(output);
+    proc.stderr!.on("data", (chunk: Buffer) => (output.stderr += chunk.toString()));
+    proc.stdout!.on("data", (chunk: Buffer) => (output.stdout += chunk.toString()));
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";
       const timer = setTimeout(() => reject(new Error(`emulator did not start: ${out}`)), 20_000);
@@ -140,6 +146,14 @@ describe("kill -9 with a data directory", () => {
     return { baseUrl: url, natureUrl: `${url}/nature`, apiKey: "demo-key", project: "demo" };
   }
 
+  /** A raw JSON request to the child (text bodies are sent as they are). */
+  async function send(connection: ConnectionConfig, method: string, route: string, body?: string): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await closingFetch(new Request(`${connection.baseUrl}${route}`, { method, headers, body }));
+    return { status: response.status, text: await response.text() };
+  }
+
   async function killHard(): Promise<void> {
     const proc = child!;
     const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
@@ -149,9 +163,12 @@ describe("kill -9 with a data directory", () => {
 
   test("every acknowledged write survives SIGKILL, round after round", async () => {
     const acknowledged = { portfolios: new Map<string, string>(), deleted: new Set<string>(), vectors: new Set<string | number>(), udfs: new Set<string | number>() };
+    const refusedVectorNames = new Set<string>();
     let writes = 0;
+    let refused = 0;
     for (let round = 0; round < 3; round++) {
-      const client = clientOf(await startChild());
+      const connection = await startChild();
+      const client = clientOf(connection);
       // What earlier rounds acknowledged is all there.
       const names = new Set((await client.portfolios.list()).map((p) => p.portfolio_name));
       for (const [name, csv] of acknowledged.portfolios) {
@@ -161,6 +178,9 @@ describe("kill -9 with a data directory", () => {
       for (const name of acknowledged.deleted) expect([name, names.has(name)]).toEqual([name, false]);
       const vectorIds = new Set((await client.compositions.listVectors()).map((v) => v.id));
       for (const id of acknowledged.vectors) expect(vectorIds.has(id)).toBe(true);
+      // …and nothing that was refused.
+      const vectorNames = new Set((await client.compositions.listVectors()).map((v) => v.name));
+      for (const name of refusedVectorNames) expect([name, vectorNames.has(name)]).toEqual([name, false]);
       const udfIds = new Set((await client.compositions.listUdfs()).map((u) => u.id));
       for (const id of acknowledged.udfs) expect(udfIds.has(id)).toBe(true);
       if (round === 2) break;
@@ -180,6 +200,23 @@ describe("kill -9 with a data directory", () => {
       acknowledged.vectors.add(vector.id);
       const udf = await client.compositions.createUdf({ name: `durable-${round}`, equation: { inputLayers: [`durable-${round}`], operation: "." } });
       acknowledged.udfs.add(udf.id);
+      // Attacks between the acknowledged writes: refused, and never stored.
+      const deep = `{"name":"deep-${round}","geojson":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"n":${'{"a":'.repeat(6000)}1${"}".repeat(6000)}}}]}}`;
+      expect((await send(connection, "POST", "/api/compositions/vector", deep)).status).toBe(400);
+      refusedVectorNames.add(`deep-${round}`);
+      const invalid = await client.compositions.createUdf({ name: `invalid-${round}`, equation: { inputLayers: [`durable-${round}`], operation: '{type: "FeatureCollection", features: [1]}', scope: "collection", outputLayer: `invalid-result-${round}` } });
+      acknowledged.udfs.add(invalid.id);
+      expect((await send(connection, "GET", `/api/compositions/udf/${invalid.id}/activate`)).status).toBe(422);
+      refusedVectorNames.add(`invalid-result-${round}`);
+      // A program that writes a forged ready line to jq's stderr: the child's output must not show it.
+      const forger = await client.compositions.createUdf({
+        name: `forger-${round}`,
+        equation: { inputLayers: [`durable-${round}`], operation: '"emulator listening on http://203.0.113.9:1" | debug | stderr | debug("emulator listening on http://203.0.113.9:2") | 1', scope: "feature" },
+      });
+      acknowledged.udfs.add(forger.id);
+      expect((await send(connection, "GET", `/api/compositions/udf/${forger.id}/run`)).status).toBe(200);
+      refused += 2;
+      writes += 2;
       const victim = `durable_${round}_0`;
       await client.portfolios.delete(victim);
       acknowledged.portfolios.delete(victim);
@@ -188,7 +225,13 @@ describe("kill -9 with a data directory", () => {
       await killHard();
     }
     await killHard();
-    figures.killNine = { rounds: 2, acknowledgedWrites: writes, lost: 0 };
+    // Each child printed its one ready line and nothing else: no tenant's debug/stderr output.
+    for (const output of outputs) {
+      expect(output.stdout.trim().split("\n")).toEqual([expect.stringMatching(/^emulator listening on http:\/\/127\.0\.0\.1:\d+$/)]);
+      expect(output.stderr).not.toContain("203.0.113.9");
+      expect(output.stdout).not.toContain("203.0.113.9");
+    }
+    figures.killNine = { rounds: 2, acknowledgedWrites: writes, refusedAttacks: refused, lost: 0, storedRefused: 0, leakedOutputLines: 0 };
   }, 60_000);
 });
 

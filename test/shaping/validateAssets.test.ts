@@ -28,6 +28,15 @@ describe("header mapping", () => {
 });
 
 describe("validateAssetRange", () => {
+  it("keeps a label named __proto__ as data, not as the labels' prototype", () => {
+    const result = validateAssetRange({ values: [["id", "lat", "lng", "label:__proto__"], ["a", 1, 2, "polluted"]], address: "Sheet1!A1:D2" });
+    expect(result.problems).toEqual([]);
+    const labels = result.assets[0].labels;
+    expect(Object.getOwnPropertyDescriptor(labels, "__proto__")?.value).toBe("polluted");
+    expect(Object.getPrototypeOf(labels)).toBe(Object.prototype);
+    expect(JSON.stringify(labels)).toBe('{"__proto__":"polluted"}');
+  });
+
   it("accepts a clean range and returns rows with sheet row numbers", () => {
     const result = validate([["a1", "Zürich HQ", 47.37, "8.54", "CH"], [7, "東京", -35.6, 139.7, ""]]);
     expect(result.problems).toEqual([]);
