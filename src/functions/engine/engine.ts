@@ -1,9 +1,17 @@
 import { RiskClient } from "../../api/client";
 import { connectionKey, type ConnectionConfig } from "../../api/config";
-import { AbortedError, TimeoutError } from "../../api/errors";
+import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError } from "../../api/errors";
 import type { TransportOptions } from "../../api/http";
+import type { LastGood, LastGoodCache } from "./last-good-cache";
 import { Limiter } from "./limiter";
+import { StaleCells, type StaleMark } from "./stale-cells";
 import { TtlCache, type Settled } from "./ttl-cache";
+
+/**
+ * What a cell sees when a load fails for want of the service (unreachable, 5xx or 429 after
+ * retries, timeout) and a last good value exists: the error (default), or that value.
+ */
+export type FailurePolicy = "show error" | "keep last good";
 
 /** Settings of an engine; every one has a default that suits a workbook of thousands of cells. */
 export interface EngineOptions {
@@ -37,10 +45,17 @@ export interface EngineOptions {
   fetch?: typeof fetch;
   /** Observes each HTTP attempt, in addition to the engine's own counting. */
   onRequest?: TransportOptions["onRequest"];
+  /**
+   * The persistent cache of results (see last-good-cache.ts): answers fresh results after a
+   * runtime restart and keeps last good values for the failure policy. None: memory only.
+   */
+  lastGood?: LastGoodCache;
+  /** What a failed load shows when a last good value exists (default "show error"). */
+  failurePolicy?: FailurePolicy;
 }
 
 /** The settings an engine runs with, defaults filled in. */
-export type EngineSettings = Required<Omit<EngineOptions, "connection" | "fetch" | "onRequest">>;
+export type EngineSettings = Required<Omit<EngineOptions, "connection" | "fetch" | "onRequest" | "lastGood" | "failurePolicy">>;
 
 export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   concurrency: 6,
@@ -81,6 +96,10 @@ export interface EngineStats {
   queued: number;
   /** Entries in the cache now (results and short-lived failures). */
   cacheEntries: number;
+  /** Loads answered by the persistent cache (fresh results kept across a restart), without a request. */
+  persistentHits: number;
+  /** Failed loads answered by a last good value (failure policy "keep last good"). */
+  keptLastGood: number;
 }
 
 /** What a loader gets: the client of the current connection and the knobs for paged reads. */
@@ -98,6 +117,8 @@ export interface LoadContext {
  */
 export interface CancelSignal {
   readonly aborted: boolean;
+  /** The calling cell's address, when known: failures are listed per cell (stale-cells.ts). */
+  readonly cell?: string;
   addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
   removeEventListener(type: "abort", listener: () => void): void;
 }
@@ -115,6 +136,8 @@ interface Flight {
   readonly client: RiskClient;
   waiters: number;
   settled: boolean;
+  /** Set when the load failed for want of the service: what its cells show (for the stale list). */
+  mark?: StaleMark;
   /** Ends the load for every waiting cell at `deadlineMs` after it started running. */
   deadline: ReturnType<typeof setTimeout> | undefined;
   resolve(value: unknown): void;
@@ -140,6 +163,10 @@ export class RiskEngine {
   private clientKey: string | undefined;
   private clientValue: RiskClient | undefined;
   private counters = zeroCounters();
+  /** The cells showing old values or errors after failed loads (the task pane lists them). */
+  readonly staleCells = new StaleCells();
+  /** What a failed load shows when a last good value exists; the task pane's setting changes it. */
+  failurePolicy: FailurePolicy;
 
   constructor(private readonly options: EngineOptions) {
     const settings = { ...DEFAULT_ENGINE_SETTINGS };
@@ -155,6 +182,7 @@ export class RiskEngine {
     this.connectionOf = typeof connection === "function" ? connection : () => connection;
     this.cache = new TtlCache(settings.maxEntries);
     this.limiter = new Limiter(Math.max(1, Math.floor(settings.concurrency)));
+    this.failurePolicy = options.failurePolicy ?? "show error";
   }
 
   /**
@@ -176,15 +204,54 @@ export class RiskEngine {
     } catch (error) {
       return Promise.reject(error); // unusable settings (ConfigurationError): nothing to send
     }
+    const cell = signal?.cell;
+    if (cell) this.staleCells.touch(cell, signal);
     const cached = this.cache.get(fullKey);
     if (cached) {
       this.counters.cacheHits++;
+      if (cell && cached.mark) this.staleCells.record(cell, key, cached.mark);
       return cached.ok ? Promise.resolve(cached.value as T) : Promise.reject(cached.error);
     }
     let flight = this.flights.get(fullKey);
     if (flight) this.counters.joined++;
     else flight = this.startFlight(fullKey, loader as Loader<unknown>, client);
-    return this.wait(flight, signal) as Promise<T>;
+    const waiting = this.wait(flight, signal) as Promise<T>;
+    if (!cell) return waiting;
+    const joined = flight;
+    const note = () => {
+      if (joined.mark) this.staleCells.record(cell, key, joined.mark);
+    };
+    return waiting.then(
+      (value) => {
+        note();
+        return value;
+      },
+      (error: unknown) => {
+        note();
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * Empties both caches (memory and persistent) and the stale list: the task pane's "Clear cache".
+   * Loads under way finish for their callers but are not cached.
+   */
+  async clearCache(): Promise<void> {
+    this.refresh();
+    this.staleCells.clear();
+    await this.options.lastGood?.clear();
+  }
+
+  /**
+   * "Retry these": forgets the cached results and failures behind the listed cells (memory only;
+   * the last good values stay) and returns their addresses, for the pane to recalculate them.
+   */
+  retryStale(): string[] {
+    const prefix = `${connectionKey(this.connectionOf())}\u0000`;
+    const list = this.staleCells.list();
+    for (const line of list) for (const key of line.keys) this.cache.delete(prefix + key);
+    return list.map((line) => line.address);
   }
 
   /** Forgets every cached result; loads under way finish for their callers but are not cached. */
@@ -199,6 +266,7 @@ export class RiskEngine {
     return {
       ...this.counters,
       inFlight: this.limiter.active,
+      persistentHits: this.counters.persistentHits,
       queued: this.batch.length + this.limiter.waiting,
       cacheEntries: this.cache.size,
     };
@@ -273,22 +341,63 @@ export class RiskEngine {
     this.batch = [];
     for (const flight of batch) {
       if (flight.controller.signal.aborted) continue;
-      const signal = flight.controller.signal;
-      this.limiter
-        .run(() => {
-          // One deadline per load, from when it starts: a recalculation joins thousands of cells to
-          // a few loads, and a load waiting for its turn behind others is not late.
-          flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
-          return flight.loader({ client: flight.client, signal, readAhead: this.settings.readAhead, rows: this.settings.rows });
-        }, signal)
-        .then(
-          (value) => this.settle(flight, { ok: true, value }),
-          (error) => this.settle(flight, { ok: false, error }),
-        );
+      const lastGood = this.options.lastGood;
+      if (!lastGood) {
+        this.run(flight, undefined);
+        continue;
+      }
+      // The persistent cache first: after a restart, a fresh result answers without a request.
+      void lastGood.get(flight.key).then((previous) => {
+        if (flight.settled) return;
+        if (previous && Date.now() - previous.fetchedAt < this.settings.ttlMs) {
+          this.counters.persistentHits++;
+          this.settle(flight, { ok: true, value: previous.value }, previous.fetchedAt);
+        } else this.run(flight, previous);
+      });
     }
   }
 
-  private settle(flight: Flight, result: Settled<unknown>): void {
+  /** Runs a load in its turn; `previous` is its last good value, if the persistent cache has one. */
+  private run(flight: Flight, previous: LastGood | undefined): void {
+    const signal = flight.controller.signal;
+    this.limiter
+      .run(() => {
+        // One deadline per load, from when it starts: a recalculation joins thousands of cells to
+        // a few loads, and a load waiting for its turn behind others is not late.
+        flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
+        return flight.loader({ client: flight.client, signal, readAhead: this.settings.readAhead, rows: this.settings.rows });
+      }, signal)
+      .then(
+        (value) => {
+          this.options.lastGood?.set(flight.key, value, Date.now());
+          this.settle(flight, { ok: true, value });
+        },
+        (error) => this.fail(flight, error, previous),
+      );
+  }
+
+  /**
+   * A load failed. When the service was out of reach (not a bad request or a missing portfolio),
+   * its cells go on the stale list, and with policy "keep last good" they show the last good value.
+   */
+  private fail(flight: Flight, error: unknown, previous: LastGood | undefined): void {
+    if (!isOutage(error) || flight.controller.signal.aborted) {
+      this.settle(flight, { ok: false, error });
+      return;
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    if (previous && this.failurePolicy === "keep last good") {
+      this.counters.keptLastGood++;
+      flight.mark = { showing: "old value", fetchedAt: previous.fetchedAt, reason };
+      this.settle(flight, { ok: true, value: previous.value, mark: flight.mark });
+      return;
+    }
+    flight.mark = { showing: "error", fetchedAt: previous?.fetchedAt, reason };
+    this.settle(flight, { ok: false, error, mark: flight.mark });
+  }
+
+  /** `fetchedAt`: when a result from the persistent cache was fetched (its memory entry expires with it). */
+  private settle(flight: Flight, result: Settled<unknown>, fetchedAt?: number): void {
     if (flight.settled) return; // already ended by its deadline or its last waiter leaving
     flight.settled = true;
     clearTimeout(flight.deadline);
@@ -296,7 +405,10 @@ export class RiskEngine {
     const abandoned = flight.controller.signal.aborted;
     if (!result.ok && !abandoned) this.counters.failures++;
     if (!abandoned && flight.generation === this.generation) {
-      this.cache.set(flight.key, result, result.ok ? this.settings.ttlMs : this.settings.errorTtlMs);
+      // A last good value shown for a failure is kept as briefly as a failure: the next
+      // recalculation after the burst tries the service again.
+      const ttl = result.ok && !result.mark ? this.settings.ttlMs - (fetchedAt === undefined ? 0 : Date.now() - fetchedAt) : this.settings.errorTtlMs;
+      this.cache.set(flight.key, result, ttl);
     }
     if (result.ok) flight.resolve(result.value);
     else flight.reject(result.error);
@@ -358,5 +470,10 @@ function cancelled(): AbortedError {
 }
 
 function zeroCounters() {
-  return { calls: 0, cacheHits: 0, joined: 0, loads: 0, requests: 0, retries: 0, failures: 0, aborted: 0 };
+  return { calls: 0, cacheHits: 0, joined: 0, loads: 0, requests: 0, retries: 0, failures: 0, aborted: 0, persistentHits: 0, keptLastGood: 0 };
+}
+
+/** Failures that say nothing about the data, only that the service could not answer now. */
+function isOutage(error: unknown): boolean {
+  return error instanceof NetworkError || error instanceof ServerError || error instanceof RateLimitError || error instanceof TimeoutError;
 }
