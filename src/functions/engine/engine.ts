@@ -2,7 +2,7 @@ import { RiskClient } from "../../api/client";
 import { connectionKey, type ConnectionConfig } from "../../api/config";
 import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError } from "../../api/errors";
 import type { TransportOptions } from "../../api/http";
-import type { LastGood, LastGoodCache } from "./last-good-cache";
+import type { LastGood, LastGoodCache, LastGoodUsage } from "./last-good-cache";
 import { Limiter } from "./limiter";
 import { StaleCells, type StaleMark } from "./stale-cells";
 import { TtlCache, type Settled } from "./ttl-cache";
@@ -241,6 +241,16 @@ export class RiskEngine {
     this.refresh();
     this.staleCells.clear();
     await this.options.lastGood?.clear();
+  }
+
+  /** Resolves when the persistent cache holds every result so far (benchmarks, tests). */
+  async flushPersistent(): Promise<void> {
+    await this.options.lastGood?.flush();
+  }
+
+  /** Entries and characters in the persistent cache, or undefined without one. */
+  async persistentUsage(): Promise<LastGoodUsage | undefined> {
+    return this.options.lastGood?.usage();
   }
 
   /**
