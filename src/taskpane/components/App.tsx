@@ -8,6 +8,7 @@ import { CompositionsPanel } from "./CompositionsPanel";
 import { ConnectionPanel } from "./ConnectionPanel";
 import { ErrorNotice } from "./ErrorNotice";
 import { ExportPanel } from "./ExportPanel";
+import { LastGoodPanel } from "./LastGoodPanel";
 import { NaturePanel } from "./NaturePanel";
 import { RefreshPanel } from "./RefreshPanel";
 import { SummaryPanel } from "./SummaryPanel";
@@ -42,6 +43,7 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; ho
     { id: "compositions", title: "Compositions", content: <CompositionsPanel /> },
     { id: "nature", title: "Nature projects", content: <NaturePanel /> },
     { id: "refresh", title: "Refresh all", content: <RefreshPanel /> },
+    { id: "last-good", title: "Last good values", content: <LastGoodPanel /> },
   ];
   return (
     <TaskpaneContext.Provider value={{ ...connection, run: props.run, emptyCache: props.emptyCache }}>
