@@ -314,8 +314,10 @@ export class FormulaEngine {
           if (r === 0 && c === 0) continue;
           const target = sheet.cellForWrite(area.row + r, area.col + c);
           target.formula = undefined;
-          target.value = scalar(rows[r][c] ?? "", () => undefined, true);
-          this.spilledBy.set(cellKey(sheet, area.row + r, area.col + c), key);
+          const spilledKey = cellKey(sheet, area.row + r, area.col + c);
+          // An error element keeps its message, as Excel shows it on the spilled cell.
+          target.value = scalar(rows[r][c] ?? "", (error) => this.errors.set(spilledKey, error), true);
+          this.spilledBy.set(spilledKey, key);
         }
       }
       this.spills.set(key, { sheet, rect: area });
@@ -346,6 +348,7 @@ export class FormulaEngine {
       const cellId = cellKey(sheet, r, c);
       if (this.spilledBy.get(cellId) !== key) return;
       this.spilledBy.delete(cellId);
+      this.errors.delete(cellId);
       if (cell.formula === undefined) cell.value = "";
     });
     if (!sheet.deleted) this.fake.model.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });

@@ -83,6 +83,7 @@ test("=RISK.SEARCH(B2:B7, C2:C7, ...) spills one score per row; a blank row stay
   expect(shown[0]!.value).toBe(workbook.getCell("Sheet1!D10").value); // the single-cell form agrees
   expect(shown[2]!.value).toBe("");
   expect(shown[3]!.value).toBe("#VALUE!");
+  expect(shown[3]!.error).toEqual({ code: "#VALUE!", message: "lat must be from -90 to 90 (got 95)" });
   expect(shown[4]!.value).toBe(shown[0]!.value);
   expect(shown.slice(1).every((cell) => cell.spilledFrom === "Sheet1!D2")).toBe(true);
   expect(workbook.getCell("Sheet1!E3").value).toBe(shown[1]!.value);

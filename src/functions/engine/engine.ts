@@ -2,6 +2,7 @@ import { RiskClient } from "../../api/client";
 import { connectionKey, type ConnectionConfig } from "../../api/config";
 import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError } from "../../api/errors";
 import type { TransportOptions } from "../../api/http";
+import { toExcelError } from "../errors";
 import type { LastGood, LastGoodCache, LastGoodUsage } from "./last-good-cache";
 import { Limiter } from "./limiter";
 import { StaleCells, type StaleMark } from "./stale-cells";
@@ -395,7 +396,8 @@ export class RiskEngine {
       this.settle(flight, { ok: false, error });
       return;
     }
-    const reason = error instanceof Error ? error.message : String(error);
+    // The words the cell's error shows (short, no URL or service page), not the transport's.
+    const reason = toExcelError(error, { notFound: "" }).message;
     if (previous && this.failurePolicy === "keep last good") {
       this.counters.keptLastGood++;
       flight.mark = { showing: "old value", fetchedAt: previous.fetchedAt, reason };
