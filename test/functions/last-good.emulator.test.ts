@@ -80,6 +80,22 @@ test("after a restart, unchanged cells answer from the persistent cache with 0 r
   }
 });
 
+test("Refresh all reaches the service: persistent entries no longer answer as fresh", async () => {
+  const fixture = await startEmulatorFixture();
+  try {
+    const engine = startRuntime(fixture, new MemoryStorage());
+    await recalculate();
+    await engine.flushPersistent();
+    engine.refresh(); // what "Refresh all" calls before Excel recalculates
+    await fixture.resetStats();
+    await recalculate();
+    expect((await fixture.routes())["GET /api/search"]).toBe(3);
+    expect(engine.stats().persistentHits).toBe(0);
+  } finally {
+    await fixture.emulator.close();
+  }
+});
+
 test("a stale persistent entry is not served as fresh", async () => {
   const fixture = await startEmulatorFixture();
   try {

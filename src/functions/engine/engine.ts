@@ -161,6 +161,11 @@ export class RiskEngine {
   private batch: Flight[] = [];
   private batchTimer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
+  /**
+   * Persistent results fetched before this time are not fresh any more (only last good values):
+   * "Refresh all" must reach the service, not the copy it kept on disk.
+   */
+  private freshAfter = 0;
   private clientKey: string | undefined;
   private clientValue: RiskClient | undefined;
   private counters = zeroCounters();
@@ -265,9 +270,13 @@ export class RiskEngine {
     return list.map((line) => line.address);
   }
 
-  /** Forgets every cached result; loads under way finish for their callers but are not cached. */
+  /**
+   * Forgets every cached result; loads under way finish for their callers but are not cached. The
+   * persistent cache keeps its entries as last good values, but none of them answers as fresh.
+   */
   refresh(): void {
     this.generation++;
+    this.freshAfter = Date.now();
     this.cache.clear();
     this.flights.clear();
   }
@@ -360,7 +369,7 @@ export class RiskEngine {
       // The persistent cache first: after a restart, a fresh result answers without a request.
       void lastGood.get(flight.key).then((previous) => {
         if (flight.settled) return;
-        if (previous && Date.now() - previous.fetchedAt < this.settings.ttlMs) {
+        if (previous && previous.fetchedAt > this.freshAfter && Date.now() - previous.fetchedAt < this.settings.ttlMs) {
           this.counters.persistentHits++;
           this.settle(flight, { ok: true, value: previous.value }, previous.fetchedAt);
         } else this.run(flight, previous);
@@ -380,7 +389,8 @@ export class RiskEngine {
       }, signal)
       .then(
         (value) => {
-          this.options.lastGood?.set(flight.key, value, Date.now());
+          // A load begun before a refresh is not kept: it may hold what the refresh meant to replace.
+          if (flight.generation === this.generation) this.options.lastGood?.set(flight.key, value, Date.now());
           this.settle(flight, { ok: true, value });
         },
         (error) => this.fail(flight, error, previous),
