@@ -75,10 +75,13 @@ type IndexLine = [id: string, fetchedAt: number, chars: number];
 export interface LastGoodOptions {
   /** Characters kept at most (default 8 million: OfficeRuntime.storage holds 10 MB per add-in). */
   maxChars?: number;
+  /** A read that takes longer counts as a miss, so a store that never answers cannot hold a cell on #BUSY! (default 2 s). */
+  readTimeoutMs?: number;
 }
 
 export class LastGoodCache {
   private readonly maxChars: number;
+  private readonly readTimeoutMs: number;
   private index: Map<string, IndexLine> | undefined;
   private loading: Promise<Map<string, IndexLine>> | undefined;
   private totalChars = 0;
@@ -91,10 +94,19 @@ export class LastGoodCache {
     options: LastGoodOptions = {},
   ) {
     this.maxChars = options.maxChars ?? 8_000_000;
+    this.readTimeoutMs = options.readTimeoutMs ?? 2_000;
   }
 
   /** The stored result of a full cache key, however old; the caller decides whether it is fresh. */
-  async get(fullKey: string): Promise<LastGood | undefined> {
+  get(fullKey: string): Promise<LastGood | undefined> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), this.readTimeoutMs);
+    });
+    return Promise.race([this.read(fullKey), timeout]).finally(() => clearTimeout(timer));
+  }
+
+  private async read(fullKey: string): Promise<LastGood | undefined> {
     try {
       const index = await this.ready();
       const id = storageId(fullKey);
