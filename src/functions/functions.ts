@@ -114,6 +114,7 @@ export function metric(
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} A year and value table with a header row.
  * @cancelable
+ * @requiresAddress
  */
 export function timeseries(
   portfolio: string,
@@ -134,6 +135,7 @@ export function timeseries(
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} project_id and project_name columns.
  * @cancelable
+ * @requiresAddress
  */
 export function projects(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return projectsFormula(defaultEngine(), invocation);
@@ -146,6 +148,7 @@ export function projects(invocation: CustomFunctions.CancelableInvocation): Prom
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} Name, id, status and timestamps of each portfolio.
  * @cancelable
+ * @requiresAddress
  */
 export function portfolios(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return portfoliosFormula(defaultEngine(), invocation);
@@ -159,6 +162,7 @@ export function portfolios(invocation: CustomFunctions.CancelableInvocation): Pr
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} portfolio_index, entity_id, entity_name, lat, lng and label columns.
  * @cancelable
+ * @requiresAddress
  */
 export function assets(portfolio: string, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return assetsFormula(defaultEngine(), portfolio, invocation);

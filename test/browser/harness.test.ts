@@ -351,6 +351,8 @@ describeBrowser("browser harness", () => {
     expect(await page.getByTestId("stale-cell").getAttribute("data-address")).toBe("Sheet1!D2");
     expect(await page.getByTestId("stale-cell").getAttribute("data-showing")).toBe("old value");
     expect(await page.getByTestId("stale-cell").textContent()).toMatch(/shows its last good value, fetched .*risk service failed \(HTTP 502\)/);
+    await page.getByTestId("section-connection-header").click(); // fold it, so the list shows beside the grid
+    await page.getByTestId("stale-retry").scrollIntoViewIfNeeded();
     await screenshot(page, "f-last-good-values");
 
     // Back again: Retry these recalculates the listed cell and the list empties.
