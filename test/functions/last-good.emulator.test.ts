@@ -151,6 +151,23 @@ test("when the service is gone: the error by default, the last good value by set
   }
 });
 
+test("a load past its deadline is an outage too: with \"keep last good\" the cells show their last good values", async () => {
+  const fixture = await startEmulatorFixture({ latencyMs: 400 });
+  try {
+    const storage = new MemoryStorage();
+    const filling = startRuntime(fixture, storage, { ttlMs: 0 });
+    const good = await recalculate();
+    await filling.flushPersistent();
+    const late = startRuntime(fixture, storage, { ttlMs: 0, deadlineMs: 50, failurePolicy: "keep last good" });
+    expect(await recalculate()).toEqual(good);
+    expect(late.staleCells.list().map((cell) => [cell.showing, cell.reason])).toEqual(
+      Array(3).fill(["old value", "The risk service did not answer in time; recalculate to retry"]),
+    );
+  } finally {
+    await fixture.emulator.close();
+  }
+});
+
 test("a column formula lists its cell once; Clear cache empties memory, storage and the list", async () => {
   const fixture = await startEmulatorFixture();
   const storage = new MemoryStorage();

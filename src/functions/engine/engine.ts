@@ -139,6 +139,8 @@ interface Flight {
   settled: boolean;
   /** Set when the load failed for want of the service: what its cells show (for the stale list). */
   mark?: StaleMark;
+  /** The last good value the persistent cache holds for this key, if any (for the failure policy). */
+  previous?: LastGood;
   /** Ends the load for every waiting cell at `deadlineMs` after it started running. */
   deadline: ReturnType<typeof setTimeout> | undefined;
   resolve(value: unknown): void;
@@ -286,7 +288,6 @@ export class RiskEngine {
     return {
       ...this.counters,
       inFlight: this.limiter.active,
-      persistentHits: this.counters.persistentHits,
       queued: this.batch.length + this.limiter.waiting,
       cacheEntries: this.cache.size,
     };
@@ -379,6 +380,7 @@ export class RiskEngine {
 
   /** Runs a load in its turn; `previous` is its last good value, if the persistent cache has one. */
   private run(flight: Flight, previous: LastGood | undefined): void {
+    flight.previous = previous;
     const signal = flight.controller.signal;
     this.limiter
       .run(() => {
@@ -393,7 +395,7 @@ export class RiskEngine {
           if (flight.generation === this.generation) this.options.lastGood?.set(flight.key, value, Date.now());
           this.settle(flight, { ok: true, value });
         },
-        (error) => this.fail(flight, error, previous),
+        (error) => this.fail(flight, error),
       );
   }
 
@@ -401,21 +403,26 @@ export class RiskEngine {
    * A load failed. When the service was out of reach (not a bad request or a missing portfolio),
    * its cells go on the stale list, and with policy "keep last good" they show the last good value.
    */
-  private fail(flight: Flight, error: unknown, previous: LastGood | undefined): void {
+  private fail(flight: Flight, error: unknown): void {
     if (!isOutage(error) || flight.controller.signal.aborted) {
       this.settle(flight, { ok: false, error });
       return;
     }
+    this.settle(flight, this.outcomeOfOutage(flight, error));
+  }
+
+  /** What the cells of a load the service could not answer see, by the failure policy; marks the flight. */
+  private outcomeOfOutage(flight: Flight, error: unknown): Settled<unknown> {
     // The words the cell's error shows (short, no URL or service page), not the transport's.
     const reason = toExcelError(error, { notFound: "" }).message;
+    const previous = flight.previous;
     if (previous && this.failurePolicy === "keep last good") {
       this.counters.keptLastGood++;
       flight.mark = { showing: "old value", fetchedAt: previous.fetchedAt, reason };
-      this.settle(flight, { ok: true, value: previous.value, mark: flight.mark });
-      return;
+      return { ok: true, value: previous.value, mark: flight.mark };
     }
     flight.mark = { showing: "error", fetchedAt: previous?.fetchedAt, reason };
-    this.settle(flight, { ok: false, error, mark: flight.mark });
+    return { ok: false, error, mark: flight.mark };
   }
 
   /** `fetchedAt`: when a result from the persistent cache was fetched (its memory entry expires with it). */
@@ -471,7 +478,10 @@ export class RiskEngine {
     if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
     this.counters.aborted++;
     flight.controller.abort(cancelled());
-    flight.reject(new TimeoutError(`no answer within ${this.settings.deadlineMs} ms`, { operation: "engine.load" }));
+    // Past its deadline a load is an outage like any other: the failure policy applies.
+    const outcome = this.outcomeOfOutage(flight, new TimeoutError(`no answer within ${this.settings.deadlineMs} ms`, { operation: "engine.load" }));
+    if (outcome.ok) flight.resolve(outcome.value);
+    else flight.reject(outcome.error);
   }
 
   /** A caller stopped waiting; the last one out aborts the load. */
