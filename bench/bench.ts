@@ -6,6 +6,7 @@ import { emulatorCpuMs, spawnEmulator } from "./emulator-process";
 import { round } from "./format";
 import { setUpPortfolio, type PortfolioSetup } from "./portfolio";
 import { bundleScenario } from "./scenarios/bundle";
+import { searchColumnScenario, summaryColumnScenario, warmRestartScenario } from "./scenarios/columns";
 import { appliedLayerScenario, summaryPasteScenario } from "./scenarios/pastes";
 import { searchScenario, warmUpSearch } from "./scenarios/search";
 import { summaryScenario } from "./scenarios/summary";
@@ -78,11 +79,14 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     // Not measured: compiles the client's code paths once, as an open workbook has done before.
     await warmUpSearch(ctx);
     await measure("search", searchScenario);
-    if (["summary", "timeseries", "applied-layer", "summary-paste"].some(wanted)) {
+    await measure("search-column", searchColumnScenario);
+    await measure("warm-restart", warmRestartScenario);
+    if (["summary", "summary-column", "timeseries", "applied-layer", "summary-paste"].some(wanted)) {
       log(`importing the ${scale.portfolioAssets}-asset portfolio…`);
       setup = await setUpPortfolio(client, PORTFOLIO, scale.portfolioAssets);
     }
     await measure("summary", summaryScenario);
+    await measure("summary-column", summaryColumnScenario);
     await measure("timeseries", timeseriesScenario);
     await measure("sync", syncScenario);
     await measure("applied-layer", appliedLayerScenario);

@@ -1,6 +1,7 @@
 /**
  * The workbook a newcomer sees when the harness opens: a "Demo" sheet with a few cities and
- * RISK.SEARCH formulas (numbers appear at once from the emulator), RISK.SUMMARY cells over the
+ * RISK.SEARCH formulas (numbers appear at once from the emulator), one column formula over the
+ * latitude and longitude ranges that spills a score per city, RISK.SUMMARY cells over the
  * emulator's seeded `demo-portfolio`, and an "Assets" sheet holding a small assets table to try
  * the task pane's sync with. Skipped with `harness.html?demo=0` (the browser tests start empty).
  */
@@ -37,7 +38,7 @@ export async function loadDemoWorkbook(fake: FakeExcel, workbook: WorkbookContro
 
   workbook.setCells("Demo!A1", [
     ["Point search (RISK.SEARCH): type a latitude and longitude, or a formula of your own"],
-    ["City", "Latitude", "Longitude", "Floods 15yr score", "Wildfire 30yr score", "Heatwaves 30yr label"],
+    ["City", "Latitude", "Longitude", "Floods 15yr score", "Wildfire 30yr score", "Heatwaves 30yr label", "Floods 30yr (one column formula)"],
     ...CITIES.map(([city, lat, lng], i) => {
       const row = i + 3;
       return [
@@ -47,6 +48,8 @@ export async function loadDemoWorkbook(fake: FakeExcel, workbook: WorkbookContro
         `=RISK.SEARCH(B${row},C${row},"floods","15yr")`,
         `=RISK.SEARCH(B${row},C${row},"wildfire","30yr")`,
         `=RISK.SEARCH(B${row},C${row},"heatwaves","30yr",,"label")`,
+        // One formula for the whole column: it spills into the rows below (issue 12).
+        ...(i === 0 ? [`=RISK.SEARCH(B3:B${CITIES.length + 2},C3:C${CITIES.length + 2},"floods","30yr")`] : []),
       ];
     }),
   ]);

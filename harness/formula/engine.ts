@@ -6,6 +6,11 @@
  * then writes the value, spills an array across the cells below and to the right (`#SPILL!` when
  * they are not empty), or shows the error code and keeps its message for the grid.
  * When a result changes, formulas that reference the cell are recalculated, as Excel does.
+ *
+ * Arguments are passed as Excel passes them: a range as rows of values; for a parameter that
+ * functions.json declares `"dimensionality": "matrix"`, a single value as a 1×1 array too (see
+ * https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-parameter-options).
+ * A `#SPILL!` anchor is recalculated when the cells that blocked it are edited, as in Excel.
  */
 import type { FakeCellValue, FakeExcel, FormulaCell } from "../fake-excel";
 import { formatAddress, formatLocal, parseLocal, splitSheet, type Rect } from "../fake-excel/a1";
@@ -57,6 +62,8 @@ export class FormulaEngine {
   private readonly errors = new Map<string, CellError>();
   private readonly spills = new Map<string, Spill>();
   private readonly spilledBy = new Map<string, string>();
+  /** Anchors showing #SPILL!, with the area they need: editing a cell there recalculates them. */
+  private readonly blocked = new Map<string, Spill>();
   private readonly parsed = new Map<string, Expr | FormulaSyntaxError>();
   private generation = 0;
   private readonly activityListeners = new Set<() => void>();
@@ -98,9 +105,11 @@ export class FormulaEngine {
     return undefined;
   }
 
-  /** The formula cell whose array spilled into this cell (undefined for anchors and plain cells). */
+  /** The address of the formula cell whose array spilled into this cell (undefined for anchors and plain cells). */
   spillAnchorOf(sheet: SheetModel, row: number, col: number): string | undefined {
-    return this.spilledBy.get(cellKey(sheet, row, col));
+    const key = this.spilledBy.get(cellKey(sheet, row, col));
+    const found = key === undefined ? undefined : this.locate(key);
+    return found && formatAddress(found.sheet.name, { row: found.row, col: found.col, rows: 1, cols: 1 });
   }
 
   /** The rectangle a formula cell spilled into, if it did. */
@@ -128,6 +137,9 @@ export class FormulaEngine {
           blockedAnchors.add(anchor);
         }
       }
+    }
+    for (const [anchor, want] of this.blocked) {
+      if (want.sheet === sheet && overlaps(want.rect, rect)) blockedAnchors.add(anchor);
     }
     this.emitActivity();
     return [...blockedAnchors];
@@ -217,7 +229,10 @@ export class FormulaEngine {
       const value = arg === undefined ? null : this.argumentValue(arg, sheet, meta?.parameters[i]?.type);
       if (value === BUSY) return this.wait(key);
       if (isCellErrorArg(value)) return this.fail(key, sheet, rect, value.error);
-      args.push(value);
+      // A matrix parameter always receives rows of values: Excel hands a single value as [[value]]
+      // (an omitted optional one stays null).
+      const matrix = meta?.parameters[i]?.dimensionality === "matrix";
+      args.push(matrix && value !== null && !Array.isArray(value) ? [[value]] : value);
     }
     const address = formatAddress(sheet.name, { ...rect, rows: 1, cols: 1 });
     const invocation: HarnessInvocation = {
@@ -288,7 +303,9 @@ export class FormulaEngine {
     const blocker = this.blockerIn(key, sheet, area);
     if (blocker) {
       this.clearSpill(key);
-      return this.fail(key, sheet, rect, { code: "#SPILL!", message: `Spill range ${formatLocal(area)} isn't blank: ${blocker} holds data` });
+      const shown = this.fail(key, sheet, rect, { code: "#SPILL!", message: `Spill range ${formatLocal(area)} isn't blank: ${blocker} holds data` });
+      this.blocked.set(key, { sheet, rect: area });
+      return shown;
     }
     this.clearSpill(key);
     if (height > 1 || width > 1) {
@@ -297,8 +314,10 @@ export class FormulaEngine {
           if (r === 0 && c === 0) continue;
           const target = sheet.cellForWrite(area.row + r, area.col + c);
           target.formula = undefined;
-          target.value = scalar(rows[r][c] ?? "", () => undefined, true);
-          this.spilledBy.set(cellKey(sheet, area.row + r, area.col + c), key);
+          const spilledKey = cellKey(sheet, area.row + r, area.col + c);
+          // An error element keeps its message, as Excel shows it on the spilled cell.
+          target.value = scalar(rows[r][c] ?? "", (error) => this.errors.set(spilledKey, error), true);
+          this.spilledBy.set(spilledKey, key);
         }
       }
       this.spills.set(key, { sheet, rect: area });
@@ -320,6 +339,7 @@ export class FormulaEngine {
   }
 
   private clearSpill(key: string): void {
+    this.blocked.delete(key);
     const spill = this.spills.get(key);
     if (!spill) return;
     this.spills.delete(key);
@@ -328,6 +348,7 @@ export class FormulaEngine {
       const cellId = cellKey(sheet, r, c);
       if (this.spilledBy.get(cellId) !== key) return;
       this.spilledBy.delete(cellId);
+      this.errors.delete(cellId);
       if (cell.formula === undefined) cell.value = "";
     });
     if (!sheet.deleted) this.fake.model.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
@@ -343,6 +364,7 @@ export class FormulaEngine {
   private fail(key: string, sheet: SheetModel, rect: Rect, error: CellError): FakeCellValue {
     void sheet;
     void rect;
+    this.blocked.delete(key);
     this.clearSpill(key);
     this.errors.set(key, error);
     return error.code;

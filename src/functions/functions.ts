@@ -7,6 +7,11 @@
  *
  * Optional parameters are typed as Excel declares them, but arrive as null (or undefined) when
  * omitted: the formulas read every argument as a CellValue and apply the defaults.
+ *
+ * SEARCH, SUMMARY, METRIC, LAYER and NATURE declare every parameter as `any[][]`: the metadata
+ * plugin maps a two-dimensional array type to `"dimensionality": "matrix"`, so Excel hands a range
+ * whole (and a single value as a 1×1 array) and the function spills one result per row, fetching
+ * each distinct point or dataset once (see ./columns.ts and README, "Column formulas").
  */
 import { defaultEngine } from "./engine/default-engine";
 import { assets as assetsFormula, portfolios as portfoliosFormula, projects as projectsFormula } from "./formulas/listings";
@@ -18,78 +23,81 @@ import { summary as summaryFormula } from "./formulas/summary";
 import { timeseries as timeseriesFormula } from "./formulas/timeseries";
 
 /**
- * Point-search risk score (or label) of one hazard at a latitude and longitude. An empty hazard spills a table of every hazard at both horizons.
+ * Point-search risk score (or label) of one hazard at a latitude and longitude; ranges of points spill one result per row. An empty hazard spills a table of every hazard at both horizons.
  * @customfunction SEARCH
  * @helpurl https://github.com/example/climate-risk-excel-addin#risksearch
- * @param {number} lat Latitude in decimal degrees, -90 to 90.
- * @param {number} lng Longitude in decimal degrees, -180 to 180.
- * @param {string} hazard floods, cyclones, drought, heatwaves, sea_level_rise or wildfire (portfolio spellings such as flood_potential also work). Empty: a table of all hazards.
- * @param {any} horizon 15yr or 30yr (15 or 30 also work).
- * @param {string} [extent] local (default) or background.
- * @param {string} [field] score (default) or label.
+ * @param {any[][]} lat Latitude in decimal degrees, -90 to 90 (or a range of them).
+ * @param {any[][]} lng Longitude in decimal degrees, -180 to 180 (or a range of them).
+ * @param {any[][]} hazard floods, cyclones, drought, heatwaves, sea_level_rise or wildfire (portfolio spellings such as flood_potential also work). Empty: a table of all hazards.
+ * @param {any[][]} horizon 15yr or 30yr (15 or 30 also work).
+ * @param {any[][]} [extent] local (default) or background.
+ * @param {any[][]} [field] score (default) or label.
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
- * @returns {Promise<any[][]>} The score or label; with an empty hazard, a table with a header row.
+ * @returns {Promise<any[][]>} The score or label (one per row for ranges); with an empty hazard, a table with a header row.
  * @cancelable
+ * @requiresAddress
  */
 export function search(
-  lat: number,
-  lng: number,
-  hazard: string,
-  horizon: any,
-  extent: string,
-  field: string,
+  lat: any[][],
+  lng: any[][],
+  hazard: any[][],
+  horizon: any[][],
+  extent: any[][],
+  field: any[][],
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<any[][]> {
   return searchFormula(defaultEngine(), lat, lng, hazard, horizon, extent, field, invocation);
 }
 
 /**
- * Risk score (or class) of one hazard for one asset of a portfolio. Defaults: scenario ssp245, window 30 years.
+ * Risk score (or class) of one hazard for one asset of a portfolio; a range of assets spills one result per row. Defaults: scenario ssp245, window 30 years.
  * @customfunction SUMMARY
  * @helpurl https://github.com/example/climate-risk-excel-addin#risksummary
- * @param {string} portfolio Portfolio name.
- * @param {number} index The asset's portfolio_index (0 for the first row imported).
- * @param {string} hazard flood_potential, cyclone, water_stress, heatwave, sea_level_rise or wildfire (search spellings such as floods also work).
- * @param {string} [scenario] ssp126, ssp245 or ssp585 (default ssp245).
- * @param {any} [window] Summary window in years: 5, 15 or 30 (default 30).
- * @param {string} [field] score (default) for risk_score, or class for risk_class (LOW, MEDIUM, HIGH).
+ * @param {any[][]} portfolio Portfolio name.
+ * @param {any[][]} index The asset's portfolio_index (0 for the first row imported) or its entity_id (text), or a range of them.
+ * @param {any[][]} hazard flood_potential, cyclone, water_stress, heatwave, sea_level_rise or wildfire (search spellings such as floods also work).
+ * @param {any[][]} [scenario] ssp126, ssp245 or ssp585 (default ssp245).
+ * @param {any[][]} [window] Summary window in years: 5, 15 or 30 (default 30).
+ * @param {any[][]} [field] score (default) for risk_score, or class for risk_class (LOW, MEDIUM, HIGH).
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
- * @returns {Promise<any>} The risk score, or the risk class.
+ * @returns {Promise<any[][]>} The risk score, or the risk class (one per row for ranges).
  * @cancelable
+ * @requiresAddress
  */
 export function summary(
-  portfolio: string,
-  index: number,
-  hazard: string,
-  scenario: string,
-  window: any,
-  field: string,
+  portfolio: any[][],
+  index: any[][],
+  hazard: any[][],
+  scenario: any[][],
+  window: any[][],
+  field: any[][],
   invocation: CustomFunctions.CancelableInvocation,
-): Promise<any> {
+): Promise<any[][]> {
   return summaryFormula(defaultEngine(), portfolio, index, hazard, scenario, window, field, invocation);
 }
 
 /**
- * One number or label of a portfolio asset's extended summary, such as structural_damage_2050_ubd or summary_label_30yr.
+ * One number or label of a portfolio asset's extended summary, such as structural_damage_2050_ubd or summary_label_30yr; ranges spill one result per row.
  * @customfunction METRIC
  * @helpurl https://github.com/example/climate-risk-excel-addin#riskmetric
- * @param {string} portfolio Portfolio name.
- * @param {number} index The asset's portfolio_index.
- * @param {string} scenario ssp126, ssp245 or ssp585.
- * @param {string} hazard flood, cyclone, water_stress, heatwave, sea_level_rise or wildfire (other spellings work too).
- * @param {string} metric Metric name, e.g. structural_damage_2050_ubd, indicator_2030, summary_score_30yr.
+ * @param {any[][]} portfolio Portfolio name.
+ * @param {any[][]} index The asset's portfolio_index or entity_id (text), or a range of them.
+ * @param {any[][]} scenario ssp126, ssp245 or ssp585.
+ * @param {any[][]} hazard flood, cyclone, water_stress, heatwave, sea_level_rise or wildfire (other spellings work too).
+ * @param {any[][]} metric Metric name, e.g. structural_damage_2050_ubd, indicator_2030, summary_score_30yr.
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
- * @returns {Promise<any>} The metric's number or label.
+ * @returns {Promise<any[][]>} The metric's number or label (one per row for ranges).
  * @cancelable
+ * @requiresAddress
  */
 export function metric(
-  portfolio: string,
-  index: number,
-  scenario: string,
-  hazard: string,
-  metric: string,
+  portfolio: any[][],
+  index: any[][],
+  scenario: any[][],
+  hazard: any[][],
+  metric: any[][],
   invocation: CustomFunctions.CancelableInvocation,
-): Promise<any> {
+): Promise<any[][]> {
   return metricFormula(defaultEngine(), portfolio, index, scenario, hazard, metric, invocation);
 }
 
@@ -98,7 +106,7 @@ export function metric(
  * @customfunction TIMESERIES
  * @helpurl https://github.com/example/climate-risk-excel-addin#risktimeseries
  * @param {string} portfolio Portfolio name.
- * @param {number} index The asset's portfolio_index.
+ * @param {any} index The asset's portfolio_index or its entity_id (text).
  * @param {string} hazard flood_potential, cyclone, water_stress, heatwave, sea_level_rise or wildfire.
  * @param {string} scenario ssp126, ssp245 or ssp585.
  * @param {string} [indicator] Indicator of the hazard (default its projection, e.g. inland_flood_prob for flood_potential).
@@ -106,10 +114,11 @@ export function metric(
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} A year and value table with a header row.
  * @cancelable
+ * @requiresAddress
  */
 export function timeseries(
   portfolio: string,
-  index: number,
+  index: any,
   hazard: string,
   scenario: string,
   indicator: string,
@@ -126,6 +135,7 @@ export function timeseries(
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} project_id and project_name columns.
  * @cancelable
+ * @requiresAddress
  */
 export function projects(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return projectsFormula(defaultEngine(), invocation);
@@ -138,6 +148,7 @@ export function projects(invocation: CustomFunctions.CancelableInvocation): Prom
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} Name, id, status and timestamps of each portfolio.
  * @cancelable
+ * @requiresAddress
  */
 export function portfolios(invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return portfoliosFormula(defaultEngine(), invocation);
@@ -151,43 +162,46 @@ export function portfolios(invocation: CustomFunctions.CancelableInvocation): Pr
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} portfolio_index, entity_id, entity_name, lat, lng and label columns.
  * @cancelable
+ * @requiresAddress
  */
 export function assets(portfolio: string, invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return assetsFormula(defaultEngine(), portfolio, invocation);
 }
 
 /**
- * Value of a vector layer applied to a portfolio, for one asset.
+ * Value of a vector layer applied to a portfolio, for one asset; a range of assets spills one value per row.
  * @customfunction LAYER
  * @helpurl https://github.com/example/climate-risk-excel-addin#risklayer
- * @param {any} vector Vector layer id.
- * @param {string} portfolio Portfolio name.
- * @param {number} index The asset's portfolio_index.
- * @param {string} [column] Column of the applied layer (default value, else the first numeric layer column).
+ * @param {any[][]} vector Vector layer id.
+ * @param {any[][]} portfolio Portfolio name.
+ * @param {any[][]} index The asset's portfolio_index or entity_id (text), or a range of them.
+ * @param {any[][]} [column] Column of the applied layer (default value, else the first numeric layer column).
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
- * @returns {Promise<any>} The layer's value for the asset.
+ * @returns {Promise<any[][]>} The layer's value for the asset (one per row for ranges).
  * @cancelable
+ * @requiresAddress
  */
 export function layer(
-  vector: any,
-  portfolio: string,
-  index: number,
-  column: string,
+  vector: any[][],
+  portfolio: any[][],
+  index: any[][],
+  column: any[][],
   invocation: CustomFunctions.CancelableInvocation,
-): Promise<any> {
+): Promise<any[][]> {
   return layerFormula(defaultEngine(), vector, portfolio, index, column, invocation);
 }
 
 /**
- * One summary number of a nature sub-project, found by id or name.
+ * One summary number of a nature sub-project, found by id or name; ranges spill one result per row.
  * @customfunction NATURE
  * @helpurl https://github.com/example/climate-risk-excel-addin#risknature
- * @param {string} subproject Sub-project id or name.
- * @param {string} metric Summary name, e.g. wildfire_ssp585_2050_mean or seismic_baseline_mean.
+ * @param {any[][]} subproject Sub-project id or name (or a range of them).
+ * @param {any[][]} metric Summary name, e.g. wildfire_ssp585_2050_mean or seismic_baseline_mean.
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
- * @returns {Promise<number>} The summary value.
+ * @returns {Promise<any[][]>} The summary value (one per row for ranges).
  * @cancelable
+ * @requiresAddress
  */
-export function nature(subproject: string, metric: string, invocation: CustomFunctions.CancelableInvocation): Promise<number> {
+export function nature(subproject: any[][], metric: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
   return natureFormula(defaultEngine(), subproject, metric, invocation);
 }

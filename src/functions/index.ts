@@ -15,7 +15,11 @@ import { createInvocation, type FakeInvocation } from "./invocation";
 
 export { RiskEngine, DEFAULT_ENGINE_SETTINGS } from "./engine/engine";
 export type { EngineOptions, EngineSettings, EngineStats } from "./engine/engine";
-export { configureDefaultEngine, defaultEngine, refreshFunctions, setDefaultEngine } from "./engine/default-engine";
+export { configureDefaultEngine, defaultEngine, refreshFunctions, setDefaultEngine, setFailurePolicy } from "./engine/default-engine";
+export { LastGoodCache, MemoryStorage, defaultStorage } from "./engine/last-good-cache";
+export type { KeyValueStorage, LastGood, LastGoodUsage } from "./engine/last-good-cache";
+export type { FailurePolicy } from "./engine/engine";
+export type { StaleCell, StaleMark } from "./engine/stale-cells";
 export { createInvocation, FormulaError };
 export type { FakeInvocation };
 

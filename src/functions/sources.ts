@@ -1,11 +1,12 @@
 import Papa from "papaparse";
 import type { Asset, HazardMetrics, Portfolio, Project, RiskSummaryEntry, SearchExposure, SubProject } from "../api/types";
+import { AssetIndex } from "./asset-index";
 import type { CancelSignal, RiskEngine } from "./engine/engine";
 
 /**
  * The data the RISK.* functions read, each fetched through the engine under a key that names it.
  * Portfolio-level datasets are read whole (every page, read ahead) and indexed once by
- * `portfolio_index`, so thousands of cells over one portfolio cost that dataset's pages only.
+ * `portfolio_index` (and entity_id, see asset-index.ts), so thousands of cells over one portfolio cost that dataset's pages only.
  */
 
 /** Data the task pane changed: one portfolio (synced, imported, deleted) or the nature sub-project list. */
@@ -52,32 +53,32 @@ export function searchPoint(engine: RiskEngine, lat: number, lng: number, signal
 }
 
 /** portfolio_index → portfolio hazard name → score and class, for one scenario and window. */
-export type SummaryIndex = Map<number, Map<string, RiskSummaryEntry>>;
+export type SummaryIndex = AssetIndex<Map<string, RiskSummaryEntry>>;
 
 export function portfolioSummary(engine: RiskEngine, portfolio: string, scenario: string, window: number, signal: CancelSignal): Promise<SummaryIndex> {
   return engine.load(`summary|${portfolio}|${scenario}|${window}`, async ({ client, signal: loadSignal, rows, readAhead }) => {
     const items = await client.datasets.summary(portfolio, { scenario, window }).all({ rows, readAhead, signal: loadSignal });
-    const index: SummaryIndex = new Map();
+    const index: SummaryIndex = new AssetIndex();
     for (const item of items) {
       if (item.scenario !== scenario || Number(item.window) !== window) continue; // the filter is the server's; check it
       const byHazard = index.get(item.portfolio_index) ?? new Map<string, RiskSummaryEntry>();
       for (const entry of item.risk_summaries ?? []) byHazard.set(entry.hazard, entry);
-      index.set(item.portfolio_index, byHazard);
+      index.put(item.portfolio_index, item.entity_id, byHazard);
     }
     return index;
   }, signal);
 }
 
 /** portfolio_index → extended hazard key → metrics, for one scenario. */
-export type ExtendedIndex = Map<number, Record<string, HazardMetrics>>;
+export type ExtendedIndex = AssetIndex<Record<string, HazardMetrics>>;
 
 export function portfolioExtendedSummary(engine: RiskEngine, portfolio: string, scenario: string, signal: CancelSignal): Promise<ExtendedIndex> {
   return engine.load(`extended|${portfolio}|${scenario}`, async ({ client, signal: loadSignal, rows, readAhead }) => {
     const items = await client.datasets.extendedSummary(portfolio, { scenario }).all({ rows, readAhead, signal: loadSignal });
-    const index: ExtendedIndex = new Map();
+    const index: ExtendedIndex = new AssetIndex();
     for (const item of items) {
       const analytics = item.scenario_analytics?.[scenario];
-      if (analytics) index.set(item.portfolio_index, analytics);
+      if (analytics) index.put(item.portfolio_index, item.entity_id, analytics);
     }
     return index;
   }, signal);
@@ -92,17 +93,17 @@ export interface SeriesFilter {
 }
 
 /** portfolio_index → year (`YYYY` or `YYYY-MM`) → value, for one filter set. */
-export type SeriesIndex = Map<number, Record<string, number>>;
+export type SeriesIndex = AssetIndex<Record<string, number>>;
 
 export function portfolioSeries(engine: RiskEngine, portfolio: string, filter: SeriesFilter, signal: CancelSignal): Promise<SeriesIndex> {
   const key = `items|${portfolio}|${filter.hazard}|${filter.scenario}|${filter.indicator}|${filter.measure}`;
   return engine.load(key, async ({ client, signal: loadSignal, rows, readAhead }) => {
     const items = await client.datasets.items(portfolio, { ...filter }).all({ rows, readAhead, signal: loadSignal });
-    const index: SeriesIndex = new Map();
+    const index: SeriesIndex = new AssetIndex();
     for (const item of items) {
       const matches =
         item.hazard === filter.hazard && item.scenario === filter.scenario && item.indicator === filter.indicator && item.measure === filter.measure;
-      if (matches) index.set(item.portfolio_index, item.risk_exposure ?? {});
+      if (matches) index.put(item.portfolio_index, item.entity_id, item.risk_exposure ?? {});
     }
     return index;
   }, signal);
@@ -124,7 +125,7 @@ export function portfolioList(engine: RiskEngine, signal: CancelSignal): Promise
 /** The applied-layer CSV of one vector over one portfolio, indexed by `portfolio_index`. */
 export interface LayerTable {
   columns: string[];
-  rows: Map<number, Record<string, unknown>>;
+  rows: AssetIndex<Record<string, unknown>>;
   /** The column RISK.LAYER reads when none is named (see `defaultLayerColumn`). */
   defaultColumn: string | undefined;
 }
@@ -174,10 +175,10 @@ export function appliedLayer(engine: RiskEngine, vector: string, portfolio: stri
 export function parseLayerCsv(csv: string): LayerTable {
   const parsed = Papa.parse<Record<string, unknown>>(csv.trim(), { header: true, dynamicTyping: true, skipEmptyLines: true });
   const columns = (parsed.meta.fields ?? []).map((field) => field.trim());
-  const rows = new Map<number, Record<string, unknown>>();
+  const rows = new AssetIndex<Record<string, unknown>>();
   for (const row of parsed.data) {
     const index = Number(row.portfolio_index);
-    if (Number.isInteger(index)) rows.set(index, row);
+    if (Number.isInteger(index)) rows.put(index, row.entity_id, row);
   }
   return { columns, rows, defaultColumn: defaultLayerColumn(columns, rows.values()) };
 }

@@ -25,7 +25,17 @@ const result = (id: string) => {
 const check = (id: string, name: string) => result(id).checks.find((c) => c.name.startsWith(name));
 
 test("every scenario but the bundle ran, in order", () => {
-  expect(report.results.map((r) => r.id)).toEqual(["search", "summary", "timeseries", "sync", "applied-layer", "summary-paste"]);
+  expect(report.results.map((r) => r.id)).toEqual([
+    "search",
+    "search-column",
+    "warm-restart",
+    "summary",
+    "summary-column",
+    "timeseries",
+    "sync",
+    "applied-layer",
+    "summary-paste",
+  ]);
   expect(report.setup?.assets).toBe(TINY.portfolioAssets);
 });
 
@@ -35,6 +45,17 @@ test("search: one request per distinct point, none on recalculation, every cell 
   expect(check("search", "second recalculation")?.pass).toBe(true);
   expect(check("search", "every cell")?.pass).toBe(true);
   expect(search.details.naiveRequests).toBe(TINY.naiveSearchCells);
+});
+
+test("column forms and the warm restart: requests as the issue counts them, every row a value", () => {
+  expect(result("search-column").requests).toBe(TINY.searchPoints);
+  expect(check("search-column", "one spill")?.pass).toBe(true);
+  expect(check("search-column", "second recalculation")?.pass).toBe(true);
+  expect(check("summary-column", "requests = the summary's pages")?.pass).toBe(true);
+  expect(check("summary-column", "one spill")?.pass).toBe(true);
+  expect(result("warm-restart").requests).toBe(0);
+  expect(check("warm-restart", "every cell")?.pass).toBe(true);
+  expect(result("warm-restart").details.storageChars).toBeGreaterThan(0);
 });
 
 test("summary: page requests only, naive client one request per cell", () => {

@@ -317,4 +317,49 @@ describeBrowser("browser harness", () => {
     expect(await page.locator('[data-testid="grid"] td[data-cell="C1"]').getAttribute("title")).toMatch(/^#N\/A .*risk service/i);
     await screenshot(page, "e-emulator-stopped");
   }, 90_000);
+
+  test("a column formula over ranges spills; when the service goes away the pane lists the cell and Retry these brings fresh values", async () => {
+    const running = await freshEmulator();
+    harness = await openHarness(browser, server.origin, { demo: false });
+    const { page } = harness;
+    await page.evaluate(() =>
+      window.harness?.setCells("Sheet1!A1", [
+        ["City", "Lat", "Lng"],
+        ["London", 51.5074, -0.1278],
+        ["Mumbai", 19.076, 72.8777],
+        ["", "", ""],
+        ["Miami", 25.7617, -80.1918],
+      ]),
+    );
+    await typeIntoCell(page, "D2", '=RISK.SEARCH(B2:B5,C2:C5,"floods","30yr")');
+    await waitForIdle(page);
+    const first = await cells(page, "Sheet1!D2:D5");
+    expect(first.map(([c]) => typeof c!.value)).toEqual(["number", "number", "string", "number"]);
+    expect(first[2]![0]!.value).toBe("");
+    expect(first[3]![0]!.spilledFrom).toBe("Sheet1!D2");
+    expect(routeCount(await emulatorStats(running.url), "GET", "/api/search")).toBe(3);
+
+    // The service goes away; with "keep the last good value", Refresh all leaves the numbers and lists the cell.
+    await page.getByTestId("section-last-good-header").click();
+    await page.getByTestId("failure-policy-keep").click();
+    server.setEmulator("http://127.0.0.1:9");
+    await page.getByTestId("section-refresh-header").click();
+    await page.getByTestId("refresh-all").click();
+    await page.getByTestId("stale-cell").first().waitFor({ state: "visible", timeout: 30_000 });
+    await waitForIdle(page);
+    expect(await values(page, "Sheet1!D2:D5")).toEqual(first.map(([c]) => [c!.value]));
+    expect(await page.getByTestId("stale-cell").getAttribute("data-address")).toBe("Sheet1!D2");
+    expect(await page.getByTestId("stale-cell").getAttribute("data-showing")).toBe("old value");
+    expect(await page.getByTestId("stale-cell").textContent()).toMatch(/shows its last good value, fetched .*risk service failed \(HTTP 502\)/);
+    await page.getByTestId("section-connection-header").click(); // fold it, so the list shows beside the grid
+    await page.getByTestId("stale-retry").scrollIntoViewIfNeeded();
+    await screenshot(page, "f-last-good-values");
+
+    // Back again: Retry these recalculates the listed cell and the list empties.
+    server.setEmulator(running.url);
+    await page.getByTestId("stale-retry").click();
+    await page.getByTestId("stale-none").waitFor({ state: "visible", timeout: 30_000 });
+    await waitForIdle(page);
+    expect(await values(page, "Sheet1!D2:D5")).toEqual(first.map(([c]) => [c!.value]));
+  }, 120_000);
 });

@@ -240,9 +240,11 @@ describe("wrong argument types in every RISK function", () => {
   };
   /**
    * Values of the wrong type for an argument: text or a boolean where a number goes, a boolean
-   * where text goes. A vector id may be a number or text (contract), so only a boolean is wrong there.
+   * where text goes. A vector id may be a number or text (contract), and an index a portfolio_index
+   * or an entity_id (text, issue 16), so only a boolean is wrong there.
    */
-  const wrong = (fn: string, name: string, valid: unknown): unknown[] => (fn === "LAYER" && name === "vector" ? [true] : typeof valid === "number" ? ["ten", true] : [true]);
+  const wrong = (fn: string, name: string, valid: unknown): unknown[] =>
+    (fn === "LAYER" && name === "vector") || name === "index" ? [true] : typeof valid === "number" ? ["ten", true] : [true];
   const CASES = Object.entries(VALID).flatMap(([fn, args]) => args.flatMap((value, i) => wrong(fn, NAMES[fn][i], value).map((bad) => [fn, NAMES[fn][i], i, bad] as const)));
 
   test(`each of ${CASES.length} wrong arguments gives #VALUE! naming the argument, without a request`, async () => {

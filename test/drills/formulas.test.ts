@@ -174,7 +174,8 @@ async function spotCheckAgainstClient(service: DrillService, calls: FormulaCall[
     const [portfolio, index, hazard, scenario, window, field] = calls[cellIndex].args as [string, number, string, string, number, string];
     const items = await client.datasets.summary(portfolio, { scenario, window }).all();
     const entry = items.find((item) => item.portfolio_index === index)!.risk_summaries.find((s) => s.hazard === hazard)!;
-    expect([cellIndex, (results[cellIndex] as { value: unknown }).value]).toEqual([cellIndex, field === "score" ? entry.risk_score : entry.risk_class]);
+    // RISK.SUMMARY returns a 1×1 array in its single-cell form (its result is declared as a matrix so ranges can spill).
+    expect([cellIndex, (results[cellIndex] as { value: unknown }).value]).toEqual([cellIndex, [[field === "score" ? entry.risk_score : entry.risk_class]]]);
   }
 }
 

@@ -1,6 +1,9 @@
 import { RiskEngine } from "../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
-import * as RISK from "../../src/functions/functions";
+import * as TypedRISK from "../../src/functions/functions";
+import { asExcelCalls, only } from "./support/excel-calls";
+
+const RISK = asExcelCalls(TypedRISK);
 import { createInvocation } from "../../src/functions/invocation";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { searchAnswer, sendJson, startFakeService, type FakeService } from "./support/fake-service";
@@ -48,7 +51,8 @@ const cases: Case[] = [
   ["SUMMARY portfolio with space", () => RISK.summary("my book", 0, "floods", null as never, null, null as never, inv()), "#VALUE!", 'portfolio must be a name of letters, digits, _ and - (got "my book")'],
   ["SUMMARY index negative", () => RISK.summary("p", -1, "floods", null as never, null, null as never, inv()), "#VALUE!", "index must be a whole number from 0 (got -1)"],
   ["SUMMARY index fraction", () => RISK.summary("p", 1.5, "floods", null as never, null, null as never, inv()), "#VALUE!", "index must be a whole number from 0 (got 1.5)"],
-  ["SUMMARY index text", () => RISK.summary("p", "first" as never, "floods", null as never, null, null as never, inv()), "#VALUE!", `index must be a whole number from 0 (the asset's portfolio_index) (got "first")`],
+  // Text is an entity_id now (issue 16): only a blank index is refused before any request.
+  ["SUMMARY index blank", () => RISK.summary("p", " " as never, "floods", null as never, null, null as never, inv()), "#VALUE!", "index must be the asset's portfolio_index (a whole number from 0) or its entity_id (got nothing)"],
   ["SUMMARY hazard empty", () => RISK.summary("p", 0, "", null as never, null, null as never, inv()), "#VALUE!", "hazard must be a hazard such as floods, cyclones, drought, heatwaves, wildfire (got nothing)"],
   ["SUMMARY unknown hazard", () => RISK.summary("p", 0, "hail", null as never, null, null as never, inv()), "#N/A", 'Unknown hazard "hail": use floods, cyclones, drought, heatwaves, sea_level_rise, wildfire'],
   ["SUMMARY scenario", () => RISK.summary("p", 0, "floods", "rcp85", null, null as never, inv()), "#VALUE!", 'scenario must be ssp126, ssp245, ssp585 (got "rcp85")'],

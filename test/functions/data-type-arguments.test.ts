@@ -9,13 +9,16 @@
  */
 import { RiskEngine } from "../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
-import * as RISK from "../../src/functions/functions";
+import * as TypedRISK from "../../src/functions/functions";
 import { createInvocation } from "../../src/functions/invocation";
 import { plainArgument } from "../../src/functions/arguments";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
+import { asExcelCalls } from "./support/excel-calls";
 import { closingFetch } from "./support/http-fetch";
 import { startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
 
+/** The functions as Excel calls them: single values where a parameter takes a range too. */
+const RISK = asExcelCalls(TypedRISK);
 let fixture: EmulatorFixture;
 let uninstall: () => void;
 const inv = () => createInvocation();
@@ -42,11 +45,14 @@ describe("data types in any parameters", () => {
     const plain30 = await RISK.search(51.5, -0.12, "floods", "30yr", null as never, null as never, inv());
     expect(await RISK.search(51.5, -0.12, "floods", double15, null as never, null as never, inv())).toEqual(plain15);
     expect(await RISK.search(51.5, -0.12, "floods", text30yr, null as never, null as never, inv())).toEqual(plain30);
+    // In a column formula each element of a range may be a data type too.
+    const column = await RISK.search([[51.5], [51.5]], [[-0.12], [-0.12]], "floods", [[double15], [text30yr]], null as never, null as never, inv());
+    expect(column).toEqual([plain15[0], plain30[0]]);
   });
 
   test("SUMMARY's window as a formatted number is read as its number", async () => {
     const plain = await RISK.summary("demo-portfolio", 0, "floods", "ssp245", 30, null as never, inv());
-    expect(await RISK.summary("demo-portfolio", 0, "floods", "ssp245", formatted30, null as never, inv())).toBe(plain);
+    expect(await RISK.summary("demo-portfolio", 0, "floods", "ssp245", formatted30, null as never, inv())).toEqual(plain);
   });
 
   test("an entity (no plain basic value) is refused as #VALUE!, naming the parameter and the entity", async () => {

@@ -5,6 +5,7 @@
  */
 import { RiskEngine } from "../../src/functions/engine/engine";
 import { dataChangeMatcher, natureSubprojects, portfolioAssets, portfolioList, portfolioSummary } from "../../src/functions/sources";
+import { LastGoodCache, MemoryStorage } from "../../src/functions/engine/last-good-cache";
 import { closingFetch } from "./support/http-fetch";
 import { importPortfolio, startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
 
@@ -74,4 +75,18 @@ test("which keys a change names", () => {
   const nature = dataChangeMatcher({ kind: "nature" });
   expect(nature("nature|subprojects")).toBe(true);
   expect(nature("nature|export|abc")).toBe(false);
+});
+
+test("with a persistent cache, an invalidated portfolio reaches the service instead of the copy kept on disk", async () => {
+  const persistent = new RiskEngine({ connection: fixture.connection, fetch: closingFetch, maxRetries: 0, lastGood: new LastGoodCache(new MemoryStorage()) });
+  await importPortfolio(fixture.client, "inv-p", sites("P", 2, -10));
+  expect((await portfolioSummary(persistent, "inv-p", "ssp585", 30, signal())).size).toBe(2);
+  await persistent.flushPersistent();
+
+  await importPortfolio(fixture.client, "inv-p", sites("Q", 4, 20));
+  persistent.invalidate(dataChangeMatcher({ kind: "portfolio", portfolio: "inv-p" }));
+  const requests = persistent.stats().requests;
+  expect((await portfolioSummary(persistent, "inv-p", "ssp585", 30, signal())).size).toBe(4);
+  expect(persistent.stats().persistentHits).toBe(0);
+  expect(persistent.stats().requests).toBeGreaterThan(requests);
 });

@@ -130,8 +130,9 @@ describe("portfolio datasets", () => {
     const scores = await Promise.all(Array.from({ length: assets }, (_, i) => summary(engine, "p1", i, "floods", null, null, null)));
     const classes = await Promise.all(Array.from({ length: assets }, (_, i) => summary(engine, "p1", i, "flood_potential", "SSP245", 30, "class")));
 
-    expect(scores).toEqual(Array.from({ length: assets }, (_, i) => i / 1000));
-    expect(classes[1]).toBe("HIGH");
+    // The single-cell form of the column functions is a 1×1 array (see columns.ts).
+    expect(scores).toEqual(Array.from({ length: assets }, (_, i) => [[i / 1000]]));
+    expect(classes[1]).toEqual([["HIGH"]]);
     // Pages 1-3 hold 250, 250, 100 items; with a read-ahead of 2 at most one page past the end is asked.
     expect(service.seen.every((r) => r.path === "/api/portfolios/p1/datasets/physical/summary")).toBe(true);
     const pages = service.seen.map((r) => Number(r.query.get("page"))).sort();

@@ -1,7 +1,10 @@
 import Papa from "papaparse";
 import { RiskEngine } from "../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
-import * as RISK from "../../src/functions/functions";
+import * as TypedRISK from "../../src/functions/functions";
+import { asExcelCalls, only } from "./support/excel-calls";
+
+const RISK = asExcelCalls(TypedRISK);
 import { createInvocation } from "../../src/functions/invocation";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { closingFetch } from "./support/http-fetch";
@@ -55,12 +58,12 @@ describe("each function reads what the service holds", () => {
     const items = await fixture.client.datasets.summary("demo-portfolio", { scenario: "ssp245", window: 30 }).all();
     const asset = items.find((i) => i.portfolio_index === 3)!;
     const flood = asset.risk_summaries.find((r) => r.hazard === "flood_potential")!;
-    expect(await RISK.summary("demo-portfolio", 3, "floods", null as never, null, null as never, inv())).toBe(flood.risk_score);
-    expect(await RISK.summary("demo-portfolio", 3, "flood_potential", "ssp245", 30, "class", inv())).toBe(flood.risk_class);
+    expect(only(await RISK.summary("demo-portfolio", 3, "floods", null as never, null, null as never, inv()))).toBe(flood.risk_score);
+    expect(only(await RISK.summary("demo-portfolio", 3, "flood_potential", "ssp245", 30, "class", inv()))).toBe(flood.risk_class);
 
     const other = await fixture.client.datasets.summary("demo-portfolio", { scenario: "ssp585", window: 5 }).all();
     const heat = other.find((i) => i.portfolio_index === 7)!.risk_summaries.find((r) => r.hazard === "heatwave")!;
-    expect(await RISK.summary("demo-portfolio", 7, "heatwaves", "ssp585", "5", null as never, inv())).toBe(heat.risk_score);
+    expect(only(await RISK.summary("demo-portfolio", 7, "heatwaves", "ssp585", "5", null as never, inv()))).toBe(heat.risk_score);
 
     expect(await cellError(RISK.summary("demo-portfolio", 5000, "floods", null as never, null, null as never, inv()))).toEqual({
       code: "#N/A",
@@ -75,8 +78,8 @@ describe("each function reads what the service holds", () => {
   test("METRIC: a number and a label of the extended summary", async () => {
     const items = await fixture.client.datasets.extendedSummary("demo-portfolio", { scenario: "ssp585" }).all();
     const metrics = items.find((i) => i.portfolio_index === 2)!.scenario_analytics.ssp585!;
-    expect(await RISK.metric("demo-portfolio", 2, "ssp585", "floods", "structural_damage_2050_ubd", inv())).toBe(metrics.flood!.structural_damage_2050_ubd);
-    expect(await RISK.metric("demo-portfolio", 2, "SSP585", "wildfire", "summary_label_30yr", inv())).toBe(metrics.wildfire!.summary_label_30yr);
+    expect(only(await RISK.metric("demo-portfolio", 2, "ssp585", "floods", "structural_damage_2050_ubd", inv()))).toBe(metrics.flood!.structural_damage_2050_ubd);
+    expect(only(await RISK.metric("demo-portfolio", 2, "SSP585", "wildfire", "summary_label_30yr", inv()))).toBe(metrics.wildfire!.summary_label_30yr);
     expect(await cellError(RISK.metric("demo-portfolio", 2, "ssp585", "wildfire", "damage_2999", inv()))).toEqual({
       code: "#N/A",
       message: 'Unknown metric "damage_2999": e.g. summary_score_30yr',
@@ -128,8 +131,8 @@ describe("each function reads what the service holds", () => {
     const firstLayerColumn = fields.slice(fields.indexOf("distance_km") + 1).find((f) => parsed.data.some((r) => typeof r[f] === "number"))!;
     expect(fields.slice(fields.indexOf("distance_km") + 1).some((f) => typeof row[f] === "string")).toBe(true);
 
-    expect(await RISK.layer(vector.id, "demo-portfolio", 5, null as never, inv())).toBe(row[firstLayerColumn]);
-    expect(await RISK.layer(String(vector.id), "demo-portfolio", 5, "loss_flood_2050", inv())).toBe(row.loss_flood_2050);
+    expect(only(await RISK.layer(vector.id, "demo-portfolio", 5, null as never, inv()))).toBe(row[firstLayerColumn]);
+    expect(only(await RISK.layer(String(vector.id), "demo-portfolio", 5, "loss_flood_2050", inv()))).toBe(row.loss_flood_2050);
     expect(await cellError(RISK.layer(vector.id, "demo-portfolio", 5, "no_such_column", inv()))).toMatchObject({ code: "#N/A" });
     expect(await cellError(RISK.layer(987654, "demo-portfolio", 5, null as never, inv()))).toEqual({
       code: "#N/A",
@@ -141,8 +144,8 @@ describe("each function reads what the service holds", () => {
     const [superproject] = await fixture.client.nature.superprojects();
     const [sub] = await fixture.client.nature.subprojects(superproject!);
     const exported = await fixture.client.nature.exportSubproject(sub!.id);
-    expect(await RISK.nature(sub!.name.toUpperCase(), "seismic_baseline_mean", inv())).toBe(exported.summary.seismic_baseline_mean);
-    expect(await RISK.nature(sub!.id, "wildfire_ssp585_2050_mean", inv())).toBe(exported.summary.wildfire_ssp585_2050_mean);
+    expect(only(await RISK.nature(sub!.name.toUpperCase(), "seismic_baseline_mean", inv()))).toBe(exported.summary.seismic_baseline_mean);
+    expect(only(await RISK.nature(sub!.id, "wildfire_ssp585_2050_mean", inv()))).toBe(exported.summary.wildfire_ssp585_2050_mean);
     expect(await cellError(RISK.nature("Nowhere Forest", "seismic_baseline_mean", inv()))).toEqual({
       code: "#N/A",
       message: 'Unknown sub-project "Nowhere Forest"',
@@ -176,7 +179,7 @@ describe("errors that say what to do", () => {
       message: "Risk data is still being generated; recalculate in a minute",
     });
     await importPortfolio(fixture.client, "still-cooking", assetsCsv(3));
-    expect(typeof (await RISK.summary("still-cooking", 0, "floods", null as never, null, null as never, inv()))).toBe("number");
+    expect(typeof (only(await RISK.summary("still-cooking", 0, "floods", null as never, null, null as never, inv())))).toBe("number");
   });
 });
 
@@ -204,7 +207,8 @@ describe("request counts at scale", () => {
   test("5,000 SUMMARY cells on a 5,000-asset portfolio send only the summary's page requests; a recalculation sends none", async () => {
     await importPortfolio(fixture.client, "bulk-5000", assetsCsv(5000));
     await fixture.resetStats();
-    const recalc = () => Promise.all(Array.from({ length: 5000 }, (_, i) => RISK.summary("bulk-5000", i, "wildfire", null as never, null, null as never, inv())));
+    const recalc = () =>
+      Promise.all(Array.from({ length: 5000 }, (_, i) => RISK.summary("bulk-5000", i, "wildfire", null as never, null, null as never, inv()).then(only)));
     const scores = await recalc();
     expect(scores.every((s) => typeof s === "number")).toBe(true);
 

@@ -1,5 +1,6 @@
 import { getConnection } from "../../shared/connection";
-import { RiskEngine, type EngineOptions } from "./engine";
+import { RiskEngine, type EngineOptions, type FailurePolicy } from "./engine";
+import { defaultStorage, LastGoodCache, type KeyValueStorage } from "./last-good-cache";
 
 /**
  * The engine the RISK.* functions use in Excel. It reads the connection store at every call, so a
@@ -16,8 +17,29 @@ type Holder = { [ENGINE_KEY]?: RiskEngine };
 /** The engine functions.ts uses; made on first use with the default settings. */
 export function defaultEngine(): RiskEngine {
   const holder = globalThis as Holder;
-  holder[ENGINE_KEY] ??= new RiskEngine({ connection: getConnection });
+  if (!holder[ENGINE_KEY]) {
+    const storage = defaultStorage();
+    const engine = new RiskEngine({ connection: getConnection, lastGood: new LastGoodCache(storage) });
+    holder[ENGINE_KEY] = engine;
+    void readFailurePolicy(storage).then((policy) => {
+      if (policy) engine.failurePolicy = policy;
+    });
+  }
   return holder[ENGINE_KEY];
+}
+
+/** Where the task pane's "when a refresh fails" setting is kept (beside the persistent cache). */
+const POLICY_KEY = "climate-risk.failure-policy";
+
+async function readFailurePolicy(storage: KeyValueStorage): Promise<FailurePolicy | undefined> {
+  const text = await storage.getItem(POLICY_KEY).catch(() => null);
+  return text === "keep last good" || text === "show error" ? text : undefined;
+}
+
+/** The task pane's setting: what a cell shows when a refresh fails and a last good value exists. Kept across restarts. */
+export async function setFailurePolicy(policy: FailurePolicy, storage: KeyValueStorage = defaultStorage()): Promise<void> {
+  defaultEngine().failurePolicy = policy;
+  await storage.setItem(POLICY_KEY, policy).catch(() => undefined);
 }
 
 /**

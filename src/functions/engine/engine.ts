@@ -1,9 +1,18 @@
 import { RiskClient } from "../../api/client";
 import { connectionKey, type ConnectionConfig } from "../../api/config";
-import { AbortedError, TimeoutError } from "../../api/errors";
+import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError } from "../../api/errors";
 import type { TransportOptions } from "../../api/http";
+import { toExcelError } from "../errors";
+import type { LastGood, LastGoodCache, LastGoodUsage } from "./last-good-cache";
 import { Limiter } from "./limiter";
+import { StaleCells, type StaleMark } from "./stale-cells";
 import { TtlCache, type Settled } from "./ttl-cache";
+
+/**
+ * What a cell sees when a load fails for want of the service (unreachable, 5xx or 429 after
+ * retries, timeout) and a last good value exists: the error (default), or that value.
+ */
+export type FailurePolicy = "show error" | "keep last good";
 
 /** Settings of an engine; every one has a default that suits a workbook of thousands of cells. */
 export interface EngineOptions {
@@ -37,10 +46,17 @@ export interface EngineOptions {
   fetch?: typeof fetch;
   /** Observes each HTTP attempt, in addition to the engine's own counting. */
   onRequest?: TransportOptions["onRequest"];
+  /**
+   * The persistent cache of results (see last-good-cache.ts): answers fresh results after a
+   * runtime restart and keeps last good values for the failure policy. None: memory only.
+   */
+  lastGood?: LastGoodCache;
+  /** What a failed load shows when a last good value exists (default "show error"). */
+  failurePolicy?: FailurePolicy;
 }
 
 /** The settings an engine runs with, defaults filled in. */
-export type EngineSettings = Required<Omit<EngineOptions, "connection" | "fetch" | "onRequest">>;
+export type EngineSettings = Required<Omit<EngineOptions, "connection" | "fetch" | "onRequest" | "lastGood" | "failurePolicy">>;
 
 export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   concurrency: 6,
@@ -81,6 +97,10 @@ export interface EngineStats {
   queued: number;
   /** Entries in the cache now (results and short-lived failures). */
   cacheEntries: number;
+  /** Loads answered by the persistent cache (fresh results kept across a restart), without a request. */
+  persistentHits: number;
+  /** Failed loads answered by a last good value (failure policy "keep last good"). */
+  keptLastGood: number;
 }
 
 /** What a loader gets: the client of the current connection and the knobs for paged reads. */
@@ -98,6 +118,8 @@ export interface LoadContext {
  */
 export interface CancelSignal {
   readonly aborted: boolean;
+  /** The calling cell's address, when known: failures are listed per cell (stale-cells.ts). */
+  readonly cell?: string;
   addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
   removeEventListener(type: "abort", listener: () => void): void;
 }
@@ -117,6 +139,10 @@ interface Flight {
   settled: boolean;
   /** Set by `invalidate`: the data changed while this load ran, so its result is not cached. */
   outdated?: boolean;
+  /** Set when the load failed for want of the service: what its cells show (for the stale list). */
+  mark?: StaleMark;
+  /** The last good value the persistent cache holds for this key, if any (for the failure policy). */
+  previous?: LastGood;
   /** Ends the load for every waiting cell at `deadlineMs` after it started running. */
   deadline: ReturnType<typeof setTimeout> | undefined;
   resolve(value: unknown): void;
@@ -130,6 +156,11 @@ interface Flight {
  * every call settles: by value, by error, by its deadline, or by its own cancellation. A load no
  * call waits for any more is aborted.
  */
+/** A cache key as given to `load`, without the connection it is prefixed with. */
+function keyOf(fullKey: string): string {
+  return fullKey.slice(fullKey.indexOf("\u0000") + 1);
+}
+
 export class RiskEngine {
   readonly settings: Readonly<EngineSettings>;
   private readonly connectionOf: () => ConnectionConfig;
@@ -139,9 +170,20 @@ export class RiskEngine {
   private batch: Flight[] = [];
   private batchTimer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
+  /**
+   * Persistent results fetched before this time are not fresh any more (only last good values):
+   * "Refresh all" must reach the service, not the copy it kept on disk.
+   */
+  private freshAfter = 0;
+  /** The task pane's invalidations (see `invalidate`), newest last, for the persistent cache's freshness. */
+  private invalidations: { matches: (key: string) => boolean; at: number }[] = [];
   private clientKey: string | undefined;
   private clientValue: RiskClient | undefined;
   private counters = zeroCounters();
+  /** The cells showing old values or errors after failed loads (the task pane lists them). */
+  readonly staleCells = new StaleCells();
+  /** What a failed load shows when a last good value exists; the task pane's setting changes it. */
+  failurePolicy: FailurePolicy;
 
   constructor(private readonly options: EngineOptions) {
     const settings = { ...DEFAULT_ENGINE_SETTINGS };
@@ -157,6 +199,7 @@ export class RiskEngine {
     this.connectionOf = typeof connection === "function" ? connection : () => connection;
     this.cache = new TtlCache(settings.maxEntries);
     this.limiter = new Limiter(Math.max(1, Math.floor(settings.concurrency)));
+    this.failurePolicy = options.failurePolicy ?? "show error";
   }
 
   /**
@@ -178,20 +221,73 @@ export class RiskEngine {
     } catch (error) {
       return Promise.reject(error); // unusable settings (ConfigurationError): nothing to send
     }
+    const cell = signal?.cell;
+    if (cell) this.staleCells.touch(cell, signal);
     const cached = this.cache.get(fullKey);
     if (cached) {
       this.counters.cacheHits++;
+      if (cell && cached.mark) this.staleCells.record(cell, key, cached.mark);
       return cached.ok ? Promise.resolve(cached.value as T) : Promise.reject(cached.error);
     }
     let flight = this.flights.get(fullKey);
     if (flight) this.counters.joined++;
     else flight = this.startFlight(fullKey, loader as Loader<unknown>, client);
-    return this.wait(flight, signal) as Promise<T>;
+    const waiting = this.wait(flight, signal) as Promise<T>;
+    if (!cell) return waiting;
+    const joined = flight;
+    const note = () => {
+      if (joined.mark) this.staleCells.record(cell, key, joined.mark);
+    };
+    return waiting.then(
+      (value) => {
+        note();
+        return value;
+      },
+      (error: unknown) => {
+        note();
+        throw error;
+      },
+    );
   }
 
-  /** Forgets every cached result; loads under way finish for their callers but are not cached. */
+  /**
+   * Empties both caches (memory and persistent) and the stale list: the task pane's "Clear cache".
+   * Loads under way finish for their callers but are not cached.
+   */
+  async clearCache(): Promise<void> {
+    this.refresh();
+    this.staleCells.clear();
+    await this.options.lastGood?.clear();
+  }
+
+  /** Resolves when the persistent cache holds every result so far (benchmarks, tests). */
+  async flushPersistent(): Promise<void> {
+    await this.options.lastGood?.flush();
+  }
+
+  /** Entries and characters in the persistent cache, or undefined without one. */
+  async persistentUsage(): Promise<LastGoodUsage | undefined> {
+    return this.options.lastGood?.usage();
+  }
+
+  /**
+   * "Retry these": forgets the cached results and failures behind the listed cells (memory only;
+   * the last good values stay) and returns their addresses, for the pane to recalculate them.
+   */
+  retryStale(): string[] {
+    const prefix = `${connectionKey(this.connectionOf())}\u0000`;
+    const list = this.staleCells.list();
+    for (const line of list) for (const key of line.keys) this.cache.delete(prefix + key);
+    return list.map((line) => line.address);
+  }
+
+  /**
+   * Forgets every cached result; loads under way finish for their callers but are not cached. The
+   * persistent cache keeps its entries as last good values, but none of them answers as fresh.
+   */
   refresh(): void {
     this.generation++;
+    this.freshAfter = Date.now();
     this.cache.clear();
     this.flights.clear();
   }
@@ -203,7 +299,12 @@ export class RiskEngine {
    * starts a new one. Answers how many cached results were dropped.
    */
   invalidate(matches: (key: string) => boolean): number {
-    const keyOf = (fullKey: string) => fullKey.slice(fullKey.indexOf("\u0000") + 1);
+    const now = Date.now();
+    // The persistent cache may hold a result of such a key fetched before the change: it stays a
+    // last good value but must not answer as fresh. Older invalidations cannot matter any more:
+    // everything fetched before them is past its time to live.
+    this.invalidations = this.invalidations.filter((i) => now - i.at < this.settings.ttlMs);
+    this.invalidations.push({ matches, at: now });
     for (const [fullKey, flight] of [...this.flights]) {
       if (matches(keyOf(fullKey))) {
         flight.outdated = true;
@@ -211,6 +312,13 @@ export class RiskEngine {
       }
     }
     return this.cache.deleteWhere((fullKey) => matches(keyOf(fullKey)));
+  }
+
+  /** Whether a result of `fullKey` fetched at `fetchedAt` answers as fresh: after the last refresh and any invalidation of it, within its time to live. */
+  private isFresh(fullKey: string, fetchedAt: number): boolean {
+    if (fetchedAt <= this.freshAfter || Date.now() - fetchedAt >= this.settings.ttlMs) return false;
+    const key = keyOf(fullKey);
+    return !this.invalidations.some((i) => fetchedAt <= i.at && i.matches(key));
   }
 
   /** A snapshot of the counters. */
@@ -292,22 +400,71 @@ export class RiskEngine {
     this.batch = [];
     for (const flight of batch) {
       if (flight.controller.signal.aborted) continue;
-      const signal = flight.controller.signal;
-      this.limiter
-        .run(() => {
-          // One deadline per load, from when it starts: a recalculation joins thousands of cells to
-          // a few loads, and a load waiting for its turn behind others is not late.
-          flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
-          return flight.loader({ client: flight.client, signal, readAhead: this.settings.readAhead, rows: this.settings.rows });
-        }, signal)
-        .then(
-          (value) => this.settle(flight, { ok: true, value }),
-          (error) => this.settle(flight, { ok: false, error }),
-        );
+      const lastGood = this.options.lastGood;
+      if (!lastGood) {
+        this.run(flight, undefined);
+        continue;
+      }
+      // The persistent cache first: after a restart, a fresh result answers without a request.
+      void lastGood.get(flight.key).then((previous) => {
+        if (flight.settled) return;
+        if (previous && this.isFresh(flight.key, previous.fetchedAt)) {
+          this.counters.persistentHits++;
+          this.settle(flight, { ok: true, value: previous.value }, previous.fetchedAt);
+        } else this.run(flight, previous);
+      });
     }
   }
 
-  private settle(flight: Flight, result: Settled<unknown>): void {
+  /** Runs a load in its turn; `previous` is its last good value, if the persistent cache has one. */
+  private run(flight: Flight, previous: LastGood | undefined): void {
+    flight.previous = previous;
+    const signal = flight.controller.signal;
+    this.limiter
+      .run(() => {
+        // One deadline per load, from when it starts: a recalculation joins thousands of cells to
+        // a few loads, and a load waiting for its turn behind others is not late.
+        flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
+        return flight.loader({ client: flight.client, signal, readAhead: this.settings.readAhead, rows: this.settings.rows });
+      }, signal)
+      .then(
+        (value) => {
+          // A load begun before a refresh is not kept: it may hold what the refresh meant to replace.
+          if (flight.generation === this.generation && !flight.outdated) this.options.lastGood?.set(flight.key, value, Date.now());
+          this.settle(flight, { ok: true, value });
+        },
+        (error) => this.fail(flight, error),
+      );
+  }
+
+  /**
+   * A load failed. When the service was out of reach (not a bad request or a missing portfolio),
+   * its cells go on the stale list, and with policy "keep last good" they show the last good value.
+   */
+  private fail(flight: Flight, error: unknown): void {
+    if (!isOutage(error) || flight.controller.signal.aborted) {
+      this.settle(flight, { ok: false, error });
+      return;
+    }
+    this.settle(flight, this.outcomeOfOutage(flight, error));
+  }
+
+  /** What the cells of a load the service could not answer see, by the failure policy; marks the flight. */
+  private outcomeOfOutage(flight: Flight, error: unknown): Settled<unknown> {
+    // The words the cell's error shows (short, no URL or service page), not the transport's.
+    const reason = toExcelError(error, { notFound: "" }).message;
+    const previous = flight.previous;
+    if (previous && this.failurePolicy === "keep last good") {
+      this.counters.keptLastGood++;
+      flight.mark = { showing: "old value", fetchedAt: previous.fetchedAt, reason };
+      return { ok: true, value: previous.value, mark: flight.mark };
+    }
+    flight.mark = { showing: "error", fetchedAt: previous?.fetchedAt, reason };
+    return { ok: false, error, mark: flight.mark };
+  }
+
+  /** `fetchedAt`: when a result from the persistent cache was fetched (its memory entry expires with it). */
+  private settle(flight: Flight, result: Settled<unknown>, fetchedAt?: number): void {
     if (flight.settled) return; // already ended by its deadline or its last waiter leaving
     flight.settled = true;
     clearTimeout(flight.deadline);
@@ -315,7 +472,10 @@ export class RiskEngine {
     const abandoned = flight.controller.signal.aborted;
     if (!result.ok && !abandoned) this.counters.failures++;
     if (!abandoned && flight.generation === this.generation && !flight.outdated) {
-      this.cache.set(flight.key, result, result.ok ? this.settings.ttlMs : this.settings.errorTtlMs);
+      // A last good value shown for a failure is kept as briefly as a failure: the next
+      // recalculation after the burst tries the service again.
+      const ttl = result.ok && !result.mark ? this.settings.ttlMs - (fetchedAt === undefined ? 0 : Date.now() - fetchedAt) : this.settings.errorTtlMs;
+      this.cache.set(flight.key, result, ttl);
     }
     if (result.ok) flight.resolve(result.value);
     else flight.reject(result.error);
@@ -356,7 +516,10 @@ export class RiskEngine {
     if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
     this.counters.aborted++;
     flight.controller.abort(cancelled());
-    flight.reject(new TimeoutError(`no answer within ${this.settings.deadlineMs} ms`, { operation: "engine.load" }));
+    // Past its deadline a load is an outage like any other: the failure policy applies.
+    const outcome = this.outcomeOfOutage(flight, new TimeoutError(`no answer within ${this.settings.deadlineMs} ms`, { operation: "engine.load" }));
+    if (outcome.ok) flight.resolve(outcome.value);
+    else flight.reject(outcome.error);
   }
 
   /** A caller stopped waiting; the last one out aborts the load. */
@@ -377,5 +540,10 @@ function cancelled(): AbortedError {
 }
 
 function zeroCounters() {
-  return { calls: 0, cacheHits: 0, joined: 0, loads: 0, requests: 0, retries: 0, failures: 0, aborted: 0 };
+  return { calls: 0, cacheHits: 0, joined: 0, loads: 0, requests: 0, retries: 0, failures: 0, aborted: 0, persistentHits: 0, keptLastGood: 0 };
+}
+
+/** Failures that say nothing about the data, only that the service could not answer now. */
+function isOutage(error: unknown): boolean {
+  return error instanceof NetworkError || error instanceof ServerError || error instanceof RateLimitError || error instanceof TimeoutError;
 }

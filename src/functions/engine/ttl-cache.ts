@@ -1,5 +1,11 @@
-/** A settled result: a value, or an error kept briefly so a burst of cells does not repeat a failure. */
-export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+import type { StaleMark } from "./stale-cells";
+
+/**
+ * A settled result: a value, or an error kept briefly so a burst of cells does not repeat a failure.
+ * `mark` is set when the service could not answer (the value is a last good one, or the error an
+ * outage): cells answered from this entry go on the stale list too.
+ */
+export type Settled<T> = { ok: true; value: T; mark?: StaleMark } | { ok: false; error: unknown; mark?: StaleMark };
 
 interface Entry<T> {
   result: Settled<T>;
@@ -49,6 +55,11 @@ export class TtlCache<T> {
       }
     }
     return dropped;
+  }
+
+  /** Forgets one key. */
+  delete(key: string): void {
+    this.entries.delete(key);
   }
 
   clear(): void {

@@ -1,35 +1,49 @@
-import { readHazard, readIndex, readName, readPortfolio, readScenario, type CellValue } from "../arguments";
+import { readHazard, readName, readPortfolio, readScenario } from "../arguments";
+import { describeAsset, readAssetRef } from "../asset-index";
+import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
 import { portfolioExtendedSummary } from "../sources";
-import { evaluate, quote, type Invocation } from "./run";
+import { evaluateColumns, quote, type Invocation } from "./run";
 
-/** RISK.METRIC: one number or label of the extended summary, `scenario_analytics[scenario][hazard][metric]`. */
+const PARAMETERS = ["portfolio", "index", "scenario", "hazard", "metric"] as const;
+
+/**
+ * RISK.METRIC: one number or label of the extended summary, `scenario_analytics[scenario][hazard][metric]`,
+ * for an asset named by portfolio_index or entity_id; each argument may be a range (see columns.ts).
+ */
 export function metric(
   engine: RiskEngine,
-  portfolio: CellValue,
-  index: CellValue,
-  scenario: CellValue,
-  hazard: CellValue,
-  metricName: CellValue,
+  portfolio: GridArgument,
+  index: GridArgument,
+  scenario: GridArgument,
+  hazard: GridArgument,
+  metricName: GridArgument,
   invocation?: Invocation,
-): Promise<number | string> {
-  return evaluate(invocation, () => `Unknown portfolio ${quote(portfolio)}`, async (signal) => {
-    const name = readPortfolio(portfolio);
-    const position = readIndex(index);
-    const ssp = readScenario(scenario);
-    const names = readHazard(hazard);
-    const wanted = readName(metricName, "metric", "structural_damage_2050_ubd").toLowerCase();
-    const data = await portfolioExtendedSummary(engine, name, ssp, signal);
-    const analytics = data.get(position);
-    if (!analytics) throw new NotAvailableError(`No asset with index ${position} in ${quote(name)}`);
-    const metrics = analytics[names.extended];
-    if (!metrics) throw new NotAvailableError(`No ${names.extended} metrics for asset ${position} in ${ssp}`);
-    const value = metrics[wanted];
-    if (value === undefined) throw new NotAvailableError(`Unknown metric ${quote(wanted)}: e.g. summary_score_30yr`);
-    if (value === null || (typeof value === "number" && !Number.isFinite(value))) {
-      throw new NotAvailableError(`No value of ${wanted} for asset ${position}`);
-    }
-    return value;
-  });
+): Promise<unknown[][]> {
+  return evaluateColumns(
+    invocation,
+    PARAMETERS,
+    [portfolio, index, scenario, hazard, metricName],
+    ([p]) => `Unknown portfolio ${quote(p)}`,
+    async ([p, i, s, h, m], signal) => {
+      const name = readPortfolio(p);
+      const asset = readAssetRef(i);
+      const ssp = readScenario(s);
+      const names = readHazard(h);
+      const wanted = readName(m, "metric", "structural_damage_2050_ubd").toLowerCase();
+      const data = await portfolioExtendedSummary(engine, name, ssp, signal);
+      const position = data.resolve(asset, name);
+      const analytics = data.get(position);
+      if (!analytics) throw new NotAvailableError(`No asset with ${describeAsset(asset)} in ${quote(name)}`);
+      const metrics = analytics[names.extended];
+      if (!metrics) throw new NotAvailableError(`No ${names.extended} metrics for asset ${position} in ${ssp}`);
+      const value = metrics[wanted];
+      if (value === undefined) throw new NotAvailableError(`Unknown metric ${quote(wanted)}: e.g. summary_score_30yr`);
+      if (value === null || (typeof value === "number" && !Number.isFinite(value))) {
+        throw new NotAvailableError(`No value of ${wanted} for asset ${position}`);
+      }
+      return value;
+    },
+  );
 }

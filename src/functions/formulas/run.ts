@@ -1,3 +1,4 @@
+import { readColumnCall, spillColumnCall, type ElementArguments } from "../columns";
 import type { CancelSignal } from "../engine/engine";
 import { toExcelError } from "../errors";
 
@@ -16,13 +17,51 @@ export async function evaluate<T>(
   notFound: () => string,
   body: (signal: CancelSignal) => Promise<T>,
 ): Promise<T> {
-  const cancellation = new CellCancellation();
+  const cancellation = new CellCancellation(invocation?.address);
   if (invocation) invocation.onCanceled = () => cancellation.abort();
   try {
     return await body(cancellation);
   } catch (error) {
     throw toExcelError(error, { notFound: notFound() });
   }
+}
+
+/**
+ * Runs a formula whose parameters are declared as matrices (see ../columns.ts). With one value per
+ * parameter it is the single-cell function exactly: a 1×1 array, or the error in the cell. With
+ * ranges it spills one element per row (and column), each distinct argument tuple evaluated once,
+ * a failing element shown as its own error value, a blank row as "". Shapes that cannot pair make
+ * the whole cell `#VALUE!`.
+ */
+export async function evaluateColumns<T>(
+  invocation: Invocation | undefined,
+  names: readonly string[],
+  values: readonly unknown[],
+  notFound: (args: ElementArguments) => string,
+  element: (args: ElementArguments, signal: CancelSignal, single: boolean) => Promise<T>,
+): Promise<unknown[][]> {
+  const cancellation = new CellCancellation(invocation?.address);
+  if (invocation) invocation.onCanceled = () => cancellation.abort();
+  let call;
+  try {
+    call = readColumnCall(names, values);
+  } catch (error) {
+    throw toExcelError(error, { notFound: "" });
+  }
+  if (call.single) {
+    const args = [...call.groups.values()][0]!.args;
+    try {
+      const value = await element(args, cancellation, true);
+      return Array.isArray(value) ? value : [[value]]; // RISK.SEARCH's all-hazards table spills as it is
+    } catch (error) {
+      throw toExcelError(error, { notFound: notFound(args) });
+    }
+  }
+  return spillColumnCall(
+    call,
+    (args) => element(args, cancellation, false),
+    (error, args) => toExcelError(error, { notFound: notFound(args) }),
+  );
 }
 
 /** Quotes a user's value for a message, cut short. */
@@ -37,16 +76,19 @@ export function quote(value: unknown): string {
  */
 class CellCancellation implements CancelSignal {
   aborted = false;
-  private listeners: (() => void)[] | undefined;
+  /** A Set: one spilled column adds and removes a listener per distinct row. */
+  private listeners: Set<() => void> | undefined;
+
+  /** The calling cell's address, when Excel gives one (for the task pane's list of stale cells). */
+  constructor(readonly cell?: string) {}
 
   addEventListener(_type: "abort", listener: () => void): void {
     if (this.aborted) return;
-    (this.listeners ??= []).push(listener);
+    (this.listeners ??= new Set()).add(listener);
   }
 
   removeEventListener(_type: "abort", listener: () => void): void {
-    const index = this.listeners?.indexOf(listener) ?? -1;
-    if (index >= 0) this.listeners!.splice(index, 1);
+    this.listeners?.delete(listener);
   }
 
   abort(): void {

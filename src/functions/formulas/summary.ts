@@ -1,35 +1,50 @@
-import { readChoice, readHazard, readIndex, readPortfolio, readScenario, readWindow, type CellValue } from "../arguments";
+import { readChoice, readHazard, readPortfolio, readScenario, readWindow } from "../arguments";
+import { describeAsset, readAssetRef } from "../asset-index";
+import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
 import { portfolioSummary } from "../sources";
-import { evaluate, quote, type Invocation } from "./run";
+import { evaluateColumns, quote, type Invocation } from "./run";
 
 /** Scenario and window RISK.SUMMARY uses when they are omitted. */
 export const SUMMARY_DEFAULTS = { scenario: "ssp245", window: 30 } as const;
 
-/** RISK.SUMMARY: `risk_score` (or `risk_class`) of one hazard for the asset at `portfolio_index` = index. */
+const PARAMETERS = ["portfolio", "index", "hazard", "scenario", "window", "field"] as const;
+
+/**
+ * RISK.SUMMARY: `risk_score` (or `risk_class`) of one hazard for the asset at `portfolio_index` =
+ * index, or with that entity_id; each argument may be a range (one result per row, see columns.ts).
+ * One load per portfolio, scenario and window, however many rows.
+ */
 export function summary(
   engine: RiskEngine,
-  portfolio: CellValue,
-  index: CellValue,
-  hazard: CellValue,
-  scenario: CellValue,
-  window: CellValue,
-  field: CellValue,
+  portfolio: GridArgument,
+  index: GridArgument,
+  hazard: GridArgument,
+  scenario: GridArgument,
+  window: GridArgument,
+  field: GridArgument,
   invocation?: Invocation,
-): Promise<number | string> {
-  return evaluate(invocation, () => `Unknown portfolio ${quote(portfolio)}`, async (signal) => {
-    const name = readPortfolio(portfolio);
-    const position = readIndex(index);
-    const names = readHazard(hazard);
-    const ssp = readScenario(scenario, SUMMARY_DEFAULTS.scenario);
-    const years = readWindow(window, SUMMARY_DEFAULTS.window);
-    const what = readChoice(field, "field", ["score", "class"], "score");
-    const data = await portfolioSummary(engine, name, ssp, years, signal);
-    const asset = data.get(position);
-    if (!asset) throw new NotAvailableError(`No asset with index ${position} in ${quote(name)}`);
-    const entry = asset.get(names.portfolio);
-    if (!entry) throw new NotAvailableError(`No ${names.portfolio} summary for asset ${position}`);
-    return what === "score" ? entry.risk_score : entry.risk_class;
-  });
+): Promise<unknown[][]> {
+  return evaluateColumns(
+    invocation,
+    PARAMETERS,
+    [portfolio, index, hazard, scenario, window, field],
+    ([p]) => `Unknown portfolio ${quote(p)}`,
+    async ([p, i, h, s, w, f], signal) => {
+      const name = readPortfolio(p);
+      const asset = readAssetRef(i);
+      const names = readHazard(h);
+      const ssp = readScenario(s, SUMMARY_DEFAULTS.scenario);
+      const years = readWindow(w, SUMMARY_DEFAULTS.window);
+      const what = readChoice(f, "field", ["score", "class"], "score");
+      const data = await portfolioSummary(engine, name, ssp, years, signal);
+      const position = data.resolve(asset, name);
+      const row = data.get(position);
+      if (!row) throw new NotAvailableError(`No asset with ${describeAsset(asset)} in ${quote(name)}`);
+      const entry = row.get(names.portfolio);
+      if (!entry) throw new NotAvailableError(`No ${names.portfolio} summary for asset ${position}`);
+      return what === "score" ? entry.risk_score : entry.risk_class;
+    },
+  );
 }

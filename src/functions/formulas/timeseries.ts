@@ -1,4 +1,5 @@
-import { isBlank, readChoice, readHazard, readIndex, readPortfolio, readScenario, type CellValue } from "../arguments";
+import { isBlank, readChoice, readHazard, readPortfolio, readScenario, type CellValue } from "../arguments";
+import { readAssetRef } from "../asset-index";
 import type { RiskEngine } from "../engine/engine";
 import { ArgumentError, NotAvailableError } from "../errors";
 import { normalizeName } from "../hazards";
@@ -9,7 +10,7 @@ export const TIMESERIES_HEADER = ["year", "value"] as const;
 export const MEASURES = ["lb", "mid", "ub"] as const;
 
 /**
- * RISK.TIMESERIES: the asset's series as a two-column table with a header row, oldest first. Years
+ * RISK.TIMESERIES: the series of the asset (by portfolio_index or entity_id) as a two-column table with a header row, oldest first. Years
  * are numbers (`YYYY`); monthly observed keys (`YYYY-MM`) stay text.
  */
 export function timeseries(
@@ -24,7 +25,7 @@ export function timeseries(
 ): Promise<(string | number)[][]> {
   return evaluate(invocation, () => `Unknown portfolio ${quote(portfolio)}`, async (signal) => {
     const name = readPortfolio(portfolio);
-    const position = readIndex(index);
+    const asset = readAssetRef(index);
     const names = readHazard(hazard);
     const ssp = readScenario(scenario);
     let series = names.indicators[0]!;
@@ -36,6 +37,7 @@ export function timeseries(
     }
     const bound = readChoice(measure, "measure", MEASURES, "mid");
     const data = await portfolioSeries(engine, name, { hazard: names.portfolio, scenario: ssp, indicator: series, measure: bound }, signal);
+    const position = data.resolve(asset, name);
     const exposure = data.get(position);
     if (!exposure) throw new NotAvailableError(`No ${names.portfolio} ${series} series for asset ${position} in ${quote(name)}`);
     const keys = Object.keys(exposure).sort();

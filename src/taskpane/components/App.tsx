@@ -11,6 +11,7 @@ import { CompositionsPanel } from "./CompositionsPanel";
 import { ConnectionPanel } from "./ConnectionPanel";
 import { ErrorNotice } from "./ErrorNotice";
 import { ExportPanel } from "./ExportPanel";
+import { LastGoodPanel } from "./LastGoodPanel";
 import { NaturePanel } from "./NaturePanel";
 import { PortfoliosPanel } from "./PortfoliosPanel";
 import { RefreshPanel } from "./RefreshPanel";
@@ -50,6 +51,7 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; fo
     { id: "compositions", title: "Compositions", content: <CompositionsPanel /> },
     { id: "nature", title: "Nature projects", content: <NaturePanel /> },
     { id: "refresh", title: "Refresh all", content: <RefreshPanel /> },
+    { id: "last-good", title: "Last good values", content: <LastGoodPanel /> },
   ];
   return (
     <TaskpaneContext.Provider value={{ ...connection, run: props.run, emptyCache: props.emptyCache, forget: props.forget ?? forgetInFunctions }}>

@@ -1,0 +1,81 @@
+/**
+ * The cells showing an old value or an error after a failed load (service unreachable, 5xx or 429
+ * after retries, timeout), for the task pane's list with "Retry these". The engine records per
+ * cell and per data key; a cell's entries are dropped as soon as it is evaluated again, so a
+ * recalculation that succeeds empties the list.
+ */
+
+/** What a cell shows for one failed load. */
+export interface StaleMark {
+  /** "old value": the last good value is shown (setting "keep"); "error": the error is shown. */
+  showing: "old value" | "error";
+  /** When the value shown (or the last good one, for an error) was fetched; undefined when never. */
+  fetchedAt?: number;
+  /** Why the refresh failed, in the words the cell's error uses. */
+  reason: string;
+}
+
+/** One line of the list: a cell and the oldest data it shows. */
+export interface StaleCell extends StaleMark {
+  /** The cell's address as Excel gives it, e.g. "Sheet1!C2". */
+  address: string;
+  /** Data keys behind the cell that failed (engine cache keys, without the connection). */
+  keys: string[];
+}
+
+export class StaleCells {
+  private readonly cells = new Map<string, Map<string, StaleMark>>();
+  /** The evaluation (its cancellation object) each cell was last seen in. */
+  private readonly evaluations = new Map<string, object>();
+  private readonly listeners = new Set<() => void>();
+
+  /** A load of `cell` in evaluation `evaluation` began: a new evaluation forgets the cell's old marks. */
+  touch(cell: string, evaluation: object): void {
+    if (this.evaluations.get(cell) === evaluation) return;
+    this.evaluations.set(cell, evaluation);
+    if (this.cells.delete(cell)) this.emit();
+  }
+
+  record(cell: string, key: string, mark: StaleMark): void {
+    let marks = this.cells.get(cell);
+    if (!marks) this.cells.set(cell, (marks = new Map()));
+    marks.set(key, mark);
+    this.emit();
+  }
+
+  /** The cells in the list, in the order they failed. */
+  list(): StaleCell[] {
+    return [...this.cells].map(([address, marks]) => {
+      const all = [...marks.values()];
+      const error = all.find((mark) => mark.showing === "error");
+      const times = all.map((mark) => mark.fetchedAt).filter((t): t is number => t !== undefined);
+      return {
+        address,
+        showing: error ? "error" : "old value",
+        fetchedAt: times.length === all.length && times.length > 0 ? Math.min(...times) : undefined,
+        reason: (error ?? all[0]!).reason,
+        keys: [...marks.keys()],
+      };
+    });
+  }
+
+  get size(): number {
+    return this.cells.size;
+  }
+
+  clear(): void {
+    this.cells.clear();
+    this.evaluations.clear();
+    this.emit();
+  }
+
+  /** Be told when the list changes; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,189 @@
+import { RiskEngine, type EngineOptions } from "../../src/functions/engine/engine";
+import { setDefaultEngine } from "../../src/functions/engine/default-engine";
+import { LastGoodCache, MemoryStorage } from "../../src/functions/engine/last-good-cache";
+import * as TypedRISK from "../../src/functions/functions";
+import { createInvocation } from "../../src/functions/invocation";
+import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
+import { asExcelCalls } from "./support/excel-calls";
+import { closingFetch } from "./support/http-fetch";
+import { startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
+
+/**
+ * Last good values (issue 12 item 2) over HTTP: the persistent cache across a simulated restart of
+ * Excel's runtime (a new engine over the same storage), the failure policy when the emulator is
+ * gone, the list of stale cells, "Retry these", "Clear cache", and connections kept apart.
+ */
+
+const RISK = asExcelCalls(TypedRISK);
+let uninstall: () => void;
+const POINTS = [
+  [51.5, -0.12],
+  [19.07, 72.87],
+  [25.76, -80.19],
+] as const;
+
+beforeAll(() => {
+  uninstall = installCustomFunctionsStub();
+});
+afterAll(() => {
+  setDefaultEngine(undefined);
+  uninstall();
+});
+
+/** A "runtime": an engine as the add-in makes one, over a storage that outlives it. */
+function startRuntime(fixture: EmulatorFixture, storage: MemoryStorage, options: Partial<EngineOptions> = {}): RiskEngine {
+  const engine = new RiskEngine({
+    connection: fixture.connection,
+    maxRetries: 0,
+    fetch: closingFetch,
+    lastGood: new LastGoodCache(storage),
+    ...options,
+  });
+  setDefaultEngine(engine);
+  return engine;
+}
+
+/** Three single cells and one column formula, as a sheet would hold them. */
+async function recalculate() {
+  const cells = await Promise.all(
+    POINTS.map(([lat, lng], i) => RISK.search(lat, lng, "floods", "30yr", null, null, createInvocation(`Sheet1!C${i + 2}`)).then(
+      (value) => ({ value }),
+      async (error: unknown) => ({ error: await cellError(Promise.reject(error)) }),
+    )),
+  );
+  return cells;
+}
+
+test("after a restart, unchanged cells answer from the persistent cache with 0 requests; the key is never stored", async () => {
+  const fixture = await startEmulatorFixture();
+  try {
+    const storage = new MemoryStorage();
+    const first = startRuntime(fixture, storage);
+    const before = await recalculate();
+    expect(before.every((cell) => "value" in cell)).toBe(true);
+    await first.flushPersistent();
+    await fixture.resetStats();
+
+    const second = startRuntime(fixture, storage); // Excel restarted: memory is empty, storage is not
+    expect(await recalculate()).toEqual(before);
+    expect(await fixture.routes()).toEqual({});
+    expect(second.stats()).toMatchObject({ requests: 0, persistentHits: 3 });
+    expect([...storage.items.values()].join("\n")).not.toContain(fixture.connection.apiKey);
+
+    // Another connection (another key) never sees these values: it asks the service.
+    startRuntime(fixture, storage, { connection: { ...fixture.connection, apiKey: "demo-key-2" } });
+    await fixture.resetStats();
+    await RISK.search(51.5, -0.12, "floods", "30yr", null, null, createInvocation("Sheet1!C2")).catch(() => undefined);
+    expect((await fixture.routes())["GET /api/search"]).toBe(1);
+  } finally {
+    await fixture.emulator.close();
+  }
+});
+
+test("Refresh all reaches the service: persistent entries no longer answer as fresh", async () => {
+  const fixture = await startEmulatorFixture();
+  try {
+    const engine = startRuntime(fixture, new MemoryStorage());
+    await recalculate();
+    await engine.flushPersistent();
+    engine.refresh(); // what "Refresh all" calls before Excel recalculates
+    await fixture.resetStats();
+    await recalculate();
+    expect((await fixture.routes())["GET /api/search"]).toBe(3);
+    expect(engine.stats().persistentHits).toBe(0);
+  } finally {
+    await fixture.emulator.close();
+  }
+});
+
+test("a stale persistent entry is not served as fresh", async () => {
+  const fixture = await startEmulatorFixture();
+  try {
+    const storage = new MemoryStorage();
+    const first = startRuntime(fixture, storage, { ttlMs: 0 });
+    await recalculate();
+    await first.flushPersistent();
+    await fixture.resetStats();
+    startRuntime(fixture, storage, { ttlMs: 0 });
+    await recalculate();
+    expect((await fixture.routes())["GET /api/search"]).toBe(3);
+  } finally {
+    await fixture.emulator.close();
+  }
+});
+
+test("when the service is gone: the error by default, the last good value by setting; the cells are listed; a good refresh clears the list", async () => {
+  const fixture = await startEmulatorFixture();
+  const storage = new MemoryStorage();
+  let connection = fixture.connection;
+  const engine = startRuntime(fixture, storage, { ttlMs: 0, errorTtlMs: 60_000, connection: () => connection });
+  const good = await recalculate();
+  const fetchedBefore = Date.now();
+  await engine.flushPersistent();
+  await fixture.emulator.close(); // the service is unreachable now
+
+  const failed = await recalculate();
+  for (const cell of failed) expect(cell).toEqual({ error: { code: "#N/A", message: "Cannot reach the risk service: open the Climate Risk pane to connect" } });
+  const listed = engine.staleCells.list();
+  expect(listed.map((cell) => [cell.address, cell.showing])).toEqual([
+    ["Sheet1!C2", "error"],
+    ["Sheet1!C3", "error"],
+    ["Sheet1!C4", "error"],
+  ]);
+  expect(listed[0]!.fetchedAt).toBeLessThanOrEqual(fetchedBefore);
+
+  engine.failurePolicy = "keep last good";
+  expect(engine.retryStale()).toEqual(["Sheet1!C2", "Sheet1!C3", "Sheet1!C4"]);
+  expect(await recalculate()).toEqual(good); // the last good values are shown
+  expect(engine.staleCells.list().map((cell) => cell.showing)).toEqual(["old value", "old value", "old value"]);
+  expect(engine.stats().keptLastGood).toBe(3);
+
+  // The service is back (a new emulator has a new address, so the connection follows it, as the
+  // pane's connection store would; its values are the same seeded ones).
+  const back = await startEmulatorFixture();
+  try {
+    connection = back.connection;
+    engine.retryStale();
+    await recalculate();
+    expect(engine.staleCells.list()).toEqual([]);
+  } finally {
+    await back.emulator.close();
+  }
+});
+
+test("a load past its deadline is an outage too: with \"keep last good\" the cells show their last good values", async () => {
+  const fixture = await startEmulatorFixture({ latencyMs: 400 });
+  try {
+    const storage = new MemoryStorage();
+    const filling = startRuntime(fixture, storage, { ttlMs: 0 });
+    const good = await recalculate();
+    await filling.flushPersistent();
+    const late = startRuntime(fixture, storage, { ttlMs: 0, deadlineMs: 50, failurePolicy: "keep last good" });
+    expect(await recalculate()).toEqual(good);
+    expect(late.staleCells.list().map((cell) => [cell.showing, cell.reason])).toEqual(
+      Array(3).fill(["old value", "The risk service did not answer in time; recalculate to retry"]),
+    );
+  } finally {
+    await fixture.emulator.close();
+  }
+});
+
+test("a column formula lists its cell once; Clear cache empties memory, storage and the list", async () => {
+  const fixture = await startEmulatorFixture();
+  const storage = new MemoryStorage();
+  const engine = startRuntime(fixture, storage, { ttlMs: 0 });
+  const lats = POINTS.map((p) => [p[0]]);
+  const lngs = POINTS.map((p) => [p[1]]);
+  const good = await RISK.search(lats, lngs, [["floods"]], [["30yr"]], null, null, createInvocation("Sheet1!D2"));
+  await engine.flushPersistent();
+  expect((await engine.persistentUsage())!.entries).toBe(3);
+  await fixture.emulator.close();
+  engine.failurePolicy = "keep last good";
+  expect(await RISK.search(lats, lngs, [["floods"]], [["30yr"]], null, null, createInvocation("Sheet1!D2"))).toEqual(good);
+  expect(engine.staleCells.list()).toMatchObject([{ address: "Sheet1!D2", showing: "old value", keys: expect.arrayContaining([expect.stringContaining("search|")]) }]);
+
+  await engine.clearCache();
+  expect(engine.staleCells.list()).toEqual([]);
+  expect(storage.items.size).toBe(0);
+  expect(engine.stats().cacheEntries).toBe(0);
+});
