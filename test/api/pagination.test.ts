@@ -66,7 +66,6 @@ describe("bulk read with read-ahead", () => {
       const response = await fetch(`${server.url}/api/portfolios/p/assets?page=${page}&rows=${rows}`);
       return (await response.json()) as Array<{ portfolio_index: number }>;
     };
-    const started = Date.now();
     const items = await readAllPages(async (page, rows) => {
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
@@ -76,14 +75,14 @@ describe("bulk read with read-ahead", () => {
         inFlight -= 1;
       }
     }, { rows: 250, readAhead: 3 });
-    const elapsed = Date.now() - started;
     expect(items.map((i) => i.portfolio_index)).toEqual(Array.from({ length: 1130 }, (_, i) => i));
     expect(maxInFlight).toBe(3);
     // 5 pages (250 × 4 + 130) with 3 in flight: two rounds, plus at most 2 speculative pages.
     const pages = pagesRequested();
     expect(Math.max(...pages)).toBeLessThanOrEqual(7);
     expect(new Set(pages).size).toBe(pages.length);
-    expect(elapsed).toBeLessThan(5 * 40);
+    // maxInFlight proves the overlap; how much time it saves is a figure of `npm run bench`, not
+    // an assertion here (a loaded CI machine would make a wall-clock bound flaky).
   });
 
   it("reads a list that fits in one page with one request, however deep the read-ahead", async () => {

@@ -32,12 +32,11 @@ function seedUserSheets(fake: FakeExcel): void {
 }
 
 describe("writeTableToNewSheet", () => {
-  it("writes 5,000 × 130 with every request under 5 MB, numbers as numbers, in well under two seconds", async () => {
+  it("writes 5,000 × 130 with every request under 5 MB, numbers as numbers", async () => {
     const fake = createFakeExcel();
     const spec = bigTable(5_000);
-    const started = Date.now();
+    // How fast is a figure of `npm run bench` (timeseries paste), not a wall-clock assertion here.
     const written = await fake.run((context) => writeTableToNewSheet(context, spec));
-    const elapsed = Date.now() - started;
 
     expect(written).toMatchObject({ sheetName: "Timeseries", rowCount: 5_000, columnCount: 130, tableAddress: "A1:DZ5001" });
     const sizes = fake.syncs.map((s) => s.requestBytes);
@@ -50,7 +49,6 @@ describe("writeTableToNewSheet", () => {
     expect(fake.read("Timeseries", "A1:DZ1")).toEqual([spec.header]);
     expect(fake.model.tables.map((t) => t.name)).toEqual(["Timeseries"]);
     expect(fake.activeSheetName()).toBe("Timeseries");
-    expect(elapsed).toBeLessThan(2_000);
   });
 
   it("keeps formula-looking and number-looking strings as text and never makes formulas", async () => {
