@@ -131,6 +131,11 @@ export class StreamingSheets {
     }
   }
 
+  /** Rows already synced to the workbook, over every sheet. */
+  writtenRows(): number {
+    return this.states.reduce((n, s) => n + s.written, 0);
+  }
+
   /** Rows written or buffered so far for sheet `index`. */
   rowCount(index: number): number {
     const s = this.states[index];

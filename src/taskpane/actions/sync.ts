@@ -8,6 +8,7 @@ import { portfolioHoldsExactly } from "../../shaping/sameAssets";
 import { validateAssetRange, type AssetRangeInput } from "../../shaping/validateAssets";
 import { listTables, readSelection, readTable, type RangeSnapshot, type TableInfo } from "../../excel/readRange";
 import { selectCell } from "../../excel/selectCell";
+import { rememberAssetSource } from "./asset-sources";
 import { waitForRiskData } from "./poll-status";
 import { CancelledError, StepError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning } from "./types";
 
@@ -152,6 +153,7 @@ export async function syncRangeToPortfolio(options: SyncOptions & { run: ExcelRu
   }
   const input: AssetRangeInput = { values: snapshot.values, address: snapshot.address, mergedAreas: snapshot.mergedAreas, totalRows: snapshot.totalRows };
   const result = await syncAssets(input, options);
+  if (result.outcome === "synced") rememberAssetSource(result.portfolio, snapshot.address); // the map selects rows here
   return { ...result, address: snapshot.address };
 }
 

@@ -1,6 +1,6 @@
 import { Button, Checkbox, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
-import { MEASURE_CHOICES, SCENARIO_CHOICES, estimateTimeseriesRows, loadTimeseriesCatalog, pasteTimeseries, type TimeseriesCatalog, type TimeseriesFilters, type TimeseriesPasted } from "../actions/timeseries";
+import { MEASURE_CHOICES, SCENARIO_CHOICES, estimateTimeseriesTables, loadTimeseriesCatalog, pasteTimeseries, type TimeseriesCatalog, type TimeseriesFilters, type TimeseriesPasted } from "../actions/timeseries";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
 import { useTask } from "../hooks/useTask";
@@ -26,7 +26,7 @@ export function TimeseriesPanel() {
   const indicators = catalog.data?.indicators.filter((i) => !filters.hazard || i.hazard === filters.hazard).map((i) => i.indicator) ?? [];
   const set = (key: keyof TimeseriesFilters) => (value: string) =>
     setFilters((f) => ({ ...f, [key]: key === "startYear" ? (value ? Number(value) : undefined) : value, ...(key === "hazard" ? { indicator: "" } : {}) }));
-  const estimate = catalog.data ? estimateTimeseriesRows(catalog.data, filters) : undefined;
+  const estimate = catalog.data ? estimateTimeseriesTables(catalog.data, filters) : undefined;
 
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
@@ -64,7 +64,18 @@ export function TimeseriesPanel() {
           </div>
         </details>
       ) : null}
-      {estimate !== undefined ? <Text size={200} data-testid="ts-estimate">About {estimate.toLocaleString("en-US")} rows.</Text> : null}
+      {estimate !== undefined ? (
+        <Text size={200} data-testid="ts-estimate">
+          {estimate.projected.rows + estimate.observed.rows === 0
+            ? "No series match these filters."
+            : [
+                estimate.projected.rows > 0 ? `Projected (yearly): about ${estimate.projected.rows.toLocaleString("en-US")} rows × ${estimate.projected.columns} columns` : "",
+                estimate.observed.rows > 0 ? `Observed (monthly), own sheet: about ${estimate.observed.rows.toLocaleString("en-US")} rows × ${estimate.observed.columns} columns` : "",
+              ]
+                .filter(Boolean)
+                .join("; ") + "."}
+        </Text>
+      ) : null}
       <Button
         appearance="primary"
         disabled={!client || !run || !portfolio || task.running}
@@ -75,7 +86,9 @@ export function TimeseriesPanel() {
       >
         Pull timeseries into a new sheet
       </Button>
-      <TaskStatus task={task} testId="ts" success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} rows × ${r.years} year columns to sheet “${r.sheetName}”${r.chart ? " with a chart" : ""}.`} />
+      <TaskStatus task={task} testId="ts" success={(r) =>
+          `Wrote ${r.sheets.map((s) => `${s.rowCount.toLocaleString("en-US")} ${s.kind} series × ${s.timeColumns} ${s.kind === "observed" ? "month" : "year"} columns to “${s.sheetName}”`).join(" and ")}${r.chart ? " with a chart" : ""}.`
+        } />
     </div>
   );
 }
