@@ -173,8 +173,8 @@ export class StreamingSheets {
         takenSheets.push(sheetName);
         const tableName = uniqueTableName(state.spec.tableName ?? state.spec.sheetName, takenTables);
         takenTables.push(tableName);
+        state.sheet.name = sheetName; // renamed into place first, so formats and charts name it
         const address = this.finishTable(state, header, tableName, charts[i]);
-        state.sheet.name = sheetName;
         kept.push(state);
         results.push({ sheetName, tableName, tableAddress: address, rowCount: state.written, columnCount: header.length });
       });
