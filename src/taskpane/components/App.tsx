@@ -13,7 +13,7 @@ import { RefreshPanel } from "./RefreshPanel";
 import { SummaryPanel } from "./SummaryPanel";
 import { SyncPanel } from "./SyncPanel";
 import { TimeseriesPanel } from "./TimeseriesPanel";
-import { VisualPanel } from "./VisualPanel";
+import { VisualSection } from "./VisualSection";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: "8px", padding: "8px", minWidth: "280px", boxSizing: "border-box" },
@@ -39,7 +39,7 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; ho
     { id: "timeseries", title: "Timeseries → new sheet", content: <TimeseriesPanel /> },
     { id: "layer", title: "Applied layer → new sheet", content: <AppliedLayerPanel /> },
     { id: "summary", title: "Summary → new sheet", content: <SummaryPanel /> },
-    { id: "visual", title: "Map, risk matrix and scenarios", content: <VisualPanel /> },
+    { id: "visual", title: "Map, risk matrix and scenarios", content: <VisualSection /> },
     { id: "export", title: "Export ZIP → sheets", content: <ExportPanel /> },
     { id: "compositions", title: "Compositions", content: <CompositionsPanel /> },
     { id: "nature", title: "Nature projects", content: <NaturePanel /> },
