@@ -37,6 +37,10 @@ export interface MapAsset {
 
 /** What the map draws for one portfolio, scenario and window. */
 export interface MapData {
+  /** What this data is of (so a view never shows one portfolio's data under another's name). */
+  portfolio: string;
+  scenario: string;
+  window: number;
   assets: MapAsset[];
   hazards: string[];
   /** LOW / MEDIUM / HIGH per hazard (the text alternative, and the chart's counts). */
@@ -51,11 +55,11 @@ export async function loadMapData(client: RiskClient, portfolio: string, scenari
     client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
     client.datasets.summary(portfolio, { scenario, window }).all({ signal, readAhead: 4 }),
   ]);
-  return joinMapData(assets, summary, scenario, window);
+  return { portfolio, ...joinMapData(assets, summary, scenario, window) };
 }
 
 /** The pure join behind {@link loadMapData}. */
-export function joinMapData(assets: readonly Asset[], summary: readonly SummaryItem[], scenario: string, window: number): MapData {
+export function joinMapData(assets: readonly Asset[], summary: readonly SummaryItem[], scenario: string, window: number): Omit<MapData, "portfolio"> {
   const chosen = itemsFor(summary, scenario, window);
   const byIndex = new Map(chosen.map((s) => [s.portfolio_index, s]));
   const out: MapAsset[] = [];
@@ -71,7 +75,7 @@ export function joinMapData(assets: readonly Asset[], summary: readonly SummaryI
     for (const r of byIndex.get(a.portfolio_index)?.risk_summaries ?? []) risks[r.hazard] = { label: String(r.risk_class ?? ""), score: Number.isFinite(r.risk_score) ? r.risk_score : null };
     out.push({ portfolio_index: a.portfolio_index, entity_id: a.entity_id ?? "", entity_name: a.entity_name ?? "", lat, lng, risks });
   }
-  return { assets: out, hazards: summaryHazards(chosen), counts: labelCountsByHazard(chosen), unlocated };
+  return { scenario, window, assets: out, hazards: summaryHazards(chosen), counts: labelCountsByHazard(chosen), unlocated };
 }
 
 /** GeoJSON to draw over the map: a vector layer's features or a nature sub-project's polygons. */
@@ -92,8 +96,8 @@ export async function listOverlays(client: RiskClient, signal?: AbortSignal): Pr
   const [vectors, superprojects] = await Promise.all([client.compositions.listVectors({ signal }), client.nature.superprojects({ signal }).catch(() => [] as string[])]);
   const subs = await Promise.all(superprojects.map((sp) => client.nature.subprojects(sp, { signal }).catch(() => [])));
   return [
-    ...vectors.map((v) => ({ kind: "vector" as const, id: String(v.id), name: `Vector layer: ${v.name}` })),
-    ...subs.flat().map((s) => ({ kind: "nature" as const, id: s.id, name: `Nature sub-project: ${s.name}` })),
+    ...vectors.map((v) => ({ kind: "vector" as const, id: String(v.id), name: `Layer: ${v.name}` })),
+    ...subs.flat().map((s) => ({ kind: "nature" as const, id: s.id, name: `Nature: ${s.name}` })),
   ];
 }
 

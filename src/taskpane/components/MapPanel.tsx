@@ -78,15 +78,17 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
   const [selection, setSelection] = useState<{ asset: MapAsset; message: string; offerPaste: boolean } | null>(null);
   const paste = useTask<PastedSheet>();
 
-  const description = useMemo(() => (data.data ? describeMap(data.data, choice) : ""), [data.data, choice]);
+  // While another portfolio, scenario or window loads, the previous data is not shown under the new name.
+  const current = data.data && data.data.portfolio === choice.portfolio && data.data.scenario === choice.scenario && data.data.window === choice.window ? data.data : undefined;
+  const description = useMemo(() => (current ? describeMap(current, choice) : ""), [current, choice]);
   const counts = useMemo(() => {
     const c: Record<string, number> = { LOW: 0, MEDIUM: 0, HIGH: 0, NONE: 0 };
-    for (const a of data.data?.assets ?? []) {
+    for (const a of current?.assets ?? []) {
       const l = a.risks[choice.hazard]?.label?.toUpperCase() ?? "NONE";
       c[l in c ? l : "NONE"]++;
     }
     return c;
-  }, [data.data, choice.hazard]);
+  }, [current, choice.hazard]);
 
   const select = async (asset: MapAsset) => {
     if (!run) {
@@ -106,7 +108,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }} data-testid="map-panel">
       {data.loading ? <Spinner size="tiny" label="Loading assets and summary…" /> : null}
       {data.error ? <ErrorNotice error={data.error} testId="map-error" /> : null}
-      {data.data ? (
+      {current ? (
         <>
           <div className={styles.legend} data-testid="map-legend" aria-hidden="true">
             {LEGEND.map(([label, colour]) => (
@@ -117,7 +119,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
             ))}
           </div>
           <Suspense fallback={<Spinner size="tiny" label="Loading the map…" />}>
-            <PortfolioMap assets={data.data.assets} hazard={choice.hazard} overlay={overlay.data?.geojson} onSelect={(a) => void select(a)} description={description} />
+            <PortfolioMap assets={current.assets} hazard={choice.hazard} overlay={overlay.data?.geojson} onSelect={(a) => void select(a)} description={description} />
           </Suspense>
           <Text size={200} data-testid="map-text">
             {description}
@@ -132,6 +134,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
           choices={overlays.data.map((o) => ({ value: `${o.kind}:${o.id}`, label: o.name }))}
           emptyLabel="(none)"
           testId="map-overlay"
+          style={{ minWidth: 0, maxWidth: "100%", overflow: "hidden" }}
         />
       ) : null}
       {overlay.loading ? <Spinner size="tiny" label="Loading the overlay…" /> : null}

@@ -27,6 +27,7 @@ export const MARKER_COLOURS: Record<string, string> = {
 const MIN_ZOOM = 1;
 const MAX_ZOOM = 64;
 const MARKER = 5;
+const ZOOM_BUTTON = { minWidth: 28, width: 28, padding: 0 };
 
 const useStyles = makeStyles({
   wrap: { position: "relative", width: "100%", touchAction: "none" },
@@ -90,6 +91,7 @@ export default function PortfolioMap(props: PortfolioMapProps) {
   const [view, setView] = useState<View>({ k: 1, x: 0, y: 0 });
   const [hover, setHover] = useState<Hover | null>(null);
   const frames = useRef<number[]>([]);
+  const drawn = useRef(0);
 
   useEffect(() => {
     const el = wrapRef.current;
@@ -101,6 +103,12 @@ export default function PortfolioMap(props: PortfolioMapProps) {
 
   const projection: GeoProjection = useMemo(() => geoNaturalEarth1().fitExtent([[4, 4], [width - 4, height - 4]], { type: "Sphere" }), [width, height]);
   // Projected once per size; a frame only scales and shifts them.
+  // Outlines projected once per size into Path2D objects; a frame only transforms and fills them.
+  const shapes = useMemo(() => {
+    const svg = geoPath(projection);
+    const toPath = (o: unknown) => new Path2D(svg(o as GeoPermissibleObjects) ?? "");
+    return { sphere: toPath({ type: "Sphere" }), land: toPath(world), overlay: props.overlay ? toPath(props.overlay) : null };
+  }, [projection, props.overlay]);
   const projected = useMemo(() => props.assets.map((a) => projection([a.lng, a.lat]) ?? [NaN, NaN]), [props.assets, projection]);
   const colours = useMemo(() => props.assets.map((a) => labelOf(a, props.hazard)), [props.assets, props.hazard]);
 
@@ -117,26 +125,19 @@ export default function PortfolioMap(props: PortfolioMapProps) {
     // Countries and overlay in projected coordinates under the view transform.
     ctx.save();
     ctx.setTransform(ratio * view.k, 0, 0, ratio * view.k, ratio * view.x, ratio * view.y);
-    const path = geoPath(projection, ctx);
-    ctx.beginPath();
-    path({ type: "Sphere" });
     ctx.fillStyle = "#EAF3FB";
-    ctx.fill();
-    ctx.beginPath();
-    path(world as GeoPermissibleObjects);
+    ctx.fill(shapes.sphere);
     ctx.fillStyle = "#FBFBF8";
-    ctx.fill();
+    ctx.fill(shapes.land);
     ctx.lineWidth = 0.6 / view.k;
     ctx.strokeStyle = "#A19F9D";
-    ctx.stroke();
-    if (props.overlay) {
-      ctx.beginPath();
-      path(props.overlay as unknown as GeoPermissibleObjects);
+    ctx.stroke(shapes.land);
+    if (shapes.overlay) {
       ctx.fillStyle = "rgba(0, 120, 212, 0.18)";
-      ctx.fill();
+      ctx.fill(shapes.overlay);
       ctx.lineWidth = 1.5 / view.k;
       ctx.strokeStyle = "#0078D4";
-      ctx.stroke();
+      ctx.stroke(shapes.overlay);
     }
     ctx.restore();
     // Assets: one path per colour, fixed screen size whatever the zoom; HIGH drawn last (on top).
@@ -159,9 +160,9 @@ export default function PortfolioMap(props: PortfolioMapProps) {
     const ms = performance.now() - started;
     frames.current.push(ms);
     if (frames.current.length > 500) frames.current.shift();
-    canvas.dataset.frames = String(frames.current.length);
+    canvas.dataset.frames = String(++drawn.current); // frames drawn so far (never reset)
     canvas.dataset.lastFrameMs = ms.toFixed(2);
-  }, [width, height, view, projection, projected, colours, props.overlay]);
+  }, [width, height, view, shapes, projected, colours]);
 
   useEffect(() => {
     const id = requestAnimationFrame(draw);
@@ -295,13 +296,13 @@ export default function PortfolioMap(props: PortfolioMapProps) {
       />
       <div className={styles.controls}>
         <Tooltip content="Zoom in" relationship="label">
-          <Button size="small" data-testid="map-zoom-in" onClick={() => zoomAt(1.5, width / 2, height / 2)}>+</Button>
+          <Button size="small" style={ZOOM_BUTTON} data-testid="map-zoom-in" onClick={() => zoomAt(1.5, width / 2, height / 2)}>+</Button>
         </Tooltip>
         <Tooltip content="Zoom out" relationship="label">
-          <Button size="small" data-testid="map-zoom-out" onClick={() => zoomAt(1 / 1.5, width / 2, height / 2)}>−</Button>
+          <Button size="small" style={ZOOM_BUTTON} data-testid="map-zoom-out" onClick={() => zoomAt(1 / 1.5, width / 2, height / 2)}>−</Button>
         </Tooltip>
         <Tooltip content="Whole world" relationship="label">
-          <Button size="small" data-testid="map-zoom-reset" onClick={() => setView({ k: 1, x: 0, y: 0 })}>⟲</Button>
+          <Button size="small" style={ZOOM_BUTTON} data-testid="map-zoom-reset" onClick={() => setView({ k: 1, x: 0, y: 0 })}>⟲</Button>
         </Tooltip>
       </div>
       {hover ? (
