@@ -10,6 +10,7 @@ import { appliedLayerScenario, summaryPasteScenario } from "./scenarios/pastes";
 import { searchScenario, warmUpSearch } from "./scenarios/search";
 import { summaryScenario } from "./scenarios/summary";
 import { syncScenario } from "./scenarios/sync";
+import { extendedSummaryScenario, timeseriesStreamScenario } from "./scenarios/streaming";
 import { timeseriesScenario } from "./scenarios/timeseries";
 
 /** Options of one benchmark run. */
@@ -87,6 +88,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     await measure("sync", syncScenario);
     await measure("applied-layer", appliedLayerScenario);
     await measure("summary-paste", summaryPasteScenario);
+    await measure("timeseries-stream", timeseriesStreamScenario);
+    await measure("extended-summary", extendedSummaryScenario);
   } finally {
     emulator.stop();
   }
