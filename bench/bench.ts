@@ -79,7 +79,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     // Not measured: compiles the client's code paths once, as an open workbook has done before.
     await warmUpSearch(ctx);
     await measure("search", searchScenario);
-    if (["summary", "timeseries", "applied-layer", "summary-paste"].some(wanted)) {
+    if (["summary", "timeseries", "applied-layer", "summary-paste", "timeseries-stream", "extended-summary"].some(wanted)) {
       log(`importing the ${scale.portfolioAssets}-asset portfolio…`);
       setup = await setUpPortfolio(client, PORTFOLIO, scale.portfolioAssets);
     }
