@@ -16,7 +16,7 @@ import { columnLetters } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, rowBytes } from "./chunks";
 import { IncompleteCleanupError, TableShapeError } from "./errors";
-import { LABEL_COLOURS, type WriteProgress, type WrittenSheet } from "./writeSheets";
+import { LABEL_COLOURS, type WrittenSheet } from "./writeSheets";
 
 const MAX_CELL_TEXT = 32_767;
 const MAX_CHART_SERIES = 20;
@@ -55,8 +55,8 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Budget per request in bytes; default 4,000,000 (the limit is 5 MB). */
   maxRequestBytes?: number;
-  /** After each chunk is written. `totalRows` is what is known so far (expected when given). */
-  onProgress?: (progress: WriteProgress) => void;
+  /** After each chunk is written: the sheet and its rows written so far. */
+  onProgress?: (progress: { sheetName: string; sheetIndex: number; rowsWritten: number }) => void;
 }
 
 interface SheetState {
@@ -232,14 +232,7 @@ export class StreamingSheets {
     await this.context.sync();
     state.written += grid.length;
     const index = this.states.indexOf(state);
-    this.options.onProgress?.({
-      sheetName: state.spec.sheetName,
-      sheetIndex: index,
-      sheetCount: this.states.length,
-      rowsWritten: state.written,
-      totalRows: state.written,
-      fraction: NaN,
-    });
+    this.options.onProgress?.({ sheetName: state.spec.sheetName, sheetIndex: index, rowsWritten: state.written });
   }
 
   /** Queues the header, the title, the table, its number formats, colours and chart. */

@@ -2,8 +2,10 @@
  * The portfolio on a world map, offline: Natural Earth country outlines (world-atlas, 1:110m,
  * shipped in this chunk) drawn with d3-geo, assets as coloured squares, all on one canvas so 5,000
  * assets pan and zoom smoothly (one path per colour per frame). Zoom with the wheel, the +/−
- * buttons or the + / − keys; pan by dragging or with the arrow keys; hover (or focus) shows an
- * asset; click selects it. This module is its own chunk, loaded only when the map is shown.
+ * buttons or the + / − keys; pan by dragging or with the arrow keys; hover shows an asset; click
+ * selects it (keyboard and screen-reader users have the text alternative and the sheets). The
+ * outlines are projected once per size into Path2D objects, so a frame is a transform and a few
+ * fills. This module is its own chunk, loaded only when the map is shown.
  */
 import { Button, Tooltip, makeStyles, tokens } from "@fluentui/react-components";
 import { geoNaturalEarth1, geoPath, type GeoPermissibleObjects, type GeoProjection } from "d3-geo";
@@ -60,7 +62,7 @@ export interface PortfolioMapProps {
   hazard: string;
   /** GeoJSON drawn over the countries (a vector layer or nature polygons). */
   overlay?: GeoJson;
-  /** A click (or Enter on the focused asset). */
+  /** A click on an asset. */
   onSelect?: (asset: MapAsset) => void;
   /** Accessible name of the canvas: the text alternative (counts per label). */
   description: string;
