@@ -9,7 +9,7 @@
  */
 import { Button, Tooltip, makeStyles, tokens } from "@fluentui/react-components";
 import { geoNaturalEarth1, geoPath, type GeoPermissibleObjects, type GeoProjection } from "d3-geo";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import countries110m from "world-atlas/countries-110m.json";
@@ -166,10 +166,8 @@ export default function PortfolioMap(props: PortfolioMapProps) {
     canvas.dataset.lastFrameMs = ms.toFixed(2);
   }, [width, height, view, shapes, projected, colours]);
 
-  useEffect(() => {
-    const id = requestAnimationFrame(draw);
-    return () => cancelAnimationFrame(id);
-  }, [draw]);
+  // Drawn as the view commits, before the browser paints: an input shows in the very next frame.
+  useLayoutEffect(draw, [draw]);
 
   const clampView = useCallback(
     (v: View): View => {
