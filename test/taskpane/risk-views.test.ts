@@ -7,7 +7,7 @@ import type { RiskClient } from "../../src/api/client";
 import type { RunningEmulator } from "../../emulator/server";
 import { columnLetters as col } from "../../src/shaping/a1";
 import { forgetAssetSources, rememberAssetSource, selectAssetRow } from "../../src/taskpane/actions/asset-sources";
-import { loadMapData, pasteAssetList, pasteRiskMatrix, pasteScenarioComparison } from "../../src/taskpane/actions/risk-views";
+import { listOverlays, loadMapData, loadOverlay, pasteAssetList, pasteRiskMatrix, pasteScenarioComparison } from "../../src/taskpane/actions/risk-views";
 import { newWorkbook, startTestService } from "./support";
 
 let emulator: RunningEmulator;
@@ -97,4 +97,14 @@ test("click-to-select: the asset's row in a synced range, or in a pasted asset l
   const result = await selectAssetRow(run, PORTFOLIO, assets[3].entity_id, 3);
   expect(result).toEqual({ selected: expect.stringContaining(pasted.sheetName.replace(/ /g, " ")) });
   expect(fake.selectionAddress()).toMatch(/!A5:/);
+});
+
+test("overlays: the compositions' vector layers and nature sub-projects are offered, and load as GeoJSON", async () => {
+  const choices = await listOverlays(client);
+  const vector = choices.find((c) => c.kind === "vector");
+  expect(vector).toBeDefined();
+  const overlay = await loadOverlay(client, vector!);
+  expect(overlay.geojson.type).toMatch(/FeatureCollection|Feature|Polygon|MultiPolygon|GeometryCollection/);
+  const nature = choices.find((c) => c.kind === "nature");
+  if (nature) expect((await loadOverlay(client, nature)).geojson.type).toBeTruthy();
 });
