@@ -1,13 +1,10 @@
-import type { PhysicalItem } from "../../src/api/types";
-import { StreamingSheets } from "../../src/excel/streamSheets";
-import { TidyTimeseriesBuilder, SERIES_KINDS } from "../../src/shaping/tidyTimeseries";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
 import { pasteTimeseries } from "../../src/taskpane/actions/timeseries";
 import { routeRequests, type BenchContext, type Check, type ScenarioResult } from "../context";
 import { count, fmt, round } from "../format";
 import { timed } from "../measure";
 import { pagesNeeded } from "../portfolio";
-import { syncFigures, timedWorkbook } from "../workbook";
+import { syncFigures, timedWorkbook, writeTimeseriesAlone } from "../workbook";
 import { TIMESERIES_FILTERS } from "./timeseries";
 
 const SYNC_LIMIT_BYTES = 5_000_000;
@@ -28,18 +25,7 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
   const items = read.value;
 
   // Write alone: the same rows through the same writer into a fresh workbook, nothing read.
-  const writeBook = timedWorkbook();
-  const write = await timed(() =>
-    writeBook.run(async (context) => {
-      const builder = new TidyTimeseriesBuilder();
-      const writer = await StreamingSheets.open(context, SERIES_KINDS.map((k) => ({ sheetName: `Write ${k}` })));
-      for (let start = 0; start < items.length; start += settings.rows) {
-        const rows = builder.add(items.slice(start, start + settings.rows) as PhysicalItem[]);
-        for (const [i, kind] of SERIES_KINDS.entries()) await writer.append(i, rows[kind]);
-      }
-      return writer.finish(SERIES_KINDS.map((k) => builder.header(k)));
-    }),
-  );
+  const write = await timed(() => writeTimeseriesAlone(items, settings.rows));
 
   // Streamed: the task pane's paste.
   const workbook = timedWorkbook();
