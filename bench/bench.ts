@@ -11,6 +11,7 @@ import { appliedLayerScenario, summaryPasteScenario } from "./scenarios/pastes";
 import { searchScenario, warmUpSearch } from "./scenarios/search";
 import { summaryScenario } from "./scenarios/summary";
 import { syncScenario } from "./scenarios/sync";
+import { extendedSummaryScenario, timeseriesStreamScenario } from "./scenarios/streaming";
 import { timeseriesScenario } from "./scenarios/timeseries";
 
 /** Options of one benchmark run. */
@@ -81,7 +82,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     await measure("search", searchScenario);
     await measure("search-column", searchColumnScenario);
     await measure("warm-restart", warmRestartScenario);
-    if (["summary", "summary-column", "timeseries", "applied-layer", "summary-paste"].some(wanted)) {
+    if (["summary", "summary-column", "timeseries", "applied-layer", "summary-paste", "timeseries-stream", "extended-summary"].some(wanted)) {
       log(`importing the ${scale.portfolioAssets}-asset portfolio…`);
       setup = await setUpPortfolio(client, PORTFOLIO, scale.portfolioAssets);
     }
@@ -91,6 +92,8 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     await measure("sync", syncScenario);
     await measure("applied-layer", appliedLayerScenario);
     await measure("summary-paste", summaryPasteScenario);
+    await measure("timeseries-stream", timeseriesStreamScenario);
+    await measure("extended-summary", extendedSummaryScenario);
   } finally {
     emulator.stop();
   }

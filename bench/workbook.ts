@@ -1,4 +1,7 @@
 import { createFakeExcel, type FakeExcel } from "../harness/fake-excel";
+import type { PhysicalItem } from "../src/api/types";
+import { StreamingSheets } from "../src/excel/streamSheets";
+import { SERIES_KINDS, TidyTimeseriesBuilder } from "../src/shaping/tidyTimeseries";
 import type { CellValue } from "../src/shaping/types";
 import type { ExcelRunner } from "../src/taskpane/actions/types";
 
@@ -52,5 +55,22 @@ export async function writeRowByRow(run: ExcelRunner, sheetName: string, header:
       await context.sync();
     }
     return rows.length;
+  });
+}
+
+/**
+ * Writes already-read timeseries items page by page through the streaming writer into a fresh
+ * workbook, as the paste does but with nothing read meanwhile: the "write alone" time.
+ */
+export async function writeTimeseriesAlone(items: readonly PhysicalItem[], pageRows: number): Promise<void> {
+  const book = timedWorkbook();
+  await book.run(async (context) => {
+    const builder = new TidyTimeseriesBuilder();
+    const writer = await StreamingSheets.open(context, SERIES_KINDS.map((k) => ({ sheetName: `Write ${k}` })));
+    for (let start = 0; start < items.length; start += pageRows) {
+      const rows = builder.add(items.slice(start, start + pageRows));
+      for (const [i, kind] of SERIES_KINDS.entries()) await writer.append(i, rows[kind]);
+    }
+    await writer.finish(SERIES_KINDS.map((k) => builder.header(k)));
   });
 }

@@ -6,7 +6,7 @@
  * selection. Plain DOM on purpose: the harness must not share React with the task pane it hosts.
  */
 import type { FakeChange } from "./fake-excel";
-import { columnLetters, formatAddress, formatLocal, type Rect } from "./fake-excel/a1";
+import { columnLetters, formatAddress, formatLocal, parseLocal, splitSheet, type Rect } from "./fake-excel/a1";
 import type { SheetModel } from "./fake-excel/model";
 import { cellText, parseTsv } from "./cell-text";
 import type { WorkbookController } from "./workbook-controller";
@@ -93,6 +93,7 @@ export class WorkbookView {
     const rows = Math.min(MAX_ROWS_SHOWN, Math.max(MIN_ROWS, (used ? used.row + used.rows : 0) + 5, sel.row + 1));
     const cols = Math.min(MAX_COLS_SHOWN, Math.max(MIN_COLS, (used ? used.col + used.cols : 0) + 2, sel.col + 1));
     const engine = this.workbook.engine;
+    const textRules = containsTextRules(sheet);
     const parts: string[] = ['<table class="cells"><thead><tr><th class="corner"></th>'];
     for (let c = 0; c < cols; c++) parts.push(`<th scope="col">${columnLetters(c)}</th>`);
     parts.push("</tr></thead><tbody>");
@@ -121,10 +122,12 @@ export class WorkbookView {
         } else if (engine.spillAnchorOf(sheet, r, c)) classes.push("spilled");
         if (inside(sel, r, c)) classes.push("selected");
         if (r === sel.row && c === sel.col) classes.push("active");
+        const rule = typeof value === "string" && value !== "" ? textRules.find((t) => inside(t.rect, r, c) && value.includes(t.text)) : undefined;
+        const style = rule ? ` style="${rule.fill ? `background:${escapeHtml(rule.fill)};` : ""}${rule.font ? `color:${escapeHtml(rule.font)};` : ""}"` : "";
         parts.push(
           `<td data-cell="${local}" data-row="${r}" data-col="${c}"${classes.length ? ` class="${classes.join(" ")}"` : ""}${
             title ? ` title="${escapeHtml(title)}"` : ""
-          }>${escapeHtml(cellText(value, cell?.numberFormat))}</td>`,
+          }${style}>${escapeHtml(cellText(value, cell?.numberFormat))}</td>`,
         );
       }
       parts.push("</tr>");
@@ -341,4 +344,18 @@ function span(a: { row: number; col: number }, b: { row: number; col: number }):
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] as string);
+}
+
+/**
+ * The sheet's "text contains" conditional formats, applied by the grid as Excel does: evaluated
+ * against the cell's current value, so colours follow edits (first matching rule wins).
+ */
+function containsTextRules(sheet: SheetModel): Array<{ rect: Rect; text: string; fill?: string; font?: string }> {
+  return sheet.conditionalFormats.flatMap((cf) => {
+    const rule = cf.settings["textComparison.rule"] as { operator?: string; text?: string } | undefined;
+    if (cf.type !== "ContainsText" || rule?.operator !== "Contains" || !rule.text) return [];
+    const fill = cf.settings["textComparison.format.fill.color"];
+    const font = cf.settings["textComparison.format.font.color"];
+    return [{ rect: parseLocal(splitSheet(cf.address).local), text: rule.text, fill: typeof fill === "string" ? fill : undefined, font: typeof font === "string" ? font : undefined }];
+  });
 }

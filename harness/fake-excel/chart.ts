@@ -6,6 +6,7 @@ import { FakeCollection } from "./collection";
 import type { ChartModel, SheetModel } from "./model";
 import { FakeRange } from "./range";
 import { recorder } from "./recorder";
+import { checkChartAdd, checkSeriesRange } from "./rules";
 
 /** Excel.Chart. */
 export class FakeChart extends FakeClientObject<ChartModel> {
@@ -96,10 +97,10 @@ export class FakeChartSeries {
   }
   set name(value: string) { this.update("series.name", value, (s) => { s.name = value; }); }
   setValues(range: FakeRange): void {
-    this.update("series.setValues", null, (s) => { const t = range.resolve(); s.values = formatAddress(t.sheet.name, t.rect); });
+    this.update("series.setValues", null, (s) => { const t = range.resolve(); checkSeriesRange(t.rect, "setValues"); s.values = formatAddress(t.sheet.name, t.rect); });
   }
   setXAxisValues(range: FakeRange): void {
-    this.update("series.setXAxisValues", null, (s) => { const t = range.resolve(); s.xValues = formatAddress(t.sheet.name, t.rect); });
+    this.update("series.setXAxisValues", null, (s) => { const t = range.resolve(); checkSeriesRange(t.rect, "setXAxisValues"); s.xValues = formatAddress(t.sheet.name, t.rect); });
   }
 }
 
@@ -127,6 +128,7 @@ export class FakeChartCollection extends FakeCollection<ChartModel, FakeChart> {
       target: this.path,
       payload: [type, seriesBy],
       apply: () => {
+        checkChartAdd(type, seriesBy);
         const sheet = this.sheet();
         const source = sourceData.resolve();
         const n = sheet.charts.length + 1;

@@ -8,6 +8,7 @@ import { invalidArgument } from "./errors";
 import { Rect, formatAddress, formatLocal, intersection, parseLocal, splitSheet } from "./a1";
 import type { SheetModel, WorkbookModel } from "./model";
 import { recorder } from "./recorder";
+import { checkConditionalFormatSetting, checkConditionalFormatType } from "./rules";
 import { FakeWorksheet } from "./worksheet";
 
 /** What a range proxy points at. */
@@ -183,12 +184,13 @@ export class FakeRangeAreas extends FakeClientObject<{ sheet: SheetModel; rects:
 
 /** A recorded conditional format; its rule and format objects are recorders. */
 export class FakeConditionalFormat {
-  constructor(private readonly sink: () => Record<string, unknown>, private readonly context: FakeRequestContext, private readonly path: string) {}
+  constructor(private readonly sink: () => Record<string, unknown>, private readonly context: FakeRequestContext, private readonly path: string, private readonly type: string) {}
 
   private sub(name: string): unknown {
     return recorder(this.context, this.path, name, () => {
       const settings = this.sink();
       return (path, value) => {
+        checkConditionalFormatSetting(this.type, path, value); // rules.ts: Excel refuses these too
         settings[path] = value;
       };
     });
@@ -215,6 +217,7 @@ export class FakeConditionalFormatCollection {
       target: "range",
       payload: type,
       apply: () => {
+        checkConditionalFormatType(type);
         const t = this.range.resolve();
         const settings: Record<string, unknown> = {};
         const address = formatAddress(t.sheet.name, t.rect);
@@ -226,7 +229,7 @@ export class FakeConditionalFormatCollection {
     return new FakeConditionalFormat(() => {
       if (!holder.settings) throw invalidArgument("The conditional format was not created.");
       return holder.settings;
-    }, context, `conditionalFormat(${type})`);
+    }, context, `conditionalFormat(${type})`, type);
   }
 }
 

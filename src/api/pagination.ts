@@ -7,7 +7,7 @@ export const MAX_ROWS = 250;
 /** Fetches one page; `page` starts at 1. */
 export type PageFetcher<T> = (page: number, rows: number, call: CallOptions) => Promise<T[]>;
 
-export interface ReadAllOptions extends CallOptions {
+export interface ReadAllOptions<T = unknown> extends CallOptions {
   /** Page size, capped at 250 (default 250). */
   rows?: number;
   /** How many pages may be in flight at once (default 4). */
@@ -19,6 +19,12 @@ export interface ReadAllOptions extends CallOptions {
   expectedItems?: number;
   /** Called after each page arrives, in arrival order. */
   onProgress?: (progress: { pagesRead: number; itemsRead: number }) => void;
+  /**
+   * Streaming: called with each page's items in page order, as soon as the page and every page
+   * before it have arrived (later pages stay in flight meanwhile). Pages handed over are not kept:
+   * with `onPage` the returned array is empty, so a long list never sits in memory whole.
+   */
+  onPage?: (items: T[], page: number) => void;
 }
 
 /**
@@ -48,7 +54,7 @@ export class PagedList<T> implements AsyncIterable<T> {
   }
 
   /** Every item, in order, with up to `readAhead` pages in flight. */
-  all(options: ReadAllOptions = {}): Promise<T[]> {
+  all(options: ReadAllOptions<T> = {}): Promise<T[]> {
     return readAllPages(this.fetchPage, {
       ...options,
       rows: options.rows ?? this.defaults.rows,
@@ -70,7 +76,7 @@ export function clampRows(rows: number | undefined): number {
  * request. Once a short page shows where the list ends, no later page is requested and later pages
  * still in flight are aborted. The first failure aborts the rest and rejects.
  */
-export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAllOptions = {}): Promise<T[]> {
+export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAllOptions<T> = {}): Promise<T[]> {
   const rows = clampRows(options.rows);
   const readAhead = Math.max(1, Math.floor(options.readAhead ?? 4));
   const pages = new Map<number, T[]>();
@@ -78,6 +84,7 @@ export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAl
   let lastPage = Number.POSITIVE_INFINITY; // the first page known to be short
   let nextPage = 1;
   let itemsRead = 0;
+  let delivered = 0; // with onPage: pages handed over so far (1..delivered)
   let failure: unknown;
   // Pages are requested up to the horizon first; past it only once those pages show the list goes on.
   // With a size hint, the horizon is the page that must end the list. Without one it is page 1: most
@@ -106,7 +113,14 @@ export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAl
           lastPage = page;
           for (const [other, otherController] of inFlight) if (other > page) otherController.abort();
         }
-        options.onProgress?.({ pagesRead: pages.size, itemsRead });
+        options.onProgress?.({ pagesRead: delivered + pages.size, itemsRead });
+        if (options.onPage) {
+          while (delivered < lastPage && pages.has(delivered + 1)) {
+            const next = pages.get(delivered + 1)!;
+            pages.delete(++delivered);
+            options.onPage(next, delivered);
+          }
+        }
       } catch (error) {
         if (page > lastPage) continue; // aborted because it lies past the end
         if (failure === undefined) failure = error;

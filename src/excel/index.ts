@@ -4,3 +4,4 @@ export * from "./errors";
 export * from "./readRange";
 export * from "./selectCell";
 export * from "./writeSheets";
+export * from "./streamSheets";

@@ -28,3 +28,17 @@ export function dateRangeReversed(start: string, end: string): boolean {
   const last = `${b[1]}-${b[2] ?? "12"}-${b[3] ?? "31"}`;
   return first > last;
 }
+
+/**
+ * Whether a series key (`YYYY` for projections, `YYYY-MM` for observed months) falls within the
+ * filters, as the service narrows them: a projection by its year, an observed month by its month
+ * (a year alone spans its whole year). Empty or invalid filters do not narrow.
+ */
+export function dateKeyInRange(key: string, start: string, end: string): boolean {
+  const a = DATE.exec(start.trim());
+  const b = DATE.exec(end.trim());
+  const monthly = key.length > 4;
+  const from = a ? (monthly ? `${a[1]}-${a[2] ?? "01"}` : a[1]) : "";
+  const to = b ? (monthly ? `${b[1]}-${b[2] ?? "12"}` : b[1]) : "";
+  return (from === "" || key >= from) && (to === "" || key <= to);
+}

@@ -129,3 +129,24 @@ describe("bulk read with read-ahead", () => {
     expect(sent).toBeLessThan(10);
   });
 });
+
+describe("streaming pages in order (onPage)", () => {
+  it("hands every page over in page order even when later pages arrive first, and keeps none", async () => {
+    // Page 1 is slowest, so pages 2..4 arrive before it; onPage must still see 1, 2, 3, 4, 5.
+    server = new RecordingServer(async (req, res) => {
+      const query = queryOf(req);
+      const page = Number(query.get("page") ?? 1);
+      const rows = Number(query.get("rows") ?? 50);
+      await new Promise((r) => setTimeout(r, page === 1 ? 120 : 10));
+      const start = (page - 1) * rows;
+      sendJson(res, 200, Array.from({ length: Math.max(0, Math.min(rows, 230 - start)) }, (_, i) => ({ portfolio_index: start + i })));
+    });
+    await server.start();
+    const seen: Array<[number, number]> = [];
+    const result = await client()
+      .portfolios.assets("p", { rows: 50 })
+      .all({ readAhead: 4, expectedItems: 230, onPage: (items, page) => seen.push([page, items[0].portfolio_index]) });
+    expect(seen).toEqual([[1, 0], [2, 50], [3, 100], [4, 150], [5, 200]]);
+    expect(result).toEqual([]);
+  });
+});

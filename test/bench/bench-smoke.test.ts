@@ -35,6 +35,8 @@ test("every scenario but the bundle ran, in order", () => {
     "sync",
     "applied-layer",
     "summary-paste",
+    "timeseries-stream",
+    "extended-summary",
   ]);
   expect(report.setup?.assets).toBe(TINY.portfolioAssets);
 });
@@ -74,6 +76,19 @@ test("timeseries, sync and pastes wrote what they read", () => {
   expect(check("sync", "exactly one upload")?.pass).toBe(true);
   expect(result("applied-layer").details.rows).toBe(TINY.portfolioAssets);
   expect(result("summary-paste").details.syncs).toBeGreaterThan(0);
+});
+
+test("streaming timeseries and one-scenario extended summary: measured in the same run, every sync under 5 MB", () => {
+  const stream = result("timeseries-stream");
+  expect(stream.details.items).toBe(TINY.portfolioAssets);
+  expect(check("timeseries-stream", "rows = items read")?.pass).toBe(true);
+  expect(check("timeseries-stream", "every sync")?.pass).toBe(true);
+  expect(Number(stream.details.readMs)).toBeGreaterThan(0);
+  expect(Number(stream.details.writeMs)).toBeGreaterThan(0);
+  const extended = result("extended-summary");
+  expect(extended.details.extendedRows).toBe(TINY.portfolioAssets); // one scenario: one row per asset
+  expect(check("extended-summary", "every sync")?.pass).toBe(true);
+  expect(extended.memory?.rss).toBeGreaterThan(0);
 });
 
 test("the report has a row and a status for every scenario", () => {

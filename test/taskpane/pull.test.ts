@@ -3,7 +3,7 @@ import { NotFoundError } from "../../src/api/errors";
 import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
 import { downloadExport, listExportFiles, unpackExport } from "../../src/taskpane/actions/export";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
-import { describeIndicator, estimateTimeseriesRows, loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/actions/timeseries";
+import { describeIndicator, estimateTimeseriesRows, estimateTimeseriesTables, loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/actions/timeseries";
 import { CancelledError } from "../../src/taskpane/actions/types";
 import { DEFAULT_PAYLOAD_LIMIT_BYTES } from "../../harness/fake-excel";
 import { columnLetters as col } from "../../src/shaping/a1";
@@ -86,22 +86,49 @@ describe("timeseries → new sheet", () => {
     expect(fake.sheetNames()).toEqual(["Sheet1"]);
   });
 
-  test("Cancel while writing removes the half-written sheet", async () => {
+  test("Cancel once rows are written (while later pages are still read) removes the hidden half-written sheets", async () => {
     const { fake, run } = newWorkbook();
     fake.setRequestLimit(DEFAULT_PAYLOAD_LIMIT_BYTES);
     const controller = new AbortController();
+    let hiddenWhileStreaming: string[] = [];
     const attempt = pasteTimeseries({
       client,
       run,
       portfolio: PORTFOLIO,
       filters: { hazard: "wildfire", scenario: "ssp245" },
+      rows: 20,
+      // Small requests: a chunk is synced long before the last page is read.
+      maxRequestBytes: 60_000,
       signal: controller.signal,
       onProgress: (p) => {
-        if (p.message.startsWith("Writing")) controller.abort();
+        const wrote = /wrote ([\d,]+) rows/.exec(p.message);
+        if (wrote && wrote[1] !== "0" && !controller.signal.aborted) {
+          hiddenWhileStreaming = fake.snapshot().sheets.filter((s) => s.visibility === "Hidden").map((s) => s.name);
+          controller.abort();
+        }
       },
     });
     await expect(attempt).rejects.toBeInstanceOf(CancelledError);
+    expect(hiddenWhileStreaming.length).toBeGreaterThan(0);
     expect(fake.sheetNames()).toEqual(["Sheet1"]);
+  });
+
+  test("projected and observed series go to separate sheets, each fully filled, and the estimate says each size", async () => {
+    const { fake, run } = newWorkbook();
+    const filters = { hazard: "heatwave", scenario: "ssp585", measure: "mid" };
+    const catalog = await loadTimeseriesCatalog(client, PORTFOLIO);
+    const estimate = estimateTimeseriesTables(catalog, filters);
+    const result = await pasteTimeseries({ client, run, portfolio: PORTFOLIO, filters, catalog, chartAssets: [0], rows: 7 });
+    expect(result.sheets.map((s) => s.kind)).toEqual(["projected", "observed"]);
+    for (const sheet of result.sheets) {
+      expect({ rows: sheet.rowCount, columns: sheet.columnCount }).toEqual(estimate[sheet.kind]);
+      const grid = fake.read(sheet.sheetName, `A1:${col(sheet.columnCount - 1)}${sheet.rowCount + 1}`);
+      const keys = grid[0].slice(7).map(String);
+      expect(keys.every((k) => (sheet.kind === "observed" ? /^\d{4}-\d{2}$/ : /^\d{4}$/).test(k))).toBe(true);
+      expect(grid.slice(1).every((row) => row.every((v) => v !== ""))).toBe(true); // no blank cell anywhere
+    }
+    // The line chart picker still works: the chosen asset's series are drawn on each sheet.
+    for (const sheet of result.sheets) expect(fake.snapshot().sheets.find((s) => s.name === sheet.sheetName)?.charts).toBe(1);
   });
 
   test("a failing sync in the middle of the write leaves no sheet and reports the failure", async () => {

@@ -1,4 +1,5 @@
 import type { DataChange } from "../../functions/sources";
+import { syncedRangesOf } from "./asset-sources";
 import { countRiskCells, type RefreshResult } from "./refresh";
 import type { ExcelRunner } from "./types";
 
@@ -34,20 +35,6 @@ export interface PortfolioUsage {
   syncedRanges: string[];
 }
 
-const syncedRanges = new Map<string, Set<string>>();
-
-/** Notes that the range at `address` was synced to `portfolio` (kept while the pane is open). */
-export function recordSyncedRange(portfolio: string, address: string): void {
-  const ranges = syncedRanges.get(portfolio) ?? new Set<string>();
-  ranges.add(address);
-  syncedRanges.set(portfolio, ranges);
-}
-
-/** Forgets the ranges synced to a deleted portfolio. */
-export function forgetSyncedRanges(portfolio: string): void {
-  syncedRanges.delete(portfolio);
-}
-
 /**
  * Finds where a portfolio is used: RISK.* formulas that name it ("name" as a text argument; a name
  * held in another cell is not seen) and ranges synced to it from this pane.
@@ -55,5 +42,5 @@ export function forgetSyncedRanges(portfolio: string): void {
 export async function findPortfolioUsage(run: ExcelRunner, portfolio: string): Promise<PortfolioUsage> {
   const quoted = `"${portfolio.toLowerCase()}"`;
   const riskCells = await run((context) => countRiskCells(context, (formula) => formula.toLowerCase().includes(quoted)));
-  return { riskCells, syncedRanges: [...(syncedRanges.get(portfolio) ?? [])] };
+  return { riskCells, syncedRanges: syncedRangesOf(portfolio) };
 }

@@ -2,7 +2,9 @@ import type { RiskClient } from "../../api/client";
 import type { Asset, MessageResponse } from "../../api/types";
 import { writeTableToNewSheet } from "../../excel/writeSheets";
 import type { CellValue } from "../../shaping/types";
-import { forgetSyncedRanges, refreshAfterChange, type ForgetChange } from "./data-change";
+import { qualify } from "../../shaping/a1";
+import { forgetAssetSources, rememberAssetSource } from "./asset-sources";
+import { refreshAfterChange, type ForgetChange } from "./data-change";
 import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /**
@@ -13,7 +15,7 @@ import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type L
 export async function deletePortfolio(options: { client: RiskClient; run: ExcelRunner | null; forget: ForgetChange; portfolio: string; signal?: AbortSignal }): Promise<MessageResponse> {
   const { client, portfolio, signal } = options;
   const answer = await client.portfolios.delete(portfolio, { signal });
-  forgetSyncedRanges(portfolio);
+  forgetAssetSources(portfolio);
   await refreshAfterChange({ run: options.run, forget: options.forget, change: { kind: "portfolio", portfolio } });
   return answer;
 }
@@ -40,7 +42,8 @@ export function assetsTable(assets: readonly Asset[]): { header: string[]; rows:
 
 /**
  * Writes a portfolio's assets into a new sheet ("Assets <name>") as a table, whole or absent: a
- * failed or cancelled write deletes its sheet. Service text stays text (the writer's rule).
+ * failed or cancelled write deletes its sheet. Service text stays text (the writer's rule). The
+ * sheet is recorded as where the portfolio's assets are, so the map can select their rows.
  */
 export async function pasteAssets(options: LongRunning & { client: RiskClient; run: ExcelRunner; portfolio: string }): Promise<PastedSheet> {
   const { client, run, portfolio, signal, onProgress } = options;
@@ -65,5 +68,6 @@ export async function pasteAssets(options: LongRunning & { client: RiskClient; r
     if (signal?.aborted) throw new CancelledError();
     throw error;
   });
+  rememberAssetSource(portfolio, qualify(written.sheetName, written.tableAddress), "pasted"); // the map selects rows here
   return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
 }

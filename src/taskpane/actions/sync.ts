@@ -8,7 +8,8 @@ import { portfolioHoldsExactly } from "../../shaping/sameAssets";
 import { validateAssetRange, type AssetRangeInput } from "../../shaping/validateAssets";
 import { listTables, readSelection, readTable, type RangeSnapshot, type TableInfo } from "../../excel/readRange";
 import { selectCell } from "../../excel/selectCell";
-import { recordSyncedRange, refreshAfterChange, type ForgetChange } from "./data-change";
+import { rememberAssetSource } from "./asset-sources";
+import { refreshAfterChange, type ForgetChange } from "./data-change";
 import { waitForRiskData } from "./poll-status";
 import { CancelledError, StepError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning } from "./types";
 
@@ -161,7 +162,7 @@ export async function syncRangeToPortfolio(options: SyncOptions & { run: ExcelRu
   const input: AssetRangeInput = { values: snapshot.values, address: snapshot.address, mergedAreas: snapshot.mergedAreas, totalRows: snapshot.totalRows };
   const result = await syncAssets(input, options);
   if (result.outcome === "synced") {
-    recordSyncedRange(result.portfolio, snapshot.address);
+    rememberAssetSource(result.portfolio, snapshot.address, "synced"); // the map selects rows here; delete names it
     // New assets (or a new portfolio): RISK cells reading it fetch again, now that risk data is there.
     if (options.forget && (result.uploaded || result.created)) {
       options.onProgress?.({ message: "Recalculating the RISK cells…", fraction: 1 });

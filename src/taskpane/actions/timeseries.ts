@@ -1,10 +1,10 @@
 import type { RiskClient } from "../../api/client";
-import type { Asset, IndicatorMetadata, ItemsQuery } from "../../api/types";
-import { writeTableToNewSheet, type ChartSpec } from "../../excel/writeSheets";
-import { dateFilterProblem, dateRangeReversed } from "../../shaping/dateFilter";
-import { flattenTimeseries } from "../../shaping/flattenTimeseries";
-import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
-import { AbortedError } from "../../api/errors";
+import type { Asset, IndicatorMetadata, ItemsQuery, PhysicalItem } from "../../api/types";
+import type { StreamChartSpec } from "../../excel/streamSheets";
+import { dateFilterProblem, dateKeyInRange, dateRangeReversed } from "../../shaping/dateFilter";
+import { SERIES_KINDS, TIMESERIES_FIXED_COLUMNS, TidyTimeseriesBuilder, seriesKind, type SeriesKind } from "../../shaping/tidyTimeseries";
+import { streamPaste } from "./stream-paste";
+import { formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** The filters of a timeseries pull; an absent filter means "all". */
 export interface TimeseriesFilters {
@@ -51,12 +51,59 @@ export const MAX_TIMESERIES_ROWS = 100_000;
 export interface TimeseriesCatalog {
   assets: Asset[];
   indicators: IndicatorMetadata[];
+  /**
+   * Per "hazard/indicator": whether its series are projected (YYYY keys) or observed (YYYY-MM) and
+   * their keys, from one sample series each (for the estimate of each table's size).
+   */
+  shapes?: Record<string, { kind: SeriesKind; keys: string[] }>;
 }
 
-/** Loads the lists of the timeseries form: the portfolio's assets (for the chart) and its indicators. */
+/**
+ * Loads the lists of the timeseries form: the portfolio's assets (for the chart), its indicators,
+ * and one sample series of each indicator (one small request each) to learn its kind and columns.
+ */
 export async function loadTimeseriesCatalog(client: RiskClient, portfolio: string, signal?: AbortSignal): Promise<TimeseriesCatalog> {
   const [assets, metadata] = await Promise.all([client.portfolios.assets(portfolio).all({ signal }), client.datasets.metadata(portfolio, { signal })]);
-  return { assets, indicators: metadata.indicators };
+  const shapes: NonNullable<TimeseriesCatalog["shapes"]> = {};
+  if (assets.length > 0) {
+    await Promise.all(
+      metadata.indicators.map(async (i) => {
+        for await (const page of client.datasets.items(portfolio, { hazard: i.hazard, indicator: i.indicator, entity_id: assets[0].entity_id || undefined, rows: 1 }).pages({ rows: 1, signal })) {
+          const exposure = page[0]?.risk_exposure ?? {};
+          shapes[`${i.hazard}/${i.indicator}`] = { kind: seriesKind(exposure), keys: Object.keys(exposure) };
+          break;
+        }
+      }),
+    );
+  }
+  return { assets, indicators: metadata.indicators, shapes };
+}
+
+/** Rows and columns of one table of a timeseries paste. */
+export interface TableEstimate {
+  rows: number;
+  columns: number;
+}
+
+/**
+ * How big each table of the paste will be: projected and observed series separately, rows ×
+ * columns (asset and series columns plus one per year or month from the start year on).
+ */
+export function estimateTimeseriesTables(catalog: TimeseriesCatalog, filters: TimeseriesFilters): Record<SeriesKind, TableEstimate> {
+  const perIndicator = catalog.assets.length * (filters.scenario ? 1 : SCENARIO_CHOICES.length) * (filters.measure ? 1 : MEASURE_CHOICES.length);
+  const out: Record<SeriesKind, TableEstimate> = { projected: { rows: 0, columns: 0 }, observed: { rows: 0, columns: 0 } };
+  const keys: Record<SeriesKind, Set<string>> = { projected: new Set(), observed: new Set() };
+  // As typed: the estimate shows while the form is edited, so a date not yet valid does not narrow.
+  const start = filters.startDate?.trim() || (filters.startYear !== undefined ? String(filters.startYear) : "");
+  const end = filters.endDate?.trim() ?? "";
+  for (const i of catalog.indicators) {
+    if ((filters.hazard && i.hazard !== filters.hazard) || (filters.indicator && i.indicator !== filters.indicator)) continue;
+    const shape = catalog.shapes?.[`${i.hazard}/${i.indicator}`] ?? { kind: "projected" as const, keys: [] };
+    out[shape.kind].rows += perIndicator;
+    for (const k of shape.keys) if (dateKeyInRange(k, start, end)) keys[shape.kind].add(k);
+  }
+  for (const kind of SERIES_KINDS) if (out[kind].rows > 0) out[kind].columns = TIMESERIES_FIXED_COLUMNS.length + keys[kind].size;
+  return out;
 }
 
 /**
@@ -92,20 +139,34 @@ export interface TimeseriesPasteOptions extends LongRunning {
   readAhead?: number;
   /** Page size (default 250, the service's maximum). */
   rows?: number;
+  /** Budget per workbook request (default 4 MB); smaller in tests to see streaming. */
+  maxRequestBytes?: number;
 }
 
-/** What a timeseries paste wrote. */
+/** One sheet of a timeseries paste. */
+export interface TimeseriesSheet extends PastedSheet {
+  kind: SeriesKind;
+  /** Year (projected) or month (observed) columns. */
+  timeColumns: number;
+}
+
+/** What a timeseries paste wrote: one sheet per kind of series that matched. */
 export interface TimeseriesPasted extends PastedSheet {
+  /** Year columns of the projected sheet (month columns when only observed series matched). */
   years: number;
   chart: boolean;
+  sheets: TimeseriesSheet[];
 }
 
+const SHEET_PREFIX: Record<SeriesKind, string> = { projected: "TS", observed: "TS observed" };
+
 /**
- * Reads every page of the portfolio's timeseries (read ahead concurrently, with progress and
- * Cancel), flattens them to one row per item (asset columns, hazard, indicator, scenario, measure,
- * one column per year; numbers stay numbers) and writes them as a table in a new sheet, with an
- * optional line chart of the chosen assets. Nothing is written until every page has arrived; a
- * failed or cancelled write deletes its sheet, so no half table is ever left.
+ * Streams the portfolio's timeseries into new sheets: projected series (YYYY keys) in one, observed
+ * series (YYYY-MM keys) in another, so every column of a table is filled. Pages are read ahead
+ * concurrently and each is written as it arrives (a chunk is synced while the next pages are in
+ * flight); the sheets stay hidden under temporary names until everything is written, then are
+ * renamed into place. A failure or Cancel deletes them: no half table is ever left. An optional
+ * line chart draws the chosen assets' series (on each sheet that has them).
  */
 export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<TimeseriesPasted> {
   const { client, run, portfolio, filters, catalog, signal, onProgress } = options;
@@ -115,59 +176,62 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
   }
   const query: Omit<ItemsQuery, "page"> = { ...timeseriesQuery(filters), rows: options.rows };
   onProgress?.({ message: "Reading timeseries…", fraction: 0 });
-  // The reader gets its own controller so a too-large result can stop it, as Cancel does.
-  const reading = new AbortController();
-  const onCancel = () => reading.abort();
-  signal?.addEventListener("abort", onCancel, { once: true });
+  const builder = new TidyTimeseriesBuilder();
+  const wanted = new Set(options.chartAssets ?? []);
+  const chartRows: Record<SeriesKind, Array<{ row: number; name: string }>> = { projected: [], observed: [] };
+  let itemsRead = 0;
   let tooMany = false;
-  let items;
-  try {
-    items = await client.datasets.items(portfolio, query).all({
-      signal: reading.signal,
-      readAhead: options.readAhead ?? 4,
-      onProgress: ({ itemsRead }) => {
-        if (itemsRead > MAX_TIMESERIES_ROWS) {
-          tooMany = true;
-          reading.abort();
-        }
-        const fraction = expected ? Math.min(0.95, (itemsRead / expected) * 0.8) : undefined;
-        onProgress?.({ message: `Read ${formatCount(itemsRead)}${expected ? ` of about ${formatCount(expected)}` : ""} series`, fraction });
-      },
-    });
-  } catch (error) {
-    if (tooMany) throw new Error(`More than ${formatCount(MAX_TIMESERIES_ROWS)} series match: narrow the filters (hazard, scenario, measure).`);
-    if (error instanceof AbortedError || signal?.aborted) throw new CancelledError();
-    throw error;
-  } finally {
-    signal?.removeEventListener("abort", onCancel);
-  }
-  throwIfCancelled(signal);
-  if (items.length === 0) throw new Error(`No timeseries match these filters in ${portfolio}.`);
-
-  const table = flattenTimeseries(items);
-  const chart = chartFor(table.rows, options.chartAssets, table.firstYearColumn, portfolio);
-  const written = await run((context) =>
-    writeTableToNewSheet(
-      context,
-      { sheetName: `TS ${portfolio}`, tableName: `TS_${portfolio}`, header: table.header, rows: table.rows, chart },
-      {
-        signal,
-        onProgress: (p) => onProgress?.({ message: `Writing row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: 0.8 + 0.2 * p.fraction }),
-      },
-    ),
-  ).catch((error: unknown) => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
+  const written = await streamPaste<PhysicalItem>({
+    run,
+    signal,
+    maxRequestBytes: options.maxRequestBytes,
+    specs: SERIES_KINDS.map((kind) => ({ sheetName: `${SHEET_PREFIX[kind]} ${portfolio}`, tableName: `${SHEET_PREFIX[kind].replace(" ", "_")}_${portfolio}` })),
+    read: (onPage, reading) =>
+      client.datasets.items(portfolio, query).all({
+        signal: reading,
+        readAhead: options.readAhead ?? 4,
+        onPage,
+        onProgress: (p) => {
+          if (p.itemsRead > MAX_TIMESERIES_ROWS && !tooMany) {
+            tooMany = true;
+            throw new Error("too many"); // the reader stops at its first failure
+          }
+        },
+      }),
+    consume: async (items, writer) => {
+      const rows = builder.add(items);
+      for (const [k, kind] of SERIES_KINDS.entries()) {
+        const before = writer.rowCount(k);
+        rows[kind].forEach((row, i) => {
+          if (wanted.has(Number(row[0])) && chartRows[kind].length < 20) chartRows[kind].push({ row: before + i, name: [row[2], row[3], row[4], row[5], row[6]].filter((x) => x !== "").join(" ") });
+        });
+        await writer.append(k, rows[kind]);
+      }
+      itemsRead += items.length;
+      const fraction = expected ? Math.min(0.99, itemsRead / expected) : undefined;
+      onProgress?.({ message: `Read ${formatCount(itemsRead)}${expected ? ` of about ${formatCount(expected)}` : ""} series · wrote ${formatCount(writer.writtenRows())} rows`, fraction });
+    },
+    finish: () => ({
+      headers: SERIES_KINDS.map((kind) => builder.header(kind)),
+      charts: SERIES_KINDS.map((kind): StreamChartSpec | undefined =>
+        chartRows[kind].length === 0
+          ? undefined
+          : { type: "Line", dataRows: chartRows[kind].map((r) => r.row), seriesNames: chartRows[kind].map((r) => r.name), firstValueColumn: TIMESERIES_FIXED_COLUMNS.length, title: `Timeseries · ${portfolio}` },
+      ),
+    }),
+    stopReason: () => (tooMany ? new Error(`More than ${formatCount(MAX_TIMESERIES_ROWS)} series match: narrow the filters (hazard, scenario, measure).`) : undefined),
   });
-  return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount, years: table.years.length, chart: chart !== undefined };
-}
-
-/** The chart of the chosen assets' rows (column 0 is portfolio_index), or undefined. */
-function chartFor(rows: unknown[][], assets: number[] | undefined, firstValueColumn: number, portfolio: string): ChartSpec | undefined {
-  if (!assets || assets.length === 0) return undefined;
-  const wanted = new Set(assets);
-  const dataRows = rows.flatMap((row, index) => (wanted.has(Number(row[0])) ? [index] : []));
-  if (dataRows.length === 0) return undefined;
-  // Series named by entity_name, hazard, indicator, scenario, measure (columns 2..6).
-  return { dataRows, firstValueColumn, seriesNameColumns: [2, 3, 4, 5, 6], title: `Timeseries · ${portfolio}` };
+  if (written.length === 0) throw new Error(`No timeseries match these filters in ${portfolio}.`);
+  const sheets: TimeseriesSheet[] = written.map((w) => {
+    const kind = w.sheetName.startsWith(SHEET_PREFIX.observed) ? "observed" : "projected";
+    return { kind, sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount, timeColumns: w.columnCount - TIMESERIES_FIXED_COLUMNS.length };
+  });
+  return {
+    sheetName: sheets[0].sheetName,
+    rowCount: sheets.reduce((n, s) => n + s.rowCount, 0),
+    columnCount: sheets[0].columnCount,
+    years: sheets[0].timeColumns,
+    chart: SERIES_KINDS.some((k) => chartRows[k].length > 0),
+    sheets,
+  };
 }

@@ -18,6 +18,7 @@ import { RefreshPanel } from "./RefreshPanel";
 import { SummaryPanel } from "./SummaryPanel";
 import { SyncPanel } from "./SyncPanel";
 import { TimeseriesPanel } from "./TimeseriesPanel";
+import { VisualSection } from "./VisualSection";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: "8px", padding: "8px", minWidth: "280px", boxSizing: "border-box" },
@@ -46,6 +47,7 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; fo
     { id: "timeseries", title: "Timeseries → new sheet", content: <TimeseriesPanel /> },
     { id: "layer", title: "Applied layer → new sheet", content: <AppliedLayerPanel /> },
     { id: "summary", title: "Summary → new sheet", content: <SummaryPanel /> },
+    { id: "visual", title: "Map, risk matrix and scenarios", content: <VisualSection /> },
     { id: "export", title: "Export ZIP → sheets", content: <ExportPanel /> },
     { id: "portfolios", title: "Portfolios: assets, delete", content: <PortfoliosPanel /> },
     { id: "compositions", title: "Compositions", content: <CompositionsPanel /> },

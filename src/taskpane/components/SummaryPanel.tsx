@@ -1,7 +1,7 @@
 import { Button, Checkbox } from "@fluentui/react-components";
 import { useState } from "react";
 import { downloadSummary } from "../actions/downloads";
-import { pasteSummary } from "../actions/summary";
+import { DEFAULT_EXTENDED_SCENARIO, pasteSummary } from "../actions/summary";
 import { SCENARIO_CHOICES } from "../actions/timeseries";
 import type { PastedSheet } from "../actions/types";
 import { useServices } from "../context";
@@ -17,17 +17,28 @@ export function SummaryPanel() {
   const [portfolio, setPortfolio] = useState("");
   const [scenario, setScenario] = useState("");
   const [extended, setExtended] = useState(true);
+  const [extendedScenario, setExtendedScenario] = useState<string>(DEFAULT_EXTENDED_SCENARIO);
   const task = useTask<PastedSheet[]>();
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="summary-portfolio" />
       <ChoiceField label="Scenario" value={scenario} onChange={setScenario} choices={SCENARIO_CHOICES} emptyLabel="All scenarios" testId="summary-scenario" />
       <Checkbox label="Also the extended summary (metrics per hazard)" checked={extended} onChange={(_, d) => setExtended(d.checked === true)} data-testid="summary-extended" />
+      {extended && !scenario ? (
+        <ChoiceField
+          label="Extended summary scenario"
+          hint="One scenario at a time: it has about 250 columns per asset."
+          value={extendedScenario}
+          onChange={setExtendedScenario}
+          choices={SCENARIO_CHOICES}
+          testId="summary-extended-scenario"
+        />
+      ) : null}
       <Button
         appearance="primary"
         disabled={!client || !run || !portfolio || task.running}
         data-testid="summary-start"
-        onClick={() => client && run && task.start((signal, onProgress) => pasteSummary({ client, run, portfolio, scenario: scenario || undefined, extended, signal, onProgress }))}
+        onClick={() => client && run && task.start((signal, onProgress) => pasteSummary({ client, run, portfolio, scenario: scenario || undefined, extended, extendedScenario, signal, onProgress }))}
       >
         Pull summary into new sheets
       </Button>

@@ -1,6 +1,6 @@
 import { Button, Checkbox, Field, Input, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
-import { MEASURE_CHOICES, SCENARIO_CHOICES, describeIndicator, estimateTimeseriesRows, loadTimeseriesCatalog, pasteTimeseries, type TimeseriesCatalog, type TimeseriesFilters, type TimeseriesPasted } from "../actions/timeseries";
+import { MEASURE_CHOICES, SCENARIO_CHOICES, describeIndicator, estimateTimeseriesTables, loadTimeseriesCatalog, pasteTimeseries, type TimeseriesCatalog, type TimeseriesFilters, type TimeseriesPasted } from "../actions/timeseries";
 import { dateFilterProblem, dateRangeReversed } from "../../shaping/dateFilter";
 import { downloadTimeseries } from "../actions/downloads";
 import { useServices } from "../context";
@@ -28,7 +28,7 @@ export function TimeseriesPanel() {
   const indicators = catalog.data?.indicators.filter((i) => !filters.hazard || i.hazard === filters.hazard).map((i) => i.indicator) ?? [];
   const set = (key: keyof TimeseriesFilters) => (value: string) =>
     setFilters((f) => ({ ...f, [key]: value, ...(key === "hazard" ? { indicator: "" } : {}) }));
-  const estimate = catalog.data ? estimateTimeseriesRows(catalog.data, filters) : undefined;
+  const estimate = catalog.data ? estimateTimeseriesTables(catalog.data, filters) : undefined;
   const startProblem = dateFilterProblem(filters.startDate ?? "", "From");
   const endProblem =
     dateFilterProblem(filters.endDate ?? "", "To") ?? (dateRangeReversed(filters.startDate ?? "", filters.endDate ?? "") ? `To is before From (${filters.startDate}).` : null);
@@ -76,7 +76,18 @@ export function TimeseriesPanel() {
           </div>
         </details>
       ) : null}
-      {estimate !== undefined ? <Text size={200} data-testid="ts-estimate">About {estimate.toLocaleString("en-US")} rows.</Text> : null}
+      {estimate !== undefined ? (
+        <Text size={200} data-testid="ts-estimate">
+          {estimate.projected.rows + estimate.observed.rows === 0
+            ? "No series match these filters."
+            : [
+                estimate.projected.rows > 0 ? `Projected (yearly): about ${estimate.projected.rows.toLocaleString("en-US")} rows × ${estimate.projected.columns} columns` : "",
+                estimate.observed.rows > 0 ? `Observed (monthly), own sheet: about ${estimate.observed.rows.toLocaleString("en-US")} rows × ${estimate.observed.columns} columns` : "",
+              ]
+                .filter(Boolean)
+                .join("; ") + "."}
+        </Text>
+      ) : null}
       <Button
         appearance="primary"
         disabled={!client || !run || !portfolio || task.running || !datesOk}
@@ -92,7 +103,9 @@ export function TimeseriesPanel() {
         disabled={!client || !portfolio || !datesOk}
         download={(signal, onProgress) => downloadTimeseries({ client: client!, portfolio, filters, signal, onProgress })}
       />
-      <TaskStatus task={task} testId="ts" success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} rows × ${r.years} year columns to sheet “${r.sheetName}”${r.chart ? " with a chart" : ""}.`} />
+      <TaskStatus task={task} testId="ts" success={(r) =>
+          `Wrote ${r.sheets.map((s) => `${s.rowCount.toLocaleString("en-US")} ${s.kind} series × ${s.timeColumns} ${s.kind === "observed" ? "month" : "year"} columns to “${s.sheetName}”`).join(" and ")}${r.chart ? " with a chart" : ""}.`
+        } />
     </div>
   );
 }

@@ -1,0 +1,89 @@
+/**
+ * Tidy timeseries: projected series (`YYYY` keys) and observed series (`YYYY-MM` keys) go to two
+ * tables, so every column of a table is filled for its rows (one table mixing them showed 409
+ * columns, half blank on every row). Rows are built page by page (for streaming pastes): the
+ * columns of a table are the keys in the order first seen — the service sends each series' keys
+ * in ascending order, so that is calendar order — and a key first seen on a later page is
+ * appended as a new column.
+ */
+import type { CellValue, PhysicalItem } from "./types";
+
+/** Which table a series belongs to. */
+export type SeriesKind = "projected" | "observed";
+
+/** Both kinds, in the order their sheets are written. */
+export const SERIES_KINDS: readonly SeriesKind[] = ["projected", "observed"];
+
+/** The asset and series columns before the time columns. */
+export const TIMESERIES_FIXED_COLUMNS = ["portfolio_index", "entity_id", "entity_name", "hazard", "indicator", "scenario", "measure"] as const;
+
+const MONTH_KEY = /^\d{4}-\d{2}$/;
+
+/** "observed" when the series has `YYYY-MM` keys, else "projected". */
+export function seriesKind(exposure: Record<string, unknown> | null | undefined): SeriesKind {
+  for (const key in exposure ?? {}) return MONTH_KEY.test(key) ? "observed" : "projected";
+  return "projected";
+}
+
+/** Rows of one page split by kind. */
+export type RowsByKind = Record<SeriesKind, CellValue[][]>;
+
+/** Builds the rows of the two tables as pages arrive; widths only grow. */
+export class TidyTimeseriesBuilder {
+  private readonly keys: Record<SeriesKind, string[]> = { projected: [], observed: [] };
+  private readonly position: Record<SeriesKind, Map<string, number>> = { projected: new Map(), observed: new Map() };
+  private readonly counts: Record<SeriesKind, number> = { projected: 0, observed: 0 };
+
+  /** Rows for these items, each as wide as its table is after them (earlier rows may be narrower). */
+  add(items: readonly PhysicalItem[]): RowsByKind {
+    const out: RowsByKind = { projected: [], observed: [] };
+    for (const item of items) {
+      const exposure = item.risk_exposure ?? {};
+      const kind = seriesKind(exposure);
+      const keys = this.keys[kind];
+      const position = this.position[kind];
+      for (const key of Object.keys(exposure)) {
+        if (!position.has(key)) {
+          position.set(key, keys.length);
+          keys.push(key);
+        }
+      }
+      const row: CellValue[] = [item.portfolio_index ?? "", item.entity_id ?? "", item.entity_name ?? "", item.hazard ?? "", item.indicator ?? "", item.scenario ?? "", item.measure ?? ""];
+      const fixed = row.length;
+      row.length = fixed + keys.length;
+      row.fill("", fixed);
+      for (const [key, v] of Object.entries(exposure)) {
+        row[fixed + position.get(key)!] = typeof v === "number" && Number.isFinite(v) ? v : v === null || v === undefined ? "" : String(v);
+      }
+      out[kind].push(row);
+      this.counts[kind]++;
+    }
+    return out;
+  }
+
+  /** The header of a kind's table so far. */
+  header(kind: SeriesKind): string[] {
+    return [...TIMESERIES_FIXED_COLUMNS, ...this.keys[kind]];
+  }
+
+  /** The time keys of a kind's table so far. */
+  timeKeys(kind: SeriesKind): readonly string[] {
+    return this.keys[kind];
+  }
+
+  /** Rows built so far of a kind. */
+  rowCount(kind: SeriesKind): number {
+    return this.counts[kind];
+  }
+}
+
+/** Both tables of these items at once (header and rows padded to full width). */
+export function splitTimeseries(items: readonly PhysicalItem[]): Record<SeriesKind, { header: string[]; rows: CellValue[][] }> {
+  const builder = new TidyTimeseriesBuilder();
+  const rows = builder.add(items);
+  const pad = (kind: SeriesKind) => {
+    const header = builder.header(kind);
+    return { header, rows: rows[kind].map((r) => (r.length < header.length ? [...r, ...new Array<CellValue>(header.length - r.length).fill("")] : r)) };
+  };
+  return { projected: pad("projected"), observed: pad("observed") };
+}
