@@ -89,12 +89,14 @@ export const FAKE_API_SETS: Readonly<Record<string, readonly [set: string, versi
   "Workbook.getActiveCell": ["ExcelApi", "1.7"],
   "RangeFormat.autofitColumns": ["ExcelApi", "1.2"],
   "RangeFormat.autofitRows": ["ExcelApi", "1.2"],
+  "ColorScaleConditionalFormat.criteria": ["ExcelApi", "1.6"],
 };
 
 /** Members the fake records through recorder.ts rather than a class, by the path it records them under. */
 const RECORDED_PATHS: Readonly<Record<string, string>> = {
   "format.autofitColumns": "RangeFormat.autofitColumns",
   "format.autofitRows": "RangeFormat.autofitRows",
+  "colorScale.criteria": "ColorScaleConditionalFormat.criteria",
 };
 
 /** Throws ApiNotFound when a recorded call or setting (recorder.ts) is above the host's level. */
