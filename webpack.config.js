@@ -90,6 +90,7 @@ module.exports = (env = {}, argv = {}) => {
       new CustomFunctionsMetadataPlugin({ output: "functions.json", input: "./src/functions/functions.ts" }),
       new webpack.DefinePlugin({
         __DEFAULT_SERVICE_URL__: defaultServiceUrl === undefined ? "undefined" : JSON.stringify(defaultServiceUrl),
+        __ADDIN_VERSION__: JSON.stringify(require("./package.json").version),
       }),
       ...pages,
       new CopyWebpackPlugin({

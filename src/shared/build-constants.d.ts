@@ -4,3 +4,9 @@
  * in Node, so read it behind `typeof __DEFAULT_SERVICE_URL__ !== "undefined"`.
  */
 declare const __DEFAULT_SERVICE_URL__: string | undefined;
+
+/**
+ * Defined by webpack's DefinePlugin: the add-in's version (package.json `version`), recorded in
+ * the provenance of every pasted sheet. Absent in Node: read it through src/shared/version.ts.
+ */
+declare const __ADDIN_VERSION__: string | undefined;

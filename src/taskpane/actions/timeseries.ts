@@ -4,6 +4,7 @@ import { writeTableToNewSheet, type ChartSpec } from "../../excel/writeSheets";
 import { flattenTimeseries } from "../../shaping/flattenTimeseries";
 import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 import { AbortedError } from "../../api/errors";
+import { provenanceOf } from "./pasted-sheets";
 
 /** The filters of a timeseries pull; an absent filter means "all". */
 export interface TimeseriesFilters {
@@ -117,10 +118,11 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
 
   const table = flattenTimeseries(items);
   const chart = chartFor(table.rows, options.chartAssets, table.firstYearColumn, portfolio);
+  const provenance = await provenanceOf(client, "timeseries", portfolio, { hazard: query.hazard, indicator: query.indicator, scenario: query.scenario, measure: query.measure, start_date: query.start_date }, signal);
   const written = await run((context) =>
     writeTableToNewSheet(
       context,
-      { sheetName: `TS ${portfolio}`, tableName: `TS_${portfolio}`, header: table.header, rows: table.rows, chart },
+      { sheetName: `TS ${portfolio}`, tableName: `TS_${portfolio}`, header: table.header, rows: table.rows, chart, provenance },
       {
         signal,
         onProgress: (p) => onProgress?.({ message: `Writing row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: 0.8 + 0.2 * p.fraction }),
