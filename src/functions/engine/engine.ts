@@ -102,6 +102,54 @@ export interface CancelSignal {
   removeEventListener(type: "abort", listener: () => void): void;
 }
 
+/**
+ * A scoped refresh's window (see {@link RiskEngine.beginFreshPass}): counts the calls made while
+ * it is open and how many of them have settled, and tells listeners after each change.
+ */
+export class FreshPass {
+  /** Keys already loaded afresh in this pass: later calls of them share that load or its result. */
+  readonly keys = new Set<string>();
+  calls = 0;
+  settled = 0;
+  ended = false;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly close: (pass: FreshPass) => void) {}
+
+  /** Calls made in the pass that have not settled yet. */
+  get pending(): number {
+    return this.calls - this.settled;
+  }
+
+  /** Be told after each call made or settled; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Closes the pass: calls from now on use the cache again. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.close(this);
+  }
+
+  /** @internal counts one call and its settling. */
+  track(promise: Promise<unknown>): void {
+    this.calls++;
+    this.emit();
+    const done = () => {
+      this.settled++;
+      this.emit();
+    };
+    promise.then(done, done);
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
 /** Fetches the data of one key; it must honour `signal`. */
 export type Loader<T> = (context: LoadContext) => Promise<T>;
 
@@ -140,6 +188,7 @@ export class RiskEngine {
   private clientKey: string | undefined;
   private clientValue: RiskClient | undefined;
   private counters = zeroCounters();
+  private freshPass: FreshPass | undefined;
 
   constructor(private readonly options: EngineOptions) {
     const settings = { ...DEFAULT_ENGINE_SETTINGS };
@@ -176,15 +225,39 @@ export class RiskEngine {
     } catch (error) {
       return Promise.reject(error); // unusable settings (ConfigurationError): nothing to send
     }
-    const cached = this.cache.get(fullKey);
+    // In a fresh pass the first call of a key skips the cache; later ones share its fresh load.
+    const pass = this.freshPass;
+    const fresh = pass !== undefined && !pass.keys.has(fullKey);
+    if (fresh) pass.keys.add(fullKey);
+    const cached = fresh ? undefined : this.cache.get(fullKey);
     if (cached) {
       this.counters.cacheHits++;
-      return cached.ok ? Promise.resolve(cached.value as T) : Promise.reject(cached.error);
+      const answer = cached.ok ? Promise.resolve(cached.value as T) : Promise.reject(cached.error);
+      pass?.track(answer);
+      return answer;
     }
     let flight = this.flights.get(fullKey);
     if (flight) this.counters.joined++;
     else flight = this.startFlight(fullKey, loader as Loader<unknown>, client);
-    return this.wait(flight, signal) as Promise<T>;
+    const answer = this.wait(flight, signal) as Promise<T>;
+    pass?.track(answer);
+    return answer;
+  }
+
+  /**
+   * Opens a fresh pass for a scoped refresh: until `end()`, the first call of each key is loaded
+   * anew (skipping the cache; a load already under way is joined) and its result replaces the cached
+   * one, while keys never called in the pass keep their cached results. The task pane opens it,
+   * re-enters the RISK formulas of the cells in scope so only they recalculate, and waits on its
+   * counters. One pass at a time: opening one ends the previous.
+   */
+  beginFreshPass(): FreshPass {
+    this.freshPass?.end();
+    const pass = new FreshPass((p) => {
+      if (this.freshPass === p) this.freshPass = undefined;
+    });
+    this.freshPass = pass;
+    return pass;
   }
 
   /** Forgets every cached result; loads under way finish for their callers but are not cached. */
