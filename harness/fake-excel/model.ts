@@ -149,6 +149,8 @@ export class WorkbookModel {
   tables: TableModel[] = [];
   activeSheet: SheetModel;
   evaluator: FormulaEvaluator | undefined;
+  /** Where an anchor cell's array spilled (set by the calculation engine that owns spills), if it did. */
+  spillAreaOf: ((sheet: SheetModel, row: number, col: number) => Rect | undefined) | undefined;
   private nextId = 1;
   private pendingChanges: FakeChange[] = [];
 

@@ -9,7 +9,7 @@
  * Excel on the web and every desktop Excel keep alike (ExcelApi 1.1 only).
  */
 import { TEXT_FORMAT } from "../shaping/safeCells";
-import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET, parseRecord, serializeRecord, sourcesRow, type ProvenanceRecord } from "../shaping/provenance";
+import { FORMULA_STORE_SHEET, PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET, parseRecord, serializeRecord, sourcesRow, type ProvenanceRecord } from "../shaping/provenance";
 import type { CellValue } from "../shaping/types";
 
 /** What the store holds now. */
@@ -70,7 +70,40 @@ export async function writeProvenance(context: Excel.RequestContext, records: re
   const sourceRows: CellValue[][] = [SOURCES_HEADER, ...records.map(sourcesRow)];
   writeTextBlock(sources, sourceRows, SOURCES_HEADER.length);
   sources.getRangeByIndexes(0, 0, 1, SOURCES_HEADER.length).format.font.bold = true;
+  // Below the list: which sheets hold static copies of RISK formulas, and since when.
+  const copies = await readStaticCopySummary(context);
+  if (copies.length > 0) {
+    const block: CellValue[][] = [STATIC_COPIES_HEADER, ...copies.map((c) => [c.sheetName, c.cells, c.takenAt])];
+    const range = sources.getRangeByIndexes(sourceRows.length + 1, 0, block.length, STATIC_COPIES_HEADER.length);
+    range.numberFormat = block.map((row) => row.map((v) => (typeof v === "string" && v !== "" ? TEXT_FORMAT : "General")));
+    range.values = block;
+    sources.getRangeByIndexes(sourceRows.length + 1, 0, 1, STATIC_COPIES_HEADER.length).format.font.bold = true;
+  }
   await context.sync();
+}
+
+/** Header of the Sources sheet's second block: sheets whose RISK formulas were converted to values. */
+export const STATIC_COPIES_HEADER = ["Static copy of sheet", "RISK formulas replaced by values", "Static copy taken (UTC)"];
+
+/** Per sheet: how many formulas the static copies replaced, and the latest copy's time. */
+export async function readStaticCopySummary(context: Excel.RequestContext): Promise<Array<{ sheetName: string; cells: number; takenAt: string }>> {
+  const store = context.workbook.worksheets.getItemOrNullObject(FORMULA_STORE_SHEET);
+  await context.sync();
+  if (store.isNullObject) return [];
+  const used = store.getUsedRangeOrNullObject(true);
+  used.load("values");
+  await context.sync();
+  if (used.isNullObject) return [];
+  const bySheet = new Map<string, { sheetName: string; cells: number; takenAt: string }>();
+  for (const row of (used.values as CellValue[][]).slice(1)) {
+    const sheetName = String(row[0] ?? "");
+    if (sheetName === "") continue;
+    const entry = bySheet.get(sheetName) ?? { sheetName, cells: 0, takenAt: "" };
+    entry.cells++;
+    if (String(row[5]) > entry.takenAt) entry.takenAt = String(row[5]);
+    bySheet.set(sheetName, entry);
+  }
+  return [...bySheet.values()];
 }
 
 /** Clears the sheet's used cells, then writes `rows` (strings as text) from A1. */

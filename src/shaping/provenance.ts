@@ -47,6 +47,8 @@ export interface ProvenanceRecord extends PasteProvenance {
 
 /** Name of the very hidden sheet that keeps the records (one per row: sheet id, JSON). */
 export const PROVENANCE_STORE_SHEET = "_ClimateRiskProvenance";
+/** Name of the very hidden sheet that keeps formulas replaced by a static copy (see src/excel/staticCopies.ts). */
+export const FORMULA_STORE_SHEET = "_ClimateRiskFormulas";
 /** Name of the visible sheet listing every pasted sheet for a reader. */
 export const SOURCES_SHEET = "Climate Risk sources";
 
