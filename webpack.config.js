@@ -91,6 +91,8 @@ module.exports = (env = {}, argv = {}) => {
       new webpack.DefinePlugin({
         __DEFAULT_SERVICE_URL__: defaultServiceUrl === undefined ? "undefined" : JSON.stringify(defaultServiceUrl),
         __ADDIN_VERSION__: JSON.stringify(require("./package.json").version),
+        // No emulator behind a production build: with nothing configured, the pane asks for a connection.
+        __CONNECTION_REQUIRED__: JSON.stringify(process.env.RISK_REQUIRE_CONNECTION === "1" || defaultServiceUrl === undefined),
       }),
       ...pages,
       new CopyWebpackPlugin({
