@@ -20,7 +20,7 @@ import { timeseries as timeseriesFormula } from "./formulas/timeseries";
 /**
  * Point-search risk score (or label) of one hazard at a latitude and longitude. An empty hazard spills a table of every hazard at both horizons.
  * @customfunction SEARCH
- * @helpurl https://github.com/example/climate-risk-excel-addin#risksearch
+ * @helpurl https://localhost:3000/help.html#risksearch
  * @param {number} lat Latitude in decimal degrees, -90 to 90.
  * @param {number} lng Longitude in decimal degrees, -180 to 180.
  * @param {string} hazard floods, cyclones, drought, heatwaves, sea_level_rise or wildfire (portfolio spellings such as flood_potential also work). Empty: a table of all hazards.
@@ -46,7 +46,7 @@ export function search(
 /**
  * Risk score (or class) of one hazard for one asset of a portfolio. Defaults: scenario ssp245, window 30 years.
  * @customfunction SUMMARY
- * @helpurl https://github.com/example/climate-risk-excel-addin#risksummary
+ * @helpurl https://localhost:3000/help.html#risksummary
  * @param {string} portfolio Portfolio name.
  * @param {number} index The asset's portfolio_index (0 for the first row imported).
  * @param {string} hazard flood_potential, cyclone, water_stress, heatwave, sea_level_rise or wildfire (search spellings such as floods also work).
@@ -72,7 +72,7 @@ export function summary(
 /**
  * One number or label of a portfolio asset's extended summary, such as structural_damage_2050_ubd or summary_label_30yr.
  * @customfunction METRIC
- * @helpurl https://github.com/example/climate-risk-excel-addin#riskmetric
+ * @helpurl https://localhost:3000/help.html#riskmetric
  * @param {string} portfolio Portfolio name.
  * @param {number} index The asset's portfolio_index.
  * @param {string} scenario ssp126, ssp245 or ssp585.
@@ -96,7 +96,7 @@ export function metric(
 /**
  * Yearly series of one hazard indicator for one asset, spilled as year and value columns with a header row.
  * @customfunction TIMESERIES
- * @helpurl https://github.com/example/climate-risk-excel-addin#risktimeseries
+ * @helpurl https://localhost:3000/help.html#risktimeseries
  * @param {string} portfolio Portfolio name.
  * @param {number} index The asset's portfolio_index.
  * @param {string} hazard flood_potential, cyclone, water_stress, heatwave, sea_level_rise or wildfire.
@@ -122,7 +122,7 @@ export function timeseries(
 /**
  * The projects your API key may use, with a header row.
  * @customfunction PROJECTS
- * @helpurl https://github.com/example/climate-risk-excel-addin#riskprojects
+ * @helpurl https://localhost:3000/help.html#riskprojects
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} project_id and project_name columns.
  * @cancelable
@@ -134,7 +134,7 @@ export function projects(invocation: CustomFunctions.CancelableInvocation): Prom
 /**
  * The portfolios of the connected project, with a header row.
  * @customfunction PORTFOLIOS
- * @helpurl https://github.com/example/climate-risk-excel-addin#riskportfolios
+ * @helpurl https://localhost:3000/help.html#riskportfolios
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} Name, id, status and timestamps of each portfolio.
  * @cancelable
@@ -146,7 +146,7 @@ export function portfolios(invocation: CustomFunctions.CancelableInvocation): Pr
 /**
  * Every asset of a portfolio, with a header row.
  * @customfunction ASSETS
- * @helpurl https://github.com/example/climate-risk-excel-addin#riskassets
+ * @helpurl https://localhost:3000/help.html#riskassets
  * @param {string} portfolio Portfolio name.
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} portfolio_index, entity_id, entity_name, lat, lng and label columns.
@@ -159,7 +159,7 @@ export function assets(portfolio: string, invocation: CustomFunctions.Cancelable
 /**
  * Value of a vector layer applied to a portfolio, for one asset.
  * @customfunction LAYER
- * @helpurl https://github.com/example/climate-risk-excel-addin#risklayer
+ * @helpurl https://localhost:3000/help.html#risklayer
  * @param {any} vector Vector layer id.
  * @param {string} portfolio Portfolio name.
  * @param {number} index The asset's portfolio_index.
@@ -181,7 +181,7 @@ export function layer(
 /**
  * One summary number of a nature sub-project, found by id or name.
  * @customfunction NATURE
- * @helpurl https://github.com/example/climate-risk-excel-addin#risknature
+ * @helpurl https://localhost:3000/help.html#risknature
  * @param {string} subproject Sub-project id or name.
  * @param {string} metric Summary name, e.g. wildfire_ssp585_2050_mean or seismic_baseline_mean.
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
