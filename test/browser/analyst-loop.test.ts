@@ -86,6 +86,7 @@ describeBrowser("analyst loop (issue 13)", () => {
     const refused = await textWhen(page, "pasted-result", (t) => t.length > 0, 30_000);
     expect(refused).toContain("was edited since it was written");
     expect((await cell(page, `'${summarySheet}'!B2`)).value).toBe("edited");
+    await page.getByTestId("pasted-result").scrollIntoViewIfNeeded();
     await shot(page, "loop-pasted-refused");
 
     await page.evaluate(([s, v]) => window.harness?.setCell(`'${s}'!B2`, v as never), [summarySheet, original]);
@@ -99,6 +100,7 @@ describeBrowser("analyst loop (issue 13)", () => {
     expect(sources[1][0]).toBe(summarySheet);
     expect(sources[1][6]).toBe("scenario=ssp585");
     expect(String(sources[1][7])).not.toBe("");
+    await page.getByTestId("pasted-result").scrollIntoViewIfNeeded();
     await shot(page, "loop-pasted-refreshed");
   }, 90_000);
 
@@ -106,6 +108,7 @@ describeBrowser("analyst loop (issue 13)", () => {
     const page = await open(true);
     const emu = emulator!;
     await select(page, "Demo!B12:C15");
+    await page.getByTestId("section-connection-header").click(); // close it: room for the panel
     await page.getByTestId("section-scoped-refresh-header").click();
     await page.getByTestId("scope-selection").click();
     await page.getByTestId("scope-recount").click();
@@ -115,6 +118,7 @@ describeBrowser("analyst loop (issue 13)", () => {
     await page.getByTestId("scope-refresh").click();
     const done = await textWhen(page, "scope-done", (t) => t.length > 0, 30_000);
     expect(done).toContain("Refreshed 8 RISK cells (Demo)");
+    await page.getByTestId("scope-done").scrollIntoViewIfNeeded();
     const after = await emulatorStats(emu.url);
     const summaryRoute = "/api/portfolios/:portfolio_name/datasets/physical/summary";
     expect(routeCount(after, "GET", summaryRoute)).toBeGreaterThan(routeCount(before, "GET", summaryRoute));
@@ -125,6 +129,7 @@ describeBrowser("analyst loop (issue 13)", () => {
 
   test("convert the demo sheet to values after confirming, then restore the formulas", async () => {
     const page = await open(true);
+    await page.getByTestId("section-connection-header").click(); // close it: room for the panel
     const formulaBefore = (await cell(page, "Demo!D3")).formula;
     const valueBefore = (await cell(page, "Demo!D3")).value;
     await page.evaluate(() => window.harness?.selectRange("Demo!A1"));
@@ -132,6 +137,7 @@ describeBrowser("analyst loop (issue 13)", () => {
     await page.getByTestId("static-scope-sheet").click();
     await page.getByTestId("static-convert").click();
     await page.getByTestId("static-confirm").waitFor();
+    await page.getByTestId("static-confirm").scrollIntoViewIfNeeded();
     expect(await page.getByTestId("static-confirm").textContent()).toMatch(/Replace \d+ RISK formulas with values\?/);
     await shot(page, "loop-static-confirm");
     await page.getByTestId("static-confirm-yes").click();
@@ -139,6 +145,7 @@ describeBrowser("analyst loop (issue 13)", () => {
     const converted = await cell(page, "Demo!D3");
     expect(converted.value).toBe(valueBefore);
     expect(String(converted.formula ?? "")).not.toMatch(/^=/);
+    await page.getByTestId("static-done").scrollIntoViewIfNeeded();
     await shot(page, "loop-static-done");
     await page.getByTestId("static-restore").click();
     await textWhen(page, "restore-done", (t) => t.includes("Restored"), 30_000);

@@ -204,13 +204,14 @@ export async function refreshPastedSheets(options: LongRunning & { client: RiskC
     try {
       step("reading…");
       const table = await refetchTable(client, record, signal);
+      // The dataset's version and digest now (the data just read is that version's).
+      const dataset = (await provenanceOf(client, record.operation, record.portfolio, {}, signal)).dataset;
       step(`writing ${formatCount(table.rows.length)} rows…`, 0.5);
       const updated = await run(async (context) => {
         const next = await replaceTableInPlace(context, record, table.header, table.rows, {
           signal,
           onProgress: (done, total) => step(`row ${formatCount(done)} of ${formatCount(total)}`, 0.5 + (0.5 * done) / Math.max(1, total)),
         });
-        const dataset = (await provenanceOf(client, record.operation, record.portfolio, {}, signal)).dataset;
         await recordProvenance(context, [{ ...next, ...(dataset ? { dataset } : {}), addinVersion: ADDIN_VERSION }]);
         return next;
       });

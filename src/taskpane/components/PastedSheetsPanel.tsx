@@ -60,24 +60,32 @@ export function PastedSheetsPanel() {
           Reload list
         </Button>
       </div>
-      <TaskStatus
-        task={task}
-        testId="pasted"
-        success={(r) => (
-          <div>
-            <div data-testid="pasted-summary">
-              {r.refreshed} sheet{r.refreshed === 1 ? "" : "s"} refreshed{r.refused > 0 ? `, ${r.refused} left unchanged` : ""}.
-            </div>
-            <ul style={{ margin: "4px 0 0", paddingLeft: 18 }}>
-              {r.outcomes.map((o, i) => (
-                <li key={i} data-testid="pasted-outcome" data-ok={o.ok}>
-                  {o.ok ? `“${o.sheetName}”: ${o.rows?.toLocaleString("en-US")} rows.` : o.message}
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-      />
+      {task.state.status === "done" ? (
+        <RefreshOutcome result={task.state.result} />
+      ) : (
+        <TaskStatus task={task} testId="pasted" success={() => null} />
+      )}
     </div>
+  );
+}
+
+/** What the refresh did, sheet by sheet: green when every sheet was refreshed, amber when one was left alone. */
+function RefreshOutcome(props: { result: PastedRefreshResult }) {
+  const r = props.result;
+  return (
+    <MessageBar intent={r.refused > 0 ? "warning" : "success"} layout="multiline" data-testid="pasted-result">
+      <MessageBarBody>
+        <div data-testid="pasted-summary">
+          {r.refreshed} sheet{r.refreshed === 1 ? "" : "s"} refreshed{r.refused > 0 ? `, ${r.refused} left unchanged` : ""}.
+        </div>
+        <ul style={{ margin: "4px 0 0", paddingLeft: 18 }}>
+          {r.outcomes.map((o, i) => (
+            <li key={i} data-testid="pasted-outcome" data-ok={o.ok}>
+              {o.ok ? `“${o.sheetName}”: ${o.rows?.toLocaleString("en-US")} rows.` : o.message}
+            </li>
+          ))}
+        </ul>
+      </MessageBarBody>
+    </MessageBar>
   );
 }
