@@ -70,6 +70,7 @@ export async function writeProvenance(context: Excel.RequestContext, records: re
   const sourceRows: CellValue[][] = [SOURCES_HEADER, ...records.map(sourcesRow)];
   writeTextBlock(sources, sourceRows, SOURCES_HEADER.length);
   sources.getRangeByIndexes(0, 0, 1, SOURCES_HEADER.length).format.font.bold = true;
+  sources.getRangeByIndexes(0, 0, sourceRows.length, SOURCES_HEADER.length).format.autofitColumns();
   // Below the list: which sheets hold static copies of RISK formulas, and since when.
   const copies = await readStaticCopySummary(context);
   if (copies.length > 0) {
