@@ -64,9 +64,18 @@ export async function writeProvenance(context: Excel.RequestContext, records: re
     store.visibility = "VeryHidden" as Excel.SheetVisibility; // only add-ins see it; users cannot unhide it by mistake
   }
   if (sources.isNullObject) sources = sheets.add(SOURCES_SHEET);
+  writeStore(store, records);
+  await writeSources(context, sources, records);
+}
 
+/** Queues the store's rows: header, then one row per record (sheet id, JSON). */
+function writeStore(store: Excel.Worksheet, records: readonly ProvenanceRecord[]): void {
   const storeRows: CellValue[][] = [STORE_HEADER, ...records.map((r) => [r.sheetId, serializeRecord(r)])];
   writeTextBlock(store, storeRows, 2);
+}
+
+/** Rewrites the Sources sheet from the records (and the static copies on record); syncs. */
+async function writeSources(context: Excel.RequestContext, sources: Excel.Worksheet, records: readonly ProvenanceRecord[]): Promise<void> {
   const sourceRows: CellValue[][] = [SOURCES_HEADER, ...records.map(sourcesRow)];
   writeTextBlock(sources, sourceRows, SOURCES_HEADER.length);
   sources.getRangeByIndexes(0, 0, 1, SOURCES_HEADER.length).format.font.bold = true;
@@ -133,4 +142,38 @@ export async function recordProvenance(context: Excel.RequestContext, added: rea
 /** The UTC time now as ISO 8601 without milliseconds ("2026-11-23T19:05:34Z"). */
 export function utcNow(now: Date = new Date()): string {
   return now.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** The provenance store and Sources sheet as they were before a paste, to put back if it fails. */
+export interface ProvenanceSnapshot {
+  storeExisted: boolean;
+  sourcesExisted: boolean;
+  records: ProvenanceRecord[];
+}
+
+/** Reads what {@link restoreProvenance} needs to undo a {@link recordProvenance}. */
+export async function snapshotProvenance(context: Excel.RequestContext): Promise<ProvenanceSnapshot> {
+  const sources = context.workbook.worksheets.getItemOrNullObject(SOURCES_SHEET);
+  const read = await readProvenance(context);
+  return { storeExisted: read.storeFound, sourcesExisted: !sources.isNullObject, records: read.records };
+}
+
+/**
+ * Puts the store and the Sources sheet back as the snapshot found them: sheets this paste created
+ * are deleted, the others rewritten from the old records. A failed paste leaves no trace.
+ */
+export async function restoreProvenance(context: Excel.RequestContext, before: ProvenanceSnapshot): Promise<void> {
+  const sheets = context.workbook.worksheets;
+  const store = sheets.getItemOrNullObject(PROVENANCE_STORE_SHEET);
+  const sources = sheets.getItemOrNullObject(SOURCES_SHEET);
+  await context.sync();
+  if (!store.isNullObject) {
+    if (before.storeExisted) writeStore(store, before.records);
+    else store.delete();
+  }
+  if (!sources.isNullObject) {
+    if (before.sourcesExisted) await writeSources(context, sources, before.records);
+    else sources.delete();
+  }
+  await context.sync();
 }

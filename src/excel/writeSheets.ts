@@ -12,7 +12,7 @@ import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
 import { IncompleteCleanupError, TableShapeError } from "./errors";
 import { tableFingerprint, type PasteProvenance, type ProvenanceRecord } from "../shaping/provenance";
-import { recordProvenance, utcNow } from "./provenance";
+import { recordProvenance, restoreProvenance, snapshotProvenance, utcNow, type ProvenanceSnapshot } from "./provenance";
 
 /** A line chart of some data rows over a block of columns (e.g. years). */
 export interface ChartSpec {
@@ -164,6 +164,7 @@ export async function writeSheetsAtomically(context: Excel.RequestContext, specs
   });
 
   const created: Created[] = [];
+  let provenanceBefore: ProvenanceSnapshot | undefined;
   try {
     signal?.throwIfAborted();
     for (const plan of plans) {
@@ -214,7 +215,10 @@ export async function writeSheetsAtomically(context: Excel.RequestContext, specs
         fingerprint: tableFingerprint(spec.header, spec.rows),
       });
     });
-    if (records.length > 0) await recordProvenance(context, records);
+    if (records.length > 0) {
+      provenanceBefore = await snapshotProvenance(context);
+      await recordProvenance(context, records);
+    }
     signal?.throwIfAborted();
     for (const c of created) c.sheet.visibility = "Visible";
     created[0]?.sheet.activate();
@@ -222,6 +226,7 @@ export async function writeSheetsAtomically(context: Excel.RequestContext, specs
     await context.sync();
     return results;
   } catch (error) {
+    if (provenanceBefore) await restoreProvenance(context, provenanceBefore).catch(() => undefined); // best effort; the sheets go below
     await discard(context, created, error);
     throw error;
   }

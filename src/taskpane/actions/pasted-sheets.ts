@@ -1,5 +1,5 @@
 import type { RiskClient } from "../../api/client";
-import { AbortedError } from "../../api/errors";
+import { AbortedError, NotFoundError } from "../../api/errors";
 import { readProvenance, recordProvenance } from "../../excel/provenance";
 import { PastedSheetChangedError, replaceTableInPlace } from "../../excel/replaceTable";
 import { parseCsvTable } from "../../shaping/csvTable";
@@ -17,7 +17,8 @@ const DATASET_OPERATIONS: ReadonlySet<PasteOperation> = new Set(["timeseries", "
 /**
  * The provenance of a paste: the client's base URL and project (never its key), the operation and
  * its filters, the add-in version, and for a portfolio's dataset its `version` and `sha256_digest`
- * from `GET .../datasets/physical` (left out when that read fails: the paste does not depend on it).
+ * from `GET .../datasets/physical` (left out when the portfolio has none: 404). Any other failure
+ * of that read fails the paste before anything is written: a paste is whole, provenance included.
  */
 export async function provenanceOf(
   client: RiskClient,
@@ -33,7 +34,9 @@ export async function provenanceOf(
     try {
       const meta = await client.datasets.metadata(portfolio, { signal });
       dataset = { version: meta.version, sha256_digest: meta.sha256_digest };
-    } catch {
+    } catch (error) {
+      if (signal?.aborted) throw new CancelledError();
+      if (!(error instanceof NotFoundError)) throw error;
       dataset = undefined;
     }
   }
