@@ -225,11 +225,13 @@ export class RiskEngine {
     } catch (error) {
       return Promise.reject(error); // unusable settings (ConfigurationError): nothing to send
     }
-    // In a fresh pass the first call of a key skips the cache; later ones share its fresh load.
+    // In a fresh pass the first call of a key skips the cache; later ones join its fresh load
+    // while it runs (the cache still holds the old result until it settles), then read its result.
     const pass = this.freshPass;
     const fresh = pass !== undefined && !pass.keys.has(fullKey);
     if (fresh) pass.keys.add(fullKey);
-    const cached = fresh ? undefined : this.cache.get(fullKey);
+    const skipCache = fresh || (pass !== undefined && this.flights.has(fullKey));
+    const cached = skipCache ? undefined : this.cache.get(fullKey);
     if (cached) {
       this.counters.cacheHits++;
       const answer = cached.ok ? Promise.resolve(cached.value as T) : Promise.reject(cached.error);
