@@ -89,7 +89,7 @@ export function ConnectionPanel() {
           Save
         </Button>
         <Button onClick={() => save.start(() => resetConnection())} disabled={save.running || isDefault} data-testid="connection-reset">
-          Use demo emulator
+          {connectionRequired() ? "Forget the saved connection" : "Use demo emulator"}
         </Button>
       </div>
       {test.state.status === "running" ? <Text data-testid="connection-test-progress">Testing…</Text> : null}
