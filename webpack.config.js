@@ -88,8 +88,14 @@ module.exports = (env = {}, argv = {}) => {
     performance: { hints: false },
     plugins: [
       new CustomFunctionsMetadataPlugin({ output: "functions.json", input: "./src/functions/functions.ts" }),
+      // Each function's @helpurl names the dev server's help.html; a production build points it at
+      // the add-in's own hosted help page, as it does for the manifest's URLs.
+      ...(dev ? [] : [new RewriteInAsset("functions.json", DEV_ORIGIN, publicUrl)]),
       new webpack.DefinePlugin({
         __DEFAULT_SERVICE_URL__: defaultServiceUrl === undefined ? "undefined" : JSON.stringify(defaultServiceUrl),
+        __ADDIN_VERSION__: JSON.stringify(require("./package.json").version),
+        // No emulator behind a production build: with nothing configured, the pane asks for a connection.
+        __CONNECTION_REQUIRED__: JSON.stringify(process.env.RISK_REQUIRE_CONNECTION === "1" || defaultServiceUrl === undefined),
       }),
       ...pages,
       new CopyWebpackPlugin({
@@ -109,6 +115,23 @@ module.exports = (env = {}, argv = {}) => {
     devServer: devServerOptions(),
   };
 };
+
+/** Replaces every `from` with `to` in one emitted asset (here: the help URLs in functions.json). */
+class RewriteInAsset {
+  constructor(asset, from, to) {
+    Object.assign(this, { asset, from, to });
+  }
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap("RewriteInAsset", (compilation) => {
+      compilation.hooks.processAssets.tap({ name: "RewriteInAsset", stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE }, () => {
+        const asset = compilation.getAsset(this.asset);
+        if (!asset) return;
+        const text = asset.source.source().toString().split(this.from).join(this.to);
+        compilation.updateAsset(this.asset, new webpack.sources.RawSource(text));
+      });
+    });
+  }
+}
 
 /** The manifest with every dev-server URL moved to the production URL (AppDomain takes its origin). */
 function productionManifest(text, publicUrl) {

@@ -48,6 +48,7 @@ function start(): void {
   }
   const engine = new FormulaEngine(fake, registry, new MetadataIndex());
   fake.setFormulaEvaluator(engine.evaluator);
+  fake.setSpillResolver((sheet, row, col) => engine.spillOf(sheet, row, col));
   const workbook = new WorkbookController(fake, engine);
   const container = document.getElementById("workbook");
   if (!container) throw new Error("harness.html has no #workbook element");

@@ -122,7 +122,10 @@ describe("production build", () => {
     expect(ids).toEqual(expect.arrayContaining(["SEARCH", "SUMMARY", "METRIC", "TIMESERIES", "PROJECTS", "PORTFOLIOS", "ASSETS", "LAYER", "NATURE"]));
     for (const fn of metadata.functions) {
       expect(fn.description ?? "").not.toBe("");
-      expect(fn.helpUrl ?? "").toMatch(/#risk[a-z]+$/);
+      // The add-in's own hosted help page, one anchor per function (not a placeholder address).
+      const origin = (process.env.ADDIN_PUBLIC_URL ?? "https://climate-risk-addin.example.com/").replace(/\/?$/, "/");
+      expect(fn.helpUrl).toBe(`${origin}help.html#risk${fn.id.toLowerCase()}`);
+      expect(readFileSync(path.join(dist, "help.html"), "utf8")).toMatch(new RegExp(`id="?risk${fn.id.toLowerCase()}"?[ >]`)); // minified: quotes may go
       for (const parameter of fn.parameters) expect(`${fn.id}.${parameter.name}: ${parameter.description ?? ""}`).toMatch(/: .{5,}/);
     }
     const search = metadata.functions.find((f) => f.id === "SEARCH")!;

@@ -96,6 +96,8 @@ export interface FakeExcel {
   setFaultInjector(injector: ((info: SyncInfo) => InjectedFault | undefined) | undefined): void;
   /** Install or remove the formula evaluator and re-evaluate every formula. */
   setFormulaEvaluator(evaluator: FormulaEvaluator | undefined): void;
+  /** Tell the fake where anchors spilled (the calculation engine knows), for getSpillingToRangeOrNullObject. */
+  setSpillResolver(resolver: ((sheet: SheetModel, row: number, col: number) => Rect | undefined) | undefined): void;
   /** Set the shown result of one formula cell (async results, streaming). */
   setFormulaResult(sheetName: string, address: string, value: FakeCellValue): void;
   /** Re-evaluate every formula cell. */
@@ -219,6 +221,9 @@ export function createFakeExcel(options: FakeExcelOptions = {}): FakeExcel {
     },
     setFaultInjector: (injector) => {
       host.faultInjector = injector;
+    },
+    setSpillResolver: (resolver) => {
+      model.spillAreaOf = resolver;
     },
     setFormulaEvaluator: (evaluator) => {
       model.evaluator = evaluator;

@@ -149,6 +149,8 @@ export class WorkbookModel {
   tables: TableModel[] = [];
   activeSheet: SheetModel;
   evaluator: FormulaEvaluator | undefined;
+  /** Where an anchor cell's array spilled (set by the calculation engine that owns spills), if it did. */
+  spillAreaOf: ((sheet: SheetModel, row: number, col: number) => Rect | undefined) | undefined;
   private nextId = 1;
   private pendingChanges: FakeChange[] = [];
 
@@ -523,6 +525,22 @@ export class WorkbookModel {
     this.shiftDown(table.sheet, insertRow, table.rect.col, table.rect.cols, count);
     table.rect = { ...table.rect, rows: table.rect.rows + count };
     this.writeValues(table.sheet, insertRect, values, "values");
+  }
+
+  /**
+   * table.resize(range) (ExcelApi 1.13): "The header row must remain in the same row, and the
+   * resulting table range must overlap the original table range"; it may not overlap another table.
+   * Cells keep their values; only the table's extent changes.
+   */
+  resizeTable(table: TableModel, rect: Rect): void {
+    if (rect.row !== table.rect.row) throw invalidArgument("The table's header row must stay in the same row.");
+    if (!intersects(rect, table.rect)) throw invalidArgument("The new table range must overlap the original table range.");
+    if (rect.rows < 2) throw invalidArgument("A table needs a header row and at least one row.");
+    if (this.tables.some((t) => t !== table && t.sheet === table.sheet && intersects(t.rect, rect))) {
+      throw invalidArgument("A table can't overlap another table.");
+    }
+    table.rect = { ...rect };
+    this.note({ kind: "tables" });
   }
 
   findTable(key: string): TableModel | undefined {

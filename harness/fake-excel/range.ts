@@ -112,6 +112,15 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
       return rect;
     });
   }
+  /**
+   * Range.getSpillingToRangeOrNullObject() (ExcelApi 1.12): "Gets the range object containing the
+   * spill range when called on an anchor cell. If the range isn't an anchor cell or the spill range
+   * can't be found, then this method returns an object with its isNullObject property set to true."
+   * The spill comes from the calculation engine (FakeExcel.setSpillResolver).
+   */
+  getSpillingToRangeOrNullObject(): FakeRange {
+    return this.derived("getSpillingToRangeOrNullObject", (t) => this.model.spillAreaOf?.(t.sheet, t.rect.row, t.rect.col) ?? null, true);
+  }
   getIntersectionOrNullObject(other: FakeRange | string): FakeRange {
     return this.derived("getIntersectionOrNullObject", (t) => {
       const o = typeof other === "string" ? parseLocal(splitSheet(other).local) : other.resolve().rect;

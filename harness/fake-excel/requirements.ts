@@ -90,6 +90,8 @@ export const FAKE_API_SETS: Readonly<Record<string, readonly [set: string, versi
   "RangeFormat.autofitColumns": ["ExcelApi", "1.2"],
   "RangeFormat.autofitRows": ["ExcelApi", "1.2"],
   "ColorScaleConditionalFormat.criteria": ["ExcelApi", "1.6"],
+  "Table.resize": ["ExcelApi", "1.13"],
+  "Range.getSpillingToRangeOrNullObject": ["ExcelApi", "1.12"],
 };
 
 /** Members the fake records through recorder.ts rather than a class, by the path it records them under. */

@@ -71,6 +71,20 @@ export class FakeTable extends FakeClientObject<TableModel> {
   delete(): void {
     this.enqueueOn("delete", undefined, (t) => this.model.deleteTable(t));
   }
+
+  /** Table.resize(newRange) (ExcelApi 1.13): an address on the same sheet, or a Range. */
+  resize(newRange: FakeRange | string): void {
+    const address = typeof newRange === "string" ? newRange : null;
+    this.enqueueOn("resize", address ?? "range", (t) => {
+      let rect: Rect;
+      if (address !== null) {
+        rect = parseLocal(splitSheet(address).local);
+      } else {
+        rect = (newRange as FakeRange).resolve().rect;
+      }
+      this.model.resizeTable(t, rect);
+    });
+  }
 }
 
 /** table.rows: add(index, values) and getCount(). */

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "./errors";
+import { ConfigurationError, NotConnectedError } from "./errors";
 
 /** Where the service is and who is calling: everything a request needs besides its own arguments. */
 export interface ConnectionConfig {
@@ -56,6 +56,7 @@ export function checkServiceUrl(value: string, setting: string): string {
 
 /** Validates a whole connection and returns it normalized (trimmed, no trailing slashes). */
 export function checkConnection(config: ConnectionConfig): ConnectionConfig {
+  if (config.baseUrl === "" && config.apiKey === "") throw new NotConnectedError("Open the Climate Risk pane to connect", { operation: "configure" });
   const apiKey = config.apiKey.trim();
   if (apiKey === "") throw new ConfigurationError("API key is empty", { operation: "configure" });
   const project = config.project?.trim();

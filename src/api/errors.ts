@@ -43,6 +43,9 @@ export class ServiceError extends Error {
 /** Thrown before any request when base URL, key or project cannot be used (e.g. a key over plain http). */
 export class ConfigurationError extends ServiceError {}
 
+/** No connection is configured yet (a production build's first run): the pane must be opened. */
+export class NotConnectedError extends ConfigurationError {}
+
 /** Thrown when the service answered with a non-2xx status. */
 export class ApiError extends ServiceError {
   declare readonly status: number;

@@ -16,6 +16,8 @@ import { columnLetters } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, rowBytes } from "./chunks";
 import { IncompleteCleanupError, TableShapeError } from "./errors";
+import { FingerprintBuilder, type PasteProvenance, type ProvenanceRecord } from "../shaping/provenance";
+import { recordProvenance, restoreProvenance, snapshotProvenance, utcNow, type ProvenanceSnapshot } from "./provenance";
 import { LABEL_COLOURS, type WrittenSheet } from "./writeSheets";
 
 const MAX_CELL_TEXT = 32_767;
@@ -48,6 +50,11 @@ export interface StreamSheetSpec {
   scoreColumns?: number[];
   /** Number formats of numeric columns by 0-based index (e.g. {3: "0.000"}). */
   numberFormats?: Record<number, string>;
+  /**
+   * How the sheet was made: recorded with the sheet (as writeSheets.ts does) in the workbook's
+   * provenance store, so it is listed among the pasted sheets and can be refreshed in place.
+   */
+  provenance?: PasteProvenance;
 }
 
 /** Options of a streaming write. */
@@ -70,6 +77,8 @@ interface SheetState {
   width: number;
   pending: CellValue[][];
   pendingBytes: number;
+  /** Of every row appended, for the provenance record (a later refresh checks the table is unedited). */
+  fingerprint: FingerprintBuilder;
 }
 
 /** A set of new sheets being filled by a stream of rows; see the module comment. */
@@ -99,7 +108,7 @@ export class StreamingSheets {
       const sheet = sheets.add(tempName);
       sheet.visibility = "Hidden"; // never seen half-written
       sheet.load("id");
-      return { spec, sheet, tempName, written: 0, width: 0, pending: [], pendingBytes: 0 };
+      return { spec, sheet, tempName, written: 0, width: 0, pending: [], pendingBytes: 0, fingerprint: new FingerprintBuilder() };
     });
     const writer = new StreamingSheets(context, states, options);
     try {
@@ -129,6 +138,7 @@ export class StreamingSheets {
       state.pendingBytes += bytes;
       if (row.length > state.width) state.width = row.length;
     }
+    state.fingerprint.addRows(rows);
   }
 
   /** Rows already synced to the workbook, over every sheet. */
@@ -149,6 +159,7 @@ export class StreamingSheets {
    * sheet). Rejects, after deleting every sheet, when anything fails.
    */
   async finish(headers: readonly string[][], charts: Array<StreamChartSpec | undefined> = []): Promise<WrittenSheet[]> {
+    let provenanceBefore: ProvenanceSnapshot | undefined;
     try {
       for (const s of this.states) await this.flush(s);
       this.options.signal?.throwIfAborted();
@@ -180,6 +191,28 @@ export class StreamingSheets {
       });
       this.options.signal?.throwIfAborted();
       await this.context.sync();
+      const records: ProvenanceRecord[] = [];
+      kept.forEach((state, i) => {
+        if (!state.spec.provenance) return;
+        const written = results[i];
+        const header = headers[this.states.indexOf(state)] ?? [];
+        records.push({
+          ...state.spec.provenance,
+          sheetId: state.id ?? written.sheetName,
+          sheetName: written.sheetName,
+          tableName: written.tableName,
+          tableAddress: written.tableAddress,
+          header: header.slice(),
+          rows: written.rowCount,
+          writtenAt: utcNow(),
+          fingerprint: state.fingerprint.finish(header),
+        });
+      });
+      if (records.length > 0) {
+        provenanceBefore = await snapshotProvenance(this.context);
+        await recordProvenance(this.context, records);
+      }
+      this.options.signal?.throwIfAborted();
       for (const s of kept) s.sheet.visibility = "Visible";
       kept[0]?.sheet.activate();
       kept[0]?.sheet.getRange("A1").select();
@@ -187,6 +220,7 @@ export class StreamingSheets {
       this.finished = true;
       return results;
     } catch (error) {
+      if (provenanceBefore) await restoreProvenance(this.context, provenanceBefore).catch(() => undefined); // best effort; the sheets go below
       await this.discard(error);
       throw error;
     }

@@ -11,6 +11,8 @@ import { columnLetters } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
 import { IncompleteCleanupError, TableShapeError } from "./errors";
+import { tableFingerprint, type PasteProvenance, type ProvenanceRecord } from "../shaping/provenance";
+import { recordProvenance, restoreProvenance, snapshotProvenance, utcNow, type ProvenanceSnapshot } from "./provenance";
 
 /** A line chart of some data rows over a block of columns (e.g. years). */
 export interface ChartSpec {
@@ -40,6 +42,11 @@ export interface NewSheetSpec {
   /** 0-based columns coloured by their LOW / MEDIUM / HIGH text. */
   conditionalLabels?: number[];
   chart?: ChartSpec;
+  /**
+   * How the table was made. When given, the sheet is listed on the "Climate Risk sources" sheet and
+   * in the workbook's provenance store (src/excel/provenance.ts), so it can be refreshed in place.
+   */
+  provenance?: PasteProvenance;
 }
 
 /** Progress of a write, after each request. */
@@ -81,8 +88,8 @@ export const LABEL_COLOURS: Record<"LOW" | "MEDIUM" | "HIGH", { fill: string; fo
 const MAX_CHART_SERIES = 20;
 const MAX_CELL_TEXT = 32_767;
 
-/** Check shape and cell types before anything is changed; returns the table's width. */
-function checkShape(spec: NewSheetSpec, index: number): void {
+/** Check shape and cell types before anything is changed (TableShapeError names row and column). */
+export function checkShape(spec: NewSheetSpec, index: number): void {
   const where = `Sheet "${spec.sheetName}"`;
   if (spec.header.length === 0) throw new TableShapeError(`${where} (table ${index + 1}) has no columns.`);
   spec.rows.forEach((row, r) => {
@@ -157,6 +164,7 @@ export async function writeSheetsAtomically(context: Excel.RequestContext, specs
   });
 
   const created: Created[] = [];
+  let provenanceBefore: ProvenanceSnapshot | undefined;
   try {
     signal?.throwIfAborted();
     for (const plan of plans) {
@@ -191,12 +199,34 @@ export async function writeSheetsAtomically(context: Excel.RequestContext, specs
     }
 
     signal?.throwIfAborted();
+    const records: ProvenanceRecord[] = [];
+    plans.forEach(({ spec }, i) => {
+      if (!spec.provenance) return;
+      const written = results[i];
+      records.push({
+        ...spec.provenance,
+        sheetId: created[i].id ?? written.sheetName,
+        sheetName: written.sheetName,
+        tableName: written.tableName,
+        tableAddress: written.tableAddress,
+        header: spec.header.slice(),
+        rows: written.rowCount,
+        writtenAt: utcNow(),
+        fingerprint: tableFingerprint(spec.header, spec.rows),
+      });
+    });
+    if (records.length > 0) {
+      provenanceBefore = await snapshotProvenance(context);
+      await recordProvenance(context, records);
+    }
+    signal?.throwIfAborted();
     for (const c of created) c.sheet.visibility = "Visible";
     created[0]?.sheet.activate();
     created[0]?.sheet.getRange("A1").select();
     await context.sync();
     return results;
   } catch (error) {
+    if (provenanceBefore) await restoreProvenance(context, provenanceBefore).catch(() => undefined); // best effort; the sheets go below
     await discard(context, created, error);
     throw error;
   }

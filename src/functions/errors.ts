@@ -2,6 +2,7 @@ import {
   AbortedError,
   BadRequestError,
   ConfigurationError,
+  NotConnectedError,
   ConflictError,
   ForbiddenError,
   InvalidResponseError,
@@ -93,6 +94,7 @@ export function toExcelError(error: unknown, context: ErrorContext): Error {
   if (error instanceof ForbiddenError) {
     return excelError("#N/A", "Project not open to this API key: choose another in the Climate Risk pane");
   }
+  if (error instanceof NotConnectedError) return excelError("#N/A", "Open the Climate Risk pane to connect");
   if (error instanceof NetworkError || error instanceof ConfigurationError) {
     return excelError("#N/A", `Cannot reach the risk service: ${CONNECT_HINT}`);
   }

@@ -25,7 +25,7 @@ import { timeseries as timeseriesFormula } from "./formulas/timeseries";
 /**
  * Point-search risk score (or label) of one hazard at a latitude and longitude; ranges of points spill one result per row. An empty hazard spills a table of every hazard at both horizons.
  * @customfunction SEARCH
- * @helpurl https://github.com/example/climate-risk-excel-addin#risksearch
+ * @helpurl https://localhost:3000/help.html#risksearch
  * @param {any[][]} lat Latitude in decimal degrees, -90 to 90 (or a range of them).
  * @param {any[][]} lng Longitude in decimal degrees, -180 to 180 (or a range of them).
  * @param {any[][]} hazard floods, cyclones, drought, heatwaves, sea_level_rise or wildfire (portfolio spellings such as flood_potential also work). Empty: a table of all hazards.
@@ -52,7 +52,7 @@ export function search(
 /**
  * Risk score (or class) of one hazard for one asset of a portfolio; a range of assets spills one result per row. Defaults: scenario ssp245, window 30 years.
  * @customfunction SUMMARY
- * @helpurl https://github.com/example/climate-risk-excel-addin#risksummary
+ * @helpurl https://localhost:3000/help.html#risksummary
  * @param {any[][]} portfolio Portfolio name.
  * @param {any[][]} index The asset's portfolio_index (0 for the first row imported) or its entity_id (text), or a range of them.
  * @param {any[][]} hazard flood_potential, cyclone, water_stress, heatwave, sea_level_rise or wildfire (search spellings such as floods also work).
@@ -79,7 +79,7 @@ export function summary(
 /**
  * One number or label of a portfolio asset's extended summary, such as structural_damage_2050_ubd or summary_label_30yr; ranges spill one result per row.
  * @customfunction METRIC
- * @helpurl https://github.com/example/climate-risk-excel-addin#riskmetric
+ * @helpurl https://localhost:3000/help.html#riskmetric
  * @param {any[][]} portfolio Portfolio name.
  * @param {any[][]} index The asset's portfolio_index or entity_id (text), or a range of them.
  * @param {any[][]} scenario ssp126, ssp245 or ssp585.
@@ -104,7 +104,7 @@ export function metric(
 /**
  * Yearly series of one hazard indicator for one asset, spilled as year and value columns with a header row.
  * @customfunction TIMESERIES
- * @helpurl https://github.com/example/climate-risk-excel-addin#risktimeseries
+ * @helpurl https://localhost:3000/help.html#risktimeseries
  * @param {string} portfolio Portfolio name.
  * @param {any} index The asset's portfolio_index or its entity_id (text).
  * @param {string} hazard flood_potential, cyclone, water_stress, heatwave, sea_level_rise or wildfire.
@@ -131,7 +131,7 @@ export function timeseries(
 /**
  * The projects your API key may use, with a header row.
  * @customfunction PROJECTS
- * @helpurl https://github.com/example/climate-risk-excel-addin#riskprojects
+ * @helpurl https://localhost:3000/help.html#riskprojects
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} project_id and project_name columns.
  * @cancelable
@@ -144,7 +144,7 @@ export function projects(invocation: CustomFunctions.CancelableInvocation): Prom
 /**
  * The portfolios of the connected project, with a header row.
  * @customfunction PORTFOLIOS
- * @helpurl https://github.com/example/climate-risk-excel-addin#riskportfolios
+ * @helpurl https://localhost:3000/help.html#riskportfolios
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} Name, id, status and timestamps of each portfolio.
  * @cancelable
@@ -157,7 +157,7 @@ export function portfolios(invocation: CustomFunctions.CancelableInvocation): Pr
 /**
  * Every asset of a portfolio, with a header row.
  * @customfunction ASSETS
- * @helpurl https://github.com/example/climate-risk-excel-addin#riskassets
+ * @helpurl https://localhost:3000/help.html#riskassets
  * @param {string} portfolio Portfolio name.
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
  * @returns {Promise<any[][]>} portfolio_index, entity_id, entity_name, lat, lng and label columns.
@@ -171,7 +171,7 @@ export function assets(portfolio: string, invocation: CustomFunctions.Cancelable
 /**
  * Value of a vector layer applied to a portfolio, for one asset; a range of assets spills one value per row.
  * @customfunction LAYER
- * @helpurl https://github.com/example/climate-risk-excel-addin#risklayer
+ * @helpurl https://localhost:3000/help.html#risklayer
  * @param {any[][]} vector Vector layer id.
  * @param {any[][]} portfolio Portfolio name.
  * @param {any[][]} index The asset's portfolio_index or entity_id (text), or a range of them.
@@ -194,7 +194,7 @@ export function layer(
 /**
  * One summary number of a nature sub-project, found by id or name; ranges spill one result per row.
  * @customfunction NATURE
- * @helpurl https://github.com/example/climate-risk-excel-addin#risknature
+ * @helpurl https://localhost:3000/help.html#risknature
  * @param {any[][]} subproject Sub-project id or name (or a range of them).
  * @param {any[][]} metric Summary name, e.g. wildfire_ssp585_2050_mean or seismic_baseline_mean.
  * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.

@@ -4,3 +4,15 @@
  * in Node, so read it behind `typeof __DEFAULT_SERVICE_URL__ !== "undefined"`.
  */
 declare const __DEFAULT_SERVICE_URL__: string | undefined;
+
+/**
+ * Defined by webpack's DefinePlugin: the add-in's version (package.json `version`), recorded in
+ * the provenance of every pasted sheet. Absent in Node: read it through src/shared/version.ts.
+ */
+declare const __ADDIN_VERSION__: string | undefined;
+
+/**
+ * Defined by webpack's DefinePlugin: true in a production build with no default service URL,
+ * where there is no emulator to fall back on, so the user must enter a connection first.
+ */
+declare const __CONNECTION_REQUIRED__: boolean | undefined;

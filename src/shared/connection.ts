@@ -28,6 +28,8 @@ interface StoreState {
   stored: ConnectionConfig | undefined;
   storage: ConnectionStorage | undefined;
   listeners: Set<(config: ConnectionConfig) => void>;
+  /** Set by setConnectionRequired; undefined: the build decides. */
+  required?: boolean;
 }
 
 const STATE_KEY = Symbol.for("climate-risk.connection-store");
@@ -38,8 +40,30 @@ function state(): StoreState {
   return holder[STATE_KEY];
 }
 
+/**
+ * No connection at all: what a production build (no emulator behind it) uses until the user
+ * saves one. Every call with it fails with NotConnectedError ("Open the Climate Risk pane to connect").
+ */
+export const NO_CONNECTION: Readonly<ConnectionConfig> = Object.freeze({ baseUrl: "", natureUrl: "", apiKey: "" });
+
+/**
+ * Whether a connection must be entered before anything works: true in a production build with no
+ * default service URL (`__CONNECTION_REQUIRED__`), or when a test or host says so.
+ */
+export function connectionRequired(): boolean {
+  const forced = state().required;
+  if (forced !== undefined) return forced;
+  return typeof __CONNECTION_REQUIRED__ !== "undefined" && __CONNECTION_REQUIRED__ === true;
+}
+
+/** Overrides {@link connectionRequired} (tests, the harness); `undefined` goes back to the build's setting. */
+export function setConnectionRequired(required: boolean | undefined): void {
+  state().required = required;
+}
+
 /** The connection used when none is stored: the emulator, through the dev server's proxy when built so. */
 export function defaultConnection(): ConnectionConfig {
+  if (connectionRequired()) return { ...NO_CONNECTION };
   const configured = typeof __DEFAULT_SERVICE_URL__ !== "undefined" ? __DEFAULT_SERVICE_URL__ : undefined;
   if (!configured) return { ...EMULATOR_CONNECTION };
   const origin = typeof location !== "undefined" ? location.origin : EMULATOR_CONNECTION.baseUrl;

@@ -4,6 +4,7 @@
  * of the write (rejected outright, or half applied), the service at each request (503, reset,
  * stall), or the user's Cancel at each progress report. The user's sheets are never touched.
  */
+import { PROVENANCE_STORE_SHEET, SOURCES_SHEET } from "../../src/shaping/provenance";
 import { RiskClient } from "../../src/api";
 import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
 import { downloadExport, unpackExport, type DownloadedExport } from "../../src/taskpane/actions/export";
@@ -16,6 +17,8 @@ import { recordFigures } from "./support/figures";
 import { closingFetch, startDrillService, type DrillService } from "./support/service";
 
 const PORTFOLIO = "demo-portfolio";
+/** The provenance store and the Sources sheet: written with a paste, gone with a failed one. */
+const PROVENANCE_SHEETS = new Set([PROVENANCE_STORE_SHEET, SOURCES_SHEET]);
 let service: DrillService;
 let client: RiskClient;
 let exported: DownloadedExport;
@@ -86,7 +89,7 @@ function expectWholeOrAbsent(name: string, fake: FakeExcel, before: WorkbookSnap
   for (const sheet of before.sheets) expect(after.sheets.find((s) => s.name === sheet.name)).toEqual(sheet);
   for (const table of before.tables) expect(after.tables).toContainEqual(table);
   if (outcome.ok) {
-    const added = after.sheets.filter((s) => !beforeNames.has(s.name));
+    const added = after.sheets.filter((s) => !beforeNames.has(s.name) && !PROVENANCE_SHEETS.has(s.name));
     expect(added.map(contentOf)).toEqual(reference.sheets.map((s) => s.content));
     expect(outcome.sheets.map((s) => s.rowCount)).toEqual(reference.sheets.map((s) => s.rowCount));
     return "complete";
@@ -131,8 +134,10 @@ describe.each(Object.keys(PASTES))("%s", (name) => {
     const syncsBefore = fake.syncCount;
     const sheets = await paste(counting, (b) => fake.run(b), { onProgress: () => progressReports++ });
     const after = fake.snapshot();
-    const added = after.sheets.filter((s) => !before.sheets.some((b) => b.name === s.name));
+    const added = after.sheets.filter((s) => !before.sheets.some((b) => b.name === s.name) && !PROVENANCE_SHEETS.has(s.name));
     expect(added.map((s) => s.name)).toEqual(sheets.map((s) => s.sheetName));
+    // Every paste but the export unpack (given no client here) records its provenance.
+    if (name !== "export unpack") expect(after.sheets.filter((s) => PROVENANCE_SHEETS.has(s.name)).map((s) => s.name)).toEqual([PROVENANCE_STORE_SHEET, SOURCES_SHEET]);
     for (const [i, sheet] of sheets.entries()) {
       expect(sheet.rowCount).toBeGreaterThan(0);
       // Header + every row: the last row's first cell is filled, nothing below it.

@@ -1,3 +1,4 @@
+import { PROVENANCE_STORE_SHEET, SOURCES_SHEET } from "../../src/shaping/provenance";
 import type { RiskClient } from "../../src/api/client";
 import type { ConnectionConfig } from "../../src/api/config";
 import { ConfigurationError, UnauthorizedError } from "../../src/api/errors";
@@ -47,7 +48,8 @@ describe("nature", () => {
     const exported = await client.nature.exportSubproject(ready.id);
     const { fake, run } = newWorkbook();
     const pasted = await pasteSubprojectSummary({ client, run, subproject: { id: ready.id, name: ready.name } });
-    expect(fake.sheetNames()).toEqual(["Sheet1", pasted.sheetName]);
+    // The paste adds its sheet, plus the provenance store (very hidden) and the visible Sources sheet.
+    expect(fake.sheetNames()).toEqual(["Sheet1", pasted.sheetName, PROVENANCE_STORE_SHEET, SOURCES_SHEET]);
     const rows = fake.read(pasted.sheetName, `A1:B${pasted.rowCount + 1}`);
     expect(rows[0]).toEqual(["metric", "value"]);
     for (const [name, value] of Object.entries(exported.summary)) {

@@ -1,3 +1,4 @@
+import { PROVENANCE_STORE_SHEET, SOURCES_SHEET } from "../../src/shaping/provenance";
 import type { RiskClient } from "../../src/api/client";
 import { NotFoundError } from "../../src/api/errors";
 import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
@@ -46,7 +47,8 @@ describe("timeseries → new sheet", () => {
     const result = await pasteTimeseries({ client, run, portfolio: PORTFOLIO, filters, catalog, chartAssets: [0, 1], rows: 10, onProgress: (p) => p.fraction !== undefined && fractions.push(p.fraction) });
     expect(result.rowCount).toBe(expected.length);
     expect(result.chart).toBe(true);
-    expect(fake.sheetNames()).toEqual(["Sheet1", result.sheetName]);
+    // The paste adds its sheet, plus the provenance store (very hidden) and the visible Sources sheet.
+    expect(fake.sheetNames()).toEqual(["Sheet1", result.sheetName, PROVENANCE_STORE_SHEET, SOURCES_SHEET]);
     expect(fake.activeSheetName()).toBe(result.sheetName);
     expect(fractions.length).toBeGreaterThan(3);
 

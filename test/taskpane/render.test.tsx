@@ -2,6 +2,7 @@ import { FluentProvider, webLightTheme } from "@fluentui/react-components";
 import { renderToString } from "react-dom/server";
 import { App } from "../../src/taskpane/components/App";
 import { newWorkbook } from "./support";
+import { setConnectionRequired } from "../../src/shared/connection";
 
 /**
  * Render smoke test without a DOM: the whole pane renders on the server, shows the demo-connection
@@ -32,4 +33,25 @@ test("without a workbook the pane says so instead of failing", () => {
     </FluentProvider>,
   );
   expect(html.includes('data-testid="no-workbook-notice"')).toBe(true);
+});
+
+test("a production first run (nothing configured, no emulator) opens on the connection form and says what to enter", () => {
+  setConnectionRequired(true);
+  try {
+    const { run } = newWorkbook();
+    const html = renderToString(
+      <FluentProvider theme={webLightTheme}>
+        <App run={run} emptyCache={() => undefined} host={null} />
+      </FluentProvider>,
+    );
+    expect(html).toContain('data-testid="connection-first-run"');
+    expect(html).toContain("Connect to your climate risk service");
+    expect(html).not.toContain('data-testid="connection-default-notice"');
+    expect(html).not.toContain('data-testid="connection-unusable"');
+    expect(html).toMatch(/data-testid="connection-summary"[^>]*>Not connected/);
+    expect(html).toContain('data-testid="usage-line"');
+    for (const section of ["builder", "scoped-refresh", "pasted", "static"]) expect(html).toContain(`data-testid="section-${section}-header"`);
+  } finally {
+    setConnectionRequired(undefined);
+  }
 });

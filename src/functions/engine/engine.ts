@@ -124,6 +124,54 @@ export interface CancelSignal {
   removeEventListener(type: "abort", listener: () => void): void;
 }
 
+/**
+ * A scoped refresh's window (see {@link RiskEngine.beginFreshPass}): counts the calls made while
+ * it is open and how many of them have settled, and tells listeners after each change.
+ */
+export class FreshPass {
+  /** Keys already loaded afresh in this pass: later calls of them share that load or its result. */
+  readonly keys = new Set<string>();
+  calls = 0;
+  settled = 0;
+  ended = false;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly close: (pass: FreshPass) => void) {}
+
+  /** Calls made in the pass that have not settled yet. */
+  get pending(): number {
+    return this.calls - this.settled;
+  }
+
+  /** Be told after each call made or settled; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Closes the pass: calls from now on use the cache again. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.close(this);
+  }
+
+  /** @internal counts one call and its settling. */
+  track(promise: Promise<unknown>): void {
+    this.calls++;
+    this.emit();
+    const done = () => {
+      this.settled++;
+      this.emit();
+    };
+    promise.then(done, done);
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
 /** Fetches the data of one key; it must honour `signal`. */
 export type Loader<T> = (context: LoadContext) => Promise<T>;
 
@@ -139,6 +187,8 @@ interface Flight {
   settled: boolean;
   /** Set by `invalidate`: the data changed while this load ran, so its result is not cached. */
   outdated?: boolean;
+  /** Set for a scoped refresh's load (a fresh pass): the persistent cache may not answer it as fresh. */
+  skipPersistentFresh?: boolean;
   /** Set when the load failed for want of the service: what its cells show (for the stale list). */
   mark?: StaleMark;
   /** The last good value the persistent cache holds for this key, if any (for the failure policy). */
@@ -184,6 +234,7 @@ export class RiskEngine {
   readonly staleCells = new StaleCells();
   /** What a failed load shows when a last good value exists; the task pane's setting changes it. */
   failurePolicy: FailurePolicy;
+  private freshPass: FreshPass | undefined;
 
   constructor(private readonly options: EngineOptions) {
     const settings = { ...DEFAULT_ENGINE_SETTINGS };
@@ -223,22 +274,31 @@ export class RiskEngine {
     }
     const cell = signal?.cell;
     if (cell) this.staleCells.touch(cell, signal);
-    const cached = this.cache.get(fullKey);
+    // In a fresh pass the first call of a key skips the cache; later ones join its fresh load
+    // while it runs (the cache still holds the old result until it settles), then read its result.
+    const pass = this.freshPass;
+    const fresh = pass !== undefined && !pass.keys.has(fullKey);
+    if (fresh) pass.keys.add(fullKey);
+    const skipCache = fresh || (pass !== undefined && this.flights.has(fullKey));
+    const cached = skipCache ? undefined : this.cache.get(fullKey);
     if (cached) {
       this.counters.cacheHits++;
       if (cell && cached.mark) this.staleCells.record(cell, key, cached.mark);
-      return cached.ok ? Promise.resolve(cached.value as T) : Promise.reject(cached.error);
+      const answer = cached.ok ? Promise.resolve(cached.value as T) : Promise.reject(cached.error);
+      pass?.track(answer);
+      return answer;
     }
     let flight = this.flights.get(fullKey);
     if (flight) this.counters.joined++;
     else flight = this.startFlight(fullKey, loader as Loader<unknown>, client);
+    // A fresh pass's load must reach the service: the persistent cache may not answer it as fresh.
+    if (fresh) flight.skipPersistentFresh = true;
     const waiting = this.wait(flight, signal) as Promise<T>;
-    if (!cell) return waiting;
     const joined = flight;
     const note = () => {
-      if (joined.mark) this.staleCells.record(cell, key, joined.mark);
+      if (cell && joined.mark) this.staleCells.record(cell, key, joined.mark);
     };
-    return waiting.then(
+    const answer = waiting.then(
       (value) => {
         note();
         return value;
@@ -248,6 +308,24 @@ export class RiskEngine {
         throw error;
       },
     );
+    pass?.track(answer);
+    return answer;
+  }
+
+  /**
+   * Opens a fresh pass for a scoped refresh: until `end()`, the first call of each key is loaded
+   * anew (skipping the cache; a load already under way is joined) and its result replaces the cached
+   * one, while keys never called in the pass keep their cached results. The task pane opens it,
+   * re-enters the RISK formulas of the cells in scope so only they recalculate, and waits on its
+   * counters. One pass at a time: opening one ends the previous.
+   */
+  beginFreshPass(): FreshPass {
+    this.freshPass?.end();
+    const pass = new FreshPass((p) => {
+      if (this.freshPass === p) this.freshPass = undefined;
+    });
+    this.freshPass = pass;
+    return pass;
   }
 
   /**
@@ -408,7 +486,7 @@ export class RiskEngine {
       // The persistent cache first: after a restart, a fresh result answers without a request.
       void lastGood.get(flight.key).then((previous) => {
         if (flight.settled) return;
-        if (previous && this.isFresh(flight.key, previous.fetchedAt)) {
+        if (previous && !flight.skipPersistentFresh && this.isFresh(flight.key, previous.fetchedAt)) {
           this.counters.persistentHits++;
           this.settle(flight, { ok: true, value: previous.value }, previous.fetchedAt);
         } else this.run(flight, previous);

@@ -1,6 +1,7 @@
 import type { RiskClient } from "../../api/client";
 import { writeTableToNewSheet } from "../../excel/writeSheets";
 import { parseCsvTable } from "../../shaping/csvTable";
+import { provenanceOf } from "./pasted-sheets";
 import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** Options of {@link pasteAppliedLayer}. */
@@ -28,10 +29,11 @@ export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<P
   const table = parseCsvTable(result.csv, `the layer applied to ${portfolio}`);
   if (table.rows.length === 0) throw new Error(`Applying the layer to ${portfolio} returned no rows.`);
   const name = options.vectorName ?? result.name;
+  const provenance = await provenanceOf(client, "applied-layer", portfolio, { vector_id: String(options.vectorId), vector_name: name }, signal);
   const written = await run((context) =>
     writeTableToNewSheet(
       context,
-      { sheetName: `${name} ${portfolio}`, tableName: `Layer_${name}`, header: table.header, rows: table.rows },
+      { sheetName: `${name} ${portfolio}`, tableName: `Layer_${name}`, header: table.header, rows: table.rows, provenance },
       { signal, onProgress: (p) => onProgress?.({ message: `Writing row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: p.fraction }) },
     ),
   ).catch((error: unknown) => {

@@ -33,8 +33,11 @@ export async function testConnection(config: ConnectionConfig, options: { signal
   return { projects, projectKnown, nature };
 }
 
-/** Lists the projects for the project picker (GET /projects/ needs only the key). */
-export function listProjects(config: ConnectionConfig, options: { signal?: AbortSignal } = {}): Promise<Project[]> {
+/**
+ * Lists the projects for the project picker (GET /projects/ needs only the key). Async so that
+ * unusable settings (e.g. nothing configured yet) reject rather than throw in the caller's effect.
+ */
+export async function listProjects(config: ConnectionConfig, options: { signal?: AbortSignal } = {}): Promise<Project[]> {
   return probeClient(config).projects.list({ signal: options.signal });
 }
 

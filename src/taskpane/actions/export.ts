@@ -1,6 +1,9 @@
 import type { RiskClient } from "../../api/client";
 import { writeSheetsAtomically } from "../../excel/writeSheets";
 import { sheetNameForFile, unzipCsvFiles } from "../../shaping/exportZip";
+import type { RiskClient as Client } from "../../api/client";
+import type { PasteProvenance } from "../../shaping/provenance";
+import { provenanceOf } from "./pasted-sheets";
 import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** A downloaded export: its bytes and the file name to save it under. */
@@ -29,12 +32,19 @@ export function listExportFiles(download: DownloadedExport): Array<{ fileName: s
  * Unpacks every CSV file of an export into its own new sheet, all or none: a failure or Cancel
  * part-way deletes the sheets already made.
  */
-export async function unpackExport(options: LongRunning & { run: ExcelRunner; download: DownloadedExport }): Promise<PastedSheet[]> {
+export async function unpackExport(options: LongRunning & { run: ExcelRunner; download: DownloadedExport; client?: Client }): Promise<PastedSheet[]> {
   const { run, download, signal, onProgress } = options;
+  // With the client it came from, each sheet records its provenance (and can be refreshed).
+  const base: PasteProvenance | undefined = options.client ? await provenanceOf(options.client, "export", download.portfolio, {}, signal) : undefined;
   const files = unzipCsvFiles(download.bytes);
   if (files.length === 0) throw new Error(`${download.fileName} holds no CSV files.`);
   throwIfCancelled(signal);
-  const specs = files.map((file) => ({ sheetName: sheetNameForFile(file.fileName), header: file.header, rows: file.rows }));
+  const specs = files.map((file) => ({
+    sheetName: sheetNameForFile(file.fileName),
+    header: file.header,
+    rows: file.rows,
+    provenance: base ? { ...base, filters: { ...base.filters, file: file.fileName } } : undefined,
+  }));
   const written = await run((context) =>
     writeSheetsAtomically(context, specs, {
       signal,

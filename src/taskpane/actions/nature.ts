@@ -5,6 +5,7 @@ import { writeTableToNewSheet } from "../../excel/writeSheets";
 import type { CellValue } from "../../shaping/types";
 import { refreshAfterChange, type ForgetChange } from "./data-change";
 import { parseGeoJsonFile } from "./geojson-file";
+import { natureRows, provenanceOf } from "./pasted-sheets";
 import { CancelledError, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** The sub-project type the service uses on create (contract). */
@@ -76,22 +77,14 @@ export async function pasteSubprojectSummary(
     if (signal?.aborted) throw new CancelledError();
     throw error;
   });
-  const rows: CellValue[][] = [];
-  for (const [name, value] of Object.entries(exported.summary ?? {})) rows.push([name, typeof value === "number" && Number.isFinite(value) ? value : String(value ?? "")]);
-  for (const [name, value] of Object.entries(exported.metadata ?? {})) rows.push([`metadata:${name}`, cellOf(value)]);
+  const rows: CellValue[][] = natureRows(exported);
   if (rows.length === 0) throw new Error(`${subproject.name} has no summary yet.`);
+  const provenance = await provenanceOf(client, "nature-summary", undefined, { subproject_id: subproject.id, subproject_name: subproject.name }, signal);
   const written = await run((context) =>
-    writeTableToNewSheet(context, { sheetName: `Nature ${subproject.name}`, tableName: `Nature_${subproject.name}`, header: ["metric", "value"], rows }, { signal }),
+    writeTableToNewSheet(context, { sheetName: `Nature ${subproject.name}`, tableName: `Nature_${subproject.name}`, header: ["metric", "value"], rows, provenance }, { signal }),
   ).catch((error: unknown) => {
     if (signal?.aborted) throw new CancelledError();
     throw error;
   });
   return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
-}
-
-function cellOf(value: unknown): CellValue {
-  if (typeof value === "number") return Number.isFinite(value) ? value : "";
-  if (typeof value === "string" || typeof value === "boolean") return value;
-  if (value === null || value === undefined) return "";
-  return JSON.stringify(value);
 }

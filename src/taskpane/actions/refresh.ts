@@ -10,7 +10,8 @@ export interface RefreshResult {
 
 /** Cells read per sync while counting: keeps each response far below Excel on the web's 5 MB. */
 const CELLS_PER_READ = 40_000;
-const RISK_CALL = /\bRISK\.[A-Z]+\s*\(/i;
+/** A formula that calls one of the RISK.* functions. */
+export const RISK_CALL = /\bRISK\.[A-Z]+\s*\(/i;
 
 /**
  * "Refresh all": empties the functions' cache (so nothing is answered from memory), counts the

@@ -2,6 +2,7 @@ import type { RiskClient } from "../../api/client";
 import { writeSheetsAtomically } from "../../excel/writeSheets";
 import { flattenExtendedSummary, flattenSummary } from "../../shaping/flattenSummary";
 import type { ExtendedSummaryItem, SummaryItem } from "../../shaping/types";
+import { provenanceOf } from "./pasted-sheets";
 import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** Options of {@link pasteSummary}. */
@@ -52,10 +53,18 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
   if (summary.length === 0) throw new Error(`${portfolio} has no summary data${options.scenario ? ` for ${options.scenario}` : ""}.`);
 
   const flat = flattenSummary(summary as unknown as SummaryItem[]);
-  const specs = [{ sheetName: `Summary ${portfolio}`, tableName: `Summary_${portfolio}`, header: flat.header, rows: flat.rows, conditionalLabels: flat.labelColumns }];
+  const provenance = await provenanceOf(client, "summary", portfolio, { scenario: options.scenario }, signal);
+  const specs = [{ sheetName: `Summary ${portfolio}`, tableName: `Summary_${portfolio}`, header: flat.header, rows: flat.rows, conditionalLabels: flat.labelColumns, provenance }];
   if (extended && extendedItems.length > 0) {
     const ext = flattenExtendedSummary(extendedItems as unknown as ExtendedSummaryItem[]);
-    specs.push({ sheetName: `Extended ${extendedScenario} ${portfolio}`, tableName: `Extended_${extendedScenario}_${portfolio}`, header: ext.header, rows: ext.rows, conditionalLabels: ext.labelColumns });
+    specs.push({
+      sheetName: `Extended ${extendedScenario} ${portfolio}`,
+      tableName: `Extended_${extendedScenario}_${portfolio}`,
+      header: ext.header,
+      rows: ext.rows,
+      conditionalLabels: ext.labelColumns,
+      provenance: { ...provenance, operation: "extended-summary" as const, filters: { ...provenance.filters, scenario: extendedScenario } },
+    });
   }
   const written = await run((context) =>
     writeSheetsAtomically(context, specs, {

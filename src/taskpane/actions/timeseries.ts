@@ -4,6 +4,7 @@ import type { StreamChartSpec } from "../../excel/streamSheets";
 import { dateFilterProblem, dateKeyInRange, dateRangeReversed } from "../../shaping/dateFilter";
 import { SERIES_KINDS, TIMESERIES_FIXED_COLUMNS, TidyTimeseriesBuilder, seriesKind, type SeriesKind } from "../../shaping/tidyTimeseries";
 import { streamPaste } from "./stream-paste";
+import { provenanceOf } from "./pasted-sheets";
 import { formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** The filters of a timeseries pull; an absent filter means "all". */
@@ -181,11 +182,18 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
   const chartRows: Record<SeriesKind, Array<{ row: number; name: string }>> = { projected: [], observed: [] };
   let itemsRead = 0;
   let tooMany = false;
+  const { hazard, indicator, scenario, measure, start_date, end_date } = query;
+  const provenance = await provenanceOf(client, "timeseries", portfolio, { hazard, indicator, scenario, measure, start_date, end_date }, signal);
   const written = await streamPaste<PhysicalItem>({
     run,
     signal,
     maxRequestBytes: options.maxRequestBytes,
-    specs: SERIES_KINDS.map((kind) => ({ sheetName: `${SHEET_PREFIX[kind]} ${portfolio}`, tableName: `${SHEET_PREFIX[kind].replace(" ", "_")}_${portfolio}` })),
+    // Each sheet records its filters and which series it holds, so "Refresh pasted sheets" re-reads it.
+    specs: SERIES_KINDS.map((kind) => ({
+      sheetName: `${SHEET_PREFIX[kind]} ${portfolio}`,
+      tableName: `${SHEET_PREFIX[kind].replace(" ", "_")}_${portfolio}`,
+      provenance: { ...provenance, filters: { ...provenance.filters, series: kind } },
+    })),
     read: (onPage, reading) =>
       client.datasets.items(portfolio, query).all({
         signal: reading,

@@ -19,6 +19,13 @@ import { SummaryPanel } from "./SummaryPanel";
 import { SyncPanel } from "./SyncPanel";
 import { TimeseriesPanel } from "./TimeseriesPanel";
 import { VisualSection } from "./VisualSection";
+import { FormulaBuilderPanel } from "./FormulaBuilderPanel";
+import { PastedSheetsPanel } from "./PastedSheetsPanel";
+import { ScopedRefreshPanel } from "./ScopedRefreshPanel";
+import { StaticCopyPanel } from "./StaticCopyPanel";
+import { UsageLine } from "./UsageLine";
+import { NotConnectedError } from "../../api/errors";
+import { connectionRequired } from "../../shared/connection";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: "8px", padding: "8px", minWidth: "280px", boxSizing: "border-box" },
@@ -43,6 +50,7 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; fo
   const connection = useConnection();
   const sections: Section[] = [
     { id: "connection", title: "Connection", content: <ConnectionPanel /> },
+    { id: "builder", title: "Formula builder", content: <FormulaBuilderPanel /> },
     { id: "sync", title: "Sync a range to a portfolio", content: <SyncPanel /> },
     { id: "timeseries", title: "Timeseries → new sheet", content: <TimeseriesPanel /> },
     { id: "layer", title: "Applied layer → new sheet", content: <AppliedLayerPanel /> },
@@ -54,6 +62,9 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; fo
     { id: "nature", title: "Nature projects", content: <NaturePanel /> },
     { id: "refresh", title: "Refresh all", content: <RefreshPanel /> },
     { id: "last-good", title: "Last good values", content: <LastGoodPanel /> },
+    { id: "scoped-refresh", title: "Refresh selection / sheet / workbook", content: <ScopedRefreshPanel /> },
+    { id: "pasted", title: "Pasted sheets & sources", content: <PastedSheetsPanel /> },
+    { id: "static", title: "Static copy (values only)", content: <StaticCopyPanel /> },
   ];
   return (
     <TaskpaneContext.Provider value={{ ...connection, run: props.run, emptyCache: props.emptyCache, forget: props.forget ?? forgetInFunctions }}>
@@ -63,15 +74,16 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; fo
             Climate Risk
           </Text>
           <Text size={200} className={styles.sub} data-testid="connection-summary">
-            {connection.isDefault ? "Demo emulator" : connection.config.baseUrl} · project {connection.config.project ?? "(none)"}
+            {connection.isDefault ? (connectionRequired() ? "Not connected" : "Demo emulator") : connection.config.baseUrl} · project {connection.config.project ?? "(none)"}
           </Text>
+          <UsageLine />
         </header>
         {props.run ? null : (
           <MessageBar intent="warning" data-testid="no-workbook-notice">
             <MessageBarBody>No workbook is available: open this add-in in Excel to read and write sheets.</MessageBarBody>
           </MessageBar>
         )}
-        {connection.client ? null : <ErrorNotice error={connection.clientError} testId="connection-unusable" />}
+        {connection.client || connection.clientError instanceof NotConnectedError ? null : <ErrorNotice error={connection.clientError} testId="connection-unusable" />}
         <Accordion multiple collapsible defaultOpenItems={["connection"]}>
           {sections.map((section) => (
             <AccordionItem key={section.id} value={section.id} data-testid={`section-${section.id}`}>

@@ -1,8 +1,8 @@
-import { Button, Field, Input, MessageBar, MessageBarBody, Text } from "@fluentui/react-components";
+import { Button, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Text } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
 import type { ConnectionConfig } from "../../api/config";
 import type { Project } from "../../api/types";
-import { resetConnection, saveConnection } from "../../shared/connection";
+import { connectionRequired, resetConnection, saveConnection } from "../../shared/connection";
 import { listProjects, testConnection, type ConnectionCheck } from "../actions/connection";
 import { describeError } from "../actions/describe-error";
 import { useServices } from "../context";
@@ -46,7 +46,15 @@ export function ConnectionPanel() {
 
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
-      {isDefault ? (
+      {isDefault && connectionRequired() ? (
+        <MessageBar intent="warning" data-testid="connection-first-run" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>Connect to your climate risk service</MessageBarTitle>
+            Enter the service's base URL and nature URL (https://…), your API key and project, then Test connection and Save. Until then RISK cells show #N/A “Open the Climate Risk pane to
+            connect”.
+          </MessageBarBody>
+        </MessageBar>
+      ) : isDefault ? (
         <MessageBar intent="info" data-testid="connection-default-notice" layout="multiline">
           <MessageBarBody>Using the local emulator's demo connection (key “demo-key”, project “demo”). Enter your service's URLs and key to use real data.</MessageBarBody>
         </MessageBar>
@@ -81,7 +89,7 @@ export function ConnectionPanel() {
           Save
         </Button>
         <Button onClick={() => save.start(() => resetConnection())} disabled={save.running || isDefault} data-testid="connection-reset">
-          Use demo emulator
+          {connectionRequired() ? "Forget the saved connection" : "Use demo emulator"}
         </Button>
       </div>
       {test.state.status === "running" ? <Text data-testid="connection-test-progress">Testing…</Text> : null}

@@ -56,7 +56,7 @@ export function ExportPanel() {
           <Button
             disabled={!run || unpack.running || contents.files.length === 0}
             data-testid="export-unpack"
-            onClick={() => run && unpack.start((signal, onProgress) => unpackExport({ run, download: file, signal, onProgress }))}
+            onClick={() => run && unpack.start((signal, onProgress) => unpackExport({ run, download: file, client: client ?? undefined, signal, onProgress }))}
           >
             Unpack all {contents.files.length} CSV files into new sheets
           </Button>

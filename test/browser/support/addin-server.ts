@@ -27,13 +27,14 @@ const TYPES: Record<string, string> = {
  * `webpack --mode development` into a new temporary folder; resolves with the folder.
  * Rejects with webpack's output when the build fails or emits no harness page.
  */
-export function buildAddin(): Promise<string> {
+export function buildAddin(env: Record<string, string> = {}): Promise<string> {
   const outDir = mkdtempSync(path.join(os.tmpdir(), "addin-dev-build-"));
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       [path.join(ROOT, "node_modules", "webpack", "bin", "webpack.js"), "--mode", "development", "--output-path", outDir, "--stats", "errors-only"],
-      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+      // `env` explicitly: jest gives a test file its own copy of process.env, which a child never sees.
+      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } },
     );
     let output = "";
     child.stdout.on("data", (d) => (output += d));

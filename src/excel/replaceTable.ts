@@ -1,0 +1,224 @@
+/**
+ * Refreshing a pasted table in place, whole or not at all. Before anything changes, the sheet is
+ * checked against its provenance record: still there, same name, same table at the same address,
+ * and the table's values exactly as written (fingerprint). Then the new header and rows are written
+ * over the table's own columns in chunks under the 5 MB request limit, and the table is resized
+ * when the row count changed. Columns the user added to the right (inside the table or beside it)
+ * are never written; number formats of numeric columns are left as the user set them. On any
+ * failure or Cancel the old values and formats are written back and the table resized back.
+ */
+import { requirementSupported } from "../shared/requirements";
+import { TEXT_FORMAT, columnTextKinds } from "../shaping/safeCells";
+import { columnLetters, parseA1 } from "../shaping/a1";
+import { tableFingerprint, type ProvenanceRecord } from "../shaping/provenance";
+import type { CellValue } from "../shaping/types";
+import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
+import { checkShape } from "./writeSheets";
+import { utcNow } from "./provenance";
+
+/** The pasted sheet is not as its record says (renamed, deleted, edited...): nothing was changed. */
+export class PastedSheetChangedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PastedSheetChangedError";
+  }
+}
+
+/** A refresh failed part-way and writing the old table back failed too: says what to check. */
+export class IncompleteRestoreError extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly sheetName: string,
+    readonly restoreError: unknown,
+  ) {
+    super(`${cause instanceof Error ? cause.message : String(cause)} Writing the old table back into "${sheetName}" failed as well: check the sheet, or paste it anew.`);
+    this.name = "IncompleteRestoreError";
+  }
+}
+
+/** Options of a replacement. */
+export interface ReplaceOptions {
+  signal?: AbortSignal;
+  onProgress?: (rowsWritten: number, totalRows: number) => void;
+  maxRequestBytes?: number;
+}
+
+/** Cells per read while checking and backing up: keeps each response far below 5 MB. */
+const CELLS_PER_READ = 40_000;
+
+interface Checked {
+  sheet: Excel.Worksheet;
+  table: Excel.Table;
+  /** Table extent: 0-based row/column and size (header included). */
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+}
+
+/**
+ * Checks that the pasted sheet of `record` is still as written. Throws PastedSheetChangedError
+ * with a sentence for the user otherwise; changes nothing.
+ */
+export async function checkPastedSheet(context: Excel.RequestContext, record: ProvenanceRecord): Promise<Checked> {
+  const where = `Sheet "${record.sheetName}"`;
+  const sheet = context.workbook.worksheets.getItemOrNullObject(record.sheetId);
+  sheet.load("name");
+  await context.sync();
+  if (sheet.isNullObject) throw new PastedSheetChangedError(`${where} was deleted: nothing to refresh (paste it anew from its panel).`);
+  if (sheet.name !== record.sheetName) {
+    throw new PastedSheetChangedError(`${where} was renamed to "${sheet.name}": rename it back to refresh it, or paste it anew. Nothing was changed.`);
+  }
+  const table = sheet.tables.getItemOrNullObject(record.tableName);
+  await context.sync();
+  if (table.isNullObject) throw new PastedSheetChangedError(`${where} no longer holds the table "${record.tableName}" (it was removed or renamed): nothing was changed.`);
+  const range = table.getRange();
+  range.load("rowIndex, columnIndex, rowCount, columnCount, address");
+  await context.sync();
+  const width = record.header.length;
+  const recorded = parseA1(record.tableAddress);
+  if (range.rowIndex !== recorded.row || range.columnIndex !== recorded.col || range.rowCount !== recorded.rows || range.columnCount < width) {
+    throw new PastedSheetChangedError(`${where}: the table "${record.tableName}" was moved or resized (${localOf(range.address)} instead of ${record.tableAddress}): nothing was changed.`);
+  }
+  const values = await readBlock(context, sheet, range.rowIndex, range.columnIndex, range.rowCount, width, "values");
+  const body = values.slice(1);
+  const compared = record.rows === 0 && body.length === 1 && body[0].every((v) => v === "") ? [] : body;
+  if (tableFingerprint(values[0], compared) !== record.fingerprint) {
+    throw new PastedSheetChangedError(`${where} was edited since it was written (the table's values differ): refreshing would overwrite those edits, so nothing was changed. Paste it anew, or undo the edits.`);
+  }
+  return { sheet, table, row: range.rowIndex, col: range.columnIndex, rows: range.rowCount, cols: range.columnCount };
+}
+
+/**
+ * Replaces the table of `record` with `header` and `rows`, whole or not at all. Returns the record
+ * updated (rows, address, time, fingerprint). Refuses (PastedSheetChangedError, nothing changed)
+ * when the sheet changed, the width of the data changed, or cells below a growing table hold data.
+ */
+export async function replaceTableInPlace(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  header: string[],
+  rows: CellValue[][],
+  options: ReplaceOptions = {},
+): Promise<ProvenanceRecord> {
+  const where = `Sheet "${record.sheetName}"`;
+  checkShape({ sheetName: record.sheetName, header, rows }, 0);
+  const width = record.header.length;
+  if (header.length !== width) {
+    throw new PastedSheetChangedError(`${where}: the service now returns ${header.length} columns instead of ${width}; the table cannot be refreshed in place. Paste it anew. Nothing was changed.`);
+  }
+  if (rows.length === 0) throw new PastedSheetChangedError(`${where}: the service returned no rows for these filters; the table was left as it was.`);
+  const signal = options.signal;
+  signal?.throwIfAborted();
+  const at = await checkPastedSheet(context, record);
+  const { sheet, table } = at;
+  const oldBody = at.rows - 1;
+  const newBody = rows.length;
+  if (newBody > oldBody) {
+    const below = await readBlock(context, sheet, at.row + at.rows, at.col, newBody - oldBody, at.cols, "values");
+    const taken = below.findIndex((line) => line.some((v) => v !== ""));
+    if (taken >= 0) {
+      const address = `${columnLetters(at.col)}${at.row + at.rows + 1}:${columnLetters(at.col + at.cols - 1)}${at.row + 1 + newBody}`;
+      throw new PastedSheetChangedError(`${where}: the refreshed table has ${newBody - oldBody} more rows, but cells below it (${address}) hold data. Move them, then refresh again. Nothing was changed.`);
+    }
+  }
+  // Table.resize is ExcelApi 1.13 (Windows 2102, Mac 16.50): older builds refresh a table only
+  // when its row count is unchanged; asked first, so nothing is written.
+  if (newBody !== oldBody && !requirementSupported("ExcelApi", "1.13")) {
+    throw new PastedSheetChangedError(`${where}: the refreshed table has ${newBody} rows instead of ${oldBody}, and this version of Excel cannot resize a table (it needs Excel 2102 or Mac 16.50 or later). Paste it anew instead. Nothing was changed.`);
+  }
+  // Backup of what will be overwritten: values and formats of the table's own columns.
+  const backupRows = Math.max(at.rows, newBody + 1);
+  const oldValues = await readBlock(context, sheet, at.row, at.col, backupRows, width, "values");
+  const oldFormats = await readBlock(context, sheet, at.row, at.col, backupRows, width, "numberFormat");
+  const oldAddress = rangeAddress(at.row, at.col, at.rows, at.cols);
+  signal?.throwIfAborted();
+
+  try {
+    await writeTable(context, sheet, at.row, at.col, header, rows, options);
+    signal?.throwIfAborted();
+    if (newBody !== oldBody) {
+      table.resize(rangeAddress(at.row, at.col, newBody + 1, at.cols));
+      if (newBody < oldBody) sheet.getRangeByIndexes(at.row + 1 + newBody, at.col, oldBody - newBody, width).clear("Contents" as Excel.ClearApplyTo);
+      await context.sync();
+    }
+  } catch (error) {
+    try {
+      if (newBody !== oldBody) table.resize(oldAddress);
+      await writeBlock(context, sheet, at.row, at.col, oldValues, oldFormats, options.maxRequestBytes);
+    } catch (restoreError) {
+      throw new IncompleteRestoreError(error, record.sheetName, restoreError);
+    }
+    throw error;
+  }
+  return {
+    ...record,
+    header: header.slice(),
+    rows: newBody,
+    tableAddress: rangeAddress(at.row, at.col, newBody + 1, width),
+    writtenAt: utcNow(),
+    fingerprint: tableFingerprint(header, rows),
+    staticCopyAt: undefined,
+  };
+}
+
+/** Header then rows in chunks; text cells get the text format, numeric columns keep theirs. */
+async function writeTable(context: Excel.RequestContext, sheet: Excel.Worksheet, row: number, col: number, header: string[], rows: CellValue[][], options: ReplaceOptions): Promise<void> {
+  const width = header.length;
+  const kinds = columnTextKinds(rows, width);
+  const head = sheet.getRangeByIndexes(row, col, 1, width);
+  head.numberFormat = [header.map(() => TEXT_FORMAT)];
+  head.values = [header.slice()];
+  const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  const fixed = OPERATION_OVERHEAD_BYTES * 3;
+  const chunks = planRowChunks(
+    rows.map((r) => rowBytes(r, r.map(() => TEXT_FORMAT))),
+    maxBytes - rowBytes(header, null) - fixed,
+    fixed,
+  );
+  for (const chunk of chunks) {
+    options.signal?.throwIfAborted();
+    const part = rows.slice(chunk.start, chunk.end);
+    for (let c = 0; c < width; c++) {
+      if (kinds[c] === "none") continue; // numbers only: the user's number format stays
+      sheet.getRangeByIndexes(row + 1 + chunk.start, col + c, part.length, 1).numberFormat = part.map((r) => [typeof r[c] === "string" && r[c] !== "" ? TEXT_FORMAT : "General"]);
+    }
+    sheet.getRangeByIndexes(row + 1 + chunk.start, col, part.length, width).values = part;
+    await context.sync();
+    options.onProgress?.(chunk.end, rows.length);
+  }
+}
+
+/** Writes back a backup (formats before values, as the first write did). */
+async function writeBlock(context: Excel.RequestContext, sheet: Excel.Worksheet, row: number, col: number, values: CellValue[][], formats: CellValue[][], maxRequestBytes?: number): Promise<void> {
+  const maxBytes = maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  const chunks = planRowChunks(values.map((r, i) => rowBytes(r, formats[i] as string[])), maxBytes - OPERATION_OVERHEAD_BYTES * 2, OPERATION_OVERHEAD_BYTES * 2);
+  for (const chunk of chunks) {
+    const count = chunk.end - chunk.start;
+    const range = sheet.getRangeByIndexes(row + chunk.start, col, count, values[0].length);
+    range.numberFormat = formats.slice(chunk.start, chunk.end) as string[][];
+    range.values = values.slice(chunk.start, chunk.end);
+    await context.sync();
+  }
+}
+
+/** Reads a block of cells' `values` or `numberFormat` in slices. */
+export async function readBlock(context: Excel.RequestContext, sheet: Excel.Worksheet, row: number, col: number, rows: number, cols: number, property: "values" | "numberFormat" | "formulas"): Promise<CellValue[][]> {
+  const out: CellValue[][] = [];
+  const step = Math.max(1, Math.floor(CELLS_PER_READ / Math.max(1, cols)));
+  for (let r = 0; r < rows; r += step) {
+    const slice = sheet.getRangeByIndexes(row + r, col, Math.min(step, rows - r), cols);
+    slice.load(property);
+    await context.sync();
+    out.push(...(slice[property] as CellValue[][]));
+  }
+  return out;
+}
+
+function rangeAddress(row: number, col: number, rows: number, cols: number): string {
+  return `${columnLetters(col)}${row + 1}:${columnLetters(col + cols - 1)}${row + rows}`;
+}
+
+function localOf(address: string): string {
+  return address.slice(address.lastIndexOf("!") + 1);
+}

@@ -1,0 +1,186 @@
+/**
+ * Issue 13 in a real browser (harness page, real functions and pane, emulator over HTTP): the
+ * formula builder, scoped refresh, pasted sheets with their sources and refresh, and static
+ * copies, driven by clicks as a person would, with screenshots of what they see.
+ */
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import type { RunningEmulator } from "../../emulator/server";
+import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
+import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
+import { emulatorStats, routeCount, startTestEmulator } from "./support/emulators";
+import { cell, openHarness, textWhen, values, waitForIdle, type HarnessPage } from "./support/harness-page";
+
+const describeBrowser = browserAvailable("test/browser/analyst-loop.test.ts") ? describe : describe.skip;
+const reusedBuild = process.env.HARNESS_BUILD_DIR;
+const DOC_IMAGES = path.resolve(__dirname, "..", "..", "docs", "images");
+
+/** Screenshot for the test output, also kept in docs/images for the README. */
+async function shot(page: Page, name: string): Promise<void> {
+  const file = await screenshot(page, name);
+  mkdirSync(DOC_IMAGES, { recursive: true });
+  copyFileSync(file, path.join(DOC_IMAGES, `${name}.png`));
+}
+
+describeBrowser("analyst loop (issue 13)", () => {
+  let buildDir: string;
+  let browser: Browser;
+  let server: AddinServer;
+  let emulator: RunningEmulator | undefined;
+  let harness: HarnessPage | undefined;
+
+  beforeAll(async () => {
+    const launching = launchBrowser().then((b) => (browser = b));
+    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
+    buildDir = await building.finally(() => launching.catch(() => undefined));
+    await launching;
+    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
+  }, 240_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await browser?.close();
+    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
+  });
+
+  afterEach(async () => {
+    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
+    await harness?.close();
+    harness = undefined;
+    await emulator?.close();
+    emulator = undefined;
+  });
+
+  async function open(demo: boolean): Promise<Page> {
+    emulator = await startTestEmulator();
+    server.setEmulator(emulator.url);
+    harness = await openHarness(browser, server.origin, { demo });
+    await waitForIdle(harness.page);
+    return harness.page;
+  }
+
+  const select = (page: Page, address: string) => page.evaluate((a) => window.harness?.selectRange(a), address);
+
+  test("a summary pasted, listed with its sources, refused once edited, refreshed in place once put back", async () => {
+    const page = await open(false);
+    await page.getByTestId("section-summary-header").click();
+    await page.selectOption('[data-testid="summary-portfolio"]', "demo-portfolio");
+    await page.selectOption('[data-testid="summary-scenario"]', "ssp585");
+    await page.getByTestId("summary-extended").click(); // summary only
+    await page.getByTestId("summary-start").click();
+    await textWhen(page, "summary-result", (t) => t.includes("Wrote"), 30_000);
+    const sheets = (await page.evaluate(() => window.harness?.sheetNames() as string[])) ?? [];
+    expect(sheets).toContain("Climate Risk sources");
+    const summarySheet = sheets.find((s) => s.startsWith("Summary"))!;
+
+    await page.getByTestId("section-pasted-header").click();
+    await page.getByTestId("pasted-reload").click();
+    await page.getByTestId("pasted-item").first().waitFor();
+    expect(await page.getByTestId("pasted-list").textContent()).toContain(`${summarySheet} · Summary · demo-portfolio`);
+
+    // The user edits a number of the pasted table: the refresh leaves the sheet alone and says why.
+    const original = (await cell(page, `'${summarySheet}'!B2`)).value;
+    await page.evaluate(([s]) => window.harness?.setCell(`'${s}'!B2`, "edited"), [summarySheet]);
+    await page.getByTestId("pasted-refresh").click();
+    const refused = await textWhen(page, "pasted-result", (t) => t.length > 0, 30_000);
+    expect(refused).toContain("was edited since it was written");
+    expect((await cell(page, `'${summarySheet}'!B2`)).value).toBe("edited");
+    await page.getByTestId("pasted-result").scrollIntoViewIfNeeded();
+    await shot(page, "loop-pasted-refused");
+
+    await page.evaluate(([s, v]) => window.harness?.setCell(`'${s}'!B2`, v as never), [summarySheet, original]);
+    await page.getByTestId("pasted-refresh").click();
+    const done = await textWhen(page, "pasted-summary", (t) => t.includes("1 sheet refreshed"), 30_000);
+    expect(done).toBe("1 sheet refreshed.");
+    // The reader's view: the Sources sheet lists service, portfolio, filters, dataset version, time.
+    await page.evaluate(() => window.harness?.activateSheet("Climate Risk sources"));
+    const sources = await values(page, "'Climate Risk sources'!A1:M2");
+    expect(sources[0].slice(0, 3)).toEqual(["Sheet", "Table", "Operation"]);
+    expect(sources[1][0]).toBe(summarySheet);
+    expect(sources[1][6]).toBe("scenario=ssp585");
+    expect(String(sources[1][7])).not.toBe("");
+    await page.getByTestId("pasted-result").scrollIntoViewIfNeeded();
+    await shot(page, "loop-pasted-refreshed");
+  }, 90_000);
+
+  test("refresh just the selection: its RISK cells are fetched anew, the others stay cached", async () => {
+    const page = await open(true);
+    const emu = emulator!;
+    await select(page, "Demo!B12:C15");
+    await page.getByTestId("section-connection-header").click(); // close it: room for the panel
+    await page.getByTestId("section-scoped-refresh-header").click();
+    await page.getByTestId("scope-selection").click();
+    await page.getByTestId("scope-recount").click();
+    const counted = await textWhen(page, "scope-count", (t) => t.includes("RISK cell"), 20_000);
+    expect(counted).toMatch(/^8 RISK cells in scope \(Demo\)/);
+    const before = await emulatorStats(emu.url);
+    await page.getByTestId("scope-refresh").click();
+    const done = await textWhen(page, "scope-done", (t) => t.length > 0, 30_000);
+    expect(done).toContain("Refreshed 8 RISK cells (Demo)");
+    await page.getByTestId("scope-done").scrollIntoViewIfNeeded();
+    const after = await emulatorStats(emu.url);
+    const summaryRoute = "/api/portfolios/:portfolio_name/datasets/physical/summary";
+    expect(routeCount(after, "GET", summaryRoute)).toBeGreaterThan(routeCount(before, "GET", summaryRoute));
+    expect(routeCount(after, "GET", "/api/search")).toBe(routeCount(before, "GET", "/api/search"));
+    expect(await page.getByTestId("usage-line").textContent()).toMatch(/^Since start: \d+ requests? sent · \d+ answers? from cache · \d+ failures?$/);
+    await shot(page, "loop-scoped-refresh");
+  }, 90_000);
+
+  test("convert the demo sheet to values after confirming, then restore the formulas", async () => {
+    const page = await open(true);
+    await page.getByTestId("section-connection-header").click(); // close it: room for the panel
+    const formulaBefore = (await cell(page, "Demo!D3")).formula;
+    const valueBefore = (await cell(page, "Demo!D3")).value;
+    await page.evaluate(() => window.harness?.selectRange("Demo!A1"));
+    await page.getByTestId("section-static-header").click();
+    await page.getByTestId("static-scope-sheet").click();
+    await page.getByTestId("static-convert").click();
+    await page.getByTestId("static-confirm").waitFor();
+    await page.getByTestId("static-confirm").scrollIntoViewIfNeeded();
+    expect(await page.getByTestId("static-confirm").textContent()).toMatch(/Replace \d+ RISK formulas with values\?/);
+    await shot(page, "loop-static-confirm");
+    await page.getByTestId("static-confirm-yes").click();
+    await textWhen(page, "static-done", (t) => t.includes("Replaced"), 30_000);
+    const converted = await cell(page, "Demo!D3");
+    expect(converted.value).toBe(valueBefore);
+    expect(String(converted.formula ?? "")).not.toMatch(/^=/);
+    await page.getByTestId("static-done").scrollIntoViewIfNeeded();
+    await shot(page, "loop-static-done");
+    await page.getByTestId("static-restore").click();
+    await textWhen(page, "restore-done", (t) => t.includes("Restored"), 30_000);
+    await waitForIdle(page);
+    expect((await cell(page, "Demo!D3")).formula).toBe(formulaBefore);
+    expect((await cell(page, "Demo!D3")).value).toBe(valueBefore);
+  }, 90_000);
+
+  test("the formula builder: lists from the service, a live preview, Insert into the selected cell", async () => {
+    const page = await open(false);
+    await page.getByTestId("section-connection-header").click(); // close it: room for the builder
+    await page.getByTestId("section-builder-header").click();
+    // Bad choices are explained before anything can be inserted.
+    expect(await page.getByTestId("builder-problems").textContent()).toContain("Portfolio: choose a portfolio.");
+    expect(await page.getByTestId("builder-insert").isDisabled()).toBe(true);
+
+    const pick = async (testId: string, option: string | RegExp) => {
+      await page.getByTestId(testId).click();
+      await page.getByRole("option", { name: option }).first().click();
+    };
+    await pick("builder-param-portfolio", "demo-portfolio");
+    await pick("builder-param-index", /\(#2\)$/);
+    await pick("builder-param-hazard", "wildfire");
+    await pick("builder-param-scenario", "ssp585");
+    const formula = await page.getByTestId("builder-formula").inputValue();
+    expect(formula).toBe('=RISK.SUMMARY("demo-portfolio",2,"wildfire","ssp585")');
+    const preview = await textWhen(page, "builder-preview-value", (t) => t.startsWith("Gives now:"), 20_000);
+    expect(preview).toMatch(/^Gives now: \d/);
+    await select(page, "Sheet1!B2");
+    await page.getByTestId("builder-insert").click();
+    expect(await textWhen(page, "builder-inserted", (t) => t.length > 0, 20_000)).toBe("Inserted into Sheet1!B2.");
+    await waitForIdle(page);
+    const inserted = await cell(page, "Sheet1!B2");
+    expect(inserted.formula).toBe(formula);
+    expect(`Gives now: ${inserted.value}`).toBe(preview.replace(/\s*\(.*$/, ""));
+    await shot(page, "loop-formula-builder");
+  }, 90_000);
+});
