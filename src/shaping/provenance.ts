@@ -8,7 +8,16 @@
 import type { CellValue } from "./types";
 
 /** The operations of the task pane that paste a table and can re-run it. */
-export type PasteOperation = "timeseries" | "summary" | "extended-summary" | "applied-layer" | "export" | "nature-summary";
+export type PasteOperation =
+  | "timeseries"
+  | "summary"
+  | "extended-summary"
+  | "applied-layer"
+  | "export"
+  | "nature-summary"
+  | "risk-matrix"
+  | "label-counts"
+  | "scenario-comparison";
 
 /** How a pasted sheet was made; the caller fills it, the writer adds where and when. */
 export interface PasteProvenance {
@@ -77,6 +86,9 @@ export const OPERATION_LABELS: Record<PasteOperation, string> = {
   "applied-layer": "Applied layer",
   export: "Export ZIP file",
   "nature-summary": "Nature sub-project summary",
+  "risk-matrix": "Risk matrix",
+  "label-counts": "Assets per label and hazard",
+  "scenario-comparison": "Scenario comparison",
 };
 
 /** "hazard=floods; scenario=ssp585" (sorted by name), or "(none)". */

@@ -9,6 +9,7 @@ import { columnLetters as col } from "../../src/shaping/a1";
 import { forgetAssetSources, rememberAssetSource, selectAssetRow } from "../../src/taskpane/actions/asset-sources";
 import { pasteAssets } from "../../src/taskpane/actions/portfolios";
 import { listOverlays, loadMapData, loadOverlay, pasteRiskMatrix, pasteScenarioComparison } from "../../src/taskpane/actions/risk-views";
+import { listPastedSheets, refreshPastedSheets } from "../../src/taskpane/actions/pasted-sheets";
 import { newWorkbook, startTestService } from "./support";
 
 let emulator: RunningEmulator;
@@ -108,4 +109,23 @@ test("overlays: the compositions' vector layers and nature sub-projects are offe
   expect(overlay.geojson.type).toMatch(/FeatureCollection|Feature|Polygon|MultiPolygon|GeometryCollection/);
   const nature = choices.find((c) => c.kind === "nature");
   if (nature) expect((await loadOverlay(client, nature)).geojson.type).toBeTruthy();
+});
+
+test("the risk sheets record their provenance (scenario, window, hazard) and refresh in place", async () => {
+  const { fake, run } = newWorkbook();
+  const [matrix, counts] = await pasteRiskMatrix({ client, run, portfolio: PORTFOLIO, scenario: "ssp126", window: 30, cells: "score" });
+  const [compare] = await pasteScenarioComparison({ client, run, portfolio: PORTFOLIO, hazard: "wildfire", window: 30 });
+  const listed = await listPastedSheets(run);
+  const byName = Object.fromEntries(listed.sheets.map((s) => [s.sheetName, s]));
+  expect(byName[matrix.sheetName]).toMatchObject({ operation: "risk-matrix", portfolio: PORTFOLIO, rows: matrix.rowCount });
+  expect(byName[counts.sheetName]).toMatchObject({ operation: "label-counts", rows: counts.rowCount });
+  expect(byName[compare.sheetName]).toMatchObject({ operation: "scenario-comparison", rows: compare.rowCount });
+  const sources = fake.read("Climate Risk sources", "A1:Z10").map((r) => r.join(" | "));
+  expect(sources.find((line) => line.includes(matrix.sheetName))).toMatch(/cells=score; scenario=ssp126; window=30/);
+  expect(sources.find((line) => line.includes(compare.sheetName))).toMatch(/hazard=wildfire; window=30/);
+
+  const before = fake.read(matrix.sheetName, `A2:${col(matrix.columnCount - 1)}${matrix.rowCount + 2}`);
+  const refreshed = await refreshPastedSheets({ client, run });
+  expect(refreshed.outcomes.map((o) => o.ok)).toEqual([true, true, true]);
+  expect(fake.read(matrix.sheetName, `A2:${col(matrix.columnCount - 1)}${matrix.rowCount + 2}`)).toEqual(before);
 });

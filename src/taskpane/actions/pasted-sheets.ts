@@ -5,6 +5,7 @@ import { PastedSheetChangedError, replaceTableInPlace } from "../../excel/replac
 import { parseCsvTable } from "../../shaping/csvTable";
 import { unzipCsvFiles } from "../../shaping/exportZip";
 import { flattenExtendedSummary, flattenSummary } from "../../shaping/flattenSummary";
+import { buildRiskMatrix, buildScenarioComparison, itemsFor, labelCountsByHazard, labelCountsTable } from "../../shaping/riskViews";
 import { TidyTimeseriesBuilder, type SeriesKind } from "../../shaping/tidyTimeseries";
 import { OPERATION_LABELS, type PasteOperation, type PasteProvenance, type ProvenanceRecord } from "../../shaping/provenance";
 import type { CellValue, ExtendedSummaryItem, SummaryItem } from "../../shaping/types";
@@ -12,7 +13,7 @@ import { ADDIN_VERSION } from "../../shared/version";
 import { CancelledError, formatCount, type ExcelRunner, type LongRunning } from "./types";
 
 /** Operations whose data is a portfolio's physical dataset (which has a version and a digest). */
-const DATASET_OPERATIONS: ReadonlySet<PasteOperation> = new Set(["timeseries", "summary", "extended-summary", "export"]);
+const DATASET_OPERATIONS: ReadonlySet<PasteOperation> = new Set(["timeseries", "summary", "extended-summary", "export", "risk-matrix", "label-counts", "scenario-comparison"]);
 
 /**
  * The provenance of a paste: the client's base URL and project (never its key), the operation and
@@ -105,6 +106,24 @@ export async function refetchTable(client: RiskClient, record: ProvenanceRecord,
       const file = unzipCsvFiles(bytes).find((x) => x.fileName === text("file"));
       if (!file) throw new Error(`The export of ${portfolio} no longer holds the file ${text("file")}.`);
       return { header: file.header, rows: file.rows };
+    }
+    case "risk-matrix":
+    case "label-counts": {
+      const scenario = text("scenario") ?? "";
+      const window = Number(f.window);
+      const items = await client.datasets.summary(portfolio, { scenario, window }).all({ signal, readAhead: 4 });
+      const table =
+        record.operation === "risk-matrix"
+          ? buildRiskMatrix(items as unknown as SummaryItem[], scenario, window, text("cells") === "score" ? "score" : "label")
+          : labelCountsTable(labelCountsByHazard(itemsFor(items as unknown as SummaryItem[], scenario, window)));
+      return { header: table.header, rows: table.rows };
+    }
+    case "scenario-comparison": {
+      const hazard = text("hazard") ?? "";
+      const window = Number(f.window);
+      const items = await client.datasets.summary(portfolio, { window, hazard }).all({ signal, readAhead: 4 });
+      const table = buildScenarioComparison(items as unknown as SummaryItem[], hazard, window);
+      return { header: table.header, rows: table.rows };
     }
     case "nature-summary": {
       const exported = await client.nature.exportSubproject(text("subproject_id") ?? "", { signal });

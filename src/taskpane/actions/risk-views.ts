@@ -17,6 +17,7 @@ import {
   type LabelCounts,
 } from "../../shaping/riskViews";
 import type { CellValue } from "../../shaping/types";
+import { provenanceOf } from "./pasted-sheets";
 import { CancelledError, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** Summary windows the service offers, in years (field notes). */
@@ -125,14 +126,21 @@ export async function pasteRiskMatrix(options: RiskSheetOptions & { scenario: st
   const matrix = buildRiskMatrix(summary, scenario, window, cells);
   if (matrix.rows.length === 0) throw new Error(`${portfolio} has no summary for ${scenario}, ${window}-year window.`);
   const counts = labelCountsTable(labelCountsByHazard(itemsFor(summary, scenario, window)));
+  const provenance = await provenanceOf(client, "risk-matrix", portfolio, { scenario, window, cells }, signal);
   const specs: StreamSheetSpec[] = [
     {
       sheetName: `Matrix ${portfolio}`,
       tableName: `Matrix_${portfolio}`,
       title: `${portfolio} · ${matrix.title}`,
+      provenance,
       ...(cells === "label" ? { labelColumns: matrix.hazardColumns } : { scoreColumns: matrix.hazardColumns, numberFormats: Object.fromEntries(matrix.hazardColumns.map((c) => [c, "0.000"])) }),
     },
-    { sheetName: `Counts ${portfolio}`, tableName: `Counts_${portfolio}`, title: `${portfolio} · assets per label and hazard · scenario ${scenario} · ${window}-year window` },
+    {
+      sheetName: `Counts ${portfolio}`,
+      tableName: `Counts_${portfolio}`,
+      title: `${portfolio} · assets per label and hazard · scenario ${scenario} · ${window}-year window`,
+      provenance: { ...provenance, operation: "label-counts", filters: { scenario, window } },
+    },
   ];
   const chart: StreamChartSpec = {
     type: "ColumnStacked",
@@ -155,6 +163,7 @@ export async function pasteScenarioComparison(options: RiskSheetOptions & { haza
   const table = buildScenarioComparison(summary, hazard, window);
   if (table.rows.length === 0) throw new Error(`${portfolio} has no ${hazard} summary for the ${window}-year window.`);
   const spec: StreamSheetSpec = {
+    provenance: await provenanceOf(client, "scenario-comparison", portfolio, { hazard, window }, signal),
     sheetName: `Compare ${hazard} ${portfolio}`,
     tableName: `Compare_${hazard}_${portfolio}`,
     title: `${portfolio} · ${table.title} (${COMPARED_SCENARIOS.join(", ")})`,
