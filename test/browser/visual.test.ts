@@ -152,7 +152,7 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
     const address = await page.evaluate(() => window.harness?.fake.selectionAddress() as string);
     expect(selected).toContain(address);
     const row = (await values(page, address))[0];
-    expect(row[1]).toBe(target.entity_id);
+    expect(row[0]).toBe(target.entity_id); // the asset list: entity_id, entity_name, lat, lng, label:*
     await shot(page, "map-click-selects-row");
   }, 90_000);
 
