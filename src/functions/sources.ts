@@ -1,5 +1,5 @@
-import Papa from "papaparse";
 import type { Asset, HazardMetrics, Portfolio, Project, RiskSummaryEntry, SearchExposure, SubProject } from "../api/types";
+import { parseCsvTable } from "../shaping/csvTable";
 import { AssetIndex } from "./asset-index";
 import type { CancelSignal, RiskEngine } from "./engine/engine";
 
@@ -171,14 +171,20 @@ export function appliedLayer(engine: RiskEngine, vector: string, portfolio: stri
   }, signal);
 }
 
-/** Parses the apply CSV (header row, numbers typed); rows without a numeric portfolio_index are skipped. */
+/**
+ * Parses the apply CSV with the task pane's reading (parseCsvTable: a column is numeric only when
+ * every value is a plain number; ids and leading zeros stay text), so a RISK.LAYER cell shows what
+ * the pasted layer sheet shows. Rows without a whole portfolio_index are skipped.
+ */
 export function parseLayerCsv(csv: string): LayerTable {
-  const parsed = Papa.parse<Record<string, unknown>>(csv.trim(), { header: true, dynamicTyping: true, skipEmptyLines: true });
-  const columns = (parsed.meta.fields ?? []).map((field) => field.trim());
+  const table = parseCsvTable(csv, "The applied layer's CSV");
+  const columns = table.header;
   const rows = new AssetIndex<Record<string, unknown>>();
-  for (const row of parsed.data) {
+  for (const cells of table.rows) {
+    const row: Record<string, unknown> = {};
+    columns.forEach((column, i) => (row[column] = cells[i] === "" ? null : cells[i]));
     const index = Number(row.portfolio_index);
-    if (Number.isInteger(index)) rows.put(index, row.entity_id, row);
+    if (row.portfolio_index !== null && Number.isInteger(index)) rows.put(index, row.entity_id, row);
   }
   return { columns, rows, defaultColumn: defaultLayerColumn(columns, rows.values()) };
 }
