@@ -11,7 +11,7 @@ const SYNC_LIMIT_BYTES = 5_000_000;
 const EXTENDED_ROUTE = /\/datasets\/physical\/summary$/;
 
 /**
- * Issue 14 §4: the streaming timeseries paste (pages read while earlier chunks are written) next to
+ * The streaming timeseries paste (pages read while earlier chunks are written) next to
  * reading alone and writing alone, all three in the same run, same filters (one series per asset).
  * Target: wall ≤ 1.15 × max(read alone, write alone); every sync < 5 MB.
  */
@@ -60,7 +60,7 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
 }
 
 /**
- * Issue 14 §4: the extended summary offered one scenario at a time (all three were 15,000 rows ×
+ * The extended summary offered one scenario at a time (all three were 15,000 rows ×
  * 248 columns for 5,000 assets, about 650 MB in the fake). Reports wall, peak memory and bytes
  * per sync of the extended summary paste of one scenario.
  */

@@ -1,6 +1,6 @@
 /**
  * The one error tree of the service client. Callers decide on the class (`instanceof`), never on
- * the message: the service's `errors` strings are not a contract (service-interface, Errors §3).
+ * the message: the service's `errors` strings are not a contract and may change, so callers branch on the status only.
  *
  *   ServiceError                      every failure the client reports
  *   ├─ ConfigurationError             the connection settings are unusable (nothing was sent)

@@ -76,7 +76,7 @@ export const CONNECT_HINT = "open the Climate Risk pane to connect";
 
 /**
  * Turns any failure into the error value a cell shows. Decisions follow the error class, never the
- * service's message text (contract, Errors §3).
+ * service's message text (not a contract: it may change).
  */
 export function toExcelError(error: unknown, context: ErrorContext): Error {
   if (error instanceof ArgumentError) return excelError("#VALUE!", error.message);

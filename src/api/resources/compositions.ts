@@ -5,7 +5,7 @@ const ROOT = "/compositions";
 
 /**
  * Area A: vector layers, jq UDFs and applying a layer to a portfolio. Vector operations carry the
- * project header; UDF operations do not (contract, Authentication §4). Paths the contract leaves
+ * project header; UDF operations list none (the contract says so). Paths the contract leaves
  * "not shown" follow the field notes' published shapes: updates carry no id, the record updated is
  * the one with the body's `name` (so a rename is delete + create). Run UDF has no published path:
  * ours (`GET /udf/{id}/run`) is inferred.

@@ -10,7 +10,7 @@ import { ErrorNotice } from "./ErrorNotice";
 import { PortfolioSelect } from "./PortfolioSelect";
 import { TaskStatus } from "./TaskStatus";
 
-/** Capability 4: apply a vector layer to a portfolio and write the resulting CSV into a new sheet. */
+/** Apply a vector layer to a portfolio and write the resulting CSV into a new sheet. */
 export function AppliedLayerPanel() {
   const { client, run } = useServices();
   const [portfolio, setPortfolio] = useState("");

@@ -24,7 +24,7 @@ import { FilePicker, type PickedFile } from "./FilePicker";
 import { TaskStatus } from "./TaskStatus";
 
 /**
- * Capability 7: upload a vector from a .geojson file; create a UDF (name, input layers from the
+ * Upload a vector from a .geojson file; create a UDF (name, input layers from the
  * project's vectors, jq operation) and activate it; list, inspect and delete vectors and UDFs;
  * update a vector (new file) or a UDF (new equation) by name, and run a UDF to preview its layer.
  */

@@ -11,7 +11,7 @@ import { ChoiceField } from "./ChoiceField";
 import { ErrorNotice } from "./ErrorNotice";
 
 /**
- * Capability 1: base URL, nature URL, API key (a password field), project from GET /projects/,
+ * Base URL, nature URL, API key (a password field), project from GET /projects/,
  * Test connection, Save, and back to the demo emulator. The key is kept by the shared connection
  * store outside the workbook; this panel never logs it.
  */

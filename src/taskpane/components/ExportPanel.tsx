@@ -8,7 +8,7 @@ import { ErrorNotice } from "./ErrorNotice";
 import { PortfolioSelect } from "./PortfolioSelect";
 import { TaskStatus } from "./TaskStatus";
 
-/** Capability 6: download the physical export ZIP; offer to save it and to unpack its CSVs into sheets. */
+/** Download the physical export ZIP; offer to save it and to unpack its CSVs into sheets. */
 export function ExportPanel() {
   const { client, run } = useServices();
   const [portfolio, setPortfolio] = useState("");

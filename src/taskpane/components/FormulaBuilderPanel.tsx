@@ -30,7 +30,7 @@ type Values = Record<string, ParamValue | undefined>;
 const TYPED = new Set(["number", "layer-column"]);
 
 /**
- * Issue 13 §1: the formula builder. Pick a function; each parameter offers the service's list for
+ * The formula builder. Pick a function; each parameter offers the service's list for
  * it (or "the selected cell"); the formula text is shown and editable; a live preview shows what
  * it gives now; Insert writes it into the selection (column form or filled down for several rows).
  */

@@ -10,7 +10,7 @@ import { ErrorNotice } from "./ErrorNotice";
 import { FilePicker, type PickedFile } from "./FilePicker";
 import { TaskStatus } from "./TaskStatus";
 
-/** Capability 8: superprojects, their sub-projects, create one from GeoJSON, export a summary to a sheet. */
+/** Superprojects, their sub-projects, create one from GeoJSON, export a summary to a sheet. */
 export function NaturePanel() {
   const { client, run, forget } = useServices();
   const [superproject, setSuperproject] = useState("");

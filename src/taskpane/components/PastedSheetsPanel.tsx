@@ -8,7 +8,7 @@ import { ErrorNotice } from "./ErrorNotice";
 import { TaskStatus } from "./TaskStatus";
 
 /**
- * Issue 13 §3: the sheets this pane pasted (from the workbook's provenance store) and "Refresh
+ * The sheets this pane pasted (from the workbook's provenance store) and "Refresh
  * pasted sheets", which re-runs each with its recorded filters and replaces its table in place.
  */
 export function PastedSheetsPanel() {

@@ -4,7 +4,7 @@ import { useServices } from "../context";
 import { useTask } from "../hooks/useTask";
 import { TaskStatus } from "./TaskStatus";
 
-/** Capability 9: empty the functions' cache and recalculate every RISK.* cell, saying how many. */
+/** Empty the functions' cache and recalculate every RISK.* cell, saying how many. */
 export function RefreshPanel() {
   const { run, emptyCache } = useServices();
   const task = useTask<RefreshResult>();

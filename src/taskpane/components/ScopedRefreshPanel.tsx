@@ -10,7 +10,7 @@ import { ErrorNotice } from "./ErrorNotice";
 import { TaskStatus } from "./TaskStatus";
 
 /**
- * Issue 13 §2: refresh the RISK cells of the selection, the active sheet or the workbook
+ * Refresh the RISK cells of the selection, the active sheet or the workbook
  * (optionally only those showing errors). Says how many cells first; only those skip the cache.
  */
 export function ScopedRefreshPanel() {

@@ -8,7 +8,7 @@ import { ErrorNotice } from "./ErrorNotice";
 import { TaskStatus } from "./TaskStatus";
 
 /**
- * Issue 13 §4: "Convert to values" (selection, sheet or workbook) after a confirmation that says
+ * "Convert to values" (selection, sheet or workbook) after a confirmation that says
  * how many formulas will be replaced, and "Restore formulas", which puts them back exactly.
  */
 export function StaticCopyPanel() {

@@ -11,7 +11,7 @@ import { DownloadButton } from "./DownloadButton";
 import { PortfolioSelect } from "./PortfolioSelect";
 import { TaskStatus } from "./TaskStatus";
 
-/** Capability 5: default and extended summaries flattened into new sheets, labels coloured. */
+/** Default and extended summaries flattened into new sheets, labels coloured. */
 export function SummaryPanel() {
   const { client, run } = useServices();
   const [portfolio, setPortfolio] = useState("");

@@ -11,7 +11,7 @@ import { ProblemList } from "./ProblemList";
 import { TaskStatus } from "./TaskStatus";
 
 /**
- * Capability 2: sync the selection or a named table to a portfolio. Problems are listed with
+ * Sync the selection or a named table to a portfolio. Problems are listed with
  * clickable cell addresses; replacing a non-empty portfolio is confirmed inline; progress follows
  * the portfolio's status until risk data is available. The sheet is only read.
  */

@@ -14,7 +14,7 @@ import { TaskStatus } from "./TaskStatus";
 
 const MAX_CHART_ASSETS = 10;
 
-/** Capability 3: timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
+/** Timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
 export function TimeseriesPanel() {
   const { client, run } = useServices();
   const [portfolio, setPortfolio] = useState("");

@@ -13,7 +13,7 @@ export function usageText(stats: Pick<EngineStats, "requests" | "cacheHits" | "f
 }
 
 /**
- * Issue 13 §5: a small usage line for analysts on metered plans: requests the RISK functions sent,
+ * A small usage line for analysts on metered plans: requests the RISK functions sent,
  * calls answered from the cache, and loads that failed, since the add-in started.
  */
 export function UsageLine(props: { read?: () => Pick<EngineStats, "requests" | "cacheHits" | "failures"> }) {
