@@ -15,6 +15,7 @@ import { LastGoodPanel } from "./LastGoodPanel";
 import { NaturePanel } from "./NaturePanel";
 import { PortfoliosPanel } from "./PortfoliosPanel";
 import { RefreshPanel } from "./RefreshPanel";
+import { ImpactPanel } from "./ImpactPanel";
 import { SummaryPanel } from "./SummaryPanel";
 import { SyncPanel } from "./SyncPanel";
 import { TimeseriesPanel } from "./TimeseriesPanel";
@@ -47,6 +48,7 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; fo
     { id: "timeseries", title: "Timeseries → new sheet", content: <TimeseriesPanel /> },
     { id: "layer", title: "Applied layer → new sheet", content: <AppliedLayerPanel /> },
     { id: "summary", title: "Summary → new sheet", content: <SummaryPanel /> },
+    { id: "impact", title: "Financial impact → new sheets", content: <ImpactPanel /> },
     { id: "visual", title: "Map, risk matrix and scenarios", content: <VisualSection /> },
     { id: "export", title: "Export ZIP → sheets", content: <ExportPanel /> },
     { id: "portfolios", title: "Portfolios: assets, delete", content: <PortfoliosPanel /> },
