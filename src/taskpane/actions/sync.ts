@@ -5,6 +5,7 @@ import { buildImportCsv } from "../../shaping/importCsv";
 import { portfolioNameProblem } from "../../shaping/portfolioName";
 import type { RangeProblem } from "../../shaping/problems";
 import { portfolioHoldsExactly } from "../../shaping/sameAssets";
+import { diffAssets, type SyncDiff } from "../../shaping/syncDiff";
 import { validateAssetRange, type AssetRangeInput } from "../../shaping/validateAssets";
 import { listTables, readSelection, readTable, type RangeSnapshot, type TableInfo } from "../../excel/readRange";
 import { selectCell } from "../../excel/selectCell";
@@ -30,6 +31,8 @@ export interface ReplaceQuestion {
   existingCount: number;
   /** Assets about to replace them. */
   newCount: number;
+  /** What changes, asset by asset (added, removed, moved, relabelled, unchanged). */
+  diff: SyncDiff;
 }
 
 /** Options of a sync. */
@@ -108,7 +111,7 @@ export async function syncAssets(input: AssetRangeInput, options: SyncOptions): 
   const unchanged = existing.length > 0 && portfolioHoldsExactly(existing, rows);
   if (!unchanged) {
     if (existing.length > 0) {
-      const replace = await options.confirmReplace({ portfolio, existingCount: existing.length, newCount: rows.length });
+      const replace = await options.confirmReplace({ portfolio, existingCount: existing.length, newCount: rows.length, diff: diffAssets(existing, rows) });
       if (!replace) return { outcome: "declined", portfolio };
     }
     throwIfCancelled(signal);

@@ -8,6 +8,7 @@ import { useLoader } from "../hooks/useLoader";
 import { useTask } from "../hooks/useTask";
 import { ErrorNotice } from "./ErrorNotice";
 import { ProblemList } from "./ProblemList";
+import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "./TaskStatus";
 
 /**
@@ -88,6 +89,7 @@ export function SyncPanel() {
             <div>
               Portfolio {question.portfolio} holds {question.existingCount} asset{question.existingCount === 1 ? "" : "s"}. Importing replaces them with these {question.newCount}.
             </div>
+            <SyncDiffView diff={question.diff} />
             <div style={{ display: "flex", gap: 8, marginTop: 6 }}>
               <Button appearance="primary" size="small" onClick={() => reply(true)} data-testid="sync-confirm-replace">
                 Replace
