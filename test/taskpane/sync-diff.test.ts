@@ -93,3 +93,24 @@ test("distanceKm agrees with a hand computation over a long distance; diffAssets
   const row = { entity_id: "A", entity_name: "a", lat: 1, lng: 2, labels: { k: "v" }, sheetRow: 2 };
   expect(describeDiff(diffAssets([asset], [row]))).toBe("0 added, 0 removed, 0 moved, 0 relabelled, 1 unchanged");
 });
+
+test("over 5,000 rows: said before anything is sent, with the numbered portfolios; splitting syncs name-1 and name-2 in row order", async () => {
+  const rows: unknown[][] = [["entity_id", "lat", "lng", "label:region"]];
+  for (let i = 0; i < 5_003; i++) rows.push([`E${i}`, ((i * 37) % 140) - 70 + 0.5, ((i * 91) % 350) - 175 + 0.5, `r${i % 3}`]);
+  const wb = newWorkbook({ firstSheetName: "Big" });
+  wb.fake.setValues("Big", `A1:D${rows.length}`, rows);
+  wb.fake.setSelection("Big", `A1:D${rows.length}`);
+  const base = { client, run: wb.run, source: { kind: "selection" as const }, confirmReplace: never, pollIntervalMs: 10 };
+
+  const asked = await syncRangeToPortfolio({ ...base, portfolio: "big" });
+  expect(asked).toMatchObject({ outcome: "too-many", rowCount: 5_003, parts: ["big-1", "big-2"] });
+  await expect(client.portfolios.get("big-1")).rejects.toThrow();
+
+  const tooLong = await syncRangeToPortfolio({ ...base, portfolio: "a_portfolio_name_of_29_chars9" });
+  expect(tooLong).toMatchObject({ outcome: "too-many", parts: [], problem: expect.stringMatching(/at most 30.*shorten the portfolio name to 28 or fewer/) });
+
+  const split = await syncRangeToPortfolio({ ...base, portfolio: "big", split: true });
+  expect(split).toMatchObject({ outcome: "split", assetCount: 5_003, parts: [{ portfolio: "big-1", assetCount: 5_000 }, { portfolio: "big-2", assetCount: 3 }] });
+  const second = await client.portfolios.assets("big-2").all();
+  expect(second.map((a) => a.entity_id)).toEqual(["E5000", "E5001", "E5002"]);
+}, 60_000);
