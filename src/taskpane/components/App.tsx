@@ -15,6 +15,7 @@ import { LastGoodPanel } from "./LastGoodPanel";
 import { NaturePanel } from "./NaturePanel";
 import { PortfoliosPanel } from "./PortfoliosPanel";
 import { RefreshPanel } from "./RefreshPanel";
+import { ExplainPanel } from "./ExplainPanel";
 import { ImpactPanel } from "./ImpactPanel";
 import { SummaryPanel } from "./SummaryPanel";
 import { SyncPanel } from "./SyncPanel";
@@ -49,6 +50,7 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; fo
     { id: "layer", title: "Applied layer → new sheet", content: <AppliedLayerPanel /> },
     { id: "summary", title: "Summary → new sheet", content: <SummaryPanel /> },
     { id: "impact", title: "Financial impact → new sheets", content: <ImpactPanel /> },
+    { id: "explain", title: "Explain a number", content: <ExplainPanel /> },
     { id: "visual", title: "Map, risk matrix and scenarios", content: <VisualSection /> },
     { id: "export", title: "Export ZIP → sheets", content: <ExportPanel /> },
     { id: "portfolios", title: "Portfolios: assets, delete", content: <PortfoliosPanel /> },
