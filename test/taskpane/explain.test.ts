@@ -15,18 +15,24 @@ import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import * as RISK from "../../src/functions/functions";
 import { explainSelection, ExplainError, splitArguments } from "../../src/taskpane/actions/explain";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
+import { compareWithSnapshot, takeChangeSnapshot } from "../../src/taskpane/actions/changes";
+import { compareReadings } from "../../src/shaping/changes";
 import { installCustomFunctionsStub } from "../functions/support/custom-functions-stub";
 import { closingFetch } from "../functions/support/http-fetch";
-import { startEmulatorFixture, type EmulatorFixture } from "../functions/support/emulator";
+import { importPortfolio, startEmulatorFixture, type EmulatorFixture } from "../functions/support/emulator";
 
 let fixture: EmulatorFixture;
 let uninstall: () => void;
 let metadata: FunctionMetadata[];
+let risk: RiskEngine;
+/** What the pane's refresh does to the functions: forget cached results. */
+const refreshFunctionsForTest = () => risk.refresh();
 
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
   fixture = await startEmulatorFixture();
-  setDefaultEngine(new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch }));
+  risk = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch });
+  setDefaultEngine(risk);
   const generated = await generateCustomFunctionsMetadata(path.join(__dirname, "../../src/functions/functions.ts"));
   metadata = (JSON.parse(generated.metadataJson) as { functions: FunctionMetadata[] }).functions;
 });
@@ -109,4 +115,56 @@ test("a score in a pasted summary sheet is explained from its column header and 
 
 test("formula arguments split at top-level commas only", () => {
   expect(splitArguments('"a,b", A2, 3, "x""y"')).toEqual(['"a,b"', "A2", "3", '"x""y"']);
+});
+
+describe("what changed since last refresh (issue 17 item 4)", () => {
+  test("a re-import that swaps two assets' places: their labels flip, listed in a Changes sheet with before and after, and summarised", async () => {
+    const { engine, workbook, fake, run } = harness();
+    // Two demo assets with different flood labels (ssp585, 30 years): swapping their coordinates swaps the labels.
+    const assets = await fixture.client.portfolios.assets("demo-portfolio").all();
+    const summary = await fixture.client.datasets.summary("demo-portfolio", { scenario: "ssp585", window: 30 }).all();
+    const classOf = (i: number) => summary.find((s) => s.portfolio_index === i)!.risk_summaries.find((r) => r.hazard === "flood_potential")!.risk_class;
+    const a = assets.find((x) => classOf(x.portfolio_index) === "LOW")!;
+    const b = assets.find((x) => classOf(x.portfolio_index) !== "LOW")!;
+    const csv = (first: typeof a, second: typeof a) => `entity_id,lat,lng\nA,${first.lat},${first.lng}\nB,${second.lat},${second.lng}`;
+    await importPortfolio(fixture.client, "changes-test", csv(a, b));
+
+    workbook.setCells("Sheet1!A1", [["id"], ["A"], ["B"]]);
+    workbook.setCell("Sheet1!B2", '=RISK.SUMMARY("changes-test",A2:A3,"floods","ssp585",30,"class")');
+    workbook.setCell("Sheet1!C2", '=RISK.SUMMARY("changes-test",A2:A3,"floods","ssp585",30)');
+    await engine.waitForIdle();
+    workbook.select("Sheet1!B2:C3");
+    const snapshot = await takeChangeSnapshot({ client: fixture.client, run });
+    expect(snapshot.cells.map((c) => c.label)).toEqual(["LOW", "LOW", classOf(b.portfolio_index), classOf(b.portfolio_index)]);
+
+    await importPortfolio(fixture.client, "changes-test", csv(b, a));
+    const nothingYet = await compareWithSnapshot({ client: fixture.client, run, snapshot, threshold: 0 });
+    expect(nothingYet.changes).toEqual([]); // the cells still show the cached values: no refresh yet
+    expect(nothingYet.sheet).toBeUndefined();
+
+    refreshFunctionsForTest();
+    workbook.recalcAll();
+    await engine.waitForIdle();
+    const report = await compareWithSnapshot({ client: fixture.client, run, snapshot, threshold: 0 });
+    const to = classOf(b.portfolio_index);
+    expect(report.changes.map((c) => [c.address, c.kind, c.labelBefore, c.labelAfter])).toEqual([
+      ["Sheet1!B2", "label", "LOW", to],
+      ["Sheet1!C2", "label and score", "LOW", to],
+      ["Sheet1!B3", "label", to, "LOW"],
+      ["Sheet1!C3", "label and score", to, "LOW"],
+    ]);
+    expect(report.summary).toEqual([`2 assets flipped to ${to} for flood_potential under ssp585`, "2 assets flipped to LOW for flood_potential under ssp585", "2 scores moved by more than 0"]);
+    expect(report.sheet?.sheetName).toBe("Changes");
+    const sheet = fake.read("Changes", "A1:J5");
+    expect(sheet[0]).toEqual(["address", "change", "before", "after", "label_before", "label_after", "delta", "hazard", "scenario", "formula"]);
+    expect(sheet[1]!.slice(0, 4)).toEqual(["Sheet1!B2", "label", "LOW", to]);
+    expect(sheet[2]![6]).toBeCloseTo((workbook.getCell("Sheet1!C2").value as number) - (snapshot.cells[1]!.value as number), 9);
+    expect(sheet[2]![9]).toBe('=RISK.SUMMARY("changes-test",A2:A3,"floods","ssp585",30)'); // the formula as text, not evaluated
+  });
+
+  test("compareReadings: a move under the threshold is not reported; an error appearing is", () => {
+    const before = [{ address: "A1", value: 0.02 }, { address: "A2", value: 0.02 }];
+    const after = [{ address: "A1", value: 0.025 }, { address: "A2", value: "#N/A" }];
+    expect(compareReadings(before, after, 0.01).map((c) => [c.address, c.kind])).toEqual([["A2", "error"]]);
+  });
 });

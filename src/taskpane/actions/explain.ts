@@ -249,3 +249,26 @@ async function assetMetrics(client: RiskClient, q: Question, signal?: AbortSigna
   const item = byId ? items[0] : items.find((i) => i.portfolio_index === Number(q.entity));
   return item?.scenario_analytics?.[q.scenario!]?.[q.hazard.extended];
 }
+
+/** What a RISK formula asks, from its literal arguments only (references are left out). */
+export interface FormulaFacts {
+  fn: "SEARCH" | "SUMMARY" | "METRIC" | "IMPACT";
+  hazard?: HazardNames;
+  scenario?: string;
+  portfolio?: string;
+  /** For METRIC: the metric name. */
+  metric?: string;
+}
+
+/** Reads a `=RISK.*(...)` formula's literal arguments; undefined for any other formula. */
+export function formulaFacts(formula: string): FormulaFacts | undefined {
+  const match = FORMULA.exec(formula);
+  if (!match) return undefined;
+  const fn = match[1]!.toUpperCase() as FormulaFacts["fn"];
+  const args = splitArguments(match[2]!).map((arg) => (arg.startsWith('"') ? arg.slice(1, -1).replace(/""/g, '"') : undefined));
+  const hazardAt = { SEARCH: 2, SUMMARY: 2, METRIC: 3, IMPACT: 2 }[fn];
+  const scenarioAt = { SEARCH: -1, SUMMARY: 3, METRIC: 2, IMPACT: 3 }[fn];
+  const hazard = args[hazardAt] ? lookupHazard(args[hazardAt]!) : undefined;
+  const scenario = scenarioAt < 0 ? undefined : (args[scenarioAt]?.toLowerCase() ?? (fn === "SUMMARY" && splitArguments(match[2]!).length <= 3 ? "ssp245" : undefined));
+  return { fn, hazard, scenario, portfolio: fn === "SEARCH" ? undefined : args[0], metric: fn === "METRIC" ? args[4]?.toLowerCase() : undefined };
+}

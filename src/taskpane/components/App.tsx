@@ -15,6 +15,7 @@ import { LastGoodPanel } from "./LastGoodPanel";
 import { NaturePanel } from "./NaturePanel";
 import { PortfoliosPanel } from "./PortfoliosPanel";
 import { RefreshPanel } from "./RefreshPanel";
+import { ChangesPanel } from "./ChangesPanel";
 import { ExplainPanel } from "./ExplainPanel";
 import { ImpactPanel } from "./ImpactPanel";
 import { SummaryPanel } from "./SummaryPanel";
@@ -51,6 +52,7 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; fo
     { id: "summary", title: "Summary → new sheet", content: <SummaryPanel /> },
     { id: "impact", title: "Financial impact → new sheets", content: <ImpactPanel /> },
     { id: "explain", title: "Explain a number", content: <ExplainPanel /> },
+    { id: "changes", title: "What changed since last refresh", content: <ChangesPanel /> },
     { id: "visual", title: "Map, risk matrix and scenarios", content: <VisualSection /> },
     { id: "export", title: "Export ZIP → sheets", content: <ExportPanel /> },
     { id: "portfolios", title: "Portfolios: assets, delete", content: <PortfoliosPanel /> },
