@@ -70,15 +70,25 @@ export function compareReadings(before: readonly ReadCell[], after: readonly Rea
   return changes;
 }
 
-/** Sentences for the pane: flips grouped by new label, hazard and scenario, then the count of score moves. */
+/**
+ * Sentences for the pane: flips grouped by new label, hazard and scenario (an asset is a sheet
+ * row), then the count of score moves and of error changes.
+ */
 export function summarizeChanges(changes: readonly CellChange[], threshold: number): string[] {
-  const groups = new Map<string, number>();
+  // One asset per sheet row: a score and its label on the same row flip together and count once.
+  const groups = new Map<string, Set<string>>();
   for (const change of changes) {
     if (change.labelAfter === undefined || change.labelBefore === change.labelAfter || change.kind === "score" || change.kind === "error") continue;
     const key = `flipped to ${change.labelAfter}${change.hazard ? ` for ${change.hazard}` : ""}${change.scenario ? ` under ${change.scenario}` : ""}`;
-    groups.set(key, (groups.get(key) ?? 0) + 1);
+    const row = change.address.replace(/^.*!/, "").replace(/^\$?[A-Z]+\$?/, "");
+    const rows = groups.get(key) ?? new Set<string>();
+    rows.add(`${change.address.slice(0, change.address.lastIndexOf("!") + 1)}${row}`);
+    groups.set(key, rows);
   }
-  const lines = [...groups.entries()].sort((a, b) => b[1] - a[1]).map(([key, n]) => `${n} asset${n === 1 ? "" : "s"} ${key}`);
+  const lines = [...groups.entries()]
+    .map(([key, rows]) => [key, rows.size] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, n]) => `${n} asset${n === 1 ? "" : "s"} ${key}`);
   const moved = changes.filter((c) => c.kind === "score" || c.kind === "label and score").length;
   if (moved > 0) lines.push(`${moved} score${moved === 1 ? "" : "s"} moved by more than ${threshold}`);
   const errors = changes.filter((c) => c.kind === "error").length;

@@ -153,7 +153,8 @@ describe("what changed since last refresh (issue 17 item 4)", () => {
       ["Sheet1!B3", "label", to, "LOW"],
       ["Sheet1!C3", "label and score", to, "LOW"],
     ]);
-    expect(report.summary).toEqual([`2 assets flipped to ${to} for flood_potential under ssp585`, "2 assets flipped to LOW for flood_potential under ssp585", "2 scores moved by more than 0"]);
+    // A score and its label on one row are one asset.
+    expect(report.summary).toEqual([`1 asset flipped to ${to} for flood_potential under ssp585`, "1 asset flipped to LOW for flood_potential under ssp585", "2 scores moved by more than 0"]);
     expect(report.sheet?.sheetName).toBe("Changes");
     const sheet = fake.read("Changes", "A1:J5");
     expect(sheet[0]).toEqual(["address", "change", "before", "after", "label_before", "label_after", "delta", "hazard", "scenario", "formula"]);

@@ -11,7 +11,7 @@ import { writeSheetsAtomically } from "../../excel/writeSheets";
 import { labelOf } from "../../functions/hazards";
 import { cellA1, parseA1, qualify } from "../../shaping/a1";
 import { compareReadings, summarizeChanges, type CellChange, type ReadCell } from "../../shaping/changes";
-import { formulaFacts, type FormulaFacts } from "./explain";
+import { formulaFacts, formulaReferences, type FormulaFacts } from "./explain";
 import type { ExcelRunner, PastedSheet } from "./types";
 
 /** A dataset's identity at a reading. */
@@ -57,13 +57,29 @@ async function readCells(run: ExcelRunner, address?: string): Promise<{ address:
     range.load("address, values, formulas");
     await context.sync();
     const top = parseA1(range.address);
+    // The formulas' single-cell arguments (a hazard in A12) are read so each cell knows its hazard.
+    const references = new Map<string, Excel.Range>();
+    for (const row of range.formulas) {
+      for (const formula of row) {
+        for (const ref of formulaReferences(String(formula ?? ""))) {
+          if (references.has(ref)) continue;
+          const bang = ref.lastIndexOf("!");
+          const sheet = bang < 0 ? range.worksheet : context.workbook.worksheets.getItem(parseA1(ref).sheet!);
+          const target = sheet.getRange(bang < 0 ? ref : ref.slice(bang + 1));
+          target.load("values");
+          references.set(ref, target);
+        }
+      }
+    }
+    if (references.size > 0) await context.sync();
+    const lookup = (ref: string) => references.get(ref)?.values[0]?.[0] as string | number | boolean | undefined;
     const cells: ReadCell[] = [];
     const governing: Array<FormulaFacts | undefined> = [];
     const governingText: Array<string | undefined> = [];
     range.values.forEach((row, r) =>
       row.forEach((value, c) => {
         const own = String(range.formulas[r]?.[c] ?? "");
-        const facts = formulaFacts(own);
+        const facts = formulaFacts(own, lookup);
         if (facts) {
           governing[c] = facts;
           governingText[c] = own;

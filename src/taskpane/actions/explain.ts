@@ -261,14 +261,31 @@ export interface FormulaFacts {
 }
 
 /** Reads a `=RISK.*(...)` formula's literal arguments; undefined for any other formula. */
-export function formulaFacts(formula: string): FormulaFacts | undefined {
+export function formulaFacts(formula: string, lookup?: (reference: string) => CellValue): FormulaFacts | undefined {
   const match = FORMULA.exec(formula);
   if (!match) return undefined;
   const fn = match[1]!.toUpperCase() as FormulaFacts["fn"];
-  const args = splitArguments(match[2]!).map((arg) => (arg.startsWith('"') ? arg.slice(1, -1).replace(/""/g, '"') : undefined));
+  const args = splitArguments(match[2]!).map((arg) => {
+    if (arg.startsWith('"')) return arg.slice(1, -1).replace(/""/g, '"');
+    const value = isCellReference(arg) ? lookup?.(arg) : undefined;
+    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+  });
   const hazardAt = { SEARCH: 2, SUMMARY: 2, METRIC: 3, IMPACT: 2 }[fn];
   const scenarioAt = { SEARCH: -1, SUMMARY: 3, METRIC: 2, IMPACT: 3 }[fn];
   const hazard = args[hazardAt] ? lookupHazard(args[hazardAt]!) : undefined;
-  const scenario = scenarioAt < 0 ? undefined : (args[scenarioAt]?.toLowerCase() ?? (fn === "SUMMARY" && splitArguments(match[2]!).length <= 3 ? "ssp245" : undefined));
+  // RISK.SUMMARY's scenario defaults to ssp245 when omitted or blank (a reference to a blank cell is read as unknown).
+  const written = splitArguments(match[2]!)[scenarioAt] ?? "";
+  const scenario = scenarioAt < 0 ? undefined : (args[scenarioAt]?.toLowerCase() ?? (fn === "SUMMARY" && written === "" ? "ssp245" : undefined));
   return { fn, hazard, scenario, portfolio: fn === "SEARCH" ? undefined : args[0], metric: fn === "METRIC" ? args[4]?.toLowerCase() : undefined };
+}
+
+/** A single-cell reference such as A12, $B$3 or Sheet1!C2 (not a range). */
+export function isCellReference(text: string): boolean {
+  return /^(?:(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?\$?[A-Za-z]{1,3}\$?\d+$/.test(text.trim());
+}
+
+/** The single-cell references of a RISK formula's arguments, for reading before {@link formulaFacts}. */
+export function formulaReferences(formula: string): string[] {
+  const match = FORMULA.exec(formula);
+  return match ? splitArguments(match[2]!).filter(isCellReference) : [];
 }

@@ -12,6 +12,11 @@ function where(entry: DiffEntry): string {
   return entry.sheetRow !== undefined ? `sheet row ${entry.sheetRow}` : `index ${entry.oldIndex}`;
 }
 
+/** Coordinates as typed, without binary noise (51.974399999999996 → 51.9744). */
+function point(p: { lat: number; lng: number } | undefined): string {
+  return p ? `${Number(p.lat.toFixed(6))}, ${Number(p.lng.toFixed(6))}` : "?";
+}
+
 function formatKm(km: number): string {
   return km < 1 ? `${Math.round(km * 1000)} m` : `${km.toLocaleString("en-US", { maximumFractionDigits: 1 })} km`;
 }
@@ -54,7 +59,7 @@ export function SyncDiffView(props: { diff: SyncDiff }) {
       </Text>
       <Category id="added" title="Added" entries={diff.added} line={(e) => `${who(e)}, ${where(e)}`} />
       <Category id="removed" title="Removed" entries={diff.removed} line={(e) => `${who(e)}, ${where(e)}`} />
-      <Category id="moved" title="Moved" entries={diff.moved} line={(e) => `${who(e)}: ${formatKm(e.distanceKm ?? 0)} (${e.from?.lat}, ${e.from?.lng} → ${e.to?.lat}, ${e.to?.lng}), ${where(e)}`} />
+      <Category id="moved" title="Moved" entries={diff.moved} line={(e) => `${who(e)}: ${formatKm(e.distanceKm ?? 0)} (${point(e.from)} → ${point(e.to)}), ${where(e)}`} />
       <Category
         id="relabelled"
         title="Relabelled"
