@@ -60,7 +60,7 @@ export type SyncResult =
   | { outcome: "declined"; portfolio: string }
   | { outcome: "synced"; portfolio: string; assetCount: number; created: boolean; uploaded: boolean }
   /** Over the 5,000-asset cap: nothing was sent; `parts` are the numbered portfolios a split would make (or `problem` why it cannot). */
-  | { outcome: "too-many"; portfolio: string; rowCount: number; parts: string[]; problem?: string }
+  | { outcome: "too-many"; portfolio: string; rowCount: number; parts: string[]; problem?: string; problems: RangeProblem[] }
   /** A split sync: each numbered portfolio's own result, in order. */
   | { outcome: "split"; portfolio: string; assetCount: number; parts: Array<Extract<SyncResult, { outcome: "synced" | "declined" }>> };
 
@@ -182,7 +182,9 @@ export async function syncRangeToPortfolio(options: SyncOptions & { run: ExcelRu
   if (rowCount > MAX_ASSETS && !options.split) {
     // Say so before anything is sent, with the numbered portfolios a split would make.
     const named = numberedPortfolioNames(options.portfolio, Math.ceil(rowCount / MAX_ASSETS));
-    return { outcome: "too-many", portfolio: options.portfolio, rowCount, parts: "names" in named ? named.names : [], problem: "problem" in named ? named.problem : undefined, address: snapshot.address };
+    // The validation's problems come along: the first row over the cap, by its cell, and any other.
+    const { problems } = validateAssetRange(input);
+    return { outcome: "too-many", portfolio: options.portfolio, rowCount, parts: "names" in named ? named.names : [], problem: "problem" in named ? named.problem : undefined, problems, address: snapshot.address };
   }
   if (rowCount > MAX_ASSETS) return { ...(await syncSplit(input, options)), address: snapshot.address };
   const result = await syncAssets(input, options);
