@@ -119,7 +119,7 @@ describe("production build", () => {
       functions: Array<{ id: string; name: string; description?: string; helpUrl?: string; parameters: Array<{ name: string; description?: string; optional?: boolean }> }>;
     };
     const ids = metadata.functions.map((f) => f.id);
-    expect(ids).toEqual(expect.arrayContaining(["SEARCH", "SUMMARY", "METRIC", "TIMESERIES", "PROJECTS", "PORTFOLIOS", "ASSETS", "LAYER", "NATURE"]));
+    expect(ids).toEqual(expect.arrayContaining(["SEARCH", "SUMMARY", "METRIC", "IMPACT", "TIMESERIES", "PROJECTS", "PORTFOLIOS", "ASSETS", "LAYER", "NATURE"]));
     for (const fn of metadata.functions) {
       expect(fn.description ?? "").not.toBe("");
       // The add-in's own hosted help page, one anchor per function (not a placeholder address).

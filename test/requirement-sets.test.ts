@@ -23,7 +23,7 @@ const sourceFiles = ts.sys.readDirectory(path.join(root, "src"), [".ts", ".tsx"]
  * only through a member FAKE_API_SETS guards (range.conditionalFormats, ExcelApi 1.6): refusing
  * that parent refuses them.
  */
-const RECORDED_BEHIND_A_GUARD = new Set(["TextConditionalFormat", "ConditionalRangeFormat", "ConditionalRangeFill", "ConditionalRangeFont"]);
+const RECORDED_BEHIND_A_GUARD = new Set(["TextConditionalFormat", "ColorScaleConditionalFormat", "ConditionalRangeFormat", "ConditionalRangeFill", "ConditionalRangeFont"]);
 
 let uses: ApiUse[];
 let checks: SetCheck[];

@@ -105,6 +105,16 @@ export async function readTable(context: Excel.RequestContext, tableName: string
   return readRange(context, table.getRange(), options);
 }
 
+/** Read a range by its sheet-qualified address (e.g. a range synced earlier), the same way. */
+export async function readAddress(context: Excel.RequestContext, address: string, options: ReadOptions = {}): Promise<RangeSnapshot> {
+  const bang = address.lastIndexOf("!");
+  if (bang < 0) throw new Error(`"${address}" names no sheet.`);
+  const sheet = context.workbook.worksheets.getItemOrNullObject(sheetOf(address));
+  await context.sync();
+  if (sheet.isNullObject) throw new Error(`The sheet of ${address} no longer exists.`);
+  return readRange(context, sheet.getRange(address.slice(bang + 1)), options);
+}
+
 /** A table the user can pick as a sync source. */
 export interface TableInfo {
   name: string;

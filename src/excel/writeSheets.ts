@@ -47,6 +47,11 @@ export interface NewSheetSpec {
    * in the workbook's provenance store (src/excel/provenance.ts), so it can be refreshed in place.
    */
   provenance?: PasteProvenance;
+  /**
+   * 0-based columns whose text cells are formulas ("=A2*B2"): written without the text format
+   * that otherwise keeps a value starting with "=" as text, so Excel calculates them.
+   */
+  formulaColumns?: number[];
 }
 
 /** Progress of a write, after each request. */
@@ -107,9 +112,13 @@ export function checkShape(spec: NewSheetSpec, index: number): void {
 }
 
 /** Per-column number format for a cell, or null when the column needs no format. */
-function formatPlan(kinds: ColumnTextKind[], custom: Record<number, string> | undefined): Array<((v: CellValue) => string) | null> {
+function formatPlan(kinds: ColumnTextKind[], custom: Record<number, string> | undefined, formulas: readonly number[] = []): Array<((v: CellValue) => string) | null> {
   return kinds.map((kind, c) => {
     const own = custom?.[c];
+    if (formulas.includes(c)) {
+      const format = own ?? "General";
+      return own === undefined ? null : () => format;
+    }
     if (kind === "none" && own === undefined) return null;
     const other = own ?? (kind === "text" ? TEXT_FORMAT : "General");
     return (v: CellValue) => (typeof v === "string" && v !== "" ? TEXT_FORMAT : other);
@@ -242,7 +251,7 @@ export async function writeTableToNewSheet(context: Excel.RequestContext, spec: 
 async function fillSheet(context: Excel.RequestContext, sheet: Excel.Worksheet, spec: NewSheetSpec, maxBytes: number, signal: AbortSignal | undefined, progress: (rows: number) => void): Promise<void> {
   const width = spec.header.length;
   const kinds = columnTextKinds(spec.rows, width);
-  const plan = formatPlan(kinds, spec.numberFormats);
+  const plan = formatPlan(kinds, spec.numberFormats, spec.formulaColumns);
   const runs = formattedRuns(plan);
   const formatted = plan.flatMap((f, c) => (f ? [c] : []));
   const sizes = spec.rows.map((row) => {

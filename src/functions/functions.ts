@@ -8,7 +8,7 @@
  * Optional parameters are typed as Excel declares them, but arrive as null (or undefined) when
  * omitted: the formulas read every argument as a CellValue and apply the defaults.
  *
- * SEARCH, SUMMARY, METRIC, LAYER and NATURE declare every parameter as `any[][]`: the metadata
+ * SEARCH, SUMMARY, METRIC, IMPACT, LAYER and NATURE declare every parameter as `any[][]`: the metadata
  * plugin maps a two-dimensional array type to `"dimensionality": "matrix"`, so Excel hands a range
  * whole (and a single value as a 1×1 array) and the function spills one result per row, fetching
  * each distinct point or dataset once (see ./columns.ts and README, "Column formulas").
@@ -16,6 +16,7 @@
 import { defaultEngine } from "./engine/default-engine";
 import { assets as assetsFormula, portfolios as portfoliosFormula, projects as projectsFormula } from "./formulas/listings";
 import { layer as layerFormula } from "./formulas/layer";
+import { impact as impactFormula } from "./formulas/impact";
 import { metric as metricFormula } from "./formulas/metric";
 import { nature as natureFormula } from "./formulas/nature";
 import { search as searchFormula } from "./formulas/search";
@@ -99,6 +100,33 @@ export function metric(
   invocation: CustomFunctions.CancelableInvocation,
 ): Promise<any[][]> {
   return metricFormula(defaultEngine(), portfolio, index, scenario, hazard, metric, invocation);
+}
+
+/**
+ * Structural damage fraction of one hazard for a portfolio asset (extended summary), for money at risk: value × RISK.IMPACT(...). Ranges spill one result per row; missing data is #N/A, never 0.
+ * @customfunction IMPACT
+ * @helpurl https://github.com/example/climate-risk-excel-addin#riskimpact
+ * @param {any[][]} portfolio Portfolio name.
+ * @param {any[][]} index The asset's portfolio_index or entity_id (text), or a range of them.
+ * @param {any[][]} hazard flood, cyclone, water_stress, heatwave, sea_level_rise or wildfire (other spellings work too).
+ * @param {any[][]} scenario ssp126, ssp245 or ssp585.
+ * @param {any[][]} period baseline, 2030, 2050 or 2080.
+ * @param {any[][]} [bound] central (default), lower (16th percentile, _lbd) or upper (84th percentile, _ubd).
+ * @param {CustomFunctions.CancelableInvocation} invocation Set by Excel; lets a cancelled cell stop waiting.
+ * @returns {Promise<any[][]>} The damage fraction, 0 to 1 (one per row for ranges).
+ * @cancelable
+ * @requiresAddress
+ */
+export function impact(
+  portfolio: any[][],
+  index: any[][],
+  hazard: any[][],
+  scenario: any[][],
+  period: any[][],
+  bound: any[][],
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<any[][]> {
+  return impactFormula(defaultEngine(), portfolio, index, hazard, scenario, period, bound, invocation);
 }
 
 /**

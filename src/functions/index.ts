@@ -10,7 +10,7 @@
  *   engine.stats();                                             // requests, cacheHits, retries, ...
  */
 import { FormulaError } from "./errors";
-import { assets, layer, metric, nature, portfolios, projects, search, summary, timeseries } from "./functions";
+import { assets, impact, layer, metric, nature, portfolios, projects, search, summary, timeseries } from "./functions";
 import { createInvocation, type FakeInvocation } from "./invocation";
 
 export { RiskEngine, DEFAULT_ENGINE_SETTINGS } from "./engine/engine";
@@ -28,6 +28,7 @@ export const RISK = {
   SEARCH: search,
   SUMMARY: summary,
   METRIC: metric,
+  IMPACT: impact,
   TIMESERIES: timeseries,
   PROJECTS: projects,
   PORTFOLIOS: portfolios,

@@ -56,3 +56,21 @@ export function suggestPortfolioName(source: string, taken: readonly string[] = 
     if (!used.has(candidate.toLowerCase())) return candidate;
   }
 }
+
+/**
+ * Names of the numbered portfolios a range over the 5,000-asset cap is split into: `name-1` …
+ * `name-N`. Returns the names, or why they cannot be made (each must follow the 3-30 character rule).
+ */
+export function numberedPortfolioNames(base: string, parts: number): { names: string[] } | { problem: string } {
+  const names = Array.from({ length: parts }, (_, i) => `${base}-${i + 1}`);
+  const long = names.find((name) => name.length > PORTFOLIO_NAME_MAX_LENGTH);
+  if (long) {
+    const room = PORTFOLIO_NAME_MAX_LENGTH - String(parts).length - 1;
+    return { problem: `"${long}" would have ${long.length} characters (at most ${PORTFOLIO_NAME_MAX_LENGTH}): shorten the portfolio name to ${room} or fewer to split.` };
+  }
+  for (const name of names) {
+    const problem = portfolioNameProblem(name);
+    if (problem) return { problem };
+  }
+  return { names };
+}

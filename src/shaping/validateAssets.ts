@@ -21,6 +21,8 @@ export interface AssetRangeInput {
    * merge could hide a value behind, is a problem to fill.
    */
   mergedAreas?: string[] | null;
+  /** Most asset rows accepted (default MAX_ASSETS, the service's cap; a split sync allows more). */
+  maxAssets?: number;
   /** Rows the range really has when `values` was cut short on reading. */
   totalRows?: number;
 }
@@ -69,6 +71,7 @@ function codePoints(text: string): number {
 /** Validate an asset range; see {@link AssetValidation}. Never throws on bad cell content. */
 export function validateAssetRange(input: AssetRangeInput): AssetValidation {
   const origin = parseA1(input.address);
+  const cap = input.maxAssets ?? MAX_ASSETS;
   const problems: RangeProblem[] = [];
   let overflow = 0;
   const at = (r: number, c: number, message: string): void => {
@@ -138,9 +141,9 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
       continue;
     }
     dataRows++;
-    if (dataRows === MAX_ASSETS + 1) {
+    if (dataRows === cap + 1) {
       const total = countDataRows(values, last);
-      at(r, 0, `Too many assets: ${total.toLocaleString("en-US")} rows, but a portfolio holds at most ${MAX_ASSETS.toLocaleString("en-US")} (row ${origin.row + r + 1} is the first one over).`);
+      at(r, 0, `Too many assets: ${total.toLocaleString("en-US")} rows, but ${cap === MAX_ASSETS ? "a portfolio holds" : "a split sync takes"} at most ${cap.toLocaleString("en-US")} (row ${origin.row + r + 1} is the first one over).`);
     }
     for (const col of columns) {
       if (col.target.kind === "ignored" && !isBlank(row[col.index]) && !blankHeaderWithData.has(col.index)) {
@@ -188,8 +191,8 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
       result.assets.push({ entity_id: entityId, entity_name: entityName, lat, lng, labels, sheetRow: origin.row + r + 1 });
     }
   }
-  if (input.totalRows !== undefined && input.totalRows > values.length && dataRows <= MAX_ASSETS) {
-    at(values.length - 1, 0, `Too many rows: the range has ${input.totalRows.toLocaleString("en-US")} rows, but a portfolio holds at most ${MAX_ASSETS.toLocaleString("en-US")} assets.`);
+  if (input.totalRows !== undefined && input.totalRows > values.length && dataRows <= cap) {
+    at(values.length - 1, 0, `Too many rows: the range has ${input.totalRows.toLocaleString("en-US")} rows, but ${cap === MAX_ASSETS ? "a portfolio holds" : "a split sync takes"} at most ${cap.toLocaleString("en-US")} assets.`);
   }
   if (dataRows === 0) at(0, 0, "The range has a header but no asset rows below it.");
   return finish(result, overflow);

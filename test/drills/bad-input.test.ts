@@ -80,8 +80,9 @@ describe("sheet ranges that cannot become a portfolio", () => {
     const { fake, run } = await sheetWith(values);
     const before = fake.snapshot();
     const result = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "never_made", confirmReplace: never });
-    expect(result.outcome).toBe("invalid");
-    const problems = result.outcome === "invalid" ? result.problems : [];
+    // Over the 5,000 cap the pane also offers to split (issue 17); the problem still names its cell.
+    expect(result.outcome).toBe(_what === "5,001 rows" ? "too-many" : "invalid");
+    const problems = result.outcome === "invalid" || result.outcome === "too-many" ? result.problems : [];
     const problem = problems.find((p) => message.test(p.message));
     expect(problem).toBeDefined();
     expect(problem!.cell).toBe(cell);
@@ -224,6 +225,7 @@ describe("wrong argument types in every RISK function", () => {
     SEARCH: [51.5, -0.12, "floods", "30yr", "local", "score"],
     SUMMARY: ["demo-portfolio", 0, "flood_potential", "ssp245", 30, "score"],
     METRIC: ["demo-portfolio", 0, "ssp585", "flood", "structural_damage_2050"],
+    IMPACT: ["demo-portfolio", 0, "flood", "ssp585", "2050", "upper"],
     TIMESERIES: ["demo-portfolio", 0, "wildfire", "ssp585", "unified_prob", "mid"],
     ASSETS: ["demo-portfolio"],
     LAYER: [1, "demo-portfolio", 0, "feature_index"],
@@ -233,6 +235,7 @@ describe("wrong argument types in every RISK function", () => {
     SEARCH: ["lat", "lng", "hazard", "horizon", "extent", "field"],
     SUMMARY: ["portfolio", "index", "hazard", "scenario", "window", "field"],
     METRIC: ["portfolio", "index", "scenario", "hazard", "metric"],
+    IMPACT: ["portfolio", "index", "hazard", "scenario", "period", "bound"],
     TIMESERIES: ["portfolio", "index", "hazard", "scenario", "indicator", "measure"],
     ASSETS: ["portfolio"],
     LAYER: ["vector", "portfolio", "index", "column"],

@@ -146,6 +146,7 @@ test("the API key shows up nowhere but in requests to the configured service", a
     { fn: "SEARCH", args: [51.5, -0.12, "", ""] },
     { fn: "SUMMARY", args: ["demo-portfolio", 0, "flood_potential"] },
     { fn: "METRIC", args: ["demo-portfolio", 0, "ssp585", "flood", "structural_damage_2050"] },
+    { fn: "IMPACT", args: ["demo-portfolio", 0, "flood", "ssp585", "2050", "upper"] },
     { fn: "TIMESERIES", args: ["demo-portfolio", 0, "wildfire", "ssp585"] },
     { fn: "PROJECTS", args: [] },
     { fn: "PORTFOLIOS", args: [] },

@@ -42,7 +42,7 @@ afterAll(async () => {
 function newHarness(): { fake: FakeExcel; engine: FormulaEngine; workbook: WorkbookController } {
   const fake = createFakeExcel();
   const registry = new FunctionRegistry();
-  const byId: Record<string, unknown> = { SEARCH: RISK.search, SUMMARY: RISK.summary, METRIC: RISK.metric, LAYER: RISK.layer, NATURE: RISK.nature, TIMESERIES: RISK.timeseries, ASSETS: RISK.assets };
+  const byId: Record<string, unknown> = { SEARCH: RISK.search, SUMMARY: RISK.summary, METRIC: RISK.metric, IMPACT: RISK.impact, LAYER: RISK.layer, NATURE: RISK.nature, TIMESERIES: RISK.timeseries, ASSETS: RISK.assets };
   for (const [id, fn] of Object.entries(byId)) registry.register(id, fn as (...args: unknown[]) => unknown);
   const engine = new FormulaEngine(fake, registry, new MetadataIndex(metadata));
   fake.setFormulaEvaluator(engine.evaluator);
@@ -50,7 +50,7 @@ function newHarness(): { fake: FakeExcel; engine: FormulaEngine; workbook: Workb
 }
 
 test("functions.json declares every per-row parameter of the column functions as a matrix, and a matrix result", () => {
-  for (const id of ["SEARCH", "SUMMARY", "METRIC", "LAYER", "NATURE"]) {
+  for (const id of ["SEARCH", "SUMMARY", "METRIC", "IMPACT", "LAYER", "NATURE"]) {
     const fn = metadata.find((f) => f.id === id)!;
     expect(fn.parameters.map((p) => [p.name, p.dimensionality])).toEqual(fn.parameters.map((p) => [p.name, "matrix"]));
     expect((fn as unknown as { result: { dimensionality: string } }).result.dimensionality).toBe("matrix");

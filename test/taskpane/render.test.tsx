@@ -19,7 +19,7 @@ test("the task pane renders every section with its test ids and the demo-connect
   for (const id of ["taskpane", "connection-default-notice", "connection-base-url", "connection-api-key", "connection-test", "connection-save"]) {
     expect(html.includes(`data-testid="${id}"`) ? id : `missing ${id}`).toBe(id);
   }
-  for (const section of ["connection", "sync", "timeseries", "layer", "summary", "export", "portfolios", "compositions", "nature", "refresh", "last-good"]) {
+  for (const section of ["connection", "sync", "timeseries", "layer", "summary", "impact", "explain", "changes", "export", "portfolios", "compositions", "nature", "refresh", "last-good"]) {
     expect(html.includes(`data-testid="section-${section}-header"`) ? section : `missing ${section}`).toBe(section);
   }
   expect(/type="password"[^>]*data-testid="connection-api-key"/.test(html)).toBe(true);

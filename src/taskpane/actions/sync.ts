@@ -5,7 +5,10 @@ import { buildImportCsv } from "../../shaping/importCsv";
 import { portfolioNameProblem } from "../../shaping/portfolioName";
 import type { RangeProblem } from "../../shaping/problems";
 import { portfolioHoldsExactly } from "../../shaping/sameAssets";
-import { validateAssetRange, type AssetRangeInput } from "../../shaping/validateAssets";
+import { diffAssets, type SyncDiff } from "../../shaping/syncDiff";
+import { validateAssetRange, type AssetRangeInput, type AssetRow } from "../../shaping/validateAssets";
+import { MAX_ASSETS } from "../../shaping/limits";
+import { numberedPortfolioNames } from "../../shaping/portfolioName";
 import { listTables, readSelection, readTable, type RangeSnapshot, type TableInfo } from "../../excel/readRange";
 import { selectCell } from "../../excel/selectCell";
 import { rememberAssetSource } from "./asset-sources";
@@ -30,6 +33,8 @@ export interface ReplaceQuestion {
   existingCount: number;
   /** Assets about to replace them. */
   newCount: number;
+  /** What changes, asset by asset (added, removed, moved, relabelled, unchanged). */
+  diff: SyncDiff;
 }
 
 /** Options of a sync. */
@@ -53,7 +58,11 @@ export interface SyncOptions extends LongRunning {
 export type SyncResult =
   | { outcome: "invalid"; problems: RangeProblem[] }
   | { outcome: "declined"; portfolio: string }
-  | { outcome: "synced"; portfolio: string; assetCount: number; created: boolean; uploaded: boolean };
+  | { outcome: "synced"; portfolio: string; assetCount: number; created: boolean; uploaded: boolean }
+  /** Over the 5,000-asset cap: nothing was sent; `parts` are the numbered portfolios a split would make (or `problem` why it cannot). */
+  | { outcome: "too-many"; portfolio: string; rowCount: number; parts: string[]; problem?: string; problems: RangeProblem[] }
+  /** A split sync: each numbered portfolio's own result, in order. */
+  | { outcome: "split"; portfolio: string; assetCount: number; parts: Array<Extract<SyncResult, { outcome: "synced" | "declined" }>> };
 
 /**
  * Syncs validated sheet rows to a portfolio: validate (nothing is sent when a problem exists),
@@ -68,7 +77,12 @@ export async function syncAssets(input: AssetRangeInput, options: SyncOptions): 
   if (nameProblem) throw new Error(`Portfolio name: ${nameProblem}`);
   const validation = validateAssetRange(input);
   if (validation.problems.length > 0) return { outcome: "invalid", problems: validation.problems };
-  const rows = validation.assets;
+  return syncValidRows(validation.assets, validation.labelKeys, options);
+}
+
+/** {@link syncAssets} after validation: rows already checked, at most 5,000. */
+async function syncValidRows(rows: AssetRow[], labelKeys: string[], options: SyncOptions): Promise<Extract<SyncResult, { outcome: "synced" | "declined" }>> {
+  const { client, portfolio, signal, onProgress } = options;
   throwIfCancelled(signal);
 
   onProgress?.({ message: `Checking portfolio ${portfolio}…`, fraction: 0.05 });
@@ -108,12 +122,12 @@ export async function syncAssets(input: AssetRangeInput, options: SyncOptions): 
   const unchanged = existing.length > 0 && portfolioHoldsExactly(existing, rows);
   if (!unchanged) {
     if (existing.length > 0) {
-      const replace = await options.confirmReplace({ portfolio, existingCount: existing.length, newCount: rows.length });
+      const replace = await options.confirmReplace({ portfolio, existingCount: existing.length, newCount: rows.length, diff: diffAssets(existing, rows) });
       if (!replace) return { outcome: "declined", portfolio };
     }
     throwIfCancelled(signal);
     onProgress?.({ message: `Uploading ${formatCount(rows.length)} assets to ${portfolio}…`, fraction: 0.2 });
-    const csv = buildImportCsv(rows, validation.labelKeys);
+    const csv = buildImportCsv(rows, labelKeys);
     cancelledMessage = "Cancelled during the upload: the portfolio may already hold the new assets. Sync again to finish.";
     await step("upload", () => client.portfolios.importAssets(portfolio, csv, { signal }));
     options.forget?.({ kind: "portfolio", portfolio });
@@ -142,24 +156,37 @@ async function runStep<T>(name: SyncStep, work: () => Promise<T>, cancelledMessa
 export type AssetSource = { kind: "selection" } | { kind: "table"; name: string };
 
 /** Reads the source's values (read only: a sync never changes the sheet). */
-export function readAssetSource(run: ExcelRunner, source: AssetSource): Promise<RangeSnapshot> {
-  return run((context) => (source.kind === "table" ? readTable(context, source.name) : readSelection(context)));
+export function readAssetSource(run: ExcelRunner, source: AssetSource, maxRows?: number): Promise<RangeSnapshot> {
+  const options = maxRows === undefined ? {} : { maxRows };
+  return run((context) => (source.kind === "table" ? readTable(context, source.name, options) : readSelection(context, options)));
 }
+
+/** Most numbered portfolios a split sync makes (100,000 assets). */
+export const MAX_SPLIT_PARTS = 20;
 
 /**
  * The whole "Sync" button: reads the selection or table, then {@link syncAssets}, then (with
  * `forget`) drops the functions' cached results of the portfolio and recalculates. The result
  * carries the address that was read, so the pane can say what was synced.
  */
-export async function syncRangeToPortfolio(options: SyncOptions & { run: ExcelRunner; source: AssetSource }): Promise<SyncResult & { address: string }> {
+export async function syncRangeToPortfolio(options: SyncOptions & { run: ExcelRunner; source: AssetSource; split?: boolean }): Promise<SyncResult & { address: string }> {
   options.onProgress?.({ message: "Reading the range…", fraction: 0 });
-  const snapshot = await readAssetSource(options.run, options.source);
+  const snapshot = await readAssetSource(options.run, options.source, options.split ? MAX_SPLIT_PARTS * MAX_ASSETS + 101 : undefined);
   if (snapshot.values.length === 0) {
     throw new Error(
       options.source.kind === "table" ? `Table ${options.source.name} is empty.` : "The selection is empty: select the asset rows with their header row, or pick a table.",
     );
   }
   const input: AssetRangeInput = { values: snapshot.values, address: snapshot.address, mergedAreas: snapshot.mergedAreas, totalRows: snapshot.totalRows };
+  const rowCount = countAssetRows(snapshot.values, snapshot.totalRows);
+  if (rowCount > MAX_ASSETS && !options.split) {
+    // Say so before anything is sent, with the numbered portfolios a split would make.
+    const named = numberedPortfolioNames(options.portfolio, Math.ceil(rowCount / MAX_ASSETS));
+    // The validation's problems come along: the first row over the cap, by its cell, and any other.
+    const { problems } = validateAssetRange(input);
+    return { outcome: "too-many", portfolio: options.portfolio, rowCount, parts: "names" in named ? named.names : [], problem: "problem" in named ? named.problem : undefined, problems, address: snapshot.address };
+  }
+  if (rowCount > MAX_ASSETS) return { ...(await syncSplit(input, options)), address: snapshot.address };
   const result = await syncAssets(input, options);
   if (result.outcome === "synced") {
     rememberAssetSource(result.portfolio, snapshot.address, "synced"); // the map selects rows here; delete names it
@@ -180,4 +207,34 @@ export function selectProblemCell(run: ExcelRunner, address: string): Promise<vo
 /** The workbook's tables, for the source picker. */
 export function listWorkbookTables(run: ExcelRunner): Promise<TableInfo[]> {
   return run((context) => listTables(context));
+}
+
+/** Data rows of a range read (header excluded, trailing empty rows not counted); rows not read count too. */
+function countAssetRows(values: RangeSnapshot["values"], totalRows: number): number {
+  let last = values.length - 1;
+  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+  while (last > 0 && values[last]!.every(blank)) last--;
+  return Math.max(0, last) + Math.max(0, totalRows - values.length);
+}
+
+/**
+ * A range over the cap synced as numbered portfolios `name-1` … `name-N` of 5,000 assets each, in
+ * row order: the whole range is validated first (nothing is sent when a problem exists), then each
+ * part is synced as a sync of its own (asked before replacing, skipped when identical).
+ */
+async function syncSplit(input: AssetRangeInput, options: SyncOptions): Promise<SyncResult> {
+  const validation = validateAssetRange({ ...input, maxAssets: MAX_SPLIT_PARTS * MAX_ASSETS });
+  if (validation.problems.length > 0) return { outcome: "invalid", problems: validation.problems };
+  const rows = validation.assets;
+  const named = numberedPortfolioNames(options.portfolio, Math.ceil(rows.length / MAX_ASSETS));
+  if ("problem" in named) throw new Error(`Portfolio name: ${named.problem}`);
+  const parts: Array<Extract<SyncResult, { outcome: "synced" | "declined" }>> = [];
+  for (const [k, name] of named.names.entries()) {
+    const chunk = rows.slice(k * MAX_ASSETS, (k + 1) * MAX_ASSETS);
+    const onProgress = options.onProgress && ((p: { message: string; fraction?: number }) => options.onProgress!({ message: `${name} (${k + 1} of ${named.names.length}): ${p.message}`, fraction: p.fraction === undefined ? undefined : (k + p.fraction) / named.names.length }));
+    const result = await syncValidRows(chunk, validation.labelKeys, { ...options, portfolio: name, onProgress });
+    parts.push(result);
+    if (result.outcome === "synced") rememberAssetSource(name, input.address, "synced");
+  }
+  return { outcome: "split", portfolio: options.portfolio, assetCount: rows.length, parts };
 }

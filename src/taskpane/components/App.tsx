@@ -15,6 +15,9 @@ import { LastGoodPanel } from "./LastGoodPanel";
 import { NaturePanel } from "./NaturePanel";
 import { PortfoliosPanel } from "./PortfoliosPanel";
 import { RefreshPanel } from "./RefreshPanel";
+import { ChangesPanel } from "./ChangesPanel";
+import { ExplainPanel } from "./ExplainPanel";
+import { ImpactPanel } from "./ImpactPanel";
 import { SummaryPanel } from "./SummaryPanel";
 import { SyncPanel } from "./SyncPanel";
 import { TimeseriesPanel } from "./TimeseriesPanel";
@@ -55,6 +58,9 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; fo
     { id: "timeseries", title: "Timeseries → new sheet", content: <TimeseriesPanel /> },
     { id: "layer", title: "Applied layer → new sheet", content: <AppliedLayerPanel /> },
     { id: "summary", title: "Summary → new sheet", content: <SummaryPanel /> },
+    { id: "impact", title: "Financial impact → new sheets", content: <ImpactPanel /> },
+    { id: "explain", title: "Explain a number", content: <ExplainPanel /> },
+    { id: "changes", title: "What changed since last refresh", content: <ChangesPanel /> },
     { id: "visual", title: "Map, risk matrix and scenarios", content: <VisualSection /> },
     { id: "export", title: "Export ZIP → sheets", content: <ExportPanel /> },
     { id: "portfolios", title: "Portfolios: assets, delete", content: <PortfoliosPanel /> },

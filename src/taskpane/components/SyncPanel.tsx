@@ -8,6 +8,7 @@ import { useLoader } from "../hooks/useLoader";
 import { useTask } from "../hooks/useTask";
 import { ErrorNotice } from "./ErrorNotice";
 import { ProblemList } from "./ProblemList";
+import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "./TaskStatus";
 
 /**
@@ -40,11 +41,11 @@ export function SyncPanel() {
     setQuestion(null);
   };
 
-  const sync = () => {
+  const sync = (split = false) => {
     if (!client || !run) return;
     const source = sourceKind === "table" ? { kind: "table" as const, name: tableName || tables.data?.[0]?.name || "" } : { kind: "selection" as const };
     setSelectError(undefined);
-    void task.start((signal, onProgress) => syncRangeToPortfolio({ client, run, source, portfolio: portfolio.trim(), confirmReplace, forget, signal, onProgress }));
+    void task.start((signal, onProgress) => syncRangeToPortfolio({ client, run, source, portfolio: portfolio.trim(), confirmReplace, forget, split, signal, onProgress }));
   };
   const result = task.state.status === "done" ? task.state.result : undefined;
 
@@ -79,7 +80,7 @@ export function SyncPanel() {
       <Field label="Portfolio" hint="3 to 30 letters, digits, _ and -. Created when it does not exist." validationState={nameProblem ? "error" : "none"} validationMessage={nameProblem ?? undefined}>
         <Input value={portfolio} onChange={(_, d) => setPortfolio(d.value)} placeholder="e.g. my_sites" data-testid="sync-portfolio" />
       </Field>
-      <Button appearance="primary" onClick={sync} disabled={!client || !run || task.running || portfolio.trim() === "" || nameProblem !== null} data-testid="sync-start">
+      <Button appearance="primary" onClick={() => sync()} disabled={!client || !run || task.running || portfolio.trim() === "" || nameProblem !== null} data-testid="sync-start">
         Sync to portfolio
       </Button>
       {question ? (
@@ -88,6 +89,7 @@ export function SyncPanel() {
             <div>
               Portfolio {question.portfolio} holds {question.existingCount} asset{question.existingCount === 1 ? "" : "s"}. Importing replaces them with these {question.newCount}.
             </div>
+            <SyncDiffView diff={question.diff} />
             <div style={{ display: "flex", gap: 8, marginTop: 6 }}>
               <Button appearance="primary" size="small" onClick={() => reply(true)} data-testid="sync-confirm-replace">
                 Replace
@@ -99,7 +101,27 @@ export function SyncPanel() {
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      {result?.outcome === "invalid" ? (
+      {result?.outcome === "too-many" ? (
+        <MessageBar intent="warning" layout="multiline" data-testid="sync-too-many">
+          <MessageBarBody>
+            <div>
+              {result.rowCount.toLocaleString("en-US")} asset rows in {result.address}: a portfolio holds at most 5,000. Nothing was sent.
+            </div>
+            {result.problem ? (
+              <div>{result.problem}</div>
+            ) : (
+              <div style={{ display: "flex", gap: 8, marginTop: 6, alignItems: "center", flexWrap: "wrap" }}>
+                <Button appearance="primary" size="small" onClick={() => sync(true)} data-testid="sync-split">
+                  Split into {result.parts.length} portfolios
+                </Button>
+                <Text size={200}>
+                  {result.parts[0]} … {result.parts.at(-1)}, 5,000 rows each in order
+                </Text>
+              </div>
+            )}
+          </MessageBarBody>
+        </MessageBar>
+      ) : result?.outcome === "invalid" ? (
         <ProblemList
           problems={result.problems}
           testId="sync-problems"
@@ -117,6 +139,11 @@ export function SyncPanel() {
                 {r.portfolio}: {r.assetCount} assets from {r.address}
                 {r.uploaded ? (r.created ? " (new portfolio)" : " (replaced)") : " (already up to date, nothing uploaded)"}. Risk data is available
                 {r.uploaded || r.created ? "; RISK cells are recalculating." : "."}
+              </span>
+            ) : r.outcome === "split" ? (
+              <span data-testid="sync-split-done">
+                {r.assetCount} assets from {r.address} in {r.parts.length} portfolios:{" "}
+                {r.parts.map((p) => `${p.portfolio} (${p.outcome === "synced" ? `${p.assetCount} assets` : "kept its assets"})`).join(", ")}.
               </span>
             ) : null
           }
