@@ -105,7 +105,7 @@ export function metric(
 /**
  * Structural damage fraction of one hazard for a portfolio asset (extended summary), for money at risk: value × RISK.IMPACT(...). Ranges spill one result per row; missing data is #N/A, never 0.
  * @customfunction IMPACT
- * @helpurl https://github.com/example/climate-risk-excel-addin#riskimpact
+ * @helpurl https://localhost:3000/help.html#riskimpact
  * @param {any[][]} portfolio Portfolio name.
  * @param {any[][]} index The asset's portfolio_index or entity_id (text), or a range of them.
  * @param {any[][]} hazard flood, cyclone, water_stress, heatwave, sea_level_rise or wildfire (other spellings work too).

@@ -159,6 +159,8 @@ describeBrowser("portfolio journeys in the browser harness", () => {
       features: [{ type: "Feature", properties: { "Entity Name": "Lowland block" }, geometry: { type: "Polygon", coordinates: [[[100, 0], [100.1, 0], [100.1, 0.1], [100, 0]]] } }],
     };
     await page.getByTestId("nature-file").setInputFiles({ name: "lowland.geojson", mimeType: "application/geo+json", buffer: Buffer.from(JSON.stringify(area)) });
+    // The file is read asynchronously; the proposed name appears once it has been read.
+    await page.waitForFunction(() => (document.querySelector('[data-testid="nature-name"]') as HTMLInputElement | null)?.value !== "");
     expect(await page.getByTestId("nature-name").inputValue()).toBe("Lowland block");
     await page.getByTestId("nature-name").fill("Lowland east");
     await page.getByTestId("nature-create").click();
