@@ -137,11 +137,16 @@ export function useConnectionStorage(custom: ConnectionStorage | undefined): voi
 
 function currentStorage(): ConnectionStorage {
   const current = state();
-  current.storage ??= pickStorage();
+  current.storage ??= defaultKeyValueStorage();
   return current.storage;
 }
 
-function pickStorage(): ConnectionStorage {
+/**
+ * The add-in's persistent key-value store: OfficeRuntime.storage inside Office (shared by the
+ * functions and the pane), else the browser's localStorage, else memory. The connection store and
+ * the functions' last-good cache both keep their items here.
+ */
+export function defaultKeyValueStorage(): ConnectionStorage {
   const runtime = (globalThis as { OfficeRuntime?: typeof OfficeRuntime }).OfficeRuntime;
   if (runtime?.storage) {
     const officeStorage = runtime.storage;

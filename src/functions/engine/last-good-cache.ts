@@ -1,5 +1,3 @@
-import { AssetIndex } from "../asset-index";
-
 /**
  * The persistent cache behind the engine's in-memory one: every successful result, kept across
  * restarts of Excel's JavaScript runtime, so unchanged cells answer with no request while the result
@@ -10,6 +8,8 @@ import { AssetIndex } from "../asset-index";
  * are the engine's cache keys (connection and request); a connection key carries a fingerprint of
  * the API key, never the key. Bounded: past `maxChars` the least recently used entries go first.
  */
+import { defaultKeyValueStorage } from "../../shared/connection";
+import { AssetIndex } from "../asset-index";
 
 /** The few calls of `OfficeRuntime.storage` this cache uses; localStorage and memory adapt to it. */
 export interface KeyValueStorage {
@@ -38,19 +38,9 @@ export class MemoryStorage implements KeyValueStorage {
   }
 }
 
-/** `OfficeRuntime.storage` when this runs inside Office, else localStorage, else memory. */
+/** `OfficeRuntime.storage` when this runs inside Office, else localStorage, else memory (the connection store's choice). */
 export function defaultStorage(): KeyValueStorage {
-  const runtime = (globalThis as { OfficeRuntime?: { storage?: KeyValueStorage } }).OfficeRuntime;
-  if (runtime?.storage) return runtime.storage;
-  const local = (globalThis as { localStorage?: Storage }).localStorage;
-  if (local) {
-    return {
-      getItem: async (key) => local.getItem(key),
-      setItem: async (key, value) => local.setItem(key, value),
-      removeItem: async (key) => local.removeItem(key),
-    };
-  }
-  return new MemoryStorage();
+  return defaultKeyValueStorage();
 }
 
 /** A result read back, with when it was fetched from the service. */
