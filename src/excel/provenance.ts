@@ -11,6 +11,7 @@
 import { TEXT_FORMAT } from "../shaping/safeCells";
 import { FORMULA_STORE_SHEET, PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET, parseRecord, serializeRecord, sourcesRow, type ProvenanceRecord } from "../shaping/provenance";
 import type { CellValue } from "../shaping/types";
+import { readStaticCells } from "./staticCopies";
 
 /** What the store holds now. */
 export interface ProvenanceRead {
@@ -97,21 +98,12 @@ export const STATIC_COPIES_HEADER = ["Static copy of sheet", "RISK formulas repl
 
 /** Per sheet: how many formulas the static copies replaced, and the latest copy's time. */
 export async function readStaticCopySummary(context: Excel.RequestContext): Promise<Array<{ sheetName: string; cells: number; takenAt: string }>> {
-  const store = context.workbook.worksheets.getItemOrNullObject(FORMULA_STORE_SHEET);
-  await context.sync();
-  if (store.isNullObject) return [];
-  const used = store.getUsedRangeOrNullObject(true);
-  used.load("values");
-  await context.sync();
-  if (used.isNullObject) return [];
   const bySheet = new Map<string, { sheetName: string; cells: number; takenAt: string }>();
-  for (const row of (used.values as CellValue[][]).slice(1)) {
-    const sheetName = String(row[0] ?? "");
-    if (sheetName === "") continue;
-    const entry = bySheet.get(sheetName) ?? { sheetName, cells: 0, takenAt: "" };
+  for (const cell of await readStaticCells(context)) {
+    const entry = bySheet.get(cell.sheetName) ?? { sheetName: cell.sheetName, cells: 0, takenAt: "" };
     entry.cells++;
-    if (String(row[5]) > entry.takenAt) entry.takenAt = String(row[5]);
-    bySheet.set(sheetName, entry);
+    if (cell.takenAt > entry.takenAt) entry.takenAt = cell.takenAt;
+    bySheet.set(cell.sheetName, entry);
   }
   return [...bySheet.values()];
 }
