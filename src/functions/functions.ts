@@ -3,7 +3,7 @@
  * Function); custom-functions-metadata-plugin generates functions.json from it and adds the
  * CustomFunctions.associate calls. Each function only delegates to the engine-backed formulas of
  * ./formulas; none calls the Excel API. Exported so benchmarks and the harness can call them as
- * Excel does (see README, "Calling the functions outside Excel").
+ * Excel does (see docs/functions.md, "Calling the functions outside Excel").
  *
  * Optional parameters are typed as Excel declares them, but arrive as null (or undefined) when
  * omitted: the formulas read every argument as a CellValue and apply the defaults.
@@ -11,7 +11,7 @@
  * SEARCH, SUMMARY, METRIC, IMPACT, LAYER and NATURE declare every parameter as `any[][]`: the metadata
  * plugin maps a two-dimensional array type to `"dimensionality": "matrix"`, so Excel hands a range
  * whole (and a single value as a 1×1 array) and the function spills one result per row, fetching
- * each distinct point or dataset once (see ./columns.ts and README, "Column formulas").
+ * each distinct point or dataset once (see ./columns.ts and docs/functions.md, "Column formulas").
  */
 import { defaultEngine } from "./engine/default-engine";
 import { assets as assetsFormula, portfolios as portfoliosFormula, projects as projectsFormula } from "./formulas/listings";
@@ -105,7 +105,7 @@ export function metric(
 /**
  * Structural damage fraction of one hazard for a portfolio asset (extended summary), for money at risk: value × RISK.IMPACT(...). Ranges spill one result per row; missing data is #N/A, never 0.
  * @customfunction IMPACT
- * @helpurl https://github.com/example/climate-risk-excel-addin#riskimpact
+ * @helpurl https://localhost:3000/help.html#riskimpact
  * @param {any[][]} portfolio Portfolio name.
  * @param {any[][]} index The asset's portfolio_index or entity_id (text), or a range of them.
  * @param {any[][]} hazard flood, cyclone, water_stress, heatwave, sea_level_rise or wildfire (other spellings work too).
