@@ -58,7 +58,7 @@ describe("requirement sets used by src/", () => {
     });
     const report = [...new Set(uncovered.map((u) => `${u.name} ${u.version}: ${u.api} at ${u.file}:${u.line}`))];
     // Declare the set in manifest.xml (dropping the builds without it) or check
-    // requirementSupported("<set>", "<version>") in that module, with a fallback; see README.
+    // requirementSupported("<set>", "<version>") in that module, with a fallback; see docs/deploying.md.
     expect(report).toEqual([]);
   });
 

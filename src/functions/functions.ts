@@ -3,7 +3,7 @@
  * Function); custom-functions-metadata-plugin generates functions.json from it and adds the
  * CustomFunctions.associate calls. Each function only delegates to the engine-backed formulas of
  * ./formulas; none calls the Excel API. Exported so benchmarks and the harness can call them as
- * Excel does (see README, "Calling the functions outside Excel").
+ * Excel does (see docs/functions.md, "Calling the functions outside Excel").
  *
  * Optional parameters are typed as Excel declares them, but arrive as null (or undefined) when
  * omitted: the formulas read every argument as a CellValue and apply the defaults.
@@ -11,7 +11,7 @@
  * SEARCH, SUMMARY, METRIC, IMPACT, LAYER and NATURE declare every parameter as `any[][]`: the metadata
  * plugin maps a two-dimensional array type to `"dimensionality": "matrix"`, so Excel hands a range
  * whole (and a single value as a 1×1 array) and the function spills one result per row, fetching
- * each distinct point or dataset once (see ./columns.ts and README, "Column formulas").
+ * each distinct point or dataset once (see ./columns.ts and docs/functions.md, "Column formulas").
  */
 import { defaultEngine } from "./engine/default-engine";
 import { assets as assetsFormula, portfolios as portfoliosFormula, projects as projectsFormula } from "./formulas/listings";

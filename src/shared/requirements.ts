@@ -2,7 +2,7 @@
  * Runtime checks of Office requirement sets, for features the add-in offers on hosts that lack
  * them in a reduced form instead of declaring them in manifest.xml (which would keep the whole
  * add-in off those hosts). Which set is declared and which is checked here, and why, is in
- * README.md ("Excel builds and requirement sets"); test/requirement-sets.test.ts fails when code in
+ * docs/deploying.md ("Excel builds and requirement sets"); test/requirement-sets.test.ts fails when code in
  * src/ uses a set that is neither.
  *
  * Call `requirementSupported("ExcelApi", "1.13")` with literal arguments in the module that uses

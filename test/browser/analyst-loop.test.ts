@@ -16,7 +16,7 @@ const describeBrowser = browserAvailable("test/browser/analyst-loop.test.ts") ? 
 const reusedBuild = process.env.HARNESS_BUILD_DIR;
 const DOC_IMAGES = path.resolve(__dirname, "..", "..", "docs", "images");
 
-/** Screenshot for the test output, also kept in docs/images for the README. */
+/** Screenshot for the test output, also kept in docs/images for docs/taskpane.md. */
 async function shot(page: Page, name: string): Promise<void> {
   const file = await screenshot(page, name);
   mkdirSync(DOC_IMAGES, { recursive: true });

@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 
-/** Where the drills leave their figures; the README's Reliability section quotes them. */
+/** Where the drills leave their figures; docs/reliability.md quotes them. */
 export const FIGURES_DIR = path.resolve(__dirname, "../../../test-output/reliability");
 
 /**
  * Records the figures of one drill: writes test-output/reliability/<drill>.json and prints them,
- * so a run of `npm test` shows the numbers the README's reliability section quotes.
+ * so a run of `npm test` shows the numbers docs/reliability.md quotes.
  */
 export function recordFigures(drill: string, figures: Record<string, unknown>): void {
   mkdirSync(FIGURES_DIR, { recursive: true });
