@@ -1,5 +1,6 @@
 import { ArgumentError } from "./errors";
 import { findHazard, normalizeName, type HazardNames } from "./hazards";
+import { SCENARIOS } from "../shared/vocabulary";
 
 /**
  * Reading the arguments Excel passes. Each reader names the argument and what it allows when the
@@ -121,7 +122,7 @@ export function readHorizon(value: ArgumentValue): Horizon {
   return match;
 }
 
-export const SCENARIOS = ["ssp126", "ssp245", "ssp585"] as const;
+export { SCENARIOS };
 export type ScenarioId = (typeof SCENARIOS)[number];
 
 export function readScenario(value: ArgumentValue, fallback?: ScenarioId): ScenarioId {

@@ -7,9 +7,10 @@ import { uniqueSheetName } from "../../shaping/sheetNames";
 import type { CellValue, ExtendedSummaryItem } from "../../shaping/types";
 import { assetSourceOf } from "./asset-sources";
 import { rethrowIfCancelled, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import { SCENARIOS } from "../../shared/vocabulary";
 
 /** Scenarios of the impact sheets when none are chosen. */
-export const IMPACT_SCENARIOS = ["ssp126", "ssp245", "ssp585"] as const;
+export const IMPACT_SCENARIOS = SCENARIOS;
 
 /** Options of {@link pasteFinancialImpact}. */
 export interface FinancialImpactOptions extends LongRunning {
