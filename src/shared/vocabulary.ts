@@ -5,8 +5,9 @@
  *
  * The hazards, their three spellings (search `floods`, portfolio `flood_potential`, extended summary
  * `flood`), their indicators and the label thresholds (LOW below `low`, MEDIUM up to `medium`, HIGH
- * above) live in one table next to this: `HAZARDS` in src/functions/hazards.ts, re-exported here so
- * this module is the one name to look for.
+ * above) are the other half of the vocabulary: one table, `HAZARDS` in src/functions/hazards.ts, kept
+ * there because the functions' name resolution and errors are built around it and nothing below
+ * src/functions needs it (importing it here would make src/shared depend on src/functions).
  *
  * The emulator keeps its own copies (emulator/model/catalog.ts, emulator/state/seed.ts), as the
  * real service would; test/vocabulary.test.ts fails when the two disagree.
@@ -35,5 +36,3 @@ export const DEMO_PROJECT = "demo";
 
 /** The emulator's base URL at its default port. */
 export const DEMO_BASE_URL = `http://127.0.0.1:${DEMO_PORT}`;
-
-export { HAZARDS, type HazardNames } from "../functions/hazards";
