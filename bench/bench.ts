@@ -13,6 +13,7 @@ import { summaryScenario } from "./scenarios/summary";
 import { syncScenario } from "./scenarios/sync";
 import { extendedSummaryScenario, timeseriesStreamScenario } from "./scenarios/streaming";
 import { timeseriesScenario } from "./scenarios/timeseries";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../src/shared/vocabulary";
 
 /** Options of one benchmark run. */
 export interface BenchOptions {
@@ -63,7 +64,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
   log(`starting the emulator (latency ${latencyMs} ms) in its own process…`);
   const emulator = await spawnEmulator({ latencyMs });
   try {
-    const connection: ConnectionConfig = { baseUrl: emulator.url, natureUrl: `${emulator.url}/nature`, apiKey: "demo-key", project: "demo" };
+    const connection: ConnectionConfig = { baseUrl: emulator.url, natureUrl: `${emulator.url}/nature`, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
     const client = new RiskClient(connection, { maxRetries: 0, timeoutMs: 60_000 });
     const ctx: BenchContext = { emulator, connection, client, latencyMs, scale, settings, portfolio: PORTFOLIO, log };
     const measure = async (id: string, scenario: (c: BenchContext) => Promise<ScenarioResult>) => {

@@ -7,7 +7,7 @@ import cors from "@fastify/cors";
 import { STATUS_CODES } from "node:http";
 import multipart from "@fastify/multipart";
 import { Emulator, ResolvedOptions } from "./emulator-context";
-import { ApiError } from "./http/errors";
+import { HttpProblem } from "./http/errors";
 import { jsonDepth, MAX_JSON_DEPTH } from "./http/json-limits";
 import { FaultInjector, RequestStats } from "./http/faults";
 import { openApiDocument } from "./http/openapi";
@@ -83,7 +83,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Converts any thrown error into the contract's error body; never a 500 for bad input. */
 function sendError(err: unknown, reply: FastifyReply, quiet: boolean): FastifyReply {
-  if (err instanceof ApiError) {
+  if (err instanceof HttpProblem) {
     for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
     return reply.code(err.status).send({ errors: err.errors });
   }
@@ -189,7 +189,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     parseJson(req, body as string, (err, value) => {
       if (err) return done(err, undefined);
       if (jsonDepth(value) > MAX_JSON_DEPTH) {
-        return done(new ApiError(400, [`request body: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`]), undefined);
+        return done(new HttpProblem(400, [`request body: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`]), undefined);
       }
       done(null, value);
     });

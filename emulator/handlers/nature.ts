@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { booleanPointInPolygon, bbox as turfBbox, centroid, multiPolygon } from "@turf/turf";
 import { nowIso } from "../emulator-context";
-import { ApiError, badRequest, conflict, forbiddenProject, notFound, unprocessable } from "../http/errors";
+import { HttpProblem, badRequest, conflict, forbiddenProject, notFound, unprocessable } from "../http/errors";
 import { jsonObject } from "../http/multipart";
 import { assertJsonDepth } from "../http/json-limits";
 import { RequestContext } from "../http/request-context";
@@ -131,7 +131,7 @@ export function subProjectExport(s: StoredSubProject, seed: number) {
 export async function exportSubProject(ctx: RequestContext) {
   const s = ctx.emu.state.subprojects.find((x) => x.id === ctx.params.id && ctx.key.superprojects.includes(x.project) && (!ctx.project || x.project === ctx.project));
   if (!s) throw notFound(`sub-project ${ctx.params.id} not found`);
-  if (Date.now() < s.ready_at) throw new ApiError(409, [`sub-project ${s.id} is still processing; its summary is not available yet`]);
+  if (Date.now() < s.ready_at) throw new HttpProblem(409, [`sub-project ${s.id} is still processing; its summary is not available yet`]);
   ctx.reply.header("Content-Disposition", `attachment; filename="${s.id}.json"`);
   return subProjectExport(s, ctx.emu.options.seed);
 }

@@ -3,7 +3,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { nowIso } from "../emulator-context";
-import { badRequest, conflict, notFound, ApiError } from "../http/errors";
+import { badRequest, conflict, notFound, HttpProblem } from "../http/errors";
 import { pageOf, pagination, queryString, RequestContext } from "../http/request-context";
 import { jsonObject, readForm } from "../http/multipart";
 import { PROJECTS } from "../state/seed";
@@ -42,7 +42,7 @@ export function findPortfolio(ctx: RequestContext, name = ctx.params.portfolio_n
 export function requireRiskData(p: StoredPortfolio): void {
   if (p.ready_at !== null && Date.now() < p.ready_at) {
     const seconds = Math.max(1, Math.ceil((p.ready_at - Date.now()) / 1000));
-    throw new ApiError(409, [`risk data for portfolio ${p.portfolio_name} is still being generated; try again in about ${seconds} s`], { "Retry-After": String(seconds) });
+    throw new HttpProblem(409, [`risk data for portfolio ${p.portfolio_name} is still being generated; try again in about ${seconds} s`], { "Retry-After": String(seconds) });
   }
 }
 
@@ -133,7 +133,7 @@ export async function importAssets(ctx: RequestContext) {
     throw notFound(`portfolio ${JSON.stringify(p.portfolio_name)} was deleted while its import was being received; nothing was imported`);
   }
   const parsed = parseAssetCsv(csv);
-  if (!parsed.ok) throw new ApiError(parsed.status, parsed.errors);
+  if (!parsed.ok) throw new HttpProblem(parsed.status, parsed.errors);
   // Validation finished before any change: a rejected import leaves the portfolio as it was.
   p.assets = parsed.assets;
   p.csv = csv;

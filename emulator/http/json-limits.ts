@@ -4,7 +4,7 @@
  * recurse, so one tenant's 6,000-level GeoJSON used to overflow the stack of every later write.
  * Documents are therefore refused at the door, before anything is stored.
  */
-import { ApiError } from "./errors";
+import { HttpProblem } from "./errors";
 
 /**
  * Deepest nesting (objects and arrays) accepted in a request body or an uploaded GeoJSON file.
@@ -35,6 +35,6 @@ export function jsonDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
 /** Throws 400 naming the limit when `value` nests deeper than MAX_JSON_DEPTH; `where` names the member. */
 export function assertJsonDepth(value: unknown, where: string): void {
   if (jsonDepth(value) > MAX_JSON_DEPTH) {
-    throw new ApiError(400, [`${where}: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`]);
+    throw new HttpProblem(400, [`${where}: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`]);
   }
 }

@@ -3,7 +3,7 @@
  * limits registered with @fastify/multipart. Used by asset import and vector create/update.
  */
 import type { FastifyRequest } from "fastify";
-import { ApiError, badRequest } from "./errors";
+import { HttpProblem, badRequest } from "./errors";
 
 /** The form's fields by name; file parts are decoded as UTF-8 text. */
 export async function readForm(req: FastifyRequest): Promise<Map<string, string>> {
@@ -19,8 +19,8 @@ export async function readForm(req: FastifyRequest): Promise<Map<string, string>
     }
   } catch (e) {
     const err = e as { statusCode?: number; message?: string; code?: string };
-    if (err.code === "FST_REQ_FILE_TOO_LARGE" || err.statusCode === 413) throw new ApiError(413, [`uploaded file is too large: ${err.message}`]);
-    if (err.statusCode && err.statusCode < 500) throw new ApiError(err.statusCode, [`malformed multipart form: ${err.message}`]);
+    if (err.code === "FST_REQ_FILE_TOO_LARGE" || err.statusCode === 413) throw new HttpProblem(413, [`uploaded file is too large: ${err.message}`]);
+    if (err.statusCode && err.statusCode < 500) throw new HttpProblem(err.statusCode, [`malformed multipart form: ${err.message}`]);
     throw badRequest(`malformed multipart form: ${err.message ?? String(e)}`);
   }
   return form;

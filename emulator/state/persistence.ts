@@ -9,7 +9,7 @@
  */
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { ApiError } from "../http/errors";
+import { HttpProblem } from "../http/errors";
 import { EmulatorState } from "./types";
 
 const FILE = "state.json";
@@ -73,7 +73,7 @@ export class StatePersister {
     const epoch = this.epoch;
     const run: Promise<void> = this.chain.then(async () => {
       if (this.queued === run) this.queued = null;
-      if (epoch !== this.epoch) throw new ApiError(503, ["the change could not be stored (an earlier write failed) and was undone; retry"]);
+      if (epoch !== this.epoch) throw new HttpProblem(503, ["the change could not be stored (an earlier write failed) and was undone; retry"]);
       try {
         const text = JSON.stringify(this.snapshot());
         await writeAtomic(path.join(this.dataDir, FILE), text);
@@ -81,7 +81,7 @@ export class StatePersister {
       } catch (e) {
         this.epoch++;
         if (this.lastGood !== null) this.restore(JSON.parse(this.lastGood) as EmulatorState);
-        throw new ApiError(503, [`the change could not be stored (${(e as Error).message}) and was undone; retry`]);
+        throw new HttpProblem(503, [`the change could not be stored (${(e as Error).message}) and was undone; retry`]);
       }
     });
     this.queued = run;

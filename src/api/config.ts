@@ -1,4 +1,5 @@
 import { ConfigurationError, NotConnectedError } from "./errors";
+import { DEMO_API_KEY, DEMO_BASE_URL, DEMO_PROJECT } from "../shared/vocabulary";
 
 /** Where the service is and who is calling: everything a request needs besides its own arguments. */
 export interface ConnectionConfig {
@@ -14,10 +15,10 @@ export interface ConnectionConfig {
 
 /** The local emulator's seeded demo connection: the default when nothing is configured. */
 export const EMULATOR_CONNECTION: Readonly<Required<ConnectionConfig>> = Object.freeze({
-  baseUrl: "http://127.0.0.1:4010",
-  natureUrl: "http://127.0.0.1:4010/nature",
-  apiKey: "demo-key",
-  project: "demo",
+  baseUrl: DEMO_BASE_URL,
+  natureUrl: `${DEMO_BASE_URL}/nature`,
+  apiKey: DEMO_API_KEY,
+  project: DEMO_PROJECT,
 });
 
 /** True for hosts that never leave this machine (localhost, 127.0.0.0/8, ::1). */

@@ -1,5 +1,6 @@
 import { ArgumentError } from "./errors";
 import { findHazard, normalizeName, type HazardNames } from "./hazards";
+import { SCENARIOS } from "../shared/vocabulary";
 
 /**
  * Reading the arguments Excel passes. Each reader names the argument and what it allows when the
@@ -7,11 +8,14 @@ import { findHazard, normalizeName, type HazardNames } from "./hazards";
  * cell arrives as null (or "" for text), and both mean "use the default" where there is one.
  */
 
-/** What a cell can hand a function. */
-export type CellValue = number | string | boolean | null | undefined;
+/**
+ * What a cell can hand a custom function as an argument: may be null or undefined when omitted.
+ * Not the shaping `CellValue` (src/shaping/types.ts), which is what a range holds and is never null.
+ */
+export type ArgumentValue = number | string | boolean | null | undefined;
 
 /** True for an omitted argument or an empty cell. */
-export function isBlank(value: CellValue): value is null | undefined | "" {
+export function isBlank(value: ArgumentValue): value is null | undefined | "" {
   return value === null || value === undefined || (typeof value === "string" && value.trim() === "");
 }
 
@@ -23,8 +27,8 @@ export function isBlank(value: CellValue): value is null | undefined | "" {
  * the basic value itself. A data type with a plain basic value is read as that value; an entity,
  * image, array or error has none (its basicValue is "#VALUE!"), so it is refused, naming it.
  */
-export function plainArgument(value: unknown, name: string): CellValue {
-  if (value === null || typeof value !== "object") return value as CellValue;
+export function plainArgument(value: unknown, name: string): ArgumentValue {
+  if (value === null || typeof value !== "object") return value as ArgumentValue;
   const data = value as { type?: unknown; basicValue?: unknown; basicType?: unknown; text?: unknown };
   const basic = data.basicValue;
   const plain = typeof basic === "number" || typeof basic === "string" || typeof basic === "boolean";
@@ -34,33 +38,33 @@ export function plainArgument(value: unknown, name: string): CellValue {
   throw new ArgumentError(`${name} must be a plain value, not a data type (${kind}${label}): use one of its fields, e.g. =A1.Name`);
 }
 
-function describe(value: CellValue): string {
+function describe(value: ArgumentValue): string {
   if (typeof value === "string") return `"${value.length > 20 ? `${value.slice(0, 20)}…` : value}"`;
   return String(value);
 }
 
 /** A number, also from text that reads as one ("51.5"). */
-export function readNumber(value: CellValue, name: string, allowed: string): number {
+export function readNumber(value: ArgumentValue, name: string, allowed: string): number {
   value = plainArgument(value, name);
   if (typeof value === "number" && Number.isFinite(value)) return value;
   if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
   throw new ArgumentError(`${name} must be ${allowed} (got ${isBlank(value) ? "nothing" : describe(value)})`);
 }
 
-export function readLatitude(value: CellValue): number {
+export function readLatitude(value: ArgumentValue): number {
   const lat = readNumber(value, "lat", "a latitude from -90 to 90");
   if (lat < -90 || lat > 90) throw new ArgumentError(`lat must be from -90 to 90 (got ${lat})`);
   return lat;
 }
 
-export function readLongitude(value: CellValue): number {
+export function readLongitude(value: ArgumentValue): number {
   const lng = readNumber(value, "lng", "a longitude from -180 to 180");
   if (lng < -180 || lng > 180) throw new ArgumentError(`lng must be from -180 to 180 (got ${lng})`);
   return lng;
 }
 
 /** Non-empty text; numbers are read as their text (a vector id typed as 7). */
-export function readText(value: CellValue, name: string, allowed: string): string {
+export function readText(value: ArgumentValue, name: string, allowed: string): string {
   value = plainArgument(value, name);
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (typeof value === "string" && value.trim() !== "") return value.trim();
@@ -68,7 +72,7 @@ export function readText(value: CellValue, name: string, allowed: string): strin
 }
 
 /** One of a few words, case-insensitive; `fallback` when blank (or required when there is none). */
-export function readChoice<T extends string>(value: CellValue, name: string, choices: readonly T[], fallback?: T): T {
+export function readChoice<T extends string>(value: ArgumentValue, name: string, choices: readonly T[], fallback?: T): T {
   value = plainArgument(value, name);
   if (isBlank(value) && fallback !== undefined) return fallback;
   const text = typeof value === "string" || typeof value === "number" ? normalizeName(String(value)) : undefined;
@@ -81,7 +85,7 @@ export function readChoice<T extends string>(value: CellValue, name: string, cho
 /** Portfolio names: letters, digits, `_` and `-` (field notes). */
 const PORTFOLIO_NAME = /^[A-Za-z0-9_-]{1,128}$/;
 
-export function readPortfolio(value: CellValue): string {
+export function readPortfolio(value: ArgumentValue): string {
   const name = readText(value, "portfolio", "a portfolio name");
   if (!PORTFOLIO_NAME.test(name)) {
     throw new ArgumentError(`portfolio must be a name of letters, digits, _ and - (got ${describe(name)})`);
@@ -90,7 +94,7 @@ export function readPortfolio(value: CellValue): string {
 }
 
 /** An asset's `portfolio_index`: a whole number from 0. */
-export function readIndex(value: CellValue): number {
+export function readIndex(value: ArgumentValue): number {
   const index = readNumber(value, "index", "a whole number from 0 (the asset's portfolio_index)");
   if (!Number.isInteger(index) || index < 0) {
     throw new ArgumentError(`index must be a whole number from 0 (got ${index})`);
@@ -99,7 +103,7 @@ export function readIndex(value: CellValue): number {
 }
 
 /** A required hazard in any spelling; blank is a bad argument, an unknown name is #N/A. */
-export function readHazard(value: CellValue): HazardNames {
+export function readHazard(value: ArgumentValue): HazardNames {
   const allowed = "a hazard such as floods, cyclones, drought, heatwaves, wildfire";
   const text = readText(value, "hazard", allowed);
   return findHazard(text);
@@ -109,7 +113,7 @@ export const HORIZONS = ["15yr", "30yr"] as const;
 export type Horizon = (typeof HORIZONS)[number];
 
 /** `15yr` or `30yr`, also written 15, 30, "15" or "30 yr". */
-export function readHorizon(value: CellValue): Horizon {
+export function readHorizon(value: ArgumentValue): Horizon {
   value = plainArgument(value, "horizon");
   const text = typeof value === "number" ? `${value}yr` : typeof value === "string" ? value.replace(/\s+/g, "").toLowerCase() : "";
   const normalized = /^\d+$/.test(text) ? `${text}yr` : text;
@@ -118,17 +122,17 @@ export function readHorizon(value: CellValue): Horizon {
   return match;
 }
 
-export const SCENARIOS = ["ssp126", "ssp245", "ssp585"] as const;
+export { SCENARIOS };
 export type ScenarioId = (typeof SCENARIOS)[number];
 
-export function readScenario(value: CellValue, fallback?: ScenarioId): ScenarioId {
+export function readScenario(value: ArgumentValue, fallback?: ScenarioId): ScenarioId {
   return readChoice(value, "scenario", SCENARIOS, fallback);
 }
 
 export const WINDOWS = [5, 15, 30] as const;
 
 /** Summary window in years: 5, 15 or 30 (also "30yr"); `fallback` when blank. */
-export function readWindow(value: CellValue, fallback: number): number {
+export function readWindow(value: ArgumentValue, fallback: number): number {
   value = plainArgument(value, "window");
   if (isBlank(value)) return fallback;
   const text = typeof value === "string" ? value.replace(/\s*(yr|years?)\s*$/i, "").trim() : value;
@@ -140,7 +144,7 @@ export function readWindow(value: CellValue, fallback: number): number {
 }
 
 /** A metric or column name as the data spells it (letters, digits, `_`, `:`, `.`, `-`, spaces). */
-export function readName(value: CellValue, name: string, example: string): string {
+export function readName(value: ArgumentValue, name: string, example: string): string {
   const text = readText(value, name, `a name such as ${example}`);
   if (text.length > 100) throw new ArgumentError(`${name} is too long (at most 100 characters)`);
   return text;

@@ -1,4 +1,4 @@
-import { isBlank, readIndex, type CellValue } from "./arguments";
+import { isBlank, readIndex, type ArgumentValue } from "./arguments";
 import { ArgumentError, NotAvailableError } from "./errors";
 
 /**
@@ -15,7 +15,7 @@ export type AssetRef =
   | { kind: "entity"; entityId: string; wholeNumber?: number };
 
 /** Reads the `index` argument: a number is a portfolio_index, text an entity_id. */
-export function readAssetRef(value: CellValue): AssetRef {
+export function readAssetRef(value: ArgumentValue): AssetRef {
   if (typeof value === "string" && !isBlank(value)) {
     const entityId = value.trim();
     const number = Number(entityId);

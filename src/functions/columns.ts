@@ -1,4 +1,4 @@
-import { isBlank, type CellValue } from "./arguments";
+import { isBlank, type ArgumentValue } from "./arguments";
 import { ArgumentError } from "./errors";
 
 /**
@@ -9,7 +9,7 @@ import { ArgumentError } from "./errors";
  */
 
 /** An argument as Excel passes it to a matrix parameter (or a plain value, from code outside Excel). */
-export type GridArgument = CellValue | readonly (readonly CellValue[])[];
+export type GridArgument = ArgumentValue | readonly (readonly ArgumentValue[])[];
 
 /** Rows × columns of an argument; a plain value or an omitted one is 1×1. */
 export interface Shape {
@@ -18,15 +18,15 @@ export interface Shape {
 }
 
 /** The 2-D array behind an argument: a plain value becomes 1×1, a flat list one column. */
-export function asGrid(value: unknown): CellValue[][] {
-  if (!Array.isArray(value)) return [[value as CellValue]];
+export function asGrid(value: unknown): ArgumentValue[][] {
+  if (!Array.isArray(value)) return [[value as ArgumentValue]];
   if (value.length === 0) return [[null]];
-  if (!value.every((row) => Array.isArray(row))) return value.map((cell) => [cell as CellValue]);
-  const rows = value as CellValue[][];
+  if (!value.every((row) => Array.isArray(row))) return value.map((cell) => [cell as ArgumentValue]);
+  const rows = value as ArgumentValue[][];
   return rows.every((row) => row.length > 0) ? rows : rows.map((row) => (row.length > 0 ? row : [null]));
 }
 
-function shapeOf(grid: CellValue[][]): Shape {
+function shapeOf(grid: ArgumentValue[][]): Shape {
   return { rows: grid.length, cols: Math.max(...grid.map((row) => row.length)) };
 }
 
@@ -39,7 +39,7 @@ function size(shape: Shape): string {
  * same length N (a single value pairs with every row, a column with a row gives rows × columns).
  * Any other pairing is a `#VALUE!` naming the arguments that disagree and their sizes.
  */
-export function broadcastShape(named: ReadonlyArray<readonly [string, CellValue[][]]>): Shape {
+export function broadcastShape(named: ReadonlyArray<readonly [string, ArgumentValue[][]]>): Shape {
   const out: Shape = { rows: 1, cols: 1 };
   const setters: Record<"rows" | "cols", string | undefined> = { rows: undefined, cols: undefined };
   for (const [name, grid] of named) {
@@ -61,14 +61,14 @@ export function broadcastShape(named: ReadonlyArray<readonly [string, CellValue[
 }
 
 /** The value an argument gives element (row, col) of the result: its own cell, or its only row/column. */
-function pick(grid: CellValue[][], row: number, col: number): CellValue {
+function pick(grid: ArgumentValue[][], row: number, col: number): ArgumentValue {
   const line = grid.length === 1 ? grid[0]! : grid[row]!;
   const value = line.length === 1 ? line[0] : line[col];
   return value === undefined ? null : value;
 }
 
 /** One element's arguments, in the function's parameter order. */
-export type ElementArguments = CellValue[];
+export type ElementArguments = ArgumentValue[];
 
 /**
  * The arguments of a call, read for spilling. `single` is true when every argument is one value:

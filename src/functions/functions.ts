@@ -6,7 +6,7 @@
  * Excel does (see docs/functions.md, "Calling the functions outside Excel").
  *
  * Optional parameters are typed as Excel declares them, but arrive as null (or undefined) when
- * omitted: the formulas read every argument as a CellValue and apply the defaults.
+ * omitted: the formulas read every argument as a ArgumentValue and apply the defaults.
  *
  * SEARCH, SUMMARY, METRIC, IMPACT, LAYER and NATURE declare every parameter as `any[][]`: the metadata
  * plugin maps a two-dimensional array type to `"dimensionality": "matrix"`, so Excel hands a range

@@ -4,6 +4,7 @@
  * of the LOW/MEDIUM/HIGH columns so they can be coloured.
  */
 import type { CellValue, ExtendedSummaryItem, SheetTable, SummaryItem } from "./types";
+import { SCENARIOS } from "../shared/vocabulary";
 
 /** A flattened summary and its label columns (0-based). */
 export interface SummaryTable extends SheetTable {
@@ -12,7 +13,6 @@ export interface SummaryTable extends SheetTable {
 
 const DEFAULT_HAZARDS = ["cyclone", "flood_potential", "heatwave", "sea_level_rise", "water_stress", "wildfire"];
 const EXTENDED_HAZARDS = ["cyclone", "flood", "heatwave", "sea_level_rise", "water_stress", "wildfire"];
-const SCENARIOS = ["ssp126", "ssp245", "ssp585"];
 const FAMILIES = ["business_interruption", "indicator", "structural_damage"];
 const PERIODS = ["baseline", "2030", "2050", "2080"];
 const SUMMARY_METRICS = ["summary_label_15yr", "summary_score_15yr", "summary_label_30yr", "summary_score_30yr"];

@@ -4,6 +4,7 @@
  * per hazard (what a chart draws and the map's text alternative says). Pure: no Excel, no HTTP.
  */
 import type { CellValue, SheetTable, SummaryItem } from "./types";
+import { SCENARIOS } from "../shared/vocabulary";
 
 /** The three risk labels, lowest first. */
 export const RISK_LABELS = ["LOW", "MEDIUM", "HIGH"] as const;
@@ -11,7 +12,7 @@ export const RISK_LABELS = ["LOW", "MEDIUM", "HIGH"] as const;
 export type RiskLabelName = (typeof RISK_LABELS)[number];
 
 /** The scenarios a comparison puts side by side, lowest emissions first. */
-export const COMPARED_SCENARIOS = ["ssp126", "ssp245", "ssp585"] as const;
+export const COMPARED_SCENARIOS = SCENARIOS;
 
 const HAZARD_ORDER = ["cyclone", "flood_potential", "heatwave", "sea_level_rise", "water_stress", "wildfire"];
 

@@ -8,12 +8,13 @@ import { ConflictError, RiskClient, type ConnectionConfig } from "../../src/api"
 import { fileNameOf } from "../../src/api/http";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { RecordingServer, queryOf, sendJson } from "../support/recording-server";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 
 let emu: RunningEmulator;
 let client: RiskClient;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, quiet: true, processingDelayMs: 30 });
-  const connection: ConnectionConfig = { baseUrl: emu.baseUrl, natureUrl: emu.natureUrl, apiKey: "demo-key", project: "demo" };
+  const connection: ConnectionConfig = { baseUrl: emu.baseUrl, natureUrl: emu.natureUrl, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
   client = new RiskClient(connection, { maxRetries: 0 });
 });
 afterAll(() => emu.close());

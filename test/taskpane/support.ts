@@ -3,6 +3,7 @@ import type { ConnectionConfig } from "../../src/api/config";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { createFakeExcel, type FakeExcel } from "../../harness/fake-excel";
 import type { ExcelRunner } from "../../src/taskpane/actions/types";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 
 /** A fresh emulator on a free port with fast processing, and a client for its demo project. */
 export async function startTestService(options: { processingDelayMs?: number } = {}): Promise<{
@@ -11,7 +12,7 @@ export async function startTestService(options: { processingDelayMs?: number } =
   client: RiskClient;
 }> {
   const emulator = await startEmulator({ port: 0, quiet: true, processingDelayMs: options.processingDelayMs ?? 50 });
-  const connection: ConnectionConfig = { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: "demo-key", project: "demo" };
+  const connection: ConnectionConfig = { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
   return { emulator, connection, client: new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000, fetch: drainingFetch }) };
 }
 

@@ -1,4 +1,4 @@
-import { readPortfolio, type CellValue } from "../arguments";
+import { readPortfolio, type ArgumentValue } from "../arguments";
 import type { RiskEngine } from "../engine/engine";
 import { portfolioAssets, portfolioList, projectList } from "../sources";
 import { evaluate, quote, type Invocation } from "./run";
@@ -32,7 +32,7 @@ export function portfolios(engine: RiskEngine, invocation?: Invocation): Promise
  * RISK.ASSETS: every asset of a portfolio in index order, with a header row; label columns
  * (`label:<key>`) follow the fixed ones in order of first appearance.
  */
-export function assets(engine: RiskEngine, portfolio: CellValue, invocation?: Invocation): Promise<Table> {
+export function assets(engine: RiskEngine, portfolio: ArgumentValue, invocation?: Invocation): Promise<Table> {
   return evaluate(invocation, () => `Unknown portfolio ${quote(portfolio)}`, async (signal) => {
     const name = readPortfolio(portfolio);
     const list = await portfolioAssets(engine, name, signal);

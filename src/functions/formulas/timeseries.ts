@@ -1,4 +1,4 @@
-import { isBlank, readChoice, readHazard, readPortfolio, readScenario, type CellValue } from "../arguments";
+import { isBlank, readChoice, readHazard, readPortfolio, readScenario, type ArgumentValue } from "../arguments";
 import { readAssetRef } from "../asset-index";
 import type { RiskEngine } from "../engine/engine";
 import { ArgumentError, NotAvailableError } from "../errors";
@@ -15,12 +15,12 @@ export const MEASURES = ["lb", "mid", "ub"] as const;
  */
 export function timeseries(
   engine: RiskEngine,
-  portfolio: CellValue,
-  index: CellValue,
-  hazard: CellValue,
-  scenario: CellValue,
-  indicator: CellValue,
-  measure: CellValue,
+  portfolio: ArgumentValue,
+  index: ArgumentValue,
+  hazard: ArgumentValue,
+  scenario: ArgumentValue,
+  indicator: ArgumentValue,
+  measure: ArgumentValue,
   invocation?: Invocation,
 ): Promise<(string | number)[][]> {
   return evaluate(invocation, () => `Unknown portfolio ${quote(portfolio)}`, async (signal) => {

@@ -2,7 +2,7 @@ import type { RiskClient } from "../../api/client";
 import { writeTableToNewSheet } from "../../excel/writeSheets";
 import { parseCsvTable } from "../../shaping/csvTable";
 import { provenanceOf } from "./pasted-sheets";
-import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import { rethrowIfCancelled, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** Options of {@link pasteAppliedLayer}. */
 export interface AppliedLayerOptions extends LongRunning {
@@ -21,10 +21,7 @@ export interface AppliedLayerOptions extends LongRunning {
 export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<PastedSheet> {
   const { client, run, portfolio, signal, onProgress } = options;
   onProgress?.({ message: `Applying the layer to ${portfolio}…` });
-  const result = await client.compositions.applyVector(options.vectorId, portfolio, { signal }).catch((error: unknown) => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
-  });
+  const result = await client.compositions.applyVector(options.vectorId, portfolio, { signal }).catch(rethrowIfCancelled(signal));
   throwIfCancelled(signal);
   const table = parseCsvTable(result.csv, `the layer applied to ${portfolio}`);
   if (table.rows.length === 0) throw new Error(`Applying the layer to ${portfolio} returned no rows.`);
@@ -36,9 +33,6 @@ export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<P
       { sheetName: `${name} ${portfolio}`, tableName: `Layer_${name}`, header: table.header, rows: table.rows, provenance },
       { signal, onProgress: (p) => onProgress?.({ message: `Writing row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: p.fraction }) },
     ),
-  ).catch((error: unknown) => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
-  });
+  ).catch(rethrowIfCancelled(signal));
   return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
 }

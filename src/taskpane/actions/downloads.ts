@@ -2,7 +2,7 @@ import type { RiskClient } from "../../api/client";
 import type { DownloadedFile, FileFormat } from "../../api/types";
 import { dateFilterProblem } from "../../shaping/dateFilter";
 import { timeseriesQuery, type TimeseriesFilters } from "./timeseries";
-import { CancelledError, type LongRunning } from "./types";
+import { rethrowIfCancelled, type LongRunning } from "./types";
 
 /**
  * Downloads the timeseries the filters select as one file (the service's items export): for
@@ -13,7 +13,7 @@ export async function downloadTimeseries(
 ): Promise<DownloadedFile> {
   const { client, portfolio, filters, signal, onProgress } = options;
   onProgress?.({ message: `Downloading the timeseries of ${portfolio}…` });
-  return client.datasets.itemsExport(portfolio, { ...timeseriesQuery(filters), file_format: options.format ?? "csv" }, { signal, timeoutMs: 300_000 }).catch(cancelled(signal));
+  return client.datasets.itemsExport(portfolio, { ...timeseriesQuery(filters), file_format: options.format ?? "csv" }, { signal, timeoutMs: 300_000 }).catch(rethrowIfCancelled(signal));
 }
 
 /** Downloads the default summary (optionally one scenario) as one file (the service's summary export). */
@@ -22,14 +22,7 @@ export async function downloadSummary(
 ): Promise<DownloadedFile> {
   const { client, portfolio, signal, onProgress } = options;
   onProgress?.({ message: `Downloading the summary of ${portfolio}…` });
-  return client.datasets.summaryExport(portfolio, { scenario: options.scenario || undefined, file_format: options.format ?? "csv" }, { signal, timeoutMs: 300_000 }).catch(cancelled(signal));
-}
-
-function cancelled(signal: AbortSignal | undefined) {
-  return (error: unknown): never => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
-  };
+  return client.datasets.summaryExport(portfolio, { scenario: options.scenario || undefined, file_format: options.format ?? "csv" }, { signal, timeoutMs: 300_000 }).catch(rethrowIfCancelled(signal));
 }
 
 /**

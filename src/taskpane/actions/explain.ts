@@ -9,7 +9,7 @@
 import type { RiskClient } from "../../api/client";
 import type { DatasetMetadata, HazardMetrics } from "../../api/types";
 import { labelOf, lookupHazard, type HazardNames } from "../../functions/hazards";
-import type { CellValue } from "../../functions/arguments";
+import type { ArgumentValue } from "../../functions/arguments";
 import type { ExcelRunner } from "./types";
 
 /** One line of an explanation: `key` names it for tests (`hazard`, `thresholds`, …). */
@@ -22,7 +22,7 @@ export interface ExplainLine {
 /** What the pane shows for a cell. */
 export interface Explanation {
   address: string;
-  value: CellValue;
+  value: ArgumentValue;
   /** What the value is: the formula, or the pasted column and sheet. */
   source: string;
   lines: ExplainLine[];
@@ -41,7 +41,7 @@ interface Question {
   kind: "search" | "summary" | "metric";
   hazard: HazardNames;
   portfolio?: string;
-  entity?: CellValue;
+  entity?: ArgumentValue;
   scenario?: string;
   /** Window in years (summary) or horizon (search). */
   window?: number;
@@ -92,9 +92,9 @@ export async function explainSelection(options: { client: RiskClient; run: Excel
     const refs = args.map((arg) => (/^[A-Za-z'$]/.test(arg) && !/^(TRUE|FALSE)$/i.test(arg) ? sheet.getRange(arg.includes("!") ? arg.slice(arg.lastIndexOf("!") + 1) : arg).getCell(0, 0) : null));
     for (const ref of refs) ref?.load("values");
     if (refs.some(Boolean)) await context.sync();
-    const values = args.map((arg, i): CellValue => {
+    const values = args.map((arg, i): ArgumentValue => {
       const ref = refs[i];
-      if (ref) return ref.values[0]?.[0] as CellValue;
+      if (ref) return ref.values[0]?.[0] as ArgumentValue;
       if (arg === "") return null;
       if (arg.startsWith('"')) return arg.slice(1, -1).replace(/""/g, '"');
       if (/^(TRUE|FALSE)$/i.test(arg)) return arg.toUpperCase() === "TRUE";
@@ -107,9 +107,9 @@ export async function explainSelection(options: { client: RiskClient; run: Excel
       formula,
       fn: match?.[1]?.toUpperCase(),
       args: values,
-      value: cell.values[0]?.[0] as CellValue,
+      value: cell.values[0]?.[0] as ArgumentValue,
       header: used.isNullObject ? [] : (used.values[0] ?? []).map((h) => String(h ?? "")),
-      row: used.isNullObject ? [] : ((used.values[cell.rowIndex - used.rowIndex] ?? []) as CellValue[]),
+      row: used.isNullObject ? [] : ((used.values[cell.rowIndex - used.rowIndex] ?? []) as ArgumentValue[]),
       column: used.isNullObject ? -1 : cell.columnIndex - used.columnIndex,
     };
   });
@@ -117,17 +117,17 @@ export async function explainSelection(options: { client: RiskClient; run: Excel
   return explain(options.client, read.address, read.value, question, options.signal);
 }
 
-function text(value: CellValue): string {
+function text(value: ArgumentValue): string {
   return value === null || value === undefined ? "" : String(value).trim();
 }
 
-function needHazard(name: CellValue, where: string): HazardNames {
+function needHazard(name: ArgumentValue, where: string): HazardNames {
   const hazard = lookupHazard(text(name));
   if (!hazard) throw new ExplainError(`${where} names no hazard this add-in knows ("${text(name)}").`);
   return hazard;
 }
 
-function fromFormula(fn: string, args: CellValue[], formula: string): Question {
+function fromFormula(fn: string, args: ArgumentValue[], formula: string): Question {
   switch (fn) {
     case "SEARCH": {
       const horizon = Number(text(args[3]).replace(/yr$/i, ""));
@@ -156,7 +156,7 @@ function fromFormula(fn: string, args: CellValue[], formula: string): Question {
 }
 
 /** A score in a pasted summary sheet: the column header names the hazard and what it holds; the row, the asset and scenario. */
-function fromPasted(header: string[], row: CellValue[], column: number, sheetName: string): Question {
+function fromPasted(header: string[], row: ArgumentValue[], column: number, sheetName: string): Question {
   const name = header[column] ?? "";
   const at = (key: string) => row[header.indexOf(key)];
   const source = `column ${name || "(no header)"} of sheet ${sheetName}`;
@@ -177,7 +177,7 @@ function fmt(n: number): string {
   return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(4)));
 }
 
-async function explain(client: RiskClient, address: string, value: CellValue, q: Question, signal?: AbortSignal): Promise<Explanation> {
+async function explain(client: RiskClient, address: string, value: ArgumentValue, q: Question, signal?: AbortSignal): Promise<Explanation> {
   const h = q.hazard;
   const lines: ExplainLine[] = [];
   const add = (key: ExplainLine["key"], label: string, line: string) => lines.push({ key, label, text: line });
@@ -261,7 +261,7 @@ export interface FormulaFacts {
 }
 
 /** Reads a `=RISK.*(...)` formula's literal arguments; undefined for any other formula. */
-export function formulaFacts(formula: string, lookup?: (reference: string) => CellValue): FormulaFacts | undefined {
+export function formulaFacts(formula: string, lookup?: (reference: string) => ArgumentValue): FormulaFacts | undefined {
   const match = FORMULA.exec(formula);
   if (!match) return undefined;
   const fn = match[1]!.toUpperCase() as FormulaFacts["fn"];

@@ -4,7 +4,7 @@ import { sheetNameForFile, unzipCsvFiles } from "../../shaping/exportZip";
 import type { RiskClient as Client } from "../../api/client";
 import type { PasteProvenance } from "../../shaping/provenance";
 import { provenanceOf } from "./pasted-sheets";
-import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import { rethrowIfCancelled, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** A downloaded export: its bytes and the file name to save it under. */
 export interface DownloadedExport {
@@ -16,10 +16,7 @@ export interface DownloadedExport {
 /** Downloads the portfolio's physical export ZIP (nothing is written to the workbook). */
 export async function downloadExport(client: RiskClient, portfolio: string, options: LongRunning = {}): Promise<DownloadedExport> {
   options.onProgress?.({ message: `Downloading the export of ${portfolio}…` });
-  const bytes = await client.datasets.export(portfolio, { signal: options.signal }).catch((error: unknown) => {
-    if (options.signal?.aborted) throw new CancelledError();
-    throw error;
-  });
+  const bytes = await client.datasets.export(portfolio, { signal: options.signal }).catch(rethrowIfCancelled(options.signal));
   return { portfolio, fileName: `${portfolio}-physical-export.zip`, bytes };
 }
 
@@ -51,9 +48,6 @@ export async function unpackExport(options: LongRunning & { run: ExcelRunner; do
       onProgress: (p) =>
         onProgress?.({ message: `Sheet ${p.sheetIndex + 1} of ${p.sheetCount} (${p.sheetName}): row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: p.fraction }),
     }),
-  ).catch((error: unknown) => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
-  });
+  ).catch(rethrowIfCancelled(signal));
   return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
 }

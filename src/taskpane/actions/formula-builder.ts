@@ -5,6 +5,7 @@ import { createInvocation } from "../../functions/invocation";
 import { columnLetters, parseA1, quoteSheetName } from "../../shaping/a1";
 import type { CellValue } from "../../shaping/types";
 import type { ExcelRunner } from "./types";
+import { SCENARIOS } from "../../shared/vocabulary";
 
 /**
  * The formula builder's logic, without React: which functions and parameters there are, which
@@ -117,7 +118,7 @@ export const FIXED_CHOICES: Partial<Record<ParamKind, readonly string[]>> = {
   "hazard-search": HAZARDS.map((h) => h.search),
   "hazard-portfolio": HAZARDS.map((h) => h.portfolio),
   "hazard-extended": HAZARDS.map((h) => h.extended),
-  scenario: ["ssp126", "ssp245", "ssp585"],
+  scenario: [...SCENARIOS],
   window: ["5", "15", "30"],
   horizon: ["15yr", "30yr"],
   extent: ["local", "background"],

@@ -6,10 +6,11 @@ import { buildFinancialImpact, ImpactInputError, type ImpactWorkbook, type Value
 import { uniqueSheetName } from "../../shaping/sheetNames";
 import type { CellValue, ExtendedSummaryItem } from "../../shaping/types";
 import { assetSourceOf } from "./asset-sources";
-import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import { rethrowIfCancelled, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import { SCENARIOS } from "../../shared/vocabulary";
 
 /** Scenarios of the impact sheets when none are chosen. */
-export const IMPACT_SCENARIOS = ["ssp126", "ssp245", "ssp585"] as const;
+export const IMPACT_SCENARIOS = SCENARIOS;
 
 /** Options of {@link pasteFinancialImpact}. */
 export interface FinancialImpactOptions extends LongRunning {
@@ -58,7 +59,7 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
       itemsByScenario.set(scenario, items as unknown as ExtendedSummaryItem[]);
     }
   } catch (error) {
-    if (signal?.aborted) throw new CancelledError();
+    throwIfCancelled(signal);
     throw error;
   }
   throwIfCancelled(signal);
@@ -89,10 +90,7 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
       signal,
       onProgress: (p) => onProgress?.({ message: `Writing ${p.sheetName}: row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: p.fraction }),
     }),
-  ).catch((error: unknown) => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
-  });
+  ).catch(rethrowIfCancelled(signal));
   return {
     sheets: written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount })),
     problems: built.problems,

@@ -6,7 +6,7 @@ import type { CellValue } from "../../shaping/types";
 import { refreshAfterChange, type ForgetChange } from "./data-change";
 import { parseGeoJsonFile } from "./geojson-file";
 import { natureRows, provenanceOf } from "./pasted-sheets";
-import { CancelledError, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import { rethrowIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** The sub-project type the service uses on create (contract). */
 export const SUBPROJECT_TYPE = "NCS";
@@ -73,18 +73,12 @@ export async function pasteSubprojectSummary(
 ): Promise<PastedSheet> {
   const { client, run, subproject, signal, onProgress } = options;
   onProgress?.({ message: `Reading the summary of ${subproject.name}…` });
-  const exported = await client.nature.exportSubproject(subproject.id, { signal }).catch((error: unknown) => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
-  });
+  const exported = await client.nature.exportSubproject(subproject.id, { signal }).catch(rethrowIfCancelled(signal));
   const rows: CellValue[][] = natureRows(exported);
   if (rows.length === 0) throw new Error(`${subproject.name} has no summary yet.`);
   const provenance = await provenanceOf(client, "nature-summary", undefined, { subproject_id: subproject.id, subproject_name: subproject.name }, signal);
   const written = await run((context) =>
     writeTableToNewSheet(context, { sheetName: `Nature ${subproject.name}`, tableName: `Nature_${subproject.name}`, header: ["metric", "value"], rows, provenance }, { signal }),
-  ).catch((error: unknown) => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
-  });
+  ).catch(rethrowIfCancelled(signal));
   return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
 }

@@ -10,7 +10,7 @@ import { TidyTimeseriesBuilder, type SeriesKind } from "../../shaping/tidyTimese
 import { OPERATION_LABELS, type PasteOperation, type PasteProvenance, type ProvenanceRecord } from "../../shaping/provenance";
 import type { CellValue, ExtendedSummaryItem, SummaryItem } from "../../shaping/types";
 import { ADDIN_VERSION } from "../../shared/version";
-import { CancelledError, formatCount, type ExcelRunner, type LongRunning } from "./types";
+import { CancelledError, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning } from "./types";
 
 /** Operations whose data is a portfolio's physical dataset (which has a version and a digest). */
 const DATASET_OPERATIONS: ReadonlySet<PasteOperation> = new Set(["timeseries", "summary", "extended-summary", "export", "risk-matrix", "label-counts", "scenario-comparison"]);
@@ -36,7 +36,7 @@ export async function provenanceOf(
       const meta = await client.datasets.metadata(portfolio, { signal });
       dataset = { version: meta.version, sha256_digest: meta.sha256_digest };
     } catch (error) {
-      if (signal?.aborted) throw new CancelledError();
+      throwIfCancelled(signal);
       if (!(error instanceof NotFoundError)) throw error;
       dataset = undefined;
     }

@@ -5,7 +5,7 @@ import type { CellValue } from "../../shaping/types";
 import { qualify } from "../../shaping/a1";
 import { forgetAssetSources, rememberAssetSource } from "./asset-sources";
 import { refreshAfterChange, type ForgetChange } from "./data-change";
-import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import { rethrowIfCancelled, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /**
  * Deletes a portfolio (the pane asked the user first), then drops the RISK.* functions' cached
@@ -51,10 +51,7 @@ export async function pasteAssets(options: LongRunning & { client: RiskClient; r
   const assets = await client.portfolios
     .assets(portfolio)
     .all({ signal, onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} assets` }) })
-    .catch((error: unknown) => {
-      if (signal?.aborted) throw new CancelledError();
-      throw error;
-    });
+    .catch(rethrowIfCancelled(signal));
   throwIfCancelled(signal);
   if (assets.length === 0) throw new Error(`${portfolio} holds no assets.`);
   const table = assetsTable(assets);
@@ -64,10 +61,7 @@ export async function pasteAssets(options: LongRunning & { client: RiskClient; r
       { sheetName: `Assets ${portfolio}`, tableName: `Assets_${portfolio}`, header: table.header, rows: table.rows },
       { signal, onProgress: (p) => onProgress?.({ message: `Writing row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: p.fraction }) },
     ),
-  ).catch((error: unknown) => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
-  });
+  ).catch(rethrowIfCancelled(signal));
   rememberAssetSource(portfolio, qualify(written.sheetName, written.tableAddress), "pasted"); // the map selects rows here
   return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
 }

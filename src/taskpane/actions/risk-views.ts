@@ -18,7 +18,7 @@ import {
 } from "../../shaping/riskViews";
 import type { CellValue } from "../../shaping/types";
 import { provenanceOf } from "./pasted-sheets";
-import { CancelledError, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import { rethrowIfCancelled, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** Summary windows the service offers, in years (field notes). */
 export const WINDOW_CHOICES = ["5", "15", "30"] as const;
@@ -176,14 +176,7 @@ async function readSummary(client: RiskClient, portfolio: string, query: { scena
   return client.datasets
     .summary(portfolio, query)
     .all({ signal, readAhead: 4, onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }) })
-    .catch(rethrowCancel(signal));
-}
-
-function rethrowCancel(signal: AbortSignal | undefined) {
-  return (error: unknown): never => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
-  };
+    .catch(rethrowIfCancelled(signal));
 }
 
 /** Whole tables through the one streaming writer: every sheet or none. */
@@ -212,6 +205,6 @@ async function writeWhole(
       throw error;
     }
     return writer.finish(tables.map((t) => t.header), charts);
-  }).catch(rethrowCancel(signal));
+  }).catch(rethrowIfCancelled(signal));
   return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
 }

@@ -3,7 +3,7 @@ import { writeSheetsAtomically } from "../../excel/writeSheets";
 import { flattenExtendedSummary, flattenSummary } from "../../shaping/flattenSummary";
 import type { ExtendedSummaryItem, SummaryItem } from "../../shaping/types";
 import { provenanceOf } from "./pasted-sheets";
-import { CancelledError, formatCount, throwIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import { rethrowIfCancelled, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
 
 /** Options of {@link pasteSummary}. */
 export interface SummaryPasteOptions extends LongRunning {
@@ -45,10 +45,7 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
   const [summary, extendedItems] = await Promise.all([
     client.datasets.summary(portfolio, query).all({ signal, onProgress: progress("summary") }),
     extended ? client.datasets.extendedSummary(portfolio, { scenario: extendedScenario }).all({ signal, onProgress: progress("extended") }) : Promise.resolve([]),
-  ]).catch((error: unknown) => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
-  });
+  ]).catch(rethrowIfCancelled(signal));
   throwIfCancelled(signal);
   if (summary.length === 0) throw new Error(`${portfolio} has no summary data${options.scenario ? ` for ${options.scenario}` : ""}.`);
 
@@ -71,9 +68,6 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
       signal,
       onProgress: (p) => onProgress?.({ message: `Writing ${p.sheetName}: row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: p.fraction }),
     }),
-  ).catch((error: unknown) => {
-    if (signal?.aborted) throw new CancelledError();
-    throw error;
-  });
+  ).catch(rethrowIfCancelled(signal));
   return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
 }

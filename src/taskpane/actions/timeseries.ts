@@ -6,6 +6,7 @@ import { SERIES_KINDS, TIMESERIES_FIXED_COLUMNS, TidyTimeseriesBuilder, seriesKi
 import { streamPaste } from "./stream-paste";
 import { provenanceOf } from "./pasted-sheets";
 import { formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import { SCENARIOS } from "../../shared/vocabulary";
 
 /** The filters of a timeseries pull; an absent filter means "all". */
 export interface TimeseriesFilters {
@@ -42,7 +43,7 @@ export function timeseriesQuery(filters: TimeseriesFilters): Omit<ItemsQuery, "p
 }
 
 /** Scenarios and measures the service offers (contract; field notes). */
-export const SCENARIO_CHOICES = ["ssp126", "ssp245", "ssp585"] as const;
+export const SCENARIO_CHOICES = SCENARIOS;
 export const MEASURE_CHOICES = ["lb", "mid", "ub"] as const;
 
 /** More rows than this in one paste are refused before fetching: narrow the filters instead. */

@@ -35,7 +35,17 @@ export interface PastedSheet {
   columnCount: number;
 }
 
-/** Thrown when the user's signal fired: the action undid its work before rethrowing. */
+/**
+ * Thrown when the user's signal fired: the action undid its work before rethrowing.
+ *
+ * Three names for cancellation, one per layer, so each says who stopped what:
+ * - `AbortedError` (src/api/errors): the client's HTTP call or page walk was aborted by the
+ *   caller's AbortSignal; actions turn it into CancelledError.
+ * - `CancelledError` (here): a task-pane action stopped at the user's request and left the
+ *   workbook as it was; the UI shows its message as a status, not a failure.
+ * - `CellCancellation` (src/functions/formulas/run.ts): not an error but the per-cell cancel signal
+ *   (a cheap AbortSignal stand-in) a custom-function cell carries when Excel cancels it.
+ */
 export class CancelledError extends Error {
   constructor(message = "Cancelled: nothing was changed") {
     super(message);
@@ -46,6 +56,18 @@ export class CancelledError extends Error {
 /** Throws CancelledError when the signal has fired. */
 export function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError();
+}
+
+/**
+ * The catch every action writes around a client call or workbook write: a failure after the
+ * user cancelled is reported as CancelledError; any other failure passes through unchanged.
+ * Use as `.catch(rethrowIfCancelled(signal))`.
+ */
+export function rethrowIfCancelled(signal: AbortSignal | undefined): (error: unknown) => never {
+  return (error: unknown): never => {
+    throwIfCancelled(signal);
+    throw error;
+  };
 }
 
 /** Formats a count for a status line: 12,345. */

@@ -1,6 +1,7 @@
 import { RiskClient, RISK_DATA_AVAILABLE, type ConnectionConfig } from "../../../src/api";
 import { closingFetch } from "./http-fetch";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/server";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../../../src/shared/vocabulary";
 
 /**
  * A started emulator with the demo connection and helpers to read what crossed the wire. Every
@@ -17,7 +18,7 @@ export interface EmulatorFixture {
 
 export async function startEmulatorFixture(options: EmulatorOptions = {}): Promise<EmulatorFixture> {
   const emulator = await startEmulator({ port: 0, quiet: true, ...options });
-  const connection: ConnectionConfig = { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: "demo-key", project: "demo" };
+  const connection: ConnectionConfig = { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
   return {
     emulator,
     connection,
