@@ -10,7 +10,7 @@ import { createSubprojectFromFile } from "../../src/taskpane/actions/nature";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
 import { syncRangeToPortfolio } from "../../src/taskpane/actions/sync";
 import { StepError, type ExcelRunner } from "../../src/taskpane/actions/types";
-import { createFakeExcel, type FakeExcel } from "../../harness/fake-excel";
+import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
 import { columnLetters } from "../../src/shaping/a1";
 import { recordFigures } from "./support/figures";
 import { closingFetch, routesStartingWith, startDrillService, type DrillService } from "./support/service";

@@ -19,7 +19,7 @@ import { refreshAll } from "../../src/taskpane/actions/refresh";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
 import { syncRangeToPortfolio } from "../../src/taskpane/actions/sync";
 import { loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/actions/timeseries";
-import { createFakeExcel } from "../../harness/fake-excel";
+import { createFakeExcel } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
 import { closingFetch, startDrillService, type DrillService } from "./support/service";
 
