@@ -5,3 +5,4 @@ export * from "./readRange";
 export * from "./selectCell";
 export * from "./writeSheets";
 export * from "./streamSheets";
+export * from "./riskCells";
