@@ -1,4 +1,4 @@
-import type { DataChange } from "../../functions/sources";
+import type { DataChange } from "../../functions/data-loaders";
 import { syncedRangesOf } from "./asset-sources";
 import { countRiskCells, type RiskCellCount } from "../../excel/riskCells";
 import type { ExcelRunner } from "./types";
