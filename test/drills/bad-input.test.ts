@@ -4,7 +4,7 @@
  * or is not ASCII is data: it reaches the service unchanged and comes back as text, never a formula.
  */
 import { RiskClient, UnprocessableEntityError } from "../../src/api";
-import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../src/functions";
+import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../testing/evaluate-cells";
 import { createUdf, uploadVectorFile } from "../../src/taskpane/actions/compositions";
 import { createSubprojectFromFile } from "../../src/taskpane/actions/nature";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
