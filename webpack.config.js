@@ -80,7 +80,9 @@ module.exports = (env = {}, argv = {}) => {
         {
           test: /\.tsx?$/,
           exclude: /node_modules/,
-          use: { loader: "ts-loader", options: { transpileOnly: true } },
+          // transpileOnly: type checking is `npm run typecheck` (tsc -b over the projects). The shared
+          // settings file, not the nearest project's tsconfig: one bundle spans src/, harness/ and testing/.
+          use: { loader: "ts-loader", options: { transpileOnly: true, configFile: path.resolve(__dirname, "tsconfig.base.json") } },
         },
       ],
     },

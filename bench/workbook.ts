@@ -1,4 +1,4 @@
-import { createFakeExcel, type FakeExcel } from "../harness/fake-excel";
+import { createFakeExcel, type FakeExcel } from "../testing/fake-excel";
 import type { PhysicalItem } from "../src/api/types";
 import { StreamingSheets } from "../src/excel/streamSheets";
 import { SERIES_KINDS, TidyTimeseriesBuilder } from "../src/shaping/tidyTimeseries";

@@ -2,7 +2,7 @@
  * How the harness grid shows a cell value: Excel's General format, roughly (numbers to 10
  * significant digits, TRUE/FALSE in capitals, text cells as typed).
  */
-import type { FakeCellValue } from "./fake-excel";
+import type { FakeCellValue } from "../testing/fake-excel";
 
 /** The text a grid cell shows for a value and number format. */
 export function cellText(value: FakeCellValue | undefined, numberFormat?: string): string {

@@ -5,7 +5,7 @@
  * emulator's seeded `demo-portfolio`, and an "Assets" sheet holding a small assets table to try
  * the task pane's sync with. Skipped with `harness.html?demo=0` (the browser tests start empty).
  */
-import type { FakeExcel } from "./fake-excel";
+import type { FakeExcel } from "../testing/fake-excel";
 import type { WorkbookController } from "./workbook-controller";
 
 /** The seeded demo portfolio of the emulator (emulator/state/seed.ts). */

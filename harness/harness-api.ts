@@ -2,7 +2,7 @@
  * `window.harness`: what browser tests (and a curious developer's console) use to drive the
  * harness quickly and read what it shows, instead of clicking cell by cell.
  */
-import type { FakeCellValue, FakeExcel } from "./fake-excel";
+import type { FakeCellValue, FakeExcel } from "../testing/fake-excel";
 import type { FunctionRegistry } from "./custom-functions-registry";
 import type { FormulaEngine } from "./formula/engine";
 import type { CellInfo, WorkbookController } from "./workbook-controller";

@@ -10,7 +10,7 @@
  *    workbook is drawn, and the task pane bootstrap mounts the real UI into #root as in Excel.
  * Inside a real Office host the harness does nothing but say so.
  */
-import { installFakeExcel } from "./fake-excel";
+import { installFakeExcel } from "../testing/fake-excel";
 import { installFunctionRegistry } from "./custom-functions-registry";
 import { FormulaEngine } from "./formula/engine";
 import { MetadataIndex, loadMetadata } from "./formula/metadata";

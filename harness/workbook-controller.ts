@@ -4,9 +4,9 @@
  * would (Excel's input rules), and around each edit the calculation engine cancels the calls of
  * overwritten cells, re-checks spills the edit lands in and recalculates dependent formulas.
  */
-import type { FakeCellValue, FakeExcel } from "./fake-excel";
-import { formatAddress, formatLocal, parseLocal, splitSheet, type Rect } from "./fake-excel/a1";
-import type { SheetModel } from "./fake-excel/model";
+import type { FakeCellValue, FakeExcel } from "../testing/fake-excel";
+import { formatAddress, formatLocal, parseLocal, splitSheet, type Rect } from "../testing/fake-excel/a1";
+import type { SheetModel } from "../testing/fake-excel/model";
 import type { CellError, FormulaEngine } from "./formula/engine";
 import { cellText } from "./cell-text";
 

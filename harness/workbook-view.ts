@@ -5,9 +5,9 @@
  * writes through Excel.run shows up, and selecting in the grid is what the task pane reads as the
  * selection. Plain DOM on purpose: the harness must not share React with the task pane it hosts.
  */
-import type { FakeChange } from "./fake-excel";
-import { columnLetters, formatAddress, formatLocal, parseLocal, splitSheet, type Rect } from "./fake-excel/a1";
-import type { SheetModel } from "./fake-excel/model";
+import type { FakeChange } from "../testing/fake-excel";
+import { columnLetters, formatAddress, formatLocal, parseLocal, splitSheet, type Rect } from "../testing/fake-excel/a1";
+import type { SheetModel } from "../testing/fake-excel/model";
 import { cellText, parseTsv } from "./cell-text";
 import type { WorkbookController } from "./workbook-controller";
 

@@ -12,7 +12,7 @@
  */
 import path from "node:path";
 import ts from "typescript";
-import { FAKE_API_SETS, fakeMembers, unguardedApiSets } from "../harness/fake-excel";
+import { FAKE_API_SETS, fakeMembers, unguardedApiSets } from "../testing/fake-excel";
 import { compareVersions, excelMemberSets, readManifestSets, scanApiSets, type ApiUse, type SetCheck } from "./requirements/api-sets";
 
 const root = path.resolve(__dirname, "..");
@@ -108,7 +108,7 @@ describe("the Excel fake's requirement table", () => {
           .filter((api) => !(api in FAKE_API_SETS) && !RECORDED_BEHIND_A_GUARD.has(api.split(".")[0])),
       ),
     ];
-    // Add each to FAKE_API_SETS in harness/fake-excel/requirements.ts (and register its fake class).
+    // Add each to FAKE_API_SETS in testing/fake-excel/requirements.ts (and register its fake class).
     expect(missing).toEqual([]);
   });
 });

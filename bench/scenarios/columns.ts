@@ -1,4 +1,4 @@
-import { LastGoodCache, MemoryStorage, RiskEngine, evaluateCells, setDefaultEngine, type CellResult, type FormulaCall } from "../../src/functions";
+import { LastGoodCache, MemoryStorage, RiskEngine, evaluateCells, setDefaultEngine, type CellResult, type FormulaCall } from "../../testing/evaluate-cells";
 import { plausiblePoints } from "../assets";
 import { routeRequests, statusOf, type BenchContext, type Check, type ScenarioResult } from "../context";
 import { count, fmt, round } from "../format";

@@ -1,4 +1,4 @@
-import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../src/functions";
+import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../testing/evaluate-cells";
 import { routeRequests, statusOf, type BenchContext, type Check, type ScenarioResult } from "../context";
 import { emulatorCpuMs } from "../emulator-process";
 import { count, cpuDelta, fmt, round } from "../format";

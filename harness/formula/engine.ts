@@ -12,9 +12,9 @@
  * https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-parameter-options).
  * A `#SPILL!` anchor is recalculated when the cells that blocked it are edited, as in Excel.
  */
-import type { FakeCellValue, FakeExcel, FormulaCell } from "../fake-excel";
-import { formatAddress, formatLocal, parseLocal, splitSheet, type Rect } from "../fake-excel/a1";
-import type { SheetModel } from "../fake-excel/model";
+import type { FakeCellValue, FakeExcel, FormulaCell } from "../../testing/fake-excel";
+import { formatAddress, formatLocal, parseLocal, splitSheet, type Rect } from "../../testing/fake-excel/a1";
+import type { SheetModel } from "../../testing/fake-excel/model";
 import { asCellError, type FunctionRegistry } from "../custom-functions-registry";
 import { FormulaSyntaxError, parseFormula, referencesOf, type Expr, type RefExpr } from "./parse";
 import type { FunctionMetadata, MetadataIndex } from "./metadata";

@@ -4,13 +4,13 @@
  * or is not ASCII is data: it reaches the service unchanged and comes back as text, never a formula.
  */
 import { RiskClient, UnprocessableEntityError } from "../../src/api";
-import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../src/functions";
+import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../testing/evaluate-cells";
 import { createUdf, uploadVectorFile } from "../../src/taskpane/actions/compositions";
 import { createSubprojectFromFile } from "../../src/taskpane/actions/nature";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
 import { syncRangeToPortfolio } from "../../src/taskpane/actions/sync";
 import { StepError, type ExcelRunner } from "../../src/taskpane/actions/types";
-import { createFakeExcel, type FakeExcel } from "../../harness/fake-excel";
+import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
 import { columnLetters } from "../../src/shaping/a1";
 import { recordFigures } from "./support/figures";
 import { closingFetch, routesStartingWith, startDrillService, type DrillService } from "./support/service";

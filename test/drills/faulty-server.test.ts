@@ -11,7 +11,7 @@ import {
   TimeoutError,
   type ServiceError,
 } from "../../src/api";
-import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../src/functions";
+import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../testing/evaluate-cells";
 import { describeError } from "../../src/taskpane/actions/describe-error";
 import { startFaultyServer, type FaultMode, type FaultyServer } from "../support/faulty-server";
 import { recordFigures } from "./support/figures";

@@ -4,7 +4,7 @@
  * value with a message; none stays pending; retries stay within the cap; only idempotent requests
  * are ever repeated (POSTs and UDF activations reach the server exactly once each).
  */
-import { RiskEngine, evaluateCells, setDefaultEngine, type CellResult, type FormulaCall } from "../../src/functions";
+import { RiskEngine, evaluateCells, setDefaultEngine, type CellResult, type FormulaCall } from "../../testing/evaluate-cells";
 import { ServerError, RateLimitError, type SearchScore } from "../../src/api";
 import { recordFigures } from "./support/figures";
 import { closingFetch, routesStartingWith, startDrillService, type DrillService } from "./support/service";

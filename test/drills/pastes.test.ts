@@ -12,7 +12,7 @@ import { pasteSubprojectSummary } from "../../src/taskpane/actions/nature";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
 import { pasteTimeseries } from "../../src/taskpane/actions/timeseries";
 import { CancelledError, type ExcelRunner, type LongRunning, type PastedSheet } from "../../src/taskpane/actions/types";
-import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../harness/fake-excel";
+import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
 import { closingFetch, startDrillService, type DrillService } from "./support/service";
 

@@ -7,7 +7,7 @@
 import { KEYS } from "../../emulator/state/seed";
 import type { KeyRecord } from "../../emulator/state/types";
 import { RiskClient, type ConnectionConfig } from "../../src/api";
-import { configureDefaultEngine, evaluateCells, refreshFunctions, setDefaultEngine, type FormulaCall } from "../../src/functions";
+import { configureDefaultEngine, evaluateCells, refreshFunctions, setDefaultEngine, type FormulaCall } from "../../testing/evaluate-cells";
 import { getConnection, saveConnection, useConnectionStorage } from "../../src/shared/connection";
 import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
 import { createUdf, deleteUdf, deleteVector, inspectUdf, inspectVector, listCompositions, uploadVectorFile } from "../../src/taskpane/actions/compositions";
@@ -19,7 +19,7 @@ import { refreshAll } from "../../src/taskpane/actions/refresh";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
 import { syncRangeToPortfolio } from "../../src/taskpane/actions/sync";
 import { loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/actions/timeseries";
-import { createFakeExcel } from "../../harness/fake-excel";
+import { createFakeExcel } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
 import { closingFetch, startDrillService, type DrillService } from "./support/service";
 

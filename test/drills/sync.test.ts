@@ -7,7 +7,7 @@
 import { RiskClient, type Asset } from "../../src/api";
 import { syncRangeToPortfolio, type SyncStep } from "../../src/taskpane/actions/sync";
 import { StepError } from "../../src/taskpane/actions/types";
-import { createFakeExcel } from "../../harness/fake-excel";
+import { createFakeExcel } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
 import { closingFetch, startDrillService, type DrillService } from "./support/service";
 

@@ -1,8 +1,8 @@
 /**
- * The Excel fake refuses conditional formats and charts that Excel refuses (harness/fake-excel/rules.ts,
+ * The Excel fake refuses conditional formats and charts that Excel refuses (testing/fake-excel/rules.ts,
  * after the Office.js reference), so a workbook test passing on the fake means the calls are valid.
  */
-import { createFakeExcel, FakeExcelError } from "../../harness/fake-excel";
+import { createFakeExcel, FakeExcelError } from "../../testing/fake-excel";
 
 async function attempt(batch: (context: Excel.RequestContext) => void): Promise<string | undefined> {
   const fake = createFakeExcel();

@@ -3,7 +3,7 @@
  * PropertyNotLoaded, dimension checks, sheet-name rules, input rules for formulas and text,
  * tables, merges, byte counting, the payload limit and fault injection.
  */
-import { createFakeExcel, FakeExcelError, installFakeExcel } from "../../harness/fake-excel";
+import { createFakeExcel, FakeExcelError, installFakeExcel } from "../../testing/fake-excel";
 
 function codeOf(error: unknown): string | undefined {
   return error instanceof FakeExcelError ? error.code : undefined;

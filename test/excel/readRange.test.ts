@@ -1,5 +1,5 @@
 /** Reading the selection or a table for a sync, and selecting a problem's cell, against the fake. */
-import { createFakeExcel } from "../../harness/fake-excel";
+import { createFakeExcel } from "../../testing/fake-excel";
 import { listTables, readSelection, readTable, selectCell } from "../../src/excel";
 import { validateAssetRange } from "../../src/shaping";
 

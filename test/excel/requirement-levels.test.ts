@@ -5,7 +5,7 @@
  * answers for it. A sync from a selection is run end to end against the emulator over HTTP at
  * Windows Version 2101 (no ExcelApi 1.13) and 2102 (ExcelApi 1.13), with and without merged cells.
  */
-import { EXCEL_BUILDS, createFakeExcel, installFakeOffice, type FakeExcel, type RequirementLevel } from "../../harness/fake-excel";
+import { EXCEL_BUILDS, createFakeExcel, installFakeOffice, type FakeExcel, type RequirementLevel } from "../../testing/fake-excel";
 import { requirementSupported } from "../../src/shared/requirements";
 import { readSelection } from "../../src/excel/readRange";
 import { syncRangeToPortfolio } from "../../src/taskpane/actions/sync";

@@ -2,7 +2,7 @@
  * Writing tables into new sheets against the Excel fake: the 5 MB rule, numbers staying
  * numbers, text staying text, all-or-nothing on failure or cancellation, and name collisions.
  */
-import { createFakeExcel, FakeExcel } from "../../harness/fake-excel";
+import { createFakeExcel, FakeExcel } from "../../testing/fake-excel";
 import { writeSheetsAtomically, writeTableToNewSheet, NewSheetSpec, WriteProgress } from "../../src/excel";
 import type { CellValue } from "../../src/shaping";
 

@@ -4,7 +4,7 @@ import * as TypedRISK from "../../src/functions/functions";
 import { asExcelCalls, only } from "./support/excel-calls";
 
 const RISK = asExcelCalls(TypedRISK);
-import { createInvocation } from "../../src/functions/invocation";
+import { createInvocation } from "../../testing/invocation";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { searchAnswer, sendJson, startFakeService, type FakeService } from "./support/fake-service";
 

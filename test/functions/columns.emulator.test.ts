@@ -2,7 +2,7 @@ import { RiskEngine } from "../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import * as TypedRISK from "../../src/functions/functions";
 import { AssetIndex, readAssetRef } from "../../src/functions/asset-index";
-import { createInvocation } from "../../src/functions/invocation";
+import { createInvocation } from "../../testing/invocation";
 import { HarnessCustomFunctionError } from "../../harness/custom-functions-registry";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { asExcelCalls, only } from "./support/excel-calls";

@@ -10,7 +10,7 @@
 import { RiskEngine } from "../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import * as TypedRISK from "../../src/functions/functions";
-import { createInvocation } from "../../src/functions/invocation";
+import { createInvocation } from "../../testing/invocation";
 import { plainArgument } from "../../src/functions/arguments";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { asExcelCalls } from "./support/excel-calls";

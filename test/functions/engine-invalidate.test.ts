@@ -4,7 +4,7 @@
  * emulator over HTTP, with the loaders the functions use.
  */
 import { RiskEngine } from "../../src/functions/engine/engine";
-import { dataChangeMatcher, natureSubprojects, portfolioAssets, portfolioList, portfolioSummary } from "../../src/functions/sources";
+import { dataChangeMatcher, natureSubprojects, portfolioAssets, portfolioList, portfolioSummary } from "../../src/functions/data-loaders";
 import { LastGoodCache, MemoryStorage } from "../../src/functions/engine/last-good-cache";
 import { closingFetch } from "./support/http-fetch";
 import { importPortfolio, startEmulatorFixture, type EmulatorFixture } from "./support/emulator";

@@ -1,7 +1,7 @@
 import { RiskEngine } from "../../src/functions/engine/engine";
 import { search } from "../../src/functions/formulas/search";
 import { summary } from "../../src/functions/formulas/summary";
-import { createInvocation } from "../../src/functions/invocation";
+import { createInvocation } from "../../testing/invocation";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { searchAnswer, sendJson, startFakeService, type FakeService } from "./support/fake-service";
 

@@ -2,7 +2,7 @@ import { RiskEngine, type EngineOptions } from "../../src/functions/engine/engin
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import { LastGoodCache, MemoryStorage } from "../../src/functions/engine/last-good-cache";
 import * as TypedRISK from "../../src/functions/functions";
-import { createInvocation } from "../../src/functions/invocation";
+import { createInvocation } from "../../testing/invocation";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { asExcelCalls } from "./support/excel-calls";
 import { closingFetch } from "./support/http-fetch";

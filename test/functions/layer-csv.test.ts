@@ -2,7 +2,7 @@
  * RISK.LAYER and the pasted applied-layer sheet read the apply CSV one way (parseCsvTable): a cell
  * never shows 7 where the sheet shows 007, and ids stay text on both surfaces.
  */
-import { parseLayerCsv } from "../../src/functions/sources";
+import { parseLayerCsv } from "../../src/functions/data-loaders";
 import { parseCsvTable } from "../../src/shaping/csvTable";
 
 const CSV = [

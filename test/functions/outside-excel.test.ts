@@ -1,4 +1,4 @@
-import { RiskEngine, evaluateCells, setDefaultEngine, type FakeInvocation } from "../../src/functions";
+import { RiskEngine, evaluateCells, setDefaultEngine, type FakeInvocation } from "../../testing/evaluate-cells";
 import { searchAnswer, sendJson, startFakeService, type FakeService } from "./support/fake-service";
 
 /**

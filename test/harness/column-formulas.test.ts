@@ -1,6 +1,6 @@
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
 import path from "node:path";
-import { createFakeExcel, type FakeExcel } from "../../harness/fake-excel";
+import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
 import { FunctionRegistry } from "../../harness/custom-functions-registry";
 import { FormulaEngine } from "../../harness/formula/engine";
 import { MetadataIndex, type FunctionMetadata } from "../../harness/formula/metadata";

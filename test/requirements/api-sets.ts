@@ -82,14 +82,15 @@ function inTypePosition(node: ts.Node): boolean {
 }
 
 /**
- * The project's TypeScript program, with the compiler options of tsconfig.json. `virtual` adds
- * files that exist only in memory (path to text).
+ * The add-in's TypeScript program, with the compiler options of src/tsconfig.json (its Office
+ * typings; not its project boundary, so other files may be added). `virtual` adds files that
+ * exist only in memory (path to text).
  */
 export function createProgram(root: string, files: readonly string[], virtual: ReadonlyMap<string, string> = new Map()): ts.Program {
-  const configPath = path.join(root, "tsconfig.json");
+  const configPath = path.join(root, "src", "tsconfig.json");
   const config = ts.readConfigFile(configPath, ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-  const options = { ...parsed.options, noEmit: true };
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, path.dirname(configPath));
+  const options = { ...parsed.options, noEmit: true, composite: false, declaration: false, emitDeclarationOnly: false, rootDir: undefined };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, language, ...rest) => {

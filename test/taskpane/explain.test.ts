@@ -5,7 +5,7 @@
  */
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
 import path from "node:path";
-import { createFakeExcel } from "../../harness/fake-excel";
+import { createFakeExcel } from "../../testing/fake-excel";
 import { FunctionRegistry } from "../../harness/custom-functions-registry";
 import { FormulaEngine } from "../../harness/formula/engine";
 import { MetadataIndex, type FunctionMetadata } from "../../harness/formula/metadata";

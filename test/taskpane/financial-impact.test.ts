@@ -10,7 +10,7 @@ import { columnLetters as col, parseA1 } from "../../src/shaping/a1";
 import { ImpactInputError } from "../../src/shaping/financialImpact";
 import { forgetAssetSources, rememberAssetSource } from "../../src/taskpane/actions/asset-sources";
 import { pasteFinancialImpact } from "../../src/taskpane/actions/impact";
-import type { FakeExcel } from "../../harness/fake-excel";
+import type { FakeExcel } from "../../testing/fake-excel";
 import { importPortfolio } from "../functions/support/emulator";
 import { newWorkbook, startTestService } from "./support";
 

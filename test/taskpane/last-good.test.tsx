@@ -4,7 +4,7 @@ import { RiskEngine } from "../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import { LastGoodCache, MemoryStorage } from "../../src/functions/engine/last-good-cache";
 import * as TypedRISK from "../../src/functions/functions";
-import { createInvocation } from "../../src/functions/invocation";
+import { createInvocation } from "../../testing/invocation";
 import { retryStaleCells } from "../../src/taskpane/actions/last-good";
 import { LastGoodPanel } from "../../src/taskpane/components/LastGoodPanel";
 import { TaskpaneContext, type TaskpaneServices } from "../../src/taskpane/context";

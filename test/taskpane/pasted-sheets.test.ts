@@ -9,7 +9,7 @@ import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../src
 import { columnLetters as col } from "../../src/shaping/a1";
 import { assetsCsv, importPortfolio } from "../functions/support/emulator";
 import { newWorkbook, startTestService } from "./support";
-import { FakeErrorCodes, FakeExcelError } from "../../harness/fake-excel/errors";
+import { FakeErrorCodes, FakeExcelError } from "../../testing/fake-excel/errors";
 
 /**
  * Pasted sheets record how they were made (Sources sheet + hidden store) and "Refresh pasted

@@ -8,7 +8,7 @@ import Papa from "papaparse";
 import type { RiskClient } from "../../src/api/client";
 import { NotFoundError } from "../../src/api/errors";
 import { RiskEngine } from "../../src/functions/engine/engine";
-import { dataChangeMatcher, portfolioSummary, type DataChange } from "../../src/functions/sources";
+import { dataChangeMatcher, portfolioSummary, type DataChange } from "../../src/functions/data-loaders";
 import { findPortfolioUsage, type ForgetChange } from "../../src/taskpane/actions/data-change";
 import { downloadSummary, downloadTimeseries, saveFile } from "../../src/taskpane/actions/downloads";
 import { createSubprojectFromFile, proposeSubprojectName } from "../../src/taskpane/actions/nature";

@@ -6,7 +6,7 @@ import { downloadExport, listExportFiles, unpackExport } from "../../src/taskpan
 import { pasteSummary } from "../../src/taskpane/actions/summary";
 import { describeIndicator, estimateTimeseriesRows, estimateTimeseriesTables, loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/actions/timeseries";
 import { CancelledError } from "../../src/taskpane/actions/types";
-import { DEFAULT_PAYLOAD_LIMIT_BYTES } from "../../harness/fake-excel";
+import { DEFAULT_PAYLOAD_LIMIT_BYTES } from "../../testing/fake-excel";
 import { columnLetters as col } from "../../src/shaping/a1";
 import type { RunningEmulator } from "../../emulator/server";
 import { newWorkbook, startTestService } from "./support";

@@ -1,7 +1,7 @@
 import { RiskClient } from "../../src/api/client";
 import type { ConnectionConfig } from "../../src/api/config";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
-import { createFakeExcel, type FakeExcel } from "../../harness/fake-excel";
+import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
 import type { ExcelRunner } from "../../src/taskpane/actions/types";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 

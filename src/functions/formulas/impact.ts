@@ -3,7 +3,7 @@ import { describeAsset, readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
-import { portfolioExtendedSummary } from "../sources";
+import { portfolioExtendedSummary } from "../data-loaders";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
 /** The periods of the extended summary's metrics (service interface, "Physical summary item (extended)"). */

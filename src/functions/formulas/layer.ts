@@ -3,7 +3,7 @@ import { describeAsset, readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
-import { appliedLayer } from "../sources";
+import { appliedLayer } from "../data-loaders";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
 const PARAMETERS = ["vector", "portfolio", "index", "column"] as const;

@@ -1,6 +1,6 @@
 import { readPortfolio, type ArgumentValue } from "../arguments";
 import type { RiskEngine } from "../engine/engine";
-import { portfolioAssets, portfolioList, projectList } from "../sources";
+import { portfolioAssets, portfolioList, projectList } from "../data-loaders";
 import { evaluate, quote, type Invocation } from "./run";
 
 type Table = (string | number)[][];

@@ -3,7 +3,7 @@ import { describeAsset, readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
-import { portfolioExtendedSummary } from "../sources";
+import { portfolioExtendedSummary } from "../data-loaders";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
 const PARAMETERS = ["portfolio", "index", "scenario", "hazard", "metric"] as const;

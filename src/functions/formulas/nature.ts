@@ -2,7 +2,7 @@ import { readName, readText } from "../arguments";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
-import { natureSubprojects, natureSummary } from "../sources";
+import { natureSubprojects, natureSummary } from "../data-loaders";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
 const PARAMETERS = ["subproject", "metric"] as const;

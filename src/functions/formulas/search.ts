@@ -4,7 +4,7 @@ import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { ArgumentError, NotAvailableError } from "../errors";
 import { HAZARDS, normalizeName, type HazardNames } from "../hazards";
-import { searchPoint } from "../sources";
+import { searchPoint } from "../data-loaders";
 import { evaluateColumns, type Invocation } from "./run";
 
 export const SEARCH_TABLE_HEADER = ["hazard", "score_15yr", "label_15yr", "score_30yr", "label_30yr"] as const;

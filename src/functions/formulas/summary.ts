@@ -3,7 +3,7 @@ import { describeAsset, readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
-import { portfolioSummary } from "../sources";
+import { portfolioSummary } from "../data-loaders";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
 /** Scenario and window RISK.SUMMARY uses when they are omitted. */

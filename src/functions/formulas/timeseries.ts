@@ -3,7 +3,7 @@ import { readAssetRef } from "../asset-index";
 import type { RiskEngine } from "../engine/engine";
 import { ArgumentError, NotAvailableError } from "../errors";
 import { normalizeName } from "../hazards";
-import { portfolioSeries } from "../sources";
+import { portfolioSeries } from "../data-loaders";
 import { evaluate, quote, type Invocation } from "./run";
 
 export const TIMESERIES_HEADER = ["year", "value"] as const;

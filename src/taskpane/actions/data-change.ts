@@ -1,6 +1,6 @@
-import type { DataChange } from "../../functions/sources";
+import type { DataChange } from "../../functions/data-loaders";
 import { syncedRangesOf } from "./asset-sources";
-import { countRiskCells, type RefreshResult } from "./refresh";
+import { countRiskCells, type RiskCellCount } from "../../excel/riskCells";
 import type { ExcelRunner } from "./types";
 
 export type { DataChange };
@@ -30,7 +30,7 @@ export async function refreshAfterChange(options: { run: ExcelRunner | null; for
 /** Where a portfolio is in use in this workbook, for the delete confirmation. */
 export interface PortfolioUsage {
   /** RISK.* cells whose formula names the portfolio (as a text argument), and their sheets. */
-  riskCells: RefreshResult;
+  riskCells: RiskCellCount;
   /** Ranges synced to the portfolio from this pane since it opened (e.g. `Sites!A1:D40`). */
   syncedRanges: string[];
 }

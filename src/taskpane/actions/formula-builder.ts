@@ -1,7 +1,7 @@
 import type { RiskClient } from "../../api/client";
 import * as functions from "../../functions/functions";
 import { HAZARDS } from "../../functions/hazards";
-import { createInvocation } from "../../functions/invocation";
+import type { Invocation } from "../../functions/formulas/run";
 import { columnLetters, parseA1, quoteSheetName } from "../../shaping/a1";
 import type { CellValue } from "../../shaping/types";
 import type { ExcelRunner } from "./types";
@@ -341,7 +341,9 @@ export async function previewFormula(run: ExcelRunner | null, fn: BuilderFunctio
   }
   const call = (functions as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[fn.toLowerCase()];
   try {
-    const result = await call(...args, createInvocation());
+    // A preview is never cancelled: the invocation Excel would pass, without a cell.
+    const invocation: Invocation = {};
+    const result = await call(...args, invocation);
     if (Array.isArray(result)) {
       const grid = result as CellValue[][];
       return { value: grid[0]?.[0] ?? "", rows: grid.length, columns: grid[0]?.length ?? 0 };

@@ -1,7 +1,7 @@
 import { readBlock } from "../../excel/replaceTable";
 import { columnLetters, quoteSheetName } from "../../shaping/a1";
 import type { CellValue } from "../../shaping/types";
-import { RISK_CALL } from "./refresh";
+import { RISK_CALL } from "../../excel/riskCells";
 
 /** Where a scoped operation (refresh, convert to values, restore) applies. */
 export type Scope = "selection" | "sheet" | "workbook";

@@ -1,7 +1,7 @@
 import { Accordion, AccordionHeader, AccordionItem, AccordionPanel, MessageBar, MessageBarBody, Text, makeStyles, tokens } from "@fluentui/react-components";
 import type { ReactNode } from "react";
 import { invalidateFunctions } from "../../functions/engine/default-engine";
-import { dataChangeMatcher } from "../../functions/sources";
+import { dataChangeMatcher } from "../../functions/data-loaders";
 import type { ForgetChange } from "../actions/data-change";
 import type { ExcelRunner } from "../actions/types";
 import { TaskpaneContext } from "../context";

@@ -4,7 +4,7 @@ import { AssetIndex } from "./asset-index";
 import type { CancelSignal, RiskEngine } from "./engine/engine";
 
 /**
- * The data the RISK.* functions read, each fetched through the engine under a key that names it.
+ * Data loaders: the service data the RISK.* functions read, each fetched through the engine under a key that names it.
  * Portfolio-level datasets are read whole (every page, read ahead) and indexed once by
  * `portfolio_index` (and entity_id, see asset-index.ts), so thousands of cells over one portfolio cost that dataset's pages only.
  */

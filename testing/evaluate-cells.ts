@@ -1,25 +1,24 @@
 /**
- * The RISK functions for code outside Excel: benchmarks, drills and the browser harness run
- * formulas through exactly the functions Excel calls. The task pane needs only
- * `refreshFunctions` and should import it from ./engine/default-engine (a small module) rather
- * than from here.
+ * The RISK functions for code outside Excel (test support, not product code): benchmarks, drills
+ * and tests run formulas through exactly the functions Excel calls, with the engine's controls
+ * re-exported for them.
  *
- *   import { RISK, configureDefaultEngine, evaluateCells } from "../src/functions";
+ *   import { RISK, configureDefaultEngine, evaluateCells } from "../testing/evaluate-cells";
  *   const engine = configureDefaultEngine({ concurrency: 6 });   // follows the connection store
  *   const results = await evaluateCells(cells.map((c) => ({ fn: "SEARCH", args: [c.lat, c.lng, "floods", "30yr"] })));
  *   engine.stats();                                             // requests, cacheHits, retries, ...
  */
-import { FormulaError } from "./errors";
-import { assets, impact, layer, metric, nature, portfolios, projects, search, summary, timeseries } from "./functions";
+import { FormulaError } from "../src/functions/errors";
+import { assets, impact, layer, metric, nature, portfolios, projects, search, summary, timeseries } from "../src/functions/functions";
 import { createInvocation, type FakeInvocation } from "./invocation";
 
-export { RiskEngine, DEFAULT_ENGINE_SETTINGS } from "./engine/engine";
-export type { EngineOptions, EngineSettings, EngineStats } from "./engine/engine";
-export { configureDefaultEngine, defaultEngine, refreshFunctions, setDefaultEngine, setFailurePolicy } from "./engine/default-engine";
-export { LastGoodCache, MemoryStorage, defaultStorage } from "./engine/last-good-cache";
-export type { KeyValueStorage, LastGood, LastGoodUsage } from "./engine/last-good-cache";
-export type { FailurePolicy } from "./engine/engine";
-export type { StaleCell, StaleMark } from "./engine/stale-cells";
+export { RiskEngine, DEFAULT_ENGINE_SETTINGS } from "../src/functions/engine/engine";
+export type { EngineOptions, EngineSettings, EngineStats } from "../src/functions/engine/engine";
+export { configureDefaultEngine, defaultEngine, refreshFunctions, setDefaultEngine, setFailurePolicy } from "../src/functions/engine/default-engine";
+export { LastGoodCache, MemoryStorage, defaultStorage } from "../src/functions/engine/last-good-cache";
+export type { KeyValueStorage, LastGood, LastGoodUsage } from "../src/functions/engine/last-good-cache";
+export type { FailurePolicy } from "../src/functions/engine/engine";
+export type { StaleCell, StaleMark } from "../src/functions/engine/stale-cells";
 export { createInvocation, FormulaError };
 export type { FakeInvocation };
 

@@ -1,4 +1,4 @@
-import type { Invocation } from "./formulas/run";
+import type { Invocation } from "../src/functions/formulas/run";
 
 /** A stand-in for the invocation Excel passes, with `cancel()` doing what Excel does when a cell is dropped. */
 export interface FakeInvocation extends Invocation {
