@@ -137,6 +137,13 @@ describeBrowser("issue 17 in the browser harness", () => {
     await page.getByTestId("refresh-all").click();
     await textWhen(page, "refresh-result", (t) => t.length > 0, 30_000);
     await waitForIdle(page);
+    // On a loaded machine the full recalculation may still be under way: compare once the
+    // snapshot's cells hold values again (not #BUSY! or an error value).
+    await page.waitForFunction(
+      (r) => window.harness!.fake.read("Demo", `B${r}:C${r + 3}`).flat().every((v) => typeof v === "number" || (typeof v === "string" && !v.startsWith("#"))),
+      row,
+      { timeout: 30_000 },
+    );
     await page.getByTestId("section-refresh-header").click();
     await page.getByTestId("changes-compare").click();
     const text = await textWhen(page, "changes-summary", (t) => t.length > 0, 30_000);
