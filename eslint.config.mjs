@@ -1,0 +1,43 @@
+// ESLint (flat config): the JavaScript and typescript-eslint recommended rules everywhere, the
+// React hooks rules in the task pane, and the promise rules that keep "every promise settles" true.
+// Formatting is prettier's job; eslint-config-prettier turns off the rules that would fight it.
+import js from "@eslint/js";
+import prettier from "eslint-config-prettier";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", "test-output/", "coverage/", "bench/results.json"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { ...globals.node },
+    },
+  },
+  {
+    // Type-aware promise rules: a promise nobody awaits or catches is how a cell sticks on #BUSY!
+    // or an action fails silently. Each folder's own tsconfig gives the types.
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+    },
+  },
+  {
+    files: ["src/**/*.{ts,tsx}", "harness/**/*.{ts,tsx}"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ["src/taskpane/**/*.{ts,tsx}", "harness/**/*.tsx"],
+    ...reactHooks.configs.flat["recommended-latest"],
+  },
+  {
+    files: ["**/*.{js,cjs}"],
+    languageOptions: { sourceType: "commonjs" },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  prettier,
+);
