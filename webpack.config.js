@@ -82,7 +82,10 @@ module.exports = (env = {}, argv = {}) => {
           exclude: /node_modules/,
           // transpileOnly: type checking is `npm run typecheck` (tsc -b over the projects). The shared
           // settings file, not the nearest project's tsconfig: one bundle spans src/, harness/ and testing/.
-          use: { loader: "ts-loader", options: { transpileOnly: true, configFile: path.resolve(__dirname, "tsconfig.base.json") } },
+          use: {
+            loader: "ts-loader",
+            options: { transpileOnly: true, configFile: path.resolve(__dirname, "tsconfig.base.json") },
+          },
         },
       ],
     },
@@ -97,7 +100,9 @@ module.exports = (env = {}, argv = {}) => {
         __DEFAULT_SERVICE_URL__: defaultServiceUrl === undefined ? "undefined" : JSON.stringify(defaultServiceUrl),
         __ADDIN_VERSION__: JSON.stringify(require("./package.json").version),
         // No emulator behind a production build: with nothing configured, the pane asks for a connection.
-        __CONNECTION_REQUIRED__: JSON.stringify(process.env.RISK_REQUIRE_CONNECTION === "1" || defaultServiceUrl === undefined),
+        __CONNECTION_REQUIRED__: JSON.stringify(
+          process.env.RISK_REQUIRE_CONNECTION === "1" || defaultServiceUrl === undefined,
+        ),
       }),
       ...pages,
       new CopyWebpackPlugin({
@@ -125,12 +130,15 @@ class RewriteInAsset {
   }
   apply(compiler) {
     compiler.hooks.thisCompilation.tap("RewriteInAsset", (compilation) => {
-      compilation.hooks.processAssets.tap({ name: "RewriteInAsset", stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE }, () => {
-        const asset = compilation.getAsset(this.asset);
-        if (!asset) return;
-        const text = asset.source.source().toString().split(this.from).join(this.to);
-        compilation.updateAsset(this.asset, new webpack.sources.RawSource(text));
-      });
+      compilation.hooks.processAssets.tap(
+        { name: "RewriteInAsset", stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE },
+        () => {
+          const asset = compilation.getAsset(this.asset);
+          if (!asset) return;
+          const text = asset.source.source().toString().split(this.from).join(this.to);
+          compilation.updateAsset(this.asset, new webpack.sources.RawSource(text));
+        },
+      );
     });
   }
 }

@@ -5,18 +5,42 @@
 
 /** [city, country, lat, lng] of the centres the sites cluster around. */
 const CENTRES: ReadonlyArray<readonly [string, string, number, number]> = [
-  ["London", "GB", 51.5074, -0.1278], ["Paris", "FR", 48.8566, 2.3522], ["Madrid", "ES", 40.4168, -3.7038],
-  ["Rome", "IT", 41.9028, 12.4964], ["Berlin", "DE", 52.52, 13.405], ["Warsaw", "PL", 52.2297, 21.0122],
-  ["Istanbul", "TR", 41.0082, 28.9784], ["Cairo", "EG", 30.0444, 31.2357], ["Lagos", "NG", 6.5244, 3.3792],
-  ["Nairobi", "KE", -1.2921, 36.8219], ["Johannesburg", "ZA", -26.2041, 28.0473], ["Dubai", "AE", 25.2048, 55.2708],
-  ["Karachi", "PK", 24.8607, 67.0011], ["Mumbai", "IN", 19.076, 72.8777], ["Chennai", "IN", 13.0827, 80.2707],
-  ["Dhaka", "BD", 23.8103, 90.4125], ["Bangkok", "TH", 13.7563, 100.5018], ["Jakarta", "ID", -6.2088, 106.8456],
-  ["Manila", "PH", 14.5995, 120.9842], ["Shanghai", "CN", 31.2304, 121.4737], ["Tokyo", "JP", 35.6762, 139.6503],
-  ["Seoul", "KR", 37.5665, 126.978], ["Sydney", "AU", -33.8688, 151.2093], ["Auckland", "NZ", -36.8485, 174.7633],
-  ["Los Angeles", "US", 34.0522, -118.2437], ["Houston", "US", 29.7604, -95.3698], ["Miami", "US", 25.7617, -80.1918],
-  ["New York", "US", 40.7128, -74.006], ["Toronto", "CA", 43.6532, -79.3832], ["Mexico City", "MX", 19.4326, -99.1332],
-  ["Bogota", "CO", 4.711, -74.0721], ["Lima", "PE", -12.0464, -77.0428], ["Sao Paulo", "BR", -23.5505, -46.6333],
-  ["Buenos Aires", "AR", -34.6037, -58.3816], ["Santiago", "CL", -33.4489, -70.6693], ["Reykjavik", "IS", 64.1466, -21.9426],
+  ["London", "GB", 51.5074, -0.1278],
+  ["Paris", "FR", 48.8566, 2.3522],
+  ["Madrid", "ES", 40.4168, -3.7038],
+  ["Rome", "IT", 41.9028, 12.4964],
+  ["Berlin", "DE", 52.52, 13.405],
+  ["Warsaw", "PL", 52.2297, 21.0122],
+  ["Istanbul", "TR", 41.0082, 28.9784],
+  ["Cairo", "EG", 30.0444, 31.2357],
+  ["Lagos", "NG", 6.5244, 3.3792],
+  ["Nairobi", "KE", -1.2921, 36.8219],
+  ["Johannesburg", "ZA", -26.2041, 28.0473],
+  ["Dubai", "AE", 25.2048, 55.2708],
+  ["Karachi", "PK", 24.8607, 67.0011],
+  ["Mumbai", "IN", 19.076, 72.8777],
+  ["Chennai", "IN", 13.0827, 80.2707],
+  ["Dhaka", "BD", 23.8103, 90.4125],
+  ["Bangkok", "TH", 13.7563, 100.5018],
+  ["Jakarta", "ID", -6.2088, 106.8456],
+  ["Manila", "PH", 14.5995, 120.9842],
+  ["Shanghai", "CN", 31.2304, 121.4737],
+  ["Tokyo", "JP", 35.6762, 139.6503],
+  ["Seoul", "KR", 37.5665, 126.978],
+  ["Sydney", "AU", -33.8688, 151.2093],
+  ["Auckland", "NZ", -36.8485, 174.7633],
+  ["Los Angeles", "US", 34.0522, -118.2437],
+  ["Houston", "US", 29.7604, -95.3698],
+  ["Miami", "US", 25.7617, -80.1918],
+  ["New York", "US", 40.7128, -74.006],
+  ["Toronto", "CA", 43.6532, -79.3832],
+  ["Mexico City", "MX", 19.4326, -99.1332],
+  ["Bogota", "CO", 4.711, -74.0721],
+  ["Lima", "PE", -12.0464, -77.0428],
+  ["Sao Paulo", "BR", -23.5505, -46.6333],
+  ["Buenos Aires", "AR", -34.6037, -58.3816],
+  ["Santiago", "CL", -33.4489, -70.6693],
+  ["Reykjavik", "IS", 64.1466, -21.9426],
 ];
 
 const SITE_TYPES = ["warehouse", "office", "plant", "store", "data_centre"] as const;
@@ -83,7 +107,10 @@ export function assetsCsv(assets: readonly BenchAsset[]): string {
 
 /** The same assets as a sheet range an analyst would select: header row, then one row per site. */
 export function assetsSheetValues(assets: readonly BenchAsset[]): (string | number)[][] {
-  return [["Site ID", "Site name", "Latitude", "Longitude", "Country", "Type"], ...assets.map((a) => [a.entity_id, a.entity_name, a.lat, a.lng, a.country, a.type])];
+  return [
+    ["Site ID", "Site name", "Latitude", "Longitude", "Country", "Type"],
+    ...assets.map((a) => [a.entity_id, a.entity_name, a.lat, a.lng, a.country, a.type]),
+  ];
 }
 
 function round5(value: number): number {

@@ -32,7 +32,14 @@ export interface BenchOptions {
 export interface BenchReport {
   startedAt: string;
   totalMs: number;
-  environment: { node: string; platform: string; cpus: number; cpuModel: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
+  environment: {
+    node: string;
+    platform: string;
+    cpus: number;
+    cpuModel: string;
+    loadAverageBefore: number[];
+    loadAverageAfter: number[];
+  };
   latencyMs: number;
   settings: BenchSettings;
   scale: BenchScale;
@@ -64,7 +71,12 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
   log(`starting the emulator (latency ${latencyMs} ms) in its own process…`);
   const emulator = await spawnEmulator({ latencyMs });
   try {
-    const connection: ConnectionConfig = { baseUrl: emulator.url, natureUrl: `${emulator.url}/nature`, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
+    const connection: ConnectionConfig = {
+      baseUrl: emulator.url,
+      natureUrl: `${emulator.url}/nature`,
+      apiKey: DEMO_API_KEY,
+      project: DEMO_PROJECT,
+    };
     const client = new RiskClient(connection, { maxRetries: 0, timeoutMs: 60_000 });
     const ctx: BenchContext = { emulator, connection, client, latencyMs, scale, settings, portfolio: PORTFOLIO, log };
     const measure = async (id: string, scenario: (c: BenchContext) => Promise<ScenarioResult>) => {
@@ -83,7 +95,17 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     await measure("search", searchScenario);
     await measure("search-column", searchColumnScenario);
     await measure("warm-restart", warmRestartScenario);
-    if (["summary", "summary-column", "timeseries", "applied-layer", "summary-paste", "timeseries-stream", "extended-summary"].some(wanted)) {
+    if (
+      [
+        "summary",
+        "summary-column",
+        "timeseries",
+        "applied-layer",
+        "summary-paste",
+        "timeseries-stream",
+        "extended-summary",
+      ].some(wanted)
+    ) {
       log(`importing the ${scale.portfolioAssets}-asset portfolio…`);
       setup = await setUpPortfolio(client, PORTFOLIO, scale.portfolioAssets);
     }

@@ -38,25 +38,38 @@ const READY = /emulator listening on (http:\/\/\S+)/;
 export function spawnEmulator(options: BenchEmulatorOptions): Promise<BenchEmulator> {
   const args = [
     "emulator/main.ts",
-    "--port", "0",
-    "--latency", String(options.latencyMs),
-    "--processing-delay", String(options.processingDelayMs ?? 200),
-    "--seed", String(options.seed ?? 42),
+    "--port",
+    "0",
+    "--latency",
+    String(options.latencyMs),
+    "--processing-delay",
+    String(options.processingDelayMs ?? 200),
+    "--seed",
+    String(options.seed ?? 42),
     "--quiet",
   ];
-  const child = spawn(resolve(ROOT, "node_modules/.bin/tsx"), args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(resolve(ROOT, "node_modules/.bin/tsx"), args, {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const stop = killer(child);
   process.once("exit", stop);
   return new Promise((resolvePromise, reject) => {
     let output = "";
-    const timer = setTimeout(() => fail(new Error(`the emulator did not start within 30 s; it printed: ${output.trim() || "(nothing)"}`)), 30_000);
+    const timer = setTimeout(
+      () => fail(new Error(`the emulator did not start within 30 s; it printed: ${output.trim() || "(nothing)"}`)),
+      30_000,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       stop();
       reject(error);
     };
     child.on("error", (error) => fail(new Error(`could not start the emulator: ${error.message}`)));
-    child.on("exit", (code, signal) => fail(new Error(`the emulator exited (${signal ?? code}) before it was ready: ${output.trim()}`)));
+    child.on("exit", (code, signal) =>
+      fail(new Error(`the emulator exited (${signal ?? code}) before it was ready: ${output.trim()}`)),
+    );
     child.stderr?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
     });

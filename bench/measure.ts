@@ -52,7 +52,11 @@ export async function timed<T>(work: () => Promise<T>): Promise<Timed<T>> {
 }
 
 /** Runs `task` over every item with at most `limit` running at once; results in input order. */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

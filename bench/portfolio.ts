@@ -15,7 +15,12 @@ export interface PortfolioSetup {
  * Creates the benchmark portfolio (or reuses it: the import replaces its assets), imports a CSV of
  * `count` plausible sites and waits until its status is `Risk data available`.
  */
-export async function setUpPortfolio(client: RiskClient, portfolio: string, count: number, timeoutMs = 120_000): Promise<PortfolioSetup> {
+export async function setUpPortfolio(
+  client: RiskClient,
+  portfolio: string,
+  count: number,
+  timeoutMs = 120_000,
+): Promise<PortfolioSetup> {
   const started = performance.now();
   const csv = assetsCsv(plausibleAssets(count));
   await client.portfolios.create(portfolio).catch(() => undefined); // exists: the import below replaces its assets
@@ -23,7 +28,8 @@ export async function setUpPortfolio(client: RiskClient, portfolio: string, coun
   for (;;) {
     const record = await client.portfolios.get(portfolio);
     if (record.status === RISK_DATA_AVAILABLE) break;
-    if (performance.now() - started > timeoutMs) throw new Error(`portfolio ${portfolio} still "${record.status}" after ${timeoutMs} ms`);
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`portfolio ${portfolio} still "${record.status}" after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { portfolio, assets: count, csvBytes: Buffer.byteLength(csv), readyMs: performance.now() - started };

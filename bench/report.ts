@@ -14,7 +14,19 @@ function ratio(value: number | null, digits = 2): string {
 }
 
 /** The columns of the results table, in order. */
-export const COLUMNS = ["Scenario", "Requests", "Wall", "Bound", "Wall ÷ bound", "Naive", "Faster than naive", "Peak RSS / heap", "Emulator CPU", "Target", "Status"] as const;
+export const COLUMNS = [
+  "Scenario",
+  "Requests",
+  "Wall",
+  "Bound",
+  "Wall ÷ bound",
+  "Naive",
+  "Faster than naive",
+  "Peak RSS / heap",
+  "Emulator CPU",
+  "Target",
+  "Status",
+] as const;
 
 /** One table row's cells. */
 export function rowCells(r: ScenarioResult): string[] {
@@ -47,7 +59,10 @@ export function renderMarkdown(report: BenchReport): string {
   for (const r of report.results) lines.push(`| ${rowCells(r).map(escape).join(" | ")} |`);
   lines.push("");
   if (report.setup) {
-    lines.push(`Set-up (not measured): portfolio \`${report.setup.portfolio}\`, ${count(report.setup.assets)} assets (CSV ${fmt(report.setup.csvBytes / 1024)} KB), created, imported and ready in ${ms(report.setup.readyMs)}.`, "");
+    lines.push(
+      `Set-up (not measured): portfolio \`${report.setup.portfolio}\`, ${count(report.setup.assets)} assets (CSV ${fmt(report.setup.csvBytes / 1024)} KB), created, imported and ready in ${ms(report.setup.readyMs)}.`,
+      "",
+    );
   }
   for (const r of report.results) {
     lines.push(`**${r.scenario}** — ${r.status}`);
@@ -55,8 +70,14 @@ export function renderMarkdown(report: BenchReport): string {
     if (r.requestNote) lines.push(`- requests: ${r.requestNote}`);
     if (r.boundNote) lines.push(`- bound: ${r.boundNote}`);
     if (r.naiveNote) lines.push(`- naive: ${r.naiveNote}`);
-    if (typeof r.details.emulatorCpuBulkMs === "number") lines.push(`- emulator CPU while the add-in's path ran (the Emulator CPU column): ${fmt(r.details.emulatorCpuBulkMs)} ms`);
-    if (r.details.emulatorCpuMs !== undefined) lines.push(`- emulator CPU during the whole scenario, naive client included: ${fmt(Number(r.details.emulatorCpuMs))} ms`);
+    if (typeof r.details.emulatorCpuBulkMs === "number")
+      lines.push(
+        `- emulator CPU while the add-in's path ran (the Emulator CPU column): ${fmt(r.details.emulatorCpuBulkMs)} ms`,
+      );
+    if (r.details.emulatorCpuMs !== undefined)
+      lines.push(
+        `- emulator CPU during the whole scenario, naive client included: ${fmt(Number(r.details.emulatorCpuMs))} ms`,
+      );
     lines.push("");
   }
   return lines.join("\n");
@@ -65,7 +86,10 @@ export function renderMarkdown(report: BenchReport): string {
 /** The table as aligned plain text for the terminal. */
 export function renderConsole(report: BenchReport): string {
   const rows = [COLUMNS.slice() as string[], ...report.results.map(rowCells)];
-  const widths = COLUMNS.map((_, i) => Math.min(i === 0 || i === 9 ? 48 : 24, Math.max(...rows.map((row) => row[i].length))));
-  const cut = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
+  const widths = COLUMNS.map((_, i) =>
+    Math.min(i === 0 || i === 9 ? 48 : 24, Math.max(...rows.map((row) => row[i].length))),
+  );
+  const cut = (text: string, width: number) =>
+    text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
   return rows.map((row) => row.map((cell, i) => cut(cell, widths[i])).join("  ")).join("\n");
 }

@@ -20,19 +20,26 @@ function parseArgs(argv: string[]): BenchOptions {
     else if (arg === "--skip-bundle") options.bundle = "skip";
     else throw new Error(`unknown option ${arg} (known: --latency ms, --only id,id, --reuse-dist, --skip-bundle)`);
   }
-  if (options.latencyMs !== undefined && !(options.latencyMs >= 0)) throw new Error("--latency needs a number of milliseconds ≥ 0");
+  if (options.latencyMs !== undefined && !(options.latencyMs >= 0))
+    throw new Error("--latency needs a number of milliseconds ≥ 0");
   return options;
 }
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const started = Date.now();
-  const report = await runBenchmarks({ ...options, log: (message) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`) });
+  const report = await runBenchmarks({
+    ...options,
+    log: (message) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`),
+  });
   const markdown = renderMarkdown(report);
   console.log(`\n${renderConsole(report)}\n`);
   const partial = options.only !== undefined;
   const base = resolve(__dirname, partial ? "results.partial" : "results");
-  writeFileSync(`${base}.md`, `# Benchmark results\n\nWritten by \`npm run bench\`; see docs/benchmarks.md for what each row measures.\n\n${markdown}`);
+  writeFileSync(
+    `${base}.md`,
+    `# Benchmark results\n\nWritten by \`npm run bench\`; see docs/benchmarks.md for what each row measures.\n\n${markdown}`,
+  );
   writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`written: ${base}.md, ${base}.json`);
 }

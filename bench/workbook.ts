@@ -46,7 +46,12 @@ export function syncFigures(fake: FakeExcel): { syncs: number; maxRequestBytes: 
  * The naive writer: a new sheet, then one `values` write and one sync per row (header included),
  * as code that loops over rows calling `context.sync()` does. Returns the rows written.
  */
-export async function writeRowByRow(run: ExcelRunner, sheetName: string, header: readonly string[], rows: readonly CellValue[][]): Promise<number> {
+export async function writeRowByRow(
+  run: ExcelRunner,
+  sheetName: string,
+  header: readonly string[],
+  rows: readonly CellValue[][],
+): Promise<number> {
   return run(async (context) => {
     const sheet = context.workbook.worksheets.add(sheetName);
     const all = [header as CellValue[], ...rows];
@@ -66,7 +71,10 @@ export async function writeTimeseriesAlone(items: readonly PhysicalItem[], pageR
   const book = timedWorkbook();
   await book.run(async (context) => {
     const builder = new TidyTimeseriesBuilder();
-    const writer = await StreamingSheets.open(context, SERIES_KINDS.map((k) => ({ sheetName: `Write ${k}` })));
+    const writer = await StreamingSheets.open(
+      context,
+      SERIES_KINDS.map((k) => ({ sheetName: `Write ${k}` })),
+    );
     for (let start = 0; start < items.length; start += pageRows) {
       const rows = builder.add(items.slice(start, start + pageRows));
       for (const [i, kind] of SERIES_KINDS.entries()) await writer.append(i, rows[kind]);

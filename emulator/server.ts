@@ -106,7 +106,9 @@ function sendError(err: unknown, reply: FastifyReply, quiet: boolean): FastifyRe
     const frames = String((e && e.stack) || "")
       .split("\n")
       .filter((line) => /^\s+at /.test(line));
-    console.error([`emulator internal error: ${JSON.stringify((e && e.message) || String(err))}`, ...frames].join("\n"));
+    console.error(
+      [`emulator internal error: ${JSON.stringify((e && e.message) || String(err))}`, ...frames].join("\n"),
+    );
   }
   return reply.code(500).send({ errors: [`internal emulator error: ${(e && e.message) || String(err)}`] });
 }
@@ -125,7 +127,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     maxWasmMb: 256,
   });
   let state: EmulatorState = seedState(opts.seed);
-  const persister = opts.dataDir ? new StatePersister(opts.dataDir, () => emu.state, (s) => (emu.state = s)) : null;
+  const persister = opts.dataDir
+    ? new StatePersister(
+        opts.dataDir,
+        () => emu.state,
+        (s) => (emu.state = s),
+      )
+    : null;
   const emu: Emulator = {
     options: opts,
     get state() {
@@ -175,7 +183,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
             : [400, `malformed HTTP request: ${err.code ?? err.message}`];
       const body = JSON.stringify({ errors: [what] });
       if (socket.writable) {
-        socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+        socket.write(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+        );
       }
       socket.destroy(err);
     },
@@ -189,7 +199,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     parseJson(req, body as string, (err, value) => {
       if (err) return done(err, undefined);
       if (jsonDepth(value) > MAX_JSON_DEPTH) {
-        return done(new HttpProblem(400, [`request body: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`]), undefined);
+        return done(
+          new HttpProblem(400, [
+            `request body: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`,
+          ]),
+          undefined,
+        );
       }
       done(null, value);
     });
@@ -202,7 +217,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     exposedHeaders: ["Content-Disposition", "Retry-After"],
     maxAge: 600,
   });
-  await app.register(multipart, { limits: { fileSize: BODY_LIMIT, fieldSize: BODY_LIMIT, files: 2, fields: 10, parts: 12 } });
+  await app.register(multipart, {
+    limits: { fileSize: BODY_LIMIT, fieldSize: BODY_LIMIT, files: 2, fields: 10, parts: 12 },
+  });
 
   app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.url.startsWith(ADMIN_PREFIX)) return;
@@ -210,13 +227,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (opts.latencyMs > 0) await sleep(opts.latencyMs);
     if (req.method === "OPTIONS") return;
     const rawKey = req.headers["x-service-apikey"];
-    const wait = faults.rateLimited(String(Array.isArray(rawKey) ? rawKey[0] : rawKey ?? ""));
+    const wait = faults.rateLimited(String(Array.isArray(rawKey) ? rawKey[0] : (rawKey ?? "")));
     if (wait > 0) {
       stats.rateLimited++;
       return reply
         .code(429)
         .header("Retry-After", String(Math.ceil(wait)))
-        .send({ errors: [`rate limit of ${opts.rateLimit} requests per second exceeded; retry after ${Math.ceil(wait)} s`] });
+        .send({
+          errors: [`rate limit of ${opts.rateLimit} requests per second exceeded; retry after ${Math.ceil(wait)} s`],
+        });
     }
     if (faults.shouldFail()) {
       stats.failed++;

@@ -76,14 +76,17 @@ type CustomFunctionsGlobal = Record<string, unknown> & {
  * Install the registry into `target.CustomFunctions` (created when missing). Returns the registry;
  * calling it twice returns the same one.
  */
-export function installFunctionRegistry(target: Record<string, unknown> = globalThis as unknown as Record<string, unknown>): FunctionRegistry {
+export function installFunctionRegistry(
+  target: Record<string, unknown> = globalThis as unknown as Record<string, unknown>,
+): FunctionRegistry {
   const existing = target.__harnessFunctionRegistry as FunctionRegistry | undefined;
   if (existing) return existing;
   const registry = new FunctionRegistry();
   target.__harnessFunctionRegistry = registry;
 
   const runtime = (target.CustomFunctions ?? (target.CustomFunctions = {})) as CustomFunctionsGlobal;
-  let forwardTo = typeof runtime.associate === "function" ? (runtime.associate as (...a: unknown[]) => unknown) : undefined;
+  let forwardTo =
+    typeof runtime.associate === "function" ? (runtime.associate as (...a: unknown[]) => unknown) : undefined;
 
   const associate = (idOrMappings: unknown, fn?: unknown): void => {
     if (typeof idOrMappings === "string" && typeof fn === "function") {

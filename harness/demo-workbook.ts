@@ -38,7 +38,15 @@ export async function loadDemoWorkbook(fake: FakeExcel, workbook: WorkbookContro
 
   workbook.setCells("Demo!A1", [
     ["Point search (RISK.SEARCH): type a latitude and longitude, or a formula of your own"],
-    ["City", "Latitude", "Longitude", "Floods 15yr score", "Wildfire 30yr score", "Heatwaves 30yr label", "Floods 30yr (one column formula)"],
+    [
+      "City",
+      "Latitude",
+      "Longitude",
+      "Floods 15yr score",
+      "Wildfire 30yr score",
+      "Heatwaves 30yr label",
+      "Floods 30yr (one column formula)",
+    ],
     ...CITIES.map(([city, lat, lng], i) => {
       const row = i + 3;
       return [
@@ -59,7 +67,11 @@ export async function loadDemoWorkbook(fake: FakeExcel, workbook: WorkbookContro
     ["Hazard", "Score", "Class"],
     ...["flood_potential", "wildfire", "heatwave", "water_stress"].map((hazard, i) => {
       const row = summaryTop + 2 + i;
-      return [hazard, `=RISK.SUMMARY("${DEMO_PORTFOLIO}",0,A${row})`, `=RISK.SUMMARY("${DEMO_PORTFOLIO}",0,A${row},,,"class")`];
+      return [
+        hazard,
+        `=RISK.SUMMARY("${DEMO_PORTFOLIO}",0,A${row})`,
+        `=RISK.SUMMARY("${DEMO_PORTFOLIO}",0,A${row},,,"class")`,
+      ];
     }),
   ]);
 

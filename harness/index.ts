@@ -33,7 +33,9 @@ if (typeof Office === "undefined") {
 } else {
   Office.onReady((info) => {
     if (info.host) {
-      showProblem(`This page runs inside ${String(info.host)}: the harness is for plain browsers only. Open taskpane.html instead.`);
+      showProblem(
+        `This page runs inside ${String(info.host)}: the harness is for plain browsers only. Open taskpane.html instead.`,
+      );
       return;
     }
     start();
@@ -58,7 +60,8 @@ function start(): void {
     const { index, problem } = await loadMetadata();
     engine.setMetadata(index);
     if (problem) showProblem(`Function metadata unavailable (${problem}); arguments are passed by position.`);
-    if (registry.ids().length === 0) showProblem("No RISK.* function was registered: did functions.js fail to load? See the console.");
+    if (registry.ids().length === 0)
+      showProblem("No RISK.* function was registered: did functions.js fail to load? See the console.");
     if (new URLSearchParams(location.search).get("demo") !== "0") await loadDemoWorkbook(fake, workbook);
     document.body.dataset.harnessReady = "true";
   })();

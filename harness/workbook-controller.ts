@@ -58,9 +58,17 @@ export class WorkbookController {
     const isFormula = (v: unknown): boolean => typeof v === "string" && v.length > 1 && v.startsWith("=");
     const blocked = this.engine.beforeUserEdit(sheet, rect);
     const local = formatLocal(rect);
-    this.fake.setValues(sheet.name, local, full.map((row) => row.map((v) => (isFormula(v) ? "" : v))));
+    this.fake.setValues(
+      sheet.name,
+      local,
+      full.map((row) => row.map((v) => (isFormula(v) ? "" : v))),
+    );
     if (full.some((row) => row.some(isFormula))) {
-      this.fake.setValues(sheet.name, local, full.map((row) => row.map((v) => (isFormula(v) ? v : null))));
+      this.fake.setValues(
+        sheet.name,
+        local,
+        full.map((row) => row.map((v) => (isFormula(v) ? v : null))),
+      );
     }
     this.engine.recalculateKeys(blocked);
     this.engine.recalculateDependents(sheet, rect, rect);

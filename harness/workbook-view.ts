@@ -106,7 +106,8 @@ export class WorkbookView {
         let title = "";
         const value = cell?.value ?? "";
         if (typeof value === "number") classes.push("num");
-        else if (typeof value === "string" && value !== "" && (sheet.cell(r, c + 1)?.value ?? "") === "") classes.push("overflow");
+        else if (typeof value === "string" && value !== "" && (sheet.cell(r, c + 1)?.value ?? "") === "")
+          classes.push("overflow");
         if (value === "#BUSY!") classes.push("busy");
         else {
           const error = cell && value !== "" ? engine.errorAt(sheet, r, c) : undefined;
@@ -122,8 +123,13 @@ export class WorkbookView {
         } else if (engine.spillAnchorOf(sheet, r, c)) classes.push("spilled");
         if (inside(sel, r, c)) classes.push("selected");
         if (r === sel.row && c === sel.col) classes.push("active");
-        const rule = typeof value === "string" && value !== "" ? textRules.find((t) => inside(t.rect, r, c) && value.includes(t.text)) : undefined;
-        const style = rule ? ` style="${rule.fill ? `background:${escapeHtml(rule.fill)};` : ""}${rule.font ? `color:${escapeHtml(rule.font)};` : ""}"` : "";
+        const rule =
+          typeof value === "string" && value !== ""
+            ? textRules.find((t) => inside(t.rect, r, c) && value.includes(t.text))
+            : undefined;
+        const style = rule
+          ? ` style="${rule.fill ? `background:${escapeHtml(rule.fill)};` : ""}${rule.font ? `color:${escapeHtml(rule.font)};` : ""}"`
+          : "";
         parts.push(
           `<td data-cell="${local}" data-row="${r}" data-col="${c}"${classes.length ? ` class="${classes.join(" ")}"` : ""}${
             title ? ` title="${escapeHtml(title)}"` : ""
@@ -149,7 +155,9 @@ export class WorkbookView {
         (s) =>
           `<button type="button" role="tab" data-sheet="${escapeHtml(s.name)}" aria-selected="${s === model.activeSheet}">${escapeHtml(s.name)}</button>`,
       );
-    parts.push('<button type="button" class="add-sheet" data-testid="add-sheet" title="New sheet" aria-label="New sheet">+</button>');
+    parts.push(
+      '<button type="button" class="add-sheet" data-testid="add-sheet" title="New sheet" aria-label="New sheet">+</button>',
+    );
     this.tabs.innerHTML = parts.join("");
   }
 
@@ -228,7 +236,9 @@ export class WorkbookView {
       this.guard(() => this.workbook.select(this.nameBox.value.trim()));
       this.gridBox.focus();
     });
-    this.container.querySelector('[data-testid="recalculate"]')?.addEventListener("click", () => this.workbook.recalcAll());
+    this.container
+      .querySelector('[data-testid="recalculate"]')
+      ?.addEventListener("click", () => this.workbook.recalcAll());
     this.tabs.addEventListener("click", (event) => {
       const button = (event.target as HTMLElement).closest("button");
       if (!button) return;
@@ -306,7 +316,9 @@ export class WorkbookView {
   pasteText(text: string): void {
     const sel = this.selection;
     const rows = parseTsv(text);
-    this.guard(() => this.workbook.setCells(formatAddress(this.sheet.name, { row: sel.row, col: sel.col, rows: 1, cols: 1 }), rows));
+    this.guard(() =>
+      this.workbook.setCells(formatAddress(this.sheet.name, { row: sel.row, col: sel.col, rows: 1, cols: 1 }), rows),
+    );
   }
 
   private moveBy(move: { row: number; col: number }): void {
@@ -320,7 +332,10 @@ export class WorkbookView {
   }
 
   private scrollSelectionIntoView(): void {
-    setTimeout(() => this.gridBox.querySelector("td.active")?.scrollIntoView({ block: "nearest", inline: "nearest" }), 0);
+    setTimeout(
+      () => this.gridBox.querySelector("td.active")?.scrollIntoView({ block: "nearest", inline: "nearest" }),
+      0,
+    );
   }
 
   /** Run a user action; a failure (a bad sheet name, an address) shows in the message line. */
@@ -339,11 +354,19 @@ function inside(rect: Rect, row: number, col: number): boolean {
 }
 
 function span(a: { row: number; col: number }, b: { row: number; col: number }): Rect {
-  return { row: Math.min(a.row, b.row), col: Math.min(a.col, b.col), rows: Math.abs(a.row - b.row) + 1, cols: Math.abs(a.col - b.col) + 1 };
+  return {
+    row: Math.min(a.row, b.row),
+    col: Math.min(a.col, b.col),
+    rows: Math.abs(a.row - b.row) + 1,
+    cols: Math.abs(a.col - b.col) + 1,
+  };
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] as string);
+  return text.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] as string,
+  );
 }
 
 /**
@@ -356,6 +379,13 @@ function containsTextRules(sheet: SheetModel): Array<{ rect: Rect; text: string;
     if (cf.type !== "ContainsText" || rule?.operator !== "Contains" || !rule.text) return [];
     const fill = cf.settings["textComparison.format.fill.color"];
     const font = cf.settings["textComparison.format.font.color"];
-    return [{ rect: parseLocal(splitSheet(cf.address).local), text: rule.text, fill: typeof fill === "string" ? fill : undefined, font: typeof font === "string" ? font : undefined }];
+    return [
+      {
+        rect: parseLocal(splitSheet(cf.address).local),
+        text: rule.text,
+        fill: typeof fill === "string" ? fill : undefined,
+        font: typeof font === "string" ? font : undefined,
+      },
+    ];
   });
 }

@@ -51,22 +51,47 @@ export async function ensureCertificate(options = {}) {
   const certFile = path.join(dir, "localhost.crt");
   const keyFile = path.join(dir, "localhost.key");
   if (stillValid(certFile) && existsSync(keyFile)) {
-    return { source: "openssl", certFile, keyFile, trusted: false, reused: true, note: selfSignedNote(certFile, origin) };
+    return {
+      source: "openssl",
+      certFile,
+      keyFile,
+      trusted: false,
+      reused: true,
+      note: selfSignedNote(certFile, origin),
+    };
   }
   if (hasOpenssl()) {
     mkdirSync(dir, { recursive: true });
     execFileSync(
       "openssl",
       [
-        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30",
-        "-subj", "/CN=localhost",
-        "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        "-keyout", keyFile, "-out", certFile,
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "30",
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        "-keyout",
+        keyFile,
+        "-out",
+        certFile,
       ],
       { stdio: "ignore" },
     );
     log(`Made a self-signed certificate for localhost in ${path.relative(ROOT, dir) || dir}/ (valid 30 days).`);
-    return { source: "openssl", certFile, keyFile, trusted: false, reused: false, note: selfSignedNote(certFile, origin) };
+    return {
+      source: "openssl",
+      certFile,
+      keyFile,
+      trusted: false,
+      reused: false,
+      note: selfSignedNote(certFile, origin),
+    };
   }
   return {
     source: "webpack-dev-server",
@@ -101,7 +126,9 @@ async function tryOfficeAddinDevCerts(dir, log) {
     writeFileSync(keyFile, options.key, { mode: 0o600 });
     return officeCertificate(certFile, keyFile);
   } catch (error) {
-    log(`office-addin-dev-certs could not provide a trusted certificate (${error?.message ?? error}); using a self-signed one.`);
+    log(
+      `office-addin-dev-certs could not provide a trusted certificate (${error?.message ?? error}); using a self-signed one.`,
+    );
     return undefined;
   }
 }

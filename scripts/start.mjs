@@ -55,7 +55,9 @@ async function main() {
   console.log(cert.note);
 
   if (await answers(`${emulatorUrl}/__emulator/stats`)) {
-    console.log(`An emulator already answers at ${emulatorUrl}: using it (it was not started here, so it keeps running).`);
+    console.log(
+      `An emulator already answers at ${emulatorUrl}: using it (it was not started here, so it keeps running).`,
+    );
   } else {
     await assertPortFree(emulatorPort, "127.0.0.1", "EMULATOR_PORT");
     start("emulator", [require.resolve("tsx/cli"), "emulator/main.ts", "--port", String(emulatorPort)], {});
@@ -63,11 +65,15 @@ async function main() {
 
   await assertPortFree(devPort, "localhost", "DEV_SERVER_PORT");
   console.log("Building the add-in (the first build takes a little while)…");
-  start("webpack", [require.resolve("webpack/bin/webpack.js"), "serve", "--mode", "development", "--stats", "minimal"], {
-    DEV_SERVER_PORT: String(devPort),
-    EMULATOR_URL: emulatorUrl,
-    ...(cert.certFile ? { DEV_CERT_FILE: cert.certFile, DEV_KEY_FILE: cert.keyFile } : {}),
-  });
+  start(
+    "webpack",
+    [require.resolve("webpack/bin/webpack.js"), "serve", "--mode", "development", "--stats", "minimal"],
+    {
+      DEV_SERVER_PORT: String(devPort),
+      EMULATOR_URL: emulatorUrl,
+      ...(cert.certFile ? { DEV_CERT_FILE: cert.certFile, DEV_KEY_FILE: cert.keyFile } : {}),
+    },
+  );
 
   await waitFor("the emulator", `${emulatorUrl}/__emulator/stats`);
   await waitFor("the dev server", `${devOrigin}/harness.html`);
@@ -126,7 +132,8 @@ function signalGroup(child, signal) {
   if (child.pid === undefined) return;
   try {
     if (IS_WINDOWS) {
-      if (signal === "SIGKILL" || signal === "SIGTERM") spawnSync("taskkill", ["/pid", String(child.pid), "/T", "/F"], { stdio: "ignore" });
+      if (signal === "SIGKILL" || signal === "SIGTERM")
+        spawnSync("taskkill", ["/pid", String(child.pid), "/T", "/F"], { stdio: "ignore" });
     } else {
       process.kill(-child.pid, signal);
     }
@@ -153,7 +160,10 @@ async function assertPortFree(port, host, variable) {
     server.once("error", () => resolve(false));
     server.listen(port, host, () => server.close(() => resolve(true)));
   });
-  if (!free) throw new Error(`port ${port} on ${host} is in use. Stop what uses it, or choose another port with ${variable}=<port> npm start.`);
+  if (!free)
+    throw new Error(
+      `port ${port} on ${host} is in use. Stop what uses it, or choose another port with ${variable}=<port> npm start.`,
+    );
 }
 
 /** Polls a URL until it answers 2xx, failing after START_TIMEOUT_SECONDS or when npm start is stopping. */

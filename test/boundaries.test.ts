@@ -14,7 +14,11 @@ const probe = path.join(root, "src", "boundary-probe.tmp.ts");
 
 function typecheckSrc(): string {
   try {
-    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "src/tsconfig.json", "--noEmit"], { cwd: root, encoding: "utf8", stdio: "pipe" });
+    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "src/tsconfig.json", "--noEmit"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: "pipe",
+    });
     return "";
   } catch (error) {
     return String((error as { stdout?: string }).stdout ?? error);
@@ -24,9 +28,16 @@ function typecheckSrc(): string {
 afterAll(() => rmSync(probe, { force: true }));
 
 test("src/ cannot import the emulator or the Excel fake: the src project refuses files outside it", () => {
-  writeFileSync(probe, 'import * as emulator from "../emulator/main";\nimport * as fake from "../testing/fake-excel";\nexport const probe: unknown[] = [emulator, fake];\n');
+  writeFileSync(
+    probe,
+    'import * as emulator from "../emulator/main";\nimport * as fake from "../testing/fake-excel";\nexport const probe: unknown[] = [emulator, fake];\n',
+  );
   const errors = typecheckSrc();
   rmSync(probe, { force: true });
-  expect(errors).toMatch(/error TS6307: File '[^']*\/emulator\/main\.ts' is not listed within the file list of project '[^']*src\/tsconfig\.json'/);
-  expect(errors).toMatch(/error TS6307: File '[^']*\/testing\/fake-excel\/index\.ts' is not listed within the file list of project '[^']*src\/tsconfig\.json'/);
+  expect(errors).toMatch(
+    /error TS6307: File '[^']*\/emulator\/main\.ts' is not listed within the file list of project '[^']*src\/tsconfig\.json'/,
+  );
+  expect(errors).toMatch(
+    /error TS6307: File '[^']*\/testing\/fake-excel\/index\.ts' is not listed within the file list of project '[^']*src\/tsconfig\.json'/,
+  );
 }, 60_000);

@@ -65,13 +65,18 @@ export function linkTargets(markdown: string): string[] {
 }
 
 /** What is wrong with each relative link of `file` (repository-relative), as readable lines. */
-export function brokenLinks(file: string, markdown: string, readFile: (absolute: string) => string | undefined): string[] {
+export function brokenLinks(
+  file: string,
+  markdown: string,
+  readFile: (absolute: string) => string | undefined,
+): string[] {
   const problems: string[] = [];
   for (const target of linkTargets(markdown)) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto: ...: not a file of the repository
     const [rawPath, anchor] = target.split("#", 2);
     const filePath = decodeURIComponent(rawPath.split("?")[0]);
-    const absolute = filePath === "" ? path.join(root, file) : path.resolve(path.join(root, path.dirname(file)), filePath);
+    const absolute =
+      filePath === "" ? path.join(root, file) : path.resolve(path.join(root, path.dirname(file)), filePath);
     if (!absolute.startsWith(root)) {
       problems.push(`${file}: ${target} points outside the repository`);
       continue;
@@ -91,7 +96,8 @@ export function brokenLinks(file: string, markdown: string, readFile: (absolute:
   return problems;
 }
 
-const read = (absolute: string): string | undefined => (existsSync(absolute) ? readFileSync(absolute, "utf8") : undefined);
+const read = (absolute: string): string | undefined =>
+  existsSync(absolute) ? readFileSync(absolute, "utf8") : undefined;
 
 describe("documentation links", () => {
   test("every relative link and image in the Markdown files names an existing file and heading", () => {
@@ -119,7 +125,9 @@ describe("documentation links", () => {
       "[in a fence](docs/fenced-not-there.md)",
       "```",
     ].join("\n");
-    const problems = brokenLinks("README.md", markdown, (absolute) => (absolute === path.join(root, "README.md") ? markdown : read(absolute)));
+    const problems = brokenLinks("README.md", markdown, (absolute) =>
+      absolute === path.join(root, "README.md") ? markdown : read(absolute),
+    );
     expect(problems).toEqual([
       "README.md: #nope: README.md has no heading with the anchor #nope",
       "README.md: docs/not-there.md names docs/not-there.md, which does not exist",

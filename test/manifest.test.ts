@@ -13,7 +13,12 @@ const dist = path.join(root, "dist");
 const DEV_ORIGIN = "https://localhost:3000/";
 
 type Node = Record<string, unknown>;
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", removeNSPrefix: true, isArray: () => false });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  removeNSPrefix: true,
+  isArray: () => false,
+});
 
 function load(file: string): { text: string; doc: Node } {
   const text = readFileSync(file, "utf8");
@@ -70,7 +75,7 @@ describe("manifest.xml", () => {
     expect(point["@type"]).toBe("CustomFunctions");
     const runtimeUrl = ((host.Runtimes as Node).Runtime as Node)["@resid"];
     expect(((point.Page as Node).SourceLocation as Node)["@resid"]).toBe(runtimeUrl);
-    expect((((host.DesktopFormFactor as Node).FunctionFile as Node)["@resid"])).toBe(runtimeUrl);
+    expect(((host.DesktopFormFactor as Node).FunctionFile as Node)["@resid"]).toBe(runtimeUrl);
     const namespaceId = (point.Namespace as Node)["@resid"] as string;
     expect(resourceIds("ShortStrings").get(namespaceId)).toBe("RISK");
     expect(urls.get(((point.Script as Node).SourceLocation as Node)["@resid"] as string)).toMatch(/functions\.js$/);
@@ -80,7 +85,7 @@ describe("manifest.xml", () => {
   it("has a ribbon button that opens the task pane, with 16/32/80 px icons", () => {
     const surface = (host.DesktopFormFactor as Node).ExtensionPoint as Node;
     expect(surface["@type"]).toBe("PrimaryCommandSurface");
-    const control = (((surface.OfficeTab as Node).Group as Node).Control as Node);
+    const control = ((surface.OfficeTab as Node).Group as Node).Control as Node;
     expect(control["@type"]).toBe("Button");
     expect((control.Action as Node)["@type"]).toBe("ShowTaskpane");
     const sizes = asArray((control.Icon as Node).Image as Node | Node[]).map((image) => image["@size"]);
@@ -88,7 +93,12 @@ describe("manifest.xml", () => {
   });
 
   it("resolves every resid to a resource", () => {
-    const known = new Set([...resourceIds("Images").keys(), ...urls.keys(), ...resourceIds("ShortStrings").keys(), ...resourceIds("LongStrings").keys()]);
+    const known = new Set([
+      ...resourceIds("Images").keys(),
+      ...urls.keys(),
+      ...resourceIds("ShortStrings").keys(),
+      ...resourceIds("LongStrings").keys(),
+    ]);
     const used = attributeValues(overrides, "resid");
     expect(used.length).toBeGreaterThan(10);
     expect(used.filter((id) => !known.has(id))).toEqual([]);
@@ -98,7 +108,9 @@ describe("manifest.xml", () => {
     expect(existsSync(dist)).toBe(true); // run `npm run build` first
     const named = [...source.text.matchAll(/https:\/\/localhost:3000\/[^"<\s]*/g)].map((m) => m[0]);
     expect(named.length).toBeGreaterThan(5);
-    const missing = named.map((url) => url.slice(DEV_ORIGIN.length)).filter((file) => !existsSync(path.join(dist, file)));
+    const missing = named
+      .map((url) => url.slice(DEV_ORIGIN.length))
+      .filter((file) => !existsSync(path.join(dist, file)));
     expect(missing).toEqual([]);
   });
 });
@@ -116,17 +128,39 @@ describe("production build", () => {
 
   it("generates functions.json from JSDoc: every RISK function and parameter is described", () => {
     const metadata = JSON.parse(readFileSync(path.join(dist, "functions.json"), "utf8")) as {
-      functions: Array<{ id: string; name: string; description?: string; helpUrl?: string; parameters: Array<{ name: string; description?: string; optional?: boolean }> }>;
+      functions: Array<{
+        id: string;
+        name: string;
+        description?: string;
+        helpUrl?: string;
+        parameters: Array<{ name: string; description?: string; optional?: boolean }>;
+      }>;
     };
     const ids = metadata.functions.map((f) => f.id);
-    expect(ids).toEqual(expect.arrayContaining(["SEARCH", "SUMMARY", "METRIC", "IMPACT", "TIMESERIES", "PROJECTS", "PORTFOLIOS", "ASSETS", "LAYER", "NATURE"]));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "SEARCH",
+        "SUMMARY",
+        "METRIC",
+        "IMPACT",
+        "TIMESERIES",
+        "PROJECTS",
+        "PORTFOLIOS",
+        "ASSETS",
+        "LAYER",
+        "NATURE",
+      ]),
+    );
     for (const fn of metadata.functions) {
       expect(fn.description ?? "").not.toBe("");
       // The add-in's own hosted help page, one anchor per function (not a placeholder address).
       const origin = (process.env.ADDIN_PUBLIC_URL ?? "https://climate-risk-addin.example.com/").replace(/\/?$/, "/");
       expect(fn.helpUrl).toBe(`${origin}help.html#risk${fn.id.toLowerCase()}`);
-      expect(readFileSync(path.join(dist, "help.html"), "utf8")).toMatch(new RegExp(`id="?risk${fn.id.toLowerCase()}"?[ >]`)); // minified: quotes may go
-      for (const parameter of fn.parameters) expect(`${fn.id}.${parameter.name}: ${parameter.description ?? ""}`).toMatch(/: .{5,}/);
+      expect(readFileSync(path.join(dist, "help.html"), "utf8")).toMatch(
+        new RegExp(`id="?risk${fn.id.toLowerCase()}"?[ >]`),
+      ); // minified: quotes may go
+      for (const parameter of fn.parameters)
+        expect(`${fn.id}.${parameter.name}: ${parameter.description ?? ""}`).toMatch(/: .{5,}/);
     }
     const search = metadata.functions.find((f) => f.id === "SEARCH")!;
     expect(search.parameters.map((p) => [p.name, p.optional === true])).toEqual([

@@ -13,7 +13,14 @@
 import path from "node:path";
 import ts from "typescript";
 import { FAKE_API_SETS, fakeMembers, unguardedApiSets } from "../testing/fake-excel";
-import { compareVersions, excelMemberSets, readManifestSets, scanApiSets, type ApiUse, type SetCheck } from "./requirements/api-sets";
+import {
+  compareVersions,
+  excelMemberSets,
+  readManifestSets,
+  scanApiSets,
+  type ApiUse,
+  type SetCheck,
+} from "./requirements/api-sets";
 
 const root = path.resolve(__dirname, "..");
 const sourceFiles = ts.sys.readDirectory(path.join(root, "src"), [".ts", ".tsx"]);
@@ -23,7 +30,13 @@ const sourceFiles = ts.sys.readDirectory(path.join(root, "src"), [".ts", ".tsx"]
  * only through a member FAKE_API_SETS guards (range.conditionalFormats, ExcelApi 1.6): refusing
  * that parent refuses them.
  */
-const RECORDED_BEHIND_A_GUARD = new Set(["TextConditionalFormat", "ColorScaleConditionalFormat", "ConditionalRangeFormat", "ConditionalRangeFill", "ConditionalRangeFont"]);
+const RECORDED_BEHIND_A_GUARD = new Set([
+  "TextConditionalFormat",
+  "ColorScaleConditionalFormat",
+  "ConditionalRangeFormat",
+  "ConditionalRangeFill",
+  "ConditionalRangeFont",
+]);
 
 let uses: ApiUse[];
 let checks: SetCheck[];
@@ -43,9 +56,16 @@ function highestPerSet(list: readonly { name: string; version: string }[]): Map<
 describe("requirement sets used by src/", () => {
   it("finds the APIs the add-in is known to use, with their typings' sets", () => {
     const at = (api: string) => uses.find((u) => u.api === api);
-    expect(at("Excel.Range.getMergedAreasOrNullObject")).toMatchObject({ name: "ExcelApi", version: "1.13", file: "src/excel/readRange.ts" });
+    expect(at("Excel.Range.getMergedAreasOrNullObject")).toMatchObject({
+      name: "ExcelApi",
+      version: "1.13",
+      file: "src/excel/readRange.ts",
+    });
     expect(at("CustomFunctions.Error")).toMatchObject({ name: "CustomFunctionsRuntime", version: "1.2" });
-    expect(at("CustomFunctions.ErrorCode.invalidValue")).toMatchObject({ name: "CustomFunctionsRuntime", version: "1.3" });
+    expect(at("CustomFunctions.ErrorCode.invalidValue")).toMatchObject({
+      name: "CustomFunctionsRuntime",
+      version: "1.3",
+    });
     expect(at("Excel.Worksheet.getRangeByIndexes")).toMatchObject({ name: "ExcelApi", version: "1.7" });
   });
 
@@ -54,7 +74,9 @@ describe("requirement sets used by src/", () => {
     const uncovered = uses.filter((use) => {
       const min = declared.get(use.name);
       if (min !== undefined && compareVersions(min, use.version) >= 0) return false;
-      return !checks.some((c) => c.file === use.file && c.name === use.name && compareVersions(c.version, use.version) >= 0);
+      return !checks.some(
+        (c) => c.file === use.file && c.name === use.name && compareVersions(c.version, use.version) >= 0,
+      );
     });
     const report = [...new Set(uncovered.map((u) => `${u.name} ${u.version}: ${u.api} at ${u.file}:${u.line}`))];
     // Declare the set in manifest.xml (dropping the builds without it) or check
@@ -65,7 +87,11 @@ describe("requirement sets used by src/", () => {
   it("lists the sets in use: declared ones and guarded ones", () => {
     const used = highestPerSet(uses);
     const guarded = highestPerSet(checks);
-    const summary = Object.fromEntries([...used].sort().map(([name, version]) => [name, { highestUsed: version, guardedUpTo: guarded.get(name) ?? null }]));
+    const summary = Object.fromEntries(
+      [...used]
+        .sort()
+        .map(([name, version]) => [name, { highestUsed: version, guardedUpTo: guarded.get(name) ?? null }]),
+    );
     // The one place the list is written down for a reader of the test output.
     process.stdout.write(`Requirement sets used by src/: ${JSON.stringify(summary)}\n`);
     expect(summary.ExcelApi).toEqual({ highestUsed: "1.13", guardedUpTo: "1.13" });
@@ -91,11 +117,16 @@ describe("the Excel fake's requirement table", () => {
     const sets = excelMemberSets(root, [...new Set([...listed, ...fakeMembers()])]);
     const wrong = Object.entries(FAKE_API_SETS)
       .filter(([api, [name, version]]) => sets.get(api)?.name !== name || sets.get(api)?.version !== version)
-      .map(([api, [name, version]]) => `${api}: fake says ${name} ${version}, typings say ${JSON.stringify(sets.get(api))}`);
+      .map(
+        ([api, [name, version]]) =>
+          `${api}: fake says ${name} ${version}, typings say ${JSON.stringify(sets.get(api))}`,
+      );
     expect(wrong).toEqual([]);
     expect(unguardedApiSets()).toEqual([]);
     // Every member of the fake's classes that Excel tags above ExcelApi 1.1 must refuse below its set.
-    const unlisted = [...sets].filter(([api, set]) => set && set.version !== "1.1" && !(api in FAKE_API_SETS)).map(([api, set]) => `${api} (${set!.name} ${set!.version})`);
+    const unlisted = [...sets]
+      .filter(([api, set]) => set && set.version !== "1.1" && !(api in FAKE_API_SETS))
+      .map(([api, set]) => `${api} (${set!.name} ${set!.version})`);
     expect(unlisted).toEqual([]);
   }, 60_000);
 

@@ -16,7 +16,8 @@ test("scenarios and windows are the emulator's", () => {
 
 test("every hazard's portfolio spelling and label thresholds are the emulator's", () => {
   expect(HAZARDS.map((h) => h.portfolio).sort()).toEqual([...catalog.HAZARDS].sort());
-  for (const hazard of HAZARDS) expect(hazard.thresholds).toEqual(catalog.THRESHOLDS[hazard.portfolio as catalog.Hazard]);
+  for (const hazard of HAZARDS)
+    expect(hazard.thresholds).toEqual(catalog.THRESHOLDS[hazard.portfolio as catalog.Hazard]);
 });
 
 test("the demo key opens the demo project in the emulator's seed, and is the add-in's default connection", () => {

@@ -9,12 +9,29 @@
  *   engine.stats();                                             // requests, cacheHits, retries, ...
  */
 import { FormulaError } from "../src/functions/errors";
-import { assets, impact, layer, metric, nature, portfolios, projects, search, summary, timeseries } from "../src/functions/functions";
+import {
+  assets,
+  impact,
+  layer,
+  metric,
+  nature,
+  portfolios,
+  projects,
+  search,
+  summary,
+  timeseries,
+} from "../src/functions/functions";
 import { createInvocation, type FakeInvocation } from "./invocation";
 
 export { RiskEngine, DEFAULT_ENGINE_SETTINGS } from "../src/functions/engine/engine";
 export type { EngineOptions, EngineSettings, EngineStats } from "../src/functions/engine/engine";
-export { configureDefaultEngine, defaultEngine, refreshFunctions, setDefaultEngine, setFailurePolicy } from "../src/functions/engine/default-engine";
+export {
+  configureDefaultEngine,
+  defaultEngine,
+  refreshFunctions,
+  setDefaultEngine,
+  setFailurePolicy,
+} from "../src/functions/engine/default-engine";
 export { LastGoodCache, MemoryStorage, defaultStorage } from "../src/functions/engine/last-good-cache";
 export type { KeyValueStorage, LastGood, LastGoodUsage } from "../src/functions/engine/last-good-cache";
 export type { FailurePolicy } from "../src/functions/engine/engine";

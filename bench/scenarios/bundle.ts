@@ -43,11 +43,17 @@ export function buildForSizes(reuseDir?: string): { dir: string; buildMs: number
   if (reuseDir) return { dir: reuseDir, buildMs: null, cleanup: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), "bench-build-"));
   const started = performance.now();
-  const result = spawnSync(resolve(ROOT, "node_modules/.bin/webpack"), ["--mode", "production", "--output-path", dir], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(resolve(ROOT, "node_modules/.bin/webpack"), ["--mode", "production", "--output-path", dir], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const buildMs = performance.now() - started;
   if (result.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`the production build failed (exit ${result.status ?? result.signal}): ${(result.stderr || result.stdout).slice(-2000)}`);
+    throw new Error(
+      `the production build failed (exit ${result.status ?? result.signal}): ${(result.stderr || result.stdout).slice(-2000)}`,
+    );
   }
   return { dir, buildMs, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -84,9 +90,15 @@ export function bundleScenario(options: { reuseDist?: boolean; dir?: string } = 
     const taskpane = scripts.filter((s) => s.file === "taskpane.js" || s.role.startsWith("task pane UI"));
     const kb = (bytes: number) => `${fmt(bytes / 1024, 1)} KB`;
     const checks: Check[] = [
-      { name: "functions.js ≤ 60 KB gzipped", pass: functions.gzip <= FUNCTIONS_GZIP_LIMIT, detail: `${kb(functions.gzip)} gzipped (${kb(functions.raw)} raw)${runtime ? `; with runtime.js ${kb(functions.gzip + runtime.gzip)}` : ""}` },
+      {
+        name: "functions.js ≤ 60 KB gzipped",
+        pass: functions.gzip <= FUNCTIONS_GZIP_LIMIT,
+        detail: `${kb(functions.gzip)} gzipped (${kb(functions.raw)} raw)${runtime ? `; with runtime.js ${kb(functions.gzip + runtime.gzip)}` : ""}`,
+      },
     ];
-    const details: Record<string, number | string> = { buildMs: build.buildMs === null ? "reused dist/" : Math.round(build.buildMs) };
+    const details: Record<string, number | string> = {
+      buildMs: build.buildMs === null ? "reused dist/" : Math.round(build.buildMs),
+    };
     for (const s of scripts) {
       details[`${s.file} raw`] = s.raw;
       details[`${s.file} gzip`] = s.gzip;

@@ -1,4 +1,12 @@
-import { LastGoodCache, MemoryStorage, RiskEngine, evaluateCells, setDefaultEngine, type CellResult, type FormulaCall } from "../../testing/evaluate-cells";
+import {
+  LastGoodCache,
+  MemoryStorage,
+  RiskEngine,
+  evaluateCells,
+  setDefaultEngine,
+  type CellResult,
+  type FormulaCall,
+} from "../../testing/evaluate-cells";
 import { plausiblePoints } from "../assets";
 import { routeRequests, statusOf, type BenchContext, type Check, type ScenarioResult } from "../context";
 import { count, fmt, round } from "../format";
@@ -24,7 +32,11 @@ function pointColumns(rows: number, points: number): { lats: number[][]; lngs: n
 
 /** The same sheet as single cells: one RISK.SEARCH per row, same hazard and horizon. */
 function searchRowsAsCells(lats: number[][], lngs: number[][]): FormulaCall[] {
-  return lats.map((lat, i) => ({ fn: "SEARCH", args: [[lat], [lngs[i]!], [["floods"]], [["30yr"]]], address: `Sheet1!D${i + 2}` }));
+  return lats.map((lat, i) => ({
+    fn: "SEARCH",
+    args: [[lat], [lngs[i]!], [["floods"]], [["30yr"]]],
+    address: `Sheet1!D${i + 2}`,
+  }));
 }
 
 function elements(result: CellResult): unknown[] {
@@ -36,7 +48,13 @@ function isErrorElement(value: unknown): boolean {
 }
 
 function engineFor(ctx: BenchContext, extra: { lastGood?: LastGoodCache } = {}): RiskEngine {
-  const engine = new RiskEngine({ connection: ctx.connection, concurrency: ctx.settings.concurrency, readAhead: ctx.settings.readAhead, rows: ctx.settings.rows, ...extra });
+  const engine = new RiskEngine({
+    connection: ctx.connection,
+    concurrency: ctx.settings.concurrency,
+    readAhead: ctx.settings.readAhead,
+    rows: ctx.settings.rows,
+    ...extra,
+  });
   setDefaultEngine(engine);
   return engine;
 }
@@ -67,7 +85,9 @@ export async function searchColumnScenario(ctx: BenchContext): Promise<ScenarioR
     const otherRequests = routeRequests(routes, /.*/) - requests;
     const values = elements(first.value[0]!);
     const errors = values.filter(isErrorElement).length;
-    const sameAsCells = values.every((value, i) => JSON.stringify(value) === JSON.stringify(elements(cellForm.value[i]!)[0]));
+    const sameAsCells = values.every(
+      (value, i) => JSON.stringify(value) === JSON.stringify(elements(cellForm.value[i]!)[0]),
+    );
 
     await ctx.emulator.resetStats();
     const second = await timed(() => evaluateCells([column]));
@@ -75,11 +95,31 @@ export async function searchColumnScenario(ctx: BenchContext): Promise<ScenarioR
 
     const boundMs = (points * latencyMs) / settings.concurrency;
     const checks: Check[] = [
-      { name: "requests = distinct points", pass: requests === points && otherRequests === 0, detail: `${requests} search requests (+${otherRequests} other) for ${points} points` },
-      { name: "wall ≤ 1.15 × bound", pass: first.wallMs <= 1.15 * boundMs, detail: `${fmt(first.wallMs)} ms ≤ ${fmt(1.15 * boundMs)} ms` },
-      { name: "within 1.1× of the cell form", pass: first.wallMs <= 1.1 * cellForm.wallMs, detail: `${fmt(first.wallMs)} ms vs ${fmt(cellForm.wallMs)} ms for ${count(rows)} cells (${cellRequests} requests)` },
-      { name: "one spill of every row", pass: values.length === rows && errors === 0 && sameAsCells, detail: `${values.length} elements, ${errors} errors, same values as the cells: ${sameAsCells}` },
-      { name: "second recalculation sends 0 requests", pass: secondRequests === 0, detail: `${secondRequests} requests in ${fmt(second.wallMs)} ms` },
+      {
+        name: "requests = distinct points",
+        pass: requests === points && otherRequests === 0,
+        detail: `${requests} search requests (+${otherRequests} other) for ${points} points`,
+      },
+      {
+        name: "wall ≤ 1.15 × bound",
+        pass: first.wallMs <= 1.15 * boundMs,
+        detail: `${fmt(first.wallMs)} ms ≤ ${fmt(1.15 * boundMs)} ms`,
+      },
+      {
+        name: "within 1.1× of the cell form",
+        pass: first.wallMs <= 1.1 * cellForm.wallMs,
+        detail: `${fmt(first.wallMs)} ms vs ${fmt(cellForm.wallMs)} ms for ${count(rows)} cells (${cellRequests} requests)`,
+      },
+      {
+        name: "one spill of every row",
+        pass: values.length === rows && errors === 0 && sameAsCells,
+        detail: `${values.length} elements, ${errors} errors, same values as the cells: ${sameAsCells}`,
+      },
+      {
+        name: "second recalculation sends 0 requests",
+        pass: secondRequests === 0,
+        detail: `${secondRequests} requests in ${fmt(second.wallMs)} ms`,
+      },
     ];
     const stats = engine.stats();
     return {
@@ -96,7 +136,15 @@ export async function searchColumnScenario(ctx: BenchContext): Promise<ScenarioR
       target: "requests = points; wall ≤ 1.15 × bound; ≤ 1.1 × the cell form",
       status: statusOf(checks),
       checks,
-      details: { rows, points, cellFormMs: round(cellForm.wallMs), cellFormRequests: cellRequests, engineLoads: stats.loads, secondRecalcMs: round(second.wallMs), secondRecalcRequests: secondRequests },
+      details: {
+        rows,
+        points,
+        cellFormMs: round(cellForm.wallMs),
+        cellFormRequests: cellRequests,
+        engineLoads: stats.loads,
+        secondRecalcMs: round(second.wallMs),
+        secondRecalcRequests: secondRequests,
+      },
     };
   } finally {
     setDefaultEngine(undefined);
@@ -133,8 +181,16 @@ export async function summaryColumnScenario(ctx: BenchContext): Promise<Scenario
         pass: speculative >= 0 && speculative <= settings.readAhead - 1 && otherRequests === 0,
         detail: `${requests} requests for ${pages} pages (${speculative} past the end, at most ${settings.readAhead - 1}; ${otherRequests} other)`,
       },
-      { name: "one spill of every row", pass: values.length === assets && errors === 0, detail: `${values.length} elements, ${errors} errors` },
-      { name: "second recalculation sends 0 requests", pass: secondRequests === 0, detail: `${secondRequests} requests in ${fmt(second.wallMs)} ms` },
+      {
+        name: "one spill of every row",
+        pass: values.length === assets && errors === 0,
+        detail: `${values.length} elements, ${errors} errors`,
+      },
+      {
+        name: "second recalculation sends 0 requests",
+        pass: secondRequests === 0,
+        detail: `${secondRequests} requests in ${fmt(second.wallMs)} ms`,
+      },
     ];
     return {
       id: "summary-column",
@@ -149,7 +205,13 @@ export async function summaryColumnScenario(ctx: BenchContext): Promise<Scenario
       target: "requests = pages (+ ≤ read-ahead − 1)",
       status: statusOf(checks),
       checks,
-      details: { rows: assets, pages, speculativePages: speculative, secondRecalcMs: round(second.wallMs), secondRecalcRequests: secondRequests },
+      details: {
+        rows: assets,
+        pages,
+        speculativePages: speculative,
+        secondRecalcMs: round(second.wallMs),
+        secondRecalcRequests: secondRequests,
+      },
     };
   } finally {
     setDefaultEngine(undefined);
@@ -181,8 +243,16 @@ export async function warmRestartScenario(ctx: BenchContext): Promise<ScenarioRe
     const errors = restart.value.filter((cell) => "error" in cell).length;
     const stats = after.stats();
     const checks: Check[] = [
-      { name: "0 requests after the restart", pass: requests === 0, detail: `${requests} requests; ${stats.persistentHits} loads answered by the persistent cache` },
-      { name: "every cell shows its value", pass: same && errors === 0, detail: `${errors} errors, same values as before the restart: ${same}` },
+      {
+        name: "0 requests after the restart",
+        pass: requests === 0,
+        detail: `${requests} requests; ${stats.persistentHits} loads answered by the persistent cache`,
+      },
+      {
+        name: "every cell shows its value",
+        pass: same && errors === 0,
+        detail: `${errors} errors, same values as before the restart: ${same}`,
+      },
     ];
     return {
       id: "warm-restart",
@@ -196,7 +266,13 @@ export async function warmRestartScenario(ctx: BenchContext): Promise<ScenarioRe
       target: "0 requests; report time and storage used",
       status: statusOf(checks),
       checks,
-      details: { cells: calls.length, points: scale.searchPoints, storageChars: storage.chars, storageEntries: usage?.entries ?? 0, persistentHits: stats.persistentHits },
+      details: {
+        cells: calls.length,
+        points: scale.searchPoints,
+        storageChars: storage.chars,
+        storageEntries: usage?.entries ?? 0,
+        persistentHits: stats.persistentHits,
+      },
     };
   } finally {
     setDefaultEngine(undefined);

@@ -32,8 +32,25 @@ function cityZones(count: number) {
     return {
       type: "Feature" as const,
       id: `zone-${i}`,
-      geometry: { type: "Polygon", coordinates: [[[lng - d, lat - d], [lng + d, lat - d], [lng + d, lat + d], [lng - d, lat + d], [lng - d, lat - d]]] },
-      properties: { zone: city, loss_flood_bsln: 10_000 * (i + 1), loss_flood_2050: 14_000 * (i + 1), loss_wildfire_bsln: 2_000 * (i % 5), loss_wildfire_2050: 3_500 * (i % 5) },
+      geometry: {
+        type: "Polygon",
+        coordinates: [
+          [
+            [lng - d, lat - d],
+            [lng + d, lat - d],
+            [lng + d, lat + d],
+            [lng - d, lat + d],
+            [lng - d, lat - d],
+          ],
+        ],
+      },
+      properties: {
+        zone: city,
+        loss_flood_bsln: 10_000 * (i + 1),
+        loss_flood_2050: 14_000 * (i + 1),
+        loss_wildfire_bsln: 2_000 * (i % 5),
+        loss_wildfire_2050: 3_500 * (i % 5),
+      },
     };
   });
   return { type: "FeatureCollection" as const, features };
@@ -42,11 +59,16 @@ function cityZones(count: number) {
 /** Scenario 5a: apply a vector layer to the benchmark portfolio and paste the CSV into a new sheet. */
 export async function appliedLayerScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { client, portfolio, latencyMs } = ctx;
-  const vector = await client.compositions.createVector({ name: "bench-city-zones", geojson: cityZones(ctx.scale.portfolioAssets) as never });
+  const vector = await client.compositions.createVector({
+    name: "bench-city-zones",
+    geojson: cityZones(ctx.scale.portfolioAssets) as never,
+  });
   const workbook = timedWorkbook();
   await ctx.emulator.resetStats();
   const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
-  const paste = await timed(() => pasteAppliedLayer({ client, run: workbook.run, vectorId: vector.id, vectorName: "Zones", portfolio }));
+  const paste = await timed(() =>
+    pasteAppliedLayer({ client, run: workbook.run, vectorId: vector.id, vectorName: "Zones", portfolio }),
+  );
   const requests = routeRequests((await ctx.emulator.stats()).routes, /.*/);
   const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
   const syncs = syncFigures(workbook.fake);
@@ -64,7 +86,15 @@ export async function appliedLayerScenario(ctx: BenchContext): Promise<ScenarioR
     target: "report wall, requests, syncs",
     status: "INFO",
     checks: [],
-    details: { rows: paste.value.rowCount, columns: paste.value.columnCount, writeMs: round(writeMs), syncs: syncs.syncs, maxSyncBytes: syncs.maxRequestBytes, totalSyncBytes: syncs.totalRequestBytes, emulatorCpuBulkMs: emulatorCpu ?? "n/a" },
+    details: {
+      rows: paste.value.rowCount,
+      columns: paste.value.columnCount,
+      writeMs: round(writeMs),
+      syncs: syncs.syncs,
+      maxSyncBytes: syncs.maxRequestBytes,
+      totalSyncBytes: syncs.totalRequestBytes,
+      emulatorCpuBulkMs: emulatorCpu ?? "n/a",
+    },
   };
 }
 
@@ -86,7 +116,9 @@ export async function summaryPasteScenario(ctx: BenchContext): Promise<ScenarioR
   const summaryPages = pagesNeeded(assets * SUMMARY_ROWS_PER_ASSET, 250);
   const extendedPages = pagesNeeded(assets, 250);
   const readBoundMs = (Math.max(summaryPages, extendedPages) / PASTE_READ_AHEAD) * latencyMs;
-  const rows = paste.value.map((sheet) => `${sheet.sheetName}: ${count(sheet.rowCount)} × ${sheet.columnCount}`).join("; ");
+  const rows = paste.value
+    .map((sheet) => `${sheet.sheetName}: ${count(sheet.rowCount)} × ${sheet.columnCount}`)
+    .join("; ");
   return {
     id: "summary-paste",
     scenario: `Summary + extended summary paste (${rows})`,
@@ -100,6 +132,16 @@ export async function summaryPasteScenario(ctx: BenchContext): Promise<ScenarioR
     target: "report wall, requests, syncs",
     status: "INFO",
     checks: [],
-    details: { summaryPages, extendedPages, summaryRequests, writeMs: round(writeMs), readBoundMs: round(readBoundMs), syncs: syncs.syncs, maxSyncBytes: syncs.maxRequestBytes, totalSyncBytes: syncs.totalRequestBytes, emulatorCpuBulkMs: emulatorCpu ?? "n/a" },
+    details: {
+      summaryPages,
+      extendedPages,
+      summaryRequests,
+      writeMs: round(writeMs),
+      readBoundMs: round(readBoundMs),
+      syncs: syncs.syncs,
+      maxSyncBytes: syncs.maxRequestBytes,
+      totalSyncBytes: syncs.totalRequestBytes,
+      emulatorCpuBulkMs: emulatorCpu ?? "n/a",
+    },
   };
 }

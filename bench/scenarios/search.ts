@@ -63,7 +63,11 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
     // Naive: one request per cell, the same concurrency, no de-duplication, no cache.
     const naiveCalls = calls.slice(0, Math.min(scale.naiveSearchCells, calls.length));
     await ctx.emulator.resetStats();
-    const naive = await timed(() => mapLimited(naiveCalls, settings.concurrency, (call) => ctx.client.search.point(call.args[0] as number, call.args[1] as number)));
+    const naive = await timed(() =>
+      mapLimited(naiveCalls, settings.concurrency, (call) =>
+        ctx.client.search.point(call.args[0] as number, call.args[1] as number),
+      ),
+    );
     const naiveRequests = routeRequests((await ctx.emulator.stats()).routes, SEARCH_ROUTE);
     const naiveMs = (naive.wallMs * calls.length) / naiveCalls.length;
     // The same distinct requests sent by the bare client: what the engine could at best achieve here.
@@ -72,10 +76,27 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
     const boundMs = (scale.searchPoints * latencyMs) / settings.concurrency;
     const limitMs = 1.15 * boundMs;
     const checks: Check[] = [
-      { name: "requests = distinct points", pass: requests === scale.searchPoints && otherRequests === 0, detail: `${requests} search requests (+${otherRequests} other) for ${scale.searchPoints} points` },
-      { name: "wall ≤ 1.15 × bound", pass: first.wallMs <= limitMs, detail: `${fmt(first.wallMs)} ms ≤ ${fmt(limitMs)} ms` },
-      { name: "second recalculation sends 0 requests", pass: secondRequests === 0 && sameValues, detail: `${secondRequests} requests, ${fmt(second.wallMs)} ms, same values: ${sameValues}` },
-      { name: "every cell has a value", pass: errors.length === 0 && secondErrors === 0, detail: errors.length === 0 ? "no error values" : `${errors.length} error values, e.g. ${JSON.stringify(errors[0])}` },
+      {
+        name: "requests = distinct points",
+        pass: requests === scale.searchPoints && otherRequests === 0,
+        detail: `${requests} search requests (+${otherRequests} other) for ${scale.searchPoints} points`,
+      },
+      {
+        name: "wall ≤ 1.15 × bound",
+        pass: first.wallMs <= limitMs,
+        detail: `${fmt(first.wallMs)} ms ≤ ${fmt(limitMs)} ms`,
+      },
+      {
+        name: "second recalculation sends 0 requests",
+        pass: secondRequests === 0 && sameValues,
+        detail: `${secondRequests} requests, ${fmt(second.wallMs)} ms, same values: ${sameValues}`,
+      },
+      {
+        name: "every cell has a value",
+        pass: errors.length === 0 && secondErrors === 0,
+        detail:
+          errors.length === 0 ? "no error values" : `${errors.length} error values, e.g. ${JSON.stringify(errors[0])}`,
+      },
     ];
     const stats = engine.stats();
     return {
@@ -124,7 +145,10 @@ export async function warmUpSearch(ctx: BenchContext): Promise<void> {
   const engine = new RiskEngine({ connection: ctx.connection, concurrency: ctx.settings.concurrency });
   setDefaultEngine(engine);
   try {
-    const calls = searchCells(300, 30).map((call) => ({ ...call, args: [(call.args[0] as number) + 0.5, ...call.args.slice(1)] }));
+    const calls = searchCells(300, 30).map((call) => ({
+      ...call,
+      args: [(call.args[0] as number) + 0.5, ...call.args.slice(1)],
+    }));
     await evaluateCells(calls);
   } finally {
     setDefaultEngine(undefined);

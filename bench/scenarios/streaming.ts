@@ -30,16 +30,37 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
   // Streamed: the task pane's paste.
   const workbook = timedWorkbook();
   await ctx.emulator.resetStats();
-  const paste = await timed(() => pasteTimeseries({ client, run: workbook.run, portfolio, filters: TIMESERIES_FILTERS, readAhead: settings.readAhead, rows: settings.rows }));
+  const paste = await timed(() =>
+    pasteTimeseries({
+      client,
+      run: workbook.run,
+      portfolio,
+      filters: TIMESERIES_FILTERS,
+      readAhead: settings.readAhead,
+      rows: settings.rows,
+    }),
+  );
   const requests = routeRequests((await ctx.emulator.stats()).routes, /\/datasets\/physical\/items$/);
   const syncs = syncFigures(workbook.fake);
   const bound = Math.max(read.wallMs, write.wallMs);
   const limit = 1.15 * bound;
   const years = paste.value.years;
   const checks: Check[] = [
-    { name: "wall ≤ 1.15 × max(read alone, write alone)", pass: paste.wallMs <= limit, detail: `${fmt(paste.wallMs)} ms ≤ 1.15 × max(${fmt(read.wallMs)}, ${fmt(write.wallMs)}) = ${fmt(limit)} ms (read + write in sequence would be ${fmt(read.wallMs + write.wallMs)} ms)` },
-    { name: "every sync < 5 MB", pass: syncs.maxRequestBytes < SYNC_LIMIT_BYTES, detail: `largest sync ${fmt(syncs.maxRequestBytes / 1e6, 2)} MB over ${syncs.syncs} syncs` },
-    { name: "rows = items read", pass: paste.value.rowCount === items.length, detail: `${count(paste.value.rowCount)} rows, ${count(items.length)} items` },
+    {
+      name: "wall ≤ 1.15 × max(read alone, write alone)",
+      pass: paste.wallMs <= limit,
+      detail: `${fmt(paste.wallMs)} ms ≤ 1.15 × max(${fmt(read.wallMs)}, ${fmt(write.wallMs)}) = ${fmt(limit)} ms (read + write in sequence would be ${fmt(read.wallMs + write.wallMs)} ms)`,
+    },
+    {
+      name: "every sync < 5 MB",
+      pass: syncs.maxRequestBytes < SYNC_LIMIT_BYTES,
+      detail: `largest sync ${fmt(syncs.maxRequestBytes / 1e6, 2)} MB over ${syncs.syncs} syncs`,
+    },
+    {
+      name: "rows = items read",
+      pass: paste.value.rowCount === items.length,
+      detail: `${count(paste.value.rowCount)} rows, ${count(items.length)} items`,
+    },
   ];
   return {
     id: "timeseries-stream",
@@ -55,7 +76,15 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
     target: "wall ≤ 1.15 × max(read, write); every sync < 5 MB",
     status: checks.every((c) => c.pass) ? "PASS" : "MISS",
     checks,
-    details: { items: items.length, years, readMs: round(read.wallMs), writeMs: round(write.wallMs), syncs: syncs.syncs, maxSyncBytes: syncs.maxRequestBytes, totalSyncBytes: syncs.totalRequestBytes },
+    details: {
+      items: items.length,
+      years,
+      readMs: round(read.wallMs),
+      writeMs: round(write.wallMs),
+      syncs: syncs.syncs,
+      maxSyncBytes: syncs.maxRequestBytes,
+      totalSyncBytes: syncs.totalRequestBytes,
+    },
   };
 }
 
@@ -74,7 +103,13 @@ export async function extendedSummaryScenario(ctx: BenchContext): Promise<Scenar
   const syncs = syncFigures(workbook.fake);
   const extended = paste.value[1];
   const perSync = syncs.syncs ? syncs.totalRequestBytes / syncs.syncs : 0;
-  const checks: Check[] = [{ name: "every sync < 5 MB", pass: syncs.maxRequestBytes < SYNC_LIMIT_BYTES, detail: `largest ${fmt(syncs.maxRequestBytes / 1e6, 2)} MB, mean ${fmt(perSync / 1e6, 2)} MB over ${syncs.syncs} syncs` }];
+  const checks: Check[] = [
+    {
+      name: "every sync < 5 MB",
+      pass: syncs.maxRequestBytes < SYNC_LIMIT_BYTES,
+      detail: `largest ${fmt(syncs.maxRequestBytes / 1e6, 2)} MB, mean ${fmt(perSync / 1e6, 2)} MB over ${syncs.syncs} syncs`,
+    },
+  ];
   return {
     id: "extended-summary",
     scenario: `Summary + extended summary paste, one scenario (${paste.value.map((s) => `${s.sheetName}: ${count(s.rowCount)} × ${s.columnCount}`).join("; ")})`,
@@ -87,6 +122,13 @@ export async function extendedSummaryScenario(ctx: BenchContext): Promise<Scenar
     target: "report wall, peak memory, bytes per sync",
     status: checks.every((c) => c.pass) ? "INFO" : "MISS",
     checks,
-    details: { extendedRows: extended?.rowCount ?? 0, extendedColumns: extended?.columnCount ?? 0, syncs: syncs.syncs, meanSyncBytes: round(perSync), maxSyncBytes: syncs.maxRequestBytes, totalSyncBytes: syncs.totalRequestBytes },
+    details: {
+      extendedRows: extended?.rowCount ?? 0,
+      extendedColumns: extended?.columnCount ?? 0,
+      syncs: syncs.syncs,
+      meanSyncBytes: round(perSync),
+      maxSyncBytes: syncs.maxRequestBytes,
+      totalSyncBytes: syncs.totalRequestBytes,
+    },
   };
 }

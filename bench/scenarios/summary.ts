@@ -30,7 +30,12 @@ export async function summaryScenario(ctx: BenchContext): Promise<ScenarioResult
   const { scale, settings, latencyMs, portfolio } = ctx;
   const assets = scale.portfolioAssets;
   const calls = summaryCells(portfolio, assets);
-  const engine = new RiskEngine({ connection: ctx.connection, concurrency: settings.concurrency, readAhead: settings.readAhead, rows: settings.rows });
+  const engine = new RiskEngine({
+    connection: ctx.connection,
+    concurrency: settings.concurrency,
+    readAhead: settings.readAhead,
+    rows: settings.rows,
+  });
   setDefaultEngine(engine);
   try {
     await ctx.emulator.resetStats();
@@ -50,11 +55,19 @@ export async function summaryScenario(ctx: BenchContext): Promise<ScenarioResult
     const secondRequests = routeRequests((await ctx.emulator.stats()).routes, /.*/);
 
     const naiveCalls = calls.slice(0, Math.min(scale.naiveSummaryCells, calls.length));
-    const entityIds = (await ctx.client.portfolios.assets(portfolio).all({ readAhead: settings.readAhead })).map((a) => a.entity_id);
+    const entityIds = (await ctx.client.portfolios.assets(portfolio).all({ readAhead: settings.readAhead })).map(
+      (a) => a.entity_id,
+    );
     await ctx.emulator.resetStats();
     const naive = await timed(() =>
       mapLimited(naiveCalls, settings.concurrency, (call) =>
-        ctx.client.datasets.summary(portfolio, { entity_id: entityIds[call.args[1] as number], scenario: DEFAULT_SCENARIO, window: DEFAULT_WINDOW }).all({ readAhead: 1 }),
+        ctx.client.datasets
+          .summary(portfolio, {
+            entity_id: entityIds[call.args[1] as number],
+            scenario: DEFAULT_SCENARIO,
+            window: DEFAULT_WINDOW,
+          })
+          .all({ readAhead: 1 }),
       ),
     );
     const naiveRequests = routeRequests((await ctx.emulator.stats()).routes, SUMMARY_ROUTE);
@@ -68,9 +81,22 @@ export async function summaryScenario(ctx: BenchContext): Promise<ScenarioResult
         pass: speculative >= 0 && speculative <= settings.readAhead - 1 && otherRequests === 0,
         detail: `${requests} requests for ${pages} pages (${speculative} speculative past the end, at most ${settings.readAhead - 1} allowed; ${otherRequests} other)`,
       },
-      { name: "≥ 50× faster than naive", pass: speedup >= 50, detail: `${fmt(speedup, 1)}× (naive ${fmt(naiveMs)} ms)` },
-      { name: "second recalculation sends 0 requests", pass: secondRequests === 0, detail: `${secondRequests} requests in ${fmt(second.wallMs)} ms` },
-      { name: "every cell has a value", pass: errors.length === 0, detail: errors.length === 0 ? "no error values" : `${errors.length} error values, e.g. ${JSON.stringify(errors[0])}` },
+      {
+        name: "≥ 50× faster than naive",
+        pass: speedup >= 50,
+        detail: `${fmt(speedup, 1)}× (naive ${fmt(naiveMs)} ms)`,
+      },
+      {
+        name: "second recalculation sends 0 requests",
+        pass: secondRequests === 0,
+        detail: `${secondRequests} requests in ${fmt(second.wallMs)} ms`,
+      },
+      {
+        name: "every cell has a value",
+        pass: errors.length === 0,
+        detail:
+          errors.length === 0 ? "no error values" : `${errors.length} error values, e.g. ${JSON.stringify(errors[0])}`,
+      },
     ];
     return {
       id: "summary",
@@ -89,7 +115,17 @@ export async function summaryScenario(ctx: BenchContext): Promise<ScenarioResult
       target: "requests = pages (+ ≤ read-ahead − 1 speculative); ≥ 50× faster than naive",
       status: statusOf(checks),
       checks,
-      details: { cells: calls.length, pages, speculativePages: speculative, secondRecalcMs: round(second.wallMs), secondRecalcRequests: secondRequests, naiveCellsMeasured: naiveCalls.length, naiveMeasuredMs: round(naive.wallMs), naiveRequests, emulatorCpuBulkMs: emulatorCpu ?? "n/a" },
+      details: {
+        cells: calls.length,
+        pages,
+        speculativePages: speculative,
+        secondRecalcMs: round(second.wallMs),
+        secondRecalcRequests: secondRequests,
+        naiveCellsMeasured: naiveCalls.length,
+        naiveMeasuredMs: round(naive.wallMs),
+        naiveRequests,
+        emulatorCpuBulkMs: emulatorCpu ?? "n/a",
+      },
     };
   } finally {
     setDefaultEngine(undefined);

@@ -29,7 +29,12 @@ export async function syncScenario(ctx: BenchContext): Promise<ScenarioResult> {
 
   // Validation and CSV building on their own, exactly as syncAssets runs them.
   const snapshot = await readAssetSource(workbook.run, { kind: "selection" });
-  const input = { values: snapshot.values, address: snapshot.address, mergedAreas: snapshot.mergedAreas, totalRows: snapshot.totalRows };
+  const input = {
+    values: snapshot.values,
+    address: snapshot.address,
+    mergedAreas: snapshot.mergedAreas,
+    totalRows: snapshot.totalRows,
+  };
   const runs: number[] = [];
   let csvBytes = 0;
   let problems = 0;
@@ -47,7 +52,14 @@ export async function syncScenario(ctx: BenchContext): Promise<ScenarioResult> {
   workbook.fake.resetSyncs();
   await ctx.emulator.resetStats();
   const sync = await timed(() =>
-    syncRangeToPortfolio({ client: ctx.client, run: workbook.run, source: { kind: "selection" }, portfolio, confirmReplace: async () => true, pollIntervalMs: 100 }),
+    syncRangeToPortfolio({
+      client: ctx.client,
+      run: workbook.run,
+      source: { kind: "selection" },
+      portfolio,
+      confirmReplace: async () => true,
+      pollIntervalMs: 100,
+    }),
   );
   const routes = (await ctx.emulator.stats()).routes;
   const uploads = routeRequests(routes, IMPORT_ROUTE);
@@ -56,8 +68,16 @@ export async function syncScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const syncs = syncFigures(workbook.fake);
 
   const checks: Check[] = [
-    { name: "validation + CSV < 150 ms", pass: validationMs < VALIDATION_LIMIT_MS, detail: `${fmt(validationMs)} ms (median of 5; first run ${fmt(firstValidationMs)} ms), ${problems} problems, CSV ${fmt(csvBytes / 1e3)} kB` },
-    { name: "exactly one upload", pass: uploads === 1 && outcome === "synced", detail: `${uploads} upload request(s), outcome ${outcome}` },
+    {
+      name: "validation + CSV < 150 ms",
+      pass: validationMs < VALIDATION_LIMIT_MS,
+      detail: `${fmt(validationMs)} ms (median of 5; first run ${fmt(firstValidationMs)} ms), ${problems} problems, CSV ${fmt(csvBytes / 1e3)} kB`,
+    },
+    {
+      name: "exactly one upload",
+      pass: uploads === 1 && outcome === "synced",
+      detail: `${uploads} upload request(s), outcome ${outcome}`,
+    },
   ];
   return {
     id: "sync",
@@ -72,6 +92,14 @@ export async function syncScenario(ctx: BenchContext): Promise<ScenarioResult> {
     target: "validation + CSV < 150 ms; one upload",
     status: statusOf(checks),
     checks,
-    details: { rows, validationMs: round(validationMs), firstValidationMs: round(firstValidationMs), csvBytes, uploads, workbookSyncs: syncs.syncs, maxReadSyncBytes: syncs.maxRequestBytes },
+    details: {
+      rows,
+      validationMs: round(validationMs),
+      firstValidationMs: round(firstValidationMs),
+      csvBytes,
+      uploads,
+      workbookSyncs: syncs.syncs,
+      maxReadSyncBytes: syncs.maxRequestBytes,
+    },
   };
 }

@@ -57,7 +57,13 @@ export function decimalNumber(text: string): number | undefined {
   return Number.isFinite(v) ? v : undefined;
 }
 
-function parseCoordinate(raw: string | undefined, column: "lat" | "lng", where: string, errors: string[], bounds: string[]): number {
+function parseCoordinate(
+  raw: string | undefined,
+  column: "lat" | "lng",
+  where: string,
+  errors: string[],
+  bounds: string[],
+): number {
   const text = (raw ?? "").trim();
   if (text === "") {
     errors.push(`${where}, column ${column}: a value is required`);
@@ -69,14 +75,22 @@ function parseCoordinate(raw: string | undefined, column: "lat" | "lng", where: 
     return NaN;
   }
   const limit = column === "lat" ? 90 : 180;
-  if (v < -limit || v > limit) bounds.push(`${where}, column ${column}: ${text} is out of bounds [-${limit}, ${limit}]`);
+  if (v < -limit || v > limit)
+    bounds.push(`${where}, column ${column}: ${text} is out of bounds [-${limit}, ${limit}]`);
   return v;
 }
 
 /** Parses an uploaded CSV into assets; never throws on bad input. */
 export function parseAssetCsv(text: string): AssetCsvResult {
   const body = text.replace(/^\uFEFF/, "");
-  if (body.trim() === "") return { ok: false, status: 422, errors: ["asset file is empty: expected a header line entity_id,entity_name,lat,lng,label:<key>,... and at least one row"] };
+  if (body.trim() === "")
+    return {
+      ok: false,
+      status: 422,
+      errors: [
+        "asset file is empty: expected a header line entity_id,entity_name,lat,lng,label:<key>,... and at least one row",
+      ],
+    };
   const { rows, parseErrors } = readRows(body);
   if (parseErrors.length) return { ok: false, status: 422, errors: cap(parseErrors) };
   const header = rows[0].fields.map((h) => h.trim());
@@ -86,14 +100,22 @@ export function parseAssetCsv(text: string): AssetCsvResult {
     if (seen.has(h)) headerErrors.push(`header, column ${i + 1}: duplicate column "${h}"`);
     seen.add(h);
     if (!KNOWN.includes(h) && !(h.startsWith("label:") && h.length > 6)) {
-      headerErrors.push(`header, column ${i + 1}: unknown column "${h}" (expected entity_id, entity_name, lat, lng or label:<key>)`);
+      headerErrors.push(
+        `header, column ${i + 1}: unknown column "${h}" (expected entity_id, entity_name, lat, lng or label:<key>)`,
+      );
     }
   });
-  for (const required of ["lat", "lng"]) if (!seen.has(required)) headerErrors.push(`header: required column ${required} is missing`);
+  for (const required of ["lat", "lng"])
+    if (!seen.has(required)) headerErrors.push(`header: required column ${required} is missing`);
   if (headerErrors.length) return { ok: false, status: 422, errors: headerErrors };
   const data = rows.slice(1);
   if (data.length === 0) return { ok: false, status: 422, errors: ["asset file has a header but no rows"] };
-  if (data.length > MAX_ASSETS) return { ok: false, status: 422, errors: [`asset file has ${data.length} rows; at most ${MAX_ASSETS} assets are allowed per portfolio`] };
+  if (data.length > MAX_ASSETS)
+    return {
+      ok: false,
+      status: 422,
+      errors: [`asset file has ${data.length} rows; at most ${MAX_ASSETS} assets are allowed per portfolio`],
+    };
 
   const col = (name: string) => header.indexOf(name);
   const iLat = col("lat");

@@ -17,7 +17,17 @@ import { GeoJsonFeature, GeoJsonFeatureCollection, GeoJsonGeometry, StoredAsset 
 /** Nearest point features farther than this are not joined. */
 export const NEAREST_LIMIT_KM = 50;
 
-export const APPLY_COLUMNS = ["portfolio_index", "entity_id", "entity_name", "lat", "lng", "feature_index", "feature_id", "match", "distance_km"];
+export const APPLY_COLUMNS = [
+  "portfolio_index",
+  "entity_id",
+  "entity_name",
+  "lat",
+  "lng",
+  "feature_index",
+  "feature_id",
+  "match",
+  "distance_km",
+];
 
 interface PolygonIndex {
   index: number;
@@ -109,7 +119,10 @@ export function applyCsv(layer: GeoJsonFeatureCollection, assets: StoredAsset[])
     let km = 0;
     const poly = polygons.find(
       (p) =>
-        a.lng >= p.bbox[0] && a.lng <= p.bbox[2] && a.lat >= p.bbox[1] && a.lat <= p.bbox[3] &&
+        a.lng >= p.bbox[0] &&
+        a.lng <= p.bbox[2] &&
+        a.lat >= p.bbox[1] &&
+        a.lat <= p.bbox[3] &&
         booleanPointInPolygon([a.lng, a.lat], p.geometry as Parameters<typeof booleanPointInPolygon>[1]),
     );
     if (poly) {

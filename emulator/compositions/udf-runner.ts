@@ -38,7 +38,11 @@ async function runJq(jq: JqSandbox, input: unknown, program: string): Promise<un
 }
 
 /** Runs the UDF over named layers and answers the result FeatureCollection. */
-export async function evaluateUdf(jq: JqSandbox, udf: StoredUdf, layers: { name: string; fc: GeoJsonFeatureCollection }[]): Promise<GeoJsonFeatureCollection> {
+export async function evaluateUdf(
+  jq: JqSandbox,
+  udf: StoredUdf,
+  layers: { name: string; fc: GeoJsonFeatureCollection }[],
+): Promise<GeoJsonFeatureCollection> {
   const first = layers[0].fc;
   const program = udf.equation.operation;
   let values: unknown[];
@@ -49,12 +53,16 @@ export async function evaluateUdf(jq: JqSandbox, udf: StoredUdf, layers: { name:
     if (single && typeof single === "object" && (single as { type?: unknown }).type === "FeatureCollection") {
       // Validated like an upload: an invalid layer must not be answered, stored, or applied later.
       const layer = validateLayer(single, "result");
-      if (!layer.ok) throw unprocessable(...layer.errors.map((e) => `equation.operation: the program's FeatureCollection is not valid GeoJSON: ${e}`));
+      if (!layer.ok)
+        throw unprocessable(
+          ...layer.errors.map((e) => `equation.operation: the program's FeatureCollection is not valid GeoJSON: ${e}`),
+        );
       return withinDepth(layer.value);
     }
     if (outputs.length === first.features.length) values = outputs;
     else if (Array.isArray(single) && single.length === first.features.length) values = single;
-    else if (outputs.length === 1 && (single === null || typeof single !== "object")) values = first.features.map(() => single);
+    else if (outputs.length === 1 && (single === null || typeof single !== "object"))
+      values = first.features.map(() => single);
     else {
       throw unprocessable(
         `equation.operation: produced ${outputs.length} value(s) for ${first.features.length} feature(s) of layer ${layers[0].name}; ` +
@@ -63,7 +71,9 @@ export async function evaluateUdf(jq: JqSandbox, udf: StoredUdf, layers: { name:
     }
   } else {
     const inputs = first.features.map((f, i) =>
-      layers.length === 1 ? f.properties ?? {} : Object.fromEntries(layers.map((l) => [l.name, l.fc.features[i]?.properties ?? null])),
+      layers.length === 1
+        ? (f.properties ?? {})
+        : Object.fromEntries(layers.map((l) => [l.name, l.fc.features[i]?.properties ?? null])),
     );
     // One jq run for all features: the program is wrapped so each feature yields one line.
     const outputs = await runJq(jq, inputs, `.[] | [\n${program}\n]`);
@@ -86,7 +96,9 @@ export async function evaluateUdf(jq: JqSandbox, udf: StoredUdf, layers: { name:
 /** The result layer, or 422 when it nests deeper than a stored layer may (see MAX_JSON_DEPTH). */
 function withinDepth(layer: GeoJsonFeatureCollection): GeoJsonFeatureCollection {
   if (jsonDepth(layer) > MAX_JSON_DEPTH) {
-    throw unprocessable(`equation.operation: the resulting layer nests deeper than the limit of ${MAX_JSON_DEPTH} levels of arrays and objects`);
+    throw unprocessable(
+      `equation.operation: the resulting layer nests deeper than the limit of ${MAX_JSON_DEPTH} levels of arrays and objects`,
+    );
   }
   return layer;
 }

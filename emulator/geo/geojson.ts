@@ -5,7 +5,15 @@
  */
 import { GeoJsonFeature, GeoJsonFeatureCollection, GeoJsonGeometry } from "../state/types";
 
-const GEOMETRY_TYPES = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"];
+const GEOMETRY_TYPES = [
+  "Point",
+  "MultiPoint",
+  "LineString",
+  "MultiLineString",
+  "Polygon",
+  "MultiPolygon",
+  "GeometryCollection",
+];
 const MAX_ERRORS = 20;
 
 class Collector {
@@ -20,7 +28,12 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function checkPosition(v: unknown, where: string, c: Collector): void {
-  if (!Array.isArray(v) || v.length < 2 || v.length > 3 || !v.every((n) => typeof n === "number" && Number.isFinite(n))) {
+  if (
+    !Array.isArray(v) ||
+    v.length < 2 ||
+    v.length > 3 ||
+    !v.every((n) => typeof n === "number" && Number.isFinite(n))
+  ) {
     c.add(`${where}: a position must be [longitude, latitude] numbers`);
     return;
   }
@@ -40,7 +53,8 @@ function checkRing(v: unknown, where: string, c: Collector): void {
   if (Array.isArray(v) && v.length >= 4) {
     const a = v[0] as number[];
     const b = v[v.length - 1] as number[];
-    if (!Array.isArray(a) || !Array.isArray(b) || a[0] !== b[0] || a[1] !== b[1]) c.add(`${where}: linear ring is not closed (first and last positions differ)`);
+    if (!Array.isArray(a) || !Array.isArray(b) || a[0] !== b[0] || a[1] !== b[1])
+      c.add(`${where}: linear ring is not closed (first and last positions differ)`);
   }
 }
 
@@ -53,8 +67,10 @@ function checkPolygon(v: unknown, where: string, c: Collector): void {
 export function checkGeometry(g: unknown, where: string, c: Collector, allowed = GEOMETRY_TYPES): void {
   if (!isObject(g)) return c.add(`${where}: expected a geometry object`);
   const type = g.type;
-  if (typeof type !== "string" || !GEOMETRY_TYPES.includes(type)) return c.add(`${where}.type: "${String(type)}" is not a GeoJSON geometry type`);
-  if (!allowed.includes(type)) return c.add(`${where}.type: ${type} is not allowed here (expected ${allowed.join(" or ")})`);
+  if (typeof type !== "string" || !GEOMETRY_TYPES.includes(type))
+    return c.add(`${where}.type: "${String(type)}" is not a GeoJSON geometry type`);
+  if (!allowed.includes(type))
+    return c.add(`${where}.type: ${type} is not allowed here (expected ${allowed.join(" or ")})`);
   const coords = g.coordinates;
   const cw = `${where}.coordinates`;
   switch (type) {
@@ -96,14 +112,27 @@ function coordinate(v: unknown): number | undefined {
 
 /** A feature located by its properties (the published example): checks lat/lng are numbers in bounds. */
 function checkPropertyLocation(props: Record<string, unknown>, where: string, c: Collector): void {
-  for (const [key, limit] of [["lat", 90], ["lng", 180]] as const) {
+  for (const [key, limit] of [
+    ["lat", 90],
+    ["lng", 180],
+  ] as const) {
     const n = coordinate(props[key]);
-    if (n === undefined) c.add(`${where}.properties.${key}: ${JSON.stringify(props[key] ?? null)} is not a number (a feature without geometry is located by its lat and lng properties)`);
+    if (n === undefined)
+      c.add(
+        `${where}.properties.${key}: ${JSON.stringify(props[key] ?? null)} is not a number (a feature without geometry is located by its lat and lng properties)`,
+      );
     else if (Math.abs(n) > limit) c.add(`${where}.properties.${key}: ${n} is out of bounds [-${limit}, ${limit}]`);
   }
 }
 
-function checkFeature(f: unknown, where: string, c: Collector, allowed: string[], nullGeometry: boolean, locatedByProperties = false): void {
+function checkFeature(
+  f: unknown,
+  where: string,
+  c: Collector,
+  allowed: string[],
+  nullGeometry: boolean,
+  locatedByProperties = false,
+): void {
   if (!isObject(f) || f.type !== "Feature") return c.add(`${where}: expected a GeoJSON Feature`);
   const props = isObject(f.properties) ? f.properties : {};
   // The published add-vector example: no `geometry` member, located by `lat`/`lng` properties.
@@ -112,11 +141,14 @@ function checkFeature(f: unknown, where: string, c: Collector, allowed: string[]
   }
   // RFC 7946: a Feature always has a `geometry` member; it may be null only where nulls are allowed.
   else if (!("geometry" in f)) {
-    c.add(`${where}.geometry: is missing (a Feature needs a geometry member, null if unlocated${locatedByProperties ? ", or lat and lng properties that locate it" : ""})`);
+    c.add(
+      `${where}.geometry: is missing (a Feature needs a geometry member, null if unlocated${locatedByProperties ? ", or lat and lng properties that locate it" : ""})`,
+    );
   } else if (f.geometry === null) {
     if (!nullGeometry) c.add(`${where}.geometry: is null; a located geometry is needed here`);
   } else checkGeometry(f.geometry, `${where}.geometry`, c, allowed);
-  if (f.properties !== undefined && f.properties !== null && !isObject(f.properties)) c.add(`${where}.properties: expected an object or null`);
+  if (f.properties !== undefined && f.properties !== null && !isObject(f.properties))
+    c.add(`${where}.properties: expected an object or null`);
 }
 
 /** Result of validation: a normalised FeatureCollection or the error list. */
@@ -129,17 +161,28 @@ export type GeoJsonResult = { ok: true; value: GeoJsonFeatureCollection } | { ok
  */
 export function validateLayer(input: unknown, where = "geojson"): GeoJsonResult {
   const c = new Collector();
-  if (!isObject(input)) return { ok: false, errors: [`${where}: expected a GeoJSON Feature or FeatureCollection object`] };
+  if (!isObject(input))
+    return { ok: false, errors: [`${where}: expected a GeoJSON Feature or FeatureCollection object`] };
   if (input.type === "Feature") {
     checkFeature(input, where, c, GEOMETRY_TYPES, true, true);
     if (c.errors.length) return { ok: false, errors: c.errors };
-    return { ok: true, value: { type: "FeatureCollection", features: [normaliseFeature(input as unknown as GeoJsonFeature)] } };
+    return {
+      ok: true,
+      value: { type: "FeatureCollection", features: [normaliseFeature(input as unknown as GeoJsonFeature)] },
+    };
   }
-  if (input.type !== "FeatureCollection") return { ok: false, errors: [`${where}.type: expected "Feature" or "FeatureCollection", got ${JSON.stringify(input.type ?? null)}`] };
+  if (input.type !== "FeatureCollection")
+    return {
+      ok: false,
+      errors: [`${where}.type: expected "Feature" or "FeatureCollection", got ${JSON.stringify(input.type ?? null)}`],
+    };
   if (!Array.isArray(input.features)) return { ok: false, errors: [`${where}.features: expected an array`] };
   input.features.forEach((f, i) => checkFeature(f, `${where}.features[${i}]`, c, GEOMETRY_TYPES, true, true));
   if (c.errors.length) return { ok: false, errors: c.errors };
-  return { ok: true, value: { type: "FeatureCollection", features: (input.features as GeoJsonFeature[]).map(normaliseFeature) } };
+  return {
+    ok: true,
+    value: { type: "FeatureCollection", features: (input.features as GeoJsonFeature[]).map(normaliseFeature) },
+  };
 }
 
 function normaliseFeature(f: GeoJsonFeature): GeoJsonFeature {
@@ -156,13 +199,16 @@ const WGS84_NAMES = ["urn:ogc:def:crs:OGC:1.3:CRS84", "urn:ogc:def:crs:EPSG::432
  */
 export function validateSubProject(input: unknown, where = "geojson"): GeoJsonResult {
   const c = new Collector();
-  if (!isObject(input) || input.type !== "FeatureCollection") return { ok: false, errors: [`${where}: expected a GeoJSON FeatureCollection`] };
+  if (!isObject(input) || input.type !== "FeatureCollection")
+    return { ok: false, errors: [`${where}: expected a GeoJSON FeatureCollection`] };
   if (input.crs !== undefined) {
     const crs = input.crs;
     if (!isObject(crs) || crs.type !== "name" || !isObject(crs.properties) || typeof crs.properties.name !== "string") {
       c.add(`${where}.crs: expected {"type": "name", "properties": {"name": <CRS name>}}`);
     } else if (!WGS84_NAMES.includes(crs.properties.name)) {
-      c.add(`${where}.crs.properties.name: "${crs.properties.name}" is not supported (coordinates must be WGS84, e.g. urn:ogc:def:crs:OGC:1.3:CRS84)`);
+      c.add(
+        `${where}.crs.properties.name: "${crs.properties.name}" is not supported (coordinates must be WGS84, e.g. urn:ogc:def:crs:OGC:1.3:CRS84)`,
+      );
     }
   }
   if (!Array.isArray(input.features) || input.features.length === 0) {
@@ -174,9 +220,11 @@ export function validateSubProject(input: unknown, where = "geojson"): GeoJsonRe
     checkFeature(f, w, c, ["Polygon", "MultiPolygon"], false);
     const props = isObject(f) && isObject(f.properties) ? f.properties : {};
     const name = props["Entity Name"];
-    if (typeof name !== "string" || name.trim() === "") c.add(`${w}.properties["Entity Name"]: is required (a non-empty string)`);
+    if (typeof name !== "string" || name.trim() === "")
+      c.add(`${w}.properties["Entity Name"]: is required (a non-empty string)`);
     const area = props["label:poly_area"];
-    if (area !== undefined && (typeof area !== "number" || !Number.isFinite(area))) c.add(`${w}.properties["label:poly_area"]: must be a number`);
+    if (area !== undefined && (typeof area !== "number" || !Number.isFinite(area)))
+      c.add(`${w}.properties["label:poly_area"]: must be a number`);
   });
   if (c.errors.length) return { ok: false, errors: c.errors };
   return { ok: true, value: input as unknown as GeoJsonFeatureCollection };

@@ -71,7 +71,15 @@ export async function createVector(ctx: RequestContext) {
   const name = checkName(input.name);
   if (input.geojson === undefined) throw badRequest("geojson: is required (a GeoJSON Feature or FeatureCollection)");
   const geojson = parseGeojson(input.geojson);
-  const v: StoredVector = { id: nextId(ctx), name, project: ctx.project!, createDate: today(), updateDate: today(), status: "available", geojson };
+  const v: StoredVector = {
+    id: nextId(ctx),
+    name,
+    project: ctx.project!,
+    createDate: today(),
+    updateDate: today(),
+    status: "available",
+    geojson,
+  };
   ctx.emu.state.vectors.push(v);
   await ctx.emu.persist();
   ctx.reply.code(201);
@@ -96,10 +104,12 @@ export async function getVector(ctx: RequestContext) {
  * stored. A rename is delete + create.
  */
 export async function updateVector(ctx: RequestContext) {
-  if (!ctx.req.isMultipart()) throw badRequest("body: PUT /vector takes multipart/form-data with a `name` field and a `geojson` file part");
+  if (!ctx.req.isMultipart())
+    throw badRequest("body: PUT /vector takes multipart/form-data with a `name` field and a `geojson` file part");
   const input = await readVectorInput(ctx.req);
   const name = checkName(input.name);
-  if (input.geojson === undefined) throw badRequest("geojson: is required (a GeoJSON file part: a Feature or FeatureCollection)");
+  if (input.geojson === undefined)
+    throw badRequest("geojson: is required (a GeoJSON file part: a Feature or FeatureCollection)");
   const geojson = parseGeojson(input.geojson);
   const v = ctx.emu.state.vectors.filter((x) => x.project === ctx.project && x.name === name).at(-1);
   if (!v) throw notFound(`name: no vector layer named ${JSON.stringify(name)} in project ${ctx.project}`);
@@ -130,7 +140,9 @@ export async function applyVector(ctx: RequestContext) {
 
 /** UDFs the caller may see: the key's projects, narrowed to the project header when given. */
 function visibleUdfs(ctx: RequestContext): StoredUdf[] {
-  return ctx.emu.state.udfs.filter((u) => ctx.key.projects.includes(u.project) && (!ctx.project || u.project === ctx.project));
+  return ctx.emu.state.udfs.filter(
+    (u) => ctx.key.projects.includes(u.project) && (!ctx.project || u.project === ctx.project),
+  );
 }
 
 function findUdf(ctx: RequestContext, id: string | undefined): StoredUdf {
@@ -140,15 +152,23 @@ function findUdf(ctx: RequestContext, id: string | undefined): StoredUdf {
 }
 
 function checkEquation(raw: unknown): StoredUdf["equation"] {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw badRequest("equation: is required (an object with inputLayers and operation)");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw badRequest("equation: is required (an object with inputLayers and operation)");
   const e = raw as Record<string, unknown>;
-  if (!Array.isArray(e.inputLayers) || e.inputLayers.length === 0 || !e.inputLayers.every((x) => typeof x === "string" && x !== "")) {
+  if (
+    !Array.isArray(e.inputLayers) ||
+    e.inputLayers.length === 0 ||
+    !e.inputLayers.every((x) => typeof x === "string" && x !== "")
+  ) {
     throw badRequest("equation.inputLayers: must be a non-empty array of layer names");
   }
-  if (typeof e.operation !== "string" || e.operation.trim() === "") throw badRequest("equation.operation: is required (a jq program)");
+  if (typeof e.operation !== "string" || e.operation.trim() === "")
+    throw badRequest("equation.operation: is required (a jq program)");
   if (e.operation.length > 20000) throw badRequest("equation.operation: at most 20,000 characters");
-  if (e.outputLayer !== undefined && typeof e.outputLayer !== "string") throw badRequest("equation.outputLayer: must be a string");
-  if (e.scope !== undefined && e.scope !== "collection" && e.scope !== "feature") throw badRequest('equation.scope: must be "collection" or "feature"');
+  if (e.outputLayer !== undefined && typeof e.outputLayer !== "string")
+    throw badRequest("equation.outputLayer: must be a string");
+  if (e.scope !== undefined && e.scope !== "collection" && e.scope !== "feature")
+    throw badRequest('equation.scope: must be "collection" or "feature"');
   const eq: StoredUdf["equation"] = { inputLayers: e.inputLayers as string[], operation: e.operation };
   if (e.outputLayer !== undefined) eq.outputLayer = e.outputLayer as string;
   if (e.scope !== undefined) eq.scope = e.scope as "collection" | "feature";
@@ -174,7 +194,14 @@ export async function createUdf(ctx: RequestContext) {
   const name = checkName(body.name);
   const equation = checkEquation(body.equation);
   await checkCompiles(ctx, equation.operation);
-  const u: StoredUdf = { id: nextId(ctx), name, project: ctx.project ?? ctx.key.projects[0], createDate: today(), updateDate: today(), equation };
+  const u: StoredUdf = {
+    id: nextId(ctx),
+    name,
+    project: ctx.project ?? ctx.key.projects[0],
+    createDate: today(),
+    updateDate: today(),
+    equation,
+  };
   ctx.emu.state.udfs.push(u);
   await ctx.emu.persist();
   ctx.reply.code(201);
@@ -202,7 +229,9 @@ export async function updateUdf(ctx: RequestContext) {
   const name = checkName(body.name);
   if (body.equation === undefined) throw badRequest("equation: is required (an object with inputLayers and operation)");
   const equation = checkEquation(body.equation);
-  const u = visibleUdfs(ctx).filter((x) => x.name === name).at(-1);
+  const u = visibleUdfs(ctx)
+    .filter((x) => x.name === name)
+    .at(-1);
   if (!u) throw notFound(`name: no UDF named ${JSON.stringify(name)}`);
   await checkCompiles(ctx, equation.operation);
   u.equation = equation;
@@ -224,7 +253,10 @@ export async function deleteUdf(ctx: RequestContext) {
 async function computeLayer(ctx: RequestContext, u: StoredUdf): Promise<GeoJsonFeatureCollection> {
   const layers = u.equation.inputLayers.map((name, i) => {
     const candidates = ctx.emu.state.vectors.filter((v) => v.project === u.project && v.name === name);
-    if (candidates.length === 0) throw unprocessable(`equation.inputLayers[${i}]: no vector layer named ${JSON.stringify(name)} in project ${u.project}`);
+    if (candidates.length === 0)
+      throw unprocessable(
+        `equation.inputLayers[${i}]: no vector layer named ${JSON.stringify(name)} in project ${u.project}`,
+      );
     return { name, fc: candidates[candidates.length - 1].geojson };
   });
   return evaluateUdf(ctx.emu.jq, u, layers);
@@ -246,7 +278,15 @@ export async function runUdf(ctx: RequestContext) {
 export async function activateUdf(ctx: RequestContext) {
   const u = findUdf(ctx, ctx.params.id);
   const geojson = await computeLayer(ctx, u);
-  const v: StoredVector = { id: nextId(ctx), name: outputName(u), project: ctx.project ?? u.project, createDate: today(), updateDate: today(), status: "available", geojson };
+  const v: StoredVector = {
+    id: nextId(ctx),
+    name: outputName(u),
+    project: ctx.project ?? u.project,
+    createDate: today(),
+    updateDate: today(),
+    status: "available",
+    geojson,
+  };
   ctx.emu.state.vectors.push(v);
   await ctx.emu.persist();
   return vectorRecord(v);

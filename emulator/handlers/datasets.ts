@@ -49,7 +49,14 @@ export async function physicalMetadata(ctx: RequestContext) {
     .update(JSON.stringify({ version: DATASET_VERSION, seed: ctx.emu.options.seed, indicators }))
     .digest("hex");
   // The published client requires portfolio_name, created_at and updated_at (the portfolio's).
-  return { portfolio_name: p.portfolio_name, created_at: p.created_at, updated_at: p.updated_at, version: DATASET_VERSION, sha256_digest, indicators };
+  return {
+    portfolio_name: p.portfolio_name,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+    version: DATASET_VERSION,
+    sha256_digest,
+    indicators,
+  };
 }
 
 /** Indices of the assets selected by the `entity_id` filter (all when absent). */
@@ -64,7 +71,12 @@ function selectAssets(ctx: RequestContext, p: StoredPortfolio): { count: number;
 }
 
 function assetHeader(p: StoredPortfolio, a: StoredAsset, index: number) {
-  return { portfolio_name: p.portfolio_name, portfolio_index: index, entity_id: a.entity_id, entity_name: a.entity_name };
+  return {
+    portfolio_name: p.portfolio_name,
+    portfolio_index: index,
+    entity_id: a.entity_id,
+    entity_name: a.entity_name,
+  };
 }
 
 /** The default summary's filters read from the query: one row per asset × scenario × window. */
@@ -75,7 +87,8 @@ function defaultSummarySelection(ctx: RequestContext, p: StoredPortfolio) {
   let window: number | undefined;
   if (windowText !== undefined) {
     window = Number(windowText);
-    if (!(WINDOWS as readonly number[]).includes(window)) throw badRequest(`window: "${windowText}" is not one of ${WINDOWS.join(", ")}`);
+    if (!(WINDOWS as readonly number[]).includes(window))
+      throw badRequest(`window: "${windowText}" is not one of ${WINDOWS.join(", ")}`);
   }
   const assets = selectAssets(ctx, p);
   const seed = ctx.emu.options.seed;
@@ -123,7 +136,8 @@ export async function physicalSummary(ctx: RequestContext) {
       const analytics: Record<string, Record<string, Record<string, number | string>>> = {};
       for (const s of scenarios) {
         const byHazard: Record<string, Record<string, number | string>> = {};
-        for (const h of hazard ? [hazard] : HAZARDS) byHazard[EXTENDED_KEY[h]] = extendedMetrics(h, a.lat, a.lng, s, seed);
+        for (const h of hazard ? [hazard] : HAZARDS)
+          byHazard[EXTENDED_KEY[h]] = extendedMetrics(h, a.lat, a.lng, s, seed);
         analytics[s] = byHazard;
       }
       out.push({
@@ -176,8 +190,12 @@ function dateRange(ctx: RequestContext): YearRange | undefined {
   if (from !== undefined && to !== undefined) {
     const first = [from.year, from.month ?? 1, from.day ?? 1];
     const last = [to.year, to.month ?? 12, to.day ?? 31];
-    const after = first[0] !== last[0] ? first[0] > last[0] : first[1] !== last[1] ? first[1] > last[1] : first[2] > last[2];
-    if (after) throw badRequest(`start_date: ${queryString(ctx, "start_date")} is after end_date ${queryString(ctx, "end_date")}`);
+    const after =
+      first[0] !== last[0] ? first[0] > last[0] : first[1] !== last[1] ? first[1] > last[1] : first[2] > last[2];
+    if (after)
+      throw badRequest(
+        `start_date: ${queryString(ctx, "start_date")} is after end_date ${queryString(ctx, "end_date")}`,
+      );
   }
   return { from: from?.year ?? 0, to: to?.year ?? 9999, fromMonth: from?.month, toMonth: to?.month };
 }
@@ -192,7 +210,9 @@ function itemsSelection(ctx: RequestContext, p: StoredPortfolio) {
   const specs = INDICATORS.filter((s) => (!hazard || s.hazard === hazard) && (!indicator || s.indicator === indicator));
   if (indicator && specs.length === 0) {
     const valid = INDICATORS.filter((s) => !hazard || s.hazard === hazard).map((s) => s.indicator);
-    throw badRequest(`indicator: "${indicator}" is not an indicator${hazard ? ` of hazard ${hazard}` : ""} (expected one of ${[...new Set(valid)].join(", ")})`);
+    throw badRequest(
+      `indicator: "${indicator}" is not an indicator${hazard ? ` of hazard ${hazard}` : ""} (expected one of ${[...new Set(valid)].join(", ")})`,
+    );
   }
   const combos: { spec: IndicatorSpec; scenario: Scenario; measure: Measure }[] = [];
   for (const spec of specs)
@@ -311,10 +331,28 @@ export async function physicalItemsExport(ctx: RequestContext) {
   }
   const dates = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return sendDownload(ctx, fileName, format, function* () {
-    yield csvLine(["portfolio_index", "entity_id", "entity_name", "hazard", "indicator", "scenario", "measure", ...dates]);
+    yield csvLine([
+      "portfolio_index",
+      "entity_id",
+      "entity_name",
+      "hazard",
+      "indicator",
+      "scenario",
+      "measure",
+      ...dates,
+    ]);
     for (let i = start; i < end; i++) {
       const it = selection.item(i);
-      yield csvLine([it.portfolio_index, it.entity_id, it.entity_name, it.hazard, it.indicator, it.scenario, it.measure, ...dates.map((d) => it.risk_exposure[d] ?? "")]);
+      yield csvLine([
+        it.portfolio_index,
+        it.entity_id,
+        it.entity_name,
+        it.hazard,
+        it.indicator,
+        it.scenario,
+        it.measure,
+        ...dates.map((d) => it.risk_exposure[d] ?? ""),
+      ]);
     }
   });
 }
@@ -327,19 +365,39 @@ export async function physicalItemsExport(ctx: RequestContext) {
 export async function physicalSummaryExport(ctx: RequestContext) {
   const p = findPortfolio(ctx);
   requireRiskData(p);
-  if (queryString(ctx, "extended") !== undefined) throw badRequest("extended: not a filter of the summary export (it exports the default summary)");
+  if (queryString(ctx, "extended") !== undefined)
+    throw badRequest("extended: not a filter of the summary export (it exports the default summary)");
   const format = queryEnum(ctx, "file_format", FILE_FORMATS) ?? "csv";
   const selection = defaultSummarySelection(ctx, p);
   const { start, end } = downloadSpan(ctx, selection.total);
   const fileName = `${p.portfolio_name}-summary.${format}`;
   if (format === "json") return sendDownload(ctx, fileName, format, () => jsonArray(start, end, selection.item));
   return sendDownload(ctx, fileName, format, function* () {
-    yield csvLine(["portfolio_index", "entity_id", "entity_name", "scenario", "window", "window_start_year", ...selection.hazards.flatMap((h) => [`${h}_risk_class`, `${h}_risk_score`])]);
+    yield csvLine([
+      "portfolio_index",
+      "entity_id",
+      "entity_name",
+      "scenario",
+      "window",
+      "window_start_year",
+      ...selection.hazards.flatMap((h) => [`${h}_risk_class`, `${h}_risk_score`]),
+    ]);
     for (let i = start; i < end; i++) {
       const it = selection.item(i);
       const byHazard = new Map(it.risk_summaries.map((r) => [r.hazard, r]));
-      const cells = selection.hazards.flatMap((h) => [byHazard.get(h)?.risk_class ?? "", byHazard.get(h)?.risk_score ?? ""]);
-      yield csvLine([it.portfolio_index, it.entity_id, it.entity_name, it.scenario, it.window, it.window_start_year, ...cells]);
+      const cells = selection.hazards.flatMap((h) => [
+        byHazard.get(h)?.risk_class ?? "",
+        byHazard.get(h)?.risk_score ?? "",
+      ]);
+      yield csvLine([
+        it.portfolio_index,
+        it.entity_id,
+        it.entity_name,
+        it.scenario,
+        it.window,
+        it.window_start_year,
+        ...cells,
+      ]);
     }
   });
 }
@@ -366,17 +424,36 @@ export function exportTables(p: StoredPortfolio, seed: number): Record<string, E
       for (const hazard of HAZARDS as readonly Hazard[]) {
         const spec = primaryIndicator(hazard);
         const prof = pointProfile(hazard, a.lat, a.lng, seed);
-        mid.push([...id, hazard, spec.indicator, ...EXPORT_YEARS.map((y) => modelValue(spec, prof, scenario, "mid", y))]);
-        for (const m of ["lb", "ub"] as const) bounds.push([...id, hazard, spec.indicator, m, ...EXPORT_YEARS.map((y) => modelValue(spec, prof, scenario, m, y))]);
+        mid.push([
+          ...id,
+          hazard,
+          spec.indicator,
+          ...EXPORT_YEARS.map((y) => modelValue(spec, prof, scenario, "mid", y)),
+        ]);
+        for (const m of ["lb", "ub"] as const)
+          bounds.push([
+            ...id,
+            hazard,
+            spec.indicator,
+            m,
+            ...EXPORT_YEARS.map((y) => modelValue(spec, prof, scenario, m, y)),
+          ]);
       }
       for (const w of WINDOWS) {
-        for (const r of riskSummaries(a.lat, a.lng, scenario, w, seed)) summary.push([...id, w, WINDOW_START_YEAR, r.hazard, r.risk_score, r.risk_class]);
+        for (const r of riskSummaries(a.lat, a.lng, scenario, w, seed))
+          summary.push([...id, w, WINDOW_START_YEAR, r.hazard, r.risk_score, r.risk_class]);
       }
     });
     const years = EXPORT_YEARS.map(String);
     tables[`exposure_${scenario}`] = { fields: [...idCols, "hazard", "indicator", ...years], data: mid };
-    tables[`exposure_bounds_${scenario}`] = { fields: [...idCols, "hazard", "indicator", "measure", ...years], data: bounds };
-    tables[`summary_${scenario}`] = { fields: [...idCols, "window", "window_start_year", "hazard", "risk_score", "risk_class"], data: summary };
+    tables[`exposure_bounds_${scenario}`] = {
+      fields: [...idCols, "hazard", "indicator", "measure", ...years],
+      data: bounds,
+    };
+    tables[`summary_${scenario}`] = {
+      fields: [...idCols, "window", "window_start_year", "hazard", "risk_score", "risk_class"],
+      data: summary,
+    };
   }
   return tables;
 }
@@ -384,7 +461,8 @@ export function exportTables(p: StoredPortfolio, seed: number): Record<string, E
 /** Builds the export ZIP's files (name → CSV text). Exported for tests. */
 export function exportFiles(p: StoredPortfolio, seed: number): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const [name, table] of Object.entries(exportTables(p, seed))) files[`${name}.csv`] = Papa.unparse(table, { newline: "\n" });
+  for (const [name, table] of Object.entries(exportTables(p, seed)))
+    files[`${name}.csv`] = Papa.unparse(table, { newline: "\n" });
   files["README.txt"] =
     "Synthetic demo data generated by the local service emulator.\n" +
     "exposure_<scenario>.csv: mid value of each hazard's primary indicator per asset, one column per year (2020-2100, every 5 years).\n" +

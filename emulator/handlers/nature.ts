@@ -18,10 +18,23 @@ export const SUBPROJECT_DONE = "Processing Completed";
 export const SUBPROJECT_PROCESSING = "Processing";
 
 /** Metadata property names of the contract. */
-const METADATA_NAMES = ["Entity Name", "label:project_name_sqkm", "label:country", "Type", "label:continent", "label:poly_area"];
+const METADATA_NAMES = [
+  "Entity Name",
+  "label:project_name_sqkm",
+  "label:country",
+  "Type",
+  "label:continent",
+  "label:poly_area",
+];
 
 function record(s: StoredSubProject) {
-  return { id: s.id, project: s.project, name: s.name, status: Date.now() >= s.ready_at ? SUBPROJECT_DONE : SUBPROJECT_PROCESSING, type: s.type };
+  return {
+    id: s.id,
+    project: s.project,
+    name: s.name,
+    status: Date.now() >= s.ready_at ? SUBPROJECT_DONE : SUBPROJECT_PROCESSING,
+    type: s.type,
+  };
 }
 
 /** GET /nature/superprojects */
@@ -43,7 +56,8 @@ export async function listSubProjects(ctx: RequestContext) {
 export async function createSubProject(ctx: RequestContext) {
   const body = jsonObject(ctx.req);
   const projectName = body.projectName;
-  if (typeof projectName !== "string" || projectName.trim() === "") throw badRequest("projectName: is required (a string)");
+  if (typeof projectName !== "string" || projectName.trim() === "")
+    throw badRequest("projectName: is required (a string)");
   if (body.type !== undefined && typeof body.type !== "string") throw badRequest("type: must be a string (e.g. NCS)");
   let geojson = body.geojson;
   if (geojson === undefined) throw badRequest("geojson: is required (a GeoJSON FeatureCollection)");
@@ -66,7 +80,9 @@ export async function createSubProject(ctx: RequestContext) {
   }
   // Names a sub-project within its superproject: a second one of the same name is refused.
   if (ctx.emu.state.subprojects.some((x) => x.project === superproject && x.name === name)) {
-    throw conflict(`projectName: a sub-project named ${JSON.stringify(name)} already exists in superproject ${superproject}`);
+    throw conflict(
+      `projectName: a sub-project named ${JSON.stringify(name)} already exists in superproject ${superproject}`,
+    );
   }
   const sub: StoredSubProject = {
     id: randomUUID(),
@@ -88,7 +104,9 @@ export async function createSubProject(ctx: RequestContext) {
  * seagrass, salt marsh, "blue carbon") are `Blue Carbon`, everything else `Forest Carbon`.
  */
 export function subProjectType(declared: unknown): string {
-  return typeof declared === "string" && /blue|mangrove|seagrass|salt\s*marsh|tidal/i.test(declared) ? "Blue Carbon" : "Forest Carbon";
+  return typeof declared === "string" && /blue|mangrove|seagrass|salt\s*marsh|tidal/i.test(declared)
+    ? "Blue Carbon"
+    : "Forest Carbon";
 }
 
 /** Sample points inside the polygons: a 6×6 grid over the bounding box, else the centroid. */
@@ -114,9 +132,13 @@ export function subProjectExport(s: StoredSubProject, seed: number) {
   const pts = samplePoints(coords);
   const sums: Record<string, number> = {};
   const blue = s.type === "Blue Carbon";
-  const names: readonly string[] = blue ? [...NATURE_SUMMARY_NAMES, ...BLUE_CARBON_SUMMARY_NAMES] : NATURE_SUMMARY_NAMES;
+  const names: readonly string[] = blue
+    ? [...NATURE_SUMMARY_NAMES, ...BLUE_CARBON_SUMMARY_NAMES]
+    : NATURE_SUMMARY_NAMES;
   for (const [lng, lat] of pts) {
-    const v = blue ? { ...natureValues(lat, lng, seed), ...blueCarbonValues(lat, lng, seed) } : natureValues(lat, lng, seed);
+    const v = blue
+      ? { ...natureValues(lat, lng, seed), ...blueCarbonValues(lat, lng, seed) }
+      : natureValues(lat, lng, seed);
     for (const k of names) sums[k] = (sums[k] ?? 0) + v[k];
   }
   const summary: Record<string, number> = {};
@@ -129,9 +151,15 @@ export function subProjectExport(s: StoredSubProject, seed: number) {
 
 /** GET /nature/projects/:id/export */
 export async function exportSubProject(ctx: RequestContext) {
-  const s = ctx.emu.state.subprojects.find((x) => x.id === ctx.params.id && ctx.key.superprojects.includes(x.project) && (!ctx.project || x.project === ctx.project));
+  const s = ctx.emu.state.subprojects.find(
+    (x) =>
+      x.id === ctx.params.id &&
+      ctx.key.superprojects.includes(x.project) &&
+      (!ctx.project || x.project === ctx.project),
+  );
   if (!s) throw notFound(`sub-project ${ctx.params.id} not found`);
-  if (Date.now() < s.ready_at) throw new HttpProblem(409, [`sub-project ${s.id} is still processing; its summary is not available yet`]);
+  if (Date.now() < s.ready_at)
+    throw new HttpProblem(409, [`sub-project ${s.id} is still processing; its summary is not available yet`]);
   ctx.reply.header("Content-Disposition", `attachment; filename="${s.id}.json"`);
   return subProjectExport(s, ctx.emu.options.seed);
 }

@@ -42,7 +42,11 @@ export function findPortfolio(ctx: RequestContext, name = ctx.params.portfolio_n
 export function requireRiskData(p: StoredPortfolio): void {
   if (p.ready_at !== null && Date.now() < p.ready_at) {
     const seconds = Math.max(1, Math.ceil((p.ready_at - Date.now()) / 1000));
-    throw new HttpProblem(409, [`risk data for portfolio ${p.portfolio_name} is still being generated; try again in about ${seconds} s`], { "Retry-After": String(seconds) });
+    throw new HttpProblem(
+      409,
+      [`risk data for portfolio ${p.portfolio_name} is still being generated; try again in about ${seconds} s`],
+      { "Retry-After": String(seconds) },
+    );
   }
 }
 
@@ -66,9 +70,12 @@ export async function createPortfolio(ctx: RequestContext) {
   const body = jsonObject(ctx.req);
   const name = body.portfolio_name;
   if (typeof name !== "string" || name === "") throw badRequest("portfolio_name: is required (a string)");
-  if (!NAME_RULE.test(name)) throw badRequest(`portfolio_name: "${name}" may hold only letters, digits, _ and - (no spaces)`);
+  if (!NAME_RULE.test(name))
+    throw badRequest(`portfolio_name: "${name}" may hold only letters, digits, _ and - (no spaces)`);
   if (name.length < NAME_MIN_LENGTH || name.length > NAME_MAX_LENGTH) {
-    throw badRequest(`portfolio_name: "${name}" has ${name.length} characters; names have ${NAME_MIN_LENGTH} to ${NAME_MAX_LENGTH}`);
+    throw badRequest(
+      `portfolio_name: "${name}" has ${name.length} characters; names have ${NAME_MIN_LENGTH} to ${NAME_MAX_LENGTH}`,
+    );
   }
   if (ctx.emu.state.portfolios.some((p) => p.project === ctx.project && p.portfolio_name === name)) {
     throw conflict(`portfolio ${name} already exists in project ${ctx.project}`);
@@ -123,14 +130,18 @@ export async function listAssets(ctx: RequestContext) {
 /** POST /api/portfolios/:portfolio_name/assets/import/ (multipart, file field `asset`). */
 export async function importAssets(ctx: RequestContext) {
   const p = findPortfolio(ctx);
-  if (!ctx.req.isMultipart()) throw badRequest("expected a multipart/form-data body with the CSV in the file field `asset`");
+  if (!ctx.req.isMultipart())
+    throw badRequest("expected a multipart/form-data body with the CSV in the file field `asset`");
   const form = await readForm(ctx.req);
   const csv = form.get("asset");
-  if (csv === undefined) throw badRequest(`asset: file field is missing (form fields received: ${[...form.keys()].join(", ") || "none"})`);
+  if (csv === undefined)
+    throw badRequest(`asset: file field is missing (form fields received: ${[...form.keys()].join(", ") || "none"})`);
   // The upload took time: the portfolio may have been deleted (and perhaps re-created under the
   // same name) meanwhile. Acknowledge only an import into the portfolio it was sent to.
   if (!ctx.emu.state.portfolios.includes(p)) {
-    throw notFound(`portfolio ${JSON.stringify(p.portfolio_name)} was deleted while its import was being received; nothing was imported`);
+    throw notFound(
+      `portfolio ${JSON.stringify(p.portfolio_name)} was deleted while its import was being received; nothing was imported`,
+    );
   }
   const parsed = parseAssetCsv(csv);
   if (!parsed.ok) throw new HttpProblem(parsed.status, parsed.errors);
@@ -158,4 +169,3 @@ export async function exportAssets(ctx: RequestContext) {
     .header("Content-Disposition", `attachment; filename="${p.portfolio_name}-assets.csv"`);
   return p.csv;
 }
-

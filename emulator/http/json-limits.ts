@@ -35,6 +35,8 @@ export function jsonDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
 /** Throws 400 naming the limit when `value` nests deeper than MAX_JSON_DEPTH; `where` names the member. */
 export function assertJsonDepth(value: unknown, where: string): void {
   if (jsonDepth(value) > MAX_JSON_DEPTH) {
-    throw new HttpProblem(400, [`${where}: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`]);
+    throw new HttpProblem(400, [
+      `${where}: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`,
+    ]);
   }
 }

@@ -19,8 +19,10 @@ export async function readForm(req: FastifyRequest): Promise<Map<string, string>
     }
   } catch (e) {
     const err = e as { statusCode?: number; message?: string; code?: string };
-    if (err.code === "FST_REQ_FILE_TOO_LARGE" || err.statusCode === 413) throw new HttpProblem(413, [`uploaded file is too large: ${err.message}`]);
-    if (err.statusCode && err.statusCode < 500) throw new HttpProblem(err.statusCode, [`malformed multipart form: ${err.message}`]);
+    if (err.code === "FST_REQ_FILE_TOO_LARGE" || err.statusCode === 413)
+      throw new HttpProblem(413, [`uploaded file is too large: ${err.message}`]);
+    if (err.statusCode && err.statusCode < 500)
+      throw new HttpProblem(err.statusCode, [`malformed multipart form: ${err.message}`]);
     throw badRequest(`malformed multipart form: ${err.message ?? String(e)}`);
   }
   return form;
@@ -29,6 +31,7 @@ export async function readForm(req: FastifyRequest): Promise<Map<string, string>
 /** The request body as a plain object (JSON), or 400 when it is not one. */
 export function jsonObject(req: FastifyRequest): Record<string, unknown> {
   const body = req.body;
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("request body must be a JSON object");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw badRequest("request body must be a JSON object");
   return body as Record<string, unknown>;
 }

@@ -19,7 +19,10 @@ function namesOf(shape: BodyShape | undefined): SchemaName[] {
 /** The components one area's document needs: Errors and every schema its routes name. */
 function areaComponents(routes: readonly RouteDef[]): Record<string, unknown> {
   const all = (components ??= componentSchemas());
-  const used = new Set<string>(["Errors", ...routes.flatMap((r) => [...namesOf(r.json), ...namesOf(r.form), ...namesOf(r.response)])]);
+  const used = new Set<string>([
+    "Errors",
+    ...routes.flatMap((r) => [...namesOf(r.json), ...namesOf(r.form), ...namesOf(r.response)]),
+  ]);
   return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
 }
 
@@ -48,25 +51,41 @@ export function operationIdOf(r: RouteDef): string {
 
 function operation(r: RouteDef) {
   const parameters: unknown[] = [];
-  for (const m of r.path.matchAll(/:([A-Za-z_]+)/g)) parameters.push({ name: m[1], in: "path", required: true, schema: { type: "string" } });
+  for (const m of r.path.matchAll(/:([A-Za-z_]+)/g))
+    parameters.push({ name: m[1], in: "path", required: true, schema: { type: "string" } });
   if (r.project !== "none") {
     parameters.push({
       name: "X-Service-Project",
       in: "header",
       required: r.project === "required",
       schema: { type: "string" },
-      description: r.area === "nature" ? "Superproject name." : "Project name or id (also accepted as query parameter `project`).",
+      description:
+        r.area === "nature" ? "Superproject name." : "Project name or id (also accepted as query parameter `project`).",
     });
   }
   for (const q of r.query ?? []) {
-    parameters.push({ name: q.name, in: "query", required: q.required ?? false, description: q.description, schema: { type: q.type, ...(q.enum ? { enum: q.enum } : {}) }, ...(q.inferred ? { "x-inferred": true } : {}) });
+    parameters.push({
+      name: q.name,
+      in: "query",
+      required: q.required ?? false,
+      description: q.description,
+      schema: { type: q.type, ...(q.enum ? { enum: q.enum } : {}) },
+      ...(q.inferred ? { "x-inferred": true } : {}),
+    });
   }
   const responses: Record<string, unknown> = {};
   const media = r.produces ?? "application/json";
-  const answer = media === "application/json" ? (r.response ? shapeRef(r.response) : {}) : { type: "string", format: "binary" };
-  responses[String(r.success)] = r.success === 204 ? { description: "Deleted" } : { description: "Success", content: { [media]: { schema: answer } } };
+  const answer =
+    media === "application/json" ? (r.response ? shapeRef(r.response) : {}) : { type: "string", format: "binary" };
+  responses[String(r.success)] =
+    r.success === 204
+      ? { description: "Deleted" }
+      : { description: "Success", content: { [media]: { schema: answer } } };
   for (const [code, description] of Object.entries(ERROR_STATUSES)) {
-    responses[code] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } } };
+    responses[code] = {
+      description,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } },
+    };
   }
   const op: Record<string, unknown> = {
     summary: r.summary,
@@ -95,7 +114,10 @@ export function openApiDocument(area: "api" | "nature", serverUrl: string) {
   return {
     openapi: "3.0.3",
     info: {
-      title: area === "api" ? "Geospatial risk data service (local emulator): compositions, portfolios, search" : "Nature projects (local emulator)",
+      title:
+        area === "api"
+          ? "Geospatial risk data service (local emulator): compositions, portfolios, search"
+          : "Nature projects (local emulator)",
       version: "emulator-1",
       description: "Served by the local emulator with synthetic demo data.",
     },

@@ -49,7 +49,12 @@ export function rawProject(req: FastifyRequest): string | undefined {
  * Resolves the project (by name or id) for areas A-C, or the superproject for area D.
  * Missing and required → 400; not usable by the key → 403.
  */
-export function resolveProject(req: FastifyRequest, key: KeyRecord, area: "api" | "nature", required: boolean): string | undefined {
+export function resolveProject(
+  req: FastifyRequest,
+  key: KeyRecord,
+  area: "api" | "nature",
+  required: boolean,
+): string | undefined {
   const raw = rawProject(req);
   if (raw === undefined) {
     if (required) {
@@ -89,7 +94,8 @@ export function queryInt(ctx: RequestContext, name: string): number | undefined 
 export function queryEnum<T extends string>(ctx: RequestContext, name: string, allowed: readonly T[]): T | undefined {
   const s = queryString(ctx, name);
   if (s === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(s)) throw badRequest(`${name}: "${s}" is not one of ${allowed.join(", ")}`);
+  if (!(allowed as readonly string[]).includes(s))
+    throw badRequest(`${name}: "${s}" is not one of ${allowed.join(", ")}`);
   return s as T;
 }
 

@@ -8,13 +8,20 @@
  */
 import { z } from "zod";
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe("Date, YYYY-MM-DD.");
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .describe("Date, YYYY-MM-DD.");
 const isoTimestamp = z.string().describe("ISO 8601 UTC timestamp.");
-const id = z.union([z.string(), z.number().int()]).describe("Identifier (typed string in the published description; the examples are numbers).");
+const id = z
+  .union([z.string(), z.number().int()])
+  .describe("Identifier (typed string in the published description; the examples are numbers).");
 const geoJson = z.looseObject({ type: z.string() }).describe("A GeoJSON object.");
 const binary = z.string().meta({ format: "binary" });
 
-export const Errors = z.object({ errors: z.array(z.string()).min(1) }).describe("Every failure: one or more human-readable strings.");
+export const Errors = z
+  .object({ errors: z.array(z.string()).min(1) })
+  .describe("Every failure: one or more human-readable strings.");
 
 // ---- A. Compositions --------------------------------------------------------------------
 
@@ -25,7 +32,9 @@ export const Vector = z.object({
   updateDate: isoDate,
   status: z.enum(["available", "pending"]),
 });
-export const VectorWithGeoJson = Vector.extend({ geojson: geoJson.describe("The layer as a GeoJSON FeatureCollection.") });
+export const VectorWithGeoJson = Vector.extend({
+  geojson: geoJson.describe("The layer as a GeoJSON FeatureCollection."),
+});
 export const VectorCreateJson = z.object({
   name: z.string().min(1),
   geojson: geoJson.describe(
@@ -33,14 +42,20 @@ export const VectorCreateJson = z.object({
   ),
 });
 export const VectorForm = z.object({
-  name: z.string().min(1).describe("The layer's name; on update it selects the layer (the project's layer of that name)."),
+  name: z
+    .string()
+    .min(1)
+    .describe("The layer's name; on update it selects the layer (the project's layer of that name)."),
   geojson: binary.describe("A .geojson file: a Feature or FeatureCollection."),
 });
 export const UdfEquation = z.object({
   inputLayers: z.array(z.string().min(1)).min(1).describe("Names of the project's vector layers."),
   operation: z.string().min(1).describe("A jq 1.7 program."),
   outputLayer: z.string().optional(),
-  scope: z.enum(["collection", "feature"]).optional().describe('Emulator extension (inferred default: "collection" when the program reads .features).'),
+  scope: z
+    .enum(["collection", "feature"])
+    .optional()
+    .describe('Emulator extension (inferred default: "collection" when the program reads .features).'),
 });
 export const Udf = z.object({ id, name: z.string(), createDate: isoDate, updateDate: isoDate });
 export const UdfWithEquation = Udf.extend({ equation: UdfEquation });
@@ -49,7 +64,10 @@ export const UdfInput = z.object({
   name: z.string().min(1).describe("The UDF's name; on update it selects the UDF (the one of that name)."),
   equation: UdfEquation,
 });
-export const ApplyResult = z.object({ name: z.string(), csv: z.string().describe("One row per asset; columns in the README's \"The apply CSV\".") });
+export const ApplyResult = z.object({
+  name: z.string(),
+  csv: z.string().describe('One row per asset; columns in the README\'s "The apply CSV".'),
+});
 
 // ---- B. Projects, portfolios, assets, datasets --------------------------------------------
 
@@ -62,11 +80,18 @@ export const Portfolio = z.object({
   status: z.string(),
 });
 export const PortfolioCreate = z.object({ portfolio_name: z.string() });
-export const AssetImportForm = z.object({ asset: binary.describe("The asset CSV: entity_id,entity_name,lat,lng,label:<key>,...") });
+export const AssetImportForm = z.object({
+  asset: binary.describe("The asset CSV: entity_id,entity_name,lat,lng,label:<key>,..."),
+});
 /** The published `MessageResponse`: import and delete-portfolio answer it (extra fields are allowed). */
 export const Message = z.looseObject({ message: z.string() });
 /** Import's answer: the published `{message}`, plus our own fields. */
-export const ImportAccepted = z.looseObject({ message: z.string(), portfolio_name: z.string(), status: z.string(), assets: z.number().int() });
+export const ImportAccepted = z.looseObject({
+  message: z.string(),
+  portfolio_name: z.string(),
+  status: z.string(),
+  assets: z.number().int(),
+});
 /** `datasets/physical/export/json`: the ZIP's tables as JSON (shape inferred: none is published). */
 export const PhysicalExportJson = z.looseObject({
   portfolio_name: z.string(),
@@ -99,7 +124,10 @@ export const ExtendedSummaryItem = z.object({
   entity_name: z.string(),
   geometry: geoJson,
   labels: z.record(z.string(), z.string()),
-  scenario_analytics: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.union([z.number(), z.string(), z.null()])))),
+  scenario_analytics: z.record(
+    z.string(),
+    z.record(z.string(), z.record(z.string(), z.union([z.number(), z.string(), z.null()]))),
+  ),
 });
 export const PhysicalItem = z.object({
   portfolio_name: z.string(),
@@ -140,20 +168,34 @@ export const SearchResult = z.object({
     z.object({
       type: z.literal("Feature"),
       geometry: z.object({ type: z.literal("Point"), coordinates: z.array(z.number()).length(2) }),
-      properties: z.looseObject({ physical_risk_exposure: z.object({ background: searchExposure, local: searchExposure }) }),
+      properties: z.looseObject({
+        physical_risk_exposure: z.object({ background: searchExposure, local: searchExposure }),
+      }),
     }),
   ),
 });
 
 // ---- D. Nature ----------------------------------------------------------------------------
 
-export const SubProject = z.object({ id: z.string(), project: z.string(), name: z.string(), status: z.string(), type: z.string() });
-export const SubProjectCreate = z.object({
-  projectName: z.string().min(1),
-  geojson: geoJson.describe("A FeatureCollection of (Multi)Polygon features, optionally with a `crs` of type `name` (WGS84)."),
+export const SubProject = z.object({
+  id: z.string(),
+  project: z.string(),
+  name: z.string(),
+  status: z.string(),
   type: z.string(),
 });
-export const SubProjectExport = z.object({ geometry: geoJson, metadata: z.record(z.string(), z.unknown()), summary: z.record(z.string(), z.number()) });
+export const SubProjectCreate = z.object({
+  projectName: z.string().min(1),
+  geojson: geoJson.describe(
+    "A FeatureCollection of (Multi)Polygon features, optionally with a `crs` of type `name` (WGS84).",
+  ),
+  type: z.string(),
+});
+export const SubProjectExport = z.object({
+  geometry: geoJson,
+  metadata: z.record(z.string(), z.unknown()),
+  summary: z.record(z.string(), z.number()),
+});
 
 /**
  * Every named schema, as it appears in the documents' `components.schemas`. A route refers to
@@ -195,14 +237,18 @@ export const SCHEMAS = {
 export type SchemaName = keyof typeof SCHEMAS;
 
 /** What a route's JSON body (request or answer) is: one schema, an array of one, or one of several. */
-export type BodyShape = SchemaName | { arrayOf: SchemaName } | { oneOf: SchemaName[] } | { arrayOf: { oneOf: SchemaName[] } };
+export type BodyShape =
+  SchemaName | { arrayOf: SchemaName } | { oneOf: SchemaName[] } | { arrayOf: { oneOf: SchemaName[] } };
 
 /** The components of an OpenAPI 3.0 document: every named schema as JSON Schema. */
 export function componentSchemas(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(SCHEMAS)) {
     // io "input": objects stay open (no additionalProperties: false), as a served record may grow.
-    const json = z.toJSONSchema(schema, { target: "openapi-3.0", io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    const json = z.toJSONSchema(schema, { target: "openapi-3.0", io: "input", unrepresentable: "any" }) as Record<
+      string,
+      unknown
+    >;
     delete json.$schema;
     out[name] = json;
   }

@@ -78,13 +78,21 @@ function jqMessage(stderr, lines) {
       output = jq.raw(job.input, `${lines.prelude}\n${job.program}\n${lines.postlude}`, ["-c"]) || "";
     } catch (e) {
       if (memoryRefused) {
-        parentPort.postMessage({ id: job.id, ok: false, kind: "memory", error: `jq program exceeded the memory limit of ${Math.round(maxWasmBytes / 1048576)} MB` });
+        parentPort.postMessage({
+          id: job.id,
+          ok: false,
+          kind: "memory",
+          error: `jq program exceeded the memory limit of ${Math.round(maxWasmBytes / 1048576)} MB`,
+        });
         return;
       }
       if (e && typeof e.exitCode === "number") {
         // jq ended the program itself: a compile or runtime error, or halt_error.
         const stderr = typeof e.stderr === "string" ? jqMessage(e.stderr.trim(), lines) : "";
-        const message = stderr.startsWith("jq: ") || stderr === "" ? stderr || `jq exited with status ${e.exitCode}` : `halt_error: ${stderr}`;
+        const message =
+          stderr.startsWith("jq: ") || stderr === ""
+            ? stderr || `jq exited with status ${e.exitCode}`
+            : `halt_error: ${stderr}`;
         parentPort.postMessage({ id: job.id, ok: false, kind: "jq", error: message.slice(0, 2000) });
         return;
       }
@@ -94,12 +102,18 @@ function jqMessage(stderr, lines) {
         id: job.id,
         ok: false,
         kind: "crash",
-        error: "the program failed inside the jq engine (most often a value nested too deeply for tojson, tostring or printing); the engine was restarted",
+        error:
+          "the program failed inside the jq engine (most often a value nested too deeply for tojson, tostring or printing); the engine was restarted",
       });
       return;
     }
     if (output.length > job.maxOutput) {
-      parentPort.postMessage({ id: job.id, ok: false, kind: "output", error: `output of ${output.length} characters exceeds the limit of ${job.maxOutput}` });
+      parentPort.postMessage({
+        id: job.id,
+        ok: false,
+        kind: "output",
+        error: `output of ${output.length} characters exceeds the limit of ${job.maxOutput}`,
+      });
     } else {
       parentPort.postMessage({ id: job.id, ok: true, output });
     }

@@ -146,9 +146,17 @@ export class JqSandbox {
         finish(() => (m.ok ? resolve(m.output ?? "") : reject(new JqError(m.kind ?? "jq", m.error ?? "jq failed"))));
       };
       const onError = (e: Error) => {
-        const memory = /memory|heap/i.test(e.message) || (e as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY";
+        const memory =
+          /memory|heap/i.test(e.message) || (e as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY";
         this.discard(worker);
-        finish(() => reject(new JqError(memory ? "memory" : "crash", memory ? "jq program exceeded the memory limit" : `jq engine crashed: ${e.message}`)));
+        finish(() =>
+          reject(
+            new JqError(
+              memory ? "memory" : "crash",
+              memory ? "jq program exceeded the memory limit" : `jq engine crashed: ${e.message}`,
+            ),
+          ),
+        );
       };
       const onExit = () => {
         this.discard(worker);
@@ -156,14 +164,22 @@ export class JqSandbox {
       };
       const timer = setTimeout(() => {
         this.discard(worker);
-        finish(() => reject(new JqError("timeout", `jq program exceeded the time limit of ${this.limits.timeoutMs} ms`)));
+        finish(() =>
+          reject(new JqError("timeout", `jq program exceeded the time limit of ${this.limits.timeoutMs} ms`)),
+        );
         // Warm a fresh worker so the next program does not pay the start-up.
         if (!this.closed) this.spawn().catch(() => undefined);
       }, this.limits.timeoutMs);
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
-      worker.postMessage({ id, input: job.input, program: job.program, maxOutput: this.limits.maxOutputChars, maxDepth: this.limits.maxOutputDepth });
+      worker.postMessage({
+        id,
+        input: job.input,
+        program: job.program,
+        maxOutput: this.limits.maxOutputChars,
+        maxDepth: this.limits.maxOutputDepth,
+      });
     });
   }
 }

@@ -5,7 +5,14 @@
  */
 
 /** Hazard names as the portfolio endpoints spell them. */
-export const HAZARDS = ["cyclone", "flood_potential", "heatwave", "sea_level_rise", "water_stress", "wildfire"] as const;
+export const HAZARDS = [
+  "cyclone",
+  "flood_potential",
+  "heatwave",
+  "sea_level_rise",
+  "water_stress",
+  "wildfire",
+] as const;
 export type Hazard = (typeof HAZARDS)[number];
 
 export const SCENARIOS = ["ssp126", "ssp245", "ssp585"] as const;
@@ -37,23 +44,134 @@ export interface IndicatorSpec {
   value_norm: number;
 }
 
-
 /** Indicators per hazard exactly as the field notes' table; the first of each hazard is its primary one. */
 export const INDICATORS: readonly IndicatorSpec[] = [
-  { hazard: "wildfire", indicator: "unified_prob", kind: "projection", unit: "annual probability", value_min: 0, value_max: 0.05, value_norm: 0.02 },
-  { hazard: "wildfire", indicator: "obs_score", kind: "observed", unit: "score 0..1", value_min: 0, value_max: 1, value_norm: 1 },
-  { hazard: "flood_potential", indicator: "inland_flood_prob", kind: "projection", unit: "annual probability", value_min: 0, value_max: 0.2, value_norm: 0.1 },
-  { hazard: "flood_potential", indicator: "obs_score", kind: "observed", unit: "score 0..1", value_min: 0, value_max: 1, value_norm: 1 },
-  { hazard: "cyclone", indicator: "prob", kind: "projection", unit: "annual probability", value_min: 0, value_max: 0.3, value_norm: 0.1 },
-  { hazard: "cyclone", indicator: "obs_freq", kind: "observed", unit: "events per month", value_min: 0, value_max: 5, value_norm: 1 },
-  { hazard: "heatwave", indicator: "freq", kind: "projection", unit: "days a year", value_min: 0, value_max: 366, value_norm: 100 },
-  { hazard: "heatwave", indicator: "obs_freq", kind: "observed", unit: "days a month", value_min: 0, value_max: 31, value_norm: 31 },
-  { hazard: "sea_level_rise", indicator: "change", kind: "projection", unit: "metres", value_min: 0, value_max: 3, value_norm: 1.5 },
-  { hazard: "sea_level_rise", indicator: "obs_change", kind: "observed", unit: "metres", value_min: 0, value_max: 0.5, value_norm: 0.5 },
-  { hazard: "water_stress", indicator: "unified_score", kind: "projection", unit: "score 0..1", value_min: 0, value_max: 1, value_norm: 1 },
-  { hazard: "water_stress", indicator: "score", kind: "projection", unit: "score 0..1", value_min: 0, value_max: 1, value_norm: 1 },
-  { hazard: "water_stress", indicator: "spei_norm", kind: "projection", unit: "normalised index 0..1", value_min: 0, value_max: 1, value_norm: 1 },
-  { hazard: "water_stress", indicator: "obs_score", kind: "observed", unit: "score 0..1", value_min: 0, value_max: 1, value_norm: 1 },
+  {
+    hazard: "wildfire",
+    indicator: "unified_prob",
+    kind: "projection",
+    unit: "annual probability",
+    value_min: 0,
+    value_max: 0.05,
+    value_norm: 0.02,
+  },
+  {
+    hazard: "wildfire",
+    indicator: "obs_score",
+    kind: "observed",
+    unit: "score 0..1",
+    value_min: 0,
+    value_max: 1,
+    value_norm: 1,
+  },
+  {
+    hazard: "flood_potential",
+    indicator: "inland_flood_prob",
+    kind: "projection",
+    unit: "annual probability",
+    value_min: 0,
+    value_max: 0.2,
+    value_norm: 0.1,
+  },
+  {
+    hazard: "flood_potential",
+    indicator: "obs_score",
+    kind: "observed",
+    unit: "score 0..1",
+    value_min: 0,
+    value_max: 1,
+    value_norm: 1,
+  },
+  {
+    hazard: "cyclone",
+    indicator: "prob",
+    kind: "projection",
+    unit: "annual probability",
+    value_min: 0,
+    value_max: 0.3,
+    value_norm: 0.1,
+  },
+  {
+    hazard: "cyclone",
+    indicator: "obs_freq",
+    kind: "observed",
+    unit: "events per month",
+    value_min: 0,
+    value_max: 5,
+    value_norm: 1,
+  },
+  {
+    hazard: "heatwave",
+    indicator: "freq",
+    kind: "projection",
+    unit: "days a year",
+    value_min: 0,
+    value_max: 366,
+    value_norm: 100,
+  },
+  {
+    hazard: "heatwave",
+    indicator: "obs_freq",
+    kind: "observed",
+    unit: "days a month",
+    value_min: 0,
+    value_max: 31,
+    value_norm: 31,
+  },
+  {
+    hazard: "sea_level_rise",
+    indicator: "change",
+    kind: "projection",
+    unit: "metres",
+    value_min: 0,
+    value_max: 3,
+    value_norm: 1.5,
+  },
+  {
+    hazard: "sea_level_rise",
+    indicator: "obs_change",
+    kind: "observed",
+    unit: "metres",
+    value_min: 0,
+    value_max: 0.5,
+    value_norm: 0.5,
+  },
+  {
+    hazard: "water_stress",
+    indicator: "unified_score",
+    kind: "projection",
+    unit: "score 0..1",
+    value_min: 0,
+    value_max: 1,
+    value_norm: 1,
+  },
+  {
+    hazard: "water_stress",
+    indicator: "score",
+    kind: "projection",
+    unit: "score 0..1",
+    value_min: 0,
+    value_max: 1,
+    value_norm: 1,
+  },
+  {
+    hazard: "water_stress",
+    indicator: "spei_norm",
+    kind: "projection",
+    unit: "normalised index 0..1",
+    value_min: 0,
+    value_max: 1,
+    value_norm: 1,
+  },
+  {
+    hazard: "water_stress",
+    indicator: "obs_score",
+    kind: "observed",
+    unit: "score 0..1",
+    value_min: 0,
+    value_max: 1,
+    value_norm: 1,
+  },
 ].map((s) => ({ ...s, hazard: s.hazard as Hazard, kind: s.kind as IndicatorSpec["kind"] }));
 
 /** Spatial resolution reported by the metadata endpoint, in degrees (a number, as published). */
@@ -96,7 +214,8 @@ export function searchLabel(hazard: Hazard, score: number): "LOW" | "HIGH" {
  */
 export function effectiveScenario(hazard: Hazard, scenario: Scenario): Scenario {
   if (hazard === "cyclone") return "ssp585";
-  if (scenario === "ssp126" && (hazard === "flood_potential" || hazard === "water_stress" || hazard === "heatwave")) return "ssp245";
+  if (scenario === "ssp126" && (hazard === "flood_potential" || hazard === "water_stress" || hazard === "heatwave"))
+    return "ssp245";
   return scenario;
 }
 

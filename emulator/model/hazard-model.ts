@@ -160,7 +160,8 @@ function projectionMid(spec: IndicatorSpec, p: PointProfile, scenario: Scenario,
     case "heatwave":
       return (2 + 45 * b) * g * w;
     case "sea_level_rise": {
-      const t = year < 2005 ? Math.max(0, 1 + (year - 2005) / 50) * 0.05 : 0.05 + (SLR_SLOPE[scenario] * (year - 2005)) / 95;
+      const t =
+        year < 2005 ? Math.max(0, 1 + (year - 2005) / 50) * 0.05 : 0.05 + (SLR_SLOPE[scenario] * (year - 2005)) / 95;
       return b * t;
     }
     case "water_stress":
@@ -231,7 +232,9 @@ export interface YearRange {
 }
 
 /** The projection years as strings, made once: a page of series uses each of them thousands of times. */
-const YEAR_KEYS = Array.from({ length: PROJECTION_LAST_YEAR - PROJECTION_FIRST_YEAR + 1 }, (_, i) => String(PROJECTION_FIRST_YEAR + i));
+const YEAR_KEYS = Array.from({ length: PROJECTION_LAST_YEAR - PROJECTION_FIRST_YEAR + 1 }, (_, i) =>
+  String(PROJECTION_FIRST_YEAR + i),
+);
 
 /** A whole series: "YYYY" keys for projections, "YYYY-MM" keys for observed indicators. */
 export function seriesFor(
@@ -245,7 +248,8 @@ export function seriesFor(
   if (spec.kind === "projection") {
     const from = Math.max(PROJECTION_FIRST_YEAR, range?.from ?? PROJECTION_FIRST_YEAR);
     const to = Math.min(PROJECTION_LAST_YEAR, range?.to ?? PROJECTION_LAST_YEAR);
-    for (let y = from; y <= to; y++) out[YEAR_KEYS[y - PROJECTION_FIRST_YEAR]] = modelValue(spec, p, scenario, measure, y);
+    for (let y = from; y <= to; y++)
+      out[YEAR_KEYS[y - PROJECTION_FIRST_YEAR]] = modelValue(spec, p, scenario, measure, y);
   } else {
     const from = Math.max(OBSERVED_FIRST_YEAR, range?.from ?? OBSERVED_FIRST_YEAR);
     const to = Math.min(OBSERVED_LAST_YEAR, range?.to ?? OBSERVED_LAST_YEAR);

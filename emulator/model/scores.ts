@@ -20,7 +20,14 @@ import { modelValue, pointProfile, PointProfile, round6 } from "./hazard-model";
 import { field01 } from "./noise";
 
 /** Maximum of the primary indicator's mid series over [WINDOW_START_YEAR, +window). */
-export function horizonScore(hazard: Hazard, lat: number, lng: number, scenario: Scenario, window: number, seed: number): number {
+export function horizonScore(
+  hazard: Hazard,
+  lat: number,
+  lng: number,
+  scenario: Scenario,
+  window: number,
+  seed: number,
+): number {
   const spec = primaryIndicator(hazard);
   const p = pointProfile(hazard, lat, lng, seed);
   return horizonScoreOf(spec, p, scenario, window);
@@ -43,7 +50,14 @@ export interface RiskSummary {
 }
 
 /** risk_summaries of a point for one scenario and window, optionally for one hazard only. */
-export function riskSummaries(lat: number, lng: number, scenario: Scenario, window: number, seed: number, only?: Hazard): RiskSummary[] {
+export function riskSummaries(
+  lat: number,
+  lng: number,
+  scenario: Scenario,
+  window: number,
+  seed: number,
+  only?: Hazard,
+): RiskSummary[] {
   const hazards = only ? [only] : HAZARDS;
   return hazards.map((hazard) => {
     const score = horizonScore(hazard, lat, lng, scenario, window, seed);
@@ -59,7 +73,14 @@ export const PERIODS: readonly { name: string; from: number; to: number }[] = [
   { name: "2080", from: 2075, to: 2085 },
 ];
 
-function periodMean(spec: IndicatorSpec, p: PointProfile, scenario: Scenario, measure: "lb" | "mid" | "ub", from: number, to: number): number {
+function periodMean(
+  spec: IndicatorSpec,
+  p: PointProfile,
+  scenario: Scenario,
+  measure: "lb" | "mid" | "ub",
+  from: number,
+  to: number,
+): number {
   let sum = 0;
   for (let y = from; y <= to; y++) sum += modelValue(spec, p, scenario, measure, y);
   return sum / (to - from + 1);
@@ -71,7 +92,13 @@ function periodMean(spec: IndicatorSpec, p: PointProfile, scenario: Scenario, me
  * damage (fraction of value) are monotone functions of the normalised indicator, so
  * lbd ≤ value ≤ ubd holds for every family.
  */
-export function extendedMetrics(hazard: Hazard, lat: number, lng: number, scenario: Scenario, seed: number): Record<string, number | string> {
+export function extendedMetrics(
+  hazard: Hazard,
+  lat: number,
+  lng: number,
+  scenario: Scenario,
+  seed: number,
+): Record<string, number | string> {
   const spec = primaryIndicator(hazard);
   const p = pointProfile(hazard, lat, lng, seed);
   const out: Record<string, number | string> = {};
@@ -101,7 +128,12 @@ export function extendedMetrics(hazard: Hazard, lat: number, lng: number, scenar
 }
 
 /** scenario_analytics of the extended summary for a point. */
-export function scenarioAnalytics(lat: number, lng: number, scenarios: readonly Scenario[], seed: number): Record<string, Record<string, Record<string, number | string>>> {
+export function scenarioAnalytics(
+  lat: number,
+  lng: number,
+  scenarios: readonly Scenario[],
+  seed: number,
+): Record<string, Record<string, Record<string, number | string>>> {
   const out: Record<string, Record<string, Record<string, number | string>>> = {};
   for (const scenario of scenarios) {
     const byHazard: Record<string, Record<string, number | string>> = {};

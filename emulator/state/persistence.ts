@@ -73,7 +73,8 @@ export class StatePersister {
     const epoch = this.epoch;
     const run: Promise<void> = this.chain.then(async () => {
       if (this.queued === run) this.queued = null;
-      if (epoch !== this.epoch) throw new HttpProblem(503, ["the change could not be stored (an earlier write failed) and was undone; retry"]);
+      if (epoch !== this.epoch)
+        throw new HttpProblem(503, ["the change could not be stored (an earlier write failed) and was undone; retry"]);
       try {
         const text = JSON.stringify(this.snapshot());
         await writeAtomic(path.join(this.dataDir, FILE), text);

@@ -95,7 +95,13 @@ export function demoAssets(): StoredAsset[] {
 export function assetsToCsv(assets: StoredAsset[]): string {
   const labelKeys = [...new Set(assets.flatMap((a) => Object.keys(a.labels)))];
   const fields = ["entity_id", "entity_name", "lat", "lng", ...labelKeys.map((k) => `label:${k}`)];
-  const data = assets.map((a) => [a.entity_id, a.entity_name, a.lat, a.lng, ...labelKeys.map((k) => a.labels[k] ?? "")]);
+  const data = assets.map((a) => [
+    a.entity_id,
+    a.entity_name,
+    a.lat,
+    a.lng,
+    ...labelKeys.map((k) => a.labels[k] ?? ""),
+  ]);
   return Papa.unparse({ fields, data }, { newline: "\n" }) + "\n";
 }
 
@@ -103,7 +109,14 @@ const DATE = "2025-01-15";
 const ISO = "2025-01-15T09:00:00Z";
 
 /** Loss (currency units) of an asset for a hazard and period, from the model's structural damage. */
-function loss(value: number, hazard: "wildfire" | "flood_potential" | "cyclone", lat: number, lng: number, period: string, seed: number): number {
+function loss(
+  value: number,
+  hazard: "wildfire" | "flood_potential" | "cyclone",
+  lat: number,
+  lng: number,
+  period: string,
+  seed: number,
+): number {
   const m = extendedMetrics(hazard, lat, lng, "ssp245", seed);
   return Math.round(value * Number(m[`structural_damage_${period}`]));
 }
@@ -130,7 +143,15 @@ function demoLossFeatures(assets: StoredAsset[], seed: number): GeoJsonFeature[]
     id: `zone-${a.entity_id}`,
     geometry: {
       type: "Polygon",
-      coordinates: [[[a.lng - d, a.lat - d], [a.lng + d, a.lat - d], [a.lng + d, a.lat + d], [a.lng - d, a.lat + d], [a.lng - d, a.lat - d]]],
+      coordinates: [
+        [
+          [a.lng - d, a.lat - d],
+          [a.lng + d, a.lat - d],
+          [a.lng + d, a.lat + d],
+          [a.lng - d, a.lat + d],
+          [a.lng - d, a.lat - d],
+        ],
+      ],
     },
     properties: { ...props(a, i), zone: `${a.entity_name} zone` },
   });
@@ -153,7 +174,17 @@ function demoSubProjectGeojson() {
         type: "Feature" as const,
         geometry: {
           type: "MultiPolygon",
-          coordinates: [[[[114.2, 0.4], [114.9, 0.4], [114.9, 1.0], [114.2, 1.0], [114.2, 0.4]]]],
+          coordinates: [
+            [
+              [
+                [114.2, 0.4],
+                [114.9, 0.4],
+                [114.9, 1.0],
+                [114.2, 1.0],
+                [114.2, 0.4],
+              ],
+            ],
+          ],
         },
         properties: {
           "Entity Name": "Kapuas Forest Block",

@@ -47,7 +47,20 @@ interface Spill {
   rect: Rect;
 }
 
-const ERROR_VALUES = new Set(["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#SPILL!", "#CALC!", "#BUSY!", "#CONNECT!", "#GETTING_DATA"]);
+const ERROR_VALUES = new Set([
+  "#NULL!",
+  "#DIV/0!",
+  "#VALUE!",
+  "#REF!",
+  "#NAME?",
+  "#NUM!",
+  "#N/A",
+  "#SPILL!",
+  "#CALC!",
+  "#BUSY!",
+  "#CONNECT!",
+  "#GETTING_DATA",
+]);
 
 /** Whether a cell value is one of Excel's error values. */
 export function isErrorValue(value: unknown): boolean {
@@ -153,7 +166,14 @@ export class FormulaEngine {
       const cell = found.sheet.cell(found.row, found.col);
       if (cell?.formula === undefined) continue;
       const local = formatLocal({ row: found.row, col: found.col, rows: 1, cols: 1 });
-      this.fake.setFormulaResult(found.sheet.name, local, this.evaluate(cell.formula, { sheetName: found.sheet.name, address: formatAddress(found.sheet.name, { row: found.row, col: found.col, rows: 1, cols: 1 }) }));
+      this.fake.setFormulaResult(
+        found.sheet.name,
+        local,
+        this.evaluate(cell.formula, {
+          sheetName: found.sheet.name,
+          address: formatAddress(found.sheet.name, { row: found.row, col: found.col, rows: 1, cols: 1 }),
+        }),
+      );
     }
   }
 
@@ -163,9 +183,13 @@ export class FormulaEngine {
    */
   recalculateDependents(sheet: SheetModel, rect: Rect, except?: Rect): void {
     for (const target of this.dependentsOf(sheet, rect)) {
-      if (except && target.sheet === sheet && overlaps(except, { row: target.row, col: target.col, rows: 1, cols: 1 })) continue;
+      if (except && target.sheet === sheet && overlaps(except, { row: target.row, col: target.col, rows: 1, cols: 1 }))
+        continue;
       const local = formatLocal({ row: target.row, col: target.col, rows: 1, cols: 1 });
-      const value = this.evaluate(target.formula, { sheetName: target.sheet.name, address: formatAddress(target.sheet.name, { row: target.row, col: target.col, rows: 1, cols: 1 }) });
+      const value = this.evaluate(target.formula, {
+        sheetName: target.sheet.name,
+        address: formatAddress(target.sheet.name, { row: target.row, col: target.col, rows: 1, cols: 1 }),
+      });
       this.fake.setFormulaResult(target.sheet.name, local, value);
     }
   }
@@ -179,7 +203,8 @@ export class FormulaEngine {
         if (quietSince === 0) quietSince = Date.now();
         if (Date.now() - quietSince >= 50) return;
       } else quietSince = 0;
-      if (Date.now() > deadline) throw new Error(`${this.busyCount} formula(s) still calculating after ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`${this.busyCount} formula(s) still calculating after ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -196,18 +221,27 @@ export class FormulaEngine {
     this.waiting.delete(key);
 
     const expr = this.parse(formula);
-    if (expr instanceof FormulaSyntaxError) return this.fail(key, sheet, rect, { code: "#NAME?", message: expr.message });
+    if (expr instanceof FormulaSyntaxError)
+      return this.fail(key, sheet, rect, { code: "#NAME?", message: expr.message });
     if (expr.kind !== "call") {
       const value = this.argumentValue(expr, sheet, undefined);
       if (value === BUSY) return this.wait(key);
       if (isCellErrorArg(value)) return this.fail(key, sheet, rect, value.error);
       this.clearSpill(key);
-      return Array.isArray(value) ? this.fail(key, sheet, rect, { code: "#VALUE!", message: "A range cannot be shown in one cell here" }) : scalar(value, (error) => this.errors.set(key, error));
+      return Array.isArray(value)
+        ? this.fail(key, sheet, rect, { code: "#VALUE!", message: "A range cannot be shown in one cell here" })
+        : scalar(value, (error) => this.errors.set(key, error));
     }
     return this.call(expr, formula, key, sheet, rect);
   }
 
-  private call(expr: Extract<Expr, { kind: "call" }>, formula: string, key: string, sheet: SheetModel, rect: Rect): FakeCellValue {
+  private call(
+    expr: Extract<Expr, { kind: "call" }>,
+    formula: string,
+    key: string,
+    sheet: SheetModel,
+    rect: Rect,
+  ): FakeCellValue {
     const [namespace, ...rest] = expr.name.split(".");
     const id = rest.join(".");
     const fn = namespace.toUpperCase() === FUNCTION_NAMESPACE && id ? this.registry.get(id) : undefined;
@@ -221,7 +255,10 @@ export class FormulaEngine {
     const meta = this.metadata.get(id);
     const declared = meta ? meta.parameters.length : Math.max(0, fn.length - 1);
     if (expr.args.length > declared) {
-      return this.fail(key, sheet, rect, { code: "#VALUE!", message: `${expr.name.toUpperCase()} takes at most ${declared} arguments; got ${expr.args.length}` });
+      return this.fail(key, sheet, rect, {
+        code: "#VALUE!",
+        message: `${expr.name.toUpperCase()} takes at most ${declared} arguments; got ${expr.args.length}`,
+      });
     }
     const args: unknown[] = [];
     for (let i = 0; i < declared; i++) {
@@ -257,7 +294,12 @@ export class FormulaEngine {
     return "#BUSY!";
   }
 
-  private settle(key: string, generation: number, formula: string, outcome: { value?: unknown; error?: unknown }): void {
+  private settle(
+    key: string,
+    generation: number,
+    formula: string,
+    outcome: { value?: unknown; error?: unknown },
+  ): void {
     const pending = this.pending.get(key);
     if (!pending || pending.generation !== generation) return; // recalculated or overwritten meanwhile
     this.pending.delete(key);
@@ -303,7 +345,10 @@ export class FormulaEngine {
     const blocker = this.blockerIn(key, sheet, area);
     if (blocker) {
       this.clearSpill(key);
-      const shown = this.fail(key, sheet, rect, { code: "#SPILL!", message: `Spill range ${formatLocal(area)} isn't blank: ${blocker} holds data` });
+      const shown = this.fail(key, sheet, rect, {
+        code: "#SPILL!",
+        message: `Spill range ${formatLocal(area)} isn't blank: ${blocker} holds data`,
+      });
       this.blocked.set(key, { sheet, rect: area });
       return shown;
     }
@@ -351,7 +396,8 @@ export class FormulaEngine {
       this.errors.delete(cellId);
       if (cell.formula === undefined) cell.value = "";
     });
-    if (!sheet.deleted) this.fake.model.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
+    if (!sheet.deleted)
+      this.fake.model.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
   }
 
   /** A fingerprint of what a formula shows (anchor and spill), to tell whether dependents must recalculate. */
@@ -398,7 +444,9 @@ export class FormulaEngine {
       case "omitted":
         return null;
       case "call":
-        return { error: { code: "#VALUE!", message: `Nested functions (${expr.name}) are not supported by the harness` } };
+        return {
+          error: { code: "#VALUE!", message: `Nested functions (${expr.name}) are not supported by the harness` },
+        };
       case "ref":
         return this.referenceValue(expr, sheet, type);
     }
@@ -416,7 +464,12 @@ export class FormulaEngine {
         if (isErrorValue(value)) {
           const where = formatLocal({ row: ref.row + r, col: ref.col + c, rows: 1, cols: 1 });
           const inner = this.errors.get(cellKey(target, ref.row + r, ref.col + c));
-          return { error: { code: String(value), message: `${where} shows ${value}${inner?.message ? `: ${inner.message}` : ""}` } };
+          return {
+            error: {
+              code: String(value),
+              message: `${where} shows ${value}${inner?.message ? `: ${inner.message}` : ""}`,
+            },
+          };
         }
         line.push(value === "" && ref.rows * ref.cols === 1 ? emptyAs(type) : value);
       }
@@ -441,7 +494,10 @@ export class FormulaEngine {
   }
 
   /** Formula cells that reference any cell of `rect` on `sheet`, or wait for a busy cell. */
-  private dependentsOf(sheet: SheetModel, rect: Rect): Array<{ sheet: SheetModel; row: number; col: number; formula: string }> {
+  private dependentsOf(
+    sheet: SheetModel,
+    rect: Rect,
+  ): Array<{ sheet: SheetModel; row: number; col: number; formula: string }> {
     const out: Array<{ sheet: SheetModel; row: number; col: number; formula: string }> = [];
     for (const candidate of this.fake.model.liveSheets()) {
       candidate.rows.forEach((line, r) =>

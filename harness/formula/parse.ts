@@ -98,7 +98,7 @@ class Parser {
       if (upper === "TRUE" || upper === "FALSE") return { kind: "boolean", value: upper === "TRUE" };
       throw new FormulaSyntaxError(`Unknown name "${name[0]}" in the formula (text needs double quotes)`);
     }
-    return this.fail("a number, a \"text\", TRUE/FALSE, a cell reference or a function call");
+    return this.fail('a number, a "text", TRUE/FALSE, a cell reference or a function call');
   }
 
   private string(): Expr {

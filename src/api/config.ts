@@ -36,12 +36,17 @@ export function checkServiceUrl(value: string, setting: string): string {
   try {
     url = new URL(value.trim());
   } catch {
-    throw new ConfigurationError(`${setting} "${value}" is not a valid URL (expected e.g. https://service.example.com)`, {
-      operation: "configure",
-    });
+    throw new ConfigurationError(
+      `${setting} "${value}" is not a valid URL (expected e.g. https://service.example.com)`,
+      {
+        operation: "configure",
+      },
+    );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new ConfigurationError(`${setting} must start with https:// (got ${url.protocol})`, { operation: "configure" });
+    throw new ConfigurationError(`${setting} must start with https:// (got ${url.protocol})`, {
+      operation: "configure",
+    });
   }
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     throw new ConfigurationError(
@@ -57,7 +62,8 @@ export function checkServiceUrl(value: string, setting: string): string {
 
 /** Validates a whole connection and returns it normalized (trimmed, no trailing slashes). */
 export function checkConnection(config: ConnectionConfig): ConnectionConfig {
-  if (config.baseUrl === "" && config.apiKey === "") throw new NotConnectedError("Open the Climate Risk pane to connect", { operation: "configure" });
+  if (config.baseUrl === "" && config.apiKey === "")
+    throw new NotConnectedError("Open the Climate Risk pane to connect", { operation: "configure" });
   const apiKey = config.apiKey.trim();
   if (apiKey === "") throw new ConfigurationError("API key is empty", { operation: "configure" });
   const project = config.project?.trim();

@@ -29,7 +29,10 @@ export class ServiceError extends Error {
   /** The client operation that failed, e.g. `datasets.summary`. */
   readonly operation: string;
 
-  constructor(message: string, init: { status?: number; errors?: readonly string[]; operation: string; cause?: unknown }) {
+  constructor(
+    message: string,
+    init: { status?: number; errors?: readonly string[]; operation: string; cause?: unknown },
+  ) {
     super(message);
     this.name = new.target.name;
     this.status = init.status;

@@ -169,7 +169,11 @@ export class Transport {
       }, timeoutMs);
       return await decodeBody<T>(response, spec, url);
     } catch (error) {
-      throw await this.toServiceError(error, spec, url, { timedOut, callerAborted: call.signal?.aborted === true, timeoutMs });
+      throw await this.toServiceError(error, spec, url, {
+        timedOut,
+        callerAborted: call.signal?.aborted === true,
+        timeoutMs,
+      });
     } finally {
       if (bodyTimer !== undefined) clearTimeout(bodyTimer);
       call.signal?.removeEventListener("abort", onCallerAbort);
@@ -182,7 +186,10 @@ export class Transport {
   }
 
   private headersFor(spec: RequestSpec): Record<string, string> {
-    const headers: Record<string, string> = { "X-Service-APIKey": this.connection.apiKey, Accept: "application/json, */*" };
+    const headers: Record<string, string> = {
+      "X-Service-APIKey": this.connection.apiKey,
+      Accept: "application/json, */*",
+    };
     if (spec.project !== undefined) {
       const project = spec.project === true ? this.connection.project : spec.project;
       if (!project) {
@@ -294,7 +301,8 @@ async function errorStrings(response: Response): Promise<string[]> {
   }
   try {
     const body = JSON.parse(text) as { errors?: unknown };
-    if (Array.isArray(body.errors)) return body.errors.map((entry) => (typeof entry === "string" ? entry : JSON.stringify(entry)));
+    if (Array.isArray(body.errors))
+      return body.errors.map((entry) => (typeof entry === "string" ? entry : JSON.stringify(entry)));
   } catch {
     // Not JSON: keep a short excerpt of the text below.
   }
@@ -324,7 +332,10 @@ export function fileNameOf(disposition: string | null): string | undefined {
 
 /** A file name from the request path when the service names none: `<portfolio>-<last segment>`. */
 function fallbackFileName(path: string): string {
-  const parts = path.split("/").filter(Boolean).map((p) => decodeURIComponent(p));
+  const parts = path
+    .split("/")
+    .filter(Boolean)
+    .map((p) => decodeURIComponent(p));
   return parts.slice(-3).join("-") || "download";
 }
 

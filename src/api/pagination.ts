@@ -41,7 +41,10 @@ export class PagedList<T> implements AsyncIterable<T> {
   /** Pages one after another, each awaited before the next is requested. */
   async *pages(call: CallOptions & { rows?: number } = {}): AsyncGenerator<T[], void, undefined> {
     const rows = clampRows(call.rows ?? this.defaults.rows);
-    const options = { signal: call.signal ?? this.defaults.signal, timeoutMs: call.timeoutMs ?? this.defaults.timeoutMs };
+    const options = {
+      signal: call.signal ?? this.defaults.signal,
+      timeoutMs: call.timeoutMs ?? this.defaults.timeoutMs,
+    };
     for (let page = 1; ; page++) {
       const items = await this.fetchPage(page, rows, options);
       if (items.length > 0) yield items;
@@ -90,7 +93,9 @@ export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAl
   // With a size hint, the horizon is the page that must end the list. Without one it is page 1: most
   // lists fit in a page, and reading ahead before page 1 proves otherwise would multiply their cost.
   let horizon: number =
-    options.expectedItems !== undefined && options.expectedItems >= 0 ? Math.floor(options.expectedItems / rows) + 1 : 1;
+    options.expectedItems !== undefined && options.expectedItems >= 0
+      ? Math.floor(options.expectedItems / rows) + 1
+      : 1;
 
   const outerSignal = options.signal;
   const abortAll = () => inFlight.forEach((controller) => controller.abort());
@@ -143,7 +148,9 @@ export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAl
     outerSignal?.removeEventListener("abort", abortAll);
   }
   if (outerSignal?.aborted) {
-    throw failure instanceof AbortedError ? failure : new AbortedError("reading pages was cancelled", { operation: "readAllPages" });
+    throw failure instanceof AbortedError
+      ? failure
+      : new AbortedError("reading pages was cancelled", { operation: "readAllPages" });
   }
   if (failure !== undefined) throw failure;
 

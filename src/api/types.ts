@@ -71,13 +71,7 @@ export interface Asset {
 
 export type Scenario = "ssp126" | "ssp245" | "ssp585" | (string & {});
 /** Hazard names of the portfolio endpoints' default summary. */
-export type SummaryHazard =
-  | "cyclone"
-  | "flood_potential"
-  | "heatwave"
-  | "sea_level_rise"
-  | "water_stress"
-  | "wildfire";
+export type SummaryHazard = "cyclone" | "flood_potential" | "heatwave" | "sea_level_rise" | "water_stress" | "wildfire";
 /** Hazard keys of the extended summary (flood is `flood` there). */
 export type ExtendedHazard = "heatwave" | "flood" | "cyclone" | "sea_level_rise" | "water_stress" | "wildfire";
 export type RiskLabel = "LOW" | "MEDIUM" | "HIGH" | (string & {});

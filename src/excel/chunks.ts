@@ -51,7 +51,9 @@ export function planRowChunks(sizes: readonly number[], maxBytes: number, fixedB
   let bytes = fixedBytes;
   for (let i = 0; i < sizes.length; i++) {
     if (fixedBytes + sizes[i] > maxBytes) {
-      throw new Error(`Row ${i + 1} of the table is about ${sizes[i].toLocaleString("en-US")} bytes, more than one request to Excel may carry (${maxBytes.toLocaleString("en-US")}).`);
+      throw new Error(
+        `Row ${i + 1} of the table is about ${sizes[i].toLocaleString("en-US")} bytes, more than one request to Excel may carry (${maxBytes.toLocaleString("en-US")}).`,
+      );
     }
     if (bytes + sizes[i] > maxBytes && i > start) {
       chunks.push({ start, end: i, bytes });

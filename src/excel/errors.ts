@@ -11,7 +11,9 @@ export class IncompleteCleanupError extends Error {
     readonly cleanupError: unknown,
   ) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`${reason} The new sheet(s) ${leftSheets.map((s) => `"${s}"`).join(", ")} could not be removed: delete them by hand.`);
+    super(
+      `${reason} The new sheet(s) ${leftSheets.map((s) => `"${s}"`).join(", ")} could not be removed: delete them by hand.`,
+    );
     this.name = "IncompleteCleanupError";
   }
 }

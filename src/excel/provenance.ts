@@ -9,7 +9,16 @@
  * Excel on the web and every desktop Excel keep alike (ExcelApi 1.1 only).
  */
 import { TEXT_FORMAT } from "../shaping/safeCells";
-import { FORMULA_STORE_SHEET, PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET, parseRecord, serializeRecord, sourcesRow, type ProvenanceRecord } from "../shaping/provenance";
+import {
+  FORMULA_STORE_SHEET,
+  PROVENANCE_STORE_SHEET,
+  SOURCES_HEADER,
+  SOURCES_SHEET,
+  parseRecord,
+  serializeRecord,
+  sourcesRow,
+  type ProvenanceRecord,
+} from "../shaping/provenance";
 import type { CellValue } from "../shaping/types";
 import { readStaticCells } from "./staticCopies";
 
@@ -55,7 +64,10 @@ export async function readProvenance(context: Excel.RequestContext): Promise<Pro
  * Replaces the whole store and the Sources sheet with `records` (creating either when missing).
  * Queues the changes and syncs once at the end.
  */
-export async function writeProvenance(context: Excel.RequestContext, records: readonly ProvenanceRecord[]): Promise<void> {
+export async function writeProvenance(
+  context: Excel.RequestContext,
+  records: readonly ProvenanceRecord[],
+): Promise<void> {
   const sheets = context.workbook.worksheets;
   let store = sheets.getItemOrNullObject(PROVENANCE_STORE_SHEET);
   let sources = sheets.getItemOrNullObject(SOURCES_SHEET);
@@ -76,7 +88,11 @@ function writeStore(store: Excel.Worksheet, records: readonly ProvenanceRecord[]
 }
 
 /** Rewrites the Sources sheet from the records (and the static copies on record); syncs. */
-async function writeSources(context: Excel.RequestContext, sources: Excel.Worksheet, records: readonly ProvenanceRecord[]): Promise<void> {
+async function writeSources(
+  context: Excel.RequestContext,
+  sources: Excel.Worksheet,
+  records: readonly ProvenanceRecord[],
+): Promise<void> {
   const sourceRows: CellValue[][] = [SOURCES_HEADER, ...records.map(sourcesRow)];
   writeTextBlock(sources, sourceRows, SOURCES_HEADER.length);
   sources.getRangeByIndexes(0, 0, 1, SOURCES_HEADER.length).format.font.bold = true;
@@ -86,7 +102,9 @@ async function writeSources(context: Excel.RequestContext, sources: Excel.Worksh
   if (copies.length > 0) {
     const block: CellValue[][] = [STATIC_COPIES_HEADER, ...copies.map((c) => [c.sheetName, c.cells, c.takenAt])];
     const range = sources.getRangeByIndexes(sourceRows.length + 1, 0, block.length, STATIC_COPIES_HEADER.length);
-    range.numberFormat = block.map((row) => row.map((v) => (typeof v === "string" && v !== "" ? TEXT_FORMAT : "General")));
+    range.numberFormat = block.map((row) =>
+      row.map((v) => (typeof v === "string" && v !== "" ? TEXT_FORMAT : "General")),
+    );
     range.values = block;
     sources.getRangeByIndexes(sourceRows.length + 1, 0, 1, STATIC_COPIES_HEADER.length).format.font.bold = true;
   }
@@ -94,10 +112,16 @@ async function writeSources(context: Excel.RequestContext, sources: Excel.Worksh
 }
 
 /** Header of the Sources sheet's second block: sheets whose RISK formulas were converted to values. */
-export const STATIC_COPIES_HEADER = ["Static copy of sheet", "RISK formulas replaced by values", "Static copy taken (UTC)"];
+export const STATIC_COPIES_HEADER = [
+  "Static copy of sheet",
+  "RISK formulas replaced by values",
+  "Static copy taken (UTC)",
+];
 
 /** Per sheet: how many formulas the static copies replaced, and the latest copy's time. */
-export async function readStaticCopySummary(context: Excel.RequestContext): Promise<Array<{ sheetName: string; cells: number; takenAt: string }>> {
+export async function readStaticCopySummary(
+  context: Excel.RequestContext,
+): Promise<Array<{ sheetName: string; cells: number; takenAt: string }>> {
   const bySheet = new Map<string, { sheetName: string; cells: number; takenAt: string }>();
   for (const cell of await readStaticCells(context)) {
     const entry = bySheet.get(cell.sheetName) ?? { sheetName: cell.sheetName, cells: 0, takenAt: "" };
@@ -120,7 +144,10 @@ function writeTextBlock(sheet: Excel.Worksheet, rows: CellValue[][], width: numb
  * Adds (or replaces, by sheet id) records, dropping records of sheets that no longer exist, and
  * rewrites the store and the Sources sheet.
  */
-export async function recordProvenance(context: Excel.RequestContext, added: readonly ProvenanceRecord[]): Promise<void> {
+export async function recordProvenance(
+  context: Excel.RequestContext,
+  added: readonly ProvenanceRecord[],
+): Promise<void> {
   const { records } = await readProvenance(context);
   const sheets = context.workbook.worksheets;
   sheets.load("items/id");

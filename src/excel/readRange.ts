@@ -43,7 +43,11 @@ function sheetOf(address: string): string {
 }
 
 /** Read a range: cut to the used range when it is larger, then values in row blocks. */
-async function readRange(context: Excel.RequestContext, range: Excel.Range, options: ReadOptions): Promise<RangeSnapshot> {
+async function readRange(
+  context: Excel.RequestContext,
+  range: Excel.Range,
+  options: ReadOptions,
+): Promise<RangeSnapshot> {
   range.load("address, rowCount, columnCount");
   const used = range.worksheet.getUsedRangeOrNullObject(true);
   used.load("address, rowIndex, rowCount, columnIndex, columnCount");
@@ -75,7 +79,13 @@ async function readRange(context: Excel.RequestContext, range: Excel.Range, opti
     await context.sync();
     for (const row of piece.values) values.push(row as CellValue[]);
   }
-  return { address, sheetName: sheetOf(address), values, mergedAreas: await mergedAreas(context, target), totalRows: rowCount };
+  return {
+    address,
+    sheetName: sheetOf(address),
+    values,
+    mergedAreas: await mergedAreas(context, target),
+    totalRows: rowCount,
+  };
 }
 
 /**
@@ -98,7 +108,11 @@ export async function readSelection(context: Excel.RequestContext, options: Read
 }
 
 /** Read a named Excel table, header row included. Rejects with a clear message when it is missing. */
-export async function readTable(context: Excel.RequestContext, tableName: string, options: ReadOptions = {}): Promise<RangeSnapshot> {
+export async function readTable(
+  context: Excel.RequestContext,
+  tableName: string,
+  options: ReadOptions = {},
+): Promise<RangeSnapshot> {
   const table = context.workbook.tables.getItemOrNullObject(tableName);
   await context.sync();
   if (table.isNullObject) throw new Error(`There is no table named "${tableName}" in this workbook.`);
@@ -106,7 +120,11 @@ export async function readTable(context: Excel.RequestContext, tableName: string
 }
 
 /** Read a range by its sheet-qualified address (e.g. a range synced earlier), the same way. */
-export async function readAddress(context: Excel.RequestContext, address: string, options: ReadOptions = {}): Promise<RangeSnapshot> {
+export async function readAddress(
+  context: Excel.RequestContext,
+  address: string,
+  options: ReadOptions = {},
+): Promise<RangeSnapshot> {
   const bang = address.lastIndexOf("!");
   if (bang < 0) throw new Error(`"${address}" names no sheet.`);
   const sheet = context.workbook.worksheets.getItemOrNullObject(sheetOf(address));

@@ -31,7 +31,9 @@ export class IncompleteRestoreError extends Error {
     readonly sheetName: string,
     readonly restoreError: unknown,
   ) {
-    super(`${cause instanceof Error ? cause.message : String(cause)} Writing the old table back into "${sheetName}" failed as well: check the sheet, or paste it anew.`);
+    super(
+      `${cause instanceof Error ? cause.message : String(cause)} Writing the old table back into "${sheetName}" failed as well: check the sheet, or paste it anew.`,
+    );
     this.name = "IncompleteRestoreError";
   }
 }
@@ -65,26 +67,41 @@ export async function checkPastedSheet(context: Excel.RequestContext, record: Pr
   const sheet = context.workbook.worksheets.getItemOrNullObject(record.sheetId);
   sheet.load("name");
   await context.sync();
-  if (sheet.isNullObject) throw new PastedSheetChangedError(`${where} was deleted: nothing to refresh (paste it anew from its panel).`);
+  if (sheet.isNullObject)
+    throw new PastedSheetChangedError(`${where} was deleted: nothing to refresh (paste it anew from its panel).`);
   if (sheet.name !== record.sheetName) {
-    throw new PastedSheetChangedError(`${where} was renamed to "${sheet.name}": rename it back to refresh it, or paste it anew. Nothing was changed.`);
+    throw new PastedSheetChangedError(
+      `${where} was renamed to "${sheet.name}": rename it back to refresh it, or paste it anew. Nothing was changed.`,
+    );
   }
   const table = sheet.tables.getItemOrNullObject(record.tableName);
   await context.sync();
-  if (table.isNullObject) throw new PastedSheetChangedError(`${where} no longer holds the table "${record.tableName}" (it was removed or renamed): nothing was changed.`);
+  if (table.isNullObject)
+    throw new PastedSheetChangedError(
+      `${where} no longer holds the table "${record.tableName}" (it was removed or renamed): nothing was changed.`,
+    );
   const range = table.getRange();
   range.load("rowIndex, columnIndex, rowCount, columnCount, address");
   await context.sync();
   const width = record.header.length;
   const recorded = parseA1(record.tableAddress);
-  if (range.rowIndex !== recorded.row || range.columnIndex !== recorded.col || range.rowCount !== recorded.rows || range.columnCount < width) {
-    throw new PastedSheetChangedError(`${where}: the table "${record.tableName}" was moved or resized (${localOf(range.address)} instead of ${record.tableAddress}): nothing was changed.`);
+  if (
+    range.rowIndex !== recorded.row ||
+    range.columnIndex !== recorded.col ||
+    range.rowCount !== recorded.rows ||
+    range.columnCount < width
+  ) {
+    throw new PastedSheetChangedError(
+      `${where}: the table "${record.tableName}" was moved or resized (${localOf(range.address)} instead of ${record.tableAddress}): nothing was changed.`,
+    );
   }
   const values = await readBlock(context, sheet, range.rowIndex, range.columnIndex, range.rowCount, width, "values");
   const body = values.slice(1);
   const compared = record.rows === 0 && body.length === 1 && body[0].every((v) => v === "") ? [] : body;
   if (tableFingerprint(values[0], compared) !== record.fingerprint) {
-    throw new PastedSheetChangedError(`${where} was edited since it was written (the table's values differ): refreshing would overwrite those edits, so nothing was changed. Paste it anew, or undo the edits.`);
+    throw new PastedSheetChangedError(
+      `${where} was edited since it was written (the table's values differ): refreshing would overwrite those edits, so nothing was changed. Paste it anew, or undo the edits.`,
+    );
   }
   return { sheet, table, row: range.rowIndex, col: range.columnIndex, rows: range.rowCount, cols: range.columnCount };
 }
@@ -105,9 +122,14 @@ export async function replaceTableInPlace(
   checkShape({ sheetName: record.sheetName, header, rows }, 0);
   const width = record.header.length;
   if (header.length !== width) {
-    throw new PastedSheetChangedError(`${where}: the service now returns ${header.length} columns instead of ${width}; the table cannot be refreshed in place. Paste it anew. Nothing was changed.`);
+    throw new PastedSheetChangedError(
+      `${where}: the service now returns ${header.length} columns instead of ${width}; the table cannot be refreshed in place. Paste it anew. Nothing was changed.`,
+    );
   }
-  if (rows.length === 0) throw new PastedSheetChangedError(`${where}: the service returned no rows for these filters; the table was left as it was.`);
+  if (rows.length === 0)
+    throw new PastedSheetChangedError(
+      `${where}: the service returned no rows for these filters; the table was left as it was.`,
+    );
   const signal = options.signal;
   signal?.throwIfAborted();
   const at = await checkPastedSheet(context, record);
@@ -119,13 +141,17 @@ export async function replaceTableInPlace(
     const taken = below.findIndex((line) => line.some((v) => v !== ""));
     if (taken >= 0) {
       const address = `${columnLetters(at.col)}${at.row + at.rows + 1}:${columnLetters(at.col + at.cols - 1)}${at.row + 1 + newBody}`;
-      throw new PastedSheetChangedError(`${where}: the refreshed table has ${newBody - oldBody} more rows, but cells below it (${address}) hold data. Move them, then refresh again. Nothing was changed.`);
+      throw new PastedSheetChangedError(
+        `${where}: the refreshed table has ${newBody - oldBody} more rows, but cells below it (${address}) hold data. Move them, then refresh again. Nothing was changed.`,
+      );
     }
   }
   // Table.resize is ExcelApi 1.13 (Windows 2102, Mac 16.50): older builds refresh a table only
   // when its row count is unchanged; asked first, so nothing is written.
   if (newBody !== oldBody && !requirementSupported("ExcelApi", "1.13")) {
-    throw new PastedSheetChangedError(`${where}: the refreshed table has ${newBody} rows instead of ${oldBody}, and this version of Excel cannot resize a table (it needs Excel 2102 or Mac 16.50 or later). Paste it anew instead. Nothing was changed.`);
+    throw new PastedSheetChangedError(
+      `${where}: the refreshed table has ${newBody} rows instead of ${oldBody}, and this version of Excel cannot resize a table (it needs Excel 2102 or Mac 16.50 or later). Paste it anew instead. Nothing was changed.`,
+    );
   }
   // Backup of what will be overwritten: values and formats of the table's own columns.
   const backupRows = Math.max(at.rows, newBody + 1);
@@ -139,7 +165,10 @@ export async function replaceTableInPlace(
     signal?.throwIfAborted();
     if (newBody !== oldBody) {
       table.resize(rangeAddress(at.row, at.col, newBody + 1, at.cols));
-      if (newBody < oldBody) sheet.getRangeByIndexes(at.row + 1 + newBody, at.col, oldBody - newBody, width).clear("Contents" as Excel.ClearApplyTo);
+      if (newBody < oldBody)
+        sheet
+          .getRangeByIndexes(at.row + 1 + newBody, at.col, oldBody - newBody, width)
+          .clear("Contents" as Excel.ClearApplyTo);
       await context.sync();
     }
   } catch (error) {
@@ -163,7 +192,15 @@ export async function replaceTableInPlace(
 }
 
 /** Header then rows in chunks; text cells get the text format, numeric columns keep theirs. */
-async function writeTable(context: Excel.RequestContext, sheet: Excel.Worksheet, row: number, col: number, header: string[], rows: CellValue[][], options: ReplaceOptions): Promise<void> {
+async function writeTable(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  row: number,
+  col: number,
+  header: string[],
+  rows: CellValue[][],
+  options: ReplaceOptions,
+): Promise<void> {
   const width = header.length;
   const kinds = columnTextKinds(rows, width);
   const head = sheet.getRangeByIndexes(row, col, 1, width);
@@ -172,7 +209,12 @@ async function writeTable(context: Excel.RequestContext, sheet: Excel.Worksheet,
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
   const fixed = OPERATION_OVERHEAD_BYTES * 3;
   const chunks = planRowChunks(
-    rows.map((r) => rowBytes(r, r.map(() => TEXT_FORMAT))),
+    rows.map((r) =>
+      rowBytes(
+        r,
+        r.map(() => TEXT_FORMAT),
+      ),
+    ),
     maxBytes - rowBytes(header, null) - fixed,
     fixed,
   );
@@ -181,7 +223,9 @@ async function writeTable(context: Excel.RequestContext, sheet: Excel.Worksheet,
     const part = rows.slice(chunk.start, chunk.end);
     for (let c = 0; c < width; c++) {
       if (kinds[c] === "none") continue; // numbers only: the user's number format stays
-      sheet.getRangeByIndexes(row + 1 + chunk.start, col + c, part.length, 1).numberFormat = part.map((r) => [typeof r[c] === "string" && r[c] !== "" ? TEXT_FORMAT : "General"]);
+      sheet.getRangeByIndexes(row + 1 + chunk.start, col + c, part.length, 1).numberFormat = part.map((r) => [
+        typeof r[c] === "string" && r[c] !== "" ? TEXT_FORMAT : "General",
+      ]);
     }
     sheet.getRangeByIndexes(row + 1 + chunk.start, col, part.length, width).values = part;
     await context.sync();
@@ -190,9 +234,21 @@ async function writeTable(context: Excel.RequestContext, sheet: Excel.Worksheet,
 }
 
 /** Writes back a backup (formats before values, as the first write did). */
-async function writeBlock(context: Excel.RequestContext, sheet: Excel.Worksheet, row: number, col: number, values: CellValue[][], formats: CellValue[][], maxRequestBytes?: number): Promise<void> {
+async function writeBlock(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  row: number,
+  col: number,
+  values: CellValue[][],
+  formats: CellValue[][],
+  maxRequestBytes?: number,
+): Promise<void> {
   const maxBytes = maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
-  const chunks = planRowChunks(values.map((r, i) => rowBytes(r, formats[i] as string[])), maxBytes - OPERATION_OVERHEAD_BYTES * 2, OPERATION_OVERHEAD_BYTES * 2);
+  const chunks = planRowChunks(
+    values.map((r, i) => rowBytes(r, formats[i] as string[])),
+    maxBytes - OPERATION_OVERHEAD_BYTES * 2,
+    OPERATION_OVERHEAD_BYTES * 2,
+  );
   for (const chunk of chunks) {
     const count = chunk.end - chunk.start;
     const range = sheet.getRangeByIndexes(row + chunk.start, col, count, values[0].length);
@@ -203,7 +259,15 @@ async function writeBlock(context: Excel.RequestContext, sheet: Excel.Worksheet,
 }
 
 /** Reads a block of cells' `values` or `numberFormat` in slices. */
-export async function readBlock(context: Excel.RequestContext, sheet: Excel.Worksheet, row: number, col: number, rows: number, cols: number, property: "values" | "numberFormat" | "formulas"): Promise<CellValue[][]> {
+export async function readBlock(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  row: number,
+  col: number,
+  rows: number,
+  cols: number,
+  property: "values" | "numberFormat" | "formulas",
+): Promise<CellValue[][]> {
   const out: CellValue[][] = [];
   const step = Math.max(1, Math.floor(CELLS_PER_READ / Math.max(1, cols)));
   for (let r = 0; r < rows; r += step) {

@@ -17,7 +17,10 @@ export const RISK_CALL = /\bRISK\.[A-Z]+\s*\(/i;
  * Counts formulas that call RISK.* on every sheet, reading the used range in slices; with
  * `matches`, only those formulas it accepts (e.g. the ones naming one portfolio).
  */
-export async function countRiskCells(context: Excel.RequestContext, matches?: (formula: string) => boolean): Promise<RiskCellCount> {
+export async function countRiskCells(
+  context: Excel.RequestContext,
+  matches?: (formula: string) => boolean,
+): Promise<RiskCellCount> {
   const worksheets = context.workbook.worksheets;
   worksheets.load("items/name");
   await context.sync();
@@ -32,11 +35,18 @@ export async function countRiskCells(context: Excel.RequestContext, matches?: (f
     const rowsPerRead = Math.max(1, Math.floor(CELLS_PER_READ / Math.max(1, range.columnCount)));
     let onSheet = 0;
     for (let row = 0; row < range.rowCount; row += rowsPerRead) {
-      const slice = sheet.getRangeByIndexes(range.rowIndex + row, range.columnIndex, Math.min(rowsPerRead, range.rowCount - row), range.columnCount);
+      const slice = sheet.getRangeByIndexes(
+        range.rowIndex + row,
+        range.columnIndex,
+        Math.min(rowsPerRead, range.rowCount - row),
+        range.columnCount,
+      );
       slice.load("formulas");
       await context.sync();
       for (const line of slice.formulas as unknown[][]) {
-        for (const cell of line) if (typeof cell === "string" && cell.startsWith("=") && RISK_CALL.test(cell) && (!matches || matches(cell))) onSheet++;
+        for (const cell of line)
+          if (typeof cell === "string" && cell.startsWith("=") && RISK_CALL.test(cell) && (!matches || matches(cell)))
+            onSheet++;
       }
     }
     if (onSheet > 0) {

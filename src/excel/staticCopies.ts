@@ -63,7 +63,17 @@ export async function readStaticCells(context: Excel.RequestContext): Promise<St
     } catch {
       formats = [["General"]];
     }
-    return [{ sheetName: row[0], address: String(row[1]), formula: row[2], value, spill: String(row[4] || row[1]), takenAt: String(row[5]), formats }];
+    return [
+      {
+        sheetName: row[0],
+        address: String(row[1]),
+        formula: row[2],
+        value,
+        spill: String(row[4] || row[1]),
+        takenAt: String(row[5]),
+        formats,
+      },
+    ];
   });
 }
 
@@ -77,7 +87,18 @@ export async function writeStaticCells(context: Excel.RequestContext, cells: rea
     store.visibility = "VeryHidden" as Excel.SheetVisibility;
   }
   store.getRange().clear("Contents" as Excel.ClearApplyTo);
-  const rows: CellValue[][] = [STORE_HEADER, ...cells.map((c) => [c.sheetName, c.address, c.formula, JSON.stringify(c.value), c.spill, c.takenAt, encodeFormats(c.formats)])];
+  const rows: CellValue[][] = [
+    STORE_HEADER,
+    ...cells.map((c) => [
+      c.sheetName,
+      c.address,
+      c.formula,
+      JSON.stringify(c.value),
+      c.spill,
+      c.takenAt,
+      encodeFormats(c.formats),
+    ]),
+  ];
   const range = store.getRangeByIndexes(0, 0, rows.length, STORE_HEADER.length);
   range.numberFormat = rows.map((row) => row.map(() => TEXT_FORMAT)); // a formula is kept as text, never run
   range.values = rows;
@@ -90,7 +111,11 @@ export async function writeStaticCells(context: Excel.RequestContext, cells: rea
  * constant. On failure the formulas already replaced are written back. Returns what was replaced
  * (the caller records it).
  */
-export async function convertCellsToValues(context: Excel.RequestContext, cells: readonly FormulaCellToConvert[], takenAt: string): Promise<StaticCell[]> {
+export async function convertCellsToValues(
+  context: Excel.RequestContext,
+  cells: readonly FormulaCellToConvert[],
+  takenAt: string,
+): Promise<StaticCell[]> {
   const bySheet = new Map<string, FormulaCellToConvert[]>();
   for (const cell of cells) bySheet.set(cell.sheetName, [...(bySheet.get(cell.sheetName) ?? []), cell]);
   const done: StaticCell[] = [];
@@ -106,7 +131,9 @@ export async function convertCellsToValues(context: Excel.RequestContext, cells:
       const valueAt = (r: number, c: number): CellValue => before[r - top]?.[c - left] ?? "";
       const formatsBefore = await readBlock(context, sheet, top, left, used.rowCount, used.columnCount, "numberFormat");
       const formatsOf = (row: number, col: number, rows: number, cols: number): string[][] =>
-        Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => String(formatsBefore[row + r - top]?.[col + c - left] ?? "General")));
+        Array.from({ length: rows }, (_, r) =>
+          Array.from({ length: cols }, (_, c) => String(formatsBefore[row + r - top]?.[col + c - left] ?? "General")),
+        );
       // Where each anchor spilled: Range.getSpillingToRangeOrNullObject (ExcelApi 1.12) when the
       // host has it; otherwise the cells that lose their value once the anchor holds a constant.
       const canAskSpill = requirementSupported("ExcelApi", "1.12");
@@ -156,13 +183,34 @@ export async function convertCellsToValues(context: Excel.RequestContext, cells:
           }
           writeValue(sheet.getRangeByIndexes(a.row, a.column, height, width), values);
         }
-        done.push({ sheetName, address: local(a.row, a.column, 1, 1), formula: a.formula, value: a.value, spill: local(a.row, a.column, height, width), takenAt, formats: formatsOf(a.row, a.column, height, width) });
+        done.push({
+          sheetName,
+          address: local(a.row, a.column, 1, 1),
+          formula: a.formula,
+          value: a.value,
+          spill: local(a.row, a.column, height, width),
+          takenAt,
+          formats: formatsOf(a.row, a.column, height, width),
+        });
       }
       await context.sync();
     }
   } catch (error) {
     // Put back every formula of this conversion (spill areas cleared first), then rethrow.
-    await restoreCells(context, [...done, ...cells.filter((c) => !done.some((d) => d.sheetName === c.sheetName && d.address === local(c.row, c.column, 1, 1))).map((c) => ({ sheetName: c.sheetName, address: local(c.row, c.column, 1, 1), formula: c.formula, value: c.value, spill: local(c.row, c.column, 1, 1), takenAt, formats: [["General"]] }))]).catch(() => undefined);
+    await restoreCells(context, [
+      ...done,
+      ...cells
+        .filter((c) => !done.some((d) => d.sheetName === c.sheetName && d.address === local(c.row, c.column, 1, 1)))
+        .map((c) => ({
+          sheetName: c.sheetName,
+          address: local(c.row, c.column, 1, 1),
+          formula: c.formula,
+          value: c.value,
+          spill: local(c.row, c.column, 1, 1),
+          takenAt,
+          formats: [["General"]],
+        })),
+    ]).catch(() => undefined);
     throw error;
   }
   return done;
@@ -176,7 +224,8 @@ export async function restoreCells(context: Excel.RequestContext, cells: readonl
     const area = sheet.getRangeByIndexes(spill.row, spill.col, spill.rows, spill.cols);
     area.clear("Contents" as Excel.ClearApplyTo);
     // The formats from before the copy: a formula written into a text-formatted cell stays text.
-    if (cell.formats.length === spill.rows && cell.formats.every((line) => line.length === spill.cols)) area.numberFormat = cell.formats;
+    if (cell.formats.length === spill.rows && cell.formats.every((line) => line.length === spill.cols))
+      area.numberFormat = cell.formats;
     const anchor = sheet.getRange(cell.address);
     anchor.formulas = [[cell.formula]];
   }
@@ -216,7 +265,9 @@ export function encodeFormats(formats: string[][]): string {
 export function decodeFormats(text: string, area: { rows: number; cols: number }): string[][] {
   const parsed = JSON.parse(text) as { all?: string; grid?: string[][]; columns?: string[] };
   if (parsed.grid) return parsed.grid;
-  return Array.from({ length: area.rows }, () => Array.from({ length: area.cols }, (_, c) => parsed.all ?? parsed.columns?.[c] ?? "General"));
+  return Array.from({ length: area.rows }, () =>
+    Array.from({ length: area.cols }, (_, c) => parsed.all ?? parsed.columns?.[c] ?? "General"),
+  );
 }
 
 function local(row: number, column: number, rows: number, columns: number): string {

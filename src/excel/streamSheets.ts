@@ -95,7 +95,11 @@ export class StreamingSheets {
   }
 
   /** Adds one hidden sheet per spec under a temporary name (one request). */
-  static async open(context: Excel.RequestContext, specs: readonly StreamSheetSpec[], options: StreamOptions = {}): Promise<StreamingSheets> {
+  static async open(
+    context: Excel.RequestContext,
+    specs: readonly StreamSheetSpec[],
+    options: StreamOptions = {},
+  ): Promise<StreamingSheets> {
     options.signal?.throwIfAborted();
     const sheets = context.workbook.worksheets;
     sheets.load("items/name");
@@ -108,7 +112,16 @@ export class StreamingSheets {
       const sheet = sheets.add(tempName);
       sheet.visibility = "Hidden"; // never seen half-written
       sheet.load("id");
-      return { spec, sheet, tempName, written: 0, width: 0, pending: [], pendingBytes: 0, fingerprint: new FingerprintBuilder() };
+      return {
+        spec,
+        sheet,
+        tempName,
+        written: 0,
+        width: 0,
+        pending: [],
+        pendingBytes: 0,
+        fingerprint: new FingerprintBuilder(),
+      };
     });
     const writer = new StreamingSheets(context, states, options);
     try {
@@ -131,7 +144,9 @@ export class StreamingSheets {
     for (const row of rows) {
       const bytes = checkedRowBytes(state, row);
       if (bytes + OPERATION_OVERHEAD_BYTES * 3 > this.maxBytes) {
-        throw new TableShapeError(`Row ${state.written + state.pending.length + 1} of "${state.spec.sheetName}" is about ${bytes.toLocaleString("en-US")} bytes, more than one request to Excel may carry.`);
+        throw new TableShapeError(
+          `Row ${state.written + state.pending.length + 1} of "${state.spec.sheetName}" is about ${bytes.toLocaleString("en-US")} bytes, more than one request to Excel may carry.`,
+        );
       }
       if (state.pendingBytes + bytes + OPERATION_OVERHEAD_BYTES * 3 > this.maxBytes) await this.flush(state);
       state.pending.push(row as CellValue[]);
@@ -179,7 +194,10 @@ export class StreamingSheets {
           return;
         }
         const header = headers[i] ?? [];
-        if (header.length < state.width) throw new TableShapeError(`Sheet "${state.spec.sheetName}" has rows ${state.width} cells wide but a header of ${header.length}.`);
+        if (header.length < state.width)
+          throw new TableShapeError(
+            `Sheet "${state.spec.sheetName}" has rows ${state.width} cells wide but a header of ${header.length}.`,
+          );
         const sheetName = uniqueSheetName(state.spec.sheetName, takenSheets);
         takenSheets.push(sheetName);
         const tableName = uniqueTableName(state.spec.tableName ?? state.spec.sheetName, takenTables);
@@ -187,7 +205,13 @@ export class StreamingSheets {
         state.sheet.name = sheetName; // renamed into place first, so formats and charts name it
         const address = this.finishTable(state, header, tableName, charts[i]);
         kept.push(state);
-        results.push({ sheetName, tableName, tableAddress: address, rowCount: state.written, columnCount: header.length });
+        results.push({
+          sheetName,
+          tableName,
+          tableAddress: address,
+          rowCount: state.written,
+          columnCount: header.length,
+        });
       });
       this.options.signal?.throwIfAborted();
       await this.context.sync();
@@ -236,7 +260,11 @@ export class StreamingSheets {
       for (const proxy of found) if (!proxy.isNullObject) proxy.delete();
       await this.context.sync();
     } catch (cleanupError) {
-      throw new IncompleteCleanupError(cause, this.states.map((s) => s.tempName), cleanupError);
+      throw new IncompleteCleanupError(
+        cause,
+        this.states.map((s) => s.tempName),
+        cleanupError,
+      );
     }
   }
 
@@ -255,7 +283,9 @@ export class StreamingSheets {
     for (const [start, end] of textRuns(grid, width)) {
       const formats = grid.map((row) => {
         const out = new Array<string>(end - start);
-        for (let c = start; c < end; c++) out[c - start] = typeof row[c] === "string" && row[c] !== "" ? TEXT_FORMAT : (state.spec.numberFormats?.[c] ?? "General");
+        for (let c = start; c < end; c++)
+          out[c - start] =
+            typeof row[c] === "string" && row[c] !== "" ? TEXT_FORMAT : (state.spec.numberFormats?.[c] ?? "General");
         return out;
       });
       state.sheet.getRangeByIndexes(firstRow, start, grid.length, end - start).numberFormat = formats;
@@ -270,7 +300,12 @@ export class StreamingSheets {
   }
 
   /** Queues the header, the title, the table, its number formats, colours and chart. */
-  private finishTable(state: SheetState, header: readonly string[], tableName: string, chart: StreamChartSpec | undefined): string {
+  private finishTable(
+    state: SheetState,
+    header: readonly string[],
+    tableName: string,
+    chart: StreamChartSpec | undefined,
+  ): string {
     const { sheet, spec } = state;
     const top = this.top(state);
     const width = header.length;
@@ -288,8 +323,10 @@ export class StreamingSheets {
     const table = sheet.tables.add(address, true);
     table.name = tableName;
     headerRange.format.autofitColumns();
-    for (const col of spec.labelColumns ?? []) addLabelColours(sheet.getRangeByIndexes(top + 1, checkColumn(col, width), state.written, 1));
-    for (const col of spec.scoreColumns ?? []) addScoreScale(sheet.getRangeByIndexes(top + 1, checkColumn(col, width), state.written, 1));
+    for (const col of spec.labelColumns ?? [])
+      addLabelColours(sheet.getRangeByIndexes(top + 1, checkColumn(col, width), state.written, 1));
+    for (const col of spec.scoreColumns ?? [])
+      addScoreScale(sheet.getRangeByIndexes(top + 1, checkColumn(col, width), state.written, 1));
     if (chart) addChart(sheet, chart, top, header.length, state.written);
     return address;
   }
@@ -301,10 +338,14 @@ function checkedRowBytes(state: SheetState, row: readonly CellValue[]): number {
   for (let c = 0; c < row.length; c++) {
     const v = row[c];
     const ok = typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
-    const where = () => `Sheet "${state.spec.sheetName}": row ${state.written + state.pending.length + 1}, column ${c + 1}`;
+    const where = () =>
+      `Sheet "${state.spec.sheetName}": row ${state.written + state.pending.length + 1}, column ${c + 1}`;
     if (!ok) throw new TableShapeError(`${where()} holds ${String(v)}, which a cell cannot hold.`);
     if (typeof v === "string") {
-      if (v.length > MAX_CELL_TEXT) throw new TableShapeError(`${where()} has ${v.length} characters; an Excel cell holds at most ${MAX_CELL_TEXT}.`);
+      if (v.length > MAX_CELL_TEXT)
+        throw new TableShapeError(
+          `${where()} has ${v.length} characters; an Excel cell holds at most ${MAX_CELL_TEXT}.`,
+        );
       if (v !== "") bytes += 13; // a format array entry ("@" or "General") goes with each text cell's column
     }
   }
@@ -314,9 +355,10 @@ function checkedRowBytes(state: SheetState, row: readonly CellValue[]): number {
 /** Column runs [start, end) holding text in some row: those get per-cell number formats. */
 function textRuns(grid: readonly CellValue[][], width: number): Array<[number, number]> {
   const text = new Array<boolean>(width).fill(false);
-  for (const row of grid) for (let c = 0; c < width; c++) if (typeof row[c] === "string" && row[c] !== "") text[c] = true;
+  for (const row of grid)
+    for (let c = 0; c < width; c++) if (typeof row[c] === "string" && row[c] !== "") text[c] = true;
   const runs: Array<[number, number]> = [];
-  for (let c = 0; c < width; ) {
+  for (let c = 0; c < width;) {
     if (!text[c]) {
       c++;
       continue;
@@ -329,7 +371,8 @@ function textRuns(grid: readonly CellValue[][], width: number): Array<[number, n
 }
 
 function checkColumn(col: number, width: number): number {
-  if (!Number.isInteger(col) || col < 0 || col >= width) throw new TableShapeError(`Column ${col} is outside the table (0..${width - 1}).`);
+  if (!Number.isInteger(col) || col < 0 || col >= width)
+    throw new TableShapeError(`Column ${col} is outside the table (0..${width - 1}).`);
   return col;
 }
 
@@ -365,8 +408,12 @@ export function addScoreScale(range: Excel.Range): void {
 function addChart(sheet: Excel.Worksheet, chart: StreamChartSpec, top: number, width: number, rowCount: number): void {
   const first = chart.firstValueColumn;
   const count = width - first;
-  if (first < 0 || count < 1) throw new TableShapeError(`Chart columns start at ${first}, outside the table (0..${width - 1}).`);
-  const picked = chart.dataRows.map((r, i) => ({ r, name: chart.seriesNames[i] ?? `Row ${r + top + 2}` })).filter((x) => x.r >= 0 && x.r < rowCount).slice(0, MAX_CHART_SERIES);
+  if (first < 0 || count < 1)
+    throw new TableShapeError(`Chart columns start at ${first}, outside the table (0..${width - 1}).`);
+  const picked = chart.dataRows
+    .map((r, i) => ({ r, name: chart.seriesNames[i] ?? `Row ${r + top + 2}` }))
+    .filter((x) => x.r >= 0 && x.r < rowCount)
+    .slice(0, MAX_CHART_SERIES);
   if (picked.length === 0) return;
   const categories = sheet.getRangeByIndexes(top, first, 1, count);
   const seriesRange = (r: number) => sheet.getRangeByIndexes(top + 1 + r, first, 1, count);

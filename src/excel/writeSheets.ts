@@ -99,20 +99,31 @@ export function checkShape(spec: NewSheetSpec, index: number): void {
   if (spec.header.length === 0) throw new TableShapeError(`${where} (table ${index + 1}) has no columns.`);
   spec.rows.forEach((row, r) => {
     if (row.length !== spec.header.length) {
-      throw new TableShapeError(`${where}: row ${r + 1} has ${row.length} cells but the header has ${spec.header.length} columns.`);
+      throw new TableShapeError(
+        `${where}: row ${r + 1} has ${row.length} cells but the header has ${spec.header.length} columns.`,
+      );
     }
     row.forEach((v, c) => {
       const ok = typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
-      if (!ok) throw new TableShapeError(`${where}: row ${r + 1}, column "${spec.header[c]}" holds ${String(v)}, which a cell cannot hold.`);
+      if (!ok)
+        throw new TableShapeError(
+          `${where}: row ${r + 1}, column "${spec.header[c]}" holds ${String(v)}, which a cell cannot hold.`,
+        );
       if (typeof v === "string" && v.length > MAX_CELL_TEXT) {
-        throw new TableShapeError(`${where}: row ${r + 1}, column "${spec.header[c]}" has ${v.length} characters; an Excel cell holds at most ${MAX_CELL_TEXT}.`);
+        throw new TableShapeError(
+          `${where}: row ${r + 1}, column "${spec.header[c]}" has ${v.length} characters; an Excel cell holds at most ${MAX_CELL_TEXT}.`,
+        );
       }
     });
   });
 }
 
 /** Per-column number format for a cell, or null when the column needs no format. */
-function formatPlan(kinds: ColumnTextKind[], custom: Record<number, string> | undefined, formulas: readonly number[] = []): Array<((v: CellValue) => string) | null> {
+function formatPlan(
+  kinds: ColumnTextKind[],
+  custom: Record<number, string> | undefined,
+  formulas: readonly number[] = [],
+): Array<((v: CellValue) => string) | null> {
   return kinds.map((kind, c) => {
     const own = custom?.[c];
     if (formulas.includes(c)) {
@@ -151,7 +162,11 @@ interface Created {
  * Create one sheet per spec, all or none. Resolves when every sheet is written, shown, and the
  * first one activated. Rejects (after deleting every new sheet) on failure or abort.
  */
-export async function writeSheetsAtomically(context: Excel.RequestContext, specs: readonly NewSheetSpec[], options: WriteOptions = {}): Promise<WrittenSheet[]> {
+export async function writeSheetsAtomically(
+  context: Excel.RequestContext,
+  specs: readonly NewSheetSpec[],
+  options: WriteOptions = {},
+): Promise<WrittenSheet[]> {
   specs.forEach(checkShape);
   const signal = options.signal;
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
@@ -242,13 +257,24 @@ export async function writeSheetsAtomically(context: Excel.RequestContext, specs
 }
 
 /** Same as {@link writeSheetsAtomically} for a single sheet. */
-export async function writeTableToNewSheet(context: Excel.RequestContext, spec: NewSheetSpec, options: WriteOptions = {}): Promise<WrittenSheet> {
+export async function writeTableToNewSheet(
+  context: Excel.RequestContext,
+  spec: NewSheetSpec,
+  options: WriteOptions = {},
+): Promise<WrittenSheet> {
   const [written] = await writeSheetsAtomically(context, [spec], options);
   return written;
 }
 
 /** Header and rows, chunk by chunk; formats are queued before values in the same request. */
-async function fillSheet(context: Excel.RequestContext, sheet: Excel.Worksheet, spec: NewSheetSpec, maxBytes: number, signal: AbortSignal | undefined, progress: (rows: number) => void): Promise<void> {
+async function fillSheet(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  spec: NewSheetSpec,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+  progress: (rows: number) => void,
+): Promise<void> {
   const width = spec.header.length;
   const kinds = columnTextKinds(spec.rows, width);
   const plan = formatPlan(kinds, spec.numberFormats, spec.formulaColumns);
@@ -260,7 +286,11 @@ async function fillSheet(context: Excel.RequestContext, sheet: Excel.Worksheet, 
     return bytes;
   });
   const fixed = OPERATION_OVERHEAD_BYTES * (2 + runs.length);
-  const headerBytes = rowBytes(spec.header, spec.header.map(() => TEXT_FORMAT)) + fixed;
+  const headerBytes =
+    rowBytes(
+      spec.header,
+      spec.header.map(() => TEXT_FORMAT),
+    ) + fixed;
   const chunks = planRowChunks(sizes, maxBytes - headerBytes, fixed);
 
   // The header is text whatever it says ("2030" stays "2030").
@@ -292,7 +322,12 @@ async function fillSheet(context: Excel.RequestContext, sheet: Excel.Worksheet, 
 }
 
 /** Make the written block a table, colour labels, add the chart; returns the table's address. */
-async function finishTable(context: Excel.RequestContext, sheet: Excel.Worksheet, spec: NewSheetSpec, tableName: string): Promise<string> {
+async function finishTable(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  spec: NewSheetSpec,
+  tableName: string,
+): Promise<string> {
   const width = spec.header.length;
   const lastRow = Math.max(spec.rows.length, 1) + 1;
   const address = `A1:${columnLetters(width - 1)}${lastRow}`;
@@ -302,7 +337,8 @@ async function finishTable(context: Excel.RequestContext, sheet: Excel.Worksheet
 
   if (spec.rows.length > 0) {
     for (const col of spec.conditionalLabels ?? []) {
-      if (col < 0 || col >= width) throw new TableShapeError(`Label column ${col} is outside the table (0..${width - 1}).`);
+      if (col < 0 || col >= width)
+        throw new TableShapeError(`Label column ${col} is outside the table (0..${width - 1}).`);
       const range = sheet.getRangeByIndexes(1, col, spec.rows.length, 1);
       for (const [text, colour] of Object.entries(LABEL_COLOURS)) {
         const cf = range.conditionalFormats.add("ContainsText");
@@ -329,7 +365,10 @@ function addChart(sheet: Excel.Worksheet, spec: NewSheetSpec, chart: ChartSpec):
   const xAxis = sheet.getRangeByIndexes(0, first, 1, count);
   const seriesRange = (r: number): Excel.Range => sheet.getRangeByIndexes(1 + r, first, 1, count);
   const nameOf = (r: number): string =>
-    (chart.seriesNameColumns ?? []).map((c) => String(spec.rows[r][c] ?? "")).filter((s) => s !== "").join(" ") || `Row ${r + 2}`;
+    (chart.seriesNameColumns ?? [])
+      .map((c) => String(spec.rows[r][c] ?? ""))
+      .filter((s) => s !== "")
+      .join(" ") || `Row ${r + 2}`;
   const made = sheet.charts.add("Line", seriesRange(rows[0]), "Rows");
   if (chart.title) made.title.text = chart.title;
   const firstSeries = made.series.getItemAt(0);

@@ -34,8 +34,11 @@ export function plainArgument(value: unknown, name: string): ArgumentValue {
   const plain = typeof basic === "number" || typeof basic === "string" || typeof basic === "boolean";
   if (plain && data.type !== "Error" && data.basicType !== "Error") return basic;
   const kind = typeof data.type === "string" ? data.type : "object";
-  const label = typeof data.text === "string" ? ` "${data.text.length > 20 ? `${data.text.slice(0, 20)}…` : data.text}"` : "";
-  throw new ArgumentError(`${name} must be a plain value, not a data type (${kind}${label}): use one of its fields, e.g. =A1.Name`);
+  const label =
+    typeof data.text === "string" ? ` "${data.text.length > 20 ? `${data.text.slice(0, 20)}…` : data.text}"` : "";
+  throw new ArgumentError(
+    `${name} must be a plain value, not a data type (${kind}${label}): use one of its fields, e.g. =A1.Name`,
+  );
 }
 
 function describe(value: ArgumentValue): string {
@@ -72,7 +75,12 @@ export function readText(value: ArgumentValue, name: string, allowed: string): s
 }
 
 /** One of a few words, case-insensitive; `fallback` when blank (or required when there is none). */
-export function readChoice<T extends string>(value: ArgumentValue, name: string, choices: readonly T[], fallback?: T): T {
+export function readChoice<T extends string>(
+  value: ArgumentValue,
+  name: string,
+  choices: readonly T[],
+  fallback?: T,
+): T {
   value = plainArgument(value, name);
   if (isBlank(value) && fallback !== undefined) return fallback;
   const text = typeof value === "string" || typeof value === "number" ? normalizeName(String(value)) : undefined;
@@ -115,10 +123,12 @@ export type Horizon = (typeof HORIZONS)[number];
 /** `15yr` or `30yr`, also written 15, 30, "15" or "30 yr". */
 export function readHorizon(value: ArgumentValue): Horizon {
   value = plainArgument(value, "horizon");
-  const text = typeof value === "number" ? `${value}yr` : typeof value === "string" ? value.replace(/\s+/g, "").toLowerCase() : "";
+  const text =
+    typeof value === "number" ? `${value}yr` : typeof value === "string" ? value.replace(/\s+/g, "").toLowerCase() : "";
   const normalized = /^\d+$/.test(text) ? `${text}yr` : text;
   const match = HORIZONS.find((horizon) => horizon === normalized);
-  if (!match) throw new ArgumentError(`horizon must be 15yr or 30yr (got ${isBlank(value) ? "nothing" : describe(value)})`);
+  if (!match)
+    throw new ArgumentError(`horizon must be 15yr or 30yr (got ${isBlank(value) ? "nothing" : describe(value)})`);
   return match;
 }
 

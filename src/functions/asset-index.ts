@@ -19,9 +19,16 @@ export function readAssetRef(value: ArgumentValue): AssetRef {
   if (typeof value === "string" && !isBlank(value)) {
     const entityId = value.trim();
     const number = Number(entityId);
-    return { kind: "entity", entityId, wholeNumber: /^\d+$/.test(entityId) && Number.isSafeInteger(number) ? number : undefined };
+    return {
+      kind: "entity",
+      entityId,
+      wholeNumber: /^\d+$/.test(entityId) && Number.isSafeInteger(number) ? number : undefined,
+    };
   }
-  if (isBlank(value)) throw new ArgumentError("index must be the asset's portfolio_index (a whole number from 0) or its entity_id (got nothing)");
+  if (isBlank(value))
+    throw new ArgumentError(
+      "index must be the asset's portfolio_index (a whole number from 0) or its entity_id (got nothing)",
+    );
   return { kind: "index", index: readIndex(value) };
 }
 
@@ -59,7 +66,9 @@ export class AssetIndex<V> extends Map<number, V> {
     if (indexes?.length === 1) return indexes[0]!;
     if (indexes && indexes.length > 1) {
       const list = indexes.slice(0, 5).join(", ");
-      throw new NotAvailableError(`entity_id "${ref.entityId}" is on ${indexes.length} assets of "${portfolio}" (index ${list}): use the index`);
+      throw new NotAvailableError(
+        `entity_id "${ref.entityId}" is on ${indexes.length} assets of "${portfolio}" (index ${list}): use the index`,
+      );
     }
     if (ref.wholeNumber !== undefined) return ref.wholeNumber;
     throw new NotAvailableError(`No asset with entity_id "${ref.entityId.slice(0, 40)}" in "${portfolio}"`);

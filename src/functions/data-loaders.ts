@@ -1,4 +1,12 @@
-import type { Asset, HazardMetrics, Portfolio, Project, RiskSummaryEntry, SearchExposure, SubProject } from "../api/types";
+import type {
+  Asset,
+  HazardMetrics,
+  Portfolio,
+  Project,
+  RiskSummaryEntry,
+  SearchExposure,
+  SubProject,
+} from "../api/types";
 import { parseCsvTable } from "../shaping/csvTable";
 import { AssetIndex } from "./asset-index";
 import type { CancelSignal, RiskEngine } from "./engine/engine";
@@ -43,45 +51,77 @@ export interface PointExposure {
   background: SearchExposure;
 }
 
-export function searchPoint(engine: RiskEngine, lat: number, lng: number, signal: CancelSignal): Promise<PointExposure | null> {
-  return engine.load(`search|${lat}|${lng}`, async ({ client, signal: loadSignal }) => {
-    const result = await client.search.point(lat, lng, { signal: loadSignal });
-    // Keep only what the cells read: 1,000 points of full GeoJSON would weigh on memory for nothing.
-    const exposure = result.features?.[0]?.properties?.physical_risk_exposure;
-    return exposure ? { local: exposure.local, background: exposure.background } : null;
-  }, signal);
+export function searchPoint(
+  engine: RiskEngine,
+  lat: number,
+  lng: number,
+  signal: CancelSignal,
+): Promise<PointExposure | null> {
+  return engine.load(
+    `search|${lat}|${lng}`,
+    async ({ client, signal: loadSignal }) => {
+      const result = await client.search.point(lat, lng, { signal: loadSignal });
+      // Keep only what the cells read: 1,000 points of full GeoJSON would weigh on memory for nothing.
+      const exposure = result.features?.[0]?.properties?.physical_risk_exposure;
+      return exposure ? { local: exposure.local, background: exposure.background } : null;
+    },
+    signal,
+  );
 }
 
 /** portfolio_index → portfolio hazard name → score and class, for one scenario and window. */
 export type SummaryIndex = AssetIndex<Map<string, RiskSummaryEntry>>;
 
-export function portfolioSummary(engine: RiskEngine, portfolio: string, scenario: string, window: number, signal: CancelSignal): Promise<SummaryIndex> {
-  return engine.load(`summary|${portfolio}|${scenario}|${window}`, async ({ client, signal: loadSignal, rows, readAhead }) => {
-    const items = await client.datasets.summary(portfolio, { scenario, window }).all({ rows, readAhead, signal: loadSignal });
-    const index: SummaryIndex = new AssetIndex();
-    for (const item of items) {
-      if (item.scenario !== scenario || Number(item.window) !== window) continue; // the filter is the server's; check it
-      const byHazard = index.get(item.portfolio_index) ?? new Map<string, RiskSummaryEntry>();
-      for (const entry of item.risk_summaries ?? []) byHazard.set(entry.hazard, entry);
-      index.put(item.portfolio_index, item.entity_id, byHazard);
-    }
-    return index;
-  }, signal);
+export function portfolioSummary(
+  engine: RiskEngine,
+  portfolio: string,
+  scenario: string,
+  window: number,
+  signal: CancelSignal,
+): Promise<SummaryIndex> {
+  return engine.load(
+    `summary|${portfolio}|${scenario}|${window}`,
+    async ({ client, signal: loadSignal, rows, readAhead }) => {
+      const items = await client.datasets
+        .summary(portfolio, { scenario, window })
+        .all({ rows, readAhead, signal: loadSignal });
+      const index: SummaryIndex = new AssetIndex();
+      for (const item of items) {
+        if (item.scenario !== scenario || Number(item.window) !== window) continue; // the filter is the server's; check it
+        const byHazard = index.get(item.portfolio_index) ?? new Map<string, RiskSummaryEntry>();
+        for (const entry of item.risk_summaries ?? []) byHazard.set(entry.hazard, entry);
+        index.put(item.portfolio_index, item.entity_id, byHazard);
+      }
+      return index;
+    },
+    signal,
+  );
 }
 
 /** portfolio_index → extended hazard key → metrics, for one scenario. */
 export type ExtendedIndex = AssetIndex<Record<string, HazardMetrics>>;
 
-export function portfolioExtendedSummary(engine: RiskEngine, portfolio: string, scenario: string, signal: CancelSignal): Promise<ExtendedIndex> {
-  return engine.load(`extended|${portfolio}|${scenario}`, async ({ client, signal: loadSignal, rows, readAhead }) => {
-    const items = await client.datasets.extendedSummary(portfolio, { scenario }).all({ rows, readAhead, signal: loadSignal });
-    const index: ExtendedIndex = new AssetIndex();
-    for (const item of items) {
-      const analytics = item.scenario_analytics?.[scenario];
-      if (analytics) index.put(item.portfolio_index, item.entity_id, analytics);
-    }
-    return index;
-  }, signal);
+export function portfolioExtendedSummary(
+  engine: RiskEngine,
+  portfolio: string,
+  scenario: string,
+  signal: CancelSignal,
+): Promise<ExtendedIndex> {
+  return engine.load(
+    `extended|${portfolio}|${scenario}`,
+    async ({ client, signal: loadSignal, rows, readAhead }) => {
+      const items = await client.datasets
+        .extendedSummary(portfolio, { scenario })
+        .all({ rows, readAhead, signal: loadSignal });
+      const index: ExtendedIndex = new AssetIndex();
+      for (const item of items) {
+        const analytics = item.scenario_analytics?.[scenario];
+        if (analytics) index.put(item.portfolio_index, item.entity_id, analytics);
+      }
+      return index;
+    },
+    signal,
+  );
 }
 
 /** The filters of one timeseries set. */
@@ -95,31 +135,55 @@ export interface SeriesFilter {
 /** portfolio_index → year (`YYYY` or `YYYY-MM`) → value, for one filter set. */
 export type SeriesIndex = AssetIndex<Record<string, number>>;
 
-export function portfolioSeries(engine: RiskEngine, portfolio: string, filter: SeriesFilter, signal: CancelSignal): Promise<SeriesIndex> {
+export function portfolioSeries(
+  engine: RiskEngine,
+  portfolio: string,
+  filter: SeriesFilter,
+  signal: CancelSignal,
+): Promise<SeriesIndex> {
   const key = `items|${portfolio}|${filter.hazard}|${filter.scenario}|${filter.indicator}|${filter.measure}`;
-  return engine.load(key, async ({ client, signal: loadSignal, rows, readAhead }) => {
-    const items = await client.datasets.items(portfolio, { ...filter }).all({ rows, readAhead, signal: loadSignal });
-    const index: SeriesIndex = new AssetIndex();
-    for (const item of items) {
-      const matches =
-        item.hazard === filter.hazard && item.scenario === filter.scenario && item.indicator === filter.indicator && item.measure === filter.measure;
-      if (matches) index.put(item.portfolio_index, item.entity_id, item.risk_exposure ?? {});
-    }
-    return index;
-  }, signal);
+  return engine.load(
+    key,
+    async ({ client, signal: loadSignal, rows, readAhead }) => {
+      const items = await client.datasets.items(portfolio, { ...filter }).all({ rows, readAhead, signal: loadSignal });
+      const index: SeriesIndex = new AssetIndex();
+      for (const item of items) {
+        const matches =
+          item.hazard === filter.hazard &&
+          item.scenario === filter.scenario &&
+          item.indicator === filter.indicator &&
+          item.measure === filter.measure;
+        if (matches) index.put(item.portfolio_index, item.entity_id, item.risk_exposure ?? {});
+      }
+      return index;
+    },
+    signal,
+  );
 }
 
 export function portfolioAssets(engine: RiskEngine, portfolio: string, signal: CancelSignal): Promise<Asset[]> {
-  return engine.load(`assets|${portfolio}`, ({ client, signal: loadSignal, rows, readAhead }) =>
-    client.portfolios.assets(portfolio).all({ rows, readAhead, signal: loadSignal }), signal);
+  return engine.load(
+    `assets|${portfolio}`,
+    ({ client, signal: loadSignal, rows, readAhead }) =>
+      client.portfolios.assets(portfolio).all({ rows, readAhead, signal: loadSignal }),
+    signal,
+  );
 }
 
 export function projectList(engine: RiskEngine, signal: CancelSignal): Promise<Project[]> {
-  return engine.load("projects", ({ client, signal: loadSignal }) => client.projects.list({ signal: loadSignal }), signal);
+  return engine.load(
+    "projects",
+    ({ client, signal: loadSignal }) => client.projects.list({ signal: loadSignal }),
+    signal,
+  );
 }
 
 export function portfolioList(engine: RiskEngine, signal: CancelSignal): Promise<Portfolio[]> {
-  return engine.load("portfolios", ({ client, signal: loadSignal }) => client.portfolios.list({ signal: loadSignal }), signal);
+  return engine.load(
+    "portfolios",
+    ({ client, signal: loadSignal }) => client.portfolios.list({ signal: loadSignal }),
+    signal,
+  );
 }
 
 /** The applied-layer CSV of one vector over one portfolio, indexed by `portfolio_index`. */
@@ -157,18 +221,32 @@ const JOIN_COLUMNS = new Set([
  * The column RISK.LAYER reads when none is named: `value` when the CSV has one, else the first
  * column (left to right) that is not an asset or join column and holds a number in some row.
  */
-export function defaultLayerColumn(columns: readonly string[], rows: Iterable<Record<string, unknown>>): string | undefined {
+export function defaultLayerColumn(
+  columns: readonly string[],
+  rows: Iterable<Record<string, unknown>>,
+): string | undefined {
   if (columns.includes("value")) return "value";
   const candidates = columns.filter((column) => !JOIN_COLUMNS.has(column) && !column.startsWith("label:"));
   const rowList = [...rows];
-  return candidates.find((column) => rowList.some((row) => typeof row[column] === "number" && Number.isFinite(row[column])));
+  return candidates.find((column) =>
+    rowList.some((row) => typeof row[column] === "number" && Number.isFinite(row[column])),
+  );
 }
 
-export function appliedLayer(engine: RiskEngine, vector: string, portfolio: string, signal: CancelSignal): Promise<LayerTable> {
-  return engine.load(`layer|${vector}|${portfolio}`, async ({ client, signal: loadSignal }) => {
-    const result = await client.compositions.applyVector(vector, portfolio, { signal: loadSignal });
-    return parseLayerCsv(result.csv);
-  }, signal);
+export function appliedLayer(
+  engine: RiskEngine,
+  vector: string,
+  portfolio: string,
+  signal: CancelSignal,
+): Promise<LayerTable> {
+  return engine.load(
+    `layer|${vector}|${portfolio}`,
+    async ({ client, signal: loadSignal }) => {
+      const result = await client.compositions.applyVector(vector, portfolio, { signal: loadSignal });
+      return parseLayerCsv(result.csv);
+    },
+    signal,
+  );
 }
 
 /**
@@ -191,16 +269,26 @@ export function parseLayerCsv(csv: string): LayerTable {
 
 /** Every nature sub-project the key can see, across all superprojects. */
 export function natureSubprojects(engine: RiskEngine, signal: CancelSignal): Promise<SubProject[]> {
-  return engine.load("nature|subprojects", async ({ client, signal: loadSignal }) => {
-    const superprojects = await client.nature.superprojects({ signal: loadSignal });
-    const lists = await Promise.all(superprojects.map((name) => client.nature.subprojects(name, { signal: loadSignal })));
-    return lists.flat();
-  }, signal);
+  return engine.load(
+    "nature|subprojects",
+    async ({ client, signal: loadSignal }) => {
+      const superprojects = await client.nature.superprojects({ signal: loadSignal });
+      const lists = await Promise.all(
+        superprojects.map((name) => client.nature.subprojects(name, { signal: loadSignal })),
+      );
+      return lists.flat();
+    },
+    signal,
+  );
 }
 
 export function natureSummary(engine: RiskEngine, id: string, signal: CancelSignal): Promise<Record<string, number>> {
-  return engine.load(`nature|export|${id}`, async ({ client, signal: loadSignal }) => {
-    const exported = await client.nature.exportSubproject(id, { signal: loadSignal });
-    return exported.summary ?? {};
-  }, signal);
+  return engine.load(
+    `nature|export|${id}`,
+    async ({ client, signal: loadSignal }) => {
+      const exported = await client.nature.exportSubproject(id, { signal: loadSignal });
+      return exported.summary ?? {};
+    },
+    signal,
+  );
 }

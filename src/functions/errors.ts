@@ -89,8 +89,10 @@ export function toExcelError(error: unknown, context: ErrorContext): Error {
     return excelError("#N/A", `Unexpected error: ${reason}`);
   }
   if (error instanceof NotFoundError) return excelError("#N/A", context.notFound);
-  if (error instanceof ConflictError) return excelError("#N/A", "Risk data is still being generated; recalculate in a minute");
-  if (error instanceof UnauthorizedError) return excelError("#N/A", "API key refused: open the Climate Risk pane to check it");
+  if (error instanceof ConflictError)
+    return excelError("#N/A", "Risk data is still being generated; recalculate in a minute");
+  if (error instanceof UnauthorizedError)
+    return excelError("#N/A", "API key refused: open the Climate Risk pane to check it");
   if (error instanceof ForbiddenError) {
     return excelError("#N/A", "Project not open to this API key: choose another in the Climate Risk pane");
   }
@@ -98,11 +100,15 @@ export function toExcelError(error: unknown, context: ErrorContext): Error {
   if (error instanceof NetworkError || error instanceof ConfigurationError) {
     return excelError("#N/A", `Cannot reach the risk service: ${CONNECT_HINT}`);
   }
-  if (error instanceof TimeoutError) return excelError("#N/A", "The risk service did not answer in time; recalculate to retry");
-  if (error instanceof RateLimitError) return excelError("#N/A", "The risk service is busy (rate limit); recalculate shortly");
-  if (error instanceof ServerError) return excelError("#N/A", `The risk service failed (HTTP ${error.status}); recalculate to retry`);
+  if (error instanceof TimeoutError)
+    return excelError("#N/A", "The risk service did not answer in time; recalculate to retry");
+  if (error instanceof RateLimitError)
+    return excelError("#N/A", "The risk service is busy (rate limit); recalculate shortly");
+  if (error instanceof ServerError)
+    return excelError("#N/A", `The risk service failed (HTTP ${error.status}); recalculate to retry`);
   if (error instanceof AbortedError) return excelError("#N/A", "Cancelled");
-  if (error instanceof InvalidResponseError) return excelError("#N/A", "The risk service sent an answer that cannot be read");
+  if (error instanceof InvalidResponseError)
+    return excelError("#N/A", "The risk service sent an answer that cannot be read");
   if (error instanceof BadRequestError) {
     // The service's own words are shown (never branched on): they name the offending value.
     const detail = error.errors[0] ?? "invalid request";

@@ -14,7 +14,11 @@
  * each distinct point or dataset once (see ./columns.ts and docs/functions.md, "Column formulas").
  */
 import { defaultEngine } from "./engine/default-engine";
-import { assets as assetsFormula, portfolios as portfoliosFormula, projects as projectsFormula } from "./formulas/listings";
+import {
+  assets as assetsFormula,
+  portfolios as portfoliosFormula,
+  projects as projectsFormula,
+} from "./formulas/listings";
 import { layer as layerFormula } from "./formulas/layer";
 import { impact as impactFormula } from "./formulas/impact";
 import { metric as metricFormula } from "./formulas/metric";
@@ -230,6 +234,10 @@ export function layer(
  * @cancelable
  * @requiresAddress
  */
-export function nature(subproject: any[][], metric: any[][], invocation: CustomFunctions.CancelableInvocation): Promise<any[][]> {
+export function nature(
+  subproject: any[][],
+  metric: any[][],
+  invocation: CustomFunctions.CancelableInvocation,
+): Promise<any[][]> {
   return natureFormula(defaultEngine(), subproject, metric, invocation);
 }

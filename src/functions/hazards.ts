@@ -25,12 +25,54 @@ export interface HazardNames {
 
 /** In the order the all-hazards table of RISK.SEARCH lists them. */
 export const HAZARDS: readonly HazardNames[] = [
-  { search: "floods", portfolio: "flood_potential", extended: "flood", indicators: ["inland_flood_prob", "obs_score"], thresholds: { low: 0.01, medium: 0.05 }, unit: "annual probability" },
-  { search: "cyclones", portfolio: "cyclone", extended: "cyclone", indicators: ["prob", "obs_freq"], thresholds: { low: 0.01, medium: 0.05 }, unit: "annual probability" },
-  { search: "drought", portfolio: "water_stress", extended: "water_stress", indicators: ["unified_score", "score", "spei_norm", "obs_score"], thresholds: { low: 0.3, medium: 0.6 }, unit: "score 0..1" },
-  { search: "heatwaves", portfolio: "heatwave", extended: "heatwave", indicators: ["freq", "obs_freq"], thresholds: { low: 30, medium: 50 }, unit: "days a year, 0..366" },
-  { search: "sea_level_rise", portfolio: "sea_level_rise", extended: "sea_level_rise", indicators: ["change", "obs_change"], thresholds: { low: 0.375, medium: 0.75 }, unit: "metres, at most 3.0" },
-  { search: "wildfire", portfolio: "wildfire", extended: "wildfire", indicators: ["unified_prob", "obs_score"], thresholds: { low: 0.001, medium: 0.01 }, unit: "annual probability" },
+  {
+    search: "floods",
+    portfolio: "flood_potential",
+    extended: "flood",
+    indicators: ["inland_flood_prob", "obs_score"],
+    thresholds: { low: 0.01, medium: 0.05 },
+    unit: "annual probability",
+  },
+  {
+    search: "cyclones",
+    portfolio: "cyclone",
+    extended: "cyclone",
+    indicators: ["prob", "obs_freq"],
+    thresholds: { low: 0.01, medium: 0.05 },
+    unit: "annual probability",
+  },
+  {
+    search: "drought",
+    portfolio: "water_stress",
+    extended: "water_stress",
+    indicators: ["unified_score", "score", "spei_norm", "obs_score"],
+    thresholds: { low: 0.3, medium: 0.6 },
+    unit: "score 0..1",
+  },
+  {
+    search: "heatwaves",
+    portfolio: "heatwave",
+    extended: "heatwave",
+    indicators: ["freq", "obs_freq"],
+    thresholds: { low: 30, medium: 50 },
+    unit: "days a year, 0..366",
+  },
+  {
+    search: "sea_level_rise",
+    portfolio: "sea_level_rise",
+    extended: "sea_level_rise",
+    indicators: ["change", "obs_change"],
+    thresholds: { low: 0.375, medium: 0.75 },
+    unit: "metres, at most 3.0",
+  },
+  {
+    search: "wildfire",
+    portfolio: "wildfire",
+    extended: "wildfire",
+    indicators: ["unified_prob", "obs_score"],
+    thresholds: { low: 0.001, medium: 0.01 },
+    unit: "annual probability",
+  },
 ];
 
 const BY_NAME = new Map<string, HazardNames>();
@@ -40,7 +82,10 @@ for (const hazard of HAZARDS) {
 
 /** Lower case, with spaces and hyphens read as `_`, so "Sea level rise" finds `sea_level_rise`. */
 export function normalizeName(text: string): string {
-  return text.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
 }
 
 /**
@@ -50,7 +95,9 @@ export function normalizeName(text: string): string {
 export function findHazard(text: string): HazardNames {
   const hazard = BY_NAME.get(normalizeName(text));
   if (!hazard) {
-    throw new NotAvailableError(`Unknown hazard "${text.slice(0, 30)}": use ${HAZARDS.map((h) => h.search).join(", ")}`);
+    throw new NotAvailableError(
+      `Unknown hazard "${text.slice(0, 30)}": use ${HAZARDS.map((h) => h.search).join(", ")}`,
+    );
   }
   return hazard;
 }

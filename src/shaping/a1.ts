@@ -57,7 +57,13 @@ export function parseA1(address: string): A1Range {
     const r1 = Number(cells[2]) - 1;
     const c2 = cells[3] ? columnIndex(cells[3]) : c1;
     const r2 = cells[4] ? Number(cells[4]) - 1 : r1;
-    return { sheet, row: Math.min(r1, r2), col: Math.min(c1, c2), rows: Math.abs(r2 - r1) + 1, cols: Math.abs(c2 - c1) + 1 };
+    return {
+      sheet,
+      row: Math.min(r1, r2),
+      col: Math.min(c1, c2),
+      rows: Math.abs(r2 - r1) + 1,
+      cols: Math.abs(c2 - c1) + 1,
+    };
   }
   const cols = /^\$?([A-Za-z]{1,3}):\$?([A-Za-z]{1,3})$/.exec(local);
   if (cols) {

@@ -44,13 +44,24 @@ function isError(v: unknown): boolean {
  * (absolute) is a score move; a label that differs is a flip; a value that became or stopped
  * being an error is an error change. Cells that did not change are not listed.
  */
-export function compareReadings(before: readonly ReadCell[], after: readonly ReadCell[], threshold: number): CellChange[] {
+export function compareReadings(
+  before: readonly ReadCell[],
+  after: readonly ReadCell[],
+  threshold: number,
+): CellChange[] {
   const old = new Map(before.map((cell) => [cell.address, cell]));
   const changes: CellChange[] = [];
   for (const now of after) {
     const was = old.get(now.address);
     if (!was) continue;
-    const base = { address: now.address, before: was.value, after: now.value, hazard: now.hazard ?? was.hazard, scenario: now.scenario ?? was.scenario, formula: now.formula ?? was.formula };
+    const base = {
+      address: now.address,
+      before: was.value,
+      after: now.value,
+      hazard: now.hazard ?? was.hazard,
+      scenario: now.scenario ?? was.scenario,
+      formula: now.formula ?? was.formula,
+    };
     if (isError(was.value) !== isError(now.value) || (isError(now.value) && was.value !== now.value)) {
       changes.push({ ...base, kind: "error" });
       continue;
@@ -78,7 +89,13 @@ export function summarizeChanges(changes: readonly CellChange[], threshold: numb
   // One asset per sheet row: a score and its label on the same row flip together and count once.
   const groups = new Map<string, Set<string>>();
   for (const change of changes) {
-    if (change.labelAfter === undefined || change.labelBefore === change.labelAfter || change.kind === "score" || change.kind === "error") continue;
+    if (
+      change.labelAfter === undefined ||
+      change.labelBefore === change.labelAfter ||
+      change.kind === "score" ||
+      change.kind === "error"
+    )
+      continue;
     const key = `flipped to ${change.labelAfter}${change.hazard ? ` for ${change.hazard}` : ""}${change.scenario ? ` under ${change.scenario}` : ""}`;
     const row = change.address.replace(/^.*!/, "").replace(/^\$?[A-Z]+\$?/, "");
     const rows = groups.get(key) ?? new Set<string>();

@@ -16,7 +16,10 @@ export function isIdColumn(header: string): boolean {
 
 /** Thrown when CSV text cannot be read; says which line. */
 export class CsvParseError extends Error {
-  constructor(message: string, readonly line: number) {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
     super(message);
     this.name = "CsvParseError";
   }
@@ -26,7 +29,9 @@ export class CsvParseError extends Error {
 export function parseCsvTable(csv: string, source = "CSV"): SheetTable {
   const text = csv.charCodeAt(0) === 0xfeff ? csv.slice(1) : csv;
   const parsed = Papa.parse<string[]>(text, { skipEmptyLines: "greedy", header: false, dynamicTyping: false });
-  const fatal = parsed.errors.find((e) => e.type === "Quotes" || e.code === "InvalidQuotes" || e.code === "MissingQuotes");
+  const fatal = parsed.errors.find(
+    (e) => e.type === "Quotes" || e.code === "InvalidQuotes" || e.code === "MissingQuotes",
+  );
   if (fatal) {
     const line = (fatal.row ?? 0) + 1;
     throw new CsvParseError(`${source}: ${fatal.message} (record ${line}).`, line);

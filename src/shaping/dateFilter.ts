@@ -14,7 +14,8 @@ export function dateFilterProblem(text: string, label: string): string | null {
   if (m[2] !== undefined) {
     const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
     const date = new Date(Date.UTC(year, month - 1, day));
-    if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return `${label} "${value}" is not a date that exists.`;
+    if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+      return `${label} "${value}" is not a date that exists.`;
   }
   return null;
 }

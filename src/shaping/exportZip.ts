@@ -16,9 +16,13 @@ export interface CsvFileTable extends SheetTable {
 export function unzipCsvFiles(data: Uint8Array): CsvFileTable[] {
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(data, { filter: (f) => /\.csv$/i.test(f.name) && !f.name.startsWith("__MACOSX/") && !f.name.endsWith("/") });
+    files = unzipSync(data, {
+      filter: (f) => /\.csv$/i.test(f.name) && !f.name.startsWith("__MACOSX/") && !f.name.endsWith("/"),
+    });
   } catch (error) {
-    throw new Error(`The export is not a readable ZIP archive (${error instanceof Error ? error.message : String(error)}).`);
+    throw new Error(
+      `The export is not a readable ZIP archive (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
   return Object.keys(files)
     .sort()

@@ -115,7 +115,8 @@ export function defaultValueLabel(items: readonly ExtendedSummaryItem[]): string
 export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
   const scenarios = [...request.itemsByScenario.keys()];
   const first = request.itemsByScenario.get(scenarios[0] ?? "") ?? [];
-  if (scenarios.length === 0 || first.length === 0) throw new ImpactInputError(`${request.portfolio} has no extended summary to compute an impact from.`);
+  if (scenarios.length === 0 || first.length === 0)
+    throw new ImpactInputError(`${request.portfolio} has no extended summary to compute an impact from.`);
 
   // Assets from the first scenario's items (every scenario covers the same assets).
   const seen = new Map<string, number>();
@@ -133,9 +134,12 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     );
   }
 
-  const valueLabel = request.value?.kind === "label" ? request.value.key : request.value ? undefined : defaultValueLabel(first);
+  const valueLabel =
+    request.value?.kind === "label" ? request.value.key : request.value ? undefined : defaultValueLabel(first);
   if (!request.value && !valueLabel) {
-    throw new ImpactInputError(`No asset value: ${request.portfolio} has no label:price or label:value column. Add one and sync, or pick a value column.`);
+    throw new ImpactInputError(
+      `No asset value: ${request.portfolio} has no label:price or label:value column. Add one and sync, or pick a value column.`,
+    );
   }
   const valueSource = request.value?.kind === "column" ? request.value.name : `label:${valueLabel}`;
   if (valueLabel && !first.some((item) => item.labels && valueLabel in item.labels)) {
@@ -163,7 +167,14 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
       return { index: item.portfolio_index, entityId: "", name: "", label: "", value: "" };
     }
     const label = request.rollupLabel ? text(item.labels?.[request.rollupLabel]) : "";
-    return { index: item.portfolio_index, entityId: text(item.entity_id), name: text(item.entity_name), label: label || "(none)", value, valueAddress };
+    return {
+      index: item.portfolio_index,
+      entityId: text(item.entity_id),
+      name: text(item.entity_name),
+      label: label || "(none)",
+      value,
+      valueAddress,
+    };
   });
   if (textValues.length > 0) {
     throw new ImpactInputError(
@@ -172,7 +183,15 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
   }
 
   const byScenario = new Map(
-    scenarios.map((scenario) => [scenario, new Map((request.itemsByScenario.get(scenario) ?? []).map((item) => [item.portfolio_index, item.scenario_analytics?.[scenario]?.[request.hazard]]))]),
+    scenarios.map((scenario) => [
+      scenario,
+      new Map(
+        (request.itemsByScenario.get(scenario) ?? []).map((item) => [
+          item.portfolio_index,
+          item.scenario_analytics?.[scenario]?.[request.hazard],
+        ]),
+      ),
+    ]),
   );
   const { data: dataName, impact: impactName, rollup: rollupName } = request.sheetNames;
   const labelHeader = request.rollupLabel ? `label:${request.rollupLabel}` : "label";
@@ -185,7 +204,12 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
   // Impact data: asset columns, value, then per scenario × period: damage ×3 and interruption ×3.
   const dataHeader = ["portfolio_index", "entity_id", "entity_name", labelHeader, "value"];
   const VALUE_COL = 4;
-  const metricColumns: Array<{ scenario: string; period: string; family: "structural_damage" | "business_interruption"; bound: (typeof BOUNDS)[number] }> = [];
+  const metricColumns: Array<{
+    scenario: string;
+    period: string;
+    family: "structural_damage" | "business_interruption";
+    bound: (typeof BOUNDS)[number];
+  }> = [];
   for (const scenario of scenarios) {
     for (const period of IMPACT_PERIODS) {
       for (const family of ["structural_damage", "business_interruption"] as const) {
@@ -198,7 +222,12 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
   }
   const dataRows: CellValue[][] = assets.map((asset, r) => {
     if (asset.value === "") {
-      problem(dataName, r + 1, VALUE_COL, `No value for ${asset.entityId || `index ${asset.index}`}${asset.valueAddress ? ` (${asset.valueAddress} is empty)` : ` (${valueSource} is empty)`}: its losses are #N/A.`);
+      problem(
+        dataName,
+        r + 1,
+        VALUE_COL,
+        `No value for ${asset.entityId || `index ${asset.index}`}${asset.valueAddress ? ` (${asset.valueAddress} is empty)` : ` (${valueSource} is empty)`}: its losses are #N/A.`,
+      );
     }
     const row: CellValue[] = [asset.index, asset.entityId, asset.name, asset.label, asset.value];
     metricColumns.forEach((column, k) => {
@@ -206,7 +235,12 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
       const value = metrics?.[`${column.family}_${column.period}${column.bound.suffix}`];
       const ok = typeof value === "number" && Number.isFinite(value);
       if (!ok && column.family === "structural_damage") {
-        problem(dataName, r + 1, dataHeader.length - metricColumns.length + k, `No ${request.hazard} ${column.family}_${column.period}${column.bound.suffix} in ${column.scenario} for ${asset.entityId || `index ${asset.index}`}: that loss is #N/A.`);
+        problem(
+          dataName,
+          r + 1,
+          dataHeader.length - metricColumns.length + k,
+          `No ${request.hazard} ${column.family}_${column.period}${column.bound.suffix} in ${column.scenario} for ${asset.entityId || `index ${asset.index}`}: that loss is #N/A.`,
+        );
       }
       row.push(ok ? (value as number) : "");
     });
@@ -230,7 +264,9 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     if (column.family === "structural_damage") {
       lossColumns.push(impactHeader.length);
       impactHeader.push(`loss_${column.scenario}_${column.period}${column.bound.name}`);
-      impactFormulas.push((n) => `=IF(COUNT(${ref(VALUE_COL, n)},${ref(dataCol, n)})=2,${ref(VALUE_COL, n)}*${ref(dataCol, n)},NA())`);
+      impactFormulas.push(
+        (n) => `=IF(COUNT(${ref(VALUE_COL, n)},${ref(dataCol, n)})=2,${ref(VALUE_COL, n)}*${ref(dataCol, n)},NA())`,
+      );
     } else {
       impactHeader.push(`${column.scenario}_business_interruption_${column.period}${column.bound.suffix}`);
       impactFormulas.push((n) => `=IF(COUNT(${ref(dataCol, n)})=1,${ref(dataCol, n)},NA())`);
@@ -240,7 +276,8 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
 
   // Roll-up: all assets, then each label value; money columns only (value and losses).
   const lastRow = assets.length + 1;
-  const impactRange = (col: number) => qualify(impactName, `$${columnLetters(col)}$2:$${columnLetters(col)}$${lastRow}`);
+  const impactRange = (col: number) =>
+    qualify(impactName, `$${columnLetters(col)}$2:$${columnLetters(col)}$${lastRow}`);
   const moneyColumns = [VALUE_COL, ...lossColumns];
   const rollupHeader = [labelHeader, "assets", ...moneyColumns.map((c) => impactHeader[c]!)];
   const groups = request.rollupLabel ? [...new Set(assets.map((a) => a.label))].sort((a, b) => a.localeCompare(b)) : [];
@@ -248,7 +285,11 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     ["All assets", `=ROWS(${impactRange(0)})`, ...moneyColumns.map((c) => `=SUM(${impactRange(c)})`)],
     ...groups.map((group, g) => {
       const labelCell = `$A${g + 3}`;
-      return [group, `=COUNTIFS(${impactRange(3)},${labelCell})`, ...moneyColumns.map((c) => `=SUMIFS(${impactRange(c)},${impactRange(3)},${labelCell})`)];
+      return [
+        group,
+        `=COUNTIFS(${impactRange(3)},${labelCell})`,
+        ...moneyColumns.map((c) => `=SUMIFS(${impactRange(c)},${impactRange(3)},${labelCell})`),
+      ];
     }),
   ];
 
@@ -279,7 +320,10 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
         header: rollupHeader,
         rows: rollupRows,
         formulaColumns: rollupHeader.map((_, c) => c).slice(1),
-        numberFormats: formats(moneyColumns.map((_, i) => i + 2), money),
+        numberFormats: formats(
+          moneyColumns.map((_, i) => i + 2),
+          money,
+        ),
       },
     ],
     problems,

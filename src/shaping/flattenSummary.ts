@@ -32,7 +32,10 @@ function cell(v: unknown): CellValue {
 
 /** Default summary: one row per item (asset × scenario × window), class and score per hazard. */
 export function flattenSummary(items: readonly SummaryItem[]): SummaryTable {
-  const hazards = ordered(items.flatMap((i) => (i.risk_summaries ?? []).map((s) => s.hazard)), DEFAULT_HAZARDS);
+  const hazards = ordered(
+    items.flatMap((i) => (i.risk_summaries ?? []).map((s) => s.hazard)),
+    DEFAULT_HAZARDS,
+  );
   const header = ["portfolio_index", "entity_id", "entity_name", "scenario", "window", "window_start_year"];
   const labelColumns: number[] = [];
   for (const h of hazards) {
@@ -41,7 +44,14 @@ export function flattenSummary(items: readonly SummaryItem[]): SummaryTable {
   }
   const rows = items.map((item) => {
     const byHazard = new Map((item.risk_summaries ?? []).map((s) => [s.hazard, s]));
-    const row: CellValue[] = [cell(item.portfolio_index), cell(item.entity_id), cell(item.entity_name), cell(item.scenario), cell(item.window), cell(item.window_start_year)];
+    const row: CellValue[] = [
+      cell(item.portfolio_index),
+      cell(item.entity_id),
+      cell(item.entity_name),
+      cell(item.scenario),
+      cell(item.window),
+      cell(item.window_start_year),
+    ];
     for (const h of hazards) {
       const s = byHazard.get(h);
       row.push(cell(s?.risk_class), cell(s?.risk_score));
@@ -63,7 +73,10 @@ function metricOrder(found: Iterable<string>): string[] {
  */
 export function flattenExtendedSummary(items: readonly ExtendedSummaryItem[]): SummaryTable {
   const labelKeys = [...new Set(items.flatMap((i) => Object.keys(i.labels ?? {})))].sort();
-  const scenarios = ordered(items.flatMap((i) => Object.keys(i.scenario_analytics ?? {})), SCENARIOS);
+  const scenarios = ordered(
+    items.flatMap((i) => Object.keys(i.scenario_analytics ?? {})),
+    SCENARIOS,
+  );
   const hazardSet = new Set<string>();
   const metricsByHazard = new Map<string, Set<string>>();
   for (const item of items) {
@@ -77,7 +90,15 @@ export function flattenExtendedSummary(items: readonly ExtendedSummaryItem[]): S
     }
   }
   const hazards = ordered(hazardSet, EXTENDED_HAZARDS);
-  const header = ["portfolio_index", "entity_id", "entity_name", "lat", "lng", ...labelKeys.map((k) => `label:${k}`), "scenario"];
+  const header = [
+    "portfolio_index",
+    "entity_id",
+    "entity_name",
+    "lat",
+    "lng",
+    ...labelKeys.map((k) => `label:${k}`),
+    "scenario",
+  ];
   const labelColumns: number[] = [];
   const metricColumns: Array<[string, string]> = [];
   for (const h of hazards) {
@@ -90,7 +111,14 @@ export function flattenExtendedSummary(items: readonly ExtendedSummaryItem[]): S
   const rows: CellValue[][] = [];
   for (const item of items) {
     const [lng, lat] = pointCoordinates(item.geometry);
-    const head: CellValue[] = [cell(item.portfolio_index), cell(item.entity_id), cell(item.entity_name), lat, lng, ...labelKeys.map((k) => cell(item.labels?.[k]))];
+    const head: CellValue[] = [
+      cell(item.portfolio_index),
+      cell(item.entity_id),
+      cell(item.entity_name),
+      lat,
+      lng,
+      ...labelKeys.map((k) => cell(item.labels?.[k])),
+    ];
     for (const scenario of scenarios) {
       const analytics = item.scenario_analytics?.[scenario];
       if (!analytics) continue;

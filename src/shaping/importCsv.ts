@@ -9,6 +9,12 @@ import type { AssetRow } from "./validateAssets";
 /** Build the import CSV for validated rows; label columns follow `labelKeys` order. */
 export function buildImportCsv(assets: readonly AssetRow[], labelKeys: readonly string[]): string {
   const fields = ["entity_id", "entity_name", "lat", "lng", ...labelKeys.map((k) => `label:${k}`)];
-  const data = assets.map((a) => [a.entity_id, a.entity_name, String(a.lat), String(a.lng), ...labelKeys.map((k) => a.labels[k] ?? "")]);
+  const data = assets.map((a) => [
+    a.entity_id,
+    a.entity_name,
+    String(a.lat),
+    String(a.lng),
+    ...labelKeys.map((k) => a.labels[k] ?? ""),
+  ]);
   return Papa.unparse({ fields, data }, { newline: "\r\n", escapeFormulae: false });
 }

@@ -66,7 +66,9 @@ export function numberedPortfolioNames(base: string, parts: number): { names: st
   const long = names.find((name) => name.length > PORTFOLIO_NAME_MAX_LENGTH);
   if (long) {
     const room = PORTFOLIO_NAME_MAX_LENGTH - String(parts).length - 1;
-    return { problem: `"${long}" would have ${long.length} characters (at most ${PORTFOLIO_NAME_MAX_LENGTH}): shorten the portfolio name to ${room} or fewer to split.` };
+    return {
+      problem: `"${long}" would have ${long.length} characters (at most ${PORTFOLIO_NAME_MAX_LENGTH}): shorten the portfolio name to ${room} or fewer to split.`,
+    };
   }
   for (const name of names) {
     const problem = portfolioNameProblem(name);

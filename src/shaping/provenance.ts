@@ -125,7 +125,8 @@ export function serializeRecord(record: ProvenanceRecord): string {
 
 /** Text from the store → record, or an Error naming the row when it is not one. */
 export function parseRecord(text: unknown, where: string): ProvenanceRecord {
-  if (typeof text !== "string" || text.trim() === "") throw new Error(`${where} is empty: the provenance record was deleted.`);
+  if (typeof text !== "string" || text.trim() === "")
+    throw new Error(`${where} is empty: the provenance record was deleted.`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -133,7 +134,14 @@ export function parseRecord(text: unknown, where: string): ProvenanceRecord {
     throw new Error(`${where} is not a provenance record (it was edited).`);
   }
   const r = value as Partial<ProvenanceRecord>;
-  if (!r || typeof r !== "object" || typeof r.sheetId !== "string" || typeof r.operation !== "string" || !Array.isArray(r.header) || typeof r.tableAddress !== "string") {
+  if (
+    !r ||
+    typeof r !== "object" ||
+    typeof r.sheetId !== "string" ||
+    typeof r.operation !== "string" ||
+    !Array.isArray(r.header) ||
+    typeof r.tableAddress !== "string"
+  ) {
     throw new Error(`${where} is not a provenance record (it was edited).`);
   }
   return { ...r, filters: r.filters ?? {} } as ProvenanceRecord;

@@ -54,7 +54,12 @@ export interface RiskMatrixTable extends SheetTable {
  * Assets as rows, hazards as columns, each cell the hazard's label or score for the scenario and
  * window. A hazard the service did not return for an asset is an empty cell.
  */
-export function buildRiskMatrix(items: readonly SummaryItem[], scenario: string, window: number, cells: "label" | "score"): RiskMatrixTable {
+export function buildRiskMatrix(
+  items: readonly SummaryItem[],
+  scenario: string,
+  window: number,
+  cells: "label" | "score",
+): RiskMatrixTable {
   const chosen = itemsFor(items, scenario, window);
   const hazards = summaryHazards(chosen);
   const header = ["portfolio_index", "entity_id", "entity_name", ...hazards];
@@ -68,7 +73,13 @@ export function buildRiskMatrix(items: readonly SummaryItem[], scenario: string,
     }
     return row;
   });
-  return { header, rows, hazardColumns: hazards.map((_, i) => 3 + i), cells, title: `Risk matrix · scenario ${scenario} · ${window}-year window · ${cells === "label" ? "labels" : "scores"}` };
+  return {
+    header,
+    rows,
+    hazardColumns: hazards.map((_, i) => 3 + i),
+    cells,
+    title: `Risk matrix · scenario ${scenario} · ${window}-year window · ${cells === "label" ? "labels" : "scores"}`,
+  };
 }
 
 /** A scenario comparison and its label columns. */
@@ -84,15 +95,27 @@ export interface ScenarioComparisonTable extends SheetTable {
  * in score from the lowest to the highest emissions scenario and the label change ("LOW → HIGH"),
  * sorted by the largest increase first (assets missing a scenario's score sort last).
  */
-export function buildScenarioComparison(items: readonly SummaryItem[], hazard: string, window: number): ScenarioComparisonTable {
+export function buildScenarioComparison(
+  items: readonly SummaryItem[],
+  hazard: string,
+  window: number,
+): ScenarioComparisonTable {
   type Entry = { score?: number; label?: string };
   const assets = new Map<number, { id: string; name: string; by: Map<string, Entry> }>();
   for (const item of items) {
     if (Number(item.window) !== window || !(COMPARED_SCENARIOS as readonly string[]).includes(item.scenario)) continue;
     const s = (item.risk_summaries ?? []).find((x) => x.hazard === hazard);
     if (!s) continue;
-    const asset = assets.get(item.portfolio_index) ?? { id: item.entity_id ?? "", name: item.entity_name ?? "", by: new Map<string, Entry>() };
-    if (!asset.by.has(item.scenario)) asset.by.set(item.scenario, { score: Number.isFinite(s.risk_score) ? s.risk_score : undefined, label: s.risk_class });
+    const asset = assets.get(item.portfolio_index) ?? {
+      id: item.entity_id ?? "",
+      name: item.entity_name ?? "",
+      by: new Map<string, Entry>(),
+    };
+    if (!asset.by.has(item.scenario))
+      asset.by.set(item.scenario, {
+        score: Number.isFinite(s.risk_score) ? s.risk_score : undefined,
+        label: s.risk_class,
+      });
     assets.set(item.portfolio_index, asset);
   }
   const [low, , high] = COMPARED_SCENARIOS;
@@ -114,7 +137,12 @@ export function buildScenarioComparison(items: readonly SummaryItem[], hazard: s
     const from = a.by.get(low);
     const to = a.by.get(high);
     const change = from?.score !== undefined && to?.score !== undefined ? round(to.score - from.score) : "";
-    const labelChange = from?.label && to?.label ? (from.label === to.label ? `${from.label} (same)` : `${from.label} → ${to.label}`) : "";
+    const labelChange =
+      from?.label && to?.label
+        ? from.label === to.label
+          ? `${from.label} (same)`
+          : `${from.label} → ${to.label}`
+        : "";
     row.push(change, labelChange);
     return row;
   });
@@ -125,7 +153,13 @@ export function buildScenarioComparison(items: readonly SummaryItem[], hazard: s
     if (typeof y !== "number") return -1;
     return y - x || Number(a[0]) - Number(b[0]);
   });
-  return { header, rows, labelColumns, changeColumn, title: `Scenario comparison · ${hazard} · ${window}-year window · sorted by largest increase ${low} → ${high}` };
+  return {
+    header,
+    rows,
+    labelColumns,
+    changeColumn,
+    title: `Scenario comparison · ${hazard} · ${window}-year window · sorted by largest increase ${low} → ${high}`,
+  };
 }
 
 /** How many assets carry each label, per hazard. */
@@ -150,7 +184,10 @@ export function labelCountsByHazard(items: readonly SummaryItem[]): LabelCounts 
  */
 export function labelCountsTable(counts: LabelCounts): SheetTable {
   const hazards = Object.keys(counts);
-  return { header: ["label", ...hazards], rows: RISK_LABELS.map((label) => [label, ...hazards.map((h) => counts[h][label])]) };
+  return {
+    header: ["label", ...hazards],
+    rows: RISK_LABELS.map((label) => [label, ...hazards.map((h) => counts[h][label])]),
+  };
 }
 
 function round(x: number): number {

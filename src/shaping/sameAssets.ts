@@ -11,7 +11,9 @@ function sameNumber(a: number, b: number): boolean {
 
 function sameLabels(a: Record<string, string> | undefined, b: Record<string, string>): boolean {
   const filled = (o: Record<string, string> | undefined): Array<[string, string]> =>
-    Object.entries(o ?? {}).filter(([, v]) => v !== "" && v !== undefined && v !== null).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    Object.entries(o ?? {})
+      .filter(([, v]) => v !== "" && v !== undefined && v !== null)
+      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
   const fa = filled(a);
   const fb = filled(b);
   return fa.length === fb.length && fa.every(([k, v], i) => fb[i][0] === k && String(fb[i][1]) === String(v));

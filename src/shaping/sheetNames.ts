@@ -9,7 +9,11 @@ export const MAX_SHEET_NAME_LENGTH = 31;
 
 /** Turn any text into a name Excel accepts for a sheet (not yet unique). */
 export function makeValidSheetName(desired: string): string {
-  let name = desired.replace(/[[\]:*?/\\]/g, "_").replace(/[\u0000-\u001f]/g, " ").replace(/\s+/g, " ").trim();
+  let name = desired
+    .replace(/[[\]:*?/\\]/g, "_")
+    .replace(/[\u0000-\u001f]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   name = name.replace(/^'+|'+$/g, "").trim();
   name = truncate(name, MAX_SHEET_NAME_LENGTH).replace(/'+$/, "").trim();
   if (name === "") name = "Sheet";
@@ -36,7 +40,10 @@ export function uniqueSheetName(desired: string, existing: readonly string[]): s
   if (!used.has(base.toLowerCase())) return base;
   for (let n = 2; ; n++) {
     const suffix = ` (${n})`;
-    const candidate = truncate(base, MAX_SHEET_NAME_LENGTH - suffix.length).replace(/'+$/, "").trimEnd() + suffix;
+    const candidate =
+      truncate(base, MAX_SHEET_NAME_LENGTH - suffix.length)
+        .replace(/'+$/, "")
+        .trimEnd() + suffix;
     if (!used.has(candidate.toLowerCase())) return candidate;
   }
 }
@@ -51,7 +58,13 @@ export function uniqueTableName(desired: string, existing: readonly string[]): s
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/[^A-Za-z0-9_.]+/g, "_");
   if (/^[_.]*$/.test(base)) base = "Table";
-  if (!/^[A-Za-z_]/.test(base) || /^[A-Za-z]{1,3}\d+$/.test(base) || /^[RrCc]$/.test(base) || /^[Rr]\d*[Cc]\d*$/.test(base)) base = `T_${base}`;
+  if (
+    !/^[A-Za-z_]/.test(base) ||
+    /^[A-Za-z]{1,3}\d+$/.test(base) ||
+    /^[RrCc]$/.test(base) ||
+    /^[Rr]\d*[Cc]\d*$/.test(base)
+  )
+    base = `T_${base}`;
   base = base.slice(0, 200);
   const used = new Set(existing.map((n) => n.toLowerCase()));
   if (!used.has(base.toLowerCase())) return base;

@@ -72,7 +72,8 @@ function sameNumber(a: number, b: number): boolean {
 
 function fieldChanges(before: Asset, after: AssetRow): FieldChange[] {
   const changes: FieldChange[] = [];
-  if ((before.entity_name ?? "") !== after.entity_name) changes.push({ key: "entity_name", before: before.entity_name ?? "", after: after.entity_name });
+  if ((before.entity_name ?? "") !== after.entity_name)
+    changes.push({ key: "entity_name", before: before.entity_name ?? "", after: after.entity_name });
   const keys = [...new Set([...Object.keys(before.labels ?? {}), ...Object.keys(after.labels)])].sort();
   for (const key of keys) {
     const was = String(before.labels?.[key] ?? "");
@@ -90,7 +91,16 @@ function idProblem(existing: readonly Asset[], rows: readonly AssetRow[]): strin
     if (new Set(ids).size !== ids.length) return `${side} repeat an entity_id`;
     return undefined;
   };
-  return check(rows.map((r) => r.entity_id), "new rows") ?? check(existing.map((a) => a.entity_id ?? ""), "assets in the portfolio");
+  return (
+    check(
+      rows.map((r) => r.entity_id),
+      "new rows",
+    ) ??
+    check(
+      existing.map((a) => a.entity_id ?? ""),
+      "assets in the portfolio",
+    )
+  );
 }
 
 /** Compares the portfolio's assets (any order) with the rows about to replace them (in order). */
@@ -98,7 +108,16 @@ export function diffAssets(existing: readonly Asset[], rows: readonly AssetRow[]
   const sorted = [...existing].sort((a, b) => a.portfolio_index - b.portfolio_index);
   const reason = idProblem(sorted, rows);
   const key: DiffKey = reason ? "position" : "entity_id";
-  const diff: SyncDiff = { key, keyReason: reason, added: [], removed: [], moved: [], relabelled: [], unchanged: 0, reindexed: 0 };
+  const diff: SyncDiff = {
+    key,
+    keyReason: reason,
+    added: [],
+    removed: [],
+    moved: [],
+    relabelled: [],
+    unchanged: 0,
+    reindexed: 0,
+  };
 
   const pairs: Array<[Asset | undefined, AssetRow | undefined, number | undefined]> = [];
   if (key === "entity_id") {
@@ -115,15 +134,32 @@ export function diffAssets(existing: readonly Asset[], rows: readonly AssetRow[]
 
   for (const [before, after, newIndex] of pairs) {
     if (!before && after) {
-      diff.added.push({ entityId: after.entity_id, name: after.entity_name, newIndex, sheetRow: after.sheetRow, to: { lat: after.lat, lng: after.lng } });
+      diff.added.push({
+        entityId: after.entity_id,
+        name: after.entity_name,
+        newIndex,
+        sheetRow: after.sheetRow,
+        to: { lat: after.lat, lng: after.lng },
+      });
       continue;
     }
     if (before && !after) {
-      diff.removed.push({ entityId: before.entity_id ?? "", name: before.entity_name ?? "", oldIndex: before.portfolio_index, from: { lat: before.lat, lng: before.lng } });
+      diff.removed.push({
+        entityId: before.entity_id ?? "",
+        name: before.entity_name ?? "",
+        oldIndex: before.portfolio_index,
+        from: { lat: before.lat, lng: before.lng },
+      });
       continue;
     }
     if (!before || !after) continue;
-    const entry: DiffEntry = { entityId: after.entity_id, name: after.entity_name, oldIndex: before.portfolio_index, newIndex, sheetRow: after.sheetRow };
+    const entry: DiffEntry = {
+      entityId: after.entity_id,
+      name: after.entity_name,
+      oldIndex: before.portfolio_index,
+      newIndex,
+      sheetRow: after.sheetRow,
+    };
     if (before.portfolio_index !== newIndex) diff.reindexed++;
     const moved = !sameNumber(before.lat, after.lat) || !sameNumber(before.lng, after.lng);
     const changes = fieldChanges(before, after);

@@ -15,7 +15,15 @@ export type SeriesKind = "projected" | "observed";
 export const SERIES_KINDS: readonly SeriesKind[] = ["projected", "observed"];
 
 /** The asset and series columns before the time columns. */
-export const TIMESERIES_FIXED_COLUMNS = ["portfolio_index", "entity_id", "entity_name", "hazard", "indicator", "scenario", "measure"] as const;
+export const TIMESERIES_FIXED_COLUMNS = [
+  "portfolio_index",
+  "entity_id",
+  "entity_name",
+  "hazard",
+  "indicator",
+  "scenario",
+  "measure",
+] as const;
 
 const MONTH_KEY = /^\d{4}-\d{2}$/;
 
@@ -48,12 +56,21 @@ export class TidyTimeseriesBuilder {
           keys.push(key);
         }
       }
-      const row: CellValue[] = [item.portfolio_index ?? "", item.entity_id ?? "", item.entity_name ?? "", item.hazard ?? "", item.indicator ?? "", item.scenario ?? "", item.measure ?? ""];
+      const row: CellValue[] = [
+        item.portfolio_index ?? "",
+        item.entity_id ?? "",
+        item.entity_name ?? "",
+        item.hazard ?? "",
+        item.indicator ?? "",
+        item.scenario ?? "",
+        item.measure ?? "",
+      ];
       const fixed = row.length;
       row.length = fixed + keys.length;
       row.fill("", fixed);
       for (const [key, v] of Object.entries(exposure)) {
-        row[fixed + position.get(key)!] = typeof v === "number" && Number.isFinite(v) ? v : v === null || v === undefined ? "" : String(v);
+        row[fixed + position.get(key)!] =
+          typeof v === "number" && Number.isFinite(v) ? v : v === null || v === undefined ? "" : String(v);
       }
       out[kind].push(row);
       this.counts[kind]++;
@@ -78,12 +95,19 @@ export class TidyTimeseriesBuilder {
 }
 
 /** Both tables of these items at once (header and rows padded to full width). */
-export function splitTimeseries(items: readonly PhysicalItem[]): Record<SeriesKind, { header: string[]; rows: CellValue[][] }> {
+export function splitTimeseries(
+  items: readonly PhysicalItem[],
+): Record<SeriesKind, { header: string[]; rows: CellValue[][] }> {
   const builder = new TidyTimeseriesBuilder();
   const rows = builder.add(items);
   const pad = (kind: SeriesKind) => {
     const header = builder.header(kind);
-    return { header, rows: rows[kind].map((r) => (r.length < header.length ? [...r, ...new Array<CellValue>(header.length - r.length).fill("")] : r)) };
+    return {
+      header,
+      rows: rows[kind].map((r) =>
+        r.length < header.length ? [...r, ...new Array<CellValue>(header.length - r.length).fill("")] : r,
+      ),
+    };
   };
   return { projected: pad("projected"), observed: pad("observed") };
 }

@@ -80,25 +80,43 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
       return;
     }
     const cell = cellA1(origin.row + r, origin.col + c);
-    problems.push({ row: origin.row + r + 1, column: columnLetters(origin.col + c), address: qualify(origin.sheet, cell), cell, message });
+    problems.push({
+      row: origin.row + r + 1,
+      column: columnLetters(origin.col + c),
+      address: qualify(origin.sheet, cell),
+      cell,
+      message,
+    });
   };
   const name = (r: number, c: number): string => cellA1(origin.row + r, origin.col + c);
   const result: AssetValidation = { problems, assets: [], columns: [], labelKeys: [] };
 
   for (const area of input.mergedAreas ?? []) {
     const m = parseA1(area);
-    at(m.row - origin.row, m.col - origin.col, `Merged cells at ${area.replace(/^.*!/, "")}: unmerge them so every value has its own cell.`);
+    at(
+      m.row - origin.row,
+      m.col - origin.col,
+      `Merged cells at ${area.replace(/^.*!/, "")}: unmerge them so every value has its own cell.`,
+    );
   }
 
   const values = input.values;
   if (values.length === 0 || values.every((row) => row.every(isBlank))) {
-    at(0, 0, "The range is empty: select a header row (entity_id, entity_name, lat, lng, ...) and the asset rows below it.");
+    at(
+      0,
+      0,
+      "The range is empty: select a header row (entity_id, entity_name, lat, lng, ...) and the asset rows below it.",
+    );
     return finish(result, overflow);
   }
   const header = values[0];
   const hasText = header.some((c) => typeof c === "string" && c.trim() !== "" && !NUMBER_TEXT.test(c.trim()));
   if (!hasText) {
-    at(0, 0, `No header row: row ${origin.row + 1} must name the columns (entity_id, entity_name, lat, lng, or labels), not hold data.`);
+    at(
+      0,
+      0,
+      `No header row: row ${origin.row + 1} must name the columns (entity_id, entity_name, lat, lng, or labels), not hold data.`,
+    );
     return finish(result, overflow);
   }
 
@@ -109,13 +127,21 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
     const t = col.target;
     if (t.kind === "ignored") continue;
     if (t.kind === "label" && t.key === "") {
-      at(0, col.index, `Header "${col.header}" in ${name(0, col.index)} has no label key: write it as label:<key>, e.g. label:country.`);
+      at(
+        0,
+        col.index,
+        `Header "${col.header}" in ${name(0, col.index)} has no label key: write it as label:<key>, e.g. label:country.`,
+      );
       continue;
     }
     const key = t.kind === "field" ? t.field : `label:${t.key}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      at(0, col.index, `Header "${col.header}" in ${name(0, col.index)} means the same column (${key}) as ${name(0, first)}: keep only one.`);
+      at(
+        0,
+        col.index,
+        `Header "${col.header}" in ${name(0, col.index)} means the same column (${key}) as ${name(0, first)}: keep only one.`,
+      );
     } else seen.set(key, col.index);
   }
   const latCol = seen.get("lat");
@@ -124,7 +150,9 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
   if (lngCol === undefined) at(0, 0, "No longitude column: name one lng, Longitude or Lon in the header row.");
   const idCol = seen.get("entity_id");
   const nameCol = seen.get("entity_name");
-  const labelCols = columns.filter((c) => c.target.kind === "label" && c.target.key !== "" && seen.get(`label:${c.target.key}`) === c.index);
+  const labelCols = columns.filter(
+    (c) => c.target.kind === "label" && c.target.key !== "" && seen.get(`label:${c.target.key}`) === c.index,
+  );
   result.labelKeys = labelCols.map((c) => (c.target as { key: string }).key);
 
   // Trailing fully empty rows are ignored (a selection often goes past the data).
@@ -143,12 +171,20 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
     dataRows++;
     if (dataRows === cap + 1) {
       const total = countDataRows(values, last);
-      at(r, 0, `Too many assets: ${total.toLocaleString("en-US")} rows, but ${cap === MAX_ASSETS ? "a portfolio holds" : "a split sync takes"} at most ${cap.toLocaleString("en-US")} (row ${origin.row + r + 1} is the first one over).`);
+      at(
+        r,
+        0,
+        `Too many assets: ${total.toLocaleString("en-US")} rows, but ${cap === MAX_ASSETS ? "a portfolio holds" : "a split sync takes"} at most ${cap.toLocaleString("en-US")} (row ${origin.row + r + 1} is the first one over).`,
+      );
     }
     for (const col of columns) {
       if (col.target.kind === "ignored" && !isBlank(row[col.index]) && !blankHeaderWithData.has(col.index)) {
         blankHeaderWithData.add(col.index);
-        at(0, col.index, `Column ${columnLetters(origin.col + col.index)} has data but no header in ${name(0, col.index)}: name it or clear it.`);
+        at(
+          0,
+          col.index,
+          `Column ${columnLetters(origin.col + col.index)} has data but no header in ${name(0, col.index)}: name it or clear it.`,
+        );
       }
     }
     const lat = latCol === undefined ? NaN : coordinate(row[latCol], r, latCol, "Latitude", 90);
@@ -156,14 +192,23 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
     const entityId = idCol === undefined || isBlank(row[idCol]) ? "" : asText(row[idCol]).trim();
     const entityName = nameCol === undefined || isBlank(row[nameCol]) ? "" : asText(row[nameCol]);
     if (idCol !== undefined && codePoints(entityId) > MAX_NAME_LENGTH) {
-      at(r, idCol, `Entity id in ${name(r, idCol)} is ${codePoints(entityId)} characters long: at most ${MAX_NAME_LENGTH}.`);
+      at(
+        r,
+        idCol,
+        `Entity id in ${name(r, idCol)} is ${codePoints(entityId)} characters long: at most ${MAX_NAME_LENGTH}.`,
+      );
     }
     if (nameCol !== undefined && codePoints(entityName) > MAX_NAME_LENGTH) {
-      at(r, nameCol, `Entity name in ${name(r, nameCol)} is ${codePoints(entityName)} characters long: at most ${MAX_NAME_LENGTH}.`);
+      at(
+        r,
+        nameCol,
+        `Entity name in ${name(r, nameCol)} is ${codePoints(entityName)} characters long: at most ${MAX_NAME_LENGTH}.`,
+      );
     }
     if (entityId !== "" && idCol !== undefined) {
       const first = idsSeen.get(entityId);
-      if (first !== undefined) at(r, idCol, `Entity id "${entityId}" in ${name(r, idCol)} repeats ${name(first, idCol)}: ids must be unique.`);
+      if (first !== undefined)
+        at(r, idCol, `Entity id "${entityId}" in ${name(r, idCol)} repeats ${name(first, idCol)}: ids must be unique.`);
       else idsSeen.set(entityId, r);
     }
     if (input.mergedAreas === null) {
@@ -172,7 +217,11 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
       for (const c of [idCol, nameCol, ...labelCols.map((col) => col.index)]) {
         if (c !== undefined && isBlank(row[c])) {
           const header = String(columns.find((col) => col.index === c)?.header ?? "").trim();
-          at(r, c, `${header} in ${name(r, c)} is empty, and this version of Excel cannot tell an empty cell from part of a merged one: fill it, or sync from Excel 2102 (Mac 16.50) or later.`);
+          at(
+            r,
+            c,
+            `${header} in ${name(r, c)} is empty, and this version of Excel cannot tell an empty cell from part of a merged one: fill it, or sync from Excel 2102 (Mac 16.50) or later.`,
+          );
         }
       }
     }
@@ -182,17 +231,32 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
       const v = row[col.index];
       const text = isBlank(v) ? "" : asText(v);
       if (codePoints(text) > MAX_LABEL_LENGTH) {
-        at(r, col.index, `Label ${key} in ${name(r, col.index)} is ${codePoints(text)} characters long: at most ${MAX_LABEL_LENGTH}.`);
+        at(
+          r,
+          col.index,
+          `Label ${key} in ${name(r, col.index)} is ${codePoints(text)} characters long: at most ${MAX_LABEL_LENGTH}.`,
+        );
       }
       // Defined, not assigned: a label column named __proto__ stays data instead of setting the prototype.
       Object.defineProperty(labels, key, { value: text, enumerable: true, writable: true, configurable: true });
     }
     if (Number.isFinite(lat) && Number.isFinite(lng)) {
-      result.assets.push({ entity_id: entityId, entity_name: entityName, lat, lng, labels, sheetRow: origin.row + r + 1 });
+      result.assets.push({
+        entity_id: entityId,
+        entity_name: entityName,
+        lat,
+        lng,
+        labels,
+        sheetRow: origin.row + r + 1,
+      });
     }
   }
   if (input.totalRows !== undefined && input.totalRows > values.length && dataRows <= cap) {
-    at(values.length - 1, 0, `Too many rows: the range has ${input.totalRows.toLocaleString("en-US")} rows, but ${cap === MAX_ASSETS ? "a portfolio holds" : "a split sync takes"} at most ${cap.toLocaleString("en-US")} assets.`);
+    at(
+      values.length - 1,
+      0,
+      `Too many rows: the range has ${input.totalRows.toLocaleString("en-US")} rows, but ${cap === MAX_ASSETS ? "a portfolio holds" : "a split sync takes"} at most ${cap.toLocaleString("en-US")} assets.`,
+    );
   }
   if (dataRows === 0) at(0, 0, "The range has a header but no asset rows below it.");
   return finish(result, overflow);
@@ -206,7 +270,8 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
     if (typeof value === "number") n = value;
     else if (typeof value === "string" && NUMBER_TEXT.test(value.trim())) n = Number(value.trim());
     else {
-      const hint = typeof value === "string" && /^[+-]?\d+,\d+$/.test(value.trim()) ? " (use a dot as the decimal separator)" : "";
+      const hint =
+        typeof value === "string" && /^[+-]?\d+,\d+$/.test(value.trim()) ? " (use a dot as the decimal separator)" : "";
       at(r, c, `${what} in ${name(r, c)} is "${asText(value)}", not a number${hint}.`);
       return NaN;
     }
@@ -227,7 +292,10 @@ function countDataRows(values: CellGrid, last: number): number {
 /** Close the list: past the cap, one last entry says how many more there are. */
 function finish(result: AssetValidation, overflow: number): AssetValidation {
   if (overflow > 0) {
-    result.problems.push({ ...result.problems[0], message: `…and ${overflow} more problems not listed: fix these first.` });
+    result.problems.push({
+      ...result.problems[0],
+      message: `…and ${overflow} more problems not listed: fix these first.`,
+    });
   }
   return result;
 }

@@ -68,7 +68,12 @@ export function defaultConnection(): ConnectionConfig {
   if (!configured) return { ...EMULATOR_CONNECTION };
   const origin = typeof location !== "undefined" ? location.origin : EMULATOR_CONNECTION.baseUrl;
   const baseUrl = new URL(configured, origin).toString().replace(/\/+$/, "");
-  return { baseUrl, natureUrl: `${baseUrl}/nature`, apiKey: EMULATOR_CONNECTION.apiKey, project: EMULATOR_CONNECTION.project };
+  return {
+    baseUrl,
+    natureUrl: `${baseUrl}/nature`,
+    apiKey: EMULATOR_CONNECTION.apiKey,
+    project: EMULATOR_CONNECTION.project,
+  };
 }
 
 /** The current connection, synchronously (the stored one, or the default). */

@@ -18,7 +18,9 @@ export type CheckedRequirementSet = "ExcelApi" | "CustomFunctionsRuntime";
  * host and refuses for itself what its requirement level lacks.
  */
 export function requirementSupported(name: CheckedRequirementSet, version: string): boolean {
-  const office = (globalThis as { Office?: { context?: { requirements?: { isSetSupported?: (n: string, v?: string) => boolean } } } }).Office;
+  const office = (
+    globalThis as { Office?: { context?: { requirements?: { isSetSupported?: (n: string, v?: string) => boolean } } } }
+  ).Office;
   const requirements = office?.context?.requirements;
   if (typeof requirements?.isSetSupported !== "function") return true;
   return requirements.isSetSupported(name, version);

@@ -2,4 +2,5 @@
  * The add-in's version, as built (package.json `version` via webpack's DefinePlugin); in Node
  * (jest, the harness server) where nothing defines it, "development".
  */
-export const ADDIN_VERSION: string = typeof __ADDIN_VERSION__ !== "undefined" && __ADDIN_VERSION__ ? __ADDIN_VERSION__ : "development";
+export const ADDIN_VERSION: string =
+  typeof __ADDIN_VERSION__ !== "undefined" && __ADDIN_VERSION__ ? __ADDIN_VERSION__ : "development";

@@ -26,7 +26,10 @@ async function serve(handler: Handler): Promise<RecordingServer> {
   return server;
 }
 
-function clientFor(options: ConstructorParameters<typeof RiskClient>[1] = {}, project: string | undefined = "demo"): RiskClient {
+function clientFor(
+  options: ConstructorParameters<typeof RiskClient>[1] = {},
+  project: string | undefined = "demo",
+): RiskClient {
   return new RiskClient(
     { baseUrl: server.url, natureUrl: `${server.url}/nature`, apiKey: "secret-key", project },
     { baseRetryDelayMs: 5, ...options },
@@ -41,7 +44,18 @@ describe("headers and paths", () => {
   it("sends the API key on every request and the project header only where the contract lists it", async () => {
     await serve((req, res) => {
       if (req.method === "DELETE") return void res.writeHead(204).end();
-      sendJson(res, 200, req.url.includes("superprojects") || req.url.includes("/nature/projects") || req.url.endsWith("/projects/") || req.url.includes("/udf") ? [] : req.url.includes("/vector") ? [] : []);
+      sendJson(
+        res,
+        200,
+        req.url.includes("superprojects") ||
+          req.url.includes("/nature/projects") ||
+          req.url.endsWith("/projects/") ||
+          req.url.includes("/udf")
+          ? []
+          : req.url.includes("/vector")
+            ? []
+            : [],
+      );
     });
     const client = clientFor();
     await client.projects.list();
@@ -53,7 +67,11 @@ describe("headers and paths", () => {
     await client.nature.superprojects();
     await client.nature.subprojects("nc-demo");
 
-    const seen = server.requests.map((r) => ({ path: r.url.split("?")[0], key: r.headers["x-service-apikey"], project: r.headers["x-service-project"] }));
+    const seen = server.requests.map((r) => ({
+      path: r.url.split("?")[0],
+      key: r.headers["x-service-apikey"],
+      project: r.headers["x-service-project"],
+    }));
     expect(seen).toEqual([
       { path: "/api/projects/", key: "secret-key", project: undefined },
       { path: "/api/portfolios/", key: "secret-key", project: "demo" },
@@ -71,11 +89,20 @@ describe("headers and paths", () => {
   it("encodes path segments and sends summary filters as query parameters", async () => {
     await serve((req, res) => sendJson(res, 200, []));
     const client = clientFor();
-    await client.datasets.summary("my portfolio/1", { scenario: "ssp585", window: 30, hazard: "wildfire" }).all({ readAhead: 1 });
+    await client.datasets
+      .summary("my portfolio/1", { scenario: "ssp585", window: 30, hazard: "wildfire" })
+      .all({ readAhead: 1 });
     await client.datasets.extendedSummary("p").all({ rows: 10, readAhead: 1 });
     expect(server.requests[0].url.split("?")[0]).toBe("/api/portfolios/my%20portfolio%2F1/datasets/physical/summary");
     const q = queryOf(server.requests[0]);
-    expect([q.get("scenario"), q.get("window"), q.get("hazard"), q.get("page"), q.get("rows"), q.get("extended")]).toEqual(["ssp585", "30", "wildfire", "1", "250", null]);
+    expect([
+      q.get("scenario"),
+      q.get("window"),
+      q.get("hazard"),
+      q.get("page"),
+      q.get("rows"),
+      q.get("extended"),
+    ]).toEqual(["ssp585", "30", "wildfire", "1", "250", null]);
     expect(queryOf(server.requests[1]).get("extended")).toBe("true");
     expect(queryOf(server.requests[1]).get("rows")).toBe("10");
   });
@@ -91,7 +118,8 @@ describe("headers and paths", () => {
 
 describe("connection settings", () => {
   it("refuses plain http to a non-loopback host so the key never travels in clear text", () => {
-    const make = (baseUrl: string) => () => new RiskClient({ baseUrl, natureUrl: "https://n.example.com", apiKey: "k" });
+    const make = (baseUrl: string) => () =>
+      new RiskClient({ baseUrl, natureUrl: "https://n.example.com", apiKey: "k" });
     expect(make("http://risk.example.com")).toThrow(ConfigurationError);
     expect(make("http://10.0.0.5:8080")).toThrow(/https/);
     expect(make("ftp://risk.example.com")).toThrow(ConfigurationError);
@@ -100,7 +128,9 @@ describe("connection settings", () => {
     expect(make("http://127.0.0.1:4010")().connection.baseUrl).toBe("http://127.0.0.1:4010");
     expect(make("http://localhost:4010")().connection.baseUrl).toBe("http://localhost:4010");
     expect(make("http://[::1]:4010")().connection.baseUrl).toBe("http://[::1]:4010");
-    expect(() => new RiskClient({ baseUrl: "https://a.example.com", natureUrl: "https://n.example.com", apiKey: "  " })).toThrow(/API key/);
+    expect(
+      () => new RiskClient({ baseUrl: "https://a.example.com", natureUrl: "https://n.example.com", apiKey: "  " }),
+    ).toThrow(/API key/);
   });
 });
 
@@ -119,7 +149,9 @@ describe("errors", () => {
   ];
   it.each(cases)("maps HTTP %i to its class with status, errors and operation", async (status, Class) => {
     await serve((req, res) => sendJson(res, status, { errors: [`problem ${status}`, "second"] }));
-    const error = await clientFor({ maxRetries: 0 }).portfolios.create("p1").catch((e: unknown) => e);
+    const error = await clientFor({ maxRetries: 0 })
+      .portfolios.create("p1")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Class);
     expect(error).toBeInstanceOf(ServiceError);
     const serviceError = error as ServiceError;
@@ -134,7 +166,9 @@ describe("errors", () => {
       res.writeHead(502, { "Content-Type": "text/html" });
       res.end("<html>Bad gateway</html>");
     });
-    const error = (await clientFor({ maxRetries: 0 }).projects.list().catch((e: unknown) => e)) as ServiceError;
+    const error = (await clientFor({ maxRetries: 0 })
+      .projects.list()
+      .catch((e: unknown) => e)) as ServiceError;
     expect(error).toBeInstanceOf(ServerError);
     expect(error.errors).toEqual(["<html>Bad gateway</html>"]);
   });
@@ -159,7 +193,9 @@ describe("errors", () => {
       res.socket?.destroy();
     });
     const retries: RetryEvent[] = [];
-    await expect(clientFor({ maxRetries: 2, onRetry: (e) => retries.push(e) }).projects.list()).rejects.toBeInstanceOf(NetworkError);
+    await expect(clientFor({ maxRetries: 2, onRetry: (e) => retries.push(e) }).projects.list()).rejects.toBeInstanceOf(
+      NetworkError,
+    );
     expect(server.requests).toHaveLength(3);
     expect(retries.map((r) => r.retryCount)).toEqual([1, 2]);
   });
@@ -184,7 +220,9 @@ describe("retries", () => {
   it("retries 502/503/504 with back-off and gives up after the cap with the last error", async () => {
     await serve((req, res) => sendJson(res, 503, { errors: ["unavailable"] }));
     const retries: RetryEvent[] = [];
-    const error = await clientFor({ maxRetries: 3, onRetry: (e) => retries.push(e) }).portfolios.list().catch((e: unknown) => e);
+    const error = await clientFor({ maxRetries: 3, onRetry: (e) => retries.push(e) })
+      .portfolios.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
     expect(server.requests).toHaveLength(4);
     expect(retries).toHaveLength(3);
@@ -204,7 +242,9 @@ describe("retries", () => {
 
   it("stops after the rate-limit allowance when the service keeps throttling", async () => {
     await serve((req, res) => sendJson(res, 429, { errors: ["slow down"] }, { "Retry-After": "0" }));
-    const error = await clientFor({ maxRetries: 1, maxRateLimitRetries: 2 }).portfolios.list().catch((e: unknown) => e);
+    const error = await clientFor({ maxRetries: 1, maxRateLimitRetries: 2 })
+      .portfolios.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(server.requests).toHaveLength(4);
   });
@@ -273,7 +313,7 @@ describe("time limits and cancellation", () => {
 describe("uploads and downloads", () => {
   it("imports assets as multipart with the file field `asset`, bytes intact", async () => {
     await serve((req, res) => sendJson(res, 202, { status: "accepted" }));
-    const csv = "entity_id,entity_name,lat,lng,label:country\nA-1,\"Müller, GmbH\",48.1,11.5,DE\n";
+    const csv = 'entity_id,entity_name,lat,lng,label:country\nA-1,"Müller, GmbH",48.1,11.5,DE\n';
     await clientFor().portfolios.importAssets("plants", csv);
     const request = server.requests[0];
     expect(request.url).toBe("/api/portfolios/plants/assets/import/");
@@ -289,7 +329,15 @@ describe("uploads and downloads", () => {
   });
 
   it("uploads a vector as multipart `name` + `geojson`", async () => {
-    await serve((req, res) => sendJson(res, 201, { id: "v1", name: "zones", createDate: "2026-01-01", updateDate: "2026-01-01", status: "available" }));
+    await serve((req, res) =>
+      sendJson(res, 201, {
+        id: "v1",
+        name: "zones",
+        createDate: "2026-01-01",
+        updateDate: "2026-01-01",
+        status: "available",
+      }),
+    );
     const text = JSON.stringify({ type: "FeatureCollection", features: [] });
     const record = await clientFor().compositions.uploadVector({ name: "zones", geojsonText: text });
     expect(record.id).toBe("v1");

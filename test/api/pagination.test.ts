@@ -2,7 +2,10 @@ import { AbortedError, RiskClient, ServerError, readAllPages } from "../../src/a
 import { RecordingServer, queryOf, sendJson } from "../support/recording-server";
 
 /** A server holding `total` assets, paged exactly as the contract says. */
-async function assetServer(total: number, options: { delayMs?: number; failPage?: number } = {}): Promise<RecordingServer> {
+async function assetServer(
+  total: number,
+  options: { delayMs?: number; failPage?: number } = {},
+): Promise<RecordingServer> {
   return new RecordingServer(async (req, res) => {
     const query = queryOf(req);
     const page = Number(query.get("page") ?? 1);
@@ -11,7 +14,9 @@ async function assetServer(total: number, options: { delayMs?: number; failPage?
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
     if (page === options.failPage) return sendJson(res, 500, { errors: ["boom"] });
     const start = (page - 1) * rows;
-    const items = Array.from({ length: Math.max(0, Math.min(rows, total - start)) }, (_, i) => ({ portfolio_index: start + i }));
+    const items = Array.from({ length: Math.max(0, Math.min(rows, total - start)) }, (_, i) => ({
+      portfolio_index: start + i,
+    }));
     sendJson(res, 200, items);
   }).start();
 }
@@ -20,7 +25,10 @@ let server: RecordingServer;
 afterEach(async () => server?.close());
 
 function client(): RiskClient {
-  return new RiskClient({ baseUrl: server.url, natureUrl: `${server.url}/nature`, apiKey: "k", project: "demo" }, { maxRetries: 0 });
+  return new RiskClient(
+    { baseUrl: server.url, natureUrl: `${server.url}/nature`, apiKey: "k", project: "demo" },
+    { maxRetries: 0 },
+  );
 }
 const pagesRequested = () => server.requests.map((r) => Number(queryOf(r).get("page")));
 
@@ -66,15 +74,18 @@ describe("bulk read with read-ahead", () => {
       const response = await fetch(`${server.url}/api/portfolios/p/assets?page=${page}&rows=${rows}`);
       return (await response.json()) as Array<{ portfolio_index: number }>;
     };
-    const items = await readAllPages(async (page, rows) => {
-      inFlight += 1;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      try {
-        return await fetchDirect(page, rows);
-      } finally {
-        inFlight -= 1;
-      }
-    }, { rows: 250, readAhead: 3 });
+    const items = await readAllPages(
+      async (page, rows) => {
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        try {
+          return await fetchDirect(page, rows);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+      { rows: 250, readAhead: 3 },
+    );
     expect(items.map((i) => i.portfolio_index)).toEqual(Array.from({ length: 1130 }, (_, i) => i));
     expect(maxInFlight).toBe(3);
     // 5 pages (250 × 4 + 130) with 3 in flight: two rounds, plus at most 2 speculative pages.
@@ -139,14 +150,24 @@ describe("streaming pages in order (onPage)", () => {
       const rows = Number(query.get("rows") ?? 50);
       await new Promise((r) => setTimeout(r, page === 1 ? 120 : 10));
       const start = (page - 1) * rows;
-      sendJson(res, 200, Array.from({ length: Math.max(0, Math.min(rows, 230 - start)) }, (_, i) => ({ portfolio_index: start + i })));
+      sendJson(
+        res,
+        200,
+        Array.from({ length: Math.max(0, Math.min(rows, 230 - start)) }, (_, i) => ({ portfolio_index: start + i })),
+      );
     });
     await server.start();
     const seen: Array<[number, number]> = [];
     const result = await client()
       .portfolios.assets("p", { rows: 50 })
       .all({ readAhead: 4, expectedItems: 230, onPage: (items, page) => seen.push([page, items[0].portfolio_index]) });
-    expect(seen).toEqual([[1, 0], [2, 50], [3, 100], [4, 150], [5, 200]]);
+    expect(seen).toEqual([
+      [1, 0],
+      [2, 50],
+      [3, 100],
+      [4, 150],
+      [5, 200],
+    ]);
     expect(result).toEqual([]);
   });
 });

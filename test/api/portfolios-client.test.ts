@@ -14,7 +14,12 @@ let emu: RunningEmulator;
 let client: RiskClient;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, quiet: true, processingDelayMs: 30 });
-  const connection: ConnectionConfig = { baseUrl: emu.baseUrl, natureUrl: emu.natureUrl, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
+  const connection: ConnectionConfig = {
+    baseUrl: emu.baseUrl,
+    natureUrl: emu.natureUrl,
+    apiKey: DEMO_API_KEY,
+    project: DEMO_PROJECT,
+  };
   client = new RiskClient(connection, { maxRetries: 0 });
 });
 afterAll(() => emu.close());
@@ -42,15 +47,41 @@ describe("against the emulator", () => {
     await client.portfolios.importAssets("client-dl", "entity_id,entity_name,lat,lng\nA,Alpha,10,20\nB,Beta,-5,30\n");
     await ready("client-dl");
 
-    const csv = await client.datasets.itemsExport("client-dl", { hazard: "wildfire", indicator: "obs_score", scenario: "ssp126", measure: "lb", start_date: "2020-02-10", end_date: "2020-04-30" });
+    const csv = await client.datasets.itemsExport("client-dl", {
+      hazard: "wildfire",
+      indicator: "obs_score",
+      scenario: "ssp126",
+      measure: "lb",
+      start_date: "2020-02-10",
+      end_date: "2020-04-30",
+    });
     expect(csv.fileName).toBe("client-dl-items.csv");
     expect(csv.contentType).toBe("text/csv");
     const lines = new TextDecoder().decode(csv.bytes).trim().split("\n");
-    expect(lines[0]).toBe("portfolio_index,entity_id,entity_name,hazard,indicator,scenario,measure,2020-02,2020-03,2020-04");
+    expect(lines[0]).toBe(
+      "portfolio_index,entity_id,entity_name,hazard,indicator,scenario,measure,2020-02,2020-03,2020-04",
+    );
     expect(lines).toHaveLength(3);
 
-    const items = await client.datasets.items("client-dl", { hazard: "wildfire", indicator: "obs_score", scenario: "ssp126", measure: "lb", start_date: "2020-02-10", end_date: "2020-04-30" }).all();
-    const json = await client.datasets.itemsExport("client-dl", { hazard: "wildfire", indicator: "obs_score", scenario: "ssp126", measure: "lb", start_date: "2020-02-10", end_date: "2020-04-30", file_format: "json" });
+    const items = await client.datasets
+      .items("client-dl", {
+        hazard: "wildfire",
+        indicator: "obs_score",
+        scenario: "ssp126",
+        measure: "lb",
+        start_date: "2020-02-10",
+        end_date: "2020-04-30",
+      })
+      .all();
+    const json = await client.datasets.itemsExport("client-dl", {
+      hazard: "wildfire",
+      indicator: "obs_score",
+      scenario: "ssp126",
+      measure: "lb",
+      start_date: "2020-02-10",
+      end_date: "2020-04-30",
+      file_format: "json",
+    });
     expect(json.fileName).toBe("client-dl-items.json");
     expect(JSON.parse(new TextDecoder().decode(json.bytes))).toEqual(items);
 
@@ -66,11 +97,34 @@ describe("against the emulator", () => {
   test("a nature sub-project is created under its name in the superproject; the same name again is a ConflictError", async () => {
     const geojson = {
       type: "FeatureCollection",
-      features: [{ type: "Feature", properties: { "Entity Name": "Whatever" }, geometry: { type: "Polygon", coordinates: [[[5, 5], [5.1, 5], [5.1, 5.1], [5, 5]]] } }],
+      features: [
+        {
+          type: "Feature",
+          properties: { "Entity Name": "Whatever" },
+          geometry: {
+            type: "Polygon",
+            coordinates: [
+              [
+                [5, 5],
+                [5.1, 5],
+                [5.1, 5.1],
+                [5, 5],
+              ],
+            ],
+          },
+        },
+      ],
     };
-    const created = await client.nature.createSubproject({ superproject: "nc-demo", projectName: "Client block", geojson, type: "NCS" });
+    const created = await client.nature.createSubproject({
+      superproject: "nc-demo",
+      projectName: "Client block",
+      geojson,
+      type: "NCS",
+    });
     expect(created).toMatchObject({ project: "nc-demo", name: "Client block" });
-    const error = await client.nature.createSubproject({ superproject: "nc-demo", projectName: "Client block", geojson, type: "NCS" }).catch((e: unknown) => e);
+    const error = await client.nature
+      .createSubproject({ superproject: "nc-demo", projectName: "Client block", geojson, type: "NCS" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     expect((error as ConflictError).errors[0]).toMatch(/^projectName:/);
   });
@@ -79,7 +133,11 @@ describe("against the emulator", () => {
 describe("against a recording server", () => {
   let server: RecordingServer;
   afterEach(() => server?.close());
-  const clientOf = () => new RiskClient({ baseUrl: server.url, natureUrl: `${server.url}/nature`, apiKey: "secret-key", project: "demo" }, { maxRetries: 0 });
+  const clientOf = () =>
+    new RiskClient(
+      { baseUrl: server.url, natureUrl: `${server.url}/nature`, apiKey: "secret-key", project: "demo" },
+      { maxRetries: 0 },
+    );
 
   test("an older server's 204 delete and bare import answer still read as messages", async () => {
     server = await new RecordingServer((req, res) => {
@@ -88,29 +146,59 @@ describe("against a recording server", () => {
     }).start();
     const c = clientOf();
     expect(await c.portfolios.delete("old")).toEqual({ message: "Portfolio old deleted." });
-    expect(await c.portfolios.importAssets("old", "lat,lng\n1,2\n")).toEqual({ portfolio_name: "old", status: "Generating risk data", message: "Assets imported into old." });
+    expect(await c.portfolios.importAssets("old", "lat,lng\n1,2\n")).toEqual({
+      portfolio_name: "old",
+      status: "Generating risk data",
+      message: "Assets imported into old.",
+    });
   });
 
   test("downloads send the key in a header only; the query holds the filters and file_format", async () => {
     server = await new RecordingServer((req, res) => {
-      res.writeHead(200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename*=UTF-8''M%C3%BCnster%20sites.csv" });
+      res.writeHead(200, {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": "attachment; filename*=UTF-8''M%C3%BCnster%20sites.csv",
+      });
       res.end("a,b\n1,2\n");
     }).start();
-    const file = await clientOf().datasets.summaryExport("p-1", { scenario: "ssp585", hazard: "wildfire", file_format: "json" });
-    expect(file).toEqual({ fileName: "Münster sites.csv", contentType: "text/csv", bytes: new TextEncoder().encode("a,b\n1,2\n") });
+    const file = await clientOf().datasets.summaryExport("p-1", {
+      scenario: "ssp585",
+      hazard: "wildfire",
+      file_format: "json",
+    });
+    expect(file).toEqual({
+      fileName: "Münster sites.csv",
+      contentType: "text/csv",
+      bytes: new TextEncoder().encode("a,b\n1,2\n"),
+    });
     const request = server.requests[0];
     expect(request.url.split("?")[0]).toBe("/api/portfolios/p-1/datasets/physical/summary/export");
-    expect(Object.fromEntries(queryOf(request))).toEqual({ scenario: "ssp585", hazard: "wildfire", file_format: "json" });
+    expect(Object.fromEntries(queryOf(request))).toEqual({
+      scenario: "ssp585",
+      hazard: "wildfire",
+      file_format: "json",
+    });
     expect(request.url).not.toMatch(/secret-key|api_key/);
     expect(request.headers["x-service-apikey"]).toBe("secret-key");
   });
 
   test("the nature create sends the superproject as the header and the sub-project name as projectName", async () => {
-    server = await new RecordingServer((req, res) => sendJson(res, 201, { id: "x", project: "nc-demo", name: "Ridge", status: "Processing", type: "Forest Carbon" })).start();
-    await clientOf().nature.createSubproject({ superproject: "nc-demo", projectName: "Ridge", geojson: { type: "FeatureCollection", features: [] }, type: "NCS" });
+    server = await new RecordingServer((req, res) =>
+      sendJson(res, 201, { id: "x", project: "nc-demo", name: "Ridge", status: "Processing", type: "Forest Carbon" }),
+    ).start();
+    await clientOf().nature.createSubproject({
+      superproject: "nc-demo",
+      projectName: "Ridge",
+      geojson: { type: "FeatureCollection", features: [] },
+      type: "NCS",
+    });
     const request = server.requests[0];
     expect(request.headers["x-service-project"]).toBe("nc-demo");
-    expect(JSON.parse(request.body.toString("utf8"))).toEqual({ projectName: "Ridge", geojson: { type: "FeatureCollection", features: [] }, type: "NCS" });
+    expect(JSON.parse(request.body.toString("utf8"))).toEqual({
+      projectName: "Ridge",
+      geojson: { type: "FeatureCollection", features: [] },
+      type: "NCS",
+    });
   });
 });
 

@@ -10,7 +10,14 @@ import { measureBundle } from "../../bench/scenarios/bundle";
  * Keeps `npm run bench` from rotting: the same code paths at a tiny scale and latency 0 (the
  * emulator still runs in its own process). Timings are not asserted; what crossed the wire is.
  */
-const TINY = { searchCells: 50, searchPoints: 10, naiveSearchCells: 20, portfolioAssets: 60, naiveSummaryCells: 10, naiveWriteRows: 20 };
+const TINY = {
+  searchCells: 50,
+  searchPoints: 10,
+  naiveSearchCells: 20,
+  portfolioAssets: 60,
+  naiveSummaryCells: 10,
+  naiveWriteRows: 20,
+};
 
 let report: BenchReport;
 beforeAll(async () => {

@@ -123,7 +123,9 @@ describeBrowser("analyst loop (issue 13)", () => {
     const summaryRoute = "/api/portfolios/:portfolio_name/datasets/physical/summary";
     expect(routeCount(after, "GET", summaryRoute)).toBeGreaterThan(routeCount(before, "GET", summaryRoute));
     expect(routeCount(after, "GET", "/api/search")).toBe(routeCount(before, "GET", "/api/search"));
-    expect(await page.getByTestId("usage-line").textContent()).toMatch(/^Since start: \d+ requests? sent · \d+ answers? from cache · \d+ failures?$/);
+    expect(await page.getByTestId("usage-line").textContent()).toMatch(
+      /^Since start: \d+ requests? sent · \d+ answers? from cache · \d+ failures?$/,
+    );
     await shot(page, "loop-scoped-refresh");
   }, 90_000);
 

@@ -67,7 +67,9 @@ describeBrowser("compositions panel", () => {
     await operation.waitFor({ state: "visible", timeout: 15_000 });
     const stored = ((await api("/udf/2")) as { equation: { operation: string } }).equation.operation;
     expect(await operation.inputValue()).toBe(stored);
-    expect(await page.getByTestId("udf-edit-note-2").textContent()).toMatch(/To rename, create it again under the new name, then delete this one/);
+    expect(await page.getByTestId("udf-edit-note-2").textContent()).toMatch(
+      /To rename, create it again under the new name, then delete this one/,
+    );
 
     await operation.fill(".loss_flood_bsln +");
     await page.getByTestId("udf-edit-submit-2").click();
@@ -77,7 +79,9 @@ describeBrowser("compositions panel", () => {
     await operation.fill(".loss_flood_bsln * 2");
     await page.getByTestId("udf-edit-submit-2").click();
     expect(await textWhen(page, "udf-edit-2-result", (t) => t.length > 0)).toMatch(/updated/);
-    expect(((await api("/udf/2")) as { equation: { operation: string } }).equation.operation).toBe(".loss_flood_bsln * 2");
+    expect(((await api("/udf/2")) as { equation: { operation: string } }).equation.operation).toBe(
+      ".loss_flood_bsln * 2",
+    );
     // The preview of the old equation is gone: it no longer matches.
     expect(await page.getByTestId("udf-preview-2").count()).toBe(0);
     await page.getByTestId("udf-edit-2-result").scrollIntoViewIfNeeded();
@@ -86,17 +90,35 @@ describeBrowser("compositions panel", () => {
     // Update a layer: a new .geojson file replaces the content of the layer of that name.
     await page.getByTestId("vector-update-1").click();
     await page.getByTestId("vector-update-note-1").waitFor({ state: "visible" });
-    const replacement = { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [2.35, 48.85] }, properties: { loss_flood_bsln: 7 } }] };
-    await page.setInputFiles('[data-testid="vector-update-file-1"]', { name: "losses-v2.geojson", mimeType: "application/geo+json", buffer: Buffer.from(JSON.stringify(replacement)) });
+    const replacement = {
+      type: "FeatureCollection",
+      features: [
+        {
+          type: "Feature",
+          geometry: { type: "Point", coordinates: [2.35, 48.85] },
+          properties: { loss_flood_bsln: 7 },
+        },
+      ],
+    };
+    await page.setInputFiles('[data-testid="vector-update-file-1"]', {
+      name: "losses-v2.geojson",
+      mimeType: "application/geo+json",
+      buffer: Buffer.from(JSON.stringify(replacement)),
+    });
     await page.getByTestId("vector-update-submit-1").click();
     expect(await textWhen(page, "vector-update-1-result", (t) => t.length > 0)).toMatch(/Layer “demo-losses” updated/);
-    const updated = (await api("/vector/1")) as { name: string; geojson: { features: Array<{ properties: Record<string, unknown> }> } };
+    const updated = (await api("/vector/1")) as {
+      name: string;
+      geojson: { features: Array<{ properties: Record<string, unknown> }> };
+    };
     expect(updated.name).toBe("demo-losses");
     expect(updated.geojson.features.map((f) => f.properties)).toEqual([{ loss_flood_bsln: 7 }]);
 
     // The edited UDF now runs over the new content.
     await page.getByTestId("udf-run-2").click();
-    expect(await textWhen(page, "udf-preview-2-summary", (t) => t.includes("1 feature;"), 20_000)).toMatch(/properties: loss_flood_bsln, value/);
+    expect(await textWhen(page, "udf-preview-2-summary", (t) => t.includes("1 feature;"), 20_000)).toMatch(
+      /properties: loss_flood_bsln, value/,
+    );
     expect(await page.locator('[data-testid="udf-preview-2-rows"] tbody tr').first().textContent()).toBe("714");
     await page.getByTestId("vector-update-1-result").scrollIntoViewIfNeeded();
     await screenshot(page, "compositions-update-vector");

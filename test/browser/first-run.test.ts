@@ -49,7 +49,9 @@ describeBrowser("first run with nothing configured", () => {
     expect(before.error?.message).toBe("Open the Climate Risk pane to connect");
     await page.getByTestId("taskpane").waitFor({ state: "visible", timeout: 20_000 });
     await page.getByTestId("connection-first-run").waitFor();
-    expect(await page.getByTestId("connection-first-run").textContent()).toContain("Connect to your climate risk service");
+    expect(await page.getByTestId("connection-first-run").textContent()).toContain(
+      "Connect to your climate risk service",
+    );
     expect(await page.getByTestId("connection-summary").textContent()).toMatch(/^Not connected/);
     expect(await page.getByTestId("connection-base-url").inputValue()).toBe("");
     const shot = await screenshot(page, "loop-first-run");

@@ -48,7 +48,9 @@ describe("harness formula parser", () => {
   });
 
   test("mistakes are reported with what was expected and where", () => {
-    expect(() => parseFormula('=RISK.SEARCH(A2 B2)')).toThrow(new FormulaSyntaxError('Expected "," or ")" at character 17 of the formula, found "B2)"'));
+    expect(() => parseFormula("=RISK.SEARCH(A2 B2)")).toThrow(
+      new FormulaSyntaxError('Expected "," or ")" at character 17 of the formula, found "B2)"'),
+    );
     expect(() => parseFormula('=RISK.SEARCH("open')).toThrow(/closing "/);
     expect(() => parseFormula("=RISK.SEARCH(floods)")).toThrow(/Unknown name "floods".*double quotes/);
     expect(() => parseFormula("=RISK.SEARCH(15yr)")).toThrow(FormulaSyntaxError);

@@ -11,7 +11,17 @@ import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-
 import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
 import Papa from "papaparse";
 import { emulatorStats, methodCount, routeCount, startProcessEmulator, startTestEmulator } from "./support/emulators";
-import { cell, cells, openHarness, pasteAt, textWhen, typeIntoCell, values, waitForIdle, type HarnessPage } from "./support/harness-page";
+import {
+  cell,
+  cells,
+  openHarness,
+  pasteAt,
+  textWhen,
+  typeIntoCell,
+  values,
+  waitForIdle,
+  type HarnessPage,
+} from "./support/harness-page";
 
 const describeBrowser = browserAvailable("test/browser/harness.test.ts") ? describe : describe.skip;
 /** A development build to reuse instead of building (e.g. `npm run build:dev` output), for quick local runs. */
@@ -68,7 +78,8 @@ describeBrowser("browser harness", () => {
       expect(c.value).not.toBe("");
     }
     expect(searchCells.filter((c) => typeof c.value === "number").length).toBe(10);
-    for (const c of searchCells.filter((x) => typeof x.value === "string")) expect(["LOW", "MEDIUM", "HIGH"]).toContain(c.value);
+    for (const c of searchCells.filter((x) => typeof x.value === "string"))
+      expect(["LOW", "MEDIUM", "HIGH"]).toContain(c.value);
     // The grid shows what the fake holds.
     expect(await page.locator('[data-testid="grid"] td[data-cell="D3"]').textContent()).toBe(searchCells[0].text);
     expect(await page.getByTestId("sheet-tabs").textContent()).toContain("Assets");
@@ -122,8 +133,17 @@ describeBrowser("browser harness", () => {
 
     const answer = await fetch(`${emu.url}/api/search?lat=${points[1][0]}&lng=${points[1][1]}`, {
       headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
-    }).then((r) => r.json() as Promise<{ features: Array<{ properties: { physical_risk_exposure: { local: Record<string, Array<{ hazard: string; score: number }>> } } }> }>);
-    const expected = answer.features[0].properties.physical_risk_exposure.local["15yr"].find((s) => s.hazard === "floods")?.score;
+    }).then(
+      (r) =>
+        r.json() as Promise<{
+          features: Array<{
+            properties: { physical_risk_exposure: { local: Record<string, Array<{ hazard: string; score: number }>> } };
+          }>;
+        }>,
+    );
+    const expected = answer.features[0].properties.physical_risk_exposure.local["15yr"].find(
+      (s) => s.hazard === "floods",
+    )?.score;
     expect(floods[1].value).toBe(expected);
 
     // An empty hazard spills a table of every hazard across the cells to the right and below.
@@ -184,14 +204,27 @@ describeBrowser("browser harness", () => {
     // A new sheet of RISK.SUMMARY formulas over the new portfolio, one row per asset.
     await page.click('[data-testid="add-sheet"]');
     const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
-    const rows = Array.from({ length: 6 }, (_, i) => [i, `=RISK.SUMMARY("harness_sync_b",A${i + 2},"flood_potential")`, `=RISK.SUMMARY("harness_sync_b",A${i + 2},"wildfire",,,"class")`]);
-    await page.evaluate(([name, block]) => window.harness?.setCells(`${name}!A1`, [["index", "flood score", "wildfire class"], ...block]), [sheet, rows] as const);
+    const rows = Array.from({ length: 6 }, (_, i) => [
+      i,
+      `=RISK.SUMMARY("harness_sync_b",A${i + 2},"flood_potential")`,
+      `=RISK.SUMMARY("harness_sync_b",A${i + 2},"wildfire",,,"class")`,
+    ]);
+    await page.evaluate(
+      ([name, block]) => window.harness?.setCells(`${name}!A1`, [["index", "flood score", "wildfire class"], ...block]),
+      [sheet, rows] as const,
+    );
     await waitForIdle(page);
     const got = await cells(page, `${sheet}!A2:C7`);
 
-    const summary = (await fetch(`${emu.url}/api/portfolios/harness_sync_b/datasets/physical/summary?scenario=ssp245&window=30&rows=250`, {
-      headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
-    }).then((r) => r.json())) as Array<{ portfolio_index: number; risk_summaries: Array<{ hazard: string; risk_score: number; risk_class: string }> }>;
+    const summary = (await fetch(
+      `${emu.url}/api/portfolios/harness_sync_b/datasets/physical/summary?scenario=ssp245&window=30&rows=250`,
+      {
+        headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
+      },
+    ).then((r) => r.json())) as Array<{
+      portfolio_index: number;
+      risk_summaries: Array<{ hazard: string; risk_score: number; risk_class: string }>;
+    }>;
     for (const [i, row] of got.entries()) {
       const item = summary.find((s) => s.portfolio_index === i);
       expect(row[1].error).toBeUndefined();
@@ -216,16 +249,26 @@ describeBrowser("browser harness", () => {
     const sheetsBefore = await page.evaluate(() => window.harness?.sheetNames() as string[]);
     await page.getByTestId("ts-start").click();
     await textWhen(page, "ts-result", (t) => t.length > 0, 30_000);
-    const tsSheet = (await page.evaluate(() => window.harness?.sheetNames() as string[])).find((n) => !sheetsBefore.includes(n)) as string;
+    const tsSheet = (await page.evaluate(() => window.harness?.sheetNames() as string[])).find(
+      (n) => !sheetsBefore.includes(n),
+    ) as string;
     expect(tsSheet).toBeDefined();
     expect(await page.evaluate(() => window.harness?.fake.activeSheetName())).toBe(tsSheet);
 
-    const items = (await fetch(`${emu.url}/api/portfolios/demo-portfolio/datasets/physical/items?hazard=wildfire&indicator=unified_prob&scenario=ssp585&measure=mid&rows=250`, { headers }).then((r) => r.json())) as Array<{ portfolio_index: number; entity_id: string; risk_exposure: Record<string, number> }>;
+    const items = (await fetch(
+      `${emu.url}/api/portfolios/demo-portfolio/datasets/physical/items?hazard=wildfire&indicator=unified_prob&scenario=ssp585&measure=mid&rows=250`,
+      { headers },
+    ).then((r) => r.json())) as Array<{
+      portfolio_index: number;
+      entity_id: string;
+      risk_exposure: Record<string, number>;
+    }>;
     const used = await page.evaluate((name) => window.harness?.usedRange(name) as string, tsSheet);
     const table = await values(page, used);
     const header = table[0].map(String);
     expect(table.length - 1).toBe(items.length);
-    const year = Object.keys(items[0].risk_exposure).find((y) => y === "2050") ?? Object.keys(items[0].risk_exposure)[0];
+    const year =
+      Object.keys(items[0].risk_exposure).find((y) => y === "2050") ?? Object.keys(items[0].risk_exposure)[0];
     const yearCol = header.indexOf(year);
     const idCol = header.indexOf("entity_id");
     expect(yearCol).toBeGreaterThan(idCol);
@@ -234,21 +277,33 @@ describeBrowser("browser harness", () => {
     await screenshot(page, "c-timeseries-sheet");
 
     await page.getByTestId("section-layer-header").click();
-    const vectors = (await fetch(`${emu.url}/api/compositions/vector`, { headers }).then((r) => r.json())) as Array<{ id: string | number; name: string }>;
+    const vectors = (await fetch(`${emu.url}/api/compositions/vector`, { headers }).then((r) => r.json())) as Array<{
+      id: string | number;
+      name: string;
+    }>;
     const vector = vectors.find((v) => v.name === "demo-losses") ?? vectors[0];
     await page.selectOption('[data-testid="layer-vector"]', String(vector.id));
     await page.selectOption('[data-testid="layer-portfolio"]', "demo-portfolio");
     const sheetsBeforeLayer = await page.evaluate(() => window.harness?.sheetNames() as string[]);
     await page.getByTestId("layer-start").click();
     await textWhen(page, "layer-result", (t) => t.length > 0, 30_000);
-    const layerSheet = (await page.evaluate(() => window.harness?.sheetNames() as string[])).find((n) => !sheetsBeforeLayer.includes(n)) as string;
+    const layerSheet = (await page.evaluate(() => window.harness?.sheetNames() as string[])).find(
+      (n) => !sheetsBeforeLayer.includes(n),
+    ) as string;
     expect(layerSheet).toBeDefined();
-    const applied = (await fetch(`${emu.url}/api/compositions/vector/${vector.id}/apply?portfolio=demo-portfolio`, { headers }).then((r) => r.json())) as { csv: string };
+    const applied = (await fetch(`${emu.url}/api/compositions/vector/${vector.id}/apply?portfolio=demo-portfolio`, {
+      headers,
+    }).then((r) => r.json())) as { csv: string };
     const csv = Papa.parse<string[]>(applied.csv.trim(), { skipEmptyLines: true }).data;
-    const layerTable = await values(page, await page.evaluate((name) => window.harness?.usedRange(name) as string, layerSheet));
+    const layerTable = await values(
+      page,
+      await page.evaluate((name) => window.harness?.usedRange(name) as string, layerSheet),
+    );
     expect(layerTable[0].map(String)).toEqual(csv[0]);
     expect(layerTable.length).toBe(csv.length);
-    expect(await page.evaluate(() => window.harness?.sheetNames() as string[])).toEqual(expect.arrayContaining([tsSheet, layerSheet]));
+    expect(await page.evaluate(() => window.harness?.sheetNames() as string[])).toEqual(
+      expect.arrayContaining([tsSheet, layerSheet]),
+    );
     await screenshot(page, "c-applied-layer-sheet");
   }, 60_000);
 
@@ -272,15 +327,21 @@ describeBrowser("browser harness", () => {
     const before = await emulatorStats(emu.url);
     await page.getByTestId("sync-start").click();
     await page.getByTestId("sync-problems").waitFor({ state: "visible", timeout: 15_000 });
-    const addresses = await page.$$eval('[data-testid="sync-problems-item"]', (items) => items.map((i) => i.getAttribute("data-address") ?? ""));
+    const addresses = await page.$$eval('[data-testid="sync-problems-item"]', (items) =>
+      items.map((i) => i.getAttribute("data-address") ?? ""),
+    );
     const local = addresses.map((a) => a.split("!").pop());
     expect(local).toEqual(expect.arrayContaining(["C3", "D5", "C6"]));
     expect(local.some((a) => a === "A4" || a === "A2")).toBe(true); // the duplicate entity id
-    const texts = await page.$$eval('[data-testid="sync-problems-item"]', (items) => items.map((i) => i.textContent ?? ""));
+    const texts = await page.$$eval('[data-testid="sync-problems-item"]', (items) =>
+      items.map((i) => i.textContent ?? ""),
+    );
     expect(texts.join("\n")).toMatch(/C3/);
 
     // Clicking an address selects that cell in the workbook.
-    await page.locator('[data-testid="sync-problems-item"][data-address$="C6"] [data-testid="sync-problems-link"]').click();
+    await page
+      .locator('[data-testid="sync-problems-item"][data-address$="C6"] [data-testid="sync-problems-link"]')
+      .click();
     await page.waitForFunction(() => window.harness?.fake.selectionAddress().endsWith("!C6"));
     expect(await textWhen(page, "cell-message", () => true)).toBeDefined();
     expect(await page.getByTestId("name-box").inputValue()).toBe("C6");
@@ -288,7 +349,9 @@ describeBrowser("browser harness", () => {
     await page.waitForTimeout(300);
     const after = await emulatorStats(emu.url);
     expect(after.total).toBe(before.total); // nothing was sent
-    const probe = await fetch(`${emu.url}/api/portfolios/bad_range_d/`, { headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" } });
+    const probe = await fetch(`${emu.url}/api/portfolios/bad_range_d/`, {
+      headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
+    });
     expect(probe.status).toBe(404);
     await screenshot(page, "d-bad-range-problems");
   });
@@ -299,7 +362,11 @@ describeBrowser("browser harness", () => {
     harness = await openHarness(browser, server.origin, { demo: false });
     const { page } = harness;
 
-    const block = Array.from({ length: 10 }, (_, i) => [10 + i, 20 + i, `=RISK.SEARCH(A${i + 1},B${i + 1},"floods","30yr")`]);
+    const block = Array.from({ length: 10 }, (_, i) => [
+      10 + i,
+      20 + i,
+      `=RISK.SEARCH(A${i + 1},B${i + 1},"floods","30yr")`,
+    ]);
     await page.evaluate((rows) => window.harness?.setCells("A1", rows), block);
     const busy = (await cells(page, "C1:C10")).flat().filter((c) => c.value === "#BUSY!").length;
     expect(busy).toBe(10);
@@ -313,8 +380,12 @@ describeBrowser("browser harness", () => {
       expect(c.error?.message).toMatch(/risk service/i);
     }
     await page.click('[data-testid="grid"] td[data-cell="C1"]');
-    expect(await textWhen(page, "cell-message", (text) => text.startsWith("C1:"))).toMatch(/^C1: #N\/A .*risk service/i);
-    expect(await page.locator('[data-testid="grid"] td[data-cell="C1"]').getAttribute("title")).toMatch(/^#N\/A .*risk service/i);
+    expect(await textWhen(page, "cell-message", (text) => text.startsWith("C1:"))).toMatch(
+      /^C1: #N\/A .*risk service/i,
+    );
+    expect(await page.locator('[data-testid="grid"] td[data-cell="C1"]').getAttribute("title")).toMatch(
+      /^#N\/A .*risk service/i,
+    );
     await screenshot(page, "e-emulator-stopped");
   }, 90_000);
 
@@ -350,7 +421,9 @@ describeBrowser("browser harness", () => {
     expect(await values(page, "Sheet1!D2:D5")).toEqual(first.map(([c]) => [c!.value]));
     expect(await page.getByTestId("stale-cell").getAttribute("data-address")).toBe("Sheet1!D2");
     expect(await page.getByTestId("stale-cell").getAttribute("data-showing")).toBe("old value");
-    expect(await page.getByTestId("stale-cell").textContent()).toMatch(/shows its last good value, fetched .*risk service failed \(HTTP 502\)/);
+    expect(await page.getByTestId("stale-cell").textContent()).toMatch(
+      /shows its last good value, fetched .*risk service failed \(HTTP 502\)/,
+    );
     await page.getByTestId("section-connection-header").click(); // fold it, so the list shows beside the grid
     await page.getByTestId("stale-retry").scrollIntoViewIfNeeded();
     await screenshot(page, "f-last-good-values");

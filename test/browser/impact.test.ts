@@ -64,7 +64,13 @@ describeBrowser("issue 17 in the browser harness", () => {
     await textWhen(page, "sync-result", (t) => t.includes("diff_b"), 30_000);
 
     const assets = await values(page, "Assets!A1:E7");
-    const edited = assets.map((row, r) => (r === 1 ? [row[0], row[1], Number(row[2]) + 0.05, row[3], row[4]] : r === 2 ? [row[0], row[1], row[2], row[3], "XX"] : row));
+    const edited = assets.map((row, r) =>
+      r === 1
+        ? [row[0], row[1], Number(row[2]) + 0.05, row[3], row[4]]
+        : r === 2
+          ? [row[0], row[1], row[2], row[3], "XX"]
+          : row,
+    );
     edited.push(["NEW-1", "New site", 10.5, 20.5, "ZZ"]);
     await page.evaluate((block) => window.harness?.setCells("Assets!A1", block), edited);
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E8"));
@@ -82,21 +88,34 @@ describeBrowser("issue 17 in the browser harness", () => {
 
   test("Explain a RISK.SUMMARY cell of the demo sheet; Financial impact sheets with the missing price listed", async () => {
     const emu = await freshEmulator();
-    const client = new RiskClient({ baseUrl: emu.baseUrl, natureUrl: emu.natureUrl, apiKey: "demo-key", project: "demo" });
-    await importPortfolio(client, "impact_b", "entity_id,entity_name,lat,lng,label:country,label:price\nP1,Paris,48.85,2.35,FR,1000000\nB1,Berlin,52.52,13.4,DE,\nH1,Hamburg,53.55,9.99,DE,400000");
+    const client = new RiskClient({
+      baseUrl: emu.baseUrl,
+      natureUrl: emu.natureUrl,
+      apiKey: "demo-key",
+      project: "demo",
+    });
+    await importPortfolio(
+      client,
+      "impact_b",
+      "entity_id,entity_name,lat,lng,label:country,label:price\nP1,Paris,48.85,2.35,FR,1000000\nB1,Berlin,52.52,13.4,DE,\nH1,Hamburg,53.55,9.99,DE,400000",
+    );
     harness = await openHarness(browser, server.origin);
     const { page } = harness;
     await waitForIdle(page);
 
     const demoTop = await page.evaluate(() => {
       const h = window.harness!;
-      const found = h.fake.read("Demo", "B1:B30", "formulas").findIndex((r) => String(r[0]).startsWith("=RISK.SUMMARY"));
+      const found = h.fake
+        .read("Demo", "B1:B30", "formulas")
+        .findIndex((r) => String(r[0]).startsWith("=RISK.SUMMARY"));
       return found + 1;
     });
     await page.evaluate((row) => window.harness?.fake.setSelection("Demo", `B${row}`), demoTop);
     await page.getByTestId("section-explain-header").click();
     await page.getByTestId("explain-start").click();
-    expect(await textWhen(page, "explain-thresholds", (t) => t.length > 0)).toMatch(/LOW below 0\.01, MEDIUM up to 0\.05/);
+    expect(await textWhen(page, "explain-thresholds", (t) => t.length > 0)).toMatch(
+      /LOW below 0\.01, MEDIUM up to 0\.05/,
+    );
     expect(await page.getByTestId("explain-window").innerText()).toMatch(/2025-2054/);
     await page.getByTestId("explain-dataset").scrollIntoViewIfNeeded();
     await screenshot(page, "explain-summary-cell");
@@ -106,23 +125,39 @@ describeBrowser("issue 17 in the browser harness", () => {
     await page.selectOption('[data-testid="impact-portfolio"]', "impact_b");
     await page.getByTestId("impact-rollup").fill("country");
     await page.getByTestId("impact-start").click();
-    expect(await textWhen(page, "impact-result", (t) => t.includes("Wrote"), 30_000)).toMatch(/for 3 assets, values from label:price/);
-    expect(await page.getByTestId("impact-problems-item").first().getAttribute("data-address")).toBe("'Impact data impact_b'!E3");
+    expect(await textWhen(page, "impact-result", (t) => t.includes("Wrote"), 30_000)).toMatch(
+      /for 3 assets, values from label:price/,
+    );
+    expect(await page.getByTestId("impact-problems-item").first().getAttribute("data-address")).toBe(
+      "'Impact data impact_b'!E3",
+    );
     await screenshot(page, "financial-impact");
   }, 90_000);
 
   test("What changed: a snapshot of the demo summary cells, the portfolio re-imported with two assets swapped, Refresh all, compare", async () => {
     const emu = await freshEmulator();
-    const client = new RiskClient({ baseUrl: emu.baseUrl, natureUrl: emu.natureUrl, apiKey: "demo-key", project: "demo" });
+    const client = new RiskClient({
+      baseUrl: emu.baseUrl,
+      natureUrl: emu.natureUrl,
+      apiKey: "demo-key",
+      project: "demo",
+    });
     harness = await openHarness(browser, server.origin);
     const { page } = harness;
     await waitForIdle(page);
     const assets = await client.portfolios.assets("demo-portfolio").all();
     const summary = await client.datasets.summary("demo-portfolio", { scenario: "ssp245", window: 30 }).all();
-    const flood = (i: number) => summary.find((s) => s.portfolio_index === i)!.risk_summaries.find((r) => r.hazard === "flood_potential")!.risk_class;
+    const flood = (i: number) =>
+      summary.find((s) => s.portfolio_index === i)!.risk_summaries.find((r) => r.hazard === "flood_potential")!
+        .risk_class;
     const other = assets.find((a) => flood(a.portfolio_index) !== flood(0))!;
 
-    const row = await page.evaluate(() => window.harness!.fake.read("Demo", "B1:B30", "formulas").findIndex((r) => String(r[0]).startsWith("=RISK.SUMMARY")) + 1);
+    const row = await page.evaluate(
+      () =>
+        window
+          .harness!.fake.read("Demo", "B1:B30", "formulas")
+          .findIndex((r) => String(r[0]).startsWith("=RISK.SUMMARY")) + 1,
+    );
     await page.evaluate((r) => window.harness?.fake.setSelection("Demo", `B${r}:C${r + 3}`), row);
     await page.getByTestId("section-changes-header").click();
     await page.getByTestId("changes-threshold").fill("0.001");
@@ -131,7 +166,9 @@ describeBrowser("issue 17 in the browser harness", () => {
 
     // Asset 0 takes the place of an asset with another flood label.
     const sorted = [...assets].sort((a, b) => a.portfolio_index - b.portfolio_index);
-    const lines = sorted.map((a) => (a.portfolio_index === 0 ? { ...a, lat: other.lat, lng: other.lng } : a)).map((a) => `${a.entity_id},${a.lat},${a.lng}`);
+    const lines = sorted
+      .map((a) => (a.portfolio_index === 0 ? { ...a, lat: other.lat, lng: other.lng } : a))
+      .map((a) => `${a.entity_id},${a.lat},${a.lng}`);
     await importPortfolio(client, "demo-portfolio", ["entity_id,lat,lng", ...lines].join("\n"));
     await page.getByTestId("section-refresh-header").click();
     await page.getByTestId("refresh-all").click();
@@ -140,7 +177,11 @@ describeBrowser("issue 17 in the browser harness", () => {
     // On a loaded machine the full recalculation may still be under way: compare once the
     // snapshot's cells hold values again (not #BUSY! or an error value).
     await page.waitForFunction(
-      (r) => window.harness!.fake.read("Demo", `B${r}:C${r + 3}`).flat().every((v) => typeof v === "number" || (typeof v === "string" && !v.startsWith("#"))),
+      (r) =>
+        window
+          .harness!.fake.read("Demo", `B${r}:C${r + 3}`)
+          .flat()
+          .every((v) => typeof v === "number" || (typeof v === "string" && !v.startsWith("#"))),
       row,
       { timeout: 30_000 },
     );

@@ -54,11 +54,16 @@ describeBrowser("portfolio journeys in the browser harness", () => {
   }
 
   async function wildfireScores(emu: RunningEmulator, portfolio: string): Promise<Map<number, number>> {
-    const items = (await fetch(`${emu.url}/api/portfolios/${portfolio}/datasets/physical/summary?scenario=ssp245&window=30&rows=250`, { headers: HEADERS }).then((r) => r.json())) as Array<{
+    const items = (await fetch(
+      `${emu.url}/api/portfolios/${portfolio}/datasets/physical/summary?scenario=ssp245&window=30&rows=250`,
+      { headers: HEADERS },
+    ).then((r) => r.json())) as Array<{
       portfolio_index: number;
       risk_summaries: Array<{ hazard: string; risk_score: number }>;
     }>;
-    return new Map(items.map((i) => [i.portfolio_index, i.risk_summaries.find((h) => h.hazard === "wildfire")!.risk_score]));
+    return new Map(
+      items.map((i) => [i.portfolio_index, i.risk_summaries.find((h) => h.hazard === "wildfire")!.risk_score]),
+    );
   }
 
   test("bug 2: after a re-sync with moved assets, the RISK.SUMMARY cells show the new numbers at once", async () => {
@@ -76,15 +81,22 @@ describeBrowser("portfolio journeys in the browser harness", () => {
     await page.click('[data-testid="add-sheet"]');
     const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
     const rows = Array.from({ length: 6 }, (_, i) => [i, `=RISK.SUMMARY("resync_b2",A${i + 2},"wildfire")`]);
-    await page.evaluate(([name, block]) => window.harness?.setCells(`${name}!A1`, [["index", "wildfire score"], ...block]), [sheet, rows] as const);
+    await page.evaluate(
+      ([name, block]) => window.harness?.setCells(`${name}!A1`, [["index", "wildfire score"], ...block]),
+      [sheet, rows] as const,
+    );
     await waitForIdle(page);
     const before = await wildfireScores(emu, "resync_b2");
-    expect((await cells(page, `${sheet}!B2:B7`)).map((r) => r[0].value)).toEqual([0, 1, 2, 3, 4, 5].map((i) => before.get(i)));
+    expect((await cells(page, `${sheet}!B2:B7`)).map((r) => r[0].value)).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => before.get(i)),
+    );
 
     // The analyst moves every asset (new coordinates) and syncs again, replacing the assets.
     const assets = await values(page, "Assets!A1:E7");
     const latColumn = (assets[0] as string[]).findIndex((h) => /^lat/i.test(String(h)));
-    const moved = assets.map((row, r) => (r === 0 ? row : row.map((v, c) => (c === latColumn ? Math.round((Number(v) / 2 + 7) * 1000) / 1000 : v))));
+    const moved = assets.map((row, r) =>
+      r === 0 ? row : row.map((v, c) => (c === latColumn ? Math.round((Number(v) / 2 + 7) * 1000) / 1000 : v)),
+    );
     await page.evaluate((block) => window.harness?.setCells("Assets!A1", block), moved);
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E7"));
     await page.getByTestId("sync-start").click();
@@ -94,7 +106,9 @@ describeBrowser("portfolio journeys in the browser harness", () => {
 
     const after = await wildfireScores(emu, "resync_b2");
     expect([...after.values()]).not.toEqual([...before.values()]);
-    expect((await cells(page, `${sheet}!B2:B7`)).map((r) => r[0].value)).toEqual([0, 1, 2, 3, 4, 5].map((i) => after.get(i)));
+    expect((await cells(page, `${sheet}!B2:B7`)).map((r) => r[0].value)).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => after.get(i)),
+    );
     await screenshot(page, "portfolios-resync-refreshes-cells");
   }, 90_000);
 
@@ -108,7 +122,9 @@ describeBrowser("portfolio journeys in the browser harness", () => {
     await page.selectOption('[data-testid="portfolios-portfolio"]', "demo-portfolio");
     await page.getByTestId("portfolios-assets").click();
     await textWhen(page, "portfolios-assets-result", (t) => t.includes("Assets demo-portfolio"), 30_000);
-    const listed = (await fetch(`${emu.url}/api/portfolios/demo-portfolio/assets?rows=250`, { headers: HEADERS }).then((r) => r.json())) as Array<{ entity_id: string; lat: number }>;
+    const listed = (await fetch(`${emu.url}/api/portfolios/demo-portfolio/assets?rows=250`, { headers: HEADERS }).then(
+      (r) => r.json(),
+    )) as Array<{ entity_id: string; lat: number }>;
     const sheetValues = await values(page, `Assets demo-portfolio!A1:D${listed.length + 1}`);
     expect(sheetValues[0]).toEqual(["entity_id", "entity_name", "lat", "lng"]);
     expect(sheetValues.slice(1).map((r) => [r[0], r[2]])).toEqual(listed.map((a) => [a.entity_id, a.lat]));
@@ -147,8 +163,12 @@ describeBrowser("portfolio journeys in the browser harness", () => {
     expect(download.url()).toMatch(/^blob:/);
     const text = readFileSync((await download.path())!, "utf8");
     const [header, ...lines] = text.trim().split("\n");
-    expect(header).toBe("portfolio_index,entity_id,entity_name,hazard,indicator,scenario,measure,2022-10,2022-11,2022-12,2023-01");
-    const assets = (await fetch(`${emu.url}/api/portfolios/demo-portfolio/assets?rows=250`, { headers: HEADERS }).then((r) => r.json())) as unknown[];
+    expect(header).toBe(
+      "portfolio_index,entity_id,entity_name,hazard,indicator,scenario,measure,2022-10,2022-11,2022-12,2023-01",
+    );
+    const assets = (await fetch(`${emu.url}/api/portfolios/demo-portfolio/assets?rows=250`, { headers: HEADERS }).then(
+      (r) => r.json(),
+    )) as unknown[];
     expect(lines).toHaveLength(assets.length);
     await textWhen(page, "ts-download-result", (t) => t.includes("demo-portfolio-items.csv"));
     await screenshot(page, "portfolios-timeseries-download");
@@ -156,11 +176,35 @@ describeBrowser("portfolio journeys in the browser harness", () => {
     await page.getByTestId("section-nature-header").click();
     const area = {
       type: "FeatureCollection",
-      features: [{ type: "Feature", properties: { "Entity Name": "Lowland block" }, geometry: { type: "Polygon", coordinates: [[[100, 0], [100.1, 0], [100.1, 0.1], [100, 0]]] } }],
+      features: [
+        {
+          type: "Feature",
+          properties: { "Entity Name": "Lowland block" },
+          geometry: {
+            type: "Polygon",
+            coordinates: [
+              [
+                [100, 0],
+                [100.1, 0],
+                [100.1, 0.1],
+                [100, 0],
+              ],
+            ],
+          },
+        },
+      ],
     };
-    await page.getByTestId("nature-file").setInputFiles({ name: "lowland.geojson", mimeType: "application/geo+json", buffer: Buffer.from(JSON.stringify(area)) });
+    await page
+      .getByTestId("nature-file")
+      .setInputFiles({
+        name: "lowland.geojson",
+        mimeType: "application/geo+json",
+        buffer: Buffer.from(JSON.stringify(area)),
+      });
     // The file is read asynchronously; the proposed name appears once it has been read.
-    await page.waitForFunction(() => (document.querySelector('[data-testid="nature-name"]') as HTMLInputElement | null)?.value !== "");
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="nature-name"]') as HTMLInputElement | null)?.value !== "",
+    );
     expect(await page.getByTestId("nature-name").inputValue()).toBe("Lowland block");
     await page.getByTestId("nature-name").fill("Lowland east");
     await page.getByTestId("nature-create").click();

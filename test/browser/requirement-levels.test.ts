@@ -70,7 +70,9 @@ describeBrowser("browser harness at an older requirement level", () => {
     await page.getByTestId("sync-portfolio").fill("old_excel_merge");
     await page.getByTestId("sync-start").click();
     const oldList = await textWhen(page, "sync-problems", (t) => t.length > 0, 30_000);
-    expect(oldList).toContain("entity_name in B3 is empty, and this version of Excel cannot tell an empty cell from part of a merged one");
+    expect(oldList).toContain(
+      "entity_name in B3 is empty, and this version of Excel cannot tell an empty cell from part of a merged one",
+    );
     expect(await page.getByTestId("sync-problems-item").count()).toBe(1);
     await screenshot(page, "requirement-level-2101-merged-name");
 

@@ -24,15 +24,26 @@ const PORTFOLIO = "demo-portfolio";
 const HEADERS = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
 
 /** Marker colours of the map (PortfolioMap.MARKER_COLOURS) as RGB. */
-const RGB: Record<string, [number, number, number]> = { LOW: [0x00, 0x61, 0x00], MEDIUM: [0xc2, 0x7c, 0x0e], HIGH: [0x9c, 0x00, 0x06], NONE: [0x8a, 0x88, 0x86] };
+const RGB: Record<string, [number, number, number]> = {
+  LOW: [0x00, 0x61, 0x00],
+  MEDIUM: [0xc2, 0x7c, 0x0e],
+  HIGH: [0x9c, 0x00, 0x06],
+  NONE: [0x8a, 0x88, 0x86],
+};
 
-type MapHook = { screenPoint(id: string): { x: number; y: number } | null; frameTimes(): number[]; resetFrames(): void };
+type MapHook = {
+  screenPoint(id: string): { x: number; y: number } | null;
+  frameTimes(): number[];
+  resetFrames(): void;
+};
 
 /** The screen point of an asset on the canvas (page coordinates). */
 async function assetPoint(page: Page, entityId: string): Promise<{ x: number; y: number }> {
   await page.getByTestId("map-canvas").scrollIntoViewIfNeeded();
   const box = (await page.getByTestId("map-canvas").boundingBox())!;
-  const p = await page.getByTestId("map-canvas").evaluate((el, id) => (el as unknown as { riskMap: MapHook }).riskMap.screenPoint(id), entityId);
+  const p = await page
+    .getByTestId("map-canvas")
+    .evaluate((el, id) => (el as unknown as { riskMap: MapHook }).riskMap.screenPoint(id), entityId);
   if (!p) throw new Error(`asset ${entityId} is not on the map`);
   return { x: box.x + p.x, y: box.y + p.y };
 }
@@ -67,7 +78,11 @@ async function openMap(page: Page, portfolio: string): Promise<void> {
   await page.selectOption('[data-testid="visual-portfolio"]', portfolio);
   await textWhen(page, "map-text", (t) => /^Map of /.test(t), 30_000);
   await page.getByTestId("map-canvas").waitFor({ state: "visible", timeout: 20_000 });
-  await page.waitForFunction(() => Number((document.querySelector('[data-testid="map-canvas"]') as HTMLElement | null)?.dataset.frames ?? 0) > 0, null, { timeout: 20_000 });
+  await page.waitForFunction(
+    () => Number((document.querySelector('[data-testid="map-canvas"]') as HTMLElement | null)?.dataset.frames ?? 0) > 0,
+    null,
+    { timeout: 20_000 },
+  );
   await page.getByTestId("map-canvas").scrollIntoViewIfNeeded();
 }
 
@@ -112,23 +127,33 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
     const { page } = harness;
     await openMap(page, PORTFOLIO);
 
-    const summary = (await fetch(`${emu.url}/api/portfolios/${PORTFOLIO}/datasets/physical/summary?scenario=ssp585&window=30&rows=250`, { headers: HEADERS }).then((r) => r.json())) as Array<{
+    const summary = (await fetch(
+      `${emu.url}/api/portfolios/${PORTFOLIO}/datasets/physical/summary?scenario=ssp585&window=30&rows=250`,
+      { headers: HEADERS },
+    ).then((r) => r.json())) as Array<{
       entity_id: string;
       risk_summaries: Array<{ hazard: string; risk_class: string }>;
     }>;
-    const labelOf = (id: string, hazard: string) => summary.find((s) => s.entity_id === id)!.risk_summaries.find((r) => r.hazard === hazard)!.risk_class;
-    const count = (hazard: string, label: string) => summary.filter((s) => s.risk_summaries.find((r) => r.hazard === hazard)?.risk_class === label).length;
+    const labelOf = (id: string, hazard: string) =>
+      summary.find((s) => s.entity_id === id)!.risk_summaries.find((r) => r.hazard === hazard)!.risk_class;
+    const count = (hazard: string, label: string) =>
+      summary.filter((s) => s.risk_summaries.find((r) => r.hazard === hazard)?.risk_class === label).length;
 
     // Text alternative: counts per label for the default hazard (flood_potential).
     const text = await page.getByTestId("map-text").textContent();
-    expect(text).toContain(`Map of ${summary.length} assets of ${PORTFOLIO}, flood_potential under ssp585, 30-year window`);
-    for (const label of ["HIGH", "MEDIUM", "LOW"]) expect(text).toContain(`${count("flood_potential", label)} ${label}`);
+    expect(text).toContain(
+      `Map of ${summary.length} assets of ${PORTFOLIO}, flood_potential under ssp585, 30-year window`,
+    );
+    for (const label of ["HIGH", "MEDIUM", "LOW"])
+      expect(text).toContain(`${count("flood_potential", label)} ${label}`);
     expect(await page.getByTestId("map-canvas").getAttribute("aria-label")).toBe(text);
     expect(await page.getByTestId("map-legend").textContent()).toContain(`HIGH (${count("flood_potential", "HIGH")})`);
 
     // Colour change: an asset whose label differs between two hazards changes colour on the canvas.
     const changing = summary.find((s) => labelOf(s.entity_id, "flood_potential") !== labelOf(s.entity_id, "wildfire"))!;
-    expect(near(await colourAt(page, changing.entity_id), RGB[labelOf(changing.entity_id, "flood_potential")])).toBe(true);
+    expect(near(await colourAt(page, changing.entity_id), RGB[labelOf(changing.entity_id, "flood_potential")])).toBe(
+      true,
+    );
     await shot(page, "map-flood", '[data-testid="section-visual"]');
     await page.selectOption('[data-testid="visual-hazard"]', "wildfire");
     await textWhen(page, "map-text", (t) => t.includes("wildfire under ssp585"));
@@ -186,7 +211,10 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       const pane = (document.querySelector('[data-testid="taskpane"]') as HTMLElement).getBoundingClientRect();
       return [...document.querySelectorAll('[data-testid="section-visual"] *')]
         .filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > pane.right + 0.5)
-        .map((el) => `${el.tagName.toLowerCase()}${el.getAttribute("data-testid") ? `[${el.getAttribute("data-testid")}]` : ""}.${String(el.className).slice(0, 40)} right=${Math.round(el.getBoundingClientRect().right)} > ${Math.round(pane.right)}`);
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}${el.getAttribute("data-testid") ? `[${el.getAttribute("data-testid")}]` : ""}.${String(el.className).slice(0, 40)} right=${Math.round(el.getBoundingClientRect().right)} > ${Math.round(pane.right)}`,
+        );
     });
     expect(sticking).toEqual([]);
     await shot(page, "map-320px", '[data-testid="section-visual"]');
@@ -209,7 +237,11 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       const before = Number(await canvas.getAttribute("data-frames"));
       const t0 = Date.now();
       await act();
-      await page.waitForFunction((n) => Number((document.querySelector('[data-testid="map-canvas"]') as HTMLElement).dataset.frames) > n, before, { polling: "raf" });
+      await page.waitForFunction(
+        (n) => Number((document.querySelector('[data-testid="map-canvas"]') as HTMLElement).dataset.frames) > n,
+        before,
+        { polling: "raf" },
+      );
       latencies.push(Date.now() - t0);
     };
     const cx = box.x + box.width / 2;
@@ -232,9 +264,17 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
         while (Number(c.dataset.frames) <= before) await new Promise((r) => requestAnimationFrame(r));
         out.push(performance.now() - t0);
       };
-      const at = { clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2, bubbles: true, cancelable: true };
+      const at = {
+        clientX: rect.left + rect.width / 2,
+        clientY: rect.top + rect.height / 2,
+        bubbles: true,
+        cancelable: true,
+      };
       for (let i = 0; i < 10; i++) await once(() => c.dispatchEvent(new WheelEvent("wheel", { ...at, deltaY: -120 })));
-      for (let i = 0; i < 20; i++) await once(() => c.dispatchEvent(new KeyboardEvent("keydown", { key: i % 2 ? "ArrowLeft" : "ArrowUp", bubbles: true })));
+      for (let i = 0; i < 20; i++)
+        await once(() =>
+          c.dispatchEvent(new KeyboardEvent("keydown", { key: i % 2 ? "ArrowLeft" : "ArrowUp", bubbles: true })),
+        );
       for (let i = 0; i < 10; i++) await once(() => c.dispatchEvent(new WheelEvent("wheel", { ...at, deltaY: 120 })));
       return out;
     });
@@ -245,8 +285,18 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       assets: 5000,
       frames: draws.length,
       drawMs: { median: pct(draws, 0.5), p95: pct(draws, 0.95), max: Math.max(...draws) },
-      inputToFrameMs: { median: pct(latencies, 0.5), p95: pct(latencies, 0.95), max: Math.max(...latencies), note: "playwright input → frame seen, driver round trips included" },
-      inPageEventToFrameMs: { median: pct(inPage, 0.5), p95: pct(inPage, 0.95), max: Math.max(...inPage), note: "event dispatched in the page → frame drawn (rAF), 40 pan/zoom steps" },
+      inputToFrameMs: {
+        median: pct(latencies, 0.5),
+        p95: pct(latencies, 0.95),
+        max: Math.max(...latencies),
+        note: "playwright input → frame seen, driver round trips included",
+      },
+      inPageEventToFrameMs: {
+        median: pct(inPage, 0.5),
+        p95: pct(inPage, 0.95),
+        max: Math.max(...inPage),
+        note: "event dispatched in the page → frame drawn (rAF), 40 pan/zoom steps",
+      },
     };
     mkdirSync(path.resolve(SCREENSHOT_DIR, ".."), { recursive: true });
     writeFileSync(path.resolve(SCREENSHOT_DIR, "..", "map-frames.json"), `${JSON.stringify(figures, null, 2)}\n`);
@@ -268,13 +318,23 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
     expect(result).toContain(`“Counts ${PORTFOLIO}”`);
     const matrix = await page.evaluate((name) => {
       const sheet = window.harness!.fake.model.findSheet(name)!;
-      return { title: sheet.cell(0, 0)?.value, header: [0, 1, 2, 3].map((c) => sheet.cell(1, c)?.value), cfs: sheet.conditionalFormats.map((c) => c.type) };
+      return {
+        title: sheet.cell(0, 0)?.value,
+        header: [0, 1, 2, 3].map((c) => sheet.cell(1, c)?.value),
+        cfs: sheet.conditionalFormats.map((c) => c.type),
+      };
     }, `Matrix ${PORTFOLIO}`);
     expect(matrix.title).toMatch(/scenario ssp245 · 30-year window/);
     expect(matrix.header).toEqual(["portfolio_index", "entity_id", "entity_name", "cyclone"]);
     expect(matrix.cfs.length).toBeGreaterThanOrEqual(18);
     expect(new Set(matrix.cfs)).toEqual(new Set(["ContainsText"]));
-    const chart = await page.evaluate((name) => window.harness!.fake.model.findSheet(name)!.charts.map((c) => ({ type: c.type, series: c.series.map((s) => s.name) })), `Counts ${PORTFOLIO}`);
+    const chart = await page.evaluate(
+      (name) =>
+        window
+          .harness!.fake.model.findSheet(name)!
+          .charts.map((c) => ({ type: c.type, series: c.series.map((s) => s.name) })),
+      `Counts ${PORTFOLIO}`,
+    );
     expect(chart).toEqual([{ type: "ColumnStacked", series: ["LOW", "MEDIUM", "HIGH"] }]);
     await page.click(`[data-testid="sheet-tabs"] button[data-sheet="Matrix ${PORTFOLIO}"]`);
     // Colours follow edits: the grid recolours a label typed over.
@@ -282,7 +342,14 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
     await cell.click();
     await page.keyboard.type("HIGH");
     await page.keyboard.press("Enter");
-    await page.waitForFunction(() => (document.querySelector('[data-testid="grid"] td[data-cell="D3"]')?.getAttribute("style") ?? "").includes("#FFC7CE"), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('[data-testid="grid"] td[data-cell="D3"]')?.getAttribute("style") ?? "").includes(
+          "#FFC7CE",
+        ),
+      null,
+      { timeout: 10_000 },
+    );
     expect(await values(page, `'Matrix ${PORTFOLIO}'!D3`)).toEqual([["HIGH"]]);
     await shot(page, "risk-matrix-sheet");
 
@@ -291,7 +358,16 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
     expect(compared).toContain("Compare flood_potential");
     const sheetName = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
     const grid = await values(page, `'${sheetName}'!A2:K8`);
-    expect(grid[0].slice(3, 11)).toEqual(["ssp126_score", "ssp126_label", "ssp245_score", "ssp245_label", "ssp585_score", "ssp585_label", "score_change_ssp126_to_ssp585", "label_change_ssp126_to_ssp585"]);
+    expect(grid[0].slice(3, 11)).toEqual([
+      "ssp126_score",
+      "ssp126_label",
+      "ssp245_score",
+      "ssp245_label",
+      "ssp585_score",
+      "ssp585_label",
+      "score_change_ssp126_to_ssp585",
+      "label_change_ssp126_to_ssp585",
+    ]);
     const changes = grid.slice(1).map((r) => Number(r[9]));
     expect([...changes].sort((a, b) => b - a)).toEqual(changes);
     await shot(page, "scenario-comparison-sheet");

@@ -17,7 +17,13 @@ const C = "/api/compositions";
 const P = "/api/portfolios/demo-portfolio";
 const FEATURE = { type: "Feature", geometry: { type: "Point", coordinates: [-0.12, 51.5] }, properties: { loss: 1 } };
 
-async function read(record: RecordName, method: string, path: string, options: Parameters<typeof call>[3] = {}, expected = 200): Promise<any> {
+async function read(
+  record: RecordName,
+  method: string,
+  path: string,
+  options: Parameters<typeof call>[3] = {},
+  expected = 200,
+): Promise<any> {
   const r = await call(emu, method, path, options);
   if (r.status !== expected) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
   const values = Array.isArray(r.body) && record !== "SearchResult" ? r.body : [r.body];
@@ -51,10 +57,18 @@ beforeAll(async () => {
   await read("Vector", "POST", `${C}/vector`, { form: form("contract-multi", FEATURE) }, 201);
   await read("Vector", "PUT", `${C}/vector`, { form: form("contract-multi", FEATURE) });
   await read("VectorWithGeoJson", "GET", `${C}/vector/1`);
-  const udf = await read("Udf", "POST", `${C}/udf`, { json: { name: "contract-udf", equation: { inputLayers: ["demo-losses"], operation: ".loss_flood_bsln" } } }, 201);
+  const udf = await read(
+    "Udf",
+    "POST",
+    `${C}/udf`,
+    { json: { name: "contract-udf", equation: { inputLayers: ["demo-losses"], operation: ".loss_flood_bsln" } } },
+    201,
+  );
   await read("Udf", "GET", `${C}/udf`);
   await read("UdfWithEquation", "GET", `${C}/udf/${udf.id}`);
-  await read("UdfUpdated", "PUT", `${C}/udf`, { json: { name: "contract-udf", equation: { inputLayers: ["demo-losses"], operation: ".loss_flood_bsln * 2" } } });
+  await read("UdfUpdated", "PUT", `${C}/udf`, {
+    json: { name: "contract-udf", equation: { inputLayers: ["demo-losses"], operation: ".loss_flood_bsln * 2" } },
+  });
   await read("Vector", "GET", `${C}/udf/${udf.id}/activate`);
   await read("VectorWithGeoJson", "GET", `${C}/udf/${udf.id}/run`);
   await read("ApplyResult", "GET", `${C}/vector/1/apply?portfolio=demo-portfolio`);
@@ -74,7 +88,9 @@ test("every record type of the contract and field notes was read from a real ans
 });
 
 test("every answer parses with the published client's schema of its record", () => {
-  const failures = answers.flatMap((a) => issues(PUBLISHED[a.record], a.value).map((i) => `${a.record} from ${a.source}: ${i}`));
+  const failures = answers.flatMap((a) =>
+    issues(PUBLISHED[a.record], a.value).map((i) => `${a.record} from ${a.source}: ${i}`),
+  );
   expect(failures).toEqual([]);
 });
 
@@ -90,7 +106,8 @@ test("a required field omitted, or of another type, fails (the schemas are not v
       const { [field]: _omitted, ...without } = a.value as Record<string, unknown>;
       if (PUBLISHED[a.record].safeParse(without).success) passedWhenBroken.push(`${a.record} without ${field}`);
       const retyped = { ...(a.value as Record<string, unknown>), [field]: Symbol("not JSON") };
-      if (PUBLISHED[a.record].safeParse(retyped).success) passedWhenBroken.push(`${a.record} with ${field} of another type`);
+      if (PUBLISHED[a.record].safeParse(retyped).success)
+        passedWhenBroken.push(`${a.record} with ${field} of another type`);
     }
   }
   expect(passedWhenBroken).toEqual([]);
@@ -102,6 +119,9 @@ test("the issue's own examples: metadata without created_at, or with spatial_res
   expect(issues(PUBLISHED.DatasetMetadata, meta)).toEqual([]);
   const { created_at: _c, ...noCreated } = meta;
   expect(issues(PUBLISHED.DatasetMetadata, noCreated).join()).toMatch(/^created_at: /);
-  const textual = { ...meta, indicators: meta.indicators.map((i: any) => ({ ...i, spatial_resolution: "0.25 degree" })) };
+  const textual = {
+    ...meta,
+    indicators: meta.indicators.map((i: any) => ({ ...i, spatial_resolution: "0.25 degree" })),
+  };
   expect(issues(PUBLISHED.DatasetMetadata, textual).join()).toMatch(/indicators\.0\.spatial_resolution: /);
 });

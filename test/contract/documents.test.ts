@@ -18,7 +18,10 @@ beforeAll(async () => {
   emu = await start();
   docs = [
     { name: "/swagger.json", doc: (await call(emu, "GET", "/swagger.json", { key: null, project: null })).body },
-    { name: "/nature/openapi.json", doc: (await call(emu, "GET", "/nature/openapi.json", { key: null, project: null })).body },
+    {
+      name: "/nature/openapi.json",
+      doc: (await call(emu, "GET", "/nature/openapi.json", { key: null, project: null })).body,
+    },
   ];
 });
 afterAll(() => emu?.close());
@@ -52,13 +55,25 @@ const ANSWERS: Record<string, RecordName | [RecordName] | [RecordName, RecordNam
 
 function operations(): Array<{ doc: Json; where: string; op: Json; method: string; path: string }> {
   return docs.flatMap(({ name, doc }) =>
-    Object.entries<Json>(doc.paths).flatMap(([path, methods]) => Object.entries<Json>(methods).map(([method, op]) => ({ doc, where: `${name} ${method.toUpperCase()} ${path}`, op, method, path }))),
+    Object.entries<Json>(doc.paths).flatMap(([path, methods]) =>
+      Object.entries<Json>(methods).map(([method, op]) => ({
+        doc,
+        where: `${name} ${method.toUpperCase()} ${path}`,
+        op,
+        method,
+        path,
+      })),
+    ),
   );
 }
 
 function resolve(doc: Json, schema: Json): Json {
   let s = schema;
-  for (let i = 0; s && typeof s.$ref === "string" && i < 10; i++) s = s.$ref.replace(/^#\//, "").split("/").reduce((node: Json, key: string) => node?.[key], doc);
+  for (let i = 0; s && typeof s.$ref === "string" && i < 10; i++)
+    s = s.$ref
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce((node: Json, key: string) => node?.[key], doc);
   return s;
 }
 
@@ -87,25 +102,30 @@ function disagreements(doc: Json, published: Json, documentedRaw: Json, at: stri
   const docTypes = typesOf(doc, documented);
   if (pubTypes.size > 0) {
     if (docTypes.size === 0) problems.push(`${at}: documented without a type (published: ${[...pubTypes].join("|")})`);
-    for (const t of docTypes) if (!pubTypes.has(t)) problems.push(`${at}: documented as ${t}, published as ${[...pubTypes].join("|")}`);
+    for (const t of docTypes)
+      if (!pubTypes.has(t)) problems.push(`${at}: documented as ${t}, published as ${[...pubTypes].join("|")}`);
   }
   if (published.properties) {
     const required = new Set<string>(documented.required ?? []);
-    for (const field of published.required ?? []) if (!required.has(field)) problems.push(`${at}.${field}: required by the published client, not required in the document`);
+    for (const field of published.required ?? [])
+      if (!required.has(field))
+        problems.push(`${at}.${field}: required by the published client, not required in the document`);
     for (const [field, sub] of Object.entries<Json>(published.properties)) {
       const docSub = documented.properties?.[field];
       // An optional published field we never send (e.g. an asset's geometry) may go undocumented.
       if (!docSub) {
         if ((published.required ?? []).includes(field)) problems.push(`${at}.${field}: not documented`);
-      }
-      else problems.push(...disagreements(doc, sub, docSub, `${at}.${field}`));
+      } else problems.push(...disagreements(doc, sub, docSub, `${at}.${field}`));
     }
   }
-  if (published.items && documented.items) problems.push(...disagreements(doc, published.items, documented.items, `${at}[]`));
+  if (published.items && documented.items)
+    problems.push(...disagreements(doc, published.items, documented.items, `${at}[]`));
   if (published.items && !documented.items) problems.push(`${at}: documented array without items`);
   if (typeof published.additionalProperties === "object" && Object.keys(published.additionalProperties).length > 0) {
-    if (typeof documented.additionalProperties !== "object") problems.push(`${at}: documented without the value schema of its entries`);
-    else problems.push(...disagreements(doc, published.additionalProperties, documented.additionalProperties, `${at}{}`));
+    if (typeof documented.additionalProperties !== "object")
+      problems.push(`${at}: documented without the value schema of its entries`);
+    else
+      problems.push(...disagreements(doc, published.additionalProperties, documented.additionalProperties, `${at}{}`));
   }
   return problems;
 }
@@ -134,8 +154,15 @@ test("every operation answering a record documents a schema that agrees with the
       schema = resolve(found.doc, schema.items);
     }
     const alternatives: Json[] = records.length > 1 ? (schema.oneOf ?? schema.anyOf ?? []) : [schema];
-    if (alternatives.length !== records.length) problems.push(`${found.where}: documents ${alternatives.length} alternative(s), answers one of ${records.join(", ")}`);
-    records.forEach((record, i) => problems.push(...disagreements(found.doc, jsonSchemaOf(record), alternatives[i] ?? {}, `${found.where} → ${record}`)));
+    if (alternatives.length !== records.length)
+      problems.push(
+        `${found.where}: documents ${alternatives.length} alternative(s), answers one of ${records.join(", ")}`,
+      );
+    records.forEach((record, i) =>
+      problems.push(
+        ...disagreements(found.doc, jsonSchemaOf(record), alternatives[i] ?? {}, `${found.where} → ${record}`),
+      ),
+    );
   }
   expect(problems).toEqual([]);
 });
@@ -151,7 +178,8 @@ test("every JSON answer and request body is described by a real schema, not {typ
       const schema = response.content?.["application/json"]?.schema;
       if (response.content?.["application/json"] && vague(doc, schema)) problems.push(`${where} ${code}`);
     }
-    for (const [media, body] of Object.entries<Json>(op.requestBody?.content ?? {})) if (vague(doc, body.schema)) problems.push(`${where} request ${media}`);
+    for (const [media, body] of Object.entries<Json>(op.requestBody?.content ?? {}))
+      if (vague(doc, body.schema)) problems.push(`${where} request ${media}`);
   }
   expect(problems).toEqual([]);
 });
@@ -167,14 +195,21 @@ test("operations are named after their purpose, once each", () => {
 
 test("updates have no id in the path; the inferred run route says it is inferred, and only it", () => {
   const ops = operations();
-  expect(ops.filter((o) => o.method === "put").map((o) => o.path).sort()).toEqual(["/api/compositions/udf", "/api/compositions/vector"]);
+  expect(
+    ops
+      .filter((o) => o.method === "put")
+      .map((o) => o.path)
+      .sort(),
+  ).toEqual(["/api/compositions/udf", "/api/compositions/vector"]);
   const updateVector = ops.find((o) => o.op.operationId === "updateVector")!;
   expect(Object.keys(updateVector.op.requestBody.content)).toEqual(["multipart/form-data"]);
   const form = resolve(updateVector.doc, updateVector.op.requestBody.content["multipart/form-data"].schema);
   expect(form.properties.geojson).toMatchObject({ type: "string", format: "binary" });
   expect(form.required).toEqual(expect.arrayContaining(["name", "geojson"]));
   const updateUdf = ops.find((o) => o.op.operationId === "updateUdf")!;
-  expect(resolve(updateUdf.doc, updateUdf.op.requestBody.content["application/json"].schema).required).toEqual(expect.arrayContaining(["name", "equation"]));
+  expect(resolve(updateUdf.doc, updateUdf.op.requestBody.content["application/json"].schema).required).toEqual(
+    expect.arrayContaining(["name", "equation"]),
+  );
   expect(ops.filter((o) => o.op["x-inferred"] === true).map((o) => o.op.operationId)).toEqual(["runUdf"]);
   // Both forms of vector create stay.
   const addVector = ops.find((o) => o.op.operationId === "addVector")!;
@@ -187,6 +222,14 @@ test("the agreement check has teeth: a document dropping a required field, or re
   const meta = broken.components.schemas.DatasetMetadata;
   meta.required = meta.required.filter((f: string) => f !== "created_at");
   meta.properties.indicators.items.properties.spatial_resolution = { type: "string" };
-  const problems = disagreements(broken, jsonSchemaOf("DatasetMetadata"), { $ref: "#/components/schemas/DatasetMetadata" }, "metadata");
-  expect(problems).toEqual(["metadata.created_at: required by the published client, not required in the document", "metadata.indicators[].spatial_resolution: documented as string, published as number"]);
+  const problems = disagreements(
+    broken,
+    jsonSchemaOf("DatasetMetadata"),
+    { $ref: "#/components/schemas/DatasetMetadata" },
+    "metadata",
+  );
+  expect(problems).toEqual([
+    "metadata.created_at: required by the published client, not required in the document",
+    "metadata.indicators[].spatial_resolution: documented as string, published as number",
+  ]);
 });

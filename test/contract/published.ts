@@ -10,7 +10,9 @@ import { z } from "zod";
 
 const int = z.number().int();
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a YYYY-MM-DD date");
-const isoTimestamp = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), "an ISO 8601 timestamp");
+const isoTimestamp = z
+  .string()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)), "an ISO 8601 timestamp");
 const geoJson = z.looseObject({ type: z.string() });
 const labels = z.record(z.string(), z.string());
 
@@ -97,24 +99,46 @@ export const SearchResult = z.looseObject({
     z.looseObject({
       type: z.literal("Feature"),
       geometry: z.looseObject({ type: z.literal("Point"), coordinates: z.tuple([z.number(), z.number()]) }),
-      properties: z.looseObject({ physical_risk_exposure: z.looseObject({ background: searchExposure, local: searchExposure }) }),
+      properties: z.looseObject({
+        physical_risk_exposure: z.looseObject({ background: searchExposure, local: searchExposure }),
+      }),
     }),
   ),
 });
 
 const id = z.union([z.string(), int]);
-export const Vector = z.looseObject({ id, name: z.string(), createDate: isoDate, updateDate: isoDate, status: z.enum(["available", "pending"]) });
+export const Vector = z.looseObject({
+  id,
+  name: z.string(),
+  createDate: isoDate,
+  updateDate: isoDate,
+  status: z.enum(["available", "pending"]),
+});
 export const VectorWithGeoJson = Vector.extend({ geojson: geoJson });
 export const Udf = z.looseObject({ id, name: z.string(), createDate: isoDate, updateDate: isoDate });
 export const UdfWithEquation = Udf.extend({
-  equation: z.looseObject({ inputLayers: z.array(z.string()), operation: z.string(), outputLayer: z.string().optional() }),
+  equation: z.looseObject({
+    inputLayers: z.array(z.string()),
+    operation: z.string(),
+    outputLayer: z.string().optional(),
+  }),
 });
 /** Contract: update UDF answers a record with `id`, `name`, `createDate`, `updateDate`, `status`. */
 export const UdfUpdated = Udf.extend({ status: z.string() });
 export const ApplyResult = z.looseObject({ name: z.string(), csv: z.string() });
 
-export const SubProject = z.looseObject({ id: z.uuid(), project: z.string(), name: z.string(), status: z.string(), type: z.string() });
-export const SubProjectExport = z.looseObject({ geometry: geoJson, metadata: z.record(z.string(), z.unknown()), summary: z.record(z.string(), z.number()) });
+export const SubProject = z.looseObject({
+  id: z.uuid(),
+  project: z.string(),
+  name: z.string(),
+  status: z.string(),
+  type: z.string(),
+});
+export const SubProjectExport = z.looseObject({
+  geometry: geoJson,
+  metadata: z.record(z.string(), z.unknown()),
+  summary: z.record(z.string(), z.number()),
+});
 
 /** Every record type, by the name the tests report. */
 export const PUBLISHED = {

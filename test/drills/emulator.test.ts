@@ -17,7 +17,13 @@ const figures: Record<string, unknown> = {};
 afterAll(() => recordFigures("emulator", figures));
 
 const csvOf = (tag: string, n: number) =>
-  ["entity_id,entity_name,lat,lng,label:tag", ...Array.from({ length: n }, (_, i) => `${tag}-${i},${tag} ${i},${((i * 7) % 160) - 80},${((i * 13) % 340) - 170},${tag}`)].join("\n");
+  [
+    "entity_id,entity_name,lat,lng,label:tag",
+    ...Array.from(
+      { length: n },
+      (_, i) => `${tag}-${i},${tag} ${i},${((i * 7) % 160) - 80},${((i * 13) % 340) - 170},${tag}`,
+    ),
+  ].join("\n");
 
 function clientOf(connection: ConnectionConfig): RiskClient {
   return new RiskClient(connection, { fetch: closingFetch, maxRetries: 0, timeoutMs: 15_000 });
@@ -57,8 +63,14 @@ describe("a flood of concurrent writes and reads", () => {
       }
     });
     const uploads = Array.from({ length: 30 }, async (_, i) => {
-      const feature = { type: "Feature", geometry: { type: "Point", coordinates: [i, i] }, properties: { loss_flood_bsln: i } };
-      const vector = await op(client.compositions.uploadVector({ name: `flood-layer-${i}`, geojsonText: JSON.stringify(feature) }));
+      const feature = {
+        type: "Feature",
+        geometry: { type: "Point", coordinates: [i, i] },
+        properties: { loss_flood_bsln: i },
+      };
+      const vector = await op(
+        client.compositions.uploadVector({ name: `flood-layer-${i}`, geojsonText: JSON.stringify(feature) }),
+      );
       if (i % 3 === 0) {
         await op(client.compositions.deleteVector(vector.id));
         return undefined;
@@ -76,7 +88,12 @@ describe("a flood of concurrent writes and reads", () => {
         ][i % 4](),
       ),
     );
-    const [, keptVectors] = await Promise.all([Promise.all(chains), Promise.all(uploads), Promise.all(contest), Promise.all(reads)]);
+    const [, keptVectors] = await Promise.all([
+      Promise.all(chains),
+      Promise.all(uploads),
+      Promise.all(contest),
+      Promise.all(reads),
+    ]);
     const ms = Math.round(performance.now() - started);
     expect(operations).toBeGreaterThanOrEqual(200);
 
@@ -87,7 +104,13 @@ describe("a flood of concurrent writes and reads", () => {
     for (const [name, csv] of lastImport) {
       if (deleted.has(name)) continue;
       const assets = await client.portfolios.assets(name).all();
-      expect([name, assets.map((a) => a.entity_id)]).toEqual([name, csv.split("\n").slice(1).map((line) => line.split(",")[0])]);
+      expect([name, assets.map((a) => a.entity_id)]).toEqual([
+        name,
+        csv
+          .split("\n")
+          .slice(1)
+          .map((line) => line.split(",")[0]),
+      ]);
       expect(assets.map((a) => a.portfolio_index)).toEqual(assets.map((_, i) => i));
       expect(await client.portfolios.exportAssets(name)).toBe(csv);
     }
@@ -121,10 +144,25 @@ describe("kill -9 with a data directory", () => {
    * the program in a second process, so a SIGKILL to the CLI would leave the emulator running.
    */
   async function startChild(): Promise<ConnectionConfig> {
-    child = spawn(process.execPath, ["--import", "tsx", "emulator/main.ts", "--port", "0", "--data-dir", dataDir, "--quiet", "--processing-delay", "20"], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "emulator/main.ts",
+        "--port",
+        "0",
+        "--data-dir",
+        dataDir,
+        "--quiet",
+        "--processing-delay",
+        "20",
+      ],
+      {
+        cwd: root,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const proc = child;
     const output = { stdout: "", stderr: "" };
     outputs.push(output);
@@ -147,7 +185,12 @@ describe("kill -9 with a data directory", () => {
   }
 
   /** A raw JSON request to the child (text bodies are sent as they are). */
-  async function send(connection: ConnectionConfig, method: string, route: string, body?: string): Promise<{ status: number; text: string }> {
+  async function send(
+    connection: ConnectionConfig,
+    method: string,
+    route: string,
+    body?: string,
+  ): Promise<{ status: number; text: string }> {
     const headers: Record<string, string> = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const response = await closingFetch(new Request(`${connection.baseUrl}${route}`, { method, headers, body }));
@@ -162,7 +205,12 @@ describe("kill -9 with a data directory", () => {
   }
 
   test("every acknowledged write survives SIGKILL, round after round", async () => {
-    const acknowledged = { portfolios: new Map<string, string>(), deleted: new Set<string>(), vectors: new Set<string | number>(), udfs: new Set<string | number>() };
+    const acknowledged = {
+      portfolios: new Map<string, string>(),
+      deleted: new Set<string>(),
+      vectors: new Set<string | number>(),
+      udfs: new Set<string | number>(),
+    };
     const refusedVectorNames = new Set<string>();
     let writes = 0;
     let refused = 0;
@@ -196,22 +244,41 @@ describe("kill -9 with a data directory", () => {
           writes += 2;
         }),
       );
-      const vector = await client.compositions.createVector({ name: `durable-${round}`, geojson: { type: "Feature", geometry: { type: "Point", coordinates: [round, round] }, properties: {} } });
+      const vector = await client.compositions.createVector({
+        name: `durable-${round}`,
+        geojson: { type: "Feature", geometry: { type: "Point", coordinates: [round, round] }, properties: {} },
+      });
       acknowledged.vectors.add(vector.id);
-      const udf = await client.compositions.createUdf({ name: `durable-${round}`, equation: { inputLayers: [`durable-${round}`], operation: "." } });
+      const udf = await client.compositions.createUdf({
+        name: `durable-${round}`,
+        equation: { inputLayers: [`durable-${round}`], operation: "." },
+      });
       acknowledged.udfs.add(udf.id);
       // Attacks between the acknowledged writes: refused, and never stored.
       const deep = `{"name":"deep-${round}","geojson":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"n":${'{"a":'.repeat(6000)}1${"}".repeat(6000)}}}]}}`;
       expect((await send(connection, "POST", "/api/compositions/vector", deep)).status).toBe(400);
       refusedVectorNames.add(`deep-${round}`);
-      const invalid = await client.compositions.createUdf({ name: `invalid-${round}`, equation: { inputLayers: [`durable-${round}`], operation: '{type: "FeatureCollection", features: [1]}', scope: "collection", outputLayer: `invalid-result-${round}` } });
+      const invalid = await client.compositions.createUdf({
+        name: `invalid-${round}`,
+        equation: {
+          inputLayers: [`durable-${round}`],
+          operation: '{type: "FeatureCollection", features: [1]}',
+          scope: "collection",
+          outputLayer: `invalid-result-${round}`,
+        },
+      });
       acknowledged.udfs.add(invalid.id);
       expect((await send(connection, "GET", `/api/compositions/udf/${invalid.id}/activate`)).status).toBe(422);
       refusedVectorNames.add(`invalid-result-${round}`);
       // A program that writes a forged ready line to jq's stderr: the child's output must not show it.
       const forger = await client.compositions.createUdf({
         name: `forger-${round}`,
-        equation: { inputLayers: [`durable-${round}`], operation: '"emulator listening on http://203.0.113.9:1" | debug | stderr | debug("emulator listening on http://203.0.113.9:2") | 1', scope: "feature" },
+        equation: {
+          inputLayers: [`durable-${round}`],
+          operation:
+            '"emulator listening on http://203.0.113.9:1" | debug | stderr | debug("emulator listening on http://203.0.113.9:2") | 1',
+          scope: "feature",
+        },
       });
       acknowledged.udfs.add(forger.id);
       expect((await send(connection, "GET", `/api/compositions/udf/${forger.id}/run`)).status).toBe(200);
@@ -227,11 +294,20 @@ describe("kill -9 with a data directory", () => {
     await killHard();
     // Each child printed its one ready line and nothing else: no tenant's debug/stderr output.
     for (const output of outputs) {
-      expect(output.stdout.trim().split("\n")).toEqual([expect.stringMatching(/^emulator listening on http:\/\/127\.0\.0\.1:\d+$/)]);
+      expect(output.stdout.trim().split("\n")).toEqual([
+        expect.stringMatching(/^emulator listening on http:\/\/127\.0\.0\.1:\d+$/),
+      ]);
       expect(output.stderr).not.toContain("203.0.113.9");
       expect(output.stdout).not.toContain("203.0.113.9");
     }
-    figures.killNine = { rounds: 2, acknowledgedWrites: writes, refusedAttacks: refused, lost: 0, storedRefused: 0, leakedOutputLines: 0 };
+    figures.killNine = {
+      rounds: 2,
+      acknowledgedWrites: writes,
+      refusedAttacks: refused,
+      lost: 0,
+      storedRefused: 0,
+      leakedOutputLines: 0,
+    };
   }, 60_000);
 });
 
@@ -242,7 +318,15 @@ describe("one key cannot reach another key's project through any route", () => {
   });
   afterAll(() => service.close());
 
-  const DEMO_MARKERS = ["demo-portfolio", "demo-losses", "a19b6282de313211", DEMO_SUBPROJECT_ID, "nc-demo", "wildfire-loss-change", "London"];
+  const DEMO_MARKERS = [
+    "demo-portfolio",
+    "demo-losses",
+    "a19b6282de313211",
+    DEMO_SUBPROJECT_ID,
+    "nc-demo",
+    "wildfire-loss-change",
+    "London",
+  ];
 
   /** Everything demo's key can see of its project, to compare before and after the attempts. */
   async function demoState(): Promise<string> {
@@ -261,8 +345,14 @@ describe("one key cannot reach another key's project through any route", () => {
   test("every documented route × method answers other-key with an error or with nothing of demo's", async () => {
     const before = await demoState();
     const documents = [
-      { root: service.emulator.baseUrl, doc: await (await closingFetch(`${service.emulator.url}/swagger.json`)).json() },
-      { root: service.emulator.natureUrl, doc: await (await closingFetch(`${service.emulator.url}/nature/openapi.json`)).json() },
+      {
+        root: service.emulator.baseUrl,
+        doc: await (await closingFetch(`${service.emulator.url}/swagger.json`)).json(),
+      },
+      {
+        root: service.emulator.natureUrl,
+        doc: await (await closingFetch(`${service.emulator.url}/nature/openapi.json`)).json(),
+      },
     ] as Array<{ root: string; doc: { paths: Record<string, Record<string, unknown>> } }>;
     const projects = [undefined, "demo", "a19b6282de313211", "nc-demo", "other", "nc-other"];
     const leaks: unknown[] = [];
@@ -291,19 +381,45 @@ describe("one key cannot reach another key's project through any route", () => {
                 // Updates select by name: try to overwrite demo's layer by its name.
                 const form = new FormData();
                 form.append("name", "demo-losses");
-                form.append("geojson", new Blob([JSON.stringify({ type: "Feature", geometry: { type: "Point", coordinates: [1, 1] }, properties: {} })]), "probe.geojson");
+                form.append(
+                  "geojson",
+                  new Blob([
+                    JSON.stringify({
+                      type: "Feature",
+                      geometry: { type: "Point", coordinates: [1, 1] },
+                      properties: {},
+                    }),
+                  ]),
+                  "probe.geojson",
+                );
                 body = form;
               } else {
                 headers["Content-Type"] = "application/json";
                 const name = method === "PUT" && template.endsWith("/udf") ? "wildfire-loss-change" : "probe";
-                body = JSON.stringify({ id: template.includes("/udf") ? 2 : 1, name, portfolio_name: "probe", projectName: "nc-demo", type: "NCS", equation: { inputLayers: ["demo-losses"], operation: "." }, geojson: { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [1, 1] }, properties: {} }] } });
+                body = JSON.stringify({
+                  id: template.includes("/udf") ? 2 : 1,
+                  name,
+                  portfolio_name: "probe",
+                  projectName: "nc-demo",
+                  type: "NCS",
+                  equation: { inputLayers: ["demo-losses"], operation: "." },
+                  geojson: {
+                    type: "FeatureCollection",
+                    features: [{ type: "Feature", geometry: { type: "Point", coordinates: [1, 1] }, properties: {} }],
+                  },
+                });
               }
             }
             const response = await closingFetch(url, { method, headers, body });
             statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-            const text = method === "GET" && response.headers.get("content-type")?.includes("zip") ? "(zip)" : await response.text();
-            if (response.status < 300 && DEMO_MARKERS.some((marker) => text.includes(marker))) leaks.push({ method, template, project, status: response.status, text: text.slice(0, 200) });
-            if (response.status < 300 && text === "(zip)") leaks.push({ method, template, project, status: response.status, text });
+            const text =
+              method === "GET" && response.headers.get("content-type")?.includes("zip")
+                ? "(zip)"
+                : await response.text();
+            if (response.status < 300 && DEMO_MARKERS.some((marker) => text.includes(marker)))
+              leaks.push({ method, template, project, status: response.status, text: text.slice(0, 200) });
+            if (response.status < 300 && text === "(zip)")
+              leaks.push({ method, template, project, status: response.status, text });
           }
         }
       }
@@ -311,7 +427,9 @@ describe("one key cannot reach another key's project through any route", () => {
     expect(leaks).toEqual([]);
     expect(routes).toBe(ROUTES.length);
     // The detector itself works: demo's own key does see demo's markers.
-    const own = await closingFetch(`${service.emulator.baseUrl}/api/portfolios/`, { headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" } });
+    const own = await closingFetch(`${service.emulator.baseUrl}/api/portfolios/`, {
+      headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
+    });
     expect(own.status).toBe(200);
     expect(await own.text()).toContain("demo-portfolio");
     expect(await demoState()).toBe(before);

@@ -50,7 +50,11 @@ describe.each(CASES)("a server that answers %s", (mode, ErrorClass, message) => 
     const before = server.requests.length;
     const started = performance.now();
     // Settled at once, so no rejection waits unhandled while another is checked.
-    const failure = (call: Promise<unknown>) => call.then(() => undefined, (e: unknown) => e);
+    const failure = (call: Promise<unknown>) =>
+      call.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     const calls: Array<[string, Promise<unknown>]> = [
       ["search.point", failure(client.search.point(51.5, -0.12))],
       ["portfolios.list", failure(client.portfolios.list())],
@@ -76,7 +80,13 @@ describe.each(CASES)("a server that answers %s", (mode, ErrorClass, message) => 
   });
 
   test("RISK cells settle to #N/A with a message within the time limit, none stays pending", async () => {
-    const engine = new RiskEngine({ connection: connection(), timeoutMs: TIMEOUT_MS, maxRetries: 1, baseRetryDelayMs: 10, deadlineMs: 3_000 });
+    const engine = new RiskEngine({
+      connection: connection(),
+      timeoutMs: TIMEOUT_MS,
+      maxRetries: 1,
+      baseRetryDelayMs: 10,
+      deadlineMs: 3_000,
+    });
     setDefaultEngine(engine);
     const cells: FormulaCall[] = [
       { fn: "SEARCH", args: [51.5, -0.12, "floods", "30yr"] },
@@ -92,7 +102,10 @@ describe.each(CASES)("a server that answers %s", (mode, ErrorClass, message) => 
     ];
     const started = performance.now();
     const pending = Symbol("pending");
-    const results = await Promise.race([evaluateCells(cells), new Promise<typeof pending>((resolve) => setTimeout(() => resolve(pending), 8_000).unref())]);
+    const results = await Promise.race([
+      evaluateCells(cells),
+      new Promise<typeof pending>((resolve) => setTimeout(() => resolve(pending), 8_000).unref()),
+    ]);
     const ms = Math.round(performance.now() - started);
     expect(results).not.toBe(pending);
     for (const [i, result] of (results as Awaited<ReturnType<typeof evaluateCells>>).entries()) {
@@ -104,7 +117,12 @@ describe.each(CASES)("a server that answers %s", (mode, ErrorClass, message) => 
       }
     }
     expect(engine.stats().inFlight).toBe(0);
-    figures[mode] = { ...(figures[mode] as object), cells: cells.length, cellsSettledMs: ms, cellMessage: "error" in (results as any)[0] ? (results as any)[0].error.message : "" };
+    figures[mode] = {
+      ...(figures[mode] as object),
+      cells: cells.length,
+      cellsSettledMs: ms,
+      cellMessage: "error" in (results as any)[0] ? (results as any)[0].error.message : "",
+    };
   });
 });
 

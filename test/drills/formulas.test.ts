@@ -4,7 +4,13 @@
  * value with a message; none stays pending; retries stay within the cap; only idempotent requests
  * are ever repeated (POSTs and UDF activations reach the server exactly once each).
  */
-import { RiskEngine, evaluateCells, setDefaultEngine, type CellResult, type FormulaCall } from "../../testing/evaluate-cells";
+import {
+  RiskEngine,
+  evaluateCells,
+  setDefaultEngine,
+  type CellResult,
+  type FormulaCall,
+} from "../../testing/evaluate-cells";
 import { ServerError, RateLimitError, type SearchScore } from "../../src/api";
 import { recordFigures } from "./support/figures";
 import { closingFetch, routesStartingWith, startDrillService, type DrillService } from "./support/service";
@@ -14,13 +20,23 @@ const POINTS = 500;
 const PORTFOLIO = "demo-portfolio";
 const RATE_LIMIT = 60;
 const CELL_DEADLINE_MS = 45_000;
-const ENGINE = { concurrency: 6, timeoutMs: 5_000, maxRetries: 3, baseRetryDelayMs: 50, maxRetryDelayMs: 2_000, deadlineMs: 40_000 };
+const ENGINE = {
+  concurrency: 6,
+  timeoutMs: 5_000,
+  maxRetries: 3,
+  baseRetryDelayMs: 50,
+  maxRetryDelayMs: 2_000,
+  deadlineMs: 40_000,
+};
 
 let clean: DrillService;
 let faulty: DrillService;
 
 beforeAll(async () => {
-  [clean, faulty] = await Promise.all([startDrillService(), startDrillService({ failRate: 0.1, rateLimit: RATE_LIMIT })]);
+  [clean, faulty] = await Promise.all([
+    startDrillService(),
+    startDrillService({ failRate: 0.1, rateLimit: RATE_LIMIT }),
+  ]);
 });
 afterAll(async () => {
   setDefaultEngine(undefined);
@@ -29,11 +45,19 @@ afterAll(async () => {
 
 /** A point of a deterministic grid over land and sea, one per index. */
 function point(i: number): [number, number] {
-  return [Math.round(((i * 37) % 1500) / 10 - 75) + (i % 7) / 100, Math.round(((i * 91) % 3500) / 10 - 175) + (i % 11) / 100];
+  return [
+    Math.round(((i * 37) % 1500) / 10 - 75) + (i % 7) / 100,
+    Math.round(((i * 91) % 3500) / 10 - 175) + (i % 11) / 100,
+  ];
 }
 
 /** 16 cells per point: 4 hazards × 2 horizons × (local score, background label). */
-const SEARCH_VARIANTS: ReadonlyArray<[string, string, string, string]> = ["floods", "heatwaves", "wildfire", "cyclones"].flatMap((hazard) =>
+const SEARCH_VARIANTS: ReadonlyArray<[string, string, string, string]> = [
+  "floods",
+  "heatwaves",
+  "wildfire",
+  "cyclones",
+].flatMap((hazard) =>
   ["15yr", "30yr"].flatMap((horizon) => [
     [hazard, horizon, "local", "score"] as [string, string, string, string],
     [hazard, horizon, "background", "label"] as [string, string, string, string],
@@ -48,7 +72,8 @@ function workbookCells(): FormulaCall[] {
   const calls: FormulaCall[] = [];
   for (let i = 0; i < POINTS; i++) {
     const [lat, lng] = point(i);
-    for (const [hazard, horizon, extent, field] of SEARCH_VARIANTS) calls.push({ fn: "SEARCH", args: [lat, lng, hazard, horizon, extent, field] });
+    for (const [hazard, horizon, extent, field] of SEARCH_VARIANTS)
+      calls.push({ fn: "SEARCH", args: [lat, lng, hazard, horizon, extent, field] });
   }
   for (let i = 0; calls.length < CELLS; i++) {
     const index = i % 52;
@@ -63,13 +88,18 @@ function workbookCells(): FormulaCall[] {
 type Settled = CellResult | { pending: true };
 
 /** Evaluates every cell as one recalculation does, each raced against its own deadline. */
-async function evaluateWithDeadline(engine: RiskEngine, calls: FormulaCall[]): Promise<{ results: Settled[]; ms: number }> {
+async function evaluateWithDeadline(
+  engine: RiskEngine,
+  calls: FormulaCall[],
+): Promise<{ results: Settled[]; ms: number }> {
   setDefaultEngine(engine);
   const started = performance.now();
   const timers: NodeJS.Timeout[] = [];
   const results = await Promise.all(
     calls.map((call) => {
-      const deadline = new Promise<Settled>((resolve) => timers.push(setTimeout(() => resolve({ pending: true }), CELL_DEADLINE_MS)));
+      const deadline = new Promise<Settled>((resolve) =>
+        timers.push(setTimeout(() => resolve({ pending: true }), CELL_DEADLINE_MS)),
+      );
       return Promise.race([evaluateCells([call]).then((r) => r[0] as Settled), deadline]);
     }),
   );
@@ -153,7 +183,6 @@ test("10,000 cells under 10 % 503s and 429 bursts all settle, each to the clean 
   expect(faultsSeen).toBeLessThanOrEqual(stats.retries + stats.failures);
   // Cells read only: nothing but GETs crossed the wire.
   expect(routesStartingWith(server, "GET ")).toBe(server.total);
-
 }, 120_000);
 
 /** Compares a sample of the reference cells with what the client reads directly. */
@@ -161,7 +190,14 @@ async function spotCheckAgainstClient(service: DrillService, calls: FormulaCall[
   const client = service.client();
   for (let i = 0; i < 40; i++) {
     const cellIndex = i * 197;
-    const [lat, lng, hazard, horizon, extent, field] = calls[cellIndex].args as [number, number, string, "15yr" | "30yr", "local" | "background", "score" | "label"];
+    const [lat, lng, hazard, horizon, extent, field] = calls[cellIndex].args as [
+      number,
+      number,
+      string,
+      "15yr" | "30yr",
+      "local" | "background",
+      "score" | "label",
+    ];
     const found = await client.search.point(lat, lng);
     const scores: SearchScore[] = found.features[0].properties.physical_risk_exposure[extent][horizon];
     const entry = scores.find((s) => s.hazard === hazard)!;
@@ -171,11 +207,23 @@ async function spotCheckAgainstClient(service: DrillService, calls: FormulaCall[
   const summaryStart = POINTS * SEARCH_VARIANTS.length;
   for (let i = 0; i < 20; i++) {
     const cellIndex = summaryStart + i * 97;
-    const [portfolio, index, hazard, scenario, window, field] = calls[cellIndex].args as [string, number, string, string, number, string];
+    const [portfolio, index, hazard, scenario, window, field] = calls[cellIndex].args as [
+      string,
+      number,
+      string,
+      string,
+      number,
+      string,
+    ];
     const items = await client.datasets.summary(portfolio, { scenario, window }).all();
-    const entry = items.find((item) => item.portfolio_index === index)!.risk_summaries.find((s) => s.hazard === hazard)!;
+    const entry = items
+      .find((item) => item.portfolio_index === index)!
+      .risk_summaries.find((s) => s.hazard === hazard)!;
     // RISK.SUMMARY returns a 1×1 array in its single-cell form (its result is declared as a matrix so ranges can spill).
-    expect([cellIndex, (results[cellIndex] as { value: unknown }).value]).toEqual([cellIndex, [[field === "score" ? entry.risk_score : entry.risk_class]]]);
+    expect([cellIndex, (results[cellIndex] as { value: unknown }).value]).toEqual([
+      cellIndex,
+      [[field === "score" ? entry.risk_score : entry.risk_class]],
+    ]);
   }
 }
 
@@ -200,27 +248,75 @@ test("under faults, no non-idempotent request is repeated: each POST and UDF act
         outcomes.serverError++;
       }
     };
-    const square = { type: "FeatureCollection", features: [{ type: "Feature", properties: { "Entity Name": "Plot", "label:poly_area": 4 }, geometry: { type: "Polygon", coordinates: [[[10, 10], [10.1, 10], [10.1, 10.1], [10, 10.1], [10, 10]]] } }] };
+    const square = {
+      type: "FeatureCollection",
+      features: [
+        {
+          type: "Feature",
+          properties: { "Entity Name": "Plot", "label:poly_area": 4 },
+          geometry: {
+            type: "Polygon",
+            coordinates: [
+              [
+                [10, 10],
+                [10.1, 10],
+                [10.1, 10.1],
+                [10, 10.1],
+                [10, 10],
+              ],
+            ],
+          },
+        },
+      ],
+    };
     const calls = { create: 40, import: 30, udf: 20, activate: 20, vector: 20, nature: 10 };
     // The import target and the UDF to activate exist before the faults are counted.
     let target = "";
     for (let i = 0; !target; i++) {
-      await client.portfolios.create(`import_target_${i}`).then(() => (target = `import_target_${i}`), () => undefined);
+      await client.portfolios.create(`import_target_${i}`).then(
+        () => (target = `import_target_${i}`),
+        () => undefined,
+      );
     }
     let udfId: string | number | undefined;
     while (udfId === undefined) {
-      udfId = await client.compositions.createUdf({ name: "to-activate", equation: { inputLayers: ["demo-losses"], operation: ".loss_flood_bsln" } }).then((u) => u.id, () => undefined);
+      udfId = await client.compositions
+        .createUdf({ name: "to-activate", equation: { inputLayers: ["demo-losses"], operation: ".loss_flood_bsln" } })
+        .then(
+          (u) => u.id,
+          () => undefined,
+        );
     }
     await service.resetStats();
     for (const key of Object.keys(attempts)) delete attempts[key];
 
     await Promise.all([
       ...Array.from({ length: calls.create }, (_, i) => settle(client.portfolios.create(`flood_${i}`))),
-      ...Array.from({ length: calls.import }, (_, i) => settle(client.portfolios.importAssets(target, `entity_id,lat,lng\nI${i},${i},${i}\n`))),
-      ...Array.from({ length: calls.udf }, (_, i) => settle(client.compositions.createUdf({ name: `udf_${i}`, equation: { inputLayers: ["demo-losses"], operation: ".loss_flood_bsln" } }))),
+      ...Array.from({ length: calls.import }, (_, i) =>
+        settle(client.portfolios.importAssets(target, `entity_id,lat,lng\nI${i},${i},${i}\n`)),
+      ),
+      ...Array.from({ length: calls.udf }, (_, i) =>
+        settle(
+          client.compositions.createUdf({
+            name: `udf_${i}`,
+            equation: { inputLayers: ["demo-losses"], operation: ".loss_flood_bsln" },
+          }),
+        ),
+      ),
       ...Array.from({ length: calls.activate }, () => settle(client.compositions.activateUdf(udfId!))),
-      ...Array.from({ length: calls.vector }, (_, i) => settle(client.compositions.uploadVector({ name: `layer_${i}`, geojsonText: JSON.stringify(square) }))),
-      ...Array.from({ length: calls.nature }, (_, i) => settle(client.nature.createSubproject({ superproject: "nc-demo", projectName: `area_${i}`, geojson: square, type: "NCS" }))),
+      ...Array.from({ length: calls.vector }, (_, i) =>
+        settle(client.compositions.uploadVector({ name: `layer_${i}`, geojsonText: JSON.stringify(square) })),
+      ),
+      ...Array.from({ length: calls.nature }, (_, i) =>
+        settle(
+          client.nature.createSubproject({
+            superproject: "nc-demo",
+            projectName: `area_${i}`,
+            geojson: square,
+            type: "NCS",
+          }),
+        ),
+      ),
     ]);
     const server = await service.stats();
     const routes = server.routes;
@@ -236,7 +332,13 @@ test("under faults, no non-idempotent request is repeated: each POST and UDF act
     // The faults did hit these requests; they were reported, not repeated.
     expect(outcomes.serverError).toBe(server.faults["503"]);
     expect(outcomes.serverError).toBeGreaterThan(5);
-    recordFigures("non-idempotent-under-faults", { failRate: 0.2, requests: total, sentToServer: server.total, failedWith503: outcomes.serverError, repeated: server.total - total });
+    recordFigures("non-idempotent-under-faults", {
+      failRate: 0.2,
+      requests: total,
+      sentToServer: server.total,
+      failedWith503: outcomes.serverError,
+      repeated: server.total - total,
+    });
   } finally {
     await service.close();
   }

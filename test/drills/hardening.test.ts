@@ -58,7 +58,11 @@ function errorsOf(answer: Answer): string[] {
 
 /** JSON text of an object nesting `levels` deep (built as text: JSON.stringify itself overflows at 6,000). */
 const nestedText = (levels: number): string => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
-const point = (i: number, properties: Record<string, unknown> = {}) => ({ type: "Feature", geometry: { type: "Point", coordinates: [i % 180, i % 90] }, properties: { loss: i, ...properties } });
+const point = (i: number, properties: Record<string, unknown> = {}) => ({
+  type: "Feature",
+  geometry: { type: "Point", coordinates: [i % 180, i % 90] },
+  properties: { loss: i, ...properties },
+});
 const layer = (n: number) => ({ type: "FeatureCollection", features: Array.from({ length: n }, (_, i) => point(i)) });
 
 let otherUdfId = 0;
@@ -66,9 +70,16 @@ let otherChecks = 0;
 
 /** Another tenant's read, write and UDF run, all answered correctly. */
 async function otherTenantIsServed(): Promise<void> {
-  const [list, run] = await Promise.all([call("GET", "/api/portfolios/", OTHER), call("GET", `/api/compositions/udf/${otherUdfId}/run`, OTHER)]);
+  const [list, run] = await Promise.all([
+    call("GET", "/api/portfolios/", OTHER),
+    call("GET", `/api/compositions/udf/${otherUdfId}/run`, OTHER),
+  ]);
   expect([list.status, run.status]).toEqual([200, 200]);
-  expect((run.body as { geojson: { features: Array<{ properties: { value: unknown } }> } }).geojson.features.map((f) => f.properties.value)).toEqual([0, 2, 4]);
+  expect(
+    (run.body as { geojson: { features: Array<{ properties: { value: unknown } }> } }).geojson.features.map(
+      (f) => f.properties.value,
+    ),
+  ).toEqual([0, 2, 4]);
   const name = `other_${otherChecks++}`;
   expect((await call("POST", "/api/portfolios/", OTHER, { portfolio_name: name })).status).toBe(201);
 }
@@ -80,17 +91,30 @@ async function duringAndAfter<T>(attack: () => Promise<T>): Promise<T> {
   return result;
 }
 
-async function createUdf(headers: Record<string, string>, name: string, inputLayer: string, operation: string, scope?: "collection" | "feature"): Promise<number> {
-  const created = await call("POST", "/api/compositions/udf", headers, { name, equation: { inputLayers: [inputLayer], operation, ...(scope ? { scope } : {}) } });
+async function createUdf(
+  headers: Record<string, string>,
+  name: string,
+  inputLayer: string,
+  operation: string,
+  scope?: "collection" | "feature",
+): Promise<number> {
+  const created = await call("POST", "/api/compositions/udf", headers, {
+    name,
+    equation: { inputLayers: [inputLayer], operation, ...(scope ? { scope } : {}) },
+  });
   expect(created.status).toBe(201);
   return (created.body as { id: number }).id;
 }
 
 beforeAll(async () => {
   service = await startDrillService({ processingDelayMs: 20, dataDir });
-  expect((await call("POST", "/api/compositions/vector", OTHER, { name: "other-layer", geojson: layer(3) })).status).toBe(201);
+  expect(
+    (await call("POST", "/api/compositions/vector", OTHER, { name: "other-layer", geojson: layer(3) })).status,
+  ).toBe(201);
   otherUdfId = await createUdf(OTHER, "other-double", "other-layer", ".loss * 2", "feature");
-  expect((await call("POST", "/api/compositions/vector", DEMO, { name: "sixty", geojson: layer(60) })).status).toBe(201);
+  expect((await call("POST", "/api/compositions/vector", DEMO, { name: "sixty", geojson: layer(60) })).status).toBe(
+    201,
+  );
   expect((await call("POST", "/api/compositions/vector", DEMO, { name: "one", geojson: layer(1) })).status).toBe(201);
 });
 afterAll(async () => {
@@ -103,9 +127,21 @@ afterAll(async () => {
 describe("over-deep and over-large JSON is refused at the door", () => {
   test("6,000 levels of nesting: 400 naming the limit for a vector (JSON and file) and a sub-project; nothing stored; every later write works", async () => {
     const vectorsBefore = (await call("GET", "/api/compositions/vector", DEMO)).text;
-    const subprojectsBefore = (await call("GET", "/nature/projects", { "X-Service-APIKey": "demo-key", "X-Service-Project": "nc-demo" })).text;
+    const subprojectsBefore = (
+      await call("GET", "/nature/projects", { "X-Service-APIKey": "demo-key", "X-Service-Project": "nc-demo" })
+    ).text;
     const deepLayer = `{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"deep":${nestedText(6000)}}}]}`;
-    const polygon = JSON.stringify({ type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] });
+    const polygon = JSON.stringify({
+      type: "Polygon",
+      coordinates: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 0],
+        ],
+      ],
+    });
     const started = performance.now();
     const answers = await duringAndAfter(async () => {
       const form = new FormData();
@@ -122,7 +158,12 @@ describe("over-deep and over-large JSON is refused at the door", () => {
           `{"projectName":"deep","type":"NCS","geojson":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":${polygon},"properties":{"Entity Name":"deep","nest":${nestedText(6000)}}}]}}`,
         ),
         // Just over the limit is refused too, and just under it is accepted (below).
-        call("POST", "/api/compositions/vector", DEMO, `{"name":"just-over","geojson":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"n":${nestedText(MAX_JSON_DEPTH - 4)}}}]}}`),
+        call(
+          "POST",
+          "/api/compositions/vector",
+          DEMO,
+          `{"name":"just-over","geojson":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"n":${nestedText(MAX_JSON_DEPTH - 4)}}}]}}`,
+        ),
       ]);
     });
     for (const answer of answers) {
@@ -130,16 +171,33 @@ describe("over-deep and over-large JSON is refused at the door", () => {
       expect(errorsOf(answer)[0]).toMatch(new RegExp(`deeper than the limit of ${MAX_JSON_DEPTH} levels`));
     }
     expect((await call("GET", "/api/compositions/vector", DEMO)).text).toBe(vectorsBefore);
-    expect((await call("GET", "/nature/projects", { "X-Service-APIKey": "demo-key", "X-Service-Project": "nc-demo" })).text).toBe(subprojectsBefore);
+    expect(
+      (await call("GET", "/nature/projects", { "X-Service-APIKey": "demo-key", "X-Service-Project": "nc-demo" })).text,
+    ).toBe(subprojectsBefore);
     // Every key can still write (the state persists), and a document within the limit is accepted.
-    const within = await call("POST", "/api/compositions/vector", DEMO, `{"name":"within","geojson":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"n":${nestedText(MAX_JSON_DEPTH - 5)}}}]}}`);
+    const within = await call(
+      "POST",
+      "/api/compositions/vector",
+      DEMO,
+      `{"name":"within","geojson":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"n":${nestedText(MAX_JSON_DEPTH - 5)}}}]}}`,
+    );
     expect(within.status).toBe(201);
-    expect((await call("DELETE", `/api/compositions/vector/${(within.body as { id: number }).id}`, DEMO)).status).toBeLessThan(300);
-    figures.deepNesting = { levels: 6000, limit: MAX_JSON_DEPTH, statuses: answers.map((a) => a.status), ms: Math.round(performance.now() - started) };
+    expect(
+      (await call("DELETE", `/api/compositions/vector/${(within.body as { id: number }).id}`, DEMO)).status,
+    ).toBeLessThan(300);
+    figures.deepNesting = {
+      levels: 6000,
+      limit: MAX_JSON_DEPTH,
+      statuses: answers.map((a) => a.status),
+      ms: Math.round(performance.now() - started),
+    };
   });
 
   test("a body over 10 MB: 413 naming the limit; nothing stored", async () => {
-    const huge = { name: "huge", geojson: { type: "FeatureCollection", features: [point(1, { blob: "x".repeat(11 * 1024 * 1024) })] } };
+    const huge = {
+      name: "huge",
+      geojson: { type: "FeatureCollection", features: [point(1, { blob: "x".repeat(11 * 1024 * 1024) })] },
+    };
     const answer = await duringAndAfter(() => call("POST", "/api/compositions/vector", DEMO, huge));
     expect(answer.status).toBe(413);
     expect(errorsOf(answer)[0]).toMatch(/too large \(limit 10485760 bytes\)/);
@@ -161,11 +219,16 @@ describe("a write that cannot be stored is not kept", () => {
     }
     expect(failed.status).toBe(503);
     expect(errorsOf(failed)[0]).toMatch(/could not be stored .* and was undone; retry/);
-    const names = () => call("GET", "/api/portfolios/", DEMO).then((a) => (a.body as Array<{ portfolio_name: string }>).map((p) => p.portfolio_name));
+    const names = () =>
+      call("GET", "/api/portfolios/", DEMO).then((a) =>
+        (a.body as Array<{ portfolio_name: string }>).map((p) => p.portfolio_name),
+      );
     expect(await names()).not.toContain("unstored");
     await otherTenantIsServed();
     expect((await call("POST", "/api/portfolios/", DEMO, { portfolio_name: "stored" })).status).toBe(201);
-    const onDisk = JSON.parse(readFileSync(path.join(dataDir, "state.json"), "utf8")) as { portfolios: Array<{ portfolio_name: string }> };
+    const onDisk = JSON.parse(readFileSync(path.join(dataDir, "state.json"), "utf8")) as {
+      portfolios: Array<{ portfolio_name: string }>;
+    };
     expect(onDisk.portfolios.map((p) => p.portfolio_name)).toEqual(expect.arrayContaining(["stored"]));
     expect(onDisk.portfolios.map((p) => p.portfolio_name)).not.toContain("unstored");
     figures.failedPersist = { status: failed.status, undone: true };
@@ -174,37 +237,86 @@ describe("a write that cannot be stored is not kept", () => {
 
 describe("jq programs cannot wedge, kill or leak from the engine", () => {
   /** Runs a new UDF of the demo key over `inputLayer`; answers the run's answer. */
-  async function runProgram(operation: string, inputLayer = "sixty", scope?: "collection" | "feature", verb = "run"): Promise<Answer> {
+  async function runProgram(
+    operation: string,
+    inputLayer = "sixty",
+    scope?: "collection" | "feature",
+    verb = "run",
+  ): Promise<Answer> {
     const id = await createUdf(DEMO, `attack-${Math.random().toString(36).slice(2, 8)}`, inputLayer, operation, scope);
     return call("GET", `/api/compositions/udf/${id}/${verb}`, DEMO);
   }
   const INTERNAL = /TypeError|Cannot read|undefined|RuntimeError|out of bounds|Aborted|internal emulator error/;
   const cases: Array<{ name: string; operation: string; scope?: "collection" | "feature"; message: RegExp }> = [
-    { name: "100-level nested output", operation: "reduce range(100) as $i (0; [.])", scope: "collection", message: /output nests deeper than the limit of \d+ levels/ },
-    { name: "100-level structure serialised inside the program", operation: "reduce range(100) as $i (0; [.]) | tojson | length", scope: "collection", message: /failed inside the jq engine .*; the engine was restarted/ },
-    { name: "~60 MB output", operation: '[.features[] | "x" * 1e6]', message: /output exceeds the limit of \d+ characters|time limit of \d+ ms|memory limit/ },
-    { name: "halt (collection)", operation: "halt", scope: "collection", message: /produced 0 value\(s\) for 60 feature\(s\)/ },
-    { name: "halt (feature)", operation: "if .loss == 3 then halt else .loss end", scope: "feature", message: /stopped after 3 of 60 feature\(s\).*halt/ },
+    {
+      name: "100-level nested output",
+      operation: "reduce range(100) as $i (0; [.])",
+      scope: "collection",
+      message: /output nests deeper than the limit of \d+ levels/,
+    },
+    {
+      name: "100-level structure serialised inside the program",
+      operation: "reduce range(100) as $i (0; [.]) | tojson | length",
+      scope: "collection",
+      message: /failed inside the jq engine .*; the engine was restarted/,
+    },
+    {
+      name: "~60 MB output",
+      operation: '[.features[] | "x" * 1e6]',
+      message: /output exceeds the limit of \d+ characters|time limit of \d+ ms|memory limit/,
+    },
+    {
+      name: "halt (collection)",
+      operation: "halt",
+      scope: "collection",
+      message: /produced 0 value\(s\) for 60 feature\(s\)/,
+    },
+    {
+      name: "halt (feature)",
+      operation: "if .loss == 3 then halt else .loss end",
+      scope: "feature",
+      message: /stopped after 3 of 60 feature\(s\).*halt/,
+    },
     { name: "no output", operation: ".features[] | empty", message: /produced 0 value\(s\)/ },
     { name: "halt_error", operation: '"stop here" | halt_error', message: /halt_error: stop here/ },
-    { name: "invalid FeatureCollection", operation: '{type: "FeatureCollection", features: [{type: "Feature", geometry: {type: "Point", coordinates: ["a"]}}]}', scope: "collection", message: /not valid GeoJSON: result\.features\[0\]/ },
+    {
+      name: "invalid FeatureCollection",
+      operation:
+        '{type: "FeatureCollection", features: [{type: "Feature", geometry: {type: "Point", coordinates: ["a"]}}]}',
+      scope: "collection",
+      message: /not valid GeoJSON: result\.features\[0\]/,
+    },
   ];
 
-  test.each(cases)("$name: 422 with a jq-level message, while another tenant is served", async ({ operation, scope, message }) => {
-    const started = performance.now();
-    const answer = await duringAndAfter(() => runProgram(operation, "sixty", scope));
-    expect(answer.status).toBe(422);
-    const [error] = errorsOf(answer);
-    expect(error).toMatch(/^equation\.operation: /);
-    expect(error).toMatch(message);
-    expect(error).not.toMatch(INTERNAL);
-    const runs = (figures.jq ??= {}) as Record<string, unknown>;
-    runs[operation] = { status: answer.status, ms: Math.round(performance.now() - started), message: error.slice(0, 120) };
-  });
+  test.each(cases)(
+    "$name: 422 with a jq-level message, while another tenant is served",
+    async ({ operation, scope, message }) => {
+      const started = performance.now();
+      const answer = await duringAndAfter(() => runProgram(operation, "sixty", scope));
+      expect(answer.status).toBe(422);
+      const [error] = errorsOf(answer);
+      expect(error).toMatch(/^equation\.operation: /);
+      expect(error).toMatch(message);
+      expect(error).not.toMatch(INTERNAL);
+      const runs = (figures.jq ??= {}) as Record<string, unknown>;
+      runs[operation] = {
+        status: answer.status,
+        ms: Math.round(performance.now() - started),
+        message: error.slice(0, 120),
+      };
+    },
+  );
 
   test("an invalid FeatureCollection is not activated: 422, and no vector is stored", async () => {
     const before = (await call("GET", "/api/compositions/vector", DEMO)).text;
-    const answer = await duringAndAfter(() => runProgram('{type: "FeatureCollection", features: [{type: "Feature", geometry: null, properties: 1}]}', "sixty", "collection", "activate"));
+    const answer = await duringAndAfter(() =>
+      runProgram(
+        '{type: "FeatureCollection", features: [{type: "Feature", geometry: null, properties: 1}]}',
+        "sixty",
+        "collection",
+        "activate",
+      ),
+    );
     expect(answer.status).toBe(422);
     expect(errorsOf(answer)[0]).toMatch(/not valid GeoJSON/);
     expect((await call("GET", "/api/compositions/vector", DEMO)).text).toBe(before);
@@ -212,10 +324,15 @@ describe("jq programs cannot wedge, kill or leak from the engine", () => {
 
   test("env, $ENV, input_filename and get_jq_origin reveal nothing of the host", async () => {
     const answer = await duringAndAfter(() =>
-      runProgram("{env: env, ENV: $ENV, file: input_filename, origin: get_jq_origin, prog: get_prog_origin, search: get_search_list, underscore: $ENV._}", "one", "feature"),
+      runProgram(
+        "{env: env, ENV: $ENV, file: input_filename, origin: get_jq_origin, prog: get_prog_origin, search: get_search_list, underscore: $ENV._}",
+        "one",
+        "feature",
+      ),
     );
     expect(answer.status).toBe(200);
-    const value = (answer.body as { geojson: { features: Array<{ properties: { value: unknown } }> } }).geojson.features[0].properties.value;
+    const value = (answer.body as { geojson: { features: Array<{ properties: { value: unknown } }> } }).geojson
+      .features[0].properties.value;
     expect(value).toEqual({ env: {}, ENV: {}, file: null, origin: null, prog: null, search: [], underscore: null });
     expect(answer.text).not.toContain(path.resolve(__dirname, "../.."));
   });
@@ -223,7 +340,11 @@ describe("jq programs cannot wedge, kill or leak from the engine", () => {
   test("a program within the limits is unaffected by them", async () => {
     const answer = await runProgram("reduce range(20) as $i (0; [.])", "one", "feature");
     expect(answer.status).toBe(200);
-    const big = await runProgram(`[.features[] | "x" * ${Math.floor(JQ_MAX_OUTPUT_CHARS / 120)}]`, "sixty", "collection");
+    const big = await runProgram(
+      `[.features[] | "x" * ${Math.floor(JQ_MAX_OUTPUT_CHARS / 120)}]`,
+      "sixty",
+      "collection",
+    );
     expect(big.status).toBe(200);
   });
 });
@@ -236,9 +357,18 @@ describe("an import acknowledged is in the portfolio it was acknowledged for", (
     const tail = `${csv}\r\n--${boundary}--\r\n`;
     const url = new URL(`${service.emulator.url}/api/portfolios/${portfolio}/assets/import/`);
     let answer!: Promise<Answer>;
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent: false, headers: { ...DEMO, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": Buffer.byteLength(head + tail) } },
-    );
+    const req = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: "POST",
+      agent: false,
+      headers: {
+        ...DEMO,
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        "Content-Length": Buffer.byteLength(head + tail),
+      },
+    });
     answer = new Promise<Answer>((resolve, reject) => {
       req.on("response", (res) => {
         let text = "";
@@ -280,7 +410,11 @@ describe("an import acknowledged is in the portfolio it was acknowledged for", (
     await importsBegun(2);
     control.finish();
     expect((await control.answer).status).toBe(202);
-    expect(((await call("GET", "/api/portfolios/race/assets", DEMO)).body as Array<{ entity_id: string }>).map((a) => a.entity_id)).toEqual(["R1", "R2"]);
+    expect(
+      ((await call("GET", "/api/portfolios/race/assets", DEMO)).body as Array<{ entity_id: string }>).map(
+        (a) => a.entity_id,
+      ),
+    ).toEqual(["R1", "R2"]);
     figures.importRace = { refused: answer.status, control: 202 };
   });
 });
@@ -289,8 +423,16 @@ describe("input the contract does not allow", () => {
   test("label:__proto__ is kept as data", async () => {
     expect((await call("POST", "/api/portfolios/", DEMO, { portfolio_name: "proto" })).status).toBe(201);
     const form = new FormData();
-    form.append("asset", new Blob(["entity_id,entity_name,lat,lng,label:__proto__,label:constructor\nP1,one,1,1,polluted,built"], { type: "text/csv" }), "a.csv");
-    expect((await duringAndAfter(() => call("POST", "/api/portfolios/proto/assets/import/", DEMO, form))).status).toBe(202);
+    form.append(
+      "asset",
+      new Blob(["entity_id,entity_name,lat,lng,label:__proto__,label:constructor\nP1,one,1,1,polluted,built"], {
+        type: "text/csv",
+      }),
+      "a.csv",
+    );
+    expect((await duringAndAfter(() => call("POST", "/api/portfolios/proto/assets/import/", DEMO, form))).status).toBe(
+      202,
+    );
     const assets = await call("GET", "/api/portfolios/proto/assets", DEMO);
     expect(assets.text).toContain('"labels":{"__proto__":"polluted","constructor":"built"}');
     // Parsed back, the label is an own property, not a prototype.
@@ -298,11 +440,14 @@ describe("input the contract does not allow", () => {
     expect(Object.getOwnPropertyDescriptor(labels, "__proto__")?.value).toBe("polluted");
   });
 
-  test.each(["0x10", "0b1", "0o7", "Infinity", "1_0", " "])("search refuses %j as a coordinate with 400", async (text) => {
-    const answer = await duringAndAfter(() => call("GET", `/api/search?lat=${encodeURIComponent(text)}&lng=1`, DEMO));
-    expect(answer.status).toBe(400);
-    expect(errorsOf(answer)[0]).toMatch(/^lat: /);
-  });
+  test.each(["0x10", "0b1", "0o7", "Infinity", "1_0", " "])(
+    "search refuses %j as a coordinate with 400",
+    async (text) => {
+      const answer = await duringAndAfter(() => call("GET", `/api/search?lat=${encodeURIComponent(text)}&lng=1`, DEMO));
+      expect(answer.status).toBe(400);
+      expect(errorsOf(answer)[0]).toMatch(/^lat: /);
+    },
+  );
 
   test("a decimal coordinate is still accepted", async () => {
     expect((await call("GET", "/api/search?lat=-1.5e1&lng=.5", DEMO)).status).toBe(200);
@@ -326,9 +471,15 @@ describe("input the contract does not allow", () => {
       socket.on("error", reject);
     });
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(garbage.slice(garbage.indexOf("\r\n\r\n") + 4))).toEqual({ errors: [expect.stringMatching(/malformed HTTP request/)] });
+    expect(JSON.parse(garbage.slice(garbage.indexOf("\r\n\r\n") + 4))).toEqual({
+      errors: [expect.stringMatching(/malformed HTTP request/)],
+    });
     await otherTenantIsServed();
-    figures.frameworkErrors = { percentEscape: escape.status, longSegment: long.status, hugeHeaders: headers.status, garbage: 400 };
+    figures.frameworkErrors = {
+      percentEscape: escape.status,
+      longSegment: long.status,
+      hugeHeaders: headers.status,
+      garbage: 400,
+    };
   });
 });
-

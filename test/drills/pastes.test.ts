@@ -38,8 +38,19 @@ type Paste = (client: RiskClient, run: ExcelRunner, options: LongRunning) => Pro
 
 const PASTES: Record<string, Paste> = {
   timeseries: (c, run, o) =>
-    pasteTimeseries({ client: c, run, portfolio: PORTFOLIO, filters: { hazard: "wildfire", scenario: "ssp585", measure: "mid" }, chartAssets: [0, 1], rows: 50, ...o }).then((r) => r.sheets),
-  "applied layer": (c, run, o) => pasteAppliedLayer({ client: c, run, vectorId: 1, vectorName: "demo-losses", portfolio: PORTFOLIO, ...o }).then((r) => [r]),
+    pasteTimeseries({
+      client: c,
+      run,
+      portfolio: PORTFOLIO,
+      filters: { hazard: "wildfire", scenario: "ssp585", measure: "mid" },
+      chartAssets: [0, 1],
+      rows: 50,
+      ...o,
+    }).then((r) => r.sheets),
+  "applied layer": (c, run, o) =>
+    pasteAppliedLayer({ client: c, run, vectorId: 1, vectorName: "demo-losses", portfolio: PORTFOLIO, ...o }).then(
+      (r) => [r],
+    ),
   summary: (c, run, o) => pasteSummary({ client: c, run, portfolio: PORTFOLIO, scenario: "ssp585", ...o }),
   // The download is the service part; a fault there is covered by downloadExport below.
   "export unpack": (_c, run, o) => unpackExport({ run, download: exported, ...o }),
@@ -51,7 +62,7 @@ function userWorkbook(): FakeExcel {
   const fake = createFakeExcel({ firstSheetName: "Sites" });
   fake.setValues("Sites", "A1:C3", [
     ["id", "name", "value"],
-    ["S-1", "=HYPERLINK(\"x\")", 12.5],
+    ["S-1", '=HYPERLINK("x")', 12.5],
     ["S-2", "Zürich", 7],
   ]);
   fake.setValues("Sites", "E1:E1", [["=SUM(C2:C3)"]]);
@@ -82,7 +93,12 @@ afterAll(() => recordFigures("pastes", figures));
  * Checks the invariant after one attempt: the user's sheets are as before, and either the attempt
  * completed with exactly the reference sheets, or it failed and the workbook is exactly as before.
  */
-function expectWholeOrAbsent(name: string, fake: FakeExcel, before: WorkbookSnapshot, outcome: { ok: true; sheets: PastedSheet[] } | { ok: false; error: unknown }): "complete" | "absent" {
+function expectWholeOrAbsent(
+  name: string,
+  fake: FakeExcel,
+  before: WorkbookSnapshot,
+  outcome: { ok: true; sheets: PastedSheet[] } | { ok: false; error: unknown },
+): "complete" | "absent" {
   const after = fake.snapshot();
   const reference = references.get(name)!;
   const beforeNames = new Set(before.sheets.map((s) => s.name));
@@ -114,7 +130,11 @@ function clientFailingAt(n: number, how: "503" | "reset"): RiskClient {
   const failing: typeof fetch = async (input, init) => {
     count++;
     if (count === n) {
-      if (how === "503") return new Response(JSON.stringify({ errors: ["injected"] }), { status: 503, headers: { "content-type": "application/json" } });
+      if (how === "503")
+        return new Response(JSON.stringify({ errors: ["injected"] }), {
+          status: 503,
+          headers: { "content-type": "application/json" },
+        });
       throw new TypeError("fetch failed: socket hang up (injected)");
     }
     return closingFetch(input, init);
@@ -129,15 +149,25 @@ describe.each(Object.keys(PASTES))("%s", (name) => {
     const fake = userWorkbook();
     const before = fake.snapshot();
     let requests = 0;
-    const counting = new RiskClient(service.connection, { fetch: closingFetch, maxRetries: 0, onRequest: () => requests++ });
+    const counting = new RiskClient(service.connection, {
+      fetch: closingFetch,
+      maxRetries: 0,
+      onRequest: () => requests++,
+    });
     let progressReports = 0;
     const syncsBefore = fake.syncCount;
     const sheets = await paste(counting, (b) => fake.run(b), { onProgress: () => progressReports++ });
     const after = fake.snapshot();
-    const added = after.sheets.filter((s) => !before.sheets.some((b) => b.name === s.name) && !PROVENANCE_SHEETS.has(s.name));
+    const added = after.sheets.filter(
+      (s) => !before.sheets.some((b) => b.name === s.name) && !PROVENANCE_SHEETS.has(s.name),
+    );
     expect(added.map((s) => s.name)).toEqual(sheets.map((s) => s.sheetName));
     // Every paste but the export unpack (given no client here) records its provenance.
-    if (name !== "export unpack") expect(after.sheets.filter((s) => PROVENANCE_SHEETS.has(s.name)).map((s) => s.name)).toEqual([PROVENANCE_STORE_SHEET, SOURCES_SHEET]);
+    if (name !== "export unpack")
+      expect(after.sheets.filter((s) => PROVENANCE_SHEETS.has(s.name)).map((s) => s.name)).toEqual([
+        PROVENANCE_STORE_SHEET,
+        SOURCES_SHEET,
+      ]);
     for (const [i, sheet] of sheets.entries()) {
       expect(sheet.rowCount).toBeGreaterThan(0);
       // Header + every row: the last row's first cell is filled, nothing below it.
@@ -146,8 +176,18 @@ describe.each(Object.keys(PASTES))("%s", (name) => {
     }
     await expectRowsMatchService(name, sheets);
     for (const sheet of before.sheets) expect(after.sheets.find((s) => s.name === sheet.name)).toEqual(sheet);
-    references.set(name, { sheets: sheets.map((s, i) => ({ rowCount: s.rowCount, content: contentOf(added[i]) })), syncs: fake.syncCount - syncsBefore, requests, progressReports });
-    figures[name] = { rows: sheets.reduce((n, s) => n + s.rowCount, 0), syncs: fake.syncCount - syncsBefore, requests, progressReports };
+    references.set(name, {
+      sheets: sheets.map((s, i) => ({ rowCount: s.rowCount, content: contentOf(added[i]) })),
+      syncs: fake.syncCount - syncsBefore,
+      requests,
+      progressReports,
+    });
+    figures[name] = {
+      rows: sheets.reduce((n, s) => n + s.rowCount, 0),
+      syncs: fake.syncCount - syncsBefore,
+      requests,
+      progressReports,
+    };
   });
 
   test("a failing workbook sync at every point of the write leaves the whole paste or nothing", async () => {
@@ -211,7 +251,9 @@ describe.each(Object.keys(PASTES))("%s", (name) => {
 async function expectRowsMatchService(name: string, sheets: PastedSheet[]): Promise<void> {
   switch (name) {
     case "timeseries": {
-      const items = await client.datasets.items(PORTFOLIO, { hazard: "wildfire", scenario: "ssp585", measure: "mid" }).all();
+      const items = await client.datasets
+        .items(PORTFOLIO, { hazard: "wildfire", scenario: "ssp585", measure: "mid" })
+        .all();
       // Projected and observed series in their own sheets: together every item, once.
       expect(sheets.reduce((n, s) => n + s.rowCount, 0)).toBe(items.length);
       return;

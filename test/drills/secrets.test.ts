@@ -7,14 +7,33 @@
 import { KEYS } from "../../emulator/state/seed";
 import type { KeyRecord } from "../../emulator/state/types";
 import { RiskClient, type ConnectionConfig } from "../../src/api";
-import { configureDefaultEngine, evaluateCells, refreshFunctions, setDefaultEngine, type FormulaCall } from "../../testing/evaluate-cells";
+import {
+  configureDefaultEngine,
+  evaluateCells,
+  refreshFunctions,
+  setDefaultEngine,
+  type FormulaCall,
+} from "../../testing/evaluate-cells";
 import { getConnection, saveConnection, useConnectionStorage } from "../../src/shared/connection";
 import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
-import { createUdf, deleteUdf, deleteVector, inspectUdf, inspectVector, listCompositions, uploadVectorFile } from "../../src/taskpane/actions/compositions";
+import {
+  createUdf,
+  deleteUdf,
+  deleteVector,
+  inspectUdf,
+  inspectVector,
+  listCompositions,
+  uploadVectorFile,
+} from "../../src/taskpane/actions/compositions";
 import { listProjects, testConnection } from "../../src/taskpane/actions/connection";
 import { describeError } from "../../src/taskpane/actions/describe-error";
 import { downloadExport, listExportFiles, unpackExport } from "../../src/taskpane/actions/export";
-import { createSubprojectFromFile, listSubprojects, listSuperprojects, pasteSubprojectSummary } from "../../src/taskpane/actions/nature";
+import {
+  createSubprojectFromFile,
+  listSubprojects,
+  listSuperprojects,
+  pasteSubprojectSummary,
+} from "../../src/taskpane/actions/nature";
 import { refreshAll } from "../../src/taskpane/actions/refresh";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
 import { syncRangeToPortfolio } from "../../src/taskpane/actions/sync";
@@ -69,7 +88,11 @@ beforeAll(async () => {
   useConnectionStorage(undefined);
   for (const method of CONSOLE_METHODS) {
     jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-      consoleOutput.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : typeof a === "string" ? a : JSON.stringify(a))).join(" "));
+      consoleOutput.push(
+        args
+          .map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : typeof a === "string" ? a : JSON.stringify(a)))
+          .join(" "),
+      );
     });
   }
 });
@@ -90,7 +113,12 @@ afterAll(async () => {
 });
 
 test("the API key shows up nowhere but in requests to the configured service", async () => {
-  const config: ConnectionConfig = { baseUrl: service.emulator.baseUrl, natureUrl: service.emulator.natureUrl, apiKey: SECRET, project: "demo" };
+  const config: ConnectionConfig = {
+    baseUrl: service.emulator.baseUrl,
+    natureUrl: service.emulator.natureUrl,
+    apiKey: SECRET,
+    project: "demo",
+  };
   const errors: unknown[] = [];
   const keep = <T>(work: Promise<T>) => work.catch((error: unknown) => void errors.push(error));
 
@@ -105,24 +133,75 @@ test("the API key shows up nowhere but in requests to the configured service", a
   // Every action, against a workbook that is also where formulas show their results.
   const fake = createFakeExcel({ firstSheetName: "Sites" });
   const run = ((batch) => fake.run(batch)) as Parameters<typeof pasteSummary>[0]["run"];
-  fake.setValues("Sites", "A1:D3", [["entity_id", "entity_name", "lat", "lng"], ["K-1", "Key test", 10, 20], ["K-2", "Other", 11, 21]]);
+  fake.setValues("Sites", "A1:D3", [
+    ["entity_id", "entity_name", "lat", "lng"],
+    ["K-1", "Key test", 10, 20],
+    ["K-2", "Other", 11, 21],
+  ]);
   fake.setSelection("Sites", "A1:D3");
-  await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "secret_test", confirmReplace: async () => true, pollIntervalMs: 10 });
+  await syncRangeToPortfolio({
+    client,
+    run,
+    source: { kind: "selection" },
+    portfolio: "secret_test",
+    confirmReplace: async () => true,
+    pollIntervalMs: 10,
+  });
   const catalog = await loadTimeseriesCatalog(client, "demo-portfolio");
-  await pasteTimeseries({ client, run, portfolio: "demo-portfolio", catalog, filters: { hazard: "cyclone", scenario: "ssp585", measure: "mid" }, chartAssets: [0] });
+  await pasteTimeseries({
+    client,
+    run,
+    portfolio: "demo-portfolio",
+    catalog,
+    filters: { hazard: "cyclone", scenario: "ssp585", measure: "mid" },
+    chartAssets: [0],
+  });
   await pasteAppliedLayer({ client, run, vectorId: 1, vectorName: "demo-losses", portfolio: "demo-portfolio" });
   await pasteSummary({ client, run, portfolio: "secret_test" });
   const download = await downloadExport(client, "secret_test");
   listExportFiles(download);
   await unpackExport({ run, download });
   await listCompositions(client);
-  const feature = { type: "Feature", geometry: { type: "Point", coordinates: [10, 20] }, properties: { loss_flood_bsln: 1 } };
-  const vector = await uploadVectorFile(client, { name: "secret-layer", fileName: "layer.geojson", text: JSON.stringify(feature) });
+  const feature = {
+    type: "Feature",
+    geometry: { type: "Point", coordinates: [10, 20] },
+    properties: { loss_flood_bsln: 1 },
+  };
+  const vector = await uploadVectorFile(client, {
+    name: "secret-layer",
+    fileName: "layer.geojson",
+    text: JSON.stringify(feature),
+  });
   await inspectVector(client, vector.id);
-  const created = await createUdf(client, { name: "secret-udf", inputLayers: ["secret-layer"], operation: ".loss_flood_bsln", activate: true });
+  const created = await createUdf(client, {
+    name: "secret-udf",
+    inputLayers: ["secret-layer"],
+    operation: ".loss_flood_bsln",
+    activate: true,
+  });
   await inspectUdf(client, created.udf.id);
   const [superproject] = await listSuperprojects(client);
-  const area = { type: "FeatureCollection", features: [{ type: "Feature", properties: { "Entity Name": "Plot" }, geometry: { type: "Polygon", coordinates: [[[10, 10], [10.1, 10], [10.1, 10.1], [10, 10.1], [10, 10]]] } }] };
+  const area = {
+    type: "FeatureCollection",
+    features: [
+      {
+        type: "Feature",
+        properties: { "Entity Name": "Plot" },
+        geometry: {
+          type: "Polygon",
+          coordinates: [
+            [
+              [10, 10],
+              [10.1, 10],
+              [10.1, 10.1],
+              [10, 10.1],
+              [10, 10],
+            ],
+          ],
+        },
+      },
+    ],
+  };
   await createSubprojectFromFile(client, { superproject, fileName: "area.geojson", text: JSON.stringify(area) });
   const [subproject] = await listSubprojects(client, superproject);
   await pasteSubprojectSummary({ client, run, subproject });
@@ -132,9 +211,18 @@ test("the API key shows up nowhere but in requests to the configured service", a
 
   // Failures the user may meet: each error's text and what the pane shows for it.
   await keep(client.portfolios.get("no_such_portfolio"));
-  await keep(new RiskClient({ ...config, project: "other" }, { fetch: recordingFetch, maxRetries: 0 }).portfolios.list());
-  await keep(new RiskClient({ ...config, apiKey: `${SECRET}-wrong` }, { fetch: recordingFetch, maxRetries: 0 }).projects.list());
-  await keep(new RiskClient({ ...config, baseUrl: "http://127.0.0.1:9" }, { fetch: recordingFetch, maxRetries: 0 }).projects.list());
+  await keep(
+    new RiskClient({ ...config, project: "other" }, { fetch: recordingFetch, maxRetries: 0 }).portfolios.list(),
+  );
+  await keep(
+    new RiskClient({ ...config, apiKey: `${SECRET}-wrong` }, { fetch: recordingFetch, maxRetries: 0 }).projects.list(),
+  );
+  await keep(
+    new RiskClient(
+      { ...config, baseUrl: "http://127.0.0.1:9" },
+      { fetch: recordingFetch, maxRetries: 0 },
+    ).projects.list(),
+  );
   await keep(Promise.resolve().then(() => new RiskClient({ ...config, baseUrl: "http://example.com" })));
   await keep(saveConnection({ ...config, baseUrl: "http://example.com" }));
 
@@ -158,7 +246,10 @@ test("the API key shows up nowhere but in requests to the configured service", a
   ];
   const results = await evaluateCells(calls);
   // The cells show what the functions returned (values, spilled tables, error messages).
-  const shown = results.map((r, i) => [calls[i].fn, "value" in r ? JSON.stringify(r.value).slice(0, 30000) : `${r.error.code} ${r.error.message}`]);
+  const shown = results.map((r, i) => [
+    calls[i].fn,
+    "value" in r ? JSON.stringify(r.value).slice(0, 30000) : `${r.error.code} ${r.error.message}`,
+  ]);
   fake.addSheet("Formulas");
   fake.setValues("Formulas", `A1:B${shown.length}`, shown);
   expect(results.slice(0, 10).filter((r) => "error" in r)).toEqual([]);
@@ -189,5 +280,12 @@ test("the API key shows up nowhere but in requests to the configured service", a
   expect(requested.filter((url) => new URL(url).host === "127.0.0.1:9")).toHaveLength(1);
   expect(requested.filter((url) => url.includes(SECRET) || decodeURIComponent(url).includes(SECRET))).toEqual([]);
 
-  figures = { requests: requested.length, hosts: hosts.size, consoleLines: consoleOutput.length, sheets: fake.sheetNames().length, errorsChecked: errors.length, formulaCells: calls.length };
+  figures = {
+    requests: requested.length,
+    hosts: hosts.size,
+    consoleLines: consoleOutput.length,
+    sheets: fake.sheetNames().length,
+    errorsChecked: errors.length,
+    formulaCells: calls.length,
+  };
 });

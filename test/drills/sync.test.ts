@@ -40,7 +40,14 @@ beforeAll(async () => {
   service = await startDrillService({ processingDelayMs: 30 });
   client = service.client();
   const { run } = workbook();
-  const result = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "clean_run", confirmReplace: never, pollIntervalMs: 10 });
+  const result = await syncRangeToPortfolio({
+    client,
+    run,
+    source: { kind: "selection" },
+    portfolio: "clean_run",
+    confirmReplace: never,
+    pollIntervalMs: 10,
+  });
   expect(result.outcome).toBe("synced");
   cleanAssets = withoutName(await client.portfolios.assets("clean_run").all());
   expect(cleanAssets).toHaveLength(4);
@@ -70,14 +77,19 @@ function clientFailing(step: SyncStep, kind: FailureKind, portfolio: string): Ri
     failed = true;
     switch (kind) {
       case "503":
-        return new Response(JSON.stringify({ errors: ["injected outage"] }), { status: 503, headers: { "content-type": "application/json" } });
+        return new Response(JSON.stringify({ errors: ["injected outage"] }), {
+          status: 503,
+          headers: { "content-type": "application/json" },
+        });
       case "reset":
         throw new TypeError("fetch failed: ECONNRESET (injected)");
       case "answer lost":
         await (await closingFetch(request)).arrayBuffer(); // the service acted ...
         throw new TypeError("fetch failed: socket hang up (injected)"); // ... but its answer never arrived
       case "no answer":
-        return new Promise<Response>((_, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true }));
+        return new Promise<Response>((_, reject) =>
+          request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true }),
+        );
     }
   };
   return new RiskClient(service.connection, { fetch: fetchWithFault, maxRetries: 0, timeoutMs: 300 });
@@ -89,28 +101,54 @@ const CASES = STEPS.flatMap((step) => KINDS.map((kind) => [step, kind] as [SyncS
 const figures: Record<string, unknown> = { cases: CASES.length };
 afterAll(() => recordFigures("sync-retries", figures));
 
-test.each(CASES)("a failure at %s (%s) names the step, leaves the sheet untouched, and a retry ends like a clean run", async (step, kind) => {
-  const portfolio = `retry_${step}_${kind.replace(/\W+/g, "_")}`;
-  const { fake, run } = workbook();
-  const before = fake.snapshot();
-  const error = await syncRangeToPortfolio({ client: clientFailing(step, kind, portfolio), run, source: { kind: "selection" }, portfolio, confirmReplace: never, pollIntervalMs: 10 }).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(StepError);
-  expect((error as StepError).step).toBe(step);
-  expect((error as Error).message).toMatch(/^(Checking the portfolio|Creating the portfolio|Uploading the assets|Waiting for risk data) failed: /);
-  expect(fake.snapshot()).toEqual(before);
+test.each(CASES)(
+  "a failure at %s (%s) names the step, leaves the sheet untouched, and a retry ends like a clean run",
+  async (step, kind) => {
+    const portfolio = `retry_${step}_${kind.replace(/\W+/g, "_")}`;
+    const { fake, run } = workbook();
+    const before = fake.snapshot();
+    const error = await syncRangeToPortfolio({
+      client: clientFailing(step, kind, portfolio),
+      run,
+      source: { kind: "selection" },
+      portfolio,
+      confirmReplace: never,
+      pollIntervalMs: 10,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepError);
+    expect((error as StepError).step).toBe(step);
+    expect((error as Error).message).toMatch(
+      /^(Checking the portfolio|Creating the portfolio|Uploading the assets|Waiting for risk data) failed: /,
+    );
+    expect(fake.snapshot()).toEqual(before);
 
-  const retried = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio, confirmReplace: never, pollIntervalMs: 10 });
-  expect(retried).toMatchObject({ outcome: "synced", assetCount: 4 });
-  expect(withoutName(await client.portfolios.assets(portfolio).all())).toEqual(cleanAssets);
-  expect((await client.portfolios.list()).filter((p) => p.portfolio_name === portfolio)).toHaveLength(1);
-  expect(fake.snapshot()).toEqual(before);
-  figures[`${step}/${kind}`] = { retryUploaded: retried.outcome === "synced" && retried.uploaded };
-});
+    const retried = await syncRangeToPortfolio({
+      client,
+      run,
+      source: { kind: "selection" },
+      portfolio,
+      confirmReplace: never,
+      pollIntervalMs: 10,
+    });
+    expect(retried).toMatchObject({ outcome: "synced", assetCount: 4 });
+    expect(withoutName(await client.portfolios.assets(portfolio).all())).toEqual(cleanAssets);
+    expect((await client.portfolios.list()).filter((p) => p.portfolio_name === portfolio)).toHaveLength(1);
+    expect(fake.snapshot()).toEqual(before);
+    figures[`${step}/${kind}`] = { retryUploaded: retried.outcome === "synced" && retried.uploaded };
+  },
+);
 
 test("retrying again after success changes nothing (no second upload, no duplicates)", async () => {
   await service.resetStats();
   const { run } = workbook();
-  const again = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "clean_run", confirmReplace: never, pollIntervalMs: 10 });
+  const again = await syncRangeToPortfolio({
+    client,
+    run,
+    source: { kind: "selection" },
+    portfolio: "clean_run",
+    confirmReplace: never,
+    pollIntervalMs: 10,
+  });
   expect(again).toMatchObject({ outcome: "synced", uploaded: false, created: false });
   const stats = await service.stats();
   expect(Object.keys(stats.routes).filter((r) => r.startsWith("POST "))).toEqual([]);

@@ -18,8 +18,14 @@ const EXAMPLE_1 =
   ".features.[].properties | if .loss_wildfire_bsln == 0 then nan else (.loss_wildfire_2050 - .loss_wildfire_bsln) / .loss_wildfire_bsln end | [., 0.0] | max | [., 2.0] | min";
 const EXAMPLE_2 = ".loss_flood_bsln + .loss_wildfire_bsln + .loss_cyclone_bsln";
 
-async function udf(operation: string, inputLayers = ["demo-losses"], extra: Record<string, unknown> = {}): Promise<number> {
-  const r = await call(emu, "POST", `${C}/udf`, { json: { name: `u-${Math.random()}`, equation: { inputLayers, operation, ...extra } } });
+async function udf(
+  operation: string,
+  inputLayers = ["demo-losses"],
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  const r = await call(emu, "POST", `${C}/udf`, {
+    json: { name: `u-${Math.random()}`, equation: { inputLayers, operation, ...extra } },
+  });
   expect(r.status).toBe(201);
   return r.body.id;
 }
@@ -50,7 +56,11 @@ test("example 2 over one feature's properties", async () => {
   const r = await call(emu, "GET", `${C}/udf/${await udf(EXAMPLE_2)}/run`);
   expect(r.status).toBe(200);
   const values = r.body.geojson.features.map((f: any) => f.properties.value);
-  expect(values).toEqual(features.map((f) => f.properties.loss_flood_bsln + f.properties.loss_wildfire_bsln + f.properties.loss_cyclone_bsln));
+  expect(values).toEqual(
+    features.map(
+      (f) => f.properties.loss_flood_bsln + f.properties.loss_wildfire_bsln + f.properties.loss_cyclone_bsln,
+    ),
+  );
   // The input features and their properties are kept.
   expect(r.body.geojson.features[5].geometry).toEqual(features[5].geometry);
   expect(r.body.geojson.features[5].properties.entity_id).toBe(features[5].properties.entity_id);
@@ -59,15 +69,25 @@ test("example 2 over one feature's properties", async () => {
 test("NaN results become null; an explicit scope overrides the default", async () => {
   const r = await call(emu, "GET", `${C}/udf/${await udf("nan", ["demo-losses"], { scope: "feature" })}/run`);
   expect(r.body.geojson.features.every((f: any) => f.properties.value === null)).toBe(true);
-  const n = await call(emu, "GET", `${C}/udf/${await udf(".features | length", ["demo-losses"], { scope: "collection" })}/run`);
+  const n = await call(
+    emu,
+    "GET",
+    `${C}/udf/${await udf(".features | length", ["demo-losses"], { scope: "collection" })}/run`,
+  );
   const count = (await demoFeatures()).length;
   expect(n.body.geojson.features.every((f: any) => f.properties.value === count)).toBe(true);
 });
 
 test("several input layers: the collection input is an object keyed by layer name", async () => {
-  const fc = { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [0, 0] }, properties: { k: 3 } }] };
+  const fc = {
+    type: "FeatureCollection",
+    features: [{ type: "Feature", geometry: { type: "Point", coordinates: [0, 0] }, properties: { k: 3 } }],
+  };
   expect((await call(emu, "POST", `${C}/vector`, { json: { name: "small", geojson: fc } })).status).toBe(201);
-  const id = await udf('(.small.features[0].properties.k + (.["demo-losses"].features | length)) as $x | .["demo-losses"].features | map($x)', ["demo-losses", "small"]);
+  const id = await udf(
+    '(.small.features[0].properties.k + (.["demo-losses"].features | length)) as $x | .["demo-losses"].features | map($x)',
+    ["demo-losses", "small"],
+  );
   const r = await call(emu, "GET", `${C}/udf/${id}/run`);
   expect(r.status).toBe(200);
   const count = (await demoFeatures()).length;
@@ -75,7 +95,9 @@ test("several input layers: the collection input is an object keyed by layer nam
 });
 
 test("activation stores the result as a new available vector, named after the UDF, that can be applied", async () => {
-  const r = await call(emu, "POST", `${C}/udf`, { json: { name: "total-losses", equation: { inputLayers: ["demo-losses"], operation: EXAMPLE_2 } } });
+  const r = await call(emu, "POST", `${C}/udf`, {
+    json: { name: "total-losses", equation: { inputLayers: ["demo-losses"], operation: EXAMPLE_2 } },
+  });
   const id = r.body.id;
   const act = await call(emu, "GET", `${C}/udf/${id}/activate`);
   expect(act.status).toBe(200);
@@ -91,11 +113,27 @@ test("activation stores the result as a new available vector, named after the UD
 });
 
 test("apply: polygon first, else nearest point within 50 km, else none; one row per asset in order", async () => {
-  await portfolioWith(emu, "apply-p", "entity_id,entity_name,lat,lng\nin-zone,A,51.9,0.2\nnear,B,48.9,2.5\nfar,C,0,-30\n");
+  await portfolioWith(
+    emu,
+    "apply-p",
+    "entity_id,entity_name,lat,lng\nin-zone,A,51.9,0.2\nnear,B,48.9,2.5\nfar,C,0,-30\n",
+  );
   const r = await call(emu, "GET", `${C}/vector/1/apply?portfolio=apply-p`);
   const parsed = Papa.parse<Record<string, string>>(r.body.csv, { header: true, skipEmptyLines: true });
-  expect(parsed.meta.fields!.slice(0, 9)).toEqual(["portfolio_index", "entity_id", "entity_name", "lat", "lng", "feature_index", "feature_id", "match", "distance_km"]);
-  expect(parsed.meta.fields).toEqual(expect.arrayContaining(["loss_wildfire_bsln", "loss_flood_bsln", "loss_cyclone_bsln"]));
+  expect(parsed.meta.fields!.slice(0, 9)).toEqual([
+    "portfolio_index",
+    "entity_id",
+    "entity_name",
+    "lat",
+    "lng",
+    "feature_index",
+    "feature_id",
+    "match",
+    "distance_km",
+  ]);
+  expect(parsed.meta.fields).toEqual(
+    expect.arrayContaining(["loss_wildfire_bsln", "loss_flood_bsln", "loss_cyclone_bsln"]),
+  );
   const rows = parsed.data;
   expect(rows.map((x) => x.portfolio_index)).toEqual(["0", "1", "2"]);
   expect(rows[0]).toMatchObject({ match: "polygon", feature_id: "zone-DEMO-001", distance_km: "0" });
@@ -109,7 +147,9 @@ test("apply: polygon first, else nearest point within 50 km, else none; one row 
 test("jq errors and unknown input layers are 422 with a message", async () => {
   // A program jq cannot compile is refused when the UDF is created, and nothing is stored.
   const before = (await call(emu, "GET", `${C}/udf`)).body.length;
-  const syntax = await call(emu, "POST", `${C}/udf`, { json: { name: "broken", equation: { inputLayers: ["demo-losses"], operation: ".[" } } });
+  const syntax = await call(emu, "POST", `${C}/udf`, {
+    json: { name: "broken", equation: { inputLayers: ["demo-losses"], operation: ".[" } },
+  });
   expect(syntax.status).toBe(422);
   expect(syntax.body.errors[0]).toMatch(/^equation\.operation: .*syntax error/);
   expect((await call(emu, "GET", `${C}/udf`)).body.length).toBe(before);

@@ -34,15 +34,28 @@ const T: Record<string, [number, number]> = {
 };
 const classOf = (h: string, v: number) => (v < T[h][0] ? "LOW" : v <= T[h][1] ? "MEDIUM" : "HIGH");
 
-async function midSeries(index: number, entity: string, hazard: string, scenario: string): Promise<Record<string, number>> {
-  const r = await call(emu, "GET", `${P}/datasets/physical/items?entity_id=${entity}&hazard=${hazard}&indicator=${PRIMARY[hazard]}&scenario=${scenario}&measure=mid`);
+async function midSeries(
+  index: number,
+  entity: string,
+  hazard: string,
+  scenario: string,
+): Promise<Record<string, number>> {
+  const r = await call(
+    emu,
+    "GET",
+    `${P}/datasets/physical/items?entity_id=${entity}&hazard=${hazard}&indicator=${PRIMARY[hazard]}&scenario=${scenario}&measure=mid`,
+  );
   expect(r.body).toHaveLength(1);
   expect(r.body[0].portfolio_index).toBe(index);
   return r.body[0].risk_exposure;
 }
 
 test("summary risk_score = max of the mid series over 2025..2025+window-1, class by thresholds", async () => {
-  for (const [index, entity] of [[0, "DEMO-001"], [42, "DEMO-043"], [26, "DEMO-027"]] as const) {
+  for (const [index, entity] of [
+    [0, "DEMO-001"],
+    [42, "DEMO-043"],
+    [26, "DEMO-027"],
+  ] as const) {
     for (const scenario of ["ssp126", "ssp585"]) {
       const s = await call(emu, "GET", `${P}/datasets/physical/summary?entity_id=${entity}&scenario=${scenario}`);
       expect(s.body.map((x: any) => x.window)).toEqual([5, 15, 30]);
@@ -83,7 +96,9 @@ test("extended metrics: lbd ≤ value ≤ ubd; summary scores equal the default 
         }
         const hazard = hkey === "flood" ? "flood_potential" : hkey;
         for (const w of [15, 30]) {
-          const d = def.body.find((x: any) => x.portfolio_index === item.portfolio_index && x.scenario === scenario && x.window === w);
+          const d = def.body.find(
+            (x: any) => x.portfolio_index === item.portfolio_index && x.scenario === scenario && x.window === w,
+          );
           const r = d.risk_summaries.find((x: any) => x.hazard === hazard);
           expect(m[`summary_score_${w}yr`]).toBe(r.risk_score);
           expect(m[`summary_label_${w}yr`]).toBe(r.risk_class);
@@ -113,7 +128,11 @@ test("scenario ordering ssp585 ≥ ssp245 ≥ ssp126 and the field notes' substi
 });
 
 test("measures: lb ≤ mid ≤ ub for every year", async () => {
-  const r = await call(emu, "GET", `${P}/datasets/physical/items?entity_id=DEMO-020&hazard=water_stress&scenario=ssp245&rows=250`);
+  const r = await call(
+    emu,
+    "GET",
+    `${P}/datasets/physical/items?entity_id=DEMO-020&hazard=water_stress&scenario=ssp245&rows=250`,
+  );
   const by = (ind: string, m: string) => r.body.find((x: any) => x.indicator === ind && x.measure === m).risk_exposure;
   for (const ind of ["unified_score", "score", "spei_norm", "obs_score"]) {
     const lb = by(ind, "lb");
@@ -127,7 +146,14 @@ test("measures: lb ≤ mid ≤ ub for every year", async () => {
 });
 
 test("search local scores at an asset's point equal its ssp245 portfolio scores; labels LOW/HIGH by the LOW threshold", async () => {
-  const map: Record<string, string> = { floods: "flood_potential", cyclones: "cyclone", drought: "water_stress", heatwaves: "heatwave", sea_level_rise: "sea_level_rise", wildfire: "wildfire" };
+  const map: Record<string, string> = {
+    floods: "flood_potential",
+    cyclones: "cyclone",
+    drought: "water_stress",
+    heatwaves: "heatwave",
+    sea_level_rise: "sea_level_rise",
+    wildfire: "wildfire",
+  };
   const assets = await call(emu, "GET", `${P}/assets?rows=250`);
   for (const a of assets.body.filter((_: any, i: number) => i % 7 === 0)) {
     const s = await call(emu, "GET", `/api/search?lat=${a.lat}&lng=${a.lng}`);
@@ -140,7 +166,8 @@ test("search local scores at an asset's point equal its ssp245 portfolio scores;
         expect([entry.hazard, entry.score]).toEqual([entry.hazard, r.risk_score]);
         expect(entry.label).toBe(entry.score < T[map[entry.hazard]][0] ? "LOW" : "HIGH");
       }
-      for (const entry of e.background[`${w}yr`]) expect(entry.label).toBe(entry.score < T[map[entry.hazard]][0] ? "LOW" : "HIGH");
+      for (const entry of e.background[`${w}yr`])
+        expect(entry.label).toBe(entry.score < T[map[entry.hazard]][0] ? "LOW" : "HIGH");
     }
   }
 });
@@ -148,7 +175,8 @@ test("search local scores at an asset's point equal its ssp245 portfolio scores;
 test("plausible geography: cyclones only in the tropical belts, more heat near the equator", async () => {
   const score = async (lat: number, lng: number, hazard: string) => {
     const s = await call(emu, "GET", `/api/search?lat=${lat}&lng=${lng}`);
-    return s.body.features[0].properties.physical_risk_exposure.local["30yr"].find((x: any) => x.hazard === hazard).score;
+    return s.body.features[0].properties.physical_risk_exposure.local["30yr"].find((x: any) => x.hazard === hazard)
+      .score;
   };
   for (const lng of [-150, -60, 30, 120]) {
     expect(await score(60, lng, "cyclones")).toBeLessThan(0.001);
@@ -158,18 +186,35 @@ test("plausible geography: cyclones only in the tropical belts, more heat near t
 });
 
 test("the ZIP export holds the API's numbers", async () => {
-  const res = await fetch(`${emu.url}${P}/datasets/physical/export`, { headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" } });
+  const res = await fetch(`${emu.url}${P}/datasets/physical/export`, {
+    headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
+  });
   const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
-  expect(Object.keys(files)).toEqual(expect.arrayContaining(["exposure_ssp245.csv", "exposure_bounds_ssp245.csv", "summary_ssp585.csv"]));
-  const exposure = Papa.parse<Record<string, string>>(strFromU8(files["exposure_ssp245.csv"]), { header: true, skipEmptyLines: true }).data;
+  expect(Object.keys(files)).toEqual(
+    expect.arrayContaining(["exposure_ssp245.csv", "exposure_bounds_ssp245.csv", "summary_ssp585.csv"]),
+  );
+  const exposure = Papa.parse<Record<string, string>>(strFromU8(files["exposure_ssp245.csv"]), {
+    header: true,
+    skipEmptyLines: true,
+  }).data;
   const row = exposure.find((r) => r.entity_id === "DEMO-005" && r.hazard === "heatwave")!;
   const series = await midSeries(4, "DEMO-005", "heatwave", "ssp245");
   for (const y of ["2020", "2050", "2100"]) expect(Number(row[y])).toBe(series[y]);
-  const bounds = Papa.parse<Record<string, string>>(strFromU8(files["exposure_bounds_ssp245.csv"]), { header: true, skipEmptyLines: true }).data;
+  const bounds = Papa.parse<Record<string, string>>(strFromU8(files["exposure_bounds_ssp245.csv"]), {
+    header: true,
+    skipEmptyLines: true,
+  }).data;
   const ub = bounds.find((r) => r.entity_id === "DEMO-005" && r.hazard === "heatwave" && r.measure === "ub")!;
-  const api = await call(emu, "GET", `${P}/datasets/physical/items?entity_id=DEMO-005&hazard=heatwave&indicator=freq&scenario=ssp245&measure=ub`);
+  const api = await call(
+    emu,
+    "GET",
+    `${P}/datasets/physical/items?entity_id=DEMO-005&hazard=heatwave&indicator=freq&scenario=ssp245&measure=ub`,
+  );
   expect(Number(ub["2050"])).toBe(api.body[0].risk_exposure["2050"]);
-  const summary = Papa.parse<Record<string, string>>(strFromU8(files["summary_ssp585.csv"]), { header: true, skipEmptyLines: true }).data;
+  const summary = Papa.parse<Record<string, string>>(strFromU8(files["summary_ssp585.csv"]), {
+    header: true,
+    skipEmptyLines: true,
+  }).data;
   const s = await call(emu, "GET", `${P}/datasets/physical/summary?entity_id=DEMO-012&scenario=ssp585&window=15`);
   for (const r of s.body[0].risk_summaries) {
     const z = summary.find((x) => x.entity_id === "DEMO-012" && x.window === "15" && x.hazard === r.hazard)!;

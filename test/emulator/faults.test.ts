@@ -72,7 +72,9 @@ test("rate limit: beyond N requests per second per key → 429 with Retry-After;
   try {
     // Start right after a second boundary so the burst falls in one window.
     await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-    const burst = await Promise.all(Array.from({ length: 8 }, () => call(emu, "GET", "/api/projects/", { project: null })));
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, () => call(emu, "GET", "/api/projects/", { project: null })),
+    );
     const limited = burst.filter((r) => r.status === 429);
     expect(limited.length).toBe(3);
     expect(Number(limited[0].headers.get("retry-after"))).toBeGreaterThanOrEqual(1);

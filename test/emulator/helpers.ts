@@ -27,7 +27,12 @@ export interface CallOptions {
 }
 
 /** Calls the emulator; defaults to demo-key in project demo. */
-export async function call<T = any>(emu: RunningEmulator, method: string, path: string, o: CallOptions = {}): Promise<Answer<T>> {
+export async function call<T = any>(
+  emu: RunningEmulator,
+  method: string,
+  path: string,
+  o: CallOptions = {},
+): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...(o.headers ?? {}) };
   const key = o.key === undefined ? "demo-key" : o.key;
   const project = o.project === undefined ? "demo" : o.project;
@@ -53,7 +58,12 @@ export function csvForm(csv: string, field = "asset"): FormData {
 }
 
 /** Creates a portfolio and imports a CSV into it, then waits until its risk data is available. */
-export async function portfolioWith(emu: RunningEmulator, name: string, csv: string, o: { key?: string; project?: string } = {}): Promise<void> {
+export async function portfolioWith(
+  emu: RunningEmulator,
+  name: string,
+  csv: string,
+  o: { key?: string; project?: string } = {},
+): Promise<void> {
   const created = await call(emu, "POST", "/api/portfolios/", { ...o, json: { portfolio_name: name } });
   if (created.status !== 201) throw new Error(`create ${name}: ${created.status} ${created.text}`);
   const imported = await call(emu, "POST", `/api/portfolios/${name}/assets/import/`, { ...o, form: csvForm(csv) });
@@ -62,7 +72,11 @@ export async function portfolioWith(emu: RunningEmulator, name: string, csv: str
 }
 
 /** Polls a portfolio until its status is `Risk data available`. */
-export async function waitAvailable(emu: RunningEmulator, name: string, o: { key?: string; project?: string } = {}): Promise<void> {
+export async function waitAvailable(
+  emu: RunningEmulator,
+  name: string,
+  o: { key?: string; project?: string } = {},
+): Promise<void> {
   for (let i = 0; i < 100; i++) {
     const p = await call(emu, "GET", `/api/portfolios/${name}/`, o);
     if (p.body.status === "Risk data available") return;

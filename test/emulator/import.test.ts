@@ -8,7 +8,11 @@ import { call, csvForm, portfolioWith, start, waitAvailable } from "./helpers";
 let emu: RunningEmulator;
 beforeAll(async () => {
   emu = await start();
-  await portfolioWith(emu, "imp", "entity_id,entity_name,lat,lng,label:site\nA1,First,10,20,north\nA2,Second,-5.5,100.25,south\n");
+  await portfolioWith(
+    emu,
+    "imp",
+    "entity_id,entity_name,lat,lng,label:site\nA1,First,10,20,north\nA2,Second,-5.5,100.25,south\n",
+  );
 });
 afterAll(() => emu.close());
 
@@ -70,7 +74,8 @@ test("a missing `asset` field is 400", async () => {
 
 test("rejected imports leave the portfolio exactly as it was", async () => {
   const before = await snapshot();
-  for (const bad of ["lat,lng\n100,0\n", "lat,lng\nx,0\n", "", "lat\n1\n"]) expect((await importCsv(bad)).status).toBeGreaterThanOrEqual(400);
+  for (const bad of ["lat,lng\n100,0\n", "lat,lng\nx,0\n", "", "lat\n1\n"])
+    expect((await importCsv(bad)).status).toBeGreaterThanOrEqual(400);
   expect(await snapshot()).toEqual(before);
 });
 
@@ -81,6 +86,16 @@ test("an accepted import replaces the assets, keeps labels, export returns the u
   expect((await call(emu, "GET", "/api/portfolios/imp/")).body.status).toBe("Generating risk data");
   await waitAvailable(emu, "imp");
   const assets = (await call(emu, "GET", "/api/portfolios/imp/assets")).body;
-  expect(assets).toEqual([{ portfolio_name: "imp", portfolio_index: 0, entity_id: "B1", entity_name: "Only", labels: { kind: "depot", owner: "acme" }, lat: 45.5, lng: -73.6 }]);
+  expect(assets).toEqual([
+    {
+      portfolio_name: "imp",
+      portfolio_index: 0,
+      entity_id: "B1",
+      entity_name: "Only",
+      labels: { kind: "depot", owner: "acme" },
+      lat: 45.5,
+      lng: -73.6,
+    },
+  ]);
   expect((await call(emu, "GET", "/api/portfolios/imp/assets/export")).text).toBe(csv);
 });

@@ -6,7 +6,13 @@
  */
 import { JqError, JqSandbox } from "../../emulator/jq/sandbox";
 
-const sandbox = new JqSandbox({ timeoutMs: 10_000, maxOutputChars: 1_000_000, maxOutputDepth: 34, maxHeapMb: 128, maxWasmMb: 96 });
+const sandbox = new JqSandbox({
+  timeoutMs: 10_000,
+  maxOutputChars: 1_000_000,
+  maxOutputDepth: 34,
+  maxHeapMb: 128,
+  maxWasmMb: 96,
+});
 afterAll(() => sandbox.close());
 
 test("a program that allocates past the cap fails with a memory error, and the sandbox goes on", async () => {
@@ -22,7 +28,9 @@ test("a program well inside the cap is unaffected", async () => {
 });
 
 test("the host stays unseen: env and $ENV are {}, input_filename and the origins null", async () => {
-  await expect(sandbox.run("{}", "[env, $ENV, input_filename, get_jq_origin, get_prog_origin, get_search_list, $ENV._]")).resolves.toBe("[{},{},null,null,null,[],null]");
+  await expect(
+    sandbox.run("{}", "[env, $ENV, input_filename, get_jq_origin, get_prog_origin, get_search_list, $ENV._]"),
+  ).resolves.toBe("[{},{},null,null,null,[],null]");
 });
 
 test("debug and stderr pass their input through; jq's errors keep the program's own line numbers", async () => {
@@ -35,18 +43,28 @@ test("debug and stderr pass their input through; jq's errors keep the program's 
 
 test("an output nesting past the limit is refused before jq prints it, and the engine goes on", async () => {
   const error = (await sandbox.run("0", "reduce range(100) as $i (0; [.])").catch((e: unknown) => e)) as JqError;
-  expect([error.kind, error.message]).toEqual(["jq", expect.stringMatching(/output nests deeper than the limit of 34 levels/)]);
+  expect([error.kind, error.message]).toEqual([
+    "jq",
+    expect.stringMatching(/output nests deeper than the limit of 34 levels/),
+  ]);
   await expect(sandbox.run("0", "reduce range(34) as $i (0; [.]) | length")).resolves.toBe("1");
   await expect(sandbox.run('{"a": 2}', ".a * 21")).resolves.toBe("42");
 });
 
 test("output past the character limit is refused before it is printed", async () => {
-  const error = (await sandbox.run("null", 'range(100000) | "xxxxxxxxxxxxxxxxxxxx"').catch((e: unknown) => e)) as JqError;
-  expect([error.kind, error.message]).toEqual(["jq", expect.stringMatching(/output exceeds the limit of 1000000 characters/)]);
+  const error = (await sandbox
+    .run("null", 'range(100000) | "xxxxxxxxxxxxxxxxxxxx"')
+    .catch((e: unknown) => e)) as JqError;
+  expect([error.kind, error.message]).toEqual([
+    "jq",
+    expect.stringMatching(/output exceeds the limit of 1000000 characters/),
+  ]);
 });
 
 test("a failure inside the engine is reported in jq's terms and the engine is replaced", async () => {
-  const error = (await sandbox.run("0", "reduce range(100) as $i (0; [.]) | tojson | length").catch((e: unknown) => e)) as JqError;
+  const error = (await sandbox
+    .run("0", "reduce range(100) as $i (0; [.]) | tojson | length")
+    .catch((e: unknown) => e)) as JqError;
   expect(error.kind).toBe("crash");
   expect(error.message).toMatch(/failed inside the jq engine .* the engine was restarted/);
   expect(error.message).not.toMatch(/out of bounds|Aborted/);

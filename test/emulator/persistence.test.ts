@@ -21,9 +21,18 @@ test("state written before close is there after a restart on the same data dir",
   const dataDir = tempDir();
   let emu: RunningEmulator = await start({ dataDir });
   await call(emu, "POST", "/api/portfolios/", { json: { portfolio_name: "kept" } });
-  await call(emu, "POST", "/api/portfolios/kept/assets/import/", { form: csvForm("entity_id,lat,lng,label:a\nK1,12.5,-3.25,x\n") });
-  const vector = await call(emu, "POST", "/api/compositions/vector", { json: { name: "kept-layer", geojson: { type: "Feature", geometry: { type: "Point", coordinates: [1, 1] }, properties: {} } } });
-  const udf = await call(emu, "POST", "/api/compositions/udf", { json: { name: "kept-udf", equation: { inputLayers: ["kept-layer"], operation: "." } } });
+  await call(emu, "POST", "/api/portfolios/kept/assets/import/", {
+    form: csvForm("entity_id,lat,lng,label:a\nK1,12.5,-3.25,x\n"),
+  });
+  const vector = await call(emu, "POST", "/api/compositions/vector", {
+    json: {
+      name: "kept-layer",
+      geojson: { type: "Feature", geometry: { type: "Point", coordinates: [1, 1] }, properties: {} },
+    },
+  });
+  const udf = await call(emu, "POST", "/api/compositions/udf", {
+    json: { name: "kept-udf", equation: { inputLayers: ["kept-layer"], operation: "." } },
+  });
   await call(emu, "DELETE", "/api/portfolios/demo-portfolio/");
   await emu.close();
 
@@ -32,18 +41,29 @@ test("state written before close is there after a restart on the same data dir",
     const names = (await call(emu, "GET", "/api/portfolios/")).body.map((p: any) => p.portfolio_name);
     expect(names).toEqual(["kept"]);
     await waitAvailable(emu, "kept");
-    expect((await call(emu, "GET", "/api/portfolios/kept/assets")).body[0]).toMatchObject({ entity_id: "K1", lat: 12.5, lng: -3.25, labels: { a: "x" } });
-    expect((await call(emu, "GET", "/api/portfolios/kept/assets/export")).text).toBe("entity_id,lat,lng,label:a\nK1,12.5,-3.25,x\n");
+    expect((await call(emu, "GET", "/api/portfolios/kept/assets")).body[0]).toMatchObject({
+      entity_id: "K1",
+      lat: 12.5,
+      lng: -3.25,
+      labels: { a: "x" },
+    });
+    expect((await call(emu, "GET", "/api/portfolios/kept/assets/export")).text).toBe(
+      "entity_id,lat,lng,label:a\nK1,12.5,-3.25,x\n",
+    );
     expect((await call(emu, "GET", `/api/compositions/vector/${vector.body.id}`)).body.name).toBe("kept-layer");
     expect((await call(emu, "GET", `/api/compositions/udf/${udf.body.id}`)).body.name).toBe("kept-udf");
     // New ids continue after the stored ones.
-    const next = await call(emu, "POST", "/api/compositions/udf", { json: { name: "n", equation: { inputLayers: ["x"], operation: "." } } });
+    const next = await call(emu, "POST", "/api/compositions/udf", {
+      json: { name: "n", equation: { inputLayers: ["x"], operation: "." } },
+    });
     expect(next.body.id).toBeGreaterThan(udf.body.id);
     // Reset goes back to the seed, durably.
     await call(emu, "POST", "/__emulator/reset");
     await emu.close();
     emu = await start({ dataDir });
-    expect((await call(emu, "GET", "/api/portfolios/")).body.map((p: any) => p.portfolio_name)).toEqual(["demo-portfolio"]);
+    expect((await call(emu, "GET", "/api/portfolios/")).body.map((p: any) => p.portfolio_name)).toEqual([
+      "demo-portfolio",
+    ]);
   } finally {
     await emu.close();
   }
@@ -52,10 +72,14 @@ test("state written before close is there after a restart on the same data dir",
 test("kill -9 right after an acknowledged write loses nothing", async () => {
   const dataDir = tempDir();
   const root = path.resolve(__dirname, "../..");
-  const child = spawn(process.execPath, ["--import", "tsx", "emulator/main.ts", "--port", "0", "--data-dir", dataDir, "--quiet"], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "emulator/main.ts", "--port", "0", "--data-dir", dataDir, "--quiet"],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";
@@ -69,7 +93,9 @@ test("kill -9 right after an acknowledged write loses nothing", async () => {
     });
     const emuLike = { url } as RunningEmulator;
     const writes = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call(emuLike, "POST", "/api/portfolios/", { json: { portfolio_name: `crash-${i}` } })),
+      Array.from({ length: 10 }, (_, i) =>
+        call(emuLike, "POST", "/api/portfolios/", { json: { portfolio_name: `crash-${i}` } }),
+      ),
     );
     expect(writes.map((w) => w.status)).toEqual(Array(10).fill(201));
     child.kill("SIGKILL");
@@ -93,7 +119,9 @@ test("concurrent writes never corrupt state", async () => {
     Array.from({ length: 40 }, (_, i) =>
       i % 2 === 0
         ? call(emu, "POST", "/api/portfolios/", { json: { portfolio_name: `c-${(i / 2) % 10}` } })
-        : call(emu, "POST", "/api/compositions/vector", { json: { name: `v-${i}`, geojson: { type: "FeatureCollection", features: [] } } }),
+        : call(emu, "POST", "/api/compositions/vector", {
+            json: { name: `v-${i}`, geojson: { type: "FeatureCollection", features: [] } },
+          }),
     ),
   );
   // Each of the 10 names is created exactly once; the other 10 attempts conflict.

@@ -29,7 +29,9 @@ async function all(path: string, query: Record<string, string>): Promise<any[]> 
 }
 
 async function download(path: string, query: Record<string, string> = {}) {
-  const res = await fetch(`${emu.url}${path}?${new URLSearchParams(query)}`, { headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" } });
+  const res = await fetch(`${emu.url}${path}?${new URLSearchParams(query)}`, {
+    headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
+  });
   return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -76,12 +78,29 @@ describe("{message} answers", () => {
 
 describe("start_date and end_date", () => {
   const observed = { hazard: "wildfire", indicator: "obs_score", scenario: "ssp585", measure: "mid", entity_id: "E1" };
-  const projected = { hazard: "wildfire", indicator: "unified_prob", scenario: "ssp585", measure: "mid", entity_id: "E1" };
+  const projected = {
+    hazard: "wildfire",
+    indicator: "unified_prob",
+    scenario: "ssp585",
+    measure: "mid",
+    entity_id: "E1",
+  };
 
   test("dates narrow observed monthly series to the months in range, and projections by year", async () => {
     const monthly = await all(`${P}/items`, { ...observed, start_date: "2010-03-15", end_date: "2011-02-01" });
     expect(Object.keys(monthly[0].risk_exposure)).toEqual([
-      "2010-03", "2010-04", "2010-05", "2010-06", "2010-07", "2010-08", "2010-09", "2010-10", "2010-11", "2010-12", "2011-01", "2011-02",
+      "2010-03",
+      "2010-04",
+      "2010-05",
+      "2010-06",
+      "2010-07",
+      "2010-08",
+      "2010-09",
+      "2010-10",
+      "2010-11",
+      "2010-12",
+      "2011-01",
+      "2011-02",
     ]);
     const whole = await all(`${P}/items`, observed);
     for (const [k, v] of Object.entries(monthly[0].risk_exposure)) expect(v).toBe(whole[0].risk_exposure[k]);
@@ -125,7 +144,15 @@ describe("downloads", () => {
     expect(file.headers.get("content-disposition")).toBe('attachment; filename="dl-sites-items.csv"');
     const parsed = Papa.parse<string[]>(text(file.bytes).trim());
     const [header, ...rows] = parsed.data;
-    expect(header.slice(0, 7)).toEqual(["portfolio_index", "entity_id", "entity_name", "hazard", "indicator", "scenario", "measure"]);
+    expect(header.slice(0, 7)).toEqual([
+      "portfolio_index",
+      "entity_id",
+      "entity_name",
+      "hazard",
+      "indicator",
+      "scenario",
+      "measure",
+    ]);
     const dates = header.slice(7);
     expect(dates).toContain("2019-11");
     expect(dates).toContain("2030");
@@ -134,8 +161,18 @@ describe("downloads", () => {
     expect(rows).toHaveLength(listed.length);
     rows.forEach((row, i) => {
       const item = listed[i];
-      expect(row.slice(0, 7)).toEqual([String(item.portfolio_index), item.entity_id, item.entity_name, item.hazard, item.indicator, item.scenario, item.measure]);
-      dates.forEach((d, j) => expect(row[7 + j]).toBe(item.risk_exposure[d] === undefined ? "" : String(item.risk_exposure[d])));
+      expect(row.slice(0, 7)).toEqual([
+        String(item.portfolio_index),
+        item.entity_id,
+        item.entity_name,
+        item.hazard,
+        item.indicator,
+        item.scenario,
+        item.measure,
+      ]);
+      dates.forEach((d, j) =>
+        expect(row[7 + j]).toBe(item.risk_exposure[d] === undefined ? "" : String(item.risk_exposure[d])),
+      );
     });
   });
 
@@ -156,7 +193,14 @@ describe("downloads", () => {
     expect(file.status).toBe(200);
     expect(file.headers.get("content-disposition")).toBe('attachment; filename="dl-sites-summary.csv"');
     const [header, ...rows] = Papa.parse<string[]>(text(file.bytes).trim()).data;
-    expect(header.slice(0, 6)).toEqual(["portfolio_index", "entity_id", "entity_name", "scenario", "window", "window_start_year"]);
+    expect(header.slice(0, 6)).toEqual([
+      "portfolio_index",
+      "entity_id",
+      "entity_name",
+      "scenario",
+      "window",
+      "window_start_year",
+    ]);
     expect(rows).toHaveLength(listed.length);
     rows.forEach((row, i) => {
       for (const s of listed[i].risk_summaries) {
@@ -177,14 +221,22 @@ describe("downloads", () => {
     expect(json.headers.get("content-disposition")).toBe('attachment; filename="dl-sites-physical.json"');
     const doc = JSON.parse(text(json.bytes));
     expect(doc.portfolio_name).toBe("dl-sites");
-    const csvNames = Object.keys(files).filter((f) => f.endsWith(".csv")).map((f) => f.replace(/\.csv$/, "")).sort();
+    const csvNames = Object.keys(files)
+      .filter((f) => f.endsWith(".csv"))
+      .map((f) => f.replace(/\.csv$/, ""))
+      .sort();
     expect(Object.keys(doc.tables).sort()).toEqual(csvNames);
     for (const name of csvNames) {
-      const parsed = Papa.parse<Record<string, unknown>>(strFromU8(files[`${name}.csv`]).trim(), { header: true, dynamicTyping: true });
+      const parsed = Papa.parse<Record<string, unknown>>(strFromU8(files[`${name}.csv`]).trim(), {
+        header: true,
+        dynamicTyping: true,
+      });
       const table = doc.tables[name];
       expect(table.fields).toEqual(parsed.meta.fields);
       expect(table.data.length).toBe(parsed.data.length);
-      parsed.data.forEach((row, i) => table.fields.forEach((f: string, j: number) => expect(table.data[i][j]).toEqual(row[f] ?? "")));
+      parsed.data.forEach((row, i) =>
+        table.fields.forEach((f: string, j: number) => expect(table.data[i][j]).toEqual(row[f] ?? "")),
+      );
     }
   });
 
@@ -217,7 +269,8 @@ describe("downloads", () => {
 
   test("the OpenAPI document lists the downloads and marks file_format inferred", async () => {
     const doc = (await call(emu, "GET", "/swagger.json", { key: null })).body;
-    for (const path of ["items/export", "summary/export", "export/json"]) expect(doc.paths[`/api/portfolios/{portfolio_name}/datasets/physical/${path}`]?.get).toBeDefined();
+    for (const path of ["items/export", "summary/export", "export/json"])
+      expect(doc.paths[`/api/portfolios/{portfolio_name}/datasets/physical/${path}`]?.get).toBeDefined();
     const params = doc.paths["/api/portfolios/{portfolio_name}/datasets/physical/items/export"].get.parameters;
     const fileFormat = params.find((p: any) => p.name === "file_format");
     expect(fileFormat["x-inferred"]).toBe(true);
@@ -229,19 +282,47 @@ describe("downloads", () => {
 describe("nature sub-project names", () => {
   const area = (name: string) => ({
     type: "FeatureCollection",
-    features: [{ type: "Feature", properties: { "Entity Name": name }, geometry: { type: "Polygon", coordinates: [[[10, 10], [10.1, 10], [10.1, 10.1], [10, 10.1], [10, 10]]] } }],
+    features: [
+      {
+        type: "Feature",
+        properties: { "Entity Name": name },
+        geometry: {
+          type: "Polygon",
+          coordinates: [
+            [
+              [10, 10],
+              [10.1, 10],
+              [10.1, 10.1],
+              [10, 10.1],
+              [10, 10],
+            ],
+          ],
+        },
+      },
+    ],
   });
 
   test("projectName names the sub-project in the header's superproject; a second of that name is 409 and nothing is added", async () => {
-    const first = await call(emu, "POST", "/nature/projects", { project: "nc-demo", json: { projectName: "North block", geojson: area("Entity A"), type: "NCS" } });
+    const first = await call(emu, "POST", "/nature/projects", {
+      project: "nc-demo",
+      json: { projectName: "North block", geojson: area("Entity A"), type: "NCS" },
+    });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ project: "nc-demo", name: "North block" });
     const before = (await call(emu, "GET", "/nature/projects", { project: "nc-demo" })).body;
-    const dup = await call(emu, "POST", "/nature/projects", { project: "nc-demo", json: { projectName: "North block", geojson: area("Entity B"), type: "NCS" } });
+    const dup = await call(emu, "POST", "/nature/projects", {
+      project: "nc-demo",
+      json: { projectName: "North block", geojson: area("Entity B"), type: "NCS" },
+    });
     expect(dup.status).toBe(409);
-    expect(dup.body.errors[0]).toMatch(/projectName: a sub-project named "North block" already exists in superproject nc-demo/);
+    expect(dup.body.errors[0]).toMatch(
+      /projectName: a sub-project named "North block" already exists in superproject nc-demo/,
+    );
     expect((await call(emu, "GET", "/nature/projects", { project: "nc-demo" })).body).toEqual(before);
-    const other = await call(emu, "POST", "/nature/projects", { project: "nc-demo", json: { projectName: "South block", geojson: area("Entity A"), type: "NCS" } });
+    const other = await call(emu, "POST", "/nature/projects", {
+      project: "nc-demo",
+      json: { projectName: "South block", geojson: area("Entity A"), type: "NCS" },
+    });
     expect(other.status).toBe(201);
   });
 });

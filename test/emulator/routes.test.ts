@@ -28,7 +28,13 @@ describe("areas B and C", () => {
     expect(list.body.map((p: any) => p.portfolio_name)).toContain("demo-portfolio");
     const one = await call(emu, "GET", `${P}/`);
     expect(one.body).toMatchObject({ portfolio_name: "demo-portfolio", status: "Risk data available" });
-    expect(Object.keys(one.body).sort()).toEqual(["created_at", "portfolio_id", "portfolio_name", "status", "updated_at"]);
+    expect(Object.keys(one.body).sort()).toEqual([
+      "created_at",
+      "portfolio_id",
+      "portfolio_name",
+      "status",
+      "updated_at",
+    ]);
     const created = await call(emu, "POST", "/api/portfolios/", { json: { portfolio_name: "routes-p1" } });
     expect(created.status).toBe(201);
     expect(created.body.portfolio_name).toBe("routes-p1");
@@ -52,7 +58,11 @@ describe("areas B and C", () => {
     const assets = await call(emu, "GET", `${P}/assets?rows=3`);
     expect(assets.status).toBe(200);
     expect(assets.body).toHaveLength(3);
-    expect(assets.body[0]).toMatchObject({ portfolio_name: "demo-portfolio", portfolio_index: 0, entity_id: "DEMO-001" });
+    expect(assets.body[0]).toMatchObject({
+      portfolio_name: "demo-portfolio",
+      portfolio_index: 0,
+      entity_id: "DEMO-001",
+    });
     expect(typeof assets.body[0].labels.country).toBe("string");
     const byId = await call(emu, "GET", `${P}/assets?entity_id=DEMO-010`);
     expect(byId.body.map((a: any) => a.portfolio_index)).toEqual([9]);
@@ -69,10 +79,24 @@ describe("areas B and C", () => {
     expect(meta.body.indicators).toHaveLength(14);
     const summary = await call(emu, "GET", `${P}/datasets/physical/summary?rows=5`);
     expect(summary.body).toHaveLength(5);
-    expect(summary.body[0].risk_summaries.map((r: any) => r.hazard).sort()).toEqual(["cyclone", "flood_potential", "heatwave", "sea_level_rise", "water_stress", "wildfire"]);
+    expect(summary.body[0].risk_summaries.map((r: any) => r.hazard).sort()).toEqual([
+      "cyclone",
+      "flood_potential",
+      "heatwave",
+      "sea_level_rise",
+      "water_stress",
+      "wildfire",
+    ]);
     const ext = await call(emu, "GET", `${P}/datasets/physical/summary?extended=true&rows=2`);
     expect(Object.keys(ext.body[0].scenario_analytics)).toEqual(["ssp126", "ssp245", "ssp585"]);
-    expect(Object.keys(ext.body[0].scenario_analytics.ssp245).sort()).toEqual(["cyclone", "flood", "heatwave", "sea_level_rise", "water_stress", "wildfire"]);
+    expect(Object.keys(ext.body[0].scenario_analytics.ssp245).sort()).toEqual([
+      "cyclone",
+      "flood",
+      "heatwave",
+      "sea_level_rise",
+      "water_stress",
+      "wildfire",
+    ]);
     expect(ext.body[0].geometry).toEqual({ type: "Point", coordinates: [-0.1278, 51.5074] });
     const items = await call(emu, "GET", `${P}/datasets/physical/items?hazard=wildfire&indicator=obs_score&rows=1`);
     expect(items.body[0]).toMatchObject({ hazard: "wildfire", indicator: "obs_score" });
@@ -81,7 +105,9 @@ describe("areas B and C", () => {
     const years = Object.keys(proj.body[0].risk_exposure);
     expect(years[0]).toBe("1980");
     expect(years[years.length - 1]).toBe("2100");
-    const zip = await fetch(`${emu.url}${P}/datasets/physical/export`, { headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" } });
+    const zip = await fetch(`${emu.url}${P}/datasets/physical/export`, {
+      headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
+    });
     expect(zip.status).toBe(200);
     expect(zip.headers.get("content-type")).toBe("application/zip");
     const bytes = new Uint8Array(await zip.arrayBuffer());
@@ -89,7 +115,14 @@ describe("areas B and C", () => {
   });
 
   test("bad filter values are 400 naming the parameter", async () => {
-    for (const [q, name] of [["scenario=ssp999", "scenario"], ["hazard=meteor", "hazard"], ["window=7", "window"], ["indicator=nope&hazard=wildfire", "indicator"], ["start_date=abc", "start_date"], ["extended=maybe", "extended"]]) {
+    for (const [q, name] of [
+      ["scenario=ssp999", "scenario"],
+      ["hazard=meteor", "hazard"],
+      ["window=7", "window"],
+      ["indicator=nope&hazard=wildfire", "indicator"],
+      ["start_date=abc", "start_date"],
+      ["extended=maybe", "extended"],
+    ]) {
       const path = name === "window" || name === "extended" ? "summary" : "items";
       const r = await call(emu, "GET", `${P}/datasets/physical/${path}?${q}`);
       expect(r.status).toBe(400);
@@ -105,7 +138,14 @@ describe("areas B and C", () => {
     const e = r.body.features[0].properties.physical_risk_exposure;
     for (const area of ["local", "background"]) {
       for (const h of ["15yr", "30yr"]) {
-        expect(e[area][h].map((x: any) => x.hazard).sort()).toEqual(["cyclones", "drought", "floods", "heatwaves", "sea_level_rise", "wildfire"]);
+        expect(e[area][h].map((x: any) => x.hazard).sort()).toEqual([
+          "cyclones",
+          "drought",
+          "floods",
+          "heatwaves",
+          "sea_level_rise",
+          "wildfire",
+        ]);
       }
     }
     const out = await call(emu, "GET", "/api/search?lat=95&lng=2");
@@ -155,7 +195,9 @@ describe("auth, routing and bodies", () => {
     expect(text.status).toBeGreaterThanOrEqual(400);
     expect(text.status).toBeLessThan(500);
     expect(Array.isArray(text.body.errors)).toBe(true);
-    const notMultipart = await call(emu, "POST", "/api/portfolios/demo-portfolio/assets/import/", { json: { asset: "x" } });
+    const notMultipart = await call(emu, "POST", "/api/portfolios/demo-portfolio/assets/import/", {
+      json: { asset: "x" },
+    });
     expect(notMultipart.status).toBe(400);
   });
 
@@ -169,7 +211,11 @@ describe("auth, routing and bodies", () => {
   test("CORS: any origin, preflight with the custom headers, exposed headers", async () => {
     const pre = await fetch(`${emu.url}/api/search?lat=1&lng=2`, {
       method: "OPTIONS",
-      headers: { Origin: "https://localhost:3000", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-service-apikey,x-service-project" },
+      headers: {
+        Origin: "https://localhost:3000",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "x-service-apikey,x-service-project",
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
@@ -189,8 +235,12 @@ describe("OpenAPI documents", () => {
     expect(nature.status).toBe(200);
     expect(api.body.openapi).toMatch(/^3\./);
     const ops: string[] = [];
-    for (const [doc, prefix] of [[api.body, ""], [nature.body, "/nature"]] as const) {
-      for (const [path, methods] of Object.entries<any>(doc.paths)) for (const m of Object.keys(methods)) ops.push(`${m.toUpperCase()} ${prefix}${path}`);
+    for (const [doc, prefix] of [
+      [api.body, ""],
+      [nature.body, "/nature"],
+    ] as const) {
+      for (const [path, methods] of Object.entries<any>(doc.paths))
+        for (const m of Object.keys(methods)) ops.push(`${m.toUpperCase()} ${prefix}${path}`);
     }
     return ops;
   };
@@ -217,7 +267,10 @@ describe("OpenAPI documents", () => {
 
 describe("area A basics", () => {
   test("vector CRUD with JSON and multipart, PUT by name, 204 delete", async () => {
-    const fc = { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [1, 2] }, properties: { a: 1 } }] };
+    const fc = {
+      type: "FeatureCollection",
+      features: [{ type: "Feature", geometry: { type: "Point", coordinates: [1, 2] }, properties: { a: 1 } }],
+    };
     const created = await call(emu, "POST", `${C}/vector`, { json: { name: "v-json", geojson: fc } });
     expect(created.status).toBe(201);
     expect(Object.keys(created.body).sort()).toEqual(["createDate", "id", "name", "status", "updateDate"]);
@@ -236,11 +289,17 @@ describe("area A basics", () => {
     // Update by name (published shape): multipart name + geojson file part; no id anywhere.
     const upd = new FormData();
     upd.append("name", "v-json");
-    upd.append("geojson", new Blob([JSON.stringify({ ...fc, features: [{ ...fc.features[0], properties: { a: 2 } }] })]), "v.geojson");
+    upd.append(
+      "geojson",
+      new Blob([JSON.stringify({ ...fc, features: [{ ...fc.features[0], properties: { a: 2 } }] })]),
+      "v.geojson",
+    );
     const put = await call(emu, "PUT", `${C}/vector`, { form: upd });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ id: created.body.id, name: "v-json" });
-    expect((await call(emu, "GET", `${C}/vector/${created.body.id}`)).body.geojson.features[0].properties).toEqual({ a: 2 });
+    expect((await call(emu, "GET", `${C}/vector/${created.body.id}`)).body.geojson.features[0].properties).toEqual({
+      a: 2,
+    });
     const del = await call(emu, "DELETE", `${C}/vector/${created.body.id}`);
     expect(del.status).toBe(204);
     expect((await call(emu, "GET", `${C}/vector/${created.body.id}`)).status).toBe(404);
@@ -249,7 +308,23 @@ describe("area A basics", () => {
   test("invalid GeoJSON is 422 naming the member; malformed JSON text is 400", async () => {
     const bad = {
       type: "FeatureCollection",
-      features: [{ type: "Feature", geometry: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] }, properties: {} }],
+      features: [
+        {
+          type: "Feature",
+          geometry: {
+            type: "Polygon",
+            coordinates: [
+              [
+                [0, 0],
+                [1, 0],
+                [1, 1],
+                [0, 1],
+              ],
+            ],
+          },
+          properties: {},
+        },
+      ],
     };
     const r = await call(emu, "POST", `${C}/vector`, { json: { name: "bad", geojson: bad } });
     expect(r.status).toBe(422);
@@ -285,12 +360,22 @@ describe("area A basics", () => {
     expect(Object.keys(created.body).sort()).toEqual(["createDate", "id", "name", "updateDate"]);
     const got = await call(emu, "GET", `${C}/udf/${created.body.id}`, { project: null });
     expect(got.body.equation).toEqual(eq);
-    expect((await call(emu, "GET", `${C}/udf`, { project: null })).body.map((u: any) => u.id)).toContain(created.body.id);
-    const put = await call(emu, "PUT", `${C}/udf`, { project: null, json: { name: "u1", equation: { ...eq, operation: ".loss_cyclone_bsln" } } });
+    expect((await call(emu, "GET", `${C}/udf`, { project: null })).body.map((u: any) => u.id)).toContain(
+      created.body.id,
+    );
+    const put = await call(emu, "PUT", `${C}/udf`, {
+      project: null,
+      json: { name: "u1", equation: { ...eq, operation: ".loss_cyclone_bsln" } },
+    });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ id: created.body.id, name: "u1", status: "available" });
-    expect((await call(emu, "GET", `${C}/udf/${created.body.id}`, { project: null })).body.equation.operation).toBe(".loss_cyclone_bsln");
-    const bad = await call(emu, "POST", `${C}/udf`, { project: null, json: { name: "u2", equation: { inputLayers: [], operation: "." } } });
+    expect((await call(emu, "GET", `${C}/udf/${created.body.id}`, { project: null })).body.equation.operation).toBe(
+      ".loss_cyclone_bsln",
+    );
+    const bad = await call(emu, "POST", `${C}/udf`, {
+      project: null,
+      json: { name: "u2", equation: { inputLayers: [], operation: "." } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0]).toMatch(/^equation\.inputLayers/);
     expect((await call(emu, "DELETE", `${C}/udf/${created.body.id}`, { project: null })).status).toBe(204);
@@ -301,7 +386,9 @@ describe("area A basics", () => {
 describe("asset import basics", () => {
   test("import answers 202 with a processing status, then risk data becomes available", async () => {
     await call(emu, "POST", "/api/portfolios/", { json: { portfolio_name: "routes-imp" } });
-    const r = await call(emu, "POST", "/api/portfolios/routes-imp/assets/import/", { form: csvForm("lat,lng\n1,2\n3,4\n") });
+    const r = await call(emu, "POST", "/api/portfolios/routes-imp/assets/import/", {
+      form: csvForm("lat,lng\n1,2\n3,4\n"),
+    });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ portfolio_name: "routes-imp", status: "Generating risk data", assets: 2 });
     const early = await call(emu, "GET", "/api/portfolios/routes-imp/datasets/physical/summary");

@@ -43,7 +43,10 @@ describe("load and sync", () => {
       const range = context.workbook.worksheets.getItem("Sheet1").getRange("A1:C2");
       range.values = [[1, 2, 3]];
       await expect(context.sync()).rejects.toMatchObject({ code: "InvalidArgument" });
-      range.values = [[1, 2], [3, 4]];
+      range.values = [
+        [1, 2],
+        [3, 4],
+      ];
       await expect(context.sync()).rejects.toMatchObject({ code: "InvalidArgument" });
     });
     expect(fake.usedAddress("Sheet1")).toBeNull();
@@ -96,10 +99,12 @@ describe("worksheets", () => {
   it("enforces Excel's sheet-name rules and rejects duplicates case-insensitively", async () => {
     const fake = createFakeExcel();
     const tryAdd = (name: string) =>
-      fake.run(async (context) => {
-        context.workbook.worksheets.add(name);
-        await context.sync();
-      }).then(() => "ok", codeOf);
+      fake
+        .run(async (context) => {
+          context.workbook.worksheets.add(name);
+          await context.sync();
+        })
+        .then(() => "ok", codeOf);
     expect(await tryAdd("sheet1")).toBe("ItemAlreadyExists");
     expect(await tryAdd("a/b")).toBe("InvalidArgument");
     expect(await tryAdd("x".repeat(32))).toBe("InvalidArgument");
@@ -142,7 +147,11 @@ describe("worksheets", () => {
       await context.sync();
       expect(empty.address).toBe("Sheet1!A1");
       expect(none.isNullObject).toBe(true);
-      sheet.getRange("B2:C4").values = [[1, 2], [3, 4], [5, 6]];
+      sheet.getRange("B2:C4").values = [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ];
       const used = sheet.getUsedRange();
       used.load("address, rowCount, columnCount");
       await context.sync();
@@ -156,13 +165,13 @@ describe("cell input rules", () => {
     const fake = createFakeExcel({ evaluateFormula: (f) => (f === "=1+1" ? 2 : undefined) });
     await fake.run(async (context) => {
       const sheet = context.workbook.worksheets.getItem("Sheet1");
-      sheet.getRange("A1:A2").values = [["=1+1"], ["=HYPERLINK(\"x\")"]];
+      sheet.getRange("A1:A2").values = [["=1+1"], ['=HYPERLINK("x")']];
       const text = sheet.getRange("B1:B4");
       text.numberFormat = [["@"], ["@"], ["@"], ["@"]];
       text.values = [["=1+1"], ["+cmd"], ["@SUM(A1)"], ["007"]];
       await context.sync();
     });
-    expect(fake.read("Sheet1", "A1:A2", "formulas")).toEqual([["=1+1"], ["=HYPERLINK(\"x\")"]]);
+    expect(fake.read("Sheet1", "A1:A2", "formulas")).toEqual([["=1+1"], ['=HYPERLINK("x")']]);
     expect(fake.read("Sheet1", "A1:A2")).toEqual([[2], ["#NAME?"]]);
     expect(fake.read("Sheet1", "B1:B4")).toEqual([["=1+1"], ["+cmd"], ["@SUM(A1)"], ["007"]]);
     expect(fake.read("Sheet1", "B1:B4", "valueTypes").flat()).toEqual(["String", "String", "String", "String"]);
@@ -190,7 +199,10 @@ describe("cell input rules", () => {
 
   it("keeps only the top-left value of merged cells and reports merged areas", async () => {
     const fake = createFakeExcel();
-    fake.setValues("Sheet1", "A1:B2", [["keep", "lost"], [1, 2]]);
+    fake.setValues("Sheet1", "A1:B2", [
+      ["keep", "lost"],
+      [1, 2],
+    ]);
     await fake.run(async (context) => {
       const sheet = context.workbook.worksheets.getItem("Sheet1");
       sheet.getRange("A1:B1").merge();
@@ -209,7 +221,10 @@ describe("cell input rules", () => {
 describe("tables, charts and formats", () => {
   it("creates tables with unique text headers, names, parts and added rows", async () => {
     const fake = createFakeExcel();
-    fake.setValues("Sheet1", "A1:C2", [["id", 2030, "id"], ["a", 1, 2]]);
+    fake.setValues("Sheet1", "A1:C2", [
+      ["id", 2030, "id"],
+      ["a", 1, 2],
+    ]);
     await fake.run(async (context) => {
       const sheet = context.workbook.worksheets.getItem("Sheet1");
       const table = sheet.tables.add("A1:C2", true);
@@ -224,7 +239,10 @@ describe("tables, charts and formats", () => {
       await context.sync();
       expect(header.values).toEqual([["id", "2030", "id2"]]);
       expect(body.address).toBe("Sheet1!A2:C3");
-      expect(body.values).toEqual([["a", 1, 2], ["b", 3, 4]]);
+      expect(body.values).toEqual([
+        ["a", 1, 2],
+        ["b", 3, 4],
+      ]);
       sheet.tables.add("B2:D4", true);
       await expect(context.sync()).rejects.toMatchObject({ code: "InvalidArgument" });
       const other = sheet.tables.add("F1:G2", true);
@@ -235,7 +253,10 @@ describe("tables, charts and formats", () => {
 
   it("records charts and conditional formats", async () => {
     const fake = createFakeExcel();
-    fake.setValues("Sheet1", "A1:C2", [["2030", "2040", "label"], [1, 2, "LOW"]]);
+    fake.setValues("Sheet1", "A1:C2", [
+      ["2030", "2040", "label"],
+      [1, 2, "LOW"],
+    ]);
     await fake.run(async (context) => {
       const sheet = context.workbook.worksheets.getItem("Sheet1");
       const chart = sheet.charts.add("Line", sheet.getRange("A2:B2"), "Rows");
@@ -247,11 +268,19 @@ describe("tables, charts and formats", () => {
       await context.sync();
     });
     const sheet = fake.model.findSheet("Sheet1")!;
-    expect(sheet.charts[0]).toMatchObject({ type: "Line", sourceAddress: "Sheet1!A2:B2", seriesBy: "Rows", settings: { "title.text": "Exposure" } });
+    expect(sheet.charts[0]).toMatchObject({
+      type: "Line",
+      sourceAddress: "Sheet1!A2:B2",
+      seriesBy: "Rows",
+      settings: { "title.text": "Exposure" },
+    });
     expect(sheet.conditionalFormats[0]).toMatchObject({
       type: "ContainsText",
       address: "Sheet1!C2",
-      settings: { "textComparison.format.fill.color": "#C6EFCE", "textComparison.rule": { operator: "Contains", text: "LOW" } },
+      settings: {
+        "textComparison.format.fill.color": "#C6EFCE",
+        "textComparison.rule": { operator: "Contains", text: "LOW" },
+      },
     });
   });
 });

@@ -47,7 +47,9 @@ describe("readSelection", () => {
 
   it("reads big ranges in several requests, each response under 5 MB", async () => {
     const fake = createFakeExcel();
-    const rows = Array.from({ length: 5_001 }, (_, i) => (i === 0 ? ["id", "lat", "lng", "note"] : [`id${i}`, 1, 2, "x".repeat(300)]));
+    const rows = Array.from({ length: 5_001 }, (_, i) =>
+      i === 0 ? ["id", "lat", "lng", "note"] : [`id${i}`, 1, 2, "x".repeat(300)],
+    );
     fake.setValues("Sheet1", "A1:D5001", rows);
     fake.setSelection("Sheet1", "A1:D5001");
     fake.resetSyncs();
@@ -65,7 +67,11 @@ describe("readSelection", () => {
 
   it("stops at maxRows and reports the real row count", async () => {
     const fake = createFakeExcel();
-    fake.setValues("Sheet1", "A1:B30", Array.from({ length: 30 }, (_, i) => [i === 0 ? "lat" : 1, i === 0 ? "lng" : 2]));
+    fake.setValues(
+      "Sheet1",
+      "A1:B30",
+      Array.from({ length: 30 }, (_, i) => [i === 0 ? "lat" : 1, i === 0 ? "lng" : 2]),
+    );
     fake.setSelection("Sheet1", "A1:B30");
     const snap = await fake.run((context) => readSelection(context, { maxRows: 10 }));
     expect([snap.values.length, snap.totalRows]).toEqual([10, 30]);
@@ -84,7 +90,9 @@ describe("readTable and listTables", () => {
     expect(snap.address).toBe("'Site list'!B2:E5");
     expect(snap.values[0]).toEqual(["ID", "Name", "Latitude", "Longitude"]);
     expect(await fake.run((context) => listTables(context))).toEqual([{ name: "Sites", sheetName: "Site list" }]);
-    await expect(fake.run((context) => readTable(context, "Nope"))).rejects.toThrow('There is no table named "Nope" in this workbook.');
+    await expect(fake.run((context) => readTable(context, "Nope"))).rejects.toThrow(
+      'There is no table named "Nope" in this workbook.',
+    );
   });
 });
 
@@ -97,6 +105,8 @@ describe("selectCell", () => {
     expect(fake.selectionAddress()).toBe("'Site list'!D4");
     await fake.run((context) => selectCell(context, "B2"));
     expect(fake.selectionAddress()).toBe("'Site list'!B2");
-    await expect(fake.run((context) => selectCell(context, "Gone!A1"))).rejects.toThrow('The sheet "Gone" no longer exists.');
+    await expect(fake.run((context) => selectCell(context, "Gone!A1"))).rejects.toThrow(
+      'The sheet "Gone" no longer exists.',
+    );
   });
 });

@@ -5,7 +5,13 @@
  * answers for it. A sync from a selection is run end to end against the emulator over HTTP at
  * Windows Version 2101 (no ExcelApi 1.13) and 2102 (ExcelApi 1.13), with and without merged cells.
  */
-import { EXCEL_BUILDS, createFakeExcel, installFakeOffice, type FakeExcel, type RequirementLevel } from "../../testing/fake-excel";
+import {
+  EXCEL_BUILDS,
+  createFakeExcel,
+  installFakeOffice,
+  type FakeExcel,
+  type RequirementLevel,
+} from "../../testing/fake-excel";
 import { requirementSupported } from "../../src/shared/requirements";
 import { readSelection } from "../../src/excel/readRange";
 import { syncRangeToPortfolio } from "../../src/taskpane/actions/sync";
@@ -37,7 +43,8 @@ describe("the Excel fake at a requirement level", () => {
       }
       expect(thrown).toMatchObject({
         code: "ApiNotFound",
-        message: "The method or property Range.getMergedAreasOrNullObject is part of the ExcelApi 1.13 requirement set, which is not available in your version of Excel.",
+        message:
+          "The method or property Range.getMergedAreasOrNullObject is part of the ExcelApi 1.13 requirement set, which is not available in your version of Excel.",
       });
     });
   });
@@ -58,8 +65,12 @@ describe("the Excel fake at a requirement level", () => {
     const fake = excelAt({ ExcelApi: "1.1" });
     await fake.run(async (context) => {
       const sheet = context.workbook.worksheets.getItem("Sites");
-      expect(() => sheet.getRangeByIndexes(0, 0, 1, 1)).toThrow(/Worksheet.getRangeByIndexes is part of the ExcelApi 1.7 requirement set/);
-      expect(() => sheet.getRange("A1").format.autofitColumns()).toThrow(/RangeFormat.autofitColumns is part of the ExcelApi 1.2/);
+      expect(() => sheet.getRangeByIndexes(0, 0, 1, 1)).toThrow(
+        /Worksheet.getRangeByIndexes is part of the ExcelApi 1.7 requirement set/,
+      );
+      expect(() => sheet.getRange("A1").format.autofitColumns()).toThrow(
+        /RangeFormat.autofitColumns is part of the ExcelApi 1.2/,
+      );
       const cell = sheet.getCell(0, 0);
       cell.load("address");
       await context.sync();
@@ -132,7 +143,13 @@ describe("sync from a selection, end to end, as older Excel builds run it", () =
     prepare(fake);
     fake.setSelection("Sites", "A1:E4");
     const before = fake.snapshot();
-    const result = await syncRangeToPortfolio({ client, run: (batch) => fake.run(batch), source: { kind: "selection" }, portfolio, confirmReplace: never });
+    const result = await syncRangeToPortfolio({
+      client,
+      run: (batch) => fake.run(batch),
+      source: { kind: "selection" },
+      portfolio,
+      confirmReplace: never,
+    });
     expect(fake.snapshot()).toEqual(before); // a sync never changes the sheet
     return result;
   }
@@ -149,7 +166,12 @@ describe("sync from a selection, end to end, as older Excel builds run it", () =
     expect(result.outcome).toBe("invalid");
     const problems = result.outcome === "invalid" ? result.problems : [];
     expect(problems).toEqual([
-      expect.objectContaining({ cell: "E3", message: expect.stringMatching(/^label:tier in E3 is empty, and this version of Excel cannot tell an empty cell from part of a merged one: fill it, or sync from Excel 2102/) }),
+      expect.objectContaining({
+        cell: "E3",
+        message: expect.stringMatching(
+          /^label:tier in E3 is empty, and this version of Excel cannot tell an empty cell from part of a merged one: fill it, or sync from Excel 2102/,
+        ),
+      }),
     ]);
     expect(countRequests(await emulatorStats(emulator), "POST ")).toBe(0);
   });

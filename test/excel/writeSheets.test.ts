@@ -11,10 +11,27 @@ const LIMIT = 5_000_000;
 /** A timeseries-like table: 7 asset/series columns and 123 year columns of real-looking numbers. */
 function bigTable(rows: number): NewSheetSpec {
   const years = Array.from({ length: 123 }, (_, i) => String(1978 + i));
-  const header = ["portfolio_index", "entity_id", "entity_name", "hazard", "indicator", "scenario", "measure", ...years];
+  const header = [
+    "portfolio_index",
+    "entity_id",
+    "entity_name",
+    "hazard",
+    "indicator",
+    "scenario",
+    "measure",
+    ...years,
+  ];
   const data: CellValue[][] = [];
   for (let r = 0; r < rows; r++) {
-    const row: CellValue[] = [r, `A-${String(r).padStart(5, "0")}`, `Site ${r} – Zürich`, "wildfire", "unified_prob", "ssp585", "mid"];
+    const row: CellValue[] = [
+      r,
+      `A-${String(r).padStart(5, "0")}`,
+      `Site ${r} – Zürich`,
+      "wildfire",
+      "unified_prob",
+      "ssp585",
+      "mid",
+    ];
     for (let y = 0; y < years.length; y++) row.push(Math.sin(r * 7 + y) * 0.123456789 + r / 1e5);
     data.push(row);
   }
@@ -26,7 +43,10 @@ async function existingState(fake: FakeExcel): Promise<string> {
 }
 
 function seedUserSheets(fake: FakeExcel): void {
-  fake.setValues("Sheet1", "A1:C2", [["entity_id", "lat", "lng"], ["x1", 47.3, 8.5]]);
+  fake.setValues("Sheet1", "A1:C2", [
+    ["entity_id", "lat", "lng"],
+    ["x1", 47.3, 8.5],
+  ]);
   fake.addSheet("Timeseries");
   fake.setValues("Timeseries", "A1", [["the user's own sheet"]]);
 }
@@ -38,7 +58,12 @@ describe("writeTableToNewSheet", () => {
     // How fast is a figure of `npm run bench` (timeseries paste), not a wall-clock assertion here.
     const written = await fake.run((context) => writeTableToNewSheet(context, spec));
 
-    expect(written).toMatchObject({ sheetName: "Timeseries", rowCount: 5_000, columnCount: 130, tableAddress: "A1:DZ5001" });
+    expect(written).toMatchObject({
+      sheetName: "Timeseries",
+      rowCount: 5_000,
+      columnCount: 130,
+      tableAddress: "A1:DZ5001",
+    });
     const sizes = fake.syncs.map((s) => s.requestBytes);
     expect(Math.max(...sizes)).toBeLessThan(LIMIT);
     expect(sizes.filter((b) => b > 1_000_000).length).toBeGreaterThan(1); // really chunked
@@ -53,7 +78,17 @@ describe("writeTableToNewSheet", () => {
 
   it("keeps formula-looking and number-looking strings as text and never makes formulas", async () => {
     const fake = createFakeExcel();
-    const nasty = ["=HYPERLINK(\"http://x\",\"click\")", "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\tTAB", "\rCR", "007", "TRUE", "1/2"];
+    const nasty = [
+      '=HYPERLINK("http://x","click")',
+      "+cmd|' /C calc'!A0",
+      "-2+3",
+      "@SUM(A1:A9)",
+      "\tTAB",
+      "\rCR",
+      "007",
+      "TRUE",
+      "1/2",
+    ];
     const spec: NewSheetSpec = {
       sheetName: "Applied",
       header: ["name", "value", "mixed"],
@@ -62,14 +97,18 @@ describe("writeTableToNewSheet", () => {
     await fake.run((context) => writeTableToNewSheet(context, spec));
     const formulas = fake.read("Applied", "A2:C10", "formulas");
     expect(formulas).toEqual(spec.rows);
-    expect(fake.read("Applied", "A2:C10", "valueTypes")).toEqual(spec.rows.map((r) => r.map((v) => (typeof v === "number" ? "Double" : "String"))));
+    expect(fake.read("Applied", "A2:C10", "valueTypes")).toEqual(
+      spec.rows.map((r) => r.map((v) => (typeof v === "number" ? "Double" : "String"))),
+    );
     const cells = fake.snapshot().sheets.find((s) => s.name === "Applied")!.cells;
     expect(cells.filter(([, , formula]) => formula !== undefined)).toEqual([]);
   });
 
   it("makes the header text even when it says 2030", async () => {
     const fake = createFakeExcel();
-    await fake.run((context) => writeTableToNewSheet(context, { sheetName: "Years", header: ["id", "2030", "2050"], rows: [["a", 1, 2]] }));
+    await fake.run((context) =>
+      writeTableToNewSheet(context, { sheetName: "Years", header: ["id", "2030", "2050"], rows: [["a", 1, 2]] }),
+    );
     expect(fake.read("Years", "A1:C1")).toEqual([["id", "2030", "2050"]]);
   });
 
@@ -77,9 +116,15 @@ describe("writeTableToNewSheet", () => {
     const fake = createFakeExcel();
     seedUserSheets(fake);
     const before = fake.snapshot().sheets;
-    const a = await fake.run((context) => writeTableToNewSheet(context, { sheetName: "timeseries", header: ["a"], rows: [[1]] }));
-    const b = await fake.run((context) => writeTableToNewSheet(context, { sheetName: "Timeseries", header: ["a"], rows: [[2]] }));
-    const c = await fake.run((context) => writeTableToNewSheet(context, { sheetName: "Exposure: ssp585 / mid [2030-2100]*?", header: ["a"], rows: [[3]] }));
+    const a = await fake.run((context) =>
+      writeTableToNewSheet(context, { sheetName: "timeseries", header: ["a"], rows: [[1]] }),
+    );
+    const b = await fake.run((context) =>
+      writeTableToNewSheet(context, { sheetName: "Timeseries", header: ["a"], rows: [[2]] }),
+    );
+    const c = await fake.run((context) =>
+      writeTableToNewSheet(context, { sheetName: "Exposure: ssp585 / mid [2030-2100]*?", header: ["a"], rows: [[3]] }),
+    );
     expect([a.sheetName, b.sheetName]).toEqual(["timeseries (2)", "Timeseries (3)"]);
     expect(c.sheetName).toMatch(/^Exposure_ ssp585 _ mid _2030-2/);
     expect(c.sheetName).not.toMatch(/[[\]:*?/\\]/);
@@ -94,19 +139,29 @@ describe("writeTableToNewSheet", () => {
     const spec: NewSheetSpec = {
       sheetName: "Summary",
       header: ["entity_id", "wildfire_risk_class", "2030", "2040"],
-      rows: [["a", "LOW", 1, 2], ["b", "HIGH", 3, 4], ["c", "MEDIUM", 5, 6]],
+      rows: [
+        ["a", "LOW", 1, 2],
+        ["b", "HIGH", 3, 4],
+        ["c", "MEDIUM", 5, 6],
+      ],
       conditionalLabels: [1],
       chart: { dataRows: [0, 2], firstValueColumn: 2, seriesNameColumns: [0], title: "Exposure" },
     };
     await fake.run((context) => writeTableToNewSheet(context, spec));
     const sheet = fake.model.findSheet("Summary")!;
-    expect(sheet.conditionalFormats.map((c) => [c.address, (c.settings["textComparison.rule"] as { text: string }).text])).toEqual([
+    expect(
+      sheet.conditionalFormats.map((c) => [c.address, (c.settings["textComparison.rule"] as { text: string }).text]),
+    ).toEqual([
       ["Summary!B2:B4", "LOW"],
       ["Summary!B2:B4", "MEDIUM"],
       ["Summary!B2:B4", "HIGH"],
     ]);
     expect(sheet.charts).toHaveLength(1);
-    expect(sheet.charts[0]).toMatchObject({ type: "Line", sourceAddress: "Summary!C2:D2", settings: { "title.text": "Exposure" } });
+    expect(sheet.charts[0]).toMatchObject({
+      type: "Line",
+      sourceAddress: "Summary!C2:D2",
+      settings: { "title.text": "Exposure" },
+    });
     expect(sheet.charts[0].series).toEqual([
       { name: "a", xValues: "Summary!C1:D1" },
       { name: "c", values: "Summary!C4:D4", xValues: "Summary!C1:D1" },
@@ -116,8 +171,12 @@ describe("writeTableToNewSheet", () => {
   it("rejects malformed rows before touching the workbook, naming row and column", async () => {
     const fake = createFakeExcel();
     const before = await existingState(fake);
-    await expect(fake.run((context) => writeTableToNewSheet(context, { sheetName: "X", header: ["a", "b"], rows: [[1, 2], [3]] }))).rejects.toThrow("row 2 has 1 cells but the header has 2 columns");
-    await expect(fake.run((context) => writeTableToNewSheet(context, { sheetName: "X", header: ["a"], rows: [[NaN]] }))).rejects.toThrow('row 1, column "a"');
+    await expect(
+      fake.run((context) => writeTableToNewSheet(context, { sheetName: "X", header: ["a", "b"], rows: [[1, 2], [3]] })),
+    ).rejects.toThrow("row 2 has 1 cells but the header has 2 columns");
+    await expect(
+      fake.run((context) => writeTableToNewSheet(context, { sheetName: "X", header: ["a"], rows: [[NaN]] })),
+    ).rejects.toThrow('row 1, column "a"');
     expect(await existingState(fake)).toBe(before);
   });
 });
@@ -144,7 +203,9 @@ describe("all or nothing", () => {
         seedUserSheets(fake);
         const before = await existingState(fake);
         fake.failSync(n, { applyFirst });
-        await expect(fake.run((context) => writeSheetsAtomically(context, specs(), { maxRequestBytes: 200_000 }))).rejects.toMatchObject({ code: "GeneralException" });
+        await expect(
+          fake.run((context) => writeSheetsAtomically(context, specs(), { maxRequestBytes: 200_000 })),
+        ).rejects.toMatchObject({ code: "GeneralException" });
         expect(await existingState(fake)).toBe(before);
       }
     }
@@ -176,14 +237,21 @@ describe("all or nothing", () => {
     const fake = createFakeExcel({ requestLimitBytes: 300_000 });
     seedUserSheets(fake);
     const before = await existingState(fake);
-    await expect(fake.run((context) => writeSheetsAtomically(context, specs(), { maxRequestBytes: 1_000_000 }))).rejects.toMatchObject({ code: "RequestPayloadSizeLimitExceeded" });
+    await expect(
+      fake.run((context) => writeSheetsAtomically(context, specs(), { maxRequestBytes: 1_000_000 })),
+    ).rejects.toMatchObject({ code: "RequestPayloadSizeLimitExceeded" });
     expect(await existingState(fake)).toBe(before);
   });
 
   it("writes several sheets and reports progress up to 1", async () => {
     const fake = createFakeExcel();
     const fractions: number[] = [];
-    const result = await fake.run((context) => writeSheetsAtomically(context, specs(), { maxRequestBytes: 200_000, onProgress: (p) => fractions.push(p.fraction) }));
+    const result = await fake.run((context) =>
+      writeSheetsAtomically(context, specs(), {
+        maxRequestBytes: 200_000,
+        onProgress: (p) => fractions.push(p.fraction),
+      }),
+    );
     expect(result.map((r) => r.sheetName)).toEqual(["Timeseries", "Second"]);
     expect(fake.sheetNames()).toEqual(["Sheet1", "Timeseries", "Second"]);
     expect(fake.snapshot().sheets.every((s) => s.visibility === "Visible")).toBe(true);

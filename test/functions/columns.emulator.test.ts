@@ -25,7 +25,9 @@ const one = (value: unknown) => [[value]];
 
 /** What a spilled element shows: its value, or `{code, message}` for an error value. */
 function shown(rows: unknown[][]): unknown[][] {
-  return rows.map((row) => row.map((cell) => (cell instanceof HarnessCustomFunctionError ? { code: cell.code, message: cell.message } : cell)));
+  return rows.map((row) =>
+    row.map((cell) => (cell instanceof HarnessCustomFunctionError ? { code: cell.code, message: cell.message } : cell)),
+  );
 }
 
 beforeAll(async () => {
@@ -58,10 +60,21 @@ describe("RISK.SEARCH over ranges", () => {
       [19.07, 72.87],
       [25.76, -80.19],
     ];
-    const result = shown(await RISK.search(column(...points.map((p) => p[0])), column(...points.map((p) => p[1])), one("floods"), one("30yr"), null, null, inv()));
+    const result = shown(
+      await RISK.search(
+        column(...points.map((p) => p[0])),
+        column(...points.map((p) => p[1])),
+        one("floods"),
+        one("30yr"),
+        null,
+        null,
+        inv(),
+      ),
+    );
     expect(await fixture.routes()).toEqual({ "GET /api/search": 3 });
 
-    const single = async (lat: number, lng: number) => only(await RISK.search(one(lat), one(lng), one("floods"), one("30yr"), null, null, inv()));
+    const single = async (lat: number, lng: number) =>
+      only(await RISK.search(one(lat), one(lng), one("floods"), one("30yr"), null, null, inv()));
     expect(result).toEqual([
       [await single(51.5, -0.12)],
       [await single(19.07, 72.87)],
@@ -75,7 +88,15 @@ describe("RISK.SEARCH over ranges", () => {
     expect(result[0]![0]).toEqual(expect.any(Number));
 
     await fixture.resetStats();
-    await RISK.search(column(...points.map((p) => p[0])), column(...points.map((p) => p[1])), one("floods"), one("30yr"), null, null, inv());
+    await RISK.search(
+      column(...points.map((p) => p[0])),
+      column(...points.map((p) => p[1])),
+      one("floods"),
+      one("30yr"),
+      null,
+      null,
+      inv(),
+    );
     expect(await fixture.routes()).toEqual({}); // a recalculation of unchanged inputs sends nothing
   });
 
@@ -86,17 +107,37 @@ describe("RISK.SEARCH over ranges", () => {
     const result = await RISK.search(lats, lngs, hazards, one(30), null, [["score", "label"]], inv());
     expect(result).toHaveLength(3);
     for (let r = 0; r < 3; r++) {
-      expect(result[r]![0]).toBe(only(await RISK.search(one(lats[r]![0]), one(lngs[r]![0]), one("floods"), one(30), null, null, inv())));
-      expect(result[r]![1]).toBe(only(await RISK.search(one(lats[r]![0]), one(lngs[r]![0]), one("wildfire"), one(30), null, one("label"), inv())));
+      expect(result[r]![0]).toBe(
+        only(await RISK.search(one(lats[r]![0]), one(lngs[r]![0]), one("floods"), one(30), null, null, inv())),
+      );
+      expect(result[r]![1]).toBe(
+        only(
+          await RISK.search(one(lats[r]![0]), one(lngs[r]![0]), one("wildfire"), one(30), null, one("label"), inv()),
+        ),
+      );
     }
   });
 
   test("ranges that cannot pair give #VALUE! naming the arguments and their sizes; nothing is sent", async () => {
-    expect(await cellError(RISK.search(column(1, 2, 3), column(1, 2), one("floods"), one(30), null, null, inv()))).toEqual({
+    expect(
+      await cellError(RISK.search(column(1, 2, 3), column(1, 2), one("floods"), one(30), null, null, inv())),
+    ).toEqual({
       code: "#VALUE!",
       message: "lat (3×1) and lng (2×1) cannot pair: give ranges of the same size, or one value",
     });
-    expect(await cellError(RISK.search(column(1, 2), column(1, 2), [["floods", "wildfire", "drought"]], [["15yr", "30yr"]], null, null, inv()))).toEqual({
+    expect(
+      await cellError(
+        RISK.search(
+          column(1, 2),
+          column(1, 2),
+          [["floods", "wildfire", "drought"]],
+          [["15yr", "30yr"]],
+          null,
+          null,
+          inv(),
+        ),
+      ),
+    ).toEqual({
       code: "#VALUE!",
       message: "hazard (1×3) and horizon (1×2) cannot pair: give ranges of the same size, or one value",
     });
@@ -104,9 +145,20 @@ describe("RISK.SEARCH over ranges", () => {
   });
 
   test("the single-cell form is unchanged: the value as 1×1, the all-hazards table, the error in the cell", async () => {
-    expect(await RISK.search(51.5, -0.12, "floods", "30yr", null, null, inv())).toEqual(await RISK.search(one(51.5), one(-0.12), one("floods"), one("30yr"), null, null, inv()));
-    expect((await RISK.search(one(51.5), one(-0.12), one(""), one(null), null, null, inv()))[0]).toEqual(["hazard", "score_15yr", "label_15yr", "score_30yr", "label_30yr"]);
-    expect(await cellError(RISK.search(one(91), one(0), one("floods"), one("30yr"), null, null, inv()))).toEqual({ code: "#VALUE!", message: "lat must be from -90 to 90 (got 91)" });
+    expect(await RISK.search(51.5, -0.12, "floods", "30yr", null, null, inv())).toEqual(
+      await RISK.search(one(51.5), one(-0.12), one("floods"), one("30yr"), null, null, inv()),
+    );
+    expect((await RISK.search(one(51.5), one(-0.12), one(""), one(null), null, null, inv()))[0]).toEqual([
+      "hazard",
+      "score_15yr",
+      "label_15yr",
+      "score_30yr",
+      "label_30yr",
+    ]);
+    expect(await cellError(RISK.search(one(91), one(0), one("floods"), one("30yr"), null, null, inv()))).toEqual({
+      code: "#VALUE!",
+      message: "lat must be from -90 to 90 (got 91)",
+    });
   });
 });
 
@@ -120,7 +172,8 @@ describe("portfolio functions over ranges, by index or entity_id", () => {
     const routes = await fixture.routes();
     expect(Object.keys(routes)).toEqual(["GET /api/portfolios/:portfolio_name/datasets/physical/summary"]);
 
-    const single = async (index: number) => only(await RISK.summary(one("demo-portfolio"), one(index), one("floods"), null, null, null, inv()));
+    const single = async (index: number) =>
+      only(await RISK.summary(one("demo-portfolio"), one(index), one("floods"), null, null, null, inv()));
     expect(result).toEqual([
       [await single(0)],
       [await single(1)],
@@ -136,7 +189,14 @@ describe("portfolio functions over ranges, by index or entity_id", () => {
   test("METRIC and TIMESERIES take an entity_id where they take an index", async () => {
     const assets = await fixture.client.portfolios.assets("demo-portfolio").all();
     const id3 = assets.find((a) => a.portfolio_index === 3)!.entity_id;
-    const byId = await RISK.metric(one("demo-portfolio"), column(id3, 3), one("ssp585"), one("flood"), one("summary_score_30yr"), inv());
+    const byId = await RISK.metric(
+      one("demo-portfolio"),
+      column(id3, 3),
+      one("ssp585"),
+      one("flood"),
+      one("summary_score_30yr"),
+      inv(),
+    );
     expect(byId[0]![0]).toEqual(expect.any(Number));
     expect(byId[0]![0]).toBe(byId[1]![0]);
     const series = await RISK.timeseries("demo-portfolio", id3, "flood_potential", "ssp245", null, null, inv());
@@ -153,9 +213,18 @@ describe("portfolio functions over ranges, by index or entity_id", () => {
 
     const [vector] = await fixture.client.compositions.listVectors();
     await fixture.resetStats();
-    const layer = await RISK.layer(one(vector!.id), one("demo-portfolio"), column(0, 1, 2, 3), one("loss_flood_2050"), inv());
+    const layer = await RISK.layer(
+      one(vector!.id),
+      one("demo-portfolio"),
+      column(0, 1, 2, 3),
+      one("loss_flood_2050"),
+      inv(),
+    );
     expect(Object.values(await fixture.routes()).reduce((a, b) => a + b, 0)).toBe(1);
-    for (let i = 0; i < 4; i++) expect(layer[i]![0]).toBe(only(await RISK.layer(one(vector!.id), one("demo-portfolio"), one(i), one("loss_flood_2050"), inv())));
+    for (let i = 0; i < 4; i++)
+      expect(layer[i]![0]).toBe(
+        only(await RISK.layer(one(vector!.id), one("demo-portfolio"), one(i), one("loss_flood_2050"), inv())),
+      );
   });
 });
 
@@ -166,7 +235,9 @@ describe("entity_id resolution", () => {
     index.put(1, "DUP", "second");
     index.put(2, "DUP", "third");
     expect(index.resolve(readAssetRef("A-1"), "p")).toBe(0);
-    expect(() => index.resolve(readAssetRef("DUP"), "p")).toThrow('entity_id "DUP" is on 2 assets of "p" (index 1, 2): use the index');
+    expect(() => index.resolve(readAssetRef("DUP"), "p")).toThrow(
+      'entity_id "DUP" is on 2 assets of "p" (index 1, 2): use the index',
+    );
     expect(index.resolve(readAssetRef("2"), "p")).toBe(2);
     expect(index.resolve(readAssetRef(1), "p")).toBe(1);
   });

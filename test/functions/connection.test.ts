@@ -14,7 +14,12 @@ import {
 
 /** The connection store: default to the emulator, persist outside the workbook, announce changes. */
 
-const custom = { baseUrl: "https://risk.example.com/", natureUrl: "https://nature.example.com", apiKey: "  secret-key-123 ", project: "ec-DEMO" };
+const custom = {
+  baseUrl: "https://risk.example.com/",
+  natureUrl: "https://nature.example.com",
+  apiKey: "  secret-key-123 ",
+  project: "ec-DEMO",
+};
 
 let storage: ConnectionStorage;
 beforeEach(() => {
@@ -49,7 +54,12 @@ test("a saved connection is normalized, persisted, announced, and read back afte
   const seen: string[] = [];
   const unsubscribe = onConnectionChange((config) => seen.push(config.baseUrl));
   const saved = await saveConnection(custom);
-  expect(saved).toEqual({ baseUrl: "https://risk.example.com", natureUrl: "https://nature.example.com", apiKey: "secret-key-123", project: "ec-DEMO" });
+  expect(saved).toEqual({
+    baseUrl: "https://risk.example.com",
+    natureUrl: "https://nature.example.com",
+    apiKey: "secret-key-123",
+    project: "ec-DEMO",
+  });
   expect(getConnection()).toEqual(saved);
   expect(isDefaultConnection()).toBe(false);
   expect(seen).toEqual(["https://risk.example.com"]);
@@ -68,7 +78,9 @@ test("a saved connection is normalized, persisted, announced, and read back afte
 });
 
 test("an unusable connection is refused before anything is stored", async () => {
-  await expect(saveConnection({ ...custom, baseUrl: "http://risk.example.com" })).rejects.toBeInstanceOf(ConfigurationError);
+  await expect(saveConnection({ ...custom, baseUrl: "http://risk.example.com" })).rejects.toBeInstanceOf(
+    ConfigurationError,
+  );
   await expect(saveConnection({ ...custom, apiKey: " " })).rejects.toBeInstanceOf(ConfigurationError);
   expect(await storage.getItem("climate-risk.connection")).toBeNull();
   expect(isDefaultConnection()).toBe(true);

@@ -4,7 +4,13 @@
  * emulator over HTTP, with the loaders the functions use.
  */
 import { RiskEngine } from "../../src/functions/engine/engine";
-import { dataChangeMatcher, natureSubprojects, portfolioAssets, portfolioList, portfolioSummary } from "../../src/functions/data-loaders";
+import {
+  dataChangeMatcher,
+  natureSubprojects,
+  portfolioAssets,
+  portfolioList,
+  portfolioSummary,
+} from "../../src/functions/data-loaders";
 import { LastGoodCache, MemoryStorage } from "../../src/functions/engine/last-good-cache";
 import { closingFetch } from "./support/http-fetch";
 import { importPortfolio, startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
@@ -20,7 +26,10 @@ beforeAll(async () => {
 afterAll(() => fixture.emulator.close());
 
 const sites = (prefix: string, n: number, lat0: number) =>
-  ["entity_id,entity_name,lat,lng", ...Array.from({ length: n }, (_, i) => `${prefix}${i},Site ${i},${lat0 + i * 7},${10 + i * 13}`)].join("\n");
+  [
+    "entity_id,entity_name,lat,lng",
+    ...Array.from({ length: n }, (_, i) => `${prefix}${i},Site ${i},${lat0 + i * 7},${10 + i * 13}`),
+  ].join("\n");
 
 test("a re-synced portfolio answers from the cache until invalidated; then from the service; other portfolios stay cached", async () => {
   await importPortfolio(fixture.client, "inv-a", sites("A", 3, -40));
@@ -38,7 +47,9 @@ test("a re-synced portfolio answers from the cache until invalidated; then from 
   const after = await portfolioSummary(engine, "inv-a", "ssp585", 30, signal());
   expect(after.size).toBe(5);
   const fresh = await fixture.client.datasets.summary("inv-a", { scenario: "ssp585", window: 30 }).all();
-  expect(after.get(0)!.get("wildfire")!.risk_score).toBe(fresh[0].risk_summaries.find((s) => s.hazard === "wildfire")!.risk_score);
+  expect(after.get(0)!.get("wildfire")!.risk_score).toBe(
+    fresh[0].risk_summaries.find((s) => s.hazard === "wildfire")!.risk_score,
+  );
   expect(after.get(0)!.get("wildfire")!.risk_score).not.toBe(before.get(0)!.get("wildfire")!.risk_score);
 
   await portfolioSummary(engine, "inv-b", "ssp585", 30, signal());
@@ -66,10 +77,25 @@ test("the portfolio list and the nature list are dropped by the changes that alt
 
 test("which keys a change names", () => {
   const portfolio = dataChangeMatcher({ kind: "portfolio", portfolio: "sites" });
-  for (const key of ["summary|sites|ssp585|30", "extended|sites|ssp126", "items|sites|wildfire|ssp585|unified_prob|mid", "assets|sites", "layer|7|sites", "layer|a|b|sites", "portfolios"]) {
+  for (const key of [
+    "summary|sites|ssp585|30",
+    "extended|sites|ssp126",
+    "items|sites|wildfire|ssp585|unified_prob|mid",
+    "assets|sites",
+    "layer|7|sites",
+    "layer|a|b|sites",
+    "portfolios",
+  ]) {
     expect(portfolio(key) ? key : `not ${key}`).toBe(key);
   }
-  for (const key of ["summary|sites2|ssp585|30", "assets|site", "layer|sites|other", "search|1|2", "projects", "nature|subprojects"]) {
+  for (const key of [
+    "summary|sites2|ssp585|30",
+    "assets|site",
+    "layer|sites|other",
+    "search|1|2",
+    "projects",
+    "nature|subprojects",
+  ]) {
     expect(portfolio(key) ? `matched ${key}` : key).toBe(key);
   }
   const nature = dataChangeMatcher({ kind: "nature" });
@@ -78,7 +104,12 @@ test("which keys a change names", () => {
 });
 
 test("with a persistent cache, an invalidated portfolio reaches the service instead of the copy kept on disk", async () => {
-  const persistent = new RiskEngine({ connection: fixture.connection, fetch: closingFetch, maxRetries: 0, lastGood: new LastGoodCache(new MemoryStorage()) });
+  const persistent = new RiskEngine({
+    connection: fixture.connection,
+    fetch: closingFetch,
+    maxRetries: 0,
+    lastGood: new LastGoodCache(new MemoryStorage()),
+  });
   await importPortfolio(fixture.client, "inv-p", sites("P", 2, -10));
   expect((await portfolioSummary(persistent, "inv-p", "ssp585", 30, signal())).size).toBe(2);
   await persistent.flushPersistent();

@@ -47,13 +47,17 @@ describe("batching and de-duplication", () => {
     const calls = where.flatMap(([lat, lng]) =>
       ["floods", "wildfire", "cyclones", "heatwaves", "drought"].map((hazard) => ({ lat, lng, hazard })),
     );
-    const values = await Promise.all(calls.map((c) => search(engine, c.lat, c.lng, c.hazard, "30yr", null, null, createInvocation())));
+    const values = await Promise.all(
+      calls.map((c) => search(engine, c.lat, c.lng, c.hazard, "30yr", null, null, createInvocation())),
+    );
 
     expect(service.count("/api/search")).toBe(30);
     expect(service.peakOpen).toBeLessThanOrEqual(3);
     expect(service.peakOpen).toBeGreaterThan(1);
     calls.forEach((c, i) => {
-      const expected = searchAnswer(c.lat, c.lng).features[0]!.properties.physical_risk_exposure.local["30yr"].find((e) => e.hazard === c.hazard)!;
+      const expected = searchAnswer(c.lat, c.lng).features[0]!.properties.physical_risk_exposure.local["30yr"].find(
+        (e) => e.hazard === c.hazard,
+      )!;
       expect(values[i]).toEqual([[expected.score]]);
     });
     const stats = engine.stats();
@@ -63,7 +67,8 @@ describe("batching and de-duplication", () => {
   test("a second recalculation sends nothing; refresh() makes the next one fetch again", async () => {
     const service = await searchService(1);
     const engine = new RiskEngine({ connection: service.connection });
-    const recalc = () => Promise.all(points(20).map(([lat, lng]) => search(engine, lat, lng, "floods", 15, "background", "label")));
+    const recalc = () =>
+      Promise.all(points(20).map(([lat, lng]) => search(engine, lat, lng, "floods", 15, "background", "label")));
     const first = await recalc();
     expect(service.count("/api/search")).toBe(20);
 
@@ -127,8 +132,12 @@ describe("portfolio datasets", () => {
     });
     services.push(service);
     const engine = new RiskEngine({ connection: service.connection, readAhead: 2 });
-    const scores = await Promise.all(Array.from({ length: assets }, (_, i) => summary(engine, "p1", i, "floods", null, null, null)));
-    const classes = await Promise.all(Array.from({ length: assets }, (_, i) => summary(engine, "p1", i, "flood_potential", "SSP245", 30, "class")));
+    const scores = await Promise.all(
+      Array.from({ length: assets }, (_, i) => summary(engine, "p1", i, "floods", null, null, null)),
+    );
+    const classes = await Promise.all(
+      Array.from({ length: assets }, (_, i) => summary(engine, "p1", i, "flood_potential", "SSP245", 30, "class")),
+    );
 
     // The single-cell form of the column functions is a 1×1 array (see columns.ts).
     expect(scores).toEqual(Array.from({ length: assets }, (_, i) => [[i / 1000]]));
@@ -138,7 +147,11 @@ describe("portfolio datasets", () => {
     const pages = service.seen.map((r) => Number(r.query.get("page"))).sort();
     expect(pages.slice(0, 3)).toEqual([1, 2, 3]);
     expect(pages.length).toBeLessThanOrEqual(4);
-    expect(service.seen.every((r) => r.query.get("rows") === "250" && r.query.get("scenario") === "ssp245" && r.query.get("window") === "30")).toBe(true);
+    expect(
+      service.seen.every(
+        (r) => r.query.get("rows") === "250" && r.query.get("scenario") === "ssp245" && r.query.get("window") === "30",
+      ),
+    ).toBe(true);
 
     const missing = await cellError(summary(engine, "p1", assets, "floods", null, null, null));
     expect(missing).toEqual({ code: "#N/A", message: `No asset with index ${assets} in "p1"` });
@@ -151,9 +164,13 @@ describe("every call settles", () => {
     const service = await startFakeService((_request, res) => sendJson(res, { errors: ["boom"] }, 500));
     services.push(service);
     const engine = new RiskEngine({ connection: service.connection, maxRetries: 0, errorTtlMs: 80 });
-    const errors = await Promise.all(Array.from({ length: 50 }, () => cellError(search(engine, 5, 5, "floods", "30yr", null, null))));
+    const errors = await Promise.all(
+      Array.from({ length: 50 }, () => cellError(search(engine, 5, 5, "floods", "30yr", null, null))),
+    );
     expect(service.count("/api/search")).toBe(1);
-    expect(new Set(errors.map((e) => `${e.code} ${e.message}`))).toEqual(new Set(["#N/A The risk service failed (HTTP 500); recalculate to retry"]));
+    expect(new Set(errors.map((e) => `${e.code} ${e.message}`))).toEqual(
+      new Set(["#N/A The risk service failed (HTTP 500); recalculate to retry"]),
+    );
 
     await cellError(search(engine, 5, 5, "floods", "30yr", null, null));
     expect(service.count("/api/search")).toBe(1);
@@ -168,9 +185,15 @@ describe("every call settles", () => {
     services.push(service);
     const engine = new RiskEngine({ connection: service.connection, timeoutMs: 250, maxRetries: 0 });
     const started = Date.now();
-    const errors = await Promise.all(points(12).map(([lat, lng]) => cellError(search(engine, lat, lng, "wildfire", "15yr", null, null))));
+    const errors = await Promise.all(
+      points(12).map(([lat, lng]) => cellError(search(engine, lat, lng, "wildfire", "15yr", null, null))),
+    );
     const elapsed = Date.now() - started;
-    expect(errors.every((e) => e.code === "#N/A" && e.message === "The risk service did not answer in time; recalculate to retry")).toBe(true);
+    expect(
+      errors.every(
+        (e) => e.code === "#N/A" && e.message === "The risk service did not answer in time; recalculate to retry",
+      ),
+    ).toBe(true);
     expect(elapsed).toBeLessThan(2000);
   });
 
@@ -190,7 +213,9 @@ describe("every call settles", () => {
     const service = await searchService(60);
     const engine = new RiskEngine({ connection: service.connection, concurrency: 1, deadlineMs: 200 });
     const started = Date.now();
-    const values = await Promise.all(points(8).map(([lat, lng]) => search(engine, lat, lng, "floods", "30yr", null, null)));
+    const values = await Promise.all(
+      points(8).map(([lat, lng]) => search(engine, lat, lng, "floods", "30yr", null, null)),
+    );
     expect(Date.now() - started).toBeGreaterThan(400); // eight loads one after another, past the deadline
     expect(values.every((v) => typeof v[0]![0] === "number")).toBe(true);
     expect(engine.stats()).toMatchObject({ requests: 8, aborted: 0, failures: 0 });

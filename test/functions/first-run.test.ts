@@ -20,8 +20,20 @@ let sent = 0;
 beforeAll(() => {
   uninstall = installCustomFunctionsStub();
   setConnectionRequired(true);
-  useConnectionStorage({ getItem: async () => null, setItem: async () => undefined, removeItem: async () => undefined });
-  setDefaultEngine(new RiskEngine({ connection: getConnection, fetch: async () => { sent++; throw new Error("nothing may be sent"); } }));
+  useConnectionStorage({
+    getItem: async () => null,
+    setItem: async () => undefined,
+    removeItem: async () => undefined,
+  });
+  setDefaultEngine(
+    new RiskEngine({
+      connection: getConnection,
+      fetch: async () => {
+        sent++;
+        throw new Error("nothing may be sent");
+      },
+    }),
+  );
 });
 afterAll(() => {
   setDefaultEngine(undefined);
@@ -32,7 +44,12 @@ afterAll(() => {
 
 test("RISK cells show #N/A 'Open the Climate Risk pane to connect' and send nothing", async () => {
   expect(getConnection()).toEqual({ baseUrl: "", natureUrl: "", apiKey: "" });
-  expect(await cellError(summary("demo-portfolio", 0, "heatwave", "ssp585", 30, "score", createInvocation("A1") as never))).toEqual({ code: "#N/A", message: "Open the Climate Risk pane to connect" });
-  expect(await cellError(portfolios(createInvocation("B1") as never))).toEqual({ code: "#N/A", message: "Open the Climate Risk pane to connect" });
+  expect(
+    await cellError(summary("demo-portfolio", 0, "heatwave", "ssp585", 30, "score", createInvocation("A1") as never)),
+  ).toEqual({ code: "#N/A", message: "Open the Climate Risk pane to connect" });
+  expect(await cellError(portfolios(createInvocation("B1") as never))).toEqual({
+    code: "#N/A",
+    message: "Open the Climate Risk pane to connect",
+  });
   expect(sent).toBe(0);
 });

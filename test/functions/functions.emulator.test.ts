@@ -43,7 +43,9 @@ describe("each function reads what the service holds", () => {
     const floods30 = exposure.local["30yr"].find((e) => e.hazard === "floods")!;
     const heat15 = exposure.background["15yr"].find((e) => e.hazard === "heatwaves")!;
 
-    expect(await RISK.search(51.5, -0.12, "flood_potential", "30yr", null as never, null as never, inv())).toEqual([[floods30.score]]);
+    expect(await RISK.search(51.5, -0.12, "flood_potential", "30yr", null as never, null as never, inv())).toEqual([
+      [floods30.score],
+    ]);
     expect(await RISK.search(51.5, -0.12, "heatwave", 15, "background", "label", inv())).toEqual([[heat15.label]]);
 
     const table = await RISK.search(51.5, -0.12, "", null, null as never, null as never, inv());
@@ -58,18 +60,28 @@ describe("each function reads what the service holds", () => {
     const items = await fixture.client.datasets.summary("demo-portfolio", { scenario: "ssp245", window: 30 }).all();
     const asset = items.find((i) => i.portfolio_index === 3)!;
     const flood = asset.risk_summaries.find((r) => r.hazard === "flood_potential")!;
-    expect(only(await RISK.summary("demo-portfolio", 3, "floods", null as never, null, null as never, inv()))).toBe(flood.risk_score);
-    expect(only(await RISK.summary("demo-portfolio", 3, "flood_potential", "ssp245", 30, "class", inv()))).toBe(flood.risk_class);
+    expect(only(await RISK.summary("demo-portfolio", 3, "floods", null as never, null, null as never, inv()))).toBe(
+      flood.risk_score,
+    );
+    expect(only(await RISK.summary("demo-portfolio", 3, "flood_potential", "ssp245", 30, "class", inv()))).toBe(
+      flood.risk_class,
+    );
 
     const other = await fixture.client.datasets.summary("demo-portfolio", { scenario: "ssp585", window: 5 }).all();
     const heat = other.find((i) => i.portfolio_index === 7)!.risk_summaries.find((r) => r.hazard === "heatwave")!;
-    expect(only(await RISK.summary("demo-portfolio", 7, "heatwaves", "ssp585", "5", null as never, inv()))).toBe(heat.risk_score);
+    expect(only(await RISK.summary("demo-portfolio", 7, "heatwaves", "ssp585", "5", null as never, inv()))).toBe(
+      heat.risk_score,
+    );
 
-    expect(await cellError(RISK.summary("demo-portfolio", 5000, "floods", null as never, null, null as never, inv()))).toEqual({
+    expect(
+      await cellError(RISK.summary("demo-portfolio", 5000, "floods", null as never, null, null as never, inv())),
+    ).toEqual({
       code: "#N/A",
       message: 'No asset with index 5000 in "demo-portfolio"',
     });
-    expect(await cellError(RISK.summary("no-such-portfolio", 0, "floods", null as never, null, null as never, inv()))).toEqual({
+    expect(
+      await cellError(RISK.summary("no-such-portfolio", 0, "floods", null as never, null, null as never, inv())),
+    ).toEqual({
       code: "#N/A",
       message: 'Unknown portfolio "no-such-portfolio"',
     });
@@ -78,8 +90,12 @@ describe("each function reads what the service holds", () => {
   test("METRIC: a number and a label of the extended summary", async () => {
     const items = await fixture.client.datasets.extendedSummary("demo-portfolio", { scenario: "ssp585" }).all();
     const metrics = items.find((i) => i.portfolio_index === 2)!.scenario_analytics.ssp585!;
-    expect(only(await RISK.metric("demo-portfolio", 2, "ssp585", "floods", "structural_damage_2050_ubd", inv()))).toBe(metrics.flood!.structural_damage_2050_ubd);
-    expect(only(await RISK.metric("demo-portfolio", 2, "SSP585", "wildfire", "summary_label_30yr", inv()))).toBe(metrics.wildfire!.summary_label_30yr);
+    expect(only(await RISK.metric("demo-portfolio", 2, "ssp585", "floods", "structural_damage_2050_ubd", inv()))).toBe(
+      metrics.flood!.structural_damage_2050_ubd,
+    );
+    expect(only(await RISK.metric("demo-portfolio", 2, "SSP585", "wildfire", "summary_label_30yr", inv()))).toBe(
+      metrics.wildfire!.summary_label_30yr,
+    );
     expect(await cellError(RISK.metric("demo-portfolio", 2, "ssp585", "wildfire", "damage_2999", inv()))).toEqual({
       code: "#N/A",
       message: 'Unknown metric "damage_2999": e.g. summary_score_30yr',
@@ -98,7 +114,9 @@ describe("each function reads what the service holds", () => {
     expect(table.length).toBeGreaterThan(50);
 
     const upper = await RISK.timeseries("demo-portfolio", 4, "drought", "ssp245", "spei_norm", "ub", inv());
-    const ub = await fixture.client.datasets.items("demo-portfolio", { hazard: "water_stress", scenario: "ssp245", indicator: "spei_norm", measure: "ub" }).all();
+    const ub = await fixture.client.datasets
+      .items("demo-portfolio", { hazard: "water_stress", scenario: "ssp245", indicator: "spei_norm", measure: "ub" })
+      .all();
     const first = Object.keys(ub.find((i) => i.portfolio_index === 4)!.risk_exposure).sort()[0]!;
     expect(upper[1]).toEqual([Number(first), ub.find((i) => i.portfolio_index === 4)!.risk_exposure[first]]);
   });
@@ -116,8 +134,17 @@ describe("each function reads what the service holds", () => {
     const table = await RISK.assets("demo-portfolio", inv());
     expect(table[0]!.slice(0, 5)).toEqual(["portfolio_index", "entity_id", "entity_name", "lat", "lng"]);
     expect(table).toHaveLength(assets.length + 1);
-    expect(table[1]!.slice(0, 5)).toEqual([0, assets[0]!.entity_id, assets[0]!.entity_name, assets[0]!.lat, assets[0]!.lng]);
-    expect(await cellError(RISK.assets("no-such-portfolio", inv()))).toEqual({ code: "#N/A", message: 'Unknown portfolio "no-such-portfolio"' });
+    expect(table[1]!.slice(0, 5)).toEqual([
+      0,
+      assets[0]!.entity_id,
+      assets[0]!.entity_name,
+      assets[0]!.lat,
+      assets[0]!.lng,
+    ]);
+    expect(await cellError(RISK.assets("no-such-portfolio", inv()))).toEqual({
+      code: "#N/A",
+      message: 'Unknown portfolio "no-such-portfolio"',
+    });
   });
 
   test("LAYER: the default column is the first numeric layer column; a named column is read as named", async () => {
@@ -128,12 +155,18 @@ describe("each function reads what the service holds", () => {
     const fields = parsed.meta.fields!;
     const row = parsed.data.find((r) => r.portfolio_index === 5)!;
     // The apply CSV keeps text properties too (issue 16); the default is the first numeric layer column.
-    const firstLayerColumn = fields.slice(fields.indexOf("distance_km") + 1).find((f) => parsed.data.some((r) => typeof r[f] === "number"))!;
+    const firstLayerColumn = fields
+      .slice(fields.indexOf("distance_km") + 1)
+      .find((f) => parsed.data.some((r) => typeof r[f] === "number"))!;
     expect(fields.slice(fields.indexOf("distance_km") + 1).some((f) => typeof row[f] === "string")).toBe(true);
 
     expect(only(await RISK.layer(vector.id, "demo-portfolio", 5, null as never, inv()))).toBe(row[firstLayerColumn]);
-    expect(only(await RISK.layer(String(vector.id), "demo-portfolio", 5, "loss_flood_2050", inv()))).toBe(row.loss_flood_2050);
-    expect(await cellError(RISK.layer(vector.id, "demo-portfolio", 5, "no_such_column", inv()))).toMatchObject({ code: "#N/A" });
+    expect(only(await RISK.layer(String(vector.id), "demo-portfolio", 5, "loss_flood_2050", inv()))).toBe(
+      row.loss_flood_2050,
+    );
+    expect(await cellError(RISK.layer(vector.id, "demo-portfolio", 5, "no_such_column", inv()))).toMatchObject({
+      code: "#N/A",
+    });
     expect(await cellError(RISK.layer(987654, "demo-portfolio", 5, null as never, inv()))).toEqual({
       code: "#N/A",
       message: 'Unknown layer "987654" or portfolio "demo-portfolio"',
@@ -144,8 +177,12 @@ describe("each function reads what the service holds", () => {
     const [superproject] = await fixture.client.nature.superprojects();
     const [sub] = await fixture.client.nature.subprojects(superproject!);
     const exported = await fixture.client.nature.exportSubproject(sub!.id);
-    expect(only(await RISK.nature(sub!.name.toUpperCase(), "seismic_baseline_mean", inv()))).toBe(exported.summary.seismic_baseline_mean);
-    expect(only(await RISK.nature(sub!.id, "wildfire_ssp585_2050_mean", inv()))).toBe(exported.summary.wildfire_ssp585_2050_mean);
+    expect(only(await RISK.nature(sub!.name.toUpperCase(), "seismic_baseline_mean", inv()))).toBe(
+      exported.summary.seismic_baseline_mean,
+    );
+    expect(only(await RISK.nature(sub!.id, "wildfire_ssp585_2050_mean", inv()))).toBe(
+      exported.summary.wildfire_ssp585_2050_mean,
+    );
     expect(await cellError(RISK.nature("Nowhere Forest", "seismic_baseline_mean", inv()))).toEqual({
       code: "#N/A",
       message: 'Unknown sub-project "Nowhere Forest"',
@@ -163,7 +200,12 @@ describe("errors that say what to do", () => {
         code: "#N/A",
         message: "API key refused: open the Climate Risk pane to check it",
       });
-      setDefaultEngine(new RiskEngine({ connection: { ...fixture.connection, baseUrl: "http://127.0.0.1:9", natureUrl: "http://127.0.0.1:9/nature" }, maxRetries: 0 }));
+      setDefaultEngine(
+        new RiskEngine({
+          connection: { ...fixture.connection, baseUrl: "http://127.0.0.1:9", natureUrl: "http://127.0.0.1:9/nature" },
+          maxRetries: 0,
+        }),
+      );
       expect(await cellError(RISK.projects(inv()))).toEqual({
         code: "#N/A",
         message: "Cannot reach the risk service: open the Climate Risk pane to connect",
@@ -174,18 +216,33 @@ describe("errors that say what to do", () => {
 
     await fixture.client.portfolios.create("still-cooking");
     await fixture.client.portfolios.importAssets("still-cooking", assetsCsv(3));
-    expect(await cellError(RISK.summary("still-cooking", 0, "floods", null as never, null, null as never, inv()))).toEqual({
+    expect(
+      await cellError(RISK.summary("still-cooking", 0, "floods", null as never, null, null as never, inv())),
+    ).toEqual({
       code: "#N/A",
       message: "Risk data is still being generated; recalculate in a minute",
     });
     await importPortfolio(fixture.client, "still-cooking", assetsCsv(3));
-    expect(typeof (only(await RISK.summary("still-cooking", 0, "floods", null as never, null, null as never, inv())))).toBe("number");
+    expect(
+      typeof only(await RISK.summary("still-cooking", 0, "floods", null as never, null, null as never, inv())),
+    ).toBe("number");
   });
 });
 
 describe("request counts at scale", () => {
   test("10,000 SEARCH cells over 1,000 distinct points send exactly 1,000 search requests; a recalculation sends none", async () => {
-    const hazards = ["floods", "cyclones", "drought", "heatwaves", "sea_level_rise", "wildfire", "flood_potential", "cyclone", "heatwave", "water_stress"];
+    const hazards = [
+      "floods",
+      "cyclones",
+      "drought",
+      "heatwaves",
+      "sea_level_rise",
+      "wildfire",
+      "flood_potential",
+      "cyclone",
+      "heatwave",
+      "water_stress",
+    ];
     const cells: [number, number, string][] = [];
     for (let p = 0; p < 1000; p++) {
       const lat = Math.round((((p * 7919) % 16000) / 100 - 80) * 1000) / 1000;
@@ -193,7 +250,10 @@ describe("request counts at scale", () => {
       for (const hazard of hazards) cells.push([lat, lng, hazard]);
     }
     await fixture.resetStats();
-    const recalc = () => Promise.all(cells.map(([lat, lng, hazard]) => RISK.search(lat, lng, hazard, "30yr", null as never, null as never, inv())));
+    const recalc = () =>
+      Promise.all(
+        cells.map(([lat, lng, hazard]) => RISK.search(lat, lng, hazard, "30yr", null as never, null as never, inv())),
+      );
     const values = await recalc();
     expect(values).toHaveLength(10_000);
     expect(values.every((v) => typeof v[0]![0] === "number")).toBe(true);
@@ -208,7 +268,11 @@ describe("request counts at scale", () => {
     await importPortfolio(fixture.client, "bulk-5000", assetsCsv(5000));
     await fixture.resetStats();
     const recalc = () =>
-      Promise.all(Array.from({ length: 5000 }, (_, i) => RISK.summary("bulk-5000", i, "wildfire", null as never, null, null as never, inv()).then(only)));
+      Promise.all(
+        Array.from({ length: 5000 }, (_, i) =>
+          RISK.summary("bulk-5000", i, "wildfire", null as never, null, null as never, inv()).then(only),
+        ),
+      );
     const scores = await recalc();
     expect(scores.every((s) => typeof s === "number")).toBe(true);
 
@@ -219,8 +283,15 @@ describe("request counts at scale", () => {
     expect(pages).toBeGreaterThanOrEqual(21);
     expect(pages).toBeLessThanOrEqual(21 + engine.settings.readAhead - 1);
 
-    const direct = await fixture.client.datasets.summary("bulk-5000", { scenario: "ssp245", window: 30 }).all({ rows: 250 });
-    const byIndex = new Map(direct.map((item) => [item.portfolio_index, item.risk_summaries.find((r) => r.hazard === "wildfire")!.risk_score]));
+    const direct = await fixture.client.datasets
+      .summary("bulk-5000", { scenario: "ssp245", window: 30 })
+      .all({ rows: 250 });
+    const byIndex = new Map(
+      direct.map((item) => [
+        item.portfolio_index,
+        item.risk_summaries.find((r) => r.hazard === "wildfire")!.risk_score,
+      ]),
+    );
     expect(scores).toEqual(Array.from({ length: 5000 }, (_, i) => byIndex.get(i)));
 
     await fixture.resetStats();

@@ -31,7 +31,11 @@ afterAll(() => {
 });
 
 /** A "runtime": an engine as the add-in makes one, over a storage that outlives it. */
-function startRuntime(fixture: EmulatorFixture, storage: MemoryStorage, options: Partial<EngineOptions> = {}): RiskEngine {
+function startRuntime(
+  fixture: EmulatorFixture,
+  storage: MemoryStorage,
+  options: Partial<EngineOptions> = {},
+): RiskEngine {
   const engine = new RiskEngine({
     connection: fixture.connection,
     maxRetries: 0,
@@ -46,10 +50,12 @@ function startRuntime(fixture: EmulatorFixture, storage: MemoryStorage, options:
 /** Three single cells and one column formula, as a sheet would hold them. */
 async function recalculate() {
   const cells = await Promise.all(
-    POINTS.map(([lat, lng], i) => RISK.search(lat, lng, "floods", "30yr", null, null, createInvocation(`Sheet1!C${i + 2}`)).then(
-      (value) => ({ value }),
-      async (error: unknown) => ({ error: await cellError(Promise.reject(error)) }),
-    )),
+    POINTS.map(([lat, lng], i) =>
+      RISK.search(lat, lng, "floods", "30yr", null, null, createInvocation(`Sheet1!C${i + 2}`)).then(
+        (value) => ({ value }),
+        async (error: unknown) => ({ error: await cellError(Promise.reject(error)) }),
+      ),
+    ),
   );
   return cells;
 }
@@ -123,7 +129,10 @@ test("when the service is gone: the error by default, the last good value by set
   await fixture.emulator.close(); // the service is unreachable now
 
   const failed = await recalculate();
-  for (const cell of failed) expect(cell).toEqual({ error: { code: "#N/A", message: "Cannot reach the risk service: open the Climate Risk pane to connect" } });
+  for (const cell of failed)
+    expect(cell).toEqual({
+      error: { code: "#N/A", message: "Cannot reach the risk service: open the Climate Risk pane to connect" },
+    });
   const listed = engine.staleCells.list();
   expect(listed.map((cell) => [cell.address, cell.showing])).toEqual([
     ["Sheet1!C2", "error"],
@@ -151,7 +160,7 @@ test("when the service is gone: the error by default, the last good value by set
   }
 });
 
-test("a load past its deadline is an outage too: with \"keep last good\" the cells show their last good values", async () => {
+test('a load past its deadline is an outage too: with "keep last good" the cells show their last good values', async () => {
   const fixture = await startEmulatorFixture({ latencyMs: 400 });
   try {
     const storage = new MemoryStorage();
@@ -179,8 +188,12 @@ test("a column formula lists its cell once; Clear cache empties memory, storage 
   expect((await engine.persistentUsage())!.entries).toBe(3);
   await fixture.emulator.close();
   engine.failurePolicy = "keep last good";
-  expect(await RISK.search(lats, lngs, [["floods"]], [["30yr"]], null, null, createInvocation("Sheet1!D2"))).toEqual(good);
-  expect(engine.staleCells.list()).toMatchObject([{ address: "Sheet1!D2", showing: "old value", keys: expect.arrayContaining([expect.stringContaining("search|")]) }]);
+  expect(await RISK.search(lats, lngs, [["floods"]], [["30yr"]], null, null, createInvocation("Sheet1!D2"))).toEqual(
+    good,
+  );
+  expect(engine.staleCells.list()).toMatchObject([
+    { address: "Sheet1!D2", showing: "old value", keys: expect.arrayContaining([expect.stringContaining("search|")]) },
+  ]);
 
   await engine.clearCache();
   expect(engine.staleCells.list()).toEqual([]);

@@ -18,7 +18,9 @@ test("the functions and the pane read every cell of the apply CSV the same way",
   expect(layer.columns).toEqual(sheet.header);
   sheet.rows.forEach((cells, i) => {
     const row = layer.rows.get(i)!;
-    sheet.header.forEach((column, c) => expect([column, row[column]]).toEqual([column, cells[c] === "" ? null : cells[c]]));
+    sheet.header.forEach((column, c) =>
+      expect([column, row[column]]).toEqual([column, cells[c] === "" ? null : cells[c]]),
+    );
   });
   expect(layer.rows.get(0)!.entity_id).toBe("007");
   expect(layer.rows.get(0)!.site_code).toBe("0042");

@@ -42,7 +42,16 @@ afterAll(async () => {
 function newHarness(): { fake: FakeExcel; engine: FormulaEngine; workbook: WorkbookController } {
   const fake = createFakeExcel();
   const registry = new FunctionRegistry();
-  const byId: Record<string, unknown> = { SEARCH: RISK.search, SUMMARY: RISK.summary, METRIC: RISK.metric, IMPACT: RISK.impact, LAYER: RISK.layer, NATURE: RISK.nature, TIMESERIES: RISK.timeseries, ASSETS: RISK.assets };
+  const byId: Record<string, unknown> = {
+    SEARCH: RISK.search,
+    SUMMARY: RISK.summary,
+    METRIC: RISK.metric,
+    IMPACT: RISK.impact,
+    LAYER: RISK.layer,
+    NATURE: RISK.nature,
+    TIMESERIES: RISK.timeseries,
+    ASSETS: RISK.assets,
+  };
   for (const [id, fn] of Object.entries(byId)) registry.register(id, fn as (...args: unknown[]) => unknown);
   const engine = new FormulaEngine(fake, registry, new MetadataIndex(metadata));
   fake.setFormulaEvaluator(engine.evaluator);
@@ -56,8 +65,20 @@ test("functions.json declares every per-row parameter of the column functions as
     expect((fn as unknown as { result: { dimensionality: string } }).result.dimensionality).toBe("matrix");
     expect(fn.options).toMatchObject({ cancelable: true, requiresAddress: true });
   }
-  expect(metadata.find((f) => f.id === "SEARCH")!.parameters.map((p) => p.name)).toEqual(["lat", "lng", "hazard", "horizon", "extent", "field"]);
-  expect(metadata.find((f) => f.id === "SUMMARY")!.parameters.map((p) => p.name).slice(0, 3)).toEqual(["portfolio", "index", "hazard"]);
+  expect(metadata.find((f) => f.id === "SEARCH")!.parameters.map((p) => p.name)).toEqual([
+    "lat",
+    "lng",
+    "hazard",
+    "horizon",
+    "extent",
+    "field",
+  ]);
+  expect(
+    metadata
+      .find((f) => f.id === "SUMMARY")!
+      .parameters.map((p) => p.name)
+      .slice(0, 3),
+  ).toEqual(["portfolio", "index", "hazard"]);
 });
 
 test("=RISK.SEARCH(B2:B7, C2:C7, ...) spills one score per row; a blank row stays blank, a bad row shows its error; dependents follow", async () => {
@@ -98,12 +119,7 @@ test("=RISK.SEARCH(B2:B7, C2:C7, ...) spills one score per row; a blank row stay
 
 test("a value in the spill area gives #SPILL!; clearing it lets the column spill again", async () => {
   const { engine, workbook } = newHarness();
-  workbook.setCells("Sheet1!A1", [
-    ["hazard"],
-    ["flood_potential"],
-    ["wildfire"],
-    ["heatwave"],
-  ]);
+  workbook.setCells("Sheet1!A1", [["hazard"], ["flood_potential"], ["wildfire"], ["heatwave"]]);
   workbook.setCell("Sheet1!C4", "in the way");
   workbook.setCell("Sheet1!C2", '=RISK.SUMMARY("demo-portfolio",0,A2:A4)');
   await engine.waitForIdle();

@@ -35,7 +35,10 @@ export interface SetCheck extends ApiSet {
   line: number;
 }
 
-const TYPINGS = [`${path.sep}@types${path.sep}office-js${path.sep}`, `${path.sep}@types${path.sep}custom-functions-runtime${path.sep}`];
+const TYPINGS = [
+  `${path.sep}@types${path.sep}office-js${path.sep}`,
+  `${path.sep}@types${path.sep}custom-functions-runtime${path.sep}`,
+];
 const TAG = /\[Api set: ([A-Za-z]+) (\d+\.\d+)/;
 /** Names of functions whose literal arguments count as a requirement-set check. */
 const CHECK_FUNCTIONS = new Set(["isSetSupported", "requirementSupported"]);
@@ -86,16 +89,29 @@ function inTypePosition(node: ts.Node): boolean {
  * typings; not its project boundary, so other files may be added). `virtual` adds files that
  * exist only in memory (path to text).
  */
-export function createProgram(root: string, files: readonly string[], virtual: ReadonlyMap<string, string> = new Map()): ts.Program {
+export function createProgram(
+  root: string,
+  files: readonly string[],
+  virtual: ReadonlyMap<string, string> = new Map(),
+): ts.Program {
   const configPath = path.join(root, "src", "tsconfig.json");
   const config = ts.readConfigFile(configPath, ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, path.dirname(configPath));
-  const options = { ...parsed.options, noEmit: true, composite: false, declaration: false, emitDeclarationOnly: false, rootDir: undefined };
+  const options = {
+    ...parsed.options,
+    noEmit: true,
+    composite: false,
+    declaration: false,
+    emitDeclarationOnly: false,
+    rootDir: undefined,
+  };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, language, ...rest) => {
     const text = virtual.get(path.resolve(fileName));
-    return text !== undefined ? ts.createSourceFile(fileName, text, language) : getSourceFile(fileName, language, ...rest);
+    return text !== undefined
+      ? ts.createSourceFile(fileName, text, language)
+      : getSourceFile(fileName, language, ...rest);
   };
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (fileName) => virtual.has(path.resolve(fileName)) || fileExists(fileName);
@@ -108,7 +124,9 @@ export function createProgram(root: string, files: readonly string[], virtual: R
  */
 export function excelMemberSets(root: string, members: readonly string[]): Map<string, ApiSet | undefined> {
   const probe = path.join(root, "test", "requirements", "__member-probe__.ts");
-  const text = members.map((m, i) => `declare const probe${i}: Excel.${m.split(".")[0]};\nvoid probe${i}.${m.split(".")[1]};`).join("\n");
+  const text = members
+    .map((m, i) => `declare const probe${i}: Excel.${m.split(".")[0]};\nvoid probe${i}.${m.split(".")[1]};`)
+    .join("\n");
   const { uses } = scanApiSets(root, [], new Map([[probe, text]]));
   const found = new Map<string, ApiSet | undefined>(members.map((m) => [m, undefined]));
   for (const use of uses) {
@@ -119,7 +137,11 @@ export function excelMemberSets(root: string, members: readonly string[]): Map<s
 }
 
 /** Every tagged API use and every literal set check in `files` (absolute paths) and `virtual` ones. */
-export function scanApiSets(root: string, files: readonly string[], virtual: ReadonlyMap<string, string> = new Map()): { uses: ApiUse[]; checks: SetCheck[] } {
+export function scanApiSets(
+  root: string,
+  files: readonly string[],
+  virtual: ReadonlyMap<string, string> = new Map(),
+): { uses: ApiUse[]; checks: SetCheck[] } {
   const program = createProgram(root, files, virtual);
   const checker = program.getTypeChecker();
   const uses: ApiUse[] = [];
@@ -149,7 +171,11 @@ export function scanApiSets(root: string, files: readonly string[], virtual: Rea
       }
       if (ts.isCallExpression(node)) {
         const callee = node.expression;
-        const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : "";
+        const name = ts.isPropertyAccessExpression(callee)
+          ? callee.name.text
+          : ts.isIdentifier(callee)
+            ? callee.text
+            : "";
         const [first, second] = node.arguments;
         // load("address, rowCount") / load("items/name"): resolve each top-level property name.
         if (name === "load" && ts.isPropertyAccessExpression(callee) && first && ts.isStringLiteralLike(first)) {
@@ -163,7 +189,12 @@ export function scanApiSets(root: string, files: readonly string[], virtual: Rea
           }
         }
         if (CHECK_FUNCTIONS.has(name) && first && ts.isStringLiteralLike(first)) {
-          checks.push({ name: first.text, version: second && ts.isStringLiteralLike(second) ? second.text : "1.1", file, line: lineOf(node) });
+          checks.push({
+            name: first.text,
+            version: second && ts.isStringLiteralLike(second) ? second.text : "1.1",
+            file,
+            line: lineOf(node),
+          });
         }
       }
       ts.forEachChild(node, visit);
@@ -175,7 +206,9 @@ export function scanApiSets(root: string, files: readonly string[], virtual: Rea
 
 /** The sets manifest.xml's <Requirements> declares (the add-in only loads where all are supported). */
 export function manifestSets(manifestText: string): ApiSet[] {
-  const requirements = /<Requirements>([\s\S]*?)<\/Requirements>/.exec(manifestText.replace(/<VersionOverrides[\s\S]*<\/VersionOverrides>/, ""));
+  const requirements = /<Requirements>([\s\S]*?)<\/Requirements>/.exec(
+    manifestText.replace(/<VersionOverrides[\s\S]*<\/VersionOverrides>/, ""),
+  );
   if (!requirements) return [];
   const defaultMin = /<Sets[^>]*DefaultMinVersion="([^"]+)"/.exec(requirements[1])?.[1] ?? "1.1";
   return [...requirements[1].matchAll(/<Set\s+([^>]*?)\/?>/g)].map((m) => ({

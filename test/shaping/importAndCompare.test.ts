@@ -5,7 +5,7 @@ import { buildImportCsv, portfolioHoldsExactly, validateAssetRange, type Asset }
 const rows = validateAssetRange({
   values: [
     ["id", "name", "lat", "lng", "Country", "Note"],
-    ["a,1", 'The "HQ"', 47.5, 8.25, "CH", "=HYPERLINK(\"http://evil\")"],
+    ["a,1", 'The "HQ"', 47.5, 8.25, "CH", '=HYPERLINK("http://evil")'],
     ["b", "Line\nbreak", -33.9, 151.2, "AU", "+cmd"],
     ["c", "東京 – Ōta", 35.6, 139.7, "", "@SUM(1)"],
   ],
@@ -20,7 +20,7 @@ describe("buildImportCsv", () => {
     const parsed = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data;
     expect(parsed).toEqual([
       ["entity_id", "entity_name", "lat", "lng", "label:country", "label:note"],
-      ["a,1", 'The "HQ"', "47.5", "8.25", "CH", "=HYPERLINK(\"http://evil\")"],
+      ["a,1", 'The "HQ"', "47.5", "8.25", "CH", '=HYPERLINK("http://evil")'],
       ["b", "Line\nbreak", "-33.9", "151.2", "AU", "+cmd"],
       ["c", "東京 – Ōta", "35.6", "139.7", "", "@SUM(1)"],
     ]);

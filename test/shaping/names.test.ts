@@ -1,5 +1,12 @@
 /** Portfolio, sheet and table names. */
-import { portfolioNameProblem, isValidPortfolioName, suggestPortfolioName, makeValidSheetName, uniqueSheetName, uniqueTableName } from "../../src/shaping";
+import {
+  portfolioNameProblem,
+  isValidPortfolioName,
+  suggestPortfolioName,
+  makeValidSheetName,
+  uniqueSheetName,
+  uniqueTableName,
+} from "../../src/shaping";
 
 describe("portfolio names", () => {
   it("accepts letters, digits, _ and - only", () => {
@@ -7,7 +14,9 @@ describe("portfolio names", () => {
     expect(portfolioNameProblem("EU_sites-2024")).toBeNull();
     expect(portfolioNameProblem("")).toBe("Enter a portfolio name.");
     expect(portfolioNameProblem("EU sites")).toMatch(/has spaces/);
-    expect(portfolioNameProblem("Zürich/2024")).toBe('Portfolio name "Zürich/2024" has "ü", "/": use letters A-Z, digits, _ and - only.');
+    expect(portfolioNameProblem("Zürich/2024")).toBe(
+      'Portfolio name "Zürich/2024" has "ü", "/": use letters A-Z, digits, _ and - only.',
+    );
     expect(isValidPortfolioName("a.b")).toBe(false);
   });
 
@@ -21,7 +30,8 @@ describe("portfolio names", () => {
     expect(long.endsWith("_2")).toBe(true);
     expect(suggestPortfolioName("A1")).toBe("A1_portfolio");
     expect(suggestPortfolioName("Quarterly review of all sites 2024")).toBe("Quarterly_review_of_all_sites");
-    for (const s of ["Sites (Zürich) 2024", "東京", "  --  ", "a/b\\c", "Q", "x".repeat(40)]) expect(isValidPortfolioName(suggestPortfolioName(s))).toBe(true);
+    for (const s of ["Sites (Zürich) 2024", "東京", "  --  ", "a/b\\c", "Q", "x".repeat(40)])
+      expect(isValidPortfolioName(suggestPortfolioName(s))).toBe(true);
   });
 
   it("refuses names shorter than 3 or longer than 30 characters, saying how long they are", () => {

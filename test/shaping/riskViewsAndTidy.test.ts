@@ -1,9 +1,19 @@
 /** Pure shaping of the risk views and of tidy timeseries: no Excel, no HTTP. */
-import { buildRiskMatrix, buildScenarioComparison, labelCountsByHazard, labelCountsTable } from "../../src/shaping/riskViews";
+import {
+  buildRiskMatrix,
+  buildScenarioComparison,
+  labelCountsByHazard,
+  labelCountsTable,
+} from "../../src/shaping/riskViews";
 import { TidyTimeseriesBuilder, splitTimeseries } from "../../src/shaping/tidyTimeseries";
 import type { PhysicalItem, SummaryItem } from "../../src/shaping/types";
 
-const item = (index: number, scenario: string, window: number, risks: Array<[string, string, number]>): SummaryItem => ({
+const item = (
+  index: number,
+  scenario: string,
+  window: number,
+  risks: Array<[string, string, number]>,
+): SummaryItem => ({
   portfolio_name: "p",
   portfolio_index: index,
   entity_id: `E${index}`,
@@ -11,12 +21,19 @@ const item = (index: number, scenario: string, window: number, risks: Array<[str
   scenario,
   window,
   window_start_year: 2025,
-  risk_summaries: risks.map(([hazard, risk_class, risk_score]) => ({ hazard, risk_class: risk_class as "LOW", risk_score })),
+  risk_summaries: risks.map(([hazard, risk_class, risk_score]) => ({
+    hazard,
+    risk_class: risk_class as "LOW",
+    risk_score,
+  })),
 });
 
 describe("risk views", () => {
   const items = [
-    item(1, "ssp585", 30, [["wildfire", "HIGH", 0.9], ["cyclone", "LOW", 0.1]]),
+    item(1, "ssp585", 30, [
+      ["wildfire", "HIGH", 0.9],
+      ["cyclone", "LOW", 0.1],
+    ]),
     item(0, "ssp585", 30, [["wildfire", "LOW", 0.2]]),
     item(0, "ssp126", 30, [["wildfire", "LOW", 0.1]]),
     item(1, "ssp126", 30, [["wildfire", "MEDIUM", 0.5]]),
@@ -27,7 +44,10 @@ describe("risk views", () => {
   it("a matrix row per asset of the scenario and window, a hazard the asset lacks is an empty cell", () => {
     const m = buildRiskMatrix(items, "ssp585", 30, "label");
     expect(m.header).toEqual(["portfolio_index", "entity_id", "entity_name", "cyclone", "wildfire"]);
-    expect(m.rows).toEqual([[0, "E0", "Asset 0", "", "LOW"], [1, "E1", "Asset 1", "LOW", "HIGH"]]);
+    expect(m.rows).toEqual([
+      [0, "E0", "Asset 0", "", "LOW"],
+      [1, "E1", "Asset 1", "LOW", "HIGH"],
+    ]);
     expect(buildRiskMatrix(items, "ssp585", 30, "score").rows[1].slice(3)).toEqual([0.1, 0.9]);
     expect(m.title).toContain("ssp585 · 30-year window");
   });
@@ -44,18 +64,42 @@ describe("risk views", () => {
   it("counts per label and hazard, as a table a stacked chart draws", () => {
     const counts = labelCountsByHazard(items.filter((i) => i.scenario === "ssp585" && i.window === 30));
     expect(counts).toEqual({ cyclone: { LOW: 1, MEDIUM: 0, HIGH: 0 }, wildfire: { LOW: 1, MEDIUM: 0, HIGH: 1 } });
-    expect(labelCountsTable(counts)).toEqual({ header: ["label", "cyclone", "wildfire"], rows: [["LOW", 1, 1], ["MEDIUM", 0, 0], ["HIGH", 0, 1]] });
+    expect(labelCountsTable(counts)).toEqual({
+      header: ["label", "cyclone", "wildfire"],
+      rows: [
+        ["LOW", 1, 1],
+        ["MEDIUM", 0, 0],
+        ["HIGH", 0, 1],
+      ],
+    });
   });
 });
 
 describe("tidy timeseries", () => {
   const series = (index: number, exposure: Record<string, number>): PhysicalItem =>
-    ({ portfolio_name: "p", portfolio_index: index, entity_id: `E${index}`, entity_name: `A${index}`, hazard: "h", indicator: "i", scenario: "ssp585", measure: "mid", risk_exposure: exposure }) as PhysicalItem;
+    ({
+      portfolio_name: "p",
+      portfolio_index: index,
+      entity_id: `E${index}`,
+      entity_name: `A${index}`,
+      hazard: "h",
+      indicator: "i",
+      scenario: "ssp585",
+      measure: "mid",
+      risk_exposure: exposure,
+    }) as PhysicalItem;
 
   it("projected and observed series go to separate tables, every cell filled", () => {
-    const split = splitTimeseries([series(0, { "2020": 1, "2021": 2 }), series(0, { "2020-01": 5, "2020-02": 6 }), series(1, { "2020": 3, "2021": 4 })]);
+    const split = splitTimeseries([
+      series(0, { "2020": 1, "2021": 2 }),
+      series(0, { "2020-01": 5, "2020-02": 6 }),
+      series(1, { "2020": 3, "2021": 4 }),
+    ]);
     expect(split.projected.header.slice(7)).toEqual(["2020", "2021"]);
-    expect(split.projected.rows.map((r) => r.slice(7))).toEqual([[1, 2], [3, 4]]);
+    expect(split.projected.rows.map((r) => r.slice(7))).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(split.observed.header.slice(7)).toEqual(["2020-01", "2020-02"]);
     expect(split.observed.rows).toHaveLength(1);
   });

@@ -53,7 +53,12 @@ export async function startFaultyServer(options: FaultyServerOptions = {}): Prom
 
   const answer = (request: IncomingMessage, response: ServerResponse): void => {
     const current = mode;
-    requests.push({ method: request.method ?? "GET", url: request.url ?? "/", headers: request.headers, mode: current });
+    requests.push({
+      method: request.method ?? "GET",
+      url: request.url ?? "/",
+      headers: request.headers,
+      mode: current,
+    });
     switch (current) {
       case "reset":
         request.socket.destroy();
@@ -64,7 +69,9 @@ export async function startFaultyServer(options: FaultyServerOptions = {}): Prom
         return;
       case "html-error":
         response.writeHead(status, { "content-type": "text/html" });
-        response.end(`<html><head><title>${status} Bad Gateway</title></head><body><h1>${status} Bad Gateway</h1><p>upstream unavailable</p></body></html>`);
+        response.end(
+          `<html><head><title>${status} Bad Gateway</title></head><body><h1>${status} Bad Gateway</h1><p>upstream unavailable</p></body></html>`,
+        );
         return;
       case "stall-after-headers":
         response.writeHead(200, { "content-type": "application/json" });

@@ -46,13 +46,25 @@ afterAll(async () => {
 function harness() {
   const fake = createFakeExcel();
   const registry = new FunctionRegistry();
-  for (const [id, fn] of Object.entries({ SEARCH: RISK.search, SUMMARY: RISK.summary, METRIC: RISK.metric, IMPACT: RISK.impact })) registry.register(id, fn as (...args: unknown[]) => unknown);
+  for (const [id, fn] of Object.entries({
+    SEARCH: RISK.search,
+    SUMMARY: RISK.summary,
+    METRIC: RISK.metric,
+    IMPACT: RISK.impact,
+  }))
+    registry.register(id, fn as (...args: unknown[]) => unknown);
   const engine = new FormulaEngine(fake, registry, new MetadataIndex(metadata));
   fake.setFormulaEvaluator(engine.evaluator);
-  return { fake, engine, workbook: new WorkbookController(fake, engine), run: <T>(batch: (context: Excel.RequestContext) => Promise<T>) => fake.run(batch) };
+  return {
+    fake,
+    engine,
+    workbook: new WorkbookController(fake, engine),
+    run: <T>(batch: (context: Excel.RequestContext) => Promise<T>) => fake.run(batch),
+  };
 }
 
-const lineOf = (lines: Array<{ key: string; text: string }>, key: string) => lines.filter((l) => l.key === key).map((l) => l.text);
+const lineOf = (lines: Array<{ key: string; text: string }>, key: string) =>
+  lines.filter((l) => l.key === key).map((l) => l.text);
 
 test("a RISK.SUMMARY cell: hazard, indicator, unit with its range, thresholds and where the score sits, window years, scenario, dataset version", async () => {
   const { engine, workbook, run } = harness();
@@ -66,17 +78,35 @@ test("a RISK.SUMMARY cell: hazard, indicator, unit with its range, thresholds an
 
   const explained = await explainSelection({ client: fixture.client, run });
   const metadataAnswer = await fixture.client.datasets.metadata("demo-portfolio");
-  const unit = metadataAnswer.indicators.find((i) => i.hazard === "flood_potential" && i.indicator === "inland_flood_prob")!;
+  const unit = metadataAnswer.indicators.find(
+    (i) => i.hazard === "flood_potential" && i.indicator === "inland_flood_prob",
+  )!;
   expect(explained.value).toBe(score);
   expect(lineOf(explained.lines, "hazard")).toEqual(["flood_potential (search: floods; extended summary: flood)"]);
   expect(lineOf(explained.lines, "indicator")[0]).toMatch(/^inland_flood_prob/);
-  expect(lineOf(explained.lines, "unit")).toEqual([`${unit.unit}, ${unit.value_min} to ${unit.value_max} (dataset metadata)`]);
-  expect(lineOf(explained.lines, "thresholds")).toEqual(["LOW below 0.01, MEDIUM up to 0.05, HIGH above (field notes)"]);
+  expect(lineOf(explained.lines, "unit")).toEqual([
+    `${unit.unit}, ${unit.value_min} to ${unit.value_max} (dataset metadata)`,
+  ]);
+  expect(lineOf(explained.lines, "thresholds")).toEqual([
+    "LOW below 0.01, MEDIUM up to 0.05, HIGH above (field notes)",
+  ]);
   const label = score < 0.01 ? "LOW" : score <= 0.05 ? "MEDIUM" : "HIGH";
   expect(lineOf(explained.lines, "position")[0]).toContain(`is ${label}`);
   // The label the service gave agrees with where the explanation puts the score.
-  expect(await RISK.summary([["demo-portfolio"]], [[assets[3]!.entity_id]], [["floods"]], [["ssp585"]], [[15]], [["class"]], undefined as never)).toEqual([[label]]);
-  expect(lineOf(explained.lines, "window")).toEqual(["the maximum exposure over 15 years, 2025-2039 (field notes: 15yr e.g. 2025-2039, 30yr 2025-2054)"]);
+  expect(
+    await RISK.summary(
+      [["demo-portfolio"]],
+      [[assets[3]!.entity_id]],
+      [["floods"]],
+      [["ssp585"]],
+      [[15]],
+      [["class"]],
+      undefined as never,
+    ),
+  ).toEqual([[label]]);
+  expect(lineOf(explained.lines, "window")).toEqual([
+    "the maximum exposure over 15 years, 2025-2039 (field notes: 15yr e.g. 2025-2039, 30yr 2025-2054)",
+  ]);
   expect(lineOf(explained.lines, "scenario")).toEqual(["ssp585."]);
   expect(lineOf(explained.lines, "dataset")[0]).toContain(`version ${metadataAnswer.version}`);
 });
@@ -87,12 +117,22 @@ test("a RISK.IMPACT cell: the period's years and the lower and upper bounds the 
   await engine.waitForIdle();
   workbook.select("Sheet1!B2");
   const explained = await explainSelection({ client: fixture.client, run });
-  const [item] = (await fixture.client.datasets.extendedSummary("demo-portfolio", { scenario: "ssp245" }).all()).filter((i) => i.portfolio_index === 0);
+  const [item] = (await fixture.client.datasets.extendedSummary("demo-portfolio", { scenario: "ssp245" }).all()).filter(
+    (i) => i.portfolio_index === 0,
+  );
   const m = item!.scenario_analytics!.ssp245!.cyclone!;
   expect(explained.value).toBe(m.structural_damage_2050);
-  expect(lineOf(explained.lines, "window")).toEqual(["2050: the average over five years either side, 2045-2055 (field notes)"]);
-  expect(lineOf(explained.lines, "bounds")[0]).toMatch(new RegExp(`^${String(Number((m.structural_damage_2050_lbd as number).toPrecision(4)))} to ${String(Number((m.structural_damage_2050_ubd as number).toPrecision(4)))}: the 16th and 84th percentiles`));
-  expect(lineOf(explained.lines, "scenario")).toEqual(["ssp245. For cyclone, ssp126 and ssp245 repeat ssp585 (field notes)."]);
+  expect(lineOf(explained.lines, "window")).toEqual([
+    "2050: the average over five years either side, 2045-2055 (field notes)",
+  ]);
+  expect(lineOf(explained.lines, "bounds")[0]).toMatch(
+    new RegExp(
+      `^${String(Number((m.structural_damage_2050_lbd as number).toPrecision(4)))} to ${String(Number((m.structural_damage_2050_ubd as number).toPrecision(4)))}: the 16th and 84th percentiles`,
+    ),
+  );
+  expect(lineOf(explained.lines, "scenario")).toEqual([
+    "ssp245. For cyclone, ssp126 and ssp245 repeat ssp585 (field notes).",
+  ]);
 
   workbook.setCell("Sheet1!C5", "hello");
   workbook.select("Sheet1!C5");
@@ -101,7 +141,13 @@ test("a RISK.IMPACT cell: the period's years and the lower and upper bounds the 
 
 test("a score in a pasted summary sheet is explained from its column header and row", async () => {
   const { fake, run } = harness();
-  const [summary] = await pasteSummary({ client: fixture.client, run, portfolio: "demo-portfolio", scenario: "ssp126", extended: false });
+  const [summary] = await pasteSummary({
+    client: fixture.client,
+    run,
+    portfolio: "demo-portfolio",
+    scenario: "ssp126",
+    extended: false,
+  });
   const header = fake.read(summary!.sheetName, "A1:Z1")[0]!;
   const col = header.indexOf("heatwave_risk_score");
   const letter = String.fromCharCode(65 + col);
@@ -123,10 +169,13 @@ describe("what changed since last refresh (issue 17 item 4)", () => {
     // Two demo assets with different flood labels (ssp585, 30 years): swapping their coordinates swaps the labels.
     const assets = await fixture.client.portfolios.assets("demo-portfolio").all();
     const summary = await fixture.client.datasets.summary("demo-portfolio", { scenario: "ssp585", window: 30 }).all();
-    const classOf = (i: number) => summary.find((s) => s.portfolio_index === i)!.risk_summaries.find((r) => r.hazard === "flood_potential")!.risk_class;
+    const classOf = (i: number) =>
+      summary.find((s) => s.portfolio_index === i)!.risk_summaries.find((r) => r.hazard === "flood_potential")!
+        .risk_class;
     const a = assets.find((x) => classOf(x.portfolio_index) === "LOW")!;
     const b = assets.find((x) => classOf(x.portfolio_index) !== "LOW")!;
-    const csv = (first: typeof a, second: typeof a) => `entity_id,lat,lng\nA,${first.lat},${first.lng}\nB,${second.lat},${second.lng}`;
+    const csv = (first: typeof a, second: typeof a) =>
+      `entity_id,lat,lng\nA,${first.lat},${first.lng}\nB,${second.lat},${second.lng}`;
     await importPortfolio(fixture.client, "changes-test", csv(a, b));
 
     workbook.setCells("Sheet1!A1", [["id"], ["A"], ["B"]]);
@@ -135,7 +184,12 @@ describe("what changed since last refresh (issue 17 item 4)", () => {
     await engine.waitForIdle();
     workbook.select("Sheet1!B2:C3");
     const snapshot = await takeChangeSnapshot({ client: fixture.client, run });
-    expect(snapshot.cells.map((c) => c.label)).toEqual(["LOW", "LOW", classOf(b.portfolio_index), classOf(b.portfolio_index)]);
+    expect(snapshot.cells.map((c) => c.label)).toEqual([
+      "LOW",
+      "LOW",
+      classOf(b.portfolio_index),
+      classOf(b.portfolio_index),
+    ]);
 
     await importPortfolio(fixture.client, "changes-test", csv(b, a));
     const nothingYet = await compareWithSnapshot({ client: fixture.client, run, snapshot, threshold: 0 });
@@ -154,18 +208,42 @@ describe("what changed since last refresh (issue 17 item 4)", () => {
       ["Sheet1!C3", "label and score", to, "LOW"],
     ]);
     // A score and its label on one row are one asset.
-    expect(report.summary).toEqual([`1 asset flipped to ${to} for flood_potential under ssp585`, "1 asset flipped to LOW for flood_potential under ssp585", "2 scores moved by more than 0"]);
+    expect(report.summary).toEqual([
+      `1 asset flipped to ${to} for flood_potential under ssp585`,
+      "1 asset flipped to LOW for flood_potential under ssp585",
+      "2 scores moved by more than 0",
+    ]);
     expect(report.sheet?.sheetName).toBe("Changes");
     const sheet = fake.read("Changes", "A1:J5");
-    expect(sheet[0]).toEqual(["address", "change", "before", "after", "label_before", "label_after", "delta", "hazard", "scenario", "formula"]);
+    expect(sheet[0]).toEqual([
+      "address",
+      "change",
+      "before",
+      "after",
+      "label_before",
+      "label_after",
+      "delta",
+      "hazard",
+      "scenario",
+      "formula",
+    ]);
     expect(sheet[1]!.slice(0, 4)).toEqual(["Sheet1!B2", "label", "LOW", to]);
-    expect(sheet[2]![6]).toBeCloseTo((workbook.getCell("Sheet1!C2").value as number) - (snapshot.cells[1]!.value as number), 9);
+    expect(sheet[2]![6]).toBeCloseTo(
+      (workbook.getCell("Sheet1!C2").value as number) - (snapshot.cells[1]!.value as number),
+      9,
+    );
     expect(sheet[2]![9]).toBe('=RISK.SUMMARY("changes-test",A2:A3,"floods","ssp585",30)'); // the formula as text, not evaluated
   });
 
   test("compareReadings: a move under the threshold is not reported; an error appearing is", () => {
-    const before = [{ address: "A1", value: 0.02 }, { address: "A2", value: 0.02 }];
-    const after = [{ address: "A1", value: 0.025 }, { address: "A2", value: "#N/A" }];
+    const before = [
+      { address: "A1", value: 0.02 },
+      { address: "A2", value: 0.02 },
+    ];
+    const after = [
+      { address: "A1", value: 0.025 },
+      { address: "A2", value: "#N/A" },
+    ];
     expect(compareReadings(before, after, 0.01).map((c) => [c.address, c.kind])).toEqual([["A2", "error"]]);
   });
 });

@@ -29,7 +29,16 @@ function searchBody(url: string): unknown {
   const lat = Number(new URL(url, "http://x").searchParams.get("lat"));
   const scores = [{ hazard: "floods", score: lat / 100, label: "LOW" }];
   const exposure = { "15yr": scores, "30yr": scores };
-  return { type: "FeatureCollection", features: [{ type: "Feature", geometry: { type: "Point", coordinates: [0, lat] }, properties: { physical_risk_exposure: { local: exposure, background: exposure } } }] };
+  return {
+    type: "FeatureCollection",
+    features: [
+      {
+        type: "Feature",
+        geometry: { type: "Point", coordinates: [0, lat] },
+        properties: { physical_risk_exposure: { local: exposure, background: exposure } },
+      },
+    ],
+  };
 }
 
 beforeAll(async () => {
@@ -61,7 +70,15 @@ const cells = () =>
   );
 
 function renderPanel(services: Partial<TaskpaneServices>): string {
-  const value = { config: {}, isDefault: false, client: null, clientError: null, run: null, emptyCache: () => undefined, ...services } as TaskpaneServices;
+  const value = {
+    config: {},
+    isDefault: false,
+    client: null,
+    clientError: null,
+    run: null,
+    emptyCache: () => undefined,
+    ...services,
+  } as TaskpaneServices;
   return renderToString(
     <FluentProvider theme={webLightTheme}>
       <TaskpaneContext.Provider value={value}>
@@ -84,7 +101,8 @@ test("failed refreshes are listed with when each value was fetched; Retry these 
   expect(html).toContain('data-showing="error"');
   expect(html).toContain("shows an error, fetched ");
   expect(html).toContain("(The risk service failed (HTTP 502); recalculate to retry)");
-  for (const id of ["failure-policy", "stale-retry", "cache-clear", "stale-count"]) expect(html).toContain(`data-testid="${id}"`);
+  for (const id of ["failure-policy", "stale-retry", "cache-clear", "stale-count"])
+    expect(html).toContain(`data-testid="${id}"`);
 
   server.setMode("ok");
   const before = server.requests.length;

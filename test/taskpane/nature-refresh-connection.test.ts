@@ -4,7 +4,12 @@ import type { ConnectionConfig } from "../../src/api/config";
 import { ConfigurationError, UnauthorizedError } from "../../src/api/errors";
 import { PROCESSING_COMPLETED } from "../../src/api/types";
 import { testConnection } from "../../src/taskpane/actions/connection";
-import { createSubprojectFromFile, listSubprojects, listSuperprojects, pasteSubprojectSummary } from "../../src/taskpane/actions/nature";
+import {
+  createSubprojectFromFile,
+  listSubprojects,
+  listSuperprojects,
+  pasteSubprojectSummary,
+} from "../../src/taskpane/actions/nature";
 import { refreshAll } from "../../src/taskpane/actions/refresh";
 import type { RunningEmulator } from "../../emulator/server";
 import { emulatorStats, newWorkbook, routeCount, startTestService } from "./support";
@@ -27,8 +32,26 @@ const AREA = JSON.stringify({
   features: [
     {
       type: "Feature",
-      properties: { "Entity Name": "=Ridge forest", "label:country": "BR", Type: "Forest Carbon", "label:continent": "South America", "label:poly_area": 12.5, "label:project_name_sqkm": "Ridge 12.5" },
-      geometry: { type: "Polygon", coordinates: [[[-60, -3], [-59.9, -3], [-59.9, -2.9], [-60, -2.9], [-60, -3]]] },
+      properties: {
+        "Entity Name": "=Ridge forest",
+        "label:country": "BR",
+        Type: "Forest Carbon",
+        "label:continent": "South America",
+        "label:poly_area": 12.5,
+        "label:project_name_sqkm": "Ridge 12.5",
+      },
+      geometry: {
+        type: "Polygon",
+        coordinates: [
+          [
+            [-60, -3],
+            [-59.9, -3],
+            [-59.9, -2.9],
+            [-60, -2.9],
+            [-60, -3],
+          ],
+        ],
+      },
     },
   ],
 });
@@ -39,7 +62,11 @@ describe("nature", () => {
     const before = await listSubprojects(client, "nc-demo");
     expect(before.length).toBeGreaterThan(0);
 
-    const created = await createSubprojectFromFile(client, { superproject: "nc-demo", fileName: "ridge.geojson", text: AREA });
+    const created = await createSubprojectFromFile(client, {
+      superproject: "nc-demo",
+      fileName: "ridge.geojson",
+      text: AREA,
+    });
     const after = await listSubprojects(client, "nc-demo");
     expect(after.map((s) => s.id)).toContain(created.id);
 
@@ -59,7 +86,11 @@ describe("nature", () => {
   });
 
   test("service text such as an entity name starting with = stays text in the sheet", async () => {
-    const created = await createSubprojectFromFile(client, { superproject: "nc-demo", fileName: "ridge.geojson", text: AREA });
+    const created = await createSubprojectFromFile(client, {
+      superproject: "nc-demo",
+      fileName: "ridge.geojson",
+      text: AREA,
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const { fake, run } = newWorkbook();
     const pasted = await pasteSubprojectSummary({ client, run, subproject: { id: created.id, name: created.name } });
@@ -72,9 +103,13 @@ describe("nature", () => {
   });
 
   test("a file that is not a FeatureCollection is refused before sending", async () => {
-    await expect(createSubprojectFromFile(client, { superproject: "nc-demo", fileName: "one.geojson", text: '{"type":"Feature","properties":{},"geometry":null}' })).rejects.toThrow(
-      /one\.geojson must be a GeoJSON FeatureCollection/,
-    );
+    await expect(
+      createSubprojectFromFile(client, {
+        superproject: "nc-demo",
+        fileName: "one.geojson",
+        text: '{"type":"Feature","properties":{},"geometry":null}',
+      }),
+    ).rejects.toThrow(/one\.geojson must be a GeoJSON FeatureCollection/);
     expect(routeCount(await emulatorStats(emulator), "POST /nature/projects")).toBe(0);
   });
 });
@@ -84,8 +119,8 @@ describe("refresh all", () => {
     const { fake, run } = newWorkbook();
     fake.addSheet("Other");
     fake.setValues("Sheet1", "A1:C2", [
-      ["=RISK.SEARCH(51.5,-0.1,\"floods\",\"30yr\")", "=1+1", "text"],
-      ["=risk.summary(\"demo-portfolio\",0,\"wildfire\")", 5, "=SUM(B1:B2)"],
+      ['=RISK.SEARCH(51.5,-0.1,"floods","30yr")', "=1+1", "text"],
+      ['=risk.summary("demo-portfolio",0,"wildfire")', 5, "=SUM(B1:B2)"],
     ]);
     fake.setValues("Other", "B3", [["=RISK.PROJECTS()"]]);
     const calls: string[] = [];
@@ -123,6 +158,8 @@ describe("test connection", () => {
 
   test("a refused key and a plain-http remote URL are errors a user can act on", async () => {
     await expect(testConnection({ ...connection, apiKey: "wrong-key" })).rejects.toBeInstanceOf(UnauthorizedError);
-    await expect(testConnection({ ...connection, baseUrl: "http://risk.example.com" })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(testConnection({ ...connection, baseUrl: "http://risk.example.com" })).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
   });
 });

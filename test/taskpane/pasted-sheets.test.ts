@@ -33,7 +33,12 @@ function sourcesRows(fake: ReturnType<typeof newWorkbook>["fake"]): unknown[][] 
 
 test("a paste records service, project, portfolio, operation, filters, dataset version and digest, rows, UTC time, add-in version — never the key", async () => {
   const { fake, run } = newWorkbook();
-  const pasted = await pasteTimeseries({ client, run, portfolio: "demo-portfolio", filters: { hazard: "heatwave", scenario: "ssp585", measure: "mid", startYear: 2030 } });
+  const pasted = await pasteTimeseries({
+    client,
+    run,
+    portfolio: "demo-portfolio",
+    filters: { hazard: "heatwave", scenario: "ssp585", measure: "mid", startYear: 2030 },
+  });
   const meta = await client.datasets.metadata("demo-portfolio");
   const rows = sourcesRows(fake);
   expect(rows[0]).toEqual(SOURCES_HEADER);
@@ -55,7 +60,9 @@ test("a paste records service, project, portfolio, operation, filters, dataset v
   expect(fake.snapshot().sheets.find((s) => s.name === PROVENANCE_STORE_SHEET)?.visibility).toBe("VeryHidden");
   expect(JSON.stringify(fake.snapshot())).not.toContain(connection.apiKey);
   const listed = await listPastedSheets(run);
-  expect(listed.sheets.map((s) => [s.sheetName, s.operation, s.rows])).toEqual([[pasted.sheetName, "timeseries", pasted.rowCount]]);
+  expect(listed.sheets.map((s) => [s.sheetName, s.operation, s.rows])).toEqual([
+    [pasted.sheetName, "timeseries", pasted.rowCount],
+  ]);
 });
 
 test("refresh re-runs the recorded filters and replaces the table in place: more rows, user's column and formats kept", async () => {
@@ -67,7 +74,9 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
   const userCol = col(width + 1); // one empty column, then the user's notes
   fake.setValues(summary.sheetName, `${userCol}1:${userCol}2`, [["my notes"], ["check site A0"]]);
   // The user's own number format on a numeric column survives a same-shape refresh.
-  const numericCol = (fake.read(summary.sheetName, `A2:${lastCol}2`)[0] as unknown[]).findIndex((v) => typeof v === "number");
+  const numericCol = (fake.read(summary.sheetName, `A2:${lastCol}2`)[0] as unknown[]).findIndex(
+    (v) => typeof v === "number",
+  );
   const numericCell = `${col(numericCol)}2`;
   await run(async (context) => {
     context.workbook.worksheets.getItem(summary.sheetName).getRange(numericCell).numberFormat = [["0.00%"]];
@@ -84,7 +93,11 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
   const grown = await refreshPastedSheets({ client, run, onProgress: () => undefined });
   expect(grown.outcomes).toEqual([{ sheetName: summary.sheetName, ok: true, rows: expected.length }]);
   expect(expected.length).toBeGreaterThan(summary.rowCount);
-  const table = fake.snapshot().tables.find((t) => t.address.startsWith(`${summary.sheetName}!`) || t.address.startsWith(`'${summary.sheetName}'!`))!;
+  const table = fake
+    .snapshot()
+    .tables.find(
+      (t) => t.address.startsWith(`${summary.sheetName}!`) || t.address.startsWith(`'${summary.sheetName}'!`),
+    )!;
   expect(table.address).toContain(`A1:${lastCol}${expected.length + 1}`);
   expect(fake.read(summary.sheetName, `${userCol}1:${userCol}2`)).toEqual([["my notes"], ["check site A0"]]);
   const written = fake.read(summary.sheetName, `A2:A${expected.length + 1}`).map((r) => r[0]);
@@ -94,7 +107,13 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
 
 test("a renamed, edited or deleted pasted sheet is refused with a sentence, and nothing changes", async () => {
   const { fake, run } = newWorkbook();
-  const [summary] = await pasteSummary({ client, run, portfolio: "demo-portfolio", extended: false, scenario: "ssp585" });
+  const [summary] = await pasteSummary({
+    client,
+    run,
+    portfolio: "demo-portfolio",
+    extended: false,
+    scenario: "ssp585",
+  });
 
   // Edited: one cell of the table changed by the user.
   const original = fake.read(summary.sheetName, "B2")[0][0];

@@ -33,7 +33,10 @@ afterAll(() => emulator.close());
 /** A forget that drops entries of a real engine and records the changes it was told about. */
 function recordingForget(engine?: RiskEngine): { forget: ForgetChange; changes: DataChange[] } {
   const changes: DataChange[] = [];
-  return { changes, forget: (change) => (changes.push(change), engine ? engine.invalidate(dataChangeMatcher(change)) : 0) };
+  return {
+    changes,
+    forget: (change) => (changes.push(change), engine ? engine.invalidate(dataChangeMatcher(change)) : 0),
+  };
 }
 
 /** Counts formula evaluations of the fake (a full recalculation evaluates every formula). */
@@ -47,7 +50,10 @@ function countEvaluations(fake: ReturnType<typeof newWorkbook>["fake"]): () => n
   return () => evaluations - start;
 }
 
-const sitesRange = (rows: Array<[string, string, number, number]>) => [["entity_id", "entity_name", "lat", "lng"], ...rows];
+const sitesRange = (rows: Array<[string, string, number, number]>) => [
+  ["entity_id", "entity_name", "lat", "lng"],
+  ...rows,
+];
 const never = async (): Promise<boolean> => {
   throw new Error("confirmReplace must not be asked");
 };
@@ -56,21 +62,55 @@ describe("bug 2: a re-sync refreshes the RISK cells that read the portfolio", ()
   test("the sync drops the portfolio's cached results and recalculates; the next load answers the new assets", async () => {
     const engine = new RiskEngine({ connection, fetch: drainingFetch, maxRetries: 0 });
     const { fake, run } = newWorkbook({ firstSheetName: "Sites" });
-    fake.setValues("Sites", "A1:D3", sitesRange([["A", "Alpha", 10, 10], ["B", "Beta", 20, 20]]));
+    fake.setValues(
+      "Sites",
+      "A1:D3",
+      sitesRange([
+        ["A", "Alpha", 10, 10],
+        ["B", "Beta", 20, 20],
+      ]),
+    );
     fake.setValues("Sites", "F1", [['=RISK.SUMMARY("resync",0,"wildfire")']]);
     fake.setSelection("Sites", "A1:D3");
     const { forget, changes } = recordingForget(engine);
-    await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "resync", confirmReplace: never, pollIntervalMs: 10, forget });
+    await syncRangeToPortfolio({
+      client,
+      run,
+      source: { kind: "selection" },
+      portfolio: "resync",
+      confirmReplace: never,
+      pollIntervalMs: 10,
+      forget,
+    });
     expect((await portfolioSummary(engine, "resync", "ssp585", 30, new AbortController().signal)).size).toBe(2);
 
     // The analyst adds a row and syncs again.
-    fake.setValues("Sites", "A1:D4", sitesRange([["A", "Alpha", 10, 10], ["B", "Beta", 20, 20], ["C", "Gamma", -30, 40]]));
+    fake.setValues(
+      "Sites",
+      "A1:D4",
+      sitesRange([
+        ["A", "Alpha", 10, 10],
+        ["B", "Beta", 20, 20],
+        ["C", "Gamma", -30, 40],
+      ]),
+    );
     fake.setSelection("Sites", "A1:D4");
     const evaluations = countEvaluations(fake);
     changes.length = 0;
-    const result = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "resync", confirmReplace: async () => true, pollIntervalMs: 10, forget });
+    const result = await syncRangeToPortfolio({
+      client,
+      run,
+      source: { kind: "selection" },
+      portfolio: "resync",
+      confirmReplace: async () => true,
+      pollIntervalMs: 10,
+      forget,
+    });
     expect(result).toMatchObject({ outcome: "synced", uploaded: true, assetCount: 3 });
-    expect(changes).toEqual([{ kind: "portfolio", portfolio: "resync" }, { kind: "portfolio", portfolio: "resync" }]); // at upload, and once risk data is there
+    expect(changes).toEqual([
+      { kind: "portfolio", portfolio: "resync" },
+      { kind: "portfolio", portfolio: "resync" },
+    ]); // at upload, and once risk data is there
     expect(evaluations()).toBeGreaterThan(0); // Excel was asked to recalculate the RISK cells
     expect((await portfolioSummary(engine, "resync", "ssp585", 30, new AbortController().signal)).size).toBe(3);
   });
@@ -79,10 +119,25 @@ describe("bug 2: a re-sync refreshes the RISK cells that read the portfolio", ()
     const { fake, run } = newWorkbook({ firstSheetName: "Same" });
     fake.setValues("Same", "A1:D2", sitesRange([["S", "Same", 1, 1]]));
     fake.setSelection("Same", "A1:D2");
-    await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "unchanged", confirmReplace: never, pollIntervalMs: 10 });
+    await syncRangeToPortfolio({
+      client,
+      run,
+      source: { kind: "selection" },
+      portfolio: "unchanged",
+      confirmReplace: never,
+      pollIntervalMs: 10,
+    });
     const { forget, changes } = recordingForget();
     const evaluations = countEvaluations(fake);
-    const again = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "unchanged", confirmReplace: never, pollIntervalMs: 10, forget });
+    const again = await syncRangeToPortfolio({
+      client,
+      run,
+      source: { kind: "selection" },
+      portfolio: "unchanged",
+      confirmReplace: never,
+      pollIntervalMs: 10,
+      forget,
+    });
     expect(again).toMatchObject({ outcome: "synced", uploaded: false });
     expect(changes).toEqual([]);
     expect(evaluations()).toBe(0);
@@ -92,12 +147,30 @@ describe("bug 2: a re-sync refreshes the RISK cells that read the portfolio", ()
 describe("bug 4: delete a portfolio, export its assets to a sheet", () => {
   test("the confirmation names the RISK cells and the synced range; the delete answers the message, drops the cache and recalculates", async () => {
     const { fake, run } = newWorkbook({ firstSheetName: "Input" });
-    fake.setValues("Input", "A1:D3", sitesRange([["D1", "One", 5, 5], ["D2", "Two", 6, 6]]));
+    fake.setValues(
+      "Input",
+      "A1:D3",
+      sitesRange([
+        ["D1", "One", 5, 5],
+        ["D2", "Two", 6, 6],
+      ]),
+    );
     fake.setSelection("Input", "A1:D3");
-    await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "to-delete", confirmReplace: never, pollIntervalMs: 10 });
+    await syncRangeToPortfolio({
+      client,
+      run,
+      source: { kind: "selection" },
+      portfolio: "to-delete",
+      confirmReplace: never,
+      pollIntervalMs: 10,
+    });
     fake.addSheet("Report");
     fake.setValues("Report", "A1:C2", [
-      ['=RISK.SUMMARY("to-delete",0,"wildfire")', '=RISK.ASSETS("TO-DELETE")', '=RISK.SUMMARY("to-delete-2",0,"wildfire")'],
+      [
+        '=RISK.SUMMARY("to-delete",0,"wildfire")',
+        '=RISK.ASSETS("TO-DELETE")',
+        '=RISK.SUMMARY("to-delete-2",0,"wildfire")',
+      ],
       ["to-delete", '=RISK.SUMMARY("other",1,"flood")', "=1+1"],
     ]);
     fake.setValues("Input", "F1", [['=RISK.TIMESERIES("to-delete",0,"heatwave")']]);
@@ -120,13 +193,18 @@ describe("bug 4: delete a portfolio, export its assets to a sheet", () => {
 
   test("deleting a portfolio that is not there is a NotFoundError; nothing is dropped", async () => {
     const { forget, changes } = recordingForget();
-    await expect(deletePortfolio({ client, run: null, forget, portfolio: "never-was" })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(deletePortfolio({ client, run: null, forget, portfolio: "never-was" })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     expect(changes).toEqual([]);
   });
 
   test("assets go into a new sheet as a table a sync can read back; service text stays text", async () => {
     await client.portfolios.create("export-me");
-    await client.portfolios.importAssets("export-me", 'entity_id,entity_name,lat,lng,label:tier,label:country\nX1,=1+1,1.5,2.5,gold,GB\nX2,"Quay, north",-3.25,4,,FR\n');
+    await client.portfolios.importAssets(
+      "export-me",
+      'entity_id,entity_name,lat,lng,label:tier,label:country\nX1,=1+1,1.5,2.5,gold,GB\nX2,"Quay, north",-3.25,4,,FR\n',
+    );
     const { fake, run } = newWorkbook();
     const pasted = await pasteAssets({ client, run, portfolio: "export-me" });
     expect(pasted).toMatchObject({ sheetName: "Assets export-me", rowCount: 2, columnCount: 6 });
@@ -139,7 +217,14 @@ describe("bug 4: delete a portfolio, export its assets to a sheet", () => {
 
     // Synced back, the sheet is exactly the portfolio: nothing to upload.
     fake.setSelection(pasted.sheetName, "A1:F3");
-    const back = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "export-me", confirmReplace: never, pollIntervalMs: 10 });
+    const back = await syncRangeToPortfolio({
+      client,
+      run,
+      source: { kind: "selection" },
+      portfolio: "export-me",
+      confirmReplace: never,
+      pollIntervalMs: 10,
+    });
     expect(back).toMatchObject({ outcome: "synced", uploaded: false });
   });
 
@@ -159,7 +244,15 @@ describe("bug 4: delete a portfolio, export its assets to a sheet", () => {
 
   test("label columns follow the order labels are first seen", () => {
     const table = assetsTable([
-      { portfolio_name: "p", portfolio_index: 1, entity_id: "b", entity_name: "B", lat: 1, lng: 1, labels: { z: "1", a: "2" } },
+      {
+        portfolio_name: "p",
+        portfolio_index: 1,
+        entity_id: "b",
+        entity_name: "B",
+        lat: 1,
+        lng: 1,
+        labels: { z: "1", a: "2" },
+      },
       { portfolio_name: "p", portfolio_index: 0, entity_id: "a", entity_name: "A", lat: 0, lng: 0, labels: { m: "3" } },
     ]);
     expect(table.header).toEqual(["entity_id", "entity_name", "lat", "lng", "label:z", "label:a", "label:m"]);
@@ -171,7 +264,23 @@ describe("bug 1: nature sub-project names", () => {
   const area = (entity?: string) =>
     JSON.stringify({
       type: "FeatureCollection",
-      features: [{ type: "Feature", properties: entity === undefined ? {} : { "Entity Name": entity }, geometry: { type: "Polygon", coordinates: [[[20, 1], [20.1, 1], [20.1, 1.1], [20, 1]]] } }],
+      features: [
+        {
+          type: "Feature",
+          properties: entity === undefined ? {} : { "Entity Name": entity },
+          geometry: {
+            type: "Polygon",
+            coordinates: [
+              [
+                [20, 1],
+                [20.1, 1],
+                [20.1, 1.1],
+                [20, 1],
+              ],
+            ],
+          },
+        },
+      ],
     });
 
   test("the typed name is the sub-project's name; the file's Entity Name is the proposal; a taken name is said plainly", async () => {
@@ -181,36 +290,68 @@ describe("bug 1: nature sub-project names", () => {
     const evaluations = countEvaluations(fake);
     fake.setValues("Sheet1", "A1", [["=RISK.NATURE.LIST()"]]);
     const { forget, changes } = recordingForget();
-    const typed = await createSubprojectFromFile(client, { superproject: "nc-demo", fileName: "bay.geojson", text: area("Mangrove bay"), name: "Bay east" }, undefined, { run, forget });
+    const typed = await createSubprojectFromFile(
+      client,
+      { superproject: "nc-demo", fileName: "bay.geojson", text: area("Mangrove bay"), name: "Bay east" },
+      undefined,
+      { run, forget },
+    );
     expect(typed).toMatchObject({ project: "nc-demo", name: "Bay east" });
     expect(changes).toEqual([{ kind: "nature" }]);
     expect(evaluations()).toBeGreaterThan(0);
 
-    const proposed = await createSubprojectFromFile(client, { superproject: "nc-demo", fileName: "bay.geojson", text: area("Mangrove bay") });
+    const proposed = await createSubprojectFromFile(client, {
+      superproject: "nc-demo",
+      fileName: "bay.geojson",
+      text: area("Mangrove bay"),
+    });
     expect(proposed.name).toBe("Mangrove bay");
     const names = (await client.nature.subprojects("nc-demo")).map((s) => s.name);
     expect(names).toEqual(expect.arrayContaining(["Bay east", "Mangrove bay"]));
 
     const count = names.length;
-    await expect(createSubprojectFromFile(client, { superproject: "nc-demo", fileName: "bay.geojson", text: area("x"), name: "Bay east" })).rejects.toThrow(
-      "nc-demo already has a sub-project named “Bay east”: choose another name.",
-    );
+    await expect(
+      createSubprojectFromFile(client, {
+        superproject: "nc-demo",
+        fileName: "bay.geojson",
+        text: area("x"),
+        name: "Bay east",
+      }),
+    ).rejects.toThrow("nc-demo already has a sub-project named “Bay east”: choose another name.");
     expect((await client.nature.subprojects("nc-demo")).length).toBe(count);
   });
 
   test("a file without Entity Name and no typed name is refused before sending", async () => {
     const posts = routeCount(await emulatorStats(emulator), "POST /nature/projects");
-    await expect(createSubprojectFromFile(client, { superproject: "nc-demo", fileName: "plain.geojson", text: area() })).rejects.toThrow(/Name the new sub-project: plain\.geojson has no "Entity Name"/);
+    await expect(
+      createSubprojectFromFile(client, { superproject: "nc-demo", fileName: "plain.geojson", text: area() }),
+    ).rejects.toThrow(/Name the new sub-project: plain\.geojson has no "Entity Name"/);
     expect(routeCount(await emulatorStats(emulator), "POST /nature/projects")).toBe(posts);
   });
 });
 
 describe("downloads and dated timeseries", () => {
   test("Download as CSV: the timeseries file has the paste's header and numbers, dates narrowed to the months", async () => {
-    const filters = { hazard: "flood_potential", indicator: "obs_score", scenario: "ssp585", measure: "mid", startDate: "2021-11-05", endDate: "2022-02-28" };
+    const filters = {
+      hazard: "flood_potential",
+      indicator: "obs_score",
+      scenario: "ssp585",
+      measure: "mid",
+      startDate: "2021-11-05",
+      endDate: "2022-02-28",
+    };
     const file = await downloadTimeseries({ client, portfolio: "demo-portfolio", filters });
     expect(file.fileName).toBe("demo-portfolio-items.csv");
-    const items = await client.datasets.items("demo-portfolio", { hazard: "flood_potential", indicator: "obs_score", scenario: "ssp585", measure: "mid", start_date: "2021-11-05", end_date: "2022-02-28" }).all();
+    const items = await client.datasets
+      .items("demo-portfolio", {
+        hazard: "flood_potential",
+        indicator: "obs_score",
+        scenario: "ssp585",
+        measure: "mid",
+        start_date: "2021-11-05",
+        end_date: "2022-02-28",
+      })
+      .all();
     const table = flattenTimeseries(items);
     expect(table.years).toEqual(["2021-11", "2021-12", "2022-01", "2022-02"]);
     const parsed = Papa.parse<unknown[]>(new TextDecoder().decode(file.bytes).trim(), { dynamicTyping: true });
@@ -232,16 +373,36 @@ describe("downloads and dated timeseries", () => {
   });
 
   test("a malformed or reversed date is refused before anything is sent", async () => {
-    const before = routeCount(await emulatorStats(emulator), "GET /api/portfolios/:portfolio_name/datasets/physical/items/export");
-    await expect(downloadTimeseries({ client, portfolio: "demo-portfolio", filters: { startDate: "2021-02-30" } })).rejects.toThrow('Start date "2021-02-30" is not a date that exists.');
-    await expect(downloadTimeseries({ client, portfolio: "demo-portfolio", filters: { startDate: "2022", endDate: "2021-06-01" } })).rejects.toThrow("Start date 2022 is after end date 2021-06-01.");
-    await expect(downloadTimeseries({ client, portfolio: "demo-portfolio", filters: { endDate: "06/2021" } })).rejects.toThrow('End date "06/2021" is not a date YYYY-MM-DD or a year YYYY.');
-    expect(routeCount(await emulatorStats(emulator), "GET /api/portfolios/:portfolio_name/datasets/physical/items/export")).toBe(before);
+    const before = routeCount(
+      await emulatorStats(emulator),
+      "GET /api/portfolios/:portfolio_name/datasets/physical/items/export",
+    );
+    await expect(
+      downloadTimeseries({ client, portfolio: "demo-portfolio", filters: { startDate: "2021-02-30" } }),
+    ).rejects.toThrow('Start date "2021-02-30" is not a date that exists.');
+    await expect(
+      downloadTimeseries({
+        client,
+        portfolio: "demo-portfolio",
+        filters: { startDate: "2022", endDate: "2021-06-01" },
+      }),
+    ).rejects.toThrow("Start date 2022 is after end date 2021-06-01.");
+    await expect(
+      downloadTimeseries({ client, portfolio: "demo-portfolio", filters: { endDate: "06/2021" } }),
+    ).rejects.toThrow('End date "06/2021" is not a date YYYY-MM-DD or a year YYYY.');
+    expect(
+      routeCount(await emulatorStats(emulator), "GET /api/portfolios/:portfolio_name/datasets/physical/items/export"),
+    ).toBe(before);
   });
 
   test("saving hands the browser a Blob URL and the file name through a clicked anchor", async () => {
     const clicked: Array<{ href: string; download: string; attached: boolean }> = [];
-    const body = { children: new Set<unknown>(), appendChild(node: unknown) { this.children.add(node); } };
+    const body = {
+      children: new Set<unknown>(),
+      appendChild(node: unknown) {
+        this.children.add(node);
+      },
+    };
     const doc = {
       body,
       createElement: () => {

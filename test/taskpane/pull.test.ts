@@ -4,7 +4,13 @@ import { NotFoundError } from "../../src/api/errors";
 import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
 import { downloadExport, listExportFiles, unpackExport } from "../../src/taskpane/actions/export";
 import { pasteSummary } from "../../src/taskpane/actions/summary";
-import { describeIndicator, estimateTimeseriesRows, estimateTimeseriesTables, loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/actions/timeseries";
+import {
+  describeIndicator,
+  estimateTimeseriesRows,
+  estimateTimeseriesTables,
+  loadTimeseriesCatalog,
+  pasteTimeseries,
+} from "../../src/taskpane/actions/timeseries";
 import { CancelledError } from "../../src/taskpane/actions/types";
 import { DEFAULT_PAYLOAD_LIMIT_BYTES } from "../../testing/fake-excel";
 import { columnLetters as col } from "../../src/shaping/a1";
@@ -33,18 +39,33 @@ describe("timeseries → new sheet", () => {
     expect(describeIndicator(heat)).toBe(`days a year · 0 to 366 · ${heat.spatial_resolution}° grid`);
     const metadata = await client.datasets.metadata(PORTFOLIO);
     const portfolio = await client.portfolios.get(PORTFOLIO);
-    expect(metadata).toMatchObject({ portfolio_name: PORTFOLIO, created_at: portfolio.created_at, updated_at: portfolio.updated_at });
+    expect(metadata).toMatchObject({
+      portfolio_name: PORTFOLIO,
+      created_at: portfolio.created_at,
+      updated_at: portfolio.updated_at,
+    });
   });
 
   test("every item becomes one row, numbers stay numbers, in a table with an optional chart", async () => {
     const { fake, run } = newWorkbook();
     const filters = { hazard: "heatwave", indicator: "freq", scenario: "ssp585", measure: "mid", startYear: 2020 };
     const catalog = await loadTimeseriesCatalog(client, PORTFOLIO);
-    const expected = await client.datasets.items(PORTFOLIO, { hazard: "heatwave", indicator: "freq", scenario: "ssp585", measure: "mid", start_date: 2020 }).all();
+    const expected = await client.datasets
+      .items(PORTFOLIO, { hazard: "heatwave", indicator: "freq", scenario: "ssp585", measure: "mid", start_date: 2020 })
+      .all();
     expect(estimateTimeseriesRows(catalog, filters)).toBe(expected.length);
 
     const fractions: number[] = [];
-    const result = await pasteTimeseries({ client, run, portfolio: PORTFOLIO, filters, catalog, chartAssets: [0, 1], rows: 10, onProgress: (p) => p.fraction !== undefined && fractions.push(p.fraction) });
+    const result = await pasteTimeseries({
+      client,
+      run,
+      portfolio: PORTFOLIO,
+      filters,
+      catalog,
+      chartAssets: [0, 1],
+      rows: 10,
+      onProgress: (p) => p.fraction !== undefined && fractions.push(p.fraction),
+    });
     expect(result.rowCount).toBe(expected.length);
     expect(result.chart).toBe(true);
     // The paste adds its sheet, plus the provenance store (very hidden) and the visible Sources sheet.
@@ -54,7 +75,15 @@ describe("timeseries → new sheet", () => {
 
     const years = Object.keys(expected[0].risk_exposure).sort();
     const header = fake.read(result.sheetName, `A1:${col(6 + years.length)}1`)[0];
-    expect(header.slice(0, 7)).toEqual(["portfolio_index", "entity_id", "entity_name", "hazard", "indicator", "scenario", "measure"]);
+    expect(header.slice(0, 7)).toEqual([
+      "portfolio_index",
+      "entity_id",
+      "entity_name",
+      "hazard",
+      "indicator",
+      "scenario",
+      "measure",
+    ]);
     expect(header.slice(7)).toEqual(years.map(Number).every(Number.isFinite) ? header.slice(7) : years);
     const rows = fake.read(result.sheetName, `A2:${col(6 + years.length)}${expected.length + 1}`);
     rows.forEach((row, i) => {
@@ -105,7 +134,10 @@ describe("timeseries → new sheet", () => {
       onProgress: (p) => {
         const wrote = /wrote ([\d,]+) rows/.exec(p.message);
         if (wrote && wrote[1] !== "0" && !controller.signal.aborted) {
-          hiddenWhileStreaming = fake.snapshot().sheets.filter((s) => s.visibility === "Hidden").map((s) => s.name);
+          hiddenWhileStreaming = fake
+            .snapshot()
+            .sheets.filter((s) => s.visibility === "Hidden")
+            .map((s) => s.name);
           controller.abort();
         }
       },
@@ -120,7 +152,15 @@ describe("timeseries → new sheet", () => {
     const filters = { hazard: "heatwave", scenario: "ssp585", measure: "mid" };
     const catalog = await loadTimeseriesCatalog(client, PORTFOLIO);
     const estimate = estimateTimeseriesTables(catalog, filters);
-    const result = await pasteTimeseries({ client, run, portfolio: PORTFOLIO, filters, catalog, chartAssets: [0], rows: 7 });
+    const result = await pasteTimeseries({
+      client,
+      run,
+      portfolio: PORTFOLIO,
+      filters,
+      catalog,
+      chartAssets: [0],
+      rows: 7,
+    });
     expect(result.sheets.map((s) => s.kind)).toEqual(["projected", "observed"]);
     for (const sheet of result.sheets) {
       expect({ rows: sheet.rowCount, columns: sheet.columnCount }).toEqual(estimate[sheet.kind]);
@@ -130,21 +170,31 @@ describe("timeseries → new sheet", () => {
       expect(grid.slice(1).every((row) => row.every((v) => v !== ""))).toBe(true); // no blank cell anywhere
     }
     // The line chart picker still works: the chosen asset's series are drawn on each sheet.
-    for (const sheet of result.sheets) expect(fake.snapshot().sheets.find((s) => s.name === sheet.sheetName)?.charts).toBe(1);
+    for (const sheet of result.sheets)
+      expect(fake.snapshot().sheets.find((s) => s.name === sheet.sheetName)?.charts).toBe(1);
   });
 
   test("a failing sync in the middle of the write leaves no sheet and reports the failure", async () => {
     const { fake, run } = newWorkbook();
     // Fail once the rows are in: when the block is made into a table.
     fake.setFaultInjector((info) => (info.operations.includes("tables.add") ? {} : undefined));
-    await expect(pasteTimeseries({ client, run, portfolio: PORTFOLIO, filters: { hazard: "cyclone", scenario: "ssp585", measure: "mid" } })).rejects.toThrow();
+    await expect(
+      pasteTimeseries({
+        client,
+        run,
+        portfolio: PORTFOLIO,
+        filters: { hazard: "cyclone", scenario: "ssp585", measure: "mid" },
+      }),
+    ).rejects.toThrow();
     fake.setFaultInjector(undefined);
     expect(fake.sheetNames()).toEqual(["Sheet1"]);
   });
 
   test("an unknown portfolio fails before any sheet is made", async () => {
     const { fake, run } = newWorkbook();
-    await expect(pasteTimeseries({ client, run, portfolio: "no_such_portfolio", filters: { hazard: "cyclone" } })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      pasteTimeseries({ client, run, portfolio: "no_such_portfolio", filters: { hazard: "cyclone" } }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     expect(fake.sheetNames()).toEqual(["Sheet1"]);
   });
 });
@@ -157,7 +207,13 @@ describe("applied layer → new sheet", () => {
     const raw = await client.compositions.applyVector(vector.id, PORTFOLIO);
     const assets = await client.portfolios.assets(PORTFOLIO).all();
 
-    const result = await pasteAppliedLayer({ client, run, vectorId: vector.id, vectorName: vector.name, portfolio: PORTFOLIO });
+    const result = await pasteAppliedLayer({
+      client,
+      run,
+      vectorId: vector.id,
+      vectorName: vector.name,
+      portfolio: PORTFOLIO,
+    });
     expect(result.rowCount).toBe(assets.length);
     expect(fake.sheetNames()).toContain(result.sheetName);
     const csvHeader = raw.csv.split(/\r?\n/)[0].split(",");
@@ -169,7 +225,9 @@ describe("applied layer → new sheet", () => {
 
   test("an unknown vector fails with 404 and leaves no sheet", async () => {
     const { fake, run } = newWorkbook();
-    await expect(pasteAppliedLayer({ client, run, vectorId: "999999", portfolio: PORTFOLIO })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(pasteAppliedLayer({ client, run, vectorId: "999999", portfolio: PORTFOLIO })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     expect(fake.sheetNames()).toEqual(["Sheet1"]);
   });
 });
@@ -184,7 +242,8 @@ describe("summary → new sheets", () => {
     const assets = await client.portfolios.assets(PORTFOLIO).all();
     expect(written[1].rowCount).toBe(assets.length);
     const snapshot = fake.snapshot();
-    for (const sheet of written) expect(snapshot.sheets.find((s) => s.name === sheet.sheetName)!.conditionalFormats).toBeGreaterThan(0);
+    for (const sheet of written)
+      expect(snapshot.sheets.find((s) => s.name === sheet.sheetName)!.conditionalFormats).toBeGreaterThan(0);
     const labels = fake.read(written[0].sheetName, `A1:${col(written[0].columnCount - 1)}${written[0].rowCount + 1}`);
     const classColumn = labels[0].findIndex((h) => String(h).endsWith("_risk_class"));
     expect(classColumn).toBeGreaterThanOrEqual(0);

@@ -16,10 +16,32 @@ test("the task pane renders every section with its test ids and the demo-connect
       <App run={run} emptyCache={() => undefined} host={null} />
     </FluentProvider>,
   );
-  for (const id of ["taskpane", "connection-default-notice", "connection-base-url", "connection-api-key", "connection-test", "connection-save"]) {
+  for (const id of [
+    "taskpane",
+    "connection-default-notice",
+    "connection-base-url",
+    "connection-api-key",
+    "connection-test",
+    "connection-save",
+  ]) {
     expect(html.includes(`data-testid="${id}"`) ? id : `missing ${id}`).toBe(id);
   }
-  for (const section of ["connection", "sync", "timeseries", "layer", "summary", "impact", "explain", "changes", "export", "portfolios", "compositions", "nature", "refresh", "last-good"]) {
+  for (const section of [
+    "connection",
+    "sync",
+    "timeseries",
+    "layer",
+    "summary",
+    "impact",
+    "explain",
+    "changes",
+    "export",
+    "portfolios",
+    "compositions",
+    "nature",
+    "refresh",
+    "last-good",
+  ]) {
     expect(html.includes(`data-testid="section-${section}-header"`) ? section : `missing ${section}`).toBe(section);
   }
   expect(/type="password"[^>]*data-testid="connection-api-key"/.test(html)).toBe(true);
@@ -50,7 +72,8 @@ test("a production first run (nothing configured, no emulator) opens on the conn
     expect(html).not.toContain('data-testid="connection-unusable"');
     expect(html).toMatch(/data-testid="connection-summary"[^>]*>Not connected/);
     expect(html).toContain('data-testid="usage-line"');
-    for (const section of ["builder", "scoped-refresh", "pasted", "static"]) expect(html).toContain(`data-testid="section-${section}-header"`);
+    for (const section of ["builder", "scoped-refresh", "pasted", "static"])
+      expect(html).toContain(`data-testid="section-${section}-header"`);
   } finally {
     setConnectionRequired(undefined);
   }

@@ -8,7 +8,13 @@ import type { RunningEmulator } from "../../emulator/server";
 import { columnLetters as col } from "../../src/shaping/a1";
 import { forgetAssetSources, rememberAssetSource, selectAssetRow } from "../../src/taskpane/actions/asset-sources";
 import { pasteAssets } from "../../src/taskpane/actions/portfolios";
-import { listOverlays, loadMapData, loadOverlay, pasteRiskMatrix, pasteScenarioComparison } from "../../src/taskpane/actions/risk-views";
+import {
+  listOverlays,
+  loadMapData,
+  loadOverlay,
+  pasteRiskMatrix,
+  pasteScenarioComparison,
+} from "../../src/taskpane/actions/risk-views";
 import { listPastedSheets, refreshPastedSheets } from "../../src/taskpane/actions/pasted-sheets";
 import { newWorkbook, startTestService } from "./support";
 
@@ -25,7 +31,14 @@ afterEach(() => forgetAssetSources());
 test("risk matrix: assets × hazards with labels coloured by conditional formats, scenario and window in the title, plus a stacked chart of counts", async () => {
   const { fake, run } = newWorkbook();
   const summary = await client.datasets.summary(PORTFOLIO, { scenario: "ssp245", window: 15 }).all();
-  const sheets = await pasteRiskMatrix({ client, run, portfolio: PORTFOLIO, scenario: "ssp245", window: 15, cells: "label" });
+  const sheets = await pasteRiskMatrix({
+    client,
+    run,
+    portfolio: PORTFOLIO,
+    scenario: "ssp245",
+    window: 15,
+    cells: "label",
+  });
   expect(sheets.map((s) => s.sheetName)).toEqual([`Matrix ${PORTFOLIO}`, `Counts ${PORTFOLIO}`]);
   const [matrix, counts] = sheets;
   expect(matrix.rowCount).toBe(summary.length);
@@ -33,13 +46,19 @@ test("risk matrix: assets × hazards with labels coloured by conditional formats
   const grid = fake.read(matrix.sheetName, `A2:${col(matrix.columnCount - 1)}${matrix.rowCount + 2}`);
   expect(grid[0].slice(0, 4)).toEqual(["portfolio_index", "entity_id", "entity_name", "cyclone"]);
   const first = summary.find((s) => s.portfolio_index === grid[1][0])!;
-  for (const [i, hazard] of grid[0].slice(3).entries()) expect(grid[1][3 + i]).toBe(first.risk_summaries.find((r) => r.hazard === hazard)?.risk_class);
+  for (const [i, hazard] of grid[0].slice(3).entries())
+    expect(grid[1][3 + i]).toBe(first.risk_summaries.find((r) => r.hazard === hazard)?.risk_class);
 
   const model = fake.model.findSheet(matrix.sheetName)!;
   const hazards = matrix.columnCount - 3;
   expect(model.conditionalFormats).toHaveLength(hazards * 3);
-  expect(model.conditionalFormats[0]).toMatchObject({ type: "ContainsText", address: `'${matrix.sheetName}'!D3:D${matrix.rowCount + 2}` });
-  expect(model.conditionalFormats.map((c) => (c.settings["textComparison.rule"] as { text: string }).text).slice(0, 3)).toEqual(["LOW", "MEDIUM", "HIGH"]);
+  expect(model.conditionalFormats[0]).toMatchObject({
+    type: "ContainsText",
+    address: `'${matrix.sheetName}'!D3:D${matrix.rowCount + 2}`,
+  });
+  expect(
+    model.conditionalFormats.map((c) => (c.settings["textComparison.rule"] as { text: string }).text).slice(0, 3),
+  ).toEqual(["LOW", "MEDIUM", "HIGH"]);
 
   // Counts: one row per label, one column per hazard; they add up to the assets.
   const table = fake.read(counts.sheetName, `A2:${col(hazards)}5`);
@@ -54,7 +73,14 @@ test("risk matrix: assets × hazards with labels coloured by conditional formats
 
 test("risk matrix of scores: a colour scale instead of label rules", async () => {
   const { fake, run } = newWorkbook();
-  const [matrix] = await pasteRiskMatrix({ client, run, portfolio: PORTFOLIO, scenario: "ssp585", window: 30, cells: "score" });
+  const [matrix] = await pasteRiskMatrix({
+    client,
+    run,
+    portfolio: PORTFOLIO,
+    scenario: "ssp585",
+    window: 30,
+    cells: "score",
+  });
   expect(typeof fake.read(matrix.sheetName, "D3")[0][0]).toBe("number");
   const cfs = fake.model.findSheet(matrix.sheetName)!.conditionalFormats;
   expect(cfs.every((c) => c.type === "ColorScale")).toBe(true);
@@ -65,7 +91,19 @@ test("scenario comparison: ssp126 / ssp245 / ssp585 side by side, sorted by the 
   const { fake, run } = newWorkbook();
   const [sheet] = await pasteScenarioComparison({ client, run, portfolio: PORTFOLIO, hazard: "heatwave", window: 30 });
   const grid = fake.read(sheet.sheetName, `A2:${col(sheet.columnCount - 1)}${sheet.rowCount + 2}`);
-  expect(grid[0]).toEqual(["portfolio_index", "entity_id", "entity_name", "ssp126_score", "ssp126_label", "ssp245_score", "ssp245_label", "ssp585_score", "ssp585_label", "score_change_ssp126_to_ssp585", "label_change_ssp126_to_ssp585"]);
+  expect(grid[0]).toEqual([
+    "portfolio_index",
+    "entity_id",
+    "entity_name",
+    "ssp126_score",
+    "ssp126_label",
+    "ssp245_score",
+    "ssp245_label",
+    "ssp585_score",
+    "ssp585_label",
+    "score_change_ssp126_to_ssp585",
+    "label_change_ssp126_to_ssp585",
+  ]);
   const changes = grid.slice(1).map((r) => r[9]);
   expect(changes.every((c) => typeof c === "number")).toBe(true);
   expect([...changes].sort((a, b) => Number(b) - Number(a))).toEqual(changes);
@@ -85,10 +123,17 @@ test("the map's data: every located asset with its label per hazard; counts matc
 test("click-to-select: the asset's row in a synced range, or in a pasted asset list; none known says so", async () => {
   const { fake, run } = newWorkbook();
   const assets = await client.portfolios.assets(PORTFOLIO).all();
-  expect(await selectAssetRow(run, PORTFOLIO, assets[2].entity_id, 2)).toEqual({ notFound: expect.stringMatching(/No sheet/) });
+  expect(await selectAssetRow(run, PORTFOLIO, assets[2].entity_id, 2)).toEqual({
+    notFound: expect.stringMatching(/No sheet/),
+  });
 
   fake.addSheet("Sites");
-  fake.setValues("Sites", "B2:D5", [["name", "entity_id", "lat"], ["x", assets[0].entity_id, 1], ["y", assets[2].entity_id, 2], ["z", assets[1].entity_id, 3]]);
+  fake.setValues("Sites", "B2:D5", [
+    ["name", "entity_id", "lat"],
+    ["x", assets[0].entity_id, 1],
+    ["y", assets[2].entity_id, 2],
+    ["z", assets[1].entity_id, 3],
+  ]);
   rememberAssetSource(PORTFOLIO, "Sites!B2:D5", "synced");
   expect(await selectAssetRow(run, PORTFOLIO, assets[2].entity_id, 2)).toEqual({ selected: "Sites!B4:D4" });
   expect(fake.selectionAddress()).toBe("Sites!B4:D4");
@@ -113,11 +158,28 @@ test("overlays: the compositions' vector layers and nature sub-projects are offe
 
 test("the risk sheets record their provenance (scenario, window, hazard) and refresh in place", async () => {
   const { fake, run } = newWorkbook();
-  const [matrix, counts] = await pasteRiskMatrix({ client, run, portfolio: PORTFOLIO, scenario: "ssp126", window: 30, cells: "score" });
-  const [compare] = await pasteScenarioComparison({ client, run, portfolio: PORTFOLIO, hazard: "wildfire", window: 30 });
+  const [matrix, counts] = await pasteRiskMatrix({
+    client,
+    run,
+    portfolio: PORTFOLIO,
+    scenario: "ssp126",
+    window: 30,
+    cells: "score",
+  });
+  const [compare] = await pasteScenarioComparison({
+    client,
+    run,
+    portfolio: PORTFOLIO,
+    hazard: "wildfire",
+    window: 30,
+  });
   const listed = await listPastedSheets(run);
   const byName = Object.fromEntries(listed.sheets.map((s) => [s.sheetName, s]));
-  expect(byName[matrix.sheetName]).toMatchObject({ operation: "risk-matrix", portfolio: PORTFOLIO, rows: matrix.rowCount });
+  expect(byName[matrix.sheetName]).toMatchObject({
+    operation: "risk-matrix",
+    portfolio: PORTFOLIO,
+    rows: matrix.rowCount,
+  });
   expect(byName[counts.sheetName]).toMatchObject({ operation: "label-counts", rows: counts.rowCount });
   expect(byName[compare.sheetName]).toMatchObject({ operation: "scenario-comparison", rows: compare.rowCount });
   const sources = fake.read("Climate Risk sources", "A1:Z10").map((r) => r.join(" | "));

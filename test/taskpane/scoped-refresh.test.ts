@@ -55,12 +55,22 @@ async function workbook() {
 
 test("the selection's RISK cells are loaded afresh; other cells keep their cached results", async () => {
   const { fake, run, calc } = await workbook();
-  const searchRoutes = (s: Record<string, unknown>) => Object.entries((s.routes ?? {}) as Record<string, number>).filter(([k]) => k.includes("search")).reduce((n, [, v]) => n + v, 0);
+  const searchRoutes = (s: Record<string, unknown>) =>
+    Object.entries((s.routes ?? {}) as Record<string, number>)
+      .filter(([k]) => k.includes("search"))
+      .reduce((n, [, v]) => n + v, 0);
   const before = await emulatorStats(emulator);
   fake.setSelection("Sheet1", "A1:A3");
   expect(await countScope(run, "selection", false)).toEqual({ cells: 2, sheets: ["Sheet1"] });
   const progress: string[] = [];
-  const result = await refreshScope({ run, engine, scope: "selection", onlyErrors: false, quietMs: 200, onProgress: (p) => progress.push(p.message) });
+  const result = await refreshScope({
+    run,
+    engine,
+    scope: "selection",
+    onlyErrors: false,
+    quietMs: 200,
+    onProgress: (p) => progress.push(p.message),
+  });
   await calc.waitForIdle(20_000);
   expect(result).toMatchObject({ riskCells: 2, sheets: ["Sheet1"] });
   expect(result.answered).toBeGreaterThanOrEqual(2);
@@ -90,12 +100,16 @@ test("a selection without RISK formulas, or a cancelled refresh, says so and cha
   const { fake, run } = await workbook();
   fake.setSelection("Sheet1", "A3");
   const before = fake.snapshot();
-  await expect(refreshScope({ run, engine, scope: "selection", onlyErrors: false })).rejects.toThrow("The selection has no RISK formulas: nothing was refreshed.");
+  await expect(refreshScope({ run, engine, scope: "selection", onlyErrors: false })).rejects.toThrow(
+    "The selection has no RISK formulas: nothing was refreshed.",
+  );
   fake.setSelection("Other", "D5:F9");
   await expect(countScope(run, "selection", false)).resolves.toEqual({ cells: 0, sheets: [] });
   fake.setSelection("Sheet1", "A3");
   expect(fake.snapshot()).toEqual(before);
   const cancelled = new AbortController();
   cancelled.abort();
-  await expect(refreshScope({ run, engine, scope: "workbook", onlyErrors: false, signal: cancelled.signal })).rejects.toThrow(/Cancelled: 0 of 4 cells/);
+  await expect(
+    refreshScope({ run, engine, scope: "workbook", onlyErrors: false, signal: cancelled.signal }),
+  ).rejects.toThrow(/Cancelled: 0 of 4 cells/);
 });

@@ -7,7 +7,12 @@ import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import { assets, summary } from "../../src/functions/functions";
 import { STATIC_COPIES_HEADER } from "../../src/excel/provenance";
 import { FORMULA_STORE_SHEET, SOURCES_SHEET } from "../../src/shaping/provenance";
-import { convertToValues, countConvertible, countRestorable, restoreFormulas } from "../../src/taskpane/actions/static-copies";
+import {
+  convertToValues,
+  countConvertible,
+  countRestorable,
+  restoreFormulas,
+} from "../../src/taskpane/actions/static-copies";
 import { installCustomFunctionsStub } from "../functions/support/custom-functions-stub";
 import { drainingFetch, newWorkbook, startTestService } from "./support";
 
@@ -63,7 +68,12 @@ test("convert the workbook to values (spills included), then restore every formu
   expect(result.spilledCells).toBeGreaterThan(3);
   // Same values everywhere, and no formula left.
   expect(fake.read("Sheet1", used)).toEqual(shown);
-  expect(fake.read("Sheet1", used, "formulas").flat().some((f) => String(f).startsWith("="))).toBe(false);
+  expect(
+    fake
+      .read("Sheet1", used, "formulas")
+      .flat()
+      .some((f) => String(f).startsWith("=")),
+  ).toBe(false);
   // The formulas are kept (very hidden); the Sources sheet says a static copy was taken and when.
   expect(fake.snapshot().sheets.find((s) => s.name === FORMULA_STORE_SHEET)?.visibility).toBe("VeryHidden");
   const sources = fake.read(SOURCES_SHEET, "A1:C4");
@@ -86,7 +96,9 @@ test("selection scope; a value edited after the copy is left alone; empty scopes
   const { fake, run } = await workbook();
   fake.setSelection("Sheet1", "A3");
   const before = fake.snapshot();
-  await expect(convertToValues({ run, scope: "selection" })).rejects.toThrow("The selection has no RISK formulas: nothing was converted.");
+  await expect(convertToValues({ run, scope: "selection" })).rejects.toThrow(
+    "The selection has no RISK formulas: nothing was converted.",
+  );
   await expect(restoreFormulas({ run, scope: "selection" })).rejects.toThrow(/nothing to restore/);
   expect(fake.snapshot()).toEqual(before);
 

@@ -12,8 +12,17 @@ export async function startTestService(options: { processingDelayMs?: number } =
   client: RiskClient;
 }> {
   const emulator = await startEmulator({ port: 0, quiet: true, processingDelayMs: options.processingDelayMs ?? 50 });
-  const connection: ConnectionConfig = { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
-  return { emulator, connection, client: new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000, fetch: drainingFetch }) };
+  const connection: ConnectionConfig = {
+    baseUrl: emulator.baseUrl,
+    natureUrl: emulator.natureUrl,
+    apiKey: DEMO_API_KEY,
+    project: DEMO_PROJECT,
+  };
+  return {
+    emulator,
+    connection,
+    client: new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000, fetch: drainingFetch }),
+  };
 }
 
 /**

@@ -2,7 +2,13 @@ import { RiskClient } from "../../src/api/client";
 import { ServerError } from "../../src/api/errors";
 import type { ConnectionConfig } from "../../src/api/config";
 import { RISK_DATA_AVAILABLE } from "../../src/api/types";
-import { listWorkbookTables, selectProblemCell, syncRangeToPortfolio, type ReplaceQuestion, type SyncStep } from "../../src/taskpane/actions/sync";
+import {
+  listWorkbookTables,
+  selectProblemCell,
+  syncRangeToPortfolio,
+  type ReplaceQuestion,
+  type SyncStep,
+} from "../../src/taskpane/actions/sync";
 import { CancelledError, StepError } from "../../src/taskpane/actions/types";
 import type { RunningEmulator } from "../../emulator/server";
 import { countRequests, drainingFetch, emulatorStats, newWorkbook, routeCount, startTestService } from "./support";
@@ -25,7 +31,7 @@ beforeEach(() => emulator.reset());
 const SITES = [
   ["Site ID", "Name", "Latitude", "Lon", "Country", "label:tier"],
   ["S-1", "London depot", 51.5074, -0.1278, "GB", "gold"],
-  ["S-2", "Paris, \"Nord\" hub", 48.8566, 2.3522, "FR", "silver"],
+  ["S-2", 'Paris, "Nord" hub', 48.8566, 2.3522, "FR", "silver"],
   ["S-3", "Lagos port", 6.5244, 3.3792, "NG", "gold"],
 ];
 
@@ -54,8 +60,23 @@ test("a selection becomes a new portfolio with risk data; the sheet is unchanged
   const { fake, run } = workbookWithSites();
   const before = fake.snapshot();
   const messages: string[] = [];
-  const result = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "my_sites", confirmReplace: never, pollIntervalMs: 20, onProgress: (p) => messages.push(p.message) });
-  expect(result).toMatchObject({ outcome: "synced", portfolio: "my_sites", assetCount: 3, created: true, uploaded: true, address: "Sites!A1:F4" });
+  const result = await syncRangeToPortfolio({
+    client,
+    run,
+    source: { kind: "selection" },
+    portfolio: "my_sites",
+    confirmReplace: never,
+    pollIntervalMs: 20,
+    onProgress: (p) => messages.push(p.message),
+  });
+  expect(result).toMatchObject({
+    outcome: "synced",
+    portfolio: "my_sites",
+    assetCount: 3,
+    created: true,
+    uploaded: true,
+    address: "Sites!A1:F4",
+  });
   expect(fake.snapshot()).toEqual(before);
   expect(messages.some((m) => m.startsWith("Creating portfolio my_sites"))).toBe(true);
   expect(messages.some((m) => m.startsWith("Uploading 3 assets"))).toBe(true);
@@ -69,7 +90,14 @@ test("a selection becomes a new portfolio with risk data; the sheet is unchanged
     ["S-3", "Lagos port", 6.5244, 3.3792, { country: "NG", tier: "gold" }],
   ]);
 
-  const again = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "my_sites", confirmReplace: never, pollIntervalMs: 20 });
+  const again = await syncRangeToPortfolio({
+    client,
+    run,
+    source: { kind: "selection" },
+    portfolio: "my_sites",
+    confirmReplace: never,
+    pollIntervalMs: 20,
+  });
   expect(again).toMatchObject({ outcome: "synced", created: false, uploaded: false });
   expect(countRequests(await emulatorStats(emulator), "POST /api/portfolios/:portfolio_name/assets/import")).toBe(1);
   expect(fake.snapshot()).toEqual(before);
@@ -85,7 +113,13 @@ test("a bad range lists every problem with its cell and sends nothing; a click s
     ["E", "blank lat", "", 23],
   ]);
   const before = fake.snapshot();
-  const result = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "bad_sites", confirmReplace: never });
+  const result = await syncRangeToPortfolio({
+    client,
+    run,
+    source: { kind: "selection" },
+    portfolio: "bad_sites",
+    confirmReplace: never,
+  });
   expect(result.outcome).toBe("invalid");
   const problems = result.outcome === "invalid" ? result.problems : [];
   const cells = problems.map((p) => p.cell);
@@ -108,22 +142,52 @@ test("a named table is a source too, and the table list offers it", async () => 
   });
   fake.setSelection("Sites", "H10");
   expect(await listWorkbookTables(run)).toEqual([{ name: "SiteTable", sheetName: "Sites" }]);
-  const result = await syncRangeToPortfolio({ client, run, source: { kind: "table", name: "SiteTable" }, portfolio: "from_table", confirmReplace: never, pollIntervalMs: 20 });
+  const result = await syncRangeToPortfolio({
+    client,
+    run,
+    source: { kind: "table", name: "SiteTable" },
+    portfolio: "from_table",
+    confirmReplace: never,
+    pollIntervalMs: 20,
+  });
   expect(result).toMatchObject({ outcome: "synced", assetCount: 3 });
-  await expect(syncRangeToPortfolio({ client, run, source: { kind: "table", name: "Nope" }, portfolio: "x", confirmReplace: never })).rejects.toThrow(/no table named "Nope"/);
+  await expect(
+    syncRangeToPortfolio({
+      client,
+      run,
+      source: { kind: "table", name: "Nope" },
+      portfolio: "x",
+      confirmReplace: never,
+    }),
+  ).rejects.toThrow(/no table named "Nope"/);
 });
 
 test("replacing a non-empty portfolio is asked first; declining uploads nothing and keeps its assets", async () => {
   const { run } = workbookWithSites();
   const before = await client.portfolios.assets("demo-portfolio").all();
   const questions: ReplaceQuestion[] = [];
-  const result = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "demo-portfolio", confirmReplace: async (q) => (questions.push(q), false) });
+  const result = await syncRangeToPortfolio({
+    client,
+    run,
+    source: { kind: "selection" },
+    portfolio: "demo-portfolio",
+    confirmReplace: async (q) => (questions.push(q), false),
+  });
   expect(result.outcome).toBe("declined");
-  expect(questions).toEqual([expect.objectContaining({ portfolio: "demo-portfolio", existingCount: before.length, newCount: 3 })]);
+  expect(questions).toEqual([
+    expect.objectContaining({ portfolio: "demo-portfolio", existingCount: before.length, newCount: 3 }),
+  ]);
   expect(await client.portfolios.assets("demo-portfolio").all()).toEqual(before);
   expect(countRequests(await emulatorStats(emulator), "assets/import")).toBe(0);
 
-  const accepted = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "demo-portfolio", confirmReplace: async () => true, pollIntervalMs: 20 });
+  const accepted = await syncRangeToPortfolio({
+    client,
+    run,
+    source: { kind: "selection" },
+    portfolio: "demo-portfolio",
+    confirmReplace: async () => true,
+    pollIntervalMs: 20,
+  });
   expect(accepted).toMatchObject({ outcome: "synced", uploaded: true });
   expect((await client.portfolios.assets("demo-portfolio").all()).length).toBe(3);
 });
@@ -135,7 +199,10 @@ function clientFailingOnce(method: string, path: RegExp): RiskClient {
     const request = input instanceof Request ? input : new Request(input, init);
     if (!failed && request.method === method && path.test(new URL(request.url).pathname)) {
       failed = true;
-      return new Response(JSON.stringify({ errors: ["injected failure"] }), { status: 500, headers: { "content-type": "application/json" } });
+      return new Response(JSON.stringify({ errors: ["injected failure"] }), {
+        status: 500,
+        headers: { "content-type": "application/json" },
+      });
     }
     return drainingFetch(request);
   };
@@ -146,24 +213,41 @@ test.each<[SyncStep, string, RegExp]>([
   ["create", "POST", /^\/api\/portfolios\/?$/],
   ["upload", "POST", /\/assets\/import\/?$/],
   ["poll", "GET", /^\/api\/portfolios\/retry_me\/?$/],
-])("a failure while %s names that step, leaves the sheet as it was, and a retry ends in the same portfolio without duplicates", async (step, method, path) => {
-  const { fake, run } = workbookWithSites();
-  const before = fake.snapshot();
-  // The first GET of the portfolio is the existence check; fail the one after the upload for "poll".
-  const failingClient = step === "poll" ? clientFailingAfterUpload() : clientFailingOnce(method, path);
-  const error = await syncRangeToPortfolio({ client: failingClient, run, source: { kind: "selection" }, portfolio: "retry_me", confirmReplace: never, pollIntervalMs: 20 }).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(StepError);
-  expect((error as StepError).step).toBe(step);
-  expect((error as StepError).cause).toBeInstanceOf(ServerError);
-  expect(fake.snapshot()).toEqual(before);
+])(
+  "a failure while %s names that step, leaves the sheet as it was, and a retry ends in the same portfolio without duplicates",
+  async (step, method, path) => {
+    const { fake, run } = workbookWithSites();
+    const before = fake.snapshot();
+    // The first GET of the portfolio is the existence check; fail the one after the upload for "poll".
+    const failingClient = step === "poll" ? clientFailingAfterUpload() : clientFailingOnce(method, path);
+    const error = await syncRangeToPortfolio({
+      client: failingClient,
+      run,
+      source: { kind: "selection" },
+      portfolio: "retry_me",
+      confirmReplace: never,
+      pollIntervalMs: 20,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepError);
+    expect((error as StepError).step).toBe(step);
+    expect((error as StepError).cause).toBeInstanceOf(ServerError);
+    expect(fake.snapshot()).toEqual(before);
 
-  const retried = await syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "retry_me", confirmReplace: never, pollIntervalMs: 20 });
-  expect(retried.outcome).toBe("synced");
-  const assets = await client.portfolios.assets("retry_me").all();
-  expect(assets.map((a) => a.entity_id)).toEqual(["S-1", "S-2", "S-3"]);
-  expect((await client.portfolios.list()).filter((p) => p.portfolio_name === "retry_me")).toHaveLength(1);
-  expect(fake.snapshot()).toEqual(before);
-});
+    const retried = await syncRangeToPortfolio({
+      client,
+      run,
+      source: { kind: "selection" },
+      portfolio: "retry_me",
+      confirmReplace: never,
+      pollIntervalMs: 20,
+    });
+    expect(retried.outcome).toBe("synced");
+    const assets = await client.portfolios.assets("retry_me").all();
+    expect(assets.map((a) => a.entity_id)).toEqual(["S-1", "S-2", "S-3"]);
+    expect((await client.portfolios.list()).filter((p) => p.portfolio_name === "retry_me")).toHaveLength(1);
+    expect(fake.snapshot()).toEqual(before);
+  },
+);
 
 /** Fails the first status read that follows the upload. */
 function clientFailingAfterUpload(): RiskClient {
@@ -175,7 +259,10 @@ function clientFailingAfterUpload(): RiskClient {
     if (request.method === "POST" && /assets\/import/.test(path)) uploaded = true;
     else if (uploaded && !failed && request.method === "GET" && /^\/api\/portfolios\/retry_me\/?$/.test(path)) {
       failed = true;
-      return new Response(JSON.stringify({ errors: ["injected failure"] }), { status: 503, headers: { "content-type": "application/json" } });
+      return new Response(JSON.stringify({ errors: ["injected failure"] }), {
+        status: 503,
+        headers: { "content-type": "application/json" },
+      });
     }
     return drainingFetch(request);
   };
@@ -184,7 +271,9 @@ function clientFailingAfterUpload(): RiskClient {
 
 test("an invalid portfolio name is refused before anything is sent", async () => {
   const { run } = workbookWithSites();
-  await expect(syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "my sites", confirmReplace: never })).rejects.toThrow(/Portfolio name/);
+  await expect(
+    syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "my sites", confirmReplace: never }),
+  ).rejects.toThrow(/Portfolio name/);
   expectNothingSent(await emulatorStats(emulator));
 });
 

@@ -28,23 +28,44 @@ export class FakeChart extends FakeClientObject<ChartModel> {
     throw invalidArgument(`The fake Chart cannot load '${property}'.`);
   }
 
-  get id(): string { return this.get("id"); }
-  get name(): string { return this.get("name"); }
-  set name(value: string) { this.set("name", value, (c) => { c.name = value; }); }
+  get id(): string {
+    return this.get("id");
+  }
+  get name(): string {
+    return this.get("name");
+  }
+  set name(value: string) {
+    this.set("name", value, (c) => {
+      c.name = value;
+    });
+  }
 
   private settings(name: string): unknown {
     return recorder(this.context, this.path, name, () => {
       const c = this.resolve();
-      return (path, value) => { c.settings[path] = value; };
+      return (path, value) => {
+        c.settings[path] = value;
+      };
     });
   }
-  get title(): unknown { return this.settings("title"); }
-  get legend(): unknown { return this.settings("legend"); }
-  get axes(): unknown { return this.settings("axes"); }
-  get format(): unknown { return this.settings("format"); }
+  get title(): unknown {
+    return this.settings("title");
+  }
+  get legend(): unknown {
+    return this.settings("legend");
+  }
+  get axes(): unknown {
+    return this.settings("axes");
+  }
+  get format(): unknown {
+    return this.settings("format");
+  }
   setPosition(startCell: string | FakeRange, endCell?: string | FakeRange): void {
     this.enqueueOn("setPosition", [String(startCell), String(endCell ?? "")], (c) => {
-      c.settings.position = [typeof startCell === "string" ? startCell : "range", typeof endCell === "string" ? endCell : "range"];
+      c.settings.position = [
+        typeof startCell === "string" ? startCell : "range",
+        typeof endCell === "string" ? endCell : "range",
+      ];
     });
   }
 
@@ -79,7 +100,10 @@ export class FakeChartSeriesCollection {
 
 /** One chart series, recording which ranges feed it. */
 export class FakeChartSeries {
-  constructor(private readonly chart: FakeChart, private readonly index: () => number | undefined) {}
+  constructor(
+    private readonly chart: FakeChart,
+    private readonly index: () => number | undefined,
+  ) {}
 
   private update(name: string, payload: unknown, fn: (s: ChartModel["series"][number]) => void): void {
     this.chart.context.enqueue({
@@ -95,12 +119,24 @@ export class FakeChartSeries {
       },
     });
   }
-  set name(value: string) { this.update("series.name", value, (s) => { s.name = value; }); }
+  set name(value: string) {
+    this.update("series.name", value, (s) => {
+      s.name = value;
+    });
+  }
   setValues(range: FakeRange): void {
-    this.update("series.setValues", null, (s) => { const t = range.resolve(); checkSeriesRange(t.rect, "setValues"); s.values = formatAddress(t.sheet.name, t.rect); });
+    this.update("series.setValues", null, (s) => {
+      const t = range.resolve();
+      checkSeriesRange(t.rect, "setValues");
+      s.values = formatAddress(t.sheet.name, t.rect);
+    });
   }
   setXAxisValues(range: FakeRange): void {
-    this.update("series.setXAxisValues", null, (s) => { const t = range.resolve(); checkSeriesRange(t.rect, "setXAxisValues"); s.xValues = formatAddress(t.sheet.name, t.rect); });
+    this.update("series.setXAxisValues", null, (s) => {
+      const t = range.resolve();
+      checkSeriesRange(t.rect, "setXAxisValues");
+      s.xValues = formatAddress(t.sheet.name, t.rect);
+    });
   }
 }
 
@@ -108,7 +144,11 @@ export class FakeChartSeries {
 export class FakeChartCollection extends FakeCollection<ChartModel, FakeChart> {
   protected readonly typeName = "ChartCollection";
 
-  constructor(context: FakeRequestContext, path: string, private readonly sheet: () => SheetModel) {
+  constructor(
+    context: FakeRequestContext,
+    path: string,
+    private readonly sheet: () => SheetModel,
+  ) {
     super(context, path);
   }
 

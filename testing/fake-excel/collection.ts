@@ -18,7 +18,10 @@ export class FakeClientResult<T> {
 
   get value(): T {
     if (!this.ready) {
-      throw new FakeExcelError(FakeErrorCodes.propertyNotLoaded, "The value of the result object has not been loaded yet. Before reading the value property, call \"context.sync()\" on the associated request context.");
+      throw new FakeExcelError(
+        FakeErrorCodes.propertyNotLoaded,
+        'The value of the result object has not been loaded yet. Before reading the value property, call "context.sync()" on the associated request context.',
+      );
     }
     return this.result as T;
   }
@@ -82,4 +85,3 @@ export abstract class FakeCollection<TModel, TItem extends FakeClientObject<TMod
     return result;
   }
 }
-

@@ -81,7 +81,9 @@ export class FakeRequestContext {
       return passThroughValue as T;
     }
     const index = ++host.syncCount;
-    const json = JSON.stringify(ops.map((o) => (o.payload === undefined ? [o.name, o.target] : [o.name, o.target, o.payload])));
+    const json = JSON.stringify(
+      ops.map((o) => (o.payload === undefined ? [o.name, o.target] : [o.name, o.target, o.payload])),
+    );
     const requestBytes = utf8Length(json);
     const record: SyncRecord = { index, operations: ops.length, requestBytes, responseBytes: 0 };
     host.syncs.push(record);
@@ -186,7 +188,11 @@ export abstract class FakeClientObject<T> {
   resolve(): T {
     const found = this.tryResolve();
     if (found === null || this.isGone(found)) {
-      throw new FakeExcelError(FakeErrorCodes.itemNotFound, `The requested resource doesn't exist (${this.path}).`, this.path);
+      throw new FakeExcelError(
+        FakeErrorCodes.itemNotFound,
+        `The requested resource doesn't exist (${this.path}).`,
+        this.path,
+      );
     }
     return found;
   }

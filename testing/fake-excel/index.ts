@@ -20,7 +20,15 @@ import { FakeChart, FakeChartCollection, FakeChartSeries, FakeChartSeriesCollect
 import { FakeRequirements, RequirementLevel, guardApiSets, installFakeOffice, isSetSupportedAt } from "./requirements";
 
 export { FakeErrorCodes, FakeExcelError } from "./errors";
-export type { FakeCellValue, FakeChange, FormulaEvaluator, FormulaCell, ChartModel, ConditionalFormatModel, TableModel } from "./model";
+export type {
+  FakeCellValue,
+  FakeChange,
+  FormulaEvaluator,
+  FormulaCell,
+  ChartModel,
+  ConditionalFormatModel,
+  TableModel,
+} from "./model";
 export type { SyncRecord, SyncInfo, InjectedFault } from "./context";
 export { EXCEL_BUILDS, FAKE_API_SETS, fakeMembers, installFakeOffice, unguardedApiSets } from "./requirements";
 export type { FakeRequirements, RequirementLevel } from "./requirements";
@@ -119,7 +127,11 @@ export interface FakeExcel {
   /** Merge cells as a user would. */
   merge(sheetName: string, address: string): void;
   /** Read without a sync: values, formulas, numberFormat, text or valueTypes. */
-  read(sheetName: string, address: string, property?: "values" | "formulas" | "numberFormat" | "text" | "valueTypes"): unknown[][];
+  read(
+    sheetName: string,
+    address: string,
+    property?: "values" | "formulas" | "numberFormat" | "text" | "valueTypes",
+  ): unknown[][];
   /** The used range of a sheet ("Sheet1!A1:C9"), or null when empty. */
   usedAddress(sheetName: string): string | null;
   /** Everything about the workbook as plain JSON, to compare before and after an operation. */
@@ -166,7 +178,8 @@ export function createFakeExcel(options: FakeExcelOptions = {}): FakeExcel {
 
   async function run<T>(a: unknown, b?: unknown): Promise<T> {
     const batch = (typeof a === "function" ? a : b) as Batch<T>;
-    if (typeof batch !== "function") throw new FakeExcelError(FakeErrorCodes.invalidArgument, "Excel.run needs a batch function.");
+    if (typeof batch !== "function")
+      throw new FakeExcelError(FakeErrorCodes.invalidArgument, "Excel.run needs a batch function.");
     const context = newContext();
     const result = await batch(context);
     await context.sync();
@@ -234,7 +247,8 @@ export function createFakeExcel(options: FakeExcelOptions = {}): FakeExcel {
       const s = sheet(sheetName);
       const rect = rectOf(address);
       const cell = s.cell(rect.row, rect.col);
-      if (!cell || cell.formula === undefined) throw new FakeExcelError(FakeErrorCodes.invalidArgument, `${address} holds no formula.`);
+      if (!cell || cell.formula === undefined)
+        throw new FakeExcelError(FakeErrorCodes.invalidArgument, `${address} holds no formula.`);
       cell.value = value;
       model.note({ kind: "cells", sheetName: s.name, address: formatAddress(s.name, rect) });
       flush();
@@ -284,7 +298,12 @@ function snapshotOf(model: WorkbookModel): WorkbookSnapshot {
       s.rows.forEach((row, r) =>
         row?.forEach((cell, c) => {
           if (cell && (cell.value !== "" || cell.formula !== undefined || cell.numberFormat !== undefined)) {
-            cells.push([formatAddress(s.name, { row: r, col: c, rows: 1, cols: 1 }), cell.value, cell.formula, cell.numberFormat]);
+            cells.push([
+              formatAddress(s.name, { row: r, col: c, rows: 1, cols: 1 }),
+              cell.value,
+              cell.formula,
+              cell.numberFormat,
+            ]);
           }
         }),
       );
@@ -304,11 +323,38 @@ function snapshotOf(model: WorkbookModel): WorkbookSnapshot {
 /** The enum objects add-in code commonly reads at run time (values as Excel spells them). */
 const EXCEL_ENUMS: Record<string, Record<string, string>> = {
   SheetVisibility: { visible: "Visible", hidden: "Hidden", veryHidden: "VeryHidden" },
-  ChartType: { line: "Line", lineMarkers: "LineMarkers", columnClustered: "ColumnClustered", barClustered: "BarClustered", xyscatter: "XYScatter" },
+  ChartType: {
+    line: "Line",
+    lineMarkers: "LineMarkers",
+    columnClustered: "ColumnClustered",
+    barClustered: "BarClustered",
+    xyscatter: "XYScatter",
+  },
   ChartSeriesBy: { auto: "Auto", columns: "Columns", rows: "Rows" },
-  ConditionalFormatType: { custom: "Custom", dataBar: "DataBar", colorScale: "ColorScale", iconSet: "IconSet", topBottom: "TopBottom", presetCriteria: "PresetCriteria", containsText: "ContainsText", cellValue: "CellValue" },
-  ConditionalTextOperator: { invalid: "Invalid", contains: "Contains", notContains: "NotContains", beginsWith: "BeginsWith", endsWith: "EndsWith" },
-  ClearApplyTo: { all: "All", formats: "Formats", contents: "Contents", hyperlinks: "Hyperlinks", removeHyperlinks: "RemoveHyperlinks" },
+  ConditionalFormatType: {
+    custom: "Custom",
+    dataBar: "DataBar",
+    colorScale: "ColorScale",
+    iconSet: "IconSet",
+    topBottom: "TopBottom",
+    presetCriteria: "PresetCriteria",
+    containsText: "ContainsText",
+    cellValue: "CellValue",
+  },
+  ConditionalTextOperator: {
+    invalid: "Invalid",
+    contains: "Contains",
+    notContains: "NotContains",
+    beginsWith: "BeginsWith",
+    endsWith: "EndsWith",
+  },
+  ClearApplyTo: {
+    all: "All",
+    formats: "Formats",
+    contents: "Contents",
+    hyperlinks: "Hyperlinks",
+    removeHyperlinks: "RemoveHyperlinks",
+  },
   CalculationType: { recalculate: "Recalculate", full: "Full", fullRebuild: "FullRebuild" },
 };
 
@@ -317,7 +363,10 @@ const EXCEL_ENUMS: Record<string, Record<string, string>> = {
  * page opened outside Office), and make `Office.context.requirements` answer for the fake's
  * requirement level. Returns the fake, or null when a real Excel is already there.
  */
-export function installFakeExcel(target: Record<string, unknown> = globalThis as unknown as Record<string, unknown>, options?: FakeExcelOptions): FakeExcel | null {
+export function installFakeExcel(
+  target: Record<string, unknown> = globalThis as unknown as Record<string, unknown>,
+  options?: FakeExcelOptions,
+): FakeExcel | null {
   const existing = target.Excel as { run?: unknown } | undefined;
   if (existing && typeof existing.run === "function" && !(existing as { __fake?: boolean }).__fake) return null;
   const fake = createFakeExcel(options);

@@ -84,12 +84,16 @@ export class SheetModel {
 
   /** Bounding box of cells holding a value or formula (and a number format unless valuesOnly). */
   usedRect(valuesOnly: boolean): Rect | null {
-    let minR = Infinity, maxR = -1, minC = Infinity, maxC = -1;
+    let minR = Infinity,
+      maxR = -1,
+      minC = Infinity,
+      maxC = -1;
     this.rows.forEach((row, r) => {
       if (!row) return;
       row.forEach((cell, c) => {
         if (!cell) return;
-        const used = cell.value !== "" || cell.formula !== undefined || (!valuesOnly && cell.numberFormat !== undefined);
+        const used =
+          cell.value !== "" || cell.formula !== undefined || (!valuesOnly && cell.numberFormat !== undefined);
         if (!used) return;
         if (r < minR) minR = r;
         if (r > maxR) maxR = r;
@@ -136,7 +140,23 @@ export type FakeChange =
 
 const FORBIDDEN_SHEET_CHARS = /[[\]:*?/\\]/;
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const ERROR_VALUES = new Set(["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!", "#BUSY!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#UNKNOWN!"]);
+const ERROR_VALUES = new Set([
+  "#NULL!",
+  "#DIV/0!",
+  "#VALUE!",
+  "#REF!",
+  "#NAME?",
+  "#NUM!",
+  "#N/A",
+  "#GETTING_DATA",
+  "#SPILL!",
+  "#CALC!",
+  "#BUSY!",
+  "#FIELD!",
+  "#BLOCKED!",
+  "#CONNECT!",
+  "#UNKNOWN!",
+]);
 
 /** Whether a value is one of Excel's error values ("#N/A", ...). */
 export function isErrorValue(value: FakeCellValue): boolean {
@@ -194,12 +214,17 @@ export class WorkbookModel {
       throw invalidArgument(`The sheet name '${name}' is not valid: it must be 1 to 31 characters.`);
     }
     if (FORBIDDEN_SHEET_CHARS.test(name) || name.startsWith("'") || name.endsWith("'")) {
-      throw invalidArgument(`The sheet name '${name}' is not valid: it contains [ ] : * ? / \\ or starts or ends with an apostrophe.`);
+      throw invalidArgument(
+        `The sheet name '${name}' is not valid: it contains [ ] : * ? / \\ or starts or ends with an apostrophe.`,
+      );
     }
     if (name.toLowerCase() === "history") throw invalidArgument("'History' is a reserved sheet name.");
     const clash = this.liveSheets().find((s) => s !== except && s.name.toLowerCase() === name.toLowerCase());
     if (clash) {
-      throw new FakeExcelError(FakeErrorCodes.itemAlreadyExists, `A resource with the same name or identifier already exists: '${clash.name}'.`);
+      throw new FakeExcelError(
+        FakeErrorCodes.itemAlreadyExists,
+        `A resource with the same name or identifier already exists: '${clash.name}'.`,
+      );
     }
   }
 
@@ -234,7 +259,10 @@ export class WorkbookModel {
       throw invalidArgument(`'${visibility}' is not a sheet visibility.`);
     }
     if (visibility !== "Visible" && sheet.visibility === "Visible" && this.visibleSheets().length === 1) {
-      throw new FakeExcelError(FakeErrorCodes.invalidOperation, "A workbook must contain at least one visible worksheet.");
+      throw new FakeExcelError(
+        FakeErrorCodes.invalidOperation,
+        "A workbook must contain at least one visible worksheet.",
+      );
     }
     sheet.visibility = visibility;
     if (visibility !== "Visible" && this.activeSheet === sheet) this.activeSheet = this.visibleSheets()[0];
@@ -244,7 +272,10 @@ export class WorkbookModel {
   deleteSheet(sheet: SheetModel): void {
     const visible = this.visibleSheets();
     if (sheet.visibility === "Visible" && visible.length === 1) {
-      throw new FakeExcelError(FakeErrorCodes.invalidOperation, "A workbook must contain at least one visible worksheet.");
+      throw new FakeExcelError(
+        FakeErrorCodes.invalidOperation,
+        "A workbook must contain at least one visible worksheet.",
+      );
     }
     const index = this.liveSheets().indexOf(sheet);
     sheet.deleted = true;
@@ -260,7 +291,10 @@ export class WorkbookModel {
 
   activate(sheet: SheetModel): void {
     if (sheet.visibility !== "Visible") {
-      throw new FakeExcelError(FakeErrorCodes.invalidOperation, `The sheet '${sheet.name}' is hidden and cannot be activated.`);
+      throw new FakeExcelError(
+        FakeErrorCodes.invalidOperation,
+        `The sheet '${sheet.name}' is hidden and cannot be activated.`,
+      );
     }
     this.activeSheet = sheet;
     this.note({ kind: "selection", sheetName: sheet.name, address: formatAddress(sheet.name, sheet.selection) });
@@ -288,12 +322,24 @@ export class WorkbookModel {
    * Excel's API, so code that passes here is safe there), numeric text becomes a number and
    * TRUE/FALSE become booleans.
    */
-  private input(sheet: SheetModel, row: number, col: number, raw: unknown, property: string, r: number, c: number): void {
+  private input(
+    sheet: SheetModel,
+    row: number,
+    col: number,
+    raw: unknown,
+    property: string,
+    r: number,
+    c: number,
+  ): void {
     if (raw === null) return; // Excel: null in a values array leaves the cell unchanged
     if (typeof raw === "number") {
-      if (!Number.isFinite(raw)) throw invalidArgument(`A cell value must be a finite number (${property}[${r}][${c}]).`, property);
+      if (!Number.isFinite(raw))
+        throw invalidArgument(`A cell value must be a finite number (${property}[${r}][${c}]).`, property);
     } else if (typeof raw !== "string" && typeof raw !== "boolean") {
-      throw invalidArgument(`Cell values must be strings, numbers or booleans; got ${typeof raw} (${property}[${r}][${c}]).`, property);
+      throw invalidArgument(
+        `Cell values must be strings, numbers or booleans; got ${typeof raw} (${property}[${r}][${c}]).`,
+        property,
+      );
     }
     if (typeof raw === "string" && raw.length > 32767) {
       throw invalidArgument(`Text in a cell is limited to 32,767 characters (${property}[${r}][${c}]).`, property);
@@ -364,7 +410,8 @@ export class WorkbookModel {
       for (let c = 0; c < rect.cols; c++) {
         const f = at(r, c);
         if (f === null) continue;
-        if (typeof f !== "string") throw invalidArgument(`A number format must be a string (numberFormat[${r}][${c}]).`);
+        if (typeof f !== "string")
+          throw invalidArgument(`A number format must be a string (numberFormat[${r}][${c}]).`);
         sheet.cellForWrite(rect.row + r, rect.col + c).numberFormat = f === "General" ? undefined : f;
       }
     }
@@ -534,7 +581,8 @@ export class WorkbookModel {
    */
   resizeTable(table: TableModel, rect: Rect): void {
     if (rect.row !== table.rect.row) throw invalidArgument("The table's header row must stay in the same row.");
-    if (!intersects(rect, table.rect)) throw invalidArgument("The new table range must overlap the original table range.");
+    if (!intersects(rect, table.rect))
+      throw invalidArgument("The new table range must overlap the original table range.");
     if (rect.rows < 2) throw invalidArgument("A table needs a header row and at least one row.");
     if (this.tables.some((t) => t !== table && t.sheet === table.sheet && intersects(t.rect, rect))) {
       throw invalidArgument("A table can't overlap another table.");

@@ -17,7 +17,20 @@ export interface RangeTarget {
   rect: Rect;
 }
 
-const RANGE_SCALARS = ["address", "addressLocal", "cellCount", "columnCount", "columnIndex", "formulas", "numberFormat", "rowCount", "rowIndex", "text", "values", "valueTypes"] as const;
+const RANGE_SCALARS = [
+  "address",
+  "addressLocal",
+  "cellCount",
+  "columnCount",
+  "columnIndex",
+  "formulas",
+  "numberFormat",
+  "rowCount",
+  "rowIndex",
+  "text",
+  "values",
+  "valueTypes",
+] as const;
 
 /** Excel.Range. */
 export class FakeRange extends FakeClientObject<RangeTarget> {
@@ -61,40 +74,74 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
     }
   }
 
-  get address(): string { return this.get("address"); }
-  get addressLocal(): string { return this.get("addressLocal"); }
-  get rowCount(): number { return this.get("rowCount"); }
-  get columnCount(): number { return this.get("columnCount"); }
-  get rowIndex(): number { return this.get("rowIndex"); }
-  get columnIndex(): number { return this.get("columnIndex"); }
-  get cellCount(): number { return this.get("cellCount"); }
-  get text(): string[][] { return this.get("text"); }
-  get valueTypes(): string[][] { return this.get("valueTypes"); }
+  get address(): string {
+    return this.get("address");
+  }
+  get addressLocal(): string {
+    return this.get("addressLocal");
+  }
+  get rowCount(): number {
+    return this.get("rowCount");
+  }
+  get columnCount(): number {
+    return this.get("columnCount");
+  }
+  get rowIndex(): number {
+    return this.get("rowIndex");
+  }
+  get columnIndex(): number {
+    return this.get("columnIndex");
+  }
+  get cellCount(): number {
+    return this.get("cellCount");
+  }
+  get text(): string[][] {
+    return this.get("text");
+  }
+  get valueTypes(): string[][] {
+    return this.get("valueTypes");
+  }
 
-  get values(): unknown[][] { return this.get("values"); }
+  get values(): unknown[][] {
+    return this.get("values");
+  }
   set values(v: unknown[][]) {
     this.set("values", v, (t) => this.model.writeValues(t.sheet, t.rect, v, "values"));
   }
-  get formulas(): unknown[][] { return this.get("formulas"); }
+  get formulas(): unknown[][] {
+    return this.get("formulas");
+  }
   set formulas(v: unknown[][]) {
     this.set("formulas", v, (t) => this.model.writeValues(t.sheet, t.rect, v, "formulas"));
   }
-  get numberFormat(): unknown[][] { return this.get("numberFormat"); }
+  get numberFormat(): unknown[][] {
+    return this.get("numberFormat");
+  }
   set numberFormat(v: unknown[][]) {
     this.set("numberFormat", v, (t) => this.model.writeNumberFormat(t.sheet, t.rect, v));
   }
 
   /** A range relative to this one, found at sync time. */
   private derived(name: string, make: (t: RangeTarget) => Rect | null, nullable = false): FakeRange {
-    return new FakeRange(this.context, `${this.path}.${name}`, () => {
-      const t = this.resolve();
-      const rect = make(t);
-      return rect ? { sheet: t.sheet, rect } : null;
-    }, nullable);
+    return new FakeRange(
+      this.context,
+      `${this.path}.${name}`,
+      () => {
+        const t = this.resolve();
+        const rect = make(t);
+        return rect ? { sheet: t.sheet, rect } : null;
+      },
+      nullable,
+    );
   }
 
   getCell(row: number, column: number): FakeRange {
-    return this.derived(`getCell(${row},${column})`, (t) => ({ row: t.rect.row + row, col: t.rect.col + column, rows: 1, cols: 1 }));
+    return this.derived(`getCell(${row},${column})`, (t) => ({
+      row: t.rect.row + row,
+      col: t.rect.col + column,
+      rows: 1,
+      cols: 1,
+    }));
   }
   getRow(row: number): FakeRange {
     return this.derived(`getRow(${row})`, (t) => ({ ...t.rect, row: t.rect.row + row, rows: 1 }));
@@ -103,7 +150,11 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
     return this.derived(`getColumn(${column})`, (t) => ({ ...t.rect, col: t.rect.col + column, cols: 1 }));
   }
   getOffsetRange(rowOffset: number, columnOffset: number): FakeRange {
-    return this.derived(`getOffsetRange(${rowOffset},${columnOffset})`, (t) => ({ ...t.rect, row: t.rect.row + rowOffset, col: t.rect.col + columnOffset }));
+    return this.derived(`getOffsetRange(${rowOffset},${columnOffset})`, (t) => ({
+      ...t.rect,
+      row: t.rect.row + rowOffset,
+      col: t.rect.col + columnOffset,
+    }));
   }
   getResizedRange(deltaRows: number, deltaColumns: number): FakeRange {
     return this.derived(`getResizedRange(${deltaRows},${deltaColumns})`, (t) => {
@@ -119,13 +170,21 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
    * The spill comes from the calculation engine (FakeExcel.setSpillResolver).
    */
   getSpillingToRangeOrNullObject(): FakeRange {
-    return this.derived("getSpillingToRangeOrNullObject", (t) => this.model.spillAreaOf?.(t.sheet, t.rect.row, t.rect.col) ?? null, true);
+    return this.derived(
+      "getSpillingToRangeOrNullObject",
+      (t) => this.model.spillAreaOf?.(t.sheet, t.rect.row, t.rect.col) ?? null,
+      true,
+    );
   }
   getIntersectionOrNullObject(other: FakeRange | string): FakeRange {
-    return this.derived("getIntersectionOrNullObject", (t) => {
-      const o = typeof other === "string" ? parseLocal(splitSheet(other).local) : other.resolve().rect;
-      return intersection(t.rect, o);
-    }, true);
+    return this.derived(
+      "getIntersectionOrNullObject",
+      (t) => {
+        const o = typeof other === "string" ? parseLocal(splitSheet(other).local) : other.resolve().rect;
+        return intersection(t.rect, o);
+      },
+      true,
+    );
   }
 
   /** The sheet this range is on. */
@@ -187,13 +246,22 @@ export class FakeRangeAreas extends FakeClientObject<{ sheet: SheetModel; rects:
     throw invalidArgument(`The fake RangeAreas cannot load '${property}'.`);
   }
 
-  get address(): string { return this.get("address"); }
-  get areaCount(): number { return this.get("areaCount"); }
+  get address(): string {
+    return this.get("address");
+  }
+  get areaCount(): number {
+    return this.get("areaCount");
+  }
 }
 
 /** A recorded conditional format; its rule and format objects are recorders. */
 export class FakeConditionalFormat {
-  constructor(private readonly sink: () => Record<string, unknown>, private readonly context: FakeRequestContext, private readonly path: string, private readonly type: string) {}
+  constructor(
+    private readonly sink: () => Record<string, unknown>,
+    private readonly context: FakeRequestContext,
+    private readonly path: string,
+    private readonly type: string,
+  ) {}
 
   private sub(name: string): unknown {
     return recorder(this.context, this.path, name, () => {
@@ -204,14 +272,30 @@ export class FakeConditionalFormat {
       };
     });
   }
-  get textComparison(): unknown { return this.sub("textComparison"); }
-  get cellValue(): unknown { return this.sub("cellValue"); }
-  get custom(): unknown { return this.sub("custom"); }
-  get colorScale(): unknown { return this.sub("colorScale"); }
-  get dataBar(): unknown { return this.sub("dataBar"); }
-  get iconSet(): unknown { return this.sub("iconSet"); }
-  get preset(): unknown { return this.sub("preset"); }
-  get topBottom(): unknown { return this.sub("topBottom"); }
+  get textComparison(): unknown {
+    return this.sub("textComparison");
+  }
+  get cellValue(): unknown {
+    return this.sub("cellValue");
+  }
+  get custom(): unknown {
+    return this.sub("custom");
+  }
+  get colorScale(): unknown {
+    return this.sub("colorScale");
+  }
+  get dataBar(): unknown {
+    return this.sub("dataBar");
+  }
+  get iconSet(): unknown {
+    return this.sub("iconSet");
+  }
+  get preset(): unknown {
+    return this.sub("preset");
+  }
+  get topBottom(): unknown {
+    return this.sub("topBottom");
+  }
 }
 
 /** range.conditionalFormats: add(type) records a rule on the range's sheet. */
@@ -235,18 +319,28 @@ export class FakeConditionalFormatCollection {
         holder.settings = settings;
       },
     });
-    return new FakeConditionalFormat(() => {
-      if (!holder.settings) throw invalidArgument("The conditional format was not created.");
-      return holder.settings;
-    }, context, `conditionalFormat(${type})`, type);
+    return new FakeConditionalFormat(
+      () => {
+        if (!holder.settings) throw invalidArgument("The conditional format was not created.");
+        return holder.settings;
+      },
+      context,
+      `conditionalFormat(${type})`,
+      type,
+    );
   }
 }
 
 /** A range on a sheet proxy from an A1 address ("A1:C3", "Sheet2!B2" is rejected as in Excel). */
-export function rangeFromAddress(context: FakeRequestContext, sheet: FakeWorksheet, address: string | undefined): FakeRange {
+export function rangeFromAddress(
+  context: FakeRequestContext,
+  sheet: FakeWorksheet,
+  address: string | undefined,
+): FakeRange {
   return new FakeRange(context, `${sheet.pathForChildren}.getRange(${address ?? ""})`, () => {
     const s = sheet.resolve();
-    if (address === undefined || address === "") return { sheet: s, rect: { row: 0, col: 0, rows: 1_048_576, cols: 16_384 } };
+    if (address === undefined || address === "")
+      return { sheet: s, rect: { row: 0, col: 0, rows: 1_048_576, cols: 16_384 } };
     const split = splitSheet(address);
     if (split.sheet !== undefined && split.sheet.toLowerCase() !== s.name.toLowerCase()) {
       throw invalidArgument(`The address '${address}' refers to another sheet.`);

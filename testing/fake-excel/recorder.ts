@@ -11,7 +11,12 @@ import { checkRecordedApi } from "./requirements";
 export type SettingsSink = (path: string, value: unknown) => void;
 
 /** A recorder for the object at `path`; `resolveSink` runs during sync. */
-export function recorder(context: FakeRequestContext, target: string, path: string, resolveSink: () => SettingsSink): unknown {
+export function recorder(
+  context: FakeRequestContext,
+  target: string,
+  path: string,
+  resolveSink: () => SettingsSink,
+): unknown {
   const local: Record<string, unknown> = {};
   return new Proxy(function () {} as object, {
     get(_t, prop) {

@@ -117,7 +117,8 @@ const registeredPrototypes = new Map<string, object>();
 export function fakeMembers(): string[] {
   const out: string[] = [];
   for (const [excelClass, prototype] of registeredPrototypes) {
-    for (const member of Object.getOwnPropertyNames(prototype)) if (member !== "constructor") out.push(`${excelClass}.${member}`);
+    for (const member of Object.getOwnPropertyNames(prototype))
+      if (member !== "constructor") out.push(`${excelClass}.${member}`);
   }
   return out;
 }
@@ -162,7 +163,8 @@ export function guardApiSets(prototype: object, excelClass: string): void {
     const [className, member] = api.split(".");
     if (className !== excelClass) continue;
     const descriptor = Object.getOwnPropertyDescriptor(prototype, member);
-    if (!descriptor) throw new Error(`The fake's ${excelClass} has no member ${member} to guard (FAKE_API_SETS is stale).`);
+    if (!descriptor)
+      throw new Error(`The fake's ${excelClass} has no member ${member} to guard (FAKE_API_SETS is stale).`);
     const check = (self: object): void => {
       if (!isSetSupportedAt(contextOf(self)?.host.requirements, set, version)) throw apiNotFound(api, set, version);
     };
@@ -206,9 +208,15 @@ export function installFakeOffice(target: Record<string, unknown>, requirements:
     // office.js (outside Office) defines Office.context as a fixed getter returning one empty
     // object: give that object the requirements instead of replacing it.
     const context = office.context as Record<string, unknown> | undefined;
-    if (!context || typeof context !== "object") throw new Error("Office.context cannot be replaced and is not an object to add requirements to.");
+    if (!context || typeof context !== "object")
+      throw new Error("Office.context cannot be replaced and is not an object to add requirements to.");
     const before = Object.getOwnPropertyDescriptor(context, "requirements");
-    Object.defineProperty(context, "requirements", { value: requirements, configurable: true, writable: true, enumerable: true });
+    Object.defineProperty(context, "requirements", {
+      value: requirements,
+      configurable: true,
+      writable: true,
+      enumerable: true,
+    });
     return () => {
       if (before) Object.defineProperty(context, "requirements", before);
       else delete context.requirements;

@@ -54,7 +54,10 @@ const SERIES_BY = ["Auto", "Columns", "Rows"];
 /** `conditionalFormats.add(type)`: the type must be a ConditionalFormatType. */
 export function checkConditionalFormatType(type: string): void {
   if (!(type in CONDITIONAL_FORMAT_PROPERTY)) {
-    throw invalidArgument(`'${type}' is not a conditional format type (${Object.keys(CONDITIONAL_FORMAT_PROPERTY).join(", ")}).`, "ConditionalFormatCollection.add");
+    throw invalidArgument(
+      `'${type}' is not a conditional format type (${Object.keys(CONDITIONAL_FORMAT_PROPERTY).join(", ")}).`,
+      "ConditionalFormatCollection.add",
+    );
   }
 }
 
@@ -63,26 +66,50 @@ export function checkConditionalFormatSetting(type: string, path: string, value:
   const property = path.split(".")[0];
   const own = CONDITIONAL_FORMAT_PROPERTY[type];
   if (property !== own) {
-    throw invalidArgument(`A ${type} conditional format has no '${property}' (only '${own}').`, `ConditionalFormat.${property}`);
+    throw invalidArgument(
+      `A ${type} conditional format has no '${property}' (only '${own}').`,
+      `ConditionalFormat.${property}`,
+    );
   }
   if (path === "textComparison.rule") {
     const rule = value as { operator?: unknown; text?: unknown } | null;
     if (!rule || !TEXT_OPERATORS.includes(String(rule.operator))) {
-      throw invalidArgument(`The text rule's operator '${String(rule?.operator)}' is not one of ${TEXT_OPERATORS.join(", ")}.`, "ConditionalTextComparisonFormat.rule");
+      throw invalidArgument(
+        `The text rule's operator '${String(rule?.operator)}' is not one of ${TEXT_OPERATORS.join(", ")}.`,
+        "ConditionalTextComparisonFormat.rule",
+      );
     }
-    if (typeof rule.text !== "string" || rule.text === "") throw invalidArgument("The text rule needs a non-empty text.", "ConditionalTextComparisonFormat.rule");
+    if (typeof rule.text !== "string" || rule.text === "")
+      throw invalidArgument("The text rule needs a non-empty text.", "ConditionalTextComparisonFormat.rule");
   }
   if (path === "colorScale.criteria") {
     const criteria = value as Record<string, { type?: unknown; formula?: unknown; color?: unknown } | undefined> | null;
-    for (const key of ["minimum", "maximum"]) if (!criteria?.[key]) throw invalidArgument(`A colour scale needs a ${key} criterion.`, "ColorScaleConditionalFormat.criteria");
+    for (const key of ["minimum", "maximum"])
+      if (!criteria?.[key])
+        throw invalidArgument(`A colour scale needs a ${key} criterion.`, "ColorScaleConditionalFormat.criteria");
     for (const key of ["minimum", "midpoint", "maximum"]) {
       const c = criteria![key];
       if (!c) continue;
-      if (!COLOR_CRITERION_TYPES.includes(String(c.type))) throw invalidArgument(`The ${key} criterion's type '${String(c.type)}' is not one of ${COLOR_CRITERION_TYPES.join(", ")}.`, "ColorScaleConditionalFormat.criteria");
-      if (c.type !== "LowestValue" && c.type !== "HighestValue" && (typeof c.formula !== "string" || c.formula === "")) {
-        throw invalidArgument(`The ${key} criterion of type ${String(c.type)} needs a formula.`, "ColorScaleConditionalFormat.criteria");
+      if (!COLOR_CRITERION_TYPES.includes(String(c.type)))
+        throw invalidArgument(
+          `The ${key} criterion's type '${String(c.type)}' is not one of ${COLOR_CRITERION_TYPES.join(", ")}.`,
+          "ColorScaleConditionalFormat.criteria",
+        );
+      if (
+        c.type !== "LowestValue" &&
+        c.type !== "HighestValue" &&
+        (typeof c.formula !== "string" || c.formula === "")
+      ) {
+        throw invalidArgument(
+          `The ${key} criterion of type ${String(c.type)} needs a formula.`,
+          "ColorScaleConditionalFormat.criteria",
+        );
       }
-      if (typeof c.color !== "string" || !HTML_COLOUR.test(c.color)) throw invalidArgument(`The ${key} criterion's colour '${String(c.color)}' is not an HTML colour.`, "ColorScaleConditionalFormat.criteria");
+      if (typeof c.color !== "string" || !HTML_COLOUR.test(c.color))
+        throw invalidArgument(
+          `The ${key} criterion's colour '${String(c.color)}' is not an HTML colour.`,
+          "ColorScaleConditionalFormat.criteria",
+        );
     }
   }
   if (/\.color$/.test(path) && (typeof value !== "string" || !HTML_COLOUR.test(value))) {
@@ -93,10 +120,15 @@ export function checkConditionalFormatSetting(type: string, path: string, value:
 /** `charts.add(type, source, seriesBy)`. */
 export function checkChartAdd(type: string, seriesBy: string): void {
   if (!CHART_TYPES.has(type)) throw invalidArgument(`'${type}' is not a chart type.`, "ChartCollection.add");
-  if (!SERIES_BY.includes(seriesBy)) throw invalidArgument(`seriesBy '${seriesBy}' is not one of ${SERIES_BY.join(", ")}.`, "ChartCollection.add");
+  if (!SERIES_BY.includes(seriesBy))
+    throw invalidArgument(`seriesBy '${seriesBy}' is not one of ${SERIES_BY.join(", ")}.`, "ChartCollection.add");
 }
 
 /** A series' values or categories: one row or one column. */
 export function checkSeriesRange(rect: Rect, what: "setValues" | "setXAxisValues"): void {
-  if (rect.rows !== 1 && rect.cols !== 1) throw invalidArgument(`A series' ${what === "setValues" ? "values" : "categories"} must be one row or one column, not ${rect.rows} × ${rect.cols}.`, `ChartSeries.${what}`);
+  if (rect.rows !== 1 && rect.cols !== 1)
+    throw invalidArgument(
+      `A series' ${what === "setValues" ? "values" : "categories"} must be one row or one column, not ${rect.rows} × ${rect.cols}.`,
+      `ChartSeries.${what}`,
+    );
 }

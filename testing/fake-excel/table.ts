@@ -26,17 +26,27 @@ export class FakeTable extends FakeClientObject<TableModel> {
 
   protected readProperty(t: TableModel, property: string): unknown {
     switch (property) {
-      case "id": return t.id;
-      case "name": return t.name;
-      case "showHeaders": return true;
-      case "showTotals": return false;
-      case "style": return t.style ?? "TableStyleMedium2";
-      default: throw invalidArgument(`The fake Table cannot load '${property}'.`);
+      case "id":
+        return t.id;
+      case "name":
+        return t.name;
+      case "showHeaders":
+        return true;
+      case "showTotals":
+        return false;
+      case "style":
+        return t.style ?? "TableStyleMedium2";
+      default:
+        throw invalidArgument(`The fake Table cannot load '${property}'.`);
     }
   }
 
-  get id(): string { return this.get("id"); }
-  get name(): string { return this.get("name"); }
+  get id(): string {
+    return this.get("id");
+  }
+  get name(): string {
+    return this.get("name");
+  }
   set name(value: string) {
     this.set("name", value, (t) => {
       this.model.checkTableName(value, t);
@@ -44,9 +54,13 @@ export class FakeTable extends FakeClientObject<TableModel> {
       this.model.note({ kind: "tables" });
     });
   }
-  get style(): string { return this.get("style"); }
+  get style(): string {
+    return this.get("style");
+  }
   set style(value: string) {
-    this.set("style", value, (t) => { t.style = value; });
+    this.set("style", value, (t) => {
+      t.style = value;
+    });
   }
 
   private part(name: string, pick: (rect: Rect) => Rect): FakeRange {
@@ -56,9 +70,15 @@ export class FakeTable extends FakeClientObject<TableModel> {
     });
   }
 
-  getRange(): FakeRange { return this.part("getRange()", (r) => r); }
-  getHeaderRowRange(): FakeRange { return this.part("getHeaderRowRange()", (r) => ({ ...r, rows: 1 })); }
-  getDataBodyRange(): FakeRange { return this.part("getDataBodyRange()", (r) => ({ ...r, row: r.row + 1, rows: r.rows - 1 })); }
+  getRange(): FakeRange {
+    return this.part("getRange()", (r) => r);
+  }
+  getHeaderRowRange(): FakeRange {
+    return this.part("getHeaderRowRange()", (r) => ({ ...r, rows: 1 }));
+  }
+  getDataBodyRange(): FakeRange {
+    return this.part("getDataBodyRange()", (r) => ({ ...r, row: r.row + 1, rows: r.rows - 1 }));
+  }
 
   get worksheet(): FakeWorksheet {
     return new FakeWorksheet(this.context, `${this.path}.worksheet`, () => this.resolve().sheet);
@@ -122,7 +142,11 @@ export class FakeTableRowCollection {
 export class FakeTableCollection extends FakeCollection<TableModel, FakeTable> {
   protected readonly typeName = "TableCollection";
 
-  constructor(context: FakeRequestContext, path: string, private readonly sheet?: () => SheetModel) {
+  constructor(
+    context: FakeRequestContext,
+    path: string,
+    private readonly sheet?: () => SheetModel,
+  ) {
     super(context, path);
   }
 
@@ -151,7 +175,8 @@ export class FakeTableCollection extends FakeCollection<TableModel, FakeTable> {
         if (typeof address === "string") {
           const split = splitSheet(address);
           const named = split.sheet !== undefined ? model.findSheet(split.sheet) : undefined;
-          if (split.sheet !== undefined && !named) throw invalidArgument(`No sheet '${split.sheet}' for table address '${address}'.`);
+          if (split.sheet !== undefined && !named)
+            throw invalidArgument(`No sheet '${split.sheet}' for table address '${address}'.`);
           const own = this.sheet?.();
           if (own && named && named !== own) throw invalidArgument(`The address '${address}' is on another sheet.`);
           sheet = own ?? named ?? model.activeSheet;
@@ -172,7 +197,12 @@ export class FakeTableCollection extends FakeCollection<TableModel, FakeTable> {
   }
 
   getItemOrNullObject(key: string): FakeTable {
-    return new FakeTable(this.context, `${this.path}.getItemOrNullObject(${JSON.stringify(key)})`, () => this.find(key), true);
+    return new FakeTable(
+      this.context,
+      `${this.path}.getItemOrNullObject(${JSON.stringify(key)})`,
+      () => this.find(key),
+      true,
+    );
   }
 
   private find(key: string): TableModel | null {

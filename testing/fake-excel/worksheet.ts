@@ -45,13 +45,21 @@ export class FakeWorksheet extends FakeClientObject<SheetModel> {
     }
   }
 
-  get id(): string { return this.get("id"); }
-  get position(): number { return this.get("position"); }
-  get name(): string { return this.get("name"); }
+  get id(): string {
+    return this.get("id");
+  }
+  get position(): number {
+    return this.get("position");
+  }
+  get name(): string {
+    return this.get("name");
+  }
   set name(value: string) {
     this.set("name", value, (s) => this.model.renameSheet(s, value));
   }
-  get visibility(): string { return this.get("visibility"); }
+  get visibility(): string {
+    return this.get("visibility");
+  }
   set visibility(value: string) {
     this.set("visibility", value, (s) => this.model.setVisibility(s, value));
   }
@@ -67,14 +75,26 @@ export class FakeWorksheet extends FakeClientObject<SheetModel> {
   // getCell (ExcelApi 1.1) shares the work without going through getRangeByIndexes (ExcelApi 1.7),
   // which a lower requirement level refuses.
   private rangeByIndexes(startRow: number, startColumn: number, rowCount: number, columnCount: number): FakeRange {
-    return new FakeRange(this.context, `${this.path}.getRangeByIndexes(${startRow},${startColumn},${rowCount},${columnCount})`, () => {
-      const sheet = this.resolve();
-      const ok = [startRow, startColumn, rowCount, columnCount].every((n) => Number.isInteger(n)) &&
-        startRow >= 0 && startColumn >= 0 && rowCount >= 1 && columnCount >= 1 &&
-        startRow + rowCount <= MAX_ROWS && startColumn + columnCount <= MAX_COLUMNS;
-      if (!ok) throw invalidArgument(`getRangeByIndexes(${startRow}, ${startColumn}, ${rowCount}, ${columnCount}) is outside the grid.`);
-      return { sheet, rect: { row: startRow, col: startColumn, rows: rowCount, cols: columnCount } };
-    });
+    return new FakeRange(
+      this.context,
+      `${this.path}.getRangeByIndexes(${startRow},${startColumn},${rowCount},${columnCount})`,
+      () => {
+        const sheet = this.resolve();
+        const ok =
+          [startRow, startColumn, rowCount, columnCount].every((n) => Number.isInteger(n)) &&
+          startRow >= 0 &&
+          startColumn >= 0 &&
+          rowCount >= 1 &&
+          columnCount >= 1 &&
+          startRow + rowCount <= MAX_ROWS &&
+          startColumn + columnCount <= MAX_COLUMNS;
+        if (!ok)
+          throw invalidArgument(
+            `getRangeByIndexes(${startRow}, ${startColumn}, ${rowCount}, ${columnCount}) is outside the grid.`,
+          );
+        return { sheet, rect: { row: startRow, col: startColumn, rows: rowCount, cols: columnCount } };
+      },
+    );
   }
 
   getCell(row: number, column: number): FakeRange {
@@ -90,11 +110,16 @@ export class FakeWorksheet extends FakeClientObject<SheetModel> {
   }
 
   getUsedRangeOrNullObject(valuesOnly = false): FakeRange {
-    return new FakeRange(this.context, `${this.path}.getUsedRangeOrNullObject(${valuesOnly})`, () => {
-      const sheet = this.resolve();
-      const rect = sheet.usedRect(valuesOnly);
-      return rect ? { sheet, rect } : null;
-    }, true);
+    return new FakeRange(
+      this.context,
+      `${this.path}.getUsedRangeOrNullObject(${valuesOnly})`,
+      () => {
+        const sheet = this.resolve();
+        const rect = sheet.usedRect(valuesOnly);
+        return rect ? { sheet, rect } : null;
+      },
+      true,
+    );
   }
 
   activate(): void {
@@ -141,18 +166,35 @@ export class FakeWorksheetCollection extends FakeCollection<SheetModel, FakeWork
   }
 
   getItem(key: string): FakeWorksheet {
-    return new FakeWorksheet(this.context, `${this.path}.getItem(${JSON.stringify(key)})`, () => this.context.host.model.findSheet(key) ?? null);
+    return new FakeWorksheet(
+      this.context,
+      `${this.path}.getItem(${JSON.stringify(key)})`,
+      () => this.context.host.model.findSheet(key) ?? null,
+    );
   }
 
   getItemOrNullObject(key: string): FakeWorksheet {
-    return new FakeWorksheet(this.context, `${this.path}.getItemOrNullObject(${JSON.stringify(key)})`, () => this.context.host.model.findSheet(key) ?? null, true);
+    return new FakeWorksheet(
+      this.context,
+      `${this.path}.getItemOrNullObject(${JSON.stringify(key)})`,
+      () => this.context.host.model.findSheet(key) ?? null,
+      true,
+    );
   }
 
   getActiveWorksheet(): FakeWorksheet {
-    return new FakeWorksheet(this.context, `${this.path}.getActiveWorksheet()`, () => this.context.host.model.activeSheet);
+    return new FakeWorksheet(
+      this.context,
+      `${this.path}.getActiveWorksheet()`,
+      () => this.context.host.model.activeSheet,
+    );
   }
 
   getFirst(): FakeWorksheet {
-    return new FakeWorksheet(this.context, `${this.path}.getFirst()`, () => this.context.host.model.liveSheets()[0] ?? null);
+    return new FakeWorksheet(
+      this.context,
+      `${this.path}.getFirst()`,
+      () => this.context.host.model.liveSheets()[0] ?? null,
+    );
   }
 }

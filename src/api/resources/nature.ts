@@ -7,12 +7,31 @@ export class Nature {
 
   /** Names of the top-level projects the key may use (only the key header is sent). */
   superprojects(call?: CallOptions): Promise<string[]> {
-    return this.transport.send({ operation: "nature.superprojects", method: "GET", area: "nature", path: "/superprojects", responseType: "json" }, call);
+    return this.transport.send(
+      {
+        operation: "nature.superprojects",
+        method: "GET",
+        area: "nature",
+        path: "/superprojects",
+        responseType: "json",
+      },
+      call,
+    );
   }
 
   /** Sub-projects of one superproject (its name goes in the project header). */
   subprojects(superproject: string, call?: CallOptions): Promise<SubProject[]> {
-    return this.transport.send({ operation: "nature.subprojects", method: "GET", area: "nature", path: "/projects", project: superproject, responseType: "json" }, call);
+    return this.transport.send(
+      {
+        operation: "nature.subprojects",
+        method: "GET",
+        area: "nature",
+        path: "/projects",
+        project: superproject,
+        responseType: "json",
+      },
+      call,
+    );
   }
 
   /**
@@ -22,11 +41,31 @@ export class Nature {
    */
   createSubproject(input: CreateSubProjectInput, call?: CallOptions): Promise<SubProject> {
     const { superproject, ...body } = input;
-    return this.transport.send({ operation: "nature.createSubproject", method: "POST", area: "nature", path: "/projects", project: superproject, json: body, responseType: "json" }, call);
+    return this.transport.send(
+      {
+        operation: "nature.createSubproject",
+        method: "POST",
+        area: "nature",
+        path: "/projects",
+        project: superproject,
+        json: body,
+        responseType: "json",
+      },
+      call,
+    );
   }
 
   /** Geometry, metadata and summary numbers of one sub-project. */
   exportSubproject(id: string, call?: CallOptions): Promise<SubProjectExport> {
-    return this.transport.send({ operation: "nature.exportSubproject", method: "GET", area: "nature", path: `/projects/${segment(id)}/export`, responseType: "json" }, call);
+    return this.transport.send(
+      {
+        operation: "nature.exportSubproject",
+        method: "GET",
+        area: "nature",
+        path: `/projects/${segment(id)}/export`,
+        responseType: "json",
+      },
+      call,
+    );
   }
 }

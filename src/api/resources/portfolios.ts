@@ -8,16 +8,47 @@ export class Portfolios {
 
   /** Every portfolio of the project (the service returns them all in one answer). */
   list(call?: CallOptions): Promise<Portfolio[]> {
-    return this.transport.send({ operation: "portfolios.list", method: "GET", area: "base", path: "/portfolios/", project: true, responseType: "json" }, call);
+    return this.transport.send(
+      {
+        operation: "portfolios.list",
+        method: "GET",
+        area: "base",
+        path: "/portfolios/",
+        project: true,
+        responseType: "json",
+      },
+      call,
+    );
   }
 
   get(name: string, call?: CallOptions): Promise<Portfolio> {
-    return this.transport.send({ operation: "portfolios.get", method: "GET", area: "base", path: `/portfolios/${segment(name)}/`, project: true, responseType: "json" }, call);
+    return this.transport.send(
+      {
+        operation: "portfolios.get",
+        method: "GET",
+        area: "base",
+        path: `/portfolios/${segment(name)}/`,
+        project: true,
+        responseType: "json",
+      },
+      call,
+    );
   }
 
   /** Creates an empty portfolio. Names: 3 to 30 letters, digits, `_` and `-` (else BadRequestError naming `portfolio_name`). ConflictError when it exists. */
   create(name: string, call?: CallOptions): Promise<Portfolio> {
-    return this.transport.send({ operation: "portfolios.create", method: "POST", area: "base", path: "/portfolios/", project: true, json: { portfolio_name: name }, responseType: "json" }, call);
+    return this.transport.send(
+      {
+        operation: "portfolios.create",
+        method: "POST",
+        area: "base",
+        path: "/portfolios/",
+        project: true,
+        json: { portfolio_name: name },
+        responseType: "json",
+      },
+      call,
+    );
   }
 
   /**
@@ -25,7 +56,17 @@ export class Portfolios {
    * answered 204 with no body, read here as a message of our own.
    */
   async delete(name: string, call?: CallOptions): Promise<MessageResponse> {
-    const answer = await this.transport.send<unknown>({ operation: "portfolios.delete", method: "DELETE", area: "base", path: `/portfolios/${segment(name)}/`, project: true, responseType: "optional-json" }, call);
+    const answer = await this.transport.send<unknown>(
+      {
+        operation: "portfolios.delete",
+        method: "DELETE",
+        area: "base",
+        path: `/portfolios/${segment(name)}/`,
+        project: true,
+        responseType: "optional-json",
+      },
+      call,
+    );
     return messageOf(answer, `Portfolio ${name} deleted.`);
   }
 
@@ -35,7 +76,15 @@ export class Portfolios {
     return new PagedList<Asset>(
       (page, pageRows, pageCall) =>
         this.transport.send(
-          { operation: "portfolios.assets", method: "GET", area: "base", path: `/portfolios/${segment(name)}/assets`, project: true, query: { ...filters, page, rows: pageRows }, responseType: "json" },
+          {
+            operation: "portfolios.assets",
+            method: "GET",
+            area: "base",
+            path: `/portfolios/${segment(name)}/assets`,
+            project: true,
+            query: { ...filters, page, rows: pageRows },
+            responseType: "json",
+          },
           pageCall,
         ),
       { rows, ...call },
@@ -51,7 +100,15 @@ export class Portfolios {
     const form = new FormData();
     form.append("asset", new Blob([csv], { type: "text/csv" }), call?.fileName ?? `${name}.csv`);
     const answer = await this.transport.send<unknown>(
-      { operation: "portfolios.importAssets", method: "POST", area: "base", path: `/portfolios/${segment(name)}/assets/import/`, project: true, body: form, responseType: "optional-json" },
+      {
+        operation: "portfolios.importAssets",
+        method: "POST",
+        area: "base",
+        path: `/portfolios/${segment(name)}/assets/import/`,
+        project: true,
+        body: form,
+        responseType: "optional-json",
+      },
       call,
     );
     return messageOf(answer, `Assets imported into ${name}.`);
@@ -59,7 +116,17 @@ export class Portfolios {
 
   /** The assets CSV as it was uploaded. */
   exportAssets(name: string, call?: CallOptions): Promise<string> {
-    return this.transport.send({ operation: "portfolios.exportAssets", method: "GET", area: "base", path: `/portfolios/${segment(name)}/assets/export`, project: true, responseType: "text" }, call);
+    return this.transport.send(
+      {
+        operation: "portfolios.exportAssets",
+        method: "GET",
+        area: "base",
+        path: `/portfolios/${segment(name)}/assets/export`,
+        project: true,
+        responseType: "text",
+      },
+      call,
+    );
   }
 }
 

@@ -37,7 +37,10 @@ async function readFailurePolicy(storage: KeyValueStorage): Promise<FailurePolic
 }
 
 /** The task pane's setting: what a cell shows when a refresh fails and a last good value exists. Kept across restarts. */
-export async function setFailurePolicy(policy: FailurePolicy, storage: KeyValueStorage = defaultStorage()): Promise<void> {
+export async function setFailurePolicy(
+  policy: FailurePolicy,
+  storage: KeyValueStorage = defaultStorage(),
+): Promise<void> {
   defaultEngine().failurePolicy = policy;
   await storage.setItem(POLICY_KEY, policy).catch(() => undefined);
 }

@@ -56,7 +56,9 @@ export interface EngineOptions {
 }
 
 /** The settings an engine runs with, defaults filled in. */
-export type EngineSettings = Required<Omit<EngineOptions, "connection" | "fetch" | "onRequest" | "lastGood" | "failurePolicy">>;
+export type EngineSettings = Required<
+  Omit<EngineOptions, "connection" | "fetch" | "onRequest" | "lastGood" | "failurePolicy">
+>;
 
 export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   concurrency: 6,
@@ -241,7 +243,8 @@ export class RiskEngine {
     for (const name of Object.keys(settings) as (keyof EngineSettings)[]) {
       const value = options[name];
       if (value !== undefined) {
-        if (!Number.isFinite(value) || value < 0) throw new RangeError(`engine setting ${name} must be a number ≥ 0 (got ${value})`);
+        if (!Number.isFinite(value) || value < 0)
+          throw new RangeError(`engine setting ${name} must be a number ≥ 0 (got ${value})`);
         settings[name] = value;
       }
     }
@@ -503,12 +506,18 @@ export class RiskEngine {
         // One deadline per load, from when it starts: a recalculation joins thousands of cells to
         // a few loads, and a load waiting for its turn behind others is not late.
         flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
-        return flight.loader({ client: flight.client, signal, readAhead: this.settings.readAhead, rows: this.settings.rows });
+        return flight.loader({
+          client: flight.client,
+          signal,
+          readAhead: this.settings.readAhead,
+          rows: this.settings.rows,
+        });
       }, signal)
       .then(
         (value) => {
           // A load begun before a refresh is not kept: it may hold what the refresh meant to replace.
-          if (flight.generation === this.generation && !flight.outdated) this.options.lastGood?.set(flight.key, value, Date.now());
+          if (flight.generation === this.generation && !flight.outdated)
+            this.options.lastGood?.set(flight.key, value, Date.now());
           this.settle(flight, { ok: true, value });
         },
         (error) => this.fail(flight, error),
@@ -552,7 +561,10 @@ export class RiskEngine {
     if (!abandoned && flight.generation === this.generation && !flight.outdated) {
       // A last good value shown for a failure is kept as briefly as a failure: the next
       // recalculation after the burst tries the service again.
-      const ttl = result.ok && !result.mark ? this.settings.ttlMs - (fetchedAt === undefined ? 0 : Date.now() - fetchedAt) : this.settings.errorTtlMs;
+      const ttl =
+        result.ok && !result.mark
+          ? this.settings.ttlMs - (fetchedAt === undefined ? 0 : Date.now() - fetchedAt)
+          : this.settings.errorTtlMs;
       this.cache.set(flight.key, result, ttl);
     }
     if (result.ok) flight.resolve(result.value);
@@ -595,7 +607,10 @@ export class RiskEngine {
     this.counters.aborted++;
     flight.controller.abort(cancelled());
     // Past its deadline a load is an outage like any other: the failure policy applies.
-    const outcome = this.outcomeOfOutage(flight, new TimeoutError(`no answer within ${this.settings.deadlineMs} ms`, { operation: "engine.load" }));
+    const outcome = this.outcomeOfOutage(
+      flight,
+      new TimeoutError(`no answer within ${this.settings.deadlineMs} ms`, { operation: "engine.load" }),
+    );
     if (outcome.ok) flight.resolve(outcome.value);
     else flight.reject(outcome.error);
   }
@@ -618,10 +633,26 @@ function cancelled(): AbortedError {
 }
 
 function zeroCounters() {
-  return { calls: 0, cacheHits: 0, joined: 0, loads: 0, requests: 0, retries: 0, failures: 0, aborted: 0, persistentHits: 0, keptLastGood: 0 };
+  return {
+    calls: 0,
+    cacheHits: 0,
+    joined: 0,
+    loads: 0,
+    requests: 0,
+    retries: 0,
+    failures: 0,
+    aborted: 0,
+    persistentHits: 0,
+    keptLastGood: 0,
+  };
 }
 
 /** Failures that say nothing about the data, only that the service could not answer now. */
 function isOutage(error: unknown): boolean {
-  return error instanceof NetworkError || error instanceof ServerError || error instanceof RateLimitError || error instanceof TimeoutError;
+  return (
+    error instanceof NetworkError ||
+    error instanceof ServerError ||
+    error instanceof RateLimitError ||
+    error instanceof TimeoutError
+  );
 }

@@ -207,7 +207,10 @@ function parseIndex(text: string | null): IndexLine[] {
   try {
     const lines = JSON.parse(text) as unknown;
     return Array.isArray(lines)
-      ? lines.filter((l): l is IndexLine => Array.isArray(l) && typeof l[0] === "string" && typeof l[1] === "number" && typeof l[2] === "number")
+      ? lines.filter(
+          (l): l is IndexLine =>
+            Array.isArray(l) && typeof l[0] === "string" && typeof l[1] === "number" && typeof l[2] === "number",
+        )
       : [];
   } catch {
     return [];

@@ -8,7 +8,8 @@ export class Limiter {
   private readonly queue: Array<() => void> = [];
 
   constructor(private readonly concurrency: number) {
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a whole number ≥ 1 (got ${concurrency})`);
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new RangeError(`concurrency must be a whole number ≥ 1 (got ${concurrency})`);
   }
 
   /** Tasks started and not finished. */

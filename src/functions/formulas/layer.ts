@@ -41,7 +41,12 @@ export function layer(
       const row = table.rows.get(position);
       if (!row) throw new NotAvailableError(`No asset with ${describeAsset(asset)} in ${quote(name)}`);
       const value = row[chosen];
-      if (value === null || value === undefined || value === "" || (typeof value === "number" && !Number.isFinite(value))) {
+      if (
+        value === null ||
+        value === undefined ||
+        value === "" ||
+        (typeof value === "number" && !Number.isFinite(value))
+      ) {
         throw new NotAvailableError(`No ${chosen} value for asset ${position}`);
       }
       return value as number | string | boolean;

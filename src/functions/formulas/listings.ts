@@ -11,21 +11,29 @@ export const ASSETS_HEADER = ["portfolio_index", "entity_id", "entity_name", "la
 
 /** RISK.PROJECTS: the projects the API key may use, with a header row. */
 export function projects(engine: RiskEngine, invocation?: Invocation): Promise<Table> {
-  return evaluate(invocation, () => "No project list at this service", async (signal) => {
-    const list = await projectList(engine, signal);
-    return [[...PROJECTS_HEADER], ...list.map((p) => [p.project_id, p.project_name])];
-  });
+  return evaluate(
+    invocation,
+    () => "No project list at this service",
+    async (signal) => {
+      const list = await projectList(engine, signal);
+      return [[...PROJECTS_HEADER], ...list.map((p) => [p.project_id, p.project_name])];
+    },
+  );
 }
 
 /** RISK.PORTFOLIOS: the portfolios of the connected project, with a header row. */
 export function portfolios(engine: RiskEngine, invocation?: Invocation): Promise<Table> {
-  return evaluate(invocation, () => "No portfolio list in this project", async (signal) => {
-    const list = await portfolioList(engine, signal);
-    return [
-      [...PORTFOLIOS_HEADER],
-      ...list.map((p) => [p.portfolio_name, p.portfolio_id, p.status, p.created_at ?? "", p.updated_at ?? ""]),
-    ];
-  });
+  return evaluate(
+    invocation,
+    () => "No portfolio list in this project",
+    async (signal) => {
+      const list = await portfolioList(engine, signal);
+      return [
+        [...PORTFOLIOS_HEADER],
+        ...list.map((p) => [p.portfolio_name, p.portfolio_id, p.status, p.created_at ?? "", p.updated_at ?? ""]),
+      ];
+    },
+  );
 }
 
 /**
@@ -33,23 +41,34 @@ export function portfolios(engine: RiskEngine, invocation?: Invocation): Promise
  * (`label:<key>`) follow the fixed ones in order of first appearance.
  */
 export function assets(engine: RiskEngine, portfolio: ArgumentValue, invocation?: Invocation): Promise<Table> {
-  return evaluate(invocation, () => `Unknown portfolio ${quote(portfolio)}`, async (signal) => {
-    const name = readPortfolio(portfolio);
-    const list = await portfolioAssets(engine, name, signal);
-    const labelKeys: string[] = [];
-    const seen = new Set<string>();
-    for (const asset of list) {
-      for (const key of Object.keys(asset.labels ?? {})) {
-        if (!seen.has(key)) {
-          seen.add(key);
-          labelKeys.push(key);
+  return evaluate(
+    invocation,
+    () => `Unknown portfolio ${quote(portfolio)}`,
+    async (signal) => {
+      const name = readPortfolio(portfolio);
+      const list = await portfolioAssets(engine, name, signal);
+      const labelKeys: string[] = [];
+      const seen = new Set<string>();
+      for (const asset of list) {
+        for (const key of Object.keys(asset.labels ?? {})) {
+          if (!seen.has(key)) {
+            seen.add(key);
+            labelKeys.push(key);
+          }
         }
       }
-    }
-    const sorted = [...list].sort((a, b) => a.portfolio_index - b.portfolio_index);
-    return [
-      [...ASSETS_HEADER, ...labelKeys.map((key) => `label:${key}`)],
-      ...sorted.map((a) => [a.portfolio_index, a.entity_id ?? "", a.entity_name ?? "", a.lat, a.lng, ...labelKeys.map((key) => a.labels?.[key] ?? "")]),
-    ];
-  });
+      const sorted = [...list].sort((a, b) => a.portfolio_index - b.portfolio_index);
+      return [
+        [...ASSETS_HEADER, ...labelKeys.map((key) => `label:${key}`)],
+        ...sorted.map((a) => [
+          a.portfolio_index,
+          a.entity_id ?? "",
+          a.entity_name ?? "",
+          a.lat,
+          a.lng,
+          ...labelKeys.map((key) => a.labels?.[key] ?? ""),
+        ]),
+      ];
+    },
+  );
 }

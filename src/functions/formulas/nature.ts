@@ -11,7 +11,12 @@ const PARAMETERS = ["subproject", "metric"] as const;
  * RISK.NATURE: one summary number of a nature sub-project, found by id or (case-insensitive) name
  * across every superproject the key can see. Either argument may be a range (see columns.ts).
  */
-export function nature(engine: RiskEngine, subproject: GridArgument, metricName: GridArgument, invocation?: Invocation): Promise<unknown[][]> {
+export function nature(
+  engine: RiskEngine,
+  subproject: GridArgument,
+  metricName: GridArgument,
+  invocation?: Invocation,
+): Promise<unknown[][]> {
   return evaluateColumns(
     invocation,
     PARAMETERS,
@@ -26,8 +31,10 @@ export function nature(engine: RiskEngine, subproject: GridArgument, metricName:
       if (!found) throw new NotAvailableError(`Unknown sub-project ${quote(wanted)}`);
       const values = await natureSummary(engine, found.id, signal);
       const value = values[metric] ?? values[metric.toLowerCase()];
-      if (value === undefined) throw new NotAvailableError(`Unknown metric ${quote(metric)}: e.g. seismic_baseline_mean`);
-      if (value === null || !Number.isFinite(value)) throw new NotAvailableError(`No value of ${metric} for ${quote(found.name)}`);
+      if (value === undefined)
+        throw new NotAvailableError(`Unknown metric ${quote(metric)}: e.g. seismic_baseline_mean`);
+      if (value === null || !Number.isFinite(value))
+        throw new NotAvailableError(`No value of ${metric} for ${quote(found.name)}`);
       return value;
     },
   );

@@ -36,7 +36,8 @@ export function search(
       const longitude = readLongitude(ln);
       const where = readChoice(e, "extent", ["local", "background"], "local");
       if (isBlank(h)) {
-        if (!single) throw new ArgumentError("hazard is empty: name one (the all-hazards table needs a cell of its own)");
+        if (!single)
+          throw new ArgumentError("hazard is empty: name one (the all-hazards table needs a cell of its own)");
         const exposure = await searchPoint(engine, latitude, longitude, signal);
         if (!exposure) throw new NotAvailableError("No risk data at this point");
         const rows = HAZARDS.map((hz) => {

@@ -23,24 +23,34 @@ export function timeseries(
   measure: ArgumentValue,
   invocation?: Invocation,
 ): Promise<(string | number)[][]> {
-  return evaluate(invocation, () => `Unknown portfolio ${quote(portfolio)}`, async (signal) => {
-    const name = readPortfolio(portfolio);
-    const asset = readAssetRef(index);
-    const names = readHazard(hazard);
-    const ssp = readScenario(scenario);
-    let series = names.indicators[0]!;
-    if (!isBlank(indicator)) {
-      series = normalizeName(String(indicator));
-      if (!names.indicators.includes(series)) {
-        throw new ArgumentError(`indicator for ${names.portfolio} must be ${names.indicators.join(", ")}`);
+  return evaluate(
+    invocation,
+    () => `Unknown portfolio ${quote(portfolio)}`,
+    async (signal) => {
+      const name = readPortfolio(portfolio);
+      const asset = readAssetRef(index);
+      const names = readHazard(hazard);
+      const ssp = readScenario(scenario);
+      let series = names.indicators[0]!;
+      if (!isBlank(indicator)) {
+        series = normalizeName(String(indicator));
+        if (!names.indicators.includes(series)) {
+          throw new ArgumentError(`indicator for ${names.portfolio} must be ${names.indicators.join(", ")}`);
+        }
       }
-    }
-    const bound = readChoice(measure, "measure", MEASURES, "mid");
-    const data = await portfolioSeries(engine, name, { hazard: names.portfolio, scenario: ssp, indicator: series, measure: bound }, signal);
-    const position = data.resolve(asset, name);
-    const exposure = data.get(position);
-    if (!exposure) throw new NotAvailableError(`No ${names.portfolio} ${series} series for asset ${position} in ${quote(name)}`);
-    const keys = Object.keys(exposure).sort();
-    return [[...TIMESERIES_HEADER], ...keys.map((key) => [/^\d{4}$/.test(key) ? Number(key) : key, exposure[key]!])];
-  });
+      const bound = readChoice(measure, "measure", MEASURES, "mid");
+      const data = await portfolioSeries(
+        engine,
+        name,
+        { hazard: names.portfolio, scenario: ssp, indicator: series, measure: bound },
+        signal,
+      );
+      const position = data.resolve(asset, name);
+      const exposure = data.get(position);
+      if (!exposure)
+        throw new NotAvailableError(`No ${names.portfolio} ${series} series for asset ${position} in ${quote(name)}`);
+      const keys = Object.keys(exposure).sort();
+      return [[...TIMESERIES_HEADER], ...keys.map((key) => [/^\d{4}$/.test(key) ? Number(key) : key, exposure[key]!])];
+    },
+  );
 }

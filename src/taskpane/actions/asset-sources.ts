@@ -47,7 +47,12 @@ export type SelectOutcome = { selected: string } | { notFound: string };
  * holds `entityId`, else (no entity_id column) the `portfolioIndex`-th data row. Resolves
  * `{notFound}` with the reason when no source is recorded or the asset is not there any more.
  */
-export async function selectAssetRow(run: ExcelRunner, portfolio: string, entityId: string, portfolioIndex: number): Promise<SelectOutcome> {
+export async function selectAssetRow(
+  run: ExcelRunner,
+  portfolio: string,
+  entityId: string,
+  portfolioIndex: number,
+): Promise<SelectOutcome> {
   const address = assetSourceOf(portfolio);
   if (!address) return { notFound: `No sheet of ${portfolio}'s assets is known in this workbook.` };
   const a = parseA1(address);
@@ -55,7 +60,8 @@ export async function selectAssetRow(run: ExcelRunner, portfolio: string, entity
   return run(async (context) => {
     const sheet = context.workbook.worksheets.getItemOrNullObject(a.sheet!);
     await context.sync();
-    if (sheet.isNullObject) return { notFound: `The sheet "${a.sheet}" holding ${portfolio}'s assets no longer exists.` };
+    if (sheet.isNullObject)
+      return { notFound: `The sheet "${a.sheet}" holding ${portfolio}'s assets no longer exists.` };
     const range = sheet.getRange(rangeA1(a.row, a.col, a.rows, a.cols));
     range.load("values");
     await context.sync();
@@ -64,7 +70,8 @@ export async function selectAssetRow(run: ExcelRunner, portfolio: string, entity
     // entity_id identifies a row where the asset has one; an empty id (allowed) would match the
     // first empty cell, so then the row's position (the portfolio_index) does.
     let found = idColumn >= 0 && entityId !== "" ? rows.findIndex((r) => String(r[idColumn]) === entityId) : -1;
-    if (found < 0 && (idColumn < 0 || entityId === "") && portfolioIndex >= 0 && portfolioIndex < rows.length) found = portfolioIndex;
+    if (found < 0 && (idColumn < 0 || entityId === "") && portfolioIndex >= 0 && portfolioIndex < rows.length)
+      found = portfolioIndex;
     if (found < 0) return { notFound: `${entityId || `Asset #${portfolioIndex}`} is no longer in ${address}.` };
     const rowAddress = rangeA1(a.row + 1 + found, a.col, 1, a.cols);
     sheet.activate();

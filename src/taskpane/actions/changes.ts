@@ -46,14 +46,19 @@ function labelFor(value: unknown, facts: FormulaFacts | undefined): ReadCell["la
   if (typeof value === "string" && LABELS.has(value)) return value as ReadCell["label"];
   if (typeof value !== "number" || !facts?.hazard) return undefined;
   if (facts.fn === "SEARCH") return value < facts.hazard.thresholds.low ? "LOW" : "HIGH"; // the search labels LOW and HIGH only
-  if (facts.fn === "SUMMARY" || (facts.fn === "METRIC" && facts.metric?.startsWith("summary_score_"))) return labelOf(facts.hazard, value);
+  if (facts.fn === "SUMMARY" || (facts.fn === "METRIC" && facts.metric?.startsWith("summary_score_")))
+    return labelOf(facts.hazard, value);
   return undefined;
 }
 
 /** Reads the range: each cell with the formula that governs it (its own, or the spilling one above it in the range). */
 async function readCells(run: ExcelRunner, address?: string): Promise<{ address: string; cells: ReadCell[] }> {
   return run(async (context) => {
-    const range = address ? context.workbook.worksheets.getItem(parseA1(address).sheet!).getRange(address.slice(address.lastIndexOf("!") + 1)) : context.workbook.getSelectedRange();
+    const range = address
+      ? context.workbook.worksheets
+          .getItem(parseA1(address).sheet!)
+          .getRange(address.slice(address.lastIndexOf("!") + 1))
+      : context.workbook.getSelectedRange();
     range.load("address, values, formulas");
     await context.sync();
     const top = parseA1(range.address);
@@ -85,15 +90,28 @@ async function readCells(run: ExcelRunner, address?: string): Promise<{ address:
           governingText[c] = own;
         }
         const f = governing[c];
-        cells.push({ address: qualify(top.sheet, cellA1(top.row + r, top.col + c)), value, label: labelFor(value, f), hazard: f?.hazard?.portfolio, scenario: f?.scenario, formula: governingText[c] });
+        cells.push({
+          address: qualify(top.sheet, cellA1(top.row + r, top.col + c)),
+          value,
+          label: labelFor(value, f),
+          hazard: f?.hazard?.portfolio,
+          scenario: f?.scenario,
+          formula: governingText[c],
+        });
       }),
     );
     return { address: range.address, cells };
   });
 }
 
-async function stamps(client: RiskClient, cells: readonly ReadCell[], signal?: AbortSignal): Promise<Record<string, DatasetStamp>> {
-  const portfolios = new Set(cells.map((c) => (c.formula ? formulaFacts(c.formula)?.portfolio : undefined)).filter((p): p is string => !!p));
+async function stamps(
+  client: RiskClient,
+  cells: readonly ReadCell[],
+  signal?: AbortSignal,
+): Promise<Record<string, DatasetStamp>> {
+  const portfolios = new Set(
+    cells.map((c) => (c.formula ? formulaFacts(c.formula)?.portfolio : undefined)).filter((p): p is string => !!p),
+  );
   const out: Record<string, DatasetStamp> = {};
   await Promise.all(
     [...portfolios].map(async (name) => {
@@ -105,14 +123,24 @@ async function stamps(client: RiskClient, cells: readonly ReadCell[], signal?: A
 }
 
 /** Reads the selected range (values, the formulas behind them) and the datasets they read: call before a refresh. */
-export async function takeChangeSnapshot(options: { client: RiskClient; run: ExcelRunner; signal?: AbortSignal }): Promise<ChangeSnapshot> {
+export async function takeChangeSnapshot(options: {
+  client: RiskClient;
+  run: ExcelRunner;
+  signal?: AbortSignal;
+}): Promise<ChangeSnapshot> {
   const read = await readCells(options.run);
   if (read.cells.length === 0) throw new Error("Select the RISK cells (or pasted scores) to watch first.");
   return { ...read, datasets: await stamps(options.client, read.cells, options.signal) };
 }
 
 /** Reads the snapshot's range again, compares, and writes the "Changes" sheet when anything changed. */
-export async function compareWithSnapshot(options: { client: RiskClient; run: ExcelRunner; snapshot: ChangeSnapshot; threshold: number; signal?: AbortSignal }): Promise<ChangeReport> {
+export async function compareWithSnapshot(options: {
+  client: RiskClient;
+  run: ExcelRunner;
+  snapshot: ChangeSnapshot;
+  threshold: number;
+  signal?: AbortSignal;
+}): Promise<ChangeReport> {
   const { snapshot, threshold } = options;
   const now = await readCells(options.run, snapshot.address);
   const changes = compareReadings(snapshot.cells, now.cells, threshold);
@@ -122,14 +150,50 @@ export async function compareWithSnapshot(options: { client: RiskClient; run: Ex
     const is = after[name];
     if (!is) continue;
     if (was.version !== is.version) datasetChanges.push(`${name}: dataset version ${was.version} → ${is.version}`);
-    if (was.sha256 !== is.sha256) datasetChanges.push(`${name}: sha256 ${String(was.sha256).slice(0, 12)}… → ${String(is.sha256).slice(0, 12)}…`);
+    if (was.sha256 !== is.sha256)
+      datasetChanges.push(`${name}: sha256 ${String(was.sha256).slice(0, 12)}… → ${String(is.sha256).slice(0, 12)}…`);
   }
   const summary = summarizeChanges(changes, threshold);
   if (changes.length === 0 && datasetChanges.length === 0) return { changes, summary, datasetChanges };
-  const header = ["address", "change", "before", "after", "label_before", "label_after", "delta", "hazard", "scenario", "formula"];
-  const text = (v: unknown) => (typeof v === "number" && Number.isFinite(v)) || typeof v === "string" || typeof v === "boolean" ? v : "";
-  const rows = changes.map((c) => [c.address, c.kind, text(c.before), text(c.after), c.labelBefore ?? "", c.labelAfter ?? "", c.delta ?? "", c.hazard ?? "", c.scenario ?? "", c.formula ?? ""] as Array<string | number | boolean>);
+  const header = [
+    "address",
+    "change",
+    "before",
+    "after",
+    "label_before",
+    "label_after",
+    "delta",
+    "hazard",
+    "scenario",
+    "formula",
+  ];
+  const text = (v: unknown) =>
+    (typeof v === "number" && Number.isFinite(v)) || typeof v === "string" || typeof v === "boolean" ? v : "";
+  const rows = changes.map(
+    (c) =>
+      [
+        c.address,
+        c.kind,
+        text(c.before),
+        text(c.after),
+        c.labelBefore ?? "",
+        c.labelAfter ?? "",
+        c.delta ?? "",
+        c.hazard ?? "",
+        c.scenario ?? "",
+        c.formula ?? "",
+      ] as Array<string | number | boolean>,
+  );
   for (const line of datasetChanges) rows.push(["", "dataset", "", "", "", "", "", "", "", line]);
-  const [written] = await options.run((context) => writeSheetsAtomically(context, [{ sheetName: "Changes", header, rows, conditionalLabels: [4, 5] }], { signal: options.signal }));
-  return { changes, summary, datasetChanges, sheet: { sheetName: written!.sheetName, rowCount: written!.rowCount, columnCount: written!.columnCount } };
+  const [written] = await options.run((context) =>
+    writeSheetsAtomically(context, [{ sheetName: "Changes", header, rows, conditionalLabels: [4, 5] }], {
+      signal: options.signal,
+    }),
+  );
+  return {
+    changes,
+    summary,
+    datasetChanges,
+    sheet: { sheetName: written!.sheetName, rowCount: written!.rowCount, columnCount: written!.columnCount },
+  };
 }

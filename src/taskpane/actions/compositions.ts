@@ -11,7 +11,10 @@ export interface CompositionsListing {
 
 /** Lists vectors (project-scoped) and UDFs together. */
 export async function listCompositions(client: RiskClient, signal?: AbortSignal): Promise<CompositionsListing> {
-  const [vectors, udfs] = await Promise.all([client.compositions.listVectors({ signal }), client.compositions.listUdfs({ signal })]);
+  const [vectors, udfs] = await Promise.all([
+    client.compositions.listVectors({ signal }),
+    client.compositions.listUdfs({ signal }),
+  ]);
   return { vectors, udfs };
 }
 
@@ -35,19 +38,34 @@ export async function uploadVectorFile(
  * `PUT /vector`: the service finds the layer by its name; a rename is delete + create). The file
  * is checked before anything is sent.
  */
-export async function updateVectorFile(client: RiskClient, input: { name: string; fileName: string; text: string }, signal?: AbortSignal): Promise<VectorRecord> {
+export async function updateVectorFile(
+  client: RiskClient,
+  input: { name: string; fileName: string; text: string },
+  signal?: AbortSignal,
+): Promise<VectorRecord> {
   parseGeoJsonFile(input.text, input.fileName, ["Feature", "FeatureCollection"]);
-  return client.compositions.updateVector({ name: input.name, geojsonText: input.text, fileName: input.fileName }, { signal });
+  return client.compositions.updateVector(
+    { name: input.name, geojsonText: input.text, fileName: input.fileName },
+    { signal },
+  );
 }
 
 /**
  * Replaces the equation (input layers and jq operation) of the UDF named `name` (published
  * `PUT /udf`; a rename is delete + create). A program jq cannot compile comes back as 422.
  */
-export async function updateUdfEquation(client: RiskClient, input: { name: string; inputLayers: string[]; operation: string }, signal?: AbortSignal): Promise<UdfRecord> {
+export async function updateUdfEquation(
+  client: RiskClient,
+  input: { name: string; inputLayers: string[]; operation: string },
+  signal?: AbortSignal,
+): Promise<UdfRecord> {
   if (input.inputLayers.length === 0) throw new Error("Choose at least one input layer");
-  if (input.operation.trim() === "") throw new Error("The jq operation is empty: type a jq program, e.g. .loss_flood_bsln");
-  return client.compositions.updateUdf({ name: input.name, equation: { inputLayers: input.inputLayers, operation: input.operation } }, { signal });
+  if (input.operation.trim() === "")
+    throw new Error("The jq operation is empty: type a jq program, e.g. .loss_flood_bsln");
+  return client.compositions.updateUdf(
+    { name: input.name, equation: { inputLayers: input.inputLayers, operation: input.operation } },
+    { signal },
+  );
 }
 
 /** What a UDF's run produced, summarised for the pane. */
@@ -62,14 +80,26 @@ export interface LayerPreview {
 }
 
 /** Runs a UDF without storing its result and summarises the layer it yields (count, property names, first rows). */
-export async function previewUdf(client: RiskClient, udfId: string | number, signal?: AbortSignal, rowLimit = 5): Promise<LayerPreview> {
+export async function previewUdf(
+  client: RiskClient,
+  udfId: string | number,
+  signal?: AbortSignal,
+  rowLimit = 5,
+): Promise<LayerPreview> {
   const layer = await client.compositions.runUdf(udfId, { signal });
   return summarizeLayer(layer.name, layer.geojson, rowLimit);
 }
 
 /** Feature count, property names and the first `rowLimit` rows of a GeoJSON layer. */
-export function summarizeLayer(name: string, geojson: { type: string; [key: string]: unknown }, rowLimit = 5): LayerPreview {
-  const features = geojson.type === "FeatureCollection" && Array.isArray(geojson.features) ? (geojson.features as Array<{ properties?: Record<string, unknown> | null }>) : [geojson as { properties?: Record<string, unknown> }];
+export function summarizeLayer(
+  name: string,
+  geojson: { type: string; [key: string]: unknown },
+  rowLimit = 5,
+): LayerPreview {
+  const features =
+    geojson.type === "FeatureCollection" && Array.isArray(geojson.features)
+      ? (geojson.features as Array<{ properties?: Record<string, unknown> | null }>)
+      : [geojson as { properties?: Record<string, unknown> }];
   const names: string[] = [];
   const seen = new Set<string>();
   for (const f of features) {
@@ -80,7 +110,8 @@ export function summarizeLayer(name: string, geojson: { type: string; [key: stri
       }
     }
   }
-  const cell = (v: unknown): string | number | boolean | null => (v === undefined || v === null ? null : typeof v === "object" ? JSON.stringify(v) : (v as string | number | boolean));
+  const cell = (v: unknown): string | number | boolean | null =>
+    v === undefined || v === null ? null : typeof v === "object" ? JSON.stringify(v) : (v as string | number | boolean);
   const rows = features.slice(0, rowLimit).map((f) => names.map((n) => cell(f.properties?.[n])));
   return { name, featureCount: features.length, propertyNames: names, rows };
 }
@@ -108,10 +139,14 @@ export async function createUdf(
   const name = input.name.trim();
   if (name === "") throw new Error("UDF name is empty: type a name");
   if (input.inputLayers.length === 0) throw new Error("Choose at least one input layer");
-  if (input.operation.trim() === "") throw new Error("The jq operation is empty: type a jq program, e.g. .loss_flood_bsln");
+  if (input.operation.trim() === "")
+    throw new Error("The jq operation is empty: type a jq program, e.g. .loss_flood_bsln");
   let udf: UdfRecord;
   try {
-    udf = await client.compositions.createUdf({ name, equation: { inputLayers: input.inputLayers, operation: input.operation } }, { signal });
+    udf = await client.compositions.createUdf(
+      { name, equation: { inputLayers: input.inputLayers, operation: input.operation } },
+      { signal },
+    );
   } catch (error) {
     throw new StepError<UdfStep>("create", "Creating the UDF", error);
   }
@@ -120,7 +155,11 @@ export async function createUdf(
 }
 
 /** Activates a UDF: the service runs it and stores the result as a new vector. */
-export async function activateUdf(client: RiskClient, udfId: string | number, signal?: AbortSignal): Promise<VectorRecord> {
+export async function activateUdf(
+  client: RiskClient,
+  udfId: string | number,
+  signal?: AbortSignal,
+): Promise<VectorRecord> {
   try {
     return await client.compositions.activateUdf(udfId, { signal });
   } catch (error) {
@@ -129,7 +168,11 @@ export async function activateUdf(client: RiskClient, udfId: string | number, si
 }
 
 /** One vector with its GeoJSON, for the inspector. */
-export function inspectVector(client: RiskClient, id: string | number, signal?: AbortSignal): Promise<VectorWithGeoJson> {
+export function inspectVector(
+  client: RiskClient,
+  id: string | number,
+  signal?: AbortSignal,
+): Promise<VectorWithGeoJson> {
   return client.compositions.getVector(id, { signal });
 }
 
@@ -150,7 +193,10 @@ export function deleteUdf(client: RiskClient, id: string | number): Promise<void
 
 /** A short text describing a GeoJSON layer for the inspector: feature count and property names. */
 export function describeLayer(geojson: { type: string; [key: string]: unknown }): string {
-  const features = geojson.type === "FeatureCollection" && Array.isArray(geojson.features) ? (geojson.features as Array<{ properties?: Record<string, unknown> }>) : [geojson as { properties?: Record<string, unknown> }];
+  const features =
+    geojson.type === "FeatureCollection" && Array.isArray(geojson.features)
+      ? (geojson.features as Array<{ properties?: Record<string, unknown> }>)
+      : [geojson as { properties?: Record<string, unknown> }];
   const names = new Set<string>();
   for (const feature of features) for (const key of Object.keys(feature.properties ?? {})) names.add(key);
   const list = [...names].slice(0, 12).join(", ");

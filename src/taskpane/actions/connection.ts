@@ -18,7 +18,10 @@ export interface ConnectionCheck {
  * Throws the base URL's error (ConfigurationError before anything is sent, UnauthorizedError for a
  * refused key, NetworkError when unreachable).
  */
-export async function testConnection(config: ConnectionConfig, options: { signal?: AbortSignal } = {}): Promise<ConnectionCheck> {
+export async function testConnection(
+  config: ConnectionConfig,
+  options: { signal?: AbortSignal } = {},
+): Promise<ConnectionCheck> {
   const client = probeClient(config);
   const call = { signal: options.signal };
   const [projects, nature] = await Promise.all([
@@ -29,7 +32,8 @@ export async function testConnection(config: ConnectionConfig, options: { signal
     ),
   ]);
   const project = client.connection.project;
-  const projectKnown = project === undefined || projects.some((p) => p.project_name === project || p.project_id === project);
+  const projectKnown =
+    project === undefined || projects.some((p) => p.project_name === project || p.project_id === project);
   return { projects, projectKnown, nature };
 }
 
@@ -37,7 +41,10 @@ export async function testConnection(config: ConnectionConfig, options: { signal
  * Lists the projects for the project picker (GET /projects/ needs only the key). Async so that
  * unusable settings (e.g. nothing configured yet) reject rather than throw in the caller's effect.
  */
-export async function listProjects(config: ConnectionConfig, options: { signal?: AbortSignal } = {}): Promise<Project[]> {
+export async function listProjects(
+  config: ConnectionConfig,
+  options: { signal?: AbortSignal } = {},
+): Promise<Project[]> {
   return probeClient(config).projects.list({ signal: options.signal });
 }
 

@@ -17,7 +17,11 @@ export type ForgetChange = (change: DataChange) => number;
  * It recalculates even when nothing was cached: a cell whose entry already expired still shows
  * the old number. Without a workbook only the cache is dropped.
  */
-export async function refreshAfterChange(options: { run: ExcelRunner | null; forget: ForgetChange; change: DataChange }): Promise<{ dropped: number; recalculated: boolean }> {
+export async function refreshAfterChange(options: {
+  run: ExcelRunner | null;
+  forget: ForgetChange;
+  change: DataChange;
+}): Promise<{ dropped: number; recalculated: boolean }> {
   const dropped = options.forget(options.change);
   if (!options.run) return { dropped, recalculated: false };
   await options.run(async (context) => {
@@ -41,6 +45,8 @@ export interface PortfolioUsage {
  */
 export async function findPortfolioUsage(run: ExcelRunner, portfolio: string): Promise<PortfolioUsage> {
   const quoted = `"${portfolio.toLowerCase()}"`;
-  const riskCells = await run((context) => countRiskCells(context, (formula) => formula.toLowerCase().includes(quoted)));
+  const riskCells = await run((context) =>
+    countRiskCells(context, (formula) => formula.toLowerCase().includes(quoted)),
+  );
   return { riskCells, syncedRanges: syncedRangesOf(portfolio) };
 }

@@ -44,16 +44,20 @@ export function describeError(error: unknown): ErrorDescription {
 }
 
 function headlineFor(error: ServiceError): string {
-  if (error instanceof ConfigurationError) return "The connection settings cannot be used. Check them under Connection.";
+  if (error instanceof ConfigurationError)
+    return "The connection settings cannot be used. Check them under Connection.";
   if (error instanceof UnauthorizedError) return "The service refused the API key. Check it under Connection.";
-  if (error instanceof ForbiddenError) return "This key may not use the chosen project. Pick another project under Connection.";
+  if (error instanceof ForbiddenError)
+    return "This key may not use the chosen project. Pick another project under Connection.";
   if (error instanceof NotFoundError) return "Not found: it may have been deleted. Reload the list and try again.";
-  if (error instanceof ConflictError) return "The service is busy with this item (for example, risk data is still being generated). Try again shortly.";
+  if (error instanceof ConflictError)
+    return "The service is busy with this item (for example, risk data is still being generated). Try again shortly.";
   if (error instanceof UnprocessableEntityError) return "The service could not process the input:";
   if (error instanceof BadRequestError) return "The service rejected the request:";
   if (error instanceof RateLimitError) return "Too many requests: wait a moment and try again.";
   if (error instanceof ServerError) return "The service failed. Try again later.";
   if (error instanceof TimeoutError) return "The service did not answer in time. Try again.";
-  if (error instanceof NetworkError) return "Cannot reach the service. Check the URL under Connection and your network.";
+  if (error instanceof NetworkError)
+    return "Cannot reach the service. Check the URL under Connection and your network.";
   return "The request failed.";
 }

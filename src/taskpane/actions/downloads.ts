@@ -13,7 +13,13 @@ export async function downloadTimeseries(
 ): Promise<DownloadedFile> {
   const { client, portfolio, filters, signal, onProgress } = options;
   onProgress?.({ message: `Downloading the timeseries of ${portfolio}…` });
-  return client.datasets.itemsExport(portfolio, { ...timeseriesQuery(filters), file_format: options.format ?? "csv" }, { signal, timeoutMs: 300_000 }).catch(rethrowIfCancelled(signal));
+  return client.datasets
+    .itemsExport(
+      portfolio,
+      { ...timeseriesQuery(filters), file_format: options.format ?? "csv" },
+      { signal, timeoutMs: 300_000 },
+    )
+    .catch(rethrowIfCancelled(signal));
 }
 
 /** Downloads the default summary (optionally one scenario) as one file (the service's summary export). */
@@ -22,7 +28,13 @@ export async function downloadSummary(
 ): Promise<DownloadedFile> {
   const { client, portfolio, signal, onProgress } = options;
   onProgress?.({ message: `Downloading the summary of ${portfolio}…` });
-  return client.datasets.summaryExport(portfolio, { scenario: options.scenario || undefined, file_format: options.format ?? "csv" }, { signal, timeoutMs: 300_000 }).catch(rethrowIfCancelled(signal));
+  return client.datasets
+    .summaryExport(
+      portfolio,
+      { scenario: options.scenario || undefined, file_format: options.format ?? "csv" },
+      { signal, timeoutMs: 300_000 },
+    )
+    .catch(rethrowIfCancelled(signal));
 }
 
 /**

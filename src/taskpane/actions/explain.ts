@@ -14,7 +14,8 @@ import type { ExcelRunner } from "./types";
 
 /** One line of an explanation: `key` names it for tests (`hazard`, `thresholds`, …). */
 export interface ExplainLine {
-  key: "hazard" | "indicator" | "unit" | "thresholds" | "position" | "window" | "bounds" | "scenario" | "dataset" | "note";
+  key:
+    "hazard" | "indicator" | "unit" | "thresholds" | "position" | "window" | "bounds" | "scenario" | "dataset" | "note";
   label: string;
   text: string;
 }
@@ -75,7 +76,11 @@ export function splitArguments(text: string): string[] {
 const FORMULA = /^=\s*(?:_xldudf_)?RISK\.(SEARCH|SUMMARY|METRIC|IMPACT)\s*\((.*)\)\s*$/i;
 
 /** Reads the selected cell (the top-left of the selection) and explains it. */
-export async function explainSelection(options: { client: RiskClient; run: ExcelRunner; signal?: AbortSignal }): Promise<Explanation> {
+export async function explainSelection(options: {
+  client: RiskClient;
+  run: ExcelRunner;
+  signal?: AbortSignal;
+}): Promise<Explanation> {
   const { run } = options;
   const read = await run(async (context) => {
     const cell = context.workbook.getSelectedRange().getCell(0, 0);
@@ -89,7 +94,11 @@ export async function explainSelection(options: { client: RiskClient; run: Excel
     const match = FORMULA.exec(formula);
     // Argument references are read from the workbook (the first cell of a range: the anchor's row).
     const args = match ? splitArguments(match[2]!) : [];
-    const refs = args.map((arg) => (/^[A-Za-z'$]/.test(arg) && !/^(TRUE|FALSE)$/i.test(arg) ? sheet.getRange(arg.includes("!") ? arg.slice(arg.lastIndexOf("!") + 1) : arg).getCell(0, 0) : null));
+    const refs = args.map((arg) =>
+      /^[A-Za-z'$]/.test(arg) && !/^(TRUE|FALSE)$/i.test(arg)
+        ? sheet.getRange(arg.includes("!") ? arg.slice(arg.lastIndexOf("!") + 1) : arg).getCell(0, 0)
+        : null,
+    );
     for (const ref of refs) ref?.load("values");
     if (refs.some(Boolean)) await context.sync();
     const values = args.map((arg, i): ArgumentValue => {
@@ -113,7 +122,9 @@ export async function explainSelection(options: { client: RiskClient; run: Excel
       column: used.isNullObject ? -1 : cell.columnIndex - used.columnIndex,
     };
   });
-  const question = read.fn ? fromFormula(read.fn, read.args, read.formula) : fromPasted(read.header, read.row, read.column, read.sheetName);
+  const question = read.fn
+    ? fromFormula(read.fn, read.args, read.formula)
+    : fromPasted(read.header, read.row, read.column, read.sheetName);
   return explain(options.client, read.address, read.value, question, options.signal);
 }
 
@@ -131,7 +142,10 @@ function fromFormula(fn: string, args: ArgumentValue[], formula: string): Questi
   switch (fn) {
     case "SEARCH": {
       const horizon = Number(text(args[3]).replace(/yr$/i, ""));
-      if (text(args[2]) === "") throw new ExplainError("This RISK.SEARCH spills a table of every hazard: select a cell of the table, or a formula with one hazard.");
+      if (text(args[2]) === "")
+        throw new ExplainError(
+          "This RISK.SEARCH spills a table of every hazard: select a cell of the table, or a formula with one hazard.",
+        );
       return { kind: "search", hazard: needHazard(args[2]!, "The formula"), window: horizon, source: formula };
     }
     case "SUMMARY":
@@ -145,12 +159,28 @@ function fromFormula(fn: string, args: ArgumentValue[], formula: string): Questi
         source: formula,
       };
     case "METRIC":
-      return { kind: "metric", hazard: needHazard(args[3]!, "The formula"), portfolio: text(args[0]), entity: args[1], scenario: text(args[2]).toLowerCase(), metric: text(args[4]).toLowerCase(), source: formula };
+      return {
+        kind: "metric",
+        hazard: needHazard(args[3]!, "The formula"),
+        portfolio: text(args[0]),
+        entity: args[1],
+        scenario: text(args[2]).toLowerCase(),
+        metric: text(args[4]).toLowerCase(),
+        source: formula,
+      };
     default: {
       // IMPACT: the structural damage of a period (and bound).
       const bound = text(args[5]).toLowerCase();
       const suffix = bound === "lower" ? "_lbd" : bound === "upper" ? "_ubd" : "";
-      return { kind: "metric", hazard: needHazard(args[2]!, "The formula"), portfolio: text(args[0]), entity: args[1], scenario: text(args[3]).toLowerCase(), metric: `structural_damage_${text(args[4])}${suffix}`, source: formula };
+      return {
+        kind: "metric",
+        hazard: needHazard(args[2]!, "The formula"),
+        portfolio: text(args[0]),
+        entity: args[1],
+        scenario: text(args[3]).toLowerCase(),
+        metric: `structural_damage_${text(args[4])}${suffix}`,
+        source: formula,
+      };
     }
   }
 }
@@ -163,21 +193,45 @@ function fromPasted(header: string[], row: ArgumentValue[], column: number, shee
   const portfolio = (/^(?:Summary|Extended \w+) (.+)$/.exec(sheetName)?.[1] ?? "").replace(/ \(\d+\)$/, "");
   const summary = /^(.+)_risk_(?:score|class)$/.exec(name);
   if (summary) {
-    return { kind: "summary", hazard: needHazard(summary[1]!, `The column ${name}`), portfolio, entity: at("entity_id") || at("portfolio_index"), scenario: text(at("scenario")), window: Number(at("window")) || 30, source };
+    return {
+      kind: "summary",
+      hazard: needHazard(summary[1]!, `The column ${name}`),
+      portfolio,
+      entity: at("entity_id") || at("portfolio_index"),
+      scenario: text(at("scenario")),
+      window: Number(at("window")) || 30,
+      source,
+    };
   }
   for (const hazard of ["sea_level_rise", "water_stress", "flood", "cyclone", "heatwave", "wildfire"]) {
     if (name.startsWith(`${hazard}_`)) {
-      return { kind: "metric", hazard: needHazard(hazard, name), portfolio, entity: at("entity_id") || at("portfolio_index"), scenario: text(at("scenario")), metric: name.slice(hazard.length + 1), source };
+      return {
+        kind: "metric",
+        hazard: needHazard(hazard, name),
+        portfolio,
+        entity: at("entity_id") || at("portfolio_index"),
+        scenario: text(at("scenario")),
+        metric: name.slice(hazard.length + 1),
+        source,
+      };
     }
   }
-  throw new ExplainError(`Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell, or a score in a pasted summary sheet (the selected cell is in ${source}).`);
+  throw new ExplainError(
+    `Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell, or a score in a pasted summary sheet (the selected cell is in ${source}).`,
+  );
 }
 
 function fmt(n: number): string {
   return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(4)));
 }
 
-async function explain(client: RiskClient, address: string, value: ArgumentValue, q: Question, signal?: AbortSignal): Promise<Explanation> {
+async function explain(
+  client: RiskClient,
+  address: string,
+  value: ArgumentValue,
+  q: Question,
+  signal?: AbortSignal,
+): Promise<Explanation> {
   const h = q.hazard;
   const lines: ExplainLine[] = [];
   const add = (key: ExplainLine["key"], label: string, line: string) => lines.push({ key, label, text: line });
@@ -187,10 +241,15 @@ async function explain(client: RiskClient, address: string, value: ArgumentValue
   if (q.portfolio) metadata = await client.datasets.metadata(q.portfolio, { signal }).catch(() => undefined);
   const indicator = q.metric?.startsWith("indicator_") || q.kind !== "metric" ? h.indicators[0]! : undefined;
   const meta = metadata?.indicators.find((i) => i.hazard === h.portfolio && i.indicator === h.indicators[0]);
-  if (indicator) add("indicator", "Indicator", `${indicator}, the hazard's primary projection: the score is this indicator's value`);
+  if (indicator)
+    add("indicator", "Indicator", `${indicator}, the hazard's primary projection: the score is this indicator's value`);
   const scoreLike = q.kind !== "metric" || /^(indicator_|summary_score_)/.test(q.metric ?? "");
   if (scoreLike) {
-    add("unit", "Unit", meta ? `${meta.unit}, ${meta.value_min} to ${meta.value_max} (dataset metadata)` : `${h.unit} (field notes)`);
+    add(
+      "unit",
+      "Unit",
+      meta ? `${meta.unit}, ${meta.value_min} to ${meta.value_max} (dataset metadata)` : `${h.unit} (field notes)`,
+    );
     const t = h.thresholds;
     add("thresholds", "Thresholds", `LOW below ${fmt(t.low)}, MEDIUM up to ${fmt(t.medium)}, HIGH above (field notes)`);
     if (typeof value === "number" && Number.isFinite(value)) {
@@ -201,28 +260,60 @@ async function explain(client: RiskClient, address: string, value: ArgumentValue
           : label === "MEDIUM"
             ? `${fmt(value)} is MEDIUM: ${Math.round(((value - t.low) / (t.medium - t.low)) * 100)}% of the way from ${fmt(t.low)} to ${fmt(t.medium)}`
             : `${fmt(value)} is HIGH: ${fmt(value - t.medium)} above the HIGH threshold ${fmt(t.medium)}`;
-      add("position", "Where it sits", q.kind === "search" ? `${where}. The search labels only LOW and HIGH (field notes).` : where);
+      add(
+        "position",
+        "Where it sits",
+        q.kind === "search" ? `${where}. The search labels only LOW and HIGH (field notes).` : where,
+      );
     } else if (typeof value === "string" && /^(LOW|MEDIUM|HIGH)$/.test(value)) {
       add("position", "Where it sits", `${value}: the label of the score by the thresholds above`);
     }
   } else if (q.metric) {
-    add("unit", "Unit", q.metric.startsWith("structural_damage") ? "damage fraction of the asset's value, 0 to 1" : "business interruption, as the service gives it");
+    add(
+      "unit",
+      "Unit",
+      q.metric.startsWith("structural_damage")
+        ? "damage fraction of the asset's value, 0 to 1"
+        : "business interruption, as the service gives it",
+    );
   }
 
-  const years = q.kind === "metric" ? Number(/summary_(?:score|label)_(\d+)yr/.exec(q.metric ?? "")?.[1]) || undefined : q.window;
-  if (years) add("window", "Window", `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} (field notes: 15yr e.g. 2025-2039, 30yr 2025-2054)`);
+  const years =
+    q.kind === "metric" ? Number(/summary_(?:score|label)_(\d+)yr/.exec(q.metric ?? "")?.[1]) || undefined : q.window;
+  if (years)
+    add(
+      "window",
+      "Window",
+      `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} (field notes: 15yr e.g. 2025-2039, 30yr 2025-2054)`,
+    );
   const period = /_(baseline|2030|2050|2080)(?:_lbd|_ubd)?$/.exec(q.metric ?? "")?.[1];
-  if (period) add("window", "Period", period === "baseline" ? "baseline: the 2005-2015 average (field notes)" : `${period}: the average over five years either side, ${Number(period) - 5}-${Number(period) + 5} (field notes)`);
+  if (period)
+    add(
+      "window",
+      "Period",
+      period === "baseline"
+        ? "baseline: the 2005-2015 average (field notes)"
+        : `${period}: the average over five years either side, ${Number(period) - 5}-${Number(period) + 5} (field notes)`,
+    );
 
   if (q.kind === "metric" && q.portfolio && q.scenario && q.metric && /_(baseline|2030|2050|2080)/.test(q.metric)) {
     const base = q.metric.replace(/_(lbd|ubd)$/, "");
     const metrics = await assetMetrics(client, q, signal);
     const lo = metrics?.[`${base}_lbd`];
     const hi = metrics?.[`${base}_ubd`];
-    if (typeof lo === "number" && typeof hi === "number") add("bounds", "Bounds", `${fmt(lo)} to ${fmt(hi)}: the 16th and 84th percentiles (${base}_lbd, ${base}_ubd; field notes)`);
+    if (typeof lo === "number" && typeof hi === "number")
+      add(
+        "bounds",
+        "Bounds",
+        `${fmt(lo)} to ${fmt(hi)}: the 16th and 84th percentiles (${base}_lbd, ${base}_ubd; field notes)`,
+      );
     else add("bounds", "Bounds", `the service gives no ${base}_lbd / _ubd for this asset`);
   } else if (q.kind === "summary") {
-    add("bounds", "Bounds", "the summary gives no bounds; the extended summary has _lbd / _ubd (16th and 84th percentiles) per period");
+    add(
+      "bounds",
+      "Bounds",
+      "the summary gives no bounds; the extended summary has _lbd / _ubd (16th and 84th percentiles) per period",
+    );
   }
 
   if (q.scenario) {
@@ -235,7 +326,11 @@ async function explain(client: RiskClient, address: string, value: ArgumentValue
     add("scenario", "Scenario", `${q.scenario}.${repeats}`);
   }
   if (metadata) {
-    add("dataset", "Dataset", `version ${metadata.version}${metadata.sha256_digest ? `, sha256 ${metadata.sha256_digest.slice(0, 12)}…` : ""}, updated ${metadata.updated_at}`);
+    add(
+      "dataset",
+      "Dataset",
+      `version ${metadata.version}${metadata.sha256_digest ? `, sha256 ${metadata.sha256_digest.slice(0, 12)}…` : ""}, updated ${metadata.updated_at}`,
+    );
   } else if (q.kind === "search") {
     add("dataset", "Dataset", "a point search: no portfolio dataset, so no version");
   }
@@ -245,7 +340,9 @@ async function explain(client: RiskClient, address: string, value: ArgumentValue
 /** The asset's metrics of one hazard in the extended summary (filtered by entity_id where the cell names one). */
 async function assetMetrics(client: RiskClient, q: Question, signal?: AbortSignal): Promise<HazardMetrics | undefined> {
   const byId = typeof q.entity === "string" && q.entity.trim() !== "" && !/^\d+$/.test(q.entity.trim());
-  const items = await client.datasets.extendedSummary(q.portfolio!, { scenario: q.scenario, ...(byId ? { entity_id: String(q.entity).trim() } : {}) }).all({ signal });
+  const items = await client.datasets
+    .extendedSummary(q.portfolio!, { scenario: q.scenario, ...(byId ? { entity_id: String(q.entity).trim() } : {}) })
+    .all({ signal });
   const item = byId ? items[0] : items.find((i) => i.portfolio_index === Number(q.entity));
   return item?.scenario_analytics?.[q.scenario!]?.[q.hazard.extended];
 }
@@ -275,8 +372,17 @@ export function formulaFacts(formula: string, lookup?: (reference: string) => Ar
   const hazard = args[hazardAt] ? lookupHazard(args[hazardAt]!) : undefined;
   // RISK.SUMMARY's scenario defaults to ssp245 when omitted or blank (a reference to a blank cell is read as unknown).
   const written = splitArguments(match[2]!)[scenarioAt] ?? "";
-  const scenario = scenarioAt < 0 ? undefined : (args[scenarioAt]?.toLowerCase() ?? (fn === "SUMMARY" && written === "" ? "ssp245" : undefined));
-  return { fn, hazard, scenario, portfolio: fn === "SEARCH" ? undefined : args[0], metric: fn === "METRIC" ? args[4]?.toLowerCase() : undefined };
+  const scenario =
+    scenarioAt < 0
+      ? undefined
+      : (args[scenarioAt]?.toLowerCase() ?? (fn === "SUMMARY" && written === "" ? "ssp245" : undefined));
+  return {
+    fn,
+    hazard,
+    scenario,
+    portfolio: fn === "SEARCH" ? undefined : args[0],
+    metric: fn === "METRIC" ? args[4]?.toLowerCase() : undefined,
+  };
 }
 
 /** A single-cell reference such as A12, $B$3 or Sheet1!C2 (not a range). */

@@ -105,7 +105,10 @@ export const BUILDER_FUNCTIONS = {
       { name: "metric", label: "Summary", kind: "nature-metric" },
     ],
   },
-  ASSETS: { label: "RISK.ASSETS — every asset of a portfolio (spills)", params: [{ name: "portfolio", label: "Portfolio", kind: "portfolio" }] },
+  ASSETS: {
+    label: "RISK.ASSETS — every asset of a portfolio (spills)",
+    params: [{ name: "portfolio", label: "Portfolio", kind: "portfolio" }],
+  },
   PORTFOLIOS: { label: "RISK.PORTFOLIOS — the project's portfolios (spills)", params: [] },
   PROJECTS: { label: "RISK.PROJECTS — the projects of your key (spills)", params: [] },
 } as const satisfies Record<string, { label: string; params: readonly ParamSpec[] }>;
@@ -163,15 +166,21 @@ export function problemsOf(fn: BuilderFunction, values: Record<string, ParamValu
     const value = values[p.name];
     const empty = !value || (value.kind === "value" && value.value.trim() === "");
     if (empty && !p.optional) {
-      problems.push(`${p.label}: ${p.kind === "portfolio" ? "choose a portfolio" : p.kind === "asset" ? "choose an asset (or a cell holding its portfolio_index)" : "choose a value, or a cell"}.`);
+      problems.push(
+        `${p.label}: ${p.kind === "portfolio" ? "choose a portfolio" : p.kind === "asset" ? "choose an asset (or a cell holding its portfolio_index)" : "choose a value, or a cell"}.`,
+      );
       continue;
     }
     if (value?.kind === "value" && value.value.trim() !== "") {
       const fixed = FIXED_CHOICES[p.kind];
-      if (fixed && !fixed.includes(value.value)) problems.push(`${p.label}: "${value.value}" is not one of ${fixed.join(", ")}.`);
-      if (NUMERIC.has(p.kind) && !Number.isFinite(Number(value.value))) problems.push(`${p.label}: "${value.value}" is not a number.`);
-      if (p.name === "lat" && Math.abs(Number(value.value)) > 90) problems.push("Latitude: must be between -90 and 90.");
-      if (p.name === "lng" && Math.abs(Number(value.value)) > 180) problems.push("Longitude: must be between -180 and 180.");
+      if (fixed && !fixed.includes(value.value))
+        problems.push(`${p.label}: "${value.value}" is not one of ${fixed.join(", ")}.`);
+      if (NUMERIC.has(p.kind) && !Number.isFinite(Number(value.value)))
+        problems.push(`${p.label}: "${value.value}" is not a number.`);
+      if (p.name === "lat" && Math.abs(Number(value.value)) > 90)
+        problems.push("Latitude: must be between -90 and 90.");
+      if (p.name === "lng" && Math.abs(Number(value.value)) > 180)
+        problems.push("Longitude: must be between -180 and 180.");
     }
   }
   return problems;
@@ -194,14 +203,23 @@ export async function readSelection(run: ExcelRunner): Promise<Selection> {
     const sheet = range.worksheet;
     sheet.load("name");
     await context.sync();
-    return { sheetName: sheet.name, row: range.rowIndex, column: range.columnIndex, rows: range.rowCount, columns: range.columnCount };
+    return {
+      sheetName: sheet.name,
+      row: range.rowIndex,
+      column: range.columnIndex,
+      rows: range.rowCount,
+      columns: range.columnCount,
+    };
   });
 }
 
 /** A selection as a reference for a formula written on `onSheet`: "B2", "B2:B20", or "'Sites'!B2". */
 export function referenceTo(selection: Selection, onSheet?: string): string {
   const first = `${columnLetters(selection.column)}${selection.row + 1}`;
-  const local = selection.rows === 1 && selection.columns === 1 ? first : `${first}:${columnLetters(selection.column + selection.columns - 1)}${selection.row + selection.rows}`;
+  const local =
+    selection.rows === 1 && selection.columns === 1
+      ? first
+      : `${first}:${columnLetters(selection.column + selection.columns - 1)}${selection.row + selection.rows}`;
   return onSheet === selection.sheetName ? local : `${quoteSheetName(selection.sheetName)}!${local}`;
 }
 
@@ -215,7 +233,12 @@ export type MultiRowMode = "column" | "fill";
  * the rows below); in "fill" form → one formula per row, single-cell references moved down row by
  * row (relative references, as Excel's fill down does).
  */
-export function formulasFor(fn: BuilderFunction, values: Record<string, ParamValue | undefined>, target: Pick<Selection, "rows">, mode: MultiRowMode): string[] {
+export function formulasFor(
+  fn: BuilderFunction,
+  values: Record<string, ParamValue | undefined>,
+  target: Pick<Selection, "rows">,
+  mode: MultiRowMode,
+): string[] {
   const rows = target.rows;
   const relocated = (shift: (ref: { sheet?: string; row: number; col: number }) => string) => {
     const out: Record<string, ParamValue | undefined> = {};
@@ -231,8 +254,21 @@ export function formulasFor(fn: BuilderFunction, values: Record<string, ParamVal
   };
   const withSheet = (sheet: string | undefined, local: string) => (sheet ? `${quoteSheetName(sheet)}!${local}` : local);
   if (rows === 1) return [buildFormula(fn, values)];
-  if (mode === "column") return [buildFormula(fn, relocated((ref) => withSheet(ref.sheet, `${columnLetters(ref.col)}${ref.row + 1}:${columnLetters(ref.col)}${ref.row + rows}`)))];
-  return Array.from({ length: rows }, (_, i) => buildFormula(fn, relocated((ref) => withSheet(ref.sheet, `${columnLetters(ref.col)}${ref.row + 1 + i}`))));
+  if (mode === "column")
+    return [
+      buildFormula(
+        fn,
+        relocated((ref) =>
+          withSheet(ref.sheet, `${columnLetters(ref.col)}${ref.row + 1}:${columnLetters(ref.col)}${ref.row + rows}`),
+        ),
+      ),
+    ];
+  return Array.from({ length: rows }, (_, i) =>
+    buildFormula(
+      fn,
+      relocated((ref) => withSheet(ref.sheet, `${columnLetters(ref.col)}${ref.row + 1 + i}`)),
+    ),
+  );
 }
 
 /**
@@ -240,8 +276,13 @@ export function formulasFor(fn: BuilderFunction, values: Record<string, ParamVal
  * cell of that column in the selection holds data (or would be spilled over), so nothing of the
  * user's is lost. Returns the address written.
  */
-export async function insertFormulas(run: ExcelRunner, target: Selection, formulas: readonly string[]): Promise<string> {
-  if (formulas.length === 0 || formulas.some((f) => !f.trim().startsWith("="))) throw new Error("The formula must start with “=”. Nothing was written.");
+export async function insertFormulas(
+  run: ExcelRunner,
+  target: Selection,
+  formulas: readonly string[],
+): Promise<string> {
+  if (formulas.length === 0 || formulas.some((f) => !f.trim().startsWith("=")))
+    throw new Error("The formula must start with “=”. Nothing was written.");
   return run(async (context) => {
     const sheet = context.workbook.worksheets.getItem(target.sheetName);
     const rows = Math.max(target.rows, formulas.length);
@@ -250,7 +291,9 @@ export async function insertFormulas(run: ExcelRunner, target: Selection, formul
     await context.sync();
     const taken = (range.formulas as CellValue[][]).findIndex((line) => line[0] !== "");
     if (taken >= 0) {
-      throw new Error(`${quoteSheetName(target.sheetName)}!${columnLetters(target.column)}${target.row + 1 + taken} is not empty: select empty cells to insert into. Nothing was written.`);
+      throw new Error(
+        `${quoteSheetName(target.sheetName)}!${columnLetters(target.column)}${target.row + 1 + taken} is not empty: select empty cells to insert into. Nothing was written.`,
+      );
     }
     sheet.getRangeByIndexes(target.row, target.column, formulas.length, 1).formulas = formulas.map((f) => [f.trim()]);
     await context.sync();
@@ -269,20 +312,33 @@ export interface Choice {
  * The choices of a service-backed parameter, given what is chosen so far (portfolio, hazard,
  * scenario, asset, sub-project). Fixed lists come from {@link FIXED_CHOICES}.
  */
-export async function loadChoices(client: RiskClient, kind: ParamKind, chosen: Record<string, string>, signal?: AbortSignal): Promise<Choice[]> {
+export async function loadChoices(
+  client: RiskClient,
+  kind: ParamKind,
+  chosen: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<Choice[]> {
   const fixed = FIXED_CHOICES[kind];
   if (fixed) return fixed.map((v) => ({ value: v, label: v }));
   const portfolio = chosen.portfolio ?? "";
   switch (kind) {
     case "portfolio":
-      return (await client.portfolios.list({ signal })).map((p) => ({ value: p.portfolio_name, label: p.portfolio_name }));
+      return (await client.portfolios.list({ signal })).map((p) => ({
+        value: p.portfolio_name,
+        label: p.portfolio_name,
+      }));
     case "asset":
       if (!portfolio) return [];
-      return (await client.portfolios.assets(portfolio).all({ signal })).map((a) => ({ value: String(a.portfolio_index), label: `${a.entity_name || a.entity_id || "asset"} (#${a.portfolio_index})` }));
+      return (await client.portfolios.assets(portfolio).all({ signal })).map((a) => ({
+        value: String(a.portfolio_index),
+        label: `${a.entity_name || a.entity_id || "asset"} (#${a.portfolio_index})`,
+      }));
     case "indicator": {
       if (!portfolio) return [];
       const meta = await client.datasets.metadata(portfolio, { signal });
-      return [...new Set(meta.indicators.filter((i) => !chosen.hazard || i.hazard === chosen.hazard).map((i) => i.indicator))].map((v) => ({ value: v, label: v }));
+      return [
+        ...new Set(meta.indicators.filter((i) => !chosen.hazard || i.hazard === chosen.hazard).map((i) => i.indicator)),
+      ].map((v) => ({ value: v, label: v }));
     }
     case "metric": {
       if (!portfolio || !chosen.scenario || !chosen.hazard) return [];
@@ -295,7 +351,10 @@ export async function loadChoices(client: RiskClient, kind: ParamKind, chosen: R
       return [...names].sort().map((v) => ({ value: v, label: v }));
     }
     case "vector":
-      return (await client.compositions.listVectors({ signal })).map((v) => ({ value: String(v.id), label: `${v.name} (${v.id})` }));
+      return (await client.compositions.listVectors({ signal })).map((v) => ({
+        value: String(v.id),
+        label: `${v.name} (${v.id})`,
+      }));
     case "subproject": {
       const supers = await client.nature.superprojects({ signal });
       const lists = await Promise.all(supers.map((s) => client.nature.subprojects(s, { signal })));
@@ -327,13 +386,24 @@ export interface Preview {
  * Evaluates the chosen function as its cell would, now: the same functions and engine (and cache)
  * the workbook uses. A referenced cell is read from the workbook (its first cell for a column).
  */
-export async function previewFormula(run: ExcelRunner | null, fn: BuilderFunction, values: Record<string, ParamValue | undefined>): Promise<Preview> {
+export async function previewFormula(
+  run: ExcelRunner | null,
+  fn: BuilderFunction,
+  values: Record<string, ParamValue | undefined>,
+): Promise<Preview> {
   const params = BUILDER_FUNCTIONS[fn].params as readonly ParamSpec[];
   const args: unknown[] = [];
   for (const p of params) {
     const value = values[p.name];
     if (!value) args.push(null);
-    else if (value.kind === "value") args.push(value.value.trim() === "" ? null : NUMERIC.has(p.kind) && Number.isFinite(Number(value.value)) ? Number(value.value) : value.value);
+    else if (value.kind === "value")
+      args.push(
+        value.value.trim() === ""
+          ? null
+          : NUMERIC.has(p.kind) && Number.isFinite(Number(value.value))
+            ? Number(value.value)
+            : value.value,
+      );
     else {
       if (!run) return { error: "No workbook: a cell reference cannot be read here." };
       args.push(await run(async (context) => readCell(context, value.address)));
@@ -357,7 +427,9 @@ export async function previewFormula(run: ExcelRunner | null, fn: BuilderFunctio
 
 async function readCell(context: Excel.RequestContext, address: string): Promise<CellValue> {
   const ref = parseA1(address);
-  const sheet = ref.sheet ? context.workbook.worksheets.getItem(ref.sheet) : context.workbook.worksheets.getActiveWorksheet();
+  const sheet = ref.sheet
+    ? context.workbook.worksheets.getItem(ref.sheet)
+    : context.workbook.worksheets.getActiveWorksheet();
   const cell = sheet.getCell(ref.row, ref.col);
   cell.load("values");
   await context.sync();

@@ -4,7 +4,11 @@ import type { GeoJson } from "../../api/types";
  * Reads a GeoJSON file's text before it is sent, so a broken file gets an error that names the
  * file and the problem instead of a round trip. Accepts what the service accepts.
  */
-export function parseGeoJsonFile(text: string, fileName: string, accept: ReadonlyArray<"Feature" | "FeatureCollection">): GeoJson {
+export function parseGeoJsonFile(
+  text: string,
+  fileName: string,
+  accept: ReadonlyArray<"Feature" | "FeatureCollection">,
+): GeoJson {
   if (text.trim() === "") throw new Error(`${fileName} is empty`);
   let value: unknown;
   try {
@@ -18,7 +22,9 @@ export function parseGeoJsonFile(text: string, fileName: string, accept: Readonl
   }
   const type = (value as { type?: unknown }).type;
   if (typeof type !== "string" || !accept.includes(type as "Feature")) {
-    throw new Error(`${fileName} must be a GeoJSON ${accept.join(" or ")} (its "type" is ${JSON.stringify(type ?? null)})`);
+    throw new Error(
+      `${fileName} must be a GeoJSON ${accept.join(" or ")} (its "type" is ${JSON.stringify(type ?? null)})`,
+    );
   }
   if (type === "FeatureCollection" && !Array.isArray((value as { features?: unknown }).features)) {
     throw new Error(`${fileName}: a FeatureCollection needs a "features" array`);

@@ -2,11 +2,23 @@ import type { RiskClient } from "../../api/client";
 import { readAddress } from "../../excel/readRange";
 import { writeSheetsAtomically } from "../../excel/writeSheets";
 import { cellA1, parseA1, qualify } from "../../shaping/a1";
-import { buildFinancialImpact, ImpactInputError, type ImpactWorkbook, type ValueSource } from "../../shaping/financialImpact";
+import {
+  buildFinancialImpact,
+  ImpactInputError,
+  type ImpactWorkbook,
+  type ValueSource,
+} from "../../shaping/financialImpact";
 import { uniqueSheetName } from "../../shaping/sheetNames";
 import type { CellValue, ExtendedSummaryItem } from "../../shaping/types";
 import { assetSourceOf } from "./asset-sources";
-import { rethrowIfCancelled, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import {
+  rethrowIfCancelled,
+  throwIfCancelled,
+  formatCount,
+  type ExcelRunner,
+  type LongRunning,
+  type PastedSheet,
+} from "./types";
 import { SCENARIOS } from "../../shared/vocabulary";
 
 /** Scenarios of the impact sheets when none are chosen. */
@@ -53,7 +65,8 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
     for (const scenario of scenarios) {
       const items = await client.datasets.extendedSummary(portfolio, { scenario }).all({
         signal,
-        onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(read + itemsRead)} extended summary rows…` }),
+        onProgress: ({ itemsRead }) =>
+          onProgress?.({ message: `Read ${formatCount(read + itemsRead)} extended summary rows…` }),
       });
       read += items.length;
       itemsByScenario.set(scenario, items as unknown as ExtendedSummaryItem[]);
@@ -65,8 +78,10 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
   throwIfCancelled(signal);
 
   let value: ValueSource | undefined;
-  if (options.value && "label" in options.value) value = { kind: "label", key: options.value.label.replace(/^label:/, "") };
-  else if (options.value && "column" in options.value) value = await readValueColumn(run, portfolio, options.value.column, itemsByScenario.get(scenarios[0]!) ?? []);
+  if (options.value && "label" in options.value)
+    value = { kind: "label", key: options.value.label.replace(/^label:/, "") };
+  else if (options.value && "column" in options.value)
+    value = await readValueColumn(run, portfolio, options.value.column, itemsByScenario.get(scenarios[0]!) ?? []);
 
   const taken = await run(async (context) => {
     const sheets = context.workbook.worksheets;
@@ -84,11 +99,22 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
     impact: name(`Financial impact ${portfolio}`),
     rollup: name(options.rollupLabel ? `Impact by ${options.rollupLabel}` : `Impact total ${portfolio}`),
   };
-  const built = buildFinancialImpact({ portfolio, hazard: options.hazard, itemsByScenario, value, rollupLabel: options.rollupLabel, sheetNames });
+  const built = buildFinancialImpact({
+    portfolio,
+    hazard: options.hazard,
+    itemsByScenario,
+    value,
+    rollupLabel: options.rollupLabel,
+    sheetNames,
+  });
   const written = await run((context) =>
     writeSheetsAtomically(context, built.sheets, {
       signal,
-      onProgress: (p) => onProgress?.({ message: `Writing ${p.sheetName}: row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: p.fraction }),
+      onProgress: (p) =>
+        onProgress?.({
+          message: `Writing ${p.sheetName}: row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
+          fraction: p.fraction,
+        }),
     }),
   ).catch(rethrowIfCancelled(signal));
   return {
@@ -104,14 +130,29 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
  * the range has that column, else by position (data row k is portfolio_index k, as the import
  * numbers them).
  */
-async function readValueColumn(run: ExcelRunner, portfolio: string, header: string, items: readonly ExtendedSummaryItem[]): Promise<ValueSource> {
+async function readValueColumn(
+  run: ExcelRunner,
+  portfolio: string,
+  header: string,
+  items: readonly ExtendedSummaryItem[],
+): Promise<ValueSource> {
   const address = assetSourceOf(portfolio);
-  if (!address) throw new ImpactInputError(`No range synced to ${portfolio} is known in this session: sync it first, or use a label:price or label:value column.`);
+  if (!address)
+    throw new ImpactInputError(
+      `No range synced to ${portfolio} is known in this session: sync it first, or use a label:price or label:value column.`,
+    );
   const snapshot = await run((context) => readAddress(context, address));
   const [head = [], ...rows] = snapshot.values;
-  const names = head.map((h) => String(h ?? "").trim().toLowerCase());
+  const names = head.map((h) =>
+    String(h ?? "")
+      .trim()
+      .toLowerCase(),
+  );
   const col = names.indexOf(header.trim().toLowerCase());
-  if (col < 0) throw new ImpactInputError(`The synced range ${snapshot.address} has no column "${header}" (its columns: ${names.filter(Boolean).join(", ")}).`);
+  if (col < 0)
+    throw new ImpactInputError(
+      `The synced range ${snapshot.address} has no column "${header}" (its columns: ${names.filter(Boolean).join(", ")}).`,
+    );
   const idCol = names.indexOf("entity_id");
   const top = parseA1(snapshot.address);
   const cellOf = (k: number) => qualify(top.sheet, cellA1(top.row + 1 + k, top.col + col));

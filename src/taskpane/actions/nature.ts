@@ -51,14 +51,20 @@ export async function createSubprojectFromFile(
   if (input.superproject.trim() === "") throw new Error("Choose a superproject first");
   const geojson = parseGeoJsonFile(input.text, input.fileName, ["FeatureCollection"]);
   const name = (input.name ?? "").trim() || proposeSubprojectName(input.text);
-  if (name === "") throw new Error(`Name the new sub-project: ${input.fileName} has no "Entity Name" to propose one from.`);
+  if (name === "")
+    throw new Error(`Name the new sub-project: ${input.fileName} has no "Entity Name" to propose one from.`);
   try {
-    const created = await client.nature.createSubproject({ superproject: input.superproject, projectName: name, geojson, type: SUBPROJECT_TYPE }, { signal });
+    const created = await client.nature.createSubproject(
+      { superproject: input.superproject, projectName: name, geojson, type: SUBPROJECT_TYPE },
+      { signal },
+    );
     if (refresh) await refreshAfterChange({ ...refresh, change: { kind: "nature" } });
     return created;
   } catch (error) {
     if (error instanceof ConflictError) {
-      throw new Error(`${input.superproject} already has a sub-project named “${name}”: choose another name.`, { cause: error });
+      throw new Error(`${input.superproject} already has a sub-project named “${name}”: choose another name.`, {
+        cause: error,
+      });
     }
     throw error;
   }
@@ -76,9 +82,25 @@ export async function pasteSubprojectSummary(
   const exported = await client.nature.exportSubproject(subproject.id, { signal }).catch(rethrowIfCancelled(signal));
   const rows: CellValue[][] = natureRows(exported);
   if (rows.length === 0) throw new Error(`${subproject.name} has no summary yet.`);
-  const provenance = await provenanceOf(client, "nature-summary", undefined, { subproject_id: subproject.id, subproject_name: subproject.name }, signal);
+  const provenance = await provenanceOf(
+    client,
+    "nature-summary",
+    undefined,
+    { subproject_id: subproject.id, subproject_name: subproject.name },
+    signal,
+  );
   const written = await run((context) =>
-    writeTableToNewSheet(context, { sheetName: `Nature ${subproject.name}`, tableName: `Nature_${subproject.name}`, header: ["metric", "value"], rows, provenance }, { signal }),
+    writeTableToNewSheet(
+      context,
+      {
+        sheetName: `Nature ${subproject.name}`,
+        tableName: `Nature_${subproject.name}`,
+        header: ["metric", "value"],
+        rows,
+        provenance,
+      },
+      { signal },
+    ),
   ).catch(rethrowIfCancelled(signal));
   return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
 }

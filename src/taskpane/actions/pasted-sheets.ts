@@ -5,15 +5,34 @@ import { PastedSheetChangedError, replaceTableInPlace } from "../../excel/replac
 import { parseCsvTable } from "../../shaping/csvTable";
 import { unzipCsvFiles } from "../../shaping/exportZip";
 import { flattenExtendedSummary, flattenSummary } from "../../shaping/flattenSummary";
-import { buildRiskMatrix, buildScenarioComparison, itemsFor, labelCountsByHazard, labelCountsTable } from "../../shaping/riskViews";
+import {
+  buildRiskMatrix,
+  buildScenarioComparison,
+  itemsFor,
+  labelCountsByHazard,
+  labelCountsTable,
+} from "../../shaping/riskViews";
 import { TidyTimeseriesBuilder, type SeriesKind } from "../../shaping/tidyTimeseries";
-import { OPERATION_LABELS, type PasteOperation, type PasteProvenance, type ProvenanceRecord } from "../../shaping/provenance";
+import {
+  OPERATION_LABELS,
+  type PasteOperation,
+  type PasteProvenance,
+  type ProvenanceRecord,
+} from "../../shaping/provenance";
 import type { CellValue, ExtendedSummaryItem, SummaryItem } from "../../shaping/types";
 import { ADDIN_VERSION } from "../../shared/version";
 import { CancelledError, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning } from "./types";
 
 /** Operations whose data is a portfolio's physical dataset (which has a version and a digest). */
-const DATASET_OPERATIONS: ReadonlySet<PasteOperation> = new Set(["timeseries", "summary", "extended-summary", "export", "risk-matrix", "label-counts", "scenario-comparison"]);
+const DATASET_OPERATIONS: ReadonlySet<PasteOperation> = new Set([
+  "timeseries",
+  "summary",
+  "extended-summary",
+  "export",
+  "risk-matrix",
+  "label-counts",
+  "scenario-comparison",
+]);
 
 /**
  * The provenance of a paste: the client's base URL and project (never its key), the operation and
@@ -63,7 +82,11 @@ export interface FetchedTable {
  * Runs the operation of a record again with its recorded filters and shapes the result as the
  * paste did (the same flatteners), so the refreshed table has the paste's columns.
  */
-export async function refetchTable(client: RiskClient, record: ProvenanceRecord, signal?: AbortSignal): Promise<FetchedTable> {
+export async function refetchTable(
+  client: RiskClient,
+  record: ProvenanceRecord,
+  signal?: AbortSignal,
+): Promise<FetchedTable> {
   const f = record.filters;
   const text = (name: string): string | undefined => (f[name] === undefined ? undefined : String(f[name]));
   const portfolio = record.portfolio ?? "";
@@ -84,15 +107,24 @@ export async function refetchTable(client: RiskClient, record: ProvenanceRecord,
       const builder = new TidyTimeseriesBuilder();
       const rows = builder.add(items)[kind];
       const header = builder.header(kind);
-      return { header, rows: rows.map((row) => (row.length < header.length ? [...row, ...new Array<CellValue>(header.length - row.length).fill("")] : row)) };
+      return {
+        header,
+        rows: rows.map((row) =>
+          row.length < header.length ? [...row, ...new Array<CellValue>(header.length - row.length).fill("")] : row,
+        ),
+      };
     }
     case "summary": {
-      const items = await client.datasets.summary(portfolio, text("scenario") ? { scenario: text("scenario") } : {}).all({ signal });
+      const items = await client.datasets
+        .summary(portfolio, text("scenario") ? { scenario: text("scenario") } : {})
+        .all({ signal });
       const flat = flattenSummary(items as unknown as SummaryItem[]);
       return { header: flat.header, rows: flat.rows };
     }
     case "extended-summary": {
-      const items = await client.datasets.extendedSummary(portfolio, text("scenario") ? { scenario: text("scenario") } : {}).all({ signal });
+      const items = await client.datasets
+        .extendedSummary(portfolio, text("scenario") ? { scenario: text("scenario") } : {})
+        .all({ signal });
       const flat = flattenExtendedSummary(items as unknown as ExtendedSummaryItem[]);
       return { header: flat.header, rows: flat.rows };
     }
@@ -114,7 +146,12 @@ export async function refetchTable(client: RiskClient, record: ProvenanceRecord,
       const items = await client.datasets.summary(portfolio, { scenario, window }).all({ signal, readAhead: 4 });
       const table =
         record.operation === "risk-matrix"
-          ? buildRiskMatrix(items as unknown as SummaryItem[], scenario, window, text("cells") === "score" ? "score" : "label")
+          ? buildRiskMatrix(
+              items as unknown as SummaryItem[],
+              scenario,
+              window,
+              text("cells") === "score" ? "score" : "label",
+            )
           : labelCountsTable(labelCountsByHazard(itemsFor(items as unknown as SummaryItem[], scenario, window)));
       return { header: table.header, rows: table.rows };
     }
@@ -135,9 +172,13 @@ export async function refetchTable(client: RiskClient, record: ProvenanceRecord,
 }
 
 /** The rows of a nature sub-project's export: summary numbers, then `metadata:<name>` fields. */
-export function natureRows(exported: { summary?: Record<string, unknown>; metadata?: Record<string, unknown> }): CellValue[][] {
+export function natureRows(exported: {
+  summary?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+}): CellValue[][] {
   const rows: CellValue[][] = [];
-  for (const [name, value] of Object.entries(exported.summary ?? {})) rows.push([name, typeof value === "number" && Number.isFinite(value) ? value : String(value ?? "")]);
+  for (const [name, value] of Object.entries(exported.summary ?? {}))
+    rows.push([name, typeof value === "number" && Number.isFinite(value) ? value : String(value ?? "")]);
   for (const [name, value] of Object.entries(exported.metadata ?? {})) rows.push([`metadata:${name}`, cellOf(value)]);
   return rows;
 }
@@ -162,7 +203,9 @@ export interface PastedSheetEntry {
 }
 
 /** Every pasted sheet the workbook's provenance store lists, and store rows that are not records. */
-export async function listPastedSheets(run: ExcelRunner): Promise<{ storeFound: boolean; sheets: PastedSheetEntry[]; problems: string[] }> {
+export async function listPastedSheets(
+  run: ExcelRunner,
+): Promise<{ storeFound: boolean; sheets: PastedSheetEntry[]; problems: string[] }> {
   const read = await run((context) => readProvenance(context));
   return {
     storeFound: read.storeFound,
@@ -203,23 +246,40 @@ export interface PastedRefreshResult {
  * sentence saying why; the others go on. Cancel stops before the next sheet (the sheet being
  * written is put back as it was).
  */
-export async function refreshPastedSheets(options: LongRunning & { client: RiskClient; run: ExcelRunner; sheetIds?: string[] }): Promise<PastedRefreshResult> {
+export async function refreshPastedSheets(
+  options: LongRunning & { client: RiskClient; run: ExcelRunner; sheetIds?: string[] },
+): Promise<PastedRefreshResult> {
   const { client, run, signal, onProgress } = options;
   const read = await run((context) => readProvenance(context));
   if (!read.storeFound) {
-    throw new Error("This workbook has no pasted sheets on record: paste from a panel first. (If its provenance was deleted, paste the sheets anew.)");
+    throw new Error(
+      "This workbook has no pasted sheets on record: paste from a panel first. (If its provenance was deleted, paste the sheets anew.)",
+    );
   }
   const wanted = options.sheetIds ? read.records.filter((r) => options.sheetIds!.includes(r.sheetId)) : read.records;
   if (options.sheetIds && wanted.length < options.sheetIds.length) {
-    throw new Error("The chosen sheet has no provenance record (it was not pasted by this pane, or its record was deleted): nothing was changed.");
+    throw new Error(
+      "The chosen sheet has no provenance record (it was not pasted by this pane, or its record was deleted): nothing was changed.",
+    );
   }
-  if (wanted.length === 0) throw new Error(read.problems.length > 0 ? `No usable provenance records: ${read.problems.join(" ")}` : "This workbook has no pasted sheets on record: paste from a panel first.");
-  const outcomes: SheetRefreshOutcome[] = read.problems.map((message) => ({ sheetName: "(unknown)", ok: false, message }));
+  if (wanted.length === 0)
+    throw new Error(
+      read.problems.length > 0
+        ? `No usable provenance records: ${read.problems.join(" ")}`
+        : "This workbook has no pasted sheets on record: paste from a panel first.",
+    );
+  const outcomes: SheetRefreshOutcome[] = read.problems.map((message) => ({
+    sheetName: "(unknown)",
+    ok: false,
+    message,
+  }));
   const connection = client.connection;
   for (let i = 0; i < wanted.length; i++) {
     const record = wanted[i];
-    if (signal?.aborted) throw new CancelledError(`Cancelled after ${i} of ${wanted.length} sheets; the rest were not changed.`);
-    const step = (message: string, within = 0) => onProgress?.({ message: `${record.sheetName}: ${message}`, fraction: (i + within) / wanted.length });
+    if (signal?.aborted)
+      throw new CancelledError(`Cancelled after ${i} of ${wanted.length} sheets; the rest were not changed.`);
+    const step = (message: string, within = 0) =>
+      onProgress?.({ message: `${record.sheetName}: ${message}`, fraction: (i + within) / wanted.length });
     if (record.baseUrl !== connection.baseUrl || (record.project ?? "") !== (connection.project ?? "")) {
       outcomes.push({
         sheetName: record.sheetName,
@@ -237,16 +297,26 @@ export async function refreshPastedSheets(options: LongRunning & { client: RiskC
       const updated = await run(async (context) => {
         const next = await replaceTableInPlace(context, record, table.header, table.rows, {
           signal,
-          onProgress: (done, total) => step(`row ${formatCount(done)} of ${formatCount(total)}`, 0.5 + (0.5 * done) / Math.max(1, total)),
+          onProgress: (done, total) =>
+            step(`row ${formatCount(done)} of ${formatCount(total)}`, 0.5 + (0.5 * done) / Math.max(1, total)),
         });
         await recordProvenance(context, [{ ...next, ...(dataset ? { dataset } : {}), addinVersion: ADDIN_VERSION }]);
         return next;
       });
       outcomes.push({ sheetName: record.sheetName, ok: true, rows: updated.rows });
     } catch (error) {
-      if (signal?.aborted || error instanceof AbortedError) throw new CancelledError(`Cancelled at "${record.sheetName}" (put back as it was); ${i} sheet(s) before it were refreshed.`);
-      if (error instanceof PastedSheetChangedError) outcomes.push({ sheetName: record.sheetName, ok: false, message: error.message });
-      else outcomes.push({ sheetName: record.sheetName, ok: false, message: `Sheet "${record.sheetName}" was not changed: ${error instanceof Error ? error.message : String(error)}` });
+      if (signal?.aborted || error instanceof AbortedError)
+        throw new CancelledError(
+          `Cancelled at "${record.sheetName}" (put back as it was); ${i} sheet(s) before it were refreshed.`,
+        );
+      if (error instanceof PastedSheetChangedError)
+        outcomes.push({ sheetName: record.sheetName, ok: false, message: error.message });
+      else
+        outcomes.push({
+          sheetName: record.sheetName,
+          ok: false,
+          message: `Sheet "${record.sheetName}" was not changed: ${error instanceof Error ? error.message : String(error)}`,
+        });
     }
   }
   return { outcomes, refreshed: outcomes.filter((o) => o.ok).length, refused: outcomes.filter((o) => !o.ok).length };

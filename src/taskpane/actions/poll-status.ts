@@ -17,7 +17,11 @@ export interface PollOptions {
  * Rejects with the client's error when a read fails (after the client's own retries), with
  * CancelledError when the signal fires, and with an Error when the time limit passes.
  */
-export async function waitForRiskData(client: RiskClient, portfolio: string, options: PollOptions = {}): Promise<Portfolio> {
+export async function waitForRiskData(
+  client: RiskClient,
+  portfolio: string,
+  options: PollOptions = {},
+): Promise<Portfolio> {
   const interval = options.intervalMs ?? 1000;
   const deadline = Date.now() + (options.timeoutMs ?? 15 * 60_000);
   const started = Date.now();
@@ -26,9 +30,13 @@ export async function waitForRiskData(client: RiskClient, portfolio: string, opt
     const record = await client.portfolios.get(portfolio, { signal: options.signal });
     if (record.status === RISK_DATA_AVAILABLE) return record;
     const seconds = Math.round((Date.now() - started) / 1000);
-    options.onProgress?.({ message: `Generating risk data for ${portfolio}: status “${record.status || "unknown"}” (${seconds} s)` });
+    options.onProgress?.({
+      message: `Generating risk data for ${portfolio}: status “${record.status || "unknown"}” (${seconds} s)`,
+    });
     if (Date.now() >= deadline) {
-      throw new Error(`${portfolio} did not reach “${RISK_DATA_AVAILABLE}” within ${Math.round((options.timeoutMs ?? 0) / 1000)} s (last status “${record.status}”)`);
+      throw new Error(
+        `${portfolio} did not reach “${RISK_DATA_AVAILABLE}” within ${Math.round((options.timeoutMs ?? 0) / 1000)} s (last status “${record.status}”)`,
+      );
     }
     await sleep(interval, options.signal);
   }

@@ -5,14 +5,27 @@ import type { CellValue } from "../../shaping/types";
 import { qualify } from "../../shaping/a1";
 import { forgetAssetSources, rememberAssetSource } from "./asset-sources";
 import { refreshAfterChange, type ForgetChange } from "./data-change";
-import { rethrowIfCancelled, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import {
+  rethrowIfCancelled,
+  throwIfCancelled,
+  formatCount,
+  type ExcelRunner,
+  type LongRunning,
+  type PastedSheet,
+} from "./types";
 
 /**
  * Deletes a portfolio (the pane asked the user first), then drops the RISK.* functions' cached
  * results of it and recalculates, so cells that read it show that it is gone instead of old numbers.
  * Answers the service's message.
  */
-export async function deletePortfolio(options: { client: RiskClient; run: ExcelRunner | null; forget: ForgetChange; portfolio: string; signal?: AbortSignal }): Promise<MessageResponse> {
+export async function deletePortfolio(options: {
+  client: RiskClient;
+  run: ExcelRunner | null;
+  forget: ForgetChange;
+  portfolio: string;
+  signal?: AbortSignal;
+}): Promise<MessageResponse> {
   const { client, portfolio, signal } = options;
   const answer = await client.portfolios.delete(portfolio, { signal });
   forgetAssetSources(portfolio);
@@ -36,7 +49,13 @@ export function assetsTable(assets: readonly Asset[]): { header: string[]; rows:
     }
   }
   const sorted = [...assets].sort((a, b) => a.portfolio_index - b.portfolio_index);
-  const rows = sorted.map((a) => [a.entity_id ?? "", a.entity_name ?? "", a.lat, a.lng, ...keys.map((k) => a.labels?.[k] ?? "")]);
+  const rows = sorted.map((a) => [
+    a.entity_id ?? "",
+    a.entity_name ?? "",
+    a.lat,
+    a.lng,
+    ...keys.map((k) => a.labels?.[k] ?? ""),
+  ]);
   return { header: ["entity_id", "entity_name", "lat", "lng", ...keys.map((k) => `label:${k}`)], rows };
 }
 
@@ -45,7 +64,9 @@ export function assetsTable(assets: readonly Asset[]): { header: string[]; rows:
  * failed or cancelled write deletes its sheet. Service text stays text (the writer's rule). The
  * sheet is recorded as where the portfolio's assets are, so the map can select their rows.
  */
-export async function pasteAssets(options: LongRunning & { client: RiskClient; run: ExcelRunner; portfolio: string }): Promise<PastedSheet> {
+export async function pasteAssets(
+  options: LongRunning & { client: RiskClient; run: ExcelRunner; portfolio: string },
+): Promise<PastedSheet> {
   const { client, run, portfolio, signal, onProgress } = options;
   onProgress?.({ message: `Reading the assets of ${portfolio}…` });
   const assets = await client.portfolios
@@ -59,7 +80,14 @@ export async function pasteAssets(options: LongRunning & { client: RiskClient; r
     writeTableToNewSheet(
       context,
       { sheetName: `Assets ${portfolio}`, tableName: `Assets_${portfolio}`, header: table.header, rows: table.rows },
-      { signal, onProgress: (p) => onProgress?.({ message: `Writing row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: p.fraction }) },
+      {
+        signal,
+        onProgress: (p) =>
+          onProgress?.({
+            message: `Writing row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
+            fraction: p.fraction,
+          }),
+      },
     ),
   ).catch(rethrowIfCancelled(signal));
   rememberAssetSource(portfolio, qualify(written.sheetName, written.tableAddress), "pasted"); // the map selects rows here

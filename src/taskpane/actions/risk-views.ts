@@ -49,7 +49,13 @@ export interface MapData {
 }
 
 /** Joins the portfolio's assets (coordinates) with its summary for one scenario and window. */
-export async function loadMapData(client: RiskClient, portfolio: string, scenario: string, window: number, signal?: AbortSignal): Promise<MapData> {
+export async function loadMapData(
+  client: RiskClient,
+  portfolio: string,
+  scenario: string,
+  window: number,
+  signal?: AbortSignal,
+): Promise<MapData> {
   const [assets, summary] = await Promise.all([
     client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
     client.datasets.summary(portfolio, { scenario, window }).all({ signal, readAhead: 4 }),
@@ -58,7 +64,12 @@ export async function loadMapData(client: RiskClient, portfolio: string, scenari
 }
 
 /** The pure join behind {@link loadMapData}. */
-export function joinMapData(assets: readonly Asset[], summary: readonly SummaryItem[], scenario: string, window: number): Omit<MapData, "portfolio"> {
+export function joinMapData(
+  assets: readonly Asset[],
+  summary: readonly SummaryItem[],
+  scenario: string,
+  window: number,
+): Omit<MapData, "portfolio"> {
   const chosen = itemsFor(summary, scenario, window);
   const byIndex = new Map(chosen.map((s) => [s.portfolio_index, s]));
   const out: MapAsset[] = [];
@@ -71,10 +82,28 @@ export function joinMapData(assets: readonly Asset[], summary: readonly SummaryI
       continue;
     }
     const risks: MapAsset["risks"] = {};
-    for (const r of byIndex.get(a.portfolio_index)?.risk_summaries ?? []) risks[r.hazard] = { label: String(r.risk_class ?? ""), score: Number.isFinite(r.risk_score) ? r.risk_score : null };
-    out.push({ portfolio_index: a.portfolio_index, entity_id: a.entity_id ?? "", entity_name: a.entity_name ?? "", lat, lng, risks });
+    for (const r of byIndex.get(a.portfolio_index)?.risk_summaries ?? [])
+      risks[r.hazard] = {
+        label: String(r.risk_class ?? ""),
+        score: Number.isFinite(r.risk_score) ? r.risk_score : null,
+      };
+    out.push({
+      portfolio_index: a.portfolio_index,
+      entity_id: a.entity_id ?? "",
+      entity_name: a.entity_name ?? "",
+      lat,
+      lng,
+      risks,
+    });
   }
-  return { scenario, window, assets: out, hazards: summaryHazards(chosen), counts: labelCountsByHazard(chosen), unlocated };
+  return {
+    scenario,
+    window,
+    assets: out,
+    hazards: summaryHazards(chosen),
+    counts: labelCountsByHazard(chosen),
+    unlocated,
+  };
 }
 
 /** GeoJSON to draw over the map: a vector layer's features or a nature sub-project's polygons. */
@@ -92,7 +121,10 @@ export interface OverlayChoice {
 
 /** Lists the vector layers and nature sub-projects an overlay can show. */
 export async function listOverlays(client: RiskClient, signal?: AbortSignal): Promise<OverlayChoice[]> {
-  const [vectors, superprojects] = await Promise.all([client.compositions.listVectors({ signal }), client.nature.superprojects({ signal }).catch(() => [] as string[])]);
+  const [vectors, superprojects] = await Promise.all([
+    client.compositions.listVectors({ signal }),
+    client.nature.superprojects({ signal }).catch(() => [] as string[]),
+  ]);
   const subs = await Promise.all(superprojects.map((sp) => client.nature.subprojects(sp, { signal }).catch(() => [])));
   return [
     ...vectors.map((v) => ({ kind: "vector" as const, id: String(v.id), name: `Layer: ${v.name}` })),
@@ -102,7 +134,8 @@ export async function listOverlays(client: RiskClient, signal?: AbortSignal): Pr
 
 /** Fetches an overlay's GeoJSON. */
 export async function loadOverlay(client: RiskClient, choice: OverlayChoice, signal?: AbortSignal): Promise<Overlay> {
-  if (choice.kind === "vector") return { name: choice.name, geojson: (await client.compositions.getVector(choice.id, { signal })).geojson };
+  if (choice.kind === "vector")
+    return { name: choice.name, geojson: (await client.compositions.getVector(choice.id, { signal })).geojson };
   return { name: choice.name, geojson: (await client.nature.exportSubproject(choice.id, { signal })).geometry };
 }
 
@@ -119,7 +152,9 @@ export interface RiskSheetOptions extends LongRunning {
  * follow edits; the scenario and window in the title line) plus a sheet of LOW / MEDIUM / HIGH
  * counts per hazard with a native stacked column chart. Both sheets or neither.
  */
-export async function pasteRiskMatrix(options: RiskSheetOptions & { scenario: string; cells: "label" | "score" }): Promise<PastedSheet[]> {
+export async function pasteRiskMatrix(
+  options: RiskSheetOptions & { scenario: string; cells: "label" | "score" },
+): Promise<PastedSheet[]> {
   const { client, run, portfolio, scenario, window, cells, signal, onProgress } = options;
   onProgress?.({ message: "Reading the summary…" });
   const summary = await readSummary(client, portfolio, { scenario, window }, signal, onProgress);
@@ -133,7 +168,12 @@ export async function pasteRiskMatrix(options: RiskSheetOptions & { scenario: st
       tableName: `Matrix_${portfolio}`,
       title: `${portfolio} · ${matrix.title}`,
       provenance,
-      ...(cells === "label" ? { labelColumns: matrix.hazardColumns } : { scoreColumns: matrix.hazardColumns, numberFormats: Object.fromEntries(matrix.hazardColumns.map((c) => [c, "0.000"])) }),
+      ...(cells === "label"
+        ? { labelColumns: matrix.hazardColumns }
+        : {
+            scoreColumns: matrix.hazardColumns,
+            numberFormats: Object.fromEntries(matrix.hazardColumns.map((c) => [c, "0.000"])),
+          }),
     },
     {
       sheetName: `Counts ${portfolio}`,
@@ -172,10 +212,20 @@ export async function pasteScenarioComparison(options: RiskSheetOptions & { haza
   return writeWhole(run, [spec], [table], [], signal, onProgress);
 }
 
-async function readSummary(client: RiskClient, portfolio: string, query: { scenario?: string; window: number; hazard?: string }, signal: AbortSignal | undefined, onProgress: LongRunning["onProgress"]): Promise<SummaryItem[]> {
+async function readSummary(
+  client: RiskClient,
+  portfolio: string,
+  query: { scenario?: string; window: number; hazard?: string },
+  signal: AbortSignal | undefined,
+  onProgress: LongRunning["onProgress"],
+): Promise<SummaryItem[]> {
   return client.datasets
     .summary(portfolio, query)
-    .all({ signal, readAhead: 4, onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }) })
+    .all({
+      signal,
+      readAhead: 4,
+      onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }),
+    })
     .catch(rethrowIfCancelled(signal));
 }
 
@@ -193,7 +243,11 @@ async function writeWhole(
   const written = await run(async (context) => {
     const writer = await StreamingSheets.open(context, specs, {
       signal,
-      onProgress: () => onProgress?.({ message: `Writing row ${formatCount(Math.min(done, total))} of ${formatCount(total)}`, fraction: total ? Math.min(1, done / total) : 1 }),
+      onProgress: () =>
+        onProgress?.({
+          message: `Writing row ${formatCount(Math.min(done, total))} of ${formatCount(total)}`,
+          fraction: total ? Math.min(1, done / total) : 1,
+        }),
     });
     try {
       for (let i = 0; i < tables.length; i++) {
@@ -204,7 +258,10 @@ async function writeWhole(
       await writer.discard(error);
       throw error;
     }
-    return writer.finish(tables.map((t) => t.header), charts);
+    return writer.finish(
+      tables.map((t) => t.header),
+      charts,
+    );
   }).catch(rethrowIfCancelled(signal));
   return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
 }

@@ -7,7 +7,11 @@ import { RISK_CALL } from "../../excel/riskCells";
 export type Scope = "selection" | "sheet" | "workbook";
 
 /** Human names of the scopes, for buttons and messages. */
-export const SCOPE_LABELS: Record<Scope, string> = { selection: "Selection", sheet: "Active sheet", workbook: "Whole workbook" };
+export const SCOPE_LABELS: Record<Scope, string> = {
+  selection: "Selection",
+  sheet: "Active sheet",
+  workbook: "Whole workbook",
+};
 
 /** A cell whose formula calls a RISK.* function. */
 export interface RiskCell {
@@ -78,10 +82,22 @@ export async function scopeBlocks(context: Excel.RequestContext, scope: Scope): 
 }
 
 /** Every RISK cell in the scope (optionally only those showing an error), sheet by sheet, row by row. */
-export async function findRiskCells(context: Excel.RequestContext, scope: Scope, onlyErrors: boolean): Promise<RiskCell[]> {
+export async function findRiskCells(
+  context: Excel.RequestContext,
+  scope: Scope,
+  onlyErrors: boolean,
+): Promise<RiskCell[]> {
   const out: RiskCell[] = [];
   for (const block of await scopeBlocks(context, scope)) {
-    const formulas = await readBlock(context, block.sheet, block.row, block.column, block.rows, block.columns, "formulas");
+    const formulas = await readBlock(
+      context,
+      block.sheet,
+      block.row,
+      block.column,
+      block.rows,
+      block.columns,
+      "formulas",
+    );
     const hasRisk = formulas.some((line) => line.some(isRiskFormula));
     if (!hasRisk) continue;
     const values = await readBlock(context, block.sheet, block.row, block.column, block.rows, block.columns, "values");
@@ -91,7 +107,14 @@ export async function findRiskCells(context: Excel.RequestContext, scope: Scope,
         const value = values[r][c];
         const isError = typeof value === "string" && EXCEL_ERRORS.has(value);
         if (onlyErrors && !isError) return;
-        out.push({ sheetName: block.sheetName, row: block.row + r, column: block.column + c, formula: formula as string, value, isError });
+        out.push({
+          sheetName: block.sheetName,
+          row: block.row + r,
+          column: block.column + c,
+          formula: formula as string,
+          value,
+          isError,
+        });
       }),
     );
   }
@@ -99,7 +122,23 @@ export async function findRiskCells(context: Excel.RequestContext, scope: Scope,
 }
 
 /** The error values a cell can show, as `values` reports them. */
-const EXCEL_ERRORS = new Set(["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#SPILL!", "#CALC!", "#BUSY!", "#CONNECT!", "#GETTING_DATA", "#FIELD!", "#BLOCKED!", "#UNKNOWN!"]);
+const EXCEL_ERRORS = new Set([
+  "#NULL!",
+  "#DIV/0!",
+  "#VALUE!",
+  "#REF!",
+  "#NAME?",
+  "#NUM!",
+  "#N/A",
+  "#SPILL!",
+  "#CALC!",
+  "#BUSY!",
+  "#CONNECT!",
+  "#GETTING_DATA",
+  "#FIELD!",
+  "#BLOCKED!",
+  "#UNKNOWN!",
+]);
 
 /** Whether a cell's formula calls a RISK.* function. */
 export function isRiskFormula(formula: unknown): boolean {

@@ -26,7 +26,11 @@ const QUIET_MS = 1_500;
  * Counts the RISK cells of a scope (for the button's label: "Refresh 12 cells"). Throws with a
  * sentence when the scope is empty or holds none.
  */
-export async function countScope(run: ExcelRunner, scope: Scope, onlyErrors: boolean): Promise<{ cells: number; sheets: string[] }> {
+export async function countScope(
+  run: ExcelRunner,
+  scope: Scope,
+  onlyErrors: boolean,
+): Promise<{ cells: number; sheets: string[] }> {
   const found = await run((context) => findRiskCells(context, scope, onlyErrors));
   return { cells: found.length, sheets: [...new Set(found.map((c) => c.sheetName))] };
 }
@@ -38,7 +42,15 @@ export async function countScope(run: ExcelRunner, scope: Scope, onlyErrors: boo
  * recalculates exactly those cells), and reports progress as their calls settle. Cancel stops
  * before the next batch; cells already re-entered finish.
  */
-export async function refreshScope(options: LongRunning & { run: ExcelRunner; engine: FreshPassSource; scope: Scope; onlyErrors: boolean; quietMs?: number }): Promise<ScopedRefreshResult> {
+export async function refreshScope(
+  options: LongRunning & {
+    run: ExcelRunner;
+    engine: FreshPassSource;
+    scope: Scope;
+    onlyErrors: boolean;
+    quietMs?: number;
+  },
+): Promise<ScopedRefreshResult> {
   const { run, engine, scope, onlyErrors, signal, onProgress } = options;
   const cells = await run((context) => findRiskCells(context, scope, onlyErrors));
   if (cells.length === 0) throw new Error(emptyMessage(scope, onlyErrors));
@@ -46,11 +58,17 @@ export async function refreshScope(options: LongRunning & { run: ExcelRunner; en
   const pass = engine.beginFreshPass();
   const total = cells.length;
   const report = (written: number) =>
-    onProgress?.({ message: `Refreshing ${formatCount(total)} RISK cell${total === 1 ? "" : "s"}: ${formatCount(written)} re-entered, ${formatCount(pass.settled)} answered`, fraction: Math.min(1, (written + pass.settled) / (2 * total)) });
+    onProgress?.({
+      message: `Refreshing ${formatCount(total)} RISK cell${total === 1 ? "" : "s"}: ${formatCount(written)} re-entered, ${formatCount(pass.settled)} answered`,
+      fraction: Math.min(1, (written + pass.settled) / (2 * total)),
+    });
   const stop = pass.onChange(() => report(total));
   try {
     for (let start = 0; start < total; start += CELLS_PER_BATCH) {
-      if (signal?.aborted) throw new CancelledError(`Cancelled: ${formatCount(start)} of ${formatCount(total)} cells were refreshed, the others keep their values.`);
+      if (signal?.aborted)
+        throw new CancelledError(
+          `Cancelled: ${formatCount(start)} of ${formatCount(total)} cells were refreshed, the others keep their values.`,
+        );
       const batch = cells.slice(start, start + CELLS_PER_BATCH);
       await run(async (context) => {
         reenter(context, batch);

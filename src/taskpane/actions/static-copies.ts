@@ -1,5 +1,12 @@
 import { readProvenance, utcNow, writeProvenance } from "../../excel/provenance";
-import { convertCellsToValues, qualified, readStaticCells, restoreCells, writeStaticCells, type StaticCell } from "../../excel/staticCopies";
+import {
+  convertCellsToValues,
+  qualified,
+  readStaticCells,
+  restoreCells,
+  writeStaticCells,
+  type StaticCell,
+} from "../../excel/staticCopies";
 import { parseA1 } from "../../shaping/a1";
 import { cellAddress, findRiskCells, type Scope } from "./scope";
 import type { ExcelRunner } from "./types";
@@ -41,14 +48,22 @@ export async function convertToValues(options: { run: ExcelRunner; scope: Scope 
     const cells = await findRiskCells(context, scope, false);
     if (cells.length === 0) throw new Error(`${where(scope)} has no RISK formulas: nothing was converted.`);
     const busy = cells.filter((c) => c.value === "#BUSY!" || c.value === "#GETTING_DATA");
-    if (busy.length > 0) throw new Error(`${busy.length} RISK cell${busy.length === 1 ? " is" : "s are"} still calculating (${cellAddress(busy[0].sheetName, busy[0].row, busy[0].column)}${busy.length > 1 ? ", …" : ""}): wait until they show values, then convert. Nothing was converted.`);
+    if (busy.length > 0)
+      throw new Error(
+        `${busy.length} RISK cell${busy.length === 1 ? " is" : "s are"} still calculating (${cellAddress(busy[0].sheetName, busy[0].row, busy[0].column)}${busy.length > 1 ? ", …" : ""}): wait until they show values, then convert. Nothing was converted.`,
+      );
     const takenAt = utcNow();
     const converted = await convertCellsToValues(context, cells, takenAt);
-    const kept = (await readStaticCells(context)).filter((s) => !converted.some((c) => c.sheetName === s.sheetName && c.address === s.address));
+    const kept = (await readStaticCells(context)).filter(
+      (s) => !converted.some((c) => c.sheetName === s.sheetName && c.address === s.address),
+    );
     await writeStaticCells(context, [...kept, ...converted]);
     const sheets = [...new Set(converted.map((c) => c.sheetName))];
     const { records } = await readProvenance(context);
-    await writeProvenance(context, records.map((r) => (sheets.includes(r.sheetName) ? { ...r, staticCopyAt: takenAt } : r)));
+    await writeProvenance(
+      context,
+      records.map((r) => (sheets.includes(r.sheetName) ? { ...r, staticCopyAt: takenAt } : r)),
+    );
     const spilledCells = converted.reduce((n, c) => {
       const area = parseA1(c.spill);
       return n + area.rows * area.cols - 1;
@@ -71,7 +86,8 @@ export async function restoreFormulas(options: { run: ExcelRunner; scope: Scope 
   const { run, scope } = options;
   return run(async (context) => {
     const { all, inScope } = await storedInScope(context, scope);
-    if (inScope.length === 0) throw new Error(`${where(scope)} has no formulas replaced by a static copy: nothing to restore.`);
+    if (inScope.length === 0)
+      throw new Error(`${where(scope)} has no formulas replaced by a static copy: nothing to restore.`);
     const probes = inScope.map((cell) => {
       const sheet = context.workbook.worksheets.getItemOrNullObject(cell.sheetName);
       return { cell, sheet };
@@ -87,7 +103,8 @@ export async function restoreFormulas(options: { run: ExcelRunner; scope: Scope 
     const skipped: string[] = [];
     const restorable: StaticCell[] = [];
     for (const { cell, range } of ranges) {
-      const unchanged = range !== null && range.values[0][0] === cell.value && !String(range.formulas[0][0]).startsWith("=");
+      const unchanged =
+        range !== null && range.values[0][0] === cell.value && !String(range.formulas[0][0]).startsWith("=");
       if (unchanged) restorable.push(cell);
       else skipped.push(qualified(cell));
     }
@@ -96,12 +113,18 @@ export async function restoreFormulas(options: { run: ExcelRunner; scope: Scope 
     await writeStaticCells(context, left);
     const stillStatic = new Set(left.map((c) => c.sheetName));
     const { records } = await readProvenance(context);
-    await writeProvenance(context, records.map((r) => (r.staticCopyAt && !stillStatic.has(r.sheetName) ? { ...r, staticCopyAt: undefined } : r)));
+    await writeProvenance(
+      context,
+      records.map((r) => (r.staticCopyAt && !stillStatic.has(r.sheetName) ? { ...r, staticCopyAt: undefined } : r)),
+    );
     return { restored: restorable.length, skipped };
   });
 }
 
-async function storedInScope(context: Excel.RequestContext, scope: Scope): Promise<{ all: StaticCell[]; inScope: StaticCell[] }> {
+async function storedInScope(
+  context: Excel.RequestContext,
+  scope: Scope,
+): Promise<{ all: StaticCell[]; inScope: StaticCell[] }> {
   const all = await readStaticCells(context);
   if (scope === "workbook") return { all, inScope: all };
   if (scope === "sheet") {
@@ -120,7 +143,12 @@ async function storedInScope(context: Excel.RequestContext, scope: Scope): Promi
     inScope: all.filter((c) => {
       if (c.sheetName !== sheet.name) return false;
       const at = parseA1(c.address);
-      return at.row >= selection.rowIndex && at.row < selection.rowIndex + selection.rowCount && at.col >= selection.columnIndex && at.col < selection.columnIndex + selection.columnCount;
+      return (
+        at.row >= selection.rowIndex &&
+        at.row < selection.rowIndex + selection.rowCount &&
+        at.col >= selection.columnIndex &&
+        at.col < selection.columnIndex + selection.columnCount
+      );
     }),
   };
 }

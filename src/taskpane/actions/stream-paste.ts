@@ -43,14 +43,18 @@ export async function streamPaste<T>(options: StreamPasteOptions<T>): Promise<Wr
       let writing: Promise<void> = Promise.resolve();
       let writeFailure: unknown;
       try {
-        await options.read((items) => {
-          writing = writing.then(() => (writeFailure === undefined ? options.consume(items, writer) : undefined)).catch((error: unknown) => {
-            writeFailure ??= error;
-            reading.abort(); // no point reading what cannot be written
+        await options
+          .read((items) => {
+            writing = writing
+              .then(() => (writeFailure === undefined ? options.consume(items, writer) : undefined))
+              .catch((error: unknown) => {
+                writeFailure ??= error;
+                reading.abort(); // no point reading what cannot be written
+              });
+          }, reading.signal)
+          .catch((error: unknown) => {
+            throw writeFailure ?? error;
           });
-        }, reading.signal).catch((error: unknown) => {
-          throw writeFailure ?? error;
-        });
         await writing;
         if (writeFailure !== undefined) throw writeFailure;
         signal?.throwIfAborted();

@@ -3,7 +3,14 @@ import { writeSheetsAtomically } from "../../excel/writeSheets";
 import { flattenExtendedSummary, flattenSummary } from "../../shaping/flattenSummary";
 import type { ExtendedSummaryItem, SummaryItem } from "../../shaping/types";
 import { provenanceOf } from "./pasted-sheets";
-import { rethrowIfCancelled, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
+import {
+  rethrowIfCancelled,
+  throwIfCancelled,
+  formatCount,
+  type ExcelRunner,
+  type LongRunning,
+  type PastedSheet,
+} from "./types";
 
 /** Options of {@link pasteSummary}. */
 export interface SummaryPasteOptions extends LongRunning {
@@ -37,21 +44,37 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
   const extendedScenario = options.scenario ?? options.extendedScenario ?? DEFAULT_EXTENDED_SCENARIO;
   // The two lists arrive interleaved: report the sum of what each has read so far.
   const counts = { summary: 0, extended: 0 };
-  const progress = (list: keyof typeof counts) => ({ itemsRead }: { itemsRead: number }) => {
-    counts[list] = itemsRead;
-    onProgress?.({ message: `Read ${formatCount(counts.summary + counts.extended)} summary rows…` });
-  };
+  const progress =
+    (list: keyof typeof counts) =>
+    ({ itemsRead }: { itemsRead: number }) => {
+      counts[list] = itemsRead;
+      onProgress?.({ message: `Read ${formatCount(counts.summary + counts.extended)} summary rows…` });
+    };
   onProgress?.({ message: "Reading summaries…" });
   const [summary, extendedItems] = await Promise.all([
     client.datasets.summary(portfolio, query).all({ signal, onProgress: progress("summary") }),
-    extended ? client.datasets.extendedSummary(portfolio, { scenario: extendedScenario }).all({ signal, onProgress: progress("extended") }) : Promise.resolve([]),
+    extended
+      ? client.datasets
+          .extendedSummary(portfolio, { scenario: extendedScenario })
+          .all({ signal, onProgress: progress("extended") })
+      : Promise.resolve([]),
   ]).catch(rethrowIfCancelled(signal));
   throwIfCancelled(signal);
-  if (summary.length === 0) throw new Error(`${portfolio} has no summary data${options.scenario ? ` for ${options.scenario}` : ""}.`);
+  if (summary.length === 0)
+    throw new Error(`${portfolio} has no summary data${options.scenario ? ` for ${options.scenario}` : ""}.`);
 
   const flat = flattenSummary(summary as unknown as SummaryItem[]);
   const provenance = await provenanceOf(client, "summary", portfolio, { scenario: options.scenario }, signal);
-  const specs = [{ sheetName: `Summary ${portfolio}`, tableName: `Summary_${portfolio}`, header: flat.header, rows: flat.rows, conditionalLabels: flat.labelColumns, provenance }];
+  const specs = [
+    {
+      sheetName: `Summary ${portfolio}`,
+      tableName: `Summary_${portfolio}`,
+      header: flat.header,
+      rows: flat.rows,
+      conditionalLabels: flat.labelColumns,
+      provenance,
+    },
+  ];
   if (extended && extendedItems.length > 0) {
     const ext = flattenExtendedSummary(extendedItems as unknown as ExtendedSummaryItem[]);
     specs.push({
@@ -60,13 +83,21 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
       header: ext.header,
       rows: ext.rows,
       conditionalLabels: ext.labelColumns,
-      provenance: { ...provenance, operation: "extended-summary" as const, filters: { ...provenance.filters, scenario: extendedScenario } },
+      provenance: {
+        ...provenance,
+        operation: "extended-summary" as const,
+        filters: { ...provenance.filters, scenario: extendedScenario },
+      },
     });
   }
   const written = await run((context) =>
     writeSheetsAtomically(context, specs, {
       signal,
-      onProgress: (p) => onProgress?.({ message: `Writing ${p.sheetName}: row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`, fraction: p.fraction }),
+      onProgress: (p) =>
+        onProgress?.({
+          message: `Writing ${p.sheetName}: row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
+          fraction: p.fraction,
+        }),
     }),
   ).catch(rethrowIfCancelled(signal));
   return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));

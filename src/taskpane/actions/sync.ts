@@ -60,9 +60,21 @@ export type SyncResult =
   | { outcome: "declined"; portfolio: string }
   | { outcome: "synced"; portfolio: string; assetCount: number; created: boolean; uploaded: boolean }
   /** Over the 5,000-asset cap: nothing was sent; `parts` are the numbered portfolios a split would make (or `problem` why it cannot). */
-  | { outcome: "too-many"; portfolio: string; rowCount: number; parts: string[]; problem?: string; problems: RangeProblem[] }
+  | {
+      outcome: "too-many";
+      portfolio: string;
+      rowCount: number;
+      parts: string[];
+      problem?: string;
+      problems: RangeProblem[];
+    }
   /** A split sync: each numbered portfolio's own result, in order. */
-  | { outcome: "split"; portfolio: string; assetCount: number; parts: Array<Extract<SyncResult, { outcome: "synced" | "declined" }>> };
+  | {
+      outcome: "split";
+      portfolio: string;
+      assetCount: number;
+      parts: Array<Extract<SyncResult, { outcome: "synced" | "declined" }>>;
+    };
 
 /**
  * Syncs validated sheet rows to a portfolio: validate (nothing is sent when a problem exists),
@@ -81,19 +93,25 @@ export async function syncAssets(input: AssetRangeInput, options: SyncOptions): 
 }
 
 /** {@link syncAssets} after validation: rows already checked, at most 5,000. */
-async function syncValidRows(rows: AssetRow[], labelKeys: string[], options: SyncOptions): Promise<Extract<SyncResult, { outcome: "synced" | "declined" }>> {
+async function syncValidRows(
+  rows: AssetRow[],
+  labelKeys: string[],
+  options: SyncOptions,
+): Promise<Extract<SyncResult, { outcome: "synced" | "declined" }>> {
   const { client, portfolio, signal, onProgress } = options;
   throwIfCancelled(signal);
 
   onProgress?.({ message: `Checking portfolio ${portfolio}…`, fraction: 0.05 });
-  const exists = await runStep("check", () =>
-    client.portfolios.get(portfolio, { signal }).then(
-      () => true,
-      (error: unknown) => {
-        if (error instanceof NotFoundError) return false;
-        throw error;
-      },
-    ),
+  const exists = await runStep(
+    "check",
+    () =>
+      client.portfolios.get(portfolio, { signal }).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof NotFoundError) return false;
+          throw error;
+        },
+      ),
     () => "Cancelled: nothing was sent.",
   );
 
@@ -122,13 +140,19 @@ async function syncValidRows(rows: AssetRow[], labelKeys: string[], options: Syn
   const unchanged = existing.length > 0 && portfolioHoldsExactly(existing, rows);
   if (!unchanged) {
     if (existing.length > 0) {
-      const replace = await options.confirmReplace({ portfolio, existingCount: existing.length, newCount: rows.length, diff: diffAssets(existing, rows) });
+      const replace = await options.confirmReplace({
+        portfolio,
+        existingCount: existing.length,
+        newCount: rows.length,
+        diff: diffAssets(existing, rows),
+      });
       if (!replace) return { outcome: "declined", portfolio };
     }
     throwIfCancelled(signal);
     onProgress?.({ message: `Uploading ${formatCount(rows.length)} assets to ${portfolio}…`, fraction: 0.2 });
     const csv = buildImportCsv(rows, labelKeys);
-    cancelledMessage = "Cancelled during the upload: the portfolio may already hold the new assets. Sync again to finish.";
+    cancelledMessage =
+      "Cancelled during the upload: the portfolio may already hold the new assets. Sync again to finish.";
     await step("upload", () => client.portfolios.importAssets(portfolio, csv, { signal }));
     options.forget?.({ kind: "portfolio", portfolio });
   }
@@ -136,7 +160,12 @@ async function syncValidRows(rows: AssetRow[], labelKeys: string[], options: Syn
 
   onProgress?.({ message: `Waiting for risk data of ${portfolio}…` });
   await step("poll", () =>
-    waitForRiskData(client, portfolio, { signal, onProgress, intervalMs: options.pollIntervalMs, timeoutMs: options.pollTimeoutMs }),
+    waitForRiskData(client, portfolio, {
+      signal,
+      onProgress,
+      intervalMs: options.pollIntervalMs,
+      timeoutMs: options.pollTimeoutMs,
+    }),
   );
   return { outcome: "synced", portfolio, assetCount: rows.length, created, uploaded: !unchanged };
 }
@@ -158,7 +187,9 @@ export type AssetSource = { kind: "selection" } | { kind: "table"; name: string 
 /** Reads the source's values (read only: a sync never changes the sheet). */
 export function readAssetSource(run: ExcelRunner, source: AssetSource, maxRows?: number): Promise<RangeSnapshot> {
   const options = maxRows === undefined ? {} : { maxRows };
-  return run((context) => (source.kind === "table" ? readTable(context, source.name, options) : readSelection(context, options)));
+  return run((context) =>
+    source.kind === "table" ? readTable(context, source.name, options) : readSelection(context, options),
+  );
 }
 
 /** Most numbered portfolios a split sync makes (100,000 assets). */
@@ -169,22 +200,43 @@ export const MAX_SPLIT_PARTS = 20;
  * `forget`) drops the functions' cached results of the portfolio and recalculates. The result
  * carries the address that was read, so the pane can say what was synced.
  */
-export async function syncRangeToPortfolio(options: SyncOptions & { run: ExcelRunner; source: AssetSource; split?: boolean }): Promise<SyncResult & { address: string }> {
+export async function syncRangeToPortfolio(
+  options: SyncOptions & { run: ExcelRunner; source: AssetSource; split?: boolean },
+): Promise<SyncResult & { address: string }> {
   options.onProgress?.({ message: "Reading the range…", fraction: 0 });
-  const snapshot = await readAssetSource(options.run, options.source, options.split ? MAX_SPLIT_PARTS * MAX_ASSETS + 101 : undefined);
+  const snapshot = await readAssetSource(
+    options.run,
+    options.source,
+    options.split ? MAX_SPLIT_PARTS * MAX_ASSETS + 101 : undefined,
+  );
   if (snapshot.values.length === 0) {
     throw new Error(
-      options.source.kind === "table" ? `Table ${options.source.name} is empty.` : "The selection is empty: select the asset rows with their header row, or pick a table.",
+      options.source.kind === "table"
+        ? `Table ${options.source.name} is empty.`
+        : "The selection is empty: select the asset rows with their header row, or pick a table.",
     );
   }
-  const input: AssetRangeInput = { values: snapshot.values, address: snapshot.address, mergedAreas: snapshot.mergedAreas, totalRows: snapshot.totalRows };
+  const input: AssetRangeInput = {
+    values: snapshot.values,
+    address: snapshot.address,
+    mergedAreas: snapshot.mergedAreas,
+    totalRows: snapshot.totalRows,
+  };
   const rowCount = countAssetRows(snapshot.values, snapshot.totalRows);
   if (rowCount > MAX_ASSETS && !options.split) {
     // Say so before anything is sent, with the numbered portfolios a split would make.
     const named = numberedPortfolioNames(options.portfolio, Math.ceil(rowCount / MAX_ASSETS));
     // The validation's problems come along: the first row over the cap, by its cell, and any other.
     const { problems } = validateAssetRange(input);
-    return { outcome: "too-many", portfolio: options.portfolio, rowCount, parts: "names" in named ? named.names : [], problem: "problem" in named ? named.problem : undefined, problems, address: snapshot.address };
+    return {
+      outcome: "too-many",
+      portfolio: options.portfolio,
+      rowCount,
+      parts: "names" in named ? named.names : [],
+      problem: "problem" in named ? named.problem : undefined,
+      problems,
+      address: snapshot.address,
+    };
   }
   if (rowCount > MAX_ASSETS) return { ...(await syncSplit(input, options)), address: snapshot.address };
   const result = await syncAssets(input, options);
@@ -193,7 +245,11 @@ export async function syncRangeToPortfolio(options: SyncOptions & { run: ExcelRu
     // New assets (or a new portfolio): RISK cells reading it fetch again, now that risk data is there.
     if (options.forget && (result.uploaded || result.created)) {
       options.onProgress?.({ message: "Recalculating the RISK cells…", fraction: 1 });
-      await refreshAfterChange({ run: options.run, forget: options.forget, change: { kind: "portfolio", portfolio: result.portfolio } });
+      await refreshAfterChange({
+        run: options.run,
+        forget: options.forget,
+        change: { kind: "portfolio", portfolio: result.portfolio },
+      });
     }
   }
   return { ...result, address: snapshot.address };
@@ -231,7 +287,13 @@ async function syncSplit(input: AssetRangeInput, options: SyncOptions): Promise<
   const parts: Array<Extract<SyncResult, { outcome: "synced" | "declined" }>> = [];
   for (const [k, name] of named.names.entries()) {
     const chunk = rows.slice(k * MAX_ASSETS, (k + 1) * MAX_ASSETS);
-    const onProgress = options.onProgress && ((p: { message: string; fraction?: number }) => options.onProgress!({ message: `${name} (${k + 1} of ${named.names.length}): ${p.message}`, fraction: p.fraction === undefined ? undefined : (k + p.fraction) / named.names.length }));
+    const onProgress =
+      options.onProgress &&
+      ((p: { message: string; fraction?: number }) =>
+        options.onProgress!({
+          message: `${name} (${k + 1} of ${named.names.length}): ${p.message}`,
+          fraction: p.fraction === undefined ? undefined : (k + p.fraction) / named.names.length,
+        }));
     const result = await syncValidRows(chunk, validation.labelKeys, { ...options, portfolio: name, onProgress });
     parts.push(result);
     if (result.outcome === "synced") rememberAssetSource(name, input.address, "synced");

@@ -2,7 +2,13 @@ import type { RiskClient } from "../../api/client";
 import type { Asset, IndicatorMetadata, ItemsQuery, PhysicalItem } from "../../api/types";
 import type { StreamChartSpec } from "../../excel/streamSheets";
 import { dateFilterProblem, dateKeyInRange, dateRangeReversed } from "../../shaping/dateFilter";
-import { SERIES_KINDS, TIMESERIES_FIXED_COLUMNS, TidyTimeseriesBuilder, seriesKind, type SeriesKind } from "../../shaping/tidyTimeseries";
+import {
+  SERIES_KINDS,
+  TIMESERIES_FIXED_COLUMNS,
+  TidyTimeseriesBuilder,
+  seriesKind,
+  type SeriesKind,
+} from "../../shaping/tidyTimeseries";
 import { streamPaste } from "./stream-paste";
 import { provenanceOf } from "./pasted-sheets";
 import { formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "./types";
@@ -64,13 +70,27 @@ export interface TimeseriesCatalog {
  * Loads the lists of the timeseries form: the portfolio's assets (for the chart), its indicators,
  * and one sample series of each indicator (one small request each) to learn its kind and columns.
  */
-export async function loadTimeseriesCatalog(client: RiskClient, portfolio: string, signal?: AbortSignal): Promise<TimeseriesCatalog> {
-  const [assets, metadata] = await Promise.all([client.portfolios.assets(portfolio).all({ signal }), client.datasets.metadata(portfolio, { signal })]);
+export async function loadTimeseriesCatalog(
+  client: RiskClient,
+  portfolio: string,
+  signal?: AbortSignal,
+): Promise<TimeseriesCatalog> {
+  const [assets, metadata] = await Promise.all([
+    client.portfolios.assets(portfolio).all({ signal }),
+    client.datasets.metadata(portfolio, { signal }),
+  ]);
   const shapes: NonNullable<TimeseriesCatalog["shapes"]> = {};
   if (assets.length > 0) {
     await Promise.all(
       metadata.indicators.map(async (i) => {
-        for await (const page of client.datasets.items(portfolio, { hazard: i.hazard, indicator: i.indicator, entity_id: assets[0].entity_id || undefined, rows: 1 }).pages({ rows: 1, signal })) {
+        for await (const page of client.datasets
+          .items(portfolio, {
+            hazard: i.hazard,
+            indicator: i.indicator,
+            entity_id: assets[0].entity_id || undefined,
+            rows: 1,
+          })
+          .pages({ rows: 1, signal })) {
           const exposure = page[0]?.risk_exposure ?? {};
           shapes[`${i.hazard}/${i.indicator}`] = { kind: seriesKind(exposure), keys: Object.keys(exposure) };
           break;
@@ -91,20 +111,31 @@ export interface TableEstimate {
  * How big each table of the paste will be: projected and observed series separately, rows ×
  * columns (asset and series columns plus one per year or month from the start year on).
  */
-export function estimateTimeseriesTables(catalog: TimeseriesCatalog, filters: TimeseriesFilters): Record<SeriesKind, TableEstimate> {
-  const perIndicator = catalog.assets.length * (filters.scenario ? 1 : SCENARIO_CHOICES.length) * (filters.measure ? 1 : MEASURE_CHOICES.length);
-  const out: Record<SeriesKind, TableEstimate> = { projected: { rows: 0, columns: 0 }, observed: { rows: 0, columns: 0 } };
+export function estimateTimeseriesTables(
+  catalog: TimeseriesCatalog,
+  filters: TimeseriesFilters,
+): Record<SeriesKind, TableEstimate> {
+  const perIndicator =
+    catalog.assets.length *
+    (filters.scenario ? 1 : SCENARIO_CHOICES.length) *
+    (filters.measure ? 1 : MEASURE_CHOICES.length);
+  const out: Record<SeriesKind, TableEstimate> = {
+    projected: { rows: 0, columns: 0 },
+    observed: { rows: 0, columns: 0 },
+  };
   const keys: Record<SeriesKind, Set<string>> = { projected: new Set(), observed: new Set() };
   // As typed: the estimate shows while the form is edited, so a date not yet valid does not narrow.
   const start = filters.startDate?.trim() || (filters.startYear !== undefined ? String(filters.startYear) : "");
   const end = filters.endDate?.trim() ?? "";
   for (const i of catalog.indicators) {
-    if ((filters.hazard && i.hazard !== filters.hazard) || (filters.indicator && i.indicator !== filters.indicator)) continue;
+    if ((filters.hazard && i.hazard !== filters.hazard) || (filters.indicator && i.indicator !== filters.indicator))
+      continue;
     const shape = catalog.shapes?.[`${i.hazard}/${i.indicator}`] ?? { kind: "projected" as const, keys: [] };
     out[shape.kind].rows += perIndicator;
     for (const k of shape.keys) if (dateKeyInRange(k, start, end)) keys[shape.kind].add(k);
   }
-  for (const kind of SERIES_KINDS) if (out[kind].rows > 0) out[kind].columns = TIMESERIES_FIXED_COLUMNS.length + keys[kind].size;
+  for (const kind of SERIES_KINDS)
+    if (out[kind].rows > 0) out[kind].columns = TIMESERIES_FIXED_COLUMNS.length + keys[kind].size;
   return out;
 }
 
@@ -115,13 +146,17 @@ export function estimateTimeseriesTables(catalog: TimeseriesCatalog, filters: Ti
  */
 export function describeIndicator(indicator: IndicatorMetadata): string {
   const parts = [indicator.unit, `${indicator.value_min} to ${indicator.value_max}`];
-  if (typeof indicator.spatial_resolution === "number" && Number.isFinite(indicator.spatial_resolution)) parts.push(`${indicator.spatial_resolution}° grid`);
+  if (typeof indicator.spatial_resolution === "number" && Number.isFinite(indicator.spatial_resolution))
+    parts.push(`${indicator.spatial_resolution}° grid`);
   return parts.join(" · ");
 }
 
 /** About how many items (rows) the filters select: assets × indicators × scenarios × measures. */
 export function estimateTimeseriesRows(catalog: TimeseriesCatalog, filters: TimeseriesFilters): number {
-  const indicators = catalog.indicators.filter((i) => (!filters.hazard || i.hazard === filters.hazard) && (!filters.indicator || i.indicator === filters.indicator)).length;
+  const indicators = catalog.indicators.filter(
+    (i) =>
+      (!filters.hazard || i.hazard === filters.hazard) && (!filters.indicator || i.indicator === filters.indicator),
+  ).length;
   const scenarios = filters.scenario ? 1 : SCENARIO_CHOICES.length;
   const measures = filters.measure ? 1 : MEASURE_CHOICES.length;
   return catalog.assets.length * indicators * scenarios * measures;
@@ -174,7 +209,9 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
   const { client, run, portfolio, filters, catalog, signal, onProgress } = options;
   const expected = catalog ? estimateTimeseriesRows(catalog, filters) : undefined;
   if (expected !== undefined && expected > MAX_TIMESERIES_ROWS) {
-    throw new Error(`These filters select about ${formatCount(expected)} series, more than ${formatCount(MAX_TIMESERIES_ROWS)} rows for one sheet: choose a hazard, scenario or measure.`);
+    throw new Error(
+      `These filters select about ${formatCount(expected)} series, more than ${formatCount(MAX_TIMESERIES_ROWS)} rows for one sheet: choose a hazard, scenario or measure.`,
+    );
   }
   const query: Omit<ItemsQuery, "page"> = { ...timeseriesQuery(filters), rows: options.rows };
   onProgress?.({ message: "Reading timeseries…", fraction: 0 });
@@ -184,7 +221,13 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
   let itemsRead = 0;
   let tooMany = false;
   const { hazard, indicator, scenario, measure, start_date, end_date } = query;
-  const provenance = await provenanceOf(client, "timeseries", portfolio, { hazard, indicator, scenario, measure, start_date, end_date }, signal);
+  const provenance = await provenanceOf(
+    client,
+    "timeseries",
+    portfolio,
+    { hazard, indicator, scenario, measure, start_date, end_date },
+    signal,
+  );
   const written = await streamPaste<PhysicalItem>({
     run,
     signal,
@@ -212,28 +255,52 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
       for (const [k, kind] of SERIES_KINDS.entries()) {
         const before = writer.rowCount(k);
         rows[kind].forEach((row, i) => {
-          if (wanted.has(Number(row[0])) && chartRows[kind].length < 20) chartRows[kind].push({ row: before + i, name: [row[2], row[3], row[4], row[5], row[6]].filter((x) => x !== "").join(" ") });
+          if (wanted.has(Number(row[0])) && chartRows[kind].length < 20)
+            chartRows[kind].push({
+              row: before + i,
+              name: [row[2], row[3], row[4], row[5], row[6]].filter((x) => x !== "").join(" "),
+            });
         });
         await writer.append(k, rows[kind]);
       }
       itemsRead += items.length;
       const fraction = expected ? Math.min(0.99, itemsRead / expected) : undefined;
-      onProgress?.({ message: `Read ${formatCount(itemsRead)}${expected ? ` of about ${formatCount(expected)}` : ""} series · wrote ${formatCount(writer.writtenRows())} rows`, fraction });
+      onProgress?.({
+        message: `Read ${formatCount(itemsRead)}${expected ? ` of about ${formatCount(expected)}` : ""} series · wrote ${formatCount(writer.writtenRows())} rows`,
+        fraction,
+      });
     },
     finish: () => ({
       headers: SERIES_KINDS.map((kind) => builder.header(kind)),
       charts: SERIES_KINDS.map((kind): StreamChartSpec | undefined =>
         chartRows[kind].length === 0
           ? undefined
-          : { type: "Line", dataRows: chartRows[kind].map((r) => r.row), seriesNames: chartRows[kind].map((r) => r.name), firstValueColumn: TIMESERIES_FIXED_COLUMNS.length, title: `Timeseries · ${portfolio}` },
+          : {
+              type: "Line",
+              dataRows: chartRows[kind].map((r) => r.row),
+              seriesNames: chartRows[kind].map((r) => r.name),
+              firstValueColumn: TIMESERIES_FIXED_COLUMNS.length,
+              title: `Timeseries · ${portfolio}`,
+            },
       ),
     }),
-    stopReason: () => (tooMany ? new Error(`More than ${formatCount(MAX_TIMESERIES_ROWS)} series match: narrow the filters (hazard, scenario, measure).`) : undefined),
+    stopReason: () =>
+      tooMany
+        ? new Error(
+            `More than ${formatCount(MAX_TIMESERIES_ROWS)} series match: narrow the filters (hazard, scenario, measure).`,
+          )
+        : undefined,
   });
   if (written.length === 0) throw new Error(`No timeseries match these filters in ${portfolio}.`);
   const sheets: TimeseriesSheet[] = written.map((w) => {
     const kind = w.sheetName.startsWith(SHEET_PREFIX.observed) ? "observed" : "projected";
-    return { kind, sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount, timeColumns: w.columnCount - TIMESERIES_FIXED_COLUMNS.length };
+    return {
+      kind,
+      sheetName: w.sheetName,
+      rowCount: w.rowCount,
+      columnCount: w.columnCount,
+      timeColumns: w.columnCount - TIMESERIES_FIXED_COLUMNS.length,
+    };
   });
   return {
     sheetName: sheets[0].sheetName,

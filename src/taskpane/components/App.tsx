@@ -1,4 +1,14 @@
-import { Accordion, AccordionHeader, AccordionItem, AccordionPanel, MessageBar, MessageBarBody, Text, makeStyles, tokens } from "@fluentui/react-components";
+import {
+  Accordion,
+  AccordionHeader,
+  AccordionItem,
+  AccordionPanel,
+  MessageBar,
+  MessageBarBody,
+  Text,
+  makeStyles,
+  tokens,
+} from "@fluentui/react-components";
 import type { ReactNode } from "react";
 import { invalidateFunctions } from "../../functions/engine/default-engine";
 import { dataChangeMatcher } from "../../functions/data-loaders";
@@ -31,7 +41,14 @@ import { NotConnectedError } from "../../api/errors";
 import { connectionRequired } from "../../shared/connection";
 
 const useStyles = makeStyles({
-  root: { display: "flex", flexDirection: "column", gap: "8px", padding: "8px", minWidth: "280px", boxSizing: "border-box" },
+  root: {
+    display: "flex",
+    flexDirection: "column",
+    gap: "8px",
+    padding: "8px",
+    minWidth: "280px",
+    boxSizing: "border-box",
+  },
   header: { display: "flex", flexDirection: "column", gap: "2px", padding: "4px 4px 0" },
   panel: { padding: "4px 4px 12px" },
   sub: { color: tokens.colorNeutralForeground3 },
@@ -48,7 +65,12 @@ interface Section {
 }
 
 /** The task pane: a header with the connection status and one collapsible section per capability. */
-export function App(props: { run: ExcelRunner | null; emptyCache: () => void; forget?: ForgetChange; host: Office.HostType | null }) {
+export function App(props: {
+  run: ExcelRunner | null;
+  emptyCache: () => void;
+  forget?: ForgetChange;
+  host: Office.HostType | null;
+}) {
   const styles = useStyles();
   const connection = useConnection();
   const sections: Section[] = [
@@ -73,27 +95,40 @@ export function App(props: { run: ExcelRunner | null; emptyCache: () => void; fo
     { id: "static", title: "Static copy (values only)", content: <StaticCopyPanel /> },
   ];
   return (
-    <TaskpaneContext.Provider value={{ ...connection, run: props.run, emptyCache: props.emptyCache, forget: props.forget ?? forgetInFunctions }}>
+    <TaskpaneContext.Provider
+      value={{ ...connection, run: props.run, emptyCache: props.emptyCache, forget: props.forget ?? forgetInFunctions }}
+    >
       <main className={styles.root} data-testid="taskpane">
         <header className={styles.header}>
           <Text as="h1" size={500} weight="semibold" style={{ margin: 0 }}>
             Climate Risk
           </Text>
           <Text size={200} className={styles.sub} data-testid="connection-summary">
-            {connection.isDefault ? (connectionRequired() ? "Not connected" : "Demo emulator") : connection.config.baseUrl} · project {connection.config.project ?? "(none)"}
+            {connection.isDefault
+              ? connectionRequired()
+                ? "Not connected"
+                : "Demo emulator"
+              : connection.config.baseUrl}{" "}
+            · project {connection.config.project ?? "(none)"}
           </Text>
           <UsageLine />
         </header>
         {props.run ? null : (
           <MessageBar intent="warning" data-testid="no-workbook-notice">
-            <MessageBarBody>No workbook is available: open this add-in in Excel to read and write sheets.</MessageBarBody>
+            <MessageBarBody>
+              No workbook is available: open this add-in in Excel to read and write sheets.
+            </MessageBarBody>
           </MessageBar>
         )}
-        {connection.client || connection.clientError instanceof NotConnectedError ? null : <ErrorNotice error={connection.clientError} testId="connection-unusable" />}
+        {connection.client || connection.clientError instanceof NotConnectedError ? null : (
+          <ErrorNotice error={connection.clientError} testId="connection-unusable" />
+        )}
         <Accordion multiple collapsible defaultOpenItems={["connection"]}>
           {sections.map((section) => (
             <AccordionItem key={section.id} value={section.id} data-testid={`section-${section.id}`}>
-              <AccordionHeader button={{ "data-testid": `section-${section.id}-header` } as Record<string, string>}>{section.title}</AccordionHeader>
+              <AccordionHeader button={{ "data-testid": `section-${section.id}-header` } as Record<string, string>}>
+                {section.title}
+              </AccordionHeader>
               <AccordionPanel className={styles.panel}>{section.content}</AccordionPanel>
             </AccordionItem>
           ))}

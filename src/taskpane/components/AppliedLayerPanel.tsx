@@ -23,8 +23,15 @@ export function AppliedLayerPanel() {
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <div style={{ display: "flex", gap: 4, alignItems: "flex-end" }}>
         <Field label="Vector layer" style={{ flex: 1, minWidth: 0 }}>
-          <Select value={chosen ? String(chosen.id) : ""} onChange={(_, d) => setVectorId(d.value)} data-testid="layer-vector" disabled={!vectors.data?.length}>
-            {!vectors.data?.length ? <option value="">{vectors.loading ? "Loading…" : "No vector layers"}</option> : null}
+          <Select
+            value={chosen ? String(chosen.id) : ""}
+            onChange={(_, d) => setVectorId(d.value)}
+            data-testid="layer-vector"
+            disabled={!vectors.data?.length}
+          >
+            {!vectors.data?.length ? (
+              <option value="">{vectors.loading ? "Loading…" : "No vector layers"}</option>
+            ) : null}
             {(vectors.data ?? []).map((v) => (
               <option key={String(v.id)} value={String(v.id)}>
                 {v.name} ({v.status})
@@ -32,7 +39,12 @@ export function AppliedLayerPanel() {
             ))}
           </Select>
         </Field>
-        <Button onClick={vectors.reload} aria-label="Reload layers" title="Reload layers" data-testid="layer-vector-reload">
+        <Button
+          onClick={vectors.reload}
+          aria-label="Reload layers"
+          title="Reload layers"
+          data-testid="layer-vector-reload"
+        >
           ↻
         </Button>
       </div>
@@ -42,11 +54,30 @@ export function AppliedLayerPanel() {
         appearance="primary"
         disabled={!client || !run || !portfolio || !chosen || task.running}
         data-testid="layer-start"
-        onClick={() => client && run && chosen && task.start((signal, onProgress) => pasteAppliedLayer({ client, run, vectorId: chosen.id, vectorName: chosen.name, portfolio, signal, onProgress }))}
+        onClick={() =>
+          client &&
+          run &&
+          chosen &&
+          task.start((signal, onProgress) =>
+            pasteAppliedLayer({
+              client,
+              run,
+              vectorId: chosen.id,
+              vectorName: chosen.name,
+              portfolio,
+              signal,
+              onProgress,
+            }),
+          )
+        }
       >
         Apply and write to a new sheet
       </Button>
-      <TaskStatus task={task} testId="layer" success={(r) => `Wrote ${r.rowCount} rows × ${r.columnCount} columns to sheet “${r.sheetName}”.`} />
+      <TaskStatus
+        task={task}
+        testId="layer"
+        success={(r) => `Wrote ${r.rowCount} rows × ${r.columnCount} columns to sheet “${r.sheetName}”.`}
+      />
     </div>
   );
 }

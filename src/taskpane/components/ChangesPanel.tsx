@@ -35,7 +35,11 @@ export function ChangesPanel() {
       >
         Take snapshot of the selection
       </Button>
-      <TaskStatus task={snap} testId="changes-snapshot" success={(s) => `Snapshot of ${s.cells.length} cells in ${s.address}.`} />
+      <TaskStatus
+        task={snap}
+        testId="changes-snapshot"
+        success={(s) => `Snapshot of ${s.cells.length} cells in ${s.address}.`}
+      />
       <Field label="Report score moves larger than" validationMessage={badThreshold ? "A number from 0" : undefined}>
         <Input value={threshold} onChange={(_, d) => setThreshold(d.value)} data-testid="changes-threshold" />
       </Field>
@@ -43,7 +47,12 @@ export function ChangesPanel() {
         appearance="primary"
         disabled={!client || !run || !snapshot || badThreshold || compare.running}
         data-testid="changes-compare"
-        onClick={() => client && run && snapshot && compare.start((signal) => compareWithSnapshot({ client, run, snapshot, threshold: amount, signal }))}
+        onClick={() =>
+          client &&
+          run &&
+          snapshot &&
+          compare.start((signal) => compareWithSnapshot({ client, run, snapshot, threshold: amount, signal }))
+        }
       >
         Compare with snapshot
       </Button>

@@ -1,7 +1,13 @@
 import { Button, Checkbox, Field, Spinner, Text, Textarea } from "@fluentui/react-components";
 import { useCallback, useEffect, useState } from "react";
 import type { UdfRecord, UdfWithEquation, VectorRecord } from "../../api/types";
-import { inspectUdf, previewUdf, updateUdfEquation, updateVectorFile, type LayerPreview } from "../actions/compositions";
+import {
+  inspectUdf,
+  previewUdf,
+  updateUdfEquation,
+  updateVectorFile,
+  type LayerPreview,
+} from "../actions/compositions";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
 import { useTask } from "../hooks/useTask";
@@ -16,7 +22,8 @@ import { TaskStatus } from "./TaskStatus";
 function RenameNote(props: { kind: "layer" | "UDF"; name: string; testId: string }) {
   return (
     <Text size={200} data-testid={props.testId}>
-      Updates “{props.name}” in place; the service finds a {props.kind} by its name. To rename, create it again under the new name, then delete this one.
+      Updates “{props.name}” in place; the service finds a {props.kind} by its name. To rename, create it again under
+      the new name, then delete this one.
     </Text>
   );
 }
@@ -28,9 +35,17 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
   const task = useTask<VectorRecord>();
   const id = String(props.vector.id);
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 6, padding: "6px 0" }} data-testid={`vector-update-form-${id}`}>
+    <div
+      style={{ display: "flex", flexDirection: "column", gap: 6, padding: "6px 0" }}
+      data-testid={`vector-update-form-${id}`}
+    >
       <RenameNote kind="layer" name={props.vector.name} testId={`vector-update-note-${id}`} />
-      <FilePicker accept=".geojson,.json,application/geo+json" label="Choose new .geojson file" testId={`vector-update-file-${id}`} onPicked={setFile} />
+      <FilePicker
+        accept=".geojson,.json,application/geo+json"
+        label="Choose new .geojson file"
+        testId={`vector-update-file-${id}`}
+        onPicked={setFile}
+      />
       <Button
         size="small"
         appearance="primary"
@@ -39,12 +54,21 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
         data-testid={`vector-update-submit-${id}`}
         onClick={async () => {
           if (!client || !file) return;
-          if (await task.start((signal) => updateVectorFile(client, { name: props.vector.name, fileName: file.fileName, text: file.text }, signal))) props.onDone();
+          if (
+            await task.start((signal) =>
+              updateVectorFile(client, { name: props.vector.name, fileName: file.fileName, text: file.text }, signal),
+            )
+          )
+            props.onDone();
         }}
       >
         Replace layer content
       </Button>
-      <TaskStatus task={task} testId={`vector-update-${id}`} success={(v) => `Layer “${v.name}” updated (${v.updateDate}).`} />
+      <TaskStatus
+        task={task}
+        testId={`vector-update-${id}`}
+        success={(v) => `Layer “${v.name}” updated (${v.updateDate}).`}
+      />
     </div>
   );
 }
@@ -68,7 +92,10 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
   if (layers === null) return <Spinner size="tiny" label="Loading the UDF…" />;
   const choices = [...new Set([...props.layerNames, ...layers])];
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 6, padding: "6px 0" }} data-testid={`udf-edit-form-${id}`}>
+    <div
+      style={{ display: "flex", flexDirection: "column", gap: 6, padding: "6px 0" }}
+      data-testid={`udf-edit-form-${id}`}
+    >
       <RenameNote kind="UDF" name={props.udf.name} testId={`udf-edit-note-${id}`} />
       <fieldset style={{ border: "none", margin: 0, padding: 0 }}>
         <legend style={{ fontSize: 14, marginBottom: 4 }}>Input layers</legend>
@@ -78,12 +105,22 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
             label={layer}
             checked={layers.includes(layer)}
             data-testid={`udf-edit-layer-${id}-${layer}`}
-            onChange={(_, d) => setLayers((current) => (d.checked ? [...(current ?? []), layer] : (current ?? []).filter((l) => l !== layer)))}
+            onChange={(_, d) =>
+              setLayers((current) =>
+                d.checked ? [...(current ?? []), layer] : (current ?? []).filter((l) => l !== layer),
+              )
+            }
           />
         ))}
       </fieldset>
       <Field label="jq operation">
-        <Textarea value={operation} onChange={(_, d) => setOperation(d.value)} data-testid={`udf-edit-operation-${id}`} resize="vertical" style={{ fontFamily: "Consolas, monospace" }} />
+        <Textarea
+          value={operation}
+          onChange={(_, d) => setOperation(d.value)}
+          data-testid={`udf-edit-operation-${id}`}
+          resize="vertical"
+          style={{ fontFamily: "Consolas, monospace" }}
+        />
       </Field>
       <Button
         size="small"
@@ -93,12 +130,21 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
         data-testid={`udf-edit-submit-${id}`}
         onClick={async () => {
           if (!client) return;
-          if (await save.start((signal) => updateUdfEquation(client, { name: props.udf.name, inputLayers: layers, operation }, signal))) props.onDone();
+          if (
+            await save.start((signal) =>
+              updateUdfEquation(client, { name: props.udf.name, inputLayers: layers, operation }, signal),
+            )
+          )
+            props.onDone();
         }}
       >
         Save equation
       </Button>
-      <TaskStatus task={save} testId={`udf-edit-${id}`} success={(u) => `UDF “${u.name}” updated. Activate it again to refresh its result layer.`} />
+      <TaskStatus
+        task={save}
+        testId={`udf-edit-${id}`}
+        success={(u) => `UDF “${u.name}” updated. Activate it again to refresh its result layer.`}
+      />
     </div>
   );
 }
@@ -116,7 +162,13 @@ export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
   const testId = `udf-preview-${id}`;
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 4, minWidth: 0 }}>
-      <Button size="small" style={{ alignSelf: "flex-start" }} disabled={!client || task.running} data-testid={`udf-run-${id}`} onClick={() => client && task.start((signal) => previewUdf(client, props.udf.id, signal))}>
+      <Button
+        size="small"
+        style={{ alignSelf: "flex-start" }}
+        disabled={!client || task.running}
+        data-testid={`udf-run-${id}`}
+        onClick={() => client && task.start((signal) => previewUdf(client, props.udf.id, signal))}
+      >
         Run (preview)
       </Button>
       <TaskStatus
@@ -124,7 +176,8 @@ export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
         testId={`udf-run-${id}`}
         success={(p) => (
           <span data-testid={`${testId}-summary`}>
-            Layer “{p.name}”: {p.featureCount} feature{p.featureCount === 1 ? "" : "s"}; properties: {p.propertyNames.join(", ") || "none"}. Not stored: Activate stores it.
+            Layer “{p.name}”: {p.featureCount} feature{p.featureCount === 1 ? "" : "s"}; properties:{" "}
+            {p.propertyNames.join(", ") || "none"}. Not stored: Activate stores it.
           </span>
         )}
       />
@@ -162,7 +215,11 @@ function PreviewTable(props: { preview: LayerPreview; testId: string }) {
           </tbody>
         </table>
       </div>
-      {preview.featureCount > preview.rows.length ? <Text size={200}>First {preview.rows.length} of {preview.featureCount} features.</Text> : null}
+      {preview.featureCount > preview.rows.length ? (
+        <Text size={200}>
+          First {preview.rows.length} of {preview.featureCount} features.
+        </Text>
+      ) : null}
     </div>
   );
 }

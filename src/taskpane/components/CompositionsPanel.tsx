@@ -80,13 +80,19 @@ function UploadVector(props: { onDone: () => void }) {
         data-testid="vector-upload"
         onClick={async () => {
           if (!client || !file) return;
-          const done = await task.start((signal) => uploadVectorFile(client, { name, fileName: file.fileName, text: file.text }, signal));
+          const done = await task.start((signal) =>
+            uploadVectorFile(client, { name, fileName: file.fileName, text: file.text }, signal),
+          );
           if (done) props.onDone();
         }}
       >
         Upload layer
       </Button>
-      <TaskStatus task={task} testId="vector-upload" success={(v) => `Layer “${v.name}” uploaded (id ${String(v.id)}, ${v.status}).`} />
+      <TaskStatus
+        task={task}
+        testId="vector-upload"
+        success={(v) => `Layer “${v.name}” uploaded (id ${String(v.id)}, ${v.status}).`}
+      />
     </div>
   );
 }
@@ -114,21 +120,40 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
             label={layer}
             checked={layers.includes(layer)}
             data-testid={`udf-layer-${layer}`}
-            onChange={(_, d) => setLayers((current) => (d.checked ? [...current, layer] : current.filter((l) => l !== layer)))}
+            onChange={(_, d) =>
+              setLayers((current) => (d.checked ? [...current, layer] : current.filter((l) => l !== layer)))
+            }
           />
         ))}
       </fieldset>
       <Field label="jq operation" hint="e.g. .features.[].properties | .loss_flood_bsln">
-        <Textarea value={operation} onChange={(_, d) => setOperation(d.value)} data-testid="udf-operation" resize="vertical" style={{ fontFamily: "Consolas, monospace" }} />
+        <Textarea
+          value={operation}
+          onChange={(_, d) => setOperation(d.value)}
+          data-testid="udf-operation"
+          resize="vertical"
+          style={{ fontFamily: "Consolas, monospace" }}
+        />
       </Field>
-      <Checkbox label="Activate after creating" checked={activate} onChange={(_, d) => setActivate(d.checked === true)} data-testid="udf-activate-after" />
+      <Checkbox
+        label="Activate after creating"
+        checked={activate}
+        onChange={(_, d) => setActivate(d.checked === true)}
+        data-testid="udf-activate-after"
+      />
       <Button
         appearance="primary"
         disabled={!client || task.running}
         data-testid="udf-create"
         onClick={async () => {
           if (!client) return;
-          const done = await task.start((signal) => createUdf(client, { name, inputLayers: layers.filter((l) => layerNames.includes(l)), operation, activate }, signal));
+          const done = await task.start((signal) =>
+            createUdf(
+              client,
+              { name, inputLayers: layers.filter((l) => layerNames.includes(l)), operation, activate },
+              signal,
+            ),
+          );
           if (done) props.onDone();
         }}
       >
@@ -137,7 +162,11 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
       <TaskStatus
         task={task}
         testId="udf-create"
-        success={(r) => (r.vector ? `UDF “${r.udf.name}” created and activated: layer “${r.vector.name}” (id ${String(r.vector.id)}) is ${r.vector.status}.` : `UDF “${r.udf.name}” created (id ${String(r.udf.id)}).`)}
+        success={(r) =>
+          r.vector
+            ? `UDF “${r.udf.name}” created and activated: layer “${r.vector.name}” (id ${String(r.vector.id)}) is ${r.vector.status}.`
+            : `UDF “${r.udf.name}” created (id ${String(r.udf.id)}).`
+        }
       />
     </div>
   );
@@ -149,14 +178,22 @@ function Listing(props: { listing: CompositionsListing; onChanged: () => void })
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <Text size={200}>Vectors ({vectors.length})</Text>
-      {vectors.length === 0 ? <Text size={200} data-testid="vectors-empty">No vector layers in this project.</Text> : null}
+      {vectors.length === 0 ? (
+        <Text size={200} data-testid="vectors-empty">
+          No vector layers in this project.
+        </Text>
+      ) : null}
       <ul style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="vector-list">
         {vectors.map((v) => (
           <Item key={String(v.id)} kind="vector" record={v} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
       </ul>
       <Text size={200}>UDFs ({udfs.length})</Text>
-      {udfs.length === 0 ? <Text size={200} data-testid="udfs-empty">No UDFs yet.</Text> : null}
+      {udfs.length === 0 ? (
+        <Text size={200} data-testid="udfs-empty">
+          No UDFs yet.
+        </Text>
+      ) : null}
       <ul style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="udf-list">
         {udfs.map((u) => (
           <Item key={String(u.id)} kind="udf" record={u} layerNames={layerNames} onChanged={props.onChanged} />
@@ -167,7 +204,12 @@ function Listing(props: { listing: CompositionsListing; onChanged: () => void })
 }
 
 /** One vector or UDF with Inspect, Update/Edit, Run (UDF) and Delete (Delete asks once more). */
-function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord; layerNames: string[]; onChanged: () => void }) {
+function Item(props: {
+  kind: "vector" | "udf";
+  record: VectorRecord | UdfRecord;
+  layerNames: string[];
+  onChanged: () => void;
+}) {
   const { client } = useServices();
   const { record, kind } = props;
   const inspect = useTask<string>();
@@ -198,7 +240,12 @@ function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord;
         >
           Inspect
         </Button>
-        <Button size="small" aria-expanded={editing} data-testid={`${kind}-${kind === "vector" ? "update" : "edit"}-${id}`} onClick={() => setEditing((e) => !e)}>
+        <Button
+          size="small"
+          aria-expanded={editing}
+          data-testid={`${kind}-${kind === "vector" ? "update" : "edit"}-${id}`}
+          onClick={() => setEditing((e) => !e)}
+        >
           {kind === "vector" ? "Update…" : "Edit…"}
         </Button>
         {kind === "udf" ? (
@@ -222,7 +269,9 @@ function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord;
               onClick={async () => {
                 setConfirming(false);
                 if (!client) return;
-                await remove.start(() => (kind === "vector" ? deleteVector(client, record.id) : deleteUdf(client, record.id)));
+                await remove.start(() =>
+                  kind === "vector" ? deleteVector(client, record.id) : deleteUdf(client, record.id),
+                );
                 props.onChanged();
               }}
             >
@@ -238,7 +287,9 @@ function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord;
           </Button>
         )}
       </div>
-      {editing && kind === "vector" ? <UpdateVectorForm vector={record as VectorRecord} onDone={props.onChanged} /> : null}
+      {editing && kind === "vector" ? (
+        <UpdateVectorForm vector={record as VectorRecord} onDone={props.onChanged} />
+      ) : null}
       {editing && kind === "udf" ? (
         <EditUdfForm
           udf={record}
@@ -251,13 +302,25 @@ function Item(props: { kind: "vector" | "udf"; record: VectorRecord | UdfRecord;
       ) : null}
       {kind === "udf" ? <RunUdfPreview udf={record} revision={revision} /> : null}
       {inspect.state.status === "done" ? (
-        <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: 12, margin: "4px 0" }} data-testid={`${kind}-details-${id}`}>
+        <pre
+          style={{ whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: 12, margin: "4px 0" }}
+          data-testid={`${kind}-details-${id}`}
+        >
           {inspect.state.result}
         </pre>
       ) : null}
-      {inspect.state.status === "failed" ? <ErrorNotice error={inspect.state.error} testId={`${kind}-inspect-error-${id}`} /> : null}
-      {remove.state.status === "failed" ? <ErrorNotice error={remove.state.error} testId={`${kind}-delete-error-${id}`} /> : null}
-      <TaskStatus task={activateTask} testId={`udf-activate-${id}`} cancellable={false} success={(v) => `Activated: layer “${v.name}” (${v.status}).`} />
+      {inspect.state.status === "failed" ? (
+        <ErrorNotice error={inspect.state.error} testId={`${kind}-inspect-error-${id}`} />
+      ) : null}
+      {remove.state.status === "failed" ? (
+        <ErrorNotice error={remove.state.error} testId={`${kind}-delete-error-${id}`} />
+      ) : null}
+      <TaskStatus
+        task={activateTask}
+        testId={`udf-activate-${id}`}
+        cancellable={false}
+        success={(v) => `Activated: layer “${v.name}” (${v.status}).`}
+      />
     </li>
   );
 }

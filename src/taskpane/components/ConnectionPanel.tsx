@@ -32,15 +32,18 @@ export function ConnectionPanel() {
     return () => controller.abort();
   }, [config]);
 
-  const field = (key: keyof ConnectionConfig) => (_: unknown, data: { value: string }) => setForm((f) => ({ ...f, [key]: data.value }));
+  const field = (key: keyof ConnectionConfig) => (_: unknown, data: { value: string }) =>
+    setForm((f) => ({ ...f, [key]: data.value }));
   const projectOptions = projects.map((p) => p.project_name);
-  if (form.project && !projectOptions.includes(form.project) && !projects.some((p) => p.project_id === form.project)) projectOptions.unshift(form.project);
+  if (form.project && !projectOptions.includes(form.project) && !projects.some((p) => p.project_id === form.project))
+    projectOptions.unshift(form.project);
 
   const runTest = () =>
     test.start(async (signal) => {
       const check = await testConnection(form, { signal });
       setProjects(check.projects);
-      if (!form.project && check.projects.length > 0) setForm((f) => ({ ...f, project: check.projects[0].project_name }));
+      if (!form.project && check.projects.length > 0)
+        setForm((f) => ({ ...f, project: check.projects[0].project_name }));
       return check;
     });
 
@@ -50,13 +53,16 @@ export function ConnectionPanel() {
         <MessageBar intent="warning" data-testid="connection-first-run" layout="multiline">
           <MessageBarBody>
             <MessageBarTitle>Connect to your climate risk service</MessageBarTitle>
-            Enter the service's base URL and nature URL (https://…), your API key and project, then Test connection and Save. Until then RISK cells show #N/A “Open the Climate Risk pane to
-            connect”.
+            Enter the service's base URL and nature URL (https://…), your API key and project, then Test connection and
+            Save. Until then RISK cells show #N/A “Open the Climate Risk pane to connect”.
           </MessageBarBody>
         </MessageBar>
       ) : isDefault ? (
         <MessageBar intent="info" data-testid="connection-default-notice" layout="multiline">
-          <MessageBarBody>Using the local emulator's demo connection (key “demo-key”, project “demo”). Enter your service's URLs and key to use real data.</MessageBarBody>
+          <MessageBarBody>
+            Using the local emulator's demo connection (key “demo-key”, project “demo”). Enter your service's URLs and
+            key to use real data.
+          </MessageBarBody>
         </MessageBar>
       ) : (
         <Text size={200} data-testid="connection-saved-notice">
@@ -70,7 +76,13 @@ export function ConnectionPanel() {
         <Input value={form.natureUrl} onChange={field("natureUrl")} data-testid="connection-nature-url" type="url" />
       </Field>
       <Field label="API key">
-        <Input value={form.apiKey} onChange={field("apiKey")} data-testid="connection-api-key" type="password" autoComplete="off" />
+        <Input
+          value={form.apiKey}
+          onChange={field("apiKey")}
+          data-testid="connection-api-key"
+          type="password"
+          autoComplete="off"
+        />
       </Field>
       <ChoiceField
         label="Project"
@@ -85,10 +97,19 @@ export function ConnectionPanel() {
         <Button onClick={runTest} disabled={test.running} data-testid="connection-test">
           Test connection
         </Button>
-        <Button appearance="primary" onClick={() => save.start(() => saveConnection(form))} disabled={save.running} data-testid="connection-save">
+        <Button
+          appearance="primary"
+          onClick={() => save.start(() => saveConnection(form))}
+          disabled={save.running}
+          data-testid="connection-save"
+        >
           Save
         </Button>
-        <Button onClick={() => save.start(() => resetConnection())} disabled={save.running || isDefault} data-testid="connection-reset">
+        <Button
+          onClick={() => save.start(() => resetConnection())}
+          disabled={save.running || isDefault}
+          data-testid="connection-reset"
+        >
           {connectionRequired() ? "Forget the saved connection" : "Use demo emulator"}
         </Button>
       </div>
@@ -111,7 +132,11 @@ function TestResult(props: { check: ConnectionCheck; project: string | undefined
     ? `Nature service: ${check.nature.superprojects.length} superproject(s).`
     : `Nature URL failed: ${describeError(check.nature.error).title}`;
   return (
-    <MessageBar intent={check.projectKnown && check.nature.ok ? "success" : "warning"} data-testid="connection-test-result" layout="multiline">
+    <MessageBar
+      intent={check.projectKnown && check.nature.ok ? "success" : "warning"}
+      data-testid="connection-test-result"
+      layout="multiline"
+    >
       <MessageBarBody>
         <div>Connected: the key may use {check.projects.length} project(s).</div>
         {!check.projectKnown ? <div>Project “{props.project}” is not among them: pick one from the list.</div> : null}

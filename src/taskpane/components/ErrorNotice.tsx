@@ -10,7 +10,12 @@ export function ErrorNotice(props: { error: unknown; testId: string }) {
   const step = props.error instanceof StepError ? props.error : undefined;
   const described = describeError(step ? step.cause : props.error);
   return (
-    <MessageBar intent={described.cancelled ? "info" : "error"} data-testid={props.testId} data-step={step?.step} layout="multiline">
+    <MessageBar
+      intent={described.cancelled ? "info" : "error"}
+      data-testid={props.testId}
+      data-step={step?.step}
+      layout="multiline"
+    >
       <MessageBarBody>
         {step && !described.cancelled ? <MessageBarTitle>{step.stepLabel} failed.</MessageBarTitle> : null}
         <div>{described.title}</div>

@@ -13,7 +13,9 @@ export function ExplainPanel() {
   const task = useTask<Explanation>();
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
-      <Text size={200}>Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell, or a score in a pasted summary sheet.</Text>
+      <Text size={200}>
+        Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell, or a score in a pasted summary sheet.
+      </Text>
       <Button
         appearance="primary"
         disabled={!client || !run || task.running}

@@ -17,7 +17,10 @@ export function ExportPanel() {
   const file = download.state.status === "done" ? download.state.result : undefined;
 
   // A Blob URL for "Save": made once per download and revoked when replaced.
-  const url = useMemo(() => (file ? URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: "application/zip" })) : undefined), [file]);
+  const url = useMemo(
+    () => (file ? URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: "application/zip" })) : undefined),
+    [file],
+  );
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
   const contents = useMemo(() => {
     if (!file) return { files: [], error: undefined as unknown };
@@ -37,16 +40,20 @@ export function ExportPanel() {
         data-testid="export-download"
         onClick={() => {
           unpack.reset();
-          if (client) void download.start((signal, onProgress) => downloadExport(client, portfolio, { signal, onProgress }));
+          if (client)
+            void download.start((signal, onProgress) => downloadExport(client, portfolio, { signal, onProgress }));
         }}
       >
         Download export
       </Button>
-      {download.state.status === "done" ? null : <TaskStatus task={download} testId="export-download" success={() => null} />}
+      {download.state.status === "done" ? null : (
+        <TaskStatus task={download} testId="export-download" success={() => null} />
+      )}
       {file && url ? (
         <div style={{ display: "flex", flexDirection: "column", gap: 6 }} data-testid="export-ready">
           <Text size={200}>
-            {file.fileName}: {(file.bytes.length / 1024).toFixed(1)} KB, {contents.files.length} CSV file{contents.files.length === 1 ? "" : "s"}
+            {file.fileName}: {(file.bytes.length / 1024).toFixed(1)} KB, {contents.files.length} CSV file
+            {contents.files.length === 1 ? "" : "s"}
             {contents.files.length ? ` (${contents.files.map((f) => f.fileName).join(", ")})` : ""}.
           </Text>
           <Link href={url} download={file.fileName} data-testid="export-save">
@@ -56,11 +63,20 @@ export function ExportPanel() {
           <Button
             disabled={!run || unpack.running || contents.files.length === 0}
             data-testid="export-unpack"
-            onClick={() => run && unpack.start((signal, onProgress) => unpackExport({ run, download: file, client: client ?? undefined, signal, onProgress }))}
+            onClick={() =>
+              run &&
+              unpack.start((signal, onProgress) =>
+                unpackExport({ run, download: file, client: client ?? undefined, signal, onProgress }),
+              )
+            }
           >
             Unpack all {contents.files.length} CSV files into new sheets
           </Button>
-          <TaskStatus task={unpack} testId="export-unpack" success={(sheets) => `Added ${sheets.length} sheets: ${sheets.map((s) => s.sheetName).join(", ")}.`} />
+          <TaskStatus
+            task={unpack}
+            testId="export-unpack"
+            success={(sheets) => `Added ${sheets.length} sheets: ${sheets.map((s) => s.sheetName).join(", ")}.`}
+          />
         </div>
       ) : null}
     </div>

@@ -12,7 +12,13 @@ export interface PickedFile {
  * Test id `${testId}` is on the input itself (so a browser test can set files on it);
  * `${testId}-button` on the visible button.
  */
-export function FilePicker(props: { accept: string; label: string; testId: string; onPicked: (file: PickedFile | null) => void; disabled?: boolean }) {
+export function FilePicker(props: {
+  accept: string;
+  label: string;
+  testId: string;
+  onPicked: (file: PickedFile | null) => void;
+  disabled?: boolean;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [name, setName] = useState<string>("");
   return (

@@ -1,4 +1,17 @@
-import { Button, Dropdown, Field, Input, MessageBar, MessageBarBody, Option, Radio, RadioGroup, Spinner, Text, Textarea } from "@fluentui/react-components";
+import {
+  Button,
+  Dropdown,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Option,
+  Radio,
+  RadioGroup,
+  Spinner,
+  Text,
+  Textarea,
+} from "@fluentui/react-components";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import {
   BUILDER_FUNCTIONS,
@@ -100,10 +113,24 @@ export function FormulaBuilderPanel() {
         </Dropdown>
       </Field>
       {params.map((p) => (
-        <ParamControl key={`${fn}-${p.name}`} spec={p} value={values[p.name]} values={values} onChange={(v) => choose(p.name, v)} client={client} run={run} />
+        <ParamControl
+          key={`${fn}-${p.name}`}
+          spec={p}
+          value={values[p.name]}
+          values={values}
+          onChange={(v) => choose(p.name, v)}
+          client={client}
+          run={run}
+        />
       ))}
       <Field label="Formula (you can edit it)">
-        <Textarea value={text} onChange={(_, d) => setEdited(d.value)} data-testid="builder-formula" resize="vertical" style={{ fontFamily: "Consolas, monospace" }} />
+        <Textarea
+          value={text}
+          onChange={(_, d) => setEdited(d.value)}
+          data-testid="builder-formula"
+          resize="vertical"
+          style={{ fontFamily: "Consolas, monospace" }}
+        />
       </Field>
       {problems.length > 0 && edited === null ? (
         <MessageBar intent="info" layout="multiline" data-testid="builder-problems">
@@ -118,17 +145,29 @@ export function FormulaBuilderPanel() {
       ) : null}
       <div data-testid="builder-preview" aria-live="polite" style={{ fontSize: 13 }}>
         {previewing ? <Spinner size="extra-tiny" label="Previewing…" /> : null}
-        {!previewing && preview?.error ? <span data-testid="builder-preview-error">Gives now: {preview.error}</span> : null}
+        {!previewing && preview?.error ? (
+          <span data-testid="builder-preview-error">Gives now: {preview.error}</span>
+        ) : null}
         {!previewing && preview && !preview.error ? (
           <span data-testid="builder-preview-value">
             Gives now: <b>{String(preview.value)}</b>
-            {preview.rows !== undefined ? ` (a ${preview.rows} × ${preview.columns} table that spills; top-left shown)` : ""}
+            {preview.rows !== undefined
+              ? ` (a ${preview.rows} × ${preview.columns} table that spills; top-left shown)`
+              : ""}
           </span>
         ) : null}
       </div>
       <RadioGroup value={mode} onChange={(_, d) => setMode(d.value as MultiRowMode)} data-testid="builder-mode">
-        <Radio value="column" label="Several rows selected: one formula over the column (spills)" data-testid="builder-mode-column" />
-        <Radio value="fill" label="Several rows selected: fill down, one formula per row" data-testid="builder-mode-fill" />
+        <Radio
+          value="column"
+          label="Several rows selected: one formula over the column (spills)"
+          data-testid="builder-mode-column"
+        />
+        <Radio
+          value="fill"
+          label="Several rows selected: fill down, one formula per row"
+          data-testid="builder-mode-fill"
+        />
       </RadioGroup>
       <Button
         appearance="primary"
@@ -145,7 +184,12 @@ export function FormulaBuilderPanel() {
       >
         Insert into the selected cell(s)
       </Button>
-      <TaskStatus task={insert} testId="builder-insert" cancellable={false} success={(address) => <span data-testid="builder-inserted">Inserted into {address}.</span>} />
+      <TaskStatus
+        task={insert}
+        testId="builder-insert"
+        cancellable={false}
+        success={(address) => <span data-testid="builder-inserted">Inserted into {address}.</span>}
+      />
     </div>
   );
 }
@@ -165,10 +209,24 @@ function ParamControl(props: {
     for (const [k, v] of Object.entries(values)) if (v?.kind === "value") out[k] = v.value;
     return out;
   }, [values]);
-  const needs = spec.kind === "asset" || spec.kind === "indicator" ? [chosen.portfolio] : spec.kind === "metric" ? [chosen.portfolio, chosen.scenario, chosen.hazard, chosen.index] : spec.kind === "nature-metric" ? [chosen.subproject] : [];
+  const needs =
+    spec.kind === "asset" || spec.kind === "indicator"
+      ? [chosen.portfolio]
+      : spec.kind === "metric"
+        ? [chosen.portfolio, chosen.scenario, chosen.hazard, chosen.index]
+        : spec.kind === "nature-metric"
+          ? [chosen.subproject]
+          : [];
   const listed = !TYPED.has(spec.kind);
-  const load = useCallback((signal: AbortSignal) => loadChoices(client!, spec.kind, chosen, signal), [client, spec.kind, ...needs]); // eslint-disable-line react-hooks/exhaustive-deps
-  const choices = useLoader<Choice[]>(listed && (client || FIXED_CHOICES[spec.kind]) ? load : null, [client, spec.kind, ...needs]);
+  const load = useCallback(
+    (signal: AbortSignal) => loadChoices(client!, spec.kind, chosen, signal),
+    [client, spec.kind, ...needs],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
+  const choices = useLoader<Choice[]>(listed && (client || FIXED_CHOICES[spec.kind]) ? load : null, [
+    client,
+    spec.kind,
+    ...needs,
+  ]);
   const [selectionError, setSelectionError] = useState<unknown>(undefined);
   const testId = `builder-param-${spec.name}`;
 
@@ -194,8 +252,13 @@ function ParamControl(props: {
         ) : listed ? (
           <Dropdown
             style={{ flex: 1, minWidth: 0 }}
-            placeholder={choices.loading ? "Loading…" : choices.data && choices.data.length === 0 ? emptyHint(spec) : "Choose…"}
-            value={choices.data?.find((c) => c.value === (value?.kind === "value" ? value.value : ""))?.label ?? (value?.kind === "value" ? value.value : "")}
+            placeholder={
+              choices.loading ? "Loading…" : choices.data && choices.data.length === 0 ? emptyHint(spec) : "Choose…"
+            }
+            value={
+              choices.data?.find((c) => c.value === (value?.kind === "value" ? value.value : ""))?.label ??
+              (value?.kind === "value" ? value.value : "")
+            }
             selectedOptions={value?.kind === "value" ? [value.value] : []}
             onOptionSelect={(_, d) => onChange(d.optionValue ? { kind: "value", value: d.optionValue } : undefined)}
             disabled={!choices.data || choices.data.length === 0}
@@ -209,14 +272,25 @@ function ParamControl(props: {
             ))}
           </Dropdown>
         ) : (
-          <Input style={{ flex: 1 }} value={value?.kind === "value" ? value.value : ""} onChange={(_, d) => onChange({ kind: "value", value: d.value })} data-testid={testId} />
+          <Input
+            style={{ flex: 1 }}
+            value={value?.kind === "value" ? value.value : ""}
+            onChange={(_, d) => onChange({ kind: "value", value: d.value })}
+            data-testid={testId}
+          />
         )}
         {value?.kind === "cell" ? (
           <Button size="small" onClick={() => onChange(undefined)} data-testid={`${testId}-clear`}>
             Clear
           </Button>
         ) : (
-          <Button size="small" disabled={!run} onClick={() => void pickSelection()} title="Use the selected cell or column" data-testid={`${testId}-use-selection`}>
+          <Button
+            size="small"
+            disabled={!run}
+            onClick={() => void pickSelection()}
+            title="Use the selected cell or column"
+            data-testid={`${testId}-use-selection`}
+          >
             Selected cell
           </Button>
         )}

@@ -25,18 +25,49 @@ export function ImpactPanel() {
   const [valueColumn, setValueColumn] = useState("");
   const [rollup, setRollup] = useState("");
   const task = useTask<FinancialImpactResult>();
-  const value = valueColumn.trim() === "" ? undefined : valueColumn.trim().startsWith("label:") ? { label: valueColumn.trim() } : { column: valueColumn.trim() };
+  const value =
+    valueColumn.trim() === ""
+      ? undefined
+      : valueColumn.trim().startsWith("label:")
+        ? { label: valueColumn.trim() }
+        : { column: valueColumn.trim() };
   const result = task.state.status === "done" ? task.state.result : undefined;
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="impact-portfolio" />
-      <ChoiceField label="Hazard" value={hazard} onChange={setHazard} choices={EXTENDED_HAZARDS} testId="impact-hazard" />
-      <ChoiceField label="Scenario" value={scenario} onChange={setScenario} choices={SCENARIO_CHOICES} emptyLabel="All scenarios" testId="impact-scenario" />
-      <Field label="Asset value" hint="Empty: label:price, else label:value. Or label:<key>, or a column header of the range synced to this portfolio.">
-        <Input value={valueColumn} onChange={(_, d) => setValueColumn(d.value)} placeholder="label:price" data-testid="impact-value" />
+      <ChoiceField
+        label="Hazard"
+        value={hazard}
+        onChange={setHazard}
+        choices={EXTENDED_HAZARDS}
+        testId="impact-hazard"
+      />
+      <ChoiceField
+        label="Scenario"
+        value={scenario}
+        onChange={setScenario}
+        choices={SCENARIO_CHOICES}
+        emptyLabel="All scenarios"
+        testId="impact-scenario"
+      />
+      <Field
+        label="Asset value"
+        hint="Empty: label:price, else label:value. Or label:<key>, or a column header of the range synced to this portfolio."
+      >
+        <Input
+          value={valueColumn}
+          onChange={(_, d) => setValueColumn(d.value)}
+          placeholder="label:price"
+          data-testid="impact-value"
+        />
       </Field>
       <Field label="Roll up by label" hint="e.g. country or type; empty: the total only.">
-        <Input value={rollup} onChange={(_, d) => setRollup(d.value)} placeholder="country" data-testid="impact-rollup" />
+        <Input
+          value={rollup}
+          onChange={(_, d) => setRollup(d.value)}
+          placeholder="country"
+          data-testid="impact-rollup"
+        />
       </Field>
       <Button
         appearance="primary"
@@ -65,24 +96,37 @@ export function ImpactPanel() {
       <TaskStatus
         task={task}
         testId="impact"
-        success={(r) => `Wrote ${r.sheets.map((s) => `“${s.sheetName}”`).join(", ")} for ${r.assetCount} assets, values from ${r.valueSource}.`}
+        success={(r) =>
+          `Wrote ${r.sheets.map((s) => `“${s.sheetName}”`).join(", ")} for ${r.assetCount} assets, values from ${r.valueSource}.`
+        }
       />
       {result && result.problems.length > 0 ? (
         <MessageBar intent="warning" layout="multiline" data-testid="impact-problems">
           <MessageBarBody>
             <MessageBarTitle>
-              {result.problems.length} missing value{result.problems.length === 1 ? "" : "s"}: those losses are #N/A, not 0.
+              {result.problems.length} missing value{result.problems.length === 1 ? "" : "s"}: those losses are #N/A,
+              not 0.
             </MessageBarTitle>
             <ul style={{ margin: "4px 0 0", paddingLeft: 18, maxHeight: 200, overflowY: "auto" }}>
               {result.problems.slice(0, SHOWN_PROBLEMS).map((problem, i) => (
-                <li key={i} data-testid="impact-problems-item" data-address={problem.address} style={{ wordBreak: "break-word" }}>
-                  <Link as="button" onClick={() => run && void selectProblemCell(run, problem.address).catch(() => undefined)}>
+                <li
+                  key={i}
+                  data-testid="impact-problems-item"
+                  data-address={problem.address}
+                  style={{ wordBreak: "break-word" }}
+                >
+                  <Link
+                    as="button"
+                    onClick={() => run && void selectProblemCell(run, problem.address).catch(() => undefined)}
+                  >
                     {problem.cell}
                   </Link>
                   {`: ${problem.message}`}
                 </li>
               ))}
-              {result.problems.length > SHOWN_PROBLEMS ? <li>… and {result.problems.length - SHOWN_PROBLEMS} more.</li> : null}
+              {result.problems.length > SHOWN_PROBLEMS ? (
+                <li>… and {result.problems.length - SHOWN_PROBLEMS} more.</li>
+              ) : null}
             </ul>
           </MessageBarBody>
         </MessageBar>

@@ -70,7 +70,8 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
             {cells.slice(0, 200).map((cell) => (
               <li key={cell.address} data-testid="stale-cell" data-address={cell.address} data-showing={cell.showing}>
                 <Text size={200}>
-                  {cell.address}: {cell.showing === "old value" ? "shows its last good value" : "shows an error"}, {when(cell.fetchedAt)} ({cell.reason})
+                  {cell.address}: {cell.showing === "old value" ? "shows its last good value" : "shows an error"},{" "}
+                  {when(cell.fetchedAt)} ({cell.reason})
                 </Text>
               </li>
             ))}
@@ -86,12 +87,30 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
         >
           Retry these
         </Button>
-        <Button disabled={clear.running} onClick={() => clear.start(() => clearFunctionsCache(engine))} data-testid="cache-clear">
+        <Button
+          disabled={clear.running}
+          onClick={() => clear.start(() => clearFunctionsCache(engine))}
+          data-testid="cache-clear"
+        >
           Clear cache
         </Button>
       </div>
-      <TaskStatus task={retry} testId="stale-retry" cancellable={false} success={(n) => <span>{n} cell{n === 1 ? " is" : "s are"} recalculating.</span>} />
-      <TaskStatus task={clear} testId="cache-clear" cancellable={false} success={() => <span>Cache cleared: the next calculation asks the service.</span>} />
+      <TaskStatus
+        task={retry}
+        testId="stale-retry"
+        cancellable={false}
+        success={(n) => (
+          <span>
+            {n} cell{n === 1 ? " is" : "s are"} recalculating.
+          </span>
+        )}
+      />
+      <TaskStatus
+        task={clear}
+        testId="cache-clear"
+        cancellable={false}
+        success={() => <span>Cache cleared: the next calculation asks the service.</span>}
+      />
     </div>
   );
 }

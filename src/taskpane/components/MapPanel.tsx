@@ -1,7 +1,24 @@
-import { Button, MessageBar, MessageBarActions, MessageBarBody, Spinner, Text, makeStyles, tokens } from "@fluentui/react-components";
+import {
+  Button,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  Spinner,
+  Text,
+  makeStyles,
+  tokens,
+} from "@fluentui/react-components";
 import { Suspense, lazy, useCallback, useMemo, useState } from "react";
 import { pasteAssets } from "../actions/portfolios";
-import { listOverlays, loadMapData, loadOverlay, type MapAsset, type MapData, type Overlay, type OverlayChoice } from "../actions/risk-views";
+import {
+  listOverlays,
+  loadMapData,
+  loadOverlay,
+  type MapAsset,
+  type MapData,
+  type Overlay,
+  type OverlayChoice,
+} from "../actions/risk-views";
 import { selectAssetRow } from "../actions/asset-sources";
 import type { PastedSheet } from "../actions/types";
 import { useServices } from "../context";
@@ -25,7 +42,14 @@ const LEGEND: Array<[string, string]> = [
 
 const useStyles = makeStyles({
   legend: { display: "flex", flexWrap: "wrap", gap: "4px 12px", fontSize: "12px", alignItems: "center" },
-  swatch: { display: "inline-block", width: "10px", height: "10px", marginRight: "4px", border: "1px solid #fff", outline: `1px solid ${tokens.colorNeutralStroke2}` },
+  swatch: {
+    display: "inline-block",
+    width: "10px",
+    height: "10px",
+    marginRight: "4px",
+    border: "1px solid #fff",
+    outline: `1px solid ${tokens.colorNeutralStroke2}`,
+  },
 });
 
 /** The chosen view of the summary the map and the sheets share. */
@@ -46,7 +70,9 @@ export function describeMap(data: MapData, choice: SummaryChoice): string {
   }
   const parts = [...RISK_LABELS].reverse().map((l) => `${counts[l].toLocaleString("en-US")} ${l}`);
   if (counts.NONE) parts.push(`${counts.NONE.toLocaleString("en-US")} without a label`);
-  const unlocated = data.unlocated ? `; ${data.unlocated.toLocaleString("en-US")} without coordinates are not drawn` : "";
+  const unlocated = data.unlocated
+    ? `; ${data.unlocated.toLocaleString("en-US")} without coordinates are not drawn`
+    : "";
   return `Map of ${data.assets.length.toLocaleString("en-US")} assets of ${choice.portfolio}, ${choice.hazard} under ${choice.scenario}, ${choice.window}-year window: ${parts.join(", ")}${unlocated}.`;
 }
 
@@ -68,19 +94,39 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
     // eslint-disable-next-line react-hooks/exhaustive-deps -- onHazards is a state setter
     [client, choice.portfolio, choice.scenario, choice.window],
   );
-  const data = useLoader<MapData>(client && choice.portfolio ? load : null, [client, choice.portfolio, choice.scenario, choice.window]);
+  const data = useLoader<MapData>(client && choice.portfolio ? load : null, [
+    client,
+    choice.portfolio,
+    choice.scenario,
+    choice.window,
+  ]);
   const overlays = useLoader<OverlayChoice[]>(client ? (signal) => listOverlays(client, signal) : null, [client]);
   const [overlayId, setOverlayId] = useState("");
   const loadChosenOverlay = useCallback(
-    (signal: AbortSignal) => loadOverlay(client!, overlays.data!.find((o) => `${o.kind}:${o.id}` === overlayId)!, signal),
+    (signal: AbortSignal) =>
+      loadOverlay(
+        client!,
+        overlays.data!.find((o) => `${o.kind}:${o.id}` === overlayId)!,
+        signal,
+      ),
     [client, overlays.data, overlayId],
   );
-  const overlay = useLoader<Overlay>(client && overlayId && overlays.data ? loadChosenOverlay : null, [client, overlayId, overlays.data]);
+  const overlay = useLoader<Overlay>(client && overlayId && overlays.data ? loadChosenOverlay : null, [
+    client,
+    overlayId,
+    overlays.data,
+  ]);
   const [selection, setSelection] = useState<{ asset: MapAsset; message: string; offerPaste: boolean } | null>(null);
   const paste = useTask<PastedSheet>();
 
   // While another portfolio, scenario or window loads, the previous data is not shown under the new name.
-  const current = data.data && data.data.portfolio === choice.portfolio && data.data.scenario === choice.scenario && data.data.window === choice.window ? data.data : undefined;
+  const current =
+    data.data &&
+    data.data.portfolio === choice.portfolio &&
+    data.data.scenario === choice.scenario &&
+    data.data.window === choice.window
+      ? data.data
+      : undefined;
   const description = useMemo(() => (current ? describeMap(current, choice) : ""), [current, choice]);
   const counts = useMemo(() => {
     const c: Record<string, number> = { LOW: 0, MEDIUM: 0, HIGH: 0, NONE: 0 };
@@ -93,12 +139,24 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
 
   const select = async (asset: MapAsset) => {
     if (!run) {
-      setSelection({ asset, message: `${asset.entity_name || asset.entity_id}: no workbook to select in.`, offerPaste: false });
+      setSelection({
+        asset,
+        message: `${asset.entity_name || asset.entity_id}: no workbook to select in.`,
+        offerPaste: false,
+      });
       return;
     }
     try {
       const outcome = await selectAssetRow(run, choice.portfolio, asset.entity_id, asset.portfolio_index);
-      setSelection("selected" in outcome ? { asset, message: `Selected ${asset.entity_name || asset.entity_id} at ${outcome.selected}.`, offerPaste: false } : { asset, message: outcome.notFound, offerPaste: true });
+      setSelection(
+        "selected" in outcome
+          ? {
+              asset,
+              message: `Selected ${asset.entity_name || asset.entity_id} at ${outcome.selected}.`,
+              offerPaste: false,
+            }
+          : { asset, message: outcome.notFound, offerPaste: true },
+      );
     } catch (error) {
       setSelection({ asset, message: error instanceof Error ? error.message : String(error), offerPaste: false });
     }
@@ -120,7 +178,13 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
             ))}
           </div>
           <Suspense fallback={<Spinner size="tiny" label="Loading the map…" />}>
-            <PortfolioMap assets={current.assets} hazard={choice.hazard} overlay={overlay.data?.geojson} onSelect={(a) => void select(a)} description={description} />
+            <PortfolioMap
+              assets={current.assets}
+              hazard={choice.hazard}
+              overlay={overlay.data?.geojson}
+              onSelect={(a) => void select(a)}
+              description={description}
+            />
           </Suspense>
           <Text size={200} data-testid="map-text">
             {description}
@@ -163,7 +227,11 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
           ) : null}
         </MessageBar>
       ) : null}
-      <TaskStatus task={paste} testId="map-paste" success={(s) => `Pasted ${s.rowCount.toLocaleString("en-US")} assets to “${s.sheetName}”.`} />
+      <TaskStatus
+        task={paste}
+        testId="map-paste"
+        success={(s) => `Pasted ${s.rowCount.toLocaleString("en-US")} assets to “${s.sheetName}”.`}
+      />
     </div>
   );
 }

@@ -1,7 +1,13 @@
 import { Button, Field, Input, Select, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useEffect, useState } from "react";
 import type { SubProject } from "../../api/types";
-import { createSubprojectFromFile, listSubprojects, listSuperprojects, pasteSubprojectSummary, proposeSubprojectName } from "../actions/nature";
+import {
+  createSubprojectFromFile,
+  listSubprojects,
+  listSuperprojects,
+  pasteSubprojectSummary,
+  proposeSubprojectName,
+} from "../actions/nature";
 import type { PastedSheet } from "../actions/types";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
@@ -20,7 +26,10 @@ export function NaturePanel() {
   useEffect(() => {
     if (supers.data?.length && !supers.data.includes(superproject)) setSuperproject(supers.data[0]);
   }, [supers.data, superproject]);
-  const loadSubs = useCallback((signal: AbortSignal) => listSubprojects(client!, superproject, signal), [client, superproject]);
+  const loadSubs = useCallback(
+    (signal: AbortSignal) => listSubprojects(client!, superproject, signal),
+    [client, superproject],
+  );
   const subs = useLoader<SubProject[]>(client && superproject ? loadSubs : null, [client, superproject, generation]);
   const [file, setFile] = useState<PickedFile | null>(null);
   const create = useTask<SubProject>();
@@ -31,7 +40,12 @@ export function NaturePanel() {
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <Field label="Superproject">
-        <Select value={superproject} onChange={(_, d) => setSuperproject(d.value)} data-testid="nature-superproject" disabled={!supers.data?.length}>
+        <Select
+          value={superproject}
+          onChange={(_, d) => setSuperproject(d.value)}
+          data-testid="nature-superproject"
+          disabled={!supers.data?.length}
+        >
           {!supers.data?.length ? <option value="">{supers.loading ? "Loading…" : "None"}</option> : null}
           {(supers.data ?? []).map((s) => (
             <option key={s} value={s}>
@@ -49,10 +63,24 @@ export function NaturePanel() {
       </div>
       {subs.loading ? <Spinner size="tiny" label="Loading…" /> : null}
       {subs.error ? <ErrorNotice error={subs.error} testId="nature-subprojects-error" /> : null}
-      {subs.data && subs.data.length === 0 ? <Text size={200} data-testid="nature-empty">No sub-projects yet.</Text> : null}
+      {subs.data && subs.data.length === 0 ? (
+        <Text size={200} data-testid="nature-empty">
+          No sub-projects yet.
+        </Text>
+      ) : null}
       <ul style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="nature-subprojects">
         {(subs.data ?? []).map((s) => (
-          <li key={s.id} style={{ display: "flex", gap: 4, alignItems: "center", borderBottom: "1px solid #e0e0e0", padding: "4px 0" }} data-testid={`nature-subproject-${s.id}`}>
+          <li
+            key={s.id}
+            style={{
+              display: "flex",
+              gap: 4,
+              alignItems: "center",
+              borderBottom: "1px solid #e0e0e0",
+              padding: "4px 0",
+            }}
+            data-testid={`nature-subproject-${s.id}`}
+          >
             <Text style={{ flex: 1, minWidth: 0, wordBreak: "break-word" }}>
               {s.name} <Text size={200}>({s.status})</Text>
             </Text>
@@ -60,14 +88,24 @@ export function NaturePanel() {
               size="small"
               disabled={!run || paste.running}
               data-testid={`nature-export-${s.id}`}
-              onClick={() => client && run && paste.start((signal, onProgress) => pasteSubprojectSummary({ client, run, subproject: { id: s.id, name: s.name }, signal, onProgress }))}
+              onClick={() =>
+                client &&
+                run &&
+                paste.start((signal, onProgress) =>
+                  pasteSubprojectSummary({ client, run, subproject: { id: s.id, name: s.name }, signal, onProgress }),
+                )
+              }
             >
               To sheet
             </Button>
           </li>
         ))}
       </ul>
-      <TaskStatus task={paste} testId="nature-export" success={(r) => `Wrote ${r.rowCount} rows to sheet “${r.sheetName}”.`} />
+      <TaskStatus
+        task={paste}
+        testId="nature-export"
+        success={(r) => `Wrote ${r.rowCount} rows to sheet “${r.sheetName}”.`}
+      />
       <Text weight="semibold">New sub-project</Text>
       <FilePicker
         accept=".geojson,.json,application/geo+json"
@@ -83,9 +121,16 @@ export function NaturePanel() {
         label="Sub-project name"
         hint={`Unique within ${superproject || "the superproject"}.`}
         validationState={nameTaken ? "error" : "none"}
-        validationMessage={nameTaken ? `${superproject} already has a sub-project named “${subName.trim()}”.` : undefined}
+        validationMessage={
+          nameTaken ? `${superproject} already has a sub-project named “${subName.trim()}”.` : undefined
+        }
       >
-        <Input value={subName} onChange={(_, d) => setSubName(d.value)} placeholder="e.g. Ridge forest block" data-testid="nature-name" />
+        <Input
+          value={subName}
+          onChange={(_, d) => setSubName(d.value)}
+          placeholder="e.g. Ridge forest block"
+          data-testid="nature-name"
+        />
       </Field>
       <Button
         appearance="primary"
@@ -94,7 +139,12 @@ export function NaturePanel() {
         onClick={async () => {
           if (!client || !file) return;
           const created = await create.start((signal) =>
-            createSubprojectFromFile(client, { superproject, fileName: file.fileName, text: file.text, name: subName }, signal, { run, forget }),
+            createSubprojectFromFile(
+              client,
+              { superproject, fileName: file.fileName, text: file.text, name: subName },
+              signal,
+              { run, forget },
+            ),
           );
           if (created) setGeneration((g) => g + 1);
         }}

@@ -21,14 +21,17 @@ export function PastedSheetsPanel() {
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <Text size={200}>
-        Every sheet this pane pastes is listed on the “Climate Risk sources” sheet with how it was made. Refreshing re-runs each with the same filters and replaces its table in place; your
-        columns to the right and your number formats stay.
+        Every sheet this pane pastes is listed on the “Climate Risk sources” sheet with how it was made. Refreshing
+        re-runs each with the same filters and replaces its table in place; your columns to the right and your number
+        formats stay.
       </Text>
       {list.loading ? <Spinner size="tiny" label="Reading the workbook…" /> : null}
       {list.error ? <ErrorNotice error={list.error} testId="pasted-list-error" /> : null}
       {list.data && sheets.length === 0 ? (
         <Text size={200} data-testid="pasted-none">
-          {list.data.storeFound ? "No pasted sheets on record." : "No pasted sheets yet: paste from one of the panels above."}
+          {list.data.storeFound
+            ? "No pasted sheets on record."
+            : "No pasted sheets yet: paste from one of the panels above."}
         </Text>
       ) : null}
       {sheets.length > 0 ? (
@@ -52,7 +55,13 @@ export function PastedSheetsPanel() {
           appearance="primary"
           disabled={!client || !run || task.running || sheets.length === 0}
           data-testid="pasted-refresh"
-          onClick={() => client && run && task.start((signal, onProgress) => refreshPastedSheets({ client, run, signal, onProgress })).then(() => list.reload())}
+          onClick={() =>
+            client &&
+            run &&
+            task
+              .start((signal, onProgress) => refreshPastedSheets({ client, run, signal, onProgress }))
+              .then(() => list.reload())
+          }
         >
           Refresh pasted sheets
         </Button>
@@ -76,7 +85,8 @@ function RefreshOutcome(props: { result: PastedRefreshResult }) {
     <MessageBar intent={r.refused > 0 ? "warning" : "success"} layout="multiline" data-testid="pasted-result">
       <MessageBarBody>
         <div data-testid="pasted-summary">
-          {r.refreshed} sheet{r.refreshed === 1 ? "" : "s"} refreshed{r.refused > 0 ? `, ${r.refused} left unchanged` : ""}.
+          {r.refreshed} sheet{r.refreshed === 1 ? "" : "s"} refreshed
+          {r.refused > 0 ? `, ${r.refused} left unchanged` : ""}.
         </div>
         <ul style={{ margin: "4px 0 0", paddingLeft: 18 }}>
           {r.outcomes.map((o, i) => (

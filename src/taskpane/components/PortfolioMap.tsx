@@ -33,7 +33,14 @@ const ZOOM_BUTTON = { minWidth: 28, width: 28, padding: 0 };
 
 const useStyles = makeStyles({
   wrap: { position: "relative", width: "100%", touchAction: "none" },
-  canvas: { display: "block", width: "100%", border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: "4px", background: "#EAF3FB", cursor: "grab" },
+  canvas: {
+    display: "block",
+    width: "100%",
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: "4px",
+    background: "#EAF3FB",
+    cursor: "grab",
+  },
   tip: {
     position: "absolute",
     pointerEvents: "none",
@@ -81,7 +88,10 @@ export function labelOf(asset: MapAsset, hazard: string): string {
   return label && (RISK_LABELS as readonly string[]).includes(label) ? label : "NONE";
 }
 
-const world = feature(countries110m as unknown as Topology, (countries110m as unknown as Topology).objects.countries as GeometryCollection);
+const world = feature(
+  countries110m as unknown as Topology,
+  (countries110m as unknown as Topology).objects.countries as GeometryCollection,
+);
 
 /** The map (see the module comment). Frame times are kept on the canvas for the tests and the bench. */
 export default function PortfolioMap(props: PortfolioMapProps) {
@@ -103,15 +113,32 @@ export default function PortfolioMap(props: PortfolioMapProps) {
     return () => observer.disconnect();
   }, []);
 
-  const projection: GeoProjection = useMemo(() => geoNaturalEarth1().fitExtent([[4, 4], [width - 4, height - 4]], { type: "Sphere" }), [width, height]);
+  const projection: GeoProjection = useMemo(
+    () =>
+      geoNaturalEarth1().fitExtent(
+        [
+          [4, 4],
+          [width - 4, height - 4],
+        ],
+        { type: "Sphere" },
+      ),
+    [width, height],
+  );
   // Projected once per size; a frame only scales and shifts them.
   // Outlines projected once per size into Path2D objects; a frame only transforms and fills them.
   const shapes = useMemo(() => {
     const svg = geoPath(projection);
     const toPath = (o: unknown) => new Path2D(svg(o as GeoPermissibleObjects) ?? "");
-    return { sphere: toPath({ type: "Sphere" }), land: toPath(world), overlay: props.overlay ? toPath(props.overlay) : null };
+    return {
+      sphere: toPath({ type: "Sphere" }),
+      land: toPath(world),
+      overlay: props.overlay ? toPath(props.overlay) : null,
+    };
   }, [projection, props.overlay]);
-  const projected = useMemo(() => props.assets.map((a) => projection([a.lng, a.lat]) ?? [NaN, NaN]), [props.assets, projection]);
+  const projected = useMemo(
+    () => props.assets.map((a) => projection([a.lng, a.lat]) ?? [NaN, NaN]),
+    [props.assets, projection],
+  );
   const colours = useMemo(() => props.assets.map((a) => labelOf(a, props.hazard)), [props.assets, props.hazard]);
 
   const draw = useCallback(() => {
@@ -179,12 +206,19 @@ export default function PortfolioMap(props: PortfolioMapProps) {
     },
     [width, height],
   );
-  const zoomAt = useCallback((factor: number, cx: number, cy: number) => setView((v) => {
-    const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, v.k * factor));
-    const f = k / v.k;
-    return clampView({ k, x: cx - (cx - v.x) * f, y: cy - (cy - v.y) * f });
-  }), [clampView]);
-  const panBy = useCallback((dx: number, dy: number) => setView((v) => clampView({ ...v, x: v.x + dx, y: v.y + dy })), [clampView]);
+  const zoomAt = useCallback(
+    (factor: number, cx: number, cy: number) =>
+      setView((v) => {
+        const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, v.k * factor));
+        const f = k / v.k;
+        return clampView({ k, x: cx - (cx - v.x) * f, y: cy - (cy - v.y) * f });
+      }),
+    [clampView],
+  );
+  const panBy = useCallback(
+    (dx: number, dy: number) => setView((v) => clampView({ ...v, x: v.x + dx, y: v.y + dy })),
+    [clampView],
+  );
 
   const hitTest = useCallback(
     (x: number, y: number): Hover | null => {
@@ -199,7 +233,13 @@ export default function PortfolioMap(props: PortfolioMapProps) {
           best = i;
         }
       }
-      return best < 0 ? null : { asset: props.assets[best], x: projected[best][0] * view.k + view.x, y: projected[best][1] * view.k + view.y };
+      return best < 0
+        ? null
+        : {
+            asset: props.assets[best],
+            x: projected[best][0] * view.k + view.x,
+            y: projected[best][1] * view.k + view.y,
+          };
     },
     [projected, view, props.assets],
   );
@@ -296,22 +336,50 @@ export default function PortfolioMap(props: PortfolioMapProps) {
       />
       <div className={styles.controls}>
         <Tooltip content="Zoom in" relationship="label">
-          <Button size="small" style={ZOOM_BUTTON} data-testid="map-zoom-in" onClick={() => zoomAt(1.5, width / 2, height / 2)}>+</Button>
+          <Button
+            size="small"
+            style={ZOOM_BUTTON}
+            data-testid="map-zoom-in"
+            onClick={() => zoomAt(1.5, width / 2, height / 2)}
+          >
+            +
+          </Button>
         </Tooltip>
         <Tooltip content="Zoom out" relationship="label">
-          <Button size="small" style={ZOOM_BUTTON} data-testid="map-zoom-out" onClick={() => zoomAt(1 / 1.5, width / 2, height / 2)}>−</Button>
+          <Button
+            size="small"
+            style={ZOOM_BUTTON}
+            data-testid="map-zoom-out"
+            onClick={() => zoomAt(1 / 1.5, width / 2, height / 2)}
+          >
+            −
+          </Button>
         </Tooltip>
         <Tooltip content="Whole world" relationship="label">
-          <Button size="small" style={ZOOM_BUTTON} data-testid="map-zoom-reset" onClick={() => setView({ k: 1, x: 0, y: 0 })}>⟲</Button>
+          <Button
+            size="small"
+            style={ZOOM_BUTTON}
+            data-testid="map-zoom-reset"
+            onClick={() => setView({ k: 1, x: 0, y: 0 })}
+          >
+            ⟲
+          </Button>
         </Tooltip>
       </div>
       {hover ? (
-        <div className={styles.tip} data-testid="map-tooltip" style={{ left: Math.min(hover.x + 10, width - 160), top: Math.max(0, hover.y - 64) }}>
+        <div
+          className={styles.tip}
+          data-testid="map-tooltip"
+          style={{ left: Math.min(hover.x + 10, width - 160), top: Math.max(0, hover.y - 64) }}
+        >
           <strong>{hover.asset.entity_name || "(no name)"}</strong>
           <div>entity_id: {hover.asset.entity_id}</div>
           <div>
-            {props.hazard}: {labelOf(hover.asset, props.hazard) === "NONE" ? "no label" : labelOf(hover.asset, props.hazard)}
-            {hover.asset.risks[props.hazard]?.score !== null && hover.asset.risks[props.hazard] ? ` · score ${hover.asset.risks[props.hazard].score!.toFixed(3)}` : ""}
+            {props.hazard}:{" "}
+            {labelOf(hover.asset, props.hazard) === "NONE" ? "no label" : labelOf(hover.asset, props.hazard)}
+            {hover.asset.risks[props.hazard]?.score !== null && hover.asset.risks[props.hazard]
+              ? ` · score ${hover.asset.risks[props.hazard].score!.toFixed(3)}`
+              : ""}
           </div>
         </div>
       ) : null}

@@ -9,7 +9,13 @@ import { ErrorNotice } from "./ErrorNotice";
  * A list of the project's portfolios with a reload button. Picks the first one when nothing is
  * chosen yet. Test ids: `${testId}` (the select), `${testId}-reload`.
  */
-export function PortfolioSelect(props: { value: string; onChange: (name: string) => void; testId: string; label?: string; reloadKey?: unknown }) {
+export function PortfolioSelect(props: {
+  value: string;
+  onChange: (name: string) => void;
+  testId: string;
+  label?: string;
+  reloadKey?: unknown;
+}) {
   const { client, config } = useServices();
   const load = useCallback((signal: AbortSignal) => client!.portfolios.list({ signal }), [client]);
   const portfolios = useLoader<Portfolio[]>(client ? load : null, [client, config.project, props.reloadKey]);
@@ -24,7 +30,12 @@ export function PortfolioSelect(props: { value: string; onChange: (name: string)
     <div style={{ display: "flex", flexDirection: "column", gap: 4 }}>
       <div style={{ display: "flex", gap: 4, alignItems: "flex-end" }}>
         <Field label={props.label ?? "Portfolio"} style={{ flex: 1, minWidth: 0 }}>
-          <Select value={value} onChange={(_, data) => onChange(data.value)} data-testid={props.testId} disabled={portfolios.loading || names.length === 0}>
+          <Select
+            value={value}
+            onChange={(_, data) => onChange(data.value)}
+            data-testid={props.testId}
+            disabled={portfolios.loading || names.length === 0}
+          >
             {names.length === 0 ? <option value="">{portfolios.loading ? "Loading…" : "No portfolios"}</option> : null}
             {names.map((name) => (
               <option key={name} value={name}>
@@ -33,7 +44,12 @@ export function PortfolioSelect(props: { value: string; onChange: (name: string)
             ))}
           </Select>
         </Field>
-        <Button onClick={portfolios.reload} data-testid={`${props.testId}-reload`} aria-label="Reload portfolios" title="Reload portfolios">
+        <Button
+          onClick={portfolios.reload}
+          data-testid={`${props.testId}-reload`}
+          aria-label="Reload portfolios"
+          title="Reload portfolios"
+        >
           {portfolios.loading ? <Spinner size="extra-tiny" /> : "↻"}
         </Button>
       </div>

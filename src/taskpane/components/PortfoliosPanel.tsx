@@ -26,13 +26,18 @@ export function PortfoliosPanel() {
 
   const askDelete = () => {
     remove.reset();
-    void check.start(async () => (run ? findPortfolioUsage(run, portfolio) : { riskCells: { riskCells: 0, sheets: [] }, syncedRanges: [] }));
+    void check.start(async () =>
+      run ? findPortfolioUsage(run, portfolio) : { riskCells: { riskCells: 0, sheets: [] }, syncedRanges: [] },
+    );
   };
   const confirmDelete = async () => {
     const name = portfolio;
     check.reset();
     if (!client) return;
-    const done = await remove.start(async (signal) => ({ portfolio: name, answer: await deletePortfolio({ client, run, forget, portfolio: name, signal }) }));
+    const done = await remove.start(async (signal) => ({
+      portfolio: name,
+      answer: await deletePortfolio({ client, run, forget, portfolio: name, signal }),
+    }));
     if (done) setReloadKey((k) => k + 1);
   };
 
@@ -43,15 +48,29 @@ export function PortfoliosPanel() {
         appearance="primary"
         disabled={!client || !run || !portfolio || paste.running}
         data-testid="portfolios-assets"
-        onClick={() => client && run && paste.start((signal, onProgress) => pasteAssets({ client, run, portfolio, signal, onProgress }))}
+        onClick={() =>
+          client &&
+          run &&
+          paste.start((signal, onProgress) => pasteAssets({ client, run, portfolio, signal, onProgress }))
+        }
       >
         Assets into a new sheet
       </Button>
-      <TaskStatus task={paste} testId="portfolios-assets" success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} assets to sheet “${r.sheetName}”.`} />
-      <Button disabled={!client || !portfolio || check.running || remove.running || asking} data-testid="portfolios-delete" onClick={askDelete}>
+      <TaskStatus
+        task={paste}
+        testId="portfolios-assets"
+        success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} assets to sheet “${r.sheetName}”.`}
+      />
+      <Button
+        disabled={!client || !portfolio || check.running || remove.running || asking}
+        data-testid="portfolios-delete"
+        onClick={askDelete}
+      >
         Delete portfolio…
       </Button>
-      {check.state.status === "failed" ? <TaskStatus task={check} testId="portfolios-usage" success={() => null} /> : null}
+      {check.state.status === "failed" ? (
+        <TaskStatus task={check} testId="portfolios-usage" success={() => null} />
+      ) : null}
       {usage ? (
         <MessageBar intent="warning" layout="multiline" data-testid="portfolios-confirm">
           <MessageBarBody>
@@ -65,7 +84,8 @@ export function PortfoliosPanel() {
             ) : null}
             {usage.riskCells.riskCells > 0 ? (
               <div data-testid="portfolios-confirm-cells">
-                {usage.riskCells.riskCells} RISK cell{usage.riskCells.riskCells === 1 ? "" : "s"} read it ({usage.riskCells.sheets.join(", ")}): they will show an error.
+                {usage.riskCells.riskCells} RISK cell{usage.riskCells.riskCells === 1 ? "" : "s"} read it (
+                {usage.riskCells.sheets.join(", ")}): they will show an error.
               </div>
             ) : (
               <Text size={200}>No RISK cell in this workbook names it.</Text>
@@ -81,7 +101,11 @@ export function PortfoliosPanel() {
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      <TaskStatus task={remove} testId="portfolios-delete" success={(r) => <span data-testid="portfolios-deleted">{r.answer.message}</span>} />
+      <TaskStatus
+        task={remove}
+        testId="portfolios-delete"
+        success={(r) => <span data-testid="portfolios-deleted">{r.answer.message}</span>}
+      />
     </div>
   );
 }

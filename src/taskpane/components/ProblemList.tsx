@@ -16,10 +16,20 @@ export function ProblemList(props: { problems: RangeProblem[]; testId: string; o
         </MessageBarTitle>
         <ul style={{ margin: "4px 0 0", paddingLeft: 18, maxHeight: 240, overflowY: "auto" }}>
           {problems.map((problem, i) => (
-            <li key={i} data-testid={`${props.testId}-item`} data-address={problem.address} style={{ wordBreak: "break-word" }}>
+            <li
+              key={i}
+              data-testid={`${props.testId}-item`}
+              data-address={problem.address}
+              style={{ wordBreak: "break-word" }}
+            >
               {problem.cell ? (
                 <>
-                  <Link as="button" onClick={() => props.onSelect(problem.address)} data-testid={`${props.testId}-link`} aria-label={`Select cell ${problem.cell}`}>
+                  <Link
+                    as="button"
+                    onClick={() => props.onSelect(problem.address)}
+                    data-testid={`${props.testId}-link`}
+                    aria-label={`Select cell ${problem.cell}`}
+                  >
                     {problem.cell}
                   </Link>
                   {": "}

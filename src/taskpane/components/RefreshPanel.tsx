@@ -11,7 +11,12 @@ export function RefreshPanel() {
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <Text size={200}>Fetches fresh data for every RISK.* cell in the workbook.</Text>
-      <Button appearance="primary" disabled={!run || task.running} onClick={() => run && task.start(() => refreshAll({ run, emptyCache }))} data-testid="refresh-all">
+      <Button
+        appearance="primary"
+        disabled={!run || task.running}
+        onClick={() => run && task.start(() => refreshAll({ run, emptyCache }))}
+        data-testid="refresh-all"
+      >
         Refresh all
       </Button>
       <TaskStatus
@@ -20,7 +25,9 @@ export function RefreshPanel() {
         cancellable={false}
         success={(r) => (
           <span data-testid="refresh-count" data-count={r.riskCells}>
-            {r.riskCells === 0 ? "No RISK.* cells found." : `${r.riskCells} RISK.* cell${r.riskCells === 1 ? " is" : "s are"} refreshing (${r.sheets.join(", ")}).`}
+            {r.riskCells === 0
+              ? "No RISK.* cells found."
+              : `${r.riskCells} RISK.* cell${r.riskCells === 1 ? " is" : "s are"} refreshing (${r.sheets.join(", ")}).`}
           </span>
         )}
       />

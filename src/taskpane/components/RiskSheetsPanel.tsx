@@ -18,11 +18,17 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
   const matrix = useTask<PastedSheet[]>();
   const compare = useTask<PastedSheet[]>();
   const ready = Boolean(client && run && choice.portfolio);
-  const wrote = (sheets: PastedSheet[]) => `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount.toLocaleString("en-US")} rows)`).join(" and ")}.`;
+  const wrote = (sheets: PastedSheet[]) =>
+    `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount.toLocaleString("en-US")} rows)`).join(" and ")}.`;
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <Field label="Matrix cells hold">
-        <RadioGroup layout="horizontal" value={cells} onChange={(_, d) => setCells(d.value as "label" | "score")} data-testid="matrix-cells">
+        <RadioGroup
+          layout="horizontal"
+          value={cells}
+          onChange={(_, d) => setCells(d.value as "label" | "score")}
+          data-testid="matrix-cells"
+        >
           <Radio value="label" label="Labels" />
           <Radio value="score" label="Scores" />
         </RadioGroup>
@@ -31,7 +37,22 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
         appearance="primary"
         disabled={!ready || matrix.running}
         data-testid="matrix-start"
-        onClick={() => client && run && matrix.start((signal, onProgress) => pasteRiskMatrix({ client, run, portfolio: choice.portfolio, scenario: choice.scenario, window: choice.window, cells, signal, onProgress }))}
+        onClick={() =>
+          client &&
+          run &&
+          matrix.start((signal, onProgress) =>
+            pasteRiskMatrix({
+              client,
+              run,
+              portfolio: choice.portfolio,
+              scenario: choice.scenario,
+              window: choice.window,
+              cells,
+              signal,
+              onProgress,
+            }),
+          )
+        }
       >
         Risk matrix and label chart → new sheets
       </Button>
@@ -39,7 +60,21 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
       <Button
         disabled={!ready || !choice.hazard || compare.running}
         data-testid="compare-start"
-        onClick={() => client && run && compare.start((signal, onProgress) => pasteScenarioComparison({ client, run, portfolio: choice.portfolio, hazard: choice.hazard, window: choice.window, signal, onProgress }))}
+        onClick={() =>
+          client &&
+          run &&
+          compare.start((signal, onProgress) =>
+            pasteScenarioComparison({
+              client,
+              run,
+              portfolio: choice.portfolio,
+              hazard: choice.hazard,
+              window: choice.window,
+              signal,
+              onProgress,
+            }),
+          )
+        }
       >
         Compare scenarios for {choice.hazard || "a hazard"} → new sheet
       </Button>

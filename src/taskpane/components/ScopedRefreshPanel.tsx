@@ -25,18 +25,37 @@ export function ScopedRefreshPanel() {
 
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
-      <RadioGroup value={scope} onChange={(_, d) => setScope(d.value as Scope)} layout="horizontal" data-testid="scope-choice">
+      <RadioGroup
+        value={scope}
+        onChange={(_, d) => setScope(d.value as Scope)}
+        layout="horizontal"
+        data-testid="scope-choice"
+      >
         {(Object.keys(SCOPE_LABELS) as Scope[]).map((s) => (
           <Radio key={s} value={s} label={SCOPE_LABELS[s]} data-testid={`scope-${s}`} />
         ))}
       </RadioGroup>
-      <Checkbox label="Only cells showing an error" checked={onlyErrors} onChange={(_, d) => setOnlyErrors(Boolean(d.checked))} data-testid="scope-only-errors" />
+      <Checkbox
+        label="Only cells showing an error"
+        checked={onlyErrors}
+        onChange={(_, d) => setOnlyErrors(Boolean(d.checked))}
+        data-testid="scope-only-errors"
+      />
       <div style={{ display: "flex", alignItems: "center", gap: 8 }}>
         {counted.loading ? <Spinner size="tiny" /> : null}
         <Text size={200} data-testid="scope-count" data-count={cells ?? ""}>
-          {cells === undefined ? "Counting RISK cells…" : cells === 0 ? `No RISK cells${onlyErrors ? " showing an error" : ""} in this scope.` : `${cells.toLocaleString("en-US")} RISK cell${cells === 1 ? "" : "s"} in scope (${counted.data?.sheets.join(", ")}).`}
+          {cells === undefined
+            ? "Counting RISK cells…"
+            : cells === 0
+              ? `No RISK cells${onlyErrors ? " showing an error" : ""} in this scope.`
+              : `${cells.toLocaleString("en-US")} RISK cell${cells === 1 ? "" : "s"} in scope (${counted.data?.sheets.join(", ")}).`}
         </Text>
-        <Button size="small" appearance="subtle" onClick={() => setGeneration((g) => g + 1)} data-testid="scope-recount">
+        <Button
+          size="small"
+          appearance="subtle"
+          onClick={() => setGeneration((g) => g + 1)}
+          data-testid="scope-recount"
+        >
           Count again
         </Button>
       </div>
@@ -45,16 +64,25 @@ export function ScopedRefreshPanel() {
         appearance="primary"
         disabled={!run || task.running}
         data-testid="scope-refresh"
-        onClick={() => run && task.start((signal, onProgress) => refreshScope({ run, engine: defaultEngine(), scope, onlyErrors, signal, onProgress })).then(() => setGeneration((g) => g + 1))}
+        onClick={() =>
+          run &&
+          task
+            .start((signal, onProgress) =>
+              refreshScope({ run, engine: defaultEngine(), scope, onlyErrors, signal, onProgress }),
+            )
+            .then(() => setGeneration((g) => g + 1))
+        }
       >
-        Refresh {cells ? `${cells.toLocaleString("en-US")} cell${cells === 1 ? "" : "s"}` : SCOPE_LABELS[scope].toLowerCase()}
+        Refresh{" "}
+        {cells ? `${cells.toLocaleString("en-US")} cell${cells === 1 ? "" : "s"}` : SCOPE_LABELS[scope].toLowerCase()}
       </Button>
       <TaskStatus
         task={task}
         testId="scope"
         success={(r) => (
           <span data-testid="scope-done" data-count={r.riskCells}>
-            Refreshed {r.riskCells.toLocaleString("en-US")} RISK cell{r.riskCells === 1 ? "" : "s"} ({r.sheets.join(", ")}); other cells kept their cached results.
+            Refreshed {r.riskCells.toLocaleString("en-US")} RISK cell{r.riskCells === 1 ? "" : "s"} (
+            {r.sheets.join(", ")}); other cells kept their cached results.
           </span>
         )}
       />

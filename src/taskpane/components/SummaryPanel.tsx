@@ -22,8 +22,20 @@ export function SummaryPanel() {
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="summary-portfolio" />
-      <ChoiceField label="Scenario" value={scenario} onChange={setScenario} choices={SCENARIO_CHOICES} emptyLabel="All scenarios" testId="summary-scenario" />
-      <Checkbox label="Also the extended summary (metrics per hazard)" checked={extended} onChange={(_, d) => setExtended(d.checked === true)} data-testid="summary-extended" />
+      <ChoiceField
+        label="Scenario"
+        value={scenario}
+        onChange={setScenario}
+        choices={SCENARIO_CHOICES}
+        emptyLabel="All scenarios"
+        testId="summary-scenario"
+      />
+      <Checkbox
+        label="Also the extended summary (metrics per hazard)"
+        checked={extended}
+        onChange={(_, d) => setExtended(d.checked === true)}
+        data-testid="summary-extended"
+      />
       {extended && !scenario ? (
         <ChoiceField
           label="Extended summary scenario"
@@ -38,16 +50,37 @@ export function SummaryPanel() {
         appearance="primary"
         disabled={!client || !run || !portfolio || task.running}
         data-testid="summary-start"
-        onClick={() => client && run && task.start((signal, onProgress) => pasteSummary({ client, run, portfolio, scenario: scenario || undefined, extended, extendedScenario, signal, onProgress }))}
+        onClick={() =>
+          client &&
+          run &&
+          task.start((signal, onProgress) =>
+            pasteSummary({
+              client,
+              run,
+              portfolio,
+              scenario: scenario || undefined,
+              extended,
+              extendedScenario,
+              signal,
+              onProgress,
+            }),
+          )
+        }
       >
         Pull summary into new sheets
       </Button>
       <DownloadButton
         testId="summary-download"
         disabled={!client || !portfolio}
-        download={(signal, onProgress) => downloadSummary({ client: client!, portfolio, scenario: scenario || undefined, signal, onProgress })}
+        download={(signal, onProgress) =>
+          downloadSummary({ client: client!, portfolio, scenario: scenario || undefined, signal, onProgress })
+        }
       />
-      <TaskStatus task={task} testId="summary" success={(sheets) => `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount} rows)`).join(" and ")}.`} />
+      <TaskStatus
+        task={task}
+        testId="summary"
+        success={(sheets) => `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount} rows)`).join(" and ")}.`}
+      />
     </div>
   );
 }

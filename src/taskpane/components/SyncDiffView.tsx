@@ -49,22 +49,38 @@ function Category(props: { id: string; title: string; entries: DiffEntry[]; line
 export function SyncDiffView(props: { diff: SyncDiff }) {
   const { diff } = props;
   return (
-    <div data-testid="sync-diff" data-key={diff.key} style={{ display: "flex", flexDirection: "column", gap: 2, marginTop: 4 }}>
+    <div
+      data-testid="sync-diff"
+      data-key={diff.key}
+      style={{ display: "flex", flexDirection: "column", gap: 2, marginTop: 4 }}
+    >
       <Text weight="semibold" data-testid="sync-diff-summary">
-        {diff.added.length} added · {diff.removed.length} removed · {diff.moved.length} moved · {diff.relabelled.length} relabelled · {diff.unchanged} unchanged
+        {diff.added.length} added · {diff.removed.length} removed · {diff.moved.length} moved · {diff.relabelled.length}{" "}
+        relabelled · {diff.unchanged} unchanged
       </Text>
       <Text size={200}>
-        {diff.key === "entity_id" ? "Matched by entity_id." : `Matched by position (${diff.keyReason ?? "no entity_ids"}).`}
-        {diff.reindexed > 0 ? ` ${diff.reindexed} kept assets change position: formulas naming them by index will read another asset; by entity_id they follow.` : ""}
+        {diff.key === "entity_id"
+          ? "Matched by entity_id."
+          : `Matched by position (${diff.keyReason ?? "no entity_ids"}).`}
+        {diff.reindexed > 0
+          ? ` ${diff.reindexed} kept assets change position: formulas naming them by index will read another asset; by entity_id they follow.`
+          : ""}
       </Text>
       <Category id="added" title="Added" entries={diff.added} line={(e) => `${who(e)}, ${where(e)}`} />
       <Category id="removed" title="Removed" entries={diff.removed} line={(e) => `${who(e)}, ${where(e)}`} />
-      <Category id="moved" title="Moved" entries={diff.moved} line={(e) => `${who(e)}: ${formatKm(e.distanceKm ?? 0)} (${point(e.from)} → ${point(e.to)}), ${where(e)}`} />
+      <Category
+        id="moved"
+        title="Moved"
+        entries={diff.moved}
+        line={(e) => `${who(e)}: ${formatKm(e.distanceKm ?? 0)} (${point(e.from)} → ${point(e.to)}), ${where(e)}`}
+      />
       <Category
         id="relabelled"
         title="Relabelled"
         entries={diff.relabelled}
-        line={(e) => `${who(e)}: ${(e.changes ?? []).map((c) => `${c.key} “${c.before}” → “${c.after}”`).join(", ")}, ${where(e)}`}
+        line={(e) =>
+          `${who(e)}: ${(e.changes ?? []).map((c) => `${c.key} “${c.before}” → “${c.after}”`).join(", ")}, ${where(e)}`
+        }
       />
     </div>
   );

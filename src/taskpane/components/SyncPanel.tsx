@@ -1,8 +1,24 @@
-import { Button, Field, Input, MessageBar, MessageBarBody, Radio, RadioGroup, Select, Text } from "@fluentui/react-components";
+import {
+  Button,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Radio,
+  RadioGroup,
+  Select,
+  Text,
+} from "@fluentui/react-components";
 import { useCallback, useRef, useState } from "react";
 import type { TableInfo } from "../../excel/readRange";
 import { portfolioNameProblem, suggestPortfolioName } from "../../shaping/portfolioName";
-import { listWorkbookTables, selectProblemCell, syncRangeToPortfolio, type ReplaceQuestion, type SyncResult } from "../actions/sync";
+import {
+  listWorkbookTables,
+  selectProblemCell,
+  syncRangeToPortfolio,
+  type ReplaceQuestion,
+  type SyncResult,
+} from "../actions/sync";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
 import { useTask } from "../hooks/useTask";
@@ -43,23 +59,47 @@ export function SyncPanel() {
 
   const sync = (split = false) => {
     if (!client || !run) return;
-    const source = sourceKind === "table" ? { kind: "table" as const, name: tableName || tables.data?.[0]?.name || "" } : { kind: "selection" as const };
+    const source =
+      sourceKind === "table"
+        ? { kind: "table" as const, name: tableName || tables.data?.[0]?.name || "" }
+        : { kind: "selection" as const };
     setSelectError(undefined);
-    void task.start((signal, onProgress) => syncRangeToPortfolio({ client, run, source, portfolio: portfolio.trim(), confirmReplace, forget, split, signal, onProgress }));
+    void task.start((signal, onProgress) =>
+      syncRangeToPortfolio({
+        client,
+        run,
+        source,
+        portfolio: portfolio.trim(),
+        confirmReplace,
+        forget,
+        split,
+        signal,
+        onProgress,
+      }),
+    );
   };
   const result = task.state.status === "done" ? task.state.result : undefined;
 
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <Text size={200}>
-        A header row with entity_id, entity_name, lat, lng (or Latitude/Longitude/Lon) and label:&lt;key&gt; columns; other columns become labels. Importing replaces the portfolio's assets.
+        A header row with entity_id, entity_name, lat, lng (or Latitude/Longitude/Lon) and label:&lt;key&gt; columns;
+        other columns become labels. Importing replaces the portfolio's assets.
       </Text>
-      <RadioGroup value={sourceKind} onChange={(_, d) => setSourceKind(d.value as "selection" | "table")} layout="horizontal" aria-label="Source">
+      <RadioGroup
+        value={sourceKind}
+        onChange={(_, d) => setSourceKind(d.value as "selection" | "table")}
+        layout="horizontal"
+        aria-label="Source"
+      >
         <Radio value="selection" label="Selection" data-testid="sync-source-selection" />
         <Radio value="table" label="Named table" data-testid="sync-source-table" />
       </RadioGroup>
       {sourceKind === "table" ? (
-        <Field label="Table" validationMessage={tables.data && tables.data.length === 0 ? "This workbook has no tables." : undefined}>
+        <Field
+          label="Table"
+          validationMessage={tables.data && tables.data.length === 0 ? "This workbook has no tables." : undefined}
+        >
           <Select
             value={tableName || tables.data?.[0]?.name || ""}
             onChange={(_, d) => {
@@ -77,17 +117,33 @@ export function SyncPanel() {
           </Select>
         </Field>
       ) : null}
-      <Field label="Portfolio" hint="3 to 30 letters, digits, _ and -. Created when it does not exist." validationState={nameProblem ? "error" : "none"} validationMessage={nameProblem ?? undefined}>
-        <Input value={portfolio} onChange={(_, d) => setPortfolio(d.value)} placeholder="e.g. my_sites" data-testid="sync-portfolio" />
+      <Field
+        label="Portfolio"
+        hint="3 to 30 letters, digits, _ and -. Created when it does not exist."
+        validationState={nameProblem ? "error" : "none"}
+        validationMessage={nameProblem ?? undefined}
+      >
+        <Input
+          value={portfolio}
+          onChange={(_, d) => setPortfolio(d.value)}
+          placeholder="e.g. my_sites"
+          data-testid="sync-portfolio"
+        />
       </Field>
-      <Button appearance="primary" onClick={() => sync()} disabled={!client || !run || task.running || portfolio.trim() === "" || nameProblem !== null} data-testid="sync-start">
+      <Button
+        appearance="primary"
+        onClick={() => sync()}
+        disabled={!client || !run || task.running || portfolio.trim() === "" || nameProblem !== null}
+        data-testid="sync-start"
+      >
         Sync to portfolio
       </Button>
       {question ? (
         <MessageBar intent="warning" layout="multiline" data-testid="sync-confirm">
           <MessageBarBody>
             <div>
-              Portfolio {question.portfolio} holds {question.existingCount} asset{question.existingCount === 1 ? "" : "s"}. Importing replaces them with these {question.newCount}.
+              Portfolio {question.portfolio} holds {question.existingCount} asset
+              {question.existingCount === 1 ? "" : "s"}. Importing replaces them with these {question.newCount}.
             </div>
             <SyncDiffView diff={question.diff} />
             <div style={{ display: "flex", gap: 8, marginTop: 6 }}>
@@ -105,7 +161,8 @@ export function SyncPanel() {
         <MessageBar intent="warning" layout="multiline" data-testid="sync-too-many">
           <MessageBarBody>
             <div>
-              {result.rowCount.toLocaleString("en-US")} asset rows in {result.address}: a portfolio holds at most 5,000. Nothing was sent.
+              {result.rowCount.toLocaleString("en-US")} asset rows in {result.address}: a portfolio holds at most 5,000.
+              Nothing was sent.
             </div>
             {result.problem ? (
               <div>{result.problem}</div>
@@ -125,7 +182,9 @@ export function SyncPanel() {
         <ProblemList
           problems={result.problems}
           testId="sync-problems"
-          onSelect={(address) => run && selectProblemCell(run, address).then(() => setSelectError(undefined), setSelectError)}
+          onSelect={(address) =>
+            run && selectProblemCell(run, address).then(() => setSelectError(undefined), setSelectError)
+          }
         />
       ) : (
         <TaskStatus
@@ -137,13 +196,23 @@ export function SyncPanel() {
             ) : r.outcome === "synced" ? (
               <span data-testid="sync-done">
                 {r.portfolio}: {r.assetCount} assets from {r.address}
-                {r.uploaded ? (r.created ? " (new portfolio)" : " (replaced)") : " (already up to date, nothing uploaded)"}. Risk data is available
+                {r.uploaded
+                  ? r.created
+                    ? " (new portfolio)"
+                    : " (replaced)"
+                  : " (already up to date, nothing uploaded)"}
+                . Risk data is available
                 {r.uploaded || r.created ? "; RISK cells are recalculating." : "."}
               </span>
             ) : r.outcome === "split" ? (
               <span data-testid="sync-split-done">
                 {r.assetCount} assets from {r.address} in {r.parts.length} portfolios:{" "}
-                {r.parts.map((p) => `${p.portfolio} (${p.outcome === "synced" ? `${p.assetCount} assets` : "kept its assets"})`).join(", ")}.
+                {r.parts
+                  .map(
+                    (p) => `${p.portfolio} (${p.outcome === "synced" ? `${p.assetCount} assets` : "kept its assets"})`,
+                  )
+                  .join(", ")}
+                .
               </span>
             ) : null
           }

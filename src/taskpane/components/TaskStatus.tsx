@@ -8,17 +8,32 @@ import { ErrorNotice } from "./ErrorNotice";
  * task runs, the error when it failed, and `success(result)` when it is done.
  * Test ids: `${testId}-progress`, `${testId}-cancel`, `${testId}-error`, `${testId}-result`.
  */
-export function TaskStatus<T>(props: { task: Task<T>; testId: string; success: (result: T) => ReactNode; cancellable?: boolean }) {
+export function TaskStatus<T>(props: {
+  task: Task<T>;
+  testId: string;
+  success: (result: T) => ReactNode;
+  cancellable?: boolean;
+}) {
   const { task, testId } = props;
   const state = task.state;
   if (state.status === "running") {
     const fraction = state.progress?.fraction;
     return (
-      <div data-testid={`${testId}-progress`} role="status" aria-live="polite" style={{ display: "flex", flexDirection: "column", gap: 4 }}>
+      <div
+        data-testid={`${testId}-progress`}
+        role="status"
+        aria-live="polite"
+        style={{ display: "flex", flexDirection: "column", gap: 4 }}
+      >
         <ProgressBar value={fraction} max={1} thickness="large" aria-label={state.progress?.message ?? "Working"} />
         <Text size={200}>{state.progress?.message ?? "Working…"}</Text>
         {props.cancellable === false ? null : (
-          <Button size="small" onClick={task.cancel} data-testid={`${testId}-cancel`} style={{ alignSelf: "flex-start" }}>
+          <Button
+            size="small"
+            onClick={task.cancel}
+            data-testid={`${testId}-cancel`}
+            style={{ alignSelf: "flex-start" }}
+          >
             Cancel
           </Button>
         )}

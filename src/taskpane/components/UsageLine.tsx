@@ -8,7 +8,8 @@ const EVERY_MS = 2_000;
 
 /** "12 requests sent · 340 answered from cache · 1 failed": the RISK functions' counters since start. */
 export function usageText(stats: Pick<EngineStats, "requests" | "cacheHits" | "failures">): string {
-  const n = (value: number, one: string, many: string) => `${value.toLocaleString("en-US")} ${value === 1 ? one : many}`;
+  const n = (value: number, one: string, many: string) =>
+    `${value.toLocaleString("en-US")} ${value === 1 ? one : many}`;
   return `Since start: ${n(stats.requests, "request", "requests")} sent · ${n(stats.cacheHits, "answer", "answers")} from cache · ${n(stats.failures, "failure", "failures")}`;
 }
 
@@ -25,7 +26,14 @@ export function UsageLine(props: { read?: () => Pick<EngineStats, "requests" | "
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return (
-    <Text size={100} style={{ color: tokens.colorNeutralForeground3 }} data-testid="usage-line" data-requests={stats.requests} data-cache-hits={stats.cacheHits} data-failures={stats.failures}>
+    <Text
+      size={100}
+      style={{ color: tokens.colorNeutralForeground3 }}
+      data-testid="usage-line"
+      data-requests={stats.requests}
+      data-cache-hits={stats.cacheHits}
+      data-failures={stats.failures}
+    >
       {usageText(stats)}
     </Text>
   );

@@ -17,16 +17,44 @@ export function VisualPanel() {
   const set = (patch: Partial<SummaryChoice>) => setChoice((c) => ({ ...c, ...patch }));
   const onHazards = (found: string[]) => {
     setHazards(found);
-    setChoice((c) => (c.hazard && found.includes(c.hazard) ? c : { ...c, hazard: found.includes("flood_potential") ? "flood_potential" : (found[0] ?? "") }));
+    setChoice((c) =>
+      c.hazard && found.includes(c.hazard)
+        ? c
+        : { ...c, hazard: found.includes("flood_potential") ? "flood_potential" : (found[0] ?? "") },
+    );
   };
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
-      <PortfolioSelect value={choice.portfolio} onChange={(portfolio) => set({ portfolio })} testId="visual-portfolio" />
+      <PortfolioSelect
+        value={choice.portfolio}
+        onChange={(portfolio) => set({ portfolio })}
+        testId="visual-portfolio"
+      />
       <div style={{ display: "flex", gap: 8, flexWrap: "wrap" }}>
-        <ChoiceField label="Scenario" value={choice.scenario} onChange={(scenario) => set({ scenario })} choices={SCENARIO_CHOICES} testId="visual-scenario" style={{ flex: "1 1 90px" }} />
-        <ChoiceField label="Window" value={String(choice.window)} onChange={(w) => set({ window: Number(w) })} choices={WINDOW_CHOICES.map((w) => ({ value: w, label: `${w} years` }))} testId="visual-window" style={{ flex: "1 1 90px" }} />
+        <ChoiceField
+          label="Scenario"
+          value={choice.scenario}
+          onChange={(scenario) => set({ scenario })}
+          choices={SCENARIO_CHOICES}
+          testId="visual-scenario"
+          style={{ flex: "1 1 90px" }}
+        />
+        <ChoiceField
+          label="Window"
+          value={String(choice.window)}
+          onChange={(w) => set({ window: Number(w) })}
+          choices={WINDOW_CHOICES.map((w) => ({ value: w, label: `${w} years` }))}
+          testId="visual-window"
+          style={{ flex: "1 1 90px" }}
+        />
       </div>
-      <ChoiceField label="Colour by hazard" value={choice.hazard} onChange={(hazard) => set({ hazard })} choices={hazards} testId="visual-hazard" />
+      <ChoiceField
+        label="Colour by hazard"
+        value={choice.hazard}
+        onChange={(hazard) => set({ hazard })}
+        choices={hazards}
+        testId="visual-hazard"
+      />
       <MapPanel choice={choice} onHazards={onHazards} />
       <Divider />
       <RiskSheetsPanel choice={choice} />

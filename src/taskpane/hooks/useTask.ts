@@ -13,7 +13,9 @@ export interface Task<T> {
   state: TaskState<T>;
   running: boolean;
   /** Starts `work` (cancelling one still running); resolves with its result or undefined on failure. */
-  start: (work: (signal: AbortSignal, onProgress: (progress: Progress) => void) => Promise<T>) => Promise<T | undefined>;
+  start: (
+    work: (signal: AbortSignal, onProgress: (progress: Progress) => void) => Promise<T>,
+  ) => Promise<T | undefined>;
   /** Fires the running operation's AbortSignal. */
   cancel: () => void;
   /** Back to idle (e.g. after the user closed a message). */

@@ -32,7 +32,15 @@ export function buildAddin(env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [path.join(ROOT, "node_modules", "webpack", "bin", "webpack.js"), "--mode", "development", "--output-path", outDir, "--stats", "errors-only"],
+      [
+        path.join(ROOT, "node_modules", "webpack", "bin", "webpack.js"),
+        "--mode",
+        "development",
+        "--output-path",
+        outDir,
+        "--stats",
+        "errors-only",
+      ],
       // `env` explicitly: jest gives a test file its own copy of process.env, which a child never sees.
       { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } },
     );
@@ -72,7 +80,10 @@ export async function startAddinServer(buildDir: string, emulatorUrl: string): P
       response.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    response.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+    response.writeHead(200, {
+      "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
+      "cache-control": "no-store",
+    });
     createReadStream(file).pipe(response);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -56,7 +56,8 @@ export function watchPage(page: Page): string[] {
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
   page.on("console", (message) => {
     // Failed requests show up in the tests' own assertions (and are expected when a service is down).
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(`console.error: ${message.text()}`);
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+      problems.push(`console.error: ${message.text()}`);
   });
   return problems;
 }

@@ -22,7 +22,11 @@ export interface HarnessPage {
 }
 
 /** Open the harness in a fresh browser context; `demo: false` starts with an empty workbook. */
-export async function openHarness(browser: Browser, origin: string, options: { demo?: boolean } = {}): Promise<HarnessPage> {
+export async function openHarness(
+  browser: Browser,
+  origin: string,
+  options: { demo?: boolean } = {},
+): Promise<HarnessPage> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ignoreHTTPSErrors: true });
   const page = await context.newPage();
   const problems = watchPage(page);
@@ -54,14 +58,20 @@ export async function pasteAt(page: Page, address: string, tsv: string): Promise
  * The text of the element with this data-testid once `accept` says yes (the page renders on its next
  * turn, and the task pane whenever React does); fails after the timeout showing the last text.
  */
-export async function textWhen(page: Page, testId: string, accept: (text: string) => boolean, timeoutMs = 15_000): Promise<string> {
+export async function textWhen(
+  page: Page,
+  testId: string,
+  accept: (text: string) => boolean,
+  timeoutMs = 15_000,
+): Promise<string> {
   const locator = page.getByTestId(testId).first();
   const deadline = Date.now() + timeoutMs;
   let text = "";
   for (;;) {
     text = (await locator.textContent({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => null)) ?? "";
     if (accept(text)) return text;
-    if (Date.now() > deadline) throw new Error(`[data-testid="${testId}"] never showed the expected text; last: "${text}"`);
+    if (Date.now() > deadline)
+      throw new Error(`[data-testid="${testId}"] never showed the expected text; last: "${text}"`);
     await page.waitForTimeout(50);
   }
 }
@@ -87,7 +97,11 @@ export function cells(page: Page, address: string): Promise<CellInfo[][]> {
     const api = window.harness as HarnessApi;
     const [sheet, local] = a.includes("!") ? a.split("!") : [undefined, a];
     const [from, to = from] = local.split(":");
-    const col = (s: string) => s.replace(/\d+/g, "").split("").reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+    const col = (s: string) =>
+      s
+        .replace(/\d+/g, "")
+        .split("")
+        .reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
     const row = (s: string) => Number(s.replace(/\D+/g, "")) - 1;
     const letters = (c: number) => {
       let n = c + 1;
@@ -101,7 +115,8 @@ export function cells(page: Page, address: string): Promise<CellInfo[][]> {
     const out: CellInfo[][] = [];
     for (let r = row(from); r <= row(to); r++) {
       const line: CellInfo[] = [];
-      for (let c = col(from); c <= col(to); c++) line.push(api.getCell(`${sheet ? `${sheet}!` : ""}${letters(c)}${r + 1}`));
+      for (let c = col(from); c <= col(to); c++)
+        line.push(api.getCell(`${sheet ? `${sheet}!` : ""}${letters(c)}${r + 1}`));
       out.push(line);
     }
     return out;

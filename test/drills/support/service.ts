@@ -27,11 +27,17 @@ export interface DrillService {
  */
 export async function startDrillService(options: EmulatorOptions = {}): Promise<DrillService> {
   const emulator = await startEmulator({ port: 0, quiet: true, processingDelayMs: 30, ...options });
-  const connection: ConnectionConfig = { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: "demo-key", project: "demo" };
+  const connection: ConnectionConfig = {
+    baseUrl: emulator.baseUrl,
+    natureUrl: emulator.natureUrl,
+    apiKey: "demo-key",
+    project: "demo",
+  };
   return {
     emulator,
     connection,
-    client: (transport = {}) => new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000, fetch: closingFetch, ...transport }),
+    client: (transport = {}) =>
+      new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000, fetch: closingFetch, ...transport }),
     async stats() {
       const response = await closingFetch(`${emulator.url}/__emulator/stats`);
       return (await response.json()) as EmulatorStats;

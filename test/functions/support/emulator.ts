@@ -18,7 +18,12 @@ export interface EmulatorFixture {
 
 export async function startEmulatorFixture(options: EmulatorOptions = {}): Promise<EmulatorFixture> {
   const emulator = await startEmulator({ port: 0, quiet: true, ...options });
-  const connection: ConnectionConfig = { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
+  const connection: ConnectionConfig = {
+    baseUrl: emulator.baseUrl,
+    natureUrl: emulator.natureUrl,
+    apiKey: DEMO_API_KEY,
+    project: DEMO_PROJECT,
+  };
   return {
     emulator,
     connection,
@@ -46,14 +51,20 @@ export function assetsCsv(count: number): string {
 }
 
 /** Creates (or replaces) a portfolio from a CSV and waits until its risk data is available. */
-export async function importPortfolio(client: RiskClient, name: string, csv: string, timeoutMs = 15_000): Promise<void> {
+export async function importPortfolio(
+  client: RiskClient,
+  name: string,
+  csv: string,
+  timeoutMs = 15_000,
+): Promise<void> {
   await client.portfolios.create(name).catch(() => undefined); // exists already: the import replaces its assets
   await client.portfolios.importAssets(name, csv);
   const started = Date.now();
   for (;;) {
     const portfolio = await client.portfolios.get(name);
     if (portfolio.status === RISK_DATA_AVAILABLE) return;
-    if (Date.now() - started > timeoutMs) throw new Error(`portfolio ${name} still "${portfolio.status}" after ${timeoutMs} ms`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`portfolio ${name} still "${portfolio.status}" after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -11,6 +11,7 @@ export function asExcelCalls<T extends Record<string, unknown>>(functions: T): {
 
 /** The one value of a 1×1 result (the single-cell form of a column function). */
 export function only<T>(result: T[][]): T {
-  if (result.length !== 1 || result[0]!.length !== 1) throw new Error(`expected a 1×1 result, got ${JSON.stringify(result).slice(0, 100)}`);
+  if (result.length !== 1 || result[0]!.length !== 1)
+    throw new Error(`expected a 1×1 result, got ${JSON.stringify(result).slice(0, 100)}`);
   return result[0]![0]!;
 }

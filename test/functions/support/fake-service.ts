@@ -23,7 +23,12 @@ export async function startFakeService(handler: FakeHandler) {
   let closedEarly = 0;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const request: SeenRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers };
+    const request: SeenRequest = {
+      method: req.method ?? "GET",
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+    };
     seen.push(request);
     open++;
     peakOpen = Math.max(peakOpen, open);
@@ -78,7 +83,7 @@ export function sendJson(res: ServerResponse, body: unknown, status = 200): void
 
 /** A search answer whose scores are derived from the point, so each point's numbers differ. */
 export function searchAnswer(lat: number, lng: number) {
-  const score = (salt: number) => Math.round((Math.abs(Math.sin(lat * 12.9898 + lng * 78.233 + salt)) * 1000)) / 1000;
+  const score = (salt: number) => Math.round(Math.abs(Math.sin(lat * 12.9898 + lng * 78.233 + salt)) * 1000) / 1000;
   const entries = (salt: number) =>
     ["floods", "cyclones", "drought", "heatwaves", "sea_level_rise", "wildfire"].map((hazard, i) => {
       const value = score(salt + i);
@@ -90,7 +95,12 @@ export function searchAnswer(lat: number, lng: number) {
       {
         type: "Feature",
         geometry: { type: "Point", coordinates: [lng, lat] },
-        properties: { physical_risk_exposure: { local: { "15yr": entries(1), "30yr": entries(2) }, background: { "15yr": entries(3), "30yr": entries(4) } } },
+        properties: {
+          physical_risk_exposure: {
+            local: { "15yr": entries(1), "30yr": entries(2) },
+            background: { "15yr": entries(3), "30yr": entries(4) },
+          },
+        },
       },
     ],
   };

@@ -16,7 +16,9 @@ export const closingFetch: typeof fetch = (input, init) =>
     if (signal?.aborted) return reject(signal.reason ?? new DOMException("aborted", "AbortError"));
 
     const bodyPromise: Promise<Buffer | undefined> =
-      source && source.body && method !== "GET" ? source.arrayBuffer().then((b) => Buffer.from(b)) : Promise.resolve(undefined);
+      source && source.body && method !== "GET"
+        ? source.arrayBuffer().then((b) => Buffer.from(b))
+        : Promise.resolve(undefined);
     bodyPromise.then((body) => {
       const req = request(url, { method, headers: Object.fromEntries(headers), agent: false }, (res) => {
         const chunks: Buffer[] = [];
