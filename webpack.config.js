@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-require-imports */
 /**
  * Builds the add-in:
  *  - `functions` (src/functions/functions.ts): the RISK.* custom functions. The metadata plugin
@@ -24,7 +23,7 @@ const { devServerOptions } = require("./scripts/dev-server-options");
 const DEV_ORIGIN = "https://localhost:3000/";
 const OFFICE_JS_CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
 
-module.exports = (env = {}, argv = {}) => {
+module.exports = (_env = {}, argv = {}) => {
   const dev = argv.mode !== "production";
   const publicUrl = ensureSlash(process.env.ADDIN_PUBLIC_URL || "https://climate-risk-addin.example.com/");
   const defaultServiceUrl = process.env.RISK_DEFAULT_SERVICE_URL || (dev ? "/emulator" : undefined);

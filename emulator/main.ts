@@ -20,7 +20,8 @@ const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: "number" | "stri
 function parseArgs(argv: string[]): EmulatorOptions {
   const opts: Record<string, unknown> = { port: 4010 };
   for (let i = 0; i < argv.length; i++) {
-    let [flag, value] = argv[i].split("=", 2) as [string, string | undefined];
+    const [flag, inline] = argv[i].split("=", 2) as [string, string | undefined];
+    let value = inline;
     if (flag === "--quiet") {
       opts.quiet = true;
       continue;

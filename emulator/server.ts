@@ -170,7 +170,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           : err.code === "FST_ERR_MAX_PARAM_LENGTH"
             ? `a path segment is longer than the limit of ${MAX_PATH_SEGMENT} characters`
             : err.message;
-      return reply.code(err.code === "FST_ERR_MAX_PARAM_LENGTH" ? 414 : 400).send({ errors: [what] });
+      // send() writes the answer now; the reply it returns (a thenable) is not needed.
+      void reply.code(err.code === "FST_ERR_MAX_PARAM_LENGTH" ? 414 : 400).send({ errors: [what] });
     },
     // Errors of the HTTP parser itself (malformed request line, headers too large, timeouts).
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
@@ -196,7 +197,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
-    parseJson(req, body as string, (err, value) => {
+    // The default parser answers through `done`; its return value carries nothing.
+    void parseJson(req, body as string, (err, value) => {
       if (err) return done(err, undefined);
       if (jsonDepth(value) > MAX_JSON_DEPTH) {
         return done(

@@ -22,6 +22,7 @@ export function unzipCsvFiles(data: Uint8Array): CsvFileTable[] {
   } catch (error) {
     throw new Error(
       `The export is not a readable ZIP archive (${error instanceof Error ? error.message : String(error)}).`,
+      { cause: error },
     );
   }
   return Object.keys(files)

@@ -11,6 +11,7 @@ export const MAX_SHEET_NAME_LENGTH = 31;
 export function makeValidSheetName(desired: string): string {
   let name = desired
     .replace(/[[\]:*?/\\]/g, "_")
+    // eslint-disable-next-line no-control-regex -- Excel refuses control characters in sheet names
     .replace(/[\u0000-\u001f]/g, " ")
     .replace(/\s+/g, " ")
     .trim();

@@ -63,9 +63,7 @@ function asText(value: CellValue): string {
 }
 
 function codePoints(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
+  return Array.from(text).length;
 }
 
 /** Validate an asset range; see {@link AssetValidation}. Never throws on bad cell content. */

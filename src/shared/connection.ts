@@ -88,7 +88,7 @@ export function isDefaultConnection(): boolean {
 
 /** Reads the stored connection (once at start-up); a missing or unreadable entry means the default. */
 export async function loadConnection(): Promise<ConnectionConfig> {
-  let text: string | null = null;
+  let text: string | null;
   try {
     text = await currentStorage().getItem(STORAGE_KEY);
   } catch {

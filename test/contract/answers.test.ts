@@ -23,7 +23,7 @@ async function read(
   path: string,
   options: Parameters<typeof call>[3] = {},
   expected = 200,
-): Promise<any> {
+): Promise<unknown> {
   const r = await call(emu, method, path, options);
   if (r.status !== expected) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
   const values = Array.isArray(r.body) && record !== "SearchResult" ? r.body : [r.body];
@@ -57,13 +57,13 @@ beforeAll(async () => {
   await read("Vector", "POST", `${C}/vector`, { form: form("contract-multi", FEATURE) }, 201);
   await read("Vector", "PUT", `${C}/vector`, { form: form("contract-multi", FEATURE) });
   await read("VectorWithGeoJson", "GET", `${C}/vector/1`);
-  const udf = await read(
+  const udf = (await read(
     "Udf",
     "POST",
     `${C}/udf`,
     { json: { name: "contract-udf", equation: { inputLayers: ["demo-losses"], operation: ".loss_flood_bsln" } } },
     201,
-  );
+  )) as { id: number };
   await read("Udf", "GET", `${C}/udf`);
   await read("UdfWithEquation", "GET", `${C}/udf/${udf.id}`);
   await read("UdfUpdated", "PUT", `${C}/udf`, {
@@ -115,13 +115,15 @@ test("a required field omitted, or of another type, fails (the schemas are not v
 });
 
 test("the issue's own examples: metadata without created_at, or with spatial_resolution as text, fails", () => {
-  const meta = answers.find((a) => a.record === "DatasetMetadata")!.value as Record<string, any>;
+  const meta = answers.find((a) => a.record === "DatasetMetadata")!.value as Record<string, unknown> & {
+    indicators: Array<Record<string, unknown>>;
+  };
   expect(issues(PUBLISHED.DatasetMetadata, meta)).toEqual([]);
   const { created_at: _c, ...noCreated } = meta;
   expect(issues(PUBLISHED.DatasetMetadata, noCreated).join()).toMatch(/^created_at: /);
   const textual = {
     ...meta,
-    indicators: meta.indicators.map((i: any) => ({ ...i, spatial_resolution: "0.25 degree" })),
+    indicators: meta.indicators.map((i) => ({ ...i, spatial_resolution: "0.25 degree" })),
   };
   expect(issues(PUBLISHED.DatasetMetadata, textual).join()).toMatch(/indicators\.0\.spatial_resolution: /);
 });

@@ -10,6 +10,8 @@ import type { RunningEmulator } from "../../emulator/server";
 import { call, start } from "../emulator/helpers";
 import { PUBLISHED, type RecordName } from "./published";
 
+// OpenAPI documents are walked as untyped JSON: their shape is what this test checks.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 let emu: RunningEmulator;
 let docs: Array<{ name: string; doc: Json }>;

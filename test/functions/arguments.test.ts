@@ -1,7 +1,7 @@
 import { RiskEngine } from "../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import * as TypedRISK from "../../src/functions/functions";
-import { asExcelCalls, only } from "./support/excel-calls";
+import { asExcelCalls } from "./support/excel-calls";
 
 const RISK = asExcelCalls(TypedRISK);
 import { createInvocation } from "../../testing/invocation";

@@ -28,6 +28,8 @@ export class StaleCells {
   /** The evaluation (its cancellation object) each cell was last seen in. */
   private readonly evaluations = new Map<string, object>();
   private readonly listeners = new Set<() => void>();
+  /** The list as last computed; dropped on every change, so unchanged reads return the same array. */
+  private snapshot: readonly StaleCell[] | undefined;
 
   /** A load of `cell` in evaluation `evaluation` began: a new evaluation forgets the cell's old marks. */
   touch(cell: string, evaluation: object): void {
@@ -43,8 +45,15 @@ export class StaleCells {
     this.emit();
   }
 
-  /** The cells in the list, in the order they failed. */
-  list(): StaleCell[] {
+  /**
+   * The cells in the list, in the order they failed. The same array until the list changes, so a
+   * React view can read it with useSyncExternalStore.
+   */
+  list(): readonly StaleCell[] {
+    return (this.snapshot ??= this.compute());
+  }
+
+  private compute(): StaleCell[] {
     return [...this.cells].map(([address, marks]) => {
       const all = [...marks.values()];
       const error = all.find((mark) => mark.showing === "error");
@@ -76,6 +85,7 @@ export class StaleCells {
   }
 
   private emit(): void {
+    this.snapshot = undefined;
     for (const listener of this.listeners) listener();
   }
 }

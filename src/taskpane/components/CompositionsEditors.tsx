@@ -52,14 +52,13 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
         style={{ alignSelf: "flex-start" }}
         disabled={!client || !file || task.running}
         data-testid={`vector-update-submit-${id}`}
-        onClick={async () => {
+        onClick={() => {
           if (!client || !file) return;
-          if (
-            await task.start((signal) =>
+          task.start(
+            (signal) =>
               updateVectorFile(client, { name: props.vector.name, fileName: file.fileName, text: file.text }, signal),
-            )
-          )
-            props.onDone();
+            (done) => done && props.onDone(),
+          );
         }}
       >
         Replace layer content
@@ -82,12 +81,13 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
   const id = String(props.udf.id);
   const load = useCallback((signal: AbortSignal) => inspectUdf(client!, props.udf.id, signal), [client, props.udf.id]);
   const current = useLoader<UdfWithEquation>(client ? load : null, [client, props.udf.id]);
-  // The form starts from the UDF as the service holds it.
-  useEffect(() => {
-    if (!current.data) return;
+  // The form starts from the UDF as the service holds it (set while rendering, once per load).
+  const [formFrom, setFormFrom] = useState<UdfWithEquation | undefined>(undefined);
+  if (current.data && current.data !== formFrom) {
+    setFormFrom(current.data);
     setLayers(current.data.equation.inputLayers);
     setOperation(current.data.equation.operation);
-  }, [current.data]);
+  }
   if (current.error) return <ErrorNotice error={current.error} testId={`udf-edit-load-error-${id}`} />;
   if (layers === null) return <Spinner size="tiny" label="Loading the UDF…" />;
   const choices = [...new Set([...props.layerNames, ...layers])];
@@ -128,14 +128,12 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
         style={{ alignSelf: "flex-start" }}
         disabled={!client || save.running}
         data-testid={`udf-edit-submit-${id}`}
-        onClick={async () => {
+        onClick={() => {
           if (!client) return;
-          if (
-            await save.start((signal) =>
-              updateUdfEquation(client, { name: props.udf.name, inputLayers: layers, operation }, signal),
-            )
-          )
-            props.onDone();
+          save.start(
+            (signal) => updateUdfEquation(client, { name: props.udf.name, inputLayers: layers, operation }, signal),
+            (done) => done && props.onDone(),
+          );
         }}
       >
         Save equation

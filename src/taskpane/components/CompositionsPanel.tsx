@@ -78,12 +78,12 @@ function UploadVector(props: { onDone: () => void }) {
         appearance="primary"
         disabled={!client || !file || task.running}
         data-testid="vector-upload"
-        onClick={async () => {
+        onClick={() => {
           if (!client || !file) return;
-          const done = await task.start((signal) =>
-            uploadVectorFile(client, { name, fileName: file.fileName, text: file.text }, signal),
+          task.start(
+            (signal) => uploadVectorFile(client, { name, fileName: file.fileName, text: file.text }, signal),
+            (done) => done && props.onDone(),
           );
-          if (done) props.onDone();
         }}
       >
         Upload layer
@@ -145,16 +145,17 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
         appearance="primary"
         disabled={!client || task.running}
         data-testid="udf-create"
-        onClick={async () => {
+        onClick={() => {
           if (!client) return;
-          const done = await task.start((signal) =>
-            createUdf(
-              client,
-              { name, inputLayers: layers.filter((l) => layerNames.includes(l)), operation, activate },
-              signal,
-            ),
+          task.start(
+            (signal) =>
+              createUdf(
+                client,
+                { name, inputLayers: layers.filter((l) => layerNames.includes(l)), operation, activate },
+                signal,
+              ),
+            (done) => done && props.onDone(),
           );
-          if (done) props.onDone();
         }}
       >
         Create UDF
@@ -252,9 +253,12 @@ function Item(props: {
           <Button
             size="small"
             data-testid={`udf-activate-${id}`}
-            onClick={async () => {
+            onClick={() => {
               if (!client) return;
-              if (await activateTask.start((signal) => activateUdf(client, record.id, signal))) props.onChanged();
+              activateTask.start(
+                (signal) => activateUdf(client, record.id, signal),
+                (done) => done && props.onChanged(),
+              );
             }}
           >
             Activate
@@ -266,13 +270,14 @@ function Item(props: {
               size="small"
               appearance="primary"
               data-testid={`${kind}-delete-confirm-${id}`}
-              onClick={async () => {
+              onClick={() => {
                 setConfirming(false);
                 if (!client) return;
-                await remove.start(() =>
-                  kind === "vector" ? deleteVector(client, record.id) : deleteUdf(client, record.id),
+                // The list reloads whether or not the delete succeeded: it shows what the service holds.
+                remove.start(
+                  () => (kind === "vector" ? deleteVector(client, record.id) : deleteUdf(client, record.id)),
+                  () => props.onChanged(),
                 );
-                props.onChanged();
               }}
             >
               Delete

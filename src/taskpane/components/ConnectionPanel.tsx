@@ -22,8 +22,13 @@ export function ConnectionPanel() {
   const test = useTask<ConnectionCheck>();
   const save = useTask<ConnectionConfig>();
 
-  // A saved or reset connection replaces what the form shows.
-  useEffect(() => setForm(config), [config]);
+  // A saved or reset connection replaces what the form shows (set while rendering, React's
+  // "adjust state when a prop changes", so the stale form never paints).
+  const [formOf, setFormOf] = useState(config);
+  if (formOf !== config) {
+    setFormOf(config);
+    setForm(config);
+  }
 
   // The picker lists the projects of the saved connection until a test lists others.
   useEffect(() => {

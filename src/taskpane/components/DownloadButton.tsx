@@ -22,10 +22,7 @@ export function DownloadButton(props: {
       <Button
         disabled={props.disabled || task.running}
         data-testid={props.testId}
-        onClick={async () => {
-          const file = await task.start(props.download);
-          if (file) saveFile(file);
-        }}
+        onClick={() => task.start(props.download, (file) => file && saveFile(file))}
       >
         {props.label ?? "Download as CSV"}
       </Button>

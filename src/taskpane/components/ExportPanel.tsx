@@ -40,8 +40,7 @@ export function ExportPanel() {
         data-testid="export-download"
         onClick={() => {
           unpack.reset();
-          if (client)
-            void download.start((signal, onProgress) => downloadExport(client, portfolio, { signal, onProgress }));
+          if (client) download.start((signal, onProgress) => downloadExport(client, portfolio, { signal, onProgress }));
         }}
       >
         Download export

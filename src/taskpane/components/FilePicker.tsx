@@ -30,7 +30,7 @@ export function FilePicker(props: {
         data-testid={props.testId}
         aria-label={props.label}
         style={{ display: "none" }}
-        onChange={async (event) => {
+        onChange={(event) => {
           const file = event.target.files?.[0];
           if (!file) {
             setName("");
@@ -38,7 +38,14 @@ export function FilePicker(props: {
             return;
           }
           setName(file.name);
-          props.onPicked({ fileName: file.name, text: await file.text() });
+          file.text().then(
+            (text) => props.onPicked({ fileName: file.name, text }),
+            // Moved or unreadable since it was picked: nothing is chosen, and the name says why.
+            () => {
+              setName(`${file.name} could not be read`);
+              props.onPicked(null);
+            },
+          );
         }}
       />
       <Button onClick={() => input.current?.click()} disabled={props.disabled} data-testid={`${props.testId}-button`}>

@@ -12,7 +12,7 @@ import {
   Text,
   Textarea,
 } from "@fluentui/react-components";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import {
   BUILDER_FUNCTIONS,
   FIXED_CHOICES,
@@ -31,6 +31,7 @@ import {
   type ParamValue,
   type Preview,
 } from "../actions/formula-builder";
+import { describeError } from "../actions/describe-error";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
 import { useTask } from "../hooks/useTask";
@@ -53,8 +54,6 @@ export function FormulaBuilderPanel() {
   const [values, setValues] = useState<Values>({});
   const [edited, setEdited] = useState<string | null>(null);
   const [mode, setMode] = useState<MultiRowMode>("column");
-  const [preview, setPreview] = useState<Preview | null>(null);
-  const [previewing, setPreviewing] = useState(false);
   const insert = useTask<string>();
   const params = BUILDER_FUNCTIONS[fn].params as readonly ParamSpec[];
   const built = buildFormula(fn, values);
@@ -73,24 +72,17 @@ export function FormulaBuilderPanel() {
     });
   };
 
-  // Live preview: re-evaluated (through the engine's cache) whenever the choices change.
-  useEffect(() => {
-    if (problems.length > 0) {
-      setPreview(null);
-      return;
-    }
-    let current = true;
-    setPreviewing(true);
-    previewFormula(run, fn, values).then((p) => {
-      if (!current) return;
-      setPreview(p);
-      setPreviewing(false);
-    });
-    return () => {
-      current = false;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fn, built, run]);
+  // Live preview: re-evaluated (through the engine's cache) whenever the formula changes; none
+  // while the choices have problems. A preview that fails shows why instead of spinning on.
+  const previewLoad = useLoader<Preview>(problems.length > 0 ? null : () => previewFormula(run, fn, values), [
+    fn,
+    built,
+    run,
+  ]);
+  const previewing = previewLoad.loading;
+  const preview: Preview | null = previewLoad.error
+    ? { error: [describeError(previewLoad.error).title, ...describeError(previewLoad.error).details].join(" ") }
+    : (previewLoad.data ?? null);
 
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
@@ -218,10 +210,8 @@ function ParamControl(props: {
           ? [chosen.subproject]
           : [];
   const listed = !TYPED.has(spec.kind);
-  const load = useCallback(
-    (signal: AbortSignal) => loadChoices(client!, spec.kind, chosen, signal),
-    [client, spec.kind, ...needs],
-  ); // eslint-disable-line react-hooks/exhaustive-deps
+  // useLoader reads the latest function when its deps change: the choices this list depends on.
+  const load = (signal: AbortSignal) => loadChoices(client!, spec.kind, chosen, signal);
   const choices = useLoader<Choice[]>(listed && (client || FIXED_CHOICES[spec.kind]) ? load : null, [
     client,
     spec.kind,

@@ -1,5 +1,5 @@
 import { Button, Radio, RadioGroup, Text, makeStyles, tokens } from "@fluentui/react-components";
-import { useEffect, useState } from "react";
+import { useCallback, useState, useSyncExternalStore } from "react";
 import { defaultEngine, setFailurePolicy } from "../../functions/engine/default-engine";
 import type { FailurePolicy, RiskEngine } from "../../functions/engine/engine";
 import type { StaleCell } from "../../functions/engine/stale-cells";
@@ -16,13 +16,10 @@ const useStyles = makeStyles({
 });
 
 /** The stale list of an engine, re-read whenever it changes. */
-function useStaleCells(engine: RiskEngine): StaleCell[] {
-  const [cells, setCells] = useState<StaleCell[]>(() => engine.staleCells.list());
-  useEffect(() => {
-    setCells(engine.staleCells.list());
-    return engine.staleCells.subscribe(() => setCells(engine.staleCells.list()));
-  }, [engine]);
-  return cells;
+function useStaleCells(engine: RiskEngine): readonly StaleCell[] {
+  const subscribe = useCallback((onChange: () => void) => engine.staleCells.subscribe(onChange), [engine]);
+  const read = () => engine.staleCells.list();
+  return useSyncExternalStore(subscribe, read, read);
 }
 
 function when(fetchedAt: number | undefined): string {

@@ -1,5 +1,5 @@
 import { Button, Field, Input, Select, Spinner, Text } from "@fluentui/react-components";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import type { SubProject } from "../../api/types";
 import {
   createSubprojectFromFile,
@@ -23,9 +23,8 @@ export function NaturePanel() {
   const [generation, setGeneration] = useState(0);
   const loadSupers = useCallback((signal: AbortSignal) => listSuperprojects(client!, signal), [client]);
   const supers = useLoader<string[]>(client ? loadSupers : null, [client]);
-  useEffect(() => {
-    if (supers.data?.length && !supers.data.includes(superproject)) setSuperproject(supers.data[0]);
-  }, [supers.data, superproject]);
+  // A listed superproject is always chosen (set while rendering: it settles in one extra pass).
+  if (supers.data?.length && !supers.data.includes(superproject)) setSuperproject(supers.data[0]);
   const loadSubs = useCallback(
     (signal: AbortSignal) => listSubprojects(client!, superproject, signal),
     [client, superproject],
@@ -136,17 +135,18 @@ export function NaturePanel() {
         appearance="primary"
         disabled={!client || !file || !superproject || create.running || subName.trim() === "" || nameTaken}
         data-testid="nature-create"
-        onClick={async () => {
+        onClick={() => {
           if (!client || !file) return;
-          const created = await create.start((signal) =>
-            createSubprojectFromFile(
-              client,
-              { superproject, fileName: file.fileName, text: file.text, name: subName },
-              signal,
-              { run, forget },
-            ),
+          create.start(
+            (signal) =>
+              createSubprojectFromFile(
+                client,
+                { superproject, fileName: file.fileName, text: file.text, name: subName },
+                signal,
+                { run, forget },
+              ),
+            (created) => created && setGeneration((g) => g + 1),
           );
-          if (created) setGeneration((g) => g + 1);
         }}
       >
         Create sub-project

@@ -58,9 +58,10 @@ export function PastedSheetsPanel() {
           onClick={() =>
             client &&
             run &&
-            task
-              .start((signal, onProgress) => refreshPastedSheets({ client, run, signal, onProgress }))
-              .then(() => list.reload())
+            task.start(
+              (signal, onProgress) => refreshPastedSheets({ client, run, signal, onProgress }),
+              () => list.reload(),
+            )
           }
         >
           Refresh pasted sheets

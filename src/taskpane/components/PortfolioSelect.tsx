@@ -1,5 +1,5 @@
 import { Button, Field, Select, Spinner } from "@fluentui/react-components";
-import { useCallback, useEffect } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import type { Portfolio } from "../../api/types";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
@@ -20,11 +20,12 @@ export function PortfolioSelect(props: {
   const load = useCallback((signal: AbortSignal) => client!.portfolios.list({ signal }), [client]);
   const portfolios = useLoader<Portfolio[]>(client ? load : null, [client, config.project, props.reloadKey]);
   const { value, onChange } = props;
-  const names = portfolios.data?.map((p) => p.portfolio_name) ?? [];
+  const names = useMemo(() => portfolios.data?.map((p) => p.portfolio_name) ?? [], [portfolios.data]);
 
+  // A listed portfolio is always chosen: the parent owns the value, so it is told after rendering.
   useEffect(() => {
     if (names.length > 0 && !names.includes(value)) onChange(names[0]);
-  }, [names.join("\n"), value, onChange]);
+  }, [names, value, onChange]);
 
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 4 }}>

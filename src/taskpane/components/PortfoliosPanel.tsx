@@ -26,19 +26,21 @@ export function PortfoliosPanel() {
 
   const askDelete = () => {
     remove.reset();
-    void check.start(async () =>
+    check.start(async () =>
       run ? findPortfolioUsage(run, portfolio) : { riskCells: { riskCells: 0, sheets: [] }, syncedRanges: [] },
     );
   };
-  const confirmDelete = async () => {
+  const confirmDelete = () => {
     const name = portfolio;
     check.reset();
     if (!client) return;
-    const done = await remove.start(async (signal) => ({
-      portfolio: name,
-      answer: await deletePortfolio({ client, run, forget, portfolio: name, signal }),
-    }));
-    if (done) setReloadKey((k) => k + 1);
+    remove.start(
+      async (signal) => ({
+        portfolio: name,
+        answer: await deletePortfolio({ client, run, forget, portfolio: name, signal }),
+      }),
+      (done) => done && setReloadKey((k) => k + 1),
+    );
   };
 
   return (

@@ -66,11 +66,11 @@ export function ScopedRefreshPanel() {
         data-testid="scope-refresh"
         onClick={() =>
           run &&
-          task
-            .start((signal, onProgress) =>
+          task.start(
+            (signal, onProgress) =>
               refreshScope({ run, engine: defaultEngine(), scope, onlyErrors, signal, onProgress }),
-            )
-            .then(() => setGeneration((g) => g + 1))
+            () => setGeneration((g) => g + 1),
+          )
         }
       >
         Refresh{" "}

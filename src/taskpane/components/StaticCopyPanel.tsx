@@ -102,7 +102,7 @@ export function StaticCopyPanel() {
               data-testid="static-confirm-yes"
               onClick={() => {
                 setPending(null);
-                if (run) void convert.start(() => convertToValues({ run, scope }));
+                if (run) convert.start(() => convertToValues({ run, scope }));
               }}
             >
               Convert

@@ -64,7 +64,7 @@ export function SyncPanel() {
         ? { kind: "table" as const, name: tableName || tables.data?.[0]?.name || "" }
         : { kind: "selection" as const };
     setSelectError(undefined);
-    void task.start((signal, onProgress) =>
+    task.start((signal, onProgress) =>
       syncRangeToPortfolio({
         client,
         run,
@@ -182,9 +182,9 @@ export function SyncPanel() {
         <ProblemList
           problems={result.problems}
           testId="sync-problems"
-          onSelect={(address) =>
-            run && selectProblemCell(run, address).then(() => setSelectError(undefined), setSelectError)
-          }
+          onSelect={(address) => {
+            if (run) selectProblemCell(run, address).then(() => setSelectError(undefined), setSelectError);
+          }}
         />
       ) : (
         <TaskStatus

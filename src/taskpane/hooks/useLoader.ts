@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useState } from "react";
 
 /** A list or record loaded from the service: data, loading flag, error, and a reload. */
 export interface Loaded<T> {
@@ -16,24 +16,28 @@ export interface Loaded<T> {
  */
 export function useLoader<T>(load: ((signal: AbortSignal) => Promise<T>) | null, deps: readonly unknown[]): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
-  const [loading, setLoading] = useState(false);
+  const [loading, setLoading] = useState(load !== null);
   const [error, setError] = useState<unknown>(undefined);
   const [generation, setGeneration] = useState(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
+  const hasLoad = load !== null;
+  // The latest `load`, read when the effect runs: a new closure each render must not reload by itself.
+  const loadLatest = useEffectEvent((signal: AbortSignal) => load!(signal));
+
+  // When what to load changes, the state says so in the same render (React's "adjust state when a
+  // prop changes"), rather than in an effect that would render twice.
+  const key = [...deps, generation, hasLoad];
+  const [loadedKey, setLoadedKey] = useState(key);
+  if (key.length !== loadedKey.length || key.some((part, i) => !Object.is(part, loadedKey[i]))) {
+    setLoadedKey(key);
+    setLoading(hasLoad);
+    setError(undefined);
+    if (!hasLoad) setData(undefined);
+  }
 
   useEffect(() => {
-    const current = loadRef.current;
-    if (!current) {
-      setData(undefined);
-      setLoading(false);
-      setError(undefined);
-      return;
-    }
+    if (!hasLoad) return;
     const controller = new AbortController();
-    setLoading(true);
-    setError(undefined);
-    current(controller.signal).then(
+    loadLatest(controller.signal).then(
       (value) => {
         if (controller.signal.aborted) return;
         setData(value);
@@ -48,7 +52,7 @@ export function useLoader<T>(load: ((signal: AbortSignal) => Promise<T>) | null,
     );
     return () => controller.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps decide when to reload
-  }, [...deps, generation, load === null]);
+  }, [...deps, generation, hasLoad]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return { data, loading, error, reload };

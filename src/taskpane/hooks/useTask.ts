@@ -12,10 +12,15 @@ export type TaskState<T> =
 export interface Task<T> {
   state: TaskState<T>;
   running: boolean;
-  /** Starts `work` (cancelling one still running); resolves with its result or undefined on failure. */
+  /**
+   * Starts `work` (cancelling one still running). Returns nothing and never throws, so it can be an
+   * event handler: the outcome is in `state`. `then` runs once `work` settles, with its result or
+   * undefined when it failed, e.g. to reload a list after a change.
+   */
   start: (
     work: (signal: AbortSignal, onProgress: (progress: Progress) => void) => Promise<T>,
-  ) => Promise<T | undefined>;
+    then?: (result: T | undefined) => void,
+  ) => void;
   /** Fires the running operation's AbortSignal. */
   cancel: () => void;
   /** Back to idle (e.g. after the user closed a message). */
@@ -32,23 +37,29 @@ export function useTask<T>(): Task<T> {
 
   useEffect(() => () => controller.current?.abort(), []);
 
-  const start = useCallback<Task<T>["start"]>(async (work) => {
+  const start = useCallback<Task<T>["start"]>((work, then) => {
     controller.current?.abort();
     const mine = new AbortController();
     controller.current = mine;
     setState({ status: "running", progress: undefined });
-    try {
-      const result = await work(mine.signal, (progress) => {
-        if (controller.current === mine) setState({ status: "running", progress });
-      });
-      if (controller.current === mine) setState({ status: "done", result });
-      return result;
-    } catch (error) {
-      if (controller.current === mine) setState({ status: "failed", error });
-      return undefined;
-    } finally {
-      if (controller.current === mine) controller.current = null;
-    }
+    const settle = async (): Promise<T | undefined> => {
+      try {
+        const result = await work(mine.signal, (progress) => {
+          if (controller.current === mine) setState({ status: "running", progress });
+        });
+        if (controller.current === mine) setState({ status: "done", result });
+        return result;
+      } catch (error) {
+        if (controller.current === mine) setState({ status: "failed", error });
+        return undefined;
+      } finally {
+        if (controller.current === mine) controller.current = null;
+      }
+    };
+    // settle() cannot reject; a failing `then` is shown like a failing task rather than lost.
+    void settle()
+      .then(then)
+      .catch((error: unknown) => setState({ status: "failed", error }));
   }, []);
 
   const cancel = useCallback(() => controller.current?.abort(), []);

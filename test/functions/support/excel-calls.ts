@@ -3,7 +3,7 @@
  * Excel passes to a matrix parameter); code outside Excel may pass plain values too, as columns.ts
  * reads both, and these tests mostly do.
  */
-type Loose<F> = F extends (...args: infer A) => infer R ? (...args: { [I in keyof A]: any }) => R : never;
+type Loose<F> = F extends (...args: infer A) => infer R ? (...args: { [I in keyof A]: unknown }) => R : never;
 
 export function asExcelCalls<T extends Record<string, unknown>>(functions: T): { [K in keyof T]: Loose<T[K]> } {
   return functions as never;
