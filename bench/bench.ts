@@ -21,7 +21,9 @@ export interface BenchOptions {
   latencyMs?: number;
   scale?: BenchScale;
   settings?: BenchSettings;
-  /** Bundle sizes: "build" (default) runs the production build, "reuse" measures a fresh dist/, "skip" leaves it out. */
+  /**
+   * Bundle sizes: "build" (default) runs the production build, "reuse" measures a fresh dist/, "skip" leaves it out.
+   */
   bundle?: "build" | "reuse" | "skip";
   /** Only these scenario ids (all by default). */
   only?: string[];

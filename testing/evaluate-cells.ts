@@ -55,7 +55,9 @@ export const RISK = {
 
 export type RiskFunctionName = keyof typeof RISK;
 
-/** One formula: the function's Excel name and its arguments without the invocation (omitted optionals may be left out). */
+/**
+ * One formula: the function's Excel name and its arguments without the invocation (omitted optionals may be left out).
+ */
 export interface FormulaCall {
   fn: RiskFunctionName;
   args: readonly unknown[];

@@ -14,7 +14,8 @@ import type { CancelSignal, RiskEngine } from "./engine/engine";
 /**
  * Data loaders: the service data the RISK.* functions read, each fetched through the engine under a key that names it.
  * Portfolio-level datasets are read whole (every page, read ahead) and indexed once by
- * `portfolio_index` (and entity_id, see asset-index.ts), so thousands of cells over one portfolio cost that dataset's pages only.
+ * `portfolio_index` (and entity_id, see asset-index.ts), so thousands of cells over one portfolio cost that dataset's
+ * pages only.
  */
 
 /** Data the task pane changed: one portfolio (synced, imported, deleted) or the nature sub-project list. */
@@ -87,7 +88,8 @@ export function portfolioSummary(
         .all({ rows, readAhead, signal: loadSignal });
       const index: SummaryIndex = new AssetIndex();
       for (const item of items) {
-        if (item.scenario !== scenario || Number(item.window) !== window) continue; // the filter is the server's; check it
+        // the filter is the server's; check it
+        if (item.scenario !== scenario || Number(item.window) !== window) continue;
         const byHazard = index.get(item.portfolio_index) ?? new Map<string, RiskSummaryEntry>();
         for (const entry of item.risk_summaries ?? []) byHazard.set(entry.hazard, entry);
         index.put(item.portfolio_index, item.entity_id, byHazard);

@@ -16,7 +16,8 @@ export interface HazardNames {
   indicators: readonly string[];
   /**
    * The label thresholds of field notes, "What the numbers mean": LOW below `low`, MEDIUM up to
-   * `medium`, HIGH above. The one copy in src (the emulator keeps its own, as the service does; test/vocabulary.test.ts checks they agree).
+   * `medium`, HIGH above. The one copy in src (the emulator keeps its own, as the service does; test/vocabulary.test.ts
+   * checks they agree).
    */
   thresholds: { low: number; medium: number };
   /** The scores' unit, as the same table gives it. */

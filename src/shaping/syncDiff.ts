@@ -50,7 +50,9 @@ export interface SyncDiff {
   /** Name or labels changed (may also be moved). */
   relabelled: DiffEntry[];
   unchanged: number;
-  /** Assets on both sides whose portfolio_index changes (keyed by entity_id): formulas by index would point elsewhere. */
+  /**
+   * Assets on both sides whose portfolio_index changes (keyed by entity_id): formulas by index would point elsewhere.
+   */
   reindexed: number;
 }
 

@@ -32,7 +32,9 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 afterEach(() => forgetAssetSources());
 
-/** The value of a cell, following `=ref` chains; a loss formula `=IF(COUNT(v,d)=2,v*d,NA())` evaluated on its two cells. */
+/**
+ * The value of a cell, following `=ref` chains; a loss formula `=IF(COUNT(v,d)=2,v*d,NA())` evaluated on its two cells.
+ */
 function evaluate(fake: FakeExcel, sheet: string, address: string): unknown {
   const formula = String(fake.read(sheet, address, "formulas")[0]![0]);
   if (!formula.startsWith("=")) return fake.read(sheet, address)[0]![0];

@@ -14,7 +14,9 @@
  */
 import { FakeErrorCodes, FakeExcelError } from "./errors";
 
-/** Requirement set name to the highest version a host supports, e.g. { ExcelApi: "1.12" }. A set absent is unsupported. */
+/**
+ * Requirement set name to the highest version a host supports, e.g. { ExcelApi: "1.12" }. A set absent is unsupported.
+ */
 export type RequirementLevel = Readonly<Record<string, string>>;
 
 /**
@@ -22,13 +24,18 @@ export type RequirementLevel = Readonly<Record<string, string>>;
  * say the platform and the version (Windows Microsoft 365 "Version 2102" and so on).
  */
 export const EXCEL_BUILDS = {
-  /** Windows Version 2008 (Build 13127.20296), the first the manifest admits: ExcelApi 1.11, CustomFunctionsRuntime 1.3. */
+  /**
+   * Windows Version 2008 (Build 13127.20296), the first the manifest admits: ExcelApi 1.11, CustomFunctionsRuntime 1.3.
+   */
   windows2008: { ExcelApi: "1.11", CustomFunctionsRuntime: "1.3", SharedRuntime: "1.1" },
   /** Windows Version 2101, Mac 16.49: the last builds without ExcelApi 1.13. */
   windows2101: { ExcelApi: "1.12", CustomFunctionsRuntime: "1.3", SharedRuntime: "1.1" },
   /** Windows Version 2102 (Build 13801.20738), Mac 16.50: ExcelApi 1.13. */
   windows2102: { ExcelApi: "1.13", CustomFunctionsRuntime: "1.3", SharedRuntime: "1.1" },
-  /** Office 2021 (volume licensed, Version 2108): ExcelApi 1.14, CustomFunctionsRuntime 1.3, SharedRuntime 1.1; no data types in custom functions. */
+  /**
+   * Office 2021 (volume licensed, Version 2108): ExcelApi 1.14, CustomFunctionsRuntime 1.3, SharedRuntime 1.1; no data
+   * types in custom functions.
+   */
   office2021: { ExcelApi: "1.14", CustomFunctionsRuntime: "1.3", SharedRuntime: "1.1" },
   /** Windows Version 2208 (Build 15601.20148): CustomFunctionsRuntime 1.4 (data types reach `any` parameters). */
   windows2208: { ExcelApi: "1.16", CustomFunctionsRuntime: "1.4", SharedRuntime: "1.2" },

@@ -35,7 +35,10 @@ export class Portfolios {
     );
   }
 
-  /** Creates an empty portfolio. Names: 3 to 30 letters, digits, `_` and `-` (else BadRequestError naming `portfolio_name`). ConflictError when it exists. */
+  /**
+   * Creates an empty portfolio. Names: 3 to 30 letters, digits, `_` and `-` (else BadRequestError naming
+   * `portfolio_name`). ConflictError when it exists.
+   */
   create(name: string, call?: CallOptions): Promise<Portfolio> {
     return this.transport.send(
       {

@@ -36,7 +36,9 @@ async function readFailurePolicy(storage: KeyValueStorage): Promise<FailurePolic
   return text === "keep last good" || text === "show error" ? text : undefined;
 }
 
-/** The task pane's setting: what a cell shows when a refresh fails and a last good value exists. Kept across restarts. */
+/**
+ * The task pane's setting: what a cell shows when a refresh fails and a last good value exists. Kept across restarts.
+ */
 export async function setFailurePolicy(
   policy: FailurePolicy,
   storage: KeyValueStorage = defaultStorage(),

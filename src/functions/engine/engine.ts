@@ -395,7 +395,10 @@ export class RiskEngine {
     return this.cache.deleteWhere((fullKey) => matches(keyOf(fullKey)));
   }
 
-  /** Whether a result of `fullKey` fetched at `fetchedAt` answers as fresh: after the last refresh and any invalidation of it, within its time to live. */
+  /**
+   * Whether a result of `fullKey` fetched at `fetchedAt` answers as fresh: after the last refresh and any invalidation
+   * of it, within its time to live.
+   */
   private isFresh(fullKey: string, fetchedAt: number): boolean {
     if (fetchedAt <= this.freshAfter || Date.now() - fetchedAt >= this.settings.ttlMs) return false;
     const key = keyOf(fullKey);

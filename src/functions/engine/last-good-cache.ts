@@ -38,7 +38,9 @@ export class MemoryStorage implements KeyValueStorage {
   }
 }
 
-/** `OfficeRuntime.storage` when this runs inside Office, else localStorage, else memory (the connection store's choice). */
+/**
+ * `OfficeRuntime.storage` when this runs inside Office, else localStorage, else memory (the connection store's choice).
+ */
 export function defaultStorage(): KeyValueStorage {
   return defaultKeyValueStorage();
 }
@@ -65,7 +67,10 @@ type IndexLine = [id: string, fetchedAt: number, chars: number];
 export interface LastGoodOptions {
   /** Characters kept at most (default 8 million: OfficeRuntime.storage holds 10 MB per add-in). */
   maxChars?: number;
-  /** A read that takes longer counts as a miss, so a store that never answers cannot hold a cell on #BUSY! (default 2 s). */
+  /**
+   * A read that takes longer counts as a miss, so a store that never answers cannot hold a cell on #BUSY!
+   * (default 2 s).
+   */
   readTimeoutMs?: number;
 }
 
@@ -116,7 +121,8 @@ export class LastGoodCache {
 
   /** Keeps a result (written in the background; the least recently used go past the bound). */
   set(fullKey: string, value: unknown, fetchedAt: number): void {
-    const write = this.write(fullKey, value, fetchedAt).catch(() => undefined); // a full or failing store only loses the copy
+    // a full or failing store only loses the copy
+    const write = this.write(fullKey, value, fetchedAt).catch(() => undefined);
     this.writes.add(write);
     void write.finally(() => this.writes.delete(write));
   }

@@ -15,7 +15,9 @@ export type ImpactBound = (typeof IMPACT_BOUNDS)[number];
 /** Metric-name suffix of each bound. */
 const SUFFIX: Record<ImpactBound, string> = { central: "", lower: "_lbd", upper: "_ubd" };
 
-/** The extended summary's metric name of structural damage in one period and bound, e.g. `structural_damage_2050_ubd`. */
+/**
+ * The extended summary's metric name of structural damage in one period and bound, e.g. `structural_damage_2050_ubd`.
+ */
 export function structuralDamageMetric(period: string, bound: ImpactBound = "central"): string {
   return `structural_damage_${period}${SUFFIX[bound]}`;
 }

@@ -10,8 +10,8 @@ export const TIMESERIES_HEADER = ["year", "value"] as const;
 export const MEASURES = ["lb", "mid", "ub"] as const;
 
 /**
- * RISK.TIMESERIES: the series of the asset (by portfolio_index or entity_id) as a two-column table with a header row, oldest first. Years
- * are numbers (`YYYY`); monthly observed keys (`YYYY-MM`) stay text.
+ * RISK.TIMESERIES: the series of the asset (by portfolio_index or entity_id) as a two-column table with a header row,
+ * oldest first. Years are numbers (`YYYY`); monthly observed keys (`YYYY-MM`) stay text.
  */
 export function timeseries(
   engine: RiskEngine,

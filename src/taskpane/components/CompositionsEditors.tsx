@@ -28,7 +28,9 @@ function RenameNote(props: { kind: "layer" | "UDF"; name: string; testId: string
   );
 }
 
-/** Replace a vector layer's content with a new .geojson file (keeps its id and name). Test ids `vector-update-…-<id>`. */
+/**
+ * Replace a vector layer's content with a new .geojson file (keeps its id and name). Test ids `vector-update-…-<id>`.
+ */
 export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => void }) {
   const { client } = useServices();
   const [file, setFile] = useState<PickedFile | null>(null);
