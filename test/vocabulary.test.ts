@@ -6,7 +6,7 @@
 import * as catalog from "../emulator/model/catalog";
 import { KEYS } from "../emulator/state/seed";
 import { DEMO_API_KEY, DEMO_PROJECT, SCENARIOS, WINDOWS } from "../src/shared/vocabulary";
-import { HAZARDS } from "../src/functions/hazards";
+import { HAZARDS } from "../src/shared/vocabulary";
 import { EMULATOR_CONNECTION } from "../src/api/config";
 
 test("scenarios and windows are the emulator's", () => {

@@ -1,5 +1,6 @@
 import { ArgumentError } from "./errors";
-import { findHazard, normalizeName, type HazardNames } from "./hazards";
+import { normalizeName, type HazardNames } from "../shared/vocabulary";
+import { findHazard } from "./hazards";
 import { SCENARIOS } from "../shared/vocabulary";
 
 /**

@@ -3,7 +3,7 @@ import { isBlank, readChoice, readHazard, readHorizon, readLatitude, readLongitu
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { ArgumentError, NotAvailableError } from "../errors";
-import { HAZARDS, normalizeName, type HazardNames } from "../hazards";
+import { HAZARDS, normalizeName, type HazardNames } from "../../shared/vocabulary";
 import { searchPoint } from "../data-loaders";
 import { evaluateColumns, type Invocation } from "./run";
 

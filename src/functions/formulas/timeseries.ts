@@ -2,7 +2,7 @@ import { isBlank, readChoice, readHazard, readPortfolio, readScenario, type Argu
 import { readAssetRef } from "../asset-index";
 import type { RiskEngine } from "../engine/engine";
 import { ArgumentError, NotAvailableError } from "../errors";
-import { normalizeName } from "../hazards";
+import { normalizeName } from "../../shared/vocabulary";
 import { portfolioSeries } from "../data-loaders";
 import { evaluate, quote, type Invocation } from "./run";
 

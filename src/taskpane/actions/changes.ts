@@ -8,7 +8,7 @@
  */
 import type { RiskClient } from "../../api/client";
 import { writeSheetsAtomically } from "../../excel/writeSheets";
-import { labelOf } from "../../functions/hazards";
+import { labelOf } from "../../shared/vocabulary";
 import { cellA1, parseA1, qualify } from "../../shaping/a1";
 import { compareReadings, summarizeChanges, type CellChange, type ReadCell } from "../../shaping/changes";
 import { formulaFacts, formulaReferences, type FormulaFacts } from "./explain";

@@ -3,12 +3,12 @@
  * pasted summary sheet, the hazard and indicator behind it, its unit, the LOW/MEDIUM/HIGH
  * thresholds and where the value sits, the window a horizon score is the maximum over, the bounds
  * where the service gives them, the scenario and the dataset version. Every sentence comes from
- * the field notes ("What the numbers mean"), the thresholds of src/functions/hazards.ts (the one
+ * the field notes ("What the numbers mean"), the thresholds of src/shared/vocabulary.ts (the one
  * copy of that table) or the dataset metadata the service returns; nothing is made up.
  */
 import type { RiskClient } from "../../api/client";
 import type { DatasetMetadata, HazardMetrics } from "../../api/types";
-import { labelOf, lookupHazard, type HazardNames } from "../../functions/hazards";
+import { labelOf, lookupHazard, type HazardNames } from "../../shared/vocabulary";
 import type { ArgumentValue } from "../../functions/arguments";
 import type { ExcelRunner } from "./types";
 

@@ -1,6 +1,6 @@
 import type { RiskClient } from "../../api/client";
 import * as functions from "../../functions/functions";
-import { HAZARDS } from "../../functions/hazards";
+import { HAZARDS } from "../../shared/vocabulary";
 import type { Invocation } from "../../functions/formulas/run";
 import { columnLetters, parseA1, quoteSheetName } from "../../shaping/a1";
 import type { CellValue } from "../../shaping/types";
