@@ -4,14 +4,14 @@
  * of the LOW/MEDIUM/HIGH columns so they can be coloured.
  */
 import type { CellValue, ExtendedSummaryItem, SheetTable, SummaryItem } from "./types";
-import { SCENARIOS } from "../shared/vocabulary";
+import { PORTFOLIO_HAZARDS_ALPHABETICAL, SCENARIOS } from "../shared/vocabulary";
 
 /** A flattened summary and its label columns (0-based). */
 export interface SummaryTable extends SheetTable {
   labelColumns: number[];
 }
 
-const DEFAULT_HAZARDS = ["cyclone", "flood_potential", "heatwave", "sea_level_rise", "water_stress", "wildfire"];
+const DEFAULT_HAZARDS = PORTFOLIO_HAZARDS_ALPHABETICAL;
 const EXTENDED_HAZARDS = ["cyclone", "flood", "heatwave", "sea_level_rise", "water_stress", "wildfire"];
 const FAMILIES = ["business_interruption", "indicator", "structural_damage"];
 const PERIODS = ["baseline", "2030", "2050", "2080"];

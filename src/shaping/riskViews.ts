@@ -4,7 +4,7 @@
  * per hazard (what a chart draws and the map's text alternative says). Pure: no Excel, no HTTP.
  */
 import type { CellValue, SheetTable, SummaryItem } from "./types";
-import { SCENARIOS } from "../shared/vocabulary";
+import { PORTFOLIO_HAZARDS_ALPHABETICAL, SCENARIOS } from "../shared/vocabulary";
 
 /** The three risk labels, lowest first. */
 export const RISK_LABELS = ["LOW", "MEDIUM", "HIGH"] as const;
@@ -14,7 +14,7 @@ export type RiskLabelName = (typeof RISK_LABELS)[number];
 /** The scenarios a comparison puts side by side, lowest emissions first. */
 export const COMPARED_SCENARIOS = SCENARIOS;
 
-const HAZARD_ORDER = ["cyclone", "flood_potential", "heatwave", "sea_level_rise", "water_stress", "wildfire"];
+const HAZARD_ORDER = PORTFOLIO_HAZARDS_ALPHABETICAL;
 
 /** Hazards present in the items, known ones first in the service's order, others sorted after. */
 export function summaryHazards(items: readonly SummaryItem[]): string[] {

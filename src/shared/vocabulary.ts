@@ -21,6 +21,12 @@ export type ScenarioName = (typeof SCENARIOS)[number];
 /** The scenario used when a function or form is given none. */
 export const DEFAULT_SCENARIO: ScenarioName = "ssp245";
 
+/**
+ * The scenario a stress view starts from when the user has chosen none: the highest emissions
+ * (the extended summary, the risk matrix, the timeseries pull).
+ */
+export const STRESS_SCENARIO: ScenarioName = "ssp585";
+
 /** The summary windows in years (each starts in 2025). */
 export const WINDOWS = [5, 15, 30] as const;
 
@@ -134,3 +140,6 @@ export function labelOf(hazard: HazardNames, score: number): "LOW" | "MEDIUM" | 
 export function lookupHazard(text: string): HazardNames | undefined {
   return BY_NAME.get(normalizeName(text));
 }
+
+/** The hazards as the portfolio endpoints spell them, in alphabetical order: the column order of summary sheets. */
+export const PORTFOLIO_HAZARDS_ALPHABETICAL: readonly string[] = HAZARDS.map((hazard) => hazard.portfolio).sort();

@@ -1,4 +1,5 @@
 import type { RiskClient } from "../../api/client";
+import { STRESS_SCENARIO } from "../../shared/vocabulary";
 import { writeSheetsAtomically } from "../../excel/writeSheets";
 import { flattenExtendedSummary, flattenSummary } from "../../shaping/flattenSummary";
 import type { ExtendedSummaryItem, SummaryItem } from "../../shaping/types";
@@ -29,7 +30,7 @@ export interface SummaryPasteOptions extends LongRunning {
 }
 
 /** The extended summary's scenario when none is chosen. */
-export const DEFAULT_EXTENDED_SCENARIO = "ssp585";
+export const DEFAULT_EXTENDED_SCENARIO = STRESS_SCENARIO;
 
 /**
  * Reads the default summary (and the extended one) of a portfolio and writes them flattened into

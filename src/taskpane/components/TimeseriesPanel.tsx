@@ -12,6 +12,7 @@ import {
   type TimeseriesPasted,
 } from "../actions/timeseries";
 import { dateFilterProblem, dateRangeReversed } from "../../shaping/dateFilter";
+import { STRESS_SCENARIO } from "../../shared/vocabulary";
 import { downloadTimeseries } from "../actions/downloads";
 import { useServices } from "../context";
 import { useLoader } from "../hooks/useLoader";
@@ -31,7 +32,7 @@ export function TimeseriesPanel() {
   const [filters, setFilters] = useState<TimeseriesFilters>({
     hazard: "",
     indicator: "",
-    scenario: "ssp585",
+    scenario: STRESS_SCENARIO,
     measure: "mid",
   });
   const [chartAssets, setChartAssets] = useState<number[]>([]);

@@ -1,5 +1,6 @@
 import { Divider } from "@fluentui/react-components";
 import { useState } from "react";
+import { STRESS_SCENARIO } from "../../shared/vocabulary";
 import { WINDOW_CHOICES } from "../actions/risk-views";
 import { SCENARIO_CHOICES } from "../actions/timeseries";
 import { ChoiceField } from "./ChoiceField";
@@ -12,7 +13,12 @@ import { RiskSheetsPanel } from "./RiskSheetsPanel";
  * risk matrix / scenario comparison sheets below it.
  */
 export function VisualPanel() {
-  const [choice, setChoice] = useState<SummaryChoice>({ portfolio: "", scenario: "ssp585", window: 30, hazard: "" });
+  const [choice, setChoice] = useState<SummaryChoice>({
+    portfolio: "",
+    scenario: STRESS_SCENARIO,
+    window: 30,
+    hazard: "",
+  });
   const [hazards, setHazards] = useState<string[]>([]);
   const set = (patch: Partial<SummaryChoice>) => setChoice((c) => ({ ...c, ...patch }));
   const onHazards = (found: string[]) => {
