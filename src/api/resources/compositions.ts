@@ -11,6 +11,18 @@ import type {
 
 const ROOT = "/compositions";
 
+/** The multipart form of a layer upload or update: `name` and a `geojson` file part. */
+function layerForm(input: { name: string; geojsonText: string; fileName?: string }): FormData {
+  const form = new FormData();
+  form.append("name", input.name);
+  form.append(
+    "geojson",
+    new Blob([input.geojsonText], { type: "application/geo+json" }),
+    input.fileName ?? `${input.name}.geojson`,
+  );
+  return form;
+}
+
 /**
  * Area A: vector layers, jq UDFs and applying a layer to a portfolio. Vector operations carry the
  * project header; UDF operations list none (the contract says so). Paths the contract leaves
@@ -70,13 +82,7 @@ export class Compositions {
     input: { name: string; geojsonText: string; fileName?: string },
     call?: CallOptions,
   ): Promise<VectorRecord> {
-    const form = new FormData();
-    form.append("name", input.name);
-    form.append(
-      "geojson",
-      new Blob([input.geojsonText], { type: "application/geo+json" }),
-      input.fileName ?? `${input.name}.geojson`,
-    );
+    const form = layerForm(input);
     return this.transport.send(
       {
         operation: "compositions.uploadVector",
@@ -99,13 +105,7 @@ export class Compositions {
     input: { name: string; geojsonText: string; fileName?: string },
     call?: CallOptions,
   ): Promise<VectorRecord> {
-    const form = new FormData();
-    form.append("name", input.name);
-    form.append(
-      "geojson",
-      new Blob([input.geojsonText], { type: "application/geo+json" }),
-      input.fileName ?? `${input.name}.geojson`,
-    );
+    const form = layerForm(input);
     return this.transport.send(
       {
         operation: "compositions.updateVector",
