@@ -45,6 +45,10 @@ test("the task pane renders every section with its test ids and the demo-connect
     expect(html.includes(`data-testid="section-${section}-header"`) ? section : `missing ${section}`).toBe(section);
   }
   expect(/type="password"[^>]*data-testid="connection-api-key"/.test(html)).toBe(true);
+  // The sections sit under four group headings, after the search box.
+  const headings = [...html.matchAll(/<h2 id="group-[a-z]+"[^>]*>([^<]+)<\/h2>/g)].map((m) => m[1]);
+  expect(headings).toEqual(["Set up", "Formulas", "Pull data into sheets", "Portfolios and layers"]);
+  expect(html.indexOf('data-testid="section-search"')).toBeLessThan(html.indexOf('data-testid="group-setup"'));
   expect(html.includes('data-testid="no-workbook-notice"')).toBe(false);
 });
 

@@ -5,11 +5,12 @@ import {
   AccordionPanel,
   MessageBar,
   MessageBarBody,
+  SearchBox,
   Text,
   makeStyles,
   tokens,
 } from "@fluentui/react-components";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { invalidateFunctions } from "../../functions/engine/default-engine";
 import { dataChangeMatcher } from "../../functions/data-loaders";
 import type { ForgetChange } from "../actions/data-change";
@@ -39,6 +40,7 @@ import { StaticCopyPanel } from "./StaticCopyPanel";
 import { UsageLine } from "./UsageLine";
 import { NotConnectedError } from "../../api/errors";
 import { connectionRequired } from "../../shared/connection";
+import { SECTION_GROUPS, filterSections } from "../sections";
 
 const useStyles = makeStyles({
   root: {
@@ -52,19 +54,24 @@ const useStyles = makeStyles({
   header: { display: "flex", flexDirection: "column", gap: "2px", padding: "4px 4px 0" },
   panel: { padding: "4px 4px 12px" },
   sub: { color: tokens.colorNeutralForeground3 },
+  group: {
+    margin: "12px 4px 2px",
+    fontSize: tokens.fontSizeBase200,
+    fontWeight: tokens.fontWeightSemibold,
+    color: tokens.colorNeutralForeground3,
+    textTransform: "uppercase",
+    letterSpacing: "0.04em",
+  },
 });
 
 /** The default `forget`: the RISK.* functions' engine in this page drops what a change made stale. */
 const forgetInFunctions: ForgetChange = (change) => invalidateFunctions(dataChangeMatcher(change));
 
-/** One collapsible capability: the header is a button (keyboard: Tab, Enter/Space). */
-interface Section {
-  id: string;
-  title: string;
-  content: ReactNode;
-}
-
-/** The task pane: a header with the connection status and one collapsible section per capability. */
+/**
+ * The task pane: a header with the connection status, a search over the sections, and one
+ * collapsible section per capability under four group headings (sections.ts), so the pane stays
+ * usable at Excel's narrowest task pane width (320 px).
+ */
 export function App(props: {
   run: ExcelRunner | null;
   emptyCache: () => void;
@@ -73,27 +80,38 @@ export function App(props: {
 }) {
   const styles = useStyles();
   const connection = useConnection();
-  const sections: Section[] = [
-    { id: "connection", title: "Connection", content: <ConnectionPanel /> },
-    { id: "builder", title: "Formula builder", content: <FormulaBuilderPanel /> },
-    { id: "sync", title: "Sync a range to a portfolio", content: <SyncPanel /> },
-    { id: "timeseries", title: "Timeseries → new sheet", content: <TimeseriesPanel /> },
-    { id: "layer", title: "Applied layer → new sheet", content: <AppliedLayerPanel /> },
-    { id: "summary", title: "Summary → new sheet", content: <SummaryPanel /> },
-    { id: "impact", title: "Financial impact → new sheets", content: <ImpactPanel /> },
-    { id: "explain", title: "Explain a number", content: <ExplainPanel /> },
-    { id: "changes", title: "What changed since last refresh", content: <ChangesPanel /> },
-    { id: "visual", title: "Map, risk matrix and scenarios", content: <VisualSection /> },
-    { id: "export", title: "Export ZIP → sheets", content: <ExportPanel /> },
-    { id: "portfolios", title: "Portfolios: assets, delete", content: <PortfoliosPanel /> },
-    { id: "compositions", title: "Compositions", content: <CompositionsPanel /> },
-    { id: "nature", title: "Nature projects", content: <NaturePanel /> },
-    { id: "refresh", title: "Refresh all", content: <RefreshPanel /> },
-    { id: "last-good", title: "Last good values", content: <LastGoodPanel /> },
-    { id: "scoped-refresh", title: "Refresh selection / sheet / workbook", content: <ScopedRefreshPanel /> },
-    { id: "pasted", title: "Pasted sheets & sources", content: <PastedSheetsPanel /> },
-    { id: "static", title: "Static copy (values only)", content: <StaticCopyPanel /> },
-  ];
+  const content: Record<string, ReactNode> = {
+    connection: <ConnectionPanel />,
+    builder: <FormulaBuilderPanel />,
+    sync: <SyncPanel />,
+    timeseries: <TimeseriesPanel />,
+    layer: <AppliedLayerPanel />,
+    summary: <SummaryPanel />,
+    impact: <ImpactPanel />,
+    explain: <ExplainPanel />,
+    changes: <ChangesPanel />,
+    visual: <VisualSection />,
+    export: <ExportPanel />,
+    portfolios: <PortfoliosPanel />,
+    compositions: <CompositionsPanel />,
+    nature: <NaturePanel />,
+    refresh: <RefreshPanel />,
+    "last-good": <LastGoodPanel />,
+    "scoped-refresh": <ScopedRefreshPanel />,
+    pasted: <PastedSheetsPanel />,
+    static: <StaticCopyPanel />,
+  };
+  const [query, setQuery] = useState("");
+  const [openItems, setOpenItems] = useState<string[]>(["connection"]);
+  const groups = filterSections(SECTION_GROUPS, query);
+  const search = (text: string) => {
+    setQuery(text);
+    // A search that leaves one section opens it: type "stale", get the panel.
+    const found = filterSections(SECTION_GROUPS, text).flatMap((group) => group.sections);
+    if (text.trim() && found.length === 1 && !openItems.includes(found[0].id)) {
+      setOpenItems([...openItems, found[0].id]);
+    }
+  };
   return (
     <TaskpaneContext.Provider
       value={{ ...connection, run: props.run, emptyCache: props.emptyCache, forget: props.forget ?? forgetInFunctions }}
@@ -123,14 +141,38 @@ export function App(props: {
         {connection.client || connection.clientError instanceof NotConnectedError ? null : (
           <ErrorNotice error={connection.clientError} testId="connection-unusable" />
         )}
-        <Accordion multiple collapsible defaultOpenItems={["connection"]}>
-          {sections.map((section) => (
-            <AccordionItem key={section.id} value={section.id} data-testid={`section-${section.id}`}>
-              <AccordionHeader button={{ "data-testid": `section-${section.id}-header` } as Record<string, string>}>
-                {section.title}
-              </AccordionHeader>
-              <AccordionPanel className={styles.panel}>{section.content}</AccordionPanel>
-            </AccordionItem>
+        <SearchBox
+          placeholder="Find a task, e.g. refresh, map, stale"
+          aria-label="Find a section of the pane"
+          value={query}
+          onChange={(_, data) => search(data.value)}
+          data-testid="section-search"
+        />
+        {groups.length === 0 ? (
+          <Text size={200} className={styles.sub} data-testid="section-search-empty">
+            No section matches “{query.trim()}”.
+          </Text>
+        ) : null}
+        <Accordion
+          multiple
+          collapsible
+          openItems={openItems}
+          onToggle={(_, data) => setOpenItems(data.openItems as string[])}
+        >
+          {groups.map((group) => (
+            <section key={group.id} aria-labelledby={`group-${group.id}`} data-testid={`group-${group.id}`}>
+              <h2 id={`group-${group.id}`} className={styles.group}>
+                {group.title}
+              </h2>
+              {group.sections.map((section) => (
+                <AccordionItem key={section.id} value={section.id} data-testid={`section-${section.id}`}>
+                  <AccordionHeader button={{ "data-testid": `section-${section.id}-header` } as Record<string, string>}>
+                    {section.title}
+                  </AccordionHeader>
+                  <AccordionPanel className={styles.panel}>{content[section.id]}</AccordionPanel>
+                </AccordionItem>
+              ))}
+            </section>
           ))}
         </Accordion>
       </main>
