@@ -53,6 +53,26 @@ export default tseslint.config(
     languageOptions: { sourceType: "commonjs" },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
+  {
+    // Workbook access goes through src/excel: the task pane holds an ExcelRunner and hands its
+    // RequestContext to src/excel's functions, never touching the object model itself.
+    files: ["src/taskpane/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...[
+          "MemberExpression[property.name='workbook']",
+          "MemberExpression[property.value='workbook']",
+          "CallExpression[callee.property.name='sync']",
+          "MemberExpression[property.name='run'][object.name='Excel']",
+          "MemberExpression[property.name='run'][object.property.name='Excel']",
+        ].map((selector) => ({
+          selector,
+          message: "Workbook access goes through src/excel: call a function of src/excel with the ExcelRunner.",
+        })),
+      ],
+    },
+  },
   prettier,
   {
     // After prettier's config, which turns max-len off: prettier wraps code at 120 but leaves

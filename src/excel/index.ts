@@ -6,3 +6,6 @@ export * from "./selectCell";
 export * from "./writeSheets";
 export * from "./streamSheets";
 export * from "./riskCells";
+export * from "./runner";
+export * from "./selection";
+export * from "./cellsByAddress";

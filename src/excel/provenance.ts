@@ -10,7 +10,6 @@
  */
 import { TEXT_FORMAT } from "../shaping/safeCells";
 import {
-  FORMULA_STORE_SHEET,
   PROVENANCE_STORE_SHEET,
   SOURCES_HEADER,
   SOURCES_SHEET,

@@ -34,8 +34,8 @@ export interface ReadOptions {
 
 const DEFAULT_MAX_ROWS = MAX_ASSETS + 101;
 
-/** Sheet name from a sheet-qualified address. */
-function sheetOf(address: string): string {
+/** Sheet name from a sheet-qualified address ("Sites" from "'Sites'!A1"); "" when it names none. */
+export function sheetOf(address: string): string {
   const bang = address.lastIndexOf("!");
   let sheet = bang < 0 ? "" : address.slice(0, bang);
   if (sheet.startsWith("'") && sheet.endsWith("'")) sheet = sheet.slice(1, -1).replace(/''/g, "'");
@@ -151,4 +151,12 @@ export async function listTables(context: Excel.RequestContext): Promise<TableIn
   });
   await context.sync();
   return tables.items.map((t, i) => ({ name: t.name, sheetName: sheets[i].name }));
+}
+
+/** The names of every sheet of the workbook, hidden ones included (the names a new sheet must avoid). */
+export async function listSheetNames(context: Excel.RequestContext): Promise<string[]> {
+  const sheets = context.workbook.worksheets;
+  sheets.load("items/name");
+  await context.sync();
+  return sheets.items.map((s) => s.name);
 }

@@ -12,6 +12,8 @@ import { FORMULA_STORE_SHEET } from "../shaping/provenance";
 import { TEXT_FORMAT } from "../shaping/safeCells";
 import type { CellValue } from "../shaping/types";
 import { readBlock } from "./replaceTable";
+import type { Scope } from "./riskCells";
+import { readActiveSheetName, readSelectedArea } from "./selection";
 
 /** One replaced formula. */
 export interface StaticCell {
@@ -51,13 +53,13 @@ export async function readStaticCells(context: Excel.RequestContext): Promise<St
   if (used.isNullObject) return [];
   return (used.values as CellValue[][]).slice(1).flatMap((row) => {
     if (typeof row[0] !== "string" || row[0] === "" || typeof row[2] !== "string") return [];
-    let value: CellValue = "";
+    let value: CellValue;
     try {
       value = JSON.parse(String(row[3])) as CellValue;
     } catch {
       value = String(row[3]);
     }
-    let formats: string[][] = [["General"]];
+    let formats: string[][];
     try {
       formats = decodeFormats(String(row[6]), parseA1(String(row[4] || row[1])));
     } catch {
@@ -273,6 +275,65 @@ export function decodeFormats(text: string, area: { rows: number; cols: number }
 function local(row: number, column: number, rows: number, columns: number): string {
   const start = `${columnLetters(column)}${row + 1}`;
   return rows === 1 && columns === 1 ? start : `${start}:${columnLetters(column + columns - 1)}${row + rows}`;
+}
+
+/**
+ * The replaced formulas on record (`all`), and those whose cell lies in the scope (`inScope`):
+ * the selection, the active sheet, or the workbook.
+ */
+export async function readStaticCellsInScope(
+  context: Excel.RequestContext,
+  scope: Scope,
+): Promise<{ all: StaticCell[]; inScope: StaticCell[] }> {
+  const all = await readStaticCells(context);
+  if (scope === "workbook") return { all, inScope: all };
+  if (scope === "sheet") {
+    const sheetName = await readActiveSheetName(context);
+    return { all, inScope: all.filter((c) => c.sheetName === sheetName) };
+  }
+  const selection = await readSelectedArea(context);
+  return {
+    all,
+    inScope: all.filter((c) => {
+      if (c.sheetName !== selection.sheetName) return false;
+      const at = parseA1(c.address);
+      return (
+        at.row >= selection.row &&
+        at.row < selection.row + selection.rows &&
+        at.col >= selection.column &&
+        at.col < selection.column + selection.columns
+      );
+    }),
+  };
+}
+
+/**
+ * Splits replaced formulas by whether their cell still holds the value the static copy wrote
+ * (`unchanged`: safe to restore) or was changed since, or its sheet is gone (`changed`: left alone).
+ */
+export async function sortByChangeSinceCopy(
+  context: Excel.RequestContext,
+  cells: readonly StaticCell[],
+): Promise<{ unchanged: StaticCell[]; changed: StaticCell[] }> {
+  const probes = cells.map((cell) => ({
+    cell,
+    sheet: context.workbook.worksheets.getItemOrNullObject(cell.sheetName),
+  }));
+  await context.sync();
+  const ranges = probes.map(({ cell, sheet }) => {
+    if (sheet.isNullObject) return { cell, range: null };
+    const range = sheet.getRange(cell.address);
+    range.load("values, formulas");
+    return { cell, range };
+  });
+  await context.sync();
+  const unchanged: StaticCell[] = [];
+  const changed: StaticCell[] = [];
+  for (const { cell, range } of ranges) {
+    const same = range !== null && range.values[0][0] === cell.value && !String(range.formulas[0][0]).startsWith("=");
+    (same ? unchanged : changed).push(cell);
+  }
+  return { unchanged, changed };
 }
 
 /** "'My sheet'!B7". */

@@ -244,7 +244,8 @@ export class StreamingSheets {
       this.finished = true;
       return results;
     } catch (error) {
-      if (provenanceBefore) await restoreProvenance(this.context, provenanceBefore).catch(() => undefined); // best effort; the sheets go below
+      // Best effort: the sheets go below whatever happens here.
+      if (provenanceBefore) await restoreProvenance(this.context, provenanceBefore).catch(() => undefined);
       await this.discard(error);
       throw error;
     }

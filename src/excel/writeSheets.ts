@@ -250,7 +250,8 @@ export async function writeSheetsAtomically(
     await context.sync();
     return results;
   } catch (error) {
-    if (provenanceBefore) await restoreProvenance(context, provenanceBefore).catch(() => undefined); // best effort; the sheets go below
+    // Best effort: the sheets go below whatever happens here.
+    if (provenanceBefore) await restoreProvenance(context, provenanceBefore).catch(() => undefined);
     await discard(context, created, error);
     throw error;
   }

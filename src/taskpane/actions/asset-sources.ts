@@ -3,6 +3,8 @@
  * synced to the portfolio, or an asset list pasted from it. Kept for the session (the pane's
  * lifetime); a sheet deleted or edited since is found out when the row is looked up.
  */
+import { readValuesAt } from "../../excel/cellsByAddress";
+import { selectCell } from "../../excel/selectCell";
 import { parseA1, qualify, rangeA1 } from "../../shaping/a1";
 import type { ExcelRunner } from "./types";
 
@@ -58,14 +60,9 @@ export async function selectAssetRow(
   const a = parseA1(address);
   if (a.sheet === undefined) return { notFound: `The recorded range ${address} names no sheet.` };
   return run(async (context) => {
-    const sheet = context.workbook.worksheets.getItemOrNullObject(a.sheet!);
-    await context.sync();
-    if (sheet.isNullObject)
-      return { notFound: `The sheet "${a.sheet}" holding ${portfolio}'s assets no longer exists.` };
-    const range = sheet.getRange(rangeA1(a.row, a.col, a.rows, a.cols));
-    range.load("values");
-    await context.sync();
-    const [header = [], ...rows] = range.values as unknown[][];
+    const values = await readValuesAt(context, address);
+    if (values === null) return { notFound: `The sheet "${a.sheet}" holding ${portfolio}'s assets no longer exists.` };
+    const [header = [], ...rows] = values;
     const idColumn = header.findIndex((h) => String(h).trim().toLowerCase() === "entity_id");
     // entity_id identifies a row where the asset has one; an empty id (allowed) would match the
     // first empty cell, so then the row's position (the portfolio_index) does.
@@ -73,10 +70,8 @@ export async function selectAssetRow(
     if (found < 0 && (idColumn < 0 || entityId === "") && portfolioIndex >= 0 && portfolioIndex < rows.length)
       found = portfolioIndex;
     if (found < 0) return { notFound: `${entityId || `Asset #${portfolioIndex}`} is no longer in ${address}.` };
-    const rowAddress = rangeA1(a.row + 1 + found, a.col, 1, a.cols);
-    sheet.activate();
-    sheet.getRange(rowAddress).select();
-    await context.sync();
-    return { selected: qualify(a.sheet, rowAddress) };
+    const rowAddress = qualify(a.sheet, rangeA1(a.row + 1 + found, a.col, 1, a.cols));
+    await selectCell(context, rowAddress);
+    return { selected: rowAddress };
   });
 }

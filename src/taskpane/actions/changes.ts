@@ -7,6 +7,7 @@
  * methodology moves numbers).
  */
 import type { RiskClient } from "../../api/client";
+import { readFormulasAndValues, readReferencedValues } from "../../excel/cellsByAddress";
 import { writeSheetsAtomically } from "../../excel/writeSheets";
 import { labelOf } from "../../shared/vocabulary";
 import { cellA1, parseA1, qualify } from "../../shaping/a1";
@@ -45,7 +46,8 @@ const LABELS = new Set(["LOW", "MEDIUM", "HIGH"]);
 function labelFor(value: unknown, facts: FormulaFacts | undefined): ReadCell["label"] {
   if (typeof value === "string" && LABELS.has(value)) return value as ReadCell["label"];
   if (typeof value !== "number" || !facts?.hazard) return undefined;
-  if (facts.fn === "SEARCH") return value < facts.hazard.thresholds.low ? "LOW" : "HIGH"; // the search labels LOW and HIGH only
+  // The search labels LOW and HIGH only.
+  if (facts.fn === "SEARCH") return value < facts.hazard.thresholds.low ? "LOW" : "HIGH";
   if (facts.fn === "SUMMARY" || (facts.fn === "METRIC" && facts.metric?.startsWith("summary_score_")))
     return labelOf(facts.hazard, value);
   return undefined;
@@ -54,30 +56,12 @@ function labelFor(value: unknown, facts: FormulaFacts | undefined): ReadCell["la
 /** Reads the range: each cell with the formula that governs it (its own, or the spilling one above it in the range). */
 async function readCells(run: ExcelRunner, address?: string): Promise<{ address: string; cells: ReadCell[] }> {
   return run(async (context) => {
-    const range = address
-      ? context.workbook.worksheets
-          .getItem(parseA1(address).sheet!)
-          .getRange(address.slice(address.lastIndexOf("!") + 1))
-      : context.workbook.getSelectedRange();
-    range.load("address, values, formulas");
-    await context.sync();
+    const range = await readFormulasAndValues(context, address);
     const top = parseA1(range.address);
     // The formulas' single-cell arguments (a hazard in A12) are read so each cell knows its hazard.
-    const references = new Map<string, Excel.Range>();
-    for (const row of range.formulas) {
-      for (const formula of row) {
-        for (const ref of formulaReferences(String(formula ?? ""))) {
-          if (references.has(ref)) continue;
-          const bang = ref.lastIndexOf("!");
-          const sheet = bang < 0 ? range.worksheet : context.workbook.worksheets.getItem(parseA1(ref).sheet!);
-          const target = sheet.getRange(bang < 0 ? ref : ref.slice(bang + 1));
-          target.load("values");
-          references.set(ref, target);
-        }
-      }
-    }
-    if (references.size > 0) await context.sync();
-    const lookup = (ref: string) => references.get(ref)?.values[0]?.[0] as string | number | boolean | undefined;
+    const references = range.formulas.flatMap((row) => row.flatMap((formula) => formulaReferences(String(formula))));
+    const referenced = await readReferencedValues(context, references, range.sheetName);
+    const lookup = (ref: string) => referenced.get(ref);
     const cells: ReadCell[] = [];
     const governing: Array<FormulaFacts | undefined> = [];
     const governingText: Array<string | undefined> = [];
@@ -150,8 +134,8 @@ export async function compareWithSnapshot(options: {
     const is = after[name];
     if (!is) continue;
     if (was.version !== is.version) datasetChanges.push(`${name}: dataset version ${was.version} → ${is.version}`);
-    if (was.sha256 !== is.sha256)
-      datasetChanges.push(`${name}: sha256 ${String(was.sha256).slice(0, 12)}… → ${String(is.sha256).slice(0, 12)}…`);
+    const short = (digest: string | undefined) => `${String(digest).slice(0, 12)}…`;
+    if (was.sha256 !== is.sha256) datasetChanges.push(`${name}: sha256 ${short(was.sha256)} → ${short(is.sha256)}`);
   }
   const summary = summarizeChanges(changes, threshold);
   if (changes.length === 0 && datasetChanges.length === 0) return { changes, summary, datasetChanges };

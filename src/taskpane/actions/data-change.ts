@@ -1,6 +1,6 @@
 import type { DataChange } from "../../functions/data-loaders";
 import { syncedRangesOf } from "./asset-sources";
-import { countRiskCells, type RiskCellCount } from "../../excel/riskCells";
+import { countRiskCells, recalculateWorkbook, type RiskCellCount } from "../../excel/riskCells";
 import type { ExcelRunner } from "./types";
 
 export type { DataChange };
@@ -24,10 +24,7 @@ export async function refreshAfterChange(options: {
 }): Promise<{ dropped: number; recalculated: boolean }> {
   const dropped = options.forget(options.change);
   if (!options.run) return { dropped, recalculated: false };
-  await options.run(async (context) => {
-    context.workbook.application.calculate("Full" as Excel.CalculationType);
-    await context.sync();
-  });
+  await options.run(recalculateWorkbook);
   return { dropped, recalculated: true };
 }
 

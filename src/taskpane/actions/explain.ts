@@ -7,6 +7,8 @@
  * copy of that table) or the dataset metadata the service returns; nothing is made up.
  */
 import type { RiskClient } from "../../api/client";
+import { readReferencedValues } from "../../excel/cellsByAddress";
+import { readSelectedCell } from "../../excel/selection";
 import type { DatasetMetadata, HazardMetrics } from "../../api/types";
 import { labelOf, lookupHazard, type HazardNames } from "../../shared/vocabulary";
 import type { ArgumentValue } from "../../functions/arguments";
@@ -83,44 +85,21 @@ export async function explainSelection(options: {
 }): Promise<Explanation> {
   const { run } = options;
   const read = await run(async (context) => {
-    const cell = context.workbook.getSelectedRange().getCell(0, 0);
-    cell.load("address, formulas, values, rowIndex, columnIndex");
-    const sheet = cell.worksheet;
-    sheet.load("name");
-    const used = sheet.getUsedRangeOrNullObject(true);
-    used.load("rowIndex, columnIndex, values");
-    await context.sync();
-    const formula = String(cell.formulas[0]?.[0] ?? "");
-    const match = FORMULA.exec(formula);
+    const cell = await readSelectedCell(context);
+    const match = FORMULA.exec(cell.formula);
     // Argument references are read from the workbook (the first cell of a range: the anchor's row).
     const args = match ? splitArguments(match[2]!) : [];
-    const refs = args.map((arg) =>
-      /^[A-Za-z'$]/.test(arg) && !/^(TRUE|FALSE)$/i.test(arg)
-        ? sheet.getRange(arg.includes("!") ? arg.slice(arg.lastIndexOf("!") + 1) : arg).getCell(0, 0)
-        : null,
-    );
-    for (const ref of refs) ref?.load("values");
-    if (refs.some(Boolean)) await context.sync();
-    const values = args.map((arg, i): ArgumentValue => {
-      const ref = refs[i];
-      if (ref) return ref.values[0]?.[0] as ArgumentValue;
+    const isReference = (arg: string) => /^[A-Za-z'$]/.test(arg) && !/^(TRUE|FALSE)$/i.test(arg);
+    const referenced = await readReferencedValues(context, args.filter(isReference), cell.sheetName);
+    const values = args.map((arg): ArgumentValue => {
+      if (isReference(arg)) return referenced.get(arg);
       if (arg === "") return null;
       if (arg.startsWith('"')) return arg.slice(1, -1).replace(/""/g, '"');
       if (/^(TRUE|FALSE)$/i.test(arg)) return arg.toUpperCase() === "TRUE";
       const n = Number(arg);
       return Number.isFinite(n) ? n : arg;
     });
-    return {
-      address: cell.address,
-      sheetName: sheet.name,
-      formula,
-      fn: match?.[1]?.toUpperCase(),
-      args: values,
-      value: cell.values[0]?.[0] as ArgumentValue,
-      header: used.isNullObject ? [] : (used.values[0] ?? []).map((h) => String(h ?? "")),
-      row: used.isNullObject ? [] : ((used.values[cell.rowIndex - used.rowIndex] ?? []) as ArgumentValue[]),
-      column: used.isNullObject ? -1 : cell.columnIndex - used.columnIndex,
-    };
+    return { ...cell, fn: match?.[1]?.toUpperCase(), args: values };
   });
   const question = read.fn
     ? fromFormula(read.fn, read.args, read.formula)
@@ -185,7 +164,10 @@ function fromFormula(fn: string, args: ArgumentValue[], formula: string): Questi
   }
 }
 
-/** A score in a pasted summary sheet: the column header names the hazard and what it holds; the row, the asset and scenario. */
+/**
+ * A score in a pasted summary sheet: the column header names the hazard and what it holds; the
+ * row, the asset and scenario.
+ */
 function fromPasted(header: string[], row: ArgumentValue[], column: number, sheetName: string): Question {
   const name = header[column] ?? "";
   const at = (key: string) => row[header.indexOf(key)];
@@ -217,7 +199,8 @@ function fromPasted(header: string[], row: ArgumentValue[], column: number, shee
     }
   }
   throw new ExplainError(
-    `Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell, or a score in a pasted summary sheet (the selected cell is in ${source}).`,
+    "Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell, or a score in a pasted summary sheet " +
+      `(the selected cell is in ${source}).`,
   );
 }
 
@@ -258,7 +241,8 @@ async function explain(
         label === "LOW"
           ? `${fmt(value)} is LOW: ${fmt(t.low - value)} below the MEDIUM threshold ${fmt(t.low)}`
           : label === "MEDIUM"
-            ? `${fmt(value)} is MEDIUM: ${Math.round(((value - t.low) / (t.medium - t.low)) * 100)}% of the way from ${fmt(t.low)} to ${fmt(t.medium)}`
+            ? `${fmt(value)} is MEDIUM: ${Math.round(((value - t.low) / (t.medium - t.low)) * 100)}% ` +
+              `of the way from ${fmt(t.low)} to ${fmt(t.medium)}`
             : `${fmt(value)} is HIGH: ${fmt(value - t.medium)} above the HIGH threshold ${fmt(t.medium)}`;
       add(
         "position",
@@ -284,7 +268,8 @@ async function explain(
     add(
       "window",
       "Window",
-      `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} (field notes: 15yr e.g. 2025-2039, 30yr 2025-2054)`,
+      `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} ` +
+        "(field notes: 15yr e.g. 2025-2039, 30yr 2025-2054)",
     );
   const period = /_(baseline|2030|2050|2080)(?:_lbd|_ubd)?$/.exec(q.metric ?? "")?.[1];
   if (period)
@@ -293,7 +278,8 @@ async function explain(
       "Period",
       period === "baseline"
         ? "baseline: the 2005-2015 average (field notes)"
-        : `${period}: the average over five years either side, ${Number(period) - 5}-${Number(period) + 5} (field notes)`,
+        : `${period}: the average over five years either side, ` +
+            `${Number(period) - 5}-${Number(period) + 5} (field notes)`,
     );
 
   if (q.kind === "metric" && q.portfolio && q.scenario && q.metric && /_(baseline|2030|2050|2080)/.test(q.metric)) {
@@ -326,11 +312,8 @@ async function explain(
     add("scenario", "Scenario", `${q.scenario}.${repeats}`);
   }
   if (metadata) {
-    add(
-      "dataset",
-      "Dataset",
-      `version ${metadata.version}${metadata.sha256_digest ? `, sha256 ${metadata.sha256_digest.slice(0, 12)}…` : ""}, updated ${metadata.updated_at}`,
-    );
+    const digest = metadata.sha256_digest ? `, sha256 ${metadata.sha256_digest.slice(0, 12)}…` : "";
+    add("dataset", "Dataset", `version ${metadata.version}${digest}, updated ${metadata.updated_at}`);
   } else if (q.kind === "search") {
     add("dataset", "Dataset", "a point search: no portfolio dataset, so no version");
   }

@@ -1,11 +1,12 @@
 import type { RiskClient } from "../../api/client";
+import { readReferencedValues, writeFormulaColumn } from "../../excel/cellsByAddress";
+import { readSelectedArea, type SelectedArea } from "../../excel/selection";
 import * as functions from "../../functions/functions";
-import { HAZARDS } from "../../shared/vocabulary";
 import type { Invocation } from "../../functions/formulas/run";
 import { columnLetters, parseA1, quoteSheetName } from "../../shaping/a1";
 import type { CellValue } from "../../shaping/types";
 import type { ExcelRunner } from "./types";
-import { SCENARIOS } from "../../shared/vocabulary";
+import { HAZARDS, SCENARIOS } from "../../shared/vocabulary";
 
 /**
  * The formula builder's logic, without React: which functions and parameters there are, which
@@ -166,9 +167,13 @@ export function problemsOf(fn: BuilderFunction, values: Record<string, ParamValu
     const value = values[p.name];
     const empty = !value || (value.kind === "value" && value.value.trim() === "");
     if (empty && !p.optional) {
-      problems.push(
-        `${p.label}: ${p.kind === "portfolio" ? "choose a portfolio" : p.kind === "asset" ? "choose an asset (or a cell holding its portfolio_index)" : "choose a value, or a cell"}.`,
-      );
+      const what =
+        p.kind === "portfolio"
+          ? "choose a portfolio"
+          : p.kind === "asset"
+            ? "choose an asset (or a cell holding its portfolio_index)"
+            : "choose a value, or a cell";
+      problems.push(`${p.label}: ${what}.`);
       continue;
     }
     if (value?.kind === "value" && value.value.trim() !== "") {
@@ -186,31 +191,12 @@ export function problemsOf(fn: BuilderFunction, values: Record<string, ParamValu
   return problems;
 }
 
-/** The selection: sheet, 0-based top-left, size, and its address as a formula would refer to it. */
-export interface Selection {
-  sheetName: string;
-  row: number;
-  column: number;
-  rows: number;
-  columns: number;
-}
+/** The selection: sheet, 0-based top-left, size (see {@link referenceTo} for its address in a formula). */
+export type Selection = SelectedArea;
 
-/** Reads the current selection (for "use the selected cell" and for Insert). */
+/** Reads the current selection's place and size (for "use the selected cell" and for Insert). */
 export async function readSelection(run: ExcelRunner): Promise<Selection> {
-  return run(async (context) => {
-    const range = context.workbook.getSelectedRange();
-    range.load("rowIndex, columnIndex, rowCount, columnCount");
-    const sheet = range.worksheet;
-    sheet.load("name");
-    await context.sync();
-    return {
-      sheetName: sheet.name,
-      row: range.rowIndex,
-      column: range.columnIndex,
-      rows: range.rowCount,
-      columns: range.columnCount,
-    };
-  });
+  return run(readSelectedArea);
 }
 
 /** A selection as a reference for a formula written on `onSheet`: "B2", "B2:B20", or "'Sites'!B2". */
@@ -283,23 +269,8 @@ export async function insertFormulas(
 ): Promise<string> {
   if (formulas.length === 0 || formulas.some((f) => !f.trim().startsWith("=")))
     throw new Error("The formula must start with “=”. Nothing was written.");
-  return run(async (context) => {
-    const sheet = context.workbook.worksheets.getItem(target.sheetName);
-    const rows = Math.max(target.rows, formulas.length);
-    const range = sheet.getRangeByIndexes(target.row, target.column, rows, 1);
-    range.load("formulas");
-    await context.sync();
-    const taken = (range.formulas as CellValue[][]).findIndex((line) => line[0] !== "");
-    if (taken >= 0) {
-      throw new Error(
-        `${quoteSheetName(target.sheetName)}!${columnLetters(target.column)}${target.row + 1 + taken} is not empty: select empty cells to insert into. Nothing was written.`,
-      );
-    }
-    sheet.getRangeByIndexes(target.row, target.column, formulas.length, 1).formulas = formulas.map((f) => [f.trim()]);
-    await context.sync();
-    const first = `${columnLetters(target.column)}${target.row + 1}`;
-    return `${quoteSheetName(target.sheetName)}!${first}${formulas.length > 1 ? `:${columnLetters(target.column)}${target.row + formulas.length}` : ""}`;
-  });
+  const trimmed = formulas.map((f) => f.trim());
+  return run((context) => writeFormulaColumn(context, target, trimmed));
 }
 
 /** A choice of a list: what is written, and what the person sees. */
@@ -406,7 +377,8 @@ export async function previewFormula(
       );
     else {
       if (!run) return { error: "No workbook: a cell reference cannot be read here." };
-      args.push(await run(async (context) => readCell(context, value.address)));
+      const address = value.address;
+      args.push(await run(async (context) => (await readReferencedValues(context, [address])).get(address)));
     }
   }
   const call = (functions as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[fn.toLowerCase()];
@@ -423,15 +395,4 @@ export async function previewFormula(
     const e = error as { code?: string; message?: string };
     return { error: `${e.code && e.code.startsWith("#") ? e.code : "#N/A"} ${e.message ?? String(error)}`.trim() };
   }
-}
-
-async function readCell(context: Excel.RequestContext, address: string): Promise<CellValue> {
-  const ref = parseA1(address);
-  const sheet = ref.sheet
-    ? context.workbook.worksheets.getItem(ref.sheet)
-    : context.workbook.worksheets.getActiveWorksheet();
-  const cell = sheet.getCell(ref.row, ref.col);
-  cell.load("values");
-  await context.sync();
-  return cell.values[0][0] as CellValue;
 }

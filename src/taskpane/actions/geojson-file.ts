@@ -15,7 +15,7 @@ export function parseGeoJsonFile(
     value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${fileName} is not valid JSON (${reason})`);
+    throw new Error(`${fileName} is not valid JSON (${reason})`, { cause: error });
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new Error(`${fileName} must hold a GeoJSON object, not ${Array.isArray(value) ? "an array" : typeof value}`);

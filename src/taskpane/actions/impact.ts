@@ -1,5 +1,5 @@
 import type { RiskClient } from "../../api/client";
-import { readAddress } from "../../excel/readRange";
+import { listSheetNames, readAddress } from "../../excel/readRange";
 import { writeSheetsAtomically } from "../../excel/writeSheets";
 import { cellA1, parseA1, qualify } from "../../shaping/a1";
 import {
@@ -83,12 +83,7 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
   else if (options.value && "column" in options.value)
     value = await readValueColumn(run, portfolio, options.value.column, itemsByScenario.get(scenarios[0]!) ?? []);
 
-  const taken = await run(async (context) => {
-    const sheets = context.workbook.worksheets;
-    sheets.load("items/name");
-    await context.sync();
-    return sheets.items.map((s) => s.name);
-  });
+  const taken = await run(listSheetNames);
   const name = (desired: string) => {
     const unique = uniqueSheetName(desired, taken);
     taken.push(unique);
@@ -139,7 +134,8 @@ async function readValueColumn(
   const address = assetSourceOf(portfolio);
   if (!address)
     throw new ImpactInputError(
-      `No range synced to ${portfolio} is known in this session: sync it first, or use a label:price or label:value column.`,
+      `No range synced to ${portfolio} is known in this session: ` +
+        "sync it first, or use a label:price or label:value column.",
     );
   const snapshot = await run((context) => readAddress(context, address));
   const [head = [], ...rows] = snapshot.values;
@@ -151,7 +147,8 @@ async function readValueColumn(
   const col = names.indexOf(header.trim().toLowerCase());
   if (col < 0)
     throw new ImpactInputError(
-      `The synced range ${snapshot.address} has no column "${header}" (its columns: ${names.filter(Boolean).join(", ")}).`,
+      `The synced range ${snapshot.address} has no column "${header}" ` +
+        `(its columns: ${names.filter(Boolean).join(", ")}).`,
     );
   const idCol = names.indexOf("entity_id");
   const top = parseA1(snapshot.address);

@@ -1,3 +1,4 @@
+import { recalculateWorkbook } from "../../excel/riskCells";
 import type { RiskEngine } from "../../functions/engine/engine";
 import type { ExcelRunner } from "./types";
 
@@ -10,13 +11,10 @@ import type { ExcelRunner } from "./types";
 export async function retryStaleCells(options: { run: ExcelRunner; engine: RiskEngine }): Promise<number> {
   const addresses = options.engine.retryStale();
   if (addresses.length === 0) return 0;
-  await options.run(async (context) => {
-    // Range.calculate (ExcelApi 1.6) would do for a few cells, but a column formula's cell and
-    // dozens of scattered ones are one full recalculation away; custom functions are not volatile,
-    // so "Recalculate" alone would not re-run them.
-    context.workbook.application.calculate("Full" as Excel.CalculationType);
-    await context.sync();
-  });
+  // Range.calculate (ExcelApi 1.6) would do for a few cells, but a column formula's cell and
+  // dozens of scattered ones are one full recalculation away; custom functions are not volatile,
+  // so "Recalculate" alone would not re-run them.
+  await options.run(recalculateWorkbook);
   return addresses.length;
 }
 

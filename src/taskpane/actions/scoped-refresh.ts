@@ -1,5 +1,5 @@
 import type { FreshPass } from "../../functions/engine/engine";
-import { findRiskCells, type RiskCell, type Scope } from "./scope";
+import { findRiskCells, reenterRiskFormulas, type Scope } from "../../excel/riskCells";
 import { CancelledError, formatCount, type ExcelRunner, type LongRunning } from "./types";
 
 /** What a scoped refresh needs of the functions' engine. */
@@ -59,7 +59,9 @@ export async function refreshScope(
   const total = cells.length;
   const report = (written: number) =>
     onProgress?.({
-      message: `Refreshing ${formatCount(total)} RISK cell${total === 1 ? "" : "s"}: ${formatCount(written)} re-entered, ${formatCount(pass.settled)} answered`,
+      message:
+        `Refreshing ${formatCount(total)} RISK cell${total === 1 ? "" : "s"}: ` +
+        `${formatCount(written)} re-entered, ${formatCount(pass.settled)} answered`,
       fraction: Math.min(1, (written + pass.settled) / (2 * total)),
     });
   const stop = pass.onChange(() => report(total));
@@ -67,13 +69,11 @@ export async function refreshScope(
     for (let start = 0; start < total; start += CELLS_PER_BATCH) {
       if (signal?.aborted)
         throw new CancelledError(
-          `Cancelled: ${formatCount(start)} of ${formatCount(total)} cells were refreshed, the others keep their values.`,
+          `Cancelled: ${formatCount(start)} of ${formatCount(total)} cells were refreshed, ` +
+            "the others keep their values.",
         );
       const batch = cells.slice(start, start + CELLS_PER_BATCH);
-      await run(async (context) => {
-        reenter(context, batch);
-        await context.sync();
-      });
+      await run((context) => reenterRiskFormulas(context, batch));
       report(Math.min(total, start + CELLS_PER_BATCH));
     }
     await settled(pass, signal, options.quietMs ?? QUIET_MS);
@@ -81,19 +81,6 @@ export async function refreshScope(
   } finally {
     stop();
     pass.end();
-  }
-}
-
-/** Writes each cell's formula back: Excel recalculates the cell (and only what depends on it). */
-function reenter(context: Excel.RequestContext, cells: readonly RiskCell[]): void {
-  const sheets = new Map<string, Excel.Worksheet>();
-  for (const cell of cells) {
-    let sheet = sheets.get(cell.sheetName);
-    if (!sheet) {
-      sheet = context.workbook.worksheets.getItem(cell.sheetName);
-      sheets.set(cell.sheetName, sheet);
-    }
-    sheet.getCell(cell.row, cell.column).formulas = [[cell.formula]];
   }
 }
 

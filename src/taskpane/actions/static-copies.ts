@@ -1,14 +1,15 @@
 import { readProvenance, utcNow, writeProvenance } from "../../excel/provenance";
+import { findRiskCells, type Scope } from "../../excel/riskCells";
 import {
   convertCellsToValues,
   qualified,
   readStaticCells,
+  readStaticCellsInScope,
   restoreCells,
+  sortByChangeSinceCopy,
   writeStaticCells,
-  type StaticCell,
 } from "../../excel/staticCopies";
-import { parseA1 } from "../../shaping/a1";
-import { cellAddress, findRiskCells, type Scope } from "./scope";
+import { cellA1, parseA1, qualify } from "../../shaping/a1";
 import type { ExcelRunner } from "./types";
 
 /** What "Convert to values" did. */
@@ -48,10 +49,14 @@ export async function convertToValues(options: { run: ExcelRunner; scope: Scope 
     const cells = await findRiskCells(context, scope, false);
     if (cells.length === 0) throw new Error(`${where(scope)} has no RISK formulas: nothing was converted.`);
     const busy = cells.filter((c) => c.value === "#BUSY!" || c.value === "#GETTING_DATA");
-    if (busy.length > 0)
+    if (busy.length > 0) {
+      const first = qualify(busy[0].sheetName, cellA1(busy[0].row, busy[0].column));
       throw new Error(
-        `${busy.length} RISK cell${busy.length === 1 ? " is" : "s are"} still calculating (${cellAddress(busy[0].sheetName, busy[0].row, busy[0].column)}${busy.length > 1 ? ", …" : ""}): wait until they show values, then convert. Nothing was converted.`,
+        `${busy.length} RISK cell${busy.length === 1 ? " is" : "s are"} still calculating ` +
+          `(${first}${busy.length > 1 ? ", …" : ""}): ` +
+          "wait until they show values, then convert. Nothing was converted.",
       );
+    }
     const takenAt = utcNow();
     const converted = await convertCellsToValues(context, cells, takenAt);
     const kept = (await readStaticCells(context)).filter(
@@ -74,7 +79,7 @@ export async function convertToValues(options: { run: ExcelRunner; scope: Scope 
 
 /** How many replaced formulas "Restore formulas" would put back in a scope. */
 export async function countRestorable(run: ExcelRunner, scope: Scope): Promise<number> {
-  return run(async (context) => (await storedInScope(context, scope)).inScope.length);
+  return run(async (context) => (await readStaticCellsInScope(context, scope)).inScope.length);
 }
 
 /**
@@ -85,29 +90,11 @@ export async function countRestorable(run: ExcelRunner, scope: Scope): Promise<n
 export async function restoreFormulas(options: { run: ExcelRunner; scope: Scope }): Promise<RestoreResult> {
   const { run, scope } = options;
   return run(async (context) => {
-    const { all, inScope } = await storedInScope(context, scope);
+    const { all, inScope } = await readStaticCellsInScope(context, scope);
     if (inScope.length === 0)
       throw new Error(`${where(scope)} has no formulas replaced by a static copy: nothing to restore.`);
-    const probes = inScope.map((cell) => {
-      const sheet = context.workbook.worksheets.getItemOrNullObject(cell.sheetName);
-      return { cell, sheet };
-    });
-    await context.sync();
-    const ranges = probes.map(({ cell, sheet }) => {
-      if (sheet.isNullObject) return { cell, range: null };
-      const range = sheet.getRange(cell.address);
-      range.load("values, formulas");
-      return { cell, range };
-    });
-    await context.sync();
-    const skipped: string[] = [];
-    const restorable: StaticCell[] = [];
-    for (const { cell, range } of ranges) {
-      const unchanged =
-        range !== null && range.values[0][0] === cell.value && !String(range.formulas[0][0]).startsWith("=");
-      if (unchanged) restorable.push(cell);
-      else skipped.push(qualified(cell));
-    }
+    const { unchanged: restorable, changed } = await sortByChangeSinceCopy(context, inScope);
+    const skipped = changed.map(qualified);
     await restoreCells(context, restorable);
     const left = all.filter((c) => !restorable.includes(c));
     await writeStaticCells(context, left);
@@ -119,36 +106,4 @@ export async function restoreFormulas(options: { run: ExcelRunner; scope: Scope 
     );
     return { restored: restorable.length, skipped };
   });
-}
-
-async function storedInScope(
-  context: Excel.RequestContext,
-  scope: Scope,
-): Promise<{ all: StaticCell[]; inScope: StaticCell[] }> {
-  const all = await readStaticCells(context);
-  if (scope === "workbook") return { all, inScope: all };
-  if (scope === "sheet") {
-    const sheet = context.workbook.worksheets.getActiveWorksheet();
-    sheet.load("name");
-    await context.sync();
-    return { all, inScope: all.filter((c) => c.sheetName === sheet.name) };
-  }
-  const selection = context.workbook.getSelectedRange();
-  selection.load("rowIndex, columnIndex, rowCount, columnCount");
-  const sheet = selection.worksheet;
-  sheet.load("name");
-  await context.sync();
-  return {
-    all,
-    inScope: all.filter((c) => {
-      if (c.sheetName !== sheet.name) return false;
-      const at = parseA1(c.address);
-      return (
-        at.row >= selection.rowIndex &&
-        at.row < selection.rowIndex + selection.rowCount &&
-        at.col >= selection.columnIndex &&
-        at.col < selection.columnIndex + selection.columnCount
-      );
-    }),
-  };
 }

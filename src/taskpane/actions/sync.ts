@@ -59,7 +59,10 @@ export type SyncResult =
   | { outcome: "invalid"; problems: RangeProblem[] }
   | { outcome: "declined"; portfolio: string }
   | { outcome: "synced"; portfolio: string; assetCount: number; created: boolean; uploaded: boolean }
-  /** Over the 5,000-asset cap: nothing was sent; `parts` are the numbered portfolios a split would make (or `problem` why it cannot). */
+  /**
+   * Over the 5,000-asset cap: nothing was sent; `parts` are the numbered portfolios a split would
+   * make (or `problem` why it cannot).
+   */
   | {
       outcome: "too-many";
       portfolio: string;
@@ -84,7 +87,7 @@ export type SyncResult =
  * replaces (never appends), and an identical portfolio is not uploaded again.
  */
 export async function syncAssets(input: AssetRangeInput, options: SyncOptions): Promise<SyncResult> {
-  const { client, portfolio, signal, onProgress } = options;
+  const { portfolio } = options;
   const nameProblem = portfolioNameProblem(portfolio);
   if (nameProblem) throw new Error(`Portfolio name: ${nameProblem}`);
   const validation = validateAssetRange(input);

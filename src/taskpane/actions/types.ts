@@ -4,11 +4,8 @@
  * jest (against the in-memory Excel fake), with no React involved.
  */
 
-/**
- * Runs a batch against the workbook: `Excel.run` in Office, the fake's `run` in tests and in the
- * harness. Typed loosely on purpose so both fit.
- */
-export type ExcelRunner = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
+/** Runs a batch against the workbook (defined in `src/excel`, where all workbook access lives). */
+export type { ExcelRunner } from "../../excel/runner";
 
 /** What a long operation reports while it runs; `fraction` is 0..1 when the total is known. */
 export interface Progress {
