@@ -31,7 +31,8 @@ if (typeof Office === "undefined") {
   showProblem("office.js did not load (see the browser console); the harness runs without it.");
   start();
 } else {
-  Office.onReady((info) => {
+  // The callback does the work; onReady's own promise carries nothing more.
+  void Office.onReady((info) => {
     if (info.host) {
       showProblem(
         `This page runs inside ${String(info.host)}: the harness is for plain browsers only. Open taskpane.html instead.`,

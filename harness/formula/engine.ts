@@ -17,7 +17,7 @@ import { formatAddress, formatLocal, parseLocal, splitSheet, type Rect } from ".
 import type { SheetModel } from "../../testing/fake-excel/model";
 import { asCellError, type FunctionRegistry } from "../custom-functions-registry";
 import { FormulaSyntaxError, parseFormula, referencesOf, type Expr, type RefExpr } from "./parse";
-import type { FunctionMetadata, MetadataIndex } from "./metadata";
+import type { MetadataIndex } from "./metadata";
 
 /** The add-in's function namespace (manifest.xml, Functions.Namespace). */
 export const FUNCTION_NAMESPACE = "RISK";
