@@ -103,7 +103,7 @@ export function App(props: {
   };
   const [query, setQuery] = useState("");
   const [openItems, setOpenItems] = useState<string[]>(["connection"]);
-  const groups = filterSections(SECTION_GROUPS, query);
+  const shown = new Set(filterSections(SECTION_GROUPS, query).flatMap((group) => group.sections.map((x) => x.id)));
   const search = (text: string) => {
     setQuery(text);
     // A search that leaves one section opens it: type "stale", get the panel.
@@ -148,7 +148,7 @@ export function App(props: {
           onChange={(_, data) => search(data.value)}
           data-testid="section-search"
         />
-        {groups.length === 0 ? (
+        {shown.size === 0 ? (
           <Text size={200} className={styles.sub} data-testid="section-search-empty">
             No section matches “{query.trim()}”.
           </Text>
@@ -159,13 +159,25 @@ export function App(props: {
           openItems={openItems}
           onToggle={(_, data) => setOpenItems(data.openItems as string[])}
         >
-          {groups.map((group) => (
-            <section key={group.id} aria-labelledby={`group-${group.id}`} data-testid={`group-${group.id}`}>
+          {/* A search hides what it does not match rather than unmounting it: an open section keeps
+              its state, and a task running in it (a paste, a sync) is not cancelled by typing. */}
+          {SECTION_GROUPS.map((group) => (
+            <section
+              key={group.id}
+              aria-labelledby={`group-${group.id}`}
+              data-testid={`group-${group.id}`}
+              style={group.sections.some((x) => shown.has(x.id)) ? undefined : { display: "none" }}
+            >
               <h2 id={`group-${group.id}`} className={styles.group}>
                 {group.title}
               </h2>
               {group.sections.map((section) => (
-                <AccordionItem key={section.id} value={section.id} data-testid={`section-${section.id}`}>
+                <AccordionItem
+                  key={section.id}
+                  value={section.id}
+                  data-testid={`section-${section.id}`}
+                  style={shown.has(section.id) ? undefined : { display: "none" }}
+                >
                   <AccordionHeader button={{ "data-testid": `section-${section.id}-header` } as Record<string, string>}>
                     {section.title}
                   </AccordionHeader>
