@@ -3,6 +3,7 @@ import {
   AccordionHeader,
   AccordionItem,
   AccordionPanel,
+  type AccordionPanelProps,
   MessageBar,
   MessageBarBody,
   SearchBox,
@@ -64,6 +65,11 @@ const useStyles = makeStyles({
   },
 });
 
+/** The panel's collapse motion with its content kept mounted when closed (Fluent's slot render function). */
+const keepMounted: AccordionPanelProps["collapseMotion"] = {
+  children: (Motion, props) => <Motion {...props} unmountOnExit={false} />,
+};
+
 /** The default `forget`: the RISK.* functions' engine in this page drops what a change made stale. */
 const forgetInFunctions: ForgetChange = (change) => invalidateFunctions(dataChangeMatcher(change));
 
@@ -103,13 +109,20 @@ export function App(props: {
   };
   const [query, setQuery] = useState("");
   const [openItems, setOpenItems] = useState<string[]>(["connection"]);
+  // Sections opened once stay mounted when collapsed, so collapsing one does not cancel the paste
+  // or sync it is running nor forget what was typed; sections never opened are not mounted at all.
+  const [everOpened, setEverOpened] = useState<ReadonlySet<string>>(() => new Set(["connection"]));
+  const open = (ids: string[]) => {
+    setOpenItems(ids);
+    if (ids.some((id) => !everOpened.has(id))) setEverOpened(new Set([...everOpened, ...ids]));
+  };
   const shown = new Set(filterSections(SECTION_GROUPS, query).flatMap((group) => group.sections.map((x) => x.id)));
   const search = (text: string) => {
     setQuery(text);
     // A search that leaves one section opens it: type "stale", get the panel.
     const found = filterSections(SECTION_GROUPS, text).flatMap((group) => group.sections);
     if (text.trim() && found.length === 1 && !openItems.includes(found[0].id)) {
-      setOpenItems([...openItems, found[0].id]);
+      open([...openItems, found[0].id]);
     }
   };
   return (
@@ -153,12 +166,7 @@ export function App(props: {
             No section matches “{query.trim()}”.
           </Text>
         ) : null}
-        <Accordion
-          multiple
-          collapsible
-          openItems={openItems}
-          onToggle={(_, data) => setOpenItems(data.openItems as string[])}
-        >
+        <Accordion multiple collapsible openItems={openItems} onToggle={(_, data) => open(data.openItems as string[])}>
           {/* A search hides what it does not match rather than unmounting it: an open section keeps
               its state, and a task running in it (a paste, a sync) is not cancelled by typing. */}
           {SECTION_GROUPS.map((group) => (
@@ -181,7 +189,12 @@ export function App(props: {
                   <AccordionHeader button={{ "data-testid": `section-${section.id}-header` } as Record<string, string>}>
                     {section.title}
                   </AccordionHeader>
-                  <AccordionPanel className={styles.panel}>{content[section.id]}</AccordionPanel>
+                  <AccordionPanel
+                    className={styles.panel}
+                    collapseMotion={everOpened.has(section.id) ? keepMounted : undefined}
+                  >
+                    {content[section.id]}
+                  </AccordionPanel>
                 </AccordionItem>
               ))}
             </section>
