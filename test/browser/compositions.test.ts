@@ -4,48 +4,21 @@
  * replace a layer's content with a new file, each by name as production publishes them; a program
  * jq cannot compile is shown and changes nothing. Screenshots under test-output/screenshots/.
  */
-import { rmSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/server";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
-import { startTestEmulator } from "./support/emulators";
-import { openHarness, textWhen, type HarnessPage } from "./support/harness-page";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { screenshot } from "./support/browser";
+import { textWhen } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/compositions.test.ts") ? describe : describe.skip;
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
+const describeBrowser = describeWithBrowser(__filename);
 const headers = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
 
 describeBrowser("compositions panel", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator;
-  let harness: HarnessPage | undefined;
+  const suite = useBrowserSuite({ emulator: "file" });
 
-  beforeAll(async () => {
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    emulator = await startTestEmulator();
-    server = await startAddinServer(buildDir, emulator.url);
-  }, 180_000);
-
-  afterAll(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    await server?.close();
-    await browser?.close();
-    await emulator?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
-
-  const api = async (path: string) => (await fetch(`${emulator.url}/api/compositions${path}`, { headers })).json();
+  const api = async (path: string) =>
+    (await fetch(`${suite.emulator.url}/api/compositions${path}`, { headers })).json();
 
   test("run a UDF to preview its layer, edit its equation, replace a layer's file; a bad program changes nothing", async () => {
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    const { page } = await suite.openHarness({ demo: false });
     await page.getByTestId("section-compositions-header").click();
     await page.getByTestId("udf-item-2").waitFor({ state: "visible", timeout: 20_000 });
     const layerFeatures = ((await api("/vector/1")) as { geojson: { features: unknown[] } }).geojson.features.length;

@@ -4,69 +4,20 @@
  * each scenario gets a fresh emulator and a fresh browser context, and saves a screenshot under
  * test-output/screenshots/. Skipped, with a message saying why, when chromium is not installed.
  */
-import { rmSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/server";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
 import Papa from "papaparse";
-import { emulatorStats, methodCount, routeCount, startProcessEmulator, startTestEmulator } from "./support/emulators";
-import {
-  cell,
-  cells,
-  openHarness,
-  pasteAt,
-  textWhen,
-  typeIntoCell,
-  values,
-  waitForIdle,
-  type HarnessPage,
-} from "./support/harness-page";
+import { screenshot } from "./support/browser";
+import { NO_EMULATOR_URL, describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { emulatorStats, methodCount, routeCount, startProcessEmulator } from "./support/emulators";
+import { cell, cells, pasteAt, textWhen, typeIntoCell, values, waitForIdle } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/harness.test.ts") ? describe : describe.skip;
-/** A development build to reuse instead of building (e.g. `npm run build:dev` output), for quick local runs. */
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
+const describeBrowser = describeWithBrowser(__filename);
 
 describeBrowser("browser harness", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator | undefined;
-  let harness: HarnessPage | undefined;
-
-  beforeAll(async () => {
-    // Launch while webpack builds; both are assigned before either can fail, so afterAll cleans up.
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
-  }, 180_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await browser?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
-
-  afterEach(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    harness = undefined;
-    await emulator?.close();
-    emulator = undefined;
-  });
-
-  async function freshEmulator(options: Parameters<typeof startTestEmulator>[0] = {}): Promise<RunningEmulator> {
-    emulator = await startTestEmulator(options);
-    server.setEmulator(emulator.url);
-    return emulator;
-  }
+  const suite = useBrowserSuite();
 
   test("the page a newcomer opens shows the demo workbook with numbers from the emulator and the task pane", async () => {
-    await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
+    await suite.freshEmulator();
+    const { page } = await suite.openHarness();
     await waitForIdle(page);
 
     expect(await page.getByTestId("harness-banner").textContent()).toContain("not Excel");
@@ -88,9 +39,8 @@ describeBrowser("browser harness", () => {
   });
 
   test("(a) coordinates and RISK.SEARCH formulas typed in: values appear, one search request per distinct point", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    const emu = await suite.freshEmulator();
+    const { page } = await suite.openHarness({ demo: false });
 
     const points: Array<[number, number]> = [
       [51.5074, -0.1278],
@@ -176,9 +126,8 @@ describeBrowser("browser harness", () => {
   });
 
   test("(b) a range of assets synced to a new portfolio through the task pane; then RISK.SUMMARY cells fill in", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
+    const emu = await suite.freshEmulator();
+    const { page } = await suite.openHarness();
     await waitForIdle(page);
 
     // Select the demo assets on the Assets sheet with the mouse: its tab, A1, then shift-click E7.
@@ -235,9 +184,8 @@ describeBrowser("browser harness", () => {
   }, 60_000);
 
   test("(c) timeseries pulled into a new sheet, then an applied layer into another", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    const emu = await suite.freshEmulator();
+    const { page } = await suite.openHarness({ demo: false });
     const headers = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
 
     await page.getByTestId("section-timeseries-header").click();
@@ -308,9 +256,8 @@ describeBrowser("browser harness", () => {
   }, 60_000);
 
   test("(d) a bad range lists its problems with cell addresses, selects a cell on click, and sends nothing", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    const emu = await suite.freshEmulator();
+    const { page } = await suite.openHarness({ demo: false });
     const rows = [
       ["entity_id", "entity_name", "lat", "lng"],
       ["S-1", "Good site", "51.5", "-0.12"],
@@ -358,9 +305,8 @@ describeBrowser("browser harness", () => {
 
   test("(e) the emulator stops mid-recalculation: every cell ends with an error and its message, none stays #BUSY!", async () => {
     const crashing = await startProcessEmulator(["--latency", "1500"]);
-    server.setEmulator(crashing.url);
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    suite.server.setEmulator(crashing.url);
+    const { page } = await suite.openHarness({ demo: false });
 
     const block = Array.from({ length: 10 }, (_, i) => [
       10 + i,
@@ -390,9 +336,8 @@ describeBrowser("browser harness", () => {
   }, 90_000);
 
   test("a column formula over ranges spills; when the service goes away the pane lists the cell and Retry these brings fresh values", async () => {
-    const running = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    const running = await suite.freshEmulator();
+    const { page } = await suite.openHarness({ demo: false });
     await page.evaluate(() =>
       window.harness?.setCells("Sheet1!A1", [
         ["City", "Lat", "Lng"],
@@ -413,7 +358,7 @@ describeBrowser("browser harness", () => {
     // The service goes away; with "keep the last good value", Refresh all leaves the numbers and lists the cell.
     await page.getByTestId("section-last-good-header").click();
     await page.getByTestId("failure-policy-keep").click();
-    server.setEmulator("http://127.0.0.1:9");
+    suite.server.setEmulator(NO_EMULATOR_URL);
     await page.getByTestId("section-refresh-header").click();
     await page.getByTestId("refresh-all").click();
     await page.getByTestId("stale-cell").first().waitFor({ state: "visible", timeout: 30_000 });
@@ -429,7 +374,7 @@ describeBrowser("browser harness", () => {
     await screenshot(page, "f-last-good-values");
 
     // Back again: Retry these recalculates the listed cell and the list empties.
-    server.setEmulator(running.url);
+    suite.server.setEmulator(running.url);
     await page.getByTestId("stale-retry").click();
     await page.getByTestId("stale-none").waitFor({ state: "visible", timeout: 30_000 });
     await waitForIdle(page);

@@ -4,58 +4,20 @@
  * explained; the Financial impact sheets are written with their missing-value list; a snapshot and
  * compare reports a flip. Screenshots in test-output/screenshots. Skipped when chromium is absent.
  */
-import { rmSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/server";
 import { RiskClient } from "../../src/api/client";
 import { importPortfolio } from "../functions/support/emulator";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
-import { startTestEmulator } from "./support/emulators";
-import { openHarness, textWhen, values, waitForIdle, type HarnessPage } from "./support/harness-page";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { screenshot } from "./support/browser";
+import { textWhen, values, waitForIdle } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/impact.test.ts") ? describe : describe.skip;
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
+const describeBrowser = describeWithBrowser(__filename);
 
 describeBrowser("issue 17 in the browser harness", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator | undefined;
-  let harness: HarnessPage | undefined;
-
-  beforeAll(async () => {
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
-  }, 240_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await browser?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
-
-  afterEach(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    harness = undefined;
-    await emulator?.close();
-    emulator = undefined;
-  });
-
-  async function freshEmulator(): Promise<RunningEmulator> {
-    emulator = await startTestEmulator();
-    server.setEmulator(emulator.url);
-    return emulator;
-  }
+  const suite = useBrowserSuite();
 
   test("a re-sync shows what changes (moved with km, relabelled, added) before the user confirms", async () => {
-    await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
+    await suite.freshEmulator();
+    const { page } = await suite.openHarness();
     await waitForIdle(page);
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E7"));
     await page.getByTestId("section-sync-header").click();
@@ -87,7 +49,7 @@ describeBrowser("issue 17 in the browser harness", () => {
   }, 90_000);
 
   test("Explain a RISK.SUMMARY cell of the demo sheet; Financial impact sheets with the missing price listed", async () => {
-    const emu = await freshEmulator();
+    const emu = await suite.freshEmulator();
     const client = new RiskClient({
       baseUrl: emu.baseUrl,
       natureUrl: emu.natureUrl,
@@ -99,8 +61,7 @@ describeBrowser("issue 17 in the browser harness", () => {
       "impact_b",
       "entity_id,entity_name,lat,lng,label:country,label:price\nP1,Paris,48.85,2.35,FR,1000000\nB1,Berlin,52.52,13.4,DE,\nH1,Hamburg,53.55,9.99,DE,400000",
     );
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
+    const { page } = await suite.openHarness();
     await waitForIdle(page);
 
     const demoTop = await page.evaluate(() => {
@@ -135,15 +96,14 @@ describeBrowser("issue 17 in the browser harness", () => {
   }, 90_000);
 
   test("What changed: a snapshot of the demo summary cells, the portfolio re-imported with two assets swapped, Refresh all, compare", async () => {
-    const emu = await freshEmulator();
+    const emu = await suite.freshEmulator();
     const client = new RiskClient({
       baseUrl: emu.baseUrl,
       natureUrl: emu.natureUrl,
       apiKey: "demo-key",
       project: "demo",
     });
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
+    const { page } = await suite.openHarness();
     await waitForIdle(page);
     const assets = await client.portfolios.assets("demo-portfolio").all();
     const summary = await client.datasets.summary("demo-portfolio", { scenario: "ssp245", window: 30 }).all();

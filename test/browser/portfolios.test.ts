@@ -6,52 +6,18 @@
  * is created under the name the pane proposes and a taken name is refused (bug 1).
  * Skipped, with a message saying why, when chromium is not installed.
  */
-import { readFileSync, rmSync } from "node:fs";
-import type { Browser } from "playwright-core";
+import { readFileSync } from "node:fs";
 import type { RunningEmulator } from "../../emulator/server";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
-import { routeCount, emulatorStats, startTestEmulator } from "./support/emulators";
-import { cell, cells, openHarness, textWhen, values, waitForIdle, type HarnessPage } from "./support/harness-page";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { screenshot } from "./support/browser";
+import { routeCount, emulatorStats } from "./support/emulators";
+import { cell, cells, textWhen, values, waitForIdle } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/portfolios.test.ts") ? describe : describe.skip;
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
+const describeBrowser = describeWithBrowser(__filename);
 const HEADERS = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
 
 describeBrowser("portfolio journeys in the browser harness", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator | undefined;
-  let harness: HarnessPage | undefined;
-
-  beforeAll(async () => {
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
-  }, 240_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await browser?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
-
-  afterEach(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    harness = undefined;
-    await emulator?.close();
-    emulator = undefined;
-  });
-
-  async function freshEmulator(): Promise<RunningEmulator> {
-    emulator = await startTestEmulator();
-    server.setEmulator(emulator.url);
-    return emulator;
-  }
+  const suite = useBrowserSuite();
 
   async function wildfireScores(emu: RunningEmulator, portfolio: string): Promise<Map<number, number>> {
     const items = (await fetch(
@@ -67,9 +33,8 @@ describeBrowser("portfolio journeys in the browser harness", () => {
   }
 
   test("bug 2: after a re-sync with moved assets, the RISK.SUMMARY cells show the new numbers at once", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
+    const emu = await suite.freshEmulator();
+    const { page } = await suite.openHarness();
     await waitForIdle(page);
 
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E7"));
@@ -113,9 +78,8 @@ describeBrowser("portfolio journeys in the browser harness", () => {
   }, 90_000);
 
   test("bug 4: assets into a new sheet, then delete with a confirmation naming the RISK cells that read it", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
+    const emu = await suite.freshEmulator();
+    const { page } = await suite.openHarness();
     await waitForIdle(page);
 
     await page.getByTestId("section-portfolios-header").click();
@@ -144,9 +108,8 @@ describeBrowser("portfolio journeys in the browser harness", () => {
   }, 90_000);
 
   test("Download as CSV saves the timeseries the filters and dates select; a sub-project gets the proposed name", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    const emu = await suite.freshEmulator();
+    const { page } = await suite.openHarness({ demo: false });
 
     await page.getByTestId("section-timeseries-header").click();
     await page.selectOption('[data-testid="ts-portfolio"]', "demo-portfolio");
@@ -194,13 +157,11 @@ describeBrowser("portfolio journeys in the browser harness", () => {
         },
       ],
     };
-    await page
-      .getByTestId("nature-file")
-      .setInputFiles({
-        name: "lowland.geojson",
-        mimeType: "application/geo+json",
-        buffer: Buffer.from(JSON.stringify(area)),
-      });
+    await page.getByTestId("nature-file").setInputFiles({
+      name: "lowland.geojson",
+      mimeType: "application/geo+json",
+      buffer: Buffer.from(JSON.stringify(area)),
+    });
     // The file is read asynchronously; the proposed name appears once it has been read.
     await page.waitForFunction(
       () => (document.querySelector('[data-testid="nature-name"]') as HTMLInputElement | null)?.value !== "",

@@ -7,19 +7,16 @@
  * matrix, counts chart and scenario comparison sheets land in the fake with their conditional
  * formats and chart. Screenshots go to test-output/screenshots/.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/server";
+import type { Page } from "playwright-core";
 import { assetsCsv, plausibleAssets } from "../../bench/assets";
 import { portfolioWith } from "../emulator/helpers";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { SCREENSHOT_DIR, browserAvailable, launchBrowser } from "./support/browser";
-import { startTestEmulator } from "./support/emulators";
-import { openHarness, textWhen, values, type HarnessPage } from "./support/harness-page";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { SCREENSHOT_DIR } from "./support/browser";
+import { textWhen, values } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/visual.test.ts") ? describe : describe.skip;
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
+const describeBrowser = describeWithBrowser(__filename);
 const PORTFOLIO = "demo-portfolio";
 const HEADERS = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
 
@@ -87,44 +84,11 @@ async function openMap(page: Page, portfolio: string): Promise<void> {
 }
 
 describeBrowser("portfolio map and risk sheets in the browser", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator | undefined;
-  let harness: HarnessPage | undefined;
-
-  beforeAll(async () => {
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
-  }, 180_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await browser?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
-
-  afterEach(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    harness = undefined;
-    await emulator?.close();
-    emulator = undefined;
-  });
-
-  async function freshEmulator(): Promise<RunningEmulator> {
-    emulator = await startTestEmulator();
-    server.setEmulator(emulator.url);
-    return emulator;
-  }
+  const suite = useBrowserSuite();
 
   test("the map renders with a legend and text alternative, recolours by hazard, and a click selects the asset's row (pasting the asset list first)", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    const emu = await suite.freshEmulator();
+    const { page } = await suite.openHarness({ demo: false });
     await openMap(page, PORTFOLIO);
 
     const summary = (await fetch(
@@ -182,9 +146,8 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
   }, 90_000);
 
   test("a click selects the row in the range that was synced to the portfolio; at 320 px the pane still fits", async () => {
-    await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
+    await suite.freshEmulator();
+    const { page } = await suite.openHarness();
     await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
     // Sync the demo workbook's Assets (A1:E7) to a new portfolio with the pane, as a user does.
     await page.click('[data-testid="sheet-tabs"] button[data-sheet="Assets"]');
@@ -221,10 +184,9 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
   }, 90_000);
 
   test("5,000 assets: drawn, and pan and zoom frame times recorded", async () => {
-    const emu = await freshEmulator();
+    const emu = await suite.freshEmulator();
     await portfolioWith(emu, "map_5000", assetsCsv(plausibleAssets(5000)));
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    const { page } = await suite.openHarness({ demo: false });
     await openMap(page, "map_5000");
     expect(await page.getByTestId("map-text").textContent()).toMatch(/^Map of 5,000 assets of map_5000/);
 
@@ -306,9 +268,8 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
   }, 120_000);
 
   test("risk matrix with its label chart, and the scenario comparison, as new sheets", async () => {
-    await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    await suite.freshEmulator();
+    const { page } = await suite.openHarness({ demo: false });
     await openMap(page, PORTFOLIO);
     await page.selectOption('[data-testid="visual-scenario"]', "ssp245");
     await textWhen(page, "map-text", (t) => t.includes("ssp245"));
