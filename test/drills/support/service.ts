@@ -1,5 +1,6 @@
 import { RiskClient, type ConnectionConfig, type TransportOptions } from "../../../src/api";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/server";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../../../src/shared/vocabulary";
 import { closingFetch } from "../../functions/support/http-fetch";
 
 /** Request counters of the emulator, as /__emulator/stats reports them. */
@@ -30,8 +31,8 @@ export async function startDrillService(options: EmulatorOptions = {}): Promise<
   const connection: ConnectionConfig = {
     baseUrl: emulator.baseUrl,
     natureUrl: emulator.natureUrl,
-    apiKey: "demo-key",
-    project: "demo",
+    apiKey: DEMO_API_KEY,
+    project: DEMO_PROJECT,
   };
   return {
     emulator,
