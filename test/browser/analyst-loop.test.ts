@@ -48,7 +48,8 @@ describeBrowser("analyst loop (issue 13)", () => {
     await page.getByTestId("section-pasted-header").click();
     await page.getByTestId("pasted-reload").click();
     await page.getByTestId("pasted-item").first().waitFor();
-    expect(await page.getByTestId("pasted-list").textContent()).toContain(`${summarySheet} · Summary · demo-portfolio`);
+    const listed = await page.getByTestId("pasted-list").textContent();
+    expect(listed).toContain(`${summarySheet} · Summary · demo-portfolio`);
 
     // The user edits a number of the pasted table: the refresh leaves the sheet alone and says why.
     const original = (await cell(page, `'${summarySheet}'!B2`)).value;

@@ -6,6 +6,7 @@
  */
 import { copyFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { DEMO_API_KEY } from "../../src/shared/vocabulary";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
 import { cell, textWhen, waitForIdle } from "./support/harness-page";
@@ -35,7 +36,7 @@ describeBrowser("first run with nothing configured", () => {
 
     await page.getByTestId("connection-base-url").fill(`${suite.server.origin}/emulator`);
     await page.getByTestId("connection-nature-url").fill(`${suite.server.origin}/emulator/nature`);
-    await page.getByTestId("connection-api-key").fill("demo-key");
+    await page.getByTestId("connection-api-key").fill(DEMO_API_KEY);
     await page.getByTestId("connection-test").click();
     await textWhen(page, "connection-test-result", (t) => t.length > 0, 20_000);
     await page.getByTestId("connection-save").click();
