@@ -65,7 +65,12 @@ const UNUSED_BUILD_MS = 24 * 60 * 60 * 1000;
  */
 export async function addinBuild(env: Record<string, string> = {}): Promise<string> {
   const handMade = process.env.HARNESS_BUILD_DIR;
-  if (handMade && Object.keys(env).length === 0) return handMade;
+  if (handMade && Object.keys(env).length === 0) {
+    // Resolved: the server's path check compares against the folder without a trailing slash.
+    const dir = path.resolve(handMade);
+    if (!isComplete(dir)) throw new Error(`HARNESS_BUILD_DIR=${handMade} holds no harness.html (a development build)`);
+    return dir;
+  }
   // `env` explicitly: jest gives a test file its own copy of process.env, which a child never sees.
   const buildEnv = { ...process.env, ...env };
   const dir = path.join(BUILD_CACHE_DIR, buildKey(buildEnv));
@@ -90,19 +95,19 @@ export async function addinBuild(env: Record<string, string> = {}): Promise<stri
   }
 }
 
-/** Hash of every input file (path and content) and of the build settings. */
-function buildKey(env: NodeJS.ProcessEnv): string {
+/** Hash of every input file under `root` (path and content) and of the build settings: the build's folder name. */
+export function buildKey(env: NodeJS.ProcessEnv, root = ROOT): string {
   const hash = createHash("sha256");
-  for (const input of BUILD_INPUTS) hashPath(hash, input);
+  for (const input of BUILD_INPUTS) hashPath(hash, root, input);
   for (const name of BUILD_SETTINGS) hash.update(`\0env ${name}=${env[name] ?? ""}`);
   return hash.digest("hex").slice(0, 20);
 }
 
-function hashPath(hash: Hash, relative: string): void {
-  const full = path.join(ROOT, relative);
+function hashPath(hash: Hash, root: string, relative: string): void {
+  const full = path.join(root, relative);
   if (!existsSync(full)) return;
   if (statSync(full).isDirectory()) {
-    for (const name of readdirSync(full).sort()) hashPath(hash, path.join(relative, name));
+    for (const name of readdirSync(full).sort()) hashPath(hash, root, path.join(relative, name));
     return;
   }
   hash.update(`\0file ${relative.split(path.sep).join("/")}\0`);
