@@ -3,17 +3,15 @@
  * formula builder, scoped refresh, pasted sheets with their sources and refresh, and static
  * copies, driven by clicks as a person would, with screenshots of what they see.
  */
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/server";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
-import { emulatorStats, routeCount, startTestEmulator } from "./support/emulators";
-import { cell, openHarness, textWhen, values, waitForIdle, type HarnessPage } from "./support/harness-page";
+import type { Page } from "playwright-core";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { screenshot } from "./support/browser";
+import { emulatorStats, routeCount } from "./support/emulators";
+import { cell, textWhen, values, waitForIdle } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/analyst-loop.test.ts") ? describe : describe.skip;
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
+const describeBrowser = describeWithBrowser(__filename);
 const DOC_IMAGES = path.resolve(__dirname, "..", "..", "docs", "images");
 
 /** Screenshot for the test output, also kept in docs/images for docs/taskpane.md. */
@@ -24,40 +22,13 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 describeBrowser("analyst loop (issue 13)", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator | undefined;
-  let harness: HarnessPage | undefined;
-
-  beforeAll(async () => {
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
-  }, 240_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await browser?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
-
-  afterEach(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    harness = undefined;
-    await emulator?.close();
-    emulator = undefined;
-  });
+  const suite = useBrowserSuite();
 
   async function open(demo: boolean): Promise<Page> {
-    emulator = await startTestEmulator();
-    server.setEmulator(emulator.url);
-    harness = await openHarness(browser, server.origin, { demo });
-    await waitForIdle(harness.page);
-    return harness.page;
+    await suite.freshEmulator();
+    const { page } = await suite.openHarness({ demo });
+    await waitForIdle(page);
+    return page;
   }
 
   const select = (page: Page, address: string) => page.evaluate((a) => window.harness?.selectRange(a), address);
@@ -77,7 +48,8 @@ describeBrowser("analyst loop (issue 13)", () => {
     await page.getByTestId("section-pasted-header").click();
     await page.getByTestId("pasted-reload").click();
     await page.getByTestId("pasted-item").first().waitFor();
-    expect(await page.getByTestId("pasted-list").textContent()).toContain(`${summarySheet} · Summary · demo-portfolio`);
+    const listed = await page.getByTestId("pasted-list").textContent();
+    expect(listed).toContain(`${summarySheet} · Summary · demo-portfolio`);
 
     // The user edits a number of the pasted table: the refresh leaves the sheet alone and says why.
     const original = (await cell(page, `'${summarySheet}'!B2`)).value;
@@ -106,7 +78,7 @@ describeBrowser("analyst loop (issue 13)", () => {
 
   test("refresh just the selection: its RISK cells are fetched anew, the others stay cached", async () => {
     const page = await open(true);
-    const emu = emulator!;
+    const emu = suite.emulator;
     await select(page, "Demo!B12:C15");
     await page.getByTestId("section-connection-header").click(); // close it: room for the panel
     await page.getByTestId("section-scoped-refresh-header").click();

@@ -4,123 +4,104 @@
  * replace a layer's content with a new file, each by name as production publishes them; a program
  * jq cannot compile is shown and changes nothing. Screenshots under test-output/screenshots/.
  */
-import { rmSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/server";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
-import { startTestEmulator } from "./support/emulators";
-import { openHarness, textWhen, type HarnessPage } from "./support/harness-page";
+import { DEMO_HEADERS } from "../emulator/helpers";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { screenshot } from "./support/browser";
+import { textWhen } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/compositions.test.ts") ? describe : describe.skip;
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
-const headers = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
+const describeBrowser = describeWithBrowser(__filename);
 
 describeBrowser("compositions panel", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator;
-  let harness: HarnessPage | undefined;
+  const suite = useBrowserSuite({ emulator: "file" });
 
-  beforeAll(async () => {
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    emulator = await startTestEmulator();
-    server = await startAddinServer(buildDir, emulator.url);
-  }, 180_000);
+  const api = async (path: string) =>
+    (await fetch(`${suite.emulator.url}/api/compositions${path}`, { headers: DEMO_HEADERS })).json();
 
-  afterAll(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    await server?.close();
-    await browser?.close();
-    await emulator?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
+  test(
+    "run a UDF to preview its layer, edit its equation, " + "replace a layer's file; a bad program changes nothing",
+    async () => {
+      const { page } = await suite.openHarness({ demo: false });
+      await page.getByTestId("section-compositions-header").click();
+      await page.getByTestId("udf-item-2").waitFor({ state: "visible", timeout: 20_000 });
+      const layerFeatures = ((await api("/vector/1")) as { geojson: { features: unknown[] } }).geojson.features.length;
 
-  const api = async (path: string) => (await fetch(`${emulator.url}/api/compositions${path}`, { headers })).json();
+      // Run (preview): the resulting layer's count, property names and first rows; nothing stored.
+      const vectorsBefore = ((await api("/vector")) as unknown[]).length;
+      await page.getByTestId("udf-run-2").click();
+      const summary = await textWhen(page, "udf-preview-2-summary", (t) => t.length > 0, 20_000);
+      expect(summary).toContain(`${layerFeatures} features`);
+      expect(summary).toMatch(/properties: .*loss_wildfire_bsln.*value/);
+      expect(await page.locator('[data-testid="udf-preview-2-rows"] tbody tr').count()).toBe(
+        Math.min(5, layerFeatures),
+      );
+      expect(((await api("/vector")) as unknown[]).length).toBe(vectorsBefore);
+      await page.getByTestId("udf-preview-2").scrollIntoViewIfNeeded();
+      await screenshot(page, "compositions-run-preview");
 
-  test("run a UDF to preview its layer, edit its equation, replace a layer's file; a bad program changes nothing", async () => {
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
-    await page.getByTestId("section-compositions-header").click();
-    await page.getByTestId("udf-item-2").waitFor({ state: "visible", timeout: 20_000 });
-    const layerFeatures = ((await api("/vector/1")) as { geojson: { features: unknown[] } }).geojson.features.length;
+      // Edit: the form starts from the stored equation and says a rename is delete + create.
+      await page.getByTestId("udf-edit-2").click();
+      const operation = page.getByTestId("udf-edit-operation-2");
+      await operation.waitFor({ state: "visible", timeout: 15_000 });
+      const stored = ((await api("/udf/2")) as { equation: { operation: string } }).equation.operation;
+      expect(await operation.inputValue()).toBe(stored);
+      expect(await page.getByTestId("udf-edit-note-2").textContent()).toMatch(
+        /To rename, create it again under the new name, then delete this one/,
+      );
 
-    // Run (preview): the resulting layer's count, property names and first rows; nothing stored.
-    const vectorsBefore = ((await api("/vector")) as unknown[]).length;
-    await page.getByTestId("udf-run-2").click();
-    const summary = await textWhen(page, "udf-preview-2-summary", (t) => t.length > 0, 20_000);
-    expect(summary).toContain(`${layerFeatures} features`);
-    expect(summary).toMatch(/properties: .*loss_wildfire_bsln.*value/);
-    expect(await page.locator('[data-testid="udf-preview-2-rows"] tbody tr').count()).toBe(Math.min(5, layerFeatures));
-    expect(((await api("/vector")) as unknown[]).length).toBe(vectorsBefore);
-    await page.getByTestId("udf-preview-2").scrollIntoViewIfNeeded();
-    await screenshot(page, "compositions-run-preview");
+      await operation.fill(".loss_flood_bsln +");
+      await page.getByTestId("udf-edit-submit-2").click();
+      expect(await textWhen(page, "udf-edit-2-error", (t) => t.length > 0)).toMatch(/could not process/i);
+      expect(((await api("/udf/2")) as { equation: { operation: string } }).equation.operation).toBe(stored);
 
-    // Edit: the form starts from the stored equation and says a rename is delete + create.
-    await page.getByTestId("udf-edit-2").click();
-    const operation = page.getByTestId("udf-edit-operation-2");
-    await operation.waitFor({ state: "visible", timeout: 15_000 });
-    const stored = ((await api("/udf/2")) as { equation: { operation: string } }).equation.operation;
-    expect(await operation.inputValue()).toBe(stored);
-    expect(await page.getByTestId("udf-edit-note-2").textContent()).toMatch(
-      /To rename, create it again under the new name, then delete this one/,
-    );
+      await operation.fill(".loss_flood_bsln * 2");
+      await page.getByTestId("udf-edit-submit-2").click();
+      expect(await textWhen(page, "udf-edit-2-result", (t) => t.length > 0)).toMatch(/updated/);
+      expect(((await api("/udf/2")) as { equation: { operation: string } }).equation.operation).toBe(
+        ".loss_flood_bsln * 2",
+      );
+      // The preview of the old equation is gone: it no longer matches.
+      expect(await page.getByTestId("udf-preview-2").count()).toBe(0);
+      await page.getByTestId("udf-edit-2-result").scrollIntoViewIfNeeded();
+      await screenshot(page, "compositions-edit-udf");
 
-    await operation.fill(".loss_flood_bsln +");
-    await page.getByTestId("udf-edit-submit-2").click();
-    expect(await textWhen(page, "udf-edit-2-error", (t) => t.length > 0)).toMatch(/could not process/i);
-    expect(((await api("/udf/2")) as { equation: { operation: string } }).equation.operation).toBe(stored);
+      // Update a layer: a new .geojson file replaces the content of the layer of that name.
+      await page.getByTestId("vector-update-1").click();
+      await page.getByTestId("vector-update-note-1").waitFor({ state: "visible" });
+      const replacement = {
+        type: "FeatureCollection",
+        features: [
+          {
+            type: "Feature",
+            geometry: { type: "Point", coordinates: [2.35, 48.85] },
+            properties: { loss_flood_bsln: 7 },
+          },
+        ],
+      };
+      await page.setInputFiles('[data-testid="vector-update-file-1"]', {
+        name: "losses-v2.geojson",
+        mimeType: "application/geo+json",
+        buffer: Buffer.from(JSON.stringify(replacement)),
+      });
+      await page.getByTestId("vector-update-submit-1").click();
+      expect(await textWhen(page, "vector-update-1-result", (t) => t.length > 0)).toMatch(
+        /Layer “demo-losses” updated/,
+      );
+      const updated = (await api("/vector/1")) as {
+        name: string;
+        geojson: { features: Array<{ properties: Record<string, unknown> }> };
+      };
+      expect(updated.name).toBe("demo-losses");
+      expect(updated.geojson.features.map((f) => f.properties)).toEqual([{ loss_flood_bsln: 7 }]);
 
-    await operation.fill(".loss_flood_bsln * 2");
-    await page.getByTestId("udf-edit-submit-2").click();
-    expect(await textWhen(page, "udf-edit-2-result", (t) => t.length > 0)).toMatch(/updated/);
-    expect(((await api("/udf/2")) as { equation: { operation: string } }).equation.operation).toBe(
-      ".loss_flood_bsln * 2",
-    );
-    // The preview of the old equation is gone: it no longer matches.
-    expect(await page.getByTestId("udf-preview-2").count()).toBe(0);
-    await page.getByTestId("udf-edit-2-result").scrollIntoViewIfNeeded();
-    await screenshot(page, "compositions-edit-udf");
-
-    // Update a layer: a new .geojson file replaces the content of the layer of that name.
-    await page.getByTestId("vector-update-1").click();
-    await page.getByTestId("vector-update-note-1").waitFor({ state: "visible" });
-    const replacement = {
-      type: "FeatureCollection",
-      features: [
-        {
-          type: "Feature",
-          geometry: { type: "Point", coordinates: [2.35, 48.85] },
-          properties: { loss_flood_bsln: 7 },
-        },
-      ],
-    };
-    await page.setInputFiles('[data-testid="vector-update-file-1"]', {
-      name: "losses-v2.geojson",
-      mimeType: "application/geo+json",
-      buffer: Buffer.from(JSON.stringify(replacement)),
-    });
-    await page.getByTestId("vector-update-submit-1").click();
-    expect(await textWhen(page, "vector-update-1-result", (t) => t.length > 0)).toMatch(/Layer “demo-losses” updated/);
-    const updated = (await api("/vector/1")) as {
-      name: string;
-      geojson: { features: Array<{ properties: Record<string, unknown> }> };
-    };
-    expect(updated.name).toBe("demo-losses");
-    expect(updated.geojson.features.map((f) => f.properties)).toEqual([{ loss_flood_bsln: 7 }]);
-
-    // The edited UDF now runs over the new content.
-    await page.getByTestId("udf-run-2").click();
-    expect(await textWhen(page, "udf-preview-2-summary", (t) => t.includes("1 feature;"), 20_000)).toMatch(
-      /properties: loss_flood_bsln, value/,
-    );
-    expect(await page.locator('[data-testid="udf-preview-2-rows"] tbody tr').first().textContent()).toBe("714");
-    await page.getByTestId("vector-update-1-result").scrollIntoViewIfNeeded();
-    await screenshot(page, "compositions-update-vector");
-  }, 120_000);
+      // The edited UDF now runs over the new content.
+      await page.getByTestId("udf-run-2").click();
+      expect(await textWhen(page, "udf-preview-2-summary", (t) => t.includes("1 feature;"), 20_000)).toMatch(
+        /properties: loss_flood_bsln, value/,
+      );
+      expect(await page.locator('[data-testid="udf-preview-2-rows"] tbody tr').first().textContent()).toBe("714");
+      await page.getByTestId("vector-update-1-result").scrollIntoViewIfNeeded();
+      await screenshot(page, "compositions-update-vector");
+    },
+    120_000,
+  );
 });

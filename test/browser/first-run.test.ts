@@ -4,44 +4,20 @@
  * the connection form saying what to enter, RISK cells show #N/A "Open the Climate Risk pane to
  * connect", and once a connection is saved a recalculation gives numbers.
  */
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/server";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
-import { startTestEmulator } from "./support/emulators";
-import { cell, openHarness, textWhen, waitForIdle, type HarnessPage } from "./support/harness-page";
+import { DEMO_API_KEY } from "../../src/shared/vocabulary";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { screenshot } from "./support/browser";
+import { cell, textWhen, waitForIdle } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/first-run.test.ts") ? describe : describe.skip;
+const describeBrowser = describeWithBrowser(__filename);
 
 describeBrowser("first run with nothing configured", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator;
-  let harness: HarnessPage | undefined;
-
-  beforeAll(async () => {
-    const launching = launchBrowser().then((b) => (browser = b));
-    // Read by webpack.config.js: a development build (with the harness) that starts unconnected.
-    buildDir = await buildAddin({ RISK_REQUIRE_CONNECTION: "1" }).finally(() => launching.catch(() => undefined));
-    await launching;
-    emulator = await startTestEmulator();
-    server = await startAddinServer(buildDir, emulator.url);
-  }, 240_000);
-
-  afterAll(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    await server?.close();
-    await browser?.close();
-    await emulator?.close();
-    if (buildDir) rmSync(buildDir, { recursive: true, force: true });
-  });
+  const suite = useBrowserSuite({ buildEnv: { RISK_REQUIRE_CONNECTION: "1" }, emulator: "file" });
 
   test("the pane asks for a connection, RISK cells say to open it, and a saved connection brings numbers", async () => {
-    harness = await openHarness(browser, server.origin);
+    const harness = await suite.openHarness();
     const { page } = harness;
     await waitForIdle(page);
     const before = await cell(page, "Demo!D3");
@@ -58,9 +34,9 @@ describeBrowser("first run with nothing configured", () => {
     mkdirSync(path.resolve(__dirname, "..", "..", "docs", "images"), { recursive: true });
     copyFileSync(shot, path.resolve(__dirname, "..", "..", "docs", "images", "loop-first-run.png"));
 
-    await page.getByTestId("connection-base-url").fill(`${server.origin}/emulator`);
-    await page.getByTestId("connection-nature-url").fill(`${server.origin}/emulator/nature`);
-    await page.getByTestId("connection-api-key").fill("demo-key");
+    await page.getByTestId("connection-base-url").fill(`${suite.server.origin}/emulator`);
+    await page.getByTestId("connection-nature-url").fill(`${suite.server.origin}/emulator/nature`);
+    await page.getByTestId("connection-api-key").fill(DEMO_API_KEY);
     await page.getByTestId("connection-test").click();
     await textWhen(page, "connection-test-result", (t) => t.length > 0, 20_000);
     await page.getByTestId("connection-save").click();

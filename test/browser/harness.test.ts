@@ -4,241 +4,203 @@
  * each scenario gets a fresh emulator and a fresh browser context, and saves a screenshot under
  * test-output/screenshots/. Skipped, with a message saying why, when chromium is not installed.
  */
-import { rmSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/server";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
 import Papa from "papaparse";
-import { emulatorStats, methodCount, routeCount, startProcessEmulator, startTestEmulator } from "./support/emulators";
-import {
-  cell,
-  cells,
-  openHarness,
-  pasteAt,
-  textWhen,
-  typeIntoCell,
-  values,
-  waitForIdle,
-  type HarnessPage,
-} from "./support/harness-page";
+import { DEMO_HEADERS } from "../emulator/helpers";
+import { screenshot } from "./support/browser";
+import { NO_EMULATOR_URL, describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { emulatorStats, methodCount, routeCount, startProcessEmulator } from "./support/emulators";
+import { cell, cells, pasteAt, textWhen, typeIntoCell, values, waitForIdle } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/harness.test.ts") ? describe : describe.skip;
-/** A development build to reuse instead of building (e.g. `npm run build:dev` output), for quick local runs. */
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
+const describeBrowser = describeWithBrowser(__filename);
 
 describeBrowser("browser harness", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator | undefined;
-  let harness: HarnessPage | undefined;
+  const suite = useBrowserSuite();
 
-  beforeAll(async () => {
-    // Launch while webpack builds; both are assigned before either can fail, so afterAll cleans up.
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
-  }, 180_000);
+  test(
+    "the page a newcomer opens shows the demo workbook " + "with numbers from the emulator and the task pane",
+    async () => {
+      await suite.freshEmulator();
+      const { page } = await suite.openHarness();
+      await waitForIdle(page);
 
-  afterAll(async () => {
-    await server?.close();
-    await browser?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
+      expect(await page.getByTestId("harness-banner").textContent()).toContain("not Excel");
+      const searchCells = (await cells(page, "Demo!D3:F7")).flat();
+      const summaryCells = (await cells(page, "Demo!B12:C15")).flat();
+      for (const c of [...searchCells, ...summaryCells]) {
+        expect(c.formula).toMatch(/^=RISK\.(SEARCH|SUMMARY)\(/);
+        expect(c.error).toBeUndefined();
+        expect(c.value).not.toBe("");
+      }
+      expect(searchCells.filter((c) => typeof c.value === "number").length).toBe(10);
+      for (const c of searchCells.filter((x) => typeof x.value === "string"))
+        expect(["LOW", "MEDIUM", "HIGH"]).toContain(c.value);
+      // The grid shows what the fake holds.
+      expect(await page.locator('[data-testid="grid"] td[data-cell="D3"]').textContent()).toBe(searchCells[0].text);
+      expect(await page.getByTestId("sheet-tabs").textContent()).toContain("Assets");
+      await page.getByTestId("taskpane").waitFor({ state: "visible", timeout: 20_000 });
+      await screenshot(page, "harness-demo");
+    },
+  );
 
-  afterEach(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    harness = undefined;
-    await emulator?.close();
-    emulator = undefined;
-  });
+  test(
+    "(a) coordinates and RISK.SEARCH formulas typed in: " + "values appear, one search request per distinct point",
+    async () => {
+      const emu = await suite.freshEmulator();
+      const { page } = await suite.openHarness({ demo: false });
 
-  async function freshEmulator(options: Parameters<typeof startTestEmulator>[0] = {}): Promise<RunningEmulator> {
-    emulator = await startTestEmulator(options);
-    server.setEmulator(emulator.url);
-    return emulator;
-  }
+      const points: Array<[number, number]> = [
+        [51.5074, -0.1278],
+        [48.8566, 2.3522],
+        [40.4168, -3.7038],
+        [52.52, 13.405],
+        [41.9028, 12.4964],
+        [59.3293, 18.0686],
+        [37.9838, 23.7275],
+        [38.7223, -9.1393],
+      ];
+      const rows = [...points, points[0], points[3], points[3], points[7]]; // 12 rows, 8 distinct points
+      await pasteAt(page, "A1", ["lat\tlng", ...rows.map(([lat, lng]) => `${lat}\t${lng}`)].join("\n"));
+      expect((await cell(page, "A13")).value).toBe(points[7][0]);
 
-  test("the page a newcomer opens shows the demo workbook with numbers from the emulator and the task pane", async () => {
-    await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
-    await waitForIdle(page);
+      // The first formula typed through the grid and formula bar, the rest as a block.
+      await typeIntoCell(page, "C2", '=RISK.SEARCH(A2,B2,"floods","15yr")');
+      const typed = await cell(page, "C2");
+      expect(typed.formula).toBe('=RISK.SEARCH(A2,B2,"floods","15yr")');
+      expect(typed.value === "#BUSY!" || typeof typed.value === "number").toBe(true);
+      const formulas = rows.map((_, i) => [
+        ...(i === 0 ? [] : [`=RISK.SEARCH(A${i + 2},B${i + 2},"floods","15yr")`]),
+        `=RISK.SEARCH($A${i + 2},$B${i + 2},"wildfire","30yr",,"label")`,
+      ]);
+      await page.evaluate((block) => {
+        window.harness?.setCell("D2", block[0][0]);
+        window.harness?.setCells("C3", block.slice(1));
+      }, formulas);
+      await page.evaluate(() => window.harness?.setCell("F2", '=RISK.SEARCH(A2,B2,"")'));
+      await waitForIdle(page);
 
-    expect(await page.getByTestId("harness-banner").textContent()).toContain("not Excel");
-    const searchCells = (await cells(page, "Demo!D3:F7")).flat();
-    const summaryCells = (await cells(page, "Demo!B12:C15")).flat();
-    for (const c of [...searchCells, ...summaryCells]) {
-      expect(c.formula).toMatch(/^=RISK\.(SEARCH|SUMMARY)\(/);
-      expect(c.error).toBeUndefined();
-      expect(c.value).not.toBe("");
-    }
-    expect(searchCells.filter((c) => typeof c.value === "number").length).toBe(10);
-    for (const c of searchCells.filter((x) => typeof x.value === "string"))
-      expect(["LOW", "MEDIUM", "HIGH"]).toContain(c.value);
-    // The grid shows what the fake holds.
-    expect(await page.locator('[data-testid="grid"] td[data-cell="D3"]').textContent()).toBe(searchCells[0].text);
-    expect(await page.getByTestId("sheet-tabs").textContent()).toContain("Assets");
-    await page.getByTestId("taskpane").waitFor({ state: "visible", timeout: 20_000 });
-    await screenshot(page, "harness-demo");
-  });
+      const floods = (await cells(page, `C2:C${rows.length + 1}`)).map((r) => r[0]);
+      const labels = (await cells(page, `D2:D${rows.length + 1}`)).map((r) => r[0]);
+      for (const c of floods) expect(typeof c.value).toBe("number");
+      for (const c of labels) expect(["LOW", "MEDIUM", "HIGH"]).toContain(c.value);
+      // Same point, same value; and the value is what the service says for that point.
+      expect(floods[8].value).toBe(floods[0].value);
+      const stats = await emulatorStats(emu.url);
+      expect(routeCount(stats, "GET", "/api/search")).toBe(points.length);
 
-  test("(a) coordinates and RISK.SEARCH formulas typed in: values appear, one search request per distinct point", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+      const answer = await fetch(`${emu.url}/api/search?lat=${points[1][0]}&lng=${points[1][1]}`, {
+        headers: DEMO_HEADERS,
+      }).then(
+        (r) =>
+          r.json() as Promise<{
+            features: Array<{
+              properties: {
+                physical_risk_exposure: { local: Record<string, Array<{ hazard: string; score: number }>> };
+              };
+            }>;
+          }>,
+      );
+      const expected = answer.features[0].properties.physical_risk_exposure.local["15yr"].find(
+        (s) => s.hazard === "floods",
+      )?.score;
+      expect(floods[1].value).toBe(expected);
 
-    const points: Array<[number, number]> = [
-      [51.5074, -0.1278],
-      [48.8566, 2.3522],
-      [40.4168, -3.7038],
-      [52.52, 13.405],
-      [41.9028, 12.4964],
-      [59.3293, 18.0686],
-      [37.9838, 23.7275],
-      [38.7223, -9.1393],
-    ];
-    const rows = [...points, points[0], points[3], points[3], points[7]]; // 12 rows, 8 distinct points
-    await pasteAt(page, "A1", ["lat\tlng", ...rows.map(([lat, lng]) => `${lat}\t${lng}`)].join("\n"));
-    expect((await cell(page, "A13")).value).toBe(points[7][0]);
+      // An empty hazard spills a table of every hazard across the cells to the right and below.
+      const spill = await cells(page, "F2:J8");
+      expect(spill[0].map((c) => c.value)).toEqual(["hazard", "score_15yr", "label_15yr", "score_30yr", "label_30yr"]);
+      expect(spill[1][0].spilledFrom).toBeDefined();
+      expect(spill.slice(1).map((r) => r[0].value)).toEqual(expect.arrayContaining(["floods", "wildfire"]));
 
-    // The first formula typed through the grid and formula bar, the rest as a block.
-    await typeIntoCell(page, "C2", '=RISK.SEARCH(A2,B2,"floods","15yr")');
-    const typed = await cell(page, "C2");
-    expect(typed.formula).toBe('=RISK.SEARCH(A2,B2,"floods","15yr")');
-    expect(typed.value === "#BUSY!" || typeof typed.value === "number").toBe(true);
-    const formulas = rows.map((_, i) => [
-      ...(i === 0 ? [] : [`=RISK.SEARCH(A${i + 2},B${i + 2},"floods","15yr")`]),
-      `=RISK.SEARCH($A${i + 2},$B${i + 2},"wildfire","30yr",,"label")`,
-    ]);
-    await page.evaluate((block) => {
-      window.harness?.setCell("D2", block[0][0]);
-      window.harness?.setCells("C3", block.slice(1));
-    }, formulas);
-    await page.evaluate(() => window.harness?.setCell("F2", '=RISK.SEARCH(A2,B2,"")'));
-    await waitForIdle(page);
+      await page.click('[data-testid="grid"] td[data-cell="C3"]');
+      await screenshot(page, "a-search-formulas");
 
-    const floods = (await cells(page, `C2:C${rows.length + 1}`)).map((r) => r[0]);
-    const labels = (await cells(page, `D2:D${rows.length + 1}`)).map((r) => r[0]);
-    for (const c of floods) expect(typeof c.value).toBe("number");
-    for (const c of labels) expect(["LOW", "MEDIUM", "HIGH"]).toContain(c.value);
-    // Same point, same value; and the value is what the service says for that point.
-    expect(floods[8].value).toBe(floods[0].value);
-    const stats = await emulatorStats(emu.url);
-    expect(routeCount(stats, "GET", "/api/search")).toBe(points.length);
+      // "Refresh all" in the task pane empties the functions' cache and recalculates every RISK cell:
+      // one new search per distinct point, and the same numbers come back.
+      await page.getByTestId("section-refresh-header").click();
+      await page.getByTestId("refresh-all").click();
+      await page.getByTestId("refresh-count").waitFor({ state: "visible" });
+      expect(await page.getByTestId("refresh-count").getAttribute("data-count")).toBe(String(rows.length * 2 + 1));
+      await waitForIdle(page);
+      // +1: the check above.
+      expect(routeCount(await emulatorStats(emu.url), "GET", "/api/search")).toBe(points.length * 2 + 1);
+      expect((await cells(page, `C2:C${rows.length + 1}`)).map((r) => r[0].value)).toEqual(floods.map((c) => c.value));
 
-    const answer = await fetch(`${emu.url}/api/search?lat=${points[1][0]}&lng=${points[1][1]}`, {
-      headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
-    }).then(
-      (r) =>
-        r.json() as Promise<{
-          features: Array<{
-            properties: { physical_risk_exposure: { local: Record<string, Array<{ hazard: string; score: number }>> } };
-          }>;
-        }>,
-    );
-    const expected = answer.features[0].properties.physical_risk_exposure.local["15yr"].find(
-      (s) => s.hazard === "floods",
-    )?.score;
-    expect(floods[1].value).toBe(expected);
+      // Typing a new latitude recalculates the formulas that read it: one search for the new point.
+      await typeIntoCell(page, "A2", "10.5");
+      await waitForIdle(page);
+      expect(routeCount(await emulatorStats(emu.url), "GET", "/api/search")).toBe(points.length * 2 + 2);
+      const moved = await cell(page, "C2");
+      expect(typeof moved.value).toBe("number");
+      expect(moved.value).not.toBe(floods[0].value);
+      expect((await cell(page, "C10")).value).toBe(floods[8].value); // the other London row is unchanged
+    },
+  );
 
-    // An empty hazard spills a table of every hazard across the cells to the right and below.
-    const spill = await cells(page, "F2:J8");
-    expect(spill[0].map((c) => c.value)).toEqual(["hazard", "score_15yr", "label_15yr", "score_30yr", "label_30yr"]);
-    expect(spill[1][0].spilledFrom).toBeDefined();
-    expect(spill.slice(1).map((r) => r[0].value)).toEqual(expect.arrayContaining(["floods", "wildfire"]));
+  test(
+    "(b) a range of assets synced to a new portfolio through the task pane; " + "then RISK.SUMMARY cells fill in",
+    async () => {
+      const emu = await suite.freshEmulator();
+      const { page } = await suite.openHarness();
+      await waitForIdle(page);
 
-    await page.click('[data-testid="grid"] td[data-cell="C3"]');
-    await screenshot(page, "a-search-formulas");
+      // Select the demo assets on the Assets sheet with the mouse: its tab, A1, then shift-click E7.
+      await page.click('[data-testid="sheet-tabs"] button[data-sheet="Assets"]');
+      await page.click('[data-testid="grid"] td[data-cell="A1"]');
+      await page.click('[data-testid="grid"] td[data-cell="E7"]', { modifiers: ["Shift"] });
+      expect(await page.evaluate(() => window.harness?.fake.selectionAddress())).toBe("Assets!A1:E7");
+      const assetsBefore = await values(page, "Assets!A1:E7");
+      const writesBefore = methodCount(await emulatorStats(emu.url), ["POST", "PUT", "DELETE"]);
 
-    // "Refresh all" in the task pane empties the functions' cache and recalculates every RISK cell:
-    // one new search per distinct point, and the same numbers come back.
-    await page.getByTestId("section-refresh-header").click();
-    await page.getByTestId("refresh-all").click();
-    await page.getByTestId("refresh-count").waitFor({ state: "visible" });
-    expect(await page.getByTestId("refresh-count").getAttribute("data-count")).toBe(String(rows.length * 2 + 1));
-    await waitForIdle(page);
-    expect(routeCount(await emulatorStats(emu.url), "GET", "/api/search")).toBe(points.length * 2 + 1); // +1: the check above
-    expect((await cells(page, `C2:C${rows.length + 1}`)).map((r) => r[0].value)).toEqual(floods.map((c) => c.value));
+      await page.getByTestId("section-sync-header").click();
+      await page.getByTestId("sync-portfolio").fill("harness_sync_b");
+      await page.getByTestId("sync-start").click();
+      const done = await textWhen(page, "sync-result", (t) => t.length > 0, 30_000);
+      expect(await page.getByTestId("sync-done").count()).toBe(1);
+      expect(done).toMatch(/harness_sync_b/);
+      const stats = await emulatorStats(emu.url);
+      expect(routeCount(stats, "POST", "/api/portfolios/")).toBe(1);
+      expect(routeCount(stats, "POST", "/api/portfolios/:portfolio_name/assets/import/")).toBe(1);
+      expect(methodCount(stats, ["POST", "PUT", "DELETE"]) - writesBefore).toBe(2);
+      expect(await values(page, "Assets!A1:E7")).toEqual(assetsBefore); // a sync never changes the sheet
 
-    // Typing a new latitude recalculates the formulas that read it: one search for the new point.
-    await typeIntoCell(page, "A2", "10.5");
-    await waitForIdle(page);
-    expect(routeCount(await emulatorStats(emu.url), "GET", "/api/search")).toBe(points.length * 2 + 2);
-    const moved = await cell(page, "C2");
-    expect(typeof moved.value).toBe("number");
-    expect(moved.value).not.toBe(floods[0].value);
-    expect((await cell(page, "C10")).value).toBe(floods[8].value); // the other London row is unchanged
-  });
+      // A new sheet of RISK.SUMMARY formulas over the new portfolio, one row per asset.
+      await page.click('[data-testid="add-sheet"]');
+      const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
+      const rows = Array.from({ length: 6 }, (_, i) => [
+        i,
+        `=RISK.SUMMARY("harness_sync_b",A${i + 2},"flood_potential")`,
+        `=RISK.SUMMARY("harness_sync_b",A${i + 2},"wildfire",,,"class")`,
+      ]);
+      await page.evaluate(
+        ([name, block]) =>
+          window.harness?.setCells(`${name}!A1`, [["index", "flood score", "wildfire class"], ...block]),
+        [sheet, rows] as const,
+      );
+      await waitForIdle(page);
+      const got = await cells(page, `${sheet}!A2:C7`);
 
-  test("(b) a range of assets synced to a new portfolio through the task pane; then RISK.SUMMARY cells fill in", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
-    await waitForIdle(page);
-
-    // Select the demo assets on the Assets sheet with the mouse: its tab, A1, then shift-click E7.
-    await page.click('[data-testid="sheet-tabs"] button[data-sheet="Assets"]');
-    await page.click('[data-testid="grid"] td[data-cell="A1"]');
-    await page.click('[data-testid="grid"] td[data-cell="E7"]', { modifiers: ["Shift"] });
-    expect(await page.evaluate(() => window.harness?.fake.selectionAddress())).toBe("Assets!A1:E7");
-    const assetsBefore = await values(page, "Assets!A1:E7");
-    const writesBefore = methodCount(await emulatorStats(emu.url), ["POST", "PUT", "DELETE"]);
-
-    await page.getByTestId("section-sync-header").click();
-    await page.getByTestId("sync-portfolio").fill("harness_sync_b");
-    await page.getByTestId("sync-start").click();
-    const done = await textWhen(page, "sync-result", (t) => t.length > 0, 30_000);
-    expect(await page.getByTestId("sync-done").count()).toBe(1);
-    expect(done).toMatch(/harness_sync_b/);
-    const stats = await emulatorStats(emu.url);
-    expect(routeCount(stats, "POST", "/api/portfolios/")).toBe(1);
-    expect(routeCount(stats, "POST", "/api/portfolios/:portfolio_name/assets/import/")).toBe(1);
-    expect(methodCount(stats, ["POST", "PUT", "DELETE"]) - writesBefore).toBe(2);
-    expect(await values(page, "Assets!A1:E7")).toEqual(assetsBefore); // a sync never changes the sheet
-
-    // A new sheet of RISK.SUMMARY formulas over the new portfolio, one row per asset.
-    await page.click('[data-testid="add-sheet"]');
-    const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
-    const rows = Array.from({ length: 6 }, (_, i) => [
-      i,
-      `=RISK.SUMMARY("harness_sync_b",A${i + 2},"flood_potential")`,
-      `=RISK.SUMMARY("harness_sync_b",A${i + 2},"wildfire",,,"class")`,
-    ]);
-    await page.evaluate(
-      ([name, block]) => window.harness?.setCells(`${name}!A1`, [["index", "flood score", "wildfire class"], ...block]),
-      [sheet, rows] as const,
-    );
-    await waitForIdle(page);
-    const got = await cells(page, `${sheet}!A2:C7`);
-
-    const summary = (await fetch(
-      `${emu.url}/api/portfolios/harness_sync_b/datasets/physical/summary?scenario=ssp245&window=30&rows=250`,
-      {
-        headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
-      },
-    ).then((r) => r.json())) as Array<{
-      portfolio_index: number;
-      risk_summaries: Array<{ hazard: string; risk_score: number; risk_class: string }>;
-    }>;
-    for (const [i, row] of got.entries()) {
-      const item = summary.find((s) => s.portfolio_index === i);
-      expect(row[1].error).toBeUndefined();
-      expect(row[1].value).toBe(item?.risk_summaries.find((h) => h.hazard === "flood_potential")?.risk_score);
-      expect(row[2].value).toBe(item?.risk_summaries.find((h) => h.hazard === "wildfire")?.risk_class);
-    }
-    await screenshot(page, "b-sync-then-summary");
-  }, 60_000);
+      const summary = (await fetch(
+        `${emu.url}/api/portfolios/harness_sync_b/datasets/physical/summary?scenario=ssp245&window=30&rows=250`,
+        {
+          headers: DEMO_HEADERS,
+        },
+      ).then((r) => r.json())) as Array<{
+        portfolio_index: number;
+        risk_summaries: Array<{ hazard: string; risk_score: number; risk_class: string }>;
+      }>;
+      for (const [i, row] of got.entries()) {
+        const item = summary.find((s) => s.portfolio_index === i);
+        expect(row[1].error).toBeUndefined();
+        expect(row[1].value).toBe(item?.risk_summaries.find((h) => h.hazard === "flood_potential")?.risk_score);
+        expect(row[2].value).toBe(item?.risk_summaries.find((h) => h.hazard === "wildfire")?.risk_class);
+      }
+      await screenshot(page, "b-sync-then-summary");
+    },
+    60_000,
+  );
 
   test("(c) timeseries pulled into a new sheet, then an applied layer into another", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
-    const headers = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
+    const emu = await suite.freshEmulator();
+    const { page } = await suite.openHarness({ demo: false });
 
     await page.getByTestId("section-timeseries-header").click();
     await page.selectOption('[data-testid="ts-portfolio"]', "demo-portfolio");
@@ -256,8 +218,9 @@ describeBrowser("browser harness", () => {
     expect(await page.evaluate(() => window.harness?.fake.activeSheetName())).toBe(tsSheet);
 
     const items = (await fetch(
-      `${emu.url}/api/portfolios/demo-portfolio/datasets/physical/items?hazard=wildfire&indicator=unified_prob&scenario=ssp585&measure=mid&rows=250`,
-      { headers },
+      `${emu.url}/api/portfolios/demo-portfolio/datasets/physical/items?hazard=wildfire&indicator` +
+        `=unified_prob&scenario=ssp585&measure=mid&rows=250`,
+      { headers: DEMO_HEADERS },
     ).then((r) => r.json())) as Array<{
       portfolio_index: number;
       entity_id: string;
@@ -277,7 +240,9 @@ describeBrowser("browser harness", () => {
     await screenshot(page, "c-timeseries-sheet");
 
     await page.getByTestId("section-layer-header").click();
-    const vectors = (await fetch(`${emu.url}/api/compositions/vector`, { headers }).then((r) => r.json())) as Array<{
+    const vectors = (await fetch(`${emu.url}/api/compositions/vector`, { headers: DEMO_HEADERS }).then((r) =>
+      r.json(),
+    )) as Array<{
       id: string | number;
       name: string;
     }>;
@@ -292,7 +257,7 @@ describeBrowser("browser harness", () => {
     ) as string;
     expect(layerSheet).toBeDefined();
     const applied = (await fetch(`${emu.url}/api/compositions/vector/${vector.id}/apply?portfolio=demo-portfolio`, {
-      headers,
+      headers: DEMO_HEADERS,
     }).then((r) => r.json())) as { csv: string };
     const csv = Papa.parse<string[]>(applied.csv.trim(), { skipEmptyLines: true }).data;
     const layerTable = await values(
@@ -307,132 +272,141 @@ describeBrowser("browser harness", () => {
     await screenshot(page, "c-applied-layer-sheet");
   }, 60_000);
 
-  test("(d) a bad range lists its problems with cell addresses, selects a cell on click, and sends nothing", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
-    const rows = [
-      ["entity_id", "entity_name", "lat", "lng"],
-      ["S-1", "Good site", "51.5", "-0.12"],
-      ["S-2", "Too far north", "95", "10"],
-      ["S-1", "Duplicate id", "40", "3"],
-      ["S-4", "No longitude", "41", ""],
-      ["S-5", "Text latitude", "abc", "12"],
-    ];
-    await pasteAt(page, "A1", rows.map((r) => r.join("\t")).join("\n"));
-    await page.click('[data-testid="grid"] td[data-cell="A1"]');
-    await page.click('[data-testid="grid"] td[data-cell="D6"]', { modifiers: ["Shift"] });
-    await page.getByTestId("section-sync-header").click();
-    await page.getByTestId("sync-portfolio").fill("bad_range_d");
-    const before = await emulatorStats(emu.url);
-    await page.getByTestId("sync-start").click();
-    await page.getByTestId("sync-problems").waitFor({ state: "visible", timeout: 15_000 });
-    const addresses = await page.$$eval('[data-testid="sync-problems-item"]', (items) =>
-      items.map((i) => i.getAttribute("data-address") ?? ""),
-    );
-    const local = addresses.map((a) => a.split("!").pop());
-    expect(local).toEqual(expect.arrayContaining(["C3", "D5", "C6"]));
-    expect(local.some((a) => a === "A4" || a === "A2")).toBe(true); // the duplicate entity id
-    const texts = await page.$$eval('[data-testid="sync-problems-item"]', (items) =>
-      items.map((i) => i.textContent ?? ""),
-    );
-    expect(texts.join("\n")).toMatch(/C3/);
+  test(
+    "(d) a bad range lists its problems with cell addresses, " + "selects a cell on click, and sends nothing",
+    async () => {
+      const emu = await suite.freshEmulator();
+      const { page } = await suite.openHarness({ demo: false });
+      const rows = [
+        ["entity_id", "entity_name", "lat", "lng"],
+        ["S-1", "Good site", "51.5", "-0.12"],
+        ["S-2", "Too far north", "95", "10"],
+        ["S-1", "Duplicate id", "40", "3"],
+        ["S-4", "No longitude", "41", ""],
+        ["S-5", "Text latitude", "abc", "12"],
+      ];
+      await pasteAt(page, "A1", rows.map((r) => r.join("\t")).join("\n"));
+      await page.click('[data-testid="grid"] td[data-cell="A1"]');
+      await page.click('[data-testid="grid"] td[data-cell="D6"]', { modifiers: ["Shift"] });
+      await page.getByTestId("section-sync-header").click();
+      await page.getByTestId("sync-portfolio").fill("bad_range_d");
+      const before = await emulatorStats(emu.url);
+      await page.getByTestId("sync-start").click();
+      await page.getByTestId("sync-problems").waitFor({ state: "visible", timeout: 15_000 });
+      const addresses = await page.$$eval('[data-testid="sync-problems-item"]', (items) =>
+        items.map((i) => i.getAttribute("data-address") ?? ""),
+      );
+      const local = addresses.map((a) => a.split("!").pop());
+      expect(local).toEqual(expect.arrayContaining(["C3", "D5", "C6"]));
+      expect(local.some((a) => a === "A4" || a === "A2")).toBe(true); // the duplicate entity id
+      const texts = await page.$$eval('[data-testid="sync-problems-item"]', (items) =>
+        items.map((i) => i.textContent ?? ""),
+      );
+      expect(texts.join("\n")).toMatch(/C3/);
 
-    // Clicking an address selects that cell in the workbook.
-    await page
-      .locator('[data-testid="sync-problems-item"][data-address$="C6"] [data-testid="sync-problems-link"]')
-      .click();
-    await page.waitForFunction(() => window.harness?.fake.selectionAddress().endsWith("!C6"));
-    expect(await textWhen(page, "cell-message", () => true)).toBeDefined();
-    expect(await page.getByTestId("name-box").inputValue()).toBe("C6");
+      // Clicking an address selects that cell in the workbook.
+      await page
+        .locator('[data-testid="sync-problems-item"][data-address$="C6"] [data-testid="sync-problems-link"]')
+        .click();
+      await page.waitForFunction(() => window.harness?.fake.selectionAddress().endsWith("!C6"));
+      expect(await textWhen(page, "cell-message", () => true)).toBeDefined();
+      expect(await page.getByTestId("name-box").inputValue()).toBe("C6");
 
-    await page.waitForTimeout(300);
-    const after = await emulatorStats(emu.url);
-    expect(after.total).toBe(before.total); // nothing was sent
-    const probe = await fetch(`${emu.url}/api/portfolios/bad_range_d/`, {
-      headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
-    });
-    expect(probe.status).toBe(404);
-    await screenshot(page, "d-bad-range-problems");
-  });
+      await page.waitForTimeout(300);
+      const after = await emulatorStats(emu.url);
+      expect(after.total).toBe(before.total); // nothing was sent
+      const probe = await fetch(`${emu.url}/api/portfolios/bad_range_d/`, {
+        headers: DEMO_HEADERS,
+      });
+      expect(probe.status).toBe(404);
+      await screenshot(page, "d-bad-range-problems");
+    },
+  );
 
-  test("(e) the emulator stops mid-recalculation: every cell ends with an error and its message, none stays #BUSY!", async () => {
-    const crashing = await startProcessEmulator(["--latency", "1500"]);
-    server.setEmulator(crashing.url);
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+  test(
+    "(e) the emulator stops mid-recalculation: " + "every cell ends with an error and its message, none stays #BUSY!",
+    async () => {
+      const crashing = await startProcessEmulator(["--latency", "1500"]);
+      suite.server.setEmulator(crashing.url);
+      const { page } = await suite.openHarness({ demo: false });
 
-    const block = Array.from({ length: 10 }, (_, i) => [
-      10 + i,
-      20 + i,
-      `=RISK.SEARCH(A${i + 1},B${i + 1},"floods","30yr")`,
-    ]);
-    await page.evaluate((rows) => window.harness?.setCells("A1", rows), block);
-    const busy = (await cells(page, "C1:C10")).flat().filter((c) => c.value === "#BUSY!").length;
-    expect(busy).toBe(10);
-    await crashing.crash();
-    await waitForIdle(page, 60_000);
+      const block = Array.from({ length: 10 }, (_, i) => [
+        10 + i,
+        20 + i,
+        `=RISK.SEARCH(A${i + 1},B${i + 1},"floods","30yr")`,
+      ]);
+      await page.evaluate((rows) => window.harness?.setCells("A1", rows), block);
+      const busy = (await cells(page, "C1:C10")).flat().filter((c) => c.value === "#BUSY!").length;
+      expect(busy).toBe(10);
+      await crashing.crash();
+      await waitForIdle(page, 60_000);
 
-    const results = (await cells(page, "C1:C10")).flat();
-    for (const c of results) {
-      expect(c.value).not.toBe("#BUSY!");
-      expect(c.error?.code).toBe("#N/A");
-      expect(c.error?.message).toMatch(/risk service/i);
-    }
-    await page.click('[data-testid="grid"] td[data-cell="C1"]');
-    expect(await textWhen(page, "cell-message", (text) => text.startsWith("C1:"))).toMatch(
-      /^C1: #N\/A .*risk service/i,
-    );
-    expect(await page.locator('[data-testid="grid"] td[data-cell="C1"]').getAttribute("title")).toMatch(
-      /^#N\/A .*risk service/i,
-    );
-    await screenshot(page, "e-emulator-stopped");
-  }, 90_000);
+      const results = (await cells(page, "C1:C10")).flat();
+      for (const c of results) {
+        expect(c.value).not.toBe("#BUSY!");
+        expect(c.error?.code).toBe("#N/A");
+        expect(c.error?.message).toMatch(/risk service/i);
+      }
+      await page.click('[data-testid="grid"] td[data-cell="C1"]');
+      expect(await textWhen(page, "cell-message", (text) => text.startsWith("C1:"))).toMatch(
+        /^C1: #N\/A .*risk service/i,
+      );
+      expect(await page.locator('[data-testid="grid"] td[data-cell="C1"]').getAttribute("title")).toMatch(
+        /^#N\/A .*risk service/i,
+      );
+      await screenshot(page, "e-emulator-stopped");
+    },
+    90_000,
+  );
 
-  test("a column formula over ranges spills; when the service goes away the pane lists the cell and Retry these brings fresh values", async () => {
-    const running = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
-    await page.evaluate(() =>
-      window.harness?.setCells("Sheet1!A1", [
-        ["City", "Lat", "Lng"],
-        ["London", 51.5074, -0.1278],
-        ["Mumbai", 19.076, 72.8777],
-        ["", "", ""],
-        ["Miami", 25.7617, -80.1918],
-      ]),
-    );
-    await typeIntoCell(page, "D2", '=RISK.SEARCH(B2:B5,C2:C5,"floods","30yr")');
-    await waitForIdle(page);
-    const first = await cells(page, "Sheet1!D2:D5");
-    expect(first.map(([c]) => typeof c!.value)).toEqual(["number", "number", "string", "number"]);
-    expect(first[2]![0]!.value).toBe("");
-    expect(first[3]![0]!.spilledFrom).toBe("Sheet1!D2");
-    expect(routeCount(await emulatorStats(running.url), "GET", "/api/search")).toBe(3);
+  test(
+    "a column formula over ranges spills; " +
+      "when the service goes away the pane lists the cell and Retry these brings fresh values",
+    async () => {
+      const running = await suite.freshEmulator();
+      const { page } = await suite.openHarness({ demo: false });
+      await page.evaluate(() =>
+        window.harness?.setCells("Sheet1!A1", [
+          ["City", "Lat", "Lng"],
+          ["London", 51.5074, -0.1278],
+          ["Mumbai", 19.076, 72.8777],
+          ["", "", ""],
+          ["Miami", 25.7617, -80.1918],
+        ]),
+      );
+      await typeIntoCell(page, "D2", '=RISK.SEARCH(B2:B5,C2:C5,"floods","30yr")');
+      await waitForIdle(page);
+      const first = await cells(page, "Sheet1!D2:D5");
+      expect(first.map(([c]) => typeof c!.value)).toEqual(["number", "number", "string", "number"]);
+      expect(first[2]![0]!.value).toBe("");
+      expect(first[3]![0]!.spilledFrom).toBe("Sheet1!D2");
+      expect(routeCount(await emulatorStats(running.url), "GET", "/api/search")).toBe(3);
 
-    // The service goes away; with "keep the last good value", Refresh all leaves the numbers and lists the cell.
-    await page.getByTestId("section-last-good-header").click();
-    await page.getByTestId("failure-policy-keep").click();
-    server.setEmulator("http://127.0.0.1:9");
-    await page.getByTestId("section-refresh-header").click();
-    await page.getByTestId("refresh-all").click();
-    await page.getByTestId("stale-cell").first().waitFor({ state: "visible", timeout: 30_000 });
-    await waitForIdle(page);
-    expect(await values(page, "Sheet1!D2:D5")).toEqual(first.map(([c]) => [c!.value]));
-    expect(await page.getByTestId("stale-cell").getAttribute("data-address")).toBe("Sheet1!D2");
-    expect(await page.getByTestId("stale-cell").getAttribute("data-showing")).toBe("old value");
-    expect(await page.getByTestId("stale-cell").textContent()).toMatch(
-      /shows its last good value, fetched .*risk service failed \(HTTP 502\)/,
-    );
-    await page.getByTestId("section-connection-header").click(); // fold it, so the list shows beside the grid
-    await page.getByTestId("stale-retry").scrollIntoViewIfNeeded();
-    await screenshot(page, "f-last-good-values");
+      // The service goes away; with "keep the last good value", Refresh all leaves the numbers and lists the cell.
+      await page.getByTestId("section-last-good-header").click();
+      await page.getByTestId("failure-policy-keep").click();
+      suite.server.setEmulator(NO_EMULATOR_URL);
+      await page.getByTestId("section-refresh-header").click();
+      await page.getByTestId("refresh-all").click();
+      await page.getByTestId("stale-cell").first().waitFor({ state: "visible", timeout: 30_000 });
+      await waitForIdle(page);
+      expect(await values(page, "Sheet1!D2:D5")).toEqual(first.map(([c]) => [c!.value]));
+      expect(await page.getByTestId("stale-cell").getAttribute("data-address")).toBe("Sheet1!D2");
+      expect(await page.getByTestId("stale-cell").getAttribute("data-showing")).toBe("old value");
+      expect(await page.getByTestId("stale-cell").textContent()).toMatch(
+        /shows its last good value, fetched .*risk service failed \(HTTP 502\)/,
+      );
+      await page.getByTestId("section-connection-header").click(); // fold it, so the list shows beside the grid
+      await page.getByTestId("stale-retry").scrollIntoViewIfNeeded();
+      await screenshot(page, "f-last-good-values");
 
-    // Back again: Retry these recalculates the listed cell and the list empties.
-    server.setEmulator(running.url);
-    await page.getByTestId("stale-retry").click();
-    await page.getByTestId("stale-none").waitFor({ state: "visible", timeout: 30_000 });
-    await waitForIdle(page);
-    expect(await values(page, "Sheet1!D2:D5")).toEqual(first.map(([c]) => [c!.value]));
-  }, 120_000);
+      // Back again: Retry these recalculates the listed cell and the list empties.
+      suite.server.setEmulator(running.url);
+      await page.getByTestId("stale-retry").click();
+      await page.getByTestId("stale-none").waitFor({ state: "visible", timeout: 30_000 });
+      await waitForIdle(page);
+      expect(await values(page, "Sheet1!D2:D5")).toEqual(first.map(([c]) => [c!.value]));
+    },
+    120_000,
+  );
 });

@@ -4,58 +4,20 @@
  * explained; the Financial impact sheets are written with their missing-value list; a snapshot and
  * compare reports a flip. Screenshots in test-output/screenshots. Skipped when chromium is absent.
  */
-import { rmSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/server";
 import { RiskClient } from "../../src/api/client";
-import { importPortfolio } from "../functions/support/emulator";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
-import { startTestEmulator } from "./support/emulators";
-import { openHarness, textWhen, values, waitForIdle, type HarnessPage } from "./support/harness-page";
+import { demoConnection, importPortfolio } from "../functions/support/emulator";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { screenshot } from "./support/browser";
+import { textWhen, values, waitForIdle } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/impact.test.ts") ? describe : describe.skip;
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
+const describeBrowser = describeWithBrowser(__filename);
 
 describeBrowser("issue 17 in the browser harness", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator | undefined;
-  let harness: HarnessPage | undefined;
-
-  beforeAll(async () => {
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
-  }, 240_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await browser?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
-
-  afterEach(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    harness = undefined;
-    await emulator?.close();
-    emulator = undefined;
-  });
-
-  async function freshEmulator(): Promise<RunningEmulator> {
-    emulator = await startTestEmulator();
-    server.setEmulator(emulator.url);
-    return emulator;
-  }
+  const suite = useBrowserSuite();
 
   test("a re-sync shows what changes (moved with km, relabelled, added) before the user confirms", async () => {
-    await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
+    await suite.freshEmulator();
+    const { page } = await suite.openHarness();
     await waitForIdle(page);
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E7"));
     await page.getByTestId("section-sync-header").click();
@@ -86,111 +48,109 @@ describeBrowser("issue 17 in the browser harness", () => {
     await textWhen(page, "sync-declined", (t) => t.includes("keeps its assets"));
   }, 90_000);
 
-  test("Explain a RISK.SUMMARY cell of the demo sheet; Financial impact sheets with the missing price listed", async () => {
-    const emu = await freshEmulator();
-    const client = new RiskClient({
-      baseUrl: emu.baseUrl,
-      natureUrl: emu.natureUrl,
-      apiKey: "demo-key",
-      project: "demo",
-    });
-    await importPortfolio(
-      client,
-      "impact_b",
-      "entity_id,entity_name,lat,lng,label:country,label:price\nP1,Paris,48.85,2.35,FR,1000000\nB1,Berlin,52.52,13.4,DE,\nH1,Hamburg,53.55,9.99,DE,400000",
-    );
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
-    await waitForIdle(page);
+  test(
+    "Explain a RISK.SUMMARY cell of the demo sheet; " + "Financial impact sheets with the missing price listed",
+    async () => {
+      const emu = await suite.freshEmulator();
+      const client = new RiskClient(demoConnection(emu));
+      await importPortfolio(
+        client,
+        "impact_b",
+        "entity_id,entity_name,lat,lng,label:country,label:price\nP1,Paris,48.85,2.35,FR," +
+          "1000000\nB1,Berlin,52.52,13.4,DE,\nH1,Hamburg,53.55,9.99,DE,400000",
+      );
+      const { page } = await suite.openHarness();
+      await waitForIdle(page);
 
-    const demoTop = await page.evaluate(() => {
-      const h = window.harness!;
-      const found = h.fake
-        .read("Demo", "B1:B30", "formulas")
-        .findIndex((r) => String(r[0]).startsWith("=RISK.SUMMARY"));
-      return found + 1;
-    });
-    await page.evaluate((row) => window.harness?.fake.setSelection("Demo", `B${row}`), demoTop);
-    await page.getByTestId("section-explain-header").click();
-    await page.getByTestId("explain-start").click();
-    expect(await textWhen(page, "explain-thresholds", (t) => t.length > 0)).toMatch(
-      /LOW below 0\.01, MEDIUM up to 0\.05/,
-    );
-    expect(await page.getByTestId("explain-window").innerText()).toMatch(/2025-2054/);
-    await page.getByTestId("explain-dataset").scrollIntoViewIfNeeded();
-    await screenshot(page, "explain-summary-cell");
-    await page.getByTestId("section-explain-header").click();
+      const demoTop = await page.evaluate(() => {
+        const h = window.harness!;
+        const found = h.fake
+          .read("Demo", "B1:B30", "formulas")
+          .findIndex((r) => String(r[0]).startsWith("=RISK.SUMMARY"));
+        return found + 1;
+      });
+      await page.evaluate((row) => window.harness?.fake.setSelection("Demo", `B${row}`), demoTop);
+      await page.getByTestId("section-explain-header").click();
+      await page.getByTestId("explain-start").click();
+      expect(await textWhen(page, "explain-thresholds", (t) => t.length > 0)).toMatch(
+        /LOW below 0\.01, MEDIUM up to 0\.05/,
+      );
+      expect(await page.getByTestId("explain-window").innerText()).toMatch(/2025-2054/);
+      await page.getByTestId("explain-dataset").scrollIntoViewIfNeeded();
+      await screenshot(page, "explain-summary-cell");
+      await page.getByTestId("section-explain-header").click();
 
-    await page.getByTestId("section-impact-header").click();
-    await page.selectOption('[data-testid="impact-portfolio"]', "impact_b");
-    await page.getByTestId("impact-rollup").fill("country");
-    await page.getByTestId("impact-start").click();
-    expect(await textWhen(page, "impact-result", (t) => t.includes("Wrote"), 30_000)).toMatch(
-      /for 3 assets, values from label:price/,
-    );
-    expect(await page.getByTestId("impact-problems-item").first().getAttribute("data-address")).toBe(
-      "'Impact data impact_b'!E3",
-    );
-    await screenshot(page, "financial-impact");
-  }, 90_000);
+      await page.getByTestId("section-impact-header").click();
+      await page.selectOption('[data-testid="impact-portfolio"]', "impact_b");
+      await page.getByTestId("impact-rollup").fill("country");
+      await page.getByTestId("impact-start").click();
+      expect(await textWhen(page, "impact-result", (t) => t.includes("Wrote"), 30_000)).toMatch(
+        /for 3 assets, values from label:price/,
+      );
+      expect(await page.getByTestId("impact-problems-item").first().getAttribute("data-address")).toBe(
+        "'Impact data impact_b'!E3",
+      );
+      await screenshot(page, "financial-impact");
+    },
+    90_000,
+  );
 
-  test("What changed: a snapshot of the demo summary cells, the portfolio re-imported with two assets swapped, Refresh all, compare", async () => {
-    const emu = await freshEmulator();
-    const client = new RiskClient({
-      baseUrl: emu.baseUrl,
-      natureUrl: emu.natureUrl,
-      apiKey: "demo-key",
-      project: "demo",
-    });
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
-    await waitForIdle(page);
-    const assets = await client.portfolios.assets("demo-portfolio").all();
-    const summary = await client.datasets.summary("demo-portfolio", { scenario: "ssp245", window: 30 }).all();
-    const flood = (i: number) =>
-      summary.find((s) => s.portfolio_index === i)!.risk_summaries.find((r) => r.hazard === "flood_potential")!
-        .risk_class;
-    const other = assets.find((a) => flood(a.portfolio_index) !== flood(0))!;
+  test(
+    "What changed: a snapshot of the demo summary cells, " +
+      "the portfolio re-imported with two assets swapped, Refresh all, compare",
+    async () => {
+      const emu = await suite.freshEmulator();
+      const client = new RiskClient(demoConnection(emu));
+      const { page } = await suite.openHarness();
+      await waitForIdle(page);
+      const assets = await client.portfolios.assets("demo-portfolio").all();
+      const summary = await client.datasets.summary("demo-portfolio", { scenario: "ssp245", window: 30 }).all();
+      const flood = (i: number) =>
+        summary.find((s) => s.portfolio_index === i)!.risk_summaries.find((r) => r.hazard === "flood_potential")!
+          .risk_class;
+      const other = assets.find((a) => flood(a.portfolio_index) !== flood(0))!;
 
-    const row = await page.evaluate(
-      () =>
-        window
-          .harness!.fake.read("Demo", "B1:B30", "formulas")
-          .findIndex((r) => String(r[0]).startsWith("=RISK.SUMMARY")) + 1,
-    );
-    await page.evaluate((r) => window.harness?.fake.setSelection("Demo", `B${r}:C${r + 3}`), row);
-    await page.getByTestId("section-changes-header").click();
-    await page.getByTestId("changes-threshold").fill("0.001");
-    await page.getByTestId("changes-snapshot").click();
-    await textWhen(page, "changes-snapshot-result", (t) => t.includes("8 cells"));
+      const row = await page.evaluate(
+        () =>
+          window
+            .harness!.fake.read("Demo", "B1:B30", "formulas")
+            .findIndex((r) => String(r[0]).startsWith("=RISK.SUMMARY")) + 1,
+      );
+      await page.evaluate((r) => window.harness?.fake.setSelection("Demo", `B${r}:C${r + 3}`), row);
+      await page.getByTestId("section-changes-header").click();
+      await page.getByTestId("changes-threshold").fill("0.001");
+      await page.getByTestId("changes-snapshot").click();
+      await textWhen(page, "changes-snapshot-result", (t) => t.includes("8 cells"));
 
-    // Asset 0 takes the place of an asset with another flood label.
-    const sorted = [...assets].sort((a, b) => a.portfolio_index - b.portfolio_index);
-    const lines = sorted
-      .map((a) => (a.portfolio_index === 0 ? { ...a, lat: other.lat, lng: other.lng } : a))
-      .map((a) => `${a.entity_id},${a.lat},${a.lng}`);
-    await importPortfolio(client, "demo-portfolio", ["entity_id,lat,lng", ...lines].join("\n"));
-    await page.getByTestId("section-refresh-header").click();
-    await page.getByTestId("refresh-all").click();
-    await textWhen(page, "refresh-result", (t) => t.length > 0, 30_000);
-    await waitForIdle(page);
-    // On a loaded machine the full recalculation may still be under way: compare once the
-    // snapshot's cells hold values again (not #BUSY! or an error value).
-    await page.waitForFunction(
-      (r) =>
-        window
-          .harness!.fake.read("Demo", `B${r}:C${r + 3}`)
-          .flat()
-          .every((v) => typeof v === "number" || (typeof v === "string" && !v.startsWith("#"))),
-      row,
-      { timeout: 30_000 },
-    );
-    await page.getByTestId("section-refresh-header").click();
-    await page.getByTestId("changes-compare").click();
-    const text = await textWhen(page, "changes-summary", (t) => t.length > 0, 30_000);
-    expect(text).toContain(`1 asset flipped to ${flood(other.portfolio_index)} for flood_potential under ssp245`);
-    expect(text).toContain("Listed in “Changes”");
-    await page.getByTestId("changes-summary").scrollIntoViewIfNeeded();
-    await screenshot(page, "what-changed");
-  }, 90_000);
+      // Asset 0 takes the place of an asset with another flood label.
+      const sorted = [...assets].sort((a, b) => a.portfolio_index - b.portfolio_index);
+      const lines = sorted
+        .map((a) => (a.portfolio_index === 0 ? { ...a, lat: other.lat, lng: other.lng } : a))
+        .map((a) => `${a.entity_id},${a.lat},${a.lng}`);
+      await importPortfolio(client, "demo-portfolio", ["entity_id,lat,lng", ...lines].join("\n"));
+      await page.getByTestId("section-refresh-header").click();
+      await page.getByTestId("refresh-all").click();
+      await textWhen(page, "refresh-result", (t) => t.length > 0, 30_000);
+      await waitForIdle(page);
+      // On a loaded machine the full recalculation may still be under way: compare once the
+      // snapshot's cells hold values again (not #BUSY! or an error value).
+      await page.waitForFunction(
+        (r) =>
+          window
+            .harness!.fake.read("Demo", `B${r}:C${r + 3}`)
+            .flat()
+            .every((v) => typeof v === "number" || (typeof v === "string" && !v.startsWith("#"))),
+        row,
+        { timeout: 30_000 },
+      );
+      await page.getByTestId("section-refresh-header").click();
+      await page.getByTestId("changes-compare").click();
+      const text = await textWhen(page, "changes-summary", (t) => t.length > 0, 30_000);
+      expect(text).toContain(`1 asset flipped to ${flood(other.portfolio_index)} for flood_potential under ssp245`);
+      expect(text).toContain("Listed in “Changes”");
+      await page.getByTestId("changes-summary").scrollIntoViewIfNeeded();
+      await screenshot(page, "what-changed");
+    },
+    90_000,
+  );
 });

@@ -6,57 +6,23 @@
  * is created under the name the pane proposes and a taken name is refused (bug 1).
  * Skipped, with a message saying why, when chromium is not installed.
  */
-import { readFileSync, rmSync } from "node:fs";
-import type { Browser } from "playwright-core";
+import { readFileSync } from "node:fs";
 import type { RunningEmulator } from "../../emulator/server";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
-import { routeCount, emulatorStats, startTestEmulator } from "./support/emulators";
-import { cell, cells, openHarness, textWhen, values, waitForIdle, type HarnessPage } from "./support/harness-page";
+import { DEMO_HEADERS } from "../emulator/helpers";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { screenshot } from "./support/browser";
+import { routeCount, emulatorStats } from "./support/emulators";
+import { cell, cells, textWhen, values, waitForIdle } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/portfolios.test.ts") ? describe : describe.skip;
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
-const HEADERS = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
+const describeBrowser = describeWithBrowser(__filename);
 
 describeBrowser("portfolio journeys in the browser harness", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator | undefined;
-  let harness: HarnessPage | undefined;
-
-  beforeAll(async () => {
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
-  }, 240_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await browser?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
-
-  afterEach(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    harness = undefined;
-    await emulator?.close();
-    emulator = undefined;
-  });
-
-  async function freshEmulator(): Promise<RunningEmulator> {
-    emulator = await startTestEmulator();
-    server.setEmulator(emulator.url);
-    return emulator;
-  }
+  const suite = useBrowserSuite();
 
   async function wildfireScores(emu: RunningEmulator, portfolio: string): Promise<Map<number, number>> {
     const items = (await fetch(
       `${emu.url}/api/portfolios/${portfolio}/datasets/physical/summary?scenario=ssp245&window=30&rows=250`,
-      { headers: HEADERS },
+      { headers: DEMO_HEADERS },
     ).then((r) => r.json())) as Array<{
       portfolio_index: number;
       risk_summaries: Array<{ hazard: string; risk_score: number }>;
@@ -67,9 +33,8 @@ describeBrowser("portfolio journeys in the browser harness", () => {
   }
 
   test("bug 2: after a re-sync with moved assets, the RISK.SUMMARY cells show the new numbers at once", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
+    const emu = await suite.freshEmulator();
+    const { page } = await suite.openHarness();
     await waitForIdle(page);
 
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E7"));
@@ -112,108 +77,112 @@ describeBrowser("portfolio journeys in the browser harness", () => {
     await screenshot(page, "portfolios-resync-refreshes-cells");
   }, 90_000);
 
-  test("bug 4: assets into a new sheet, then delete with a confirmation naming the RISK cells that read it", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
-    await waitForIdle(page);
+  test(
+    "bug 4: assets into a new sheet, " + "then delete with a confirmation naming the RISK cells that read it",
+    async () => {
+      const emu = await suite.freshEmulator();
+      const { page } = await suite.openHarness();
+      await waitForIdle(page);
 
-    await page.getByTestId("section-portfolios-header").click();
-    await page.selectOption('[data-testid="portfolios-portfolio"]', "demo-portfolio");
-    await page.getByTestId("portfolios-assets").click();
-    await textWhen(page, "portfolios-assets-result", (t) => t.includes("Assets demo-portfolio"), 30_000);
-    const listed = (await fetch(`${emu.url}/api/portfolios/demo-portfolio/assets?rows=250`, { headers: HEADERS }).then(
-      (r) => r.json(),
-    )) as Array<{ entity_id: string; lat: number }>;
-    const sheetValues = await values(page, `Assets demo-portfolio!A1:D${listed.length + 1}`);
-    expect(sheetValues[0]).toEqual(["entity_id", "entity_name", "lat", "lng"]);
-    expect(sheetValues.slice(1).map((r) => [r[0], r[2]])).toEqual(listed.map((a) => [a.entity_id, a.lat]));
+      await page.getByTestId("section-portfolios-header").click();
+      await page.selectOption('[data-testid="portfolios-portfolio"]', "demo-portfolio");
+      await page.getByTestId("portfolios-assets").click();
+      await textWhen(page, "portfolios-assets-result", (t) => t.includes("Assets demo-portfolio"), 30_000);
+      const listed = (await fetch(`${emu.url}/api/portfolios/demo-portfolio/assets?rows=250`, {
+        headers: DEMO_HEADERS,
+      }).then((r) => r.json())) as Array<{ entity_id: string; lat: number }>;
+      const sheetValues = await values(page, `Assets demo-portfolio!A1:D${listed.length + 1}`);
+      expect(sheetValues[0]).toEqual(["entity_id", "entity_name", "lat", "lng"]);
+      expect(sheetValues.slice(1).map((r) => [r[0], r[2]])).toEqual(listed.map((a) => [a.entity_id, a.lat]));
 
-    await page.getByTestId("portfolios-delete").click();
-    const confirm = await textWhen(page, "portfolios-confirm", (t) => t.includes("RISK cell"));
-    expect(confirm).toMatch(/8 RISK cells read it \(Demo\)/);
-    await screenshot(page, "portfolios-delete-confirmation");
-    expect(routeCount(await emulatorStats(emu.url), "DELETE", "/api/portfolios/:portfolio_name/")).toBe(0);
-    await page.getByTestId("portfolios-confirm-delete").click();
-    expect(await textWhen(page, "portfolios-delete-result", (t) => t.length > 0)).toMatch(/demo-portfolio deleted/);
-    expect(routeCount(await emulatorStats(emu.url), "DELETE", "/api/portfolios/:portfolio_name/")).toBe(1);
-    await waitForIdle(page);
-    const demoCell = await cell(page, "Demo!B12");
-    expect(demoCell.formula).toMatch(/^=RISK\.SUMMARY\("demo-portfolio"/);
-    expect(demoCell.error?.message ?? "").toMatch(/demo-portfolio/); // recalculated: says it is gone, no old number
-  }, 90_000);
+      await page.getByTestId("portfolios-delete").click();
+      const confirm = await textWhen(page, "portfolios-confirm", (t) => t.includes("RISK cell"));
+      expect(confirm).toMatch(/8 RISK cells read it \(Demo\)/);
+      await screenshot(page, "portfolios-delete-confirmation");
+      expect(routeCount(await emulatorStats(emu.url), "DELETE", "/api/portfolios/:portfolio_name/")).toBe(0);
+      await page.getByTestId("portfolios-confirm-delete").click();
+      expect(await textWhen(page, "portfolios-delete-result", (t) => t.length > 0)).toMatch(/demo-portfolio deleted/);
+      expect(routeCount(await emulatorStats(emu.url), "DELETE", "/api/portfolios/:portfolio_name/")).toBe(1);
+      await waitForIdle(page);
+      const demoCell = await cell(page, "Demo!B12");
+      expect(demoCell.formula).toMatch(/^=RISK\.SUMMARY\("demo-portfolio"/);
+      expect(demoCell.error?.message ?? "").toMatch(/demo-portfolio/); // recalculated: says it is gone, no old number
+    },
+    90_000,
+  );
 
-  test("Download as CSV saves the timeseries the filters and dates select; a sub-project gets the proposed name", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+  test(
+    "Download as CSV saves the timeseries the filters and dates select; " + "a sub-project gets the proposed name",
+    async () => {
+      const emu = await suite.freshEmulator();
+      const { page } = await suite.openHarness({ demo: false });
 
-    await page.getByTestId("section-timeseries-header").click();
-    await page.selectOption('[data-testid="ts-portfolio"]', "demo-portfolio");
-    await page.selectOption('[data-testid="ts-hazard"]', "heatwave");
-    await page.selectOption('[data-testid="ts-indicator"]', "obs_freq");
-    await page.selectOption('[data-testid="ts-scenario"]', "ssp585");
-    await page.selectOption('[data-testid="ts-measure"]', "mid");
-    await page.getByTestId("ts-start-date").fill("2022-02-30");
-    expect(await page.getByTestId("ts-download").isDisabled()).toBe(true);
-    await page.getByTestId("ts-start-date").fill("2022-10-01");
-    await page.getByTestId("ts-end-date").fill("2023-01-31");
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("ts-download").click()]);
-    expect(download.suggestedFilename()).toBe("demo-portfolio-items.csv");
-    expect(download.url()).toMatch(/^blob:/);
-    const text = readFileSync((await download.path())!, "utf8");
-    const [header, ...lines] = text.trim().split("\n");
-    expect(header).toBe(
-      "portfolio_index,entity_id,entity_name,hazard,indicator,scenario,measure,2022-10,2022-11,2022-12,2023-01",
-    );
-    const assets = (await fetch(`${emu.url}/api/portfolios/demo-portfolio/assets?rows=250`, { headers: HEADERS }).then(
-      (r) => r.json(),
-    )) as unknown[];
-    expect(lines).toHaveLength(assets.length);
-    await textWhen(page, "ts-download-result", (t) => t.includes("demo-portfolio-items.csv"));
-    await screenshot(page, "portfolios-timeseries-download");
+      await page.getByTestId("section-timeseries-header").click();
+      await page.selectOption('[data-testid="ts-portfolio"]', "demo-portfolio");
+      await page.selectOption('[data-testid="ts-hazard"]', "heatwave");
+      await page.selectOption('[data-testid="ts-indicator"]', "obs_freq");
+      await page.selectOption('[data-testid="ts-scenario"]', "ssp585");
+      await page.selectOption('[data-testid="ts-measure"]', "mid");
+      await page.getByTestId("ts-start-date").fill("2022-02-30");
+      expect(await page.getByTestId("ts-download").isDisabled()).toBe(true);
+      await page.getByTestId("ts-start-date").fill("2022-10-01");
+      await page.getByTestId("ts-end-date").fill("2023-01-31");
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("ts-download").click()]);
+      expect(download.suggestedFilename()).toBe("demo-portfolio-items.csv");
+      expect(download.url()).toMatch(/^blob:/);
+      const text = readFileSync((await download.path())!, "utf8");
+      const [header, ...lines] = text.trim().split("\n");
+      expect(header).toBe(
+        "portfolio_index,entity_id,entity_name,hazard,indicator,scenario,measure,2022-10,2022-11,2022-12,2023-01",
+      );
+      const assets = (await fetch(`${emu.url}/api/portfolios/demo-portfolio/assets?rows=250`, {
+        headers: DEMO_HEADERS,
+      }).then((r) => r.json())) as unknown[];
+      expect(lines).toHaveLength(assets.length);
+      await textWhen(page, "ts-download-result", (t) => t.includes("demo-portfolio-items.csv"));
+      await screenshot(page, "portfolios-timeseries-download");
 
-    await page.getByTestId("section-nature-header").click();
-    const area = {
-      type: "FeatureCollection",
-      features: [
-        {
-          type: "Feature",
-          properties: { "Entity Name": "Lowland block" },
-          geometry: {
-            type: "Polygon",
-            coordinates: [
-              [
-                [100, 0],
-                [100.1, 0],
-                [100.1, 0.1],
-                [100, 0],
+      await page.getByTestId("section-nature-header").click();
+      const area = {
+        type: "FeatureCollection",
+        features: [
+          {
+            type: "Feature",
+            properties: { "Entity Name": "Lowland block" },
+            geometry: {
+              type: "Polygon",
+              coordinates: [
+                [
+                  [100, 0],
+                  [100.1, 0],
+                  [100.1, 0.1],
+                  [100, 0],
+                ],
               ],
-            ],
+            },
           },
-        },
-      ],
-    };
-    await page
-      .getByTestId("nature-file")
-      .setInputFiles({
+        ],
+      };
+      await page.getByTestId("nature-file").setInputFiles({
         name: "lowland.geojson",
         mimeType: "application/geo+json",
         buffer: Buffer.from(JSON.stringify(area)),
       });
-    // The file is read asynchronously; the proposed name appears once it has been read.
-    await page.waitForFunction(
-      () => (document.querySelector('[data-testid="nature-name"]') as HTMLInputElement | null)?.value !== "",
-    );
-    expect(await page.getByTestId("nature-name").inputValue()).toBe("Lowland block");
-    await page.getByTestId("nature-name").fill("Lowland east");
-    await page.getByTestId("nature-create").click();
-    expect(await textWhen(page, "nature-create-result", (t) => t.length > 0)).toMatch(/Created “Lowland east”/);
-    await textWhen(page, "nature-subprojects", (t) => t.includes("Lowland east"));
-    // The same name again: the pane says so before sending.
-    await page.getByTestId("nature-name").fill("Lowland east");
-    expect(await page.getByText("nc-demo already has a sub-project named “Lowland east”.").count()).toBe(1);
-    expect(await page.getByTestId("nature-create").isDisabled()).toBe(true);
-    await screenshot(page, "portfolios-nature-name-taken");
-  }, 90_000);
+      // The file is read asynchronously; the proposed name appears once it has been read.
+      await page.waitForFunction(
+        () => (document.querySelector('[data-testid="nature-name"]') as HTMLInputElement | null)?.value !== "",
+      );
+      expect(await page.getByTestId("nature-name").inputValue()).toBe("Lowland block");
+      await page.getByTestId("nature-name").fill("Lowland east");
+      await page.getByTestId("nature-create").click();
+      expect(await textWhen(page, "nature-create-result", (t) => t.length > 0)).toMatch(/Created “Lowland east”/);
+      await textWhen(page, "nature-subprojects", (t) => t.includes("Lowland east"));
+      // The same name again: the pane says so before sending.
+      await page.getByTestId("nature-name").fill("Lowland east");
+      expect(await page.getByText("nc-demo already has a sub-project named “Lowland east”.").count()).toBe(1);
+      expect(await page.getByTestId("nature-create").isDisabled()).toBe(true);
+      await screenshot(page, "portfolios-nature-name-taken");
+    },
+    90_000,
+  );
 });

@@ -5,45 +5,19 @@
  * left empty instead of failing on the merged-areas call or importing a blank; at the newest level
  * the same selection names the merged area. Nothing is sent either way. Saves screenshots.
  */
-import { rmSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/server";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { browserAvailable, launchBrowser, screenshot } from "./support/browser";
-import { emulatorStats, methodCount, startTestEmulator } from "./support/emulators";
-import { openHarness, textWhen, waitForIdle, type HarnessPage } from "./support/harness-page";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { screenshot } from "./support/browser";
+import { emulatorStats, methodCount } from "./support/emulators";
+import { textWhen, waitForIdle } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/requirement-levels.test.ts") ? describe : describe.skip;
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
+const describeBrowser = describeWithBrowser(__filename);
 
 describeBrowser("browser harness at an older requirement level", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator | undefined;
-  let harness: HarnessPage | undefined;
-
-  beforeAll(async () => {
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
-  }, 180_000);
-
-  afterAll(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    await emulator?.close();
-    await server?.close();
-    await browser?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
+  const suite = useBrowserSuite();
 
   test("a merged name: Excel 2101 asks to fill the empty cell, the newest Excel names the merge", async () => {
-    emulator = await startTestEmulator();
-    server.setEmulator(emulator.url);
-    harness = await openHarness(browser, server.origin, { demo: false });
+    const emulator = await suite.freshEmulator();
+    const harness = await suite.openHarness({ demo: false });
     const { page } = harness;
     await waitForIdle(page);
     const writesBefore = methodCount(await emulatorStats(emulator.url), ["POST", "PUT", "DELETE"]);

@@ -7,21 +7,17 @@
  * matrix, counts chart and scenario comparison sheets land in the fake with their conditional
  * formats and chart. Screenshots go to test-output/screenshots/.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import type { RunningEmulator } from "../../emulator/server";
+import type { Page } from "playwright-core";
 import { assetsCsv, plausibleAssets } from "../../bench/assets";
-import { portfolioWith } from "../emulator/helpers";
-import { buildAddin, startAddinServer, type AddinServer } from "./support/addin-server";
-import { SCREENSHOT_DIR, browserAvailable, launchBrowser } from "./support/browser";
-import { startTestEmulator } from "./support/emulators";
-import { openHarness, textWhen, values, type HarnessPage } from "./support/harness-page";
+import { DEMO_HEADERS, portfolioWith } from "../emulator/helpers";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { SCREENSHOT_DIR } from "./support/browser";
+import { textWhen, values } from "./support/harness-page";
 
-const describeBrowser = browserAvailable("test/browser/visual.test.ts") ? describe : describe.skip;
-const reusedBuild = process.env.HARNESS_BUILD_DIR;
+const describeBrowser = describeWithBrowser(__filename);
 const PORTFOLIO = "demo-portfolio";
-const HEADERS = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
 
 /** Marker colours of the map (PortfolioMap.MARKER_COLOURS) as RGB. */
 const RGB: Record<string, [number, number, number]> = {
@@ -87,144 +83,124 @@ async function openMap(page: Page, portfolio: string): Promise<void> {
 }
 
 describeBrowser("portfolio map and risk sheets in the browser", () => {
-  let buildDir: string;
-  let browser: Browser;
-  let server: AddinServer;
-  let emulator: RunningEmulator | undefined;
-  let harness: HarnessPage | undefined;
+  const suite = useBrowserSuite();
 
-  beforeAll(async () => {
-    const launching = launchBrowser().then((b) => (browser = b));
-    const building = reusedBuild ? Promise.resolve(reusedBuild) : buildAddin();
-    buildDir = await building.finally(() => launching.catch(() => undefined));
-    await launching;
-    server = await startAddinServer(buildDir, "http://127.0.0.1:9");
-  }, 180_000);
+  test(
+    "the map renders with a legend and text alternative, recolours by hazard, " +
+      "and a click selects the asset's row (pasting the asset list first)",
+    async () => {
+      const emu = await suite.freshEmulator();
+      const { page } = await suite.openHarness({ demo: false });
+      await openMap(page, PORTFOLIO);
 
-  afterAll(async () => {
-    await server?.close();
-    await browser?.close();
-    if (buildDir && !reusedBuild) rmSync(buildDir, { recursive: true, force: true });
-  });
+      const summary = (await fetch(
+        `${emu.url}/api/portfolios/${PORTFOLIO}/datasets/physical/summary?scenario=ssp585&window=30&rows=250`,
+        { headers: DEMO_HEADERS },
+      ).then((r) => r.json())) as Array<{
+        entity_id: string;
+        risk_summaries: Array<{ hazard: string; risk_class: string }>;
+      }>;
+      const labelOf = (id: string, hazard: string) =>
+        summary.find((s) => s.entity_id === id)!.risk_summaries.find((r) => r.hazard === hazard)!.risk_class;
+      const count = (hazard: string, label: string) =>
+        summary.filter((s) => s.risk_summaries.find((r) => r.hazard === hazard)?.risk_class === label).length;
 
-  afterEach(async () => {
-    if (harness && harness.problems.length) console.warn(`page problems:\n${harness.problems.join("\n")}`);
-    await harness?.close();
-    harness = undefined;
-    await emulator?.close();
-    emulator = undefined;
-  });
+      // Text alternative: counts per label for the default hazard (flood_potential).
+      const text = await page.getByTestId("map-text").textContent();
+      expect(text).toContain(
+        `Map of ${summary.length} assets of ${PORTFOLIO}, flood_potential under ssp585, 30-year window`,
+      );
+      for (const label of ["HIGH", "MEDIUM", "LOW"])
+        expect(text).toContain(`${count("flood_potential", label)} ${label}`);
+      expect(await page.getByTestId("map-canvas").getAttribute("aria-label")).toBe(text);
+      expect(await page.getByTestId("map-legend").textContent()).toContain(
+        `HIGH (${count("flood_potential", "HIGH")})`,
+      );
 
-  async function freshEmulator(): Promise<RunningEmulator> {
-    emulator = await startTestEmulator();
-    server.setEmulator(emulator.url);
-    return emulator;
-  }
+      // Colour change: an asset whose label differs between two hazards changes colour on the canvas.
+      const changing = summary.find(
+        (s) => labelOf(s.entity_id, "flood_potential") !== labelOf(s.entity_id, "wildfire"),
+      )!;
+      expect(near(await colourAt(page, changing.entity_id), RGB[labelOf(changing.entity_id, "flood_potential")])).toBe(
+        true,
+      );
+      await shot(page, "map-flood", '[data-testid="section-visual"]');
+      await page.selectOption('[data-testid="visual-hazard"]', "wildfire");
+      await textWhen(page, "map-text", (t) => t.includes("wildfire under ssp585"));
+      expect(await page.getByTestId("map-text").textContent()).toContain(`${count("wildfire", "HIGH")} HIGH`);
+      expect(near(await colourAt(page, changing.entity_id), RGB[labelOf(changing.entity_id, "wildfire")])).toBe(true);
 
-  test("the map renders with a legend and text alternative, recolours by hazard, and a click selects the asset's row (pasting the asset list first)", async () => {
-    const emu = await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
-    await openMap(page, PORTFOLIO);
+      // Hover shows name, entity_id, score and label.
+      const target = summary[3];
+      const point = await assetPoint(page, target.entity_id);
+      await page.mouse.move(point.x, point.y);
+      const tip = await textWhen(page, "map-tooltip", (t) => t.includes(target.entity_id));
+      expect(tip).toMatch(new RegExp(`wildfire: ${labelOf(target.entity_id, "wildfire")} · score \\d\\.\\d{3}`));
+      await shot(page, "map-hover", '[data-testid="section-visual"]');
 
-    const summary = (await fetch(
-      `${emu.url}/api/portfolios/${PORTFOLIO}/datasets/physical/summary?scenario=ssp585&window=30&rows=250`,
-      { headers: HEADERS },
-    ).then((r) => r.json())) as Array<{
-      entity_id: string;
-      risk_summaries: Array<{ hazard: string; risk_class: string }>;
-    }>;
-    const labelOf = (id: string, hazard: string) =>
-      summary.find((s) => s.entity_id === id)!.risk_summaries.find((r) => r.hazard === hazard)!.risk_class;
-    const count = (hazard: string, label: string) =>
-      summary.filter((s) => s.risk_summaries.find((r) => r.hazard === hazard)?.risk_class === label).length;
+      // Click: no sheet of this portfolio is known → the pane offers to paste the asset list; after
+      // the paste the asset's row is selected in it.
+      await page.mouse.click(point.x, point.y);
+      await textWhen(page, "map-selection", (t) => t.includes("No sheet"));
+      await page.getByTestId("map-paste-assets").click();
+      const selected = await textWhen(page, "map-selection", (t) => t.startsWith("Selected"), 30_000);
+      const address = await page.evaluate(() => window.harness?.fake.selectionAddress() as string);
+      expect(selected).toContain(address);
+      const row = (await values(page, address))[0];
+      expect(row[0]).toBe(target.entity_id); // the asset list: entity_id, entity_name, lat, lng, label:*
+      await shot(page, "map-click-selects-row");
+    },
+    90_000,
+  );
 
-    // Text alternative: counts per label for the default hazard (flood_potential).
-    const text = await page.getByTestId("map-text").textContent();
-    expect(text).toContain(
-      `Map of ${summary.length} assets of ${PORTFOLIO}, flood_potential under ssp585, 30-year window`,
-    );
-    for (const label of ["HIGH", "MEDIUM", "LOW"])
-      expect(text).toContain(`${count("flood_potential", label)} ${label}`);
-    expect(await page.getByTestId("map-canvas").getAttribute("aria-label")).toBe(text);
-    expect(await page.getByTestId("map-legend").textContent()).toContain(`HIGH (${count("flood_potential", "HIGH")})`);
+  test(
+    "a click selects the row in the range that was synced to the portfolio; " + "at 320 px the pane still fits",
+    async () => {
+      await suite.freshEmulator();
+      const { page } = await suite.openHarness();
+      await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
+      // Sync the demo workbook's Assets (A1:E7) to a new portfolio with the pane, as a user does.
+      await page.click('[data-testid="sheet-tabs"] button[data-sheet="Assets"]');
+      await page.click('[data-testid="grid"] td[data-cell="A1"]');
+      await page.click('[data-testid="grid"] td[data-cell="E7"]', { modifiers: ["Shift"] });
+      await page.getByTestId("section-sync-header").click();
+      await page.getByTestId("sync-portfolio").fill("map_sync");
+      await page.getByTestId("sync-start").click();
+      await textWhen(page, "sync-result", (t) => t.length > 0, 30_000);
+      await page.getByTestId("section-sync-header").click();
+      await page.click('[data-testid="sheet-tabs"] button[data-sheet="Sheet1"]').catch(() => undefined);
 
-    // Colour change: an asset whose label differs between two hazards changes colour on the canvas.
-    const changing = summary.find((s) => labelOf(s.entity_id, "flood_potential") !== labelOf(s.entity_id, "wildfire"))!;
-    expect(near(await colourAt(page, changing.entity_id), RGB[labelOf(changing.entity_id, "flood_potential")])).toBe(
-      true,
-    );
-    await shot(page, "map-flood", '[data-testid="section-visual"]');
-    await page.selectOption('[data-testid="visual-hazard"]', "wildfire");
-    await textWhen(page, "map-text", (t) => t.includes("wildfire under ssp585"));
-    expect(await page.getByTestId("map-text").textContent()).toContain(`${count("wildfire", "HIGH")} HIGH`);
-    expect(near(await colourAt(page, changing.entity_id), RGB[labelOf(changing.entity_id, "wildfire")])).toBe(true);
+      await openMap(page, "map_sync");
+      const assets = await values(page, "Assets!A1:E7");
+      const idCol = assets[0].map(String).indexOf("entity_id");
+      const id = String(assets[4][idCol]);
+      const point = await assetPoint(page, id);
+      await page.mouse.click(point.x, point.y);
+      await textWhen(page, "map-selection", (t) => t.startsWith("Selected"));
+      expect(await page.evaluate(() => window.harness?.fake.selectionAddress())).toBe("Assets!A5:E5");
 
-    // Hover shows name, entity_id, score and label.
-    const target = summary[3];
-    const point = await assetPoint(page, target.entity_id);
-    await page.mouse.move(point.x, point.y);
-    const tip = await textWhen(page, "map-tooltip", (t) => t.includes(target.entity_id));
-    expect(tip).toMatch(new RegExp(`wildfire: ${labelOf(target.entity_id, "wildfire")} · score \\d\\.\\d{3}`));
-    await shot(page, "map-hover", '[data-testid="section-visual"]');
-
-    // Click: no sheet of this portfolio is known → the pane offers to paste the asset list; after
-    // the paste the asset's row is selected in it.
-    await page.mouse.click(point.x, point.y);
-    await textWhen(page, "map-selection", (t) => t.includes("No sheet"));
-    await page.getByTestId("map-paste-assets").click();
-    const selected = await textWhen(page, "map-selection", (t) => t.startsWith("Selected"), 30_000);
-    const address = await page.evaluate(() => window.harness?.fake.selectionAddress() as string);
-    expect(selected).toContain(address);
-    const row = (await values(page, address))[0];
-    expect(row[0]).toBe(target.entity_id); // the asset list: entity_id, entity_name, lat, lng, label:*
-    await shot(page, "map-click-selects-row");
-  }, 90_000);
-
-  test("a click selects the row in the range that was synced to the portfolio; at 320 px the pane still fits", async () => {
-    await freshEmulator();
-    harness = await openHarness(browser, server.origin);
-    const { page } = harness;
-    await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
-    // Sync the demo workbook's Assets (A1:E7) to a new portfolio with the pane, as a user does.
-    await page.click('[data-testid="sheet-tabs"] button[data-sheet="Assets"]');
-    await page.click('[data-testid="grid"] td[data-cell="A1"]');
-    await page.click('[data-testid="grid"] td[data-cell="E7"]', { modifiers: ["Shift"] });
-    await page.getByTestId("section-sync-header").click();
-    await page.getByTestId("sync-portfolio").fill("map_sync");
-    await page.getByTestId("sync-start").click();
-    await textWhen(page, "sync-result", (t) => t.length > 0, 30_000);
-    await page.getByTestId("section-sync-header").click();
-    await page.click('[data-testid="sheet-tabs"] button[data-sheet="Sheet1"]').catch(() => undefined);
-
-    await openMap(page, "map_sync");
-    const assets = await values(page, "Assets!A1:E7");
-    const idCol = assets[0].map(String).indexOf("entity_id");
-    const id = String(assets[4][idCol]);
-    const point = await assetPoint(page, id);
-    await page.mouse.click(point.x, point.y);
-    await textWhen(page, "map-selection", (t) => t.startsWith("Selected"));
-    expect(await page.evaluate(() => window.harness?.fake.selectionAddress())).toBe("Assets!A5:E5");
-
-    // Nothing of the map section sticks out of the 320 px pane.
-    const sticking = await page.evaluate(() => {
-      const pane = (document.querySelector('[data-testid="taskpane"]') as HTMLElement).getBoundingClientRect();
-      return [...document.querySelectorAll('[data-testid="section-visual"] *')]
-        .filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > pane.right + 0.5)
-        .map(
-          (el) =>
-            `${el.tagName.toLowerCase()}${el.getAttribute("data-testid") ? `[${el.getAttribute("data-testid")}]` : ""}.${String(el.className).slice(0, 40)} right=${Math.round(el.getBoundingClientRect().right)} > ${Math.round(pane.right)}`,
-        );
-    });
-    expect(sticking).toEqual([]);
-    await shot(page, "map-320px", '[data-testid="section-visual"]');
-  }, 90_000);
+      // Nothing of the map section sticks out of the 320 px pane.
+      const sticking = await page.evaluate(() => {
+        const pane = (document.querySelector('[data-testid="taskpane"]') as HTMLElement).getBoundingClientRect();
+        return [...document.querySelectorAll('[data-testid="section-visual"] *')]
+          .filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > pane.right + 0.5)
+          .map((el) => {
+            const testId = el.getAttribute("data-testid");
+            const tag = `${el.tagName.toLowerCase()}${testId ? `[${testId}]` : ""}`;
+            const name = `${tag}.${String(el.className).slice(0, 40)}`;
+            return `${name} right=${Math.round(el.getBoundingClientRect().right)} > ${Math.round(pane.right)}`;
+          });
+      });
+      expect(sticking).toEqual([]);
+      await shot(page, "map-320px", '[data-testid="section-visual"]');
+    },
+    90_000,
+  );
 
   test("5,000 assets: drawn, and pan and zoom frame times recorded", async () => {
-    const emu = await freshEmulator();
+    const emu = await suite.freshEmulator();
     await portfolioWith(emu, "map_5000", assetsCsv(plausibleAssets(5000)));
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    const { page } = await suite.openHarness({ demo: false });
     await openMap(page, "map_5000");
     expect(await page.getByTestId("map-text").textContent()).toMatch(/^Map of 5,000 assets of map_5000/);
 
@@ -306,9 +282,8 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
   }, 120_000);
 
   test("risk matrix with its label chart, and the scenario comparison, as new sheets", async () => {
-    await freshEmulator();
-    harness = await openHarness(browser, server.origin, { demo: false });
-    const { page } = harness;
+    await suite.freshEmulator();
+    const { page } = await suite.openHarness({ demo: false });
     await openMap(page, PORTFOLIO);
     await page.selectOption('[data-testid="visual-scenario"]', "ssp245");
     await textWhen(page, "map-text", (t) => t.includes("ssp245"));

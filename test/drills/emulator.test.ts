@@ -10,6 +10,8 @@ import * as path from "node:path";
 import { RiskClient, type ConnectionConfig } from "../../src/api";
 import { DEMO_SUBPROJECT_ID } from "../../emulator/state/seed";
 import { ROUTES } from "../../emulator/http/routes";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
+import { DEMO_HEADERS } from "../emulator/helpers";
 import { recordFigures } from "./support/figures";
 import { closingFetch, startDrillService, type DrillService } from "./support/service";
 
@@ -181,7 +183,7 @@ describe("kill -9 with a data directory", () => {
       });
       proc.on("exit", (code) => reject(new Error(`emulator exited with ${code}: ${out}`)));
     });
-    return { baseUrl: url, natureUrl: `${url}/nature`, apiKey: "demo-key", project: "demo" };
+    return { baseUrl: url, natureUrl: `${url}/nature`, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
   }
 
   /** A raw JSON request to the child (text bodies are sent as they are). */
@@ -191,7 +193,7 @@ describe("kill -9 with a data directory", () => {
     route: string,
     body?: string,
   ): Promise<{ status: number; text: string }> {
-    const headers: Record<string, string> = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
+    const headers: Record<string, string> = { ...DEMO_HEADERS };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const response = await closingFetch(new Request(`${connection.baseUrl}${route}`, { method, headers, body }));
     return { status: response.status, text: await response.text() };
@@ -255,7 +257,10 @@ describe("kill -9 with a data directory", () => {
       });
       acknowledged.udfs.add(udf.id);
       // Attacks between the acknowledged writes: refused, and never stored.
-      const deep = `{"name":"deep-${round}","geojson":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"n":${'{"a":'.repeat(6000)}1${"}".repeat(6000)}}}]}}`;
+      const deep =
+        `{"name":"deep-${round}","geojson":{"type":"FeatureCollection",` +
+        `"features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},` +
+        `"properties":{"n":${'{"a":'.repeat(6000)}1${"}".repeat(6000)}}}]}}`;
       expect((await send(connection, "POST", "/api/compositions/vector", deep)).status).toBe(400);
       refusedVectorNames.add(`deep-${round}`);
       const invalid = await client.compositions.createUdf({
@@ -276,7 +281,8 @@ describe("kill -9 with a data directory", () => {
         equation: {
           inputLayers: [`durable-${round}`],
           operation:
-            '"emulator listening on http://203.0.113.9:1" | debug | stderr | debug("emulator listening on http://203.0.113.9:2") | 1',
+            '"emulator listening on http://203.0.113.9:1" | debug | stderr | debug("emulator listening ' +
+            'on http://203.0.113.9:2") | 1',
           scope: "feature",
         },
       });
@@ -428,7 +434,7 @@ describe("one key cannot reach another key's project through any route", () => {
     expect(routes).toBe(ROUTES.length);
     // The detector itself works: demo's own key does see demo's markers.
     const own = await closingFetch(`${service.emulator.baseUrl}/api/portfolios/`, {
-      headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
+      headers: DEMO_HEADERS,
     });
     expect(own.status).toBe(200);
     expect(await own.text()).toContain("demo-portfolio");

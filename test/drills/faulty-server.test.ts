@@ -14,6 +14,7 @@ import {
 import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../testing/evaluate-cells";
 import { describeError } from "../../src/taskpane/actions/describe-error";
 import { startFaultyServer, type FaultMode, type FaultyServer } from "../support/faulty-server";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { recordFigures } from "./support/figures";
 
 const TIMEOUT_MS = 400;
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 function connection() {
-  return { baseUrl: server.url, natureUrl: `${server.url}/nature`, apiKey: "demo-key", project: "demo" };
+  return { baseUrl: server.url, natureUrl: `${server.url}/nature`, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
 }
 
 const CASES: ReadonlyArray<[FaultMode, new (...args: never[]) => ServiceError, RegExp]> = [
@@ -66,7 +67,7 @@ describe.each(CASES)("a server that answers %s", (mode, ErrorClass, message) => 
       expect(error).toBeInstanceOf(ErrorClass);
       expect((error as ServiceError).operation).toBe(operation);
       expect((error as Error).message).toMatch(message);
-      expect((error as Error).message).not.toContain("demo-key");
+      expect((error as Error).message).not.toContain(DEMO_API_KEY);
       // The pane shows a sentence chosen by class, never an empty box.
       expect(describeError(error).title.length).toBeGreaterThan(10);
     }
@@ -108,12 +109,13 @@ describe.each(CASES)("a server that answers %s", (mode, ErrorClass, message) => 
     ]);
     const ms = Math.round(performance.now() - started);
     expect(results).not.toBe(pending);
-    for (const [i, result] of (results as Awaited<ReturnType<typeof evaluateCells>>).entries()) {
+    const settled = results as Awaited<ReturnType<typeof evaluateCells>>;
+    for (const [i, result] of settled.entries()) {
       expect([cells[i].fn, "error" in result]).toEqual([cells[i].fn, true]);
       if ("error" in result) {
         expect(result.error.code).toBe("#N/A");
         expect(result.error.message).toMatch(/risk service|reach|answer/i);
-        expect(result.error.message).not.toContain("demo-key");
+        expect(result.error.message).not.toContain(DEMO_API_KEY);
       }
     }
     expect(engine.stats().inFlight).toBe(0);
@@ -121,7 +123,7 @@ describe.each(CASES)("a server that answers %s", (mode, ErrorClass, message) => 
       ...(figures[mode] as object),
       cells: cells.length,
       cellsSettledMs: ms,
-      cellMessage: "error" in (results as any)[0] ? (results as any)[0].error.message : "",
+      cellMessage: "error" in settled[0] ? settled[0].error.message : "",
     };
   });
 });

@@ -11,7 +11,7 @@ import {
   type CellResult,
   type FormulaCall,
 } from "../../testing/evaluate-cells";
-import { ServerError, RateLimitError, type SearchScore } from "../../src/api";
+import { ServerError, type SearchScore } from "../../src/api";
 import { recordFigures } from "./support/figures";
 import { closingFetch, routesStartingWith, startDrillService, type DrillService } from "./support/service";
 
@@ -219,7 +219,8 @@ async function spotCheckAgainstClient(service: DrillService, calls: FormulaCall[
     const entry = items
       .find((item) => item.portfolio_index === index)!
       .risk_summaries.find((s) => s.hazard === hazard)!;
-    // RISK.SUMMARY returns a 1×1 array in its single-cell form (its result is declared as a matrix so ranges can spill).
+    // RISK.SUMMARY returns a 1×1 array in its single-cell form (its result is declared as a matrix so ranges can
+    // spill).
     expect([cellIndex, (results[cellIndex] as { value: unknown }).value]).toEqual([
       cellIndex,
       [[field === "score" ? entry.risk_score : entry.risk_class]],

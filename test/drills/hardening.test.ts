@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { MAX_JSON_DEPTH } from "../../emulator/http/json-limits";
 import { JQ_MAX_OUTPUT_CHARS } from "../../emulator/server";
+import { DEMO_HEADERS } from "../emulator/helpers";
 import { recordFigures } from "./support/figures";
 import { closingFetch, startDrillService, type DrillService } from "./support/service";
 
@@ -19,7 +20,8 @@ const figures: Record<string, unknown> = {};
 const dataDir = mkdtempSync(path.join(tmpdir(), "drill-hardening-"));
 let service: DrillService;
 
-const DEMO = { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" };
+/** The demo key in the demo superproject (the nature routes' scope). */
+const DEMO_SUPERPROJECT = { ...DEMO_HEADERS, "X-Service-Project": "nc-demo" };
 const OTHER = { "X-Service-APIKey": "other-key", "X-Service-Project": "other" };
 
 interface Answer {
@@ -112,10 +114,12 @@ beforeAll(async () => {
     (await call("POST", "/api/compositions/vector", OTHER, { name: "other-layer", geojson: layer(3) })).status,
   ).toBe(201);
   otherUdfId = await createUdf(OTHER, "other-double", "other-layer", ".loss * 2", "feature");
-  expect((await call("POST", "/api/compositions/vector", DEMO, { name: "sixty", geojson: layer(60) })).status).toBe(
-    201,
-  );
-  expect((await call("POST", "/api/compositions/vector", DEMO, { name: "one", geojson: layer(1) })).status).toBe(201);
+  expect(
+    (await call("POST", "/api/compositions/vector", DEMO_HEADERS, { name: "sixty", geojson: layer(60) })).status,
+  ).toBe(201);
+  expect(
+    (await call("POST", "/api/compositions/vector", DEMO_HEADERS, { name: "one", geojson: layer(1) })).status,
+  ).toBe(201);
 });
 afterAll(async () => {
   figures.otherTenantChecks = otherChecks;
@@ -125,114 +129,125 @@ afterAll(async () => {
 });
 
 describe("over-deep and over-large JSON is refused at the door", () => {
-  test("6,000 levels of nesting: 400 naming the limit for a vector (JSON and file) and a sub-project; nothing stored; every later write works", async () => {
-    const vectorsBefore = (await call("GET", "/api/compositions/vector", DEMO)).text;
-    const subprojectsBefore = (
-      await call("GET", "/nature/projects", { "X-Service-APIKey": "demo-key", "X-Service-Project": "nc-demo" })
-    ).text;
-    const deepLayer = `{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"deep":${nestedText(6000)}}}]}`;
-    const polygon = JSON.stringify({
-      type: "Polygon",
-      coordinates: [
-        [
-          [0, 0],
-          [1, 0],
-          [1, 1],
-          [0, 0],
+  test(
+    "6,000 levels of nesting: 400 naming the limit for a vector (JSON and file) and a sub-project; " +
+      "nothing stored; every later write works",
+    async () => {
+      const vectorsBefore = (await call("GET", "/api/compositions/vector", DEMO_HEADERS)).text;
+      const subprojectsBefore = (await call("GET", "/nature/projects", DEMO_SUPERPROJECT)).text;
+      const deepLayer =
+        `{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point",` +
+        `"coordinates":[1,1]},"properties":{"deep":${nestedText(6000)}}}]}`;
+      const polygon = JSON.stringify({
+        type: "Polygon",
+        coordinates: [
+          [
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 0],
+          ],
         ],
-      ],
-    });
-    const started = performance.now();
-    const answers = await duringAndAfter(async () => {
-      const form = new FormData();
-      form.append("name", "deep-file");
-      form.append("geojson", new Blob([deepLayer], { type: "application/geo+json" }), "deep.geojson");
-      return Promise.all([
-        call("POST", "/api/compositions/vector", DEMO, `{"name":"deep-json","geojson":${deepLayer}}`),
-        call("POST", "/api/compositions/vector", DEMO, form),
-        call("POST", "/api/compositions/vector", DEMO, { name: "deep-string", geojson: deepLayer }),
-        call(
-          "POST",
-          "/nature/projects",
-          { "X-Service-APIKey": "demo-key", "X-Service-Project": "nc-demo" },
-          `{"projectName":"deep","type":"NCS","geojson":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":${polygon},"properties":{"Entity Name":"deep","nest":${nestedText(6000)}}}]}}`,
-        ),
-        // Just over the limit is refused too, and just under it is accepted (below).
-        call(
-          "POST",
-          "/api/compositions/vector",
-          DEMO,
-          `{"name":"just-over","geojson":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"n":${nestedText(MAX_JSON_DEPTH - 4)}}}]}}`,
-        ),
-      ]);
-    });
-    for (const answer of answers) {
-      expect(answer.status).toBe(400);
-      expect(errorsOf(answer)[0]).toMatch(new RegExp(`deeper than the limit of ${MAX_JSON_DEPTH} levels`));
-    }
-    expect((await call("GET", "/api/compositions/vector", DEMO)).text).toBe(vectorsBefore);
-    expect(
-      (await call("GET", "/nature/projects", { "X-Service-APIKey": "demo-key", "X-Service-Project": "nc-demo" })).text,
-    ).toBe(subprojectsBefore);
-    // Every key can still write (the state persists), and a document within the limit is accepted.
-    const within = await call(
-      "POST",
-      "/api/compositions/vector",
-      DEMO,
-      `{"name":"within","geojson":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,1]},"properties":{"n":${nestedText(MAX_JSON_DEPTH - 5)}}}]}}`,
-    );
-    expect(within.status).toBe(201);
-    expect(
-      (await call("DELETE", `/api/compositions/vector/${(within.body as { id: number }).id}`, DEMO)).status,
-    ).toBeLessThan(300);
-    figures.deepNesting = {
-      levels: 6000,
-      limit: MAX_JSON_DEPTH,
-      statuses: answers.map((a) => a.status),
-      ms: Math.round(performance.now() - started),
-    };
-  });
+      });
+      const started = performance.now();
+      const answers = await duringAndAfter(async () => {
+        const form = new FormData();
+        form.append("name", "deep-file");
+        form.append("geojson", new Blob([deepLayer], { type: "application/geo+json" }), "deep.geojson");
+        return Promise.all([
+          call("POST", "/api/compositions/vector", DEMO_HEADERS, `{"name":"deep-json","geojson":${deepLayer}}`),
+          call("POST", "/api/compositions/vector", DEMO_HEADERS, form),
+          call("POST", "/api/compositions/vector", DEMO_HEADERS, { name: "deep-string", geojson: deepLayer }),
+          call(
+            "POST",
+            "/nature/projects",
+            DEMO_SUPERPROJECT,
+            `{"projectName":"deep","type":"NCS","geojson":{"type":"FeatureCollection",` +
+              `"features":[{"type":"Feature","geometry":${polygon},"properties":{"Entity Name":"deep",` +
+              `"nest":${nestedText(6000)}}}]}}`,
+          ),
+          // Just over the limit is refused too, and just under it is accepted (below).
+          call(
+            "POST",
+            "/api/compositions/vector",
+            DEMO_HEADERS,
+            `{"name":"just-over","geojson":{"type":"FeatureCollection","features":[{"type":"Feature",` +
+              `"geometry":{"type":"Point","coordinates":[1,1]},` +
+              `"properties":{"n":${nestedText(MAX_JSON_DEPTH - 4)}}}]}}`,
+          ),
+        ]);
+      });
+      for (const answer of answers) {
+        expect(answer.status).toBe(400);
+        expect(errorsOf(answer)[0]).toMatch(new RegExp(`deeper than the limit of ${MAX_JSON_DEPTH} levels`));
+      }
+      expect((await call("GET", "/api/compositions/vector", DEMO_HEADERS)).text).toBe(vectorsBefore);
+      expect((await call("GET", "/nature/projects", DEMO_SUPERPROJECT)).text).toBe(subprojectsBefore);
+      // Every key can still write (the state persists), and a document within the limit is accepted.
+      const within = await call(
+        "POST",
+        "/api/compositions/vector",
+        DEMO_HEADERS,
+        `{"name":"within","geojson":{"type":"FeatureCollection","features":[{"type":"Feature",` +
+          `"geometry":{"type":"Point","coordinates":[1,1]},` +
+          `"properties":{"n":${nestedText(MAX_JSON_DEPTH - 5)}}}]}}`,
+      );
+      expect(within.status).toBe(201);
+      expect(
+        (await call("DELETE", `/api/compositions/vector/${(within.body as { id: number }).id}`, DEMO_HEADERS)).status,
+      ).toBeLessThan(300);
+      figures.deepNesting = {
+        levels: 6000,
+        limit: MAX_JSON_DEPTH,
+        statuses: answers.map((a) => a.status),
+        ms: Math.round(performance.now() - started),
+      };
+    },
+  );
 
   test("a body over 10 MB: 413 naming the limit; nothing stored", async () => {
     const huge = {
       name: "huge",
       geojson: { type: "FeatureCollection", features: [point(1, { blob: "x".repeat(11 * 1024 * 1024) })] },
     };
-    const answer = await duringAndAfter(() => call("POST", "/api/compositions/vector", DEMO, huge));
+    const answer = await duringAndAfter(() => call("POST", "/api/compositions/vector", DEMO_HEADERS, huge));
     expect(answer.status).toBe(413);
     expect(errorsOf(answer)[0]).toMatch(/too large \(limit 10485760 bytes\)/);
-    expect((await call("GET", "/api/compositions/vector", DEMO)).text).not.toContain('"huge"');
+    expect((await call("GET", "/api/compositions/vector", DEMO_HEADERS)).text).not.toContain('"huge"');
     figures.oversizedBody = { bytes: JSON.stringify(huge).length, status: answer.status };
   });
 });
 
 describe("a write that cannot be stored is not kept", () => {
-  test("a failed persist answers 503 and undoes the change; the next write stores only what was acknowledged", async () => {
-    // A directory where the persister writes its temporary file makes the write fail (EISDIR).
-    const blocker = path.join(dataDir, `state.json.${process.pid}.tmp`);
-    mkdirSync(blocker);
-    let failed: Answer;
-    try {
-      failed = await call("POST", "/api/portfolios/", DEMO, { portfolio_name: "unstored" });
-    } finally {
-      rmSync(blocker, { recursive: true, force: true });
-    }
-    expect(failed.status).toBe(503);
-    expect(errorsOf(failed)[0]).toMatch(/could not be stored .* and was undone; retry/);
-    const names = () =>
-      call("GET", "/api/portfolios/", DEMO).then((a) =>
-        (a.body as Array<{ portfolio_name: string }>).map((p) => p.portfolio_name),
-      );
-    expect(await names()).not.toContain("unstored");
-    await otherTenantIsServed();
-    expect((await call("POST", "/api/portfolios/", DEMO, { portfolio_name: "stored" })).status).toBe(201);
-    const onDisk = JSON.parse(readFileSync(path.join(dataDir, "state.json"), "utf8")) as {
-      portfolios: Array<{ portfolio_name: string }>;
-    };
-    expect(onDisk.portfolios.map((p) => p.portfolio_name)).toEqual(expect.arrayContaining(["stored"]));
-    expect(onDisk.portfolios.map((p) => p.portfolio_name)).not.toContain("unstored");
-    figures.failedPersist = { status: failed.status, undone: true };
-  });
+  test(
+    "a failed persist answers 503 and undoes the change; " + "the next write stores only what was acknowledged",
+    async () => {
+      // A directory where the persister writes its temporary file makes the write fail (EISDIR).
+      const blocker = path.join(dataDir, `state.json.${process.pid}.tmp`);
+      mkdirSync(blocker);
+      let failed: Answer;
+      try {
+        failed = await call("POST", "/api/portfolios/", DEMO_HEADERS, { portfolio_name: "unstored" });
+      } finally {
+        rmSync(blocker, { recursive: true, force: true });
+      }
+      expect(failed.status).toBe(503);
+      expect(errorsOf(failed)[0]).toMatch(/could not be stored .* and was undone; retry/);
+      const names = () =>
+        call("GET", "/api/portfolios/", DEMO_HEADERS).then((a) =>
+          (a.body as Array<{ portfolio_name: string }>).map((p) => p.portfolio_name),
+        );
+      expect(await names()).not.toContain("unstored");
+      await otherTenantIsServed();
+      expect((await call("POST", "/api/portfolios/", DEMO_HEADERS, { portfolio_name: "stored" })).status).toBe(201);
+      const onDisk = JSON.parse(readFileSync(path.join(dataDir, "state.json"), "utf8")) as {
+        portfolios: Array<{ portfolio_name: string }>;
+      };
+      expect(onDisk.portfolios.map((p) => p.portfolio_name)).toEqual(expect.arrayContaining(["stored"]));
+      expect(onDisk.portfolios.map((p) => p.portfolio_name)).not.toContain("unstored");
+      figures.failedPersist = { status: failed.status, undone: true };
+    },
+  );
 });
 
 describe("jq programs cannot wedge, kill or leak from the engine", () => {
@@ -243,8 +258,14 @@ describe("jq programs cannot wedge, kill or leak from the engine", () => {
     scope?: "collection" | "feature",
     verb = "run",
   ): Promise<Answer> {
-    const id = await createUdf(DEMO, `attack-${Math.random().toString(36).slice(2, 8)}`, inputLayer, operation, scope);
-    return call("GET", `/api/compositions/udf/${id}/${verb}`, DEMO);
+    const id = await createUdf(
+      DEMO_HEADERS,
+      `attack-${Math.random().toString(36).slice(2, 8)}`,
+      inputLayer,
+      operation,
+      scope,
+    );
+    return call("GET", `/api/compositions/udf/${id}/${verb}`, DEMO_HEADERS);
   }
   const INTERNAL = /TypeError|Cannot read|undefined|RuntimeError|out of bounds|Aborted|internal emulator error/;
   const cases: Array<{ name: string; operation: string; scope?: "collection" | "feature"; message: RegExp }> = [
@@ -308,7 +329,7 @@ describe("jq programs cannot wedge, kill or leak from the engine", () => {
   );
 
   test("an invalid FeatureCollection is not activated: 422, and no vector is stored", async () => {
-    const before = (await call("GET", "/api/compositions/vector", DEMO)).text;
+    const before = (await call("GET", "/api/compositions/vector", DEMO_HEADERS)).text;
     const answer = await duringAndAfter(() =>
       runProgram(
         '{type: "FeatureCollection", features: [{type: "Feature", geometry: null, properties: 1}]}',
@@ -319,13 +340,14 @@ describe("jq programs cannot wedge, kill or leak from the engine", () => {
     );
     expect(answer.status).toBe(422);
     expect(errorsOf(answer)[0]).toMatch(/not valid GeoJSON/);
-    expect((await call("GET", "/api/compositions/vector", DEMO)).text).toBe(before);
+    expect((await call("GET", "/api/compositions/vector", DEMO_HEADERS)).text).toBe(before);
   });
 
   test("env, $ENV, input_filename and get_jq_origin reveal nothing of the host", async () => {
     const answer = await duringAndAfter(() =>
       runProgram(
-        "{env: env, ENV: $ENV, file: input_filename, origin: get_jq_origin, prog: get_prog_origin, search: get_search_list, underscore: $ENV._}",
+        "{env: env, ENV: $ENV, file: input_filename, origin: get_jq_origin, prog: get_prog_origin, " +
+          "search: get_search_list, underscore: $ENV._}",
         "one",
         "feature",
       ),
@@ -353,10 +375,11 @@ describe("an import acknowledged is in the portfolio it was acknowledged for", (
   /** Starts a multipart import whose body is held back until `finish()` is called. */
   function slowImport(portfolio: string, csv: string) {
     const boundary = "----drill-boundary";
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="asset"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\n`;
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="asset"; ` +
+      `filename="a.csv"\r\nContent-Type: text/csv\r\n\r\n`;
     const tail = `${csv}\r\n--${boundary}--\r\n`;
     const url = new URL(`${service.emulator.url}/api/portfolios/${portfolio}/assets/import/`);
-    let answer!: Promise<Answer>;
     const req = httpRequest({
       host: url.hostname,
       port: url.port,
@@ -364,12 +387,12 @@ describe("an import acknowledged is in the portfolio it was acknowledged for", (
       method: "POST",
       agent: false,
       headers: {
-        ...DEMO,
+        ...DEMO_HEADERS,
         "Content-Type": `multipart/form-data; boundary=${boundary}`,
         "Content-Length": Buffer.byteLength(head + tail),
       },
     });
-    answer = new Promise<Answer>((resolve, reject) => {
+    const answer = new Promise<Answer>((resolve, reject) => {
       req.on("response", (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -390,38 +413,41 @@ describe("an import acknowledged is in the portfolio it was acknowledged for", (
     }
   }
 
-  test("deleted and re-created while the upload is in flight: the import is refused, the new portfolio holds nothing", async () => {
-    await service.resetStats();
-    expect((await call("POST", "/api/portfolios/", DEMO, { portfolio_name: "race" })).status).toBe(201);
-    const upload = slowImport("race", "entity_id,entity_name,lat,lng\nR1,one,1,1\nR2,two,2,2");
-    await importsBegun(1);
-    await duringAndAfter(async () => {
-      expect((await call("DELETE", "/api/portfolios/race/", DEMO)).status).toBeLessThan(300);
-      expect((await call("POST", "/api/portfolios/", DEMO, { portfolio_name: "race" })).status).toBe(201);
-    });
-    upload.finish();
-    const answer = await upload.answer;
-    expect(answer.status).toBe(404);
-    expect(errorsOf(answer)[0]).toMatch(/deleted while its import was being received; nothing was imported/);
-    expect((await call("GET", "/api/portfolios/race/assets", DEMO)).body).toEqual([]);
+  test(
+    "deleted and re-created while the upload is in flight: " + "the import is refused, the new portfolio holds nothing",
+    async () => {
+      await service.resetStats();
+      expect((await call("POST", "/api/portfolios/", DEMO_HEADERS, { portfolio_name: "race" })).status).toBe(201);
+      const upload = slowImport("race", "entity_id,entity_name,lat,lng\nR1,one,1,1\nR2,two,2,2");
+      await importsBegun(1);
+      await duringAndAfter(async () => {
+        expect((await call("DELETE", "/api/portfolios/race/", DEMO_HEADERS)).status).toBeLessThan(300);
+        expect((await call("POST", "/api/portfolios/", DEMO_HEADERS, { portfolio_name: "race" })).status).toBe(201);
+      });
+      upload.finish();
+      const answer = await upload.answer;
+      expect(answer.status).toBe(404);
+      expect(errorsOf(answer)[0]).toMatch(/deleted while its import was being received; nothing was imported/);
+      expect((await call("GET", "/api/portfolios/race/assets", DEMO_HEADERS)).body).toEqual([]);
 
-    // Without the race, the same slow upload is acknowledged and lands in its portfolio.
-    const control = slowImport("race", "entity_id,entity_name,lat,lng\nR1,one,1,1\nR2,two,2,2");
-    await importsBegun(2);
-    control.finish();
-    expect((await control.answer).status).toBe(202);
-    expect(
-      ((await call("GET", "/api/portfolios/race/assets", DEMO)).body as Array<{ entity_id: string }>).map(
-        (a) => a.entity_id,
-      ),
-    ).toEqual(["R1", "R2"]);
-    figures.importRace = { refused: answer.status, control: 202 };
-  });
+      // Without the race, the same slow upload is acknowledged and lands in its portfolio.
+      const control = slowImport("race", "entity_id,entity_name,lat,lng\nR1,one,1,1\nR2,two,2,2");
+      await importsBegun(2);
+      control.finish();
+      expect((await control.answer).status).toBe(202);
+      expect(
+        ((await call("GET", "/api/portfolios/race/assets", DEMO_HEADERS)).body as Array<{ entity_id: string }>).map(
+          (a) => a.entity_id,
+        ),
+      ).toEqual(["R1", "R2"]);
+      figures.importRace = { refused: answer.status, control: 202 };
+    },
+  );
 });
 
 describe("input the contract does not allow", () => {
   test("label:__proto__ is kept as data", async () => {
-    expect((await call("POST", "/api/portfolios/", DEMO, { portfolio_name: "proto" })).status).toBe(201);
+    expect((await call("POST", "/api/portfolios/", DEMO_HEADERS, { portfolio_name: "proto" })).status).toBe(201);
     const form = new FormData();
     form.append(
       "asset",
@@ -430,10 +456,10 @@ describe("input the contract does not allow", () => {
       }),
       "a.csv",
     );
-    expect((await duringAndAfter(() => call("POST", "/api/portfolios/proto/assets/import/", DEMO, form))).status).toBe(
-      202,
-    );
-    const assets = await call("GET", "/api/portfolios/proto/assets", DEMO);
+    expect(
+      (await duringAndAfter(() => call("POST", "/api/portfolios/proto/assets/import/", DEMO_HEADERS, form))).status,
+    ).toBe(202);
+    const assets = await call("GET", "/api/portfolios/proto/assets", DEMO_HEADERS);
     expect(assets.text).toContain('"labels":{"__proto__":"polluted","constructor":"built"}');
     // Parsed back, the label is an own property, not a prototype.
     const labels = (assets.body as Array<{ labels: Record<string, string> }>)[0].labels;
@@ -443,43 +469,48 @@ describe("input the contract does not allow", () => {
   test.each(["0x10", "0b1", "0o7", "Infinity", "1_0", " "])(
     "search refuses %j as a coordinate with 400",
     async (text) => {
-      const answer = await duringAndAfter(() => call("GET", `/api/search?lat=${encodeURIComponent(text)}&lng=1`, DEMO));
+      const answer = await duringAndAfter(() =>
+        call("GET", `/api/search?lat=${encodeURIComponent(text)}&lng=1`, DEMO_HEADERS),
+      );
       expect(answer.status).toBe(400);
       expect(errorsOf(answer)[0]).toMatch(/^lat: /);
     },
   );
 
   test("a decimal coordinate is still accepted", async () => {
-    expect((await call("GET", "/api/search?lat=-1.5e1&lng=.5", DEMO)).status).toBe(200);
+    expect((await call("GET", "/api/search?lat=-1.5e1&lng=.5", DEMO_HEADERS)).status).toBe(200);
   });
 
-  test("framework errors answer {errors}: malformed percent-escape, over-long segment, huge headers, garbage request", async () => {
-    const escape = await call("GET", "/api/portfolios/%E0%A4%A/", DEMO);
-    expect(escape.status).toBe(400);
-    expect(errorsOf(escape)[0]).toMatch(/malformed percent-escape/);
-    const long = await call("GET", `/api/portfolios/${"p".repeat(5000)}/`, DEMO);
-    expect(long.status).toBe(414);
-    expect(errorsOf(long)[0]).toMatch(/path segment is longer than the limit of 200 characters/);
-    const headers = await call("GET", "/api/portfolios/", { ...DEMO, "X-Padding": "y".repeat(20_000) });
-    expect(headers.status).toBe(431);
-    expect(errorsOf(headers)[0]).toMatch(/headers are too large/);
-    const garbage = await new Promise<string>((resolve, reject) => {
-      const socket = connect(service.emulator.port, "127.0.0.1", () => socket.write("THIS IS NOT HTTP\r\n\r\n"));
-      let text = "";
-      socket.on("data", (c) => (text += c.toString()));
-      socket.on("close", () => resolve(text));
-      socket.on("error", reject);
-    });
-    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(garbage.slice(garbage.indexOf("\r\n\r\n") + 4))).toEqual({
-      errors: [expect.stringMatching(/malformed HTTP request/)],
-    });
-    await otherTenantIsServed();
-    figures.frameworkErrors = {
-      percentEscape: escape.status,
-      longSegment: long.status,
-      hugeHeaders: headers.status,
-      garbage: 400,
-    };
-  });
+  test(
+    "framework errors answer {errors}: malformed percent-escape, " + "over-long segment, huge headers, garbage request",
+    async () => {
+      const escape = await call("GET", "/api/portfolios/%E0%A4%A/", DEMO_HEADERS);
+      expect(escape.status).toBe(400);
+      expect(errorsOf(escape)[0]).toMatch(/malformed percent-escape/);
+      const long = await call("GET", `/api/portfolios/${"p".repeat(5000)}/`, DEMO_HEADERS);
+      expect(long.status).toBe(414);
+      expect(errorsOf(long)[0]).toMatch(/path segment is longer than the limit of 200 characters/);
+      const headers = await call("GET", "/api/portfolios/", { ...DEMO_HEADERS, "X-Padding": "y".repeat(20_000) });
+      expect(headers.status).toBe(431);
+      expect(errorsOf(headers)[0]).toMatch(/headers are too large/);
+      const garbage = await new Promise<string>((resolve, reject) => {
+        const socket = connect(service.emulator.port, "127.0.0.1", () => socket.write("THIS IS NOT HTTP\r\n\r\n"));
+        let text = "";
+        socket.on("data", (c) => (text += c.toString()));
+        socket.on("close", () => resolve(text));
+        socket.on("error", reject);
+      });
+      expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(garbage.slice(garbage.indexOf("\r\n\r\n") + 4))).toEqual({
+        errors: [expect.stringMatching(/malformed HTTP request/)],
+      });
+      await otherTenantIsServed();
+      figures.frameworkErrors = {
+        percentEscape: escape.status,
+        longSegment: long.status,
+        hugeHeaders: headers.status,
+        garbage: 400,
+      };
+    },
+  );
 });

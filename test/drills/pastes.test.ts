@@ -57,7 +57,9 @@ const PASTES: Record<string, Paste> = {
   "nature summary": (c, run, o) => pasteSubprojectSummary({ client: c, run, subproject, ...o }).then((r) => [r]),
 };
 
-/** A workbook with the user's own content: values, a formula, a merge, a table, and a sheet whose name a paste wants. */
+/**
+ * A workbook with the user's own content: values, a formula, a merge, a table, and a sheet whose name a paste wants.
+ */
 function userWorkbook(): FakeExcel {
   const fake = createFakeExcel({ firstSheetName: "Sites" });
   fake.setValues("Sites", "A1:C3", [

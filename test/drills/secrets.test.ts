@@ -15,6 +15,7 @@ import {
   type FormulaCall,
 } from "../../testing/evaluate-cells";
 import { getConnection, saveConnection, useConnectionStorage } from "../../src/shared/connection";
+import { DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
 import {
   createUdf,
@@ -61,7 +62,7 @@ const recordingFetch: typeof fetch = (input, init) => {
 
 beforeAll(async () => {
   // The emulator knows two keys; this drill's distinctive one is given demo's rights, in-process.
-  (KEYS as KeyRecord[]).push({ key: SECRET, projects: ["demo"], superprojects: ["nc-demo"] });
+  (KEYS as KeyRecord[]).push({ key: SECRET, projects: [DEMO_PROJECT], superprojects: ["nc-demo"] });
   service = await startDrillService({ processingDelayMs: 20 });
   globalThis.fetch = recordingFetch;
   // Office's two places to keep data: the document's settings (travel with the file) and
@@ -117,7 +118,7 @@ test("the API key shows up nowhere but in requests to the configured service", a
     baseUrl: service.emulator.baseUrl,
     natureUrl: service.emulator.natureUrl,
     apiKey: SECRET,
-    project: "demo",
+    project: DEMO_PROJECT,
   };
   const errors: unknown[] = [];
   const keep = <T>(work: Promise<T>) => work.catch((error: unknown) => void errors.push(error));
@@ -269,7 +270,9 @@ test("the API key shows up nowhere but in requests to the configured service", a
   expect(errors.length).toBe(6);
   for (const error of errors) {
     const description = describeError(error);
-    const text = `${(error as Error).message} ${(error as Error).stack} ${description.title} ${description.details.join(" ")} ${JSON.stringify(error)}`;
+    const text =
+      `${(error as Error).message} ${(error as Error).stack} ${description.title}` +
+      ` ${description.details.join(" ")} ${JSON.stringify(error)}`;
     expect(text).not.toContain(SECRET);
   }
   // Requests: only to the configured service (the unreachable port and the refused

@@ -79,7 +79,7 @@ describe("PUT /vector: multipart name + geojson file part; the layer is the one 
   test("bad input names the field and changes nothing: 400 no name / no file / JSON body, 404 unknown name, 422 invalid GeoJSON", async () => {
     await call(emu, "POST", `${C}/vector`, { json: { name: "keep-me", geojson: point(1, 2, { v: 1 }) } });
     const before = await vectorState();
-    const cases: Array<[string, () => Promise<{ status: number; body: any }>, number, RegExp]> = [
+    const cases: Array<[string, () => Promise<{ status: number; body: { errors: string[] } }>, number, RegExp]> = [
       [
         "no name",
         () => call(emu, "PUT", `${C}/vector`, { form: vectorForm(undefined, point(0, 0, {})) }),
@@ -229,7 +229,9 @@ describe("the published add-vector example", () => {
     const r2 = await call(emu, "POST", `${C}/vector`, { json: { name: "bad-published", geojson: far } });
     expect(r2.status).toBe(422);
     expect(r2.body.errors[0]).toMatch(/^geojson\.properties\.lng: 190 is out of bounds/);
-    expect((await call(emu, "GET", `${C}/vector`)).body.map((v: any) => v.name)).not.toContain("bad-published");
+    expect((await call(emu, "GET", `${C}/vector`)).body.map((v: { name: string }) => v.name)).not.toContain(
+      "bad-published",
+    );
   });
 });
 

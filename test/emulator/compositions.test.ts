@@ -30,7 +30,10 @@ async function udf(
   return r.body.id;
 }
 
-async function demoFeatures(): Promise<any[]> {
+/** The demo layer's features, as the service stores them. */
+type StoredFeature = { geometry: unknown; properties: Record<string, number> & { entity_id?: string } };
+
+async function demoFeatures(): Promise<StoredFeature[]> {
   return (await call(emu, "GET", `${C}/vector/1`)).body.geojson.features;
 }
 
@@ -46,7 +49,7 @@ test("example 1 over the FeatureCollection: one value per feature, as jq compute
   const r = await call(emu, "GET", `${C}/udf/${await udf(EXAMPLE_1)}/run`);
   expect(r.status).toBe(200);
   expect(r.body.status).toBe("available");
-  const values = r.body.geojson.features.map((f: any) => f.properties.value);
+  const values = r.body.geojson.features.map((f: StoredFeature) => f.properties.value);
   expect(values).toHaveLength(features.length);
   values.forEach((v: number, i: number) => expect(v).toBeCloseTo(expected[i], 12));
 });
@@ -55,7 +58,7 @@ test("example 2 over one feature's properties", async () => {
   const features = await demoFeatures();
   const r = await call(emu, "GET", `${C}/udf/${await udf(EXAMPLE_2)}/run`);
   expect(r.status).toBe(200);
-  const values = r.body.geojson.features.map((f: any) => f.properties.value);
+  const values = r.body.geojson.features.map((f: StoredFeature) => f.properties.value);
   expect(values).toEqual(
     features.map(
       (f) => f.properties.loss_flood_bsln + f.properties.loss_wildfire_bsln + f.properties.loss_cyclone_bsln,
@@ -68,14 +71,14 @@ test("example 2 over one feature's properties", async () => {
 
 test("NaN results become null; an explicit scope overrides the default", async () => {
   const r = await call(emu, "GET", `${C}/udf/${await udf("nan", ["demo-losses"], { scope: "feature" })}/run`);
-  expect(r.body.geojson.features.every((f: any) => f.properties.value === null)).toBe(true);
+  expect(r.body.geojson.features.every((f: StoredFeature) => f.properties.value === null)).toBe(true);
   const n = await call(
     emu,
     "GET",
     `${C}/udf/${await udf(".features | length", ["demo-losses"], { scope: "collection" })}/run`,
   );
   const count = (await demoFeatures()).length;
-  expect(n.body.geojson.features.every((f: any) => f.properties.value === count)).toBe(true);
+  expect(n.body.geojson.features.every((f: StoredFeature) => f.properties.value === count)).toBe(true);
 });
 
 test("several input layers: the collection input is an object keyed by layer name", async () => {
@@ -105,7 +108,7 @@ test("activation stores the result as a new available vector, named after the UD
   expect(act.body).toMatchObject({ name: "total-losses", status: "available" });
   expect(act.body.id).not.toBe(id);
   const listed = await call(emu, "GET", `${C}/vector`);
-  expect(listed.body.map((v: any) => v.id)).toContain(act.body.id);
+  expect(listed.body.map((v: { id: number }) => v.id)).toContain(act.body.id);
   const applied = await call(emu, "GET", `${C}/vector/${act.body.id}/apply?portfolio=demo-portfolio`);
   expect(applied.status).toBe(200);
   const rows = Papa.parse<Record<string, string>>(applied.body.csv, { header: true, skipEmptyLines: true }).data;

@@ -6,7 +6,8 @@
 import Papa from "papaparse";
 import { unzipSync, strFromU8 } from "fflate";
 import { RunningEmulator } from "../../emulator/server";
-import { call, portfolioWith, start, spiralCsv } from "./helpers";
+import type { Asset, ExtendedSummaryItem, PhysicalItem, SearchResult, SummaryItem } from "../../src/api/types";
+import { DEMO_HEADERS, call, portfolioWith, start, spiralCsv } from "./helpers";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -40,11 +41,14 @@ async function midSeries(
   hazard: string,
   scenario: string,
 ): Promise<Record<string, number>> {
-  const r = await call(
-    emu,
-    "GET",
-    `${P}/datasets/physical/items?entity_id=${entity}&hazard=${hazard}&indicator=${PRIMARY[hazard]}&scenario=${scenario}&measure=mid`,
-  );
+  const query = new URLSearchParams({
+    entity_id: entity,
+    hazard,
+    indicator: PRIMARY[hazard],
+    scenario,
+    measure: "mid",
+  });
+  const r = await call<PhysicalItem[]>(emu, "GET", `${P}/datasets/physical/items?${query}`);
   expect(r.body).toHaveLength(1);
   expect(r.body[0].portfolio_index).toBe(index);
   return r.body[0].risk_exposure;
@@ -57,8 +61,12 @@ test("summary risk_score = max of the mid series over 2025..2025+window-1, class
     [26, "DEMO-027"],
   ] as const) {
     for (const scenario of ["ssp126", "ssp585"]) {
-      const s = await call(emu, "GET", `${P}/datasets/physical/summary?entity_id=${entity}&scenario=${scenario}`);
-      expect(s.body.map((x: any) => x.window)).toEqual([5, 15, 30]);
+      const s = await call<SummaryItem[]>(
+        emu,
+        "GET",
+        `${P}/datasets/physical/summary?entity_id=${entity}&scenario=${scenario}`,
+      );
+      expect(s.body.map((x) => x.window)).toEqual([5, 15, 30]);
       for (const item of s.body) {
         expect(item.window_start_year).toBe(2025);
         for (const r of item.risk_summaries) {
@@ -74,32 +82,33 @@ test("summary risk_score = max of the mid series over 2025..2025+window-1, class
 });
 
 test("every label class appears somewhere in the demo portfolio (the thresholds matter)", async () => {
-  const s = await call(emu, "GET", `${P}/datasets/physical/summary?scenario=ssp585&window=30&rows=250`);
-  const classes = new Set(s.body.flatMap((i: any) => i.risk_summaries.map((r: any) => r.risk_class)));
+  const s = await call<SummaryItem[]>(emu, "GET", `${P}/datasets/physical/summary?scenario=ssp585&window=30&rows=250`);
+  const classes = new Set(s.body.flatMap((i) => i.risk_summaries.map((r) => r.risk_class)));
   expect([...classes].sort()).toEqual(["HIGH", "LOW", "MEDIUM"]);
 });
 
 test("extended metrics: lbd ≤ value ≤ ubd; summary scores equal the default summary's windows", async () => {
-  const ext = await call(emu, "GET", `${P}/datasets/physical/summary?extended=true&rows=10`);
-  const def = await call(emu, "GET", `${P}/datasets/physical/summary?rows=90`);
+  const ext = await call<ExtendedSummaryItem[]>(emu, "GET", `${P}/datasets/physical/summary?extended=true&rows=10`);
+  const def = await call<SummaryItem[]>(emu, "GET", `${P}/datasets/physical/summary?rows=90`);
   expect(ext.body).toHaveLength(10);
   for (const item of ext.body) {
-    for (const [scenario, hazards] of Object.entries<any>(item.scenario_analytics)) {
-      for (const [hkey, m] of Object.entries<any>(hazards)) {
+    for (const [scenario, hazards] of Object.entries(item.scenario_analytics)) {
+      for (const [hkey, m] of Object.entries(hazards)) {
         for (const fam of ["business_interruption", "indicator", "structural_damage"]) {
           for (const period of ["baseline", "2030", "2050", "2080"]) {
             const v = m[`${fam}_${period}`];
             expect(typeof v).toBe("number");
-            expect(m[`${fam}_${period}_lbd`]).toBeLessThanOrEqual(v);
-            expect(v).toBeLessThanOrEqual(m[`${fam}_${period}_ubd`]);
+            // Numbers once the line above holds (a null bound fails the matcher, as it should).
+            expect(m[`${fam}_${period}_lbd`]).toBeLessThanOrEqual(v as number);
+            expect(v).toBeLessThanOrEqual(m[`${fam}_${period}_ubd`] as number);
           }
         }
         const hazard = hkey === "flood" ? "flood_potential" : hkey;
         for (const w of [15, 30]) {
           const d = def.body.find(
-            (x: any) => x.portfolio_index === item.portfolio_index && x.scenario === scenario && x.window === w,
-          );
-          const r = d.risk_summaries.find((x: any) => x.hazard === hazard);
+            (x) => x.portfolio_index === item.portfolio_index && x.scenario === scenario && x.window === w,
+          )!;
+          const r = d.risk_summaries.find((x) => x.hazard === hazard)!;
           expect(m[`summary_score_${w}yr`]).toBe(r.risk_score);
           expect(m[`summary_label_${w}yr`]).toBe(r.risk_class);
         }
@@ -128,12 +137,12 @@ test("scenario ordering ssp585 ≥ ssp245 ≥ ssp126 and the field notes' substi
 });
 
 test("measures: lb ≤ mid ≤ ub for every year", async () => {
-  const r = await call(
+  const r = await call<PhysicalItem[]>(
     emu,
     "GET",
     `${P}/datasets/physical/items?entity_id=DEMO-020&hazard=water_stress&scenario=ssp245&rows=250`,
   );
-  const by = (ind: string, m: string) => r.body.find((x: any) => x.indicator === ind && x.measure === m).risk_exposure;
+  const by = (ind: string, m: string) => r.body.find((x) => x.indicator === ind && x.measure === m)!.risk_exposure;
   for (const ind of ["unified_score", "score", "spei_norm", "obs_score"]) {
     const lb = by(ind, "lb");
     const mid = by(ind, "mid");
@@ -145,38 +154,45 @@ test("measures: lb ≤ mid ≤ ub for every year", async () => {
   }
 });
 
-test("search local scores at an asset's point equal its ssp245 portfolio scores; labels LOW/HIGH by the LOW threshold", async () => {
-  const map: Record<string, string> = {
-    floods: "flood_potential",
-    cyclones: "cyclone",
-    drought: "water_stress",
-    heatwaves: "heatwave",
-    sea_level_rise: "sea_level_rise",
-    wildfire: "wildfire",
-  };
-  const assets = await call(emu, "GET", `${P}/assets?rows=250`);
-  for (const a of assets.body.filter((_: any, i: number) => i % 7 === 0)) {
-    const s = await call(emu, "GET", `/api/search?lat=${a.lat}&lng=${a.lng}`);
-    const e = s.body.features[0].properties.physical_risk_exposure;
-    const sum = await call(emu, "GET", `${P}/datasets/physical/summary?entity_id=${a.entity_id}&scenario=ssp245`);
-    for (const w of [15, 30]) {
-      const item = sum.body.find((x: any) => x.window === w);
-      for (const entry of e.local[`${w}yr`]) {
-        const r = item.risk_summaries.find((x: any) => x.hazard === map[entry.hazard]);
-        expect([entry.hazard, entry.score]).toEqual([entry.hazard, r.risk_score]);
-        expect(entry.label).toBe(entry.score < T[map[entry.hazard]][0] ? "LOW" : "HIGH");
+test(
+  "search local scores at an asset's point equal its ssp245 portfolio scores; " +
+    "labels LOW/HIGH by the LOW threshold",
+  async () => {
+    const map: Record<string, string> = {
+      floods: "flood_potential",
+      cyclones: "cyclone",
+      drought: "water_stress",
+      heatwaves: "heatwave",
+      sea_level_rise: "sea_level_rise",
+      wildfire: "wildfire",
+    };
+    const assets = await call<Asset[]>(emu, "GET", `${P}/assets?rows=250`);
+    for (const a of assets.body.filter((_, i) => i % 7 === 0)) {
+      const s = await call<SearchResult>(emu, "GET", `/api/search?lat=${a.lat}&lng=${a.lng}`);
+      const e = s.body.features[0].properties.physical_risk_exposure;
+      const sum = await call<SummaryItem[]>(
+        emu,
+        "GET",
+        `${P}/datasets/physical/summary?entity_id=${a.entity_id}&scenario=ssp245`,
+      );
+      for (const w of [15, 30] as const) {
+        const item = sum.body.find((x) => x.window === w)!;
+        for (const entry of e.local[`${w}yr`]) {
+          const r = item.risk_summaries.find((x) => x.hazard === map[entry.hazard])!;
+          expect([entry.hazard, entry.score]).toEqual([entry.hazard, r.risk_score]);
+          expect(entry.label).toBe(entry.score < T[map[entry.hazard]][0] ? "LOW" : "HIGH");
+        }
+        for (const entry of e.background[`${w}yr`])
+          expect(entry.label).toBe(entry.score < T[map[entry.hazard]][0] ? "LOW" : "HIGH");
       }
-      for (const entry of e.background[`${w}yr`])
-        expect(entry.label).toBe(entry.score < T[map[entry.hazard]][0] ? "LOW" : "HIGH");
     }
-  }
-});
+  },
+);
 
 test("plausible geography: cyclones only in the tropical belts, more heat near the equator", async () => {
   const score = async (lat: number, lng: number, hazard: string) => {
-    const s = await call(emu, "GET", `/api/search?lat=${lat}&lng=${lng}`);
-    return s.body.features[0].properties.physical_risk_exposure.local["30yr"].find((x: any) => x.hazard === hazard)
-      .score;
+    const s = await call<SearchResult>(emu, "GET", `/api/search?lat=${lat}&lng=${lng}`);
+    return s.body.features[0].properties.physical_risk_exposure.local["30yr"].find((x) => x.hazard === hazard)!.score;
   };
   for (const lng of [-150, -60, 30, 120]) {
     expect(await score(60, lng, "cyclones")).toBeLessThan(0.001);
@@ -187,7 +203,7 @@ test("plausible geography: cyclones only in the tropical belts, more heat near t
 
 test("the ZIP export holds the API's numbers", async () => {
   const res = await fetch(`${emu.url}${P}/datasets/physical/export`, {
-    headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
+    headers: DEMO_HEADERS,
   });
   const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
   expect(Object.keys(files)).toEqual(

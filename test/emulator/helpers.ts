@@ -3,13 +3,24 @@
  * talk to it over real HTTP with a given key and project.
  */
 import { RunningEmulator, startEmulator, EmulatorOptions } from "../../emulator/server";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
+
+/** The demo connection's key and project as request headers, for calls made outside `call`. */
+export const DEMO_HEADERS: Readonly<Record<string, string>> = {
+  "X-Service-APIKey": DEMO_API_KEY,
+  "X-Service-Project": DEMO_PROJECT,
+};
 
 /** Starts an emulator quietly with short processing delays. */
 export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ port: 0, quiet: true, processingDelayMs: 150, ...options });
 }
 
-/** A response with its parsed body (JSON when JSON, text otherwise). */
+/**
+ * A response with its parsed body (JSON when JSON, text otherwise). Without T the body is `any`:
+ * these tests read JSON of every route's shape and their assertions are what checks it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above; typing each read is its own change
 export interface Answer<T = any> {
   status: number;
   headers: Headers;
@@ -26,7 +37,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Calls the emulator; defaults to demo-key in project demo. */
+/** Calls the emulator; defaults to the demo connection's key and project (DEMO_HEADERS). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the body type of Answer, see there
 export async function call<T = any>(
   emu: RunningEmulator,
   method: string,
@@ -34,8 +46,8 @@ export async function call<T = any>(
   o: CallOptions = {},
 ): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...(o.headers ?? {}) };
-  const key = o.key === undefined ? "demo-key" : o.key;
-  const project = o.project === undefined ? "demo" : o.project;
+  const key = o.key === undefined ? DEMO_API_KEY : o.key;
+  const project = o.project === undefined ? DEMO_PROJECT : o.project;
   if (key !== null) headers["X-Service-APIKey"] = key;
   if (project !== null) headers["X-Service-Project"] = project;
   let body: BodyInit | undefined;

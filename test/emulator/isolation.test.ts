@@ -5,6 +5,8 @@
 import { RunningEmulator } from "../../emulator/server";
 import { ROUTES } from "../../emulator/http/routes";
 import { call, csvForm, start } from "./helpers";
+import type { UdfRecord } from "../../src/api/types";
+import { DEMO_PROJECT } from "../../src/shared/vocabulary";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -12,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-const OTHER = { key: "other-key", project: "demo" };
+const OTHER = { key: "other-key", project: DEMO_PROJECT };
 
 test("every project-scoped route refuses other-key with project demo (403)", async () => {
   for (const r of ROUTES.filter((x) => x.area === "api" && x.project === "required")) {
@@ -71,7 +73,7 @@ test("in its own project, other-key sees none of demo's portfolios, vectors or U
       })
     ).status,
   ).toBe(404);
-  expect((await call(emu, "GET", "/api/compositions/udf", { key: "other-key", project: "demo" })).status).toBe(403);
+  expect((await call(emu, "GET", "/api/compositions/udf", OTHER)).status).toBe(403);
   // Nothing of demo changed.
   expect((await call(emu, "GET", "/api/compositions/udf/2", { project: null })).body).toMatchObject({
     name: "wildfire-loss-change",
@@ -92,9 +94,8 @@ test("a UDF created by other-key is invisible to demo-key", async () => {
   });
   expect(created.status).toBe(201);
   expect((await call(emu, "GET", `/api/compositions/udf/${created.body.id}`, { project: null })).status).toBe(404);
-  expect((await call(emu, "GET", "/api/compositions/udf", { project: null })).body.map((u: any) => u.id)).not.toContain(
-    created.body.id,
-  );
+  const listed = await call<UdfRecord[]>(emu, "GET", "/api/compositions/udf", { project: null });
+  expect(listed.body.map((u) => u.id)).not.toContain(created.body.id);
 });
 
 test("nature: superprojects per key; foreign superproject 403; foreign sub-project 404", async () => {

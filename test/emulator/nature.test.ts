@@ -75,7 +75,7 @@ test("create: 201 Processing, then Processing Completed and an export; crs accep
   expect((await call(emu, "GET", `/nature/projects/${r.body.id}/export`, { project: null })).status).toBe(409);
   await new Promise((res) => setTimeout(res, 250));
   const listed = (await call(emu, "GET", "/nature/projects", { project: "nc-demo" })).body.find(
-    (s: any) => s.id === r.body.id,
+    (s: { id: number }) => s.id === r.body.id,
   );
   expect(listed.status).toBe("Processing Completed");
   const exp = await call(emu, "GET", `/nature/projects/${r.body.id}/export`, { project: null });

@@ -28,7 +28,9 @@ async function walk(path: string, rows?: number): Promise<number[]> {
 test("120 assets with rows 50 → 50, 50, 20, in portfolio_index order", async () => {
   expect(await walk("/api/portfolios/p120/assets", 50)).toEqual([50, 50, 20]);
   const p3 = await call(emu, "GET", "/api/portfolios/p120/assets?page=3&rows=50");
-  expect(p3.body.map((a: any) => a.portfolio_index)).toEqual(Array.from({ length: 20 }, (_, i) => 100 + i));
+  expect(p3.body.map((a: { portfolio_index: number }) => a.portfolio_index)).toEqual(
+    Array.from({ length: 20 }, (_, i) => 100 + i),
+  );
 });
 
 test("rows defaults to 50; exactly rows items → a full page then an empty page", async () => {

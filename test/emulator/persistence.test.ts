@@ -38,7 +38,9 @@ test("state written before close is there after a restart on the same data dir",
 
   emu = await start({ dataDir });
   try {
-    const names = (await call(emu, "GET", "/api/portfolios/")).body.map((p: any) => p.portfolio_name);
+    const names = (await call(emu, "GET", "/api/portfolios/")).body.map(
+      (p: { portfolio_name: string }) => p.portfolio_name,
+    );
     expect(names).toEqual(["kept"]);
     await waitAvailable(emu, "kept");
     expect((await call(emu, "GET", "/api/portfolios/kept/assets")).body[0]).toMatchObject({
@@ -61,9 +63,9 @@ test("state written before close is there after a restart on the same data dir",
     await call(emu, "POST", "/__emulator/reset");
     await emu.close();
     emu = await start({ dataDir });
-    expect((await call(emu, "GET", "/api/portfolios/")).body.map((p: any) => p.portfolio_name)).toEqual([
-      "demo-portfolio",
-    ]);
+    expect(
+      (await call(emu, "GET", "/api/portfolios/")).body.map((p: { portfolio_name: string }) => p.portfolio_name),
+    ).toEqual(["demo-portfolio"]);
   } finally {
     await emu.close();
   }
@@ -105,7 +107,9 @@ test("kill -9 right after an acknowledged write loses nothing", async () => {
   }
   const emu = await start({ dataDir });
   try {
-    const names = (await call(emu, "GET", "/api/portfolios/")).body.map((p: any) => p.portfolio_name);
+    const names = (await call(emu, "GET", "/api/portfolios/")).body.map(
+      (p: { portfolio_name: string }) => p.portfolio_name,
+    );
     for (let i = 0; i < 10; i++) expect(names).toContain(`crash-${i}`);
   } finally {
     await emu.close();

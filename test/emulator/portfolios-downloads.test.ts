@@ -6,7 +6,8 @@
 import Papa from "papaparse";
 import { unzipSync, strFromU8 } from "fflate";
 import type { RunningEmulator } from "../../emulator/server";
-import { call, csvForm, portfolioWith, spiralCsv, start } from "./helpers";
+import type { PhysicalItem, SummaryItem } from "../../src/api/types";
+import { DEMO_HEADERS, call, csvForm, portfolioWith, spiralCsv, start } from "./helpers";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -18,10 +19,14 @@ afterAll(() => emu.close());
 const P = "/api/portfolios/dl-sites/datasets/physical";
 
 /** Every page of a list, as the published client reads it (rows of 100). */
-async function all(path: string, query: Record<string, string>): Promise<any[]> {
-  const out: any[] = [];
+async function all<T>(path: string, query: Record<string, string>): Promise<T[]> {
+  const out: T[] = [];
   for (let page = 1; ; page++) {
-    const r = await call(emu, "GET", `${path}?${new URLSearchParams({ ...query, page: String(page), rows: "100" })}`);
+    const r = await call<T[]>(
+      emu,
+      "GET",
+      `${path}?${new URLSearchParams({ ...query, page: String(page), rows: "100" })}`,
+    );
     expect(r.status).toBe(200);
     out.push(...r.body);
     if (r.body.length < 100) return out;
@@ -30,11 +35,18 @@ async function all(path: string, query: Record<string, string>): Promise<any[]> 
 
 async function download(path: string, query: Record<string, string> = {}) {
   const res = await fetch(`${emu.url}${path}?${new URLSearchParams(query)}`, {
-    headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
+    headers: DEMO_HEADERS,
   });
   return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+/** The parts of an OpenAPI operation parameter the document test reads. */
+interface OpenApiParameter {
+  name: string;
+  schema: { enum?: string[] };
+  "x-inferred"?: boolean;
+}
 
 describe("portfolio names", () => {
   test.each([
@@ -87,7 +99,11 @@ describe("start_date and end_date", () => {
   };
 
   test("dates narrow observed monthly series to the months in range, and projections by year", async () => {
-    const monthly = await all(`${P}/items`, { ...observed, start_date: "2010-03-15", end_date: "2011-02-01" });
+    const monthly = await all<PhysicalItem>(`${P}/items`, {
+      ...observed,
+      start_date: "2010-03-15",
+      end_date: "2011-02-01",
+    });
     expect(Object.keys(monthly[0].risk_exposure)).toEqual([
       "2010-03",
       "2010-04",
@@ -102,15 +118,19 @@ describe("start_date and end_date", () => {
       "2011-01",
       "2011-02",
     ]);
-    const whole = await all(`${P}/items`, observed);
+    const whole = await all<PhysicalItem>(`${P}/items`, observed);
     for (const [k, v] of Object.entries(monthly[0].risk_exposure)) expect(v).toBe(whole[0].risk_exposure[k]);
 
-    const yearly = await all(`${P}/items`, { ...projected, start_date: "2030-06-30", end_date: "2032-01-01" });
+    const yearly = await all<PhysicalItem>(`${P}/items`, {
+      ...projected,
+      start_date: "2030-06-30",
+      end_date: "2032-01-01",
+    });
     expect(Object.keys(yearly[0].risk_exposure)).toEqual(["2030", "2031", "2032"]);
   });
 
   test("a year alone is still accepted and covers its whole year", async () => {
-    const monthly = await all(`${P}/items`, { ...observed, start_date: "2012", end_date: "2012" });
+    const monthly = await all<PhysicalItem>(`${P}/items`, { ...observed, start_date: "2012", end_date: "2012" });
     expect(Object.keys(monthly[0].risk_exposure)).toHaveLength(12);
     expect(Object.keys(monthly[0].risk_exposure)[0]).toBe("2012-01");
   });
@@ -135,50 +155,53 @@ describe("start_date and end_date", () => {
 });
 
 describe("downloads", () => {
-  test("items export: CSV by default, an attachment whose numbers are the list's, filters and dates applied", async () => {
-    const query = { hazard: "heatwave", scenario: "ssp245", start_date: "2019-11-01", end_date: "2030" };
-    const listed = await all(`${P}/items`, query);
-    const file = await download(`${P}/items/export`, query);
-    expect(file.status).toBe(200);
-    expect(file.headers.get("content-type")).toMatch(/^text\/csv/);
-    expect(file.headers.get("content-disposition")).toBe('attachment; filename="dl-sites-items.csv"');
-    const parsed = Papa.parse<string[]>(text(file.bytes).trim());
-    const [header, ...rows] = parsed.data;
-    expect(header.slice(0, 7)).toEqual([
-      "portfolio_index",
-      "entity_id",
-      "entity_name",
-      "hazard",
-      "indicator",
-      "scenario",
-      "measure",
-    ]);
-    const dates = header.slice(7);
-    expect(dates).toContain("2019-11");
-    expect(dates).toContain("2030");
-    expect(dates).not.toContain("2019-10");
-    expect(dates).not.toContain("2031");
-    expect(rows).toHaveLength(listed.length);
-    rows.forEach((row, i) => {
-      const item = listed[i];
-      expect(row.slice(0, 7)).toEqual([
-        String(item.portfolio_index),
-        item.entity_id,
-        item.entity_name,
-        item.hazard,
-        item.indicator,
-        item.scenario,
-        item.measure,
+  test(
+    "items export: CSV by default, " + "an attachment whose numbers are the list's, filters and dates applied",
+    async () => {
+      const query = { hazard: "heatwave", scenario: "ssp245", start_date: "2019-11-01", end_date: "2030" };
+      const listed = await all<PhysicalItem>(`${P}/items`, query);
+      const file = await download(`${P}/items/export`, query);
+      expect(file.status).toBe(200);
+      expect(file.headers.get("content-type")).toMatch(/^text\/csv/);
+      expect(file.headers.get("content-disposition")).toBe('attachment; filename="dl-sites-items.csv"');
+      const parsed = Papa.parse<string[]>(text(file.bytes).trim());
+      const [header, ...rows] = parsed.data;
+      expect(header.slice(0, 7)).toEqual([
+        "portfolio_index",
+        "entity_id",
+        "entity_name",
+        "hazard",
+        "indicator",
+        "scenario",
+        "measure",
       ]);
-      dates.forEach((d, j) =>
-        expect(row[7 + j]).toBe(item.risk_exposure[d] === undefined ? "" : String(item.risk_exposure[d])),
-      );
-    });
-  });
+      const dates = header.slice(7);
+      expect(dates).toContain("2019-11");
+      expect(dates).toContain("2030");
+      expect(dates).not.toContain("2019-10");
+      expect(dates).not.toContain("2031");
+      expect(rows).toHaveLength(listed.length);
+      rows.forEach((row, i) => {
+        const item = listed[i];
+        expect(row.slice(0, 7)).toEqual([
+          String(item.portfolio_index),
+          item.entity_id,
+          item.entity_name,
+          item.hazard,
+          item.indicator,
+          item.scenario,
+          item.measure,
+        ]);
+        dates.forEach((d, j) =>
+          expect(row[7 + j]).toBe(item.risk_exposure[d] === undefined ? "" : String(item.risk_exposure[d])),
+        );
+      });
+    },
+  );
 
   test("items export as JSON is the list's items; page and rows narrow it to one page", async () => {
     const query = { hazard: "cyclone", measure: "ub" };
-    const listed = await all(`${P}/items`, query);
+    const listed = await all<PhysicalItem>(`${P}/items`, query);
     const file = await download(`${P}/items/export`, { ...query, file_format: "json" });
     expect(file.headers.get("content-type")).toMatch(/^application\/json/);
     expect(file.headers.get("content-disposition")).toMatch(/filename="dl-sites-items\.json"/);
@@ -188,7 +211,7 @@ describe("downloads", () => {
   });
 
   test("summary export: the summary's rows, one column pair per hazard; JSON is the list", async () => {
-    const listed = await all(`${P}/summary`, { scenario: "ssp585" });
+    const listed = await all<SummaryItem>(`${P}/summary`, { scenario: "ssp585" });
     const file = await download(`${P}/summary/export`, { scenario: "ssp585" });
     expect(file.status).toBe(200);
     expect(file.headers.get("content-disposition")).toBe('attachment; filename="dl-sites-summary.csv"');
@@ -272,7 +295,7 @@ describe("downloads", () => {
     for (const path of ["items/export", "summary/export", "export/json"])
       expect(doc.paths[`/api/portfolios/{portfolio_name}/datasets/physical/${path}`]?.get).toBeDefined();
     const params = doc.paths["/api/portfolios/{portfolio_name}/datasets/physical/items/export"].get.parameters;
-    const fileFormat = params.find((p: any) => p.name === "file_format");
+    const fileFormat = params.find((p: OpenApiParameter) => p.name === "file_format");
     expect(fileFormat["x-inferred"]).toBe(true);
     expect(fileFormat.schema.enum).toEqual(["csv", "json"]);
     expect(doc.paths["/api/portfolios/{portfolio_name}/"].delete.responses["200"]).toBeDefined();
@@ -302,27 +325,31 @@ describe("nature sub-project names", () => {
     ],
   });
 
-  test("projectName names the sub-project in the header's superproject; a second of that name is 409 and nothing is added", async () => {
-    const first = await call(emu, "POST", "/nature/projects", {
-      project: "nc-demo",
-      json: { projectName: "North block", geojson: area("Entity A"), type: "NCS" },
-    });
-    expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ project: "nc-demo", name: "North block" });
-    const before = (await call(emu, "GET", "/nature/projects", { project: "nc-demo" })).body;
-    const dup = await call(emu, "POST", "/nature/projects", {
-      project: "nc-demo",
-      json: { projectName: "North block", geojson: area("Entity B"), type: "NCS" },
-    });
-    expect(dup.status).toBe(409);
-    expect(dup.body.errors[0]).toMatch(
-      /projectName: a sub-project named "North block" already exists in superproject nc-demo/,
-    );
-    expect((await call(emu, "GET", "/nature/projects", { project: "nc-demo" })).body).toEqual(before);
-    const other = await call(emu, "POST", "/nature/projects", {
-      project: "nc-demo",
-      json: { projectName: "South block", geojson: area("Entity A"), type: "NCS" },
-    });
-    expect(other.status).toBe(201);
-  });
+  test(
+    "projectName names the sub-project in the header's superproject; " +
+      "a second of that name is 409 and nothing is added",
+    async () => {
+      const first = await call(emu, "POST", "/nature/projects", {
+        project: "nc-demo",
+        json: { projectName: "North block", geojson: area("Entity A"), type: "NCS" },
+      });
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ project: "nc-demo", name: "North block" });
+      const before = (await call(emu, "GET", "/nature/projects", { project: "nc-demo" })).body;
+      const dup = await call(emu, "POST", "/nature/projects", {
+        project: "nc-demo",
+        json: { projectName: "North block", geojson: area("Entity B"), type: "NCS" },
+      });
+      expect(dup.status).toBe(409);
+      expect(dup.body.errors[0]).toMatch(
+        /projectName: a sub-project named "North block" already exists in superproject nc-demo/,
+      );
+      expect((await call(emu, "GET", "/nature/projects", { project: "nc-demo" })).body).toEqual(before);
+      const other = await call(emu, "POST", "/nature/projects", {
+        project: "nc-demo",
+        json: { projectName: "South block", geojson: area("Entity A"), type: "NCS" },
+      });
+      expect(other.status).toBe(201);
+    },
+  );
 });

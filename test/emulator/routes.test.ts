@@ -4,7 +4,8 @@
  */
 import { RunningEmulator } from "../../emulator/server";
 import { ROUTES } from "../../emulator/http/routes";
-import { call, csvForm, start, waitAvailable } from "./helpers";
+import type { Asset, Portfolio, SearchScore, SummaryItem, UdfRecord, VectorWithGeoJson } from "../../src/api/types";
+import { DEMO_HEADERS, call, csvForm, start, waitAvailable } from "./helpers";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -23,9 +24,9 @@ describe("areas B and C", () => {
   });
 
   test("portfolio list, one portfolio, create, conflict, bad name, delete", async () => {
-    const list = await call(emu, "GET", "/api/portfolios/");
+    const list = await call<Portfolio[]>(emu, "GET", "/api/portfolios/");
     expect(list.status).toBe(200);
-    expect(list.body.map((p: any) => p.portfolio_name)).toContain("demo-portfolio");
+    expect(list.body.map((p) => p.portfolio_name)).toContain("demo-portfolio");
     const one = await call(emu, "GET", `${P}/`);
     expect(one.body).toMatchObject({ portfolio_name: "demo-portfolio", status: "Risk data available" });
     expect(Object.keys(one.body).sort()).toEqual([
@@ -64,8 +65,8 @@ describe("areas B and C", () => {
       entity_id: "DEMO-001",
     });
     expect(typeof assets.body[0].labels.country).toBe("string");
-    const byId = await call(emu, "GET", `${P}/assets?entity_id=DEMO-010`);
-    expect(byId.body.map((a: any) => a.portfolio_index)).toEqual([9]);
+    const byId = await call<Asset[]>(emu, "GET", `${P}/assets?entity_id=DEMO-010`);
+    expect(byId.body.map((a) => a.portfolio_index)).toEqual([9]);
     const exp = await call(emu, "GET", `${P}/assets/export`);
     expect(exp.status).toBe(200);
     expect(exp.headers.get("content-disposition")).toMatch(/^attachment/);
@@ -77,9 +78,9 @@ describe("areas B and C", () => {
     expect(meta.status).toBe(200);
     expect(meta.body.sha256_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(meta.body.indicators).toHaveLength(14);
-    const summary = await call(emu, "GET", `${P}/datasets/physical/summary?rows=5`);
+    const summary = await call<SummaryItem[]>(emu, "GET", `${P}/datasets/physical/summary?rows=5`);
     expect(summary.body).toHaveLength(5);
-    expect(summary.body[0].risk_summaries.map((r: any) => r.hazard).sort()).toEqual([
+    expect(summary.body[0].risk_summaries.map((r) => r.hazard).sort()).toEqual([
       "cyclone",
       "flood_potential",
       "heatwave",
@@ -106,7 +107,7 @@ describe("areas B and C", () => {
     expect(years[0]).toBe("1980");
     expect(years[years.length - 1]).toBe("2100");
     const zip = await fetch(`${emu.url}${P}/datasets/physical/export`, {
-      headers: { "X-Service-APIKey": "demo-key", "X-Service-Project": "demo" },
+      headers: DEMO_HEADERS,
     });
     expect(zip.status).toBe(200);
     expect(zip.headers.get("content-type")).toBe("application/zip");
@@ -138,7 +139,7 @@ describe("areas B and C", () => {
     const e = r.body.features[0].properties.physical_risk_exposure;
     for (const area of ["local", "background"]) {
       for (const h of ["15yr", "30yr"]) {
-        expect(e[area][h].map((x: any) => x.hazard).sort()).toEqual([
+        expect(e[area][h].map((x: SearchScore) => x.hazard).sort()).toEqual([
           "cyclones",
           "drought",
           "floods",
@@ -239,7 +240,7 @@ describe("OpenAPI documents", () => {
       [api.body, ""],
       [nature.body, "/nature"],
     ] as const) {
-      for (const [path, methods] of Object.entries<any>(doc.paths))
+      for (const [path, methods] of Object.entries<object>(doc.paths))
         for (const m of Object.keys(methods)) ops.push(`${m.toUpperCase()} ${prefix}${path}`);
     }
     return ops;
@@ -283,8 +284,8 @@ describe("area A basics", () => {
     const got = await call(emu, "GET", `${C}/vector/${multi.body.id}`);
     expect(got.body.geojson.type).toBe("FeatureCollection");
     expect(got.body.geojson.features[0].properties).toEqual({ a: 1 });
-    const list = await call(emu, "GET", `${C}/vector`);
-    expect(list.body.map((v: any) => v.name)).toEqual(expect.arrayContaining(["demo-losses", "v-json", "v-multi"]));
+    const list = await call<VectorWithGeoJson[]>(emu, "GET", `${C}/vector`);
+    expect(list.body.map((v) => v.name)).toEqual(expect.arrayContaining(["demo-losses", "v-json", "v-multi"]));
     expect(list.body[0].geojson).toBeUndefined();
     // Update by name (published shape): multipart name + geojson file part; no id anywhere.
     const upd = new FormData();
@@ -360,7 +361,7 @@ describe("area A basics", () => {
     expect(Object.keys(created.body).sort()).toEqual(["createDate", "id", "name", "updateDate"]);
     const got = await call(emu, "GET", `${C}/udf/${created.body.id}`, { project: null });
     expect(got.body.equation).toEqual(eq);
-    expect((await call(emu, "GET", `${C}/udf`, { project: null })).body.map((u: any) => u.id)).toContain(
+    expect((await call<UdfRecord[]>(emu, "GET", `${C}/udf`, { project: null })).body.map((u) => u.id)).toContain(
       created.body.id,
     );
     const put = await call(emu, "PUT", `${C}/udf`, {

@@ -11,6 +11,7 @@ import {
   useConnectionStorage,
   type ConnectionStorage,
 } from "../../src/shared/connection";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 
 /** The connection store: default to the emulator, persist outside the workbook, announce changes. */
 
@@ -44,8 +45,8 @@ test("a build-time default URL relative to the page is resolved against the page
   expect(defaultConnection()).toEqual({
     baseUrl: "https://localhost:3000/emulator",
     natureUrl: "https://localhost:3000/emulator/nature",
-    apiKey: "demo-key",
-    project: "demo",
+    apiKey: DEMO_API_KEY,
+    project: DEMO_PROJECT,
   });
   expect(getConnection().baseUrl).toBe("https://localhost:3000/emulator");
 });

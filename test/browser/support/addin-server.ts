@@ -1,13 +1,11 @@
 /**
- * What the browser tests serve the add-in with: a development build (made once per test run into a
- * temporary folder by `buildAddin`) behind a tiny http server on 127.0.0.1 that also serves
- * office.js from node_modules and proxies /emulator/* to an emulator, like the dev server does.
- * The proxy target can change between tests (each scenario gets a fresh emulator).
+ * What the browser tests serve the add-in with: a development build (shared between test files,
+ * see addin-build.ts) behind a tiny http server on 127.0.0.1 that also serves office.js from
+ * node_modules and proxies /emulator/* to an emulator, like the dev server does. The proxy target
+ * can change between tests (each scenario gets a fresh emulator).
  */
-import { spawn } from "node:child_process";
-import { createReadStream, existsSync, mkdtempSync, statSync } from "node:fs";
+import { createReadStream, existsSync, statSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 
@@ -22,38 +20,6 @@ const TYPES: Record<string, string> = {
   ".xml": "application/xml",
   ".map": "application/json",
 };
-
-/**
- * `webpack --mode development` into a new temporary folder; resolves with the folder.
- * Rejects with webpack's output when the build fails or emits no harness page.
- */
-export function buildAddin(env: Record<string, string> = {}): Promise<string> {
-  const outDir = mkdtempSync(path.join(os.tmpdir(), "addin-dev-build-"));
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(ROOT, "node_modules", "webpack", "bin", "webpack.js"),
-        "--mode",
-        "development",
-        "--output-path",
-        outDir,
-        "--stats",
-        "errors-only",
-      ],
-      // `env` explicitly: jest gives a test file its own copy of process.env, which a child never sees.
-      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } },
-    );
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code === 0 && existsSync(path.join(outDir, "harness.html"))) resolve(outDir);
-      else reject(new Error(`webpack --mode development failed (exit ${code}):\n${output.slice(-4000)}`));
-    });
-  });
-}
 
 /** A running add-in server. */
 export interface AddinServer {

@@ -66,9 +66,8 @@ export async function textWhen(
 ): Promise<string> {
   const locator = page.getByTestId(testId).first();
   const deadline = Date.now() + timeoutMs;
-  let text = "";
   for (;;) {
-    text = (await locator.textContent({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => null)) ?? "";
+    const text = (await locator.textContent({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => null)) ?? "";
     if (accept(text)) return text;
     if (Date.now() > deadline)
       throw new Error(`[data-testid="${testId}"] never showed the expected text; last: "${text}"`);

@@ -1,5 +1,6 @@
 import { RiskClient, type ConnectionConfig, type TransportOptions } from "../../../src/api";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/server";
+import { demoConnection } from "../../functions/support/emulator";
 import { closingFetch } from "../../functions/support/http-fetch";
 
 /** Request counters of the emulator, as /__emulator/stats reports them. */
@@ -27,12 +28,7 @@ export interface DrillService {
  */
 export async function startDrillService(options: EmulatorOptions = {}): Promise<DrillService> {
   const emulator = await startEmulator({ port: 0, quiet: true, processingDelayMs: 30, ...options });
-  const connection: ConnectionConfig = {
-    baseUrl: emulator.baseUrl,
-    natureUrl: emulator.natureUrl,
-    apiKey: "demo-key",
-    project: "demo",
-  };
+  const connection = demoConnection(emulator);
   return {
     emulator,
     connection,

@@ -16,14 +16,14 @@ export interface EmulatorFixture {
   resetStats(): Promise<void>;
 }
 
+/** The demo connection (the vocabulary's key and project) to a running emulator. */
+export function demoConnection(emulator: RunningEmulator): ConnectionConfig {
+  return { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
+}
+
 export async function startEmulatorFixture(options: EmulatorOptions = {}): Promise<EmulatorFixture> {
   const emulator = await startEmulator({ port: 0, quiet: true, ...options });
-  const connection: ConnectionConfig = {
-    baseUrl: emulator.baseUrl,
-    natureUrl: emulator.natureUrl,
-    apiKey: DEMO_API_KEY,
-    project: DEMO_PROJECT,
-  };
+  const connection = demoConnection(emulator);
   return {
     emulator,
     connection,
