@@ -1,0 +1,114 @@
+/**
+ * The task pane's table of contents in a real browser at Excel's narrowest pane (320 px): the
+ * sections under four headings, the search that narrows them (and opens the one it leaves), and
+ * sections that keep their state when collapsed or searched away, so a sync still running is not
+ * cancelled by tidying the pane. Screenshots go to docs/images for docs/taskpane.md.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Locator, Page } from "playwright-core";
+import { DEMO_HEADERS } from "../emulator/helpers";
+import { screenshot } from "./support/browser";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { textWhen, waitForIdle } from "./support/harness-page";
+
+const describeBrowser = describeWithBrowser(__filename);
+const DOC_IMAGES = path.resolve(__dirname, "..", "..", "docs", "images");
+
+/** A screenshot of the pane alone, also kept in docs/images. */
+async function paneShot(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  mkdirSync(DOC_IMAGES, { recursive: true });
+  await page.getByTestId("taskpane").screenshot({ path: path.join(DOC_IMAGES, `${name}.png`) });
+}
+
+/** The ids of the sections a user can see now, in order. */
+async function visibleSections(page: Page): Promise<string[]> {
+  const headers: Locator = page.locator('[data-testid^="section-"][data-testid$="-header"]');
+  const ids: string[] = [];
+  for (const header of await headers.all()) {
+    if (await header.isVisible()) ids.push((await header.getAttribute("data-testid"))!.slice(8, -7));
+  }
+  return ids;
+}
+
+describeBrowser("task pane layout at 320 px", () => {
+  const suite = useBrowserSuite();
+
+  async function open(): Promise<Page> {
+    const { page } = await suite.openHarness();
+    await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
+    await page.setViewportSize({ width: 1440, height: 1400 }); // the whole pane in one screenshot
+    await waitForIdle(page);
+    return page;
+  }
+
+  test("four group headings; a search narrows the sections, opens the one it leaves, and says when none match", async () => {
+    await suite.freshEmulator();
+    const page = await open();
+    const headings = await page.locator('[data-testid^="group-"] h2').allTextContents();
+    expect(headings.map((h) => h.toLowerCase())).toEqual([
+      "set up",
+      "formulas",
+      "pull data into sheets",
+      "portfolios and layers",
+    ]);
+    expect(await visibleSections(page)).toHaveLength(19);
+    await page.getByTestId("section-connection-header").click(); // close the connection form
+    await paneShot(page, "pane-groups");
+
+    await page.getByTestId("section-search").fill("stale");
+    await page.getByTestId("failure-policy").waitFor({ state: "visible" });
+    expect(await visibleSections(page)).toEqual(["last-good"]);
+    expect(await page.getByTestId("group-formulas").isVisible()).toBe(true);
+    expect(await page.getByTestId("group-pull").isVisible()).toBe(false);
+    await paneShot(page, "pane-search");
+
+    await page.getByTestId("section-search").fill("refresh");
+    expect(await visibleSections(page)).toEqual(["changes", "refresh", "scoped-refresh", "pasted"]);
+
+    await page.getByTestId("section-search").fill("no such task");
+    expect(await textWhen(page, "section-search-empty", (t) => t.length > 0)).toContain("no such task");
+    expect(await visibleSections(page)).toEqual([]);
+
+    await page.getByTestId("section-search").fill("");
+    expect(await visibleSections(page)).toHaveLength(19);
+  }, 60_000);
+
+  test("a sync keeps running when its section is collapsed and searched away; a form keeps what was typed", async () => {
+    // Processing takes 2 s, so the sync is still waiting for risk data when the section closes.
+    const emulator = await suite.freshEmulator({ processingDelayMs: 2000 });
+    const page = await open();
+
+    // What was typed survives a collapse and a search that hides the section.
+    await page.getByTestId("connection-base-url").fill("https://risk.example.com/api");
+    await page.getByTestId("section-connection-header").click();
+    await page.getByTestId("section-search").fill("map");
+    await page.getByTestId("section-search").fill("");
+    await page.getByTestId("section-connection-header").click();
+    expect(await page.getByTestId("connection-base-url").inputValue()).toBe("https://risk.example.com/api");
+
+    // Sync the demo Assets sheet, then tidy the pane away while it runs.
+    await page.click('[data-testid="sheet-tabs"] button[data-sheet="Assets"]');
+    await page.click('[data-testid="grid"] td[data-cell="A1"]');
+    await page.click('[data-testid="grid"] td[data-cell="E7"]', { modifiers: ["Shift"] });
+    await page.getByTestId("section-sync-header").click();
+    await page.getByTestId("sync-portfolio").fill("kept_running");
+    await page.getByTestId("sync-start").click();
+    await page.getByTestId("sync-progress").waitFor({ state: "visible" });
+    await page.getByTestId("section-sync-header").click();
+    await page.getByTestId("section-search").fill("stale");
+    expect(await visibleSections(page)).toEqual(["last-good"]);
+
+    // The sync finishes out of sight; reopening the section shows its outcome.
+    await page.getByTestId("sync-done").waitFor({ state: "attached", timeout: 30_000 });
+    await page.getByTestId("section-search").fill("");
+    await page.getByTestId("section-sync-header").click();
+    expect(await textWhen(page, "sync-result", (t) => t.length > 0)).toMatch(/kept_running/);
+    expect(await page.getByTestId("sync-result").isVisible()).toBe(true);
+    const assets = (await (
+      await fetch(`${emulator.url}/api/portfolios/kept_running/assets`, { headers: DEMO_HEADERS })
+    ).json()) as unknown[];
+    expect(assets).toHaveLength(6);
+  }, 90_000);
+});
