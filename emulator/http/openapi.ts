@@ -35,7 +35,19 @@ const ERROR_STATUSES: Record<string, string> = {
   "409": "Conflict (exists, or data still being generated)",
   "422": "Content cannot be processed",
   "429": "Rate limited (emulator --rate-limit)",
-  "503": "Unavailable (emulator --fail-rate)",
+  "503": "Unavailable (emulator --fail-rate), or the change could not be stored and was rolled back",
+};
+
+/**
+ * The emulator's own limits (its hardening): every operation may answer them, in the same
+ * `{errors}` shape. The contract shows no such limits, so they are marked inferred; 413 only where
+ * the operation takes a body.
+ */
+const LIMIT_STATUSES: Record<string, string> = {
+  "408": "The request took too long to arrive",
+  "413": "Request body larger than the limit (10 MB)",
+  "414": "A path segment longer than the limit",
+  "431": "Request headers (URL included) larger than the limit",
 };
 
 /** The document path of a route, relative to its area's base (`:x` → `{x}`). */
@@ -81,11 +93,11 @@ function operation(r: RouteDef) {
     r.success === 204
       ? { description: "Deleted" }
       : { description: "Success", content: { [media]: { schema: answer } } };
-  for (const [code, description] of Object.entries(ERROR_STATUSES)) {
-    responses[code] = {
-      description,
-      content: { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } },
-    };
+  const errors = { "application/json": { schema: { $ref: "#/components/schemas/Errors" } } };
+  for (const [code, description] of Object.entries(ERROR_STATUSES)) responses[code] = { description, content: errors };
+  for (const [code, description] of Object.entries(LIMIT_STATUSES)) {
+    if (code === "413" && !r.body) continue;
+    responses[code] = { description, content: errors, "x-inferred": true };
   }
   const op: Record<string, unknown> = {
     summary: r.summary,

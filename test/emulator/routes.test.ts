@@ -252,6 +252,20 @@ describe("OpenAPI documents", () => {
     expect([...ops].sort()).toEqual([...served].sort());
   });
 
+  test("each operation documents the emulator's limits (408, 414, 431; 413 with a body) as inferred", async () => {
+    const api = await call(emu, "GET", "/swagger.json", { key: null, project: null });
+    type Responses = Record<string, { "x-inferred"?: boolean; content?: object }>;
+    const paths = api.body.paths as Record<string, Record<string, { responses: Responses; requestBody?: object }>>;
+    const upload = paths["/api/compositions/vector"].post;
+    const list = paths["/api/portfolios/{portfolio_name}/assets"].get;
+    for (const code of ["408", "413", "414", "431"])
+      expect([code, upload.responses[code]?.["x-inferred"]]).toEqual([code, true]);
+    expect(upload.responses["413"].content).toBeDefined();
+    expect(list.responses["413"]).toBeUndefined(); // no body, no 413
+    expect(list.responses["414"]?.["x-inferred"]).toBe(true);
+    expect(list.responses["503"]).toBeDefined();
+  });
+
   test("every described operation is served (never 404/405)", async () => {
     const ops = await described();
     for (const op of ops) {
