@@ -36,8 +36,9 @@ WebAssembly.Memory.prototype.grow = function (pages) {
 };
 
 /**
- * The tenant's program inside the sandbox's own definitions (first line) and output checks (last
- * line); error messages are renumbered to the program's own lines (see jqMessage):
+ * The tenant's program inside the sandbox's own definitions (at the start of its first line, so
+ * its lines keep their numbers in errors and in `$__loc__`) and output checks (a last line of their
+ * own); jq's messages are cleaned of both (see jqMessage):
  * - `env`, `$ENV` are {} and `input_filename`, `get_jq_origin`, `get_prog_origin` null and
  *   `get_search_list` []: the host's environment and paths stay unseen;
  * - `debug` and `stderr` pass their input through and print nothing;
@@ -62,9 +63,9 @@ function sandboxLines(maxDepth, maxOutput) {
 function jqMessage(stderr, lines) {
   return stderr
     .split("\n")
-    .filter((line) => line !== lines.prelude && line !== lines.postlude)
+    .filter((line) => line !== lines.postlude)
+    .map((line) => (line.startsWith(lines.prelude) ? line.slice(lines.prelude.length) : line))
     .join("\n")
-    .replace(/line (\d+):/g, (_, n) => `line ${Math.max(1, Number(n) - 1)}:`)
     .trim();
 }
 
@@ -75,7 +76,7 @@ function jqMessage(stderr, lines) {
     let output;
     const lines = sandboxLines(job.maxDepth, job.maxOutput);
     try {
-      output = jq.raw(job.input, `${lines.prelude}\n${job.program}\n${lines.postlude}`, ["-c"]) || "";
+      output = jq.raw(job.input, `${lines.prelude}${job.program}\n${lines.postlude}`, ["-c"]) || "";
     } catch (e) {
       if (memoryRefused) {
         parentPort.postMessage({

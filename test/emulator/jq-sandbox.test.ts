@@ -39,6 +39,15 @@ test("debug and stderr pass their input through; jq's errors keep the program's 
   expect(error.kind).toBe("jq");
   expect(error.message).toMatch(/syntax error.*line 2:\n\.b \|\|\|/s);
   expect(error.message).not.toMatch(/__sandbox|def env/);
+  const first = (await sandbox.run("{}", ".a |||").catch((e: unknown) => e)) as JqError;
+  expect(first.message).toMatch(/syntax error.*line 1:\n\.a \|\|\|/s);
+  expect(first.message).not.toMatch(/__sandbox|def env/);
+});
+
+test("$__loc__ gives the program's own line numbers", async () => {
+  await expect(sandbox.run("null", "$__loc__.line")).resolves.toBe("1");
+  await expect(sandbox.run("null", ".\n| $__loc__.line")).resolves.toBe("2");
+  await expect(sandbox.run("null", "# a comment first\n$__loc__.line")).resolves.toBe("2");
 });
 
 test("an output nesting past the limit is refused before jq prints it, and the engine goes on", async () => {
