@@ -73,6 +73,35 @@ export default tseslint.config(
       ],
     },
   },
+  // The layers inside src (docs/architecture.md): each folder imports only those below it. The
+  // vocabulary (src/shared/vocabulary.ts) is pure data every layer may use.
+  ...[
+    { layer: "api", forbidden: ["shaping", "shared", "excel", "functions", "taskpane"] },
+    { layer: "shaping", forbidden: ["shared", "excel", "functions", "taskpane"], typesFrom: ["api"] },
+    { layer: "shared", forbidden: ["shaping", "excel", "functions", "taskpane"] },
+    { layer: "excel", forbidden: ["api", "functions", "taskpane"] },
+    { layer: "functions", forbidden: ["excel", "taskpane"] },
+  ].map(({ layer, forbidden, typesFrom = [] }) => ({
+    files: [`src/${layer}/**/*.{ts,tsx}`],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: [...forbidden.map((folder) => `**/${folder}/**`), "!**/shared/vocabulary"],
+              message: `src/${layer} sits below that folder (docs/architecture.md, "The layers").`,
+            },
+            ...typesFrom.map((folder) => ({
+              group: [`**/${folder}/**`],
+              allowTypeImports: true,
+              message: `src/${layer} may use src/${folder}'s types only.`,
+            })),
+          ],
+        },
+      ],
+    },
+  })),
   prettier,
   {
     // After prettier's config, which turns max-len off: prettier wraps code at 120 but leaves
