@@ -56,6 +56,10 @@ describeBrowser("task pane layout at 320 px", () => {
     expect(await visibleSections(page)).toHaveLength(19);
     await page.getByTestId("section-connection-header").click(); // close the connection form
     await paneShot(page, "pane-groups");
+    // README's picture: the demo workbook's RISK cells beside the grouped pane, at a laptop's size.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: path.join(DOC_IMAGES, "harness.png") });
+    await page.setViewportSize({ width: 1440, height: 1400 });
 
     await page.getByTestId("section-search").fill("stale");
     await page.getByTestId("failure-policy").waitFor({ state: "visible" });
