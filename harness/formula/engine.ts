@@ -12,6 +12,7 @@
  * https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-parameter-options).
  * A `#SPILL!` anchor is recalculated when the cells that blocked it are edited, as in Excel.
  */
+import { isExcelErrorValue } from "../../src/shaping/excelErrors";
 import type { FakeCellValue, FakeExcel, FormulaCell } from "../../testing/fake-excel";
 import { formatAddress, formatLocal, parseLocal, splitSheet, type Rect } from "../../testing/fake-excel/a1";
 import type { SheetModel } from "../../testing/fake-excel/model";
@@ -45,26 +46,6 @@ interface Pending {
 interface Spill {
   sheet: SheetModel;
   rect: Rect;
-}
-
-const ERROR_VALUES = new Set([
-  "#NULL!",
-  "#DIV/0!",
-  "#VALUE!",
-  "#REF!",
-  "#NAME?",
-  "#NUM!",
-  "#N/A",
-  "#SPILL!",
-  "#CALC!",
-  "#BUSY!",
-  "#CONNECT!",
-  "#GETTING_DATA",
-]);
-
-/** Whether a cell value is one of Excel's error values. */
-export function isErrorValue(value: unknown): boolean {
-  return typeof value === "string" && ERROR_VALUES.has(value);
 }
 
 /** Runs the formulas of one fake workbook against one function registry. */
@@ -114,7 +95,7 @@ export class FormulaEngine {
     const error = this.errors.get(key);
     if (error) return error;
     const value = sheet.cell(row, col)?.value;
-    if (isErrorValue(value) && value !== "#BUSY!") return { code: String(value), message: "" };
+    if (isExcelErrorValue(value) && value !== "#BUSY!") return { code: String(value), message: "" };
     return undefined;
   }
 
@@ -461,7 +442,7 @@ export class FormulaEngine {
       for (let c = 0; c < ref.cols; c++) {
         const value = target.cell(ref.row + r, ref.col + c)?.value ?? "";
         if (value === "#BUSY!") return BUSY;
-        if (isErrorValue(value)) {
+        if (isExcelErrorValue(value)) {
           const where = formatLocal({ row: ref.row + r, col: ref.col + c, rows: 1, cols: 1 });
           const inner = this.errors.get(cellKey(target, ref.row + r, ref.col + c));
           return {

@@ -3,6 +3,7 @@
  * selection, the active sheet, the workbook), re-entering their formulas, and recalculating the
  * workbook, on the Office API.
  */
+import { isExcelErrorValue } from "../shaping/excelErrors";
 import type { CellValue } from "../shaping/types";
 import { readBlock } from "./replaceTable";
 
@@ -167,7 +168,7 @@ export async function findRiskCells(
       line.forEach((formula, c) => {
         if (!isRiskFormula(formula)) return;
         const value = values[r][c];
-        const isError = typeof value === "string" && EXCEL_ERRORS.has(value);
+        const isError = isExcelErrorValue(value);
         if (onlyErrors && !isError) return;
         out.push({ sheetName: block.sheetName, row: block.row + r, column: block.column + c, formula, value, isError });
       }),
@@ -175,25 +176,6 @@ export async function findRiskCells(
   }
   return out;
 }
-
-/** The error values a cell can show, as `values` reports them. */
-const EXCEL_ERRORS = new Set([
-  "#NULL!",
-  "#DIV/0!",
-  "#VALUE!",
-  "#REF!",
-  "#NAME?",
-  "#NUM!",
-  "#N/A",
-  "#SPILL!",
-  "#CALC!",
-  "#BUSY!",
-  "#CONNECT!",
-  "#GETTING_DATA",
-  "#FIELD!",
-  "#BLOCKED!",
-  "#UNKNOWN!",
-]);
 
 /**
  * Writes each cell's formula back, in one request: Excel recalculates exactly those cells (and

@@ -3,6 +3,7 @@
  * queue operations; at `context.sync()` the operations call into this model, which enforces
  * Excel's rules (sheet names, dimensions, table overlaps, ...) by throwing FakeExcelError.
  */
+import { isExcelErrorValue } from "../../src/shaping/excelErrors";
 import { FakeErrorCodes, FakeExcelError, invalidArgument } from "./errors";
 import { Rect, MAX_COLUMNS, MAX_ROWS, formatAddress, intersects, intersection } from "./a1";
 
@@ -140,28 +141,6 @@ export type FakeChange =
 
 const FORBIDDEN_SHEET_CHARS = /[[\]:*?/\\]/;
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const ERROR_VALUES = new Set([
-  "#NULL!",
-  "#DIV/0!",
-  "#VALUE!",
-  "#REF!",
-  "#NAME?",
-  "#NUM!",
-  "#N/A",
-  "#GETTING_DATA",
-  "#SPILL!",
-  "#CALC!",
-  "#BUSY!",
-  "#FIELD!",
-  "#BLOCKED!",
-  "#CONNECT!",
-  "#UNKNOWN!",
-]);
-
-/** Whether a value is one of Excel's error values ("#N/A", ...). */
-export function isErrorValue(value: FakeCellValue): boolean {
-  return typeof value === "string" && ERROR_VALUES.has(value);
-}
 
 /** The whole workbook: sheets in tab order, tables, the active sheet, and formula evaluation. */
 export class WorkbookModel {
@@ -625,7 +604,7 @@ function cellProperty(cell: CellModel | undefined, property: string): unknown {
       if (!cell || cell.value === "") return "Empty";
       if (typeof cell.value === "number") return "Double";
       if (typeof cell.value === "boolean") return "Boolean";
-      return cell.formula !== undefined && isErrorValue(cell.value) ? "Error" : "String";
+      return cell.formula !== undefined && isExcelErrorValue(cell.value) ? "Error" : "String";
     }
     default:
       throw invalidArgument(`Unknown range property '${property}'.`);
