@@ -56,7 +56,7 @@ export async function loadDemoWorkbook(fake: FakeExcel, workbook: WorkbookContro
         `=RISK.SEARCH(B${row},C${row},"floods","15yr")`,
         `=RISK.SEARCH(B${row},C${row},"wildfire","30yr")`,
         `=RISK.SEARCH(B${row},C${row},"heatwaves","30yr",,"label")`,
-        // One formula for the whole column: it spills into the rows below (issue 12).
+        // One formula for the whole column: it spills into the rows below.
         ...(i === 0 ? [`=RISK.SEARCH(B3:B${CITIES.length + 2},C3:C${CITIES.length + 2},"floods","30yr")`] : []),
       ];
     }),

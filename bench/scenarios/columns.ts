@@ -14,7 +14,7 @@ import { timed } from "../measure";
 import { pagesNeeded } from "../portfolio";
 
 /**
- * Issue 12's benchmarks: column formulas (one RISK.SEARCH over a 10,000-row range, one
+ * The column formulas' benchmarks (one RISK.SEARCH over a 10,000-row range, one
  * RISK.SUMMARY over a 5,000-row index column) and a restart with a warm persistent cache.
  */
 

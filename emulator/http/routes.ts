@@ -524,7 +524,7 @@ export const ROUTES: readonly RouteDef[] = [
 /**
  * Method + path pairs production does not have but a drifting client might call (our first
  * client did): answered 404 "no route", like any unknown route, rather than 405, so such a
- * client fails in our own tests as it would in production (issue 11).
+ * client fails in our own tests as it would in production.
  */
 export const ABSENT_ROUTES: readonly { method: Method; path: string }[] = [
   { method: "PUT", path: `${C}/vector/:id` },

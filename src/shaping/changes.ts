@@ -1,5 +1,5 @@
 /**
- * What changed between two readings of the same cells (issue 17 item 4): label flips (LOW →
+ * What changed between two readings of the same cells: label flips (LOW →
  * MEDIUM → HIGH and back, read from a label cell or from a score by the hazard's thresholds) and
  * scores that moved by more than a chosen amount, with one-line summaries such as
  * "14 assets flipped to HIGH for flood_potential under ssp585".

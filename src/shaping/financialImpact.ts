@@ -1,5 +1,5 @@
 /**
- * Money at risk (issue 17 item 1): value × structural damage per asset, per scenario, period and
+ * Money at risk: value × structural damage per asset, per scenario, period and
  * bound, laid out as three sheets whose numbers are Excel formulas over the data they came from,
  * so an analyst can audit every cell and change a value to see the loss move:
  *

@@ -1,5 +1,5 @@
 /**
- * What a sync would change (issue 17 item 2): the portfolio's assets now against the rows about
+ * What a sync would change: the portfolio's assets now against the rows about
  * to replace them, keyed on entity_id when every asset on both sides has a distinct one, else on
  * position (portfolio_index ↔ the row's place, as the import numbers them). Each asset is added,
  * removed, or present on both sides; a present one is moved (coordinates changed, with the

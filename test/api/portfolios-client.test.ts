@@ -1,5 +1,5 @@
 /**
- * The client's side of issue 16 (portfolio parts): both answer forms of import and delete, the
+ * The client's side of portfolio names, answers and downloads: both answer forms of import and delete, the
  * download methods (file name, media type, bytes, filters; the key never in the URL), dated item
  * queries, and the nature create's header and body. Over real HTTP: the emulator, or a small
  * recording server for what the emulator no longer sends (an older server's 204).

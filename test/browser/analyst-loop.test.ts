@@ -1,5 +1,5 @@
 /**
- * Issue 13 in a real browser (harness page, real functions and pane, emulator over HTTP): the
+ * The analyst's loop in a real browser (harness page, real functions and pane, emulator over HTTP): the
  * formula builder, scoped refresh, pasted sheets with their sources and refresh, and static
  * copies, driven by clicks as a person would, with screenshots of what they see.
  */
@@ -21,7 +21,7 @@ async function shot(page: Page, name: string): Promise<void> {
   copyFileSync(file, path.join(DOC_IMAGES, `${name}.png`));
 }
 
-describeBrowser("analyst loop (issue 13)", () => {
+describeBrowser("analyst loop", () => {
   const suite = useBrowserSuite();
 
   async function open(demo: boolean): Promise<Page> {

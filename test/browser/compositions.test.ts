@@ -1,6 +1,6 @@
 /**
  * The compositions panel in a real browser (harness page, real task pane bundle) against the
- * emulator over HTTP (issue 16 bug 4): run a UDF to preview its layer, edit a UDF's equation and
+ * emulator over HTTP: run a UDF to preview its layer, edit a UDF's equation and
  * replace a layer's content with a new file, each by name as production publishes them; a program
  * jq cannot compile is shown and changes nothing. Screenshots under test-output/screenshots/.
  */

@@ -1,8 +1,8 @@
 /**
- * Issue 17 in a real browser: the harness page (real functions bundle, real task pane, the Excel
- * fake) against the emulator over HTTP. A re-sync shows its diff before replacing; a RISK cell is
- * explained; the Financial impact sheets are written with their missing-value list; a snapshot and
- * compare reports a flip. Screenshots in test-output/screenshots. Skipped when chromium is absent.
+ * Money at risk, sync diffs, explanations and changes in a real browser: the harness page (real functions bundle, real
+ * task pane, the Excel fake) against the emulator over HTTP. A re-sync shows its diff before replacing; a RISK cell is
+ * explained; the Financial impact sheets are written with their missing-value list; a snapshot and compare reports a
+ * flip. Screenshots in test-output/screenshots. Skipped when chromium is absent.
  */
 import { RiskClient } from "../../src/api/client";
 import { demoConnection, importPortfolio } from "../functions/support/emulator";
@@ -12,7 +12,7 @@ import { textWhen, values, waitForIdle } from "./support/harness-page";
 
 const describeBrowser = describeWithBrowser(__filename);
 
-describeBrowser("issue 17 in the browser harness", () => {
+describeBrowser("money at risk, diffs, explain and changes in the browser harness", () => {
   const suite = useBrowserSuite();
 
   test("a re-sync shows what changes (moved with km, relabelled, added) before the user confirms", async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 16's portfolio journeys in a real browser: the harness page (real functions bundle, real
+ * The portfolio journeys in a real browser: the harness page (real functions bundle, real
  * task pane, the Excel fake) against the emulator over HTTP. A re-sync updates the RISK cells at
  * once (bug 2); a portfolio's assets go into a sheet and the portfolio is deleted after a
  * confirmation naming the cells that read it (bug 4); Download as CSV saves a file; a sub-project

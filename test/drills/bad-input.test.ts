@@ -117,7 +117,7 @@ describe("sheet ranges that cannot become a portfolio", () => {
         portfolio: "never_made",
         confirmReplace: never,
       });
-      // Over the 5,000 cap the pane also offers to split (issue 17); the problem still names its cell.
+      // Over the 5,000 cap the pane also offers to split; the problem still names its cell.
       expect(result.outcome).toBe(_what === "5,001 rows" ? "too-many" : "invalid");
       const problems = result.outcome === "invalid" || result.outcome === "too-many" ? result.problems : [];
       const problem = problems.find((p) => message.test(p.message));
@@ -392,7 +392,7 @@ describe("wrong argument types in every RISK function", () => {
   /**
    * Values of the wrong type for an argument: text or a boolean where a number goes, a boolean
    * where text goes. A vector id may be a number or text (contract), and an index a portfolio_index
-   * or an entity_id (text, issue 16), so only a boolean is wrong there.
+   * or an entity_id (text), so only a boolean is wrong there.
    */
   const wrong = (fn: string, name: string, valid: unknown): unknown[] =>
     (fn === "LAYER" && name === "vector") || name === "index"

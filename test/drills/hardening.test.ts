@@ -1,5 +1,5 @@
 /**
- * Drill: one tenant, careless or hostile, cannot break the emulator for the others (issue 19).
+ * Drill: one tenant, careless or hostile, cannot break the emulator for the others.
  * Each attack is answered with the contract's `{errors: [...]}` at an accurate status, nothing it
  * was refused for is stored, and another key's requests succeed while and after it runs — including
  * a UDF run, so a wedged jq engine would show. The emulator persists to a data directory here, as

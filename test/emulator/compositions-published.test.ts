@@ -1,8 +1,8 @@
 /**
- * The published shapes of compositions (issue 11 item 2, issue 16): updates by name with no id in
+ * The published shapes of compositions: updates by name with no id in
  * the path, the invented per-id update paths answering 404, the published add-vector example (a
  * Feature without geometry located by lat/lng properties) applied by its point with its labels and
- * other non-numeric properties kept, and the dataset metadata's published fields (issue 11 item 1).
+ * other non-numeric properties kept, and the dataset metadata's published fields.
  */
 import Papa from "papaparse";
 import { RunningEmulator } from "../../emulator/server";

@@ -1,5 +1,5 @@
 /**
- * Issue 16, portfolio side, over real HTTP: names of 3 to 30 characters, `{message}` answers of
+ * Portfolios over real HTTP: names of 3 to 30 characters, `{message}` answers of
  * import and delete, dated item filters with monthly narrowing, the three download routes (whose
  * numbers agree with the lists), and sub-project names unique within a superproject.
  */

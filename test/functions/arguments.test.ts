@@ -116,7 +116,7 @@ const cases: Case[] = [
     "#VALUE!",
     "index must be a whole number from 0 (got 1.5)",
   ],
-  // Text is an entity_id now (issue 16): only a blank index is refused before any request.
+  // Text is an entity_id now: only a blank index is refused before any request.
   [
     "SUMMARY index blank",
     () => RISK.summary("p", " " as never, "floods", null as never, null, null as never, inv()),

@@ -10,7 +10,7 @@ import { closingFetch } from "./support/http-fetch";
 import { startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
 
 /**
- * Column forms (issue 12 item 1) and entity_ids (issue 16 bug 3), against the emulator over HTTP.
+ * Column forms and entity_ids, against the emulator over HTTP.
  * Arguments are passed as Excel passes them to a matrix parameter: a range as rows of values, a
  * single value as a 1×1 array.
  */

@@ -1,5 +1,5 @@
 /**
- * Bug 2 of issue 16, the engine's part: after a portfolio's assets are replaced, the RISK.* data of
+ * Invalidation, the engine's part: after a portfolio's assets are replaced, the RISK.* data of
  * that portfolio answers from the 10-minute cache until the pane drops those entries. Against the
  * emulator over HTTP, with the loaders the functions use.
  */

@@ -154,7 +154,7 @@ describe("each function reads what the service holds", () => {
     const parsed = Papa.parse<Record<string, unknown>>(applied.csv.trim(), { header: true, dynamicTyping: true });
     const fields = parsed.meta.fields!;
     const row = parsed.data.find((r) => r.portfolio_index === 5)!;
-    // The apply CSV keeps text properties too (issue 16); the default is the first numeric layer column.
+    // The apply CSV keeps text properties too; the default is the first numeric layer column.
     const firstLayerColumn = fields
       .slice(fields.indexOf("distance_km") + 1)
       .find((f) => parsed.data.some((r) => typeof r[f] === "number"))!;

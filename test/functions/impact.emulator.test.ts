@@ -9,7 +9,7 @@ import { closingFetch } from "./support/http-fetch";
 import { startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
 
 /**
- * RISK.IMPACT (issue 17 item 1): the structural damage fraction of the extended summary, against
+ * RISK.IMPACT: the structural damage fraction of the extended summary, against
  * the emulator over HTTP, checked against the extended summary the client reads itself.
  */
 

@@ -9,7 +9,7 @@ import { closingFetch } from "./support/http-fetch";
 import { startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
 
 /**
- * Last good values (issue 12 item 2) over HTTP: the persistent cache across a simulated restart of
+ * Last good values over HTTP: the persistent cache across a simulated restart of
  * Excel's runtime (a new engine over the same storage), the failure policy when the emulator is
  * gone, the list of stale cells, "Retry these", "Clear cache", and connections kept apart.
  */

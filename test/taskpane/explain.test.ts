@@ -1,5 +1,5 @@
 /**
- * "Explain" (issue 17 item 3): a RISK cell evaluated by the harness's formula engine over the fake
+ * "Explain": a RISK cell evaluated by the harness's formula engine over the fake
  * workbook, and a score in a pasted summary sheet, explained against the emulator over HTTP. The
  * expected texts come from the field notes' table and the emulator's own answers.
  */
@@ -163,7 +163,7 @@ test("formula arguments split at top-level commas only", () => {
   expect(splitArguments('"a,b", A2, 3, "x""y"')).toEqual(['"a,b"', "A2", "3", '"x""y"']);
 });
 
-describe("what changed since last refresh (issue 17 item 4)", () => {
+describe("what changed since last refresh", () => {
   test("a re-import that swaps two assets' places: their labels flip, listed in a Changes sheet with before and after, and summarised", async () => {
     const { engine, workbook, fake, run } = harness();
     // Two demo assets with different flood labels (ssp585, 30 years): swapping their coordinates swaps the labels.
@@ -232,7 +232,8 @@ describe("what changed since last refresh (issue 17 item 4)", () => {
       (workbook.getCell("Sheet1!C2").value as number) - (snapshot.cells[1]!.value as number),
       9,
     );
-    expect(sheet[2]![9]).toBe('=RISK.SUMMARY("changes-test",A2:A3,"floods","ssp585",30)'); // the formula as text, not evaluated
+    // the formula as text, not evaluated
+    expect(sheet[2]![9]).toBe('=RISK.SUMMARY("changes-test",A2:A3,"floods","ssp585",30)');
   });
 
   test("compareReadings: a move under the threshold is not reported; an error appearing is", () => {

@@ -1,5 +1,5 @@
 /**
- * Money at risk (issue 17 item 1), end to end: emulator over HTTP, fake workbook. The fake does
+ * Money at risk, end to end: emulator over HTTP, fake workbook. The fake does
  * not calculate Excel's own functions, so the test reads each loss formula, checks it is exactly
  * value × damage over the data sheet's cells, evaluates it on those cells, and compares with a
  * hand computation from the extended summary the emulator serves.

@@ -1,5 +1,5 @@
 /**
- * The task pane's portfolio side of issue 16, against the emulator over HTTP and the Excel fake:
+ * The task pane's portfolio actions, against the emulator over HTTP and the Excel fake:
  * a sync, a delete and a nature create drop the functions' cached results of what they changed and
  * recalculate (bug 2); delete with a confirmation that says where the workbook uses the portfolio,
  * assets into a new sheet (bug 4); sub-project names (bug 1); CSV downloads; dated timeseries.

@@ -1,5 +1,5 @@
 /**
- * Sync as a diff (issue 17 item 2): before an import replaces a portfolio's assets, the question
+ * Sync as a diff: before an import replaces a portfolio's assets, the question
  * carries what changes, keyed on entity_id (or position). End to end against the emulator over
  * HTTP; distances checked against a hand computation.
  */

@@ -1,5 +1,5 @@
 /**
- * "What changed since last refresh" (issue 17 item 4): a snapshot of a range of RISK cells (or a
+ * "What changed since last refresh": a snapshot of a range of RISK cells (or a
  * pasted score block) taken before a refresh, compared after it. Label flips, scores that moved
  * by more than a chosen amount and cells that became errors go to a new "Changes" sheet (address,
  * before, after) and a summary for the pane; a dataset `version` or `sha256_digest` that changed

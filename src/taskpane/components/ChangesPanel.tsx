@@ -6,7 +6,7 @@ import { useTask } from "../hooks/useTask";
 import { TaskStatus } from "./TaskStatus";
 
 /**
- * Issue 17 item 4: snapshot a range of RISK cells, refresh (Refresh all, or anything else), then
+ * Snapshot a range of RISK cells, refresh (Refresh all, or anything else), then
  * compare: label flips, score moves beyond a threshold, dataset version changes.
  */
 export function ChangesPanel() {

@@ -14,7 +14,7 @@ const EXTENDED_HAZARDS = ["flood", "cyclone", "water_stress", "heatwave", "sea_l
 const SHOWN_PROBLEMS = 50;
 
 /**
- * Issue 17 item 1: money at risk. Writes the "Impact data", "Financial impact" and roll-up sheets
+ * Money at risk. Writes the "Impact data", "Financial impact" and roll-up sheets
  * (value × structural damage as formulas) and lists the missing values and damages by cell.
  */
 export function ImpactPanel() {

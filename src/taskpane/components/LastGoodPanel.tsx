@@ -27,7 +27,7 @@ function when(fetchedAt: number | undefined): string {
 }
 
 /**
- * Last good values (issue 12): what a cell shows when a refresh fails, the cells now showing old
+ * Last good values: what a cell shows when a refresh fails, the cells now showing old
  * values or errors with when each value was fetched, "Retry these", and "Clear cache".
  */
 export function LastGoodPanel(props: { engine?: RiskEngine }) {
