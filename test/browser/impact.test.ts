@@ -2,7 +2,8 @@
  * Issue 17 in a real browser: the harness page (real functions bundle, real task pane, the Excel
  * fake) against the emulator over HTTP. A re-sync shows its diff before replacing; a RISK cell, and
  * a cell a column formula spilled into, are explained; the Financial impact sheets are written with
- * their missing-value list; a snapshot and compare reports a flip. Screenshots in test-output/screenshots. Skipped when chromium is absent.
+ * their missing-value list; a snapshot and compare reports a flip. Screenshots in
+ * test-output/screenshots. Skipped when chromium is absent.
  */
 import { RiskClient } from "../../src/api/client";
 import { demoConnection, importPortfolio } from "../functions/support/emulator";
