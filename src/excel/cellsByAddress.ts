@@ -1,7 +1,7 @@
 /**
  * Reading and writing cells by address: a range's values with the formulas behind them, the
- * values of the cells a formula refers to, an exact range's values, and formulas written down a
- * column without overwriting anything.
+ * values of the cells a formula refers to (the first, or the one a spilled element pairs with), an
+ * exact range's values, and formulas written down a column without overwriting anything.
  */
 import { columnLetters, parseA1, quoteSheetName, rangeA1 } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
@@ -37,24 +37,37 @@ export async function readFormulasAndValues(
   };
 }
 
+/** Which cell of a referenced range to read, given the range's size (0-based, within the range). */
+export type CellOfReference = (rows: number, columns: number) => { row: number; column: number };
+
 /**
- * Reads the value of the first cell of each reference ("A12", "$B$3", "'Sites'!C2", "B2:B20"), in
- * one request: a sheet-qualified reference on its sheet, any other on `onSheet` (by name), or on
- * the active sheet when none is given. Keyed by the reference as given.
+ * Reads the value of one cell of each reference ("A12", "$B$3", "'Sites'!C2", "B2:B20"), in one
+ * request: a sheet-qualified reference on its sheet, any other on `onSheet` (by name), or on the
+ * active sheet when none is given. The cell is the first, or the one `cellOf` picks by the range's
+ * size (one more request, for the sizes). Keyed by the reference as given.
  */
 export async function readReferencedValues(
   context: Excel.RequestContext,
   references: readonly string[],
   onSheet?: string,
+  cellOf?: CellOfReference,
 ): Promise<Map<string, CellValue>> {
   const sheets = context.workbook.worksheets;
   const home = () => (onSheet === undefined ? sheets.getActiveWorksheet() : sheets.getItem(onSheet));
-  const cells = new Map<string, Excel.Range>();
+  const ranges = new Map<string, Excel.Range>();
   for (const reference of references) {
-    if (cells.has(reference)) continue;
+    if (ranges.has(reference)) continue;
     const bang = reference.lastIndexOf("!");
     const sheet = bang < 0 ? home() : sheets.getItem(sheetOf(reference));
-    const cell = sheet.getRange(bang < 0 ? reference : reference.slice(bang + 1)).getCell(0, 0);
+    const range = sheet.getRange(bang < 0 ? reference : reference.slice(bang + 1));
+    if (cellOf) range.load("rowCount, columnCount");
+    ranges.set(reference, range);
+  }
+  if (cellOf && ranges.size > 0) await context.sync();
+  const cells = new Map<string, Excel.Range>();
+  for (const [reference, range] of ranges) {
+    const at = cellOf ? cellOf(range.rowCount, range.columnCount) : { row: 0, column: 0 };
+    const cell = range.getCell(at.row, at.column);
     cell.load("values");
     cells.set(reference, cell);
   }

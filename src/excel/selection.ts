@@ -1,8 +1,10 @@
 /**
  * Reading where the user is: the selection's place and size, the active sheet's name, and the
- * selected cell with what surrounds it (its formula, value, and the used range's header and row).
+ * selected cell with what surrounds it (its formula, value, the used range's header and row, and
+ * the formula that spilled into it).
  */
 import type { CellValue } from "../shaping/types";
+import { requirementSupported } from "../shared/requirements";
 
 /** The selection: its sheet, 0-based top-left, and size. */
 export interface SelectedArea {
@@ -37,6 +39,16 @@ export async function readActiveSheetName(context: Excel.RequestContext): Promis
   return sheet.name;
 }
 
+/** The formula whose array spilled into a cell, and where in that array the cell is. */
+export interface SpillParent {
+  /** The anchor's sheet-qualified address, e.g. "Sheet1!B2". */
+  address: string;
+  formula: string;
+  /** The cell's 0-based row and column within the spill (the anchor is 0, 0). */
+  row: number;
+  column: number;
+}
+
 /** The selected cell (the selection's top-left) and its place in the used range of its sheet. */
 export interface SelectedCell {
   /** Sheet-qualified address, e.g. "Sheet1!B7". */
@@ -51,9 +63,15 @@ export interface SelectedCell {
   row: CellValue[];
   /** The cell's column within the used range (an index into `header` and `row`); -1 when the sheet is empty. */
   column: number;
+  /**
+   * For a cell without a formula: the formula that spilled into it, or null when none did;
+   * "unknown" when this Excel cannot tell (Range.getSpillParentOrNullObject is ExcelApi 1.12).
+   * Undefined for a formula cell: it is its own anchor.
+   */
+  spillParent?: SpillParent | null | "unknown";
 }
 
-/** Reads the selected cell: formula, value, and the header and row of the used range around it. */
+/** Reads the selected cell: formula, value, the header and row of the used range around it, and its spill's anchor. */
 export async function readSelectedCell(context: Excel.RequestContext): Promise<SelectedCell> {
   const cell = context.workbook.getSelectedRange().getCell(0, 0);
   cell.load("address, formulas, values, rowIndex, columnIndex");
@@ -61,14 +79,31 @@ export async function readSelectedCell(context: Excel.RequestContext): Promise<S
   sheet.load("name");
   const used = sheet.getUsedRangeOrNullObject(true);
   used.load("rowIndex, columnIndex, values");
+  // Asked in the same request, used only when the cell holds no formula. Office.js: "Gets the range
+  // object containing the anchor cell for the cell getting spilled into. If it's not a spilled cell
+  // [...] returns an object with its isNullObject property set to true" (ExcelApi 1.12).
+  const parent = requirementSupported("ExcelApi", "1.12") ? cell.getSpillParentOrNullObject() : undefined;
+  parent?.load("address, formulas, rowIndex, columnIndex");
   await context.sync();
+  const formula = String(cell.formulas[0]?.[0] ?? "");
+  const spillParent = (): SelectedCell["spillParent"] => {
+    if (!parent) return "unknown";
+    if (parent.isNullObject) return null;
+    return {
+      address: parent.address,
+      formula: String(parent.formulas[0]?.[0] ?? ""),
+      row: cell.rowIndex - parent.rowIndex,
+      column: cell.columnIndex - parent.columnIndex,
+    };
+  };
   return {
     address: cell.address,
     sheetName: sheet.name,
-    formula: String(cell.formulas[0]?.[0] ?? ""),
+    formula,
     value: cell.values[0]?.[0] as CellValue,
     header: used.isNullObject ? [] : (used.values[0] ?? []).map((h) => String(h ?? "")),
     row: used.isNullObject ? [] : ((used.values[cell.rowIndex - used.rowIndex] ?? []) as CellValue[]),
     column: used.isNullObject ? -1 : cell.columnIndex - used.columnIndex,
+    spillParent: formula.startsWith("=") ? undefined : spillParent(),
   };
 }

@@ -60,10 +60,18 @@ export function broadcastShape(named: ReadonlyArray<readonly [string, ArgumentVa
   return out;
 }
 
+/**
+ * Along one axis, the index into an argument `length` long that pairs with element `index` of the
+ * result: its own, or 0 when the argument has only one (a single value pairs with every row).
+ */
+export function pairedIndex(length: number, index: number): number {
+  return length === 1 ? 0 : index;
+}
+
 /** The value an argument gives element (row, col) of the result: its own cell, or its only row/column. */
 function pick(grid: ArgumentValue[][], row: number, col: number): ArgumentValue {
-  const line = grid.length === 1 ? grid[0]! : grid[row]!;
-  const value = line.length === 1 ? line[0] : line[col];
+  const line = grid[pairedIndex(grid.length, row)]!;
+  const value = line[pairedIndex(line.length, col)];
   return value === undefined ? null : value;
 }
 

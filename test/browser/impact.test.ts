@@ -1,8 +1,9 @@
 /**
- * Money at risk, sync diffs, explanations and changes in a real browser: the harness page (real functions bundle, real
- * task pane, the Excel fake) against the emulator over HTTP. A re-sync shows its diff before replacing; a RISK cell is
- * explained; the Financial impact sheets are written with their missing-value list; a snapshot and compare reports a
- * flip. Screenshots in test-output/screenshots. Skipped when chromium is absent.
+ * Money at risk, sync diffs, explanations and changes in a real browser: the harness page (real
+ * functions bundle, real task pane, the Excel fake) against the emulator over HTTP. A re-sync shows
+ * its diff before replacing; a RISK cell, and a cell a column formula spilled into, are explained;
+ * the Financial impact sheets are written with their missing-value list; a snapshot and compare
+ * reports a flip. Screenshots in test-output/screenshots. Skipped when chromium is absent.
  */
 import { RiskClient } from "../../src/api/client";
 import { demoConnection, importPortfolio } from "../functions/support/emulator";
@@ -49,7 +50,8 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
   }, 90_000);
 
   test(
-    "Explain a RISK.SUMMARY cell of the demo sheet; " + "Financial impact sheets with the missing price listed",
+    "Explain a RISK.SUMMARY cell of the demo sheet and a cell its column formula spilled into; " +
+      "Financial impact sheets with the missing price listed",
     async () => {
       const emu = await suite.freshEmulator();
       const client = new RiskClient(demoConnection(emu));
@@ -78,6 +80,13 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
       expect(await page.getByTestId("explain-window").innerText()).toMatch(/2025-2054/);
       await page.getByTestId("explain-dataset").scrollIntoViewIfNeeded();
       await screenshot(page, "explain-summary-cell");
+      // A cell the demo sheet's column formula (G3) spilled into: explained as its own row, Miami's.
+      await page.evaluate(() => window.harness?.fake.setSelection("Demo", "G5"));
+      await page.getByTestId("explain-start").click();
+      expect(await textWhen(page, "explain-spill", (t) => t.includes("G5"))).toContain(
+        'Demo!G5 is row 3 of the spill of =RISK.SEARCH(B3:B7,C3:C7,"floods","30yr") in G3',
+      );
+      expect(await page.getByTestId("explain-arguments").innerText()).toContain("lat 25.7617, lng -80.1918");
       await page.getByTestId("section-explain-header").click();
 
       await page.getByTestId("section-impact-header").click();

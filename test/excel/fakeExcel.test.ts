@@ -330,3 +330,27 @@ describe("instrumentation", () => {
     expect(installFakeExcel({ Excel: { run: () => undefined } })).toBeNull();
   });
 });
+
+describe("spills", () => {
+  it("getSpillParentOrNullObject: a spilled cell's anchor (the anchor's own too); null for others and for ranges", async () => {
+    const fake = createFakeExcel({ evaluateFormula: () => 1 });
+    fake.setValues("Sheet1", "B2", [["=SEQUENCE(3,2)"]]);
+    fake.setValues("Sheet1", "E2", [["=1"]]);
+    // The calculation engine owns spills: B2 spilled into B2:C4.
+    fake.setSpillResolver((_sheet, row, col) =>
+      row === 1 && col === 1 ? { row: 1, col: 1, rows: 3, cols: 2 } : undefined,
+    );
+    const parentOf = (address: string) =>
+      fake.run(async (context) => {
+        const parent = context.workbook.worksheets.getItem("Sheet1").getRange(address).getSpillParentOrNullObject();
+        parent.load("address");
+        await context.sync();
+        return parent.isNullObject ? null : parent.address;
+      });
+    expect(await parentOf("C4")).toBe("Sheet1!B2");
+    expect(await parentOf("B2")).toBe("Sheet1!B2");
+    expect(await parentOf("D4")).toBeNull();
+    expect(await parentOf("E2")).toBeNull(); // a formula that did not spill
+    expect(await parentOf("B3:C3")).toBeNull();
+  });
+});

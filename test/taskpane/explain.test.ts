@@ -5,7 +5,7 @@
  */
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
 import path from "node:path";
-import { createFakeExcel } from "../../testing/fake-excel";
+import { EXCEL_BUILDS, createFakeExcel, installFakeOffice, type RequirementLevel } from "../../testing/fake-excel";
 import { FunctionRegistry } from "../../harness/custom-functions-registry";
 import { FormulaEngine } from "../../harness/formula/engine";
 import { MetadataIndex, type FunctionMetadata } from "../../harness/formula/metadata";
@@ -17,6 +17,7 @@ import { explainSelection, ExplainError, splitArguments } from "../../src/taskpa
 import { pasteSummary } from "../../src/taskpane/actions/summary";
 import { compareWithSnapshot, takeChangeSnapshot } from "../../src/taskpane/actions/changes";
 import { compareReadings } from "../../src/shaping/changes";
+import { HAZARDS } from "../../src/shared/vocabulary";
 import { installCustomFunctionsStub } from "../functions/support/custom-functions-stub";
 import { closingFetch } from "../functions/support/http-fetch";
 import { importPortfolio, startEmulatorFixture, type EmulatorFixture } from "../functions/support/emulator";
@@ -43,8 +44,10 @@ afterAll(async () => {
   await fixture.emulator.close();
 });
 
-function harness() {
-  const fake = createFakeExcel();
+/** A workbook with the harness's formula engine; at `level`, Office.context.requirements answers for it. */
+function harness(level?: RequirementLevel) {
+  const fake = createFakeExcel({ requirements: level });
+  if (level) restoreOffice.push(installFakeOffice(globalThis as unknown as Record<string, unknown>, fake.requirements));
   const registry = new FunctionRegistry();
   for (const [id, fn] of Object.entries({
     SEARCH: RISK.search,
@@ -55,6 +58,7 @@ function harness() {
     registry.register(id, fn as (...args: unknown[]) => unknown);
   const engine = new FormulaEngine(fake, registry, new MetadataIndex(metadata));
   fake.setFormulaEvaluator(engine.evaluator);
+  fake.setSpillResolver((sheet, row, col) => engine.spillOf(sheet, row, col));
   return {
     fake,
     engine,
@@ -62,6 +66,11 @@ function harness() {
     run: <T>(batch: (context: Excel.RequestContext) => Promise<T>) => fake.run(batch),
   };
 }
+
+const restoreOffice: Array<() => void> = [];
+afterEach(() => {
+  while (restoreOffice.length > 0) restoreOffice.pop()!();
+});
 
 const lineOf = (lines: Array<{ key: string; text: string }>, key: string) =>
   lines.filter((l) => l.key === key).map((l) => l.text);
@@ -157,6 +166,152 @@ test("a score in a pasted summary sheet is explained from its column header and 
   expect(lineOf(explained.lines, "thresholds")).toEqual(["LOW below 30, MEDIUM up to 50, HIGH above (field notes)"]);
   expect(lineOf(explained.lines, "scenario")).toEqual(["ssp126. For this hazard ssp126 repeats ssp245 (field notes)."]);
   expect(lineOf(explained.lines, "dataset")[0]).toMatch(/^version /);
+});
+
+describe("a cell a RISK formula spilled into, not its anchor", () => {
+  const one = (value: unknown) => [[value]];
+  const points = [
+    [51.5, -0.12],
+    [19.07, 72.88],
+    [25.76, -80.19],
+  ];
+
+  test("a row of a RISK.SEARCH column form: that row's point, its own value, and the anchor's formula", async () => {
+    const { engine, workbook, run } = harness();
+    workbook.setCells("Sheet1!A2", points);
+    const formula = '=RISK.SEARCH(A2:A4,B2:B4,"floods","30yr")';
+    workbook.setCell("Sheet1!C2", formula);
+    await engine.waitForIdle();
+    const own = (
+      await RISK.search(
+        one(25.76),
+        one(-80.19),
+        one("floods"),
+        one("30yr"),
+        null as never,
+        null as never,
+        undefined as never,
+      )
+    )[0]![0];
+    const anchorValue = workbook.getCell("Sheet1!C2").value;
+    expect(typeof own).toBe("number");
+    expect(own).not.toBe(anchorValue); // so that explaining the anchor's row instead would show
+    workbook.select("Sheet1!C4");
+
+    const explained = await explainSelection({ client: fixture.client, run });
+    expect(explained.address).toBe("Sheet1!C4");
+    expect(explained.value).toBe(own);
+    expect(explained.source).toBe(`${formula} in C2`);
+    expect(lineOf(explained.lines, "spill")).toEqual([`Sheet1!C4 is row 3 of the spill of ${formula} in C2`]);
+    expect(lineOf(explained.lines, "arguments")).toEqual(["lat 25.76, lng -80.19, hazard floods, horizon 30yr"]);
+    expect(lineOf(explained.lines, "hazard")).toEqual(["flood_potential (search: floods; extended summary: flood)"]);
+    expect(lineOf(explained.lines, "position")[0]).toMatch(
+      new RegExp(`^${String(Number((own as number).toPrecision(4))).replace(".", "\\.")} is (LOW|MEDIUM|HIGH)`),
+    );
+    expect(lineOf(explained.lines, "window")[0]).toMatch(/^the maximum exposure over 30 years, 2025-2054/);
+  });
+
+  test("a cell of RISK.SEARCH's all-hazards table: its row's hazard at its column's horizon; a header cell: its column", async () => {
+    const { engine, workbook, run } = harness();
+    workbook.setCells("Sheet1!A2", [points[0]!]);
+    const formula = '=RISK.SEARCH(A2,B2,"","15yr")';
+    workbook.setCell("Sheet1!C2", formula);
+    await engine.waitForIdle();
+    const table = (await RISK.search(
+      one(51.5),
+      one(-0.12),
+      one(""),
+      one("15yr"),
+      null as never,
+      null as never,
+      undefined as never,
+    )) as unknown[][];
+    const row = HAZARDS.findIndex((h) => h.search === "wildfire") + 1;
+    expect(table[0]![3]).toBe("score_30yr");
+    // Row `row` of the table (sheet row 2 + row), column score_30yr (C + 3 = F).
+    workbook.select(`Sheet1!F${2 + row}`);
+    const explained = await explainSelection({ client: fixture.client, run });
+    expect(explained.value).toBe(table[row]![3]);
+    expect(lineOf(explained.lines, "spill")).toEqual([
+      `Sheet1!F${2 + row} is the wildfire row, column score_30yr, of the all-hazards table of ${formula} in C2`,
+    ]);
+    expect(lineOf(explained.lines, "hazard")[0]).toMatch(/^wildfire \(search: wildfire/);
+    // The cell's own column says 30 years, whatever the formula's horizon argument.
+    expect(lineOf(explained.lines, "window")[0]).toMatch(/^the maximum exposure over 30 years, 2025-2054/);
+    expect(lineOf(explained.lines, "arguments")).toEqual(["lat 51.5, lng -0.12, local extent"]);
+
+    workbook.select("Sheet1!D2"); // the header score_15yr
+    const header = await explainSelection({ client: fixture.client, run });
+    expect(header.value).toBe("score_15yr");
+    expect(lineOf(header.lines, "spill")).toEqual([
+      `Sheet1!D2 is the header of column score_15yr of the all-hazards table of ${formula} in C2`,
+    ]);
+    expect(lineOf(header.lines, "column")[0]).toMatch(
+      /^each hazard's point-search score at the 15yr horizon: the maximum exposure over 15 years, 2025-2039/,
+    );
+    expect(lineOf(header.lines, "thresholds")).toEqual([]);
+
+    workbook.select("Sheet1!C2"); // the anchor is the table's first header cell
+    expect(lineOf((await explainSelection({ client: fixture.client, run })).lines, "column")[0]).toMatch(
+      /^the hazard of each row/,
+    );
+  });
+
+  test("a row of a RISK.SUMMARY column form: that row's asset, scenario and window, and its own score", async () => {
+    const { engine, workbook, run } = harness();
+    const assets = await fixture.client.portfolios.assets("demo-portfolio").all();
+    const ids = [assets[0]!, assets[1]!, assets[5]!].map((a) => a.entity_id);
+    workbook.setCells(
+      "Sheet1!A2",
+      ids.map((id) => [id]),
+    );
+    const formula = '=RISK.SUMMARY("demo-portfolio",A2:A4,"floods","ssp585",15)';
+    workbook.setCell("Sheet1!B2", formula);
+    await engine.waitForIdle();
+    workbook.select("Sheet1!B4");
+    const own = workbook.getCell("Sheet1!B4").value;
+    expect(own).toEqual(
+      (
+        await RISK.summary(
+          one("demo-portfolio"),
+          one(ids[2]),
+          one("floods"),
+          one("ssp585"),
+          one(15),
+          null as never,
+          undefined as never,
+        )
+      )[0]![0],
+    );
+    const explained = await explainSelection({ client: fixture.client, run });
+    expect(explained.value).toBe(own);
+    expect(lineOf(explained.lines, "spill")).toEqual([`Sheet1!B4 is row 3 of the spill of ${formula} in B2`]);
+    expect(lineOf(explained.lines, "arguments")).toEqual([
+      `portfolio demo-portfolio, index ${ids[2]}, hazard floods, scenario ssp585, window 15`,
+    ]);
+    expect(lineOf(explained.lines, "window")[0]).toMatch(/^the maximum exposure over 15 years, 2025-2039/);
+    expect(lineOf(explained.lines, "scenario")).toEqual(["ssp585."]);
+    expect(lineOf(explained.lines, "dataset")[0]).toMatch(/^version /);
+  });
+
+  test("at ExcelApi 1.11 (no getSpillParent) a spilled cell is refused with what to select; the anchor still explains", async () => {
+    const { engine, workbook, run } = harness(EXCEL_BUILDS.windows2008);
+    workbook.setCells("Sheet1!A2", points);
+    workbook.setCell("Sheet1!C2", '=RISK.SEARCH(A2:A4,B2:B4,"floods","30yr")');
+    await engine.waitForIdle();
+    workbook.select("Sheet1!C4");
+    const refused = explainSelection({ client: fixture.client, run });
+    await expect(refused).rejects.toThrow(ExplainError);
+    await expect(refused).rejects.toThrow(
+      "Sheet1!C4 holds no formula, and this Excel cannot tell which formula spilled into it (that needs " +
+        "ExcelApi 1.12): select the formula's own cell, the top-left cell of the spill, or a score in a pasted " +
+        "summary sheet.",
+    );
+    workbook.select("Sheet1!C2");
+    const anchor = await explainSelection({ client: fixture.client, run });
+    expect(anchor.value).toBe(workbook.getCell("Sheet1!C2").value);
+    expect(lineOf(anchor.lines, "hazard")).toEqual(["flood_potential (search: floods; extended summary: flood)"]);
+  });
 });
 
 test("formula arguments split at top-level commas only", () => {

@@ -5,7 +5,7 @@
  */
 import { FakeClientObject, FakeRequestContext } from "./context";
 import { invalidArgument } from "./errors";
-import { Rect, formatAddress, formatLocal, intersection, parseLocal, splitSheet } from "./a1";
+import { Rect, formatAddress, formatLocal, intersection, intersects, parseLocal, splitSheet } from "./a1";
 import type { SheetModel, WorkbookModel } from "./model";
 import { recorder } from "./recorder";
 import { checkConditionalFormatSetting, checkConditionalFormatType } from "./rules";
@@ -173,6 +173,31 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
     return this.derived(
       "getSpillingToRangeOrNullObject",
       (t) => this.model.spillAreaOf?.(t.sheet, t.rect.row, t.rect.col) ?? null,
+      true,
+    );
+  }
+  /**
+   * Range.getSpillParentOrNullObject() (ExcelApi 1.12): "Gets the range object containing the anchor
+   * cell for the cell getting spilled into. If it's not a spilled cell, or more than one cell is
+   * given, then this method returns an object with its isNullObject property set to true." The
+   * anchor is a cell of its own spill (Excel's Range.SpillParent gives the anchor for any member of
+   * the spill range), so on the anchor it answers the anchor. The anchor is the formula cell, above
+   * and to the left, whose spill (FakeExcel.setSpillResolver) holds the cell.
+   */
+  getSpillParentOrNullObject(): FakeRange {
+    return this.derived(
+      "getSpillParentOrNullObject",
+      (t) => {
+        if (t.rect.rows !== 1 || t.rect.cols !== 1) return null;
+        const { row, col } = t.rect;
+        const parents: Rect[] = [];
+        t.sheet.forEachStored({ row: 0, col: 0, rows: row + 1, cols: col + 1 }, (cell, r, c) => {
+          if (cell.formula === undefined) return;
+          const spill = this.model.spillAreaOf?.(t.sheet, r, c);
+          if (spill && intersects(spill, t.rect)) parents.push({ row: r, col: c, rows: 1, cols: 1 });
+        });
+        return parents[0] ?? null;
+      },
       true,
     );
   }

@@ -99,6 +99,7 @@ export const FAKE_API_SETS: Readonly<Record<string, readonly [set: string, versi
   "ColorScaleConditionalFormat.criteria": ["ExcelApi", "1.6"],
   "Table.resize": ["ExcelApi", "1.13"],
   "Range.getSpillingToRangeOrNullObject": ["ExcelApi", "1.12"],
+  "Range.getSpillParentOrNullObject": ["ExcelApi", "1.12"],
 };
 
 /** Members the fake records through recorder.ts rather than a class, by the path it records them under. */

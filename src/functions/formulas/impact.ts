@@ -22,7 +22,8 @@ export function structuralDamageMetric(period: string, bound: ImpactBound = "cen
   return `structural_damage_${period}${SUFFIX[bound]}`;
 }
 
-const PARAMETERS = ["portfolio", "index", "hazard", "scenario", "period", "bound"] as const;
+/** RISK.IMPACT's parameters, in order (the names its messages and Explain use). */
+export const IMPACT_PARAMETERS = ["portfolio", "index", "hazard", "scenario", "period", "bound"] as const;
 
 /** Reads a period: baseline, 2030, 2050 or 2080 (a number works too). */
 function readPeriod(value: unknown): string {
@@ -48,7 +49,7 @@ export function impact(
 ): Promise<unknown[][]> {
   return evaluateColumns(
     invocation,
-    PARAMETERS,
+    IMPACT_PARAMETERS,
     [portfolio, index, hazard, scenario, period, bound],
     ([p]) => `Unknown portfolio ${quote(p)}`,
     async ([p, i, h, s, t, b], signal) => {

@@ -6,7 +6,8 @@ import { NotAvailableError } from "../errors";
 import { portfolioExtendedSummary } from "../data-loaders";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
-const PARAMETERS = ["portfolio", "index", "scenario", "hazard", "metric"] as const;
+/** RISK.METRIC's parameters, in order (the names its messages and Explain use). */
+export const METRIC_PARAMETERS = ["portfolio", "index", "scenario", "hazard", "metric"] as const;
 
 /**
  * RISK.METRIC: one number or label of the extended summary, `scenario_analytics[scenario][hazard][metric]`,
@@ -23,7 +24,7 @@ export function metric(
 ): Promise<unknown[][]> {
   return evaluateColumns(
     invocation,
-    PARAMETERS,
+    METRIC_PARAMETERS,
     [portfolio, index, scenario, hazard, metricName],
     ([p]) => `Unknown portfolio ${quote(p)}`,
     async ([p, i, s, h, m], signal) => {

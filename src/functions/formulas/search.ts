@@ -9,7 +9,8 @@ import { evaluateColumns, type Invocation } from "./run";
 
 export const SEARCH_TABLE_HEADER = ["hazard", "score_15yr", "label_15yr", "score_30yr", "label_30yr"] as const;
 
-const PARAMETERS = ["lat", "lng", "hazard", "horizon", "extent", "field"] as const;
+/** RISK.SEARCH's parameters, in order (the names its messages and Explain use). */
+export const SEARCH_PARAMETERS = ["lat", "lng", "hazard", "horizon", "extent", "field"] as const;
 
 /**
  * RISK.SEARCH: the point-search score (or label) of one hazard at one horizon, as a 1×1 array; with
@@ -28,7 +29,7 @@ export function search(
 ): Promise<unknown[][]> {
   return evaluateColumns(
     invocation,
-    PARAMETERS,
+    SEARCH_PARAMETERS,
     [lat, lng, hazard, horizon, extent, field],
     () => "No risk data at this point",
     async ([la, ln, h, y, e, f], signal, single): Promise<string | number | (string | number)[][]> => {

@@ -9,7 +9,8 @@ import { evaluateColumns, quote, type Invocation } from "./run";
 /** Scenario and window RISK.SUMMARY uses when they are omitted. */
 export const SUMMARY_DEFAULTS = { scenario: "ssp245", window: 30 } as const;
 
-const PARAMETERS = ["portfolio", "index", "hazard", "scenario", "window", "field"] as const;
+/** RISK.SUMMARY's parameters, in order (the names its messages and Explain use). */
+export const SUMMARY_PARAMETERS = ["portfolio", "index", "hazard", "scenario", "window", "field"] as const;
 
 /**
  * RISK.SUMMARY: `risk_score` (or `risk_class`) of one hazard for the asset at `portfolio_index` =
@@ -28,7 +29,7 @@ export function summary(
 ): Promise<unknown[][]> {
   return evaluateColumns(
     invocation,
-    PARAMETERS,
+    SUMMARY_PARAMETERS,
     [portfolio, index, hazard, scenario, window, field],
     ([p]) => `Unknown portfolio ${quote(p)}`,
     async ([p, i, h, s, w, f], signal) => {

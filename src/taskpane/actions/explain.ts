@@ -1,23 +1,44 @@
 /**
- * "Why is this number what it is" (issue 17 item 3): for the selected RISK cell, or a score in a
+ * "Why is this number what it is": for the selected RISK cell, or a score in a
  * pasted summary sheet, the hazard and indicator behind it, its unit, the LOW/MEDIUM/HIGH
  * thresholds and where the value sits, the window a horizon score is the maximum over, the bounds
  * where the service gives them, the scenario and the dataset version. Every sentence comes from
  * the field notes ("What the numbers mean"), the thresholds of src/shared/vocabulary.ts (the one
  * copy of that table) or the dataset metadata the service returns; nothing is made up.
+ *
+ * A cell a RISK formula spilled into is explained as itself: its row of a column form (the row's
+ * own arguments, paired as the functions pair them, and its own value), or its hazard and column
+ * of RISK.SEARCH's all-hazards table, or, for that table's header, what the column holds.
  */
 import type { RiskClient } from "../../api/client";
 import { readReferencedValues } from "../../excel/cellsByAddress";
-import { readSelectedCell } from "../../excel/selection";
+import { readSelectedCell, type SpillParent } from "../../excel/selection";
 import type { DatasetMetadata, HazardMetrics } from "../../api/types";
-import { labelOf, lookupHazard, type HazardNames } from "../../shared/vocabulary";
+import { HAZARDS, labelOf, lookupHazard, type HazardNames } from "../../shared/vocabulary";
 import type { ArgumentValue } from "../../functions/arguments";
+import { pairedIndex } from "../../functions/columns";
+import { IMPACT_PARAMETERS } from "../../functions/formulas/impact";
+import { METRIC_PARAMETERS } from "../../functions/formulas/metric";
+import { SEARCH_PARAMETERS, SEARCH_TABLE_HEADER } from "../../functions/formulas/search";
+import { SUMMARY_PARAMETERS } from "../../functions/formulas/summary";
 import type { ExcelRunner } from "./types";
 
 /** One line of an explanation: `key` names it for tests (`hazard`, `thresholds`, …). */
 export interface ExplainLine {
   key:
-    "hazard" | "indicator" | "unit" | "thresholds" | "position" | "window" | "bounds" | "scenario" | "dataset" | "note";
+    | "spill"
+    | "arguments"
+    | "column"
+    | "hazard"
+    | "indicator"
+    | "unit"
+    | "thresholds"
+    | "position"
+    | "window"
+    | "bounds"
+    | "scenario"
+    | "dataset"
+    | "note";
   label: string;
   text: string;
 }
@@ -77,7 +98,20 @@ export function splitArguments(text: string): string[] {
 
 const FORMULA = /^=\s*(?:_xldudf_)?RISK\.(SEARCH|SUMMARY|METRIC|IMPACT)\s*\((.*)\)\s*$/i;
 
-/** Reads the selected cell (the top-left of the selection) and explains it. */
+type RiskFunction = "SEARCH" | "SUMMARY" | "METRIC" | "IMPACT";
+
+/** Each function's parameter names, in order, to name a spilled row's arguments. */
+const PARAMETERS: Record<RiskFunction, readonly string[]> = {
+  SEARCH: SEARCH_PARAMETERS,
+  SUMMARY: SUMMARY_PARAMETERS,
+  METRIC: METRIC_PARAMETERS,
+  IMPACT: IMPACT_PARAMETERS,
+};
+
+/**
+ * Reads the selected cell (the top-left of the selection) and explains it: a RISK formula's own
+ * cell, a cell a RISK formula spilled into, or a score in a pasted summary sheet.
+ */
 export async function explainSelection(options: {
   client: RiskClient;
   run: ExcelRunner;
@@ -86,11 +120,24 @@ export async function explainSelection(options: {
   const { run } = options;
   const read = await run(async (context) => {
     const cell = await readSelectedCell(context);
-    const match = FORMULA.exec(cell.formula);
-    // Argument references are read from the workbook (the first cell of a range: the anchor's row).
+    const parent = typeof cell.spillParent === "object" && cell.spillParent !== null ? cell.spillParent : undefined;
+    const match = FORMULA.exec(parent?.formula ?? cell.formula);
+    // Argument references are read from the workbook: the cell the selected element pairs with, as
+    // the functions pair ranges (src/functions/columns.ts: a single value, or a one-row range, pairs
+    // with every row); for the formula's own cell, the first cell of a range.
     const args = match ? splitArguments(match[2]!) : [];
     const isReference = (arg: string) => /^[A-Za-z'$]/.test(arg) && !/^(TRUE|FALSE)$/i.test(arg);
-    const referenced = await readReferencedValues(context, args.filter(isReference), cell.sheetName);
+    const element = parent ?? { row: 0, column: 0 };
+    let single = true; // every argument one value: the call spills only RISK.SEARCH's all-hazards table
+    const referenced = await readReferencedValues(
+      context,
+      args.filter(isReference),
+      cell.sheetName,
+      (rows, columns) => {
+        if (rows > 1 || columns > 1) single = false;
+        return { row: pairedIndex(rows, element.row), column: pairedIndex(columns, element.column) };
+      },
+    );
     const values = args.map((arg): ArgumentValue => {
       if (isReference(arg)) return referenced.get(arg);
       if (arg === "") return null;
@@ -99,12 +146,109 @@ export async function explainSelection(options: {
       const n = Number(arg);
       return Number.isFinite(n) ? n : arg;
     });
-    return { ...cell, fn: match?.[1]?.toUpperCase(), args: values };
+    return { ...cell, parent, single, fn: match?.[1]?.toUpperCase() as RiskFunction | undefined, args: values };
   });
-  const question = read.fn
-    ? fromFormula(read.fn, read.args, read.formula)
-    : fromPasted(read.header, read.row, read.column, read.sheetName);
-  return explain(options.client, read.address, read.value, question, options.signal);
+  if (!read.fn) {
+    const fromSheet = () => fromPasted(read.header, read.row, read.column, read.sheetName);
+    if (read.spillParent !== "unknown")
+      return explain(options.client, read.address, read.value, fromSheet(), [], options.signal);
+    try {
+      return await explain(options.client, read.address, read.value, fromSheet(), [], options.signal);
+    } catch (error) {
+      if (!(error instanceof ExplainError)) throw error;
+      throw new ExplainError(
+        `${read.address} holds no formula, and this Excel cannot tell which formula spilled into it (that needs ` +
+          "ExcelApi 1.12): select the formula's own cell, the top-left cell of the spill, or a score in a pasted " +
+          "summary sheet.",
+      );
+    }
+  }
+  const formula = read.parent?.formula ?? read.formula;
+  const at = read.parent ?? { address: read.address, formula, row: 0, column: 0 };
+  if (read.fn === "SEARCH" && read.single && text(read.args[2]) === "")
+    return explainSearchTable(options.client, read.address, read.value, read.args, at, options.signal);
+  const lead: ExplainLine[] = [];
+  let source = formula;
+  if (read.parent) {
+    source = `${formula} in ${localAddress(read.parent.address)}`;
+    const place = `row ${read.parent.row + 1}${read.parent.column > 0 ? `, column ${read.parent.column + 1},` : ""}`;
+    lead.push(
+      { key: "spill", label: "Cell", text: `${read.address} is ${place} of the spill of ${source}` },
+      { key: "arguments", label: "Its arguments", text: namedArguments(read.fn, read.args) },
+    );
+  }
+  const question = { ...fromFormula(read.fn, read.args), source };
+  return explain(options.client, read.address, read.value, question, lead, options.signal);
+}
+
+/** "Sheet1!B2" → "B2": the anchor is on the selected cell's sheet. */
+function localAddress(address: string): string {
+  return address.slice(address.lastIndexOf("!") + 1);
+}
+
+/** "lat 51.5, lng -0.12, hazard floods, horizon 30yr": the arguments given, by parameter name. */
+function namedArguments(fn: RiskFunction, args: ArgumentValue[]): string {
+  return args
+    .map((value, i) => (text(value) === "" ? "" : `${PARAMETERS[fn][i] ?? `argument ${i + 1}`} ${text(value)}`))
+    .filter((part) => part !== "")
+    .join(", ");
+}
+
+/** What each column of RISK.SEARCH's all-hazards table holds (SEARCH_TABLE_HEADER), for its header cell. */
+function searchTableColumn(name: string): string {
+  const years = Number(/_(\d+)yr$/.exec(name)?.[1]);
+  const window = `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} (field notes)`;
+  if (name.startsWith("score_")) return `each hazard's point-search score at the ${years}yr horizon: ${window}`;
+  if (name.startsWith("label_"))
+    return `each hazard's label at the ${years}yr horizon, LOW or HIGH (the search labels only LOW and HIGH; field notes)`;
+  return "the hazard of each row, by its point-search name; select a score or label of the row to explain it";
+}
+
+/**
+ * A cell of RISK.SEARCH's all-hazards table (an empty hazard): a header row, then one row per hazard
+ * in the order of HAZARDS, with its score and label at 15 and 30 years (SEARCH_TABLE_HEADER). A
+ * header cell explains its column; any other cell, its row's hazard at its column's horizon.
+ */
+async function explainSearchTable(
+  client: RiskClient,
+  address: string,
+  value: ArgumentValue,
+  args: ArgumentValue[],
+  at: SpillParent,
+  signal?: AbortSignal,
+): Promise<Explanation> {
+  const source = `${at.formula} in ${localAddress(at.address)}`;
+  const column = SEARCH_TABLE_HEADER[at.column];
+  const hazard = at.row > 0 ? HAZARDS[at.row - 1] : undefined;
+  if (!column || (at.row > 0 && !hazard))
+    throw new ExplainError(`${address} is outside the all-hazards table of ${source}.`);
+  const point = `lat ${text(args[0])}, lng ${text(args[1])}, ${text(args[4]).toLowerCase() || "local"} extent`;
+  if (!hazard) {
+    return {
+      address,
+      value,
+      source,
+      lines: [
+        {
+          key: "spill",
+          label: "Cell",
+          text: `${address} is the header of column ${column} of the all-hazards table of ${source}`,
+        },
+        { key: "column", label: "Column", text: searchTableColumn(column) },
+        { key: "arguments", label: "Its arguments", text: point },
+      ],
+    };
+  }
+  const lead: ExplainLine[] = [
+    {
+      key: "spill",
+      label: "Cell",
+      text: `${address} is the ${hazard.search} row, column ${column}, of the all-hazards table of ${source}`,
+    },
+    { key: "arguments", label: "Its arguments", text: point },
+  ];
+  const years = Number(/_(\d+)yr$/.exec(column)?.[1]) || undefined;
+  return explain(client, address, value, { kind: "search", hazard, window: years, source }, lead, signal);
 }
 
 function text(value: ArgumentValue): string {
@@ -117,15 +261,12 @@ function needHazard(name: ArgumentValue, where: string): HazardNames {
   return hazard;
 }
 
-function fromFormula(fn: string, args: ArgumentValue[], formula: string): Question {
+/** What a RISK formula (one hazard) asks, from the arguments of the selected cell's own element. */
+function fromFormula(fn: RiskFunction, args: ArgumentValue[]): Omit<Question, "source"> {
   switch (fn) {
     case "SEARCH": {
       const horizon = Number(text(args[3]).replace(/yr$/i, ""));
-      if (text(args[2]) === "")
-        throw new ExplainError(
-          "This RISK.SEARCH spills a table of every hazard: select a cell of the table, or a formula with one hazard.",
-        );
-      return { kind: "search", hazard: needHazard(args[2]!, "The formula"), window: horizon, source: formula };
+      return { kind: "search", hazard: needHazard(args[2]!, "The formula"), window: horizon };
     }
     case "SUMMARY":
       return {
@@ -135,7 +276,6 @@ function fromFormula(fn: string, args: ArgumentValue[], formula: string): Questi
         entity: args[1],
         scenario: text(args[3]).toLowerCase() || "ssp245",
         window: Number(text(args[4]).replace(/yr$/i, "")) || 30,
-        source: formula,
       };
     case "METRIC":
       return {
@@ -145,7 +285,6 @@ function fromFormula(fn: string, args: ArgumentValue[], formula: string): Questi
         entity: args[1],
         scenario: text(args[2]).toLowerCase(),
         metric: text(args[4]).toLowerCase(),
-        source: formula,
       };
     default: {
       // IMPACT: the structural damage of a period (and bound).
@@ -158,7 +297,6 @@ function fromFormula(fn: string, args: ArgumentValue[], formula: string): Questi
         entity: args[1],
         scenario: text(args[3]).toLowerCase(),
         metric: `structural_damage_${text(args[4])}${suffix}`,
-        source: formula,
       };
     }
   }
@@ -213,10 +351,11 @@ async function explain(
   address: string,
   value: ArgumentValue,
   q: Question,
+  lead: readonly ExplainLine[],
   signal?: AbortSignal,
 ): Promise<Explanation> {
   const h = q.hazard;
-  const lines: ExplainLine[] = [];
+  const lines: ExplainLine[] = [...lead];
   const add = (key: ExplainLine["key"], label: string, line: string) => lines.push({ key, label, text: line });
   add("hazard", "Hazard", `${h.portfolio} (search: ${h.search}; extended summary: ${h.extended})`);
 

@@ -5,8 +5,9 @@ import { useTask } from "../hooks/useTask";
 import { TaskStatus } from "./TaskStatus";
 
 /**
- * Issue 17 item 3: "Explain" the selected RISK cell or pasted score: hazard, indicator, unit,
- * thresholds and where the value sits, window, bounds, scenario, dataset version.
+ * "Explain" the selected RISK cell (a spilled one as itself: its place in the
+ * spill and its own arguments) or pasted score: hazard, indicator, unit, thresholds and where the
+ * value sits, window, bounds, scenario, dataset version.
  */
 export function ExplainPanel() {
   const { client, run } = useServices();
@@ -14,7 +15,8 @@ export function ExplainPanel() {
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <Text size={200}>
-        Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell, or a score in a pasted summary sheet.
+        Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell (any cell of its spill), or a score in a pasted summary
+        sheet.
       </Text>
       <Button
         appearance="primary"
