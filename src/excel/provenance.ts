@@ -4,8 +4,10 @@
  *   its worksheet id and its record as JSON. The pane finds every pasted sheet from it.
  * - for a reader: the visible "Climate Risk sources" sheet, one row per pasted sheet (service,
  *   project, portfolio, operation, filters, dataset version and digest, rows, time, add-in version,
- *   static copy), rewritten from the records each time they change.
- * Neither holds the API key. Custom XML parts would also do, but a sheet is what the Excel fake,
+ *   static copy), rewritten from the records each time they change; each sheet name links to its
+ *   table (see {@link sheetLink}).
+ * Neither holds the API key. The store helpers (readStoreRows, addStoreSheet, writeStoreRows) serve
+ * the add-in's other very hidden stores too (src/excel/assetSources.ts). Custom XML parts would also do, but a sheet is what the Excel fake,
  * Excel on the web and every desktop Excel keep alike (ExcelApi 1.1 only).
  */
 import { quoteSheetName } from "../shaping/a1";
