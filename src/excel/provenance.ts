@@ -6,9 +6,10 @@
  *   project, portfolio, operation, filters, dataset version and digest, rows, time, add-in version,
  *   static copy), rewritten from the records each time they change; each sheet name links to its
  *   table (see {@link sheetLink}).
- * Neither holds the API key. The store helpers (readStoreRows, addStoreSheet, writeStoreRows) serve
- * the add-in's other very hidden stores too (src/excel/assetSources.ts). Custom XML parts would also do, but a sheet is what the Excel fake,
- * Excel on the web and every desktop Excel keep alike (ExcelApi 1.1 only).
+ * Neither holds the API key. Custom XML parts would also do, but a sheet is what the Excel fake,
+ * Excel on the web and every desktop Excel keep alike (ExcelApi 1.1 only). The store helpers
+ * (readStoreRows, addStoreSheet, writeStoreRows) serve the add-in's other very hidden stores too
+ * (src/excel/assetSources.ts).
  */
 import { quoteSheetName } from "../shaping/a1";
 import { TEXT_FORMAT } from "../shaping/safeCells";
