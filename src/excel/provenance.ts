@@ -4,10 +4,14 @@
  *   its worksheet id and its record as JSON. The pane finds every pasted sheet from it.
  * - for a reader: the visible "Climate Risk sources" sheet, one row per pasted sheet (service,
  *   project, portfolio, operation, filters, dataset version and digest, rows, time, add-in version,
- *   static copy), rewritten from the records each time they change.
+ *   static copy), rewritten from the records each time they change; each sheet name links to its
+ *   table (see {@link sheetLink}).
  * Neither holds the API key. Custom XML parts would also do, but a sheet is what the Excel fake,
- * Excel on the web and every desktop Excel keep alike (ExcelApi 1.1 only).
+ * Excel on the web and every desktop Excel keep alike (ExcelApi 1.1 only). The store helpers
+ * (readStoreRows, addStoreSheet, writeStoreRows) serve the add-in's other very hidden stores too
+ * (src/excel/assetSources.ts).
  */
+import { quoteSheetName } from "../shaping/a1";
 import { TEXT_FORMAT } from "../shaping/safeCells";
 import {
   PROVENANCE_STORE_SHEET,
@@ -34,29 +38,54 @@ const STORE_HEADER = ["sheetId", "record"];
 
 /** Reads every provenance record of the workbook. */
 export async function readProvenance(context: Excel.RequestContext): Promise<ProvenanceRead> {
-  const store = context.workbook.worksheets.getItemOrNullObject(PROVENANCE_STORE_SHEET);
-  await context.sync();
-  if (store.isNullObject) return { storeFound: false, records: [], problems: [] };
-  const used = store.getUsedRangeOrNullObject(true);
-  used.load("values, rowIndex, columnIndex");
-  await context.sync();
-  if (used.isNullObject) return { storeFound: true, records: [], problems: [] };
+  const rows = await readStoreRows(context, PROVENANCE_STORE_SHEET);
+  if (rows === null) return { storeFound: false, records: [], problems: [] };
   const records: ProvenanceRecord[] = [];
   const problems: string[] = [];
-  const values = used.values as CellValue[][];
-  values.forEach((row, i) => {
-    const sheetRow = used.rowIndex + i + 1;
-    if (sheetRow === 1) return; // header
-    const id = row[0 - used.columnIndex] ?? "";
-    const text = row[1 - used.columnIndex];
-    if (id === "" && (text === "" || text === undefined)) return;
+  for (const { sheetRow, cells } of rows) {
     try {
-      records.push(parseRecord(text, `Row ${sheetRow} of the provenance store`));
+      records.push(parseRecord(cells[1], `Row ${sheetRow} of the provenance store`));
     } catch (error) {
       problems.push((error as Error).message);
     }
-  });
+  }
   return { storeFound: true, records, problems };
+}
+
+/**
+ * The rows of a very hidden store sheet (this one, `_ClimateRiskFormulas`, `_ClimateRiskAssetSources`)
+ * under its header, each from column A with its 1-based sheet row; empty rows are skipped. Null when
+ * the workbook has no such sheet.
+ */
+export async function readStoreRows(
+  context: Excel.RequestContext,
+  storeName: string,
+): Promise<Array<{ sheetRow: number; cells: CellValue[] }> | null> {
+  const store = context.workbook.worksheets.getItemOrNullObject(storeName);
+  await context.sync();
+  if (store.isNullObject) return null;
+  const used = store.getUsedRangeOrNullObject(true);
+  used.load("values, rowIndex, columnIndex");
+  await context.sync();
+  if (used.isNullObject) return [];
+  const lead: CellValue[] = Array.from({ length: used.columnIndex }, () => "");
+  return (used.values as CellValue[][]).flatMap((row, i) => {
+    const sheetRow = used.rowIndex + i + 1;
+    if (sheetRow === 1 || row.every((v) => v === "" || v === null || v === undefined)) return []; // header, empty
+    return [{ sheetRow, cells: [...lead, ...row] }];
+  });
+}
+
+/** Adds the very hidden store sheet `storeName` (only add-ins see it; users cannot unhide it by mistake). */
+export function addStoreSheet(context: Excel.RequestContext, storeName: string): Excel.Worksheet {
+  const store = context.workbook.worksheets.add(storeName);
+  store.visibility = "VeryHidden" as Excel.SheetVisibility;
+  return store;
+}
+
+/** Queues a store sheet's whole content: its header, then `rows`, every non-empty string kept as text. */
+export function writeStoreRows(store: Excel.Worksheet, header: readonly string[], rows: readonly CellValue[][]): void {
+  writeTextBlock(store, [[...header], ...rows], header.length);
 }
 
 /**
@@ -71,10 +100,7 @@ export async function writeProvenance(
   let store = sheets.getItemOrNullObject(PROVENANCE_STORE_SHEET);
   let sources = sheets.getItemOrNullObject(SOURCES_SHEET);
   await context.sync();
-  if (store.isNullObject) {
-    store = sheets.add(PROVENANCE_STORE_SHEET);
-    store.visibility = "VeryHidden" as Excel.SheetVisibility; // only add-ins see it; users cannot unhide it by mistake
-  }
+  if (store.isNullObject) store = addStoreSheet(context, PROVENANCE_STORE_SHEET);
   if (sources.isNullObject) sources = sheets.add(SOURCES_SHEET);
   writeStore(store, records);
   await writeSources(context, sources, records);
@@ -82,8 +108,11 @@ export async function writeProvenance(
 
 /** Queues the store's rows: header, then one row per record (sheet id, JSON). */
 function writeStore(store: Excel.Worksheet, records: readonly ProvenanceRecord[]): void {
-  const storeRows: CellValue[][] = [STORE_HEADER, ...records.map((r) => [r.sheetId, serializeRecord(r)])];
-  writeTextBlock(store, storeRows, 2);
+  writeStoreRows(
+    store,
+    STORE_HEADER,
+    records.map((r) => [r.sheetId, serializeRecord(r)]),
+  );
 }
 
 /** Rewrites the Sources sheet from the records (and the static copies on record); syncs. */
@@ -93,11 +122,20 @@ async function writeSources(
   records: readonly ProvenanceRecord[],
 ): Promise<void> {
   const sourceRows: CellValue[][] = [SOURCES_HEADER, ...records.map(sourcesRow)];
+  const sheets = context.workbook.worksheets;
+  sheets.load("items/id, items/name");
+  // A link stays on a cell whose contents are cleared: drop the old ones before rows move.
+  sources.getRange().clear("RemoveHyperlinks" as Excel.ClearApplyTo);
   writeTextBlock(sources, sourceRows, SOURCES_HEADER.length);
   sources.getRangeByIndexes(0, 0, 1, SOURCES_HEADER.length).format.font.bold = true;
   sources.getRangeByIndexes(0, 0, sourceRows.length, SOURCES_HEADER.length).format.autofitColumns();
   // Below the list: which sheets hold static copies of RISK formulas, and since when.
-  const copies = await readStaticCopySummary(context);
+  const copies = await readStaticCopySummary(context); // its syncs load the sheets too: no round trip of its own
+  const nameById = new Map(sheets.items.map((s) => [s.id, s.name]));
+  records.forEach((record, i) => {
+    const link = sheetLink(record, nameById.get(record.sheetId));
+    if (link) sources.getCell(i + 1, 0).hyperlink = link;
+  });
   if (copies.length > 0) {
     const block: CellValue[][] = [STATIC_COPIES_HEADER, ...copies.map((c) => [c.sheetName, c.cells, c.takenAt])];
     const range = sources.getRangeByIndexes(sourceRows.length + 1, 0, block.length, STATIC_COPIES_HEADER.length);
@@ -108,6 +146,21 @@ async function writeSources(
     sources.getRangeByIndexes(sourceRows.length + 1, 0, 1, STATIC_COPIES_HEADER.length).format.font.bold = true;
   }
   await context.sync();
+}
+
+/**
+ * The link of a Sources row's sheet name to the pasted table: to the sheet by its id under its
+ * current name (a renamed sheet is still reached), quoted as Excel quotes it (`'My sheet'!A1:H41`).
+ * None for a sheet that no longer exists: its row stays, as plain text, rather than a link that
+ * answers "Reference isn't valid".
+ */
+export function sheetLink(record: ProvenanceRecord, currentName: string | undefined): Excel.RangeHyperlink | null {
+  if (currentName === undefined) return null;
+  return {
+    documentReference: `${quoteSheetName(currentName)}!${record.tableAddress}`,
+    textToDisplay: record.sheetName,
+    screenTip: `Go to the table ${record.tableName} on ${currentName}`,
+  };
 }
 
 /** Header of the Sources sheet's second block: sheets whose RISK formulas were converted to values. */

@@ -58,6 +58,8 @@ export interface ProvenanceRecord extends PasteProvenance {
 export const PROVENANCE_STORE_SHEET = "_ClimateRiskProvenance";
 /** Name of the very hidden sheet that keeps formulas replaced by a static copy (see src/excel/staticCopies.ts). */
 export const FORMULA_STORE_SHEET = "_ClimateRiskFormulas";
+/** Name of the very hidden sheet that keeps where portfolios' assets are (see src/excel/assetSources.ts). */
+export const ASSET_SOURCES_STORE_SHEET = "_ClimateRiskAssetSources";
 /** Name of the visible sheet listing every pasted sheet for a reader. */
 export const SOURCES_SHEET = "Climate Risk sources";
 

@@ -8,6 +8,7 @@ import { RiskClient, type Asset } from "../../src/api";
 import { syncRangeToPortfolio, type SyncStep } from "../../src/taskpane/actions/sync";
 import { StepError } from "../../src/taskpane/actions/types";
 import { createFakeExcel } from "../../testing/fake-excel";
+import { userSheetsOf } from "../taskpane/support";
 import { recordFigures } from "./support/figures";
 import { closingFetch, startDrillService, type DrillService } from "./support/service";
 
@@ -133,7 +134,7 @@ test.each(CASES)(
     expect(retried).toMatchObject({ outcome: "synced", assetCount: 4 });
     expect(withoutName(await client.portfolios.assets(portfolio).all())).toEqual(cleanAssets);
     expect((await client.portfolios.list()).filter((p) => p.portfolio_name === portfolio)).toHaveLength(1);
-    expect(fake.snapshot()).toEqual(before);
+    expect(userSheetsOf(fake)).toEqual(before); // the successful retry adds only the record of where the assets are
     figures[`${step}/${kind}`] = { retryUploaded: retried.outcome === "synced" && retried.uploaded };
   },
 );

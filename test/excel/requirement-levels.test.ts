@@ -17,7 +17,7 @@ import { readSelection } from "../../src/excel/readRange";
 import { syncRangeToPortfolio } from "../../src/taskpane/actions/sync";
 import type { RiskClient } from "../../src/api/client";
 import type { RunningEmulator } from "../../emulator/server";
-import { countRequests, emulatorStats, startTestService } from "../taskpane/support";
+import { countRequests, emulatorStats, startTestService, userSheetsOf } from "../taskpane/support";
 
 /** A fake Excel at `level` whose Office.context.requirements is installed globally until the test ends. */
 function excelAt(level: RequirementLevel | undefined): FakeExcel {
@@ -142,7 +142,7 @@ describe("sync from a selection, end to end, as older Excel builds run it", () =
     fake.setValues("Sites", "A1:E4", SITES);
     prepare(fake);
     fake.setSelection("Sites", "A1:E4");
-    const before = fake.snapshot();
+    const before = userSheetsOf(fake);
     const result = await syncRangeToPortfolio({
       client,
       run: (batch) => fake.run(batch),
@@ -150,7 +150,7 @@ describe("sync from a selection, end to end, as older Excel builds run it", () =
       portfolio,
       confirmReplace: never,
     });
-    expect(fake.snapshot()).toEqual(before); // a sync never changes the sheet
+    expect(userSheetsOf(fake)).toEqual(before); // a sync never changes the user's sheets
     return result;
   }
 

@@ -8,7 +8,7 @@ import type { RiskClient } from "../../src/api/client";
 import type { RunningEmulator } from "../../emulator/server";
 import { columnLetters as col, parseA1 } from "../../src/shaping/a1";
 import { ImpactInputError } from "../../src/shaping/financialImpact";
-import { forgetAssetSources, rememberAssetSource } from "../../src/taskpane/actions/asset-sources";
+import { rememberAssetSource } from "../../src/taskpane/actions/asset-sources";
 import { pasteFinancialImpact } from "../../src/taskpane/actions/impact";
 import type { FakeExcel } from "../../testing/fake-excel";
 import { importPortfolio } from "../functions/support/emulator";
@@ -30,7 +30,6 @@ beforeAll(async () => {
   await importPortfolio(client, "impact-test", CSV);
 });
 afterAll(() => emulator.close());
-afterEach(() => forgetAssetSources());
 
 /**
  * The value of a cell, following `=ref` chains; a loss formula `=IF(COUNT(v,d)=2,v*d,NA())` evaluated on its two cells.
@@ -158,7 +157,7 @@ test("a value column the user picks in the synced range is matched by entity_id;
     ];
     await context.sync();
   });
-  rememberAssetSource("impact-test", "Sites!A1:C5", "synced");
+  await rememberAssetSource(run, "impact-test", "Sites!A1:C5", "synced");
   const result = await pasteFinancialImpact({
     client,
     run,

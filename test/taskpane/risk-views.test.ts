@@ -6,7 +6,7 @@
 import type { RiskClient } from "../../src/api/client";
 import type { RunningEmulator } from "../../emulator/server";
 import { columnLetters as col } from "../../src/shaping/a1";
-import { forgetAssetSources, rememberAssetSource, selectAssetRow } from "../../src/taskpane/actions/asset-sources";
+import { rememberAssetSource, selectAssetRow } from "../../src/taskpane/actions/asset-sources";
 import { pasteAssets } from "../../src/taskpane/actions/portfolios";
 import {
   listOverlays,
@@ -26,7 +26,6 @@ beforeAll(async () => {
   ({ emulator, client } = await startTestService());
 });
 afterAll(() => emulator.close());
-afterEach(() => forgetAssetSources());
 
 test("risk matrix: assets × hazards with labels coloured by conditional formats, scenario and window in the title, plus a stacked chart of counts", async () => {
   const { fake, run } = newWorkbook();
@@ -134,7 +133,7 @@ test("click-to-select: the asset's row in a synced range, or in a pasted asset l
     ["y", assets[2].entity_id, 2],
     ["z", assets[1].entity_id, 3],
   ]);
-  rememberAssetSource(PORTFOLIO, "Sites!B2:D5", "synced");
+  await rememberAssetSource(run, PORTFOLIO, "Sites!B2:D5", "synced");
   expect(await selectAssetRow(run, PORTFOLIO, assets[2].entity_id, 2)).toEqual({ selected: "Sites!B4:D4" });
   expect(fake.selectionAddress()).toBe("Sites!B4:D4");
   expect(fake.activeSheetName()).toBe("Sites");

@@ -1,7 +1,7 @@
 import { RiskClient } from "../../src/api/client";
 import type { ConnectionConfig } from "../../src/api/config";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
-import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
+import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../testing/fake-excel";
 import type { ExcelRunner } from "../../src/taskpane/actions/types";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 
@@ -62,6 +62,15 @@ export const drainingFetch: typeof fetch = (input, init) => {
 export function newWorkbook(options: { firstSheetName?: string } = {}): { fake: FakeExcel; run: ExcelRunner } {
   const fake = createFakeExcel({ firstSheetName: options.firstSheetName });
   return { fake, run: (batch) => fake.run(batch) };
+}
+
+/**
+ * The workbook as its user sees it: the snapshot without the add-in's very hidden store sheets
+ * (a successful sync records in one where the portfolio's assets are, for the map).
+ */
+export function userSheetsOf(fake: FakeExcel): WorkbookSnapshot {
+  const snapshot = fake.snapshot();
+  return { ...snapshot, sheets: snapshot.sheets.filter((s) => s.visibility !== "VeryHidden") };
 }
 
 /** Request counts per route from the emulator's admin endpoint. */

@@ -10,8 +10,17 @@ import {
   type SyncStep,
 } from "../../src/taskpane/actions/sync";
 import { CancelledError, StepError } from "../../src/taskpane/actions/types";
+import { syncedRangesOf } from "../../src/taskpane/actions/asset-sources";
 import type { RunningEmulator } from "../../emulator/server";
-import { countRequests, drainingFetch, emulatorStats, newWorkbook, routeCount, startTestService } from "./support";
+import {
+  countRequests,
+  drainingFetch,
+  emulatorStats,
+  newWorkbook,
+  routeCount,
+  startTestService,
+  userSheetsOf,
+} from "./support";
 
 /**
  * "Sync a range to a portfolio" end to end: the fake workbook holds the range, the emulator is
@@ -58,7 +67,7 @@ const never = async (): Promise<boolean> => {
 
 test("a selection becomes a new portfolio with risk data; the sheet is unchanged; a second sync uploads nothing", async () => {
   const { fake, run } = workbookWithSites();
-  const before = fake.snapshot();
+  const before = userSheetsOf(fake);
   const messages: string[] = [];
   const result = await syncRangeToPortfolio({
     client,
@@ -77,7 +86,8 @@ test("a selection becomes a new portfolio with risk data; the sheet is unchanged
     uploaded: true,
     address: "Sites!A1:F4",
   });
-  expect(fake.snapshot()).toEqual(before);
+  expect(userSheetsOf(fake)).toEqual(before);
+  expect(await syncedRangesOf(run, "my_sites")).toEqual(["Sites!A1:F4"]); // recorded in the workbook, for the map
   expect(messages.some((m) => m.startsWith("Creating portfolio my_sites"))).toBe(true);
   expect(messages.some((m) => m.startsWith("Uploading 3 assets"))).toBe(true);
 
@@ -100,7 +110,7 @@ test("a selection becomes a new portfolio with risk data; the sheet is unchanged
   });
   expect(again).toMatchObject({ outcome: "synced", created: false, uploaded: false });
   expect(countRequests(await emulatorStats(emulator), "POST /api/portfolios/:portfolio_name/assets/import")).toBe(1);
-  expect(fake.snapshot()).toEqual(before);
+  expect(userSheetsOf(fake)).toEqual(before);
 });
 
 test("a bad range lists every problem with its cell and sends nothing; a click selects the cell", async () => {
@@ -112,7 +122,7 @@ test("a bad range lists every problem with its cell and sends nothing; a click s
     ["D", "text lng", 12, "east"],
     ["E", "blank lat", "", 23],
   ]);
-  const before = fake.snapshot();
+  const before = userSheetsOf(fake);
   const result = await syncRangeToPortfolio({
     client,
     run,
@@ -126,7 +136,7 @@ test("a bad range lists every problem with its cell and sends nothing; a click s
   expect(cells).toEqual(expect.arrayContaining(["A3", "C4", "D5", "C6"]));
   for (const p of problems) expect(p.address).toMatch(/^Sites!/);
   expectNothingSent(await emulatorStats(emulator));
-  expect(fake.snapshot()).toEqual(before);
+  expect(userSheetsOf(fake)).toEqual(before);
 
   const lat = problems.find((p) => p.cell === "C4")!;
   await selectProblemCell(run, lat.address);
@@ -217,7 +227,7 @@ test.each<[SyncStep, string, RegExp]>([
   "a failure while %s names that step, leaves the sheet as it was, and a retry ends in the same portfolio without duplicates",
   async (step, method, path) => {
     const { fake, run } = workbookWithSites();
-    const before = fake.snapshot();
+    const before = userSheetsOf(fake);
     // The first GET of the portfolio is the existence check; fail the one after the upload for "poll".
     const failingClient = step === "poll" ? clientFailingAfterUpload() : clientFailingOnce(method, path);
     const error = await syncRangeToPortfolio({
@@ -231,7 +241,7 @@ test.each<[SyncStep, string, RegExp]>([
     expect(error).toBeInstanceOf(StepError);
     expect((error as StepError).step).toBe(step);
     expect((error as StepError).cause).toBeInstanceOf(ServerError);
-    expect(fake.snapshot()).toEqual(before);
+    expect(fake.snapshot()).toEqual(before); // nothing at all, not even a record of where the assets are
 
     const retried = await syncRangeToPortfolio({
       client,
@@ -245,7 +255,7 @@ test.each<[SyncStep, string, RegExp]>([
     const assets = await client.portfolios.assets("retry_me").all();
     expect(assets.map((a) => a.entity_id)).toEqual(["S-1", "S-2", "S-3"]);
     expect((await client.portfolios.list()).filter((p) => p.portfolio_name === "retry_me")).toHaveLength(1);
-    expect(fake.snapshot()).toEqual(before);
+    expect(userSheetsOf(fake)).toEqual(before);
   },
 );
 

@@ -15,6 +15,21 @@ export interface CellModel {
   value: FakeCellValue;
   formula?: string;
   numberFormat?: string;
+  /** `range.hyperlink` as set (Excel.RangeHyperlink, ExcelApi 1.7): a URL or a place in the workbook. */
+  hyperlink?: FakeHyperlink;
+}
+
+/**
+ * Excel.RangeHyperlink: `address` is a URL target, `documentReference` a place in the workbook
+ * (`'Sheet name'!A1`), `screenTip` the hover text, `textToDisplay` the text of the range's top-left
+ * cell. Excel does not check a document reference when it is set (a link to a missing sheet is
+ * kept, and says "Reference isn't valid" when clicked); neither does the fake.
+ */
+export interface FakeHyperlink {
+  address?: string;
+  documentReference?: string;
+  screenTip?: string;
+  textToDisplay?: string;
 }
 
 /** A table on a sheet; `rect` includes the header row. */
@@ -397,15 +412,54 @@ export class WorkbookModel {
     this.note({ kind: "formats", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
   }
 
+  /**
+   * `range.clear(applyTo)`, as Excel.ClearApplyTo describes it: "Contents" keeps formatting and
+   * hyperlinks (as the Delete key does), "Formats" keeps values and hyperlinks, "Hyperlinks" clears
+   * only the links, "RemoveHyperlinks" the links and formatting, "All" everything.
+   */
   clear(sheet: SheetModel, rect: Rect, what: string): void {
+    const links = what === "All" || what === "Hyperlinks" || what === "RemoveHyperlinks";
+    const contents = what === "All" || what === "Contents";
+    const formats = what === "All" || what === "Formats" || what === "RemoveHyperlinks";
     sheet.forEachStored(rect, (cell) => {
-      if (what !== "Formats") {
+      if (contents) {
         cell.value = "";
         cell.formula = undefined;
       }
-      if (what !== "Contents") cell.numberFormat = undefined;
+      if (formats) cell.numberFormat = undefined;
+      if (links) cell.hyperlink = undefined;
     });
     this.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
+  }
+
+  /**
+   * `range.hyperlink = link`: every cell of the range links to the target; `textToDisplay`, when
+   * given, becomes the text of the top-left cell (Excel.RangeHyperlink). Only the four documented
+   * fields are accepted.
+   */
+  writeHyperlink(sheet: SheetModel, rect: Rect, link: unknown): void {
+    if (typeof link !== "object" || link === null) throw invalidArgument("A hyperlink must be an object.", "hyperlink");
+    const fields = ["address", "documentReference", "screenTip", "textToDisplay"];
+    for (const [key, value] of Object.entries(link)) {
+      if (!fields.includes(key)) throw invalidArgument(`RangeHyperlink has no field '${key}'.`, "hyperlink");
+      if (value !== undefined && typeof value !== "string")
+        throw invalidArgument(`RangeHyperlink.${key} must be a string.`, "hyperlink");
+    }
+    const stored = { ...(link as FakeHyperlink) };
+    for (let r = 0; r < rect.rows; r++)
+      for (let c = 0; c < rect.cols; c++) sheet.cellForWrite(rect.row + r, rect.col + c).hyperlink = { ...stored };
+    if (stored.textToDisplay !== undefined) {
+      const corner = sheet.cellForWrite(rect.row, rect.col);
+      corner.value = stored.textToDisplay; // shown as typed: a display text is never parsed
+      corner.formula = undefined;
+    }
+    this.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
+  }
+
+  /** The hyperlink of the range's top-left cell, or an empty object when it has none. */
+  readHyperlink(sheet: SheetModel, rect: Rect): FakeHyperlink {
+    const link = sheet.cell(rect.row, rect.col)?.hyperlink;
+    return link ? { ...link } : {};
   }
 
   /** Read a property of every cell in a rectangle as a 2-D array. */

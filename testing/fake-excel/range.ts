@@ -24,6 +24,7 @@ const RANGE_SCALARS = [
   "columnCount",
   "columnIndex",
   "formulas",
+  "hyperlink",
   "numberFormat",
   "rowCount",
   "rowIndex",
@@ -63,6 +64,8 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
         return rect.col;
       case "cellCount":
         return rect.rows * rect.cols;
+      case "hyperlink":
+        return this.model.readHyperlink(sheet, rect);
       case "values":
       case "formulas":
       case "numberFormat":
@@ -119,6 +122,14 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
   }
   set numberFormat(v: unknown[][]) {
     this.set("numberFormat", v, (t) => this.model.writeNumberFormat(t.sheet, t.rect, v));
+  }
+
+  /** The range's hyperlink (Excel.RangeHyperlink, ExcelApi 1.7): the top-left cell's when read. */
+  get hyperlink(): unknown {
+    return this.get("hyperlink");
+  }
+  set hyperlink(link: unknown) {
+    this.set("hyperlink", link, (t) => this.model.writeHyperlink(t.sheet, t.rect, link));
   }
 
   /** A range relative to this one, found at sync time. */

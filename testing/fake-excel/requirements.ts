@@ -70,6 +70,7 @@ export const FAKE_API_SETS: Readonly<Record<string, readonly [set: string, versi
   "Range.getIntersectionOrNullObject": ["ExcelApi", "1.4"],
   "Range.getResizedRange": ["ExcelApi", "1.2"],
   "Range.conditionalFormats": ["ExcelApi", "1.6"],
+  "Range.hyperlink": ["ExcelApi", "1.7"],
   "RangeAreas.address": ["ExcelApi", "1.9"],
   "RangeAreas.areaCount": ["ExcelApi", "1.9"],
   "ConditionalFormatCollection.add": ["ExcelApi", "1.6"],
@@ -187,12 +188,20 @@ export function guardApiSets(prototype: object, excelClass: string): void {
       });
     } else if (descriptor.get) {
       const getter = descriptor.get;
+      const setter = descriptor.set;
       Object.defineProperty(prototype, member, {
         ...descriptor,
         get: function guarded(this: object) {
           check(this);
           return getter.call(this);
         },
+        // A settable property (range.hyperlink) is refused on write too, as office.js does.
+        ...(setter && {
+          set: function guarded(this: object, value: unknown) {
+            check(this);
+            setter.call(this, value);
+          },
+        }),
       });
     }
   }

@@ -1,44 +1,53 @@
 /**
  * Where a portfolio's assets live in the workbook, so the map can select an asset's row: a range
- * synced to the portfolio, or an asset list pasted from it. Kept for the session (the pane's
- * lifetime); a sheet deleted or edited since is found out when the row is looked up.
+ * synced to the portfolio, or an asset list pasted from it. Kept in the workbook itself
+ * (src/excel/assetSources.ts), so they outlive the pane and travel with the file; the pane holds
+ * nothing in memory. A sheet deleted or edited since is found out when the row is looked up.
  */
+import {
+  forgetAssetSourcesOf,
+  readAssetSources,
+  recordAssetSource,
+  type AssetSourceKind,
+} from "../../excel/assetSources";
 import { readValuesAt } from "../../excel/cellsByAddress";
 import { selectCell } from "../../excel/selectCell";
 import { parseA1, qualify, rangeA1 } from "../../shaping/a1";
 import type { ExcelRunner } from "./types";
 
-/** How a range came to hold a portfolio's assets. */
-export type AssetSourceKind = "synced" | "pasted";
-
-/** Per portfolio (lower case), the ranges holding its assets, the newest last. */
-const sources = new Map<string, Array<{ address: string; kind: AssetSourceKind }>>();
+export type { AssetSourceKind };
 
 /**
- * Records the sheet-qualified address (header row first) holding the portfolio's assets: a range
- * synced to it, or its asset list pasted into a sheet.
+ * Records in the workbook the sheet-qualified address (header row first) holding the portfolio's
+ * assets: a range synced to it, or its asset list pasted into a sheet.
  */
-export function rememberAssetSource(portfolio: string, address: string, kind: AssetSourceKind): void {
-  const key = portfolio.toLowerCase();
-  const list = (sources.get(key) ?? []).filter((s) => s.address !== address);
-  list.push({ address, kind });
-  sources.set(key, list);
+export function rememberAssetSource(
+  run: ExcelRunner,
+  portfolio: string,
+  address: string,
+  kind: AssetSourceKind,
+): Promise<void> {
+  return run((context) => recordAssetSource(context, { portfolio: portfolio.toLowerCase(), address, kind }));
 }
 
 /** The newest recorded address of the portfolio's assets, if any (where the map selects rows). */
-export function assetSourceOf(portfolio: string): string | undefined {
-  return sources.get(portfolio.toLowerCase())?.at(-1)?.address;
+export async function assetSourceOf(run: ExcelRunner, portfolio: string): Promise<string | undefined> {
+  return (await recordsOf(run, portfolio)).at(-1)?.address;
 }
 
-/** The ranges synced to the portfolio from this pane (the delete confirmation names them). */
-export function syncedRangesOf(portfolio: string): string[] {
-  return (sources.get(portfolio.toLowerCase()) ?? []).filter((s) => s.kind === "synced").map((s) => s.address);
+/** The ranges synced to the portfolio, as recorded in this workbook (the delete confirmation names them). */
+export async function syncedRangesOf(run: ExcelRunner, portfolio: string): Promise<string[]> {
+  return (await recordsOf(run, portfolio)).filter((s) => s.kind === "synced").map((s) => s.address);
 }
 
-/** Forgets the recorded sources of one portfolio (it was deleted), or of all (tests). */
-export function forgetAssetSources(portfolio?: string): void {
-  if (portfolio === undefined) sources.clear();
-  else sources.delete(portfolio.toLowerCase());
+/** Forgets, in the workbook, where the portfolio's assets are (it was deleted). */
+export function forgetAssetSources(run: ExcelRunner, portfolio: string): Promise<void> {
+  return run((context) => forgetAssetSourcesOf(context, portfolio.toLowerCase()));
+}
+
+function recordsOf(run: ExcelRunner, portfolio: string) {
+  const key = portfolio.toLowerCase();
+  return run(async (context) => (await readAssetSources(context)).filter((r) => r.portfolio === key));
 }
 
 /** What selecting an asset's row found. */
@@ -55,7 +64,7 @@ export async function selectAssetRow(
   entityId: string,
   portfolioIndex: number,
 ): Promise<SelectOutcome> {
-  const address = assetSourceOf(portfolio);
+  const address = await assetSourceOf(run, portfolio);
   if (!address) return { notFound: `No sheet of ${portfolio}'s assets is known in this workbook.` };
   const a = parseA1(address);
   if (a.sheet === undefined) return { notFound: `The recorded range ${address} names no sheet.` };

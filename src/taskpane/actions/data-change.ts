@@ -32,18 +32,18 @@ export async function refreshAfterChange(options: {
 export interface PortfolioUsage {
   /** RISK.* cells whose formula names the portfolio (as a text argument), and their sheets. */
   riskCells: RiskCellCount;
-  /** Ranges synced to the portfolio from this pane since it opened (e.g. `Sites!A1:D40`). */
+  /** Ranges synced to the portfolio, as recorded in this workbook (e.g. `Sites!A1:D40`). */
   syncedRanges: string[];
 }
 
 /**
  * Finds where a portfolio is used: RISK.* formulas that name it ("name" as a text argument; a name
- * held in another cell is not seen) and ranges synced to it from this pane.
+ * held in another cell is not seen) and the ranges synced to it, as recorded in the workbook.
  */
 export async function findPortfolioUsage(run: ExcelRunner, portfolio: string): Promise<PortfolioUsage> {
   const quoted = `"${portfolio.toLowerCase()}"`;
   const riskCells = await run((context) =>
     countRiskCells(context, (formula) => formula.toLowerCase().includes(quoted)),
   );
-  return { riskCells, syncedRanges: syncedRangesOf(portfolio) };
+  return { riskCells, syncedRanges: await syncedRangesOf(run, portfolio) };
 }

@@ -131,10 +131,10 @@ async function readValueColumn(
   header: string,
   items: readonly ExtendedSummaryItem[],
 ): Promise<ValueSource> {
-  const address = assetSourceOf(portfolio);
+  const address = await assetSourceOf(run, portfolio);
   if (!address)
     throw new ImpactInputError(
-      `No range synced to ${portfolio} is known in this session: ` +
+      `No range synced to ${portfolio} is known in this workbook: ` +
         "sync it first, or use a label:price or label:value column.",
     );
   const snapshot = await run((context) => readAddress(context, address));

@@ -28,7 +28,7 @@ export async function deletePortfolio(options: {
 }): Promise<MessageResponse> {
   const { client, portfolio, signal } = options;
   const answer = await client.portfolios.delete(portfolio, { signal });
-  forgetAssetSources(portfolio);
+  if (options.run) await forgetAssetSources(options.run, portfolio); // the workbook's records of it go too
   await refreshAfterChange({ run: options.run, forget: options.forget, change: { kind: "portfolio", portfolio } });
   return answer;
 }
@@ -90,6 +90,6 @@ export async function pasteAssets(
       },
     ),
   ).catch(rethrowIfCancelled(signal));
-  rememberAssetSource(portfolio, qualify(written.sheetName, written.tableAddress), "pasted"); // the map selects rows here
+  await rememberAssetSource(run, portfolio, qualify(written.sheetName, written.tableAddress), "pasted"); // the map selects rows here
   return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
 }

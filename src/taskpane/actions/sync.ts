@@ -244,7 +244,8 @@ export async function syncRangeToPortfolio(
   if (rowCount > MAX_ASSETS) return { ...(await syncSplit(input, options)), address: snapshot.address };
   const result = await syncAssets(input, options);
   if (result.outcome === "synced") {
-    rememberAssetSource(result.portfolio, snapshot.address, "synced"); // the map selects rows here; delete names it
+    // The map selects rows here; the delete confirmation names it (kept in the workbook).
+    await rememberAssetSource(options.run, result.portfolio, snapshot.address, "synced");
     // New assets (or a new portfolio): RISK cells reading it fetch again, now that risk data is there.
     if (options.forget && (result.uploaded || result.created)) {
       options.onProgress?.({ message: "Recalculating the RISK cells…", fraction: 1 });
@@ -281,7 +282,7 @@ function countAssetRows(values: RangeSnapshot["values"], totalRows: number): num
  * row order: the whole range is validated first (nothing is sent when a problem exists), then each
  * part is synced as a sync of its own (asked before replacing, skipped when identical).
  */
-async function syncSplit(input: AssetRangeInput, options: SyncOptions): Promise<SyncResult> {
+async function syncSplit(input: AssetRangeInput, options: SyncOptions & { run: ExcelRunner }): Promise<SyncResult> {
   const validation = validateAssetRange({ ...input, maxAssets: MAX_SPLIT_PARTS * MAX_ASSETS });
   if (validation.problems.length > 0) return { outcome: "invalid", problems: validation.problems };
   const rows = validation.assets;
@@ -299,7 +300,7 @@ async function syncSplit(input: AssetRangeInput, options: SyncOptions): Promise<
         }));
     const result = await syncValidRows(chunk, validation.labelKeys, { ...options, portfolio: name, onProgress });
     parts.push(result);
-    if (result.outcome === "synced") rememberAssetSource(name, input.address, "synced");
+    if (result.outcome === "synced") await rememberAssetSource(options.run, name, input.address, "synced");
   }
   return { outcome: "split", portfolio: options.portfolio, assetCount: rows.length, parts };
 }
