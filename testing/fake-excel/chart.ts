@@ -1,8 +1,8 @@
 /** Charts of the fake: recorded with their type, source range and series, never drawn. */
 import { FakeClientObject, FakeRequestContext } from "./context";
-import { invalidArgument } from "./errors";
-import { formatAddress } from "./a1";
-import { FakeCollection } from "./collection";
+import { invalidArgument, propertyNotLoaded } from "./errors";
+import { formatAddress, parseLocal, splitSheet } from "./a1";
+import { FakeClientResult, FakeCollection } from "./collection";
 import type { ChartModel, SheetModel } from "./model";
 import { FakeRange } from "./range";
 import { recorder } from "./recorder";
@@ -74,9 +74,33 @@ export class FakeChart extends FakeClientObject<ChartModel> {
   }
 }
 
-/** chart.series: add(name) and per-series setValues / setXAxisValues. */
+/** chart.series: add(name), load() of the items, and per-series setValues / setXAxisValues. */
 export class FakeChartSeriesCollection {
+  private loaded: FakeChartSeries[] | undefined;
+
   constructor(private readonly chart: FakeChart) {}
+
+  /** The series listed by the last load(), after its sync. */
+  get items(): FakeChartSeries[] {
+    if (!this.loaded) throw propertyNotLoaded("ChartSeriesCollection", "items");
+    return this.loaded;
+  }
+
+  /** Lists the chart's series at sync. */
+  load(): this {
+    this.chart.context.enqueue({
+      name: "load",
+      target: "chart.series",
+      apply: () => {
+        const count = this.chart.resolve().series.length;
+        return () => {
+          this.loaded = Array.from({ length: count }, (_, i) => new FakeChartSeries(this.chart, () => i));
+          return count;
+        };
+      },
+    });
+    return this;
+  }
 
   add(name?: string): FakeChartSeries {
     const holder: { index?: number } = {};
@@ -124,6 +148,35 @@ export class FakeChartSeries {
       s.name = value;
     });
   }
+  /**
+   * The address a dimension of the series reads (ExcelApi 1.15,
+   * excel.chartseries#excel-excel-chartseries-getdimensiondatasourcestring-member(1)): "Values", or
+   * "Categories" / "XValues" for what setXAxisValues set. A series made by charts.add reads its row
+   * (seriesBy Rows) or column of the chart's source data until setValues replaces it.
+   */
+  getDimensionDataSourceString(dimension: string): FakeClientResult<string> {
+    const result = new FakeClientResult<string>();
+    this.chart.context.enqueue({
+      name: "series.getDimensionDataSourceString",
+      target: "chart.series",
+      payload: dimension,
+      apply: () => {
+        const c = this.chart.resolve();
+        const i = this.index();
+        if (i === undefined || i >= c.series.length) throw invalidArgument("The series does not exist.");
+        const s = c.series[i];
+        let address: string;
+        if (dimension === "Values") address = s.values ?? sourceLine(c, i);
+        else if (dimension === "Categories" || dimension === "XValues") address = s.xValues ?? "";
+        else throw invalidArgument(`The fake cannot read the ${dimension} of a series.`);
+        return () => {
+          result.deliver(address);
+          return address;
+        };
+      },
+    });
+    return result;
+  }
   setValues(range: FakeRange): void {
     this.update("series.setValues", null, (s) => {
       const t = range.resolve();
@@ -138,6 +191,17 @@ export class FakeChartSeries {
       s.xValues = formatAddress(t.sheet.name, t.rect);
     });
   }
+}
+
+/** Row (seriesBy Rows) or column `index` of a chart's source data: the values of its series `index`. */
+function sourceLine(c: ChartModel, index: number): string {
+  const { sheet, local } = splitSheet(c.sourceAddress);
+  const rect = parseLocal(local);
+  const line =
+    c.seriesBy === "Rows" || (c.seriesBy === "Auto" && rect.cols > rect.rows)
+      ? { row: rect.row + index, col: rect.col, rows: 1, cols: rect.cols }
+      : { row: rect.row, col: rect.col + index, rows: rect.rows, cols: 1 };
+  return formatAddress(sheet ?? "", line);
 }
 
 /** worksheet.charts. */

@@ -99,6 +99,9 @@ export const FAKE_API_SETS: Readonly<Record<string, readonly [set: string, versi
   "ColorScaleConditionalFormat.criteria": ["ExcelApi", "1.6"],
   "Table.resize": ["ExcelApi", "1.13"],
   "Range.getSpillingToRangeOrNullObject": ["ExcelApi", "1.12"],
+  "ConditionalFormat.getRangeOrNullObject": ["ExcelApi", "1.6"],
+  "ConditionalFormat.setRanges": ["ExcelApi", "1.17"],
+  "ChartSeries.getDimensionDataSourceString": ["ExcelApi", "1.15"],
 };
 
 /** Members the fake records through recorder.ts rather than a class, by the path it records them under. */
