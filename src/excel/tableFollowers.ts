@@ -173,8 +173,9 @@ function movedLine(old: Rect, at: TableGeometry): Rect | undefined {
   let next: Rect | undefined;
   if (old.rows === 1) {
     if (top > at.newBody) return undefined; // its row is gone
-    const first = at.columnOf(start);
     const lastOld = start + old.cols - 1;
+    // Its first column, or the first of its columns still in the table (a narrower result).
+    const first = Array.from({ length: old.cols }, (_, i) => at.columnOf(start + i)).find((c) => c !== undefined);
     const last = lastOld === at.oldLastData ? at.newLastData : at.columnOf(lastOld);
     if (first === undefined || last === undefined || last < first) return undefined;
     next = { row: old.row, col: at.col + first, rows: 1, cols: last - first + 1 };

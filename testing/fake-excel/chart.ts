@@ -92,7 +92,9 @@ export class FakeChartSeriesCollection {
       name: "load",
       target: "chart.series",
       apply: () => {
-        const count = this.chart.resolve().series.length;
+        // A chart made by charts.add has a series per row (or column) of its source until series are added.
+        const c = this.chart.resolve();
+        const count = Math.max(c.series.length, sourceSeriesCount(c));
         return () => {
           this.loaded = Array.from({ length: count }, (_, i) => new FakeChartSeries(this.chart, () => i));
           return count;
@@ -163,8 +165,9 @@ export class FakeChartSeries {
       apply: () => {
         const c = this.chart.resolve();
         const i = this.index();
-        if (i === undefined || i >= c.series.length) throw invalidArgument("The series does not exist.");
-        const s = c.series[i];
+        if (i === undefined || i >= Math.max(c.series.length, sourceSeriesCount(c)))
+          throw invalidArgument("The series does not exist.");
+        const s = c.series[i] ?? {};
         let address: string;
         if (dimension === "Values") address = s.values ?? sourceLine(c, i);
         else if (dimension === "Categories" || dimension === "XValues") address = s.xValues ?? "";
@@ -193,14 +196,22 @@ export class FakeChartSeries {
   }
 }
 
+function sourceSeriesCount(c: ChartModel): number {
+  const rect = parseLocal(splitSheet(c.sourceAddress).local);
+  return byRows(c, rect) ? rect.rows : rect.cols;
+}
+
+function byRows(c: ChartModel, rect: { rows: number; cols: number }): boolean {
+  return c.seriesBy === "Rows" || (c.seriesBy === "Auto" && rect.cols > rect.rows);
+}
+
 /** Row (seriesBy Rows) or column `index` of a chart's source data: the values of its series `index`. */
 function sourceLine(c: ChartModel, index: number): string {
   const { sheet, local } = splitSheet(c.sourceAddress);
   const rect = parseLocal(local);
-  const line =
-    c.seriesBy === "Rows" || (c.seriesBy === "Auto" && rect.cols > rect.rows)
-      ? { row: rect.row + index, col: rect.col, rows: 1, cols: rect.cols }
-      : { row: rect.row, col: rect.col + index, rows: rect.rows, cols: 1 };
+  const line = byRows(c, rect)
+    ? { row: rect.row + index, col: rect.col, rows: 1, cols: rect.cols }
+    : { row: rect.row, col: rect.col + index, rows: rect.rows, cols: 1 };
   return formatAddress(sheet ?? "", line);
 }
 
