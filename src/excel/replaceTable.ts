@@ -1,11 +1,13 @@
 /**
  * Refreshing a pasted table in place, whole or not at all. Before anything changes, the sheet is
  * checked against its provenance record: still there, same name, same table at the same address,
- * and the table's values exactly as written (fingerprint). Then the new header and rows are written
- * over the table's own columns in chunks under the 5 MB request limit, and the table is resized
- * when the row count changed. Columns the user added to the right (inside the table or beside it)
- * are never written; number formats of numeric columns are left as the user set them. On any
- * failure or Cancel the old values and formats are written back and the table resized back.
+ * and the table's values exactly as written (fingerprint). A result of another length or width is
+ * taken when the cells the table grows into are empty. Then the table is resized, the user's columns
+ * inside it move with its right edge, the new header and rows are written in chunks under the 5 MB
+ * request limit, and conditional formats and chart series follow the table (tableFollowers.ts).
+ * Columns beside the table are never written; number formats of numeric columns stay as the user
+ * set them (following their column by header name). On any failure or Cancel the old formulas and
+ * formats of the whole extent are written back, the table resized back and the followers put back.
  */
 import { requirementSupported } from "../shared/requirements";
 import { TEXT_FORMAT, columnTextKinds } from "../shaping/safeCells";
