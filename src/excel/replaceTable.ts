@@ -173,7 +173,9 @@ export async function replaceTableInPlace(
     if (resized) {
       table.resize(rangeAddress(at.row, at.col, newBody + 1, newCols));
       if (newWidth !== oldWidth && userCols > 0) {
-        // The user's columns move with the table's right edge, every row they had.
+        // The user's columns move with the table's right edge, every row they had. Their old cells
+        // are emptied first: Excel renames a header that repeats another one ("notes" to "notes2").
+        sheet.getRangeByIndexes(at.row, at.col + oldWidth, at.rows, userCols).clear("Contents" as Excel.ClearApplyTo);
         const moved = (block: CellValue[][]) => block.slice(0, at.rows).map((line) => line.slice(oldWidth, at.cols));
         await writeBlock(
           context,

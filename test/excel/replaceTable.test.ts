@@ -199,8 +199,25 @@ test("the user's column inside the table moves with its right edge and keeps its
   expect(fake.read(SHEET, "E3", "formulas")).toEqual([["=B3*2"]]);
   expect(decorations(fake).table).toBe("Counts!A1:E4");
   // Refreshed again at the new width, the notes stay where they are now.
-  await replace(fake, updated, header, rows);
+  const again = await replace(fake, updated, header, rows);
   expect(fake.read(SHEET, "E1:E4").flat()).toEqual(["notes", "fine", expect.anything(), "check"]);
+  // Narrower: the notes move left with the table's edge; the cells they left are empty.
+  await replace(
+    fake,
+    again,
+    ["label", "heat"],
+    [
+      ["LOW", 2],
+      ["MEDIUM", 4],
+      ["HIGH", 6],
+    ],
+  );
+  expect(fake.read(SHEET, "A1:E2")).toEqual([
+    ["label", "heat", "notes", "", ""],
+    ["LOW", 2, "fine", "", ""],
+  ]);
+  expect(fake.read(SHEET, "C3", "formulas")).toEqual([["=B3*2"]]);
+  expect(decorations(fake).table).toBe("Counts!A1:C4");
 });
 
 test("a Cancel or a failure part-way puts back the cells, the table, the formats and the series", async () => {
