@@ -143,8 +143,8 @@ export async function replaceTableInPlace(
   const blocked = await occupiedGrowth(context, sheet, at, newBody + 1, newCols);
   if (blocked) {
     const grows = [
-      newBody > oldBody ? `${newBody - oldBody} more rows` : "",
-      newCols > at.cols ? `${newCols - at.cols} more columns (${newWidth} instead of ${oldWidth})` : "",
+      newBody > oldBody ? `${plural(newBody - oldBody, "more row")}` : "",
+      newCols > at.cols ? `${plural(newCols - at.cols, "more column")} (${newWidth} instead of ${oldWidth})` : "",
     ].filter((x) => x !== "");
     throw new PastedSheetChangedError(
       `${where}: the refreshed table has ${grows.join(" and ")}, but cells it would grow into (${blocked}) hold data. Move them, then refresh again. Nothing was changed.`,
@@ -415,6 +415,11 @@ export async function readBlock(
     out.push(...(slice[property] as CellValue[][]));
   }
   return out;
+}
+
+/** "1 more row", "2 more rows". */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function rangeAddress(row: number, col: number, rows: number, cols: number): string {

@@ -69,7 +69,7 @@ export async function followTable(
   sheet.load("name");
   const table = sheet.getRangeByIndexes(at.row, at.col, at.oldBody + 1, at.oldCols);
   const formats = canMoveFormats ? table.conditionalFormats.load("items/type") : undefined;
-  const charts = canReadSeries ? sheet.charts.load("items/name") : undefined;
+  const charts = canReadSeries ? sheet.charts.load("items/name, items/chartType") : undefined;
   await context.sync();
 
   const formatRanges = (formats?.items ?? []).map((cf) => {
@@ -79,13 +79,15 @@ export async function followTable(
   });
   const series = (charts?.items ?? []).map((chart) => ({ chart, list: chart.series.load("items/name") }));
   await context.sync();
-  const sources = series.flatMap(({ list }) =>
-    list.items.map((s) => ({
+  const sources = series.flatMap(({ chart, list }) => {
+    // Scatter and bubble charts have x values where the others have categories (ChartSeriesDimension).
+    const across = /^(XYScatter|Bubble)/.test(chart.chartType) ? "XValues" : "Categories";
+    return list.items.map((s) => ({
       s,
       values: s.getDimensionDataSourceString("Values"),
-      categories: s.getDimensionDataSourceString("Categories"),
-    })),
-  );
+      categories: s.getDimensionDataSourceString(across),
+    }));
+  });
   await context.sync();
 
   const local = (rect: Rect) => rangeA1(rect.row, rect.col, rect.rows, rect.cols);

@@ -165,7 +165,7 @@ test("growth into cells that hold data is refused naming them, and nothing chang
   ).catch((error: unknown) => error);
   expect(wider).toBeInstanceOf(PastedSheetChangedError);
   expect((wider as Error).message).toBe(
-    'Sheet "Counts": the refreshed table has 1 more columns (4 instead of 3), but cells it would grow into (D3) hold data. Move them, then refresh again. Nothing was changed.',
+    'Sheet "Counts": the refreshed table has 1 more column (4 instead of 3), but cells it would grow into (D3) hold data. Move them, then refresh again. Nothing was changed.',
   );
   expect(state(fake)).toBe(before);
 

@@ -34,6 +34,10 @@ export class FakeChart extends FakeClientObject<ChartModel> {
   get name(): string {
     return this.get("name");
   }
+  /** The chart's type as charts.add set it (excel.chart#excel-excel-chart-charttype-member, ExcelApi 1.7). */
+  get chartType(): string {
+    return this.get("chartType");
+  }
   set name(value: string) {
     this.set("name", value, (c) => {
       c.name = value;
