@@ -17,6 +17,7 @@ import {
 } from "../../src/taskpane/actions/risk-views";
 import { listPastedSheets, refreshPastedSheets } from "../../src/taskpane/actions/pasted-sheets";
 import { newWorkbook, startTestService } from "./support";
+import { assetsCsv, importPortfolio } from "../functions/support/emulator";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
@@ -189,4 +190,33 @@ test("the risk sheets record their provenance (scenario, window, hazard) and ref
   const refreshed = await refreshPastedSheets({ client, run });
   expect(refreshed.outcomes.map((o) => o.ok)).toEqual([true, true, true]);
   expect(fake.read(matrix.sheetName, `A2:${col(matrix.columnCount - 1)}${matrix.rowCount + 2}`)).toEqual(before);
+});
+
+test("a refreshed risk matrix that grew keeps its label colours over every row, and the counts chart every hazard", async () => {
+  await importPortfolio(client, "grow-matrix", assetsCsv(3));
+  const { fake, run } = newWorkbook();
+  const [matrix, counts] = await pasteRiskMatrix({
+    client,
+    run,
+    portfolio: "grow-matrix",
+    scenario: "ssp245",
+    window: 30,
+    cells: "label",
+  });
+  const formatsOf = () => fake.model.findSheet(matrix.sheetName)!.conditionalFormats.map((cf) => cf.address);
+  const lastRowOf = (address: string) => Number(/(\d+)$/.exec(address)![1]);
+  expect(formatsOf().length).toBeGreaterThan(0);
+  expect(formatsOf().every((a) => lastRowOf(a) === matrix.rowCount + 2)).toBe(true);
+  const seriesBefore = fake.model.findSheet(counts.sheetName)!.charts[0].series.map((s) => s.values);
+
+  await importPortfolio(client, "grow-matrix", assetsCsv(7));
+  const refreshed = await refreshPastedSheets({ client, run });
+  expect(refreshed.outcomes.map((o) => o.ok)).toEqual([true, true]);
+  const grownRows = refreshed.outcomes.find((o) => o.sheetName === matrix.sheetName)!.rows!;
+  expect(grownRows).toBeGreaterThan(matrix.rowCount);
+  // Every colour rule now reaches the new last row of the matrix (header on row 2, title above).
+  expect(formatsOf().map(lastRowOf)).toEqual(formatsOf().map(() => grownRows + 2));
+  expect(fake.read(matrix.sheetName, `A${grownRows + 2}`)[0][0]).not.toBe("");
+  // The counts table kept its shape (a row per label, a column per hazard): its chart reads the same cells.
+  expect(fake.model.findSheet(counts.sheetName)!.charts[0].series.map((s) => s.values)).toEqual(seriesBefore);
 });

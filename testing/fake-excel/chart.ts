@@ -1,8 +1,8 @@
 /** Charts of the fake: recorded with their type, source range and series, never drawn. */
 import { FakeClientObject, FakeRequestContext } from "./context";
-import { invalidArgument } from "./errors";
-import { formatAddress } from "./a1";
-import { FakeCollection } from "./collection";
+import { invalidArgument, propertyNotLoaded } from "./errors";
+import { formatAddress, parseLocal, splitSheet } from "./a1";
+import { FakeClientResult, FakeCollection } from "./collection";
 import type { ChartModel, SheetModel } from "./model";
 import { FakeRange } from "./range";
 import { recorder } from "./recorder";
@@ -33,6 +33,10 @@ export class FakeChart extends FakeClientObject<ChartModel> {
   }
   get name(): string {
     return this.get("name");
+  }
+  /** The chart's type as charts.add set it (excel.chart#excel-excel-chart-charttype-member, ExcelApi 1.7). */
+  get chartType(): string {
+    return this.get("chartType");
   }
   set name(value: string) {
     this.set("name", value, (c) => {
@@ -74,9 +78,35 @@ export class FakeChart extends FakeClientObject<ChartModel> {
   }
 }
 
-/** chart.series: add(name) and per-series setValues / setXAxisValues. */
+/** chart.series: add(name), load() of the items, and per-series setValues / setXAxisValues. */
 export class FakeChartSeriesCollection {
+  private loaded: FakeChartSeries[] | undefined;
+
   constructor(private readonly chart: FakeChart) {}
+
+  /** The series listed by the last load(), after its sync. */
+  get items(): FakeChartSeries[] {
+    if (!this.loaded) throw propertyNotLoaded("ChartSeriesCollection", "items");
+    return this.loaded;
+  }
+
+  /** Lists the chart's series at sync. */
+  load(): this {
+    this.chart.context.enqueue({
+      name: "load",
+      target: "chart.series",
+      apply: () => {
+        // A chart made by charts.add has a series per row (or column) of its source until series are added.
+        const c = this.chart.resolve();
+        const count = Math.max(c.series.length, sourceSeriesCount(c));
+        return () => {
+          this.loaded = Array.from({ length: count }, (_, i) => new FakeChartSeries(this.chart, () => i));
+          return count;
+        };
+      },
+    });
+    return this;
+  }
 
   add(name?: string): FakeChartSeries {
     const holder: { index?: number } = {};
@@ -124,6 +154,36 @@ export class FakeChartSeries {
       s.name = value;
     });
   }
+  /**
+   * The address a dimension of the series reads (ExcelApi 1.15,
+   * excel.chartseries#excel-excel-chartseries-getdimensiondatasourcestring-member(1)): "Values", or
+   * "Categories" / "XValues" for what setXAxisValues set. A series made by charts.add reads its row
+   * (seriesBy Rows) or column of the chart's source data until setValues replaces it.
+   */
+  getDimensionDataSourceString(dimension: string): FakeClientResult<string> {
+    const result = new FakeClientResult<string>();
+    this.chart.context.enqueue({
+      name: "series.getDimensionDataSourceString",
+      target: "chart.series",
+      payload: dimension,
+      apply: () => {
+        const c = this.chart.resolve();
+        const i = this.index();
+        if (i === undefined || i >= Math.max(c.series.length, sourceSeriesCount(c)))
+          throw invalidArgument("The series does not exist.");
+        const s = c.series[i] ?? {};
+        let address: string;
+        if (dimension === "Values") address = s.values ?? sourceLine(c, i);
+        else if (dimension === "Categories" || dimension === "XValues") address = s.xValues ?? "";
+        else throw invalidArgument(`The fake cannot read the ${dimension} of a series.`);
+        return () => {
+          result.deliver(address);
+          return address;
+        };
+      },
+    });
+    return result;
+  }
   setValues(range: FakeRange): void {
     this.update("series.setValues", null, (s) => {
       const t = range.resolve();
@@ -138,6 +198,25 @@ export class FakeChartSeries {
       s.xValues = formatAddress(t.sheet.name, t.rect);
     });
   }
+}
+
+function sourceSeriesCount(c: ChartModel): number {
+  const rect = parseLocal(splitSheet(c.sourceAddress).local);
+  return byRows(c, rect) ? rect.rows : rect.cols;
+}
+
+function byRows(c: ChartModel, rect: { rows: number; cols: number }): boolean {
+  return c.seriesBy === "Rows" || (c.seriesBy === "Auto" && rect.cols > rect.rows);
+}
+
+/** Row (seriesBy Rows) or column `index` of a chart's source data: the values of its series `index`. */
+function sourceLine(c: ChartModel, index: number): string {
+  const { sheet, local } = splitSheet(c.sourceAddress);
+  const rect = parseLocal(local);
+  const line = byRows(c, rect)
+    ? { row: rect.row + index, col: rect.col, rows: 1, cols: rect.cols }
+    : { row: rect.row, col: rect.col + index, rows: rect.rows, cols: 1 };
+  return formatAddress(sheet ?? "", line);
 }
 
 /** worksheet.charts. */

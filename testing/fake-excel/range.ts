@@ -4,9 +4,9 @@
  * getSelectedRange) and keeps them once found.
  */
 import { FakeClientObject, FakeRequestContext } from "./context";
-import { invalidArgument } from "./errors";
+import { invalidArgument, propertyNotLoaded } from "./errors";
 import { Rect, formatAddress, formatLocal, intersection, intersects, parseLocal, splitSheet } from "./a1";
-import type { SheetModel, WorkbookModel } from "./model";
+import type { ConditionalFormatModel, SheetModel, WorkbookModel } from "./model";
 import { recorder } from "./recorder";
 import { checkConditionalFormatSetting, checkConditionalFormatType } from "./rules";
 import { FakeWorksheet } from "./worksheet";
@@ -297,7 +297,53 @@ export class FakeConditionalFormat {
     private readonly context: FakeRequestContext,
     private readonly path: string,
     private readonly type: string,
+    private readonly recorded: () => { sheet: SheetModel; cf: ConditionalFormatModel },
   ) {}
+
+  /**
+   * The one range the format applies to, or a null object when it applies to several
+   * (excel.conditionalformat#excel-excel-conditionalformat-getrangeornullobject-member(1), ExcelApi 1.6).
+   */
+  getRangeOrNullObject(): FakeRange {
+    return new FakeRange(
+      this.context,
+      `${this.path}.getRangeOrNullObject()`,
+      () => {
+        const { sheet, cf } = this.recorded();
+        const local = splitSheet(cf.address).local;
+        return local.includes(",") ? null : { sheet, rect: parseLocal(local) };
+      },
+      true,
+    );
+  }
+
+  /**
+   * Sets the ranges the format applies to: a Range or an address on the format's sheet
+   * (excel.conditionalformat#excel-excel-conditionalformat-setranges-member(1), ExcelApi 1.17).
+   */
+  setRanges(ranges: FakeRange | string): void {
+    this.context.enqueue({
+      name: "conditionalFormat.setRanges",
+      target: this.path,
+      payload: typeof ranges === "string" ? ranges : "range",
+      apply: () => {
+        const { sheet, cf } = this.recorded();
+        let rect: Rect;
+        if (typeof ranges === "string") {
+          const split = splitSheet(ranges);
+          if (split.sheet !== undefined && split.sheet.toLowerCase() !== sheet.name.toLowerCase())
+            throw invalidArgument(`The address '${ranges}' refers to another sheet.`, "ConditionalFormat.setRanges");
+          rect = parseLocal(split.local);
+        } else {
+          const t = ranges.resolve();
+          if (t.sheet !== sheet) throw invalidArgument("The range is on another sheet.", "ConditionalFormat.setRanges");
+          rect = t.rect;
+        }
+        cf.address = formatAddress(sheet.name, rect);
+        this.context.host.model.note({ kind: "formats", sheetName: sheet.name, address: cf.address });
+      },
+    });
+  }
 
   private sub(name: string): unknown {
     return recorder(this.context, this.path, name, () => {
@@ -334,13 +380,56 @@ export class FakeConditionalFormat {
   }
 }
 
-/** range.conditionalFormats: add(type) records a rule on the range's sheet. */
+/**
+ * range.conditionalFormats: add(type) records a rule on the range's sheet; load() lists the formats
+ * that intersect the range ("The collection of ConditionalFormats that intersect the range",
+ * excel.range#excel-excel-range-conditionalformats-member, ExcelApi 1.6).
+ */
 export class FakeConditionalFormatCollection {
+  private loaded: FakeConditionalFormat[] | undefined;
+
   constructor(private readonly range: FakeRange) {}
+
+  /** The formats listed by the last load(), after its sync. */
+  get items(): FakeConditionalFormat[] {
+    if (!this.loaded) throw propertyNotLoaded("ConditionalFormatCollection", "items");
+    return this.loaded;
+  }
+
+  /** Lists the formats intersecting the range at sync (their type is all a proxy carries). */
+  load(): this {
+    const context = this.range.context;
+    context.enqueue({
+      name: "load",
+      target: "range.conditionalFormats",
+      apply: () => {
+        const t = this.range.resolve();
+        const found = t.sheet.conditionalFormats.filter((cf) =>
+          splitSheet(cf.address)
+            .local.split(",")
+            .some((local) => intersection(parseLocal(local), t.rect) !== null),
+        );
+        return () => {
+          this.loaded = found.map(
+            (cf, i) =>
+              new FakeConditionalFormat(
+                () => cf.settings,
+                context,
+                `range.conditionalFormats.items[${i}]`,
+                cf.type,
+                () => ({ sheet: t.sheet, cf }),
+              ),
+          );
+          return found.length;
+        };
+      },
+    });
+    return this;
+  }
 
   add(type: string): FakeConditionalFormat {
     const context = this.range.context;
-    const holder: { settings?: Record<string, unknown> } = {};
+    const holder: { settings?: Record<string, unknown>; sheet?: SheetModel; cf?: ConditionalFormatModel } = {};
     context.enqueue({
       name: "conditionalFormats.add",
       target: "range",
@@ -350,9 +439,12 @@ export class FakeConditionalFormatCollection {
         const t = this.range.resolve();
         const settings: Record<string, unknown> = {};
         const address = formatAddress(t.sheet.name, t.rect);
-        t.sheet.conditionalFormats.push({ id: context.host.model.newId("cf"), type, address, settings });
+        const cf = { id: context.host.model.newId("cf"), type, address, settings };
+        t.sheet.conditionalFormats.push(cf);
         context.host.model.note({ kind: "formats", sheetName: t.sheet.name, address });
         holder.settings = settings;
+        holder.sheet = t.sheet;
+        holder.cf = cf;
       },
     });
     return new FakeConditionalFormat(
@@ -363,6 +455,10 @@ export class FakeConditionalFormatCollection {
       context,
       `conditionalFormat(${type})`,
       type,
+      () => {
+        if (!holder.sheet || !holder.cf) throw invalidArgument("The conditional format was not created.");
+        return { sheet: holder.sheet, cf: holder.cf };
+      },
     );
   }
 }

@@ -101,6 +101,10 @@ export const FAKE_API_SETS: Readonly<Record<string, readonly [set: string, versi
   "Table.resize": ["ExcelApi", "1.13"],
   "Range.getSpillingToRangeOrNullObject": ["ExcelApi", "1.12"],
   "Range.getSpillParentOrNullObject": ["ExcelApi", "1.12"],
+  "ConditionalFormat.getRangeOrNullObject": ["ExcelApi", "1.6"],
+  "ConditionalFormat.setRanges": ["ExcelApi", "1.17"],
+  "ChartSeries.getDimensionDataSourceString": ["ExcelApi", "1.15"],
+  "Chart.chartType": ["ExcelApi", "1.7"],
 };
 
 /** Members the fake records through recorder.ts rather than a class, by the path it records them under. */
