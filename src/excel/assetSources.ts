@@ -3,11 +3,11 @@
  * list pasted into a sheet. Kept in the workbook, so the records travel with the file and the next
  * session (the pane reopened, the workbook sent on) still finds them: a very hidden sheet
  * (`_ClimateRiskAssetSources`), one row per record (portfolio in lower case, sheet-qualified address
- * with the header row first, how it got there), kept the way the provenance store is
- * (src/excel/provenance.ts). Addresses only: never a key, never the assets themselves.
+ * with the header row first, how it got there), kept like the other stores
+ * (src/excel/storeSheets.ts). Addresses only: never a key, never the assets themselves.
  */
 import { ASSET_SOURCES_STORE_SHEET } from "../shaping/provenance";
-import { addStoreSheet, readStoreRows, writeStoreRows } from "./provenance";
+import { addStoreSheet, readStoreRows, writeStoreRows } from "./storeSheets";
 
 /** How a range came to hold a portfolio's assets. */
 export type AssetSourceKind = "synced" | "pasted";

@@ -7,9 +7,8 @@
  *   static copy), rewritten from the records each time they change; each sheet name links to its
  *   table (see {@link sheetLink}).
  * Neither holds the API key. Custom XML parts would also do, but a sheet is what the Excel fake,
- * Excel on the web and every desktop Excel keep alike (ExcelApi 1.1 only). The store helpers
- * (readStoreRows, addStoreSheet, writeStoreRows) serve the add-in's other very hidden stores too
- * (src/excel/assetSources.ts).
+ * Excel on the web and every desktop Excel keep alike (ExcelApi 1.1 only). The store sheet is
+ * read and written with src/excel/storeSheets.ts, like the add-in's other very hidden stores.
  */
 import { quoteSheetName } from "../shaping/a1";
 import { TEXT_FORMAT } from "../shaping/safeCells";
@@ -24,6 +23,7 @@ import {
 } from "../shaping/provenance";
 import type { CellValue } from "../shaping/types";
 import { readStaticCells } from "./staticCopies";
+import { addStoreSheet, readStoreRows, writeStoreRows, writeTextBlock } from "./storeSheets";
 
 /** What the store holds now. */
 export interface ProvenanceRead {
@@ -50,42 +50,6 @@ export async function readProvenance(context: Excel.RequestContext): Promise<Pro
     }
   }
   return { storeFound: true, records, problems };
-}
-
-/**
- * The rows of a very hidden store sheet (this one, `_ClimateRiskFormulas`, `_ClimateRiskAssetSources`)
- * under its header, each from column A with its 1-based sheet row; empty rows are skipped. Null when
- * the workbook has no such sheet.
- */
-export async function readStoreRows(
-  context: Excel.RequestContext,
-  storeName: string,
-): Promise<Array<{ sheetRow: number; cells: CellValue[] }> | null> {
-  const store = context.workbook.worksheets.getItemOrNullObject(storeName);
-  await context.sync();
-  if (store.isNullObject) return null;
-  const used = store.getUsedRangeOrNullObject(true);
-  used.load("values, rowIndex, columnIndex");
-  await context.sync();
-  if (used.isNullObject) return [];
-  const lead: CellValue[] = Array.from({ length: used.columnIndex }, () => "");
-  return (used.values as CellValue[][]).flatMap((row, i) => {
-    const sheetRow = used.rowIndex + i + 1;
-    if (sheetRow === 1 || row.every((v) => v === "" || v === null || v === undefined)) return []; // header, empty
-    return [{ sheetRow, cells: [...lead, ...row] }];
-  });
-}
-
-/** Adds the very hidden store sheet `storeName` (only add-ins see it; users cannot unhide it by mistake). */
-export function addStoreSheet(context: Excel.RequestContext, storeName: string): Excel.Worksheet {
-  const store = context.workbook.worksheets.add(storeName);
-  store.visibility = "VeryHidden" as Excel.SheetVisibility;
-  return store;
-}
-
-/** Queues a store sheet's whole content: its header, then `rows`, every non-empty string kept as text. */
-export function writeStoreRows(store: Excel.Worksheet, header: readonly string[], rows: readonly CellValue[][]): void {
-  writeTextBlock(store, [[...header], ...rows], header.length);
 }
 
 /**
@@ -182,14 +146,6 @@ export async function readStaticCopySummary(
     bySheet.set(cell.sheetName, entry);
   }
   return [...bySheet.values()];
-}
-
-/** Clears the sheet's used cells, then writes `rows` (strings as text) from A1. */
-function writeTextBlock(sheet: Excel.Worksheet, rows: CellValue[][], width: number): void {
-  sheet.getRange().clear("Contents" as Excel.ClearApplyTo);
-  const range = sheet.getRangeByIndexes(0, 0, rows.length, width);
-  range.numberFormat = rows.map((row) => row.map((v) => (typeof v === "string" && v !== "" ? TEXT_FORMAT : "General")));
-  range.values = rows;
 }
 
 /**

@@ -6,6 +6,7 @@
  * when. "Restore formulas" clears each spill area and writes the formula back; a cell the user has
  * changed since the copy is left alone and named.
  */
+import { addStoreSheet, readStoreRows, writeStoreRows } from "./storeSheets";
 import { requirementSupported } from "../shared/requirements";
 import { columnLetters, parseA1, quoteSheetName } from "../shaping/a1";
 import { FORMULA_STORE_SHEET } from "../shaping/provenance";
@@ -44,14 +45,8 @@ const STORE_HEADER = ["sheet", "address", "formula", "value", "spill", "takenAt"
 
 /** Every replaced formula on record. */
 export async function readStaticCells(context: Excel.RequestContext): Promise<StaticCell[]> {
-  const store = context.workbook.worksheets.getItemOrNullObject(FORMULA_STORE_SHEET);
-  await context.sync();
-  if (store.isNullObject) return [];
-  const used = store.getUsedRangeOrNullObject(true);
-  used.load("values");
-  await context.sync();
-  if (used.isNullObject) return [];
-  return (used.values as CellValue[][]).slice(1).flatMap((row) => {
+  const rows = (await readStoreRows(context, FORMULA_STORE_SHEET)) ?? [];
+  return rows.flatMap(({ cells: row }) => {
     if (typeof row[0] !== "string" || row[0] === "" || typeof row[2] !== "string") return [];
     let value: CellValue;
     try {
@@ -79,19 +74,15 @@ export async function readStaticCells(context: Excel.RequestContext): Promise<St
   });
 }
 
-/** Rewrites the store with `cells` (creating it, very hidden, when missing). */
+/** Rewrites the store with `cells` (creating it, very hidden, when missing); a formula is kept as text, never run. */
 export async function writeStaticCells(context: Excel.RequestContext, cells: readonly StaticCell[]): Promise<void> {
-  const sheets = context.workbook.worksheets;
-  let store = sheets.getItemOrNullObject(FORMULA_STORE_SHEET);
+  let store = context.workbook.worksheets.getItemOrNullObject(FORMULA_STORE_SHEET);
   await context.sync();
-  if (store.isNullObject) {
-    store = sheets.add(FORMULA_STORE_SHEET);
-    store.visibility = "VeryHidden" as Excel.SheetVisibility;
-  }
-  store.getRange().clear("Contents" as Excel.ClearApplyTo);
-  const rows: CellValue[][] = [
+  if (store.isNullObject) store = addStoreSheet(context, FORMULA_STORE_SHEET);
+  writeStoreRows(
+    store,
     STORE_HEADER,
-    ...cells.map((c) => [
+    cells.map((c) => [
       c.sheetName,
       c.address,
       c.formula,
@@ -100,10 +91,7 @@ export async function writeStaticCells(context: Excel.RequestContext, cells: rea
       c.takenAt,
       encodeFormats(c.formats),
     ]),
-  ];
-  const range = store.getRangeByIndexes(0, 0, rows.length, STORE_HEADER.length);
-  range.numberFormat = rows.map((row) => row.map(() => TEXT_FORMAT)); // a formula is kept as text, never run
-  range.values = rows;
+  );
   await context.sync();
 }
 
