@@ -3,22 +3,19 @@
  * formula builder, scoped refresh, pasted sheets with their sources and refresh, and static
  * copies, driven by clicks as a person would, with screenshots of what they see.
  */
-import { copyFileSync, mkdirSync } from "node:fs";
-import path from "node:path";
+import { copyFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
-import { screenshot } from "./support/browser";
+import { docImagePath, screenshot } from "./support/browser";
 import { emulatorStats, routeCount } from "./support/emulators";
 import { cell, textWhen, values, waitForIdle } from "./support/harness-page";
 
 const describeBrowser = describeWithBrowser(__filename);
-const DOC_IMAGES = path.resolve(__dirname, "..", "..", "docs", "images");
 
 /** Screenshot for the test output, also kept in docs/images for docs/taskpane.md. */
 async function shot(page: Page, name: string): Promise<void> {
   const file = await screenshot(page, name);
-  mkdirSync(DOC_IMAGES, { recursive: true });
-  copyFileSync(file, path.join(DOC_IMAGES, `${name}.png`));
+  copyFileSync(file, docImagePath(name));
 }
 
 describeBrowser("analyst loop", () => {

@@ -4,11 +4,10 @@
  * the connection form saying what to enter, RISK cells show #N/A "Open the Climate Risk pane to
  * connect", and once a connection is saved a recalculation gives numbers.
  */
-import { copyFileSync, mkdirSync } from "node:fs";
-import path from "node:path";
+import { copyFileSync } from "node:fs";
 import { DEMO_API_KEY } from "../../src/shared/vocabulary";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
-import { screenshot } from "./support/browser";
+import { docImagePath, screenshot } from "./support/browser";
 import { cell, textWhen, waitForIdle } from "./support/harness-page";
 
 const describeBrowser = describeWithBrowser(__filename);
@@ -31,8 +30,7 @@ describeBrowser("first run with nothing configured", () => {
     expect(await page.getByTestId("connection-summary").textContent()).toMatch(/^Not connected/);
     expect(await page.getByTestId("connection-base-url").inputValue()).toBe("");
     const shot = await screenshot(page, "loop-first-run");
-    mkdirSync(path.resolve(__dirname, "..", "..", "docs", "images"), { recursive: true });
-    copyFileSync(shot, path.resolve(__dirname, "..", "..", "docs", "images", "loop-first-run.png"));
+    copyFileSync(shot, docImagePath("loop-first-run"));
 
     await page.getByTestId("connection-base-url").fill(`${suite.server.origin}/emulator`);
     await page.getByTestId("connection-nature-url").fill(`${suite.server.origin}/emulator/nature`);

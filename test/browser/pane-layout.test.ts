@@ -4,22 +4,18 @@
  * sections that keep their state when collapsed or searched away, so a sync still running is not
  * cancelled by tidying the pane. Screenshots go to docs/images for docs/taskpane.md.
  */
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { DEMO_HEADERS } from "../emulator/helpers";
-import { screenshot } from "./support/browser";
+import { docImagePath, screenshot } from "./support/browser";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { textWhen, waitForIdle } from "./support/harness-page";
 
 const describeBrowser = describeWithBrowser(__filename);
-const DOC_IMAGES = path.resolve(__dirname, "..", "..", "docs", "images");
 
 /** A screenshot of the pane alone, also kept in docs/images. */
 async function paneShot(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
-  mkdirSync(DOC_IMAGES, { recursive: true });
-  await page.getByTestId("taskpane").screenshot({ path: path.join(DOC_IMAGES, `${name}.png`) });
+  await page.getByTestId("taskpane").screenshot({ path: docImagePath(name) });
 }
 
 /** The ids of the sections a user can see now, in order. */
@@ -58,7 +54,7 @@ describeBrowser("task pane layout at 320 px", () => {
     await paneShot(page, "pane-groups");
     // README's picture: the demo workbook's RISK cells beside the grouped pane, at a laptop's size.
     await page.setViewportSize({ width: 1440, height: 900 });
-    await page.screenshot({ path: path.join(DOC_IMAGES, "harness.png") });
+    await page.screenshot({ path: docImagePath("harness") });
     await page.setViewportSize({ width: 1440, height: 1400 });
 
     await page.getByTestId("section-search").fill("stale");

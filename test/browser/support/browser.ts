@@ -42,6 +42,20 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS, timeout: 60_000 });
 }
 
+/**
+ * Where a picture the docs show is written: docs/images/<name>.png when UPDATE_DOC_IMAGES=1 (a
+ * deliberate refresh of the docs' pictures), else test-output/screenshots/docs/, so an ordinary
+ * test run leaves the working tree as it was.
+ */
+export function docImagePath(name: string): string {
+  const dir =
+    process.env.UPDATE_DOC_IMAGES === "1"
+      ? path.resolve(__dirname, "..", "..", "..", "docs", "images")
+      : path.join(SCREENSHOT_DIR, "docs");
+  mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${name}.png`);
+}
+
 /** Save a full-page screenshot named after the scenario; returns its path. */
 export async function screenshot(page: Page, scenario: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
