@@ -5,10 +5,11 @@
  * the Financial impact sheets are written with their missing-value list; a snapshot and compare
  * reports a flip. Screenshots in test-output/screenshots. Skipped when chromium is absent.
  */
+import { copyFileSync } from "node:fs";
 import { RiskClient } from "../../src/api/client";
 import { demoConnection, importPortfolio } from "../functions/support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
-import { screenshot } from "./support/browser";
+import { docImagePath, screenshot } from "./support/browser";
 import { textWhen, values, waitForIdle } from "./support/harness-page";
 
 const describeBrowser = describeWithBrowser(__filename);
@@ -87,6 +88,8 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
         'Demo!G5 is row 3 of the spill of =RISK.SEARCH(B3:B7,C3:C7,"floods","30yr") in G3',
       );
       expect(await page.getByTestId("explain-arguments").innerText()).toContain("lat 25.7617, lng -80.1918");
+      await page.getByTestId("explain-spill").scrollIntoViewIfNeeded();
+      copyFileSync(await screenshot(page, "explain-spilled-cell"), docImagePath("explain-spilled-cell"));
       await page.getByTestId("section-explain-header").click();
 
       await page.getByTestId("section-impact-header").click();
