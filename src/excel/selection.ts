@@ -77,8 +77,17 @@ export async function readSelectedCell(context: Excel.RequestContext): Promise<S
   cell.load("address, formulas, values, rowIndex, columnIndex");
   const sheet = cell.worksheet;
   sheet.load("name");
+  // Only the used range's header row and the cell's row are read, never the whole used range: a
+  // pasted extended summary holds over a million cells, more than one response may carry.
+  // (The rows come from getUsedRange, which answers A1 on an empty sheet, so no call is made on a
+  // null object; the null form says whether the sheet is empty.)
   const used = sheet.getUsedRangeOrNullObject(true);
-  used.load("rowIndex, columnIndex, values");
+  used.load("columnIndex");
+  const usedOrA1 = sheet.getUsedRange(true);
+  const headerRow = usedOrA1.getRow(0);
+  headerRow.load("values");
+  const cellRow = usedOrA1.getIntersectionOrNullObject(cell.getEntireRow());
+  cellRow.load("values");
   // Asked in the same request, used only when the cell holds no formula. Office.js: "Gets the range
   // object containing the anchor cell for the cell getting spilled into. If it's not a spilled cell
   // [...] returns an object with its isNullObject property set to true" (ExcelApi 1.12).
@@ -101,8 +110,8 @@ export async function readSelectedCell(context: Excel.RequestContext): Promise<S
     sheetName: sheet.name,
     formula,
     value: cell.values[0]?.[0] as CellValue,
-    header: used.isNullObject ? [] : (used.values[0] ?? []).map((h) => String(h ?? "")),
-    row: used.isNullObject ? [] : ((used.values[cell.rowIndex - used.rowIndex] ?? []) as CellValue[]),
+    header: used.isNullObject ? [] : (headerRow.values[0] ?? []).map((h) => String(h ?? "")),
+    row: used.isNullObject || cellRow.isNullObject ? [] : ((cellRow.values[0] ?? []) as CellValue[]),
     column: used.isNullObject ? -1 : cell.columnIndex - used.columnIndex,
     spillParent: formula.startsWith("=") ? undefined : spillParent(),
   };

@@ -5,7 +5,7 @@
  */
 import { FakeClientObject, FakeRequestContext } from "./context";
 import { invalidArgument, propertyNotLoaded } from "./errors";
-import { Rect, formatAddress, formatLocal, intersection, intersects, parseLocal, splitSheet } from "./a1";
+import { MAX_COLUMNS, Rect, formatAddress, formatLocal, intersection, intersects, parseLocal, splitSheet } from "./a1";
 import type { ConditionalFormatModel, SheetModel, WorkbookModel } from "./model";
 import { recorder } from "./recorder";
 import { checkConditionalFormatSetting, checkConditionalFormatType } from "./rules";
@@ -156,6 +156,10 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
   }
   getRow(row: number): FakeRange {
     return this.derived(`getRow(${row})`, (t) => ({ ...t.rect, row: t.rect.row + row, rows: 1 }));
+  }
+  /** Range.getEntireRow() (ExcelApi 1.1): "Gets an object that represents the entire row of the range". */
+  getEntireRow(): FakeRange {
+    return this.derived("getEntireRow", (t) => ({ ...t.rect, col: 0, cols: MAX_COLUMNS }));
   }
   getColumn(column: number): FakeRange {
     return this.derived(`getColumn(${column})`, (t) => ({ ...t.rect, col: t.rect.col + column, cols: 1 }));
