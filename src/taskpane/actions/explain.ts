@@ -149,13 +149,12 @@ export async function explainSelection(options: {
     return { ...cell, parent, single, fn: match?.[1]?.toUpperCase() as RiskFunction | undefined, args: values };
   });
   if (!read.fn) {
-    const fromSheet = () => fromPasted(read.header, read.row, read.column, read.sheetName);
-    if (read.spillParent !== "unknown")
-      return explain(options.client, read.address, read.value, fromSheet(), [], options.signal);
     try {
-      return await explain(options.client, read.address, read.value, fromSheet(), [], options.signal);
+      const question = fromPasted(read.header, read.row, read.column, read.sheetName);
+      return await explain(options.client, read.address, read.value, question, [], options.signal);
     } catch (error) {
-      if (!(error instanceof ExplainError)) throw error;
+      // Not a pasted score either: where this Excel cannot find a spill's formula, say what to select.
+      if (read.spillParent !== "unknown" || !(error instanceof ExplainError)) throw error;
       throw new ExplainError(
         `${read.address} holds no formula, and this Excel cannot tell which formula spilled into it (that needs ` +
           "ExcelApi 1.12): select the formula's own cell, the top-left cell of the spill, or a score in a pasted " +
