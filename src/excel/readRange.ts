@@ -160,3 +160,27 @@ export async function listSheetNames(context: Excel.RequestContext): Promise<str
   await context.sync();
   return sheets.items.map((s) => s.name);
 }
+
+/** Cells per read of {@link readBlock}: keeps each response far below Excel on the web's 5 MB. */
+const CELLS_PER_READ = 40_000;
+
+/** Reads a block of cells' `values`, `numberFormat` or `formulas` in slices of rows. */
+export async function readBlock(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  row: number,
+  col: number,
+  rows: number,
+  cols: number,
+  property: "values" | "numberFormat" | "formulas",
+): Promise<CellValue[][]> {
+  const out: CellValue[][] = [];
+  const step = Math.max(1, Math.floor(CELLS_PER_READ / Math.max(1, cols)));
+  for (let r = 0; r < rows; r += step) {
+    const slice = sheet.getRangeByIndexes(row + r, col, Math.min(step, rows - r), cols);
+    slice.load(property);
+    await context.sync();
+    out.push(...(slice[property] as CellValue[][]));
+  }
+  return out;
+}

@@ -15,6 +15,7 @@ import { columnLetters, parseA1, rangeA1 } from "../shaping/a1";
 import { tableFingerprint, type ProvenanceRecord } from "../shaping/provenance";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
+import { readBlock } from "./readRange";
 import { checkShape } from "./writeSheets";
 import { utcNow } from "./provenance";
 import { followTable, type FollowedTable } from "./tableFollowers";
@@ -47,9 +48,6 @@ export interface ReplaceOptions {
   onProgress?: (rowsWritten: number, totalRows: number) => void;
   maxRequestBytes?: number;
 }
-
-/** Cells per read while checking and backing up: keeps each response far below 5 MB. */
-const CELLS_PER_READ = 40_000;
 
 interface Checked {
   sheet: Excel.Worksheet;
@@ -394,27 +392,6 @@ async function writeBlock(
     range.formulas = values.slice(chunk.start, chunk.end);
     await context.sync();
   }
-}
-
-/** Reads a block of cells' `values` or `numberFormat` in slices. */
-export async function readBlock(
-  context: Excel.RequestContext,
-  sheet: Excel.Worksheet,
-  row: number,
-  col: number,
-  rows: number,
-  cols: number,
-  property: "values" | "numberFormat" | "formulas",
-): Promise<CellValue[][]> {
-  const out: CellValue[][] = [];
-  const step = Math.max(1, Math.floor(CELLS_PER_READ / Math.max(1, cols)));
-  for (let r = 0; r < rows; r += step) {
-    const slice = sheet.getRangeByIndexes(row + r, col, Math.min(step, rows - r), cols);
-    slice.load(property);
-    await context.sync();
-    out.push(...(slice[property] as CellValue[][]));
-  }
-  return out;
 }
 
 /** "1 more row", "2 more rows". */

@@ -5,7 +5,7 @@
  */
 import { isExcelErrorValue } from "../shaping/excelErrors";
 import type { CellValue } from "../shaping/types";
-import { readBlock } from "./replaceTable";
+import { readBlock } from "./readRange";
 
 /** How many RISK.* cells a workbook holds, and where. */
 export interface RiskCellCount {
@@ -15,8 +15,6 @@ export interface RiskCellCount {
   sheets: string[];
 }
 
-/** Cells read per sync while counting: keeps each response far below Excel on the web's 5 MB. */
-const CELLS_PER_READ = 40_000;
 /** A formula that calls one of the RISK.* functions. */
 export const RISK_CALL = /\bRISK\.[A-Z]+\s*\(/i;
 
@@ -28,35 +26,24 @@ export async function countRiskCells(
   context: Excel.RequestContext,
   matches?: (formula: string) => boolean,
 ): Promise<RiskCellCount> {
-  const worksheets = context.workbook.worksheets;
-  worksheets.load("items/name");
-  await context.sync();
-  const used = worksheets.items.map((sheet) => ({ sheet, range: sheet.getUsedRangeOrNullObject(false) }));
-  for (const { range } of used) range.load(["rowCount", "columnCount", "rowIndex", "columnIndex"]);
-  await context.sync();
-
   let riskCells = 0;
   const sheets: string[] = [];
-  for (const { sheet, range } of used) {
-    if (range.isNullObject) continue;
-    const rowsPerRead = Math.max(1, Math.floor(CELLS_PER_READ / Math.max(1, range.columnCount)));
+  for (const block of await scopeBlocks(context, "workbook")) {
+    const formulas = await readBlock(
+      context,
+      block.sheet,
+      block.row,
+      block.column,
+      block.rows,
+      block.columns,
+      "formulas",
+    );
     let onSheet = 0;
-    for (let row = 0; row < range.rowCount; row += rowsPerRead) {
-      const slice = sheet.getRangeByIndexes(
-        range.rowIndex + row,
-        range.columnIndex,
-        Math.min(rowsPerRead, range.rowCount - row),
-        range.columnCount,
-      );
-      slice.load("formulas");
-      await context.sync();
-      for (const line of slice.formulas as unknown[][]) {
-        for (const cell of line) if (isRiskFormula(cell) && (!matches || matches(cell))) onSheet++;
-      }
-    }
+    for (const line of formulas)
+      for (const cell of line) if (isRiskFormula(cell) && (!matches || matches(cell))) onSheet++;
     if (onSheet > 0) {
       riskCells += onSheet;
-      sheets.push(sheet.name);
+      sheets.push(block.sheetName);
     }
   }
   return { riskCells, sheets };

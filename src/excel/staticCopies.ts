@@ -12,7 +12,7 @@ import { columnLetters, parseA1, quoteSheetName } from "../shaping/a1";
 import { FORMULA_STORE_SHEET } from "../shaping/provenance";
 import { TEXT_FORMAT } from "../shaping/safeCells";
 import type { CellValue } from "../shaping/types";
-import { readBlock } from "./replaceTable";
+import { readBlock } from "./readRange";
 import type { Scope } from "./riskCells";
 import { readActiveSheetName, readSelectedArea } from "./selection";
 
