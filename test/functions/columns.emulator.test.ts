@@ -1,13 +1,8 @@
-import { RiskEngine } from "../../src/functions/engine/engine";
-import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import * as TypedRISK from "../../src/functions/functions";
+import { column, inv, one, shown, useColumnSuite } from "./support/column-suite";
 import { AssetIndex, readAssetRef } from "../../src/functions/asset-index";
-import { createInvocation } from "../../testing/invocation";
-import { HarnessCustomFunctionError } from "../../harness/custom-functions-registry";
-import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
+import { cellError } from "./support/custom-functions-stub";
 import { asExcelCalls, only } from "./support/excel-calls";
-import { closingFetch } from "./support/http-fetch";
-import { startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
 
 /**
  * Column forms and entity_ids, against the emulator over HTTP.
@@ -16,37 +11,7 @@ import { startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
  */
 
 const RISK = asExcelCalls(TypedRISK);
-let fixture: EmulatorFixture;
-let engine: RiskEngine;
-let uninstall: () => void;
-const inv = () => createInvocation("Sheet1!D2");
-const column = (...values: unknown[]) => values.map((value) => [value]);
-const one = (value: unknown) => [[value]];
-
-/** What a spilled element shows: its value, or `{code, message}` for an error value. */
-function shown(rows: unknown[][]): unknown[][] {
-  return rows.map((row) =>
-    row.map((cell) => (cell instanceof HarnessCustomFunctionError ? { code: cell.code, message: cell.message } : cell)),
-  );
-}
-
-beforeAll(async () => {
-  uninstall = installCustomFunctionsStub();
-  fixture = await startEmulatorFixture();
-  engine = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch });
-  setDefaultEngine(engine);
-});
-
-afterAll(async () => {
-  setDefaultEngine(undefined);
-  uninstall();
-  await fixture.emulator.close();
-});
-
-beforeEach(async () => {
-  engine.refresh();
-  await fixture.resetStats();
-});
+const suite = useColumnSuite();
 
 describe("RISK.SEARCH over ranges", () => {
   test("a column of points spills one score per row, one request per distinct point; bad and blank rows stay in their row", async () => {
@@ -71,7 +36,7 @@ describe("RISK.SEARCH over ranges", () => {
         inv(),
       ),
     );
-    expect(await fixture.routes()).toEqual({ "GET /api/search": 3 });
+    expect(await suite.fixture.routes()).toEqual({ "GET /api/search": 3 });
 
     const single = async (lat: number, lng: number) =>
       only(await RISK.search(one(lat), one(lng), one("floods"), one("30yr"), null, null, inv()));
@@ -87,7 +52,7 @@ describe("RISK.SEARCH over ranges", () => {
     ]);
     expect(result[0]![0]).toEqual(expect.any(Number));
 
-    await fixture.resetStats();
+    await suite.fixture.resetStats();
     await RISK.search(
       column(...points.map((p) => p[0])),
       column(...points.map((p) => p[1])),
@@ -97,7 +62,7 @@ describe("RISK.SEARCH over ranges", () => {
       null,
       inv(),
     );
-    expect(await fixture.routes()).toEqual({}); // a recalculation of unchanged inputs sends nothing
+    expect(await suite.fixture.routes()).toEqual({}); // a recalculation of unchanged inputs sends nothing
   });
 
   test("a column of points and a row of hazards pair across the axes, as Excel's own functions do", async () => {
@@ -141,7 +106,7 @@ describe("RISK.SEARCH over ranges", () => {
       code: "#VALUE!",
       message: "hazard (1×3) and horizon (1×2) cannot pair: give ranges of the same size, or one value",
     });
-    expect(await fixture.routes()).toEqual({});
+    expect(await suite.fixture.routes()).toEqual({});
   });
 
   test("the single-cell form is unchanged: the value as 1×1, the all-hazards table, the error in the cell", async () => {
@@ -164,12 +129,12 @@ describe("RISK.SEARCH over ranges", () => {
 
 describe("portfolio functions over ranges, by index or entity_id", () => {
   test("SUMMARY over an index column mixing portfolio_index and entity_id: one dataset load, per-row errors", async () => {
-    const assets = await fixture.client.portfolios.assets("demo-portfolio").all();
+    const assets = await suite.fixture.client.portfolios.assets("demo-portfolio").all();
     const byIndex = new Map(assets.map((a) => [a.portfolio_index, a.entity_id]));
-    await fixture.resetStats();
+    await suite.fixture.resetStats();
     const indexes = column(0, byIndex.get(1), 2, "", "no-such-entity", 9999, byIndex.get(0));
     const result = shown(await RISK.summary(one("demo-portfolio"), indexes, one("floods"), null, null, null, inv()));
-    const routes = await fixture.routes();
+    const routes = await suite.fixture.routes();
     expect(Object.keys(routes)).toEqual(["GET /api/portfolios/:portfolio_name/datasets/physical/summary"]);
 
     const single = async (index: number) =>
@@ -183,11 +148,12 @@ describe("portfolio functions over ranges, by index or entity_id", () => {
       [{ code: "#N/A", message: 'No asset with index 9999 in "demo-portfolio"' }],
       [await single(0)],
     ]);
-    expect(Object.values(await fixture.routes())[0]).toBe(Object.values(routes)[0]); // the singles came from the cache
+    // the singles came from the cache
+    expect(Object.values(await suite.fixture.routes())[0]).toBe(Object.values(routes)[0]);
   });
 
   test("METRIC and TIMESERIES take an entity_id where they take an index", async () => {
-    const assets = await fixture.client.portfolios.assets("demo-portfolio").all();
+    const assets = await suite.fixture.client.portfolios.assets("demo-portfolio").all();
     const id3 = assets.find((a) => a.portfolio_index === 3)!.entity_id;
     const byId = await RISK.metric(
       one("demo-portfolio"),
@@ -204,15 +170,15 @@ describe("portfolio functions over ranges, by index or entity_id", () => {
   });
 
   test("NATURE with a row of metrics spills across; LAYER over an index column reads one applied layer", async () => {
-    const [superproject] = await fixture.client.nature.superprojects();
-    const [sub] = await fixture.client.nature.subprojects(superproject!);
-    const exported = await fixture.client.nature.exportSubproject(sub!.id);
+    const [superproject] = await suite.fixture.client.nature.superprojects();
+    const [sub] = await suite.fixture.client.nature.subprojects(superproject!);
+    const exported = await suite.fixture.client.nature.exportSubproject(sub!.id);
     expect(await RISK.nature(one(sub!.name), [["seismic_baseline_mean", "wildfire_ssp585_2050_mean"]], inv())).toEqual([
       [exported.summary.seismic_baseline_mean, exported.summary.wildfire_ssp585_2050_mean],
     ]);
 
-    const [vector] = await fixture.client.compositions.listVectors();
-    await fixture.resetStats();
+    const [vector] = await suite.fixture.client.compositions.listVectors();
+    await suite.fixture.resetStats();
     const layer = await RISK.layer(
       one(vector!.id),
       one("demo-portfolio"),
@@ -220,7 +186,7 @@ describe("portfolio functions over ranges, by index or entity_id", () => {
       one("loss_flood_2050"),
       inv(),
     );
-    expect(Object.values(await fixture.routes()).reduce((a, b) => a + b, 0)).toBe(1);
+    expect(Object.values(await suite.fixture.routes()).reduce((a, b) => a + b, 0)).toBe(1);
     for (let i = 0; i < 4; i++)
       expect(layer[i]![0]).toBe(
         only(await RISK.layer(one(vector!.id), one("demo-portfolio"), one(i), one("loss_flood_2050"), inv())),

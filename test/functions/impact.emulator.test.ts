@@ -1,12 +1,6 @@
-import { RiskEngine } from "../../src/functions/engine/engine";
-import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import * as TypedRISK from "../../src/functions/functions";
-import { createInvocation } from "../../testing/invocation";
-import { HarnessCustomFunctionError } from "../../harness/custom-functions-registry";
-import { installCustomFunctionsStub } from "./support/custom-functions-stub";
+import { column, inv, one, shown, useColumnSuite } from "./support/column-suite";
 import { asExcelCalls } from "./support/excel-calls";
-import { closingFetch } from "./support/http-fetch";
-import { startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
 
 /**
  * RISK.IMPACT: the structural damage fraction of the extended summary, against
@@ -14,38 +8,11 @@ import { startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
  */
 
 const RISK = asExcelCalls(TypedRISK);
-let fixture: EmulatorFixture;
-let engine: RiskEngine;
-let uninstall: () => void;
-const inv = () => createInvocation("Sheet1!D2");
-const column = (...values: unknown[]) => values.map((value) => [value]);
-const one = (value: unknown) => [[value]];
-const shown = (rows: unknown[][]) =>
-  rows.map((row) =>
-    row.map((cell) => (cell instanceof HarnessCustomFunctionError ? { code: cell.code, message: cell.message } : cell)),
-  );
-
-beforeAll(async () => {
-  uninstall = installCustomFunctionsStub();
-  fixture = await startEmulatorFixture();
-  engine = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch });
-  setDefaultEngine(engine);
-});
-
-afterAll(async () => {
-  setDefaultEngine(undefined);
-  uninstall();
-  await fixture.emulator.close();
-});
-
-beforeEach(async () => {
-  engine.refresh();
-  await fixture.resetStats();
-});
+const suite = useColumnSuite();
 
 test("a column of indexes and entity_ids gives structural_damage_<period> and its bounds from one extended-summary load", async () => {
-  const items = await fixture.client.datasets.extendedSummary("demo-portfolio", { scenario: "ssp585" }).all();
-  await fixture.resetStats();
+  const items = await suite.fixture.client.datasets.extendedSummary("demo-portfolio", { scenario: "ssp585" }).all();
+  await suite.fixture.resetStats();
   const byIndex = new Map(items.map((item) => [item.portfolio_index, item]));
   const id2 = byIndex.get(2)!.entity_id;
   const flood = (i: number) => byIndex.get(i)!.scenario_analytics!.ssp585!.flood!;
@@ -83,7 +50,7 @@ test("a column of indexes and entity_ids gives structural_damage_<period> and it
     [flood(0).structural_damage_2080_lbd, flood(0).structural_damage_2080, flood(0).structural_damage_2080_ubd],
   ]);
   for (const value of grid.flat()) expect(typeof value).toBe("number");
-  expect(await fixture.routes()).toEqual({ "GET /api/portfolios/:portfolio_name/datasets/physical/summary": 1 });
+  expect(await suite.fixture.routes()).toEqual({ "GET /api/portfolios/:portfolio_name/datasets/physical/summary": 1 });
 });
 
 test("bad arguments and missing data are errors in their own rows, never 0", async () => {
