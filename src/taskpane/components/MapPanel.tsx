@@ -205,7 +205,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
       {overlay.loading ? <Spinner size="tiny" label="Loading the overlay…" /> : null}
       {overlay.error ? <ErrorNotice error={overlay.error} testId="map-overlay-error" /> : null}
       {selection ? (
-        <MessageBar intent={selection.offerPaste ? "info" : "success"} data-testid="map-selection">
+        <MessageBar intent={selection.offerPaste ? "info" : "success"} layout="multiline" data-testid="map-selection">
           <MessageBarBody>{selection.message}</MessageBarBody>
           {selection.offerPaste && run && client ? (
             <MessageBarActions>
