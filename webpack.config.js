@@ -2,7 +2,7 @@
  * Builds the add-in:
  *  - `functions` (src/functions/functions.ts): the RISK.* custom functions. The metadata plugin
  *    generates functions.json from their JSDoc and injects the CustomFunctions.associate calls.
- *  - `taskpane` (src/taskpane/index.tsx): a small bootstrap that lazy-loads the React UI chunk, so
+ *  - `taskpane` (src/taskpane/shell/bootstrap.ts): a small bootstrap that lazy-loads the React UI chunk, so
  *    the functions register before, and independently of, the UI.
  *  - `harness` (harness/index.ts, development only): the browser harness that plays Excel.
  * One runtime chunk is shared by every entry: in the shared runtime the task pane and the
@@ -32,14 +32,14 @@ module.exports = (_env = {}, argv = {}) => {
 
   const entry = {
     functions: "./src/functions/functions.ts",
-    taskpane: "./src/taskpane/index.tsx",
+    taskpane: "./src/taskpane/shell/bootstrap.ts",
   };
   if (dev) entry.harness = "./harness/index.ts";
 
   const pages = [
     new HtmlWebpackPlugin({
       filename: "taskpane.html",
-      template: "./src/taskpane/taskpane.html",
+      template: "./src/taskpane/shell/taskpane.html",
       chunks: ["runtime", "functions", "taskpane"],
       chunksSortMode: "manual",
       templateParameters: { officeJs },

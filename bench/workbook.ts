@@ -1,9 +1,9 @@
 import { createFakeExcel, type FakeExcel } from "../testing/fake-excel";
 import type { PhysicalItem } from "../src/api/types";
-import { StreamingSheets } from "../src/excel/streamSheets";
-import { SERIES_KINDS, TidyTimeseriesBuilder } from "../src/shaping/tidyTimeseries";
+import { StreamingSheets } from "../src/excel/stream-sheets";
+import { SERIES_KINDS, TidyTimeseriesBuilder } from "../src/shaping/tidy-timeseries";
 import type { CellValue } from "../src/shaping/types";
-import type { ExcelRunner } from "../src/taskpane/actions/types";
+import type { ExcelRunner } from "../src/taskpane/ui/pane-types";
 
 /** A fake workbook whose `run` also adds up the time spent inside it (the write phase of a paste). */
 export interface TimedWorkbook {

@@ -59,7 +59,7 @@ describe("requirement sets used by src/", () => {
     expect(at("Excel.Range.getMergedAreasOrNullObject")).toMatchObject({
       name: "ExcelApi",
       version: "1.13",
-      file: "src/excel/readRange.ts",
+      file: "src/excel/read-range.ts",
     });
     expect(at("CustomFunctions.Error")).toMatchObject({ name: "CustomFunctionsRuntime", version: "1.2" });
     expect(at("CustomFunctions.ErrorCode.invalidValue")).toMatchObject({

@@ -3,7 +3,7 @@
  * and tests run formulas through exactly the functions Excel calls, with the engine's controls
  * re-exported for them.
  *
- *   import { RISK, configureDefaultEngine, evaluateCells } from "../testing/evaluate-cells";
+ *   import { RISK, configureDefaultEngine, evaluateCells } from "./evaluate-cells";
  *   const engine = configureDefaultEngine({ concurrency: 6 });   // follows the connection store
  *   const results = await evaluateCells(cells.map((c) => ({ fn: "SEARCH", args: [c.lat, c.lng, "floods", "30yr"] })));
  *   engine.stats();                                             // requests, cacheHits, retries, ...

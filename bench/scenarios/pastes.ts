@@ -1,5 +1,5 @@
-import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
-import { pasteSummary } from "../../src/taskpane/actions/summary";
+import { pasteAppliedLayer } from "../../src/taskpane/features/layer/applied-layer-actions";
+import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
 import { plausibleAssets } from "../assets";
 import { routeRequests, type BenchContext, type ScenarioResult } from "../context";
 import { emulatorCpuMs } from "../emulator-process";

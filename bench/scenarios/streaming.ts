@@ -1,5 +1,5 @@
-import { pasteSummary } from "../../src/taskpane/actions/summary";
-import { pasteTimeseries } from "../../src/taskpane/actions/timeseries";
+import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
+import { pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseries-actions";
 import { routeRequests, type BenchContext, type Check, type ScenarioResult } from "../context";
 import { count, fmt, round } from "../format";
 import { timed } from "../measure";

@@ -1,6 +1,6 @@
-import { buildImportCsv } from "../../src/shaping/importCsv";
-import { validateAssetRange } from "../../src/shaping/validateAssets";
-import { readAssetSource, syncRangeToPortfolio } from "../../src/taskpane/actions/sync";
+import { buildImportCsv } from "../../src/taskpane/features/sync/model/import-csv";
+import { validateAssetRange } from "../../src/taskpane/features/sync/model/validate-assets";
+import { readAssetSource, syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-actions";
 import { assetsSheetValues, plausibleAssets } from "../assets";
 import { routeRequests, statusOf, type BenchContext, type Check, type ScenarioResult } from "../context";
 import { count, fmt, round } from "../format";

@@ -1,6 +1,6 @@
 import type { ItemsQuery, PhysicalItem } from "../../src/api/types";
-import { flattenTimeseries } from "../../src/shaping/flattenTimeseries";
-import { pasteTimeseries, type TimeseriesFilters } from "../../src/taskpane/actions/timeseries";
+import { flattenTimeseries } from "../../src/shaping/flatten-timeseries";
+import { pasteTimeseries, type TimeseriesFilters } from "../../src/taskpane/features/timeseries/timeseries-actions";
 import { routeRequests, statusOf, type BenchContext, type Check, type ScenarioResult } from "../context";
 import { emulatorCpuMs } from "../emulator-process";
 import { count, cpuDelta, fmt, round } from "../format";

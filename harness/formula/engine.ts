@@ -12,7 +12,7 @@
  * https://learn.microsoft.com/office/dev/add-ins/excel/custom-functions-parameter-options).
  * A `#SPILL!` anchor is recalculated when the cells that blocked it are edited, as in Excel.
  */
-import { isExcelErrorValue } from "../../src/shaping/excelErrors";
+import { isExcelErrorValue } from "../../src/shaping/excel-errors";
 import type { FakeCellValue, FakeExcel, FormulaCell } from "../../testing/fake-excel";
 import { formatAddress, formatLocal, parseLocal, splitSheet, type Rect } from "../../testing/fake-excel/a1";
 import type { SheetModel } from "../../testing/fake-excel/model";

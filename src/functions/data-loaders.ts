@@ -7,7 +7,7 @@ import type {
   SearchExposure,
   SubProject,
 } from "../api/types";
-import { parseCsvTable } from "../shaping/csvTable";
+import { parseCsvTable } from "../shaping/csv-table";
 import { AssetIndex } from "./asset-index";
 import type { CancelSignal, RiskEngine } from "./engine/engine";
 

@@ -1,17 +1,12 @@
-/** Office-free shaping logic of the task pane: validation, CSV, flattening, names, safe cells. */
+/** Office-free shaping logic shared by the layers above: A1 addresses, problems, limits, headers, CSV, flattening, names, safe cells. */
 export * from "./types";
 export * from "./a1";
 export * from "./problems";
 export * from "./limits";
 export * from "./headers";
-export * from "./validateAssets";
-export * from "./importCsv";
-export * from "./sameAssets";
-export * from "./portfolioName";
-export * from "./sheetNames";
-export * from "./safeCells";
-export * from "./flattenTimeseries";
-export * from "./flattenSummary";
-export * from "./csvTable";
-export * from "./exportZip";
-export * from "./dateFilter";
+export * from "./sheet-names";
+export * from "./safe-cells";
+export * from "./flatten-timeseries";
+export * from "./flatten-summary";
+export * from "./csv-table";
+export * from "./export-zip";

@@ -5,11 +5,11 @@
  */
 import { RiskClient, UnprocessableEntityError } from "../../src/api";
 import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../testing/evaluate-cells";
-import { createUdf, uploadVectorFile } from "../../src/taskpane/actions/compositions";
-import { createSubprojectFromFile } from "../../src/taskpane/actions/nature";
-import { pasteSummary } from "../../src/taskpane/actions/summary";
-import { syncRangeToPortfolio } from "../../src/taskpane/actions/sync";
-import { StepError, type ExcelRunner } from "../../src/taskpane/actions/types";
+import { createUdf, uploadVectorFile } from "../../src/taskpane/features/compositions/compositions-actions";
+import { createSubprojectFromFile } from "../../src/taskpane/features/nature/nature-actions";
+import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
+import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-actions";
+import { StepError, type ExcelRunner } from "../../src/taskpane/ui/pane-types";
 import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
 import { columnLetters } from "../../src/shaping/a1";
 import { userSheetsOf } from "../taskpane/support";

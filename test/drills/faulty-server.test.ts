@@ -12,7 +12,7 @@ import {
   type ServiceError,
 } from "../../src/api";
 import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../testing/evaluate-cells";
-import { describeError } from "../../src/taskpane/actions/describe-error";
+import { describeError } from "../../src/taskpane/ui/describe-error";
 import { startFaultyServer, type FaultMode, type FaultyServer } from "../support/faulty-server";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { recordFigures } from "./support/figures";

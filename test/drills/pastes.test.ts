@@ -4,14 +4,14 @@
  * of the write (rejected outright, or half applied), the service at each request (503, reset,
  * stall), or the user's Cancel at each progress report. The user's sheets are never touched.
  */
-import { PROVENANCE_STORE_SHEET, SOURCES_SHEET } from "../../src/shaping/provenance";
+import { PROVENANCE_STORE_SHEET, SOURCES_SHEET } from "../../src/shaping/paste-provenance";
 import { RiskClient } from "../../src/api";
-import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
-import { downloadExport, unpackExport, type DownloadedExport } from "../../src/taskpane/actions/export";
-import { pasteSubprojectSummary } from "../../src/taskpane/actions/nature";
-import { pasteSummary } from "../../src/taskpane/actions/summary";
-import { pasteTimeseries } from "../../src/taskpane/actions/timeseries";
-import { CancelledError, type ExcelRunner, type LongRunning, type PastedSheet } from "../../src/taskpane/actions/types";
+import { pasteAppliedLayer } from "../../src/taskpane/features/layer/applied-layer-actions";
+import { downloadExport, unpackExport, type DownloadedExport } from "../../src/taskpane/features/export/export-actions";
+import { pasteSubprojectSummary } from "../../src/taskpane/features/nature/nature-actions";
+import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
+import { pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseries-actions";
+import { CancelledError, type ExcelRunner, type LongRunning, type PastedSheet } from "../../src/taskpane/ui/pane-types";
 import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
 import { closingFetch, startDrillService, type DrillService } from "./support/service";

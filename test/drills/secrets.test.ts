@@ -16,7 +16,7 @@ import {
 } from "../../testing/evaluate-cells";
 import { getConnection, saveConnection, useConnectionStorage } from "../../src/shared/connection";
 import { DEMO_PROJECT } from "../../src/shared/vocabulary";
-import { pasteAppliedLayer } from "../../src/taskpane/actions/applied-layer";
+import { pasteAppliedLayer } from "../../src/taskpane/features/layer/applied-layer-actions";
 import {
   createUdf,
   deleteUdf,
@@ -25,20 +25,20 @@ import {
   inspectVector,
   listCompositions,
   uploadVectorFile,
-} from "../../src/taskpane/actions/compositions";
-import { listProjects, testConnection } from "../../src/taskpane/actions/connection";
-import { describeError } from "../../src/taskpane/actions/describe-error";
-import { downloadExport, listExportFiles, unpackExport } from "../../src/taskpane/actions/export";
+} from "../../src/taskpane/features/compositions/compositions-actions";
+import { listProjects, testConnection } from "../../src/taskpane/features/connection/connection-actions";
+import { describeError } from "../../src/taskpane/ui/describe-error";
+import { downloadExport, listExportFiles, unpackExport } from "../../src/taskpane/features/export/export-actions";
 import {
   createSubprojectFromFile,
   listSubprojects,
   listSuperprojects,
   pasteSubprojectSummary,
-} from "../../src/taskpane/actions/nature";
-import { refreshAll } from "../../src/taskpane/actions/refresh";
-import { pasteSummary } from "../../src/taskpane/actions/summary";
-import { syncRangeToPortfolio } from "../../src/taskpane/actions/sync";
-import { loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/actions/timeseries";
+} from "../../src/taskpane/features/nature/nature-actions";
+import { refreshAll } from "../../src/taskpane/features/refresh/refresh-actions";
+import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
+import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-actions";
+import { loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseries-actions";
 import { createFakeExcel } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
 import { closingFetch, startDrillService, type DrillService } from "./support/service";

@@ -5,8 +5,8 @@
  * assets, one portfolio, no duplicates, and never a "replace?" question about its own half-sync.
  */
 import { RiskClient, type Asset } from "../../src/api";
-import { syncRangeToPortfolio, type SyncStep } from "../../src/taskpane/actions/sync";
-import { StepError } from "../../src/taskpane/actions/types";
+import { syncRangeToPortfolio, type SyncStep } from "../../src/taskpane/features/sync/sync-actions";
+import { StepError } from "../../src/taskpane/ui/pane-types";
 import { createFakeExcel } from "../../testing/fake-excel";
 import { userSheetsOf } from "../taskpane/support";
 import { recordFigures } from "./support/figures";

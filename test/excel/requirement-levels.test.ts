@@ -13,8 +13,8 @@ import {
   type RequirementLevel,
 } from "../../testing/fake-excel";
 import { requirementSupported } from "../../src/shared/requirements";
-import { readSelection } from "../../src/excel/readRange";
-import { syncRangeToPortfolio } from "../../src/taskpane/actions/sync";
+import { readSelection } from "../../src/excel/read-range";
+import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-actions";
 import type { RiskClient } from "../../src/api/client";
 import type { RunningEmulator } from "../../emulator/server";
 import { countRequests, emulatorStats, startTestService, userSheetsOf } from "../taskpane/support";

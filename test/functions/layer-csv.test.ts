@@ -3,7 +3,7 @@
  * never shows 7 where the sheet shows 007, and ids stay text on both surfaces.
  */
 import { parseLayerCsv } from "../../src/functions/data-loaders";
-import { parseCsvTable } from "../../src/shaping/csvTable";
+import { parseCsvTable } from "../../src/shaping/csv-table";
 
 const CSV = [
   "portfolio_index,entity_id,entity_name,site_code,loss_2050,flag",

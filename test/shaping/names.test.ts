@@ -3,10 +3,8 @@ import {
   portfolioNameProblem,
   isValidPortfolioName,
   suggestPortfolioName,
-  makeValidSheetName,
-  uniqueSheetName,
-  uniqueTableName,
-} from "../../src/shaping";
+} from "../../src/taskpane/features/sync/model/portfolio-name";
+import { makeValidSheetName, uniqueSheetName, uniqueTableName } from "../../src/shaping";
 
 describe("portfolio names", () => {
   it("accepts letters, digits, _ and - only", () => {

@@ -2,7 +2,7 @@ import { RiskClient } from "../../src/api/client";
 import type { ConnectionConfig } from "../../src/api/config";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../testing/fake-excel";
-import type { ExcelRunner } from "../../src/taskpane/actions/types";
+import type { ExcelRunner } from "../../src/taskpane/ui/pane-types";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 
 /** A fresh emulator on a free port with fast processing, and a client for its demo project. */

@@ -3,7 +3,7 @@
  * queue operations; at `context.sync()` the operations call into this model, which enforces
  * Excel's rules (sheet names, dimensions, table overlaps, ...) by throwing FakeExcelError.
  */
-import { isExcelErrorValue } from "../../src/shaping/excelErrors";
+import { isExcelErrorValue } from "../../src/shaping/excel-errors";
 import { FakeErrorCodes, FakeExcelError, invalidArgument } from "./errors";
 import { Rect, MAX_COLUMNS, MAX_ROWS, formatAddress, intersects, intersection } from "./a1";
 

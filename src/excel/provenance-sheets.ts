@@ -1,0 +1,206 @@
+/**
+ * Provenance of pasted sheets in the workbook. Two forms, both saved with the file:
+ * - machine-readable: a very hidden sheet (`_ClimateRiskProvenance`) with one row per pasted sheet,
+ *   its worksheet id and its record as JSON. The pane finds every pasted sheet from it.
+ * - for a reader: the visible "Climate Risk sources" sheet, one row per pasted sheet (service,
+ *   project, portfolio, operation, filters, dataset version and digest, rows, time, add-in version,
+ *   static copy), rewritten from the records each time they change; each sheet name links to its
+ *   table (see {@link sheetLink}).
+ * Neither holds the API key. Custom XML parts would also do, but a sheet is what the Excel fake,
+ * Excel on the web and every desktop Excel keep alike (ExcelApi 1.1 only). The store sheet is
+ * read and written with src/excel/store-sheets.ts, like the add-in's other very hidden stores.
+ */
+import { quoteSheetName } from "../shaping/a1";
+import { TEXT_FORMAT } from "../shaping/safe-cells";
+import {
+  PROVENANCE_STORE_SHEET,
+  SOURCES_HEADER,
+  SOURCES_SHEET,
+  parseRecord,
+  serializeRecord,
+  sourcesRow,
+  type ProvenanceRecord,
+} from "../shaping/paste-provenance";
+import type { CellValue } from "../shaping/types";
+import { readStaticCells } from "./static-copies";
+import { addStoreSheet, readStoreRows, writeStoreRows, writeTextBlock } from "./store-sheets";
+
+/** What the store holds now. */
+export interface ProvenanceRead {
+  /** False when the workbook has no store sheet at all (never pasted, or the store was deleted). */
+  storeFound: boolean;
+  records: ProvenanceRecord[];
+  /** Rows of the store that are not records (edited or emptied), named by row. */
+  problems: string[];
+}
+
+const STORE_HEADER = ["sheetId", "record"];
+
+/** Reads every provenance record of the workbook. */
+export async function readProvenance(context: Excel.RequestContext): Promise<ProvenanceRead> {
+  const rows = await readStoreRows(context, PROVENANCE_STORE_SHEET);
+  if (rows === null) return { storeFound: false, records: [], problems: [] };
+  const records: ProvenanceRecord[] = [];
+  const problems: string[] = [];
+  for (const { sheetRow, cells } of rows) {
+    try {
+      records.push(parseRecord(cells[1], `Row ${sheetRow} of the provenance store`));
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  return { storeFound: true, records, problems };
+}
+
+/**
+ * Replaces the whole store and the Sources sheet with `records` (creating either when missing).
+ * Queues the changes and syncs once at the end.
+ */
+export async function writeProvenance(
+  context: Excel.RequestContext,
+  records: readonly ProvenanceRecord[],
+): Promise<void> {
+  const sheets = context.workbook.worksheets;
+  let store = sheets.getItemOrNullObject(PROVENANCE_STORE_SHEET);
+  let sources = sheets.getItemOrNullObject(SOURCES_SHEET);
+  await context.sync();
+  if (store.isNullObject) store = addStoreSheet(context, PROVENANCE_STORE_SHEET);
+  if (sources.isNullObject) sources = sheets.add(SOURCES_SHEET);
+  writeStore(store, records);
+  await writeSources(context, sources, records);
+}
+
+/** Queues the store's rows: header, then one row per record (sheet id, JSON). */
+function writeStore(store: Excel.Worksheet, records: readonly ProvenanceRecord[]): void {
+  writeStoreRows(
+    store,
+    STORE_HEADER,
+    records.map((r) => [r.sheetId, serializeRecord(r)]),
+  );
+}
+
+/** Rewrites the Sources sheet from the records (and the static copies on record); syncs. */
+async function writeSources(
+  context: Excel.RequestContext,
+  sources: Excel.Worksheet,
+  records: readonly ProvenanceRecord[],
+): Promise<void> {
+  const sourceRows: CellValue[][] = [SOURCES_HEADER, ...records.map(sourcesRow)];
+  const sheets = context.workbook.worksheets;
+  sheets.load("items/id, items/name");
+  // A link stays on a cell whose contents are cleared: drop the old ones before rows move.
+  sources.getRange().clear("RemoveHyperlinks" as Excel.ClearApplyTo);
+  writeTextBlock(sources, sourceRows, SOURCES_HEADER.length);
+  sources.getRangeByIndexes(0, 0, 1, SOURCES_HEADER.length).format.font.bold = true;
+  sources.getRangeByIndexes(0, 0, sourceRows.length, SOURCES_HEADER.length).format.autofitColumns();
+  // Below the list: which sheets hold static copies of RISK formulas, and since when.
+  const copies = await readStaticCopySummary(context); // its syncs load the sheets too: no round trip of its own
+  const nameById = new Map(sheets.items.map((s) => [s.id, s.name]));
+  records.forEach((record, i) => {
+    const link = sheetLink(record, nameById.get(record.sheetId));
+    if (link) sources.getCell(i + 1, 0).hyperlink = link;
+  });
+  if (copies.length > 0) {
+    const block: CellValue[][] = [STATIC_COPIES_HEADER, ...copies.map((c) => [c.sheetName, c.cells, c.takenAt])];
+    const range = sources.getRangeByIndexes(sourceRows.length + 1, 0, block.length, STATIC_COPIES_HEADER.length);
+    range.numberFormat = block.map((row) =>
+      row.map((v) => (typeof v === "string" && v !== "" ? TEXT_FORMAT : "General")),
+    );
+    range.values = block;
+    sources.getRangeByIndexes(sourceRows.length + 1, 0, 1, STATIC_COPIES_HEADER.length).format.font.bold = true;
+  }
+  await context.sync();
+}
+
+/**
+ * The link of a Sources row's sheet name to the pasted table: to the sheet by its id under its
+ * current name (a renamed sheet is still reached), quoted as Excel quotes it (`'My sheet'!A1:H41`).
+ * None for a sheet that no longer exists: its row stays, as plain text, rather than a link that
+ * answers "Reference isn't valid".
+ */
+export function sheetLink(record: ProvenanceRecord, currentName: string | undefined): Excel.RangeHyperlink | null {
+  if (currentName === undefined) return null;
+  return {
+    documentReference: `${quoteSheetName(currentName)}!${record.tableAddress}`,
+    textToDisplay: record.sheetName,
+    screenTip: `Go to the table ${record.tableName} on ${currentName}`,
+  };
+}
+
+/** Header of the Sources sheet's second block: sheets whose RISK formulas were converted to values. */
+export const STATIC_COPIES_HEADER = [
+  "Static copy of sheet",
+  "RISK formulas replaced by values",
+  "Static copy taken (UTC)",
+];
+
+/** Per sheet: how many formulas the static copies replaced, and the latest copy's time. */
+export async function readStaticCopySummary(
+  context: Excel.RequestContext,
+): Promise<Array<{ sheetName: string; cells: number; takenAt: string }>> {
+  const bySheet = new Map<string, { sheetName: string; cells: number; takenAt: string }>();
+  for (const cell of await readStaticCells(context)) {
+    const entry = bySheet.get(cell.sheetName) ?? { sheetName: cell.sheetName, cells: 0, takenAt: "" };
+    entry.cells++;
+    if (cell.takenAt > entry.takenAt) entry.takenAt = cell.takenAt;
+    bySheet.set(cell.sheetName, entry);
+  }
+  return [...bySheet.values()];
+}
+
+/**
+ * Adds (or replaces, by sheet id) records, dropping records of sheets that no longer exist, and
+ * rewrites the store and the Sources sheet.
+ */
+export async function recordProvenance(
+  context: Excel.RequestContext,
+  added: readonly ProvenanceRecord[],
+): Promise<void> {
+  const { records } = await readProvenance(context);
+  const sheets = context.workbook.worksheets;
+  sheets.load("items/id");
+  await context.sync();
+  const live = new Set(sheets.items.map((s) => s.id));
+  const replaced = new Set(added.map((r) => r.sheetId));
+  const kept = records.filter((r) => live.has(r.sheetId) && !replaced.has(r.sheetId));
+  await writeProvenance(context, [...kept, ...added]);
+}
+
+/** The UTC time now as ISO 8601 without milliseconds ("2026-11-23T19:05:34Z"). */
+export function utcNow(now: Date = new Date()): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** The provenance store and Sources sheet as they were before a paste, to put back if it fails. */
+export interface ProvenanceSnapshot {
+  storeExisted: boolean;
+  sourcesExisted: boolean;
+  records: ProvenanceRecord[];
+}
+
+/** Reads what {@link restoreProvenance} needs to undo a {@link recordProvenance}. */
+export async function snapshotProvenance(context: Excel.RequestContext): Promise<ProvenanceSnapshot> {
+  const sources = context.workbook.worksheets.getItemOrNullObject(SOURCES_SHEET);
+  const read = await readProvenance(context);
+  return { storeExisted: read.storeFound, sourcesExisted: !sources.isNullObject, records: read.records };
+}
+
+/**
+ * Puts the store and the Sources sheet back as the snapshot found them: sheets this paste created
+ * are deleted, the others rewritten from the old records. A failed paste leaves no trace.
+ */
+export async function restoreProvenance(context: Excel.RequestContext, before: ProvenanceSnapshot): Promise<void> {
+  const sheets = context.workbook.worksheets;
+  const store = sheets.getItemOrNullObject(PROVENANCE_STORE_SHEET);
+  const sources = sheets.getItemOrNullObject(SOURCES_SHEET);
+  await context.sync();
+  if (!store.isNullObject) {
+    if (before.storeExisted) writeStore(store, before.records);
+    else store.delete();
+  }
+  if (!sources.isNullObject) {
+    if (before.sourcesExisted) await writeSources(context, sources, before.records);
+    else sources.delete();
+  }
+  await context.sync();
+}

@@ -1,0 +1,182 @@
+/**
+ * Finding the cells that call RISK.* functions (in the whole workbook, or in a scope: the
+ * selection, the active sheet, the workbook), re-entering their formulas, and recalculating the
+ * workbook, on the Office API.
+ */
+import { isExcelErrorValue } from "../shaping/excel-errors";
+import type { CellValue } from "../shaping/types";
+import { readBlock } from "./read-range";
+
+/** How many RISK.* cells a workbook holds, and where. */
+export interface RiskCellCount {
+  /** Cells whose formula calls a RISK.* function. */
+  riskCells: number;
+  /** Sheets holding at least one of them. */
+  sheets: string[];
+}
+
+/** A formula that calls one of the RISK.* functions. */
+export const RISK_CALL = /\bRISK\.[A-Z]+\s*\(/i;
+
+/**
+ * Counts formulas that call RISK.* on every sheet, reading the used range in slices; with
+ * `matches`, only those formulas it accepts (e.g. the ones naming one portfolio).
+ */
+export async function countRiskCells(
+  context: Excel.RequestContext,
+  matches?: (formula: string) => boolean,
+): Promise<RiskCellCount> {
+  let riskCells = 0;
+  const sheets: string[] = [];
+  for (const block of await scopeBlocks(context, "workbook")) {
+    const formulas = await readBlock(
+      context,
+      block.sheet,
+      block.row,
+      block.column,
+      block.rows,
+      block.columns,
+      "formulas",
+    );
+    let onSheet = 0;
+    for (const line of formulas)
+      for (const cell of line) if (isRiskFormula(cell) && (!matches || matches(cell))) onSheet++;
+    if (onSheet > 0) {
+      riskCells += onSheet;
+      sheets.push(block.sheetName);
+    }
+  }
+  return { riskCells, sheets };
+}
+
+/** Asks Excel for a full recalculation, which re-runs every custom function in the workbook. */
+export async function recalculateWorkbook(context: Excel.RequestContext): Promise<void> {
+  context.workbook.application.calculate("Full" as Excel.CalculationType);
+  await context.sync();
+}
+
+/** Whether a cell's formula calls a RISK.* function. */
+export function isRiskFormula(formula: unknown): formula is string {
+  return typeof formula === "string" && formula.startsWith("=") && RISK_CALL.test(formula);
+}
+
+/** Where a scoped operation (refresh, convert to values, restore) applies. */
+export type Scope = "selection" | "sheet" | "workbook";
+
+/** A cell whose formula calls a RISK.* function. */
+export interface RiskCell {
+  sheetName: string;
+  /** 0-based, on the sheet. */
+  row: number;
+  column: number;
+  formula: string;
+  /** The value it shows now. */
+  value: CellValue;
+  /** Whether it shows an error value (#N/A, #VALUE!, ...). */
+  isError: boolean;
+}
+
+/** A block of cells to look at on one sheet (0-based). */
+interface Block {
+  sheet: Excel.Worksheet;
+  sheetName: string;
+  row: number;
+  column: number;
+  rows: number;
+  columns: number;
+}
+
+/**
+ * The blocks of a scope: the selection cut to the used range, the active sheet's used range, or
+ * every sheet's used range. Empty when there is nothing.
+ */
+async function scopeBlocks(context: Excel.RequestContext, scope: Scope): Promise<Block[]> {
+  const sheets: Excel.Worksheet[] = [];
+  let selection: Excel.Range | undefined;
+  if (scope === "workbook") {
+    const all = context.workbook.worksheets;
+    all.load("items/name");
+    await context.sync();
+    sheets.push(...all.items);
+  } else if (scope === "sheet") {
+    sheets.push(context.workbook.worksheets.getActiveWorksheet());
+  } else {
+    selection = context.workbook.getSelectedRange();
+    sheets.push(selection.worksheet);
+  }
+  const used = sheets.map((sheet) => {
+    sheet.load("name");
+    const range = sheet.getUsedRangeOrNullObject(false);
+    range.load("rowIndex, columnIndex, rowCount, columnCount");
+    return { sheet, range };
+  });
+  selection?.load("rowIndex, columnIndex, rowCount, columnCount");
+  await context.sync();
+  const blocks: Block[] = [];
+  for (const { sheet, range } of used) {
+    if (range.isNullObject) continue;
+    let top = range.rowIndex;
+    let left = range.columnIndex;
+    let bottom = range.rowIndex + range.rowCount;
+    let right = range.columnIndex + range.columnCount;
+    if (selection) {
+      top = Math.max(top, selection.rowIndex);
+      left = Math.max(left, selection.columnIndex);
+      bottom = Math.min(bottom, selection.rowIndex + selection.rowCount);
+      right = Math.min(right, selection.columnIndex + selection.columnCount);
+    }
+    if (bottom <= top || right <= left) continue;
+    blocks.push({ sheet, sheetName: sheet.name, row: top, column: left, rows: bottom - top, columns: right - left });
+  }
+  return blocks;
+}
+
+/** Every RISK cell in the scope (optionally only those showing an error), sheet by sheet, row by row. */
+export async function findRiskCells(
+  context: Excel.RequestContext,
+  scope: Scope,
+  onlyErrors: boolean,
+): Promise<RiskCell[]> {
+  const out: RiskCell[] = [];
+  for (const block of await scopeBlocks(context, scope)) {
+    const formulas = await readBlock(
+      context,
+      block.sheet,
+      block.row,
+      block.column,
+      block.rows,
+      block.columns,
+      "formulas",
+    );
+    const hasRisk = formulas.some((line) => line.some(isRiskFormula));
+    if (!hasRisk) continue;
+    const values = await readBlock(context, block.sheet, block.row, block.column, block.rows, block.columns, "values");
+    formulas.forEach((line, r) =>
+      line.forEach((formula, c) => {
+        if (!isRiskFormula(formula)) return;
+        const value = values[r][c];
+        const isError = isExcelErrorValue(value);
+        if (onlyErrors && !isError) return;
+        out.push({ sheetName: block.sheetName, row: block.row + r, column: block.column + c, formula, value, isError });
+      }),
+    );
+  }
+  return out;
+}
+
+/**
+ * Writes each cell's formula back, in one request: Excel recalculates exactly those cells (and
+ * what depends on them), and no other.
+ */
+export async function reenterRiskFormulas(context: Excel.RequestContext, cells: readonly RiskCell[]): Promise<void> {
+  const sheets = new Map<string, Excel.Worksheet>();
+  for (const cell of cells) {
+    let sheet = sheets.get(cell.sheetName);
+    if (!sheet) {
+      sheet = context.workbook.worksheets.getItem(cell.sheetName);
+      sheets.set(cell.sheetName, sheet);
+    }
+    sheet.getCell(cell.row, cell.column).formulas = [[cell.formula]];
+  }
+  await context.sync();
+}

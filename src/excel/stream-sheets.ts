@@ -1,0 +1,438 @@
+/**
+ * Streaming pastes: rows are written while later pages are still being read, and the result is
+ * still whole or absent. Each sheet is added hidden under a temporary name; rows are buffered and
+ * written in chunks that keep every request under the 5 MB limit (planned with ./chunks); while a
+ * chunk's `context.sync()` is under way the reader keeps its pages in flight, so reading and
+ * writing overlap. Only {@link StreamingSheets.finish} makes the tables, renames each sheet into
+ * place (a unique name chosen then) and shows it; a failure or Cancel deletes every sheet this
+ * writer added. Sheets that existed before are never touched.
+ *
+ * Unlike writeSheets.ts (whole tables known up front) the columns may grow while rows arrive
+ * (e.g. a year first seen on page 7): each chunk is written as wide as its rows, the header last.
+ */
+import { TEXT_FORMAT } from "../shaping/safe-cells";
+import { uniqueSheetName, uniqueTableName } from "../shaping/sheet-names";
+import { columnLetters } from "../shaping/a1";
+import type { CellValue } from "../shaping/types";
+import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, rowBytes } from "./chunks";
+import { IncompleteCleanupError, TableShapeError } from "./errors";
+import { FingerprintBuilder, type PasteProvenance, type ProvenanceRecord } from "../shaping/paste-provenance";
+import {
+  recordProvenance,
+  restoreProvenance,
+  snapshotProvenance,
+  utcNow,
+  type ProvenanceSnapshot,
+} from "./provenance-sheets";
+import { LABEL_COLOURS, type WrittenSheet } from "./write-sheets";
+
+const MAX_CELL_TEXT = 32_767;
+const MAX_CHART_SERIES = 20;
+
+/** A native chart drawn from the finished table's rows. */
+export interface StreamChartSpec {
+  /** Excel chart type, e.g. "Line" or "ColumnStacked" (Excel.ChartType). */
+  type: string;
+  /** 0-based data rows (header excluded), one series each; at most 20 are drawn. */
+  dataRows: number[];
+  /** 0-based first value column; the header cells above the values are the categories (x axis). */
+  firstValueColumn: number;
+  /** Name of each series, in dataRows order. */
+  seriesNames: string[];
+  title?: string;
+}
+
+/** One sheet to stream into. */
+export interface StreamSheetSpec {
+  /** Desired name; made valid and unique when the sheet is renamed into place. */
+  sheetName: string;
+  /** Desired table name; default from the sheet name. */
+  tableName?: string;
+  /** A line above the table saying what it holds (scenario, window...). */
+  title?: string;
+  /** 0-based columns coloured by their LOW / MEDIUM / HIGH text (conditional formats: colours follow edits). */
+  labelColumns?: number[];
+  /** 0-based numeric columns coloured by a green–yellow–red colour scale (conditional formats). */
+  scoreColumns?: number[];
+  /** Number formats of numeric columns by 0-based index (e.g. {3: "0.000"}). */
+  numberFormats?: Record<number, string>;
+  /**
+   * How the sheet was made: recorded with the sheet (as writeSheets.ts does) in the workbook's
+   * provenance store, so it is listed among the pasted sheets and can be refreshed in place.
+   */
+  provenance?: PasteProvenance;
+}
+
+/** Options of a streaming write. */
+export interface StreamOptions {
+  signal?: AbortSignal;
+  /** Budget per request in bytes; default 4,000,000 (the limit is 5 MB). */
+  maxRequestBytes?: number;
+  /** After each chunk is written: the sheet and its rows written so far. */
+  onProgress?: (progress: { sheetName: string; sheetIndex: number; rowsWritten: number }) => void;
+}
+
+interface SheetState {
+  spec: StreamSheetSpec;
+  sheet: Excel.Worksheet;
+  tempName: string;
+  id?: string;
+  /** Rows written so far (below the header). */
+  written: number;
+  /** Widest row seen. */
+  width: number;
+  pending: CellValue[][];
+  pendingBytes: number;
+  /** Of every row appended, for the provenance record (a later refresh checks the table is unedited). */
+  fingerprint: FingerprintBuilder;
+}
+
+/** A set of new sheets being filled by a stream of rows; see the module comment. */
+export class StreamingSheets {
+  private readonly maxBytes: number;
+  private finished = false;
+
+  private constructor(
+    private readonly context: Excel.RequestContext,
+    private readonly states: SheetState[],
+    private readonly options: StreamOptions,
+  ) {
+    this.maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  }
+
+  /** Adds one hidden sheet per spec under a temporary name (one request). */
+  static async open(
+    context: Excel.RequestContext,
+    specs: readonly StreamSheetSpec[],
+    options: StreamOptions = {},
+  ): Promise<StreamingSheets> {
+    options.signal?.throwIfAborted();
+    const sheets = context.workbook.worksheets;
+    sheets.load("items/name");
+    await context.sync();
+    const taken = sheets.items.map((s) => s.name);
+    const stamp = Date.now().toString(36).slice(-5);
+    const states: SheetState[] = specs.map((spec, i) => {
+      const tempName = uniqueSheetName(`~writing ${stamp} ${i + 1}`, taken);
+      taken.push(tempName);
+      const sheet = sheets.add(tempName);
+      sheet.visibility = "Hidden"; // never seen half-written
+      sheet.load("id");
+      return {
+        spec,
+        sheet,
+        tempName,
+        written: 0,
+        width: 0,
+        pending: [],
+        pendingBytes: 0,
+        fingerprint: new FingerprintBuilder(),
+      };
+    });
+    const writer = new StreamingSheets(context, states, options);
+    try {
+      await context.sync();
+      for (const s of states) s.id = s.sheet.id;
+    } catch (error) {
+      await writer.discard(error);
+      throw error;
+    }
+    return writer;
+  }
+
+  /**
+   * Queues rows for sheet `index`; writes (and syncs) a chunk whenever the buffered rows reach the
+   * request budget. Checks every cell first, naming the row and column of a bad one.
+   */
+  async append(index: number, rows: readonly CellValue[][]): Promise<void> {
+    const state = this.states[index];
+    if (!state) throw new TableShapeError(`There is no sheet ${index + 1} in this paste.`);
+    for (const row of rows) {
+      const bytes = checkedRowBytes(state, row);
+      if (bytes + OPERATION_OVERHEAD_BYTES * 3 > this.maxBytes) {
+        throw new TableShapeError(
+          `Row ${state.written + state.pending.length + 1} of "${state.spec.sheetName}" is about ${bytes.toLocaleString("en-US")} bytes, more than one request to Excel may carry.`,
+        );
+      }
+      if (state.pendingBytes + bytes + OPERATION_OVERHEAD_BYTES * 3 > this.maxBytes) await this.flush(state);
+      state.pending.push(row as CellValue[]);
+      state.pendingBytes += bytes;
+      if (row.length > state.width) state.width = row.length;
+    }
+    state.fingerprint.addRows(rows);
+  }
+
+  /** Rows already synced to the workbook, over every sheet. */
+  writtenRows(): number {
+    return this.states.reduce((n, s) => n + s.written, 0);
+  }
+
+  /** Rows written or buffered so far for sheet `index`. */
+  rowCount(index: number): number {
+    const s = this.states[index];
+    return s.written + s.pending.length;
+  }
+
+  /**
+   * Writes what is buffered, the headers and the titles, makes each block a table (with its
+   * colours and chart), renames every sheet into place, shows them and activates the first one
+   * that has rows. Sheets that received no rows are deleted (a kind with no series gets no
+   * sheet). Rejects, after deleting every sheet, when anything fails.
+   */
+  async finish(headers: readonly string[][], charts: Array<StreamChartSpec | undefined> = []): Promise<WrittenSheet[]> {
+    let provenanceBefore: ProvenanceSnapshot | undefined;
+    try {
+      for (const s of this.states) await this.flush(s);
+      this.options.signal?.throwIfAborted();
+      const sheets = this.context.workbook.worksheets;
+      sheets.load("items/name");
+      const tables = this.context.workbook.tables;
+      tables.load("items/name");
+      await this.context.sync();
+      const temp = new Set(this.states.map((s) => s.tempName.toLowerCase()));
+      const takenSheets = sheets.items.map((s) => s.name).filter((n) => !temp.has(n.toLowerCase()));
+      const takenTables = tables.items.map((t) => t.name);
+      const results: WrittenSheet[] = [];
+      const kept: SheetState[] = [];
+      this.states.forEach((state, i) => {
+        if (state.written === 0) {
+          state.sheet.delete();
+          return;
+        }
+        const header = headers[i] ?? [];
+        if (header.length < state.width)
+          throw new TableShapeError(
+            `Sheet "${state.spec.sheetName}" has rows ${state.width} cells wide but a header of ${header.length}.`,
+          );
+        const sheetName = uniqueSheetName(state.spec.sheetName, takenSheets);
+        takenSheets.push(sheetName);
+        const tableName = uniqueTableName(state.spec.tableName ?? state.spec.sheetName, takenTables);
+        takenTables.push(tableName);
+        state.sheet.name = sheetName; // renamed into place first, so formats and charts name it
+        const address = this.finishTable(state, header, tableName, charts[i]);
+        kept.push(state);
+        results.push({
+          sheetName,
+          tableName,
+          tableAddress: address,
+          rowCount: state.written,
+          columnCount: header.length,
+        });
+      });
+      this.options.signal?.throwIfAborted();
+      await this.context.sync();
+      const records: ProvenanceRecord[] = [];
+      kept.forEach((state, i) => {
+        if (!state.spec.provenance) return;
+        const written = results[i];
+        const header = headers[this.states.indexOf(state)] ?? [];
+        records.push({
+          ...state.spec.provenance,
+          sheetId: state.id ?? written.sheetName,
+          sheetName: written.sheetName,
+          tableName: written.tableName,
+          tableAddress: written.tableAddress,
+          header: header.slice(),
+          rows: written.rowCount,
+          writtenAt: utcNow(),
+          fingerprint: state.fingerprint.finish(header),
+        });
+      });
+      if (records.length > 0) {
+        provenanceBefore = await snapshotProvenance(this.context);
+        await recordProvenance(this.context, records);
+      }
+      this.options.signal?.throwIfAborted();
+      for (const s of kept) s.sheet.visibility = "Visible";
+      kept[0]?.sheet.activate();
+      kept[0]?.sheet.getRange("A1").select();
+      await this.context.sync();
+      this.finished = true;
+      return results;
+    } catch (error) {
+      // Best effort: the sheets go below whatever happens here.
+      if (provenanceBefore) await restoreProvenance(this.context, provenanceBefore).catch(() => undefined);
+      await this.discard(error);
+      throw error;
+    }
+  }
+
+  /** Deletes every sheet this writer added (after a failure or Cancel); rethrow `cause` after. */
+  async discard(cause: unknown): Promise<void> {
+    if (this.finished) return;
+    this.finished = true;
+    try {
+      const found = this.states.map((s) => this.context.workbook.worksheets.getItemOrNullObject(s.id ?? s.tempName));
+      await this.context.sync();
+      for (const proxy of found) if (!proxy.isNullObject) proxy.delete();
+      await this.context.sync();
+    } catch (cleanupError) {
+      throw new IncompleteCleanupError(
+        cause,
+        this.states.map((s) => s.tempName),
+        cleanupError,
+      );
+    }
+  }
+
+  private top(state: SheetState): number {
+    return state.spec.title ? 1 : 0;
+  }
+
+  /** One request: the buffered rows (text cells formatted as text first), then a sync. */
+  private async flush(state: SheetState): Promise<void> {
+    if (state.pending.length === 0) return;
+    this.options.signal?.throwIfAborted();
+    const rows = state.pending;
+    const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+    const grid = rows.map((r) => (r.length < width ? [...r, ...new Array<CellValue>(width - r.length).fill("")] : r));
+    const firstRow = this.top(state) + 1 + state.written;
+    for (const [start, end] of textRuns(grid, width)) {
+      const formats = grid.map((row) => {
+        const out = new Array<string>(end - start);
+        for (let c = start; c < end; c++)
+          out[c - start] =
+            typeof row[c] === "string" && row[c] !== "" ? TEXT_FORMAT : (state.spec.numberFormats?.[c] ?? "General");
+        return out;
+      });
+      state.sheet.getRangeByIndexes(firstRow, start, grid.length, end - start).numberFormat = formats;
+    }
+    state.sheet.getRangeByIndexes(firstRow, 0, grid.length, width).values = grid;
+    state.pending = [];
+    state.pendingBytes = 0;
+    await this.context.sync();
+    state.written += grid.length;
+    const index = this.states.indexOf(state);
+    this.options.onProgress?.({ sheetName: state.spec.sheetName, sheetIndex: index, rowsWritten: state.written });
+  }
+
+  /** Queues the header, the title, the table, its number formats, colours and chart. */
+  private finishTable(
+    state: SheetState,
+    header: readonly string[],
+    tableName: string,
+    chart: StreamChartSpec | undefined,
+  ): string {
+    const { sheet, spec } = state;
+    const top = this.top(state);
+    const width = header.length;
+    if (spec.title) {
+      const title = sheet.getRange("A1");
+      title.numberFormat = [[TEXT_FORMAT]];
+      title.values = [[spec.title]];
+      title.format.font.bold = true;
+    }
+    // The header is text whatever it says ("2030" stays "2030").
+    const headerRange = sheet.getRangeByIndexes(top, 0, 1, width);
+    headerRange.numberFormat = [header.map(() => TEXT_FORMAT)];
+    headerRange.values = [header.slice()];
+    const address = `A${top + 1}:${columnLetters(width - 1)}${top + 1 + state.written}`;
+    const table = sheet.tables.add(address, true);
+    table.name = tableName;
+    headerRange.format.autofitColumns();
+    for (const col of spec.labelColumns ?? [])
+      addLabelColours(sheet.getRangeByIndexes(top + 1, checkColumn(col, width), state.written, 1));
+    for (const col of spec.scoreColumns ?? [])
+      addScoreScale(sheet.getRangeByIndexes(top + 1, checkColumn(col, width), state.written, 1));
+    if (chart) addChart(sheet, chart, top, header.length, state.written);
+    return address;
+  }
+}
+
+/** Request bytes of a row (values plus text formats), after checking each cell can be held. */
+function checkedRowBytes(state: SheetState, row: readonly CellValue[]): number {
+  let bytes = rowBytes(row, null);
+  for (let c = 0; c < row.length; c++) {
+    const v = row[c];
+    const ok = typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+    const where = () =>
+      `Sheet "${state.spec.sheetName}": row ${state.written + state.pending.length + 1}, column ${c + 1}`;
+    if (!ok) throw new TableShapeError(`${where()} holds ${String(v)}, which a cell cannot hold.`);
+    if (typeof v === "string") {
+      if (v.length > MAX_CELL_TEXT)
+        throw new TableShapeError(
+          `${where()} has ${v.length} characters; an Excel cell holds at most ${MAX_CELL_TEXT}.`,
+        );
+      if (v !== "") bytes += 13; // a format array entry ("@" or "General") goes with each text cell's column
+    }
+  }
+  return bytes;
+}
+
+/** Column runs [start, end) holding text in some row: those get per-cell number formats. */
+function textRuns(grid: readonly CellValue[][], width: number): Array<[number, number]> {
+  const text = new Array<boolean>(width).fill(false);
+  for (const row of grid)
+    for (let c = 0; c < width; c++) if (typeof row[c] === "string" && row[c] !== "") text[c] = true;
+  const runs: Array<[number, number]> = [];
+  for (let c = 0; c < width;) {
+    if (!text[c]) {
+      c++;
+      continue;
+    }
+    const start = c;
+    while (c < width && text[c]) c++;
+    runs.push([start, c]);
+  }
+  return runs;
+}
+
+function checkColumn(col: number, width: number): number {
+  if (!Number.isInteger(col) || col < 0 || col >= width)
+    throw new TableShapeError(`Column ${col} is outside the table (0..${width - 1}).`);
+  return col;
+}
+
+/**
+ * LOW / MEDIUM / HIGH fills as three "text contains" conditional formats, so a label typed over
+ * later is recoloured by Excel itself (Excel.ConditionalFormatType.containsText; rule operator
+ * "Contains", learn.microsoft.com/javascript/api/excel/excel.conditionaltextcomparisonrule).
+ */
+export function addLabelColours(range: Excel.Range): void {
+  for (const [text, colour] of Object.entries(LABEL_COLOURS)) {
+    const cf = range.conditionalFormats.add("ContainsText");
+    cf.textComparison.format.fill.color = colour.fill;
+    cf.textComparison.format.font.color = colour.font;
+    cf.textComparison.rule = { operator: "Contains", text };
+  }
+}
+
+/**
+ * A three-colour scale over scores: lowest green, middle yellow, highest red, so a score edited
+ * later is recoloured (Excel.ConditionalFormatType.colorScale with a ConditionalColorScaleCriteria
+ * of minimum / midpoint / maximum, learn.microsoft.com/javascript/api/excel/excel.colorscaleconditionalformat).
+ */
+export function addScoreScale(range: Excel.Range): void {
+  const cf = range.conditionalFormats.add("ColorScale");
+  cf.colorScale.criteria = {
+    minimum: { type: "LowestValue", color: LABEL_COLOURS.LOW.fill },
+    midpoint: { formula: "50", type: "Percentile", color: LABEL_COLOURS.MEDIUM.fill },
+    maximum: { type: "HighestValue", color: LABEL_COLOURS.HIGH.fill },
+  };
+}
+
+/** A native chart of table rows over the header's categories, placed right of the table. */
+function addChart(sheet: Excel.Worksheet, chart: StreamChartSpec, top: number, width: number, rowCount: number): void {
+  const first = chart.firstValueColumn;
+  const count = width - first;
+  if (first < 0 || count < 1)
+    throw new TableShapeError(`Chart columns start at ${first}, outside the table (0..${width - 1}).`);
+  const picked = chart.dataRows
+    .map((r, i) => ({ r, name: chart.seriesNames[i] ?? `Row ${r + top + 2}` }))
+    .filter((x) => x.r >= 0 && x.r < rowCount)
+    .slice(0, MAX_CHART_SERIES);
+  if (picked.length === 0) return;
+  const categories = sheet.getRangeByIndexes(top, first, 1, count);
+  const seriesRange = (r: number) => sheet.getRangeByIndexes(top + 1 + r, first, 1, count);
+  const made = sheet.charts.add(chart.type as Excel.ChartType, seriesRange(picked[0].r), "Rows");
+  if (chart.title) made.title.text = chart.title;
+  const s0 = made.series.getItemAt(0);
+  s0.name = picked[0].name;
+  s0.setXAxisValues(categories);
+  for (const { r, name } of picked.slice(1)) {
+    const s = made.series.add(name);
+    s.setValues(seriesRange(r));
+    s.setXAxisValues(categories);
+  }
+  made.setPosition(`${columnLetters(width + 1)}${top + 1}`);
+}

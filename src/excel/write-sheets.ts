@@ -1,0 +1,405 @@
+/**
+ * Writing tables into new sheets, all or nothing. Each sheet is added hidden, filled in chunks
+ * that keep every request under the 5 MB limit, made into an Excel table (with optional
+ * LOW/MEDIUM/HIGH colouring and a line chart), and only then shown and activated. On any failure
+ * or cancellation every sheet created so far is deleted and the error is rethrown; sheets that
+ * existed before are never touched.
+ */
+import { TEXT_FORMAT, columnTextKinds, type ColumnTextKind } from "../shaping/safe-cells";
+import { uniqueSheetName, uniqueTableName } from "../shaping/sheet-names";
+import { columnLetters } from "../shaping/a1";
+import type { CellValue } from "../shaping/types";
+import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
+import { IncompleteCleanupError, TableShapeError } from "./errors";
+import { tableFingerprint, type PasteProvenance, type ProvenanceRecord } from "../shaping/paste-provenance";
+import {
+  recordProvenance,
+  restoreProvenance,
+  snapshotProvenance,
+  utcNow,
+  type ProvenanceSnapshot,
+} from "./provenance-sheets";
+
+/** A line chart of some data rows over a block of columns (e.g. years). */
+export interface ChartSpec {
+  /** 0-based data rows (not counting the header) to draw, one series each; at most 20 are drawn. */
+  dataRows: number[];
+  /** 0-based first column of the values; the header cells above them are the x axis. */
+  firstValueColumn: number;
+  /** How many value columns; default: to the last column. */
+  valueColumnCount?: number;
+  /** Columns whose values, joined with " ", name each series (e.g. entity_id and scenario). */
+  seriesNameColumns?: number[];
+  title?: string;
+  /** Top-left cell of the chart; default: two columns right of the table. */
+  position?: string;
+}
+
+/** One sheet to create. */
+export interface NewSheetSpec {
+  /** Desired name; made valid and unique ("Summary (2)"). */
+  sheetName: string;
+  header: string[];
+  rows: CellValue[][];
+  /** Desired table name; default from the sheet name. Made valid and unique. */
+  tableName?: string;
+  /** Number formats of numeric data columns, by 0-based column index (e.g. {7: "0.000"}). */
+  numberFormats?: Record<number, string>;
+  /** 0-based columns coloured by their LOW / MEDIUM / HIGH text. */
+  conditionalLabels?: number[];
+  chart?: ChartSpec;
+  /**
+   * How the table was made. When given, the sheet is listed on the "Climate Risk sources" sheet and
+   * in the workbook's provenance store (src/excel/provenance-sheets.ts), so it can be refreshed in place.
+   */
+  provenance?: PasteProvenance;
+  /**
+   * 0-based columns whose text cells are formulas ("=A2*B2"): written without the text format
+   * that otherwise keeps a value starting with "=" as text, so Excel calculates them.
+   */
+  formulaColumns?: number[];
+}
+
+/** Progress of a write, after each request. */
+export interface WriteProgress {
+  sheetName: string;
+  sheetIndex: number;
+  sheetCount: number;
+  rowsWritten: number;
+  totalRows: number;
+  /** 0..1 over all sheets. */
+  fraction: number;
+}
+
+/** Options of a write. */
+export interface WriteOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: WriteProgress) => void;
+  /** Budget per request in bytes; default 4,000,000 (the limit is 5 MB). */
+  maxRequestBytes?: number;
+}
+
+/** What was written. */
+export interface WrittenSheet {
+  sheetName: string;
+  tableName: string;
+  /** Sheet-local address of the table, e.g. "A1:DZ5001". */
+  tableAddress: string;
+  rowCount: number;
+  columnCount: number;
+}
+
+/** Excel's Good / Neutral / Bad cell styles, for LOW / MEDIUM / HIGH. */
+export const LABEL_COLOURS: Record<"LOW" | "MEDIUM" | "HIGH", { fill: string; font: string }> = {
+  LOW: { fill: "#C6EFCE", font: "#006100" },
+  MEDIUM: { fill: "#FFEB9C", font: "#9C5700" },
+  HIGH: { fill: "#FFC7CE", font: "#9C0006" },
+};
+
+const MAX_CHART_SERIES = 20;
+const MAX_CELL_TEXT = 32_767;
+
+/** Check shape and cell types before anything is changed (TableShapeError names row and column). */
+export function checkShape(spec: NewSheetSpec, index: number): void {
+  const where = `Sheet "${spec.sheetName}"`;
+  if (spec.header.length === 0) throw new TableShapeError(`${where} (table ${index + 1}) has no columns.`);
+  spec.rows.forEach((row, r) => {
+    if (row.length !== spec.header.length) {
+      throw new TableShapeError(
+        `${where}: row ${r + 1} has ${row.length} cells but the header has ${spec.header.length} columns.`,
+      );
+    }
+    row.forEach((v, c) => {
+      const ok = typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+      if (!ok)
+        throw new TableShapeError(
+          `${where}: row ${r + 1}, column "${spec.header[c]}" holds ${String(v)}, which a cell cannot hold.`,
+        );
+      if (typeof v === "string" && v.length > MAX_CELL_TEXT) {
+        throw new TableShapeError(
+          `${where}: row ${r + 1}, column "${spec.header[c]}" has ${v.length} characters; an Excel cell holds at most ${MAX_CELL_TEXT}.`,
+        );
+      }
+    });
+  });
+}
+
+/** Per-column number format for a cell, or null when the column needs no format. */
+function formatPlan(
+  kinds: ColumnTextKind[],
+  custom: Record<number, string> | undefined,
+  formulas: readonly number[] = [],
+): Array<((v: CellValue) => string) | null> {
+  return kinds.map((kind, c) => {
+    const own = custom?.[c];
+    if (formulas.includes(c)) {
+      const format = own ?? "General";
+      return own === undefined ? null : () => format;
+    }
+    if (kind === "none" && own === undefined) return null;
+    const other = own ?? (kind === "text" ? TEXT_FORMAT : "General");
+    return (v: CellValue) => (typeof v === "string" && v !== "" ? TEXT_FORMAT : other);
+  });
+}
+
+/** Consecutive column runs [start, end) that carry formats. */
+function formattedRuns(plan: Array<unknown | null>): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  let c = 0;
+  while (c < plan.length) {
+    if (plan[c] === null) {
+      c++;
+      continue;
+    }
+    const start = c;
+    while (c < plan.length && plan[c] !== null) c++;
+    runs.push([start, c]);
+  }
+  return runs;
+}
+
+interface Created {
+  name: string;
+  sheet: Excel.Worksheet;
+  id?: string;
+}
+
+/**
+ * Create one sheet per spec, all or none. Resolves when every sheet is written, shown, and the
+ * first one activated. Rejects (after deleting every new sheet) on failure or abort.
+ */
+export async function writeSheetsAtomically(
+  context: Excel.RequestContext,
+  specs: readonly NewSheetSpec[],
+  options: WriteOptions = {},
+): Promise<WrittenSheet[]> {
+  specs.forEach(checkShape);
+  const signal = options.signal;
+  const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  signal?.throwIfAborted();
+
+  const sheets = context.workbook.worksheets;
+  sheets.load("items/name");
+  const tables = context.workbook.tables;
+  tables.load("items/name");
+  await context.sync();
+  const takenSheets = sheets.items.map((s) => s.name);
+  const takenTables = tables.items.map((t) => t.name);
+  const plans = specs.map((spec) => {
+    const sheetName = uniqueSheetName(spec.sheetName, takenSheets);
+    takenSheets.push(sheetName);
+    const tableName = uniqueTableName(spec.tableName ?? spec.sheetName, takenTables);
+    takenTables.push(tableName);
+    return { spec, sheetName, tableName };
+  });
+
+  const created: Created[] = [];
+  let provenanceBefore: ProvenanceSnapshot | undefined;
+  try {
+    signal?.throwIfAborted();
+    for (const plan of plans) {
+      const sheet = sheets.add(plan.sheetName);
+      sheet.visibility = "Hidden"; // the user never sees a half-written sheet
+      sheet.load("id");
+      created.push({ name: plan.sheetName, sheet });
+    }
+    await context.sync();
+    for (const c of created) c.id = c.sheet.id;
+
+    const totalRows = specs.reduce((n, s) => n + s.rows.length, 0);
+    let rowsDone = 0;
+    const results: WrittenSheet[] = [];
+    for (let i = 0; i < plans.length; i++) {
+      const { spec, sheetName, tableName } = plans[i];
+      const sheet = created[i].sheet;
+      await fillSheet(context, sheet, spec, maxBytes, signal, (written) => {
+        options.onProgress?.({
+          sheetName,
+          sheetIndex: i,
+          sheetCount: plans.length,
+          rowsWritten: written,
+          totalRows: spec.rows.length,
+          fraction: totalRows === 0 ? 1 : (rowsDone + written) / totalRows,
+        });
+      });
+      rowsDone += spec.rows.length;
+      signal?.throwIfAborted();
+      const tableAddress = await finishTable(context, sheet, spec, tableName);
+      results.push({ sheetName, tableName, tableAddress, rowCount: spec.rows.length, columnCount: spec.header.length });
+    }
+
+    signal?.throwIfAborted();
+    const records: ProvenanceRecord[] = [];
+    plans.forEach(({ spec }, i) => {
+      if (!spec.provenance) return;
+      const written = results[i];
+      records.push({
+        ...spec.provenance,
+        sheetId: created[i].id ?? written.sheetName,
+        sheetName: written.sheetName,
+        tableName: written.tableName,
+        tableAddress: written.tableAddress,
+        header: spec.header.slice(),
+        rows: written.rowCount,
+        writtenAt: utcNow(),
+        fingerprint: tableFingerprint(spec.header, spec.rows),
+      });
+    });
+    if (records.length > 0) {
+      provenanceBefore = await snapshotProvenance(context);
+      await recordProvenance(context, records);
+    }
+    signal?.throwIfAborted();
+    for (const c of created) c.sheet.visibility = "Visible";
+    created[0]?.sheet.activate();
+    created[0]?.sheet.getRange("A1").select();
+    await context.sync();
+    return results;
+  } catch (error) {
+    // Best effort: the sheets go below whatever happens here.
+    if (provenanceBefore) await restoreProvenance(context, provenanceBefore).catch(() => undefined);
+    await discard(context, created, error);
+    throw error;
+  }
+}
+
+/** Same as {@link writeSheetsAtomically} for a single sheet. */
+export async function writeTableToNewSheet(
+  context: Excel.RequestContext,
+  spec: NewSheetSpec,
+  options: WriteOptions = {},
+): Promise<WrittenSheet> {
+  const [written] = await writeSheetsAtomically(context, [spec], options);
+  return written;
+}
+
+/** Header and rows, chunk by chunk; formats are queued before values in the same request. */
+async function fillSheet(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  spec: NewSheetSpec,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+  progress: (rows: number) => void,
+): Promise<void> {
+  const width = spec.header.length;
+  const kinds = columnTextKinds(spec.rows, width);
+  const plan = formatPlan(kinds, spec.numberFormats, spec.formulaColumns);
+  const runs = formattedRuns(plan);
+  const formatted = plan.flatMap((f, c) => (f ? [c] : []));
+  const sizes = spec.rows.map((row) => {
+    let bytes = rowBytes(row, null);
+    for (const c of formatted) bytes += plan[c]!(row[c]).length + 3;
+    return bytes;
+  });
+  const fixed = OPERATION_OVERHEAD_BYTES * (2 + runs.length);
+  const headerBytes =
+    rowBytes(
+      spec.header,
+      spec.header.map(() => TEXT_FORMAT),
+    ) + fixed;
+  const chunks = planRowChunks(sizes, maxBytes - headerBytes, fixed);
+
+  // The header is text whatever it says ("2030" stays "2030").
+  const headerRange = sheet.getRangeByIndexes(0, 0, 1, width);
+  headerRange.numberFormat = [spec.header.map(() => TEXT_FORMAT)];
+  headerRange.values = [spec.header.slice()];
+  if (chunks.length === 0) {
+    signal?.throwIfAborted();
+    await context.sync();
+    progress(0);
+    return;
+  }
+  for (const chunk of chunks) {
+    signal?.throwIfAborted();
+    const rows = spec.rows.slice(chunk.start, chunk.end);
+    const count = rows.length;
+    for (const [start, end] of runs) {
+      const formats = rows.map((row) => {
+        const out = new Array<string>(end - start);
+        for (let c = start; c < end; c++) out[c - start] = plan[c]!(row[c]);
+        return out;
+      });
+      sheet.getRangeByIndexes(1 + chunk.start, start, count, end - start).numberFormat = formats;
+    }
+    sheet.getRangeByIndexes(1 + chunk.start, 0, count, width).values = rows as CellValue[][];
+    await context.sync();
+    progress(chunk.end);
+  }
+}
+
+/** Make the written block a table, colour labels, add the chart; returns the table's address. */
+async function finishTable(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  spec: NewSheetSpec,
+  tableName: string,
+): Promise<string> {
+  const width = spec.header.length;
+  const lastRow = Math.max(spec.rows.length, 1) + 1;
+  const address = `A1:${columnLetters(width - 1)}${lastRow}`;
+  const table = sheet.tables.add(address, true);
+  table.name = tableName;
+  sheet.getRangeByIndexes(0, 0, 1, width).format.autofitColumns();
+
+  if (spec.rows.length > 0) {
+    for (const col of spec.conditionalLabels ?? []) {
+      if (col < 0 || col >= width)
+        throw new TableShapeError(`Label column ${col} is outside the table (0..${width - 1}).`);
+      const range = sheet.getRangeByIndexes(1, col, spec.rows.length, 1);
+      for (const [text, colour] of Object.entries(LABEL_COLOURS)) {
+        const cf = range.conditionalFormats.add("ContainsText");
+        cf.textComparison.format.fill.color = colour.fill;
+        cf.textComparison.format.font.color = colour.font;
+        cf.textComparison.rule = { operator: "Contains", text };
+      }
+    }
+    if (spec.chart) addChart(sheet, spec, spec.chart);
+  }
+  await context.sync();
+  return address;
+}
+
+function addChart(sheet: Excel.Worksheet, spec: NewSheetSpec, chart: ChartSpec): void {
+  const width = spec.header.length;
+  const first = chart.firstValueColumn;
+  const count = chart.valueColumnCount ?? width - first;
+  if (first < 0 || count < 1 || first + count > width) {
+    throw new TableShapeError(`Chart columns ${first}..${first + count - 1} are outside the table (0..${width - 1}).`);
+  }
+  const rows = chart.dataRows.filter((r) => r >= 0 && r < spec.rows.length).slice(0, MAX_CHART_SERIES);
+  if (rows.length === 0) return;
+  const xAxis = sheet.getRangeByIndexes(0, first, 1, count);
+  const seriesRange = (r: number): Excel.Range => sheet.getRangeByIndexes(1 + r, first, 1, count);
+  const nameOf = (r: number): string =>
+    (chart.seriesNameColumns ?? [])
+      .map((c) => String(spec.rows[r][c] ?? ""))
+      .filter((s) => s !== "")
+      .join(" ") || `Row ${r + 2}`;
+  const made = sheet.charts.add("Line", seriesRange(rows[0]), "Rows");
+  if (chart.title) made.title.text = chart.title;
+  const firstSeries = made.series.getItemAt(0);
+  firstSeries.name = nameOf(rows[0]);
+  firstSeries.setXAxisValues(xAxis);
+  for (const r of rows.slice(1)) {
+    const s = made.series.add(nameOf(r));
+    s.setValues(seriesRange(r));
+    s.setXAxisValues(xAxis);
+  }
+  made.setPosition(chart.position ?? `${columnLetters(width + 1)}1`);
+}
+
+/** Delete every sheet this operation created; never a sheet that existed before. */
+async function discard(context: Excel.RequestContext, created: Created[], cause: unknown): Promise<void> {
+  if (created.length === 0) return;
+  const left: string[] = [];
+  try {
+    const found = created.map((c) => ({ c, proxy: context.workbook.worksheets.getItemOrNullObject(c.id ?? c.name) }));
+    await context.sync();
+    for (const { proxy } of found) if (!proxy.isNullObject) proxy.delete();
+    await context.sync();
+  } catch (cleanupError) {
+    left.push(...created.map((c) => c.name));
+    throw new IncompleteCleanupError(cause, left, cleanupError);
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * Provenance of pasted sheets, the pure part: what a paste records about how it was made, how a
+ * record is kept as text in the workbook, the rows of the visible "Sources" sheet, and the
+ * fingerprint that tells whether the user edited a pasted table since it was written.
+ *
+ * The API key is never part of a record: only the service's base URL, project and the filters.
+ */
+import type { CellValue } from "./types";
+
+/** The operations of the task pane that paste a table and can re-run it. */
+export type PasteOperation =
+  | "timeseries"
+  | "summary"
+  | "extended-summary"
+  | "applied-layer"
+  | "export"
+  | "nature-summary"
+  | "risk-matrix"
+  | "label-counts"
+  | "scenario-comparison";
+
+/** How a pasted sheet was made; the caller fills it, the writer adds where and when. */
+export interface PasteProvenance {
+  operation: PasteOperation;
+  /** Service base URL (never the key). */
+  baseUrl: string;
+  project?: string;
+  portfolio?: string;
+  /** Every filter the operation ran with, by its service name (e.g. hazard, scenario, start_date). */
+  filters: Record<string, string | number | boolean>;
+  /** The dataset's `version` and `sha256_digest` from `GET .../datasets/physical`, when one exists. */
+  dataset?: { version?: string; sha256_digest?: string };
+  /** Version of the add-in that wrote the sheet. */
+  addinVersion: string;
+}
+
+/** A provenance record as kept in the workbook: the provenance plus where and when it was written. */
+export interface ProvenanceRecord extends PasteProvenance {
+  /** Worksheet id (survives renames; a renamed sheet is detected by name). */
+  sheetId: string;
+  /** The sheet's name when written. */
+  sheetName: string;
+  tableName: string;
+  /** Sheet-local address of the table, header included ("A1:H41"). */
+  tableAddress: string;
+  header: string[];
+  /** Data rows written, header excluded. */
+  rows: number;
+  /** UTC time of the paste or last refresh, ISO 8601. */
+  writtenAt: string;
+  /** Fingerprint of the table's values as written; differs when the user edited the table. */
+  fingerprint: string;
+  /** Set when the table's formulas were converted to values: UTC time of that static copy. */
+  staticCopyAt?: string;
+}
+
+/** Name of the very hidden sheet that keeps the records (one per row: sheet id, JSON). */
+export const PROVENANCE_STORE_SHEET = "_ClimateRiskProvenance";
+/** Name of the very hidden sheet that keeps formulas replaced by a static copy (see src/excel/static-copies.ts). */
+export const FORMULA_STORE_SHEET = "_ClimateRiskFormulas";
+/** Name of the very hidden sheet that keeps where portfolios' assets are (see src/excel/asset-sources.ts). */
+export const ASSET_SOURCES_STORE_SHEET = "_ClimateRiskAssetSources";
+/** Name of the visible sheet listing every pasted sheet for a reader. */
+export const SOURCES_SHEET = "Climate Risk sources";
+
+/** Header of the Sources sheet. */
+export const SOURCES_HEADER = [
+  "Sheet",
+  "Table",
+  "Operation",
+  "Service",
+  "Project",
+  "Portfolio",
+  "Filters",
+  "Dataset version",
+  "Dataset sha256",
+  "Rows",
+  "Written (UTC)",
+  "Add-in version",
+  "Static copy (UTC)",
+];
+
+/** Human-readable names of the operations (Sources sheet, pane). */
+export const OPERATION_LABELS: Record<PasteOperation, string> = {
+  timeseries: "Timeseries",
+  summary: "Summary",
+  "extended-summary": "Extended summary",
+  "applied-layer": "Applied layer",
+  export: "Export ZIP file",
+  "nature-summary": "Nature sub-project summary",
+  "risk-matrix": "Risk matrix",
+  "label-counts": "Assets per label and hazard",
+  "scenario-comparison": "Scenario comparison",
+};
+
+/** "hazard=floods; scenario=ssp585" (sorted by name), or "(none)". */
+export function describeFilters(filters: Record<string, string | number | boolean>): string {
+  const parts = Object.keys(filters)
+    .sort()
+    .map((k) => `${k}=${String(filters[k])}`);
+  return parts.length === 0 ? "(none)" : parts.join("; ");
+}
+
+/** One row of the Sources sheet for a record. */
+export function sourcesRow(record: ProvenanceRecord): CellValue[] {
+  return [
+    record.sheetName,
+    record.tableName,
+    OPERATION_LABELS[record.operation] ?? record.operation,
+    record.baseUrl,
+    record.project ?? "",
+    record.portfolio ?? "",
+    describeFilters(record.filters),
+    record.dataset?.version ?? "",
+    record.dataset?.sha256_digest ?? "",
+    record.rows,
+    record.writtenAt,
+    record.addinVersion,
+    record.staticCopyAt ?? "",
+  ];
+}
+
+/** Record → text for the store. */
+export function serializeRecord(record: ProvenanceRecord): string {
+  return JSON.stringify(record);
+}
+
+/** Text from the store → record, or an Error naming the row when it is not one. */
+export function parseRecord(text: unknown, where: string): ProvenanceRecord {
+  if (typeof text !== "string" || text.trim() === "")
+    throw new Error(`${where} is empty: the provenance record was deleted.`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`${where} is not a provenance record (it was edited).`);
+  }
+  const r = value as Partial<ProvenanceRecord>;
+  if (
+    !r ||
+    typeof r !== "object" ||
+    typeof r.sheetId !== "string" ||
+    typeof r.operation !== "string" ||
+    !Array.isArray(r.header) ||
+    typeof r.tableAddress !== "string"
+  ) {
+    throw new Error(`${where} is not a provenance record (it was edited).`);
+  }
+  return { ...r, filters: r.filters ?? {} } as ProvenanceRecord;
+}
+
+/**
+ * A fingerprint of a table's values built row by row, for a table streamed in pages whose header
+ * is known only at the end. Trailing empty cells of a row do not count, so a row written narrower
+ * than the final header hashes as its padded read-back does.
+ */
+export class FingerprintBuilder {
+  private hash = FNV_OFFSET;
+  private count = 0;
+
+  /** Feeds rows in table order. */
+  addRows(rows: readonly (readonly CellValue[])[]): void {
+    for (const row of rows) this.hash = fnv1a(this.hash, JSON.stringify(trimmed(row)));
+    this.count += rows.length;
+  }
+
+  /** The fingerprint of the header and every row fed so far. */
+  finish(header: readonly CellValue[]): string {
+    const head = fnv1a(FNV_OFFSET, JSON.stringify(trimmed(header)));
+    return `fnv1a32:${hex(head)}${hex(this.hash)}:${this.count}`;
+  }
+}
+
+/**
+ * FNV-1a (32-bit) over the header and values as JSON: cheap, synchronous and enough to notice a
+ * changed cell. Not a security measure. Numbers are compared as Excel gives them back.
+ */
+export function tableFingerprint(header: readonly CellValue[], rows: readonly (readonly CellValue[])[]): string {
+  const builder = new FingerprintBuilder();
+  builder.addRows(rows);
+  return builder.finish(header);
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+
+function fnv1a(hash: number, text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+function hex(hash: number): string {
+  return hash.toString(16).padStart(8, "0");
+}
+
+/** A row as compared: empty cells as "", trailing empty cells dropped. */
+function trimmed(row: readonly (CellValue | null | undefined)[]): CellValue[] {
+  const out = row.map(normalise);
+  while (out.length > 0 && out[out.length - 1] === "") out.pop();
+  return out;
+}
+
+/** A value as the workbook returns it: an empty cell reads back as "". */
+function normalise(value: CellValue | null | undefined): CellValue {
+  return value === null || value === undefined ? "" : value;
+}

@@ -1,0 +1,306 @@
+import {
+  Button,
+  Dropdown,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Option,
+  Radio,
+  RadioGroup,
+  Spinner,
+  Text,
+  Textarea,
+} from "@fluentui/react-components";
+import { useMemo, useState } from "react";
+import {
+  BUILDER_FUNCTIONS,
+  FIXED_CHOICES,
+  buildFormula,
+  formulasFor,
+  insertFormulas,
+  loadChoices,
+  previewFormula,
+  problemsOf,
+  readSelection,
+  referenceTo,
+  type BuilderFunction,
+  type Choice,
+  type MultiRowMode,
+  type ParamSpec,
+  type ParamValue,
+  type Preview,
+} from "./formula-builder-actions";
+import { describeError } from "../../ui/describe-error";
+import { useServices } from "../../ui/services";
+import { useLoader } from "../../ui/hooks/use-loader";
+import { useTask } from "../../ui/hooks/use-task";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+type Values = Record<string, ParamValue | undefined>;
+
+/** Kinds typed by hand (no list): numbers, a layer's column. */
+const TYPED = new Set(["number", "layer-column"]);
+
+/**
+ * The formula builder. Pick a function; each parameter offers the service's list for
+ * it (or "the selected cell"); the formula text is shown and editable; a live preview shows what
+ * it gives now; Insert writes it into the selection (column form or filled down for several rows).
+ */
+export function FormulaBuilderPanel() {
+  const { client, run } = useServices();
+  const [fn, setFn] = useState<BuilderFunction>("SUMMARY");
+  const [values, setValues] = useState<Values>({});
+  const [edited, setEdited] = useState<string | null>(null);
+  const [mode, setMode] = useState<MultiRowMode>("column");
+  const insert = useTask<string>();
+  const params = BUILDER_FUNCTIONS[fn].params as readonly ParamSpec[];
+  const built = buildFormula(fn, values);
+  const text = edited ?? built;
+  const problems = problemsOf(fn, values);
+
+  const choose = (name: string, value: ParamValue | undefined) => {
+    setEdited(null);
+    setValues((v) => {
+      const next = { ...v, [name]: value };
+      // A new portfolio or hazard makes the asset, metric and indicator chosen for the old one meaningless.
+      if (name === "portfolio") for (const k of ["index", "metric", "indicator"]) delete next[k];
+      if (name === "hazard" || name === "scenario") for (const k of ["metric", "indicator"]) delete next[k];
+      if (name === "subproject") delete next.metric;
+      return next;
+    });
+  };
+
+  // Live preview: re-evaluated (through the engine's cache) whenever the formula changes; none
+  // while the choices have problems. A preview that fails shows why instead of spinning on.
+  const previewLoad = useLoader<Preview>(problems.length > 0 ? null : () => previewFormula(run, fn, values), [
+    fn,
+    built,
+    run,
+  ]);
+  const previewing = previewLoad.loading;
+  const preview: Preview | null = previewLoad.error
+    ? { error: [describeError(previewLoad.error).title, ...describeError(previewLoad.error).details].join(" ") }
+    : (previewLoad.data ?? null);
+
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <Field label="Function">
+        <Dropdown
+          value={BUILDER_FUNCTIONS[fn].label}
+          selectedOptions={[fn]}
+          onOptionSelect={(_, d) => {
+            setFn(d.optionValue as BuilderFunction);
+            setValues({});
+            setEdited(null);
+          }}
+          data-testid="builder-function"
+        >
+          {(Object.keys(BUILDER_FUNCTIONS) as BuilderFunction[]).map((f) => (
+            <Option key={f} value={f} data-testid={`builder-function-${f}`}>
+              {BUILDER_FUNCTIONS[f].label}
+            </Option>
+          ))}
+        </Dropdown>
+      </Field>
+      {params.map((p) => (
+        <ParamControl
+          key={`${fn}-${p.name}`}
+          spec={p}
+          value={values[p.name]}
+          values={values}
+          onChange={(v) => choose(p.name, v)}
+          client={client}
+          run={run}
+        />
+      ))}
+      <Field label="Formula (you can edit it)">
+        <Textarea
+          value={text}
+          onChange={(_, d) => setEdited(d.value)}
+          data-testid="builder-formula"
+          resize="vertical"
+          style={{ fontFamily: "Consolas, monospace" }}
+        />
+      </Field>
+      {problems.length > 0 && edited === null ? (
+        <MessageBar intent="info" layout="multiline" data-testid="builder-problems">
+          <MessageBarBody>
+            <ul style={{ margin: 0, paddingLeft: 16 }}>
+              {problems.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+            </ul>
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+      <div data-testid="builder-preview" aria-live="polite" style={{ fontSize: 13 }}>
+        {previewing ? <Spinner size="extra-tiny" label="Previewing…" /> : null}
+        {!previewing && preview?.error ? (
+          <span data-testid="builder-preview-error">Gives now: {preview.error}</span>
+        ) : null}
+        {!previewing && preview && !preview.error ? (
+          <span data-testid="builder-preview-value">
+            Gives now: <b>{String(preview.value)}</b>
+            {preview.rows !== undefined
+              ? ` (a ${preview.rows} × ${preview.columns} table that spills; top-left shown)`
+              : ""}
+          </span>
+        ) : null}
+      </div>
+      <RadioGroup value={mode} onChange={(_, d) => setMode(d.value as MultiRowMode)} data-testid="builder-mode">
+        <Radio
+          value="column"
+          label="Several rows selected: one formula over the column (spills)"
+          data-testid="builder-mode-column"
+        />
+        <Radio
+          value="fill"
+          label="Several rows selected: fill down, one formula per row"
+          data-testid="builder-mode-fill"
+        />
+      </RadioGroup>
+      <Button
+        appearance="primary"
+        disabled={!run || insert.running || (edited === null && problems.length > 0)}
+        data-testid="builder-insert"
+        onClick={() =>
+          run &&
+          insert.start(async () => {
+            const target = await readSelection(run);
+            const formulas = edited !== null ? [edited] : formulasFor(fn, values, target, mode);
+            return insertFormulas(run, target, formulas);
+          })
+        }
+      >
+        Insert into the selected cell(s)
+      </Button>
+      <TaskStatus
+        task={insert}
+        testId="builder-insert"
+        cancellable={false}
+        success={(address) => <span data-testid="builder-inserted">Inserted into {address}.</span>}
+      />
+    </div>
+  );
+}
+
+/** One parameter: a list (from the service or fixed), typed text, or "use the selected cell". */
+function ParamControl(props: {
+  spec: ParamSpec;
+  value: ParamValue | undefined;
+  values: Values;
+  onChange: (value: ParamValue | undefined) => void;
+  client: ReturnType<typeof useServices>["client"];
+  run: ReturnType<typeof useServices>["run"];
+}) {
+  const { spec, value, values, onChange, client, run } = props;
+  const chosen = useMemo(() => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(values)) if (v?.kind === "value") out[k] = v.value;
+    return out;
+  }, [values]);
+  const needs =
+    spec.kind === "asset" || spec.kind === "indicator"
+      ? [chosen.portfolio]
+      : spec.kind === "metric"
+        ? [chosen.portfolio, chosen.scenario, chosen.hazard, chosen.index]
+        : spec.kind === "nature-metric"
+          ? [chosen.subproject]
+          : [];
+  const listed = !TYPED.has(spec.kind);
+  // useLoader reads the latest function when its deps change: the choices this list depends on.
+  const load = (signal: AbortSignal) => loadChoices(client!, spec.kind, chosen, signal);
+  const choices = useLoader<Choice[]>(listed && (client || FIXED_CHOICES[spec.kind]) ? load : null, [
+    client,
+    spec.kind,
+    ...needs,
+  ]);
+  const [selectionError, setSelectionError] = useState<unknown>(undefined);
+  const testId = `builder-param-${spec.name}`;
+
+  const pickSelection = async () => {
+    if (!run) return;
+    setSelectionError(undefined);
+    try {
+      const selection = await readSelection(run);
+      onChange({ kind: "cell", address: referenceTo(selection) });
+    } catch (error) {
+      setSelectionError(error);
+    }
+  };
+
+  const label = `${spec.label}${spec.optional ? " (optional)" : ""}`;
+  return (
+    <Field label={label}>
+      <div style={{ display: "flex", gap: 4, alignItems: "center" }}>
+        {value?.kind === "cell" ? (
+          <Text data-testid={`${testId}-cell`} style={{ flex: 1, fontFamily: "Consolas, monospace" }}>
+            {value.address}
+          </Text>
+        ) : listed ? (
+          <Dropdown
+            style={{ flex: 1, minWidth: 0 }}
+            placeholder={
+              choices.loading ? "Loading…" : choices.data && choices.data.length === 0 ? emptyHint(spec) : "Choose…"
+            }
+            value={
+              choices.data?.find((c) => c.value === (value?.kind === "value" ? value.value : ""))?.label ??
+              (value?.kind === "value" ? value.value : "")
+            }
+            selectedOptions={value?.kind === "value" ? [value.value] : []}
+            onOptionSelect={(_, d) => onChange(d.optionValue ? { kind: "value", value: d.optionValue } : undefined)}
+            disabled={!choices.data || choices.data.length === 0}
+            data-testid={testId}
+          >
+            {spec.optional ? <Option value="">(default)</Option> : null}
+            {(choices.data ?? []).map((c) => (
+              <Option key={c.value} value={c.value} text={c.label}>
+                {c.label}
+              </Option>
+            ))}
+          </Dropdown>
+        ) : (
+          <Input
+            style={{ flex: 1 }}
+            value={value?.kind === "value" ? value.value : ""}
+            onChange={(_, d) => onChange({ kind: "value", value: d.value })}
+            data-testid={testId}
+          />
+        )}
+        {value?.kind === "cell" ? (
+          <Button size="small" onClick={() => onChange(undefined)} data-testid={`${testId}-clear`}>
+            Clear
+          </Button>
+        ) : (
+          <Button
+            size="small"
+            disabled={!run}
+            onClick={() => void pickSelection()}
+            title="Use the selected cell or column"
+            data-testid={`${testId}-use-selection`}
+          >
+            Selected cell
+          </Button>
+        )}
+      </div>
+      {choices.error ? <ErrorNotice error={choices.error} testId={`${testId}-error`} /> : null}
+      {selectionError ? <ErrorNotice error={selectionError} testId={`${testId}-selection-error`} /> : null}
+    </Field>
+  );
+}
+
+function emptyHint(spec: ParamSpec): string {
+  switch (spec.kind) {
+    case "asset":
+    case "indicator":
+      return "Choose a portfolio first";
+    case "metric":
+      return "Choose portfolio, scenario and hazard first";
+    case "nature-metric":
+      return "Choose a sub-project first";
+    default:
+      return "Nothing to choose";
+  }
+}

@@ -1,0 +1,73 @@
+import { Button, Field, Input, Text } from "@fluentui/react-components";
+import { useState } from "react";
+import { compareWithSnapshot, takeChangeSnapshot, type ChangeReport, type ChangeSnapshot } from "./changes-actions";
+import { useServices } from "../../ui/services";
+import { useTask } from "../../ui/hooks/use-task";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/**
+ * Snapshot a range of RISK cells, refresh (Refresh all, or anything else), then
+ * compare: label flips, score moves beyond a threshold, dataset version changes.
+ */
+export function ChangesPanel() {
+  const { client, run } = useServices();
+  const [threshold, setThreshold] = useState("0.01");
+  const [snapshot, setSnapshot] = useState<ChangeSnapshot | null>(null);
+  const snap = useTask<ChangeSnapshot>();
+  const compare = useTask<ChangeReport>();
+  const amount = Number(threshold);
+  const badThreshold = !(Number.isFinite(amount) && amount >= 0);
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <Text size={200}>Select RISK cells (or pasted scores), take a snapshot, refresh, then compare.</Text>
+      <Button
+        disabled={!client || !run || snap.running}
+        data-testid="changes-snapshot"
+        onClick={() =>
+          client &&
+          run &&
+          snap.start(async (signal) => {
+            const taken = await takeChangeSnapshot({ client, run, signal });
+            setSnapshot(taken);
+            return taken;
+          })
+        }
+      >
+        Take snapshot of the selection
+      </Button>
+      <TaskStatus
+        task={snap}
+        testId="changes-snapshot"
+        success={(s) => `Snapshot of ${s.cells.length} cells in ${s.address}.`}
+      />
+      <Field label="Report score moves larger than" validationMessage={badThreshold ? "A number from 0" : undefined}>
+        <Input value={threshold} onChange={(_, d) => setThreshold(d.value)} data-testid="changes-threshold" />
+      </Field>
+      <Button
+        appearance="primary"
+        disabled={!client || !run || !snapshot || badThreshold || compare.running}
+        data-testid="changes-compare"
+        onClick={() =>
+          client &&
+          run &&
+          snapshot &&
+          compare.start((signal) => compareWithSnapshot({ client, run, snapshot, threshold: amount, signal }))
+        }
+      >
+        Compare with snapshot
+      </Button>
+      <TaskStatus
+        task={compare}
+        testId="changes"
+        success={(r) => (
+          <ul style={{ margin: 0, paddingLeft: 18 }} data-testid="changes-summary">
+            {[...r.summary, ...r.datasetChanges].map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+            {r.sheet ? <li>Listed in “{r.sheet.sheetName}”.</li> : null}
+          </ul>
+        )}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * "What changed since last refresh": a snapshot of a range of RISK cells (or a
+ * pasted score block) taken before a refresh, compared after it. Label flips, scores that moved
+ * by more than a chosen amount and cells that became errors go to a new "Changes" sheet (address,
+ * before, after) and a summary for the pane; a dataset `version` or `sha256_digest` that changed
+ * between the two readings, for the portfolios the formulas name, is reported too (a new
+ * methodology moves numbers).
+ */
+import type { RiskClient } from "../../../api/client";
+import { readFormulasAndValues, readReferencedValues } from "../../../excel/cells-by-address";
+import { writeSheetsAtomically } from "../../../excel/write-sheets";
+import { labelOf } from "../../../shared/vocabulary";
+import { cellA1, parseA1, qualify } from "../../../shaping/a1";
+import { compareReadings, summarizeChanges, type CellChange, type ReadCell } from "./model/value-changes";
+import { formulaFacts, formulaReferences, type FormulaFacts } from "../explain/explain-actions";
+import type { ExcelRunner, PastedSheet } from "../../ui/pane-types";
+
+/** A dataset's identity at a reading. */
+export interface DatasetStamp {
+  version: string;
+  sha256?: string;
+}
+
+/** What was read before the refresh. */
+export interface ChangeSnapshot {
+  address: string;
+  cells: ReadCell[];
+  /** portfolio → its dataset's version and digest (portfolios the formulas name). */
+  datasets: Record<string, DatasetStamp>;
+}
+
+/** What the comparison found. */
+export interface ChangeReport {
+  changes: CellChange[];
+  /** Sentences for the pane, e.g. "14 assets flipped to HIGH for flood_potential under ssp585". */
+  summary: string[];
+  /** e.g. "demo-portfolio: version 2024.1 → 2024.2". */
+  datasetChanges: string[];
+  /** The "Changes" sheet, when something changed. */
+  sheet?: PastedSheet;
+}
+
+const LABELS = new Set(["LOW", "MEDIUM", "HIGH"]);
+
+/** The label a value stands for: a label cell's own, or a score's by the thresholds of its hazard. */
+function labelFor(value: unknown, facts: FormulaFacts | undefined): ReadCell["label"] {
+  if (typeof value === "string" && LABELS.has(value)) return value as ReadCell["label"];
+  if (typeof value !== "number" || !facts?.hazard) return undefined;
+  // The search labels LOW and HIGH only.
+  if (facts.fn === "SEARCH") return value < facts.hazard.thresholds.low ? "LOW" : "HIGH";
+  if (facts.fn === "SUMMARY" || (facts.fn === "METRIC" && facts.metric?.startsWith("summary_score_")))
+    return labelOf(facts.hazard, value);
+  return undefined;
+}
+
+/** Reads the range: each cell with the formula that governs it (its own, or the spilling one above it in the range). */
+async function readCells(run: ExcelRunner, address?: string): Promise<{ address: string; cells: ReadCell[] }> {
+  return run(async (context) => {
+    const range = await readFormulasAndValues(context, address);
+    const top = parseA1(range.address);
+    // The formulas' single-cell arguments (a hazard in A12) are read so each cell knows its hazard.
+    const references = range.formulas.flatMap((row) => row.flatMap((formula) => formulaReferences(String(formula))));
+    const referenced = await readReferencedValues(context, references, range.sheetName);
+    const lookup = (ref: string) => referenced.get(ref);
+    const cells: ReadCell[] = [];
+    const governing: Array<FormulaFacts | undefined> = [];
+    const governingText: Array<string | undefined> = [];
+    range.values.forEach((row, r) =>
+      row.forEach((value, c) => {
+        const own = String(range.formulas[r]?.[c] ?? "");
+        const facts = formulaFacts(own, lookup);
+        if (facts) {
+          governing[c] = facts;
+          governingText[c] = own;
+        }
+        const f = governing[c];
+        cells.push({
+          address: qualify(top.sheet, cellA1(top.row + r, top.col + c)),
+          value,
+          label: labelFor(value, f),
+          hazard: f?.hazard?.portfolio,
+          scenario: f?.scenario,
+          formula: governingText[c],
+        });
+      }),
+    );
+    return { address: range.address, cells };
+  });
+}
+
+async function stamps(
+  client: RiskClient,
+  cells: readonly ReadCell[],
+  signal?: AbortSignal,
+): Promise<Record<string, DatasetStamp>> {
+  const portfolios = new Set(
+    cells.map((c) => (c.formula ? formulaFacts(c.formula)?.portfolio : undefined)).filter((p): p is string => !!p),
+  );
+  const out: Record<string, DatasetStamp> = {};
+  await Promise.all(
+    [...portfolios].map(async (name) => {
+      const metadata = await client.datasets.metadata(name, { signal }).catch(() => undefined);
+      if (metadata) out[name] = { version: metadata.version, sha256: metadata.sha256_digest };
+    }),
+  );
+  return out;
+}
+
+/** Reads the selected range (values, the formulas behind them) and the datasets they read: call before a refresh. */
+export async function takeChangeSnapshot(options: {
+  client: RiskClient;
+  run: ExcelRunner;
+  signal?: AbortSignal;
+}): Promise<ChangeSnapshot> {
+  const read = await readCells(options.run);
+  if (read.cells.length === 0) throw new Error("Select the RISK cells (or pasted scores) to watch first.");
+  return { ...read, datasets: await stamps(options.client, read.cells, options.signal) };
+}
+
+/** Reads the snapshot's range again, compares, and writes the "Changes" sheet when anything changed. */
+export async function compareWithSnapshot(options: {
+  client: RiskClient;
+  run: ExcelRunner;
+  snapshot: ChangeSnapshot;
+  threshold: number;
+  signal?: AbortSignal;
+}): Promise<ChangeReport> {
+  const { snapshot, threshold } = options;
+  const now = await readCells(options.run, snapshot.address);
+  const changes = compareReadings(snapshot.cells, now.cells, threshold);
+  const after = await stamps(options.client, now.cells, options.signal);
+  const datasetChanges: string[] = [];
+  for (const [name, was] of Object.entries(snapshot.datasets)) {
+    const is = after[name];
+    if (!is) continue;
+    if (was.version !== is.version) datasetChanges.push(`${name}: dataset version ${was.version} → ${is.version}`);
+    const short = (digest: string | undefined) => `${String(digest).slice(0, 12)}…`;
+    if (was.sha256 !== is.sha256) datasetChanges.push(`${name}: sha256 ${short(was.sha256)} → ${short(is.sha256)}`);
+  }
+  const summary = summarizeChanges(changes, threshold);
+  if (changes.length === 0 && datasetChanges.length === 0) return { changes, summary, datasetChanges };
+  const header = [
+    "address",
+    "change",
+    "before",
+    "after",
+    "label_before",
+    "label_after",
+    "delta",
+    "hazard",
+    "scenario",
+    "formula",
+  ];
+  const text = (v: unknown) =>
+    (typeof v === "number" && Number.isFinite(v)) || typeof v === "string" || typeof v === "boolean" ? v : "";
+  const rows = changes.map(
+    (c) =>
+      [
+        c.address,
+        c.kind,
+        text(c.before),
+        text(c.after),
+        c.labelBefore ?? "",
+        c.labelAfter ?? "",
+        c.delta ?? "",
+        c.hazard ?? "",
+        c.scenario ?? "",
+        c.formula ?? "",
+      ] as Array<string | number | boolean>,
+  );
+  for (const line of datasetChanges) rows.push(["", "dataset", "", "", "", "", "", "", "", line]);
+  const [written] = await options.run((context) =>
+    writeSheetsAtomically(context, [{ sheetName: "Changes", header, rows, conditionalLabels: [4, 5] }], {
+      signal: options.signal,
+    }),
+  );
+  return {
+    changes,
+    summary,
+    datasetChanges,
+    sheet: { sheetName: written!.sheetName, rowCount: written!.rowCount, columnCount: written!.columnCount },
+  };
+}

@@ -1,0 +1,219 @@
+import { Button, Checkbox, Field, Spinner, Text, Textarea } from "@fluentui/react-components";
+import { useCallback, useEffect, useState } from "react";
+import type { UdfRecord, UdfWithEquation, VectorRecord } from "../../../api/types";
+import { inspectUdf, previewUdf, updateUdfEquation, updateVectorFile, type LayerPreview } from "./compositions-actions";
+import { useServices } from "../../ui/services";
+import { useLoader } from "../../ui/hooks/use-loader";
+import { useTask } from "../../ui/hooks/use-task";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { FilePicker, type PickedFile } from "../../ui/FilePicker";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/**
+ * The service finds the record to update by its name (published `PUT /vector` and `PUT /udf`), so
+ * an update cannot rename: the pane says so where it offers one.
+ */
+function RenameNote(props: { kind: "layer" | "UDF"; name: string; testId: string }) {
+  return (
+    <Text size={200} data-testid={props.testId}>
+      Updates “{props.name}” in place; the service finds a {props.kind} by its name. To rename, create it again under
+      the new name, then delete this one.
+    </Text>
+  );
+}
+
+/**
+ * Replace a vector layer's content with a new .geojson file (keeps its id and name). Test ids `vector-update-…-<id>`.
+ */
+export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => void }) {
+  const { client } = useServices();
+  const [file, setFile] = useState<PickedFile | null>(null);
+  const task = useTask<VectorRecord>();
+  const id = String(props.vector.id);
+  return (
+    <div
+      style={{ display: "flex", flexDirection: "column", gap: 6, padding: "6px 0" }}
+      data-testid={`vector-update-form-${id}`}
+    >
+      <RenameNote kind="layer" name={props.vector.name} testId={`vector-update-note-${id}`} />
+      <FilePicker
+        accept=".geojson,.json,application/geo+json"
+        label="Choose new .geojson file"
+        testId={`vector-update-file-${id}`}
+        onPicked={setFile}
+      />
+      <Button
+        size="small"
+        appearance="primary"
+        style={{ alignSelf: "flex-start" }}
+        disabled={!client || !file || task.running}
+        data-testid={`vector-update-submit-${id}`}
+        onClick={() => {
+          if (!client || !file) return;
+          task.start(
+            (signal) =>
+              updateVectorFile(client, { name: props.vector.name, fileName: file.fileName, text: file.text }, signal),
+            (done) => done && props.onDone(),
+          );
+        }}
+      >
+        Replace layer content
+      </Button>
+      <TaskStatus
+        task={task}
+        testId={`vector-update-${id}`}
+        success={(v) => `Layer “${v.name}” updated (${v.updateDate}).`}
+      />
+    </div>
+  );
+}
+
+/** Edit a UDF's input layers and jq operation, loaded from the service. Test ids `udf-edit-…-<id>`. */
+export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDone: () => void }) {
+  const { client } = useServices();
+  const [layers, setLayers] = useState<string[] | null>(null);
+  const [operation, setOperation] = useState("");
+  const save = useTask<UdfRecord>();
+  const id = String(props.udf.id);
+  const load = useCallback((signal: AbortSignal) => inspectUdf(client!, props.udf.id, signal), [client, props.udf.id]);
+  const current = useLoader<UdfWithEquation>(client ? load : null, [client, props.udf.id]);
+  // The form starts from the UDF as the service holds it (set while rendering, once per load).
+  const [formFrom, setFormFrom] = useState<UdfWithEquation | undefined>(undefined);
+  if (current.data && current.data !== formFrom) {
+    setFormFrom(current.data);
+    setLayers(current.data.equation.inputLayers);
+    setOperation(current.data.equation.operation);
+  }
+  if (current.error) return <ErrorNotice error={current.error} testId={`udf-edit-load-error-${id}`} />;
+  if (layers === null) return <Spinner size="tiny" label="Loading the UDF…" />;
+  const choices = [...new Set([...props.layerNames, ...layers])];
+  return (
+    <div
+      style={{ display: "flex", flexDirection: "column", gap: 6, padding: "6px 0" }}
+      data-testid={`udf-edit-form-${id}`}
+    >
+      <RenameNote kind="UDF" name={props.udf.name} testId={`udf-edit-note-${id}`} />
+      <fieldset style={{ border: "none", margin: 0, padding: 0 }}>
+        <legend style={{ fontSize: 14, marginBottom: 4 }}>Input layers</legend>
+        {choices.map((layer) => (
+          <Checkbox
+            key={layer}
+            label={layer}
+            checked={layers.includes(layer)}
+            data-testid={`udf-edit-layer-${id}-${layer}`}
+            onChange={(_, d) =>
+              setLayers((current) =>
+                d.checked ? [...(current ?? []), layer] : (current ?? []).filter((l) => l !== layer),
+              )
+            }
+          />
+        ))}
+      </fieldset>
+      <Field label="jq operation">
+        <Textarea
+          value={operation}
+          onChange={(_, d) => setOperation(d.value)}
+          data-testid={`udf-edit-operation-${id}`}
+          resize="vertical"
+          style={{ fontFamily: "Consolas, monospace" }}
+        />
+      </Field>
+      <Button
+        size="small"
+        appearance="primary"
+        style={{ alignSelf: "flex-start" }}
+        disabled={!client || save.running}
+        data-testid={`udf-edit-submit-${id}`}
+        onClick={() => {
+          if (!client) return;
+          save.start(
+            (signal) => updateUdfEquation(client, { name: props.udf.name, inputLayers: layers, operation }, signal),
+            (done) => done && props.onDone(),
+          );
+        }}
+      >
+        Save equation
+      </Button>
+      <TaskStatus
+        task={save}
+        testId={`udf-edit-${id}`}
+        success={(u) => `UDF “${u.name}” updated. Activate it again to refresh its result layer.`}
+      />
+    </div>
+  );
+}
+
+/**
+ * Run a UDF without storing its result and show the layer it yields. A new `revision` (the UDF
+ * was edited) clears a shown preview, which no longer matches. Test ids `udf-run-<id>`, `udf-preview-<id>`.
+ */
+export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
+  const { client } = useServices();
+  const task = useTask<LayerPreview>();
+  const { reset } = task;
+  useEffect(() => reset(), [props.revision, reset]);
+  const id = String(props.udf.id);
+  const testId = `udf-preview-${id}`;
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 4, minWidth: 0 }}>
+      <Button
+        size="small"
+        style={{ alignSelf: "flex-start" }}
+        disabled={!client || task.running}
+        data-testid={`udf-run-${id}`}
+        onClick={() => client && task.start((signal) => previewUdf(client, props.udf.id, signal))}
+      >
+        Run (preview)
+      </Button>
+      <TaskStatus
+        task={task}
+        testId={`udf-run-${id}`}
+        success={(p) => (
+          <span data-testid={`${testId}-summary`}>
+            Layer “{p.name}”: {p.featureCount} feature{p.featureCount === 1 ? "" : "s"}; properties:{" "}
+            {p.propertyNames.join(", ") || "none"}. Not stored: Activate stores it.
+          </span>
+        )}
+      />
+      {task.state.status === "done" ? <PreviewTable preview={task.state.result} testId={testId} /> : null}
+    </div>
+  );
+}
+
+/** The first rows of a previewed layer, scrolling sideways inside the pane when wide. */
+function PreviewTable(props: { preview: LayerPreview; testId: string }) {
+  const { preview } = props;
+  return (
+    <div data-testid={props.testId} style={{ display: "flex", flexDirection: "column", gap: 4, minWidth: 0 }}>
+      <div style={{ overflowX: "auto", maxWidth: "100%" }}>
+        <table style={{ borderCollapse: "collapse", fontSize: 12 }} data-testid={`${props.testId}-rows`}>
+          <thead>
+            <tr>
+              {preview.propertyNames.map((n) => (
+                <th key={n} style={{ textAlign: "left", padding: "0 6px", borderBottom: "1px solid #ccc" }}>
+                  {n}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {preview.rows.map((row, r) => (
+              <tr key={r}>
+                {row.map((v, c) => (
+                  <td key={c} style={{ padding: "0 6px", whiteSpace: "nowrap" }}>
+                    {v === null ? "" : String(v)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {preview.featureCount > preview.rows.length ? (
+        <Text size={200}>
+          First {preview.rows.length} of {preview.featureCount} features.
+        </Text>
+      ) : null}
+    </div>
+  );
+}

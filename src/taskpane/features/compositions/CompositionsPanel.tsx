@@ -1,0 +1,331 @@
+import { Button, Checkbox, Divider, Field, Input, Spinner, Text, Textarea } from "@fluentui/react-components";
+import { useCallback, useState } from "react";
+import type { UdfRecord, VectorRecord } from "../../../api/types";
+import {
+  activateUdf,
+  createUdf,
+  deleteUdf,
+  deleteVector,
+  describeLayer,
+  inspectUdf,
+  inspectVector,
+  listCompositions,
+  uploadVectorFile,
+  type CompositionsListing,
+  type CreatedUdf,
+} from "./compositions-actions";
+import { nameFromFileName } from "../../ui/geojson-file";
+import { useServices } from "../../ui/services";
+import { useLoader } from "../../ui/hooks/use-loader";
+import { useTask } from "../../ui/hooks/use-task";
+import { EditUdfForm, RunUdfPreview, UpdateVectorForm } from "./CompositionsEditors";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { FilePicker, type PickedFile } from "../../ui/FilePicker";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/**
+ * Upload a vector from a .geojson file; create a UDF (name, input layers from the
+ * project's vectors, jq operation) and activate it; list, inspect and delete vectors and UDFs;
+ * update a vector (new file) or a UDF (new equation) by name, and run a UDF to preview its layer.
+ */
+export function CompositionsPanel() {
+  const { client } = useServices();
+  const [generation, setGeneration] = useState(0);
+  const load = useCallback((signal: AbortSignal) => listCompositions(client!, signal), [client]);
+  const listing = useLoader<CompositionsListing>(client ? load : null, [client, generation]);
+  const changed = () => setGeneration((g) => g + 1);
+
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 12 }}>
+      <UploadVector onDone={changed} />
+      <Divider />
+      <CreateUdf vectors={listing.data?.vectors ?? []} onDone={changed} />
+      <Divider />
+      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center" }}>
+        <Text weight="semibold">Layers and UDFs</Text>
+        <Button size="small" onClick={listing.reload} data-testid="compositions-reload">
+          Reload
+        </Button>
+      </div>
+      {listing.loading ? <Spinner size="tiny" label="Loading…" /> : null}
+      {listing.error ? <ErrorNotice error={listing.error} testId="compositions-list-error" /> : null}
+      {listing.data ? <Listing listing={listing.data} onChanged={changed} /> : null}
+    </div>
+  );
+}
+
+function UploadVector(props: { onDone: () => void }) {
+  const { client } = useServices();
+  const [file, setFile] = useState<PickedFile | null>(null);
+  const [name, setName] = useState("");
+  const task = useTask<VectorRecord>();
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <Text weight="semibold">Upload a vector layer</Text>
+      <FilePicker
+        accept=".geojson,.json,application/geo+json"
+        label="Choose .geojson file"
+        testId="vector-file"
+        onPicked={(picked) => {
+          setFile(picked);
+          if (picked && name === "") setName(nameFromFileName(picked.fileName));
+        }}
+      />
+      <Field label="Layer name">
+        <Input value={name} onChange={(_, d) => setName(d.value)} data-testid="vector-name" />
+      </Field>
+      <Button
+        appearance="primary"
+        disabled={!client || !file || task.running}
+        data-testid="vector-upload"
+        onClick={() => {
+          if (!client || !file) return;
+          task.start(
+            (signal) => uploadVectorFile(client, { name, fileName: file.fileName, text: file.text }, signal),
+            (done) => done && props.onDone(),
+          );
+        }}
+      >
+        Upload layer
+      </Button>
+      <TaskStatus
+        task={task}
+        testId="vector-upload"
+        success={(v) => `Layer “${v.name}” uploaded (id ${String(v.id)}, ${v.status}).`}
+      />
+    </div>
+  );
+}
+
+function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
+  const { client } = useServices();
+  const [name, setName] = useState("");
+  const [layers, setLayers] = useState<string[]>([]);
+  const [operation, setOperation] = useState("");
+  const [activate, setActivate] = useState(true);
+  const task = useTask<CreatedUdf>();
+  const layerNames = [...new Set(props.vectors.map((v) => v.name))];
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <Text weight="semibold">Create a UDF</Text>
+      <Field label="UDF name">
+        <Input value={name} onChange={(_, d) => setName(d.value)} data-testid="udf-name" />
+      </Field>
+      <fieldset style={{ border: "none", margin: 0, padding: 0 }} data-testid="udf-layers">
+        <legend style={{ fontSize: 14, marginBottom: 4 }}>Input layers</legend>
+        {layerNames.length === 0 ? <Text size={200}>No vector layers yet: upload one above.</Text> : null}
+        {layerNames.map((layer) => (
+          <Checkbox
+            key={layer}
+            label={layer}
+            checked={layers.includes(layer)}
+            data-testid={`udf-layer-${layer}`}
+            onChange={(_, d) =>
+              setLayers((current) => (d.checked ? [...current, layer] : current.filter((l) => l !== layer)))
+            }
+          />
+        ))}
+      </fieldset>
+      <Field label="jq operation" hint="e.g. .features.[].properties | .loss_flood_bsln">
+        <Textarea
+          value={operation}
+          onChange={(_, d) => setOperation(d.value)}
+          data-testid="udf-operation"
+          resize="vertical"
+          style={{ fontFamily: "Consolas, monospace" }}
+        />
+      </Field>
+      <Checkbox
+        label="Activate after creating"
+        checked={activate}
+        onChange={(_, d) => setActivate(d.checked === true)}
+        data-testid="udf-activate-after"
+      />
+      <Button
+        appearance="primary"
+        disabled={!client || task.running}
+        data-testid="udf-create"
+        onClick={() => {
+          if (!client) return;
+          task.start(
+            (signal) =>
+              createUdf(
+                client,
+                { name, inputLayers: layers.filter((l) => layerNames.includes(l)), operation, activate },
+                signal,
+              ),
+            (done) => done && props.onDone(),
+          );
+        }}
+      >
+        Create UDF
+      </Button>
+      <TaskStatus
+        task={task}
+        testId="udf-create"
+        success={(r) =>
+          r.vector
+            ? `UDF “${r.udf.name}” created and activated: layer “${r.vector.name}” (id ${String(r.vector.id)}) is ${r.vector.status}.`
+            : `UDF “${r.udf.name}” created (id ${String(r.udf.id)}).`
+        }
+      />
+    </div>
+  );
+}
+
+function Listing(props: { listing: CompositionsListing; onChanged: () => void }) {
+  const { vectors, udfs } = props.listing;
+  const layerNames = [...new Set(vectors.map((v) => v.name))];
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <Text size={200}>Vectors ({vectors.length})</Text>
+      {vectors.length === 0 ? (
+        <Text size={200} data-testid="vectors-empty">
+          No vector layers in this project.
+        </Text>
+      ) : null}
+      <ul style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="vector-list">
+        {vectors.map((v) => (
+          <Item key={String(v.id)} kind="vector" record={v} layerNames={layerNames} onChanged={props.onChanged} />
+        ))}
+      </ul>
+      <Text size={200}>UDFs ({udfs.length})</Text>
+      {udfs.length === 0 ? (
+        <Text size={200} data-testid="udfs-empty">
+          No UDFs yet.
+        </Text>
+      ) : null}
+      <ul style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="udf-list">
+        {udfs.map((u) => (
+          <Item key={String(u.id)} kind="udf" record={u} layerNames={layerNames} onChanged={props.onChanged} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** One vector or UDF with Inspect, Update/Edit, Run (UDF) and Delete (Delete asks once more). */
+function Item(props: {
+  kind: "vector" | "udf";
+  record: VectorRecord | UdfRecord;
+  layerNames: string[];
+  onChanged: () => void;
+}) {
+  const { client } = useServices();
+  const { record, kind } = props;
+  const inspect = useTask<string>();
+  const remove = useTask<void>();
+  const [confirming, setConfirming] = useState(false);
+  const id = String(record.id);
+  const activateTask = useTask<VectorRecord>();
+  const [editing, setEditing] = useState(false);
+  const [revision, setRevision] = useState(0);
+  return (
+    <li style={{ borderBottom: "1px solid #e0e0e0", padding: "4px 0", minWidth: 0 }} data-testid={`${kind}-item-${id}`}>
+      <div style={{ display: "flex", gap: 4, alignItems: "center", flexWrap: "wrap" }}>
+        {/* The name takes its own line: four buttons would squeeze it to a few letters a line. */}
+        <Text style={{ flex: "1 1 100%", minWidth: 0, wordBreak: "break-word" }}>
+          {record.name} {"status" in record && record.status ? <Text size={200}>({record.status})</Text> : null}
+        </Text>
+        <Button
+          size="small"
+          data-testid={`${kind}-inspect-${id}`}
+          onClick={() =>
+            client &&
+            inspect.start(async (signal) => {
+              if (kind === "vector") return describeLayer((await inspectVector(client, record.id, signal)).geojson);
+              const udf = await inspectUdf(client, record.id, signal);
+              return `Input layers: ${udf.equation.inputLayers.join(", ")}\njq: ${udf.equation.operation}`;
+            })
+          }
+        >
+          Inspect
+        </Button>
+        <Button
+          size="small"
+          aria-expanded={editing}
+          data-testid={`${kind}-${kind === "vector" ? "update" : "edit"}-${id}`}
+          onClick={() => setEditing((e) => !e)}
+        >
+          {kind === "vector" ? "Update…" : "Edit…"}
+        </Button>
+        {kind === "udf" ? (
+          <Button
+            size="small"
+            data-testid={`udf-activate-${id}`}
+            onClick={() => {
+              if (!client) return;
+              activateTask.start(
+                (signal) => activateUdf(client, record.id, signal),
+                (done) => done && props.onChanged(),
+              );
+            }}
+          >
+            Activate
+          </Button>
+        ) : null}
+        {confirming ? (
+          <>
+            <Button
+              size="small"
+              appearance="primary"
+              data-testid={`${kind}-delete-confirm-${id}`}
+              onClick={() => {
+                setConfirming(false);
+                if (!client) return;
+                // The list reloads whether or not the delete succeeded: it shows what the service holds.
+                remove.start(
+                  () => (kind === "vector" ? deleteVector(client, record.id) : deleteUdf(client, record.id)),
+                  () => props.onChanged(),
+                );
+              }}
+            >
+              Delete
+            </Button>
+            <Button size="small" onClick={() => setConfirming(false)}>
+              Keep
+            </Button>
+          </>
+        ) : (
+          <Button size="small" data-testid={`${kind}-delete-${id}`} onClick={() => setConfirming(true)}>
+            Delete…
+          </Button>
+        )}
+      </div>
+      {editing && kind === "vector" ? (
+        <UpdateVectorForm vector={record as VectorRecord} onDone={props.onChanged} />
+      ) : null}
+      {editing && kind === "udf" ? (
+        <EditUdfForm
+          udf={record}
+          layerNames={props.layerNames}
+          onDone={() => {
+            setRevision((r) => r + 1);
+            props.onChanged();
+          }}
+        />
+      ) : null}
+      {kind === "udf" ? <RunUdfPreview udf={record} revision={revision} /> : null}
+      {inspect.state.status === "done" ? (
+        <pre
+          style={{ whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: 12, margin: "4px 0" }}
+          data-testid={`${kind}-details-${id}`}
+        >
+          {inspect.state.result}
+        </pre>
+      ) : null}
+      {inspect.state.status === "failed" ? (
+        <ErrorNotice error={inspect.state.error} testId={`${kind}-inspect-error-${id}`} />
+      ) : null}
+      {remove.state.status === "failed" ? (
+        <ErrorNotice error={remove.state.error} testId={`${kind}-delete-error-${id}`} />
+      ) : null}
+      <TaskStatus
+        task={activateTask}
+        testId={`udf-activate-${id}`}
+        cancellable={false}
+        success={(v) => `Activated: layer “${v.name}” (${v.status}).`}
+      />
+    </li>
+  );
+}

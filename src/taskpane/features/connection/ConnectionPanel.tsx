@@ -1,0 +1,152 @@
+import { Button, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Text } from "@fluentui/react-components";
+import { useEffect, useState } from "react";
+import type { ConnectionConfig } from "../../../api/config";
+import type { Project } from "../../../api/types";
+import { connectionRequired, resetConnection, saveConnection } from "../../../shared/connection";
+import { listProjects, testConnection, type ConnectionCheck } from "./connection-actions";
+import { describeError } from "../../ui/describe-error";
+import { useServices } from "../../ui/services";
+import { useTask } from "../../ui/hooks/use-task";
+import { ChoiceField } from "../../ui/ChoiceField";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+
+/**
+ * Base URL, nature URL, API key (a password field), project from GET /projects/,
+ * Test connection, Save, and back to the demo emulator. The key is kept by the shared connection
+ * store outside the workbook; this panel never logs it.
+ */
+export function ConnectionPanel() {
+  const { config, isDefault } = useServices();
+  const [form, setForm] = useState<ConnectionConfig>(config);
+  const [projects, setProjects] = useState<Project[]>([]);
+  const test = useTask<ConnectionCheck>();
+  const save = useTask<ConnectionConfig>();
+
+  // A saved or reset connection replaces what the form shows (set while rendering, React's
+  // "adjust state when a prop changes", so the stale form never paints).
+  const [formOf, setFormOf] = useState(config);
+  if (formOf !== config) {
+    setFormOf(config);
+    setForm(config);
+  }
+
+  // The picker lists the projects of the saved connection until a test lists others.
+  useEffect(() => {
+    const controller = new AbortController();
+    listProjects(config, { signal: controller.signal }).then(setProjects, () => setProjects([]));
+    return () => controller.abort();
+  }, [config]);
+
+  const field = (key: keyof ConnectionConfig) => (_: unknown, data: { value: string }) =>
+    setForm((f) => ({ ...f, [key]: data.value }));
+  const projectOptions = projects.map((p) => p.project_name);
+  if (form.project && !projectOptions.includes(form.project) && !projects.some((p) => p.project_id === form.project))
+    projectOptions.unshift(form.project);
+
+  const runTest = () =>
+    test.start(async (signal) => {
+      const check = await testConnection(form, { signal });
+      setProjects(check.projects);
+      if (!form.project && check.projects.length > 0)
+        setForm((f) => ({ ...f, project: check.projects[0].project_name }));
+      return check;
+    });
+
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      {isDefault && connectionRequired() ? (
+        <MessageBar intent="warning" data-testid="connection-first-run" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>Connect to your climate risk service</MessageBarTitle>
+            Enter the service's base URL and nature URL (https://…), your API key and project, then Test connection and
+            Save. Until then RISK cells show #N/A “Open the Climate Risk pane to connect”.
+          </MessageBarBody>
+        </MessageBar>
+      ) : isDefault ? (
+        <MessageBar intent="info" data-testid="connection-default-notice" layout="multiline">
+          <MessageBarBody>
+            Using the local emulator's demo connection (key “demo-key”, project “demo”). Enter your service's URLs and
+            key to use real data.
+          </MessageBarBody>
+        </MessageBar>
+      ) : (
+        <Text size={200} data-testid="connection-saved-notice">
+          Saved connection: {config.baseUrl} · project {config.project ?? "(none)"}
+        </Text>
+      )}
+      <Field label="Base URL" hint="https:// (plain http only for this machine)">
+        <Input value={form.baseUrl} onChange={field("baseUrl")} data-testid="connection-base-url" type="url" />
+      </Field>
+      <Field label="Nature URL">
+        <Input value={form.natureUrl} onChange={field("natureUrl")} data-testid="connection-nature-url" type="url" />
+      </Field>
+      <Field label="API key">
+        <Input
+          value={form.apiKey}
+          onChange={field("apiKey")}
+          data-testid="connection-api-key"
+          type="password"
+          autoComplete="off"
+        />
+      </Field>
+      <ChoiceField
+        label="Project"
+        hint={projects.length === 0 ? "Test the connection to list your projects." : undefined}
+        value={form.project ?? ""}
+        onChange={(project) => setForm((f) => ({ ...f, project }))}
+        choices={projectOptions}
+        emptyLabel={projectOptions.length === 0 ? "(none)" : undefined}
+        testId="connection-project"
+      />
+      <div style={{ display: "flex", gap: 8, flexWrap: "wrap" }}>
+        <Button onClick={runTest} disabled={test.running} data-testid="connection-test">
+          Test connection
+        </Button>
+        <Button
+          appearance="primary"
+          onClick={() => save.start(() => saveConnection(form))}
+          disabled={save.running}
+          data-testid="connection-save"
+        >
+          Save
+        </Button>
+        <Button
+          onClick={() => save.start(() => resetConnection())}
+          disabled={save.running || isDefault}
+          data-testid="connection-reset"
+        >
+          {connectionRequired() ? "Forget the saved connection" : "Use demo emulator"}
+        </Button>
+      </div>
+      {test.state.status === "running" ? <Text data-testid="connection-test-progress">Testing…</Text> : null}
+      {test.state.status === "failed" ? <ErrorNotice error={test.state.error} testId="connection-test-error" /> : null}
+      {test.state.status === "done" ? <TestResult check={test.state.result} project={form.project} /> : null}
+      {save.state.status === "failed" ? <ErrorNotice error={save.state.error} testId="connection-save-error" /> : null}
+      {save.state.status === "done" ? (
+        <Text size={200} data-testid="connection-save-result">
+          Saved. RISK.* cells use this connection from their next calculation.
+        </Text>
+      ) : null}
+    </div>
+  );
+}
+
+function TestResult(props: { check: ConnectionCheck; project: string | undefined }) {
+  const { check } = props;
+  const natureText = check.nature.ok
+    ? `Nature service: ${check.nature.superprojects.length} superproject(s).`
+    : `Nature URL failed: ${describeError(check.nature.error).title}`;
+  return (
+    <MessageBar
+      intent={check.projectKnown && check.nature.ok ? "success" : "warning"}
+      data-testid="connection-test-result"
+      layout="multiline"
+    >
+      <MessageBarBody>
+        <div>Connected: the key may use {check.projects.length} project(s).</div>
+        {!check.projectKnown ? <div>Project “{props.project}” is not among them: pick one from the list.</div> : null}
+        <div>{natureText}</div>
+      </MessageBarBody>
+    </MessageBar>
+  );
+}

@@ -1,0 +1,50 @@
+import { Button, Text } from "@fluentui/react-components";
+import { explainSelection, type Explanation } from "./explain-actions";
+import { useServices } from "../../ui/services";
+import { useTask } from "../../ui/hooks/use-task";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/**
+ * "Explain" the selected RISK cell (a spilled one as itself: its place in the
+ * spill and its own arguments) or pasted score: hazard, indicator, unit, thresholds and where the
+ * value sits, window, bounds, scenario, dataset version.
+ */
+export function ExplainPanel() {
+  const { client, run } = useServices();
+  const task = useTask<Explanation>();
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <Text size={200}>
+        Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell (any cell of its spill), or a score in a pasted summary
+        sheet.
+      </Text>
+      <Button
+        appearance="primary"
+        disabled={!client || !run || task.running}
+        data-testid="explain-start"
+        onClick={() => client && run && task.start((signal) => explainSelection({ client, run, signal }))}
+      >
+        Explain the selected cell
+      </Button>
+      <TaskStatus
+        task={task}
+        testId="explain"
+        success={(e) => (
+          <div style={{ display: "flex", flexDirection: "column", gap: 4 }}>
+            <Text weight="semibold" data-testid="explain-source" style={{ wordBreak: "break-word" }}>
+              {e.address}: {String(e.value)} ({e.source})
+            </Text>
+            <dl style={{ margin: 0, display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: 8, rowGap: 2 }}>
+              {e.lines.map((line, i) => (
+                <div key={i} style={{ display: "contents" }} data-testid={`explain-${line.key}`}>
+                  <dt style={{ fontWeight: 600 }}>{line.label}</dt>
+                  <dd style={{ margin: 0, wordBreak: "break-word" }}>{line.text}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+        )}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,518 @@
+/**
+ * "Why is this number what it is": for the selected RISK cell, or a score in a
+ * pasted summary sheet, the hazard and indicator behind it, its unit, the LOW/MEDIUM/HIGH
+ * thresholds and where the value sits, the window a horizon score is the maximum over, the bounds
+ * where the service gives them, the scenario and the dataset version. Every sentence comes from
+ * the field notes ("What the numbers mean"), the thresholds of src/shared/vocabulary.ts (the one
+ * copy of that table) or the dataset metadata the service returns; nothing is made up.
+ *
+ * A cell a RISK formula spilled into is explained as itself: its row of a column form (the row's
+ * own arguments, paired as the functions pair them, and its own value), or its hazard and column
+ * of RISK.SEARCH's all-hazards table, or, for that table's header, what the column holds.
+ */
+import type { RiskClient } from "../../../api/client";
+import { readReferencedValues } from "../../../excel/cells-by-address";
+import { readSelectedCell, type SpillParent } from "../../../excel/selection";
+import type { DatasetMetadata, HazardMetrics } from "../../../api/types";
+import { HAZARDS, labelOf, lookupHazard, type HazardNames } from "../../../shared/vocabulary";
+import type { ArgumentValue } from "../../../functions/arguments";
+import { pairedIndex } from "../../../functions/columns";
+import { IMPACT_PARAMETERS } from "../../../functions/formulas/impact";
+import { METRIC_PARAMETERS } from "../../../functions/formulas/metric";
+import { SEARCH_PARAMETERS, SEARCH_TABLE_HEADER } from "../../../functions/formulas/search";
+import { SUMMARY_PARAMETERS } from "../../../functions/formulas/summary";
+import type { ExcelRunner } from "../../ui/pane-types";
+
+/** One line of an explanation: `key` names it for tests (`hazard`, `thresholds`, …). */
+export interface ExplainLine {
+  key:
+    | "spill"
+    | "arguments"
+    | "column"
+    | "hazard"
+    | "indicator"
+    | "unit"
+    | "thresholds"
+    | "position"
+    | "window"
+    | "bounds"
+    | "scenario"
+    | "dataset"
+    | "note";
+  label: string;
+  text: string;
+}
+
+/** What the pane shows for a cell. */
+export interface Explanation {
+  address: string;
+  value: ArgumentValue;
+  /** What the value is: the formula, or the pasted column and sheet. */
+  source: string;
+  lines: ExplainLine[];
+}
+
+/** The selected cell cannot be explained; the message says why and what to select. */
+export class ExplainError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ExplainError";
+  }
+}
+
+/** What a cell asks for, read from its formula or its pasted column. */
+interface Question {
+  kind: "search" | "summary" | "metric";
+  hazard: HazardNames;
+  portfolio?: string;
+  entity?: ArgumentValue;
+  scenario?: string;
+  /** Window in years (summary) or horizon (search). */
+  window?: number;
+  metric?: string;
+  source: string;
+}
+
+/** Window years per field notes: a horizon score is the maximum over its window, from 2025. */
+const WINDOW_START = 2025;
+
+/** Splits a formula's arguments at top-level commas, keeping quoted text whole. */
+export function splitArguments(text: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  let depth = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '"') quoted = !quoted;
+    if (!quoted && (ch === "(" || ch === "{")) depth++;
+    if (!quoted && (ch === ")" || ch === "}")) depth--;
+    if (!quoted && depth === 0 && ch === ",") {
+      out.push(current.trim());
+      current = "";
+    } else current += ch;
+  }
+  if (current.trim() !== "" || out.length > 0) out.push(current.trim());
+  return out;
+}
+
+const FORMULA = /^=\s*(?:_xldudf_)?RISK\.(SEARCH|SUMMARY|METRIC|IMPACT)\s*\((.*)\)\s*$/i;
+
+type RiskFunction = "SEARCH" | "SUMMARY" | "METRIC" | "IMPACT";
+
+/** Each function's parameter names, in order, to name a spilled row's arguments. */
+const PARAMETERS: Record<RiskFunction, readonly string[]> = {
+  SEARCH: SEARCH_PARAMETERS,
+  SUMMARY: SUMMARY_PARAMETERS,
+  METRIC: METRIC_PARAMETERS,
+  IMPACT: IMPACT_PARAMETERS,
+};
+
+/**
+ * Reads the selected cell (the top-left of the selection) and explains it: a RISK formula's own
+ * cell, a cell a RISK formula spilled into, or a score in a pasted summary sheet.
+ */
+export async function explainSelection(options: {
+  client: RiskClient;
+  run: ExcelRunner;
+  signal?: AbortSignal;
+}): Promise<Explanation> {
+  const { run } = options;
+  const read = await run(async (context) => {
+    const cell = await readSelectedCell(context);
+    const parent = typeof cell.spillParent === "object" && cell.spillParent !== null ? cell.spillParent : undefined;
+    const match = FORMULA.exec(parent?.formula ?? cell.formula);
+    // Argument references are read from the workbook: the cell the selected element pairs with, as
+    // the functions pair ranges (src/functions/columns.ts: a single value, or a one-row range, pairs
+    // with every row); for the formula's own cell, the first cell of a range.
+    const args = match ? splitArguments(match[2]!) : [];
+    const isReference = (arg: string) => /^[A-Za-z'$]/.test(arg) && !/^(TRUE|FALSE)$/i.test(arg);
+    const element = parent ?? { row: 0, column: 0 };
+    let single = true; // every argument one value: the call spills only RISK.SEARCH's all-hazards table
+    const referenced = await readReferencedValues(
+      context,
+      args.filter(isReference),
+      cell.sheetName,
+      (rows, columns) => {
+        if (rows > 1 || columns > 1) single = false;
+        return { row: pairedIndex(rows, element.row), column: pairedIndex(columns, element.column) };
+      },
+    );
+    const values = args.map((arg): ArgumentValue => {
+      if (isReference(arg)) return referenced.get(arg);
+      if (arg === "") return null;
+      if (arg.startsWith('"')) return arg.slice(1, -1).replace(/""/g, '"');
+      if (/^(TRUE|FALSE)$/i.test(arg)) return arg.toUpperCase() === "TRUE";
+      const n = Number(arg);
+      return Number.isFinite(n) ? n : arg;
+    });
+    return { ...cell, parent, single, fn: match?.[1]?.toUpperCase() as RiskFunction | undefined, args: values };
+  });
+  if (!read.fn) {
+    try {
+      const question = fromPasted(read.header, read.row, read.column, read.sheetName);
+      return await explain(options.client, read.address, read.value, question, [], options.signal);
+    } catch (error) {
+      // Not a pasted score either: where this Excel cannot find a spill's formula, say what to select.
+      if (read.spillParent !== "unknown" || !(error instanceof ExplainError)) throw error;
+      throw new ExplainError(
+        `${read.address} holds no formula, and this Excel cannot tell which formula spilled into it (that needs ` +
+          "ExcelApi 1.12): select the formula's own cell, the top-left cell of the spill, or a score in a pasted " +
+          "summary sheet.",
+      );
+    }
+  }
+  const formula = read.parent?.formula ?? read.formula;
+  const at = read.parent ?? { address: read.address, formula, row: 0, column: 0 };
+  if (read.fn === "SEARCH" && read.single && text(read.args[2]) === "")
+    return explainSearchTable(options.client, read.address, read.value, read.args, at, options.signal);
+  const lead: ExplainLine[] = [];
+  let source = formula;
+  if (read.parent) {
+    source = `${formula} in ${localAddress(read.parent.address)}`;
+    const place = `row ${read.parent.row + 1}${read.parent.column > 0 ? `, column ${read.parent.column + 1},` : ""}`;
+    lead.push(
+      { key: "spill", label: "Cell", text: `${read.address} is ${place} of the spill of ${source}` },
+      { key: "arguments", label: "Its arguments", text: namedArguments(read.fn, read.args) },
+    );
+  }
+  const question = { ...fromFormula(read.fn, read.args), source };
+  return explain(options.client, read.address, read.value, question, lead, options.signal);
+}
+
+/** "Sheet1!B2" → "B2": the anchor is on the selected cell's sheet. */
+function localAddress(address: string): string {
+  return address.slice(address.lastIndexOf("!") + 1);
+}
+
+/** "lat 51.5, lng -0.12, hazard floods, horizon 30yr": the arguments given, by parameter name. */
+function namedArguments(fn: RiskFunction, args: ArgumentValue[]): string {
+  return args
+    .map((value, i) => (text(value) === "" ? "" : `${PARAMETERS[fn][i] ?? `argument ${i + 1}`} ${text(value)}`))
+    .filter((part) => part !== "")
+    .join(", ");
+}
+
+/** What each column of RISK.SEARCH's all-hazards table holds (SEARCH_TABLE_HEADER), for its header cell. */
+function searchTableColumn(name: string): string {
+  const years = Number(/_(\d+)yr$/.exec(name)?.[1]);
+  const window = `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} (field notes)`;
+  if (name.startsWith("score_")) return `each hazard's point-search score at the ${years}yr horizon: ${window}`;
+  if (name.startsWith("label_"))
+    return `each hazard's label at the ${years}yr horizon, LOW or HIGH (the search labels only LOW and HIGH; field notes)`;
+  return "the hazard of each row, by its point-search name; select a score or label of the row to explain it";
+}
+
+/**
+ * A cell of RISK.SEARCH's all-hazards table (an empty hazard): a header row, then one row per hazard
+ * in the order of HAZARDS, with its score and label at 15 and 30 years (SEARCH_TABLE_HEADER). A
+ * header cell explains its column; any other cell, its row's hazard at its column's horizon.
+ */
+async function explainSearchTable(
+  client: RiskClient,
+  address: string,
+  value: ArgumentValue,
+  args: ArgumentValue[],
+  at: SpillParent,
+  signal?: AbortSignal,
+): Promise<Explanation> {
+  const source = `${at.formula} in ${localAddress(at.address)}`;
+  const column = SEARCH_TABLE_HEADER[at.column];
+  const hazard = at.row > 0 ? HAZARDS[at.row - 1] : undefined;
+  if (!column || (at.row > 0 && !hazard))
+    throw new ExplainError(`${address} is outside the all-hazards table of ${source}.`);
+  const point = `lat ${text(args[0])}, lng ${text(args[1])}, ${text(args[4]).toLowerCase() || "local"} extent`;
+  if (!hazard) {
+    return {
+      address,
+      value,
+      source,
+      lines: [
+        {
+          key: "spill",
+          label: "Cell",
+          text: `${address} is the header of column ${column} of the all-hazards table of ${source}`,
+        },
+        { key: "column", label: "Column", text: searchTableColumn(column) },
+        { key: "arguments", label: "Its arguments", text: point },
+      ],
+    };
+  }
+  const lead: ExplainLine[] = [
+    {
+      key: "spill",
+      label: "Cell",
+      text: `${address} is the ${hazard.search} row, column ${column}, of the all-hazards table of ${source}`,
+    },
+    { key: "arguments", label: "Its arguments", text: point },
+  ];
+  const years = Number(/_(\d+)yr$/.exec(column)?.[1]) || undefined;
+  return explain(client, address, value, { kind: "search", hazard, window: years, source }, lead, signal);
+}
+
+function text(value: ArgumentValue): string {
+  return value === null || value === undefined ? "" : String(value).trim();
+}
+
+function needHazard(name: ArgumentValue, where: string): HazardNames {
+  const hazard = lookupHazard(text(name));
+  if (!hazard) throw new ExplainError(`${where} names no hazard this add-in knows ("${text(name)}").`);
+  return hazard;
+}
+
+/** What a RISK formula (one hazard) asks, from the arguments of the selected cell's own element. */
+function fromFormula(fn: RiskFunction, args: ArgumentValue[]): Omit<Question, "source"> {
+  switch (fn) {
+    case "SEARCH": {
+      const horizon = Number(text(args[3]).replace(/yr$/i, ""));
+      return { kind: "search", hazard: needHazard(args[2]!, "The formula"), window: horizon };
+    }
+    case "SUMMARY":
+      return {
+        kind: "summary",
+        hazard: needHazard(args[2]!, "The formula"),
+        portfolio: text(args[0]),
+        entity: args[1],
+        scenario: text(args[3]).toLowerCase() || "ssp245",
+        window: Number(text(args[4]).replace(/yr$/i, "")) || 30,
+      };
+    case "METRIC":
+      return {
+        kind: "metric",
+        hazard: needHazard(args[3]!, "The formula"),
+        portfolio: text(args[0]),
+        entity: args[1],
+        scenario: text(args[2]).toLowerCase(),
+        metric: text(args[4]).toLowerCase(),
+      };
+    default: {
+      // IMPACT: the structural damage of a period (and bound).
+      const bound = text(args[5]).toLowerCase();
+      const suffix = bound === "lower" ? "_lbd" : bound === "upper" ? "_ubd" : "";
+      return {
+        kind: "metric",
+        hazard: needHazard(args[2]!, "The formula"),
+        portfolio: text(args[0]),
+        entity: args[1],
+        scenario: text(args[3]).toLowerCase(),
+        metric: `structural_damage_${text(args[4])}${suffix}`,
+      };
+    }
+  }
+}
+
+/**
+ * A score in a pasted summary sheet: the column header names the hazard and what it holds; the
+ * row, the asset and scenario.
+ */
+function fromPasted(header: string[], row: ArgumentValue[], column: number, sheetName: string): Question {
+  const name = header[column] ?? "";
+  const at = (key: string) => row[header.indexOf(key)];
+  const source = `column ${name || "(no header)"} of sheet ${sheetName}`;
+  const portfolio = (/^(?:Summary|Extended \w+) (.+)$/.exec(sheetName)?.[1] ?? "").replace(/ \(\d+\)$/, "");
+  const summary = /^(.+)_risk_(?:score|class)$/.exec(name);
+  if (summary) {
+    return {
+      kind: "summary",
+      hazard: needHazard(summary[1]!, `The column ${name}`),
+      portfolio,
+      entity: at("entity_id") || at("portfolio_index"),
+      scenario: text(at("scenario")),
+      window: Number(at("window")) || 30,
+      source,
+    };
+  }
+  for (const hazard of ["sea_level_rise", "water_stress", "flood", "cyclone", "heatwave", "wildfire"]) {
+    if (name.startsWith(`${hazard}_`)) {
+      return {
+        kind: "metric",
+        hazard: needHazard(hazard, name),
+        portfolio,
+        entity: at("entity_id") || at("portfolio_index"),
+        scenario: text(at("scenario")),
+        metric: name.slice(hazard.length + 1),
+        source,
+      };
+    }
+  }
+  throw new ExplainError(
+    "Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell, or a score in a pasted summary sheet " +
+      `(the selected cell is in ${source}).`,
+  );
+}
+
+function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(4)));
+}
+
+async function explain(
+  client: RiskClient,
+  address: string,
+  value: ArgumentValue,
+  q: Question,
+  lead: readonly ExplainLine[],
+  signal?: AbortSignal,
+): Promise<Explanation> {
+  const h = q.hazard;
+  const lines: ExplainLine[] = [...lead];
+  const add = (key: ExplainLine["key"], label: string, line: string) => lines.push({ key, label, text: line });
+  add("hazard", "Hazard", `${h.portfolio} (search: ${h.search}; extended summary: ${h.extended})`);
+
+  let metadata: DatasetMetadata | undefined;
+  if (q.portfolio) metadata = await client.datasets.metadata(q.portfolio, { signal }).catch(() => undefined);
+  const indicator = q.metric?.startsWith("indicator_") || q.kind !== "metric" ? h.indicators[0]! : undefined;
+  const meta = metadata?.indicators.find((i) => i.hazard === h.portfolio && i.indicator === h.indicators[0]);
+  if (indicator)
+    add("indicator", "Indicator", `${indicator}, the hazard's primary projection: the score is this indicator's value`);
+  const scoreLike = q.kind !== "metric" || /^(indicator_|summary_score_)/.test(q.metric ?? "");
+  if (scoreLike) {
+    add(
+      "unit",
+      "Unit",
+      meta ? `${meta.unit}, ${meta.value_min} to ${meta.value_max} (dataset metadata)` : `${h.unit} (field notes)`,
+    );
+    const t = h.thresholds;
+    add("thresholds", "Thresholds", `LOW below ${fmt(t.low)}, MEDIUM up to ${fmt(t.medium)}, HIGH above (field notes)`);
+    if (typeof value === "number" && Number.isFinite(value)) {
+      const label = labelOf(h, value);
+      const where =
+        label === "LOW"
+          ? `${fmt(value)} is LOW: ${fmt(t.low - value)} below the MEDIUM threshold ${fmt(t.low)}`
+          : label === "MEDIUM"
+            ? `${fmt(value)} is MEDIUM: ${Math.round(((value - t.low) / (t.medium - t.low)) * 100)}% ` +
+              `of the way from ${fmt(t.low)} to ${fmt(t.medium)}`
+            : `${fmt(value)} is HIGH: ${fmt(value - t.medium)} above the HIGH threshold ${fmt(t.medium)}`;
+      add(
+        "position",
+        "Where it sits",
+        q.kind === "search" ? `${where}. The search labels only LOW and HIGH (field notes).` : where,
+      );
+    } else if (typeof value === "string" && /^(LOW|MEDIUM|HIGH)$/.test(value)) {
+      add("position", "Where it sits", `${value}: the label of the score by the thresholds above`);
+    }
+  } else if (q.metric) {
+    add(
+      "unit",
+      "Unit",
+      q.metric.startsWith("structural_damage")
+        ? "damage fraction of the asset's value, 0 to 1"
+        : "business interruption, as the service gives it",
+    );
+  }
+
+  const years =
+    q.kind === "metric" ? Number(/summary_(?:score|label)_(\d+)yr/.exec(q.metric ?? "")?.[1]) || undefined : q.window;
+  if (years)
+    add(
+      "window",
+      "Window",
+      `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} ` +
+        "(field notes: 15yr e.g. 2025-2039, 30yr 2025-2054)",
+    );
+  const period = /_(baseline|2030|2050|2080)(?:_lbd|_ubd)?$/.exec(q.metric ?? "")?.[1];
+  if (period)
+    add(
+      "window",
+      "Period",
+      period === "baseline"
+        ? "baseline: the 2005-2015 average (field notes)"
+        : `${period}: the average over five years either side, ` +
+            `${Number(period) - 5}-${Number(period) + 5} (field notes)`,
+    );
+
+  if (q.kind === "metric" && q.portfolio && q.scenario && q.metric && /_(baseline|2030|2050|2080)/.test(q.metric)) {
+    const base = q.metric.replace(/_(lbd|ubd)$/, "");
+    const metrics = await assetMetrics(client, q, signal);
+    const lo = metrics?.[`${base}_lbd`];
+    const hi = metrics?.[`${base}_ubd`];
+    if (typeof lo === "number" && typeof hi === "number")
+      add(
+        "bounds",
+        "Bounds",
+        `${fmt(lo)} to ${fmt(hi)}: the 16th and 84th percentiles (${base}_lbd, ${base}_ubd; field notes)`,
+      );
+    else add("bounds", "Bounds", `the service gives no ${base}_lbd / _ubd for this asset`);
+  } else if (q.kind === "summary") {
+    add(
+      "bounds",
+      "Bounds",
+      "the summary gives no bounds; the extended summary has _lbd / _ubd (16th and 84th percentiles) per period",
+    );
+  }
+
+  if (q.scenario) {
+    const repeats =
+      ["flood_potential", "water_stress", "heatwave"].includes(h.portfolio) && q.scenario === "ssp126"
+        ? " For this hazard ssp126 repeats ssp245 (field notes)."
+        : h.portfolio === "cyclone" && q.scenario !== "ssp585"
+          ? " For cyclone, ssp126 and ssp245 repeat ssp585 (field notes)."
+          : "";
+    add("scenario", "Scenario", `${q.scenario}.${repeats}`);
+  }
+  if (metadata) {
+    const digest = metadata.sha256_digest ? `, sha256 ${metadata.sha256_digest.slice(0, 12)}…` : "";
+    add("dataset", "Dataset", `version ${metadata.version}${digest}, updated ${metadata.updated_at}`);
+  } else if (q.kind === "search") {
+    add("dataset", "Dataset", "a point search: no portfolio dataset, so no version");
+  }
+  return { address, value, source: q.source, lines };
+}
+
+/** The asset's metrics of one hazard in the extended summary (filtered by entity_id where the cell names one). */
+async function assetMetrics(client: RiskClient, q: Question, signal?: AbortSignal): Promise<HazardMetrics | undefined> {
+  const byId = typeof q.entity === "string" && q.entity.trim() !== "" && !/^\d+$/.test(q.entity.trim());
+  const items = await client.datasets
+    .extendedSummary(q.portfolio!, { scenario: q.scenario, ...(byId ? { entity_id: String(q.entity).trim() } : {}) })
+    .all({ signal });
+  const item = byId ? items[0] : items.find((i) => i.portfolio_index === Number(q.entity));
+  return item?.scenario_analytics?.[q.scenario!]?.[q.hazard.extended];
+}
+
+/** What a RISK formula asks, from its literal arguments only (references are left out). */
+export interface FormulaFacts {
+  fn: "SEARCH" | "SUMMARY" | "METRIC" | "IMPACT";
+  hazard?: HazardNames;
+  scenario?: string;
+  portfolio?: string;
+  /** For METRIC: the metric name. */
+  metric?: string;
+}
+
+/** Reads a `=RISK.*(...)` formula's literal arguments; undefined for any other formula. */
+export function formulaFacts(formula: string, lookup?: (reference: string) => ArgumentValue): FormulaFacts | undefined {
+  const match = FORMULA.exec(formula);
+  if (!match) return undefined;
+  const fn = match[1]!.toUpperCase() as FormulaFacts["fn"];
+  const args = splitArguments(match[2]!).map((arg) => {
+    if (arg.startsWith('"')) return arg.slice(1, -1).replace(/""/g, '"');
+    const value = isCellReference(arg) ? lookup?.(arg) : undefined;
+    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+  });
+  const hazardAt = { SEARCH: 2, SUMMARY: 2, METRIC: 3, IMPACT: 2 }[fn];
+  const scenarioAt = { SEARCH: -1, SUMMARY: 3, METRIC: 2, IMPACT: 3 }[fn];
+  const hazard = args[hazardAt] ? lookupHazard(args[hazardAt]!) : undefined;
+  // RISK.SUMMARY's scenario defaults to ssp245 when omitted or blank (a reference to a blank cell is read as unknown).
+  const written = splitArguments(match[2]!)[scenarioAt] ?? "";
+  const scenario =
+    scenarioAt < 0
+      ? undefined
+      : (args[scenarioAt]?.toLowerCase() ?? (fn === "SUMMARY" && written === "" ? "ssp245" : undefined));
+  return {
+    fn,
+    hazard,
+    scenario,
+    portfolio: fn === "SEARCH" ? undefined : args[0],
+    metric: fn === "METRIC" ? args[4]?.toLowerCase() : undefined,
+  };
+}
+
+/** A single-cell reference such as A12, $B$3 or Sheet1!C2 (not a range). */
+export function isCellReference(text: string): boolean {
+  return /^(?:(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?\$?[A-Za-z]{1,3}\$?\d+$/.test(text.trim());
+}
+
+/** The single-cell references of a RISK formula's arguments, for reading before {@link formulaFacts}. */
+export function formulaReferences(formula: string): string[] {
+  const match = FORMULA.exec(formula);
+  return match ? splitArguments(match[2]!).filter(isCellReference) : [];
+}

@@ -1,0 +1,83 @@
+import { Button, Link, Text } from "@fluentui/react-components";
+import { useEffect, useMemo, useState } from "react";
+import { downloadExport, listExportFiles, unpackExport, type DownloadedExport } from "./export-actions";
+import type { PastedSheet } from "../../ui/pane-types";
+import { useServices } from "../../ui/services";
+import { useTask } from "../../ui/hooks/use-task";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { PortfolioSelect } from "../../ui/PortfolioSelect";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/** Download the physical export ZIP; offer to save it and to unpack its CSVs into sheets. */
+export function ExportPanel() {
+  const { client, run } = useServices();
+  const [portfolio, setPortfolio] = useState("");
+  const download = useTask<DownloadedExport>();
+  const unpack = useTask<PastedSheet[]>();
+  const file = download.state.status === "done" ? download.state.result : undefined;
+
+  // A Blob URL for "Save": made once per download and revoked when replaced.
+  const url = useMemo(
+    () => (file ? URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: "application/zip" })) : undefined),
+    [file],
+  );
+  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
+  const contents = useMemo(() => {
+    if (!file) return { files: [], error: undefined as unknown };
+    try {
+      return { files: listExportFiles(file), error: undefined as unknown };
+    } catch (error) {
+      return { files: [], error };
+    }
+  }, [file]);
+
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="export-portfolio" />
+      <Button
+        appearance="primary"
+        disabled={!client || !portfolio || download.running}
+        data-testid="export-download"
+        onClick={() => {
+          unpack.reset();
+          if (client) download.start((signal, onProgress) => downloadExport(client, portfolio, { signal, onProgress }));
+        }}
+      >
+        Download export
+      </Button>
+      {download.state.status === "done" ? null : (
+        <TaskStatus task={download} testId="export-download" success={() => null} />
+      )}
+      {file && url ? (
+        <div style={{ display: "flex", flexDirection: "column", gap: 6 }} data-testid="export-ready">
+          <Text size={200}>
+            {file.fileName}: {(file.bytes.length / 1024).toFixed(1)} KB, {contents.files.length} CSV file
+            {contents.files.length === 1 ? "" : "s"}
+            {contents.files.length ? ` (${contents.files.map((f) => f.fileName).join(", ")})` : ""}.
+          </Text>
+          <Link href={url} download={file.fileName} data-testid="export-save">
+            Save {file.fileName}
+          </Link>
+          {contents.error ? <ErrorNotice error={contents.error} testId="export-contents-error" /> : null}
+          <Button
+            disabled={!run || unpack.running || contents.files.length === 0}
+            data-testid="export-unpack"
+            onClick={() =>
+              run &&
+              unpack.start((signal, onProgress) =>
+                unpackExport({ run, download: file, client: client ?? undefined, signal, onProgress }),
+              )
+            }
+          >
+            Unpack all {contents.files.length} CSV files into new sheets
+          </Button>
+          <TaskStatus
+            task={unpack}
+            testId="export-unpack"
+            success={(sheets) => `Added ${sheets.length} sheets: ${sheets.map((s) => s.sheetName).join(", ")}.`}
+          />
+        </div>
+      ) : null}
+    </div>
+  );
+}

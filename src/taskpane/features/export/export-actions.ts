@@ -1,0 +1,79 @@
+import type { RiskClient } from "../../../api/client";
+import { writeSheetsAtomically } from "../../../excel/write-sheets";
+import { sheetNameForFile, unzipCsvFiles } from "../../../shaping/export-zip";
+import type { RiskClient as Client } from "../../../api/client";
+import type { PasteProvenance } from "../../../shaping/paste-provenance";
+import { provenanceOf } from "../pasted/pasted-sheets-actions";
+import {
+  rethrowIfCancelled,
+  throwIfCancelled,
+  formatCount,
+  type ExcelRunner,
+  type LongRunning,
+  type PastedSheet,
+} from "../../ui/pane-types";
+
+/** A downloaded export: its bytes and the file name to save it under. */
+export interface DownloadedExport {
+  portfolio: string;
+  fileName: string;
+  bytes: Uint8Array;
+}
+
+/** Downloads the portfolio's physical export ZIP (nothing is written to the workbook). */
+export async function downloadExport(
+  client: RiskClient,
+  portfolio: string,
+  options: LongRunning = {},
+): Promise<DownloadedExport> {
+  options.onProgress?.({ message: `Downloading the export of ${portfolio}…` });
+  const bytes = await client.datasets
+    .export(portfolio, { signal: options.signal })
+    .catch(rethrowIfCancelled(options.signal));
+  return { portfolio, fileName: `${portfolio}-physical-export.zip`, bytes };
+}
+
+/** The CSV files inside an export, for the "unpack" offer (names and sizes). */
+export function listExportFiles(
+  download: DownloadedExport,
+): Array<{ fileName: string; rows: number; columns: number }> {
+  return unzipCsvFiles(download.bytes).map((f) => ({
+    fileName: f.fileName,
+    rows: f.rows.length,
+    columns: f.header.length,
+  }));
+}
+
+/**
+ * Unpacks every CSV file of an export into its own new sheet, all or none: a failure or Cancel
+ * part-way deletes the sheets already made.
+ */
+export async function unpackExport(
+  options: LongRunning & { run: ExcelRunner; download: DownloadedExport; client?: Client },
+): Promise<PastedSheet[]> {
+  const { run, download, signal, onProgress } = options;
+  // With the client it came from, each sheet records its provenance (and can be refreshed).
+  const base: PasteProvenance | undefined = options.client
+    ? await provenanceOf(options.client, "export", download.portfolio, {}, signal)
+    : undefined;
+  const files = unzipCsvFiles(download.bytes);
+  if (files.length === 0) throw new Error(`${download.fileName} holds no CSV files.`);
+  throwIfCancelled(signal);
+  const specs = files.map((file) => ({
+    sheetName: sheetNameForFile(file.fileName),
+    header: file.header,
+    rows: file.rows,
+    provenance: base ? { ...base, filters: { ...base.filters, file: file.fileName } } : undefined,
+  }));
+  const written = await run((context) =>
+    writeSheetsAtomically(context, specs, {
+      signal,
+      onProgress: (p) =>
+        onProgress?.({
+          message: `Sheet ${p.sheetIndex + 1} of ${p.sheetCount} (${p.sheetName}): row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
+          fraction: p.fraction,
+        }),
+    }),
+  ).catch(rethrowIfCancelled(signal));
+  return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
+}

@@ -1,0 +1,136 @@
+import { Button, Field, Input, Link, MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
+import { useState } from "react";
+import { pasteFinancialImpact, type FinancialImpactResult } from "./impact-actions";
+import { selectProblemCell } from "../sync/sync-actions";
+import { SCENARIO_CHOICES } from "../timeseries/timeseries-actions";
+import { useServices } from "../../ui/services";
+import { useTask } from "../../ui/hooks/use-task";
+import { ChoiceField } from "../../ui/ChoiceField";
+import { PortfolioSelect } from "../../ui/PortfolioSelect";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/** The extended summary's hazard keys (service interface, "Physical summary item (extended)"). */
+const EXTENDED_HAZARDS = ["flood", "cyclone", "water_stress", "heatwave", "sea_level_rise", "wildfire"] as const;
+const SHOWN_PROBLEMS = 50;
+
+/**
+ * Money at risk. Writes the "Impact data", "Financial impact" and roll-up sheets
+ * (value × structural damage as formulas) and lists the missing values and damages by cell.
+ */
+export function ImpactPanel() {
+  const { client, run } = useServices();
+  const [portfolio, setPortfolio] = useState("");
+  const [hazard, setHazard] = useState<string>("flood");
+  const [scenario, setScenario] = useState("");
+  const [valueColumn, setValueColumn] = useState("");
+  const [rollup, setRollup] = useState("");
+  const task = useTask<FinancialImpactResult>();
+  const value =
+    valueColumn.trim() === ""
+      ? undefined
+      : valueColumn.trim().startsWith("label:")
+        ? { label: valueColumn.trim() }
+        : { column: valueColumn.trim() };
+  const result = task.state.status === "done" ? task.state.result : undefined;
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="impact-portfolio" />
+      <ChoiceField
+        label="Hazard"
+        value={hazard}
+        onChange={setHazard}
+        choices={EXTENDED_HAZARDS}
+        testId="impact-hazard"
+      />
+      <ChoiceField
+        label="Scenario"
+        value={scenario}
+        onChange={setScenario}
+        choices={SCENARIO_CHOICES}
+        emptyLabel="All scenarios"
+        testId="impact-scenario"
+      />
+      <Field
+        label="Asset value"
+        hint="Empty: label:price, else label:value. Or label:<key>, or a column header of the range synced to this portfolio."
+      >
+        <Input
+          value={valueColumn}
+          onChange={(_, d) => setValueColumn(d.value)}
+          placeholder="label:price"
+          data-testid="impact-value"
+        />
+      </Field>
+      <Field label="Roll up by label" hint="e.g. country or type; empty: the total only.">
+        <Input
+          value={rollup}
+          onChange={(_, d) => setRollup(d.value)}
+          placeholder="country"
+          data-testid="impact-rollup"
+        />
+      </Field>
+      <Button
+        appearance="primary"
+        disabled={!client || !run || !portfolio || task.running}
+        data-testid="impact-start"
+        onClick={() =>
+          client &&
+          run &&
+          task.start((signal, onProgress) =>
+            pasteFinancialImpact({
+              client,
+              run,
+              portfolio,
+              hazard,
+              scenarios: scenario ? [scenario] : undefined,
+              value,
+              rollupLabel: rollup.trim().replace(/^label:/, "") || undefined,
+              signal,
+              onProgress,
+            }),
+          )
+        }
+      >
+        Write financial impact sheets
+      </Button>
+      <TaskStatus
+        task={task}
+        testId="impact"
+        success={(r) =>
+          `Wrote ${r.sheets.map((s) => `“${s.sheetName}”`).join(", ")} for ${r.assetCount} assets, values from ${r.valueSource}.`
+        }
+      />
+      {result && result.problems.length > 0 ? (
+        <MessageBar intent="warning" layout="multiline" data-testid="impact-problems">
+          <MessageBarBody>
+            <MessageBarTitle>
+              {result.problems.length} missing value{result.problems.length === 1 ? "" : "s"}: those losses are #N/A,
+              not 0.
+            </MessageBarTitle>
+            <ul style={{ margin: "4px 0 0", paddingLeft: 18, maxHeight: 200, overflowY: "auto" }}>
+              {result.problems.slice(0, SHOWN_PROBLEMS).map((problem, i) => (
+                <li
+                  key={i}
+                  data-testid="impact-problems-item"
+                  data-address={problem.address}
+                  style={{ wordBreak: "break-word" }}
+                >
+                  <Link
+                    as="button"
+                    onClick={() => run && void selectProblemCell(run, problem.address).catch(() => undefined)}
+                  >
+                    {problem.cell}
+                  </Link>
+                  {`: ${problem.message}`}
+                </li>
+              ))}
+              {result.problems.length > SHOWN_PROBLEMS ? (
+                <li>… and {result.problems.length - SHOWN_PROBLEMS} more.</li>
+              ) : null}
+            </ul>
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+    </div>
+  );
+}

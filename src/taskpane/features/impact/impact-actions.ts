@@ -1,0 +1,171 @@
+import type { RiskClient } from "../../../api/client";
+import { listSheetNames, readAddress } from "../../../excel/read-range";
+import { writeSheetsAtomically } from "../../../excel/write-sheets";
+import { cellA1, parseA1, qualify } from "../../../shaping/a1";
+import {
+  buildFinancialImpact,
+  ImpactInputError,
+  type ImpactWorkbook,
+  type ValueSource,
+} from "./model/financial-impact";
+import { uniqueSheetName } from "../../../shaping/sheet-names";
+import type { CellValue, ExtendedSummaryItem } from "../../../shaping/types";
+import { assetSourceOf } from "../../ui/asset-source-actions";
+import {
+  rethrowIfCancelled,
+  throwIfCancelled,
+  formatCount,
+  type ExcelRunner,
+  type LongRunning,
+  type PastedSheet,
+} from "../../ui/pane-types";
+import { SCENARIOS } from "../../../shared/vocabulary";
+
+/** Scenarios of the impact sheets when none are chosen. */
+export const IMPACT_SCENARIOS = SCENARIOS;
+
+/** Options of {@link pasteFinancialImpact}. */
+export interface FinancialImpactOptions extends LongRunning {
+  client: RiskClient;
+  run: ExcelRunner;
+  portfolio: string;
+  /** Extended-summary hazard key: flood, cyclone, water_stress, heatwave, sea_level_rise, wildfire. */
+  hazard: string;
+  scenarios?: readonly string[];
+  /**
+   * The asset value: a label key (`price`), or `{column}` a header of the range synced to the
+   * portfolio from this pane. Default: label:price, else label:value.
+   */
+  value?: { label: string } | { column: string };
+  /** Label key to roll up by (country, type); default: the total only. */
+  rollupLabel?: string;
+}
+
+/** What was written, and the missing values and damages (with their cell addresses). */
+export interface FinancialImpactResult {
+  sheets: PastedSheet[];
+  problems: ImpactWorkbook["problems"];
+  assetCount: number;
+  valueSource: string;
+}
+
+/**
+ * The "Financial impact" button: reads the extended summary of each scenario, builds the data,
+ * per-asset and roll-up sheets (see shaping/financialImpact.ts) and writes them all or none. Bad
+ * input (no value, text in values, duplicate entity_ids) rejects with {@link ImpactInputError}
+ * before anything is written.
+ */
+export async function pasteFinancialImpact(options: FinancialImpactOptions): Promise<FinancialImpactResult> {
+  const { client, run, portfolio, signal, onProgress } = options;
+  const scenarios = options.scenarios?.length ? options.scenarios : IMPACT_SCENARIOS;
+  const itemsByScenario = new Map<string, ExtendedSummaryItem[]>();
+  let read = 0;
+  onProgress?.({ message: "Reading the extended summary…" });
+  try {
+    for (const scenario of scenarios) {
+      const items = await client.datasets.extendedSummary(portfolio, { scenario }).all({
+        signal,
+        onProgress: ({ itemsRead }) =>
+          onProgress?.({ message: `Read ${formatCount(read + itemsRead)} extended summary rows…` }),
+      });
+      read += items.length;
+      itemsByScenario.set(scenario, items as unknown as ExtendedSummaryItem[]);
+    }
+  } catch (error) {
+    throwIfCancelled(signal);
+    throw error;
+  }
+  throwIfCancelled(signal);
+
+  let value: ValueSource | undefined;
+  if (options.value && "label" in options.value)
+    value = { kind: "label", key: options.value.label.replace(/^label:/, "") };
+  else if (options.value && "column" in options.value)
+    value = await readValueColumn(run, portfolio, options.value.column, itemsByScenario.get(scenarios[0]!) ?? []);
+
+  const taken = await run(listSheetNames);
+  const name = (desired: string) => {
+    const unique = uniqueSheetName(desired, taken);
+    taken.push(unique);
+    return unique;
+  };
+  const sheetNames = {
+    data: name(`Impact data ${portfolio}`),
+    impact: name(`Financial impact ${portfolio}`),
+    rollup: name(options.rollupLabel ? `Impact by ${options.rollupLabel}` : `Impact total ${portfolio}`),
+  };
+  const built = buildFinancialImpact({
+    portfolio,
+    hazard: options.hazard,
+    itemsByScenario,
+    value,
+    rollupLabel: options.rollupLabel,
+    sheetNames,
+  });
+  const written = await run((context) =>
+    writeSheetsAtomically(context, built.sheets, {
+      signal,
+      onProgress: (p) =>
+        onProgress?.({
+          message: `Writing ${p.sheetName}: row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
+          fraction: p.fraction,
+        }),
+    }),
+  ).catch(rethrowIfCancelled(signal));
+  return {
+    sheets: written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount })),
+    problems: built.problems,
+    assetCount: built.assetCount,
+    valueSource: built.valueSource,
+  };
+}
+
+/**
+ * Reads a value column of the range synced to the portfolio: matched to assets by entity_id when
+ * the range has that column, else by position (data row k is portfolio_index k, as the import
+ * numbers them).
+ */
+async function readValueColumn(
+  run: ExcelRunner,
+  portfolio: string,
+  header: string,
+  items: readonly ExtendedSummaryItem[],
+): Promise<ValueSource> {
+  const address = await assetSourceOf(run, portfolio);
+  if (!address)
+    throw new ImpactInputError(
+      `No range synced to ${portfolio} is known in this workbook: ` +
+        "sync it first, or use a label:price or label:value column.",
+    );
+  const snapshot = await run((context) => readAddress(context, address));
+  const [head = [], ...rows] = snapshot.values;
+  const names = head.map((h) =>
+    String(h ?? "")
+      .trim()
+      .toLowerCase(),
+  );
+  const col = names.indexOf(header.trim().toLowerCase());
+  if (col < 0)
+    throw new ImpactInputError(
+      `The synced range ${snapshot.address} has no column "${header}" ` +
+        `(its columns: ${names.filter(Boolean).join(", ")}).`,
+    );
+  const idCol = names.indexOf("entity_id");
+  const top = parseA1(snapshot.address);
+  const cellOf = (k: number) => qualify(top.sheet, cellA1(top.row + 1 + k, top.col + col));
+  const byIndex = new Map<number, { value: CellValue; address: string }>();
+  if (idCol >= 0) {
+    const rowOf = new Map<string, number>();
+    rows.forEach((row, k) => {
+      const id = String(row[idCol] ?? "").trim();
+      if (id !== "" && !rowOf.has(id)) rowOf.set(id, k);
+    });
+    for (const item of items) {
+      const k = rowOf.get(String(item.entity_id ?? ""));
+      if (k !== undefined) byIndex.set(item.portfolio_index, { value: rows[k]![col] as CellValue, address: cellOf(k) });
+    }
+  } else {
+    rows.forEach((row, k) => byIndex.set(k, { value: row[col] as CellValue, address: cellOf(k) }));
+  }
+  return { kind: "column", name: `${header} of ${snapshot.address}`, byIndex };
+}

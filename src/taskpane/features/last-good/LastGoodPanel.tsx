@@ -1,0 +1,113 @@
+import { Button, Radio, RadioGroup, Text, makeStyles, tokens } from "@fluentui/react-components";
+import { useCallback, useState, useSyncExternalStore } from "react";
+import { defaultEngine, setFailurePolicy } from "../../../functions/engine/default-engine";
+import type { FailurePolicy, RiskEngine } from "../../../functions/engine/engine";
+import type { StaleCell } from "../../../functions/engine/stale-cells";
+import { clearFunctionsCache, retryStaleCells } from "./last-good-actions";
+import { useServices } from "../../ui/services";
+import { useTask } from "../../ui/hooks/use-task";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+const useStyles = makeStyles({
+  root: { display: "flex", flexDirection: "column", gap: "8px" },
+  list: { margin: 0, paddingLeft: "16px", maxHeight: "160px", overflowY: "auto" },
+  muted: { color: tokens.colorNeutralForeground3 },
+  buttons: { display: "flex", gap: "8px", flexWrap: "wrap" },
+});
+
+/** The stale list of an engine, re-read whenever it changes. */
+function useStaleCells(engine: RiskEngine): readonly StaleCell[] {
+  const subscribe = useCallback((onChange: () => void) => engine.staleCells.subscribe(onChange), [engine]);
+  const read = () => engine.staleCells.list();
+  return useSyncExternalStore(subscribe, read, read);
+}
+
+function when(fetchedAt: number | undefined): string {
+  return fetchedAt === undefined ? "never fetched" : `fetched ${new Date(fetchedAt).toLocaleString()}`;
+}
+
+/**
+ * Last good values: what a cell shows when a refresh fails, the cells now showing old
+ * values or errors with when each value was fetched, "Retry these", and "Clear cache".
+ */
+export function LastGoodPanel(props: { engine?: RiskEngine }) {
+  const styles = useStyles();
+  const engine = props.engine ?? defaultEngine();
+  const { run } = useServices();
+  const cells = useStaleCells(engine);
+  const [policy, setPolicy] = useState<FailurePolicy>(engine.failurePolicy);
+  const retry = useTask<number>();
+  const clear = useTask<void>();
+  return (
+    <div className={styles.root}>
+      <RadioGroup
+        value={policy}
+        onChange={(_event, data) => {
+          const next = data.value as FailurePolicy;
+          setPolicy(next);
+          void setFailurePolicy(next);
+        }}
+        data-testid="failure-policy"
+        aria-label="When a refresh fails"
+      >
+        <Text size={200}>When a refresh fails and a previous value exists:</Text>
+        <Radio value="show error" label="Show the error" data-testid="failure-policy-error" />
+        <Radio value="keep last good" label="Keep the last good value" data-testid="failure-policy-keep" />
+      </RadioGroup>
+      {cells.length === 0 ? (
+        <Text size={200} className={styles.muted} data-testid="stale-none">
+          Every RISK cell shows fresh data.
+        </Text>
+      ) : (
+        <>
+          <Text size={200} data-testid="stale-count" data-count={cells.length}>
+            {cells.length} cell{cells.length === 1 ? "" : "s"} could not be refreshed:
+          </Text>
+          <ul className={styles.list} data-testid="stale-list">
+            {cells.slice(0, 200).map((cell) => (
+              <li key={cell.address} data-testid="stale-cell" data-address={cell.address} data-showing={cell.showing}>
+                <Text size={200}>
+                  {cell.address}: {cell.showing === "old value" ? "shows its last good value" : "shows an error"},{" "}
+                  {when(cell.fetchedAt)} ({cell.reason})
+                </Text>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <div className={styles.buttons}>
+        <Button
+          appearance="primary"
+          disabled={!run || cells.length === 0 || retry.running}
+          onClick={() => run && retry.start(() => retryStaleCells({ run, engine }))}
+          data-testid="stale-retry"
+        >
+          Retry these
+        </Button>
+        <Button
+          disabled={clear.running}
+          onClick={() => clear.start(() => clearFunctionsCache(engine))}
+          data-testid="cache-clear"
+        >
+          Clear cache
+        </Button>
+      </div>
+      <TaskStatus
+        task={retry}
+        testId="stale-retry"
+        cancellable={false}
+        success={(n) => (
+          <span>
+            {n} cell{n === 1 ? " is" : "s are"} recalculating.
+          </span>
+        )}
+      />
+      <TaskStatus
+        task={clear}
+        testId="cache-clear"
+        cancellable={false}
+        success={() => <span>Cache cleared: the next calculation asks the service.</span>}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { Button, Field, Select } from "@fluentui/react-components";
+import { useCallback, useState } from "react";
+import type { VectorRecord } from "../../../api/types";
+import { pasteAppliedLayer } from "./applied-layer-actions";
+import type { PastedSheet } from "../../ui/pane-types";
+import { useServices } from "../../ui/services";
+import { useLoader } from "../../ui/hooks/use-loader";
+import { useTask } from "../../ui/hooks/use-task";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { PortfolioSelect } from "../../ui/PortfolioSelect";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/** Apply a vector layer to a portfolio and write the resulting CSV into a new sheet. */
+export function AppliedLayerPanel() {
+  const { client, run } = useServices();
+  const [portfolio, setPortfolio] = useState("");
+  const [vectorId, setVectorId] = useState("");
+  const load = useCallback((signal: AbortSignal) => client!.compositions.listVectors({ signal }), [client]);
+  const vectors = useLoader<VectorRecord[]>(client ? load : null, [client]);
+  const task = useTask<PastedSheet>();
+  const chosen = vectors.data?.find((v) => String(v.id) === vectorId) ?? vectors.data?.[0];
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <div style={{ display: "flex", gap: 4, alignItems: "flex-end" }}>
+        <Field label="Vector layer" style={{ flex: 1, minWidth: 0 }}>
+          <Select
+            value={chosen ? String(chosen.id) : ""}
+            onChange={(_, d) => setVectorId(d.value)}
+            data-testid="layer-vector"
+            disabled={!vectors.data?.length}
+          >
+            {!vectors.data?.length ? (
+              <option value="">{vectors.loading ? "Loading…" : "No vector layers"}</option>
+            ) : null}
+            {(vectors.data ?? []).map((v) => (
+              <option key={String(v.id)} value={String(v.id)}>
+                {v.name} ({v.status})
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Button
+          onClick={vectors.reload}
+          aria-label="Reload layers"
+          title="Reload layers"
+          data-testid="layer-vector-reload"
+        >
+          ↻
+        </Button>
+      </div>
+      {vectors.error ? <ErrorNotice error={vectors.error} testId="layer-vector-error" /> : null}
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="layer-portfolio" />
+      <Button
+        appearance="primary"
+        disabled={!client || !run || !portfolio || !chosen || task.running}
+        data-testid="layer-start"
+        onClick={() =>
+          client &&
+          run &&
+          chosen &&
+          task.start((signal, onProgress) =>
+            pasteAppliedLayer({
+              client,
+              run,
+              vectorId: chosen.id,
+              vectorName: chosen.name,
+              portfolio,
+              signal,
+              onProgress,
+            }),
+          )
+        }
+      >
+        Apply and write to a new sheet
+      </Button>
+      <TaskStatus
+        task={task}
+        testId="layer"
+        success={(r) => `Wrote ${r.rowCount} rows × ${r.columnCount} columns to sheet “${r.sheetName}”.`}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import type { RiskClient } from "../../../api/client";
+import { writeTableToNewSheet } from "../../../excel/write-sheets";
+import { parseCsvTable } from "../../../shaping/csv-table";
+import { provenanceOf } from "../pasted/pasted-sheets-actions";
+import {
+  rethrowIfCancelled,
+  throwIfCancelled,
+  formatCount,
+  type ExcelRunner,
+  type LongRunning,
+  type PastedSheet,
+} from "../../ui/pane-types";
+
+/** Options of {@link pasteAppliedLayer}. */
+export interface AppliedLayerOptions extends LongRunning {
+  client: RiskClient;
+  run: ExcelRunner;
+  vectorId: string | number;
+  /** Used in the sheet name when given (the apply result's name otherwise). */
+  vectorName?: string;
+  portfolio: string;
+}
+
+/**
+ * Applies a vector layer to a portfolio's assets, parses the CSV the service returns (papaparse;
+ * numeric columns become numbers, ids stay text) and writes it as a table in a new sheet.
+ */
+export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<PastedSheet> {
+  const { client, run, portfolio, signal, onProgress } = options;
+  onProgress?.({ message: `Applying the layer to ${portfolio}…` });
+  const result = await client.compositions
+    .applyVector(options.vectorId, portfolio, { signal })
+    .catch(rethrowIfCancelled(signal));
+  throwIfCancelled(signal);
+  const table = parseCsvTable(result.csv, `the layer applied to ${portfolio}`);
+  if (table.rows.length === 0) throw new Error(`Applying the layer to ${portfolio} returned no rows.`);
+  const name = options.vectorName ?? result.name;
+  const provenance = await provenanceOf(
+    client,
+    "applied-layer",
+    portfolio,
+    { vector_id: String(options.vectorId), vector_name: name },
+    signal,
+  );
+  const written = await run((context) =>
+    writeTableToNewSheet(
+      context,
+      {
+        sheetName: `${name} ${portfolio}`,
+        tableName: `Layer_${name}`,
+        header: table.header,
+        rows: table.rows,
+        provenance,
+      },
+      {
+        signal,
+        onProgress: (p) =>
+          onProgress?.({
+            message: `Writing row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
+            fraction: p.fraction,
+          }),
+      },
+    ),
+  ).catch(rethrowIfCancelled(signal));
+  return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
+}

@@ -1,0 +1,157 @@
+import { Button, Field, Input, Select, Spinner, Text } from "@fluentui/react-components";
+import { useCallback, useState } from "react";
+import type { SubProject } from "../../../api/types";
+import {
+  createSubprojectFromFile,
+  listSubprojects,
+  listSuperprojects,
+  pasteSubprojectSummary,
+  proposeSubprojectName,
+} from "./nature-actions";
+import type { PastedSheet } from "../../ui/pane-types";
+import { useServices } from "../../ui/services";
+import { useLoader } from "../../ui/hooks/use-loader";
+import { useTask } from "../../ui/hooks/use-task";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { FilePicker, type PickedFile } from "../../ui/FilePicker";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/** Superprojects, their sub-projects, create one from GeoJSON, export a summary to a sheet. */
+export function NaturePanel() {
+  const { client, run, forget } = useServices();
+  const [superproject, setSuperproject] = useState("");
+  const [generation, setGeneration] = useState(0);
+  const loadSupers = useCallback((signal: AbortSignal) => listSuperprojects(client!, signal), [client]);
+  const supers = useLoader<string[]>(client ? loadSupers : null, [client]);
+  // A listed superproject is always chosen (set while rendering: it settles in one extra pass).
+  if (supers.data?.length && !supers.data.includes(superproject)) setSuperproject(supers.data[0]);
+  const loadSubs = useCallback(
+    (signal: AbortSignal) => listSubprojects(client!, superproject, signal),
+    [client, superproject],
+  );
+  const subs = useLoader<SubProject[]>(client && superproject ? loadSubs : null, [client, superproject, generation]);
+  const [file, setFile] = useState<PickedFile | null>(null);
+  const create = useTask<SubProject>();
+  const [subName, setSubName] = useState("");
+  const nameTaken = subName.trim() !== "" && (subs.data ?? []).some((s) => s.name === subName.trim());
+  const paste = useTask<PastedSheet>();
+
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <Field label="Superproject">
+        <Select
+          value={superproject}
+          onChange={(_, d) => setSuperproject(d.value)}
+          data-testid="nature-superproject"
+          disabled={!supers.data?.length}
+        >
+          {!supers.data?.length ? <option value="">{supers.loading ? "Loading…" : "None"}</option> : null}
+          {(supers.data ?? []).map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      {supers.error ? <ErrorNotice error={supers.error} testId="nature-superprojects-error" /> : null}
+      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center" }}>
+        <Text weight="semibold">Sub-projects</Text>
+        <Button size="small" onClick={subs.reload} data-testid="nature-reload">
+          Reload
+        </Button>
+      </div>
+      {subs.loading ? <Spinner size="tiny" label="Loading…" /> : null}
+      {subs.error ? <ErrorNotice error={subs.error} testId="nature-subprojects-error" /> : null}
+      {subs.data && subs.data.length === 0 ? (
+        <Text size={200} data-testid="nature-empty">
+          No sub-projects yet.
+        </Text>
+      ) : null}
+      <ul style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="nature-subprojects">
+        {(subs.data ?? []).map((s) => (
+          <li
+            key={s.id}
+            style={{
+              display: "flex",
+              gap: 4,
+              alignItems: "center",
+              borderBottom: "1px solid #e0e0e0",
+              padding: "4px 0",
+            }}
+            data-testid={`nature-subproject-${s.id}`}
+          >
+            <Text style={{ flex: 1, minWidth: 0, wordBreak: "break-word" }}>
+              {s.name} <Text size={200}>({s.status})</Text>
+            </Text>
+            <Button
+              size="small"
+              disabled={!run || paste.running}
+              data-testid={`nature-export-${s.id}`}
+              onClick={() =>
+                client &&
+                run &&
+                paste.start((signal, onProgress) =>
+                  pasteSubprojectSummary({ client, run, subproject: { id: s.id, name: s.name }, signal, onProgress }),
+                )
+              }
+            >
+              To sheet
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <TaskStatus
+        task={paste}
+        testId="nature-export"
+        success={(r) => `Wrote ${r.rowCount} rows to sheet “${r.sheetName}”.`}
+      />
+      <Text weight="semibold">New sub-project</Text>
+      <FilePicker
+        accept=".geojson,.json,application/geo+json"
+        label="Choose GeoJSON file"
+        testId="nature-file"
+        onPicked={(picked) => {
+          setFile(picked);
+          // Propose the first feature's "Entity Name"; the user may change it.
+          setSubName(picked ? proposeSubprojectName(picked.text) : "");
+        }}
+      />
+      <Field
+        label="Sub-project name"
+        hint={`Unique within ${superproject || "the superproject"}.`}
+        validationState={nameTaken ? "error" : "none"}
+        validationMessage={
+          nameTaken ? `${superproject} already has a sub-project named “${subName.trim()}”.` : undefined
+        }
+      >
+        <Input
+          value={subName}
+          onChange={(_, d) => setSubName(d.value)}
+          placeholder="e.g. Ridge forest block"
+          data-testid="nature-name"
+        />
+      </Field>
+      <Button
+        appearance="primary"
+        disabled={!client || !file || !superproject || create.running || subName.trim() === "" || nameTaken}
+        data-testid="nature-create"
+        onClick={() => {
+          if (!client || !file) return;
+          create.start(
+            (signal) =>
+              createSubprojectFromFile(
+                client,
+                { superproject, fileName: file.fileName, text: file.text, name: subName },
+                signal,
+                { run, forget },
+              ),
+            (created) => created && setGeneration((g) => g + 1),
+          );
+        }}
+      >
+        Create sub-project
+      </Button>
+      <TaskStatus task={create} testId="nature-create" success={(s) => `Created “${s.name}” (${s.status}).`} />
+    </div>
+  );
+}

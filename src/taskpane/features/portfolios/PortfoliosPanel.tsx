@@ -1,0 +1,113 @@
+import { Button, MessageBar, MessageBarBody, Text } from "@fluentui/react-components";
+import { useState } from "react";
+import type { MessageResponse } from "../../../api/types";
+import { findPortfolioUsage, type PortfolioUsage } from "../../ui/data-change";
+import { deletePortfolio, pasteAssets } from "./portfolios-actions";
+import type { PastedSheet } from "../../ui/pane-types";
+import { useServices } from "../../ui/services";
+import { useTask } from "../../ui/hooks/use-task";
+import { PortfolioSelect } from "../../ui/PortfolioSelect";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/**
+ * A portfolio's assets into a new sheet (a table a sync can read back), and deleting a portfolio
+ * after a confirmation that says where the workbook uses it (RISK cells naming it, ranges synced
+ * to it). A delete drops the functions' cached results of it and recalculates.
+ */
+export function PortfoliosPanel() {
+  const { client, run, forget } = useServices();
+  const [portfolio, setPortfolio] = useState("");
+  const [reloadKey, setReloadKey] = useState(0);
+  const paste = useTask<PastedSheet>();
+  const check = useTask<PortfolioUsage>();
+  const remove = useTask<{ portfolio: string; answer: MessageResponse }>();
+  const usage = check.state.status === "done" ? check.state.result : undefined;
+  const asking = usage !== undefined;
+
+  const askDelete = () => {
+    remove.reset();
+    check.start(async () =>
+      run ? findPortfolioUsage(run, portfolio) : { riskCells: { riskCells: 0, sheets: [] }, syncedRanges: [] },
+    );
+  };
+  const confirmDelete = () => {
+    const name = portfolio;
+    check.reset();
+    if (!client) return;
+    remove.start(
+      async (signal) => ({
+        portfolio: name,
+        answer: await deletePortfolio({ client, run, forget, portfolio: name, signal }),
+      }),
+      (done) => done && setReloadKey((k) => k + 1),
+    );
+  };
+
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="portfolios-portfolio" reloadKey={reloadKey} />
+      <Button
+        appearance="primary"
+        disabled={!client || !run || !portfolio || paste.running}
+        data-testid="portfolios-assets"
+        onClick={() =>
+          client &&
+          run &&
+          paste.start((signal, onProgress) => pasteAssets({ client, run, portfolio, signal, onProgress }))
+        }
+      >
+        Assets into a new sheet
+      </Button>
+      <TaskStatus
+        task={paste}
+        testId="portfolios-assets"
+        success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} assets to sheet “${r.sheetName}”.`}
+      />
+      <Button
+        disabled={!client || !portfolio || check.running || remove.running || asking}
+        data-testid="portfolios-delete"
+        onClick={askDelete}
+      >
+        Delete portfolio…
+      </Button>
+      {check.state.status === "failed" ? (
+        <TaskStatus task={check} testId="portfolios-usage" success={() => null} />
+      ) : null}
+      {usage ? (
+        <MessageBar intent="warning" layout="multiline" data-testid="portfolios-confirm">
+          <MessageBarBody>
+            <div>
+              Delete portfolio <b>{portfolio}</b> with its assets and risk data? This cannot be undone.
+            </div>
+            {usage.syncedRanges.length > 0 ? (
+              <div data-testid="portfolios-confirm-synced">
+                Synced from this workbook: {usage.syncedRanges.join(", ")}. Syncing again would create it anew.
+              </div>
+            ) : null}
+            {usage.riskCells.riskCells > 0 ? (
+              <div data-testid="portfolios-confirm-cells">
+                {usage.riskCells.riskCells} RISK cell{usage.riskCells.riskCells === 1 ? "" : "s"} read it (
+                {usage.riskCells.sheets.join(", ")}): they will show an error.
+              </div>
+            ) : (
+              <Text size={200}>No RISK cell in this workbook names it.</Text>
+            )}
+            <div style={{ display: "flex", gap: 8, marginTop: 6 }}>
+              <Button appearance="primary" size="small" onClick={confirmDelete} data-testid="portfolios-confirm-delete">
+                Delete {portfolio}
+              </Button>
+              <Button size="small" onClick={check.reset} data-testid="portfolios-confirm-keep">
+                Keep it
+              </Button>
+            </div>
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+      <TaskStatus
+        task={remove}
+        testId="portfolios-delete"
+        success={(r) => <span data-testid="portfolios-deleted">{r.answer.message}</span>}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import type { RiskClient } from "../../../api/client";
+import type { Asset, MessageResponse } from "../../../api/types";
+import { writeTableToNewSheet } from "../../../excel/write-sheets";
+import type { CellValue } from "../../../shaping/types";
+import { qualify } from "../../../shaping/a1";
+import { forgetAssetSources, rememberAssetSource } from "../../ui/asset-source-actions";
+import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
+import {
+  rethrowIfCancelled,
+  throwIfCancelled,
+  formatCount,
+  type ExcelRunner,
+  type LongRunning,
+  type PastedSheet,
+} from "../../ui/pane-types";
+
+/**
+ * Deletes a portfolio (the pane asked the user first), then drops the RISK.* functions' cached
+ * results of it and recalculates, so cells that read it show that it is gone instead of old numbers.
+ * Answers the service's message.
+ */
+export async function deletePortfolio(options: {
+  client: RiskClient;
+  run: ExcelRunner | null;
+  forget: ForgetChange;
+  portfolio: string;
+  signal?: AbortSignal;
+}): Promise<MessageResponse> {
+  const { client, portfolio, signal } = options;
+  const answer = await client.portfolios.delete(portfolio, { signal });
+  if (options.run) await forgetAssetSources(options.run, portfolio); // the workbook's records of it go too
+  await refreshAfterChange({ run: options.run, forget: options.forget, change: { kind: "portfolio", portfolio } });
+  return answer;
+}
+
+/**
+ * A portfolio's assets as a table a sync can read back: entity_id, entity_name, lat, lng, then one
+ * `label:<key>` column per label key (first-seen order), rows in portfolio_index order.
+ */
+export function assetsTable(assets: readonly Asset[]): { header: string[]; rows: CellValue[][] } {
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  for (const asset of assets) {
+    for (const key of Object.keys(asset.labels ?? {})) {
+      if (!seen.has(key)) {
+        seen.add(key);
+        keys.push(key);
+      }
+    }
+  }
+  const sorted = [...assets].sort((a, b) => a.portfolio_index - b.portfolio_index);
+  const rows = sorted.map((a) => [
+    a.entity_id ?? "",
+    a.entity_name ?? "",
+    a.lat,
+    a.lng,
+    ...keys.map((k) => a.labels?.[k] ?? ""),
+  ]);
+  return { header: ["entity_id", "entity_name", "lat", "lng", ...keys.map((k) => `label:${k}`)], rows };
+}
+
+/**
+ * Writes a portfolio's assets into a new sheet ("Assets <name>") as a table, whole or absent: a
+ * failed or cancelled write deletes its sheet. Service text stays text (the writer's rule). The
+ * sheet is recorded as where the portfolio's assets are, so the map can select their rows.
+ */
+export async function pasteAssets(
+  options: LongRunning & { client: RiskClient; run: ExcelRunner; portfolio: string },
+): Promise<PastedSheet> {
+  const { client, run, portfolio, signal, onProgress } = options;
+  onProgress?.({ message: `Reading the assets of ${portfolio}…` });
+  const assets = await client.portfolios
+    .assets(portfolio)
+    .all({ signal, onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} assets` }) })
+    .catch(rethrowIfCancelled(signal));
+  throwIfCancelled(signal);
+  if (assets.length === 0) throw new Error(`${portfolio} holds no assets.`);
+  const table = assetsTable(assets);
+  const written = await run((context) =>
+    writeTableToNewSheet(
+      context,
+      { sheetName: `Assets ${portfolio}`, tableName: `Assets_${portfolio}`, header: table.header, rows: table.rows },
+      {
+        signal,
+        onProgress: (p) =>
+          onProgress?.({
+            message: `Writing row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
+            fraction: p.fraction,
+          }),
+      },
+    ),
+  ).catch(rethrowIfCancelled(signal));
+  await rememberAssetSource(run, portfolio, qualify(written.sheetName, written.tableAddress), "pasted"); // the map selects rows here
+  return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
+}

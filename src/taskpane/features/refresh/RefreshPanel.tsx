@@ -1,0 +1,36 @@
+import { Button, Text } from "@fluentui/react-components";
+import { refreshAll, type RefreshResult } from "./refresh-actions";
+import { useServices } from "../../ui/services";
+import { useTask } from "../../ui/hooks/use-task";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/** Empty the functions' cache and recalculate every RISK.* cell, saying how many. */
+export function RefreshPanel() {
+  const { run, emptyCache } = useServices();
+  const task = useTask<RefreshResult>();
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <Text size={200}>Fetches fresh data for every RISK.* cell in the workbook.</Text>
+      <Button
+        appearance="primary"
+        disabled={!run || task.running}
+        onClick={() => run && task.start(() => refreshAll({ run, emptyCache }))}
+        data-testid="refresh-all"
+      >
+        Refresh all
+      </Button>
+      <TaskStatus
+        task={task}
+        testId="refresh"
+        cancellable={false}
+        success={(r) => (
+          <span data-testid="refresh-count" data-count={r.riskCells}>
+            {r.riskCells === 0
+              ? "No RISK.* cells found."
+              : `${r.riskCells} RISK.* cell${r.riskCells === 1 ? " is" : "s are"} refreshing (${r.sheets.join(", ")}).`}
+          </span>
+        )}
+      />
+    </div>
+  );
+}

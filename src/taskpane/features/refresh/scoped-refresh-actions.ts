@@ -1,0 +1,114 @@
+import type { FreshPass } from "../../../functions/engine/engine";
+import { findRiskCells, reenterRiskFormulas, type Scope } from "../../../excel/risk-cells";
+import { CancelledError, formatCount, type ExcelRunner, type LongRunning } from "../../ui/pane-types";
+
+/** What a scoped refresh needs of the functions' engine. */
+export interface FreshPassSource {
+  beginFreshPass(): FreshPass;
+}
+
+/** What a scoped refresh did. */
+export interface ScopedRefreshResult {
+  scope: Scope;
+  /** RISK cells in scope (those with errors only, when asked). */
+  riskCells: number;
+  /** Calls the functions answered afresh during the refresh. */
+  answered: number;
+  sheets: string[];
+}
+
+/** Cells re-entered per request: small enough for a quick sync, large enough for big sheets. */
+const CELLS_PER_BATCH = 500;
+/** With no call made or settled for this long after the last write, the refresh is over. */
+const QUIET_MS = 1_500;
+
+/**
+ * Counts the RISK cells of a scope (for the button's label: "Refresh 12 cells"). Throws with a
+ * sentence when the scope is empty or holds none.
+ */
+export async function countScope(
+  run: ExcelRunner,
+  scope: Scope,
+  onlyErrors: boolean,
+): Promise<{ cells: number; sheets: string[] }> {
+  const found = await run((context) => findRiskCells(context, scope, onlyErrors));
+  return { cells: found.length, sheets: [...new Set(found.map((c) => c.sheetName))] };
+}
+
+/**
+ * Refreshes the RISK cells of the selection, the active sheet or the workbook (optionally only
+ * those showing an error): opens a fresh pass on the engine, so these cells' calls skip the cache
+ * while every other cell keeps its cached result, re-enters their formulas in batches (Excel
+ * recalculates exactly those cells), and reports progress as their calls settle. Cancel stops
+ * before the next batch; cells already re-entered finish.
+ */
+export async function refreshScope(
+  options: LongRunning & {
+    run: ExcelRunner;
+    engine: FreshPassSource;
+    scope: Scope;
+    onlyErrors: boolean;
+    quietMs?: number;
+  },
+): Promise<ScopedRefreshResult> {
+  const { run, engine, scope, onlyErrors, signal, onProgress } = options;
+  const cells = await run((context) => findRiskCells(context, scope, onlyErrors));
+  if (cells.length === 0) throw new Error(emptyMessage(scope, onlyErrors));
+  const sheets = [...new Set(cells.map((c) => c.sheetName))];
+  const pass = engine.beginFreshPass();
+  const total = cells.length;
+  const report = (written: number) =>
+    onProgress?.({
+      message:
+        `Refreshing ${formatCount(total)} RISK cell${total === 1 ? "" : "s"}: ` +
+        `${formatCount(written)} re-entered, ${formatCount(pass.settled)} answered`,
+      fraction: Math.min(1, (written + pass.settled) / (2 * total)),
+    });
+  const stop = pass.onChange(() => report(total));
+  try {
+    for (let start = 0; start < total; start += CELLS_PER_BATCH) {
+      if (signal?.aborted)
+        throw new CancelledError(
+          `Cancelled: ${formatCount(start)} of ${formatCount(total)} cells were refreshed, ` +
+            "the others keep their values.",
+        );
+      const batch = cells.slice(start, start + CELLS_PER_BATCH);
+      await run((context) => reenterRiskFormulas(context, batch));
+      report(Math.min(total, start + CELLS_PER_BATCH));
+    }
+    await settled(pass, signal, options.quietMs ?? QUIET_MS);
+    return { scope, riskCells: total, answered: pass.settled, sheets };
+  } finally {
+    stop();
+    pass.end();
+  }
+}
+
+/**
+ * Resolves when every call of the pass has settled and none came for QUIET_MS (Excel gives no
+ * event for "custom functions done"; the pass's own events drive this, the quiet time only ends
+ * it), or at once on Cancel.
+ */
+function settled(pass: FreshPass, signal: AbortSignal | undefined, quietMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      signal?.removeEventListener("abort", finish);
+      resolve();
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      if (pass.pending === 0) timer = setTimeout(finish, quietMs);
+    };
+    const unsubscribe = pass.onChange(arm);
+    signal?.addEventListener("abort", finish, { once: true });
+    arm();
+  });
+}
+
+function emptyMessage(scope: Scope, onlyErrors: boolean): string {
+  const where = scope === "selection" ? "The selection" : scope === "sheet" ? "The active sheet" : "The workbook";
+  return `${where} has no RISK formulas${onlyErrors ? " showing an error" : ""}: nothing was refreshed.`;
+}

@@ -1,0 +1,86 @@
+import { Button, Checkbox } from "@fluentui/react-components";
+import { useState } from "react";
+import { downloadSummary } from "../../ui/downloads";
+import { DEFAULT_EXTENDED_SCENARIO, pasteSummary } from "./summary-actions";
+import { SCENARIO_CHOICES } from "../timeseries/timeseries-actions";
+import type { PastedSheet } from "../../ui/pane-types";
+import { useServices } from "../../ui/services";
+import { useTask } from "../../ui/hooks/use-task";
+import { ChoiceField } from "../../ui/ChoiceField";
+import { DownloadButton } from "../../ui/DownloadButton";
+import { PortfolioSelect } from "../../ui/PortfolioSelect";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/** Default and extended summaries flattened into new sheets, labels coloured. */
+export function SummaryPanel() {
+  const { client, run } = useServices();
+  const [portfolio, setPortfolio] = useState("");
+  const [scenario, setScenario] = useState("");
+  const [extended, setExtended] = useState(true);
+  const [extendedScenario, setExtendedScenario] = useState<string>(DEFAULT_EXTENDED_SCENARIO);
+  const task = useTask<PastedSheet[]>();
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="summary-portfolio" />
+      <ChoiceField
+        label="Scenario"
+        value={scenario}
+        onChange={setScenario}
+        choices={SCENARIO_CHOICES}
+        emptyLabel="All scenarios"
+        testId="summary-scenario"
+      />
+      <Checkbox
+        label="Also the extended summary (metrics per hazard)"
+        checked={extended}
+        onChange={(_, d) => setExtended(d.checked === true)}
+        data-testid="summary-extended"
+      />
+      {extended && !scenario ? (
+        <ChoiceField
+          label="Extended summary scenario"
+          hint="One scenario at a time: it has about 250 columns per asset."
+          value={extendedScenario}
+          onChange={setExtendedScenario}
+          choices={SCENARIO_CHOICES}
+          testId="summary-extended-scenario"
+        />
+      ) : null}
+      <Button
+        appearance="primary"
+        disabled={!client || !run || !portfolio || task.running}
+        data-testid="summary-start"
+        onClick={() =>
+          client &&
+          run &&
+          task.start((signal, onProgress) =>
+            pasteSummary({
+              client,
+              run,
+              portfolio,
+              scenario: scenario || undefined,
+              extended,
+              extendedScenario,
+              signal,
+              onProgress,
+            }),
+          )
+        }
+      >
+        Pull summary into new sheets
+      </Button>
+      <DownloadButton
+        testId="summary-download"
+        disabled={!client || !portfolio}
+        download={(signal, onProgress) =>
+          downloadSummary({ client: client!, portfolio, scenario: scenario || undefined, signal, onProgress })
+        }
+      />
+      <TaskStatus
+        task={task}
+        testId="summary"
+        success={(sheets) => `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount} rows)`).join(" and ")}.`}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,224 @@
+import {
+  Button,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  Radio,
+  RadioGroup,
+  Select,
+  Text,
+} from "@fluentui/react-components";
+import { useCallback, useRef, useState } from "react";
+import type { TableInfo } from "../../../excel/read-range";
+import { portfolioNameProblem, suggestPortfolioName } from "./model/portfolio-name";
+import {
+  listWorkbookTables,
+  selectProblemCell,
+  syncRangeToPortfolio,
+  type ReplaceQuestion,
+  type SyncResult,
+} from "./sync-actions";
+import { useServices } from "../../ui/services";
+import { useLoader } from "../../ui/hooks/use-loader";
+import { useTask } from "../../ui/hooks/use-task";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { ProblemList } from "../../ui/ProblemList";
+import { SyncDiffView } from "./SyncDiffView";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/**
+ * Sync the selection or a named table to a portfolio. Problems are listed with
+ * clickable cell addresses; replacing a non-empty portfolio is confirmed inline; progress follows
+ * the portfolio's status until risk data is available. The sheet is only read.
+ */
+export function SyncPanel() {
+  const { client, run, forget } = useServices();
+  const [sourceKind, setSourceKind] = useState<"selection" | "table">("selection");
+  const [tableName, setTableName] = useState("");
+  const [portfolio, setPortfolio] = useState("");
+  const [question, setQuestion] = useState<ReplaceQuestion | null>(null);
+  const answer = useRef<((replace: boolean) => void) | null>(null);
+  const [selectError, setSelectError] = useState<unknown>(undefined);
+  const task = useTask<SyncResult & { address: string }>();
+
+  const loadTables = useCallback(() => listWorkbookTables(run!), [run]);
+  const tables = useLoader<TableInfo[]>(run && sourceKind === "table" ? loadTables : null, [run, sourceKind]);
+  const nameProblem = portfolio === "" ? null : portfolioNameProblem(portfolio);
+
+  const confirmReplace = (q: ReplaceQuestion) =>
+    new Promise<boolean>((resolve) => {
+      answer.current = resolve;
+      setQuestion(q);
+    });
+  const reply = (replace: boolean) => {
+    answer.current?.(replace);
+    answer.current = null;
+    setQuestion(null);
+  };
+
+  const sync = (split = false) => {
+    if (!client || !run) return;
+    const source =
+      sourceKind === "table"
+        ? { kind: "table" as const, name: tableName || tables.data?.[0]?.name || "" }
+        : { kind: "selection" as const };
+    setSelectError(undefined);
+    task.start((signal, onProgress) =>
+      syncRangeToPortfolio({
+        client,
+        run,
+        source,
+        portfolio: portfolio.trim(),
+        confirmReplace,
+        forget,
+        split,
+        signal,
+        onProgress,
+      }),
+    );
+  };
+  const result = task.state.status === "done" ? task.state.result : undefined;
+
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <Text size={200}>
+        A header row with entity_id, entity_name, lat, lng (or Latitude/Longitude/Lon) and label:&lt;key&gt; columns;
+        other columns become labels. Importing replaces the portfolio's assets.
+      </Text>
+      <RadioGroup
+        value={sourceKind}
+        onChange={(_, d) => setSourceKind(d.value as "selection" | "table")}
+        layout="horizontal"
+        aria-label="Source"
+      >
+        <Radio value="selection" label="Selection" data-testid="sync-source-selection" />
+        <Radio value="table" label="Named table" data-testid="sync-source-table" />
+      </RadioGroup>
+      {sourceKind === "table" ? (
+        <Field
+          label="Table"
+          validationMessage={tables.data && tables.data.length === 0 ? "This workbook has no tables." : undefined}
+        >
+          <Select
+            value={tableName || tables.data?.[0]?.name || ""}
+            onChange={(_, d) => {
+              setTableName(d.value);
+              // Propose a valid name (3-30 characters) from the table's when none is typed yet.
+              if (portfolio.trim() === "") setPortfolio(suggestPortfolioName(d.value));
+            }}
+            data-testid="sync-table"
+          >
+            {(tables.data ?? []).map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name} ({t.sheetName})
+              </option>
+            ))}
+          </Select>
+        </Field>
+      ) : null}
+      <Field
+        label="Portfolio"
+        hint="3 to 30 letters, digits, _ and -. Created when it does not exist."
+        validationState={nameProblem ? "error" : "none"}
+        validationMessage={nameProblem ?? undefined}
+      >
+        <Input
+          value={portfolio}
+          onChange={(_, d) => setPortfolio(d.value)}
+          placeholder="e.g. my_sites"
+          data-testid="sync-portfolio"
+        />
+      </Field>
+      <Button
+        appearance="primary"
+        onClick={() => sync()}
+        disabled={!client || !run || task.running || portfolio.trim() === "" || nameProblem !== null}
+        data-testid="sync-start"
+      >
+        Sync to portfolio
+      </Button>
+      {question ? (
+        <MessageBar intent="warning" layout="multiline" data-testid="sync-confirm">
+          <MessageBarBody>
+            <div>
+              Portfolio {question.portfolio} holds {question.existingCount} asset
+              {question.existingCount === 1 ? "" : "s"}. Importing replaces them with these {question.newCount}.
+            </div>
+            <SyncDiffView diff={question.diff} />
+            <div style={{ display: "flex", gap: 8, marginTop: 6 }}>
+              <Button appearance="primary" size="small" onClick={() => reply(true)} data-testid="sync-confirm-replace">
+                Replace
+              </Button>
+              <Button size="small" onClick={() => reply(false)} data-testid="sync-confirm-keep">
+                Keep existing
+              </Button>
+            </div>
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+      {result?.outcome === "too-many" ? (
+        <MessageBar intent="warning" layout="multiline" data-testid="sync-too-many">
+          <MessageBarBody>
+            <div>
+              {result.rowCount.toLocaleString("en-US")} asset rows in {result.address}: a portfolio holds at most 5,000.
+              Nothing was sent.
+            </div>
+            {result.problem ? (
+              <div>{result.problem}</div>
+            ) : (
+              <div style={{ display: "flex", gap: 8, marginTop: 6, alignItems: "center", flexWrap: "wrap" }}>
+                <Button appearance="primary" size="small" onClick={() => sync(true)} data-testid="sync-split">
+                  Split into {result.parts.length} portfolios
+                </Button>
+                <Text size={200}>
+                  {result.parts[0]} … {result.parts.at(-1)}, 5,000 rows each in order
+                </Text>
+              </div>
+            )}
+          </MessageBarBody>
+        </MessageBar>
+      ) : result?.outcome === "invalid" ? (
+        <ProblemList
+          problems={result.problems}
+          testId="sync-problems"
+          onSelect={(address) => {
+            if (run) selectProblemCell(run, address).then(() => setSelectError(undefined), setSelectError);
+          }}
+        />
+      ) : (
+        <TaskStatus
+          task={task}
+          testId="sync"
+          success={(r) =>
+            r.outcome === "declined" ? (
+              <span data-testid="sync-declined">Nothing was changed: {r.portfolio} keeps its assets.</span>
+            ) : r.outcome === "synced" ? (
+              <span data-testid="sync-done">
+                {r.portfolio}: {r.assetCount} assets from {r.address}
+                {r.uploaded
+                  ? r.created
+                    ? " (new portfolio)"
+                    : " (replaced)"
+                  : " (already up to date, nothing uploaded)"}
+                . Risk data is available
+                {r.uploaded || r.created ? "; RISK cells are recalculating." : "."}
+              </span>
+            ) : r.outcome === "split" ? (
+              <span data-testid="sync-split-done">
+                {r.assetCount} assets from {r.address} in {r.parts.length} portfolios:{" "}
+                {r.parts
+                  .map(
+                    (p) => `${p.portfolio} (${p.outcome === "synced" ? `${p.assetCount} assets` : "kept its assets"})`,
+                  )
+                  .join(", ")}
+                .
+              </span>
+            ) : null
+          }
+        />
+      )}
+      {selectError ? <ErrorNotice error={selectError} testId="sync-select-error" /> : null}
+    </div>
+  );
+}

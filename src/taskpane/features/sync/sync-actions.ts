@@ -1,0 +1,313 @@
+import type { RiskClient } from "../../../api/client";
+import { AbortedError, ConflictError, NotFoundError } from "../../../api/errors";
+import type { Asset } from "../../../api/types";
+import { buildImportCsv } from "./model/import-csv";
+import { portfolioNameProblem } from "./model/portfolio-name";
+import type { RangeProblem } from "../../../shaping/problems";
+import { portfolioHoldsExactly } from "./model/same-assets";
+import { diffAssets, type SyncDiff } from "./model/sync-diff";
+import { validateAssetRange, type AssetRangeInput, type AssetRow } from "./model/validate-assets";
+import { MAX_ASSETS } from "../../../shaping/limits";
+import { numberedPortfolioNames } from "./model/portfolio-name";
+import { listTables, readSelection, readTable, type RangeSnapshot, type TableInfo } from "../../../excel/read-range";
+import { selectCell } from "../../../excel/select-cell";
+import { rememberAssetSource } from "../../ui/asset-source-actions";
+import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
+import { waitForRiskData } from "../../ui/poll-status";
+import {
+  CancelledError,
+  StepError,
+  formatCount,
+  throwIfCancelled,
+  type ExcelRunner,
+  type LongRunning,
+} from "../../ui/pane-types";
+
+/** The steps of a sync; a failure names the one that failed. */
+export type SyncStep = "check" | "create" | "upload" | "poll";
+
+const STEP_LABELS: Record<SyncStep, string> = {
+  check: "Checking the portfolio",
+  create: "Creating the portfolio",
+  upload: "Uploading the assets",
+  poll: "Waiting for risk data",
+};
+
+/** What the user is asked before a non-empty portfolio's assets are replaced. */
+export interface ReplaceQuestion {
+  portfolio: string;
+  /** Assets the portfolio holds now. */
+  existingCount: number;
+  /** Assets about to replace them. */
+  newCount: number;
+  /** What changes, asset by asset (added, removed, moved, relabelled, unchanged). */
+  diff: SyncDiff;
+}
+
+/** Options of a sync. */
+export interface SyncOptions extends LongRunning {
+  client: RiskClient;
+  portfolio: string;
+  /** Asked only when the portfolio holds other assets; resolve false to stop before uploading. */
+  confirmReplace: (question: ReplaceQuestion) => Promise<boolean>;
+  /** Pause between status reads (default 1 s). */
+  pollIntervalMs?: number;
+  /** Give up waiting for risk data after this long (default 15 min). */
+  pollTimeoutMs?: number;
+  /**
+   * Drops the RISK.* functions' cached results of the portfolio: called once the upload is
+   * accepted (nothing answers from the old assets meanwhile) and again when risk data is available.
+   */
+  forget?: ForgetChange;
+}
+
+/** How a sync ended (failures are thrown as StepError, cancellations as CancelledError). */
+export type SyncResult =
+  | { outcome: "invalid"; problems: RangeProblem[] }
+  | { outcome: "declined"; portfolio: string }
+  | { outcome: "synced"; portfolio: string; assetCount: number; created: boolean; uploaded: boolean }
+  /**
+   * Over the 5,000-asset cap: nothing was sent; `parts` are the numbered portfolios a split would
+   * make (or `problem` why it cannot).
+   */
+  | {
+      outcome: "too-many";
+      portfolio: string;
+      rowCount: number;
+      parts: string[];
+      problem?: string;
+      problems: RangeProblem[];
+    }
+  /** A split sync: each numbered portfolio's own result, in order. */
+  | {
+      outcome: "split";
+      portfolio: string;
+      assetCount: number;
+      parts: Array<Extract<SyncResult, { outcome: "synced" | "declined" }>>;
+    };
+
+/**
+ * Syncs validated sheet rows to a portfolio: validate (nothing is sent when a problem exists),
+ * create the portfolio when missing, ask before replacing a non-empty one, skip the upload when it
+ * already holds exactly these assets, upload, then follow the status until risk data is available.
+ * Never writes to the workbook. Safe to retry: creating tolerates an existing portfolio, the import
+ * replaces (never appends), and an identical portfolio is not uploaded again.
+ */
+export async function syncAssets(input: AssetRangeInput, options: SyncOptions): Promise<SyncResult> {
+  const { portfolio } = options;
+  const nameProblem = portfolioNameProblem(portfolio);
+  if (nameProblem) throw new Error(`Portfolio name: ${nameProblem}`);
+  const validation = validateAssetRange(input);
+  if (validation.problems.length > 0) return { outcome: "invalid", problems: validation.problems };
+  return syncValidRows(validation.assets, validation.labelKeys, options);
+}
+
+/** {@link syncAssets} after validation: rows already checked, at most 5,000. */
+async function syncValidRows(
+  rows: AssetRow[],
+  labelKeys: string[],
+  options: SyncOptions,
+): Promise<Extract<SyncResult, { outcome: "synced" | "declined" }>> {
+  const { client, portfolio, signal, onProgress } = options;
+  throwIfCancelled(signal);
+
+  onProgress?.({ message: `Checking portfolio ${portfolio}…`, fraction: 0.05 });
+  const exists = await runStep(
+    "check",
+    () =>
+      client.portfolios.get(portfolio, { signal }).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof NotFoundError) return false;
+          throw error;
+        },
+      ),
+    () => "Cancelled: nothing was sent.",
+  );
+
+  let created = false;
+  // What a cancellation means depends on how far the sync got.
+  let cancelledMessage = "Cancelled: no assets were uploaded.";
+  const step = <T>(name: SyncStep, work: () => Promise<T>) => runStep(name, work, () => cancelledMessage);
+
+  let existing: Asset[] = [];
+  if (!exists) {
+    onProgress?.({ message: `Creating portfolio ${portfolio}…`, fraction: 0.1 });
+    created = await step("create", () =>
+      client.portfolios.create(portfolio, { signal }).then(
+        () => true,
+        (error: unknown) => {
+          // Created meanwhile (e.g. a first attempt whose answer was lost): the same portfolio, go on.
+          if (error instanceof ConflictError) return false;
+          throw error;
+        },
+      ),
+    );
+  }
+  // A portfolio that was there (or appeared meanwhile) may hold assets; a new one holds none.
+  if (!created) existing = await step("check", () => client.portfolios.assets(portfolio).all({ signal }));
+
+  const unchanged = existing.length > 0 && portfolioHoldsExactly(existing, rows);
+  if (!unchanged) {
+    if (existing.length > 0) {
+      const replace = await options.confirmReplace({
+        portfolio,
+        existingCount: existing.length,
+        newCount: rows.length,
+        diff: diffAssets(existing, rows),
+      });
+      if (!replace) return { outcome: "declined", portfolio };
+    }
+    throwIfCancelled(signal);
+    onProgress?.({ message: `Uploading ${formatCount(rows.length)} assets to ${portfolio}…`, fraction: 0.2 });
+    const csv = buildImportCsv(rows, labelKeys);
+    cancelledMessage =
+      "Cancelled during the upload: the portfolio may already hold the new assets. Sync again to finish.";
+    await step("upload", () => client.portfolios.importAssets(portfolio, csv, { signal }));
+    options.forget?.({ kind: "portfolio", portfolio });
+  }
+  cancelledMessage = "Stopped waiting. The assets are uploaded; the service goes on generating risk data.";
+
+  onProgress?.({ message: `Waiting for risk data of ${portfolio}…` });
+  await step("poll", () =>
+    waitForRiskData(client, portfolio, {
+      signal,
+      onProgress,
+      intervalMs: options.pollIntervalMs,
+      timeoutMs: options.pollTimeoutMs,
+    }),
+  );
+  return { outcome: "synced", portfolio, assetCount: rows.length, created, uploaded: !unchanged };
+}
+
+/** Runs one step; a failure becomes a StepError naming it, a cancellation a CancelledError. */
+async function runStep<T>(name: SyncStep, work: () => Promise<T>, cancelledMessage: () => string): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof CancelledError) throw error;
+    if (error instanceof AbortedError) throw new CancelledError(cancelledMessage());
+    throw new StepError<SyncStep>(name, STEP_LABELS[name], error);
+  }
+}
+
+/** Where the assets come from: the current selection or a named Excel table (header row included). */
+export type AssetSource = { kind: "selection" } | { kind: "table"; name: string };
+
+/** Reads the source's values (read only: a sync never changes the sheet). */
+export function readAssetSource(run: ExcelRunner, source: AssetSource, maxRows?: number): Promise<RangeSnapshot> {
+  const options = maxRows === undefined ? {} : { maxRows };
+  return run((context) =>
+    source.kind === "table" ? readTable(context, source.name, options) : readSelection(context, options),
+  );
+}
+
+/** Most numbered portfolios a split sync makes (100,000 assets). */
+export const MAX_SPLIT_PARTS = 20;
+
+/**
+ * The whole "Sync" button: reads the selection or table, then {@link syncAssets}, then (with
+ * `forget`) drops the functions' cached results of the portfolio and recalculates. The result
+ * carries the address that was read, so the pane can say what was synced.
+ */
+export async function syncRangeToPortfolio(
+  options: SyncOptions & { run: ExcelRunner; source: AssetSource; split?: boolean },
+): Promise<SyncResult & { address: string }> {
+  options.onProgress?.({ message: "Reading the range…", fraction: 0 });
+  const snapshot = await readAssetSource(
+    options.run,
+    options.source,
+    options.split ? MAX_SPLIT_PARTS * MAX_ASSETS + 101 : undefined,
+  );
+  if (snapshot.values.length === 0) {
+    throw new Error(
+      options.source.kind === "table"
+        ? `Table ${options.source.name} is empty.`
+        : "The selection is empty: select the asset rows with their header row, or pick a table.",
+    );
+  }
+  const input: AssetRangeInput = {
+    values: snapshot.values,
+    address: snapshot.address,
+    mergedAreas: snapshot.mergedAreas,
+    totalRows: snapshot.totalRows,
+  };
+  const rowCount = countAssetRows(snapshot.values, snapshot.totalRows);
+  if (rowCount > MAX_ASSETS && !options.split) {
+    // Say so before anything is sent, with the numbered portfolios a split would make.
+    const named = numberedPortfolioNames(options.portfolio, Math.ceil(rowCount / MAX_ASSETS));
+    // The validation's problems come along: the first row over the cap, by its cell, and any other.
+    const { problems } = validateAssetRange(input);
+    return {
+      outcome: "too-many",
+      portfolio: options.portfolio,
+      rowCount,
+      parts: "names" in named ? named.names : [],
+      problem: "problem" in named ? named.problem : undefined,
+      problems,
+      address: snapshot.address,
+    };
+  }
+  if (rowCount > MAX_ASSETS) return { ...(await syncSplit(input, options)), address: snapshot.address };
+  const result = await syncAssets(input, options);
+  if (result.outcome === "synced") {
+    // The map selects rows here; the delete confirmation names it (kept in the workbook).
+    await rememberAssetSource(options.run, result.portfolio, snapshot.address, "synced");
+    // New assets (or a new portfolio): RISK cells reading it fetch again, now that risk data is there.
+    if (options.forget && (result.uploaded || result.created)) {
+      options.onProgress?.({ message: "Recalculating the RISK cells…", fraction: 1 });
+      await refreshAfterChange({
+        run: options.run,
+        forget: options.forget,
+        change: { kind: "portfolio", portfolio: result.portfolio },
+      });
+    }
+  }
+  return { ...result, address: snapshot.address };
+}
+
+/** Selects the cell a problem points at (a click in the problem list). */
+export function selectProblemCell(run: ExcelRunner, address: string): Promise<void> {
+  return run((context) => selectCell(context, address));
+}
+
+/** The workbook's tables, for the source picker. */
+export function listWorkbookTables(run: ExcelRunner): Promise<TableInfo[]> {
+  return run((context) => listTables(context));
+}
+
+/** Data rows of a range read (header excluded, trailing empty rows not counted); rows not read count too. */
+function countAssetRows(values: RangeSnapshot["values"], totalRows: number): number {
+  let last = values.length - 1;
+  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+  while (last > 0 && values[last]!.every(blank)) last--;
+  return Math.max(0, last) + Math.max(0, totalRows - values.length);
+}
+
+/**
+ * A range over the cap synced as numbered portfolios `name-1` … `name-N` of 5,000 assets each, in
+ * row order: the whole range is validated first (nothing is sent when a problem exists), then each
+ * part is synced as a sync of its own (asked before replacing, skipped when identical).
+ */
+async function syncSplit(input: AssetRangeInput, options: SyncOptions & { run: ExcelRunner }): Promise<SyncResult> {
+  const validation = validateAssetRange({ ...input, maxAssets: MAX_SPLIT_PARTS * MAX_ASSETS });
+  if (validation.problems.length > 0) return { outcome: "invalid", problems: validation.problems };
+  const rows = validation.assets;
+  const named = numberedPortfolioNames(options.portfolio, Math.ceil(rows.length / MAX_ASSETS));
+  if ("problem" in named) throw new Error(`Portfolio name: ${named.problem}`);
+  const parts: Array<Extract<SyncResult, { outcome: "synced" | "declined" }>> = [];
+  for (const [k, name] of named.names.entries()) {
+    const chunk = rows.slice(k * MAX_ASSETS, (k + 1) * MAX_ASSETS);
+    const onProgress =
+      options.onProgress &&
+      ((p: { message: string; fraction?: number }) =>
+        options.onProgress!({
+          message: `${name} (${k + 1} of ${named.names.length}): ${p.message}`,
+          fraction: p.fraction === undefined ? undefined : (k + p.fraction) / named.names.length,
+        }));
+    const result = await syncValidRows(chunk, validation.labelKeys, { ...options, portfolio: name, onProgress });
+    parts.push(result);
+    if (result.outcome === "synced") await rememberAssetSource(options.run, name, input.address, "synced");
+  }
+  return { outcome: "split", portfolio: options.portfolio, assetCount: rows.length, parts };
+}

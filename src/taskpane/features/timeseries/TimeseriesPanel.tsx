@@ -1,0 +1,222 @@
+import { Button, Checkbox, Field, Input, Spinner, Text } from "@fluentui/react-components";
+import { useCallback, useState } from "react";
+import {
+  MEASURE_CHOICES,
+  SCENARIO_CHOICES,
+  describeIndicator,
+  estimateTimeseriesTables,
+  loadTimeseriesCatalog,
+  pasteTimeseries,
+  type TimeseriesCatalog,
+  type TimeseriesFilters,
+  type TimeseriesPasted,
+} from "./timeseries-actions";
+import { dateFilterProblem, dateRangeReversed } from "./model/date-filter";
+import { STRESS_SCENARIO } from "../../../shared/vocabulary";
+import { downloadTimeseries } from "../../ui/downloads";
+import { useServices } from "../../ui/services";
+import { useLoader } from "../../ui/hooks/use-loader";
+import { useTask } from "../../ui/hooks/use-task";
+import { ChoiceField } from "../../ui/ChoiceField";
+import { DownloadButton } from "../../ui/DownloadButton";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { PortfolioSelect } from "../../ui/PortfolioSelect";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+const MAX_CHART_ASSETS = 10;
+
+/** Timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
+export function TimeseriesPanel() {
+  const { client, run } = useServices();
+  const [portfolio, setPortfolio] = useState("");
+  const [filters, setFilters] = useState<TimeseriesFilters>({
+    hazard: "",
+    indicator: "",
+    scenario: STRESS_SCENARIO,
+    measure: "mid",
+  });
+  const [chartAssets, setChartAssets] = useState<number[]>([]);
+  const load = useCallback(
+    (signal: AbortSignal) => loadTimeseriesCatalog(client!, portfolio, signal),
+    [client, portfolio],
+  );
+  const catalog = useLoader<TimeseriesCatalog>(client && portfolio ? load : null, [client, portfolio]);
+  const task = useTask<TimeseriesPasted>();
+
+  const hazards = [...new Set(catalog.data?.indicators.map((i) => i.hazard) ?? [])];
+  const indicators =
+    catalog.data?.indicators.filter((i) => !filters.hazard || i.hazard === filters.hazard).map((i) => i.indicator) ??
+    [];
+  const set = (key: keyof TimeseriesFilters) => (value: string) =>
+    setFilters((f) => ({ ...f, [key]: value, ...(key === "hazard" ? { indicator: "" } : {}) }));
+  const estimate = catalog.data ? estimateTimeseriesTables(catalog.data, filters) : undefined;
+  const startProblem = dateFilterProblem(filters.startDate ?? "", "From");
+  const endProblem =
+    dateFilterProblem(filters.endDate ?? "", "To") ??
+    (dateRangeReversed(filters.startDate ?? "", filters.endDate ?? "")
+      ? `To is before From (${filters.startDate}).`
+      : null);
+  const datesOk = !startProblem && !endProblem;
+  const chosen = filters.indicator
+    ? catalog.data?.indicators.find(
+        (i) => i.indicator === filters.indicator && (!filters.hazard || i.hazard === filters.hazard),
+      )
+    : undefined;
+
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="ts-portfolio" />
+      {catalog.loading ? <Spinner size="tiny" label="Loading lists…" /> : null}
+      {catalog.error ? <ErrorNotice error={catalog.error} testId="ts-catalog-error" /> : null}
+      <ChoiceField
+        label="Hazard"
+        value={filters.hazard ?? ""}
+        onChange={set("hazard")}
+        choices={hazards}
+        emptyLabel="All hazards"
+        testId="ts-hazard"
+      />
+      <ChoiceField
+        label="Indicator"
+        value={filters.indicator ?? ""}
+        onChange={set("indicator")}
+        choices={[...new Set(indicators)]}
+        emptyLabel="All indicators"
+        testId="ts-indicator"
+      />
+      {chosen ? (
+        <Text size={200} data-testid="ts-indicator-info">
+          {describeIndicator(chosen)}
+        </Text>
+      ) : null}
+      <div style={{ display: "flex", gap: 8 }}>
+        <ChoiceField
+          label="Scenario"
+          value={filters.scenario ?? ""}
+          onChange={set("scenario")}
+          choices={SCENARIO_CHOICES}
+          emptyLabel="All"
+          testId="ts-scenario"
+          style={{ flex: 1 }}
+        />
+        <ChoiceField
+          label="Measure"
+          value={filters.measure ?? ""}
+          onChange={set("measure")}
+          choices={MEASURE_CHOICES}
+          emptyLabel="All"
+          testId="ts-measure"
+          style={{ flex: 1 }}
+        />
+      </div>
+      <div style={{ display: "flex", gap: 8 }}>
+        <Field
+          label="From"
+          hint="YYYY-MM-DD or YYYY"
+          validationState={startProblem ? "error" : "none"}
+          validationMessage={startProblem ?? undefined}
+          style={{ flex: 1, minWidth: 0 }}
+        >
+          <Input
+            style={{ minWidth: 0 }}
+            value={filters.startDate ?? ""}
+            onChange={(_, d) => setFilters((f) => ({ ...f, startDate: d.value }))}
+            placeholder="first"
+            data-testid="ts-start-date"
+          />
+        </Field>
+        <Field
+          label="To"
+          hint="inclusive"
+          validationState={endProblem ? "error" : "none"}
+          validationMessage={endProblem ?? undefined}
+          style={{ flex: 1, minWidth: 0 }}
+        >
+          <Input
+            style={{ minWidth: 0 }}
+            value={filters.endDate ?? ""}
+            onChange={(_, d) => setFilters((f) => ({ ...f, endDate: d.value }))}
+            placeholder="last"
+            data-testid="ts-end-date"
+          />
+        </Field>
+      </div>
+      {catalog.data && catalog.data.assets.length > 0 ? (
+        <details data-testid="ts-chart-assets">
+          <summary style={{ cursor: "pointer", fontSize: 14 }}>
+            Line chart of assets ({chartAssets.length} chosen, up to {MAX_CHART_ASSETS})
+          </summary>
+          <div style={{ maxHeight: 160, overflowY: "auto", display: "flex", flexDirection: "column" }}>
+            {catalog.data.assets.map((a) => (
+              <Checkbox
+                key={a.portfolio_index}
+                label={`${a.entity_name || a.entity_id || `#${a.portfolio_index}`}`}
+                checked={chartAssets.includes(a.portfolio_index)}
+                disabled={!chartAssets.includes(a.portfolio_index) && chartAssets.length >= MAX_CHART_ASSETS}
+                data-testid={`ts-chart-asset-${a.portfolio_index}`}
+                onChange={(_, d) =>
+                  setChartAssets((c) =>
+                    d.checked ? [...c, a.portfolio_index] : c.filter((x) => x !== a.portfolio_index),
+                  )
+                }
+              />
+            ))}
+          </div>
+        </details>
+      ) : null}
+      {estimate !== undefined ? (
+        <Text size={200} data-testid="ts-estimate">
+          {estimate.projected.rows + estimate.observed.rows === 0
+            ? "No series match these filters."
+            : [
+                estimate.projected.rows > 0
+                  ? `Projected (yearly): about ${estimate.projected.rows.toLocaleString("en-US")} rows × ${estimate.projected.columns} columns`
+                  : "",
+                estimate.observed.rows > 0
+                  ? `Observed (monthly), own sheet: about ${estimate.observed.rows.toLocaleString("en-US")} rows × ${estimate.observed.columns} columns`
+                  : "",
+              ]
+                .filter(Boolean)
+                .join("; ") + "."}
+        </Text>
+      ) : null}
+      <Button
+        appearance="primary"
+        disabled={!client || !run || !portfolio || task.running || !datesOk}
+        data-testid="ts-start"
+        onClick={() =>
+          client &&
+          run &&
+          task.start((signal, onProgress) =>
+            pasteTimeseries({
+              client,
+              run,
+              portfolio,
+              filters,
+              catalog: catalog.data,
+              chartAssets,
+              signal,
+              onProgress,
+            }),
+          )
+        }
+      >
+        Pull timeseries into a new sheet
+      </Button>
+      <DownloadButton
+        testId="ts-download"
+        disabled={!client || !portfolio || !datesOk}
+        download={(signal, onProgress) =>
+          downloadTimeseries({ client: client!, portfolio, filters, signal, onProgress })
+        }
+      />
+      <TaskStatus
+        task={task}
+        testId="ts"
+        success={(r) =>
+          `Wrote ${r.sheets.map((s) => `${s.rowCount.toLocaleString("en-US")} ${s.kind} series × ${s.timeColumns} ${s.kind === "observed" ? "month" : "year"} columns to “${s.sheetName}”`).join(" and ")}${r.chart ? " with a chart" : ""}.`
+        }
+      />
+    </div>
+  );
+}

@@ -1,0 +1,388 @@
+/**
+ * The portfolio on a world map, offline: Natural Earth country outlines (world-atlas, 1:110m,
+ * shipped in this chunk) drawn with d3-geo, assets as coloured squares, all on one canvas so 5,000
+ * assets pan and zoom smoothly (one path per colour per frame). Zoom with the wheel, the +/−
+ * buttons or the + / − keys; pan by dragging or with the arrow keys; hover shows an asset; click
+ * selects it (keyboard and screen-reader users have the text alternative and the sheets). The
+ * outlines are projected once per size into Path2D objects, so a frame is a transform and a few
+ * fills. This module is its own chunk, loaded only when the map is shown.
+ */
+import { Button, Tooltip, makeStyles, tokens } from "@fluentui/react-components";
+import { geoNaturalEarth1, geoPath, type GeoPermissibleObjects, type GeoProjection } from "d3-geo";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { feature } from "topojson-client";
+import type { GeometryCollection, Topology } from "topojson-specification";
+import countries110m from "world-atlas/countries-110m.json";
+import type { MapAsset } from "./risk-views-actions";
+import type { GeoJson } from "../../../api/types";
+import { LABEL_COLOURS } from "../../../excel/write-sheets";
+import { RISK_LABELS } from "../../../shaping/risk-views";
+
+/** Marker colours: the sheets' LOW / MEDIUM / HIGH fonts (strong enough on a map), grey for none. */
+export const MARKER_COLOURS: Record<string, string> = {
+  LOW: LABEL_COLOURS.LOW.font,
+  MEDIUM: "#C27C0E",
+  HIGH: LABEL_COLOURS.HIGH.font,
+  NONE: "#8A8886",
+};
+
+const MIN_ZOOM = 1;
+const MAX_ZOOM = 64;
+const MARKER = 5;
+const ZOOM_BUTTON = { minWidth: 28, width: 28, padding: 0 };
+
+const useStyles = makeStyles({
+  wrap: { position: "relative", width: "100%", touchAction: "none" },
+  canvas: {
+    display: "block",
+    width: "100%",
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: "4px",
+    background: "#EAF3FB",
+    cursor: "grab",
+  },
+  tip: {
+    position: "absolute",
+    pointerEvents: "none",
+    background: tokens.colorNeutralBackground1,
+    border: `1px solid ${tokens.colorNeutralStroke1}`,
+    borderRadius: "4px",
+    padding: "4px 6px",
+    fontSize: "12px",
+    boxShadow: tokens.shadow8,
+    maxWidth: "220px",
+    zIndex: 1,
+  },
+  controls: { position: "absolute", right: "6px", top: "6px", display: "flex", flexDirection: "column", gap: "4px" },
+});
+
+/** Zoom and pan: screen = projected × k + (x, y). */
+interface View {
+  k: number;
+  x: number;
+  y: number;
+}
+
+/** Props of {@link PortfolioMap}. */
+export interface PortfolioMapProps {
+  assets: readonly MapAsset[];
+  hazard: string;
+  /** GeoJSON drawn over the countries (a vector layer or nature polygons). */
+  overlay?: GeoJson;
+  /** A click on an asset. */
+  onSelect?: (asset: MapAsset) => void;
+  /** Accessible name of the canvas: the text alternative (counts per label). */
+  description: string;
+}
+
+/** What a hit test on the canvas found. */
+interface Hover {
+  asset: MapAsset;
+  x: number;
+  y: number;
+}
+
+/** Label of an asset for a hazard ("NONE" when the summary has none). */
+export function labelOf(asset: MapAsset, hazard: string): string {
+  const label = asset.risks[hazard]?.label?.toUpperCase();
+  return label && (RISK_LABELS as readonly string[]).includes(label) ? label : "NONE";
+}
+
+const world = feature(
+  countries110m as unknown as Topology,
+  (countries110m as unknown as Topology).objects.countries as GeometryCollection,
+);
+
+/** The map (see the module comment). Frame times are kept on the canvas for the tests and the bench. */
+export default function PortfolioMap(props: PortfolioMapProps) {
+  const styles = useStyles();
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const [width, setWidth] = useState(300);
+  const height = Math.round(width * 0.62);
+  const [view, setView] = useState<View>({ k: 1, x: 0, y: 0 });
+  const [hover, setHover] = useState<Hover | null>(null);
+  const frames = useRef<number[]>([]);
+  const drawn = useRef(0);
+
+  useEffect(() => {
+    const el = wrapRef.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.max(200, Math.floor(entry.contentRect.width))));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const projection: GeoProjection = useMemo(
+    () =>
+      geoNaturalEarth1().fitExtent(
+        [
+          [4, 4],
+          [width - 4, height - 4],
+        ],
+        { type: "Sphere" },
+      ),
+    [width, height],
+  );
+  // Projected once per size; a frame only scales and shifts them.
+  // Outlines projected once per size into Path2D objects; a frame only transforms and fills them.
+  const shapes = useMemo(() => {
+    const svg = geoPath(projection);
+    const toPath = (o: unknown) => new Path2D(svg(o as GeoPermissibleObjects) ?? "");
+    return {
+      sphere: toPath({ type: "Sphere" }),
+      land: toPath(world),
+      overlay: props.overlay ? toPath(props.overlay) : null,
+    };
+  }, [projection, props.overlay]);
+  const projected = useMemo(
+    () => props.assets.map((a) => projection([a.lng, a.lat]) ?? [NaN, NaN]),
+    [props.assets, projection],
+  );
+  const colours = useMemo(() => props.assets.map((a) => labelOf(a, props.hazard)), [props.assets, props.hazard]);
+
+  const draw = useCallback(() => {
+    const canvas = canvasRef.current;
+    const ctx = canvas?.getContext("2d");
+    if (!canvas || !ctx) return;
+    const started = performance.now();
+    const ratio = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(width * ratio)) canvas.width = Math.round(width * ratio);
+    if (canvas.height !== Math.round(height * ratio)) canvas.height = Math.round(height * ratio);
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    // Countries and overlay in projected coordinates under the view transform.
+    ctx.save();
+    ctx.setTransform(ratio * view.k, 0, 0, ratio * view.k, ratio * view.x, ratio * view.y);
+    ctx.fillStyle = "#EAF3FB";
+    ctx.fill(shapes.sphere);
+    ctx.fillStyle = "#FBFBF8";
+    ctx.fill(shapes.land);
+    ctx.lineWidth = 0.6 / view.k;
+    ctx.strokeStyle = "#A19F9D";
+    ctx.stroke(shapes.land);
+    if (shapes.overlay) {
+      ctx.fillStyle = "rgba(0, 120, 212, 0.18)";
+      ctx.fill(shapes.overlay);
+      ctx.lineWidth = 1.5 / view.k;
+      ctx.strokeStyle = "#0078D4";
+      ctx.stroke(shapes.overlay);
+    }
+    ctx.restore();
+    // Assets: one path per colour, fixed screen size whatever the zoom; HIGH drawn last (on top).
+    const half = MARKER / 2;
+    for (const label of ["NONE", "LOW", "MEDIUM", "HIGH"]) {
+      ctx.beginPath();
+      for (let i = 0; i < projected.length; i++) {
+        if (colours[i] !== label) continue;
+        const sx = projected[i][0] * view.k + view.x;
+        const sy = projected[i][1] * view.k + view.y;
+        if (sx < -MARKER || sy < -MARKER || sx > width + MARKER || sy > height + MARKER) continue;
+        ctx.rect(sx - half, sy - half, MARKER, MARKER);
+      }
+      ctx.fillStyle = MARKER_COLOURS[label];
+      ctx.fill();
+      ctx.lineWidth = 0.75;
+      ctx.strokeStyle = "#FFFFFF";
+      ctx.stroke();
+    }
+    const ms = performance.now() - started;
+    frames.current.push(ms);
+    if (frames.current.length > 500) frames.current.shift();
+    canvas.dataset.frames = String(++drawn.current); // frames drawn so far (never reset)
+    canvas.dataset.lastFrameMs = ms.toFixed(2);
+  }, [width, height, view, shapes, projected, colours]);
+
+  // Drawn as the view commits, before the browser paints: an input shows in the very next frame.
+  useLayoutEffect(draw, [draw]);
+
+  const clampView = useCallback(
+    (v: View): View => {
+      const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, v.k));
+      // Keep some of the world on screen.
+      const x = Math.min(width * 0.8, Math.max(width * 0.2 - width * k, v.x));
+      const y = Math.min(height * 0.8, Math.max(height * 0.2 - height * k, v.y));
+      return { k, x, y };
+    },
+    [width, height],
+  );
+  const zoomAt = useCallback(
+    (factor: number, cx: number, cy: number) =>
+      setView((v) => {
+        const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, v.k * factor));
+        const f = k / v.k;
+        return clampView({ k, x: cx - (cx - v.x) * f, y: cy - (cy - v.y) * f });
+      }),
+    [clampView],
+  );
+  const panBy = useCallback(
+    (dx: number, dy: number) => setView((v) => clampView({ ...v, x: v.x + dx, y: v.y + dy })),
+    [clampView],
+  );
+
+  const hitTest = useCallback(
+    (x: number, y: number): Hover | null => {
+      let best = -1;
+      let bestD = (MARKER + 3) ** 2;
+      for (let i = 0; i < projected.length; i++) {
+        const dx = projected[i][0] * view.k + view.x - x;
+        const dy = projected[i][1] * view.k + view.y - y;
+        const d = dx * dx + dy * dy;
+        if (d <= bestD) {
+          bestD = d;
+          best = i;
+        }
+      }
+      return best < 0
+        ? null
+        : {
+            asset: props.assets[best],
+            x: projected[best][0] * view.k + view.x,
+            y: projected[best][1] * view.k + view.y,
+          };
+    },
+    [projected, view, props.assets],
+  );
+
+  // Test and bench hook on the element: where an asset is on screen, and the frame times.
+  useEffect(() => {
+    const canvas = canvasRef.current as (HTMLCanvasElement & { riskMap?: unknown }) | null;
+    if (!canvas) return;
+    canvas.riskMap = {
+      screenPoint: (entityId: string) => {
+        const i = props.assets.findIndex((a) => a.entity_id === entityId);
+        return i < 0 ? null : { x: projected[i][0] * view.k + view.x, y: projected[i][1] * view.k + view.y };
+      },
+      frameTimes: () => [...frames.current],
+      resetFrames: () => void (frames.current = []),
+      view: () => ({ ...view }),
+    };
+  }, [props.assets, projected, view]);
+
+  // Wheel zoom must be able to preventDefault (React's wheel listener is passive).
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const rect = canvas.getBoundingClientRect();
+      zoomAt(Math.exp(-e.deltaY * 0.002), e.clientX - rect.left, e.clientY - rect.top);
+    };
+    canvas.addEventListener("wheel", onWheel, { passive: false });
+    return () => canvas.removeEventListener("wheel", onWheel);
+  }, [zoomAt]);
+
+  const drag = useRef<{ x: number; y: number; moved: boolean } | null>(null);
+  const local = (e: React.PointerEvent) => {
+    const rect = e.currentTarget.getBoundingClientRect();
+    return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+  };
+
+  return (
+    <div ref={wrapRef} className={styles.wrap}>
+      <canvas
+        ref={canvasRef}
+        className={styles.canvas}
+        style={{ height }}
+        role="img"
+        aria-label={props.description}
+        tabIndex={0}
+        data-testid="map-canvas"
+        onPointerDown={(e) => {
+          e.currentTarget.setPointerCapture(e.pointerId);
+          drag.current = { ...local(e), moved: false };
+        }}
+        onPointerMove={(e) => {
+          const p = local(e);
+          if (drag.current) {
+            const dx = p.x - drag.current.x;
+            const dy = p.y - drag.current.y;
+            if (drag.current.moved || Math.abs(dx) + Math.abs(dy) > 3) {
+              drag.current = { ...p, moved: true };
+              panBy(dx, dy);
+              setHover(null);
+              return;
+            }
+          }
+          setHover(hitTest(p.x, p.y));
+        }}
+        onPointerUp={(e) => {
+          const wasDrag = drag.current?.moved;
+          drag.current = null;
+          if (wasDrag) return;
+          const p = local(e);
+          const hit = hitTest(p.x, p.y);
+          if (hit) props.onSelect?.(hit.asset);
+        }}
+        onPointerLeave={() => setHover(null)}
+        onKeyDown={(e) => {
+          const step = 40;
+          const keys: Record<string, () => void> = {
+            ArrowLeft: () => panBy(step, 0),
+            ArrowRight: () => panBy(-step, 0),
+            ArrowUp: () => panBy(0, step),
+            ArrowDown: () => panBy(0, -step),
+            "+": () => zoomAt(1.5, width / 2, height / 2),
+            "=": () => zoomAt(1.5, width / 2, height / 2),
+            "-": () => zoomAt(1 / 1.5, width / 2, height / 2),
+            "0": () => setView({ k: 1, x: 0, y: 0 }),
+          };
+          const action = keys[e.key];
+          if (action) {
+            e.preventDefault();
+            action();
+          }
+        }}
+      />
+      <div className={styles.controls}>
+        <Tooltip content="Zoom in" relationship="label">
+          <Button
+            size="small"
+            style={ZOOM_BUTTON}
+            data-testid="map-zoom-in"
+            onClick={() => zoomAt(1.5, width / 2, height / 2)}
+          >
+            +
+          </Button>
+        </Tooltip>
+        <Tooltip content="Zoom out" relationship="label">
+          <Button
+            size="small"
+            style={ZOOM_BUTTON}
+            data-testid="map-zoom-out"
+            onClick={() => zoomAt(1 / 1.5, width / 2, height / 2)}
+          >
+            −
+          </Button>
+        </Tooltip>
+        <Tooltip content="Whole world" relationship="label">
+          <Button
+            size="small"
+            style={ZOOM_BUTTON}
+            data-testid="map-zoom-reset"
+            onClick={() => setView({ k: 1, x: 0, y: 0 })}
+          >
+            ⟲
+          </Button>
+        </Tooltip>
+      </div>
+      {hover ? (
+        <div
+          className={styles.tip}
+          data-testid="map-tooltip"
+          style={{ left: Math.min(hover.x + 10, width - 160), top: Math.max(0, hover.y - 64) }}
+        >
+          <strong>{hover.asset.entity_name || "(no name)"}</strong>
+          <div>entity_id: {hover.asset.entity_id}</div>
+          <div>
+            {props.hazard}:{" "}
+            {labelOf(hover.asset, props.hazard) === "NONE" ? "no label" : labelOf(hover.asset, props.hazard)}
+            {hover.asset.risks[props.hazard]?.score !== null && hover.asset.risks[props.hazard]
+              ? ` · score ${hover.asset.risks[props.hazard].score!.toFixed(3)}`
+              : ""}
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { Button, Radio, RadioGroup, Field } from "@fluentui/react-components";
+import { useState } from "react";
+import { pasteRiskMatrix, pasteScenarioComparison } from "./risk-views-actions";
+import type { PastedSheet } from "../../ui/pane-types";
+import { useServices } from "../../ui/services";
+import { useTask } from "../../ui/hooks/use-task";
+import type { SummaryChoice } from "./MapPanel";
+import { TaskStatus } from "../../ui/TaskStatus";
+
+/**
+ * The risk matrix (assets × hazards, labels or scores, coloured by conditional formats, with a
+ * chart of label counts per hazard) and the scenario comparison of the chosen hazard, as new sheets.
+ */
+export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
+  const { choice } = props;
+  const { client, run } = useServices();
+  const [cells, setCells] = useState<"label" | "score">("label");
+  const matrix = useTask<PastedSheet[]>();
+  const compare = useTask<PastedSheet[]>();
+  const ready = Boolean(client && run && choice.portfolio);
+  const wrote = (sheets: PastedSheet[]) =>
+    `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount.toLocaleString("en-US")} rows)`).join(" and ")}.`;
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <Field label="Matrix cells hold">
+        <RadioGroup
+          layout="horizontal"
+          value={cells}
+          onChange={(_, d) => setCells(d.value as "label" | "score")}
+          data-testid="matrix-cells"
+        >
+          <Radio value="label" label="Labels" />
+          <Radio value="score" label="Scores" />
+        </RadioGroup>
+      </Field>
+      <Button
+        appearance="primary"
+        disabled={!ready || matrix.running}
+        data-testid="matrix-start"
+        onClick={() =>
+          client &&
+          run &&
+          matrix.start((signal, onProgress) =>
+            pasteRiskMatrix({
+              client,
+              run,
+              portfolio: choice.portfolio,
+              scenario: choice.scenario,
+              window: choice.window,
+              cells,
+              signal,
+              onProgress,
+            }),
+          )
+        }
+      >
+        Risk matrix and label chart → new sheets
+      </Button>
+      <TaskStatus task={matrix} testId="matrix" success={wrote} />
+      <Button
+        disabled={!ready || !choice.hazard || compare.running}
+        data-testid="compare-start"
+        onClick={() =>
+          client &&
+          run &&
+          compare.start((signal, onProgress) =>
+            pasteScenarioComparison({
+              client,
+              run,
+              portfolio: choice.portfolio,
+              hazard: choice.hazard,
+              window: choice.window,
+              signal,
+              onProgress,
+            }),
+          )
+        }
+      >
+        Compare scenarios for {choice.hazard || "a hazard"} → new sheet
+      </Button>
+      <TaskStatus task={compare} testId="compare" success={wrote} />
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { Divider } from "@fluentui/react-components";
+import { useState } from "react";
+import { STRESS_SCENARIO } from "../../../shared/vocabulary";
+import { WINDOW_CHOICES } from "./risk-views-actions";
+import { SCENARIO_CHOICES } from "../timeseries/timeseries-actions";
+import { ChoiceField } from "../../ui/ChoiceField";
+import { MapPanel, type SummaryChoice } from "./MapPanel";
+import { PortfolioSelect } from "../../ui/PortfolioSelect";
+import { RiskSheetsPanel } from "./RiskSheetsPanel";
+
+/**
+ * Look before reading: one choice of portfolio, scenario, window and hazard drives the map and the
+ * risk matrix / scenario comparison sheets below it.
+ */
+export function VisualPanel() {
+  const [choice, setChoice] = useState<SummaryChoice>({
+    portfolio: "",
+    scenario: STRESS_SCENARIO,
+    window: 30,
+    hazard: "",
+  });
+  const [hazards, setHazards] = useState<string[]>([]);
+  const set = (patch: Partial<SummaryChoice>) => setChoice((c) => ({ ...c, ...patch }));
+  const onHazards = (found: string[]) => {
+    setHazards(found);
+    setChoice((c) =>
+      c.hazard && found.includes(c.hazard)
+        ? c
+        : { ...c, hazard: found.includes("flood_potential") ? "flood_potential" : (found[0] ?? "") },
+    );
+  };
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+      <PortfolioSelect
+        value={choice.portfolio}
+        onChange={(portfolio) => set({ portfolio })}
+        testId="visual-portfolio"
+      />
+      <div style={{ display: "flex", gap: 8, flexWrap: "wrap" }}>
+        <ChoiceField
+          label="Scenario"
+          value={choice.scenario}
+          onChange={(scenario) => set({ scenario })}
+          choices={SCENARIO_CHOICES}
+          testId="visual-scenario"
+          style={{ flex: "1 1 90px" }}
+        />
+        <ChoiceField
+          label="Window"
+          value={String(choice.window)}
+          onChange={(w) => set({ window: Number(w) })}
+          choices={WINDOW_CHOICES.map((w) => ({ value: w, label: `${w} years` }))}
+          testId="visual-window"
+          style={{ flex: "1 1 90px" }}
+        />
+      </div>
+      <ChoiceField
+        label="Colour by hazard"
+        value={choice.hazard}
+        onChange={(hazard) => set({ hazard })}
+        choices={hazards}
+        testId="visual-hazard"
+      />
+      <MapPanel choice={choice} onHazards={onHazards} />
+      <Divider />
+      <RiskSheetsPanel choice={choice} />
+    </div>
+  );
+}

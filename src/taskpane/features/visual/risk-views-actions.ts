@@ -1,0 +1,273 @@
+/**
+ * The portfolio seen rather than read: the data behind the map (assets located and labelled for a
+ * scenario and window), the risk matrix and scenario comparison sheets with a native chart of label
+ * counts, and the asset list pasted so the map can select rows. Plain modules: no React.
+ */
+import type { RiskClient } from "../../../api/client";
+import type { Asset, GeoJson, SummaryItem } from "../../../api/types";
+import { StreamingSheets, type StreamChartSpec, type StreamSheetSpec } from "../../../excel/stream-sheets";
+import {
+  COMPARED_SCENARIOS,
+  buildRiskMatrix,
+  buildScenarioComparison,
+  itemsFor,
+  labelCountsByHazard,
+  labelCountsTable,
+  summaryHazards,
+  type LabelCounts,
+} from "../../../shaping/risk-views";
+import type { CellValue } from "../../../shaping/types";
+import { provenanceOf } from "../pasted/pasted-sheets-actions";
+import {
+  rethrowIfCancelled,
+  formatCount,
+  type ExcelRunner,
+  type LongRunning,
+  type PastedSheet,
+} from "../../ui/pane-types";
+
+/** Summary windows the service offers, in years (field notes). */
+export const WINDOW_CHOICES = ["5", "15", "30"] as const;
+
+/** One asset on the map, with its summary per hazard for the chosen scenario and window. */
+export interface MapAsset {
+  portfolio_index: number;
+  entity_id: string;
+  entity_name: string;
+  lat: number;
+  lng: number;
+  /** hazard → label and score; absent when the summary has none. */
+  risks: Record<string, { label: string; score: number | null }>;
+}
+
+/** What the map draws for one portfolio, scenario and window. */
+export interface MapData {
+  /** What this data is of (so a view never shows one portfolio's data under another's name). */
+  portfolio: string;
+  scenario: string;
+  window: number;
+  assets: MapAsset[];
+  hazards: string[];
+  /** LOW / MEDIUM / HIGH per hazard (the text alternative, and the chart's counts). */
+  counts: LabelCounts;
+  /** Assets without usable coordinates (not drawn, but counted in the text alternative). */
+  unlocated: number;
+}
+
+/** Joins the portfolio's assets (coordinates) with its summary for one scenario and window. */
+export async function loadMapData(
+  client: RiskClient,
+  portfolio: string,
+  scenario: string,
+  window: number,
+  signal?: AbortSignal,
+): Promise<MapData> {
+  const [assets, summary] = await Promise.all([
+    client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
+    client.datasets.summary(portfolio, { scenario, window }).all({ signal, readAhead: 4 }),
+  ]);
+  return { portfolio, ...joinMapData(assets, summary, scenario, window) };
+}
+
+/** The pure join behind {@link loadMapData}. */
+export function joinMapData(
+  assets: readonly Asset[],
+  summary: readonly SummaryItem[],
+  scenario: string,
+  window: number,
+): Omit<MapData, "portfolio"> {
+  const chosen = itemsFor(summary, scenario, window);
+  const byIndex = new Map(chosen.map((s) => [s.portfolio_index, s]));
+  const out: MapAsset[] = [];
+  let unlocated = 0;
+  for (const a of assets) {
+    const lat = Number(a.lat);
+    const lng = Number(a.lng);
+    if (!Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) {
+      unlocated++;
+      continue;
+    }
+    const risks: MapAsset["risks"] = {};
+    for (const r of byIndex.get(a.portfolio_index)?.risk_summaries ?? [])
+      risks[r.hazard] = {
+        label: String(r.risk_class ?? ""),
+        score: Number.isFinite(r.risk_score) ? r.risk_score : null,
+      };
+    out.push({
+      portfolio_index: a.portfolio_index,
+      entity_id: a.entity_id ?? "",
+      entity_name: a.entity_name ?? "",
+      lat,
+      lng,
+      risks,
+    });
+  }
+  return {
+    scenario,
+    window,
+    assets: out,
+    hazards: summaryHazards(chosen),
+    counts: labelCountsByHazard(chosen),
+    unlocated,
+  };
+}
+
+/** GeoJSON to draw over the map: a vector layer's features or a nature sub-project's polygons. */
+export interface Overlay {
+  name: string;
+  geojson: GeoJson;
+}
+
+/** The overlays on offer: the compositions' vector layers and the nature sub-projects. */
+export interface OverlayChoice {
+  kind: "vector" | "nature";
+  id: string;
+  name: string;
+}
+
+/** Lists the vector layers and nature sub-projects an overlay can show. */
+export async function listOverlays(client: RiskClient, signal?: AbortSignal): Promise<OverlayChoice[]> {
+  const [vectors, superprojects] = await Promise.all([
+    client.compositions.listVectors({ signal }),
+    client.nature.superprojects({ signal }).catch(() => [] as string[]),
+  ]);
+  const subs = await Promise.all(superprojects.map((sp) => client.nature.subprojects(sp, { signal }).catch(() => [])));
+  return [
+    ...vectors.map((v) => ({ kind: "vector" as const, id: String(v.id), name: `Layer: ${v.name}` })),
+    ...subs.flat().map((s) => ({ kind: "nature" as const, id: s.id, name: `Nature: ${s.name}` })),
+  ];
+}
+
+/** Fetches an overlay's GeoJSON. */
+export async function loadOverlay(client: RiskClient, choice: OverlayChoice, signal?: AbortSignal): Promise<Overlay> {
+  if (choice.kind === "vector")
+    return { name: choice.name, geojson: (await client.compositions.getVector(choice.id, { signal })).geojson };
+  return { name: choice.name, geojson: (await client.nature.exportSubproject(choice.id, { signal })).geometry };
+}
+
+/** Options of the risk sheet pastes. */
+export interface RiskSheetOptions extends LongRunning {
+  client: RiskClient;
+  run: ExcelRunner;
+  portfolio: string;
+  window: number;
+}
+
+/**
+ * Risk matrix (assets × hazards, labels or scores, coloured by conditional formats so colours
+ * follow edits; the scenario and window in the title line) plus a sheet of LOW / MEDIUM / HIGH
+ * counts per hazard with a native stacked column chart. Both sheets or neither.
+ */
+export async function pasteRiskMatrix(
+  options: RiskSheetOptions & { scenario: string; cells: "label" | "score" },
+): Promise<PastedSheet[]> {
+  const { client, run, portfolio, scenario, window, cells, signal, onProgress } = options;
+  onProgress?.({ message: "Reading the summary…" });
+  const summary = await readSummary(client, portfolio, { scenario, window }, signal, onProgress);
+  const matrix = buildRiskMatrix(summary, scenario, window, cells);
+  if (matrix.rows.length === 0) throw new Error(`${portfolio} has no summary for ${scenario}, ${window}-year window.`);
+  const counts = labelCountsTable(labelCountsByHazard(itemsFor(summary, scenario, window)));
+  const provenance = await provenanceOf(client, "risk-matrix", portfolio, { scenario, window, cells }, signal);
+  const specs: StreamSheetSpec[] = [
+    {
+      sheetName: `Matrix ${portfolio}`,
+      tableName: `Matrix_${portfolio}`,
+      title: `${portfolio} · ${matrix.title}`,
+      provenance,
+      ...(cells === "label"
+        ? { labelColumns: matrix.hazardColumns }
+        : {
+            scoreColumns: matrix.hazardColumns,
+            numberFormats: Object.fromEntries(matrix.hazardColumns.map((c) => [c, "0.000"])),
+          }),
+    },
+    {
+      sheetName: `Counts ${portfolio}`,
+      tableName: `Counts_${portfolio}`,
+      title: `${portfolio} · assets per label and hazard · scenario ${scenario} · ${window}-year window`,
+      provenance: { ...provenance, operation: "label-counts", filters: { scenario, window } },
+    },
+  ];
+  const chart: StreamChartSpec = {
+    type: "ColumnStacked",
+    dataRows: [0, 1, 2],
+    firstValueColumn: 1,
+    seriesNames: counts.rows.map((r) => String(r[0])),
+    title: `Assets per label · ${scenario} · ${window}-year window`,
+  };
+  return writeWhole(run, specs, [matrix, counts], [undefined, chart], signal, onProgress);
+}
+
+/**
+ * For one hazard and window, ssp126 / ssp245 / ssp585 side by side with the change in score and
+ * label, sorted by the largest increase, labels coloured.
+ */
+export async function pasteScenarioComparison(options: RiskSheetOptions & { hazard: string }): Promise<PastedSheet[]> {
+  const { client, run, portfolio, hazard, window, signal, onProgress } = options;
+  onProgress?.({ message: "Reading the summary of every scenario…" });
+  const summary = await readSummary(client, portfolio, { window, hazard }, signal, onProgress);
+  const table = buildScenarioComparison(summary, hazard, window);
+  if (table.rows.length === 0) throw new Error(`${portfolio} has no ${hazard} summary for the ${window}-year window.`);
+  const spec: StreamSheetSpec = {
+    provenance: await provenanceOf(client, "scenario-comparison", portfolio, { hazard, window }, signal),
+    sheetName: `Compare ${hazard} ${portfolio}`,
+    tableName: `Compare_${hazard}_${portfolio}`,
+    title: `${portfolio} · ${table.title} (${COMPARED_SCENARIOS.join(", ")})`,
+    labelColumns: table.labelColumns,
+  };
+  return writeWhole(run, [spec], [table], [], signal, onProgress);
+}
+
+async function readSummary(
+  client: RiskClient,
+  portfolio: string,
+  query: { scenario?: string; window: number; hazard?: string },
+  signal: AbortSignal | undefined,
+  onProgress: LongRunning["onProgress"],
+): Promise<SummaryItem[]> {
+  return client.datasets
+    .summary(portfolio, query)
+    .all({
+      signal,
+      readAhead: 4,
+      onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }),
+    })
+    .catch(rethrowIfCancelled(signal));
+}
+
+/** Whole tables through the one streaming writer: every sheet or none. */
+async function writeWhole(
+  run: ExcelRunner,
+  specs: StreamSheetSpec[],
+  tables: Array<{ header: string[]; rows: CellValue[][] }>,
+  charts: Array<StreamChartSpec | undefined>,
+  signal: AbortSignal | undefined,
+  onProgress: LongRunning["onProgress"],
+): Promise<PastedSheet[]> {
+  const total = tables.reduce((n, t) => n + t.rows.length, 0);
+  let done = 0;
+  const written = await run(async (context) => {
+    const writer = await StreamingSheets.open(context, specs, {
+      signal,
+      onProgress: () =>
+        onProgress?.({
+          message: `Writing row ${formatCount(Math.min(done, total))} of ${formatCount(total)}`,
+          fraction: total ? Math.min(1, done / total) : 1,
+        }),
+    });
+    try {
+      for (let i = 0; i < tables.length; i++) {
+        await writer.append(i, tables[i].rows);
+        done += tables[i].rows.length;
+      }
+    } catch (error) {
+      await writer.discard(error);
+      throw error;
+    }
+    return writer.finish(
+      tables.map((t) => t.header),
+      charts,
+    );
+  }).catch(rethrowIfCancelled(signal));
+  return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
+}

@@ -1,0 +1,206 @@
+import {
+  Accordion,
+  AccordionHeader,
+  AccordionItem,
+  AccordionPanel,
+  type AccordionPanelProps,
+  MessageBar,
+  MessageBarBody,
+  SearchBox,
+  Text,
+  makeStyles,
+  tokens,
+} from "@fluentui/react-components";
+import { useState, type ReactNode } from "react";
+import { invalidateFunctions } from "../../functions/engine/default-engine";
+import { dataChangeMatcher } from "../../functions/data-loaders";
+import type { ForgetChange } from "../ui/data-change";
+import type { ExcelRunner } from "../ui/pane-types";
+import { TaskpaneContext } from "../ui/services";
+import { useConnection } from "../ui/hooks/use-connection";
+import { AppliedLayerPanel } from "../features/layer/AppliedLayerPanel";
+import { CompositionsPanel } from "../features/compositions/CompositionsPanel";
+import { ConnectionPanel } from "../features/connection/ConnectionPanel";
+import { ErrorNotice } from "../ui/ErrorNotice";
+import { ExportPanel } from "../features/export/ExportPanel";
+import { LastGoodPanel } from "../features/last-good/LastGoodPanel";
+import { NaturePanel } from "../features/nature/NaturePanel";
+import { PortfoliosPanel } from "../features/portfolios/PortfoliosPanel";
+import { RefreshPanel } from "../features/refresh/RefreshPanel";
+import { ChangesPanel } from "../features/changes/ChangesPanel";
+import { ExplainPanel } from "../features/explain/ExplainPanel";
+import { ImpactPanel } from "../features/impact/ImpactPanel";
+import { SummaryPanel } from "../features/summary/SummaryPanel";
+import { SyncPanel } from "../features/sync/SyncPanel";
+import { TimeseriesPanel } from "../features/timeseries/TimeseriesPanel";
+import { VisualSection } from "../features/visual/VisualSection";
+import { FormulaBuilderPanel } from "../features/builder/FormulaBuilderPanel";
+import { PastedSheetsPanel } from "../features/pasted/PastedSheetsPanel";
+import { ScopedRefreshPanel } from "../features/refresh/ScopedRefreshPanel";
+import { StaticCopyPanel } from "../features/static/StaticCopyPanel";
+import { UsageLine } from "../ui/UsageLine";
+import { NotConnectedError } from "../../api/errors";
+import { connectionRequired } from "../../shared/connection";
+import { SECTION_GROUPS, filterSections } from "./sections";
+
+const useStyles = makeStyles({
+  root: {
+    display: "flex",
+    flexDirection: "column",
+    gap: "8px",
+    padding: "8px",
+    minWidth: "280px",
+    boxSizing: "border-box",
+  },
+  header: { display: "flex", flexDirection: "column", gap: "2px", padding: "4px 4px 0" },
+  panel: { padding: "4px 4px 12px" },
+  sub: { color: tokens.colorNeutralForeground3 },
+  group: {
+    margin: "12px 4px 2px",
+    fontSize: tokens.fontSizeBase200,
+    fontWeight: tokens.fontWeightSemibold,
+    color: tokens.colorNeutralForeground3,
+    textTransform: "uppercase",
+    letterSpacing: "0.04em",
+  },
+});
+
+/** The panel's collapse motion with its content kept mounted when closed (Fluent's slot render function). */
+const keepMounted: AccordionPanelProps["collapseMotion"] = {
+  children: (Motion, props) => <Motion {...props} unmountOnExit={false} />,
+};
+
+/** The default `forget`: the RISK.* functions' engine in this page drops what a change made stale. */
+const forgetInFunctions: ForgetChange = (change) => invalidateFunctions(dataChangeMatcher(change));
+
+/**
+ * The task pane: a header with the connection status, a search over the sections, and one
+ * collapsible section per capability under four group headings (sections.ts), so the pane stays
+ * usable at Excel's narrowest task pane width (320 px).
+ */
+export function App(props: {
+  run: ExcelRunner | null;
+  emptyCache: () => void;
+  forget?: ForgetChange;
+  host: Office.HostType | null;
+}) {
+  const styles = useStyles();
+  const connection = useConnection();
+  const content: Record<string, ReactNode> = {
+    connection: <ConnectionPanel />,
+    builder: <FormulaBuilderPanel />,
+    sync: <SyncPanel />,
+    timeseries: <TimeseriesPanel />,
+    layer: <AppliedLayerPanel />,
+    summary: <SummaryPanel />,
+    impact: <ImpactPanel />,
+    explain: <ExplainPanel />,
+    changes: <ChangesPanel />,
+    visual: <VisualSection />,
+    export: <ExportPanel />,
+    portfolios: <PortfoliosPanel />,
+    compositions: <CompositionsPanel />,
+    nature: <NaturePanel />,
+    refresh: <RefreshPanel />,
+    "last-good": <LastGoodPanel />,
+    "scoped-refresh": <ScopedRefreshPanel />,
+    pasted: <PastedSheetsPanel />,
+    static: <StaticCopyPanel />,
+  };
+  const [query, setQuery] = useState("");
+  const [openItems, setOpenItems] = useState<string[]>(["connection"]);
+  // Sections opened once stay mounted when collapsed, so collapsing one does not cancel the paste
+  // or sync it is running nor forget what was typed; sections never opened are not mounted at all.
+  const [everOpened, setEverOpened] = useState<ReadonlySet<string>>(() => new Set(["connection"]));
+  const open = (ids: string[]) => {
+    setOpenItems(ids);
+    if (ids.some((id) => !everOpened.has(id))) setEverOpened(new Set([...everOpened, ...ids]));
+  };
+  const shown = new Set(filterSections(SECTION_GROUPS, query).flatMap((group) => group.sections.map((x) => x.id)));
+  const search = (text: string) => {
+    setQuery(text);
+    // A search that leaves one section opens it: type "stale", get the panel.
+    const found = filterSections(SECTION_GROUPS, text).flatMap((group) => group.sections);
+    if (text.trim() && found.length === 1 && !openItems.includes(found[0].id)) {
+      open([...openItems, found[0].id]);
+    }
+  };
+  return (
+    <TaskpaneContext.Provider
+      value={{ ...connection, run: props.run, emptyCache: props.emptyCache, forget: props.forget ?? forgetInFunctions }}
+    >
+      <main className={styles.root} data-testid="taskpane">
+        <header className={styles.header}>
+          <Text as="h1" size={500} weight="semibold" style={{ margin: 0 }}>
+            Climate Risk
+          </Text>
+          <Text size={200} className={styles.sub} data-testid="connection-summary">
+            {connection.isDefault
+              ? connectionRequired()
+                ? "Not connected"
+                : "Demo emulator"
+              : connection.config.baseUrl}{" "}
+            · project {connection.config.project ?? "(none)"}
+          </Text>
+          <UsageLine />
+        </header>
+        {props.run ? null : (
+          <MessageBar intent="warning" data-testid="no-workbook-notice">
+            <MessageBarBody>
+              No workbook is available: open this add-in in Excel to read and write sheets.
+            </MessageBarBody>
+          </MessageBar>
+        )}
+        {connection.client || connection.clientError instanceof NotConnectedError ? null : (
+          <ErrorNotice error={connection.clientError} testId="connection-unusable" />
+        )}
+        <SearchBox
+          placeholder="Find a task, e.g. refresh, map, stale"
+          aria-label="Find a section of the pane"
+          value={query}
+          onChange={(_, data) => search(data.value)}
+          data-testid="section-search"
+        />
+        {shown.size === 0 ? (
+          <Text size={200} className={styles.sub} data-testid="section-search-empty">
+            No section matches “{query.trim()}”.
+          </Text>
+        ) : null}
+        <Accordion multiple collapsible openItems={openItems} onToggle={(_, data) => open(data.openItems as string[])}>
+          {/* A search hides what it does not match rather than unmounting it: an open section keeps
+              its state, and a task running in it (a paste, a sync) is not cancelled by typing. */}
+          {SECTION_GROUPS.map((group) => (
+            <section
+              key={group.id}
+              aria-labelledby={`group-${group.id}`}
+              data-testid={`group-${group.id}`}
+              style={group.sections.some((x) => shown.has(x.id)) ? undefined : { display: "none" }}
+            >
+              <h2 id={`group-${group.id}`} className={styles.group}>
+                {group.title}
+              </h2>
+              {group.sections.map((section) => (
+                <AccordionItem
+                  key={section.id}
+                  value={section.id}
+                  data-testid={`section-${section.id}`}
+                  style={shown.has(section.id) ? undefined : { display: "none" }}
+                >
+                  <AccordionHeader button={{ "data-testid": `section-${section.id}-header` } as Record<string, string>}>
+                    {section.title}
+                  </AccordionHeader>
+                  <AccordionPanel
+                    className={styles.panel}
+                    collapseMotion={everOpened.has(section.id) ? keepMounted : undefined}
+                  >
+                    {content[section.id]}
+                  </AccordionPanel>
+                </AccordionItem>
+              ))}
+            </section>
+          ))}
+        </Accordion>
+      </main>
+    </TaskpaneContext.Provider>
+  );
+}

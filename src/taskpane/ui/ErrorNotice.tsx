@@ -1,0 +1,34 @@
+import { MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
+import { describeError } from "./describe-error";
+import { StepError } from "./pane-types";
+
+/**
+ * Shows a failure: a headline chosen by the error's class, the failed step when there was one,
+ * and the service's own strings as plain text (React escapes them; nothing is interpreted).
+ */
+export function ErrorNotice(props: { error: unknown; testId: string }) {
+  const step = props.error instanceof StepError ? props.error : undefined;
+  const described = describeError(step ? step.cause : props.error);
+  return (
+    <MessageBar
+      intent={described.cancelled ? "info" : "error"}
+      data-testid={props.testId}
+      data-step={step?.step}
+      layout="multiline"
+    >
+      <MessageBarBody>
+        {step && !described.cancelled ? <MessageBarTitle>{step.stepLabel} failed.</MessageBarTitle> : null}
+        <div>{described.title}</div>
+        {described.details.length > 0 ? (
+          <ul style={{ margin: "4px 0 0", paddingLeft: 18 }}>
+            {described.details.map((detail, i) => (
+              <li key={i} style={{ wordBreak: "break-word" }}>
+                {detail}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </MessageBarBody>
+    </MessageBar>
+  );
+}

@@ -1,0 +1,60 @@
+import { Button, Field, Select, Spinner } from "@fluentui/react-components";
+import { useCallback, useEffect, useMemo } from "react";
+import type { Portfolio } from "../../api/types";
+import { useServices } from "./services";
+import { useLoader } from "./hooks/use-loader";
+import { ErrorNotice } from "./ErrorNotice";
+
+/**
+ * A list of the project's portfolios with a reload button. Picks the first one when nothing is
+ * chosen yet. Test ids: `${testId}` (the select), `${testId}-reload`.
+ */
+export function PortfolioSelect(props: {
+  value: string;
+  onChange: (name: string) => void;
+  testId: string;
+  label?: string;
+  reloadKey?: unknown;
+}) {
+  const { client, config } = useServices();
+  const load = useCallback((signal: AbortSignal) => client!.portfolios.list({ signal }), [client]);
+  const portfolios = useLoader<Portfolio[]>(client ? load : null, [client, config.project, props.reloadKey]);
+  const { value, onChange } = props;
+  const names = useMemo(() => portfolios.data?.map((p) => p.portfolio_name) ?? [], [portfolios.data]);
+
+  // A listed portfolio is always chosen: the parent owns the value, so it is told after rendering.
+  useEffect(() => {
+    if (names.length > 0 && !names.includes(value)) onChange(names[0]);
+  }, [names, value, onChange]);
+
+  return (
+    <div style={{ display: "flex", flexDirection: "column", gap: 4 }}>
+      <div style={{ display: "flex", gap: 4, alignItems: "flex-end" }}>
+        <Field label={props.label ?? "Portfolio"} style={{ flex: 1, minWidth: 0 }}>
+          <Select
+            value={value}
+            onChange={(_, data) => onChange(data.value)}
+            data-testid={props.testId}
+            disabled={portfolios.loading || names.length === 0}
+          >
+            {names.length === 0 ? <option value="">{portfolios.loading ? "Loading…" : "No portfolios"}</option> : null}
+            {names.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Button
+          onClick={portfolios.reload}
+          data-testid={`${props.testId}-reload`}
+          aria-label="Reload portfolios"
+          title="Reload portfolios"
+        >
+          {portfolios.loading ? <Spinner size="extra-tiny" /> : "↻"}
+        </Button>
+      </div>
+      {portfolios.error ? <ErrorNotice error={portfolios.error} testId={`${props.testId}-error`} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { Button, MessageBar, MessageBarBody, ProgressBar, Text } from "@fluentui/react-components";
+import type { ReactNode } from "react";
+import type { Task } from "./hooks/use-task";
+import { ErrorNotice } from "./ErrorNotice";
+
+/**
+ * The status area under a panel's button: a progress bar with its message and Cancel while the
+ * task runs, the error when it failed, and `success(result)` when it is done.
+ * Test ids: `${testId}-progress`, `${testId}-cancel`, `${testId}-error`, `${testId}-result`.
+ */
+export function TaskStatus<T>(props: {
+  task: Task<T>;
+  testId: string;
+  success: (result: T) => ReactNode;
+  cancellable?: boolean;
+}) {
+  const { task, testId } = props;
+  const state = task.state;
+  if (state.status === "running") {
+    const fraction = state.progress?.fraction;
+    return (
+      <div
+        data-testid={`${testId}-progress`}
+        role="status"
+        aria-live="polite"
+        style={{ display: "flex", flexDirection: "column", gap: 4 }}
+      >
+        <ProgressBar value={fraction} max={1} thickness="large" aria-label={state.progress?.message ?? "Working"} />
+        <Text size={200}>{state.progress?.message ?? "Working…"}</Text>
+        {props.cancellable === false ? null : (
+          <Button
+            size="small"
+            onClick={task.cancel}
+            data-testid={`${testId}-cancel`}
+            style={{ alignSelf: "flex-start" }}
+          >
+            Cancel
+          </Button>
+        )}
+      </div>
+    );
+  }
+  if (state.status === "failed") return <ErrorNotice error={state.error} testId={`${testId}-error`} />;
+  if (state.status === "done") {
+    return (
+      <MessageBar intent="success" data-testid={`${testId}-result`} layout="multiline">
+        <MessageBarBody>{props.success(state.result)}</MessageBarBody>
+      </MessageBar>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,112 @@
+/** Reading the selection or a table for a sync, and selecting a problem's cell, against the fake. */
+import { createFakeExcel } from "../../testing/fake-excel";
+import { listTables, readSelection, readTable, selectCell } from "../../src/excel";
+import { validateAssetRange } from "../../src/taskpane/features/sync/model/validate-assets";
+
+function sitesSheet() {
+  const fake = createFakeExcel();
+  fake.addSheet("Site list");
+  fake.setValues("Site list", "B2:E5", [
+    ["ID", "Name", "Latitude", "Longitude"],
+    ["a", "Zürich", 47.4, 8.5],
+    ["b", "Oslo", 59.9, 10.7],
+    ["c", "Lima", -12, -77],
+  ]);
+  return fake;
+}
+
+describe("readSelection", () => {
+  it("reads the selected range with its address, and validation points into the sheet", async () => {
+    const fake = sitesSheet();
+    fake.setSelection("Site list", "B2:E5");
+    const snap = await fake.run((context) => readSelection(context));
+    expect(snap).toMatchObject({ address: "'Site list'!B2:E5", sheetName: "Site list", totalRows: 4, mergedAreas: [] });
+    expect(snap.values[1]).toEqual(["a", "Zürich", 47.4, 8.5]);
+    fake.setValues("Site list", "D4", [["north"]]);
+    const again = await fake.run((context) => readSelection(context));
+    const problems = validateAssetRange(again).problems;
+    expect(problems.map((p) => p.address)).toEqual(["'Site list'!D4"]);
+  });
+
+  it("cuts whole-column selections to the data", async () => {
+    const fake = sitesSheet();
+    fake.setSelection("Site list", "A:F");
+    const snap = await fake.run((context) => readSelection(context));
+    expect(snap.address).toBe("'Site list'!B2:E5");
+    expect(snap.values).toHaveLength(4);
+  });
+
+  it("reports merged areas in the selection", async () => {
+    const fake = sitesSheet();
+    fake.merge("Site list", "C3:D3");
+    fake.setSelection("Site list", "B2:E5");
+    const snap = await fake.run((context) => readSelection(context));
+    expect(snap.mergedAreas).toEqual(["'Site list'!C3:D3"]);
+    expect(validateAssetRange(snap).problems.map((p) => p.cell)).toContain("C3");
+  });
+
+  it("reads big ranges in several requests, each response under 5 MB", async () => {
+    const fake = createFakeExcel();
+    const rows = Array.from({ length: 5_001 }, (_, i) =>
+      i === 0 ? ["id", "lat", "lng", "note"] : [`id${i}`, 1, 2, "x".repeat(300)],
+    );
+    fake.setValues("Sheet1", "A1:D5001", rows);
+    fake.setSelection("Sheet1", "A1:D5001");
+    fake.resetSyncs();
+    const snap = await fake.run((context) => readSelection(context, { cellsPerRead: 4_000 }));
+    expect(snap.values).toEqual(rows);
+    expect(fake.syncs.filter((s) => s.responseBytes > 100_000).length).toBeGreaterThan(1);
+    expect(Math.max(...fake.syncs.map((s) => s.responseBytes))).toBeLessThan(5_000_000);
+  });
+
+  it("returns no values for an empty sheet", async () => {
+    const fake = createFakeExcel();
+    const snap = await fake.run((context) => readSelection(context));
+    expect(snap.values).toEqual([]);
+  });
+
+  it("stops at maxRows and reports the real row count", async () => {
+    const fake = createFakeExcel();
+    fake.setValues(
+      "Sheet1",
+      "A1:B30",
+      Array.from({ length: 30 }, (_, i) => [i === 0 ? "lat" : 1, i === 0 ? "lng" : 2]),
+    );
+    fake.setSelection("Sheet1", "A1:B30");
+    const snap = await fake.run((context) => readSelection(context, { maxRows: 10 }));
+    expect([snap.values.length, snap.totalRows]).toEqual([10, 30]);
+  });
+});
+
+describe("readTable and listTables", () => {
+  it("reads a named table with its header and lists tables with their sheets", async () => {
+    const fake = sitesSheet();
+    await fake.run(async (context) => {
+      const t = context.workbook.worksheets.getItem("Site list").tables.add("B2:E5", true);
+      t.name = "Sites";
+      await context.sync();
+    });
+    const snap = await fake.run((context) => readTable(context, "sites"));
+    expect(snap.address).toBe("'Site list'!B2:E5");
+    expect(snap.values[0]).toEqual(["ID", "Name", "Latitude", "Longitude"]);
+    expect(await fake.run((context) => listTables(context))).toEqual([{ name: "Sites", sheetName: "Site list" }]);
+    await expect(fake.run((context) => readTable(context, "Nope"))).rejects.toThrow(
+      'There is no table named "Nope" in this workbook.',
+    );
+  });
+});
+
+describe("selectCell", () => {
+  it("activates the sheet and selects the cell of a problem", async () => {
+    const fake = sitesSheet();
+    expect(fake.activeSheetName()).toBe("Sheet1");
+    await fake.run((context) => selectCell(context, "'Site list'!D4"));
+    expect(fake.activeSheetName()).toBe("Site list");
+    expect(fake.selectionAddress()).toBe("'Site list'!D4");
+    await fake.run((context) => selectCell(context, "B2"));
+    expect(fake.selectionAddress()).toBe("'Site list'!B2");
+    await expect(fake.run((context) => selectCell(context, "Gone!A1"))).rejects.toThrow(
+      'The sheet "Gone" no longer exists.',
+    );
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * Money at risk, end to end: emulator over HTTP, fake workbook. The fake does
+ * not calculate Excel's own functions, so the test reads each loss formula, checks it is exactly
+ * value × damage over the data sheet's cells, evaluates it on those cells, and compares with a
+ * hand computation from the extended summary the emulator serves.
+ */
+import type { RiskClient } from "../../../../src/api/client";
+import type { RunningEmulator } from "../../../../emulator/server";
+import { columnLetters as col, parseA1 } from "../../../../src/shaping/a1";
+import { ImpactInputError } from "../../../../src/taskpane/features/impact/model/financial-impact";
+import { rememberAssetSource } from "../../../../src/taskpane/ui/asset-source-actions";
+import { pasteFinancialImpact } from "../../../../src/taskpane/features/impact/impact-actions";
+import type { FakeExcel } from "../../../../testing/fake-excel";
+import { importPortfolio } from "../../../functions/support/emulator";
+import { newWorkbook, startTestService } from "../../support";
+
+let emulator: RunningEmulator;
+let client: RiskClient;
+
+const CSV = [
+  "entity_id,entity_name,lat,lng,label:country,label:price",
+  "P1,Paris depot,48.85,2.35,FR,1000000",
+  "P2,Lyon plant,45.76,4.83,FR,2500000",
+  "B1,Berlin office,52.52,13.40,DE,",
+  "H1,Hamburg port,53.55,9.99,DE,400000",
+].join("\n");
+
+beforeAll(async () => {
+  ({ emulator, client } = await startTestService());
+  await importPortfolio(client, "impact-test", CSV);
+});
+afterAll(() => emulator.close());
+
+/**
+ * The value of a cell, following `=ref` chains; a loss formula `=IF(COUNT(v,d)=2,v*d,NA())` evaluated on its two cells.
+ */
+function evaluate(fake: FakeExcel, sheet: string, address: string): unknown {
+  const formula = String(fake.read(sheet, address, "formulas")[0]![0]);
+  if (!formula.startsWith("=")) return fake.read(sheet, address)[0]![0];
+  const refs = [...formula.matchAll(/('(?:[^']|'')+'|[A-Za-z_][\w.]*)!\$?([A-Z]+)\$?(\d+)/g)].map((m) => ({
+    sheet: parseA1(`${m[1]}!A1`).sheet!,
+    cell: `${m[2]}${m[3]}`,
+  }));
+  const read = (i: number) => evaluate(fake, refs[i]!.sheet, refs[i]!.cell);
+  const loss = /^=IF\(COUNT\(([^,]+),([^)]+)\)=2,\1\*\2,NA\(\)\)$/.exec(formula);
+  if (loss) {
+    const [v, d] = [read(0), read(1)];
+    return typeof v === "number" && typeof d === "number" ? v * d : "#N/A";
+  }
+  const single = /^=IF\(COUNT\(([^)]+)\)=1,\1,NA\(\)\)$/.exec(formula);
+  if (single) return typeof read(0) === "number" ? read(0) : "#N/A";
+  throw new Error(`unexpected formula ${formula}`);
+}
+
+test("per-asset losses are value × structural damage formulas for each scenario, period and bound; a missing price is #N/A and listed, never 0", async () => {
+  const { fake, run } = newWorkbook();
+  const result = await pasteFinancialImpact({
+    client,
+    run,
+    portfolio: "impact-test",
+    hazard: "flood",
+    scenarios: ["ssp245", "ssp585"],
+    rollupLabel: "country",
+  });
+  expect(result.valueSource).toBe("label:price");
+  expect(result.sheets.map((s) => s.sheetName)).toEqual([
+    "Impact data impact-test",
+    "Financial impact impact-test",
+    "Impact by country",
+  ]);
+  const impact = result.sheets[1]!;
+  const header = fake.read(impact.sheetName, `A1:${col(impact.columnCount - 1)}1`)[0]!;
+  expect(header.slice(0, 8)).toEqual([
+    "portfolio_index",
+    "entity_id",
+    "entity_name",
+    "label:country",
+    "value",
+    "loss_ssp245_baseline",
+    "loss_ssp245_baseline_lower",
+    "loss_ssp245_baseline_upper",
+  ]);
+  expect(header).toContain("ssp585_business_interruption_2080_ubd");
+
+  const extended = new Map<string, Awaited<ReturnType<typeof read>>>();
+  async function read(scenario: string) {
+    return client.datasets.extendedSummary("impact-test", { scenario }).all();
+  }
+  for (const scenario of ["ssp245", "ssp585"]) extended.set(scenario, await read(scenario));
+  const damage = (scenario: string, entity: string, metric: string) =>
+    extended.get(scenario)!.find((i) => i.entity_id === entity)!.scenario_analytics![scenario]!.flood![
+      metric
+    ] as number;
+
+  // Hand computations for three assets, rows in portfolio_index order (P1, P2, B1, H1 → rows 2..5).
+  const cellOf = (row: number, name: string) => `${col(header.indexOf(name))}${row}`;
+  const cases: Array<[number, string, number, string, string]> = [
+    [2, "P1", 1_000_000, "ssp585", "2050"],
+    [3, "P2", 2_500_000, "ssp245", "2080"],
+    [5, "H1", 400_000, "ssp585", "baseline"],
+  ];
+  for (const [row, entity, price, scenario, period] of cases) {
+    expect(fake.read(impact.sheetName, cellOf(row, "entity_id"), "formulas")[0]![0]).toBe(
+      `='Impact data impact-test'!$B${row}&""`,
+    );
+    const central = evaluate(fake, impact.sheetName, cellOf(row, `loss_${scenario}_${period}`));
+    expect(central).toBeCloseTo(price * damage(scenario, entity, `structural_damage_${period}`), 6);
+    expect(evaluate(fake, impact.sheetName, cellOf(row, `loss_${scenario}_${period}_lower`))).toBeCloseTo(
+      price * damage(scenario, entity, `structural_damage_${period}_lbd`),
+      6,
+    );
+    expect(evaluate(fake, impact.sheetName, cellOf(row, `loss_${scenario}_${period}_upper`))).toBeCloseTo(
+      price * damage(scenario, entity, `structural_damage_${period}_ubd`),
+      6,
+    );
+    // Business interruption as given, not multiplied.
+    expect(evaluate(fake, impact.sheetName, cellOf(row, `${scenario}_business_interruption_${period}`))).toBe(
+      damage(scenario, entity, `business_interruption_${period}`),
+    );
+  }
+  // B1 has no price: its losses are #N/A, and the problem names the data cell.
+  expect(evaluate(fake, impact.sheetName, cellOf(4, "loss_ssp585_2050"))).toBe("#N/A");
+  expect(fake.read("Impact data impact-test", "E4")[0]![0]).toBe("");
+  expect(result.problems).toEqual([
+    expect.objectContaining({
+      address: "'Impact data impact-test'!E4",
+      message: expect.stringMatching(/No value for B1.*#N\/A/),
+    }),
+  ]);
+
+  // Roll-up by country: the total and each country, SUMIFS over the per-asset sheet.
+  const rollup = fake.read("Impact by country", "A1:C4", "formulas");
+  expect(rollup.map((r) => r[0])).toEqual(["label:country", "All assets", "DE", "FR"]);
+  expect(rollup[1]![2]).toBe("=SUM('Financial impact impact-test'!$E$2:$E$5)");
+  expect(rollup[3]![1]).toBe("=COUNTIFS('Financial impact impact-test'!$D$2:$D$5,$A4)");
+  expect(rollup[3]![2]).toBe(
+    "=SUMIFS('Financial impact impact-test'!$E$2:$E$5,'Financial impact impact-test'!$D$2:$D$5,$A4)",
+  );
+  const lossCol = col(header.indexOf("loss_ssp585_2050"));
+  const rollupHeader = fake.read("Impact by country", "A1:Z1")[0]!;
+  expect(fake.read("Impact by country", `${col(rollupHeader.indexOf("loss_ssp585_2050"))}4`, "formulas")[0]![0]).toBe(
+    `=SUMIFS('Financial impact impact-test'!$${lossCol}$2:$${lossCol}$5,'Financial impact impact-test'!$D$2:$D$5,$A4)`,
+  );
+  // Money columns are formatted as amounts.
+  expect(fake.read(impact.sheetName, cellOf(2, "loss_ssp585_2050"), "numberFormat")[0]![0]).toBe("#,##0");
+});
+
+test("a value column the user picks in the synced range is matched by entity_id; text in it is refused with its cell, nothing written", async () => {
+  const { fake, run } = newWorkbook({ firstSheetName: "Sites" });
+  await run(async (context) => {
+    context.workbook.worksheets.getItem("Sites").getRange("A1:C5").values = [
+      ["entity_id", "lat", "insured"],
+      ["H1", 53.55, 9],
+      ["P1", 48.85, 7],
+      ["P2", 45.76, 5],
+      ["B1", 52.52, 3],
+    ];
+    await context.sync();
+  });
+  await rememberAssetSource(run, "impact-test", "Sites!A1:C5", "synced");
+  const result = await pasteFinancialImpact({
+    client,
+    run,
+    portfolio: "impact-test",
+    hazard: "flood",
+    scenarios: ["ssp585"],
+    value: { column: "Insured" },
+  });
+  expect(result.valueSource).toBe("Insured of Sites!A1:C5");
+  expect(result.problems).toEqual([]);
+  // Data rows are in portfolio_index order P1, P2, B1, H1: values come by entity_id, not by row.
+  expect(fake.read("Impact data impact-test", "B2:E5").map((r) => [r[0], r[3]])).toEqual([
+    ["P1", 7],
+    ["P2", 5],
+    ["B1", 3],
+    ["H1", 9],
+  ]);
+
+  const before = fake.sheetNames();
+  await run(async (context) => {
+    context.workbook.worksheets.getItem("Sites").getRange("C3").values = [["seven"]];
+    await context.sync();
+  });
+  const failing = pasteFinancialImpact({
+    client,
+    run,
+    portfolio: "impact-test",
+    hazard: "flood",
+    scenarios: ["ssp585"],
+    value: { column: "insured" },
+  });
+  await expect(failing).rejects.toThrow(ImpactInputError);
+  await expect(failing).rejects.toThrow(/must be numbers: 1 is text: Sites!C3 holds "seven"/);
+  expect(fake.sheetNames()).toEqual(before);
+});
+
+test("no value column, or an entity_id on two assets: a clear message and nothing written", async () => {
+  const { fake, run } = newWorkbook();
+  const before = fake.sheetNames();
+  await expect(
+    pasteFinancialImpact({ client, run, portfolio: "demo-portfolio", hazard: "flood", scenarios: ["ssp585"] }),
+  ).rejects.toThrow(/No asset value: demo-portfolio has no label:price or label:value column/);
+  await importPortfolio(client, "impact-dupes", "entity_id,lat,lng,label:value\nX1,10,10,5\nX1,11,11,6\nX2,12,12,7");
+  await expect(
+    pasteFinancialImpact({ client, run, portfolio: "impact-dupes", hazard: "flood", scenarios: ["ssp585"] }),
+  ).rejects.toThrow(/1 appears twice in impact-dupes: "X1" \(index 0 and 1\)/);
+  await importPortfolio(client, "impact-text", "entity_id,lat,lng,label:value\nX1,10,10,5\nX2,12,12,about 7");
+  await expect(
+    pasteFinancialImpact({ client, run, portfolio: "impact-text", hazard: "flood", scenarios: ["ssp585"] }),
+  ).rejects.toThrow(/label:value of X2 holds "about 7"/);
+  expect(fake.sheetNames()).toEqual(before);
+});

@@ -1,0 +1,165 @@
+import { PROVENANCE_STORE_SHEET, SOURCES_SHEET } from "../../../src/shaping/paste-provenance";
+import type { RiskClient } from "../../../src/api/client";
+import type { ConnectionConfig } from "../../../src/api/config";
+import { ConfigurationError, UnauthorizedError } from "../../../src/api/errors";
+import { PROCESSING_COMPLETED } from "../../../src/api/types";
+import { testConnection } from "../../../src/taskpane/features/connection/connection-actions";
+import {
+  createSubprojectFromFile,
+  listSubprojects,
+  listSuperprojects,
+  pasteSubprojectSummary,
+} from "../../../src/taskpane/features/nature/nature-actions";
+import { refreshAll } from "../../../src/taskpane/features/refresh/refresh-actions";
+import type { RunningEmulator } from "../../../emulator/server";
+import { emulatorStats, newWorkbook, routeCount, startTestService } from "../support";
+
+/** Nature projects, "Refresh all" and "Test connection", end to end against the emulator. */
+
+let emulator: RunningEmulator;
+let client: RiskClient;
+let connection: ConnectionConfig;
+
+beforeAll(async () => {
+  ({ emulator, client, connection } = await startTestService({ processingDelayMs: 20 }));
+});
+afterAll(() => emulator.close());
+beforeEach(() => emulator.reset());
+
+const AREA = JSON.stringify({
+  type: "FeatureCollection",
+  crs: { type: "name", properties: { name: "urn:ogc:def:crs:OGC:1.3:CRS84" } },
+  features: [
+    {
+      type: "Feature",
+      properties: {
+        "Entity Name": "=Ridge forest",
+        "label:country": "BR",
+        Type: "Forest Carbon",
+        "label:continent": "South America",
+        "label:poly_area": 12.5,
+        "label:project_name_sqkm": "Ridge 12.5",
+      },
+      geometry: {
+        type: "Polygon",
+        coordinates: [
+          [
+            [-60, -3],
+            [-59.9, -3],
+            [-59.9, -2.9],
+            [-60, -2.9],
+            [-60, -3],
+          ],
+        ],
+      },
+    },
+  ],
+});
+
+describe("nature", () => {
+  test("superprojects and sub-projects are listed; a GeoJSON file creates a sub-project whose summary pastes into a sheet", async () => {
+    expect(await listSuperprojects(client)).toEqual(["nc-demo"]);
+    const before = await listSubprojects(client, "nc-demo");
+    expect(before.length).toBeGreaterThan(0);
+
+    const created = await createSubprojectFromFile(client, {
+      superproject: "nc-demo",
+      fileName: "ridge.geojson",
+      text: AREA,
+    });
+    const after = await listSubprojects(client, "nc-demo");
+    expect(after.map((s) => s.id)).toContain(created.id);
+
+    // Processing completes after the emulator's delay; the seeded one is ready now.
+    const ready = before.find((s) => s.status === PROCESSING_COMPLETED)!;
+    const exported = await client.nature.exportSubproject(ready.id);
+    const { fake, run } = newWorkbook();
+    const pasted = await pasteSubprojectSummary({ client, run, subproject: { id: ready.id, name: ready.name } });
+    // The paste adds its sheet, plus the provenance store (very hidden) and the visible Sources sheet.
+    expect(fake.sheetNames()).toEqual(["Sheet1", pasted.sheetName, PROVENANCE_STORE_SHEET, SOURCES_SHEET]);
+    const rows = fake.read(pasted.sheetName, `A1:B${pasted.rowCount + 1}`);
+    expect(rows[0]).toEqual(["metric", "value"]);
+    for (const [name, value] of Object.entries(exported.summary)) {
+      const row = rows.find((r) => r[0] === name)!;
+      expect(row[1]).toBeCloseTo(value, 12);
+    }
+  });
+
+  test("service text such as an entity name starting with = stays text in the sheet", async () => {
+    const created = await createSubprojectFromFile(client, {
+      superproject: "nc-demo",
+      fileName: "ridge.geojson",
+      text: AREA,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const { fake, run } = newWorkbook();
+    const pasted = await pasteSubprojectSummary({ client, run, subproject: { id: created.id, name: created.name } });
+    const rows = fake.read(pasted.sheetName, `A1:B${pasted.rowCount + 1}`);
+    const formulas = fake.read(pasted.sheetName, `A1:B${pasted.rowCount + 1}`, "formulas");
+    const entity = rows.findIndex((r) => r[0] === "metadata:Entity Name");
+    expect(rows[entity][1]).toBe("=Ridge forest");
+    expect(formulas[entity][1]).toBe("=Ridge forest");
+    expect(fake.read(pasted.sheetName, `B${entity + 1}`, "numberFormat")[0][0]).toBe("@");
+  });
+
+  test("a file that is not a FeatureCollection is refused before sending", async () => {
+    await expect(
+      createSubprojectFromFile(client, {
+        superproject: "nc-demo",
+        fileName: "one.geojson",
+        text: '{"type":"Feature","properties":{},"geometry":null}',
+      }),
+    ).rejects.toThrow(/one\.geojson must be a GeoJSON FeatureCollection/);
+    expect(routeCount(await emulatorStats(emulator), "POST /nature/projects")).toBe(0);
+  });
+});
+
+describe("refresh all", () => {
+  test("empties the cache first, counts the RISK cells on every sheet, and recalculates them all", async () => {
+    const { fake, run } = newWorkbook();
+    fake.addSheet("Other");
+    fake.setValues("Sheet1", "A1:C2", [
+      ['=RISK.SEARCH(51.5,-0.1,"floods","30yr")', "=1+1", "text"],
+      ['=risk.summary("demo-portfolio",0,"wildfire")', 5, "=SUM(B1:B2)"],
+    ]);
+    fake.setValues("Other", "B3", [["=RISK.PROJECTS()"]]);
+    const calls: string[] = [];
+    let evaluations = 0;
+    fake.setFormulaEvaluator(() => {
+      evaluations++;
+      return 0;
+    });
+    const evaluatedBefore = evaluations;
+    const result = await refreshAll({ run, emptyCache: () => calls.push("empty") });
+    expect(calls).toEqual(["empty"]);
+    expect(result).toEqual({ riskCells: 3, sheets: ["Sheet1", "Other"] });
+    expect(evaluations).toBeGreaterThan(evaluatedBefore);
+  });
+
+  test("an empty workbook has no RISK cells and still recalculates", async () => {
+    const { run } = newWorkbook();
+    expect(await refreshAll({ run, emptyCache: () => undefined })).toEqual({ riskCells: 0, sheets: [] });
+  });
+});
+
+describe("test connection", () => {
+  test("lists the key's projects and the nature superprojects", async () => {
+    const check = await testConnection(connection);
+    expect(check.projects.map((p) => p.project_name)).toEqual(["demo"]);
+    expect(check.projectKnown).toBe(true);
+    expect(check.nature).toEqual({ ok: true, superprojects: ["nc-demo"] });
+  });
+
+  test("a project the key cannot use is flagged; a wrong nature URL is named apart from the base URL", async () => {
+    const check = await testConnection({ ...connection, project: "other", natureUrl: `${emulator.url}/not-nature` });
+    expect(check.projectKnown).toBe(false);
+    expect(check.nature.ok).toBe(false);
+  });
+
+  test("a refused key and a plain-http remote URL are errors a user can act on", async () => {
+    await expect(testConnection({ ...connection, apiKey: "wrong-key" })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(testConnection({ ...connection, baseUrl: "http://risk.example.com" })).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
+  });
+});

@@ -1,0 +1,174 @@
+import type { RiskClient } from "../../../../src/api/client";
+import type { ConnectionConfig } from "../../../../src/api/config";
+import type { RunningEmulator } from "../../../../emulator/server";
+import { readProvenance } from "../../../../src/excel/provenance-sheets";
+import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
+import { pasteTimeseries } from "../../../../src/taskpane/features/timeseries/timeseries-actions";
+import { listPastedSheets, refreshPastedSheets } from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
+import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../../../src/shaping/paste-provenance";
+import { columnLetters as col } from "../../../../src/shaping/a1";
+import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
+import { newWorkbook, startTestService } from "../../support";
+import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
+
+/**
+ * Pasted sheets record how they were made (Sources sheet + hidden store) and "Refresh pasted
+ * sheets" replaces their tables in place with the recorded filters: whole or not at all, keeping
+ * the user's columns to the right and formats, refusing renamed, edited or deleted sheets.
+ */
+
+let emulator: RunningEmulator;
+let client: RiskClient;
+let connection: ConnectionConfig;
+
+beforeAll(async () => {
+  ({ emulator, client, connection } = await startTestService({ processingDelayMs: 20 }));
+});
+afterAll(() => emulator.close());
+
+function sourcesRows(fake: ReturnType<typeof newWorkbook>["fake"]): unknown[][] {
+  const used = fake.usedAddress(SOURCES_SHEET)!;
+  return fake.read(SOURCES_SHEET, used.slice(used.indexOf("!") + 1));
+}
+
+test("a paste records service, project, portfolio, operation, filters, dataset version and digest, rows, UTC time, add-in version — never the key", async () => {
+  const { fake, run } = newWorkbook();
+  const pasted = await pasteTimeseries({
+    client,
+    run,
+    portfolio: "demo-portfolio",
+    filters: { hazard: "heatwave", scenario: "ssp585", measure: "mid", startYear: 2030 },
+  });
+  const meta = await client.datasets.metadata("demo-portfolio");
+  const rows = sourcesRows(fake);
+  expect(rows[0]).toEqual(SOURCES_HEADER);
+  const row = Object.fromEntries(SOURCES_HEADER.map((h, i) => [h, rows[1][i]]));
+  expect(row).toMatchObject({
+    Sheet: pasted.sheetName,
+    Operation: "Timeseries",
+    Service: connection.baseUrl,
+    Project: "demo",
+    Portfolio: "demo-portfolio",
+    Filters: "hazard=heatwave; measure=mid; scenario=ssp585; series=projected; start_date=2030",
+    "Dataset version": meta.version,
+    "Dataset sha256": meta.sha256_digest,
+    Rows: pasted.rowCount,
+    "Add-in version": "development",
+  });
+  expect(String(row["Written (UTC)"])).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  // The machine-readable store is a very hidden sheet; nothing anywhere holds the key.
+  expect(fake.snapshot().sheets.find((s) => s.name === PROVENANCE_STORE_SHEET)?.visibility).toBe("VeryHidden");
+  expect(JSON.stringify(fake.snapshot())).not.toContain(connection.apiKey);
+  const listed = await listPastedSheets(run);
+  expect(listed.sheets.map((s) => [s.sheetName, s.operation, s.rows])).toEqual([
+    [pasted.sheetName, "timeseries", pasted.rowCount],
+  ]);
+});
+
+test("refresh re-runs the recorded filters and replaces the table in place: more rows, user's column and formats kept", async () => {
+  await importPortfolio(client, "refresh-me", assetsCsv(3));
+  const { fake, run } = newWorkbook();
+  const [summary] = await pasteSummary({ client, run, portfolio: "refresh-me", extended: false, scenario: "ssp245" });
+  const width = (fake.read(summary.sheetName, "A1:Z1")[0] as unknown[]).filter((v) => v !== "").length;
+  const lastCol = col(width - 1);
+  const userCol = col(width + 1); // one empty column, then the user's notes
+  fake.setValues(summary.sheetName, `${userCol}1:${userCol}2`, [["my notes"], ["check site A0"]]);
+  // The user's own number format on a numeric column survives a same-shape refresh.
+  const numericCol = (fake.read(summary.sheetName, `A2:${lastCol}2`)[0] as unknown[]).findIndex(
+    (v) => typeof v === "number",
+  );
+  const numericCell = `${col(numericCol)}2`;
+  await run(async (context) => {
+    context.workbook.worksheets.getItem(summary.sheetName).getRange(numericCell).numberFormat = [["0.00%"]];
+  });
+
+  // Same data: the refresh rewrites in place and keeps the user's number format.
+  const same = await refreshPastedSheets({ client, run });
+  expect(same.outcomes).toEqual([{ sheetName: summary.sheetName, ok: true, rows: summary.rowCount }]);
+  expect(fake.read(summary.sheetName, numericCell, "numberFormat")[0][0]).toBe("0.00%");
+
+  // The portfolio grows: the table grows, the notes column stays where it was, untouched.
+  await importPortfolio(client, "refresh-me", assetsCsv(5));
+  const expected = await client.datasets.summary("refresh-me", { scenario: "ssp245" }).all();
+  const grown = await refreshPastedSheets({ client, run, onProgress: () => undefined });
+  expect(grown.outcomes).toEqual([{ sheetName: summary.sheetName, ok: true, rows: expected.length }]);
+  expect(expected.length).toBeGreaterThan(summary.rowCount);
+  const table = fake
+    .snapshot()
+    .tables.find(
+      (t) => t.address.startsWith(`${summary.sheetName}!`) || t.address.startsWith(`'${summary.sheetName}'!`),
+    )!;
+  expect(table.address).toContain(`A1:${lastCol}${expected.length + 1}`);
+  expect(fake.read(summary.sheetName, `${userCol}1:${userCol}2`)).toEqual([["my notes"], ["check site A0"]]);
+  const written = fake.read(summary.sheetName, `A2:A${expected.length + 1}`).map((r) => r[0]);
+  expect(written).toEqual(expected.map((_, i) => written[i]));
+  expect(sourcesRows(fake)[1][SOURCES_HEADER.indexOf("Rows")]).toBe(expected.length);
+});
+
+test("a renamed, edited or deleted pasted sheet is refused with a sentence, and nothing changes", async () => {
+  const { fake, run } = newWorkbook();
+  const [summary] = await pasteSummary({
+    client,
+    run,
+    portfolio: "demo-portfolio",
+    extended: false,
+    scenario: "ssp585",
+  });
+
+  // Edited: one cell of the table changed by the user.
+  const original = fake.read(summary.sheetName, "B2")[0][0];
+  fake.setValues(summary.sheetName, "B2", [["my edit"]]);
+  let before = fake.snapshot();
+  let result = await refreshPastedSheets({ client, run });
+  expect(result.outcomes[0]).toMatchObject({ ok: false });
+  expect(result.outcomes[0].message).toMatch(/was edited since it was written.*nothing was changed/);
+  expect(fake.snapshot()).toEqual(before);
+  fake.setValues(summary.sheetName, "B2", [[original]]);
+
+  // Renamed.
+  await run(async (context) => {
+    context.workbook.worksheets.getItem(summary.sheetName).name = "Renamed";
+  });
+  before = fake.snapshot();
+  result = await refreshPastedSheets({ client, run });
+  expect(result.outcomes[0].message).toMatch(/was renamed to "Renamed": rename it back/);
+  expect(fake.snapshot()).toEqual(before);
+
+  // Deleted.
+  await run(async (context) => {
+    context.workbook.worksheets.getItem("Renamed").delete();
+  });
+  result = await refreshPastedSheets({ client, run });
+  expect(result.outcomes[0].message).toMatch(/was deleted/);
+
+  // Provenance deleted: the store sheet removed (e.g. by another tool).
+  await run(async (context) => {
+    context.workbook.worksheets.getItem(PROVENANCE_STORE_SHEET).delete();
+  });
+  await expect(refreshPastedSheets({ client, run })).rejects.toThrow(/no pasted sheets on record/);
+  expect(await run((context) => readProvenance(context))).toEqual({ storeFound: false, records: [], problems: [] });
+});
+
+test("a refresh that fails while writing puts the old table back, whole", async () => {
+  await importPortfolio(client, "fail-me", assetsCsv(2));
+  const { fake, run } = newWorkbook();
+  const [summary] = await pasteSummary({ client, run, portfolio: "fail-me", extended: false });
+  await importPortfolio(client, "fail-me", assetsCsv(4));
+  const before = fake.snapshot();
+  // Fail the sync that writes the data rows (after the checks and the backup reads).
+  // Half of that request is applied first, so the header really changes before the failure.
+  let failed = false;
+  fake.setFaultInjector((info) => {
+    if (failed || !info.operations.some((op) => op.includes("set:values"))) return undefined;
+    failed = true;
+    return { error: new FakeExcelError(FakeErrorCodes.generalException, "injected write failure"), applyFirst: 2 };
+  });
+  const result = await refreshPastedSheets({ client, run });
+  fake.setFaultInjector(undefined);
+  expect(result.outcomes[0]).toMatchObject({ ok: false });
+  expect(result.outcomes[0].message).toMatch(/was not changed: .*injected write failure/);
+  const after = fake.snapshot();
+  const sheetOf = (s: typeof before) => s.sheets.find((x) => x.name === summary.sheetName)!.cells;
+  expect(sheetOf(after)).toEqual(sheetOf(before));
+  expect(after.tables).toEqual(before.tables);
+});

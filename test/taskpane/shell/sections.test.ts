@@ -1,0 +1,28 @@
+import { SECTION_GROUPS, filterSections } from "../../../src/taskpane/shell/sections";
+
+const ids = (query: string) => filterSections(SECTION_GROUPS, query).flatMap((g) => g.sections.map((s) => s.id));
+
+test("every section of the pane is in exactly one group, with the connection first", () => {
+  const all = SECTION_GROUPS.flatMap((g) => g.sections.map((s) => s.id));
+  expect(new Set(all).size).toBe(all.length);
+  expect(all).toHaveLength(19);
+  expect(all[0]).toBe("connection");
+});
+
+test("searching narrows the pane to the sections whose title or words start with what was typed", () => {
+  expect(ids("")).toHaveLength(19);
+  expect(ids("stale")).toEqual(["last-good"]);
+  expect(ids("refresh")).toEqual(["changes", "refresh", "scoped-refresh", "pasted"]);
+  expect(ids("Refresh SEL")).toEqual(["scoped-refresh"]);
+  expect(ids("map")).toEqual(["visual"]);
+  expect(ids("sub-project")).toEqual(["nature"]);
+  // Word starts only: "ap" finds "API key" and "Applied", not the "ap" inside "map".
+  expect(ids("ap")).toEqual(["connection", "layer"]);
+  expect(ids("nothing like this")).toEqual([]);
+});
+
+test("a search keeps the groups' headings for what it found and drops empty groups", () => {
+  const groups = filterSections(SECTION_GROUPS, "delete");
+  expect(groups.map((g) => g.title)).toEqual(["Portfolios and layers"]);
+  expect(groups[0].sections.map((s) => s.id)).toEqual(["portfolios"]);
+});
