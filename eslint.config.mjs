@@ -102,6 +102,52 @@ export default tseslint.config(
       ],
     },
   })),
+  // The task pane by feature (docs/architecture.md, "The task pane"): the shell renders the registry
+  // (features/index.ts) of features; a feature uses another only through that feature's index.ts,
+  // and neither the registry nor the shell; ui/ is shared by all and knows none of them.
+  ...[
+    { files: ["src/taskpane/features/*/*.{ts,tsx}"], up: "\\.\\./" },
+    { files: ["src/taskpane/features/*/*/**/*.{ts,tsx}"], up: "\\.\\./\\.\\./" },
+  ].map(({ files, up }) => ({
+    files,
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^${up}[^./][^/]*/.+`,
+              message: "Another feature is used through its index.ts only: import from that feature's folder.",
+            },
+            {
+              regex: `^${up.slice(0, -1)}(/index)?/?$`,
+              message: "The registry (features/index.ts) sits above the features: a feature never imports it.",
+            },
+            {
+              regex: "^(\\.\\./)+shell(/|$)",
+              message: "The shell sits above the features: a feature never imports it.",
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ["src/taskpane/ui/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\./)+(features|shell)(/|$)",
+              message: "ui/ is shared by every feature and imports none of them, nor the shell.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
   {
     // After prettier's config, which turns max-len off: prettier wraps code at 120 but leaves

@@ -43,7 +43,9 @@ test("src/ cannot import the emulator or the Excel fake: the src project refuses
 }, 60_000);
 
 /** Lints files written into src/ for the test; returns eslint's JSON report, one entry per file. */
-function lintProbes(probes: Record<string, string>): Array<{ filePath: string; messages: Array<{ ruleId: string }> }> {
+function lintProbes(
+  probes: Record<string, string>,
+): Array<{ filePath: string; messages: Array<{ ruleId: string; line: number }> }> {
   const paths = Object.keys(probes).map((relative) => path.join(root, relative));
   for (const [relative, text] of Object.entries(probes)) writeFileSync(path.join(root, relative), text);
   try {
@@ -60,7 +62,7 @@ function lintProbes(probes: Record<string, string>): Array<{ filePath: string; m
     } catch (error) {
       out = String((error as { stdout?: string }).stdout ?? ""); // eslint exits 1 when it finds errors
     }
-    return JSON.parse(out) as Array<{ filePath: string; messages: Array<{ ruleId: string }> }>;
+    return JSON.parse(out) as Array<{ filePath: string; messages: Array<{ ruleId: string; line: number }> }>;
   } finally {
     for (const file of paths) rmSync(file, { force: true });
   }
@@ -69,12 +71,12 @@ function lintProbes(probes: Record<string, string>): Array<{ filePath: string; m
 test("the layers inside src are checked by lint: a lower folder importing a higher one is an error", () => {
   const report = lintProbes({
     "src/shaping/layer-probe.tmp.ts":
-      'import { writeSheetsAtomically } from "../excel/writeSheets";\n' +
+      'import { writeSheetsAtomically } from "../excel/write-sheets";\n' +
       'import type { Asset } from "../api/types";\n' +
       'import { SCENARIOS } from "../shared/vocabulary";\n' +
       "export const probe: unknown[] = [writeSheetsAtomically, SCENARIOS];\nexport type ProbeAsset = Asset;\n",
     "src/excel/layer-probe.tmp.ts":
-      'import { useServices } from "../taskpane/context";\nexport const probe: unknown[] = [useServices];\n',
+      'import { useServices } from "../taskpane/ui/services";\nexport const probe: unknown[] = [useServices];\n',
     "src/taskpane/layer-probe.tmp.ts":
       "export async function probe(context: Excel.RequestContext): Promise<void> {\n" +
       '  context.workbook.worksheets.getItem("Sheet1");\n  await context.sync();\n}\n',
@@ -86,4 +88,41 @@ test("the layers inside src are checked by lint: a lower folder importing a high
   expect(rules("src/excel/")).toEqual(["@typescript-eslint/no-restricted-imports"]);
   // The task pane reaches the workbook only through src/excel.
   expect(rules("src/taskpane/")).toEqual(["no-restricted-syntax", "no-restricted-syntax"]);
+}, 120_000);
+
+test("the task pane's features are checked by lint: deep imports of another feature, the registry and the shell are errors", () => {
+  const report = lintProbes({
+    "src/taskpane/features/sync/feature-probe.tmp.ts":
+      'import { pasteTimeseries } from "../timeseries/timeseries-actions";\n' +
+      'import { FEATURES } from "..";\n' +
+      'import { App } from "../../shell/App";\n' +
+      'import { SCENARIO_CHOICES } from "../timeseries";\n' +
+      'import type { Feature } from "../feature";\n' +
+      'import { useServices } from "../../ui/services";\n' +
+      'import { syncFeature } from ".";\n' +
+      "export const probe: unknown[] = [pasteTimeseries, FEATURES, App, SCENARIO_CHOICES, useServices, syncFeature];\n" +
+      "export type ProbeFeature = Feature;\n",
+    "src/taskpane/features/sync/model/model-probe.tmp.ts":
+      'import { provenanceOf } from "../../pasted/pasted-sheets-actions";\n' +
+      'import { FEATURES } from "../../index";\n' +
+      'import { MAX_ASSETS } from "../../../../shaping/limits";\n' +
+      'import { validateAssetRange } from "./validate-assets";\n' +
+      "export const probe: unknown[] = [provenanceOf, FEATURES, MAX_ASSETS, validateAssetRange];\n",
+    "src/taskpane/ui/ui-probe.tmp.ts":
+      'import { syncFeature } from "../features/sync";\n' +
+      'import { App } from "../shell/App";\n' +
+      'import { useTask } from "./hooks/use-task";\n' +
+      "export const probe: unknown[] = [syncFeature, App, useTask];\n",
+  });
+  const messages = (name: string) => report.find((file) => file.filePath.includes(name))!.messages;
+  // A feature may use another's index.ts, the Feature type, ui/ and itself; not another's inside,
+  // the registry or the shell.
+  expect(messages("feature-probe").map((message) => message.ruleId)).toEqual(
+    Array(3).fill("@typescript-eslint/no-restricted-imports"),
+  );
+  expect(messages("feature-probe").map((message) => message.line)).toEqual([1, 2, 3]);
+  // The same from a feature's model/, which may use src/shaping.
+  expect(messages("model-probe").map((message) => message.line)).toEqual([1, 2]);
+  // ui/ knows no feature and not the shell.
+  expect(messages("ui-probe").map((message) => message.line)).toEqual([1, 2]);
 }, 120_000);

@@ -11,37 +11,19 @@ import {
   makeStyles,
   tokens,
 } from "@fluentui/react-components";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { invalidateFunctions } from "../../functions/engine/default-engine";
 import { dataChangeMatcher } from "../../functions/data-loaders";
 import type { ForgetChange } from "../ui/data-change";
 import type { ExcelRunner } from "../ui/pane-types";
 import { TaskpaneContext } from "../ui/services";
 import { useConnection } from "../ui/hooks/use-connection";
-import { AppliedLayerPanel } from "../features/layer/AppliedLayerPanel";
-import { CompositionsPanel } from "../features/compositions/CompositionsPanel";
-import { ConnectionPanel } from "../features/connection/ConnectionPanel";
 import { ErrorNotice } from "../ui/ErrorNotice";
-import { ExportPanel } from "../features/export/ExportPanel";
-import { LastGoodPanel } from "../features/last-good/LastGoodPanel";
-import { NaturePanel } from "../features/nature/NaturePanel";
-import { PortfoliosPanel } from "../features/portfolios/PortfoliosPanel";
-import { RefreshPanel } from "../features/refresh/RefreshPanel";
-import { ChangesPanel } from "../features/changes/ChangesPanel";
-import { ExplainPanel } from "../features/explain/ExplainPanel";
-import { ImpactPanel } from "../features/impact/ImpactPanel";
-import { SummaryPanel } from "../features/summary/SummaryPanel";
-import { SyncPanel } from "../features/sync/SyncPanel";
-import { TimeseriesPanel } from "../features/timeseries/TimeseriesPanel";
-import { VisualSection } from "../features/visual/VisualSection";
-import { FormulaBuilderPanel } from "../features/builder/FormulaBuilderPanel";
-import { PastedSheetsPanel } from "../features/pasted/PastedSheetsPanel";
-import { ScopedRefreshPanel } from "../features/refresh/ScopedRefreshPanel";
-import { StaticCopyPanel } from "../features/static/StaticCopyPanel";
 import { UsageLine } from "../ui/UsageLine";
 import { NotConnectedError } from "../../api/errors";
 import { connectionRequired } from "../../shared/connection";
-import { SECTION_GROUPS, filterSections } from "./sections";
+import { FEATURE_GROUPS } from "../features";
+import { filterSections } from "./sections";
 
 const useStyles = makeStyles({
   root: {
@@ -75,7 +57,7 @@ const forgetInFunctions: ForgetChange = (change) => invalidateFunctions(dataChan
 
 /**
  * The task pane: a header with the connection status, a search over the sections, and one
- * collapsible section per capability under four group headings (sections.ts), so the pane stays
+ * collapsible section per capability under four group headings (the registry, features/index.ts), so the pane stays
  * usable at Excel's narrowest task pane width (320 px).
  */
 export function App(props: {
@@ -86,27 +68,6 @@ export function App(props: {
 }) {
   const styles = useStyles();
   const connection = useConnection();
-  const content: Record<string, ReactNode> = {
-    connection: <ConnectionPanel />,
-    builder: <FormulaBuilderPanel />,
-    sync: <SyncPanel />,
-    timeseries: <TimeseriesPanel />,
-    layer: <AppliedLayerPanel />,
-    summary: <SummaryPanel />,
-    impact: <ImpactPanel />,
-    explain: <ExplainPanel />,
-    changes: <ChangesPanel />,
-    visual: <VisualSection />,
-    export: <ExportPanel />,
-    portfolios: <PortfoliosPanel />,
-    compositions: <CompositionsPanel />,
-    nature: <NaturePanel />,
-    refresh: <RefreshPanel />,
-    "last-good": <LastGoodPanel />,
-    "scoped-refresh": <ScopedRefreshPanel />,
-    pasted: <PastedSheetsPanel />,
-    static: <StaticCopyPanel />,
-  };
   const [query, setQuery] = useState("");
   const [openItems, setOpenItems] = useState<string[]>(["connection"]);
   // Sections opened once stay mounted when collapsed, so collapsing one does not cancel the paste
@@ -116,11 +77,11 @@ export function App(props: {
     setOpenItems(ids);
     if (ids.some((id) => !everOpened.has(id))) setEverOpened(new Set([...everOpened, ...ids]));
   };
-  const shown = new Set(filterSections(SECTION_GROUPS, query).flatMap((group) => group.sections.map((x) => x.id)));
+  const shown = new Set(filterSections(FEATURE_GROUPS, query).flatMap((group) => group.features.map((x) => x.id)));
   const search = (text: string) => {
     setQuery(text);
     // A search that leaves one section opens it: type "stale", get the panel.
-    const found = filterSections(SECTION_GROUPS, text).flatMap((group) => group.sections);
+    const found = filterSections(FEATURE_GROUPS, text).flatMap((group) => group.features);
     if (text.trim() && found.length === 1 && !openItems.includes(found[0].id)) {
       open([...openItems, found[0].id]);
     }
@@ -169,31 +130,31 @@ export function App(props: {
         <Accordion multiple collapsible openItems={openItems} onToggle={(_, data) => open(data.openItems as string[])}>
           {/* A search hides what it does not match rather than unmounting it: an open section keeps
               its state, and a task running in it (a paste, a sync) is not cancelled by typing. */}
-          {SECTION_GROUPS.map((group) => (
+          {FEATURE_GROUPS.map((group) => (
             <section
               key={group.id}
               aria-labelledby={`group-${group.id}`}
               data-testid={`group-${group.id}`}
-              style={group.sections.some((x) => shown.has(x.id)) ? undefined : { display: "none" }}
+              style={group.features.some((x) => shown.has(x.id)) ? undefined : { display: "none" }}
             >
               <h2 id={`group-${group.id}`} className={styles.group}>
                 {group.title}
               </h2>
-              {group.sections.map((section) => (
+              {group.features.map(({ id, title, Panel }) => (
                 <AccordionItem
-                  key={section.id}
-                  value={section.id}
-                  data-testid={`section-${section.id}`}
-                  style={shown.has(section.id) ? undefined : { display: "none" }}
+                  key={id}
+                  value={id}
+                  data-testid={`section-${id}`}
+                  style={shown.has(id) ? undefined : { display: "none" }}
                 >
-                  <AccordionHeader button={{ "data-testid": `section-${section.id}-header` } as Record<string, string>}>
-                    {section.title}
+                  <AccordionHeader button={{ "data-testid": `section-${id}-header` } as Record<string, string>}>
+                    {title}
                   </AccordionHeader>
                   <AccordionPanel
                     className={styles.panel}
-                    collapseMotion={everOpened.has(section.id) ? keepMounted : undefined}
+                    collapseMotion={everOpened.has(id) ? keepMounted : undefined}
                   >
-                    {content[section.id]}
+                    <Panel />
                   </AccordionPanel>
                 </AccordionItem>
               ))}

@@ -4,7 +4,7 @@ import { createRoot, type Root } from "react-dom/client";
 import { refreshFunctions } from "../../functions/engine/default-engine";
 import { loadConnection } from "../../shared/connection";
 import { App } from "./App";
-import { excelRunner } from "../ui/services";
+import { excelRunner } from "./excel-runner";
 
 /** Options of {@link mountTaskpane}. */
 export interface MountOptions {

@@ -27,15 +27,3 @@ export function useServices(): TaskpaneServices {
   if (!services) throw new Error("useServices() outside <TaskpaneContext.Provider>");
   return services;
 }
-
-/**
- * Excel.run read at call time, so the browser harness can install its fake as the global `Excel`
- * after this module loaded. Null when there is no Excel at all.
- */
-export function excelRunner(): ExcelRunner | null {
-  const excel = (globalThis as { Excel?: { run?: unknown } }).Excel;
-  if (!excel || typeof excel.run !== "function") return null;
-  // The one place the pane obtains Excel.run; everything it runs goes through src/excel.
-  // eslint-disable-next-line no-restricted-syntax -- the runner itself is how src/excel is reached
-  return (batch) => (globalThis as unknown as { Excel: typeof Excel }).Excel.run(batch);
-}

@@ -1,9 +1,10 @@
-import { SECTION_GROUPS, filterSections } from "../../../src/taskpane/shell/sections";
+import { FEATURE_GROUPS } from "../../../src/taskpane/features";
+import { filterSections } from "../../../src/taskpane/shell/sections";
 
-const ids = (query: string) => filterSections(SECTION_GROUPS, query).flatMap((g) => g.sections.map((s) => s.id));
+const ids = (query: string) => filterSections(FEATURE_GROUPS, query).flatMap((g) => g.features.map((s) => s.id));
 
 test("every section of the pane is in exactly one group, with the connection first", () => {
-  const all = SECTION_GROUPS.flatMap((g) => g.sections.map((s) => s.id));
+  const all = FEATURE_GROUPS.flatMap((g) => g.features.map((s) => s.id));
   expect(new Set(all).size).toBe(all.length);
   expect(all).toHaveLength(19);
   expect(all[0]).toBe("connection");
@@ -22,7 +23,7 @@ test("searching narrows the pane to the sections whose title or words start with
 });
 
 test("a search keeps the groups' headings for what it found and drops empty groups", () => {
-  const groups = filterSections(SECTION_GROUPS, "delete");
+  const groups = filterSections(FEATURE_GROUPS, "delete");
   expect(groups.map((g) => g.title)).toEqual(["Portfolios and layers"]);
-  expect(groups[0].sections.map((s) => s.id)).toEqual(["portfolios"]);
+  expect(groups[0].features.map((s) => s.id)).toEqual(["portfolios"]);
 });

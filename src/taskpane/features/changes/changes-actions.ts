@@ -12,7 +12,7 @@ import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { labelOf } from "../../../shared/vocabulary";
 import { cellA1, parseA1, qualify } from "../../../shaping/a1";
 import { compareReadings, summarizeChanges, type CellChange, type ReadCell } from "./model/value-changes";
-import { formulaFacts, formulaReferences, type FormulaFacts } from "../explain/explain-actions";
+import { formulaFacts, formulaReferences, type FormulaFacts } from "../explain";
 import type { ExcelRunner, PastedSheet } from "../../ui/pane-types";
 
 /** A dataset's identity at a reading. */

@@ -3,7 +3,7 @@ import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { sheetNameForFile, unzipCsvFiles } from "../../../shaping/export-zip";
 import type { RiskClient as Client } from "../../../api/client";
 import type { PasteProvenance } from "../../../shaping/paste-provenance";
-import { provenanceOf } from "../pasted/pasted-sheets-actions";
+import { provenanceOf } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,

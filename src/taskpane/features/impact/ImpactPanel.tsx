@@ -1,8 +1,8 @@
 import { Button, Field, Input, Link, MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
 import { useState } from "react";
 import { pasteFinancialImpact, type FinancialImpactResult } from "./impact-actions";
-import { selectProblemCell } from "../sync/sync-actions";
-import { SCENARIO_CHOICES } from "../timeseries/timeseries-actions";
+import { selectProblemCell } from "../sync";
+import { SCENARIO_CHOICES } from "../timeseries";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { ChoiceField } from "../../ui/ChoiceField";

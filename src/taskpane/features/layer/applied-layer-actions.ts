@@ -1,7 +1,7 @@
 import type { RiskClient } from "../../../api/client";
 import { writeTableToNewSheet } from "../../../excel/write-sheets";
 import { parseCsvTable } from "../../../shaping/csv-table";
-import { provenanceOf } from "../pasted/pasted-sheets-actions";
+import { provenanceOf } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,

@@ -5,7 +5,7 @@ import { writeTableToNewSheet } from "../../../excel/write-sheets";
 import type { CellValue } from "../../../shaping/types";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import { parseGeoJsonFile } from "../../ui/geojson-file";
-import { natureRows, provenanceOf } from "../pasted/pasted-sheets-actions";
+import { natureRows, provenanceOf } from "../pasted";
 import { rethrowIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "../../ui/pane-types";
 
 /** The sub-project type the service uses on create (contract). */

@@ -1,8 +1,7 @@
 import { Button, Checkbox } from "@fluentui/react-components";
 import { useState } from "react";
-import { downloadSummary } from "../../ui/downloads";
-import { DEFAULT_EXTENDED_SCENARIO, pasteSummary } from "./summary-actions";
-import { SCENARIO_CHOICES } from "../timeseries/timeseries-actions";
+import { DEFAULT_EXTENDED_SCENARIO, downloadSummary, pasteSummary } from "./summary-actions";
+import { SCENARIO_CHOICES } from "../timeseries";
 import type { PastedSheet } from "../../ui/pane-types";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";

@@ -3,7 +3,8 @@ import { STRESS_SCENARIO } from "../../../shared/vocabulary";
 import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { flattenExtendedSummary, flattenSummary } from "../../../shaping/flatten-summary";
 import type { ExtendedSummaryItem, SummaryItem } from "../../../shaping/types";
-import { provenanceOf } from "../pasted/pasted-sheets-actions";
+import type { DownloadedFile, FileFormat } from "../../../api/types";
+import { provenanceOf } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
@@ -102,4 +103,19 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
     }),
   ).catch(rethrowIfCancelled(signal));
   return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
+}
+
+/** Downloads the default summary (optionally one scenario) as one file (the service's summary export). */
+export async function downloadSummary(
+  options: LongRunning & { client: RiskClient; portfolio: string; scenario?: string; format?: FileFormat },
+): Promise<DownloadedFile> {
+  const { client, portfolio, signal, onProgress } = options;
+  onProgress?.({ message: `Downloading the summary of ${portfolio}…` });
+  return client.datasets
+    .summaryExport(
+      portfolio,
+      { scenario: options.scenario || undefined, file_format: options.format ?? "csv" },
+      { signal, timeoutMs: 300_000 },
+    )
+    .catch(rethrowIfCancelled(signal));
 }

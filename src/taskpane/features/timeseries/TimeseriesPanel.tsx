@@ -4,6 +4,7 @@ import {
   MEASURE_CHOICES,
   SCENARIO_CHOICES,
   describeIndicator,
+  downloadTimeseries,
   estimateTimeseriesTables,
   loadTimeseriesCatalog,
   pasteTimeseries,
@@ -13,7 +14,6 @@ import {
 } from "./timeseries-actions";
 import { dateFilterProblem, dateRangeReversed } from "./model/date-filter";
 import { STRESS_SCENARIO } from "../../../shared/vocabulary";
-import { downloadTimeseries } from "../../ui/downloads";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";

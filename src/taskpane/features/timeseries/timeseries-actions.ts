@@ -1,5 +1,12 @@
 import type { RiskClient } from "../../../api/client";
-import type { Asset, IndicatorMetadata, ItemsQuery, PhysicalItem } from "../../../api/types";
+import type {
+  Asset,
+  DownloadedFile,
+  FileFormat,
+  IndicatorMetadata,
+  ItemsQuery,
+  PhysicalItem,
+} from "../../../api/types";
 import type { StreamChartSpec } from "../../../excel/stream-sheets";
 import { dateFilterProblem, dateKeyInRange, dateRangeReversed } from "./model/date-filter";
 import {
@@ -10,8 +17,14 @@ import {
   type SeriesKind,
 } from "../../../shaping/tidy-timeseries";
 import { streamPaste } from "./stream-paste";
-import { provenanceOf } from "../pasted/pasted-sheets-actions";
-import { formatCount, type ExcelRunner, type LongRunning, type PastedSheet } from "../../ui/pane-types";
+import { provenanceOf } from "../pasted";
+import {
+  formatCount,
+  rethrowIfCancelled,
+  type ExcelRunner,
+  type LongRunning,
+  type PastedSheet,
+} from "../../ui/pane-types";
 import { SCENARIOS } from "../../../shared/vocabulary";
 
 /** The filters of a timeseries pull; an absent filter means "all". */
@@ -310,4 +323,22 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
     chart: SERIES_KINDS.some((k) => chartRows[k].length > 0),
     sheets,
   };
+}
+
+/**
+ * Downloads the timeseries the filters select as one file (the service's items export): for
+ * tables too big for a sheet. Nothing is written to the workbook.
+ */
+export async function downloadTimeseries(
+  options: LongRunning & { client: RiskClient; portfolio: string; filters: TimeseriesFilters; format?: FileFormat },
+): Promise<DownloadedFile> {
+  const { client, portfolio, filters, signal, onProgress } = options;
+  onProgress?.({ message: `Downloading the timeseries of ${portfolio}…` });
+  return client.datasets
+    .itemsExport(
+      portfolio,
+      { ...timeseriesQuery(filters), file_format: options.format ?? "csv" },
+      { signal, timeoutMs: 300_000 },
+    )
+    .catch(rethrowIfCancelled(signal));
 }

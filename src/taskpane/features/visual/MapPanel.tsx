@@ -9,7 +9,7 @@ import {
   tokens,
 } from "@fluentui/react-components";
 import { Suspense, lazy, useCallback, useMemo, useState } from "react";
-import { pasteAssets } from "../portfolios/portfolios-actions";
+import { pasteAssets } from "../portfolios";
 import {
   listOverlays,
   loadMapData,

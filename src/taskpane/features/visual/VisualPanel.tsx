@@ -2,7 +2,7 @@ import { Divider } from "@fluentui/react-components";
 import { useState } from "react";
 import { STRESS_SCENARIO } from "../../../shared/vocabulary";
 import { WINDOW_CHOICES } from "./risk-views-actions";
-import { SCENARIO_CHOICES } from "../timeseries/timeseries-actions";
+import { SCENARIO_CHOICES } from "../timeseries";
 import { ChoiceField } from "../../ui/ChoiceField";
 import { MapPanel, type SummaryChoice } from "./MapPanel";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";

@@ -17,7 +17,7 @@ import {
   type LabelCounts,
 } from "../../../shaping/risk-views";
 import type { CellValue } from "../../../shaping/types";
-import { provenanceOf } from "../pasted/pasted-sheets-actions";
+import { provenanceOf } from "../pasted";
 import {
   rethrowIfCancelled,
   formatCount,

@@ -10,7 +10,8 @@ import { NotFoundError } from "../../../../src/api/errors";
 import { RiskEngine } from "../../../../src/functions/engine/engine";
 import { dataChangeMatcher, portfolioSummary, type DataChange } from "../../../../src/functions/data-loaders";
 import { findPortfolioUsage, type ForgetChange } from "../../../../src/taskpane/ui/data-change";
-import { downloadSummary, downloadTimeseries, saveFile } from "../../../../src/taskpane/ui/downloads";
+import { saveFile } from "../../../../src/taskpane/ui/downloads";
+import { downloadSummary } from "../../../../src/taskpane/features/summary/summary-actions";
 import {
   createSubprojectFromFile,
   proposeSubprojectName,
@@ -21,7 +22,7 @@ import {
   pasteAssets,
 } from "../../../../src/taskpane/features/portfolios/portfolios-actions";
 import { syncRangeToPortfolio } from "../../../../src/taskpane/features/sync/sync-actions";
-import { pasteTimeseries } from "../../../../src/taskpane/features/timeseries/timeseries-actions";
+import { downloadTimeseries, pasteTimeseries } from "../../../../src/taskpane/features/timeseries/timeseries-actions";
 import { flattenSummary } from "../../../../src/shaping/flatten-summary";
 import { flattenTimeseries } from "../../../../src/shaping/flatten-timeseries";
 import type { ConnectionConfig } from "../../../../src/api/config";

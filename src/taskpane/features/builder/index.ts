@@ -1,0 +1,11 @@
+import type { Feature } from "../feature";
+import { FormulaBuilderPanel } from "./FormulaBuilderPanel";
+
+/** The "Formula builder" section of the pane. */
+export const builderFeature: Feature = {
+  id: "builder",
+  group: "formulas",
+  title: "Formula builder",
+  keywords: "insert write RISK function arguments column",
+  Panel: FormulaBuilderPanel,
+};

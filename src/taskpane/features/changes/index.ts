@@ -1,0 +1,11 @@
+import type { Feature } from "../feature";
+import { ChangesPanel } from "./ChangesPanel";
+
+/** The "What changed since last refresh" section of the pane. */
+export const changesFeature: Feature = {
+  id: "changes",
+  group: "formulas",
+  title: "What changed since last refresh",
+  keywords: "difference compare report audit",
+  Panel: ChangesPanel,
+};

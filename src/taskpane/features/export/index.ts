@@ -1,0 +1,11 @@
+import type { Feature } from "../feature";
+import { ExportPanel } from "./ExportPanel";
+
+/** The "Export ZIP → sheets" section of the pane. */
+export const exportFeature: Feature = {
+  id: "export",
+  group: "pull",
+  title: "Export ZIP → sheets",
+  keywords: "download physical export zip csv",
+  Panel: ExportPanel,
+};

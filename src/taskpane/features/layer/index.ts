@@ -1,0 +1,11 @@
+import type { Feature } from "../feature";
+import { AppliedLayerPanel } from "./AppliedLayerPanel";
+
+/** The "Applied layer → new sheet" section of the pane. */
+export const appliedLayerFeature: Feature = {
+  id: "layer",
+  group: "pull",
+  title: "Applied layer → new sheet",
+  keywords: "paste vector apply composition csv",
+  Panel: AppliedLayerPanel,
+};

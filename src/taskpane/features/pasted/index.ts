@@ -1,0 +1,14 @@
+import type { Feature } from "../feature";
+import { PastedSheetsPanel } from "./PastedSheetsPanel";
+
+/** What other features use: the provenance every paste records. */
+export { natureRows, provenanceOf } from "./pasted-sheets-actions";
+
+/** The "Pasted sheets & sources" section of the pane. */
+export const pastedSheetsFeature: Feature = {
+  id: "pasted",
+  group: "pull",
+  title: "Pasted sheets & sources",
+  keywords: "provenance refresh in place sources audit",
+  Panel: PastedSheetsPanel,
+};
