@@ -1,4 +1,7 @@
-/** Office-free shaping logic shared by the layers above: A1 addresses, problems, limits, headers, CSV, flattening, names, safe cells. */
+/**
+ * Office-free shaping logic shared by the layers above: A1 addresses, problems, limits, headers,
+ * CSV, flattening, names, safe cells.
+ */
 export * from "./types";
 export * from "./a1";
 export * from "./problems";
