@@ -86,6 +86,7 @@ export class JqSandbox {
   private readonly running = new Map<string, number>();
   private nextId = 1;
   private closed = false;
+  private started = false;
 
   constructor(private readonly limits: JqLimits) {
     this.slots = Array.from({ length: Math.max(1, limits.workers ?? 2) }, () => new Slot());
@@ -141,17 +142,31 @@ export class JqSandbox {
       if (slot.tenant !== null || this.closed) continue;
       const job = this.nextJob();
       if (!job) return;
+      // The first program starts every worker, so another tenant's first program finds one ready.
+      if (!this.started) {
+        this.started = true;
+        for (const other of this.slots) if (other !== slot) this.spawn(other).catch(() => undefined);
+      }
       slot.tenant = job.tenant;
       this.running.set(job.tenant, (this.running.get(job.tenant) ?? 0) + 1);
+      const release = () => {
+        slot.tenant = null;
+        const left = (this.running.get(job.tenant) ?? 1) - 1;
+        if (left > 0) this.running.set(job.tenant, left);
+        else this.running.delete(job.tenant);
+        this.dispatch();
+      };
       void this.execute(slot, job)
         .then(job.resolve, job.reject)
-        .finally(() => {
-          slot.tenant = null;
-          const left = (this.running.get(job.tenant) ?? 1) - 1;
-          if (left > 0) this.running.set(job.tenant, left);
-          else this.running.delete(job.tenant);
-          this.dispatch();
-        });
+        // A worker the program broke (time, memory, crash) is being replaced: the slot stays the
+        // tenant's until the new one is ready, so the restart is charged to that tenant's share
+        // and never to whoever would take the slot next.
+        .finally(
+          () =>
+            void Promise.resolve(slot.ready)
+              .catch(() => undefined)
+              .then(release),
+        );
     }
   }
 
@@ -233,7 +248,7 @@ export class JqSandbox {
       const onError = (e: Error) => {
         const memory =
           /memory|heap/i.test(e.message) || (e as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY";
-        this.discard(slot, worker);
+        this.replace(slot, worker);
         finish(() =>
           reject(
             new JqError(
@@ -244,7 +259,7 @@ export class JqSandbox {
         );
       };
       const onExit = () => {
-        this.discard(slot, worker);
+        this.replace(slot, worker);
         finish(() => reject(new JqError("crash", "jq engine stopped unexpectedly")));
       };
       const timer = setTimeout(() => {
