@@ -13,7 +13,7 @@ import { FaultInjector, RequestStats } from "./http/faults";
 import { openApiDocument } from "./http/openapi";
 import { RequestContext, resolveKey, resolveProject } from "./http/request-context";
 import { ABSENT_ROUTES, patternRegex, RouteDef, ROUTES } from "./http/routes";
-import { JqSandbox } from "./jq/sandbox";
+import { JQ_DEFAULT_LIMITS, JqSandbox } from "./jq/sandbox";
 import { StatePersister } from "./state/persistence";
 import { seedState } from "./state/seed";
 import { EmulatorState } from "./state/types";
@@ -61,13 +61,9 @@ export interface RunningEmulator {
 
 const BODY_LIMIT = 10 * 1024 * 1024;
 /** Most characters of jq output one UDF evaluation may produce. */
-export const JQ_MAX_OUTPUT_CHARS = 8 * 1024 * 1024;
-/**
- * Longest UDF result layer (JSON characters): room for a layer as large as an upload may be plus
- * the program's values. A value given to every feature is repeated in each, so without a bound a
- * 2 MB value over 10,000 features would make a 20 GB answer.
- */
-export const JQ_MAX_RESULT_CHARS = 16 * 1024 * 1024;
+export const JQ_MAX_OUTPUT_CHARS = JQ_DEFAULT_LIMITS.maxOutputChars;
+/** Longest UDF result layer, in characters of JSON (see JQ_DEFAULT_LIMITS). */
+export const JQ_MAX_RESULT_CHARS = JQ_DEFAULT_LIMITS.maxResultChars;
 /** Longest path segment (portfolio name, id) routed; longer ones answer 414. */
 const MAX_PATH_SEGMENT = 200;
 const ADMIN_PREFIX = "/__emulator/";
@@ -82,8 +78,8 @@ function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     dataDir: o.dataDir,
     seed: o.seed ?? 42,
     processingDelayMs: Math.max(0, o.processingDelayMs ?? 1000),
-    jqTimeoutMs: Math.max(50, o.jqTimeoutMs ?? 2000),
-    jqWorkers: Math.max(1, Math.floor(o.jqWorkers ?? 2)),
+    jqTimeoutMs: Math.max(50, o.jqTimeoutMs ?? JQ_DEFAULT_LIMITS.timeoutMs),
+    jqWorkers: Math.max(1, Math.floor(o.jqWorkers ?? JQ_DEFAULT_LIMITS.workers)),
     quiet: o.quiet ?? false,
   };
 }
@@ -132,8 +128,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     timeoutMs: opts.jqTimeoutMs,
     maxOutputChars: JQ_MAX_OUTPUT_CHARS,
     maxOutputDepth: MAX_JSON_DEPTH + 2,
-    maxHeapMb: 256,
-    maxWasmMb: 256,
+    maxHeapMb: JQ_DEFAULT_LIMITS.maxHeapMb,
+    maxWasmMb: JQ_DEFAULT_LIMITS.maxWasmMb,
     workers: opts.jqWorkers,
     maxResultChars: JQ_MAX_RESULT_CHARS,
     maxResultDepth: MAX_JSON_DEPTH,

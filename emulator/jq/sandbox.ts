@@ -55,6 +55,24 @@ interface WorkerReply {
 
 const WORKER_FILE = path.join(__dirname, "jq-worker.cjs");
 
+/**
+ * The emulator's sandbox limits by default (emulator/server.ts; `--jq-timeout`, `--jq-workers`).
+ * None is published: they are the emulator's, and its OpenAPI documents mark them inferred.
+ */
+export const JQ_DEFAULT_LIMITS = {
+  timeoutMs: 2000,
+  /** jq-web collects output as a JS array of bytes (~8 bytes each) inside the worker's heap. */
+  maxOutputChars: 8 * 1024 * 1024,
+  /**
+   * Room for a layer as large as an upload may be plus the program's values. A value given to
+   * every feature is repeated in each: unbounded, a 2 MB value over 10,000 features is 20 GB.
+   */
+  maxResultChars: 16 * 1024 * 1024,
+  maxHeapMb: 256,
+  maxWasmMb: 256,
+  workers: 2,
+} as const;
+
 /** Limits of the sandbox. */
 export interface JqLimits {
   timeoutMs: number;
@@ -64,9 +82,9 @@ export interface JqLimits {
   maxHeapMb: number;
   /** jq's own WebAssembly heap (outside the worker's resourceLimits), in MB. */
   maxWasmMb: number;
-  /** Worker threads (default 2). */
+  /** Worker threads (default JQ_DEFAULT_LIMITS.workers). */
   workers?: number;
-  /** Longest UDF result layer, in characters of JSON (default 16 Mi). */
+  /** Longest UDF result layer, in characters of JSON (default JQ_DEFAULT_LIMITS.maxResultChars). */
   maxResultChars?: number;
   /** Deepest nesting of a UDF result layer (default 32). */
   maxResultDepth?: number;
@@ -89,7 +107,7 @@ export class JqSandbox {
   private started = false;
 
   constructor(private readonly limits: JqLimits) {
-    this.slots = Array.from({ length: Math.max(1, limits.workers ?? 2) }, () => new Slot());
+    this.slots = Array.from({ length: Math.max(1, limits.workers ?? JQ_DEFAULT_LIMITS.workers) }, () => new Slot());
   }
 
   /** Workers one tenant may hold at once: all but one, so another tenant always finds one. */
@@ -277,7 +295,7 @@ export class JqSandbox {
         id,
         maxOutput: this.limits.maxOutputChars,
         maxDepth: this.limits.maxOutputDepth,
-        maxResultChars: this.limits.maxResultChars ?? 16 * 1024 * 1024,
+        maxResultChars: this.limits.maxResultChars ?? JQ_DEFAULT_LIMITS.maxResultChars,
         maxResultDepth: this.limits.maxResultDepth ?? 32,
       });
     });
