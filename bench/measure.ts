@@ -1,3 +1,4 @@
+import { performance as nodePerformance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
@@ -67,4 +68,27 @@ export async function mapLimited<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/** A piece of work's wall time split by what this thread did meanwhile. */
+export interface ThreadTime<T> {
+  value: T;
+  wallMs: number;
+  /** The event loop idle: nothing to run, waiting on I/O (for a paste, on the reads). */
+  idleMs: number;
+  /** The event loop busy: JavaScript, parsing, garbage collection, callbacks. */
+  activeMs: number;
+}
+
+/**
+ * Runs `work` and splits its wall time into the event loop's idle and active time over the same
+ * interval (Node's event loop utilisation, from libuv's own accounting), so idle + active = wall.
+ */
+export async function threadTime<T>(work: () => Promise<T>): Promise<ThreadTime<T>> {
+  const before = nodePerformance.eventLoopUtilization();
+  const started = performance.now();
+  const value = await work();
+  const wallMs = performance.now() - started;
+  const { idle, active } = nodePerformance.eventLoopUtilization(before);
+  return { value, wallMs, idleMs: idle, activeMs: active };
 }

@@ -17,6 +17,7 @@ export interface ResolvedOptions {
   seed: number;
   processingDelayMs: number;
   jqTimeoutMs: number;
+  jqWorkers: number;
   quiet: boolean;
 }
 

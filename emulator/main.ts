@@ -1,6 +1,7 @@
 /**
  * CLI of the emulator: `npm run emulator -- [--port 4010] [--host 127.0.0.1] [--latency ms]
- * [--fail-rate 0..1] [--rate-limit n] [--data-dir dir] [--seed n] [--processing-delay ms]`.
+ * [--fail-rate 0..1] [--rate-limit n] [--data-dir dir] [--seed n] [--processing-delay ms]
+ * [--jq-timeout ms] [--jq-workers n] [--quiet]`.
  * Prints exactly one line when ready and exits cleanly on SIGINT/SIGTERM.
  */
 import { EmulatorOptions, startEmulator } from "./server";
@@ -15,6 +16,7 @@ const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: "number" | "stri
   "--seed": { key: "seed", kind: "number" },
   "--processing-delay": { key: "processingDelayMs", kind: "number" },
   "--jq-timeout": { key: "jqTimeoutMs", kind: "number" },
+  "--jq-workers": { key: "jqWorkers", kind: "number" },
 };
 
 function parseArgs(argv: string[]): EmulatorOptions {

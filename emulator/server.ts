@@ -13,7 +13,7 @@ import { FaultInjector, RequestStats } from "./http/faults";
 import { openApiDocument } from "./http/openapi";
 import { RequestContext, resolveKey, resolveProject } from "./http/request-context";
 import { ABSENT_ROUTES, patternRegex, RouteDef, ROUTES } from "./http/routes";
-import { JqSandbox } from "./jq/sandbox";
+import { JQ_DEFAULT_LIMITS, JqSandbox } from "./jq/sandbox";
 import { StatePersister } from "./state/persistence";
 import { seedState } from "./state/seed";
 import { EmulatorState } from "./state/types";
@@ -38,6 +38,8 @@ export interface EmulatorOptions {
   processingDelayMs?: number;
   /** Time limit of one jq evaluation (default 2000 ms). */
   jqTimeoutMs?: number;
+  /** jq worker threads shared fairly by the API keys (default 2; one key holds at most all but one). */
+  jqWorkers?: number;
   /** Suppress diagnostic output (internal errors). */
   quiet?: boolean;
 }
@@ -51,7 +53,7 @@ export interface RunningEmulator {
   /** url + "/nature": the service's nature_url. */
   natureUrl: string;
   port: number;
-  /** Stops listening, the jq worker, and flushes pending writes. */
+  /** Stops listening, the jq workers, and flushes pending writes. */
   close(): Promise<void>;
   /** Back to the seeded state; counters cleared. */
   reset(): Promise<void>;
@@ -59,7 +61,9 @@ export interface RunningEmulator {
 
 const BODY_LIMIT = 10 * 1024 * 1024;
 /** Most characters of jq output one UDF evaluation may produce. */
-export const JQ_MAX_OUTPUT_CHARS = 8 * 1024 * 1024;
+export const JQ_MAX_OUTPUT_CHARS = JQ_DEFAULT_LIMITS.maxOutputChars;
+/** Longest UDF result layer, in characters of JSON (see JQ_DEFAULT_LIMITS). */
+export const JQ_MAX_RESULT_CHARS = JQ_DEFAULT_LIMITS.maxResultChars;
 /** Longest path segment (portfolio name, id) routed; longer ones answer 414. */
 const MAX_PATH_SEGMENT = 200;
 const ADMIN_PREFIX = "/__emulator/";
@@ -74,7 +78,8 @@ function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     dataDir: o.dataDir,
     seed: o.seed ?? 42,
     processingDelayMs: Math.max(0, o.processingDelayMs ?? 1000),
-    jqTimeoutMs: Math.max(50, o.jqTimeoutMs ?? 2000),
+    jqTimeoutMs: Math.max(50, o.jqTimeoutMs ?? JQ_DEFAULT_LIMITS.timeoutMs),
+    jqWorkers: Math.max(1, Math.floor(o.jqWorkers ?? JQ_DEFAULT_LIMITS.workers)),
     quiet: o.quiet ?? false,
   };
 }
@@ -118,13 +123,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const opts = resolveOptions(options);
   // Output: at most 8 Mi characters (jq-web collects output as a JS array of bytes, ~8 bytes each,
   // inside the worker's 256 MB heap) and MAX_JSON_DEPTH + 2 levels (an input layer wrapped by the
-  // sandbox's own arrays and layer objects).
+  // sandbox's own arrays and layer objects). A result layer may nest as deep as a stored layer.
   const jq = new JqSandbox({
     timeoutMs: opts.jqTimeoutMs,
     maxOutputChars: JQ_MAX_OUTPUT_CHARS,
     maxOutputDepth: MAX_JSON_DEPTH + 2,
-    maxHeapMb: 256,
-    maxWasmMb: 256,
+    maxHeapMb: JQ_DEFAULT_LIMITS.maxHeapMb,
+    maxWasmMb: JQ_DEFAULT_LIMITS.maxWasmMb,
+    workers: opts.jqWorkers,
+    maxResultChars: JQ_MAX_RESULT_CHARS,
+    maxResultDepth: MAX_JSON_DEPTH,
   });
   let state: EmulatorState = seedState(opts.seed);
   const persister = opts.dataDir

@@ -1,19 +1,111 @@
 import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
 import { pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseries-actions";
+import type { ExcelRunner } from "../../src/taskpane/ui/pane-types";
+import type { RiskClient } from "../../src/api/client";
 import { routeRequests, type BenchContext, type Check, type ScenarioResult } from "../context";
 import { count, fmt, round } from "../format";
-import { timed } from "../measure";
+import { threadTime, timed, type Timed } from "../measure";
 import { pagesNeeded } from "../portfolio";
-import { syncFigures, timedWorkbook, writeTimeseriesAlone } from "../workbook";
+import { syncFigures, timedWorkbook, writeTimeseries, writeTimeseriesAlone, type TimedWorkbook } from "../workbook";
 import { TIMESERIES_FILTERS } from "./timeseries";
 
 const SYNC_LIMIT_BYTES = 5_000_000;
 const EXTENDED_ROUTE = /\/datasets\/physical\/summary$/;
+/** How far the streaming paste may be from its bound (issue 29). */
+export const STREAMING_SLACK = 1.15;
 
 /**
- * The streaming timeseries paste (pages read while earlier chunks are written) next to
- * reading alone and writing alone, all three in the same run, same filters (one series per asset).
- * Target: wall ≤ 1.15 × max(read alone, write alone); every sync < 5 MB.
+ * Where a paste's wall time went on the add-in's one JavaScript thread. In this process the
+ * reads' JSON parsing, the shaping of rows and the Excel fake's writing all take turns on that
+ * thread, so they cannot overlap one another; only waiting on the network can overlap them. In
+ * Excel the writing happens in Excel's own process, which this fake cannot show, so the bound
+ * counts the fake's time with the thread's.
+ */
+export interface PasteThreadFigures {
+  wallMs: number;
+  /** The thread idle during the paste: nothing to do but wait on the reads. */
+  readWaitMs: number;
+  /** The add-in's own work on the thread: parsing pages, shaping rows, batching writes. */
+  ownThreadMs: number;
+  /** The Excel fake's own work inside its syncs (Excel's part of the writing). */
+  fakeWriteMs: number;
+}
+
+/** The streaming paste's bound and its verdict: wall ≤ 1.15 × max(read wait, own thread + fake write). */
+export function streamingBound(f: PasteThreadFigures): {
+  boundMs: number;
+  limitMs: number;
+  ratio: number;
+  pass: boolean;
+  detail: string;
+} {
+  const boundMs = Math.max(f.readWaitMs, f.ownThreadMs + f.fakeWriteMs);
+  const limitMs = STREAMING_SLACK * boundMs;
+  return {
+    boundMs,
+    limitMs,
+    ratio: f.wallMs / boundMs,
+    pass: f.wallMs <= limitMs,
+    detail:
+      `${fmt(f.wallMs)} ms ${f.wallMs <= limitMs ? "≤" : ">"} ${STREAMING_SLACK} × max(read wait ${fmt(f.readWaitMs)}, ` +
+      `own thread ${fmt(f.ownThreadMs)} + fake write ${fmt(f.fakeWriteMs)}) = ${fmt(limitMs)} ms`,
+  };
+}
+
+/**
+ * Runs a paste into `workbook` (a fresh one) and splits its wall time: the thread's idle time is
+ * the read wait, the fake's time inside its syncs the fake write, and the rest of the thread's
+ * busy time the add-in's own (bench/measure.ts threadTime).
+ */
+export async function measurePaste<T>(
+  workbook: TimedWorkbook,
+  paste: () => Promise<T>,
+): Promise<Timed<T> & { figures: PasteThreadFigures }> {
+  const run = await timed(() => threadTime(paste));
+  const fakeWriteMs = syncFigures(workbook.fake).busyMs;
+  const { wallMs, idleMs, activeMs, value } = run.value;
+  return {
+    value,
+    wallMs,
+    memory: run.memory,
+    figures: { wallMs, readWaitMs: idleMs, ownThreadMs: Math.max(0, activeMs - fakeWriteMs), fakeWriteMs },
+  };
+}
+
+/**
+ * A deliberately serial paste: every page read first (with the same read-ahead), then every row
+ * written through the paste's writer. What a paste that does not stream costs; it must miss the
+ * streaming bound (test/bench/streaming-bound.test.ts).
+ */
+export async function serialTimeseriesPaste(options: {
+  client: RiskClient;
+  run: ExcelRunner;
+  portfolio: string;
+  readAhead: number;
+  rows: number;
+}): Promise<number> {
+  const items = await options.client.datasets
+    .items(options.portfolio, { ...TIMESERIES_FILTERS, rows: options.rows })
+    .all({ readAhead: options.readAhead });
+  await writeTimeseries(options.run, items, options.rows);
+  return items.length;
+}
+
+/** The figures of a paste for results.json, each name prefixed (e.g. `serial` → `serialReadWaitMs`). */
+const figureDetails = (f: PasteThreadFigures, prefix = "") => {
+  const name = (n: string) => (prefix ? `${prefix}${n[0].toUpperCase()}${n.slice(1)}` : n);
+  return {
+    [name("readWaitMs")]: round(f.readWaitMs),
+    [name("ownThreadMs")]: round(f.ownThreadMs),
+    [name("fakeWriteMs")]: round(f.fakeWriteMs),
+  };
+};
+
+/**
+ * The streaming timeseries paste (pages read while earlier chunks are written), its wall split
+ * into read wait, own thread time and fake write time; next to reading alone, writing alone and a
+ * deliberately serial paste, all in the same run, same filters (one series per asset).
+ * Target: wall ≤ 1.15 × max(read wait, own thread + fake write); every sync < 5 MB.
  */
 export async function timeseriesStreamScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { client, portfolio, settings, latencyMs } = ctx;
@@ -27,10 +119,23 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
   // Write alone: the same rows through the same writer into a fresh workbook, nothing read.
   const write = await timed(() => writeTimeseriesAlone(items, settings.rows));
 
+  // Serial: read everything, then write everything (what the bound must catch).
+  const serialBook = timedWorkbook();
+  const serial = await measurePaste(serialBook, () =>
+    serialTimeseriesPaste({
+      client,
+      run: serialBook.run,
+      portfolio,
+      readAhead: settings.readAhead,
+      rows: settings.rows,
+    }),
+  );
+  const serialBound = streamingBound(serial.figures);
+
   // Streamed: the task pane's paste.
   const workbook = timedWorkbook();
   await ctx.emulator.resetStats();
-  const paste = await timed(() =>
+  const paste = await measurePaste(workbook, () =>
     pasteTimeseries({
       client,
       run: workbook.run,
@@ -42,14 +147,14 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
   );
   const requests = routeRequests((await ctx.emulator.stats()).routes, /\/datasets\/physical\/items$/);
   const syncs = syncFigures(workbook.fake);
-  const bound = Math.max(read.wallMs, write.wallMs);
-  const limit = 1.15 * bound;
+  const bound = streamingBound(paste.figures);
   const years = paste.value.years;
+  const f = paste.figures;
   const checks: Check[] = [
     {
-      name: "wall ≤ 1.15 × max(read alone, write alone)",
-      pass: paste.wallMs <= limit,
-      detail: `${fmt(paste.wallMs)} ms ≤ 1.15 × max(${fmt(read.wallMs)}, ${fmt(write.wallMs)}) = ${fmt(limit)} ms (read + write in sequence would be ${fmt(read.wallMs + write.wallMs)} ms)`,
+      name: "wall ≤ 1.15 × max(read wait, own thread + fake write)",
+      pass: bound.pass,
+      detail: `${bound.detail} (${fmt(bound.ratio, 2)} ×; the serial paste: ${fmt(serialBound.ratio, 2)} ×)`,
     },
     {
       name: "every sync < 5 MB",
@@ -68,19 +173,26 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
     requests,
     requestNote: `${pagesNeeded(items.length, settings.rows)} pages; ${syncs.syncs} syncs, largest ${fmt(syncs.maxRequestBytes / 1e6, 2)} MB`,
     wallMs: paste.wallMs,
-    boundMs: bound,
-    boundNote: `max(read alone ${fmt(read.wallMs)} ms, write alone ${fmt(write.wallMs)} ms), same run, emulator at ${latencyMs} ms`,
-    naiveMs: read.wallMs + write.wallMs,
-    naiveNote: "read, then write (no overlap)",
+    boundMs: bound.boundMs,
+    boundNote:
+      `max(read wait ${fmt(f.readWaitMs)} ms, own thread ${fmt(f.ownThreadMs)} + fake write ${fmt(f.fakeWriteMs)} ms); ` +
+      `read alone ${fmt(read.wallMs)} ms, write alone ${fmt(write.wallMs)} ms; emulator at ${latencyMs} ms`,
+    naiveMs: serial.wallMs,
+    naiveNote: `the same paste read first, then written (${fmt(serialBound.ratio, 2)} × its own bound)`,
     memory: paste.memory,
-    target: "wall ≤ 1.15 × max(read, write); every sync < 5 MB",
+    target: "wall ≤ 1.15 × max(read wait, own thread + fake write); every sync < 5 MB",
     status: checks.every((c) => c.pass) ? "PASS" : "MISS",
     checks,
     details: {
       items: items.length,
       years,
+      ...figureDetails(f),
       readMs: round(read.wallMs),
       writeMs: round(write.wallMs),
+      serialMs: round(serial.wallMs),
+      ...figureDetails(serial.figures, "serial"),
+      serialRatio: round(serialBound.ratio, 2),
+      ratio: round(bound.ratio, 2),
       syncs: syncs.syncs,
       maxSyncBytes: syncs.maxRequestBytes,
       totalSyncBytes: syncs.totalRequestBytes,

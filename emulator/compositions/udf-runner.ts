@@ -1,108 +1,61 @@
 /**
- * Evaluates a UDF's jq program over its input layers and maps the outputs onto features.
- *
- * Input (scope):
- * - "collection": the program reads the input layer's FeatureCollection (with several input
- *   layers, an object keyed by layer name). Outputs map to the first layer's features in order:
- *   one output per feature, or one array with one element per feature, or one FeatureCollection
- *   (taken as the result layer), or one scalar (given to every feature).
- * - "feature": the program runs once per feature of the first layer over that feature's
- *   properties (with several layers, an object keyed by layer name holding the properties of the
- *   feature at the same index). Zero outputs → null, one → that value, several → an array.
- * Default scope: "collection" when the program mentions `.features`, else "feature".
- * Result: the first layer's features with the output in `properties.value` (NaN prints as null).
+ * Runs a UDF on the jq sandbox's workers and answers its result layer as JSON text. The server's
+ * thread only hands over the input layers' JSON text (kept per stored layer, so a 2 MB layer is not
+ * serialised again for every run) and passes the result on: everything that costs in proportion
+ * to what the program makes runs in the worker (emulator/compositions/udf-result.ts), bounded by
+ * the sandbox's time limit and the result's size limit.
  */
-import { validateLayer } from "../geo/geojson";
 import { unprocessable } from "../http/errors";
-import { jsonDepth, MAX_JSON_DEPTH } from "../http/json-limits";
 import { JqError, JqSandbox } from "../jq/sandbox";
-import { GeoJsonFeature, GeoJsonFeatureCollection, StoredUdf } from "../state/types";
+import { GeoJsonFeatureCollection, StoredUdf } from "../state/types";
 
 /** Which input the program sees. */
 export function udfScope(udf: StoredUdf): "collection" | "feature" {
   return udf.equation.scope ?? (/\.features\b/.test(udf.equation.operation) ? "collection" : "feature");
 }
 
-async function runJq(jq: JqSandbox, input: unknown, program: string): Promise<unknown[]> {
-  let text: string;
-  try {
-    text = await jq.run(JSON.stringify(input), program);
-  } catch (e) {
-    if (e instanceof JqError) throw unprocessable(`equation.operation: ${e.message}`);
-    throw e;
+/** JSON text of stored layers, by layer object (a layer's update stores a new object). */
+const layerTexts = new WeakMap<GeoJsonFeatureCollection, string>();
+
+/** The JSON text of a stored layer, serialised once. */
+export function layerText(fc: GeoJsonFeatureCollection): string {
+  let text = layerTexts.get(fc);
+  if (text === undefined) {
+    text = JSON.stringify(fc);
+    layerTexts.set(fc, text);
   }
-  return text
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as unknown);
+  return text;
 }
 
-/** Runs the UDF over named layers and answers the result FeatureCollection. */
+/** Parses a result layer (to store it) and remembers its text for the runs that read it later. */
+export function parseLayer(text: string): GeoJsonFeatureCollection {
+  const fc = JSON.parse(text) as GeoJsonFeatureCollection;
+  layerTexts.set(fc, text);
+  return fc;
+}
+
+/**
+ * Runs the UDF over named layers in the sandbox, in `tenant`'s queue; answers the result
+ * FeatureCollection as JSON text, or throws 422 in jq's terms.
+ */
 export async function evaluateUdf(
   jq: JqSandbox,
+  tenant: string,
   udf: StoredUdf,
   layers: { name: string; fc: GeoJsonFeatureCollection }[],
-): Promise<GeoJsonFeatureCollection> {
-  const first = layers[0].fc;
-  const program = udf.equation.operation;
-  let values: unknown[];
-  if (udfScope(udf) === "collection") {
-    const input = layers.length === 1 ? first : Object.fromEntries(layers.map((l) => [l.name, l.fc]));
-    const outputs = await runJq(jq, input, program);
-    const single = outputs.length === 1 ? outputs[0] : undefined;
-    if (single && typeof single === "object" && (single as { type?: unknown }).type === "FeatureCollection") {
-      // Validated like an upload: an invalid layer must not be answered, stored, or applied later.
-      const layer = validateLayer(single, "result");
-      if (!layer.ok)
-        throw unprocessable(
-          ...layer.errors.map((e) => `equation.operation: the program's FeatureCollection is not valid GeoJSON: ${e}`),
-        );
-      return withinDepth(layer.value);
-    }
-    if (outputs.length === first.features.length) values = outputs;
-    else if (Array.isArray(single) && single.length === first.features.length) values = single;
-    else if (outputs.length === 1 && (single === null || typeof single !== "object"))
-      values = first.features.map(() => single);
-    else {
-      throw unprocessable(
-        `equation.operation: produced ${outputs.length} value(s) for ${first.features.length} feature(s) of layer ${layers[0].name}; ` +
-          "a collection-scope program must yield one value per feature (or one array of them)",
-      );
-    }
-  } else {
-    const inputs = first.features.map((f, i) =>
-      layers.length === 1
-        ? (f.properties ?? {})
-        : Object.fromEntries(layers.map((l) => [l.name, l.fc.features[i]?.properties ?? null])),
+): Promise<string> {
+  try {
+    return await jq.runUdf(
+      {
+        program: udf.equation.operation,
+        scope: udfScope(udf),
+        layers: layers.map((l) => ({ name: l.name, text: layerText(l.fc) })),
+      },
+      tenant,
     );
-    // One jq run for all features: the program is wrapped so each feature yields one line.
-    const outputs = await runJq(jq, inputs, `.[] | [\n${program}\n]`);
-    // One line per feature, unless the program stopped the run early (halt).
-    if (outputs.length !== first.features.length) {
-      throw unprocessable(
-        `equation.operation: the program stopped after ${outputs.length} of ${first.features.length} feature(s) of layer ${layers[0].name} (halt?); ` +
-          "a feature-scope program must finish for every feature",
-      );
-    }
-    values = outputs.map((o) => (Array.isArray(o) ? (o.length === 0 ? null : o.length === 1 ? o[0] : o) : o));
+  } catch (e) {
+    if (!(e instanceof JqError)) throw e;
+    // A refused result names equation.operation itself; the sandbox's messages are jq's.
+    throw unprocessable(...(e.kind === "result" ? e.errors : [`equation.operation: ${e.message}`]));
   }
-  const features: GeoJsonFeature[] = first.features.map((f, i) => ({
-    ...f,
-    properties: { ...(f.properties ?? {}), value: numberOrNull(values[i]) },
-  }));
-  return withinDepth({ type: "FeatureCollection", features });
-}
-
-/** The result layer, or 422 when it nests deeper than a stored layer may (see MAX_JSON_DEPTH). */
-function withinDepth(layer: GeoJsonFeatureCollection): GeoJsonFeatureCollection {
-  if (jsonDepth(layer) > MAX_JSON_DEPTH) {
-    throw unprocessable(
-      `equation.operation: the resulting layer nests deeper than the limit of ${MAX_JSON_DEPTH} levels of arrays and objects`,
-    );
-  }
-  return layer;
-}
-
-function numberOrNull(v: unknown): unknown {
-  return typeof v === "number" && !Number.isFinite(v) ? null : v === undefined ? null : v;
 }

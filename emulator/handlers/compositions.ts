@@ -13,7 +13,7 @@ import { assertJsonDepth } from "../http/json-limits";
 import { GeoJsonFeatureCollection, StoredUdf, StoredVector } from "../state/types";
 import { findPortfolio, requireRiskData } from "./portfolios";
 import { applyCsv } from "../compositions/apply";
-import { evaluateUdf } from "../compositions/udf-runner";
+import { evaluateUdf, parseLayer } from "../compositions/udf-runner";
 import { JqError } from "../jq/sandbox";
 
 function vectorRecord(v: StoredVector) {
@@ -177,13 +177,15 @@ function checkEquation(raw: unknown): StoredUdf["equation"] {
 
 /**
  * Compiles the jq program without running it (`if false then (P) else null end` never evaluates
- * P), so a malformed operation is refused with 422 before anything is stored.
+ * P), so a malformed operation is refused with 422 before anything is stored. jq folds constants
+ * while compiling, so a program can fail a sandbox limit here too (`"x" * 1e9` exceeds the memory
+ * limit): that is the program's failure in jq's terms, 422 as at run or activate, never a 500.
  */
 async function checkCompiles(ctx: RequestContext, operation: string): Promise<void> {
   try {
-    await ctx.emu.jq.run("null", `if false then (\n${operation}\n) else null end`);
+    await ctx.emu.jq.run("null", `if false then (\n${operation}\n) else null end`, ctx.key.key);
   } catch (e) {
-    if (e instanceof JqError && e.kind === "jq") throw unprocessable(`equation.operation: ${e.message}`);
+    if (e instanceof JqError) throw unprocessable(`equation.operation: ${e.message}`);
     throw e;
   }
 }
@@ -249,8 +251,11 @@ export async function deleteUdf(ctx: RequestContext) {
   return undefined;
 }
 
-/** Evaluates a UDF over its input layers (resolved by name in the UDF's project). */
-async function computeLayer(ctx: RequestContext, u: StoredUdf): Promise<GeoJsonFeatureCollection> {
+/**
+ * Evaluates a UDF over its input layers (resolved by name in the UDF's project) in the caller's
+ * queue of the jq sandbox; answers the result layer as JSON text.
+ */
+async function computeLayer(ctx: RequestContext, u: StoredUdf): Promise<string> {
   const layers = u.equation.inputLayers.map((name, i) => {
     const candidates = ctx.emu.state.vectors.filter((v) => v.project === u.project && v.name === name);
     if (candidates.length === 0)
@@ -259,7 +264,7 @@ async function computeLayer(ctx: RequestContext, u: StoredUdf): Promise<GeoJsonF
       );
     return { name, fc: candidates[candidates.length - 1].geojson };
   });
-  return evaluateUdf(ctx.emu.jq, u, layers);
+  return evaluateUdf(ctx.emu.jq, ctx.key.key, u, layers);
 }
 
 /** The result layer carries the UDF's name, as in the published activation example. */
@@ -267,17 +272,26 @@ function outputName(u: StoredUdf): string {
   return u.name;
 }
 
-/** GET /api/compositions/udf/:id/run: the resulting layer, not stored. */
+/**
+ * GET /api/compositions/udf/:id/run: the resulting layer, not stored. The layer arrives as JSON
+ * text from the sandbox and is sent as it is: parsing and serialising a result of up to the
+ * sandbox's limit on the server's thread would hold up every other request meanwhile.
+ */
 export async function runUdf(ctx: RequestContext) {
   const u = findUdf(ctx, ctx.params.id);
   const geojson = await computeLayer(ctx, u);
-  return { id: u.id, name: outputName(u), createDate: today(), updateDate: today(), status: "available", geojson };
+  const record = { id: u.id, name: outputName(u), createDate: today(), updateDate: today(), status: "available" };
+  ctx.reply.type("application/json; charset=utf-8");
+  return `${JSON.stringify(record).slice(0, -1)},"geojson":${geojson}}`;
 }
 
-/** GET /api/compositions/udf/:id/activate: stores the result as a new vector. */
+/**
+ * GET /api/compositions/udf/:id/activate: stores the result as a new vector. Storing needs the
+ * layer as an object: the one parse on the server's thread, bounded by the result's size limit.
+ */
 export async function activateUdf(ctx: RequestContext) {
   const u = findUdf(ctx, ctx.params.id);
-  const geojson = await computeLayer(ctx, u);
+  const geojson = parseLayer(await computeLayer(ctx, u));
   const v: StoredVector = {
     id: nextId(ctx),
     name: outputName(u),

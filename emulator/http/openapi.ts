@@ -2,6 +2,8 @@
  * OpenAPI 3 documents generated from the route table: /swagger.json for areas A-C and
  * /nature/openapi.json for area D. Paths are relative to the base URL and the nature URL.
  */
+import { MAX_JSON_DEPTH } from "./json-limits";
+import { JQ_DEFAULT_LIMITS } from "../jq/sandbox";
 import { RouteDef, ROUTES } from "./routes";
 import { componentSchemas, shapeRef, type BodyShape, type SchemaName } from "./schemas";
 
@@ -48,6 +50,26 @@ const LIMIT_STATUSES: Record<string, string> = {
   "413": "Request body larger than the limit (10 MB)",
   "414": "A path segment longer than the limit",
   "431": "Request headers (URL included) larger than the limit",
+};
+
+/**
+ * The jq sandbox's limits, on every operation that compiles or runs a UDF's program. The contract
+ * shows none, so they are marked inferred; each refusal is a 422 `{errors}` naming
+ * `equation.operation`. Defaults: the emulator's `--jq-timeout` and `--jq-workers` change them.
+ */
+const JQ_SANDBOX = {
+  "x-inferred": true,
+  description:
+    "The emulator's own limits of one jq evaluation (compiling at create/update, running at run/activate): " +
+    "past any of them the answer is 422 naming equation.operation. Tenants (API keys) share the jq workers " +
+    "round-robin, and one key holds at most all workers but one.",
+  timeLimitMs: JQ_DEFAULT_LIMITS.timeoutMs,
+  memoryLimitMb: JQ_DEFAULT_LIMITS.maxWasmMb,
+  maxOutputCharacters: JQ_DEFAULT_LIMITS.maxOutputChars,
+  maxOutputDepth: MAX_JSON_DEPTH + 2,
+  maxResultLayerCharacters: JQ_DEFAULT_LIMITS.maxResultChars,
+  maxResultLayerDepth: MAX_JSON_DEPTH,
+  workers: JQ_DEFAULT_LIMITS.workers,
 };
 
 /** The document path of a route, relative to its area's base (`:x` → `{x}`). */
@@ -107,6 +129,7 @@ function operation(r: RouteDef) {
     security: r.auth ? [{ apiKey: [] }] : [],
   };
   if (r.inferred) op["x-inferred"] = true;
+  if (r.jq) op["x-jq-sandbox"] = JQ_SANDBOX;
   if (r.body) {
     const content: Record<string, unknown> = {};
     if (r.body !== "multipart") content["application/json"] = { schema: r.json ? shapeRef(r.json) : {} };

@@ -50,6 +50,8 @@ export interface RouteDef {
   response?: BodyShape;
   /** Method and path not shown in the contract or the field notes: our inference (OpenAPI `x-inferred`). */
   inferred?: boolean;
+  /** Runs the UDF's jq program in the sandbox, whose limits (not published) the documents list. */
+  jq?: boolean;
   handler(ctx: RequestContext): Promise<unknown>;
 }
 
@@ -179,6 +181,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Add a UDF",
     operationId: "addUdf",
+    jq: true,
     body: "json",
     json: "UdfInput",
     success: 201,
@@ -205,6 +208,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Update the UDF named `name` with a new equation",
     operationId: "updateUdf",
+    jq: true,
     body: "json",
     json: "UdfInput",
     success: 200,
@@ -242,6 +246,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Activate a UDF: store its result as a new vector named after the UDF",
     operationId: "activateUdf",
+    jq: true,
     success: 200,
     response: "Vector",
     handler: cp.activateUdf,
@@ -254,6 +259,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Run a UDF and return the resulting layer without storing it (path inferred: none is published)",
     operationId: "runUdf",
+    jq: true,
     inferred: true,
     success: 200,
     response: "VectorWithGeoJson",

@@ -1,10 +1,15 @@
 /*
  * jq sandbox worker (plain CommonJS so it runs the same under tsx, jest and node).
- * Loads jq-web (real jq 1.7.1) once, then evaluates jobs {id, input, program, maxOutput, maxDepth}.
+ * Loads jq-web (real jq 1.7.1) once, then evaluates jobs:
+ * - {type: "jq", id, input, program, maxOutput, maxDepth}: jq's raw `-c` output;
+ * - {type: "udf", id, program, scope, layers, maxOutput, maxDepth, maxResultChars, maxResultDepth}:
+ *   a UDF from its input layers' JSON text to its result layer's JSON text
+ *   (emulator/compositions/udf-result.ts, loaded through tsx), so that neither building jq's input
+ *   nor reading its output nor serialising the result ever runs on the server's thread.
  * The parent enforces the time limit by terminating this worker. Memory: the JS heap is bounded
  * by the worker's resourceLimits, and jq's own WebAssembly heap (outside those limits) by refusing
  * to grow it past workerData.maxWasmBytes. Output depth and size are bounded inside jq itself, before
- * anything is printed (see sandboxProgram). Any failure that is not jq's own error leaves the engine
+ * anything is printed (see sandboxLines). Any failure that is not jq's own error leaves the engine
  * in doubt: it is reported as "crash" and the parent replaces this worker.
  */
 "use strict";
@@ -69,54 +74,74 @@ function jqMessage(stderr, lines) {
     .trim();
 }
 
+/** A failure of the sandbox or of jq, as the parent reports it: {kind, error}. */
+class JqFailure extends Error {
+  constructor(kind, error) {
+    super(error);
+    this.kind = kind;
+  }
+}
+
+/** Runs one program over one input; answers jq's output or throws JqFailure. */
+function evaluate(jq, input, program, job) {
+  memoryRefused = false;
+  let output;
+  const lines = sandboxLines(job.maxDepth, job.maxOutput);
+  try {
+    output = jq.raw(input, `${lines.prelude}${program}\n${lines.postlude}`, ["-c"]) || "";
+  } catch (e) {
+    if (memoryRefused)
+      throw new JqFailure("memory", `jq program exceeded the memory limit of ${Math.round(maxWasmBytes / 1048576)} MB`);
+    if (e && typeof e.exitCode === "number") {
+      // jq ended the program itself: a compile or runtime error, or halt_error.
+      const stderr = typeof e.stderr === "string" ? jqMessage(e.stderr.trim(), lines) : "";
+      const message =
+        stderr.startsWith("jq: ") || stderr === ""
+          ? stderr || `jq exited with status ${e.exitCode}`
+          : `halt_error: ${stderr}`;
+      throw new JqFailure("jq", message.slice(0, 2000));
+    }
+    // The engine's own words ("table index is out of bounds", "Aborted()") say nothing to the
+    // program's author: name the likely cause in jq's terms instead.
+    throw new JqFailure(
+      "crash",
+      "the program failed inside the jq engine (most often a value nested too deeply for tojson, tostring or printing); the engine was restarted",
+    );
+  }
+  if (output.length > job.maxOutput)
+    throw new JqFailure("output", `output of ${output.length} characters exceeds the limit of ${job.maxOutput}`);
+  return output;
+}
+
 (async () => {
   const jq = await require("jq-web");
+  // The UDF's mapping is TypeScript shared with the emulator; tsx compiles it here as it does there.
+  require("tsx/cjs/api").register();
+  const { evaluateUdfLayers, UdfRefusal } = require("../compositions/udf-result.ts");
   parentPort.on("message", (job) => {
-    memoryRefused = false;
-    let output;
-    const lines = sandboxLines(job.maxDepth, job.maxOutput);
     try {
-      output = jq.raw(job.input, `${lines.prelude}${job.program}\n${lines.postlude}`, ["-c"]) || "";
+      const output =
+        job.type === "udf"
+          ? evaluateUdfLayers(job, (input, program) => evaluate(jq, input, program, job))
+          : evaluate(jq, job.input, job.program, job);
+      parentPort.postMessage({ id: job.id, ok: true, output });
     } catch (e) {
-      if (memoryRefused) {
+      if (e instanceof JqFailure) parentPort.postMessage({ id: job.id, ok: false, kind: e.kind, error: e.message });
+      else if (e instanceof UdfRefusal)
+        parentPort.postMessage({ id: job.id, ok: false, kind: "result", errors: e.errors });
+      else {
+        // Serialising a result can run out of this worker's heap ("Invalid string length", a
+        // RangeError), or a bug can throw: either way, the parent replaces the engine.
+        const memory = e instanceof RangeError;
         parentPort.postMessage({
           id: job.id,
           ok: false,
-          kind: "memory",
-          error: `jq program exceeded the memory limit of ${Math.round(maxWasmBytes / 1048576)} MB`,
+          kind: memory ? "memory" : "crash",
+          error: memory
+            ? "the program's result exceeded the memory of the jq sandbox"
+            : `evaluating the program failed: ${String((e && e.message) || e).slice(0, 500)}`,
         });
-        return;
       }
-      if (e && typeof e.exitCode === "number") {
-        // jq ended the program itself: a compile or runtime error, or halt_error.
-        const stderr = typeof e.stderr === "string" ? jqMessage(e.stderr.trim(), lines) : "";
-        const message =
-          stderr.startsWith("jq: ") || stderr === ""
-            ? stderr || `jq exited with status ${e.exitCode}`
-            : `halt_error: ${stderr}`;
-        parentPort.postMessage({ id: job.id, ok: false, kind: "jq", error: message.slice(0, 2000) });
-        return;
-      }
-      // The engine's own words ("table index is out of bounds", "Aborted()") say nothing to the
-      // program's author: name the likely cause in jq's terms instead.
-      parentPort.postMessage({
-        id: job.id,
-        ok: false,
-        kind: "crash",
-        error:
-          "the program failed inside the jq engine (most often a value nested too deeply for tojson, tostring or printing); the engine was restarted",
-      });
-      return;
-    }
-    if (output.length > job.maxOutput) {
-      parentPort.postMessage({
-        id: job.id,
-        ok: false,
-        kind: "output",
-        error: `output of ${output.length} characters exceeds the limit of ${job.maxOutput}`,
-      });
-    } else {
-      parentPort.postMessage({ id: job.id, ok: true, output });
     }
   });
   parentPort.postMessage({ ready: true });

@@ -92,6 +92,11 @@ test("streaming timeseries and one-scenario extended summary: measured in the sa
   expect(check("timeseries-stream", "every sync")?.pass).toBe(true);
   expect(Number(stream.details.readMs)).toBeGreaterThan(0);
   expect(Number(stream.details.writeMs)).toBeGreaterThan(0);
+  // The bound's parts, and the serial paste it is compared with, were measured in the same run.
+  expect(Number(stream.details.fakeWriteMs)).toBeGreaterThan(0);
+  expect(Number(stream.details.ownThreadMs)).toBeGreaterThan(0);
+  expect(Number(stream.details.serialMs)).toBeGreaterThan(0);
+  expect(check("timeseries-stream", "wall ≤ 1.15 × max(read wait, own thread + fake write)")).toBeDefined();
   const extended = result("extended-summary");
   expect(extended.details.extendedRows).toBe(TINY.portfolioAssets); // one scenario: one row per asset
   expect(check("extended-summary", "every sync")?.pass).toBe(true);

@@ -218,6 +218,21 @@ test("updates have no id in the path; the inferred run route says it is inferred
   expect(Object.keys(addVector.op.requestBody.content).sort()).toEqual(["application/json", "multipart/form-data"]);
 });
 
+test("the operations that compile or run a jq program list the sandbox's limits, marked inferred", () => {
+  const withLimits = operations().filter((o) => o.op["x-jq-sandbox"] !== undefined);
+  expect(withLimits.map((o) => o.op.operationId).sort()).toEqual(["activateUdf", "addUdf", "runUdf", "updateUdf"]);
+  for (const { op } of withLimits) {
+    expect(op["x-jq-sandbox"]).toMatchObject({
+      "x-inferred": true,
+      timeLimitMs: 2000,
+      maxOutputCharacters: 8 * 1024 * 1024,
+      maxResultLayerCharacters: 16 * 1024 * 1024,
+      workers: 2,
+    });
+    expect(op.responses["422"]).toBeDefined();
+  }
+});
+
 test("the agreement check has teeth: a document dropping a required field, or retyping one, is caught", () => {
   const api = docs[0].doc;
   const broken = JSON.parse(JSON.stringify(api)) as Json;

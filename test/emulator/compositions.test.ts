@@ -178,3 +178,54 @@ test.each([["def f: f; f"], ["repeat(1)"], ["[range(1e9)] | length"]])(
   },
   15000,
 );
+
+test("a program that fails a sandbox limit while jq compiles it is 422 at create and update, and nothing is stored", async () => {
+  // jq folds `"x" * 1e9` while compiling: a gigabyte string, past the 256 MB cap of jq's heap.
+  const before = (await call(emu, "GET", `${C}/udf`)).text;
+  const created = await call(emu, "POST", `${C}/udf`, {
+    json: { name: "too-big", equation: { inputLayers: ["demo-losses"], operation: '"x" * 1e9' } },
+  });
+  expect(created.status).toBe(422);
+  expect(created.body.errors).toEqual([expect.stringMatching(/^equation\.operation: .*memory limit of 256 MB/)]);
+  const id = await udf(EXAMPLE_2);
+  const name = (await call(emu, "GET", `${C}/udf/${id}`)).body.name;
+  const updated = await call(emu, "PUT", `${C}/udf`, {
+    json: { name, equation: { inputLayers: ["demo-losses"], operation: '"x" * 1e9' } },
+  });
+  expect(updated.status).toBe(422);
+  expect((await call(emu, "GET", `${C}/udf/${id}`)).body.equation.operation).toBe(EXAMPLE_2);
+  expect((await call(emu, "DELETE", `${C}/udf/${id}`)).status).toBe(204);
+  expect((await call(emu, "GET", `${C}/udf`)).text).toBe(before);
+});
+
+test("a value given to every feature cannot make a result layer past 16 Mi characters: 422, nothing stored", async () => {
+  const features = Array.from({ length: 200 }, (_, i) => ({
+    type: "Feature",
+    geometry: { type: "Point", coordinates: [i % 180, i % 90] },
+    properties: { i },
+  }));
+  const layer = await call(emu, "POST", `${C}/vector`, {
+    json: { name: "two-hundred", geojson: { type: "FeatureCollection", features } },
+  });
+  expect(layer.status).toBe(201);
+  // 100,000 characters is a fine output; given to 200 features it would be a 20 MB layer.
+  const id = await udf('"x" * 100000', ["two-hundred"], { scope: "collection" });
+  const vectorsBefore = (await call(emu, "GET", `${C}/vector`)).text;
+  for (const verb of ["run", "activate"]) {
+    const r = await call(emu, "GET", `${C}/udf/${id}/${verb}`);
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toEqual([
+      expect.stringMatching(
+        /^equation\.operation: the resulting layer exceeds the limit of 16777216 characters of JSON \(reached at feature 16\d of 200/,
+      ),
+    ]);
+  }
+  expect((await call(emu, "GET", `${C}/vector`)).text).toBe(vectorsBefore);
+  // Within the bound the same program answers, one copy per feature.
+  const small = await udf('"x" * 1000', ["two-hundred"], { scope: "collection" });
+  const r = await call(emu, "GET", `${C}/udf/${small}/run`);
+  expect(r.status).toBe(200);
+  expect(r.body.geojson.features.map((f: StoredFeature) => f.properties.value)).toEqual(
+    features.map(() => "x".repeat(1000)),
+  );
+});

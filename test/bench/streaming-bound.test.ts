@@ -1,0 +1,106 @@
+/**
+ * The streaming paste's bound (issue 29, docs/benchmarks.md): wall ≤ 1.15 × max(read wait, own
+ * thread time + fake write time) catches a paste that does not stream: a deliberately serial paste
+ * (every page read, then every row written: bench/scenarios/streaming.ts) misses it, measured the
+ * way the benchmark measures (the thread's idle time is the read wait, the fake's time inside its
+ * syncs the fake write, the rest of the thread's busy time the paste's own). The task pane's
+ * streaming paste of the same rows is measured too and printed, not judged: at this small scale
+ * its first pages cannot overlap anything, and the benchmark is where its figure is reached.
+ *
+ * Real HTTP on 127.0.0.1 to the emulator in its own process, as the benchmark runs it (in this
+ * process its work would take turns with the paste's). Its latency is sized from the write
+ * measured first, on a first emulator without latency, so that the reads wait about as long as
+ * the writing works whatever the machine's load: a serial paste then pays both in turn.
+ */
+import { RiskClient, type ConnectionConfig } from "../../src/api";
+import { pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseries-actions";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
+import { spawnEmulator, type BenchEmulator } from "../../bench/emulator-process";
+import { threadTime } from "../../bench/measure";
+import { setUpPortfolio } from "../../bench/portfolio";
+import {
+  measurePaste,
+  serialTimeseriesPaste,
+  STREAMING_SLACK,
+  streamingBound,
+  type PasteThreadFigures,
+} from "../../bench/scenarios/streaming";
+import { TIMESERIES_FILTERS } from "../../bench/scenarios/timeseries";
+import { timedWorkbook, writeTimeseries } from "../../bench/workbook";
+
+const PORTFOLIO = "bound-portfolio";
+const ASSETS = 500;
+const ROWS = 50;
+const READ_AHEAD = 4;
+
+const emulators: BenchEmulator[] = [];
+afterAll(() => emulators.forEach((e) => e.stop()));
+
+/** An emulator process with `latencyMs`, and a client of its demo connection holding the portfolio. */
+async function emulatorWithPortfolio(latencyMs: number): Promise<RiskClient> {
+  const emulator = await spawnEmulator({ latencyMs, processingDelayMs: 20 });
+  emulators.push(emulator);
+  const connection: ConnectionConfig = {
+    baseUrl: emulator.url,
+    natureUrl: `${emulator.url}/nature`,
+    apiKey: DEMO_API_KEY,
+    project: DEMO_PROJECT,
+  };
+  const client = new RiskClient(connection, { maxRetries: 0, timeoutMs: 60_000 });
+  await setUpPortfolio(client, PORTFOLIO, ASSETS);
+  return client;
+}
+
+/** The figures add up: the thread was either waiting or busy (its own work or the fake's). */
+function expectConsistent(f: PasteThreadFigures): void {
+  expect(f.readWaitMs).toBeGreaterThan(0);
+  expect(f.fakeWriteMs).toBeGreaterThan(0);
+  expect(f.ownThreadMs).toBeGreaterThan(0);
+  expect(Math.abs(f.readWaitMs + f.ownThreadMs + f.fakeWriteMs - f.wallMs)).toBeLessThanOrEqual(0.05 * f.wallMs + 5);
+}
+
+test("a deliberately serial paste misses the streaming bound, measured as the benchmark measures", async () => {
+  // Writing alone, on this machine now: what the reads' waiting is sized to match.
+  const items = await (
+    await emulatorWithPortfolio(0)
+  ).datasets
+    .items(PORTFOLIO, { ...TIMESERIES_FILTERS, rows: ROWS })
+    .all({ readAhead: READ_AHEAD });
+  expect(items).toHaveLength(ASSETS);
+  emulators.pop()?.stop();
+  const write = await threadTime(() => writeTimeseries(timedWorkbook().run, items, ROWS));
+  // Page 1 goes alone (the reader does not know the list is longer), then READ_AHEAD at a time.
+  const rounds = 1 + Math.ceil(Math.floor(ASSETS / ROWS) / READ_AHEAD);
+  const latencyMs = Math.max(10, Math.round(write.activeMs / rounds));
+  const client = await emulatorWithPortfolio(latencyMs);
+
+  const serialBook = timedWorkbook();
+  const serial = await measurePaste(serialBook, () =>
+    serialTimeseriesPaste({ client, run: serialBook.run, portfolio: PORTFOLIO, readAhead: READ_AHEAD, rows: ROWS }),
+  );
+  expect(serial.value).toBe(ASSETS);
+  const streamBook = timedWorkbook();
+  const stream = await measurePaste(streamBook, () =>
+    pasteTimeseries({
+      client,
+      run: streamBook.run,
+      portfolio: PORTFOLIO,
+      filters: TIMESERIES_FILTERS,
+      readAhead: READ_AHEAD,
+      rows: ROWS,
+    }),
+  );
+  expect(stream.value.rowCount).toBe(ASSETS);
+
+  const serialVerdict = streamingBound(serial.figures);
+  const streamVerdict = streamingBound(stream.figures);
+  console.log(
+    `[bench] streaming bound, ${ASSETS} series at ${latencyMs} ms a request: ` +
+      `serial ${serialVerdict.detail} (${serialVerdict.ratio.toFixed(2)} ×); ` +
+      `streaming ${streamVerdict.detail} (${streamVerdict.ratio.toFixed(2)} ×)`,
+  );
+  expectConsistent(serial.figures);
+  expectConsistent(stream.figures);
+  expect(serialVerdict.pass).toBe(false);
+  expect(serialVerdict.ratio).toBeGreaterThan(STREAMING_SLACK);
+}, 60_000);
