@@ -1,7 +1,7 @@
 import { ArgumentError } from "./errors";
 import { normalizeName, type HazardNames } from "../shared/vocabulary";
 import { findHazard } from "./hazards";
-import { SCENARIOS } from "../shared/vocabulary";
+import { HORIZONS, SCENARIOS } from "../shared/vocabulary";
 
 /**
  * Reading the arguments Excel passes. Each reader names the argument and what it allows when the
@@ -118,7 +118,7 @@ export function readHazard(value: ArgumentValue): HazardNames {
   return findHazard(text);
 }
 
-export const HORIZONS = ["15yr", "30yr"] as const;
+export { HORIZONS };
 export type Horizon = (typeof HORIZONS)[number];
 
 /** `15yr` or `30yr`, also written 15, 30, "15" or "30 yr". */

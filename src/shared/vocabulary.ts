@@ -30,6 +30,18 @@ export const STRESS_SCENARIO: ScenarioName = "ssp585";
 /** The summary windows in years (each starts in 2025). */
 export const WINDOWS = [5, 15, 30] as const;
 
+/** The point search's horizons: a score is the maximum exposure over 15 or 30 years from 2025. */
+export const HORIZONS = ["15yr", "30yr"] as const;
+
+/** The point search's extents: the point itself (`local`) or its surroundings (`background`). */
+export const SEARCH_EXTENTS = ["local", "background"] as const;
+
+/** The timeseries items' measures: the lower bound, the central value and the upper bound. */
+export const MEASURES = ["lb", "mid", "ub"] as const;
+
+/** The periods of the extended summary's metrics (`structural_damage_2050`, ...). */
+export const PERIODS = ["baseline", "2030", "2050", "2080"] as const;
+
 /** The port the local emulator listens on by default (`npm run emulator`). */
 export const DEMO_PORT = 4010;
 
