@@ -91,7 +91,7 @@ export function readChoice<T extends string>(
   throw new ArgumentError(`${name} must be ${list} (got ${isBlank(value) ? "nothing" : describe(value)})`);
 }
 
-/** Portfolio names: letters, digits, `_` and `-` (field notes). */
+/** Portfolio names: letters, digits, `_` and `-` (docs/service.md#portfolios-and-assets). */
 const PORTFOLIO_NAME = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function readPortfolio(value: ArgumentValue): string {

@@ -66,10 +66,13 @@ export interface HazardNames {
   portfolio: string;
   /** As the extended summary's `scenario_analytics` names it, e.g. `flood`. */
   extended: string;
-  /** Indicators of the timeseries items (field notes); the first is the primary projection. */
+  /**
+   * Indicators of the timeseries items; the first is the primary projection
+   * (docs/service.md#hazards-and-their-three-spellings).
+   */
   indicators: readonly string[];
   /**
-   * The label thresholds of field notes, "What the numbers mean": LOW below `low`, MEDIUM up to
+   * The label thresholds of docs/service.md#what-the-numbers-mean: LOW below `low`, MEDIUM up to
    * `medium`, HIGH above. The one copy in src (the emulator keeps its own, as the service does; test/vocabulary.test.ts
    * checks they agree).
    */
@@ -143,7 +146,7 @@ export function normalizeName(text: string): string {
     .replace(/[\s-]+/g, "_");
 }
 
-/** The label a score gets by the field notes' thresholds: LOW below the first, MEDIUM up to the second, HIGH above. */
+/** The label a score gets by the service's thresholds: LOW below the first, MEDIUM up to the second, HIGH above. */
 export function labelOf(hazard: HazardNames, score: number): "LOW" | "MEDIUM" | "HIGH" {
   return score < hazard.thresholds.low ? "LOW" : score <= hazard.thresholds.medium ? "MEDIUM" : "HIGH";
 }

@@ -3,8 +3,9 @@
  * pasted summary sheet, the hazard and indicator behind it, its unit, the LOW/MEDIUM/HIGH
  * thresholds and where the value sits, the window a horizon score is the maximum over, the bounds
  * where the service gives them, the scenario and the dataset version. Every sentence comes from
- * the field notes ("What the numbers mean"), the thresholds of src/shared/vocabulary.ts (the one
- * copy of that table) or the dataset metadata the service returns; nothing is made up.
+ * the service's own notes on what its numbers mean (docs/service.md#what-the-numbers-mean; the texts cite
+ * them as "field notes"), the thresholds of src/shared/vocabulary.ts (the one copy of that table)
+ * or the dataset metadata the service returns; nothing is made up.
  *
  * A cell a RISK formula spilled into is explained as itself: its row of a column form (the row's
  * own arguments, paired as the functions pair them, and its own value), or its hazard and column
@@ -81,7 +82,7 @@ interface Question {
   source: string;
 }
 
-/** Window years per field notes: a horizon score is the maximum over its window, from 2025. */
+/** A horizon score is the maximum over its window, counted from 2025 (docs/service.md#what-the-numbers-mean). */
 const WINDOW_START = 2025;
 
 /** Splits a formula's arguments at top-level commas, keeping quoted text whole. */
