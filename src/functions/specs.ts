@@ -123,6 +123,7 @@ const portfolio = { name: "portfolio", label: "Portfolio", vocabulary: "portfoli
 const index = { name: "index", label: "Asset", vocabulary: "asset", type: "any" } as const;
 const scenario = { name: "scenario", label: "Scenario", vocabulary: "scenario", type: "any" } as const;
 
+/** RISK.SEARCH: a hazard's score or label at a point (docs/functions.md#risksearch). */
 export const SEARCH = {
   name: "SEARCH",
   gives: "risk at a latitude and longitude",
@@ -138,6 +139,7 @@ export const SEARCH = {
   ],
 } as const satisfies FunctionSpec;
 
+/** RISK.SUMMARY: an asset's summary score or class for one hazard (docs/functions.md#risksummary). */
 export const SUMMARY = {
   name: "SUMMARY",
   gives: "risk score or class of one asset",
@@ -153,6 +155,7 @@ export const SUMMARY = {
   ],
 } as const satisfies FunctionSpec;
 
+/** RISK.METRIC: one metric of an asset's extended summary (docs/functions.md#riskmetric). */
 export const METRIC = {
   name: "METRIC",
   gives: "one metric of the extended summary",
@@ -167,6 +170,7 @@ export const METRIC = {
   ],
 } as const satisfies FunctionSpec;
 
+/** RISK.IMPACT: an asset's structural damage fraction (docs/functions.md#riskimpact). */
 export const IMPACT = {
   name: "IMPACT",
   gives: "the structural damage fraction of one asset",
@@ -182,6 +186,7 @@ export const IMPACT = {
   ],
 } as const satisfies FunctionSpec;
 
+/** RISK.TIMESERIES: an asset's yearly series, spilled (docs/functions.md#risktimeseries). */
 export const TIMESERIES = {
   name: "TIMESERIES",
   gives: "yearly series of one asset",
@@ -198,6 +203,7 @@ export const TIMESERIES = {
   ],
 } as const satisfies FunctionSpec;
 
+/** RISK.PROJECTS: the projects of the API key, spilled. */
 export const PROJECTS = {
   name: "PROJECTS",
   gives: "the projects of your key",
@@ -206,6 +212,7 @@ export const PROJECTS = {
   parameters: [],
 } as const satisfies FunctionSpec;
 
+/** RISK.PORTFOLIOS: the portfolios of the project, spilled. */
 export const PORTFOLIOS = {
   name: "PORTFOLIOS",
   gives: "the project's portfolios",
@@ -214,6 +221,7 @@ export const PORTFOLIOS = {
   parameters: [],
 } as const satisfies FunctionSpec;
 
+/** RISK.ASSETS: every asset of a portfolio, spilled. */
 export const ASSETS = {
   name: "ASSETS",
   gives: "every asset of a portfolio",
@@ -222,6 +230,7 @@ export const ASSETS = {
   parameters: [{ ...portfolio, type: "string" }],
 } as const satisfies FunctionSpec;
 
+/** RISK.LAYER: an applied vector layer's value for an asset (docs/functions.md#risklayer). */
 export const LAYER = {
   name: "LAYER",
   gives: "a vector layer's value for one asset",
@@ -236,6 +245,7 @@ export const LAYER = {
   ],
 } as const satisfies FunctionSpec;
 
+/** RISK.NATURE: one summary number of a nature sub-project (docs/functions.md#risknature). */
 export const NATURE = {
   name: "NATURE",
   gives: "a nature sub-project's summary number",
