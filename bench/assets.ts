@@ -98,7 +98,10 @@ export function plausiblePoints(count: number, seed = 11): { lat: number; lng: n
   return points;
 }
 
-/** The import CSV in the field notes' layout: entity_id,entity_name,lat,lng,label:<key>. */
+/**
+ * The import CSV in the service's layout: entity_id,entity_name,lat,lng,label:<key>
+ * (docs/service.md#portfolios-and-assets).
+ */
 export function assetsCsv(assets: readonly BenchAsset[]): string {
   const lines = ["entity_id,entity_name,lat,lng,label:country,label:type"];
   for (const a of assets) lines.push(`${a.entity_id},${a.entity_name},${a.lat},${a.lng},${a.country},${a.type}`);

@@ -3,7 +3,7 @@ import type { ConnectionConfig } from "../src/api/config";
 import type { BenchEmulator } from "./emulator-process";
 import type { MemoryPeak } from "./measure";
 
-/** How big the benchmark runs: the full run uses the figures, the smoke test tiny ones. */
+/** How big the benchmark runs: the full run uses the figures of docs/benchmarks.md, the smoke test tiny ones. */
 export interface BenchScale {
   /** RISK.SEARCH cells and the distinct points they ask about (10,000 over 1,000). */
   searchCells: number;
@@ -18,7 +18,7 @@ export interface BenchScale {
   naiveWriteRows: number;
 }
 
-/** The figures. Naive clients run a subset and are extrapolated (see docs/benchmarks.md). */
+/** The full figures (docs/benchmarks.md). Naive clients run a subset and are extrapolated (see docs/benchmarks.md). */
 export const FULL_SCALE: BenchScale = {
   searchCells: 10_000,
   searchPoints: 1_000,
@@ -71,7 +71,7 @@ export interface ScenarioResult {
   naiveMs: number | null;
   naiveNote?: string;
   memory: MemoryPeak | null;
-  /** The target in words. */
+  /** The target in words. */
   target: string;
   /** PASS when every check passed, MISS otherwise, INFO when the scenario has no target. */
   status: "PASS" | "MISS" | "INFO";

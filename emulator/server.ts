@@ -86,7 +86,7 @@ function resolveOptions(o: EmulatorOptions): ResolvedOptions {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Converts any thrown error into the contract's error body; never a 500 for bad input. */
+/** Converts any thrown error into the service's error body; never a 500 for bad input. */
 function sendError(err: unknown, reply: FastifyReply, quiet: boolean): FastifyReply {
   if (err instanceof HttpProblem) {
     for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
@@ -169,7 +169,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_SEGMENT },
     // Errors fastify raises before routing (a malformed percent-escape, an over-long path segment)
-    // answer in the contract's shape too, not in fastify's own.
+    // answer in the service's shape too, not in fastify's own.
     frameworkErrors: (err, _req, frameworkReply) => {
       const reply = frameworkReply as unknown as FastifyReply;
       const what =

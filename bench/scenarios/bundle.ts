@@ -7,7 +7,7 @@ import type { Check, ScenarioResult } from "../context";
 import { fmt } from "../format";
 
 const ROOT = resolve(__dirname, "../..");
-/** The target: custom functions register fast. */
+/** The target: custom functions register fast (docs/benchmarks.md). */
 export const FUNCTIONS_GZIP_LIMIT = 60 * 1024;
 
 /** One script of the build. */

@@ -11,7 +11,7 @@ import { TIMESERIES_FILTERS } from "./timeseries";
 
 const SYNC_LIMIT_BYTES = 5_000_000;
 const EXTENDED_ROUTE = /\/datasets\/physical\/summary$/;
-/** How far the streaming paste may be from its bound (issue 29). */
+/** How far the streaming paste may be from its bound (docs/benchmarks.md, "The streaming paste's bound"). */
 export const STREAMING_SLACK = 1.15;
 
 /**

@@ -49,7 +49,7 @@ function readRows(text: string): { rows: RawRow[]; parseErrors: string[] } {
 /**
  * The value of a plain decimal number (`-12`, `0.5`, `.5`, `1e3`), or undefined for anything else:
  * JavaScript's Number() would also take `0x10`, `0b1`, `0o7`, `Infinity` and blanks, which the
- * contract's numbers are not.
+ * service's numbers are not.
  */
 export function decimalNumber(text: string): number | undefined {
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return undefined;

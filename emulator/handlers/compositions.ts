@@ -1,5 +1,5 @@
 /**
- * Area A: compositions (vector layers, UDFs, activation, run, apply).
+ * Compositions (vector layers, UDFs, activation, run, apply).
  * Vector operations act in the request's project. UDF operations need no project header but
  * only ever see UDFs of the key's projects; with a project header they are limited to it.
  */

@@ -1,5 +1,5 @@
 /**
- * Area B: physical-risk datasets of a portfolio (metadata, summary, items, ZIP export).
+ * Physical-risk datasets of a portfolio (metadata, summary, items, ZIP export).
  * Nothing is stored: each page is computed from the hazard model by index arithmetic, so a
  * page at position 2,000 costs what page 1 costs.
  */

@@ -1,5 +1,5 @@
 /**
- * Area D: nature superprojects and sub-projects. A sub-project's summary is the synthetic model
+ * Nature superprojects and sub-projects. A sub-project's summary is the synthetic model
  * averaged over sample points inside its polygons.
  */
 import { randomUUID } from "node:crypto";
@@ -17,7 +17,7 @@ import { StoredSubProject } from "../state/types";
 export const SUBPROJECT_DONE = "Processing Completed";
 export const SUBPROJECT_PROCESSING = "Processing";
 
-/** Metadata property names of the contract. */
+/** Metadata property names of a sub-project (docs/service.md#nature-sub-projects). */
 const METADATA_NAMES = [
   "Entity Name",
   "label:project_name_sqkm",

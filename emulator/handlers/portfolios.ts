@@ -1,5 +1,5 @@
 /**
- * Area B: projects, portfolios and assets (import, list, export).
+ * Projects, portfolios and assets (import, list, export).
  */
 import { randomBytes } from "node:crypto";
 import { nowIso } from "../emulator-context";
@@ -20,7 +20,7 @@ export function portfolioStatus(p: StoredPortfolio): string {
   return Date.now() >= p.ready_at ? STATUS_AVAILABLE : STATUS_GENERATING;
 }
 
-/** The Portfolio record of the contract. */
+/** The Portfolio record (docs/service.md#records). */
 export function portfolioRecord(p: StoredPortfolio) {
   return {
     portfolio_id: p.portfolio_id,
@@ -51,7 +51,7 @@ export function requireRiskData(p: StoredPortfolio): void {
 }
 
 const NAME_RULE = /^[A-Za-z0-9_-]+$/;
-/** Portfolio name length bounds (field notes: the published client's validation, 3 to 30). */
+/** Portfolio name length bounds (the published client's validation, 3 to 30: docs/service.md#portfolios-and-assets). */
 export const NAME_MIN_LENGTH = 3;
 export const NAME_MAX_LENGTH = 30;
 
@@ -102,7 +102,7 @@ export async function getPortfolio(ctx: RequestContext) {
   return portfolioRecord(findPortfolio(ctx));
 }
 
-/** DELETE /api/portfolios/:portfolio_name/: 200 with a message object (field notes: `MessageResponse`). */
+/** DELETE /api/portfolios/:portfolio_name/: 200 with a message object (docs/service.md#routes). */
 export async function deletePortfolio(ctx: RequestContext) {
   const p = findPortfolio(ctx);
   ctx.emu.state.portfolios = ctx.emu.state.portfolios.filter((x) => x !== p);

@@ -1,5 +1,5 @@
 /**
- * Area C: point search. `local` scores are the ssp245 horizon scores an asset at the point would
+ * Point search. `local` scores are the ssp245 horizon scores an asset at the point would
  * get in a portfolio; `background` is the same averaged over the surrounding area.
  */
 import { badRequest } from "../http/errors";

@@ -1,6 +1,6 @@
 /**
  * The one error type handlers throw (named apart from the add-in's `ApiError` in src/api, which is
- * what the client raises on reading such a response). The server's error handler turns it into the contract's
+ * what the client raises on reading such a response). The server's error handler turns it into the service's
  * `{errors: [...]}` body with the given status, so every failure looks the same on the wire.
  */
 export class HttpProblem extends Error {

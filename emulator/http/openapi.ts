@@ -1,6 +1,6 @@
 /**
- * OpenAPI 3 documents generated from the route table: /swagger.json for areas A-C and
- * /nature/openapi.json for area D. Paths are relative to the base URL and the nature URL.
+ * OpenAPI 3 documents generated from the route table: /swagger.json for the /api routes and
+ * /nature/openapi.json for nature's. Paths are relative to the base URL and the nature URL.
  */
 import { MAX_JSON_DEPTH } from "./json-limits";
 import { JQ_DEFAULT_LIMITS } from "../jq/sandbox";
@@ -42,7 +42,7 @@ const ERROR_STATUSES: Record<string, string> = {
 
 /**
  * The emulator's own limits (its hardening): every operation may answer them, in the same
- * `{errors}` shape. The contract shows no such limits, so they are marked inferred; 413 only where
+ * `{errors}` shape. The service publishes no such limits, so they are marked inferred; 413 only where
  * the operation takes a body.
  */
 const LIMIT_STATUSES: Record<string, string> = {

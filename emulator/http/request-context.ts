@@ -15,7 +15,7 @@ export interface RequestContext {
   emu: Emulator;
   /** The caller's key (routes without auth get a placeholder with no projects). */
   key: KeyRecord;
-  /** Resolved project name (areas A-C) or superproject name (area D), if any. */
+  /** Resolved project name (under /api) or superproject name (nature), if any. */
   project?: string;
   params: Record<string, string>;
   query: Record<string, unknown>;
@@ -46,7 +46,7 @@ export function rawProject(req: FastifyRequest): string | undefined {
 }
 
 /**
- * Resolves the project (by name or id) for areas A-C, or the superproject for area D.
+ * Resolves the project (by name or id) for the /api routes, or the superproject for nature's.
  * Missing and required → 400; not usable by the key → 403.
  */
 export function resolveProject(

@@ -26,7 +26,7 @@ export interface QueryParam {
 /** One served operation. */
 export interface RouteDef {
   method: Method;
-  /** fastify pattern with `:param`; the contract's trailing slash is kept where it has one. */
+  /** fastify pattern with `:param`; the service's trailing slash is kept where it has one. */
   path: string;
   /** "api" → /swagger.json, "nature" → /nature/openapi.json. */
   area: "api" | "nature";
@@ -48,7 +48,7 @@ export interface RouteDef {
   produces?: "application/json" | "text/csv" | "application/zip";
   /** Schema of a JSON answer; every JSON route but a 204 has one (test/contract checks it). */
   response?: BodyShape;
-  /** Method and path not shown in the contract or the field notes: our inference (OpenAPI `x-inferred`). */
+  /** Method and path the service does not publish: our inference (`x-inferred`; docs/service.md#what-is-inferred). */
   inferred?: boolean;
   /** Runs the UDF's jq program in the sandbox, whose limits (not published) the documents list. */
   jq?: boolean;
@@ -93,7 +93,7 @@ const FILE_FORMAT: QueryParam = {
 const P = "/api/portfolios/:portfolio_name";
 const C = "/api/compositions";
 
-/** Every route of areas A-D. */
+/** Every route: compositions, portfolios, search and nature. */
 export const ROUTES: readonly RouteDef[] = [
   // A. Compositions. Updates carry no id: the record is the one with the body's name.
   {

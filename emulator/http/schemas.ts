@@ -2,7 +2,7 @@
  * The shapes the emulator accepts and answers, as zod schemas. The route table names them
  * (`RouteDef.request`, `RouteDef.response`) and the OpenAPI documents turn them into JSON Schema
  * components, so every documented body is a real schema rather than `{type: object}`.
- * Field lists follow the contract (service-interface.md) and the field notes' "published shapes";
+ * Field lists follow the service's published records (docs/service.md#records);
  * a schema here is what the emulator serves, and test/contract checks it against the published
  * client's requirements independently.
  */

@@ -1,6 +1,6 @@
 /**
  * The catalogue of hazards, indicators, scenarios and label thresholds the emulator serves,
- * taken from the field notes. Everything that enumerates series (items, summaries, exports,
+ * as docs/service.md describes them. Everything that enumerates series (items, summaries, exports,
  * metadata) reads this one table, so the endpoints cannot disagree about what exists.
  */
 
@@ -44,7 +44,10 @@ export interface IndicatorSpec {
   value_norm: number;
 }
 
-/** Indicators per hazard exactly as the field notes' table; the first of each hazard is its primary one. */
+/**
+ * Indicators per hazard exactly as docs/service.md#hazards-and-their-three-spellings lists them; the first
+ * of each hazard is its primary one.
+ */
 export const INDICATORS: readonly IndicatorSpec[] = [
   {
     hazard: "wildfire",
@@ -187,7 +190,7 @@ export function findIndicator(hazard: string, indicator: string): IndicatorSpec 
   return INDICATORS.find((s) => s.hazard === hazard && s.indicator === indicator);
 }
 
-/** LOW below `low`, MEDIUM up to `medium`, HIGH above (field notes' table). */
+/** LOW below `low`, MEDIUM up to `medium`, HIGH above (docs/service.md#what-the-numbers-mean). */
 export const THRESHOLDS: Record<Hazard, { low: number; medium: number }> = {
   wildfire: { low: 0.001, medium: 0.01 },
   flood_potential: { low: 0.01, medium: 0.05 },
@@ -210,7 +213,7 @@ export function searchLabel(hazard: Hazard, score: number): "LOW" | "HIGH" {
 
 /**
  * The scenario whose numbers a hazard actually uses: for flood, water stress and heatwave ssp126
- * repeats ssp245; for cyclone ssp126 and ssp245 repeat ssp585 (field notes).
+ * repeats ssp245; for cyclone ssp126 and ssp245 repeat ssp585 (docs/service.md#what-the-numbers-mean).
  */
 export function effectiveScenario(hazard: Hazard, scenario: Scenario): Scenario {
   if (hazard === "cyclone") return "ssp585";

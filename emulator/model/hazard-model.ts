@@ -253,7 +253,7 @@ export function seriesFor(
   } else {
     const from = Math.max(OBSERVED_FIRST_YEAR, range?.from ?? OBSERVED_FIRST_YEAR);
     const to = Math.min(OBSERVED_LAST_YEAR, range?.to ?? OBSERVED_LAST_YEAR);
-    // Observed series are narrowed to the months in range (field notes), projections by year.
+    // Observed series are narrowed to the months in range (docs/service.md#records), projections by year.
     const first = range ? range.from * 12 + (range.fromMonth ?? 1) : -Infinity;
     const last = range ? range.to * 12 + (range.toMonth ?? 12) : Infinity;
     for (let y = from; y <= to; y++) {

@@ -203,7 +203,7 @@ export function searchExposure(lat: number, lng: number, seed: number): Exposure
     local["30yr"].push({ hazard: name, score: l30, label: searchLabel(hazard, l30) });
     const b15 = round6(s15 / n);
     const b30 = round6(s30 / n);
-    // Background arrays come in reverse order: the field notes say the order differs.
+    // Background arrays come in reverse order: the service's orders differ (docs/service.md#records).
     background["15yr"].unshift({ hazard: name, score: b15, label: searchLabel(hazard, b15) });
     background["30yr"].unshift({ hazard: name, score: b30, label: searchLabel(hazard, b30) });
   }
@@ -213,7 +213,7 @@ export function searchExposure(lat: number, lng: number, seed: number): Exposure
   return result;
 }
 
-/** Summary names of a nature sub-project export (contract). */
+/** Summary names of a nature sub-project export (docs/service.md#records). */
 export const NATURE_SUMMARY_NAMES = [
   "pest_disease_baseline_mean",
   "seismic_baseline_mean",
@@ -224,7 +224,7 @@ export const NATURE_SUMMARY_NAMES = [
   "water_balance_ssp585_2050_mean",
 ] as const;
 
-/** Extra summary names of blue-carbon sub-projects (field notes: cyclone_*, extreme_precip_*, sea_level_rise_*). */
+/** Extra summary names of blue-carbon sub-projects: cyclone_*, extreme_precip_*, sea_level_rise_* (docs/service.md). */
 export const BLUE_CARBON_SUMMARY_NAMES = [
   "cyclone_baseline_mean",
   "cyclone_ssp585_2050_mean",

@@ -6,7 +6,7 @@ import Papa from "papaparse";
 import { EmulatorState, GeoJsonFeature, KeyRecord, ProjectRecord, StoredAsset } from "./types";
 import { extendedMetrics } from "../model/scores";
 
-/** Projects of areas A-C. */
+/** Projects of the /api routes (compositions, portfolios, search). */
 export const PROJECTS: readonly ProjectRecord[] = [
   { project_id: "a19b6282de313211", project_name: "demo" },
   { project_id: "7f3c9e10b4d2a856", project_name: "other" },

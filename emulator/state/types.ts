@@ -3,7 +3,7 @@
  * Computed data (series, summaries) is never stored; it comes from the model on demand.
  */
 
-/** An access project (areas A-C). */
+/** An access project (of the /api routes). */
 export interface ProjectRecord {
   project_id: string;
   project_name: string;

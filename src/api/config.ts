@@ -3,13 +3,13 @@ import { DEMO_API_KEY, DEMO_BASE_URL, DEMO_PROJECT } from "../shared/vocabulary"
 
 /** Where the service is and who is calling: everything a request needs besides its own arguments. */
 export interface ConnectionConfig {
-  /** Areas A–C live under `${baseUrl}/api`. */
+  /** Compositions, portfolios and search live under `${baseUrl}/api` (docs/service.md#routes). */
   baseUrl: string;
-  /** Area D (nature sub-projects) lives directly under this URL. */
+  /** Nature sub-projects live directly under this URL. */
   natureUrl: string;
   /** Sent as `X-Service-APIKey` on every request. */
   apiKey: string;
-  /** Project name or id, sent as `X-Service-Project` where the contract lists it. */
+  /** Project name or id, sent as `X-Service-Project` where the service needs it (docs/service.md#authentication). */
   project?: string;
 }
 

@@ -58,7 +58,7 @@ export interface RequestSpec {
   /** Client operation name used in errors, e.g. `portfolios.create`. */
   operation: string;
   method: "GET" | "POST" | "PUT" | "DELETE";
-  /** `base` for areas A–C (`${baseUrl}/api`), `nature` for area D. */
+  /** `base` for compositions, portfolios and search (`${baseUrl}/api`), `nature` for nature sub-projects. */
   area: "base" | "nature";
   /** Path below the area root, starting with `/`. Path segments must already be encoded. */
   path: string;

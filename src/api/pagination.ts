@@ -1,7 +1,7 @@
 import { AbortedError } from "./errors";
 import type { CallOptions } from "./http";
 
-/** The service's page-size limit (contract, Limits). */
+/** The service's page-size limit (docs/service.md#pagination). */
 export const MAX_ROWS = 250;
 
 /** Fetches one page; `page` starts at 1. */
@@ -30,7 +30,7 @@ export interface ReadAllOptions<T = unknown> extends CallOptions {
 /**
  * A list the service returns in pages. `for await (const item of list)` walks every item, one page
  * at a time; `list.pages()` walks pages; `list.all()` reads every page with read-ahead.
- * Reading stops at the first page shorter than `rows`, or an empty page (contract, Limits).
+ * Reading stops at the first page shorter than `rows`, or an empty page (docs/service.md#pagination).
  */
 export class PagedList<T> implements AsyncIterable<T> {
   constructor(

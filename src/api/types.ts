@@ -1,6 +1,5 @@
 /**
- * Request and response shapes of the service, from the contract's tables
- * (shared/spec/service-interface.md) and the field notes where the contract is silent.
+ * Request and response shapes of the service, as docs/service.md#records describes them.
  */
 
 /** A GeoJSON object; kept loose on purpose: the client passes it through unchanged. */
@@ -13,7 +12,7 @@ export interface VectorRecord {
   name: string;
   createDate: string;
   updateDate: string;
-  /** `available` once usable; the field notes also show `pending`. */
+  /** `available` once usable, or `pending`. */
   status: string;
 }
 export interface VectorWithGeoJson extends VectorRecord {

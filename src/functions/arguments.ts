@@ -1,7 +1,7 @@
 import { ArgumentError } from "./errors";
 import { normalizeName, type HazardNames } from "../shared/vocabulary";
 import { findHazard } from "./hazards";
-import { SCENARIOS } from "../shared/vocabulary";
+import { HORIZONS, SCENARIOS } from "../shared/vocabulary";
 
 /**
  * Reading the arguments Excel passes. Each reader names the argument and what it allows when the
@@ -91,7 +91,7 @@ export function readChoice<T extends string>(
   throw new ArgumentError(`${name} must be ${list} (got ${isBlank(value) ? "nothing" : describe(value)})`);
 }
 
-/** Portfolio names: letters, digits, `_` and `-` (field notes). */
+/** Portfolio names: letters, digits, `_` and `-` (docs/service.md#portfolios-and-assets). */
 const PORTFOLIO_NAME = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function readPortfolio(value: ArgumentValue): string {
@@ -118,7 +118,7 @@ export function readHazard(value: ArgumentValue): HazardNames {
   return findHazard(text);
 }
 
-export const HORIZONS = ["15yr", "30yr"] as const;
+export { HORIZONS };
 export type Horizon = (typeof HORIZONS)[number];
 
 /** `15yr` or `30yr`, also written 15, 30, "15" or "30 yr". */

@@ -2,8 +2,8 @@ import { HAZARDS, lookupHazard, type HazardNames } from "../shared/vocabulary";
 import { NotAvailableError } from "./errors";
 
 /**
- * Finds a hazard by any of its spellings. An unknown name is an unknown hazard (`#N/A`, as the issue
- * asks), with the names that work in the message.
+ * Finds a hazard by any of its spellings. An unknown name is an unknown hazard (`#N/A`, not
+ * `#VALUE!`: the argument is well formed), with the names that work in the message.
  */
 export function findHazard(text: string): HazardNames {
   const hazard = lookupHazard(text);

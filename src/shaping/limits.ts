@@ -1,6 +1,6 @@
 /** Limits the task pane enforces before anything is sent to the service. */
 
-/** At most this many assets per portfolio (field notes). */
+/** At most this many assets per portfolio (docs/service.md#portfolios-and-assets). */
 export const MAX_ASSETS = 5_000;
 
 /** Longest entity id or entity name accepted. The service's own limit is not documented; this is ours. */

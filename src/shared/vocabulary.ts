@@ -30,6 +30,18 @@ export const STRESS_SCENARIO: ScenarioName = "ssp585";
 /** The summary windows in years (each starts in 2025). */
 export const WINDOWS = [5, 15, 30] as const;
 
+/** The point search's horizons: a score is the maximum exposure over 15 or 30 years from 2025. */
+export const HORIZONS = ["15yr", "30yr"] as const;
+
+/** The point search's extents: the point itself (`local`) or its surroundings (`background`). */
+export const SEARCH_EXTENTS = ["local", "background"] as const;
+
+/** The timeseries items' measures: the lower bound, the central value and the upper bound. */
+export const MEASURES = ["lb", "mid", "ub"] as const;
+
+/** The periods of the extended summary's metrics (`structural_damage_2050`, ...). */
+export const PERIODS = ["baseline", "2030", "2050", "2080"] as const;
+
 /** The port the local emulator listens on by default (`npm run emulator`). */
 export const DEMO_PORT = 4010;
 
@@ -54,10 +66,13 @@ export interface HazardNames {
   portfolio: string;
   /** As the extended summary's `scenario_analytics` names it, e.g. `flood`. */
   extended: string;
-  /** Indicators of the timeseries items (field notes); the first is the primary projection. */
+  /**
+   * Indicators of the timeseries items; the first is the primary projection
+   * (docs/service.md#hazards-and-their-three-spellings).
+   */
   indicators: readonly string[];
   /**
-   * The label thresholds of field notes, "What the numbers mean": LOW below `low`, MEDIUM up to
+   * The label thresholds of docs/service.md#what-the-numbers-mean: LOW below `low`, MEDIUM up to
    * `medium`, HIGH above. The one copy in src (the emulator keeps its own, as the service does; test/vocabulary.test.ts
    * checks they agree).
    */
@@ -131,7 +146,7 @@ export function normalizeName(text: string): string {
     .replace(/[\s-]+/g, "_");
 }
 
-/** The label a score gets by the field notes' thresholds: LOW below the first, MEDIUM up to the second, HIGH above. */
+/** The label a score gets by the service's thresholds: LOW below the first, MEDIUM up to the second, HIGH above. */
 export function labelOf(hazard: HazardNames, score: number): "LOW" | "MEDIUM" | "HIGH" {
   return score < hazard.thresholds.low ? "LOW" : score <= hazard.thresholds.medium ? "MEDIUM" : "HIGH";
 }

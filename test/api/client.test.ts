@@ -41,7 +41,7 @@ afterEach(async () => {
 });
 
 describe("headers and paths", () => {
-  it("sends the API key on every request and the project header only where the contract lists it", async () => {
+  it("sends the API key on every request and the project header only where the service needs it", async () => {
     await serve((req, res) => {
       if (req.method === "DELETE") return void res.writeHead(204).end();
       sendJson(

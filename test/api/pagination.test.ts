@@ -1,7 +1,7 @@
 import { AbortedError, RiskClient, ServerError, readAllPages } from "../../src/api";
 import { RecordingServer, queryOf, sendJson } from "../support/recording-server";
 
-/** A server holding `total` assets, paged exactly as the contract says. */
+/** A server holding `total` assets, paged exactly as docs/service.md#pagination says. */
 async function assetServer(
   total: number,
   options: { delayMs?: number; failPage?: number } = {},

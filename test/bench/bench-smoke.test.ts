@@ -56,7 +56,7 @@ test("search: one request per distinct point, none on recalculation, every cell 
   expect(search.details.naiveRequests).toBe(TINY.naiveSearchCells);
 });
 
-test("column forms and the warm restart: requests as the issue counts them, every row a value", () => {
+test("column forms and the warm restart: requests as docs/benchmarks.md counts them, every row a value", () => {
   expect(result("search-column").requests).toBe(TINY.searchPoints);
   expect(check("search-column", "one spill")?.pass).toBe(true);
   expect(check("search-column", "second recalculation")?.pass).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * The streaming paste's bound (issue 29, docs/benchmarks.md): wall ≤ 1.15 × max(read wait, own
+ * The streaming paste's bound (docs/benchmarks.md): wall ≤ 1.15 × max(read wait, own
  * thread time + fake write time) catches a paste that does not stream: a deliberately serial paste
  * (every page read, then every row written: bench/scenarios/streaming.ts) misses it, measured the
  * way the benchmark measures (the thread's idle time is the read wait, the fake's time inside its

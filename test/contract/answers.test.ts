@@ -1,5 +1,5 @@
 /**
- * Contract suite, part 1: every record type of the contract and field notes, read from real
+ * Contract suite, part 1: every record type of the service (docs/service.md#records), read from real
  * emulator answers over HTTP, parses with the published client's schema (./published.ts). And the
  * schemas have teeth: each answer with one required field removed (or retyped) must fail, so a
  * field the published client requires that the emulator omits fails here.
@@ -82,7 +82,7 @@ function issues(schema: z.ZodType, value: unknown): string[] {
   return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
 }
 
-test("every record type of the contract and field notes was read from a real answer", () => {
+test("every record type of the service was read from a real answer", () => {
   const read = new Set(answers.map((a) => a.record));
   expect(Object.keys(PUBLISHED).filter((name) => !read.has(name as RecordName))).toEqual([]);
 });
@@ -114,7 +114,7 @@ test("a required field omitted, or of another type, fails (the schemas are not v
   expect(seen.size).toBe(Object.keys(PUBLISHED).length);
 });
 
-test("the issue's own examples: metadata without created_at, or with spatial_resolution as text, fails", () => {
+test("metadata without created_at, or with spatial_resolution as text, fails", () => {
   const meta = answers.find((a) => a.record === "DatasetMetadata")!.value as Record<string, unknown> & {
     indicators: Array<Record<string, unknown>>;
   };

@@ -1,8 +1,8 @@
 /**
- * The record types of the contract (shared/spec/service-interface.md) and the field notes'
- * published shapes, as the published client reads them: the fields it requires, with their types.
+ * The service's record types (docs/service.md#records), as the published client reads them: the fields it
+ * requires, with their types.
  * Written from the documents, independently of the emulator's own schemas (emulator/http/schemas.ts),
- * so that the emulator's answers and its OpenAPI documents are checked against the contract, not
+ * so that the emulator's answers and its OpenAPI documents are checked against the service's records, not
  * against themselves. Objects are open (extra fields are fine: production may add some); a required
  * field missing or of another type fails.
  */

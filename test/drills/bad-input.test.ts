@@ -392,7 +392,7 @@ describe("wrong argument types in every RISK function", () => {
   };
   /**
    * Values of the wrong type for an argument: text or a boolean where a number goes, a boolean
-   * where text goes. A vector id may be a number or text (contract), and an index a portfolio_index
+   * where text goes. A vector id may be a number or text (docs/service.md#records), and an index a portfolio_index
    * or an entity_id (text), so only a boolean is wrong there.
    */
   const wrong = (fn: string, name: string, valid: unknown): unknown[] =>

@@ -1,6 +1,6 @@
 /**
  * Drill: one tenant, careless or hostile, cannot break the emulator for the others.
- * Each attack is answered with the contract's `{errors: [...]}` at an accurate status, nothing it
+ * Each attack is answered with the service's `{errors: [...]}` at an accurate status, nothing it
  * was refused for is stored, and another key's requests succeed while and after it runs — including
  * a UDF run, so a wedged jq engine would show. The emulator persists to a data directory here, as
  * the deep-nesting attack used to break every later write through persistence.
@@ -445,7 +445,7 @@ describe("an import acknowledged is in the portfolio it was acknowledged for", (
   );
 });
 
-describe("input the contract does not allow", () => {
+describe("input the service does not allow", () => {
   test("label:__proto__ is kept as data", async () => {
     expect((await call("POST", "/api/portfolios/", DEMO_HEADERS, { portfolio_name: "proto" })).status).toBe(201);
     const form = new FormData();

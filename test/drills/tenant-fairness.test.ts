@@ -1,5 +1,5 @@
 /**
- * Drill: one tenant's heavy UDF does not stall the others (issue 29). The demo key keeps a UDF
+ * Drill: one tenant's heavy UDF does not stall the others (docs/reliability.md). The demo key keeps a UDF
  * running that lists its own ~2 MB layer 100,000 times (two runs always in flight, so its queue
  * is never empty); meanwhile the other key's search and its small UDF are timed over real HTTP,
  * 20 tries spread over the heavy run's whole life (its time limit, the worker's replacement and

@@ -1,6 +1,6 @@
 /**
- * UDFs evaluated by real jq: the field notes' two examples give jq's own answers (computed here
- * independently), activation stores a new vector, apply joins features to assets, and the
+ * UDFs evaluated by real jq: the two published examples (docs/service.md#compositions) give jq's own answers
+ * (computed here independently), activation stores a new vector, apply joins features to assets, and the
  * sandbox stops looping or runaway programs with 422 while the server keeps answering.
  */
 import Papa from "papaparse";

@@ -24,7 +24,7 @@ const PRIMARY: Record<string, string> = {
   sea_level_rise: "change",
   water_stress: "unified_score",
 };
-// Field notes' thresholds, restated here so the test does not read them from the emulator.
+// The service's thresholds (docs/service.md#what-the-numbers-mean), restated so the test does not read the emulator's.
 const T: Record<string, [number, number]> = {
   wildfire: [0.001, 0.01],
   flood_potential: [0.01, 0.05],
@@ -117,7 +117,7 @@ test("extended metrics: lbd ≤ value ≤ ubd; summary scores equal the default 
   }
 });
 
-test("scenario ordering ssp585 ≥ ssp245 ≥ ssp126 and the field notes' substitutions", async () => {
+test("scenario ordering ssp585 ≥ ssp245 ≥ ssp126 and the service's repeated scenarios", async () => {
   const get = (scenario: string, hazard: string) => midSeries(30, "DEMO-031", hazard, scenario);
   for (const hazard of Object.keys(PRIMARY)) {
     const [a, b, c] = await Promise.all([get("ssp126", hazard), get("ssp245", hazard), get("ssp585", hazard)]);

@@ -1,5 +1,5 @@
 /**
- * Pagination exactly as the contract: page from 1, rows default 50 and 1..250, a short page
+ * Pagination exactly as docs/service.md#pagination says: page from 1, rows default 50 and 1..250, a short page
  * ends the list (0 items, exactly rows, 120 items → 50, 50, 20).
  */
 import { RunningEmulator } from "../../emulator/server";

@@ -16,7 +16,7 @@ afterAll(() => emu.close());
 const P = "/api/portfolios/demo-portfolio";
 const C = "/api/compositions";
 
-describe("areas B and C", () => {
+describe("portfolios, datasets and search", () => {
   test("projects list needs only the key and shows the key's projects", async () => {
     const r = await call(emu, "GET", "/api/projects/", { project: null });
     expect(r.status).toBe(200);
@@ -280,7 +280,7 @@ describe("OpenAPI documents", () => {
   });
 });
 
-describe("area A basics", () => {
+describe("compositions basics", () => {
   test("vector CRUD with JSON and multipart, PUT by name, 204 delete", async () => {
     const fc = {
       type: "FeatureCollection",

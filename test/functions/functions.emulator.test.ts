@@ -12,7 +12,7 @@ import { assetsCsv, importPortfolio, startEmulatorFixture, type EmulatorFixture 
 
 /**
  * Each RISK function against the emulator over HTTP, called as Excel calls them, with the answers
- * checked against what the service client reads directly; and the request counts the issue promises.
+ * checked against what the service client reads directly; and the request counts docs/functions.md promises.
  */
 
 let fixture: EmulatorFixture;

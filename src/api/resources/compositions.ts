@@ -24,11 +24,10 @@ function layerForm(input: { name: string; geojsonText: string; fileName?: string
 }
 
 /**
- * Area A: vector layers, jq UDFs and applying a layer to a portfolio. Vector operations carry the
- * project header; UDF operations list none (the contract says so). Paths the contract leaves
- * "not shown" follow the field notes' published shapes: updates carry no id, the record updated is
- * the one with the body's `name` (so a rename is delete + create). Run UDF has no published path:
- * ours (`GET /udf/{id}/run`) is inferred.
+ * Compositions: vector layers, jq UDFs and applying a layer to a portfolio. Vector operations carry
+ * the project header; UDF operations list none. Updates carry no id, the record updated is the one
+ * with the body's `name` (so a rename is delete + create). Run UDF has no published path: ours
+ * (`GET /udf/{id}/run`) is inferred (docs/service.md#routes).
  */
 export class Compositions {
   constructor(private readonly transport: Transport) {}
@@ -77,7 +76,7 @@ export class Compositions {
     );
   }
 
-  /** Adds a vector layer as the contract's multipart form: `name` and a `geojson` file (e.g. an uploaded .geojson). */
+  /** Adds a vector layer as the service's multipart form: `name` and a `geojson` file (e.g. an uploaded .geojson). */
   uploadVector(
     input: { name: string; geojsonText: string; fileName?: string },
     call?: CallOptions,

@@ -12,8 +12,8 @@ import type {
 } from "../types";
 
 /**
- * Area B: a portfolio's physical-risk datasets. While risk data is being generated these answer
- * ConflictError (409).
+ * A portfolio's physical-risk datasets. While risk data is being generated these answer
+ * ConflictError (409; docs/service.md#status-codes-and-errors).
  */
 export class Datasets {
   constructor(private readonly transport: Transport) {}

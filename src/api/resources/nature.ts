@@ -1,7 +1,7 @@
 import { segment, type CallOptions, type Transport } from "../http";
 import type { CreateSubProjectInput, SubProject, SubProjectExport } from "../types";
 
-/** Area D (under the nature URL): nature-based carbon sub-projects and their durability summaries. */
+/** Under the nature URL: nature-based carbon sub-projects and their durability summaries. */
 export class Nature {
   constructor(private readonly transport: Transport) {}
 

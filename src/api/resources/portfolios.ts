@@ -2,7 +2,7 @@ import { segment, type CallOptions, type Transport } from "../http";
 import { PagedList } from "../pagination";
 import type { Asset, AssetsQuery, MessageResponse, Portfolio } from "../types";
 
-/** Area B: portfolios and their assets, in the configured project. */
+/** Portfolios and their assets, in the configured project. */
 export class Portfolios {
   constructor(private readonly transport: Transport) {}
 

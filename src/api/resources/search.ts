@@ -1,7 +1,7 @@
 import type { CallOptions, Transport } from "../http";
 import type { SearchResult } from "../types";
 
-/** Area C: risk scores and labels at a point, for 15- and 30-year horizons. */
+/** The point search: risk scores and labels at a point, for 15- and 30-year horizons. */
 export class Search {
   constructor(private readonly transport: Transport) {}
 

@@ -4,30 +4,15 @@ import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
 import { portfolioExtendedSummary } from "../data-loaders";
+import { IMPACT, IMPACT_BOUNDS, defaultOf, parameterNames, structuralDamageMetric } from "../specs";
+import { PERIODS } from "../../shared/vocabulary";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
-/** The periods of the extended summary's metrics (service interface, "Physical summary item (extended)"). */
-export const IMPACT_PERIODS = ["baseline", "2030", "2050", "2080"] as const;
-/** Which value of a metric: the central one, or the 16th (`_lbd`) / 84th (`_ubd`) percentile (field notes). */
-export const IMPACT_BOUNDS = ["central", "lower", "upper"] as const;
-export type ImpactBound = (typeof IMPACT_BOUNDS)[number];
-
-/** Metric-name suffix of each bound. */
-const SUFFIX: Record<ImpactBound, string> = { central: "", lower: "_lbd", upper: "_ubd" };
-
-/**
- * The extended summary's metric name of structural damage in one period and bound, e.g. `structural_damage_2050_ubd`.
- */
-export function structuralDamageMetric(period: string, bound: ImpactBound = "central"): string {
-  return `structural_damage_${period}${SUFFIX[bound]}`;
-}
-
-/** RISK.IMPACT's parameters, in order (the names its messages and Explain use). */
-export const IMPACT_PARAMETERS = ["portfolio", "index", "hazard", "scenario", "period", "bound"] as const;
+const PARAMETERS = parameterNames(IMPACT);
 
 /** Reads a period: baseline, 2030, 2050 or 2080 (a number works too). */
 function readPeriod(value: unknown): string {
-  return readChoice(typeof value === "number" ? String(value) : (value as string), "period", IMPACT_PERIODS);
+  return readChoice(typeof value === "number" ? String(value) : (value as string), "period", PERIODS);
 }
 
 /**
@@ -49,7 +34,7 @@ export function impact(
 ): Promise<unknown[][]> {
   return evaluateColumns(
     invocation,
-    IMPACT_PARAMETERS,
+    PARAMETERS,
     [portfolio, index, hazard, scenario, period, bound],
     ([p]) => `Unknown portfolio ${quote(p)}`,
     async ([p, i, h, s, t, b], signal) => {
@@ -58,7 +43,7 @@ export function impact(
       const names = readHazard(h);
       const ssp = readScenario(s);
       const when = readPeriod(t);
-      const which = readChoice(b, "bound", IMPACT_BOUNDS, "central");
+      const which = readChoice(b, "bound", IMPACT_BOUNDS, defaultOf(IMPACT, "bound"));
       const metricName = structuralDamageMetric(when, which);
       const data = await portfolioExtendedSummary(engine, name, ssp, signal);
       const position = data.resolve(asset, name);

@@ -4,9 +4,10 @@ import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
 import { appliedLayer } from "../data-loaders";
+import { LAYER, parameterNames } from "../specs";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
-const PARAMETERS = ["vector", "portfolio", "index", "column"] as const;
+const PARAMETERS = parameterNames(LAYER);
 
 /**
  * RISK.LAYER: the value of `column` in the applied-layer CSV row of the asset named by

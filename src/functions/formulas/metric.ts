@@ -4,10 +4,10 @@ import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
 import { portfolioExtendedSummary } from "../data-loaders";
+import { METRIC, parameterNames } from "../specs";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
-/** RISK.METRIC's parameters, in order (the names its messages and Explain use). */
-export const METRIC_PARAMETERS = ["portfolio", "index", "scenario", "hazard", "metric"] as const;
+const PARAMETERS = parameterNames(METRIC);
 
 /**
  * RISK.METRIC: one number or label of the extended summary, `scenario_analytics[scenario][hazard][metric]`,
@@ -24,7 +24,7 @@ export function metric(
 ): Promise<unknown[][]> {
   return evaluateColumns(
     invocation,
-    METRIC_PARAMETERS,
+    PARAMETERS,
     [portfolio, index, scenario, hazard, metricName],
     ([p]) => `Unknown portfolio ${quote(p)}`,
     async ([p, i, s, h, m], signal) => {

@@ -3,9 +3,10 @@ import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
 import { natureSubprojects, natureSummary } from "../data-loaders";
+import { NATURE, parameterNames } from "../specs";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
-const PARAMETERS = ["subproject", "metric"] as const;
+const PARAMETERS = parameterNames(NATURE);
 
 /**
  * RISK.NATURE: one summary number of a nature sub-project, found by id or (case-insensitive) name

@@ -5,12 +5,13 @@ import type { RiskEngine } from "../engine/engine";
 import { ArgumentError, NotAvailableError } from "../errors";
 import { HAZARDS, normalizeName, type HazardNames } from "../../shared/vocabulary";
 import { searchPoint } from "../data-loaders";
+import { SEARCH, SEARCH_FIELDS, defaultOf, parameterNames } from "../specs";
+import { SEARCH_EXTENTS } from "../../shared/vocabulary";
 import { evaluateColumns, type Invocation } from "./run";
 
 export const SEARCH_TABLE_HEADER = ["hazard", "score_15yr", "label_15yr", "score_30yr", "label_30yr"] as const;
 
-/** RISK.SEARCH's parameters, in order (the names its messages and Explain use). */
-export const SEARCH_PARAMETERS = ["lat", "lng", "hazard", "horizon", "extent", "field"] as const;
+const PARAMETERS = parameterNames(SEARCH);
 
 /**
  * RISK.SEARCH: the point-search score (or label) of one hazard at one horizon, as a 1×1 array; with
@@ -29,13 +30,13 @@ export function search(
 ): Promise<unknown[][]> {
   return evaluateColumns(
     invocation,
-    SEARCH_PARAMETERS,
+    PARAMETERS,
     [lat, lng, hazard, horizon, extent, field],
     () => "No risk data at this point",
     async ([la, ln, h, y, e, f], signal, single): Promise<string | number | (string | number)[][]> => {
       const latitude = readLatitude(la);
       const longitude = readLongitude(ln);
-      const where = readChoice(e, "extent", ["local", "background"], "local");
+      const where = readChoice(e, "extent", SEARCH_EXTENTS, defaultOf(SEARCH, "extent"));
       if (isBlank(h)) {
         if (!single)
           throw new ArgumentError("hazard is empty: name one (the all-hazards table needs a cell of its own)");
@@ -50,7 +51,7 @@ export function search(
       }
       const names = readHazard(h);
       const years = readHorizon(y);
-      const what = readChoice(f, "field", ["score", "label"], "score");
+      const what = readChoice(f, "field", SEARCH_FIELDS, defaultOf(SEARCH, "field"));
       const exposure = await searchPoint(engine, latitude, longitude, signal);
       if (!exposure) throw new NotAvailableError("No risk data at this point");
       const entry = findScore(exposure[where]?.[years], names);

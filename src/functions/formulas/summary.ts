@@ -4,13 +4,10 @@ import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
 import { portfolioSummary } from "../data-loaders";
+import { SUMMARY, SUMMARY_FIELDS, defaultOf, parameterNames } from "../specs";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
-/** Scenario and window RISK.SUMMARY uses when they are omitted. */
-export const SUMMARY_DEFAULTS = { scenario: "ssp245", window: 30 } as const;
-
-/** RISK.SUMMARY's parameters, in order (the names its messages and Explain use). */
-export const SUMMARY_PARAMETERS = ["portfolio", "index", "hazard", "scenario", "window", "field"] as const;
+const PARAMETERS = parameterNames(SUMMARY);
 
 /**
  * RISK.SUMMARY: `risk_score` (or `risk_class`) of one hazard for the asset at `portfolio_index` =
@@ -29,16 +26,16 @@ export function summary(
 ): Promise<unknown[][]> {
   return evaluateColumns(
     invocation,
-    SUMMARY_PARAMETERS,
+    PARAMETERS,
     [portfolio, index, hazard, scenario, window, field],
     ([p]) => `Unknown portfolio ${quote(p)}`,
     async ([p, i, h, s, w, f], signal) => {
       const name = readPortfolio(p);
       const asset = readAssetRef(i);
       const names = readHazard(h);
-      const ssp = readScenario(s, SUMMARY_DEFAULTS.scenario);
-      const years = readWindow(w, SUMMARY_DEFAULTS.window);
-      const what = readChoice(f, "field", ["score", "class"], "score");
+      const ssp = readScenario(s, defaultOf(SUMMARY, "scenario"));
+      const years = readWindow(w, defaultOf(SUMMARY, "window"));
+      const what = readChoice(f, "field", SUMMARY_FIELDS, defaultOf(SUMMARY, "field"));
       const data = await portfolioSummary(engine, name, ssp, years, signal);
       const position = data.resolve(asset, name);
       const row = data.get(position);

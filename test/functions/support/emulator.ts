@@ -39,7 +39,10 @@ export async function startEmulatorFixture(options: EmulatorOptions = {}): Promi
   };
 }
 
-/** A CSV of `count` assets spread over the land and sea of the world, in the field notes' layout. */
+/**
+ * A CSV of `count` assets spread over the land and sea of the world, in the service's import layout
+ * (docs/service.md#portfolios-and-assets).
+ */
 export function assetsCsv(count: number): string {
   const lines = ["entity_id,entity_name,lat,lng,label:region"];
   for (let i = 0; i < count; i++) {

@@ -6,7 +6,13 @@ import type { Invocation } from "../../../functions/formulas/run";
 import { columnLetters, parseA1, quoteSheetName } from "../../../shaping/a1";
 import type { CellValue } from "../../../shaping/types";
 import type { ExcelRunner } from "../../ui/pane-types";
-import { HAZARDS, SCENARIOS } from "../../../shared/vocabulary";
+import {
+  FIXED_VOCABULARIES,
+  FUNCTION_SPECS,
+  type FunctionSpec,
+  type RiskFunctionName,
+  type Vocabulary,
+} from "../../../functions/specs";
 
 /**
  * The formula builder's logic, without React: which functions and parameters there are, which
@@ -15,27 +21,8 @@ import { HAZARDS, SCENARIOS } from "../../../shared/vocabulary";
  * several rows, and writing the result into the selection.
  */
 
-/** Where a parameter's choices come from. */
-export type ParamKind =
-  | "portfolio"
-  | "asset"
-  | "hazard-search"
-  | "hazard-portfolio"
-  | "hazard-extended"
-  | "scenario"
-  | "window"
-  | "horizon"
-  | "extent"
-  | "summary-field"
-  | "search-field"
-  | "metric"
-  | "indicator"
-  | "measure"
-  | "vector"
-  | "layer-column"
-  | "subproject"
-  | "nature-metric"
-  | "number";
+/** Where a parameter's choices come from: its vocabulary in the function's spec (src/functions/specs.ts). */
+export type ParamKind = Vocabulary;
 
 /** One parameter of a function, in order. */
 export interface ParamSpec {
@@ -45,91 +32,44 @@ export interface ParamSpec {
   optional?: boolean;
 }
 
-/** The functions the builder offers. */
-export const BUILDER_FUNCTIONS = {
-  SUMMARY: {
-    label: "RISK.SUMMARY — risk score or class of one asset",
-    params: [
-      { name: "portfolio", label: "Portfolio", kind: "portfolio" },
-      { name: "index", label: "Asset", kind: "asset" },
-      { name: "hazard", label: "Hazard", kind: "hazard-portfolio" },
-      { name: "scenario", label: "Scenario", kind: "scenario", optional: true },
-      { name: "window", label: "Window (years)", kind: "window", optional: true },
-      { name: "field", label: "Field", kind: "summary-field", optional: true },
-    ],
-  },
-  METRIC: {
-    label: "RISK.METRIC — one metric of the extended summary",
-    params: [
-      { name: "portfolio", label: "Portfolio", kind: "portfolio" },
-      { name: "index", label: "Asset", kind: "asset" },
-      { name: "scenario", label: "Scenario", kind: "scenario" },
-      { name: "hazard", label: "Hazard", kind: "hazard-extended" },
-      { name: "metric", label: "Metric", kind: "metric" },
-    ],
-  },
-  TIMESERIES: {
-    label: "RISK.TIMESERIES — yearly series of one asset (spills)",
-    params: [
-      { name: "portfolio", label: "Portfolio", kind: "portfolio" },
-      { name: "index", label: "Asset", kind: "asset" },
-      { name: "hazard", label: "Hazard", kind: "hazard-portfolio" },
-      { name: "scenario", label: "Scenario", kind: "scenario" },
-      { name: "indicator", label: "Indicator", kind: "indicator", optional: true },
-      { name: "measure", label: "Measure", kind: "measure", optional: true },
-    ],
-  },
-  SEARCH: {
-    label: "RISK.SEARCH — risk at a latitude and longitude",
-    params: [
-      { name: "lat", label: "Latitude", kind: "number" },
-      { name: "lng", label: "Longitude", kind: "number" },
-      { name: "hazard", label: "Hazard", kind: "hazard-search" },
-      { name: "horizon", label: "Horizon", kind: "horizon" },
-      { name: "extent", label: "Extent", kind: "extent", optional: true },
-      { name: "field", label: "Field", kind: "search-field", optional: true },
-    ],
-  },
-  LAYER: {
-    label: "RISK.LAYER — a vector layer's value for one asset",
-    params: [
-      { name: "vector", label: "Vector layer", kind: "vector" },
-      { name: "portfolio", label: "Portfolio", kind: "portfolio" },
-      { name: "index", label: "Asset", kind: "asset" },
-      { name: "column", label: "Column", kind: "layer-column", optional: true },
-    ],
-  },
-  NATURE: {
-    label: "RISK.NATURE — a nature sub-project's summary number",
-    params: [
-      { name: "subproject", label: "Sub-project", kind: "subproject" },
-      { name: "metric", label: "Summary", kind: "nature-metric" },
-    ],
-  },
-  ASSETS: {
-    label: "RISK.ASSETS — every asset of a portfolio (spills)",
-    params: [{ name: "portfolio", label: "Portfolio", kind: "portfolio" }],
-  },
-  PORTFOLIOS: { label: "RISK.PORTFOLIOS — the project's portfolios (spills)", params: [] },
-  PROJECTS: { label: "RISK.PROJECTS — the projects of your key (spills)", params: [] },
-} as const satisfies Record<string, { label: string; params: readonly ParamSpec[] }>;
+/** The functions the builder offers, in the order its list shows them. */
+const OFFERED = [
+  "SUMMARY",
+  "METRIC",
+  "TIMESERIES",
+  "SEARCH",
+  "LAYER",
+  "NATURE",
+  "ASSETS",
+  "PORTFOLIOS",
+  "PROJECTS",
+] as const satisfies readonly RiskFunctionName[];
 
 /** A function the builder offers. */
-export type BuilderFunction = keyof typeof BUILDER_FUNCTIONS;
+export type BuilderFunction = (typeof OFFERED)[number];
 
-/** Fixed choices (contract; field notes). Lists from the service are loaded by {@link loadChoices}. */
-export const FIXED_CHOICES: Partial<Record<ParamKind, readonly string[]>> = {
-  "hazard-search": HAZARDS.map((h) => h.search),
-  "hazard-portfolio": HAZARDS.map((h) => h.portfolio),
-  "hazard-extended": HAZARDS.map((h) => h.extended),
-  scenario: [...SCENARIOS],
-  window: ["5", "15", "30"],
-  horizon: ["15yr", "30yr"],
-  extent: ["local", "background"],
-  "summary-field": ["score", "class"],
-  "search-field": ["score", "label"],
-  measure: ["lb", "mid", "ub"],
-};
+/** A function's entry in the builder's list: what the list says, and its fields from the function's spec. */
+function builderEntry(spec: FunctionSpec): { label: string; params: readonly ParamSpec[] } {
+  return {
+    label: `RISK.${spec.name} — ${spec.gives}${spec.spills ? " (spills)" : ""}`,
+    params: spec.parameters.map((p) => ({
+      name: p.name,
+      label: p.label,
+      kind: p.vocabulary,
+      ...(p.optional ? { optional: true } : {}),
+    })),
+  };
+}
+
+/** The functions the builder offers, with their fields. */
+export const BUILDER_FUNCTIONS = Object.fromEntries(
+  OFFERED.map((name) => [name, builderEntry(FUNCTION_SPECS[name])]),
+) as Record<BuilderFunction, { label: string; params: readonly ParamSpec[] }>;
+
+/** Fixed choices, as the builder writes them. Lists from the service are loaded by {@link loadChoices}. */
+export const FIXED_CHOICES: Partial<Record<ParamKind, readonly string[]>> = Object.fromEntries(
+  Object.entries(FIXED_VOCABULARIES).map(([kind, list]) => [kind, list.map(String)]),
+);
 
 /** A parameter's value: chosen from a list / typed, or a reference to a cell or column. */
 export type ParamValue = { kind: "value"; value: string } | { kind: "cell"; address: string };
@@ -154,7 +94,7 @@ function argument(spec: ParamSpec, value: ParamValue | undefined): string {
 
 /** The formula text, e.g. `=RISK.SUMMARY("demo-portfolio",0,"heatwave")`; trailing empty optionals left out. */
 export function buildFormula(fn: BuilderFunction, values: Record<string, ParamValue | undefined>): string {
-  const params = BUILDER_FUNCTIONS[fn].params as readonly ParamSpec[];
+  const params = BUILDER_FUNCTIONS[fn].params;
   const args = params.map((p) => argument(p, values[p.name]));
   while (args.length > 0 && args[args.length - 1] === "" && params[args.length - 1].optional) args.pop();
   return `=RISK.${fn}(${args.join(",")})`;
@@ -163,7 +103,7 @@ export function buildFormula(fn: BuilderFunction, values: Record<string, ParamVa
 /** What keeps a choice from being a formula that can work, by parameter; empty when it can. */
 export function problemsOf(fn: BuilderFunction, values: Record<string, ParamValue | undefined>): string[] {
   const problems: string[] = [];
-  for (const p of BUILDER_FUNCTIONS[fn].params as readonly ParamSpec[]) {
+  for (const p of BUILDER_FUNCTIONS[fn].params) {
     const value = values[p.name];
     const empty = !value || (value.kind === "value" && value.value.trim() === "");
     if (empty && !p.optional) {
@@ -362,7 +302,7 @@ export async function previewFormula(
   fn: BuilderFunction,
   values: Record<string, ParamValue | undefined>,
 ): Promise<Preview> {
-  const params = BUILDER_FUNCTIONS[fn].params as readonly ParamSpec[];
+  const params = BUILDER_FUNCTIONS[fn].params;
   const args: unknown[] = [];
   for (const p of params) {
     const value = values[p.name];

@@ -19,7 +19,7 @@ export async function listCompositions(client: RiskClient, signal?: AbortSignal)
 }
 
 /**
- * Uploads a vector layer from a .geojson file's text (multipart, as the contract specifies). The
+ * Uploads a vector layer from a .geojson file's text (multipart, as the service takes it). The
  * file is checked first; a name is required.
  */
 export async function uploadVectorFile(

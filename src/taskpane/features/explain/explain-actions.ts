@@ -3,8 +3,9 @@
  * pasted summary sheet, the hazard and indicator behind it, its unit, the LOW/MEDIUM/HIGH
  * thresholds and where the value sits, the window a horizon score is the maximum over, the bounds
  * where the service gives them, the scenario and the dataset version. Every sentence comes from
- * the field notes ("What the numbers mean"), the thresholds of src/shared/vocabulary.ts (the one
- * copy of that table) or the dataset metadata the service returns; nothing is made up.
+ * the service's own notes on what its numbers mean (docs/service.md#what-the-numbers-mean; the texts cite
+ * them as "field notes"), the thresholds of src/shared/vocabulary.ts (the one copy of that table)
+ * or the dataset metadata the service returns; nothing is made up.
  *
  * A cell a RISK formula spilled into is explained as itself: its row of a column form (the row's
  * own arguments, paired as the functions pair them, and its own value), or its hazard and column
@@ -17,10 +18,18 @@ import type { DatasetMetadata, HazardMetrics } from "../../../api/types";
 import { HAZARDS, labelOf, lookupHazard, type HazardNames } from "../../../shared/vocabulary";
 import type { ArgumentValue } from "../../../functions/arguments";
 import { pairedIndex } from "../../../functions/columns";
-import { IMPACT_PARAMETERS } from "../../../functions/formulas/impact";
-import { METRIC_PARAMETERS } from "../../../functions/formulas/metric";
-import { SEARCH_PARAMETERS, SEARCH_TABLE_HEADER } from "../../../functions/formulas/search";
-import { SUMMARY_PARAMETERS } from "../../../functions/formulas/summary";
+import { SEARCH_TABLE_HEADER } from "../../../functions/formulas/search";
+import {
+  FUNCTION_SPECS,
+  IMPACT_BOUNDS,
+  argumentsByName,
+  parameterDefault,
+  parameterIndex,
+  parameterNames,
+  structuralDamageMetric,
+  type FunctionSpec,
+  type ImpactBound,
+} from "../../../functions/specs";
 import type { ExcelRunner } from "../../ui/pane-types";
 
 /** One line of an explanation: `key` names it for tests (`hazard`, `thresholds`, …). */
@@ -73,7 +82,7 @@ interface Question {
   source: string;
 }
 
-/** Window years per field notes: a horizon score is the maximum over its window, from 2025. */
+/** A horizon score is the maximum over its window, counted from 2025 (docs/service.md#what-the-numbers-mean). */
 const WINDOW_START = 2025;
 
 /** Splits a formula's arguments at top-level commas, keeping quoted text whole. */
@@ -99,14 +108,6 @@ export function splitArguments(text: string): string[] {
 const FORMULA = /^=\s*(?:_xldudf_)?RISK\.(SEARCH|SUMMARY|METRIC|IMPACT)\s*\((.*)\)\s*$/i;
 
 type RiskFunction = "SEARCH" | "SUMMARY" | "METRIC" | "IMPACT";
-
-/** Each function's parameter names, in order, to name a spilled row's arguments. */
-const PARAMETERS: Record<RiskFunction, readonly string[]> = {
-  SEARCH: SEARCH_PARAMETERS,
-  SUMMARY: SUMMARY_PARAMETERS,
-  METRIC: METRIC_PARAMETERS,
-  IMPACT: IMPACT_PARAMETERS,
-};
 
 /**
  * Reads the selected cell (the top-left of the selection) and explains it: a RISK formula's own
@@ -164,7 +165,7 @@ export async function explainSelection(options: {
   }
   const formula = read.parent?.formula ?? read.formula;
   const at = read.parent ?? { address: read.address, formula, row: 0, column: 0 };
-  if (read.fn === "SEARCH" && read.single && text(read.args[2]) === "")
+  if (read.fn === "SEARCH" && read.single && text(argumentsByName(FUNCTION_SPECS.SEARCH, read.args).hazard) === "")
     return explainSearchTable(options.client, read.address, read.value, read.args, at, options.signal);
   const lead: ExplainLine[] = [];
   let source = formula;
@@ -187,8 +188,9 @@ function localAddress(address: string): string {
 
 /** "lat 51.5, lng -0.12, hazard floods, horizon 30yr": the arguments given, by parameter name. */
 function namedArguments(fn: RiskFunction, args: ArgumentValue[]): string {
+  const names: readonly string[] = parameterNames(FUNCTION_SPECS[fn]);
   return args
-    .map((value, i) => (text(value) === "" ? "" : `${PARAMETERS[fn][i] ?? `argument ${i + 1}`} ${text(value)}`))
+    .map((value, i) => (text(value) === "" ? "" : `${names[i] ?? `argument ${i + 1}`} ${text(value)}`))
     .filter((part) => part !== "")
     .join(", ");
 }
@@ -221,7 +223,10 @@ async function explainSearchTable(
   const hazard = at.row > 0 ? HAZARDS[at.row - 1] : undefined;
   if (!column || (at.row > 0 && !hazard))
     throw new ExplainError(`${address} is outside the all-hazards table of ${source}.`);
-  const point = `lat ${text(args[0])}, lng ${text(args[1])}, ${text(args[4]).toLowerCase() || "local"} extent`;
+  const search = FUNCTION_SPECS.SEARCH;
+  const named = argumentsByName(search, args);
+  const extent = text(named.extent).toLowerCase() || defaultText(search, "extent");
+  const point = `lat ${text(named.lat)}, lng ${text(named.lng)}, ${extent} extent`;
   if (!hazard) {
     return {
       address,
@@ -254,6 +259,11 @@ function text(value: ArgumentValue): string {
   return value === null || value === undefined ? "" : String(value).trim();
 }
 
+/** A parameter's default as text (e.g. SUMMARY's scenario `ssp245`), or "" when it has none. */
+function defaultText(spec: FunctionSpec, name: string): string {
+  return String(parameterDefault(spec, name) ?? "");
+}
+
 function needHazard(name: ArgumentValue, where: string): HazardNames {
   const hazard = lookupHazard(text(name));
   if (!hazard) throw new ExplainError(`${where} names no hazard this add-in knows ("${text(name)}").`);
@@ -262,40 +272,41 @@ function needHazard(name: ArgumentValue, where: string): HazardNames {
 
 /** What a RISK formula (one hazard) asks, from the arguments of the selected cell's own element. */
 function fromFormula(fn: RiskFunction, args: ArgumentValue[]): Omit<Question, "source"> {
+  const spec = FUNCTION_SPECS[fn];
+  const arg = argumentsByName(spec, args);
+  const hazard = needHazard(arg.hazard!, "The formula");
   switch (fn) {
-    case "SEARCH": {
-      const horizon = Number(text(args[3]).replace(/yr$/i, ""));
-      return { kind: "search", hazard: needHazard(args[2]!, "The formula"), window: horizon };
-    }
+    case "SEARCH":
+      return { kind: "search", hazard, window: Number(text(arg.horizon).replace(/yr$/i, "")) };
     case "SUMMARY":
       return {
         kind: "summary",
-        hazard: needHazard(args[2]!, "The formula"),
-        portfolio: text(args[0]),
-        entity: args[1],
-        scenario: text(args[3]).toLowerCase() || "ssp245",
-        window: Number(text(args[4]).replace(/yr$/i, "")) || 30,
+        hazard,
+        portfolio: text(arg.portfolio),
+        entity: arg.index,
+        scenario: text(arg.scenario).toLowerCase() || defaultText(spec, "scenario"),
+        window: Number(text(arg.window).replace(/yr$/i, "")) || Number(defaultText(spec, "window")),
       };
     case "METRIC":
       return {
         kind: "metric",
-        hazard: needHazard(args[3]!, "The formula"),
-        portfolio: text(args[0]),
-        entity: args[1],
-        scenario: text(args[2]).toLowerCase(),
-        metric: text(args[4]).toLowerCase(),
+        hazard,
+        portfolio: text(arg.portfolio),
+        entity: arg.index,
+        scenario: text(arg.scenario).toLowerCase(),
+        metric: text(arg.metric).toLowerCase(),
       };
     default: {
-      // IMPACT: the structural damage of a period (and bound).
-      const bound = text(args[5]).toLowerCase();
-      const suffix = bound === "lower" ? "_lbd" : bound === "upper" ? "_ubd" : "";
+      // IMPACT: the structural damage of a period (and bound; anything else reads as the central value).
+      const bound = text(arg.bound).toLowerCase();
+      const which = IMPACT_BOUNDS.find((b): b is ImpactBound => b === bound) ?? "central";
       return {
         kind: "metric",
-        hazard: needHazard(args[2]!, "The formula"),
-        portfolio: text(args[0]),
-        entity: args[1],
-        scenario: text(args[3]).toLowerCase(),
-        metric: `structural_damage_${text(args[4])}${suffix}`,
+        hazard,
+        portfolio: text(arg.portfolio),
+        entity: arg.index,
+        scenario: text(arg.scenario).toLowerCase(),
+        metric: structuralDamageMetric(text(arg.period), which),
       };
     }
   }
@@ -488,21 +499,23 @@ export function formulaFacts(formula: string, lookup?: (reference: string) => Ar
     const value = isCellReference(arg) ? lookup?.(arg) : undefined;
     return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
   });
-  const hazardAt = { SEARCH: 2, SUMMARY: 2, METRIC: 3, IMPACT: 2 }[fn];
-  const scenarioAt = { SEARCH: -1, SUMMARY: 3, METRIC: 2, IMPACT: 3 }[fn];
-  const hazard = args[hazardAt] ? lookupHazard(args[hazardAt]!) : undefined;
-  // RISK.SUMMARY's scenario defaults to ssp245 when omitted or blank (a reference to a blank cell is read as unknown).
+  const spec = FUNCTION_SPECS[fn];
+  const arg = argumentsByName(spec, args);
+  const scenarioAt = parameterIndex(spec, "scenario");
+  const hazard = arg.hazard ? lookupHazard(arg.hazard) : undefined;
+  // A scenario with a default (RISK.SUMMARY's) is that default when omitted or blank (a reference to a blank
+  // cell is read as unknown).
   const written = splitArguments(match[2]!)[scenarioAt] ?? "";
   const scenario =
     scenarioAt < 0
       ? undefined
-      : (args[scenarioAt]?.toLowerCase() ?? (fn === "SUMMARY" && written === "" ? "ssp245" : undefined));
+      : (arg.scenario?.toLowerCase() ?? (written === "" ? defaultText(spec, "scenario") || undefined : undefined));
   return {
     fn,
     hazard,
     scenario,
-    portfolio: fn === "SEARCH" ? undefined : args[0],
-    metric: fn === "METRIC" ? args[4]?.toLowerCase() : undefined,
+    portfolio: arg.portfolio,
+    metric: arg.metric?.toLowerCase(),
   };
 }
 

@@ -8,7 +8,7 @@ import { parseGeoJsonFile } from "../../ui/geojson-file";
 import { natureRows, provenanceOf } from "../pasted";
 import { rethrowIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "../../ui/pane-types";
 
-/** The sub-project type the service uses on create (contract). */
+/** The sub-project type the service uses on create (docs/service.md#nature-sub-projects). */
 export const SUBPROJECT_TYPE = "NCS";
 
 /** Lists the nature superprojects the key may use. */

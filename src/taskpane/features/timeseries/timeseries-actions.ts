@@ -61,7 +61,7 @@ export function timeseriesQuery(filters: TimeseriesFilters): Omit<ItemsQuery, "p
   };
 }
 
-/** Scenarios and measures the service offers (contract; field notes). */
+/** Scenarios and measures the service offers (docs/service.md#hazards-and-their-three-spellings). */
 export const SCENARIO_CHOICES = SCENARIOS;
 export const MEASURE_CHOICES = ["lb", "mid", "ub"] as const;
 

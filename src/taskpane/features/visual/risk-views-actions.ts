@@ -26,7 +26,7 @@ import {
   type PastedSheet,
 } from "../../ui/pane-types";
 
-/** Summary windows the service offers, in years (field notes). */
+/** Summary windows the service offers, in years (docs/service.md#hazards-and-their-three-spellings). */
 export const WINDOW_CHOICES = ["5", "15", "30"] as const;
 
 /** One asset on the map, with its summary per hazard for the chosen scenario and window. */

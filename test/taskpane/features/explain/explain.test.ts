@@ -1,7 +1,7 @@
 /**
  * "Explain": a RISK cell evaluated by the harness's formula engine over the fake
  * workbook, and a score in a pasted summary sheet, explained against the emulator over HTTP. The
- * expected texts come from the field notes' table and the emulator's own answers.
+ * expected texts come from docs/service.md#what-the-numbers-mean and the emulator's own answers.
  */
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
 import path from "node:path";

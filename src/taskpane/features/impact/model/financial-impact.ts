@@ -21,7 +21,7 @@ import type { CellValue, ExtendedSummaryItem } from "../../../../shaping/types";
 
 /** The periods of the extended summary's metrics, in time order. */
 export const IMPACT_PERIODS = ["baseline", "2030", "2050", "2080"] as const;
-/** Metric suffixes: central value, 16th percentile, 84th percentile (field notes). */
+/** Metric suffixes: central value, 16th percentile, 84th percentile (docs/service.md#what-the-numbers-mean). */
 const BOUNDS = [
   { suffix: "", name: "" },
   { suffix: "_lbd", name: "_lower" },

@@ -1,6 +1,6 @@
 /**
- * The asset import CSV: `entity_id,entity_name,lat,lng,label:<key>,...` (field notes), written
- * with papaparse so commas, quotes and newlines are quoted properly. Values stay as the user
+ * The asset import CSV: `entity_id,entity_name,lat,lng,label:<key>,...` (docs/service.md#portfolios-and-assets),
+ * written with papaparse so commas, quotes and newlines are quoted properly. Values stay as the user
  * typed them: a name like "=HYPERLINK(...)" is data for the service, not a formula.
  */
 import Papa from "papaparse";

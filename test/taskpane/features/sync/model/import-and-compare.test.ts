@@ -16,7 +16,7 @@ const rows = validateAssetRange({
 });
 
 describe("buildImportCsv", () => {
-  it("writes the field notes' header and quotes what needs quoting, keeping values as typed", () => {
+  it("writes the service's import header and quotes what needs quoting, keeping values as typed", () => {
     expect(rows.problems).toEqual([]);
     const csv = buildImportCsv(rows.assets, rows.labelKeys);
     expect(csv.split("\r\n")[0]).toBe("entity_id,entity_name,lat,lng,label:country,label:note");
