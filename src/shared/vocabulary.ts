@@ -271,3 +271,10 @@ export function closestAssetType(text: string): string | undefined {
   }
   return best.type;
 }
+
+/**
+ * The hazards with structural damage, as the extended summary spells them (field notes, "What the
+ * numbers mean": flood, inland and coastal, cyclone and wildfire; heatwave has business
+ * interruption only). Their central losses add up across hazards, as the service's dashboards add them.
+ */
+export const STRUCTURAL_DAMAGE_HAZARDS: readonly string[] = ["flood", "cyclone", "wildfire"];
