@@ -11,6 +11,7 @@ import {
   addAssetTypeDropdown,
   applyCellChanges,
 } from "../../src/excel/asset-cells";
+import { readValueCurrency, rememberValueCurrency } from "../../src/excel/value-currencies";
 import { ASSET_TYPES } from "../../src/shared/vocabulary";
 import { createFakeExcel } from "../../testing/fake-excel";
 
@@ -155,5 +156,28 @@ describe("the fake's data validation follows Excel", () => {
       return [whole.type, kept.type, kept.rule];
     });
     expect(types).toEqual(["MixedCriteria", "List", { list: { source: "a,b", inCellDropDown: true } }]);
+  });
+});
+
+describe("the currency of a value column", () => {
+  test("is remembered per portfolio and value source in a very hidden sheet, and restated replaces it", async () => {
+    const fake = sites();
+    const read = (portfolio: string, source: string) =>
+      fake.run((context) => readValueCurrency(context, portfolio, source));
+    expect(await read("Demo", "label:value")).toBeUndefined();
+    await fake.run((context) =>
+      rememberValueCurrency(context, { portfolio: "Demo", source: "label:value", currency: "EUR" }),
+    );
+    await fake.run((context) =>
+      rememberValueCurrency(context, { portfolio: "demo", source: "Insured", currency: "GBP" }),
+    );
+    expect(await read("demo", "LABEL:VALUE")).toBe("EUR");
+    expect(await read("demo", "insured")).toBe("GBP");
+    expect(await read("other", "insured")).toBeUndefined();
+    await fake.run((context) =>
+      rememberValueCurrency(context, { portfolio: "demo", source: "label:value", currency: "CHF" }),
+    );
+    expect(await read("demo", "label:value")).toBe("CHF");
+    expect(fake.snapshot().sheets.find((s) => s.name === "_ClimateRiskValueCurrencies")?.visibility).toBe("VeryHidden");
   });
 });
