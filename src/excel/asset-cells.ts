@@ -6,7 +6,7 @@
 import { parseA1, qualify, quoteSheetName, rangeA1 } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
 import { ASSET_TYPES } from "../shared/vocabulary";
-import { addStoreSheet, writeTextBlock } from "./storeSheets";
+import { addStoreSheet, writeTextBlock } from "./store-sheets";
 
 /** One cell to change: its sheet-qualified address, what the preview showed it holding, and the number to write. */
 export interface CellChange {

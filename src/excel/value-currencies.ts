@@ -5,8 +5,8 @@
  * hidden sheet (`_ClimateRiskValueCurrencies`), one row per portfolio and value source, kept like
  * the other stores (src/excel/storeSheets.ts).
  */
-import { VALUE_CURRENCY_STORE_SHEET } from "../shaping/provenance";
-import { addStoreSheet, readStoreRows, writeStoreRows } from "./storeSheets";
+import { VALUE_CURRENCY_STORE_SHEET } from "../shaping/paste-provenance";
+import { addStoreSheet, readStoreRows, writeStoreRows } from "./store-sheets";
 
 /** One remembered currency. */
 export interface ValueCurrencyRecord {

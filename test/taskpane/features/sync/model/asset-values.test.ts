@@ -3,15 +3,9 @@
  * coordinates in degrees-minutes-seconds, with hemisphere letters or decimal commas, header
  * synonyms, and label:type against the published list. Read, listed, converted or refused, never guessed.
  */
-import { ASSET_TYPES, closestAssetType, isPublishedAssetType } from "../../src/shared/vocabulary";
-import {
-  mapHeaders,
-  normalizeCurrency,
-  readCoordinate,
-  readMoney,
-  validateAssetRange,
-  type CellValue,
-} from "../../src/shaping";
+import { ASSET_TYPES, closestAssetType, isPublishedAssetType } from "../../../../../src/shared/vocabulary";
+import { mapHeaders, normalizeCurrency, readCoordinate, readMoney, type CellValue } from "../../../../../src/shaping";
+import { validateAssetRange } from "../../../../../src/taskpane/features/sync/model/validate-assets";
 
 describe("prices", () => {
   it.each([

@@ -5,20 +5,20 @@
  * answers (the emulator's extended summary over HTTP): per-asset losses, the all-hazards sums,
  * and each total with its coverage (assets in it, left out by reason, shares of assets and value).
  */
-import { RiskClient } from "../../src/api/client";
-import { startEmulator, type RunningEmulator } from "../../emulator/server";
-import { writeSheetsAtomically } from "../../src/excel/write-sheets";
+import { RiskClient } from "../../../../src/api/client";
+import { startEmulator, type RunningEmulator } from "../../../../emulator/server";
+import { writeSheetsAtomically } from "../../../../src/excel/write-sheets";
 import {
   ALL_DAMAGE_HAZARDS,
   IMPACT_PERIODS,
   buildFinancialImpact,
   type ImpactWorkbook,
-} from "../../src/taskpane/features/impact/model/financial-impact";
-import type { ExtendedSummaryItem } from "../../src/shaping/types";
-import { DEMO_API_KEY, DEMO_PROJECT, SCENARIOS, STRUCTURAL_DAMAGE_HAZARDS } from "../../src/shared/vocabulary";
-import { createFakeExcel } from "../../testing/fake-excel";
-import { importPortfolio } from "../functions/support/emulator";
-import { describeWithLibreOffice, recalculateInLibreOffice, type Recalculated } from "../support/libreoffice";
+} from "../../../../src/taskpane/features/impact/model/financial-impact";
+import type { ExtendedSummaryItem } from "../../../../src/shaping/types";
+import { DEMO_API_KEY, DEMO_PROJECT, SCENARIOS, STRUCTURAL_DAMAGE_HAZARDS } from "../../../../src/shared/vocabulary";
+import { createFakeExcel } from "../../../../testing/fake-excel";
+import { importPortfolio } from "../../../functions/support/emulator";
+import { describeWithLibreOffice, recalculateInLibreOffice, type Recalculated } from "../../../support/libreoffice";
 
 /** Prices as the service writes them, and two it cannot read; the test's own reading of each. */
 const ASSETS = [
