@@ -14,7 +14,7 @@ const describeBrowser = describeWithBrowser(__filename);
 describeBrowser("asset values and coordinates as analysts have them", () => {
   const suite = useBrowserSuite();
 
-  test("Check only previews the conversions and the mapping; Convert writes exactly the previewed cells", async () => {
+  test("Check only previews conversions and mapping; Convert writes exactly those cells; the sync asks about the mapping; the dropdown and the currency are asked for", async () => {
     await suite.freshEmulator();
     const { page } = await suite.openHarness();
     await waitForIdle(page);
@@ -63,5 +63,32 @@ describeBrowser("asset values and coordinates as analysts have them", () => {
       [41.9, 12.5],
       [52.52, 13.405],
     ]);
-  }, 90_000);
+
+    // Sync: the mapping is shown before anything is sent; then the dropdown is offered, not imposed.
+    await page.getByTestId("sync-portfolio").fill("values_b");
+    await page.getByTestId("sync-start").click();
+    await textWhen(page, "sync-mapping-confirm", (t) => t.includes("Nothing is sent until you say so"), 30_000);
+    expect(await page.getByTestId("sync-mapping-confirm-table").innerText()).toMatch(/Type\s+label:type\s+synonym/);
+    await page.getByTestId("sync-mapping-send").click();
+    await textWhen(page, "sync-result", (t) => t.includes("values_b"), 30_000);
+    expect(await page.getByTestId("sync-warnings").innerText()).toMatch(/"Warehouse".*Closest published type/s);
+    await page.getByTestId("sync-dropdown").click();
+    await textWhen(page, "sync-dropdown-done", (t) => t.includes("now offers the published types"));
+    await page.getByTestId("section-sync-header").click();
+
+    // Money at risk from label:value: its currency is asked, then named in the headers.
+    await page.getByTestId("section-impact-header").click();
+    await page.selectOption('[data-testid="impact-portfolio"]', "values_b");
+    await page.selectOption('[data-testid="impact-hazard"]', "all");
+    await page.getByTestId("impact-value").fill("label:value");
+    await page.getByTestId("impact-start").click();
+    await textWhen(page, "impact-error", (t) => t.includes("say which currency"), 30_000);
+    await page.getByTestId("impact-currency").fill("EUR");
+    await page.getByTestId("impact-start").click();
+    expect(await textWhen(page, "impact-result", (t) => t.includes("Wrote"), 30_000)).toMatch(
+      /values from label:value in EUR/,
+    );
+    const header = (await values(page, "'Financial impact values_b'!A1:AZ1"))[0]!;
+    expect(header).toContain("loss_all_hazards_ssp126_baseline (EUR)");
+  }, 120_000);
 });
