@@ -89,7 +89,7 @@ function readDegrees(text: string, axis: CoordinateAxis): CoordinateReading {
     .replace(/º|˚/g, "°")
     .replace(/,/g, ".");
   const letters = normalized.match(/[A-Za-z]/g) ?? [];
-  if (letters.length > 1) return { kind: "unreadable", reason: "not a coordinate" };
+  if (letters.length > 1) return { kind: "unreadable", reason: "write decimal degrees, e.g. 51.5074" };
   let sign: 1 | -1 = 1;
   let hemisphere: string | undefined;
   let body = normalized;
@@ -117,7 +117,8 @@ function readDegrees(text: string, axis: CoordinateAxis): CoordinateReading {
     return { kind: "unreadable", reason: `both a minus sign and "${hemisphere}": which hemisphere?` };
   }
   const dms = /^(\d+(?:\.\d+)?)\s*°?\s*(?:(\d+(?:\.\d+)?)\s*'\s*(?:(\d+(?:\.\d+)?)\s*"?)?)?$/.exec(body);
-  if (!dms || (!hemisphere && !/[°'"]/.test(body))) return { kind: "unreadable", reason: "not a number" };
+  if (!dms || (!hemisphere && !/[°'"]/.test(body)))
+    return { kind: "unreadable", reason: "write decimal degrees, e.g. 51.5074" };
   const degrees = Number(dms[1]);
   const minutes = dms[2] === undefined ? 0 : Number(dms[2]);
   const seconds = dms[3] === undefined ? 0 : Number(dms[3]);

@@ -1,8 +1,10 @@
 /**
  * Asset lists as analysts have them, in the browser harness (real task pane, the Excel fake,
  * the emulator over HTTP): "Check only" previews every coordinate it can convert (cell, before,
- * after) and the header mapping; the sheet changes only on Convert. The screenshot is the docs'
- * picture of the preview. Skipped when chromium is absent.
+ * after) and the header mapping; the sheet changes only on Convert (the screenshot is the docs'
+ * picture of the preview). The sync then asks about the mapping before sending, the type dropdown
+ * is added only on request, and financial impact from label:value asks for its currency. Skipped
+ * when chromium is absent.
  */
 import { copyFileSync } from "node:fs";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";

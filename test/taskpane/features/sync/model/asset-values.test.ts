@@ -55,7 +55,7 @@ describe("coordinates", () => {
     ["1.234,56", "lat", /decimal mark is unclear/],
     ["48.85, 2.35", "lat", /two numbers/],
     [`48°61'N`, "lat", /below 60/],
-    ["north", "lat", /not a coordinate/],
+    ["north", "lat", /write decimal degrees/],
     ["41.9X", "lat", /not a hemisphere/],
   ] as const)("leaves %p in a %s column a problem: %p", (raw, axis, reason) => {
     const reading = readCoordinate(raw, axis);
