@@ -36,6 +36,9 @@ const RECORDED_BEHIND_A_GUARD = new Set([
   "ConditionalRangeFormat",
   "ConditionalRangeFill",
   "ConditionalRangeFont",
+  // The rule objects set through Range.dataValidation (ExcelApi 1.8), which is guarded.
+  "DataValidationRule",
+  "ListDataValidation",
 ]);
 
 let uses: ApiUse[];

@@ -18,6 +18,12 @@ export interface ColumnMapping {
   /** The header text as it appears in the sheet. */
   header: string;
   target: ColumnTarget;
+  /**
+   * How the header was read: `exact` (the service's own name, e.g. `lat`, `label:type`), `synonym`
+   * (a common spelling of a field or of a label the service reads: "Site" → entity_name, "Asset
+   * type" → label:type), or `new label` (any other header, kept as a label of its own).
+   */
+  via?: "exact" | "synonym" | "new label";
 }
 
 const ALIASES: Record<string, AssetField> = {};
@@ -28,11 +34,38 @@ alias("entity_id", ["entity_id", "entity id", "id", "asset id", "asset_id", "sit
 alias("entity_name", ["entity_name", "entity name", "name", "asset name", "asset_name", "site name", "site_name"]);
 alias("lat", ["lat", "latitude", "y"]);
 alias("lng", ["lng", "lon", "long", "longitude", "x"]);
+alias("entity_name", ["site", "asset", "facility", "property", "property name", "facility name", "building name"]);
+
+/**
+ * Headers that mean a label the service reads (published guide): `label:address` (shown as the
+ * asset's address), `label:type` (picks the damage functions), `label:price` (the value in USD,
+ * so only a header that says USD maps to it), and `label:value`, an asset value whose currency the
+ * analyst states when it is used.
+ */
+const LABEL_ALIASES: Record<string, string> = {};
+function labelAlias(key: string, names: string[]): void {
+  for (const n of names) LABEL_ALIASES[compact(n)] = key;
+}
+labelAlias("address", ["address", "street address", "site address", "full address", "postal address"]);
+labelAlias("type", ["type", "asset type", "building type", "property type", "occupancy", "occupancy type"]);
+labelAlias("price", [
+  "price",
+  "price (usd)",
+  "price usd",
+  "value (usd)",
+  "value usd",
+  "usd value",
+  "asset value (usd)",
+]);
+labelAlias("value", ["value", "asset value", "insured value", "total insured value", "tiv", "replacement value"]);
 
 /** Lowercase with spaces, underscores, hyphens and dots removed: "Asset-ID" → "assetid". */
 function compact(text: string): string {
   return text.toLowerCase().replace(/[\s_\-.]+/g, "");
 }
+
+/** The service's own column names, read as `exact`. */
+const EXACT = new Set(["entity_id", "entity_name", "lat", "lng"]);
 
 /**
  * A label key from free text: lowercase letters and digits (any script) joined by "_".
@@ -48,20 +81,26 @@ export function normalizeLabelKey(text: string): string {
 
 /** Where a header text goes; `index` names blank headers ("column_c"). */
 export function mapHeader(header: string): ColumnTarget {
+  return readHeader(header).target;
+}
+
+function readHeader(header: string): { target: ColumnTarget; via?: ColumnMapping["via"] } {
   const text = header.trim();
-  if (text === "") return { kind: "ignored" };
+  if (text === "") return { target: { kind: "ignored" } };
   const explicit = /^label\s*:(.*)$/i.exec(text);
-  if (explicit) return { kind: "label", key: explicit[1].trim() };
+  if (explicit) return { target: { kind: "label", key: explicit[1].trim() }, via: "exact" };
   const field = ALIASES[compact(text)];
-  if (field) return { kind: "field", field };
-  return { kind: "label", key: normalizeLabelKey(text) };
+  if (field) return { target: { kind: "field", field }, via: EXACT.has(text) ? "exact" : "synonym" };
+  const label = LABEL_ALIASES[compact(text)];
+  if (label) return { target: { kind: "label", key: label }, via: "synonym" };
+  return { target: { kind: "label", key: normalizeLabelKey(text) }, via: "new label" };
 }
 
 /** Map every cell of a header row. Numbers and booleans are treated as their text. */
 export function mapHeaders(headerRow: readonly CellValue[]): ColumnMapping[] {
   return headerRow.map((cell, index) => {
     const header = typeof cell === "string" ? cell : String(cell);
-    return { index, header, target: mapHeader(header) };
+    return { index, header, ...readHeader(header) };
   });
 }
 

@@ -60,6 +60,11 @@ export const PROVENANCE_STORE_SHEET = "_ClimateRiskProvenance";
 export const FORMULA_STORE_SHEET = "_ClimateRiskFormulas";
 /** Name of the very hidden sheet that keeps where portfolios' assets are (see src/excel/asset-sources.ts). */
 export const ASSET_SOURCES_STORE_SHEET = "_ClimateRiskAssetSources";
+/**
+ * Name of the very hidden sheet that keeps the currency the analyst stated for a portfolio's value
+ * column (src/excel/value-currencies.ts).
+ */
+export const VALUE_CURRENCY_STORE_SHEET = "_ClimateRiskValueCurrencies";
 /** Name of the visible sheet listing every pasted sheet for a reader. */
 export const SOURCES_SHEET = "Climate Risk sources";
 

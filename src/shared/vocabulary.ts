@@ -1,5 +1,5 @@
 /**
- * The domain vocabulary of the add-in, in one place: the climate scenarios and the demo
+ * The domain vocabulary of the add-in, in one place: the climate scenarios, the published asset types and the demo
  * connection. Pure data and lookups with no imports, so every layer of src (api, shaping, functions, excel,
  * taskpane) and the harness, bench and tests can use it without crossing a layer boundary.
  *
@@ -158,3 +158,123 @@ export function lookupHazard(text: string): HazardNames | undefined {
 
 /** The hazards as the portfolio endpoints spell them, in alphabetical order: the column order of summary sheets. */
 export const PORTFOLIO_HAZARDS_ALPHABETICAL: readonly string[] = HAZARDS.map((hazard) => hazard.portfolio).sort();
+
+/*
+ * The service's published list of asset types: `label:type` picks the damage functions behind
+ * `structural_damage_*` and `business_interruption_*`, and only a label that matches one of these
+ * exactly (case, spaces and punctuation included) does; any other text silently gets a default
+ * curve. The sync's checks, the type dropdown the pane offers and the tests read this one list.
+ */
+
+/** The published types by category, in the published order. `Manuf.  Housing` has two spaces, as published. */
+export const ASSET_TYPE_CATEGORIES: ReadonlyArray<{ category: string; types: readonly string[] }> = [
+  { category: "Agriculture", types: ["Agriculture"] },
+  {
+    category: "Commercial",
+    types: [
+      "Retail Trade",
+      "Parking",
+      "Wholesale Trade",
+      "Personal and Repair Services",
+      "Professional/Technical Services",
+      "Banks",
+      "Hospital",
+      "Medical Office/Clinic",
+      "Entertainment & Recreation",
+      "Theaters",
+      "Commercial",
+    ],
+  },
+  { category: "Education", types: ["Grade Schools", "Colleges/Universities", "Education"] },
+  { category: "Government", types: ["General Services", "Emergency Response", "Government"] },
+  {
+    category: "Industrial",
+    types: [
+      "Heavy",
+      "Light",
+      "Food/Drugs/Chemicals",
+      "Metals/Minerals Processing",
+      "High Technology",
+      "Construction",
+      "Industrial",
+    ],
+  },
+  { category: "Religion", types: ["Churches and Other Non-profit Org."] },
+  {
+    category: "Residential",
+    types: [
+      "Single Family Dwelling",
+      "Manuf.  Housing",
+      "Multifamily Dwelling",
+      "Temporary Lodging",
+      "Institutional Dormitory",
+      "Nursing Home",
+      "Residential",
+    ],
+  },
+];
+
+/** The 33 published types, in the published order. */
+export const ASSET_TYPES: readonly string[] = ASSET_TYPE_CATEGORIES.flatMap((c) => c.types);
+
+const PUBLISHED = new Set(ASSET_TYPES);
+
+/** True when the text is a published type exactly as the service matches it. */
+export function isPublishedAssetType(text: string): boolean {
+  return PUBLISHED.has(text);
+}
+
+/** Lower case, letters and digits only, single spaces: "Manuf.  Housing" → "manuf housing". */
+function loose(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The published type closest to a text, as a suggestion (never applied unasked): the same words
+ * in another case or spacing first ("retail trade", "Manuf. Housing"); else a type whose words
+ * contain the text's words or the other way round ("school" → "Grade Schools"), the shortest such;
+ * else the fewest edits ("Hospitl" → "Hospital"). Undefined for a blank text.
+ */
+export function closestAssetType(text: string): string | undefined {
+  const wanted = loose(text);
+  if (wanted === "") return undefined;
+  const candidates = ASSET_TYPES.map((type) => ({ type, words: loose(type) }));
+  const same = candidates.find((c) => c.words === wanted);
+  if (same) return same.type;
+  const containing = candidates
+    .filter((c) => ` ${c.words} `.includes(` ${wanted}`) || ` ${wanted} `.includes(` ${c.words} `))
+    .sort((a, b) => a.words.length - b.words.length);
+  if (containing.length > 0) return containing[0]!.type;
+  let best = candidates[0]!;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(wanted, candidate.words);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best.type;
+}
+
+/**
+ * The hazards with structural damage, as the extended summary spells them (field notes, "What the
+ * numbers mean": flood, inland and coastal, cyclone and wildfire; heatwave has business
+ * interruption only). Their central losses add up across hazards, as the service's dashboards add them.
+ */
+export const STRUCTURAL_DAMAGE_HAZARDS: readonly string[] = ["flood", "cyclone", "wildfire"];

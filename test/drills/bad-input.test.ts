@@ -72,7 +72,7 @@ const BAD_SHEETS: ReadonlyArray<[string, unknown[][], string, RegExp]> = [
   ["latitude out of range", [HEADER, ["A", "a", 91, 10]], "C2", /Latitude in C2 is 91: it must be between -90 and 90/],
   ["longitude out of range", [HEADER, ["A", "a", 10, -180.5]], "D2", /Longitude in D2 is -180.5/],
   ["latitude not a number", [HEADER, ["A", "a", "north", 10]], "C2", /Latitude in C2 is "north", not a number/],
-  ["decimal comma", [HEADER, ["A", "a", "51,5", 10]], "C2", /use a dot as the decimal separator/],
+  ["decimal comma", [HEADER, ["A", "a", "51,5", 10]], "C2", /"51,5" \(decimal comma\): convert it to 51.5/],
   ["blank longitude", [HEADER, ["A", "a", 10, ""]], "D2", /Longitude is blank in D2/],
   ["empty row between assets", [HEADER, ["A", "a", 1, 1], ["", "", "", ""], ["B", "b", 2, 2]], "A3", /Row 3 is empty/],
   [

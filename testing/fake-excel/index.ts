@@ -17,6 +17,7 @@ import { FakeConditionalFormat, FakeConditionalFormatCollection, FakeRange, Fake
 import { FakeWorksheet, FakeWorksheetCollection } from "./worksheet";
 import { FakeTable, FakeTableCollection } from "./table";
 import { FakeChart, FakeChartCollection, FakeChartSeries, FakeChartSeriesCollection } from "./chart";
+import { FakeDataValidation } from "./data-validation";
 import { FakeRequirements, RequirementLevel, guardApiSets, installFakeOffice, isSetSupportedAt } from "./requirements";
 
 export { FakeErrorCodes, FakeExcelError } from "./errors";
@@ -35,6 +36,7 @@ export type { FakeRequirements, RequirementLevel } from "./requirements";
 
 // Members above ExcelApi 1.1 refuse to run below their set (requirements.ts), as office.js does.
 guardApiSets(FakeRange.prototype, "Range");
+guardApiSets(FakeDataValidation.prototype, "DataValidation");
 guardApiSets(FakeRangeAreas.prototype, "RangeAreas");
 guardApiSets(FakeConditionalFormat.prototype, "ConditionalFormat");
 guardApiSets(FakeConditionalFormatCollection.prototype, "ConditionalFormatCollection");

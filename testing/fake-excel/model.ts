@@ -5,6 +5,7 @@
  */
 import { isExcelErrorValue } from "../../src/shaping/excel-errors";
 import { FakeErrorCodes, FakeExcelError, invalidArgument } from "./errors";
+import type { DataValidationModel } from "./data-validation";
 import { Rect, MAX_COLUMNS, MAX_ROWS, formatAddress, intersects, intersection } from "./a1";
 
 /** A value a cell can hold, as Excel's `values` reports it ("" is an empty cell). */
@@ -17,6 +18,8 @@ export interface CellModel {
   numberFormat?: string;
   /** `range.hyperlink` as set (Excel.RangeHyperlink, ExcelApi 1.7): a URL or a place in the workbook. */
   hyperlink?: FakeHyperlink;
+  /** `range.dataValidation` as set (Excel.DataValidation, ExcelApi 1.8; data-validation.ts). */
+  validation?: DataValidationModel;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { ConditionalFormatModel, SheetModel, WorkbookModel } from "./model"
 import { recorder } from "./recorder";
 import { checkConditionalFormatSetting, checkConditionalFormatType } from "./rules";
 import { FakeWorksheet } from "./worksheet";
+import { FakeDataValidation } from "./data-validation";
 
 /** What a range proxy points at. */
 export interface RangeTarget {
@@ -269,6 +270,16 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
   get conditionalFormats(): FakeConditionalFormatCollection {
     return new FakeConditionalFormatCollection(this);
   }
+
+  /**
+   * Range.dataValidation (ExcelApi 1.8): the rules of the range's cells (data-validation.ts). One
+   * object per range proxy, as office.js keeps it: what is loaded through it is read through it.
+   */
+  get dataValidation(): FakeDataValidation {
+    this.validation ??= new FakeDataValidation(this.context, `${this.path}.dataValidation`, () => this.resolve());
+    return this.validation;
+  }
+  private validation?: FakeDataValidation;
 }
 
 /** Excel.RangeAreas, as returned by getMergedAreasOrNullObject. */

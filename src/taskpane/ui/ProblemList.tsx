@@ -6,13 +6,22 @@ import type { RangeProblem } from "../../shaping/problems";
  * cell in the sheet. Test ids: `${testId}` on the list, `${testId}-item` on each entry (with
  * `data-address`), `${testId}-link` on each address link.
  */
-export function ProblemList(props: { problems: RangeProblem[]; testId: string; onSelect: (address: string) => void }) {
+export function ProblemList(props: {
+  problems: RangeProblem[];
+  testId: string;
+  onSelect: (address: string) => void;
+  /** Warnings (nothing stopped) instead of problems to fix first. */
+  intent?: "error" | "warning";
+  /** Replaces the default title ("N problems to fix first. Nothing was sent."). */
+  title?: string;
+}) {
   const { problems } = props;
   return (
-    <MessageBar intent="error" layout="multiline" data-testid={props.testId}>
+    <MessageBar intent={props.intent ?? "error"} layout="multiline" data-testid={props.testId}>
       <MessageBarBody>
         <MessageBarTitle>
-          {problems.length} problem{problems.length === 1 ? "" : "s"} to fix first. Nothing was sent.
+          {props.title ??
+            `${problems.length} problem${problems.length === 1 ? "" : "s"} to fix first. Nothing was sent.`}
         </MessageBarTitle>
         <ul style={{ margin: "4px 0 0", paddingLeft: 18, maxHeight: 240, overflowY: "auto" }}>
           {problems.map((problem, i) => (

@@ -1,6 +1,7 @@
 import { Button, Field, Input, Link, MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
 import { useState } from "react";
 import { pasteFinancialImpact, type FinancialImpactResult } from "./impact-actions";
+import { ALL_DAMAGE_HAZARDS, ALL_DAMAGE_HAZARDS_TITLE, CurrencyNeededError } from "./model/financial-impact";
 import { selectProblemCell } from "../sync";
 import { SCENARIO_CHOICES } from "../timeseries";
 import { useServices } from "../../ui/services";
@@ -9,8 +10,19 @@ import { ChoiceField } from "../../ui/ChoiceField";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 
-/** The extended summary's hazard keys (service interface, "Physical summary item (extended)"). */
-const EXTENDED_HAZARDS = ["flood", "cyclone", "water_stress", "heatwave", "sea_level_rise", "wildfire"] as const;
+/**
+ * The extended summary's hazard keys (service interface, "Physical summary item (extended)"), then
+ * the sum of the hazards with structural damage.
+ */
+const EXTENDED_HAZARDS = [
+  "flood",
+  "cyclone",
+  "water_stress",
+  "heatwave",
+  "sea_level_rise",
+  "wildfire",
+  { value: ALL_DAMAGE_HAZARDS, label: ALL_DAMAGE_HAZARDS_TITLE },
+] as const;
 const SHOWN_PROBLEMS = 50;
 
 /**
@@ -24,6 +36,7 @@ export function ImpactPanel() {
   const [scenario, setScenario] = useState("");
   const [valueColumn, setValueColumn] = useState("");
   const [rollup, setRollup] = useState("");
+  const [currency, setCurrency] = useState("");
   const task = useTask<FinancialImpactResult>();
   const value =
     valueColumn.trim() === ""
@@ -32,6 +45,7 @@ export function ImpactPanel() {
         ? { label: valueColumn.trim() }
         : { column: valueColumn.trim() };
   const result = task.state.status === "done" ? task.state.result : undefined;
+  const askCurrency = task.state.status === "failed" && task.state.error instanceof CurrencyNeededError;
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="impact-portfolio" />
@@ -61,6 +75,21 @@ export function ImpactPanel() {
           data-testid="impact-value"
         />
       </Field>
+      <Field
+        label="Currency of the values"
+        validationState={askCurrency ? "warning" : "none"}
+        validationMessage={
+          askCurrency ? "Say the currency of these values (three letters), then write the sheets again." : undefined
+        }
+        hint="label:price is USD (the service's definition). Any other value: its currency, e.g. EUR; remembered for this portfolio."
+      >
+        <Input
+          value={currency}
+          onChange={(_, d) => setCurrency(d.value)}
+          placeholder="USD for label:price"
+          data-testid="impact-currency"
+        />
+      </Field>
       <Field label="Roll up by label" hint="e.g. country or type; empty: the total only.">
         <Input
           value={rollup}
@@ -84,6 +113,7 @@ export function ImpactPanel() {
               hazard,
               scenarios: scenario ? [scenario] : undefined,
               value,
+              currency: currency.trim() || undefined,
               rollupLabel: rollup.trim().replace(/^label:/, "") || undefined,
               signal,
               onProgress,
@@ -97,15 +127,15 @@ export function ImpactPanel() {
         task={task}
         testId="impact"
         success={(r) =>
-          `Wrote ${r.sheets.map((s) => `“${s.sheetName}”`).join(", ")} for ${r.assetCount} assets, values from ${r.valueSource}.`
+          `Wrote ${r.sheets.map((s) => `“${s.sheetName}”`).join(", ")} for ${r.assetCount} assets, values from ${r.valueSource} in ${r.currency}. Totals sum the assets with a value and a damage; beside each, the assets left out and the share covered.`
         }
       />
       {result && result.problems.length > 0 ? (
         <MessageBar intent="warning" layout="multiline" data-testid="impact-problems">
           <MessageBarBody>
             <MessageBarTitle>
-              {result.problems.length} missing value{result.problems.length === 1 ? "" : "s"}: those losses are #N/A,
-              not 0.
+              {result.problems.length} missing or unreadable value{result.problems.length === 1 ? "" : "s"}: those
+              losses are #N/A, not 0, and the totals leave them out.
             </MessageBarTitle>
             <ul style={{ margin: "4px 0 0", paddingLeft: 18, maxHeight: 200, overflowY: "auto" }}>
               {result.problems.slice(0, SHOWN_PROBLEMS).map((problem, i) => (

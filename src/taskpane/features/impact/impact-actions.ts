@@ -2,8 +2,10 @@ import type { RiskClient } from "../../../api/client";
 import { listSheetNames, readAddress } from "../../../excel/read-range";
 import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { cellA1, parseA1, qualify } from "../../../shaping/a1";
+import { readValueCurrency, rememberValueCurrency } from "../../../excel/value-currencies";
 import {
   buildFinancialImpact,
+  defaultValueLabel,
   ImpactInputError,
   type ImpactWorkbook,
   type ValueSource,
@@ -29,8 +31,17 @@ export interface FinancialImpactOptions extends LongRunning {
   client: RiskClient;
   run: ExcelRunner;
   portfolio: string;
-  /** Extended-summary hazard key: flood, cyclone, water_stress, heatwave, sea_level_rise, wildfire. */
+  /**
+   * Extended-summary hazard key: flood, cyclone, water_stress, heatwave, sea_level_rise, wildfire,
+   * or `all` (ALL_DAMAGE_HAZARDS): flood, cyclone and wildfire and the sum of their central losses.
+   */
   hazard: string;
+  /**
+   * The values' currency when they are not label:price (USD by the service's definition). Given,
+   * it is remembered for this portfolio and value source once the sheets are written; omitted,
+   * the remembered one is used, else CurrencyNeededError (model/financial-impact.ts) asks for it.
+   */
+  currency?: string;
   scenarios?: readonly string[];
   /**
    * The asset value: a label key (`price`), or `{column}` a header of the range synced to the
@@ -47,11 +58,13 @@ export interface FinancialImpactResult {
   problems: ImpactWorkbook["problems"];
   assetCount: number;
   valueSource: string;
+  /** The values' currency, as the money headers name it. */
+  currency: string;
 }
 
 /**
  * The "Financial impact" button: reads the extended summary of each scenario, builds the data,
- * per-asset and roll-up sheets (see shaping/financialImpact.ts) and writes them all or none. Bad
+ * per-asset and roll-up sheets (see model/financial-impact.ts) and writes them all or none. Bad
  * input (no value, text in values, duplicate entity_ids) rejects with {@link ImpactInputError}
  * before anything is written.
  */
@@ -83,6 +96,18 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
   else if (options.value && "column" in options.value)
     value = await readValueColumn(run, portfolio, options.value.column, itemsByScenario.get(scenarios[0]!) ?? []);
 
+  // The currency: USD for label:price (the model checks it), else stated now or remembered.
+  const sourceKey =
+    options.value && "column" in options.value
+      ? options.value.column.trim().toLowerCase()
+      : `label:${value?.kind === "label" ? value.key : (defaultValueLabel(itemsByScenario.get(scenarios[0]!) ?? []) ?? "")}`;
+  const stated = options.currency?.trim() ? options.currency.trim() : undefined;
+  const currency =
+    stated ??
+    (sourceKey === "label:price"
+      ? undefined
+      : await run((context) => readValueCurrency(context, portfolio, sourceKey)));
+
   const taken = await run(listSheetNames);
   const name = (desired: string) => {
     const unique = uniqueSheetName(desired, taken);
@@ -99,6 +124,7 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
     hazard: options.hazard,
     itemsByScenario,
     value,
+    currency,
     rollupLabel: options.rollupLabel,
     sheetNames,
   });
@@ -112,11 +138,15 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
         }),
     }),
   ).catch(rethrowIfCancelled(signal));
+  if (stated && sourceKey !== "label:price") {
+    await run((context) => rememberValueCurrency(context, { portfolio, source: sourceKey, currency: built.currency }));
+  }
   return {
     sheets: written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount })),
     problems: built.problems,
     assetCount: built.assetCount,
     valueSource: built.valueSource,
+    currency: built.currency,
   };
 }
 

@@ -13,12 +13,15 @@ import { useCallback, useRef, useState } from "react";
 import type { TableInfo } from "../../../excel/read-range";
 import { portfolioNameProblem, suggestPortfolioName } from "./model/portfolio-name";
 import {
+  checkAssetSource,
   listWorkbookTables,
   selectProblemCell,
   syncRangeToPortfolio,
+  type MappingReview,
   type ReplaceQuestion,
   type SyncResult,
 } from "./sync-actions";
+import { AssetFindings, MappingTable } from "./AssetFindings";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
@@ -41,6 +44,9 @@ export function SyncPanel() {
   const answer = useRef<((replace: boolean) => void) | null>(null);
   const [selectError, setSelectError] = useState<unknown>(undefined);
   const task = useTask<SyncResult & { address: string }>();
+  const check = useTask<Awaited<ReturnType<typeof checkAssetSource>>>();
+  const [mapping, setMapping] = useState<MappingReview | null>(null);
+  const mappingAnswer = useRef<((send: boolean) => void) | null>(null);
 
   const loadTables = useCallback(() => listWorkbookTables(run!), [run]);
   const tables = useLoader<TableInfo[]>(run && sourceKind === "table" ? loadTables : null, [run, sourceKind]);
@@ -57,20 +63,34 @@ export function SyncPanel() {
     setQuestion(null);
   };
 
+  const confirmMapping = (review: MappingReview) =>
+    new Promise<boolean>((resolve) => {
+      mappingAnswer.current = resolve;
+      setMapping(review);
+    });
+  const replyMapping = (send: boolean) => {
+    mappingAnswer.current?.(send);
+    mappingAnswer.current = null;
+    setMapping(null);
+  };
+  const source = () =>
+    sourceKind === "table"
+      ? { kind: "table" as const, name: tableName || tables.data?.[0]?.name || "" }
+      : { kind: "selection" as const };
+
   const sync = (split = false) => {
     if (!client || !run) return;
-    const source =
-      sourceKind === "table"
-        ? { kind: "table" as const, name: tableName || tables.data?.[0]?.name || "" }
-        : { kind: "selection" as const };
+    const from = source();
     setSelectError(undefined);
+    check.reset();
     task.start((signal, onProgress) =>
       syncRangeToPortfolio({
         client,
         run,
-        source,
+        source: from,
         portfolio: portfolio.trim(),
         confirmReplace,
+        confirmMapping,
         forget,
         split,
         signal,
@@ -79,6 +99,7 @@ export function SyncPanel() {
     );
   };
   const result = task.state.status === "done" ? task.state.result : undefined;
+  const checked = check.state.status === "done" ? check.state.result : undefined;
 
   return (
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
@@ -130,14 +151,66 @@ export function SyncPanel() {
           data-testid="sync-portfolio"
         />
       </Field>
-      <Button
-        appearance="primary"
-        onClick={() => sync()}
-        disabled={!client || !run || task.running || portfolio.trim() === "" || nameProblem !== null}
-        data-testid="sync-start"
-      >
-        Sync to portfolio
-      </Button>
+      <div style={{ display: "flex", gap: 8 }}>
+        <Button
+          appearance="primary"
+          onClick={() => sync()}
+          disabled={!client || !run || task.running || portfolio.trim() === "" || nameProblem !== null}
+          data-testid="sync-start"
+        >
+          Sync to portfolio
+        </Button>
+        <Button
+          onClick={() => run && check.start(() => checkAssetSource(run, source()))}
+          disabled={!run || task.running || check.running}
+          data-testid="sync-check"
+        >
+          Check only
+        </Button>
+      </div>
+      {checked && !task.running && task.state.status !== "done" ? (
+        <div data-testid="sync-check-result">
+          <Text size={200}>
+            {checked.address}: {checked.assetCount} asset{checked.assetCount === 1 ? "" : "s"} ready
+            {checked.problems.length > 0 ? `, ${checked.problems.length} problem(s)` : ""}. Nothing was sent.
+          </Text>
+          {checked.problems.length > 0 ? (
+            <ProblemList
+              problems={checked.problems}
+              testId="sync-check-problems"
+              onSelect={(address) => run && void selectProblemCell(run, address).catch(setSelectError)}
+            />
+          ) : null}
+          <AssetFindings findings={checked} showMapping />
+        </div>
+      ) : null}
+      {check.state.status === "failed" ? <ErrorNotice error={check.state.error} testId="sync-check-error" /> : null}
+      {mapping ? (
+        <MessageBar intent="info" layout="multiline" data-testid="sync-mapping-confirm">
+          <MessageBarBody>
+            <div>These headers are read as below. Nothing is sent until you say so.</div>
+            <MappingTable columns={mapping.columns} testId="sync-mapping-confirm-table" />
+            {mapping.warnings.length > 0 ? (
+              <div>
+                {mapping.warnings.length} warning{mapping.warnings.length === 1 ? "" : "s"} (listed after the sync).
+              </div>
+            ) : null}
+            <div style={{ display: "flex", gap: 8, marginTop: 6 }}>
+              <Button
+                appearance="primary"
+                size="small"
+                onClick={() => replyMapping(true)}
+                data-testid="sync-mapping-send"
+              >
+                Send
+              </Button>
+              <Button size="small" onClick={() => replyMapping(false)} data-testid="sync-mapping-stop">
+                Stop
+              </Button>
+            </div>
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
       {question ? (
         <MessageBar intent="warning" layout="multiline" data-testid="sync-confirm">
           <MessageBarBody>
@@ -179,13 +252,18 @@ export function SyncPanel() {
           </MessageBarBody>
         </MessageBar>
       ) : result?.outcome === "invalid" ? (
-        <ProblemList
-          problems={result.problems}
-          testId="sync-problems"
-          onSelect={(address) => {
-            if (run) selectProblemCell(run, address).then(() => setSelectError(undefined), setSelectError);
-          }}
-        />
+        <>
+          <ProblemList
+            problems={result.problems}
+            testId="sync-problems"
+            onSelect={(address) => {
+              if (run) selectProblemCell(run, address).then(() => setSelectError(undefined), setSelectError);
+            }}
+          />
+          <AssetFindings findings={result} />
+        </>
+      ) : result?.outcome === "mapping-declined" ? (
+        <Text data-testid="sync-mapping-declined">Nothing was sent: rename the headers, or sync again and send.</Text>
       ) : (
         <TaskStatus
           task={task}
@@ -218,6 +296,7 @@ export function SyncPanel() {
           }
         />
       )}
+      {result?.outcome === "synced" ? <AssetFindings findings={result} /> : null}
       {selectError ? <ErrorNotice error={selectError} testId="sync-select-error" /> : null}
     </div>
   );

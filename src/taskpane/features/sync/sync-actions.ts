@@ -6,7 +6,15 @@ import { portfolioNameProblem } from "./model/portfolio-name";
 import type { RangeProblem } from "../../../shaping/problems";
 import { portfolioHoldsExactly } from "./model/same-assets";
 import { diffAssets, type SyncDiff } from "./model/sync-diff";
-import { validateAssetRange, type AssetRangeInput, type AssetRow } from "./model/validate-assets";
+import {
+  validateAssetRange,
+  type AssetRangeInput,
+  type AssetRow,
+  type AssetValidation,
+  type CellConversion,
+} from "./model/validate-assets";
+import type { ColumnMapping } from "../../../shaping/headers";
+import { addAssetTypeDropdown, applyCellChanges, type DropdownOutcome } from "../../../excel/asset-cells";
 import { MAX_ASSETS } from "../../../shaping/limits";
 import { numberedPortfolioNames } from "./model/portfolio-name";
 import { listTables, readSelection, readTable, type RangeSnapshot, type TableInfo } from "../../../excel/read-range";
@@ -55,17 +63,67 @@ export interface SyncOptions extends LongRunning {
   /** Give up waiting for risk data after this long (default 15 min). */
   pollTimeoutMs?: number;
   /**
+   * Asked before anything is sent when a header was read as a synonym of a name or a label the
+   * service reads ("Site" → entity_name, "Type" → label:type): resolve false to send nothing.
+   */
+  confirmMapping?: (review: MappingReview) => Promise<boolean>;
+  /**
    * Drops the RISK.* functions' cached results of the portfolio: called once the upload is
    * accepted (nothing answers from the old assets meanwhile) and again when risk data is available.
    */
   forget?: ForgetChange;
 }
 
+/** What the analyst sees before anything is sent: how each header is read, and the warnings. */
+export interface MappingReview {
+  columns: ColumnMapping[];
+  warnings: RangeProblem[];
+}
+
+/** What the validation found besides problems: the pane shows them with the outcome. */
+export interface RangeFindings {
+  /** Coordinates with one reading as decimal degrees: the preview of what converting changes. */
+  conversions: CellConversion[];
+  /** Coordinates with fewer than 2 decimals, unpublished types, prices the service cannot read. */
+  warnings: RangeProblem[];
+  /** How each header is read. */
+  columns: ColumnMapping[];
+  /** The label:type data cells, where the pane offers the dropdown of published types. */
+  typeCells?: string;
+}
+
+/** The findings of a validation, for the pane. */
+function findingsOf(validation: AssetValidation): RangeFindings {
+  return {
+    conversions: validation.conversions,
+    warnings: validation.warnings,
+    columns: validation.columns,
+    typeCells: validation.typeCells,
+  };
+}
+
+/** Headers read as a synonym of something the service reads by name: asked about before sending. */
+export function needsMappingReview(columns: readonly ColumnMapping[]): boolean {
+  return columns.some(
+    (c) =>
+      c.via === "synonym" &&
+      ((c.target.kind === "field" && c.target.field === "entity_name") || c.target.kind === "label"),
+  );
+}
+
 /** How a sync ended (failures are thrown as StepError, cancellations as CancelledError). */
 export type SyncResult =
-  | { outcome: "invalid"; problems: RangeProblem[] }
+  | ({ outcome: "invalid"; problems: RangeProblem[] } & Partial<RangeFindings>)
   | { outcome: "declined"; portfolio: string }
-  | { outcome: "synced"; portfolio: string; assetCount: number; created: boolean; uploaded: boolean }
+  /** The analyst stopped at the mapping: nothing was sent. */
+  | { outcome: "mapping-declined"; portfolio: string }
+  | ({
+      outcome: "synced";
+      portfolio: string;
+      assetCount: number;
+      created: boolean;
+      uploaded: boolean;
+    } & Partial<RangeFindings>)
   /**
    * Over the 5,000-asset cap: nothing was sent; `parts` are the numbered portfolios a split would
    * make (or `problem` why it cannot).
@@ -98,8 +156,48 @@ export async function syncAssets(input: AssetRangeInput, options: SyncOptions): 
   const nameProblem = portfolioNameProblem(portfolio);
   if (nameProblem) throw new Error(`Portfolio name: ${nameProblem}`);
   const validation = validateAssetRange(input);
-  if (validation.problems.length > 0) return { outcome: "invalid", problems: validation.problems };
-  return syncValidRows(validation.assets, validation.labelKeys, options);
+  const findings = findingsOf(validation);
+  if (validation.problems.length > 0) return { outcome: "invalid", problems: validation.problems, ...findings };
+  if (options.confirmMapping && needsMappingReview(validation.columns)) {
+    const send = await options.confirmMapping({ columns: validation.columns, warnings: validation.warnings });
+    if (!send) return { outcome: "mapping-declined", portfolio };
+  }
+  const result = await syncValidRows(validation.assets, validation.labelKeys, options);
+  return result.outcome === "synced" ? { ...result, ...findings } : result;
+}
+
+/** Reads the source and validates it without sending anything: the "Check" button. */
+export async function checkAssetSource(
+  run: ExcelRunner,
+  source: AssetSource,
+): Promise<RangeFindings & { address: string; problems: RangeProblem[]; assetCount: number }> {
+  const snapshot = await readAssetSource(run, source);
+  const validation = validateAssetRange({
+    values: snapshot.values,
+    address: snapshot.address,
+    mergedAreas: snapshot.mergedAreas,
+    totalRows: snapshot.totalRows,
+  });
+  return {
+    address: snapshot.address,
+    problems: validation.problems,
+    assetCount: validation.assets.length,
+    ...findingsOf(validation),
+  };
+}
+
+/**
+ * Writes the previewed conversions into the analyst's cells (only when they accept them; cells
+ * edited since the preview stop it, nothing written). Returns how many cells were converted.
+ */
+export async function convertCoordinates(run: ExcelRunner, conversions: readonly CellConversion[]): Promise<number> {
+  await run((context) => applyCellChanges(context, conversions));
+  return conversions.length;
+}
+
+/** Adds the dropdown of published types to the type cells, when the analyst asks for it. */
+export function offerTypeDropdown(run: ExcelRunner, typeCells: string): Promise<DropdownOutcome> {
+  return run((context) => addAssetTypeDropdown(context, typeCells));
 }
 
 /** {@link syncAssets} after validation: rows already checked, at most 5,000. */
@@ -291,10 +389,15 @@ function countAssetRows(values: RangeSnapshot["values"], totalRows: number): num
  */
 async function syncSplit(input: AssetRangeInput, options: SyncOptions & { run: ExcelRunner }): Promise<SyncResult> {
   const validation = validateAssetRange({ ...input, maxAssets: MAX_SPLIT_PARTS * MAX_ASSETS });
-  if (validation.problems.length > 0) return { outcome: "invalid", problems: validation.problems };
+  if (validation.problems.length > 0)
+    return { outcome: "invalid", problems: validation.problems, ...findingsOf(validation) };
   const rows = validation.assets;
   const named = numberedPortfolioNames(options.portfolio, Math.ceil(rows.length / MAX_ASSETS));
   if ("problem" in named) throw new Error(`Portfolio name: ${named.problem}`);
+  if (options.confirmMapping && needsMappingReview(validation.columns)) {
+    const send = await options.confirmMapping({ columns: validation.columns, warnings: validation.warnings });
+    if (!send) return { outcome: "mapping-declined", portfolio: options.portfolio };
+  }
   const parts: Array<Extract<SyncResult, { outcome: "synced" | "declined" }>> = [];
   for (const [k, name] of named.names.entries()) {
     const chunk = rows.slice(k * MAX_ASSETS, (k + 1) * MAX_ASSETS);

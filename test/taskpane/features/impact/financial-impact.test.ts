@@ -7,7 +7,7 @@
 import type { RiskClient } from "../../../../src/api/client";
 import type { RunningEmulator } from "../../../../emulator/server";
 import { columnLetters as col, parseA1 } from "../../../../src/shaping/a1";
-import { ImpactInputError } from "../../../../src/taskpane/features/impact/model/financial-impact";
+import { CurrencyNeededError } from "../../../../src/taskpane/features/impact/model/financial-impact";
 import { rememberAssetSource } from "../../../../src/taskpane/ui/asset-source-actions";
 import { pasteFinancialImpact } from "../../../../src/taskpane/features/impact/impact-actions";
 import type { FakeExcel } from "../../../../testing/fake-excel";
@@ -75,12 +75,12 @@ test("per-asset losses are value × structural damage formulas for each scenario
     "entity_id",
     "entity_name",
     "label:country",
-    "value",
-    "loss_ssp245_baseline",
-    "loss_ssp245_baseline_lower",
-    "loss_ssp245_baseline_upper",
+    "value (USD)",
+    "loss_ssp245_baseline (USD)",
+    "loss_ssp245_baseline_lower (USD)",
+    "loss_ssp245_baseline_upper (USD)",
   ]);
-  expect(header).toContain("ssp585_business_interruption_2080_ubd");
+  expect(header).toContain("ssp585_business_interruption_2080_ubd (days)");
 
   const extended = new Map<string, Awaited<ReturnType<typeof read>>>();
   async function read(scenario: string) {
@@ -103,23 +103,23 @@ test("per-asset losses are value × structural damage formulas for each scenario
     expect(fake.read(impact.sheetName, cellOf(row, "entity_id"), "formulas")[0]![0]).toBe(
       `='Impact data impact-test'!$B${row}&""`,
     );
-    const central = evaluate(fake, impact.sheetName, cellOf(row, `loss_${scenario}_${period}`));
+    const central = evaluate(fake, impact.sheetName, cellOf(row, `loss_${scenario}_${period} (USD)`));
     expect(central).toBeCloseTo(price * damage(scenario, entity, `structural_damage_${period}`), 6);
-    expect(evaluate(fake, impact.sheetName, cellOf(row, `loss_${scenario}_${period}_lower`))).toBeCloseTo(
+    expect(evaluate(fake, impact.sheetName, cellOf(row, `loss_${scenario}_${period}_lower (USD)`))).toBeCloseTo(
       price * damage(scenario, entity, `structural_damage_${period}_lbd`),
       6,
     );
-    expect(evaluate(fake, impact.sheetName, cellOf(row, `loss_${scenario}_${period}_upper`))).toBeCloseTo(
+    expect(evaluate(fake, impact.sheetName, cellOf(row, `loss_${scenario}_${period}_upper (USD)`))).toBeCloseTo(
       price * damage(scenario, entity, `structural_damage_${period}_ubd`),
       6,
     );
     // Business interruption as given, not multiplied.
-    expect(evaluate(fake, impact.sheetName, cellOf(row, `${scenario}_business_interruption_${period}`))).toBe(
+    expect(evaluate(fake, impact.sheetName, cellOf(row, `${scenario}_business_interruption_${period} (days)`))).toBe(
       damage(scenario, entity, `business_interruption_${period}`),
     );
   }
   // B1 has no price: its losses are #N/A, and the problem names the data cell.
-  expect(evaluate(fake, impact.sheetName, cellOf(4, "loss_ssp585_2050"))).toBe("#N/A");
+  expect(evaluate(fake, impact.sheetName, cellOf(4, "loss_ssp585_2050 (USD)"))).toBe("#N/A");
   expect(fake.read("Impact data impact-test", "E4")[0]![0]).toBe("");
   expect(result.problems).toEqual([
     expect.objectContaining({
@@ -128,24 +128,47 @@ test("per-asset losses are value × structural damage formulas for each scenario
     }),
   ]);
 
-  // Roll-up by country: the total and each country, SUMIFS over the per-asset sheet.
-  const rollup = fake.read("Impact by country", "A1:C4", "formulas");
-  expect(rollup.map((r) => r[0])).toEqual(["label:country", "All assets", "DE", "FR"]);
-  expect(rollup[1]![2]).toBe("=SUM('Financial impact impact-test'!$E$2:$E$5)");
-  expect(rollup[3]![1]).toBe("=COUNTIFS('Financial impact impact-test'!$D$2:$D$5,$A4)");
-  expect(rollup[3]![2]).toBe(
-    "=SUMIFS('Financial impact impact-test'!$E$2:$E$5,'Financial impact impact-test'!$D$2:$D$5,$A4)",
-  );
-  const lossCol = col(header.indexOf("loss_ssp585_2050"));
-  const rollupHeader = fake.read("Impact by country", "A1:Z1")[0]!;
-  expect(fake.read("Impact by country", `${col(rollupHeader.indexOf("loss_ssp585_2050"))}4`, "formulas")[0]![0]).toBe(
-    `=SUMIFS('Financial impact impact-test'!$${lossCol}$2:$${lossCol}$5,'Financial impact impact-test'!$D$2:$D$5,$A4)`,
-  );
+  // Roll-up by country: one row per group and measure, each total summing the assets whose loss is a
+  // number (LibreOffice checks the numbers: impact-libreoffice.test.ts), beside what it covers.
+  const rollupHeader = fake.read("Impact by country", "A1:L1")[0]!;
+  expect(rollupHeader).toEqual([
+    "label:country",
+    "measure",
+    "hazard",
+    "scenario",
+    "period",
+    "bound",
+    "total (USD)",
+    "assets in the total",
+    "left out: no value",
+    "left out: no damage",
+    "share of assets",
+    "share of value",
+  ]);
+  const rollup = fake.read("Impact by country", "A2:L200", "formulas").filter((r) => r[0] !== "");
+  const measures = 1 + 2 * 4 * 3; // value, then 2 scenarios × 4 periods × 3 bounds
+  expect(rollup.map((r) => r[0])).toEqual([
+    ...Array(measures).fill("All assets"),
+    ...Array(measures).fill("DE"),
+    ...Array(measures).fill("FR"),
+  ]);
+  const lossCol = col(header.indexOf("loss_ssp585_2050 (USD)"));
+  const losses = `'Financial impact impact-test'!$${lossCol}$2:$${lossCol}$5`;
+  const labels = "'Financial impact impact-test'!$D$2:$D$5";
+  const de = rollup.findIndex((r) => r[0] === "DE" && r[1] === "loss_ssp585_2050 (USD)");
+  expect(rollup[de]!.slice(2, 8)).toEqual([
+    "flood",
+    "ssp585",
+    "2050",
+    "central",
+    `=SUMIFS(${losses},${labels},$A${de + 2},${losses},"<>#N/A")`,
+    `=COUNTIFS(${labels},$A${de + 2},${losses},"<>#N/A")`,
+  ]);
   // Money columns are formatted as amounts.
-  expect(fake.read(impact.sheetName, cellOf(2, "loss_ssp585_2050"), "numberFormat")[0]![0]).toBe("#,##0");
+  expect(fake.read(impact.sheetName, cellOf(2, "loss_ssp585_2050 (USD)"), "numberFormat")[0]![0]).toBe("#,##0");
 });
 
-test("a value column the user picks in the synced range is matched by entity_id; text in it is refused with its cell, nothing written", async () => {
+test("a value column the user picks in the synced range needs its currency, asked once; matched by entity_id; text in it is listed with its cell", async () => {
   const { fake, run } = newWorkbook({ firstSheetName: "Sites" });
   await run(async (context) => {
     context.workbook.worksheets.getItem("Sites").getRange("A1:C5").values = [
@@ -158,15 +181,21 @@ test("a value column the user picks in the synced range is matched by entity_id;
     await context.sync();
   });
   await rememberAssetSource(run, "impact-test", "Sites!A1:C5", "synced");
-  const result = await pasteFinancialImpact({
+  const options = {
     client,
     run,
     portfolio: "impact-test",
     hazard: "flood",
     scenarios: ["ssp585"],
     value: { column: "Insured" },
-  });
+  };
+  const unasked = fake.sheetNames();
+  await expect(pasteFinancialImpact(options)).rejects.toThrow(CurrencyNeededError);
+  expect(fake.sheetNames()).toEqual(unasked);
+  const result = await pasteFinancialImpact({ ...options, currency: "eur" });
   expect(result.valueSource).toBe("Insured of Sites!A1:C5");
+  expect(result.currency).toBe("EUR");
+  expect(fake.read("Impact data impact-test", "E1")).toEqual([["value (EUR)"]]);
   expect(result.problems).toEqual([]);
   // Data rows are in portfolio_index order P1, P2, B1, H1: values come by entity_id, not by row.
   expect(fake.read("Impact data impact-test", "B2:E5").map((r) => [r[0], r[3]])).toEqual([
@@ -181,20 +210,21 @@ test("a value column the user picks in the synced range is matched by entity_id;
     context.workbook.worksheets.getItem("Sites").getRange("C3").values = [["seven"]];
     await context.sync();
   });
-  const failing = pasteFinancialImpact({
-    client,
-    run,
-    portfolio: "impact-test",
-    hazard: "flood",
-    scenarios: ["ssp585"],
-    value: { column: "insured" },
-  });
-  await expect(failing).rejects.toThrow(ImpactInputError);
-  await expect(failing).rejects.toThrow(/must be numbers: 1 is text: Sites!C3 holds "seven"/);
-  expect(fake.sheetNames()).toEqual(before);
+  // The currency stated once is remembered with the workbook: not asked again.
+  const again = await pasteFinancialImpact({ ...options, value: { column: "insured" } });
+  expect(again.currency).toBe("EUR");
+  expect(again.problems).toEqual([
+    expect.objectContaining({
+      address: "Sites!C3",
+      message: expect.stringMatching(
+        /Sites!C3 is "seven", not an amount .*P1's losses are #N\/A and the totals leave it out/,
+      ),
+    }),
+  ]);
+  expect(fake.sheetNames().length).toBe(before.length + 3);
 });
 
-test("no value column, or an entity_id on two assets: a clear message and nothing written", async () => {
+test("no value column, an entity_id on two assets, or a value without its currency: a clear message and nothing written", async () => {
   const { fake, run } = newWorkbook();
   const before = fake.sheetNames();
   await expect(
@@ -207,6 +237,6 @@ test("no value column, or an entity_id on two assets: a clear message and nothin
   await importPortfolio(client, "impact-text", "entity_id,lat,lng,label:value\nX1,10,10,5\nX2,12,12,about 7");
   await expect(
     pasteFinancialImpact({ client, run, portfolio: "impact-text", hazard: "flood", scenarios: ["ssp585"] }),
-  ).rejects.toThrow(/label:value of X2 holds "about 7"/);
+  ).rejects.toThrow(/label:value holds asset values in a currency the service does not define/);
   expect(fake.sheetNames()).toEqual(before);
 });

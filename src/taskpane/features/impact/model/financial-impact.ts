@@ -7,15 +7,26 @@
  *   interruption per scenario and period, with `_lbd`/`_ubd`), one row per asset, and its value;
  * - "Financial impact": per asset, `=IF(COUNT(value, damage)=2, value*damage, NA())` for each
  *   scenario, period and bound, and business interruption as given (a reference);
- * - "Impact by <label>": all assets and each value of a label the user picks, summed with SUM /
- *   SUMIFS over the per-asset sheet.
+ * - "Impact by <label>": all assets and each value of a label the user picks, one row per total
+ *   (group × measure), each total beside what it covers: the assets it sums, those it leaves out
+ *   by reason (no value, no damage) and the share of the assets and of their value it covers.
  *
- * A missing value or damage is an empty data cell and `#N/A` in the loss, never 0 (a total over
- * it is #N/A too, so no total quietly leaves an asset out); each is listed as a problem with its
- * cell address. Text in a value, no value at all, or an entity_id on two assets is an
- * {@link ImpactInputError}: nothing is written.
+ * One hazard, or "all hazards with structural damage" (flood, cyclone and wildfire): then each
+ * hazard's losses, with their bounds, and per asset and in the totals their sum, central losses
+ * only: the `_lbd`/`_ubd` bounds are 16th and 84th percentiles, which do not add. Business
+ * interruption stays per hazard, in days.
+ *
+ * Values are read as the service writes `label:price` (`12345.00`, `12,345.00`, `$12,345.00`,
+ * money.ts) and carry a currency: USD for `label:price`, else the one the analyst states; it is
+ * named in every money header. A missing or unreadable value, or a missing damage, is an empty
+ * data cell and `#N/A` in the per-asset loss, never 0; each is listed as a problem with its cell
+ * address or asset. Totals sum the assets that have both. No value column at all, a value other
+ * than label:price without a currency, or an entity_id on two assets is an {@link ImpactInputError}:
+ * nothing is written.
  */
+import { STRUCTURAL_DAMAGE_HAZARDS } from "../../../../shared/vocabulary";
 import { cellA1, columnLetters, qualify } from "../../../../shaping/a1";
+import { MONEY_FORMS, PRICE_CURRENCY, PRICE_LABEL, normalizeCurrency, readMoney } from "../../../../shaping/money";
 import type { RangeProblem } from "../../../../shaping/problems";
 import type { CellValue, ExtendedSummaryItem } from "../../../../shaping/types";
 
@@ -23,10 +34,16 @@ import type { CellValue, ExtendedSummaryItem } from "../../../../shaping/types";
 export const IMPACT_PERIODS = ["baseline", "2030", "2050", "2080"] as const;
 /** Metric suffixes: central value, 16th percentile, 84th percentile (docs/service.md#what-the-numbers-mean). */
 const BOUNDS = [
-  { suffix: "", name: "" },
-  { suffix: "_lbd", name: "_lower" },
-  { suffix: "_ubd", name: "_upper" },
+  { suffix: "", name: "", label: "central" },
+  { suffix: "_lbd", name: "_lower", label: "16th percentile" },
+  { suffix: "_ubd", name: "_upper", label: "84th percentile" },
 ] as const;
+
+/** The `hazard` of a request that sums the hazards with structural damage. */
+export const ALL_DAMAGE_HAZARDS = "all";
+
+/** How the pane and the roll-up name {@link ALL_DAMAGE_HAZARDS}. */
+export const ALL_DAMAGE_HAZARDS_TITLE = "All hazards with structural damage";
 
 /** Label keys read as an asset's value when the user picks none, in this order. */
 export const VALUE_LABELS = ["price", "value"] as const;
@@ -36,6 +53,19 @@ export class ImpactInputError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ImpactInputError";
+  }
+}
+
+/** The value source is not label:price and no currency was given: the pane asks the analyst for it. */
+export class CurrencyNeededError extends ImpactInputError {
+  constructor(
+    /** The value source, e.g. `label:value` or `Insured of 'Sites'!A1:D9`. */
+    readonly valueSource: string,
+  ) {
+    super(
+      `${valueSource} holds asset values in a currency the service does not define (only label:price is USD): say which currency, e.g. EUR.`,
+    );
+    this.name = "CurrencyNeededError";
   }
 }
 
@@ -53,8 +83,13 @@ export type ValueSource =
 /** What to build. */
 export interface ImpactRequest {
   portfolio: string;
-  /** Extended-summary hazard key, e.g. `flood`. */
+  /** Extended-summary hazard key, e.g. `flood`, or {@link ALL_DAMAGE_HAZARDS}. */
   hazard: string;
+  /**
+   * Currency of the values (three letters): USD for label:price, which is the service's own
+   * definition; required for any other source ({@link CurrencyNeededError} without it).
+   */
+  currency?: string;
   /** scenario → the extended summary items read for it (each carrying `scenario_analytics[scenario]`). */
   itemsByScenario: ReadonlyMap<string, readonly ExtendedSummaryItem[]>;
   /** Default: the first of `label:price`, `label:value` the assets carry. */
@@ -79,10 +114,12 @@ export interface ImpactSheet {
 /** The three sheets and what is missing. */
 export interface ImpactWorkbook {
   sheets: [ImpactSheet, ImpactSheet, ImpactSheet];
-  /** Missing values and damages, each with the data cell's address. */
+  /** Missing and unreadable values and missing damages, each with the cell's address. */
   problems: RangeProblem[];
   assetCount: number;
   valueSource: string;
+  /** The values' currency, as named in the headers. */
+  currency: string;
 }
 
 interface AssetRow {
@@ -92,23 +129,36 @@ interface AssetRow {
   label: string;
   value: number | "";
   valueAddress?: string;
+  /** The value's text when it is not an amount (listed, never guessed). */
+  unreadable?: string;
 }
 
 function text(value: unknown): string {
   return value === undefined || value === null ? "" : String(value);
 }
 
-/** A value cell: a number (also from text that reads as one, as labels are text), blank, or text (refused). */
-function readValue(raw: unknown): number | "" | { text: string } {
-  if (typeof raw === "number") return Number.isFinite(raw) ? raw : "";
-  if (raw === null || raw === undefined || (typeof raw === "string" && raw.trim() === "")) return "";
-  const number = Number(String(raw).trim());
-  return Number.isFinite(number) ? number : { text: String(raw) };
-}
-
 /** The default value label: the first of VALUE_LABELS the assets carry. */
 export function defaultValueLabel(items: readonly ExtendedSummaryItem[]): string | undefined {
   return VALUE_LABELS.find((key) => items.some((item) => item.labels && key in item.labels));
+}
+
+/** A data column of the extended summary's metrics. */
+interface MetricColumn {
+  scenario: string;
+  period: string;
+  hazard: string;
+  family: "structural_damage" | "business_interruption";
+  bound: (typeof BOUNDS)[number];
+}
+
+/** A total of the roll-up: a money column of the per-asset sheet and what it is. */
+interface Measure {
+  column: number;
+  measure: string;
+  hazard: string;
+  scenario: string;
+  period: string;
+  bound: string;
 }
 
 /** Builds the three sheets, or throws {@link ImpactInputError} naming what is wrong. */
@@ -117,6 +167,8 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
   const first = request.itemsByScenario.get(scenarios[0] ?? "") ?? [];
   if (scenarios.length === 0 || first.length === 0)
     throw new ImpactInputError(`${request.portfolio} has no extended summary to compute an impact from.`);
+  const allHazards = request.hazard === ALL_DAMAGE_HAZARDS;
+  const hazards = allHazards ? [...STRUCTURAL_DAMAGE_HAZARDS] : [request.hazard];
 
   // Assets from the first scenario's items (every scenario covers the same assets).
   const seen = new Map<string, number>();
@@ -145,42 +197,31 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
   if (valueLabel && !first.some((item) => item.labels && valueLabel in item.labels)) {
     throw new ImpactInputError(`No asset of ${request.portfolio} has a label:${valueLabel}.`);
   }
+  const currency = valueCurrency(valueLabel, valueSource, request.currency);
 
   const sorted = [...first].sort((a, b) => a.portfolio_index - b.portfolio_index);
-  const textValues: string[] = [];
   const assets: AssetRow[] = sorted.map((item) => {
     let raw: unknown;
-    let where: string;
     let valueAddress: string | undefined;
     if (request.value?.kind === "column") {
       const cell = request.value.byIndex.get(item.portfolio_index);
       raw = cell?.value;
       valueAddress = cell?.address;
-      where = cell?.address ?? `index ${item.portfolio_index}`;
     } else {
       raw = item.labels?.[valueLabel!];
-      where = `label:${valueLabel} of ${text(item.entity_id) || `index ${item.portfolio_index}`}`;
     }
-    const value = readValue(raw);
-    if (typeof value === "object") {
-      textValues.push(`${where} holds "${value.text.slice(0, 20)}"`);
-      return { index: item.portfolio_index, entityId: "", name: "", label: "", value: "" };
-    }
+    const reading = readMoney(raw as CellValue | undefined);
     const label = request.rollupLabel ? text(item.labels?.[request.rollupLabel]) : "";
     return {
       index: item.portfolio_index,
       entityId: text(item.entity_id),
       name: text(item.entity_name),
       label: label || "(none)",
-      value,
+      value: reading.kind === "number" ? reading.value : "",
       valueAddress,
+      unreadable: reading.kind === "text" ? reading.text : undefined,
     };
   });
-  if (textValues.length > 0) {
-    throw new ImpactInputError(
-      `Asset values must be numbers: ${textValues.length} ${textValues.length === 1 ? "is" : "are"} text: ${textValues.slice(0, 5).join("; ")}${textValues.length > 5 ? "; …" : ""}.`,
-    );
-  }
 
   const byScenario = new Map(
     scenarios.map((scenario) => [
@@ -188,69 +229,78 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
       new Map(
         (request.itemsByScenario.get(scenario) ?? []).map((item) => [
           item.portfolio_index,
-          item.scenario_analytics?.[scenario]?.[request.hazard],
+          item.scenario_analytics?.[scenario],
         ]),
       ),
     ]),
   );
   const { data: dataName, impact: impactName, rollup: rollupName } = request.sheetNames;
   const labelHeader = request.rollupLabel ? `label:${request.rollupLabel}` : "label";
+  const money = (name: string) => `${name} (${currency})`;
   const problems: RangeProblem[] = [];
   const problem = (sheet: string, row: number, col: number, message: string) => {
     const cell = cellA1(row, col);
     problems.push({ row: row + 1, column: columnLetters(col), address: qualify(sheet, cell), cell, message });
   };
+  const hazardPart = (hazard: string) => (allHazards ? `${hazard}_` : "");
 
-  // Impact data: asset columns, value, then per scenario × period: damage ×3 and interruption ×3.
-  const dataHeader = ["portfolio_index", "entity_id", "entity_name", labelHeader, "value"];
+  // Impact data: asset columns, value, then per scenario × period × hazard: damage ×3 and interruption ×3.
+  const valueHeader = money("value");
+  const dataHeader = ["portfolio_index", "entity_id", "entity_name", labelHeader, valueHeader];
   const VALUE_COL = 4;
-  const metricColumns: Array<{
-    scenario: string;
-    period: string;
-    family: "structural_damage" | "business_interruption";
-    bound: (typeof BOUNDS)[number];
-  }> = [];
+  const metricColumns: MetricColumn[] = [];
   for (const scenario of scenarios) {
     for (const period of IMPACT_PERIODS) {
-      for (const family of ["structural_damage", "business_interruption"] as const) {
-        for (const bound of BOUNDS) {
-          metricColumns.push({ scenario, period, family, bound });
-          dataHeader.push(`${scenario}_${family}_${period}${bound.suffix}`);
+      for (const hazard of hazards) {
+        for (const family of ["structural_damage", "business_interruption"] as const) {
+          for (const bound of BOUNDS) {
+            metricColumns.push({ scenario, period, hazard, family, bound });
+            dataHeader.push(`${scenario}_${hazardPart(hazard)}${family}_${period}${bound.suffix}`);
+          }
         }
       }
     }
   }
+  const firstMetric = dataHeader.length - metricColumns.length;
   const dataRows: CellValue[][] = assets.map((asset, r) => {
-    if (asset.value === "") {
+    const who = asset.entityId || `index ${asset.index}`;
+    if (asset.unreadable !== undefined) {
+      const quoted = `"${asset.unreadable.slice(0, 40)}"`;
+      const where = asset.valueAddress ?? `${valueSource} of ${who}`;
+      const message = `${where} is ${quoted}, not an amount (${MONEY_FORMS}): ${who}'s losses are #N/A and the totals leave it out.`;
+      if (asset.valueAddress) {
+        const at = asset.valueAddress.replace(/^.*!/, "");
+        problems.push({ ...problemAt(asset.valueAddress, at), message });
+      } else problem(dataName, r + 1, VALUE_COL, message);
+    } else if (asset.value === "") {
       problem(
         dataName,
         r + 1,
         VALUE_COL,
-        `No value for ${asset.entityId || `index ${asset.index}`}${asset.valueAddress ? ` (${asset.valueAddress} is empty)` : ` (${valueSource} is empty)`}: its losses are #N/A.`,
+        `No value for ${who}${asset.valueAddress ? ` (${asset.valueAddress} is empty)` : ` (${valueSource} is empty)`}: its losses are #N/A and the totals leave it out.`,
       );
     }
     const row: CellValue[] = [asset.index, asset.entityId, asset.name, asset.label, asset.value];
     metricColumns.forEach((column, k) => {
-      const metrics = byScenario.get(column.scenario)?.get(asset.index);
+      const metrics = byScenario.get(column.scenario)?.get(asset.index)?.[column.hazard];
       const value = metrics?.[`${column.family}_${column.period}${column.bound.suffix}`];
       const ok = typeof value === "number" && Number.isFinite(value);
       if (!ok && column.family === "structural_damage") {
         problem(
           dataName,
           r + 1,
-          dataHeader.length - metricColumns.length + k,
-          `No ${request.hazard} ${column.family}_${column.period}${column.bound.suffix} in ${column.scenario} for ${asset.entityId || `index ${asset.index}`}: that loss is #N/A.`,
+          firstMetric + k,
+          `No ${column.hazard} ${column.family}_${column.period}${column.bound.suffix} in ${column.scenario} for ${who}: that loss is #N/A and its total leaves the asset out.`,
         );
       }
       row.push(ok ? (value as number) : "");
     });
     return row;
   });
-  const firstMetric = dataHeader.length - metricColumns.length;
 
   // Financial impact: references and loss formulas, row r of data ↔ row r here.
   const ref = (col: number, sheetRow: number) => `${qualify(dataName, `$${columnLetters(col)}${sheetRow}`)}`;
-  const impactHeader = ["portfolio_index", "entity_id", "entity_name", labelHeader, "value"];
+  const impactHeader = ["portfolio_index", "entity_id", "entity_name", labelHeader, valueHeader];
   const impactFormulas: Array<(sheetRow: number) => string> = [
     (n) => `=${ref(0, n)}`,
     (n) => `=${ref(1, n)}&""`,
@@ -258,42 +308,109 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     (n) => `=${ref(3, n)}&""`,
     (n) => `=IF(COUNT(${ref(VALUE_COL, n)})=1,${ref(VALUE_COL, n)},NA())`,
   ];
+  const measures: Measure[] = [
+    { column: VALUE_COL, measure: valueHeader, hazard: "", scenario: "", period: "", bound: "" },
+  ];
   const lossColumns: number[] = [];
   metricColumns.forEach((column, k) => {
     const dataCol = firstMetric + k;
     if (column.family === "structural_damage") {
+      const header = money(`loss_${hazardPart(column.hazard)}${column.scenario}_${column.period}${column.bound.name}`);
+      measures.push({
+        column: impactHeader.length,
+        measure: header,
+        hazard: column.hazard,
+        scenario: column.scenario,
+        period: column.period,
+        bound: column.bound.label,
+      });
       lossColumns.push(impactHeader.length);
-      impactHeader.push(`loss_${column.scenario}_${column.period}${column.bound.name}`);
+      impactHeader.push(header);
       impactFormulas.push(
         (n) => `=IF(COUNT(${ref(VALUE_COL, n)},${ref(dataCol, n)})=2,${ref(VALUE_COL, n)}*${ref(dataCol, n)},NA())`,
       );
     } else {
-      impactHeader.push(`${column.scenario}_business_interruption_${column.period}${column.bound.suffix}`);
+      impactHeader.push(
+        `${column.scenario}_${hazardPart(column.hazard)}business_interruption_${column.period}${column.bound.suffix} (days)`,
+      );
       impactFormulas.push((n) => `=IF(COUNT(${ref(dataCol, n)})=1,${ref(dataCol, n)},NA())`);
+    }
+    // After the last hazard of a scenario and period: the sum of the hazards' central losses.
+    const lastOfPeriod = k === metricColumns.length - 1 || metricColumns[k + 1]!.period !== column.period;
+    if (allHazards && lastOfPeriod) {
+      const centrals = measures.filter(
+        (m) => m.scenario === column.scenario && m.period === column.period && m.bound === "central" && m.hazard !== "",
+      );
+      const cells = (n: number) => centrals.map((m) => `$${columnLetters(m.column)}${n}`);
+      const header = money(`loss_all_hazards_${column.scenario}_${column.period}`);
+      measures.push({
+        column: impactHeader.length,
+        measure: header,
+        hazard: ALL_DAMAGE_HAZARDS_TITLE,
+        scenario: column.scenario,
+        period: column.period,
+        bound: "central (the sum of the hazards' central losses; percentile bounds do not add)",
+      });
+      lossColumns.push(impactHeader.length);
+      impactHeader.push(header);
+      impactFormulas.push((n) => `=IF(COUNT(${cells(n).join(",")})=${centrals.length},${cells(n).join("+")},NA())`);
     }
   });
   const impactRows: CellValue[][] = assets.map((_, r) => impactFormulas.map((formula) => formula(r + 2)));
 
-  // Roll-up: all assets, then each label value; money columns only (value and losses).
+  // Roll-up: one row per group (all assets, then each label value) × measure, each total beside
+  // what it covers. A loss total sums the assets whose loss is a number (value and damage known).
   const lastRow = assets.length + 1;
-  const impactRange = (col: number) =>
-    qualify(impactName, `$${columnLetters(col)}$2:$${columnLetters(col)}$${lastRow}`);
-  const moneyColumns = [VALUE_COL, ...lossColumns];
-  const rollupHeader = [labelHeader, "assets", ...moneyColumns.map((c) => impactHeader[c]!)];
-  const groups = request.rollupLabel ? [...new Set(assets.map((a) => a.label))].sort((a, b) => a.localeCompare(b)) : [];
-  const rollupRows: CellValue[][] = [
-    ["All assets", `=ROWS(${impactRange(0)})`, ...moneyColumns.map((c) => `=SUM(${impactRange(c)})`)],
-    ...groups.map((group, g) => {
-      const labelCell = `$A${g + 3}`;
-      return [
-        group,
-        `=COUNTIFS(${impactRange(3)},${labelCell})`,
-        ...moneyColumns.map((c) => `=SUMIFS(${impactRange(c)},${impactRange(3)},${labelCell})`),
-      ];
-    }),
+  const range = (col: number) => qualify(impactName, `$${columnLetters(col)}$2:$${columnLetters(col)}$${lastRow}`);
+  const labels = range(3);
+  const values = range(VALUE_COL);
+  const known = `"<>#N/A"`;
+  const rollupHeader = [
+    labelHeader,
+    "measure",
+    "hazard",
+    "scenario",
+    "period",
+    "bound",
+    money("total"),
+    "assets in the total",
+    "left out: no value",
+    "left out: no damage",
+    "share of assets",
+    "share of value",
   ];
+  const groups = request.rollupLabel ? [...new Set(assets.map((a) => a.label))].sort((a, b) => a.localeCompare(b)) : [];
+  const rollupRows: CellValue[][] = [];
+  for (const group of [undefined, ...groups]) {
+    for (const measure of measures) {
+      const n = rollupRows.length + 2;
+      const total = range(measure.column);
+      // Criteria on the group's label (none for all assets), then those given.
+      const criteria = (pairs: string[]) => [...(group === undefined ? [] : [`${labels},$A${n}`]), ...pairs].join(",");
+      const count = (...pairs: string[]) =>
+        group === undefined && pairs.length === 0 ? `ROWS(${labels})` : `COUNTIFS(${criteria(pairs)})`;
+      const sum = (sumRange: string, ...pairs: string[]) => `SUMIFS(${sumRange},${criteria(pairs)})`;
+      const isValue = measure.column === VALUE_COL;
+      const withTotal = `${total},${known}`;
+      const withValue = `${values},${known}`;
+      rollupRows.push([
+        group ?? "All assets",
+        measure.measure,
+        measure.hazard,
+        measure.scenario,
+        measure.period,
+        measure.bound,
+        `=${sum(total, withTotal)}`,
+        `=${count(withTotal)}`,
+        `=${count()}-${count(withValue)}`,
+        isValue ? 0 : `=${count(withValue)}-${count(withTotal)}`,
+        `=IF(${count()}=0,NA(),$H${n}/${count()})`,
+        `=IF(${sum(values, withValue)}=0,NA(),${sum(values, withTotal)}/${sum(values, withValue)})`,
+      ]);
+    }
+  }
 
-  const money = "#,##0";
+  const moneyFormat = "#,##0";
   const formats = (cols: number[], format: string) => Object.fromEntries(cols.map((c) => [c, format]));
   const safe = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
   return {
@@ -304,7 +421,7 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
         header: dataHeader,
         rows: dataRows,
         formulaColumns: [],
-        numberFormats: { [VALUE_COL]: money },
+        numberFormats: { [VALUE_COL]: moneyFormat },
       },
       {
         sheetName: impactName,
@@ -312,22 +429,42 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
         header: impactHeader,
         rows: impactRows,
         formulaColumns: impactHeader.map((_, c) => c),
-        numberFormats: formats([VALUE_COL, ...lossColumns], money),
+        numberFormats: formats([VALUE_COL, ...lossColumns], moneyFormat),
       },
       {
         sheetName: rollupName,
         tableName: `Impact_by_${safe(request.rollupLabel ?? "total")}_${safe(request.portfolio)}`,
         header: rollupHeader,
         rows: rollupRows,
-        formulaColumns: rollupHeader.map((_, c) => c).slice(1),
-        numberFormats: formats(
-          moneyColumns.map((_, i) => i + 2),
-          money,
-        ),
+        formulaColumns: [6, 7, 8, 9, 10, 11],
+        numberFormats: { 6: moneyFormat, 7: "0", 8: "0", 9: "0", 10: "0.0%", 11: "0.0%" },
       },
     ],
     problems,
     assetCount: assets.length,
     valueSource,
+    currency,
   };
+}
+
+/** USD for label:price (the service's definition), else the currency given, else {@link CurrencyNeededError}. */
+function valueCurrency(valueLabel: string | undefined, valueSource: string, given: string | undefined): string {
+  if (valueLabel === PRICE_LABEL) {
+    if (given !== undefined && normalizeCurrency(given) !== PRICE_CURRENCY) {
+      throw new ImpactInputError(
+        `label:price is the asset's value in USD by the service's definition, not ${given}: pick another value column for values in ${given}.`,
+      );
+    }
+    return PRICE_CURRENCY;
+  }
+  if (given === undefined || given.trim() === "") throw new CurrencyNeededError(valueSource);
+  const code = normalizeCurrency(given);
+  if (!code) throw new ImpactInputError(`"${given}" is not a currency code: write three letters, e.g. EUR or USD.`);
+  return code;
+}
+
+/** A problem at a sheet-qualified cell of the analyst's range. */
+function problemAt(address: string, cell: string): Omit<RangeProblem, "message"> {
+  const match = /^([A-Z]+)(\d+)$/.exec(cell.replace(/\$/g, ""));
+  return { row: match ? Number(match[2]) : 0, column: match ? match[1]! : "", address, cell };
 }

@@ -3,9 +3,17 @@
  * checked before anything is sent, and each problem names the cell to fix, so the task pane can
  * list them and select the cell on click.
  */
+import { closestAssetType, isPublishedAssetType } from "../../../../shared/vocabulary";
 import { columnLetters, parseA1, qualify, cellA1 } from "../../../../shaping/a1";
+import {
+  MIN_COORDINATE_DECIMALS,
+  readCoordinate,
+  type CoordinateAxis,
+  type CoordinateForm,
+} from "../../../../shaping/coordinates";
 import { ColumnMapping, mapHeaders } from "../../../../shaping/headers";
 import { MAX_ASSETS, MAX_LABEL_LENGTH, MAX_NAME_LENGTH } from "../../../../shaping/limits";
+import { MONEY_FORMS, PRICE_LABEL, readMoney } from "../../../../shaping/money";
 import type { RangeProblem } from "../../../../shaping/problems";
 import type { CellGrid, CellValue } from "../../../../shaping/types";
 
@@ -39,14 +47,43 @@ export interface AssetRow {
   sheetRow: number;
 }
 
+/** A coordinate cell whose text has one reading as decimal degrees: the change the pane previews. */
+export interface CellConversion {
+  /** Sheet-qualified address, to write to and to select. */
+  address: string;
+  /** Local address for display ("B3"). */
+  cell: string;
+  /** The cell's text as it is. */
+  before: string;
+  /** The decimal degrees it would hold. */
+  after: number;
+  form: CoordinateForm;
+}
+
 /** The outcome: problems (empty means valid), the parsed rows and the column mapping. */
 export interface AssetValidation {
   problems: RangeProblem[];
+  /**
+   * Coordinates that could be converted: each is also a problem (nothing is sent while one is
+   * left), which the pane offers to fix by writing these values, previewed, when the analyst accepts.
+   */
+  conversions: CellConversion[];
+  /**
+   * What the service would accept but read otherwise than the analyst may expect: coordinates with
+   * fewer than 2 decimals, types not in the published list (with the closest one), prices the
+   * service cannot read. They never stop a sync.
+   */
+  warnings: RangeProblem[];
   assets: AssetRow[];
   columns: ColumnMapping[];
   /** Label keys in column order. */
   labelKeys: string[];
+  /** The data cells of the `label:type` column, sheet-qualified ("'Sites'!E2:E41"), when there is one. */
+  typeCells?: string;
 }
+
+/** Label keys whose values are asset values (label:price in USD, label:value in the currency the analyst states). */
+const MONEY_LABELS = new Set([PRICE_LABEL, "value"]);
 
 /** More problems than this are summarized in one last entry. */
 export const MAX_LISTED_PROBLEMS = 200;
@@ -87,7 +124,23 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
     });
   };
   const name = (r: number, c: number): string => cellA1(origin.row + r, origin.col + c);
-  const result: AssetValidation = { problems, assets: [], columns: [], labelKeys: [] };
+  const warnings: RangeProblem[] = [];
+  let warningOverflow = 0;
+  const warn = (r: number, c: number, message: string): void => {
+    if (warnings.length >= MAX_LISTED_PROBLEMS) {
+      warningOverflow++;
+      return;
+    }
+    const cell = name(r, c);
+    warnings.push({
+      row: origin.row + r + 1,
+      column: columnLetters(origin.col + c),
+      address: qualify(origin.sheet, cell),
+      cell,
+      message,
+    });
+  };
+  const result: AssetValidation = { problems, conversions: [], warnings, assets: [], columns: [], labelKeys: [] };
 
   for (const area of input.mergedAreas ?? []) {
     const m = parseA1(area);
@@ -152,6 +205,9 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
     (c) => c.target.kind === "label" && c.target.key !== "" && seen.get(`label:${c.target.key}`) === c.index,
   );
   result.labelKeys = labelCols.map((c) => (c.target as { key: string }).key);
+  const typeCol = labelCols.find((c) => (c.target as { key: string }).key === "type")?.index;
+  /** Rows of each label:type text that is not a published type, in order of first appearance. */
+  const unknownTypes = new Map<string, number[]>();
 
   // Trailing fully empty rows are ignored (a selection often goes past the data).
   let last = values.length - 1;
@@ -235,6 +291,20 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
           `Label ${key} in ${name(r, col.index)} is ${codePoints(text)} characters long: at most ${MAX_LABEL_LENGTH}.`,
         );
       }
+      if (text !== "" && col.index === typeCol && !isPublishedAssetType(text)) {
+        const rows = unknownTypes.get(text) ?? [];
+        rows.push(r);
+        unknownTypes.set(text, rows);
+      }
+      if (MONEY_LABELS.has(key) && readMoney(v).kind === "text") {
+        warn(
+          r,
+          col.index,
+          key === PRICE_LABEL
+            ? `label:price in ${name(r, col.index)} is "${text.slice(0, 40)}": the service reads a price as USD written ${MONEY_FORMS}, so this asset has no value for money at risk. Write it in one of those forms (converted to USD).`
+            : `label:${key} in ${name(r, col.index)} is "${text.slice(0, 40)}", not an amount (${MONEY_FORMS}): this asset has no value for money at risk.`,
+        );
+      }
       // Defined, not assigned: a label column named __proto__ stays data instead of setting the prototype.
       Object.defineProperty(labels, key, { value: text, enumerable: true, writable: true, configurable: true });
     }
@@ -257,25 +327,65 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
     );
   }
   if (dataRows === 0) at(0, 0, "The range has a header but no asset rows below it.");
+  for (const [text, rows] of unknownTypes) {
+    const cells = rows.map((r) => name(r, typeCol!));
+    const where = cells.length <= 3 ? cells.join(", ") : `${cells.slice(0, 3).join(", ")} and ${cells.length - 3} more`;
+    warn(
+      rows[0]!,
+      typeCol!,
+      `label:type "${text}" (${where}) is not in the service's published list of types, so a default damage curve is used. Closest published type: "${closestAssetType(text)}".`,
+    );
+  }
+  if (typeCol !== undefined && last >= 1) {
+    result.typeCells = qualify(origin.sheet, `${name(1, typeCol)}:${name(last, typeCol)}`);
+  }
+  if (warningOverflow > 0) {
+    warnings.push({ ...warnings[0]!, message: `…and ${warningOverflow} more warnings not listed.` });
+  }
   return finish(result, overflow);
 
   function coordinate(value: CellValue, r: number, c: number, what: string, limit: number): number {
-    if (isBlank(value)) {
+    const axis: CoordinateAxis = limit === 90 ? "lat" : "lng";
+    const reading = readCoordinate(value, axis);
+    if (reading.kind === "blank") {
       at(r, c, `${what} is blank in ${name(r, c)}: every asset needs one.`);
       return NaN;
     }
-    let n: number;
-    if (typeof value === "number") n = value;
-    else if (typeof value === "string" && NUMBER_TEXT.test(value.trim())) n = Number(value.trim());
-    else {
-      const hint =
-        typeof value === "string" && /^[+-]?\d+,\d+$/.test(value.trim()) ? " (use a dot as the decimal separator)" : "";
-      at(r, c, `${what} in ${name(r, c)} is "${asText(value)}", not a number${hint}.`);
+    if (reading.kind === "unreadable") {
+      at(r, c, `${what} in ${name(r, c)} is "${asText(value)}", not a number: ${reading.reason}.`);
       return NaN;
     }
+    const n = reading.value;
     if (!Number.isFinite(n) || n < -limit || n > limit) {
-      at(r, c, `${what} in ${name(r, c)} is ${n}: it must be between -${limit} and ${limit} (decimal degrees).`);
+      at(
+        r,
+        c,
+        `${what} in ${name(r, c)} is ${reading.kind === "convertible" ? `"${asText(value)}" (${n})` : n}: it must be between -${limit} and ${limit} (decimal degrees).`,
+      );
       return NaN;
+    }
+    if (reading.kind === "convertible") {
+      const cell = name(r, c);
+      result.conversions.push({
+        address: qualify(origin.sheet, cell),
+        cell,
+        before: asText(value),
+        after: n,
+        form: reading.form,
+      });
+      at(
+        r,
+        c,
+        `${what} in ${cell} is "${asText(value)}" (${reading.form}): convert it to ${n} (the pane offers it) or fix it by hand.`,
+      );
+      return NaN;
+    }
+    if (reading.decimals < MIN_COORDINATE_DECIMALS) {
+      warn(
+        r,
+        c,
+        `${what} in ${name(r, c)} is ${n}, with ${reading.decimals === 0 ? "no decimals" : "1 decimal"}: the service asks for at least ${MIN_COORDINATE_DECIMALS} (about 1 km); check the asset is where you mean.`,
+      );
     }
     return n;
   }

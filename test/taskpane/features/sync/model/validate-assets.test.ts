@@ -86,7 +86,8 @@ describe("validateAssetRange", () => {
     expect(result.problems[0].message).toMatch(/Latitude in D4 is 91: it must be between -90 and 90/);
     expect(result.problems[1].message).toMatch(/Longitude in E5 is -180.5/);
     expect(result.problems[2].message).toMatch(/Latitude in D6 is "north", not a number/);
-    expect(result.problems[3].message).toMatch(/decimal separator/);
+    expect(result.problems[3].message).toMatch(/"1,5" \(decimal comma\): convert it to 1.5/);
+    expect(result.conversions.map((c) => [c.address, c.before, c.after])).toEqual([["'Site list'!D7", "1,5", 1.5]]);
     expect(result.assets).toHaveLength(0);
   });
 

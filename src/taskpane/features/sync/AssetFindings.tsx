@@ -1,0 +1,169 @@
+import {
+  Button,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  makeStyles,
+} from "@fluentui/react-components";
+import { useState } from "react";
+import { csvColumnName, type ColumnMapping } from "../../../shaping/headers";
+import { useServices } from "../../ui/services";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { ProblemList } from "../../ui/ProblemList";
+import { convertCoordinates, offerTypeDropdown, selectProblemCell, type RangeFindings } from "./sync-actions";
+
+const useStyles = makeStyles({
+  column: { display: "flex", flexDirection: "column", gap: "6px" },
+  actions: { display: "flex", gap: "8px", marginTop: "6px", flexWrap: "wrap" },
+  table: { marginTop: "4px" },
+  scroll: { maxHeight: "220px", overflowY: "auto" },
+  before: { wordBreak: "break-all" },
+});
+
+/** How a header is read, for the mapping table: "Site" → entity_name (synonym). */
+function mappingRow(column: ColumnMapping): { header: string; sentAs: string; how: string } {
+  const sentAs = csvColumnName(column.target) ?? "(not sent: blank header)";
+  const how = column.via === "synonym" ? "synonym" : column.via === "new label" ? "new label" : "as written";
+  return { header: column.header, sentAs, how };
+}
+
+/** The mapping of every header to what the service receives. Test id: `${testId}` with one row per column. */
+export function MappingTable(props: { columns: readonly ColumnMapping[]; testId: string }) {
+  const styles = useStyles();
+  return (
+    <Table size="extra-small" aria-label="How each header is sent" className={styles.table} data-testid={props.testId}>
+      <TableHeader>
+        <TableRow>
+          <TableHeaderCell>Header</TableHeaderCell>
+          <TableHeaderCell>Sent as</TableHeaderCell>
+          <TableHeaderCell>Read</TableHeaderCell>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {props.columns.map((column) => {
+          const row = mappingRow(column);
+          return (
+            <TableRow key={column.index} data-testid={`${props.testId}-row`}>
+              <TableCell>{row.header}</TableCell>
+              <TableCell>{row.sentAs}</TableCell>
+              <TableCell>{row.how}</TableCell>
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}
+
+/**
+ * What a check or a sync found besides problems: the preview of every coordinate it can convert
+ * (cell, before, after; written only on "Convert"), the warnings (fewer than 2 decimals,
+ * unpublished types with the closest one, prices the service cannot read), the header mapping,
+ * and the offer of a dropdown of published types on the type column. Test ids: sync-conversions
+ * (rows sync-conversions-row, button sync-convert), sync-warnings, sync-mapping, sync-dropdown.
+ */
+export function AssetFindings(props: { findings: Partial<RangeFindings>; showMapping?: boolean }) {
+  const styles = useStyles();
+  const { run } = useServices();
+  const { conversions = [], warnings = [], columns = [], typeCells } = props.findings;
+  const [converted, setConverted] = useState<string | undefined>(undefined);
+  const [dropdown, setDropdown] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const select = (address: string) => run && void selectProblemCell(run, address).catch(setError);
+  return (
+    <div className={styles.column}>
+      {conversions.length > 0 && converted === undefined ? (
+        <MessageBar intent="info" layout="multiline" data-testid="sync-conversions">
+          <MessageBarBody>
+            <MessageBarTitle>
+              {conversions.length} coordinate{conversions.length === 1 ? "" : "s"} can be converted to decimal degrees.
+              Nothing changes until you convert.
+            </MessageBarTitle>
+            <div className={styles.scroll}>
+              <Table size="extra-small" aria-label="Coordinates to convert" className={styles.table}>
+                <TableHeader>
+                  <TableRow>
+                    <TableHeaderCell>Cell</TableHeaderCell>
+                    <TableHeaderCell>Before</TableHeaderCell>
+                    <TableHeaderCell>After</TableHeaderCell>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {conversions.map((c) => (
+                    <TableRow key={c.address} data-testid="sync-conversions-row" data-address={c.address}>
+                      <TableCell>{c.cell}</TableCell>
+                      <TableCell className={styles.before} title={c.form}>
+                        {c.before}
+                      </TableCell>
+                      <TableCell>{c.after}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </div>
+            <div className={styles.actions}>
+              <Button
+                appearance="primary"
+                size="small"
+                disabled={!run}
+                data-testid="sync-convert"
+                onClick={() =>
+                  run &&
+                  void convertCoordinates(run, conversions).then(
+                    (n) => setConverted(`Converted ${n} cell${n === 1 ? "" : "s"}. Sync again to send the assets.`),
+                    setError,
+                  )
+                }
+              >
+                Convert {conversions.length} cell{conversions.length === 1 ? "" : "s"}
+              </Button>
+            </div>
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+      {converted ? <Text data-testid="sync-converted">{converted}</Text> : null}
+      {warnings.length > 0 ? (
+        <ProblemList
+          problems={warnings}
+          intent="warning"
+          title={`${warnings.length} warning${warnings.length === 1 ? "" : "s"}: the service accepts these, but check them.`}
+          testId="sync-warnings"
+          onSelect={select}
+        />
+      ) : null}
+      {typeCells ? (
+        <div className={styles.actions}>
+          <Button
+            size="small"
+            disabled={!run || dropdown !== undefined}
+            data-testid="sync-dropdown"
+            onClick={() =>
+              run &&
+              void offerTypeDropdown(run, typeCells).then(
+                (outcome) =>
+                  setDropdown(
+                    outcome.added
+                      ? `${outcome.address} now offers the published types in a dropdown (other text stays allowed).`
+                      : outcome.reason,
+                  ),
+                setError,
+              )
+            }
+          >
+            Add a dropdown of the published types to {typeCells.replace(/^.*!/, "")}
+          </Button>
+          {dropdown ? <Text data-testid="sync-dropdown-done">{dropdown}</Text> : null}
+        </div>
+      ) : null}
+      {props.showMapping && columns.length > 0 ? <MappingTable columns={columns} testId="sync-mapping" /> : null}
+      {error ? <ErrorNotice error={error} testId="sync-findings-error" /> : null}
+    </div>
+  );
+}
