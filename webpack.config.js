@@ -110,6 +110,10 @@ module.exports = (_env = {}, argv = {}) => {
           { from: "assets/icon-32.png", to: "assets/" },
           { from: "assets/icon-64.png", to: "assets/" },
           { from: "assets/icon-80.png", to: "assets/" },
+          // The Climate Risk tab's button icons (16/32/80 px, drawn by scripts/make-icons.mjs).
+          { from: "assets/ribbon", to: "assets/ribbon/" },
+          // The keyboard shortcuts the manifest's ExtendedOverrides names (src/commands/catalogue.ts reads it too).
+          { from: "src/commands/shortcuts.json", to: "shortcuts.json" },
           {
             from: "manifest.xml",
             to: "manifest.xml",
