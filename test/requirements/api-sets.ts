@@ -2,8 +2,9 @@
  * Which Office requirement sets the add-in's code uses, read from the Office.js typings: every
  * declaration in @types/office-js and @types/custom-functions-runtime carries a tag such as
  * `[Api set: ExcelApi 1.13]` (in the common API: `**Requirement set**: {@link … | RibbonApi 1.1}`),
- * and the TypeScript compiler resolves each identifier in src/ to the declaration it means (so `range.getMergedAreasOrNullObject()` is Excel.Range's method, not some
- * other `getMergedAreasOrNullObject`). Property names in `load("a, b/c")` strings are resolved
+ * and the TypeScript compiler resolves each identifier in src/ to the declaration it means (so
+ * `range.getMergedAreasOrNullObject()` is Excel.Range's method, not some other
+ * `getMergedAreasOrNullObject`). Property names in `load("a, b/c")` strings are resolved
  * against the loaded object's type too.
  *
  * Only value uses count: a type annotation (`context: Excel.RequestContext`) calls nothing at run
