@@ -5,7 +5,7 @@
  * "unknown" or "could not be read" instead.
  */
 import type { ExcelRunner } from "../excel/runner";
-import { evaluateInScratchSheet } from "../excel/ribbonContext";
+import { evaluateInScratchSheet } from "../excel/ribbon-context";
 import { defaultEngine } from "../functions/engine/default-engine";
 import { defaultKeyValueStorage, getConnection, isDefaultConnection } from "../shared/connection";
 import { ADDIN_BUILD, ADDIN_VERSION } from "../shared/version";

@@ -4,16 +4,16 @@
  * a static copy exists, and a formula evaluated in a scratch sheet that leaves nothing behind.
  */
 import { createFakeExcel } from "../../testing/fake-excel";
-import { recordProvenance } from "../../src/excel/provenance";
+import { recordProvenance } from "../../src/excel/provenance-sheets";
 import {
   SCRATCH_SHEET,
   evaluateInScratchSheet,
   hasStaticCopy,
   readSelectedCellAddress,
   readSelectedCellFacts,
-} from "../../src/excel/ribbonContext";
+} from "../../src/excel/ribbon-context";
 import { explainable } from "../../src/commands/ribbon-state";
-import type { ProvenanceRecord } from "../../src/shaping/provenance";
+import type { ProvenanceRecord } from "../../src/shaping/paste-provenance";
 
 describe("the selected cell, for Explain's button", () => {
   it("offers Explain on a RISK formula and on a pasted summary's data cells, not on other cells", async () => {

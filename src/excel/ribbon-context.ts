@@ -7,8 +7,8 @@
  */
 import { parseA1 } from "../shaping/a1";
 import { requirementSupported } from "../shared/requirements";
-import { readProvenance } from "./provenance";
-import { readStaticCells } from "./staticCopies";
+import { readProvenance } from "./provenance-sheets";
+import { readStaticCells } from "./static-copies";
 
 /** The selected cell's address ("Demo!B2"): the top-left cell of the selection, the one Explain reads. */
 export async function readSelectedCellAddress(context: Excel.RequestContext): Promise<string> {
