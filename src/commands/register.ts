@@ -126,7 +126,10 @@ export function registerCommands(options: {
         outcomeOf(command, trigger, attention.length > 0 ? "attention" : "done", result.message, attention),
       );
     } catch (error) {
-      return report(outcomeOf(command, trigger, "failed", messageOf(error)));
+      // A handler may list what it could not do (each pasted sheet left alone) on the error.
+      const details = (error as { details?: unknown })?.details;
+      const lines = Array.isArray(details) ? details.map(String) : [];
+      return report(outcomeOf(command, trigger, "failed", messageOf(error), lines));
     }
   };
 
