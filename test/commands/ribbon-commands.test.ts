@@ -206,3 +206,11 @@ describe("ribbon state", () => {
     }
   });
 });
+
+describe("the catalogue and the pane", () => {
+  it("opens only sections the pane has", async () => {
+    const { FEATURES } = await import("../../src/taskpane/features");
+    const sections = new Set(FEATURES.map((feature) => feature.id));
+    expect(RIBBON_COMMANDS.filter((command) => !sections.has(command.section)).map((c) => c.id)).toEqual([]);
+  });
+});
