@@ -50,7 +50,15 @@ export class RibbonState {
   lastError: string | undefined;
 
   /** @param update Office.ribbon.requestUpdate where RibbonApi 1.1 exists, else null (buttons stay enabled). */
-  constructor(private readonly update: ((data: RibbonUpdate) => Promise<void>) | null) {}
+  constructor(private update: ((data: RibbonUpdate) => Promise<void>) | null) {}
+
+  /**
+   * Sets the update function once Office can say whether RibbonApi 1.1 exists: its requirement
+   * checks are reliable only after Office.onReady, while the actions are associated before.
+   */
+  connect(update: ((data: RibbonUpdate) => Promise<void>) | null): void {
+    this.update = update;
+  }
 
   /** Whether the host lets the add-in enable and disable buttons. */
   get supported(): boolean {

@@ -19,7 +19,8 @@ import { ActiveCellWatcher, RibbonState } from "../../commands/ribbon-state";
 import { hasStaticCopy, readSelectedCellAddress, readSelectedCellFacts } from "../../excel/ribbon-context";
 import { excelRunner } from "./excel-runner";
 
-pageCommands.state = new RibbonState(ribbonUpdater());
+// The ribbon's updater is connected once Office is ready (requirement checks are reliable only then).
+pageCommands.state = new RibbonState(null);
 const host = officeCommandHost();
 if (host) {
   pageCommands.runtime = registerCommands({
@@ -73,6 +74,7 @@ void Office.onReady((info) => {
 
   const run = excelRunner();
   const state = pageCommands.state;
+  state.connect(ribbonUpdater());
   if (!run || !state.supported) return;
   pageCommands.recheckStaticCopy = async () => {
     try {
