@@ -8,7 +8,14 @@ import { useServices } from "../../ui/services";
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: "8px" },
   buttons: { display: "flex", gap: "8px", flexWrap: "wrap", alignItems: "center" },
-  report: { fontFamily: "Consolas, 'Cascadia Mono', monospace", fontSize: "11px", minHeight: "240px" },
+  report: { width: "100%" },
+  reportText: {
+    fontFamily: "Consolas, 'Cascadia Mono', monospace",
+    fontSize: "11px",
+    lineHeight: "15px",
+    minHeight: "320px",
+    whiteSpace: "pre",
+  },
 });
 
 /**
@@ -75,6 +82,7 @@ export function CheckPanel() {
       {check.data ? (
         <Textarea
           className={styles.report}
+          textarea={{ className: styles.reportText }}
           value={check.data}
           readOnly
           resize="vertical"
