@@ -120,7 +120,9 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     await measure("summary-paste", summaryPasteScenario);
     await measure("timeseries-stream", timeseriesStreamScenario);
     await measure("extended-summary", extendedSummaryScenario);
-    if (wanted("runtime")) {
+    // It makes a production build and drives chromium: part of a full run, and of `--only runtime`,
+    // but not of a run without builds (--skip-bundle, the smoke test).
+    if (options.only?.includes("runtime") || (!options.only && options.bundle !== "skip")) {
       log("measuring the shared runtime with the pane hidden (production build, chromium)…");
       results.push(await runtimeScenario(emulator.url, log));
     }
