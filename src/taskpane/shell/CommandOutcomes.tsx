@@ -19,6 +19,8 @@ export function CommandOutcomes(props: { channel: PaneChannel }) {
   const latest: CommandOutcome | undefined = useSyncExternalStore(
     (listener) => props.channel.subscribe(listener),
     () => props.channel.outcomes[0],
+    // Rendered to a string (tests), the page has run no command yet.
+    () => undefined,
   );
   if (!latest) return null;
   const source = latest.trigger === "shortcut" ? "shortcut" : latest.trigger === "ribbon" ? "ribbon" : "pane";
