@@ -21,7 +21,10 @@ export interface HarnessPage {
   close(): Promise<void>;
 }
 
-/** Open the harness in a fresh browser context; `demo: false` starts with an empty workbook, `pane: "hidden"` closed. */
+/**
+ * Open the harness in a fresh browser context; `demo: false` starts with an empty workbook,
+ * `pane: "hidden"` with the pane closed.
+ */
 export async function openHarness(
   browser: Browser,
   origin: string,
