@@ -6,8 +6,9 @@
  * not run outside Office in a frame, so a hidden iframe cannot play Excel on the web here); the
  * same page shown is the comparison. Measured per run: bytes the page loaded (the add-in's
  * scripts, raw and gzipped, and everything from the add-in's origin), main-thread script time and
- * JS heap after a garbage collection (Chrome DevTools Protocol Performance metrics), and the time from the page's start to
- * the first RISK.SEARCH value (the function the page associated, called as soon as it exists).
+ * JS heap after a garbage collection (Chrome DevTools Protocol Performance metrics), and the time
+ * from the page's start to the first RISK.SEARCH value (the function the page associated, called
+ * as soon as it exists).
  * Medians of three runs. Figures, not a pass/fail.
  */
 import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
