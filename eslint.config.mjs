@@ -76,11 +76,14 @@ export default tseslint.config(
   // The layers inside src (docs/architecture.md): each folder imports only those below it. The
   // vocabulary (src/shared/vocabulary.ts) is pure data every layer may use.
   ...[
-    { layer: "api", forbidden: ["shaping", "shared", "excel", "functions", "taskpane"] },
-    { layer: "shaping", forbidden: ["shared", "excel", "functions", "taskpane"], typesFrom: ["api"] },
-    { layer: "shared", forbidden: ["shaping", "excel", "functions", "taskpane"] },
-    { layer: "excel", forbidden: ["api", "functions", "taskpane"] },
-    { layer: "functions", forbidden: ["excel", "taskpane"] },
+    { layer: "api", forbidden: ["shaping", "shared", "excel", "functions", "commands", "taskpane"] },
+    { layer: "shaping", forbidden: ["shared", "excel", "functions", "commands", "taskpane"], typesFrom: ["api"] },
+    { layer: "shared", forbidden: ["shaping", "excel", "functions", "commands", "taskpane"] },
+    { layer: "excel", forbidden: ["api", "functions", "commands", "taskpane"] },
+    { layer: "functions", forbidden: ["excel", "commands", "taskpane"] },
+    // The ribbon commands and the health check sit just below the pane: the pane shows what they
+    // report, and the pane's actions are handed to them, never imported.
+    { layer: "commands", forbidden: ["taskpane"] },
   ].map(({ layer, forbidden, typesFrom = [] }) => ({
     files: [`src/${layer}/**/*.{ts,tsx}`],
     rules: {

@@ -98,6 +98,10 @@ module.exports = (_env = {}, argv = {}) => {
       new webpack.DefinePlugin({
         __DEFAULT_SERVICE_URL__: defaultServiceUrl === undefined ? "undefined" : JSON.stringify(defaultServiceUrl),
         __ADDIN_VERSION__: JSON.stringify(require("./package.json").version),
+        // For "Check the add-in": which build an analyst runs (to the minute, so rebuilds within one reuse caches).
+        __ADDIN_BUILD__: JSON.stringify(
+          `${dev ? "development" : "production"} build of ${new Date().toISOString().slice(0, 16)}Z`,
+        ),
         // No emulator behind a production build: with nothing configured, the pane asks for a connection.
         __CONNECTION_REQUIRED__: JSON.stringify(
           process.env.RISK_REQUIRE_CONNECTION === "1" || defaultServiceUrl === undefined,
@@ -110,6 +114,10 @@ module.exports = (_env = {}, argv = {}) => {
           { from: "assets/icon-32.png", to: "assets/" },
           { from: "assets/icon-64.png", to: "assets/" },
           { from: "assets/icon-80.png", to: "assets/" },
+          // The Climate Risk tab's button icons (16/32/80 px, drawn by scripts/make-icons.mjs).
+          { from: "assets/ribbon", to: "assets/ribbon/" },
+          // The keyboard shortcuts the manifest's ExtendedOverrides names (src/commands/catalogue.ts reads it too).
+          { from: "src/commands/shortcuts.json", to: "shortcuts.json" },
           {
             from: "manifest.xml",
             to: "manifest.xml",

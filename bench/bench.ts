@@ -13,6 +13,7 @@ import { summaryScenario } from "./scenarios/summary";
 import { syncScenario } from "./scenarios/sync";
 import { extendedSummaryScenario, timeseriesStreamScenario } from "./scenarios/streaming";
 import { timeseriesScenario } from "./scenarios/timeseries";
+import { runtimeScenario } from "./scenarios/runtime";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../src/shared/vocabulary";
 
 /** Options of one benchmark run. */
@@ -119,6 +120,12 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     await measure("summary-paste", summaryPasteScenario);
     await measure("timeseries-stream", timeseriesStreamScenario);
     await measure("extended-summary", extendedSummaryScenario);
+    // It makes a production build and drives chromium: part of a full run, and of `--only runtime`,
+    // but not of a run without builds (--skip-bundle, the smoke test).
+    if (options.only?.includes("runtime") || (!options.only && options.bundle !== "skip")) {
+      log("measuring the shared runtime with the pane hidden (production build, chromium)…");
+      results.push(await runtimeScenario(emulator.url, log));
+    }
   } finally {
     emulator.stop();
   }

@@ -4,6 +4,8 @@
  */
 import type { FakeCellValue, FakeExcel } from "../testing/fake-excel";
 import type { FunctionRegistry } from "./custom-functions-registry";
+import type { OfficeCommandsStandIn } from "./office-commands";
+import type { RibbonView } from "./ribbon-view";
 import type { FormulaEngine } from "./formula/engine";
 import type { CellInfo, WorkbookController } from "./workbook-controller";
 import type { WorkbookView } from "./workbook-view";
@@ -42,6 +44,21 @@ export interface HarnessApi {
   functionCalls(): number;
   /** The in-memory Excel (for tests that need more). */
   fake: FakeExcel;
+  /** The Climate Risk tab drawn from manifest.xml, and the Office stand-ins behind it. */
+  ribbon: {
+    /** Click a button by label or control id, as the analyst would; resolves when its action settled. */
+    click(labelOrControlId: string): Promise<void>;
+    /** Whether a button is enabled (as Office.ribbon.requestUpdate last set it). */
+    enabled(controlId: string): boolean;
+    /** Action ids the page associated with Office.actions.associate. */
+    associated(): string[];
+    /** Every action run so far: by click (with whether its event was completed) or shortcut. */
+    calls(): { id: string; trigger: "click" | "shortcut"; completed: boolean }[];
+    /** Whether the task pane is shown. */
+    paneVisible(): boolean;
+    /** Close or open the pane as the analyst would (its × or the Home tab's button). */
+    setPaneVisible(visible: boolean): void;
+  };
 }
 
 /** Build the API object over the harness's parts. */
@@ -52,6 +69,8 @@ export function createHarnessApi(parts: {
   view: WorkbookView;
   engine: FormulaEngine;
   registry: FunctionRegistry;
+  commands: OfficeCommandsStandIn;
+  ribbon: Promise<RibbonView | undefined>;
 }): HarnessApi {
   const { fake, workbook, view, engine, registry } = parts;
   return {
@@ -71,5 +90,17 @@ export function createHarnessApi(parts: {
     registeredFunctions: () => registry.ids(),
     functionCalls: () => engine.calls,
     fake,
+    ribbon: {
+      click: async (label) => {
+        const view = await parts.ribbon;
+        if (!view) throw new Error("The Climate Risk tab was not drawn (see the harness's problems line)");
+        await view.click(label);
+      },
+      enabled: (controlId) => parts.commands.isEnabled(controlId),
+      associated: () => parts.commands.associatedActions(),
+      calls: () => parts.commands.calls.map((call) => ({ ...call })),
+      paneVisible: () => parts.commands.paneVisible,
+      setPaneVisible: (visible) => parts.commands.setPaneVisible(visible),
+    },
   };
 }

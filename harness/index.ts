@@ -18,6 +18,8 @@ import { WorkbookController } from "./workbook-controller";
 import { WorkbookView } from "./workbook-view";
 import { loadDemoWorkbook } from "./demo-workbook";
 import { createHarnessApi, type HarnessApi } from "./harness-api";
+import { OfficeCommandsStandIn } from "./office-commands";
+import { loadRibbon, type RibbonView } from "./ribbon-view";
 
 declare global {
   interface Window {
@@ -26,6 +28,13 @@ declare global {
 }
 
 const registry = installFunctionRegistry(window as unknown as Record<string, unknown>);
+// Before the task pane bootstrap runs (it associates the ribbon's actions as the page loads).
+// `?pane=hidden` starts with the pane hidden, as Excel does when a RISK cell starts the runtime.
+const commands = new OfficeCommandsStandIn(
+  document.getElementById("taskpane-panel"),
+  new URLSearchParams(location.search).get("pane") !== "hidden",
+);
+commands.install(window as unknown as Record<string, unknown>);
 
 if (typeof Office === "undefined") {
   showProblem("office.js did not load (see the browser console); the harness runs without it.");
@@ -57,7 +66,17 @@ function start(): void {
   if (!container) throw new Error("harness.html has no #workbook element");
   const view = new WorkbookView(container, workbook);
 
+  commands.connectSelection(window as unknown as Record<string, unknown>, fake);
+  const ribbonBox = document.getElementById("ribbon");
+  const ribbon: Promise<RibbonView | undefined> = ribbonBox
+    ? loadRibbon(ribbonBox, commands, showProblem).catch((error: unknown) => {
+        showProblem(`The Climate Risk tab could not be drawn: ${(error as Error).message}`);
+        return undefined;
+      })
+    : Promise.resolve(undefined);
+
   const ready = (async () => {
+    await ribbon;
     const { index, problem } = await loadMetadata();
     engine.setMetadata(index);
     if (problem) showProblem(`Function metadata unavailable (${problem}); arguments are passed by position.`);
@@ -67,7 +86,7 @@ function start(): void {
     document.body.dataset.harnessReady = "true";
   })();
   ready.catch((error: unknown) => showProblem(`The harness failed to start: ${(error as Error).message}`));
-  window.harness = createHarnessApi({ ready, fake, workbook, view, engine, registry });
+  window.harness = createHarnessApi({ ready, fake, workbook, view, engine, registry, commands, ribbon });
 }
 
 /** A line in the banner for what keeps the harness from working fully. */

@@ -7,6 +7,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import {
+  COMMAND_SHORTCUTS,
+  RIBBON_COMMANDS,
+  RIBBON_GROUPS,
+  RIBBON_TAB,
+  shortcutProblem,
+} from "../src/commands/catalogue";
+import shortcutsFile from "../src/commands/shortcuts.json";
 
 const root = path.resolve(__dirname, "..");
 const dist = path.join(root, "dist");
@@ -112,6 +120,126 @@ describe("manifest.xml", () => {
       .map((url) => url.slice(DEV_ORIGIN.length))
       .filter((file) => !existsSync(path.join(dist, file)));
     expect(missing).toEqual([]);
+  });
+});
+
+describe("the Climate Risk tab (manifest CustomTab) and its shortcuts", () => {
+  const surface = (host.DesktopFormFactor as Node).ExtensionPoint as Node;
+  const tab = surface.CustomTab as Node;
+  const groups = asArray(tab.Group as Node | Node[]);
+  const shortStrings = resourceIds("ShortStrings");
+  const longStrings = resourceIds("LongStrings");
+  const images = resourceIds("Images");
+
+  it("has the catalogue's groups and buttons, in order, with their labels and supertips", () => {
+    expect(tab["@id"]).toBe(RIBBON_TAB.id);
+    expect(shortStrings.get((tab.Label as Node)["@resid"] as string)).toBe(RIBBON_TAB.label);
+    expect(groups.map((g) => g["@id"])).toEqual(RIBBON_GROUPS.map((g) => g.controlId));
+    const buttons = groups.flatMap((group) =>
+      asArray(group.Control as Node | Node[]).map((control) => ({
+        group: group["@id"],
+        id: control["@id"],
+        label: shortStrings.get((control.Label as Node)["@resid"] as string),
+        title: shortStrings.get(((control.Supertip as Node).Title as Node)["@resid"] as string),
+        tip: longStrings.get(((control.Supertip as Node).Description as Node)["@resid"] as string),
+        action: control.Action as Node,
+      })),
+    );
+    expect(buttons.map((b) => b.id)).toEqual(RIBBON_COMMANDS.map((c) => c.controlId));
+    for (const command of RIBBON_COMMANDS) {
+      const button = buttons.find((b) => b.id === command.controlId)!;
+      expect(button.group).toBe(RIBBON_GROUPS.find((g) => g.id === command.group)!.controlId);
+      expect([button.label, button.title, button.tip]).toEqual([command.label, command.label, command.tip]);
+      // Supertip descriptions are long strings of at most 250 characters (manifest reference: Supertip).
+      expect(command.tip.length).toBeLessThanOrEqual(250);
+    }
+  });
+
+  it("binds every button to an ExecuteFunction action the runtime associates (test/commands: every catalogue id)", () => {
+    const functionNames = groups.flatMap((group) =>
+      asArray(group.Control as Node | Node[]).map((control) => {
+        const action = control.Action as Node;
+        expect(action["@type"]).toBe("ExecuteFunction");
+        return action.FunctionName;
+      }),
+    );
+    expect(functionNames).toEqual(RIBBON_COMMANDS.map((c) => c.id));
+    expect(new Set(functionNames).size).toBe(functionNames.length);
+  });
+
+  it("gives every group and button 16, 32 and 80 px icons that exist in assets/ at their size", () => {
+    const pngSize = (file: string) => {
+      const bytes = readFileSync(file);
+      return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+    };
+    const controls = groups.flatMap((group) => [group, ...asArray(group.Control as Node | Node[])]);
+    for (const control of controls) {
+      const icons = asArray((control.Icon as Node).Image as Node | Node[]);
+      expect(icons.map((image) => image["@size"])).toEqual(["16", "32", "80"]);
+      for (const image of icons) {
+        const url = images.get(image["@resid"] as string)!;
+        const file = path.join(root, url.slice(DEV_ORIGIN.length));
+        expect(existsSync(file)).toBe(true);
+        const size = Number(image["@size"]);
+        expect(pngSize(file)).toEqual([size, size]);
+      }
+    }
+  });
+
+  it("names the shortcuts file after VersionOverrides, and the build serves it", () => {
+    const extended = app.ExtendedOverrides as Node;
+    expect(extended["@Url"]).toBe(`${DEV_ORIGIN}shortcuts.json`);
+    expect(source.text.indexOf("<ExtendedOverrides")).toBeGreaterThan(source.text.indexOf("</VersionOverrides>"));
+    expect(JSON.parse(readFileSync(path.join(dist, "shortcuts.json"), "utf8"))).toEqual(shortcutsFile);
+  });
+
+  it("binds shortcuts only to ExecuteFunction actions of the tab, each with a modifier and one key, none twice", () => {
+    const ids = new Set(RIBBON_COMMANDS.map((c) => c.id));
+    for (const action of shortcutsFile.actions) {
+      expect(ids.has(action.id as never)).toBe(true);
+      expect(action.type).toBe("ExecuteFunction");
+      expect(action.name.length).toBeGreaterThan(10);
+    }
+    expect(shortcutsFile.shortcuts.map((s) => s.action)).toEqual(shortcutsFile.actions.map((a) => a.id));
+    const problems = COMMAND_SHORTCUTS.flatMap((s) => [shortcutProblem(s.key), shortcutProblem(s.mac)]).filter(Boolean);
+    expect(problems).toEqual([]);
+    expect(new Set(COMMAND_SHORTCUTS.map((s) => s.key)).size).toBe(COMMAND_SHORTCUTS.length);
+    // The refresh scopes and the builder have one each (the issue's list).
+    expect(COMMAND_SHORTCUTS.map((s) => s.action).sort()).toEqual(
+      ["openBuilder", "refreshPastedSheets", "refreshSelection", "refreshSheet", "refreshWorkbook"].sort(),
+    );
+  });
+
+  it("keeps clear of Excel's and the browser's own keys (the combinations docs/ribbon.md lists)", () => {
+    // Excel: Ctrl+Shift+1..6 number formats, Ctrl+Alt+F5 refresh all, Ctrl+Alt+V paste special,
+    // Ctrl+Shift+L filter; browsers: Ctrl+N/T/W (with Shift), Ctrl+Shift+S/X, Alt+Shift+N/S.
+    const taken = [
+      ..."123456".split("").map((d) => `Ctrl+Shift+${d}`),
+      "Ctrl+Alt+V",
+      "Ctrl+Shift+L",
+      "Ctrl+N",
+      "Ctrl+Shift+N",
+      "Ctrl+T",
+      "Ctrl+Shift+T",
+      "Ctrl+W",
+      "Ctrl+Shift+W",
+      "Ctrl+Shift+S",
+      "Ctrl+Shift+X",
+      "Alt+Shift+N",
+      "Alt+Shift+S",
+    ];
+    const normal = (k: string) => k.split("+").sort().join("+");
+    const used = new Set(COMMAND_SHORTCUTS.map((s) => normal(s.key)));
+    expect(taken.filter((k) => used.has(normal(k)))).toEqual([]);
+    // Office's advice for the fewest clashes: Ctrl+Alt+Shift+<key>.
+    expect(COMMAND_SHORTCUTS.every((s) => s.key.startsWith("Ctrl+Alt+Shift+"))).toBe(true);
+  });
+
+  it("rejects key combinations Office refuses", () => {
+    expect(shortcutProblem("Shift+A")).toMatch(/only modifier/);
+    expect(shortcutProblem("A")).toMatch(/at least one modifier/);
+    expect(shortcutProblem("Ctrl+F5")).toMatch(/A-Z, 0-9/);
+    expect(shortcutProblem("Ctrl+Alt+Shift++")).toBeUndefined();
   });
 });
 

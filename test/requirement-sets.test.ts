@@ -12,6 +12,7 @@
  */
 import path from "node:path";
 import ts from "typescript";
+import { REQUIREMENT_SETS } from "../src/commands/health-check";
 import { FAKE_API_SETS, fakeMembers, unguardedApiSets } from "../testing/fake-excel";
 import {
   compareVersions,
@@ -105,6 +106,32 @@ describe("requirement sets used by src/", () => {
         { name: "ExcelApi", version: "1.9" },
       ]),
     );
+  });
+
+  it("covers the ribbon and shortcut APIs: RibbonApi and KeyboardShortcuts guarded at run time, SharedRuntime declared", () => {
+    const at = (api: string) => uses.find((u) => u.api === api);
+    expect(at("Office.Ribbon.requestUpdate")).toMatchObject({
+      name: "RibbonApi",
+      version: "1.1",
+      file: "src/commands/office.ts",
+    });
+    expect(at("Office.Actions.getShortcuts")).toMatchObject({ name: "KeyboardShortcuts", version: "1.1" });
+    expect(at("Office.Addin.showAsTaskpane")).toMatchObject({ name: "SharedRuntime", version: "1.1" });
+    expect(at("Office.Addin.onVisibilityModeChanged")).toMatchObject({ name: "SharedRuntime", version: "1.1" });
+    for (const name of ["RibbonApi", "KeyboardShortcuts"])
+      expect(checks).toContainEqual(expect.objectContaining({ name, version: "1.1", file: "src/commands/office.ts" }));
+    // The same scan refuses a ribbon update nobody checked for.
+    const probe = path.join(root, "src", "__ribbon-probe__.ts");
+    const unguarded = scanApiSets(root, [], new Map([[probe, "void Office.ribbon.requestUpdate({ tabs: [] });"]]));
+    expect(unguarded.uses).toContainEqual(expect.objectContaining({ name: "RibbonApi", version: "1.1" }));
+    expect(unguarded.checks).toEqual([]);
+  });
+
+  it("are each listed by Check the add-in with what stops working without them", () => {
+    for (const [name, version] of highestPerSet(uses))
+      expect(REQUIREMENT_SETS.some((set) => set.name === name && compareVersions(set.version, version) >= 0)).toBe(
+        true,
+      );
   });
 
   it("no guard checks a set above what the code then uses without declaring it (guards are not dead)", () => {

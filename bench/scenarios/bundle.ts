@@ -37,14 +37,19 @@ export function measureBundle(dir: string): ScriptSize[] {
 
 /**
  * Runs the production build into a temporary directory (so a concurrent `npm test`, whose build
- * writes dist/, is not disturbed), or measures `reuseDir` when given. Returns the build's wall time.
+ * writes dist/, is not disturbed), or measures `reuseDir` when given; `env` adds build settings
+ * (RISK_DEFAULT_SERVICE_URL). Returns the build's wall time.
  */
-export function buildForSizes(reuseDir?: string): { dir: string; buildMs: number | null; cleanup(): void } {
+export function buildForSizes(
+  reuseDir?: string,
+  env: Record<string, string> = {},
+): { dir: string; buildMs: number | null; cleanup(): void } {
   if (reuseDir) return { dir: reuseDir, buildMs: null, cleanup: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), "bench-build-"));
   const started = performance.now();
   const result = spawnSync(resolve(ROOT, "node_modules/.bin/webpack"), ["--mode", "production", "--output-path", dir], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });

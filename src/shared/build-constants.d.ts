@@ -16,3 +16,9 @@ declare const __ADDIN_VERSION__: string | undefined;
  * where there is no emulator to fall back on, so the user must enter a connection first.
  */
 declare const __CONNECTION_REQUIRED__: boolean | undefined;
+
+/**
+ * Defined by webpack's DefinePlugin: which build this is ("production build of 2026-11-25T08:00Z"),
+ * for "Check the add-in". Absent in Node: read it through src/shared/version.ts.
+ */
+declare const __ADDIN_BUILD__: string | undefined;

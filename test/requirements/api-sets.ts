@@ -1,9 +1,10 @@
 /**
  * Which Office requirement sets the add-in's code uses, read from the Office.js typings: every
  * declaration in @types/office-js and @types/custom-functions-runtime carries a tag such as
- * `[Api set: ExcelApi 1.13]`, and the TypeScript compiler resolves each identifier in src/ to the
- * declaration it means (so `range.getMergedAreasOrNullObject()` is Excel.Range's method, not some
- * other `getMergedAreasOrNullObject`). Property names in `load("a, b/c")` strings are resolved
+ * `[Api set: ExcelApi 1.13]` (in the common API: `**Requirement set**: {@link … | RibbonApi 1.1}`),
+ * and the TypeScript compiler resolves each identifier in src/ to the declaration it means (so
+ * `range.getMergedAreasOrNullObject()` is Excel.Range's method, not some other
+ * `getMergedAreasOrNullObject`). Property names in `load("a, b/c")` strings are resolved
  * against the loaded object's type too.
  *
  * Only value uses count: a type annotation (`context: Excel.RequestContext`) calls nothing at run
@@ -39,7 +40,12 @@ const TYPINGS = [
   `${path.sep}@types${path.sep}office-js${path.sep}`,
   `${path.sep}@types${path.sep}custom-functions-runtime${path.sep}`,
 ];
-const TAG = /\[Api set: ([A-Za-z]+) (\d+\.\d+)/;
+/**
+ * The Excel API's tag ("[Api set: ExcelApi 1.13]") and the common API's ("**Requirement set**:
+ * {@link https://... | RibbonApi 1.1}", also listed under "**Requirement sets**:"), which is how
+ * Office.ribbon, Office.actions and Office.addin are tagged.
+ */
+const TAG = /\[Api set: ([A-Za-z]+) (\d+\.\d+)|\*\*Requirement sets?\*\*:[\s\S]*?\| ([A-Za-z]+) (\d+\.\d+)\}/;
 /** Names of functions whose literal arguments count as a requirement-set check. */
 const CHECK_FUNCTIONS = new Set(["isSetSupported", "requirementSupported"]);
 
@@ -65,7 +71,7 @@ function tagOf(declaration: ts.Declaration): ApiSet | undefined {
   const ranges = ts.getLeadingCommentRanges(source.text, declaration.getFullStart()) ?? [];
   for (let i = ranges.length - 1; i >= 0; i--) {
     const match = TAG.exec(source.text.slice(ranges[i].pos, ranges[i].end));
-    if (match) return { name: match[1], version: match[2] };
+    if (match) return { name: match[1] ?? match[3], version: match[2] ?? match[4] };
   }
   return undefined;
 }

@@ -3,6 +3,7 @@
  * a folder under features/ with an index.ts that exports its Feature, listed here.
  */
 import { connectionFeature } from "./connection";
+import { checkFeature } from "./check";
 import { builderFeature } from "./builder";
 import { explainFeature } from "./explain";
 import { changesFeature } from "./changes";
@@ -37,6 +38,7 @@ export interface FeatureGroup {
  */
 export const FEATURES: readonly Feature[] = [
   connectionFeature,
+  checkFeature,
   builderFeature,
   explainFeature,
   changesFeature,

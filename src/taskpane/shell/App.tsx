@@ -11,7 +11,8 @@ import {
   makeStyles,
   tokens,
 } from "@fluentui/react-components";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { paneChannel } from "../../commands/pane-channel";
 import { invalidateFunctions } from "../../functions/engine/default-engine";
 import { dataChangeMatcher } from "../../functions/data-loaders";
 import type { ForgetChange } from "../ui/data-change";
@@ -24,6 +25,7 @@ import { NotConnectedError } from "../../api/errors";
 import { connectionRequired } from "../../shared/connection";
 import { FEATURE_GROUPS } from "../features";
 import { filterSections } from "./sections";
+import { CommandOutcomes } from "./CommandOutcomes";
 
 const useStyles = makeStyles({
   root: {
@@ -77,6 +79,23 @@ export function App(props: {
     setOpenItems(ids);
     if (ids.some((id) => !everOpened.has(id))) setEverOpened(new Set([...everOpened, ...ids]));
   };
+  // A ribbon button or shortcut asked for a section (Builder, Explain, a failure's section): open it,
+  // show it, and clear a search that would hide it. Read at mount too: the request may predate the UI.
+  useEffect(() => {
+    const follow = () => {
+      const request = paneChannel.pending;
+      if (!request) return;
+      paneChannel.take(request.serial);
+      setQuery("");
+      setOpenItems((ids) => (ids.includes(request.section) ? ids : [...ids, request.section]));
+      setEverOpened((ids) => (ids.has(request.section) ? ids : new Set([...ids, request.section])));
+      requestAnimationFrame(() =>
+        document.querySelector(`[data-testid="section-${request.section}"]`)?.scrollIntoView({ block: "start" }),
+      );
+    };
+    follow();
+    return paneChannel.subscribe(follow);
+  }, []);
   const shown = new Set(filterSections(FEATURE_GROUPS, query).flatMap((group) => group.features.map((x) => x.id)));
   const search = (text: string) => {
     setQuery(text);
@@ -105,6 +124,7 @@ export function App(props: {
           </Text>
           <UsageLine />
         </header>
+        <CommandOutcomes channel={paneChannel} />
         {props.run ? null : (
           <MessageBar intent="warning" data-testid="no-workbook-notice">
             <MessageBarBody>

@@ -21,16 +21,22 @@ export interface HarnessPage {
   close(): Promise<void>;
 }
 
-/** Open the harness in a fresh browser context; `demo: false` starts with an empty workbook. */
+/**
+ * Open the harness in a fresh browser context; `demo: false` starts with an empty workbook,
+ * `pane: "hidden"` with the pane closed.
+ */
 export async function openHarness(
   browser: Browser,
   origin: string,
-  options: { demo?: boolean } = {},
+  options: { demo?: boolean; pane?: "hidden" } = {},
 ): Promise<HarnessPage> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ignoreHTTPSErrors: true });
   const page = await context.newPage();
   const problems = watchPage(page);
-  await page.goto(`${origin}/harness.html${options.demo === false ? "?demo=0" : ""}`);
+  const query = new URLSearchParams();
+  if (options.demo === false) query.set("demo", "0");
+  if (options.pane) query.set("pane", options.pane); // the pane starts closed, as when a RISK cell starts the runtime
+  await page.goto(`${origin}/harness.html${query.size > 0 ? `?${query}` : ""}`);
   await page.waitForFunction(() => window.harness !== undefined, null, { timeout: 20_000 });
   await page.evaluate(() => window.harness?.ready);
   return { context, page, problems, close: () => context.close() };

@@ -28,6 +28,7 @@ test("the task pane renders every section with its test ids and the demo-connect
   }
   for (const section of [
     "connection",
+    "check",
     "sync",
     "timeseries",
     "layer",

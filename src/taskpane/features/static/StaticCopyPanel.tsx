@@ -9,6 +9,7 @@ import {
   Text,
 } from "@fluentui/react-components";
 import { useState } from "react";
+import { staticCopiesChanged } from "../../../commands/page";
 import { SCOPE_LABELS, type Scope } from "../../ui/scope";
 import {
   convertToValues,
@@ -81,7 +82,7 @@ export function StaticCopyPanel() {
         </Button>
         <Button
           disabled={!run || busy}
-          onClick={() => run && restore.start(() => restoreFormulas({ run, scope }))}
+          onClick={() => run && restore.start(() => restoreFormulas({ run, scope }), staticCopiesChanged)}
           data-testid="static-restore"
         >
           Restore formulas
@@ -102,7 +103,7 @@ export function StaticCopyPanel() {
               data-testid="static-confirm-yes"
               onClick={() => {
                 setPending(null);
-                if (run) convert.start(() => convertToValues({ run, scope }));
+                if (run) convert.start(() => convertToValues({ run, scope }), staticCopiesChanged);
               }}
             >
               Convert

@@ -1,0 +1,95 @@
+import { Button, Checkbox, Spinner, Text, Textarea, makeStyles } from "@fluentui/react-components";
+import { useState } from "react";
+import { pageCommands } from "../../../commands/page";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { useLoader } from "../../ui/hooks/use-loader";
+import { useServices } from "../../ui/services";
+
+const useStyles = makeStyles({
+  root: { display: "flex", flexDirection: "column", gap: "8px" },
+  buttons: { display: "flex", gap: "8px", flexWrap: "wrap", alignItems: "center" },
+  report: { width: "100%" },
+  reportText: {
+    fontFamily: "Consolas, 'Cascadia Mono', monospace",
+    fontSize: "11px",
+    lineHeight: "15px",
+    minHeight: "320px",
+    whiteSpace: "pre",
+  },
+});
+
+/**
+ * "Check the add-in": runs the check when the section opens (and again on request), and shows the
+ * report as text to copy into a support request. The API key is never in it. Evaluating a RISK
+ * formula is asked for separately: it adds a scratch sheet and removes it again.
+ */
+export function CheckPanel() {
+  const styles = useStyles();
+  const { run } = useServices();
+  const [withFormula, setWithFormula] = useState(false);
+  const [request, setRequest] = useState({ serial: 0, formula: false });
+  const [copied, setCopied] = useState(false);
+  const check = useLoader(async () => {
+    // The check's code is a chunk of its own: nothing of it loads until someone asks.
+    const { runHealthCheck } = await import(/* webpackChunkName: "health-check" */ "../../../commands/health-gather");
+    return runHealthCheck({
+      run,
+      evaluateFormula: request.formula,
+      ribbon: pageCommands.state,
+      associatedCommands: pageCommands.runtime?.associated ?? [],
+    });
+  }, [request.serial]);
+  const copy = async () => {
+    if (!check.data) return;
+    try {
+      await navigator.clipboard.writeText(check.data);
+      setCopied(true);
+    } catch {
+      // The clipboard is not available to the pane in some hosts: the text below can be selected.
+      setCopied(false);
+    }
+  };
+  return (
+    <div className={styles.root} data-testid="check-panel">
+      <Text size={200}>
+        What a support request needs: version, Excel features, functions, storage, each service URL, clock and cache.
+        Your API key is never in it.
+      </Text>
+      <Checkbox
+        label="Also check that a RISK formula evaluates (adds a hidden scratch sheet and removes it)"
+        checked={withFormula}
+        onChange={(_, data) => setWithFormula(data.checked === true)}
+        data-testid="check-with-formula"
+      />
+      <div className={styles.buttons}>
+        <Button
+          appearance="primary"
+          disabled={check.loading}
+          onClick={() => {
+            setCopied(false);
+            setRequest({ serial: request.serial + 1, formula: withFormula });
+          }}
+          data-testid="check-run"
+        >
+          Check again
+        </Button>
+        <Button disabled={!check.data} onClick={() => void copy()} data-testid="check-copy">
+          {copied ? "Copied" : "Copy the report"}
+        </Button>
+        {check.loading ? <Spinner size="tiny" label="Checking…" data-testid="check-running" /> : null}
+      </div>
+      {check.error ? <ErrorNotice error={check.error} testId="check-error" /> : null}
+      {check.data ? (
+        <Textarea
+          className={styles.report}
+          textarea={{ className: styles.reportText }}
+          value={check.data}
+          readOnly
+          resize="vertical"
+          aria-label="The check's report"
+          data-testid="check-report"
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+import type { Feature } from "../feature";
+import { CheckPanel } from "./CheckPanel";
+
+/** The "Check the add-in" section of the pane (also the ribbon's Setup · Check the add-in). */
+export const checkFeature: Feature = {
+  id: "check",
+  group: "setup",
+  title: "Check the add-in",
+  keywords: "health diagnose support troubleshoot version requirement certificate clock storage",
+  Panel: CheckPanel,
+};
