@@ -1,7 +1,7 @@
 import { RiskClient } from "../../api/client";
 import { connectionKey, type ConnectionConfig } from "../../api/config";
 import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError } from "../../api/errors";
-import type { TransportOptions } from "../../api/http";
+import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from "../../api/http";
 import { toExcelError } from "../errors";
 import type { LastGood, LastGoodCache, LastGoodUsage } from "./last-good-cache";
 import { Limiter } from "./limiter";
@@ -24,13 +24,13 @@ export interface EngineOptions {
   ttlMs?: number;
   /** How long a failure answers repeated calls, so a burst of cells does not repeat it (default 5 s). */
   errorTtlMs?: number;
-  /** Time limit of one HTTP attempt (default 20 s). */
+  /** Time limit of one HTTP attempt (default: the transport's, {@link DEFAULT_TRANSPORT_OPTIONS}). */
   timeoutMs?: number;
-  /** Retries of an idempotent request on 429/502/503/504 (default 3). */
+  /** Retries of an idempotent request on 429/502/503/504 (default: the transport's). */
   maxRetries?: number;
-  /** Upper bound of one back-off delay (default 5 s). */
+  /** Upper bound of one back-off delay (default: the transport's). */
   maxRetryDelayMs?: number;
-  /** First back-off delay (default 300 ms). */
+  /** First back-off delay (default: the transport's). */
   baseRetryDelayMs?: number;
   /** The longest a load runs once started, retries included; then its cells show an error (default 60 s). */
   deadlineMs?: number;
@@ -64,10 +64,10 @@ export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   concurrency: 6,
   ttlMs: 10 * 60_000,
   errorTtlMs: 5_000,
-  timeoutMs: 20_000,
-  maxRetries: 3,
-  maxRetryDelayMs: 5_000,
-  baseRetryDelayMs: 300,
+  timeoutMs: DEFAULT_TRANSPORT_OPTIONS.timeoutMs,
+  maxRetries: DEFAULT_TRANSPORT_OPTIONS.maxRetries,
+  maxRetryDelayMs: DEFAULT_TRANSPORT_OPTIONS.maxRetryDelayMs,
+  baseRetryDelayMs: DEFAULT_TRANSPORT_OPTIONS.baseRetryDelayMs,
   deadlineMs: 60_000,
   batchWindowMs: 4,
   readAhead: 4,
