@@ -30,6 +30,15 @@ export const STRESS_SCENARIO: ScenarioName = "ssp585";
 /** The summary windows in years (each starts in 2025). */
 export const WINDOWS = [5, 15, 30] as const;
 
+/** The window used when a function or form is given none. */
+export const DEFAULT_WINDOW: (typeof WINDOWS)[number] = 30;
+
+/** The bounds of a timeseries: lower, middle and upper estimate. */
+export const MEASURES = ["lb", "mid", "ub"] as const;
+
+/** The measure used when a function or form is given none. */
+export const DEFAULT_MEASURE: (typeof MEASURES)[number] = "mid";
+
 /** The port the local emulator listens on by default (`npm run emulator`). */
 export const DEMO_PORT = 4010;
 

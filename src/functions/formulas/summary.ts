@@ -4,10 +4,11 @@ import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../errors";
 import { portfolioSummary } from "../data-loaders";
+import { DEFAULT_SCENARIO, DEFAULT_WINDOW } from "../../shared/vocabulary";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
 /** Scenario and window RISK.SUMMARY uses when they are omitted. */
-export const SUMMARY_DEFAULTS = { scenario: "ssp245", window: 30 } as const;
+export const SUMMARY_DEFAULTS = { scenario: DEFAULT_SCENARIO, window: DEFAULT_WINDOW } as const;
 
 /** RISK.SUMMARY's parameters, in order (the names its messages and Explain use). */
 export const SUMMARY_PARAMETERS = ["portfolio", "index", "hazard", "scenario", "window", "field"] as const;

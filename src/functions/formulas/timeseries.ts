@@ -2,12 +2,11 @@ import { isBlank, readChoice, readHazard, readPortfolio, readScenario, type Argu
 import { readAssetRef } from "../asset-index";
 import type { RiskEngine } from "../engine/engine";
 import { ArgumentError, NotAvailableError } from "../errors";
-import { normalizeName } from "../../shared/vocabulary";
+import { DEFAULT_MEASURE, MEASURES, normalizeName } from "../../shared/vocabulary";
 import { portfolioSeries } from "../data-loaders";
 import { evaluate, quote, type Invocation } from "./run";
 
 export const TIMESERIES_HEADER = ["year", "value"] as const;
-export const MEASURES = ["lb", "mid", "ub"] as const;
 
 /**
  * RISK.TIMESERIES: the series of the asset (by portfolio_index or entity_id) as a two-column table with a header row,
@@ -38,7 +37,7 @@ export function timeseries(
           throw new ArgumentError(`indicator for ${names.portfolio} must be ${names.indicators.join(", ")}`);
         }
       }
-      const bound = readChoice(measure, "measure", MEASURES, "mid");
+      const bound = readChoice(measure, "measure", MEASURES, DEFAULT_MEASURE);
       const data = await portfolioSeries(
         engine,
         name,

@@ -6,7 +6,7 @@ import type { Invocation } from "../../../functions/formulas/run";
 import { columnLetters, parseA1, quoteSheetName } from "../../../shaping/a1";
 import type { CellValue } from "../../../shaping/types";
 import type { ExcelRunner } from "../../ui/pane-types";
-import { HAZARDS, SCENARIOS } from "../../../shared/vocabulary";
+import { HAZARDS, MEASURES, SCENARIOS, WINDOWS } from "../../../shared/vocabulary";
 
 /**
  * The formula builder's logic, without React: which functions and parameters there are, which
@@ -123,12 +123,12 @@ export const FIXED_CHOICES: Partial<Record<ParamKind, readonly string[]>> = {
   "hazard-portfolio": HAZARDS.map((h) => h.portfolio),
   "hazard-extended": HAZARDS.map((h) => h.extended),
   scenario: [...SCENARIOS],
-  window: ["5", "15", "30"],
+  window: WINDOWS.map(String),
   horizon: ["15yr", "30yr"],
   extent: ["local", "background"],
   "summary-field": ["score", "class"],
   "search-field": ["score", "label"],
-  measure: ["lb", "mid", "ub"],
+  measure: [...MEASURES],
 };
 
 /** A parameter's value: chosen from a list / typed, or a reference to a cell or column. */

@@ -14,7 +14,14 @@ import type { RiskClient } from "../../../api/client";
 import { readReferencedValues } from "../../../excel/cells-by-address";
 import { readSelectedCell, type SpillParent } from "../../../excel/selection";
 import type { DatasetMetadata, HazardMetrics } from "../../../api/types";
-import { HAZARDS, labelOf, lookupHazard, type HazardNames } from "../../../shared/vocabulary";
+import {
+  DEFAULT_SCENARIO,
+  DEFAULT_WINDOW,
+  HAZARDS,
+  labelOf,
+  lookupHazard,
+  type HazardNames,
+} from "../../../shared/vocabulary";
 import type { ArgumentValue } from "../../../functions/arguments";
 import { pairedIndex } from "../../../functions/columns";
 import { IMPACT_PARAMETERS } from "../../../functions/formulas/impact";
@@ -273,8 +280,8 @@ function fromFormula(fn: RiskFunction, args: ArgumentValue[]): Omit<Question, "s
         hazard: needHazard(args[2]!, "The formula"),
         portfolio: text(args[0]),
         entity: args[1],
-        scenario: text(args[3]).toLowerCase() || "ssp245",
-        window: Number(text(args[4]).replace(/yr$/i, "")) || 30,
+        scenario: text(args[3]).toLowerCase() || DEFAULT_SCENARIO,
+        window: Number(text(args[4]).replace(/yr$/i, "")) || DEFAULT_WINDOW,
       };
     case "METRIC":
       return {
@@ -491,12 +498,13 @@ export function formulaFacts(formula: string, lookup?: (reference: string) => Ar
   const hazardAt = { SEARCH: 2, SUMMARY: 2, METRIC: 3, IMPACT: 2 }[fn];
   const scenarioAt = { SEARCH: -1, SUMMARY: 3, METRIC: 2, IMPACT: 3 }[fn];
   const hazard = args[hazardAt] ? lookupHazard(args[hazardAt]!) : undefined;
-  // RISK.SUMMARY's scenario defaults to ssp245 when omitted or blank (a reference to a blank cell is read as unknown).
+  // RISK.SUMMARY's scenario defaults to DEFAULT_SCENARIO when omitted or blank (a reference to a blank cell
+  // is read as unknown).
   const written = splitArguments(match[2]!)[scenarioAt] ?? "";
   const scenario =
     scenarioAt < 0
       ? undefined
-      : (args[scenarioAt]?.toLowerCase() ?? (fn === "SUMMARY" && written === "" ? "ssp245" : undefined));
+      : (args[scenarioAt]?.toLowerCase() ?? (fn === "SUMMARY" && written === "" ? DEFAULT_SCENARIO : undefined));
   return {
     fn,
     hazard,

@@ -13,7 +13,7 @@ import {
   type TimeseriesPasted,
 } from "./timeseries-actions";
 import { dateFilterProblem, dateRangeReversed } from "./model/date-filter";
-import { STRESS_SCENARIO } from "../../../shared/vocabulary";
+import { DEFAULT_MEASURE, STRESS_SCENARIO } from "../../../shared/vocabulary";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
@@ -33,7 +33,7 @@ export function TimeseriesPanel() {
     hazard: "",
     indicator: "",
     scenario: STRESS_SCENARIO,
-    measure: "mid",
+    measure: DEFAULT_MEASURE,
   });
   const [chartAssets, setChartAssets] = useState<number[]>([]);
   const load = useCallback(

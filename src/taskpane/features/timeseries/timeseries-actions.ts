@@ -25,7 +25,7 @@ import {
   type LongRunning,
   type PastedSheet,
 } from "../../ui/pane-types";
-import { SCENARIOS } from "../../../shared/vocabulary";
+import { MEASURES, SCENARIOS } from "../../../shared/vocabulary";
 
 /** The filters of a timeseries pull; an absent filter means "all". */
 export interface TimeseriesFilters {
@@ -63,7 +63,7 @@ export function timeseriesQuery(filters: TimeseriesFilters): Omit<ItemsQuery, "p
 
 /** Scenarios and measures the service offers (contract; field notes). */
 export const SCENARIO_CHOICES = SCENARIOS;
-export const MEASURE_CHOICES = ["lb", "mid", "ub"] as const;
+export const MEASURE_CHOICES = MEASURES;
 
 /** More rows than this in one paste are refused before fetching: narrow the filters instead. */
 export const MAX_TIMESERIES_ROWS = 100_000;

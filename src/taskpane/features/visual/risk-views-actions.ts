@@ -17,6 +17,7 @@ import {
   type LabelCounts,
 } from "../../../shaping/risk-views";
 import type { CellValue } from "../../../shaping/types";
+import { WINDOWS } from "../../../shared/vocabulary";
 import { provenanceOf } from "../pasted";
 import {
   rethrowIfCancelled,
@@ -27,7 +28,7 @@ import {
 } from "../../ui/pane-types";
 
 /** Summary windows the service offers, in years (field notes). */
-export const WINDOW_CHOICES = ["5", "15", "30"] as const;
+export const WINDOW_CHOICES: readonly string[] = WINDOWS.map(String);
 
 /** One asset on the map, with its summary per hazard for the chosen scenario and window. */
 export interface MapAsset {
