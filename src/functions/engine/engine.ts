@@ -3,6 +3,7 @@ import { connectionKey, type ConnectionConfig } from "../../api/config";
 import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError } from "../../api/errors";
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from "../../api/http";
 import { toExcelError } from "../errors";
+import { cacheKey, dataKeyOfCacheKey } from "./cache-key";
 import type { LastGood, LastGoodCache, LastGoodUsage } from "./last-good-cache";
 import { Limiter } from "./limiter";
 import { StaleCells, type StaleMark } from "./stale-cells";
@@ -208,10 +209,6 @@ interface Flight {
  * every call settles: by value, by error, by its deadline, or by its own cancellation. A load no
  * call waits for any more is aborted.
  */
-/** A cache key as given to `load`, without the connection it is prefixed with. */
-function keyOf(fullKey: string): string {
-  return fullKey.slice(fullKey.indexOf("\u0000") + 1);
-}
 
 export class RiskEngine {
   readonly settings: Readonly<EngineSettings>;
@@ -270,7 +267,7 @@ export class RiskEngine {
     try {
       const connection = this.connectionOf();
       const connKey = connectionKey(connection);
-      fullKey = `${connKey}\u0000${key}`;
+      fullKey = cacheKey(connKey, key);
       client = this.clientFor(connection, connKey);
     } catch (error) {
       return Promise.reject(error); // unusable settings (ConfigurationError): nothing to send
@@ -356,9 +353,9 @@ export class RiskEngine {
    * the last good values stay) and returns their addresses, for the pane to recalculate them.
    */
   retryStale(): string[] {
-    const prefix = `${connectionKey(this.connectionOf())}\u0000`;
+    const connKey = connectionKey(this.connectionOf());
     const list = this.staleCells.list();
-    for (const line of list) for (const key of line.keys) this.cache.delete(prefix + key);
+    for (const line of list) for (const key of line.keys) this.cache.delete(cacheKey(connKey, key));
     return list.map((line) => line.address);
   }
 
@@ -387,12 +384,12 @@ export class RiskEngine {
     this.invalidations = this.invalidations.filter((i) => now - i.at < this.settings.ttlMs);
     this.invalidations.push({ matches, at: now });
     for (const [fullKey, flight] of [...this.flights]) {
-      if (matches(keyOf(fullKey))) {
+      if (matches(dataKeyOfCacheKey(fullKey))) {
         flight.outdated = true;
         this.flights.delete(fullKey);
       }
     }
-    return this.cache.deleteWhere((fullKey) => matches(keyOf(fullKey)));
+    return this.cache.deleteWhere((fullKey) => matches(dataKeyOfCacheKey(fullKey)));
   }
 
   /**
@@ -401,7 +398,7 @@ export class RiskEngine {
    */
   private isFresh(fullKey: string, fetchedAt: number): boolean {
     if (fetchedAt <= this.freshAfter || Date.now() - fetchedAt >= this.settings.ttlMs) return false;
-    const key = keyOf(fullKey);
+    const key = dataKeyOfCacheKey(fullKey);
     return !this.invalidations.some((i) => fetchedAt <= i.at && i.matches(key));
   }
 
