@@ -69,7 +69,7 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
           onProgress?.({ message: `Read ${formatCount(read + itemsRead)} extended summary rows…` }),
       });
       read += items.length;
-      itemsByScenario.set(scenario, items as unknown as ExtendedSummaryItem[]);
+      itemsByScenario.set(scenario, items);
     }
   } catch (error) {
     throwIfCancelled(signal);

@@ -2,7 +2,6 @@ import type { RiskClient } from "../../../api/client";
 import { STRESS_SCENARIO } from "../../../shared/vocabulary";
 import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { flattenExtendedSummary, flattenSummary } from "../../../shaping/flatten-summary";
-import type { ExtendedSummaryItem, SummaryItem } from "../../../shaping/types";
 import type { DownloadedFile, FileFormat } from "../../../api/types";
 import { provenanceOf } from "../pasted";
 import {
@@ -65,7 +64,7 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
   if (summary.length === 0)
     throw new Error(`${portfolio} has no summary data${options.scenario ? ` for ${options.scenario}` : ""}.`);
 
-  const flat = flattenSummary(summary as unknown as SummaryItem[]);
+  const flat = flattenSummary(summary);
   const provenance = await provenanceOf(client, "summary", portfolio, { scenario: options.scenario }, signal);
   const specs = [
     {
@@ -78,7 +77,7 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
     },
   ];
   if (extended && extendedItems.length > 0) {
-    const ext = flattenExtendedSummary(extendedItems as unknown as ExtendedSummaryItem[]);
+    const ext = flattenExtendedSummary(extendedItems);
     specs.push({
       sheetName: `Extended ${extendedScenario} ${portfolio}`,
       tableName: `Extended_${extendedScenario}_${portfolio}`,
