@@ -145,7 +145,7 @@ describe("writeTableToNewSheet", () => {
         ["c", "MEDIUM", 5, 6],
       ],
       conditionalLabels: [1],
-      chart: { dataRows: [0, 2], firstValueColumn: 2, seriesNameColumns: [0], title: "Exposure" },
+      chart: { type: "Line", dataRows: [0, 2], firstValueColumn: 2, seriesNames: ["a", "c"], title: "Exposure" },
     };
     await fake.run((context) => writeTableToNewSheet(context, spec));
     const sheet = fake.model.findSheet("Summary")!;

@@ -7,7 +7,7 @@ import type {
   ItemsQuery,
   PhysicalItem,
 } from "../../../api/types";
-import type { StreamChartSpec } from "../../../excel/stream-sheets";
+import type { ChartSpec } from "../../../excel/table-formats";
 import { dateFilterProblem, dateKeyInRange, dateRangeReversed } from "./model/date-filter";
 import {
   SERIES_KINDS,
@@ -285,7 +285,7 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
     },
     finish: () => ({
       headers: SERIES_KINDS.map((kind) => builder.header(kind)),
-      charts: SERIES_KINDS.map((kind): StreamChartSpec | undefined =>
+      charts: SERIES_KINDS.map((kind): ChartSpec | undefined =>
         chartRows[kind].length === 0
           ? undefined
           : {

@@ -15,7 +15,7 @@ import type { GeometryCollection, Topology } from "topojson-specification";
 import countries110m from "world-atlas/countries-110m.json";
 import type { MapAsset } from "./risk-views-actions";
 import type { GeoJson } from "../../../api/types";
-import { LABEL_COLOURS } from "../../../excel/write-sheets";
+import { LABEL_COLOURS } from "../../../excel/table-formats";
 import { RISK_LABELS } from "../../../shaping/risk-views";
 
 /** Marker colours: the sheets' LOW / MEDIUM / HIGH fonts (strong enough on a map), grey for none. */

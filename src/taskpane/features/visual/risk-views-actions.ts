@@ -5,7 +5,8 @@
  */
 import type { RiskClient } from "../../../api/client";
 import type { Asset, GeoJson, SummaryItem } from "../../../api/types";
-import { StreamingSheets, type StreamChartSpec, type StreamSheetSpec } from "../../../excel/stream-sheets";
+import { StreamingSheets, type StreamSheetSpec } from "../../../excel/stream-sheets";
+import type { ChartSpec } from "../../../excel/table-formats";
 import {
   COMPARED_SCENARIOS,
   buildRiskMatrix,
@@ -189,7 +190,7 @@ export async function pasteRiskMatrix(
       provenance: { ...provenance, operation: "label-counts", filters: { scenario, window } },
     },
   ];
-  const chart: StreamChartSpec = {
+  const chart: ChartSpec = {
     type: "ColumnStacked",
     dataRows: [0, 1, 2],
     firstValueColumn: 1,
@@ -241,7 +242,7 @@ async function writeWhole(
   run: ExcelRunner,
   specs: StreamSheetSpec[],
   tables: Array<{ header: string[]; rows: CellValue[][] }>,
-  charts: Array<StreamChartSpec | undefined>,
+  charts: Array<ChartSpec | undefined>,
   signal: AbortSignal | undefined,
   onProgress: LongRunning["onProgress"],
 ): Promise<PastedSheet[]> {
