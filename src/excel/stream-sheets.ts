@@ -15,7 +15,7 @@ import { uniqueSheetName, uniqueTableName } from "../shaping/sheet-names";
 import { columnLetters } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, rowBytes } from "./chunks";
-import { IncompleteCleanupError, TableShapeError } from "./errors";
+import { IncompleteCleanupError, TableShapeError } from "./write-errors";
 import { FingerprintBuilder, type PasteProvenance, type ProvenanceRecord } from "../shaping/paste-provenance";
 import {
   recordProvenance,

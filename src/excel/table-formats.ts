@@ -5,7 +5,7 @@
  * so Excel recolours an edited cell itself and a refresh in place (table-followers.ts) moves them.
  */
 import { columnLetters } from "../shaping/a1";
-import { TableShapeError } from "./errors";
+import { TableShapeError } from "./write-errors";
 
 /** Excel's Good / Neutral / Bad cell styles, for LOW / MEDIUM / HIGH. */
 export const LABEL_COLOURS: Record<"LOW" | "MEDIUM" | "HIGH", { fill: string; font: string }> = {

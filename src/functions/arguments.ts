@@ -1,4 +1,4 @@
-import { ArgumentError } from "./errors";
+import { ArgumentError } from "./formula-errors";
 import { normalizeName, type HazardNames } from "../shared/vocabulary";
 import { findHazard } from "./hazards";
 import { SCENARIOS, WINDOWS } from "../shared/vocabulary";

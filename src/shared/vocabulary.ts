@@ -141,7 +141,7 @@ export function normalizeName(text: string): string {
 }
 
 /** The label a score gets by the field notes' thresholds: LOW below the first, MEDIUM up to the second, HIGH above. */
-export function labelOf(hazard: HazardNames, score: number): "LOW" | "MEDIUM" | "HIGH" {
+export function labelOfScore(hazard: HazardNames, score: number): "LOW" | "MEDIUM" | "HIGH" {
   return score < hazard.thresholds.low ? "LOW" : score <= hazard.thresholds.medium ? "MEDIUM" : "HIGH";
 }
 

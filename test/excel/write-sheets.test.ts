@@ -3,8 +3,13 @@
  * numbers, text staying text, all-or-nothing on failure or cancellation, and name collisions.
  */
 import { createFakeExcel, FakeExcel } from "../../testing/fake-excel";
-import { writeSheetsAtomically, writeTableToNewSheet, NewSheetSpec, WriteProgress } from "../../src/excel";
-import type { CellValue } from "../../src/shaping";
+import {
+  writeSheetsAtomically,
+  writeTableToNewSheet,
+  type NewSheetSpec,
+  type WriteProgress,
+} from "../../src/excel/write-sheets";
+import type { CellValue } from "../../src/shaping/types";
 
 const LIMIT = 5_000_000;
 

@@ -4,7 +4,7 @@ import {
   isValidPortfolioName,
   suggestPortfolioName,
 } from "../../src/taskpane/features/sync/model/portfolio-name";
-import { makeValidSheetName, uniqueSheetName, uniqueTableName } from "../../src/shaping";
+import { makeValidSheetName, uniqueSheetName, uniqueTableName } from "../../src/shaping/sheet-names";
 import { isCellReference } from "../../src/shaping/a1";
 
 describe("portfolio names", () => {

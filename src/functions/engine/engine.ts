@@ -2,7 +2,7 @@ import { RiskClient } from "../../api/client";
 import { connectionKey, type ConnectionConfig } from "../../api/config";
 import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError } from "../../api/errors";
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from "../../api/http";
-import { toExcelError } from "../errors";
+import { toExcelError } from "../formula-errors";
 import { cacheKey, dataKeyOfCacheKey } from "./cache-key";
 import type { LastGood, LastGoodCache, LastGoodUsage } from "./last-good-cache";
 import { Limiter } from "./limiter";

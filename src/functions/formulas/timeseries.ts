@@ -1,7 +1,7 @@
 import { isBlank, readChoice, readHazard, readPortfolio, readScenario, type ArgumentValue } from "../arguments";
 import { readAssetRef } from "../asset-index";
 import type { RiskEngine } from "../engine/engine";
-import { ArgumentError, NotAvailableError } from "../errors";
+import { ArgumentError, NotAvailableError } from "../formula-errors";
 import { DEFAULT_MEASURE, MEASURES, normalizeName } from "../../shared/vocabulary";
 import { portfolioSeries } from "../data-loaders";
 import { evaluate, quote, type Invocation } from "./run";

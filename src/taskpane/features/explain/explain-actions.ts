@@ -19,7 +19,7 @@ import {
   DEFAULT_SCENARIO,
   DEFAULT_WINDOW,
   HAZARDS,
-  labelOf,
+  labelOfScore,
   lookupHazard,
   type HazardNames,
 } from "../../../shared/vocabulary";
@@ -379,7 +379,7 @@ async function explain(
     const t = h.thresholds;
     add("thresholds", "Thresholds", `LOW below ${fmt(t.low)}, MEDIUM up to ${fmt(t.medium)}, HIGH above (field notes)`);
     if (typeof value === "number" && Number.isFinite(value)) {
-      const label = labelOf(h, value);
+      const label = labelOfScore(h, value);
       const where =
         label === "LOW"
           ? `${fmt(value)} is LOW: ${fmt(t.low - value)} below the MEDIUM threshold ${fmt(t.low)}`
