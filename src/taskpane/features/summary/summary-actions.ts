@@ -1,6 +1,5 @@
 import type { RiskClient } from "../../../api/client";
 import { STRESS_SCENARIO } from "../../../shared/vocabulary";
-import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { flattenExtendedSummary, flattenSummary } from "../../../shaping/flatten-summary";
 import type { DownloadedFile, FileFormat } from "../../../api/types";
 import { provenanceOf } from "../pasted";
@@ -12,6 +11,7 @@ import {
   type LongRunning,
   type PastedSheet,
 } from "../../ui/pane-types";
+import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /** Options of {@link pasteSummary}. */
 export interface SummaryPasteOptions extends LongRunning {
@@ -91,17 +91,8 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
       },
     });
   }
-  const written = await run((context) =>
-    writeSheetsAtomically(context, specs, {
-      signal,
-      onProgress: (p) =>
-        onProgress?.({
-          message: `Writing ${p.sheetName}: row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
-          fraction: p.fraction,
-        }),
-    }),
-  ).catch(rethrowIfCancelled(signal));
-  return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
+  const written = await writeNewSheets(run, specs, { signal, onProgress });
+  return written.map(pastedSheet);
 }
 
 /** Downloads the default summary (optionally one scenario) as one file (the service's summary export). */
