@@ -1,4 +1,4 @@
-import { Button, Checkbox, Field, Input, Spinner, Text } from "@fluentui/react-components";
+import { Checkbox, Field, Input, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
 import {
   MEASURE_CHOICES,
@@ -14,6 +14,7 @@ import {
 } from "./timeseries-actions";
 import { dateFilterProblem, dateRangeReversed } from "./model/date-filter";
 import { DEFAULT_MEASURE, STRESS_SCENARIO } from "../../../shared/vocabulary";
+import { TaskButton } from "../../ui/TaskButton";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
@@ -27,7 +28,7 @@ const MAX_CHART_ASSETS = 10;
 
 /** Timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
 export function TimeseriesPanel() {
-  const { client, run } = useServices();
+  const { client } = useServices();
   const [portfolio, setPortfolio] = useState("");
   const [filters, setFilters] = useState<TimeseriesFilters>({
     hazard: "",
@@ -180,29 +181,25 @@ export function TimeseriesPanel() {
                 .join("; ") + "."}
         </Text>
       ) : null}
-      <Button
-        appearance="primary"
-        disabled={!client || !run || !portfolio || task.running || !datesOk}
-        data-testid="ts-start"
-        onClick={() =>
-          client &&
-          run &&
-          task.start((signal, onProgress) =>
-            pasteTimeseries({
-              client,
-              run,
-              portfolio,
-              filters,
-              catalog: catalog.data,
-              chartAssets,
-              signal,
-              onProgress,
-            }),
-          )
+      <TaskButton
+        primary
+        task={task}
+        ready={Boolean(portfolio) && datesOk}
+        testId="ts-start"
+        work={(services, signal, onProgress) =>
+          pasteTimeseries({
+            ...services,
+            portfolio,
+            filters,
+            catalog: catalog.data,
+            chartAssets,
+            signal,
+            onProgress,
+          })
         }
       >
         Pull timeseries into a new sheet
-      </Button>
+      </TaskButton>
       <DownloadButton
         testId="ts-download"
         disabled={!client || !portfolio || !datesOk}
