@@ -8,6 +8,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ChoiceField } from "../../ui/ChoiceField";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /** The extended summary's hazard keys (service interface, "Physical summary item (extended)"). */
 const EXTENDED_HAZARDS = ["flood", "cyclone", "water_stress", "heatwave", "sea_level_rise", "wildfire"] as const;
@@ -33,7 +34,7 @@ export function ImpactPanel() {
         : { column: valueColumn.trim() };
   const result = task.state.status === "done" ? task.state.result : undefined;
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="impact-portfolio" />
       <ChoiceField
         label="Hazard"
@@ -131,6 +132,6 @@ export function ImpactPanel() {
           </MessageBarBody>
         </MessageBar>
       ) : null}
-    </div>
+    </Stack>
   );
 }

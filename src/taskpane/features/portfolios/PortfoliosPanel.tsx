@@ -9,6 +9,7 @@ import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /**
  * A portfolio's assets into a new sheet (a table a sync can read back), and deleting a portfolio
@@ -45,7 +46,7 @@ export function PortfoliosPanel() {
   };
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="portfolios-portfolio" reloadKey={reloadKey} />
       <TaskButton
         primary
@@ -106,6 +107,6 @@ export function PortfoliosPanel() {
         testId="portfolios-delete"
         success={(r) => <span data-testid="portfolios-deleted">{r.answer.message}</span>}
       />
-    </div>
+    </Stack>
   );
 }

@@ -10,6 +10,7 @@ import { ChoiceField } from "../../ui/ChoiceField";
 import { DownloadButton } from "../../ui/DownloadButton";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /** Default and extended summaries flattened into new sheets, labels coloured. */
 export function SummaryPanel() {
@@ -20,7 +21,7 @@ export function SummaryPanel() {
   const [extendedScenario, setExtendedScenario] = useState<string>(DEFAULT_EXTENDED_SCENARIO);
   const task = useTask<PastedSheet[]>();
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="summary-portfolio" />
       <ChoiceField
         label="Scenario"
@@ -77,6 +78,6 @@ export function SummaryPanel() {
         testId="summary"
         success={(sheets) => `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount} rows)`).join(" and ")}.`}
       />
-    </div>
+    </Stack>
   );
 }

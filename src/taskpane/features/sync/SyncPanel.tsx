@@ -26,6 +26,7 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "../../ui/ProblemList";
 import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /**
  * Sync the selection or a named table to a portfolio. Problems are listed with
@@ -81,7 +82,7 @@ export function SyncPanel() {
   const result = task.state.status === "done" ? task.state.result : undefined;
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Text size={200}>
         A header row with entity_id, entity_name, lat, lng (or Latitude/Longitude/Lon) and label:&lt;key&gt; columns;
         other columns become labels. Importing replaces the portfolio's assets.
@@ -219,6 +220,6 @@ export function SyncPanel() {
         />
       )}
       {selectError ? <ErrorNotice error={selectError} testId="sync-select-error" /> : null}
-    </div>
+    </Stack>
   );
 }

@@ -23,6 +23,7 @@ import { DownloadButton } from "../../ui/DownloadButton";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Row, Stack } from "../../ui/layout";
 
 const MAX_CHART_ASSETS = 10;
 
@@ -65,7 +66,7 @@ export function TimeseriesPanel() {
     : undefined;
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="ts-portfolio" />
       {catalog.loading ? <Spinner size="tiny" label="Loading lists…" /> : null}
       {catalog.error ? <ErrorNotice error={catalog.error} testId="ts-catalog-error" /> : null}
@@ -90,7 +91,7 @@ export function TimeseriesPanel() {
           {describeIndicator(chosen)}
         </Text>
       ) : null}
-      <div style={{ display: "flex", gap: 8 }}>
+      <Row>
         <ChoiceField
           label="Scenario"
           value={filters.scenario ?? ""}
@@ -109,8 +110,8 @@ export function TimeseriesPanel() {
           testId="ts-measure"
           style={{ flex: 1 }}
         />
-      </div>
-      <div style={{ display: "flex", gap: 8 }}>
+      </Row>
+      <Row>
         <Field
           label="From"
           hint="YYYY-MM-DD or YYYY"
@@ -141,7 +142,7 @@ export function TimeseriesPanel() {
             data-testid="ts-end-date"
           />
         </Field>
-      </div>
+      </Row>
       {catalog.data && catalog.data.assets.length > 0 ? (
         <details data-testid="ts-chart-assets">
           <summary style={{ cursor: "pointer", fontSize: 14 }}>
@@ -214,6 +215,6 @@ export function TimeseriesPanel() {
           `Wrote ${r.sheets.map((s) => `${s.rowCount.toLocaleString("en-US")} ${s.kind} series × ${s.timeColumns} ${s.kind === "observed" ? "month" : "year"} columns to “${s.sheetName}”`).join(" and ")}${r.chart ? " with a chart" : ""}.`
         }
       />
-    </div>
+    </Stack>
   );
 }

@@ -6,6 +6,7 @@ import { TaskButton } from "../../ui/TaskButton";
 import { useTask } from "../../ui/hooks/use-task";
 import type { SummaryChoice } from "./MapPanel";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /**
  * The risk matrix (assets × hazards, labels or scores, coloured by conditional formats, with a
@@ -19,7 +20,7 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
   const wrote = (sheets: PastedSheet[]) =>
     `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount.toLocaleString("en-US")} rows)`).join(" and ")}.`;
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Field label="Matrix cells hold">
         <RadioGroup
           layout="horizontal"
@@ -69,6 +70,6 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
         Compare scenarios for {choice.hazard || "a hazard"} → new sheet
       </TaskButton>
       <TaskStatus task={compare} testId="compare" success={wrote} />
-    </div>
+    </Stack>
   );
 }
