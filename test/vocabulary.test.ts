@@ -5,13 +5,26 @@
  */
 import * as catalog from "../emulator/model/catalog";
 import { KEYS } from "../emulator/state/seed";
-import { DEMO_API_KEY, DEMO_PROJECT, SCENARIOS, WINDOWS } from "../src/shared/vocabulary";
+import { ROUTES } from "../emulator/http/routes";
+import { DEMO_API_KEY, DEMO_PROJECT, MEASURES, SCENARIOS, WINDOWS } from "../src/shared/vocabulary";
 import { HAZARDS } from "../src/shared/vocabulary";
 import { EMULATOR_CONNECTION } from "../src/api/config";
 
-test("scenarios and windows are the emulator's", () => {
+test("scenarios, windows and measures are the emulator's", () => {
   expect([...SCENARIOS]).toEqual([...catalog.SCENARIOS]);
   expect([...WINDOWS]).toEqual([...catalog.WINDOWS]);
+  expect([...MEASURES]).toEqual([...catalog.MEASURES]);
+});
+
+test("the emulator's documented query parameters offer the catalogue's lists", () => {
+  const enumsOf = (name: string) =>
+    ROUTES.flatMap((route) => route.query ?? [])
+      .filter((param) => param.name === name)
+      .map((param) => param.enum);
+  expect(enumsOf("scenario")).toContainEqual([...catalog.SCENARIOS]);
+  expect(enumsOf("hazard")).toContainEqual([...catalog.HAZARDS]);
+  expect(enumsOf("window")).toContainEqual(catalog.WINDOWS.map(String));
+  expect(enumsOf("measure")).toContainEqual([...catalog.MEASURES]);
 });
 
 test("every hazard's portfolio spelling and label thresholds are the emulator's", () => {

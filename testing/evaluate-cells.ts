@@ -8,7 +8,7 @@
  *   const results = await evaluateCells(cells.map((c) => ({ fn: "SEARCH", args: [c.lat, c.lng, "floods", "30yr"] })));
  *   engine.stats();                                             // requests, cacheHits, retries, ...
  */
-import { FormulaError } from "../src/functions/errors";
+import { FormulaError } from "../src/functions/formula-errors";
 import {
   assets,
   impact,

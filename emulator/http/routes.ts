@@ -9,6 +9,7 @@ import * as cp from "../handlers/compositions";
 import { search } from "../handlers/search";
 import * as nt from "../handlers/nature";
 import type { BodyShape, SchemaName } from "./schemas";
+import { HAZARDS, MEASURES, SCENARIOS, WINDOWS } from "../model/catalog";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -59,14 +60,14 @@ const PAGE: QueryParam[] = [
   { name: "page", type: "integer", description: "Page number, from 1." },
   { name: "rows", type: "integer", description: "Rows per page, 1..250, default 50." },
 ];
-const SCEN = ["ssp126", "ssp245", "ssp585"];
-const HAZ = ["cyclone", "flood_potential", "heatwave", "sea_level_rise", "water_stress", "wildfire"];
+const SCEN = [...SCENARIOS];
+const HAZ = [...HAZARDS];
 
 const DATE_FORMAT =
   "A date YYYY-MM-DD or a year YYYY; observed monthly series are narrowed to the months in range, projections by year.";
 const SUMMARY_FILTERS: QueryParam[] = [
   { name: "scenario", type: "string", enum: SCEN },
-  { name: "window", type: "integer", enum: ["5", "15", "30"] },
+  { name: "window", type: "integer", enum: WINDOWS.map(String) },
   { name: "hazard", type: "string", enum: HAZ },
   { name: "entity_id", type: "string" },
   ...PAGE,
@@ -74,7 +75,7 @@ const SUMMARY_FILTERS: QueryParam[] = [
 const ITEMS_FILTERS: QueryParam[] = [
   { name: "hazard", type: "string", enum: HAZ },
   { name: "indicator", type: "string" },
-  { name: "measure", type: "string", enum: ["lb", "mid", "ub"] },
+  { name: "measure", type: "string", enum: [...MEASURES] },
   { name: "scenario", type: "string", enum: SCEN },
   { name: "start_date", type: "string", description: `First date (inclusive). ${DATE_FORMAT}` },
   { name: "end_date", type: "string", description: `Last date (inclusive). ${DATE_FORMAT}` },

@@ -11,18 +11,18 @@ import {
 } from "./errors";
 import type { DownloadedFile } from "./types";
 
-/** Tuning of the transport; every field has a sensible default. */
+/** Tuning of the transport; every field has a default in {@link DEFAULT_TRANSPORT_OPTIONS}. */
 export interface TransportOptions {
-  /** Time limit of one attempt, until the whole body is read (default 30 s). */
+  /** Time limit of one attempt, until the whole body is read (default 20 s). */
   timeoutMs?: number;
-  /** Retries after the first attempt, for idempotent requests only (default 4). */
+  /** Retries after the first attempt, for idempotent requests only (default 3). */
   maxRetries?: number;
   /**
    * Further retries allowed for 429 answers that carry `Retry-After` (default 6): the service says
    * when to come back, so throttling alone should not turn cells into errors.
    */
   maxRateLimitRetries?: number;
-  /** Upper bound of one back-off delay, including a `Retry-After` wait (default 20 s). */
+  /** Upper bound of one back-off delay, including a `Retry-After` wait (default 5 s). */
   maxRetryDelayMs?: number;
   /** First back-off delay; doubles each retry (default 300 ms). */
   baseRetryDelayMs?: number;
@@ -79,6 +79,25 @@ export interface RequestSpec {
   responseType: "json" | "optional-json" | "text" | "bytes" | "file" | "none";
 }
 
+/**
+ * The one table of transport defaults, for the task pane's client and the functions engine alike
+ * (the engine's settings take theirs from here). Cells make most requests, and a cell's load gives
+ * up 60 s after it started (the engine's `deadlineMs`): 20 s attempts and waits of at most 5 s leave
+ * the retries room within it, where 30 s attempts and 20 s waits would end cells on the deadline
+ * rather than on the service's answer. Long downloads pass their own `timeoutMs`.
+ */
+export const DEFAULT_TRANSPORT_OPTIONS: Readonly<
+  Required<
+    Pick<TransportOptions, "timeoutMs" | "maxRetries" | "maxRateLimitRetries" | "maxRetryDelayMs" | "baseRetryDelayMs">
+  >
+> = Object.freeze({
+  timeoutMs: 20_000,
+  maxRetries: 3,
+  maxRateLimitRetries: 6,
+  maxRetryDelayMs: 5_000,
+  baseRetryDelayMs: 300,
+});
+
 const RETRY_STATUSES = [429, 502, 503, 504];
 
 /**
@@ -94,11 +113,11 @@ export class Transport {
   constructor(connection: ConnectionConfig, options: TransportOptions = {}) {
     this.connection = checkConnection(connection);
     this.options = {
-      timeoutMs: options.timeoutMs ?? 30_000,
-      maxRetries: options.maxRetries ?? 4,
-      maxRateLimitRetries: options.maxRateLimitRetries ?? 6,
-      maxRetryDelayMs: options.maxRetryDelayMs ?? 20_000,
-      baseRetryDelayMs: options.baseRetryDelayMs ?? 300,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TRANSPORT_OPTIONS.timeoutMs,
+      maxRetries: options.maxRetries ?? DEFAULT_TRANSPORT_OPTIONS.maxRetries,
+      maxRateLimitRetries: options.maxRateLimitRetries ?? DEFAULT_TRANSPORT_OPTIONS.maxRateLimitRetries,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULT_TRANSPORT_OPTIONS.maxRetryDelayMs,
+      baseRetryDelayMs: options.baseRetryDelayMs ?? DEFAULT_TRANSPORT_OPTIONS.baseRetryDelayMs,
       onRetry: options.onRetry,
       onRequest: options.onRequest,
     };

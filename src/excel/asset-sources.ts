@@ -7,7 +7,7 @@
  * (src/excel/store-sheets.ts). Addresses only: never a key, never the assets themselves.
  */
 import { ASSET_SOURCES_STORE_SHEET } from "../shaping/paste-provenance";
-import { addStoreSheet, readStoreRows, writeStoreRows } from "./store-sheets";
+import { readStoreRows, rewriteStore } from "./store-sheets";
 
 /** How a range came to hold a portfolio's assets. */
 export type AssetSourceKind = "synced" | "pasted";
@@ -50,13 +50,10 @@ export async function forgetAssetSourcesOf(context: Excel.RequestContext, portfo
 
 /** Rewrites the store with `records` (adding it, very hidden, when missing); syncs. */
 async function writeAssetSources(context: Excel.RequestContext, records: readonly AssetSourceRecord[]): Promise<void> {
-  let store = context.workbook.worksheets.getItemOrNullObject(ASSET_SOURCES_STORE_SHEET);
-  await context.sync();
-  if (store.isNullObject) store = addStoreSheet(context, ASSET_SOURCES_STORE_SHEET);
-  writeStoreRows(
-    store,
+  await rewriteStore(
+    context,
+    ASSET_SOURCES_STORE_SHEET,
     STORE_HEADER,
     records.map((r) => [r.portfolio, r.address, r.kind]),
   );
-  await context.sync();
 }

@@ -29,15 +29,7 @@ export async function countRiskCells(
   let riskCells = 0;
   const sheets: string[] = [];
   for (const block of await scopeBlocks(context, "workbook")) {
-    const formulas = await readBlock(
-      context,
-      block.sheet,
-      block.row,
-      block.column,
-      block.rows,
-      block.columns,
-      "formulas",
-    );
+    const formulas = await readScopeBlock(context, block, "formulas");
     let onSheet = 0;
     for (const line of formulas)
       for (const cell of line) if (isRiskFormula(cell) && (!matches || matches(cell))) onSheet++;
@@ -84,6 +76,15 @@ interface Block {
   column: number;
   rows: number;
   columns: number;
+}
+
+/** Reads one property of a scope block's cells, in reads small enough for Excel on the web. */
+function readScopeBlock(
+  context: Excel.RequestContext,
+  block: Block,
+  property: "values" | "formulas",
+): Promise<CellValue[][]> {
+  return readBlock(context, block.sheet, block.row, block.column, block.rows, block.columns, property);
 }
 
 /**
@@ -139,18 +140,10 @@ export async function findRiskCells(
 ): Promise<RiskCell[]> {
   const out: RiskCell[] = [];
   for (const block of await scopeBlocks(context, scope)) {
-    const formulas = await readBlock(
-      context,
-      block.sheet,
-      block.row,
-      block.column,
-      block.rows,
-      block.columns,
-      "formulas",
-    );
+    const formulas = await readScopeBlock(context, block, "formulas");
     const hasRisk = formulas.some((line) => line.some(isRiskFormula));
     if (!hasRisk) continue;
-    const values = await readBlock(context, block.sheet, block.row, block.column, block.rows, block.columns, "values");
+    const values = await readScopeBlock(context, block, "values");
     formulas.forEach((line, r) =>
       line.forEach((formula, c) => {
         if (!isRiskFormula(formula)) return;

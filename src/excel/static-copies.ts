@@ -6,7 +6,7 @@
  * when. "Restore formulas" clears each spill area and writes the formula back; a cell the user has
  * changed since the copy is left alone and named.
  */
-import { addStoreSheet, readStoreRows, writeStoreRows } from "./store-sheets";
+import { readStoreRows, rewriteStore } from "./store-sheets";
 import { requirementSupported } from "../shared/requirements";
 import { columnLetters, parseA1, quoteSheetName } from "../shaping/a1";
 import { FORMULA_STORE_SHEET } from "../shaping/paste-provenance";
@@ -76,11 +76,9 @@ export async function readStaticCells(context: Excel.RequestContext): Promise<St
 
 /** Rewrites the store with `cells` (creating it, very hidden, when missing); a formula is kept as text, never run. */
 export async function writeStaticCells(context: Excel.RequestContext, cells: readonly StaticCell[]): Promise<void> {
-  let store = context.workbook.worksheets.getItemOrNullObject(FORMULA_STORE_SHEET);
-  await context.sync();
-  if (store.isNullObject) store = addStoreSheet(context, FORMULA_STORE_SHEET);
-  writeStoreRows(
-    store,
+  await rewriteStore(
+    context,
+    FORMULA_STORE_SHEET,
     STORE_HEADER,
     cells.map((c) => [
       c.sheetName,
@@ -92,7 +90,6 @@ export async function writeStaticCells(context: Excel.RequestContext, cells: rea
       encodeFormats(c.formats),
     ]),
   );
-  await context.sync();
 }
 
 /**

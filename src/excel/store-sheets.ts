@@ -41,6 +41,23 @@ export function writeStoreRows(store: Excel.Worksheet, header: readonly string[]
   writeTextBlock(store, [[...header], ...rows], header.length);
 }
 
+/**
+ * Replaces the whole content of the store sheet `storeName` with `header` and `rows`, adding the
+ * sheet (very hidden) when the workbook has none; syncs.
+ */
+export async function rewriteStore(
+  context: Excel.RequestContext,
+  storeName: string,
+  header: readonly string[],
+  rows: readonly CellValue[][],
+): Promise<void> {
+  let store = context.workbook.worksheets.getItemOrNullObject(storeName);
+  await context.sync();
+  if (store.isNullObject) store = addStoreSheet(context, storeName);
+  writeStoreRows(store, header, rows);
+  await context.sync();
+}
+
 /** Clears the sheet's used cells, then writes `rows` (strings as text) from A1. */
 export function writeTextBlock(sheet: Excel.Worksheet, rows: CellValue[][], width: number): void {
   sheet.getRange().clear("Contents" as Excel.ClearApplyTo);

@@ -15,7 +15,7 @@ import { uniqueSheetName, uniqueTableName } from "../shaping/sheet-names";
 import { columnLetters } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, rowBytes } from "./chunks";
-import { IncompleteCleanupError, TableShapeError } from "./errors";
+import { IncompleteCleanupError, TableShapeError } from "./write-errors";
 import { FingerprintBuilder, type PasteProvenance, type ProvenanceRecord } from "../shaping/paste-provenance";
 import {
   recordProvenance,
@@ -24,23 +24,10 @@ import {
   utcNow,
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
-import { LABEL_COLOURS, type WrittenSheet } from "./write-sheets";
+import type { WrittenSheet } from "./write-sheets";
+import { addLabelColours, addScoreScale, addTableChart, type ChartSpec } from "./table-formats";
 
 const MAX_CELL_TEXT = 32_767;
-const MAX_CHART_SERIES = 20;
-
-/** A native chart drawn from the finished table's rows. */
-export interface StreamChartSpec {
-  /** Excel chart type, e.g. "Line" or "ColumnStacked" (Excel.ChartType). */
-  type: string;
-  /** 0-based data rows (header excluded), one series each; at most 20 are drawn. */
-  dataRows: number[];
-  /** 0-based first value column; the header cells above the values are the categories (x axis). */
-  firstValueColumn: number;
-  /** Name of each series, in dataRows order. */
-  seriesNames: string[];
-  title?: string;
-}
 
 /** One sheet to stream into. */
 export interface StreamSheetSpec {
@@ -179,7 +166,7 @@ export class StreamingSheets {
    * that has rows. Sheets that received no rows are deleted (a kind with no series gets no
    * sheet). Rejects, after deleting every sheet, when anything fails.
    */
-  async finish(headers: readonly string[][], charts: Array<StreamChartSpec | undefined> = []): Promise<WrittenSheet[]> {
+  async finish(headers: readonly string[][], charts: Array<ChartSpec | undefined> = []): Promise<WrittenSheet[]> {
     let provenanceBefore: ProvenanceSnapshot | undefined;
     try {
       for (const s of this.states) await this.flush(s);
@@ -311,7 +298,7 @@ export class StreamingSheets {
     state: SheetState,
     header: readonly string[],
     tableName: string,
-    chart: StreamChartSpec | undefined,
+    chart: ChartSpec | undefined,
   ): string {
     const { sheet, spec } = state;
     const top = this.top(state);
@@ -334,7 +321,7 @@ export class StreamingSheets {
       addLabelColours(sheet.getRangeByIndexes(top + 1, checkColumn(col, width), state.written, 1));
     for (const col of spec.scoreColumns ?? [])
       addScoreScale(sheet.getRangeByIndexes(top + 1, checkColumn(col, width), state.written, 1));
-    if (chart) addChart(sheet, chart, top, header.length, state.written);
+    if (chart) addTableChart(sheet, chart, top, header.length, state.written);
     return address;
   }
 }
@@ -381,58 +368,4 @@ function checkColumn(col: number, width: number): number {
   if (!Number.isInteger(col) || col < 0 || col >= width)
     throw new TableShapeError(`Column ${col} is outside the table (0..${width - 1}).`);
   return col;
-}
-
-/**
- * LOW / MEDIUM / HIGH fills as three "text contains" conditional formats, so a label typed over
- * later is recoloured by Excel itself (Excel.ConditionalFormatType.containsText; rule operator
- * "Contains", learn.microsoft.com/javascript/api/excel/excel.conditionaltextcomparisonrule).
- */
-export function addLabelColours(range: Excel.Range): void {
-  for (const [text, colour] of Object.entries(LABEL_COLOURS)) {
-    const cf = range.conditionalFormats.add("ContainsText");
-    cf.textComparison.format.fill.color = colour.fill;
-    cf.textComparison.format.font.color = colour.font;
-    cf.textComparison.rule = { operator: "Contains", text };
-  }
-}
-
-/**
- * A three-colour scale over scores: lowest green, middle yellow, highest red, so a score edited
- * later is recoloured (Excel.ConditionalFormatType.colorScale with a ConditionalColorScaleCriteria
- * of minimum / midpoint / maximum, learn.microsoft.com/javascript/api/excel/excel.colorscaleconditionalformat).
- */
-export function addScoreScale(range: Excel.Range): void {
-  const cf = range.conditionalFormats.add("ColorScale");
-  cf.colorScale.criteria = {
-    minimum: { type: "LowestValue", color: LABEL_COLOURS.LOW.fill },
-    midpoint: { formula: "50", type: "Percentile", color: LABEL_COLOURS.MEDIUM.fill },
-    maximum: { type: "HighestValue", color: LABEL_COLOURS.HIGH.fill },
-  };
-}
-
-/** A native chart of table rows over the header's categories, placed right of the table. */
-function addChart(sheet: Excel.Worksheet, chart: StreamChartSpec, top: number, width: number, rowCount: number): void {
-  const first = chart.firstValueColumn;
-  const count = width - first;
-  if (first < 0 || count < 1)
-    throw new TableShapeError(`Chart columns start at ${first}, outside the table (0..${width - 1}).`);
-  const picked = chart.dataRows
-    .map((r, i) => ({ r, name: chart.seriesNames[i] ?? `Row ${r + top + 2}` }))
-    .filter((x) => x.r >= 0 && x.r < rowCount)
-    .slice(0, MAX_CHART_SERIES);
-  if (picked.length === 0) return;
-  const categories = sheet.getRangeByIndexes(top, first, 1, count);
-  const seriesRange = (r: number) => sheet.getRangeByIndexes(top + 1 + r, first, 1, count);
-  const made = sheet.charts.add(chart.type as Excel.ChartType, seriesRange(picked[0].r), "Rows");
-  if (chart.title) made.title.text = chart.title;
-  const s0 = made.series.getItemAt(0);
-  s0.name = picked[0].name;
-  s0.setXAxisValues(categories);
-  for (const { r, name } of picked.slice(1)) {
-    const s = made.series.add(name);
-    s.setValues(seriesRange(r));
-    s.setXAxisValues(categories);
-  }
-  made.setPosition(`${columnLetters(width + 1)}${top + 1}`);
 }

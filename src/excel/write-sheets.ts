@@ -1,7 +1,7 @@
 /**
  * Writing tables into new sheets, all or nothing. Each sheet is added hidden, filled in chunks
  * that keep every request under the 5 MB limit, made into an Excel table (with optional
- * LOW/MEDIUM/HIGH colouring and a line chart), and only then shown and activated. On any failure
+ * LOW/MEDIUM/HIGH colouring and a chart, table-formats.ts), and only then shown and activated. On any failure
  * or cancellation every sheet created so far is deleted and the error is rethrown; sheets that
  * existed before are never touched.
  */
@@ -10,7 +10,7 @@ import { uniqueSheetName, uniqueTableName } from "../shaping/sheet-names";
 import { columnLetters } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
-import { IncompleteCleanupError, TableShapeError } from "./errors";
+import { IncompleteCleanupError, TableShapeError } from "./write-errors";
 import { tableFingerprint, type PasteProvenance, type ProvenanceRecord } from "../shaping/paste-provenance";
 import {
   recordProvenance,
@@ -19,21 +19,7 @@ import {
   utcNow,
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
-
-/** A line chart of some data rows over a block of columns (e.g. years). */
-export interface ChartSpec {
-  /** 0-based data rows (not counting the header) to draw, one series each; at most 20 are drawn. */
-  dataRows: number[];
-  /** 0-based first column of the values; the header cells above them are the x axis. */
-  firstValueColumn: number;
-  /** How many value columns; default: to the last column. */
-  valueColumnCount?: number;
-  /** Columns whose values, joined with " ", name each series (e.g. entity_id and scenario). */
-  seriesNameColumns?: number[];
-  title?: string;
-  /** Top-left cell of the chart; default: two columns right of the table. */
-  position?: string;
-}
+import { addLabelColours, addTableChart, type ChartSpec } from "./table-formats";
 
 /** One sheet to create. */
 export interface NewSheetSpec {
@@ -89,14 +75,6 @@ export interface WrittenSheet {
   columnCount: number;
 }
 
-/** Excel's Good / Neutral / Bad cell styles, for LOW / MEDIUM / HIGH. */
-export const LABEL_COLOURS: Record<"LOW" | "MEDIUM" | "HIGH", { fill: string; font: string }> = {
-  LOW: { fill: "#C6EFCE", font: "#006100" },
-  MEDIUM: { fill: "#FFEB9C", font: "#9C5700" },
-  HIGH: { fill: "#FFC7CE", font: "#9C0006" },
-};
-
-const MAX_CHART_SERIES = 20;
 const MAX_CELL_TEXT = 32_767;
 
 /** Check shape and cell types before anything is changed (TableShapeError names row and column). */
@@ -346,47 +324,12 @@ async function finishTable(
     for (const col of spec.conditionalLabels ?? []) {
       if (col < 0 || col >= width)
         throw new TableShapeError(`Label column ${col} is outside the table (0..${width - 1}).`);
-      const range = sheet.getRangeByIndexes(1, col, spec.rows.length, 1);
-      for (const [text, colour] of Object.entries(LABEL_COLOURS)) {
-        const cf = range.conditionalFormats.add("ContainsText");
-        cf.textComparison.format.fill.color = colour.fill;
-        cf.textComparison.format.font.color = colour.font;
-        cf.textComparison.rule = { operator: "Contains", text };
-      }
+      addLabelColours(sheet.getRangeByIndexes(1, col, spec.rows.length, 1));
     }
-    if (spec.chart) addChart(sheet, spec, spec.chart);
+    if (spec.chart) addTableChart(sheet, spec.chart, 0, width, spec.rows.length);
   }
   await context.sync();
   return address;
-}
-
-function addChart(sheet: Excel.Worksheet, spec: NewSheetSpec, chart: ChartSpec): void {
-  const width = spec.header.length;
-  const first = chart.firstValueColumn;
-  const count = chart.valueColumnCount ?? width - first;
-  if (first < 0 || count < 1 || first + count > width) {
-    throw new TableShapeError(`Chart columns ${first}..${first + count - 1} are outside the table (0..${width - 1}).`);
-  }
-  const rows = chart.dataRows.filter((r) => r >= 0 && r < spec.rows.length).slice(0, MAX_CHART_SERIES);
-  if (rows.length === 0) return;
-  const xAxis = sheet.getRangeByIndexes(0, first, 1, count);
-  const seriesRange = (r: number): Excel.Range => sheet.getRangeByIndexes(1 + r, first, 1, count);
-  const nameOf = (r: number): string =>
-    (chart.seriesNameColumns ?? [])
-      .map((c) => String(spec.rows[r][c] ?? ""))
-      .filter((s) => s !== "")
-      .join(" ") || `Row ${r + 2}`;
-  const made = sheet.charts.add("Line", seriesRange(rows[0]), "Rows");
-  if (chart.title) made.title.text = chart.title;
-  const firstSeries = made.series.getItemAt(0);
-  firstSeries.name = nameOf(rows[0]);
-  firstSeries.setXAxisValues(xAxis);
-  for (const r of rows.slice(1)) {
-    const s = made.series.add(nameOf(r));
-    s.setValues(seriesRange(r));
-    s.setXAxisValues(xAxis);
-  }
-  made.setPosition(chart.position ?? `${columnLetters(width + 1)}1`);
 }
 
 /** Delete every sheet this operation created; never a sheet that existed before. */

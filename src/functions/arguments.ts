@@ -1,7 +1,7 @@
-import { ArgumentError } from "./errors";
+import { ArgumentError } from "./formula-errors";
 import { normalizeName, type HazardNames } from "../shared/vocabulary";
 import { findHazard } from "./hazards";
-import { HORIZONS, SCENARIOS } from "../shared/vocabulary";
+import { HORIZONS, SCENARIOS, WINDOWS } from "../shared/vocabulary";
 
 /**
  * Reading the arguments Excel passes. Each reader names the argument and what it allows when the
@@ -139,8 +139,6 @@ export type ScenarioId = (typeof SCENARIOS)[number];
 export function readScenario(value: ArgumentValue, fallback?: ScenarioId): ScenarioId {
   return readChoice(value, "scenario", SCENARIOS, fallback);
 }
-
-export const WINDOWS = [5, 15, 30] as const;
 
 /** Summary window in years: 5, 15 or 30 (also "30yr"); `fallback` when blank. */
 export function readWindow(value: ArgumentValue, fallback: number): number {

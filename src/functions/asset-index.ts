@@ -1,5 +1,5 @@
 import { isBlank, readIndex, type ArgumentValue } from "./arguments";
-import { ArgumentError, NotAvailableError } from "./errors";
+import { ArgumentError, NotAvailableError } from "./formula-errors";
 
 /**
  * Which asset a portfolio function means. Every portfolio function's `index` parameter takes either

@@ -1,5 +1,5 @@
 import { isBlank, type ArgumentValue } from "./arguments";
-import { ArgumentError } from "./errors";
+import { ArgumentError } from "./formula-errors";
 
 /**
  * Column forms of the RISK functions: every per-row parameter is declared as a matrix (`any[][]`),

@@ -9,6 +9,7 @@ import type {
 } from "../api/types";
 import { parseCsvTable } from "../shaping/csv-table";
 import { AssetIndex } from "./asset-index";
+import { formatDataKey, parseDataKey, portfolioOfDataKey } from "./engine/cache-key";
 import type { CancelSignal, RiskEngine } from "./engine/engine";
 
 /**
@@ -24,25 +25,13 @@ export type DataChange = { kind: "portfolio"; portfolio: string } | { kind: "nat
 /**
  * Which cache keys of the loaders below hold data a change made stale: for a portfolio, its
  * summaries, timeseries, assets and applied layers, and the portfolio list (a sync may create
- * one, a delete removes one); for nature, the sub-project list. Portfolio names hold no `|`.
+ * one, a delete removes one); for nature, the sub-project list.
  */
 export function dataChangeMatcher(change: DataChange): (key: string) => boolean {
-  if (change.kind === "nature") return (key) => key === "nature|subprojects";
-  const name = change.portfolio;
-  return (key) => {
-    if (key === "portfolios") return true;
-    const parts = key.split("|");
-    switch (parts[0]) {
-      case "summary":
-      case "extended":
-      case "items":
-      case "assets":
-        return parts[1] === name;
-      case "layer":
-        return parts[parts.length - 1] === name;
-      default:
-        return false;
-    }
+  return (text) => {
+    const key = parseDataKey(text);
+    if (change.kind === "nature") return key?.kind === "nature-subprojects";
+    return key?.kind === "portfolios" || (key !== undefined && portfolioOfDataKey(key) === change.portfolio);
   };
 }
 
@@ -59,7 +48,7 @@ export function searchPoint(
   signal: CancelSignal,
 ): Promise<PointExposure | null> {
   return engine.load(
-    `search|${lat}|${lng}`,
+    formatDataKey({ kind: "search", lat, lng }),
     async ({ client, signal: loadSignal }) => {
       const result = await client.search.point(lat, lng, { signal: loadSignal });
       // Keep only what the cells read: 1,000 points of full GeoJSON would weigh on memory for nothing.
@@ -81,7 +70,7 @@ export function portfolioSummary(
   signal: CancelSignal,
 ): Promise<SummaryIndex> {
   return engine.load(
-    `summary|${portfolio}|${scenario}|${window}`,
+    formatDataKey({ kind: "summary", portfolio, scenario, window }),
     async ({ client, signal: loadSignal, rows, readAhead }) => {
       const items = await client.datasets
         .summary(portfolio, { scenario, window })
@@ -110,7 +99,7 @@ export function portfolioExtendedSummary(
   signal: CancelSignal,
 ): Promise<ExtendedIndex> {
   return engine.load(
-    `extended|${portfolio}|${scenario}`,
+    formatDataKey({ kind: "extended", portfolio, scenario }),
     async ({ client, signal: loadSignal, rows, readAhead }) => {
       const items = await client.datasets
         .extendedSummary(portfolio, { scenario })
@@ -143,9 +132,8 @@ export function portfolioSeries(
   filter: SeriesFilter,
   signal: CancelSignal,
 ): Promise<SeriesIndex> {
-  const key = `items|${portfolio}|${filter.hazard}|${filter.scenario}|${filter.indicator}|${filter.measure}`;
   return engine.load(
-    key,
+    formatDataKey({ kind: "items", portfolio, ...filter }),
     async ({ client, signal: loadSignal, rows, readAhead }) => {
       const items = await client.datasets.items(portfolio, { ...filter }).all({ rows, readAhead, signal: loadSignal });
       const index: SeriesIndex = new AssetIndex();
@@ -165,7 +153,7 @@ export function portfolioSeries(
 
 export function portfolioAssets(engine: RiskEngine, portfolio: string, signal: CancelSignal): Promise<Asset[]> {
   return engine.load(
-    `assets|${portfolio}`,
+    formatDataKey({ kind: "assets", portfolio }),
     ({ client, signal: loadSignal, rows, readAhead }) =>
       client.portfolios.assets(portfolio).all({ rows, readAhead, signal: loadSignal }),
     signal,
@@ -174,7 +162,7 @@ export function portfolioAssets(engine: RiskEngine, portfolio: string, signal: C
 
 export function projectList(engine: RiskEngine, signal: CancelSignal): Promise<Project[]> {
   return engine.load(
-    "projects",
+    formatDataKey({ kind: "projects" }),
     ({ client, signal: loadSignal }) => client.projects.list({ signal: loadSignal }),
     signal,
   );
@@ -182,7 +170,7 @@ export function projectList(engine: RiskEngine, signal: CancelSignal): Promise<P
 
 export function portfolioList(engine: RiskEngine, signal: CancelSignal): Promise<Portfolio[]> {
   return engine.load(
-    "portfolios",
+    formatDataKey({ kind: "portfolios" }),
     ({ client, signal: loadSignal }) => client.portfolios.list({ signal: loadSignal }),
     signal,
   );
@@ -242,7 +230,7 @@ export function appliedLayer(
   signal: CancelSignal,
 ): Promise<LayerTable> {
   return engine.load(
-    `layer|${vector}|${portfolio}`,
+    formatDataKey({ kind: "layer", vector, portfolio }),
     async ({ client, signal: loadSignal }) => {
       const result = await client.compositions.applyVector(vector, portfolio, { signal: loadSignal });
       return parseLayerCsv(result.csv);
@@ -272,7 +260,7 @@ export function parseLayerCsv(csv: string): LayerTable {
 /** Every nature sub-project the key can see, across all superprojects. */
 export function natureSubprojects(engine: RiskEngine, signal: CancelSignal): Promise<SubProject[]> {
   return engine.load(
-    "nature|subprojects",
+    formatDataKey({ kind: "nature-subprojects" }),
     async ({ client, signal: loadSignal }) => {
       const superprojects = await client.nature.superprojects({ signal: loadSignal });
       const lists = await Promise.all(
@@ -286,7 +274,7 @@ export function natureSubprojects(engine: RiskEngine, signal: CancelSignal): Pro
 
 export function natureSummary(engine: RiskEngine, id: string, signal: CancelSignal): Promise<Record<string, number>> {
   return engine.load(
-    `nature|export|${id}`,
+    formatDataKey({ kind: "nature-export", id }),
     async ({ client, signal: loadSignal }) => {
       const exported = await client.nature.exportSubproject(id, { signal: loadSignal });
       return exported.summary ?? {};

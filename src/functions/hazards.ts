@@ -1,5 +1,5 @@
 import { HAZARDS, lookupHazard, type HazardNames } from "../shared/vocabulary";
-import { NotAvailableError } from "./errors";
+import { NotAvailableError } from "./formula-errors";
 
 /**
  * Finds a hazard by any of its spellings. An unknown name is an unknown hazard (`#N/A`, not

@@ -74,6 +74,17 @@ export function parseA1(address: string): A1Range {
   throw new Error(`"${address}" is not an A1 cell or range address.`);
 }
 
+/** Whether `text` is one cell's A1 reference: A12, $B$3, Sheet1!C2, 'My sheet'!C2 (not a range). */
+export function isCellReference(text: string): boolean {
+  if (text.includes(":")) return false;
+  try {
+    parseA1(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Local A1 text of a cell ("B3") from 0-based indexes. */
 export function cellA1(row: number, col: number): string {
   return `${columnLetters(col)}${row + 1}`;

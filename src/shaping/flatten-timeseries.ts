@@ -3,7 +3,8 @@
  * measure, then one column per year (the union of every item's keys, sorted; "YYYY-MM" keys of
  * observed series sort among the years). Numbers stay numbers; a year an item lacks is empty.
  */
-import type { CellValue, PhysicalItem, SheetTable } from "./types";
+import { TIMESERIES_FIXED_COLUMNS as FIXED, exposureCell, fixedCells } from "./tidy-timeseries";
+import type { PhysicalItem, SheetTable } from "./types";
 
 /** The timeseries table plus where the year columns start (for charts). */
 export interface TimeseriesTable extends SheetTable {
@@ -13,29 +14,14 @@ export interface TimeseriesTable extends SheetTable {
   years: string[];
 }
 
-const FIXED = ["portfolio_index", "entity_id", "entity_name", "hazard", "indicator", "scenario", "measure"] as const;
-
 /** Flatten items in the order given. */
 export function flattenTimeseries(items: readonly PhysicalItem[]): TimeseriesTable {
   const keys = new Set<string>();
   for (const item of items) for (const k of Object.keys(item.risk_exposure ?? {})) keys.add(k);
   const years = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const rows = items.map((item) => {
-    const row: CellValue[] = [
-      item.portfolio_index ?? "",
-      item.entity_id ?? "",
-      item.entity_name ?? "",
-      item.hazard ?? "",
-      item.indicator ?? "",
-      item.scenario ?? "",
-      item.measure ?? "",
-    ];
     const exposure = item.risk_exposure ?? {};
-    for (const y of years) {
-      const v = exposure[y];
-      row.push(typeof v === "number" && Number.isFinite(v) ? v : v === null || v === undefined ? "" : String(v));
-    }
-    return row;
+    return [...fixedCells(item), ...years.map((y) => exposureCell(exposure[y]))];
   });
   return { header: [...FIXED, ...years], rows, firstYearColumn: FIXED.length, years };
 }

@@ -25,6 +25,28 @@ export const TIMESERIES_FIXED_COLUMNS = [
   "measure",
 ] as const;
 
+/** An item's cells under {@link TIMESERIES_FIXED_COLUMNS}. */
+export function fixedCells(item: PhysicalItem): CellValue[] {
+  return [
+    item.portfolio_index ?? "",
+    item.entity_id ?? "",
+    item.entity_name ?? "",
+    item.hazard ?? "",
+    item.indicator ?? "",
+    item.scenario ?? "",
+    item.measure ?? "",
+  ];
+}
+
+/** A value of a series as a cell: numbers stay numbers, a missing one is empty. */
+export function exposureCell(value: unknown): CellValue {
+  return typeof value === "number" && Number.isFinite(value)
+    ? value
+    : value === null || value === undefined
+      ? ""
+      : String(value);
+}
+
 const MONTH_KEY = /^\d{4}-\d{2}$/;
 
 /** "observed" when the series has `YYYY-MM` keys, else "projected". */
@@ -56,22 +78,11 @@ export class TidyTimeseriesBuilder {
           keys.push(key);
         }
       }
-      const row: CellValue[] = [
-        item.portfolio_index ?? "",
-        item.entity_id ?? "",
-        item.entity_name ?? "",
-        item.hazard ?? "",
-        item.indicator ?? "",
-        item.scenario ?? "",
-        item.measure ?? "",
-      ];
+      const row = fixedCells(item);
       const fixed = row.length;
       row.length = fixed + keys.length;
       row.fill("", fixed);
-      for (const [key, v] of Object.entries(exposure)) {
-        row[fixed + position.get(key)!] =
-          typeof v === "number" && Number.isFinite(v) ? v : v === null || v === undefined ? "" : String(v);
-      }
+      for (const [key, v] of Object.entries(exposure)) row[fixed + position.get(key)!] = exposureCell(v);
       out[kind].push(row);
       this.counts[kind]++;
     }

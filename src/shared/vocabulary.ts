@@ -42,6 +42,12 @@ export const MEASURES = ["lb", "mid", "ub"] as const;
 /** The periods of the extended summary's metrics (`structural_damage_2050`, ...). */
 export const PERIODS = ["baseline", "2030", "2050", "2080"] as const;
 
+/** The window used when a function or form is given none. */
+export const DEFAULT_WINDOW: (typeof WINDOWS)[number] = 30;
+
+/** The measure used when a function or form is given none. */
+export const DEFAULT_MEASURE: (typeof MEASURES)[number] = "mid";
+
 /** The port the local emulator listens on by default (`npm run emulator`). */
 export const DEMO_PORT = 4010;
 
@@ -147,7 +153,7 @@ export function normalizeName(text: string): string {
 }
 
 /** The label a score gets by the service's thresholds: LOW below the first, MEDIUM up to the second, HIGH above. */
-export function labelOf(hazard: HazardNames, score: number): "LOW" | "MEDIUM" | "HIGH" {
+export function labelOfScore(hazard: HazardNames, score: number): "LOW" | "MEDIUM" | "HIGH" {
   return score < hazard.thresholds.low ? "LOW" : score <= hazard.thresholds.medium ? "MEDIUM" : "HIGH";
 }
 

@@ -17,6 +17,7 @@ import {
   UnprocessableEntityError,
   type RetryEvent,
 } from "../../src/api";
+import { RiskEngine } from "../../src/functions/engine/engine";
 import { RecordingServer, queryOf, sendJson, type Handler } from "../support/recording-server";
 
 let server: RecordingServer;
@@ -226,6 +227,17 @@ describe("retries", () => {
     expect(error).toBeInstanceOf(ServerError);
     expect(server.requests).toHaveLength(4);
     expect(retries).toHaveLength(3);
+  });
+
+  it("by default gives up after 3 retries, as the functions engine does (one table of defaults)", async () => {
+    await serve((req, res) => sendJson(res, 503, { errors: ["unavailable"] }));
+    const error = await clientFor()
+      .portfolios.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(server.requests).toHaveLength(4);
+    const engine = new RiskEngine({ connection: { baseUrl: server.url, natureUrl: server.url, apiKey: "secret-key" } });
+    expect(engine.settings).toMatchObject({ timeoutMs: 20_000, maxRetries: 3, maxRetryDelayMs: 5_000 });
   });
 
   it("gives a 429 with Retry-After its own allowance of retries, on top of the failure retries", async () => {

@@ -1,6 +1,7 @@
 /** Reading the selection or a table for a sync, and selecting a problem's cell, against the fake. */
 import { createFakeExcel } from "../../testing/fake-excel";
-import { listTables, readSelection, readTable, selectCell } from "../../src/excel";
+import { listTables, readSelection, readTable } from "../../src/excel/read-range";
+import { selectCell } from "../../src/excel/select-cell";
 import { validateAssetRange } from "../../src/taskpane/features/sync/model/validate-assets";
 
 function sitesSheet() {

@@ -40,7 +40,7 @@ async function pasted(level?: RequirementLevel): Promise<{ fake: FakeExcel; reco
       header: HEADER,
       rows: ROWS,
       conditionalLabels: [0],
-      chart: { dataRows: [0, 1, 2], firstValueColumn: 1, seriesNameColumns: [0] },
+      chart: { type: "Line", dataRows: [0, 1, 2], firstValueColumn: 1, seriesNames: ROWS.map((row) => String(row[0])) },
       provenance: { operation: "label-counts", baseUrl: "http://127.0.0.1:9", filters: {}, addinVersion: "test" },
     });
     const sheet = context.workbook.worksheets.getItem(SHEET);

@@ -3,8 +3,13 @@
  * numbers, text staying text, all-or-nothing on failure or cancellation, and name collisions.
  */
 import { createFakeExcel, FakeExcel } from "../../testing/fake-excel";
-import { writeSheetsAtomically, writeTableToNewSheet, NewSheetSpec, WriteProgress } from "../../src/excel";
-import type { CellValue } from "../../src/shaping";
+import {
+  writeSheetsAtomically,
+  writeTableToNewSheet,
+  type NewSheetSpec,
+  type WriteProgress,
+} from "../../src/excel/write-sheets";
+import type { CellValue } from "../../src/shaping/types";
 
 const LIMIT = 5_000_000;
 
@@ -145,7 +150,7 @@ describe("writeTableToNewSheet", () => {
         ["c", "MEDIUM", 5, 6],
       ],
       conditionalLabels: [1],
-      chart: { dataRows: [0, 2], firstValueColumn: 2, seriesNameColumns: [0], title: "Exposure" },
+      chart: { type: "Line", dataRows: [0, 2], firstValueColumn: 2, seriesNames: ["a", "c"], title: "Exposure" },
     };
     await fake.run((context) => writeTableToNewSheet(context, spec));
     const sheet = fake.model.findSheet("Summary")!;

@@ -11,6 +11,7 @@ import {
   portfolioList,
   portfolioSummary,
 } from "../../src/functions/data-loaders";
+import { formatDataKey } from "../../src/functions/engine/cache-key";
 import { LastGoodCache, MemoryStorage } from "../../src/functions/engine/last-good-cache";
 import { closingFetch } from "./support/http-fetch";
 import { importPortfolio, startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
@@ -83,7 +84,7 @@ test("which keys a change names", () => {
     "items|sites|wildfire|ssp585|unified_prob|mid",
     "assets|sites",
     "layer|7|sites",
-    "layer|a|b|sites",
+    formatDataKey({ kind: "layer", vector: "a|b", portfolio: "sites" }),
     "portfolios",
   ]) {
     expect(portfolio(key) ? key : `not ${key}`).toBe(key);

@@ -1,20 +1,11 @@
 /** Flattening service data into sheet tables, and the safe-cell classification. */
 import { zipSync, strToU8 } from "fflate";
-import {
-  flattenTimeseries,
-  flattenSummary,
-  flattenExtendedSummary,
-  parseCsvTable,
-  unzipCsvFiles,
-  sheetNameForFile,
-  columnTextKinds,
-  needsTextFormat,
-  looksLikeFormula,
-  CsvParseError,
-  type PhysicalItem,
-  type SummaryItem,
-  type ExtendedSummaryItem,
-} from "../../src/shaping";
+import { flattenTimeseries } from "../../src/shaping/flatten-timeseries";
+import { flattenSummary, flattenExtendedSummary } from "../../src/shaping/flatten-summary";
+import { parseCsvTable, CsvParseError } from "../../src/shaping/csv-table";
+import { unzipCsvFiles, sheetNameForFile } from "../../src/shaping/export-zip";
+import { columnTextKinds, needsTextFormat, looksLikeFormula } from "../../src/shaping/safe-cells";
+import type { PhysicalItem, SummaryItem, ExtendedSummaryItem } from "../../src/shaping/types";
 
 const item = (over: Partial<PhysicalItem>): PhysicalItem => ({
   portfolio_name: "p",

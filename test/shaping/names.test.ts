@@ -4,7 +4,8 @@ import {
   isValidPortfolioName,
   suggestPortfolioName,
 } from "../../src/taskpane/features/sync/model/portfolio-name";
-import { makeValidSheetName, uniqueSheetName, uniqueTableName } from "../../src/shaping";
+import { makeValidSheetName, uniqueSheetName, uniqueTableName } from "../../src/shaping/sheet-names";
+import { isCellReference } from "../../src/shaping/a1";
 
 describe("portfolio names", () => {
   it("accepts letters, digits, _ and - only", () => {
@@ -69,5 +70,14 @@ describe("sheet names", () => {
     expect(uniqueTableName("A1", [])).toBe("T_A1");
     expect(uniqueTableName("R", [])).toBe("T_R");
     expect(uniqueTableName("Summary", ["summary"])).toBe("Summary_2");
+  });
+});
+
+describe("cell references", () => {
+  it("knows one cell's reference, on its sheet or another, from ranges, names and literals", () => {
+    for (const text of ["A12", "$B$3", "Sheet1!C2", "'My sheet'!$C$2", " xfd1048576 "])
+      expect(isCellReference(text) ? text : `not ${text}`).toBe(text);
+    for (const text of ["B2:B20", "B:B", "Sheet1!A1:A2", "TRUE", "floods", "ABCD1", "12", '"A1"'])
+      expect(isCellReference(text) ? `wrongly ${text}` : text).toBe(text);
   });
 });

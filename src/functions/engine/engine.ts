@@ -1,8 +1,9 @@
 import { RiskClient } from "../../api/client";
 import { connectionKey, type ConnectionConfig } from "../../api/config";
 import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError } from "../../api/errors";
-import type { TransportOptions } from "../../api/http";
-import { toExcelError } from "../errors";
+import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from "../../api/http";
+import { toExcelError } from "../formula-errors";
+import { cacheKey, dataKeyOfCacheKey } from "./cache-key";
 import type { LastGood, LastGoodCache, LastGoodUsage } from "./last-good-cache";
 import { Limiter } from "./limiter";
 import { StaleCells, type StaleMark } from "./stale-cells";
@@ -24,13 +25,13 @@ export interface EngineOptions {
   ttlMs?: number;
   /** How long a failure answers repeated calls, so a burst of cells does not repeat it (default 5 s). */
   errorTtlMs?: number;
-  /** Time limit of one HTTP attempt (default 20 s). */
+  /** Time limit of one HTTP attempt (default: the transport's, {@link DEFAULT_TRANSPORT_OPTIONS}). */
   timeoutMs?: number;
-  /** Retries of an idempotent request on 429/502/503/504 (default 3). */
+  /** Retries of an idempotent request on 429/502/503/504 (default: the transport's). */
   maxRetries?: number;
-  /** Upper bound of one back-off delay (default 5 s). */
+  /** Upper bound of one back-off delay (default: the transport's). */
   maxRetryDelayMs?: number;
-  /** First back-off delay (default 300 ms). */
+  /** First back-off delay (default: the transport's). */
   baseRetryDelayMs?: number;
   /** The longest a load runs once started, retries included; then its cells show an error (default 60 s). */
   deadlineMs?: number;
@@ -64,10 +65,10 @@ export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   concurrency: 6,
   ttlMs: 10 * 60_000,
   errorTtlMs: 5_000,
-  timeoutMs: 20_000,
-  maxRetries: 3,
-  maxRetryDelayMs: 5_000,
-  baseRetryDelayMs: 300,
+  timeoutMs: DEFAULT_TRANSPORT_OPTIONS.timeoutMs,
+  maxRetries: DEFAULT_TRANSPORT_OPTIONS.maxRetries,
+  maxRetryDelayMs: DEFAULT_TRANSPORT_OPTIONS.maxRetryDelayMs,
+  baseRetryDelayMs: DEFAULT_TRANSPORT_OPTIONS.baseRetryDelayMs,
   deadlineMs: 60_000,
   batchWindowMs: 4,
   readAhead: 4,
@@ -208,10 +209,6 @@ interface Flight {
  * every call settles: by value, by error, by its deadline, or by its own cancellation. A load no
  * call waits for any more is aborted.
  */
-/** A cache key as given to `load`, without the connection it is prefixed with. */
-function keyOf(fullKey: string): string {
-  return fullKey.slice(fullKey.indexOf("\u0000") + 1);
-}
 
 export class RiskEngine {
   readonly settings: Readonly<EngineSettings>;
@@ -270,7 +267,7 @@ export class RiskEngine {
     try {
       const connection = this.connectionOf();
       const connKey = connectionKey(connection);
-      fullKey = `${connKey}\u0000${key}`;
+      fullKey = cacheKey(connKey, key);
       client = this.clientFor(connection, connKey);
     } catch (error) {
       return Promise.reject(error); // unusable settings (ConfigurationError): nothing to send
@@ -356,9 +353,9 @@ export class RiskEngine {
    * the last good values stay) and returns their addresses, for the pane to recalculate them.
    */
   retryStale(): string[] {
-    const prefix = `${connectionKey(this.connectionOf())}\u0000`;
+    const connKey = connectionKey(this.connectionOf());
     const list = this.staleCells.list();
-    for (const line of list) for (const key of line.keys) this.cache.delete(prefix + key);
+    for (const line of list) for (const key of line.keys) this.cache.delete(cacheKey(connKey, key));
     return list.map((line) => line.address);
   }
 
@@ -387,12 +384,12 @@ export class RiskEngine {
     this.invalidations = this.invalidations.filter((i) => now - i.at < this.settings.ttlMs);
     this.invalidations.push({ matches, at: now });
     for (const [fullKey, flight] of [...this.flights]) {
-      if (matches(keyOf(fullKey))) {
+      if (matches(dataKeyOfCacheKey(fullKey))) {
         flight.outdated = true;
         this.flights.delete(fullKey);
       }
     }
-    return this.cache.deleteWhere((fullKey) => matches(keyOf(fullKey)));
+    return this.cache.deleteWhere((fullKey) => matches(dataKeyOfCacheKey(fullKey)));
   }
 
   /**
@@ -401,7 +398,7 @@ export class RiskEngine {
    */
   private isFresh(fullKey: string, fetchedAt: number): boolean {
     if (fetchedAt <= this.freshAfter || Date.now() - fetchedAt >= this.settings.ttlMs) return false;
-    const key = keyOf(fullKey);
+    const key = dataKeyOfCacheKey(fullKey);
     return !this.invalidations.some((i) => fetchedAt <= i.at && i.matches(key));
   }
 

@@ -19,7 +19,7 @@ export interface StaleMark {
 export interface StaleCell extends StaleMark {
   /** The cell's address as Excel gives it, e.g. "Sheet1!C2". */
   address: string;
-  /** Data keys behind the cell that failed (engine cache keys, without the connection). */
+  /** Data keys behind the cell that failed (engine cache keys without the connection: cache-key.ts). */
   keys: string[];
 }
 

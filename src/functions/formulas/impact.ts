@@ -2,7 +2,7 @@ import { readChoice, readHazard, readPortfolio, readScenario } from "../argument
 import { describeAsset, readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
-import { NotAvailableError } from "../errors";
+import { NotAvailableError } from "../formula-errors";
 import { portfolioExtendedSummary } from "../data-loaders";
 import { IMPACT, IMPACT_BOUNDS, defaultOf, parameterNames, structuralDamageMetric } from "../specs";
 import { PERIODS } from "../../shared/vocabulary";

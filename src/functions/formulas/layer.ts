@@ -2,7 +2,7 @@ import { isBlank, readName, readPortfolio, readText } from "../arguments";
 import { describeAsset, readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
-import { NotAvailableError } from "../errors";
+import { NotAvailableError } from "../formula-errors";
 import { appliedLayer } from "../data-loaders";
 import { LAYER, parameterNames } from "../specs";
 import { evaluateColumns, quote, type Invocation } from "./run";

@@ -2,7 +2,7 @@ import { readHazard, readName, readPortfolio, readScenario } from "../arguments"
 import { describeAsset, readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
-import { NotAvailableError } from "../errors";
+import { NotAvailableError } from "../formula-errors";
 import { portfolioExtendedSummary } from "../data-loaders";
 import { METRIC, parameterNames } from "../specs";
 import { evaluateColumns, quote, type Invocation } from "./run";

@@ -1,7 +1,7 @@
 import { readName, readText } from "../arguments";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
-import { NotAvailableError } from "../errors";
+import { NotAvailableError } from "../formula-errors";
 import { natureSubprojects, natureSummary } from "../data-loaders";
 import { NATURE, parameterNames } from "../specs";
 import { evaluateColumns, quote, type Invocation } from "./run";

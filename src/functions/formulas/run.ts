@@ -1,6 +1,6 @@
 import { readColumnCall, spillColumnCall, type ElementArguments } from "../columns";
 import type { CancelSignal } from "../engine/engine";
-import { toExcelError } from "../errors";
+import { toExcelError } from "../formula-errors";
 
 /** What Excel hands a cancelable function: it sets `onCanceled` when the cell no longer needs a result. */
 export interface Invocation {

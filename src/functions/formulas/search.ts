@@ -2,7 +2,7 @@ import type { SearchScore } from "../../api/types";
 import { isBlank, readChoice, readHazard, readHorizon, readLatitude, readLongitude } from "../arguments";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
-import { ArgumentError, NotAvailableError } from "../errors";
+import { ArgumentError, NotAvailableError } from "../formula-errors";
 import { HAZARDS, normalizeName, type HazardNames } from "../../shared/vocabulary";
 import { searchPoint } from "../data-loaders";
 import { SEARCH, SEARCH_FIELDS, defaultOf, parameterNames } from "../specs";

@@ -2,7 +2,7 @@ import { readChoice, readHazard, readPortfolio, readScenario, readWindow } from 
 import { describeAsset, readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
-import { NotAvailableError } from "../errors";
+import { NotAvailableError } from "../formula-errors";
 import { portfolioSummary } from "../data-loaders";
 import { SUMMARY, SUMMARY_FIELDS, defaultOf, parameterNames } from "../specs";
 import { evaluateColumns, quote, type Invocation } from "./run";

@@ -1,11 +1,10 @@
 import { isBlank, readChoice, readHazard, readPortfolio, readScenario, type ArgumentValue } from "../arguments";
 import { readAssetRef } from "../asset-index";
 import type { RiskEngine } from "../engine/engine";
-import { ArgumentError, NotAvailableError } from "../errors";
-import { normalizeName } from "../../shared/vocabulary";
+import { ArgumentError, NotAvailableError } from "../formula-errors";
+import { MEASURES, normalizeName } from "../../shared/vocabulary";
 import { portfolioSeries } from "../data-loaders";
 import { TIMESERIES, defaultOf } from "../specs";
-import { MEASURES } from "../../shared/vocabulary";
 import { evaluate, quote, type Invocation } from "./run";
 
 export const TIMESERIES_HEADER = ["year", "value"] as const;

@@ -4,6 +4,7 @@ import type { Portfolio } from "../../api/types";
 import { useServices } from "./services";
 import { useLoader } from "./hooks/use-loader";
 import { ErrorNotice } from "./ErrorNotice";
+import { Row, Stack } from "./layout";
 
 /**
  * A list of the project's portfolios with a reload button. Picks the first one when nothing is
@@ -28,8 +29,8 @@ export function PortfolioSelect(props: {
   }, [names, value, onChange]);
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 4 }}>
-      <div style={{ display: "flex", gap: 4, alignItems: "flex-end" }}>
+    <Stack gap={4}>
+      <Row gap={4} alignEnd>
         <Field label={props.label ?? "Portfolio"} style={{ flex: 1, minWidth: 0 }}>
           <Select
             value={value}
@@ -53,8 +54,8 @@ export function PortfolioSelect(props: {
         >
           {portfolios.loading ? <Spinner size="extra-tiny" /> : "↻"}
         </Button>
-      </div>
+      </Row>
       {portfolios.error ? <ErrorNotice error={portfolios.error} testId={`${props.testId}-error`} /> : null}
-    </div>
+    </Stack>
   );
 }

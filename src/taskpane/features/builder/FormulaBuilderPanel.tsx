@@ -37,6 +37,7 @@ import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 type Values = Record<string, ParamValue | undefined>;
 
@@ -85,7 +86,7 @@ export function FormulaBuilderPanel() {
     : (previewLoad.data ?? null);
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Field label="Function">
         <Dropdown
           value={BUILDER_FUNCTIONS[fn].label}
@@ -182,7 +183,7 @@ export function FormulaBuilderPanel() {
         cancellable={false}
         success={(address) => <span data-testid="builder-inserted">Inserted into {address}.</span>}
       />
-    </div>
+    </Stack>
   );
 }
 

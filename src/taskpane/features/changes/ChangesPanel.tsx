@@ -4,6 +4,7 @@ import { compareWithSnapshot, takeChangeSnapshot, type ChangeReport, type Change
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /**
  * Snapshot a range of RISK cells, refresh (Refresh all, or anything else), then
@@ -18,7 +19,7 @@ export function ChangesPanel() {
   const amount = Number(threshold);
   const badThreshold = !(Number.isFinite(amount) && amount >= 0);
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Text size={200}>Select RISK cells (or pasted scores), take a snapshot, refresh, then compare.</Text>
       <Button
         disabled={!client || !run || snap.running}
@@ -68,6 +69,6 @@ export function ChangesPanel() {
           </ul>
         )}
       />
-    </div>
+    </Stack>
   );
 }

@@ -9,7 +9,7 @@
 import type { RiskClient } from "../../../api/client";
 import { readFormulasAndValues, readReferencedValues } from "../../../excel/cells-by-address";
 import { writeSheetsAtomically } from "../../../excel/write-sheets";
-import { labelOf } from "../../../shared/vocabulary";
+import { labelOfScore } from "../../../shared/vocabulary";
 import { cellA1, parseA1, qualify } from "../../../shaping/a1";
 import { compareReadings, summarizeChanges, type CellChange, type ReadCell } from "./model/value-changes";
 import { formulaFacts, formulaReferences, type FormulaFacts } from "../explain";
@@ -49,7 +49,7 @@ function labelFor(value: unknown, facts: FormulaFacts | undefined): ReadCell["la
   // The search labels LOW and HIGH only.
   if (facts.fn === "SEARCH") return value < facts.hazard.thresholds.low ? "LOW" : "HIGH";
   if (facts.fn === "SUMMARY" || (facts.fn === "METRIC" && facts.metric?.startsWith("summary_score_")))
-    return labelOf(facts.hazard, value);
+    return labelOfScore(facts.hazard, value);
   return undefined;
 }
 

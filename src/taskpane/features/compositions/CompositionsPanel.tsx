@@ -22,6 +22,7 @@ import { EditUdfForm, RunUdfPreview, UpdateVectorForm } from "./CompositionsEdit
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { FilePicker, type PickedFile } from "../../ui/FilePicker";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /**
  * Upload a vector from a .geojson file; create a UDF (name, input layers from the
@@ -60,7 +61,7 @@ function UploadVector(props: { onDone: () => void }) {
   const [name, setName] = useState("");
   const task = useTask<VectorRecord>();
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Text weight="semibold">Upload a vector layer</Text>
       <FilePicker
         accept=".geojson,.json,application/geo+json"
@@ -93,7 +94,7 @@ function UploadVector(props: { onDone: () => void }) {
         testId="vector-upload"
         success={(v) => `Layer “${v.name}” uploaded (id ${String(v.id)}, ${v.status}).`}
       />
-    </div>
+    </Stack>
   );
 }
 
@@ -106,7 +107,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
   const task = useTask<CreatedUdf>();
   const layerNames = [...new Set(props.vectors.map((v) => v.name))];
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Text weight="semibold">Create a UDF</Text>
       <Field label="UDF name">
         <Input value={name} onChange={(_, d) => setName(d.value)} data-testid="udf-name" />
@@ -169,7 +170,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
             : `UDF “${r.udf.name}” created (id ${String(r.udf.id)}).`
         }
       />
-    </div>
+    </Stack>
   );
 }
 
@@ -177,7 +178,7 @@ function Listing(props: { listing: CompositionsListing; onChanged: () => void })
   const { vectors, udfs } = props.listing;
   const layerNames = [...new Set(vectors.map((v) => v.name))];
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Text size={200}>Vectors ({vectors.length})</Text>
       {vectors.length === 0 ? (
         <Text size={200} data-testid="vectors-empty">
@@ -200,7 +201,7 @@ function Listing(props: { listing: CompositionsListing; onChanged: () => void })
           <Item key={String(u.id)} kind="udf" record={u} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
       </ul>
-    </div>
+    </Stack>
   );
 }
 

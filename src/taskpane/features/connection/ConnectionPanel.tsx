@@ -9,6 +9,7 @@ import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { ChoiceField } from "../../ui/ChoiceField";
 import { ErrorNotice } from "../../ui/ErrorNotice";
+import { Row, Stack } from "../../ui/layout";
 
 /**
  * Base URL, nature URL, API key (a password field), project from GET /projects/,
@@ -53,7 +54,7 @@ export function ConnectionPanel() {
     });
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       {isDefault && connectionRequired() ? (
         <MessageBar intent="warning" data-testid="connection-first-run" layout="multiline">
           <MessageBarBody>
@@ -98,7 +99,7 @@ export function ConnectionPanel() {
         emptyLabel={projectOptions.length === 0 ? "(none)" : undefined}
         testId="connection-project"
       />
-      <div style={{ display: "flex", gap: 8, flexWrap: "wrap" }}>
+      <Row wrap>
         <Button onClick={runTest} disabled={test.running} data-testid="connection-test">
           Test connection
         </Button>
@@ -117,7 +118,7 @@ export function ConnectionPanel() {
         >
           {connectionRequired() ? "Forget the saved connection" : "Use demo emulator"}
         </Button>
-      </div>
+      </Row>
       {test.state.status === "running" ? <Text data-testid="connection-test-progress">Testing…</Text> : null}
       {test.state.status === "failed" ? <ErrorNotice error={test.state.error} testId="connection-test-error" /> : null}
       {test.state.status === "done" ? <TestResult check={test.state.result} project={form.project} /> : null}
@@ -127,7 +128,7 @@ export function ConnectionPanel() {
           Saved. RISK.* cells use this connection from their next calculation.
         </Text>
       ) : null}
-    </div>
+    </Stack>
   );
 }
 

@@ -3,6 +3,7 @@ import { explainSelection, type Explanation } from "./explain-actions";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /**
  * "Explain" the selected RISK cell (a spilled one as itself: its place in the
@@ -13,7 +14,7 @@ export function ExplainPanel() {
   const { client, run } = useServices();
   const task = useTask<Explanation>();
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Text size={200}>
         Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell (any cell of its spill), or a score in a pasted summary
         sheet.
@@ -30,7 +31,7 @@ export function ExplainPanel() {
         task={task}
         testId="explain"
         success={(e) => (
-          <div style={{ display: "flex", flexDirection: "column", gap: 4 }}>
+          <Stack gap={4}>
             <Text weight="semibold" data-testid="explain-source" style={{ wordBreak: "break-word" }}>
               {e.address}: {String(e.value)} ({e.source})
             </Text>
@@ -42,9 +43,9 @@ export function ExplainPanel() {
                 </div>
               ))}
             </dl>
-          </div>
+          </Stack>
         )}
       />
-    </div>
+    </Stack>
   );
 }

@@ -13,9 +13,10 @@
  */
 import type { RiskClient } from "../../../api/client";
 import { readReferencedValues } from "../../../excel/cells-by-address";
+import { isCellReference } from "../../../shaping/a1";
 import { readSelectedCell, type SpillParent } from "../../../excel/selection";
 import type { DatasetMetadata, HazardMetrics } from "../../../api/types";
-import { HAZARDS, labelOf, lookupHazard, type HazardNames } from "../../../shared/vocabulary";
+import { HAZARDS, labelOfScore, lookupHazard, type HazardNames } from "../../../shared/vocabulary";
 import type { ArgumentValue } from "../../../functions/arguments";
 import { pairedIndex } from "../../../functions/columns";
 import { SEARCH_TABLE_HEADER } from "../../../functions/formulas/search";
@@ -127,7 +128,8 @@ export async function explainSelection(options: {
     // the functions pair ranges (src/functions/columns.ts: a single value, or a one-row range, pairs
     // with every row); for the formula's own cell, the first cell of a range.
     const args = match ? splitArguments(match[2]!) : [];
-    const isReference = (arg: string) => /^[A-Za-z'$]/.test(arg) && !/^(TRUE|FALSE)$/i.test(arg);
+    // What is not a literal refers to cells: a cell, a range or a defined name, read from the workbook.
+    const isReference = (arg: string) => literalArgument(arg) === undefined;
     const element = parent ?? { row: 0, column: 0 };
     let single = true; // every argument one value: the call spills only RISK.SEARCH's all-hazards table
     const referenced = await readReferencedValues(
@@ -140,12 +142,8 @@ export async function explainSelection(options: {
       },
     );
     const values = args.map((arg): ArgumentValue => {
-      if (isReference(arg)) return referenced.get(arg);
-      if (arg === "") return null;
-      if (arg.startsWith('"')) return arg.slice(1, -1).replace(/""/g, '"');
-      if (/^(TRUE|FALSE)$/i.test(arg)) return arg.toUpperCase() === "TRUE";
-      const n = Number(arg);
-      return Number.isFinite(n) ? n : arg;
+      const literal = literalArgument(arg);
+      return literal ? literal.value : referenced.get(arg);
     });
     return { ...cell, parent, single, fn: match?.[1]?.toUpperCase() as RiskFunction | undefined, args: values };
   });
@@ -385,7 +383,7 @@ async function explain(
     const t = h.thresholds;
     add("thresholds", "Thresholds", `LOW below ${fmt(t.low)}, MEDIUM up to ${fmt(t.medium)}, HIGH above (field notes)`);
     if (typeof value === "number" && Number.isFinite(value)) {
-      const label = labelOf(h, value);
+      const label = labelOfScore(h, value);
       const where =
         label === "LOW"
           ? `${fmt(value)} is LOW: ${fmt(t.low - value)} below the MEDIUM threshold ${fmt(t.low)}`
@@ -519,9 +517,18 @@ export function formulaFacts(formula: string, lookup?: (reference: string) => Ar
   };
 }
 
-/** A single-cell reference such as A12, $B$3 or Sheet1!C2 (not a range). */
-export function isCellReference(text: string): boolean {
-  return /^(?:(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?\$?[A-Za-z]{1,3}\$?\d+$/.test(text.trim());
+/**
+ * The value of a literal argument as a formula writes it: empty, "text", TRUE / FALSE, or anything
+ * that does not start like a reference or a name (a number, or an expression kept as its text);
+ * undefined for a reference or a name, whose value is in the workbook.
+ */
+function literalArgument(arg: string): { value: ArgumentValue } | undefined {
+  if (arg === "") return { value: null };
+  if (arg.startsWith('"')) return { value: arg.slice(1, -1).replace(/""/g, '"') };
+  if (/^(TRUE|FALSE)$/i.test(arg)) return { value: arg.toUpperCase() === "TRUE" };
+  if (/^[A-Za-z'$]/.test(arg)) return undefined;
+  const n = Number(arg);
+  return { value: Number.isFinite(n) ? n : arg };
 }
 
 /** The single-cell references of a RISK formula's arguments, for reading before {@link formulaFacts}. */

@@ -7,6 +7,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /** Download the physical export ZIP; offer to save it and to unpack its CSVs into sheets. */
 export function ExportPanel() {
@@ -32,7 +33,7 @@ export function ExportPanel() {
   }, [file]);
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="export-portfolio" />
       <Button
         appearance="primary"
@@ -78,6 +79,6 @@ export function ExportPanel() {
           />
         </div>
       ) : null}
-    </div>
+    </Stack>
   );
 }

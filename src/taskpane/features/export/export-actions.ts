@@ -1,5 +1,4 @@
 import type { RiskClient } from "../../../api/client";
-import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { sheetNameForFile, unzipCsvFiles } from "../../../shaping/export-zip";
 import type { RiskClient as Client } from "../../../api/client";
 import type { PasteProvenance } from "../../../shaping/paste-provenance";
@@ -7,11 +6,11 @@ import { provenanceOf } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
-  formatCount,
   type ExcelRunner,
   type LongRunning,
   type PastedSheet,
 } from "../../ui/pane-types";
+import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /** A downloaded export: its bytes and the file name to save it under. */
 export interface DownloadedExport {
@@ -65,15 +64,6 @@ export async function unpackExport(
     rows: file.rows,
     provenance: base ? { ...base, filters: { ...base.filters, file: file.fileName } } : undefined,
   }));
-  const written = await run((context) =>
-    writeSheetsAtomically(context, specs, {
-      signal,
-      onProgress: (p) =>
-        onProgress?.({
-          message: `Sheet ${p.sheetIndex + 1} of ${p.sheetCount} (${p.sheetName}): row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
-          fraction: p.fraction,
-        }),
-    }),
-  ).catch(rethrowIfCancelled(signal));
-  return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
+  const written = await writeNewSheets(run, specs, { signal, onProgress });
+  return written.map(pastedSheet);
 }

@@ -9,6 +9,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ChoiceField } from "../../ui/ChoiceField";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /**
  * The extended summary's hazard keys (service interface, "Physical summary item (extended)"), then
@@ -47,7 +48,7 @@ export function ImpactPanel() {
   const result = task.state.status === "done" ? task.state.result : undefined;
   const askCurrency = task.state.status === "failed" && task.state.error instanceof CurrencyNeededError;
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="impact-portfolio" />
       <ChoiceField
         label="Hazard"
@@ -161,6 +162,6 @@ export function ImpactPanel() {
           </MessageBarBody>
         </MessageBar>
       ) : null}
-    </div>
+    </Stack>
   );
 }

@@ -1,6 +1,5 @@
 import type { RiskClient } from "../../../api/client";
 import { listSheetNames, readAddress } from "../../../excel/read-range";
-import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { cellA1, parseA1, qualify } from "../../../shaping/a1";
 import { readValueCurrency, rememberValueCurrency } from "../../../excel/value-currencies";
 import {
@@ -14,13 +13,13 @@ import { uniqueSheetName } from "../../../shaping/sheet-names";
 import type { CellValue, ExtendedSummaryItem } from "../../../shaping/types";
 import { assetSourceOf } from "../../ui/asset-source-actions";
 import {
-  rethrowIfCancelled,
   throwIfCancelled,
   formatCount,
   type ExcelRunner,
   type LongRunning,
   type PastedSheet,
 } from "../../ui/pane-types";
+import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import { SCENARIOS } from "../../../shared/vocabulary";
 
 /** Scenarios of the impact sheets when none are chosen. */
@@ -82,7 +81,7 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
           onProgress?.({ message: `Read ${formatCount(read + itemsRead)} extended summary rows…` }),
       });
       read += items.length;
-      itemsByScenario.set(scenario, items as unknown as ExtendedSummaryItem[]);
+      itemsByScenario.set(scenario, items);
     }
   } catch (error) {
     throwIfCancelled(signal);
@@ -128,21 +127,12 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
     rollupLabel: options.rollupLabel,
     sheetNames,
   });
-  const written = await run((context) =>
-    writeSheetsAtomically(context, built.sheets, {
-      signal,
-      onProgress: (p) =>
-        onProgress?.({
-          message: `Writing ${p.sheetName}: row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
-          fraction: p.fraction,
-        }),
-    }),
-  ).catch(rethrowIfCancelled(signal));
+  const written = await writeNewSheets(run, built.sheets, { signal, onProgress });
   if (stated && sourceKey !== "label:price") {
     await run((context) => rememberValueCurrency(context, { portfolio, source: sourceKey, currency: built.currency }));
   }
   return {
-    sheets: written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount })),
+    sheets: written.map(pastedSheet),
     problems: built.problems,
     assetCount: built.assetCount,
     valueSource: built.valueSource,

@@ -9,6 +9,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Row, Stack } from "../../ui/layout";
 
 /** Apply a vector layer to a portfolio and write the resulting CSV into a new sheet. */
 export function AppliedLayerPanel() {
@@ -20,8 +21,8 @@ export function AppliedLayerPanel() {
   const task = useTask<PastedSheet>();
   const chosen = vectors.data?.find((v) => String(v.id) === vectorId) ?? vectors.data?.[0];
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
-      <div style={{ display: "flex", gap: 4, alignItems: "flex-end" }}>
+    <Stack>
+      <Row gap={4} alignEnd>
         <Field label="Vector layer" style={{ flex: 1, minWidth: 0 }}>
           <Select
             value={chosen ? String(chosen.id) : ""}
@@ -47,7 +48,7 @@ export function AppliedLayerPanel() {
         >
           ↻
         </Button>
-      </div>
+      </Row>
       {vectors.error ? <ErrorNotice error={vectors.error} testId="layer-vector-error" /> : null}
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="layer-portfolio" />
       <Button
@@ -78,6 +79,6 @@ export function AppliedLayerPanel() {
         testId="layer"
         success={(r) => `Wrote ${r.rowCount} rows × ${r.columnCount} columns to sheet “${r.sheetName}”.`}
       />
-    </div>
+    </Stack>
   );
 }

@@ -1,15 +1,14 @@
 import type { RiskClient } from "../../../api/client";
-import { writeTableToNewSheet } from "../../../excel/write-sheets";
 import { parseCsvTable } from "../../../shaping/csv-table";
 import { provenanceOf } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
-  formatCount,
   type ExcelRunner,
   type LongRunning,
   type PastedSheet,
 } from "../../ui/pane-types";
+import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /** Options of {@link pasteAppliedLayer}. */
 export interface AppliedLayerOptions extends LongRunning {
@@ -42,9 +41,9 @@ export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<P
     { vector_id: String(options.vectorId), vector_name: name },
     signal,
   );
-  const written = await run((context) =>
-    writeTableToNewSheet(
-      context,
+  const [written] = await writeNewSheets(
+    run,
+    [
       {
         sheetName: `${name} ${portfolio}`,
         tableName: `Layer_${name}`,
@@ -52,15 +51,8 @@ export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<P
         rows: table.rows,
         provenance,
       },
-      {
-        signal,
-        onProgress: (p) =>
-          onProgress?.({
-            message: `Writing row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
-            fraction: p.fraction,
-          }),
-      },
-    ),
-  ).catch(rethrowIfCancelled(signal));
-  return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
+    ],
+    { signal, onProgress },
+  );
+  return pastedSheet(written!);
 }

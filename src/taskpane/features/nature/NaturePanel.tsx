@@ -15,6 +15,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { FilePicker, type PickedFile } from "../../ui/FilePicker";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /** Superprojects, their sub-projects, create one from GeoJSON, export a summary to a sheet. */
 export function NaturePanel() {
@@ -37,7 +38,7 @@ export function NaturePanel() {
   const paste = useTask<PastedSheet>();
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Field label="Superproject">
         <Select
           value={superproject}
@@ -152,6 +153,6 @@ export function NaturePanel() {
         Create sub-project
       </Button>
       <TaskStatus task={create} testId="nature-create" success={(s) => `Created “${s.name}” (${s.status}).`} />
-    </div>
+    </Stack>
   );
 }

@@ -1,12 +1,12 @@
 import type { RiskClient } from "../../../api/client";
 import { ConflictError } from "../../../api/errors";
 import type { SubProject } from "../../../api/types";
-import { writeTableToNewSheet } from "../../../excel/write-sheets";
 import type { CellValue } from "../../../shaping/types";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import { parseGeoJsonFile } from "../../ui/geojson-file";
 import { natureRows, provenanceOf } from "../pasted";
 import { rethrowIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "../../ui/pane-types";
+import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /** The sub-project type the service uses on create (docs/service.md#nature-sub-projects). */
 export const SUBPROJECT_TYPE = "NCS";
@@ -89,9 +89,9 @@ export async function pasteSubprojectSummary(
     { subproject_id: subproject.id, subproject_name: subproject.name },
     signal,
   );
-  const written = await run((context) =>
-    writeTableToNewSheet(
-      context,
+  const [written] = await writeNewSheets(
+    run,
+    [
       {
         sheetName: `Nature ${subproject.name}`,
         tableName: `Nature_${subproject.name}`,
@@ -99,8 +99,8 @@ export async function pasteSubprojectSummary(
         rows,
         provenance,
       },
-      { signal },
-    ),
-  ).catch(rethrowIfCancelled(signal));
-  return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
+    ],
+    { signal },
+  );
+  return pastedSheet(written!);
 }

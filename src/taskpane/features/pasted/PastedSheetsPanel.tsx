@@ -6,6 +6,7 @@ import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Row, Stack } from "../../ui/layout";
 
 /**
  * The sheets this pane pasted (from the workbook's provenance store) and "Refresh
@@ -19,7 +20,7 @@ export function PastedSheetsPanel() {
   const sheets = list.data?.sheets ?? [];
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Text size={200}>
         Every sheet this pane pastes is listed on the “Climate Risk sources” sheet with how it was made. Refreshing
         re-runs each with the same filters and replaces its table in place; your columns to the right and your number
@@ -50,7 +51,7 @@ export function PastedSheetsPanel() {
           <MessageBarBody>{p}</MessageBarBody>
         </MessageBar>
       ))}
-      <div style={{ display: "flex", gap: 8 }}>
+      <Row>
         <Button
           appearance="primary"
           disabled={!client || !run || task.running || sheets.length === 0}
@@ -69,13 +70,13 @@ export function PastedSheetsPanel() {
         <Button disabled={!run || list.loading} onClick={list.reload} data-testid="pasted-reload">
           Reload list
         </Button>
-      </div>
+      </Row>
       {task.state.status === "done" ? (
         <RefreshOutcome result={task.state.result} />
       ) : (
         <TaskStatus task={task} testId="pasted" success={() => null} />
       )}
-    </div>
+    </Stack>
   );
 }
 

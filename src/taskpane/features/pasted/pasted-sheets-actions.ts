@@ -19,7 +19,7 @@ import {
   type PasteProvenance,
   type ProvenanceRecord,
 } from "../../../shaping/paste-provenance";
-import type { CellValue, ExtendedSummaryItem, SummaryItem } from "../../../shaping/types";
+import type { CellValue } from "../../../shaping/types";
 import { ADDIN_VERSION } from "../../../shared/version";
 import { CancelledError, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning } from "../../ui/pane-types";
 
@@ -118,14 +118,14 @@ export async function refetchTable(
       const items = await client.datasets
         .summary(portfolio, text("scenario") ? { scenario: text("scenario") } : {})
         .all({ signal });
-      const flat = flattenSummary(items as unknown as SummaryItem[]);
+      const flat = flattenSummary(items);
       return { header: flat.header, rows: flat.rows };
     }
     case "extended-summary": {
       const items = await client.datasets
         .extendedSummary(portfolio, text("scenario") ? { scenario: text("scenario") } : {})
         .all({ signal });
-      const flat = flattenExtendedSummary(items as unknown as ExtendedSummaryItem[]);
+      const flat = flattenExtendedSummary(items);
       return { header: flat.header, rows: flat.rows };
     }
     case "applied-layer": {
@@ -146,20 +146,15 @@ export async function refetchTable(
       const items = await client.datasets.summary(portfolio, { scenario, window }).all({ signal, readAhead: 4 });
       const table =
         record.operation === "risk-matrix"
-          ? buildRiskMatrix(
-              items as unknown as SummaryItem[],
-              scenario,
-              window,
-              text("cells") === "score" ? "score" : "label",
-            )
-          : labelCountsTable(labelCountsByHazard(itemsFor(items as unknown as SummaryItem[], scenario, window)));
+          ? buildRiskMatrix(items, scenario, window, text("cells") === "score" ? "score" : "label")
+          : labelCountsTable(labelCountsByHazard(itemsFor(items, scenario, window)));
       return { header: table.header, rows: table.rows };
     }
     case "scenario-comparison": {
       const hazard = text("hazard") ?? "";
       const window = Number(f.window);
       const items = await client.datasets.summary(portfolio, { window, hazard }).all({ signal, readAhead: 4 });
-      const table = buildScenarioComparison(items as unknown as SummaryItem[], hazard, window);
+      const table = buildScenarioComparison(items, hazard, window);
       return { header: table.header, rows: table.rows };
     }
     case "nature-summary": {

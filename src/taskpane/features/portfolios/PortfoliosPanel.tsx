@@ -4,10 +4,12 @@ import type { MessageResponse } from "../../../api/types";
 import { findPortfolioUsage, type PortfolioUsage } from "../../ui/data-change";
 import { deletePortfolio, pasteAssets } from "./portfolios-actions";
 import type { PastedSheet } from "../../ui/pane-types";
+import { TaskButton } from "../../ui/TaskButton";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /**
  * A portfolio's assets into a new sheet (a table a sync can read back), and deleting a portfolio
@@ -44,20 +46,17 @@ export function PortfoliosPanel() {
   };
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="portfolios-portfolio" reloadKey={reloadKey} />
-      <Button
-        appearance="primary"
-        disabled={!client || !run || !portfolio || paste.running}
-        data-testid="portfolios-assets"
-        onClick={() =>
-          client &&
-          run &&
-          paste.start((signal, onProgress) => pasteAssets({ client, run, portfolio, signal, onProgress }))
-        }
+      <TaskButton
+        primary
+        task={paste}
+        ready={Boolean(portfolio)}
+        testId="portfolios-assets"
+        work={(services, signal, onProgress) => pasteAssets({ ...services, portfolio, signal, onProgress })}
       >
         Assets into a new sheet
-      </Button>
+      </TaskButton>
       <TaskStatus
         task={paste}
         testId="portfolios-assets"
@@ -108,6 +107,6 @@ export function PortfoliosPanel() {
         testId="portfolios-delete"
         success={(r) => <span data-testid="portfolios-deleted">{r.answer.message}</span>}
       />
-    </div>
+    </Stack>
   );
 }

@@ -1,6 +1,5 @@
 import type { RiskClient } from "../../../api/client";
 import type { Asset, MessageResponse } from "../../../api/types";
-import { writeTableToNewSheet } from "../../../excel/write-sheets";
 import type { CellValue } from "../../../shaping/types";
 import { qualify } from "../../../shaping/a1";
 import { forgetAssetSources, rememberAssetSource } from "../../ui/asset-source-actions";
@@ -13,6 +12,7 @@ import {
   type LongRunning,
   type PastedSheet,
 } from "../../ui/pane-types";
+import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /**
  * Deletes a portfolio (the pane asked the user first), then drops the RISK.* functions' cached
@@ -76,20 +76,11 @@ export async function pasteAssets(
   throwIfCancelled(signal);
   if (assets.length === 0) throw new Error(`${portfolio} holds no assets.`);
   const table = assetsTable(assets);
-  const written = await run((context) =>
-    writeTableToNewSheet(
-      context,
-      { sheetName: `Assets ${portfolio}`, tableName: `Assets_${portfolio}`, header: table.header, rows: table.rows },
-      {
-        signal,
-        onProgress: (p) =>
-          onProgress?.({
-            message: `Writing row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
-            fraction: p.fraction,
-          }),
-      },
-    ),
-  ).catch(rethrowIfCancelled(signal));
-  await rememberAssetSource(run, portfolio, qualify(written.sheetName, written.tableAddress), "pasted"); // the map selects rows here
-  return { sheetName: written.sheetName, rowCount: written.rowCount, columnCount: written.columnCount };
+  const [written] = await writeNewSheets(
+    run,
+    [{ sheetName: `Assets ${portfolio}`, tableName: `Assets_${portfolio}`, header: table.header, rows: table.rows }],
+    { signal, onProgress },
+  );
+  await rememberAssetSource(run, portfolio, qualify(written!.sheetName, written!.tableAddress), "pasted"); // the map selects rows here
+  return pastedSheet(written!);
 }

@@ -3,13 +3,14 @@ import { refreshAll, type RefreshResult } from "./refresh-actions";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /** Empty the functions' cache and recalculate every RISK.* cell, saying how many. */
 export function RefreshPanel() {
   const { run, emptyCache } = useServices();
   const task = useTask<RefreshResult>();
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Text size={200}>Fetches fresh data for every RISK.* cell in the workbook.</Text>
       <Button
         appearance="primary"
@@ -31,6 +32,6 @@ export function RefreshPanel() {
           </span>
         )}
       />
-    </div>
+    </Stack>
   );
 }

@@ -8,6 +8,7 @@ import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /**
  * Refresh the RISK cells of the selection, the active sheet or the workbook
@@ -24,7 +25,7 @@ export function ScopedRefreshPanel() {
   const cells = counted.data?.cells;
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <RadioGroup
         value={scope}
         onChange={(_, d) => setScope(d.value as Scope)}
@@ -86,6 +87,6 @@ export function ScopedRefreshPanel() {
           </span>
         )}
       />
-    </div>
+    </Stack>
   );
 }

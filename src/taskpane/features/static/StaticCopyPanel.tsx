@@ -22,6 +22,7 @@ import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Row, Stack } from "../../ui/layout";
 
 /**
  * "Convert to values" (selection, sheet or workbook) after a confirmation that says
@@ -53,7 +54,7 @@ export function StaticCopyPanel() {
   };
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Text size={200}>
         Replace RISK formulas with the values they show, to send the workbook to someone without the add-in. The
         formulas are kept in the workbook.
@@ -71,7 +72,7 @@ export function StaticCopyPanel() {
           <Radio key={s} value={s} label={SCOPE_LABELS[s]} data-testid={`static-scope-${s}`} />
         ))}
       </RadioGroup>
-      <div style={{ display: "flex", gap: 8 }}>
+      <Row>
         <Button
           appearance="primary"
           disabled={!run || busy || pending !== null}
@@ -87,7 +88,7 @@ export function StaticCopyPanel() {
         >
           Restore formulas
         </Button>
-      </div>
+      </Row>
       {pending !== null ? (
         <MessageBar intent="warning" layout="multiline" data-testid="static-confirm">
           <MessageBarBody>
@@ -140,6 +141,6 @@ export function StaticCopyPanel() {
           </span>
         )}
       />
-    </div>
+    </Stack>
   );
 }

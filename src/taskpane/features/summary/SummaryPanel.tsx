@@ -1,25 +1,27 @@
-import { Button, Checkbox } from "@fluentui/react-components";
+import { Checkbox } from "@fluentui/react-components";
 import { useState } from "react";
 import { DEFAULT_EXTENDED_SCENARIO, downloadSummary, pasteSummary } from "./summary-actions";
 import { SCENARIO_CHOICES } from "../timeseries";
 import type { PastedSheet } from "../../ui/pane-types";
+import { TaskButton } from "../../ui/TaskButton";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { ChoiceField } from "../../ui/ChoiceField";
 import { DownloadButton } from "../../ui/DownloadButton";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /** Default and extended summaries flattened into new sheets, labels coloured. */
 export function SummaryPanel() {
-  const { client, run } = useServices();
+  const { client } = useServices();
   const [portfolio, setPortfolio] = useState("");
   const [scenario, setScenario] = useState("");
   const [extended, setExtended] = useState(true);
   const [extendedScenario, setExtendedScenario] = useState<string>(DEFAULT_EXTENDED_SCENARIO);
   const task = useTask<PastedSheet[]>();
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="summary-portfolio" />
       <ChoiceField
         label="Scenario"
@@ -45,29 +47,25 @@ export function SummaryPanel() {
           testId="summary-extended-scenario"
         />
       ) : null}
-      <Button
-        appearance="primary"
-        disabled={!client || !run || !portfolio || task.running}
-        data-testid="summary-start"
-        onClick={() =>
-          client &&
-          run &&
-          task.start((signal, onProgress) =>
-            pasteSummary({
-              client,
-              run,
-              portfolio,
-              scenario: scenario || undefined,
-              extended,
-              extendedScenario,
-              signal,
-              onProgress,
-            }),
-          )
+      <TaskButton
+        primary
+        task={task}
+        ready={Boolean(portfolio)}
+        testId="summary-start"
+        work={(services, signal, onProgress) =>
+          pasteSummary({
+            ...services,
+            portfolio,
+            scenario: scenario || undefined,
+            extended,
+            extendedScenario,
+            signal,
+            onProgress,
+          })
         }
       >
         Pull summary into new sheets
-      </Button>
+      </TaskButton>
       <DownloadButton
         testId="summary-download"
         disabled={!client || !portfolio}
@@ -80,6 +78,6 @@ export function SummaryPanel() {
         testId="summary"
         success={(sheets) => `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount} rows)`).join(" and ")}.`}
       />
-    </div>
+    </Stack>
   );
 }

@@ -1,8 +1,6 @@
 import type { RiskClient } from "../../../api/client";
 import { STRESS_SCENARIO } from "../../../shared/vocabulary";
-import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { flattenExtendedSummary, flattenSummary } from "../../../shaping/flatten-summary";
-import type { ExtendedSummaryItem, SummaryItem } from "../../../shaping/types";
 import type { DownloadedFile, FileFormat } from "../../../api/types";
 import { provenanceOf } from "../pasted";
 import {
@@ -13,6 +11,7 @@ import {
   type LongRunning,
   type PastedSheet,
 } from "../../ui/pane-types";
+import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /** Options of {@link pasteSummary}. */
 export interface SummaryPasteOptions extends LongRunning {
@@ -65,7 +64,7 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
   if (summary.length === 0)
     throw new Error(`${portfolio} has no summary data${options.scenario ? ` for ${options.scenario}` : ""}.`);
 
-  const flat = flattenSummary(summary as unknown as SummaryItem[]);
+  const flat = flattenSummary(summary);
   const provenance = await provenanceOf(client, "summary", portfolio, { scenario: options.scenario }, signal);
   const specs = [
     {
@@ -78,7 +77,7 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
     },
   ];
   if (extended && extendedItems.length > 0) {
-    const ext = flattenExtendedSummary(extendedItems as unknown as ExtendedSummaryItem[]);
+    const ext = flattenExtendedSummary(extendedItems);
     specs.push({
       sheetName: `Extended ${extendedScenario} ${portfolio}`,
       tableName: `Extended_${extendedScenario}_${portfolio}`,
@@ -92,17 +91,8 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
       },
     });
   }
-  const written = await run((context) =>
-    writeSheetsAtomically(context, specs, {
-      signal,
-      onProgress: (p) =>
-        onProgress?.({
-          message: `Writing ${p.sheetName}: row ${formatCount(p.rowsWritten)} of ${formatCount(p.totalRows)}`,
-          fraction: p.fraction,
-        }),
-    }),
-  ).catch(rethrowIfCancelled(signal));
-  return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
+  const written = await writeNewSheets(run, specs, { signal, onProgress });
+  return written.map(pastedSheet);
 }
 
 /** Downloads the default summary (optionally one scenario) as one file (the service's summary export). */

@@ -29,6 +29,7 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "../../ui/ProblemList";
 import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /**
  * Sync the selection or a named table to a portfolio. Problems are listed with
@@ -102,7 +103,7 @@ export function SyncPanel() {
   const checked = check.state.status === "done" ? check.state.result : undefined;
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Text size={200}>
         A header row with entity_id, entity_name, lat, lng (or Latitude/Longitude/Lon) and label:&lt;key&gt; columns;
         other columns become labels. Importing replaces the portfolio's assets.
@@ -298,6 +299,6 @@ export function SyncPanel() {
       )}
       {result?.outcome === "synced" ? <AssetFindings findings={result} /> : null}
       {selectError ? <ErrorNotice error={selectError} testId="sync-select-error" /> : null}
-    </div>
+    </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Field, Input, Spinner, Text } from "@fluentui/react-components";
+import { Checkbox, Field, Input, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
 import {
   MEASURE_CHOICES,
@@ -13,7 +13,8 @@ import {
   type TimeseriesPasted,
 } from "./timeseries-actions";
 import { dateFilterProblem, dateRangeReversed } from "./model/date-filter";
-import { STRESS_SCENARIO } from "../../../shared/vocabulary";
+import { DEFAULT_MEASURE, STRESS_SCENARIO } from "../../../shared/vocabulary";
+import { TaskButton } from "../../ui/TaskButton";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
@@ -22,18 +23,19 @@ import { DownloadButton } from "../../ui/DownloadButton";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Row, Stack } from "../../ui/layout";
 
 const MAX_CHART_ASSETS = 10;
 
 /** Timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
 export function TimeseriesPanel() {
-  const { client, run } = useServices();
+  const { client } = useServices();
   const [portfolio, setPortfolio] = useState("");
   const [filters, setFilters] = useState<TimeseriesFilters>({
     hazard: "",
     indicator: "",
     scenario: STRESS_SCENARIO,
-    measure: "mid",
+    measure: DEFAULT_MEASURE,
   });
   const [chartAssets, setChartAssets] = useState<number[]>([]);
   const load = useCallback(
@@ -64,7 +66,7 @@ export function TimeseriesPanel() {
     : undefined;
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="ts-portfolio" />
       {catalog.loading ? <Spinner size="tiny" label="Loading lists…" /> : null}
       {catalog.error ? <ErrorNotice error={catalog.error} testId="ts-catalog-error" /> : null}
@@ -89,7 +91,7 @@ export function TimeseriesPanel() {
           {describeIndicator(chosen)}
         </Text>
       ) : null}
-      <div style={{ display: "flex", gap: 8 }}>
+      <Row>
         <ChoiceField
           label="Scenario"
           value={filters.scenario ?? ""}
@@ -108,8 +110,8 @@ export function TimeseriesPanel() {
           testId="ts-measure"
           style={{ flex: 1 }}
         />
-      </div>
-      <div style={{ display: "flex", gap: 8 }}>
+      </Row>
+      <Row>
         <Field
           label="From"
           hint="YYYY-MM-DD or YYYY"
@@ -140,7 +142,7 @@ export function TimeseriesPanel() {
             data-testid="ts-end-date"
           />
         </Field>
-      </div>
+      </Row>
       {catalog.data && catalog.data.assets.length > 0 ? (
         <details data-testid="ts-chart-assets">
           <summary style={{ cursor: "pointer", fontSize: 14 }}>
@@ -180,29 +182,25 @@ export function TimeseriesPanel() {
                 .join("; ") + "."}
         </Text>
       ) : null}
-      <Button
-        appearance="primary"
-        disabled={!client || !run || !portfolio || task.running || !datesOk}
-        data-testid="ts-start"
-        onClick={() =>
-          client &&
-          run &&
-          task.start((signal, onProgress) =>
-            pasteTimeseries({
-              client,
-              run,
-              portfolio,
-              filters,
-              catalog: catalog.data,
-              chartAssets,
-              signal,
-              onProgress,
-            }),
-          )
+      <TaskButton
+        primary
+        task={task}
+        ready={Boolean(portfolio) && datesOk}
+        testId="ts-start"
+        work={(services, signal, onProgress) =>
+          pasteTimeseries({
+            ...services,
+            portfolio,
+            filters,
+            catalog: catalog.data,
+            chartAssets,
+            signal,
+            onProgress,
+          })
         }
       >
         Pull timeseries into a new sheet
-      </Button>
+      </TaskButton>
       <DownloadButton
         testId="ts-download"
         disabled={!client || !portfolio || !datesOk}
@@ -217,6 +215,6 @@ export function TimeseriesPanel() {
           `Wrote ${r.sheets.map((s) => `${s.rowCount.toLocaleString("en-US")} ${s.kind} series × ${s.timeColumns} ${s.kind === "observed" ? "month" : "year"} columns to “${s.sheetName}”`).join(" and ")}${r.chart ? " with a chart" : ""}.`
         }
       />
-    </div>
+    </Stack>
   );
 }

@@ -4,7 +4,8 @@
  * extended summary pastes.
  */
 import { AbortedError } from "../../../api/errors";
-import { StreamingSheets, type StreamChartSpec, type StreamSheetSpec } from "../../../excel/stream-sheets";
+import { StreamingSheets, type StreamSheetSpec } from "../../../excel/stream-sheets";
+import type { ChartSpec } from "../../../excel/table-formats";
 import type { WrittenSheet } from "../../../excel/write-sheets";
 import { CancelledError, type ExcelRunner } from "../../ui/pane-types";
 
@@ -21,7 +22,7 @@ export interface StreamPasteOptions<T> {
   /** Turns a page into rows and appends them (in page order, one page at a time). */
   consume: (items: T[], writer: StreamingSheets) => Promise<void>;
   /** Headers (and charts) once everything is read and written. */
-  finish: () => { headers: string[][]; charts?: Array<StreamChartSpec | undefined> };
+  finish: () => { headers: string[][]; charts?: Array<ChartSpec | undefined> };
   /** Thrown instead of a cancellation when the paste stopped itself (e.g. too many rows). */
   stopReason?: () => Error | undefined;
   maxRequestBytes?: number;

@@ -7,7 +7,7 @@ import type {
   ItemsQuery,
   PhysicalItem,
 } from "../../../api/types";
-import type { StreamChartSpec } from "../../../excel/stream-sheets";
+import type { ChartSpec } from "../../../excel/table-formats";
 import { dateFilterProblem, dateKeyInRange, dateRangeReversed } from "./model/date-filter";
 import {
   SERIES_KINDS,
@@ -25,7 +25,7 @@ import {
   type LongRunning,
   type PastedSheet,
 } from "../../ui/pane-types";
-import { SCENARIOS } from "../../../shared/vocabulary";
+import { MEASURES, SCENARIOS } from "../../../shared/vocabulary";
 
 /** The filters of a timeseries pull; an absent filter means "all". */
 export interface TimeseriesFilters {
@@ -63,7 +63,7 @@ export function timeseriesQuery(filters: TimeseriesFilters): Omit<ItemsQuery, "p
 
 /** Scenarios and measures the service offers (docs/service.md#hazards-and-their-three-spellings). */
 export const SCENARIO_CHOICES = SCENARIOS;
-export const MEASURE_CHOICES = ["lb", "mid", "ub"] as const;
+export const MEASURE_CHOICES = MEASURES;
 
 /** More rows than this in one paste are refused before fetching: narrow the filters instead. */
 export const MAX_TIMESERIES_ROWS = 100_000;
@@ -285,7 +285,7 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
     },
     finish: () => ({
       headers: SERIES_KINDS.map((kind) => builder.header(kind)),
-      charts: SERIES_KINDS.map((kind): StreamChartSpec | undefined =>
+      charts: SERIES_KINDS.map((kind): ChartSpec | undefined =>
         chartRows[kind].length === 0
           ? undefined
           : {

@@ -28,6 +28,7 @@ import { RISK_LABELS } from "../../../shaping/risk-views";
 import { ChoiceField } from "../../ui/ChoiceField";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 // The map, its basemap and d3-geo are a chunk of their own: the pane's first paint does not wait for them.
 const PortfolioMap = lazy(() => import(/* webpackChunkName: "portfolio-map" */ "./PortfolioMap"));
@@ -164,7 +165,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
 
   if (!choice.portfolio) return <Text size={200}>Choose a portfolio to see its assets on a map.</Text>;
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }} data-testid="map-panel">
+    <Stack data-testid="map-panel">
       {data.loading ? <Spinner size="tiny" label="Loading assets and summary…" /> : null}
       {data.error ? <ErrorNotice error={data.error} testId="map-error" /> : null}
       {current ? (
@@ -232,6 +233,6 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
         testId="map-paste"
         success={(s) => `Pasted ${s.rowCount.toLocaleString("en-US")} assets to “${s.sheetName}”.`}
       />
-    </div>
+    </Stack>
   );
 }

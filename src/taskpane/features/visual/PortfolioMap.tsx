@@ -15,7 +15,7 @@ import type { GeometryCollection, Topology } from "topojson-specification";
 import countries110m from "world-atlas/countries-110m.json";
 import type { MapAsset } from "./risk-views-actions";
 import type { GeoJson } from "../../../api/types";
-import { LABEL_COLOURS } from "../../../excel/write-sheets";
+import { LABEL_COLOURS } from "../../../excel/table-formats";
 import { RISK_LABELS } from "../../../shaping/risk-views";
 
 /** Marker colours: the sheets' LOW / MEDIUM / HIGH fonts (strong enough on a map), grey for none. */
@@ -82,8 +82,8 @@ interface Hover {
   y: number;
 }
 
-/** Label of an asset for a hazard ("NONE" when the summary has none). */
-export function labelOf(asset: MapAsset, hazard: string): string {
+/** The label an asset's summary gives it for a hazard on the map ("NONE" when the summary has none). */
+export function assetLabelOf(asset: MapAsset, hazard: string): string {
   const label = asset.risks[hazard]?.label?.toUpperCase();
   return label && (RISK_LABELS as readonly string[]).includes(label) ? label : "NONE";
 }
@@ -139,7 +139,7 @@ export default function PortfolioMap(props: PortfolioMapProps) {
     () => props.assets.map((a) => projection([a.lng, a.lat]) ?? [NaN, NaN]),
     [props.assets, projection],
   );
-  const colours = useMemo(() => props.assets.map((a) => labelOf(a, props.hazard)), [props.assets, props.hazard]);
+  const colours = useMemo(() => props.assets.map((a) => assetLabelOf(a, props.hazard)), [props.assets, props.hazard]);
 
   const draw = useCallback(() => {
     const canvas = canvasRef.current;
@@ -376,7 +376,7 @@ export default function PortfolioMap(props: PortfolioMapProps) {
           <div>entity_id: {hover.asset.entity_id}</div>
           <div>
             {props.hazard}:{" "}
-            {labelOf(hover.asset, props.hazard) === "NONE" ? "no label" : labelOf(hover.asset, props.hazard)}
+            {assetLabelOf(hover.asset, props.hazard) === "NONE" ? "no label" : assetLabelOf(hover.asset, props.hazard)}
             {hover.asset.risks[props.hazard]?.score !== null && hover.asset.risks[props.hazard]
               ? ` · score ${hover.asset.risks[props.hazard].score!.toFixed(3)}`
               : ""}

@@ -1,11 +1,12 @@
-import { Button, Radio, RadioGroup, Field } from "@fluentui/react-components";
+import { Radio, RadioGroup, Field } from "@fluentui/react-components";
 import { useState } from "react";
 import { pasteRiskMatrix, pasteScenarioComparison } from "./risk-views-actions";
 import type { PastedSheet } from "../../ui/pane-types";
-import { useServices } from "../../ui/services";
+import { TaskButton } from "../../ui/TaskButton";
 import { useTask } from "../../ui/hooks/use-task";
 import type { SummaryChoice } from "./MapPanel";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
 
 /**
  * The risk matrix (assets × hazards, labels or scores, coloured by conditional formats, with a
@@ -13,15 +14,13 @@ import { TaskStatus } from "../../ui/TaskStatus";
  */
 export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
   const { choice } = props;
-  const { client, run } = useServices();
   const [cells, setCells] = useState<"label" | "score">("label");
   const matrix = useTask<PastedSheet[]>();
   const compare = useTask<PastedSheet[]>();
-  const ready = Boolean(client && run && choice.portfolio);
   const wrote = (sheets: PastedSheet[]) =>
     `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount.toLocaleString("en-US")} rows)`).join(" and ")}.`;
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <Field label="Matrix cells hold">
         <RadioGroup
           layout="horizontal"
@@ -33,52 +32,44 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
           <Radio value="score" label="Scores" />
         </RadioGroup>
       </Field>
-      <Button
-        appearance="primary"
-        disabled={!ready || matrix.running}
-        data-testid="matrix-start"
-        onClick={() =>
-          client &&
-          run &&
-          matrix.start((signal, onProgress) =>
-            pasteRiskMatrix({
-              client,
-              run,
-              portfolio: choice.portfolio,
-              scenario: choice.scenario,
-              window: choice.window,
-              cells,
-              signal,
-              onProgress,
-            }),
-          )
+      <TaskButton
+        primary
+        task={matrix}
+        ready={Boolean(choice.portfolio)}
+        testId="matrix-start"
+        work={(services, signal, onProgress) =>
+          pasteRiskMatrix({
+            ...services,
+            portfolio: choice.portfolio,
+            scenario: choice.scenario,
+            window: choice.window,
+            cells,
+            signal,
+            onProgress,
+          })
         }
       >
         Risk matrix and label chart → new sheets
-      </Button>
+      </TaskButton>
       <TaskStatus task={matrix} testId="matrix" success={wrote} />
-      <Button
-        disabled={!ready || !choice.hazard || compare.running}
-        data-testid="compare-start"
-        onClick={() =>
-          client &&
-          run &&
-          compare.start((signal, onProgress) =>
-            pasteScenarioComparison({
-              client,
-              run,
-              portfolio: choice.portfolio,
-              hazard: choice.hazard,
-              window: choice.window,
-              signal,
-              onProgress,
-            }),
-          )
+      <TaskButton
+        task={compare}
+        ready={Boolean(choice.portfolio && choice.hazard)}
+        testId="compare-start"
+        work={(services, signal, onProgress) =>
+          pasteScenarioComparison({
+            ...services,
+            portfolio: choice.portfolio,
+            hazard: choice.hazard,
+            window: choice.window,
+            signal,
+            onProgress,
+          })
         }
       >
         Compare scenarios for {choice.hazard || "a hazard"} → new sheet
-      </Button>
+      </TaskButton>
       <TaskStatus task={compare} testId="compare" success={wrote} />
-    </div>
+    </Stack>
   );
 }

@@ -7,6 +7,7 @@ import { ChoiceField } from "../../ui/ChoiceField";
 import { MapPanel, type SummaryChoice } from "./MapPanel";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { RiskSheetsPanel } from "./RiskSheetsPanel";
+import { Row, Stack } from "../../ui/layout";
 
 /**
  * Look before reading: one choice of portfolio, scenario, window and hazard drives the map and the
@@ -30,13 +31,13 @@ export function VisualPanel() {
     );
   };
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
+    <Stack>
       <PortfolioSelect
         value={choice.portfolio}
         onChange={(portfolio) => set({ portfolio })}
         testId="visual-portfolio"
       />
-      <div style={{ display: "flex", gap: 8, flexWrap: "wrap" }}>
+      <Row wrap>
         <ChoiceField
           label="Scenario"
           value={choice.scenario}
@@ -53,7 +54,7 @@ export function VisualPanel() {
           testId="visual-window"
           style={{ flex: "1 1 90px" }}
         />
-      </div>
+      </Row>
       <ChoiceField
         label="Colour by hazard"
         value={choice.hazard}
@@ -64,6 +65,6 @@ export function VisualPanel() {
       <MapPanel choice={choice} onHazards={onHazards} />
       <Divider />
       <RiskSheetsPanel choice={choice} />
-    </div>
+    </Stack>
   );
 }

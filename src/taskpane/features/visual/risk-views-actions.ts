@@ -5,7 +5,8 @@
  */
 import type { RiskClient } from "../../../api/client";
 import type { Asset, GeoJson, SummaryItem } from "../../../api/types";
-import { StreamingSheets, type StreamChartSpec, type StreamSheetSpec } from "../../../excel/stream-sheets";
+import { StreamingSheets, type StreamSheetSpec } from "../../../excel/stream-sheets";
+import type { ChartSpec } from "../../../excel/table-formats";
 import {
   COMPARED_SCENARIOS,
   buildRiskMatrix,
@@ -17,6 +18,7 @@ import {
   type LabelCounts,
 } from "../../../shaping/risk-views";
 import type { CellValue } from "../../../shaping/types";
+import { WINDOWS } from "../../../shared/vocabulary";
 import { provenanceOf } from "../pasted";
 import {
   rethrowIfCancelled,
@@ -27,7 +29,7 @@ import {
 } from "../../ui/pane-types";
 
 /** Summary windows the service offers, in years (docs/service.md#hazards-and-their-three-spellings). */
-export const WINDOW_CHOICES = ["5", "15", "30"] as const;
+export const WINDOW_CHOICES: readonly string[] = WINDOWS.map(String);
 
 /** One asset on the map, with its summary per hazard for the chosen scenario and window. */
 export interface MapAsset {
@@ -188,7 +190,7 @@ export async function pasteRiskMatrix(
       provenance: { ...provenance, operation: "label-counts", filters: { scenario, window } },
     },
   ];
-  const chart: StreamChartSpec = {
+  const chart: ChartSpec = {
     type: "ColumnStacked",
     dataRows: [0, 1, 2],
     firstValueColumn: 1,
@@ -240,7 +242,7 @@ async function writeWhole(
   run: ExcelRunner,
   specs: StreamSheetSpec[],
   tables: Array<{ header: string[]; rows: CellValue[][] }>,
-  charts: Array<StreamChartSpec | undefined>,
+  charts: Array<ChartSpec | undefined>,
   signal: AbortSignal | undefined,
   onProgress: LongRunning["onProgress"],
 ): Promise<PastedSheet[]> {

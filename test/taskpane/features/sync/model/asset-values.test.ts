@@ -4,7 +4,10 @@
  * synonyms, and label:type against the published list. Read, listed, converted or refused, never guessed.
  */
 import { ASSET_TYPES, closestAssetType, isPublishedAssetType } from "../../../../../src/shared/vocabulary";
-import { mapHeaders, normalizeCurrency, readCoordinate, readMoney, type CellValue } from "../../../../../src/shaping";
+import { readCoordinate } from "../../../../../src/shaping/coordinates";
+import { mapHeaders } from "../../../../../src/shaping/headers";
+import { normalizeCurrency, readMoney } from "../../../../../src/shaping/money";
+import type { CellValue } from "../../../../../src/shaping/types";
 import { validateAssetRange } from "../../../../../src/taskpane/features/sync/model/validate-assets";
 
 describe("prices", () => {

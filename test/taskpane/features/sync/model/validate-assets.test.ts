@@ -1,5 +1,7 @@
 /** Validation of asset ranges: every problem names the cell a user must fix. */
-import { mapHeader, normalizeLabelKey, MAX_ASSETS, type CellValue } from "../../../../../src/shaping";
+import { mapHeader, normalizeLabelKey } from "../../../../../src/shaping/headers";
+import { MAX_ASSETS } from "../../../../../src/shaping/limits";
+import type { CellValue } from "../../../../../src/shaping/types";
 import { validateAssetRange } from "../../../../../src/taskpane/features/sync/model/validate-assets";
 
 const header = ["Asset ID", "Name", "Latitude", "Longitude", "Country"];
