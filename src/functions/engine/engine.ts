@@ -4,7 +4,7 @@ import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError }
 import type { TransportOptions } from "../../api/http";
 import { toExcelError } from "../errors";
 import type { LastGood, LastGoodCache, LastGoodUsage } from "./last-good-cache";
-import { Limiter } from "./limiter";
+import { AdaptiveLimiter } from "./limiter";
 import { StaleCells, type StaleMark } from "./stale-cells";
 import { TtlCache, type Settled } from "./ttl-cache";
 
@@ -18,8 +18,16 @@ export type FailurePolicy = "show error" | "keep last good";
 export interface EngineOptions {
   /** The connection, or a function read at each call (the default engine passes the connection store). */
   connection: ConnectionConfig | (() => ConnectionConfig);
-  /** Distinct loads running at once (default 6). Pages of one dataset are read ahead inside one load. */
+  /**
+   * Distinct loads running at once to start with (default 6); the limit then adapts to the service
+   * between `minConcurrency` and `maxConcurrency` (see limiter.ts). Pages of one dataset are read
+   * ahead inside one load.
+   */
   concurrency?: number;
+  /** The floor of the adaptive limit (default 2): never fewer loads at once, whatever the service answers. */
+  minConcurrency?: number;
+  /** The ceiling of the adaptive limit (default 64); equal to the floor, the limit is fixed. */
+  maxConcurrency?: number;
   /** How long a result answers repeated calls (default 10 minutes). */
   ttlMs?: number;
   /** How long a failure answers repeated calls, so a burst of cells does not repeat it (default 5 s). */
@@ -62,6 +70,8 @@ export type EngineSettings = Required<
 
 export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   concurrency: 6,
+  minConcurrency: 2,
+  maxConcurrency: 64,
   ttlMs: 10 * 60_000,
   errorTtlMs: 5_000,
   timeoutMs: 20_000,
@@ -95,6 +105,10 @@ export interface EngineStats {
   aborted: number;
   /** Loads running now. */
   inFlight: number;
+  /** Loads the adaptive limit lets run at once now. */
+  concurrency: number;
+  /** The service's concurrency cap learned from 429 answers, while it holds (else undefined). */
+  learnedCap: number | undefined;
   /** Loads collected or waiting for a slot now. */
   queued: number;
   /** Entries in the cache now (results and short-lived failures). */
@@ -217,7 +231,9 @@ export class RiskEngine {
   readonly settings: Readonly<EngineSettings>;
   private readonly connectionOf: () => ConnectionConfig;
   private readonly cache: TtlCache<unknown>;
-  private readonly limiter: Limiter;
+  private readonly limiter: AdaptiveLimiter;
+  /** The fetch every client of this engine sends through, so the limiter sees each attempt. */
+  private readonly fetch: typeof fetch;
   private readonly flights = new Map<string, Flight>();
   private batch: Flight[] = [];
   private batchTimer: ReturnType<typeof setTimeout> | undefined;
@@ -252,7 +268,14 @@ export class RiskEngine {
     const connection = options.connection;
     this.connectionOf = typeof connection === "function" ? connection : () => connection;
     this.cache = new TtlCache(settings.maxEntries);
-    this.limiter = new Limiter(Math.max(1, Math.floor(settings.concurrency)));
+    const max = Math.max(1, Math.floor(settings.maxConcurrency));
+    this.limiter = new AdaptiveLimiter({
+      initial: Math.max(1, Math.floor(settings.concurrency)),
+      min: Math.min(max, Math.max(1, Math.floor(settings.minConcurrency))),
+      max,
+    });
+    // Bound, so browsers do not throw "Illegal invocation" on an unbound window.fetch.
+    this.fetch = this.limiter.instrument(options.fetch ?? ((input, init) => globalThis.fetch(input, init)));
     this.failurePolicy = options.failurePolicy ?? "show error";
   }
 
@@ -410,6 +433,8 @@ export class RiskEngine {
     return {
       ...this.counters,
       inFlight: this.limiter.active,
+      concurrency: this.limiter.limit,
+      learnedCap: this.limiter.state().learnedCap,
       queued: this.batch.length + this.limiter.waiting,
       cacheEntries: this.cache.size,
     };
@@ -433,7 +458,7 @@ export class RiskEngine {
         maxRetries: this.settings.maxRetries,
         maxRetryDelayMs: this.settings.maxRetryDelayMs,
         baseRetryDelayMs: this.settings.baseRetryDelayMs,
-        fetch: this.options.fetch,
+        fetch: this.fetch,
         onRequest: (event) => {
           this.counters.requests++;
           this.options.onRequest?.(event);
