@@ -311,15 +311,16 @@ describe("adaptive concurrency", () => {
   }
 
   test("more than 6 at once when the service keeps up", async () => {
-    const uncapped = await cappedService(1000, 40);
+    const uncapped = await cappedService(1000, 100);
     const engine = new RiskEngine({ connection: uncapped.service.connection });
     const values = await Promise.all(
       points(300).map(([lat, lng]) => search(engine, lat, lng, "floods", "30yr", null, null)),
     );
     expect(values.every((v) => typeof v[0]![0] === "number")).toBe(true);
     expect(uncapped.service.count("/api/search")).toBe(300);
-    expect(uncapped.peakServing).toBeGreaterThan(12);
-    expect(engine.stats().concurrency).toBeGreaterThan(12);
+    // Grown past where it started (how far depends on how flat latency stays on a busy machine).
+    expect(uncapped.peakServing).toBeGreaterThan(8);
+    expect(engine.stats().concurrency).toBeGreaterThan(8);
   });
 
   test("a cell cancelled while its load waits for a slot settles at once; the load leaves the queue unsent", async () => {
@@ -362,5 +363,29 @@ describe("adaptive concurrency", () => {
     await Promise.all(points(60).map(([lat, lng]) => search(engine, lat, lng, "floods", "30yr", null, null)));
     expect(capped.peakServing).toBe(4);
     expect(engine.stats().concurrency).toBe(4);
+  });
+});
+
+describe("progress", () => {
+  test("counts a burst's loads done and pending and estimates the time left at the present pace", async () => {
+    const service = await searchService(50);
+    const engine = new RiskEngine({ connection: service.connection, minConcurrency: 4, maxConcurrency: 4 });
+    expect(engine.progress()).toMatchObject({ pending: 0, done: 0, total: 0, estimateMs: 0 });
+    const all = Promise.all(points(20).map(([lat, lng]) => search(engine, lat, lng, "floods", "30yr", null, null)));
+    await delay(20);
+    const early = engine.progress();
+    expect(early).toMatchObject({ pending: 20, done: 0, total: 20, estimateMs: undefined }); // no answer yet
+    await waitFor(() => engine.progress().done >= 8);
+    const midway = engine.progress();
+    expect(midway.total).toBe(20);
+    expect(midway.done + midway.pending).toBe(20);
+    // 12 or fewer left, 4 at once, ~50 ms each: about 3 rounds of 50 ms (generous for a busy machine).
+    expect(midway.estimateMs).toBeGreaterThanOrEqual(Math.ceil(midway.pending / 4) * 45);
+    expect(midway.estimateMs).toBeLessThan(Math.ceil(midway.pending / 4) * 1000);
+    await all;
+    expect(engine.progress()).toMatchObject({ pending: 0, done: 20, total: 20, estimateMs: 0 });
+    // The next burst counts afresh.
+    await search(engine, 80, 80, "floods", "30yr", null, null);
+    expect(engine.progress()).toMatchObject({ pending: 0, done: 1, total: 1 });
   });
 });

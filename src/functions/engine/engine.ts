@@ -119,6 +119,26 @@ export interface EngineStats {
   keptLastGood: number;
 }
 
+/**
+ * The loads of the current burst (from the first load after the engine was idle until none is
+ * left), for the task pane's usage line: "1,200 / 5,000, about 40 s left".
+ */
+export interface EngineProgress {
+  /** Loads collected, waiting for a slot or running. */
+  pending: number;
+  /** Loads of this burst that have settled (value, error or cancellation). */
+  done: number;
+  /** done + pending. */
+  total: number;
+  /**
+   * Time left at the present pace, in ms: the pending loads in rounds of the current limit, each
+   * as long as the latest answers took, plus any Retry-After pause; undefined before any answer.
+   */
+  estimateMs: number | undefined;
+  /** Loads the adaptive limit lets run at once now. */
+  concurrency: number;
+}
+
 /** What a loader gets: the client of the current connection and the knobs for paged reads. */
 export interface LoadContext {
   client: RiskClient;
@@ -248,6 +268,9 @@ export class RiskEngine {
   private clientKey: string | undefined;
   private clientValue: RiskClient | undefined;
   private counters = zeroCounters();
+  /** Loads started and not settled, and loads settled since the engine was last idle (see `progress`). */
+  private unsettled = 0;
+  private burstDone = 0;
   /** The cells showing old values or errors after failed loads (the task pane lists them). */
   readonly staleCells = new StaleCells();
   /** What a failed load shows when a last good value exists; the task pane's setting changes it. */
@@ -440,6 +463,20 @@ export class RiskEngine {
     };
   }
 
+  /** The current burst of loads: how many are done and pending, and an estimate of the time left. */
+  progress(): EngineProgress {
+    const limiter = this.limiter.state();
+    const latency = limiter.recentLatencyMs ?? limiter.baselineLatencyMs;
+    const pending = this.unsettled;
+    const estimateMs =
+      pending === 0
+        ? 0
+        : latency === undefined
+          ? undefined
+          : Math.ceil(pending / limiter.limit) * latency + limiter.pausedForMs;
+    return { pending, done: this.burstDone, total: this.burstDone + pending, estimateMs, concurrency: limiter.limit };
+  }
+
   resetStats(): void {
     this.counters = zeroCounters();
   }
@@ -495,6 +532,8 @@ export class RiskEngine {
     };
     this.flights.set(key, flight);
     this.counters.loads++;
+    if (this.unsettled === 0) this.burstDone = 0;
+    this.unsettled++;
     this.batch.push(flight);
     if (this.batchTimer === undefined) {
       this.batchTimer = setTimeout(() => this.dispatch(), this.settings.batchWindowMs);
@@ -581,7 +620,7 @@ export class RiskEngine {
   /** `fetchedAt`: when a result from the persistent cache was fetched (its memory entry expires with it). */
   private settle(flight: Flight, result: Settled<unknown>, fetchedAt?: number): void {
     if (flight.settled) return; // already ended by its deadline or its last waiter leaving
-    flight.settled = true;
+    this.markSettled(flight);
     clearTimeout(flight.deadline);
     if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
     const abandoned = flight.controller.signal.aborted;
@@ -630,7 +669,7 @@ export class RiskEngine {
   /** The load passed its deadline: every waiting cell gets a TimeoutError and the request is aborted. */
   private expire(flight: Flight): void {
     if (flight.settled) return;
-    flight.settled = true;
+    this.markSettled(flight);
     if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
     this.counters.aborted++;
     flight.controller.abort(cancelled());
@@ -643,11 +682,18 @@ export class RiskEngine {
     else flight.reject(outcome.error);
   }
 
+  /** Marks a load settled (once) and counts it done for `progress`. */
+  private markSettled(flight: Flight): void {
+    flight.settled = true;
+    this.unsettled--;
+    this.burstDone++;
+  }
+
   /** A caller stopped waiting; the last one out aborts the load. */
   private leave(flight: Flight): void {
     flight.waiters--;
     if (flight.waiters > 0 || flight.settled) return;
-    flight.settled = true;
+    this.markSettled(flight);
     clearTimeout(flight.deadline);
     if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
     this.counters.aborted++;
