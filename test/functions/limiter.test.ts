@@ -77,7 +77,8 @@ test("rising latency stops growth and backs off gently, never below where it sta
   expect(limits[0]).toBeLessThan(grown);
   expect(limits[0]).toBeGreaterThanOrEqual(Math.floor(grown * 0.9) - 1); // gently, not halved
   expect(Math.min(...limits)).toBeGreaterThanOrEqual(6);
-  expect(limits.at(-1)).toBeLessThanOrEqual(10); // settles just above the 6 the service takes
+  // Settles where latency is at most twice the baseline: the 6 stay busy, a few more wait behind them.
+  expect(limits.at(-1)).toBeLessThanOrEqual(12);
 });
 
 test("a 503 backs off gently; answers to attempts sent before that back-off do not back off again", async () => {

@@ -6,7 +6,7 @@ export interface LimiterOptions {
   min: number;
   /** Never more tasks at once than this (the ceiling). */
   max: number;
-  /** A round whose mean latency exceeds the baseline by this factor counts as rising latency (default 1.5). */
+  /** A round whose mean latency exceeds the baseline by this factor counts as rising latency (default 2). */
   latencyTolerance?: number;
   /** How long a concurrency cap learned from a 429 holds growth before it is probed again (default 30 s). */
   capMemoryMs?: number;
@@ -51,8 +51,13 @@ interface Waiting {
 const BASELINE_ROUNDS = 30;
 /** How far a 503, or rising latency, lowers the limit: gently, so it does not idle far below what the service takes. */
 const GENTLE_DECREASE = 0.9;
-/** Successes counted for the throughput estimate after a 429 (Little's law: throughput × latency = concurrency). */
-const THROUGHPUT_WINDOW_MS = 1_000;
+/** A 429 with at most this share of a learned cap on the wire shows a rate limit, not a cap. */
+const RATE_SIGN = 0.8;
+/**
+ * Successes counted for the throughput estimate after a 429 (Little's law: throughput × latency =
+ * concurrency): long enough to even out a rate limit's windows.
+ */
+const THROUGHPUT_WINDOW_MS = 5_000;
 
 /**
  * Runs tasks with a limit on how many run at once that adapts to the service, in arrival order.
@@ -62,14 +67,14 @@ const THROUGHPUT_WINDOW_MS = 1_000;
  *   round (one answer per running task).
  * - On a **429** it learns the service's cap: the attempts on the wire when the refused one was
  *   sent, less one. The limit drops to that cap or to what the service actually served (successes
- *   of the last second × their latency), whichever is lower, and does not grow past the cap for
+ *   of the last 5 s × their latency), whichever is lower, and does not grow past the cap for
  *   `capMemoryMs`; then it probes one step above it. A rate limit shows up the same way: the
  *   throughput estimate finds the concurrency it allows.
  * - A **`Retry-After`** (429 or 503) pauses new starts until then; running tasks go on.
  * - A **503** lowers it gently (× 0.9), never below the floor. **Rising latency** (a round's mean
  *   latency above `latencyTolerance` × the baseline) stops growth and lowers it gently too, but
- *   never below where it started: over a browser's 6 connections it settles just above 6 instead
- *   of halving below them.
+ *   never below where it started: over a browser's 6 connections it settles between 6 and 12
+ *   (latency at most twice the baseline) instead of halving below them.
  * - Answers to attempts sent before the last decrease do not decrease it again (one overshoot, one
  *   reaction).
  *
@@ -83,6 +88,11 @@ export class AdaptiveLimiter {
   private slowStart = true;
   private cap: number | undefined;
   private capUntil = 0;
+  /**
+   * Set when 429s come below a cap learned before: the service limits a rate, not how many at
+   * once, so the limit regrows only by one per round (while the cap holds).
+   */
+  private rateLimited = false;
   private pausedUntil = 0;
   private pauseTimer: ReturnType<typeof setTimeout> | undefined;
   private lastDecreaseAt = Number.NEGATIVE_INFINITY;
@@ -112,7 +122,7 @@ export class AdaptiveLimiter {
     this.max = max;
     this.limitValue = Math.min(max, Math.max(min, initial));
     this.initial = this.limitValue;
-    this.tolerance = options.latencyTolerance ?? 1.5;
+    this.tolerance = options.latencyTolerance ?? 2;
     this.capMemoryMs = options.capMemoryMs ?? 30_000;
     this.now = options.now ?? (() => performance.now());
   }
@@ -223,6 +233,11 @@ export class AdaptiveLimiter {
     const sameOvershoot = outcome.sentAt < this.lastDecreaseAt;
     if (outcome.status === 429) {
       const cap = Math.max(this.min, outcome.inFlightAtSend - 1);
+      const capHeld = this.cap !== undefined && now < this.capUntil;
+      // Refused with clearly fewer on the wire than a cap learned before (a fifth fewer: counts on
+      // the client run a little ahead of the service's): that cap does not explain it.
+      if (!sameOvershoot && capHeld && outcome.inFlightAtSend <= RATE_SIGN * this.cap!) this.rateLimited = true;
+      else if (!capHeld) this.rateLimited = false;
       // The attempts of one overshoot arrive together: the smallest of their counts is the cap.
       this.cap = sameOvershoot && this.cap !== undefined ? Math.min(this.cap, cap) : cap;
       this.capUntil = now + this.capMemoryMs;
@@ -244,10 +259,7 @@ export class AdaptiveLimiter {
   private succeeded(outcome: AttemptOutcome, now: number): void {
     this.successTimes.push(now);
     this.successLatencies.push(outcome.latencyMs);
-    while (this.successTimes.length > 0 && now - this.successTimes[0]! > THROUGHPUT_WINDOW_MS) {
-      this.successTimes.shift();
-      this.successLatencies.shift();
-    }
+    this.forgetSuccessesBefore(now - THROUGHPUT_WINDOW_MS);
     this.roundSum += outcome.latencyMs;
     this.roundCount++;
     if (this.roundCount === 1) this.roundSize = Math.max(2, this.limit);
@@ -258,7 +270,10 @@ export class AdaptiveLimiter {
     const capHolds = this.cap !== undefined && now < this.capUntil;
     const ceiling = capHolds ? Math.min(this.max, this.cap!) : this.max;
     if (this.limitValue >= ceiling) return;
-    const step = this.slowStart ? 1 : 1 / Math.max(1, this.limitValue);
+    // Back up to a known cap as fast as at the start; elsewhere (a rate limit, a probe past the
+    // cap, after rising latency or a 503) by one per round.
+    const fast = this.slowStart || (capHolds && !this.rateLimited);
+    const step = fast ? 1 : 1 / Math.max(1, this.limitValue);
     this.setLimit(Math.min(ceiling, this.limitValue + step));
   }
 
@@ -293,13 +308,21 @@ export class AdaptiveLimiter {
     return baseline !== undefined && latencyMs > this.tolerance * baseline;
   }
 
-  /** Little's law over the last second: successes per ms × their mean latency; undefined without data. */
+  /** Little's law over the last 5 s: successes per ms × their mean latency; undefined without data. */
   private servedConcurrency(now: number): number | undefined {
+    this.forgetSuccessesBefore(now - THROUGHPUT_WINDOW_MS);
     const n = this.successTimes.length;
     if (n === 0) return undefined;
     const span = Math.max(now - this.successTimes[0]!, ...this.successLatencies);
     const meanLatency = this.successLatencies.reduce((a, b) => a + b, 0) / n;
     return span > 0 ? (n / span) * meanLatency : undefined;
+  }
+
+  private forgetSuccessesBefore(time: number): void {
+    while (this.successTimes.length > 0 && this.successTimes[0]! < time) {
+      this.successTimes.shift();
+      this.successLatencies.shift();
+    }
   }
 
   private setLimit(value: number): void {
