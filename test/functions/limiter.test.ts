@@ -103,6 +103,9 @@ test("learns the cap from a 429 and holds just there, then probes above it once 
   await settle();
   expect(limiter.state().learnedCap).toBe(32);
   expect(limiter.limit).toBeLessThanOrEqual(32);
+  // One more refusal above the known cap (late, or a probe): only that attempt waits its Retry-After.
+  answer(429, 100, { inFlightAtSend: 34, retryAfterMs: 1000 });
+  expect(limiter.state().pausedForMs).toBe(0);
   expect(limiter.limit).toBeGreaterThanOrEqual(24); // not halved far below the cap
   for (let i = 0; i < 2000 && limiter.active > 0 && Date.now() < 20_000; i++) {
     jest.advanceTimersByTime(10);

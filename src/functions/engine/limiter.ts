@@ -70,7 +70,9 @@ const THROUGHPUT_WINDOW_MS = 5_000;
  *   of the last 5 s × their latency), whichever is lower, and does not grow past the cap for
  *   `capMemoryMs`; then it probes one step above it. A rate limit shows up the same way: the
  *   throughput estimate finds the concurrency it allows.
- * - A **`Retry-After`** (429 or 503) pauses new starts until then; running tasks go on.
+ * - A **`Retry-After`** (429 or 503) pauses new starts until then; running tasks go on. A 429
+ *   above a cap already known (a probe past it, the rest of one overshoot) does not pause the
+ *   others: only the refused attempt waits.
  * - A **503** lowers it gently (× 0.9), never below the floor. **Rising latency** (a round's mean
  *   latency above `latencyTolerance` × the baseline) stops growth and lowers it gently too, but
  *   never below where it started: over a browser's 6 connections it settles between 6 and 12
@@ -221,7 +223,10 @@ export class AdaptiveLimiter {
     const { status } = outcome;
     if (status === 0) return; // no answer: says nothing about how loaded the service is
     const now = this.now();
-    if (outcome.retryAfterMs !== undefined && (status === 429 || status === 503)) {
+    // A refusal above a cap already known (a probe, or the rest of one overshoot) says nothing new:
+    // the refused attempt waits its Retry-After, the others go on at the cap.
+    const expected = status === 429 && this.capHolds(now) && outcome.inFlightAtSend > this.cap!;
+    if (outcome.retryAfterMs !== undefined && (status === 429 || status === 503) && !expected) {
       this.pausedUntil = Math.max(this.pausedUntil, now + outcome.retryAfterMs);
     }
     if (status === 429 || status === 503) this.overloaded(outcome, now);
@@ -233,7 +238,7 @@ export class AdaptiveLimiter {
     const sameOvershoot = outcome.sentAt < this.lastDecreaseAt;
     if (outcome.status === 429) {
       const cap = Math.max(this.min, outcome.inFlightAtSend - 1);
-      const capHeld = this.cap !== undefined && now < this.capUntil;
+      const capHeld = this.capHolds(now);
       // Refused with clearly fewer on the wire than a cap learned before (a fifth fewer: counts on
       // the client run a little ahead of the service's): that cap does not explain it.
       if (!sameOvershoot && capHeld && outcome.inFlightAtSend <= RATE_SIGN * this.cap!) this.rateLimited = true;
@@ -267,7 +272,7 @@ export class AdaptiveLimiter {
     // Grow only when tasks wait for a slot (a limit nobody uses proves nothing) and latency is
     // flat: in the last round and in this answer.
     if (this.queue.length === 0 || this.latencyRising() || this.slow(outcome.latencyMs)) return;
-    const capHolds = this.cap !== undefined && now < this.capUntil;
+    const capHolds = this.capHolds(now);
     const ceiling = capHolds ? Math.min(this.max, this.cap!) : this.max;
     if (this.limitValue >= ceiling) return;
     // Back up to a known cap as fast as at the start; elsewhere (a rate limit, a probe past the
@@ -292,6 +297,11 @@ export class AdaptiveLimiter {
       this.lastDecreaseAt = now;
       this.setLimit(Math.max(this.initial, this.limitValue * GENTLE_DECREASE));
     }
+  }
+
+  /** Whether a cap learned from a 429 still holds growth. */
+  private capHolds(now: number): boolean {
+    return this.cap !== undefined && now < this.capUntil;
   }
 
   private baseline(): number | undefined {
