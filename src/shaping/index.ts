@@ -13,3 +13,4 @@ export * from "./flatten-timeseries";
 export * from "./flatten-summary";
 export * from "./csv-table";
 export * from "./export-zip";
+export * from "./duration";

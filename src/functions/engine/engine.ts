@@ -137,6 +137,8 @@ export interface EngineProgress {
   estimateMs: number | undefined;
   /** Loads the adaptive limit lets run at once now. */
   concurrency: number;
+  /** How long the latest answers took, in ms; undefined before any answer. */
+  latencyMs: number | undefined;
 }
 
 /** What a loader gets: the client of the current connection and the knobs for paged reads. */
@@ -474,7 +476,14 @@ export class RiskEngine {
         : latency === undefined
           ? undefined
           : Math.ceil(pending / limiter.limit) * latency + limiter.pausedForMs;
-    return { pending, done: this.burstDone, total: this.burstDone + pending, estimateMs, concurrency: limiter.limit };
+    return {
+      pending,
+      done: this.burstDone,
+      total: this.burstDone + pending,
+      estimateMs,
+      concurrency: limiter.limit,
+      latencyMs: latency,
+    };
   }
 
   resetStats(): void {

@@ -53,6 +53,8 @@ const BASELINE_ROUNDS = 30;
 const GENTLE_DECREASE = 0.9;
 /** A 429 with at most this share of a learned cap on the wire shows a rate limit, not a cap. */
 const RATE_SIGN = 0.8;
+/** Under a rate limit, the share of the concurrency it let through that the limit holds to. */
+const RATE_MARGIN = 0.9;
 /**
  * Successes counted for the throughput estimate after a 429 (Little's law: throughput × latency =
  * concurrency): long enough to even out a rate limit's windows.
@@ -69,7 +71,9 @@ const THROUGHPUT_WINDOW_MS = 5_000;
  *   sent, less one. The limit drops to that cap or to what the service actually served (successes
  *   of the last 5 s × their latency), whichever is lower, and does not grow past the cap for
  *   `capMemoryMs`; then it probes one step above it. A rate limit shows up the same way: the
- *   throughput estimate finds the concurrency it allows.
+ *   throughput estimate finds the concurrency it allows. 429s that come with clearly fewer on the
+ *   wire than a learned cap show a rate limit: the cap becomes 90 % of that throughput's
+ *   concurrency, so the limit's windows are not overrun again (each overrun pauses every start).
  * - A **`Retry-After`** (429 or 503) pauses new starts until then; running tasks go on. A 429
  *   above a cap already known (a probe past it, the rest of one overshoot) does not pause the
  *   others: only the refused attempt waits.
@@ -255,7 +259,12 @@ export class AdaptiveLimiter {
     this.lastDecreaseAt = now;
     if (outcome.status === 429) {
       const served = this.servedConcurrency(now);
-      this.setLimit(Math.min(this.limitValue, this.cap!, served ?? this.cap!));
+      if (this.rateLimited && served !== undefined) {
+        // A rate limit: hold a little below what it let through, so its windows are not overrun
+        // (each overrun costs a Retry-After pause of every new load).
+        this.cap = Math.max(this.min, Math.floor(served * RATE_MARGIN));
+        this.setLimit(Math.min(this.limitValue, this.cap));
+      } else this.setLimit(Math.min(this.limitValue, this.cap!, served ?? this.cap!));
     } else {
       this.setLimit(this.limitValue * GENTLE_DECREASE);
     }

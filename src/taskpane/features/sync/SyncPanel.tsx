@@ -24,6 +24,7 @@ import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "../../ui/ProblemList";
+import { SearchPointsOffer } from "./SearchPointsOffer";
 import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "../../ui/TaskStatus";
 
@@ -219,6 +220,7 @@ export function SyncPanel() {
         />
       )}
       {selectError ? <ErrorNotice error={selectError} testId="sync-select-error" /> : null}
+      <SearchPointsOffer />
     </div>
   );
 }

@@ -5,6 +5,7 @@
  * summary's numbers are not the search's scores. Pure logic; the pane reads the points and shows
  * the offer.
  */
+import { duration } from "../../../../shaping/duration";
 import { MAX_ASSETS } from "../../../../shaping/limits";
 import { suggestPortfolioName } from "./portfolio-name";
 
@@ -107,13 +108,4 @@ export function portfolioOffer(
       "has generated its risk data, which takes a while (the service does not say how long).",
     caveat: SUMMARY_IS_NOT_SEARCH,
   };
-}
-
-/** "45 s", "4 min 10 s". */
-export function duration(ms: number): string {
-  const seconds = Math.max(1, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  const rest = seconds % 60;
-  return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }

@@ -1,7 +1,7 @@
 /** The offer to sync many search points as a portfolio: when it is made, its name, times and caveat. */
+import { duration } from "../../../../../src/shaping/duration";
 import {
   distinctSearchPoints,
-  duration,
   OFFER_MIN_POINTS,
   portfolioOffer,
   SUMMARY_IS_NOT_SEARCH,
