@@ -68,7 +68,8 @@ test("rising latency stops growth and backs off gently, never below where it sta
   expect(grown).toBeGreaterThanOrEqual(20);
   // The service (or a browser's 6 connections) queues: each round is slower than the baseline.
   const limits: number[] = [];
-  for (let round = 0; round < 30; round++) {
+  // Long enough for a windowed baseline to forget the unloaded latency (it must not).
+  for (let round = 0; round < 80; round++) {
     const latency = (300 * Math.max(6, limiter.limit)) / 6;
     for (let i = 0; i < limiter.limit; i++) answer(200, latency);
     await settle();
@@ -77,8 +78,8 @@ test("rising latency stops growth and backs off gently, never below where it sta
   expect(limits[0]).toBeLessThan(grown);
   expect(limits[0]).toBeGreaterThanOrEqual(Math.floor(grown * 0.9) - 1); // gently, not halved
   expect(Math.min(...limits)).toBeGreaterThanOrEqual(6);
-  // Settles where latency is at most twice the baseline: the 6 stay busy, a few more wait behind them.
-  expect(limits.at(-1)).toBeLessThanOrEqual(12);
+  // Settles about where latency is twice the baseline: the 6 stay busy, a few more wait behind them.
+  expect(Math.max(...limits.slice(10))).toBeLessThanOrEqual(13);
 });
 
 test("a 503 backs off gently; answers to attempts sent before that back-off do not back off again", async () => {

@@ -36,7 +36,7 @@ export interface LimiterState {
   learnedCap: number | undefined;
   /** Milliseconds until new tasks may start after a `Retry-After` (0: not paused). */
   pausedForMs: number;
-  /** The latency of an answer when the service is not loaded (a recent minimum of round means). */
+  /** The latency of an answer when the service is not loaded (the lowest round mean so far). */
   baselineLatencyMs: number | undefined;
   /** Mean latency of the last full round of answers. */
   recentLatencyMs: number | undefined;
@@ -47,8 +47,6 @@ interface Waiting {
   cancel?: () => void;
 }
 
-/** Rounds whose mean latency forms the baseline (the lowest of them). */
-const BASELINE_ROUNDS = 30;
 /** How far a 503, or rising latency, lowers the limit: gently, so it does not idle far below what the service takes. */
 const GENTLE_DECREASE = 0.9;
 /** A 429 with at most this share of a learned cap on the wire shows a rate limit, not a cap. */
@@ -79,7 +77,7 @@ const THROUGHPUT_WINDOW_MS = 5_000;
  *   others: only the refused attempt waits.
  * - A **503** lowers it gently (× 0.9), never below the floor. **Rising latency** (a round's mean
  *   latency above `latencyTolerance` × the baseline) stops growth and lowers it gently too, but
- *   never below where it started: over a browser's 6 connections it settles between 6 and 12
+ *   never below where it started: over a browser's 6 connections it settles at about 12
  *   (latency at most twice the baseline) instead of halving below them.
  * - Answers to attempts sent before the last decrease do not decrease it again (one overshoot, one
  *   reaction).
@@ -107,7 +105,9 @@ export class AdaptiveLimiter {
   private roundCount = 0;
   /** Answers in the current round: the limit when it began. */
   private roundSize = 2;
-  private readonly roundMeans: number[] = [];
+  /** Full rounds so far, and the lowest round mean: the baseline. */
+  private rounds = 0;
+  private lowestRoundMean = Number.POSITIVE_INFINITY;
   private recentMean: number | undefined;
   private readonly successTimes: number[] = [];
   private readonly successLatencies: number[] = [];
@@ -297,11 +297,15 @@ export class AdaptiveLimiter {
     this.roundSum = 0;
     this.roundCount = 0;
     this.recentMean = mean;
-    this.roundMeans.push(mean);
-    if (this.roundMeans.length > BASELINE_ROUNDS) this.roundMeans.shift();
+    this.rounds++;
+    // The lowest ever, never a recent window's: under a queue that lasts (a browser's 6
+    // connections), a window would forget the latency of an unloaded service and let the limit
+    // climb. If the service really slowed for good, the limit stays at its start (latency never
+    // takes it lower), which is what a fixed limit did.
+    this.lowestRoundMean = Math.min(this.lowestRoundMean, mean);
     // Latency alone never takes it below where it started: rising latency at that concurrency is
     // not of this limiter's making (a 429 or 503 may take it lower, down to the floor).
-    if (this.latencyRising() && this.roundMeans.length > 1 && this.limitValue > this.initial) {
+    if (this.latencyRising() && this.rounds > 1 && this.limitValue > this.initial) {
       this.slowStart = false;
       this.lastDecreaseAt = now;
       this.setLimit(Math.max(this.initial, this.limitValue * GENTLE_DECREASE));
@@ -314,7 +318,7 @@ export class AdaptiveLimiter {
   }
 
   private baseline(): number | undefined {
-    return this.roundMeans.length === 0 ? undefined : Math.min(...this.roundMeans);
+    return this.rounds === 0 ? undefined : this.lowestRoundMean;
   }
 
   private latencyRising(): boolean {
