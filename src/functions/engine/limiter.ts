@@ -49,9 +49,7 @@ interface Waiting {
 
 /** How far a 503, or rising latency, lowers the limit: gently, so it does not idle far below what the service takes. */
 const GENTLE_DECREASE = 0.9;
-/** A 429 with at most this share of a learned cap on the wire shows a rate limit, not a cap. */
-const RATE_SIGN = 0.8;
-/** Under a rate limit, the share of the concurrency it let through that the limit holds to. */
+/** Under a rate limit, the share of the concurrency that overran it that the limit holds to. */
 const RATE_MARGIN = 0.9;
 /**
  * Successes counted for the throughput estimate after a 429 (Little's law: throughput × latency =
@@ -69,9 +67,10 @@ const THROUGHPUT_WINDOW_MS = 5_000;
  *   sent, less one. The limit drops to that cap or to what the service actually served (successes
  *   of the last 5 s × their latency), whichever is lower, and does not grow past the cap for
  *   `capMemoryMs`; then it probes one step above it. A rate limit shows up the same way: the
- *   throughput estimate finds the concurrency it allows. 429s that come with clearly fewer on the
- *   wire than a learned cap show a rate limit: the cap becomes 90 % of that throughput's
- *   concurrency, so the limit's windows are not overrun again (each overrun pauses every start).
+ *   throughput estimate finds the concurrency it allows. 429s that come twice with no more on the
+ *   wire than a learned cap show a rate limit: from then on each 429 sets the cap to 90 % of the
+ *   attempts on the wire, so the limit's windows are not overrun again (each overrun pauses every
+ *   start).
  * - A **`Retry-After`** (429 or 503) pauses new starts until then; running tasks go on. A 429
  *   above a cap already known (a probe past it, the rest of one overshoot) does not pause the
  *   others: only the refused attempt waits.
@@ -93,10 +92,12 @@ export class AdaptiveLimiter {
   private cap: number | undefined;
   private capUntil = 0;
   /**
-   * Set when 429s come below a cap learned before: the service limits a rate, not how many at
-   * once, so the limit regrows only by one per round (while the cap holds).
+   * Set when 429s keep coming at or below a cap learned before: the service limits a rate, not
+   * how many at once, so the limit holds below what it let through and regrows slowly.
    */
   private rateLimited = false;
+  /** 429s (one per overshoot) that came with no more on the wire than the cap held then. */
+  private unexplained = 0;
   private pausedUntil = 0;
   private pauseTimer: ReturnType<typeof setTimeout> | undefined;
   private lastDecreaseAt = Number.NEGATIVE_INFINITY;
@@ -240,13 +241,18 @@ export class AdaptiveLimiter {
 
   private overloaded(outcome: AttemptOutcome, now: number): void {
     const sameOvershoot = outcome.sentAt < this.lastDecreaseAt;
+    const rateKnown = this.rateLimited;
     if (outcome.status === 429) {
       const cap = Math.max(this.min, outcome.inFlightAtSend - 1);
       const capHeld = this.capHolds(now);
-      // Refused with clearly fewer on the wire than a cap learned before (a fifth fewer: counts on
-      // the client run a little ahead of the service's): that cap does not explain it.
-      if (!sameOvershoot && capHeld && outcome.inFlightAtSend <= RATE_SIGN * this.cap!) this.rateLimited = true;
-      else if (!capHeld) this.rateLimited = false;
+      // Refused again with no more on the wire than a cap learned before: that cap does not explain
+      // it. Once may be the first estimate's noise (counts on the client run a little ahead of the
+      // service's); twice is a rate limit.
+      if (!capHeld) this.unexplained = 0;
+      else if (!sameOvershoot && outcome.inFlightAtSend <= this.cap!) {
+        this.unexplained++;
+        if (this.unexplained >= 2) this.rateLimited = true;
+      }
       // The attempts of one overshoot arrive together: the smallest of their counts is the cap.
       this.cap = sameOvershoot && this.cap !== undefined ? Math.min(this.cap, cap) : cap;
       this.capUntil = now + this.capMemoryMs;
@@ -258,13 +264,19 @@ export class AdaptiveLimiter {
     this.slowStart = false;
     this.lastDecreaseAt = now;
     if (outcome.status === 429) {
-      const served = this.servedConcurrency(now);
-      if (this.rateLimited && served !== undefined) {
-        // A rate limit: hold a little below what it let through, so its windows are not overrun
-        // (each overrun costs a Retry-After pause of every new load).
-        this.cap = Math.max(this.min, Math.floor(served * RATE_MARGIN));
+      if (this.rateLimited) {
+        // A rate limit (for good: it does not go away with the cap's memory): hold a little below
+        // the concurrency that overran it, so its windows are not overrun again (each overrun
+        // costs a Retry-After pause of every new load). When it is found just now, the overshoots
+        // that showed it ran far past it: what it served lately counts too, if fewer.
+        const served = rateKnown ? undefined : this.servedConcurrency(now);
+        const overran = Math.min(outcome.inFlightAtSend, served ?? outcome.inFlightAtSend);
+        this.cap = Math.max(this.min, Math.round(overran * RATE_MARGIN));
         this.setLimit(Math.min(this.limitValue, this.cap));
-      } else this.setLimit(Math.min(this.limitValue, this.cap!, served ?? this.cap!));
+      } else {
+        const served = this.servedConcurrency(now);
+        this.setLimit(Math.min(this.limitValue, this.cap!, served ?? this.cap!));
+      }
     } else {
       this.setLimit(this.limitValue * GENTLE_DECREASE);
     }
