@@ -7,6 +7,8 @@ import { round } from "./format";
 import { setUpPortfolio, type PortfolioSetup } from "./portfolio";
 import { bundleScenario } from "./scenarios/bundle";
 import { searchColumnScenario, summaryColumnScenario, warmRestartScenario } from "./scenarios/columns";
+import { LATENCY_SCENARIOS, latencyScenario } from "./scenarios/latency";
+import { preflightScenario } from "./scenarios/preflight";
 import { appliedLayerScenario, summaryPasteScenario } from "./scenarios/pastes";
 import { searchScenario, warmUpSearch } from "./scenarios/search";
 import { summaryScenario } from "./scenarios/summary";
@@ -28,6 +30,8 @@ export interface BenchOptions {
   bundle?: "build" | "reuse" | "skip";
   /** Only these scenario ids (all by default). */
   only?: string[];
+  /** The browser scenario (`search-preflight`: chromium and a development build); default true. */
+  browser?: boolean;
   log?: (message: string) => void;
 }
 
@@ -73,15 +77,15 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 
   log(`starting the emulator (latency ${latencyMs} ms) in its own process…`);
   const emulator = await spawnEmulator({ latencyMs });
+  const connection: ConnectionConfig = {
+    baseUrl: emulator.url,
+    natureUrl: `${emulator.url}/nature`,
+    apiKey: DEMO_API_KEY,
+    project: DEMO_PROJECT,
+  };
+  const client = new RiskClient(connection, { maxRetries: 0, timeoutMs: 60_000 });
+  const ctx: BenchContext = { emulator, connection, client, latencyMs, scale, settings, portfolio: PORTFOLIO, log };
   try {
-    const connection: ConnectionConfig = {
-      baseUrl: emulator.url,
-      natureUrl: `${emulator.url}/nature`,
-      apiKey: DEMO_API_KEY,
-      project: DEMO_PROJECT,
-    };
-    const client = new RiskClient(connection, { maxRetries: 0, timeoutMs: 60_000 });
-    const ctx: BenchContext = { emulator, connection, client, latencyMs, scale, settings, portfolio: PORTFOLIO, log };
     const measure = async (id: string, scenario: (c: BenchContext) => Promise<ScenarioResult>) => {
       if (!wanted(id)) return;
       log(`${id}…`);
@@ -128,6 +132,17 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     }
   } finally {
     emulator.stop();
+  }
+  // Each starts an emulator of its own (latency 300 ms, a cap or a rate limit) and runs three times.
+  for (const id of LATENCY_SCENARIOS.filter(wanted)) {
+    log(`${id}…`);
+    const result = await latencyScenario(ctx, id);
+    log(`${id}: ${result.status}, median ${Math.round(result.wallMs ?? 0)} ms`);
+    results.push(result);
+  }
+  if (options.browser !== false && wanted("search-preflight")) {
+    log("search-preflight (chromium)…");
+    results.push(await preflightScenario(ctx));
   }
   if (options.bundle !== "skip" && wanted("bundle")) {
     log(options.bundle === "reuse" ? "measuring the bundle (dist/ when fresh)…" : "running the production build…");

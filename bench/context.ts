@@ -16,6 +16,9 @@ export interface BenchScale {
   naiveSummaryCells: number;
   /** Rows the naive writer writes one sync each (extrapolated to the table's rows when smaller). */
   naiveWriteRows: number;
+  /** Distinct points of the searches at real latency (5,000), and how many runs each (3; the median is reported). */
+  latencyPoints: number;
+  latencyRuns: number;
 }
 
 /** The full figures (docs/benchmarks.md). Naive clients run a subset and are extrapolated (see docs/benchmarks.md). */
@@ -26,6 +29,8 @@ export const FULL_SCALE: BenchScale = {
   portfolioAssets: 5_000,
   naiveSummaryCells: 600,
   naiveWriteRows: 5_000,
+  latencyPoints: 5_000,
+  latencyRuns: 3,
 };
 
 /** The engine's and the readers' settings the bench runs with (the add-in's defaults). */

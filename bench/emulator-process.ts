@@ -9,12 +9,18 @@ export interface BenchEmulatorOptions {
   /** Delay before an imported portfolio has risk data (default 200 ms: the bench measures reads, not generation). */
   processingDelayMs?: number;
   seed?: number;
+  /** Requests per second per API key before the emulator answers 429 (`--rate-limit`; none by default). */
+  rateLimit?: number;
+  /** Requests of one API key at once before the emulator answers 429 (`--concurrency-limit`; none by default). */
+  concurrencyLimit?: number;
 }
 
 /** Request counters the emulator keeps (`GET /__emulator/stats`), service routes only. */
 export interface EmulatorStats {
   total: number;
   routes: Record<string, number>;
+  /** Requests answered with an injected fault: "429" (rate or concurrency limit), "503". */
+  faults?: Record<string, number>;
 }
 
 /** An emulator running in its own process, so its CPU time does not distort the client's figures. */
@@ -48,6 +54,8 @@ export function spawnEmulator(options: BenchEmulatorOptions): Promise<BenchEmula
     String(options.seed ?? 42),
     "--quiet",
   ];
+  if (options.rateLimit) args.push("--rate-limit", String(options.rateLimit));
+  if (options.concurrencyLimit) args.push("--concurrency-limit", String(options.concurrencyLimit));
   const child = spawn(resolve(ROOT, "node_modules/.bin/tsx"), args, {
     cwd: ROOT,
     detached: true,

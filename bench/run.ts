@@ -1,13 +1,15 @@
 /**
  * `npm run bench`: every bulk path against the emulator (own process, --latency 40), next to its
  * physical bound and a naive client; prints the table and writes bench/results.md and
- * bench/results.json. Options: --latency ms, --only id,id, --reuse-dist (measure dist/ when it is
- * newer than src/ instead of building), --skip-bundle. Exits 0 even when a target is missed: these
+ * bench/results.json. Options: --latency ms, --only id,id, --runs n (runs of each search at real
+ * latency, 3 by default), --reuse-dist (measure dist/ when it is newer than src/ instead of
+ * building), --skip-bundle. Exits 0 even when a target is missed: these
  * are benchmarks, not tests.
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { runBenchmarks, type BenchOptions } from "./bench";
+import { FULL_SCALE } from "./context";
 import { renderConsole, renderMarkdown } from "./report";
 
 function parseArgs(argv: string[]): BenchOptions {
@@ -18,8 +20,14 @@ function parseArgs(argv: string[]): BenchOptions {
     else if (arg === "--only") options.only = (argv[++i] ?? "").split(",").filter(Boolean);
     else if (arg === "--reuse-dist") options.bundle = "reuse";
     else if (arg === "--skip-bundle") options.bundle = "skip";
-    else throw new Error(`unknown option ${arg} (known: --latency ms, --only id,id, --reuse-dist, --skip-bundle)`);
+    else if (arg === "--runs") options.scale = { ...FULL_SCALE, latencyRuns: Number(argv[++i]) };
+    else
+      throw new Error(
+        `unknown option ${arg} (known: --latency ms, --only id,id, --runs n, --reuse-dist, --skip-bundle)`,
+      );
   }
+  if (options.scale && !(Number.isInteger(options.scale.latencyRuns) && options.scale.latencyRuns >= 1))
+    throw new Error("--runs needs a whole number ≥ 1");
   if (options.latencyMs !== undefined && !(options.latencyMs >= 0))
     throw new Error("--latency needs a number of milliseconds ≥ 0");
   return options;

@@ -13,6 +13,7 @@ export interface ResolvedOptions {
   latencyMs: number;
   failRate: number;
   rateLimit: number;
+  concurrencyLimit: number;
   dataDir?: string;
   seed: number;
   processingDelayMs: number;

@@ -1,7 +1,7 @@
 /**
  * CLI of the emulator: `npm run emulator -- [--port 4010] [--host 127.0.0.1] [--latency ms]
- * [--fail-rate 0..1] [--rate-limit n] [--data-dir dir] [--seed n] [--processing-delay ms]
- * [--jq-timeout ms] [--jq-workers n] [--quiet]`.
+ * [--fail-rate 0..1] [--rate-limit n] [--concurrency-limit n] [--data-dir dir] [--seed n]
+ * [--processing-delay ms] [--jq-timeout ms] [--jq-workers n] [--quiet]`.
  * Prints exactly one line when ready and exits cleanly on SIGINT/SIGTERM.
  */
 import { EmulatorOptions, startEmulator } from "./server";
@@ -12,6 +12,7 @@ const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: "number" | "stri
   "--latency": { key: "latencyMs", kind: "number" },
   "--fail-rate": { key: "failRate", kind: "number" },
   "--rate-limit": { key: "rateLimit", kind: "number" },
+  "--concurrency-limit": { key: "concurrencyLimit", kind: "number" },
   "--data-dir": { key: "dataDir", kind: "string" },
   "--seed": { key: "seed", kind: "number" },
   "--processing-delay": { key: "processingDelayMs", kind: "number" },

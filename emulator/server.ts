@@ -30,6 +30,8 @@ export interface EmulatorOptions {
   failRate?: number;
   /** Requests per second per API key before 429 (0 = unlimited). */
   rateLimit?: number;
+  /** Requests of one API key open at once before 429 (0 = unlimited). */
+  concurrencyLimit?: number;
   /** Directory to persist state in; without it state lives in memory. */
   dataDir?: string;
   /** Seed of the synthetic model and the fault RNG (default 42). */
@@ -75,6 +77,7 @@ function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     latencyMs: Math.max(0, o.latencyMs ?? 0),
     failRate: Math.min(1, Math.max(0, o.failRate ?? 0)),
     rateLimit: Math.max(0, o.rateLimit ?? 0),
+    concurrencyLimit: Math.max(0, Math.floor(o.concurrencyLimit ?? 0)),
     dataDir: o.dataDir,
     seed: o.seed ?? 42,
     processingDelayMs: Math.max(0, o.processingDelayMs ?? 1000),
@@ -160,7 +163,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
 
   const stats = new RequestStats();
-  const faults = new FaultInjector(opts.failRate, opts.rateLimit, opts.seed);
+  const faults = new FaultInjector(opts.failRate, opts.rateLimit, opts.seed, opts.concurrencyLimit);
   // forceCloseConnections: close() must not wait for idle keep-alive sockets (clients that aborted
   // requests leave some behind, and tests and benchmarks close the emulator often).
   const app = Fastify({
@@ -226,18 +229,40 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     allowedHeaders: ["Content-Type", "X-Service-APIKey", "X-Service-Project", "Authorization"],
     exposedHeaders: ["Content-Disposition", "Retry-After"],
     maxAge: 600,
+    preflightContinue: true,
   });
   await app.register(multipart, {
     limits: { fileSize: BODY_LIMIT, fieldSize: BODY_LIMIT, files: 2, fields: 10, parts: 12 },
   });
 
+  // CORS's hook runs first, so every answer (429 and 503 included) carries its headers. A preflight
+  // (OPTIONS) continues past it to pay the same latency as any request and is counted (`OPTIONS *`),
+  // as a real service's would be; the plugin's OPTIONS route then answers it.
   app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.url.startsWith(ADMIN_PREFIX)) return;
     stats.count(req.method, req.routeOptions.url);
-    if (opts.latencyMs > 0) await sleep(opts.latencyMs);
-    if (req.method === "OPTIONS") return;
+    if (req.method === "OPTIONS") {
+      if (opts.latencyMs > 0) await sleep(opts.latencyMs);
+      reply.code(204);
+      return;
+    }
     const rawKey = req.headers["x-service-apikey"];
-    const wait = faults.rateLimited(String(Array.isArray(rawKey) ? rawKey[0] : (rawKey ?? "")));
+    const key = String(Array.isArray(rawKey) ? rawKey[0] : (rawKey ?? ""));
+    // The concurrency cap counts a key's requests from arrival to answer; a refused one takes no slot.
+    const release = faults.enter(key);
+    if (release) reply.raw.once("close", release);
+    if (opts.latencyMs > 0) await sleep(opts.latencyMs);
+    if (!release) {
+      stats.rateLimited++;
+      stats.concurrencyLimited++;
+      return reply
+        .code(429)
+        .header("Retry-After", "1")
+        .send({
+          errors: [`more than ${opts.concurrencyLimit} requests of this API key at once; retry after 1 s`],
+        });
+    }
+    const wait = faults.rateLimited(key);
     if (wait > 0) {
       stats.rateLimited++;
       return reply

@@ -24,7 +24,7 @@ import {
 import { createInvocation, type FakeInvocation } from "./invocation";
 
 export { RiskEngine, DEFAULT_ENGINE_SETTINGS } from "../src/functions/engine/engine";
-export type { EngineOptions, EngineSettings, EngineStats } from "../src/functions/engine/engine";
+export type { EngineOptions, EngineProgress, EngineSettings, EngineStats } from "../src/functions/engine/engine";
 export {
   configureDefaultEngine,
   defaultEngine,

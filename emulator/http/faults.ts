@@ -1,5 +1,5 @@
 /**
- * Request statistics and injected faults (latency, random 503s, per-key rate limit).
+ * Request statistics and injected faults (latency, random 503s, per-key rate and concurrency limits).
  * /__emulator/* routes are neither counted nor faulted, so tools can observe without disturbing.
  */
 import { mulberry32 } from "../model/noise";
@@ -8,7 +8,10 @@ import { mulberry32 } from "../model/noise";
 export class RequestStats {
   total = 0;
   routes: Record<string, number> = {};
+  /** 429 answers, both limits. */
   rateLimited = 0;
+  /** Of those, the answers of the concurrency cap. */
+  concurrencyLimited = 0;
   failed = 0;
 
   /** Counts a request under `METHOD /route/pattern` (no trailing slash). */
@@ -23,11 +26,17 @@ export class RequestStats {
     this.total = 0;
     this.routes = {};
     this.rateLimited = 0;
+    this.concurrencyLimited = 0;
     this.failed = 0;
   }
 
   toJSON() {
-    return { total: this.total, routes: { ...this.routes }, faults: { "429": this.rateLimited, "503": this.failed } };
+    return {
+      total: this.total,
+      routes: { ...this.routes },
+      faults: { "429": this.rateLimited, "503": this.failed },
+      limits: { rate: this.rateLimited - this.concurrencyLimited, concurrency: this.concurrencyLimited },
+    };
   }
 }
 
@@ -36,13 +45,35 @@ export class FaultInjector {
   private readonly random: () => number;
   private windowSecond = 0;
   private perKey = new Map<string, number>();
+  private openPerKey = new Map<string, number>();
 
   constructor(
     private readonly failRate: number,
     private readonly rateLimit: number,
     seed: number,
+    private readonly concurrencyLimit = 0,
   ) {
     this.random = mulberry32((seed ^ 0x5eed) >>> 0);
+  }
+
+  /**
+   * Takes one of `key`'s concurrent slots until the returned release is called (when the answer is
+   * sent or the client goes away); undefined when the key already has `concurrencyLimit` requests
+   * open. Without a limit every request gets a slot.
+   */
+  enter(key: string): (() => void) | undefined {
+    if (!(this.concurrencyLimit > 0)) return () => undefined;
+    const open = this.openPerKey.get(key) ?? 0;
+    if (open >= this.concurrencyLimit) return undefined;
+    this.openPerKey.set(key, open + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.openPerKey.get(key) ?? 1) - 1;
+      if (left > 0) this.openPerKey.set(key, left);
+      else this.openPerKey.delete(key);
+    };
   }
 
   /** Seconds to wait when the key is over its per-second budget, else 0. */

@@ -36,7 +36,7 @@ const ERROR_STATUSES: Record<string, string> = {
   "405": "Method not allowed",
   "409": "Conflict (exists, or data still being generated)",
   "422": "Content cannot be processed",
-  "429": "Rate limited (emulator --rate-limit)",
+  "429": "Rate limited (emulator --rate-limit or --concurrency-limit)",
   "503": "Unavailable (emulator --fail-rate), or the change could not be stored and was rolled back",
 };
 

@@ -17,12 +17,14 @@ const TINY = {
   portfolioAssets: 60,
   naiveSummaryCells: 10,
   naiveWriteRows: 20,
+  latencyPoints: 12,
+  latencyRuns: 1,
 };
 
 let report: BenchReport;
 beforeAll(async () => {
-  report = await runBenchmarks({ latencyMs: 0, scale: TINY, bundle: "skip" });
-}, 60_000);
+  report = await runBenchmarks({ latencyMs: 0, scale: TINY, bundle: "skip", browser: false });
+}, 120_000);
 
 const result = (id: string) => {
   const found = report.results.find((r) => r.id === id);
@@ -44,6 +46,10 @@ test("every scenario but the bundle ran, in order", () => {
     "summary-paste",
     "timeseries-stream",
     "extended-summary",
+    "search-300-cap32",
+    "search-300-rate50",
+    "search-300-six",
+    "search-40",
   ]);
   expect(report.setup?.assets).toBe(TINY.portfolioAssets);
 });
@@ -101,6 +107,14 @@ test("streaming timeseries and one-scenario extended summary: measured in the sa
   expect(extended.details.extendedRows).toBe(TINY.portfolioAssets); // one scenario: one row per asset
   expect(check("extended-summary", "every sync")?.pass).toBe(true);
   expect(extended.memory?.rss).toBeGreaterThan(0);
+});
+
+test("searches at real latency: one request per point, every row a value, 429s counted", () => {
+  for (const id of ["search-300-cap32", "search-300-rate50", "search-300-six", "search-40"]) {
+    expect(result(id).requests).toBe(TINY.latencyPoints);
+    expect(check(id, "every row a value")?.pass).toBe(true);
+  }
+  expect(check("search-300-cap32", "fewer than 1 %")?.pass).toBe(true);
 });
 
 test("the report has a row and a status for every scenario", () => {

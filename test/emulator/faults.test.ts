@@ -87,3 +87,72 @@ test("rate limit: beyond N requests per second per key → 429 with Retry-After;
     await emu.close();
   }
 });
+
+test("concurrency cap: beyond N open requests of a key → 429 with Retry-After and CORS headers; a refused one takes no slot", async () => {
+  const emu = await start({ concurrencyLimit: 3, latencyMs: 150 });
+  try {
+    const burst = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        call(emu, "GET", "/api/projects/", { project: null, headers: { Origin: "https://localhost:3000" } }),
+      ),
+    );
+    const limited = burst.filter((r) => r.status === 429);
+    expect(burst.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(limited).toHaveLength(2);
+    expect(limited[0]!.headers.get("retry-after")).toBe("1");
+    expect(limited[0]!.headers.get("access-control-allow-origin")).toBe("*"); // a browser can read it
+    expect(limited[0]!.body.errors[0]).toMatch(/more than 3 requests of this API key at once/);
+    // Other keys have slots of their own; once the answers are sent the key's slots are free again.
+    const [other, again] = await Promise.all([
+      call(emu, "GET", "/api/projects/", { key: "other-key", project: null }),
+      call(emu, "GET", "/api/projects/", { project: null }),
+    ]);
+    expect([other.status, again.status]).toEqual([200, 200]);
+    const stats = (await call(emu, "GET", "/__emulator/stats")).body;
+    expect(stats.faults["429"]).toBe(2);
+    expect(stats.limits).toEqual({ rate: 0, concurrency: 2 });
+  } finally {
+    await emu.close();
+  }
+});
+
+test("concurrency cap: a request the client abandons gives its slot back", async () => {
+  const emu = await start({ concurrencyLimit: 1, latencyMs: 300 });
+  try {
+    const controller = new AbortController();
+    const abandoned = fetch(`${emu.url}/api/projects/`, {
+      headers: { "X-Service-APIKey": "demo-key" },
+      signal: controller.signal,
+    }).catch(() => "aborted");
+    await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    expect(await abandoned).toBe("aborted");
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await call(emu, "GET", "/api/projects/", { project: null })).status).toBe(200);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("a CORS preflight pays the same latency as any request, is counted, and allows the key header", async () => {
+  const emu = await start({ latencyMs: 150 });
+  try {
+    const started = performance.now();
+    const res = await fetch(`${emu.url}/api/search?lat=1&lng=2`, {
+      method: "OPTIONS",
+      headers: {
+        Origin: "https://localhost:3000",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "x-service-apikey",
+      },
+    });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(145);
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-headers")).toMatch(/X-Service-APIKey/);
+    expect(res.headers.get("access-control-max-age")).toBe("600");
+    const stats = (await call(emu, "GET", "/__emulator/stats")).body;
+    expect(stats.routes["OPTIONS *"]).toBe(1);
+  } finally {
+    await emu.close();
+  }
+});

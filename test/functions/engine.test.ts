@@ -42,7 +42,7 @@ function points(count: number): [number, number][] {
 describe("batching and de-duplication", () => {
   test("cells asking for the same point share one request; distinct points run at most `concurrency` at once", async () => {
     const service = await searchService(20);
-    const engine = new RiskEngine({ connection: service.connection, concurrency: 3 });
+    const engine = new RiskEngine({ connection: service.connection, maxConcurrency: 3 });
     const where = points(30);
     const calls = where.flatMap(([lat, lng]) =>
       ["floods", "wildfire", "cyclones", "heatwaves", "drought"].map((hazard) => ({ lat, lng, hazard })),
@@ -211,7 +211,7 @@ describe("every call settles", () => {
 
   test("a load waiting for its turn is not late: a queue longer than the deadline still fills every cell", async () => {
     const service = await searchService(60);
-    const engine = new RiskEngine({ connection: service.connection, concurrency: 1, deadlineMs: 200 });
+    const engine = new RiskEngine({ connection: service.connection, maxConcurrency: 1, deadlineMs: 200 });
     const started = Date.now();
     const values = await Promise.all(
       points(8).map(([lat, lng]) => search(engine, lat, lng, "floods", "30yr", null, null)),
@@ -279,3 +279,113 @@ async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void
     await delay(10);
   }
 }
+
+describe("adaptive concurrency", () => {
+  /** A search service that serves `cap` requests at once and answers the others 429 with Retry-After: 1. */
+  async function cappedService(cap: number, delayMs: number) {
+    let serving = 0;
+    let peakServing = 0;
+    let refused = 0;
+    const service = await startFakeService(async (request, res) => {
+      if (serving >= cap) {
+        refused++;
+        res.setHeader("retry-after", "1");
+        return sendJson(res, { errors: ["too many at once"] }, 429);
+      }
+      serving++;
+      peakServing = Math.max(peakServing, serving);
+      await delay(delayMs);
+      serving--;
+      sendJson(res, searchAnswer(Number(request.query.get("lat")), Number(request.query.get("lng"))));
+    });
+    services.push(service);
+    return {
+      service,
+      get peakServing() {
+        return peakServing;
+      },
+      get refused() {
+        return refused;
+      },
+    };
+  }
+
+  test("more than 6 at once when the service keeps up", async () => {
+    const uncapped = await cappedService(1000, 100);
+    const engine = new RiskEngine({ connection: uncapped.service.connection });
+    const values = await Promise.all(
+      points(300).map(([lat, lng]) => search(engine, lat, lng, "floods", "30yr", null, null)),
+    );
+    expect(values.every((v) => typeof v[0]![0] === "number")).toBe(true);
+    expect(uncapped.service.count("/api/search")).toBe(300);
+    // Grown past where it started (how far depends on how flat latency stays on a busy machine).
+    expect(uncapped.peakServing).toBeGreaterThan(8);
+    expect(engine.stats().concurrency).toBeGreaterThan(8);
+  });
+
+  test("a cell cancelled while its load waits for a slot settles at once; the load leaves the queue unsent", async () => {
+    const service = await startFakeService(() => undefined); // hangs: the first load holds the only slot
+    services.push(service);
+    const engine = new RiskEngine({ connection: service.connection, maxConcurrency: 1 });
+    const holding = createInvocation("A1");
+    const waiting = createInvocation("A2");
+    const first = cellError(search(engine, 1, 1, "floods", "30yr", null, null, holding));
+    const second = cellError(search(engine, 2, 2, "floods", "30yr", null, null, waiting));
+    await waitFor(() => service.open === 1 && engine.stats().queued === 1);
+    waiting.cancel();
+    expect((await second).message).toBe("Cancelled");
+    expect(engine.stats()).toMatchObject({ queued: 0, inFlight: 1 });
+    holding.cancel();
+    expect((await first).message).toBe("Cancelled");
+    await waitFor(() => service.closedEarly === 1);
+    expect(service.seen.map((r) => r.query.get("lat"))).toEqual(["1"]);
+  });
+
+  test("learns a cap of 8 from the 429s: every cell gets its value, few requests are refused", async () => {
+    const capped = await cappedService(8, 40);
+    const engine = new RiskEngine({ connection: capped.service.connection, baseRetryDelayMs: 10 });
+    const values = await Promise.all(
+      points(200).map(([lat, lng]) => search(engine, lat, lng, "floods", "30yr", null, null)),
+    );
+    expect(values.every((v) => typeof v[0]![0] === "number")).toBe(true);
+    expect(capped.peakServing).toBe(8);
+    expect(capped.refused).toBeGreaterThan(0);
+    expect(capped.refused).toBeLessThan(20); // of 200 requests: learned, not hammered
+    const stats = engine.stats();
+    expect(stats.learnedCap).toBeGreaterThanOrEqual(7);
+    expect(stats.learnedCap).toBeLessThanOrEqual(8);
+    expect(stats.failures).toBe(0);
+  });
+
+  test("a floor and ceiling equal make the limit fixed", async () => {
+    const capped = await cappedService(1000, 20);
+    const engine = new RiskEngine({ connection: capped.service.connection, minConcurrency: 4, maxConcurrency: 4 });
+    await Promise.all(points(60).map(([lat, lng]) => search(engine, lat, lng, "floods", "30yr", null, null)));
+    expect(capped.peakServing).toBe(4);
+    expect(engine.stats().concurrency).toBe(4);
+  });
+});
+
+describe("progress", () => {
+  test("counts a burst's loads done and pending and estimates the time left at the present pace", async () => {
+    const service = await searchService(50);
+    const engine = new RiskEngine({ connection: service.connection, minConcurrency: 4, maxConcurrency: 4 });
+    expect(engine.progress()).toMatchObject({ pending: 0, done: 0, total: 0, estimateMs: 0 });
+    const all = Promise.all(points(20).map(([lat, lng]) => search(engine, lat, lng, "floods", "30yr", null, null)));
+    await delay(20);
+    const early = engine.progress();
+    expect(early).toMatchObject({ pending: 20, done: 0, total: 20, estimateMs: undefined }); // no answer yet
+    await waitFor(() => engine.progress().done >= 8);
+    const midway = engine.progress();
+    expect(midway.total).toBe(20);
+    expect(midway.done + midway.pending).toBe(20);
+    // 12 or fewer left, 4 at once, ~50 ms each: about 3 rounds of 50 ms (generous for a busy machine).
+    expect(midway.estimateMs).toBeGreaterThanOrEqual(Math.ceil(midway.pending / 4) * 45);
+    expect(midway.estimateMs).toBeLessThan(Math.ceil(midway.pending / 4) * 1000);
+    await all;
+    expect(engine.progress()).toMatchObject({ pending: 0, done: 20, total: 20, estimateMs: 0 });
+    // The next burst counts afresh.
+    await search(engine, 80, 80, "floods", "30yr", null, null);
+    expect(engine.progress()).toMatchObject({ pending: 0, done: 1, total: 1 });
+  });
+});

@@ -1,5 +1,5 @@
 import { getConnection } from "../../shared/connection";
-import { RiskEngine, type EngineOptions, type FailurePolicy } from "./engine";
+import { RiskEngine, type EngineOptions, type EngineProgress, type FailurePolicy } from "./engine";
 import { defaultStorage, LastGoodCache, type KeyValueStorage } from "./last-good-cache";
 
 /**
@@ -79,4 +79,12 @@ export function refreshFunctions(): void {
  */
 export function invalidateFunctions(matches: (key: string) => boolean): number {
   return defaultEngine().invalidate(matches);
+}
+
+/**
+ * The functions' current burst of loads (done, pending, an estimate of the time left): the task
+ * pane's usage line shows it while many RISK cells wait.
+ */
+export function functionsProgress(): EngineProgress {
+  return defaultEngine().progress();
 }

@@ -5,7 +5,7 @@ import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from "../../api/http
 import { toExcelError } from "../formula-errors";
 import { cacheKey, dataKeyOfCacheKey } from "./cache-key";
 import type { LastGood, LastGoodCache, LastGoodUsage } from "./last-good-cache";
-import { Limiter } from "./limiter";
+import { AdaptiveLimiter } from "./limiter";
 import { StaleCells, type StaleMark } from "./stale-cells";
 import { TtlCache, type Settled } from "./ttl-cache";
 
@@ -19,8 +19,16 @@ export type FailurePolicy = "show error" | "keep last good";
 export interface EngineOptions {
   /** The connection, or a function read at each call (the default engine passes the connection store). */
   connection: ConnectionConfig | (() => ConnectionConfig);
-  /** Distinct loads running at once (default 6). Pages of one dataset are read ahead inside one load. */
+  /**
+   * Distinct loads running at once to start with (default 6); the limit then adapts to the service
+   * between `minConcurrency` and `maxConcurrency` (see limiter.ts). Pages of one dataset are read
+   * ahead inside one load.
+   */
   concurrency?: number;
+  /** The floor of the adaptive limit (default 2): never fewer loads at once, whatever the service answers. */
+  minConcurrency?: number;
+  /** The ceiling of the adaptive limit (default 64); equal to the floor, the limit is fixed. */
+  maxConcurrency?: number;
   /** How long a result answers repeated calls (default 10 minutes). */
   ttlMs?: number;
   /** How long a failure answers repeated calls, so a burst of cells does not repeat it (default 5 s). */
@@ -63,6 +71,8 @@ export type EngineSettings = Required<
 
 export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   concurrency: 6,
+  minConcurrency: 2,
+  maxConcurrency: 64,
   ttlMs: 10 * 60_000,
   errorTtlMs: 5_000,
   timeoutMs: DEFAULT_TRANSPORT_OPTIONS.timeoutMs,
@@ -96,6 +106,10 @@ export interface EngineStats {
   aborted: number;
   /** Loads running now. */
   inFlight: number;
+  /** Loads the adaptive limit lets run at once now. */
+  concurrency: number;
+  /** The service's concurrency cap learned from 429 answers, while it holds (else undefined). */
+  learnedCap: number | undefined;
   /** Loads collected or waiting for a slot now. */
   queued: number;
   /** Entries in the cache now (results and short-lived failures). */
@@ -104,6 +118,28 @@ export interface EngineStats {
   persistentHits: number;
   /** Failed loads answered by a last good value (failure policy "keep last good"). */
   keptLastGood: number;
+}
+
+/**
+ * The loads of the current burst (from the first load after the engine was idle until none is
+ * left), for the task pane's usage line: "1,200 / 5,000, about 40 s left".
+ */
+export interface EngineProgress {
+  /** Loads collected, waiting for a slot or running. */
+  pending: number;
+  /** Loads of this burst that have settled (value, error or cancellation). */
+  done: number;
+  /** done + pending. */
+  total: number;
+  /**
+   * Time left at the present pace, in ms: the pending loads in rounds of the current limit, each
+   * as long as the latest answers took, plus any Retry-After pause; undefined before any answer.
+   */
+  estimateMs: number | undefined;
+  /** Loads the adaptive limit lets run at once now. */
+  concurrency: number;
+  /** How long the latest answers took, in ms; undefined before any answer. */
+  latencyMs: number | undefined;
 }
 
 /** What a loader gets: the client of the current connection and the knobs for paged reads. */
@@ -214,7 +250,9 @@ export class RiskEngine {
   readonly settings: Readonly<EngineSettings>;
   private readonly connectionOf: () => ConnectionConfig;
   private readonly cache: TtlCache<unknown>;
-  private readonly limiter: Limiter;
+  private readonly limiter: AdaptiveLimiter;
+  /** The fetch every client of this engine sends through, so the limiter sees each attempt. */
+  private readonly fetch: typeof fetch;
   private readonly flights = new Map<string, Flight>();
   private batch: Flight[] = [];
   private batchTimer: ReturnType<typeof setTimeout> | undefined;
@@ -229,6 +267,9 @@ export class RiskEngine {
   private clientKey: string | undefined;
   private clientValue: RiskClient | undefined;
   private counters = zeroCounters();
+  /** Loads started and not settled, and loads settled since the engine was last idle (see `progress`). */
+  private unsettled = 0;
+  private burstDone = 0;
   /** The cells showing old values or errors after failed loads (the task pane lists them). */
   readonly staleCells = new StaleCells();
   /** What a failed load shows when a last good value exists; the task pane's setting changes it. */
@@ -249,7 +290,14 @@ export class RiskEngine {
     const connection = options.connection;
     this.connectionOf = typeof connection === "function" ? connection : () => connection;
     this.cache = new TtlCache(settings.maxEntries);
-    this.limiter = new Limiter(Math.max(1, Math.floor(settings.concurrency)));
+    const max = Math.max(1, Math.floor(settings.maxConcurrency));
+    this.limiter = new AdaptiveLimiter({
+      initial: Math.max(1, Math.floor(settings.concurrency)),
+      min: Math.min(max, Math.max(1, Math.floor(settings.minConcurrency))),
+      max,
+    });
+    // Bound, so browsers do not throw "Illegal invocation" on an unbound window.fetch.
+    this.fetch = this.limiter.instrument(options.fetch ?? ((input, init) => globalThis.fetch(input, init)));
     this.failurePolicy = options.failurePolicy ?? "show error";
   }
 
@@ -407,8 +455,31 @@ export class RiskEngine {
     return {
       ...this.counters,
       inFlight: this.limiter.active,
+      concurrency: this.limiter.limit,
+      learnedCap: this.limiter.state().learnedCap,
       queued: this.batch.length + this.limiter.waiting,
       cacheEntries: this.cache.size,
+    };
+  }
+
+  /** The current burst of loads: how many are done and pending, and an estimate of the time left. */
+  progress(): EngineProgress {
+    const limiter = this.limiter.state();
+    const latency = limiter.recentLatencyMs ?? limiter.baselineLatencyMs;
+    const pending = this.unsettled;
+    const estimateMs =
+      pending === 0
+        ? 0
+        : latency === undefined
+          ? undefined
+          : Math.ceil(pending / limiter.limit) * latency + limiter.pausedForMs;
+    return {
+      pending,
+      done: this.burstDone,
+      total: this.burstDone + pending,
+      estimateMs,
+      concurrency: limiter.limit,
+      latencyMs: latency,
     };
   }
 
@@ -430,7 +501,7 @@ export class RiskEngine {
         maxRetries: this.settings.maxRetries,
         maxRetryDelayMs: this.settings.maxRetryDelayMs,
         baseRetryDelayMs: this.settings.baseRetryDelayMs,
-        fetch: this.options.fetch,
+        fetch: this.fetch,
         onRequest: (event) => {
           this.counters.requests++;
           this.options.onRequest?.(event);
@@ -467,6 +538,8 @@ export class RiskEngine {
     };
     this.flights.set(key, flight);
     this.counters.loads++;
+    if (this.unsettled === 0) this.burstDone = 0;
+    this.unsettled++;
     this.batch.push(flight);
     if (this.batchTimer === undefined) {
       this.batchTimer = setTimeout(() => this.dispatch(), this.settings.batchWindowMs);
@@ -553,7 +626,7 @@ export class RiskEngine {
   /** `fetchedAt`: when a result from the persistent cache was fetched (its memory entry expires with it). */
   private settle(flight: Flight, result: Settled<unknown>, fetchedAt?: number): void {
     if (flight.settled) return; // already ended by its deadline or its last waiter leaving
-    flight.settled = true;
+    this.markSettled(flight);
     clearTimeout(flight.deadline);
     if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
     const abandoned = flight.controller.signal.aborted;
@@ -602,7 +675,7 @@ export class RiskEngine {
   /** The load passed its deadline: every waiting cell gets a TimeoutError and the request is aborted. */
   private expire(flight: Flight): void {
     if (flight.settled) return;
-    flight.settled = true;
+    this.markSettled(flight);
     if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
     this.counters.aborted++;
     flight.controller.abort(cancelled());
@@ -615,11 +688,18 @@ export class RiskEngine {
     else flight.reject(outcome.error);
   }
 
+  /** Marks a load settled (once) and counts it done for `progress`. */
+  private markSettled(flight: Flight): void {
+    flight.settled = true;
+    this.unsettled--;
+    this.burstDone++;
+  }
+
   /** A caller stopped waiting; the last one out aborts the load. */
   private leave(flight: Flight): void {
     flight.waiters--;
     if (flight.waiters > 0 || flight.settled) return;
-    flight.settled = true;
+    this.markSettled(flight);
     clearTimeout(flight.deadline);
     if (this.flights.get(flight.key) === flight) this.flights.delete(flight.key);
     this.counters.aborted++;

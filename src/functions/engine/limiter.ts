@@ -1,15 +1,137 @@
-/**
- * Runs at most `concurrency` tasks at once, in arrival order. A task whose signal fired while it
- * waited for a slot is skipped (its promise rejects with the signal's reason), so cancelled work
- * never occupies the service.
- */
-export class Limiter {
-  private running = 0;
-  private readonly queue: Array<() => void> = [];
+/** Settings of an {@link AdaptiveLimiter}; every one but the three limits has a default. */
+export interface LimiterOptions {
+  /** Tasks at once to start with. */
+  initial: number;
+  /** Never fewer tasks at once than this (the floor). */
+  min: number;
+  /** Never more tasks at once than this (the ceiling). */
+  max: number;
+  /** A round whose mean latency exceeds the baseline by this factor counts as rising latency (default 2). */
+  latencyTolerance?: number;
+  /** How long a concurrency cap learned from a 429 holds growth before it is probed again (default 30 s). */
+  capMemoryMs?: number;
+  /** The clock (tests pass a fake one). */
+  now?: () => number;
+}
 
-  constructor(private readonly concurrency: number) {
-    if (!Number.isInteger(concurrency) || concurrency < 1)
-      throw new RangeError(`concurrency must be a whole number ≥ 1 (got ${concurrency})`);
+/** What one HTTP attempt told about the service, as the limiter's wrapped fetch reports it. */
+export interface AttemptOutcome {
+  /** HTTP status, or 0 when no answer came (network failure, abort). */
+  status: number;
+  /** Milliseconds from sending to the answer's headers. */
+  latencyMs: number;
+  /** The answer's `Retry-After`, in milliseconds, when it had one. */
+  retryAfterMs?: number;
+  /** Attempts on the wire when this one was sent, itself included. */
+  inFlightAtSend: number;
+  /** When it was sent (the limiter's clock). */
+  sentAt: number;
+}
+
+/** A snapshot of the limiter for stats and the task pane. */
+export interface LimiterState {
+  /** Tasks it lets run at once now. */
+  limit: number;
+  /** The concurrency cap learned from 429 answers, while it holds. */
+  learnedCap: number | undefined;
+  /** Milliseconds until new tasks may start after a `Retry-After` (0: not paused). */
+  pausedForMs: number;
+  /** The latency of an answer when the service is not loaded (the lowest round mean so far). */
+  baselineLatencyMs: number | undefined;
+  /** Mean latency of the last full round of answers. */
+  recentLatencyMs: number | undefined;
+}
+
+interface Waiting {
+  start(): void;
+  cancel?: () => void;
+}
+
+/** How far a 503, or rising latency, lowers the limit: gently, so it does not idle far below what the service takes. */
+const GENTLE_DECREASE = 0.9;
+/** Under a rate limit, the share of the concurrency that overran it that the limit holds to. */
+const RATE_MARGIN = 0.9;
+/**
+ * Successes counted for the throughput estimate after a 429 (Little's law: throughput × latency =
+ * concurrency): long enough to even out a rate limit's windows.
+ */
+const THROUGHPUT_WINDOW_MS = 5_000;
+
+/**
+ * Runs tasks with a limit on how many run at once that adapts to the service, in arrival order.
+ *
+ * - It **grows** while answers succeed with flat latency and tasks are waiting: by one per answer
+ *   until the first sign of overload (a "slow start", doubling each round trip), then by one per
+ *   round (one answer per running task).
+ * - On a **429** it learns the service's cap: the attempts on the wire when the refused one was
+ *   sent, less one. The limit drops to that cap or to what the service actually served (successes
+ *   of the last 5 s × their latency), whichever is lower, and does not grow past the cap for
+ *   `capMemoryMs`; then it probes one step above it. A rate limit shows up the same way: the
+ *   throughput estimate finds the concurrency it allows. 429s that come twice with no more on the
+ *   wire than a learned cap show a rate limit: from then on each 429 sets the cap to 90 % of the
+ *   attempts on the wire, so the limit's windows are not overrun again (each overrun pauses every
+ *   start).
+ * - A **`Retry-After`** (429 or 503) pauses new starts until then; running tasks go on. A 429
+ *   above a cap already known (a probe past it, the rest of one overshoot) does not pause the
+ *   others: only the refused attempt waits.
+ * - A **503** lowers it gently (× 0.9), never below the floor. **Rising latency** (a round's mean
+ *   latency above `latencyTolerance` × the baseline) stops growth and lowers it gently too, but
+ *   never below where it started: over a browser's 6 connections it settles at about 12
+ *   (latency at most twice the baseline) instead of halving below them.
+ * - Answers to attempts sent before the last decrease do not decrease it again (one overshoot, one
+ *   reaction).
+ *
+ * A task whose signal fires while it waits leaves the queue at once and its promise rejects with
+ * the signal's reason, so cancelled work neither occupies the service nor keeps a cell busy.
+ */
+export class AdaptiveLimiter {
+  private running = 0;
+  private readonly queue: Waiting[] = [];
+  private limitValue: number;
+  private slowStart = true;
+  private cap: number | undefined;
+  private capUntil = 0;
+  /**
+   * Set when 429s keep coming at or below a cap learned before: the service limits a rate, not
+   * how many at once, so the limit holds below what it let through and regrows slowly.
+   */
+  private rateLimited = false;
+  /** 429s (one per overshoot) that came with no more on the wire than the cap held then. */
+  private unexplained = 0;
+  private pausedUntil = 0;
+  private pauseTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastDecreaseAt = Number.NEGATIVE_INFINITY;
+  private onWire = 0;
+  private roundSum = 0;
+  private roundCount = 0;
+  /** Answers in the current round: the limit when it began. */
+  private roundSize = 2;
+  /** Full rounds so far, and the lowest round mean: the baseline. */
+  private rounds = 0;
+  private lowestRoundMean = Number.POSITIVE_INFINITY;
+  private recentMean: number | undefined;
+  private readonly successTimes: number[] = [];
+  private readonly successLatencies: number[] = [];
+  private readonly initial: number;
+  private readonly min: number;
+  private readonly max: number;
+  private readonly tolerance: number;
+  private readonly capMemoryMs: number;
+  private readonly now: () => number;
+
+  constructor(options: LimiterOptions) {
+    const { initial, min, max } = options;
+    for (const [name, value] of Object.entries({ initial, min, max }))
+      if (!Number.isInteger(value) || value < 1)
+        throw new RangeError(`concurrency ${name} must be a whole number ≥ 1 (got ${value})`);
+    if (min > max) throw new RangeError(`the concurrency floor (${min}) is above the ceiling (${max})`);
+    this.min = min;
+    this.max = max;
+    this.limitValue = Math.min(max, Math.max(min, initial));
+    this.initial = this.limitValue;
+    this.tolerance = options.latencyTolerance ?? 2;
+    this.capMemoryMs = options.capMemoryMs ?? 30_000;
+    this.now = options.now ?? (() => performance.now());
   }
 
   /** Tasks started and not finished. */
@@ -22,34 +144,252 @@ export class Limiter {
     return this.queue.length;
   }
 
+  /** Tasks it lets run at once now. */
+  get limit(): number {
+    return Math.floor(this.limitValue);
+  }
+
+  /** A snapshot of what it has learned. */
+  state(): LimiterState {
+    const now = this.now();
+    return {
+      limit: this.limit,
+      learnedCap: this.cap !== undefined && now < this.capUntil ? this.cap : undefined,
+      pausedForMs: Math.max(0, this.pausedUntil - now),
+      baselineLatencyMs: this.baseline(),
+      recentLatencyMs: this.recentMean,
+    };
+  }
+
+  /** Runs `task` in its turn; rejects with `signal.reason` if the signal fires before it starts. */
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const start = () => {
-        if (signal?.aborted) {
-          reject(signal.reason);
-          this.next();
-          return;
-        }
-        this.running++;
-        let promise: Promise<T>;
-        try {
-          promise = task();
-        } catch (error) {
-          promise = Promise.reject(error);
-        }
-        promise.then(resolve, reject).finally(() => {
-          this.running--;
-          this.next();
-        });
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const entry: Waiting = {
+        start: () => {
+          if (entry.cancel) signal?.removeEventListener("abort", entry.cancel);
+          this.running++;
+          let promise: Promise<T>;
+          try {
+            promise = task();
+          } catch (error) {
+            promise = Promise.reject(error);
+          }
+          promise.then(resolve, reject).finally(() => {
+            this.running--;
+            this.drain();
+          });
+        },
       };
-      if (this.running < this.concurrency) start();
-      else this.queue.push(start);
+      if (this.canStart()) {
+        entry.start();
+        return;
+      }
+      if (signal) {
+        entry.cancel = () => {
+          const at = this.queue.indexOf(entry);
+          if (at >= 0) this.queue.splice(at, 1);
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", entry.cancel, { once: true });
+      }
+      this.queue.push(entry);
+      this.schedulePauseEnd();
     });
   }
 
-  private next(): void {
-    if (this.running >= this.concurrency) return;
-    const start = this.queue.shift();
-    start?.();
+  /**
+   * Wraps a fetch so every attempt through it (retries included) is reported to {@link observe}:
+   * its status, latency to the headers, `Retry-After`, and how many attempts were on the wire.
+   */
+  instrument(fetchImpl: typeof fetch): typeof fetch {
+    return async (input, init) => {
+      const sentAt = this.now();
+      const inFlightAtSend = ++this.onWire;
+      let status = 0;
+      let retryAfterMs: number | undefined;
+      try {
+        const response = await fetchImpl(input, init);
+        status = response.status;
+        retryAfterMs = retryAfterOf(response.headers.get("retry-after"), Date.now());
+        return response;
+      } finally {
+        this.onWire--;
+        this.observe({ status, latencyMs: this.now() - sentAt, retryAfterMs, inFlightAtSend, sentAt });
+      }
+    };
   }
+
+  /** Takes what one attempt told about the service into account (see the class comment). */
+  observe(outcome: AttemptOutcome): void {
+    const { status } = outcome;
+    if (status === 0) return; // no answer: says nothing about how loaded the service is
+    const now = this.now();
+    // A refusal above a cap already known (a probe, or the rest of one overshoot) says nothing new:
+    // the refused attempt waits its Retry-After, the others go on at the cap.
+    const expected = status === 429 && this.capHolds(now) && outcome.inFlightAtSend > this.cap!;
+    if (outcome.retryAfterMs !== undefined && (status === 429 || status === 503) && !expected) {
+      this.pausedUntil = Math.max(this.pausedUntil, now + outcome.retryAfterMs);
+    }
+    if (status === 429 || status === 503) this.overloaded(outcome, now);
+    else if (status < 500) this.succeeded(outcome, now);
+    this.drain();
+  }
+
+  private overloaded(outcome: AttemptOutcome, now: number): void {
+    const sameOvershoot = outcome.sentAt < this.lastDecreaseAt;
+    const rateKnown = this.rateLimited;
+    if (outcome.status === 429) {
+      const cap = Math.max(this.min, outcome.inFlightAtSend - 1);
+      const capHeld = this.capHolds(now);
+      // Refused again with no more on the wire than a cap learned before: that cap does not explain
+      // it. Once may be the first estimate's noise (counts on the client run a little ahead of the
+      // service's); twice is a rate limit.
+      if (!capHeld) this.unexplained = 0;
+      else if (!sameOvershoot && outcome.inFlightAtSend <= this.cap!) {
+        this.unexplained++;
+        if (this.unexplained >= 2) this.rateLimited = true;
+      }
+      // The attempts of one overshoot arrive together: the smallest of their counts is the cap.
+      this.cap = sameOvershoot && this.cap !== undefined ? Math.min(this.cap, cap) : cap;
+      this.capUntil = now + this.capMemoryMs;
+    }
+    if (sameOvershoot) {
+      if (this.cap !== undefined && outcome.status === 429) this.setLimit(Math.min(this.limitValue, this.cap));
+      return;
+    }
+    this.slowStart = false;
+    this.lastDecreaseAt = now;
+    if (outcome.status === 429) {
+      if (this.rateLimited) {
+        // A rate limit (for good: it does not go away with the cap's memory): hold a little below
+        // the concurrency that overran it, so its windows are not overrun again (each overrun
+        // costs a Retry-After pause of every new load). When it is found just now, the overshoots
+        // that showed it ran far past it: what it served lately counts too, if fewer.
+        const served = rateKnown ? undefined : this.servedConcurrency(now);
+        const overran = Math.min(outcome.inFlightAtSend, served ?? outcome.inFlightAtSend);
+        this.cap = Math.max(this.min, Math.round(overran * RATE_MARGIN));
+        this.setLimit(Math.min(this.limitValue, this.cap));
+      } else {
+        const served = this.servedConcurrency(now);
+        this.setLimit(Math.min(this.limitValue, this.cap!, served ?? this.cap!));
+      }
+    } else {
+      this.setLimit(this.limitValue * GENTLE_DECREASE);
+    }
+  }
+
+  private succeeded(outcome: AttemptOutcome, now: number): void {
+    this.successTimes.push(now);
+    this.successLatencies.push(outcome.latencyMs);
+    this.forgetSuccessesBefore(now - THROUGHPUT_WINDOW_MS);
+    this.roundSum += outcome.latencyMs;
+    this.roundCount++;
+    if (this.roundCount === 1) this.roundSize = Math.max(2, this.limit);
+    if (this.roundCount >= this.roundSize) this.endRound(now);
+    // Grow only when tasks wait for a slot (a limit nobody uses proves nothing) and latency is
+    // flat: in the last round and in this answer.
+    if (this.queue.length === 0 || this.latencyRising() || this.slow(outcome.latencyMs)) return;
+    const capHolds = this.capHolds(now);
+    const ceiling = capHolds ? Math.min(this.max, this.cap!) : this.max;
+    if (this.limitValue >= ceiling) return;
+    // Back up to a known cap as fast as at the start; elsewhere (a rate limit, a probe past the
+    // cap, after rising latency or a 503) by one per round.
+    const fast = this.slowStart || (capHolds && !this.rateLimited);
+    const step = fast ? 1 : 1 / Math.max(1, this.limitValue);
+    this.setLimit(Math.min(ceiling, this.limitValue + step));
+  }
+
+  /** A round is as many answers as the limit: compare its mean latency with the baseline. */
+  private endRound(now: number): void {
+    const mean = this.roundSum / this.roundCount;
+    this.roundSum = 0;
+    this.roundCount = 0;
+    this.recentMean = mean;
+    this.rounds++;
+    // The lowest ever, never a recent window's: under a queue that lasts (a browser's 6
+    // connections), a window would forget the latency of an unloaded service and let the limit
+    // climb. If the service really slowed for good, the limit stays at its start (latency never
+    // takes it lower), which is what a fixed limit did.
+    this.lowestRoundMean = Math.min(this.lowestRoundMean, mean);
+    // Latency alone never takes it below where it started: rising latency at that concurrency is
+    // not of this limiter's making (a 429 or 503 may take it lower, down to the floor).
+    if (this.latencyRising() && this.rounds > 1 && this.limitValue > this.initial) {
+      this.slowStart = false;
+      this.lastDecreaseAt = now;
+      this.setLimit(Math.max(this.initial, this.limitValue * GENTLE_DECREASE));
+    }
+  }
+
+  /** Whether a cap learned from a 429 still holds growth. */
+  private capHolds(now: number): boolean {
+    return this.cap !== undefined && now < this.capUntil;
+  }
+
+  private baseline(): number | undefined {
+    return this.rounds === 0 ? undefined : this.lowestRoundMean;
+  }
+
+  private latencyRising(): boolean {
+    return this.recentMean !== undefined && this.slow(this.recentMean);
+  }
+
+  /** Whether a latency is beyond the tolerance of the baseline (never before the first round). */
+  private slow(latencyMs: number): boolean {
+    const baseline = this.baseline();
+    return baseline !== undefined && latencyMs > this.tolerance * baseline;
+  }
+
+  /** Little's law over the last 5 s: successes per ms × their mean latency; undefined without data. */
+  private servedConcurrency(now: number): number | undefined {
+    this.forgetSuccessesBefore(now - THROUGHPUT_WINDOW_MS);
+    const n = this.successTimes.length;
+    if (n === 0) return undefined;
+    const span = Math.max(now - this.successTimes[0]!, ...this.successLatencies);
+    const meanLatency = this.successLatencies.reduce((a, b) => a + b, 0) / n;
+    return span > 0 ? (n / span) * meanLatency : undefined;
+  }
+
+  private forgetSuccessesBefore(time: number): void {
+    while (this.successTimes.length > 0 && this.successTimes[0]! < time) {
+      this.successTimes.shift();
+      this.successLatencies.shift();
+    }
+  }
+
+  private setLimit(value: number): void {
+    this.limitValue = Math.min(this.max, Math.max(this.min, value));
+  }
+
+  private canStart(): boolean {
+    return this.running < this.limit && this.now() >= this.pausedUntil;
+  }
+
+  private drain(): void {
+    while (this.queue.length > 0 && this.canStart()) this.queue.shift()!.start();
+    this.schedulePauseEnd();
+  }
+
+  /** While paused by a `Retry-After` with tasks waiting, wakes up when the pause ends. */
+  private schedulePauseEnd(): void {
+    if (this.pauseTimer !== undefined || this.queue.length === 0) return;
+    const wait = this.pausedUntil - this.now();
+    if (wait <= 0) return;
+    this.pauseTimer = setTimeout(() => {
+      this.pauseTimer = undefined;
+      this.drain();
+    }, wait);
+  }
+}
+
+/** `Retry-After` in ms: seconds, or an HTTP date (relative to `nowMs`); undefined when absent or unreadable. */
+export function retryAfterOf(header: string | null, nowMs: number): number | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }

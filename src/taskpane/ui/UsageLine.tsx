@@ -1,10 +1,28 @@
 import { Text, tokens } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
-import type { EngineStats } from "../../functions/engine/engine";
+import type { EngineProgress, EngineStats } from "../../functions/engine/engine";
 import { defaultEngine } from "../../functions/engine/default-engine";
+import { duration } from "../../shaping/duration";
 
 /** How often the line re-reads the engine's counters (they have no change event). */
 const EVERY_MS = 2_000;
+/** How often while many loads are pending, so done / total moves visibly. */
+const BUSY_EVERY_MS = 500;
+/** From this many pending loads on, the line shows the progress (fewer settle before anyone reads it). */
+export const MANY_PENDING = 20;
+
+/**
+ * "RISK cells: 1,200 / 5,000 loaded · about 40 s left" while many loads are pending, else null.
+ * The estimate is the engine's: the pending loads at the present pace (see engine.progress()).
+ */
+export function progressText(
+  progress: Pick<EngineProgress, "pending" | "done" | "total" | "estimateMs">,
+): string | null {
+  if (progress.pending < MANY_PENDING) return null;
+  const left =
+    progress.estimateMs === undefined ? "estimating the time left" : `about ${duration(progress.estimateMs)} left`;
+  return `RISK cells: ${progress.done.toLocaleString("en-US")} / ${progress.total.toLocaleString("en-US")} loaded · ${left}`;
+}
 
 /** "12 requests sent · 340 answered from cache · 1 failed": the RISK functions' counters since start. */
 export function usageText(stats: Pick<EngineStats, "requests" | "cacheHits" | "failures">): string {
@@ -14,27 +32,55 @@ export function usageText(stats: Pick<EngineStats, "requests" | "cacheHits" | "f
 }
 
 /**
- * A small usage line for analysts on metered plans: requests the RISK functions sent,
- * calls answered from the cache, and loads that failed, since the add-in started.
+ * A small usage line for analysts on metered plans: requests the RISK functions sent, calls
+ * answered from the cache, and loads that failed, since the add-in started; while many loads are
+ * pending, how many are done of how many and the time left.
  */
-export function UsageLine(props: { read?: () => Pick<EngineStats, "requests" | "cacheHits" | "failures"> }) {
+export function UsageLine(props: {
+  read?: () => Pick<EngineStats, "requests" | "cacheHits" | "failures">;
+  readProgress?: () => EngineProgress;
+}) {
   const read = props.read ?? (() => defaultEngine().stats());
+  const readProgress = props.readProgress ?? (() => defaultEngine().progress());
   const [stats, setStats] = useState(read);
+  const [progress, setProgress] = useState(readProgress);
+  const busy = progressText(progress) !== null;
   useEffect(() => {
-    const timer = setInterval(() => setStats(read()), EVERY_MS);
+    const timer = setInterval(
+      () => {
+        setStats(read());
+        setProgress(readProgress());
+      },
+      busy ? BUSY_EVERY_MS : EVERY_MS,
+    );
     return () => clearInterval(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [busy]);
+  const pending = progressText(progress);
   return (
-    <Text
-      size={100}
-      style={{ color: tokens.colorNeutralForeground3 }}
-      data-testid="usage-line"
-      data-requests={stats.requests}
-      data-cache-hits={stats.cacheHits}
-      data-failures={stats.failures}
-    >
-      {usageText(stats)}
-    </Text>
+    <div style={{ display: "flex", flexDirection: "column" }}>
+      {pending ? (
+        <Text
+          size={100}
+          style={{ color: tokens.colorNeutralForeground2 }}
+          data-testid="usage-progress"
+          data-done={progress.done}
+          data-total={progress.total}
+          aria-live="polite"
+        >
+          {pending}
+        </Text>
+      ) : null}
+      <Text
+        size={100}
+        style={{ color: tokens.colorNeutralForeground3 }}
+        data-testid="usage-line"
+        data-requests={stats.requests}
+        data-cache-hits={stats.cacheHits}
+        data-failures={stats.failures}
+      >
+        {usageText(stats)}
+      </Text>
+    </div>
   );
 }

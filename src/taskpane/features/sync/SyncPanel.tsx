@@ -27,6 +27,7 @@ import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "../../ui/ProblemList";
+import { SearchPointsOffer } from "./SearchPointsOffer";
 import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
@@ -299,6 +300,7 @@ export function SyncPanel() {
       )}
       {result?.outcome === "synced" ? <AssetFindings findings={result} /> : null}
       {selectError ? <ErrorNotice error={selectError} testId="sync-select-error" /> : null}
+      <SearchPointsOffer />
     </Stack>
   );
 }

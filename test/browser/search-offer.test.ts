@@ -1,0 +1,48 @@
+/**
+ * A column of many new search points in a real browser: while the RISK.SEARCH column loads, the
+ * pane's usage line says how far it is and how long is left; then "Sync a range to a portfolio"
+ * offers the sheet's 400 points as a new portfolio, with both times and the caveat, and accepting
+ * makes the portfolio. Skipped, with a message saying why, when chromium is not installed.
+ */
+import { DEMO_HEADERS } from "../emulator/helpers";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { screenshot } from "./support/browser";
+import { textWhen, waitForIdle } from "./support/harness-page";
+
+const describeBrowser = describeWithBrowser(__filename);
+
+describeBrowser("many search points: progress and the faster path offered", () => {
+  const suite = useBrowserSuite();
+
+  test("the usage line counts the column's loads; the offer names a new portfolio and accepting makes it", async () => {
+    const emu = await suite.freshEmulator({ latencyMs: 150 });
+    const { page } = await suite.openHarness({ demo: false });
+    const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
+    const points = Array.from({ length: 400 }, (_, i) => [10 + i / 100, 20 + i / 100]);
+    await page.evaluate(([name, block]) => window.harness?.setCells(`${name}!A1`, block), [sheet, points] as const);
+
+    await page.evaluate(
+      (name) => window.harness?.setCell(`${name}!D1`, '=RISK.SEARCH(A1:A400,B1:B400,"floods","30yr")'),
+      sheet,
+    );
+    const progress = await textWhen(page, "usage-progress", (t) => / \/ 400 loaded · /.test(t), 20_000);
+    expect(progress).toMatch(/^RISK cells: \d+ \/ 400 loaded · (about .+ left|estimating the time left)$/);
+    await waitForIdle(page, 120_000);
+    expect(await page.getByTestId("usage-progress").count()).toBe(0); // gone once nothing is pending
+
+    await page.getByTestId("section-sync-header").click();
+    await page.getByTestId("search-offer-check").click();
+    const timing = await textWhen(page, "search-offer-timing", (t) => t.length > 0, 20_000);
+    expect(timing).toMatch(new RegExp(`^Searching 400 points: about .+ As portfolio "${sheet}_points": about `));
+    expect(await page.getByTestId("search-offer-caveat").textContent()).toMatch(/The numbers will differ/);
+    await screenshot(page, "search-offer");
+
+    await page.getByTestId("search-offer-accept").click();
+    const done = await textWhen(page, "search-offer-done", (t) => t.length > 0, 60_000);
+    expect(done).toContain(`${sheet}_points holds the 400 points`);
+    const assets = (await fetch(`${emu.url}/api/portfolios/${sheet}_points/assets?rows=250&page=2`, {
+      headers: DEMO_HEADERS,
+    }).then((r) => r.json())) as Array<{ entity_id: string }>;
+    expect(assets.map((a) => a.entity_id).at(-1)).toBe("P400");
+  }, 180_000);
+});

@@ -1,0 +1,206 @@
+import { AdaptiveLimiter, retryAfterOf, type AttemptOutcome } from "../../src/functions/engine/limiter";
+
+/**
+ * The engine's adaptive concurrency limit, driven by hand: tasks are promises the test settles,
+ * the service's answers are reported as they would be by the limiter's wrapped fetch, and the
+ * clock is jest's.
+ */
+
+beforeEach(() => {
+  jest.useFakeTimers();
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
+
+/** A limiter with `waiting` tasks queued behind it; each task runs until the test finishes it. */
+function loaded(options: { initial: number; min?: number; max?: number; capMemoryMs?: number }, tasks = 200) {
+  const limiter = new AdaptiveLimiter({ min: 1, max: 64, ...options, now: () => Date.now() });
+  const finishers: (() => void)[] = [];
+  const results = Array.from({ length: tasks }, () =>
+    limiter.run(() => new Promise<void>((resolve) => finishers.push(resolve))),
+  );
+  /** Finishes the oldest running task after the service answered it with `status` in `latencyMs`. */
+  const answer = (status: number, latencyMs: number, extra: Partial<AttemptOutcome> = {}) => {
+    limiter.observe({ status, latencyMs, inFlightAtSend: limiter.active, sentAt: Date.now() - latencyMs, ...extra });
+    finishers.shift()?.();
+  };
+  return { limiter, results, answer };
+}
+
+/** Lets the promise callbacks (task settled → slot freed → next task started) run. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
+test("grows while answers succeed at flat latency, doubling each round trip before any overload", async () => {
+  const { limiter, answer } = loaded({ initial: 4 });
+  expect(limiter.active).toBe(4);
+  for (let i = 0; i < 4; i++) answer(200, 100);
+  await settle();
+  expect(limiter.limit).toBe(8);
+  expect(limiter.active).toBe(8); // waiting tasks started in the new slots
+  for (let i = 0; i < 8; i++) answer(200, 100);
+  await settle();
+  expect(limiter.limit).toBe(16);
+});
+
+test("does not grow when nothing waits for a slot", async () => {
+  const { limiter, answer } = loaded({ initial: 4 }, 4);
+  for (let i = 0; i < 4; i++) answer(200, 100);
+  await settle();
+  expect(limiter.limit).toBe(4);
+});
+
+test("stays within its ceiling", async () => {
+  const { limiter, answer } = loaded({ initial: 4, max: 10 });
+  for (let i = 0; i < 40; i++) answer(200, 100);
+  await settle();
+  expect(limiter.limit).toBe(10);
+  expect(limiter.active).toBe(10);
+});
+
+test("rising latency stops growth and backs off gently, never below where it started", async () => {
+  const { limiter, answer } = loaded({ initial: 6 }, 500);
+  for (let i = 0; i < 6 + 12; i++) answer(200, 300); // two rounds at 300 ms: 6 → 12 → 24
+  await settle();
+  const grown = limiter.limit;
+  expect(grown).toBeGreaterThanOrEqual(20);
+  // The service (or a browser's 6 connections) queues: each round is slower than the baseline.
+  const limits: number[] = [];
+  // Long enough for a windowed baseline to forget the unloaded latency (it must not).
+  for (let round = 0; round < 80; round++) {
+    const latency = (300 * Math.max(6, limiter.limit)) / 6;
+    for (let i = 0; i < limiter.limit; i++) answer(200, latency);
+    await settle();
+    limits.push(limiter.limit);
+  }
+  expect(limits[0]).toBeLessThan(grown);
+  expect(limits[0]).toBeGreaterThanOrEqual(Math.floor(grown * 0.9) - 1); // gently, not halved
+  expect(Math.min(...limits)).toBeGreaterThanOrEqual(6);
+  // Settles about where latency is twice the baseline: the 6 stay busy, a few more wait behind them.
+  expect(Math.max(...limits.slice(10))).toBeLessThanOrEqual(13);
+});
+
+test("a 503 backs off gently; answers to attempts sent before that back-off do not back off again", async () => {
+  const { limiter, answer } = loaded({ initial: 20 });
+  answer(503, 100);
+  expect(limiter.limit).toBe(18);
+  answer(503, 100, { sentAt: Date.now() - 200 }); // sent before the back-off: the same overload
+  expect(limiter.limit).toBe(18);
+  jest.advanceTimersByTime(10);
+  answer(503, 5, { sentAt: Date.now() - 5 });
+  expect(limiter.limit).toBe(16);
+});
+
+test("learns the cap from a 429 and holds just there, then probes above it once the cap is old", async () => {
+  const { limiter, answer } = loaded({ initial: 8, capMemoryMs: 30_000 }, 2000);
+  for (let i = 0; i < 8 + 16 + 32; i++) answer(200, 100); // 8 → 16 → 32 → 64
+  await settle();
+  expect(limiter.limit).toBe(64);
+  // The service takes 32 at once: the 33rd attempt on the wire was refused.
+  answer(429, 100, { inFlightAtSend: 33 });
+  answer(429, 100, { inFlightAtSend: 40 }); // the same overshoot: the smallest count wins
+  await settle();
+  expect(limiter.state().learnedCap).toBe(32);
+  expect(limiter.limit).toBeLessThanOrEqual(32);
+  // One more refusal above the known cap (late, or a probe): only that attempt waits its Retry-After.
+  answer(429, 100, { inFlightAtSend: 34, retryAfterMs: 1000 });
+  expect(limiter.state().pausedForMs).toBe(0);
+  expect(limiter.limit).toBeGreaterThanOrEqual(24); // not halved far below the cap
+  for (let i = 0; i < 2000 && limiter.active > 0 && Date.now() < 20_000; i++) {
+    jest.advanceTimersByTime(10);
+    answer(200, 100);
+    await settle();
+    expect(limiter.limit).toBeLessThanOrEqual(32);
+  }
+  expect(limiter.limit).toBe(32); // grew back to the cap and stayed
+  jest.advanceTimersByTime(30_000);
+  for (let i = 0; i < 64; i++) answer(200, 100);
+  await settle();
+  expect(limiter.state().learnedCap).toBeUndefined();
+  expect(limiter.limit).toBeGreaterThan(32); // the cap may have been raised: probe above it
+});
+
+test("a rate limit is found by the throughput served, not the attempts on the wire", async () => {
+  const { limiter, answer } = loaded({ initial: 8 }, 3000);
+  // 60 answers over the last second at 300 ms each: the service serves about 18 at once.
+  for (let i = 0; i < 60; i++) {
+    jest.advanceTimersByTime(1000 / 60);
+    answer(200, 300);
+  }
+  await settle();
+  expect(limiter.limit).toBe(64);
+  answer(429, 300, { inFlightAtSend: 64 });
+  expect(limiter.limit).toBeGreaterThanOrEqual(15);
+  expect(limiter.limit).toBeLessThanOrEqual(20);
+});
+
+test("Retry-After pauses new starts until then; running tasks go on", async () => {
+  const { limiter, answer } = loaded({ initial: 4 });
+  answer(429, 50, { retryAfterMs: 1000, inFlightAtSend: 4 });
+  await settle();
+  expect(limiter.active).toBe(3); // the finished task's slot stays empty while paused
+  answer(200, 50);
+  await settle();
+  expect(limiter.active).toBe(2);
+  jest.advanceTimersByTime(999);
+  await settle();
+  expect(limiter.active).toBe(2);
+  jest.advanceTimersByTime(1);
+  await settle();
+  expect(limiter.active).toBe(limiter.limit);
+  expect(limiter.state().pausedForMs).toBe(0);
+});
+
+test("a waiting task whose signal fires leaves the queue at once and its promise settles", async () => {
+  const limiter = new AdaptiveLimiter({ initial: 1, min: 1, max: 1 });
+  let finishFirst!: () => void;
+  const started: string[] = [];
+  const first = limiter.run(() => {
+    started.push("first");
+    return new Promise<void>((resolve) => (finishFirst = resolve));
+  });
+  const controller = new AbortController();
+  const cancelled = limiter.run(async () => {
+    started.push("cancelled");
+  }, controller.signal);
+  const third = limiter.run(async () => {
+    started.push("third");
+  });
+  expect(limiter.waiting).toBe(2);
+  controller.abort(new Error("cell cancelled"));
+  await expect(cancelled).rejects.toThrow("cell cancelled"); // settles without waiting for the slot
+  expect(limiter.waiting).toBe(1);
+  finishFirst();
+  await first;
+  await third;
+  expect(started).toEqual(["first", "third"]);
+});
+
+test("instrument reports each attempt's status, latency, Retry-After and attempts on the wire", async () => {
+  jest.useRealTimers();
+  const limiter = new AdaptiveLimiter({ initial: 4, min: 1, max: 8 });
+  const seen: AttemptOutcome[] = [];
+  const observe = limiter.observe.bind(limiter);
+  limiter.observe = (outcome) => {
+    seen.push(outcome);
+    observe(outcome);
+  };
+  const fetchOf = limiter.instrument(async () => new Response("{}", { status: 429, headers: { "Retry-After": "2" } }));
+  await Promise.all([fetchOf("http://127.0.0.1/a"), fetchOf("http://127.0.0.1/b")]);
+  expect(seen.map((o) => [o.status, o.retryAfterMs])).toEqual([
+    [429, 2000],
+    [429, 2000],
+  ]);
+  expect(seen.map((o) => o.inFlightAtSend)).toEqual([1, 2]);
+  expect(limiter.state().learnedCap).toBe(1);
+  expect(limiter.state().pausedForMs).toBeGreaterThan(1900);
+});
+
+test("Retry-After is read in seconds or as an HTTP date", () => {
+  expect(retryAfterOf("3", 0)).toBe(3000);
+  expect(retryAfterOf(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+  expect(retryAfterOf(null, 0)).toBeUndefined();
+  expect(retryAfterOf("soon", 0)).toBeUndefined();
+});
