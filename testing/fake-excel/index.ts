@@ -358,6 +358,8 @@ const EXCEL_ENUMS: Record<string, Record<string, string>> = {
     removeHyperlinks: "RemoveHyperlinks",
   },
   CalculationType: { recalculate: "Recalculate", full: "Full", fullRebuild: "FullRebuild" },
+  DeleteShiftDirection: { up: "Up", left: "Left" },
+  InsertShiftDirection: { down: "Down", right: "Right" },
 };
 
 /**

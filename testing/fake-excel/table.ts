@@ -92,6 +92,13 @@ export class FakeTable extends FakeClientObject<TableModel> {
     this.enqueueOn("delete", undefined, (t) => this.model.deleteTable(t));
   }
 
+  /** Table.sort (ExcelApi 1.2): `apply(fields)` sorts the body rows (model.ts sortTable). */
+  get sort(): { apply(fields: Array<{ key: number; ascending?: boolean }>): void } {
+    return {
+      apply: (fields) => this.enqueueOn("sort.apply", fields, (t) => this.model.sortTable(t, fields)),
+    };
+  }
+
   /** Table.resize(newRange) (ExcelApi 1.13): an address on the same sheet, or a Range. */
   resize(newRange: FakeRange | string): void {
     const address = typeof newRange === "string" ? newRange : null;
@@ -107,9 +114,48 @@ export class FakeTable extends FakeClientObject<TableModel> {
   }
 }
 
-/** table.rows: add(index, values) and getCount(). */
+/**
+ * Excel.TableRow (ExcelApi 1.1): a row of a table by its index. "A TableRow object represents the
+ * physical location of the table row, but not the data": it is resolved at sync by its index.
+ */
+export class FakeTableRow {
+  constructor(
+    private readonly table: FakeTable,
+    private readonly index: number,
+  ) {}
+
+  /** The row's cells, in the table's columns. */
+  getRange(): FakeRange {
+    return new FakeRange(this.table.context, `table.rows.getItemAt(${this.index}).getRange()`, () => {
+      const t = this.table.resolve();
+      if (this.index < 0 || this.index >= t.rect.rows - 1)
+        throw invalidArgument(`The table has no row ${this.index}.`, "TableRowCollection.getItemAt");
+      return {
+        sheet: t.sheet,
+        rect: { row: t.rect.row + 1 + this.index, col: t.rect.col, rows: 1, cols: t.rect.cols },
+      };
+    });
+  }
+
+  /** TableRow.delete(): removes the row, shifting the table's cells below it up (model.ts deleteTableRows). */
+  delete(): void {
+    const context = this.table.context;
+    context.enqueue({
+      name: "tableRow.delete",
+      target: `table.rows.getItemAt(${this.index})`,
+      apply: () => context.host.model.deleteTableRows(this.table.resolve(), this.index, 1),
+    });
+  }
+}
+
+/** table.rows: add(index, values), getItemAt(index) and getCount(). */
 export class FakeTableRowCollection {
   constructor(private readonly table: FakeTable) {}
+
+  /** TableRowCollection.getItemAt(index) (ExcelApi 1.1). */
+  getItemAt(index: number): FakeTableRow {
+    return new FakeTableRow(this.table, index);
+  }
 
   add(index?: number | null, values?: unknown[][]): void {
     const context = this.table.context;
