@@ -19,6 +19,7 @@ import {
   utcNow,
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
+import { deleteWrittenStore, recordWrittenRows, type RowKeying } from "./writtenStore";
 
 /** A line chart of some data rows over a block of columns (e.g. years). */
 export interface ChartSpec {
@@ -58,6 +59,11 @@ export interface NewSheetSpec {
    * that otherwise keeps a value starting with "=" as text, so Excel calculates them.
    */
   formulaColumns?: number[];
+  /**
+   * The paste kind's row key (src/shaping/rowKeys.ts): with provenance, the rows' keys and the
+   * record of what was written (src/excel/writtenStore.ts) are kept, so a refresh goes by row.
+   */
+  rowKeys?: RowKeying;
 }
 
 /** Progress of a write, after each request. */
@@ -195,6 +201,7 @@ export async function writeSheetsAtomically(
 
   const created: Created[] = [];
   let provenanceBefore: ProvenanceSnapshot | undefined;
+  const stores: string[] = [];
   try {
     signal?.throwIfAborted();
     for (const plan of plans) {
@@ -230,9 +237,14 @@ export async function writeSheetsAtomically(
 
     signal?.throwIfAborted();
     const records: ProvenanceRecord[] = [];
-    plans.forEach(({ spec }, i) => {
-      if (!spec.provenance) return;
+    for (let i = 0; i < plans.length; i++) {
+      const { spec } = plans[i];
+      if (!spec.provenance) continue;
       const written = results[i];
+      const keyed = spec.rowKeys
+        ? await recordWrittenRows(context, spec.rowKeys, spec.header, spec.rows, maxBytes)
+        : undefined;
+      if (keyed?.writtenStore) stores.push(keyed.writtenStore);
       records.push({
         ...spec.provenance,
         sheetId: created[i].id ?? written.sheetName,
@@ -243,8 +255,9 @@ export async function writeSheetsAtomically(
         rows: written.rowCount,
         writtenAt: utcNow(),
         fingerprint: tableFingerprint(spec.header, spec.rows),
+        ...keyed,
       });
-    });
+    }
     if (records.length > 0) {
       provenanceBefore = await snapshotProvenance(context);
       await recordProvenance(context, records);
@@ -258,6 +271,7 @@ export async function writeSheetsAtomically(
   } catch (error) {
     // Best effort: the sheets go below whatever happens here.
     if (provenanceBefore) await restoreProvenance(context, provenanceBefore).catch(() => undefined);
+    for (const store of stores) await deleteWrittenStore(context, store).catch(() => undefined);
     await discard(context, created, error);
     throw error;
   }

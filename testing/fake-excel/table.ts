@@ -251,6 +251,11 @@ export class FakeTableCollection extends FakeCollection<TableModel, FakeTable> {
     );
   }
 
+  /** TableCollection.getItemAt(index) (ExcelApi 1.1): the table at that position of the collection. */
+  getItemAt(index: number): FakeTable {
+    return new FakeTable(this.context, `${this.path}.getItemAt(${index})`, () => this.list()[index] ?? null);
+  }
+
   private find(key: string): TableModel | null {
     const t = this.context.host.model.findTable(key);
     return t && this.list().includes(t) ? t : null;

@@ -1,0 +1,124 @@
+/**
+ * Refresh by key, the pure part: what a pasted table's rows become when the service answers again
+ * (kept, removed, added, deleted by hand), and the record of what the add-in wrote into each cell,
+ * from which the cells the analyst changed are found. No Excel, no HTTP.
+ *
+ * The record keeps, per row written, a digest of every cell: a 24-bit FNV-1a hash of the value as
+ * JSON, in 4 base64url characters. A cell whose value no longer hashes to its digest was changed
+ * by the analyst; a change that happens to hash alike is missed once in 16.7 million. The digest
+ * is not a security measure.
+ */
+import type { CellValue } from "./types";
+
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/** Characters of one cell's digest. */
+export const CELL_DIGEST_CHARS = 4;
+
+/** A value as the workbook gives it back: an empty cell reads as "". */
+function normalise(value: CellValue | null | undefined): CellValue {
+  return value === null || value === undefined ? "" : value;
+}
+
+/** The 4-character digest of one cell's value. */
+export function cellDigest(value: CellValue | null | undefined): string {
+  const text = JSON.stringify(normalise(value));
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  const h = (hash ^ (hash >>> 24)) & 0xffffff; // fold to 24 bits
+  return BASE64URL[h >>> 18] + BASE64URL[(h >>> 12) & 63] + BASE64URL[(h >>> 6) & 63] + BASE64URL[h & 63];
+}
+
+/** The digests of a row's cells, concatenated (a cell past the row's end is an empty cell). */
+export function rowDigest(row: readonly CellValue[], width = row.length): string {
+  let out = "";
+  for (let c = 0; c < width; c++) out += cellDigest(row[c]);
+  return out;
+}
+
+/** Columns (0-based) of `row` whose values differ from what `digest` records. */
+export function changedColumns(row: readonly CellValue[], digest: string): number[] {
+  const out: number[] = [];
+  const width = Math.max(row.length, digest.length / CELL_DIGEST_CHARS);
+  for (let c = 0; c < width; c++) {
+    const recorded = digest.slice(c * CELL_DIGEST_CHARS, (c + 1) * CELL_DIGEST_CHARS) || cellDigest("");
+    if (cellDigest(row[c]) !== recorded) out.push(c);
+  }
+  return out;
+}
+
+/** What a refresh by key does to each row. */
+export interface KeyedPlan {
+  /** Table rows (0-based body positions, current order) that stay, and the new row each takes. */
+  kept: Array<{ position: number; newRow: number }>;
+  /** Table rows whose key the service no longer returns: removed, their analyst's cells kept elsewhere. */
+  removed: number[];
+  /** New rows (indexes into the service's rows) appended at the end, in the service's order. */
+  added: number[];
+  /** New rows the analyst deleted by hand since the last write: not added back unless asked. */
+  deletedByHand: number[];
+  /** Table rows without a known key (typed by the analyst, or a key cell changed): left as they are. */
+  unknown: number[];
+}
+
+/**
+ * Plans a refresh: `current` are the keys of the table's rows in their present order (undefined
+ * where a row is not one the add-in wrote), `written` the keys of every row it wrote last time,
+ * `fresh` the keys of the service's rows now. Rows deleted by hand are restored only when their key
+ * is in `restore`.
+ */
+export function planKeyedRefresh(
+  current: ReadonlyArray<string | undefined>,
+  written: ReadonlySet<string>,
+  fresh: readonly string[],
+  restore: ReadonlySet<string> = new Set(),
+): KeyedPlan {
+  const freshAt = new Map(fresh.map((k, i) => [k, i]));
+  const present = new Set<string>();
+  const plan: KeyedPlan = { kept: [], removed: [], added: [], deletedByHand: [], unknown: [] };
+  current.forEach((key, position) => {
+    if (key === undefined || present.has(key)) {
+      plan.unknown.push(position);
+      return;
+    }
+    present.add(key);
+    const newRow = freshAt.get(key);
+    if (newRow === undefined) plan.removed.push(position);
+    else plan.kept.push({ position, newRow });
+  });
+  fresh.forEach((key, i) => {
+    if (present.has(key)) return;
+    if (written.has(key) && !restore.has(key)) plan.deletedByHand.push(i);
+    else plan.added.push(i);
+  });
+  return plan;
+}
+
+/**
+ * The columns that find a written row again in the table as it is now (sorted, filtered, moved):
+ * portfolio_index (for asset rows; unique within one write) and the key's own columns. They hold
+ * what the add-in wrote; an analyst who types over one makes the row unknown (left as it is).
+ */
+export function locatorColumns(
+  spec: { asset: boolean; columns: readonly string[] },
+  header: readonly string[],
+): number[] {
+  const names = spec.asset ? ["portfolio_index", ...spec.columns] : [...spec.columns];
+  return names.map((n) => header.indexOf(n));
+}
+
+/** A row's locator: its values in the locator columns, as text. */
+export function locatorOf(row: readonly CellValue[], columns: readonly number[]): string {
+  return JSON.stringify(columns.map((c) => (c < 0 ? "" : String(normalise(row[c])).trim())));
+}
+
+/** One row of the record of what was written: how to find it, its key, its digest, the columns the analyst keeps. */
+export interface WrittenRow {
+  locator: string;
+  key: string;
+  digest: string;
+  /** Columns (0-based, data columns) whose analyst's value was kept by choice: never overwritten. */
+  kept: number[];
+}
