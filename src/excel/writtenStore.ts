@@ -86,7 +86,7 @@ export async function deleteWrittenStore(context: Excel.RequestContext, name: st
   await context.sync();
 }
 
-/** How a paste keys its rows: the kind's documented key, and the portfolio's assets when the table lacks coordinates. */
+/** How a paste keys its rows: the kind's key, and the portfolio's assets when the table lacks coordinates. */
 export interface RowKeying {
   spec: RowKeySpec;
   assets?: readonly AssetFacts[];
