@@ -212,7 +212,8 @@ export async function refreshTableByKey(
     keptByEarlierChoice: 0,
   };
   const nextWritten: WrittenRow[] = [];
-  const updates = new Map<number, CellValue[]>(); // body position → row to write (null: leave the cell)
+  // Body position → the columns [first, first + values.length) to write (null: leave the cell).
+  const updates = new Map<number, { first: number; values: CellValue[] }>();
   for (const { position, newRow } of plan.kept) {
     const entry = entries[position]!;
     const now = values[position];
@@ -248,7 +249,14 @@ export async function refreshTableByKey(
       out[c] = write ? service[c] : (null as unknown as CellValue);
       if (write) changes++;
     }
-    if (changes > 0) updates.set(position, out);
+    if (changes > 0) {
+      // Only the span of changed cells: a shifted portfolio_index writes one cell, not the row.
+      let first = 0;
+      let last = width - 1;
+      while (out[first] === null) first++;
+      while (out[last] === null) last--;
+      updates.set(position, { first, values: out.slice(first, last + 1) });
+    }
     report.cellsChanged += changes;
     nextWritten.push({
       locator: locatorOf(service, locCols),
@@ -278,24 +286,26 @@ export async function refreshTableByKey(
   const userHeader = (userFormulas[0] ?? []).map((h, i) => (h === "" ? `(column ${i + 1})` : String(h)));
 
   // ---- write (undone on failure) ----
-  const backups: Array<{ position: number; formulas: CellValue[][]; formats: CellValue[][] }> = [];
+  const backups: Array<{ position: number; first: number; formulas: CellValue[][]; formats: CellValue[][] }> = [];
   let appended = 0;
   let blockAt: { row: number; rows: number; cols: number } | undefined;
   let newStore: string | undefined;
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
   try {
     signal?.throwIfAborted();
-    // Cells of kept rows that change: back up, then write, in runs of consecutive rows.
+    // Cells of kept rows that change: back up, then write; consecutive rows of the same span together.
     const positions = [...updates.keys()].sort((a, b) => a - b);
-    for (const run of runs(positions)) {
-      const formulas = await readBlock(context, sheet, top + 1 + run.start, left, run.count, width, "formulas");
-      const formats = await readBlock(context, sheet, top + 1 + run.start, left, run.count, width, "numberFormat");
-      backups.push({ position: run.start, formulas, formats });
+    for (const group of spans(positions, (p) => updates.get(p)!)) {
+      const row = top + 1 + group.start;
+      const col = left + group.first;
+      const formulas = await readBlock(context, sheet, row, col, group.count, group.width, "formulas");
+      const formats = await readBlock(context, sheet, row, col, group.count, group.width, "numberFormat");
+      backups.push({ position: group.start, first: group.first, formulas, formats });
     }
     await writeRows(
       context,
       sheet,
-      positions.map((p) => ({ row: top + 1 + p, values: updates.get(p)! })),
+      positions.map((p) => ({ row: top + 1 + p, first: updates.get(p)!.first, values: updates.get(p)!.values })),
       left,
       kinds,
       maxBytes,
@@ -314,7 +324,7 @@ export async function refreshTableByKey(
       await writeRows(
         context,
         sheet,
-        plan.added.map((i, n) => ({ row: bottom + n, values: fresh.rows[i] })),
+        plan.added.map((i, n) => ({ row: bottom + n, first: 0, values: fresh.rows[i] })),
         left,
         kinds,
         maxBytes,
@@ -357,7 +367,12 @@ export async function refreshTableByKey(
           .delete("Up" as Excel.DeleteShiftDirection);
       }
       for (const b of backups) {
-        const target = sheet.getRangeByIndexes(top + 1 + b.position, left, b.formulas.length, width);
+        const target = sheet.getRangeByIndexes(
+          top + 1 + b.position,
+          left + b.first,
+          b.formulas.length,
+          b.formulas[0].length,
+        );
         target.numberFormat = b.formats as string[][];
         target.formulas = b.formulas;
       }
@@ -415,15 +430,30 @@ function runs(sorted: readonly number[]): Array<{ start: number; count: number }
   return out;
 }
 
+/** Consecutive positions whose spans are the same, as groups (start, count, first column, width). */
+function spans(
+  sorted: readonly number[],
+  spanOf: (position: number) => { first: number; values: readonly CellValue[] },
+): Array<{ start: number; count: number; first: number; width: number }> {
+  const out: Array<{ start: number; count: number; first: number; width: number }> = [];
+  for (const p of sorted) {
+    const { first, values } = spanOf(p);
+    const last = out[out.length - 1];
+    if (last && last.start + last.count === p && last.first === first && last.width === values.length) last.count++;
+    else out.push({ start: p, count: 1, first, width: values.length });
+  }
+  return out;
+}
+
 /**
- * Writes rows (a null cell is left as it is) at their sheet rows from column `left`, consecutive
- * rows together, in requests under the budget. Text cells get the text format; numeric columns keep
- * the analyst's number format.
+ * Writes rows (a null cell is left as it is) at their sheet rows from data column `first` of the
+ * table (at sheet column `left`), consecutive rows of the same span together, in requests under the
+ * budget. Text cells get the text format; numeric columns keep the analyst's number format.
  */
 async function writeRows(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
-  rows: ReadonlyArray<{ row: number; values: CellValue[] }>,
+  rows: ReadonlyArray<{ row: number; first: number; values: CellValue[] }>,
   left: number,
   kinds: ReturnType<typeof columnTextKinds>,
   maxBytes: number,
@@ -432,7 +462,7 @@ async function writeRows(
   if (rows.length === 0) return;
   const formatOf = (v: CellValue | null, c: number): string | null =>
     v === null ? null : typeof v === "string" && v !== "" ? TEXT_FORMAT : kinds[c] === "none" ? null : "General";
-  const formats = rows.map((r) => r.values.map((v, c) => formatOf(v, c)));
+  const formats = rows.map((r) => r.values.map((v, c) => formatOf(v, r.first + c)));
   const chunks = planRowChunks(
     rows.map((r, i) => rowBytes(r.values, formats[i])),
     maxBytes - OPERATION_OVERHEAD_BYTES * 4,
@@ -444,8 +474,14 @@ async function writeRows(
     let i = chunk.start;
     while (i < chunk.end) {
       let j = i + 1;
-      while (j < chunk.end && rows[j].row === rows[j - 1].row + 1) j++;
-      const target = sheet.getRangeByIndexes(rows[i].row, left, j - i, rows[i].values.length);
+      while (
+        j < chunk.end &&
+        rows[j].row === rows[j - 1].row + 1 &&
+        rows[j].first === rows[i].first &&
+        rows[j].values.length === rows[i].values.length
+      )
+        j++;
+      const target = sheet.getRangeByIndexes(rows[i].row, left + rows[i].first, j - i, rows[i].values.length);
       target.numberFormat = formats.slice(i, j) as string[][];
       target.values = rows.slice(i, j).map((r) => r.values);
       i = j;
