@@ -8,6 +8,7 @@ import { setUpPortfolio, type PortfolioSetup } from "./portfolio";
 import { bundleScenario } from "./scenarios/bundle";
 import { searchColumnScenario, summaryColumnScenario, warmRestartScenario } from "./scenarios/columns";
 import { appliedLayerScenario, summaryPasteScenario } from "./scenarios/pastes";
+import { keyedRefreshScenario } from "./scenarios/keyed-refresh";
 import { searchScenario, warmUpSearch } from "./scenarios/search";
 import { summaryScenario } from "./scenarios/summary";
 import { syncScenario } from "./scenarios/sync";
@@ -106,6 +107,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
         "summary-paste",
         "timeseries-stream",
         "extended-summary",
+        "keyed-refresh",
       ].some(wanted)
     ) {
       log(`importing the ${scale.portfolioAssets}-asset portfolio…`);
@@ -119,6 +121,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     await measure("summary-paste", summaryPasteScenario);
     await measure("timeseries-stream", timeseriesStreamScenario);
     await measure("extended-summary", extendedSummaryScenario);
+    await measure("keyed-refresh", keyedRefreshScenario);
   } finally {
     emulator.stop();
   }

@@ -119,7 +119,7 @@ export class KeyKindChangedError extends Error {
   }
 }
 
-/** The columns right of a table scanned for the analyst's columns beside it. */
+/** How far right of a table the analyst's columns beside it are looked for. */
 const BESIDE_SCAN = 16;
 
 /**
@@ -169,8 +169,10 @@ export async function refreshTableByKey(
     );
   const scan = Math.min(BESIDE_SCAN, 16_384 - left - cols);
   const besideBlock = scan > 0 ? await readBlock(context, sheet, top, left + cols, body + 1, scan, "formulas") : [];
+  // The analyst's columns beside the table: up to the last one holding anything in the table's
+  // rows (an empty column between them and the table is theirs too), within BESIDE_SCAN columns.
   let beside = 0;
-  while (beside < scan && besideBlock.some((line) => line[beside] !== "")) beside++;
+  for (const line of besideBlock) for (let c = beside; c < line.length; c++) if (line[c] !== "") beside = c + 1;
   const values = await readBlock(context, sheet, top + 1, left, body, cols, "values");
   const userCols = cols - width + beside;
   const userFormulas =

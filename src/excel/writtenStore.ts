@@ -13,21 +13,36 @@ import { RowKeyError, keyRows, type AssetFacts, type RowKeySpec } from "../shapi
 import type { CellValue } from "../shaping/types";
 import { TEXT_FORMAT } from "../shaping/safeCells";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
-import { addStoreSheet, readStoreRows } from "./storeSheets";
+import { readBlock } from "./readRange";
+import { addStoreSheet } from "./storeSheets";
 
 /** Prefix of the store sheets' names. */
 export const WRITTEN_STORE_PREFIX = "_ClimateRiskWritten";
 const HEADER = ["locator", "key", "digest", "kept"];
+/** Rows of the record per read: about 1 MB for a table of 248 columns (4 characters a cell). */
+const ROWS_PER_READ = 1_000;
 
 /** The written rows of a table's store by locator, or null when the store sheet is gone. */
 export async function readWrittenStore(
   context: Excel.RequestContext,
   name: string,
 ): Promise<Map<string, WrittenRow> | null> {
-  const rows = await readStoreRows(context, name);
-  if (rows === null) return null;
+  const store = context.workbook.worksheets.getItemOrNullObject(name);
+  await context.sync();
+  if (store.isNullObject) return null;
+  // Read in slices: a 5,000-row record is over 5 MB, more than one response may carry.
+  const used = store.getUsedRangeOrNullObject(true);
+  used.load("rowCount");
+  await context.sync();
+  const total = used.isNullObject ? 0 : used.rowCount - 1;
+  const rows: CellValue[][] = [];
+  for (let r = 0; r < total; r += ROWS_PER_READ)
+    rows.push(
+      ...(await readBlock(context, store, 1 + r, 0, Math.min(ROWS_PER_READ, total - r), HEADER.length, "values")),
+    );
   const out = new Map<string, WrittenRow>();
-  for (const { cells } of rows) {
+  for (const cells of rows) {
+    if (cells[0] === "") continue;
     const kept = String(cells[3] ?? "");
     out.set(String(cells[0]), {
       locator: String(cells[0]),
