@@ -30,15 +30,14 @@ import { requirementSupported } from "../shared/requirements";
 import { rangeA1 } from "../shaping/a1";
 import {
   changedColumns,
-  cellDigest,
   locatorColumns,
   locatorOf,
   planKeyedRefresh,
+  replaceDigests,
   rowDigest,
-  CELL_DIGEST_CHARS,
   type WrittenRow,
 } from "../shaping/keyedDiff";
-import { tableFingerprint, type ProvenanceRecord } from "../shaping/provenance";
+import type { ProvenanceRecord } from "../shaping/provenance";
 import { describeKey, keyKindChange, type AssetKeyKind } from "../shaping/rowKeys";
 import { TEXT_FORMAT, columnTextKinds } from "../shaping/safeCells";
 import type { CellValue } from "../shaping/types";
@@ -220,18 +219,24 @@ export async function refreshTableByKey(
     const entry = entries[position]!;
     const now = values[position];
     const service = fresh.rows[newRow];
-    const edited = new Set(changedColumns(now.slice(0, width), entry.digest));
+    const edited = new Set(changedColumns(now, entry.digest, width));
     const kept = new Set(entry.kept);
-    let digest = "";
+    const writtenCells = new Map<number, CellValue>(); // columns whose record changes: what was written
     const out: CellValue[] = new Array<CellValue>(width);
     let changes = 0;
     for (let c = 0; c < width; c++) {
-      let write = service[c] !== now[c];
-      let cellDigestText = cellDigest(service[c]);
-      if (kept.has(c) && now[c] !== service[c]) {
+      // The cell already shows the service's value: nothing to write, and nothing to ask.
+      if (service[c] === now[c]) {
+        out[c] = null as unknown as CellValue;
+        kept.delete(c);
+        if (edited.has(c)) writtenCells.set(c, service[c]);
+        continue;
+      }
+      let write = true;
+      if (kept.has(c)) {
         report.keptByEarlierChoice++;
         write = false;
-      } else if (edited.has(c) && now[c] !== service[c]) {
+      } else if (edited.has(c)) {
         report.edited.push({
           address: rangeA1(top + 1 + position, left + c, 1, 1),
           key: describeKey(entry.key),
@@ -239,18 +244,17 @@ export async function refreshTableByKey(
           mine: now[c],
           service: service[c],
         });
-        if (choice === "keep-mine") {
-          kept.add(c);
-          write = false;
-        } else if (choice === "ask") {
-          write = false;
-          cellDigestText = entry.digest.slice(c * CELL_DIGEST_CHARS, (c + 1) * CELL_DIGEST_CHARS) || cellDigest("");
-        }
-      } else kept.delete(c);
-      digest += cellDigestText;
+        if (choice === "keep-mine") kept.add(c);
+        // Kept and asked ("ask") or kept for good: the record keeps what was written before.
+        write = choice === "take-service";
+      }
+      if (write) {
+        writtenCells.set(c, service[c]);
+        changes++;
+      }
       out[c] = write ? service[c] : (null as unknown as CellValue);
-      if (write) changes++;
     }
+    const digest = replaceDigests(entry.digest, writtenCells, width);
     if (changes > 0) {
       // Only the span of changed cells: a shifted portfolio_index writes one cell, not the row.
       let first = 0;
@@ -405,7 +409,9 @@ export async function refreshTableByKey(
       rows,
       tableAddress: rangeA1(top, left, rows + 1, width),
       writtenAt: utcNow(options.now),
-      fingerprint: tableFingerprint(fresh.header, fresh.rows),
+      // A keyed table is checked against the record of what was written, not this positional
+      // fingerprint; it stays the paste's (computing it for 1.2 million cells costs a fifth of a second).
+      fingerprint: record.fingerprint,
       staticCopyAt: undefined,
       rowKey: {
         asset: rowKey.asset,

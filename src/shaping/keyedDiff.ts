@@ -21,12 +21,14 @@ function normalise(value: CellValue | null | undefined): CellValue {
 
 const FLOAT = new Float64Array(1);
 const WORDS = new Uint32Array(FLOAT.buffer);
+const DECODE = new Int8Array(128).fill(-1);
+for (let i = 0; i < BASE64URL.length; i++) DECODE[BASE64URL.charCodeAt(i)] = i;
 
 /**
- * The 4-character digest of one cell's value. Numbers are hashed by their 64 bits, text by its
+ * The 24-bit hash of one cell's value. Numbers are hashed by their 64 bits, text by its
  * characters, each with its type, so 1 and "1" differ (a cell that became text is an edit).
  */
-export function cellDigest(value: CellValue | null | undefined): string {
+export function cellHash(value: CellValue | null | undefined): number {
   const v = normalise(value);
   let hash = 0x811c9dc5;
   if (typeof v === "number") {
@@ -40,8 +42,27 @@ export function cellDigest(value: CellValue | null | undefined): string {
     for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
     hash >>>= 0;
   }
-  const h = (hash ^ (hash >>> 24)) & 0xffffff; // fold to 24 bits
+  return (hash ^ (hash >>> 24)) & 0xffffff; // fold to 24 bits
+}
+
+/** The 4-character digest of one cell's value ({@link cellHash} in base64url). */
+export function cellDigest(value: CellValue | null | undefined): string {
+  const h = cellHash(value);
   return BASE64URL[h >>> 18] + BASE64URL[(h >>> 12) & 63] + BASE64URL[(h >>> 6) & 63] + BASE64URL[h & 63];
+}
+
+const EMPTY_HASH = cellHash("");
+
+/** The hash recorded for column `c` of a row's digest (an empty cell's past its end). */
+export function digestAt(digest: string, c: number): number {
+  const at = c * CELL_DIGEST_CHARS;
+  if (at + CELL_DIGEST_CHARS > digest.length) return EMPTY_HASH;
+  return (
+    (DECODE[digest.charCodeAt(at)] << 18) |
+    (DECODE[digest.charCodeAt(at + 1)] << 12) |
+    (DECODE[digest.charCodeAt(at + 2)] << 6) |
+    DECODE[digest.charCodeAt(at + 3)]
+  );
 }
 
 /** The digests of a row's cells, concatenated (a cell past the row's end is an empty cell). */
@@ -51,14 +72,26 @@ export function rowDigest(row: readonly CellValue[], width = row.length): string
   return out;
 }
 
-/** Columns (0-based) of `row` whose values differ from what `digest` records. */
-export function changedColumns(row: readonly CellValue[], digest: string): number[] {
-  const out: number[] = [];
-  const width = Math.max(row.length, digest.length / CELL_DIGEST_CHARS);
-  for (let c = 0; c < width; c++) {
-    const recorded = digest.slice(c * CELL_DIGEST_CHARS, (c + 1) * CELL_DIGEST_CHARS) || cellDigest("");
-    if (cellDigest(row[c]) !== recorded) out.push(c);
+/** A digest with some columns' digests replaced (the cells written), padded to `width` cells. */
+export function replaceDigests(digest: string, cells: ReadonlyMap<number, CellValue>, width: number): string {
+  const full = width * CELL_DIGEST_CHARS;
+  let base = digest.length >= full ? digest.slice(0, full) : digest + cellDigest("").repeat(width - digest.length / 4);
+  if (cells.size === 0) return base;
+  // Splice the changed cells in: slices between them, not one piece per cell.
+  let out = "";
+  let from = 0;
+  for (const c of [...cells.keys()].sort((a, b) => a - b)) {
+    out += base.slice(from, c * CELL_DIGEST_CHARS) + cellDigest(cells.get(c));
+    from = (c + 1) * CELL_DIGEST_CHARS;
   }
+  base = out + base.slice(from);
+  return base;
+}
+
+/** Columns (0-based, below `width`) of `row` whose values differ from what `digest` records. */
+export function changedColumns(row: readonly CellValue[], digest: string, width = row.length): number[] {
+  const out: number[] = [];
+  for (let c = 0; c < width; c++) if (cellHash(row[c]) !== digestAt(digest, c)) out.push(c);
   return out;
 }
 
