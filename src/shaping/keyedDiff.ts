@@ -4,9 +4,9 @@
  * from which the cells the analyst changed are found. No Excel, no HTTP.
  *
  * The record keeps, per row written, a digest of every cell: a 24-bit FNV-1a hash of the value (its
- * 64 bits for a number, its characters for text), in 4 base64url characters. A cell whose value no longer hashes to its digest was changed
- * by the analyst; a change that happens to hash alike is missed once in 16.7 million. The digest
- * is not a security measure.
+ * 64 bits for a number, its characters for text), in 4 base64url characters. A cell whose value no
+ * longer hashes to its digest was changed by the analyst; a change that happens to hash alike is
+ * missed once in 16.7 million. The digest is not a security measure.
  */
 import type { CellValue } from "./types";
 
