@@ -6,13 +6,13 @@
  * every sync under 5 MB, and every note still beside its own asset. Also measured: what the record
  * of what was written costs the workbook, in bytes per cell of the table.
  */
-import { refreshTableByKey } from "../../src/excel/keyedReplace";
-import { readProvenance, recordProvenance } from "../../src/excel/provenance";
-import { writeTableToNewSheet } from "../../src/excel/writeSheets";
+import { refreshTableByKey } from "../../src/excel/keyed-replace";
+import { readProvenance, recordProvenance } from "../../src/excel/provenance-sheets";
+import { writeTableToNewSheet } from "../../src/excel/write-sheets";
 import { utf8Length } from "../../src/excel/chunks";
-import { flattenExtendedSummary } from "../../src/shaping/flattenSummary";
+import { flattenExtendedSummary } from "../../src/shaping/flatten-summary";
 import { columnLetters as letters } from "../../src/shaping/a1";
-import { ROW_KEYS, keyRows } from "../../src/shaping/rowKeys";
+import { ROW_KEYS, keyRows } from "../../src/shaping/row-keys";
 import type { CellValue, ExtendedSummaryItem } from "../../src/shaping/types";
 import type { Check, BenchContext, ScenarioResult } from "../context";
 import { count, fmt, round } from "../format";

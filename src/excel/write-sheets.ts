@@ -19,7 +19,7 @@ import {
   utcNow,
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
-import { deleteWrittenStore, recordWrittenRows, type RowKeying } from "./writtenStore";
+import { deleteWrittenStore, recordWrittenRows, type RowKeying } from "./written-store";
 
 /** A line chart of some data rows over a block of columns (e.g. years). */
 export interface ChartSpec {
@@ -60,8 +60,8 @@ export interface NewSheetSpec {
    */
   formulaColumns?: number[];
   /**
-   * The paste kind's row key (src/shaping/rowKeys.ts): with provenance, the rows' keys and the
-   * record of what was written (src/excel/writtenStore.ts) are kept, so a refresh goes by row.
+   * The paste kind's row key (src/shaping/row-keys.ts): with provenance, the rows' keys and the
+   * record of what was written (src/excel/written-store.ts) are kept, so a refresh goes by row.
    */
   rowKeys?: RowKeying;
 }

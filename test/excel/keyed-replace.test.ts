@@ -1,21 +1,21 @@
 /**
- * Refresh of a pasted table by row key (src/excel/keyedReplace.ts) against the Excel fake: the
+ * Refresh of a pasted table by row key (src/excel/keyed-replace.ts) against the Excel fake: the
  * analyst's sort, filter, notes (beside the table and inside it, values and formulas), formulas
  * elsewhere pointing into the table, and cells they changed all stay with their asset when the
  * portfolio changes; removed rows' notes are kept in a titled block; a row deleted by hand is not
  * added back silently; a failed or cancelled refresh leaves the workbook as it was.
  */
 import { createFakeExcel, installFakeOffice, type FakeExcel } from "../../testing/fake-excel";
-import { readProvenance, recordProvenance } from "../../src/excel/provenance";
+import { readProvenance, recordProvenance } from "../../src/excel/provenance-sheets";
 import {
   KeyKindChangedError,
   refreshTableByKey,
   type KeyedRefreshOptions,
   type KeyedRefreshReport,
-} from "../../src/excel/keyedReplace";
-import { writeTableToNewSheet } from "../../src/excel/writeSheets";
-import { keyRows, ROW_KEYS } from "../../src/shaping/rowKeys";
-import type { ProvenanceRecord } from "../../src/shaping/provenance";
+} from "../../src/excel/keyed-replace";
+import { writeTableToNewSheet } from "../../src/excel/write-sheets";
+import { keyRows, ROW_KEYS } from "../../src/shaping/row-keys";
+import type { ProvenanceRecord } from "../../src/shaping/paste-provenance";
 import type { CellValue } from "../../src/shaping/types";
 
 const SHEET = "Summary";

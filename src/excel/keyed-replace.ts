@@ -1,6 +1,6 @@
 /**
  * Refresh of a pasted table by row key, whole or not at all. Rows are matched by their key
- * (src/shaping/rowKeys.ts), not their position, so the analyst's order (sorted, filtered, hidden
+ * (src/shaping/row-keys.ts), not their position, so the analyst's order (sorted, filtered, hidden
  * rows), their own columns (inside the table or directly beside it) and the cells they changed stay
  * with their row:
  *  - a row the service still returns keeps its place; its cells are written only where the
@@ -14,7 +14,7 @@
  *    everything on the sheet, with its key;
  *  - a row the analyst deleted by hand is not added back unless asked for (`restoreKeys`);
  *  - a cell of the add-in's columns the analyst changed (its value no longer matches the record of
- *    what was written, src/excel/writtenStore.ts) is kept and listed unless the choice is
+ *    what was written, src/excel/written-store.ts) is kept and listed unless the choice is
  *    "take-service"; "keep-mine" keeps it for good. A refresh without the pane ("ask") keeps it and
  *    leaves the question.
  * The analyst's cells move with their row because rows are inserted and deleted, never rewritten
@@ -36,29 +36,29 @@ import {
   replaceDigests,
   rowDigest,
   type WrittenRow,
-} from "../shaping/keyedDiff";
-import type { ProvenanceRecord } from "../shaping/provenance";
-import { describeKey, keyKindChange, type AssetKeyKind } from "../shaping/rowKeys";
-import { TEXT_FORMAT, columnTextKinds } from "../shaping/safeCells";
+} from "../shaping/keyed-diff";
+import type { ProvenanceRecord } from "../shaping/paste-provenance";
+import { describeKey, keyKindChange, type AssetKeyKind } from "../shaping/row-keys";
+import { TEXT_FORMAT, columnTextKinds } from "../shaping/safe-cells";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
-import { utcNow } from "./provenance";
-import { readBlock } from "./readRange";
+import { utcNow } from "./provenance-sheets";
+import { readBlock } from "./read-range";
 import {
   IncompleteRestoreError,
   PastedSheetChangedError,
   findPastedTable,
   localOf,
   type ReplaceOptions,
-} from "./replaceTable";
-import { checkShape } from "./writeSheets";
-import { deleteWrittenStore, readWrittenStore, writeWrittenStore } from "./writtenStore";
+} from "./replace-table";
+import { checkShape } from "./write-sheets";
+import { deleteWrittenStore, readWrittenStore, writeWrittenStore } from "./written-store";
 
 /** The service's answer, shaped as the paste shaped it, with each row's key. */
 export interface KeyedTable {
   header: string[];
   rows: CellValue[][];
-  /** One per row (src/shaping/rowKeys.ts keyRows). */
+  /** One per row (src/shaping/row-keys.ts keyRows). */
   keys: string[];
   assetKind?: AssetKeyKind;
 }

@@ -7,8 +7,8 @@ import {
   exportKeySpec,
   keyKindChange,
   keyRows,
-} from "../../src/shaping/rowKeys";
-import { cellDigest, changedColumns, planKeyedRefresh, rowDigest } from "../../src/shaping/keyedDiff";
+} from "../../src/shaping/row-keys";
+import { cellDigest, changedColumns, planKeyedRefresh, rowDigest } from "../../src/shaping/keyed-diff";
 
 const SUMMARY_HEADER = ["portfolio_index", "entity_id", "entity_name", "scenario", "window", "flood_risk_score"];
 

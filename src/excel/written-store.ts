@@ -2,19 +2,19 @@
  * The record of what the add-in wrote into a pasted table, one very hidden sheet per table
  * (`_ClimateRiskWritten1`, `_ClimateRiskWritten2`, …, named in the table's provenance record
  * `writtenStore`), saved with the workbook. One row per table row written: its locator (the values
- * that find it again after a sort), its key, a 4-character digest per cell (src/shaping/keyedDiff.ts)
+ * that find it again after a sort), its key, a 4-character digest per cell (src/shaping/keyed-diff.ts)
  * and the columns whose analyst's value is kept by choice. It costs the workbook about 4 bytes per
  * cell of the table plus the key (docs/workbook.md gives the measured figure); it holds no values,
  * so nothing the service sent is duplicated.
  */
-import { locatorColumns, locatorOf, rowDigest, type WrittenRow } from "../shaping/keyedDiff";
-import type { ProvenanceRecord } from "../shaping/provenance";
-import { RowKeyError, keyRows, type AssetFacts, type RowKeySpec } from "../shaping/rowKeys";
+import { locatorColumns, locatorOf, rowDigest, type WrittenRow } from "../shaping/keyed-diff";
+import type { ProvenanceRecord } from "../shaping/paste-provenance";
+import { RowKeyError, keyRows, type AssetFacts, type RowKeySpec } from "../shaping/row-keys";
 import type { CellValue } from "../shaping/types";
-import { TEXT_FORMAT } from "../shaping/safeCells";
+import { TEXT_FORMAT } from "../shaping/safe-cells";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
-import { readBlock } from "./readRange";
-import { addStoreSheet } from "./storeSheets";
+import { readBlock } from "./read-range";
+import { addStoreSheet } from "./store-sheets";
 
 /** Prefix of the store sheets' names. */
 export const WRITTEN_STORE_PREFIX = "_ClimateRiskWritten";
