@@ -3,7 +3,7 @@ import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { sheetNameForFile, unzipCsvFiles } from "../../../shaping/export-zip";
 import type { RiskClient as Client } from "../../../api/client";
 import type { PasteProvenance } from "../../../shaping/paste-provenance";
-import { provenanceOf } from "../pasted";
+import { PASTE_KINDS, provenanceOf } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
@@ -64,6 +64,7 @@ export async function unpackExport(
     header: file.header,
     rows: file.rows,
     provenance: base ? { ...base, filters: { ...base.filters, file: file.fileName } } : undefined,
+    rowKeys: { spec: PASTE_KINDS.export.rowKey(file.header) },
   }));
   const written = await run((context) =>
     writeSheetsAtomically(context, specs, {

@@ -1,7 +1,7 @@
 import type { RiskClient } from "../../../api/client";
 import { writeTableToNewSheet } from "../../../excel/write-sheets";
 import { parseCsvTable } from "../../../shaping/csv-table";
-import { provenanceOf } from "../pasted";
+import { provenanceOf, rowKeysFor } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
@@ -42,6 +42,7 @@ export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<P
     { vector_id: String(options.vectorId), vector_name: name },
     signal,
   );
+  const rowKeys = await rowKeysFor(client, "applied-layer", portfolio, table, signal);
   const written = await run((context) =>
     writeTableToNewSheet(
       context,
@@ -51,6 +52,7 @@ export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<P
         header: table.header,
         rows: table.rows,
         provenance,
+        rowKeys,
       },
       {
         signal,

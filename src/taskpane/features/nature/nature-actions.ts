@@ -5,7 +5,7 @@ import { writeTableToNewSheet } from "../../../excel/write-sheets";
 import type { CellValue } from "../../../shaping/types";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import { parseGeoJsonFile } from "../../ui/geojson-file";
-import { natureRows, provenanceOf } from "../pasted";
+import { PASTE_KINDS, natureRows, provenanceOf } from "../pasted";
 import { rethrowIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "../../ui/pane-types";
 
 /** The sub-project type the service uses on create (docs/service.md#nature-sub-projects). */
@@ -98,6 +98,7 @@ export async function pasteSubprojectSummary(
         header: ["metric", "value"],
         rows,
         provenance,
+        rowKeys: { spec: PASTE_KINDS["nature-summary"].rowKey(["metric", "value"]) },
       },
       { signal },
     ),

@@ -84,14 +84,18 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
 
   // Same data: the refresh rewrites in place and keeps the user's number format.
   const same = await refreshPastedSheets({ client, run });
-  expect(same.outcomes).toEqual([{ sheetName: summary.sheetName, ok: true, rows: summary.rowCount }]);
+  expect(same.outcomes).toMatchObject([
+    { sheetName: summary.sheetName, ok: true, rows: summary.rowCount, keyed: { added: [], removed: [], edited: [] } },
+  ]);
   expect(fake.read(summary.sheetName, numericCell, "numberFormat")[0][0]).toBe("0.00%");
 
   // The portfolio grows: the table grows, the notes column stays where it was, untouched.
   await importPortfolio(client, "refresh-me", assetsCsv(5));
   const expected = await client.datasets.summary("refresh-me", { scenario: "ssp245" }).all();
   const grown = await refreshPastedSheets({ client, run, onProgress: () => undefined });
-  expect(grown.outcomes).toEqual([{ sheetName: summary.sheetName, ok: true, rows: expected.length }]);
+  expect(grown.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: true, rows: expected.length }]);
+  // Rows new in the answer were added at the end, by key.
+  expect(grown.outcomes[0].keyed?.added).toHaveLength(expected.length - summary.rowCount);
   expect(expected.length).toBeGreaterThan(summary.rowCount);
   const table = fake
     .snapshot()
@@ -105,7 +109,7 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
   expect(sourcesRows(fake)[1][SOURCES_HEADER.indexOf("Rows")]).toBe(expected.length);
 });
 
-test("a renamed, edited or deleted pasted sheet is refused with a sentence, and nothing changes", async () => {
+test("a renamed or deleted pasted sheet is refused with a sentence; an edited cell is kept and listed", async () => {
   const { fake, run } = newWorkbook();
   const [summary] = await pasteSummary({
     client,
@@ -115,21 +119,26 @@ test("a renamed, edited or deleted pasted sheet is refused with a sentence, and 
     scenario: "ssp585",
   });
 
-  // Edited: one cell of the table changed by the user.
-  const original = fake.read(summary.sheetName, "B2")[0][0];
-  fake.setValues(summary.sheetName, "B2", [["my edit"]]);
-  let before = fake.snapshot();
+  // Edited: one cell of the table changed by the user is no reason to refuse; without an answer
+  // it is kept and listed (address, theirs, the service's).
+  const original = fake.read(summary.sheetName, "C2")[0][0];
+  fake.setValues(summary.sheetName, "C2", [["my edit"]]);
   let result = await refreshPastedSheets({ client, run });
-  expect(result.outcomes[0]).toMatchObject({ ok: false });
-  expect(result.outcomes[0].message).toMatch(/was edited since it was written.*nothing was changed/);
-  expect(fake.snapshot()).toEqual(before);
-  fake.setValues(summary.sheetName, "B2", [[original]]);
+  expect(result.outcomes[0]).toMatchObject({
+    ok: true,
+    keyed: { edited: [{ address: "C2", column: "entity_name", mine: "my edit", service: original }] },
+  });
+  expect(fake.read(summary.sheetName, "C2")).toEqual([["my edit"]]);
+  // "Take the service's values": the cell gets the service's value back.
+  const taken = await refreshPastedSheets({ client, run, edits: { [result.outcomes[0].sheetId!]: "take-service" } });
+  expect(taken.outcomes[0].keyed?.edited).toHaveLength(1);
+  expect(fake.read(summary.sheetName, "C2")).toEqual([[original]]);
 
   // Renamed.
   await run(async (context) => {
     context.workbook.worksheets.getItem(summary.sheetName).name = "Renamed";
   });
-  before = fake.snapshot();
+  const before = fake.snapshot();
   result = await refreshPastedSheets({ client, run });
   expect(result.outcomes[0].message).toMatch(/was renamed to "Renamed": rename it back/);
   expect(fake.snapshot()).toEqual(before);
