@@ -497,3 +497,13 @@ async function writeRows(
     await context.sync();
   }
 }
+
+/**
+ * Sorts a pasted table again by its own sort (Table.sort.reapply, ExcelApi 1.2), for the rows a
+ * refresh added at the end. A table the analyst never sorted is left as it is.
+ */
+export async function sortPastedTableAgain(context: Excel.RequestContext, record: ProvenanceRecord): Promise<void> {
+  const { table } = await findPastedTable(context, record);
+  table.sort.reapply();
+  await context.sync();
+}

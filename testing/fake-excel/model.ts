@@ -43,6 +43,8 @@ export interface TableModel {
   sheet: SheetModel;
   rect: Rect;
   style?: string;
+  /** The fields of the last Table.sort.apply, for sort.reapply(). */
+  sortFields?: Array<{ key: number; ascending?: boolean }>;
   deleted: boolean;
 }
 

@@ -92,10 +92,22 @@ export class FakeTable extends FakeClientObject<TableModel> {
     this.enqueueOn("delete", undefined, (t) => this.model.deleteTable(t));
   }
 
-  /** Table.sort (ExcelApi 1.2): `apply(fields)` sorts the body rows (model.ts sortTable). */
-  get sort(): { apply(fields: Array<{ key: number; ascending?: boolean }>): void } {
+  /**
+   * Table.sort (ExcelApi 1.2, Excel.TableSort): `apply(fields)` sorts the body rows (model.ts
+   * sortTable); `reapply()` "Reapplies the current sorting parameters to the table" (a table never
+   * sorted is left as it is).
+   */
+  get sort(): { apply(fields: Array<{ key: number; ascending?: boolean }>): void; reapply(): void } {
     return {
-      apply: (fields) => this.enqueueOn("sort.apply", fields, (t) => this.model.sortTable(t, fields)),
+      apply: (fields) =>
+        this.enqueueOn("sort.apply", fields, (t) => {
+          this.model.sortTable(t, fields);
+          t.sortFields = fields.map((f) => ({ ...f }));
+        }),
+      reapply: () =>
+        this.enqueueOn("sort.reapply", undefined, (t) => {
+          if (t.sortFields) this.model.sortTable(t, t.sortFields);
+        }),
     };
   }
 

@@ -2,6 +2,7 @@ import type { RiskClient } from "../../../api/client";
 import { AbortedError, NotFoundError } from "../../../api/errors";
 import {
   KeyKindChangedError,
+  sortPastedTableAgain,
   refreshTableByKey,
   type EditChoice,
   type KeyedRefreshReport,
@@ -270,4 +271,13 @@ export function refreshPastedSheetsWithoutPane(
   options: LongRunning & { client: RiskClient; run: ExcelRunner; sheetIds?: string[] },
 ): Promise<PastedRefreshResult> {
   return refreshPastedSheets({ ...options, edits: undefined, restoreKeys: undefined, acceptKeyKindChange: undefined });
+}
+
+/** "Sort again": re-applies the analyst's own sort to a pasted sheet whose refresh added rows at the end. */
+export async function sortPastedSheetAgain(run: ExcelRunner, sheetId: string): Promise<void> {
+  await run(async (context) => {
+    const record = (await readProvenance(context)).records.find((r) => r.sheetId === sheetId);
+    if (!record) throw new Error("The sheet has no provenance record any more: nothing was sorted.");
+    await sortPastedTableAgain(context, record);
+  });
 }
