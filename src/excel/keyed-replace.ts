@@ -51,6 +51,7 @@ import {
   localOf,
   type ReplaceOptions,
 } from "./replace-table";
+import { followTable, type FollowedTable } from "./table-followers";
 import { checkShape } from "./write-sheets";
 import { deleteWrittenStore, readWrittenStore, writeWrittenStore } from "./written-store";
 
@@ -294,6 +295,7 @@ export async function refreshTableByKey(
   // ---- write (undone on failure) ----
   const backups: Array<{ position: number; first: number; formulas: CellValue[][]; formats: CellValue[][] }> = [];
   let appended = 0;
+  let followed: FollowedTable | undefined;
   let blockAt: { row: number; rows: number; cols: number } | undefined;
   let newStore: string | undefined;
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
@@ -327,6 +329,19 @@ export async function refreshTableByKey(
       table.resize(rangeA1(top, left, body + 1 + plan.added.length, cols));
       await context.sync();
       appended = plan.added.length;
+      // Excel does not grow a colour rule or a chart series over rows added below their range:
+      // the ones over whole columns of the table follow it (table-followers.ts).
+      followed = await followTable(context, sheet, {
+        row: top,
+        col: left,
+        oldBody: body,
+        newBody: body + appended,
+        oldCols: cols,
+        newCols: cols,
+        columnOf: (c) => c,
+        oldLastData: width - 1,
+        newLastData: width - 1,
+      });
       await writeRows(
         context,
         sheet,
@@ -365,6 +380,7 @@ export async function refreshTableByKey(
   } catch (error) {
     try {
       if (newStore) await deleteWrittenStore(context, newStore);
+      followed?.restore();
       if (blockAt)
         sheet.getRangeByIndexes(blockAt.row, left, blockAt.rows, blockAt.cols).clear("All" as Excel.ClearApplyTo);
       if (appended > 0) {

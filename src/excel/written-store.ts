@@ -121,19 +121,27 @@ export async function recordWrittenRows(
   header: readonly string[],
   rows: readonly (readonly CellValue[])[],
   maxRequestBytes?: number,
+  digests?: readonly string[],
 ): Promise<KeyedRecordFields> {
   let keyed;
+  const columns = locatorColumns(keying.spec, header);
   try {
+    // Streamed rows come as their leading cells with their digests: the key must lie within them.
+    const width = digests ? rows.reduce((w, r) => Math.min(w, r.length), header.length) : header.length;
+    const needed = [...columns, ...keying.spec.columns.map((n) => header.indexOf(n))];
+    if (needed.some((c) => c >= width))
+      throw new RowKeyError(
+        `The columns this table is keyed by come after its first ${width}: it refreshes by position.`,
+      );
     keyed = keyRows(keying.spec, header, rows, keying.assets);
   } catch (error) {
     if (error instanceof RowKeyError) return { rowKeyProblem: error.message };
     throw error;
   }
-  const columns = locatorColumns(keying.spec, header);
   const written = rows.map((row, i) => ({
     locator: locatorOf(row, columns),
     key: keyed.keys[i],
-    digest: rowDigest(row, header.length),
+    digest: digests ? digests[i] : rowDigest(row, header.length),
     kept: [],
   }));
   const writtenStore = await writeWrittenStore(context, written, maxRequestBytes);

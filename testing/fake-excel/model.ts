@@ -746,6 +746,14 @@ export class WorkbookModel {
         }),
       );
     }
+    // Conditional formats on the sheet follow their cells the same way (Excel moves, grows and
+    // shrinks their ranges with inserted and deleted rows); one whose cells were all deleted goes.
+    sheet.conditionalFormats = sheet.conditionalFormats.filter((cf) => {
+      const next = adjustFormula(`=${cf.address}`, sheet.name, shift).slice(1);
+      if (next.includes("#REF!")) return false;
+      cf.address = next;
+      return true;
+    });
     for (const move of tableMoves) move();
     this.note({
       kind: "cells",
