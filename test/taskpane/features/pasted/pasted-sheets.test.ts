@@ -181,3 +181,46 @@ test("a refresh that fails while writing puts the old table back, whole", async 
   expect(sheetOf(after)).toEqual(sheetOf(before));
   expect(after.tables).toEqual(before.tables);
 });
+
+test("a sorted timeseries sheet and its notes refresh by key when an asset leaves the portfolio", async () => {
+  await importPortfolio(client, "ts-keyed", assetsCsv(3));
+  const { fake, run } = newWorkbook();
+  const pasted = await pasteTimeseries({
+    client,
+    run,
+    portfolio: "ts-keyed",
+    filters: { hazard: "heatwave", scenario: "ssp585", measure: "mid", startYear: 2030 },
+  });
+  const record = (await run((context) => readProvenance(context))).records[0];
+  expect(record.rowKey).toMatchObject({ asset: true, columns: ["hazard", "indicator", "scenario", "measure"] });
+  const width = record.header.length;
+  const rows = pasted.rowCount;
+  // The analyst sorts by entity_id descending and types a note beside every row.
+  await run(async (context) => {
+    context.workbook.worksheets
+      .getItem(pasted.sheetName)
+      .tables.getItemAt(0)
+      .sort.apply([{ key: 1, ascending: false }]);
+  });
+  const ids = fake.read(pasted.sheetName, `B2:B${rows + 1}`).map(([id]) => String(id));
+  const note = col(width);
+  fake.setValues(pasted.sheetName, `${note}1`, [["note"]]);
+  fake.setValues(
+    pasted.sheetName,
+    `${note}2:${note}${rows + 1}`,
+    ids.map((id) => [`about ${id}`]),
+  );
+  // The first asset leaves the portfolio: every other asset's portfolio_index shifts.
+  const csv = assetsCsv(3).split("\n");
+  await importPortfolio(client, "ts-keyed", [csv[0], ...csv.slice(2)].join("\n"));
+  const result = await refreshPastedSheets({ client, run });
+  expect(result.outcomes[0]).toMatchObject({ ok: true });
+  const keyed = result.outcomes[0].keyed!;
+  expect(keyed.removed.length).toBeGreaterThan(0);
+  const left = rows - keyed.removed.length;
+  const after = fake.read(pasted.sheetName, `B2:${note}${left + 1}`);
+  for (const line of after) expect(line[line.length - 1]).toBe(`about ${String(line[0])}`);
+  // Still in the analyst's order (entity_id descending).
+  const order = after.map((line) => String(line[0]));
+  expect(order).toEqual([...order].sort().reverse());
+});
