@@ -38,8 +38,8 @@ export function PastedSheetsPanel() {
     <div style={{ display: "flex", flexDirection: "column", gap: 8 }}>
       <Text size={200}>
         Every sheet this pane pastes is listed on the “Climate Risk sources” sheet with how it was made. Refreshing
-        re-runs each with the same filters and replaces its table in place; your columns to the right and your number
-        formats stay.
+        re-runs each with the same filters and refreshes its table row by row, matched by key: your order, your columns
+        and the cells you changed stay with their row, and the pane asks about what only you can decide.
       </Text>
       {list.loading ? <Spinner size="tiny" label="Reading the workbook…" /> : null}
       {list.error ? <ErrorNotice error={list.error} testId="pasted-list-error" /> : null}
