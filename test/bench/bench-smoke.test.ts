@@ -44,6 +44,7 @@ test("every scenario but the bundle ran, in order", () => {
     "summary-paste",
     "timeseries-stream",
     "extended-summary",
+    "keyed-refresh",
   ]);
   expect(report.setup?.assets).toBe(TINY.portfolioAssets);
 });
@@ -101,6 +102,12 @@ test("streaming timeseries and one-scenario extended summary: measured in the sa
   expect(extended.details.extendedRows).toBe(TINY.portfolioAssets); // one scenario: one row per asset
   expect(check("extended-summary", "every sync")?.pass).toBe(true);
   expect(extended.memory?.rss).toBeGreaterThan(0);
+});
+
+test("refresh by key: every note beside its own asset, every sync under 5 MB, the record's cost reported", () => {
+  expect(check("keyed-refresh", "every note beside its own asset")?.pass).toBe(true);
+  expect(check("keyed-refresh", "every sync < 5 MB")?.pass).toBe(true);
+  expect(result("keyed-refresh").details.writtenRecordBytesPerCell).toBeGreaterThan(4);
 });
 
 test("the report has a row and a status for every scenario", () => {
