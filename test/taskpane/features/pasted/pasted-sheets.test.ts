@@ -4,7 +4,11 @@ import type { RunningEmulator } from "../../../../emulator/server";
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
 import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
 import { pasteTimeseries } from "../../../../src/taskpane/features/timeseries/timeseries-actions";
-import { listPastedSheets, refreshPastedSheets } from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
+import {
+  listPastedSheets,
+  refreshPastedSheets,
+  refreshPastedSheetsWithoutPane,
+} from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
 import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../../../src/shaping/paste-provenance";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
@@ -223,4 +227,25 @@ test("a sorted timeseries sheet and its notes refresh by key when an asset leave
   // Still in the analyst's order (entity_id descending).
   const order = after.map((line) => String(line[0]));
   expect(order).toEqual([...order].sort().reverse());
+});
+
+test("a refresh without the pane (the ribbon's) never overwrites a changed cell: it keeps it and leaves the question on record", async () => {
+  const { fake, run } = newWorkbook();
+  const [summary] = await pasteSummary({
+    client,
+    run,
+    portfolio: "demo-portfolio",
+    extended: false,
+    scenario: "ssp126",
+  });
+  fake.setValues(summary.sheetName, "C3", [["my name for it"]]);
+  const result = await refreshPastedSheetsWithoutPane({ client, run });
+  expect(result.outcomes[0]).toMatchObject({
+    ok: true,
+    keyed: { edited: [{ address: "C3", mine: "my name for it" }] },
+  });
+  expect(fake.read(summary.sheetName, "C3")).toEqual([["my name for it"]]);
+  const record = (await run((context) => readProvenance(context))).records[0];
+  expect(record.pendingEdits).toBe(1);
+  expect(record.editChoice).toBeUndefined();
 });
