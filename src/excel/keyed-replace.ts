@@ -523,3 +523,50 @@ export async function sortPastedTableAgain(context: Excel.RequestContext, record
   table.sort.reapply();
   await context.sync();
 }
+
+/** The keys of a keyed pasted table's rows where they are now, for comparing by key ("what changed"). */
+export interface TableRowKeys {
+  /** 0-based first column of the table and its data header (the add-in's columns). */
+  left: number;
+  header: string[];
+  /** 0-based sheet row → the row's key, for the rows the add-in wrote. */
+  keys: Map<number, string>;
+}
+
+/**
+ * Where each row of a keyed pasted table is now, by key (through the record of what was written),
+ * or null when the table is not keyed or is gone. Changes nothing.
+ */
+export async function readTableRowKeys(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+): Promise<TableRowKeys | null> {
+  if (!record.rowKey || !record.writtenStore) return null;
+  let found;
+  try {
+    found = await findPastedTable(context, record);
+  } catch (error) {
+    if (error instanceof PastedSheetChangedError) return null;
+    throw error;
+  }
+  const { sheet, range } = found;
+  const written = await readWrittenStore(context, record.writtenStore);
+  if (!written) return null;
+  const width = record.header.length;
+  const values = await readBlock(
+    context,
+    sheet,
+    range.rowIndex + 1,
+    range.columnIndex,
+    range.rowCount - 1,
+    width,
+    "values",
+  );
+  const columns = locatorColumns(record.rowKey, record.header);
+  const keys = new Map<number, string>();
+  values.forEach((row, i) => {
+    const entry = written.get(locatorOf(row, columns));
+    if (entry) keys.set(range.rowIndex + 1 + i, entry.key);
+  });
+  return { left: range.columnIndex, header: record.header.slice(), keys };
+}
