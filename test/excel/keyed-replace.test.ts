@@ -10,6 +10,7 @@ import { readProvenance, recordProvenance } from "../../src/excel/provenance-she
 import {
   KeyKindChangedError,
   refreshTableByKey,
+  sortPastedTableAgain,
   type KeyedRefreshOptions,
   type KeyedRefreshReport,
 } from "../../src/excel/keyed-replace";
@@ -132,6 +133,16 @@ describe("refresh by key", () => {
       ["id:A · ssp585 · 30", "note for A"],
     ]);
     expect((await record()).rows).toBe(4);
+  });
+
+  it("sorts again by the analyst's own sort when asked, the new row taking its place", async () => {
+    const { fake, record } = await pasted();
+    await sortByScoreDescending(fake);
+    const withHighE = CHANGED.map((r) => (r[1] === "E" ? [...r.slice(0, 5), 0.7] : r));
+    await refresh(fake, await record(), withHighE); // E appended at the end whatever its score
+    expect(fake.read(SHEET, "B2:B5").flat()).toEqual(["D", "B", "C", "E"]);
+    await fake.run(async (context) => sortPastedTableAgain(context, await record()));
+    expect(fake.read(SHEET, "B2:B5").flat()).toEqual(["D", "E", "B", "C"]);
   });
 
   it("leaves hidden (filtered) rows hidden and a sorted order as it is", async () => {

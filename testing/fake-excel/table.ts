@@ -92,23 +92,14 @@ export class FakeTable extends FakeClientObject<TableModel> {
     this.enqueueOn("delete", undefined, (t) => this.model.deleteTable(t));
   }
 
-  /**
-   * Table.sort (ExcelApi 1.2, Excel.TableSort): `apply(fields)` sorts the body rows (model.ts
-   * sortTable); `reapply()` "Reapplies the current sorting parameters to the table" (a table never
-   * sorted is left as it is).
-   */
-  get sort(): { apply(fields: Array<{ key: number; ascending?: boolean }>): void; reapply(): void } {
-    return {
-      apply: (fields) =>
-        this.enqueueOn("sort.apply", fields, (t) => {
-          this.model.sortTable(t, fields);
-          t.sortFields = fields.map((f) => ({ ...f }));
-        }),
-      reapply: () =>
-        this.enqueueOn("sort.reapply", undefined, (t) => {
-          if (t.sortFields) this.model.sortTable(t, t.sortFields);
-        }),
-    };
+  /** Table.sort (ExcelApi 1.2): the table's Excel.TableSort. */
+  get sort(): FakeTableSort {
+    return new FakeTableSort(this);
+  }
+
+  /** Queues an operation on the table (for its TableSort). */
+  queue(name: string, payload: unknown, apply: (t: TableModel) => void): void {
+    this.enqueueOn(name, payload, apply);
   }
 
   /** Table.resize(newRange) (ExcelApi 1.13): an address on the same sheet, or a Range. */
@@ -122,6 +113,28 @@ export class FakeTable extends FakeClientObject<TableModel> {
         rect = (newRange as FakeRange).resolve().rect;
       }
       this.model.resizeTable(t, rect);
+    });
+  }
+}
+
+/**
+ * Excel.TableSort (ExcelApi 1.2): `apply(fields)` sorts the body rows (model.ts sortTable) and is
+ * remembered; `reapply()` "Reapplies the current sorting parameters to the table" (a table never
+ * sorted is left as it is).
+ */
+export class FakeTableSort {
+  constructor(private readonly table: FakeTable) {}
+
+  apply(fields: Array<{ key: number; ascending?: boolean }>): void {
+    this.table.queue("sort.apply", fields, (t) => {
+      this.table.context.host.model.sortTable(t, fields);
+      t.sortFields = fields.map((f) => ({ ...f }));
+    });
+  }
+
+  reapply(): void {
+    this.table.queue("sort.reapply", undefined, (t) => {
+      if (t.sortFields) this.table.context.host.model.sortTable(t, t.sortFields);
     });
   }
 }
