@@ -10,6 +10,7 @@ import { searchColumnScenario, summaryColumnScenario, warmRestartScenario } from
 import { LATENCY_SCENARIOS, latencyScenario } from "./scenarios/latency";
 import { preflightScenario } from "./scenarios/preflight";
 import { appliedLayerScenario, summaryPasteScenario } from "./scenarios/pastes";
+import { keyedRefreshScenario } from "./scenarios/keyed-refresh";
 import { searchScenario, warmUpSearch } from "./scenarios/search";
 import { summaryScenario } from "./scenarios/summary";
 import { syncScenario } from "./scenarios/sync";
@@ -111,6 +112,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
         "summary-paste",
         "timeseries-stream",
         "extended-summary",
+        "keyed-refresh",
       ].some(wanted)
     ) {
       log(`importing the ${scale.portfolioAssets}-asset portfolio…`);
@@ -124,6 +126,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     await measure("summary-paste", summaryPasteScenario);
     await measure("timeseries-stream", timeseriesStreamScenario);
     await measure("extended-summary", extendedSummaryScenario);
+    await measure("keyed-refresh", keyedRefreshScenario);
     // It makes a production build and drives chromium: part of a full run, and of `--only runtime`,
     // but not of a run without builds (--skip-bundle, the smoke test).
     if (options.only?.includes("runtime") || (!options.only && options.bundle !== "skip")) {

@@ -64,26 +64,8 @@ interface Checked {
  * with a sentence for the user otherwise; changes nothing.
  */
 export async function checkPastedSheet(context: Excel.RequestContext, record: ProvenanceRecord): Promise<Checked> {
+  const { sheet, table, range } = await findPastedTable(context, record);
   const where = `Sheet "${record.sheetName}"`;
-  const sheet = context.workbook.worksheets.getItemOrNullObject(record.sheetId);
-  sheet.load("name");
-  await context.sync();
-  if (sheet.isNullObject)
-    throw new PastedSheetChangedError(`${where} was deleted: nothing to refresh (paste it anew from its panel).`);
-  if (sheet.name !== record.sheetName) {
-    throw new PastedSheetChangedError(
-      `${where} was renamed to "${sheet.name}": rename it back to refresh it, or paste it anew. Nothing was changed.`,
-    );
-  }
-  const table = sheet.tables.getItemOrNullObject(record.tableName);
-  await context.sync();
-  if (table.isNullObject)
-    throw new PastedSheetChangedError(
-      `${where} no longer holds the table "${record.tableName}" (it was removed or renamed): nothing was changed.`,
-    );
-  const range = table.getRange();
-  range.load("rowIndex, columnIndex, rowCount, columnCount, address");
-  await context.sync();
   const width = record.header.length;
   const recorded = parseA1(record.tableAddress);
   if (
@@ -105,6 +87,38 @@ export async function checkPastedSheet(context: Excel.RequestContext, record: Pr
     );
   }
   return { sheet, table, row: range.rowIndex, col: range.columnIndex, rows: range.rowCount, cols: range.columnCount };
+}
+
+/**
+ * The sheet (by id, under its recorded name) and table of a record, with the table's range loaded
+ * (rowIndex, columnIndex, rowCount, columnCount, address). Throws PastedSheetChangedError saying
+ * what is gone or renamed; changes nothing.
+ */
+export async function findPastedTable(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+): Promise<{ sheet: Excel.Worksheet; table: Excel.Table; range: Excel.Range }> {
+  const where = `Sheet "${record.sheetName}"`;
+  const sheet = context.workbook.worksheets.getItemOrNullObject(record.sheetId);
+  sheet.load("name");
+  await context.sync();
+  if (sheet.isNullObject)
+    throw new PastedSheetChangedError(`${where} was deleted: nothing to refresh (paste it anew from its panel).`);
+  if (sheet.name !== record.sheetName) {
+    throw new PastedSheetChangedError(
+      `${where} was renamed to "${sheet.name}": rename it back to refresh it, or paste it anew. Nothing was changed.`,
+    );
+  }
+  const table = sheet.tables.getItemOrNullObject(record.tableName);
+  await context.sync();
+  if (table.isNullObject)
+    throw new PastedSheetChangedError(
+      `${where} no longer holds the table "${record.tableName}" (it was removed or renamed): nothing was changed.`,
+    );
+  const range = table.getRange();
+  range.load("rowIndex, columnIndex, rowCount, columnCount, address");
+  await context.sync();
+  return { sheet, table, range };
 }
 
 /**
@@ -321,7 +335,7 @@ function keptFormats(oldHeader: string[], newHeader: string[], oldFormats: CellV
 }
 
 /** Header then rows in chunks; text cells get the text format, numeric columns keep theirs. */
-async function writeTable(
+export async function writeTable(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   row: number,
@@ -403,6 +417,7 @@ function rangeAddress(row: number, col: number, rows: number, cols: number): str
   return `${columnLetters(col)}${row + 1}:${columnLetters(col + cols - 1)}${row + rows}`;
 }
 
-function localOf(address: string): string {
+/** The sheet-local part of an address ("A1:H41" of "Sheet1!A1:H41"). */
+export function localOf(address: string): string {
   return address.slice(address.lastIndexOf("!") + 1);
 }

@@ -10,6 +10,8 @@
  * Unlike writeSheets.ts (whole tables known up front) the columns may grow while rows arrive
  * (e.g. a year first seen on page 7): each chunk is written as wide as its rows, the header last.
  */
+import { rowDigest } from "../shaping/keyed-diff";
+import { deleteWrittenStore, recordWrittenRows, type RowKeying } from "./written-store";
 import { TEXT_FORMAT } from "../shaping/safe-cells";
 import { uniqueSheetName, uniqueTableName } from "../shaping/sheet-names";
 import { columnLetters } from "../shaping/a1";
@@ -48,7 +50,17 @@ export interface StreamSheetSpec {
    * provenance store, so it is listed among the pasted sheets and can be refreshed in place.
    */
   provenance?: PasteProvenance;
+  /**
+   * The paste kind's row key: with provenance, the rows' keys and the record of what was written
+   * are kept (src/excel/written-store.ts), so a refresh goes by row. Rows are keyed by their first
+   * {@link KEY_LEAD} cells, kept as they stream by with a digest of each row (the rows themselves
+   * are not kept).
+   */
+  rowKeys?: RowKeying;
 }
+
+/** Leading cells of each streamed row kept for its key (the asset and series columns come first). */
+const KEY_LEAD = 8;
 
 /** Options of a streaming write. */
 export interface StreamOptions {
@@ -72,12 +84,17 @@ interface SheetState {
   pendingBytes: number;
   /** Of every row appended, for the provenance record (a later refresh checks the table is unedited). */
   fingerprint: FingerprintBuilder;
+  /** With rowKeys: each row's leading cells and digest, for the record of what was written. */
+  lead: CellValue[][];
+  digests: string[];
 }
 
 /** A set of new sheets being filled by a stream of rows; see the module comment. */
 export class StreamingSheets {
   private readonly maxBytes: number;
   private finished = false;
+  /** Record sheets of what was written, deleted again when the paste fails. */
+  private readonly stores: string[] = [];
 
   private constructor(
     private readonly context: Excel.RequestContext,
@@ -114,6 +131,8 @@ export class StreamingSheets {
         pending: [],
         pendingBytes: 0,
         fingerprint: new FingerprintBuilder(),
+        lead: [],
+        digests: [],
       };
     });
     const writer = new StreamingSheets(context, states, options);
@@ -147,6 +166,11 @@ export class StreamingSheets {
       if (row.length > state.width) state.width = row.length;
     }
     state.fingerprint.addRows(rows);
+    if (state.spec.rowKeys && state.spec.provenance)
+      for (const row of rows) {
+        state.lead.push(row.slice(0, KEY_LEAD));
+        state.digests.push(rowDigest(row));
+      }
   }
 
   /** Rows already synced to the workbook, over every sheet. */
@@ -209,10 +233,15 @@ export class StreamingSheets {
       this.options.signal?.throwIfAborted();
       await this.context.sync();
       const records: ProvenanceRecord[] = [];
-      kept.forEach((state, i) => {
-        if (!state.spec.provenance) return;
+      for (let i = 0; i < kept.length; i++) {
+        const state = kept[i];
+        if (!state.spec.provenance) continue;
         const written = results[i];
         const header = headers[this.states.indexOf(state)] ?? [];
+        const keyed = state.spec.rowKeys
+          ? await recordWrittenRows(this.context, state.spec.rowKeys, header, state.lead, this.maxBytes, state.digests)
+          : undefined;
+        if (keyed?.writtenStore) this.stores.push(keyed.writtenStore);
         records.push({
           ...state.spec.provenance,
           sheetId: state.id ?? written.sheetName,
@@ -223,8 +252,9 @@ export class StreamingSheets {
           rows: written.rowCount,
           writtenAt: utcNow(),
           fingerprint: state.fingerprint.finish(header),
+          ...keyed,
         });
-      });
+      }
       if (records.length > 0) {
         provenanceBefore = await snapshotProvenance(this.context);
         await recordProvenance(this.context, records);
@@ -239,6 +269,7 @@ export class StreamingSheets {
     } catch (error) {
       // Best effort: the sheets go below whatever happens here.
       if (provenanceBefore) await restoreProvenance(this.context, provenanceBefore).catch(() => undefined);
+      for (const store of this.stores) await deleteWrittenStore(this.context, store).catch(() => undefined);
       await this.discard(error);
       throw error;
     }

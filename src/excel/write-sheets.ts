@@ -20,6 +20,7 @@ import {
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
 import { addLabelColours, addTableChart, type ChartSpec } from "./table-formats";
+import { deleteWrittenStore, recordWrittenRows, type RowKeying } from "./written-store";
 
 /** One sheet to create. */
 export interface NewSheetSpec {
@@ -44,6 +45,11 @@ export interface NewSheetSpec {
    * that otherwise keeps a value starting with "=" as text, so Excel calculates them.
    */
   formulaColumns?: number[];
+  /**
+   * The paste kind's row key (src/shaping/row-keys.ts): with provenance, the rows' keys and the
+   * record of what was written (src/excel/written-store.ts) are kept, so a refresh goes by row.
+   */
+  rowKeys?: RowKeying;
 }
 
 /** Progress of a write, after each request. */
@@ -173,6 +179,7 @@ export async function writeSheetsAtomically(
 
   const created: Created[] = [];
   let provenanceBefore: ProvenanceSnapshot | undefined;
+  const stores: string[] = [];
   try {
     signal?.throwIfAborted();
     for (const plan of plans) {
@@ -208,9 +215,14 @@ export async function writeSheetsAtomically(
 
     signal?.throwIfAborted();
     const records: ProvenanceRecord[] = [];
-    plans.forEach(({ spec }, i) => {
-      if (!spec.provenance) return;
+    for (let i = 0; i < plans.length; i++) {
+      const { spec } = plans[i];
+      if (!spec.provenance) continue;
       const written = results[i];
+      const keyed = spec.rowKeys
+        ? await recordWrittenRows(context, spec.rowKeys, spec.header, spec.rows, maxBytes)
+        : undefined;
+      if (keyed?.writtenStore) stores.push(keyed.writtenStore);
       records.push({
         ...spec.provenance,
         sheetId: created[i].id ?? written.sheetName,
@@ -221,8 +233,9 @@ export async function writeSheetsAtomically(
         rows: written.rowCount,
         writtenAt: utcNow(),
         fingerprint: tableFingerprint(spec.header, spec.rows),
+        ...keyed,
       });
-    });
+    }
     if (records.length > 0) {
       provenanceBefore = await snapshotProvenance(context);
       await recordProvenance(context, records);
@@ -236,6 +249,7 @@ export async function writeSheetsAtomically(
   } catch (error) {
     // Best effort: the sheets go below whatever happens here.
     if (provenanceBefore) await restoreProvenance(context, provenanceBefore).catch(() => undefined);
+    for (const store of stores) await deleteWrittenStore(context, store).catch(() => undefined);
     await discard(context, created, error);
     throw error;
   }

@@ -5,6 +5,7 @@
  *
  * The API key is never part of a record: only the service's base URL, project and the filters.
  */
+import type { RecordedRowKey } from "./row-keys";
 import type { CellValue } from "./types";
 
 /** The operations of the task pane that paste a table and can re-run it. */
@@ -52,6 +53,23 @@ export interface ProvenanceRecord extends PasteProvenance {
   fingerprint: string;
   /** Set when the table's formulas were converted to values: UTC time of that static copy. */
   staticCopyAt?: string;
+  /**
+   * The documented row key of the table (src/shaping/row-keys.ts ROW_KEYS) and how its assets were
+   * told apart when it was written; absent when its rows could not be keyed (see `rowKeyProblem`)
+   * or it was pasted before tables were keyed (then it refreshes by position).
+   */
+  rowKey?: RecordedRowKey;
+  /** Why the rows could not be keyed at the last write (assets that collide...). */
+  rowKeyProblem?: string;
+  /**
+   * The very hidden sheet holding the record of what the add-in wrote into each row (key and a
+   * digest per cell, src/excel/written-store.ts), from which the analyst's edits are found.
+   */
+  writtenStore?: string;
+  /** Cells the analyst changed in the add-in's columns that a refresh kept, awaiting their choice. */
+  pendingEdits?: number;
+  /** The analyst's last choice about their changed cells: when, which, and how many cells. */
+  editChoice?: { choice: "keep-mine" | "take-service"; cells: number; at: string };
 }
 
 /** Name of the very hidden sheet that keeps the records (one per row: sheet id, JSON). */

@@ -46,6 +46,7 @@ test("every scenario but the bundle ran, in order", () => {
     "summary-paste",
     "timeseries-stream",
     "extended-summary",
+    "keyed-refresh",
     "search-300-cap32",
     "search-300-rate50",
     "search-300-six",
@@ -115,6 +116,12 @@ test("searches at real latency: one request per point, every row a value, 429s c
     expect(check(id, "every row a value")?.pass).toBe(true);
   }
   expect(check("search-300-cap32", "fewer than 1 %")?.pass).toBe(true);
+});
+
+test("refresh by key: every note beside its own asset, every sync under 5 MB, the record's cost reported", () => {
+  expect(check("keyed-refresh", "every note beside its own asset")?.pass).toBe(true);
+  expect(check("keyed-refresh", "every sync < 5 MB")?.pass).toBe(true);
+  expect(result("keyed-refresh").details.writtenRecordBytesPerCell).toBeGreaterThan(4);
 });
 
 test("the report has a row and a status for every scenario", () => {

@@ -9,6 +9,10 @@ import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
 import { emulatorStats, routeCount } from "./support/emulators";
 import { cell, textWhen, values, waitForIdle } from "./support/harness-page";
+import { RiskClient } from "../../src/api/client";
+import { columnLetters as col } from "../../src/shaping/a1";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
+import { importPortfolio } from "../functions/support/emulator";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -30,7 +34,7 @@ describeBrowser("analyst loop", () => {
 
   const select = (page: Page, address: string) => page.evaluate((a) => window.harness?.selectRange(a), address);
 
-  test("a summary pasted, listed with its sources, refused once edited, refreshed in place once put back", async () => {
+  test("a summary pasted, listed with its sources, an edited cell kept and asked about, the service's value taken back", async () => {
     const page = await open(false);
     await page.getByTestId("section-summary-header").click();
     await page.selectOption('[data-testid="summary-portfolio"]', "demo-portfolio");
@@ -48,20 +52,21 @@ describeBrowser("analyst loop", () => {
     const listed = await page.getByTestId("pasted-list").textContent();
     expect(listed).toContain(`${summarySheet} · Summary · demo-portfolio`);
 
-    // The user edits a number of the pasted table: the refresh leaves the sheet alone and says why.
-    const original = (await cell(page, `'${summarySheet}'!B2`)).value;
-    await page.evaluate(([s]) => window.harness?.setCell(`'${s}'!B2`, "edited"), [summarySheet]);
+    // The user edits a cell of the pasted table: the refresh keeps it, lists it and asks.
+    const original = (await cell(page, `'${summarySheet}'!C2`)).value;
+    await page.evaluate(([s]) => window.harness?.setCell(`'${s}'!C2`, "edited"), [summarySheet]);
     await page.getByTestId("pasted-refresh").click();
-    const refused = await textWhen(page, "pasted-result", (t) => t.length > 0, 30_000);
-    expect(refused).toContain("was edited since it was written");
-    expect((await cell(page, `'${summarySheet}'!B2`)).value).toBe("edited");
+    const asked = await textWhen(page, "pasted-edited", (t) => t.length > 0, 30_000);
+    expect(asked).toContain("C2");
+    expect(asked).toContain("edited");
+    expect((await cell(page, `'${summarySheet}'!C2`)).value).toBe("edited");
     await page.getByTestId("pasted-result").scrollIntoViewIfNeeded();
-    await shot(page, "loop-pasted-refused");
+    await shot(page, "loop-pasted-edited-kept");
 
-    await page.evaluate(([s, v]) => window.harness?.setCell(`'${s}'!B2`, v as never), [summarySheet, original]);
-    await page.getByTestId("pasted-refresh").click();
+    await page.getByTestId("pasted-take-service").click();
     const done = await textWhen(page, "pasted-summary", (t) => t.includes("1 sheet refreshed"), 30_000);
     expect(done).toBe("1 sheet refreshed.");
+    expect((await cell(page, `'${summarySheet}'!C2`)).value).toBe(original);
     // The reader's view: the Sources sheet lists service, portfolio, filters, dataset version, time.
     await page.evaluate(() => window.harness?.activateSheet("Climate Risk sources"));
     const sources = await values(page, "'Climate Risk sources'!A1:M2");
@@ -72,6 +77,84 @@ describeBrowser("analyst loop", () => {
     await page.getByTestId("pasted-result").scrollIntoViewIfNeeded();
     await shot(page, "loop-pasted-refreshed");
   }, 90_000);
+
+  test("notes beside a sorted summary stay with their asset when the portfolio loses its first asset and gains one", async () => {
+    const emulator = await suite.freshEmulator();
+    const client = new RiskClient(
+      { baseUrl: emulator.url, natureUrl: `${emulator.url}/nature`, apiKey: DEMO_API_KEY, project: DEMO_PROJECT },
+      { maxRetries: 0, timeoutMs: 10_000 },
+    );
+    const sites = (ids: number[]) =>
+      [
+        "entity_id,entity_name,lat,lng",
+        ...ids.map((i) => `S${i},Site ${i},${(10 + i * 3).toFixed(1)},${(5 + i * 7).toFixed(1)}`),
+      ].join("\n");
+    await importPortfolio(client, "journey", sites([0, 1, 2, 3, 4, 5]));
+    const { page } = await suite.openHarness({ demo: false });
+    await waitForIdle(page);
+    await page.getByTestId("section-summary-header").click();
+    await page.selectOption('[data-testid="summary-portfolio"]', "journey");
+    await page.selectOption('[data-testid="summary-scenario"]', "ssp585");
+    await page.getByTestId("summary-extended").click(); // summary only
+    await page.getByTestId("summary-start").click();
+    await textWhen(page, "summary-result", (t) => t.includes("Wrote"), 30_000);
+    const sheet = ((await page.evaluate(() => window.harness?.sheetNames() as string[])) ?? []).find((n) =>
+      n.startsWith("Summary"),
+    )!;
+    const header = (await values(page, `'${sheet}'!A1:Z1`))[0].filter((v) => v !== "");
+    const rows = 18; // 6 assets × 3 windows
+    const ids = (await values(page, `'${sheet}'!B2:B${rows + 1}`)).map(([id]) => String(id));
+    const noteCol = col(header.length); // the column right beside the table
+    const notes = [["note"], ...ids.map((id) => [`note for ${id}`])];
+    await page.evaluate(([s, c, n]) => window.harness?.setCells(`'${s}'!${c}1`, n), [sheet, noteCol, notes] as [
+      string,
+      string,
+      unknown[][],
+    ]);
+    // Excel includes a column typed right beside a table in it (AutoCorrect, "Include new rows and
+    // columns in table"), so a sort moves the notes with their rows; the fake does not expand a
+    // table on typing, so the test does what Excel does.
+    await page.evaluate(
+      ([s, address]) =>
+        window.harness?.fake.run(async (context) => {
+          context.workbook.worksheets.getItem(s).tables.getItemAt(0).resize(address);
+        }),
+      [sheet, `A1:${noteCol}${rows + 1}`] as [string, string],
+    );
+    // The portfolio changes: the first asset removed, one added at the end (every index shifts).
+    await importPortfolio(client, "journey", sites([1, 2, 3, 4, 5, 6]));
+    // The analyst sorts the table by its first score, highest first.
+    const scoreKey = header.findIndex((h) => String(h).endsWith("_risk_score"));
+    await page.evaluate(
+      ([s, key]) =>
+        window.harness?.fake.run(async (context) => {
+          context.workbook.worksheets
+            .getItem(s as string)
+            .tables.getItemAt(0)
+            .sort.apply([{ key: key as number, ascending: false }]);
+        }),
+      [sheet, scoreKey] as const,
+    );
+    await page.getByTestId("section-summary-header").click(); // close it: room for the panel
+    await page.getByTestId("section-pasted-header").click();
+    await page.getByTestId("pasted-reload").click();
+    await page.getByTestId("pasted-item").first().waitFor();
+    await page.getByTestId("pasted-refresh").click();
+    const done = await textWhen(page, "pasted-keyed", (t) => t.length > 0, 30_000);
+    expect(done).toContain("3 added, 3 removed");
+    // Every note is beside its own asset; the new asset's rows are at the end, without notes.
+    const after = await values(page, `'${sheet}'!B2:${noteCol}${rows + 1}`);
+    for (const line of after) {
+      const id = String(line[0]);
+      expect(line[line.length - 1]).toBe(id === "S6" ? "" : `note for ${id}`);
+    }
+    expect(after.slice(-3).map((line) => line[0])).toEqual(["S6", "S6", "S6"]);
+    // S0's notes were kept below, in the titled block the pane names.
+    const removed = await page.getByTestId("pasted-removed").textContent();
+    expect(removed).toContain("Removed at refresh on");
+    await page.getByTestId("pasted-result").scrollIntoViewIfNeeded();
+    await shot(page, "taskpane-keyed-refresh");
+  }, 120_000);
 
   test("refresh just the selection: its RISK cells are fetched anew, the others stay cached", async () => {
     const page = await open(true);

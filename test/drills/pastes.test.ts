@@ -5,6 +5,7 @@
  * stall), or the user's Cancel at each progress report. The user's sheets are never touched.
  */
 import { PROVENANCE_STORE_SHEET, SOURCES_SHEET } from "../../src/shaping/paste-provenance";
+import { WRITTEN_STORE_PREFIX } from "../../src/excel/written-store";
 import { RiskClient } from "../../src/api";
 import { pasteAppliedLayer } from "../../src/taskpane/features/layer/applied-layer-actions";
 import { downloadExport, unpackExport, type DownloadedExport } from "../../src/taskpane/features/export/export-actions";
@@ -19,6 +20,9 @@ import { closingFetch, startDrillService, type DrillService } from "./support/se
 const PORTFOLIO = "demo-portfolio";
 /** The provenance store and the Sources sheet: written with a paste, gone with a failed one. */
 const PROVENANCE_SHEETS = new Set([PROVENANCE_STORE_SHEET, SOURCES_SHEET]);
+/** The records of what each paste wrote (very hidden, one per keyed table): also gone with a failed paste. */
+const isWrittenRecord = (name: string) => name.startsWith(WRITTEN_STORE_PREFIX);
+const isRecordSheet = (name: string) => PROVENANCE_SHEETS.has(name) || isWrittenRecord(name);
 let service: DrillService;
 let client: RiskClient;
 let exported: DownloadedExport;
@@ -107,7 +111,7 @@ function expectWholeOrAbsent(
   for (const sheet of before.sheets) expect(after.sheets.find((s) => s.name === sheet.name)).toEqual(sheet);
   for (const table of before.tables) expect(after.tables).toContainEqual(table);
   if (outcome.ok) {
-    const added = after.sheets.filter((s) => !beforeNames.has(s.name) && !PROVENANCE_SHEETS.has(s.name));
+    const added = after.sheets.filter((s) => !beforeNames.has(s.name) && !isRecordSheet(s.name));
     expect(added.map(contentOf)).toEqual(reference.sheets.map((s) => s.content));
     expect(outcome.sheets.map((s) => s.rowCount)).toEqual(reference.sheets.map((s) => s.rowCount));
     return "complete";
@@ -160,9 +164,7 @@ describe.each(Object.keys(PASTES))("%s", (name) => {
     const syncsBefore = fake.syncCount;
     const sheets = await paste(counting, (b) => fake.run(b), { onProgress: () => progressReports++ });
     const after = fake.snapshot();
-    const added = after.sheets.filter(
-      (s) => !before.sheets.some((b) => b.name === s.name) && !PROVENANCE_SHEETS.has(s.name),
-    );
+    const added = after.sheets.filter((s) => !before.sheets.some((b) => b.name === s.name) && !isRecordSheet(s.name));
     expect(added.map((s) => s.name)).toEqual(sheets.map((s) => s.sheetName));
     // Every paste but the export unpack (given no client here) records its provenance.
     if (name !== "export unpack")
@@ -170,6 +172,8 @@ describe.each(Object.keys(PASTES))("%s", (name) => {
         PROVENANCE_STORE_SHEET,
         SOURCES_SHEET,
       ]);
+    // The record of what each keyed sheet was written with is kept out of sight.
+    for (const s of after.sheets.filter((x) => isWrittenRecord(x.name))) expect(s.visibility).toBe("VeryHidden");
     for (const [i, sheet] of sheets.entries()) {
       expect(sheet.rowCount).toBeGreaterThan(0);
       // Header + every row: the last row's first cell is filled, nothing below it.

@@ -15,7 +15,7 @@ import { FakeCellValue, FakeChange, FormulaEvaluator, SheetModel, WorkbookModel 
 import { FakeApplication, FakeWorkbook } from "./workbook";
 import { FakeConditionalFormat, FakeConditionalFormatCollection, FakeRange, FakeRangeAreas } from "./range";
 import { FakeWorksheet, FakeWorksheetCollection } from "./worksheet";
-import { FakeTable, FakeTableCollection } from "./table";
+import { FakeTable, FakeTableCollection, FakeTableSort } from "./table";
 import { FakeChart, FakeChartCollection, FakeChartSeries, FakeChartSeriesCollection } from "./chart";
 import { FakeDataValidation } from "./data-validation";
 import { FakeRequirements, RequirementLevel, guardApiSets, installFakeOffice, isSetSupportedAt } from "./requirements";
@@ -44,6 +44,7 @@ guardApiSets(FakeWorksheet.prototype, "Worksheet");
 guardApiSets(FakeWorksheetCollection.prototype, "WorksheetCollection");
 guardApiSets(FakeTable.prototype, "Table");
 guardApiSets(FakeTableCollection.prototype, "TableCollection");
+guardApiSets(FakeTableSort.prototype, "TableSort");
 guardApiSets(FakeChartSeries.prototype, "ChartSeries");
 guardApiSets(FakeChartSeriesCollection.prototype, "ChartSeriesCollection");
 guardApiSets(FakeChart.prototype, "Chart");
@@ -358,6 +359,8 @@ const EXCEL_ENUMS: Record<string, Record<string, string>> = {
     removeHyperlinks: "RemoveHyperlinks",
   },
   CalculationType: { recalculate: "Recalculate", full: "Full", fullRebuild: "FullRebuild" },
+  DeleteShiftDirection: { up: "Up", left: "Left" },
+  InsertShiftDirection: { down: "Down", right: "Right" },
 };
 
 /**

@@ -7,6 +7,7 @@ import { isExcelErrorValue } from "../../src/shaping/excel-errors";
 import { FakeErrorCodes, FakeExcelError, invalidArgument } from "./errors";
 import type { DataValidationModel } from "./data-validation";
 import { Rect, MAX_COLUMNS, MAX_ROWS, formatAddress, intersects, intersection } from "./a1";
+import { adjustFormula, translateFormula, type RowShift } from "./shift";
 
 /** A value a cell can hold, as Excel's `values` reports it ("" is an empty cell). */
 export type FakeCellValue = string | number | boolean;
@@ -42,6 +43,8 @@ export interface TableModel {
   sheet: SheetModel;
   rect: Rect;
   style?: string;
+  /** The fields of the last Table.sort.apply, for sort.reapply(). */
+  sortFields?: Array<{ key: number; ascending?: boolean }>;
   deleted: boolean;
 }
 
@@ -73,6 +76,8 @@ export class SheetModel {
   conditionalFormats: ConditionalFormatModel[] = [];
   formatSettings: Array<{ address: string; path: string; value: unknown }> = [];
   selection: Rect = { row: 0, col: 0, rows: 1, cols: 1 };
+  /** Rows hidden by the user or a filter (Range.rowHidden, ExcelApi 1.2), 0-based. */
+  hiddenRows = new Set<number>();
   visibility: "Visible" | "Hidden" | "VeryHidden" = "Visible";
   deleted = false;
 
@@ -595,7 +600,12 @@ export class WorkbookModel {
     }
   }
 
-  /** table.rows.add(index, values): inserts rows inside the table, shifting what lies below. */
+  /**
+   * table.rows.add(index, values): inserts rows inside the table, shifting the cells below the
+   * insertion point down in the table's columns only (cells beside the table stay where they are),
+   * with references into the moved cells following them (see shift.ts). Excel.TableRowCollection:
+   * "Adds one or more rows to the table."
+   */
   addTableRows(table: TableModel, index: number | undefined | null, values: unknown): void {
     if (!Array.isArray(values) || values.length === 0) throw invalidArgument("rows.add needs a 2-D array of values.");
     const count = values.length;
@@ -605,9 +615,206 @@ export class WorkbookModel {
     const insertRow = table.rect.row + 1 + at;
     const insertRect: Rect = { row: insertRow, col: table.rect.col, rows: count, cols: table.rect.cols };
     this.grid(insertRect, values, "rows.add values"); // dimension check before changing anything
-    this.shiftDown(table.sheet, insertRow, table.rect.col, table.rect.cols, count);
+    const shift = { row: insertRow, count, col: table.rect.col, cols: table.rect.cols };
+    const moves = this.tableMoves(table.sheet, shift, table);
+    this.applyShift(table.sheet, shift, moves);
     table.rect = { ...table.rect, rows: table.rect.rows + count };
     this.writeValues(table.sheet, insertRect, values, "values");
+    this.note({ kind: "tables" });
+  }
+
+  /**
+   * TableRow.delete() and TableRowCollection.deleteRowsAt: "Deletes the cells of the table row and
+   * shifts upward any remaining cells below" — in the table's columns only, so a note typed beside
+   * the table stays on its sheet row while the table's rows move up under it. A table keeps at
+   * least one body row: deleting every row is refused here (Excel empties the last row instead).
+   */
+  deleteTableRows(table: TableModel, index: number, count: number): void {
+    const bodyRows = table.rect.rows - 1;
+    if (!Number.isInteger(index) || index < 0 || count < 1 || index + count > bodyRows)
+      throw invalidArgument(`Rows ${index}..${index + count - 1} are outside the table (0..${bodyRows - 1}).`);
+    if (count === bodyRows)
+      throw new FakeExcelError(
+        FakeErrorCodes.invalidOperation,
+        "The fake keeps a table's last row: delete fewer rows.",
+      );
+    const shift = { row: table.rect.row + 1 + index, count: -count, col: table.rect.col, cols: table.rect.cols };
+    const moves = this.tableMoves(table.sheet, shift, table);
+    this.applyShift(table.sheet, shift, moves);
+    table.rect = { ...table.rect, rows: table.rect.rows - count };
+    this.note({ kind: "tables" });
+  }
+
+  /**
+   * Range.delete(Excel.DeleteShiftDirection.up) and Range.insert(Excel.InsertShiftDirection.down)
+   * (ExcelApi 1.1): the cells of the range are removed (or blank cells inserted) and the cells below
+   * it, in its columns, move up (down); references follow (shift.ts). A table whose rows the range
+   * covers in full width loses (gains) those rows; a table below in the range's columns moves with
+   * them; Excel refuses an operation that would shift part of a table ("This operation is not
+   * allowed. The operation is attempting to shift cells in a table on your worksheet."), and so
+   * does the fake (InvalidOperation). Left / right shifts are not modelled (InvalidArgument).
+   */
+  shiftCells(sheet: SheetModel, rect: Rect, direction: string, insert: boolean): void {
+    if (direction !== (insert ? "Down" : "Up"))
+      throw invalidArgument(`The fake models ${insert ? "insert(Down)" : "delete(Up)"} only, not '${direction}'.`);
+    if (rect.rows >= MAX_ROWS) throw invalidArgument("Whole columns cannot be shifted up or down.");
+    const shift = { row: rect.row, count: insert ? rect.rows : -rect.rows, col: rect.col, cols: rect.cols };
+    const moves = this.tableMoves(sheet, shift);
+    this.applyShift(sheet, shift, moves);
+    this.note({ kind: "tables" });
+  }
+
+  /**
+   * What a shift does to the sheet's tables: the rectangles they will have, or an error when it
+   * would cut through one. `own` is the table whose rows are added or deleted (its rectangle is
+   * updated by the caller).
+   */
+  private tableMoves(sheet: SheetModel, shift: Omit<RowShift, "sheetName">, own?: TableModel): Array<() => void> {
+    const moves: Array<() => void> = [];
+    const refuse = () =>
+      new FakeExcelError(
+        FakeErrorCodes.invalidOperation,
+        "This operation is not allowed. The operation is attempting to shift cells in a table on your worksheet.",
+      );
+    const deleted = shift.count < 0 ? -shift.count : 0;
+    for (const t of this.tables) {
+      if (t.sheet !== sheet || t === own) continue;
+      const r = t.rect;
+      const sharesColumns = r.col < shift.col + shift.cols && shift.col < r.col + r.cols;
+      const within = r.col >= shift.col && r.col + r.cols <= shift.col + shift.cols;
+      const bottom = r.row + r.rows; // one past
+      if (!sharesColumns || bottom <= shift.row) continue; // beside or wholly above
+      if (!within) throw refuse();
+      if (shift.count > 0) {
+        if (shift.row <= r.row) moves.push(() => (t.rect = { ...r, row: r.row + shift.count }));
+        else moves.push(() => (t.rect = { ...r, rows: r.rows + shift.count }));
+        continue;
+      }
+      const end = shift.row + deleted;
+      if (end <= r.row) {
+        moves.push(() => (t.rect = { ...r, row: r.row - deleted }));
+        continue;
+      }
+      if (shift.row <= r.row && end >= bottom) {
+        moves.push(() => this.deleteTable(t));
+        continue;
+      }
+      if (shift.row <= r.row) throw refuse(); // the header row would go, the body stay
+      const gone = Math.min(end, bottom) - shift.row;
+      if (r.rows - gone < 2)
+        throw new FakeExcelError(FakeErrorCodes.invalidOperation, "The fake keeps a table's last row.");
+      moves.push(() => (t.rect = { ...r, rows: r.rows - gone }));
+    }
+    return moves;
+  }
+
+  /** Moves the cells, rewrites every formula of the workbook, then applies the table moves. */
+  private applyShift(sheet: SheetModel, at: Omit<RowShift, "sheetName">, tableMoves: Array<() => void>): void {
+    const shift: RowShift = { ...at, sheetName: sheet.name };
+    const end = at.col + at.cols;
+    const moved: SheetModel["rows"] = [];
+    const stored = sheet.rows.length;
+    for (let r = 0; r < stored; r++) {
+      const row = sheet.rows[r];
+      if (!row) continue;
+      for (let c = at.col; c < Math.min(end, row.length); c++) {
+        const cell = row[c];
+        if (!cell || r < at.row) continue;
+        row[c] = undefined;
+        if (at.count < 0 && r < at.row - at.count) continue; // deleted
+        const to = r + at.count;
+        (moved[to] ??= [])[c] = cell;
+      }
+    }
+    moved.forEach((line, r) => line?.forEach((cell, c) => cell && ((sheet.rows[r] ??= [])[c] = cell)));
+    if (at.col === 0 && at.cols >= MAX_COLUMNS) {
+      const hidden = [...sheet.hiddenRows];
+      sheet.hiddenRows = new Set(
+        hidden
+          .filter((r) => at.count > 0 || r < at.row || r >= at.row - at.count)
+          .map((r) => (r >= at.row ? r + at.count : r)),
+      );
+    }
+    for (const s of this.liveSheets()) {
+      s.rows.forEach((row, r) =>
+        row?.forEach((cell, c) => {
+          if (cell?.formula === undefined) return;
+          const next = adjustFormula(cell.formula, s.name, shift);
+          if (next === cell.formula) return;
+          cell.formula = next;
+          cell.value = next.includes("#REF!") ? "#REF!" : this.evaluate(s, r, c, next);
+        }),
+      );
+    }
+    // Conditional formats on the sheet follow their cells the same way (Excel moves, grows and
+    // shrinks their ranges with inserted and deleted rows); one whose cells were all deleted goes.
+    sheet.conditionalFormats = sheet.conditionalFormats.filter((cf) => {
+      const next = adjustFormula(`=${cf.address}`, sheet.name, shift).slice(1);
+      if (next.includes("#REF!")) return false;
+      cf.address = next;
+      return true;
+    });
+    for (const move of tableMoves) move();
+    this.note({
+      kind: "cells",
+      sheetName: sheet.name,
+      address: `${formatAddress(sheet.name, { row: 0, col: 0, rows: 1, cols: 1 })}`,
+    });
+  }
+
+  /**
+   * Table.sort.apply(fields) (ExcelApi 1.2, Excel.TableSort): the body rows are reordered by the
+   * fields (column index into the table, ascending unless `ascending: false`; numbers before text,
+   * text case-insensitive, empty cells last, ties keep their order). Whole table rows move, the
+   * analyst's columns inside the table with them; a formula in a moved cell has its relative row
+   * references moved like a copy (shift.ts), and references from elsewhere keep their address.
+   */
+  sortTable(table: TableModel, fields: ReadonlyArray<{ key: number; ascending?: boolean }>): void {
+    if (!Array.isArray(fields) || fields.length === 0) throw invalidArgument("sort.apply needs at least one field.");
+    for (const f of fields)
+      if (!Number.isInteger(f.key) || f.key < 0 || f.key >= table.rect.cols)
+        throw invalidArgument(`Sort key ${String(f.key)} is not a column of the table.`);
+    const { sheet, rect } = table;
+    const top = rect.row + 1;
+    const body = rect.rows - 1;
+    const lines = Array.from({ length: body }, (_, i) =>
+      Array.from({ length: rect.cols }, (_, c) => sheet.cell(top + i, rect.col + c)),
+    );
+    const rank = (v: FakeCellValue | undefined): [number, string | number] =>
+      v === undefined || v === "" ? [2, ""] : typeof v === "number" ? [0, v] : [1, String(v).toLowerCase()];
+    const order = lines.map((_, i) => i);
+    order.sort((a, b) => {
+      for (const f of fields) {
+        const [ka, va] = rank(lines[a][f.key]?.value);
+        const [kb, vb] = rank(lines[b][f.key]?.value);
+        if (ka !== kb) return ka - kb; // empty cells last either way
+        if (va === vb) continue;
+        const less = va < vb ? -1 : 1;
+        return f.ascending === false && ka !== 2 ? -less : less;
+      }
+      return a - b;
+    });
+    order.forEach((from, to) => {
+      for (let c = 0; c < rect.cols; c++) {
+        const cell = lines[from][c];
+        const target = (sheet.rows[top + to] ??= []);
+        target[rect.col + c] = cell;
+        if (cell?.formula !== undefined && from !== to) {
+          cell.formula = translateFormula(cell.formula, to - from);
+          cell.value = this.evaluate(sheet, top + to, rect.col + c, cell.formula);
+        }
+      }
+    });
+    this.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
+  }
+
+  /** Range.rowHidden = hidden (ExcelApi 1.2): hides or shows every row of the rectangle. */
+  setRowsHidden(sheet: SheetModel, rect: Rect, hidden: boolean): void {
+    for (let r = rect.row; r < rect.row + rect.rows; r++) {
+      if (hidden) sheet.hiddenRows.add(r);
+      else sheet.hiddenRows.delete(r);
+    }
+    this.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
   }
 
   /**

@@ -28,6 +28,7 @@ const RANGE_SCALARS = [
   "hyperlink",
   "numberFormat",
   "rowCount",
+  "rowHidden",
   "rowIndex",
   "text",
   "values",
@@ -67,6 +68,12 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
         return rect.rows * rect.cols;
       case "hyperlink":
         return this.model.readHyperlink(sheet, rect);
+      case "rowHidden": {
+        // Excel.Range.rowHidden: true when every row is hidden, false when none, null when mixed.
+        let hidden = 0;
+        for (let r = rect.row; r < rect.row + rect.rows; r++) if (sheet.hiddenRows.has(r)) hidden++;
+        return hidden === 0 ? false : hidden === rect.rows ? true : null;
+      }
       case "values":
       case "formulas":
       case "numberFormat":
@@ -131,6 +138,37 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
   }
   set hyperlink(link: unknown) {
     this.set("hyperlink", link, (t) => this.model.writeHyperlink(t.sheet, t.rect, link));
+  }
+
+  /** Range.rowHidden (ExcelApi 1.2): whether the range's rows are hidden (by the user or a filter). */
+  get rowHidden(): boolean | null {
+    return this.get("rowHidden");
+  }
+  set rowHidden(hidden: boolean) {
+    this.set("rowHidden", hidden, (t) => this.model.setRowsHidden(t.sheet, t.rect, hidden));
+  }
+
+  /**
+   * Range.delete(shift) (ExcelApi 1.1, Excel.DeleteShiftDirection): "Deletes the cells associated
+   * with the range"; with "Up" the cells below move up and references follow them (model.ts
+   * shiftCells, shift.ts).
+   */
+  delete(shift: string): void {
+    this.enqueueOn("delete", shift, (t) => this.model.shiftCells(t.sheet, t.rect, shift, false));
+  }
+
+  /**
+   * Range.insert(shift) (ExcelApi 1.1, Excel.InsertShiftDirection): "Inserts a cell or a range of
+   * cells into the worksheet in place of this range, and shifts the other cells to make space.
+   * Returns a new Range object at the now blank space."
+   */
+  insert(shift: string): FakeRange {
+    let inserted: RangeTarget | null = null;
+    this.enqueueOn("insert", shift, (t) => {
+      this.model.shiftCells(t.sheet, t.rect, shift, true);
+      inserted = { sheet: t.sheet, rect: { ...t.rect } };
+    });
+    return new FakeRange(this.context, `${this.path}.insert(${shift})`, () => inserted);
   }
 
   /** A range relative to this one, found at sync time. */

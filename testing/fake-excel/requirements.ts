@@ -113,6 +113,10 @@ export const FAKE_API_SETS: Readonly<Record<string, readonly [set: string, versi
   "ConditionalFormat.setRanges": ["ExcelApi", "1.17"],
   "ChartSeries.getDimensionDataSourceString": ["ExcelApi", "1.15"],
   "Chart.chartType": ["ExcelApi", "1.7"],
+  "Range.rowHidden": ["ExcelApi", "1.2"],
+  "Table.sort": ["ExcelApi", "1.2"],
+  "TableSort.apply": ["ExcelApi", "1.2"],
+  "TableSort.reapply": ["ExcelApi", "1.2"],
 };
 
 /** Members the fake records through recorder.ts rather than a class, by the path it records them under. */

@@ -92,6 +92,16 @@ export class FakeTable extends FakeClientObject<TableModel> {
     this.enqueueOn("delete", undefined, (t) => this.model.deleteTable(t));
   }
 
+  /** Table.sort (ExcelApi 1.2): the table's Excel.TableSort. */
+  get sort(): FakeTableSort {
+    return new FakeTableSort(this);
+  }
+
+  /** Queues an operation on the table (for its TableSort). */
+  queue(name: string, payload: unknown, apply: (t: TableModel) => void): void {
+    this.enqueueOn(name, payload, apply);
+  }
+
   /** Table.resize(newRange) (ExcelApi 1.13): an address on the same sheet, or a Range. */
   resize(newRange: FakeRange | string): void {
     const address = typeof newRange === "string" ? newRange : null;
@@ -107,9 +117,70 @@ export class FakeTable extends FakeClientObject<TableModel> {
   }
 }
 
-/** table.rows: add(index, values) and getCount(). */
+/**
+ * Excel.TableSort (ExcelApi 1.2): `apply(fields)` sorts the body rows (model.ts sortTable) and is
+ * remembered; `reapply()` "Reapplies the current sorting parameters to the table" (a table never
+ * sorted is left as it is).
+ */
+export class FakeTableSort {
+  constructor(private readonly table: FakeTable) {}
+
+  apply(fields: Array<{ key: number; ascending?: boolean }>): void {
+    this.table.queue("sort.apply", fields, (t) => {
+      this.table.context.host.model.sortTable(t, fields);
+      t.sortFields = fields.map((f) => ({ ...f }));
+    });
+  }
+
+  reapply(): void {
+    this.table.queue("sort.reapply", undefined, (t) => {
+      if (t.sortFields) this.table.context.host.model.sortTable(t, t.sortFields);
+    });
+  }
+}
+
+/**
+ * Excel.TableRow (ExcelApi 1.1): a row of a table by its index. "A TableRow object represents the
+ * physical location of the table row, but not the data": it is resolved at sync by its index.
+ */
+export class FakeTableRow {
+  constructor(
+    private readonly table: FakeTable,
+    private readonly index: number,
+  ) {}
+
+  /** The row's cells, in the table's columns. */
+  getRange(): FakeRange {
+    return new FakeRange(this.table.context, `table.rows.getItemAt(${this.index}).getRange()`, () => {
+      const t = this.table.resolve();
+      if (this.index < 0 || this.index >= t.rect.rows - 1)
+        throw invalidArgument(`The table has no row ${this.index}.`, "TableRowCollection.getItemAt");
+      return {
+        sheet: t.sheet,
+        rect: { row: t.rect.row + 1 + this.index, col: t.rect.col, rows: 1, cols: t.rect.cols },
+      };
+    });
+  }
+
+  /** TableRow.delete(): removes the row, shifting the table's cells below it up (model.ts deleteTableRows). */
+  delete(): void {
+    const context = this.table.context;
+    context.enqueue({
+      name: "tableRow.delete",
+      target: `table.rows.getItemAt(${this.index})`,
+      apply: () => context.host.model.deleteTableRows(this.table.resolve(), this.index, 1),
+    });
+  }
+}
+
+/** table.rows: add(index, values), getItemAt(index) and getCount(). */
 export class FakeTableRowCollection {
   constructor(private readonly table: FakeTable) {}
+
+  /** TableRowCollection.getItemAt(index) (ExcelApi 1.1). */
+  getItemAt(index: number): FakeTableRow {
+    return new FakeTableRow(this.table, index);
+  }
 
   add(index?: number | null, values?: unknown[][]): void {
     const context = this.table.context;
@@ -203,6 +274,11 @@ export class FakeTableCollection extends FakeCollection<TableModel, FakeTable> {
       () => this.find(key),
       true,
     );
+  }
+
+  /** TableCollection.getItemAt(index) (ExcelApi 1.1): the table at that position of the collection. */
+  getItemAt(index: number): FakeTable {
+    return new FakeTable(this.context, `${this.path}.getItemAt(${index})`, () => this.list()[index] ?? null);
   }
 
   private find(key: string): TableModel | null {

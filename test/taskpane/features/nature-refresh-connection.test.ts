@@ -1,4 +1,5 @@
 import { PROVENANCE_STORE_SHEET, SOURCES_SHEET } from "../../../src/shaping/paste-provenance";
+import { WRITTEN_STORE_PREFIX } from "../../../src/excel/written-store";
 import type { RiskClient } from "../../../src/api/client";
 import type { ConnectionConfig } from "../../../src/api/config";
 import { ConfigurationError, UnauthorizedError } from "../../../src/api/errors";
@@ -76,7 +77,13 @@ describe("nature", () => {
     const { fake, run } = newWorkbook();
     const pasted = await pasteSubprojectSummary({ client, run, subproject: { id: ready.id, name: ready.name } });
     // The paste adds its sheet, plus the provenance store (very hidden) and the visible Sources sheet.
-    expect(fake.sheetNames()).toEqual(["Sheet1", pasted.sheetName, PROVENANCE_STORE_SHEET, SOURCES_SHEET]);
+    expect(fake.sheetNames()).toEqual([
+      "Sheet1",
+      pasted.sheetName,
+      `${WRITTEN_STORE_PREFIX}1`,
+      PROVENANCE_STORE_SHEET,
+      SOURCES_SHEET,
+    ]);
     const rows = fake.read(pasted.sheetName, `A1:B${pasted.rowCount + 1}`);
     expect(rows[0]).toEqual(["metric", "value"]);
     for (const [name, value] of Object.entries(exported.summary)) {

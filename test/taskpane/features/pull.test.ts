@@ -1,4 +1,5 @@
 import { PROVENANCE_STORE_SHEET, SOURCES_SHEET } from "../../../src/shaping/paste-provenance";
+import { WRITTEN_STORE_PREFIX } from "../../../src/excel/written-store";
 import type { RiskClient } from "../../../src/api/client";
 import { NotFoundError } from "../../../src/api/errors";
 import { pasteAppliedLayer } from "../../../src/taskpane/features/layer/applied-layer-actions";
@@ -69,7 +70,13 @@ describe("timeseries → new sheet", () => {
     expect(result.rowCount).toBe(expected.length);
     expect(result.chart).toBe(true);
     // The paste adds its sheet, plus the provenance store (very hidden) and the visible Sources sheet.
-    expect(fake.sheetNames()).toEqual(["Sheet1", result.sheetName, PROVENANCE_STORE_SHEET, SOURCES_SHEET]);
+    expect(fake.sheetNames()).toEqual([
+      "Sheet1",
+      result.sheetName,
+      `${WRITTEN_STORE_PREFIX}1`,
+      PROVENANCE_STORE_SHEET,
+      SOURCES_SHEET,
+    ]);
     expect(fake.activeSheetName()).toBe(result.sheetName);
     expect(fractions.length).toBeGreaterThan(3);
 

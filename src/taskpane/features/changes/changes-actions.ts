@@ -8,6 +8,8 @@
  */
 import type { RiskClient } from "../../../api/client";
 import { readFormulasAndValues, readReferencedValues } from "../../../excel/cells-by-address";
+import { readTableRowKeys } from "../../../excel/keyed-replace";
+import { readProvenance } from "../../../excel/provenance-sheets";
 import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { labelOfScore } from "../../../shared/vocabulary";
 import { cellA1, parseA1, qualify } from "../../../shaping/a1";
@@ -84,8 +86,30 @@ async function readCells(run: ExcelRunner, address?: string): Promise<{ address:
         });
       }),
     );
+    await keyPastedCells(context, top.sheet ?? range.sheetName, cells);
     return { address: range.address, cells };
   });
+}
+
+/**
+ * Gives the cells that lie in the add-in's columns of a keyed pasted table their row key and
+ * column, so the comparison goes by key: after a sort or a refresh by key, each asset is compared
+ * with itself.
+ */
+async function keyPastedCells(context: Excel.RequestContext, sheetName: string, cells: ReadCell[]): Promise<void> {
+  const records = (await readProvenance(context)).records.filter(
+    (r) => r.rowKey && r.sheetName.toLowerCase() === sheetName.toLowerCase(),
+  );
+  for (const record of records) {
+    const table = await readTableRowKeys(context, record);
+    if (!table) continue;
+    for (const cell of cells) {
+      const at = parseA1(cell.address);
+      const key = table.keys.get(at.row);
+      const column = table.header[at.col - table.left];
+      if (key !== undefined && column !== undefined) cell.key = JSON.stringify([key, column]);
+    }
+  }
 }
 
 async function stamps(

@@ -2,7 +2,7 @@ import type { RiskClient } from "../../../api/client";
 import { sheetNameForFile, unzipCsvFiles } from "../../../shaping/export-zip";
 import type { RiskClient as Client } from "../../../api/client";
 import type { PasteProvenance } from "../../../shaping/paste-provenance";
-import { provenanceOf } from "../pasted";
+import { PASTE_KINDS, provenanceOf } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
@@ -63,6 +63,7 @@ export async function unpackExport(
     header: file.header,
     rows: file.rows,
     provenance: base ? { ...base, filters: { ...base.filters, file: file.fileName } } : undefined,
+    rowKeys: { spec: PASTE_KINDS.export.rowKey(file.header) },
   }));
   const written = await writeNewSheets(run, specs, { signal, onProgress });
   return written.map(pastedSheet);

@@ -1,6 +1,6 @@
 import type { RiskClient } from "../../../api/client";
 import { parseCsvTable } from "../../../shaping/csv-table";
-import { provenanceOf } from "../pasted";
+import { provenanceOf, rowKeysFor } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
@@ -41,6 +41,7 @@ export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<P
     { vector_id: String(options.vectorId), vector_name: name },
     signal,
   );
+  const rowKeys = await rowKeysFor(client, "applied-layer", portfolio, table, signal);
   const [written] = await writeNewSheets(
     run,
     [
@@ -50,6 +51,7 @@ export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<P
         header: table.header,
         rows: table.rows,
         provenance,
+        rowKeys,
       },
     ],
     { signal, onProgress },

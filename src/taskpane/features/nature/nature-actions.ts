@@ -4,7 +4,7 @@ import type { SubProject } from "../../../api/types";
 import type { CellValue } from "../../../shaping/types";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import { parseGeoJsonFile } from "../../ui/geojson-file";
-import { natureRows, provenanceOf } from "../pasted";
+import { PASTE_KINDS, natureRows, provenanceOf } from "../pasted";
 import { rethrowIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
@@ -98,6 +98,7 @@ export async function pasteSubprojectSummary(
         header: ["metric", "value"],
         rows,
         provenance,
+        rowKeys: { spec: PASTE_KINDS["nature-summary"].rowKey(["metric", "value"]) },
       },
     ],
     { signal },

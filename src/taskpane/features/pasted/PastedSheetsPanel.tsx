@@ -1,6 +1,13 @@
 import { Button, MessageBar, MessageBarBody, Spinner, Text } from "@fluentui/react-components";
 import { useCallback } from "react";
-import { listPastedSheets, refreshPastedSheets, type PastedRefreshResult } from "./pasted-sheets-actions";
+import {
+  listPastedSheets,
+  refreshPastedSheets,
+  sortPastedSheetAgain,
+  type PastedRefreshResult,
+  type RefreshChoices,
+  type SheetRefreshOutcome,
+} from "./pasted-sheets-actions";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
@@ -17,14 +24,23 @@ export function PastedSheetsPanel() {
   const load = useCallback(() => listPastedSheets(run!), [run]);
   const list = useLoader(run ? load : null, [run]);
   const task = useTask<PastedRefreshResult>();
+  const sortTask = useTask<void>();
   const sheets = list.data?.sheets ?? [];
+  // The refresh, or a follow-up of one sheet with the analyst's answer (edits, restore, key kind).
+  const refresh = (choices: RefreshChoices & { sheetIds?: string[] } = {}) =>
+    client &&
+    run &&
+    task.start(
+      (signal, onProgress) => refreshPastedSheets({ client, run, signal, onProgress, ...choices }),
+      () => list.reload(),
+    );
 
   return (
     <Stack>
       <Text size={200}>
         Every sheet this pane pastes is listed on the “Climate Risk sources” sheet with how it was made. Refreshing
-        re-runs each with the same filters and replaces its table in place; your columns to the right and your number
-        formats stay.
+        re-runs each with the same filters and refreshes its table row by row, matched by key: your order, your columns
+        and the cells you changed stay with their row, and the pane asks about what only you can decide.
       </Text>
       {list.loading ? <Spinner size="tiny" label="Reading the workbook…" /> : null}
       {list.error ? <ErrorNotice error={list.error} testId="pasted-list-error" /> : null}
@@ -56,14 +72,7 @@ export function PastedSheetsPanel() {
           appearance="primary"
           disabled={!client || !run || task.running || sheets.length === 0}
           data-testid="pasted-refresh"
-          onClick={() =>
-            client &&
-            run &&
-            task.start(
-              (signal, onProgress) => refreshPastedSheets({ client, run, signal, onProgress }),
-              () => list.reload(),
-            )
-          }
+          onClick={() => refresh()}
         >
           Refresh pasted sheets
         </Button>
@@ -72,19 +81,39 @@ export function PastedSheetsPanel() {
         </Button>
       </Row>
       {task.state.status === "done" ? (
-        <RefreshOutcome result={task.state.result} />
+        <RefreshOutcome
+          result={task.state.result}
+          onAnswer={(sheetId, choices) => refresh({ ...choices, sheetIds: [sheetId] })}
+          onSortAgain={(sheetId) => run && sortTask.start(() => sortPastedSheetAgain(run, sheetId))}
+        />
       ) : (
         <TaskStatus task={task} testId="pasted" success={() => null} />
       )}
+      <TaskStatus
+        task={sortTask}
+        testId="pasted-sort"
+        success={() => <Text size={200}>Sorted again by your sort.</Text>}
+      />
     </Stack>
   );
 }
 
 /** What the refresh did, sheet by sheet: green when every sheet was refreshed, amber when one was left alone. */
-function RefreshOutcome(props: { result: PastedRefreshResult }) {
+function RefreshOutcome(props: {
+  result: PastedRefreshResult;
+  onAnswer: (sheetId: string, choices: RefreshChoices) => void;
+  onSortAgain: (sheetId: string) => void;
+}) {
   const r = props.result;
+  const questions = r.outcomes.some(
+    (o) => (o.keyed?.edited.length ?? 0) > 0 || (o.keyed?.deletedByHand.length ?? 0) > 0,
+  );
   return (
-    <MessageBar intent={r.refused > 0 ? "warning" : "success"} layout="multiline" data-testid="pasted-result">
+    <MessageBar
+      intent={r.refused > 0 || questions ? "warning" : "success"}
+      layout="multiline"
+      data-testid="pasted-result"
+    >
       <MessageBarBody>
         <div data-testid="pasted-summary">
           {r.refreshed} sheet{r.refreshed === 1 ? "" : "s"} refreshed
@@ -93,11 +122,139 @@ function RefreshOutcome(props: { result: PastedRefreshResult }) {
         <ul style={{ margin: "4px 0 0", paddingLeft: 18 }}>
           {r.outcomes.map((o, i) => (
             <li key={i} data-testid="pasted-outcome" data-ok={o.ok}>
-              {o.ok ? `“${o.sheetName}”: ${o.rows?.toLocaleString("en-US")} rows.` : o.message}
+              <SheetOutcome outcome={o} onAnswer={props.onAnswer} onSortAgain={props.onSortAgain} />
             </li>
           ))}
         </ul>
       </MessageBarBody>
     </MessageBar>
+  );
+}
+
+/** Keys listed in full up to this many, then "and N more". */
+const LISTED = 8;
+
+function listed(items: readonly string[]): string {
+  const shown = items.slice(0, LISTED).join("; ");
+  return items.length > LISTED ? `${shown}; and ${items.length - LISTED} more` : shown;
+}
+
+/**
+ * One sheet's outcome. A refresh by key says what it did by row (updated, added at the end,
+ * removed, where the removed rows' notes are kept) and asks what only the analyst can answer: their
+ * changed cells (keep mine / take the service's), rows they deleted by hand (restore), a change of
+ * the assets' key kind (refresh anyway).
+ */
+function SheetOutcome(props: {
+  outcome: SheetRefreshOutcome;
+  onAnswer: (sheetId: string, choices: RefreshChoices) => void;
+  onSortAgain: (sheetId: string) => void;
+}) {
+  const o = props.outcome;
+  const id = o.sheetId;
+  if (!o.ok)
+    return (
+      <>
+        {o.message}
+        {o.keyKindChanged && id ? (
+          <div>
+            <Button
+              size="small"
+              data-testid="pasted-accept-key"
+              onClick={() => props.onAnswer(id, { acceptKeyKindChange: [id] })}
+            >
+              Refresh anyway
+            </Button>
+          </div>
+        ) : null}
+      </>
+    );
+  const k = o.keyed;
+  if (!k) return <>{`“${o.sheetName}”: ${o.rows?.toLocaleString("en-US")} rows.`}</>;
+  return (
+    <div data-testid="pasted-keyed" style={{ display: "flex", flexDirection: "column", gap: 4 }}>
+      <span>
+        “{o.sheetName}”: {k.updated.toLocaleString("en-US")} rows kept in your order (
+        {k.cellsChanged.toLocaleString("en-US")} cells changed), {k.added.length} added, {k.removed.length} removed.
+      </span>
+      {k.added.length > 0 && id ? (
+        <span data-testid="pasted-added">
+          Added at the end of the table (your sort was not re-applied): {listed(k.added)}.{" "}
+          <Button size="small" data-testid="pasted-sort-again" onClick={() => props.onSortAgain(id)}>
+            Sort again
+          </Button>
+        </span>
+      ) : null}
+      {k.removed.length > 0 ? (
+        <span data-testid="pasted-removed">
+          Removed (the service no longer returns them): {listed(k.removed)}.
+          {k.removedBlock
+            ? ` What your columns held for them is kept in ${k.removedBlock}, titled “Removed at refresh on …”.`
+            : ""}
+        </span>
+      ) : null}
+      {k.unknownRows.length > 0 ? (
+        <span>
+          {k.unknownRows.length} row(s) are not the add-in&apos;s (typed by you, or a key cell changed) and were left as
+          they are: {listed(k.unknownRows)}.
+        </span>
+      ) : null}
+      {k.keptByEarlierChoice > 0 ? <span>{k.keptByEarlierChoice} cell(s) you chose to keep were kept.</span> : null}
+      {k.deletedByHand.length > 0 && id ? (
+        <span data-testid="pasted-deleted-by-hand">
+          You deleted these rows; the service still returns them and they were not added back:{" "}
+          {listed(k.deletedByHand.map((d) => d.label))}.{" "}
+          <Button
+            size="small"
+            data-testid="pasted-restore"
+            onClick={() => props.onAnswer(id, { restoreKeys: { [id]: k.deletedByHand.map((d) => d.key) } })}
+          >
+            Restore these rows
+          </Button>
+        </span>
+      ) : null}
+      {k.edited.length > 0 && id ? (
+        <div data-testid="pasted-edited">
+          You changed {k.edited.length} cell(s) of the service&apos;s columns; they were kept:
+          <table style={{ fontSize: 12, borderCollapse: "collapse" }}>
+            <thead>
+              <tr>
+                <th align="left">Cell</th>
+                <th align="left">Row</th>
+                <th align="left">Yours</th>
+                <th align="left">The service&apos;s</th>
+              </tr>
+            </thead>
+            <tbody>
+              {k.edited.slice(0, 50).map((e) => (
+                <tr key={e.address} data-testid="pasted-edited-cell">
+                  <td>{e.address}</td>
+                  <td>{e.key}</td>
+                  <td>{String(e.mine)}</td>
+                  <td>{String(e.service)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {k.edited.length > 50 ? <span>…and {k.edited.length - 50} more.</span> : null}
+          <div style={{ display: "flex", gap: 8, marginTop: 4 }}>
+            <Button
+              size="small"
+              data-testid="pasted-keep-mine"
+              onClick={() => props.onAnswer(id, { edits: { [id]: "keep-mine" } })}
+            >
+              Keep my values
+            </Button>
+            <Button
+              size="small"
+              data-testid="pasted-take-service"
+              onClick={() => props.onAnswer(id, { edits: { [id]: "take-service" } })}
+            >
+              Take the service&apos;s values
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </div>
   );
 }

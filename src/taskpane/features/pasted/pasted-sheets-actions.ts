@@ -1,38 +1,24 @@
 import type { RiskClient } from "../../../api/client";
 import { AbortedError, NotFoundError } from "../../../api/errors";
+import {
+  KeyKindChangedError,
+  sortPastedTableAgain,
+  refreshTableByKey,
+  type EditChoice,
+  type KeyedRefreshReport,
+} from "../../../excel/keyed-replace";
 import { readProvenance, recordProvenance } from "../../../excel/provenance-sheets";
 import { PastedSheetChangedError, replaceTableInPlace } from "../../../excel/replace-table";
-import { parseCsvTable } from "../../../shaping/csv-table";
-import { unzipCsvFiles } from "../../../shaping/export-zip";
-import { flattenExtendedSummary, flattenSummary } from "../../../shaping/flatten-summary";
-import {
-  buildRiskMatrix,
-  buildScenarioComparison,
-  itemsFor,
-  labelCountsByHazard,
-  labelCountsTable,
-} from "../../../shaping/risk-views";
-import { TidyTimeseriesBuilder, type SeriesKind } from "../../../shaping/tidy-timeseries";
 import {
   OPERATION_LABELS,
   type PasteOperation,
   type PasteProvenance,
   type ProvenanceRecord,
 } from "../../../shaping/paste-provenance";
-import type { CellValue } from "../../../shaping/types";
+import { RowKeyError, keyRows } from "../../../shaping/row-keys";
 import { ADDIN_VERSION } from "../../../shared/version";
 import { CancelledError, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning } from "../../ui/pane-types";
-
-/** Operations whose data is a portfolio's physical dataset (which has a version and a digest). */
-const DATASET_OPERATIONS: ReadonlySet<PasteOperation> = new Set([
-  "timeseries",
-  "summary",
-  "extended-summary",
-  "export",
-  "risk-matrix",
-  "label-counts",
-  "scenario-comparison",
-]);
+import { PASTE_KINDS, pasteKind, rowKeysFor, type FetchedTable } from "./paste-kinds";
 
 /**
  * The provenance of a paste: the client's base URL and project (never its key), the operation and
@@ -50,7 +36,7 @@ export async function provenanceOf(
   const kept: Record<string, string | number | boolean> = {};
   for (const [name, value] of Object.entries(filters)) if (value !== undefined && value !== "") kept[name] = value;
   let dataset: PasteProvenance["dataset"];
-  if (portfolio && DATASET_OPERATIONS.has(operation)) {
+  if (portfolio && PASTE_KINDS[operation].dataset) {
     try {
       const meta = await client.datasets.metadata(portfolio, { signal });
       dataset = { version: meta.version, sha256_digest: meta.sha256_digest };
@@ -72,117 +58,16 @@ export async function provenanceOf(
   };
 }
 
-/** A table to write: header and rows. */
-export interface FetchedTable {
-  header: string[];
-  rows: CellValue[][];
-}
-
 /**
  * Runs the operation of a record again with its recorded filters and shapes the result as the
- * paste did (the same flatteners), so the refreshed table has the paste's columns.
+ * paste did (the paste kind's own fetch, src/taskpane/features/pasted/paste-kinds.ts).
  */
-export async function refetchTable(
+export function refetchTable(
   client: RiskClient,
   record: ProvenanceRecord,
   signal?: AbortSignal,
 ): Promise<FetchedTable> {
-  const f = record.filters;
-  const text = (name: string): string | undefined => (f[name] === undefined ? undefined : String(f[name]));
-  const portfolio = record.portfolio ?? "";
-  switch (record.operation) {
-    case "timeseries": {
-      const items = await client.datasets
-        .items(portfolio, {
-          hazard: text("hazard"),
-          indicator: text("indicator"),
-          scenario: text("scenario"),
-          measure: text("measure"),
-          start_date: text("start_date"),
-          end_date: text("end_date"),
-        })
-        .all({ signal, readAhead: 4 });
-      // The paste puts projected (yearly) and observed (monthly) series on sheets of their own.
-      const kind: SeriesKind = text("series") === "observed" ? "observed" : "projected";
-      const builder = new TidyTimeseriesBuilder();
-      const rows = builder.add(items)[kind];
-      const header = builder.header(kind);
-      return {
-        header,
-        rows: rows.map((row) =>
-          row.length < header.length ? [...row, ...new Array<CellValue>(header.length - row.length).fill("")] : row,
-        ),
-      };
-    }
-    case "summary": {
-      const items = await client.datasets
-        .summary(portfolio, text("scenario") ? { scenario: text("scenario") } : {})
-        .all({ signal });
-      const flat = flattenSummary(items);
-      return { header: flat.header, rows: flat.rows };
-    }
-    case "extended-summary": {
-      const items = await client.datasets
-        .extendedSummary(portfolio, text("scenario") ? { scenario: text("scenario") } : {})
-        .all({ signal });
-      const flat = flattenExtendedSummary(items);
-      return { header: flat.header, rows: flat.rows };
-    }
-    case "applied-layer": {
-      const result = await client.compositions.applyVector(text("vector_id") ?? "", portfolio, { signal });
-      const table = parseCsvTable(result.csv, `the layer applied to ${portfolio}`);
-      return { header: table.header, rows: table.rows };
-    }
-    case "export": {
-      const bytes = await client.datasets.export(portfolio, { signal });
-      const file = unzipCsvFiles(bytes).find((x) => x.fileName === text("file"));
-      if (!file) throw new Error(`The export of ${portfolio} no longer holds the file ${text("file")}.`);
-      return { header: file.header, rows: file.rows };
-    }
-    case "risk-matrix":
-    case "label-counts": {
-      const scenario = text("scenario") ?? "";
-      const window = Number(f.window);
-      const items = await client.datasets.summary(portfolio, { scenario, window }).all({ signal, readAhead: 4 });
-      const table =
-        record.operation === "risk-matrix"
-          ? buildRiskMatrix(items, scenario, window, text("cells") === "score" ? "score" : "label")
-          : labelCountsTable(labelCountsByHazard(itemsFor(items, scenario, window)));
-      return { header: table.header, rows: table.rows };
-    }
-    case "scenario-comparison": {
-      const hazard = text("hazard") ?? "";
-      const window = Number(f.window);
-      const items = await client.datasets.summary(portfolio, { window, hazard }).all({ signal, readAhead: 4 });
-      const table = buildScenarioComparison(items, hazard, window);
-      return { header: table.header, rows: table.rows };
-    }
-    case "nature-summary": {
-      const exported = await client.nature.exportSubproject(text("subproject_id") ?? "", { signal });
-      return { header: ["metric", "value"], rows: natureRows(exported) };
-    }
-    default:
-      throw new Error(`Unknown operation "${String(record.operation)}" in the provenance of "${record.sheetName}".`);
-  }
-}
-
-/** The rows of a nature sub-project's export: summary numbers, then `metadata:<name>` fields. */
-export function natureRows(exported: {
-  summary?: Record<string, unknown>;
-  metadata?: Record<string, unknown>;
-}): CellValue[][] {
-  const rows: CellValue[][] = [];
-  for (const [name, value] of Object.entries(exported.summary ?? {}))
-    rows.push([name, typeof value === "number" && Number.isFinite(value) ? value : String(value ?? "")]);
-  for (const [name, value] of Object.entries(exported.metadata ?? {})) rows.push([`metadata:${name}`, cellOf(value)]);
-  return rows;
-}
-
-function cellOf(value: unknown): CellValue {
-  if (typeof value === "number") return Number.isFinite(value) ? value : "";
-  if (typeof value === "string" || typeof value === "boolean") return value;
-  if (value === null || value === undefined) return "";
-  return JSON.stringify(value);
+  return pasteKind(record.operation, record.sheetName).fetch(client, record, signal);
 }
 
 /** One pasted sheet as the pane lists it. */
@@ -220,11 +105,32 @@ export async function listPastedSheets(
 
 /** The outcome for one pasted sheet. */
 export interface SheetRefreshOutcome {
+  /** Absent for a store row that is not a record. */
+  sheetId?: string;
   sheetName: string;
   ok: boolean;
   /** Rows now in the table (ok) or why nothing changed (not ok). */
   rows?: number;
   message?: string;
+  /** What a refresh by key did: rows added, removed, cells the analyst changed, rows deleted by hand. */
+  keyed?: KeyedRefreshReport;
+  /** The assets' key kind changed since the paste: "Refresh anyway" goes on (`acceptKeyKindChange`). */
+  keyKindChanged?: boolean;
+}
+
+/** The analyst's answers to a refresh's questions, by sheet id. */
+export interface RefreshChoices {
+  /** What to do with the cells they changed in the add-in's columns (default "ask": keep and list). */
+  edits?: Record<string, EditChoice>;
+  /** Keys of rows they deleted by hand to add back. */
+  restoreKeys?: Record<string, string[]>;
+  /** Sheets to refresh even though the assets' key kind changed. */
+  acceptKeyKindChange?: string[];
+}
+
+/** Keys of a fetched table by the kind's key; RowKeyError (a sentence naming the assets) when they collide. */
+function keyRowsOf(keying: Awaited<ReturnType<typeof rowKeysFor>>, table: FetchedTable) {
+  return keyRows(keying.spec, table.header, table.rows, keying.assets);
 }
 
 /** What "Refresh pasted sheets" did. */
@@ -242,7 +148,7 @@ export interface PastedRefreshResult {
  * written is put back as it was).
  */
 export async function refreshPastedSheets(
-  options: LongRunning & { client: RiskClient; run: ExcelRunner; sheetIds?: string[] },
+  options: LongRunning & RefreshChoices & { client: RiskClient; run: ExcelRunner; sheetIds?: string[] },
 ): Promise<PastedRefreshResult> {
   const { client, run, signal, onProgress } = options;
   const read = await run((context) => readProvenance(context));
@@ -277,6 +183,7 @@ export async function refreshPastedSheets(
       onProgress?.({ message: `${record.sheetName}: ${message}`, fraction: (i + within) / wanted.length });
     if (record.baseUrl !== connection.baseUrl || (record.project ?? "") !== (connection.project ?? "")) {
       outcomes.push({
+        sheetId: record.sheetId,
         sheetName: record.sheetName,
         ok: false,
         message: `Sheet "${record.sheetName}" was pasted from ${record.baseUrl} (project ${record.project ?? "(none)"}), but the pane is connected to ${connection.baseUrl} (project ${connection.project ?? "(none)"}): connect to that service to refresh it. Nothing was changed.`,
@@ -288,26 +195,63 @@ export async function refreshPastedSheets(
       const table = await refetchTable(client, record, signal);
       // The dataset's version and digest now (the data just read is that version's).
       const dataset = (await provenanceOf(client, record.operation, record.portfolio, {}, signal)).dataset;
+      const onWrite = (done: number, total: number) =>
+        step(`row ${formatCount(done)} of ${formatCount(total)}`, 0.5 + (0.5 * done) / Math.max(1, total));
+      const keyed = record.rowKey && record.writtenStore;
+      // Keyed tables: matched by row key, keyed by the kind's key (the asset list read when needed).
+      const keys = keyed
+        ? keyRowsOf(await rowKeysFor(client, record.operation, record.portfolio, table, signal), table)
+        : undefined;
       step(`writing ${formatCount(table.rows.length)} rows…`, 0.5);
       const updated = await run(async (context) => {
-        const next = await replaceTableInPlace(context, record, table.header, table.rows, {
-          signal,
-          onProgress: (done, total) =>
-            step(`row ${formatCount(done)} of ${formatCount(total)}`, 0.5 + (0.5 * done) / Math.max(1, total)),
-        });
+        let next: ProvenanceRecord;
+        let report: KeyedRefreshReport | undefined;
+        if (keys) {
+          const done = await refreshTableByKey(
+            context,
+            record,
+            { ...table, ...keys },
+            {
+              signal,
+              onProgress: onWrite,
+              edits: options.edits?.[record.sheetId] ?? "ask",
+              restoreKeys: options.restoreKeys?.[record.sheetId],
+              acceptKeyKindChange: options.acceptKeyKindChange?.includes(record.sheetId),
+            },
+          );
+          next = done.record;
+          report = done.report;
+        } else {
+          next = await replaceTableInPlace(context, record, table.header, table.rows, { signal, onProgress: onWrite });
+        }
         await recordProvenance(context, [{ ...next, ...(dataset ? { dataset } : {}), addinVersion: ADDIN_VERSION }]);
-        return next;
+        return { next, report };
       });
-      outcomes.push({ sheetName: record.sheetName, ok: true, rows: updated.rows });
+      outcomes.push({
+        sheetId: record.sheetId,
+        sheetName: record.sheetName,
+        ok: true,
+        rows: updated.next.rows,
+        ...(updated.report ? { keyed: updated.report } : {}),
+      });
     } catch (error) {
       if (signal?.aborted || error instanceof AbortedError)
         throw new CancelledError(
           `Cancelled at "${record.sheetName}" (put back as it was); ${i} sheet(s) before it were refreshed.`,
         );
-      if (error instanceof PastedSheetChangedError)
-        outcomes.push({ sheetName: record.sheetName, ok: false, message: error.message });
+      if (error instanceof KeyKindChangedError)
+        outcomes.push({
+          sheetId: record.sheetId,
+          sheetName: record.sheetName,
+          ok: false,
+          message: error.message,
+          keyKindChanged: true,
+        });
+      else if (error instanceof PastedSheetChangedError || error instanceof RowKeyError)
+        outcomes.push({ sheetId: record.sheetId, sheetName: record.sheetName, ok: false, message: error.message });
       else
         outcomes.push({
+          sheetId: record.sheetId,
           sheetName: record.sheetName,
           ok: false,
           message: `Sheet "${record.sheetName}" was not changed: ${error instanceof Error ? error.message : String(error)}`,
@@ -315,4 +259,25 @@ export async function refreshPastedSheets(
     }
   }
   return { outcomes, refreshed: outcomes.filter((o) => o.ok).length, refused: outcomes.filter((o) => !o.ok).length };
+}
+
+/**
+ * "Refresh pasted sheets" without the pane (a ribbon button, a benchmark): every recorded sheet, by
+ * key where it is keyed. Cells the analyst changed in the add-in's columns are kept, never
+ * overwritten, and stay on record as awaiting their choice (`pendingEdits` in the provenance), for
+ * the pane to ask; rows deleted by hand are not added back; a change of key kind is not accepted.
+ */
+export function refreshPastedSheetsWithoutPane(
+  options: LongRunning & { client: RiskClient; run: ExcelRunner; sheetIds?: string[] },
+): Promise<PastedRefreshResult> {
+  return refreshPastedSheets({ ...options, edits: undefined, restoreKeys: undefined, acceptKeyKindChange: undefined });
+}
+
+/** "Sort again": re-applies the analyst's own sort to a pasted sheet whose refresh added rows at the end. */
+export async function sortPastedSheetAgain(run: ExcelRunner, sheetId: string): Promise<void> {
+  await run(async (context) => {
+    const record = (await readProvenance(context)).records.find((r) => r.sheetId === sheetId);
+    if (!record) throw new Error("The sheet has no provenance record any more: nothing was sorted.");
+    await sortPastedTableAgain(context, record);
+  });
 }

@@ -2,16 +2,15 @@
  * "Refresh · Pasted sheets" from the ribbon or its shortcut, with the pane possibly hidden: the
  * one seam between the ribbon and the refresh of pasted sheets.
  *
- * The rule: a refresh started here never overwrites cells the analyst edited. Today it calls the
- * pane's refresh, which refuses a table whose cells changed since it was written (whole table left
- * as it is, PastedSheetChangedError) and goes on with the others; each refusal is returned as a line
- * that needs a look, so the pane opens at "Pasted sheets & sources" with the list. When keyed
- * refresh lands (matching rows by key, keeping edited cells in place), this function switches to
- * its "without the pane: keep edited cells" mode and keeps the same answer shape.
+ * The rule: a refresh started here never overwrites cells the analyst edited. It is the refresh
+ * without the pane: keyed tables are matched by row, cells the analyst changed are kept and left on
+ * record for the pane to ask about, rows deleted by hand are not added back. Each sheet that needs a
+ * look (edited cells awaiting a choice, rows deleted by hand, a sheet not refreshed) is returned as a
+ * line, so the pane opens at "Pasted sheets & sources" with the list.
  */
 import type { RiskClient } from "../../../api/client";
 import type { ExcelRunner } from "../../ui/pane-types";
-import { refreshPastedSheets } from "./pasted-sheets-actions";
+import { refreshPastedSheetsWithoutPane } from "./pasted-sheets-actions";
 
 /** What the ribbon shows: one sentence, and each sheet left alone (with why). */
 export interface RibbonPastedRefresh {
@@ -25,9 +24,24 @@ export async function refreshPastedSheetsFromRibbon(options: {
   run: ExcelRunner;
   signal?: AbortSignal;
 }): Promise<RibbonPastedRefresh> {
-  const result = await refreshPastedSheets({ client: options.client, run: options.run, signal: options.signal });
+  const result = await refreshPastedSheetsWithoutPane({
+    client: options.client,
+    run: options.run,
+    signal: options.signal,
+  });
   const total = result.refreshed + result.refused;
-  const attention = result.outcomes.filter((o) => !o.ok).map((o) => o.message ?? `${o.sheetName} was not changed.`);
+  const attention = result.outcomes.flatMap((o) => {
+    if (!o.ok) return [o.message ?? `${o.sheetName} was not changed.`];
+    // Without the pane the choice is never made here: every edited cell is kept and awaits it.
+    const awaiting = o.keyed?.edited.length ?? 0;
+    const deleted = o.keyed?.deletedByHand.length ?? 0;
+    const lines: string[] = [];
+    if (awaiting > 0)
+      lines.push(`${o.sheetName}: ${awaiting} cell${awaiting === 1 ? "" : "s"} you edited kept, awaiting your choice.`);
+    if (deleted > 0)
+      lines.push(`${o.sheetName}: ${deleted} row${deleted === 1 ? "" : "s"} you deleted not added back.`);
+    return lines;
+  });
   if (result.refreshed === 0 && result.refused > 0)
     throw Object.assign(new Error(`No pasted sheet was refreshed (${result.refused} left as they were).`), {
       details: attention,

@@ -1,8 +1,9 @@
 import type { RiskClient } from "../../../api/client";
 import { STRESS_SCENARIO } from "../../../shared/vocabulary";
+import type { NewSheetSpec } from "../../../excel/write-sheets";
 import { flattenExtendedSummary, flattenSummary } from "../../../shaping/flatten-summary";
 import type { DownloadedFile, FileFormat } from "../../../api/types";
-import { provenanceOf } from "../pasted";
+import { provenanceOf, rowKeysFor } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
@@ -66,7 +67,8 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
 
   const flat = flattenSummary(summary);
   const provenance = await provenanceOf(client, "summary", portfolio, { scenario: options.scenario }, signal);
-  const specs = [
+  // Each sheet keyed by its kind's row key, so a refresh keeps the analyst's work with its row.
+  const specs: NewSheetSpec[] = [
     {
       sheetName: `Summary ${portfolio}`,
       tableName: `Summary_${portfolio}`,
@@ -74,6 +76,7 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
       rows: flat.rows,
       conditionalLabels: flat.labelColumns,
       provenance,
+      rowKeys: await rowKeysFor(client, "summary", portfolio, flat, signal),
     },
   ];
   if (extended && extendedItems.length > 0) {
@@ -89,6 +92,7 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
         operation: "extended-summary" as const,
         filters: { ...provenance.filters, scenario: extendedScenario },
       },
+      rowKeys: await rowKeysFor(client, "extended-summary", portfolio, ext, signal),
     });
   }
   const written = await writeNewSheets(run, specs, { signal, onProgress });

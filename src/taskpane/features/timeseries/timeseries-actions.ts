@@ -17,7 +17,7 @@ import {
   type SeriesKind,
 } from "../../../shaping/tidy-timeseries";
 import { streamPaste } from "./stream-paste";
-import { provenanceOf } from "../pasted";
+import { PASTE_KINDS, provenanceOf } from "../pasted";
 import {
   formatCount,
   rethrowIfCancelled,
@@ -250,6 +250,7 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
       sheetName: `${SHEET_PREFIX[kind]} ${portfolio}`,
       tableName: `${SHEET_PREFIX[kind].replace(" ", "_")}_${portfolio}`,
       provenance: { ...provenance, filters: { ...provenance.filters, series: kind } },
+      rowKeys: { spec: PASTE_KINDS.timeseries.rowKey([]) },
     })),
     read: (onPage, reading) =>
       client.datasets.items(portfolio, query).all({

@@ -19,7 +19,7 @@ import {
 } from "../../../shaping/risk-views";
 import type { CellValue } from "../../../shaping/types";
 import { WINDOWS } from "../../../shared/vocabulary";
-import { provenanceOf } from "../pasted";
+import { PASTE_KINDS, provenanceOf } from "../pasted";
 import {
   rethrowIfCancelled,
   formatCount,
@@ -176,6 +176,7 @@ export async function pasteRiskMatrix(
       tableName: `Matrix_${portfolio}`,
       title: `${portfolio} · ${matrix.title}`,
       provenance,
+      rowKeys: { spec: PASTE_KINDS["risk-matrix"].rowKey([]) },
       ...(cells === "label"
         ? { labelColumns: matrix.hazardColumns }
         : {
@@ -188,6 +189,7 @@ export async function pasteRiskMatrix(
       tableName: `Counts_${portfolio}`,
       title: `${portfolio} · assets per label and hazard · scenario ${scenario} · ${window}-year window`,
       provenance: { ...provenance, operation: "label-counts", filters: { scenario, window } },
+      rowKeys: { spec: PASTE_KINDS["label-counts"].rowKey([]) },
     },
   ];
   const chart: ChartSpec = {
@@ -212,6 +214,7 @@ export async function pasteScenarioComparison(options: RiskSheetOptions & { haza
   if (table.rows.length === 0) throw new Error(`${portfolio} has no ${hazard} summary for the ${window}-year window.`);
   const spec: StreamSheetSpec = {
     provenance: await provenanceOf(client, "scenario-comparison", portfolio, { hazard, window }, signal),
+    rowKeys: { spec: PASTE_KINDS["scenario-comparison"].rowKey([]) },
     sheetName: `Compare ${hazard} ${portfolio}`,
     tableName: `Compare_${hazard}_${portfolio}`,
     title: `${portfolio} · ${table.title} (${COMPARED_SCENARIOS.join(", ")})`,

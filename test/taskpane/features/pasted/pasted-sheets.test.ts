@@ -4,7 +4,11 @@ import type { RunningEmulator } from "../../../../emulator/server";
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
 import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
 import { pasteTimeseries } from "../../../../src/taskpane/features/timeseries/timeseries-actions";
-import { listPastedSheets, refreshPastedSheets } from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
+import {
+  listPastedSheets,
+  refreshPastedSheets,
+  refreshPastedSheetsWithoutPane,
+} from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
 import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../../../src/shaping/paste-provenance";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
@@ -84,14 +88,18 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
 
   // Same data: the refresh rewrites in place and keeps the user's number format.
   const same = await refreshPastedSheets({ client, run });
-  expect(same.outcomes).toEqual([{ sheetName: summary.sheetName, ok: true, rows: summary.rowCount }]);
+  expect(same.outcomes).toMatchObject([
+    { sheetName: summary.sheetName, ok: true, rows: summary.rowCount, keyed: { added: [], removed: [], edited: [] } },
+  ]);
   expect(fake.read(summary.sheetName, numericCell, "numberFormat")[0][0]).toBe("0.00%");
 
   // The portfolio grows: the table grows, the notes column stays where it was, untouched.
   await importPortfolio(client, "refresh-me", assetsCsv(5));
   const expected = await client.datasets.summary("refresh-me", { scenario: "ssp245" }).all();
   const grown = await refreshPastedSheets({ client, run, onProgress: () => undefined });
-  expect(grown.outcomes).toEqual([{ sheetName: summary.sheetName, ok: true, rows: expected.length }]);
+  expect(grown.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: true, rows: expected.length }]);
+  // Rows new in the answer were added at the end, by key.
+  expect(grown.outcomes[0].keyed?.added).toHaveLength(expected.length - summary.rowCount);
   expect(expected.length).toBeGreaterThan(summary.rowCount);
   const table = fake
     .snapshot()
@@ -105,7 +113,7 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
   expect(sourcesRows(fake)[1][SOURCES_HEADER.indexOf("Rows")]).toBe(expected.length);
 });
 
-test("a renamed, edited or deleted pasted sheet is refused with a sentence, and nothing changes", async () => {
+test("a renamed or deleted pasted sheet is refused with a sentence; an edited cell is kept and listed", async () => {
   const { fake, run } = newWorkbook();
   const [summary] = await pasteSummary({
     client,
@@ -115,21 +123,26 @@ test("a renamed, edited or deleted pasted sheet is refused with a sentence, and 
     scenario: "ssp585",
   });
 
-  // Edited: one cell of the table changed by the user.
-  const original = fake.read(summary.sheetName, "B2")[0][0];
-  fake.setValues(summary.sheetName, "B2", [["my edit"]]);
-  let before = fake.snapshot();
+  // Edited: one cell of the table changed by the user is no reason to refuse; without an answer
+  // it is kept and listed (address, theirs, the service's).
+  const original = fake.read(summary.sheetName, "C2")[0][0];
+  fake.setValues(summary.sheetName, "C2", [["my edit"]]);
   let result = await refreshPastedSheets({ client, run });
-  expect(result.outcomes[0]).toMatchObject({ ok: false });
-  expect(result.outcomes[0].message).toMatch(/was edited since it was written.*nothing was changed/);
-  expect(fake.snapshot()).toEqual(before);
-  fake.setValues(summary.sheetName, "B2", [[original]]);
+  expect(result.outcomes[0]).toMatchObject({
+    ok: true,
+    keyed: { edited: [{ address: "C2", column: "entity_name", mine: "my edit", service: original }] },
+  });
+  expect(fake.read(summary.sheetName, "C2")).toEqual([["my edit"]]);
+  // "Take the service's values": the cell gets the service's value back.
+  const taken = await refreshPastedSheets({ client, run, edits: { [result.outcomes[0].sheetId!]: "take-service" } });
+  expect(taken.outcomes[0].keyed?.edited).toHaveLength(1);
+  expect(fake.read(summary.sheetName, "C2")).toEqual([[original]]);
 
   // Renamed.
   await run(async (context) => {
     context.workbook.worksheets.getItem(summary.sheetName).name = "Renamed";
   });
-  before = fake.snapshot();
+  const before = fake.snapshot();
   result = await refreshPastedSheets({ client, run });
   expect(result.outcomes[0].message).toMatch(/was renamed to "Renamed": rename it back/);
   expect(fake.snapshot()).toEqual(before);
@@ -171,4 +184,68 @@ test("a refresh that fails while writing puts the old table back, whole", async 
   const sheetOf = (s: typeof before) => s.sheets.find((x) => x.name === summary.sheetName)!.cells;
   expect(sheetOf(after)).toEqual(sheetOf(before));
   expect(after.tables).toEqual(before.tables);
+});
+
+test("a sorted timeseries sheet and its notes refresh by key when an asset leaves the portfolio", async () => {
+  await importPortfolio(client, "ts-keyed", assetsCsv(3));
+  const { fake, run } = newWorkbook();
+  const pasted = await pasteTimeseries({
+    client,
+    run,
+    portfolio: "ts-keyed",
+    filters: { hazard: "heatwave", scenario: "ssp585", measure: "mid", startYear: 2030 },
+  });
+  const record = (await run((context) => readProvenance(context))).records[0];
+  expect(record.rowKey).toMatchObject({ asset: true, columns: ["hazard", "indicator", "scenario", "measure"] });
+  const width = record.header.length;
+  const rows = pasted.rowCount;
+  // The analyst sorts by entity_id descending and types a note beside every row.
+  await run(async (context) => {
+    context.workbook.worksheets
+      .getItem(pasted.sheetName)
+      .tables.getItemAt(0)
+      .sort.apply([{ key: 1, ascending: false }]);
+  });
+  const ids = fake.read(pasted.sheetName, `B2:B${rows + 1}`).map(([id]) => String(id));
+  const note = col(width);
+  fake.setValues(pasted.sheetName, `${note}1`, [["note"]]);
+  fake.setValues(
+    pasted.sheetName,
+    `${note}2:${note}${rows + 1}`,
+    ids.map((id) => [`about ${id}`]),
+  );
+  // The first asset leaves the portfolio: every other asset's portfolio_index shifts.
+  const csv = assetsCsv(3).split("\n");
+  await importPortfolio(client, "ts-keyed", [csv[0], ...csv.slice(2)].join("\n"));
+  const result = await refreshPastedSheets({ client, run });
+  expect(result.outcomes[0]).toMatchObject({ ok: true });
+  const keyed = result.outcomes[0].keyed!;
+  expect(keyed.removed.length).toBeGreaterThan(0);
+  const left = rows - keyed.removed.length;
+  const after = fake.read(pasted.sheetName, `B2:${note}${left + 1}`);
+  for (const line of after) expect(line[line.length - 1]).toBe(`about ${String(line[0])}`);
+  // Still in the analyst's order (entity_id descending).
+  const order = after.map((line) => String(line[0]));
+  expect(order).toEqual([...order].sort().reverse());
+});
+
+test("a refresh without the pane (the ribbon's) never overwrites a changed cell: it keeps it and leaves the question on record", async () => {
+  const { fake, run } = newWorkbook();
+  const [summary] = await pasteSummary({
+    client,
+    run,
+    portfolio: "demo-portfolio",
+    extended: false,
+    scenario: "ssp126",
+  });
+  fake.setValues(summary.sheetName, "C3", [["my name for it"]]);
+  const result = await refreshPastedSheetsWithoutPane({ client, run });
+  expect(result.outcomes[0]).toMatchObject({
+    ok: true,
+    keyed: { edited: [{ address: "C3", mine: "my name for it" }] },
+  });
+  expect(fake.read(summary.sheetName, "C3")).toEqual([["my name for it"]]);
+  const record = (await run((context) => readProvenance(context))).records[0];
+  expect(record.pendingEdits).toBe(1);
+  expect(record.editChoice).toBeUndefined();
 });

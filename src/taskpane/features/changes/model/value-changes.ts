@@ -8,6 +8,11 @@
 /** One cell as read: its address, value, and what its formula asks (when known). */
 export interface ReadCell {
   address: string;
+  /**
+   * A cell of a keyed pasted table: its row's key and its column. Readings are compared by it, so a
+   * table sorted or refreshed by key in between compares each asset with itself, not a position.
+   */
+  key?: string;
   value: unknown;
   /** The label the value stands for (the value itself for a label cell; by thresholds for a score). */
   label?: "LOW" | "MEDIUM" | "HIGH";
@@ -49,10 +54,10 @@ export function compareReadings(
   after: readonly ReadCell[],
   threshold: number,
 ): CellChange[] {
-  const old = new Map(before.map((cell) => [cell.address, cell]));
+  const old = new Map(before.map((cell) => [cell.key ?? cell.address, cell]));
   const changes: CellChange[] = [];
   for (const now of after) {
-    const was = old.get(now.address);
+    const was = old.get(now.key ?? now.address);
     if (!was) continue;
     const base = {
       address: now.address,

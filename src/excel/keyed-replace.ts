@@ -1,0 +1,572 @@
+/**
+ * Refresh of a pasted table by row key, whole or not at all. Rows are matched by their key
+ * (src/shaping/row-keys.ts), not their position, so the analyst's order (sorted, filtered, hidden
+ * rows), their own columns (inside the table or directly beside it) and the cells they changed stay
+ * with their row:
+ *  - a row the service still returns keeps its place; its cells are written only where the
+ *    service's value differs from what the cell shows;
+ *  - a row new in the answer is added at the end (Range.insert(down) across the table and the
+ *    columns beside it, then Table.resize), so the analyst's sort is not re-applied;
+ *  - a row the service no longer returns is removed with Excel's own deletion (Range.delete(up)
+ *    across the table and the columns beside it), so formulas elsewhere follow their rows the way
+ *    Excel moves them and a reference to the removed row shows #REF!; whatever the analyst's
+ *    columns held for it is first copied to a block titled "Removed at refresh on …" below
+ *    everything on the sheet, with its key;
+ *  - a row the analyst deleted by hand is not added back unless asked for (`restoreKeys`);
+ *  - a cell of the add-in's columns the analyst changed (its value no longer matches the record of
+ *    what was written, src/excel/written-store.ts) is kept and listed unless the choice is
+ *    "take-service"; "keep-mine" keeps it for good. A refresh without the pane ("ask") keeps it and
+ *    leaves the question.
+ * The analyst's cells move with their row because rows are inserted and deleted, never rewritten
+ * elsewhere: their formulas stay relative to their own row.
+ *
+ * Order, so that a failure or Cancel puts everything back: read and plan (nothing changed), append
+ * rows, write changed cells, write the removed rows' block, write the new record of what was
+ * written; on failure these are undone (rows deleted again, cells written back, block cleared, new
+ * record deleted). The deletion of removed rows comes last, in one request, once nothing else can
+ * fail: a deletion cannot be undone by writing values back (references to the rows are #REF!).
+ */
+import { requirementSupported } from "../shared/requirements";
+import { rangeA1 } from "../shaping/a1";
+import {
+  changedColumns,
+  locatorColumns,
+  locatorOf,
+  planKeyedRefresh,
+  replaceDigests,
+  rowDigest,
+  type WrittenRow,
+} from "../shaping/keyed-diff";
+import type { ProvenanceRecord } from "../shaping/paste-provenance";
+import { describeKey, keyKindChange, type AssetKeyKind } from "../shaping/row-keys";
+import { TEXT_FORMAT, columnTextKinds } from "../shaping/safe-cells";
+import type { CellValue } from "../shaping/types";
+import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
+import { utcNow } from "./provenance-sheets";
+import { readBlock } from "./read-range";
+import {
+  IncompleteRestoreError,
+  PastedSheetChangedError,
+  findPastedTable,
+  localOf,
+  type ReplaceOptions,
+} from "./replace-table";
+import { followTable, type FollowedTable } from "./table-followers";
+import { checkShape } from "./write-sheets";
+import { deleteWrittenStore, readWrittenStore, writeWrittenStore } from "./written-store";
+
+/** The service's answer, shaped as the paste shaped it, with each row's key. */
+export interface KeyedTable {
+  header: string[];
+  rows: CellValue[][];
+  /** One per row (src/shaping/row-keys.ts keyRows). */
+  keys: string[];
+  assetKind?: AssetKeyKind;
+}
+
+/** What to do with cells the analyst changed in the add-in's columns. */
+export type EditChoice = "ask" | "keep-mine" | "take-service";
+
+/** Options of a refresh by key. */
+export interface KeyedRefreshOptions extends ReplaceOptions {
+  /** Default "ask": keep the analyst's values and list them (a refresh without the pane). */
+  edits?: EditChoice;
+  /** Keys of rows the analyst deleted by hand to add back. */
+  restoreKeys?: readonly string[];
+  /** Go on when the key kind changed since the paste (the pane asked). */
+  acceptKeyKindChange?: boolean;
+  /** The time of the refresh (tests). */
+  now?: Date;
+}
+
+/** A cell of the add-in's columns the analyst changed. */
+export interface EditedCell {
+  /** Sheet-local address now ("F7"). */
+  address: string;
+  key: string;
+  column: string;
+  mine: CellValue;
+  service: CellValue;
+}
+
+/** What a refresh by key did, for the pane to say. */
+export interface KeyedRefreshReport {
+  /** Rows kept in place (their cells refreshed). */
+  updated: number;
+  /** Cells whose value the refresh changed. */
+  cellsChanged: number;
+  /** Keys of rows added at the end, shown as the pane shows keys. */
+  added: string[];
+  /** Keys of rows removed. */
+  removed: string[];
+  /** Keys (raw) and labels of rows the analyst deleted by hand that the service still returns. */
+  deletedByHand: Array<{ key: string; label: string }>;
+  /** Rows of the table that are not the add-in's (typed by the analyst, or a key cell changed): left as they are. */
+  unknownRows: string[];
+  /** Cells the analyst changed: kept awaiting a choice ("ask"), kept ("keep-mine") or overwritten ("take-service"). */
+  edited: EditedCell[];
+  /** Cells kept because the analyst chose to keep them before. */
+  keptByEarlierChoice: number;
+  /** Where the removed rows' analyst cells were kept ("A52:C55"), if any held something. */
+  removedBlock?: string;
+}
+
+/** The key kind changed since the paste: the pane asks before going on. Nothing was changed. */
+export class KeyKindChangedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "KeyKindChangedError";
+  }
+}
+
+/** How far right of a table the analyst's columns beside it are looked for. */
+const BESIDE_SCAN = 16;
+
+/**
+ * Refreshes the table of `record` by key with `fresh`. Returns the record updated and what was
+ * done. Throws PastedSheetChangedError (nothing changed) when the sheet or table is gone, its data
+ * header was changed, the record of what was written is missing, or the answer is empty;
+ * KeyKindChangedError when the key kind changed and `acceptKeyKindChange` is not set.
+ */
+export async function refreshTableByKey(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  fresh: KeyedTable,
+  options: KeyedRefreshOptions = {},
+): Promise<{ record: ProvenanceRecord; report: KeyedRefreshReport }> {
+  const where = `Sheet "${record.sheetName}"`;
+  const signal = options.signal;
+  const rowKey = record.rowKey;
+  if (!rowKey || !record.writtenStore)
+    throw new PastedSheetChangedError(`${where} was pasted before tables were keyed by row: paste it anew.`);
+  checkShape({ sheetName: record.sheetName, header: fresh.header, rows: fresh.rows }, 0);
+  if (fresh.rows.length === 0)
+    throw new PastedSheetChangedError(
+      `${where}: the service returned no rows for these filters; the table was left as it was.`,
+    );
+  const change = keyKindChange(rowKey, fresh.assetKind);
+  if (change && !options.acceptKeyKindChange)
+    throw new KeyKindChangedError(
+      `${where}: ${change} Refresh anyway, or give the assets ids first. Nothing was changed.`,
+    );
+  if (fresh.header.join("\u0000") !== record.header.join("\u0000"))
+    throw new PastedSheetChangedError(
+      `${where}: the service's answer now has other columns (${fresh.header.length} instead of ${record.header.length}); a refresh by row keeps the columns it was pasted with. Paste it anew. Nothing was changed.`,
+    );
+  signal?.throwIfAborted();
+
+  // ---- read (nothing changes) ----
+  const { sheet, table, range } = await findPastedTable(context, record);
+  const top = range.rowIndex;
+  const left = range.columnIndex;
+  const cols = range.columnCount;
+  const body = range.rowCount - 1;
+  const width = record.header.length;
+  const head = await readBlock(context, sheet, top, left, 1, width, "values");
+  if (head[0].some((name, c) => String(name) !== record.header[c]))
+    throw new PastedSheetChangedError(
+      `${where}: the table's header was changed or its columns moved (${localOf(range.address)}); put it back, or paste anew. Nothing was changed.`,
+    );
+  const scan = Math.min(BESIDE_SCAN, 16_384 - left - cols);
+  const besideBlock = scan > 0 ? await readBlock(context, sheet, top, left + cols, body + 1, scan, "formulas") : [];
+  // The analyst's columns beside the table: up to the last one holding anything in the table's
+  // rows (an empty column between them and the table is theirs too), within BESIDE_SCAN columns.
+  let beside = 0;
+  for (const line of besideBlock) for (let c = beside; c < line.length; c++) if (line[c] !== "") beside = c + 1;
+  const values = await readBlock(context, sheet, top + 1, left, body, cols, "values");
+  const userCols = cols - width + beside;
+  const userFormulas =
+    userCols > 0 ? await readBlock(context, sheet, top, left + width, body + 1, userCols, "formulas") : [];
+  const written = await readWrittenStore(context, record.writtenStore);
+  if (written === null)
+    throw new PastedSheetChangedError(
+      `${where}: the record of what the add-in wrote into it is gone (its very hidden store sheet was deleted): paste it anew. Nothing was changed.`,
+    );
+  const locCols = locatorColumns(rowKey, record.header);
+  const entries = values.map((row) => written.get(locatorOf(row, locCols)));
+  const writtenKeys = new Set([...written.values()].map((w) => w.key));
+  const plan = planKeyedRefresh(
+    entries.map((e) => e?.key),
+    writtenKeys,
+    fresh.keys,
+    new Set(options.restoreKeys ?? []),
+  );
+  if (plan.kept.length + plan.added.length + plan.unknown.length === 0)
+    throw new PastedSheetChangedError(
+      `${where}: every row the service returns was deleted from the table by hand; restore them, or paste anew. Nothing was changed.`,
+    );
+  if (plan.added.length > 0 && !requirementSupported("ExcelApi", "1.13"))
+    throw new PastedSheetChangedError(
+      `${where}: the refreshed table has ${plan.added.length} new row(s), and this version of Excel cannot grow a table (it needs Excel 2102 or Mac 16.50 or later). Nothing was changed.`,
+    );
+
+  // ---- plan the cells of the kept rows ----
+  const choice = options.edits ?? "ask";
+  const kinds = columnTextKinds(fresh.rows, width);
+  const report: KeyedRefreshReport = {
+    updated: plan.kept.length,
+    cellsChanged: 0,
+    added: plan.added.map((i) => describeKey(fresh.keys[i])),
+    removed: plan.removed.map((p) => describeKey(entries[p]!.key)),
+    deletedByHand: plan.deletedByHand.map((i) => ({ key: fresh.keys[i], label: describeKey(fresh.keys[i]) })),
+    unknownRows: plan.unknown.map((p) => rangeA1(top + 1 + p, left, 1, cols)),
+    edited: [],
+    keptByEarlierChoice: 0,
+  };
+  const nextWritten: WrittenRow[] = [];
+  // Body position → the columns [first, first + values.length) to write (null: leave the cell).
+  const updates = new Map<number, { first: number; values: CellValue[] }>();
+  for (const { position, newRow } of plan.kept) {
+    const entry = entries[position]!;
+    const now = values[position];
+    const service = fresh.rows[newRow];
+    const edited = new Set(changedColumns(now, entry.digest, width));
+    const kept = new Set(entry.kept);
+    const writtenCells = new Map<number, CellValue>(); // columns whose record changes: what was written
+    const out: CellValue[] = new Array<CellValue>(width);
+    let changes = 0;
+    for (let c = 0; c < width; c++) {
+      // The cell already shows the service's value: nothing to write, and nothing to ask.
+      if (service[c] === now[c]) {
+        out[c] = null as unknown as CellValue;
+        kept.delete(c);
+        if (edited.has(c)) writtenCells.set(c, service[c]);
+        continue;
+      }
+      let write = true;
+      if (kept.has(c)) {
+        report.keptByEarlierChoice++;
+        write = false;
+      } else if (edited.has(c)) {
+        report.edited.push({
+          address: rangeA1(top + 1 + position, left + c, 1, 1),
+          key: describeKey(entry.key),
+          column: record.header[c],
+          mine: now[c],
+          service: service[c],
+        });
+        if (choice === "keep-mine") kept.add(c);
+        // Kept and asked ("ask") or kept for good: the record keeps what was written before.
+        write = choice === "take-service";
+      }
+      if (write) {
+        writtenCells.set(c, service[c]);
+        changes++;
+      }
+      out[c] = write ? service[c] : (null as unknown as CellValue);
+    }
+    const digest = replaceDigests(entry.digest, writtenCells, width);
+    if (changes > 0) {
+      // Only the span of changed cells: a shifted portfolio_index writes one cell, not the row.
+      let first = 0;
+      let last = width - 1;
+      while (out[first] === null) first++;
+      while (out[last] === null) last--;
+      updates.set(position, { first, values: out.slice(first, last + 1) });
+    }
+    report.cellsChanged += changes;
+    nextWritten.push({
+      locator: locatorOf(service, locCols),
+      key: fresh.keys[newRow],
+      digest,
+      kept: [...kept].sort((a, b) => a - b),
+    });
+  }
+  for (const i of plan.added)
+    nextWritten.push({
+      locator: locatorOf(fresh.rows[i], locCols),
+      key: fresh.keys[i],
+      digest: rowDigest(fresh.rows[i], width),
+      kept: [],
+    });
+  // Rows deleted by hand stay on record, so the next refresh does not add them back either.
+  for (const i of plan.deletedByHand) {
+    const old = [...written.values()].find((w) => w.key === fresh.keys[i]);
+    // Its old locator may now be another row's (portfolio_index shifts): one that finds no row.
+    if (old) nextWritten.push({ ...old, locator: `deleted:${old.key}` });
+  }
+
+  // The analyst's cells of removed rows, for the block that keeps them.
+  const removedLines = plan.removed
+    .map((p) => ({ key: describeKey(entries[p]!.key), cells: userFormulas[p + 1] ?? [] }))
+    .filter((line) => line.cells.some((v) => v !== ""));
+  const userHeader = (userFormulas[0] ?? []).map((h, i) => (h === "" ? `(column ${i + 1})` : String(h)));
+
+  // ---- write (undone on failure) ----
+  const backups: Array<{ position: number; first: number; formulas: CellValue[][]; formats: CellValue[][] }> = [];
+  let appended = 0;
+  let followed: FollowedTable | undefined;
+  let blockAt: { row: number; rows: number; cols: number } | undefined;
+  let newStore: string | undefined;
+  const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  try {
+    signal?.throwIfAborted();
+    // Cells of kept rows that change: back up, then write; consecutive rows of the same span together.
+    const positions = [...updates.keys()].sort((a, b) => a - b);
+    for (const group of spans(positions, (p) => updates.get(p)!)) {
+      const row = top + 1 + group.start;
+      const col = left + group.first;
+      const formulas = await readBlock(context, sheet, row, col, group.count, group.width, "formulas");
+      const formats = await readBlock(context, sheet, row, col, group.count, group.width, "numberFormat");
+      backups.push({ position: group.start, first: group.first, formulas, formats });
+    }
+    await writeRows(
+      context,
+      sheet,
+      positions.map((p) => ({ row: top + 1 + p, first: updates.get(p)!.first, values: updates.get(p)!.values })),
+      left,
+      kinds,
+      maxBytes,
+      signal,
+    );
+    signal?.throwIfAborted();
+    // New rows at the end: insert across the table and the columns beside it, grow the table, write.
+    if (plan.added.length > 0) {
+      const bottom = top + 1 + body;
+      sheet
+        .getRangeByIndexes(bottom, left, plan.added.length, cols + beside)
+        .insert("Down" as Excel.InsertShiftDirection);
+      table.resize(rangeA1(top, left, body + 1 + plan.added.length, cols));
+      await context.sync();
+      appended = plan.added.length;
+      // Excel does not grow a colour rule or a chart series over rows added below their range:
+      // the ones over whole columns of the table follow it (table-followers.ts).
+      followed = await followTable(context, sheet, {
+        row: top,
+        col: left,
+        oldBody: body,
+        newBody: body + appended,
+        oldCols: cols,
+        newCols: cols,
+        columnOf: (c) => c,
+        oldLastData: width - 1,
+        newLastData: width - 1,
+      });
+      await writeRows(
+        context,
+        sheet,
+        plan.added.map((i, n) => ({ row: bottom + n, first: 0, values: fresh.rows[i] })),
+        left,
+        kinds,
+        maxBytes,
+        signal,
+      );
+      options.onProgress?.(fresh.rows.length, fresh.rows.length);
+    }
+    signal?.throwIfAborted();
+    // The removed rows' analyst cells, below everything on the sheet.
+    if (removedLines.length > 0) {
+      const used = sheet.getUsedRange(true);
+      used.load("rowIndex, rowCount");
+      await context.sync();
+      const row = used.rowIndex + used.rowCount + 2;
+      const title = `Removed at refresh on ${utcNow(options.now)} (UTC): the service no longer returns these rows; what your columns held is kept here`;
+      const block: CellValue[][] = [
+        [title, ...userHeader.map(() => "")],
+        ["key", ...userHeader],
+        ...removedLines.map((line) => [line.key, ...line.cells]),
+      ];
+      blockAt = { row, rows: block.length, cols: block[0].length };
+      // As text: a formula the analyst wrote is kept as they wrote it, not re-evaluated elsewhere.
+      const target = sheet.getRangeByIndexes(row, left, block.length, block[0].length);
+      target.numberFormat = block.map((line) => line.map(() => TEXT_FORMAT));
+      target.values = block;
+      sheet.getRangeByIndexes(row, left, 2, block[0].length).format.font.bold = true;
+      await context.sync();
+    }
+    signal?.throwIfAborted();
+    newStore = await writeWrittenStore(context, nextWritten, maxBytes);
+    signal?.throwIfAborted();
+  } catch (error) {
+    try {
+      if (newStore) await deleteWrittenStore(context, newStore);
+      followed?.restore();
+      if (blockAt)
+        sheet.getRangeByIndexes(blockAt.row, left, blockAt.rows, blockAt.cols).clear("All" as Excel.ClearApplyTo);
+      if (appended > 0) {
+        sheet
+          .getRangeByIndexes(top + 1 + body, left, appended, cols + beside)
+          .delete("Up" as Excel.DeleteShiftDirection);
+      }
+      for (const b of backups) {
+        const target = sheet.getRangeByIndexes(
+          top + 1 + b.position,
+          left + b.first,
+          b.formulas.length,
+          b.formulas[0].length,
+        );
+        target.numberFormat = b.formats as string[][];
+        target.formulas = b.formulas;
+      }
+      await context.sync();
+    } catch (restoreError) {
+      throw new IncompleteRestoreError(error, record.sheetName, restoreError);
+    }
+    throw error;
+  }
+
+  // ---- remove rows the service no longer returns: Excel's own deletion, last, one request ----
+  // Bottom run first, so the rows above keep their places; the analyst's formulas kept as text above.
+  const removed = [...plan.removed].sort((a, b) => a - b);
+  for (const run of runs(removed).reverse())
+    sheet
+      .getRangeByIndexes(top + 1 + run.start, left, run.count, cols + beside)
+      .delete("Up" as Excel.DeleteShiftDirection);
+  await context.sync();
+  await deleteWrittenStore(context, record.writtenStore);
+  if (blockAt) report.removedBlock = rangeA1(blockAt.row - removed.length, left, blockAt.rows, blockAt.cols);
+
+  const rows = body + appended - removed.length;
+  const pending = choice === "ask" ? report.edited.length : 0;
+  return {
+    report,
+    record: {
+      ...record,
+      rows,
+      tableAddress: rangeA1(top, left, rows + 1, width),
+      writtenAt: utcNow(options.now),
+      // A keyed table is checked against the record of what was written, not this positional
+      // fingerprint; it stays the paste's (computing it for 1.2 million cells costs a fifth of a second).
+      fingerprint: record.fingerprint,
+      staticCopyAt: undefined,
+      rowKey: {
+        asset: rowKey.asset,
+        columns: rowKey.columns,
+        ...(fresh.assetKind ? { assetKind: fresh.assetKind } : {}),
+      },
+      writtenStore: newStore,
+      pendingEdits: pending,
+      ...(choice !== "ask" && report.edited.length > 0
+        ? { editChoice: { choice, cells: report.edited.length, at: utcNow(options.now) } }
+        : {}),
+    },
+  };
+}
+
+/** Runs of consecutive numbers in an ascending list. */
+function runs(sorted: readonly number[]): Array<{ start: number; count: number }> {
+  const out: Array<{ start: number; count: number }> = [];
+  for (const n of sorted) {
+    const last = out[out.length - 1];
+    if (last && last.start + last.count === n) last.count++;
+    else out.push({ start: n, count: 1 });
+  }
+  return out;
+}
+
+/** Consecutive positions whose spans are the same, as groups (start, count, first column, width). */
+function spans(
+  sorted: readonly number[],
+  spanOf: (position: number) => { first: number; values: readonly CellValue[] },
+): Array<{ start: number; count: number; first: number; width: number }> {
+  const out: Array<{ start: number; count: number; first: number; width: number }> = [];
+  for (const p of sorted) {
+    const { first, values } = spanOf(p);
+    const last = out[out.length - 1];
+    if (last && last.start + last.count === p && last.first === first && last.width === values.length) last.count++;
+    else out.push({ start: p, count: 1, first, width: values.length });
+  }
+  return out;
+}
+
+/**
+ * Writes rows (a null cell is left as it is) at their sheet rows from data column `first` of the
+ * table (at sheet column `left`), consecutive rows of the same span together, in requests under the
+ * budget. Text cells get the text format; numeric columns keep the analyst's number format.
+ */
+async function writeRows(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  rows: ReadonlyArray<{ row: number; first: number; values: CellValue[] }>,
+  left: number,
+  kinds: ReturnType<typeof columnTextKinds>,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const formatOf = (v: CellValue | null, c: number): string | null =>
+    v === null ? null : typeof v === "string" && v !== "" ? TEXT_FORMAT : kinds[c] === "none" ? null : "General";
+  const formats = rows.map((r) => r.values.map((v, c) => formatOf(v, r.first + c)));
+  const chunks = planRowChunks(
+    rows.map((r, i) => rowBytes(r.values, formats[i])),
+    maxBytes - OPERATION_OVERHEAD_BYTES * 4,
+    OPERATION_OVERHEAD_BYTES * 4,
+  );
+  for (const chunk of chunks) {
+    signal?.throwIfAborted();
+    // Consecutive sheet rows in a chunk share one range.
+    let i = chunk.start;
+    while (i < chunk.end) {
+      let j = i + 1;
+      while (
+        j < chunk.end &&
+        rows[j].row === rows[j - 1].row + 1 &&
+        rows[j].first === rows[i].first &&
+        rows[j].values.length === rows[i].values.length
+      )
+        j++;
+      const target = sheet.getRangeByIndexes(rows[i].row, left + rows[i].first, j - i, rows[i].values.length);
+      target.numberFormat = formats.slice(i, j) as string[][];
+      target.values = rows.slice(i, j).map((r) => r.values);
+      i = j;
+    }
+    await context.sync();
+  }
+}
+
+/**
+ * Sorts a pasted table again by its own sort (Table.sort.reapply, ExcelApi 1.2), for the rows a
+ * refresh added at the end. A table the analyst never sorted is left as it is.
+ */
+export async function sortPastedTableAgain(context: Excel.RequestContext, record: ProvenanceRecord): Promise<void> {
+  const { table } = await findPastedTable(context, record);
+  table.sort.reapply();
+  await context.sync();
+}
+
+/** The keys of a keyed pasted table's rows where they are now, for comparing by key ("what changed"). */
+export interface TableRowKeys {
+  /** 0-based first column of the table and its data header (the add-in's columns). */
+  left: number;
+  header: string[];
+  /** 0-based sheet row → the row's key, for the rows the add-in wrote. */
+  keys: Map<number, string>;
+}
+
+/**
+ * Where each row of a keyed pasted table is now, by key (through the record of what was written),
+ * or null when the table is not keyed or is gone. Changes nothing.
+ */
+export async function readTableRowKeys(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+): Promise<TableRowKeys | null> {
+  if (!record.rowKey || !record.writtenStore) return null;
+  let found;
+  try {
+    found = await findPastedTable(context, record);
+  } catch (error) {
+    if (error instanceof PastedSheetChangedError) return null;
+    throw error;
+  }
+  const { sheet, range } = found;
+  const written = await readWrittenStore(context, record.writtenStore);
+  if (!written) return null;
+  const width = record.header.length;
+  const values = await readBlock(
+    context,
+    sheet,
+    range.rowIndex + 1,
+    range.columnIndex,
+    range.rowCount - 1,
+    width,
+    "values",
+  );
+  const columns = locatorColumns(record.rowKey, record.header);
+  const keys = new Map<number, string>();
+  values.forEach((row, i) => {
+    const entry = written.get(locatorOf(row, columns));
+    if (entry) keys.set(range.rowIndex + 1 + i, entry.key);
+  });
+  return { left: range.columnIndex, header: record.header.slice(), keys };
+}

@@ -1,0 +1,154 @@
+/**
+ * The record of what the add-in wrote into a pasted table, one very hidden sheet per table
+ * (`_ClimateRiskWritten1`, `_ClimateRiskWritten2`, …, named in the table's provenance record
+ * `writtenStore`), saved with the workbook. One row per table row written: its locator (the values
+ * that find it again after a sort), its key, a 4-character digest per cell (src/shaping/keyed-diff.ts)
+ * and the columns whose analyst's value is kept by choice. It costs the workbook about 4 bytes per
+ * cell of the table plus the key (docs/workbook.md gives the measured figure); it holds no values,
+ * so nothing the service sent is duplicated.
+ */
+import { locatorColumns, locatorOf, rowDigest, type WrittenRow } from "../shaping/keyed-diff";
+import type { ProvenanceRecord } from "../shaping/paste-provenance";
+import { RowKeyError, keyRows, type AssetFacts, type RowKeySpec } from "../shaping/row-keys";
+import type { CellValue } from "../shaping/types";
+import { TEXT_FORMAT } from "../shaping/safe-cells";
+import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
+import { readBlock } from "./read-range";
+import { addStoreSheet } from "./store-sheets";
+
+/** Prefix of the store sheets' names. */
+export const WRITTEN_STORE_PREFIX = "_ClimateRiskWritten";
+const HEADER = ["locator", "key", "digest", "kept"];
+/** Rows of the record per read: about 1 MB for a table of 248 columns (4 characters a cell). */
+const ROWS_PER_READ = 1_000;
+
+/** The written rows of a table's store by locator, or null when the store sheet is gone. */
+export async function readWrittenStore(
+  context: Excel.RequestContext,
+  name: string,
+): Promise<Map<string, WrittenRow> | null> {
+  const store = context.workbook.worksheets.getItemOrNullObject(name);
+  await context.sync();
+  if (store.isNullObject) return null;
+  // Read in slices: a 5,000-row record is over 5 MB, more than one response may carry.
+  const used = store.getUsedRangeOrNullObject(true);
+  used.load("rowCount");
+  await context.sync();
+  const total = used.isNullObject ? 0 : used.rowCount - 1;
+  const rows: CellValue[][] = [];
+  for (let r = 0; r < total; r += ROWS_PER_READ)
+    rows.push(
+      ...(await readBlock(context, store, 1 + r, 0, Math.min(ROWS_PER_READ, total - r), HEADER.length, "values")),
+    );
+  const out = new Map<string, WrittenRow>();
+  for (const cells of rows) {
+    if (cells[0] === "") continue;
+    const kept = String(cells[3] ?? "");
+    out.set(String(cells[0]), {
+      locator: String(cells[0]),
+      key: String(cells[1] ?? ""),
+      digest: String(cells[2] ?? ""),
+      kept: kept === "" ? [] : kept.split(",").map(Number),
+    });
+  }
+  return out;
+}
+
+/**
+ * Writes `rows` to a new very hidden store sheet (a name no sheet has yet), in chunks under the
+ * request budget, and returns its name. The caller deletes the old store once the refresh succeeded.
+ */
+export async function writeWrittenStore(
+  context: Excel.RequestContext,
+  rows: readonly WrittenRow[],
+  maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES,
+): Promise<string> {
+  const sheets = context.workbook.worksheets;
+  sheets.load("items/name");
+  await context.sync();
+  const taken = new Set(sheets.items.map((s) => s.name.toLowerCase()));
+  let n = 1;
+  while (taken.has(`${WRITTEN_STORE_PREFIX}${n}`.toLowerCase())) n++;
+  const name = `${WRITTEN_STORE_PREFIX}${n}`;
+  const store = addStoreSheet(context, name);
+  const lines: CellValue[][] = [HEADER, ...rows.map((r) => [r.locator, r.key, r.digest, r.kept.join(",")])];
+  const chunks = planRowChunks(
+    lines.map((line) =>
+      rowBytes(
+        line,
+        line.map(() => TEXT_FORMAT),
+      ),
+    ),
+    maxRequestBytes - OPERATION_OVERHEAD_BYTES * 2,
+    OPERATION_OVERHEAD_BYTES * 2,
+  );
+  for (const chunk of chunks) {
+    const part = lines.slice(chunk.start, chunk.end);
+    const range = store.getRangeByIndexes(chunk.start, 0, part.length, HEADER.length);
+    range.numberFormat = part.map((line) => line.map(() => TEXT_FORMAT));
+    range.values = part.map((line) => line.map((v) => (v === "" ? "" : v)));
+    await context.sync();
+  }
+  return name;
+}
+
+/** Deletes a store sheet when it exists. */
+export async function deleteWrittenStore(context: Excel.RequestContext, name: string | undefined): Promise<void> {
+  if (!name) return;
+  const sheet = context.workbook.worksheets.getItemOrNullObject(name);
+  await context.sync();
+  if (!sheet.isNullObject) sheet.delete();
+  await context.sync();
+}
+
+/** How a paste keys its rows: the kind's key, and the portfolio's assets when the table lacks coordinates. */
+export interface RowKeying {
+  spec: RowKeySpec;
+  assets?: readonly AssetFacts[];
+}
+
+/** What a write records about its keys: the key and its store, or why the rows could not be keyed. */
+export type KeyedRecordFields = Pick<ProvenanceRecord, "rowKey" | "writtenStore" | "rowKeyProblem">;
+
+/**
+ * Keys the rows a paste wrote and writes the record of what was written to a new store sheet.
+ * Rows that cannot be keyed (assets that collide) are no reason to refuse the paste: the record
+ * then says why (`rowKeyProblem`), and a refresh says so too.
+ */
+export async function recordWrittenRows(
+  context: Excel.RequestContext,
+  keying: RowKeying,
+  header: readonly string[],
+  rows: readonly (readonly CellValue[])[],
+  maxRequestBytes?: number,
+  digests?: readonly string[],
+): Promise<KeyedRecordFields> {
+  let keyed;
+  const columns = locatorColumns(keying.spec, header);
+  try {
+    // Streamed rows come as their leading cells with their digests: the key must lie within them.
+    const width = digests ? rows.reduce((w, r) => Math.min(w, r.length), header.length) : header.length;
+    const needed = [...columns, ...keying.spec.columns.map((n) => header.indexOf(n))];
+    if (needed.some((c) => c >= width))
+      throw new RowKeyError(
+        `The columns this table is keyed by come after its first ${width}: it refreshes by position.`,
+      );
+    keyed = keyRows(keying.spec, header, rows, keying.assets);
+  } catch (error) {
+    if (error instanceof RowKeyError) return { rowKeyProblem: error.message };
+    throw error;
+  }
+  const written = rows.map((row, i) => ({
+    locator: locatorOf(row, columns),
+    key: keyed.keys[i],
+    digest: digests ? digests[i] : rowDigest(row, header.length),
+    kept: [],
+  }));
+  const writtenStore = await writeWrittenStore(context, written, maxRequestBytes);
+  const rowKey = {
+    asset: keying.spec.asset,
+    columns: [...keying.spec.columns],
+    ...(keyed.assetKind ? { assetKind: keyed.assetKind } : {}),
+  };
+  return { rowKey, writtenStore };
+}

@@ -1,0 +1,236 @@
+/**
+ * One definition per paste kind: its label, whether its data is a portfolio's physical dataset
+ * (which has a version and a digest for the provenance), its documented row key, and how to fetch
+ * and shape its table again from the filters a provenance record keeps. The refresh of pasted
+ * sheets and the provenance of every paste read it; each paste panel gives its sheets the kind's
+ * row key from it (`rowKeysFor`).
+ */
+import type { RiskClient } from "../../../api/client";
+import type { RowKeying } from "../../../excel/written-store";
+import { parseCsvTable } from "../../../shaping/csv-table";
+import { unzipCsvFiles } from "../../../shaping/export-zip";
+import { flattenExtendedSummary, flattenSummary } from "../../../shaping/flatten-summary";
+import { OPERATION_LABELS, type PasteOperation } from "../../../shaping/paste-provenance";
+import {
+  buildRiskMatrix,
+  buildScenarioComparison,
+  itemsFor,
+  labelCountsByHazard,
+  labelCountsTable,
+} from "../../../shaping/risk-views";
+import { ROW_KEYS, exportKeySpec, type AssetFacts, type RowKeySpec } from "../../../shaping/row-keys";
+import { TidyTimeseriesBuilder, type SeriesKind } from "../../../shaping/tidy-timeseries";
+import type { CellValue, SummaryItem } from "../../../shaping/types";
+
+/** A table to write: header and rows. */
+export interface FetchedTable {
+  header: string[];
+  rows: CellValue[][];
+}
+
+/** What a kind is fetched with: the recorded portfolio and filters. */
+export interface PasteSource {
+  portfolio?: string;
+  filters: Record<string, string | number | boolean>;
+  sheetName: string;
+}
+
+/** One paste kind. */
+export interface PasteKind {
+  label: string;
+  /** Its data is the portfolio's physical dataset (version and digest go into the provenance). */
+  dataset: boolean;
+  /** The documented row key, from the table's header (export files differ by file). */
+  rowKey(header: readonly string[]): RowKeySpec;
+  /** Runs the kind's request again and shapes the result as the paste did (the same flatteners). */
+  fetch(client: RiskClient, source: PasteSource, signal?: AbortSignal): Promise<FetchedTable>;
+}
+
+const text = (source: PasteSource, name: string): string | undefined =>
+  source.filters[name] === undefined ? undefined : String(source.filters[name]);
+
+async function summaryItems(
+  client: RiskClient,
+  source: PasteSource,
+  query: Record<string, string | number | undefined>,
+  signal?: AbortSignal,
+): Promise<SummaryItem[]> {
+  const items = await client.datasets.summary(source.portfolio ?? "", query).all({ signal, readAhead: 4 });
+  return items;
+}
+
+/** Every paste kind, by the operation its provenance records. */
+export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
+  timeseries: {
+    label: OPERATION_LABELS.timeseries,
+    dataset: true,
+    rowKey: () => ROW_KEYS.timeseries,
+    async fetch(client, source, signal) {
+      const items = await client.datasets
+        .items(source.portfolio ?? "", {
+          hazard: text(source, "hazard"),
+          indicator: text(source, "indicator"),
+          scenario: text(source, "scenario"),
+          measure: text(source, "measure"),
+          start_date: text(source, "start_date"),
+          end_date: text(source, "end_date"),
+        })
+        .all({ signal, readAhead: 4 });
+      // The paste puts projected (yearly) and observed (monthly) series on sheets of their own.
+      const kind: SeriesKind = text(source, "series") === "observed" ? "observed" : "projected";
+      const builder = new TidyTimeseriesBuilder();
+      const rows = builder.add(items)[kind];
+      const header = builder.header(kind);
+      return {
+        header,
+        rows: rows.map((row) =>
+          row.length < header.length ? [...row, ...new Array<CellValue>(header.length - row.length).fill("")] : row,
+        ),
+      };
+    },
+  },
+  summary: {
+    label: OPERATION_LABELS.summary,
+    dataset: true,
+    rowKey: () => ROW_KEYS.summary,
+    async fetch(client, source, signal) {
+      const scenario = text(source, "scenario");
+      const items = await client.datasets.summary(source.portfolio ?? "", scenario ? { scenario } : {}).all({ signal });
+      const flat = flattenSummary(items);
+      return { header: flat.header, rows: flat.rows };
+    },
+  },
+  "extended-summary": {
+    label: OPERATION_LABELS["extended-summary"],
+    dataset: true,
+    rowKey: () => ROW_KEYS["extended-summary"],
+    async fetch(client, source, signal) {
+      const scenario = text(source, "scenario");
+      const items = await client.datasets
+        .extendedSummary(source.portfolio ?? "", scenario ? { scenario } : {})
+        .all({ signal });
+      const flat = flattenExtendedSummary(items);
+      return { header: flat.header, rows: flat.rows };
+    },
+  },
+  "applied-layer": {
+    label: OPERATION_LABELS["applied-layer"],
+    dataset: false,
+    rowKey: () => ROW_KEYS["applied-layer"],
+    async fetch(client, source, signal) {
+      const portfolio = source.portfolio ?? "";
+      const result = await client.compositions.applyVector(text(source, "vector_id") ?? "", portfolio, { signal });
+      return parseCsvTable(result.csv, `the layer applied to ${portfolio}`);
+    },
+  },
+  export: {
+    label: OPERATION_LABELS.export,
+    dataset: true,
+    rowKey: exportKeySpec,
+    async fetch(client, source, signal) {
+      const portfolio = source.portfolio ?? "";
+      const bytes = await client.datasets.export(portfolio, { signal });
+      const file = unzipCsvFiles(bytes).find((x) => x.fileName === text(source, "file"));
+      if (!file) throw new Error(`The export of ${portfolio} no longer holds the file ${text(source, "file")}.`);
+      return { header: file.header, rows: file.rows };
+    },
+  },
+  "risk-matrix": {
+    label: OPERATION_LABELS["risk-matrix"],
+    dataset: true,
+    rowKey: () => ROW_KEYS["risk-matrix"],
+    async fetch(client, source, signal) {
+      const scenario = text(source, "scenario") ?? "";
+      const window = Number(source.filters.window);
+      const items = await summaryItems(client, source, { scenario, window }, signal);
+      return buildRiskMatrix(items, scenario, window, text(source, "cells") === "score" ? "score" : "label");
+    },
+  },
+  "label-counts": {
+    label: OPERATION_LABELS["label-counts"],
+    dataset: true,
+    rowKey: () => ROW_KEYS["label-counts"],
+    async fetch(client, source, signal) {
+      const scenario = text(source, "scenario") ?? "";
+      const window = Number(source.filters.window);
+      const items = await summaryItems(client, source, { scenario, window }, signal);
+      return labelCountsTable(labelCountsByHazard(itemsFor(items, scenario, window)));
+    },
+  },
+  "scenario-comparison": {
+    label: OPERATION_LABELS["scenario-comparison"],
+    dataset: true,
+    rowKey: () => ROW_KEYS["scenario-comparison"],
+    async fetch(client, source, signal) {
+      const hazard = text(source, "hazard") ?? "";
+      const window = Number(source.filters.window);
+      const items = await summaryItems(client, source, { window, hazard }, signal);
+      return buildScenarioComparison(items, hazard, window);
+    },
+  },
+  "nature-summary": {
+    label: OPERATION_LABELS["nature-summary"],
+    dataset: false,
+    rowKey: () => ROW_KEYS["nature-summary"],
+    async fetch(client, source, signal) {
+      const exported = await client.nature.exportSubproject(text(source, "subproject_id") ?? "", { signal });
+      return { header: ["metric", "value"], rows: natureRows(exported) };
+    },
+  },
+};
+
+/** The kind of an operation, or an error naming the sheet whose record holds an unknown one. */
+export function pasteKind(operation: string, sheetName: string): PasteKind {
+  const kind = (PASTE_KINDS as Record<string, PasteKind | undefined>)[operation];
+  if (!kind) throw new Error(`Unknown operation "${operation}" in the provenance of "${sheetName}".`);
+  return kind;
+}
+
+/**
+ * How a paste of `operation` keys its rows: the kind's row key, and the portfolio's assets when
+ * the table alone cannot tell them apart (entity_ids missing or repeated and no coordinates in
+ * the table: a summary). The asset list is read only then.
+ */
+export async function rowKeysFor(
+  client: RiskClient,
+  operation: PasteOperation,
+  portfolio: string | undefined,
+  table: FetchedTable,
+  signal?: AbortSignal,
+): Promise<RowKeying> {
+  const spec = PASTE_KINDS[operation].rowKey(table.header);
+  if (!spec.asset || !portfolio || !needsAssetList(table)) return { spec };
+  const assets = await client.portfolios.assets(portfolio).all({ signal, readAhead: 4 });
+  return { spec, assets: assets.map((a): AssetFacts => ({ ...a })) };
+}
+
+/** Whether ids do not tell the table's assets apart and the table has no coordinates. */
+function needsAssetList(table: FetchedTable): boolean {
+  if (table.header.includes("lat") && table.header.includes("lng")) return false;
+  const pi = table.header.indexOf("portfolio_index");
+  const id = table.header.indexOf("entity_id");
+  if (pi < 0 || id < 0) return true;
+  const idOf = new Map<string, string>();
+  for (const row of table.rows) idOf.set(String(row[pi]), String(row[id] ?? "").trim());
+  const ids = [...idOf.values()];
+  return ids.some((x) => x === "") || new Set(ids).size < ids.length;
+}
+
+/** The rows of a nature sub-project's export: summary numbers, then `metadata:<name>` fields. */
+export function natureRows(exported: {
+  summary?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+}): CellValue[][] {
+  const rows: CellValue[][] = [];
+  for (const [name, value] of Object.entries(exported.summary ?? {}))
+    rows.push([name, typeof value === "number" && Number.isFinite(value) ? value : String(value ?? "")]);
+  for (const [name, value] of Object.entries(exported.metadata ?? {})) rows.push([`metadata:${name}`, cellOf(value)]);
+  return rows;
+}
+
+function cellOf(value: unknown): CellValue {
+  if (typeof value === "number") return Number.isFinite(value) ? value : "";
+  if (typeof value === "string" || typeof value === "boolean") return value;
+  if (value === null || value === undefined) return "";
+  return JSON.stringify(value);
+}

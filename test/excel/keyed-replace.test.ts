@@ -1,0 +1,258 @@
+/**
+ * Refresh of a pasted table by row key (src/excel/keyed-replace.ts) against the Excel fake: the
+ * analyst's sort, filter, notes (beside the table and inside it, values and formulas), formulas
+ * elsewhere pointing into the table, and cells they changed all stay with their asset when the
+ * portfolio changes; removed rows' notes are kept in a titled block; a row deleted by hand is not
+ * added back silently; a failed or cancelled refresh leaves the workbook as it was.
+ */
+import { createFakeExcel, installFakeOffice, type FakeExcel } from "../../testing/fake-excel";
+import { readProvenance, recordProvenance } from "../../src/excel/provenance-sheets";
+import {
+  KeyKindChangedError,
+  refreshTableByKey,
+  sortPastedTableAgain,
+  type KeyedRefreshOptions,
+  type KeyedRefreshReport,
+} from "../../src/excel/keyed-replace";
+import { writeTableToNewSheet } from "../../src/excel/write-sheets";
+import { keyRows, ROW_KEYS } from "../../src/shaping/row-keys";
+import type { ProvenanceRecord } from "../../src/shaping/paste-provenance";
+import type { CellValue } from "../../src/shaping/types";
+
+const SHEET = "Summary";
+const HEADER = ["portfolio_index", "entity_id", "entity_name", "scenario", "window", "flood_risk_score"];
+
+/** Summary rows of assets (by id and score), portfolio_index in the given order. */
+function summaryRows(assets: ReadonlyArray<[id: string, score: number]>): CellValue[][] {
+  return assets.map(([id, score], i) => [i, id, `Site ${id}`, "ssp585", 30, score]);
+}
+
+const FIRST: Array<[string, number]> = [
+  ["A", 0.1],
+  ["B", 0.5],
+  ["C", 0.3],
+  ["D", 0.9],
+];
+
+const restore: Array<() => void> = [];
+afterEach(() => {
+  while (restore.length > 0) restore.pop()!();
+});
+
+async function pasted(
+  rows = summaryRows(FIRST),
+): Promise<{ fake: FakeExcel; record: () => Promise<ProvenanceRecord> }> {
+  const fake = createFakeExcel();
+  restore.push(installFakeOffice(globalThis as unknown as Record<string, unknown>, fake.requirements));
+  await fake.run((context) =>
+    writeTableToNewSheet(context, {
+      sheetName: SHEET,
+      header: HEADER,
+      rows,
+      provenance: { operation: "summary", baseUrl: "http://127.0.0.1:9", filters: {}, addinVersion: "test" },
+      rowKeys: { spec: ROW_KEYS.summary },
+    }),
+  );
+  const record = async () => (await fake.run((context) => readProvenance(context))).records[0];
+  return { fake, record };
+}
+
+/** Refreshes with the service's rows, keyed as the pane keys them; records the new provenance. */
+async function refresh(
+  fake: FakeExcel,
+  record: ProvenanceRecord,
+  rows: CellValue[][],
+  options?: KeyedRefreshOptions,
+): Promise<KeyedRefreshReport> {
+  const keyed = keyRows(ROW_KEYS.summary, HEADER, rows);
+  return fake.run(async (context) => {
+    const done = await refreshTableByKey(context, record, { header: HEADER, rows, ...keyed }, options);
+    await recordProvenance(context, [done.record]);
+    return done.report;
+  });
+}
+
+/** Notes typed beside the table (column H, one empty column between) by entity_id. */
+function typeNotes(fake: FakeExcel): void {
+  const ids = fake.read(SHEET, "B2:B5");
+  fake.setValues(SHEET, "G1", [["note"]]);
+  fake.setValues(
+    SHEET,
+    "G2:G5",
+    ids.map(([id]) => [`note for ${String(id)}`]),
+  );
+}
+
+/** Every row's entity_id and its note, as the sheet shows them now. */
+function idsAndNotes(fake: FakeExcel, rows: number): Array<[unknown, unknown]> {
+  return fake.read(SHEET, `B2:G${rows + 1}`).map((line) => [line[0], line[5]]);
+}
+
+async function sortByScoreDescending(fake: FakeExcel): Promise<void> {
+  await fake.run(async (context) => {
+    const table = context.workbook.worksheets.getItem(SHEET).tables.getItemAt(0);
+    table.sort.apply([{ key: 5, ascending: false }]);
+  });
+}
+
+/** The portfolio after the change: A removed (it was first), E added at the end; B..D re-indexed. */
+const CHANGED = summaryRows([
+  ["B", 0.55],
+  ["C", 0.3],
+  ["D", 0.9],
+  ["E", 0.2],
+]);
+
+describe("refresh by key", () => {
+  it("keeps every note beside its own asset when an asset is removed at the top and one added at the end of a sorted table", async () => {
+    const { fake, record } = await pasted();
+    await sortByScoreDescending(fake); // D, B, C, A
+    typeNotes(fake);
+    const report = await refresh(fake, await record(), CHANGED);
+    expect(idsAndNotes(fake, 4)).toEqual([
+      ["D", "note for D"],
+      ["B", "note for B"],
+      ["C", "note for C"],
+      ["E", ""],
+    ]);
+    expect(report).toMatchObject({
+      updated: 3,
+      added: ["id:E · ssp585 · 30"],
+      removed: ["id:A · ssp585 · 30"],
+      deletedByHand: [],
+      edited: [],
+    });
+    // B's score changed, and portfolio_index of B, C, D shifted: only those cells were written.
+    expect(fake.read(SHEET, "A3:F3")).toEqual([[0, "B", "Site B", "ssp585", 30, 0.55]]);
+    // A's note is kept in a titled block below, with its key.
+    expect(report.removedBlock).toBeDefined();
+    const block = fake.read(SHEET, report.removedBlock!);
+    expect(String(block[0][0])).toMatch(/^Removed at refresh on \d{4}-\d\d-\d\dT/);
+    expect(block.slice(1).map((line) => line.filter((v) => v !== ""))).toEqual([
+      ["key", "note"],
+      ["id:A · ssp585 · 30", "note for A"],
+    ]);
+    expect((await record()).rows).toBe(4);
+  });
+
+  it("sorts again by the analyst's own sort when asked, the new row taking its place", async () => {
+    const { fake, record } = await pasted();
+    await sortByScoreDescending(fake);
+    const withHighE = CHANGED.map((r) => (r[1] === "E" ? [...r.slice(0, 5), 0.7] : r));
+    await refresh(fake, await record(), withHighE); // E appended at the end whatever its score
+    expect(fake.read(SHEET, "B2:B5").flat()).toEqual(["D", "B", "C", "E"]);
+    await fake.run(async (context) => sortPastedTableAgain(context, await record()));
+    expect(fake.read(SHEET, "B2:B5").flat()).toEqual(["D", "E", "B", "C"]);
+  });
+
+  it("leaves hidden (filtered) rows hidden and a sorted order as it is", async () => {
+    const { fake, record } = await pasted();
+    await sortByScoreDescending(fake);
+    await fake.run(async (context) => {
+      context.workbook.worksheets.getItem(SHEET).getRange("A4").rowHidden = true; // C hidden
+    });
+    await refresh(fake, await record(), CHANGED);
+    expect(fake.read(SHEET, "B2:B5").flat()).toEqual(["D", "B", "C", "E"]);
+    expect(fake.model.findSheet(SHEET)!.hiddenRows).toEqual(new Set([3]));
+  });
+
+  it("moves the analyst's column inside the table with its row, formulas still relative to their own row", async () => {
+    const { fake, record } = await pasted();
+    await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem(SHEET);
+      sheet.getRange("G1").values = [["double"]];
+      sheet.tables.getItemAt(0).resize("A1:G5");
+      sheet.getRange("G2:G5").formulas = [["=F2*2"], ["=F3*2"], ["=F4*2"], ["=F5*2"]];
+    });
+    await refresh(fake, await record(), CHANGED);
+    // A's row (2) was deleted: every formula still points at its own row.
+    expect(fake.read(SHEET, "B2:B5").flat()).toEqual(["B", "C", "D", "E"]);
+    expect(fake.read(SHEET, "G2:G4", "formulas").flat()).toEqual(["=F2*2", "=F3*2", "=F4*2"]);
+    expect(fake.read(SHEET, "G5", "formulas")).toEqual([[""]]);
+  });
+
+  it("formulas elsewhere follow their row; one pointing at the removed row shows #REF!", async () => {
+    const { fake, record } = await pasted();
+    fake.addSheet("Report");
+    fake.setValues("Report", "A1:B1", [[`=${SHEET}!F5`, `=${SHEET}!F2`]]); // D's score, A's score
+    await refresh(fake, await record(), CHANGED);
+    expect(fake.read("Report", "A1:B1", "formulas")).toEqual([[`=${SHEET}!F4`, `=${SHEET}!#REF!`]]);
+    expect(fake.read(SHEET, "B4")).toEqual([["D"]]);
+  });
+
+  it("lists cells the analyst changed and keeps them without the pane; the choices keep or take the service's value", async () => {
+    const { fake, record } = await pasted();
+    await sortByScoreDescending(fake); // D, B, C, A
+    fake.setValues(SHEET, "F3", [[0.42]]); // B's score, typed over
+    const asked = await refresh(fake, await record(), CHANGED);
+    expect(asked.edited).toEqual([
+      { address: "F3", key: "id:B · ssp585 · 30", column: "flood_risk_score", mine: 0.42, service: 0.55 },
+    ]);
+    expect(fake.read(SHEET, "F3")).toEqual([[0.42]]);
+    expect((await record()).pendingEdits).toBe(1);
+    // Asked again at the next refresh, until the analyst chooses.
+    const again = await refresh(fake, await record(), CHANGED);
+    expect(again.edited).toHaveLength(1);
+    const taken = await refresh(fake, await record(), CHANGED, { edits: "take-service" });
+    expect(taken.edited).toHaveLength(1);
+    expect(fake.read(SHEET, "F3")).toEqual([[0.55]]);
+    expect((await record()).editChoice).toMatchObject({ choice: "take-service", cells: 1 });
+    // Kept by choice: never overwritten, never asked again.
+    fake.setValues(SHEET, "F3", [[0.43]]);
+    await refresh(fake, await record(), CHANGED, { edits: "keep-mine" });
+    const later = await refresh(fake, await record(), CHANGED);
+    expect(later).toMatchObject({ edited: [], keptByEarlierChoice: 1 });
+    expect(fake.read(SHEET, "F3")).toEqual([[0.43]]);
+  });
+
+  it("does not add back a row deleted by hand, lists it, and restores it when asked", async () => {
+    const { fake, record } = await pasted();
+    await fake.run(async (context) => {
+      context.workbook.worksheets.getItem(SHEET).tables.getItemAt(0).rows.getItemAt(2).delete(); // C
+    });
+    const report = await refresh(fake, await record(), CHANGED);
+    expect(report.deletedByHand.map((d) => d.label)).toEqual(["id:C · ssp585 · 30"]);
+    expect(fake.read(SHEET, "B2:B4").flat()).toEqual(["B", "D", "E"]);
+    const restored = await refresh(fake, await record(), CHANGED, { restoreKeys: [report.deletedByHand[0].key] });
+    expect(restored.added).toEqual(["id:C · ssp585 · 30"]);
+    expect(fake.read(SHEET, "B2:B5").flat()).toEqual(["B", "D", "E", "C"]);
+  });
+
+  it("asks before going on when the assets' key kind changed (ids now repeat)", async () => {
+    const { fake, record } = await pasted();
+    const rows = CHANGED.map((r) => [r[0], "same", ...r.slice(2)]);
+    const before = fake.snapshot();
+    await expect(
+      fake.run(async (context) =>
+        refreshTableByKey(context, await record(), {
+          header: HEADER,
+          rows,
+          keys: rows.map((r) => JSON.stringify([`at:${String(r[2])}`, "ssp585", "30"])),
+          assetKind: "name_location",
+        }),
+      ),
+    ).rejects.toThrow(KeyKindChangedError);
+    expect(fake.snapshot()).toEqual(before);
+  });
+
+  it("a failed or cancelled refresh leaves the workbook exactly as it was", async () => {
+    const { fake, record } = await pasted();
+    await sortByScoreDescending(fake);
+    typeNotes(fake);
+    const before = fake.snapshot();
+    const rec = await record();
+    // Fail the sync that writes the record of what was written (after rows were appended and cells written).
+    let syncs = 0;
+    fake.setFaultInjector((info) => (info.operations.includes("add") && ++syncs === 1 ? {} : undefined));
+    await expect(refresh(fake, rec, CHANGED)).rejects.toThrow();
+    fake.setFaultInjector(undefined);
+    expect(fake.snapshot()).toEqual(before);
+    const controller = new AbortController();
+    const cancelled = refresh(fake, rec, CHANGED, {
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
+    await expect(cancelled).rejects.toThrow();
+    expect(fake.snapshot()).toEqual(before);
+  });
+});
