@@ -273,24 +273,22 @@ function fromFormula(fn: RiskFunction, args: ArgumentValue[]): Omit<Question, "s
   const spec = FUNCTION_SPECS[fn];
   const arg = argumentsByName(spec, args);
   const hazard = needHazard(arg.hazard!, "The formula");
+  // The portfolio functions name one asset's hazard alike.
+  const asset = { hazard, portfolio: text(arg.portfolio), entity: arg.index };
   switch (fn) {
     case "SEARCH":
       return { kind: "search", hazard, window: Number(text(arg.horizon).replace(/yr$/i, "")) };
     case "SUMMARY":
       return {
         kind: "summary",
-        hazard,
-        portfolio: text(arg.portfolio),
-        entity: arg.index,
+        ...asset,
         scenario: text(arg.scenario).toLowerCase() || defaultText(spec, "scenario"),
         window: Number(text(arg.window).replace(/yr$/i, "")) || Number(defaultText(spec, "window")),
       };
     case "METRIC":
       return {
         kind: "metric",
-        hazard,
-        portfolio: text(arg.portfolio),
-        entity: arg.index,
+        ...asset,
         scenario: text(arg.scenario).toLowerCase(),
         metric: text(arg.metric).toLowerCase(),
       };
@@ -300,9 +298,7 @@ function fromFormula(fn: RiskFunction, args: ArgumentValue[]): Omit<Question, "s
       const which = IMPACT_BOUNDS.find((b): b is ImpactBound => b === bound) ?? "central";
       return {
         kind: "metric",
-        hazard,
-        portfolio: text(arg.portfolio),
-        entity: arg.index,
+        ...asset,
         scenario: text(arg.scenario).toLowerCase(),
         metric: structuralDamageMetric(text(arg.period), which),
       };
