@@ -1,8 +1,7 @@
 import { cpus, loadavg } from "node:os";
 import { RiskClient } from "../src/api/client";
-import type { ConnectionConfig } from "../src/api/config";
 import { FULL_SCALE, type BenchContext, type BenchScale, type BenchSettings, type ScenarioResult } from "./context";
-import { emulatorCpuMs, spawnEmulator } from "./emulator-process";
+import { benchConnection, emulatorCpuMs, spawnEmulator } from "./emulator-process";
 import { round } from "./format";
 import { setUpPortfolio, type PortfolioSetup } from "./portfolio";
 import { bundleScenario } from "./scenarios/bundle";
@@ -17,7 +16,6 @@ import { syncScenario } from "./scenarios/sync";
 import { extendedSummaryScenario, timeseriesStreamScenario } from "./scenarios/streaming";
 import { timeseriesScenario } from "./scenarios/timeseries";
 import { runtimeScenario } from "./scenarios/runtime";
-import { DEMO_API_KEY, DEMO_PROJECT } from "../src/shared/vocabulary";
 
 /** Options of one benchmark run. */
 export interface BenchOptions {
@@ -78,12 +76,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 
   log(`starting the emulator (latency ${latencyMs} ms) in its own process…`);
   const emulator = await spawnEmulator({ latencyMs });
-  const connection: ConnectionConfig = {
-    baseUrl: emulator.url,
-    natureUrl: `${emulator.url}/nature`,
-    apiKey: DEMO_API_KEY,
-    project: DEMO_PROJECT,
-  };
+  const connection = benchConnection(emulator);
   const client = new RiskClient(connection, { maxRetries: 0, timeoutMs: 60_000 });
   const ctx: BenchContext = { emulator, connection, client, latencyMs, scale, settings, portfolio: PORTFOLIO, log };
   try {

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type { ConnectionConfig } from "../src/api/config";
+import { DEMO_API_KEY, DEMO_PROJECT } from "../src/shared/vocabulary";
 
 /** Options of the emulator the benchmark starts. */
 export interface BenchEmulatorOptions {
@@ -31,6 +33,11 @@ export interface BenchEmulator {
   resetStats(): Promise<void>;
   /** Kills the emulator's process group; safe to call twice. */
   stop(): void;
+}
+
+/** The demo key's connection to an emulator the benchmark started (its nature routes under `/nature`). */
+export function benchConnection(emulator: Pick<BenchEmulator, "url">): ConnectionConfig {
+  return { baseUrl: emulator.url, natureUrl: `${emulator.url}/nature`, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
 }
 
 const ROOT = resolve(__dirname, "..");

@@ -1,7 +1,7 @@
 import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from "../../testing/evaluate-cells";
 import { plausiblePoints } from "../assets";
 import { routeRequests, statusOf, type BenchContext, type Check, type ScenarioResult } from "../context";
-import { spawnEmulator, type BenchEmulatorOptions } from "../emulator-process";
+import { benchConnection, spawnEmulator, type BenchEmulatorOptions } from "../emulator-process";
 import { count, fmt, round } from "../format";
 import { timed } from "../measure";
 
@@ -138,7 +138,7 @@ export async function latencyScenario(ctx: BenchContext, id: string): Promise<Sc
   const emulator = await spawnEmulator({ ...spec.emulator, processingDelayMs: 200 });
   const runs: Run[] = [];
   try {
-    const connection = { ...ctx.connection, baseUrl: emulator.url, natureUrl: `${emulator.url}/nature` };
+    const connection = benchConnection(emulator);
     for (let i = 0; i < ctx.scale.latencyRuns; i++) {
       const latencies: number[] = [];
       const wire = spec.connections ? connectionLimitedFetch(spec.connections) : fetch;

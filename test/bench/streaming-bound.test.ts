@@ -12,10 +12,9 @@
  * measured first, on a first emulator without latency, so that the reads wait about as long as
  * the writing works whatever the machine's load: a serial paste then pays both in turn.
  */
-import { RiskClient, type ConnectionConfig } from "../../src/api";
+import { RiskClient } from "../../src/api";
 import { pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseries-actions";
-import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
-import { spawnEmulator, type BenchEmulator } from "../../bench/emulator-process";
+import { benchConnection, spawnEmulator, type BenchEmulator } from "../../bench/emulator-process";
 import { threadTime } from "../../bench/measure";
 import { setUpPortfolio } from "../../bench/portfolio";
 import {
@@ -40,12 +39,7 @@ afterAll(() => emulators.forEach((e) => e.stop()));
 async function emulatorWithPortfolio(latencyMs: number): Promise<RiskClient> {
   const emulator = await spawnEmulator({ latencyMs, processingDelayMs: 20 });
   emulators.push(emulator);
-  const connection: ConnectionConfig = {
-    baseUrl: emulator.url,
-    natureUrl: `${emulator.url}/nature`,
-    apiKey: DEMO_API_KEY,
-    project: DEMO_PROJECT,
-  };
+  const connection = benchConnection(emulator);
   const client = new RiskClient(connection, { maxRetries: 0, timeoutMs: 60_000 });
   await setUpPortfolio(client, PORTFOLIO, ASSETS);
   return client;
