@@ -59,7 +59,9 @@ describeBrowser("compositions panel", () => {
       expect(((await api("/udf/2")) as { equation: { operation: string } }).equation.operation).toBe(
         ".loss_flood_bsln * 2",
       );
-      // The preview of the old equation is gone: it no longer matches.
+      // The preview of the old equation goes: it no longer matches. (The edit's result and the list's
+      // new revision are two renders, so wait for it rather than count at once.)
+      await page.getByTestId("udf-preview-2").waitFor({ state: "detached", timeout: 5_000 });
       expect(await page.getByTestId("udf-preview-2").count()).toBe(0);
       await page.getByTestId("udf-edit-2-result").scrollIntoViewIfNeeded();
       await screenshot(page, "compositions-edit-udf");

@@ -1,5 +1,5 @@
 import { Button, Checkbox, Field, Spinner, Text, Textarea } from "@fluentui/react-components";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import type { UdfRecord, UdfWithEquation, VectorRecord } from "../../../api/types";
 import { inspectUdf, previewUdf, updateUdfEquation, updateVectorFile, type LayerPreview } from "./compositions-actions";
 import { useServices } from "../../ui/services";
@@ -150,8 +150,10 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
 export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
   const { client } = useServices();
   const task = useTask<LayerPreview>();
-  const { reset } = task;
-  useEffect(() => reset(), [props.revision, reset]);
+  // The revision the shown run was made at: derived in render, so an edit hides the old preview in
+  // the same frame as the edit's result rather than one effect later.
+  const [ranAt, setRanAt] = useState(props.revision);
+  const current = ranAt === props.revision;
   const id = String(props.udf.id);
   const testId = `udf-preview-${id}`;
   return (
@@ -161,21 +163,27 @@ export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
         style={{ alignSelf: "flex-start" }}
         disabled={!client || task.running}
         data-testid={`udf-run-${id}`}
-        onClick={() => client && task.start((signal) => previewUdf(client, props.udf.id, signal))}
+        onClick={() => {
+          if (!client) return;
+          setRanAt(props.revision);
+          task.start((signal) => previewUdf(client, props.udf.id, signal));
+        }}
       >
         Run (preview)
       </Button>
-      <TaskStatus
-        task={task}
-        testId={`udf-run-${id}`}
-        success={(p) => (
-          <span data-testid={`${testId}-summary`}>
-            Layer “{p.name}”: {p.featureCount} feature{p.featureCount === 1 ? "" : "s"}; properties:{" "}
-            {p.propertyNames.join(", ") || "none"}. Not stored: Activate stores it.
-          </span>
-        )}
-      />
-      {task.state.status === "done" ? <PreviewTable preview={task.state.result} testId={testId} /> : null}
+      {current ? (
+        <TaskStatus
+          task={task}
+          testId={`udf-run-${id}`}
+          success={(p) => (
+            <span data-testid={`${testId}-summary`}>
+              Layer “{p.name}”: {p.featureCount} feature{p.featureCount === 1 ? "" : "s"}; properties:{" "}
+              {p.propertyNames.join(", ") || "none"}. Not stored: Activate stores it.
+            </span>
+          )}
+        />
+      ) : null}
+      {current && task.state.status === "done" ? <PreviewTable preview={task.state.result} testId={testId} /> : null}
     </div>
   );
 }
