@@ -37,6 +37,7 @@ const useStyles = makeStyles({
     boxSizing: "border-box",
   },
   header: { display: "flex", flexDirection: "column", gap: "2px", padding: "4px 4px 0" },
+  title: { margin: 0 },
   panel: { padding: "4px 4px 12px" },
   sub: { color: tokens.colorNeutralForeground3 },
   group: {
@@ -111,7 +112,7 @@ export function App(props: {
     >
       <main className={styles.root} data-testid="taskpane">
         <header className={styles.header}>
-          <Text as="h1" size={500} weight="semibold" style={{ margin: 0 }}>
+          <Text as="h1" size={500} weight="semibold" className={styles.title}>
             Climate Risk
           </Text>
           <Text size={200} className={styles.sub} data-testid="connection-summary">

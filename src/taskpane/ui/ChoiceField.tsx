@@ -1,5 +1,4 @@
 import { Field, Select } from "@fluentui/react-components";
-import type { CSSProperties } from "react";
 
 /** One entry of a ChoiceField: a plain value, or a value shown under another label. */
 export type Choice = string | { value: string; label: string };
@@ -18,10 +17,11 @@ export function ChoiceField(props: {
   /** Label of a leading entry whose value is "" (omit for none). */
   emptyLabel?: string;
   hint?: string;
-  style?: CSSProperties;
+  /** Sizing inside the row that holds it (a `usePaneStyles` class). */
+  className?: string;
 }) {
   return (
-    <Field label={props.label} hint={props.hint} style={props.style}>
+    <Field label={props.label} hint={props.hint} className={props.className}>
       <Select value={props.value} onChange={(_, data) => props.onChange(data.value)} data-testid={props.testId}>
         {props.emptyLabel !== undefined ? <option value="">{props.emptyLabel}</option> : null}
         {props.choices.map((choice) => {

@@ -1,12 +1,14 @@
 import { MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
 import { describeError } from "./describe-error";
 import { StepError } from "./pane-types";
+import { usePaneStyles } from "./styles";
 
 /**
  * Shows a failure: a headline chosen by the error's class, the failed step when there was one,
  * and the service's own strings as plain text (React escapes them; nothing is interpreted).
  */
 export function ErrorNotice(props: { error: unknown; testId: string }) {
+  const css = usePaneStyles();
   const step = props.error instanceof StepError ? props.error : undefined;
   const described = describeError(step ? step.cause : props.error);
   return (
@@ -20,9 +22,9 @@ export function ErrorNotice(props: { error: unknown; testId: string }) {
         {step && !described.cancelled ? <MessageBarTitle>{step.stepLabel} failed.</MessageBarTitle> : null}
         <div>{described.title}</div>
         {described.details.length > 0 ? (
-          <ul style={{ margin: "4px 0 0", paddingLeft: 18 }}>
+          <ul className={css.bulletList}>
             {described.details.map((detail, i) => (
-              <li key={i} style={{ wordBreak: "break-word" }}>
+              <li key={i} className={css.breakWord}>
                 {detail}
               </li>
             ))}

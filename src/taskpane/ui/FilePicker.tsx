@@ -1,5 +1,7 @@
 import { Button, Text } from "@fluentui/react-components";
 import { useRef, useState } from "react";
+import { usePaneStyles } from "./styles";
+import { Row } from "./layout";
 
 /** A file the user picked, read as text. */
 export interface PickedFile {
@@ -21,15 +23,16 @@ export function FilePicker(props: {
 }) {
   const input = useRef<HTMLInputElement>(null);
   const [name, setName] = useState<string>("");
+  const css = usePaneStyles();
   return (
-    <div style={{ display: "flex", gap: 8, alignItems: "center", flexWrap: "wrap" }}>
+    <Row center wrap>
       <input
         ref={input}
         type="file"
         accept={props.accept}
         data-testid={props.testId}
         aria-label={props.label}
-        style={{ display: "none" }}
+        className={css.hidden}
         onChange={(event) => {
           const file = event.target.files?.[0];
           if (!file) {
@@ -51,9 +54,9 @@ export function FilePicker(props: {
       <Button onClick={() => input.current?.click()} disabled={props.disabled} data-testid={`${props.testId}-button`}>
         {props.label}
       </Button>
-      <Text size={200} style={{ wordBreak: "break-all" }}>
+      <Text size={200} className={css.breakAll}>
         {name || "No file chosen"}
       </Text>
-    </div>
+    </Row>
   );
 }

@@ -5,6 +5,7 @@ import { useServices } from "./services";
 import { useLoader } from "./hooks/use-loader";
 import { ErrorNotice } from "./ErrorNotice";
 import { Row, Stack } from "./layout";
+import { usePaneStyles } from "./styles";
 
 /**
  * A list of the project's portfolios with a reload button. Picks the first one when nothing is
@@ -18,6 +19,7 @@ export function PortfolioSelect(props: {
   reloadKey?: unknown;
 }) {
   const { client, config } = useServices();
+  const css = usePaneStyles();
   const load = useCallback((signal: AbortSignal) => client!.portfolios.list({ signal }), [client]);
   const portfolios = useLoader<Portfolio[]>(client ? load : null, [client, config.project, props.reloadKey]);
   const { value, onChange } = props;
@@ -31,7 +33,7 @@ export function PortfolioSelect(props: {
   return (
     <Stack gap={4}>
       <Row gap={4} alignEnd>
-        <Field label={props.label ?? "Portfolio"} style={{ flex: 1, minWidth: 0 }}>
+        <Field label={props.label ?? "Portfolio"} className={css.grow}>
           <Select
             value={value}
             onChange={(_, data) => onChange(data.value)}

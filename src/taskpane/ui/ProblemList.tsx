@@ -1,5 +1,6 @@
 import { Link, MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
 import type { RangeProblem } from "../../shaping/problems";
+import { usePaneStyles } from "./styles";
 
 /**
  * Every problem of a range with its cell address; clicking (or Enter on) an address selects that
@@ -16,6 +17,7 @@ export function ProblemList(props: {
   title?: string;
 }) {
   const { problems } = props;
+  const css = usePaneStyles();
   return (
     <MessageBar intent={props.intent ?? "error"} layout="multiline" data-testid={props.testId}>
       <MessageBarBody>
@@ -23,14 +25,9 @@ export function ProblemList(props: {
           {props.title ??
             `${problems.length} problem${problems.length === 1 ? "" : "s"} to fix first. Nothing was sent.`}
         </MessageBarTitle>
-        <ul style={{ margin: "4px 0 0", paddingLeft: 18, maxHeight: 240, overflowY: "auto" }}>
+        <ul className={css.scrollingList}>
           {problems.map((problem, i) => (
-            <li
-              key={i}
-              data-testid={`${props.testId}-item`}
-              data-address={problem.address}
-              style={{ wordBreak: "break-word" }}
-            >
+            <li key={i} data-testid={`${props.testId}-item`} data-address={problem.address} className={css.breakWord}>
               {problem.cell ? (
                 <>
                   <Link

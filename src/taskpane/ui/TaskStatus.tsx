@@ -2,6 +2,7 @@ import { Button, MessageBar, MessageBarBody, ProgressBar, Text } from "@fluentui
 import type { ReactNode } from "react";
 import type { Task } from "./hooks/use-task";
 import { ErrorNotice } from "./ErrorNotice";
+import { usePaneStyles } from "./styles";
 
 /**
  * The status area under a panel's button: a progress bar with its message and Cancel while the
@@ -15,25 +16,16 @@ export function TaskStatus<T>(props: {
   cancellable?: boolean;
 }) {
   const { task, testId } = props;
+  const css = usePaneStyles();
   const state = task.state;
   if (state.status === "running") {
     const fraction = state.progress?.fraction;
     return (
-      <div
-        data-testid={`${testId}-progress`}
-        role="status"
-        aria-live="polite"
-        style={{ display: "flex", flexDirection: "column", gap: 4 }}
-      >
+      <div data-testid={`${testId}-progress`} role="status" aria-live="polite" className={css.column}>
         <ProgressBar value={fraction} max={1} thickness="large" aria-label={state.progress?.message ?? "Working"} />
         <Text size={200}>{state.progress?.message ?? "Working…"}</Text>
         {props.cancellable === false ? null : (
-          <Button
-            size="small"
-            onClick={task.cancel}
-            data-testid={`${testId}-cancel`}
-            style={{ alignSelf: "flex-start" }}
-          >
+          <Button size="small" onClick={task.cancel} data-testid={`${testId}-cancel`} className={css.start}>
             Cancel
           </Button>
         )}

@@ -1,8 +1,9 @@
-import { Text, tokens } from "@fluentui/react-components";
+import { Text } from "@fluentui/react-components";
 import { useEffect, useState } from "react";
 import type { EngineProgress, EngineStats } from "../../functions/engine/engine";
 import { defaultEngine } from "../../functions/engine/default-engine";
 import { duration } from "../../shaping/duration";
+import { usePaneStyles } from "./styles";
 
 /** How often the line re-reads the engine's counters (they have no change event). */
 const EVERY_MS = 2_000;
@@ -57,12 +58,13 @@ export function UsageLine(props: {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [busy]);
   const pending = progressText(progress);
+  const css = usePaneStyles();
   return (
-    <div style={{ display: "flex", flexDirection: "column" }}>
+    <div className={css.column}>
       {pending ? (
         <Text
           size={100}
-          style={{ color: tokens.colorNeutralForeground2 }}
+          className={css.muted}
           data-testid="usage-progress"
           data-done={progress.done}
           data-total={progress.total}
@@ -73,7 +75,7 @@ export function UsageLine(props: {
       ) : null}
       <Text
         size={100}
-        style={{ color: tokens.colorNeutralForeground3 }}
+        className={css.faint}
         data-testid="usage-line"
         data-requests={stats.requests}
         data-cache-hits={stats.cacheHits}

@@ -6,15 +6,18 @@ const useLayoutStyles = makeStyles({
   row: { display: "flex" },
   wrap: { flexWrap: "wrap" },
   alignEnd: { alignItems: "flex-end" },
+  alignCenter: { alignItems: "center" },
+  spread: { justifyContent: "space-between" },
   gap4: { gap: "4px" },
   gap8: { gap: "8px" },
+  gap12: { gap: "12px" },
 });
 
-type Gap = 4 | 8;
+type Gap = 4 | 8 | 12;
 
-/** The pane's two spacings between stacked or side-by-side items: tight (4 px) and normal (8 px). */
+/** The pane's three spacings between items: tight (4 px), normal (8 px) and between blocks (12 px). */
 function gapClass(styles: ReturnType<typeof useLayoutStyles>, gap: Gap): string {
-  return gap === 4 ? styles.gap4 : styles.gap8;
+  return gap === 4 ? styles.gap4 : gap === 8 ? styles.gap8 : styles.gap12;
 }
 
 /** Items one under the other, `gap` pixels apart (8 by default): how every panel lays out its form. */
@@ -28,9 +31,19 @@ export function Row({
   gap = 8,
   wrap,
   alignEnd,
+  center,
+  spread,
   className,
   ...rest
-}: HTMLAttributes<HTMLDivElement> & { gap?: Gap; wrap?: boolean; alignEnd?: boolean }) {
+}: HTMLAttributes<HTMLDivElement> & {
+  gap?: Gap;
+  wrap?: boolean;
+  alignEnd?: boolean;
+  /** Items centred vertically (a label beside a button). */
+  center?: boolean;
+  /** First and last item pushed to the two ends (a heading and its Reload button). */
+  spread?: boolean;
+}) {
   const styles = useLayoutStyles();
   return (
     <div
@@ -40,6 +53,8 @@ export function Row({
         gapClass(styles, gap),
         wrap && styles.wrap,
         alignEnd && styles.alignEnd,
+        center && styles.alignCenter,
+        spread && styles.spread,
         className,
       )}
     />

@@ -5,12 +5,14 @@ import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 /**
  * Snapshot a range of RISK cells, refresh (Refresh all, or anything else), then
  * compare: label flips, score moves beyond a threshold, dataset version changes.
  */
 export function ChangesPanel() {
+  const css = usePaneStyles();
   const { client, run } = useServices();
   const [threshold, setThreshold] = useState("0.01");
   const [snapshot, setSnapshot] = useState<ChangeSnapshot | null>(null);
@@ -61,7 +63,7 @@ export function ChangesPanel() {
         task={compare}
         testId="changes"
         success={(r) => (
-          <ul style={{ margin: 0, paddingLeft: 18 }} data-testid="changes-summary">
+          <ul className={css.summaryList} data-testid="changes-summary">
             {[...r.summary, ...r.datasetChanges].map((line, i) => (
               <li key={i}>{line}</li>
             ))}

@@ -8,6 +8,8 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { FilePicker, type PickedFile } from "../../ui/FilePicker";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 /**
  * The service finds the record to update by its name (published `PUT /vector` and `PUT /udf`), so
@@ -26,15 +28,13 @@ function RenameNote(props: { kind: "layer" | "UDF"; name: string; testId: string
  * Replace a vector layer's content with a new .geojson file (keeps its id and name). Test ids `vector-update-…-<id>`.
  */
 export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => void }) {
+  const css = usePaneStyles();
   const { client } = useServices();
   const [file, setFile] = useState<PickedFile | null>(null);
   const task = useTask<VectorRecord>();
   const id = String(props.vector.id);
   return (
-    <div
-      style={{ display: "flex", flexDirection: "column", gap: 6, padding: "6px 0" }}
-      data-testid={`vector-update-form-${id}`}
-    >
+    <Stack className={css.inlineForm} data-testid={`vector-update-form-${id}`}>
       <RenameNote kind="layer" name={props.vector.name} testId={`vector-update-note-${id}`} />
       <FilePicker
         accept=".geojson,.json,application/geo+json"
@@ -45,7 +45,7 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
       <Button
         size="small"
         appearance="primary"
-        style={{ alignSelf: "flex-start" }}
+        className={css.start}
         disabled={!client || !file || task.running}
         data-testid={`vector-update-submit-${id}`}
         onClick={() => {
@@ -64,12 +64,13 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
         testId={`vector-update-${id}`}
         success={(v) => `Layer “${v.name}” updated (${v.updateDate}).`}
       />
-    </div>
+    </Stack>
   );
 }
 
 /** Edit a UDF's input layers and jq operation, loaded from the service. Test ids `udf-edit-…-<id>`. */
 export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDone: () => void }) {
+  const css = usePaneStyles();
   const { client } = useServices();
   const [layers, setLayers] = useState<string[] | null>(null);
   const [operation, setOperation] = useState("");
@@ -88,13 +89,10 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
   if (layers === null) return <Spinner size="tiny" label="Loading the UDF…" />;
   const choices = [...new Set([...props.layerNames, ...layers])];
   return (
-    <div
-      style={{ display: "flex", flexDirection: "column", gap: 6, padding: "6px 0" }}
-      data-testid={`udf-edit-form-${id}`}
-    >
+    <Stack className={css.inlineForm} data-testid={`udf-edit-form-${id}`}>
       <RenameNote kind="UDF" name={props.udf.name} testId={`udf-edit-note-${id}`} />
-      <fieldset style={{ border: "none", margin: 0, padding: 0 }}>
-        <legend style={{ fontSize: 14, marginBottom: 4 }}>Input layers</legend>
+      <fieldset className={css.fieldset}>
+        <legend className={css.legend}>Input layers</legend>
         {choices.map((layer) => (
           <Checkbox
             key={layer}
@@ -115,13 +113,13 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
           onChange={(_, d) => setOperation(d.value)}
           data-testid={`udf-edit-operation-${id}`}
           resize="vertical"
-          style={{ fontFamily: "Consolas, monospace" }}
+          className={css.code}
         />
       </Field>
       <Button
         size="small"
         appearance="primary"
-        style={{ alignSelf: "flex-start" }}
+        className={css.start}
         disabled={!client || save.running}
         data-testid={`udf-edit-submit-${id}`}
         onClick={() => {
@@ -139,7 +137,7 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
         testId={`udf-edit-${id}`}
         success={(u) => `UDF “${u.name}” updated. Activate it again to refresh its result layer.`}
       />
-    </div>
+    </Stack>
   );
 }
 
@@ -148,6 +146,7 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
  * was edited) clears a shown preview, which no longer matches. Test ids `udf-run-<id>`, `udf-preview-<id>`.
  */
 export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
+  const css = usePaneStyles();
   const { client } = useServices();
   const task = useTask<LayerPreview>();
   // The revision the shown run was made at: derived in render, so an edit hides the old preview in
@@ -157,10 +156,10 @@ export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
   const id = String(props.udf.id);
   const testId = `udf-preview-${id}`;
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 4, minWidth: 0 }}>
+    <Stack gap={4} className={css.shrink}>
       <Button
         size="small"
-        style={{ alignSelf: "flex-start" }}
+        className={css.start}
         disabled={!client || task.running}
         data-testid={`udf-run-${id}`}
         onClick={() => {
@@ -184,21 +183,22 @@ export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
         />
       ) : null}
       {current && task.state.status === "done" ? <PreviewTable preview={task.state.result} testId={testId} /> : null}
-    </div>
+    </Stack>
   );
 }
 
 /** The first rows of a previewed layer, scrolling sideways inside the pane when wide. */
 function PreviewTable(props: { preview: LayerPreview; testId: string }) {
+  const css = usePaneStyles();
   const { preview } = props;
   return (
-    <div data-testid={props.testId} style={{ display: "flex", flexDirection: "column", gap: 4, minWidth: 0 }}>
-      <div style={{ overflowX: "auto", maxWidth: "100%" }}>
-        <table style={{ borderCollapse: "collapse", fontSize: 12 }} data-testid={`${props.testId}-rows`}>
+    <Stack gap={4} className={css.shrink} data-testid={props.testId}>
+      <div className={css.scrollX}>
+        <table className={css.sampleTable} data-testid={`${props.testId}-rows`}>
           <thead>
             <tr>
               {preview.propertyNames.map((n) => (
-                <th key={n} style={{ textAlign: "left", padding: "0 6px", borderBottom: "1px solid #ccc" }}>
+                <th key={n} className={css.sampleHeader}>
                   {n}
                 </th>
               ))}
@@ -208,7 +208,7 @@ function PreviewTable(props: { preview: LayerPreview; testId: string }) {
             {preview.rows.map((row, r) => (
               <tr key={r}>
                 {row.map((v, c) => (
-                  <td key={c} style={{ padding: "0 6px", whiteSpace: "nowrap" }}>
+                  <td key={c} className={css.sampleCell}>
                     {v === null ? "" : String(v)}
                   </td>
                 ))}
@@ -222,6 +222,6 @@ function PreviewTable(props: { preview: LayerPreview; testId: string }) {
           First {preview.rows.length} of {preview.featureCount} features.
         </Text>
       ) : null}
-    </div>
+    </Stack>
   );
 }

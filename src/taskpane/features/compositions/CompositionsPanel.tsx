@@ -22,7 +22,8 @@ import { EditUdfForm, RunUdfPreview, UpdateVectorForm } from "./CompositionsEdit
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { FilePicker, type PickedFile } from "../../ui/FilePicker";
 import { TaskStatus } from "../../ui/TaskStatus";
-import { Stack } from "../../ui/layout";
+import { Row, Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 /**
  * Upload a vector from a .geojson file; create a UDF (name, input layers from the
@@ -37,21 +38,21 @@ export function CompositionsPanel() {
   const changed = () => setGeneration((g) => g + 1);
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 12 }}>
+    <Stack gap={12}>
       <UploadVector onDone={changed} />
       <Divider />
       <CreateUdf vectors={listing.data?.vectors ?? []} onDone={changed} />
       <Divider />
-      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center" }}>
+      <Row spread center>
         <Text weight="semibold">Layers and UDFs</Text>
         <Button size="small" onClick={listing.reload} data-testid="compositions-reload">
           Reload
         </Button>
-      </div>
+      </Row>
       {listing.loading ? <Spinner size="tiny" label="Loading…" /> : null}
       {listing.error ? <ErrorNotice error={listing.error} testId="compositions-list-error" /> : null}
       {listing.data ? <Listing listing={listing.data} onChanged={changed} /> : null}
-    </div>
+    </Stack>
   );
 }
 
@@ -99,6 +100,7 @@ function UploadVector(props: { onDone: () => void }) {
 }
 
 function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
+  const css = usePaneStyles();
   const { client } = useServices();
   const [name, setName] = useState("");
   const [layers, setLayers] = useState<string[]>([]);
@@ -112,8 +114,8 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
       <Field label="UDF name">
         <Input value={name} onChange={(_, d) => setName(d.value)} data-testid="udf-name" />
       </Field>
-      <fieldset style={{ border: "none", margin: 0, padding: 0 }} data-testid="udf-layers">
-        <legend style={{ fontSize: 14, marginBottom: 4 }}>Input layers</legend>
+      <fieldset className={css.fieldset} data-testid="udf-layers">
+        <legend className={css.legend}>Input layers</legend>
         {layerNames.length === 0 ? <Text size={200}>No vector layers yet: upload one above.</Text> : null}
         {layerNames.map((layer) => (
           <Checkbox
@@ -133,7 +135,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
           onChange={(_, d) => setOperation(d.value)}
           data-testid="udf-operation"
           resize="vertical"
-          style={{ fontFamily: "Consolas, monospace" }}
+          className={css.code}
         />
       </Field>
       <Checkbox
@@ -175,6 +177,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
 }
 
 function Listing(props: { listing: CompositionsListing; onChanged: () => void }) {
+  const css = usePaneStyles();
   const { vectors, udfs } = props.listing;
   const layerNames = [...new Set(vectors.map((v) => v.name))];
   return (
@@ -185,7 +188,7 @@ function Listing(props: { listing: CompositionsListing; onChanged: () => void })
           No vector layers in this project.
         </Text>
       ) : null}
-      <ul style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="vector-list">
+      <ul className={css.plainList} data-testid="vector-list">
         {vectors.map((v) => (
           <Item key={String(v.id)} kind="vector" record={v} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
@@ -196,7 +199,7 @@ function Listing(props: { listing: CompositionsListing; onChanged: () => void })
           No UDFs yet.
         </Text>
       ) : null}
-      <ul style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="udf-list">
+      <ul className={css.plainList} data-testid="udf-list">
         {udfs.map((u) => (
           <Item key={String(u.id)} kind="udf" record={u} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
@@ -213,6 +216,7 @@ function Item(props: {
   onChanged: () => void;
 }) {
   const { client } = useServices();
+  const css = usePaneStyles();
   const { record, kind } = props;
   const inspect = useTask<string>();
   const remove = useTask<void>();
@@ -222,10 +226,10 @@ function Item(props: {
   const [editing, setEditing] = useState(false);
   const [revision, setRevision] = useState(0);
   return (
-    <li style={{ borderBottom: "1px solid #e0e0e0", padding: "4px 0", minWidth: 0 }} data-testid={`${kind}-item-${id}`}>
-      <div style={{ display: "flex", gap: 4, alignItems: "center", flexWrap: "wrap" }}>
+    <li className={css.listItem} data-testid={`${kind}-item-${id}`}>
+      <Row gap={4} center wrap>
         {/* The name takes its own line: four buttons would squeeze it to a few letters a line. */}
-        <Text style={{ flex: "1 1 100%", minWidth: 0, wordBreak: "break-word" }}>
+        <Text className={css.fullLine}>
           {record.name} {"status" in record && record.status ? <Text size={200}>({record.status})</Text> : null}
         </Text>
         <Button
@@ -292,7 +296,7 @@ function Item(props: {
             Delete…
           </Button>
         )}
-      </div>
+      </Row>
       {editing && kind === "vector" ? (
         <UpdateVectorForm vector={record as VectorRecord} onDone={props.onChanged} />
       ) : null}
@@ -308,10 +312,7 @@ function Item(props: {
       ) : null}
       {kind === "udf" ? <RunUdfPreview udf={record} revision={revision} /> : null}
       {inspect.state.status === "done" ? (
-        <pre
-          style={{ whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: 12, margin: "4px 0" }}
-          data-testid={`${kind}-details-${id}`}
-        >
+        <pre className={css.pre} data-testid={`${kind}-details-${id}`}>
           {inspect.state.result}
         </pre>
       ) : null}

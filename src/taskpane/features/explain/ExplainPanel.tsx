@@ -4,6 +4,7 @@ import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 /**
  * "Explain" the selected RISK cell (a spilled one as itself: its place in the
@@ -11,6 +12,7 @@ import { Stack } from "../../ui/layout";
  * value sits, window, bounds, scenario, dataset version.
  */
 export function ExplainPanel() {
+  const css = usePaneStyles();
   const { client, run } = useServices();
   const task = useTask<Explanation>();
   return (
@@ -32,14 +34,14 @@ export function ExplainPanel() {
         testId="explain"
         success={(e) => (
           <Stack gap={4}>
-            <Text weight="semibold" data-testid="explain-source" style={{ wordBreak: "break-word" }}>
+            <Text weight="semibold" data-testid="explain-source" className={css.breakWord}>
               {e.address}: {String(e.value)} ({e.source})
             </Text>
-            <dl style={{ margin: 0, display: "grid", gridTemplateColumns: "max-content 1fr", columnGap: 8, rowGap: 2 }}>
+            <dl className={css.facts}>
               {e.lines.map((line, i) => (
-                <div key={i} style={{ display: "contents" }} data-testid={`explain-${line.key}`}>
-                  <dt style={{ fontWeight: 600 }}>{line.label}</dt>
-                  <dd style={{ margin: 0, wordBreak: "break-word" }}>{line.text}</dd>
+                <div key={i} className={css.contents} data-testid={`explain-${line.key}`}>
+                  <dt className={css.term}>{line.label}</dt>
+                  <dd className={css.definition}>{line.text}</dd>
                 </div>
               ))}
             </dl>

@@ -50,7 +50,7 @@ export function ExportPanel() {
         <TaskStatus task={download} testId="export-download" success={() => null} />
       )}
       {file && url ? (
-        <div style={{ display: "flex", flexDirection: "column", gap: 6 }} data-testid="export-ready">
+        <Stack data-testid="export-ready">
           <Text size={200}>
             {file.fileName}: {(file.bytes.length / 1024).toFixed(1)} KB, {contents.files.length} CSV file
             {contents.files.length === 1 ? "" : "s"}
@@ -77,7 +77,7 @@ export function ExportPanel() {
             testId="export-unpack"
             success={(sheets) => `Added ${sheets.length} sheets: ${sheets.map((s) => s.sheetName).join(", ")}.`}
           />
-        </div>
+        </Stack>
       ) : null}
     </Stack>
   );

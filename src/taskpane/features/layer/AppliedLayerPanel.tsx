@@ -10,9 +10,11 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 /** Apply a vector layer to a portfolio and write the resulting CSV into a new sheet. */
 export function AppliedLayerPanel() {
+  const css = usePaneStyles();
   const { client, run } = useServices();
   const [portfolio, setPortfolio] = useState("");
   const [vectorId, setVectorId] = useState("");
@@ -23,7 +25,7 @@ export function AppliedLayerPanel() {
   return (
     <Stack>
       <Row gap={4} alignEnd>
-        <Field label="Vector layer" style={{ flex: 1, minWidth: 0 }}>
+        <Field label="Vector layer" className={css.grow}>
           <Select
             value={chosen ? String(chosen.id) : ""}
             onChange={(_, d) => setVectorId(d.value)}

@@ -1,4 +1,4 @@
-import { Button, Field, Input, Select, Spinner, Text } from "@fluentui/react-components";
+import { Button, Field, Input, Select, Spinner, Text, mergeClasses } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
 import type { SubProject } from "../../../api/types";
 import {
@@ -15,10 +15,12 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { FilePicker, type PickedFile } from "../../ui/FilePicker";
 import { TaskStatus } from "../../ui/TaskStatus";
-import { Stack } from "../../ui/layout";
+import { Row, Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 /** Superprojects, their sub-projects, create one from GeoJSON, export a summary to a sheet. */
 export function NaturePanel() {
+  const css = usePaneStyles();
   const { client, run, forget } = useServices();
   const [superproject, setSuperproject] = useState("");
   const [generation, setGeneration] = useState(0);
@@ -55,12 +57,12 @@ export function NaturePanel() {
         </Select>
       </Field>
       {supers.error ? <ErrorNotice error={supers.error} testId="nature-superprojects-error" /> : null}
-      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center" }}>
+      <Row spread center>
         <Text weight="semibold">Sub-projects</Text>
         <Button size="small" onClick={subs.reload} data-testid="nature-reload">
           Reload
         </Button>
-      </div>
+      </Row>
       {subs.loading ? <Spinner size="tiny" label="Loading…" /> : null}
       {subs.error ? <ErrorNotice error={subs.error} testId="nature-subprojects-error" /> : null}
       {subs.data && subs.data.length === 0 ? (
@@ -68,20 +70,10 @@ export function NaturePanel() {
           No sub-projects yet.
         </Text>
       ) : null}
-      <ul style={{ listStyle: "none", margin: 0, padding: 0 }} data-testid="nature-subprojects">
+      <ul className={css.plainList} data-testid="nature-subprojects">
         {(subs.data ?? []).map((s) => (
-          <li
-            key={s.id}
-            style={{
-              display: "flex",
-              gap: 4,
-              alignItems: "center",
-              borderBottom: "1px solid #e0e0e0",
-              padding: "4px 0",
-            }}
-            data-testid={`nature-subproject-${s.id}`}
-          >
-            <Text style={{ flex: 1, minWidth: 0, wordBreak: "break-word" }}>
+          <li key={s.id} className={mergeClasses(css.listItem, css.itemRow)} data-testid={`nature-subproject-${s.id}`}>
+            <Text className={mergeClasses(css.grow, css.breakWord)}>
               {s.name} <Text size={200}>({s.status})</Text>
             </Text>
             <Button

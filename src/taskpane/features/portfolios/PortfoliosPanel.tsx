@@ -9,7 +9,8 @@ import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
-import { Stack } from "../../ui/layout";
+import { Row, Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 /**
  * A portfolio's assets into a new sheet (a table a sync can read back), and deleting a portfolio
@@ -17,6 +18,7 @@ import { Stack } from "../../ui/layout";
  * to it). A delete drops the functions' cached results of it and recalculates.
  */
 export function PortfoliosPanel() {
+  const css = usePaneStyles();
   const { client, run, forget } = useServices();
   const [portfolio, setPortfolio] = useState("");
   const [reloadKey, setReloadKey] = useState(0);
@@ -91,14 +93,14 @@ export function PortfoliosPanel() {
             ) : (
               <Text size={200}>No RISK cell in this workbook names it.</Text>
             )}
-            <div style={{ display: "flex", gap: 8, marginTop: 6 }}>
+            <Row className={css.actions}>
               <Button appearance="primary" size="small" onClick={confirmDelete} data-testid="portfolios-confirm-delete">
                 Delete {portfolio}
               </Button>
               <Button size="small" onClick={check.reset} data-testid="portfolios-confirm-keep">
                 Keep it
               </Button>
-            </div>
+            </Row>
           </MessageBarBody>
         </MessageBar>
       ) : null}

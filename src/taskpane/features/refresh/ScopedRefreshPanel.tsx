@@ -8,7 +8,7 @@ import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
-import { Stack } from "../../ui/layout";
+import { Row, Stack } from "../../ui/layout";
 
 /**
  * Refresh the RISK cells of the selection, the active sheet or the workbook
@@ -42,7 +42,7 @@ export function ScopedRefreshPanel() {
         onChange={(_, d) => setOnlyErrors(Boolean(d.checked))}
         data-testid="scope-only-errors"
       />
-      <div style={{ display: "flex", alignItems: "center", gap: 8 }}>
+      <Row center>
         {counted.loading ? <Spinner size="tiny" /> : null}
         <Text size={200} data-testid="scope-count" data-count={cells ?? ""}>
           {cells === undefined
@@ -59,7 +59,7 @@ export function ScopedRefreshPanel() {
         >
           Count again
         </Button>
-      </div>
+      </Row>
       {counted.error ? <ErrorNotice error={counted.error} testId="scope-count-error" /> : null}
       <Button
         appearance="primary"

@@ -24,11 +24,13 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 const MAX_CHART_ASSETS = 10;
 
 /** Timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
 export function TimeseriesPanel() {
+  const css = usePaneStyles();
   const { client } = useServices();
   const [portfolio, setPortfolio] = useState("");
   const [filters, setFilters] = useState<TimeseriesFilters>({
@@ -99,7 +101,7 @@ export function TimeseriesPanel() {
           choices={SCENARIO_CHOICES}
           emptyLabel="All"
           testId="ts-scenario"
-          style={{ flex: 1 }}
+          className={css.grow}
         />
         <ChoiceField
           label="Measure"
@@ -108,7 +110,7 @@ export function TimeseriesPanel() {
           choices={MEASURE_CHOICES}
           emptyLabel="All"
           testId="ts-measure"
-          style={{ flex: 1 }}
+          className={css.grow}
         />
       </Row>
       <Row>
@@ -117,10 +119,10 @@ export function TimeseriesPanel() {
           hint="YYYY-MM-DD or YYYY"
           validationState={startProblem ? "error" : "none"}
           validationMessage={startProblem ?? undefined}
-          style={{ flex: 1, minWidth: 0 }}
+          className={css.grow}
         >
           <Input
-            style={{ minWidth: 0 }}
+            className={css.shrink}
             value={filters.startDate ?? ""}
             onChange={(_, d) => setFilters((f) => ({ ...f, startDate: d.value }))}
             placeholder="first"
@@ -132,10 +134,10 @@ export function TimeseriesPanel() {
           hint="inclusive"
           validationState={endProblem ? "error" : "none"}
           validationMessage={endProblem ?? undefined}
-          style={{ flex: 1, minWidth: 0 }}
+          className={css.grow}
         >
           <Input
-            style={{ minWidth: 0 }}
+            className={css.shrink}
             value={filters.endDate ?? ""}
             onChange={(_, d) => setFilters((f) => ({ ...f, endDate: d.value }))}
             placeholder="last"
@@ -145,10 +147,10 @@ export function TimeseriesPanel() {
       </Row>
       {catalog.data && catalog.data.assets.length > 0 ? (
         <details data-testid="ts-chart-assets">
-          <summary style={{ cursor: "pointer", fontSize: 14 }}>
+          <summary className={css.disclosure}>
             Line chart of assets ({chartAssets.length} chosen, up to {MAX_CHART_ASSETS})
           </summary>
-          <div style={{ maxHeight: 160, overflowY: "auto", display: "flex", flexDirection: "column" }}>
+          <div className={css.checkList}>
             {catalog.data.assets.map((a) => (
               <Checkbox
                 key={a.portfolio_index}

@@ -29,6 +29,7 @@ import { ChoiceField } from "../../ui/ChoiceField";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 // The map, its basemap and d3-geo are a chunk of their own: the pane's first paint does not wait for them.
 const PortfolioMap = lazy(() => import(/* webpackChunkName: "portfolio-map" */ "./PortfolioMap"));
@@ -83,6 +84,7 @@ export function describeMap(data: MapData, choice: SummaryChoice): string {
  * it came from, else offers to paste the asset list.
  */
 export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: string[]) => void }) {
+  const css = usePaneStyles();
   const { choice } = props;
   const styles = useStyles();
   const { client, run } = useServices();
@@ -200,7 +202,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
           choices={overlays.data.map((o) => ({ value: `${o.kind}:${o.id}`, label: o.name }))}
           emptyLabel="(none)"
           testId="map-overlay"
-          style={{ minWidth: 0, maxWidth: "100%", overflow: "hidden" }}
+          className={css.contained}
         />
       ) : null}
       {overlay.loading ? <Spinner size="tiny" label="Loading the overlay…" /> : null}

@@ -8,12 +8,14 @@ import { MapPanel, type SummaryChoice } from "./MapPanel";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { RiskSheetsPanel } from "./RiskSheetsPanel";
 import { Row, Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 /**
  * Look before reading: one choice of portfolio, scenario, window and hazard drives the map and the
  * risk matrix / scenario comparison sheets below it.
  */
 export function VisualPanel() {
+  const css = usePaneStyles();
   const [choice, setChoice] = useState<SummaryChoice>({
     portfolio: "",
     scenario: STRESS_SCENARIO,
@@ -44,7 +46,7 @@ export function VisualPanel() {
           onChange={(scenario) => set({ scenario })}
           choices={SCENARIO_CHOICES}
           testId="visual-scenario"
-          style={{ flex: "1 1 90px" }}
+          className={css.tile}
         />
         <ChoiceField
           label="Window"
@@ -52,7 +54,7 @@ export function VisualPanel() {
           onChange={(w) => set({ window: Number(w) })}
           choices={WINDOW_CHOICES.map((w) => ({ value: w, label: `${w} years` }))}
           testId="visual-window"
-          style={{ flex: "1 1 90px" }}
+          className={css.tile}
         />
       </Row>
       <ChoiceField
