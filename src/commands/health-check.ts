@@ -72,7 +72,7 @@ export const REQUIREMENT_SETS: readonly RequirementSetUse[] = [
 
 /** What one service URL answered. */
 export interface ServiceProbe {
-  /** "Service (areas A-C)" or "Nature (area D)". */
+  /** "Risk service" or "Nature service". */
   name: string;
   /** The URL probed (never with the key: the key travels in a header). */
   url: string;
@@ -282,7 +282,7 @@ export async function probeServices(
     };
   };
   return Promise.all([
-    probe("Service (areas A-C)", (client) => client.projects.list(), `${connection.baseUrl}/api/projects/`),
-    probe("Nature (area D)", (client) => client.nature.superprojects(), `${connection.natureUrl}/superprojects`),
+    probe("Risk service", (client) => client.projects.list(), `${connection.baseUrl}/api/projects/`),
+    probe("Nature service", (client) => client.nature.superprojects(), `${connection.natureUrl}/superprojects`),
   ]);
 }

@@ -279,7 +279,7 @@ export function closestAssetType(text: string): string | undefined {
 }
 
 /**
- * The hazards with structural damage, as the extended summary spells them (field notes, "What the
+ * The hazards with structural damage, as the extended summary spells them (docs/service.md, "What the
  * numbers mean": flood, inland and coastal, cyclone and wildfire; heatwave has business
  * interruption only). Their central losses add up across hazards, as the service's dashboards add them.
  */

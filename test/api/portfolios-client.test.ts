@@ -6,14 +6,15 @@
  */
 import { ConflictError, RiskClient, type ConnectionConfig } from "../../src/api";
 import { fileNameOf } from "../../src/api/http";
-import { startEmulator, type RunningEmulator } from "../../emulator/server";
+import { type RunningEmulator } from "../../emulator/server";
 import { RecordingServer, queryOf, sendJson } from "../support/recording-server";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
+import { startTestEmulator } from "../support/emulator";
 
 let emu: RunningEmulator;
 let client: RiskClient;
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, quiet: true, processingDelayMs: 30 });
+  emu = await startTestEmulator({ processingDelayMs: 30 });
   const connection: ConnectionConfig = {
     baseUrl: emu.baseUrl,
     natureUrl: emu.natureUrl,

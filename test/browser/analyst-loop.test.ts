@@ -7,7 +7,7 @@ import { copyFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
-import { emulatorStats, routeCount } from "./support/emulators";
+import { emulatorStats, routeCount } from "../support/emulator";
 import { cell, textWhen, values, waitForIdle } from "./support/harness-page";
 import { RiskClient } from "../../src/api/client";
 import { columnLetters as col } from "../../src/shaping/a1";

@@ -4,7 +4,7 @@
  * replace a layer's content with a new file, each by name as production publishes them; a program
  * jq cannot compile is shown and changes nothing. Screenshots under test-output/screenshots/.
  */
-import { DEMO_HEADERS } from "../emulator/helpers";
+import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
 import { textWhen } from "./support/harness-page";

@@ -5,10 +5,10 @@
  * test-output/screenshots/. Skipped, with a message saying why, when chromium is not installed.
  */
 import Papa from "papaparse";
-import { DEMO_HEADERS } from "../emulator/helpers";
 import { screenshot } from "./support/browser";
 import { NO_EMULATOR_URL, describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
-import { emulatorStats, methodCount, routeCount, startProcessEmulator } from "./support/emulators";
+import { DEMO_HEADERS, emulatorStats, methodCount, routeCount } from "../support/emulator";
+import { startProcessEmulator } from "./support/emulators";
 import { cell, cells, pasteAt, textWhen, typeIntoCell, values, waitForIdle } from "./support/harness-page";
 
 const describeBrowser = describeWithBrowser(__filename);

@@ -7,10 +7,11 @@
  */
 import { copyFileSync } from "node:fs";
 import { RiskClient } from "../../src/api/client";
-import { demoConnection, importPortfolio } from "../functions/support/emulator";
+import { importPortfolio } from "../functions/support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
 import { textWhen, values, waitForIdle } from "./support/harness-page";
+import { demoConnection } from "../support/emulator";
 
 const describeBrowser = describeWithBrowser(__filename);
 

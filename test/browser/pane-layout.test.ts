@@ -5,7 +5,7 @@
  * cancelled by tidying the pane. Screenshots go to docs/images for docs/taskpane.md.
  */
 import type { Locator, Page } from "playwright-core";
-import { DEMO_HEADERS } from "../emulator/helpers";
+import { DEMO_HEADERS } from "../support/emulator";
 import { docImagePath, screenshot } from "./support/browser";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { textWhen, waitForIdle } from "./support/harness-page";

@@ -8,10 +8,10 @@
  */
 import { readFileSync } from "node:fs";
 import type { RunningEmulator } from "../../emulator/server";
-import { DEMO_HEADERS } from "../emulator/helpers";
+import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
-import { routeCount, emulatorStats } from "./support/emulators";
+import { routeCount, emulatorStats } from "../support/emulator";
 import { cell, cells, textWhen, values, waitForIdle } from "./support/harness-page";
 
 const describeBrowser = describeWithBrowser(__filename);

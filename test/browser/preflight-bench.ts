@@ -13,15 +13,16 @@
  * Usage: `tsx test/browser/preflight-bench.ts --points 300 --latency 300 --runs 3`.
  */
 import type { Browser } from "playwright-core";
-import { startEmulator, type RunningEmulator } from "../../emulator/server";
+import { type RunningEmulator } from "../../emulator/server";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { RiskEngine, evaluateCells, setDefaultEngine } from "../../testing/evaluate-cells";
 import { addinBuild } from "./support/addin-build";
 import { startAddinServer } from "./support/addin-server";
 import { CHROMIUM_PATH, launchBrowser } from "./support/browser";
-import { emulatorStats, routeCount } from "./support/emulators";
+import { emulatorStats, routeCount } from "../support/emulator";
 import { openHarness } from "./support/harness-page";
 import { existsSync } from "node:fs";
+import { startTestEmulator } from "../support/emulator";
 
 /** One measured run of one path. */
 interface PathRun {
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
   const launching = launchBrowser();
   const buildDir = await addinBuild().finally(() => launching.catch(() => undefined));
   const browser = await launching;
-  const emulator = await startEmulator({ port: 0, quiet: true, latencyMs });
+  const emulator = await startTestEmulator({ latencyMs });
   const server = await startAddinServer(buildDir, emulator.url);
   try {
     for (let run = 0; run < runs; run++) {

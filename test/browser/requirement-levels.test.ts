@@ -7,7 +7,7 @@
  */
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
-import { emulatorStats, methodCount } from "./support/emulators";
+import { emulatorStats, methodCount } from "../support/emulator";
 import { textWhen, waitForIdle } from "./support/harness-page";
 
 const describeBrowser = describeWithBrowser(__filename);

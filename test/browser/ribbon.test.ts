@@ -93,7 +93,7 @@ describeBrowser("the Climate Risk tab in the browser harness", () => {
     expect(text).toMatch(/Climate Risk add-in check/);
     expect(text).toMatch(/RibbonApi 1\.1: present/);
     expect(text).toMatch(/Ribbon and shortcut actions associated: 12/);
-    expect(text).toMatch(/Service \(areas A-C\) .*: HTTP 200 in \d+ ms/);
+    expect(text).toMatch(/Risk service .*: HTTP 200 in \d+ ms/);
     expect(text).not.toContain("demo-key");
     await page.evaluate(() => window.harness!.fake.setSelection("Demo", "E3"));
     await screenshot(page, "ribbon-tab-check");

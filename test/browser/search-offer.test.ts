@@ -4,7 +4,7 @@
  * offers the sheet's 400 points as a new portfolio, with both times and the caveat, and accepting
  * makes the portfolio. Skipped, with a message saying why, when chromium is not installed.
  */
-import { DEMO_HEADERS } from "../emulator/helpers";
+import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
 import { textWhen, waitForIdle } from "./support/harness-page";

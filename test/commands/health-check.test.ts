@@ -40,7 +40,7 @@ function facts(overrides: Partial<HealthFacts> = {}): HealthFacts {
     },
     services: [
       {
-        name: "Service (areas A-C)",
+        name: "Risk service",
         url: "https://risk.example.com/api/projects/",
         status: 401,
         latencyMs: 120,

@@ -7,7 +7,8 @@
 import type { z } from "zod";
 import type { RunningEmulator } from "../../emulator/server";
 import { DEMO_SUBPROJECT_ID } from "../../emulator/state/seed";
-import { call, start } from "../emulator/helpers";
+import { call } from "../emulator/helpers";
+import { startTestEmulator } from "../support/emulator";
 import { PUBLISHED, type RecordName } from "./published";
 
 let emu: RunningEmulator;
@@ -40,7 +41,7 @@ function form(name: string, geojson: unknown): FormData {
 }
 
 beforeAll(async () => {
-  emu = await start();
+  emu = await startTestEmulator();
   await read("Project", "GET", "/api/projects/", { project: null });
   await read("Portfolio", "GET", "/api/portfolios/");
   await read("Portfolio", "GET", `${P}/`);

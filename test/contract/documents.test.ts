@@ -7,7 +7,8 @@
  */
 import { z } from "zod";
 import type { RunningEmulator } from "../../emulator/server";
-import { call, start } from "../emulator/helpers";
+import { call } from "../emulator/helpers";
+import { startTestEmulator } from "../support/emulator";
 import { PUBLISHED, type RecordName } from "./published";
 
 // OpenAPI documents are walked as untyped JSON: their shape is what this test checks.
@@ -17,7 +18,7 @@ let emu: RunningEmulator;
 let docs: Array<{ name: string; doc: Json }>;
 
 beforeAll(async () => {
-  emu = await start();
+  emu = await startTestEmulator();
   docs = [
     { name: "/swagger.json", doc: (await call(emu, "GET", "/swagger.json", { key: null, project: null })).body },
     {

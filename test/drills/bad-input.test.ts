@@ -14,15 +14,16 @@ import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
 import { columnLetters } from "../../src/shaping/a1";
 import { userSheetsOf } from "../taskpane/support";
 import { recordFigures } from "./support/figures";
-import { closingFetch, routesStartingWith, startDrillService, type DrillService } from "./support/service";
+import { closingFetch } from "../functions/support/http-fetch";
+import { type TestService, routesStartingWith, startTestService } from "../support/emulator";
 
-let service: DrillService;
+let service: TestService;
 let client: RiskClient;
 const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  service = await startDrillService({ processingDelayMs: 20, jqTimeoutMs: 300 });
-  client = service.client();
+  service = await startTestService({ processingDelayMs: 20, jqTimeoutMs: 300 });
+  client = service.client;
 });
 afterAll(async () => {
   setDefaultEngine(undefined);

@@ -11,9 +11,10 @@ import { RiskClient, type ConnectionConfig } from "../../src/api";
 import { DEMO_SUBPROJECT_ID } from "../../emulator/state/seed";
 import { ROUTES } from "../../emulator/http/routes";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
-import { DEMO_HEADERS } from "../emulator/helpers";
+import { DEMO_HEADERS } from "../support/emulator";
 import { recordFigures } from "./support/figures";
-import { closingFetch, startDrillService, type DrillService } from "./support/service";
+import { closingFetch } from "../functions/support/http-fetch";
+import { type TestService, startTestService } from "../support/emulator";
 
 const figures: Record<string, unknown> = {};
 afterAll(() => recordFigures("emulator", figures));
@@ -32,9 +33,9 @@ function clientOf(connection: ConnectionConfig): RiskClient {
 }
 
 describe("a flood of concurrent writes and reads", () => {
-  let service: DrillService;
+  let service: TestService;
   beforeAll(async () => {
-    service = await startDrillService({ processingDelayMs: 20 });
+    service = await startTestService({ processingDelayMs: 20 });
   });
   afterAll(() => service.close());
 
@@ -318,9 +319,9 @@ describe("kill -9 with a data directory", () => {
 });
 
 describe("one key cannot reach another key's project through any route", () => {
-  let service: DrillService;
+  let service: TestService;
   beforeAll(async () => {
-    service = await startDrillService();
+    service = await startTestService();
   });
   afterAll(() => service.close());
 

@@ -13,7 +13,8 @@ import {
 } from "../../testing/evaluate-cells";
 import { ServerError, type SearchScore } from "../../src/api";
 import { recordFigures } from "./support/figures";
-import { closingFetch, routesStartingWith, startDrillService, type DrillService } from "./support/service";
+import { closingFetch } from "../functions/support/http-fetch";
+import { type TestService, routesStartingWith, startTestService } from "../support/emulator";
 
 const CELLS = 10_000;
 const POINTS = 500;
@@ -29,14 +30,11 @@ const ENGINE = {
   deadlineMs: 40_000,
 };
 
-let clean: DrillService;
-let faulty: DrillService;
+let clean: TestService;
+let faulty: TestService;
 
 beforeAll(async () => {
-  [clean, faulty] = await Promise.all([
-    startDrillService(),
-    startDrillService({ failRate: 0.1, rateLimit: RATE_LIMIT }),
-  ]);
+  [clean, faulty] = await Promise.all([startTestService(), startTestService({ failRate: 0.1, rateLimit: RATE_LIMIT })]);
 });
 afterAll(async () => {
   setDefaultEngine(undefined);
@@ -186,8 +184,8 @@ test("10,000 cells under 10 % 503s and 429 bursts all settle, each to the clean 
 }, 120_000);
 
 /** Compares a sample of the reference cells with what the client reads directly. */
-async function spotCheckAgainstClient(service: DrillService, calls: FormulaCall[], results: Settled[]): Promise<void> {
-  const client = service.client();
+async function spotCheckAgainstClient(service: TestService, calls: FormulaCall[], results: Settled[]): Promise<void> {
+  const client = service.client;
   for (let i = 0; i < 40; i++) {
     const cellIndex = i * 197;
     const [lat, lng, hazard, horizon, extent, field] = calls[cellIndex].args as [
@@ -229,10 +227,10 @@ async function spotCheckAgainstClient(service: DrillService, calls: FormulaCall[
 }
 
 test("under faults, no non-idempotent request is repeated: each POST and UDF activation reaches the server once", async () => {
-  const service = await startDrillService({ failRate: 0.2, seed: 11 });
+  const service = await startTestService({ failRate: 0.2, seed: 11 });
   try {
     const attempts: Record<string, number> = {};
-    const client = service.client({
+    const client = service.clientWith({
       maxRetries: 4,
       baseRetryDelayMs: 5,
       onRequest: ({ method, operation }) => {

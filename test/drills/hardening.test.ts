@@ -12,13 +12,14 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { MAX_JSON_DEPTH } from "../../emulator/http/json-limits";
 import { JQ_MAX_OUTPUT_CHARS } from "../../emulator/server";
-import { DEMO_HEADERS } from "../emulator/helpers";
+import { DEMO_HEADERS } from "../support/emulator";
 import { recordFigures } from "./support/figures";
-import { closingFetch, startDrillService, type DrillService } from "./support/service";
+import { closingFetch } from "../functions/support/http-fetch";
+import { type TestService, startTestService } from "../support/emulator";
 
 const figures: Record<string, unknown> = {};
 const dataDir = mkdtempSync(path.join(tmpdir(), "drill-hardening-"));
-let service: DrillService;
+let service: TestService;
 
 /** The demo key in the demo superproject (the nature routes' scope). */
 const DEMO_SUPERPROJECT = { ...DEMO_HEADERS, "X-Service-Project": "nc-demo" };
@@ -109,7 +110,7 @@ async function createUdf(
 }
 
 beforeAll(async () => {
-  service = await startDrillService({ processingDelayMs: 20, dataDir });
+  service = await startTestService({ processingDelayMs: 20, dataDir });
   expect(
     (await call("POST", "/api/compositions/vector", OTHER, { name: "other-layer", geojson: layer(3) })).status,
   ).toBe(201);

@@ -15,7 +15,8 @@ import { pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseri
 import { CancelledError, type ExcelRunner, type LongRunning, type PastedSheet } from "../../src/taskpane/ui/pane-types";
 import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
-import { closingFetch, startDrillService, type DrillService } from "./support/service";
+import { closingFetch } from "../functions/support/http-fetch";
+import { type TestService, startTestService } from "../support/emulator";
 
 const PORTFOLIO = "demo-portfolio";
 /** The provenance store and the Sources sheet: written with a paste, gone with a failed one. */
@@ -23,14 +24,14 @@ const PROVENANCE_SHEETS = new Set([PROVENANCE_STORE_SHEET, SOURCES_SHEET]);
 /** The records of what each paste wrote (very hidden, one per keyed table): also gone with a failed paste. */
 const isWrittenRecord = (name: string) => name.startsWith(WRITTEN_STORE_PREFIX);
 const isRecordSheet = (name: string) => PROVENANCE_SHEETS.has(name) || isWrittenRecord(name);
-let service: DrillService;
+let service: TestService;
 let client: RiskClient;
 let exported: DownloadedExport;
 let subproject: { id: string; name: string };
 
 beforeAll(async () => {
-  service = await startDrillService();
-  client = service.client();
+  service = await startTestService();
+  client = service.client;
   exported = await downloadExport(client, PORTFOLIO);
   const [first] = await client.nature.subprojects("nc-demo");
   subproject = { id: first.id, name: first.name };

@@ -41,12 +41,13 @@ import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-acti
 import { loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseries-actions";
 import { createFakeExcel } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
-import { closingFetch, startDrillService, type DrillService } from "./support/service";
+import { closingFetch } from "../functions/support/http-fetch";
+import { type TestService, startTestService } from "../support/emulator";
 
 const SECRET = "sk-DRILL-7f3a9c2e51b84d06e1";
 const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug", "trace"] as const;
 
-let service: DrillService;
+let service: TestService;
 const requested: string[] = [];
 const consoleOutput: string[] = [];
 const documentSettings = new Map<string, unknown>();
@@ -63,7 +64,7 @@ const recordingFetch: typeof fetch = (input, init) => {
 beforeAll(async () => {
   // The emulator knows two keys; this drill's distinctive one is given demo's rights, in-process.
   (KEYS as KeyRecord[]).push({ key: SECRET, projects: [DEMO_PROJECT], superprojects: ["nc-demo"] });
-  service = await startDrillService({ processingDelayMs: 20 });
+  service = await startTestService({ processingDelayMs: 20 });
   globalThis.fetch = recordingFetch;
   // Office's two places to keep data: the document's settings (travel with the file) and
   // OfficeRuntime.storage (stays on this machine). Stubs record what lands where.

@@ -10,9 +10,10 @@ import { StepError } from "../../src/taskpane/ui/pane-types";
 import { createFakeExcel } from "../../testing/fake-excel";
 import { userSheetsOf } from "../taskpane/support";
 import { recordFigures } from "./support/figures";
-import { closingFetch, startDrillService, type DrillService } from "./support/service";
+import { closingFetch } from "../functions/support/http-fetch";
+import { type TestService, startTestService } from "../support/emulator";
 
-let service: DrillService;
+let service: TestService;
 let client: RiskClient;
 let cleanAssets: Array<Omit<Asset, "portfolio_name">>;
 
@@ -38,8 +39,8 @@ const never = async (): Promise<boolean> => {
 const withoutName = (assets: Asset[]) => assets.map(({ portfolio_name: _name, ...rest }) => rest);
 
 beforeAll(async () => {
-  service = await startDrillService({ processingDelayMs: 30 });
-  client = service.client();
+  service = await startTestService({ processingDelayMs: 30 });
+  client = service.client;
   const { run } = workbook();
   const result = await syncRangeToPortfolio({
     client,

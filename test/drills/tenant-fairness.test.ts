@@ -12,8 +12,9 @@
  * all workers but one, so the other key's program finds a free worker at once.
  */
 import { recordFigures } from "./support/figures";
-import { closingFetch, startDrillService, type DrillService } from "./support/service";
-import { DEMO_HEADERS } from "../emulator/helpers";
+import { closingFetch } from "../functions/support/http-fetch";
+import { DEMO_HEADERS } from "../support/emulator";
+import { type TestService, startTestService } from "../support/emulator";
 
 const OTHER = { "X-Service-APIKey": "other-key", "X-Service-Project": "other" };
 const TRIES = 20;
@@ -22,7 +23,7 @@ const BUDGET_MS = 250;
 const TRY_SPACING_MS = 125;
 const HEAVY_PROGRAM = ". as $layer | [range(100000) | $layer]";
 
-let service: DrillService;
+let service: TestService;
 let heavyUdf = 0;
 let smallUdf = 0;
 let layerChars = 0;
@@ -105,7 +106,7 @@ async function measure(during?: () => void): Promise<{ search: number[]; udf: nu
 }
 
 beforeAll(async () => {
-  service = await startDrillService();
+  service = await startTestService();
   const layer = pointLayer(10_000, "x".repeat(120));
   layerChars = JSON.stringify(layer).length;
   expect(layerChars).toBeGreaterThan(2_000_000);

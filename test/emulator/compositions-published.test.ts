@@ -6,11 +6,12 @@
  */
 import Papa from "papaparse";
 import { RunningEmulator } from "../../emulator/server";
-import { call, portfolioWith, start } from "./helpers";
+import { call, portfolioWith } from "./helpers";
+import { startTestEmulator } from "../support/emulator";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await start();
+  emu = await startTestEmulator();
 });
 afterAll(() => emu.close());
 

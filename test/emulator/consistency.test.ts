@@ -7,11 +7,12 @@ import Papa from "papaparse";
 import { unzipSync, strFromU8 } from "fflate";
 import { RunningEmulator } from "../../emulator/server";
 import type { Asset, ExtendedSummaryItem, PhysicalItem, SearchResult, SummaryItem } from "../../src/api/types";
-import { DEMO_HEADERS, call, portfolioWith, start, spiralCsv } from "./helpers";
+import { call, portfolioWith, spiralCsv } from "./helpers";
+import { DEMO_HEADERS, startTestEmulator } from "../support/emulator";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await start();
+  emu = await startTestEmulator();
 });
 afterAll(() => emu.close());
 

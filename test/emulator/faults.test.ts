@@ -2,10 +2,11 @@
  * Injected faults (latency, random 503s, per-key rate limit with Retry-After) and request
  * statistics; /__emulator/* is never faulted.
  */
-import { call, start } from "./helpers";
+import { call } from "./helpers";
+import { startTestEmulator } from "../support/emulator";
 
 test("stats count requests per METHOD + route pattern; reset clears counters only", async () => {
-  const emu = await start();
+  const emu = await startTestEmulator();
   try {
     await call(emu, "GET", "/api/search?lat=1&lng=2");
     await call(emu, "GET", "/api/search?lat=1&lng=3");
@@ -28,7 +29,7 @@ test("stats count requests per METHOD + route pattern; reset clears counters onl
 });
 
 test("latency is added to every service response but not to /__emulator/*", async () => {
-  const emu = await start({ latencyMs: 120 });
+  const emu = await startTestEmulator({ latencyMs: 120 });
   try {
     let t = performance.now();
     await call(emu, "GET", "/api/projects/", { project: null });
@@ -43,7 +44,7 @@ test("latency is added to every service response but not to /__emulator/*", asyn
 
 test("fail-rate answers 503 {errors} at about the given rate, reproducibly per seed, and counts them", async () => {
   const run = async () => {
-    const emu = await start({ failRate: 0.3, seed: 7 });
+    const emu = await startTestEmulator({ failRate: 0.3, seed: 7 });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 200; i++) {
@@ -68,7 +69,7 @@ test("fail-rate answers 503 {errors} at about the given rate, reproducibly per s
 });
 
 test("rate limit: beyond N requests per second per key → 429 with Retry-After; other keys unaffected", async () => {
-  const emu = await start({ rateLimit: 5 });
+  const emu = await startTestEmulator({ rateLimit: 5 });
   try {
     // Start right after a second boundary so the burst falls in one window.
     await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
@@ -89,7 +90,7 @@ test("rate limit: beyond N requests per second per key → 429 with Retry-After;
 });
 
 test("concurrency cap: beyond N open requests of a key → 429 with Retry-After and CORS headers; a refused one takes no slot", async () => {
-  const emu = await start({ concurrencyLimit: 3, latencyMs: 150 });
+  const emu = await startTestEmulator({ concurrencyLimit: 3, latencyMs: 150 });
   try {
     const burst = await Promise.all(
       Array.from({ length: 5 }, () =>
@@ -117,7 +118,7 @@ test("concurrency cap: beyond N open requests of a key → 429 with Retry-After 
 });
 
 test("concurrency cap: a request the client abandons gives its slot back", async () => {
-  const emu = await start({ concurrencyLimit: 1, latencyMs: 300 });
+  const emu = await startTestEmulator({ concurrencyLimit: 1, latencyMs: 300 });
   try {
     const controller = new AbortController();
     const abandoned = fetch(`${emu.url}/api/projects/`, {
@@ -135,7 +136,7 @@ test("concurrency cap: a request the client abandons gives its slot back", async
 });
 
 test("a CORS preflight pays the same latency as any request, is counted, and allows the key header", async () => {
-  const emu = await start({ latencyMs: 150 });
+  const emu = await startTestEmulator({ latencyMs: 150 });
   try {
     const started = performance.now();
     const res = await fetch(`${emu.url}/api/search?lat=1&lng=2`, {

@@ -1,20 +1,9 @@
 /**
- * Shared helpers of the emulator tests: start an in-process emulator on an ephemeral port and
- * talk to it over real HTTP with a given key and project.
+ * Shared helpers of the emulator tests: talk to an emulator (started with test/support/emulator.ts)
+ * over real HTTP with a given key and project.
  */
-import { RunningEmulator, startEmulator, EmulatorOptions } from "../../emulator/server";
+import type { RunningEmulator } from "../../emulator/server";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
-
-/** The demo connection's key and project as request headers, for calls made outside `call`. */
-export const DEMO_HEADERS: Readonly<Record<string, string>> = {
-  "X-Service-APIKey": DEMO_API_KEY,
-  "X-Service-Project": DEMO_PROJECT,
-};
-
-/** Starts an emulator quietly with short processing delays. */
-export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  return startEmulator({ port: 0, quiet: true, processingDelayMs: 150, ...options });
-}
 
 /**
  * A response with its parsed body (JSON when JSON, text otherwise). Without T the body is `any`:

@@ -3,11 +3,12 @@
  * a rejected import leaves the stored portfolio exactly as it was.
  */
 import { RunningEmulator } from "../../emulator/server";
-import { call, csvForm, portfolioWith, start, waitAvailable } from "./helpers";
+import { call, csvForm, portfolioWith, waitAvailable } from "./helpers";
+import { startTestEmulator } from "../support/emulator";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await start();
+  emu = await startTestEmulator();
   await portfolioWith(
     emu,
     "imp",

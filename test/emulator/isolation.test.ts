@@ -4,13 +4,14 @@
  */
 import { RunningEmulator } from "../../emulator/server";
 import { ROUTES } from "../../emulator/http/routes";
-import { call, csvForm, start } from "./helpers";
+import { call, csvForm } from "./helpers";
+import { startTestEmulator } from "../support/emulator";
 import type { UdfRecord } from "../../src/api/types";
 import { DEMO_PROJECT } from "../../src/shared/vocabulary";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await start();
+  emu = await startTestEmulator();
 });
 afterAll(() => emu.close());
 

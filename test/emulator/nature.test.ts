@@ -3,11 +3,12 @@
  * FeatureCollection (optionally with crs), processing state, export summary from the model.
  */
 import { RunningEmulator } from "../../emulator/server";
-import { call, start } from "./helpers";
+import { call } from "./helpers";
+import { startTestEmulator } from "../support/emulator";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await start();
+  emu = await startTestEmulator();
 });
 afterAll(() => emu.close());
 

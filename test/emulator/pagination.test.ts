@@ -3,11 +3,12 @@
  * ends the list (0 items, exactly rows, 120 items → 50, 50, 20).
  */
 import { RunningEmulator } from "../../emulator/server";
-import { call, portfolioWith, start, spiralCsv } from "./helpers";
+import { call, portfolioWith, spiralCsv } from "./helpers";
+import { startTestEmulator } from "../support/emulator";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await start();
+  emu = await startTestEmulator();
   await portfolioWith(emu, "p120", spiralCsv(120));
   await portfolioWith(emu, "p50", spiralCsv(50));
   await call(emu, "POST", "/api/portfolios/", { json: { portfolio_name: "empty" } });

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { RunningEmulator } from "../../emulator/server";
-import { call, csvForm, start, waitAvailable } from "./helpers";
+import { call, csvForm, waitAvailable } from "./helpers";
+import { startTestEmulator } from "../support/emulator";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -19,7 +20,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 test("state written before close is there after a restart on the same data dir", async () => {
   const dataDir = tempDir();
-  let emu: RunningEmulator = await start({ dataDir });
+  let emu: RunningEmulator = await startTestEmulator({ dataDir });
   await call(emu, "POST", "/api/portfolios/", { json: { portfolio_name: "kept" } });
   await call(emu, "POST", "/api/portfolios/kept/assets/import/", {
     form: csvForm("entity_id,lat,lng,label:a\nK1,12.5,-3.25,x\n"),
@@ -36,7 +37,7 @@ test("state written before close is there after a restart on the same data dir",
   await call(emu, "DELETE", "/api/portfolios/demo-portfolio/");
   await emu.close();
 
-  emu = await start({ dataDir });
+  emu = await startTestEmulator({ dataDir });
   try {
     const names = (await call(emu, "GET", "/api/portfolios/")).body.map(
       (p: { portfolio_name: string }) => p.portfolio_name,
@@ -62,7 +63,7 @@ test("state written before close is there after a restart on the same data dir",
     // Reset goes back to the seed, durably.
     await call(emu, "POST", "/__emulator/reset");
     await emu.close();
-    emu = await start({ dataDir });
+    emu = await startTestEmulator({ dataDir });
     expect(
       (await call(emu, "GET", "/api/portfolios/")).body.map((p: { portfolio_name: string }) => p.portfolio_name),
     ).toEqual(["demo-portfolio"]);
@@ -105,7 +106,7 @@ test("kill -9 right after an acknowledged write loses nothing", async () => {
   } finally {
     if (child.exitCode === null) child.kill("SIGKILL");
   }
-  const emu = await start({ dataDir });
+  const emu = await startTestEmulator({ dataDir });
   try {
     const names = (await call(emu, "GET", "/api/portfolios/")).body.map(
       (p: { portfolio_name: string }) => p.portfolio_name,
@@ -118,7 +119,7 @@ test("kill -9 right after an acknowledged write loses nothing", async () => {
 
 test("concurrent writes never corrupt state", async () => {
   const dataDir = tempDir();
-  const emu = await start({ dataDir });
+  const emu = await startTestEmulator({ dataDir });
   const results = await Promise.all(
     Array.from({ length: 40 }, (_, i) =>
       i % 2 === 0
@@ -134,7 +135,7 @@ test("concurrent writes never corrupt state", async () => {
   const ids = results.filter((r) => r.body.id !== undefined).map((r) => r.body.id);
   expect(new Set(ids).size).toBe(20);
   await emu.close();
-  const again = await start({ dataDir });
+  const again = await startTestEmulator({ dataDir });
   try {
     expect((await call(again, "GET", "/api/portfolios/")).body).toHaveLength(11);
     expect((await call(again, "GET", "/api/compositions/vector")).body).toHaveLength(21);

@@ -7,11 +7,12 @@ import Papa from "papaparse";
 import { unzipSync, strFromU8 } from "fflate";
 import type { RunningEmulator } from "../../emulator/server";
 import type { PhysicalItem, SummaryItem } from "../../src/api/types";
-import { DEMO_HEADERS, call, csvForm, portfolioWith, spiralCsv, start } from "./helpers";
+import { call, csvForm, portfolioWith, spiralCsv } from "./helpers";
+import { DEMO_HEADERS, startTestEmulator } from "../support/emulator";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await start();
+  emu = await startTestEmulator();
   await portfolioWith(emu, "dl-sites", spiralCsv(7));
 });
 afterAll(() => emu.close());
@@ -278,7 +279,7 @@ describe("downloads", () => {
       expect(r.status).toBe(404);
       expect(r.body.errors[0]).toMatch(/nowhere/);
     }
-    const slow = await start({ processingDelayMs: 60_000 });
+    const slow = await startTestEmulator({ processingDelayMs: 60_000 });
     try {
       await call(slow, "POST", "/api/portfolios/", { json: { portfolio_name: "cooking" } });
       await call(slow, "POST", "/api/portfolios/cooking/assets/import/", { form: csvForm(spiralCsv(2)) });

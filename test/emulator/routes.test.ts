@@ -5,11 +5,12 @@
 import { RunningEmulator } from "../../emulator/server";
 import { ROUTES } from "../../emulator/http/routes";
 import type { Asset, Portfolio, SearchScore, SummaryItem, UdfRecord, VectorWithGeoJson } from "../../src/api/types";
-import { DEMO_HEADERS, call, csvForm, start, waitAvailable } from "./helpers";
+import { call, csvForm, waitAvailable } from "./helpers";
+import { DEMO_HEADERS, startTestEmulator } from "../support/emulator";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await start();
+  emu = await startTestEmulator();
 });
 afterAll(() => emu.close());
 

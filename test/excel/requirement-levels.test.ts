@@ -17,7 +17,8 @@ import { readSelection } from "../../src/excel/read-range";
 import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-actions";
 import type { RiskClient } from "../../src/api/client";
 import type { RunningEmulator } from "../../emulator/server";
-import { countRequests, emulatorStats, startTestService, userSheetsOf } from "../taskpane/support";
+import { countRequests, startPaneTestService, userSheetsOf } from "../taskpane/support";
+import { emulatorStats } from "../support/emulator";
 
 /** A fake Excel at `level` whose Office.context.requirements is installed globally until the test ends. */
 function excelAt(level: RequirementLevel | undefined): FakeExcel {
@@ -122,7 +123,7 @@ describe("sync from a selection, end to end, as older Excel builds run it", () =
   let emulator: RunningEmulator;
   let client: RiskClient;
   beforeAll(async () => {
-    ({ emulator, client } = await startTestService({ processingDelayMs: 20 }));
+    ({ emulator, client } = await startPaneTestService({ processingDelayMs: 20 }));
   });
   afterAll(() => emulator.close());
   beforeEach(() => emulator.reset());

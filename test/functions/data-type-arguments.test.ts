@@ -15,11 +15,11 @@ import { plainArgument } from "../../src/functions/arguments";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { asExcelCalls } from "./support/excel-calls";
 import { closingFetch } from "./support/http-fetch";
-import { startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
+import { startTestService, type TestService } from "../support/emulator";
 
 /** The functions as Excel calls them: single values where a parameter takes a range too. */
 const RISK = asExcelCalls(TypedRISK);
-let fixture: EmulatorFixture;
+let fixture: TestService;
 let uninstall: () => void;
 const inv = () => createInvocation();
 
@@ -36,7 +36,7 @@ const entity: Excel.EntityCellValue = {
 
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
-  fixture = await startEmulatorFixture({ processingDelayMs: 50 });
+  fixture = await startTestService({ processingDelayMs: 50 });
   setDefaultEngine(
     new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch }),
   );

@@ -14,14 +14,15 @@ import {
 import { formatDataKey } from "../../src/functions/engine/cache-key";
 import { LastGoodCache, MemoryStorage } from "../../src/functions/engine/last-good-cache";
 import { closingFetch } from "./support/http-fetch";
-import { importPortfolio, startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
+import { importPortfolio } from "./support/emulator";
+import { startTestService, type TestService } from "../support/emulator";
 
-let fixture: EmulatorFixture;
+let fixture: TestService;
 let engine: RiskEngine;
 const signal = () => new AbortController().signal;
 
 beforeAll(async () => {
-  fixture = await startEmulatorFixture({ processingDelayMs: 30 });
+  fixture = await startTestService({ processingDelayMs: 30 });
   engine = new RiskEngine({ connection: fixture.connection, fetch: closingFetch, maxRetries: 0 });
 });
 afterAll(() => fixture.emulator.close());

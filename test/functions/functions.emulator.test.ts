@@ -8,21 +8,22 @@ const RISK = asExcelCalls(TypedRISK);
 import { createInvocation } from "../../testing/invocation";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { closingFetch } from "./support/http-fetch";
-import { assetsCsv, importPortfolio, startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
+import { assetsCsv, importPortfolio } from "./support/emulator";
+import { startTestService, type TestService } from "../support/emulator";
 
 /**
  * Each RISK function against the emulator over HTTP, called as Excel calls them, with the answers
  * checked against what the service client reads directly; and the request counts docs/functions.md promises.
  */
 
-let fixture: EmulatorFixture;
+let fixture: TestService;
 let engine: RiskEngine;
 let uninstall: () => void;
 const inv = () => createInvocation();
 
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
-  fixture = await startEmulatorFixture({ processingDelayMs: 300 });
+  fixture = await startTestService({ processingDelayMs: 300 });
   // closingFetch: see its comment (aborted read-ahead pages would keep the emulator's close() waiting).
   engine = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch });
   setDefaultEngine(engine);

@@ -6,7 +6,7 @@ import { createInvocation } from "../../testing/invocation";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { asExcelCalls } from "./support/excel-calls";
 import { closingFetch } from "./support/http-fetch";
-import { startEmulatorFixture, type EmulatorFixture } from "./support/emulator";
+import { startTestService, type TestService } from "../support/emulator";
 
 /**
  * Last good values over HTTP: the persistent cache across a simulated restart of
@@ -31,11 +31,7 @@ afterAll(() => {
 });
 
 /** A "runtime": an engine as the add-in makes one, over a storage that outlives it. */
-function startRuntime(
-  fixture: EmulatorFixture,
-  storage: MemoryStorage,
-  options: Partial<EngineOptions> = {},
-): RiskEngine {
+function startRuntime(fixture: TestService, storage: MemoryStorage, options: Partial<EngineOptions> = {}): RiskEngine {
   const engine = new RiskEngine({
     connection: fixture.connection,
     maxRetries: 0,
@@ -61,7 +57,7 @@ async function recalculate() {
 }
 
 test("after a restart, unchanged cells answer from the persistent cache with 0 requests; the key is never stored", async () => {
-  const fixture = await startEmulatorFixture();
+  const fixture = await startTestService();
   try {
     const storage = new MemoryStorage();
     const first = startRuntime(fixture, storage);
@@ -87,7 +83,7 @@ test("after a restart, unchanged cells answer from the persistent cache with 0 r
 });
 
 test("Refresh all reaches the service: persistent entries no longer answer as fresh", async () => {
-  const fixture = await startEmulatorFixture();
+  const fixture = await startTestService();
   try {
     const engine = startRuntime(fixture, new MemoryStorage());
     await recalculate();
@@ -103,7 +99,7 @@ test("Refresh all reaches the service: persistent entries no longer answer as fr
 });
 
 test("a stale persistent entry is not served as fresh", async () => {
-  const fixture = await startEmulatorFixture();
+  const fixture = await startTestService();
   try {
     const storage = new MemoryStorage();
     const first = startRuntime(fixture, storage, { ttlMs: 0 });
@@ -119,7 +115,7 @@ test("a stale persistent entry is not served as fresh", async () => {
 });
 
 test("when the service is gone: the error by default, the last good value by setting; the cells are listed; a good refresh clears the list", async () => {
-  const fixture = await startEmulatorFixture();
+  const fixture = await startTestService();
   const storage = new MemoryStorage();
   let connection = fixture.connection;
   const engine = startRuntime(fixture, storage, { ttlMs: 0, errorTtlMs: 60_000, connection: () => connection });
@@ -149,7 +145,7 @@ test("when the service is gone: the error by default, the last good value by set
 
   // The service is back (a new emulator has a new address, so the connection follows it, as the
   // pane's connection store would; its values are the same seeded ones).
-  const back = await startEmulatorFixture();
+  const back = await startTestService();
   try {
     connection = back.connection;
     engine.retryStale();
@@ -161,7 +157,7 @@ test("when the service is gone: the error by default, the last good value by set
 });
 
 test('a load past its deadline is an outage too: with "keep last good" the cells show their last good values', async () => {
-  const fixture = await startEmulatorFixture({ latencyMs: 400 });
+  const fixture = await startTestService({ latencyMs: 400 });
   try {
     const storage = new MemoryStorage();
     const filling = startRuntime(fixture, storage, { ttlMs: 0 });
@@ -178,7 +174,7 @@ test('a load past its deadline is an outage too: with "keep last good" the cells
 });
 
 test("a column formula lists its cell once; Clear cache empties memory, storage and the list", async () => {
-  const fixture = await startEmulatorFixture();
+  const fixture = await startTestService();
   const storage = new MemoryStorage();
   const engine = startRuntime(fixture, storage, { ttlMs: 0 });
   const lats = POINTS.map((p) => [p[0]]);

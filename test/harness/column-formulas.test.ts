@@ -10,7 +10,7 @@ import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import * as RISK from "../../src/functions/functions";
 import { installCustomFunctionsStub } from "../functions/support/custom-functions-stub";
 import { closingFetch } from "../functions/support/http-fetch";
-import { startEmulatorFixture, type EmulatorFixture } from "../functions/support/emulator";
+import { type TestService, startTestService } from "../support/emulator";
 
 /**
  * What an analyst types, evaluated by the harness's formula engine over the fake workbook, with
@@ -18,14 +18,14 @@ import { startEmulatorFixture, type EmulatorFixture } from "../functions/support
  * range references, spilled results, #SPILL! when blocked, dependents of spilled cells.
  */
 
-let fixture: EmulatorFixture;
+let fixture: TestService;
 let risk: RiskEngine;
 let uninstall: () => void;
 let metadata: FunctionMetadata[];
 
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
-  fixture = await startEmulatorFixture();
+  fixture = await startTestService();
   risk = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch });
   setDefaultEngine(risk);
   const generated = await generateCustomFunctionsMetadata(path.join(__dirname, "../../src/functions/functions.ts"));

@@ -1,28 +1,13 @@
-import { RiskClient } from "../../src/api/client";
-import type { ConnectionConfig } from "../../src/api/config";
-import { startEmulator, type RunningEmulator } from "../../emulator/server";
+import { startTestService, type TestService } from "../support/emulator";
 import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../testing/fake-excel";
 import type { ExcelRunner } from "../../src/taskpane/ui/pane-types";
-import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 
-/** A fresh emulator on a free port with fast processing, and a client for its demo project. */
-export async function startTestService(options: { processingDelayMs?: number } = {}): Promise<{
-  emulator: RunningEmulator;
-  connection: ConnectionConfig;
-  client: RiskClient;
-}> {
-  const emulator = await startEmulator({ port: 0, quiet: true, processingDelayMs: options.processingDelayMs ?? 50 });
-  const connection: ConnectionConfig = {
-    baseUrl: emulator.baseUrl,
-    natureUrl: emulator.natureUrl,
-    apiKey: DEMO_API_KEY,
-    project: DEMO_PROJECT,
-  };
-  return {
-    emulator,
-    connection,
-    client: new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000, fetch: drainingFetch }),
-  };
+/**
+ * A test service (test/support/emulator.ts) as the pane tests use it: fast processing, and clients
+ * over drainingFetch, so a cancelled paste behaves on the wire as it does in a browser.
+ */
+export function startPaneTestService(options: { processingDelayMs?: number } = {}): Promise<TestService> {
+  return startTestService({ processingDelayMs: 50, ...options, fetch: drainingFetch });
 }
 
 /**
@@ -73,14 +58,8 @@ export function userSheetsOf(fake: FakeExcel): WorkbookSnapshot {
   return { ...snapshot, sheets: snapshot.sheets.filter((s) => s.visibility !== "VeryHidden") };
 }
 
-/** Request counts per route from the emulator's admin endpoint. */
-export async function emulatorStats(emulator: RunningEmulator): Promise<Record<string, unknown>> {
-  const response = await fetch(`${emulator.url}/__emulator/stats`);
-  return (await response.json()) as Record<string, unknown>;
-}
-
 /** Total requests whose route key contains `fragment` (e.g. "POST /api/portfolios"). */
-export function countRequests(stats: Record<string, unknown>, fragment: string): number {
+export function countRequests(stats: object, fragment: string): number {
   let total = 0;
   const walk = (value: unknown, key: string) => {
     if (typeof value === "number" && key.includes(fragment)) total += value;
@@ -88,10 +67,4 @@ export function countRequests(stats: Record<string, unknown>, fragment: string):
   };
   walk(stats, "");
   return total;
-}
-
-/** Requests counted under exactly this route key, e.g. "GET /api/portfolios/:portfolio_name". */
-export function routeCount(stats: Record<string, unknown>, key: string): number {
-  const routes = (stats.routes ?? {}) as Record<string, number>;
-  return routes[key] ?? 0;
 }

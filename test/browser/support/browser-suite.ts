@@ -12,7 +12,7 @@ import type { EmulatorOptions, RunningEmulator } from "../../../emulator/server"
 import { addinBuild } from "./addin-build";
 import { startAddinServer, type AddinServer } from "./addin-server";
 import { browserAvailable, launchBrowser } from "./browser";
-import { startTestEmulator } from "./emulators";
+import { startBrowserEmulator } from "./emulators";
 import { openHarness, type HarnessPage } from "./harness-page";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
@@ -64,7 +64,7 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     const launching = launchBrowser().then((b) => (browser = b));
     const buildDir = await addinBuild(options.buildEnv).finally(() => launching.catch(() => undefined));
     await launching;
-    if (options.emulator === "file") fileEmulator = await startTestEmulator();
+    if (options.emulator === "file") fileEmulator = await startBrowserEmulator();
     server = await startAddinServer(buildDir, fileEmulator?.url ?? NO_EMULATOR_URL);
   }, SETUP_TIMEOUT_MS);
 
@@ -102,7 +102,7 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     },
     async freshEmulator(emulatorOptions: EmulatorOptions = {}) {
       await testEmulator?.close();
-      testEmulator = await startTestEmulator(emulatorOptions);
+      testEmulator = await startBrowserEmulator(emulatorOptions);
       running("add-in server", server).setEmulator(testEmulator.url);
       return testEmulator;
     },

@@ -1,47 +1,18 @@
 /**
- * Emulators for the browser tests: in-process (fast, the usual case) or as a separate process that
- * a test can kill outright, the way a crashing service drops connections mid-request.
+ * The browser tests' emulators beyond test/support/emulator.ts: in-process ones take a longer
+ * processing time, so the pane's "processing" state can be seen; one in a separate process can be
+ * killed outright, the way a crashing service drops connections mid-request.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/server";
+import type { EmulatorOptions, RunningEmulator } from "../../../emulator/server";
+import { startTestEmulator } from "../../support/emulator";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 
-/** The emulator's request counters: total and per route ("GET /api/search"). */
-export interface EmulatorStats {
-  total: number;
-  routes: Record<string, number>;
-}
-
-/** Start an emulator in this process on a free port (quiet, quick portfolio processing). */
-export function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  return startEmulator({ port: 0, quiet: true, processingDelayMs: 300, ...options });
-}
-
-/** Read an emulator's request counters. */
-export async function emulatorStats(url: string): Promise<EmulatorStats> {
-  const response = await fetch(`${url}/__emulator/stats`);
-  if (!response.ok) throw new Error(`GET /__emulator/stats answered ${response.status}`);
-  return (await response.json()) as EmulatorStats;
-}
-
-/**
- * Count of requests to one route pattern, e.g. routeCount(stats, "GET", "/api/search"); a trailing
- * slash does not matter (the stats key the pattern without it).
- */
-export function routeCount(stats: EmulatorStats, method: string, route: string): number {
-  const wanted = `${method} ${route.replace(/\/+$/, "")}`;
-  return Object.entries(stats.routes)
-    .filter(([key]) => key.replace(/\/+$/, "") === wanted)
-    .reduce((sum, [, n]) => sum + n, 0);
-}
-
-/** Requests of any of the given methods (e.g. every write: POST, PUT, DELETE). */
-export function methodCount(stats: EmulatorStats, methods: string[]): number {
-  return Object.entries(stats.routes)
-    .filter(([key]) => methods.includes(key.split(" ")[0]))
-    .reduce((sum, [, n]) => sum + n, 0);
+/** An in-process test emulator whose portfolios take 300 ms to process, long enough to see in a page. */
+export function startBrowserEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return startTestEmulator({ processingDelayMs: 300, ...options });
 }
 
 /** An emulator in a child process. */

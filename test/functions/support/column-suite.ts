@@ -8,8 +8,8 @@ import { RiskEngine } from "../../../src/functions/engine/engine";
 import { HarnessCustomFunctionError } from "../../../harness/custom-functions-registry";
 import { createInvocation, type FakeInvocation } from "../../../testing/invocation";
 import { installCustomFunctionsStub } from "./custom-functions-stub";
-import { startEmulatorFixture, type EmulatorFixture } from "./emulator";
 import { closingFetch } from "./http-fetch";
+import { type TestService, startTestService } from "../../support/emulator";
 
 /** An invocation from a cell of column D. */
 export const inv = (): FakeInvocation => createInvocation("Sheet1!D2");
@@ -27,18 +27,18 @@ export function shown(rows: unknown[][]): unknown[][] {
 
 /** The running pieces; read them inside tests (they exist once beforeAll ran). */
 export interface ColumnSuite {
-  readonly fixture: EmulatorFixture;
+  readonly fixture: TestService;
   readonly engine: RiskEngine;
 }
 
 /** Registers the hooks of a column-form suite (call at the top level of the test file). */
 export function useColumnSuite(): ColumnSuite {
-  let fixture: EmulatorFixture | undefined;
+  let fixture: TestService | undefined;
   let engine: RiskEngine | undefined;
   let uninstall: () => void = () => undefined;
   beforeAll(async () => {
     uninstall = installCustomFunctionsStub();
-    fixture = await startEmulatorFixture();
+    fixture = await startTestService();
     engine = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch });
     setDefaultEngine(engine);
   });

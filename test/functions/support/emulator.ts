@@ -1,43 +1,8 @@
-import { RiskClient, RISK_DATA_AVAILABLE, type ConnectionConfig } from "../../../src/api";
-import { closingFetch } from "./http-fetch";
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/server";
-import { DEMO_API_KEY, DEMO_PROJECT } from "../../../src/shared/vocabulary";
-
 /**
- * A started emulator with the demo connection and helpers to read what crossed the wire. Every
- * request goes through closingFetch (see there), so close() never waits on pooled sockets.
+ * Portfolios for the functions tests: a CSV of assets spread over the world and an import that waits
+ * until the risk data is available. Emulators are started with test/support/emulator.ts.
  */
-export interface EmulatorFixture {
-  emulator: RunningEmulator;
-  connection: ConnectionConfig;
-  client: RiskClient;
-  /** Requests per route (`GET /api/search`, ...) since the last `resetStats`, service routes only. */
-  routes(): Promise<Record<string, number>>;
-  resetStats(): Promise<void>;
-}
-
-/** The demo connection (the vocabulary's key and project) to a running emulator. */
-export function demoConnection(emulator: RunningEmulator): ConnectionConfig {
-  return { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: DEMO_API_KEY, project: DEMO_PROJECT };
-}
-
-export async function startEmulatorFixture(options: EmulatorOptions = {}): Promise<EmulatorFixture> {
-  const emulator = await startEmulator({ port: 0, quiet: true, ...options });
-  const connection = demoConnection(emulator);
-  return {
-    emulator,
-    connection,
-    client: new RiskClient(connection, { maxRetries: 0, fetch: closingFetch }),
-    async routes() {
-      const response = await closingFetch(`${emulator.url}/__emulator/stats`);
-      const body = (await response.json()) as { routes: Record<string, number> };
-      return Object.fromEntries(Object.entries(body.routes).filter(([route]) => !route.includes("/__emulator/")));
-    },
-    async resetStats() {
-      await closingFetch(`${emulator.url}/__emulator/stats/reset`, { method: "POST" });
-    },
-  };
-}
+import { RISK_DATA_AVAILABLE, type RiskClient } from "../../../src/api";
 
 /**
  * A CSV of `count` assets spread over the land and sea of the world, in the service's import layout

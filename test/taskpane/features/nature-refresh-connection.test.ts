@@ -13,7 +13,8 @@ import {
 } from "../../../src/taskpane/features/nature/nature-actions";
 import { refreshAll } from "../../../src/taskpane/features/refresh/refresh-actions";
 import type { RunningEmulator } from "../../../emulator/server";
-import { emulatorStats, newWorkbook, routeCount, startTestService } from "../support";
+import { newWorkbook, startPaneTestService } from "../support";
+import { emulatorStats, routeCount } from "../../support/emulator";
 
 /** Nature projects, "Refresh all" and "Test connection", end to end against the emulator. */
 
@@ -22,7 +23,7 @@ let client: RiskClient;
 let connection: ConnectionConfig;
 
 beforeAll(async () => {
-  ({ emulator, client, connection } = await startTestService({ processingDelayMs: 20 }));
+  ({ emulator, client, connection } = await startPaneTestService({ processingDelayMs: 20 }));
 });
 afterAll(() => emulator.close());
 beforeEach(() => emulator.reset());

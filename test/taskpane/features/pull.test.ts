@@ -16,7 +16,7 @@ import { CancelledError } from "../../../src/taskpane/ui/pane-types";
 import { DEFAULT_PAYLOAD_LIMIT_BYTES } from "../../../testing/fake-excel";
 import { columnLetters as col } from "../../../src/shaping/a1";
 import type { RunningEmulator } from "../../../emulator/server";
-import { newWorkbook, startTestService } from "../support";
+import { newWorkbook, startPaneTestService } from "../support";
 
 /**
  * Pulling service data into new sheets, end to end: emulator over HTTP, fake workbook. Every
@@ -28,7 +28,7 @@ let client: RiskClient;
 const PORTFOLIO = "demo-portfolio";
 
 beforeAll(async () => {
-  ({ emulator, client } = await startTestService());
+  ({ emulator, client } = await startPaneTestService());
 });
 afterAll(() => emulator.close());
 

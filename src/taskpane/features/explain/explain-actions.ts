@@ -4,7 +4,7 @@
  * thresholds and where the value sits, the window a horizon score is the maximum over, the bounds
  * where the service gives them, the scenario and the dataset version. Every sentence comes from
  * the service's own notes on what its numbers mean (docs/service.md#what-the-numbers-mean; the texts cite
- * them as "field notes"), the thresholds of src/shared/vocabulary.ts (the one copy of that table)
+ * them as "service notes"), the thresholds of src/shared/vocabulary.ts (the one copy of that table)
  * or the dataset metadata the service returns; nothing is made up.
  *
  * A cell a RISK formula spilled into is explained as itself: its row of a column form (the row's
@@ -196,10 +196,10 @@ function namedArguments(fn: RiskFunction, args: ArgumentValue[]): string {
 /** What each column of RISK.SEARCH's all-hazards table holds (SEARCH_TABLE_HEADER), for its header cell. */
 function searchTableColumn(name: string): string {
   const years = Number(/_(\d+)yr$/.exec(name)?.[1]);
-  const window = `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} (field notes)`;
+  const window = `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} (service notes)`;
   if (name.startsWith("score_")) return `each hazard's point-search score at the ${years}yr horizon: ${window}`;
   if (name.startsWith("label_"))
-    return `each hazard's label at the ${years}yr horizon, LOW or HIGH (the search labels only LOW and HIGH; field notes)`;
+    return `each hazard's label at the ${years}yr horizon, LOW or HIGH (the search labels only LOW and HIGH; service notes)`;
   return "the hazard of each row, by its point-search name; select a score or label of the row to explain it";
 }
 
@@ -374,10 +374,10 @@ async function explain(
     add(
       "unit",
       "Unit",
-      meta ? `${meta.unit}, ${meta.value_min} to ${meta.value_max} (dataset metadata)` : `${h.unit} (field notes)`,
+      meta ? `${meta.unit}, ${meta.value_min} to ${meta.value_max} (dataset metadata)` : `${h.unit} (service notes)`,
     );
     const t = h.thresholds;
-    add("thresholds", "Thresholds", `LOW below ${fmt(t.low)}, MEDIUM up to ${fmt(t.medium)}, HIGH above (field notes)`);
+    add("thresholds", "Thresholds", `LOW below ${fmt(t.low)}, MEDIUM up to ${fmt(t.medium)}, HIGH above (service notes)`);
     if (typeof value === "number" && Number.isFinite(value)) {
       const label = labelOfScore(h, value);
       const where =
@@ -390,7 +390,7 @@ async function explain(
       add(
         "position",
         "Where it sits",
-        q.kind === "search" ? `${where}. The search labels only LOW and HIGH (field notes).` : where,
+        q.kind === "search" ? `${where}. The search labels only LOW and HIGH (service notes).` : where,
       );
     } else if (typeof value === "string" && /^(LOW|MEDIUM|HIGH)$/.test(value)) {
       add("position", "Where it sits", `${value}: the label of the score by the thresholds above`);
@@ -412,7 +412,7 @@ async function explain(
       "window",
       "Window",
       `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} ` +
-        "(field notes: 15yr e.g. 2025-2039, 30yr 2025-2054)",
+        "(service notes: 15yr e.g. 2025-2039, 30yr 2025-2054)",
     );
   const period = /_(baseline|2030|2050|2080)(?:_lbd|_ubd)?$/.exec(q.metric ?? "")?.[1];
   if (period)
@@ -420,9 +420,9 @@ async function explain(
       "window",
       "Period",
       period === "baseline"
-        ? "baseline: the 2005-2015 average (field notes)"
+        ? "baseline: the 2005-2015 average (service notes)"
         : `${period}: the average over five years either side, ` +
-            `${Number(period) - 5}-${Number(period) + 5} (field notes)`,
+            `${Number(period) - 5}-${Number(period) + 5} (service notes)`,
     );
 
   if (q.kind === "metric" && q.portfolio && q.scenario && q.metric && /_(baseline|2030|2050|2080)/.test(q.metric)) {
@@ -434,7 +434,7 @@ async function explain(
       add(
         "bounds",
         "Bounds",
-        `${fmt(lo)} to ${fmt(hi)}: the 16th and 84th percentiles (${base}_lbd, ${base}_ubd; field notes)`,
+        `${fmt(lo)} to ${fmt(hi)}: the 16th and 84th percentiles (${base}_lbd, ${base}_ubd; service notes)`,
       );
     else add("bounds", "Bounds", `the service gives no ${base}_lbd / _ubd for this asset`);
   } else if (q.kind === "summary") {
@@ -448,9 +448,9 @@ async function explain(
   if (q.scenario) {
     const repeats =
       ["flood_potential", "water_stress", "heatwave"].includes(h.portfolio) && q.scenario === "ssp126"
-        ? " For this hazard ssp126 repeats ssp245 (field notes)."
+        ? " For this hazard ssp126 repeats ssp245 (service notes)."
         : h.portfolio === "cyclone" && q.scenario !== "ssp585"
-          ? " For cyclone, ssp126 and ssp245 repeat ssp585 (field notes)."
+          ? " For cyclone, ssp126 and ssp245 repeat ssp585 (service notes)."
           : "";
     add("scenario", "Scenario", `${q.scenario}.${repeats}`);
   }

@@ -13,7 +13,7 @@ import {
   referenceTo,
 } from "../../../../src/taskpane/features/builder/formula-builder-actions";
 import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
-import { drainingFetch, newWorkbook, startTestService } from "../../support";
+import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
 
 /**
  * The formula builder: lists from the service, formula text (quoted values, bare references,
@@ -27,7 +27,7 @@ let uninstall: () => void;
 
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
-  const service = await startTestService();
+  const service = await startPaneTestService();
   ({ emulator, client } = service);
   setDefaultEngine(new RiskEngine({ connection: service.connection, fetch: drainingFetch, maxRetries: 0 }));
 });

@@ -6,13 +6,13 @@ import type { RiskClient } from "../../../../src/api/client";
 import type { RunningEmulator } from "../../../../emulator/server";
 import { compareWithSnapshot, takeChangeSnapshot } from "../../../../src/taskpane/features/changes/changes-actions";
 import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
-import { newWorkbook, startTestService } from "../../support";
+import { newWorkbook, startPaneTestService } from "../../support";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
 
 beforeAll(async () => {
-  ({ emulator, client } = await startTestService({ processingDelayMs: 20 }));
+  ({ emulator, client } = await startPaneTestService({ processingDelayMs: 20 }));
 });
 afterAll(() => emulator.close());
 

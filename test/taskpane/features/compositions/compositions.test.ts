@@ -16,7 +16,8 @@ import {
 import { describeError } from "../../../../src/taskpane/ui/describe-error";
 import { StepError } from "../../../../src/taskpane/ui/pane-types";
 import type { RunningEmulator } from "../../../../emulator/server";
-import { countRequests, emulatorStats, startTestService } from "../../support";
+import { countRequests, startPaneTestService } from "../../support";
+import { emulatorStats } from "../../../support/emulator";
 
 /** Compositions panel actions against the emulator over HTTP: upload, UDF create/activate, list, inspect, delete. */
 
@@ -24,7 +25,7 @@ let emulator: RunningEmulator;
 let client: RiskClient;
 
 beforeAll(async () => {
-  ({ emulator, client } = await startTestService());
+  ({ emulator, client } = await startPaneTestService());
 });
 afterAll(() => emulator.close());
 beforeEach(() => emulator.reset());

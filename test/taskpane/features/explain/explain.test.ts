@@ -29,9 +29,10 @@ import { compareReadings } from "../../../../src/taskpane/features/changes/model
 import { HAZARDS } from "../../../../src/shared/vocabulary";
 import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
 import { closingFetch } from "../../../functions/support/http-fetch";
-import { importPortfolio, startEmulatorFixture, type EmulatorFixture } from "../../../functions/support/emulator";
+import { importPortfolio } from "../../../functions/support/emulator";
+import { type TestService, startTestService } from "../../../support/emulator";
 
-let fixture: EmulatorFixture;
+let fixture: TestService;
 let uninstall: () => void;
 let metadata: FunctionMetadata[];
 let risk: RiskEngine;
@@ -40,7 +41,7 @@ const refreshFunctionsForTest = () => risk.refresh();
 
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
-  fixture = await startEmulatorFixture();
+  fixture = await startTestService();
   risk = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch });
   setDefaultEngine(risk);
   const generated = await generateCustomFunctionsMetadata(
@@ -108,7 +109,7 @@ test("a RISK.SUMMARY cell: hazard, indicator, unit with its range, thresholds an
     `${unit.unit}, ${unit.value_min} to ${unit.value_max} (dataset metadata)`,
   ]);
   expect(lineOf(explained.lines, "thresholds")).toEqual([
-    "LOW below 0.01, MEDIUM up to 0.05, HIGH above (field notes)",
+    "LOW below 0.01, MEDIUM up to 0.05, HIGH above (service notes)",
   ]);
   const label = score < 0.01 ? "LOW" : score <= 0.05 ? "MEDIUM" : "HIGH";
   expect(lineOf(explained.lines, "position")[0]).toContain(`is ${label}`);
@@ -125,7 +126,7 @@ test("a RISK.SUMMARY cell: hazard, indicator, unit with its range, thresholds an
     ),
   ).toEqual([[label]]);
   expect(lineOf(explained.lines, "window")).toEqual([
-    "the maximum exposure over 15 years, 2025-2039 (field notes: 15yr e.g. 2025-2039, 30yr 2025-2054)",
+    "the maximum exposure over 15 years, 2025-2039 (service notes: 15yr e.g. 2025-2039, 30yr 2025-2054)",
   ]);
   expect(lineOf(explained.lines, "scenario")).toEqual(["ssp585."]);
   expect(lineOf(explained.lines, "dataset")[0]).toContain(`version ${metadataAnswer.version}`);
@@ -143,7 +144,7 @@ test("a RISK.IMPACT cell: the period's years and the lower and upper bounds the 
   const m = item!.scenario_analytics!.ssp245!.cyclone!;
   expect(explained.value).toBe(m.structural_damage_2050);
   expect(lineOf(explained.lines, "window")).toEqual([
-    "2050: the average over five years either side, 2045-2055 (field notes)",
+    "2050: the average over five years either side, 2045-2055 (service notes)",
   ]);
   expect(lineOf(explained.lines, "bounds")[0]).toMatch(
     new RegExp(
@@ -151,7 +152,7 @@ test("a RISK.IMPACT cell: the period's years and the lower and upper bounds the 
     ),
   );
   expect(lineOf(explained.lines, "scenario")).toEqual([
-    "ssp245. For cyclone, ssp126 and ssp245 repeat ssp585 (field notes).",
+    "ssp245. For cyclone, ssp126 and ssp245 repeat ssp585 (service notes).",
   ]);
 
   workbook.setCell("Sheet1!C5", "hello");
@@ -174,8 +175,8 @@ test("a score in a pasted summary sheet is explained from its column header and 
   fake.setSelection(summary!.sheetName, `${letter}2`);
   const explained = await explainSelection({ client: fixture.client, run });
   expect(explained.source).toBe(`column heatwave_risk_score of sheet ${summary!.sheetName}`);
-  expect(lineOf(explained.lines, "thresholds")).toEqual(["LOW below 30, MEDIUM up to 50, HIGH above (field notes)"]);
-  expect(lineOf(explained.lines, "scenario")).toEqual(["ssp126. For this hazard ssp126 repeats ssp245 (field notes)."]);
+  expect(lineOf(explained.lines, "thresholds")).toEqual(["LOW below 30, MEDIUM up to 50, HIGH above (service notes)"]);
+  expect(lineOf(explained.lines, "scenario")).toEqual(["ssp126. For this hazard ssp126 repeats ssp245 (service notes)."]);
   expect(lineOf(explained.lines, "dataset")[0]).toMatch(/^version /);
 });
 

@@ -12,7 +12,7 @@ import { rememberAssetSource } from "../../../../src/taskpane/ui/asset-source-ac
 import { pasteFinancialImpact } from "../../../../src/taskpane/features/impact/impact-actions";
 import type { FakeExcel } from "../../../../testing/fake-excel";
 import { importPortfolio } from "../../../functions/support/emulator";
-import { newWorkbook, startTestService } from "../../support";
+import { newWorkbook, startPaneTestService } from "../../support";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
@@ -26,7 +26,7 @@ const CSV = [
 ].join("\n");
 
 beforeAll(async () => {
-  ({ emulator, client } = await startTestService());
+  ({ emulator, client } = await startPaneTestService());
   await importPortfolio(client, "impact-test", CSV);
 });
 afterAll(() => emulator.close());

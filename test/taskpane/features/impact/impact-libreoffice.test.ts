@@ -6,7 +6,7 @@
  * and each total with its coverage (assets in it, left out by reason, shares of assets and value).
  */
 import { RiskClient } from "../../../../src/api/client";
-import { startEmulator, type RunningEmulator } from "../../../../emulator/server";
+import { type RunningEmulator } from "../../../../emulator/server";
 import { writeSheetsAtomically } from "../../../../src/excel/write-sheets";
 import {
   ALL_DAMAGE_HAZARDS,
@@ -19,6 +19,7 @@ import { DEMO_API_KEY, DEMO_PROJECT, SCENARIOS, STRUCTURAL_DAMAGE_HAZARDS } from
 import { createFakeExcel } from "../../../../testing/fake-excel";
 import { importPortfolio } from "../../../functions/support/emulator";
 import { describeWithLibreOffice, recalculateInLibreOffice, type Recalculated } from "../../../support/libreoffice";
+import { startTestEmulator } from "../../../support/emulator";
 
 /** Prices as the service writes them, and two it cannot read; the test's own reading of each. */
 const ASSETS = [
@@ -44,7 +45,7 @@ let emulator: RunningEmulator;
 let itemsByScenario: Map<string, ExtendedSummaryItem[]>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, quiet: true, processingDelayMs: 50 });
+  emulator = await startTestEmulator({ processingDelayMs: 50 });
   const client = new RiskClient(
     { baseUrl: emulator.baseUrl, natureUrl: emulator.natureUrl, apiKey: DEMO_API_KEY, project: DEMO_PROJECT },
     { maxRetries: 0, timeoutMs: 10_000 },

@@ -12,7 +12,7 @@ import {
 import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../../../src/shaping/paste-provenance";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
-import { newWorkbook, startTestService } from "../../support";
+import { newWorkbook, startPaneTestService } from "../../support";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 
 /**
@@ -26,7 +26,7 @@ let client: RiskClient;
 let connection: ConnectionConfig;
 
 beforeAll(async () => {
-  ({ emulator, client, connection } = await startTestService({ processingDelayMs: 20 }));
+  ({ emulator, client, connection } = await startPaneTestService({ processingDelayMs: 20 }));
 });
 afterAll(() => emulator.close());
 

@@ -27,14 +27,15 @@ import { flattenSummary } from "../../../../src/shaping/flatten-summary";
 import { flattenTimeseries } from "../../../../src/shaping/flatten-timeseries";
 import type { ConnectionConfig } from "../../../../src/api/config";
 import type { RunningEmulator } from "../../../../emulator/server";
-import { drainingFetch, emulatorStats, newWorkbook, routeCount, startTestService } from "../../support";
+import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
+import { emulatorStats, routeCount } from "../../../support/emulator";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
 let connection: ConnectionConfig;
 
 beforeAll(async () => {
-  ({ emulator, client, connection } = await startTestService({ processingDelayMs: 30 }));
+  ({ emulator, client, connection } = await startPaneTestService({ processingDelayMs: 30 }));
 });
 afterAll(() => emulator.close());
 

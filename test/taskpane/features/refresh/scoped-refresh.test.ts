@@ -7,7 +7,8 @@ import { setDefaultEngine } from "../../../../src/functions/engine/default-engin
 import { search, summary } from "../../../../src/functions/functions";
 import { countScope, refreshScope } from "../../../../src/taskpane/features/refresh/scoped-refresh-actions";
 import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
-import { drainingFetch, newWorkbook, routeCount, emulatorStats, startTestService } from "../../support";
+import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
+import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/emulator";
 
 /**
  * Refresh with a scope: only the RISK cells of the selection / active sheet / workbook (optionally
@@ -21,7 +22,7 @@ let uninstall: () => void;
 
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
-  const service = await startTestService();
+  const service = await startPaneTestService();
   emulator = service.emulator;
   engine = new RiskEngine({ connection: service.connection, fetch: drainingFetch, maxRetries: 0 });
   setDefaultEngine(engine);
@@ -55,7 +56,7 @@ async function workbook() {
 
 test("the selection's RISK cells are loaded afresh; other cells keep their cached results", async () => {
   const { fake, run, calc } = await workbook();
-  const searchRoutes = (s: Record<string, unknown>) =>
+  const searchRoutes = (s: EmulatorStats) =>
     Object.entries((s.routes ?? {}) as Record<string, number>)
       .filter(([k]) => k.includes("search"))
       .reduce((n, [, v]) => n + v, 0);

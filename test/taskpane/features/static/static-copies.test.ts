@@ -14,7 +14,7 @@ import {
   restoreFormulas,
 } from "../../../../src/taskpane/features/static/static-copy-actions";
 import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
-import { drainingFetch, newWorkbook, startTestService } from "../../support";
+import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
 
 /**
  * Static copies: RISK formulas (spilled ranges included) become plain values, the formulas are
@@ -27,7 +27,7 @@ let uninstall: () => void;
 
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
-  const service = await startTestService();
+  const service = await startPaneTestService();
   emulator = service.emulator;
   setDefaultEngine(new RiskEngine({ connection: service.connection, fetch: drainingFetch, maxRetries: 0 }));
 });

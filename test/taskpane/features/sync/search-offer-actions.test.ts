@@ -6,7 +6,7 @@ import {
   syncSearchPoints,
 } from "../../../../src/taskpane/features/sync/search-offer-actions";
 import type { RunningEmulator } from "../../../../emulator/server";
-import { newWorkbook, startTestService, userSheetsOf } from "../../support";
+import { newWorkbook, startPaneTestService, userSheetsOf } from "../../support";
 
 /**
  * The offer to read a sheet's many search points as a portfolio: the points are found in the fake
@@ -18,7 +18,7 @@ let emulator: RunningEmulator;
 let client: RiskClient;
 
 beforeAll(async () => {
-  ({ emulator, client } = await startTestService({ processingDelayMs: 50 }));
+  ({ emulator, client } = await startPaneTestService({ processingDelayMs: 50 }));
 });
 afterAll(() => emulator.close());
 

@@ -7,13 +7,13 @@ import type { RiskClient } from "../../../../src/api/client";
 import type { RunningEmulator } from "../../../../emulator/server";
 import { describeDiff, diffAssets, distanceKm } from "../../../../src/taskpane/features/sync/model/sync-diff";
 import { syncRangeToPortfolio, type ReplaceQuestion } from "../../../../src/taskpane/features/sync/sync-actions";
-import { newWorkbook, startTestService } from "../../support";
+import { newWorkbook, startPaneTestService } from "../../support";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
 
 beforeAll(async () => {
-  ({ emulator, client } = await startTestService({ processingDelayMs: 20 }));
+  ({ emulator, client } = await startPaneTestService({ processingDelayMs: 20 }));
 });
 afterAll(() => emulator.close());
 

@@ -14,13 +14,14 @@ import {
   syncRangeToPortfolio,
   type MappingReview,
 } from "../../../../src/taskpane/features/sync/sync-actions";
-import { countRequests, emulatorStats, newWorkbook, routeCount, startTestService, userSheetsOf } from "../../support";
+import { countRequests, newWorkbook, startPaneTestService, userSheetsOf } from "../../support";
+import { emulatorStats, routeCount } from "../../../support/emulator";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
 
 beforeAll(async () => {
-  ({ emulator, client } = await startTestService({ processingDelayMs: 50 }));
+  ({ emulator, client } = await startPaneTestService({ processingDelayMs: 50 }));
 });
 afterAll(() => emulator.close());
 beforeEach(() => emulator.reset());

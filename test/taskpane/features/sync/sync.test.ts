@@ -12,15 +12,8 @@ import {
 import { CancelledError, StepError } from "../../../../src/taskpane/ui/pane-types";
 import { syncedRangesOf } from "../../../../src/taskpane/ui/asset-source-actions";
 import type { RunningEmulator } from "../../../../emulator/server";
-import {
-  countRequests,
-  drainingFetch,
-  emulatorStats,
-  newWorkbook,
-  routeCount,
-  startTestService,
-  userSheetsOf,
-} from "../../support";
+import { countRequests, drainingFetch, newWorkbook, startPaneTestService, userSheetsOf } from "../../support";
+import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/emulator";
 
 /**
  * "Sync a range to a portfolio" end to end: the fake workbook holds the range, the emulator is
@@ -32,7 +25,7 @@ let client: RiskClient;
 let connection: ConnectionConfig;
 
 beforeAll(async () => {
-  ({ emulator, client, connection } = await startTestService({ processingDelayMs: 50 }));
+  ({ emulator, client, connection } = await startPaneTestService({ processingDelayMs: 50 }));
 });
 afterAll(() => emulator.close());
 beforeEach(() => emulator.reset());
@@ -56,7 +49,7 @@ function workbookWithSites(values: unknown[][] = SITES, sheet = "Sites") {
  * No sync request reached the service: no existence check, no create, no upload. (Read-ahead
  * pages of an earlier test, aborted on the client, may still arrive: those are asset-list GETs.)
  */
-function expectNothingSent(stats: Record<string, unknown>): void {
+function expectNothingSent(stats: EmulatorStats): void {
   expect(routeCount(stats, "GET /api/portfolios/:portfolio_name")).toBe(0);
   expect(countRequests(stats, "POST ")).toBe(0);
 }
@@ -288,7 +281,7 @@ test("an invalid portfolio name is refused before anything is sent", async () =>
 });
 
 test("Cancel while waiting for risk data stops waiting and says the upload happened", async () => {
-  const slow = await startTestService({ processingDelayMs: 60_000 });
+  const slow = await startPaneTestService({ processingDelayMs: 60_000 });
   try {
     const { run } = workbookWithSites();
     const controller = new AbortController();

@@ -16,7 +16,7 @@ import {
   pasteScenarioComparison,
 } from "../../../../src/taskpane/features/visual/risk-views-actions";
 import { listPastedSheets, refreshPastedSheets } from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
-import { newWorkbook, startTestService } from "../../support";
+import { newWorkbook, startPaneTestService } from "../../support";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
 
 let emulator: RunningEmulator;
@@ -24,7 +24,7 @@ let client: RiskClient;
 const PORTFOLIO = "demo-portfolio";
 
 beforeAll(async () => {
-  ({ emulator, client } = await startTestService());
+  ({ emulator, client } = await startPaneTestService());
 });
 afterAll(() => emulator.close());
 
