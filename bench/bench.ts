@@ -4,18 +4,8 @@ import { FULL_SCALE, type BenchContext, type BenchScale, type BenchSettings, typ
 import { benchConnection, emulatorCpuMs, spawnEmulator } from "./emulator-process";
 import { round } from "./format";
 import { setUpPortfolio, type PortfolioSetup } from "./portfolio";
-import { bundleScenario } from "./scenarios/bundle";
-import { searchColumnScenario, summaryColumnScenario, warmRestartScenario } from "./scenarios/columns";
 import { LATENCY_SCENARIOS, latencyScenario } from "./scenarios/latency";
-import { preflightScenario } from "./scenarios/preflight";
-import { appliedLayerScenario, summaryPasteScenario } from "./scenarios/pastes";
-import { keyedRefreshScenario } from "./scenarios/keyed-refresh";
-import { searchScenario, warmUpSearch } from "./scenarios/search";
-import { summaryScenario } from "./scenarios/summary";
-import { syncScenario } from "./scenarios/sync";
-import { extendedSummaryScenario, timeseriesStreamScenario } from "./scenarios/streaming";
-import { timeseriesScenario } from "./scenarios/timeseries";
-import { runtimeScenario } from "./scenarios/runtime";
+import { warmUpSearch } from "./scenarios/search";
 
 /** Options of one benchmark run. */
 export interface BenchOptions {
@@ -80,9 +70,14 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
   const client = new RiskClient(connection, { maxRetries: 0, timeoutMs: 60_000 });
   const ctx: BenchContext = { emulator, connection, client, latencyMs, scale, settings, portfolio: PORTFOLIO, log };
   try {
-    const measure = async (id: string, scenario: (c: BenchContext) => Promise<ScenarioResult>) => {
+    // Each scenario's module is loaded when the scenario runs: the pane's actions bring the task
+    // pane's UI library with them (its index.ts exports the panel), which under Node is over 100 MB
+    // of heap, and the runtime scenario brings playwright. Loaded up front, they were counted in
+    // every scenario's heap and slowed every collection of the formula scenarios, which use neither.
+    const measure = async (id: string, load: () => Promise<(c: BenchContext) => Promise<ScenarioResult>>) => {
       if (!wanted(id)) return;
       log(`${id}…`);
+      const scenario = await load();
       const cpuBefore = emulatorCpuMs(emulator.pid);
       const result = await scenario(ctx);
       const cpuAfter = emulatorCpuMs(emulator.pid);
@@ -93,9 +88,9 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
 
     // Not measured: compiles the client's code paths once, as an open workbook has done before.
     await warmUpSearch(ctx);
-    await measure("search", searchScenario);
-    await measure("search-column", searchColumnScenario);
-    await measure("warm-restart", warmRestartScenario);
+    await measure("search", async () => (await import("./scenarios/search")).searchScenario);
+    await measure("search-column", async () => (await import("./scenarios/columns")).searchColumnScenario);
+    await measure("warm-restart", async () => (await import("./scenarios/columns")).warmRestartScenario);
     if (
       [
         "summary",
@@ -111,19 +106,20 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
       log(`importing the ${scale.portfolioAssets}-asset portfolio…`);
       setup = await setUpPortfolio(client, PORTFOLIO, scale.portfolioAssets);
     }
-    await measure("summary", summaryScenario);
-    await measure("summary-column", summaryColumnScenario);
-    await measure("timeseries", timeseriesScenario);
-    await measure("sync", syncScenario);
-    await measure("applied-layer", appliedLayerScenario);
-    await measure("summary-paste", summaryPasteScenario);
-    await measure("timeseries-stream", timeseriesStreamScenario);
-    await measure("extended-summary", extendedSummaryScenario);
-    await measure("keyed-refresh", keyedRefreshScenario);
+    await measure("summary", async () => (await import("./scenarios/summary")).summaryScenario);
+    await measure("summary-column", async () => (await import("./scenarios/columns")).summaryColumnScenario);
+    await measure("timeseries", async () => (await import("./scenarios/timeseries")).timeseriesScenario);
+    await measure("sync", async () => (await import("./scenarios/sync")).syncScenario);
+    await measure("applied-layer", async () => (await import("./scenarios/pastes")).appliedLayerScenario);
+    await measure("summary-paste", async () => (await import("./scenarios/pastes")).summaryPasteScenario);
+    await measure("timeseries-stream", async () => (await import("./scenarios/streaming")).timeseriesStreamScenario);
+    await measure("extended-summary", async () => (await import("./scenarios/streaming")).extendedSummaryScenario);
+    await measure("keyed-refresh", async () => (await import("./scenarios/keyed-refresh")).keyedRefreshScenario);
     // It makes a production build and drives chromium: part of a full run, and of `--only runtime`,
     // but not of a run without builds (--skip-bundle, the smoke test).
     if (options.only?.includes("runtime") || (!options.only && options.bundle !== "skip")) {
       log("measuring the shared runtime with the pane hidden (production build, chromium)…");
+      const { runtimeScenario } = await import("./scenarios/runtime");
       results.push(await runtimeScenario(emulator.url, log));
     }
   } finally {
@@ -138,10 +134,12 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
   }
   if (options.browser !== false && wanted("search-preflight")) {
     log("search-preflight (chromium)…");
+    const { preflightScenario } = await import("./scenarios/preflight");
     results.push(await preflightScenario(ctx));
   }
   if (options.bundle !== "skip" && wanted("bundle")) {
     log(options.bundle === "reuse" ? "measuring the bundle (dist/ when fresh)…" : "running the production build…");
+    const { bundleScenario } = await import("./scenarios/bundle");
     results.push(bundleScenario({ reuseDist: options.bundle === "reuse" }));
   }
   return {

@@ -34,6 +34,41 @@ export function rowBytes(row: readonly CellValue[], formats: readonly (string | 
   return bytes;
 }
 
+/**
+ * UTF-8 length of `JSON.stringify(text)` without building it: the quotes, and the escapes JSON
+ * writes (`\"`, `\\`, `\n` and the other short ones, `\u00XX` for other control characters and
+ * `\uXXXX` for a lone surrogate).
+ */
+export function jsonTextBytes(text: string): number {
+  let bytes = 2;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      if (code === 0x22 || code === 0x5c) bytes += 2;
+      else if (code >= 0x20) bytes += 1;
+      else bytes += SHORT_ESCAPES.has(code) ? 2 : 6;
+    } else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 6;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** Control characters JSON escapes in two characters: \b \t \n \f \r. */
+const SHORT_ESCAPES = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
+
+/** {@link rowBytes} of a row of texts without formats, without building its JSON. */
+export function textRowBytes(row: readonly string[]): number {
+  let bytes = row.length === 0 ? 3 : 2 + row.length; // brackets, commas, and the row's own comma
+  for (const text of row) bytes += jsonTextBytes(text);
+  return bytes;
+}
+
 /** A half-open row interval [start, end). */
 export interface RowChunk {
   start: number;

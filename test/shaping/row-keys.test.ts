@@ -96,6 +96,14 @@ describe("the record of what was written", () => {
     expect(changedColumns(["A", 0.3, "typed", true], digest)).toEqual([1, 2]);
     expect(cellDigest(1)).not.toBe(cellDigest("1"));
   });
+
+  it("digests a row as its cells' digests in order, the widest sheet's too, and pads to a width", () => {
+    const wide = Array.from({ length: 16_384 }, (_, c) => (c % 3 === 0 ? `text ${c}` : c % 3 === 1 ? c / 7 : ""));
+    const digest = rowDigest(wide);
+    expect(digest).toBe(wide.map((v) => cellDigest(v)).join(""));
+    expect(changedColumns(wide, digest)).toEqual([]);
+    expect(rowDigest(["A"], 3)).toBe(cellDigest("A") + cellDigest("") + cellDigest(""));
+  });
 });
 
 describe("planKeyedRefresh", () => {
