@@ -230,7 +230,9 @@ export async function fetchFinancialImpact(
       rollupLabel,
       sheetNames: names,
     });
-  const data = build({ data: source.sheetName, impact: source.sheetName, rollup: source.sheetName }).sheets[0];
+  // The data sheet holds no formulas: the names matter only to the followers, built below.
+  const sheet = source.sheetName ?? `Impact data ${portfolio}`;
+  const data = build({ data: sheet, impact: sheet, rollup: sheet }).sheets[0];
   return {
     header: data.header,
     rows: data.rows,

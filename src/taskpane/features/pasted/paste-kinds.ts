@@ -29,6 +29,8 @@ import { fetchFinancialImpact } from "../impact";
 export interface FetchedTable {
   header: string[];
   rows: CellValue[][];
+  /** What the service calls the result, where it names it (the applied layer's name). */
+  title?: string;
   /**
    * The formulas of the tables that follow this one (the financial impact's per-asset and roll-up
    * sheets), given their sheets' names at the time of the write: a refresh brings them in line.
@@ -36,11 +38,12 @@ export interface FetchedTable {
   followers?: (names: FollowerSheetNames) => FollowerFormulas;
 }
 
-/** What a kind is fetched with: the recorded portfolio and filters. */
+/** What a kind is fetched with: the recorded portfolio and filters (and, at a refresh, the sheet's name). */
 export interface PasteSource {
   portfolio?: string;
   filters: Record<string, string | number | boolean>;
-  sheetName: string;
+  /** The pasted sheet's name at a refresh; absent at the first paste. */
+  sheetName?: string;
 }
 
 /** One paste kind. */
@@ -131,7 +134,7 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
     async fetch(client, source, signal) {
       const portfolio = source.portfolio ?? "";
       const result = await client.compositions.applyVector(text(source, "vector_id") ?? "", portfolio, { signal });
-      return parseCsvTable(result.csv, `the layer applied to ${portfolio}`);
+      return { ...parseCsvTable(result.csv, `the layer applied to ${portfolio}`), title: result.name };
     },
   },
   export: {
