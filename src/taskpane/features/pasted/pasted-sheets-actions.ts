@@ -116,14 +116,21 @@ export interface SheetRefreshOutcome {
   sheetId?: string;
   sheetName: string;
   ok: boolean;
-  /** Rows now in the table (ok). */
+  /** Rows now in the table (ok) or why nothing changed (not ok). */
   rows?: number;
-  /** Why nothing changed (not ok); for a refreshed table with sheets of formulas over it, what they did. */
   message?: string;
+  /** What the sheets of formulas over a refreshed table did (the financial impact's), when anything. */
+  followers?: FollowersOutcome;
   /** What a refresh by key did: rows added, removed, cells the analyst changed, rows deleted by hand. */
   keyed?: KeyedRefreshReport;
   /** The assets' key kind changed since the paste: "Refresh anyway" goes on (`acceptKeyKindChange`). */
   keyKindChanged?: boolean;
+}
+
+/** What the sheets of formulas over a refreshed table did, as a sentence; `failed` when they could not follow. */
+export interface FollowersOutcome {
+  message: string;
+  failed: boolean;
 }
 
 /** The analyst's answers to a refresh's questions, by sheet id. */
@@ -144,23 +151,29 @@ function keyRowsOf(keying: Awaited<ReturnType<typeof rowKeysFor>>, table: Fetche
 /**
  * Brings the sheets of formulas over a refreshed keyed table in line. Runs after the table's rows
  * were deleted (which cannot be undone), so a failure here does not undo the refresh: it is said,
- * in the outcome's message, with what to do.
+ * in the outcome's `followers`, with what to do.
  */
 async function bringFollowersInLine(
   context: Excel.RequestContext,
   record: ProvenanceRecord,
   followers: { tables: FollowerTables; build: NonNullable<FetchedTable["followers"]> },
   before: FollowersBefore,
-): Promise<string | undefined> {
+): Promise<FollowersOutcome | undefined> {
   try {
     const done = await refreshFollowers(context, record, followers.tables, before, followers.build);
     if (done.mirrorRemoved + done.mirrorAdded === 0) return undefined;
     const kept = done.removedBlock
       ? ` What your columns beside the removed rows held is kept at ${done.removedBlock}.`
       : "";
-    return `The sheet of losses per asset followed its assets: ${done.mirrorRemoved} row(s) removed, ${done.mirrorAdded} added; the roll-up was written anew.${kept}`;
+    return {
+      failed: false,
+      message: `The sheet of losses per asset followed its assets: ${done.mirrorRemoved} row(s) removed, ${done.mirrorAdded} added; the roll-up was written anew.${kept}`,
+    };
   } catch (error) {
-    return `The sheets of formulas over it could not be brought in line (${error instanceof Error ? error.message : String(error)}): paste the financial impact anew.`;
+    return {
+      failed: true,
+      message: `The sheets of formulas over it could not be brought in line (${error instanceof Error ? error.message : String(error)}): paste the financial impact anew.`,
+    };
   }
 }
 
@@ -244,7 +257,7 @@ export async function refreshPastedSheets(
       const updated = await run(async (context) => {
         let next: ProvenanceRecord;
         let report: KeyedRefreshReport | undefined;
-        let followed: string | undefined;
+        let followed: FollowersOutcome | undefined;
         const before = followers ? await checkFollowers(context, record, followers.tables) : undefined;
         if (keys) {
           const done = await refreshTableByKey(
@@ -274,7 +287,7 @@ export async function refreshPastedSheets(
         ok: true,
         rows: updated.next.rows,
         ...(updated.report ? { keyed: updated.report } : {}),
-        ...(updated.followed ? { message: updated.followed } : {}),
+        ...(updated.followed ? { followers: updated.followed } : {}),
       });
     } catch (error) {
       if (signal?.aborted || error instanceof AbortedError)

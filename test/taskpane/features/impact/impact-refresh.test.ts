@@ -103,7 +103,8 @@ test("sorted, a typed value and notes: after an asset leaves and one joins, each
   expect(outcome.keyed!.edited).toEqual([
     expect.objectContaining({ column: "value (USD)", mine: 750_000, service: "" }),
   ]);
-  expect(outcome.message).toMatch(/losses per asset followed its assets: 1 row\(s\) removed, 1 added/);
+  expect(outcome.followers).toMatchObject({ failed: false });
+  expect(outcome.followers!.message).toMatch(/losses per asset followed its assets: 1 row\(s\) removed, 1 added/);
 
   // The data sheet: the analyst's order for the assets kept, N1 at the end; notes and the value beside their asset.
   const data = fake.read(DATA, `A2:${note}5`);
@@ -135,7 +136,7 @@ test("sorted, a typed value and notes: after an asset leaves and one joins, each
     ["B1", "reviewer of B1"],
     ["N1", ""],
   ]);
-  expect(outcome.message).toContain(`kept at '${LOSSES}'!A8:B10`);
+  expect(outcome.followers!.message).toContain(`kept at '${LOSSES}'!A8:B10`);
   expect(fake.read(LOSSES, "A9:B10")).toEqual([
     ["key", "checked by"],
     [expect.stringContaining("P1"), "reviewer of P1"],
