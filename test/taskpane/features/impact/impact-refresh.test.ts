@@ -15,6 +15,7 @@ import {
   refreshPastedSheetsWithoutPane,
 } from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
 import { importPortfolio } from "../../../functions/support/emulator";
+import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { newWorkbook, startTestService } from "../../support";
 
 let emulator: RunningEmulator;
@@ -172,4 +173,31 @@ test("a refresh without the pane keeps the typed value, and a follower table gon
     message: expect.stringMatching(/"Impact_by_country_impact_keyed" of the formulas over it was deleted or renamed/),
   });
   expect(fake.read(DATA, "A1:E5")).toEqual(before);
+});
+
+test("when the formula sheets cannot follow, the data sheet's refresh stands, says so, and stays on record for the next refresh", async () => {
+  const { fake, run } = await pasteTheSet();
+  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  let failed = false;
+  fake.setFaultInjector((info) => {
+    if (failed || !info.operations.includes("set:formulas")) return undefined;
+    failed = true;
+    return { error: new FakeExcelError(FakeErrorCodes.generalException, "injected formula write failure") };
+  });
+  const result = await refreshPastedSheets({ client, run });
+  fake.setFaultInjector(undefined);
+  expect(failed).toBe(true);
+  expect(result.outcomes[0]).toMatchObject({
+    ok: true,
+    followers: {
+      failed: true,
+      message: expect.stringMatching(
+        /could not be brought in line \(injected formula write failure\): paste the financial impact anew/,
+      ),
+    },
+  });
+  // The data sheet was refreshed and its record kept: the next refresh goes by key again.
+  expect(fake.read(DATA, "B2:B5").map(([id]) => id)).toEqual(["P2", "B1", "H1", "N1"]);
+  const again = await refreshPastedSheets({ client, run });
+  expect(again.outcomes[0]).toMatchObject({ ok: true, keyed: { added: [], removed: [] } });
 });
