@@ -1,16 +1,18 @@
 /**
- * The keyed refresh of the applied layer and export pastes, each as the analyst uses it: the table
+ * The keyed refresh of the applied layer, export and nature pastes, each as the analyst uses it: the table
  * sorted, a note typed beside every row, then the portfolio loses its first asset (every
  * portfolio_index after it shifts) and gains one; "Refresh pasted sheets" keeps the analyst's
  * order, each note beside its own asset, the removed asset's note in the "Removed at refresh" block,
  * and the new asset at the end. Emulator over HTTP, fake workbook.
  */
 import type { RiskClient } from "../../../../src/api/client";
+import { PROCESSING_COMPLETED } from "../../../../src/api/types";
 import type { RunningEmulator } from "../../../../emulator/server";
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { downloadExport, unpackExport } from "../../../../src/taskpane/features/export/export-actions";
 import { pasteAppliedLayer } from "../../../../src/taskpane/features/layer/applied-layer-actions";
+import { listSubprojects, pasteSubprojectSummary } from "../../../../src/taskpane/features/nature/nature-actions";
 import { refreshPastedSheets } from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
 import type { ExcelRunner } from "../../../../src/taskpane/ui/pane-types";
 import type { FakeExcel } from "../../../../testing/fake-excel";
@@ -104,4 +106,36 @@ test("export: each unpacked file with assets, sorted with notes, an asset remove
   // One file is enough to walk the journey; the others are refreshed alongside it.
   const sheet = sheets.find((s) => s.sheetName === withAssets[0].sheetName)!;
   await sortNoteChangeRefresh(fake, run, sheet.sheetName, "export-keyed");
+});
+
+test("nature summary: keyed by metric, sorted with notes and a row deleted by hand, refreshed: notes beside their metric, the deleted row not added back", async () => {
+  const ready = (await listSubprojects(client, "nc-demo")).find((s) => s.status === PROCESSING_COMPLETED)!;
+  const { fake, run } = newWorkbook();
+  const pasted = await pasteSubprojectSummary({ client, run, subproject: { id: ready.id, name: ready.name } });
+  const record = (await run((context) => readProvenance(context))).records[0];
+  expect(record.rowKey).toMatchObject({ asset: false, columns: ["metric"] });
+  const rows = pasted.rowCount;
+  expect(rows).toBeGreaterThan(2);
+  await run(async (context) => {
+    context.workbook.worksheets
+      .getItem(pasted.sheetName)
+      .tables.getItemAt(0)
+      .sort.apply([{ key: 0, ascending: false }]);
+  });
+  const metrics = fake.read(pasted.sheetName, `A2:A${rows + 1}`).map(([m]) => String(m));
+  fake.setValues(pasted.sheetName, `C1:C${rows + 1}`, [["note"], ...metrics.map((m) => [`on ${m}`])]);
+  // The analyst deletes the second row of the table (and its note) by hand.
+  await run(async (context) => {
+    context.workbook.worksheets
+      .getItem(pasted.sheetName)
+      .getRange(`A3:C3`)
+      .delete("Up" as Excel.DeleteShiftDirection);
+    await context.sync();
+  });
+  const result = await refreshPastedSheets({ client, run });
+  expect(result.outcomes[0]).toMatchObject({ ok: true, rows: rows - 1 });
+  expect(result.outcomes[0].keyed!.deletedByHand.map((d) => d.label)).toEqual([metrics[1]]);
+  const after = fake.read(pasted.sheetName, `A2:C${rows}`);
+  expect(after.map((line) => line[0])).toEqual(metrics.filter((_, i) => i !== 1));
+  for (const line of after) expect(line[2]).toBe(`on ${String(line[0])}`);
 });
