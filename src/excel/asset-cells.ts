@@ -1,25 +1,27 @@
 /**
- * The two changes a sync may make to the analyst's asset range, each only when the analyst accepts
- * it in the pane: coordinates converted to decimal degrees (the preview's cells, before and after),
- * and an in-cell dropdown of the service's published asset types on the `label:type` column.
+ * The changes a sync may make to the analyst's asset range, each only when the analyst accepts it in
+ * the pane: coordinates converted to decimal degrees and entity_ids for assets that cannot be told
+ * apart (the preview's cells, before and after), and an in-cell dropdown of the service's published
+ * asset types on the `label:type` column.
  */
 import { parseA1, qualify, quoteSheetName, rangeA1 } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
 import { ASSET_TYPES } from "../shared/vocabulary";
 import { addStoreSheet, writeTextBlock } from "./store-sheets";
 
-/** One cell to change: its sheet-qualified address, what the preview showed it holding, and the number to write. */
+/** One cell to change: its sheet-qualified address, what the preview showed it holding, and the value to write. */
 export interface CellChange {
   address: string;
   before: string;
-  after: number;
+  /** A number (a converted coordinate) or text (an entity_id the pane offers). */
+  after: number | string;
 }
 
 /** The cells changed since the preview: nothing was written. */
 export class CellsChangedError extends Error {
   constructor(readonly cells: string[]) {
     super(
-      `${cells.slice(0, 5).join(", ")}${cells.length > 5 ? ` and ${cells.length - 5} more` : ""} changed since the preview: nothing was converted. Check again to see the new preview.`,
+      `${cells.slice(0, 5).join(", ")}${cells.length > 5 ? ` and ${cells.length - 5} more` : ""} changed since the preview: nothing was written. Check again to see the new preview.`,
     );
     this.name = "CellsChangedError";
   }
@@ -31,9 +33,10 @@ function rangeAt(context: Excel.RequestContext, address: string): Excel.Range {
 }
 
 /**
- * Writes each change's number into its cell, all in one request, after checking that every cell
- * still holds the text the preview showed (else {@link CellsChangedError}, nothing written). A cell
- * formatted as text (`@`) is set to General, or the number would stay text.
+ * Writes each change's value into its cell, all in one request, after checking that every cell
+ * still holds the text the preview showed (else {@link CellsChangedError}, nothing written). For a
+ * number, a cell formatted as text (`@`) is set to General, or the number would stay text; text is
+ * written with the text format, so an id such as `0012` stays as written.
  */
 export async function applyCellChanges(context: Excel.RequestContext, changes: readonly CellChange[]): Promise<void> {
   const ranges = changes.map((change) => {
@@ -44,12 +47,26 @@ export async function applyCellChanges(context: Excel.RequestContext, changes: r
   await context.sync();
   const changed = changes.filter((change, i) => String(ranges[i]!.values[0]?.[0] ?? "") !== change.before);
   if (changed.length > 0) throw new CellsChangedError(changed.map((c) => c.address));
+  const formats = ranges.map((range) => range.numberFormat[0]?.[0] ?? "General");
+  const befores = ranges.map((range) => range.values[0]?.[0] ?? "");
   changes.forEach((change, i) => {
     const range = ranges[i]!;
-    if (range.numberFormat[0]?.[0] === "@") range.numberFormat = [["General"]];
+    if (typeof change.after === "string") range.numberFormat = [["@"]];
+    else if (formats[i] === "@") range.numberFormat = [["General"]];
     range.values = [[change.after]];
   });
-  await context.sync();
+  try {
+    await context.sync();
+  } catch (error) {
+    // A request that failed part-way may have written some cells: they are put back as they were.
+    changes.forEach((change, i) => {
+      const range = rangeAt(context, change.address);
+      range.numberFormat = [[formats[i]]];
+      range.values = [[befores[i]]];
+    });
+    await context.sync().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The very hidden sheet holding the published asset types, the source of the type dropdown. */

@@ -355,25 +355,8 @@ export async function refreshTableByKey(
     }
     signal?.throwIfAborted();
     // The removed rows' analyst cells, below everything on the sheet.
-    if (removedLines.length > 0) {
-      const used = sheet.getUsedRange(true);
-      used.load("rowIndex, rowCount");
-      await context.sync();
-      const row = used.rowIndex + used.rowCount + 2;
-      const title = `Removed at refresh on ${utcNow(options.now)} (UTC): the service no longer returns these rows; what your columns held is kept here`;
-      const block: CellValue[][] = [
-        [title, ...userHeader.map(() => "")],
-        ["key", ...userHeader],
-        ...removedLines.map((line) => [line.key, ...line.cells]),
-      ];
-      blockAt = { row, rows: block.length, cols: block[0].length };
-      // As text: a formula the analyst wrote is kept as they wrote it, not re-evaluated elsewhere.
-      const target = sheet.getRangeByIndexes(row, left, block.length, block[0].length);
-      target.numberFormat = block.map((line) => line.map(() => TEXT_FORMAT));
-      target.values = block;
-      sheet.getRangeByIndexes(row, left, 2, block[0].length).format.font.bold = true;
-      await context.sync();
-    }
+    if (removedLines.length > 0)
+      blockAt = await writeRemovedBlock(context, sheet, left, userHeader, removedLines, options.now);
     signal?.throwIfAborted();
     newStore = await writeWrittenStore(context, nextWritten, maxBytes);
     signal?.throwIfAborted();
@@ -443,8 +426,39 @@ export async function refreshTableByKey(
   };
 }
 
+/**
+ * Keeps what the analyst's columns held for rows a refresh removes: as text (a formula as they
+ * wrote it, not re-evaluated elsewhere), in a block titled "Removed at refresh on …" two rows below
+ * everything on the sheet, one line per row with its key. Returns where (0-based row, size).
+ */
+export async function writeRemovedBlock(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  left: number,
+  userHeader: readonly string[],
+  lines: ReadonlyArray<{ key: string; cells: readonly CellValue[] }>,
+  now?: Date,
+): Promise<{ row: number; rows: number; cols: number }> {
+  const used = sheet.getUsedRange(true);
+  used.load("rowIndex, rowCount");
+  await context.sync();
+  const row = used.rowIndex + used.rowCount + 2;
+  const title = `Removed at refresh on ${utcNow(now)} (UTC): the service no longer returns these rows; what your columns held is kept here`;
+  const block: CellValue[][] = [
+    [title, ...userHeader.map(() => "")],
+    ["key", ...userHeader],
+    ...lines.map((line) => [line.key, ...line.cells]),
+  ];
+  const target = sheet.getRangeByIndexes(row, left, block.length, block[0].length);
+  target.numberFormat = block.map((line) => line.map(() => TEXT_FORMAT));
+  target.values = block;
+  sheet.getRangeByIndexes(row, left, 2, block[0].length).format.font.bold = true;
+  await context.sync();
+  return { row, rows: block.length, cols: block[0].length };
+}
+
 /** Runs of consecutive numbers in an ascending list. */
-function runs(sorted: readonly number[]): Array<{ start: number; count: number }> {
+export function runs(sorted: readonly number[]): Array<{ start: number; count: number }> {
   const out: Array<{ start: number; count: number }> = [];
   for (const n of sorted) {
     const last = out[out.length - 1];

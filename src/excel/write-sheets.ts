@@ -50,6 +50,11 @@ export interface NewSheetSpec {
    * record of what was written (src/excel/written-store.ts) are kept, so a refresh goes by row.
    */
   rowKeys?: RowKeying;
+  /**
+   * With provenance: the specs (by index in the same write) of the tables of formulas over this
+   * one, recorded by table name so its refresh brings them in line (src/excel/formula-followers.ts).
+   */
+  followers?: { mirror: number; summary: number };
 }
 
 /** Progress of a write, after each request. */
@@ -234,6 +239,14 @@ export async function writeSheetsAtomically(
         writtenAt: utcNow(),
         fingerprint: tableFingerprint(spec.header, spec.rows),
         ...keyed,
+        ...(spec.followers
+          ? {
+              followers: {
+                mirror: results[spec.followers.mirror].tableName,
+                summary: results[spec.followers.summary].tableName,
+              },
+            }
+          : {}),
       });
     }
     if (records.length > 0) {

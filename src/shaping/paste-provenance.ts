@@ -18,7 +18,8 @@ export type PasteOperation =
   | "nature-summary"
   | "risk-matrix"
   | "label-counts"
-  | "scenario-comparison";
+  | "scenario-comparison"
+  | "financial-impact";
 
 /** How a pasted sheet was made; the caller fills it, the writer adds where and when. */
 export interface PasteProvenance {
@@ -68,6 +69,11 @@ export interface ProvenanceRecord extends PasteProvenance {
   writtenStore?: string;
   /** Cells the analyst changed in the add-in's columns that a refresh kept, awaiting their choice. */
   pendingEdits?: number;
+  /**
+   * Tables of formulas over this one, by table name, brought in line after each refresh
+   * (src/excel/formula-followers.ts): the financial impact's per-asset losses and roll-up.
+   */
+  followers?: { mirror: string; summary: string };
   /** The analyst's last choice about their changed cells: when, which, and how many cells. */
   editChoice?: { choice: "keep-mine" | "take-service"; cells: number; at: string };
 }
@@ -114,6 +120,7 @@ export const OPERATION_LABELS: Record<PasteOperation, string> = {
   "risk-matrix": "Risk matrix",
   "label-counts": "Assets per label and hazard",
   "scenario-comparison": "Scenario comparison",
+  "financial-impact": "Financial impact data",
 };
 
 /** "hazard=floods; scenario=ssp585" (sorted by name), or "(none)". */

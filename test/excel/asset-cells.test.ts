@@ -57,7 +57,7 @@ describe("converting coordinates", () => {
       ]),
     );
     await expect(converting).rejects.toThrow(CellsChangedError);
-    await expect(converting).rejects.toThrow(/Sites!B3 changed since the preview: nothing was converted/);
+    await expect(converting).rejects.toThrow(/Sites!B3 changed since the preview: nothing was written/);
     expect(fake.snapshot()).toEqual(before);
   });
 

@@ -21,6 +21,7 @@ import {
 } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import { SCENARIOS } from "../../../shared/vocabulary";
+import { provenanceOf, rowKeysFor, type FetchedTable, type PasteSource } from "../pasted";
 
 /** Scenarios of the impact sheets when none are chosen. */
 export const IMPACT_SCENARIOS = SCENARIOS;
@@ -61,15 +62,24 @@ export interface FinancialImpactResult {
   currency: string;
 }
 
-/**
- * The "Financial impact" button: reads the extended summary of each scenario, builds the data,
- * per-asset and roll-up sheets (see model/financial-impact.ts) and writes them all or none. Bad
- * input (no value, text in values, duplicate entity_ids) rejects with {@link ImpactInputError}
- * before anything is written.
- */
-export async function pasteFinancialImpact(options: FinancialImpactOptions): Promise<FinancialImpactResult> {
+/** What the sheets are built from: each scenario's extended summary, the value source and its currency. */
+interface ImpactInputs {
+  itemsByScenario: Map<string, ExtendedSummaryItem[]>;
+  value?: ValueSource;
+  /** How the value source is remembered for its currency: `label:price`, or the column's header. */
+  sourceKey: string;
+  currency?: string;
+}
+
+/** Reads the extended summary of each scenario, the value column if one is picked, and the currency. */
+async function readImpactInputs(
+  options: Pick<
+    FinancialImpactOptions,
+    "client" | "run" | "portfolio" | "currency" | "value" | "signal" | "onProgress"
+  >,
+  scenarios: readonly string[],
+): Promise<ImpactInputs> {
   const { client, run, portfolio, signal, onProgress } = options;
-  const scenarios = options.scenarios?.length ? options.scenarios : IMPACT_SCENARIOS;
   const itemsByScenario = new Map<string, ExtendedSummaryItem[]>();
   let read = 0;
   onProgress?.({ message: "Reading the extended summary…" });
@@ -106,6 +116,23 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
     (sourceKey === "label:price"
       ? undefined
       : await run((context) => readValueCurrency(context, portfolio, sourceKey)));
+  return { itemsByScenario, value, sourceKey, currency };
+}
+
+/**
+ * The "Financial impact" button: reads the extended summary of each scenario, builds the data,
+ * per-asset and roll-up sheets (see model/financial-impact.ts) and writes them all or none. Bad
+ * input (no value, text in values, duplicate entity_ids) rejects with {@link ImpactInputError}
+ * before anything is written. The data sheet is a pasted sheet of kind `financial-impact`, keyed
+ * by asset: "Refresh pasted sheets" refreshes it by key (values the analyst typed stay with their
+ * asset) and brings the per-asset and roll-up sheets in line (src/excel/formula-followers.ts).
+ */
+export async function pasteFinancialImpact(options: FinancialImpactOptions): Promise<FinancialImpactResult> {
+  const { client, run, portfolio, signal, onProgress } = options;
+  const scenarios = options.scenarios?.length ? options.scenarios : IMPACT_SCENARIOS;
+  const inputs = await readImpactInputs(options, scenarios);
+  const { sourceKey } = inputs;
+  const stated = options.currency?.trim() ? options.currency.trim() : undefined;
 
   const taken = await run(listSheetNames);
   const name = (desired: string) => {
@@ -121,13 +148,34 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
   const built = buildFinancialImpact({
     portfolio,
     hazard: options.hazard,
-    itemsByScenario,
-    value,
-    currency,
+    itemsByScenario: inputs.itemsByScenario,
+    value: inputs.value,
+    currency: inputs.currency,
     rollupLabel: options.rollupLabel,
     sheetNames,
   });
-  const written = await writeNewSheets(run, built.sheets, { signal, onProgress });
+  const [data, ...formulaSheets] = built.sheets;
+  const provenance = await provenanceOf(
+    client,
+    "financial-impact",
+    portfolio,
+    {
+      hazard: options.hazard,
+      scenarios: scenarios.join(","),
+      ...(options.value && "column" in options.value
+        ? { value_column: options.value.column.trim() }
+        : { value_label: sourceKey.replace(/^label:/, "") }),
+      currency: built.currency,
+      rollup_label: options.rollupLabel,
+    },
+    signal,
+  );
+  const rowKeys = await rowKeysFor(client, "financial-impact", portfolio, data, signal);
+  const written = await writeNewSheets(
+    run,
+    [{ ...data, provenance, rowKeys, followers: { mirror: 1, summary: 2 } }, ...formulaSheets],
+    { signal, onProgress },
+  );
   if (stated && sourceKey !== "label:price") {
     await run((context) => rememberValueCurrency(context, { portfolio, source: sourceKey, currency: built.currency }));
   }
@@ -137,6 +185,61 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
     assetCount: built.assetCount,
     valueSource: built.valueSource,
     currency: built.currency,
+  };
+}
+
+/**
+ * The financial impact's data sheet again, from the filters its provenance records (the paste
+ * kind's fetch, src/taskpane/features/pasted/paste-kinds.ts): each scenario's extended summary, the
+ * value from the label or the synced range's column, in the recorded currency; with the per-asset
+ * and roll-up formulas for the sheets' names at the time of the refresh.
+ */
+export async function fetchFinancialImpact(
+  client: RiskClient,
+  source: PasteSource,
+  signal: AbortSignal | undefined,
+  run: ExcelRunner | undefined,
+): Promise<FetchedTable> {
+  const f = source.filters;
+  const portfolio = source.portfolio ?? "";
+  const column = f.value_column === undefined ? undefined : String(f.value_column);
+  if (column !== undefined && !run)
+    throw new Error(
+      `The values of "${source.sheetName}" come from the synced range's column "${column}": refresh it from the pane.`,
+    );
+  const options = {
+    client,
+    run: run!,
+    portfolio,
+    currency: f.currency === undefined ? undefined : String(f.currency),
+    value: column !== undefined ? { column } : { label: String(f.value_label ?? "price") },
+    signal,
+  };
+  const scenarios = String(f.scenarios ?? "")
+    .split(",")
+    .filter((x) => x !== "");
+  const inputs = await readImpactInputs(options, scenarios.length > 0 ? scenarios : IMPACT_SCENARIOS);
+  const rollupLabel = f.rollup_label === undefined ? undefined : String(f.rollup_label);
+  const build = (names: { data: string; impact: string; rollup: string }) =>
+    buildFinancialImpact({
+      portfolio,
+      hazard: String(f.hazard ?? ""),
+      itemsByScenario: inputs.itemsByScenario,
+      value: inputs.value,
+      currency: inputs.currency,
+      rollupLabel,
+      sheetNames: names,
+    });
+  // The data sheet holds no formulas: the names matter only to the followers, built below.
+  const sheet = source.sheetName ?? `Impact data ${portfolio}`;
+  const data = build({ data: sheet, impact: sheet, rollup: sheet }).sheets[0];
+  return {
+    header: data.header,
+    rows: data.rows,
+    followers: (names) => {
+      const built = build({ data: names.keyed, impact: names.mirror, rollup: names.summary });
+      return { mirrorRowAt: built.impactRowAt, summaryRows: built.rollupRowsFor };
+    },
   };
 }
 

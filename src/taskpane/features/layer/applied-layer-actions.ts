@@ -1,6 +1,5 @@
 import type { RiskClient } from "../../../api/client";
-import { parseCsvTable } from "../../../shaping/csv-table";
-import { provenanceOf, rowKeysFor } from "../pasted";
+import { PASTE_KINDS, provenanceOf, rowKeysFor } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
@@ -22,18 +21,19 @@ export interface AppliedLayerOptions extends LongRunning {
 
 /**
  * Applies a vector layer to a portfolio's assets, parses the CSV the service returns (papaparse;
- * numeric columns become numbers, ids stay text) and writes it as a table in a new sheet.
+ * numeric columns become numbers, ids stay text; the applied-layer paste kind's fetch) and writes
+ * it as a table in a new sheet.
  */
 export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<PastedSheet> {
   const { client, run, portfolio, signal, onProgress } = options;
   onProgress?.({ message: `Applying the layer to ${portfolio}…` });
-  const result = await client.compositions
-    .applyVector(options.vectorId, portfolio, { signal })
+  // The kind's own fetch (features/pasted/paste-kinds.ts), the one its refresh runs.
+  const table = await PASTE_KINDS["applied-layer"]
+    .fetch(client, { portfolio, filters: { vector_id: String(options.vectorId) } }, signal)
     .catch(rethrowIfCancelled(signal));
   throwIfCancelled(signal);
-  const table = parseCsvTable(result.csv, `the layer applied to ${portfolio}`);
   if (table.rows.length === 0) throw new Error(`Applying the layer to ${portfolio} returned no rows.`);
-  const name = options.vectorName ?? result.name;
+  const name = options.vectorName ?? table.title ?? String(options.vectorId);
   const provenance = await provenanceOf(
     client,
     "applied-layer",

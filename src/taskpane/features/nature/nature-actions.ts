@@ -1,10 +1,9 @@
 import type { RiskClient } from "../../../api/client";
 import { ConflictError } from "../../../api/errors";
 import type { SubProject } from "../../../api/types";
-import type { CellValue } from "../../../shaping/types";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import { parseGeoJsonFile } from "../../ui/geojson-file";
-import { PASTE_KINDS, natureRows, provenanceOf } from "../pasted";
+import { PASTE_KINDS, provenanceOf } from "../pasted";
 import { rethrowIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
@@ -79,8 +78,10 @@ export async function pasteSubprojectSummary(
 ): Promise<PastedSheet> {
   const { client, run, subproject, signal, onProgress } = options;
   onProgress?.({ message: `Reading the summary of ${subproject.name}…` });
-  const exported = await client.nature.exportSubproject(subproject.id, { signal }).catch(rethrowIfCancelled(signal));
-  const rows: CellValue[][] = natureRows(exported);
+  // The kind's own fetch (features/pasted/paste-kinds.ts), the one its refresh runs.
+  const { header, rows } = await PASTE_KINDS["nature-summary"]
+    .fetch(client, { filters: { subproject_id: subproject.id } }, signal)
+    .catch(rethrowIfCancelled(signal));
   if (rows.length === 0) throw new Error(`${subproject.name} has no summary yet.`);
   const provenance = await provenanceOf(
     client,
@@ -95,10 +96,10 @@ export async function pasteSubprojectSummary(
       {
         sheetName: `Nature ${subproject.name}`,
         tableName: `Nature_${subproject.name}`,
-        header: ["metric", "value"],
+        header,
         rows,
         provenance,
-        rowKeys: { spec: PASTE_KINDS["nature-summary"].rowKey(["metric", "value"]) },
+        rowKeys: { spec: PASTE_KINDS["nature-summary"].rowKey(header) },
       },
     ],
     { signal },

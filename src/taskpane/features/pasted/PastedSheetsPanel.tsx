@@ -193,6 +193,7 @@ function SheetOutcome(props: {
             : ""}
         </span>
       ) : null}
+      {o.followers ? <span data-testid="pasted-followers">{o.followers.message}</span> : null}
       {k.unknownRows.length > 0 ? (
         <span>
           {k.unknownRows.length} row(s) are not the add-in&apos;s (typed by you, or a key cell changed) and were left as

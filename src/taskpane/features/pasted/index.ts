@@ -4,6 +4,7 @@ import { PastedSheetsPanel } from "./PastedSheetsPanel";
 /** What other features use: the provenance every paste records, and the paste kinds' row keys. */
 export { provenanceOf, refreshPastedSheetsWithoutPane } from "./pasted-sheets-actions";
 export { PASTE_KINDS, natureRows, rowKeysFor } from "./paste-kinds";
+export type { FetchedTable, PasteSource } from "./paste-kinds";
 
 /** The "Pasted sheets & sources" section of the pane. */
 export const pastedSheetsFeature: Feature = {

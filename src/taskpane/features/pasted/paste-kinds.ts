@@ -6,6 +6,7 @@
  * row key from it (`rowKeysFor`).
  */
 import type { RiskClient } from "../../../api/client";
+import type { FollowerFormulas, FollowerSheetNames } from "../../../excel/formula-followers";
 import type { RowKeying } from "../../../excel/written-store";
 import { parseCsvTable } from "../../../shaping/csv-table";
 import { unzipCsvFiles } from "../../../shaping/export-zip";
@@ -21,18 +22,28 @@ import {
 import { ROW_KEYS, exportKeySpec, type AssetFacts, type RowKeySpec } from "../../../shaping/row-keys";
 import { TidyTimeseriesBuilder, type SeriesKind } from "../../../shaping/tidy-timeseries";
 import type { CellValue, SummaryItem } from "../../../shaping/types";
+import type { ExcelRunner } from "../../ui/pane-types";
+import { fetchFinancialImpact } from "../impact";
 
 /** A table to write: header and rows. */
 export interface FetchedTable {
   header: string[];
   rows: CellValue[][];
+  /** What the service calls the result, where it names it (the applied layer's name). */
+  title?: string;
+  /**
+   * The formulas of the tables that follow this one (the financial impact's per-asset and roll-up
+   * sheets), given their sheets' names at the time of the write: a refresh brings them in line.
+   */
+  followers?: (names: FollowerSheetNames) => FollowerFormulas;
 }
 
-/** What a kind is fetched with: the recorded portfolio and filters. */
+/** What a kind is fetched with: the recorded portfolio and filters (and, at a refresh, the sheet's name). */
 export interface PasteSource {
   portfolio?: string;
   filters: Record<string, string | number | boolean>;
-  sheetName: string;
+  /** The pasted sheet's name at a refresh; absent at the first paste. */
+  sheetName?: string;
 }
 
 /** One paste kind. */
@@ -42,8 +53,11 @@ export interface PasteKind {
   dataset: boolean;
   /** The documented row key, from the table's header (export files differ by file). */
   rowKey(header: readonly string[]): RowKeySpec;
-  /** Runs the kind's request again and shapes the result as the paste did (the same flatteners). */
-  fetch(client: RiskClient, source: PasteSource, signal?: AbortSignal): Promise<FetchedTable>;
+  /**
+   * Runs the kind's request again and shapes the result as the paste did (the same flatteners).
+   * `run` reads the workbook where a kind's input lives there (the financial impact's value column).
+   */
+  fetch(client: RiskClient, source: PasteSource, signal?: AbortSignal, run?: ExcelRunner): Promise<FetchedTable>;
 }
 
 const text = (source: PasteSource, name: string): string | undefined =>
@@ -120,7 +134,7 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
     async fetch(client, source, signal) {
       const portfolio = source.portfolio ?? "";
       const result = await client.compositions.applyVector(text(source, "vector_id") ?? "", portfolio, { signal });
-      return parseCsvTable(result.csv, `the layer applied to ${portfolio}`);
+      return { ...parseCsvTable(result.csv, `the layer applied to ${portfolio}`), title: result.name };
     },
   },
   export: {
@@ -176,6 +190,13 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
       const exported = await client.nature.exportSubproject(text(source, "subproject_id") ?? "", { signal });
       return { header: ["metric", "value"], rows: natureRows(exported) };
     },
+  },
+  "financial-impact": {
+    label: OPERATION_LABELS["financial-impact"],
+    dataset: true,
+    rowKey: () => ROW_KEYS["financial-impact"],
+    // The impact feature builds its sheets; called, not referenced, at load (the features import each other).
+    fetch: (client, source, signal, run) => fetchFinancialImpact(client, source, signal, run),
   },
 };
 

@@ -7,6 +7,12 @@ import {
   type EditChoice,
   type KeyedRefreshReport,
 } from "../../../excel/keyed-replace";
+import {
+  checkFollowers,
+  refreshFollowers,
+  type FollowerTables,
+  type FollowersBefore,
+} from "../../../excel/formula-followers";
 import { readProvenance, recordProvenance } from "../../../excel/provenance-sheets";
 import { PastedSheetChangedError, replaceTableInPlace } from "../../../excel/replace-table";
 import {
@@ -66,8 +72,9 @@ export function refetchTable(
   client: RiskClient,
   record: ProvenanceRecord,
   signal?: AbortSignal,
+  run?: ExcelRunner,
 ): Promise<FetchedTable> {
-  return pasteKind(record.operation, record.sheetName).fetch(client, record, signal);
+  return pasteKind(record.operation, record.sheetName).fetch(client, record, signal, run);
 }
 
 /** One pasted sheet as the pane lists it. */
@@ -112,10 +119,18 @@ export interface SheetRefreshOutcome {
   /** Rows now in the table (ok) or why nothing changed (not ok). */
   rows?: number;
   message?: string;
+  /** What the sheets of formulas over a refreshed table did (the financial impact's), when anything. */
+  followers?: FollowersOutcome;
   /** What a refresh by key did: rows added, removed, cells the analyst changed, rows deleted by hand. */
   keyed?: KeyedRefreshReport;
   /** The assets' key kind changed since the paste: "Refresh anyway" goes on (`acceptKeyKindChange`). */
   keyKindChanged?: boolean;
+}
+
+/** What the sheets of formulas over a refreshed table did, as a sentence; `failed` when they could not follow. */
+export interface FollowersOutcome {
+  message: string;
+  failed: boolean;
 }
 
 /** The analyst's answers to a refresh's questions, by sheet id. */
@@ -131,6 +146,35 @@ export interface RefreshChoices {
 /** Keys of a fetched table by the kind's key; RowKeyError (a sentence naming the assets) when they collide. */
 function keyRowsOf(keying: Awaited<ReturnType<typeof rowKeysFor>>, table: FetchedTable) {
   return keyRows(keying.spec, table.header, table.rows, keying.assets);
+}
+
+/**
+ * Brings the sheets of formulas over a refreshed keyed table in line. Runs after the table's rows
+ * were deleted (which cannot be undone), so a failure here does not undo the refresh: it is said,
+ * in the outcome's `followers`, with what to do.
+ */
+async function bringFollowersInLine(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  followers: { tables: FollowerTables; build: NonNullable<FetchedTable["followers"]> },
+  before: FollowersBefore,
+): Promise<FollowersOutcome | undefined> {
+  try {
+    const done = await refreshFollowers(context, record, followers.tables, before, followers.build);
+    if (done.mirrorRemoved + done.mirrorAdded === 0) return undefined;
+    const kept = done.removedBlock
+      ? ` What your columns beside the removed rows held is kept at ${done.removedBlock}.`
+      : "";
+    return {
+      failed: false,
+      message: `The sheet of losses per asset followed its assets: ${done.mirrorRemoved} row(s) removed, ${done.mirrorAdded} added; the roll-up was written anew.${kept}`,
+    };
+  } catch (error) {
+    return {
+      failed: true,
+      message: `The sheets of formulas over it could not be brought in line (${error instanceof Error ? error.message : String(error)}): paste the financial impact anew.`,
+    };
+  }
 }
 
 /** What "Refresh pasted sheets" did. */
@@ -192,12 +236,19 @@ export async function refreshPastedSheets(
     }
     try {
       step("reading…");
-      const table = await refetchTable(client, record, signal);
+      const table = await refetchTable(client, record, signal, run);
       // The dataset's version and digest now (the data just read is that version's).
       const dataset = (await provenanceOf(client, record.operation, record.portfolio, {}, signal)).dataset;
       const onWrite = (done: number, total: number) =>
         step(`row ${formatCount(done)} of ${formatCount(total)}`, 0.5 + (0.5 * done) / Math.max(1, total));
       const keyed = record.rowKey && record.writtenStore;
+      const followers =
+        record.followers && table.followers ? { tables: record.followers, build: table.followers } : undefined;
+      // Sheets of formulas over a table follow it only by key (they read its rows by place).
+      if (table.followers && !(keyed && record.followers))
+        throw new PastedSheetChangedError(
+          `Sheet "${record.sheetName}": its rows could not be keyed when it was written${record.rowKeyProblem ? ` (${record.rowKeyProblem})` : ""}, and the sheets of formulas over it follow it only by key: paste it anew. Nothing was changed.`,
+        );
       // Keyed tables: matched by row key, keyed by the kind's key (the asset list read when needed).
       const keys = keyed
         ? keyRowsOf(await rowKeysFor(client, record.operation, record.portfolio, table, signal), table)
@@ -206,6 +257,8 @@ export async function refreshPastedSheets(
       const updated = await run(async (context) => {
         let next: ProvenanceRecord;
         let report: KeyedRefreshReport | undefined;
+        let followed: FollowersOutcome | undefined;
+        const before = followers ? await checkFollowers(context, record, followers.tables) : undefined;
         if (keys) {
           const done = await refreshTableByKey(
             context,
@@ -221,11 +274,12 @@ export async function refreshPastedSheets(
           );
           next = done.record;
           report = done.report;
+          if (followers && before) followed = await bringFollowersInLine(context, next, followers, before);
         } else {
           next = await replaceTableInPlace(context, record, table.header, table.rows, { signal, onProgress: onWrite });
         }
         await recordProvenance(context, [{ ...next, ...(dataset ? { dataset } : {}), addinVersion: ADDIN_VERSION }]);
-        return { next, report };
+        return { next, report, followed };
       });
       outcomes.push({
         sheetId: record.sheetId,
@@ -233,6 +287,7 @@ export async function refreshPastedSheets(
         ok: true,
         rows: updated.next.rows,
         ...(updated.report ? { keyed: updated.report } : {}),
+        ...(updated.followed ? { followers: updated.followed } : {}),
       });
     } catch (error) {
       if (signal?.aborted || error instanceof AbortedError)

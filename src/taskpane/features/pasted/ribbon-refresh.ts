@@ -40,6 +40,7 @@ export async function refreshPastedSheetsFromRibbon(options: {
       lines.push(`${o.sheetName}: ${awaiting} cell${awaiting === 1 ? "" : "s"} you edited kept, awaiting your choice.`);
     if (deleted > 0)
       lines.push(`${o.sheetName}: ${deleted} row${deleted === 1 ? "" : "s"} you deleted not added back.`);
+    if (o.followers?.failed) lines.push(`${o.sheetName}: ${o.followers.message}`);
     return lines;
   });
   if (result.refreshed === 0 && result.refused > 0)

@@ -17,7 +17,14 @@ import { csvColumnName, type ColumnMapping } from "../../../shaping/headers";
 import { useServices } from "../../ui/services";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "../../ui/ProblemList";
-import { convertCoordinates, offerTypeDropdown, selectProblemCell, type RangeFindings } from "./sync-actions";
+import type { IdentityFinding } from "./model/asset-ids";
+import {
+  convertCoordinates,
+  offerTypeDropdown,
+  selectProblemCell,
+  writeAssetIds,
+  type RangeFindings,
+} from "./sync-actions";
 
 const useStyles = makeStyles({
   column: { display: "flex", flexDirection: "column", gap: "6px" },
@@ -66,13 +73,15 @@ export function MappingTable(props: { columns: readonly ColumnMapping[]; testId:
  * What a check or a sync found besides problems: the preview of every coordinate it can convert
  * (cell, before, after; written only on "Convert"), the warnings (fewer than 2 decimals,
  * unpublished types with the closest one, prices the service cannot read), the header mapping,
- * and the offer of a dropdown of published types on the type column. Test ids: sync-conversions
- * (rows sync-conversions-row, button sync-convert), sync-warnings, sync-mapping, sync-dropdown.
+ * the offer of a dropdown of published types on the type column, and the assets that cannot be
+ * told apart with the entity_ids offered for them (written only on "Write"). Test ids:
+ * sync-conversions (rows sync-conversions-row, button sync-convert), sync-warnings, sync-mapping,
+ * sync-dropdown, sync-identity (rows sync-identity-row, button sync-write-ids, sync-ids-written).
  */
 export function AssetFindings(props: { findings: Partial<RangeFindings>; showMapping?: boolean }) {
   const styles = useStyles();
   const { run } = useServices();
-  const { conversions = [], warnings = [], columns = [], typeCells } = props.findings;
+  const { conversions = [], warnings = [], columns = [], typeCells, identity } = props.findings;
   const [converted, setConverted] = useState<string | undefined>(undefined);
   const [dropdown, setDropdown] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
@@ -129,6 +138,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
         </MessageBar>
       ) : null}
       {converted ? <Text data-testid="sync-converted">{converted}</Text> : null}
+      {identity ? <IdentityOffer identity={identity} onError={setError} /> : null}
       {warnings.length > 0 ? (
         <ProblemList
           problems={warnings}
@@ -165,5 +175,83 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
       {props.showMapping && columns.length > 0 ? <MappingTable columns={columns} testId="sync-mapping" /> : null}
       {error ? <ErrorNotice error={error} testId="sync-findings-error" /> : null}
     </div>
+  );
+}
+
+/**
+ * Assets that cannot be told apart (no distinct entity_id, and no distinct name and place): which
+ * rows collide, why it matters (pasted tables keep notes beside an asset by its identity), and the
+ * ids the pane would write, previewed; nothing changes until "Write".
+ */
+function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unknown) => void }) {
+  const styles = useStyles();
+  const { run } = useServices();
+  const [written, setWritten] = useState<string | undefined>(undefined);
+  const { collisions, cells, blocked, how } = props.identity;
+  const ids = how === "new column" ? Math.max(0, cells.length - 1) : cells.length;
+  if (written) return <Text data-testid="sync-ids-written">{written}</Text>;
+  return (
+    <MessageBar intent="warning" layout="multiline" data-testid="sync-identity">
+      <MessageBarBody>
+        <MessageBarTitle>Some assets cannot be told apart</MessageBarTitle>
+        <div>
+          They have no entity_id of their own and share a name and place, so a pasted table cannot keep your notes
+          beside them by asset through a refresh:{" "}
+          {collisions
+            .slice(0, 8)
+            .map((c) => `${c.shared} (rows ${c.rows.join(", ")})`)
+            .join("; ")}
+          {collisions.length > 8 ? `; and ${collisions.length - 8} more` : ""}.
+        </div>
+        {blocked ? (
+          <div data-testid="sync-identity-blocked">{blocked}</div>
+        ) : (
+          <>
+            <div>
+              {how === "new column"
+                ? "The pane can write an entity_id column right of your range, one id per asset, before the next sync:"
+                : "The pane can fill the entity_id column's empty and repeated cells, before the next sync:"}
+            </div>
+            <div className={styles.scroll}>
+              <Table size="extra-small" aria-label="Ids to write" className={styles.table}>
+                <TableHeader>
+                  <TableRow>
+                    <TableHeaderCell>Cell</TableHeaderCell>
+                    <TableHeaderCell>Now</TableHeaderCell>
+                    <TableHeaderCell>Written</TableHeaderCell>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {cells.map((c) => (
+                    <TableRow key={c.address} data-testid="sync-identity-row" data-address={c.address}>
+                      <TableCell>{c.cell}</TableCell>
+                      <TableCell className={styles.before}>{c.before}</TableCell>
+                      <TableCell>{c.after}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </div>
+            <div className={styles.actions}>
+              <Button
+                appearance="primary"
+                size="small"
+                disabled={!run}
+                data-testid="sync-write-ids"
+                onClick={() =>
+                  run &&
+                  void writeAssetIds(run, props.identity).then(
+                    (n) => setWritten(`Wrote ${n} entity_id${n === 1 ? "" : "s"}. Sync again to send them.`),
+                    props.onError,
+                  )
+                }
+              >
+                Write {ids} id{ids === 1 ? "" : "s"}
+              </Button>
+            </div>
+          </>
+        )}
+      </MessageBarBody>
+    </MessageBar>
   );
 }

@@ -15,9 +15,17 @@ import {
 } from "./model/validate-assets";
 import type { ColumnMapping } from "../../../shaping/headers";
 import { addAssetTypeDropdown, applyCellChanges, type DropdownOutcome } from "../../../excel/asset-cells";
+import { identityFinding, type IdentityFinding } from "./model/asset-ids";
 import { MAX_ASSETS } from "../../../shaping/limits";
 import { numberedPortfolioNames } from "./model/portfolio-name";
-import { listTables, readSelection, readTable, type RangeSnapshot, type TableInfo } from "../../../excel/read-range";
+import {
+  listTables,
+  readAddress,
+  readSelection,
+  readTable,
+  type RangeSnapshot,
+  type TableInfo,
+} from "../../../excel/read-range";
 import { selectCell } from "../../../excel/select-cell";
 import { rememberAssetSource } from "../../ui/asset-source-actions";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
@@ -72,6 +80,8 @@ export interface SyncOptions extends LongRunning {
    * accepted (nothing answers from the old assets meanwhile) and again when risk data is available.
    */
   forget?: ForgetChange;
+  /** The range is a named table (the pane does not offer a new entity_id column beside one). */
+  fromTable?: boolean;
 }
 
 /** What the analyst sees before anything is sent: how each header is read, and the warnings. */
@@ -90,16 +100,54 @@ export interface RangeFindings {
   columns: ColumnMapping[];
   /** The label:type data cells, where the pane offers the dropdown of published types. */
   typeCells?: string;
+  /** Assets that cannot be told apart, and the entity_ids offered to write into the range. */
+  identity?: IdentityFinding;
 }
 
-/** The findings of a validation, for the pane. */
-function findingsOf(validation: AssetValidation): RangeFindings {
+/** The findings of a validation of the range at `address`, for the pane. */
+function findingsOf(validation: AssetValidation, address: string, fromTable: boolean): RangeFindings {
+  const identity =
+    validation.problems.length === 0
+      ? identityFinding(validation.assets, validation.columns, address, fromTable)
+      : undefined;
   return {
     conversions: validation.conversions,
     warnings: validation.warnings,
     columns: validation.columns,
     typeCells: validation.typeCells,
+    ...(identity ? { identity } : {}),
   };
+}
+
+/**
+ * The findings with the offer of a new entity_id column checked against the cells it would take:
+ * when any holds something, the offer says so instead (nothing of the analyst's is overwritten).
+ */
+async function withIdColumnChecked<T extends Partial<RangeFindings>>(run: ExcelRunner, findings: T): Promise<T> {
+  const identity = findings.identity;
+  if (!identity || identity.how !== "new column" || identity.cells.length === 0) return findings;
+  const first = identity.cells[0].address;
+  const last = identity.cells[identity.cells.length - 1].cell;
+  const column = await run((context) => readAddress(context, `${first}:${last}`));
+  const held = column.values.findIndex((line) => String(line[0] ?? "") !== "");
+  if (held < 0) return findings;
+  return {
+    ...findings,
+    identity: {
+      ...identity,
+      cells: [],
+      blocked: `The column right of your range (${column.address}) holds data at ${identity.cells[held].cell}: insert an empty column there, or add an entity_id column yourself.`,
+    },
+  };
+}
+
+/**
+ * Writes the previewed entity_ids into the analyst's range (only when they accept them; cells
+ * edited since the preview stop it, nothing written). Returns how many ids were written.
+ */
+export async function writeAssetIds(run: ExcelRunner, identity: IdentityFinding): Promise<number> {
+  await run((context) => applyCellChanges(context, identity.cells));
+  return identity.how === "new column" ? identity.cells.length - 1 : identity.cells.length;
 }
 
 /** Headers read as a synonym of something the service reads by name: asked about before sending. */
@@ -156,7 +204,7 @@ export async function syncAssets(input: AssetRangeInput, options: SyncOptions): 
   const nameProblem = portfolioNameProblem(portfolio);
   if (nameProblem) throw new Error(`Portfolio name: ${nameProblem}`);
   const validation = validateAssetRange(input);
-  const findings = findingsOf(validation);
+  const findings = findingsOf(validation, input.address, options.fromTable ?? false);
   if (validation.problems.length > 0) return { outcome: "invalid", problems: validation.problems, ...findings };
   if (options.confirmMapping && needsMappingReview(validation.columns)) {
     const send = await options.confirmMapping({ columns: validation.columns, warnings: validation.warnings });
@@ -178,12 +226,12 @@ export async function checkAssetSource(
     mergedAreas: snapshot.mergedAreas,
     totalRows: snapshot.totalRows,
   });
-  return {
+  return withIdColumnChecked(run, {
     address: snapshot.address,
     problems: validation.problems,
     assetCount: validation.assets.length,
-    ...findingsOf(validation),
-  };
+    ...findingsOf(validation, snapshot.address, source.kind === "table"),
+  });
 }
 
 /**
@@ -347,7 +395,7 @@ export async function syncRangeToPortfolio(
     };
   }
   if (rowCount > MAX_ASSETS) return { ...(await syncSplit(input, options)), address: snapshot.address };
-  const result = await syncAssets(input, options);
+  const result = await syncAssets(input, { ...options, fromTable: options.source.kind === "table" });
   if (result.outcome === "synced") {
     // The map selects rows here; the delete confirmation names it (kept in the workbook).
     await rememberAssetSource(options.run, result.portfolio, snapshot.address, "synced");
@@ -361,7 +409,8 @@ export async function syncRangeToPortfolio(
       });
     }
   }
-  return { ...result, address: snapshot.address };
+  const checked = result.outcome === "synced" ? await withIdColumnChecked(options.run, result) : result;
+  return { ...checked, address: snapshot.address };
 }
 
 /** Selects the cell a problem points at (a click in the problem list). */
@@ -390,7 +439,7 @@ function countAssetRows(values: RangeSnapshot["values"], totalRows: number): num
 async function syncSplit(input: AssetRangeInput, options: SyncOptions & { run: ExcelRunner }): Promise<SyncResult> {
   const validation = validateAssetRange({ ...input, maxAssets: MAX_SPLIT_PARTS * MAX_ASSETS });
   if (validation.problems.length > 0)
-    return { outcome: "invalid", problems: validation.problems, ...findingsOf(validation) };
+    return { outcome: "invalid", problems: validation.problems, ...findingsOf(validation, input.address, false) };
   const rows = validation.assets;
   const named = numberedPortfolioNames(options.portfolio, Math.ceil(rows.length / MAX_ASSETS));
   if ("problem" in named) throw new Error(`Portfolio name: ${named.problem}`);

@@ -221,7 +221,8 @@ test("a value column the user picks in the synced range needs its currency, aske
       ),
     }),
   ]);
-  expect(fake.sheetNames().length).toBe(before.length + 3);
+  // Three sheets and the data sheet's record of what was written (a very hidden sheet).
+  expect(fake.sheetNames().length).toBe(before.length + 4);
 });
 
 test("no value column, an entity_id on two assets, or a value without its currency: a clear message and nothing written", async () => {

@@ -120,6 +120,13 @@ export interface ImpactWorkbook {
   valueSource: string;
   /** The values' currency, as named in the headers. */
   currency: string;
+  /**
+   * The per-asset sheet's formulas at a 1-based sheet row: row n reads row n of the data sheet,
+   * whichever asset is there (a refresh by key appends rows for new assets with it).
+   */
+  impactRowAt(sheetRow: number): CellValue[];
+  /** The roll-up's rows over a per-asset sheet of `assetRows` rows (its ranges end there). */
+  rollupRowsFor(assetRows: number): CellValue[][];
 }
 
 interface AssetRow {
@@ -356,14 +363,9 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
       impactFormulas.push((n) => `=IF(COUNT(${cells(n).join(",")})=${centrals.length},${cells(n).join("+")},NA())`);
     }
   });
-  const impactRows: CellValue[][] = assets.map((_, r) => impactFormulas.map((formula) => formula(r + 2)));
+  const impactRowAt = (sheetRow: number): CellValue[] => impactFormulas.map((formula) => formula(sheetRow));
+  const impactRows: CellValue[][] = assets.map((_, r) => impactRowAt(r + 2));
 
-  // Roll-up: one row per group (all assets, then each label value) × measure, each total beside
-  // what it covers. A loss total sums the assets whose loss is a number (value and damage known).
-  const lastRow = assets.length + 1;
-  const range = (col: number) => qualify(impactName, `$${columnLetters(col)}$2:$${columnLetters(col)}$${lastRow}`);
-  const labels = range(3);
-  const values = range(VALUE_COL);
   const known = `"<>#N/A"`;
   const rollupHeader = [
     labelHeader,
@@ -380,35 +382,47 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     "share of value",
   ];
   const groups = request.rollupLabel ? [...new Set(assets.map((a) => a.label))].sort((a, b) => a.localeCompare(b)) : [];
-  const rollupRows: CellValue[][] = [];
-  for (const group of [undefined, ...groups]) {
-    for (const measure of measures) {
-      const n = rollupRows.length + 2;
-      const total = range(measure.column);
-      // Criteria on the group's label (none for all assets), then those given.
-      const criteria = (pairs: string[]) => [...(group === undefined ? [] : [`${labels},$A${n}`]), ...pairs].join(",");
-      const count = (...pairs: string[]) =>
-        group === undefined && pairs.length === 0 ? `ROWS(${labels})` : `COUNTIFS(${criteria(pairs)})`;
-      const sum = (sumRange: string, ...pairs: string[]) => `SUMIFS(${sumRange},${criteria(pairs)})`;
-      const isValue = measure.column === VALUE_COL;
-      const withTotal = `${total},${known}`;
-      const withValue = `${values},${known}`;
-      rollupRows.push([
-        group ?? "All assets",
-        measure.measure,
-        measure.hazard,
-        measure.scenario,
-        measure.period,
-        measure.bound,
-        `=${sum(total, withTotal)}`,
-        `=${count(withTotal)}`,
-        `=${count()}-${count(withValue)}`,
-        isValue ? 0 : `=${count(withValue)}-${count(withTotal)}`,
-        `=IF(${count()}=0,NA(),$H${n}/${count()})`,
-        `=IF(${sum(values, withValue)}=0,NA(),${sum(values, withTotal)}/${sum(values, withValue)})`,
-      ]);
+  // Roll-up: one row per group (all assets, then each label value) × measure, each total beside
+  // what it covers. A loss total sums the assets whose loss is a number (value and damage known).
+  // Its ranges run over the per-asset sheet's `assetRows` rows (the assets, or after a refresh by
+  // key the rows the sheets hold then).
+  const rollupRowsFor = (assetRows: number): CellValue[][] => {
+    const lastRow = assetRows + 1;
+    const range = (col: number) => qualify(impactName, `$${columnLetters(col)}$2:$${columnLetters(col)}$${lastRow}`);
+    const labels = range(3);
+    const values = range(VALUE_COL);
+    const rollupRows: CellValue[][] = [];
+    for (const group of [undefined, ...groups]) {
+      for (const measure of measures) {
+        const n = rollupRows.length + 2;
+        const total = range(measure.column);
+        // Criteria on the group's label (none for all assets), then those given.
+        const criteria = (pairs: string[]) =>
+          [...(group === undefined ? [] : [`${labels},$A${n}`]), ...pairs].join(",");
+        const count = (...pairs: string[]) =>
+          group === undefined && pairs.length === 0 ? `ROWS(${labels})` : `COUNTIFS(${criteria(pairs)})`;
+        const sum = (sumRange: string, ...pairs: string[]) => `SUMIFS(${sumRange},${criteria(pairs)})`;
+        const isValue = measure.column === VALUE_COL;
+        const withTotal = `${total},${known}`;
+        const withValue = `${values},${known}`;
+        rollupRows.push([
+          group ?? "All assets",
+          measure.measure,
+          measure.hazard,
+          measure.scenario,
+          measure.period,
+          measure.bound,
+          `=${sum(total, withTotal)}`,
+          `=${count(withTotal)}`,
+          `=${count()}-${count(withValue)}`,
+          isValue ? 0 : `=${count(withValue)}-${count(withTotal)}`,
+          `=IF(${count()}=0,NA(),$H${n}/${count()})`,
+          `=IF(${sum(values, withValue)}=0,NA(),${sum(values, withTotal)}/${sum(values, withValue)})`,
+        ]);
+      }
     }
-  }
+    return rollupRows;
+  };
 
   const moneyFormat = "#,##0";
   const formats = (cols: number[], format: string) => Object.fromEntries(cols.map((c) => [c, format]));
@@ -435,7 +449,7 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
         sheetName: rollupName,
         tableName: `Impact_by_${safe(request.rollupLabel ?? "total")}_${safe(request.portfolio)}`,
         header: rollupHeader,
-        rows: rollupRows,
+        rows: rollupRowsFor(assets.length),
         formulaColumns: [6, 7, 8, 9, 10, 11],
         numberFormats: { 6: moneyFormat, 7: "0", 8: "0", 9: "0", 10: "0.0%", 11: "0.0%" },
       },
@@ -444,6 +458,8 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     assetCount: assets.length,
     valueSource,
     currency,
+    impactRowAt,
+    rollupRowsFor,
   };
 }
 

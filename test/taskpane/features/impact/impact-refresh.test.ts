@@ -1,0 +1,203 @@
+/**
+ * The financial impact sheets refresh in place by asset ("Refresh pasted sheets", the keyed refresh
+ * of pasted tables): a value the analyst typed into the data sheet and their notes beside it stay
+ * with their asset through a sort and a portfolio that loses and gains assets; the per-asset losses
+ * follow their rows (Excel re-points them when data rows are deleted) and the roll-up is written
+ * over the rows there are now. Emulator over HTTP, fake workbook.
+ */
+import type { RiskClient } from "../../../../src/api/client";
+import type { RunningEmulator } from "../../../../emulator/server";
+import { readProvenance } from "../../../../src/excel/provenance-sheets";
+import { columnLetters as col } from "../../../../src/shaping/a1";
+import { pasteFinancialImpact } from "../../../../src/taskpane/features/impact/impact-actions";
+import {
+  refreshPastedSheets,
+  refreshPastedSheetsWithoutPane,
+} from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
+import { importPortfolio } from "../../../functions/support/emulator";
+import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
+import { newWorkbook, startTestService } from "../../support";
+
+let emulator: RunningEmulator;
+let client: RiskClient;
+
+const HEADER = "entity_id,entity_name,lat,lng,label:country,label:price";
+const P1 = "P1,Paris depot,48.85,2.35,FR,1000000";
+const P2 = "P2,Lyon plant,45.76,4.83,FR,2500000";
+const B1 = "B1,Berlin office,52.52,13.40,DE,";
+const H1 = "H1,Hamburg port,53.55,9.99,DE,400000";
+const N1 = "N1,Nantes yard,47.22,-1.55,FR,800000";
+
+beforeAll(async () => {
+  ({ emulator, client } = await startTestService());
+});
+afterAll(() => emulator.close());
+
+const DATA = "Impact data impact-keyed";
+const LOSSES = "Financial impact impact-keyed";
+const ROLLUP = "Impact by country";
+
+async function pasteTheSet() {
+  await importPortfolio(client, "impact-keyed", [HEADER, P1, P2, B1, H1].join("\n"));
+  const { fake, run } = newWorkbook();
+  const result = await pasteFinancialImpact({
+    client,
+    run,
+    portfolio: "impact-keyed",
+    hazard: "flood",
+    scenarios: ["ssp585"],
+    rollupLabel: "country",
+  });
+  expect(result.sheets.map((s) => s.sheetName)).toEqual([DATA, LOSSES, ROLLUP]);
+  return { fake, run, width: result.sheets[0].columnCount, lossWidth: result.sheets[1].columnCount };
+}
+
+test("the impact data sheet is a pasted sheet keyed by asset, with the per-asset and roll-up tables as its followers", async () => {
+  const { run } = await pasteTheSet();
+  const [record] = (await run((context) => readProvenance(context))).records;
+  expect(record).toMatchObject({
+    operation: "financial-impact",
+    sheetName: DATA,
+    portfolio: "impact-keyed",
+    filters: { hazard: "flood", scenarios: "ssp585", value_label: "price", currency: "USD", rollup_label: "country" },
+    rowKey: { asset: true, columns: [], assetKind: "entity_id" },
+    followers: { mirror: "Financial_impact_impact_keyed", summary: "Impact_by_country_impact_keyed" },
+  });
+});
+
+test("sorted, a typed value and notes: after an asset leaves and one joins, each stays with its asset and the losses follow", async () => {
+  const { fake, run, width, lossWidth } = await pasteTheSet();
+  // The analyst sorts the data sheet by entity_id descending, types B1's value (it has no
+  // label:price) and a note beside every asset, and a note beside each row of the losses sheet.
+  await run(async (context) => {
+    context.workbook.worksheets
+      .getItem(DATA)
+      .tables.getItemAt(0)
+      .sort.apply([{ key: 1, ascending: false }]);
+  });
+  const ids = fake.read(DATA, "B2:B5").map(([id]) => String(id));
+  expect(ids).toEqual(["P2", "P1", "H1", "B1"]);
+  const b1 = ids.indexOf("B1") + 2;
+  fake.setValues(DATA, `E${b1}`, [[750_000]]);
+  const note = col(width);
+  fake.setValues(DATA, `${note}1:${note}5`, [["note"], ...ids.map((id) => [`about ${id}`])]);
+  const lossNote = col(lossWidth);
+  // Row n of the losses reads row n of the data (the fake does not calculate `&""`: the test follows the reference).
+  const shownIds = (rows: number) =>
+    fake.read(LOSSES, `B2:B${rows + 1}`, "formulas").map(([formula]) => {
+      const row = /\$B(\d+)&""$/.exec(String(formula))![1];
+      return String(fake.read(DATA, `B${row}`)[0][0]);
+    });
+  const shown = shownIds(4);
+  expect(shown).toEqual(ids);
+  fake.setValues(LOSSES, `${lossNote}1:${lossNote}5`, [["checked by"], ...shown.map((id) => [`reviewer of ${id}`])]);
+
+  // P1 leaves the portfolio (every portfolio_index after it shifts); N1 joins at the end.
+  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const result = await refreshPastedSheets({ client, run });
+  expect(result.outcomes).toHaveLength(1);
+  const outcome = result.outcomes[0];
+  expect(outcome).toMatchObject({ ok: true, rows: 4 });
+  expect(outcome.keyed!.removed).toEqual([expect.stringContaining("P1")]);
+  expect(outcome.keyed!.added).toEqual([expect.stringContaining("N1")]);
+  // The typed value is the analyst's: kept, listed for their choice.
+  expect(outcome.keyed!.edited).toEqual([
+    expect.objectContaining({ column: "value (USD)", mine: 750_000, service: "" }),
+  ]);
+  expect(outcome.followers).toMatchObject({ failed: false });
+  expect(outcome.followers!.message).toMatch(/losses per asset followed its assets: 1 row\(s\) removed, 1 added/);
+
+  // The data sheet: the analyst's order for the assets kept, N1 at the end; notes and the value beside their asset.
+  const data = fake.read(DATA, `A2:${note}5`);
+  expect(data.map((r) => r[1])).toEqual(["P2", "H1", "B1", "N1"]);
+  for (const row of data.slice(0, 3)) expect(row[width]).toBe(`about ${String(row[1])}`);
+  expect(data[3][width]).toBe("");
+  expect(data.find((r) => r[1] === "B1")![4]).toBe(750_000);
+  expect(data.find((r) => r[1] === "N1")![4]).toBe(800_000);
+  // What the note beside P1 said is kept below the data table.
+  expect(fake.read(DATA, "A9:B10")).toEqual([
+    ["key", "note"],
+    [expect.stringContaining("P1"), "about P1"],
+  ]);
+
+  // The losses sheet: row n reads data row n again, no #REF!, one row per asset, notes with their asset.
+  const losses = fake.read(LOSSES, `A2:${lossNote}5`, "formulas");
+  losses.forEach((row, i) => {
+    expect(row[1]).toBe(`='${DATA}'!$B${i + 2}&""`);
+    expect(row[5]).toBe(
+      `=IF(COUNT('${DATA}'!$E${i + 2},'${DATA}'!$F${i + 2})=2,'${DATA}'!$E${i + 2}*'${DATA}'!$F${i + 2},NA())`,
+    );
+    expect(row.join("")).not.toContain("#REF!");
+  });
+  expect(fake.read(LOSSES, "A6:B6")).toEqual([["", ""]]);
+  const lossNotes = shownIds(4).map((id, i) => [id, losses[i][lossWidth]]);
+  expect(lossNotes).toEqual([
+    ["P2", "reviewer of P2"],
+    ["H1", "reviewer of H1"],
+    ["B1", "reviewer of B1"],
+    ["N1", ""],
+  ]);
+  expect(outcome.followers!.message).toContain(`kept at '${LOSSES}'!A8:B10`);
+  expect(fake.read(LOSSES, "A9:B10")).toEqual([
+    ["key", "checked by"],
+    [expect.stringContaining("P1"), "reviewer of P1"],
+  ]);
+  await run(async (context) => {
+    const range = context.workbook.tables.getItem("Financial_impact_impact_keyed").getRange();
+    range.load("address");
+    await context.sync();
+    expect(range.address).toMatch(/!A1:[A-Z]+5$/);
+  });
+  // The roll-up's totals run over the four rows there are now.
+  const rollup = fake.read(ROLLUP, "G2", "formulas")[0][0];
+  expect(rollup).toContain(`'${LOSSES}'!$E$2:$E$5`);
+  expect(rollup).not.toContain("$6");
+});
+
+test("a refresh without the pane keeps the typed value, and a follower table gone refuses before anything changes", async () => {
+  const { fake, run } = await pasteTheSet();
+  fake.setValues(DATA, "E4", [[123]]);
+  const quiet = await refreshPastedSheetsWithoutPane({ client, run });
+  expect(quiet.outcomes[0]).toMatchObject({ ok: true, keyed: { edited: [expect.objectContaining({ mine: 123 })] } });
+  expect(fake.read(DATA, "E4")).toEqual([[123]]);
+
+  const before = fake.read(DATA, "A1:E5");
+  await run(async (context) => {
+    context.workbook.tables.getItem("Impact_by_country_impact_keyed").delete();
+    await context.sync();
+  });
+  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const refused = await refreshPastedSheets({ client, run });
+  expect(refused.outcomes[0]).toMatchObject({
+    ok: false,
+    message: expect.stringMatching(/"Impact_by_country_impact_keyed" of the formulas over it was deleted or renamed/),
+  });
+  expect(fake.read(DATA, "A1:E5")).toEqual(before);
+});
+
+test("when the formula sheets cannot follow, the data sheet's refresh stands, says so, and stays on record for the next refresh", async () => {
+  const { fake, run } = await pasteTheSet();
+  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  let failed = false;
+  fake.setFaultInjector((info) => {
+    if (failed || !info.operations.includes("set:formulas")) return undefined;
+    failed = true;
+    return { error: new FakeExcelError(FakeErrorCodes.generalException, "injected formula write failure") };
+  });
+  const result = await refreshPastedSheets({ client, run });
+  fake.setFaultInjector(undefined);
+  expect(failed).toBe(true);
+  expect(result.outcomes[0]).toMatchObject({
+    ok: true,
+    followers: {
+      failed: true,
+      message: expect.stringMatching(
+        /could not be brought in line \(injected formula write failure\): paste the financial impact anew/,
+      ),
+    },
+  });
+  // The data sheet was refreshed and its record kept: the next refresh goes by key again.
+  expect(fake.read(DATA, "B2:B5").map(([id]) => id)).toEqual(["P2", "B1", "H1", "N1"]);
+  const again = await refreshPastedSheets({ client, run });
+  expect(again.outcomes[0]).toMatchObject({ ok: true, keyed: { added: [], removed: [] } });
+});
