@@ -18,7 +18,9 @@ export type PasteOperation =
   | "nature-summary"
   | "risk-matrix"
   | "label-counts"
-  | "scenario-comparison";
+  | "scenario-comparison"
+  | "disclosure-data"
+  | "disclosure-significant";
 
 /** How a pasted sheet was made; the caller fills it, the writer adds where and when. */
 export interface PasteProvenance {
@@ -114,6 +116,8 @@ export const OPERATION_LABELS: Record<PasteOperation, string> = {
   "risk-matrix": "Risk matrix",
   "label-counts": "Assets per label and hazard",
   "scenario-comparison": "Scenario comparison",
+  "disclosure-data": "Disclosure data",
+  "disclosure-significant": "Disclosure: significant assets (E1-9 66(c))",
 };
 
 /** "hazard=floods; scenario=ssp585" (sorted by name), or "(none)". */

@@ -66,8 +66,9 @@ export function refetchTable(
   client: RiskClient,
   record: ProvenanceRecord,
   signal?: AbortSignal,
+  run?: ExcelRunner,
 ): Promise<FetchedTable> {
-  return pasteKind(record.operation, record.sheetName).fetch(client, record, signal);
+  return pasteKind(record.operation, record.sheetName).fetch(client, record, signal, run);
 }
 
 /** One pasted sheet as the pane lists it. */
@@ -192,7 +193,7 @@ export async function refreshPastedSheets(
     }
     try {
       step("reading…");
-      const table = await refetchTable(client, record, signal);
+      const table = await refetchTable(client, record, signal, run);
       // The dataset's version and digest now (the data just read is that version's).
       const dataset = (await provenanceOf(client, record.operation, record.portfolio, {}, signal)).dataset;
       const onWrite = (done: number, total: number) =>
