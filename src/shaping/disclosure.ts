@@ -271,7 +271,7 @@ export const SIGNIFICANT_HEADER = [
 /**
  * The assets at material physical risk in the long-term window of any listed scenario (a score
  * above its hazard's threshold), with a value and an FX rate, sorted by value in the reporting
- * currency (largest first), kept when significant: a value at least the threshold when one is
+ * currency (largest first; the largest of its rows, where the analyst changed one), kept when significant: a value at least the threshold when one is
  * set, else the top N (default 10). Read from the data sheet as it is now (the analyst's edits
  * included) and the Methodology settings.
  */
@@ -308,12 +308,10 @@ export function significantAssets(
     });
     if (material.length === 0) continue;
     const key = String(row[pi]);
-    const entry = byAsset.get(key) ?? {
-      row,
-      amount: (row[value] as number) * rate,
-      hazards: new Set<string>(),
-      scenarios: new Set<string>(),
-    };
+    const amount = (row[value] as number) * rate;
+    const entry = byAsset.get(key) ?? { row, amount, hazards: new Set<string>(), scenarios: new Set<string>() };
+    // Each row carries the asset's value: an analyst's correction on one scenario's row counts.
+    entry.amount = Math.max(entry.amount, amount);
     material.forEach((h) => entry.hazards.add(h));
     entry.scenarios.add(String(row[scenario]));
     byAsset.set(key, entry);

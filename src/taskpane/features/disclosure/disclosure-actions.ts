@@ -25,6 +25,7 @@ import {
   provenanceOf,
   refreshPastedSheets,
   rowKeysFor,
+  sortPastedSheetAgain,
   type PastedRefreshResult,
   type RefreshChoices,
 } from "../pasted";
@@ -137,6 +138,7 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
       header: [...SIGNIFICANT_HEADER],
       rows: significant,
       numberFormats: { 6: "#,##0" },
+      sort: { column: SIGNIFICANT_HEADER.indexOf("value (reporting currency)"), ascending: false },
       provenance: {
         ...provenance,
         operation: "disclosure-significant",
@@ -185,6 +187,13 @@ export async function refreshDisclosureTables(
     );
   // Records in the order written: each data sheet before the list computed from it.
   const result = await refreshPastedSheets({ ...options, sheetIds: before.map((r) => r.sheetId) });
+  // The significant assets stay sorted by value: rows a refresh added at the end are sorted in.
+  for (const record of before)
+    if (
+      record.operation === "disclosure-significant" &&
+      result.outcomes.some((o) => o.sheetId === record.sheetId && o.ok)
+    )
+      await sortPastedSheetAgain(run, record.sheetId);
   const rowsNow = new Map(result.outcomes.map((o) => [o.sheetId, o.rows]));
   const resized = before
     .filter(
