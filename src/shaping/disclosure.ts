@@ -272,8 +272,8 @@ export const SIGNIFICANT_HEADER = [
  * The assets at material physical risk in the long-term window of any listed scenario (a score
  * above its hazard's threshold), with a value and an FX rate, sorted by value in the reporting
  * currency (largest first; the largest of its rows, where the analyst changed one), kept when
- * significant: a value at least the threshold when one is set, else the top N (default 10). Read from the data sheet as it is now (the analyst's edits
- * included) and the Methodology settings.
+ * significant: a value at least the threshold when one is set, else the top N (default 10).
+ * Read from the data sheet as it is now (the analyst's edits included) and the Methodology settings.
  */
 export function significantAssets(
   header: readonly string[],
