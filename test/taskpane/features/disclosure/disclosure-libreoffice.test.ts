@@ -192,6 +192,14 @@ describeWithLibreOffice(__filename)("LibreOffice recalculates the disclosure tab
     expect(long585.withoutSomeData).toBe(1);
   });
 
+  test("the Methodology's dataset version and digest are read from the Sources sheet", async () => {
+    const meta = await client.datasets.metadata(PORTFOLIO);
+    expect(meta.version && meta.sha256_digest).toBeTruthy();
+    const row = (item: string) => methodologyRow(fake, SHEETS.methodology, SECTIONS.dataset, item);
+    expect(book.text(SHEETS.methodology, `C${row("version")}`)).toBe(String(meta.version));
+    expect(book.text(SHEETS.methodology, `C${row("sha256")}`)).toBe(String(meta.sha256_digest));
+  });
+
   test("IFRS S2 29(c) and the TCFD line give the same figures", () => {
     const e19 = records(SHEETS.e19);
     const ifrs = records(SHEETS.ifrs);
