@@ -36,6 +36,12 @@ export interface NewSheetSpec {
   conditionalLabels?: number[];
   chart?: ChartSpec;
   /**
+   * A sort the table keeps (Table.sort.apply, ExcelApi 1.2): the rows are written in this order
+   * already; applied, Excel remembers it, so "Sort again" (TableSort.reapply) after a refresh that
+   * added rows at the end puts them back in order.
+   */
+  sort?: { column: number; ascending: boolean };
+  /**
    * How the table was made. When given, the sheet is listed on the "Climate Risk sources" sheet and
    * in the workbook's provenance store (src/excel/provenance-sheets.ts), so it can be refreshed in place.
    */
@@ -354,6 +360,7 @@ async function finishTable(
       addLabelColours(sheet.getRangeByIndexes(1, col, spec.rows.length, 1));
     }
     if (spec.chart) addTableChart(sheet, spec.chart, 0, width, spec.rows.length);
+    if (spec.sort) table.sort.apply([{ key: spec.sort.column, ascending: spec.sort.ascending }]);
   }
   await context.sync();
   return address;

@@ -19,7 +19,9 @@ export type PasteOperation =
   | "risk-matrix"
   | "label-counts"
   | "scenario-comparison"
-  | "financial-impact";
+  | "financial-impact"
+  | "disclosure-data"
+  | "disclosure-significant";
 
 /** How a pasted sheet was made; the caller fills it, the writer adds where and when. */
 export interface PasteProvenance {
@@ -121,6 +123,8 @@ export const OPERATION_LABELS: Record<PasteOperation, string> = {
   "label-counts": "Assets per label and hazard",
   "scenario-comparison": "Scenario comparison",
   "financial-impact": "Financial impact data",
+  "disclosure-data": "Disclosure data",
+  "disclosure-significant": "Disclosure: significant assets (E1-9 66(c))",
 };
 
 /** "hazard=floods; scenario=ssp585" (sorted by name), or "(none)". */

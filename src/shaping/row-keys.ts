@@ -219,7 +219,8 @@ export function describeKey(key: string): string {
  * The documented row key of every paste kind. Asset kinds lead with the asset; the columns follow.
  * Applied layer: one row per asset. Export files: the asset and whichever of scenario, window,
  * hazard, indicator and measure the file has (see {@link exportKeySpec}). Nature summaries: the
- * metric (one row each). Financial impact data: one row per asset.
+ * metric (one row each). Financial impact data: one row per asset. Disclosure data: as the summary;
+ * the significant-assets list: the asset.
  */
 export const ROW_KEYS = {
   summary: { asset: true, columns: ["scenario", "window"] },
@@ -231,6 +232,8 @@ export const ROW_KEYS = {
   "applied-layer": { asset: true, columns: [] },
   "nature-summary": { asset: false, columns: ["metric"] },
   "financial-impact": { asset: true, columns: [] },
+  "disclosure-data": { asset: true, columns: ["scenario", "window"] },
+  "disclosure-significant": { asset: true, columns: [] },
 } as const satisfies Record<string, RowKeySpec>;
 
 const EXPORT_KEY_COLUMNS = ["hazard", "indicator", "scenario", "window", "measure"];

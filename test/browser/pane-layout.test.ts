@@ -49,7 +49,7 @@ describeBrowser("task pane layout at 320 px", () => {
       "pull data into sheets",
       "portfolios and layers",
     ]);
-    expect(await visibleSections(page)).toHaveLength(20);
+    expect(await visibleSections(page)).toHaveLength(21);
     await page.getByTestId("section-connection-header").click(); // close the connection form
     await paneShot(page, "pane-groups");
     // README's picture: the demo workbook's RISK cells beside the grouped pane, at a laptop's size.
@@ -72,7 +72,7 @@ describeBrowser("task pane layout at 320 px", () => {
     expect(await visibleSections(page)).toEqual([]);
 
     await page.getByTestId("section-search").fill("");
-    expect(await visibleSections(page)).toHaveLength(20);
+    expect(await visibleSections(page)).toHaveLength(21);
   }, 60_000);
 
   test("a sync keeps running when its section is collapsed and searched away; a form keeps what was typed", async () => {

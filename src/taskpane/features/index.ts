@@ -14,6 +14,7 @@ import { summaryFeature } from "./summary";
 import { timeseriesFeature } from "./timeseries";
 import { appliedLayerFeature } from "./layer";
 import { impactFeature } from "./impact";
+import { disclosureFeature } from "./disclosure";
 import { visualFeature } from "./visual";
 import { exportFeature } from "./export";
 import { pastedSheetsFeature } from "./pasted";
@@ -50,6 +51,7 @@ export const FEATURES: readonly Feature[] = [
   timeseriesFeature,
   appliedLayerFeature,
   impactFeature,
+  disclosureFeature,
   visualFeature,
   exportFeature,
   pastedSheetsFeature,

@@ -2,7 +2,13 @@ import type { Feature } from "../feature";
 import { PastedSheetsPanel } from "./PastedSheetsPanel";
 
 /** What other features use: the provenance every paste records, and the paste kinds' row keys. */
-export { provenanceOf, refreshPastedSheetsWithoutPane } from "./pasted-sheets-actions";
+export {
+  provenanceOf,
+  refreshPastedSheets,
+  refreshPastedSheetsWithoutPane,
+  sortPastedSheetAgain,
+} from "./pasted-sheets-actions";
+export type { PastedRefreshResult, RefreshChoices } from "./pasted-sheets-actions";
 export { PASTE_KINDS, natureRows, rowKeysFor } from "./paste-kinds";
 export type { FetchedTable, PasteSource } from "./paste-kinds";
 

@@ -22,6 +22,14 @@ import {
 import { ROW_KEYS, exportKeySpec, type AssetFacts, type RowKeySpec } from "../../../shaping/row-keys";
 import { TidyTimeseriesBuilder, type SeriesKind } from "../../../shaping/tidy-timeseries";
 import type { CellValue, SummaryItem } from "../../../shaping/types";
+import {
+  SIGNIFICANT_HEADER,
+  buildDisclosureData,
+  readMethodology,
+  significantAssets,
+  type DisclosureLabels,
+} from "../../../shaping/disclosure";
+import { readTable } from "../../../excel/read-range";
 import type { ExcelRunner } from "../../ui/pane-types";
 import { fetchFinancialImpact } from "../impact";
 
@@ -55,7 +63,8 @@ export interface PasteKind {
   rowKey(header: readonly string[]): RowKeySpec;
   /**
    * Runs the kind's request again and shapes the result as the paste did (the same flatteners).
-   * `run` reads the workbook where a kind's input lives there (the financial impact's value column).
+   * `run` reaches the workbook, for kinds whose input lives there (the financial impact's value
+   * column) or that are computed from other sheets (the disclosure's significant assets).
    */
   fetch(client: RiskClient, source: PasteSource, signal?: AbortSignal, run?: ExcelRunner): Promise<FetchedTable>;
 }
@@ -180,6 +189,50 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
       const window = Number(source.filters.window);
       const items = await summaryItems(client, source, { window, hazard }, signal);
       return buildScenarioComparison(items, hazard, window);
+    },
+  },
+  "disclosure-data": {
+    label: OPERATION_LABELS["disclosure-data"],
+    dataset: true,
+    rowKey: () => ROW_KEYS["disclosure-data"],
+    async fetch(client, source, signal) {
+      const portfolio = source.portfolio ?? "";
+      const [summary, assets] = await Promise.all([
+        client.datasets.summary(portfolio, {}).all({ signal, readAhead: 4 }),
+        client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
+      ]);
+      const labels: DisclosureLabels = {
+        value_label: text(source, "value_label"),
+        currency: text(source, "currency"),
+        revenue_label: text(source, "revenue_label"),
+        adaptation_label: text(source, "adaptation_label"),
+        location_label: text(source, "location_label"),
+      };
+      const data = buildDisclosureData(summary, assets, labels, portfolio);
+      return { header: data.header, rows: data.rows };
+    },
+  },
+  "disclosure-significant": {
+    label: OPERATION_LABELS["disclosure-significant"],
+    dataset: false,
+    rowKey: () => ROW_KEYS["disclosure-significant"],
+    // Computed from the workbook as it is now: the data table (the analyst's edits included) and
+    // the Methodology table's thresholds, long-term window, scenarios, FX rates and significance.
+    async fetch(_client, source, _signal, run) {
+      if (!run) throw new Error(`"${source.sheetName}" is computed from the workbook: refresh it from the pane.`);
+      const data = text(source, "data_table") ?? "";
+      const methodology = text(source, "methodology_table") ?? "";
+      const [table, settings] = await run(async (context) => [
+        await readTable(context, data, { maxRows: 1_000_000 }),
+        await readTable(context, methodology),
+      ]);
+      const [header = [], ...rows] = table.values;
+      const computed = significantAssets(header.map(String), rows, readMethodology(settings.values));
+      if (computed.length === 0)
+        throw new Error(
+          `No asset is at material risk and significant by the thresholds of "${methodology}": the list was left as it was.`,
+        );
+      return { header: [...SIGNIFICANT_HEADER], rows: computed };
     },
   },
   "nature-summary": {

@@ -176,7 +176,9 @@ test("a score in a pasted summary sheet is explained from its column header and 
   const explained = await explainSelection({ client: fixture.client, run });
   expect(explained.source).toBe(`column heatwave_risk_score of sheet ${summary!.sheetName}`);
   expect(lineOf(explained.lines, "thresholds")).toEqual(["LOW below 30, MEDIUM up to 50, HIGH above (service notes)"]);
-  expect(lineOf(explained.lines, "scenario")).toEqual(["ssp126. For this hazard ssp126 repeats ssp245 (service notes)."]);
+  expect(lineOf(explained.lines, "scenario")).toEqual([
+    "ssp126. For this hazard ssp126 repeats ssp245 (service notes).",
+  ]);
   expect(lineOf(explained.lines, "dataset")[0]).toMatch(/^version /);
 });
 

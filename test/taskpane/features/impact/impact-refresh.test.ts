@@ -16,7 +16,7 @@ import {
 } from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
 import { importPortfolio } from "../../../functions/support/emulator";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
-import { newWorkbook, startTestService } from "../../support";
+import { newWorkbook, startPaneTestService } from "../../support";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
@@ -29,7 +29,7 @@ const H1 = "H1,Hamburg port,53.55,9.99,DE,400000";
 const N1 = "N1,Nantes yard,47.22,-1.55,FR,800000";
 
 beforeAll(async () => {
-  ({ emulator, client } = await startTestService());
+  ({ emulator, client } = await startPaneTestService());
 });
 afterAll(() => emulator.close());
 

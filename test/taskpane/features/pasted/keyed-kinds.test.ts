@@ -17,13 +17,13 @@ import { refreshPastedSheets } from "../../../../src/taskpane/features/pasted/pa
 import type { ExcelRunner } from "../../../../src/taskpane/ui/pane-types";
 import type { FakeExcel } from "../../../../testing/fake-excel";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
-import { newWorkbook, startTestService } from "../../support";
+import { newWorkbook, startPaneTestService } from "../../support";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
 
 beforeAll(async () => {
-  ({ emulator, client } = await startTestService());
+  ({ emulator, client } = await startPaneTestService());
 });
 afterAll(() => emulator.close());
 

@@ -1,0 +1,337 @@
+/**
+ * The pure part of the disclosure tables (ESRS E1-9, IFRS S2 29(c), TCFD): the data sheet they are
+ * formulas over, the Methodology sheet's vocabulary (its sections and items, which the formulas
+ * and the significant-assets list read), and the significant-assets list itself.
+ *
+ * The data sheet is the default summary flattened as the summary paste flattens it (one row per
+ * asset × scenario × window, class and score per hazard, flatten-summary.ts), with the asset's
+ * coordinates, a location label, its value and the value's currency, an optional revenue and an
+ * optional adaptation flag. An asset the summary has no row for (no data) still gets its rows,
+ * with empty scores, so that coverage counts it instead of losing it. Values are read as the
+ * financial impact reads them (money.ts): `label:price` is USD by the service's definition; any
+ * other value label is in the asset's `label:currency`, else the currency the analyst states.
+ */
+import type { Asset, SummaryItem } from "../api/types";
+import { SCENARIOS, WINDOWS, HAZARDS } from "../shared/vocabulary";
+import { flattenSummary } from "./flatten-summary";
+import { PRICE_CURRENCY, PRICE_LABEL, normalizeCurrency, readMoney } from "./money";
+import type { CellValue } from "./types";
+
+/** Input the disclosure tables cannot be built from; the message says what and where. */
+export class DisclosureInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DisclosureInputError";
+  }
+}
+
+/** The data sheet's asset columns after the summary's: their header names, which the formulas find. */
+export const DATA_ASSET_COLUMNS = ["lat", "lng", "location", "value", "currency", "revenue", "adapted"] as const;
+
+/** Which asset labels the data sheet reads (recorded in the paste's provenance filters). */
+export interface DisclosureLabels {
+  /** The value label; default the first of `price`, `value` the assets carry. */
+  value_label?: string;
+  /** The currency of values that are not label:price and carry no label:currency. */
+  currency?: string;
+  /** The revenue label (net revenue per asset, same currency as its value); default `revenue` when present. */
+  revenue_label?: string;
+  /** The adaptation label (yes/no); default `adapted`. */
+  adaptation_label?: string;
+  /** The location label shown in the significant-assets list; default `country`. */
+  location_label?: string;
+}
+
+/** The data sheet, what it was read from, and the currencies its values are in. */
+export interface DisclosureData {
+  header: string[];
+  rows: CellValue[][];
+  /** Every currency of a value or revenue, sorted. */
+  currencies: string[];
+  /** The labels actually read (defaults resolved), for the provenance. */
+  labels: Required<Pick<DisclosureLabels, "value_label" | "adaptation_label" | "location_label">> &
+    Pick<DisclosureLabels, "revenue_label" | "currency">;
+  /** Values that are not amounts: listed with their asset, never guessed (the cell is left empty). */
+  problems: string[];
+}
+
+const YES = new Set(["yes", "y", "true", "1", "adapted"]);
+const NO = new Set(["no", "n", "false", "0", "not adapted"]);
+
+/** `yes`, `no`, or "" (unknown) from an adaptation label. */
+function adaptation(raw: string | undefined): CellValue {
+  const text = (raw ?? "").trim().toLowerCase();
+  return YES.has(text) ? "yes" : NO.has(text) ? "no" : "";
+}
+
+/**
+ * Builds the data sheet from the default summary (every scenario and window it gives) and the
+ * portfolio's asset list (labels and coordinates). Throws {@link DisclosureInputError} when no
+ * asset carries the value label, or values outside label:price have no currency.
+ */
+export function buildDisclosureData(
+  summary: readonly SummaryItem[],
+  assets: readonly Asset[],
+  labels: DisclosureLabels,
+  portfolio: string,
+): DisclosureData {
+  if (assets.length === 0) throw new DisclosureInputError(`${portfolio} has no assets.`);
+  const has = (key: string) => assets.some((a) => a.labels && key in a.labels);
+  const valueLabel = (labels.value_label ?? "").replace(/^label:/, "") || ["price", "value"].find(has);
+  if (!valueLabel || !has(valueLabel))
+    throw new DisclosureInputError(
+      `No asset of ${portfolio} has a ${valueLabel ? `label:${valueLabel}` : "label:price or label:value"}: add the asset values as a label and sync, or name the value label.`,
+    );
+  const revenueLabel = (labels.revenue_label ?? "").replace(/^label:/, "") || (has("revenue") ? "revenue" : undefined);
+  const adaptationLabel = (labels.adaptation_label ?? "").replace(/^label:/, "") || "adapted";
+  const locationLabel = (labels.location_label ?? "").replace(/^label:/, "") || "country";
+  const stated = labels.currency?.trim() ? normalizeCurrency(labels.currency) : undefined;
+  if (labels.currency?.trim() && !stated)
+    throw new DisclosureInputError(`"${labels.currency}" is not a currency code: write three letters, e.g. EUR.`);
+  if (valueLabel === PRICE_LABEL && stated && stated !== PRICE_CURRENCY)
+    throw new DisclosureInputError(
+      `label:price is the asset's value in USD by the service's definition, not ${stated}: name another value label for values in ${stated}.`,
+    );
+
+  // Every asset × scenario × window: the summary's rows, and empty ones where it has none.
+  const scenarios = [...new Set(summary.map((s) => s.scenario))];
+  const windows = [...new Set(summary.map((s) => s.window))];
+  const keyOf = (index: number, scenario: string, window: number) => `${index}|${scenario}|${window}`;
+  const given = new Set(summary.map((s) => keyOf(s.portfolio_index, s.scenario, s.window)));
+  const startYear = new Map(summary.map((s) => [s.window, s.window_start_year]));
+  const items: SummaryItem[] = [...summary];
+  for (const asset of assets)
+    for (const scenario of scenarios.length ? scenarios : SCENARIOS)
+      for (const window of windows.length ? windows : WINDOWS)
+        if (!given.has(keyOf(asset.portfolio_index, scenario, window)))
+          items.push({
+            portfolio_name: portfolio,
+            portfolio_index: asset.portfolio_index,
+            entity_id: asset.entity_id,
+            entity_name: asset.entity_name,
+            scenario,
+            window,
+            window_start_year: startYear.get(window) ?? ("" as unknown as number),
+            risk_summaries: [],
+          });
+  items.sort(
+    (a, b) =>
+      a.portfolio_index - b.portfolio_index ||
+      scenarioOrder(a.scenario) - scenarioOrder(b.scenario) ||
+      a.window - b.window,
+  );
+  const flat = flattenSummary(items);
+  // Every hazard gets its columns, so the formulas have a score to read (empty: no data).
+  const header = [...flat.header];
+  const missing = HAZARDS.map((h) => h.portfolio).filter((h) => !header.includes(`${h}_risk_score`));
+  for (const h of missing) header.push(`${h}_risk_class`, `${h}_risk_score`);
+  header.push(...DATA_ASSET_COLUMNS);
+
+  const byIndex = new Map(assets.map((a) => [a.portfolio_index, a]));
+  const currencies = new Set<string>();
+  const problems: string[] = [];
+  const noCurrency: string[] = [];
+  const perAsset = new Map<number, CellValue[]>();
+  for (const asset of assets) {
+    const who = asset.entity_id || `index ${asset.portfolio_index}`;
+    const value = readMoney(asset.labels?.[valueLabel]);
+    const revenue = revenueLabel ? readMoney(asset.labels?.[revenueLabel]) : ({ kind: "blank" } as const);
+    if (value.kind === "text")
+      problems.push(
+        `label:${valueLabel} of ${who} is "${value.text.slice(0, 40)}", not an amount: it counts as without a value.`,
+      );
+    if (revenue.kind === "text")
+      problems.push(
+        `label:${revenueLabel} of ${who} is "${revenue.text.slice(0, 40)}", not an amount: it counts as without revenue.`,
+      );
+    const own = normalizeCurrency(asset.labels?.currency ?? "");
+    const currency = valueLabel === PRICE_LABEL ? PRICE_CURRENCY : (own ?? stated ?? "");
+    const amounts = value.kind === "number" || revenue.kind === "number";
+    if (amounts && currency === "") noCurrency.push(who);
+    if (amounts && currency !== "") currencies.add(currency);
+    perAsset.set(asset.portfolio_index, [
+      asset.lat ?? "",
+      asset.lng ?? "",
+      asset.labels?.[locationLabel] ?? "",
+      value.kind === "number" ? value.value : "",
+      currency,
+      revenue.kind === "number" ? revenue.value : "",
+      adaptation(asset.labels?.[adaptationLabel]),
+    ]);
+  }
+  if (noCurrency.length > 0)
+    throw new DisclosureInputError(
+      `label:${valueLabel} holds values in a currency the service does not define (only label:price is USD) and ${noCurrency.length} asset(s) have no label:currency (${noCurrency.slice(0, 5).join(", ")}${noCurrency.length > 5 ? ", …" : ""}): say which currency, e.g. EUR.`,
+    );
+  const pi = header.indexOf("portfolio_index");
+  const rows = flat.rows.map((row) => {
+    const padded = [...row, ...missing.flatMap(() => ["", ""] as CellValue[])];
+    const asset = perAsset.get(Number(row[pi]));
+    return [...padded, ...(asset ?? (["", "", "", "", "", "", ""] as CellValue[]))];
+  });
+  for (const item of summary)
+    if (!byIndex.has(item.portfolio_index))
+      problems.push(`The summary has portfolio_index ${item.portfolio_index}, which the asset list lacks.`);
+  return {
+    header,
+    rows,
+    currencies: [...currencies].sort(),
+    labels: {
+      value_label: valueLabel,
+      adaptation_label: adaptationLabel,
+      location_label: locationLabel,
+      ...(revenueLabel ? { revenue_label: revenueLabel } : {}),
+      ...(stated ? { currency: stated } : {}),
+    },
+    problems,
+  };
+}
+
+function scenarioOrder(scenario: string): number {
+  const i = (SCENARIOS as readonly string[]).indexOf(scenario);
+  return i < 0 ? SCENARIOS.length : i;
+}
+
+// ---- The Methodology sheet's vocabulary ----
+
+/** The Methodology table's columns: section, item, value (the input cell), acute/chronic, note. */
+export const METHODOLOGY_HEADER = ["section", "item", "value", "acute or chronic", "note"];
+
+/** Sections of the Methodology table, as its first column names them. */
+export const SECTIONS = {
+  threshold: "Materiality threshold",
+  horizon: "Time horizon",
+  scenario: "Scenario",
+  currency: "Reporting currency",
+  fx: "FX rate to reporting currency",
+  undertaking: "Undertaking",
+  significance: "Significant assets",
+  dataset: "Dataset",
+  limitation: "Limitation",
+} as const;
+
+/** Items of the sections whose items are fixed. */
+export const ITEMS = {
+  medium: "medium term (window, years)",
+  long: "long term (window, years)",
+  short: "short term",
+  currency: "currency",
+  totalAssets: "total assets (carrying amount)",
+  netRevenue: "net revenue",
+  significantValue: "value at least (reporting currency)",
+  topN: "else the top N by value",
+} as const;
+
+/** The settings the significant-assets list reads from the Methodology table. */
+export interface MethodologySettings {
+  /** Portfolio hazard name → threshold (material when the score is above it). */
+  thresholds: Map<string, number>;
+  longWindow: number;
+  scenarios: string[];
+  /** Currency code → rate to the reporting currency. */
+  fx: Map<string, number>;
+  significantValue?: number;
+  topN?: number;
+}
+
+/** Reads the Methodology table (header row first) back into settings; cells the analyst left empty are absent. */
+export function readMethodology(values: readonly (readonly CellValue[])[]): MethodologySettings {
+  const settings: MethodologySettings = { thresholds: new Map(), longWindow: NaN, scenarios: [], fx: new Map() };
+  const num = (v: CellValue | undefined) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+  for (const [section, item, value] of values.slice(1)) {
+    const name = String(item ?? "").trim();
+    const n = num(value);
+    if (section === SECTIONS.threshold && n !== undefined) settings.thresholds.set(name, n);
+    else if (section === SECTIONS.horizon && name === ITEMS.long && n !== undefined) settings.longWindow = n;
+    else if (section === SECTIONS.scenario && String(value ?? "").trim() !== "")
+      settings.scenarios.push(String(value).trim());
+    else if (section === SECTIONS.fx && n !== undefined && name !== "") settings.fx.set(name.toUpperCase(), n);
+    else if (section === SECTIONS.significance && name === ITEMS.significantValue && n !== undefined)
+      settings.significantValue = n;
+    else if (section === SECTIONS.significance && name === ITEMS.topN && n !== undefined) settings.topN = n;
+  }
+  return settings;
+}
+
+// ---- E1-9 paragraph 66(c): the significant assets at material physical risk ----
+
+/** The significant-assets table's header; keyed by asset (ROW_KEYS["disclosure-significant"]). */
+export const SIGNIFICANT_HEADER = [
+  "portfolio_index",
+  "entity_id",
+  "entity_name",
+  "location",
+  "lat",
+  "lng",
+  "value (reporting currency)",
+  "hazards at material risk (long term)",
+  "scenarios",
+];
+
+/**
+ * The assets at material physical risk in the long-term window of any listed scenario (a score
+ * above its hazard's threshold), with a value and an FX rate, sorted by value in the reporting
+ * currency (largest first; the largest of its rows, where the analyst changed one), kept when
+ * significant: a value at least the threshold when one is set, else the top N (default 10).
+ * Read from the data sheet as it is now (the analyst's edits included) and the Methodology settings.
+ */
+export function significantAssets(
+  header: readonly string[],
+  rows: readonly (readonly CellValue[])[],
+  settings: MethodologySettings,
+): CellValue[][] {
+  const at = (name: string) => header.indexOf(name);
+  const [pi, id, name, scenario, window, location, lat, lng, value, currency] = [
+    "portfolio_index",
+    "entity_id",
+    "entity_name",
+    "scenario",
+    "window",
+    "location",
+    "lat",
+    "lng",
+    "value",
+    "currency",
+  ].map(at);
+  const hazards = [...settings.thresholds.keys()].filter((h) => at(`${h}_risk_score`) >= 0);
+  const byAsset = new Map<
+    string,
+    { row: readonly CellValue[]; amount: number; hazards: Set<string>; scenarios: Set<string> }
+  >();
+  for (const row of rows) {
+    if (row[window] !== settings.longWindow || !settings.scenarios.includes(String(row[scenario]))) continue;
+    const rate = settings.fx.get(String(row[currency] ?? "").toUpperCase());
+    if (typeof row[value] !== "number" || rate === undefined) continue;
+    const material = hazards.filter((h) => {
+      const score = row[at(`${h}_risk_score`)];
+      return typeof score === "number" && score > settings.thresholds.get(h)!;
+    });
+    if (material.length === 0) continue;
+    const key = String(row[pi]);
+    const amount = (row[value] as number) * rate;
+    const entry = byAsset.get(key) ?? { row, amount, hazards: new Set<string>(), scenarios: new Set<string>() };
+    // Each row carries the asset's value: an analyst's correction on one scenario's row counts.
+    entry.amount = Math.max(entry.amount, amount);
+    material.forEach((h) => entry.hazards.add(h));
+    entry.scenarios.add(String(row[scenario]));
+    byAsset.set(key, entry);
+  }
+  const sorted = [...byAsset.values()].sort(
+    (a, b) => b.amount - a.amount || String(a.row[id]).localeCompare(String(b.row[id])),
+  );
+  const kept =
+    settings.significantValue !== undefined
+      ? sorted.filter((e) => e.amount >= settings.significantValue!)
+      : sorted.slice(0, settings.topN ?? 10);
+  return kept.map((e) => [
+    e.row[pi] ?? "",
+    e.row[id] ?? "",
+    e.row[name] ?? "",
+    e.row[location] ?? "",
+    e.row[lat] ?? "",
+    e.row[lng] ?? "",
+    e.amount,
+    [...e.hazards].join(", "),
+    settings.scenarios.filter((s) => e.scenarios.has(s)).join(", "),
+  ]);
+}

@@ -1,0 +1,154 @@
+import { Field, Input, Text } from "@fluentui/react-components";
+import { useState } from "react";
+import {
+  pasteDisclosureTables,
+  refreshDisclosureTables,
+  type DisclosureRefreshResult,
+  type DisclosureResult,
+} from "./disclosure-actions";
+import { TaskButton } from "../../ui/TaskButton";
+import { useTask } from "../../ui/hooks/use-task";
+import { PortfolioSelect } from "../../ui/PortfolioSelect";
+import { TaskStatus } from "../../ui/TaskStatus";
+import { Stack } from "../../ui/layout";
+
+/** A label field of the form: the label key, `label:` optional. */
+function LabelField(props: {
+  label: string;
+  hint: string;
+  value: string;
+  onChange: (v: string) => void;
+  testId: string;
+  placeholder: string;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint}>
+      <Input
+        value={props.value}
+        onChange={(_, d) => props.onChange(d.value)}
+        placeholder={props.placeholder}
+        data-testid={props.testId}
+      />
+    </Field>
+  );
+}
+
+/**
+ * ESRS E1-9, IFRS S2 29(c) and TCFD tables as formulas over a pasted data sheet and a Methodology
+ * sheet of input cells; refreshed in place with the analyst's edits kept.
+ */
+export function DisclosurePanel() {
+  const [portfolio, setPortfolio] = useState("");
+  const [valueLabel, setValueLabel] = useState("");
+  const [currency, setCurrency] = useState("");
+  const [revenueLabel, setRevenueLabel] = useState("");
+  const [adaptationLabel, setAdaptationLabel] = useState("");
+  const make = useTask<DisclosureResult>();
+  const refresh = useTask<DisclosureRefreshResult>();
+  const trim = (text: string) => text.trim().replace(/^label:/, "") || undefined;
+  return (
+    <Stack>
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="disclosure-portfolio" />
+      <LabelField
+        label="Asset value"
+        hint="The label holding each asset's value (carrying amount). Empty: label:price (USD), else label:value."
+        value={valueLabel}
+        onChange={setValueLabel}
+        placeholder="label:price"
+        testId="disclosure-value"
+      />
+      <Field
+        label="Currency of the values"
+        hint="For values other than label:price whose asset has no label:currency, e.g. EUR."
+      >
+        <Input
+          value={currency}
+          onChange={(_, d) => setCurrency(d.value)}
+          placeholder="USD for label:price"
+          data-testid="disclosure-currency"
+        />
+      </Field>
+      <LabelField
+        label="Revenue per asset (optional)"
+        hint="The label holding each asset's net revenue, in its value's currency: answers E1-9 66(d)."
+        value={revenueLabel}
+        onChange={setRevenueLabel}
+        placeholder="label:revenue"
+        testId="disclosure-revenue"
+      />
+      <LabelField
+        label="Adaptation (optional)"
+        hint="The label saying yes or no: whether adaptation actions address the asset (66(b))."
+        value={adaptationLabel}
+        onChange={setAdaptationLabel}
+        placeholder="label:adapted"
+        testId="disclosure-adaptation"
+      />
+      <TaskButton
+        primary
+        task={make}
+        ready={Boolean(portfolio)}
+        testId="disclosure-start"
+        work={(services, signal, onProgress) =>
+          pasteDisclosureTables({
+            ...services,
+            portfolio,
+            labels: {
+              value_label: trim(valueLabel),
+              currency: currency.trim() || undefined,
+              revenue_label: trim(revenueLabel),
+              adaptation_label: trim(adaptationLabel),
+            },
+            signal,
+            onProgress,
+          })
+        }
+      >
+        Make disclosure tables
+      </TaskButton>
+      <TaskStatus
+        task={make}
+        testId="disclosure"
+        success={(r) => (
+          <>
+            {`Wrote ${r.sheets.map((s) => `“${s.sheetName}”`).join(", ")} for ${r.assets} assets. `}
+            {`Enter the undertaking's total assets and net revenue${r.currencies.length > 1 ? ", and the FX rates," : ""} on the Methodology sheet; every figure follows its cells. `}
+            {r.problems.length > 0
+              ? `${r.problems.length} value(s) are not amounts: ${r.problems.slice(0, 3).join(" ")}`
+              : ""}
+          </>
+        )}
+      />
+      <Text size={200}>
+        Refresh: the data sheet by asset, scenario and window (your edits kept and listed), and the significant assets
+        from the Methodology cells as they are now.
+      </Text>
+      <TaskButton
+        task={refresh}
+        testId="disclosure-refresh"
+        work={(services, signal, onProgress) =>
+          refreshDisclosureTables({ ...services, portfolio: portfolio || undefined, signal, onProgress })
+        }
+      >
+        Refresh disclosure tables
+      </TaskButton>
+      <TaskStatus
+        task={refresh}
+        testId="disclosure-refresh"
+        success={(r) =>
+          [
+            `Refreshed ${r.refreshed} sheet(s)${r.refused ? `, ${r.refused} not changed` : ""}.`,
+            ...r.outcomes.filter((o) => !o.ok).map((o) => o.message ?? ""),
+            ...r.outcomes
+              .filter((o) => o.keyed && o.keyed.edited.length > 0)
+              .map((o) => `${o.sheetName}: ${o.keyed!.edited.length} cell(s) you changed were kept.`),
+            ...r.resized.map(
+              (name) =>
+                `"${name}" now has another number of rows: make the disclosure tables anew so their formulas cover them.`,
+            ),
+          ].join(" ")
+        }
+      />
+    </Stack>
+  );
+}

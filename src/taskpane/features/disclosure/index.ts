@@ -1,0 +1,11 @@
+import type { Feature } from "../feature";
+import { DisclosurePanel } from "./DisclosurePanel";
+
+/** The "Disclosure tables → new sheets" section of the pane: ESRS E1-9, IFRS S2 29(c) and TCFD as formulas. */
+export const disclosureFeature: Feature = {
+  id: "disclosure",
+  group: "pull",
+  title: "Disclosure tables → new sheets",
+  keywords: "ESRS E1-9 CSRD IFRS S2 ISSB TCFD report assets at material physical risk revenue adaptation",
+  Panel: DisclosurePanel,
+};

@@ -1,0 +1,407 @@
+/**
+ * The disclosure tables as formulas: the Methodology sheet of input cells, and the ESRS E1-9
+ * (paragraph 66), IFRS S2 29(c) and TCFD sheets whose every figure is a SUMPRODUCT over the data
+ * sheet (src/shaping/disclosure.ts) and those input cells, so an analyst who changes a value, a
+ * threshold, a hazard's acute/chronic type, a window, a scenario or an FX rate sees every figure
+ * follow. No dynamic-array function (Excel 2019 has none, LibreOffice cannot check them) and no
+ * RISK.* inside them.
+ *
+ * Per scenario and horizon (one row each): an asset (one row of the data sheet for that scenario
+ * and window) is at material physical risk from a hazard when its score is above that hazard's
+ * threshold; acute or chronic when one of the hazards above their threshold is of that type; "any"
+ * when one is, so an asset is counted once however many hazards it is at risk from. Amounts are
+ * value × the FX rate of its currency to the reporting currency; an asset without a value, or
+ * whose currency has no rate, is left out of the amounts and counted in the coverage columns,
+ * as is an asset without a score for a hazard: never folded in as zero.
+ */
+import { HAZARDS, SCENARIOS } from "../../../../shared/vocabulary";
+import { columnLetters, qualify } from "../../../../shaping/a1";
+import { ITEMS, METHODOLOGY_HEADER, SECTIONS } from "../../../../shaping/disclosure";
+import { SOURCES_SHEET } from "../../../../shaping/paste-provenance";
+import type { CellValue } from "../../../../shaping/types";
+
+/** Hazards counted acute by default (ESRS E1 AR 11 lists floods, storms, wildfires and heatwaves as acute). */
+export const ACUTE_HAZARDS = ["flood_potential", "cyclone", "wildfire", "heatwave"];
+
+/** The windows standing for the medium and long term by default: ESRS medium is up to 5 years, long beyond. */
+export const DEFAULT_HORIZONS = { medium: 5, long: 30 } as const;
+
+/** Default of the significance rule when no value threshold is set: the largest N assets at risk. */
+export const DEFAULT_TOP_N = 10;
+
+/** One sheet as the workbook writer takes it (src/excel/write-sheets.ts NewSheetSpec, less provenance). */
+export interface FormulaSheet {
+  sheetName: string;
+  tableName: string;
+  header: string[];
+  rows: CellValue[][];
+  formulaColumns: number[];
+  numberFormats: Record<number, string>;
+}
+
+/** What the formula sheets are built from. */
+export interface DisclosureLayout {
+  portfolio: string;
+  /** The data sheet's name and header, and its number of data rows. */
+  dataSheet: string;
+  dataHeader: readonly string[];
+  dataRows: number;
+  /** Currencies of the data's values, for the FX rows. */
+  currencies: readonly string[];
+  /** Names already unique in the workbook (the formulas name them). */
+  sheetNames: { methodology: string; e19: string; ifrs: string; tcfd: string };
+  tableNames: { methodology: string; e19: string; ifrs: string; tcfd: string };
+}
+
+/** The four sheets. */
+export interface DisclosureSheets {
+  methodology: FormulaSheet;
+  e19: FormulaSheet;
+  ifrs: FormulaSheet;
+  tcfd: FormulaSheet;
+}
+
+const MONEY = "#,##0";
+const SHARE = "0.0%";
+const COUNT = "0";
+
+/** Methodology rows, with the sheet row of each input the formulas read. */
+interface MethodologyPlan {
+  rows: CellValue[][];
+  thresholdRow: Map<string, number>;
+  horizonRow: { medium: number; long: number };
+  scenarioRows: number[];
+  fxRows: number[];
+  totalAssetsRow: number;
+  netRevenueRow: number;
+}
+
+function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
+  const rows: CellValue[][] = [];
+  const add = (section: string, item: string, value: CellValue, type: CellValue, note: string) => {
+    rows.push([section, item, value, type, note]);
+    return rows.length + 1; // the sheet row: the header is row 1
+  };
+  const thresholdRow = new Map<string, number>();
+  for (const h of HAZARDS)
+    thresholdRow.set(
+      h.portfolio,
+      add(
+        SECTIONS.threshold,
+        h.portfolio,
+        h.thresholds.medium,
+        ACUTE_HAZARDS.includes(h.portfolio) ? "acute" : "chronic",
+        `Material when the score (${h.unit}) is above this. The service labels a score HIGH above ${h.thresholds.medium} and MEDIUM from ${h.thresholds.low}; the default is its HIGH bound.`,
+      ),
+    );
+  add(
+    SECTIONS.horizon,
+    ITEMS.short,
+    "none",
+    "",
+    "ESRS short term is the reporting period: the service gives no one-year figure, so none is shown.",
+  );
+  const windowNote =
+    "A window of the summary (5, 15 or 30 years). Every window starts at the dataset's start year (window_start_year in the data), so the long term includes the first years; a score is the maximum over its window.";
+  const medium = add(
+    SECTIONS.horizon,
+    ITEMS.medium,
+    DEFAULT_HORIZONS.medium,
+    "",
+    `ESRS medium term: up to 5 years. ${windowNote}`,
+  );
+  const long = add(
+    SECTIONS.horizon,
+    ITEMS.long,
+    DEFAULT_HORIZONS.long,
+    "",
+    `ESRS long term: more than 5 years. ${windowNote}`,
+  );
+  const scenarioRows = SCENARIOS.map((s, i) =>
+    add(
+      SECTIONS.scenario,
+      `scenario ${i + 1}`,
+      s,
+      "",
+      "Empty it to leave the scenario out. For flood, water stress and heatwave the service's ssp126 repeats ssp245; for cyclone, ssp126 and ssp245 repeat ssp585.",
+    ),
+  );
+  const reporting = layout.currencies.includes("USD") || layout.currencies.length === 0 ? "USD" : layout.currencies[0]!;
+  const currencyRow = add(
+    SECTIONS.currency,
+    ITEMS.currency,
+    reporting,
+    "",
+    "Every amount is in this currency. label:price is USD by the service's definition.",
+  );
+  const fxCodes = [reporting, ...layout.currencies.filter((c) => c !== reporting)];
+  const fxRows = [
+    ...fxCodes.map((code) =>
+      add(
+        SECTIONS.fx,
+        code,
+        code === reporting ? 1 : "",
+        "",
+        code === reporting
+          ? "The reporting currency itself."
+          : `Units of the reporting currency per ${code}: to be entered. Until then the assets valued in ${code} are left out of the amounts and counted as without a value.`,
+      ),
+    ),
+    ...[1, 2].map(() => add(SECTIONS.fx, "", "", "", "A spare row: a currency code in the item column and its rate.")),
+  ];
+  const totalAssetsRow = add(
+    SECTIONS.undertaking,
+    ITEMS.totalAssets,
+    "",
+    "",
+    "The undertaking's total assets (carrying amount) for the period, in the reporting currency: the denominator of 66(a) and 29(c).",
+  );
+  const netRevenueRow = add(
+    SECTIONS.undertaking,
+    ITEMS.netRevenue,
+    "",
+    "",
+    "The undertaking's net revenue for the period, in the reporting currency: the denominator of 66(d).",
+  );
+  add(
+    SECTIONS.significance,
+    ITEMS.significantValue,
+    "",
+    "",
+    "An asset at material risk is significant when its value is at least this; when empty, the top N below.",
+  );
+  add(SECTIONS.significance, ITEMS.topN, DEFAULT_TOP_N, "", "Used when no value is set above.");
+  const source = (col: string) =>
+    `=IFERROR(INDEX(${qualify(SOURCES_SHEET, `$${col}:$${col}`)},MATCH(${excelText(layout.dataSheet)},${qualify(SOURCES_SHEET, "$A:$A")},0))&"","(not on record)")`;
+  add(SECTIONS.dataset, "portfolio", layout.portfolio, "", "");
+  add(SECTIONS.dataset, "version", source("H"), "", `From the "${SOURCES_SHEET}" sheet: follows a refresh.`);
+  add(SECTIONS.dataset, "sha256", source("I"), "", `From the "${SOURCES_SHEET}" sheet: follows a refresh.`);
+  add(SECTIONS.dataset, "read (UTC)", source("K"), "", "When the data sheet was pasted or last refreshed.");
+  for (const text of LIMITATIONS) add(SECTIONS.limitation, "", text, "", "");
+  void currencyRow;
+  return {
+    rows,
+    thresholdRow,
+    horizonRow: { medium, long },
+    scenarioRows,
+    fxRows,
+    totalAssetsRow,
+    netRevenueRow,
+  };
+}
+
+/** The limitations, in plain words (ESRS E1 AR 69 asks for scope, method, assumptions and limitations). */
+export const LIMITATIONS = [
+  "Gross figures, before adaptation actions: 66(b) says how much of the value at risk is addressed by adaptation as the data's adapted column states it.",
+  "Scores are probabilities or indicators of a hazard at the asset's location (annual probability, days a year, metres, a 0..1 index), not losses: 'at material risk' means a score above the threshold set here, not an amount lost.",
+  "Assets without a value, or whose currency has no FX rate, are excluded from the amounts and counted in the coverage columns; assets without data for a hazard are counted too. Neither is folded in as zero.",
+  "The windows all start at the dataset's start year: the long-term figure includes the first years, and there is no one-year (short-term) figure.",
+  "The portfolio is the assets synced to the service: the undertaking's total assets and net revenue, which give the percentages, are entered here by the analyst.",
+];
+
+/** A string as an Excel formula literal. */
+function excelText(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** Builds the Methodology, E1-9, IFRS S2 29(c) and TCFD sheets over the data sheet. */
+export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheets {
+  const plan = methodologyRows(layout);
+  const { sheetNames, tableNames } = layout;
+  const m = (row: number, col = "C") => qualify(sheetNames.methodology, `$${col}$${row}`);
+  const last = layout.dataRows + 1;
+  const column = (name: string) => {
+    const c = layout.dataHeader.indexOf(name);
+    if (c < 0) throw new Error(`The data sheet has no column "${name}".`);
+    return qualify(layout.dataSheet, `$${columnLetters(c)}$2:$${columnLetters(c)}$${last}`);
+  };
+  const hazards = HAZARDS.map((h) => h.portfolio).filter((h) => layout.dataHeader.includes(`${h}_risk_score`));
+  const scoreOf = (h: string) => column(`${h}_risk_score`);
+  const material = (h: string) => `ISNUMBER(${scoreOf(h)})*(${scoreOf(h)}>${m(plan.thresholdRow.get(h)!)})`;
+  const hit = (type?: "acute" | "chronic") =>
+    `((${hazards.map((h) => (type ? `${material(h)}*(${m(plan.thresholdRow.get(h)!, "D")}="${type}")` : material(h))).join("+")})>0)`;
+  const value = column("value");
+  const revenue = column("revenue");
+  const currency = column("currency");
+  const rate = `(${plan.fxRows.map((r) => `(${currency}=${m(r, "B")})*${m(r)}`).join("+")})`;
+  const valued = `ISNUMBER(${value})*(${rate}>0)`;
+  const withData = `(${hazards.map((h) => `ISNUMBER(${scoreOf(h)})`).join("+")})`;
+
+  // E1-9: one row per scenario × horizon, columns as E1_HEADER says.
+  const e19Rows: CellValue[][] = [];
+  const horizons = [
+    { name: "medium term", row: plan.horizonRow.medium },
+    { name: "long term", row: plan.horizonRow.long },
+  ];
+  for (const scenarioRow of plan.scenarioRows) {
+    for (const horizon of horizons) {
+      const k = e19Rows.length + 2;
+      const sel = `(${column("scenario")}=$A${k})*(${column("window")}=$C${k})`;
+      const amount = (type?: "acute" | "chronic") => `=SUMPRODUCT(${sel}*${hit(type)}*${valued}*${value}*${rate})`;
+      const count = (type?: "acute" | "chronic") => `=SUMPRODUCT(${sel}*${hit(type)})`;
+      const share = (numerator: string, denominator: string) =>
+        `=IF(N(${denominator})>0,${numerator}/${denominator},NA())`;
+      e19Rows.push([
+        `=${m(scenarioRow)}&""`,
+        horizon.name,
+        `=${m(horizon.row)}`,
+        amount("acute"),
+        amount("chronic"),
+        amount(),
+        share(`$D${k}`, m(plan.totalAssetsRow)),
+        share(`$E${k}`, m(plan.totalAssetsRow)),
+        share(`$F${k}`, m(plan.totalAssetsRow)),
+        share(`$F${k}`, `$Q${k}`),
+        count("acute"),
+        count("chronic"),
+        count(),
+        `=IF($F${k}>0,SUMPRODUCT(${sel}*${hit()}*${valued}*${value}*${rate}*(${column("adapted")}="yes"))/$F${k},NA())`,
+        `=SUMPRODUCT(${sel}*${hit()}*ISNUMBER(${revenue})*(${rate}>0)*${revenue}*${rate})`,
+        share(`$O${k}`, m(plan.netRevenueRow)),
+        `=SUMPRODUCT(${sel}*${valued}*${value}*${rate})`,
+        `=SUMPRODUCT(${sel})`,
+        `=$R${k}-SUMPRODUCT(${sel}*${valued})`,
+        `=SUMPRODUCT(${sel}*${hit()}*(1-${valued}))`,
+        `=SUMPRODUCT(${sel}*(${withData}<${hazards.length}))`,
+        `=SUMPRODUCT(${sel}*(${withData}=0))`,
+        `=SUMPRODUCT(${sel}*${hit()}*(1-ISNUMBER(${revenue})*(${rate}>0)))`,
+      ]);
+    }
+  }
+  const e19: FormulaSheet = {
+    sheetName: sheetNames.e19,
+    tableName: tableNames.e19,
+    header: [...E19_HEADER],
+    rows: e19Rows,
+    formulaColumns: E19_HEADER.map((_, c) => c).filter((c) => c !== 1),
+    numberFormats: {
+      3: MONEY,
+      4: MONEY,
+      5: MONEY,
+      6: SHARE,
+      7: SHARE,
+      8: SHARE,
+      9: SHARE,
+      10: COUNT,
+      11: COUNT,
+      12: COUNT,
+      13: SHARE,
+      14: MONEY,
+      15: SHARE,
+      16: MONEY,
+      17: COUNT,
+      18: COUNT,
+      19: COUNT,
+      20: COUNT,
+      21: COUNT,
+      22: COUNT,
+    },
+  };
+
+  // IFRS S2 29(c) and TCFD: the same figures, read from the E1-9 cells of the same row.
+  const e = (col: string, k: number) => `=${qualify(sheetNames.e19, `$${col}$${k}`)}`;
+  const ifrsRows = e19Rows.map((_, i) => {
+    const k = i + 2;
+    return [
+      e("A", k) + '&""',
+      e("B", k) + '&""',
+      e("C", k),
+      e("F", k),
+      e("I", k),
+      e("J", k),
+      e("M", k),
+      e("O", k),
+      e("P", k),
+      e("R", k),
+      e("S", k),
+      e("W", k),
+    ];
+  });
+  const ifrs: FormulaSheet = {
+    sheetName: sheetNames.ifrs,
+    tableName: tableNames.ifrs,
+    header: [...IFRS_HEADER],
+    rows: ifrsRows,
+    formulaColumns: IFRS_HEADER.map((_, c) => c),
+    numberFormats: { 3: MONEY, 4: SHARE, 5: SHARE, 6: COUNT, 7: MONEY, 8: SHARE, 9: COUNT, 10: COUNT, 11: COUNT },
+  };
+  const i = (col: string, k: number) => `=${qualify(sheetNames.ifrs, `$${col}$${k}`)}`;
+  const tcfd: FormulaSheet = {
+    sheetName: sheetNames.tcfd,
+    tableName: tableNames.tcfd,
+    header: [...TCFD_HEADER],
+    rows: ifrsRows.map((_, r) => {
+      const k = r + 2;
+      return [TCFD_METRIC, `${i("A", k)}&""`, `${i("B", k)}&""`, i("D", k), i("E", k), i("H", k), i("I", k)];
+    }),
+    formulaColumns: [1, 2, 3, 4, 5, 6],
+    numberFormats: { 3: MONEY, 4: SHARE, 5: MONEY, 6: SHARE },
+  };
+  const methodology: FormulaSheet = {
+    sheetName: sheetNames.methodology,
+    tableName: tableNames.methodology,
+    header: [...METHODOLOGY_HEADER],
+    rows: plan.rows,
+    formulaColumns: [2],
+    numberFormats: {},
+  };
+  return { methodology, e19, ifrs, tcfd };
+}
+
+/** The E1-9 sheet's header: ESRS E1 paragraph 66 references in each figure's name. */
+export const E19_HEADER = [
+  "scenario",
+  "time horizon",
+  "window (years)",
+  "66(a) assets at material physical risk, acute (reporting currency)",
+  "66(a) assets at material physical risk, chronic (reporting currency)",
+  "66(a) assets at material physical risk, any hazard (reporting currency)",
+  "66(a) acute, % of total assets",
+  "66(a) chronic, % of total assets",
+  "66(a) any hazard, % of total assets",
+  "66(a) any hazard, % of the portfolio's value",
+  "66(a) assets at material risk, acute (count)",
+  "66(a) assets at material risk, chronic (count)",
+  "66(a) assets at material risk, any hazard (count)",
+  "66(b) % of the value at risk addressed by adaptation actions",
+  "66(d) net revenue at material physical risk (reporting currency)",
+  "66(d) % of net revenue",
+  "portfolio value (reporting currency)",
+  "coverage: assets",
+  "coverage: without a value or FX rate (left out of the amounts)",
+  "coverage: at material risk without a value or FX rate",
+  "coverage: without data for a hazard",
+  "coverage: without any data",
+  "66(d) coverage: at material risk without revenue",
+] as const;
+
+/** The IFRS S2 29(c) sheet's header. */
+export const IFRS_HEADER = [
+  "scenario",
+  "time horizon",
+  "window (years)",
+  "29(c) assets vulnerable to physical risks (reporting currency)",
+  "29(c) % of total assets",
+  "29(c) % of the portfolio's value",
+  "29(c) assets vulnerable (count)",
+  "29(c) business activities vulnerable: net revenue (reporting currency)",
+  "29(c) % of net revenue",
+  "coverage: assets",
+  "coverage: without a value or FX rate",
+  "coverage: at material risk without revenue",
+] as const;
+
+/** The TCFD sheet's header. */
+export const TCFD_HEADER = [
+  "TCFD cross-industry metric category",
+  "scenario",
+  "time horizon",
+  "amount of assets vulnerable to physical risks (reporting currency)",
+  "% of total assets",
+  "net revenue vulnerable (reporting currency)",
+  "% of net revenue",
+] as const;
+
+/** The TCFD metric category the line answers. */
+export const TCFD_METRIC =
+  "Physical risks: amount and extent of assets or business activities vulnerable to physical risks";
