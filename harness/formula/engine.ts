@@ -60,6 +60,13 @@ export class FormulaEngine {
   private readonly blocked = new Map<string, Spill>();
   private readonly parsed = new Map<string, Expr | FormulaSyntaxError>();
   private generation = 0;
+  /**
+   * Keys of every formula cell whose formula references cells (a superset: a key may since hold
+   * another formula, or none), so that finding a changed cell's dependents looks at those cells
+   * only instead of every cell of the workbook. Rebuilt by a full scan when cells moved.
+   */
+  private readonly referencing = new Set<string>();
+  private referencingBuiltAt = -1;
   private readonly activityListeners = new Set<() => void>();
   /** Number of function calls made since the page loaded (shown in the status line, read by tests). */
   calls = 0;
@@ -204,6 +211,7 @@ export class FormulaEngine {
     const expr = this.parse(formula);
     if (expr instanceof FormulaSyntaxError)
       return this.fail(key, sheet, rect, { code: "#NAME?", message: expr.message });
+    if (referencesOf(expr).length > 0) this.referencing.add(key);
     if (expr.kind !== "call") {
       const value = this.argumentValue(expr, sheet, undefined);
       if (value === BUSY) return this.wait(key);
@@ -474,28 +482,43 @@ export class FormulaEngine {
     return expr;
   }
 
-  /** Formula cells that reference any cell of `rect` on `sheet`, or wait for a busy cell. */
+  /** Formula cells that reference any cell of `rect` on `sheet`, or wait for a busy cell (sheet, row, column order). */
   private dependentsOf(
     sheet: SheetModel,
     rect: Rect,
   ): Array<{ sheet: SheetModel; row: number; col: number; formula: string }> {
+    const sheets = this.fake.model.liveSheets();
+    if (this.referencingBuiltAt !== this.fake.model.cellsMoved) this.indexReferencingCells(sheets);
     const out: Array<{ sheet: SheetModel; row: number; col: number; formula: string }> = [];
-    for (const candidate of this.fake.model.liveSheets()) {
+    for (const key of new Set([...this.referencing, ...this.waiting])) {
+      const found = this.locate(key);
+      const formula = found?.sheet.cell(found.row, found.col)?.formula;
+      if (!found || formula === undefined) continue;
+      const expr = this.parse(formula);
+      if (expr instanceof FormulaSyntaxError) continue;
+      const hit = referencesOf(expr).some((ref) => {
+        const refSheet = ref.sheet === undefined ? found.sheet : this.fake.model.findSheet(ref.sheet);
+        return refSheet === sheet && overlaps(ref, rect);
+      });
+      if (hit || this.waiting.has(key)) out.push({ ...found, formula });
+    }
+    const order = (s: SheetModel) => sheets.indexOf(s);
+    return out.sort((a, b) => order(a.sheet) - order(b.sheet) || a.row - b.row || a.col - b.col);
+  }
+
+  /** Finds every formula cell that references cells, by a scan of the workbook (after cells moved). */
+  private indexReferencingCells(sheets: readonly SheetModel[]): void {
+    this.referencing.clear();
+    for (const candidate of sheets)
       candidate.rows.forEach((line, r) =>
         line?.forEach((cell, c) => {
           if (cell?.formula === undefined) return;
-          const key = cellKey(candidate, r, c);
           const expr = this.parse(cell.formula);
-          if (expr instanceof FormulaSyntaxError) return;
-          const hit = referencesOf(expr).some((ref) => {
-            const refSheet = ref.sheet === undefined ? candidate : this.fake.model.findSheet(ref.sheet);
-            return refSheet === sheet && overlaps(ref, rect);
-          });
-          if (hit || this.waiting.has(key)) out.push({ sheet: candidate, row: r, col: c, formula: cell.formula });
+          if (!(expr instanceof FormulaSyntaxError) && referencesOf(expr).length > 0)
+            this.referencing.add(cellKey(candidate, r, c));
         }),
       );
-    }
-    return out;
+    this.referencingBuiltAt = this.fake.model.cellsMoved;
   }
 
   private locate(key: string): { sheet: SheetModel; row: number; col: number } | undefined {
