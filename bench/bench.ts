@@ -16,6 +16,7 @@ import { syncScenario } from "./scenarios/sync";
 import { extendedSummaryScenario, timeseriesStreamScenario } from "./scenarios/streaming";
 import { timeseriesScenario } from "./scenarios/timeseries";
 import { runtimeScenario } from "./scenarios/runtime";
+import { weeklyRefreshScenario } from "./scenarios/weekly-refresh";
 
 /** Options of one benchmark run. */
 export interface BenchOptions {
@@ -120,6 +121,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     await measure("timeseries-stream", timeseriesStreamScenario);
     await measure("extended-summary", extendedSummaryScenario);
     await measure("keyed-refresh", keyedRefreshScenario);
+    await measure("weekly-refresh", weeklyRefreshScenario);
     // It makes a production build and drives chromium: part of a full run, and of `--only runtime`,
     // but not of a run without builds (--skip-bundle, the smoke test).
     if (options.only?.includes("runtime") || (!options.only && options.bundle !== "skip")) {
