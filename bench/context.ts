@@ -19,6 +19,22 @@ export interface BenchScale {
   /** Distinct points of the searches at real latency (5,000), and how many runs each (3; the median is reported). */
   latencyPoints: number;
   latencyRuns: number;
+  /** The weekly refresh's workbook (bench/scenarios/weekly-refresh.ts). */
+  weekly: WeeklyScale;
+}
+
+/** The sizes of the weekly refresh's workbook (docs/benchmarks.md, "The weekly refresh"). */
+export interface WeeklyScale {
+  /** Assets of the portfolio: its RISK.SUMMARY cells are 6 × this (5,000). */
+  assets: number;
+  /** RISK.SEARCH cells, each over its own point (500). */
+  searchCells: number;
+  /** RISK.IMPACT cells (200). */
+  impactCells: number;
+  /** Series of the timeseries paste: the sites of a second portfolio (1,000). */
+  series: number;
+  /** Latency of the run against a cap of 32 requests at once per key (300 ms). */
+  cappedLatencyMs: number;
 }
 
 /** The full figures (docs/benchmarks.md). Naive clients run a subset and are extrapolated (see docs/benchmarks.md). */
@@ -31,6 +47,7 @@ export const FULL_SCALE: BenchScale = {
   naiveWriteRows: 5_000,
   latencyPoints: 5_000,
   latencyRuns: 3,
+  weekly: { assets: 5_000, searchCells: 500, impactCells: 200, series: 1_000, cappedLatencyMs: 300 },
 };
 
 /** The engine's and the readers' settings the bench runs with (the add-in's defaults). */

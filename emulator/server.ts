@@ -7,6 +7,7 @@ import cors from "@fastify/cors";
 import { STATUS_CODES } from "node:http";
 import multipart from "@fastify/multipart";
 import { Emulator, ResolvedOptions } from "./emulator-context";
+import { CHANGE_DATA_ROUTE, changePortfolioData } from "./handlers/data-changes";
 import { HttpProblem } from "./http/errors";
 import { jsonDepth, MAX_JSON_DEPTH } from "./http/json-limits";
 import { FaultInjector, RequestStats } from "./http/faults";
@@ -322,6 +323,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await reset();
     return { reset: true };
   });
+  app.post(CHANGE_DATA_ROUTE, async (req) => changePortfolioData(emu, req));
 
   const known: { regex: RegExp; method: string }[] = [
     ...ROUTES.map((r) => ({ regex: patternRegex(r.path), method: r.method })),
@@ -330,6 +332,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     { regex: patternRegex("/__emulator/stats"), method: "GET" },
     { regex: patternRegex("/__emulator/stats/reset"), method: "POST" },
     { regex: patternRegex("/__emulator/reset"), method: "POST" },
+    { regex: patternRegex(CHANGE_DATA_ROUTE), method: "POST" },
   ];
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0];

@@ -29,14 +29,25 @@ import { modelValue, pointProfile, PointProfile, seriesFor, YearRange } from "..
 import { extendedMetrics, riskSummaries } from "../model/scores";
 import { StoredAsset, StoredPortfolio } from "../state/types";
 
-/** Dataset version reported by the metadata endpoint. */
+/** Dataset version reported by the metadata endpoint for data never changed by the control route. */
 const DATASET_VERSION = "emulator-synthetic-1";
 
-/** GET .../datasets/physical: metadata of the indicators. */
-export async function physicalMetadata(ctx: RequestContext) {
-  const p = findPortfolio(ctx);
-  requireRiskData(p);
-  const indicators = INDICATORS.map((s) => ({
+/** The portfolio's dataset version: a new one after each change of its data (POST /__emulator/.../change-data). */
+export function datasetVersion(p: StoredPortfolio): string {
+  return p.data_revision ? `${DATASET_VERSION}.r${p.data_revision}` : DATASET_VERSION;
+}
+
+/**
+ * The seed of one asset's model values: the emulator's seed, moved for each change of the asset's
+ * data by the control route, so a changed asset gets other (equally plausible) numbers.
+ */
+export function assetSeed(seed: number, a: StoredAsset): number {
+  return a.data_revision ? seed + a.data_revision * 7_919 : seed;
+}
+
+/** The indicators the metadata endpoint lists (the same for every portfolio). */
+function indicatorMetadata() {
+  return INDICATORS.map((s) => ({
     hazard: s.hazard,
     indicator: s.indicator,
     unit: s.unit,
@@ -45,17 +56,27 @@ export async function physicalMetadata(ctx: RequestContext) {
     value_norm: s.value_norm,
     spatial_resolution: SPATIAL_RESOLUTION,
   }));
-  const sha256_digest = createHash("sha256")
-    .update(JSON.stringify({ version: DATASET_VERSION, seed: ctx.emu.options.seed, indicators }))
+}
+
+/** The portfolio's dataset digest: of its version, the model's seed and the indicators. */
+export function datasetDigest(p: StoredPortfolio, seed: number): string {
+  return createHash("sha256")
+    .update(JSON.stringify({ version: datasetVersion(p), seed, indicators: indicatorMetadata() }))
     .digest("hex");
+}
+
+/** GET .../datasets/physical: metadata of the indicators. */
+export async function physicalMetadata(ctx: RequestContext) {
+  const p = findPortfolio(ctx);
+  requireRiskData(p);
   // The published client requires portfolio_name, created_at and updated_at (the portfolio's).
   return {
     portfolio_name: p.portfolio_name,
     created_at: p.created_at,
     updated_at: p.updated_at,
-    version: DATASET_VERSION,
-    sha256_digest,
-    indicators,
+    version: datasetVersion(p),
+    sha256_digest: datasetDigest(p, ctx.emu.options.seed),
+    indicators: indicatorMetadata(),
   };
 }
 
@@ -110,7 +131,7 @@ function defaultSummarySelection(ctx: RequestContext, p: StoredPortfolio) {
         window: w,
         window_start_year: WINDOW_START_YEAR,
         scenario: s,
-        risk_summaries: riskSummaries(a.lat, a.lng, s, w, seed, hazard),
+        risk_summaries: riskSummaries(a.lat, a.lng, s, w, assetSeed(seed, a), hazard),
       };
     },
   };
@@ -137,7 +158,7 @@ export async function physicalSummary(ctx: RequestContext) {
       for (const s of scenarios) {
         const byHazard: Record<string, Record<string, number | string>> = {};
         for (const h of hazard ? [hazard] : HAZARDS)
-          byHazard[EXTENDED_KEY[h]] = extendedMetrics(h, a.lat, a.lng, s, seed);
+          byHazard[EXTENDED_KEY[h]] = extendedMetrics(h, a.lat, a.lng, s, assetSeed(seed, a));
         analytics[s] = byHazard;
       }
       out.push({
@@ -234,7 +255,7 @@ function itemsSelection(ctx: RequestContext, p: StoredPortfolio) {
       let prof = profiles.get(key);
       if (!prof) {
         if (profiles.size > 64) profiles.clear(); // items come asset by asset: keep the memory of a long export flat
-        profiles.set(key, (prof = pointProfile(c.spec.hazard, a.lat, a.lng, seed)));
+        profiles.set(key, (prof = pointProfile(c.spec.hazard, a.lat, a.lng, assetSeed(seed, a))));
       }
       return {
         ...assetHeader(p, a, index),
@@ -423,7 +444,7 @@ export function exportTables(p: StoredPortfolio, seed: number): Record<string, E
       const id = [i, a.entity_id, a.entity_name, a.lat, a.lng];
       for (const hazard of HAZARDS as readonly Hazard[]) {
         const spec = primaryIndicator(hazard);
-        const prof = pointProfile(hazard, a.lat, a.lng, seed);
+        const prof = pointProfile(hazard, a.lat, a.lng, assetSeed(seed, a));
         mid.push([
           ...id,
           hazard,
@@ -440,7 +461,7 @@ export function exportTables(p: StoredPortfolio, seed: number): Record<string, E
           ]);
       }
       for (const w of WINDOWS) {
-        for (const r of riskSummaries(a.lat, a.lng, scenario, w, seed))
+        for (const r of riskSummaries(a.lat, a.lng, scenario, w, assetSeed(seed, a)))
           summary.push([...id, w, WINDOW_START_YEAR, r.hazard, r.risk_score, r.risk_class]);
       }
     });
@@ -481,7 +502,7 @@ export async function physicalExportJson(ctx: RequestContext) {
   requireRiskData(p);
   const tables = exportTables(p, ctx.emu.options.seed);
   return sendDownload(ctx, `${p.portfolio_name}-physical.json`, "json", function* () {
-    yield `{"portfolio_name":${JSON.stringify(p.portfolio_name)},"version":${JSON.stringify(DATASET_VERSION)},"tables":{`;
+    yield `{"portfolio_name":${JSON.stringify(p.portfolio_name)},"version":${JSON.stringify(datasetVersion(p))},"tables":{`;
     let first = true;
     for (const [name, table] of Object.entries(tables)) {
       yield `${first ? "" : ","}${JSON.stringify(name)}:{"fields":${JSON.stringify(table.fields)},"data":[`;

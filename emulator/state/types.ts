@@ -25,6 +25,11 @@ export interface StoredAsset {
   lat: number;
   lng: number;
   labels: Record<string, string>;
+  /**
+   * How many times the emulator's control route changed this asset's risk data (absent: never).
+   * Each change gives the asset's model values another seed (emulator/handlers/data-changes.ts).
+   */
+  data_revision?: number;
 }
 
 /** A portfolio with its assets and the CSV they came from. */
@@ -38,6 +43,8 @@ export interface StoredPortfolio {
   ready_at: number | null;
   csv: string;
   assets: StoredAsset[];
+  /** How many times its risk data was changed by the control route: part of its dataset version (absent: 0). */
+  data_revision?: number;
 }
 
 /** A vector layer. */

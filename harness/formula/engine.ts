@@ -60,6 +60,15 @@ export class FormulaEngine {
   private readonly blocked = new Map<string, Spill>();
   private readonly parsed = new Map<string, Expr | FormulaSyntaxError>();
   private generation = 0;
+  /**
+   * Keys of the formula cells that reference cells, by the sheet they reference (`id:<sheet id>`
+   * for their own sheet, `name:<lower-case name>` for a sheet named in the formula): a superset (a
+   * key may since hold another formula, or none), so that finding a changed cell's dependents looks
+   * only at the formulas that reference its sheet instead of every cell of the workbook. Rebuilt by
+   * a full scan when cells moved.
+   */
+  private readonly referencing = new Map<string, Set<string>>();
+  private referencingBuiltAt = -1;
   private readonly activityListeners = new Set<() => void>();
   /** Number of function calls made since the page loaded (shown in the status line, read by tests). */
   calls = 0;
@@ -204,6 +213,7 @@ export class FormulaEngine {
     const expr = this.parse(formula);
     if (expr instanceof FormulaSyntaxError)
       return this.fail(key, sheet, rect, { code: "#NAME?", message: expr.message });
+    this.indexReferences(key, sheet, expr);
     if (expr.kind !== "call") {
       const value = this.argumentValue(expr, sheet, undefined);
       if (value === BUSY) return this.wait(key);
@@ -462,6 +472,9 @@ export class FormulaEngine {
   // ---- bookkeeping --------------------------------------------------------------------------
 
   private parse(formula: string): Expr | FormulaSyntaxError {
+    // Excel's own functions (the financial impact sheets hold thousands) are not the harness's to
+    // calculate: answered at once, without building a syntax error for each distinct formula.
+    if (formula.includes("(") && !RISK_CALL.test(formula)) return EXCEL_FUNCTIONS;
     let expr = this.parsed.get(formula);
     if (!expr) {
       try {
@@ -474,28 +487,57 @@ export class FormulaEngine {
     return expr;
   }
 
-  /** Formula cells that reference any cell of `rect` on `sheet`, or wait for a busy cell. */
+  /** Formula cells that reference any cell of `rect` on `sheet`, or wait for a busy cell (sheet, row, column order). */
   private dependentsOf(
     sheet: SheetModel,
     rect: Rect,
   ): Array<{ sheet: SheetModel; row: number; col: number; formula: string }> {
+    const sheets = this.fake.model.liveSheets();
+    if (this.referencingBuiltAt !== this.fake.model.cellsMoved) this.indexReferencingCells(sheets);
+    const candidates = new Set([
+      ...(this.referencing.get(`id:${sheet.id}`) ?? []),
+      ...(this.referencing.get(`name:${sheet.name.toLowerCase()}`) ?? []),
+      ...this.waiting,
+    ]);
     const out: Array<{ sheet: SheetModel; row: number; col: number; formula: string }> = [];
-    for (const candidate of this.fake.model.liveSheets()) {
+    for (const key of candidates) {
+      const found = this.locate(key);
+      const formula = found?.sheet.cell(found.row, found.col)?.formula;
+      if (!found || formula === undefined) continue;
+      const expr = this.parse(formula);
+      if (expr instanceof FormulaSyntaxError) continue;
+      const hit = referencesOf(expr).some((ref) => {
+        const refSheet = ref.sheet === undefined ? found.sheet : this.fake.model.findSheet(ref.sheet);
+        return refSheet === sheet && overlaps(ref, rect);
+      });
+      if (hit || this.waiting.has(key)) out.push({ ...found, formula });
+    }
+    const order = (s: SheetModel) => sheets.indexOf(s);
+    return out.sort((a, b) => order(a.sheet) - order(b.sheet) || a.row - b.row || a.col - b.col);
+  }
+
+  /** Records a formula cell under each sheet its formula references. */
+  private indexReferences(key: string, sheet: SheetModel, expr: Expr): void {
+    for (const ref of referencesOf(expr)) {
+      const on = ref.sheet === undefined ? `id:${sheet.id}` : `name:${ref.sheet.toLowerCase()}`;
+      let keys = this.referencing.get(on);
+      if (!keys) this.referencing.set(on, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  /** Finds every formula cell that references cells, by a scan of the workbook (after cells moved). */
+  private indexReferencingCells(sheets: readonly SheetModel[]): void {
+    this.referencing.clear();
+    for (const candidate of sheets)
       candidate.rows.forEach((line, r) =>
         line?.forEach((cell, c) => {
           if (cell?.formula === undefined) return;
-          const key = cellKey(candidate, r, c);
           const expr = this.parse(cell.formula);
-          if (expr instanceof FormulaSyntaxError) return;
-          const hit = referencesOf(expr).some((ref) => {
-            const refSheet = ref.sheet === undefined ? candidate : this.fake.model.findSheet(ref.sheet);
-            return refSheet === sheet && overlaps(ref, rect);
-          });
-          if (hit || this.waiting.has(key)) out.push({ sheet: candidate, row: r, col: c, formula: cell.formula });
+          if (!(expr instanceof FormulaSyntaxError)) this.indexReferences(cellKey(candidate, r, c), candidate, expr);
         }),
       );
-    }
-    return out;
+    this.referencingBuiltAt = this.fake.model.cellsMoved;
   }
 
   private locate(key: string): { sheet: SheetModel; row: number; col: number } | undefined {
@@ -510,6 +552,12 @@ export class FormulaEngine {
 }
 
 const BUSY = Symbol("busy");
+/** A call of the add-in's namespace anywhere in a formula. */
+const RISK_CALL = new RegExp(`\\b${FUNCTION_NAMESPACE}\\.`, "i");
+/** What a formula calling only Excel's own functions shows (#NAME?, as in Excel without them). */
+const EXCEL_FUNCTIONS = new FormulaSyntaxError(
+  `Only ${FUNCTION_NAMESPACE}.* functions and references are calculated here, not Excel's own functions`,
+);
 
 function isCellErrorArg(value: unknown): value is { error: CellError } {
   return typeof value === "object" && value !== null && !Array.isArray(value) && "error" in value;

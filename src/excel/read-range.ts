@@ -164,7 +164,14 @@ export async function listSheetNames(context: Excel.RequestContext): Promise<str
 /** Cells per read of {@link readBlock}: keeps each response far below Excel on the web's 5 MB. */
 const CELLS_PER_READ = 40_000;
 
-/** Reads a block of cells' `values`, `numberFormat` or `formulas` in slices of rows. */
+/** Excel's error code when a response would pass its payload limit (Excel on the web: 5 MB). */
+const RESPONSE_TOO_LARGE = "ResponsePayloadSizeLimitExceeded";
+
+/**
+ * Reads a block of cells' `values`, `numberFormat` or `formulas` in slices of rows. A slice whose
+ * answer passes Excel's payload limit (long formulas, such as the financial impact sheets', run
+ * past 125 bytes a cell) is read again in halves, down to one row.
+ */
 export async function readBlock(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
@@ -175,12 +182,19 @@ export async function readBlock(
   property: "values" | "numberFormat" | "formulas",
 ): Promise<CellValue[][]> {
   const out: CellValue[][] = [];
-  const step = Math.max(1, Math.floor(CELLS_PER_READ / Math.max(1, cols)));
-  for (let r = 0; r < rows; r += step) {
+  let step = Math.max(1, Math.floor(CELLS_PER_READ / Math.max(1, cols)));
+  for (let r = 0; r < rows;) {
     const slice = sheet.getRangeByIndexes(row + r, col, Math.min(step, rows - r), cols);
     slice.load(property);
-    await context.sync();
+    try {
+      await context.sync();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== RESPONSE_TOO_LARGE || step === 1) throw error;
+      step = Math.max(1, Math.floor(step / 2));
+      continue;
+    }
     out.push(...(slice[property] as CellValue[][]));
+    r += step;
   }
   return out;
 }

@@ -19,6 +19,8 @@ const TINY = {
   naiveWriteRows: 20,
   latencyPoints: 12,
   latencyRuns: 1,
+  // The capped run goes at latency 0 too: the smoke test checks what crossed the wire, not time.
+  weekly: { assets: 30, searchCells: 4, impactCells: 3, series: 8, cappedLatencyMs: 0 },
 };
 
 let report: BenchReport;
@@ -47,6 +49,7 @@ test("every scenario but the bundle ran, in order", () => {
     "timeseries-stream",
     "extended-summary",
     "keyed-refresh",
+    "weekly-refresh",
     "search-300-cap32",
     "search-300-rate50",
     "search-300-six",
@@ -122,6 +125,26 @@ test("refresh by key: every note beside its own asset, every sync under 5 MB, th
   expect(check("keyed-refresh", "every note beside its own asset")?.pass).toBe(true);
   expect(check("keyed-refresh", "every sync < 5 MB")?.pass).toBe(true);
   expect(result("keyed-refresh").details.writtenRecordBytesPerCell).toBeGreaterThan(4);
+});
+
+test("weekly refresh: every cell a value, pasted sheets refreshed by key, the change reported, 0 requests on reopening", () => {
+  const weekly = result("weekly-refresh");
+  for (const run of ["0 ms", "0 ms, cap 32"]) {
+    expect(check("weekly-refresh", `${run}: every cell shows a value`)?.pass).toBe(true);
+    expect(check("weekly-refresh", `${run}: every pasted sheet refreshed`)?.pass).toBe(true);
+    expect(check("weekly-refresh", `${run}: What changed names the changed assets only`)?.pass).toBe(true);
+    expect(check("weekly-refresh", `${run}: reopened, 0 requests`)?.pass).toBe(true);
+    expect(check("weekly-refresh", `${run}: whole refresh ≤ 1.3 × bound`)).toBeDefined();
+  }
+  // 1 % of 30 assets rounds to one changed asset; the three steps each sent requests.
+  expect(weekly.details.changedAssets).toBe(1);
+  expect(weekly.details.summaryCells).toBe(6 * TINY.weekly.assets);
+  expect(Number(weekly.details.RefreshallRequests)).toBeGreaterThan(0);
+  expect(Number(weekly.details.RefreshpastedsheetsRequests)).toBeGreaterThan(0);
+  expect(Number(weekly.details.WhatchangedRequests)).toBeGreaterThan(0);
+  expect(String(weekly.details.Routes)).toMatch(/GET \/api\/search \d+/);
+  expect(Number(weekly.details.MaxSyncBytes)).toBeGreaterThan(0);
+  expect(weekly.memory?.rss).toBeGreaterThan(0);
 });
 
 test("the report has a row and a status for every scenario", () => {

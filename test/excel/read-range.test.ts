@@ -1,6 +1,6 @@
 /** Reading the selection or a table for a sync, and selecting a problem's cell, against the fake. */
 import { createFakeExcel } from "../../testing/fake-excel";
-import { listTables, readSelection, readTable } from "../../src/excel/read-range";
+import { listTables, readBlock, readSelection, readTable } from "../../src/excel/read-range";
 import { selectCell } from "../../src/excel/select-cell";
 import { validateAssetRange } from "../../src/taskpane/features/sync/model/validate-assets";
 
@@ -76,6 +76,27 @@ describe("readSelection", () => {
     fake.setSelection("Sheet1", "A1:B30");
     const snap = await fake.run((context) => readSelection(context, { maxRows: 10 }));
     expect([snap.values.length, snap.totalRows]).toEqual([10, 30]);
+  });
+});
+
+describe("readBlock", () => {
+  it("reads long formulas whole: a slice whose answer passes 5 MB is read again in halves", async () => {
+    // 40,000 formulas of ~140 characters each (a financial impact sheet's) answer about 5.6 MB.
+    const fake = createFakeExcel();
+    const text = (i: number) => `="${"x".repeat(130)}${i}"`;
+    fake.setValues(
+      "Sheet1",
+      "A1:A40000",
+      Array.from({ length: 40_000 }, (_, i) => [text(i)]),
+    );
+    fake.resetSyncs();
+    const formulas = await fake.run((context) =>
+      readBlock(context, context.workbook.worksheets.getItem("Sheet1"), 0, 0, 40_000, 1, "formulas"),
+    );
+    expect(formulas).toHaveLength(40_000);
+    expect(formulas[39_999]).toEqual([text(39_999)]);
+    expect(fake.syncs.some((s) => s.failed === "ResponsePayloadSizeLimitExceeded")).toBe(true);
+    expect(Math.max(...fake.syncs.filter((s) => !s.failed).map((s) => s.responseBytes))).toBeLessThan(5_000_000);
   });
 });
 

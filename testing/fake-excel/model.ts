@@ -175,6 +175,11 @@ export class WorkbookModel {
   spillAreaOf: ((sheet: SheetModel, row: number, col: number) => Rect | undefined) | undefined;
   private nextId = 1;
   private pendingChanges: FakeChange[] = [];
+  /**
+   * Counts the operations that moved cells to other addresses (row shifts, table sorts): a
+   * calculation engine that indexes formula cells by address rebuilds its index when it changes.
+   */
+  cellsMoved = 0;
 
   constructor(initialSheetName = "Sheet1") {
     this.activeSheet = new SheetModel(this.newId("sheet"), initialSheetName);
@@ -710,6 +715,7 @@ export class WorkbookModel {
 
   /** Moves the cells, rewrites every formula of the workbook, then applies the table moves. */
   private applyShift(sheet: SheetModel, at: Omit<RowShift, "sheetName">, tableMoves: Array<() => void>): void {
+    this.cellsMoved++;
     const shift: RowShift = { ...at, sheetName: sheet.name };
     const end = at.col + at.cols;
     const moved: SheetModel["rows"] = [];
@@ -770,6 +776,7 @@ export class WorkbookModel {
    * references moved like a copy (shift.ts), and references from elsewhere keep their address.
    */
   sortTable(table: TableModel, fields: ReadonlyArray<{ key: number; ascending?: boolean }>): void {
+    this.cellsMoved++;
     if (!Array.isArray(fields) || fields.length === 0) throw invalidArgument("sort.apply needs at least one field.");
     for (const f of fields)
       if (!Number.isInteger(f.key) || f.key < 0 || f.key >= table.rect.cols)
