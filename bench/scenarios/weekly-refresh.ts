@@ -1,5 +1,5 @@
 /**
- * The weekly refresh, end to end (issue 31): an analyst's whole workbook over a portfolio, built
+ * The weekly refresh, end to end: an analyst's whole workbook over a portfolio, built
  * through the code the pane and the functions use, then the emulator's data changes for 1 % of the
  * assets (a new dataset version and digest) and the analyst refreshes: "Refresh all", "Refresh
  * pasted sheets", "What changed since last refresh" against a snapshot taken before. Then the
