@@ -377,7 +377,11 @@ async function explain(
       meta ? `${meta.unit}, ${meta.value_min} to ${meta.value_max} (dataset metadata)` : `${h.unit} (service notes)`,
     );
     const t = h.thresholds;
-    add("thresholds", "Thresholds", `LOW below ${fmt(t.low)}, MEDIUM up to ${fmt(t.medium)}, HIGH above (service notes)`);
+    add(
+      "thresholds",
+      "Thresholds",
+      `LOW below ${fmt(t.low)}, MEDIUM up to ${fmt(t.medium)}, HIGH above (service notes)`,
+    );
     if (typeof value === "number" && Number.isFinite(value)) {
       const label = labelOfScore(h, value);
       const where =
