@@ -2,7 +2,9 @@
  * A column of many new search points in a real browser: while the RISK.SEARCH column loads, the
  * pane's usage line says how far it is and how long is left; then "Sync a range to a portfolio"
  * offers the sheet's 400 points as a new portfolio, with both times and the caveat, and accepting
- * makes the portfolio. Skipped, with a message saying why, when chromium is not installed.
+ * makes the portfolio; the formula builder makes the same offer once the analyst has inserted a
+ * RISK.SEARCH column over many points. Skipped, with a message saying why, when chromium is not
+ * installed.
  */
 import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
@@ -44,5 +46,34 @@ describeBrowser("many search points: progress and the faster path offered", () =
       headers: DEMO_HEADERS,
     }).then((r) => r.json())) as Array<{ entity_id: string }>;
     expect(assets.map((a) => a.entity_id).at(-1)).toBe("P400");
+  }, 180_000);
+
+  test("the formula builder offers the faster path after a RISK.SEARCH column over many points is inserted", async () => {
+    await suite.freshEmulator({ latencyMs: 40 });
+    const { page } = await suite.openHarness({ demo: false });
+    const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
+    const points = Array.from({ length: 350 }, (_, i) => [30 + i / 100, 40 + i / 100]);
+    await page.evaluate(([name, block]) => window.harness?.setCells(`${name}!A1`, block), [sheet, points] as const);
+
+    await page.getByTestId("section-connection-header").click(); // close it: room for the builder
+    await page.getByTestId("section-builder-header").click();
+    expect(await page.getByTestId("builder-search-offer").count()).toBe(0); // not for RISK.SUMMARY
+    await page.getByTestId("builder-function").click();
+    await page.getByTestId("builder-function-SEARCH").click();
+    await page.getByTestId("builder-search-offer").waitFor();
+    expect(await page.getByTestId("builder-search-offer-made").count()).toBe(0); // nothing offered before a check
+
+    await page.getByTestId("builder-formula").fill('=RISK.SEARCH(A1:A350,B1:B350,"floods","30yr")');
+    await page.evaluate((name) => window.harness?.selectRange(`${name}!D1`), sheet);
+    await page.getByTestId("builder-insert").click();
+    expect(await textWhen(page, "builder-inserted", (t) => t.length > 0, 20_000)).toBe(`Inserted into ${sheet}!D1.`);
+    // No click: the insert itself checks the sheet again, and its 350 points are worth the offer.
+    const timing = await textWhen(page, "builder-search-offer-timing", (t) => t.length > 0, 30_000);
+    expect(timing).toMatch(new RegExp(`^Searching 350 points: about .+ As portfolio "${sheet}_points": about `));
+    expect(await page.getByTestId("builder-search-offer-caveat").textContent()).toMatch(/The numbers will differ/);
+    expect(await page.getByTestId("builder-search-offer-accept").textContent()).toBe(
+      `Sync 350 points as ${sheet}_points`,
+    );
+    await waitForIdle(page, 120_000);
   }, 180_000);
 });

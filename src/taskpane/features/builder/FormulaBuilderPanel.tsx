@@ -38,6 +38,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
+import { SearchPointsOffer } from "../sync";
 
 type Values = Record<string, ParamValue | undefined>;
 
@@ -56,6 +57,8 @@ export function FormulaBuilderPanel() {
   const [edited, setEdited] = useState<string | null>(null);
   const [mode, setMode] = useState<MultiRowMode>("column");
   const insert = useTask<string>();
+  /** RISK.SEARCH formulas inserted so far: each one checks the sheet for the faster path again. */
+  const [searchesInserted, setSearchesInserted] = useState(0);
   const params = BUILDER_FUNCTIONS[fn].params as readonly ParamSpec[];
   const built = buildFormula(fn, values);
   const text = edited ?? built;
@@ -168,11 +171,16 @@ export function FormulaBuilderPanel() {
         data-testid="builder-insert"
         onClick={() =>
           run &&
-          insert.start(async () => {
-            const target = await readSelection(run);
-            const formulas = edited !== null ? [edited] : formulasFor(fn, values, target, mode);
-            return insertFormulas(run, target, formulas);
-          })
+          insert.start(
+            async () => {
+              const target = await readSelection(run);
+              const formulas = edited !== null ? [edited] : formulasFor(fn, values, target, mode);
+              return insertFormulas(run, target, formulas);
+            },
+            (address) => {
+              if (address !== undefined && fn === "SEARCH") setSearchesInserted((n) => n + 1);
+            },
+          )
         }
       >
         Insert into the selected cell(s)
@@ -183,6 +191,11 @@ export function FormulaBuilderPanel() {
         cancellable={false}
         success={(address) => <span data-testid="builder-inserted">Inserted into {address}.</span>}
       />
+      {fn === "SEARCH" ? (
+        // Many points searched one by one take long at a real service's latency: the same offer as
+        // the sync pane's, made where the analyst writes the searches, after each insert.
+        <SearchPointsOffer testId="builder-search-offer" checkAfter={searchesInserted} />
+      ) : null}
     </Stack>
   );
 }

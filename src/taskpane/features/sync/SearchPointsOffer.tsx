@@ -1,4 +1,5 @@
 import { Button, MessageBar, MessageBarBody, Text } from "@fluentui/react-components";
+import { useEffect } from "react";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
@@ -9,34 +10,49 @@ import type { SyncResult } from "./sync-actions";
  * The faster path, offered honestly: when the active sheet's RISK.SEARCH formulas ask about more
  * than a few hundred distinct points, offer to sync them as a new portfolio and read it with
  * RISK.SUMMARY, with the time of both paths and the plain caveat that the numbers will differ.
+ * The sync pane shows it, and so does the formula builder where the analyst writes RISK.SEARCH
+ * formulas (with its own test ids, and checking the sheet again after each insert).
  */
-export function SearchPointsOffer() {
+export function SearchPointsOffer(props: {
+  /** Prefix of every test id (default `search-offer`), so two panes' offers can be told apart. */
+  testId?: string;
+  /** A count that, each time it grows past 0, checks the sheet again without a click (e.g. after an insert). */
+  checkAfter?: number;
+}) {
+  const id = props.testId ?? "search-offer";
   const { client, run, forget } = useServices();
   const check = useTask<SheetOffer>();
   const sync = useTask<SyncResult>();
   const found = check.state.status === "done" ? check.state.result : undefined;
   const offer = found?.offer;
+  const startCheck = () => client && run && check.start((signal) => offerForSheet(run, client, signal));
+  const { checkAfter } = props;
+  useEffect(() => {
+    if (checkAfter) startCheck();
+    // Only a new count checks again, not a new client or runner.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [checkAfter]);
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 6 }} data-testid="search-offer">
+    <div style={{ display: "flex", flexDirection: "column", gap: 6 }} data-testid={id}>
       <Button
         size="small"
-        onClick={() => client && run && check.start((signal) => offerForSheet(run, client, signal))}
+        onClick={startCheck}
         disabled={!client || !run || check.running || sync.running}
-        data-testid="search-offer-check"
+        data-testid={`${id}-check`}
       >
         Many RISK.SEARCH points on this sheet? See the faster path
       </Button>
       {offer?.kind === "none" ? (
-        <Text size={200} data-testid="search-offer-none">
+        <Text size={200} data-testid={`${id}-none`}>
           {offer.reason}.
         </Text>
       ) : null}
       {offer?.kind === "offer" && found ? (
-        <MessageBar intent="info" layout="multiline" data-testid="search-offer-made">
+        <MessageBar intent="info" layout="multiline" data-testid={`${id}-made`}>
           <MessageBarBody>
-            <div data-testid="search-offer-timing">{offer.timing}</div>
-            <div data-testid="search-offer-caveat" style={{ marginTop: 4 }}>
+            <div data-testid={`${id}-timing`}>{offer.timing}</div>
+            <div data-testid={`${id}-caveat`} style={{ marginTop: 4 }}>
               {offer.caveat}
             </div>
             <Button
@@ -57,25 +73,25 @@ export function SearchPointsOffer() {
                   }),
                 )
               }
-              data-testid="search-offer-accept"
+              data-testid={`${id}-accept`}
             >
               Sync {offer.points.toLocaleString("en-US")} points as {offer.portfolioName}
             </Button>
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      <TaskStatus task={check} testId="search-offer-check" success={() => null} />
+      <TaskStatus task={check} testId={`${id}-check`} success={() => null} />
       <TaskStatus
         task={sync}
-        testId="search-offer-sync"
+        testId={`${id}-sync`}
         success={(r) =>
           r.outcome === "synced" ? (
-            <span data-testid="search-offer-done">
+            <span data-testid={`${id}-done`}>
               {r.portfolio} holds the {r.assetCount.toLocaleString("en-US")} points (P1 first, asset index 0). Read them
               with =RISK.SUMMARY(&quot;{r.portfolio}&quot;, index, &quot;flood_potential&quot;).
             </span>
           ) : r.outcome === "declined" ? (
-            <span data-testid="search-offer-declined">
+            <span data-testid={`${id}-declined`}>
               A portfolio named {r.portfolio} appeared meanwhile; it was left as it was. Check the sheet again.
             </span>
           ) : null

@@ -4,6 +4,9 @@ import { SyncPanel } from "./SyncPanel";
 /** What other features use: selecting a problem's cell. */
 export { selectProblemCell } from "./sync-actions";
 
+/** What the formula builder uses: the offer to read a sheet's many RISK.SEARCH points as a portfolio. */
+export { SearchPointsOffer } from "./SearchPointsOffer";
+
 /** The "Sync a range to a portfolio" section of the pane. */
 export const syncFeature: Feature = {
   id: "sync",
