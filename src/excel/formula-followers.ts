@@ -23,6 +23,9 @@ import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, row
 import { readBlock } from "./read-range";
 import { runs, writeRemovedBlock } from "./keyed-replace";
 import { PastedSheetChangedError, findPastedTable } from "./replace-table";
+import { requirementSupported } from "../shared/requirements";
+
+const GROW_UNSUPPORTED = "this version of Excel cannot grow a table (it needs Excel 2102 or Mac 16.50 or later)";
 
 /** The follower tables of a keyed table, by table name (a table keeps its name when its sheet is renamed). */
 export interface FollowerTables {
@@ -170,6 +173,8 @@ export async function refreshFollowers(
       .delete("Up" as Excel.DeleteShiftDirection);
     await context.sync();
   } else if (body < rows) {
+    // Growing a table needs ExcelApi 1.13; without it the sheets cannot follow (the outcome says so).
+    if (!requirementSupported("ExcelApi", "1.13")) throw new Error(GROW_UNSUPPORTED);
     mirror.sheet
       .getRangeByIndexes(top + 1 + body, left, rows - body, cols + beside)
       .insert("Down" as Excel.InsertShiftDirection);
@@ -198,6 +203,7 @@ export async function refreshFollowers(
       .delete("Up" as Excel.DeleteShiftDirection);
     await context.sync();
   } else if (next.length > old) {
+    if (!requirementSupported("ExcelApi", "1.13")) throw new Error(GROW_UNSUPPORTED);
     summary.sheet
       .getRangeByIndexes(s.rowIndex + 1 + old, s.columnIndex, next.length - old, s.columnCount)
       .insert("Down" as Excel.InsertShiftDirection);

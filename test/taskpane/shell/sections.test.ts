@@ -6,12 +6,12 @@ const ids = (query: string) => filterSections(FEATURE_GROUPS, query).flatMap((g)
 test("every section of the pane is in exactly one group, with the connection first", () => {
   const all = FEATURE_GROUPS.flatMap((g) => g.features.map((s) => s.id));
   expect(new Set(all).size).toBe(all.length);
-  expect(all).toHaveLength(20);
+  expect(all).toHaveLength(21);
   expect(all[0]).toBe("connection");
 });
 
 test("searching narrows the pane to the sections whose title or words start with what was typed", () => {
-  expect(ids("")).toHaveLength(20);
+  expect(ids("")).toHaveLength(21);
   expect(ids("stale")).toEqual(["last-good"]);
   expect(ids("refresh")).toEqual(["changes", "refresh", "scoped-refresh", "pasted"]);
   expect(ids("Refresh SEL")).toEqual(["scoped-refresh"]);
