@@ -24,6 +24,7 @@ export function mountTaskpane(root: HTMLElement, options: MountOptions): Root {
   void loadConnection();
   reactRoot.render(
     <StrictMode>
+      {/* The root provider: no Fluent class exists outside it yet, so its two fixed values stay inline. */}
       <FluentProvider theme={webLightTheme} style={{ minHeight: "100%", background: "transparent" }}>
         <App run={excelRunner()} emptyCache={options.emptyCache ?? refreshFunctions} host={options.host} />
       </FluentProvider>

@@ -46,6 +46,22 @@ export const usePaneStyles = makeStyles({
   summaryList: { margin: 0, paddingLeft: "18px" },
   /** The buttons under a question (Delete / Keep), set off from it. */
   actions: { marginTop: "6px" },
+  /** A bulleted list that scrolls once it is long (a shorter one, inside a form). */
+  shortScrollingList: { margin: "4px 0 0", paddingLeft: "18px", maxHeight: "200px", overflowY: "auto" },
+  /** A bulleted list right under its caption. */
+  tightList: { margin: "2px 0 0", paddingLeft: "18px" },
+  /** A bulleted list of notes in smaller text. */
+  smallList: { margin: 0, paddingLeft: "18px", fontSize: "13px" },
+  /** A formula as the builder shows it before inserting it. */
+  preview: { fontSize: "13px" },
+  /** A cell address beside its field. */
+  cellAddress: { flex: "1 1 0", fontFamily: "Consolas, monospace" },
+  /** Buttons side by side (8 px apart); `wrapCentered` lets them wrap beside a label. */
+  buttons: { display: "flex", gap: "8px" },
+  wrapCentered: { alignItems: "center", flexWrap: "wrap" },
+  /** Set off from what is above: a little (4 px) or a bit more (6 px). */
+  above4: { marginTop: "4px" },
+  above6: { marginTop: "6px" },
   /** A bulleted list that scrolls once it is long. */
   scrollingList: { margin: "4px 0 0", paddingLeft: "18px", maxHeight: "240px", overflowY: "auto" },
   /** One record of a list, ruled off from the next. */

@@ -39,6 +39,7 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { SearchPointsOffer } from "../sync";
+import { usePaneStyles } from "../../ui/styles";
 
 type Values = Record<string, ParamValue | undefined>;
 
@@ -51,6 +52,7 @@ const TYPED = new Set(["number", "layer-column"]);
  * it gives now; Insert writes it into the selection (column form or filled down for several rows).
  */
 export function FormulaBuilderPanel() {
+  const css = usePaneStyles();
   const { client, run } = useServices();
   const [fn, setFn] = useState<BuilderFunction>("SUMMARY");
   const [values, setValues] = useState<Values>({});
@@ -125,13 +127,13 @@ export function FormulaBuilderPanel() {
           onChange={(_, d) => setEdited(d.value)}
           data-testid="builder-formula"
           resize="vertical"
-          style={{ fontFamily: "Consolas, monospace" }}
+          className={css.code}
         />
       </Field>
       {problems.length > 0 && edited === null ? (
         <MessageBar intent="info" layout="multiline" data-testid="builder-problems">
           <MessageBarBody>
-            <ul style={{ margin: 0, paddingLeft: 16 }}>
+            <ul className={css.summaryList}>
               {problems.map((m) => (
                 <li key={m}>{m}</li>
               ))}
@@ -139,7 +141,7 @@ export function FormulaBuilderPanel() {
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      <div data-testid="builder-preview" aria-live="polite" style={{ fontSize: 13 }}>
+      <div data-testid="builder-preview" aria-live="polite" className={css.preview}>
         {previewing ? <Spinner size="extra-tiny" label="Previewing…" /> : null}
         {!previewing && preview?.error ? (
           <span data-testid="builder-preview-error">Gives now: {preview.error}</span>
@@ -209,6 +211,7 @@ function ParamControl(props: {
   client: ReturnType<typeof useServices>["client"];
   run: ReturnType<typeof useServices>["run"];
 }) {
+  const css = usePaneStyles();
   const { spec, value, values, onChange, client, run } = props;
   const chosen = useMemo(() => {
     const out: Record<string, string> = {};
@@ -248,14 +251,14 @@ function ParamControl(props: {
   const label = `${spec.label}${spec.optional ? " (optional)" : ""}`;
   return (
     <Field label={label}>
-      <div style={{ display: "flex", gap: 4, alignItems: "center" }}>
+      <div className={css.itemRow}>
         {value?.kind === "cell" ? (
-          <Text data-testid={`${testId}-cell`} style={{ flex: 1, fontFamily: "Consolas, monospace" }}>
+          <Text data-testid={`${testId}-cell`} className={css.cellAddress}>
             {value.address}
           </Text>
         ) : listed ? (
           <Dropdown
-            style={{ flex: 1, minWidth: 0 }}
+            className={css.grow}
             placeholder={
               choices.loading ? "Loading…" : choices.data && choices.data.length === 0 ? emptyHint(spec) : "Choose…"
             }
@@ -277,7 +280,7 @@ function ParamControl(props: {
           </Dropdown>
         ) : (
           <Input
-            style={{ flex: 1 }}
+            className={css.grow}
             value={value?.kind === "value" ? value.value : ""}
             onChange={(_, d) => onChange({ kind: "value", value: d.value })}
             data-testid={testId}

@@ -10,6 +10,7 @@ import { ChoiceField } from "../../ui/ChoiceField";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 /**
  * The extended summary's hazard keys (service interface, "Physical summary item (extended)"), then
@@ -31,6 +32,7 @@ const SHOWN_PROBLEMS = 50;
  * (value × structural damage as formulas) and lists the missing values and damages by cell.
  */
 export function ImpactPanel() {
+  const css = usePaneStyles();
   const { client, run } = useServices();
   const [portfolio, setPortfolio] = useState("");
   const [hazard, setHazard] = useState<string>("flood");
@@ -138,14 +140,9 @@ export function ImpactPanel() {
               {result.problems.length} missing or unreadable value{result.problems.length === 1 ? "" : "s"}: those
               losses are #N/A, not 0, and the totals leave them out.
             </MessageBarTitle>
-            <ul style={{ margin: "4px 0 0", paddingLeft: 18, maxHeight: 200, overflowY: "auto" }}>
+            <ul className={css.shortScrollingList}>
               {result.problems.slice(0, SHOWN_PROBLEMS).map((problem, i) => (
-                <li
-                  key={i}
-                  data-testid="impact-problems-item"
-                  data-address={problem.address}
-                  style={{ wordBreak: "break-word" }}
-                >
+                <li key={i} data-testid="impact-problems-item" data-address={problem.address} className={css.breakWord}>
                   <Link
                     as="button"
                     onClick={() => run && void selectProblemCell(run, problem.address).catch(() => undefined)}

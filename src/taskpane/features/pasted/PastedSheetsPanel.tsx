@@ -1,4 +1,4 @@
-import { Button, MessageBar, MessageBarBody, Spinner, Text } from "@fluentui/react-components";
+import { Button, MessageBar, MessageBarBody, Spinner, Text, mergeClasses } from "@fluentui/react-components";
 import { useCallback } from "react";
 import {
   listPastedSheets,
@@ -14,12 +14,14 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 /**
  * The sheets this pane pasted (from the workbook's provenance store) and "Refresh
  * pasted sheets", which re-runs each with its recorded filters and replaces its table in place.
  */
 export function PastedSheetsPanel() {
+  const css = usePaneStyles();
   const { client, run } = useServices();
   const load = useCallback(() => listPastedSheets(run!), [run]);
   const list = useLoader(run ? load : null, [run]);
@@ -52,7 +54,7 @@ export function PastedSheetsPanel() {
         </Text>
       ) : null}
       {sheets.length > 0 ? (
-        <ul data-testid="pasted-list" style={{ margin: 0, paddingLeft: 18, fontSize: 13 }}>
+        <ul data-testid="pasted-list" className={css.smallList}>
           {sheets.map((s) => (
             <li key={s.sheetId} data-testid="pasted-item">
               <b>{s.sheetName}</b> · {s.label}
@@ -104,6 +106,7 @@ function RefreshOutcome(props: {
   onAnswer: (sheetId: string, choices: RefreshChoices) => void;
   onSortAgain: (sheetId: string) => void;
 }) {
+  const css = usePaneStyles();
   const r = props.result;
   const questions = r.outcomes.some(
     (o) => (o.keyed?.edited.length ?? 0) > 0 || (o.keyed?.deletedByHand.length ?? 0) > 0,
@@ -119,7 +122,7 @@ function RefreshOutcome(props: {
           {r.refreshed} sheet{r.refreshed === 1 ? "" : "s"} refreshed
           {r.refused > 0 ? `, ${r.refused} left unchanged` : ""}.
         </div>
-        <ul style={{ margin: "4px 0 0", paddingLeft: 18 }}>
+        <ul className={css.bulletList}>
           {r.outcomes.map((o, i) => (
             <li key={i} data-testid="pasted-outcome" data-ok={o.ok}>
               <SheetOutcome outcome={o} onAnswer={props.onAnswer} onSortAgain={props.onSortAgain} />
@@ -150,6 +153,7 @@ function SheetOutcome(props: {
   onAnswer: (sheetId: string, choices: RefreshChoices) => void;
   onSortAgain: (sheetId: string) => void;
 }) {
+  const css = usePaneStyles();
   const o = props.outcome;
   const id = o.sheetId;
   if (!o.ok)
@@ -172,7 +176,7 @@ function SheetOutcome(props: {
   const k = o.keyed;
   if (!k) return <>{`“${o.sheetName}”: ${o.rows?.toLocaleString("en-US")} rows.`}</>;
   return (
-    <div data-testid="pasted-keyed" style={{ display: "flex", flexDirection: "column", gap: 4 }}>
+    <div data-testid="pasted-keyed" className={css.column}>
       <span>
         “{o.sheetName}”: {k.updated.toLocaleString("en-US")} rows kept in your order (
         {k.cellsChanged.toLocaleString("en-US")} cells changed), {k.added.length} added, {k.removed.length} removed.
@@ -217,7 +221,7 @@ function SheetOutcome(props: {
       {k.edited.length > 0 && id ? (
         <div data-testid="pasted-edited">
           You changed {k.edited.length} cell(s) of the service&apos;s columns; they were kept:
-          <table style={{ fontSize: 12, borderCollapse: "collapse" }}>
+          <table className={css.sampleTable}>
             <thead>
               <tr>
                 <th align="left">Cell</th>
@@ -238,7 +242,7 @@ function SheetOutcome(props: {
             </tbody>
           </table>
           {k.edited.length > 50 ? <span>…and {k.edited.length - 50} more.</span> : null}
-          <div style={{ display: "flex", gap: 8, marginTop: 4 }}>
+          <div className={mergeClasses(css.buttons, css.above4)}>
             <Button
               size="small"
               data-testid="pasted-keep-mine"

@@ -5,6 +5,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { offerForSheet, syncSearchPoints, type SheetOffer } from "./search-offer-actions";
 import type { SyncResult } from "./sync-actions";
+import { usePaneStyles } from "../../ui/styles";
 
 /**
  * The faster path, offered honestly: when the active sheet's RISK.SEARCH formulas ask about more
@@ -19,6 +20,7 @@ export function SearchPointsOffer(props: {
   /** A count that, each time it grows past 0, checks the sheet again without a click (e.g. after an insert). */
   checkAfter?: number;
 }) {
+  const css = usePaneStyles();
   const id = props.testId ?? "search-offer";
   const { client, run, forget } = useServices();
   const check = useTask<SheetOffer>();
@@ -34,7 +36,7 @@ export function SearchPointsOffer(props: {
   }, [checkAfter]);
 
   return (
-    <div style={{ display: "flex", flexDirection: "column", gap: 6 }} data-testid={id}>
+    <div className={css.column} data-testid={id}>
       <Button
         size="small"
         onClick={startCheck}
@@ -52,13 +54,13 @@ export function SearchPointsOffer(props: {
         <MessageBar intent="info" layout="multiline" data-testid={`${id}-made`}>
           <MessageBarBody>
             <div data-testid={`${id}-timing`}>{offer.timing}</div>
-            <div data-testid={`${id}-caveat`} style={{ marginTop: 4 }}>
+            <div data-testid={`${id}-caveat`} className={css.above4}>
               {offer.caveat}
             </div>
             <Button
               appearance="primary"
               size="small"
-              style={{ marginTop: 6 }}
+              className={css.above6}
               disabled={!client || sync.running}
               onClick={() =>
                 client &&

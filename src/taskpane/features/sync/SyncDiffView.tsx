@@ -1,5 +1,6 @@
-import { Text } from "@fluentui/react-components";
+import { Text, mergeClasses } from "@fluentui/react-components";
 import type { DiffEntry, SyncDiff } from "./model/sync-diff";
+import { usePaneStyles } from "../../ui/styles";
 
 const SHOWN = 20;
 
@@ -23,15 +24,16 @@ function formatKm(km: number): string {
 
 /** One category: its count in the summary line, then its rows (the first SHOWN). */
 function Category(props: { id: string; title: string; entries: DiffEntry[]; line: (entry: DiffEntry) => string }) {
+  const css = usePaneStyles();
   if (props.entries.length === 0) return null;
   return (
     <details data-testid={`sync-diff-${props.id}`} data-count={props.entries.length}>
       <summary>
         {props.title}: {props.entries.length}
       </summary>
-      <ul style={{ margin: "2px 0 0", paddingLeft: 18 }}>
+      <ul className={css.tightList}>
         {props.entries.slice(0, SHOWN).map((entry, i) => (
-          <li key={i} data-testid={`sync-diff-${props.id}-item`} style={{ wordBreak: "break-word" }}>
+          <li key={i} data-testid={`sync-diff-${props.id}-item`} className={css.breakWord}>
             {props.line(entry)}
           </li>
         ))}
@@ -47,13 +49,10 @@ function Category(props: { id: string; title: string; entries: DiffEntry[]; line
  * `sync-diff-<added|removed|moved|relabelled>` (with `data-count`) with their `-item` rows.
  */
 export function SyncDiffView(props: { diff: SyncDiff }) {
+  const css = usePaneStyles();
   const { diff } = props;
   return (
-    <div
-      data-testid="sync-diff"
-      data-key={diff.key}
-      style={{ display: "flex", flexDirection: "column", gap: 2, marginTop: 4 }}
-    >
+    <div data-testid="sync-diff" data-key={diff.key} className={mergeClasses(css.column, css.above4)}>
       <Text weight="semibold" data-testid="sync-diff-summary">
         {diff.added.length} added · {diff.removed.length} removed · {diff.moved.length} moved · {diff.relabelled.length}{" "}
         relabelled · {diff.unchanged} unchanged

@@ -1,5 +1,6 @@
 import {
   Button,
+  mergeClasses,
   Field,
   Input,
   MessageBar,
@@ -31,6 +32,7 @@ import { SearchPointsOffer } from "./SearchPointsOffer";
 import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
+import { usePaneStyles } from "../../ui/styles";
 
 /**
  * Sync the selection or a named table to a portfolio. Problems are listed with
@@ -38,6 +40,7 @@ import { Stack } from "../../ui/layout";
  * the portfolio's status until risk data is available. The sheet is only read.
  */
 export function SyncPanel() {
+  const css = usePaneStyles();
   const { client, run, forget } = useServices();
   const [sourceKind, setSourceKind] = useState<"selection" | "table">("selection");
   const [tableName, setTableName] = useState("");
@@ -153,7 +156,7 @@ export function SyncPanel() {
           data-testid="sync-portfolio"
         />
       </Field>
-      <div style={{ display: "flex", gap: 8 }}>
+      <div className={css.buttons}>
         <Button
           appearance="primary"
           onClick={() => sync()}
@@ -197,7 +200,7 @@ export function SyncPanel() {
                 {mapping.warnings.length} warning{mapping.warnings.length === 1 ? "" : "s"} (listed after the sync).
               </div>
             ) : null}
-            <div style={{ display: "flex", gap: 8, marginTop: 6 }}>
+            <div className={mergeClasses(css.buttons, css.above6)}>
               <Button
                 appearance="primary"
                 size="small"
@@ -221,7 +224,7 @@ export function SyncPanel() {
               {question.existingCount === 1 ? "" : "s"}. Importing replaces them with these {question.newCount}.
             </div>
             <SyncDiffView diff={question.diff} />
-            <div style={{ display: "flex", gap: 8, marginTop: 6 }}>
+            <div className={mergeClasses(css.buttons, css.above6)}>
               <Button appearance="primary" size="small" onClick={() => reply(true)} data-testid="sync-confirm-replace">
                 Replace
               </Button>
@@ -242,7 +245,7 @@ export function SyncPanel() {
             {result.problem ? (
               <div>{result.problem}</div>
             ) : (
-              <div style={{ display: "flex", gap: 8, marginTop: 6, alignItems: "center", flexWrap: "wrap" }}>
+              <div className={mergeClasses(css.buttons, css.above6, css.wrapCentered)}>
                 <Button appearance="primary" size="small" onClick={() => sync(true)} data-testid="sync-split">
                   Split into {result.parts.length} portfolios
                 </Button>
