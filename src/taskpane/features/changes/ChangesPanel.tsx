@@ -1,4 +1,4 @@
-import { Button, Field, Input, Text } from "@fluentui/react-components";
+import { Button, Text } from "@fluentui/react-components";
 import { useState } from "react";
 import { compareWithSnapshot, takeChangeSnapshot, type ChangeReport, type ChangeSnapshot } from "./changes-actions";
 import { useServices } from "../../ui/services";
@@ -6,6 +6,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TextField } from "../../ui/TextField";
 
 /**
  * Snapshot a range of RISK cells, refresh (Refresh all, or anything else), then
@@ -43,9 +44,13 @@ export function ChangesPanel() {
         testId="changes-snapshot"
         success={(s) => `Snapshot of ${s.cells.length} cells in ${s.address}.`}
       />
-      <Field label="Report score moves larger than" validationMessage={badThreshold ? "A number from 0" : undefined}>
-        <Input value={threshold} onChange={(_, d) => setThreshold(d.value)} data-testid="changes-threshold" />
-      </Field>
+      <TextField
+        label="Report score moves larger than"
+        validationMessage={badThreshold ? "A number from 0" : undefined}
+        value={threshold}
+        onChange={setThreshold}
+        testId="changes-threshold"
+      />
       <Button
         appearance="primary"
         disabled={!client || !run || !snapshot || badThreshold || compare.running}

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Divider, Field, Input, Spinner, Text, Textarea } from "@fluentui/react-components";
+import { Button, Checkbox, Divider, Field, Spinner, Text, Textarea } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
 import type { UdfRecord, VectorRecord } from "../../../api/types";
 import {
@@ -24,6 +24,7 @@ import { FilePicker, type PickedFile } from "../../ui/FilePicker";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TextField } from "../../ui/TextField";
 
 /**
  * Upload a vector from a .geojson file; create a UDF (name, input layers from the
@@ -73,9 +74,7 @@ function UploadVector(props: { onDone: () => void }) {
           if (picked && name === "") setName(nameFromFileName(picked.fileName));
         }}
       />
-      <Field label="Layer name">
-        <Input value={name} onChange={(_, d) => setName(d.value)} data-testid="vector-name" />
-      </Field>
+      <TextField label="Layer name" value={name} onChange={setName} testId="vector-name" />
       <Button
         appearance="primary"
         disabled={!client || !file || task.running}
@@ -111,9 +110,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
   return (
     <Stack>
       <Text weight="semibold">Create a UDF</Text>
-      <Field label="UDF name">
-        <Input value={name} onChange={(_, d) => setName(d.value)} data-testid="udf-name" />
-      </Field>
+      <TextField label="UDF name" value={name} onChange={setName} testId="udf-name" />
       <fieldset className={css.fieldset} data-testid="udf-layers">
         <legend className={css.legend}>Input layers</legend>
         {layerNames.length === 0 ? <Text size={200}>No vector layers yet: upload one above.</Text> : null}

@@ -1,4 +1,4 @@
-import { Field, Input, Text } from "@fluentui/react-components";
+import { Text } from "@fluentui/react-components";
 import { useState } from "react";
 import {
   pasteDisclosureTables,
@@ -11,27 +11,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
-
-/** A label field of the form: the label key, `label:` optional. */
-function LabelField(props: {
-  label: string;
-  hint: string;
-  value: string;
-  onChange: (v: string) => void;
-  testId: string;
-  placeholder: string;
-}) {
-  return (
-    <Field label={props.label} hint={props.hint}>
-      <Input
-        value={props.value}
-        onChange={(_, d) => props.onChange(d.value)}
-        placeholder={props.placeholder}
-        data-testid={props.testId}
-      />
-    </Field>
-  );
-}
+import { TextField } from "../../ui/TextField";
 
 /**
  * ESRS E1-9, IFRS S2 29(c) and TCFD tables as formulas over a pasted data sheet and a Methodology
@@ -49,7 +29,7 @@ export function DisclosurePanel() {
   return (
     <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="disclosure-portfolio" />
-      <LabelField
+      <TextField
         label="Asset value"
         hint="The label holding each asset's value (carrying amount). Empty: label:price (USD), else label:value."
         value={valueLabel}
@@ -57,18 +37,15 @@ export function DisclosurePanel() {
         placeholder="label:price"
         testId="disclosure-value"
       />
-      <Field
+      <TextField
         label="Currency of the values"
         hint="For values other than label:price whose asset has no label:currency, e.g. EUR."
-      >
-        <Input
-          value={currency}
-          onChange={(_, d) => setCurrency(d.value)}
-          placeholder="USD for label:price"
-          data-testid="disclosure-currency"
-        />
-      </Field>
-      <LabelField
+        value={currency}
+        onChange={setCurrency}
+        placeholder="USD for label:price"
+        testId="disclosure-currency"
+      />
+      <TextField
         label="Revenue per asset (optional)"
         hint="The label holding each asset's net revenue, in its value's currency: answers E1-9 66(d)."
         value={revenueLabel}
@@ -76,7 +53,7 @@ export function DisclosurePanel() {
         placeholder="label:revenue"
         testId="disclosure-revenue"
       />
-      <LabelField
+      <TextField
         label="Adaptation (optional)"
         hint="The label saying yes or no: whether adaptation actions address the asset (66(b))."
         value={adaptationLabel}

@@ -1,4 +1,4 @@
-import { Button, Field, Input, Link, MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
+import { Button, Link, MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
 import { useState } from "react";
 import { pasteFinancialImpact, type FinancialImpactResult } from "./impact-actions";
 import { ALL_DAMAGE_HAZARDS, ALL_DAMAGE_HAZARDS_TITLE, CurrencyNeededError } from "./model/financial-impact";
@@ -11,6 +11,7 @@ import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TextField } from "../../ui/TextField";
 
 /**
  * The extended summary's hazard keys (service interface, "Physical summary item (extended)"), then
@@ -67,40 +68,34 @@ export function ImpactPanel() {
         emptyLabel="All scenarios"
         testId="impact-scenario"
       />
-      <Field
+      <TextField
         label="Asset value"
         hint="Empty: label:price, else label:value. Or label:<key>, or a column header of the range synced to this portfolio."
-      >
-        <Input
-          value={valueColumn}
-          onChange={(_, d) => setValueColumn(d.value)}
-          placeholder="label:price"
-          data-testid="impact-value"
-        />
-      </Field>
-      <Field
+        value={valueColumn}
+        onChange={setValueColumn}
+        placeholder="label:price"
+        testId="impact-value"
+      />
+      <TextField
         label="Currency of the values"
         validationState={askCurrency ? "warning" : "none"}
         validationMessage={
           askCurrency ? "Say the currency of these values (three letters), then write the sheets again." : undefined
         }
         hint="label:price is USD (the service's definition). Any other value: its currency, e.g. EUR; remembered for this portfolio."
-      >
-        <Input
-          value={currency}
-          onChange={(_, d) => setCurrency(d.value)}
-          placeholder="USD for label:price"
-          data-testid="impact-currency"
-        />
-      </Field>
-      <Field label="Roll up by label" hint="e.g. country or type; empty: the total only.">
-        <Input
-          value={rollup}
-          onChange={(_, d) => setRollup(d.value)}
-          placeholder="country"
-          data-testid="impact-rollup"
-        />
-      </Field>
+        value={currency}
+        onChange={setCurrency}
+        placeholder="USD for label:price"
+        testId="impact-currency"
+      />
+      <TextField
+        label="Roll up by label"
+        hint="e.g. country or type; empty: the total only."
+        value={rollup}
+        onChange={setRollup}
+        placeholder="country"
+        testId="impact-rollup"
+      />
       <Button
         appearance="primary"
         disabled={!client || !run || !portfolio || task.running}

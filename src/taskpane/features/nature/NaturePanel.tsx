@@ -1,4 +1,4 @@
-import { Button, Field, Input, Select, Spinner, Text, mergeClasses } from "@fluentui/react-components";
+import { Button, Field, Select, Spinner, Text, mergeClasses } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
 import type { SubProject } from "../../../api/types";
 import {
@@ -17,6 +17,7 @@ import { FilePicker, type PickedFile } from "../../ui/FilePicker";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TextField } from "../../ui/TextField";
 
 /** Superprojects, their sub-projects, create one from GeoJSON, export a summary to a sheet. */
 export function NaturePanel() {
@@ -109,21 +110,18 @@ export function NaturePanel() {
           setSubName(picked ? proposeSubprojectName(picked.text) : "");
         }}
       />
-      <Field
+      <TextField
         label="Sub-project name"
         hint={`Unique within ${superproject || "the superproject"}.`}
         validationState={nameTaken ? "error" : "none"}
         validationMessage={
           nameTaken ? `${superproject} already has a sub-project named “${subName.trim()}”.` : undefined
         }
-      >
-        <Input
-          value={subName}
-          onChange={(_, d) => setSubName(d.value)}
-          placeholder="e.g. Ridge forest block"
-          data-testid="nature-name"
-        />
-      </Field>
+        value={subName}
+        onChange={setSubName}
+        placeholder="e.g. Ridge forest block"
+        testId="nature-name"
+      />
       <Button
         appearance="primary"
         disabled={!client || !file || !superproject || create.running || subName.trim() === "" || nameTaken}

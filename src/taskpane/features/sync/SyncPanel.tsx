@@ -2,7 +2,6 @@ import {
   Button,
   mergeClasses,
   Field,
-  Input,
   MessageBar,
   MessageBarBody,
   Radio,
@@ -33,6 +32,7 @@ import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TextField } from "../../ui/TextField";
 
 /**
  * Sync the selection or a named table to a portfolio. Problems are listed with
@@ -143,19 +143,16 @@ export function SyncPanel() {
           </Select>
         </Field>
       ) : null}
-      <Field
+      <TextField
         label="Portfolio"
         hint="3 to 30 letters, digits, _ and -. Created when it does not exist."
         validationState={nameProblem ? "error" : "none"}
         validationMessage={nameProblem ?? undefined}
-      >
-        <Input
-          value={portfolio}
-          onChange={(_, d) => setPortfolio(d.value)}
-          placeholder="e.g. my_sites"
-          data-testid="sync-portfolio"
-        />
-      </Field>
+        value={portfolio}
+        onChange={setPortfolio}
+        placeholder="e.g. my_sites"
+        testId="sync-portfolio"
+      />
       <div className={css.buttons}>
         <Button
           appearance="primary"
