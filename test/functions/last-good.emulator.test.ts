@@ -130,6 +130,27 @@ test("RISK.IMPACT cells over an extended summary larger than the persistent cach
   }
 });
 
+test("a cell's metric taken from the whole summary's last good value is shown as old, listed, and not kept as fresh", async () => {
+  const fixture = await startTestService();
+  try {
+    const storage = new MemoryStorage(); // the default bound: the demo portfolio's whole summary fits
+    const engine = startRuntime(fixture, storage, { failurePolicy: "keep last good" });
+    const cell = () => RISK.impact("demo-portfolio", 3, "flood", "ssp585", "2050", null, createInvocation("Impact!B5"));
+    const before = await cell();
+    await engine.flushPersistent();
+    const stored = [...storage.items.values()].find((text) => text.includes("extended-asset|"));
+    await fixture.emulator.close();
+    engine.refresh(); // "Refresh all" with the service gone: the whole summary's last good value answers
+    expect(await cell()).toEqual(before);
+    expect(engine.staleCells.list().map((line) => line.address)).toEqual(["Impact!B5"]);
+    await engine.flushPersistent();
+    // The cell's own entry keeps the time it was really fetched: it was not stored again as new.
+    expect([...storage.items.values()].find((text) => text.includes("extended-asset|"))).toBe(stored);
+  } finally {
+    await fixture.emulator.close();
+  }
+});
+
 test("Refresh all reaches the service: persistent entries no longer answer as fresh", async () => {
   const fixture = await startTestService();
   try {
