@@ -8,7 +8,7 @@ import type {
   SubProject,
 } from "../api/types";
 import { parseCsvTable } from "../shaping/csv-table";
-import { AssetIndex } from "./asset-index";
+import { AssetIndex, type AssetRef } from "./asset-index";
 import { formatDataKey, parseDataKey, portfolioOfDataKey } from "./engine/cache-key";
 import type { CancelSignal, RiskEngine } from "./engine/engine";
 
@@ -110,6 +110,53 @@ export function portfolioExtendedSummary(
         if (analytics) index.put(item.portfolio_index, item.entity_id, analytics);
       }
       return index;
+    },
+    signal,
+  );
+}
+
+/** One metric of one asset and hazard in a scenario's extended summary: what one RISK.IMPACT or METRIC cell reads. */
+export interface AssetMetric {
+  /** The asset's portfolio_index. */
+  position: number;
+  /** Whether the extended summary has the asset at all. */
+  assetFound: boolean;
+  /** Whether it has the hazard for that asset. */
+  hazardFound: boolean;
+  /** The metric's value; undefined when the hazard has no such metric. */
+  value?: HazardMetrics[string];
+}
+
+/**
+ * One metric of one asset and extended hazard key, derived from the whole extended summary
+ * (`portfolioExtendedSummary`, one load per portfolio and scenario) and kept under a key of its own
+ * (see `RiskEngine.derive`). The whole summary is about 8,000 characters per asset (240 values),
+ * 40 million for 5,000 assets: more than the persistent cache holds, so it is never kept across a
+ * restart. One metric is about 250 characters with its key, so the cells of a reopened workbook
+ * answer without a request while they are fresh.
+ */
+export function assetMetric(
+  engine: RiskEngine,
+  portfolio: string,
+  scenario: string,
+  asset: AssetRef,
+  hazard: string,
+  metric: string,
+  signal: CancelSignal,
+): Promise<AssetMetric> {
+  const ref = asset.kind === "index" ? `index:${asset.index}` : `entity:${asset.entityId}`;
+  return engine.derive(
+    formatDataKey({ kind: "extended-asset", portfolio, scenario, asset: ref, hazard, metric }),
+    async (sourceSignal) => {
+      const data = await portfolioExtendedSummary(engine, portfolio, scenario, sourceSignal);
+      const position = data.resolve(asset, portfolio);
+      const metrics = data.get(position)?.[hazard];
+      return {
+        position,
+        assetFound: data.has(position),
+        hazardFound: metrics !== undefined,
+        value: metrics?.[metric],
+      };
     },
     signal,
   );

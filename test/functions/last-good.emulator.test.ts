@@ -82,6 +82,75 @@ test("after a restart, unchanged cells answer from the persistent cache with 0 r
   }
 });
 
+test("RISK.IMPACT cells over an extended summary larger than the persistent cache still reopen with 0 requests", async () => {
+  const fixture = await startTestService();
+  try {
+    // The demo portfolio's extended summary of one scenario is about 420,000 characters: with a
+    // bound of 100,000 it cannot be kept whole (as 5,000 assets' 40 million cannot in 8 million).
+    const maxChars = 100_000;
+    const storage = new MemoryStorage();
+    // One load at a time: the cells' own entries take no turn, so they never wait behind the load they wait for.
+    const runtime = () =>
+      startRuntime(fixture, storage, {
+        lastGood: new LastGoodCache(storage, { maxChars }),
+        concurrency: 1,
+        minConcurrency: 1,
+        maxConcurrency: 1,
+        failurePolicy: "keep last good",
+      });
+    const cells = (): Promise<unknown[]> =>
+      Promise.all(
+        [0, 1, 2, 3, 4, 5, 6, 7].map((i) =>
+          RISK.impact("demo-portfolio", i, "flood", "ssp585", "2050", null, createInvocation(`Impact!B${i + 2}`)),
+        ),
+      );
+    const first = runtime();
+    const before = await cells();
+    expect(before.flat(2).every((value) => typeof value === "number")).toBe(true);
+    expect((await fixture.routes())["GET /api/portfolios/:portfolio_name/datasets/physical/summary"]).toBeGreaterThan(
+      0,
+    );
+    await first.flushPersistent();
+    const usage = await first.persistentUsage();
+    expect(usage!.chars).toBeLessThan(10_000); // 8 cells' values, not the dataset
+    await fixture.resetStats();
+
+    const reopened = runtime(); // Excel restarted: memory is empty, storage is not
+    expect(await cells()).toEqual(before);
+    expect(await fixture.routes()).toEqual({});
+    expect(reopened.stats()).toMatchObject({ requests: 0, persistentHits: 8 });
+
+    // The service gone after "Refresh all": each cell keeps its own last good value and is listed.
+    await fixture.emulator.close();
+    reopened.refresh();
+    expect(await cells()).toEqual(before);
+    expect(reopened.staleCells.list().map((line) => line.address)).toHaveLength(8);
+  } finally {
+    await fixture.emulator.close();
+  }
+});
+
+test("a cell's metric taken from the whole summary's last good value is shown as old, listed, and not kept as fresh", async () => {
+  const fixture = await startTestService();
+  try {
+    const storage = new MemoryStorage(); // the default bound: the demo portfolio's whole summary fits
+    const engine = startRuntime(fixture, storage, { failurePolicy: "keep last good" });
+    const cell = () => RISK.impact("demo-portfolio", 3, "flood", "ssp585", "2050", null, createInvocation("Impact!B5"));
+    const before = await cell();
+    await engine.flushPersistent();
+    const stored = [...storage.items.values()].find((text) => text.includes("extended-asset|"));
+    await fixture.emulator.close();
+    engine.refresh(); // "Refresh all" with the service gone: the whole summary's last good value answers
+    expect(await cell()).toEqual(before);
+    expect(engine.staleCells.list().map((line) => line.address)).toEqual(["Impact!B5"]);
+    await engine.flushPersistent();
+    // The cell's own entry keeps the time it was really fetched: it was not stored again as new.
+    expect([...storage.items.values()].find((text) => text.includes("extended-asset|"))).toBe(stored);
+  } finally {
+    await fixture.emulator.close();
+  }
+});
+
 test("Refresh all reaches the service: persistent entries no longer answer as fresh", async () => {
   const fixture = await startTestService();
   try {

@@ -11,6 +11,7 @@ export type DataKey =
   | { kind: "search"; lat: number; lng: number }
   | { kind: "summary"; portfolio: string; scenario: string; window: number }
   | { kind: "extended"; portfolio: string; scenario: string }
+  | { kind: "extended-asset"; portfolio: string; scenario: string; asset: string; hazard: string; metric: string }
   | { kind: "items"; portfolio: string; hazard: string; scenario: string; indicator: string; measure: string }
   | { kind: "assets"; portfolio: string }
   | { kind: "projects" }
@@ -26,6 +27,7 @@ const LAYOUT: { [K in DataKey["kind"]]: { head: string; fields: readonly Fields<
   search: { head: "search", fields: ["lat", "lng"] },
   summary: { head: "summary", fields: ["portfolio", "scenario", "window"] },
   extended: { head: "extended", fields: ["portfolio", "scenario"] },
+  "extended-asset": { head: "extended-asset", fields: ["portfolio", "scenario", "asset", "hazard", "metric"] },
   items: { head: "items", fields: ["portfolio", "hazard", "scenario", "indicator", "measure"] },
   assets: { head: "assets", fields: ["portfolio"] },
   projects: { head: "projects", fields: [] },

@@ -161,6 +161,8 @@ export interface CancelSignal {
   readonly cell?: string;
   addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
   removeEventListener(type: "abort", listener: () => void): void;
+  /** @internal Set on the signal a derived load reads its source with: the source's stale mark reaches it. */
+  readonly derivedFor?: { mark?: StaleMark };
 }
 
 /**
@@ -214,6 +216,12 @@ export class FreshPass {
 /** Fetches the data of one key; it must honour `signal`. */
 export type Loader<T> = (context: LoadContext) => Promise<T>;
 
+/**
+ * Computes a small result from other loads of the engine (see {@link RiskEngine.derive}); it must
+ * pass `signal` to them.
+ */
+export type Deriver<T> = (signal: CancelSignal) => Promise<T>;
+
 /** One load shared by every call waiting for the same key. */
 interface Flight {
   readonly key: string;
@@ -228,6 +236,8 @@ interface Flight {
   outdated?: boolean;
   /** Set for a scoped refresh's load (a fresh pass): the persistent cache may not answer it as fresh. */
   skipPersistentFresh?: boolean;
+  /** A derived load's computation (see `derive`): it sends nothing itself, so it takes no turn and has no deadline. */
+  deriver?: Deriver<unknown>;
   /** Set when the load failed for want of the service: what its cells show (for the stale list). */
   mark?: StaleMark;
   /** The last good value the persistent cache holds for this key, if any (for the failure policy). */
@@ -308,6 +318,28 @@ export class RiskEngine {
    * other calls still wait for it.
    */
   load<T>(key: string, loader: Loader<T>, signal?: CancelSignal): Promise<T> {
+    return this.start(key, loader, undefined, signal);
+  }
+
+  /**
+   * A small result computed from other loads (the part of a large dataset that cells read), cached
+   * under its own `key` in memory and in the persistent cache like any load's: after a restart it
+   * answers without reading the large dataset again, which may be too large to keep. `derive`
+   * reads its sources through `load` with the signal it is given; the derivation takes no turn of
+   * the concurrency limit and has no deadline of its own (its sources have theirs), so it can
+   * never wait behind the very loads it waits for. A source answering with a last good value
+   * marks the derived result too, which is then neither kept nor taken as fresh.
+   */
+  derive<T>(key: string, derive: Deriver<T>, signal?: CancelSignal): Promise<T> {
+    return this.start(key, () => Promise.reject(new Error("a derived load has no loader")), derive, signal);
+  }
+
+  private start<T>(
+    key: string,
+    loader: Loader<T>,
+    deriver: Deriver<T> | undefined,
+    signal: CancelSignal | undefined,
+  ): Promise<T> {
     this.counters.calls++;
     if (signal?.aborted) return Promise.reject(cancelled());
     let client: RiskClient;
@@ -332,19 +364,24 @@ export class RiskEngine {
     if (cached) {
       this.counters.cacheHits++;
       if (cell && cached.mark) this.staleCells.record(cell, key, cached.mark);
+      if (signal?.derivedFor && cached.mark) signal.derivedFor.mark ??= cached.mark;
       const answer = cached.ok ? Promise.resolve(cached.value as T) : Promise.reject(cached.error);
       pass?.track(answer);
       return answer;
     }
     let flight = this.flights.get(fullKey);
     if (flight) this.counters.joined++;
-    else flight = this.startFlight(fullKey, loader as Loader<unknown>, client);
+    else {
+      flight = this.startFlight(fullKey, loader as Loader<unknown>, client);
+      flight.deriver = deriver;
+    }
     // A fresh pass's load must reach the service: the persistent cache may not answer it as fresh.
     if (fresh) flight.skipPersistentFresh = true;
     const waiting = this.wait(flight, signal) as Promise<T>;
     const joined = flight;
     const note = () => {
       if (cell && joined.mark) this.staleCells.record(cell, key, joined.mark);
+      if (signal?.derivedFor && joined.mark) signal.derivedFor.mark ??= joined.mark;
     };
     const answer = waiting.then(
       (value) => {
@@ -574,27 +611,35 @@ export class RiskEngine {
   private run(flight: Flight, previous: LastGood | undefined): void {
     flight.previous = previous;
     const signal = flight.controller.signal;
-    this.limiter
-      .run(() => {
-        // One deadline per load, from when it starts: a recalculation joins thousands of cells to
-        // a few loads, and a load waiting for its turn behind others is not late.
-        flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
-        return flight.loader({
-          client: flight.client,
-          signal,
-          readAhead: this.settings.readAhead,
-          rows: this.settings.rows,
-        });
-      }, signal)
-      .then(
-        (value) => {
-          // A load begun before a refresh is not kept: it may hold what the refresh meant to replace.
-          if (flight.generation === this.generation && !flight.outdated)
-            this.options.lastGood?.set(flight.key, value, Date.now());
-          this.settle(flight, { ok: true, value });
-        },
-        (error) => this.fail(flight, error),
-      );
+    const deriver = flight.deriver;
+    const running = deriver
+      ? // A derived load's sources tell it when they answer with a last good value.
+        Promise.resolve().then(() => deriver(derivedSignal(signal, flight)))
+      : this.limiter.run(() => {
+          // One deadline per load, from when it starts: a recalculation joins thousands of cells to
+          // a few loads, and a load waiting for its turn behind others is not late.
+          flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
+          return flight.loader({
+            client: flight.client,
+            signal,
+            readAhead: this.settings.readAhead,
+            rows: this.settings.rows,
+          });
+        }, signal);
+    running.then(
+      (value) => {
+        // A derived result from a source's last good value is shown as such and not kept.
+        if (flight.mark) {
+          this.settle(flight, { ok: true, value, mark: flight.mark });
+          return;
+        }
+        // A load begun before a refresh is not kept: it may hold what the refresh meant to replace.
+        if (flight.generation === this.generation && !flight.outdated)
+          this.options.lastGood?.set(flight.key, value, Date.now());
+        this.settle(flight, { ok: true, value });
+      },
+      (error) => this.fail(flight, error),
+    );
   }
 
   /**
@@ -706,6 +751,18 @@ export class RiskEngine {
     flight.controller.abort(cancelled());
     flight.reject(cancelled());
   }
+}
+
+/** The signal a derived load passes to its sources: the flight's own, and the flight to mark. */
+function derivedSignal(signal: AbortSignal, flight: Flight): CancelSignal {
+  return {
+    get aborted() {
+      return signal.aborted;
+    },
+    derivedFor: flight,
+    addEventListener: (type, listener, options) => signal.addEventListener(type, listener, options),
+    removeEventListener: (type, listener) => signal.removeEventListener(type, listener),
+  };
 }
 
 function cancelled(): AbortedError {

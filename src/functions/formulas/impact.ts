@@ -3,7 +3,7 @@ import { describeAsset, readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../formula-errors";
-import { portfolioExtendedSummary } from "../data-loaders";
+import { assetMetric } from "../data-loaders";
 import { IMPACT, IMPACT_BOUNDS, defaultOf, parameterNames, structuralDamageMetric } from "../specs";
 import { PERIODS } from "../../shared/vocabulary";
 import { evaluateColumns, quote, type Invocation } from "./run";
@@ -45,13 +45,18 @@ export function impact(
       const when = readPeriod(t);
       const which = readChoice(b, "bound", IMPACT_BOUNDS, defaultOf(IMPACT, "bound"));
       const metricName = structuralDamageMetric(when, which);
-      const data = await portfolioExtendedSummary(engine, name, ssp, signal);
-      const position = data.resolve(asset, name);
-      const analytics = data.get(position);
-      if (!analytics) throw new NotAvailableError(`No asset with ${describeAsset(asset)} in ${quote(name)}`);
-      const metrics = analytics[names.extended];
-      if (!metrics) throw new NotAvailableError(`No ${names.extended} damage for asset ${position} in ${ssp}`);
-      const value = metrics[metricName];
+      // One metric per cell is kept, not the whole extended summary (see assetMetric).
+      const { position, assetFound, hazardFound, value } = await assetMetric(
+        engine,
+        name,
+        ssp,
+        asset,
+        names.extended,
+        metricName,
+        signal,
+      );
+      if (!assetFound) throw new NotAvailableError(`No asset with ${describeAsset(asset)} in ${quote(name)}`);
+      if (!hazardFound) throw new NotAvailableError(`No ${names.extended} damage for asset ${position} in ${ssp}`);
       if (typeof value !== "number" || !Number.isFinite(value)) {
         throw new NotAvailableError(`No ${metricName} for ${names.extended}, asset ${position}, ${ssp}`);
       }

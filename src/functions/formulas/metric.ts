@@ -3,7 +3,7 @@ import { describeAsset, readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../formula-errors";
-import { portfolioExtendedSummary } from "../data-loaders";
+import { assetMetric } from "../data-loaders";
 import { METRIC, parameterNames } from "../specs";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
@@ -33,13 +33,18 @@ export function metric(
       const ssp = readScenario(s);
       const names = readHazard(h);
       const wanted = readName(m, "metric", "structural_damage_2050_ubd").toLowerCase();
-      const data = await portfolioExtendedSummary(engine, name, ssp, signal);
-      const position = data.resolve(asset, name);
-      const analytics = data.get(position);
-      if (!analytics) throw new NotAvailableError(`No asset with ${describeAsset(asset)} in ${quote(name)}`);
-      const metrics = analytics[names.extended];
-      if (!metrics) throw new NotAvailableError(`No ${names.extended} metrics for asset ${position} in ${ssp}`);
-      const value = metrics[wanted];
+      // One metric per cell is kept, not the whole extended summary (see assetMetric).
+      const { position, assetFound, hazardFound, value } = await assetMetric(
+        engine,
+        name,
+        ssp,
+        asset,
+        names.extended,
+        wanted,
+        signal,
+      );
+      if (!assetFound) throw new NotAvailableError(`No asset with ${describeAsset(asset)} in ${quote(name)}`);
+      if (!hazardFound) throw new NotAvailableError(`No ${names.extended} metrics for asset ${position} in ${ssp}`);
       if (value === undefined) throw new NotAvailableError(`Unknown metric ${quote(wanted)}: e.g. summary_score_30yr`);
       if (value === null || (typeof value === "number" && !Number.isFinite(value))) {
         throw new NotAvailableError(`No value of ${wanted} for asset ${position}`);
