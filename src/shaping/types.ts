@@ -21,3 +21,15 @@ export interface SheetTable {
   header: string[];
   rows: CellGrid;
 }
+
+/**
+ * A sheet of formulas over other sheets, as the workbook writer takes it (less provenance): its
+ * table's header and rows, which columns hold formulas, and their number formats.
+ */
+export interface FormulaSheet extends SheetTable {
+  sheetName: string;
+  tableName: string;
+  /** 0-based columns holding formulas. */
+  formulaColumns: number[];
+  numberFormats: Record<number, string>;
+}

@@ -1,9 +1,9 @@
 import { readChoice, readHazard, readPortfolio, readScenario } from "../arguments";
-import { describeAsset, readAssetRef } from "../asset-index";
+import { readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../formula-errors";
-import { assetMetric } from "../data-loaders";
+import { requireAssetMetric } from "./asset-metric";
 import { IMPACT, IMPACT_BOUNDS, defaultOf, parameterNames, structuralDamageMetric } from "../specs";
 import { PERIODS } from "../../shared/vocabulary";
 import { evaluateColumns, quote, type Invocation } from "./run";
@@ -45,18 +45,8 @@ export function impact(
       const when = readPeriod(t);
       const which = readChoice(b, "bound", IMPACT_BOUNDS, defaultOf(IMPACT, "bound"));
       const metricName = structuralDamageMetric(when, which);
-      // One metric per cell is kept, not the whole extended summary (see assetMetric).
-      const { position, assetFound, hazardFound, value } = await assetMetric(
-        engine,
-        name,
-        ssp,
-        asset,
-        names.extended,
-        metricName,
-        signal,
-      );
-      if (!assetFound) throw new NotAvailableError(`No asset with ${describeAsset(asset)} in ${quote(name)}`);
-      if (!hazardFound) throw new NotAvailableError(`No ${names.extended} damage for asset ${position} in ${ssp}`);
+      const where = { portfolio: name, scenario: ssp, asset, hazard: names.extended, metric: metricName };
+      const { position, value } = await requireAssetMetric(engine, where, signal, "damage");
       if (typeof value !== "number" || !Number.isFinite(value)) {
         throw new NotAvailableError(`No ${metricName} for ${names.extended}, asset ${position}, ${ssp}`);
       }

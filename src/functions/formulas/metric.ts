@@ -1,9 +1,9 @@
 import { readHazard, readName, readPortfolio, readScenario } from "../arguments";
-import { describeAsset, readAssetRef } from "../asset-index";
+import { readAssetRef } from "../asset-index";
 import type { GridArgument } from "../columns";
 import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../formula-errors";
-import { assetMetric } from "../data-loaders";
+import { requireAssetMetric } from "./asset-metric";
 import { METRIC, parameterNames } from "../specs";
 import { evaluateColumns, quote, type Invocation } from "./run";
 
@@ -33,18 +33,8 @@ export function metric(
       const ssp = readScenario(s);
       const names = readHazard(h);
       const wanted = readName(m, "metric", "structural_damage_2050_ubd").toLowerCase();
-      // One metric per cell is kept, not the whole extended summary (see assetMetric).
-      const { position, assetFound, hazardFound, value } = await assetMetric(
-        engine,
-        name,
-        ssp,
-        asset,
-        names.extended,
-        wanted,
-        signal,
-      );
-      if (!assetFound) throw new NotAvailableError(`No asset with ${describeAsset(asset)} in ${quote(name)}`);
-      if (!hazardFound) throw new NotAvailableError(`No ${names.extended} metrics for asset ${position} in ${ssp}`);
+      const where = { portfolio: name, scenario: ssp, asset, hazard: names.extended, metric: wanted };
+      const { position, value } = await requireAssetMetric(engine, where, signal, "metrics");
       if (value === undefined) throw new NotAvailableError(`Unknown metric ${quote(wanted)}: e.g. summary_score_30yr`);
       if (value === null || (typeof value === "number" && !Number.isFinite(value))) {
         throw new NotAvailableError(`No value of ${wanted} for asset ${position}`);

@@ -1,4 +1,5 @@
 import { Field, Input } from "@fluentui/react-components";
+import { usePaneStyles } from "./styles";
 
 /**
  * A one-line text input under its label, hint and validation message: the pane's text fields
@@ -14,15 +15,20 @@ export function TextField(props: {
   placeholder?: string;
   validationState?: "error" | "warning" | "success" | "none";
   validationMessage?: string;
+  /** Sizing inside the row that holds it (a `usePaneStyles` class). */
+  className?: string;
 }) {
+  const css = usePaneStyles();
   return (
     <Field
+      className={props.className}
       label={props.label}
       hint={props.hint}
       validationState={props.validationState}
       validationMessage={props.validationMessage}
     >
       <Input
+        className={css.shrink}
         value={props.value}
         onChange={(_, d) => props.onChange(d.value)}
         placeholder={props.placeholder}

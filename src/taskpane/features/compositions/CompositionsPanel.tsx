@@ -1,4 +1,4 @@
-import { Button, Checkbox, Divider, Field, Spinner, Text, Textarea } from "@fluentui/react-components";
+import { Button, Checkbox, Divider, Field, Text, Textarea } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
 import type { UdfRecord, VectorRecord } from "../../../api/types";
 import {
@@ -25,6 +25,7 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
+import { ListHeading } from "../../ui/ListHeading";
 
 /**
  * Upload a vector from a .geojson file; create a UDF (name, input layers from the
@@ -44,14 +45,7 @@ export function CompositionsPanel() {
       <Divider />
       <CreateUdf vectors={listing.data?.vectors ?? []} onDone={changed} />
       <Divider />
-      <Row spread center>
-        <Text weight="semibold">Layers and UDFs</Text>
-        <Button size="small" onClick={listing.reload} data-testid="compositions-reload">
-          Reload
-        </Button>
-      </Row>
-      {listing.loading ? <Spinner size="tiny" label="Loading…" /> : null}
-      {listing.error ? <ErrorNotice error={listing.error} testId="compositions-list-error" /> : null}
+      <ListHeading title="Layers and UDFs" list={listing} testId="compositions" errorTestId="compositions-list-error" />
       {listing.data ? <Listing listing={listing.data} onChanged={changed} /> : null}
     </Stack>
   );

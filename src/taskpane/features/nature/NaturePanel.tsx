@@ -1,4 +1,4 @@
-import { Button, Field, Select, Spinner, Text, mergeClasses } from "@fluentui/react-components";
+import { Button, Field, Select, Text, mergeClasses } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
 import type { SubProject } from "../../../api/types";
 import {
@@ -15,9 +15,10 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { FilePicker, type PickedFile } from "../../ui/FilePicker";
 import { TaskStatus } from "../../ui/TaskStatus";
-import { Row, Stack } from "../../ui/layout";
+import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
+import { ListHeading } from "../../ui/ListHeading";
 
 /** Superprojects, their sub-projects, create one from GeoJSON, export a summary to a sheet. */
 export function NaturePanel() {
@@ -58,14 +59,7 @@ export function NaturePanel() {
         </Select>
       </Field>
       {supers.error ? <ErrorNotice error={supers.error} testId="nature-superprojects-error" /> : null}
-      <Row spread center>
-        <Text weight="semibold">Sub-projects</Text>
-        <Button size="small" onClick={subs.reload} data-testid="nature-reload">
-          Reload
-        </Button>
-      </Row>
-      {subs.loading ? <Spinner size="tiny" label="Loading…" /> : null}
-      {subs.error ? <ErrorNotice error={subs.error} testId="nature-subprojects-error" /> : null}
+      <ListHeading title="Sub-projects" list={subs} testId="nature" errorTestId="nature-subprojects-error" />
       {subs.data && subs.data.length === 0 ? (
         <Text size={200} data-testid="nature-empty">
           No sub-projects yet.

@@ -1,4 +1,4 @@
-import { Checkbox, Field, Input, Spinner, Text } from "@fluentui/react-components";
+import { Checkbox, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
 import {
   MEASURE_CHOICES,
@@ -25,6 +25,7 @@ import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TextField } from "../../ui/TextField";
 
 const MAX_CHART_ASSETS = 10;
 
@@ -114,36 +115,28 @@ export function TimeseriesPanel() {
         />
       </Row>
       <Row>
-        <Field
+        <TextField
           label="From"
           hint="YYYY-MM-DD or YYYY"
           validationState={startProblem ? "error" : "none"}
           validationMessage={startProblem ?? undefined}
           className={css.grow}
-        >
-          <Input
-            className={css.shrink}
-            value={filters.startDate ?? ""}
-            onChange={(_, d) => setFilters((f) => ({ ...f, startDate: d.value }))}
-            placeholder="first"
-            data-testid="ts-start-date"
-          />
-        </Field>
-        <Field
+          value={filters.startDate ?? ""}
+          onChange={(value) => setFilters((f) => ({ ...f, startDate: value }))}
+          placeholder="first"
+          testId="ts-start-date"
+        />
+        <TextField
           label="To"
           hint="inclusive"
           validationState={endProblem ? "error" : "none"}
           validationMessage={endProblem ?? undefined}
           className={css.grow}
-        >
-          <Input
-            className={css.shrink}
-            value={filters.endDate ?? ""}
-            onChange={(_, d) => setFilters((f) => ({ ...f, endDate: d.value }))}
-            placeholder="last"
-            data-testid="ts-end-date"
-          />
-        </Field>
+          value={filters.endDate ?? ""}
+          onChange={(value) => setFilters((f) => ({ ...f, endDate: value }))}
+          placeholder="last"
+          testId="ts-end-date"
+        />
       </Row>
       {catalog.data && catalog.data.assets.length > 0 ? (
         <details data-testid="ts-chart-assets">

@@ -18,7 +18,7 @@ import { HAZARDS, SCENARIOS } from "../../../../shared/vocabulary";
 import { columnLetters, qualify } from "../../../../shaping/a1";
 import { ITEMS, METHODOLOGY_HEADER, SECTIONS } from "../../../../shaping/disclosure";
 import { SOURCES_SHEET } from "../../../../shaping/paste-provenance";
-import type { CellValue } from "../../../../shaping/types";
+import type { CellValue, FormulaSheet } from "../../../../shaping/types";
 
 /** Hazards counted acute by default (ESRS E1 AR 11 lists floods, storms, wildfires and heatwaves as acute). */
 export const ACUTE_HAZARDS = ["flood_potential", "cyclone", "wildfire", "heatwave"];
@@ -30,14 +30,7 @@ export const DEFAULT_HORIZONS = { medium: 5, long: 30 } as const;
 export const DEFAULT_TOP_N = 10;
 
 /** One sheet as the workbook writer takes it (src/excel/write-sheets.ts NewSheetSpec, less provenance). */
-export interface FormulaSheet {
-  sheetName: string;
-  tableName: string;
-  header: string[];
-  rows: CellValue[][];
-  formulaColumns: number[];
-  numberFormats: Record<number, string>;
-}
+export type { FormulaSheet };
 
 /** What the formula sheets are built from. */
 export interface DisclosureLayout {

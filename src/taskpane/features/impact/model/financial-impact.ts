@@ -28,7 +28,7 @@ import { STRUCTURAL_DAMAGE_HAZARDS } from "../../../../shared/vocabulary";
 import { cellA1, columnLetters, qualify } from "../../../../shaping/a1";
 import { MONEY_FORMS, PRICE_CURRENCY, PRICE_LABEL, normalizeCurrency, readMoney } from "../../../../shaping/money";
 import type { RangeProblem } from "../../../../shaping/problems";
-import type { CellValue, ExtendedSummaryItem } from "../../../../shaping/types";
+import type { CellValue, ExtendedSummaryItem, FormulaSheet } from "../../../../shaping/types";
 
 /** The periods of the extended summary's metrics, in time order. */
 export const IMPACT_PERIODS = ["baseline", "2030", "2050", "2080"] as const;
@@ -101,15 +101,7 @@ export interface ImpactRequest {
 }
 
 /** One sheet of the result, as the workbook writer takes it. */
-export interface ImpactSheet {
-  sheetName: string;
-  tableName: string;
-  header: string[];
-  rows: CellValue[][];
-  /** 0-based columns holding formulas. */
-  formulaColumns: number[];
-  numberFormats: Record<number, string>;
-}
+export type ImpactSheet = FormulaSheet;
 
 /** The three sheets and what is missing. */
 export interface ImpactWorkbook {
