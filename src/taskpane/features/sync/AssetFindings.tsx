@@ -34,6 +34,43 @@ const useStyles = makeStyles({
   before: { wordBreak: "break-all" },
 });
 
+/**
+ * The cells a change would write, before and after, in a short scrolling table: what the pane
+ * shows before it asks to convert coordinates or to write asset ids.
+ */
+function CellChangesTable(props: {
+  label: string;
+  columns: [string, string];
+  rows: ReadonlyArray<{ address: string; cell: string; before: string; after: string | number; title?: string }>;
+  rowTestId: string;
+}) {
+  const styles = useStyles();
+  return (
+    <div className={styles.scroll}>
+      <Table size="extra-small" aria-label={props.label} className={styles.table}>
+        <TableHeader>
+          <TableRow>
+            <TableHeaderCell>Cell</TableHeaderCell>
+            <TableHeaderCell>{props.columns[0]}</TableHeaderCell>
+            <TableHeaderCell>{props.columns[1]}</TableHeaderCell>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {props.rows.map((c) => (
+            <TableRow key={c.address} data-testid={props.rowTestId} data-address={c.address}>
+              <TableCell>{c.cell}</TableCell>
+              <TableCell className={styles.before} title={c.title}>
+                {c.before}
+              </TableCell>
+              <TableCell>{c.after}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}
+
 /** How a header is read, for the mapping table: "Site" → entity_name (synonym). */
 function mappingRow(column: ColumnMapping): { header: string; sentAs: string; how: string } {
   const sentAs = csvColumnName(column.target) ?? "(not sent: blank header)";
@@ -95,28 +132,12 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
               {conversions.length} coordinate{conversions.length === 1 ? "" : "s"} can be converted to decimal degrees.
               Nothing changes until you convert.
             </MessageBarTitle>
-            <div className={styles.scroll}>
-              <Table size="extra-small" aria-label="Coordinates to convert" className={styles.table}>
-                <TableHeader>
-                  <TableRow>
-                    <TableHeaderCell>Cell</TableHeaderCell>
-                    <TableHeaderCell>Before</TableHeaderCell>
-                    <TableHeaderCell>After</TableHeaderCell>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {conversions.map((c) => (
-                    <TableRow key={c.address} data-testid="sync-conversions-row" data-address={c.address}>
-                      <TableCell>{c.cell}</TableCell>
-                      <TableCell className={styles.before} title={c.form}>
-                        {c.before}
-                      </TableCell>
-                      <TableCell>{c.after}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </div>
+            <CellChangesTable
+              label="Coordinates to convert"
+              columns={["Before", "After"]}
+              rows={conversions.map((c) => ({ ...c, title: c.form }))}
+              rowTestId="sync-conversions-row"
+            />
             <div className={styles.actions}>
               <Button
                 appearance="primary"
@@ -212,26 +233,12 @@ function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unkn
                 ? "The pane can write an entity_id column right of your range, one id per asset, before the next sync:"
                 : "The pane can fill the entity_id column's empty and repeated cells, before the next sync:"}
             </div>
-            <div className={styles.scroll}>
-              <Table size="extra-small" aria-label="Ids to write" className={styles.table}>
-                <TableHeader>
-                  <TableRow>
-                    <TableHeaderCell>Cell</TableHeaderCell>
-                    <TableHeaderCell>Now</TableHeaderCell>
-                    <TableHeaderCell>Written</TableHeaderCell>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {cells.map((c) => (
-                    <TableRow key={c.address} data-testid="sync-identity-row" data-address={c.address}>
-                      <TableCell>{c.cell}</TableCell>
-                      <TableCell className={styles.before}>{c.before}</TableCell>
-                      <TableCell>{c.after}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </div>
+            <CellChangesTable
+              label="Ids to write"
+              columns={["Now", "Written"]}
+              rows={cells}
+              rowTestId="sync-identity-row"
+            />
             <div className={styles.actions}>
               <Button
                 appearance="primary"
