@@ -67,6 +67,17 @@ export function rethrowIfCancelled(signal: AbortSignal | undefined): (error: unk
   };
 }
 
+/**
+ * Awaits the reading step of an action (a client call, a page walk, a workbook read) and checks
+ * the signal after it: a failure after the user cancelled, or a Cancel while it ran, ends the
+ * action with CancelledError before anything is written; any other failure passes through.
+ */
+export async function unlessCancelled<T>(reading: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  const result = await reading.catch(rethrowIfCancelled(signal));
+  throwIfCancelled(signal);
+  return result;
+}
+
 /** Formats a count for a status line: 12,345. */
 export function formatCount(value: number): string {
   return value.toLocaleString("en-US");

@@ -14,8 +14,7 @@ import { ROW_KEYS } from "../../../shaping/row-keys";
 import { uniqueSheetName, uniqueTableName } from "../../../shaping/sheet-names";
 import {
   formatCount,
-  rethrowIfCancelled,
-  throwIfCancelled,
+  unlessCancelled,
   type ExcelRunner,
   type LongRunning,
   type PastedSheet,
@@ -62,15 +61,17 @@ export interface DisclosureResult {
 export async function pasteDisclosureTables(options: DisclosureOptions): Promise<DisclosureResult> {
   const { client, run, portfolio, signal, onProgress } = options;
   onProgress?.({ message: "Reading the summary and the assets…" });
-  const [summary, assets] = await Promise.all([
-    client.datasets.summary(portfolio, {}).all({
-      signal,
-      readAhead: 4,
-      onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }),
-    }),
-    client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
-  ]).catch(rethrowIfCancelled(signal));
-  throwIfCancelled(signal);
+  const [summary, assets] = await unlessCancelled(
+    Promise.all([
+      client.datasets.summary(portfolio, {}).all({
+        signal,
+        readAhead: 4,
+        onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }),
+      }),
+      client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
+    ]),
+    signal,
+  );
   const data = buildDisclosureData(summary, assets, options.labels ?? {}, portfolio);
   const provenance = await provenanceOf(client, "disclosure-data", portfolio, { ...data.labels }, signal);
   const rowKeys = await rowKeysFor(client, "disclosure-data", portfolio, data, signal);

@@ -13,7 +13,7 @@ import { uniqueSheetName } from "../../../shaping/sheet-names";
 import type { CellValue, ExtendedSummaryItem } from "../../../shaping/types";
 import { assetSourceOf } from "../../ui/asset-source-actions";
 import {
-  throwIfCancelled,
+  unlessCancelled,
   formatCount,
   type ExcelRunner,
   type LongRunning,
@@ -83,7 +83,7 @@ async function readImpactInputs(
   const itemsByScenario = new Map<string, ExtendedSummaryItem[]>();
   let read = 0;
   onProgress?.({ message: "Reading the extended summary…" });
-  try {
+  const readScenarios = async () => {
     for (const scenario of scenarios) {
       const items = await client.datasets.extendedSummary(portfolio, { scenario }).all({
         signal,
@@ -93,11 +93,8 @@ async function readImpactInputs(
       read += items.length;
       itemsByScenario.set(scenario, items);
     }
-  } catch (error) {
-    throwIfCancelled(signal);
-    throw error;
-  }
-  throwIfCancelled(signal);
+  };
+  await unlessCancelled(readScenarios(), signal);
 
   let value: ValueSource | undefined;
   if (options.value && "label" in options.value)

@@ -5,8 +5,7 @@ import { qualify } from "../../../shaping/a1";
 import { forgetAssetSources, rememberAssetSource } from "../../ui/asset-source-actions";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import {
-  rethrowIfCancelled,
-  throwIfCancelled,
+  unlessCancelled,
   formatCount,
   type ExcelRunner,
   type LongRunning,
@@ -69,11 +68,13 @@ export async function pasteAssets(
 ): Promise<PastedSheet> {
   const { client, run, portfolio, signal, onProgress } = options;
   onProgress?.({ message: `Reading the assets of ${portfolio}…` });
-  const assets = await client.portfolios
-    .assets(portfolio)
-    .all({ signal, onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} assets` }) })
-    .catch(rethrowIfCancelled(signal));
-  throwIfCancelled(signal);
+  const assets = await unlessCancelled(
+    client.portfolios.assets(portfolio).all({
+      signal,
+      onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} assets` }),
+    }),
+    signal,
+  );
   if (assets.length === 0) throw new Error(`${portfolio} holds no assets.`);
   const table = assetsTable(assets);
   const [written] = await writeNewSheets(
