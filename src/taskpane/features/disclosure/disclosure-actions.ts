@@ -5,23 +5,17 @@ import type { NewSheetSpec } from "../../../excel/write-sheets";
 import {
   METHODOLOGY_HEADER,
   SIGNIFICANT_HEADER,
-  buildDisclosureData,
   readMethodology,
   significantAssets,
   type DisclosureLabels,
 } from "../../../shaping/disclosure";
 import { ROW_KEYS } from "../../../shaping/row-keys";
 import { uniqueSheetName, uniqueTableName } from "../../../shaping/sheet-names";
-import {
-  formatCount,
-  unlessCancelled,
-  type ExcelRunner,
-  type LongRunning,
-  type PastedSheet,
-} from "../../ui/pane-types";
+import { unlessCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import {
   provenanceOf,
+  readDisclosureData,
   refreshPastedSheets,
   rowKeysFor,
   sortPastedSheetAgain,
@@ -61,18 +55,10 @@ export interface DisclosureResult {
 export async function pasteDisclosureTables(options: DisclosureOptions): Promise<DisclosureResult> {
   const { client, run, portfolio, signal, onProgress } = options;
   onProgress?.({ message: "Reading the summary and the assets…" });
-  const [summary, assets] = await unlessCancelled(
-    Promise.all([
-      client.datasets.summary(portfolio, {}).all({
-        signal,
-        readAhead: 4,
-        onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }),
-      }),
-      client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
-    ]),
+  const { data, assetCount } = await unlessCancelled(
+    readDisclosureData(client, portfolio, options.labels ?? {}, { signal, onProgress }),
     signal,
   );
-  const data = buildDisclosureData(summary, assets, options.labels ?? {}, portfolio);
   const provenance = await provenanceOf(client, "disclosure-data", portfolio, { ...data.labels }, signal);
   const rowKeys = await rowKeysFor(client, "disclosure-data", portfolio, data, signal);
 
@@ -154,7 +140,7 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
   const written = await writeNewSheets(run, specs, { signal, onProgress });
   return {
     sheets: written.map(pastedSheet),
-    assets: assets.length,
+    assets: assetCount,
     currencies: data.currencies,
     problems: data.problems,
     significant: significant.length,
