@@ -1,4 +1,3 @@
-import type { RiskClient } from "../../../api/client";
 import { readProvenance } from "../../../excel/provenance-sheets";
 import { listSheetNames, listTables } from "../../../excel/read-range";
 import type { NewSheetSpec } from "../../../excel/write-sheets";
@@ -11,7 +10,7 @@ import {
 } from "../../../shaping/disclosure";
 import { ROW_KEYS } from "../../../shaping/row-keys";
 import { uniqueSheetName, uniqueTableName } from "../../../shaping/sheet-names";
-import { unlessCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "../../ui/pane-types";
+import { unlessCancelled, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import {
   provenanceOf,
@@ -25,9 +24,7 @@ import {
 import { buildDisclosureSheets } from "./model/disclosure-tables";
 
 /** Options of {@link pasteDisclosureTables}. */
-export interface DisclosureOptions extends LongRunning {
-  client: RiskClient;
-  run: ExcelRunner;
+export interface DisclosureOptions extends PasteOptions {
   portfolio: string;
   /** The asset labels of the value, its currency, revenue, adaptation and location (src/shaping/disclosure.ts). */
   labels?: DisclosureLabels;
@@ -160,7 +157,7 @@ export interface DisclosureRefreshResult extends PastedRefreshResult {
  * not written: they are formulas and input cells, and follow.
  */
 export async function refreshDisclosureTables(
-  options: LongRunning & RefreshChoices & { client: RiskClient; run: ExcelRunner; portfolio?: string },
+  options: PasteOptions & RefreshChoices & { portfolio?: string },
 ): Promise<DisclosureRefreshResult> {
   const { run } = options;
   const before = (await run((context) => readProvenance(context))).records.filter(

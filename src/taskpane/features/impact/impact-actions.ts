@@ -16,8 +16,8 @@ import {
   unlessCancelled,
   formatCount,
   type ExcelRunner,
-  type LongRunning,
   type PastedSheet,
+  type PasteOptions,
 } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import { SCENARIOS } from "../../../shared/vocabulary";
@@ -27,9 +27,7 @@ import { provenanceOf, rowKeysFor, type FetchedTable, type PasteSource } from ".
 export const IMPACT_SCENARIOS = SCENARIOS;
 
 /** Options of {@link pasteFinancialImpact}. */
-export interface FinancialImpactOptions extends LongRunning {
-  client: RiskClient;
-  run: ExcelRunner;
+export interface FinancialImpactOptions extends PasteOptions {
   portfolio: string;
   /**
    * Extended-summary hazard key: flood, cyclone, water_stress, heatwave, sea_level_rise, wildfire,

@@ -1,12 +1,9 @@
-import type { RiskClient } from "../../../api/client";
 import { PASTE_KINDS, provenanceOf, rowKeysFor } from "../pasted";
-import { unlessCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "../../ui/pane-types";
+import { unlessCancelled, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /** Options of {@link pasteAppliedLayer}. */
-export interface AppliedLayerOptions extends LongRunning {
-  client: RiskClient;
-  run: ExcelRunner;
+export interface AppliedLayerOptions extends PasteOptions {
   vectorId: string | number;
   /** Used in the sheet name when given (the apply result's name otherwise). */
   vectorName?: string;

@@ -8,8 +8,8 @@ import {
   unlessCancelled,
   formatCount,
   type ExcelRunner,
-  type LongRunning,
   type PastedSheet,
+  type PasteOptions,
 } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
@@ -63,9 +63,7 @@ export function assetsTable(assets: readonly Asset[]): { header: string[]; rows:
  * failed or cancelled write deletes its sheet. Service text stays text (the writer's rule). The
  * sheet is recorded as where the portfolio's assets are, so the map can select their rows.
  */
-export async function pasteAssets(
-  options: LongRunning & { client: RiskClient; run: ExcelRunner; portfolio: string },
-): Promise<PastedSheet> {
+export async function pasteAssets(options: PasteOptions & { portfolio: string }): Promise<PastedSheet> {
   const { client, run, portfolio, signal, onProgress } = options;
   onProgress?.({ message: `Reading the assets of ${portfolio}…` });
   const assets = await unlessCancelled(

@@ -8,16 +8,14 @@ import {
   rethrowIfCancelled,
   unlessCancelled,
   formatCount,
-  type ExcelRunner,
   type LongRunning,
   type PastedSheet,
+  type PasteOptions,
 } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /** Options of {@link pasteSummary}. */
-export interface SummaryPasteOptions extends LongRunning {
-  client: RiskClient;
-  run: ExcelRunner;
+export interface SummaryPasteOptions extends PasteOptions {
   portfolio: string;
   /** Only this scenario (default: all). */
   scenario?: string;
