@@ -19,14 +19,8 @@ import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, rowBytes } from "./chunks";
 import { IncompleteCleanupError, TableShapeError } from "./write-errors";
 import { FingerprintBuilder, type PasteProvenance, type ProvenanceRecord } from "../shaping/paste-provenance";
-import {
-  recordProvenance,
-  restoreProvenance,
-  snapshotProvenance,
-  utcNow,
-  type ProvenanceSnapshot,
-} from "./provenance-sheets";
-import type { WrittenSheet } from "./write-sheets";
+import { recordProvenance, restoreProvenance, snapshotProvenance, type ProvenanceSnapshot } from "./provenance-sheets";
+import { writtenTableRecord, type WrittenSheet } from "./write-sheets";
 import { addLabelColours, addScoreScale, addTableChart, type ChartSpec } from "./table-formats";
 
 const MAX_CELL_TEXT = 32_767;
@@ -243,15 +237,7 @@ export class StreamingSheets {
           : undefined;
         if (keyed?.writtenStore) this.stores.push(keyed.writtenStore);
         records.push({
-          ...state.spec.provenance,
-          sheetId: state.id ?? written.sheetName,
-          sheetName: written.sheetName,
-          tableName: written.tableName,
-          tableAddress: written.tableAddress,
-          header: header.slice(),
-          rows: written.rowCount,
-          writtenAt: utcNow(),
-          fingerprint: state.fingerprint.finish(header),
+          ...writtenTableRecord(state.spec.provenance, state.id, written, header, state.fingerprint.finish(header)),
           ...keyed,
         });
       }

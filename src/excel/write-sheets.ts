@@ -235,15 +235,13 @@ export async function writeSheetsAtomically(
         : undefined;
       if (keyed?.writtenStore) stores.push(keyed.writtenStore);
       records.push({
-        ...spec.provenance,
-        sheetId: created[i].id ?? written.sheetName,
-        sheetName: written.sheetName,
-        tableName: written.tableName,
-        tableAddress: written.tableAddress,
-        header: spec.header.slice(),
-        rows: written.rowCount,
-        writtenAt: utcNow(),
-        fingerprint: tableFingerprint(spec.header, spec.rows),
+        ...writtenTableRecord(
+          spec.provenance,
+          created[i].id,
+          written,
+          spec.header,
+          tableFingerprint(spec.header, spec.rows),
+        ),
         ...keyed,
         ...(spec.followers
           ? {
@@ -272,6 +270,31 @@ export async function writeSheetsAtomically(
     await discard(context, created, error);
     throw error;
   }
+}
+
+/**
+ * The provenance record of a table a writer has just made: the paste's provenance, the sheet's id
+ * (its name when the id is not known), where the table is, its header, rows and fingerprint,
+ * and when. Both writers (this one and stream-sheets.ts) record their tables with it.
+ */
+export function writtenTableRecord(
+  provenance: PasteProvenance,
+  sheetId: string | undefined,
+  written: WrittenSheet,
+  header: readonly string[],
+  fingerprint: string,
+): ProvenanceRecord {
+  return {
+    ...provenance,
+    sheetId: sheetId ?? written.sheetName,
+    sheetName: written.sheetName,
+    tableName: written.tableName,
+    tableAddress: written.tableAddress,
+    header: header.slice(),
+    rows: written.rowCount,
+    writtenAt: utcNow(),
+    fingerprint,
+  };
 }
 
 /** Same as {@link writeSheetsAtomically} for a single sheet. */

@@ -32,6 +32,7 @@ type MapHook = {
   screenPoint(id: string): { x: number; y: number } | null;
   frameTimes(): number[];
   resetFrames(): void;
+  view(): { k: number; x: number; y: number };
 };
 
 /** The screen point of an asset on the canvas (page coordinates). */
@@ -88,7 +89,7 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
 
   test(
     "the map renders with a legend and text alternative, recolours by hazard, " +
-      "and a click selects the asset's row (pasting the asset list first)",
+      "a click selects the asset's row (pasting the asset list first), and the zoom buttons and keys zoom",
     async () => {
       const emu = await suite.freshEmulator();
       const { page } = await suite.openHarness({ demo: false });
@@ -150,6 +151,37 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       const row = (await values(page, address))[0];
       expect(row[0]).toBe(target.entity_id); // the asset list: entity_id, entity_name, lat, lng, label:*
       await shot(page, "map-click-selects-row");
+
+      // Zoom: the buttons and their keys (+ or =, -, 0) zoom about the centre and back to the whole world.
+      const zoomIs = (k: number) =>
+        page.waitForFunction(
+          (want) => {
+            const map = (document.querySelector('[data-testid="map-canvas"]') as unknown as { riskMap?: MapHook })
+              ?.riskMap;
+            const view = map?.view();
+            return (
+              view !== undefined && Math.abs(view.k - want) < 1e-9 && (want !== 1 || (view.x === 0 && view.y === 0))
+            );
+          },
+          k,
+          { timeout: 5_000 },
+        );
+      const canvas = page.getByTestId("map-canvas");
+      await page.getByTestId("map-zoom-in").click();
+      await zoomIs(1.5);
+      await canvas.press("=");
+      await zoomIs(2.25);
+      await page.getByTestId("map-zoom-out").click();
+      await zoomIs(1.5);
+      await canvas.press("-");
+      await zoomIs(1);
+      await canvas.press("+");
+      await page.getByTestId("map-zoom-reset").click();
+      await zoomIs(1);
+      await canvas.press("+");
+      await zoomIs(1.5);
+      await canvas.press("0");
+      await zoomIs(1);
     },
     90_000,
   );

@@ -4,8 +4,11 @@
  * jest (against the in-memory Excel fake), with no React involved.
  */
 
+import type { RiskClient } from "../../api/client";
+import type { ExcelRunner } from "../../excel/runner";
+
 /** Runs a batch against the workbook (defined in `src/excel`, where all workbook access lives). */
-export type { ExcelRunner } from "../../excel/runner";
+export type { ExcelRunner };
 
 /** What a long operation reports while it runs; `fraction` is 0..1 when the total is known. */
 export interface Progress {
@@ -21,6 +24,16 @@ export type ProgressListener = (progress: Progress) => void;
 export interface LongRunning {
   signal?: AbortSignal;
   onProgress?: ProgressListener;
+}
+
+/**
+ * What an action that reads the service and writes the workbook is given (a paste, a refresh of
+ * pasted sheets): the pane's client and workbook, as the TaskButton hands them, with cancellation
+ * and progress.
+ */
+export interface PasteOptions extends LongRunning {
+  client: RiskClient;
+  run: ExcelRunner;
 }
 
 /** Result of an action that pasted data into one new sheet. */
@@ -65,6 +78,17 @@ export function rethrowIfCancelled(signal: AbortSignal | undefined): (error: unk
     throwIfCancelled(signal);
     throw error;
   };
+}
+
+/**
+ * Awaits the reading step of an action (a client call, a page walk, a workbook read) and checks
+ * the signal after it: a failure after the user cancelled, or a Cancel while it ran, ends the
+ * action with CancelledError before anything is written; any other failure passes through.
+ */
+export async function unlessCancelled<T>(reading: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  const result = await reading.catch(rethrowIfCancelled(signal));
+  throwIfCancelled(signal);
+  return result;
 }
 
 /** Formats a count for a status line: 12,345. */

@@ -1,28 +1,20 @@
-import type { RiskClient } from "../../../api/client";
 import { readProvenance } from "../../../excel/provenance-sheets";
 import { listSheetNames, listTables } from "../../../excel/read-range";
 import type { NewSheetSpec } from "../../../excel/write-sheets";
 import {
   METHODOLOGY_HEADER,
   SIGNIFICANT_HEADER,
-  buildDisclosureData,
   readMethodology,
   significantAssets,
   type DisclosureLabels,
 } from "../../../shaping/disclosure";
 import { ROW_KEYS } from "../../../shaping/row-keys";
 import { uniqueSheetName, uniqueTableName } from "../../../shaping/sheet-names";
-import {
-  formatCount,
-  rethrowIfCancelled,
-  throwIfCancelled,
-  type ExcelRunner,
-  type LongRunning,
-  type PastedSheet,
-} from "../../ui/pane-types";
+import { unlessCancelled, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import {
   provenanceOf,
+  readDisclosureData,
   refreshPastedSheets,
   rowKeysFor,
   sortPastedSheetAgain,
@@ -32,9 +24,7 @@ import {
 import { buildDisclosureSheets } from "./model/disclosure-tables";
 
 /** Options of {@link pasteDisclosureTables}. */
-export interface DisclosureOptions extends LongRunning {
-  client: RiskClient;
-  run: ExcelRunner;
+export interface DisclosureOptions extends PasteOptions {
   portfolio: string;
   /** The asset labels of the value, its currency, revenue, adaptation and location (src/shaping/disclosure.ts). */
   labels?: DisclosureLabels;
@@ -62,16 +52,10 @@ export interface DisclosureResult {
 export async function pasteDisclosureTables(options: DisclosureOptions): Promise<DisclosureResult> {
   const { client, run, portfolio, signal, onProgress } = options;
   onProgress?.({ message: "Reading the summary and the assets…" });
-  const [summary, assets] = await Promise.all([
-    client.datasets.summary(portfolio, {}).all({
-      signal,
-      readAhead: 4,
-      onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }),
-    }),
-    client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
-  ]).catch(rethrowIfCancelled(signal));
-  throwIfCancelled(signal);
-  const data = buildDisclosureData(summary, assets, options.labels ?? {}, portfolio);
+  const { data, assetCount } = await unlessCancelled(
+    readDisclosureData(client, portfolio, options.labels ?? {}, { signal, onProgress }),
+    signal,
+  );
   const provenance = await provenanceOf(client, "disclosure-data", portfolio, { ...data.labels }, signal);
   const rowKeys = await rowKeysFor(client, "disclosure-data", portfolio, data, signal);
 
@@ -153,7 +137,7 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
   const written = await writeNewSheets(run, specs, { signal, onProgress });
   return {
     sheets: written.map(pastedSheet),
-    assets: assets.length,
+    assets: assetCount,
     currencies: data.currencies,
     problems: data.problems,
     significant: significant.length,
@@ -173,7 +157,7 @@ export interface DisclosureRefreshResult extends PastedRefreshResult {
  * not written: they are formulas and input cells, and follow.
  */
 export async function refreshDisclosureTables(
-  options: LongRunning & RefreshChoices & { client: RiskClient; run: ExcelRunner; portfolio?: string },
+  options: PasteOptions & RefreshChoices & { portfolio?: string },
 ): Promise<DisclosureRefreshResult> {
   const { run } = options;
   const before = (await run((context) => readProvenance(context))).records.filter(

@@ -13,11 +13,11 @@ import { uniqueSheetName } from "../../../shaping/sheet-names";
 import type { CellValue, ExtendedSummaryItem } from "../../../shaping/types";
 import { assetSourceOf } from "../../ui/asset-source-actions";
 import {
-  throwIfCancelled,
+  unlessCancelled,
   formatCount,
   type ExcelRunner,
-  type LongRunning,
   type PastedSheet,
+  type PasteOptions,
 } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import { SCENARIOS } from "../../../shared/vocabulary";
@@ -27,9 +27,7 @@ import { provenanceOf, rowKeysFor, type FetchedTable, type PasteSource } from ".
 export const IMPACT_SCENARIOS = SCENARIOS;
 
 /** Options of {@link pasteFinancialImpact}. */
-export interface FinancialImpactOptions extends LongRunning {
-  client: RiskClient;
-  run: ExcelRunner;
+export interface FinancialImpactOptions extends PasteOptions {
   portfolio: string;
   /**
    * Extended-summary hazard key: flood, cyclone, water_stress, heatwave, sea_level_rise, wildfire,
@@ -83,7 +81,7 @@ async function readImpactInputs(
   const itemsByScenario = new Map<string, ExtendedSummaryItem[]>();
   let read = 0;
   onProgress?.({ message: "Reading the extended summary…" });
-  try {
+  const readScenarios = async () => {
     for (const scenario of scenarios) {
       const items = await client.datasets.extendedSummary(portfolio, { scenario }).all({
         signal,
@@ -93,11 +91,8 @@ async function readImpactInputs(
       read += items.length;
       itemsByScenario.set(scenario, items);
     }
-  } catch (error) {
-    throwIfCancelled(signal);
-    throw error;
-  }
-  throwIfCancelled(signal);
+  };
+  await unlessCancelled(readScenarios(), signal);
 
   let value: ValueSource | undefined;
   if (options.value && "label" in options.value)

@@ -1,18 +1,9 @@
-import type { RiskClient } from "../../../api/client";
 import { PASTE_KINDS, provenanceOf, rowKeysFor } from "../pasted";
-import {
-  rethrowIfCancelled,
-  throwIfCancelled,
-  type ExcelRunner,
-  type LongRunning,
-  type PastedSheet,
-} from "../../ui/pane-types";
+import { unlessCancelled, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /** Options of {@link pasteAppliedLayer}. */
-export interface AppliedLayerOptions extends LongRunning {
-  client: RiskClient;
-  run: ExcelRunner;
+export interface AppliedLayerOptions extends PasteOptions {
   vectorId: string | number;
   /** Used in the sheet name when given (the apply result's name otherwise). */
   vectorName?: string;
@@ -28,10 +19,10 @@ export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<P
   const { client, run, portfolio, signal, onProgress } = options;
   onProgress?.({ message: `Applying the layer to ${portfolio}…` });
   // The kind's own fetch (features/pasted/paste-kinds.ts), the one its refresh runs.
-  const table = await PASTE_KINDS["applied-layer"]
-    .fetch(client, { portfolio, filters: { vector_id: String(options.vectorId) } }, signal)
-    .catch(rethrowIfCancelled(signal));
-  throwIfCancelled(signal);
+  const table = await unlessCancelled(
+    PASTE_KINDS["applied-layer"].fetch(client, { portfolio, filters: { vector_id: String(options.vectorId) } }, signal),
+    signal,
+  );
   if (table.rows.length === 0) throw new Error(`Applying the layer to ${portfolio} returned no rows.`);
   const name = options.vectorName ?? table.title ?? String(options.vectorId);
   const provenance = await provenanceOf(

@@ -4,7 +4,7 @@ import type { SubProject } from "../../../api/types";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import { parseGeoJsonFile } from "../../ui/geojson-file";
 import { PASTE_KINDS, provenanceOf } from "../pasted";
-import { rethrowIfCancelled, type ExcelRunner, type LongRunning, type PastedSheet } from "../../ui/pane-types";
+import { rethrowIfCancelled, type ExcelRunner, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /** The sub-project type the service uses on create (docs/service.md#nature-sub-projects). */
@@ -74,7 +74,7 @@ export async function createSubprojectFromFile(
  * then the metadata fields (`metadata:<name>`, value as text or number). Service text stays text.
  */
 export async function pasteSubprojectSummary(
-  options: LongRunning & { client: RiskClient; run: ExcelRunner; subproject: { id: string; name: string } },
+  options: PasteOptions & { subproject: { id: string; name: string } },
 ): Promise<PastedSheet> {
   const { client, run, subproject, signal, onProgress } = options;
   onProgress?.({ message: `Reading the summary of ${subproject.name}…` });

@@ -27,10 +27,11 @@ import {
   buildDisclosureData,
   readMethodology,
   significantAssets,
+  type DisclosureData,
   type DisclosureLabels,
 } from "../../../shaping/disclosure";
 import { readTable } from "../../../excel/read-range";
-import type { ExcelRunner } from "../../ui/pane-types";
+import { formatCount, type ExcelRunner, type LongRunning } from "../../ui/pane-types";
 import { fetchFinancialImpact } from "../impact";
 
 /** A table to write: header and rows. */
@@ -196,11 +197,6 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
     dataset: true,
     rowKey: () => ROW_KEYS["disclosure-data"],
     async fetch(client, source, signal) {
-      const portfolio = source.portfolio ?? "";
-      const [summary, assets] = await Promise.all([
-        client.datasets.summary(portfolio, {}).all({ signal, readAhead: 4 }),
-        client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
-      ]);
       const labels: DisclosureLabels = {
         value_label: text(source, "value_label"),
         currency: text(source, "currency"),
@@ -208,7 +204,7 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
         adaptation_label: text(source, "adaptation_label"),
         location_label: text(source, "location_label"),
       };
-      const data = buildDisclosureData(summary, assets, labels, portfolio);
+      const { data } = await readDisclosureData(client, source.portfolio ?? "", labels, { signal });
       return { header: data.header, rows: data.rows };
     },
   },
@@ -252,6 +248,28 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
     fetch: (client, source, signal, run) => fetchFinancialImpact(client, source, signal, run),
   },
 };
+
+/**
+ * The disclosure data sheet's table, read as the first paste and every refresh read it: the
+ * default summary (every scenario and window) and the asset list, together, joined by
+ * buildDisclosureData (src/shaping/disclosure.ts). Also answers how many assets were read.
+ */
+export async function readDisclosureData(
+  client: RiskClient,
+  portfolio: string,
+  labels: DisclosureLabels,
+  { signal, onProgress }: LongRunning = {},
+): Promise<{ data: DisclosureData; assetCount: number }> {
+  const [summary, assets] = await Promise.all([
+    client.datasets.summary(portfolio, {}).all({
+      signal,
+      readAhead: 4,
+      onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }),
+    }),
+    client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
+  ]);
+  return { data: buildDisclosureData(summary, assets, labels, portfolio), assetCount: assets.length };
+}
 
 /** The kind of an operation, or an error naming the sheet whose record holds an unknown one. */
 export function pasteKind(operation: string, sheetName: string): PasteKind {

@@ -23,7 +23,13 @@ import {
 } from "../../../shaping/paste-provenance";
 import { RowKeyError, keyRows } from "../../../shaping/row-keys";
 import { ADDIN_VERSION } from "../../../shared/version";
-import { CancelledError, throwIfCancelled, formatCount, type ExcelRunner, type LongRunning } from "../../ui/pane-types";
+import {
+  CancelledError,
+  throwIfCancelled,
+  formatCount,
+  type ExcelRunner,
+  type PasteOptions,
+} from "../../ui/pane-types";
 import { PASTE_KINDS, pasteKind, rowKeysFor, type FetchedTable } from "./paste-kinds";
 
 /**
@@ -192,7 +198,7 @@ export interface PastedRefreshResult {
  * written is put back as it was).
  */
 export async function refreshPastedSheets(
-  options: LongRunning & RefreshChoices & { client: RiskClient; run: ExcelRunner; sheetIds?: string[] },
+  options: PasteOptions & RefreshChoices & { sheetIds?: string[] },
 ): Promise<PastedRefreshResult> {
   const { client, run, signal, onProgress } = options;
   const read = await run((context) => readProvenance(context));
@@ -323,7 +329,7 @@ export async function refreshPastedSheets(
  * the pane to ask; rows deleted by hand are not added back; a change of key kind is not accepted.
  */
 export function refreshPastedSheetsWithoutPane(
-  options: LongRunning & { client: RiskClient; run: ExcelRunner; sheetIds?: string[] },
+  options: PasteOptions & { sheetIds?: string[] },
 ): Promise<PastedRefreshResult> {
   return refreshPastedSheets({ ...options, edits: undefined, restoreKeys: undefined, acceptKeyKindChange: undefined });
 }

@@ -5,12 +5,11 @@ import { qualify } from "../../../shaping/a1";
 import { forgetAssetSources, rememberAssetSource } from "../../ui/asset-source-actions";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import {
-  rethrowIfCancelled,
-  throwIfCancelled,
+  unlessCancelled,
   formatCount,
   type ExcelRunner,
-  type LongRunning,
   type PastedSheet,
+  type PasteOptions,
 } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
@@ -64,16 +63,16 @@ export function assetsTable(assets: readonly Asset[]): { header: string[]; rows:
  * failed or cancelled write deletes its sheet. Service text stays text (the writer's rule). The
  * sheet is recorded as where the portfolio's assets are, so the map can select their rows.
  */
-export async function pasteAssets(
-  options: LongRunning & { client: RiskClient; run: ExcelRunner; portfolio: string },
-): Promise<PastedSheet> {
+export async function pasteAssets(options: PasteOptions & { portfolio: string }): Promise<PastedSheet> {
   const { client, run, portfolio, signal, onProgress } = options;
   onProgress?.({ message: `Reading the assets of ${portfolio}…` });
-  const assets = await client.portfolios
-    .assets(portfolio)
-    .all({ signal, onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} assets` }) })
-    .catch(rethrowIfCancelled(signal));
-  throwIfCancelled(signal);
+  const assets = await unlessCancelled(
+    client.portfolios.assets(portfolio).all({
+      signal,
+      onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} assets` }),
+    }),
+    signal,
+  );
   if (assets.length === 0) throw new Error(`${portfolio} holds no assets.`);
   const table = assetsTable(assets);
   const [written] = await writeNewSheets(

@@ -6,18 +6,16 @@ import type { DownloadedFile, FileFormat } from "../../../api/types";
 import { provenanceOf, rowKeysFor } from "../pasted";
 import {
   rethrowIfCancelled,
-  throwIfCancelled,
+  unlessCancelled,
   formatCount,
-  type ExcelRunner,
   type LongRunning,
   type PastedSheet,
+  type PasteOptions,
 } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /** Options of {@link pasteSummary}. */
-export interface SummaryPasteOptions extends LongRunning {
-  client: RiskClient;
-  run: ExcelRunner;
+export interface SummaryPasteOptions extends PasteOptions {
   portfolio: string;
   /** Only this scenario (default: all). */
   scenario?: string;
@@ -53,15 +51,17 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
       onProgress?.({ message: `Read ${formatCount(counts.summary + counts.extended)} summary rows…` });
     };
   onProgress?.({ message: "Reading summaries…" });
-  const [summary, extendedItems] = await Promise.all([
-    client.datasets.summary(portfolio, query).all({ signal, onProgress: progress("summary") }),
-    extended
-      ? client.datasets
-          .extendedSummary(portfolio, { scenario: extendedScenario })
-          .all({ signal, onProgress: progress("extended") })
-      : Promise.resolve([]),
-  ]).catch(rethrowIfCancelled(signal));
-  throwIfCancelled(signal);
+  const [summary, extendedItems] = await unlessCancelled(
+    Promise.all([
+      client.datasets.summary(portfolio, query).all({ signal, onProgress: progress("summary") }),
+      extended
+        ? client.datasets
+            .extendedSummary(portfolio, { scenario: extendedScenario })
+            .all({ signal, onProgress: progress("extended") })
+        : Promise.resolve([]),
+    ]),
+    signal,
+  );
   if (summary.length === 0)
     throw new Error(`${portfolio} has no summary data${options.scenario ? ` for ${options.scenario}` : ""}.`);
 

@@ -29,6 +29,12 @@ import { TextField } from "../../ui/TextField";
 
 const MAX_CHART_ASSETS = 10;
 
+/** The date filters, From and To: the filter each field sets, its label, hint, placeholder and test id. */
+const DATE_FIELDS = [
+  { filter: "startDate", label: "From", hint: "YYYY-MM-DD or YYYY", placeholder: "first", testId: "ts-start-date" },
+  { filter: "endDate", label: "To", hint: "inclusive", placeholder: "last", testId: "ts-end-date" },
+] as const;
+
 /** Timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
 export function TimeseriesPanel() {
   const css = usePaneStyles();
@@ -61,6 +67,7 @@ export function TimeseriesPanel() {
     (dateRangeReversed(filters.startDate ?? "", filters.endDate ?? "")
       ? `To is before From (${filters.startDate}).`
       : null);
+  const dateProblems = { startDate: startProblem, endDate: endProblem };
   const datesOk = !startProblem && !endProblem;
   const chosen = filters.indicator
     ? catalog.data?.indicators.find(
@@ -115,28 +122,17 @@ export function TimeseriesPanel() {
         />
       </Row>
       <Row>
-        <TextField
-          label="From"
-          hint="YYYY-MM-DD or YYYY"
-          validationState={startProblem ? "error" : "none"}
-          validationMessage={startProblem ?? undefined}
-          className={css.grow}
-          value={filters.startDate ?? ""}
-          onChange={(value) => setFilters((f) => ({ ...f, startDate: value }))}
-          placeholder="first"
-          testId="ts-start-date"
-        />
-        <TextField
-          label="To"
-          hint="inclusive"
-          validationState={endProblem ? "error" : "none"}
-          validationMessage={endProblem ?? undefined}
-          className={css.grow}
-          value={filters.endDate ?? ""}
-          onChange={(value) => setFilters((f) => ({ ...f, endDate: value }))}
-          placeholder="last"
-          testId="ts-end-date"
-        />
+        {DATE_FIELDS.map(({ filter, ...text }) => (
+          <TextField
+            key={filter}
+            {...text}
+            validationState={dateProblems[filter] ? "error" : "none"}
+            validationMessage={dateProblems[filter] ?? undefined}
+            className={css.grow}
+            value={filters[filter] ?? ""}
+            onChange={set(filter)}
+          />
+        ))}
       </Row>
       {catalog.data && catalog.data.assets.length > 0 ? (
         <details data-testid="ts-chart-assets">

@@ -21,9 +21,9 @@ import { PASTE_KINDS, provenanceOf } from "../pasted";
 import {
   formatCount,
   rethrowIfCancelled,
-  type ExcelRunner,
   type LongRunning,
   type PastedSheet,
+  type PasteOptions,
 } from "../../ui/pane-types";
 import { MEASURES, SCENARIOS } from "../../../shared/vocabulary";
 
@@ -176,9 +176,7 @@ export function estimateTimeseriesRows(catalog: TimeseriesCatalog, filters: Time
 }
 
 /** Options of {@link pasteTimeseries}. */
-export interface TimeseriesPasteOptions extends LongRunning {
-  client: RiskClient;
-  run: ExcelRunner;
+export interface TimeseriesPasteOptions extends PasteOptions {
   portfolio: string;
   filters: TimeseriesFilters;
   /** When known, drives the progress bar and the size check before anything is fetched. */

@@ -219,6 +219,15 @@ export default function PortfolioMap(props: PortfolioMapProps) {
     (dx: number, dy: number) => setView((v) => clampView({ ...v, x: v.x + dx, y: v.y + dy })),
     [clampView],
   );
+  // The zoom buttons and their keys (+ or =, -, 0) do the same: in or out about the centre, or back to the whole world.
+  const zoomIn = () => zoomAt(1.5, width / 2, height / 2);
+  const zoomOut = () => zoomAt(1 / 1.5, width / 2, height / 2);
+  const wholeWorld = () => setView({ k: 1, x: 0, y: 0 });
+  const zoomButtons = [
+    { label: "Zoom in", testId: "map-zoom-in", text: "+", onClick: zoomIn },
+    { label: "Zoom out", testId: "map-zoom-out", text: "−", onClick: zoomOut },
+    { label: "Whole world", testId: "map-zoom-reset", text: "⟲", onClick: wholeWorld },
+  ];
 
   const hitTest = useCallback(
     (x: number, y: number): Hover | null => {
@@ -322,10 +331,10 @@ export default function PortfolioMap(props: PortfolioMapProps) {
             ArrowRight: () => panBy(-step, 0),
             ArrowUp: () => panBy(0, step),
             ArrowDown: () => panBy(0, -step),
-            "+": () => zoomAt(1.5, width / 2, height / 2),
-            "=": () => zoomAt(1.5, width / 2, height / 2),
-            "-": () => zoomAt(1 / 1.5, width / 2, height / 2),
-            "0": () => setView({ k: 1, x: 0, y: 0 }),
+            "+": zoomIn,
+            "=": zoomIn,
+            "-": zoomOut,
+            "0": wholeWorld,
           };
           const action = keys[e.key];
           if (action) {
@@ -335,36 +344,13 @@ export default function PortfolioMap(props: PortfolioMapProps) {
         }}
       />
       <div className={styles.controls}>
-        <Tooltip content="Zoom in" relationship="label">
-          <Button
-            size="small"
-            style={ZOOM_BUTTON}
-            data-testid="map-zoom-in"
-            onClick={() => zoomAt(1.5, width / 2, height / 2)}
-          >
-            +
-          </Button>
-        </Tooltip>
-        <Tooltip content="Zoom out" relationship="label">
-          <Button
-            size="small"
-            style={ZOOM_BUTTON}
-            data-testid="map-zoom-out"
-            onClick={() => zoomAt(1 / 1.5, width / 2, height / 2)}
-          >
-            −
-          </Button>
-        </Tooltip>
-        <Tooltip content="Whole world" relationship="label">
-          <Button
-            size="small"
-            style={ZOOM_BUTTON}
-            data-testid="map-zoom-reset"
-            onClick={() => setView({ k: 1, x: 0, y: 0 })}
-          >
-            ⟲
-          </Button>
-        </Tooltip>
+        {zoomButtons.map((b) => (
+          <Tooltip key={b.testId} content={b.label} relationship="label">
+            <Button size="small" style={ZOOM_BUTTON} data-testid={b.testId} onClick={b.onClick}>
+              {b.text}
+            </Button>
+          </Tooltip>
+        ))}
       </div>
       {hover ? (
         <div

@@ -26,6 +26,7 @@ import {
   type ExcelRunner,
   type LongRunning,
   type PastedSheet,
+  type PasteOptions,
 } from "../../ui/pane-types";
 
 /** Summary windows the service offers, in years (docs/service.md#hazards-and-their-three-spellings). */
@@ -148,9 +149,7 @@ export async function loadOverlay(client: RiskClient, choice: OverlayChoice, sig
 }
 
 /** Options of the risk sheet pastes. */
-export interface RiskSheetOptions extends LongRunning {
-  client: RiskClient;
-  run: ExcelRunner;
+export interface RiskSheetOptions extends PasteOptions {
   portfolio: string;
   window: number;
 }

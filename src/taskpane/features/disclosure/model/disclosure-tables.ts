@@ -96,20 +96,10 @@ function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
   );
   const windowNote =
     "A window of the summary (5, 15 or 30 years). Every window starts at the dataset's start year (window_start_year in the data), so the long term includes the first years; a score is the maximum over its window.";
-  const medium = add(
-    SECTIONS.horizon,
-    ITEMS.medium,
-    DEFAULT_HORIZONS.medium,
-    "",
-    `ESRS medium term: up to 5 years. ${windowNote}`,
-  );
-  const long = add(
-    SECTIONS.horizon,
-    ITEMS.long,
-    DEFAULT_HORIZONS.long,
-    "",
-    `ESRS long term: more than 5 years. ${windowNote}`,
-  );
+  const horizon = (term: keyof typeof DEFAULT_HORIZONS, span: string) =>
+    add(SECTIONS.horizon, ITEMS[term], DEFAULT_HORIZONS[term], "", `ESRS ${term} term: ${span}. ${windowNote}`);
+  const medium = horizon("medium", "up to 5 years");
+  const long = horizon("long", "more than 5 years");
   const scenarioRows = SCENARIOS.map((s, i) =>
     add(
       SECTIONS.scenario,

@@ -107,38 +107,27 @@ function codePoints(text: string): number {
 export function validateAssetRange(input: AssetRangeInput): AssetValidation {
   const origin = parseA1(input.address);
   const cap = input.maxAssets ?? MAX_ASSETS;
+  const name = (r: number, c: number): string => cellA1(origin.row + r, origin.col + c);
+  /** A problem or warning at row `r`, column `c` of the range (0-based, header row 0). */
+  const problemAt = (r: number, c: number, message: string): RangeProblem => ({
+    row: origin.row + r + 1,
+    column: columnLetters(origin.col + c),
+    address: qualify(origin.sheet, name(r, c)),
+    cell: name(r, c),
+    message,
+  });
+  // Both lists stop at MAX_LISTED_PROBLEMS and count the rest, which one last entry reports.
   const problems: RangeProblem[] = [];
   let overflow = 0;
   const at = (r: number, c: number, message: string): void => {
-    if (problems.length >= MAX_LISTED_PROBLEMS) {
-      overflow++;
-      return;
-    }
-    const cell = cellA1(origin.row + r, origin.col + c);
-    problems.push({
-      row: origin.row + r + 1,
-      column: columnLetters(origin.col + c),
-      address: qualify(origin.sheet, cell),
-      cell,
-      message,
-    });
+    if (problems.length < MAX_LISTED_PROBLEMS) problems.push(problemAt(r, c, message));
+    else overflow++;
   };
-  const name = (r: number, c: number): string => cellA1(origin.row + r, origin.col + c);
   const warnings: RangeProblem[] = [];
   let warningOverflow = 0;
   const warn = (r: number, c: number, message: string): void => {
-    if (warnings.length >= MAX_LISTED_PROBLEMS) {
-      warningOverflow++;
-      return;
-    }
-    const cell = name(r, c);
-    warnings.push({
-      row: origin.row + r + 1,
-      column: columnLetters(origin.col + c),
-      address: qualify(origin.sheet, cell),
-      cell,
-      message,
-    });
+    if (warnings.length < MAX_LISTED_PROBLEMS) warnings.push(problemAt(r, c, message));
+    else warningOverflow++;
   };
   const result: AssetValidation = { problems, conversions: [], warnings, assets: [], columns: [], labelKeys: [] };
 
