@@ -1,9 +1,10 @@
 /**
  * The fake moves rows (and cells sideways) as Excel does: Range.delete(up/left) /
- * insert(down/right), TableRow.delete and TableRowCollection.add shift cells, formulas that point at moved cells follow them (on any sheet,
- * absolute or not), references to deleted cells become #REF!, a table whose rows are deleted or
- * inserted shrinks or grows, and Table.sort moves whole table rows with their formulas as a copy
- * would. The rules are cited in testing/fake-excel/shift.ts and model.ts.
+ * insert(down/right), TableRow.delete and TableRowCollection.add shift cells, formulas that point
+ * at moved cells follow them (on any sheet, absolute or not), references to deleted cells become
+ * #REF!, a table whose rows (columns) are deleted or inserted shrinks or grows, and Table.sort
+ * moves whole table rows with their formulas as a copy would. The rules are cited in
+ * testing/fake-excel/shift.ts and model.ts.
  */
 import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
 import { adjustFormula, translateFormula } from "../../testing/fake-excel/shift";
