@@ -76,6 +76,11 @@ export interface ProvenanceRecord extends PasteProvenance {
    * (src/excel/formula-followers.ts): the financial impact's per-asset losses and roll-up.
    */
   followers?: { mirror: string; summary: string };
+  /**
+   * Columns of the table the service no longer returns (a refresh by key keeps them where they are,
+   * with their content, and no longer writes them).
+   */
+  unservedColumns?: string[];
   /** The analyst's last choice about their changed cells: when, which, and how many cells. */
   editChoice?: { choice: "keep-mine" | "take-service"; cells: number; at: string };
 }
