@@ -392,6 +392,9 @@ export async function refreshTableByKey(
     // columns inside the table and beside it move right with their rows (references follow them).
     if (widen > 0) {
       sheet.getRangeByIndexes(top, left + width, body + 1, widen).insert("Right" as Excel.InsertShiftDirection);
+      // Alone in its request: a refused insertion (another table in the way) must not be undone by
+      // deleting cells that never moved.
+      await context.sync();
       widened = widen;
       // Cells inserted at a table's right edge are not part of it (testing/fake-excel/model.ts shiftColumns).
       table.resize(rangeA1(top, left, body + 1, grown));

@@ -341,7 +341,7 @@ describe("an answer with other columns", () => {
     expect(fake.snapshot()).toEqual(before);
   });
 
-  it("a failed or cancelled widening leaves the workbook exactly as it was", async () => {
+  it("a failed, refused or cancelled widening leaves the workbook exactly as it was", async () => {
     const { fake, record } = await pasted();
     await sortByScoreDescending(fake);
     typeNotes(fake);
@@ -352,6 +352,29 @@ describe("an answer with other columns", () => {
     await expect(refresh(fake, rec, widerRows(CHANGED), undefined, WIDER)).rejects.toThrow();
     fake.setFaultInjector(undefined);
     expect(syncs).toBe(1);
+    expect(fake.snapshot()).toEqual(before);
+    // Another table beside it, reaching below it: Excel refuses to shift part of it, nothing moved.
+    fake.setValues(SHEET, "J4:K8", [
+      ["a", "b"],
+      [1, 2],
+      [3, 4],
+      [5, 6],
+      [7, 8],
+    ]);
+    await fake.run(async (context) => {
+      context.workbook.worksheets.getItem(SHEET).tables.add("J4:K8", true);
+    });
+    const withTable = fake.snapshot();
+    await expect(refresh(fake, rec, widerRows(CHANGED), undefined, WIDER)).rejects.toThrow(
+      /attempting to shift cells in a table/,
+    );
+    expect(fake.snapshot()).toEqual(withTable);
+    await fake.run(async (context) => {
+      context.workbook.worksheets
+        .getItem(SHEET)
+        .getRange("J4:K8")
+        .delete("Up" as Excel.DeleteShiftDirection);
+    });
     expect(fake.snapshot()).toEqual(before);
     const controller = new AbortController();
     const cancelled = refresh(
