@@ -676,7 +676,9 @@ export async function readTableRowKeys(
   const { sheet, range } = found;
   const written = await readWrittenStore(context, record.writtenStore);
   if (!written) return null;
-  const width = record.header.length;
+  const columns = locatorColumns(record.rowKey, record.header);
+  // Only as far as the last locator column: the rest of a wide table is not needed to find its rows.
+  const width = columns.length > 0 && columns.every((c) => c >= 0) ? Math.max(...columns) + 1 : record.header.length;
   const values = await readBlock(
     context,
     sheet,
@@ -686,7 +688,6 @@ export async function readTableRowKeys(
     width,
     "values",
   );
-  const columns = locatorColumns(record.rowKey, record.header);
   const keys = new Map<number, string>();
   values.forEach((row, i) => {
     const entry = written.get(locatorOf(row, columns));
