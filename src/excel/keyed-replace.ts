@@ -431,19 +431,6 @@ export async function refreshTableByKey(
       table.resize(rangeA1(top, left, body + 1 + plan.added.length, grown));
       await context.sync();
       appended = plan.added.length;
-      // Excel does not grow a colour rule or a chart series over rows added below their range:
-      // the ones over whole columns of the table follow it (table-followers.ts).
-      followed = await followTable(context, sheet, {
-        row: top,
-        col: left,
-        oldBody: body,
-        newBody: body + appended,
-        oldCols: grown,
-        newCols: grown,
-        columnOf: (c) => c,
-        oldLastData: newWidth - 1,
-        newLastData: newWidth - 1,
-      });
       await writeRows(
         context,
         sheet,
@@ -455,6 +442,21 @@ export async function refreshTableByKey(
       );
       options.onProgress?.(fresh.rows.length, fresh.rows.length);
     }
+    // Excel does not grow a colour rule or a chart series over rows added below their range, nor a
+    // series over a row to the last data column when columns are inserted right of it: the ones
+    // over whole columns of the table, and rows to its last data column, follow it (table-followers.ts).
+    if (appended > 0 || widened > 0)
+      followed = await followTable(context, sheet, {
+        row: top,
+        col: left,
+        oldBody: body,
+        newBody: body + appended,
+        oldCols: grown,
+        newCols: grown,
+        columnOf: (c) => c,
+        oldLastData: width - 1,
+        newLastData: newWidth - 1,
+      });
     signal?.throwIfAborted();
     // The removed rows' analyst cells, below everything on the sheet.
     if (removedLines.length > 0)

@@ -269,7 +269,15 @@ describe("an answer with other columns", () => {
     typeNotes(fake);
     fake.addSheet("Report");
     fake.setValues("Report", "A1", [[`=${SHEET}!G3`]]); // the note beside B
+    // A chart of the second row's window and score, to the last data column.
+    await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem(SHEET);
+      const chart = sheet.charts.add("Line" as Excel.ChartType, sheet.getRange("E3:F3"), "Rows" as Excel.ChartSeriesBy);
+      chart.series.getItemAt(0).setValues(sheet.getRange("E3:F3"));
+    });
     const report = await refresh(fake, await record(), widerRows(CHANGED), undefined, WIDER);
+    // The series runs to the new last data column.
+    expect(fake.model.findSheet(SHEET)!.charts[0].series[0].values).toMatch(/E3:G3$/);
 
     // The recorded columns keep their places; the new one is at the right of them; the notes moved right.
     expect(fake.read(SHEET, "A1:H1")).toEqual([[...HEADER, "heat_risk_score", "note"]]);
