@@ -288,7 +288,14 @@ export async function refreshFollowers(
     toAdd.forEach((key, i) => lines.push({ place: present + i, key, cells: [] }));
   }
   lines.sort((a, b) => a.place - b.place);
-  const formulaAt = new Map(lines.map((l) => [top + 2 + l.place, formulas.mirrorRowAt(dataRowOfKey.get(l.key)!)]));
+  // Rows whose formulas already read their asset's row (Excel re-pointed them past the deleted
+  // rows, or the data was not sorted) are left as they are: only the others are written.
+  const reading = present > 0 ? await readBlock(context, mirror.sheet, top + 1, left, present, 1, "formulas") : [];
+  const formulaAt = new Map(
+    lines
+      .filter((l) => l.place >= present || dataRowOf(reading[l.place]?.[0] ?? "") !== dataRowOfKey.get(l.key))
+      .map((l) => [top + 2 + l.place, formulas.mirrorRowAt(dataRowOfKey.get(l.key)!)]),
+  );
   await writeFormulas(
     context,
     mirror.sheet,
