@@ -2,13 +2,17 @@
  * Tables of formulas that follow a keyed pasted table (the financial impact's per-asset losses and
  * roll-up, over its data sheet), brought in line after the keyed table was refreshed by key:
  *
- *  - the mirror: row n of it reads row n of the keyed table (`='Impact data'!$E7`). When the
- *    refresh deletes a row of the keyed table with Excel's own deletion, Excel re-points every
- *    mirror row below it to its moved row and turns the mirror row that read the deleted one into
- *    #REF! ("Excel adjusts references to cells that move when rows are deleted; a reference to a
- *    deleted cell becomes #REF!", the Range.delete rule testing/fake-excel/shift.ts follows). So
- *    the mirror's rows still show their own asset; the #REF! rows are deleted the same way (the
- *    analyst's columns beside them with them), and rows are appended for rows added at the end.
+ *  - the mirror: each row reads one row of the keyed table (`='Impact data'!$E7`), the row of the
+ *    asset it is about. Excel re-points such references when rows are deleted or inserted (a
+ *    reference to a deleted cell becomes #REF!, the Range.delete rule testing/fake-excel/shift.ts
+ *    follows) but not when the keyed table is sorted ("references from elsewhere into the sorted
+ *    range are not changed"): after a sort a mirror row shows another asset beside the analyst's
+ *    notes. So the mirror is kept by key, the way keyed-replace.ts keeps the keyed table: its rows
+ *    stay where they are, beside the analyst's cells, and each is re-pointed at the row of the
+ *    asset it is about ({@link checkFollowers} says which); a row whose asset is gone is deleted
+ *    with Excel's own deletion, its analyst's cells kept in a "Removed at refresh on …" block; rows
+ *    are appended for new assets. A record of which asset each row is about (a written store)
+ *    tells, at the next refresh, notes written before a sort from notes typed after it.
  *  - the summary: its totals run over whole columns of the mirror, and its groups may change, so
  *    its formulas are written anew over its body, which grows or shrinks by rows inserted or
  *    deleted at its end.
@@ -17,12 +21,15 @@
  * could refuse is checked before it ({@link checkFollowers}).
  */
 import { parseA1, qualify, rangeA1 } from "../shaping/a1";
+import { changedColumns, rowDigest } from "../shaping/keyed-diff";
 import type { ProvenanceRecord } from "../shaping/paste-provenance";
+import { describeKey } from "../shaping/row-keys";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
 import { readBlock } from "./read-range";
-import { runs, writeRemovedBlock } from "./keyed-replace";
-import { PastedSheetChangedError, findPastedTable } from "./replace-table";
+import { readTableRowKeys, runs, writeRemovedBlock } from "./keyed-replace";
+import { PastedSheetChangedError } from "./replace-table";
+import { deleteWrittenStore, readWrittenStore, writeWrittenStore } from "./written-store";
 import { requirementSupported } from "../shared/requirements";
 
 const GROW_UNSUPPORTED = "this version of Excel cannot grow a table (it needs Excel 2102 or Mac 16.50 or later)";
@@ -33,6 +40,11 @@ export interface FollowerTables {
   mirror: string;
   /** Totals over the mirror's columns. */
   summary: string;
+  /**
+   * The record of which asset each mirror row is about, with a digest of the analyst's cells beside
+   * it (a written store, src/excel/written-store.ts), from the first refresh on.
+   */
+  store?: string;
 }
 
 /** The followers' current sheet names, which their formulas name. */
@@ -52,32 +64,71 @@ export interface FollowerFormulas {
 
 /** What the followers' refresh did. */
 export interface FollowersReport {
-  /** Rows of the mirror deleted (they read a removed row) and appended (for new rows). */
+  /** Rows of the mirror deleted (their asset is gone) and appended (for new assets). */
   mirrorRemoved: number;
   mirrorAdded: number;
   /** Rows of the summary now. */
   summaryRows: number;
   /** Where the analyst's cells beside the mirror's removed rows were kept ("Sheet!A52:C55"), if any held something. */
   removedBlock?: string;
+  /**
+   * Keys (as the pane shows them) of mirror rows whose analyst's cells, untouched since the last
+   * refresh, were beside another asset because the data sheet was sorted since: the row reads its
+   * own asset again.
+   */
+  followedBack: string[];
+  /**
+   * Keys of mirror rows whose analyst's cells were typed or changed since the last refresh while
+   * the data sheet's order had changed: kept with the asset shown beside them then.
+   */
+  keptAsShown: string[];
+  /** The new record of which asset each mirror row is (src/excel/written-store.ts), for the provenance. */
+  store: string;
 }
 
 /** How far right of a table the analyst's columns beside it are looked for (as keyed-replace.ts). */
 const BESIDE_SCAN = 16;
 
-/** What the mirror's rows showed before the refresh: a label per body row (its first columns' values). */
+/**
+ * The mirror as it was before the keyed table's refresh: the asset each of its rows is about
+ * (`owners`, raw keys; undefined when not known) and the analyst's cells of each row (their
+ * columns inside the mirror table and beside it, formulas as typed), with their header.
+ */
 export interface FollowersBefore {
-  labels: string[];
+  owners: Array<string | undefined>;
+  cells: CellValue[][];
+  header: string[];
+  /** 0-based first column of the analyst's cells, and how many. */
+  from: number;
+  width: number;
+  followedBack: string[];
+  keptAsShown: string[];
+}
+
+/** The 1-based data sheet row a mirror formula reads (`='Impact data'!$A7` → 7), or undefined (#REF!...). */
+function dataRowOf(formula: CellValue): number | undefined {
+  const match = /!\$?[A-Za-z]{1,3}\$?(\d+)/.exec(String(formula));
+  return match ? Number(match[1]) : undefined;
 }
 
 /**
  * Checks, changing nothing, that the keyed table sits at A1 of its sheet (the followers' formulas
- * read its rows by sheet row) and that both follower tables exist; reads what each mirror row
- * shows (the keyed table's row at its place), to name it if it is removed. Throws PastedSheetChangedError.
+ * read its rows by sheet row) and that both follower tables exist, and finds which asset each row
+ * of the mirror is about, by key:
+ *  - the asset it shows now (the data row its formulas read, keyed through the data table's record
+ *    of what was written, keyed-replace.ts readTableRowKeys);
+ *  - the asset it was written for at the last refresh (the mirror's own record, `followers.store`).
+ * They differ when the data sheet was sorted since: Excel does not re-point references when it
+ * sorts, so a mirror row then shows another asset beside the analyst's notes. The notes are about
+ * the asset they were written beside: the recorded one when they are as they were at the last
+ * refresh (their digests match), the one shown now when they were typed or changed since.
+ * Throws PastedSheetChangedError.
  */
 export async function checkFollowers(
   context: Excel.RequestContext,
   record: ProvenanceRecord,
   followers: FollowerTables,
+  build: (names: FollowerSheetNames) => FollowerFormulas,
 ): Promise<FollowersBefore> {
   const where = `Sheet "${record.sheetName}"`;
   const at = parseA1(record.tableAddress);
@@ -85,18 +136,43 @@ export async function checkFollowers(
     throw new PastedSheetChangedError(
       `${where}: its table was moved from A1 (it is at ${record.tableAddress}), and the sheets of formulas over it read its rows by place: paste it anew. Nothing was changed.`,
     );
-  await findFollowers(context, record, followers);
-  // Row n of the mirror shows row n of the keyed table: its asset is named from there.
-  const { sheet, range } = await findPastedTable(context, record);
-  const shown = await readBlock(context, sheet, 1, 0, range.rowCount - 1, Math.min(3, range.columnCount), "values");
-  return {
-    labels: shown.map((line) =>
-      line
-        .map((v) => String(v ?? ""))
-        .filter((v) => v !== "")
-        .join(" · "),
-    ),
+  const [mirror, summary] = await findFollowers(context, record, followers);
+  await context.sync();
+  const m = mirror.range;
+  const body = m.rowCount - 1;
+  const names = { keyed: record.sheetName, mirror: mirror.sheet.name, summary: summary.sheet.name };
+  const formulaWidth = Math.min(m.columnCount, build(names).mirrorRowAt(2).length);
+  const beside = await besideWidth(context, mirror.sheet, m.rowIndex, m.columnIndex + m.columnCount, body + 1);
+  const from = m.columnIndex + formulaWidth;
+  const width = m.columnCount - formulaWidth + beside;
+  const mine = width > 0 ? await readBlock(context, mirror.sheet, m.rowIndex, from, body + 1, width, "formulas") : [];
+  const reads = await readBlock(context, mirror.sheet, m.rowIndex + 1, m.columnIndex, body, 1, "formulas");
+  const shown = await readTableRowKeys(context, record);
+  const recorded = followers.store ? await readWrittenStore(context, followers.store) : null;
+  const before: FollowersBefore = {
+    owners: [],
+    cells: mine.slice(1),
+    header: (mine[0] ?? []).map((h, i) => (h === "" ? `(column ${i + 1})` : String(h))),
+    from,
+    width,
+    followedBack: [],
+    keptAsShown: [],
   };
+  reads.forEach(([formula], i) => {
+    const row = dataRowOf(formula);
+    const now = row === undefined ? undefined : shown?.keys.get(row - 1);
+    const then = recorded?.get(String(i));
+    const cells = before.cells[i] ?? [];
+    const typed = cells.some((v) => v !== "");
+    const untouched = then !== undefined && changedColumns(cells, then.digest, width).length === 0;
+    let owner = now;
+    if (then && then.key !== now && (untouched || now === undefined)) {
+      owner = then.key;
+      if (typed) before.followedBack.push(describeKey(then.key));
+    } else if (then && then.key !== now && typed && now !== undefined) before.keptAsShown.push(describeKey(now));
+    before.owners.push(owner);
+  });
+  return before;
 }
 
 /** The follower tables, their sheets and ranges (loaded at the next sync); PastedSheetChangedError when one is gone. */
@@ -120,9 +196,14 @@ async function findFollowers(context: Excel.RequestContext, record: ProvenanceRe
 }
 
 /**
- * Brings the follower tables in line with the keyed table of `record` (already refreshed; `rows`
- * is its body rows now): deletes the mirror's rows that read a removed row, appends mirror rows up
- * to `rows`, and writes the summary anew over `rows`.
+ * Brings the follower tables in line with the keyed table of `record` (already refreshed), by key:
+ * each mirror row stays where it is, beside the analyst's cells, and its formulas are written to
+ * read the data row where its asset is now; a row whose asset is gone (or that a second row is
+ * already about, or whose asset is not known) is deleted with Excel's own deletion, with the
+ * columns beside it, what the analyst's cells held kept in a "Removed at refresh on …" block (as
+ * keyed-replace.ts keeps a removed row's); rows are appended for assets no row is about; the
+ * summary is written anew over the mirror's rows. Then the record of which asset each mirror row
+ * is about is written anew (its store name in the report, for the provenance).
  */
 export async function refreshFollowers(
   context: Excel.RequestContext,
@@ -136,63 +217,105 @@ export async function refreshFollowers(
   const [mirror, summary] = await findFollowers(context, record, followers);
   await context.sync();
   const formulas = build({ keyed: record.sheetName, mirror: mirror.sheet.name, summary: summary.sheet.name });
-  const rows = record.rows;
 
-  // ---- the mirror: delete the rows that read a removed row, then append up to `rows` ----
+  // ---- which mirror rows stay (their asset is still there, once), which go, which assets are new ----
   const m = mirror.range;
   const top = m.rowIndex;
   const left = m.columnIndex;
   const cols = m.columnCount;
-  let body = m.rowCount - 1;
-  const beside = await besideWidth(context, mirror.sheet, top, left + cols, body + 1);
-  const first = await readBlock(context, mirror.sheet, top + 1, left, body, 1, "formulas");
-  const broken = first.flatMap((line, i) => (String(line[0]).includes("#REF!") ? [i] : []));
-  // Excel keeps a table's header and one row: the last row left is written anew below instead.
-  const keepOne = broken.length === body ? broken.pop() : undefined;
-  // What the analyst's columns beside the removed rows held is kept below, as keyed-replace.ts does.
-  let removedLines: Array<{ key: string; cells: CellValue[] }> = [];
-  let besideHeader: string[] = [];
-  if (beside > 0 && broken.length > 0) {
-    const mine = await readBlock(context, mirror.sheet, top, left + cols, body + 1, beside, "formulas");
-    besideHeader = mine[0].map((h, i) => (h === "" ? `(column ${i + 1})` : String(h)));
-    removedLines = broken
-      .map((i) => ({ key: before.labels[i] ?? `row ${top + 2 + i}`, cells: mine[i + 1] }))
-      .filter((line) => line.cells.some((v) => v !== ""));
-  }
-  // Bottom run first, so the rows above keep their places.
-  for (const run of runs(broken).reverse())
+  const body = m.rowCount - 1;
+  if (body !== before.owners.length)
+    throw new Error(
+      `the sheet "${mirror.sheet.name}" changed during the refresh (${body} rows, ${before.owners.length} before)`,
+    );
+  const now = await readTableRowKeys(context, record);
+  if (!now) throw new Error(`the table of "${record.sheetName}" could not be read again`);
+  const dataRowOfKey = new Map([...now.keys].map(([row, key]) => [key, row + 1]));
+  const kept: Array<{ position: number; key: string }> = [];
+  const removed: Array<{ position: number; label: string }> = [];
+  const claimed = new Set<string>();
+  before.owners.forEach((key, position) => {
+    if (key !== undefined && dataRowOfKey.has(key) && !claimed.has(key)) {
+      claimed.add(key);
+      kept.push({ position, key });
+    } else {
+      const label =
+        key === undefined
+          ? `row ${top + 2 + position} (its asset is not known)`
+          : claimed.has(key)
+            ? `${describeKey(key)} (a second row about it)`
+            : describeKey(key);
+      removed.push({ position, label });
+    }
+  });
+  const added = [...dataRowOfKey].filter(([key]) => !claimed.has(key)).sort((a, b) => a[1] - b[1]);
+  // Excel keeps a table's header and one row: with no row left, the first is kept and re-used for a new asset.
+  let reused: number | undefined;
+  if (kept.length === 0 && removed.length > 0 && added.length > 0) reused = removed[0].position;
+  const removedLines = removed
+    .map((r) => ({ key: r.label, cells: before.cells[r.position] ?? [] }))
+    .filter((line) => line.cells.some((v) => v !== ""));
+
+  // ---- delete the rows that go (bottom run first), keep what their analyst's cells held ----
+  const besideRight = before.from + before.width; // one past the analyst's last column
+  const span = Math.max(cols, besideRight - left);
+  const gone = removed.map((r) => r.position).filter((p) => p !== reused);
+  for (const run of runs(gone).reverse())
     mirror.sheet
-      .getRangeByIndexes(top + 1 + run.start, left, run.count, cols + beside)
+      .getRangeByIndexes(top + 1 + run.start, left, run.count, span)
       .delete("Up" as Excel.DeleteShiftDirection);
   await context.sync();
-  body -= broken.length;
-  const formats = (await readBlock(context, mirror.sheet, top + 1, left, 1, cols, "numberFormat"))[0];
-  if (body > rows) {
+  const placeOf = (position: number) => position - gone.filter((p) => p < position).length;
+  if (reused !== undefined && before.width > 0)
     mirror.sheet
-      .getRangeByIndexes(top + 1 + rows, left, body - rows, cols + beside)
-      .delete("Up" as Excel.DeleteShiftDirection);
-    await context.sync();
-  } else if (body < rows) {
+      .getRangeByIndexes(top + 1 + placeOf(reused), before.from, 1, before.width)
+      .clear("Contents" as Excel.ClearApplyTo);
+
+  // ---- each row reads its asset's data row; rows appended for new assets ----
+  const lines = kept.map((k) => ({ place: placeOf(k.position), key: k.key, cells: before.cells[k.position] ?? [] }));
+  const toAdd = added.map(([key]) => key);
+  if (reused !== undefined) lines.push({ place: placeOf(reused), key: toAdd.shift()!, cells: [] });
+  const present = body - gone.length;
+  const formats = (await readBlock(context, mirror.sheet, top + 1, left, 1, cols, "numberFormat"))[0];
+  if (toAdd.length > 0) {
     // Growing a table needs ExcelApi 1.13; without it the sheets cannot follow (the outcome says so).
     if (!requirementSupported("ExcelApi", "1.13")) throw new Error(GROW_UNSUPPORTED);
     mirror.sheet
-      .getRangeByIndexes(top + 1 + body, left, rows - body, cols + beside)
+      .getRangeByIndexes(top + 1 + present, left, toAdd.length, span)
       .insert("Down" as Excel.InsertShiftDirection);
-    mirror.table.resize(rangeA1(top, left, rows + 1, cols));
+    mirror.table.resize(rangeA1(top, left, present + toAdd.length + 1, cols));
     await context.sync();
+    toAdd.forEach((key, i) => lines.push({ place: present + i, key, cells: [] }));
   }
-  const fresh = Array.from({ length: rows - body }, (_, i) => top + 2 + body + i);
-  if (keepOne !== undefined) fresh.unshift(top + 2 + keepOne);
-  await writeFormulas(context, mirror.sheet, left, fresh, formulas.mirrorRowAt, formats, maxRequestBytes);
+  lines.sort((a, b) => a.place - b.place);
+  // Rows whose formulas already read their asset's row (Excel re-pointed them past the deleted
+  // rows, or the data was not sorted) are left as they are: only the others are written.
+  const reading = present > 0 ? await readBlock(context, mirror.sheet, top + 1, left, present, 1, "formulas") : [];
+  const formulaAt = new Map(
+    lines
+      .filter((l) => l.place >= present || dataRowOf(reading[l.place]?.[0] ?? "") !== dataRowOfKey.get(l.key))
+      .map((l) => [top + 2 + l.place, formulas.mirrorRowAt(dataRowOfKey.get(l.key)!)]),
+  );
+  await writeFormulas(
+    context,
+    mirror.sheet,
+    left,
+    [...formulaAt.keys()],
+    (n) => formulaAt.get(n)!,
+    formats,
+    maxRequestBytes,
+  );
+  const mirrorRows = present + toAdd.length;
+  // Below everything, once the rows are appended (an insertion would move it).
   let removedBlock: string | undefined;
   if (removedLines.length > 0) {
-    const at = await writeRemovedBlock(context, mirror.sheet, left, besideHeader, removedLines, options.now);
+    const at = await writeRemovedBlock(context, mirror.sheet, left, before.header, removedLines, options.now);
     removedBlock = rangeA1(at.row, left, at.rows, at.cols);
   }
 
   // ---- the summary: its rows anew ----
   const s = summary.range;
-  const next = formulas.summaryRows(rows);
+  const next = formulas.summaryRows(mirrorRows);
   const old = s.rowCount - 1;
   const summaryFormats = (
     await readBlock(context, summary.sheet, s.rowIndex + 1, s.columnIndex, 1, s.columnCount, "numberFormat")
@@ -219,11 +342,22 @@ export async function refreshFollowers(
     summaryFormats,
     maxRequestBytes,
   );
+
+  // ---- the record of which asset each mirror row is about, with its analyst's cells' digests ----
+  const store = await writeWrittenStore(
+    context,
+    lines.map((l) => ({ locator: String(l.place), key: l.key, digest: rowDigest(l.cells, before.width), kept: [] })),
+    maxRequestBytes,
+  );
+  await deleteWrittenStore(context, followers.store);
   return {
-    mirrorRemoved: broken.length + (keepOne === undefined ? 0 : 1),
-    mirrorAdded: rows - body,
+    mirrorRemoved: removed.length,
+    mirrorAdded: toAdd.length + (reused === undefined ? 0 : 1),
     summaryRows: next.length,
     ...(removedBlock ? { removedBlock: qualify(mirror.sheet.name, removedBlock) } : {}),
+    followedBack: before.followedBack,
+    keptAsShown: before.keptAsShown,
+    store,
   };
 }
 

@@ -20,6 +20,15 @@
  * The analyst's cells move with their row because rows are inserted and deleted, never rewritten
  * elsewhere: their formulas stay relative to their own row.
  *
+ * When the service's answer has columns the table lacks, the table widens: the new columns are
+ * inserted at the right of its data columns (Range.insert("Right") over the table's rows, so the
+ * analyst's columns inside the table and beside it move right with their rows and keep their
+ * content; Table.resize, ExcelApi 1.13, takes them into the table) and filled by key like the
+ * rest. A column the answer no longer has is kept where it is, with what it holds (the add-in's
+ * last values and anything the analyst typed), no longer written; the record lists it as no
+ * longer served (`unservedColumns`) and the pane says so. Columns keep their places and order, so
+ * the record of what was written stays valid column by column.
+ *
  * Order, so that a failure or Cancel puts everything back: read and plan (nothing changed), append
  * rows, write changed cells, write the removed rows' block, write the new record of what was
  * written; on failure these are undone (rows deleted again, cells written back, block cleared, new
@@ -109,6 +118,59 @@ export interface KeyedRefreshReport {
   keptByEarlierChoice: number;
   /** Where the removed rows' analyst cells were kept ("A52:C55"), if any held something. */
   removedBlock?: string;
+  /** Columns new in the service's answer, inserted at the right of the data columns ("H1:I41"). */
+  columnsAdded: string[];
+  /** Where they were inserted, sheet-local, header included; absent when none were. */
+  columnsAddedAt?: string;
+  /** Columns the service no longer returns: kept in place with their content, no longer written. */
+  columnsNoLongerServed: string[];
+}
+
+/** Where each column of the widened table comes from in the service's answer. */
+interface ColumnLayout {
+  /** The table's data header after the refresh: the recorded columns, then the new ones. */
+  header: string[];
+  /** Per column of `header`, its index in the answer's header, or -1 when the answer lacks it. */
+  from: number[];
+  /** Columns new in the answer, in its order. */
+  added: string[];
+  /** Recorded columns the answer lacks. */
+  unserved: string[];
+}
+
+/**
+ * Lays the answer's columns over the table's: the recorded columns keep their places (in the
+ * record's order), the answer's new ones go after them. Throws PastedSheetChangedError (nothing
+ * changed) when the answer repeats a column name or lacks a column the rows are found by.
+ */
+function layColumns(
+  where: string,
+  recorded: readonly string[],
+  answer: readonly string[],
+  locators: string[],
+): ColumnLayout {
+  const at = new Map<string, number>();
+  answer.forEach((name, i) => {
+    if (at.has(name))
+      throw new PastedSheetChangedError(
+        `${where}: the service's answer has two columns named "${name}", so its columns cannot be matched to the table's: paste it anew. Nothing was changed.`,
+      );
+    at.set(name, i);
+  });
+  const lost = locators.filter((name) => !at.has(name));
+  if (lost.length > 0)
+    throw new PastedSheetChangedError(
+      `${where}: the service's answer no longer has the column${lost.length > 1 ? "s" : ""} ${lost.map((n) => `"${n}"`).join(", ")} its rows are matched by: paste it anew. Nothing was changed.`,
+    );
+  const known = new Set(recorded);
+  const added = answer.filter((name) => !known.has(name));
+  const header = [...recorded, ...added];
+  return {
+    header,
+    from: header.map((name) => at.get(name) ?? -1),
+    added,
+    unserved: recorded.filter((name) => !at.has(name)),
+  };
 }
 
 /** The key kind changed since the paste: the pane asks before going on. Nothing was changed. */
@@ -149,9 +211,20 @@ export async function refreshTableByKey(
     throw new KeyKindChangedError(
       `${where}: ${change} Refresh anyway, or give the assets ids first. Nothing was changed.`,
     );
-  if (fresh.header.join("\u0000") !== record.header.join("\u0000"))
+  const layout = layColumns(
+    where,
+    record.header,
+    fresh.header,
+    (rowKey.asset ? ["portfolio_index", ...rowKey.columns] : rowKey.columns).filter((n) => record.header.includes(n)),
+  );
+  // The answer's rows in the table's column order (an unserved column: empty, never written to a kept row).
+  const sameColumns = layout.added.length === 0 && layout.unserved.length === 0 && layout.from.every((f, c) => f === c);
+  const freshRows = sameColumns ? fresh.rows : fresh.rows.map((row) => layout.from.map((f) => (f < 0 ? "" : row[f])));
+  const unserved = new Set(layout.unserved.map((name) => record.header.indexOf(name)));
+  // Sheets of formulas over the table (formula-followers.ts) read its columns by place.
+  if (!sameColumns && record.followers)
     throw new PastedSheetChangedError(
-      `${where}: the service's answer now has other columns (${fresh.header.length} instead of ${record.header.length}); a refresh by row keeps the columns it was pasted with. Paste it anew. Nothing was changed.`,
+      `${where}: the service's answer now has other columns (${[...layout.added, ...layout.unserved].map((n) => `"${n}"`).join(", ")}), and the sheets of formulas over it read its columns by place: paste it anew. Nothing was changed.`,
     );
   signal?.throwIfAborted();
 
@@ -162,6 +235,8 @@ export async function refreshTableByKey(
   const cols = range.columnCount;
   const body = range.rowCount - 1;
   const width = record.header.length;
+  const newWidth = layout.header.length;
+  const widen = newWidth - width;
   const head = await readBlock(context, sheet, top, left, 1, width, "values");
   if (head[0].some((name, c) => String(name) !== record.header[c]))
     throw new PastedSheetChangedError(
@@ -195,14 +270,14 @@ export async function refreshTableByKey(
     throw new PastedSheetChangedError(
       `${where}: every row the service returns was deleted from the table by hand; restore them, or paste anew. Nothing was changed.`,
     );
-  if (plan.added.length > 0 && !requirementSupported("ExcelApi", "1.13"))
+  if ((plan.added.length > 0 || widen > 0) && !requirementSupported("ExcelApi", "1.13"))
     throw new PastedSheetChangedError(
-      `${where}: the refreshed table has ${plan.added.length} new row(s), and this version of Excel cannot grow a table (it needs Excel 2102 or Mac 16.50 or later). Nothing was changed.`,
+      `${where}: the refreshed table has ${plan.added.length > 0 ? `${plan.added.length} new row(s)` : `${widen} new column(s)`}, and this version of Excel cannot grow a table (it needs Excel 2102 or Mac 16.50 or later). Nothing was changed.`,
     );
 
   // ---- plan the cells of the kept rows ----
   const choice = options.edits ?? "ask";
-  const kinds = columnTextKinds(fresh.rows, width);
+  const kinds = columnTextKinds(freshRows, newWidth);
   const report: KeyedRefreshReport = {
     updated: plan.kept.length,
     cellsChanged: 0,
@@ -212,6 +287,8 @@ export async function refreshTableByKey(
     unknownRows: plan.unknown.map((p) => rangeA1(top + 1 + p, left, 1, cols)),
     edited: [],
     keptByEarlierChoice: 0,
+    columnsAdded: layout.added,
+    columnsNoLongerServed: layout.unserved,
   };
   const nextWritten: WrittenRow[] = [];
   // Body position → the columns [first, first + values.length) to write (null: leave the cell).
@@ -219,15 +296,22 @@ export async function refreshTableByKey(
   for (const { position, newRow } of plan.kept) {
     const entry = entries[position]!;
     const now = values[position];
-    const service = fresh.rows[newRow];
+    const service = freshRows[newRow];
     const edited = new Set(changedColumns(now, entry.digest, width));
     const kept = new Set(entry.kept);
     const writtenCells = new Map<number, CellValue>(); // columns whose record changes: what was written
-    const out: CellValue[] = new Array<CellValue>(width);
+    const out: CellValue[] = new Array<CellValue>(newWidth);
     let changes = 0;
-    for (let c = 0; c < width; c++) {
+    for (let c = 0; c < newWidth; c++) {
+      // A column no longer served is left as it is, its record too.
+      if (unserved.has(c)) {
+        out[c] = null as unknown as CellValue;
+        continue;
+      }
+      // A new column is blank when inserted; past the data columns `now` holds the analyst's.
+      const shown = c < width ? now[c] : "";
       // The cell already shows the service's value: nothing to write, and nothing to ask.
-      if (service[c] === now[c]) {
+      if (service[c] === shown) {
         out[c] = null as unknown as CellValue;
         kept.delete(c);
         if (edited.has(c)) writtenCells.set(c, service[c]);
@@ -242,7 +326,7 @@ export async function refreshTableByKey(
           address: rangeA1(top + 1 + position, left + c, 1, 1),
           key: describeKey(entry.key),
           column: record.header[c],
-          mine: now[c],
+          mine: shown,
           service: service[c],
         });
         if (choice === "keep-mine") kept.add(c);
@@ -255,11 +339,11 @@ export async function refreshTableByKey(
       }
       out[c] = write ? service[c] : (null as unknown as CellValue);
     }
-    const digest = replaceDigests(entry.digest, writtenCells, width);
+    const digest = replaceDigests(entry.digest, writtenCells, newWidth);
     if (changes > 0) {
       // Only the span of changed cells: a shifted portfolio_index writes one cell, not the row.
       let first = 0;
-      let last = width - 1;
+      let last = newWidth - 1;
       while (out[first] === null) first++;
       while (out[last] === null) last--;
       updates.set(position, { first, values: out.slice(first, last + 1) });
@@ -274,9 +358,9 @@ export async function refreshTableByKey(
   }
   for (const i of plan.added)
     nextWritten.push({
-      locator: locatorOf(fresh.rows[i], locCols),
+      locator: locatorOf(freshRows[i], locCols),
       key: fresh.keys[i],
-      digest: rowDigest(fresh.rows[i], width),
+      digest: rowDigest(freshRows[i], newWidth),
       kept: [],
     });
   // Rows deleted by hand stay on record, so the next refresh does not add them back either.
@@ -294,13 +378,31 @@ export async function refreshTableByKey(
 
   // ---- write (undone on failure) ----
   const backups: Array<{ position: number; first: number; formulas: CellValue[][]; formats: CellValue[][] }> = [];
+  let widened = 0;
   let appended = 0;
   let followed: FollowedTable | undefined;
   let blockAt: { row: number; rows: number; cols: number } | undefined;
   let newStore: string | undefined;
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  // The table's columns (data and the analyst's inside it) once widened.
+  const grown = cols + widen;
   try {
     signal?.throwIfAborted();
+    // New columns first, at the right of the data columns over the table's rows: the analyst's
+    // columns inside the table and beside it move right with their rows (references follow them).
+    if (widen > 0) {
+      sheet.getRangeByIndexes(top, left + width, body + 1, widen).insert("Right" as Excel.InsertShiftDirection);
+      // Alone in its request: a refused insertion (another table in the way) must not be undone by
+      // deleting cells that never moved.
+      await context.sync();
+      widened = widen;
+      // Cells inserted at a table's right edge are not part of it (testing/fake-excel/model.ts shiftColumns).
+      table.resize(rangeA1(top, left, body + 1, grown));
+      const names = sheet.getRangeByIndexes(top, left + width, 1, widen);
+      names.numberFormat = [layout.added.map(() => TEXT_FORMAT)];
+      names.values = [layout.added];
+      await context.sync();
+    }
     // Cells of kept rows that change: back up, then write; consecutive rows of the same span together.
     const positions = [...updates.keys()].sort((a, b) => a - b);
     for (const group of spans(positions, (p) => updates.get(p)!)) {
@@ -324,28 +426,15 @@ export async function refreshTableByKey(
     if (plan.added.length > 0) {
       const bottom = top + 1 + body;
       sheet
-        .getRangeByIndexes(bottom, left, plan.added.length, cols + beside)
+        .getRangeByIndexes(bottom, left, plan.added.length, grown + beside)
         .insert("Down" as Excel.InsertShiftDirection);
-      table.resize(rangeA1(top, left, body + 1 + plan.added.length, cols));
+      table.resize(rangeA1(top, left, body + 1 + plan.added.length, grown));
       await context.sync();
       appended = plan.added.length;
-      // Excel does not grow a colour rule or a chart series over rows added below their range:
-      // the ones over whole columns of the table follow it (table-followers.ts).
-      followed = await followTable(context, sheet, {
-        row: top,
-        col: left,
-        oldBody: body,
-        newBody: body + appended,
-        oldCols: cols,
-        newCols: cols,
-        columnOf: (c) => c,
-        oldLastData: width - 1,
-        newLastData: width - 1,
-      });
       await writeRows(
         context,
         sheet,
-        plan.added.map((i, n) => ({ row: bottom + n, first: 0, values: fresh.rows[i] })),
+        plan.added.map((i, n) => ({ row: bottom + n, first: 0, values: freshRows[i] })),
         left,
         kinds,
         maxBytes,
@@ -353,6 +442,21 @@ export async function refreshTableByKey(
       );
       options.onProgress?.(fresh.rows.length, fresh.rows.length);
     }
+    // Excel does not grow a colour rule or a chart series over rows added below their range, nor a
+    // series over a row to the last data column when columns are inserted right of it: the ones
+    // over whole columns of the table, and rows to its last data column, follow it (table-followers.ts).
+    if (appended > 0 || widened > 0)
+      followed = await followTable(context, sheet, {
+        row: top,
+        col: left,
+        oldBody: body,
+        newBody: body + appended,
+        oldCols: grown,
+        newCols: grown,
+        columnOf: (c) => c,
+        oldLastData: width - 1,
+        newLastData: newWidth - 1,
+      });
     signal?.throwIfAborted();
     // The removed rows' analyst cells, below everything on the sheet.
     if (removedLines.length > 0)
@@ -368,7 +472,7 @@ export async function refreshTableByKey(
         sheet.getRangeByIndexes(blockAt.row, left, blockAt.rows, blockAt.cols).clear("All" as Excel.ClearApplyTo);
       if (appended > 0) {
         sheet
-          .getRangeByIndexes(top + 1 + body, left, appended, cols + beside)
+          .getRangeByIndexes(top + 1 + body, left, appended, grown + beside)
           .delete("Up" as Excel.DeleteShiftDirection);
       }
       for (const b of backups) {
@@ -380,6 +484,11 @@ export async function refreshTableByKey(
         );
         target.numberFormat = b.formats as string[][];
         target.formulas = b.formulas;
+      }
+      if (widened > 0) {
+        // The inserted columns go again; the table shrinks with them, the analyst's cells come back.
+        sheet.getRangeByIndexes(top, left + width, body + 1, widened).delete("Left" as Excel.DeleteShiftDirection);
+        table.resize(rangeA1(top, left, body + 1, cols));
       }
       await context.sync();
     } catch (restoreError) {
@@ -393,20 +502,22 @@ export async function refreshTableByKey(
   const removed = [...plan.removed].sort((a, b) => a - b);
   for (const run of runs(removed).reverse())
     sheet
-      .getRangeByIndexes(top + 1 + run.start, left, run.count, cols + beside)
+      .getRangeByIndexes(top + 1 + run.start, left, run.count, grown + beside)
       .delete("Up" as Excel.DeleteShiftDirection);
   await context.sync();
   await deleteWrittenStore(context, record.writtenStore);
   if (blockAt) report.removedBlock = rangeA1(blockAt.row - removed.length, left, blockAt.rows, blockAt.cols);
 
   const rows = body + appended - removed.length;
+  if (widen > 0) report.columnsAddedAt = rangeA1(top, left + width, rows + 1, widen);
   const pending = choice === "ask" ? report.edited.length : 0;
   return {
     report,
     record: {
       ...record,
       rows,
-      tableAddress: rangeA1(top, left, rows + 1, width),
+      header: layout.header,
+      tableAddress: rangeA1(top, left, rows + 1, newWidth),
       writtenAt: utcNow(options.now),
       // A keyed table is checked against the record of what was written, not this positional
       // fingerprint; it stays the paste's (computing it for 1.2 million cells costs a fifth of a second).
@@ -419,6 +530,7 @@ export async function refreshTableByKey(
       },
       writtenStore: newStore,
       pendingEdits: pending,
+      unservedColumns: layout.unserved.length > 0 ? layout.unserved : undefined,
       ...(choice !== "ask" && report.edited.length > 0
         ? { editChoice: { choice, cells: report.edited.length, at: utcNow(options.now) } }
         : {}),
@@ -566,7 +678,9 @@ export async function readTableRowKeys(
   const { sheet, range } = found;
   const written = await readWrittenStore(context, record.writtenStore);
   if (!written) return null;
-  const width = record.header.length;
+  const columns = locatorColumns(record.rowKey, record.header);
+  // Only as far as the last locator column: the rest of a wide table is not needed to find its rows.
+  const width = columns.length > 0 && columns.every((c) => c >= 0) ? Math.max(...columns) + 1 : record.header.length;
   const values = await readBlock(
     context,
     sheet,
@@ -576,7 +690,6 @@ export async function readTableRowKeys(
     width,
     "values",
   );
-  const columns = locatorColumns(record.rowKey, record.header);
   const keys = new Map<number, string>();
   values.forEach((row, i) => {
     const entry = written.get(locatorOf(row, columns));

@@ -5,7 +5,9 @@
  * that find it again after a sort), its key, a 4-character digest per cell (src/shaping/keyed-diff.ts)
  * and the columns whose analyst's value is kept by choice. It costs the workbook about 4 bytes per
  * cell of the table plus the key (docs/workbook.md gives the measured figure); it holds no values,
- * so nothing the service sent is duplicated.
+ * so nothing the service sent is duplicated. The same kind of sheet records which asset each row of
+ * the financial impact's losses sheet is about (locator: the row's place; digests: the analyst's
+ * cells beside it), named in the data sheet's record `followers.store` (formula-followers.ts).
  */
 import { locatorColumns, locatorOf, rowDigest, type WrittenRow } from "../shaping/keyed-diff";
 import type { ProvenanceRecord } from "../shaping/paste-provenance";

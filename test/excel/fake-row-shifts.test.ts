@@ -1,9 +1,10 @@
 /**
- * The fake moves rows as Excel does: Range.delete(up) / insert(down), TableRow.delete and
- * TableRowCollection.add shift cells, formulas that point at moved cells follow them (on any sheet,
- * absolute or not), references to deleted cells become #REF!, a table whose rows are deleted or
- * inserted shrinks or grows, and Table.sort moves whole table rows with their formulas as a copy
- * would. The rules are cited in testing/fake-excel/shift.ts and model.ts.
+ * The fake moves rows (and cells sideways) as Excel does: Range.delete(up/left) /
+ * insert(down/right), TableRow.delete and TableRowCollection.add shift cells, formulas that point
+ * at moved cells follow them (on any sheet, absolute or not), references to deleted cells become
+ * #REF!, a table whose rows (columns) are deleted or inserted shrinks or grows, and Table.sort
+ * moves whole table rows with their formulas as a copy would. The rules are cited in
+ * testing/fake-excel/shift.ts and model.ts.
  */
 import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
 import { adjustFormula, translateFormula } from "../../testing/fake-excel/shift";
@@ -167,5 +168,65 @@ describe("Table.sort", () => {
     // Cells beside the table are not part of the sort.
     expect(fake.read("Data", "E2")).toEqual([["beside a"]]);
     expect(formulas(fake, "Report", "A1")).toEqual([["=Data!B3"]]);
+  });
+});
+
+describe("cells inserted and deleted sideways (Range.insert right, Range.delete left)", () => {
+  it("moves references right of an insertion in its rows, widens a range across it, #REF! for deleted columns", () => {
+    const insert = { axis: "columns" as const, sheetName: "S", col: 2, count: 2, row: 0, rows: 10 };
+    expect(adjustFormula("=C4+B4+SUM(A2:D2)+S!$D$3+C12+3:5", "S", insert)).toBe("=E4+B4+SUM(A2:F2)+S!$F$3+C12+3:5");
+    const remove = { ...insert, count: -1 };
+    expect(adjustFormula("=C4*2+D4+SUM(A2:D2)", "S", remove)).toBe("=#REF!*2+C4+SUM(A2:C2)");
+  });
+
+  it("inserting over a table's rows at its right edge moves the cells beside it but does not widen it; inside it widens it", async () => {
+    const fake = await workbook();
+    await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem("Data");
+      sheet.getRange("D1:D5").insert("Right" as Excel.InsertShiftDirection);
+      await context.sync();
+      const range = sheet.tables.getItem("Scores").getRange();
+      range.load("address");
+      await context.sync();
+      expect(range.address).toBe("Data!A1:C5");
+    });
+    // The notes beside the table moved right with their rows; nothing below row 5 moved.
+    expect(fake.read("Data", "F2:F5")).toEqual([["beside a"], ["beside b"], ["beside c"], ["beside d"]]);
+    await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem("Data");
+      sheet.getRange("C1:C5").insert("Right" as Excel.InsertShiftDirection);
+      await context.sync();
+      const range = sheet.tables.getItem("Scores").getRange();
+      range.load("address");
+      await context.sync();
+      expect(range.address).toBe("Data!A1:D5");
+    });
+    expect(fake.read("Data", "A1:D2")).toEqual([
+      ["key", "score", "Column1", "note"],
+      ["a", 1, "", "n-a"],
+    ]);
+    expect(fake.read("Data", "G2")).toEqual([["beside a"]]);
+    // Deleting them again (left) narrows the table and brings the cells back.
+    await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem("Data");
+      sheet.getRange("C1:C5").delete("Left" as Excel.DeleteShiftDirection);
+      await context.sync();
+    });
+    expect(fake.read("Data", "A1:C1")).toEqual([["key", "score", "note"]]);
+    expect(fake.read("Data", "F2")).toEqual([["beside a"]]);
+  });
+
+  it("refuses a sideways shift over part of a table's rows", async () => {
+    const fake = await workbook();
+    await expect(
+      fake.run(async (context) => {
+        context.workbook.worksheets
+          .getItem("Data")
+          .getRange("B2:B3")
+          .insert("Right" as Excel.InsertShiftDirection);
+        await context.sync();
+      }),
+    ).rejects.toThrow(/attempting to shift cells in a table/);
+    expect(fake.read("Data", "A2:C2")).toEqual([["a", 1, "n-a"]]);
   });
 });

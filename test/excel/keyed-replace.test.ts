@@ -63,10 +63,11 @@ async function refresh(
   record: ProvenanceRecord,
   rows: CellValue[][],
   options?: KeyedRefreshOptions,
+  header: string[] = HEADER,
 ): Promise<KeyedRefreshReport> {
-  const keyed = keyRows(ROW_KEYS.summary, HEADER, rows);
+  const keyed = keyRows(ROW_KEYS.summary, header, rows);
   return fake.run(async (context) => {
-    const done = await refreshTableByKey(context, record, { header: HEADER, rows, ...keyed }, options);
+    const done = await refreshTableByKey(context, record, { header, rows, ...keyed }, options);
     await recordProvenance(context, [done.record]);
     return done.report;
   });
@@ -252,6 +253,145 @@ describe("refresh by key", () => {
       signal: controller.signal,
       onProgress: () => controller.abort(),
     });
+    await expect(cancelled).rejects.toThrow();
+    expect(fake.snapshot()).toEqual(before);
+  });
+});
+
+describe("an answer with other columns", () => {
+  // The service now also returns a heat score, placed by it before the flood score.
+  const WIDER = [...HEADER.slice(0, 5), "heat_risk_score", "flood_risk_score"];
+  const widerRows = (rows: CellValue[][]) => rows.map((r) => [...r.slice(0, 5), Number(r[5]) + 1, r[5]]);
+
+  it("widens the table at its right edge: notes beside it stay beside their asset, the new column is filled by key", async () => {
+    const { fake, record } = await pasted();
+    await sortByScoreDescending(fake); // D, B, C, A
+    typeNotes(fake);
+    fake.addSheet("Report");
+    fake.setValues("Report", "A1", [[`=${SHEET}!G3`]]); // the note beside B
+    // A chart of the second row's window and score, to the last data column.
+    await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem(SHEET);
+      const chart = sheet.charts.add("Line" as Excel.ChartType, sheet.getRange("E3:F3"), "Rows" as Excel.ChartSeriesBy);
+      chart.series.getItemAt(0).setValues(sheet.getRange("E3:F3"));
+    });
+    const report = await refresh(fake, await record(), widerRows(CHANGED), undefined, WIDER);
+    // The series runs to the new last data column.
+    expect(fake.model.findSheet(SHEET)!.charts[0].series[0].values).toMatch(/E3:G3$/);
+
+    // The recorded columns keep their places; the new one is at the right of them; the notes moved right.
+    expect(fake.read(SHEET, "A1:H1")).toEqual([[...HEADER, "heat_risk_score", "note"]]);
+    expect(fake.read(SHEET, "B2:H5").map((r) => [r[0], r[4], r[5], r[6]])).toEqual([
+      ["D", 0.9, 1.9, "note for D"],
+      ["B", 0.55, 1.55, "note for B"],
+      ["C", 0.3, 1.3, "note for C"],
+      ["E", 0.2, 1.2, ""],
+    ]);
+    expect(fake.read("Report", "A1", "formulas")).toEqual([[`=${SHEET}!H3`]]);
+    expect(report).toMatchObject({
+      columnsAdded: ["heat_risk_score"],
+      columnsAddedAt: "G1:G5",
+      columnsNoLongerServed: [],
+      added: ["id:E · ssp585 · 30"],
+      removed: ["id:A · ssp585 · 30"],
+      edited: [],
+    });
+    // The paste record: the new width, the table's column order.
+    const rec = await record();
+    expect(rec).toMatchObject({ header: [...HEADER, "heat_risk_score"], tableAddress: "A1:G5", rows: 4 });
+    await fake.run(async (context) => {
+      const range = context.workbook.worksheets.getItem(SHEET).tables.getItemAt(0).getRange();
+      range.load("address");
+      await context.sync();
+      expect(range.address).toBe(`${SHEET}!A1:G5`);
+    });
+    // The record of what was written covers the new column: the same answer again changes nothing,
+    // and a heat score the analyst types over is found as theirs.
+    fake.setValues(SHEET, "G3", [[9]]);
+    const again = await refresh(fake, rec, widerRows(CHANGED), undefined, WIDER);
+    expect(again).toMatchObject({ cellsChanged: 0, added: [], removed: [], columnsAdded: [] });
+    expect(again.edited).toEqual([expect.objectContaining({ address: "G3", column: "heat_risk_score", mine: 9 })]);
+  });
+
+  it("keeps a column the answer no longer has, with what the analyst typed in it, and says so", async () => {
+    const { fake, record } = await pasted();
+    fake.setValues(SHEET, "C3", [["Lyon plant (renamed)"]]); // B's entity_name, typed over
+    const NARROWER = HEADER.filter((h) => h !== "entity_name");
+    const rows = CHANGED.map((r) => r.filter((_, c) => c !== 2));
+    const report = await refresh(fake, await record(), rows, undefined, NARROWER);
+    expect(report).toMatchObject({ columnsNoLongerServed: ["entity_name"], columnsAdded: [], edited: [] });
+    expect(fake.read(SHEET, "A1:F1")).toEqual([HEADER]);
+    // B, C, D keep their names (B's as typed); E, new, has none to keep.
+    expect(fake.read(SHEET, "B2:C5")).toEqual([
+      ["B", "Lyon plant (renamed)"],
+      ["C", "Site C"],
+      ["D", "Site D"],
+      ["E", ""],
+    ]);
+    expect(await record()).toMatchObject({ header: HEADER, unservedColumns: ["entity_name"] });
+  });
+
+  it("refuses, changing nothing, an answer that lacks a column its rows are matched by", async () => {
+    const { fake, record } = await pasted();
+    const before = fake.snapshot();
+    const NO_WINDOW = HEADER.filter((h) => h !== "window");
+    const rows = CHANGED.map((r) => r.filter((_, c) => c !== 4));
+    await expect(
+      fake.run(async (context) =>
+        refreshTableByKey(context, await record(), {
+          header: NO_WINDOW,
+          rows,
+          keys: rows.map((r) => String(r[1])),
+          assetKind: "entity_id",
+        }),
+      ),
+    ).rejects.toThrow(/no longer has the column "window" its rows are matched by/);
+    expect(fake.snapshot()).toEqual(before);
+  });
+
+  it("a failed, refused or cancelled widening leaves the workbook exactly as it was", async () => {
+    const { fake, record } = await pasted();
+    await sortByScoreDescending(fake);
+    typeNotes(fake);
+    const before = fake.snapshot();
+    const rec = await record();
+    let syncs = 0;
+    fake.setFaultInjector((info) => (info.operations.includes("add") && ++syncs === 1 ? {} : undefined));
+    await expect(refresh(fake, rec, widerRows(CHANGED), undefined, WIDER)).rejects.toThrow();
+    fake.setFaultInjector(undefined);
+    expect(syncs).toBe(1);
+    expect(fake.snapshot()).toEqual(before);
+    // Another table beside it, reaching below it: Excel refuses to shift part of it, nothing moved.
+    fake.setValues(SHEET, "J4:K8", [
+      ["a", "b"],
+      [1, 2],
+      [3, 4],
+      [5, 6],
+      [7, 8],
+    ]);
+    await fake.run(async (context) => {
+      context.workbook.worksheets.getItem(SHEET).tables.add("J4:K8", true);
+    });
+    const withTable = fake.snapshot();
+    await expect(refresh(fake, rec, widerRows(CHANGED), undefined, WIDER)).rejects.toThrow(
+      /attempting to shift cells in a table/,
+    );
+    expect(fake.snapshot()).toEqual(withTable);
+    await fake.run(async (context) => {
+      context.workbook.worksheets
+        .getItem(SHEET)
+        .getRange("J4:K8")
+        .delete("Up" as Excel.DeleteShiftDirection);
+    });
+    expect(fake.snapshot()).toEqual(before);
+    const controller = new AbortController();
+    const cancelled = refresh(
+      fake,
+      rec,
+      widerRows(CHANGED),
+      { signal: controller.signal, onProgress: () => controller.abort() },
+      WIDER,
+    );
     await expect(cancelled).rejects.toThrow();
     expect(fake.snapshot()).toEqual(before);
   });

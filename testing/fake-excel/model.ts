@@ -7,7 +7,7 @@ import { isExcelErrorValue } from "../../src/shaping/excel-errors";
 import { FakeErrorCodes, FakeExcelError, invalidArgument } from "./errors";
 import type { DataValidationModel } from "./data-validation";
 import { Rect, MAX_COLUMNS, MAX_ROWS, formatAddress, intersects, intersection } from "./a1";
-import { adjustFormula, translateFormula, type RowShift } from "./shift";
+import { adjustFormula, translateFormula, type ColumnShift, type RowShift } from "./shift";
 
 /** A value a cell can hold, as Excel's `values` reports it ("" is an empty cell). */
 export type FakeCellValue = string | number | boolean;
@@ -657,11 +657,15 @@ export class WorkbookModel {
    * covers in full width loses (gains) those rows; a table below in the range's columns moves with
    * them; Excel refuses an operation that would shift part of a table ("This operation is not
    * allowed. The operation is attempting to shift cells in a table on your worksheet."), and so
-   * does the fake (InvalidOperation). Left / right shifts are not modelled (InvalidArgument).
+   * does the fake (InvalidOperation). Range.insert("Right") and Range.delete("Left") shift sideways
+   * ({@link shiftColumns}).
    */
   shiftCells(sheet: SheetModel, rect: Rect, direction: string, insert: boolean): void {
+    if (direction === (insert ? "Right" : "Left")) return this.shiftColumns(sheet, rect, insert);
     if (direction !== (insert ? "Down" : "Up"))
-      throw invalidArgument(`The fake models ${insert ? "insert(Down)" : "delete(Up)"} only, not '${direction}'.`);
+      throw invalidArgument(
+        `The fake models ${insert ? "insert(Down) and insert(Right)" : "delete(Up) and delete(Left)"}, not '${direction}'.`,
+      );
     if (rect.rows >= MAX_ROWS) throw invalidArgument("Whole columns cannot be shifted up or down.");
     const shift = { row: rect.row, count: insert ? rect.rows : -rect.rows, col: rect.col, cols: rect.cols };
     const moves = this.tableMoves(sheet, shift);
@@ -741,6 +745,17 @@ export class WorkbookModel {
           .map((r) => (r >= at.row ? r + at.count : r)),
       );
     }
+    this.followShift(sheet, shift);
+    for (const move of tableMoves) move();
+    this.note({
+      kind: "cells",
+      sheetName: sheet.name,
+      address: `${formatAddress(sheet.name, { row: 0, col: 0, rows: 1, cols: 1 })}`,
+    });
+  }
+
+  /** Every formula of the workbook, and the sheet's conditional formats, follow the moved cells (shift.ts). */
+  private followShift(sheet: SheetModel, shift: RowShift | ColumnShift): void {
     for (const s of this.liveSheets()) {
       s.rows.forEach((row, r) =>
         row?.forEach((cell, c) => {
@@ -753,19 +768,88 @@ export class WorkbookModel {
       );
     }
     // Conditional formats on the sheet follow their cells the same way (Excel moves, grows and
-    // shrinks their ranges with inserted and deleted rows); one whose cells were all deleted goes.
+    // shrinks their ranges with inserted and deleted cells); one whose cells were all deleted goes.
     sheet.conditionalFormats = sheet.conditionalFormats.filter((cf) => {
       const next = adjustFormula(`=${cf.address}`, sheet.name, shift).slice(1);
       if (next.includes("#REF!")) return false;
       cf.address = next;
       return true;
     });
-    for (const move of tableMoves) move();
-    this.note({
-      kind: "cells",
+  }
+
+  /**
+   * Range.insert(Excel.InsertShiftDirection.right) and Range.delete(Excel.DeleteShiftDirection.left)
+   * (ExcelApi 1.1: "shifts the other cells to make space" / "Deletes the cells associated with the
+   * range"): the cells right of the range, in its rows, move right (left) by its width; references
+   * follow them (shift.ts). Tables, as Excel treats them when cells are inserted in or beside one:
+   *  - a table right of the range, in its rows, moves with its cells;
+   *  - cells inserted inside a table's columns (between its first and last), over its full height,
+   *    become new columns of the table, whose header cells Excel names "Column1", "Column2", … (the
+   *    names it gives any blank header, unique in the table); deleting columns of a table over its
+   *    full height removes them from it, and deleting all of them deletes the table;
+   *  - cells inserted at the column just right of a table are not part of it: a table grows on its
+   *    own only when the analyst types beside it (AutoCorrect's "include new rows and columns"),
+   *    never on an insertion; a program widens it with Table.resize (ExcelApi 1.13);
+   *  - a shift that covers only some rows of a table is refused ("This operation is not allowed.
+   *    The operation is attempting to shift cells in a table on your worksheet."), as for rows.
+   */
+  private shiftColumns(sheet: SheetModel, rect: Rect, insert: boolean): void {
+    if (rect.cols >= MAX_COLUMNS) throw invalidArgument("Whole rows cannot be shifted left or right.");
+    const count = insert ? rect.cols : -rect.cols;
+    const deleted = insert ? 0 : rect.cols;
+    const end = rect.col + deleted; // one past the last deleted column
+    const moves: Array<() => void> = [];
+    const named: TableModel[] = [];
+    for (const t of this.tables) {
+      const r = t.rect;
+      if (t.sheet !== sheet || r.row >= rect.row + rect.rows || rect.row >= r.row + r.rows) continue;
+      const right = r.col + r.cols; // one past
+      if (right <= rect.col) continue; // wholly left of the shift
+      if (r.row < rect.row || r.row + r.rows > rect.row + rect.rows)
+        throw new FakeExcelError(
+          FakeErrorCodes.invalidOperation,
+          "This operation is not allowed. The operation is attempting to shift cells in a table on your worksheet.",
+        );
+      if (insert) {
+        if (rect.col <= r.col) moves.push(() => (t.rect = { ...r, col: r.col + count }));
+        else {
+          moves.push(() => (t.rect = { ...r, cols: r.cols + count }));
+          named.push(t);
+        }
+      } else if (end <= r.col) moves.push(() => (t.rect = { ...r, col: r.col - deleted }));
+      else if (rect.col <= r.col && end >= right) moves.push(() => this.deleteTable(t));
+      else if (rect.col <= r.col) moves.push(() => (t.rect = { ...r, col: rect.col, cols: right - end }));
+      else moves.push(() => (t.rect = { ...r, cols: r.cols - (Math.min(end, right) - rect.col) }));
+    }
+    this.cellsMoved++;
+    for (let r = rect.row; r < rect.row + rect.rows; r++) {
+      const row = sheet.rows[r];
+      if (!row || row.length <= rect.col) continue;
+      const tail = row.splice(rect.col);
+      if (insert) row.push(...new Array<CellModel | undefined>(rect.cols), ...tail);
+      else row.push(...tail.slice(deleted));
+    }
+    this.followShift(sheet, {
+      axis: "columns",
       sheetName: sheet.name,
-      address: `${formatAddress(sheet.name, { row: 0, col: 0, rows: 1, cols: 1 })}`,
+      col: rect.col,
+      count,
+      row: rect.row,
+      rows: rect.rows,
     });
+    for (const move of moves) move();
+    for (const t of named) {
+      const taken = new Set<string>();
+      for (let c = 0; c < t.rect.cols; c++) taken.add(cellText(sheet.cell(t.rect.row, t.rect.col + c)).toLowerCase());
+      let n = 1;
+      for (let c = rect.col; c < rect.col + rect.cols; c++) {
+        while (taken.has(`column${n}`)) n++;
+        sheet.cellForWrite(t.rect.row, c).value = `Column${n}`;
+        taken.add(`column${n}`);
+      }
+    }
+    this.note({ kind: "tables" });
+    this.note({ kind: "cells", sheetName: sheet.name, address: formatAddress(sheet.name, rect) });
   }
 
   /**

@@ -14,9 +14,15 @@
  *  - sorting moves cells as a copy would: a formula sorted to another row has its relative row
  *    references moved by as many rows (so `=B5*2` sorted from row 5 to row 3 reads `=B3*2`), while
  *    references from elsewhere into the sorted range are not changed (they name places, not rows).
+ *  - inserting cells with a shift to the right (Range.insert("Right")) and deleting them with a
+ *    shift to the left (Range.delete("Left")) are the same rules turned sideways: cells right of
+ *    the range, in its rows, move; a reference wholly inside those rows follows them, a range whose
+ *    columns span the insertion point widens, one whose every cell was deleted becomes #REF!. A
+ *    whole-row reference ("3:5") spans every column and is not changed by a sideways shift.
  * Structured references (`Table1[@flood]`, `Table1[flood]`) name a table and a column, so they
  * follow the table by themselves: the rewriting leaves them, and anything in quotes, alone.
  */
+import { columnLetters } from "../../src/shaping/a1";
 
 /** A move of cells in some columns of one sheet: `count` > 0 inserts rows at `row`, < 0 deletes from it. */
 export interface RowShift {
@@ -28,6 +34,22 @@ export interface RowShift {
   /** 0-based columns that move: [col, col + cols). */
   col: number;
   cols: number;
+}
+
+/**
+ * A sideways move of cells in some rows of one sheet: `count` > 0 inserts columns at `col`, < 0
+ * deletes from it (Range.insert("Right"), Range.delete("Left")).
+ */
+export interface ColumnShift {
+  axis: "columns";
+  sheetName: string;
+  /** 0-based first column inserted, or first column deleted. */
+  col: number;
+  /** Columns inserted (positive) or deleted (negative). */
+  count: number;
+  /** 0-based rows that move: [row, row + rows). */
+  row: number;
+  rows: number;
 }
 
 // A reference: optional sheet, a cell or cell range in A1, or a row range ("3:5").
@@ -81,8 +103,11 @@ function unquote(sheet: string): string {
   return name.startsWith("'") ? name.slice(1, -1).replace(/''/g, "'") : name;
 }
 
-/** New first and last row (0-based) of rows [top, bottom] after the shift, or null when all were deleted. */
-function shiftRows(top: number, bottom: number, shift: RowShift): [number, number] | null {
+/**
+ * New first and last row (0-based) of rows [top, bottom] after the shift (or columns after a
+ * sideways one: the same rule), or null when all were deleted.
+ */
+function shiftRows(top: number, bottom: number, shift: { row: number; count: number }): [number, number] | null {
   if (shift.count > 0) {
     const moves = (r: number) => (r >= shift.row ? r + shift.count : r);
     // A range that spans the insertion point grows; one starting at it moves whole.
@@ -100,7 +125,8 @@ function shiftRows(top: number, bottom: number, shift: RowShift): [number, numbe
  * A formula of a cell on `formulaSheet` rewritten for a row shift on `shift.sheetName`: the
  * references into the moved cells follow them, those into deleted cells become #REF!.
  */
-export function adjustFormula(formula: string, formulaSheet: string, shift: RowShift): string {
+export function adjustFormula(formula: string, formulaSheet: string, shift: RowShift | ColumnShift): string {
+  if ("axis" in shift) return adjustFormulaSideways(formula, formulaSheet, shift);
   const target = shift.sheetName.toLowerCase();
   return rewritePlain(formula, (plain) =>
     plain.replace(REFERENCE, (whole: string, ...g: Array<string | undefined>) => {
@@ -123,6 +149,29 @@ export function adjustFormula(formula: string, formulaSheet: string, shift: RowS
       if (!rows) return `${prefix}#REF!`;
       const first = `${c1$}${c1}${r1$}${rows[0] + 1}`;
       return c2 === undefined ? `${prefix}${first}` : `${prefix}${first}:${c2$}${c2}${r2$}${rows[1] + 1}`;
+    }),
+  );
+}
+
+/** {@link adjustFormula} for a sideways shift: references wholly inside the moved rows follow their columns. */
+function adjustFormulaSideways(formula: string, formulaSheet: string, shift: ColumnShift): string {
+  const target = shift.sheetName.toLowerCase();
+  const along = { row: shift.col, count: shift.count };
+  return rewritePlain(formula, (plain) =>
+    plain.replace(REFERENCE, (whole: string, ...g: Array<string | undefined>) => {
+      const [sheet, c1$, c1, r1$, r1, c2$, c2, r2$, r2, rr1] = g;
+      const onSheet = sheet === undefined ? formulaSheet : unquote(sheet);
+      if (onSheet.toLowerCase() !== target || rr1 !== undefined) return whole;
+      const top = Number(r1) - 1;
+      const bottom = r2 === undefined ? top : Number(r2) - 1;
+      if (Math.min(top, bottom) < shift.row || Math.max(top, bottom) >= shift.row + shift.rows) return whole;
+      const left = letters(c1!);
+      const right = c2 === undefined ? left : letters(c2);
+      const cols = shiftRows(Math.min(left, right), Math.max(left, right), along);
+      const prefix = sheet ?? "";
+      if (!cols) return `${prefix}#REF!`;
+      const first = `${c1$}${columnLetters(cols[0])}${r1$}${r1}`;
+      return c2 === undefined ? `${prefix}${first}` : `${prefix}${first}:${c2$}${columnLetters(cols[1])}${r2$}${r2}`;
     }),
   );
 }

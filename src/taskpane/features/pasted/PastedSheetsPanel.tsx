@@ -197,6 +197,18 @@ function SheetOutcome(props: {
             : ""}
         </span>
       ) : null}
+      {k.columnsAdded.length > 0 ? (
+        <span data-testid="pasted-columns-added">
+          New columns from the service: {listed(k.columnsAdded)}, added at the right of the table
+          {k.columnsAddedAt ? ` (${k.columnsAddedAt})` : ""}; your columns beside it moved right with their rows.
+        </span>
+      ) : null}
+      {k.columnsNoLongerServed.length > 0 ? (
+        <span data-testid="pasted-columns-unserved">
+          No longer returned by the service: {listed(k.columnsNoLongerServed)}. Kept as they are, with what they hold,
+          and no longer refreshed; delete them when you no longer need them.
+        </span>
+      ) : null}
       {o.followers ? <span data-testid="pasted-followers">{o.followers.message}</span> : null}
       {k.unknownRows.length > 0 ? (
         <span>

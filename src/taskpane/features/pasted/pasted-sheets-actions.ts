@@ -137,6 +137,8 @@ export interface SheetRefreshOutcome {
 export interface FollowersOutcome {
   message: string;
   failed: boolean;
+  /** The new record of which asset each row of the losses sheet is about (for the provenance). */
+  store?: string;
 }
 
 /** The analyst's answers to a refresh's questions, by sheet id. */
@@ -167,14 +169,31 @@ async function bringFollowersInLine(
 ): Promise<FollowersOutcome | undefined> {
   try {
     const done = await refreshFollowers(context, record, followers.tables, before, followers.build);
-    if (done.mirrorRemoved + done.mirrorAdded === 0) return undefined;
-    const kept = done.removedBlock
-      ? ` What your columns beside the removed rows held is kept at ${done.removedBlock}.`
-      : "";
-    return {
-      failed: false,
-      message: `The sheet of losses per asset followed its assets: ${done.mirrorRemoved} row(s) removed, ${done.mirrorAdded} added; the roll-up was written anew.${kept}`,
-    };
+    const listedKeys = (keys: string[]) =>
+      keys.length > 5 ? `${keys.slice(0, 5).join("; ")}; and ${keys.length - 5} more` : keys.join("; ");
+    const parts = [
+      ...(done.mirrorRemoved + done.mirrorAdded > 0
+        ? [
+            `The sheet of losses per asset followed its assets: ${done.mirrorRemoved} row(s) removed, ${done.mirrorAdded} added; the roll-up was written anew.`,
+          ]
+        : []),
+      ...(done.removedBlock
+        ? [
+            `What your columns beside the removed rows held is kept at ${done.removedBlock}, titled “Removed at refresh on …”.`,
+          ]
+        : []),
+      ...(done.followedBack.length > 0
+        ? [
+            `The data sheet was sorted since the last refresh, so ${done.followedBack.length} row(s) of the losses sheet showed another asset beside your notes; each reads its own asset again: ${listedKeys(done.followedBack)}.`,
+          ]
+        : []),
+      ...(done.keptAsShown.length > 0
+        ? [
+            `Notes you typed or changed on the losses sheet since the last refresh, after the data sheet was sorted, stay with the asset shown beside them when you typed them: ${listedKeys(done.keptAsShown)}.`,
+          ]
+        : []),
+    ];
+    return { failed: false, message: parts.join(" "), store: done.store };
   } catch (error) {
     return {
       failed: true,
@@ -264,7 +283,7 @@ export async function refreshPastedSheets(
         let next: ProvenanceRecord;
         let report: KeyedRefreshReport | undefined;
         let followed: FollowersOutcome | undefined;
-        const before = followers ? await checkFollowers(context, record, followers.tables) : undefined;
+        const before = followers ? await checkFollowers(context, record, followers.tables, followers.build) : undefined;
         if (keys) {
           const done = await refreshTableByKey(
             context,
@@ -280,7 +299,12 @@ export async function refreshPastedSheets(
           );
           next = done.record;
           report = done.report;
-          if (followers && before) followed = await bringFollowersInLine(context, next, followers, before);
+          if (followers && before) {
+            followed = await bringFollowersInLine(context, next, followers, before);
+            // The losses sheet's record of which asset each row is about, kept for the next refresh.
+            if (followed?.store && next.followers)
+              next = { ...next, followers: { ...next.followers, store: followed.store } };
+          }
         } else {
           next = await replaceTableInPlace(context, record, table.header, table.rows, { signal, onProgress: onWrite });
         }
@@ -293,7 +317,9 @@ export async function refreshPastedSheets(
         ok: true,
         rows: updated.next.rows,
         ...(updated.report ? { keyed: updated.report } : {}),
-        ...(updated.followed ? { followers: updated.followed } : {}),
+        ...(updated.followed?.message
+          ? { followers: { message: updated.followed.message, failed: updated.followed.failed } }
+          : {}),
       });
     } catch (error) {
       if (signal?.aborted || error instanceof AbortedError)

@@ -201,3 +201,97 @@ test("when the formula sheets cannot follow, the data sheet's refresh stands, sa
   const again = await refreshPastedSheets({ client, run });
   expect(again.outcomes[0]).toMatchObject({ ok: true, keyed: { added: [], removed: [] } });
 });
+
+/**
+ * The asset (entity_id) each of the first `rows` rows of the losses sheet reads, following its
+ * reference (the fake does not calculate `&""`).
+ */
+function lossIds(fake: ReturnType<typeof newWorkbook>["fake"], rows: number): string[] {
+  return fake.read(LOSSES, `B2:B${rows + 1}`, "formulas").map(([formula]) => {
+    const row = /\$B(\d+)&""$/.exec(String(formula))![1];
+    return String(fake.read(DATA, `B${row}`)[0][0]);
+  });
+}
+
+async function sortDataByIdDescending(run: ReturnType<typeof newWorkbook>["run"]): Promise<void> {
+  await run(async (context) => {
+    context.workbook.worksheets
+      .getItem(DATA)
+      .tables.getItemAt(0)
+      .sort.apply([{ key: 1, ascending: false }]);
+  });
+}
+
+test("notes on the losses sheet written before the data sheet is sorted follow their asset at the next refresh", async () => {
+  const { fake, run, lossWidth } = await pasteTheSet();
+  const note = col(lossWidth);
+  const readNotes = (rows: number) =>
+    lossIds(fake, rows).map((id, i) => [id, fake.read(LOSSES, `${note}${i + 2}`)[0][0]]);
+  // Notes beside each asset of the losses sheet, then a refresh that changes nothing (it records them).
+  const first = lossIds(fake, 4);
+  expect(first).toEqual(["P1", "P2", "B1", "H1"]);
+  fake.setValues(LOSSES, `${note}1:${note}5`, [["checked by"], ...first.map((id) => [`reviewer of ${id}`])]);
+  expect((await refreshPastedSheets({ client, run })).outcomes[0]).toMatchObject({ ok: true });
+
+  // The analyst sorts the data sheet: Excel does not re-point the losses sheet's references, so its
+  // rows now show other assets beside the notes.
+  await sortDataByIdDescending(run);
+  expect(readNotes(4)).toEqual([
+    ["P2", "reviewer of P1"],
+    ["P1", "reviewer of P2"],
+    ["H1", "reviewer of B1"],
+    ["B1", "reviewer of H1"],
+  ]);
+
+  // P1 leaves, N1 joins, Lyon's value changes; refresh.
+  const P2_CHANGED = P2.replace("2500000", "2600000");
+  await importPortfolio(client, "impact-keyed", [HEADER, P2_CHANGED, B1, H1, N1].join("\n"));
+  const result = await refreshPastedSheets({ client, run });
+  const outcome = result.outcomes[0];
+  expect(outcome).toMatchObject({ ok: true, rows: 4 });
+  expect(outcome.followers).toMatchObject({ failed: false });
+  // Each note is beside its own asset again, in place; the new asset gets a row at the end.
+  expect(readNotes(4)).toEqual([
+    ["P2", "reviewer of P2"],
+    ["B1", "reviewer of B1"],
+    ["H1", "reviewer of H1"],
+    ["N1", ""],
+  ]);
+  expect(outcome.followers!.message).toMatch(/sorted since the last refresh.*each reads its own asset again/);
+  // Lyon's loss reads Lyon's row of the data sheet, with its new value.
+  const lyon = fake.read(LOSSES, "E2", "formulas")[0][0];
+  const lyonRow = /\$E(\d+)/.exec(String(lyon))![1];
+  expect(fake.read(DATA, `B${lyonRow}:E${lyonRow}`)[0]).toEqual(["P2", "Lyon plant", "FR", 2_600_000]);
+  // P1's note is kept below the losses table, and the pane says where.
+  const where = /kept at '([^']+)'!(A\d+:B\d+)/.exec(outcome.followers!.message)!;
+  expect(where[1]).toBe(LOSSES);
+  expect(fake.read(LOSSES, where[2]).slice(1)).toEqual([
+    ["key", "checked by"],
+    [expect.stringContaining("P1"), "reviewer of P1"],
+  ]);
+  expect(fake.read(LOSSES, "A1:A10", "formulas").flat().join("")).not.toContain("#REF!");
+  // The roll-up runs over the four rows.
+  expect(fake.read(ROLLUP, "G2", "formulas")[0][0]).toContain(`'${LOSSES}'!$E$2:$E$5`);
+});
+
+test("notes typed on the losses sheet after the data sheet was sorted stay with the asset shown beside them", async () => {
+  const { fake, run, lossWidth } = await pasteTheSet();
+  const note = col(lossWidth);
+  expect((await refreshPastedSheets({ client, run })).outcomes[0]).toMatchObject({ ok: true });
+  await sortDataByIdDescending(run);
+  const shown = lossIds(fake, 4);
+  expect(shown).toEqual(["P2", "P1", "H1", "B1"]);
+  fake.setValues(LOSSES, `${note}1:${note}5`, [["checked by"], ...shown.map((id) => [`reviewer of ${id}`])]);
+
+  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const outcome = (await refreshPastedSheets({ client, run })).outcomes[0];
+  expect(outcome).toMatchObject({ ok: true, rows: 4 });
+  expect(lossIds(fake, 4).map((id, i) => [id, fake.read(LOSSES, `${note}${i + 2}`)[0][0]])).toEqual([
+    ["P2", "reviewer of P2"],
+    ["H1", "reviewer of H1"],
+    ["B1", "reviewer of B1"],
+    ["N1", ""],
+  ]);
+  expect(outcome.followers!.message).toMatch(/typed or changed on the losses sheet since the last refresh/);
+  expect(outcome.followers!.message).toMatch(/kept at '[^']+'!A\d+:B\d+/);
+});
