@@ -9,7 +9,7 @@ import type { ExcelRunner } from "../src/taskpane/ui/pane-types";
 export interface TimedWorkbook {
   fake: FakeExcel;
   run: ExcelRunner;
-  /** Milliseconds spent inside `run` so far. */
+  /** Milliseconds during which at least one `run` was under way (overlapping batches count once). */
   runMs(): number;
   /** performance.now() when `run` was first entered, or undefined. */
   firstRunAt(): number | undefined;
@@ -19,16 +19,22 @@ export function timedWorkbook(): TimedWorkbook {
   const fake = createFakeExcel();
   let total = 0;
   let first: number | undefined;
+  // Batches may overlap (a read of one sheet while another is written): the time inside Excel is
+  // the union of their spans, not the sum, or overlapping work would count twice.
+  let active = 0;
+  let busySince = 0;
   const run: ExcelRunner = async (batch) => {
     const started = performance.now();
     first ??= started;
+    if (active++ === 0) busySince = started;
     try {
       return await fake.run(batch);
     } finally {
-      total += performance.now() - started;
+      if (--active === 0) total += performance.now() - busySince;
     }
   };
-  return { fake, run, runMs: () => total, firstRunAt: () => first };
+  const runMs = () => total + (active > 0 ? performance.now() - busySince : 0);
+  return { fake, run, runMs, firstRunAt: () => first };
 }
 
 /** Sync statistics of a fake workbook: how many, the largest request, and the fake's own time. */

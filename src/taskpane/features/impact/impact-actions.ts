@@ -79,17 +79,35 @@ async function readImpactInputs(
 ): Promise<ImpactInputs> {
   const { client, run, portfolio, signal, onProgress } = options;
   const itemsByScenario = new Map<string, ExtendedSummaryItem[]>();
-  let read = 0;
+  // The scenarios are read at once (each list's pages with the client's read-ahead): the time is
+  // the service's, and one scenario waiting for another would only add to it.
+  // The first failure stops the other scenarios' reads.
+  const readSoFar = scenarios.map(() => 0);
+  const reading = new AbortController();
+  const stop = () => reading.abort();
+  if (signal?.aborted) stop();
+  signal?.addEventListener("abort", stop, { once: true });
   onProgress?.({ message: "Reading the extended summary…" });
   const readScenarios = async () => {
-    for (const scenario of scenarios) {
-      const items = await client.datasets.extendedSummary(portfolio, { scenario }).all({
-        signal,
-        onProgress: ({ itemsRead }) =>
-          onProgress?.({ message: `Read ${formatCount(read + itemsRead)} extended summary rows…` }),
-      });
-      read += items.length;
-      itemsByScenario.set(scenario, items);
+    try {
+      const lists = await Promise.all(
+        scenarios.map((scenario, k) =>
+          client.datasets.extendedSummary(portfolio, { scenario }).all({
+            signal: reading.signal,
+            onProgress: ({ itemsRead }) => {
+              readSoFar[k] = itemsRead;
+              const read = readSoFar.reduce((sum, n) => sum + n, 0);
+              onProgress?.({ message: `Read ${formatCount(read)} extended summary rows…` });
+            },
+          }),
+        ),
+      );
+      scenarios.forEach((scenario, k) => itemsByScenario.set(scenario, lists[k]!));
+    } catch (error) {
+      stop();
+      throw error;
+    } finally {
+      signal?.removeEventListener("abort", stop);
     }
   };
   await unlessCancelled(readScenarios(), signal);

@@ -202,6 +202,49 @@ async function bringFollowersInLine(
   }
 }
 
+/** How many pasted sheets are read at once: the one being written and the next ones. */
+const SHEETS_READ_AT_ONCE = 3;
+
+/** A promise's outcome, held until its turn comes (a rejection waiting for its turn is not unhandled). */
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** What a sheet's refresh writes, read and keyed before its turn to write comes. */
+interface PreparedRefresh {
+  table: FetchedTable;
+  dataset: PasteProvenance["dataset"];
+  keys: ReturnType<typeof keyRowsOf> | undefined;
+  followers: { tables: FollowerTables; build: NonNullable<FetchedTable["followers"]> } | undefined;
+}
+
+/**
+ * Reads a recorded sheet's table again, the dataset's version and digest, and keys its rows:
+ * everything of its refresh that does not touch the sheet (nothing is written). Throws
+ * PastedSheetChangedError or RowKeyError when the sheet cannot be refreshed by key.
+ */
+async function prepareRefresh(
+  client: RiskClient,
+  record: ProvenanceRecord,
+  signal: AbortSignal | undefined,
+  run: ExcelRunner,
+): Promise<PreparedRefresh> {
+  const table = await refetchTable(client, record, signal, run);
+  // The dataset's version and digest now (the data just read is that version's).
+  const dataset = (await provenanceOf(client, record.operation, record.portfolio, {}, signal)).dataset;
+  const keyed = record.rowKey && record.writtenStore;
+  const followers =
+    record.followers && table.followers ? { tables: record.followers, build: table.followers } : undefined;
+  // Sheets of formulas over a table follow it only by key (they read its rows by place).
+  if (table.followers && !(keyed && record.followers))
+    throw new PastedSheetChangedError(
+      `Sheet "${record.sheetName}": its rows could not be keyed when it was written${record.rowKeyProblem ? ` (${record.rowKeyProblem})` : ""}, and the sheets of formulas over it follow it only by key: paste it anew. Nothing was changed.`,
+    );
+  // Keyed tables: matched by row key, keyed by the kind's key (the asset list read when needed).
+  const keys = keyed
+    ? keyRowsOf(await rowKeysFor(client, record.operation, record.portfolio, table, signal), table)
+    : undefined;
+  return { table, dataset, keys, followers };
+}
+
 /** What "Refresh pasted sheets" did. */
 export interface PastedRefreshResult {
   outcomes: SheetRefreshOutcome[];
@@ -213,8 +256,10 @@ export interface PastedRefreshResult {
  * "Refresh pasted sheets": for each recorded sheet (or only `sheetIds`), re-runs its operation
  * with its recorded filters and replaces its table in place, whole or not at all. A sheet that
  * was renamed, deleted or edited, or pasted from another service or project, is skipped with a
- * sentence saying why; the others go on. Cancel stops before the next sheet (the sheet being
- * written is put back as it was).
+ * sentence saying why; the others go on. The next sheets' answers are read while a sheet is
+ * written (up to SHEETS_READ_AT_ONCE sheets), but sheets are written one at a time, in order, each
+ * whole or not at all. Cancel stops before the next sheet (the sheet being written is put back as
+ * it was; reads ahead are dropped).
  */
 export async function refreshPastedSheets(
   options: PasteOptions & RefreshChoices & { sheetIds?: string[] },
@@ -244,13 +289,27 @@ export async function refreshPastedSheets(
     message,
   }));
   const connection = client.connection;
+  const elsewhere = (record: ProvenanceRecord) =>
+    record.baseUrl !== connection.baseUrl || (record.project ?? "") !== (connection.project ?? "");
+  // Reading a sheet's answer is mostly waiting for the service: the next sheets' reads go on while
+  // a sheet is written (they share the client, and its retries on 429). Writes stay one sheet at a
+  // time, in order. A read ahead of the writer holds a whole answer in memory, hence the window.
+  const reads: Array<Promise<Settled<PreparedRefresh>> | undefined> = new Array(wanted.length);
+  const startRead = (j: number) => {
+    if (j >= wanted.length || reads[j] || elsewhere(wanted[j])) return;
+    reads[j] = prepareRefresh(client, wanted[j], signal, run).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+  };
   for (let i = 0; i < wanted.length; i++) {
     const record = wanted[i];
+    for (let j = i; j < i + SHEETS_READ_AT_ONCE; j++) startRead(j);
     if (signal?.aborted)
       throw new CancelledError(`Cancelled after ${i} of ${wanted.length} sheets; the rest were not changed.`);
     const step = (message: string, within = 0) =>
       onProgress?.({ message: `${record.sheetName}: ${message}`, fraction: (i + within) / wanted.length });
-    if (record.baseUrl !== connection.baseUrl || (record.project ?? "") !== (connection.project ?? "")) {
+    if (elsewhere(record)) {
       outcomes.push({
         sheetId: record.sheetId,
         sheetName: record.sheetName,
@@ -261,23 +320,12 @@ export async function refreshPastedSheets(
     }
     try {
       step("reading…");
-      const table = await refetchTable(client, record, signal, run);
-      // The dataset's version and digest now (the data just read is that version's).
-      const dataset = (await provenanceOf(client, record.operation, record.portfolio, {}, signal)).dataset;
+      const read = await reads[i]!;
+      reads[i] = undefined; // the answer is held once, by this loop
+      if (!read.ok) throw read.error;
+      const { table, dataset, keys, followers } = read.value;
       const onWrite = (done: number, total: number) =>
         step(`row ${formatCount(done)} of ${formatCount(total)}`, 0.5 + (0.5 * done) / Math.max(1, total));
-      const keyed = record.rowKey && record.writtenStore;
-      const followers =
-        record.followers && table.followers ? { tables: record.followers, build: table.followers } : undefined;
-      // Sheets of formulas over a table follow it only by key (they read its rows by place).
-      if (table.followers && !(keyed && record.followers))
-        throw new PastedSheetChangedError(
-          `Sheet "${record.sheetName}": its rows could not be keyed when it was written${record.rowKeyProblem ? ` (${record.rowKeyProblem})` : ""}, and the sheets of formulas over it follow it only by key: paste it anew. Nothing was changed.`,
-        );
-      // Keyed tables: matched by row key, keyed by the kind's key (the asset list read when needed).
-      const keys = keyed
-        ? keyRowsOf(await rowKeysFor(client, record.operation, record.portfolio, table, signal), table)
-        : undefined;
       step(`writing ${formatCount(table.rows.length)} rows…`, 0.5);
       const updated = await run(async (context) => {
         let next: ProvenanceRecord;

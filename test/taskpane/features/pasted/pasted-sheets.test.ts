@@ -1,4 +1,4 @@
-import type { RiskClient } from "../../../../src/api/client";
+import { RiskClient } from "../../../../src/api/client";
 import type { ConnectionConfig } from "../../../../src/api/config";
 import type { RunningEmulator } from "../../../../emulator/server";
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
@@ -12,7 +12,7 @@ import {
 import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../../../src/shaping/paste-provenance";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
-import { newWorkbook, startPaneTestService } from "../../support";
+import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 
 /**
@@ -248,4 +248,64 @@ test("a refresh without the pane (the ribbon's) never overwrites a changed cell:
   const record = (await run((context) => readProvenance(context))).records[0];
   expect(record.pendingEdits).toBe(1);
   expect(record.editChoice).toBeUndefined();
+});
+
+/** A client over `fetch` that notes which of the two summaries were on the wire at the same time. */
+function overlapClient(fail?: (url: string) => boolean) {
+  const inFlight = { summary: 0, extended: 0 };
+  let overlapped = false;
+  const counting: typeof fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const which = /extended=true/.test(url) ? "extended" : "summary";
+    if (fail?.(url))
+      return new Response(JSON.stringify({ detail: "injected failure" }), {
+        status: 400,
+        headers: { "content-type": "application/json" },
+      });
+    inFlight[which]++;
+    if (inFlight.summary > 0 && inFlight.extended > 0) overlapped = true;
+    try {
+      return await drainingFetch(input, init);
+    } finally {
+      inFlight[which]--;
+    }
+  };
+  return { client: new RiskClient(connection, { fetch: counting }), overlapped: () => overlapped };
+}
+
+test("the pasted sheets are read at once, and written one at a time, each whole", async () => {
+  await importPortfolio(client, "read-at-once", assetsCsv(2));
+  const { fake, run } = newWorkbook();
+  const sheets = await pasteSummary({ client, run, portfolio: "read-at-once" });
+  expect(sheets.map((s) => s.sheetName)).toHaveLength(2);
+  await importPortfolio(client, "read-at-once", assetsCsv(4));
+  const reader = overlapClient();
+  const result = await refreshPastedSheets({ client: reader.client, run });
+  expect(result.outcomes.map((o) => o.ok)).toEqual([true, true]);
+  // The default summary's and the extended summary's pages were on the wire at the same time.
+  expect(reader.overlapped()).toBe(true);
+  const records = (await run((context) => readProvenance(context))).records;
+  for (const record of records) {
+    const table = fake.read(record.sheetName, record.tableAddress.replace(/^.*!/, ""));
+    expect(table.length).toBe(record.rows + 1);
+  }
+  expect(records.map((r) => r.rows)).toEqual(result.outcomes.map((o) => o.rows));
+});
+
+test("a sheet whose read fails is left as it was, and the sheets read beside it are refreshed", async () => {
+  await importPortfolio(client, "one-fails", assetsCsv(2));
+  const { fake, run } = newWorkbook();
+  const [summary, extended] = await pasteSummary({ client, run, portfolio: "one-fails" });
+  await importPortfolio(client, "one-fails", assetsCsv(4));
+  const before = fake.snapshot();
+  const reader = overlapClient((url) => /extended=true/.test(url));
+  const result = await refreshPastedSheets({ client: reader.client, run });
+  const byName = new Map(result.outcomes.map((o) => [o.sheetName, o]));
+  expect(byName.get(summary.sheetName)).toMatchObject({ ok: true });
+  expect(byName.get(extended.sheetName)).toMatchObject({ ok: false });
+  expect(byName.get(extended.sheetName)!.message).toMatch(/was not changed/);
+  const after = fake.snapshot();
+  const cellsOf = (s: typeof before, name: string) => s.sheets.find((x) => x.name === name)!.cells;
+  expect(cellsOf(after, extended.sheetName)).toEqual(cellsOf(before, extended.sheetName));
+  expect(cellsOf(after, summary.sheetName)).not.toEqual(cellsOf(before, summary.sheetName));
 });

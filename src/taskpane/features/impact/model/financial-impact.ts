@@ -148,6 +148,8 @@ interface MetricColumn {
   hazard: string;
   family: "structural_damage" | "business_interruption";
   bound: (typeof BOUNDS)[number];
+  /** The metric's name in the extended summary's analytics (`structural_damage_2050_p90`). */
+  metric: string;
 }
 
 /** A total of the roll-up: a money column of the per-asset sheet and what it is. */
@@ -253,7 +255,14 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
       for (const hazard of hazards) {
         for (const family of ["structural_damage", "business_interruption"] as const) {
           for (const bound of BOUNDS) {
-            metricColumns.push({ scenario, period, hazard, family, bound });
+            metricColumns.push({
+              scenario,
+              period,
+              hazard,
+              family,
+              bound,
+              metric: `${family}_${period}${bound.suffix}`,
+            });
             dataHeader.push(`${scenario}_${hazardPart(hazard)}${family}_${period}${bound.suffix}`);
           }
         }
@@ -282,7 +291,7 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     const row: CellValue[] = [asset.index, asset.entityId, asset.name, asset.label, asset.value];
     metricColumns.forEach((column, k) => {
       const metrics = byScenario.get(column.scenario)?.get(asset.index)?.[column.hazard];
-      const value = metrics?.[`${column.family}_${column.period}${column.bound.suffix}`];
+      const value = metrics?.[column.metric];
       const ok = typeof value === "number" && Number.isFinite(value);
       if (!ok && column.family === "structural_damage") {
         problem(
@@ -298,7 +307,10 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
   });
 
   // Financial impact: references and loss formulas, row r of data ↔ row r here.
-  const ref = (col: number, sheetRow: number) => `${qualify(dataName, `$${columnLetters(col)}${sheetRow}`)}`;
+  // Written for every cell of the per-asset sheet: the quoted sheet name and the columns' letters once.
+  const dataPrefix = qualify(dataName, "");
+  const letters: string[] = [];
+  const ref = (col: number, sheetRow: number) => `${dataPrefix}$${(letters[col] ??= columnLetters(col))}${sheetRow}`;
   const impactHeader = ["portfolio_index", "entity_id", "entity_name", labelHeader, valueHeader];
   const impactFormulas: Array<(sheetRow: number) => string> = [
     (n) => `=${ref(0, n)}`,
@@ -356,7 +368,7 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     }
   });
   const impactRowAt = (sheetRow: number): CellValue[] => impactFormulas.map((formula) => formula(sheetRow));
-  const impactRows: CellValue[][] = assets.map((_, r) => impactRowAt(r + 2));
+  let impactRows: CellValue[][] | undefined;
 
   const known = `"<>#N/A"`;
   const rollupHeader = [
@@ -433,7 +445,10 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
         sheetName: impactName,
         tableName: `Financial_impact_${safe(request.portfolio)}`,
         header: impactHeader,
-        rows: impactRows,
+        // Built when read: a refresh by key asks only for the rows it adds (impactRowAt).
+        get rows(): CellValue[][] {
+          return (impactRows ??= assets.map((_, r) => impactRowAt(r + 2)));
+        },
         formulaColumns: impactHeader.map((_, c) => c),
         numberFormats: formats([VALUE_COL, ...lossColumns], moneyFormat),
       },
