@@ -28,6 +28,19 @@ async function workbook(): Promise<FakeExcel> {
   return fake;
 }
 
+/** Inserts cells at `address` on the Data sheet, shifting right, and answers the Scores table's address after. */
+async function insertRightOfScores(fake: FakeExcel, address: string): Promise<string> {
+  return fake.run(async (context) => {
+    const sheet = context.workbook.worksheets.getItem("Data");
+    sheet.getRange(address).insert("Right" as Excel.InsertShiftDirection);
+    await context.sync();
+    const range = sheet.tables.getItem("Scores").getRange();
+    range.load("address");
+    await context.sync();
+    return range.address;
+  });
+}
+
 const formulas = (fake: FakeExcel, sheet: string, address: string) => fake.read(sheet, address, "formulas");
 
 describe("reference adjustment", () => {
@@ -181,26 +194,10 @@ describe("cells inserted and deleted sideways (Range.insert right, Range.delete 
 
   it("inserting over a table's rows at its right edge moves the cells beside it but does not widen it; inside it widens it", async () => {
     const fake = await workbook();
-    await fake.run(async (context) => {
-      const sheet = context.workbook.worksheets.getItem("Data");
-      sheet.getRange("D1:D5").insert("Right" as Excel.InsertShiftDirection);
-      await context.sync();
-      const range = sheet.tables.getItem("Scores").getRange();
-      range.load("address");
-      await context.sync();
-      expect(range.address).toBe("Data!A1:C5");
-    });
+    expect(await insertRightOfScores(fake, "D1:D5")).toBe("Data!A1:C5");
     // The notes beside the table moved right with their rows; nothing below row 5 moved.
     expect(fake.read("Data", "F2:F5")).toEqual([["beside a"], ["beside b"], ["beside c"], ["beside d"]]);
-    await fake.run(async (context) => {
-      const sheet = context.workbook.worksheets.getItem("Data");
-      sheet.getRange("C1:C5").insert("Right" as Excel.InsertShiftDirection);
-      await context.sync();
-      const range = sheet.tables.getItem("Scores").getRange();
-      range.load("address");
-      await context.sync();
-      expect(range.address).toBe("Data!A1:D5");
-    });
+    expect(await insertRightOfScores(fake, "C1:C5")).toBe("Data!A1:D5");
     expect(fake.read("Data", "A1:D2")).toEqual([
       ["key", "score", "Column1", "note"],
       ["a", 1, "", "n-a"],
