@@ -305,9 +305,7 @@ export class AdaptiveLimiter {
       return;
     }
     if (outcome.status === 429) {
-      const capHeld = this.capHolds(now);
-      if (!capHeld) this.unexplained = 0;
-      if (capHeld && this.capCannotExplain(outcome, now)) {
+      if (this.capCannotExplain(outcome, now)) {
         // Once may be the dip after the first overshoot; twice (two overshoots) is a rate limit.
         if (!sameOvershoot && ++this.unexplained >= 2) {
           this.startPacing(now);
@@ -327,24 +325,27 @@ export class AdaptiveLimiter {
     this.slowStart = false;
     this.lastDecreaseAt = now;
     if (outcome.status === 429) {
-      const served = this.servedConcurrency(now);
-      this.setLimit(Math.min(this.limitValue, this.cap!, served ?? this.cap!));
+      // No cap when the refusal taught none (the cap could not explain it): what was served.
+      const ceiling = this.capHolds(now) ? this.cap! : this.limitValue;
+      this.setLimit(Math.min(this.limitValue, ceiling, this.servedConcurrency(now) ?? ceiling));
     } else {
       this.setLimit(this.limitValue * GENTLE_DECREASE);
     }
   }
 
   /**
-   * Whether a 429 under a learned cap shows something else than that cap: refused with well fewer
-   * on the wire than the cap (beyond the counts' noise; a lone retry refused at 1), or at or below
-   * it while the service served far fewer at once over the last 2 s than were on the wire. Such a
-   * refusal teaches no cap (a cap of 1 would idle the engine).
+   * Whether a 429 shows something else than a cap on requests at once: refused with fewer on the
+   * wire than the service served at once over the last 2 s (a lone retry refused at 1, say); or,
+   * under a learned cap, with well fewer on the wire than it (beyond the counts' noise), or at or
+   * below it while the service served far fewer at once than were on the wire. Such a refusal
+   * teaches no cap (a cap of 1 would idle the engine).
    */
   private capCannotExplain(outcome: AttemptOutcome, now: number): boolean {
     const inFlight = outcome.inFlightAtSend;
-    if (inFlight > this.cap!) return false;
-    if (inFlight <= this.cap! - capNoise(this.cap!)) return true;
     const served = this.servedConcurrency(now, RATE_SIGN_WINDOW_MS);
+    if (served !== undefined && inFlight < RATE_SIGN * served) return true;
+    if (!this.capHolds(now) || inFlight > this.cap!) return false;
+    if (inFlight <= this.cap! - capNoise(this.cap!)) return true;
     return served !== undefined && served < RATE_SIGN * inFlight;
   }
 
@@ -489,6 +490,7 @@ export class AdaptiveLimiter {
   }
 
   private setLimit(value: number): void {
+    if (Number.isNaN(value)) return; // never: a NaN limit would start nothing again
     this.limitValue = Math.min(this.max, Math.max(this.min, value));
   }
 
