@@ -94,8 +94,8 @@ const THROUGHPUT_WINDOW_MS = 5_000;
  *   `capMemoryMs`; then it probes one step above it. A 429 at or near a cap already known (within
  *   the counts' noise, {@link capNoise}) only lowers the cap: the client's count runs a little
  *   ahead of the service's.
- * - 429s that come twice well below a learned cap (which a cap cannot explain) show a **rate
- *   limit**, for good: from then on every attempt (retries included) is *paced*, sent at most at
+ * - 429s that a cap cannot explain, in two overshoots, show a **rate limit** (see
+ *   `capCannotExplain`), for good: from then on every attempt (retries included) is *paced*, sent at most at
  *   `pacePerSecond`, which starts a little below the most successes answered in one second
  *   lately, drops by 8 % on each overrun and rises by 1 % every 2 s without one; the concurrency
  *   limit then only keeps slots enough for that pace. Holding a concurrency cannot: at 300 ms,
@@ -126,7 +126,7 @@ export class AdaptiveLimiter {
    * how many at once, so the limit holds below what it let through and regrows slowly.
    */
   private rateLimited = false;
-  /** 429s (one per overshoot) that came with well fewer on the wire than the cap held then. */
+  /** 429s (one per overshoot) that a cap could not explain. */
   private unexplained = 0;
   /** Under a rate limit: attempts per second, when the next attempt may be sent, and when the pace last changed. */
   private pace: number | undefined;
@@ -305,13 +305,16 @@ export class AdaptiveLimiter {
       return;
     }
     if (outcome.status === 429) {
-      if (this.capCannotExplain(outcome, now)) {
-        // Once may be the dip after the first overshoot; twice (two overshoots) is a rate limit.
-        if (!sameOvershoot && ++this.unexplained >= 2) {
-          this.startPacing(now);
-          return;
-        }
-      } else {
+      const served = this.servedConcurrency(now, RATE_SIGN_WINDOW_MS);
+      // Once may be the dip after the first overshoot; twice (two overshoots) is a rate limit.
+      if (this.capCannotExplain(outcome, now) && !sameOvershoot && ++this.unexplained >= 2) {
+        this.startPacing(now);
+        return;
+      }
+      // A refusal with fewer on the wire than the service served at once (a lone retry refused at
+      // 1, say) teaches no cap: a cap of 1 would idle the engine. Any other does, even one the cap
+      // could not explain: the first overshoot's count may run far ahead of the service's.
+      if (served === undefined || outcome.inFlightAtSend >= RATE_SIGN * served) {
         // The attempts of one overshoot arrive together: the smallest of their counts is the cap.
         const cap = Math.max(this.min, outcome.inFlightAtSend - 1);
         this.cap = sameOvershoot && this.cap !== undefined ? Math.min(this.cap, cap) : cap;
@@ -325,7 +328,7 @@ export class AdaptiveLimiter {
     this.slowStart = false;
     this.lastDecreaseAt = now;
     if (outcome.status === 429) {
-      // No cap when the refusal taught none (the cap could not explain it): what was served.
+      // No cap when the refusal taught none (a lone retry, say): what was served.
       const ceiling = this.capHolds(now) ? this.cap! : this.limitValue;
       this.setLimit(Math.min(this.limitValue, ceiling, this.servedConcurrency(now) ?? ceiling));
     } else {
@@ -336,16 +339,15 @@ export class AdaptiveLimiter {
   /**
    * Whether a 429 shows something else than a cap on requests at once: refused with fewer on the
    * wire than the service served at once over the last 2 s (a lone retry refused at 1, say); or,
-   * under a learned cap, with well fewer on the wire than it (beyond the counts' noise), or at or
-   * below it while the service served far fewer at once than were on the wire. Such a refusal
-   * teaches no cap (a cap of 1 would idle the engine).
+   * at or below a learned cap, while the service served far fewer at once than were on the wire.
+   * Not "well below the learned cap": the first overshoot's counts can run far ahead of the
+   * service's (a cap of 32 learned as 39 to 56 on this machine), so the true cap's refusals are.
    */
   private capCannotExplain(outcome: AttemptOutcome, now: number): boolean {
     const inFlight = outcome.inFlightAtSend;
     const served = this.servedConcurrency(now, RATE_SIGN_WINDOW_MS);
     if (served !== undefined && inFlight < RATE_SIGN * served) return true;
     if (!this.capHolds(now) || inFlight > this.cap!) return false;
-    if (inFlight <= this.cap! - capNoise(this.cap!)) return true;
     return served !== undefined && served < RATE_SIGN * inFlight;
   }
 
