@@ -124,6 +124,42 @@ interface Run {
   retries: number;
 }
 
+/** Stall window of {@link watchProgress}: a search at 300 ms answers far sooner, Retry-After pauses included. */
+const STALL_MS = 20_000;
+
+/**
+ * Watches one run (every promise must settle): logs when no search has been answered for 20 s,
+ * with what the engine holds; with `BENCH_TRACE=1`, logs every second the answers and 429s of that
+ * second and the limiter's state. Returns the function that stops watching.
+ */
+function watchProgress(
+  ctx: BenchContext,
+  label: string,
+  engine: RiskEngine,
+  progress: { answered: number; refused: number; lastAnswerAt: number },
+): () => void {
+  const trace = process.env.BENCH_TRACE === "1";
+  const started = performance.now();
+  let last = { answered: 0, refused: 0 };
+  let stalled = false;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const s = engine.stats();
+    const p = engine.progress();
+    const state = `in flight ${s.inFlight}, limit ${s.concurrency}, cap ${s.learnedCap ?? "-"}, queued ${s.queued}, retries ${s.retries}, estimate ${p.estimateMs === undefined ? "-" : fmt(p.estimateMs)} ms`;
+    if (trace)
+      ctx.log(
+        `${label} t=${fmt((now - started) / 1000)} s: ${progress.answered - last.answered} answered, ${progress.refused - last.refused} × 429; ${state}`,
+      );
+    last = { answered: progress.answered, refused: progress.refused };
+    const idle = now - progress.lastAnswerAt;
+    if (idle >= STALL_MS && !stalled) ctx.log(`${label}: STALL, no search answered for ${fmt(idle)} ms; ${state}`);
+    stalled = idle >= STALL_MS;
+  }, 1_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** Runs the scenario `id` (one of {@link LATENCY_SCENARIOS}). */
 export async function latencyScenario(ctx: BenchContext, id: string): Promise<ScenarioResult> {
   const spec = CASES[id];
@@ -141,6 +177,7 @@ export async function latencyScenario(ctx: BenchContext, id: string): Promise<Sc
     const connection = benchConnection(emulator);
     for (let i = 0; i < ctx.scale.latencyRuns; i++) {
       const latencies: number[] = [];
+      const progress = { answered: 0, refused: 0, lastAnswerAt: performance.now() };
       const wire = spec.connections ? connectionLimitedFetch(spec.connections) : fetch;
       const engine = new RiskEngine({
         connection,
@@ -150,12 +187,18 @@ export async function latencyScenario(ctx: BenchContext, id: string): Promise<Sc
           const sent = performance.now();
           const response = await wire(input, init);
           latencies.push(performance.now() - sent);
+          if (response.status === 429) progress.refused++;
+          else {
+            progress.answered++;
+            progress.lastAnswerAt = performance.now();
+          }
           return response;
         },
       });
       setDefaultEngine(engine);
       await emulator.resetStats();
-      const run = await timed(() => evaluateCells([column]));
+      const watch = watchProgress(ctx, `${id} run ${i + 1}`, engine, progress);
+      const run = await timed(() => evaluateCells([column])).finally(watch);
       const stats = await emulator.stats();
       const cell = run.value[0]!;
       const values = "value" in cell && Array.isArray(cell.value) ? (cell.value as unknown[][]).flat() : [];

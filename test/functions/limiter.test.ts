@@ -94,8 +94,12 @@ test("a 503 backs off gently; answers to attempts sent before that back-off do n
 });
 
 test("learns the cap from a 429 and holds just there, then probes above it once the cap is old", async () => {
-  const { limiter, answer } = loaded({ initial: 8, capMemoryMs: 30_000 }, 2000);
-  for (let i = 0; i < 8 + 16 + 32; i++) answer(200, 100); // 8 → 16 → 32 → 64
+  const { limiter, answer } = loaded({ initial: 8, capMemoryMs: 30_000 }, 4000);
+  for (const round of [8, 16, 32])
+    for (let i = 0; i < round; i++) {
+      jest.advanceTimersByTime(100 / round); // a round trip of 100 ms: 8 → 16 → 32 → 64
+      answer(200, 100);
+    }
   await settle();
   expect(limiter.limit).toBe(64);
   // The service takes 32 at once: the 33rd attempt on the wire was refused.
@@ -107,8 +111,10 @@ test("learns the cap from a 429 and holds just there, then probes above it once 
   // One more refusal above the known cap (late, or a probe): only that attempt waits its Retry-After.
   answer(429, 100, { inFlightAtSend: 34, retryAfterMs: 1000 });
   expect(limiter.state().pausedForMs).toBe(0);
-  expect(limiter.limit).toBeGreaterThanOrEqual(24); // not halved far below the cap
-  for (let i = 0; i < 2000 && limiter.active > 0 && Date.now() < 20_000; i++) {
+  // Not below what the service served at once over the ramp (Little's law: about 19), not halved to 16.
+  expect(limiter.limit).toBeGreaterThanOrEqual(18);
+  const regrowFrom = Date.now();
+  for (let i = 0; i < 2000 && limiter.active > 0 && Date.now() - regrowFrom < 20_000; i++) {
     jest.advanceTimersByTime(10);
     answer(200, 100);
     await settle();
@@ -203,4 +209,118 @@ test("Retry-After is read in seconds or as an HTTP date", () => {
   expect(retryAfterOf(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
   expect(retryAfterOf(null, 0)).toBeUndefined();
   expect(retryAfterOf("soon", 0)).toBeUndefined();
+});
+
+/**
+ * A service on jest's clock, as the emulator limits a key: answers after `latencyMs`; beyond
+ * `cap` requests at once, or beyond `rate` requests in one wall-clock second (refused ones count
+ * too), a 429 with `Retry-After: 1`. `tasks` loads go through the limiter, each retrying a 429
+ * after its Retry-After (as the client does, up to 6 times); the clock runs in 10 ms steps.
+ */
+async function serve(options: { rate?: number; cap?: number; latencyMs: number; tasks: number; initial?: number }) {
+  const limiter = new AdaptiveLimiter({ initial: options.initial ?? 6, min: 2, max: 64, now: () => Date.now() });
+  let open = 0;
+  const windowCounts = new Map<number, number>();
+  const sends: number[] = [];
+  let refused = 0;
+  const service: typeof fetch = () => {
+    sends.push(Date.now());
+    const second = Math.floor(Date.now() / 1000);
+    const inWindow = (windowCounts.get(second) ?? 0) + 1;
+    windowCounts.set(second, inWindow);
+    const overCap = options.cap !== undefined && open >= options.cap;
+    const overRate = options.rate !== undefined && inWindow > options.rate;
+    if (!overCap) open++;
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        if (!overCap) open--;
+        if (overCap || overRate) refused++;
+        resolve(
+          overCap || overRate
+            ? new Response("{}", { status: 429, headers: { "Retry-After": "1" } })
+            : new Response("{}", { status: 200 }),
+        );
+      }, options.latencyMs),
+    );
+  };
+  const fetchOf = limiter.instrument(service);
+  let done = 0;
+  const results = Array.from({ length: options.tasks }, () =>
+    limiter.run(async () => {
+      for (let attempt = 0; ; attempt++) {
+        const response = await fetchOf("http://127.0.0.1/api/search");
+        if (response.status !== 429 || attempt === 6) {
+          done++;
+          return response.status;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }),
+  );
+  const started = Date.now();
+  /** Runs the clock until every load settled or `limitMs` passed; the longest time with no attempt sent. */
+  const runUntilDone = async (limitMs: number) => {
+    while (done < options.tasks && Date.now() - started < limitMs) {
+      jest.advanceTimersByTime(10);
+      await settle();
+    }
+    const gaps = sends.slice(1).map((at, i) => at - sends[i]!);
+    return { wallMs: Date.now() - started, longestSilenceMs: Math.max(0, ...gaps) };
+  };
+  return { limiter, results, runUntilDone, sent: () => sends.length, refused: () => refused };
+}
+
+test("a rate limit is paced: close to its rate, few 429s, and starts never stop once a Retry-After has passed", async () => {
+  // 20 per second at 300 ms: 6 at once is 20/s, 7 overruns it; 600 loads take at least 30 s.
+  const service = await serve({ rate: 20, latencyMs: 300, tasks: 600 });
+  const { wallMs, longestSilenceMs } = await service.runUntilDone(120_000);
+  await expect(Promise.all(service.results)).resolves.toEqual(Array(600).fill(200));
+  console.log(wallMs, longestSilenceMs, service.refused(), service.limiter.state());
+  expect(wallMs).toBeLessThan(1.2 * 30_000);
+  expect(service.refused()).toBeLessThan(0.25 * 600);
+  // Every Retry-After is 1 s: never longer without an attempt sent than an answer and its Retry-After.
+  expect(longestSilenceMs).toBeLessThanOrEqual(300 + 1_000 + 20);
+});
+
+test("under a run of 429s it never stops starting requests once the Retry-After has passed", async () => {
+  // A second rate limit of 1 per second: nearly every attempt is refused, again and again.
+  const service = await serve({ rate: 1, latencyMs: 50, tasks: 40 });
+  const { longestSilenceMs } = await service.runUntilDone(60_000);
+  expect(service.sent()).toBeGreaterThan(40);
+  expect(longestSilenceMs).toBeLessThanOrEqual(50 + 1_000 + 20);
+  await expect(Promise.all(service.results)).resolves.toHaveLength(40); // every load settled
+});
+
+test("a concurrency cap is held, not taken for a rate limit: its 429s at the learned cap pause nothing", async () => {
+  // 32 at once at 300 ms; the first overshoot (slow start) overruns it by far.
+  const service = await serve({ cap: 32, latencyMs: 300, tasks: 3000, initial: 6 });
+  const { wallMs } = await service.runUntilDone(120_000);
+  await expect(Promise.all(service.results)).resolves.toEqual(Array(3000).fill(200));
+  expect(service.limiter.state().pacePerSecond).toBeUndefined();
+  expect(service.limiter.state().learnedCap).toBeLessThanOrEqual(32);
+  expect(wallMs).toBeLessThan((1.2 * 3000 * 300) / 32);
+  expect(service.refused()).toBeLessThan(0.02 * 3000);
+});
+
+test("a 429 within the counts' noise of a learned cap neither pauses the others nor shows a rate limit", async () => {
+  const { limiter, answer } = loaded({ initial: 8 }, 2000);
+  for (const round of [8, 16, 32])
+    for (let i = 0; i < round; i++) {
+      jest.advanceTimersByTime(300 / round); // a round trip of 300 ms: 8 → 16 → 32 → 64
+      answer(200, 300);
+    }
+  await settle();
+  answer(429, 300, { inFlightAtSend: 37 }); // the first overshoot: a cap of 36 (the client's count runs ahead)
+  expect(limiter.state().learnedCap).toBe(36);
+  // Answers at about 33 at once (the service's true cap is 32), then refusals at 35 and 34, each a new overshoot.
+  for (const inFlight of [35, 34]) {
+    for (let i = 0; i < 250; i++) {
+      jest.advanceTimersByTime(9); // 110 a second at 300 ms: 33 at once
+      answer(200, 300);
+    }
+    answer(429, 300, { inFlightAtSend: inFlight, retryAfterMs: 1000 });
+    expect(limiter.state().pausedForMs).toBe(0);
+  }
+  expect(limiter.state().learnedCap).toBe(33);
+  expect(limiter.state().pacePerSecond).toBeUndefined();
 });

@@ -509,7 +509,11 @@ export class RiskEngine {
         ? 0
         : latency === undefined
           ? undefined
-          : Math.ceil(pending / limiter.limit) * latency + limiter.pausedForMs;
+          : // Under a rate limit the pace may bound rather than the rounds of the limit.
+            Math.max(
+              Math.ceil(pending / limiter.limit) * latency,
+              limiter.pacePerSecond === undefined ? 0 : (pending / limiter.pacePerSecond) * 1000,
+            ) + limiter.pausedForMs;
     return {
       pending,
       done: this.burstDone,

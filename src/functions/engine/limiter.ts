@@ -40,6 +40,8 @@ export interface LimiterState {
   baselineLatencyMs: number | undefined;
   /** Mean latency of the last full round of answers. */
   recentLatencyMs: number | undefined;
+  /** Under a rate limit, the attempts per second it sends at (undefined: no rate limit seen). */
+  pacePerSecond: number | undefined;
 }
 
 interface Waiting {
@@ -49,8 +51,31 @@ interface Waiting {
 
 /** How far a 503, or rising latency, lowers the limit: gently, so it does not idle far below what the service takes. */
 const GENTLE_DECREASE = 0.9;
-/** Under a rate limit, the share of the concurrency that overran it that the limit holds to. */
-const RATE_MARGIN = 0.9;
+/**
+ * How far below a learned cap a refused attempt's count on the wire must be for the cap not to
+ * explain it: the client counts an attempt from sending until its answer is read, the service
+ * from arrival to answering, so at 300 ms the client's count runs up to 4 ahead at a cap of 32.
+ */
+function capNoise(cap: number): number {
+  return Math.max(2, Math.ceil(cap * 0.15));
+}
+/**
+ * A 429 at or below a learned cap while the service served fewer than this share of the attempts
+ * on the wire at once, over the last 2 s, is a sign of a rate limit: under a cap it serves about
+ * the cap (at 300 ms and 50/s, 15 of the 30 on the wire; at a cap of 32, about 30).
+ */
+const RATE_SIGN = 0.7;
+const RATE_SIGN_WINDOW_MS = 2_000;
+/** Under a rate limit, each overrun lowers the pace to this share of what it was. */
+const PACE_DECREASE = 0.92;
+/** Under a rate limit, the pace rises by this share (at least half a request per second)… */
+const PACE_INCREASE = 0.01;
+/** …after this long without a 429. */
+const PACE_PROBE_MS = 2_000;
+/** The first pace is this share of the most successes answered in any one second of the last 3 s. */
+const PACE_START = 0.95;
+/** Under a rate limit, slots enough for this many times the pace × latency (the pace, not the slots, bounds). */
+const PACE_SLOTS = 2;
 /**
  * Successes counted for the throughput estimate after a 429 (Little's law: throughput × latency =
  * concurrency): long enough to even out a rate limit's windows.
@@ -66,14 +91,19 @@ const THROUGHPUT_WINDOW_MS = 5_000;
  * - On a **429** it learns the service's cap: the attempts on the wire when the refused one was
  *   sent, less one. The limit drops to that cap or to what the service actually served (successes
  *   of the last 5 s × their latency), whichever is lower, and does not grow past the cap for
- *   `capMemoryMs`; then it probes one step above it. A rate limit shows up the same way: the
- *   throughput estimate finds the concurrency it allows. 429s that come twice with no more on the
- *   wire than a learned cap show a rate limit: from then on each 429 sets the cap to 90 % of the
- *   attempts on the wire, so the limit's windows are not overrun again (each overrun pauses every
- *   start).
- * - A **`Retry-After`** (429 or 503) pauses new starts until then; running tasks go on. A 429
- *   above a cap already known (a probe past it, the rest of one overshoot) does not pause the
- *   others: only the refused attempt waits.
+ *   `capMemoryMs`; then it probes one step above it. A 429 at or near a cap already known (within
+ *   the counts' noise, {@link capNoise}) only lowers the cap: the client's count runs a little
+ *   ahead of the service's.
+ * - 429s that a cap cannot explain, in two overshoots, show a **rate limit** (see
+ *   `capCannotExplain`), for good: from then on every attempt (retries included) is *paced*, sent at most at
+ *   `pacePerSecond`, which starts a little below the most successes answered in one second
+ *   lately, drops by 8 % on each overrun and rises by 1 % every 2 s without one; the concurrency
+ *   limit then only keeps slots enough for that pace. Holding a concurrency cannot: at 300 ms,
+ *   15 at once is 48/s and 16 overruns 50/s.
+ * - A **`Retry-After`** (429 or 503) pauses new starts (and, under a rate limit, paced attempts)
+ *   until then; running tasks go on. A 429 explained by a cap already known (a probe past it,
+ *   the rest of one overshoot, the counts' noise) does not pause the others: only the refused
+ *   attempt waits.
  * - A **503** lowers it gently (× 0.9), never below the floor. **Rising latency** (a round's mean
  *   latency above `latencyTolerance` × the baseline) stops growth and lowers it gently too, but
  *   never below where it started: over a browser's 6 connections it settles at about 12
@@ -96,8 +126,12 @@ export class AdaptiveLimiter {
    * how many at once, so the limit holds below what it let through and regrows slowly.
    */
   private rateLimited = false;
-  /** 429s (one per overshoot) that came with no more on the wire than the cap held then. */
+  /** 429s (one per overshoot) that a cap could not explain. */
   private unexplained = 0;
+  /** Under a rate limit: attempts per second, when the next attempt may be sent, and when the pace last changed. */
+  private pace: number | undefined;
+  private nextSendAt = 0;
+  private paceChangedAt = 0;
   private pausedUntil = 0;
   private pauseTimer: ReturnType<typeof setTimeout> | undefined;
   private lastDecreaseAt = Number.NEGATIVE_INFINITY;
@@ -158,6 +192,7 @@ export class AdaptiveLimiter {
       pausedForMs: Math.max(0, this.pausedUntil - now),
       baselineLatencyMs: this.baseline(),
       recentLatencyMs: this.recentMean,
+      pacePerSecond: this.pace,
     };
   }
 
@@ -204,9 +239,11 @@ export class AdaptiveLimiter {
   /**
    * Wraps a fetch so every attempt through it (retries included) is reported to {@link observe}:
    * its status, latency to the headers, `Retry-After`, and how many attempts were on the wire.
+   * Under a rate limit each attempt first waits for its turn at the pace.
    */
   instrument(fetchImpl: typeof fetch): typeof fetch {
     return async (input, init) => {
+      await this.paced();
       const sentAt = this.now();
       const inFlightAtSend = ++this.onWire;
       let status = 0;
@@ -223,14 +260,36 @@ export class AdaptiveLimiter {
     };
   }
 
+  /**
+   * Resolves when an attempt may be sent: at once without a rate limit; under one, at its turn at
+   * the pace and not before a `Retry-After` pause ends (a turn taken before a pause began is taken
+   * again after it). Always resolves: each wait is a timer.
+   */
+  private async paced(): Promise<void> {
+    for (;;) {
+      if (this.pace === undefined) return;
+      const now = this.now();
+      const at = Math.max(this.nextSendAt, now, this.pausedUntil);
+      // No catching up on turns missed while idle: a burst would overrun the service's window.
+      this.nextSendAt = at + 1000 / this.pace;
+      if (at <= now) return;
+      await new Promise((resolve) => setTimeout(resolve, at - now));
+      if (this.now() >= this.pausedUntil) return;
+    }
+  }
+
   /** Takes what one attempt told about the service into account (see the class comment). */
   observe(outcome: AttemptOutcome): void {
     const { status } = outcome;
     if (status === 0) return; // no answer: says nothing about how loaded the service is
     const now = this.now();
-    // A refusal above a cap already known (a probe, or the rest of one overshoot) says nothing new:
-    // the refused attempt waits its Retry-After, the others go on at the cap.
-    const expected = status === 429 && this.capHolds(now) && outcome.inFlightAtSend > this.cap!;
+    // A refusal explained by a cap already known (a probe, the rest of one overshoot, or the
+    // counts' noise at the cap) says nothing new: the refused attempt waits its Retry-After, the
+    // others go on at the cap. Under a rate limit a refusal lowers the pace instead: a pause of
+    // every start for a whole Retry-After (whole seconds) would idle past the window's end.
+    const expected =
+      status === 429 &&
+      (this.rateLimited || (this.capHolds(now) && outcome.inFlightAtSend > this.cap! - capNoise(this.cap!)));
     if (outcome.retryAfterMs !== undefined && (status === 429 || status === 503) && !expected) {
       this.pausedUntil = Math.max(this.pausedUntil, now + outcome.retryAfterMs);
     }
@@ -241,21 +300,26 @@ export class AdaptiveLimiter {
 
   private overloaded(outcome: AttemptOutcome, now: number): void {
     const sameOvershoot = outcome.sentAt < this.lastDecreaseAt;
-    const rateKnown = this.rateLimited;
+    if (this.rateLimited) {
+      if (!sameOvershoot) this.overran(now); // a 503 too: an overloaded service, send less
+      return;
+    }
     if (outcome.status === 429) {
-      const cap = Math.max(this.min, outcome.inFlightAtSend - 1);
-      const capHeld = this.capHolds(now);
-      // Refused again with no more on the wire than a cap learned before: that cap does not explain
-      // it. Once may be the first estimate's noise (counts on the client run a little ahead of the
-      // service's); twice is a rate limit.
-      if (!capHeld) this.unexplained = 0;
-      else if (!sameOvershoot && outcome.inFlightAtSend <= this.cap!) {
-        this.unexplained++;
-        if (this.unexplained >= 2) this.rateLimited = true;
+      const served = this.servedConcurrency(now, RATE_SIGN_WINDOW_MS);
+      // Once may be the dip after the first overshoot; twice (two overshoots) is a rate limit.
+      if (this.capCannotExplain(outcome, now) && !sameOvershoot && ++this.unexplained >= 2) {
+        this.startPacing(now);
+        return;
       }
-      // The attempts of one overshoot arrive together: the smallest of their counts is the cap.
-      this.cap = sameOvershoot && this.cap !== undefined ? Math.min(this.cap, cap) : cap;
-      this.capUntil = now + this.capMemoryMs;
+      // A refusal with fewer on the wire than the service served at once (a lone retry refused at
+      // 1, say) teaches no cap: a cap of 1 would idle the engine. Any other does, even one the cap
+      // could not explain: the first overshoot's count may run far ahead of the service's.
+      if (served === undefined || outcome.inFlightAtSend >= RATE_SIGN * served) {
+        // The attempts of one overshoot arrive together: the smallest of their counts is the cap.
+        const cap = Math.max(this.min, outcome.inFlightAtSend - 1);
+        this.cap = sameOvershoot && this.cap !== undefined ? Math.min(this.cap, cap) : cap;
+        this.capUntil = now + this.capMemoryMs;
+      }
     }
     if (sameOvershoot) {
       if (this.cap !== undefined && outcome.status === 429) this.setLimit(Math.min(this.limitValue, this.cap));
@@ -264,22 +328,73 @@ export class AdaptiveLimiter {
     this.slowStart = false;
     this.lastDecreaseAt = now;
     if (outcome.status === 429) {
-      if (this.rateLimited) {
-        // A rate limit (for good: it does not go away with the cap's memory): hold a little below
-        // the concurrency that overran it, so its windows are not overrun again (each overrun
-        // costs a Retry-After pause of every new load). When it is found just now, the overshoots
-        // that showed it ran far past it: what it served lately counts too, if fewer.
-        const served = rateKnown ? undefined : this.servedConcurrency(now);
-        const overran = Math.min(outcome.inFlightAtSend, served ?? outcome.inFlightAtSend);
-        this.cap = Math.max(this.min, Math.round(overran * RATE_MARGIN));
-        this.setLimit(Math.min(this.limitValue, this.cap));
-      } else {
-        const served = this.servedConcurrency(now);
-        this.setLimit(Math.min(this.limitValue, this.cap!, served ?? this.cap!));
-      }
+      // No cap when the refusal taught none (a lone retry, say): what was served.
+      const ceiling = this.capHolds(now) ? this.cap! : this.limitValue;
+      this.setLimit(Math.min(this.limitValue, ceiling, this.servedConcurrency(now) ?? ceiling));
     } else {
       this.setLimit(this.limitValue * GENTLE_DECREASE);
     }
+  }
+
+  /**
+   * Whether a 429 shows something else than a cap on requests at once: refused with fewer on the
+   * wire than the service served at once over the last 2 s (a lone retry refused at 1, say); or,
+   * at or below a learned cap, while the service served far fewer at once than were on the wire.
+   * Not "well below the learned cap": the first overshoot's counts can run far ahead of the
+   * service's (a cap of 32 learned as 39 to 56 on this machine), so the true cap's refusals are.
+   */
+  private capCannotExplain(outcome: AttemptOutcome, now: number): boolean {
+    const inFlight = outcome.inFlightAtSend;
+    const served = this.servedConcurrency(now, RATE_SIGN_WINDOW_MS);
+    if (served !== undefined && inFlight < RATE_SIGN * served) return true;
+    if (!this.capHolds(now) || inFlight > this.cap!) return false;
+    return served !== undefined && served < RATE_SIGN * inFlight;
+  }
+
+  /**
+   * A rate limit found (for good: it does not go away with a cap's memory): pace every attempt a
+   * little below the most successes answered in one second of the last 3 s (its windows' worth),
+   * and pause the others for the refusal's Retry-After.
+   */
+  private startPacing(now: number): void {
+    this.rateLimited = true;
+    this.cap = undefined;
+    this.slowStart = false;
+    this.lastDecreaseAt = now;
+    this.paceChangedAt = now;
+    this.pace = Math.max(1, PACE_START * this.busiestSecond(now));
+    this.nextSendAt = now;
+    this.fitSlotsToPace();
+  }
+
+  /** A rate limit overrun again: a lower pace (one reaction per overrun). */
+  private overran(now: number): void {
+    this.lastDecreaseAt = now;
+    this.paceChangedAt = now;
+    this.pace = Math.max(1, this.pace! * PACE_DECREASE);
+    this.fitSlotsToPace();
+  }
+
+  /** Under a rate limit the pace bounds the sends: enough slots that it, not they, is the limit. */
+  private fitSlotsToPace(): void {
+    const latency = this.recentMean ?? this.baseline() ?? 1000;
+    this.setLimit(Math.ceil((PACE_SLOTS * this.pace! * latency) / 1000) + 1);
+  }
+
+  /** The most successes answered within any one second of the last 3 s. */
+  private busiestSecond(now: number): number {
+    let most = 0;
+    let first = 0;
+    const times = this.successTimes;
+    for (let last = 0; last < times.length; last++) {
+      if (times[last]! < now - 3_000) {
+        first = last + 1;
+        continue;
+      }
+      while (times[first]! <= times[last]! - 1000) first++;
+      most = Math.max(most, last - first + 1);
+    }
+    return most;
   }
 
   private succeeded(outcome: AttemptOutcome, now: number): void {
@@ -290,15 +405,24 @@ export class AdaptiveLimiter {
     this.roundCount++;
     if (this.roundCount === 1) this.roundSize = Math.max(2, this.limit);
     if (this.roundCount >= this.roundSize) this.endRound(now);
+    if (this.pace !== undefined) {
+      // Probe a little faster while it is not refused: the limit may be higher, or raised.
+      if (now - this.paceChangedAt >= PACE_PROBE_MS && now - this.lastDecreaseAt >= PACE_PROBE_MS) {
+        this.pace += Math.max(0.5, this.pace * PACE_INCREASE);
+        this.paceChangedAt = now;
+      }
+      this.fitSlotsToPace();
+      return;
+    }
     // Grow only when tasks wait for a slot (a limit nobody uses proves nothing) and latency is
     // flat: in the last round and in this answer.
     if (this.queue.length === 0 || this.latencyRising() || this.slow(outcome.latencyMs)) return;
     const capHolds = this.capHolds(now);
     const ceiling = capHolds ? Math.min(this.max, this.cap!) : this.max;
     if (this.limitValue >= ceiling) return;
-    // Back up to a known cap as fast as at the start; elsewhere (a rate limit, a probe past the
-    // cap, after rising latency or a 503) by one per round.
-    const fast = this.slowStart || (capHolds && !this.rateLimited);
+    // Back up to a known cap as fast as at the start; elsewhere (a probe past the cap, after
+    // rising latency or a 503) by one per round.
+    const fast = this.slowStart || capHolds;
     const step = fast ? 1 : 1 / Math.max(1, this.limitValue);
     this.setLimit(Math.min(ceiling, this.limitValue + step));
   }
@@ -317,7 +441,7 @@ export class AdaptiveLimiter {
     this.lowestRoundMean = Math.min(this.lowestRoundMean, mean);
     // Latency alone never takes it below where it started: rising latency at that concurrency is
     // not of this limiter's making (a 429 or 503 may take it lower, down to the floor).
-    if (this.latencyRising() && this.rounds > 1 && this.limitValue > this.initial) {
+    if (this.pace === undefined && this.latencyRising() && this.rounds > 1 && this.limitValue > this.initial) {
       this.slowStart = false;
       this.lastDecreaseAt = now;
       this.setLimit(Math.max(this.initial, this.limitValue * GENTLE_DECREASE));
@@ -343,13 +467,20 @@ export class AdaptiveLimiter {
     return baseline !== undefined && latencyMs > this.tolerance * baseline;
   }
 
-  /** Little's law over the last 5 s: successes per ms × their mean latency; undefined without data. */
-  private servedConcurrency(now: number): number | undefined {
+  /**
+   * Little's law over the last `windowMs` (at most 5 s): successes per ms × their mean latency;
+   * undefined without any.
+   */
+  private servedConcurrency(now: number, windowMs = THROUGHPUT_WINDOW_MS): number | undefined {
     this.forgetSuccessesBefore(now - THROUGHPUT_WINDOW_MS);
-    const n = this.successTimes.length;
+    let from = 0;
+    while (from < this.successTimes.length && this.successTimes[from]! < now - windowMs) from++;
+    const times = this.successTimes.slice(from);
+    const latencies = this.successLatencies.slice(from);
+    const n = times.length;
     if (n === 0) return undefined;
-    const span = Math.max(now - this.successTimes[0]!, ...this.successLatencies);
-    const meanLatency = this.successLatencies.reduce((a, b) => a + b, 0) / n;
+    const span = Math.max(now - times[0]!, ...latencies);
+    const meanLatency = latencies.reduce((a, b) => a + b, 0) / n;
     return span > 0 ? (n / span) * meanLatency : undefined;
   }
 
@@ -361,6 +492,7 @@ export class AdaptiveLimiter {
   }
 
   private setLimit(value: number): void {
+    if (Number.isNaN(value)) return; // never: a NaN limit would start nothing again
     this.limitValue = Math.min(this.max, Math.max(this.min, value));
   }
 
