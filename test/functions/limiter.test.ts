@@ -217,7 +217,17 @@ test("Retry-After is read in seconds or as an HTTP date", () => {
  * too), a 429 with `Retry-After: 1`. `tasks` loads go through the limiter, each retrying a 429
  * after its Retry-After (as the client does, up to 6 times); the clock runs in 10 ms steps.
  */
-async function serve(options: { rate?: number; cap?: number; latencyMs: number; tasks: number; initial?: number }) {
+async function serve(options: {
+  rate?: number;
+  cap?: number;
+  latencyMs: number;
+  tasks: number;
+  initial?: number;
+  /** Every this-many-th request the limits let through fails with a 503 (no Retry-After). */
+  failEvery?: number;
+}) {
+  // The same phase of the service's one-second windows in every test, whatever ran before.
+  jest.setSystemTime(1_700_000_000_000);
   const limiter = new AdaptiveLimiter({ initial: options.initial ?? 6, min: 2, max: 64, now: () => Date.now() });
   let open = 0;
   const windowCounts = new Map<number, number>();
@@ -231,6 +241,8 @@ async function serve(options: { rate?: number; cap?: number; latencyMs: number; 
     const overCap = options.cap !== undefined && open >= options.cap;
     const overRate = options.rate !== undefined && inWindow > options.rate;
     if (!overCap) open++;
+    // Read at each request: a test may start the failures part-way.
+    const fails = !overCap && !overRate && options.failEvery !== undefined && sends.length % options.failEvery === 0;
     return new Promise((resolve) =>
       setTimeout(() => {
         if (!overCap) open--;
@@ -238,7 +250,7 @@ async function serve(options: { rate?: number; cap?: number; latencyMs: number; 
         resolve(
           overCap || overRate
             ? new Response("{}", { status: 429, headers: { "Retry-After": "1" } })
-            : new Response("{}", { status: 200 }),
+            : new Response("{}", { status: fails ? 503 : 200 }),
         );
       }, options.latencyMs),
     );
@@ -249,11 +261,11 @@ async function serve(options: { rate?: number; cap?: number; latencyMs: number; 
     limiter.run(async () => {
       for (let attempt = 0; ; attempt++) {
         const response = await fetchOf("http://127.0.0.1/api/search");
-        if (response.status !== 429 || attempt === 6) {
+        if ((response.status !== 429 && response.status !== 503) || attempt === 6) {
           done++;
           return response.status;
         }
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await new Promise((resolve) => setTimeout(resolve, response.status === 429 ? 1000 : 50));
       }
     }),
   );
@@ -275,11 +287,43 @@ test("a rate limit is paced: close to its rate, few 429s, and starts never stop 
   const service = await serve({ rate: 20, latencyMs: 300, tasks: 600 });
   const { wallMs, longestSilenceMs } = await service.runUntilDone(120_000);
   await expect(Promise.all(service.results)).resolves.toEqual(Array(600).fill(200));
-  console.log(wallMs, longestSilenceMs, service.refused(), service.limiter.state());
   expect(wallMs).toBeLessThan(1.2 * 30_000);
   expect(service.refused()).toBeLessThan(0.25 * 600);
   // Every Retry-After is 1 s: never longer without an attempt sent than an answer and its Retry-After.
   expect(longestSilenceMs).toBeLessThanOrEqual(300 + 1_000 + 20);
+});
+
+test("under a rate limit, a share of requests failing with 503 does not slow the pace", async () => {
+  // 20 per second at 300 ms. Once the limit is paced, one request in ten starts failing (and is
+  // retried): were each 503 to lower the pace, it would fall to a crawl and leave loads waiting.
+  const options: Parameters<typeof serve>[0] = { rate: 20, latencyMs: 300, tasks: 900 };
+  const service = await serve(options);
+  await service.runUntilDone(15_000);
+  const paced = service.limiter.state().pacePerSecond;
+  expect(paced).toBeGreaterThan(15);
+  options.failEvery = 10;
+  const { wallMs } = await service.runUntilDone(120_000);
+  await expect(Promise.all(service.results)).resolves.toEqual(Array(900).fill(200));
+  expect(service.limiter.state().pacePerSecond).toBeGreaterThan(0.8 * paced!);
+  // 900 loads and their retries at 20/s: at least 45 s, about 48 s with the 503s' retries.
+  expect(wallMs).toBeLessThan(1.3 * 48_000);
+});
+
+test("an attempt waiting for its turn at the pace is rejected as soon as its request is aborted", async () => {
+  const service = await serve({ rate: 20, latencyMs: 300, tasks: 600 });
+  await service.runUntilDone(10_000);
+  // Paced, with the turns of the loads still waiting reserved ahead of this attempt's.
+  expect(service.limiter.state().pacePerSecond).toBeDefined();
+  const fetchOf = service.limiter.instrument(() => Promise.resolve(new Response("{}")));
+  const controller = new AbortController();
+  const waiting = fetchOf("http://127.0.0.1/api/search", { signal: controller.signal });
+  const outcome = waiting.then(
+    () => "sent",
+    (error: unknown) => (error as { name?: string }).name,
+  );
+  controller.abort();
+  await settle();
+  await expect(outcome).resolves.toBe("AbortError");
 });
 
 test("under a run of 429s it never stops starting requests once the Retry-After has passed", async () => {

@@ -104,7 +104,8 @@ const THROUGHPUT_WINDOW_MS = 5_000;
  *   until then; running tasks go on. A 429 explained by a cap already known (a probe past it,
  *   the rest of one overshoot, the counts' noise) does not pause the others: only the refused
  *   attempt waits.
- * - A **503** lowers it gently (× 0.9), never below the floor. **Rising latency** (a round's mean
+ * - A **503** lowers it gently (× 0.9), never below the floor (under a rate limit it leaves the pace
+ *   as it is: one failed request, which its retry answers). **Rising latency** (a round's mean
  *   latency above `latencyTolerance` × the baseline) stops growth and lowers it gently too, but
  *   never below where it started: over a browser's 6 connections it settles at about 12
  *   (latency at most twice the baseline) instead of halving below them.
@@ -243,7 +244,7 @@ export class AdaptiveLimiter {
    */
   instrument(fetchImpl: typeof fetch): typeof fetch {
     return async (input, init) => {
-      await this.paced();
+      await this.paced(init?.signal ?? (input instanceof Request ? input.signal : undefined));
       const sentAt = this.now();
       const inFlightAtSend = ++this.onWire;
       let status = 0;
@@ -263,17 +264,20 @@ export class AdaptiveLimiter {
   /**
    * Resolves when an attempt may be sent: at once without a rate limit; under one, at its turn at
    * the pace and not before a `Retry-After` pause ends (a turn taken before a pause began is taken
-   * again after it). Always resolves: each wait is a timer.
+   * again after it). Always settles: each wait is a timer, and an attempt whose request is
+   * aborted while it waits (a cell's deadline, a Cancel) is rejected at once as fetch would be,
+   * so a slow pace never leaves a cell waiting past its deadline.
    */
-  private async paced(): Promise<void> {
+  private async paced(signal: AbortSignal | null | undefined): Promise<void> {
     for (;;) {
       if (this.pace === undefined) return;
+      signal?.throwIfAborted();
       const now = this.now();
       const at = Math.max(this.nextSendAt, now, this.pausedUntil);
       // No catching up on turns missed while idle: a burst would overrun the service's window.
       this.nextSendAt = at + 1000 / this.pace;
       if (at <= now) return;
-      await new Promise((resolve) => setTimeout(resolve, at - now));
+      await abortableDelay(at - now, signal);
       if (this.now() >= this.pausedUntil) return;
     }
   }
@@ -301,7 +305,10 @@ export class AdaptiveLimiter {
   private overloaded(outcome: AttemptOutcome, now: number): void {
     const sameOvershoot = outcome.sentAt < this.lastDecreaseAt;
     if (this.rateLimited) {
-      if (!sameOvershoot) this.overran(now); // a 503 too: an overloaded service, send less
+      // Only a 429 overruns the limit's windows. A 503 is one failed request, which its retry's
+      // backoff (and any Retry-After pause) answers: lowering the pace for each, when a share of
+      // requests fail at random, would slow the pace to a crawl and leave cells waiting.
+      if (outcome.status === 429 && !sameOvershoot) this.overran(now);
       return;
     }
     if (outcome.status === 429) {
@@ -524,4 +531,19 @@ export function retryAfterOf(header: string | null, nowMs: number): number | und
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it is aborted. */
+function abortableDelay(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", aborted);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", aborted, { once: true });
+  });
 }
