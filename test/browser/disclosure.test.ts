@@ -7,7 +7,7 @@
 import { copyFileSync } from "node:fs";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
-import { textWhen, values, waitForIdle } from "./support/harness-page";
+import { setSectionOpen, textWhen, values, waitForIdle } from "./support/harness-page";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -30,13 +30,13 @@ describeBrowser("disclosure tables from the harness's Assets sheet", () => {
     ];
     await page.evaluate((block) => window.harness?.setCells("Assets!F1", block), extra);
     await page.evaluate(() => window.harness?.selectRange("Assets!A1:H7"));
-    await page.getByTestId("section-sync-header").click();
+    await setSectionOpen(page, "sync", true);
     await page.getByTestId("sync-portfolio").fill("disclosure_b");
     await page.getByTestId("sync-start").click();
     await textWhen(page, "sync-result", (t) => t.includes("disclosure_b"), 30_000);
-    await page.getByTestId("section-sync-header").click();
+    await setSectionOpen(page, "sync", false);
 
-    await page.getByTestId("section-disclosure-header").click();
+    await setSectionOpen(page, "disclosure", true);
     await page.selectOption('[data-testid="disclosure-portfolio"]', "disclosure_b");
     await page.getByTestId("disclosure-start").click();
     const done = await textWhen(page, "disclosure-result", (t) => t.includes("Wrote"), 60_000);

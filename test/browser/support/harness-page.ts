@@ -81,6 +81,26 @@ export async function textWhen(
   }
 }
 
+/**
+ * Opens or closes a pane section and waits until its header says so (`aria-expanded`). A click
+ * while a section above is still collapsing can land on whatever has just moved under the
+ * pointer on a loaded machine, so the header is clicked again (at most three times) until it
+ * reports the wanted state.
+ */
+export async function setSectionOpen(page: Page, section: string, open: boolean): Promise<void> {
+  const header = page.getByTestId(`section-${section}-header`);
+  const wanted = String(open);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if ((await header.getAttribute("aria-expanded")) === wanted) return;
+    await header.click();
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && (await header.getAttribute("aria-expanded")) !== wanted)
+      await page.waitForTimeout(50);
+  }
+  if ((await header.getAttribute("aria-expanded")) !== wanted)
+    throw new Error(`section "${section}" did not ${open ? "open" : "close"} after three clicks on its header`);
+}
+
 /** Wait until no formula calculates any more. */
 export async function waitForIdle(page: Page, timeoutMs = 30_000): Promise<void> {
   await page.evaluate((ms) => window.harness?.waitForIdle(ms), timeoutMs);
