@@ -91,6 +91,12 @@ export async function unlessCancelled<T>(reading: Promise<T>, signal: AbortSigna
   return result;
 }
 
+/** The first `shown` items joined with "; ", and how many more there are: "a; b; and 3 more". */
+export function listSome(items: readonly string[], shown: number): string {
+  const first = items.slice(0, shown).join("; ");
+  return items.length > shown ? `${first}; and ${items.length - shown} more` : first;
+}
+
 /** Formats a count for a status line: 12,345. */
 export function formatCount(value: number): string {
   return value.toLocaleString("en-US");

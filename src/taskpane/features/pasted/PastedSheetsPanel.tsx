@@ -15,6 +15,7 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { listSome } from "../../ui/pane-types";
 
 /**
  * The sheets this pane pasted (from the workbook's provenance store) and "Refresh
@@ -138,8 +139,7 @@ function RefreshOutcome(props: {
 const LISTED = 8;
 
 function listed(items: readonly string[]): string {
-  const shown = items.slice(0, LISTED).join("; ");
-  return items.length > LISTED ? `${shown}; and ${items.length - LISTED} more` : shown;
+  return listSome(items, LISTED);
 }
 
 /**

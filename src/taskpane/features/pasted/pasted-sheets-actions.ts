@@ -27,6 +27,7 @@ import {
   CancelledError,
   throwIfCancelled,
   formatCount,
+  listSome,
   type ExcelRunner,
   type PasteOptions,
 } from "../../ui/pane-types";
@@ -169,30 +170,23 @@ async function bringFollowersInLine(
 ): Promise<FollowersOutcome | undefined> {
   try {
     const done = await refreshFollowers(context, record, followers.tables, before, followers.build);
-    const listedKeys = (keys: string[]) =>
-      keys.length > 5 ? `${keys.slice(0, 5).join("; ")}; and ${keys.length - 5} more` : keys.join("; ");
-    const parts = [
-      ...(done.mirrorRemoved + done.mirrorAdded > 0
-        ? [
-            `The sheet of losses per asset followed its assets: ${done.mirrorRemoved} row(s) removed, ${done.mirrorAdded} added; the roll-up was written anew.`,
-          ]
-        : []),
-      ...(done.removedBlock
-        ? [
-            `What your columns beside the removed rows held is kept at ${done.removedBlock}, titled “Removed at refresh on …”.`,
-          ]
-        : []),
-      ...(done.followedBack.length > 0
-        ? [
-            `The data sheet was sorted since the last refresh, so ${done.followedBack.length} row(s) of the losses sheet showed another asset beside your notes; each reads its own asset again: ${listedKeys(done.followedBack)}.`,
-          ]
-        : []),
-      ...(done.keptAsShown.length > 0
-        ? [
-            `Notes you typed or changed on the losses sheet since the last refresh, after the data sheet was sorted, stay with the asset shown beside them when you typed them: ${listedKeys(done.keptAsShown)}.`,
-          ]
-        : []),
-    ];
+    const parts: string[] = [];
+    if (done.mirrorRemoved + done.mirrorAdded > 0)
+      parts.push(
+        `The sheet of losses per asset followed its assets: ${done.mirrorRemoved} row(s) removed, ${done.mirrorAdded} added; the roll-up was written anew.`,
+      );
+    if (done.removedBlock)
+      parts.push(
+        `What your columns beside the removed rows held is kept at ${done.removedBlock}, titled “Removed at refresh on …”.`,
+      );
+    if (done.followedBack.length > 0)
+      parts.push(
+        `The data sheet was sorted since the last refresh, so ${done.followedBack.length} row(s) of the losses sheet showed another asset beside your notes; each reads its own asset again: ${listSome(done.followedBack, 5)}.`,
+      );
+    if (done.keptAsShown.length > 0)
+      parts.push(
+        `Notes you typed or changed on the losses sheet since the last refresh, after the data sheet was sorted, stay with the asset shown beside them when you typed them: ${listSome(done.keptAsShown, 5)}.`,
+      );
     return { failed: false, message: parts.join(" "), store: done.store };
   } catch (error) {
     return {
