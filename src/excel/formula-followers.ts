@@ -173,7 +173,13 @@ export async function checkFollowers(
   const from = m.columnIndex + formulaWidth;
   const width = m.columnCount - formulaWidth + beside;
   const mine = width > 0 ? await readBlock(context, mirror.sheet, m.rowIndex, from, body + 1, width, "formulas") : [];
-  const lookups = await readBlock(context, mirror.sheet, m.rowIndex + 1, m.columnIndex, body, 1, "values");
+  // A constant reads back the same as a value or as a formula; a formula here is a mirror written
+  // by an earlier version, whose rows read data rows by place (and lack the `data row` column).
+  const lookups = await readBlock(context, mirror.sheet, m.rowIndex + 1, m.columnIndex, body, 1, "formulas");
+  if (lookups.some(([lookup]) => typeof lookup === "string" && lookup.startsWith("=")))
+    throw new PastedSheetChangedError(
+      `Sheet "${names.mirror}": its rows read the data sheet by place (written by an earlier version of the add-in), not by asset: paste the financial impact anew. Nothing was changed.`,
+    );
   const shown = await lookupKeys(context, record);
   const recorded = followers.store ? await readWrittenStore(context, followers.store) : null;
   const before: FollowersBefore = {

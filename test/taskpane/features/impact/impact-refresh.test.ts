@@ -160,6 +160,16 @@ test("a refresh without the pane keeps the typed value, and a follower table gon
   expect(fake.read(DATA, "E4")).toEqual([[123]]);
 
   const before = fake.read(DATA, "A1:E5");
+  // A losses sheet that reads data rows by place (an earlier version wrote it so): refused, nothing changed.
+  fake.setValues(LOSSES, "A2", [[`='${DATA}'!$A2`]]);
+  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const byPlace = await refreshPastedSheets({ client, run });
+  expect(byPlace.outcomes[0]).toMatchObject({
+    ok: false,
+    message: expect.stringMatching(/read the data sheet by place .*paste the financial impact anew/),
+  });
+  expect(fake.read(DATA, "A1:E5")).toEqual(before);
+  fake.setValues(LOSSES, "A2", [[0]]);
   await run(async (context) => {
     context.workbook.tables.getItem("Impact_by_country_impact_keyed").delete();
     await context.sync();
