@@ -2,17 +2,20 @@
  * Tables of formulas that follow a keyed pasted table (the financial impact's per-asset losses and
  * roll-up, over its data sheet), brought in line after the keyed table was refreshed by key:
  *
- *  - the mirror: each row reads one row of the keyed table (`='Impact data'!$E7`), the row of the
- *    asset it is about. Excel re-points such references when rows are deleted or inserted (a
- *    reference to a deleted cell becomes #REF!, the Range.delete rule testing/fake-excel/shift.ts
- *    follows) but not when the keyed table is sorted ("references from elsewhere into the sorted
- *    range are not changed"): after a sort a mirror row shows another asset beside the analyst's
- *    notes. So the mirror is kept by key, the way keyed-replace.ts keeps the keyed table: its rows
- *    stay where they are, beside the analyst's cells, and each is re-pointed at the row of the
- *    asset it is about ({@link checkFollowers} says which); a row whose asset is gone is deleted
- *    with Excel's own deletion, its analyst's cells kept in a "Removed at refresh on …" block; rows
- *    are appended for new assets. A record of which asset each row is about (a written store)
- *    tells, at the next refresh, notes written before a sort from notes typed after it.
+ *  - the mirror: each row is about one asset of the keyed table and finds it by key, live: its
+ *    first column holds, as a value, what the keyed table's first column holds for the asset (its
+ *    lookup key, the financial impact's portfolio_index), and its formulas look the row holding it
+ *    up (`MATCH`, then `INDEX`). Excel's sort moves values, not references ("references from
+ *    elsewhere into the sorted range are not changed", the rule testing/fake-excel/shift.ts
+ *    follows), so a row reading a place would show another asset after the analyst sorts the keyed
+ *    table; a row that looks its asset up does not. At a refresh the mirror is kept by key, the way
+ *    keyed-replace.ts keeps the keyed table: its rows stay where they are, beside the analyst's
+ *    cells, and each gets its asset's lookup key anew when it changed ({@link checkFollowers} says
+ *    which asset each row is about); a row whose asset is gone is deleted with Excel's own
+ *    deletion, its analyst's cells kept in a "Removed at refresh on …" block; rows are appended for
+ *    new assets. A record of which asset each row is about (a written store) tells, at the next
+ *    refresh, notes that stayed beside their row from notes moved by a sort of the mirror itself
+ *    (a table's sort moves its own columns, not the analyst's cells beside it).
  *  - the summary: its totals run over whole columns of the mirror, and its groups may change, so
  *    its formulas are written anew over its body, which grows or shrinks by rows inserted or
  *    deleted at its end.
@@ -56,8 +59,12 @@ export interface FollowerSheetNames {
 
 /** The followers' formulas, once their sheets' names are known. */
 export interface FollowerFormulas {
-  /** The mirror's formulas at a 1-based sheet row (reading that row of the keyed table). */
-  mirrorRowAt(sheetRow: number): CellValue[];
+  /**
+   * The mirror's row at a 1-based sheet row for the asset whose lookup key (what the keyed table's
+   * first column holds for it) is `lookup`: that key first, as a value, then formulas that find
+   * the asset's row of the keyed table by it.
+   */
+  mirrorRowAt(sheetRow: number, lookup: CellValue): CellValue[];
   /** The summary's rows over a keyed table of `rows` body rows. */
   summaryRows(rows: number): CellValue[][];
 }
@@ -73,13 +80,13 @@ export interface FollowersReport {
   removedBlock?: string;
   /**
    * Keys (as the pane shows them) of mirror rows whose analyst's cells, untouched since the last
-   * refresh, were beside another asset because the data sheet was sorted since: the row reads its
-   * own asset again.
+   * refresh, were beside another asset because the mirror was sorted since (its sort moves its own
+   * columns, not the cells beside it): the row reads their asset again.
    */
   followedBack: string[];
   /**
    * Keys of mirror rows whose analyst's cells were typed or changed since the last refresh while
-   * the data sheet's order had changed: kept with the asset shown beside them then.
+   * the mirror's order had changed: kept with the asset shown beside them then.
    */
   keptAsShown: string[];
   /** The new record of which asset each mirror row is (src/excel/written-store.ts), for the provenance. */
@@ -105,23 +112,43 @@ export interface FollowersBefore {
   keptAsShown: string[];
 }
 
-/** The 1-based data sheet row a mirror formula reads (`='Impact data'!$A7` → 7), or undefined (#REF!...). */
-function dataRowOf(formula: CellValue): number | undefined {
-  const match = /!\$?[A-Za-z]{1,3}\$?(\d+)/.exec(String(formula));
-  return match ? Number(match[1]) : undefined;
+/**
+ * The keyed table's rows now, by the lookup key of each (what its first column holds: the mirror's
+ * rows find their asset by it): `keyOf` gives the asset's key (through the table's record of what
+ * was written, keyed-replace.ts readTableRowKeys), `lookupOf` the other way.
+ */
+async function lookupKeys(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+): Promise<{ keyOf: Map<string, string>; lookupOf: Map<string, CellValue> } | null> {
+  const shown = await readTableRowKeys(context, record);
+  if (!shown) return null;
+  const keyOf = new Map<string, string>();
+  const lookupOf = new Map<string, CellValue>();
+  if (shown.keys.size === 0) return { keyOf, lookupOf };
+  const rows = [...shown.keys.keys()];
+  const top = Math.min(...rows);
+  const sheet = context.workbook.worksheets.getItem(record.sheetName);
+  const values = await readBlock(context, sheet, top, shown.left, Math.max(...rows) - top + 1, 1, "values");
+  for (const [row, key] of shown.keys) {
+    const lookup = values[row - top]?.[0] ?? "";
+    keyOf.set(String(lookup), key);
+    lookupOf.set(key, lookup);
+  }
+  return { keyOf, lookupOf };
 }
 
 /**
  * Checks, changing nothing, that the keyed table sits at A1 of its sheet (the followers' formulas
- * read its rows by sheet row) and that both follower tables exist, and finds which asset each row
+ * find its rows by sheet row) and that both follower tables exist, and finds which asset each row
  * of the mirror is about, by key:
- *  - the asset it shows now (the data row its formulas read, keyed through the data table's record
- *    of what was written, keyed-replace.ts readTableRowKeys);
+ *  - the asset it shows now (the one whose lookup key its first column holds);
  *  - the asset it was written for at the last refresh (the mirror's own record, `followers.store`).
- * They differ when the data sheet was sorted since: Excel does not re-point references when it
- * sorts, so a mirror row then shows another asset beside the analyst's notes. The notes are about
- * the asset they were written beside: the recorded one when they are as they were at the last
- * refresh (their digests match), the one shown now when they were typed or changed since.
+ * They differ when the mirror itself was sorted since: a table's sort moves its own columns, not
+ * the analyst's cells beside it, so a mirror row then shows another asset beside the analyst's
+ * notes. The notes are about the asset they were written beside: the recorded one when they are
+ * as they were at the last refresh (their digests match), the one shown now when they were typed
+ * or changed since.
  * Throws PastedSheetChangedError.
  */
 export async function checkFollowers(
@@ -141,13 +168,19 @@ export async function checkFollowers(
   const m = mirror.range;
   const body = m.rowCount - 1;
   const names = { keyed: record.sheetName, mirror: mirror.sheet.name, summary: summary.sheet.name };
-  const formulaWidth = Math.min(m.columnCount, build(names).mirrorRowAt(2).length);
+  const formulaWidth = Math.min(m.columnCount, build(names).mirrorRowAt(2, "").length);
   const beside = await besideWidth(context, mirror.sheet, m.rowIndex, m.columnIndex + m.columnCount, body + 1);
   const from = m.columnIndex + formulaWidth;
   const width = m.columnCount - formulaWidth + beside;
   const mine = width > 0 ? await readBlock(context, mirror.sheet, m.rowIndex, from, body + 1, width, "formulas") : [];
-  const reads = await readBlock(context, mirror.sheet, m.rowIndex + 1, m.columnIndex, body, 1, "formulas");
-  const shown = await readTableRowKeys(context, record);
+  // A constant reads back the same as a value or as a formula; a formula here is a mirror written
+  // by an earlier version, whose rows read data rows by place (and lack the `data row` column).
+  const lookups = await readBlock(context, mirror.sheet, m.rowIndex + 1, m.columnIndex, body, 1, "formulas");
+  if (lookups.some(([lookup]) => typeof lookup === "string" && lookup.startsWith("=")))
+    throw new PastedSheetChangedError(
+      `Sheet "${names.mirror}": its rows read the data sheet by place (written by an earlier version of the add-in), not by asset: paste the financial impact anew. Nothing was changed.`,
+    );
+  const shown = await lookupKeys(context, record);
   const recorded = followers.store ? await readWrittenStore(context, followers.store) : null;
   const before: FollowersBefore = {
     owners: [],
@@ -158,9 +191,8 @@ export async function checkFollowers(
     followedBack: [],
     keptAsShown: [],
   };
-  reads.forEach(([formula], i) => {
-    const row = dataRowOf(formula);
-    const now = row === undefined ? undefined : shown?.keys.get(row - 1);
+  lookups.forEach(([lookup], i) => {
+    const now = shown?.keyOf.get(String(lookup));
     const then = recorded?.get(String(i));
     const cells = before.cells[i] ?? [];
     const typed = cells.some((v) => v !== "");
@@ -197,8 +229,8 @@ async function findFollowers(context: Excel.RequestContext, record: ProvenanceRe
 
 /**
  * Brings the follower tables in line with the keyed table of `record` (already refreshed), by key:
- * each mirror row stays where it is, beside the analyst's cells, and its formulas are written to
- * read the data row where its asset is now; a row whose asset is gone (or that a second row is
+ * each mirror row stays where it is, beside the analyst's cells, and gets its asset's lookup key
+ * anew when it changed (its formulas find the asset by it); a row whose asset is gone (or that a second row is
  * already about, or whose asset is not known) is deleted with Excel's own deletion, with the
  * columns beside it, what the analyst's cells held kept in a "Removed at refresh on …" block (as
  * keyed-replace.ts keeps a removed row's); rows are appended for assets no row is about; the
@@ -228,14 +260,14 @@ export async function refreshFollowers(
     throw new Error(
       `the sheet "${mirror.sheet.name}" changed during the refresh (${body} rows, ${before.owners.length} before)`,
     );
-  const now = await readTableRowKeys(context, record);
+  const now = await lookupKeys(context, record);
   if (!now) throw new Error(`the table of "${record.sheetName}" could not be read again`);
-  const dataRowOfKey = new Map([...now.keys].map(([row, key]) => [key, row + 1]));
+  const { lookupOf } = now;
   const kept: Array<{ position: number; key: string }> = [];
   const removed: Array<{ position: number; label: string }> = [];
   const claimed = new Set<string>();
   before.owners.forEach((key, position) => {
-    if (key !== undefined && dataRowOfKey.has(key) && !claimed.has(key)) {
+    if (key !== undefined && lookupOf.has(key) && !claimed.has(key)) {
       claimed.add(key);
       kept.push({ position, key });
     } else {
@@ -248,7 +280,8 @@ export async function refreshFollowers(
       removed.push({ position, label });
     }
   });
-  const added = [...dataRowOfKey].filter(([key]) => !claimed.has(key)).sort((a, b) => a[1] - b[1]);
+  // In the keyed table's order (lookupOf was filled from its rows, top down).
+  const added = [...lookupOf.keys()].filter((key) => !claimed.has(key));
   // Excel keeps a table's header and one row: with no row left, the first is kept and re-used for a new asset.
   let reused: number | undefined;
   if (kept.length === 0 && removed.length > 0 && added.length > 0) reused = removed[0].position;
@@ -273,7 +306,7 @@ export async function refreshFollowers(
 
   // ---- each row reads its asset's data row; rows appended for new assets ----
   const lines = kept.map((k) => ({ place: placeOf(k.position), key: k.key, cells: before.cells[k.position] ?? [] }));
-  const toAdd = added.map(([key]) => key);
+  const toAdd = added;
   if (reused !== undefined) lines.push({ place: placeOf(reused), key: toAdd.shift()!, cells: [] });
   const present = body - gone.length;
   const formats = (await readBlock(context, mirror.sheet, top + 1, left, 1, cols, "numberFormat"))[0];
@@ -288,23 +321,22 @@ export async function refreshFollowers(
     toAdd.forEach((key, i) => lines.push({ place: present + i, key, cells: [] }));
   }
   lines.sort((a, b) => a.place - b.place);
-  // Rows whose formulas already read their asset's row (Excel re-pointed them past the deleted
-  // rows, or the data was not sorted) are left as they are: only the others are written.
-  const reading = present > 0 ? await readBlock(context, mirror.sheet, top + 1, left, present, 1, "formulas") : [];
-  const formulaAt = new Map(
+  // A kept row's formulas find its asset wherever it is: only its lookup key is written, and only
+  // when it changed (an asset above left the portfolio and the indexes shifted). Appended rows
+  // get the whole row.
+  const holding = present > 0 ? await readBlock(context, mirror.sheet, top + 1, left, present, 1, "values") : [];
+  const keyAt = new Map(
     lines
-      .filter((l) => l.place >= present || dataRowOf(reading[l.place]?.[0] ?? "") !== dataRowOfKey.get(l.key))
-      .map((l) => [top + 2 + l.place, formulas.mirrorRowAt(dataRowOfKey.get(l.key)!)]),
+      .filter((l) => l.place < present && String(holding[l.place]?.[0] ?? "") !== String(lookupOf.get(l.key)))
+      .map((l) => [top + 2 + l.place, [lookupOf.get(l.key)!]]),
   );
-  await writeFormulas(
-    context,
-    mirror.sheet,
-    left,
-    [...formulaAt.keys()],
-    (n) => formulaAt.get(n)!,
-    formats,
-    maxRequestBytes,
+  await writeFormulas(context, mirror.sheet, left, [...keyAt.keys()], (n) => keyAt.get(n)!, formats, maxRequestBytes);
+  const rowAt = new Map(
+    lines
+      .filter((l) => l.place >= present)
+      .map((l) => [top + 2 + l.place, formulas.mirrorRowAt(top + 2 + l.place, lookupOf.get(l.key)!)]),
   );
+  await writeFormulas(context, mirror.sheet, left, [...rowAt.keys()], (n) => rowAt.get(n)!, formats, maxRequestBytes);
   const mirrorRows = present + toAdd.length;
   // Below everything, once the rows are appended (an insertion would move it).
   let removedBlock: string | undefined;

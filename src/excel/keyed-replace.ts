@@ -24,9 +24,10 @@
  * inserted at the right of its data columns (Range.insert("Right") over the table's rows, so the
  * analyst's columns inside the table and beside it move right with their rows and keep their
  * content; Table.resize, ExcelApi 1.13, takes them into the table) and filled by key like the
- * rest. A column the answer no longer has is kept where it is, with what it holds (the add-in's
- * last values and anything the analyst typed), no longer written; the record lists it as no
- * longer served (`unservedColumns`) and the pane says so. Columns keep their places and order, so
+ * rest, with the formats the first paste gives such columns (label colours, a score scale, number
+ * formats: the answer's `formats`). A column the answer no longer has is kept where it is, with
+ * what it holds (the add-in's last values and anything the analyst typed), no longer written; the
+ * record lists it as no longer served (`unservedColumns`) and the pane says so. Columns keep their places and order, so
  * the record of what was written stays valid column by column.
  *
  * Order, so that a failure or Cancel puts everything back: read and plan (nothing changed), append
@@ -49,7 +50,7 @@ import {
 import type { ProvenanceRecord } from "../shaping/paste-provenance";
 import { describeKey, keyKindChange, type AssetKeyKind } from "../shaping/row-keys";
 import { TEXT_FORMAT, columnTextKinds } from "../shaping/safe-cells";
-import type { CellValue } from "../shaping/types";
+import type { CellValue, ColumnFormats } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
 import { utcNow } from "./provenance-sheets";
 import { readBlock } from "./read-range";
@@ -61,6 +62,7 @@ import {
   type ReplaceOptions,
 } from "./replace-table";
 import { followTable, type FollowedTable } from "./table-followers";
+import { addLabelColours, addScoreScale } from "./table-formats";
 import { checkShape } from "./write-sheets";
 import { deleteWrittenStore, readWrittenStore, writeWrittenStore } from "./written-store";
 
@@ -71,6 +73,8 @@ export interface KeyedTable {
   /** One per row (src/shaping/row-keys.ts keyRows). */
   keys: string[];
   assetKind?: AssetKeyKind;
+  /** How the first paste formats the answer's columns (by its header's order): new columns get the same. */
+  formats?: ColumnFormats;
 }
 
 /** What to do with cells the analyst changed in the add-in's columns. */
@@ -221,6 +225,8 @@ export async function refreshTableByKey(
   const sameColumns = layout.added.length === 0 && layout.unserved.length === 0 && layout.from.every((f, c) => f === c);
   const freshRows = sameColumns ? fresh.rows : fresh.rows.map((row) => layout.from.map((f) => (f < 0 ? "" : row[f])));
   const unserved = new Set(layout.unserved.map((name) => record.header.indexOf(name)));
+  // The number format of each of the table's columns for numbers, as the first paste gives it.
+  const numberFormats = layout.from.map((f) => (f < 0 ? undefined : fresh.formats?.numberFormats?.[f]));
   // Sheets of formulas over the table (formula-followers.ts) read its columns by place.
   if (!sameColumns && record.followers)
     throw new PastedSheetChangedError(
@@ -417,7 +423,7 @@ export async function refreshTableByKey(
       sheet,
       positions.map((p) => ({ row: top + 1 + p, first: updates.get(p)!.first, values: updates.get(p)!.values })),
       left,
-      kinds,
+      { kinds, numberFormats },
       maxBytes,
       signal,
     );
@@ -436,7 +442,7 @@ export async function refreshTableByKey(
         sheet,
         plan.added.map((i, n) => ({ row: bottom + n, first: 0, values: freshRows[i] })),
         left,
-        kinds,
+        { kinds, numberFormats },
         maxBytes,
         signal,
       );
@@ -457,6 +463,14 @@ export async function refreshTableByKey(
         oldLastData: width - 1,
         newLastData: newWidth - 1,
       });
+    // New columns get what the first paste gives such columns: label colours, a score scale (the
+    // number formats were written with their cells). Over the rows there are once rows are added;
+    // Excel shrinks a rule's range with the rows deleted below, and drops it with its columns if
+    // the widening is undone.
+    if (widened > 0) {
+      formatNewColumns(sheet, fresh.formats, layout.from.slice(width), top + 1, left + width, body + appended);
+      await context.sync();
+    }
     signal?.throwIfAborted();
     // The removed rows' analyst cells, below everything on the sheet.
     if (removedLines.length > 0)
@@ -605,13 +619,19 @@ async function writeRows(
   sheet: Excel.Worksheet,
   rows: ReadonlyArray<{ row: number; first: number; values: CellValue[] }>,
   left: number,
-  kinds: ReturnType<typeof columnTextKinds>,
+  columns: { kinds: ReturnType<typeof columnTextKinds>; numberFormats: ReadonlyArray<string | undefined> },
   maxBytes: number,
   signal: AbortSignal | undefined,
 ): Promise<void> {
   if (rows.length === 0) return;
+  const { kinds, numberFormats } = columns;
+  // A column with no text keeps its cells' formats, unless the paste gives its numbers one.
   const formatOf = (v: CellValue | null, c: number): string | null =>
-    v === null ? null : typeof v === "string" && v !== "" ? TEXT_FORMAT : kinds[c] === "none" ? null : "General";
+    v === null
+      ? null
+      : typeof v === "string" && v !== ""
+        ? TEXT_FORMAT
+        : (numberFormats[c] ?? (kinds[c] === "none" ? null : "General"));
   const formats = rows.map((r) => r.values.map((v, c) => formatOf(v, r.first + c)));
   const chunks = planRowChunks(
     rows.map((r, i) => rowBytes(r.values, formats[i])),
@@ -638,6 +658,27 @@ async function writeRows(
     }
     await context.sync();
   }
+}
+
+/**
+ * Gives columns a refresh inserted (`sources`: each one's column in the answer, whose `formats`
+ * say how the first paste formats it) the first paste's conditional formats, over `rows` rows
+ * from 0-based sheet row `top` and column `left`.
+ */
+function formatNewColumns(
+  sheet: Excel.Worksheet,
+  formats: ColumnFormats | undefined,
+  sources: readonly number[],
+  top: number,
+  left: number,
+  rows: number,
+): void {
+  if (!formats || rows <= 0) return;
+  sources.forEach((source, i) => {
+    const column = () => sheet.getRangeByIndexes(top, left + i, rows, 1);
+    if (formats.labelColumns?.includes(source)) addLabelColours(column());
+    if (formats.scoreColumns?.includes(source)) addScoreScale(column());
+  });
 }
 
 /**

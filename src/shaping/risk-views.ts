@@ -3,7 +3,7 @@
  * (one hazard and window, ssp126 / ssp245 / ssp585 side by side) and counts of LOW / MEDIUM / HIGH
  * per hazard (what a chart draws and the map's text alternative says). Pure: no Excel, no HTTP.
  */
-import type { CellValue, SheetTable, SummaryItem } from "./types";
+import type { CellValue, ColumnFormats, SheetTable, SummaryItem } from "./types";
 import { PORTFOLIO_HAZARDS_ALPHABETICAL, SCENARIOS } from "../shared/vocabulary";
 
 /** The three risk labels, lowest first. */
@@ -48,6 +48,8 @@ export interface RiskMatrixTable extends SheetTable {
   cells: "label" | "score";
   /** "Scenario ssp585 · 30-year window" */
   title: string;
+  /** Labels coloured, or scores on a colour scale with three decimals. */
+  formats: ColumnFormats;
 }
 
 /**
@@ -63,6 +65,7 @@ export function buildRiskMatrix(
   const chosen = itemsFor(items, scenario, window);
   const hazards = summaryHazards(chosen);
   const header = ["portfolio_index", "entity_id", "entity_name", ...hazards];
+  const hazardColumns = hazards.map((_, i) => 3 + i);
   const rows = chosen.map((item) => {
     const byHazard = new Map((item.risk_summaries ?? []).map((s) => [s.hazard, s]));
     const row: CellValue[] = [item.portfolio_index, item.entity_id ?? "", item.entity_name ?? ""];
@@ -76,8 +79,15 @@ export function buildRiskMatrix(
   return {
     header,
     rows,
-    hazardColumns: hazards.map((_, i) => 3 + i),
+    hazardColumns,
     cells,
+    formats:
+      cells === "label"
+        ? { labelColumns: hazardColumns }
+        : {
+            scoreColumns: hazardColumns,
+            numberFormats: Object.fromEntries(hazardColumns.map((c) => [c, "0.000"])),
+          },
     title: `Risk matrix · scenario ${scenario} · ${window}-year window · ${cells === "label" ? "labels" : "scores"}`,
   };
 }

@@ -23,6 +23,17 @@ export interface SheetTable {
 }
 
 /**
+ * How the first paste formats some columns of a table, by 0-based column of its header: LOW /
+ * MEDIUM / HIGH label colours, a score colour scale, a number format for numbers (text stays
+ * text). A refresh that adds such a column formats it alike.
+ */
+export interface ColumnFormats {
+  labelColumns?: number[];
+  scoreColumns?: number[];
+  numberFormats?: Record<number, string>;
+}
+
+/**
  * A sheet of formulas over other sheets, as the workbook writer takes it (less provenance): its
  * table's header and rows, which columns hold formulas, and their number formats.
  */

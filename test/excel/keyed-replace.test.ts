@@ -18,6 +18,8 @@ import { writeTableToNewSheet } from "../../src/excel/write-sheets";
 import { keyRows, ROW_KEYS } from "../../src/shaping/row-keys";
 import type { ProvenanceRecord } from "../../src/shaping/paste-provenance";
 import type { CellValue } from "../../src/shaping/types";
+import { parseA1 } from "../../src/shaping/a1";
+import { LABEL_COLOURS } from "../../src/excel/table-formats";
 
 const SHEET = "Summary";
 const HEADER = ["portfolio_index", "entity_id", "entity_name", "scenario", "window", "flood_risk_score"];
@@ -87,6 +89,31 @@ function typeNotes(fake: FakeExcel): void {
 /** Every row's entity_id and its note, as the sheet shows them now. */
 function idsAndNotes(fake: FakeExcel, rows: number): Array<[unknown, unknown]> {
   return fake.read(SHEET, `B2:G${rows + 1}`).map((line) => [line[0], line[5]]);
+}
+
+/**
+ * The fill a cell shows from the sheet's "text contains" conditional formats (the last rule that
+ * matches, as Excel applies the first in its priority order and rules added later come first), or
+ * undefined.
+ */
+function shownFill(fake: FakeExcel, address: string): string | undefined {
+  const cell = parseA1(address);
+  const text = String(fake.read(SHEET, address)[0][0]);
+  const covering = fake.model.findSheet(SHEET)!.conditionalFormats.filter((cf) => {
+    const r = parseA1(cf.address);
+    return (
+      cf.type === "ContainsText" &&
+      cell.row >= r.row &&
+      cell.row < r.row + r.rows &&
+      cell.col >= r.col &&
+      cell.col < r.col + r.cols
+    );
+  });
+  const hit = covering.filter((cf) => {
+    const rule = cf.settings["textComparison.rule"] as { text: string };
+    return text.includes(rule.text);
+  });
+  return hit.length === 0 ? undefined : (hit[hit.length - 1].settings["textComparison.format.fill.color"] as string);
 }
 
 async function sortByScoreDescending(fake: FakeExcel): Promise<void> {
@@ -311,6 +338,38 @@ describe("an answer with other columns", () => {
     const again = await refresh(fake, rec, widerRows(CHANGED), undefined, WIDER);
     expect(again).toMatchObject({ cellsChanged: 0, added: [], removed: [], columnsAdded: [] });
     expect(again.edited).toEqual([expect.objectContaining({ address: "G3", column: "heat_risk_score", mine: 9 })]);
+  });
+
+  it("gives the new columns the first paste's formats: label colours, a score scale, a number format", async () => {
+    const { fake, record } = await pasted();
+    // The answer gains a heat score (three decimals, on a colour scale) and a heat label (coloured).
+    const HEAT = [...HEADER.slice(0, 5), "heat_risk_score", "heat_risk_label", "flood_risk_score"];
+    const LABELS = ["LOW", "HIGH", "MEDIUM", "HIGH"];
+    const rows = CHANGED.map((r, i) => [...r.slice(0, 5), 0.25 + i / 10, LABELS[i], r[5]]);
+    const formats = { scoreColumns: [5], labelColumns: [6], numberFormats: { 5: "0.000" } };
+    const keyed = keyRows(ROW_KEYS.summary, HEAT, rows);
+    const rec = await record();
+    const { report } = await fake.run((context) =>
+      refreshTableByKey(context, rec, { header: HEAT, rows, formats, ...keyed }),
+    );
+    expect(report).toMatchObject({ columnsAdded: ["heat_risk_score", "heat_risk_label"], columnsAddedAt: "G1:H5" });
+    expect(fake.read(SHEET, "B2:H5").map((r) => [r[0], r[5], r[6]])).toEqual([
+      ["B", 0.25, "LOW"],
+      ["C", 0.35, "HIGH"],
+      ["D", 0.45, "MEDIUM"],
+      ["E", 0.55, "HIGH"],
+    ]);
+    // Each label shows the colour the first paste gives it, the new asset's row too; the scores
+    // are on one colour scale, with three decimals.
+    expect([2, 3, 4, 5].map((r) => shownFill(fake, `H${r}`))).toEqual(
+      [LABEL_COLOURS.LOW, LABEL_COLOURS.HIGH, LABEL_COLOURS.MEDIUM, LABEL_COLOURS.HIGH].map((c) => c.fill),
+    );
+    const scales = fake.model.findSheet(SHEET)!.conditionalFormats.filter((cf) => cf.type === "ColorScale");
+    expect(scales.map((cf) => cf.address)).toEqual([`${SHEET}!G2:G5`]);
+    expect(fake.read(SHEET, "G2:G5", "numberFormat").flat()).toEqual(Array(4).fill("0.000"));
+    // A label the analyst types over later is recoloured by Excel itself.
+    fake.setValues(SHEET, "H2", [["HIGH"]]);
+    expect(shownFill(fake, "H2")).toBe(LABEL_COLOURS.HIGH.fill);
   });
 
   it("keeps a column the answer no longer has, with what the analyst typed in it, and says so", async () => {

@@ -21,7 +21,7 @@ import {
 } from "../../../shaping/risk-views";
 import { ROW_KEYS, exportKeySpec, type AssetFacts, type RowKeySpec } from "../../../shaping/row-keys";
 import { TidyTimeseriesBuilder, type SeriesKind } from "../../../shaping/tidy-timeseries";
-import type { CellValue, SummaryItem } from "../../../shaping/types";
+import type { CellValue, ColumnFormats, SummaryItem } from "../../../shaping/types";
 import {
   SIGNIFICANT_HEADER,
   buildDisclosureData,
@@ -40,6 +40,8 @@ export interface FetchedTable {
   rows: CellValue[][];
   /** What the service calls the result, where it names it (the applied layer's name). */
   title?: string;
+  /** How the paste formats its columns: a refresh that widens the table formats new ones alike. */
+  formats?: ColumnFormats;
   /**
    * The formulas of the tables that follow this one (the financial impact's per-asset and roll-up
    * sheets), given their sheets' names at the time of the write: a refresh brings them in line.
@@ -121,7 +123,7 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
       const scenario = text(source, "scenario");
       const items = await client.datasets.summary(source.portfolio ?? "", scenario ? { scenario } : {}).all({ signal });
       const flat = flattenSummary(items);
-      return { header: flat.header, rows: flat.rows };
+      return { header: flat.header, rows: flat.rows, formats: { labelColumns: flat.labelColumns } };
     },
   },
   "extended-summary": {
@@ -134,7 +136,7 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
         .extendedSummary(source.portfolio ?? "", scenario ? { scenario } : {})
         .all({ signal });
       const flat = flattenExtendedSummary(items);
-      return { header: flat.header, rows: flat.rows };
+      return { header: flat.header, rows: flat.rows, formats: { labelColumns: flat.labelColumns } };
     },
   },
   "applied-layer": {

@@ -181,11 +181,11 @@ async function bringFollowersInLine(
       );
     if (done.followedBack.length > 0)
       parts.push(
-        `The data sheet was sorted since the last refresh, so ${done.followedBack.length} row(s) of the losses sheet showed another asset beside your notes; each reads its own asset again: ${listSome(done.followedBack, 5)}.`,
+        `The losses sheet was sorted since the last refresh (a sort moves the table's columns, not yours beside it), so ${done.followedBack.length} of its row(s) showed another asset beside your notes; each reads their asset again: ${listSome(done.followedBack, 5)}.`,
       );
     if (done.keptAsShown.length > 0)
       parts.push(
-        `Notes you typed or changed on the losses sheet since the last refresh, after the data sheet was sorted, stay with the asset shown beside them when you typed them: ${listSome(done.keptAsShown, 5)}.`,
+        `Notes you typed or changed beside the losses sheet since the last refresh, after it was sorted, stay with the asset shown beside them when you typed them: ${listSome(done.keptAsShown, 5)}.`,
       );
     return { failed: false, message: parts.join(" "), store: done.store };
   } catch (error) {

@@ -176,12 +176,7 @@ export async function pasteRiskMatrix(
       title: `${portfolio} · ${matrix.title}`,
       provenance,
       rowKeys: { spec: PASTE_KINDS["risk-matrix"].rowKey([]) },
-      ...(cells === "label"
-        ? { labelColumns: matrix.hazardColumns }
-        : {
-            scoreColumns: matrix.hazardColumns,
-            numberFormats: Object.fromEntries(matrix.hazardColumns.map((c) => [c, "0.000"])),
-          }),
+      ...matrix.formats,
     },
     {
       sheetName: `Counts ${portfolio}`,

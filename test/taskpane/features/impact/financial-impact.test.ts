@@ -1,18 +1,18 @@
 /**
  * Money at risk, end to end: emulator over HTTP, fake workbook. The fake does
- * not calculate Excel's own functions, so the test reads each loss formula, checks it is exactly
- * value × damage over the data sheet's cells, evaluates it on those cells, and compares with a
- * hand computation from the extended summary the emulator serves.
+ * not calculate Excel's own functions, so the test follows each loss formula to the data sheet's
+ * cells it reads (follow-formulas.ts), evaluates it on them, and compares with a hand computation
+ * from the extended summary the emulator serves.
  */
 import type { RiskClient } from "../../../../src/api/client";
 import type { RunningEmulator } from "../../../../emulator/server";
-import { columnLetters as col, parseA1 } from "../../../../src/shaping/a1";
+import { columnLetters as col } from "../../../../src/shaping/a1";
 import { CurrencyNeededError } from "../../../../src/taskpane/features/impact/model/financial-impact";
 import { rememberAssetSource } from "../../../../src/taskpane/ui/asset-source-actions";
 import { pasteFinancialImpact } from "../../../../src/taskpane/features/impact/impact-actions";
-import type { FakeExcel } from "../../../../testing/fake-excel";
 import { importPortfolio } from "../../../functions/support/emulator";
 import { newWorkbook, startPaneTestService } from "../../support";
+import { evaluate } from "./follow-formulas";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
@@ -30,27 +30,6 @@ beforeAll(async () => {
   await importPortfolio(client, "impact-test", CSV);
 });
 afterAll(() => emulator.close());
-
-/**
- * The value of a cell, following `=ref` chains; a loss formula `=IF(COUNT(v,d)=2,v*d,NA())` evaluated on its two cells.
- */
-function evaluate(fake: FakeExcel, sheet: string, address: string): unknown {
-  const formula = String(fake.read(sheet, address, "formulas")[0]![0]);
-  if (!formula.startsWith("=")) return fake.read(sheet, address)[0]![0];
-  const refs = [...formula.matchAll(/('(?:[^']|'')+'|[A-Za-z_][\w.]*)!\$?([A-Z]+)\$?(\d+)/g)].map((m) => ({
-    sheet: parseA1(`${m[1]}!A1`).sheet!,
-    cell: `${m[2]}${m[3]}`,
-  }));
-  const read = (i: number) => evaluate(fake, refs[i]!.sheet, refs[i]!.cell);
-  const loss = /^=IF\(COUNT\(([^,]+),([^)]+)\)=2,\1\*\2,NA\(\)\)$/.exec(formula);
-  if (loss) {
-    const [v, d] = [read(0), read(1)];
-    return typeof v === "number" && typeof d === "number" ? v * d : "#N/A";
-  }
-  const single = /^=IF\(COUNT\(([^)]+)\)=1,\1,NA\(\)\)$/.exec(formula);
-  if (single) return typeof read(0) === "number" ? read(0) : "#N/A";
-  throw new Error(`unexpected formula ${formula}`);
-}
 
 test("per-asset losses are value × structural damage formulas for each scenario, period and bound; a missing price is #N/A and listed, never 0", async () => {
   const { fake, run } = newWorkbook();
@@ -100,9 +79,11 @@ test("per-asset losses are value × structural damage formulas for each scenario
     [5, "H1", 400_000, "ssp585", "baseline"],
   ];
   for (const [row, entity, price, scenario, period] of cases) {
-    expect(fake.read(impact.sheetName, cellOf(row, "entity_id"), "formulas")[0]![0]).toBe(
-      `='Impact data impact-test'!$B${row}&""`,
+    // The row finds its asset by portfolio_index (a value), in the data row MATCH finds.
+    expect(fake.read(impact.sheetName, cellOf(row, "data row"), "formulas")[0]![0]).toBe(
+      `=MATCH($A${row},'Impact data impact-test'!$A:$A,0)`,
     );
+    expect(evaluate(fake, impact.sheetName, cellOf(row, "entity_id"))).toBe(entity);
     const central = evaluate(fake, impact.sheetName, cellOf(row, `loss_${scenario}_${period} (USD)`));
     expect(central).toBeCloseTo(price * damage(scenario, entity, `structural_damage_${period}`), 6);
     expect(evaluate(fake, impact.sheetName, cellOf(row, `loss_${scenario}_${period}_lower (USD)`))).toBeCloseTo(

@@ -4,6 +4,9 @@
  * and every number it computed is compared with an independent computation from the service's
  * answers (the emulator's extended summary over HTTP): per-asset losses, the all-hazards sums,
  * and each total with its coverage (assets in it, left out by reason, shares of assets and value).
+ * The flood data sheet is sorted before the save, as an analyst sorts it (the fake's sort, like
+ * Excel's, moves values and not the references into them): every loss row, which looks its asset
+ * up by key, still shows its own asset's losses.
  */
 import { RiskClient } from "../../../../src/api/client";
 import { type RunningEmulator } from "../../../../emulator/server";
@@ -112,10 +115,20 @@ describeWithLibreOffice(__filename)("LibreOffice recalculates the money-at-risk 
     flood = buildFinancialImpact({ ...base, hazard: "flood", sheetNames: names("flood") });
     all = buildFinancialImpact({ ...base, hazard: ALL_DAMAGE_HAZARDS, sheetNames: names("all") });
     await fake.run((context) => writeSheetsAtomically(context, [...flood.sheets, ...all.sheets]));
+    // The analyst sorts the flood data sheet by value, largest first (unreadable and missing values last).
+    await fake.run(async (context) => {
+      context.workbook.worksheets
+        .getItem(flood.sheets[0].sheetName)
+        .tables.getItemAt(0)
+        .sort.apply([{ key: 4, ascending: false }]);
+      await context.sync();
+    });
     book = await recalculateInLibreOffice(fake.snapshot());
   }, 120_000);
 
   test("per-asset losses are value × damage for every scenario, period and bound, #N/A where a value or damage is missing", () => {
+    // The data sheet is in the analyst's order; the losses sheet in its own, each row its asset's.
+    expect(records(book, "Impact data flood").map((r) => r.entity_id)).toEqual(["P1", "H1", "T1", "P2", "B1", "M1"]);
     const rows = records(book, "Financial impact flood");
     expect(rows.map((r) => r.entity_id)).toEqual(ASSETS.map((a) => a.id));
     expect(rows.map((r) => r["value (USD)"])).toEqual(

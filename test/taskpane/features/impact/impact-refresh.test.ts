@@ -1,9 +1,10 @@
 /**
  * The financial impact sheets refresh in place by asset ("Refresh pasted sheets", the keyed refresh
  * of pasted tables): a value the analyst typed into the data sheet and their notes beside it stay
- * with their asset through a sort and a portfolio that loses and gains assets; the per-asset losses
- * follow their rows (Excel re-points them when data rows are deleted) and the roll-up is written
- * over the rows there are now. Emulator over HTTP, fake workbook.
+ * with their asset through a sort and a portfolio that loses and gains assets; each row of the
+ * per-asset losses finds its asset by key, so a sort of the data sheet changes nothing there, and
+ * the roll-up is written over the rows there are now. Emulator over HTTP, fake workbook (the test
+ * follows the losses sheet's lookups as Excel computes them: follow-formulas.ts).
  */
 import type { RiskClient } from "../../../../src/api/client";
 import type { RunningEmulator } from "../../../../emulator/server";
@@ -17,6 +18,7 @@ import {
 import { importPortfolio } from "../../../functions/support/emulator";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { newWorkbook, startPaneTestService } from "../../support";
+import { evaluate } from "./follow-formulas";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
@@ -82,14 +84,10 @@ test("sorted, a typed value and notes: after an asset leaves and one joins, each
   const note = col(width);
   fake.setValues(DATA, `${note}1:${note}5`, [["note"], ...ids.map((id) => [`about ${id}`])]);
   const lossNote = col(lossWidth);
-  // Row n of the losses reads row n of the data (the fake does not calculate `&""`: the test follows the reference).
-  const shownIds = (rows: number) =>
-    fake.read(LOSSES, `B2:B${rows + 1}`, "formulas").map(([formula]) => {
-      const row = /\$B(\d+)&""$/.exec(String(formula))![1];
-      return String(fake.read(DATA, `B${row}`)[0][0]);
-    });
-  const shown = shownIds(4);
-  expect(shown).toEqual(ids);
+  // The losses sheet is as it was: each row shows its own asset, B1 with the value typed.
+  const shown = lossIds(fake, 4);
+  expect(shown).toEqual(["P1", "P2", "B1", "H1"]);
+  expect(evaluate(fake, LOSSES, "E4")).toBe(750_000);
   fake.setValues(LOSSES, `${lossNote}1:${lossNote}5`, [["checked by"], ...shown.map((id) => [`reviewer of ${id}`])]);
 
   // P1 leaves the portfolio (every portfolio_index after it shifts); N1 joins at the end.
@@ -120,23 +118,23 @@ test("sorted, a typed value and notes: after an asset leaves and one joins, each
     [expect.stringContaining("P1"), "about P1"],
   ]);
 
-  // The losses sheet: row n reads data row n again, no #REF!, one row per asset, notes with their asset.
+  // The losses sheet: each row finds its asset by its new portfolio_index, no #REF!, one row per
+  // asset, notes with their asset, B1's typed value in its losses.
   const losses = fake.read(LOSSES, `A2:${lossNote}5`, "formulas");
-  losses.forEach((row, i) => {
-    expect(row[1]).toBe(`='${DATA}'!$B${i + 2}&""`);
-    expect(row[5]).toBe(
-      `=IF(COUNT('${DATA}'!$E${i + 2},'${DATA}'!$F${i + 2})=2,'${DATA}'!$E${i + 2}*'${DATA}'!$F${i + 2},NA())`,
-    );
-    expect(row.join("")).not.toContain("#REF!");
-  });
+  losses.forEach((row) => expect(row.join("")).not.toContain("#REF!"));
   expect(fake.read(LOSSES, "A6:B6")).toEqual([["", ""]]);
-  const lossNotes = shownIds(4).map((id, i) => [id, losses[i][lossWidth]]);
+  const lossNotes = lossIds(fake, 4).map((id, i) => [id, losses[i][lossWidth]]);
   expect(lossNotes).toEqual([
     ["P2", "reviewer of P2"],
-    ["H1", "reviewer of H1"],
     ["B1", "reviewer of B1"],
+    ["H1", "reviewer of H1"],
     ["N1", ""],
   ]);
+  const indexes = fake.read(DATA, "A2:B5").map(([index, id]) => [id, index]);
+  expect(losses.map((row, i) => [lossIds(fake, 4)[i], row[0]])).toEqual(
+    ["P2", "B1", "H1", "N1"].map((id) => indexes.find(([dataId]) => dataId === id)),
+  );
+  expect(evaluate(fake, LOSSES, "E3")).toBe(750_000);
   expect(outcome.followers!.message).toContain(`kept at '${LOSSES}'!A8:B10`);
   expect(fake.read(LOSSES, "A9:B10")).toEqual([
     ["key", "checked by"],
@@ -162,6 +160,16 @@ test("a refresh without the pane keeps the typed value, and a follower table gon
   expect(fake.read(DATA, "E4")).toEqual([[123]]);
 
   const before = fake.read(DATA, "A1:E5");
+  // A losses sheet that reads data rows by place (an earlier version wrote it so): refused, nothing changed.
+  fake.setValues(LOSSES, "A2", [[`='${DATA}'!$A2`]]);
+  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const byPlace = await refreshPastedSheets({ client, run });
+  expect(byPlace.outcomes[0]).toMatchObject({
+    ok: false,
+    message: expect.stringMatching(/read the data sheet by place .*paste the financial impact anew/),
+  });
+  expect(fake.read(DATA, "A1:E5")).toEqual(before);
+  fake.setValues(LOSSES, "A2", [[0]]);
   await run(async (context) => {
     context.workbook.tables.getItem("Impact_by_country_impact_keyed").delete();
     await context.sync();
@@ -202,66 +210,62 @@ test("when the formula sheets cannot follow, the data sheet's refresh stands, sa
   expect(again.outcomes[0]).toMatchObject({ ok: true, keyed: { added: [], removed: [] } });
 });
 
-/**
- * The asset (entity_id) each of the first `rows` rows of the losses sheet reads, following its
- * reference (the fake does not calculate `&""`).
- */
+/** The asset (entity_id) each of the first `rows` rows of the losses sheet shows. */
 function lossIds(fake: ReturnType<typeof newWorkbook>["fake"], rows: number): string[] {
-  return fake.read(LOSSES, `B2:B${rows + 1}`, "formulas").map(([formula]) => {
-    const row = /\$B(\d+)&""$/.exec(String(formula))![1];
-    return String(fake.read(DATA, `B${row}`)[0][0]);
-  });
+  return Array.from({ length: rows }, (_, i) => String(evaluate(fake, LOSSES, `B${i + 2}`)));
 }
 
-async function sortDataByIdDescending(run: ReturnType<typeof newWorkbook>["run"]): Promise<void> {
+async function sortByColumn(run: ReturnType<typeof newWorkbook>["run"], sheet: string, key: number): Promise<void> {
   await run(async (context) => {
     context.workbook.worksheets
-      .getItem(DATA)
+      .getItem(sheet)
       .tables.getItemAt(0)
-      .sort.apply([{ key: 1, ascending: false }]);
+      .sort.apply([{ key, ascending: false }]);
   });
 }
 
-test("notes on the losses sheet written before the data sheet is sorted follow their asset at the next refresh", async () => {
+/** What each of the first `rows` rows of the losses sheet shows: asset, value, a loss, business interruption. */
+function lossFigures(fake: ReturnType<typeof newWorkbook>["fake"], rows: number): unknown[][] {
+  return Array.from({ length: rows }, (_, i) =>
+    ["B", "E", "F", "I"].map((c) => evaluate(fake, LOSSES, `${c}${i + 2}`)),
+  );
+}
+
+test("sorting the data sheet changes nothing on the losses sheet: each row shows its own asset's figures, live and after a refresh", async () => {
   const { fake, run, lossWidth } = await pasteTheSet();
   const note = col(lossWidth);
-  const readNotes = (rows: number) =>
-    lossIds(fake, rows).map((id, i) => [id, fake.read(LOSSES, `${note}${i + 2}`)[0][0]]);
-  // Notes beside each asset of the losses sheet, then a refresh that changes nothing (it records them).
-  const first = lossIds(fake, 4);
-  expect(first).toEqual(["P1", "P2", "B1", "H1"]);
-  fake.setValues(LOSSES, `${note}1:${note}5`, [["checked by"], ...first.map((id) => [`reviewer of ${id}`])]);
-  expect((await refreshPastedSheets({ client, run })).outcomes[0]).toMatchObject({ ok: true });
+  const before = lossFigures(fake, 4);
+  expect(before.map(([id]) => id)).toEqual(["P1", "P2", "B1", "H1"]);
+  expect(before[1][1]).toBe(2_500_000);
+  expect(typeof before[1][2]).toBe("number");
+  expect(before[2].slice(1, 3)).toEqual(["#N/A", "#N/A"]); // B1 has no price
+  fake.setValues(LOSSES, `${note}1:${note}5`, [["checked by"], ...before.map(([id]) => [`reviewer of ${id}`])]);
+  const formulas = fake.read(LOSSES, `A1:${note}5`, "formulas");
 
-  // The analyst sorts the data sheet: Excel does not re-point the losses sheet's references, so its
-  // rows now show other assets beside the notes.
-  await sortDataByIdDescending(run);
-  expect(readNotes(4)).toEqual([
-    ["P2", "reviewer of P1"],
-    ["P1", "reviewer of P2"],
-    ["H1", "reviewer of B1"],
-    ["B1", "reviewer of H1"],
-  ]);
+  // Excel's sort moves the data sheet's values, not the references into it (the fake's too).
+  await sortByColumn(run, DATA, 1);
+  expect(fake.read(DATA, "B2:B5").map(([id]) => id)).toEqual(["P2", "P1", "H1", "B1"]);
+  expect(fake.read(LOSSES, `A1:${note}5`, "formulas")).toEqual(formulas);
+  expect(lossFigures(fake, 4)).toEqual(before);
 
   // P1 leaves, N1 joins, Lyon's value changes; refresh.
   const P2_CHANGED = P2.replace("2500000", "2600000");
   await importPortfolio(client, "impact-keyed", [HEADER, P2_CHANGED, B1, H1, N1].join("\n"));
-  const result = await refreshPastedSheets({ client, run });
-  const outcome = result.outcomes[0];
+  const outcome = (await refreshPastedSheets({ client, run })).outcomes[0];
   expect(outcome).toMatchObject({ ok: true, rows: 4 });
   expect(outcome.followers).toMatchObject({ failed: false });
-  // Each note is beside its own asset again, in place; the new asset gets a row at the end.
-  expect(readNotes(4)).toEqual([
+  expect(outcome.followers!.message).not.toMatch(/sorted/);
+  const after = lossFigures(fake, 4);
+  expect(after.map(([id], i) => [id, fake.read(LOSSES, `${note}${i + 2}`)[0][0]])).toEqual([
     ["P2", "reviewer of P2"],
     ["B1", "reviewer of B1"],
     ["H1", "reviewer of H1"],
     ["N1", ""],
   ]);
-  expect(outcome.followers!.message).toMatch(/sorted since the last refresh.*each reads its own asset again/);
-  // Lyon's loss reads Lyon's row of the data sheet, with its new value.
-  const lyon = fake.read(LOSSES, "E2", "formulas")[0][0];
-  const lyonRow = /\$E(\d+)/.exec(String(lyon))![1];
-  expect(fake.read(DATA, `B${lyonRow}:E${lyonRow}`)[0]).toEqual(["P2", "Lyon plant", "FR", 2_600_000]);
+  // Lyon's losses use its new value; Nantes, new, has its own.
+  expect(after[0][1]).toBe(2_600_000);
+  expect(after[0][2]).toBeCloseTo(((before[1][2] as number) * 2_600_000) / 2_500_000, 6);
+  expect(after[3][1]).toBe(800_000);
   // P1's note is kept below the losses table, and the pane says where.
   const where = /kept at '([^']+)'!(A\d+:B\d+)/.exec(outcome.followers!.message)!;
   expect(where[1]).toBe(LOSSES);
@@ -274,24 +278,59 @@ test("notes on the losses sheet written before the data sheet is sorted follow t
   expect(fake.read(ROLLUP, "G2", "formulas")[0][0]).toContain(`'${LOSSES}'!$E$2:$E$5`);
 });
 
-test("notes typed on the losses sheet after the data sheet was sorted stay with the asset shown beside them", async () => {
+test("notes beside the losses sheet written before it was sorted follow their asset back at the next refresh", async () => {
+  const { fake, run, lossWidth } = await pasteTheSet();
+  const note = col(lossWidth);
+  const readNotes = (rows: number) =>
+    lossIds(fake, rows).map((id, i) => [id, fake.read(LOSSES, `${note}${i + 2}`)[0][0]]);
+  // Notes beside each asset of the losses sheet, then a refresh that changes nothing (it records them).
+  const first = lossIds(fake, 4);
+  fake.setValues(LOSSES, `${note}1:${note}5`, [["checked by"], ...first.map((id) => [`reviewer of ${id}`])]);
+  expect((await refreshPastedSheets({ client, run })).outcomes[0]).toMatchObject({ ok: true });
+
+  // The analyst sorts the losses table by portfolio_index: its rows move, the notes beside it do not.
+  await sortByColumn(run, LOSSES, 0);
+  expect(readNotes(4)).toEqual([
+    ["H1", "reviewer of P1"],
+    ["B1", "reviewer of P2"],
+    ["P2", "reviewer of B1"],
+    ["P1", "reviewer of H1"],
+  ]);
+
+  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const outcome = (await refreshPastedSheets({ client, run })).outcomes[0];
+  expect(outcome).toMatchObject({ ok: true, rows: 4 });
+  // Each note is beside its own asset again, in place; the new asset gets a row at the end.
+  expect(readNotes(4)).toEqual([
+    ["P2", "reviewer of P2"],
+    ["B1", "reviewer of B1"],
+    ["H1", "reviewer of H1"],
+    ["N1", ""],
+  ]);
+  expect(outcome.followers!.message).toMatch(
+    /losses sheet was sorted since the last refresh.*each reads their asset again/,
+  );
+  expect(outcome.followers!.message).toMatch(/kept at '[^']+'!A\d+:B\d+/);
+});
+
+test("notes typed beside the losses sheet after it was sorted stay with the asset shown beside them", async () => {
   const { fake, run, lossWidth } = await pasteTheSet();
   const note = col(lossWidth);
   expect((await refreshPastedSheets({ client, run })).outcomes[0]).toMatchObject({ ok: true });
-  await sortDataByIdDescending(run);
+  await sortByColumn(run, LOSSES, 0);
   const shown = lossIds(fake, 4);
-  expect(shown).toEqual(["P2", "P1", "H1", "B1"]);
+  expect(shown).toEqual(["H1", "B1", "P2", "P1"]);
   fake.setValues(LOSSES, `${note}1:${note}5`, [["checked by"], ...shown.map((id) => [`reviewer of ${id}`])]);
 
   await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
   const outcome = (await refreshPastedSheets({ client, run })).outcomes[0];
   expect(outcome).toMatchObject({ ok: true, rows: 4 });
   expect(lossIds(fake, 4).map((id, i) => [id, fake.read(LOSSES, `${note}${i + 2}`)[0][0]])).toEqual([
-    ["P2", "reviewer of P2"],
     ["H1", "reviewer of H1"],
     ["B1", "reviewer of B1"],
+    ["P2", "reviewer of P2"],
     ["N1", ""],
   ]);
-  expect(outcome.followers!.message).toMatch(/typed or changed on the losses sheet since the last refresh/);
+  expect(outcome.followers!.message).toMatch(/typed or changed beside the losses sheet since the last refresh/);
   expect(outcome.followers!.message).toMatch(/kept at '[^']+'!A\d+:B\d+/);
 });

@@ -6,7 +6,11 @@
  * - "Impact data": the numbers as the extended summary gives them (structural damage and business
  *   interruption per scenario and period, with `_lbd`/`_ubd`), one row per asset, and its value;
  * - "Financial impact": per asset, `=IF(COUNT(value, damage)=2, value*damage, NA())` for each
- *   scenario, period and bound, and business interruption as given (a reference);
+ *   scenario, period and bound, and business interruption as given (a reference). Each row finds
+ *   its asset in the data sheet by key: its first column holds the asset's portfolio_index as a
+ *   value, its last (`data row`) the row of the data sheet holding it (`MATCH`), and every other
+ *   cell reads that row (`INDEX`). Sorting the data sheet moves values, not references, so a row
+ *   that read a place would show another asset; a row that looks its asset up does not;
  * - "Impact by <label>": all assets and each value of a label the user picks, one row per total
  *   (group × measure), each total beside what it covers: the assets it sums, those it leaves out
  *   by reason (no value, no damage) and the share of the assets and of their value it covers.
@@ -38,6 +42,9 @@ const BOUNDS = [
   { suffix: "_lbd", name: "_lower", label: "16th percentile" },
   { suffix: "_ubd", name: "_upper", label: "84th percentile" },
 ] as const;
+
+/** The per-asset sheet's last column: the data sheet row of the row's asset, found by its portfolio_index. */
+export const DATA_ROW_HEADER = "data row";
 
 /** The `hazard` of a request that sums the hazards with structural damage. */
 export const ALL_DAMAGE_HAZARDS = "all";
@@ -113,10 +120,12 @@ export interface ImpactWorkbook {
   /** The values' currency, as named in the headers. */
   currency: string;
   /**
-   * The per-asset sheet's formulas at a 1-based sheet row: row n reads row n of the data sheet,
-   * whichever asset is there (a refresh by key appends rows for new assets with it).
+   * The per-asset sheet's row at a 1-based sheet row for the asset whose portfolio_index is
+   * `portfolioIndex`: that index (the key the row looks its asset up by), the formulas that read
+   * the asset's data row wherever it is, and the `data row` that finds it (a refresh by key
+   * appends rows for new assets with it, and writes a kept row's index anew when it changed).
    */
-  impactRowAt(sheetRow: number): CellValue[];
+  impactRowAt(sheetRow: number, portfolioIndex: CellValue): CellValue[];
   /** The roll-up's rows over a per-asset sheet of `assetRows` rows (its ranges end there). */
   rollupRowsFor(assetRows: number): CellValue[][];
 }
@@ -306,14 +315,24 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     return row;
   });
 
-  // Financial impact: references and loss formulas, row r of data ↔ row r here.
+  // Financial impact: per asset, its portfolio_index (a value: the key), lookups and loss formulas
+  // over its data row, found once per row by MATCH in the last column (one MATCH per cell would
+  // cost a search of the data sheet per cell: 5,000 assets × 100 columns). Excel's sort moves
+  // values, not references ("references from elsewhere into the sorted range are not changed"),
+  // so the row is found by its asset's index, never by place: a sort of the data sheet changes
+  // nothing here. The data table sits at A1 (the followers' refresh checks it): MATCH over the
+  // whole column answers the sheet row, and the header never matches a number.
   // Written for every cell of the per-asset sheet: the quoted sheet name and the columns' letters once.
   const dataPrefix = qualify(dataName, "");
-  const letters: string[] = [];
-  const ref = (col: number, sheetRow: number) => `${dataPrefix}$${(letters[col] ??= columnLetters(col))}${sheetRow}`;
+  const columns: string[] = [];
+  const dataColumn = (col: number) => {
+    const letter = columnLetters(col);
+    return (columns[col] ??= `${dataPrefix}$${letter}:$${letter}`);
+  };
+  let dataRowLetter = "";
+  const ref = (col: number, sheetRow: number) => `INDEX(${dataColumn(col)},$${dataRowLetter}${sheetRow})`;
   const impactHeader = ["portfolio_index", "entity_id", "entity_name", labelHeader, valueHeader];
   const impactFormulas: Array<(sheetRow: number) => string> = [
-    (n) => `=${ref(0, n)}`,
     (n) => `=${ref(1, n)}&""`,
     (n) => `=${ref(2, n)}&""`,
     (n) => `=${ref(3, n)}&""`,
@@ -367,7 +386,14 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
       impactFormulas.push((n) => `=IF(COUNT(${cells(n).join(",")})=${centrals.length},${cells(n).join("+")},NA())`);
     }
   });
-  const impactRowAt = (sheetRow: number): CellValue[] => impactFormulas.map((formula) => formula(sheetRow));
+  const dataRowColumn = impactHeader.length;
+  impactHeader.push(DATA_ROW_HEADER);
+  dataRowLetter = columnLetters(dataRowColumn);
+  const impactRowAt = (sheetRow: number, portfolioIndex: CellValue): CellValue[] => [
+    portfolioIndex,
+    ...impactFormulas.map((formula) => formula(sheetRow)),
+    `=MATCH($A${sheetRow},${dataColumn(0)},0)`,
+  ];
   let impactRows: CellValue[][] | undefined;
 
   const known = `"<>#N/A"`;
@@ -447,9 +473,9 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
         header: impactHeader,
         // Built when read: a refresh by key asks only for the rows it adds (impactRowAt).
         get rows(): CellValue[][] {
-          return (impactRows ??= assets.map((_, r) => impactRowAt(r + 2)));
+          return (impactRows ??= assets.map((asset, r) => impactRowAt(r + 2, asset.index)));
         },
-        formulaColumns: impactHeader.map((_, c) => c),
+        formulaColumns: impactHeader.map((_, c) => c).slice(1),
         numberFormats: formats([VALUE_COL, ...lossColumns], moneyFormat),
       },
       {
