@@ -14,8 +14,8 @@ export {
 export type { PastedRefreshResult, RefreshChoices } from "./pasted-sheets-actions";
 export { PASTE_KINDS, TIMESERIES_SHEET_PREFIX, natureRows, readDisclosureData, rowKeysFor } from "./paste-kinds";
 export type { FetchedTable, PasteSource } from "./paste-kinds";
-export { pasteKinds, streamKind } from "./paste-kind";
-export type { KindPaste, StreamKindOptions } from "./paste-kind";
+export { pasteKinds, streamKind } from "./first-paste";
+export type { KindPaste, StreamKindOptions } from "./first-paste";
 
 /** The "Pasted sheets & sources" section of the pane. */
 export const pastedSheetsFeature: Feature = {

@@ -2,7 +2,7 @@
  * One definition per paste kind: its label, whether its data is a portfolio's physical dataset
  * (which has a version and a digest for the provenance), its documented row key, how to fetch and
  * shape its table from the filters a provenance record keeps (or stream it page by page), and the
- * sheet a first paste puts it on. The first paste (paste-kind.ts `pasteKinds`, `streamKind`) and
+ * sheet a first paste puts it on. The first paste (first-paste.ts `pasteKinds`, `streamKind`) and
  * the refresh of pasted sheets both read it, so a kind is fetched and shaped the same way by both.
  */
 import type { RiskClient } from "../../../api/client";
