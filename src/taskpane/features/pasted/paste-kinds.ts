@@ -503,7 +503,7 @@ function needsAssetList(table: FetchedTable): boolean {
 }
 
 /** The rows of a nature sub-project's export: summary numbers, then `metadata:<name>` fields. */
-export function natureRows(exported: {
+function natureRows(exported: {
   summary?: Record<string, unknown>;
   metadata?: Record<string, unknown>;
 }): CellValue[][] {
