@@ -88,7 +88,9 @@ export interface SheetLayout {
   labelColumns?: number[];
   /** 0-based numeric columns coloured by a green–yellow–red colour scale. */
   scoreColumns?: number[];
+  /** Number formats of numeric columns by 0-based index (e.g. {3: "0.000"}). */
   numberFormats?: Record<number, string>;
+  /** A native chart of the table. */
   chart?: ChartSpec;
   /** Filters learned from the answer that the provenance records too (the applied layer's name). */
   filters?: Record<string, string>;
@@ -148,6 +150,10 @@ export interface PasteKind {
 const text = (source: PasteSource, name: string): string | undefined =>
   source.filters[name] === undefined ? undefined : String(source.filters[name]);
 
+/** A list read's progress callback that reports its items to `onItemsRead`, when there is one. */
+const reportingItems = (onItemsRead?: (itemsRead: number) => void) =>
+  onItemsRead && (({ itemsRead }: { itemsRead: number }) => onItemsRead(itemsRead));
+
 /** The summary of a portfolio for `query`, read once per paste when its kinds share `extras.reads`. */
 function summaryItems(
   client: RiskClient,
@@ -157,21 +163,16 @@ function summaryItems(
   extras?: FetchExtras,
 ): Promise<SummaryItem[]> {
   const portfolio = source.portfolio ?? "";
-  const onItemsRead = extras?.onItemsRead;
   const read = () =>
     client.datasets
       .summary(portfolio, query)
-      .all({ signal, readAhead: 4, onProgress: onItemsRead && (({ itemsRead }) => onItemsRead(itemsRead)) });
+      .all({ signal, readAhead: 4, onProgress: reportingItems(extras?.onItemsRead) });
   if (!extras?.reads) return read();
   const key = JSON.stringify(["summary", portfolio, query]);
   const shared = (extras.reads.get(key) as Promise<SummaryItem[]> | undefined) ?? read();
   extras.reads.set(key, shared);
   return shared;
 }
-
-/** How a list read reports its items to a fetch's `onItemsRead`. */
-const reportingItems = (extras?: FetchExtras) =>
-  extras?.onItemsRead && (({ itemsRead }: { itemsRead: number }) => extras.onItemsRead!(itemsRead));
 
 /** The first words of a timeseries sheet's name, by the series it holds. */
 export const TIMESERIES_SHEET_PREFIX: Record<SeriesKind, string> = { projected: "TS", observed: "TS observed" };
@@ -198,7 +199,6 @@ function timeseriesStream(
     end_date: text(source, "end_date"),
     rows: reading.rows,
   };
-  const onItemsRead = reading.onItemsRead;
   return {
     sheets: SERIES_KINDS.map((series) => ({ ...source, filters: { ...source.filters, series } })),
     read: (onPage, signal) =>
@@ -206,7 +206,7 @@ function timeseriesStream(
         signal,
         readAhead: reading.readAhead ?? 4,
         onPage,
-        onProgress: onItemsRead && (({ itemsRead }) => onItemsRead(itemsRead)),
+        onProgress: reportingItems(reading.onItemsRead),
       }),
     shape: (items) => {
       const rows = builder.add(items);
@@ -256,7 +256,7 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
       const scenario = text(source, "scenario");
       const items = await client.datasets
         .summary(source.portfolio ?? "", scenario ? { scenario } : {})
-        .all({ signal, onProgress: reportingItems(extras) });
+        .all({ signal, onProgress: reportingItems(extras?.onItemsRead) });
       return flattenSummary(items);
     },
     sheet: (source, table) => ({
@@ -273,7 +273,7 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
       const scenario = text(source, "scenario");
       const items = await client.datasets
         .extendedSummary(source.portfolio ?? "", scenario ? { scenario } : {})
-        .all({ signal, onProgress: reportingItems(extras) });
+        .all({ signal, onProgress: reportingItems(extras?.onItemsRead) });
       return flattenExtendedSummary(items);
     },
     sheet: (source, table) => ({
