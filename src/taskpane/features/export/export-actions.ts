@@ -1,8 +1,6 @@
 import type { RiskClient } from "../../../api/client";
-import { sheetNameForFile, unzipCsvFiles } from "../../../shaping/export-zip";
-import type { RiskClient as Client } from "../../../api/client";
-import type { PasteProvenance } from "../../../shaping/paste-provenance";
-import { PASTE_KINDS, provenanceOf } from "../pasted";
+import { unzipCsvFiles } from "../../../shaping/export-zip";
+import { pasteKinds } from "../pasted";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
@@ -10,7 +8,6 @@ import {
   type LongRunning,
   type PastedSheet,
 } from "../../ui/pane-types";
-import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 
 /** A downloaded export: its bytes and the file name to save it under. */
 export interface DownloadedExport {
@@ -44,27 +41,25 @@ export function listExportFiles(
 }
 
 /**
- * Unpacks every CSV file of an export into its own new sheet, all or none: a failure or Cancel
- * part-way deletes the sheets already made.
+ * Unpacks every CSV file of an export into its own new sheet through the export paste kind
+ * (features/pasted/paste-kinds.ts: its sheet, row key and provenance), all or none: a failure or
+ * Cancel part-way deletes the sheets already made.
  */
 export async function unpackExport(
-  options: LongRunning & { run: ExcelRunner; download: DownloadedExport; client?: Client },
+  options: LongRunning & { run: ExcelRunner; download: DownloadedExport; client?: RiskClient },
 ): Promise<PastedSheet[]> {
-  const { run, download, signal, onProgress } = options;
-  // With the client it came from, each sheet records its provenance (and can be refreshed).
-  const base: PasteProvenance | undefined = options.client
-    ? await provenanceOf(options.client, "export", download.portfolio, {}, signal)
-    : undefined;
+  const { download, signal } = options;
   const files = unzipCsvFiles(download.bytes);
   if (files.length === 0) throw new Error(`${download.fileName} holds no CSV files.`);
   throwIfCancelled(signal);
-  const specs = files.map((file) => ({
-    sheetName: sheetNameForFile(file.fileName),
-    header: file.header,
-    rows: file.rows,
-    provenance: base ? { ...base, filters: { ...base.filters, file: file.fileName } } : undefined,
-    rowKeys: { spec: PASTE_KINDS.export.rowKey(file.header) },
-  }));
-  const written = await writeNewSheets(run, specs, { signal, onProgress });
-  return written.map(pastedSheet);
+  // With the client it came from, each sheet records its provenance (and can be refreshed).
+  return pasteKinds(
+    options,
+    files.map((file) => ({
+      operation: "export",
+      portfolio: download.portfolio,
+      filters: { file: file.fileName },
+      table: { header: file.header, rows: file.rows },
+    })),
+  );
 }

@@ -1,6 +1,5 @@
-import { PASTE_KINDS, provenanceOf, rowKeysFor } from "../pasted";
-import { unlessCancelled, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
-import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
+import { pasteKinds } from "../pasted";
+import type { PastedSheet, PasteOptions } from "../../ui/pane-types";
 
 /** Options of {@link pasteAppliedLayer}. */
 export interface AppliedLayerOptions extends PasteOptions {
@@ -11,41 +10,21 @@ export interface AppliedLayerOptions extends PasteOptions {
 }
 
 /**
- * Applies a vector layer to a portfolio's assets, parses the CSV the service returns (papaparse;
- * numeric columns become numbers, ids stay text; the applied-layer paste kind's fetch) and writes
- * it as a table in a new sheet.
+ * Applies a vector layer to a portfolio's assets and writes the CSV the service returns as a
+ * table in a new sheet, through the applied-layer paste kind (features/pasted/paste-kinds.ts: its
+ * fetch parses the CSV, numeric columns become numbers, ids stay text; its refresh runs the same).
  */
 export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<PastedSheet> {
-  const { client, run, portfolio, signal, onProgress } = options;
+  const { portfolio, onProgress } = options;
   onProgress?.({ message: `Applying the layer to ${portfolio}…` });
-  // The kind's own fetch (features/pasted/paste-kinds.ts), the one its refresh runs.
-  const table = await unlessCancelled(
-    PASTE_KINDS["applied-layer"].fetch(client, { portfolio, filters: { vector_id: String(options.vectorId) } }, signal),
-    signal,
-  );
-  if (table.rows.length === 0) throw new Error(`Applying the layer to ${portfolio} returned no rows.`);
-  const name = options.vectorName ?? table.title ?? String(options.vectorId);
-  const provenance = await provenanceOf(
-    client,
-    "applied-layer",
-    portfolio,
-    { vector_id: String(options.vectorId), vector_name: name },
-    signal,
-  );
-  const rowKeys = await rowKeysFor(client, "applied-layer", portfolio, table, signal);
-  const [written] = await writeNewSheets(
-    run,
-    [
-      {
-        sheetName: `${name} ${portfolio}`,
-        tableName: `Layer_${name}`,
-        header: table.header,
-        rows: table.rows,
-        provenance,
-        rowKeys,
-      },
-    ],
-    { signal, onProgress },
-  );
-  return pastedSheet(written!);
+  const [written] = await pasteKinds(options, [
+    {
+      operation: "applied-layer",
+      portfolio,
+      // The sheet is named by vector_name when given, else by the name the service answers with.
+      filters: { vector_id: String(options.vectorId), vector_name: options.vectorName },
+      ifEmpty: `Applying the layer to ${portfolio} returned no rows.`,
+    },
+  ]);
+  return written!;
 }

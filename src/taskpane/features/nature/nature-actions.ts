@@ -3,9 +3,8 @@ import { ConflictError } from "../../../api/errors";
 import type { SubProject } from "../../../api/types";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import { parseGeoJsonFile } from "../../ui/geojson-file";
-import { PASTE_KINDS, provenanceOf } from "../pasted";
-import { rethrowIfCancelled, type ExcelRunner, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
-import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
+import { pasteKinds } from "../pasted";
+import type { ExcelRunner, PastedSheet, PasteOptions } from "../../ui/pane-types";
 
 /** The sub-project type the service uses on create (docs/service.md#nature-sub-projects). */
 export const SUBPROJECT_TYPE = "NCS";
@@ -70,39 +69,21 @@ export async function createSubprojectFromFile(
 }
 
 /**
- * Writes a sub-project's export into a new sheet: one row per summary number (`metric`, `value`),
- * then the metadata fields (`metadata:<name>`, value as text or number). Service text stays text.
+ * Writes a sub-project's export into a new sheet through the nature-summary paste kind
+ * (features/pasted/paste-kinds.ts): one row per summary number (`metric`, `value`), then the
+ * metadata fields (`metadata:<name>`, value as text or number). Service text stays text.
  */
 export async function pasteSubprojectSummary(
   options: PasteOptions & { subproject: { id: string; name: string } },
 ): Promise<PastedSheet> {
-  const { client, run, subproject, signal, onProgress } = options;
+  const { subproject, onProgress } = options;
   onProgress?.({ message: `Reading the summary of ${subproject.name}…` });
-  // The kind's own fetch (features/pasted/paste-kinds.ts), the one its refresh runs.
-  const { header, rows } = await PASTE_KINDS["nature-summary"]
-    .fetch(client, { filters: { subproject_id: subproject.id } }, signal)
-    .catch(rethrowIfCancelled(signal));
-  if (rows.length === 0) throw new Error(`${subproject.name} has no summary yet.`);
-  const provenance = await provenanceOf(
-    client,
-    "nature-summary",
-    undefined,
-    { subproject_id: subproject.id, subproject_name: subproject.name },
-    signal,
-  );
-  const [written] = await writeNewSheets(
-    run,
-    [
-      {
-        sheetName: `Nature ${subproject.name}`,
-        tableName: `Nature_${subproject.name}`,
-        header,
-        rows,
-        provenance,
-        rowKeys: { spec: PASTE_KINDS["nature-summary"].rowKey(header) },
-      },
-    ],
-    { signal },
-  );
-  return pastedSheet(written!);
+  const [written] = await pasteKinds(options, [
+    {
+      operation: "nature-summary",
+      filters: { subproject_id: subproject.id, subproject_name: subproject.name },
+      ifEmpty: `${subproject.name} has no summary yet.`,
+    },
+  ]);
+  return written!;
 }

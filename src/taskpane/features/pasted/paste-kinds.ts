@@ -1,18 +1,19 @@
 /**
  * One definition per paste kind: its label, whether its data is a portfolio's physical dataset
- * (which has a version and a digest for the provenance), its documented row key, and how to fetch
- * and shape its table again from the filters a provenance record keeps. The refresh of pasted
- * sheets and the provenance of every paste read it; each paste panel gives its sheets the kind's
- * row key from it (`rowKeysFor`).
+ * (which has a version and a digest for the provenance), its documented row key, how to fetch and
+ * shape its table from the filters a provenance record keeps (or stream it page by page), and the
+ * sheet a first paste puts it on. The first paste (first-paste.ts `pasteKinds`, `streamKind`) and
+ * the refresh of pasted sheets both read it, so a kind is fetched and shaped the same way by both.
  */
 import type { RiskClient } from "../../../api/client";
 import type { FollowerFormulas, FollowerSheetNames } from "../../../excel/formula-followers";
 import type { RowKeying } from "../../../excel/written-store";
 import { parseCsvTable } from "../../../shaping/csv-table";
-import { unzipCsvFiles } from "../../../shaping/export-zip";
+import { sheetNameForFile, unzipCsvFiles } from "../../../shaping/export-zip";
 import { flattenExtendedSummary, flattenSummary } from "../../../shaping/flatten-summary";
 import { OPERATION_LABELS, type PasteOperation } from "../../../shaping/paste-provenance";
 import {
+  COMPARED_SCENARIOS,
   buildRiskMatrix,
   buildScenarioComparison,
   itemsFor,
@@ -20,7 +21,9 @@ import {
   labelCountsTable,
 } from "../../../shaping/risk-views";
 import { ROW_KEYS, exportKeySpec, type AssetFacts, type RowKeySpec } from "../../../shaping/row-keys";
-import { TidyTimeseriesBuilder, type SeriesKind } from "../../../shaping/tidy-timeseries";
+import { SERIES_KINDS, TidyTimeseriesBuilder, type SeriesKind } from "../../../shaping/tidy-timeseries";
+import type { PhysicalItem } from "../../../api/types";
+import type { ChartSpec } from "../../../excel/table-formats";
 import type { CellValue, ColumnFormats, SummaryItem } from "../../../shaping/types";
 import {
   SIGNIFICANT_HEADER,
@@ -38,7 +41,10 @@ import { fetchFinancialImpact } from "../impact";
 export interface FetchedTable {
   header: string[];
   rows: CellValue[][];
-  /** What the service calls the result, where it names it (the applied layer's name). */
+  /**
+   * What the table is of: the service's name for the result (the applied layer's) or, for a risk
+   * view, its scenario and window.
+   */
   title?: string;
   /** How the paste formats its columns: a refresh that widens the table formats new ones alike. */
   formats?: ColumnFormats;
@@ -57,6 +63,56 @@ export interface PasteSource {
   sheetName?: string;
 }
 
+/** What a fetch is given beyond its source (the first paste's progress, reads shared by its kinds). */
+export interface FetchExtras {
+  /** Items read so far by this fetch (the pane sums them over the kinds of one paste). */
+  onItemsRead?: (itemsRead: number) => void;
+  /**
+   * Reads shared by the kinds of one paste, by request: the risk matrix and its label counts are
+   * shaped from one summary read.
+   */
+  reads?: Map<string, Promise<unknown>>;
+}
+
+/** Where and how a first paste puts a kind's table (a refresh keeps the sheet as it is). */
+export interface SheetLayout {
+  /** Desired sheet name (made valid and unique by the writer). */
+  sheetName: string;
+  /** Desired table name (default from the sheet name). */
+  tableName?: string;
+  /** A line above the table saying what it holds. */
+  title?: string;
+  /** 0-based columns coloured by their LOW / MEDIUM / HIGH text. */
+  labelColumns?: number[];
+  /** 0-based numeric columns coloured by a green–yellow–red colour scale. */
+  scoreColumns?: number[];
+  /** Number formats of numeric columns by 0-based index (e.g. {3: "0.000"}). */
+  numberFormats?: Record<number, string>;
+  /** A native chart of the table. */
+  chart?: ChartSpec;
+  /** Filters learned from the answer that the provenance records too (the applied layer's name). */
+  filters?: Record<string, string>;
+}
+
+/** A kind pasted page by page: one read fills one or more sheets as its pages arrive. */
+export interface KindStream<T> {
+  /** One source per sheet the read fills, in order (the timeseries: projected, then observed). */
+  sheets: PasteSource[];
+  /** Reads every page in order, calling `onPage` with each; stops when `signal` fires. */
+  read(onPage: (items: T[]) => void, signal?: AbortSignal): Promise<unknown>;
+  /** A page's rows, per sheet. */
+  shape(items: T[]): CellValue[][][];
+  /** Each sheet's header, once every page is shaped. */
+  headers(): string[][];
+}
+
+/** How a stream reads: pages in flight, page size, and the items read so far. */
+export interface StreamReading {
+  readAhead?: number;
+  rows?: number;
+  onItemsRead?: (itemsRead: number) => void;
+}
+
 /** One paste kind. */
 export interface PasteKind {
   label: string;
@@ -69,20 +125,93 @@ export interface PasteKind {
    * `run` reaches the workbook, for kinds whose input lives there (the financial impact's value
    * column) or that are computed from other sheets (the disclosure's significant assets).
    */
-  fetch(client: RiskClient, source: PasteSource, signal?: AbortSignal, run?: ExcelRunner): Promise<FetchedTable>;
+  fetch(
+    client: RiskClient,
+    source: PasteSource,
+    signal?: AbortSignal,
+    run?: ExcelRunner,
+    extras?: FetchExtras,
+  ): Promise<FetchedTable>;
+  /**
+   * Kinds pasted page by page (the timeseries): the read whose pages are written as they arrive.
+   * Its `fetch` reads the same stream whole, so both shape alike.
+   */
+  stream?(client: RiskClient, source: PasteSource, reading?: StreamReading): KindStream<PhysicalItem>;
+  /**
+   * The sheet a first paste from `source` writes `table` to (an empty table for a streamed kind).
+   * Absent for the kinds whose panels write several related sheets of their own (the financial
+   * impact, the disclosure).
+   */
+  sheet?(source: PasteSource, table: FetchedTable): SheetLayout;
 }
 
 const text = (source: PasteSource, name: string): string | undefined =>
   source.filters[name] === undefined ? undefined : String(source.filters[name]);
 
-async function summaryItems(
+/** A list read's progress callback that reports its items to `onItemsRead`, when there is one. */
+const reportingItems = (onItemsRead?: (itemsRead: number) => void) =>
+  onItemsRead && (({ itemsRead }: { itemsRead: number }) => onItemsRead(itemsRead));
+
+/** The summary of a portfolio for `query`, read once per paste when its kinds share `extras.reads`. */
+function summaryItems(
   client: RiskClient,
   source: PasteSource,
   query: Record<string, string | number | undefined>,
   signal?: AbortSignal,
+  extras?: FetchExtras,
 ): Promise<SummaryItem[]> {
-  const items = await client.datasets.summary(source.portfolio ?? "", query).all({ signal, readAhead: 4 });
-  return items;
+  const portfolio = source.portfolio ?? "";
+  const read = () =>
+    client.datasets
+      .summary(portfolio, query)
+      .all({ signal, readAhead: 4, onProgress: reportingItems(extras?.onItemsRead) });
+  if (!extras?.reads) return read();
+  const key = JSON.stringify(["summary", portfolio, query]);
+  const shared = (extras.reads.get(key) as Promise<SummaryItem[]> | undefined) ?? read();
+  extras.reads.set(key, shared);
+  return shared;
+}
+
+/** The first words of a timeseries sheet's name, by the series it holds. */
+export const TIMESERIES_SHEET_PREFIX: Record<SeriesKind, string> = { projected: "TS", observed: "TS observed" };
+
+const seriesOf = (source: PasteSource): SeriesKind =>
+  text(source, "series") === "observed" ? "observed" : "projected";
+
+/**
+ * The timeseries read page by page: projected series (YYYY keys) for one sheet, observed (YYYY-MM)
+ * for another, so every column of a table is filled.
+ */
+function timeseriesStream(
+  client: RiskClient,
+  source: PasteSource,
+  reading: StreamReading = {},
+): KindStream<PhysicalItem> {
+  const builder = new TidyTimeseriesBuilder();
+  const query = {
+    hazard: text(source, "hazard"),
+    indicator: text(source, "indicator"),
+    scenario: text(source, "scenario"),
+    measure: text(source, "measure"),
+    start_date: text(source, "start_date"),
+    end_date: text(source, "end_date"),
+    rows: reading.rows,
+  };
+  return {
+    sheets: SERIES_KINDS.map((series) => ({ ...source, filters: { ...source.filters, series } })),
+    read: (onPage, signal) =>
+      client.datasets.items(source.portfolio ?? "", query).all({
+        signal,
+        readAhead: reading.readAhead ?? 4,
+        onPage,
+        onProgress: reportingItems(reading.onItemsRead),
+      }),
+    shape: (items) => {
+      const rows = builder.add(items);
+      return SERIES_KINDS.map((kind) => rows[kind]);
+    },
+    headers: () => SERIES_KINDS.map((kind) => builder.header(kind)),
+  };
 }
 
 /** Every paste kind, by the operation its provenance records. */
@@ -91,22 +220,17 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
     label: OPERATION_LABELS.timeseries,
     dataset: true,
     rowKey: () => ROW_KEYS.timeseries,
+    stream: timeseriesStream,
+    // The paste's stream read whole, keeping the sheet's own series (the paste puts projected and
+    // observed series on sheets of their own).
     async fetch(client, source, signal) {
-      const items = await client.datasets
-        .items(source.portfolio ?? "", {
-          hazard: text(source, "hazard"),
-          indicator: text(source, "indicator"),
-          scenario: text(source, "scenario"),
-          measure: text(source, "measure"),
-          start_date: text(source, "start_date"),
-          end_date: text(source, "end_date"),
-        })
-        .all({ signal, readAhead: 4 });
-      // The paste puts projected (yearly) and observed (monthly) series on sheets of their own.
-      const kind: SeriesKind = text(source, "series") === "observed" ? "observed" : "projected";
-      const builder = new TidyTimeseriesBuilder();
-      const rows = builder.add(items)[kind];
-      const header = builder.header(kind);
+      const stream = timeseriesStream(client, source);
+      const at = SERIES_KINDS.indexOf(seriesOf(source));
+      const rows: CellValue[][] = [];
+      await stream.read((items) => {
+        for (const row of stream.shape(items)[at]) rows.push(row);
+      }, signal);
+      const header = stream.headers()[at];
       return {
         header,
         rows: rows.map((row) =>
@@ -114,39 +238,64 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
         ),
       };
     },
+    sheet(source) {
+      const prefix = TIMESERIES_SHEET_PREFIX[seriesOf(source)];
+      return {
+        sheetName: `${prefix} ${source.portfolio}`,
+        tableName: `${prefix.replace(" ", "_")}_${source.portfolio}`,
+      };
+    },
   },
   summary: {
     label: OPERATION_LABELS.summary,
     dataset: true,
     rowKey: () => ROW_KEYS.summary,
-    async fetch(client, source, signal) {
+    async fetch(client, source, signal, _run, extras) {
       const scenario = text(source, "scenario");
-      const items = await client.datasets.summary(source.portfolio ?? "", scenario ? { scenario } : {}).all({ signal });
+      const items = await client.datasets
+        .summary(source.portfolio ?? "", scenario ? { scenario } : {})
+        .all({ signal, onProgress: reportingItems(extras?.onItemsRead) });
       const flat = flattenSummary(items);
       return { header: flat.header, rows: flat.rows, formats: { labelColumns: flat.labelColumns } };
     },
+    sheet: (source, table) => ({
+      sheetName: `Summary ${source.portfolio}`,
+      tableName: `Summary_${source.portfolio}`,
+      ...table.formats,
+    }),
   },
   "extended-summary": {
     label: OPERATION_LABELS["extended-summary"],
     dataset: true,
     rowKey: () => ROW_KEYS["extended-summary"],
-    async fetch(client, source, signal) {
+    async fetch(client, source, signal, _run, extras) {
       const scenario = text(source, "scenario");
       const items = await client.datasets
         .extendedSummary(source.portfolio ?? "", scenario ? { scenario } : {})
-        .all({ signal });
+        .all({ signal, onProgress: reportingItems(extras?.onItemsRead) });
       const flat = flattenExtendedSummary(items);
       return { header: flat.header, rows: flat.rows, formats: { labelColumns: flat.labelColumns } };
     },
+    sheet: (source, table) => ({
+      sheetName: `Extended ${text(source, "scenario")} ${source.portfolio}`,
+      tableName: `Extended_${text(source, "scenario")}_${source.portfolio}`,
+      ...table.formats,
+    }),
   },
   "applied-layer": {
     label: OPERATION_LABELS["applied-layer"],
     dataset: false,
     rowKey: () => ROW_KEYS["applied-layer"],
+    // papaparse: numeric columns become numbers, ids stay text.
     async fetch(client, source, signal) {
       const portfolio = source.portfolio ?? "";
       const result = await client.compositions.applyVector(text(source, "vector_id") ?? "", portfolio, { signal });
       return { ...parseCsvTable(result.csv, `the layer applied to ${portfolio}`), title: result.name };
+    },
+    // Named by the name the pane gave the layer, else the one the service answered with.
+    sheet(source, table) {
+      const name = text(source, "vector_name") ?? table.title ?? text(source, "vector_id") ?? "";
+      return { sheetName: `${name} ${source.portfolio}`, tableName: `Layer_${name}`, filters: { vector_name: name } };
     },
   },
   export: {
@@ -160,39 +309,73 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
       if (!file) throw new Error(`The export of ${portfolio} no longer holds the file ${text(source, "file")}.`);
       return { header: file.header, rows: file.rows };
     },
+    sheet: (source) => ({ sheetName: sheetNameForFile(text(source, "file") ?? "") }),
   },
   "risk-matrix": {
     label: OPERATION_LABELS["risk-matrix"],
     dataset: true,
     rowKey: () => ROW_KEYS["risk-matrix"],
-    async fetch(client, source, signal) {
+    async fetch(client, source, signal, _run, extras) {
       const scenario = text(source, "scenario") ?? "";
       const window = Number(source.filters.window);
-      const items = await summaryItems(client, source, { scenario, window }, signal);
-      return buildRiskMatrix(items, scenario, window, text(source, "cells") === "score" ? "score" : "label");
+      const items = await summaryItems(client, source, { scenario, window }, signal, extras);
+      const cells = text(source, "cells") === "score" ? "score" : "label";
+      const matrix = buildRiskMatrix(items, scenario, window, cells);
+      return { header: matrix.header, rows: matrix.rows, title: matrix.title, formats: matrix.formats };
     },
+    // Labels or scores coloured by conditional formats, so colours follow edits.
+    sheet: (source, table) => ({
+      sheetName: `Matrix ${source.portfolio}`,
+      tableName: `Matrix_${source.portfolio}`,
+      title: `${source.portfolio} · ${table.title}`,
+      ...table.formats,
+    }),
   },
   "label-counts": {
     label: OPERATION_LABELS["label-counts"],
     dataset: true,
     rowKey: () => ROW_KEYS["label-counts"],
-    async fetch(client, source, signal) {
+    async fetch(client, source, signal, _run, extras) {
       const scenario = text(source, "scenario") ?? "";
       const window = Number(source.filters.window);
-      const items = await summaryItems(client, source, { scenario, window }, signal);
+      const items = await summaryItems(client, source, { scenario, window }, signal, extras);
       return labelCountsTable(labelCountsByHazard(itemsFor(items, scenario, window)));
+    },
+    // With a native stacked column chart of the counts.
+    sheet(source, table) {
+      const scope = `scenario ${text(source, "scenario")} · ${text(source, "window")}-year window`;
+      return {
+        sheetName: `Counts ${source.portfolio}`,
+        tableName: `Counts_${source.portfolio}`,
+        title: `${source.portfolio} · assets per label and hazard · ${scope}`,
+        chart: {
+          type: "ColumnStacked",
+          dataRows: [0, 1, 2],
+          firstValueColumn: 1,
+          seriesNames: table.rows.map((r) => String(r[0])),
+          title: `Assets per label · ${text(source, "scenario")} · ${text(source, "window")}-year window`,
+        },
+      };
     },
   },
   "scenario-comparison": {
     label: OPERATION_LABELS["scenario-comparison"],
     dataset: true,
     rowKey: () => ROW_KEYS["scenario-comparison"],
-    async fetch(client, source, signal) {
+    async fetch(client, source, signal, _run, extras) {
       const hazard = text(source, "hazard") ?? "";
       const window = Number(source.filters.window);
-      const items = await summaryItems(client, source, { window, hazard }, signal);
-      return buildScenarioComparison(items, hazard, window);
+      const items = await summaryItems(client, source, { window, hazard }, signal, extras);
+      const comparison = buildScenarioComparison(items, hazard, window);
+      const { header, rows, title, labelColumns } = comparison;
+      return { header, rows, title, formats: { labelColumns } };
     },
+    sheet: (source, table) => ({
+      sheetName: `Compare ${text(source, "hazard")} ${source.portfolio}`,
+      tableName: `Compare_${text(source, "hazard")}_${source.portfolio}`,
+      title: `${source.portfolio} · ${table.title} (${COMPARED_SCENARIOS.join(", ")})`,
+      ...table.formats,
+    }),
   },
   "disclosure-data": {
     label: OPERATION_LABELS["disclosure-data"],
@@ -241,6 +424,10 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
       const exported = await client.nature.exportSubproject(text(source, "subproject_id") ?? "", { signal });
       return { header: ["metric", "value"], rows: natureRows(exported) };
     },
+    sheet: (source) => ({
+      sheetName: `Nature ${text(source, "subproject_name")}`,
+      tableName: `Nature_${text(source, "subproject_name")}`,
+    }),
   },
   "financial-impact": {
     label: OPERATION_LABELS["financial-impact"],
@@ -311,7 +498,7 @@ function needsAssetList(table: FetchedTable): boolean {
 }
 
 /** The rows of a nature sub-project's export: summary numbers, then `metadata:<name>` fields. */
-export function natureRows(exported: {
+function natureRows(exported: {
   summary?: Record<string, unknown>;
   metadata?: Record<string, unknown>;
 }): CellValue[][] {

@@ -1,23 +1,9 @@
 import type { RiskClient } from "../../../api/client";
-import type {
-  Asset,
-  DownloadedFile,
-  FileFormat,
-  IndicatorMetadata,
-  ItemsQuery,
-  PhysicalItem,
-} from "../../../api/types";
+import type { Asset, DownloadedFile, FileFormat, IndicatorMetadata, ItemsQuery } from "../../../api/types";
 import type { ChartSpec } from "../../../excel/table-formats";
 import { dateFilterProblem, dateKeyInRange, dateRangeReversed } from "./model/date-filter";
-import {
-  SERIES_KINDS,
-  TIMESERIES_FIXED_COLUMNS,
-  TidyTimeseriesBuilder,
-  seriesKind,
-  type SeriesKind,
-} from "../../../shaping/tidy-timeseries";
-import { streamPaste } from "./stream-paste";
-import { PASTE_KINDS, provenanceOf } from "../pasted";
+import { SERIES_KINDS, TIMESERIES_FIXED_COLUMNS, seriesKind, type SeriesKind } from "../../../shaping/tidy-timeseries";
+import { TIMESERIES_SHEET_PREFIX, streamKind } from "../pasted";
 import {
   formatCount,
   rethrowIfCancelled,
@@ -206,106 +192,78 @@ export interface TimeseriesPasted extends PastedSheet {
   sheets: TimeseriesSheet[];
 }
 
-const SHEET_PREFIX: Record<SeriesKind, string> = { projected: "TS", observed: "TS observed" };
-
 /**
- * Streams the portfolio's timeseries into new sheets: projected series (YYYY keys) in one, observed
- * series (YYYY-MM keys) in another, so every column of a table is filled. Pages are read ahead
- * concurrently and each is written as it arrives (a chunk is synced while the next pages are in
- * flight); the sheets stay hidden under temporary names until everything is written, then are
- * renamed into place. A failure or Cancel deletes them: no half table is ever left. An optional
- * line chart draws the chosen assets' series (on each sheet that has them).
+ * Streams the portfolio's timeseries into new sheets through the timeseries paste kind's stream
+ * (features/pasted/paste-kinds.ts, the one its refresh reads): projected series (YYYY keys) in
+ * one, observed series (YYYY-MM keys) in another, so every column of a table is filled. Pages are
+ * read ahead concurrently and each is written as it arrives (a chunk is synced while the next
+ * pages are in flight); the sheets stay hidden under temporary names until everything is written,
+ * then are renamed into place. A failure or Cancel deletes them: no half table is ever left. An
+ * optional line chart draws the chosen assets' series (on each sheet that has them).
  */
 export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<TimeseriesPasted> {
-  const { client, run, portfolio, filters, catalog, signal, onProgress } = options;
+  const { portfolio, filters, catalog, onProgress } = options;
   const expected = catalog ? estimateTimeseriesRows(catalog, filters) : undefined;
   if (expected !== undefined && expected > MAX_TIMESERIES_ROWS) {
     throw new Error(
       `These filters select about ${formatCount(expected)} series, more than ${formatCount(MAX_TIMESERIES_ROWS)} rows for one sheet: choose a hazard, scenario or measure.`,
     );
   }
-  const query: Omit<ItemsQuery, "page"> = { ...timeseriesQuery(filters), rows: options.rows };
+  const query = timeseriesQuery(filters);
   onProgress?.({ message: "Reading timeseries…", fraction: 0 });
-  const builder = new TidyTimeseriesBuilder();
   const wanted = new Set(options.chartAssets ?? []);
-  const chartRows: Record<SeriesKind, Array<{ row: number; name: string }>> = { projected: [], observed: [] };
+  const chartRows: Array<Array<{ row: number; name: string }>> = SERIES_KINDS.map(() => []);
   let itemsRead = 0;
   let tooMany = false;
-  const { hazard, indicator, scenario, measure, start_date, end_date } = query;
-  const provenance = await provenanceOf(
-    client,
-    "timeseries",
-    portfolio,
-    { hazard, indicator, scenario, measure, start_date, end_date },
-    signal,
-  );
-  const written = await streamPaste<PhysicalItem>({
-    run,
-    signal,
-    maxRequestBytes: options.maxRequestBytes,
-    // Each sheet records its filters and which series it holds, so "Refresh pasted sheets" re-reads it.
-    specs: SERIES_KINDS.map((kind) => ({
-      sheetName: `${SHEET_PREFIX[kind]} ${portfolio}`,
-      tableName: `${SHEET_PREFIX[kind].replace(" ", "_")}_${portfolio}`,
-      provenance: { ...provenance, filters: { ...provenance.filters, series: kind } },
-      rowKeys: { spec: PASTE_KINDS.timeseries.rowKey([]) },
-    })),
-    read: (onPage, reading) =>
-      client.datasets.items(portfolio, query).all({
-        signal: reading,
-        readAhead: options.readAhead ?? 4,
-        onPage,
-        onProgress: (p) => {
-          if (p.itemsRead > MAX_TIMESERIES_ROWS && !tooMany) {
-            tooMany = true;
-            throw new Error("too many"); // the reader stops at its first failure
-          }
-        },
-      }),
-    consume: async (items, writer) => {
-      const rows = builder.add(items);
-      for (const [k, kind] of SERIES_KINDS.entries()) {
-        const before = writer.rowCount(k);
-        rows[kind].forEach((row, i) => {
-          if (wanted.has(Number(row[0])) && chartRows[kind].length < 20)
-            chartRows[kind].push({
+  const written = await streamKind(
+    {
+      ...options,
+      onItemsRead: (read) => {
+        if (read > MAX_TIMESERIES_ROWS && !tooMany) {
+          tooMany = true;
+          throw new Error("too many"); // the reader stops at its first failure
+        }
+      },
+      onRows: (sheet, rows, before) =>
+        rows.forEach((row, i) => {
+          if (wanted.has(Number(row[0])) && chartRows[sheet].length < 20)
+            chartRows[sheet].push({
               row: before + i,
               name: [row[2], row[3], row[4], row[5], row[6]].filter((x) => x !== "").join(" "),
             });
+        }),
+      onPage: (items, writtenRows) => {
+        itemsRead += items;
+        const fraction = expected ? Math.min(0.99, itemsRead / expected) : undefined;
+        onProgress?.({
+          message: `Read ${formatCount(itemsRead)}${expected ? ` of about ${formatCount(expected)}` : ""} series · wrote ${formatCount(writtenRows)} rows`,
+          fraction,
         });
-        await writer.append(k, rows[kind]);
-      }
-      itemsRead += items.length;
-      const fraction = expected ? Math.min(0.99, itemsRead / expected) : undefined;
-      onProgress?.({
-        message: `Read ${formatCount(itemsRead)}${expected ? ` of about ${formatCount(expected)}` : ""} series · wrote ${formatCount(writer.writtenRows())} rows`,
-        fraction,
-      });
+      },
+      charts: () =>
+        chartRows.map((rows): ChartSpec | undefined =>
+          rows.length === 0
+            ? undefined
+            : {
+                type: "Line",
+                dataRows: rows.map((r) => r.row),
+                seriesNames: rows.map((r) => r.name),
+                firstValueColumn: TIMESERIES_FIXED_COLUMNS.length,
+                title: `Timeseries · ${portfolio}`,
+              },
+        ),
+      stopReason: () =>
+        tooMany
+          ? new Error(
+              `More than ${formatCount(MAX_TIMESERIES_ROWS)} series match: narrow the filters (hazard, scenario, measure).`,
+            )
+          : undefined,
     },
-    finish: () => ({
-      headers: SERIES_KINDS.map((kind) => builder.header(kind)),
-      charts: SERIES_KINDS.map((kind): ChartSpec | undefined =>
-        chartRows[kind].length === 0
-          ? undefined
-          : {
-              type: "Line",
-              dataRows: chartRows[kind].map((r) => r.row),
-              seriesNames: chartRows[kind].map((r) => r.name),
-              firstValueColumn: TIMESERIES_FIXED_COLUMNS.length,
-              title: `Timeseries · ${portfolio}`,
-            },
-      ),
-    }),
-    stopReason: () =>
-      tooMany
-        ? new Error(
-            `More than ${formatCount(MAX_TIMESERIES_ROWS)} series match: narrow the filters (hazard, scenario, measure).`,
-          )
-        : undefined,
-  });
+    { operation: "timeseries", portfolio, filters: query },
+  );
   if (written.length === 0) throw new Error(`No timeseries match these filters in ${portfolio}.`);
   const sheets: TimeseriesSheet[] = written.map((w) => {
-    const kind = w.sheetName.startsWith(SHEET_PREFIX.observed) ? "observed" : "projected";
+    const kind = w.sheetName.startsWith(TIMESERIES_SHEET_PREFIX.observed) ? "observed" : "projected";
     return {
       kind,
       sheetName: w.sheetName,
@@ -319,7 +277,7 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
     rowCount: sheets.reduce((n, s) => n + s.rowCount, 0),
     columnCount: sheets[0].columnCount,
     years: sheets[0].timeColumns,
-    chart: SERIES_KINDS.some((k) => chartRows[k].length > 0),
+    chart: chartRows.some((rows) => rows.length > 0),
     sheets,
   };
 }

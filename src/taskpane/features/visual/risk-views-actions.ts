@@ -5,29 +5,10 @@
  */
 import type { RiskClient } from "../../../api/client";
 import type { Asset, GeoJson, SummaryItem } from "../../../api/types";
-import { StreamingSheets, type StreamSheetSpec } from "../../../excel/stream-sheets";
-import type { ChartSpec } from "../../../excel/table-formats";
-import {
-  COMPARED_SCENARIOS,
-  buildRiskMatrix,
-  buildScenarioComparison,
-  itemsFor,
-  labelCountsByHazard,
-  labelCountsTable,
-  summaryHazards,
-  type LabelCounts,
-} from "../../../shaping/risk-views";
-import type { CellValue } from "../../../shaping/types";
+import { itemsFor, labelCountsByHazard, summaryHazards, type LabelCounts } from "../../../shaping/risk-views";
 import { WINDOWS } from "../../../shared/vocabulary";
-import { PASTE_KINDS, provenanceOf } from "../pasted";
-import {
-  rethrowIfCancelled,
-  formatCount,
-  type ExcelRunner,
-  type LongRunning,
-  type PastedSheet,
-  type PasteOptions,
-} from "../../ui/pane-types";
+import { pasteKinds } from "../pasted";
+import type { PastedSheet, PasteOptions } from "../../ui/pane-types";
 
 /** Summary windows the service offers, in years (docs/service.md#hazards-and-their-three-spellings). */
 export const WINDOW_CHOICES: readonly string[] = WINDOWS.map(String);
@@ -157,116 +138,39 @@ export interface RiskSheetOptions extends PasteOptions {
 /**
  * Risk matrix (assets × hazards, labels or scores, coloured by conditional formats so colours
  * follow edits; the scenario and window in the title line) plus a sheet of LOW / MEDIUM / HIGH
- * counts per hazard with a native stacked column chart. Both sheets or neither.
+ * counts per hazard with a native stacked column chart, both from one summary read through their
+ * paste kinds (features/pasted/paste-kinds.ts, the definitions their refresh runs). Both sheets or
+ * neither.
  */
-export async function pasteRiskMatrix(
+export function pasteRiskMatrix(
   options: RiskSheetOptions & { scenario: string; cells: "label" | "score" },
 ): Promise<PastedSheet[]> {
-  const { client, run, portfolio, scenario, window, cells, signal, onProgress } = options;
+  const { portfolio, scenario, window, cells, onProgress } = options;
   onProgress?.({ message: "Reading the summary…" });
-  const summary = await readSummary(client, portfolio, { scenario, window }, signal, onProgress);
-  const matrix = buildRiskMatrix(summary, scenario, window, cells);
-  if (matrix.rows.length === 0) throw new Error(`${portfolio} has no summary for ${scenario}, ${window}-year window.`);
-  const counts = labelCountsTable(labelCountsByHazard(itemsFor(summary, scenario, window)));
-  const provenance = await provenanceOf(client, "risk-matrix", portfolio, { scenario, window, cells }, signal);
-  const specs: StreamSheetSpec[] = [
+  return pasteKinds(options, [
     {
-      sheetName: `Matrix ${portfolio}`,
-      tableName: `Matrix_${portfolio}`,
-      title: `${portfolio} · ${matrix.title}`,
-      provenance,
-      rowKeys: { spec: PASTE_KINDS["risk-matrix"].rowKey([]) },
-      ...matrix.formats,
+      operation: "risk-matrix",
+      portfolio,
+      filters: { scenario, window, cells },
+      ifEmpty: `${portfolio} has no summary for ${scenario}, ${window}-year window.`,
     },
-    {
-      sheetName: `Counts ${portfolio}`,
-      tableName: `Counts_${portfolio}`,
-      title: `${portfolio} · assets per label and hazard · scenario ${scenario} · ${window}-year window`,
-      provenance: { ...provenance, operation: "label-counts", filters: { scenario, window } },
-      rowKeys: { spec: PASTE_KINDS["label-counts"].rowKey([]) },
-    },
-  ];
-  const chart: ChartSpec = {
-    type: "ColumnStacked",
-    dataRows: [0, 1, 2],
-    firstValueColumn: 1,
-    seriesNames: counts.rows.map((r) => String(r[0])),
-    title: `Assets per label · ${scenario} · ${window}-year window`,
-  };
-  return writeWhole(run, specs, [matrix, counts], [undefined, chart], signal, onProgress);
+    { operation: "label-counts", portfolio, filters: { scenario, window } },
+  ]);
 }
 
 /**
  * For one hazard and window, ssp126 / ssp245 / ssp585 side by side with the change in score and
- * label, sorted by the largest increase, labels coloured.
+ * label, sorted by the largest increase, labels coloured (its paste kind's fetch and sheet).
  */
-export async function pasteScenarioComparison(options: RiskSheetOptions & { hazard: string }): Promise<PastedSheet[]> {
-  const { client, run, portfolio, hazard, window, signal, onProgress } = options;
+export function pasteScenarioComparison(options: RiskSheetOptions & { hazard: string }): Promise<PastedSheet[]> {
+  const { portfolio, hazard, window, onProgress } = options;
   onProgress?.({ message: "Reading the summary of every scenario…" });
-  const summary = await readSummary(client, portfolio, { window, hazard }, signal, onProgress);
-  const table = buildScenarioComparison(summary, hazard, window);
-  if (table.rows.length === 0) throw new Error(`${portfolio} has no ${hazard} summary for the ${window}-year window.`);
-  const spec: StreamSheetSpec = {
-    provenance: await provenanceOf(client, "scenario-comparison", portfolio, { hazard, window }, signal),
-    rowKeys: { spec: PASTE_KINDS["scenario-comparison"].rowKey([]) },
-    sheetName: `Compare ${hazard} ${portfolio}`,
-    tableName: `Compare_${hazard}_${portfolio}`,
-    title: `${portfolio} · ${table.title} (${COMPARED_SCENARIOS.join(", ")})`,
-    labelColumns: table.labelColumns,
-  };
-  return writeWhole(run, [spec], [table], [], signal, onProgress);
-}
-
-async function readSummary(
-  client: RiskClient,
-  portfolio: string,
-  query: { scenario?: string; window: number; hazard?: string },
-  signal: AbortSignal | undefined,
-  onProgress: LongRunning["onProgress"],
-): Promise<SummaryItem[]> {
-  return client.datasets
-    .summary(portfolio, query)
-    .all({
-      signal,
-      readAhead: 4,
-      onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }),
-    })
-    .catch(rethrowIfCancelled(signal));
-}
-
-/** Whole tables through the one streaming writer: every sheet or none. */
-async function writeWhole(
-  run: ExcelRunner,
-  specs: StreamSheetSpec[],
-  tables: Array<{ header: string[]; rows: CellValue[][] }>,
-  charts: Array<ChartSpec | undefined>,
-  signal: AbortSignal | undefined,
-  onProgress: LongRunning["onProgress"],
-): Promise<PastedSheet[]> {
-  const total = tables.reduce((n, t) => n + t.rows.length, 0);
-  let done = 0;
-  const written = await run(async (context) => {
-    const writer = await StreamingSheets.open(context, specs, {
-      signal,
-      onProgress: () =>
-        onProgress?.({
-          message: `Writing row ${formatCount(Math.min(done, total))} of ${formatCount(total)}`,
-          fraction: total ? Math.min(1, done / total) : 1,
-        }),
-    });
-    try {
-      for (let i = 0; i < tables.length; i++) {
-        await writer.append(i, tables[i].rows);
-        done += tables[i].rows.length;
-      }
-    } catch (error) {
-      await writer.discard(error);
-      throw error;
-    }
-    return writer.finish(
-      tables.map((t) => t.header),
-      charts,
-    );
-  }).catch(rethrowIfCancelled(signal));
-  return written.map((w) => ({ sheetName: w.sheetName, rowCount: w.rowCount, columnCount: w.columnCount }));
+  return pasteKinds(options, [
+    {
+      operation: "scenario-comparison",
+      portfolio,
+      filters: { hazard, window },
+      ifEmpty: `${portfolio} has no ${hazard} summary for the ${window}-year window.`,
+    },
+  ]);
 }

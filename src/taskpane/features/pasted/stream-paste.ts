@@ -1,7 +1,7 @@
 /**
  * A streaming paste: pages are read (with read-ahead) while earlier pages are written, through the
- * one streaming writer (src/excel/stream-sheets.ts): whole or absent. Used by the timeseries and
- * extended summary pastes.
+ * one streaming writer (src/excel/stream-sheets.ts): whole or absent. Used by the first paste of a
+ * kind that streams (first-paste.ts `streamKind`: the timeseries).
  */
 import { AbortedError } from "../../../api/errors";
 import { StreamingSheets, type StreamSheetSpec } from "../../../excel/stream-sheets";

@@ -1,0 +1,263 @@
+/**
+ * The first paste of a kind, through its one definition in the registry (paste-kinds.ts): the
+ * kind's fetch (or its stream), its sheet, its row key and the provenance that lets "Refresh pasted
+ * sheets" run the same definition again. A paste panel says which kinds and filters; nothing of
+ * how a kind is read or shaped is written twice.
+ */
+import type { RiskClient } from "../../../api/client";
+import type { PhysicalItem } from "../../../api/types";
+import type { RowKeying } from "../../../excel/written-store";
+import { StreamingSheets, type StreamSheetSpec } from "../../../excel/stream-sheets";
+import type { ChartSpec } from "../../../excel/table-formats";
+import type { NewSheetSpec, WrittenSheet } from "../../../excel/write-sheets";
+import type { PasteOperation, PasteProvenance } from "../../../shaping/paste-provenance";
+import type { CellValue } from "../../../shaping/types";
+import {
+  formatCount,
+  rethrowIfCancelled,
+  unlessCancelled,
+  type ExcelRunner,
+  type LongRunning,
+  type PastedSheet,
+  type PasteOptions,
+} from "../../ui/pane-types";
+import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
+import {
+  PASTE_KINDS,
+  rowKeysFor,
+  type FetchedTable,
+  type PasteKind,
+  type PasteSource,
+  type SheetLayout,
+} from "./paste-kinds";
+import { provenanceOf } from "./pasted-sheets-actions";
+import { streamPaste } from "./stream-paste";
+
+/** One table of a first paste: a kind and what it is read with. */
+export interface KindPaste {
+  operation: PasteOperation;
+  portfolio?: string;
+  /** The filters it is read with, as its provenance records them (empty ones are left out). */
+  filters: Record<string, string | number | boolean | undefined>;
+  /** The table when already read (an export's files, from the ZIP downloaded first). */
+  table?: FetchedTable;
+  /** The error when its table has no rows (default: an empty table is written). */
+  ifEmpty?: string;
+  /** Left out, no sheet, when its table has no rows. */
+  optional?: boolean;
+}
+
+/** The filters a provenance records: empty ones left out. */
+function sourceOf(paste: { portfolio?: string; filters: KindPaste["filters"] }): PasteSource {
+  const filters: PasteSource["filters"] = {};
+  for (const [name, value] of Object.entries(paste.filters))
+    if (value !== undefined && value !== "") filters[name] = value;
+  return { portfolio: paste.portfolio, filters };
+}
+
+function kindOf(operation: PasteOperation): PasteKind & { sheet: NonNullable<PasteKind["sheet"]> } {
+  const kind = PASTE_KINDS[operation];
+  if (!kind.sheet) throw new Error(`${kind.label} is pasted by its own panel, not through pasteKinds.`);
+  return kind as PasteKind & { sheet: NonNullable<PasteKind["sheet"]> };
+}
+
+/**
+ * The provenance of each source, the dataset's version and digest read once per portfolio (the
+ * kinds of one paste share it).
+ */
+function provenances(client: RiskClient, signal?: AbortSignal) {
+  const bases = new Map<string, Promise<PasteProvenance>>();
+  return (operation: PasteOperation, source: PasteSource): Promise<PasteProvenance> => {
+    const key = `${PASTE_KINDS[operation].dataset}|${source.portfolio ?? ""}`;
+    const base = bases.get(key) ?? provenanceOf(client, operation, source.portfolio, {}, signal);
+    bases.set(key, base);
+    return base.then((p) => ({ ...p, operation, filters: source.filters }));
+  };
+}
+
+/** The streaming writer's spec of a sheet's layout. */
+const streamSpec = (layout: SheetLayout): StreamSheetSpec => ({
+  sheetName: layout.sheetName,
+  tableName: layout.tableName,
+  title: layout.title,
+  labelColumns: layout.labelColumns,
+  scoreColumns: layout.scoreColumns,
+  numberFormats: layout.numberFormats,
+});
+
+/**
+ * Pastes whole tables of one or more kinds into new sheets, all or none: each kind's fetch (the
+ * kinds of one paste read concurrently, a request they share once), then its sheet, its provenance
+ * and its row key (the portfolio's assets read when the table alone cannot tell them apart), as
+ * the refresh will key it. Without a client (an export unpacked from a file) nothing is recorded.
+ * Sheets with a title line above their table go through the streaming writer, which writes it.
+ */
+export async function pasteKinds(
+  options: LongRunning & { client?: RiskClient; run: ExcelRunner },
+  pastes: KindPaste[],
+): Promise<PastedSheet[]> {
+  const { client, run, signal, onProgress } = options;
+  const sources = pastes.map(sourceOf);
+  // Items read by each kind, summed: the kinds that report them read the summary.
+  const itemsRead = pastes.map(() => 0);
+  const reads = new Map<string, Promise<unknown>>();
+  const tables = await unlessCancelled(
+    Promise.all(
+      pastes.map((paste, i) => {
+        if (paste.table) return paste.table;
+        if (!client) throw new Error(`${PASTE_KINDS[paste.operation].label} is read with a client.`);
+        return kindOf(paste.operation).fetch(client, sources[i], signal, run, {
+          reads,
+          onItemsRead: (n) => {
+            itemsRead[i] = n;
+            onProgress?.({ message: `Read ${formatCount(itemsRead.reduce((a, b) => a + b, 0))} summary rows…` });
+          },
+        });
+      }),
+    ),
+    signal,
+  );
+  const provenanceOfSource = client && provenances(client, signal);
+  const sheets: Array<{ layout: SheetLayout; table: FetchedTable; provenance?: PasteProvenance; rowKeys: RowKeying }> =
+    [];
+  for (const [i, paste] of pastes.entries()) {
+    const table = tables[i];
+    if (table.rows.length === 0 && paste.optional) continue;
+    if (table.rows.length === 0 && paste.ifEmpty) throw new Error(paste.ifEmpty);
+    const kind = kindOf(paste.operation);
+    const layout = kind.sheet(sources[i], table);
+    const source = { ...sources[i], filters: { ...sources[i].filters, ...layout.filters } };
+    sheets.push({
+      layout,
+      table,
+      provenance: await provenanceOfSource?.(paste.operation, source),
+      // Each sheet keyed by its kind's row key, so a refresh keeps the analyst's work with its row.
+      rowKeys: client
+        ? await rowKeysFor(client, paste.operation, paste.portfolio, table, signal)
+        : { spec: kind.rowKey(table.header) },
+    });
+  }
+  if (sheets.some((s) => s.layout.title !== undefined || s.layout.scoreColumns !== undefined))
+    return writeWhole(
+      run,
+      sheets.map((s) => ({ ...streamSpec(s.layout), provenance: s.provenance, rowKeys: s.rowKeys })),
+      sheets.map((s) => s.table),
+      sheets.map((s) => s.layout.chart),
+      { signal, onProgress },
+    );
+  const specs = sheets.map((s): NewSheetSpec => ({
+    sheetName: s.layout.sheetName,
+    tableName: s.layout.tableName,
+    header: s.table.header,
+    rows: s.table.rows,
+    conditionalLabels: s.layout.labelColumns,
+    numberFormats: s.layout.numberFormats,
+    chart: s.layout.chart,
+    provenance: s.provenance,
+    rowKeys: s.rowKeys,
+  }));
+  return (await writeNewSheets(run, specs, { signal, onProgress })).map(pastedSheet);
+}
+
+/** Whole tables through the one streaming writer: every sheet or none. */
+async function writeWhole(
+  run: ExcelRunner,
+  specs: StreamSheetSpec[],
+  tables: Array<{ header: string[]; rows: CellValue[][] }>,
+  charts: Array<ChartSpec | undefined>,
+  { signal, onProgress }: LongRunning,
+): Promise<PastedSheet[]> {
+  const total = tables.reduce((n, t) => n + t.rows.length, 0);
+  let done = 0;
+  const written = await run(async (context) => {
+    const writer = await StreamingSheets.open(context, specs, {
+      signal,
+      onProgress: () =>
+        onProgress?.({
+          message: `Writing row ${formatCount(Math.min(done, total))} of ${formatCount(total)}`,
+          fraction: total ? Math.min(1, done / total) : 1,
+        }),
+    });
+    try {
+      for (let i = 0; i < tables.length; i++) {
+        await writer.append(i, tables[i].rows);
+        done += tables[i].rows.length;
+      }
+    } catch (error) {
+      await writer.discard(error);
+      throw error;
+    }
+    return writer.finish(
+      tables.map((t) => t.header),
+      charts,
+    );
+  }).catch(rethrowIfCancelled(signal));
+  return written.map(pastedSheet);
+}
+
+/** What a panel adds to a streamed paste: its progress, a chart, its own limits. */
+export interface StreamKindOptions extends PasteOptions {
+  /** Pages in flight at once (default 4). */
+  readAhead?: number;
+  /** Page size (default: the service's). */
+  rows?: number;
+  /** Budget per workbook request (default 4 MB); smaller in tests to see streaming. */
+  maxRequestBytes?: number;
+  /** Items read so far; throwing stops the read (the paste then fails with `stopReason`). */
+  onItemsRead?: (itemsRead: number) => void;
+  /** Rows of a page about to be appended to sheet `sheet`, after `rowsBefore` rows. */
+  onRows?: (sheet: number, rows: readonly CellValue[][], rowsBefore: number) => void;
+  /** After each page is written: items in it, rows written in all. */
+  onPage?: (items: number, writtenRows: number) => void;
+  /** Charts of the sheets, once everything is written. */
+  charts?: () => Array<ChartSpec | undefined>;
+  /** Thrown instead of a cancellation when the paste stopped itself (e.g. too many rows). */
+  stopReason?: () => Error | undefined;
+}
+
+/**
+ * Streams a kind's pages into its new sheets as they arrive (the kind's `stream`: one read may
+ * fill several sheets), each sheet named, recorded and keyed by the kind: whole or absent. Sheets
+ * the read left empty are not made.
+ */
+export async function streamKind(
+  options: StreamKindOptions,
+  paste: { operation: PasteOperation; portfolio?: string; filters: KindPaste["filters"] },
+): Promise<WrittenSheet[]> {
+  const { client, run, signal } = options;
+  const kind = kindOf(paste.operation);
+  if (!kind.stream) throw new Error(`${kind.label} is not pasted page by page.`);
+  const source = sourceOf(paste);
+  const stream = kind.stream(client, source, {
+    readAhead: options.readAhead,
+    rows: options.rows,
+    onItemsRead: options.onItemsRead,
+  });
+  const provenanceOfSource = provenances(client, signal);
+  const empty: FetchedTable = { header: [], rows: [] };
+  const specs: StreamSheetSpec[] = [];
+  for (const sheet of stream.sheets)
+    specs.push({
+      ...streamSpec(kind.sheet(sheet, empty)),
+      // Each sheet records its filters (and which part of the read it holds), so a refresh re-reads it.
+      provenance: await provenanceOfSource(paste.operation, sheet),
+      rowKeys: { spec: kind.rowKey([]) },
+    });
+  return streamPaste<PhysicalItem>({
+    run,
+    signal,
+    maxRequestBytes: options.maxRequestBytes,
+    specs,
+    read: (onPage, reading) => stream.read(onPage, reading),
+    consume: async (items, writer) => {
+      const rows = stream.shape(items);
+      for (const [k, sheetRows] of rows.entries()) {
+        options.onRows?.(k, sheetRows, writer.rowCount(k));
+        await writer.append(k, sheetRows);
+      }
+      options.onPage?.(items.length, writer.writtenRows());
+    },
+    finish: () => ({ headers: stream.headers(), charts: options.charts?.() }),
+    stopReason: options.stopReason,
+  });
+}
