@@ -9,7 +9,7 @@ export {
   sortPastedSheetAgain,
 } from "./pasted-sheets-actions";
 export type { PastedRefreshResult, RefreshChoices } from "./pasted-sheets-actions";
-export { PASTE_KINDS, natureRows, readDisclosureData, rowKeysFor } from "./paste-kinds";
+export { PASTE_KINDS, SharedReads, natureRows, readDisclosureData, rowKeysFor } from "./paste-kinds";
 export type { FetchedTable, PasteSource } from "./paste-kinds";
 
 /** The "Pasted sheets & sources" section of the pane. */

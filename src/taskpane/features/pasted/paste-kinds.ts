@@ -21,7 +21,7 @@ import {
 } from "../../../shaping/risk-views";
 import { ROW_KEYS, exportKeySpec, type AssetFacts, type RowKeySpec } from "../../../shaping/row-keys";
 import { TidyTimeseriesBuilder, type SeriesKind } from "../../../shaping/tidy-timeseries";
-import type { CellValue, SummaryItem } from "../../../shaping/types";
+import type { CellValue, ExtendedSummaryItem, SummaryItem } from "../../../shaping/types";
 import {
   SIGNIFICANT_HEADER,
   buildDisclosureData,
@@ -55,6 +55,42 @@ export interface PasteSource {
   sheetName?: string;
 }
 
+/**
+ * Lists read once per "Refresh pasted sheets" and shared by every sheet that needs the same one:
+ * the extended summary of a scenario is both a pasted sheet's data and one of the financial impact
+ * sheets' inputs, and each is about 8,000 characters per asset. Keyed by the request; it lives as
+ * long as one refresh (the refresh drops it when done), so it is not a cache: the next refresh reads
+ * everything again. Reads go with the refresh's own signal, so one sheet giving up on its read
+ * (the financial impact stops its other scenarios at the first failure) never cancels another's.
+ */
+export class SharedReads {
+  private readonly lists = new Map<string, Promise<readonly unknown[]>>();
+
+  constructor(
+    private readonly client: RiskClient,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** The extended summary of one scenario (or of every scenario when none is given), read once. */
+  extendedSummary(portfolio: string, scenario: string | undefined): Promise<readonly ExtendedSummaryItem[]> {
+    return this.once(["extended-summary", portfolio, scenario ?? null], () =>
+      this.client.datasets.extendedSummary(portfolio, scenario ? { scenario } : {}).all({ signal: this.signal }),
+    );
+  }
+
+  private once<T>(request: unknown[], read: () => Promise<readonly T[]>): Promise<readonly T[]> {
+    const key = JSON.stringify(request);
+    let list = this.lists.get(key) as Promise<readonly T[]> | undefined;
+    if (!list) {
+      list = read();
+      // A rejection nobody awaits yet (the sheet that started the read was refused meanwhile) is not unhandled.
+      list.catch(() => undefined);
+      this.lists.set(key, list);
+    }
+    return list;
+  }
+}
+
 /** One paste kind. */
 export interface PasteKind {
   label: string;
@@ -65,9 +101,16 @@ export interface PasteKind {
   /**
    * Runs the kind's request again and shapes the result as the paste did (the same flatteners).
    * `run` reaches the workbook, for kinds whose input lives there (the financial impact's value
-   * column) or that are computed from other sheets (the disclosure's significant assets).
+   * column) or that are computed from other sheets (the disclosure's significant assets). `shared`:
+   * at a refresh of several sheets, the lists they read once for all of them.
    */
-  fetch(client: RiskClient, source: PasteSource, signal?: AbortSignal, run?: ExcelRunner): Promise<FetchedTable>;
+  fetch(
+    client: RiskClient,
+    source: PasteSource,
+    signal?: AbortSignal,
+    run?: ExcelRunner,
+    shared?: SharedReads,
+  ): Promise<FetchedTable>;
 }
 
 const text = (source: PasteSource, name: string): string | undefined =>
@@ -128,11 +171,12 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
     label: OPERATION_LABELS["extended-summary"],
     dataset: true,
     rowKey: () => ROW_KEYS["extended-summary"],
-    async fetch(client, source, signal) {
+    async fetch(client, source, signal, _run, shared) {
       const scenario = text(source, "scenario");
-      const items = await client.datasets
-        .extendedSummary(source.portfolio ?? "", scenario ? { scenario } : {})
-        .all({ signal });
+      const portfolio = source.portfolio ?? "";
+      const items = shared
+        ? await shared.extendedSummary(portfolio, scenario)
+        : await client.datasets.extendedSummary(portfolio, scenario ? { scenario } : {}).all({ signal });
       const flat = flattenExtendedSummary(items);
       return { header: flat.header, rows: flat.rows };
     },
@@ -245,7 +289,7 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
     dataset: true,
     rowKey: () => ROW_KEYS["financial-impact"],
     // The impact feature builds its sheets; called, not referenced, at load (the features import each other).
-    fetch: (client, source, signal, run) => fetchFinancialImpact(client, source, signal, run),
+    fetch: (client, source, signal, run, shared) => fetchFinancialImpact(client, source, signal, run, shared),
   },
 };
 
