@@ -1,7 +1,8 @@
 /**
  * Physical-risk datasets of a portfolio (metadata, summary, items, ZIP export).
- * Nothing is stored: each page is computed from the hazard model by index arithmetic, so a
- * page at position 2,000 costs what page 1 costs.
+ * Each page is computed from the hazard model by index arithmetic, so a page at position 2,000
+ * costs what page 1 costs; the summary's rendered pages are kept for a request asked again on the
+ * same data (RenderedPages below).
  */
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
