@@ -126,6 +126,15 @@ async function summaryItems(
   return items;
 }
 
+/**
+ * Pages in flight when a refresh reads the default summary of every scenario again: assets × 3
+ * scenarios × 3 windows rows, 180 pages of 250 at 5,000 assets, ten times the other lists. At 4
+ * pages at a time it was 45 round trips in a row (14 s at 300 ms) while the other sheets' shorter
+ * reads, going at the same time, had long finished; 8 halves that and keeps a refresh of three
+ * sheets at once (8 + 4 + 4) well under a service's cap of 32 requests at once per key.
+ */
+const SUMMARY_REFRESH_READ_AHEAD = 8;
+
 /** Every paste kind, by the operation its provenance records. */
 export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
   timeseries: {
@@ -162,7 +171,9 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
     rowKey: () => ROW_KEYS.summary,
     async fetch(client, source, signal) {
       const scenario = text(source, "scenario");
-      const items = await client.datasets.summary(source.portfolio ?? "", scenario ? { scenario } : {}).all({ signal });
+      const items = await client.datasets
+        .summary(source.portfolio ?? "", scenario ? { scenario } : {})
+        .all({ signal, readAhead: SUMMARY_REFRESH_READ_AHEAD });
       const flat = flattenSummary(items);
       return { header: flat.header, rows: flat.rows };
     },
