@@ -27,7 +27,7 @@ import {
   WINDOWS,
 } from "../model/catalog";
 import { modelValue, pointProfile, PointProfile, seriesFor, YearRange } from "../model/hazard-model";
-import { extendedMetrics, riskSummaries } from "../model/scores";
+import { extendedMetrics, pointRiskSummaries, riskSummaries } from "../model/scores";
 import { StoredAsset, StoredPortfolio } from "../state/types";
 
 /** Dataset version reported by the metadata endpoint for data never changed by the control route. */
@@ -117,6 +117,8 @@ function defaultSummarySelection(ctx: RequestContext, p: StoredPortfolio) {
   const scenarios = scenario ? [scenario] : [...SCENARIOS];
   const windows = window ? [window] : [...WINDOWS];
   const perAsset = scenarios.length * windows.length;
+  // An asset's items are consecutive (one per scenario × window): its summaries share their work.
+  let summariesOf: { index: number; of: ReturnType<typeof pointRiskSummaries> } | undefined;
   return {
     hazards: hazard ? [hazard] : [...HAZARDS],
     total: assets.count * perAsset,
@@ -127,12 +129,14 @@ function defaultSummarySelection(ctx: RequestContext, p: StoredPortfolio) {
       const s = scenarios[Math.floor(k / windows.length)];
       const w = windows[k % windows.length];
       const a = p.assets[index];
+      if (summariesOf?.index !== index)
+        summariesOf = { index, of: pointRiskSummaries(a.lat, a.lng, assetSeed(seed, a)) };
       return {
         ...assetHeader(p, a, index),
         window: w,
         window_start_year: WINDOW_START_YEAR,
         scenario: s,
-        risk_summaries: riskSummaries(a.lat, a.lng, s, w, assetSeed(seed, a), hazard),
+        risk_summaries: summariesOf.of(s, w, hazard),
       };
     },
   };

@@ -65,6 +65,38 @@ export function riskSummaries(
   });
 }
 
+/**
+ * risk_summaries of one point for any scenario and window, with each hazard's profile and each
+ * scenario's yearly mid values computed once: a default summary lists every asset once per
+ * scenario × window (9 times), and the windows are prefixes of one another. The numbers are
+ * riskSummaries' to the bit (the same values, the same maximum).
+ */
+export function pointRiskSummaries(
+  lat: number,
+  lng: number,
+  seed: number,
+): (scenario: Scenario, window: number, only?: Hazard) => RiskSummary[] {
+  const profiles = new Map<Hazard, PointProfile>();
+  const series = new Map<string, number[]>(); // hazard|scenario → mid values from WINDOW_START_YEAR on
+  const scoreOf = (hazard: Hazard, scenario: Scenario, window: number) => {
+    const spec = primaryIndicator(hazard);
+    let p = profiles.get(hazard);
+    if (!p) profiles.set(hazard, (p = pointProfile(hazard, lat, lng, seed)));
+    const key = `${hazard}|${scenario}`;
+    let values = series.get(key);
+    if (!values) series.set(key, (values = []));
+    while (values.length < window) values.push(modelValue(spec, p, scenario, "mid", WINDOW_START_YEAR + values.length));
+    let max = -Infinity;
+    for (let k = 0; k < window; k++) if (values[k] > max) max = values[k];
+    return max;
+  };
+  return (scenario, window, only) =>
+    (only ? [only] : HAZARDS).map((hazard) => {
+      const score = scoreOf(hazard, scenario, window);
+      return { hazard, risk_class: riskClass(hazard, score), risk_score: score };
+    });
+}
+
 /** Period definitions of the extended summary: baseline 2005-2015, others ±5 years. */
 export const PERIODS: readonly { name: string; from: number; to: number }[] = [
   { name: "baseline", from: 2005, to: 2015 },
