@@ -1,5 +1,6 @@
 import { pasteAppliedLayer } from "../../src/taskpane/features/layer/applied-layer-actions";
 import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
+import { SUMMARY_READ_AHEAD } from "../../src/taskpane/features/pasted/paste-kinds";
 import { plausibleAssets } from "../assets";
 import { routeRequests, type BenchContext, type ScenarioResult } from "../context";
 import { emulatorCpuMs } from "../emulator-process";
@@ -11,7 +12,7 @@ import { syncFigures, timedWorkbook } from "../workbook";
 const SUMMARY_ROUTE = /\/datasets\/physical\/summary$/;
 /** Scenarios × windows of the default summary: items per asset when no filter is given. */
 const SUMMARY_ROWS_PER_ASSET = 3 * 3;
-/** The reader's default read-ahead, which pasteSummary uses for each of its two lists. */
+/** The reader's default read-ahead, which the extended summary's paste uses. */
 const PASTE_READ_AHEAD = 4;
 
 /**
@@ -112,10 +113,11 @@ export async function summaryPasteScenario(ctx: BenchContext): Promise<ScenarioR
   const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
   const syncs = syncFigures(workbook.fake);
   const writeMs = workbook.runMs();
-  // The two lists are read at the same time, each PASTE_READ_AHEAD pages in flight.
+  // The two lists are read at the same time: the default summary SUMMARY_READ_AHEAD pages in
+  // flight, the extended summary PASTE_READ_AHEAD.
   const summaryPages = pagesNeeded(assets * SUMMARY_ROWS_PER_ASSET, 250);
   const extendedPages = pagesNeeded(assets, 250);
-  const readBoundMs = (Math.max(summaryPages, extendedPages) / PASTE_READ_AHEAD) * latencyMs;
+  const readBoundMs = Math.max(summaryPages / SUMMARY_READ_AHEAD, extendedPages / PASTE_READ_AHEAD) * latencyMs;
   const rows = paste.value
     .map((sheet) => `${sheet.sheetName}: ${count(sheet.rowCount)} × ${sheet.columnCount}`)
     .join("; ");
@@ -126,7 +128,7 @@ export async function summaryPasteScenario(ctx: BenchContext): Promise<ScenarioR
     requestNote: `${summaryPages} + ${extendedPages} pages (${summaryRequests} summary requests); ${syncs.syncs} syncs, largest ${fmt(syncs.maxRequestBytes / 1e6, 2)} MB; write ${fmt(writeMs)} ms`,
     wallMs: paste.wallMs,
     boundMs: readBoundMs + writeMs,
-    boundNote: `max(${summaryPages}, ${extendedPages}) pages ÷ read-ahead ${PASTE_READ_AHEAD} × ${latencyMs} ms + write ${fmt(writeMs)} ms`,
+    boundNote: `max(${summaryPages} pages ÷ read-ahead ${SUMMARY_READ_AHEAD}, ${extendedPages} ÷ ${PASTE_READ_AHEAD}) × ${latencyMs} ms + write ${fmt(writeMs)} ms`,
     naiveMs: null,
     memory: paste.memory,
     target: "report wall, requests, syncs",

@@ -285,8 +285,11 @@ async function misplacedNotes(book: TimedWorkbook): Promise<{ checked: number; m
   return { checked, misplaced };
 }
 
-/** Builds the workbook, changes the data, refreshes, reopens: everything against one emulator. */
-async function weeklyRun(
+/**
+ * Builds the workbook, changes the data, refreshes, reopens: everything against one emulator.
+ * Exported so that one run can be profiled alone.
+ */
+export async function weeklyRun(
   emulator: BenchEmulator,
   portfolio: string,
   scale: WeeklyScale,

@@ -140,7 +140,8 @@ export function round6(v: number): number {
 const LOWER = 0.75;
 const UPPER = 1.3;
 
-function applyMeasure(spec: IndicatorSpec, mid: number, measure: Measure): number {
+/** A measure (lb, mid, ub) of a mid value, clamped to the indicator's range and rounded: what modelValue answers. */
+export function applyMeasure(spec: IndicatorSpec, mid: number, measure: Measure): number {
   const v = measure === "mid" ? mid : measure === "lb" ? mid * LOWER : mid * UPPER;
   return round6(clamp(v, spec.value_min, spec.value_max));
 }
@@ -188,6 +189,16 @@ function observedMid(spec: IndicatorSpec, p: PointProfile, year: number, month: 
   }
 }
 
+/**
+ * The mid value of the model before its measure is applied (unclamped, unrounded): the lb, mid and
+ * ub of a year are all `applyMeasure` of it, so a caller needing several measures computes it once.
+ */
+export function modelMid(spec: IndicatorSpec, p: PointProfile, scenario: Scenario, year: number, month = 1): number {
+  return spec.kind === "projection"
+    ? projectionMid(spec, p, effectiveScenario(spec.hazard, scenario), year)
+    : observedMid(spec, p, year, month);
+}
+
 /** One value of the model. `month` (1..12) is used by observed indicators only. */
 export function modelValue(
   spec: IndicatorSpec,
@@ -197,11 +208,7 @@ export function modelValue(
   year: number,
   month = 1,
 ): number {
-  const mid =
-    spec.kind === "projection"
-      ? projectionMid(spec, p, effectiveScenario(spec.hazard, scenario), year)
-      : observedMid(spec, p, year, month);
-  return applyMeasure(spec, mid, measure);
+  return applyMeasure(spec, modelMid(spec, p, scenario, year, month), measure);
 }
 
 /** Convenience form of the model taking every input explicitly (pure). */

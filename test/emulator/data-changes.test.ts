@@ -5,7 +5,7 @@
  * (no key, not counted, not in the service's OpenAPI document).
  */
 import { RunningEmulator } from "../../emulator/server";
-import { call, portfolioWith, spiralCsv } from "./helpers";
+import { call, csvForm, portfolioWith, spiralCsv, waitAvailable } from "./helpers";
 import { startTestEmulator } from "../support/emulator";
 
 let emu: RunningEmulator;
@@ -103,4 +103,33 @@ test("gated like the other control routes: not counted, not a method of the serv
   expect(openapi).not.toMatch(/change-data|__emulator/);
   // The service's own routes never reach it.
   expect((await call(emu, "POST", "/api/portfolios/changing/change-data", { json: { fraction: 1 } })).status).toBe(404);
+});
+
+test("a summary page asked again is the same bytes with the same headers, until an import replaces the assets", async () => {
+  await portfolioWith(emu, "repeated", spiralCsv(12));
+  const R = "/api/portfolios/repeated/datasets/physical";
+  const metadata = await call(emu, "GET", `${R}/`); // an object the server serialises itself
+  for (const path of [`${R}/summary?extended=true&scenario=ssp585&rows=5&page=2`, `${R}/summary?window=30&rows=250`]) {
+    const first = await call(emu, "GET", path);
+    const again = await call(emu, "GET", path);
+    expect(first.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(first.text).toBe(JSON.stringify(first.body)); // as the server's JSON serialiser writes it
+    for (const header of ["content-type", "content-length"])
+      expect(again.headers.get(header)).toBe(first.headers.get(header));
+    expect(first.headers.get("content-type")).toBe(metadata.headers.get("content-type"));
+  }
+  const path = `${R}/summary?extended=true&scenario=ssp585&rows=250`;
+  const before = await call(emu, "GET", path);
+  // The same portfolio, other assets (an import replaces them): the page is theirs.
+  const imported = await call(emu, "POST", "/api/portfolios/repeated/assets/import/", {
+    form: csvForm(spiralCsv(12).replace(/,Asset /g, ",Site ")),
+  });
+  expect(imported.status).toBe(202);
+  await waitAvailable(emu, "repeated");
+  const after = await call(emu, "GET", path);
+  expect(after.text).not.toBe(before.text);
+  expect((after.body as Array<{ entity_name: string }>).map((a) => a.entity_name)).toEqual(
+    Array.from({ length: 12 }, (_, i) => `Site ${i}`),
+  );
 });

@@ -21,7 +21,7 @@ import {
 } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import { SCENARIOS } from "../../../shared/vocabulary";
-import { provenanceOf, rowKeysFor, type FetchedTable, type PasteSource } from "../pasted";
+import { provenanceOf, rowKeysFor, type FetchedTable, type PasteSource, type SharedReads } from "../pasted";
 
 /** Scenarios of the impact sheets when none are chosen. */
 export const IMPACT_SCENARIOS = SCENARIOS;
@@ -62,23 +62,27 @@ export interface FinancialImpactResult {
 
 /** What the sheets are built from: each scenario's extended summary, the value source and its currency. */
 interface ImpactInputs {
-  itemsByScenario: Map<string, ExtendedSummaryItem[]>;
+  itemsByScenario: Map<string, readonly ExtendedSummaryItem[]>;
   value?: ValueSource;
   /** How the value source is remembered for its currency: `label:price`, or the column's header. */
   sourceKey: string;
   currency?: string;
 }
 
-/** Reads the extended summary of each scenario, the value column if one is picked, and the currency. */
+/**
+ * Reads the extended summary of each scenario, the value column if one is picked, and the currency.
+ * `shared`: at a refresh of several pasted sheets, a scenario another sheet reads too is read once.
+ */
 async function readImpactInputs(
   options: Pick<
     FinancialImpactOptions,
     "client" | "run" | "portfolio" | "currency" | "value" | "signal" | "onProgress"
   >,
   scenarios: readonly string[],
+  shared?: SharedReads,
 ): Promise<ImpactInputs> {
   const { client, run, portfolio, signal, onProgress } = options;
-  const itemsByScenario = new Map<string, ExtendedSummaryItem[]>();
+  const itemsByScenario = new Map<string, readonly ExtendedSummaryItem[]>();
   // The scenarios are read at once (each list's pages with the client's read-ahead): the time is
   // the service's, and one scenario waiting for another would only add to it.
   // The first failure stops the other scenarios' reads.
@@ -92,14 +96,16 @@ async function readImpactInputs(
     try {
       const lists = await Promise.all(
         scenarios.map((scenario, k) =>
-          client.datasets.extendedSummary(portfolio, { scenario }).all({
-            signal: reading.signal,
-            onProgress: ({ itemsRead }) => {
-              readSoFar[k] = itemsRead;
-              const read = readSoFar.reduce((sum, n) => sum + n, 0);
-              onProgress?.({ message: `Read ${formatCount(read)} extended summary rows…` });
-            },
-          }),
+          shared
+            ? shared.extendedSummary(portfolio, scenario)
+            : client.datasets.extendedSummary(portfolio, { scenario }).all({
+                signal: reading.signal,
+                onProgress: ({ itemsRead }) => {
+                  readSoFar[k] = itemsRead;
+                  const read = readSoFar.reduce((sum, n) => sum + n, 0);
+                  onProgress?.({ message: `Read ${formatCount(read)} extended summary rows…` });
+                },
+              }),
         ),
       );
       scenarios.forEach((scenario, k) => itemsByScenario.set(scenario, lists[k]!));
@@ -205,13 +211,15 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
  * The financial impact's data sheet again, from the filters its provenance records (the paste
  * kind's fetch, src/taskpane/features/pasted/paste-kinds.ts): each scenario's extended summary, the
  * value from the label or the synced range's column, in the recorded currency; with the per-asset
- * and roll-up formulas for the sheets' names at the time of the refresh.
+ * and roll-up formulas for the sheets' names at the time of the refresh. `shared`: the lists the
+ * refresh reads once for every sheet that needs them (a scenario also pasted on its own sheet).
  */
 export async function fetchFinancialImpact(
   client: RiskClient,
   source: PasteSource,
   signal: AbortSignal | undefined,
   run: ExcelRunner | undefined,
+  shared?: SharedReads,
 ): Promise<FetchedTable> {
   const f = source.filters;
   const portfolio = source.portfolio ?? "";
@@ -231,7 +239,7 @@ export async function fetchFinancialImpact(
   const scenarios = String(f.scenarios ?? "")
     .split(",")
     .filter((x) => x !== "");
-  const inputs = await readImpactInputs(options, scenarios.length > 0 ? scenarios : IMPACT_SCENARIOS);
+  const inputs = await readImpactInputs(options, scenarios.length > 0 ? scenarios : IMPACT_SCENARIOS, shared);
   const rollupLabel = f.rollup_label === undefined ? undefined : String(f.rollup_label);
   const build = (names: { data: string; impact: string; rollup: string }) =>
     buildFinancialImpact({

@@ -24,6 +24,7 @@ import {
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import {
   PASTE_KINDS,
+  SharedReads,
   rowKeysFor,
   type FetchedTable,
   type PasteKind,
@@ -100,14 +101,14 @@ export async function pasteKinds(
   const sources = pastes.map(sourceOf);
   // Items read by each kind, summed: the kinds that report them read the summary.
   const itemsRead = pastes.map(() => 0);
-  const reads = new Map<string, Promise<unknown>>();
+  const shared = client && new SharedReads(client, signal);
   const tables = await unlessCancelled(
     Promise.all(
       pastes.map((paste, i) => {
         if (paste.table) return paste.table;
         if (!client) throw new Error(`${PASTE_KINDS[paste.operation].label} is read with a client.`);
         return kindOf(paste.operation).fetch(client, sources[i], signal, run, {
-          reads,
+          shared,
           onItemsRead: (n) => {
             itemsRead[i] = n;
             onProgress?.({ message: `Read ${formatCount(itemsRead.reduce((a, b) => a + b, 0))} summary rows…` });

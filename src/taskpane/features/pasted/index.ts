@@ -12,7 +12,7 @@ export {
   sortPastedSheetAgain,
 } from "./pasted-sheets-actions";
 export type { PastedRefreshResult, RefreshChoices } from "./pasted-sheets-actions";
-export { TIMESERIES_SHEET_PREFIX, readDisclosureData, rowKeysFor } from "./paste-kinds";
+export { SharedReads, TIMESERIES_SHEET_PREFIX, readDisclosureData, rowKeysFor } from "./paste-kinds";
 export type { FetchedTable, PasteSource } from "./paste-kinds";
 export { pasteKinds, streamKind } from "./first-paste";
 export type { KindPaste, StreamKindOptions } from "./first-paste";

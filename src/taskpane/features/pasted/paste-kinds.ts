@@ -24,7 +24,7 @@ import { ROW_KEYS, exportKeySpec, type AssetFacts, type RowKeySpec } from "../..
 import { SERIES_KINDS, TidyTimeseriesBuilder, type SeriesKind } from "../../../shaping/tidy-timeseries";
 import type { PhysicalItem } from "../../../api/types";
 import type { ChartSpec } from "../../../excel/table-formats";
-import type { CellValue, ColumnFormats, SummaryItem } from "../../../shaping/types";
+import type { CellValue, ColumnFormats, ExtendedSummaryItem, SummaryItem } from "../../../shaping/types";
 import {
   SIGNIFICANT_HEADER,
   buildDisclosureData,
@@ -63,15 +63,62 @@ export interface PasteSource {
   sheetName?: string;
 }
 
+/**
+ * Lists read once per paste or per "Refresh pasted sheets" and shared by every sheet that needs the
+ * same one: the extended summary of a scenario is both a pasted sheet's data and one of the
+ * financial impact sheets' inputs (about 8,000 characters per asset), and the risk matrix and its
+ * label counts are shaped from one summary read. Keyed by the request; it lives as long as one
+ * paste or refresh (dropped when done), so it is not a cache: the next refresh reads everything
+ * again. Reads go with the paste's or refresh's own signal, so one sheet giving up on its read (the
+ * financial impact stops its other scenarios at the first failure) never cancels another's.
+ */
+export class SharedReads {
+  private readonly lists = new Map<string, Promise<readonly unknown[]>>();
+
+  constructor(
+    private readonly client: RiskClient,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** The extended summary of one scenario (or of every scenario when none is given), read once. */
+  extendedSummary(portfolio: string, scenario: string | undefined): Promise<readonly ExtendedSummaryItem[]> {
+    return this.once(["extended-summary", portfolio, scenario ?? null], () =>
+      this.client.datasets.extendedSummary(portfolio, scenario ? { scenario } : {}).all({ signal: this.signal }),
+    );
+  }
+
+  /** The summary for `query`, read once; `read` reads it with the shared signal. */
+  summary(
+    portfolio: string,
+    query: Record<string, unknown>,
+    read: (signal?: AbortSignal) => Promise<SummaryItem[]>,
+  ): Promise<readonly SummaryItem[]> {
+    return this.once(["summary", portfolio, query], () => read(this.signal));
+  }
+
+  private once<T>(request: unknown[], read: () => Promise<readonly T[]>): Promise<readonly T[]> {
+    const key = JSON.stringify(request);
+    let list = this.lists.get(key) as Promise<readonly T[]> | undefined;
+    if (!list) {
+      list = read();
+      // A rejection nobody awaits yet (the sheet that started the read was refused meanwhile) is not unhandled.
+      list.catch(() => undefined);
+      this.lists.set(key, list);
+    }
+    return list;
+  }
+}
+
 /** What a fetch is given beyond its source (the first paste's progress, reads shared by its kinds). */
 export interface FetchExtras {
   /** Items read so far by this fetch (the pane sums them over the kinds of one paste). */
   onItemsRead?: (itemsRead: number) => void;
   /**
-   * Reads shared by the kinds of one paste, by request: the risk matrix and its label counts are
-   * shaped from one summary read.
+   * Reads shared by the kinds of one paste or by the sheets of one refresh: the risk matrix and its
+   * label counts are shaped from one summary read; a scenario's extended summary pasted on its own
+   * sheet is also a financial impact input.
    */
-  reads?: Map<string, Promise<unknown>>;
+  shared?: SharedReads;
 }
 
 /** Where and how a first paste puts a kind's table (a refresh keeps the sheet as it is). */
@@ -152,24 +199,20 @@ const text = (source: PasteSource, name: string): string | undefined =>
 const reportingItems = (onItemsRead?: (itemsRead: number) => void) =>
   onItemsRead && (({ itemsRead }: { itemsRead: number }) => onItemsRead(itemsRead));
 
-/** The summary of a portfolio for `query`, read once per paste when its kinds share `extras.reads`. */
+/** The summary of a portfolio for `query`, read once per paste or refresh when its kinds share `extras.shared`. */
 function summaryItems(
   client: RiskClient,
   source: PasteSource,
   query: Record<string, string | number | undefined>,
   signal?: AbortSignal,
   extras?: FetchExtras,
-): Promise<SummaryItem[]> {
+): Promise<readonly SummaryItem[]> {
   const portfolio = source.portfolio ?? "";
-  const read = () =>
+  const read = (readSignal?: AbortSignal) =>
     client.datasets
       .summary(portfolio, query)
-      .all({ signal, readAhead: 4, onProgress: reportingItems(extras?.onItemsRead) });
-  if (!extras?.reads) return read();
-  const key = JSON.stringify(["summary", portfolio, query]);
-  const shared = (extras.reads.get(key) as Promise<SummaryItem[]> | undefined) ?? read();
-  extras.reads.set(key, shared);
-  return shared;
+      .all({ signal: readSignal, readAhead: 4, onProgress: reportingItems(extras?.onItemsRead) });
+  return extras?.shared ? extras.shared.summary(portfolio, query, read) : read(signal);
 }
 
 /** The first words of a timeseries sheet's name, by the series it holds. */
@@ -214,6 +257,15 @@ function timeseriesStream(
   };
 }
 
+/**
+ * Pages in flight when a paste or a refresh reads the default summary of every scenario: assets × 3
+ * scenarios × 3 windows rows, 180 pages of 250 at 5,000 assets, ten times the other lists. At 4
+ * pages at a time it was 45 round trips in a row (14 s at 300 ms) while the other sheets' shorter
+ * reads, going at the same time, had long finished; 8 halves that and keeps a refresh of three
+ * sheets at once (8 + 4 + 4) well under a service's cap of 32 requests at once per key.
+ */
+export const SUMMARY_READ_AHEAD = 8;
+
 /** Every paste kind, by the operation its provenance records. */
 export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
   timeseries: {
@@ -254,7 +306,7 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
       const scenario = text(source, "scenario");
       const items = await client.datasets
         .summary(source.portfolio ?? "", scenario ? { scenario } : {})
-        .all({ signal, onProgress: reportingItems(extras?.onItemsRead) });
+        .all({ signal, readAhead: SUMMARY_READ_AHEAD, onProgress: reportingItems(extras?.onItemsRead) });
       const flat = flattenSummary(items);
       return { header: flat.header, rows: flat.rows, formats: { labelColumns: flat.labelColumns } };
     },
@@ -270,9 +322,12 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
     rowKey: () => ROW_KEYS["extended-summary"],
     async fetch(client, source, signal, _run, extras) {
       const scenario = text(source, "scenario");
-      const items = await client.datasets
-        .extendedSummary(source.portfolio ?? "", scenario ? { scenario } : {})
-        .all({ signal, onProgress: reportingItems(extras?.onItemsRead) });
+      const portfolio = source.portfolio ?? "";
+      const items = extras?.shared
+        ? await extras.shared.extendedSummary(portfolio, scenario)
+        : await client.datasets
+            .extendedSummary(portfolio, scenario ? { scenario } : {})
+            .all({ signal, onProgress: reportingItems(extras?.onItemsRead) });
       const flat = flattenExtendedSummary(items);
       return { header: flat.header, rows: flat.rows, formats: { labelColumns: flat.labelColumns } };
     },
@@ -434,7 +489,7 @@ export const PASTE_KINDS: Record<PasteOperation, PasteKind> = {
     dataset: true,
     rowKey: () => ROW_KEYS["financial-impact"],
     // The impact feature builds its sheets; called, not referenced, at load (the features import each other).
-    fetch: (client, source, signal, run) => fetchFinancialImpact(client, source, signal, run),
+    fetch: (client, source, signal, run, extras) => fetchFinancialImpact(client, source, signal, run, extras?.shared),
   },
 };
 

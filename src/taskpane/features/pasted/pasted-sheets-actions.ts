@@ -31,7 +31,7 @@ import {
   type ExcelRunner,
   type PasteOptions,
 } from "../../ui/pane-types";
-import { PASTE_KINDS, pasteKind, rowKeysFor, type FetchedTable } from "./paste-kinds";
+import { PASTE_KINDS, SharedReads, pasteKind, rowKeysFor, type FetchedTable } from "./paste-kinds";
 
 /**
  * The provenance of a paste: the client's base URL and project (never its key), the operation and
@@ -73,15 +73,17 @@ export async function provenanceOf(
 
 /**
  * Runs the operation of a record again with its recorded filters and shapes the result as the
- * paste did (the paste kind's own fetch, src/taskpane/features/pasted/paste-kinds.ts).
+ * paste did (the paste kind's own fetch, src/taskpane/features/pasted/paste-kinds.ts); `shared`:
+ * the lists read once for every sheet of the same refresh.
  */
 export function refetchTable(
   client: RiskClient,
   record: ProvenanceRecord,
   signal?: AbortSignal,
   run?: ExcelRunner,
+  shared?: SharedReads,
 ): Promise<FetchedTable> {
-  return pasteKind(record.operation, record.sheetName).fetch(client, record, signal, run);
+  return pasteKind(record.operation, record.sheetName).fetch(client, record, signal, run, { shared });
 }
 
 /** One pasted sheet as the pane lists it. */
@@ -220,8 +222,9 @@ async function prepareRefresh(
   record: ProvenanceRecord,
   signal: AbortSignal | undefined,
   run: ExcelRunner,
+  shared: SharedReads,
 ): Promise<PreparedRefresh> {
-  const table = await refetchTable(client, record, signal, run);
+  const table = await refetchTable(client, record, signal, run, shared);
   // The dataset's version and digest now (the data just read is that version's).
   const dataset = (await provenanceOf(client, record.operation, record.portfolio, {}, signal)).dataset;
   const keyed = record.rowKey && record.writtenStore;
@@ -288,10 +291,13 @@ export async function refreshPastedSheets(
   // Reading a sheet's answer is mostly waiting for the service: the next sheets' reads go on while
   // a sheet is written (they share the client, and its retries on 429). Writes stay one sheet at a
   // time, in order. A read ahead of the writer holds a whole answer in memory, hence the window.
+  // A list two sheets need (the extended summary of a scenario: its own sheet and the financial
+  // impact's) is read once for both.
+  const shared = new SharedReads(client, signal);
   const reads: Array<Promise<Settled<PreparedRefresh>> | undefined> = new Array(wanted.length);
   const startRead = (j: number) => {
     if (j >= wanted.length || reads[j] || elsewhere(wanted[j])) return;
-    reads[j] = prepareRefresh(client, wanted[j], signal, run).then(
+    reads[j] = prepareRefresh(client, wanted[j], signal, run, shared).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
     );

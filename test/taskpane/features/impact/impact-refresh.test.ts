@@ -17,11 +17,14 @@ import {
 } from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
 import { importPortfolio } from "../../../functions/support/emulator";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
-import { newWorkbook, startPaneTestService } from "../../support";
+import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
+import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
+import type { TestService } from "../../../support/emulator";
 import { evaluate } from "./follow-formulas";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
+let clientWith: TestService["clientWith"];
 
 const HEADER = "entity_id,entity_name,lat,lng,label:country,label:price";
 const P1 = "P1,Paris depot,48.85,2.35,FR,1000000";
@@ -31,7 +34,7 @@ const H1 = "H1,Hamburg port,53.55,9.99,DE,400000";
 const N1 = "N1,Nantes yard,47.22,-1.55,FR,800000";
 
 beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService());
+  ({ emulator, client, clientWith } = await startPaneTestService());
 });
 afterAll(() => emulator.close());
 
@@ -333,4 +336,44 @@ test("notes typed beside the losses sheet after it was sorted stay with the asse
   ]);
   expect(outcome.followers!.message).toMatch(/typed or changed beside the losses sheet since the last refresh/);
   expect(outcome.followers!.message).toMatch(/kept at '[^']+'!A\d+:B\d+/);
+});
+
+test("one refresh reads a scenario's extended summary once when its own sheet and the financial impact both need it, and the next refresh reads it again", async () => {
+  await importPortfolio(client, "impact-shared", [HEADER, P1, P2, H1].join("\n"));
+  const { fake, run } = newWorkbook();
+  await pasteSummary({ client, run, portfolio: "impact-shared", extendedScenario: "ssp585" });
+  await pasteFinancialImpact({
+    client,
+    run,
+    portfolio: "impact-shared",
+    hazard: "flood",
+    scenarios: ["ssp585", "ssp245"],
+  });
+  // The requests the refresh sends, over HTTP to the emulator.
+  const urls: string[] = [];
+  const counting = clientWith({
+    fetch: (input, init) => {
+      urls.push(input instanceof Request ? input.url : String(input));
+      return drainingFetch(input, init);
+    },
+  });
+  const extendedReads = (scenario: string) =>
+    urls.filter(
+      (url) =>
+        /\/datasets\/physical\/summary\?/.test(url) &&
+        /extended=true/.test(url) &&
+        url.includes(`scenario=${scenario}`),
+    ).length;
+  const dataBefore = fake.read("Impact data impact-shared", "A1:H4");
+
+  const result = await refreshPastedSheetsWithoutPane({ client: counting, run });
+  expect(result.outcomes.map((o) => o.ok)).toEqual([true, true, true]);
+  // Three assets fit in one page: one request per scenario, though two sheets read ssp585.
+  expect(extendedReads("ssp585")).toBe(1);
+  expect(extendedReads("ssp245")).toBe(1);
+  expect(fake.read("Impact data impact-shared", "A1:H4")).toEqual(dataBefore);
+
+  urls.length = 0;
+  await refreshPastedSheetsWithoutPane({ client: counting, run });
+  expect(extendedReads("ssp585")).toBe(1);
 });
