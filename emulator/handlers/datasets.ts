@@ -189,7 +189,19 @@ class RenderedPages {
 }
 
 /** About 160 MB of one-byte strings: a whole 5,000-asset extended summary of three scenarios and more. */
-const renderedPages = new RenderedPages(160_000_000);
+const RENDERED_PAGES_BUDGET = 160_000_000;
+
+/**
+ * Each running emulator's rendered pages: they go with it when it stops (a test process starts
+ * many emulators, and pages kept for stopped ones would only hold memory).
+ */
+const renderedPagesOf = new WeakMap<object, RenderedPages>();
+
+function renderedPagesFor(emu: object): RenderedPages {
+  let pages = renderedPagesOf.get(emu);
+  if (!pages) renderedPagesOf.set(emu, (pages = new RenderedPages(RENDERED_PAGES_BUDGET)));
+  return pages;
+}
 
 /** GET .../datasets/physical/summary (default or extended form). */
 export async function physicalSummary(ctx: RequestContext) {
@@ -198,6 +210,7 @@ export async function physicalSummary(ctx: RequestContext) {
   const extended = queryBool(ctx, "extended") ?? false;
   const page = pagination(ctx);
   const seed = ctx.emu.options.seed;
+  const renderedPages = renderedPagesFor(ctx.emu);
   let key: string;
   let items: () => unknown[];
   if (extended) {
