@@ -23,6 +23,7 @@ import {
 import { ROW_KEYS, exportKeySpec, type AssetFacts, type RowKeySpec } from "../../../shaping/row-keys";
 import { SERIES_KINDS, TidyTimeseriesBuilder, type SeriesKind } from "../../../shaping/tidy-timeseries";
 import type { PhysicalItem } from "../../../api/types";
+import type { StreamSheetSpec } from "../../../excel/stream-sheets";
 import type { ChartSpec } from "../../../excel/table-formats";
 import type { CellValue, ColumnFormats, ExtendedSummaryItem, SummaryItem } from "../../../shaping/types";
 import {
@@ -121,20 +122,15 @@ export interface FetchExtras {
   shared?: SharedReads;
 }
 
-/** Where and how a first paste puts a kind's table (a refresh keeps the sheet as it is). */
-export interface SheetLayout {
-  /** Desired sheet name (made valid and unique by the writer). */
-  sheetName: string;
-  /** Desired table name (default from the sheet name). */
-  tableName?: string;
-  /** A line above the table saying what it holds. */
-  title?: string;
-  /** 0-based columns coloured by their LOW / MEDIUM / HIGH text. */
-  labelColumns?: number[];
-  /** 0-based numeric columns coloured by a green–yellow–red colour scale. */
-  scoreColumns?: number[];
-  /** Number formats of numeric columns by 0-based index (e.g. {3: "0.000"}). */
-  numberFormats?: Record<number, string>;
+/**
+ * Where and how a first paste puts a kind's table (a refresh keeps the sheet as it is): the
+ * writer's name, title line, colours and number formats of a sheet, with a chart and the filters
+ * learned from the answer.
+ */
+export interface SheetLayout extends Pick<
+  StreamSheetSpec,
+  "sheetName" | "tableName" | "title" | "labelColumns" | "scoreColumns" | "numberFormats"
+> {
   /** A native chart of the table. */
   chart?: ChartSpec;
   /** Filters learned from the answer that the provenance records too (the applied layer's name). */
