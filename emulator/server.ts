@@ -242,6 +242,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.url.startsWith(ADMIN_PREFIX)) return;
     stats.count(req.method, req.routeOptions.url);
+    reply.raw.once("close", stats.enter());
     if (req.method === "OPTIONS") {
       if (opts.latencyMs > 0) await sleep(opts.latencyMs);
       reply.code(204);

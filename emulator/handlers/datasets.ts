@@ -1,8 +1,8 @@
 /**
  * Physical-risk datasets of a portfolio (metadata, summary, items, ZIP export).
  * Each page is computed from the hazard model by index arithmetic, so a page at position 2,000
- * costs what page 1 costs; the summary's rendered pages are kept for a request asked again on the
- * same data (RenderedPages below).
+ * costs what page 1 costs; the summary's rendered items are kept for a request asked again on the
+ * same data (RenderedItems below).
  */
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
@@ -119,15 +119,21 @@ function defaultSummarySelection(ctx: RequestContext, p: StoredPortfolio) {
   const perAsset = scenarios.length * windows.length;
   // An asset's items are consecutive (one per scenario × window): its summaries share their work.
   let summariesOf: { index: number; of: ReturnType<typeof pointRiskSummaries> } | undefined;
+  const locate = (i: number) => {
+    const index = assets.at(Math.floor(i / perAsset));
+    const k = i % perAsset;
+    const s = scenarios[Math.floor(k / windows.length)];
+    const w = windows[k % windows.length];
+    return { index, scenario: s, window: w, variant: `default|${s}|${w}|${hazard ?? ""}` };
+  };
   return {
     hazards: hazard ? [hazard] : [...HAZARDS],
     total: assets.count * perAsset,
+    /** The i-th summary item's asset, and what tells it apart from the asset's other items (RenderedItems). */
+    locate,
     /** The i-th summary item of the filtered list (0-based, before paging). */
     item(i: number) {
-      const index = assets.at(Math.floor(i / perAsset));
-      const k = i % perAsset;
-      const s = scenarios[Math.floor(k / windows.length)];
-      const w = windows[k % windows.length];
+      const { index, scenario: s, window: w } = locate(i);
       const a = p.assets[index];
       if (summariesOf?.index !== index)
         summariesOf = { index, of: pointRiskSummaries(a.lat, a.lng, assetSeed(seed, a)) };
@@ -143,64 +149,78 @@ function defaultSummarySelection(ctx: RequestContext, p: StoredPortfolio) {
 }
 
 /**
- * Rendered pages of the summary lists (the JSON text of each answer), by the portfolio's data and
- * the request. The service answers the same request on the same dataset version with the same
- * bytes, and an analyst's refresh reads the same list more than once (the extended summary of a
- * scenario behind RISK.IMPACT cells, then behind its pasted sheet): computing a page of the
- * extended summary costs this single-threaded emulator about 0.1 s, answering it again nothing.
- * The key is the portfolio's assets (an import replaces the array), its name and its data
- * revision (the control route that changes data bumps it), and the request's validated filters
- * and page; the oldest pages go past a budget of characters.
+ * The rendered items of the summary lists (each item's JSON text), by the asset's data and the
+ * request's filters. The service answers from data it computed when the portfolio was processed; this
+ * emulator computes it from the model on demand, which costs its single thread about 0.4 ms per
+ * extended item (a page of 250: 0.1 s), so an analyst's refresh of a 5,000-asset workbook (the extended
+ * summary of three scenarios, the default summary of every scenario, read again behind pasted sheets
+ * and RISK cells) would be bound by this emulator's CPU rather than by the service's latency. Items
+ * are kept instead of pages so that a change of 1 % of the assets' data (the change-data control
+ * route) recomputes 1 % of the items, and a page is its items' texts joined: the same bytes
+ * `JSON.stringify` gives the whole page. The key is the portfolio's assets (an import replaces the
+ * array), its name, the asset's index and data revision, the seed and the item's variant (scenario,
+ * window, hazard filter); the least recently used go past a budget of characters.
  */
-class RenderedPages {
+class RenderedItems {
   private readonly generations = new WeakMap<readonly StoredAsset[], number>();
   private nextGeneration = 1;
-  private readonly pages = new Map<string, string>();
+  private readonly items = new Map<string, string>();
   private chars = 0;
 
   constructor(private readonly budgetChars: number) {}
 
-  keyOf(p: StoredPortfolio, seed: number, request: readonly unknown[]): string {
+  /** The JSON text of the page of `count` items from `first`: each item's kept text, or `compute`'s. */
+  page(
+    p: StoredPortfolio,
+    seed: number,
+    first: number,
+    count: number,
+    locate: (i: number) => { index: number; variant: string },
+    compute: (i: number) => unknown,
+  ): string {
     let generation = this.generations.get(p.assets);
     if (generation === undefined) this.generations.set(p.assets, (generation = this.nextGeneration++));
-    return JSON.stringify([generation, p.portfolio_name, p.data_revision ?? 0, seed, ...request]);
-  }
-
-  /** The page's JSON text, rendered now or earlier. */
-  render(key: string, items: () => unknown[]): string {
-    const kept = this.pages.get(key);
-    if (kept !== undefined) {
-      this.pages.delete(key); // most recently used goes last
-      this.pages.set(key, kept);
-      return kept;
-    }
-    const text = JSON.stringify(items());
-    if (text.length <= this.budgetChars) {
-      this.pages.set(key, text);
-      this.chars += text.length;
-      for (const [oldest, page] of this.pages) {
-        if (this.chars <= this.budgetChars) break;
-        this.pages.delete(oldest);
-        this.chars -= page.length;
+    const prefix = `${generation}|${seed}|${p.portfolio_name}|`;
+    const texts: string[] = new Array<string>(count);
+    for (let n = 0; n < count; n++) {
+      const { index, variant } = locate(first + n);
+      const key = `${prefix}${index}|${p.assets[index].data_revision ?? 0}|${variant}`;
+      let text = this.items.get(key);
+      if (text !== undefined) {
+        this.items.delete(key); // most recently used goes last
+      } else {
+        text = JSON.stringify(compute(first + n));
+        this.chars += text.length;
       }
+      this.items.set(key, text);
+      texts[n] = text;
     }
-    return text;
+    for (const [oldest, text] of this.items) {
+      if (this.chars <= this.budgetChars) break;
+      this.items.delete(oldest);
+      this.chars -= text.length;
+    }
+    return `[${texts.join(",")}]`;
   }
 }
 
-/** About 160 MB of one-byte strings: a whole 5,000-asset extended summary of three scenarios and more. */
-const RENDERED_PAGES_BUDGET = 160_000_000;
+/**
+ * About 250 MB of one-byte strings: a 5,000-asset portfolio's extended summary of three scenarios
+ * (about 8,200 characters an asset each) and its default summary (about 600 an item, 45,000 items),
+ * with room for another portfolio's.
+ */
+const RENDERED_ITEMS_BUDGET = 250_000_000;
 
 /**
- * Each running emulator's rendered pages: they go with it when it stops (a test process starts
- * many emulators, and pages kept for stopped ones would only hold memory).
+ * Each running emulator's rendered items: they go with it when it stops (a test process starts
+ * many emulators, and items kept for stopped ones would only hold memory).
  */
-const renderedPagesOf = new WeakMap<object, RenderedPages>();
+const renderedItemsOf = new WeakMap<object, RenderedItems>();
 
-function renderedPagesFor(emu: object): RenderedPages {
-  let pages = renderedPagesOf.get(emu);
-  if (!pages) renderedPagesOf.set(emu, (pages = new RenderedPages(RENDERED_PAGES_BUDGET)));
-  return pages;
+function renderedItemsFor(emu: object): RenderedItems {
+  let items = renderedItemsOf.get(emu);
+  if (!items) renderedItemsOf.set(emu, (items = new RenderedItems(RENDERED_ITEMS_BUDGET)));
+  return items;
 }
 
 /** GET .../datasets/physical/summary (default or extended form). */
@@ -210,26 +230,22 @@ export async function physicalSummary(ctx: RequestContext) {
   const extended = queryBool(ctx, "extended") ?? false;
   const page = pagination(ctx);
   const seed = ctx.emu.options.seed;
-  const renderedPages = renderedPagesFor(ctx.emu);
-  let key: string;
-  let items: () => unknown[];
+  const rendered = renderedItemsFor(ctx.emu);
+  let text: string;
   if (extended) {
     const scenario = queryEnum(ctx, "scenario", SCENARIOS);
     const hazard = queryEnum(ctx, "hazard", HAZARDS);
     const assets = selectAssets(ctx, p);
-    key = renderedPages.keyOf(p, seed, [
-      "extended",
-      scenario ?? null,
-      hazard ?? null,
-      queryString(ctx, "entity_id") ?? null,
+    const scenarios = scenario ? [scenario] : [...SCENARIOS];
+    const variant = `extended|${scenario ?? ""}|${hazard ?? ""}`;
+    const end = Math.min(assets.count, page.offset + page.rows);
+    text = rendered.page(
+      p,
+      seed,
       page.offset,
-      page.rows,
-    ]);
-    items = () => {
-      const out: unknown[] = [];
-      const scenarios = scenario ? [scenario] : [...SCENARIOS];
-      const end = Math.min(assets.count, page.offset + page.rows);
-      for (let i = page.offset; i < end; i++) {
+      Math.max(0, end - page.offset),
+      (i) => ({ index: assets.at(i), variant }),
+      (i) => {
         const index = assets.at(i);
         const a = p.assets[index];
         const analytics: Record<string, Record<string, Record<string, number | string>>> = {};
@@ -239,36 +255,22 @@ export async function physicalSummary(ctx: RequestContext) {
             byHazard[EXTENDED_KEY[h]] = extendedMetrics(h, a.lat, a.lng, s, assetSeed(seed, a));
           analytics[s] = byHazard;
         }
-        out.push({
+        return {
           ...assetHeader(p, a, index),
           geometry: { type: "Point", coordinates: [a.lng, a.lat] },
           labels: a.labels,
           scenario_analytics: analytics,
-        });
-      }
-      return out;
-    };
+        };
+      },
+    );
   } else {
     const selection = defaultSummarySelection(ctx, p);
-    key = renderedPages.keyOf(p, seed, [
-      "default",
-      queryString(ctx, "scenario") ?? null,
-      queryString(ctx, "hazard") ?? null,
-      queryString(ctx, "window") ?? null,
-      queryString(ctx, "entity_id") ?? null,
-      page.offset,
-      page.rows,
-    ]);
-    items = () => {
-      const out: unknown[] = [];
-      const end = Math.min(selection.total, page.offset + page.rows);
-      for (let i = page.offset; i < end; i++) out.push(selection.item(i));
-      return out;
-    };
+    const end = Math.min(selection.total, page.offset + page.rows);
+    text = rendered.page(p, seed, page.offset, Math.max(0, end - page.offset), selection.locate, selection.item);
   }
   // The text fastify would have serialised the array to, with the header it would have sent.
   ctx.reply.header("Content-Type", "application/json; charset=utf-8");
-  return renderedPages.render(key, items);
+  return text;
 }
 
 /** One end of a date range: a year, and for a full date its month and day. */

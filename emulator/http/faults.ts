@@ -13,6 +13,9 @@ export class RequestStats {
   /** Of those, the answers of the concurrency cap. */
   concurrencyLimited = 0;
   failed = 0;
+  /** Service requests being answered now (from arrival to the answer's end), and the most since the last reset. */
+  inFlight = 0;
+  peakInFlight = 0;
 
   /** Counts a request under `METHOD /route/pattern` (no trailing slash). */
   count(method: string, pattern: string | undefined): void {
@@ -22,7 +25,20 @@ export class RequestStats {
     this.routes[key] = (this.routes[key] ?? 0) + 1;
   }
 
+  /** A service request arrived; returns the function to call once its answer is done (or its connection gone). */
+  enter(): () => void {
+    this.inFlight++;
+    this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.inFlight--;
+    };
+  }
+
   reset(): void {
+    this.peakInFlight = this.inFlight;
     this.total = 0;
     this.routes = {};
     this.rateLimited = 0;
@@ -36,6 +52,7 @@ export class RequestStats {
       routes: { ...this.routes },
       faults: { "429": this.rateLimited, "503": this.failed },
       limits: { rate: this.rateLimited - this.concurrencyLimited, concurrency: this.concurrencyLimited },
+      peakInFlight: this.peakInFlight,
     };
   }
 }

@@ -105,7 +105,7 @@ test("gated like the other control routes: not counted, not a method of the serv
   expect((await call(emu, "POST", "/api/portfolios/changing/change-data", { json: { fraction: 1 } })).status).toBe(404);
 });
 
-test("a summary page asked again is the same bytes with the same headers, until an import replaces the assets", async () => {
+test("a summary page asked again is the same bytes with the same headers, until an import replaces the assets or the data changes", async () => {
   await portfolioWith(emu, "repeated", spiralCsv(12));
   const R = "/api/portfolios/repeated/datasets/physical";
   const metadata = await call(emu, "GET", `${R}/`); // an object the server serialises itself
@@ -132,4 +132,28 @@ test("a summary page asked again is the same bytes with the same headers, until 
   expect((after.body as Array<{ entity_name: string }>).map((a) => a.entity_name)).toEqual(
     Array.from({ length: 12 }, (_, i) => `Site ${i}`),
   );
+});
+
+test("after a change, a page made of kept items and recomputed ones is the page a fresh emulator computes", async () => {
+  const R = "/api/portfolios/kept/datasets/physical/summary";
+  const pages = [`${R}?extended=true&scenario=ssp245&rows=250`, `${R}?rows=250&page=2`, `${R}?hazard=cyclone&rows=9`];
+  const fresh = await startTestEmulator();
+  try {
+    await portfolioWith(emu, "kept", spiralCsv(30));
+    await portfolioWith(fresh, "kept", spiralCsv(30));
+    for (const path of pages) await call(emu, "GET", path); // every item kept before the change
+    for (const server of [emu, fresh])
+      expect(
+        (await call(server, "POST", "/__emulator/portfolios/kept/change-data", { json: { entity_ids: ["E4"] } }))
+          .status,
+      ).toBe(200);
+    for (const path of pages) {
+      const kept = await call(emu, "GET", path);
+      const computed = await call(fresh, "GET", path);
+      expect(kept.status).toBe(200);
+      expect(kept.text).toBe(computed.text);
+    }
+  } finally {
+    await fresh.close();
+  }
 });

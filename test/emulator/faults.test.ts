@@ -28,6 +28,21 @@ test("stats count requests per METHOD + route pattern; reset clears counters onl
   }
 });
 
+test("stats tell the most requests being answered at once since the last reset", async () => {
+  const emu = await startTestEmulator({ latencyMs: 100 });
+  try {
+    await Promise.all(Array.from({ length: 5 }, (_, i) => call(emu, "GET", `/api/search?lat=1&lng=${i}`)));
+    await call(emu, "GET", "/api/search?lat=2&lng=2");
+    expect((await call(emu, "GET", "/__emulator/stats")).body.peakInFlight).toBe(5);
+    await call(emu, "POST", "/__emulator/stats/reset");
+    await call(emu, "GET", "/api/search?lat=2&lng=3");
+    await Promise.all(Array.from({ length: 2 }, (_, i) => call(emu, "GET", `/api/search?lat=3&lng=${i}`)));
+    expect((await call(emu, "GET", "/__emulator/stats")).body.peakInFlight).toBe(2);
+  } finally {
+    await emu.close();
+  }
+});
+
 test("latency is added to every service response but not to /__emulator/*", async () => {
   const emu = await startTestEmulator({ latencyMs: 120 });
   try {
