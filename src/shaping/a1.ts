@@ -42,6 +42,17 @@ export function quoteSheetName(name: string): string {
  * Throws an Error naming the address when it is not an A1 reference.
  */
 export function parseA1(address: string): A1Range {
+  const range = readA1(address);
+  if (!range) throw new Error(`"${address}" is not an A1 cell or range address.`);
+  return range;
+}
+
+/**
+ * parseA1 without the throw: undefined when `address` is not an A1 reference. For callers that
+ * test many texts (every argument of thousands of formulas): an Error and its stack for each
+ * non-reference cost seconds over a workbook.
+ */
+function readA1(address: string): A1Range | undefined {
   const text = address.trim();
   const bang = text.lastIndexOf("!");
   let sheet: string | undefined;
@@ -71,18 +82,12 @@ export function parseA1(address: string): A1Range {
     const c2 = columnIndex(cols[2]);
     return { sheet, row: 0, col: Math.min(c1, c2), rows: 1_048_576, cols: Math.abs(c2 - c1) + 1 };
   }
-  throw new Error(`"${address}" is not an A1 cell or range address.`);
+  return undefined;
 }
 
 /** Whether `text` is one cell's A1 reference: A12, $B$3, Sheet1!C2, 'My sheet'!C2 (not a range). */
 export function isCellReference(text: string): boolean {
-  if (text.includes(":")) return false;
-  try {
-    parseA1(text);
-    return true;
-  } catch {
-    return false;
-  }
+  return !text.includes(":") && readA1(text) !== undefined;
 }
 
 /** Local A1 text of a cell ("B3") from 0-based indexes. */
