@@ -112,6 +112,8 @@ export function portfolioExtendedSummary(
       return index;
     },
     signal,
+    // About 8,000 characters per asset: cells keep the metrics they read instead (assetMetric).
+    { persist: false },
   );
 }
 

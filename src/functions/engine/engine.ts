@@ -216,6 +216,17 @@ export class FreshPass {
 /** Fetches the data of one key; it must honour `signal`. */
 export type Loader<T> = (context: LoadContext) => Promise<T>;
 
+/** How a load's result is kept. */
+export interface LoadOptions {
+  /**
+   * False for a result too large for the persistent cache (a 5,000-asset extended summary is about
+   * 40 million characters against its 8 million): it is neither looked up there nor written, which
+   * would cost a serialisation of the whole result at every refresh only to be refused. The small
+   * results derived from it (`derive`) are kept as usual. Default true.
+   */
+  persist?: boolean;
+}
+
 /**
  * Computes a small result from other loads of the engine (see {@link RiskEngine.derive}); it must
  * pass `signal` to them.
@@ -236,6 +247,8 @@ interface Flight {
   outdated?: boolean;
   /** Set for a scoped refresh's load (a fresh pass): the persistent cache may not answer it as fresh. */
   skipPersistentFresh?: boolean;
+  /** False: the persistent cache neither answers nor keeps this load (LoadOptions.persist). */
+  persist: boolean;
   /** A derived load's computation (see `derive`): it sends nothing itself, so it takes no turn and has no deadline. */
   deriver?: Deriver<unknown>;
   /** Set when the load failed for want of the service: what its cells show (for the stale list). */
@@ -317,8 +330,8 @@ export class RiskEngine {
    * AbortedError when `signal` fires and TimeoutError past the deadline; the load goes on while
    * other calls still wait for it.
    */
-  load<T>(key: string, loader: Loader<T>, signal?: CancelSignal): Promise<T> {
-    return this.start(key, loader, undefined, signal);
+  load<T>(key: string, loader: Loader<T>, signal?: CancelSignal, options: LoadOptions = {}): Promise<T> {
+    return this.start(key, loader, undefined, signal, options.persist ?? true);
   }
 
   /**
@@ -331,7 +344,7 @@ export class RiskEngine {
    * marks the derived result too, which is then neither kept nor taken as fresh.
    */
   derive<T>(key: string, derive: Deriver<T>, signal?: CancelSignal): Promise<T> {
-    return this.start(key, () => Promise.reject(new Error("a derived load has no loader")), derive, signal);
+    return this.start(key, () => Promise.reject(new Error("a derived load has no loader")), derive, signal, true);
   }
 
   private start<T>(
@@ -339,6 +352,7 @@ export class RiskEngine {
     loader: Loader<T>,
     deriver: Deriver<T> | undefined,
     signal: CancelSignal | undefined,
+    persist: boolean,
   ): Promise<T> {
     this.counters.calls++;
     if (signal?.aborted) return Promise.reject(cancelled());
@@ -372,7 +386,7 @@ export class RiskEngine {
     let flight = this.flights.get(fullKey);
     if (flight) this.counters.joined++;
     else {
-      flight = this.startFlight(fullKey, loader as Loader<unknown>, client);
+      flight = this.startFlight(fullKey, loader as Loader<unknown>, client, persist);
       flight.deriver = deriver;
     }
     // A fresh pass's load must reach the service: the persistent cache may not answer it as fresh.
@@ -556,7 +570,7 @@ export class RiskEngine {
     return this.clientValue;
   }
 
-  private startFlight(key: string, loader: Loader<unknown>, client: RiskClient): Flight {
+  private startFlight(key: string, loader: Loader<unknown>, client: RiskClient, persist: boolean): Flight {
     let resolve!: (value: unknown) => void;
     let reject!: (error: unknown) => void;
     const promise = new Promise<unknown>((res, rej) => {
@@ -573,6 +587,7 @@ export class RiskEngine {
       client,
       waiters: 0,
       settled: false,
+      persist,
       deadline: undefined,
       resolve,
       reject,
@@ -595,7 +610,7 @@ export class RiskEngine {
     this.batch = [];
     for (const flight of batch) {
       if (flight.controller.signal.aborted) continue;
-      const lastGood = this.options.lastGood;
+      const lastGood = flight.persist ? this.options.lastGood : undefined;
       if (!lastGood) {
         this.run(flight, undefined);
         continue;
@@ -638,7 +653,7 @@ export class RiskEngine {
           return;
         }
         // A load begun before a refresh is not kept: it may hold what the refresh meant to replace.
-        if (flight.generation === this.generation && !flight.outdated)
+        if (flight.persist && flight.generation === this.generation && !flight.outdated)
           this.options.lastGood?.set(flight.key, value, Date.now());
         this.settle(flight, { ok: true, value });
       },
