@@ -23,6 +23,8 @@ export interface EmulatorStats {
   routes: Record<string, number>;
   /** Requests answered with an injected fault: "429" (rate or concurrency limit), "503". */
   faults?: Record<string, number>;
+  /** The most service requests being answered at once since the last reset. */
+  peakInFlight?: number;
 }
 
 /** An emulator running in its own process, so its CPU time does not distort the client's figures. */
