@@ -280,8 +280,7 @@ export async function weeklyRun(
   await importPortfolio(client, timeseriesPortfolio, assetsCsv(plausibleAssets(scale.series)));
 
   const storage = new MemoryStorage();
-  const newEngine = () =>
-    new RiskEngine({ connection, lastGood: new LastGoodCache(storage, { maxChars: 8_000_000 }) });
+  const newEngine = () => new RiskEngine({ connection, lastGood: new LastGoodCache(storage, { maxChars: 8_000_000 }) });
   const engine = newEngine();
   setDefaultEngine(engine);
   const registry = new FunctionRegistry();
