@@ -280,6 +280,11 @@ export async function refreshTableByKey(
     throw new PastedSheetChangedError(
       `${where}: the refreshed table has ${plan.added.length > 0 ? `${plan.added.length} new row(s)` : `${widen} new column(s)`}, and this version of Excel cannot grow a table (it needs Excel 2102 or Mac 16.50 or later). Nothing was changed.`,
     );
+  // Rows the analyst hid (or a filter hides) from the first removed row down: Excel keeps a row's
+  // hidden state with the sheet row, not with the cells a deletion moves up, so the deletion below
+  // moves it with its row.
+  const hiddenBelow =
+    plan.removed.length > 0 ? await hiddenRowsOf(context, sheet, top + 1, Math.min(...plan.removed), body) : [];
 
   // ---- plan the cells of the kept rows ----
   const choice = options.edits ?? "ask";
@@ -518,6 +523,18 @@ export async function refreshTableByKey(
     sheet
       .getRangeByIndexes(top + 1 + run.start, left, run.count, grown + beside)
       .delete("Up" as Excel.DeleteShiftDirection);
+  // Each hidden row's state moves up with it, in the same request: the sheet rows it moved from
+  // (down to the table's last row before the deletion) are shown, the rows it moved to hidden.
+  if (hiddenBelow.length > 0) {
+    const from = Math.min(...removed);
+    sheet.getRangeByIndexes(top + 1 + from, 0, body + appended - from, 1).rowHidden = false;
+    const gone = new Set(removed);
+    for (const position of hiddenBelow) {
+      if (gone.has(position)) continue;
+      const above = removed.filter((p) => p < position).length;
+      sheet.getRangeByIndexes(top + 1 + position - above, 0, 1, 1).rowHidden = true;
+    }
+  }
   await context.sync();
   await deleteWrittenStore(context, record.writtenStore);
   if (blockAt) report.removedBlock = rangeA1(blockAt.row - removed.length, left, blockAt.rows, blockAt.cols);
@@ -581,6 +598,46 @@ export async function writeRemovedBlock(
   sheet.getRangeByIndexes(row, left, 2, block[0].length).format.font.bold = true;
   await context.sync();
   return { row, rows: block.length, cols: block[0].length };
+}
+
+/** Rows of a block at most this tall are read one by one when some of them are hidden. */
+const HIDDEN_BLOCK = 256;
+
+/**
+ * The body positions from `from` to `body` (exclusive) whose sheet rows are hidden, the body's
+ * first row being 0-based sheet row `first`. Range.rowHidden is true when every row of a range is
+ * hidden, false when none is and null when some are: the whole span first (one request when
+ * nothing is hidden), then blocks, then the rows of the blocks that are mixed.
+ */
+async function hiddenRowsOf(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  first: number,
+  from: number,
+  body: number,
+): Promise<number[]> {
+  const span = (start: number, count: number) => {
+    const range = sheet.getRangeByIndexes(first + start, 0, count, 1);
+    range.load("rowHidden");
+    return { start, count, range };
+  };
+  const whole = span(from, body - from);
+  await context.sync();
+  if (whole.range.rowHidden === false) return [];
+  const blocks: Array<ReturnType<typeof span>> = [];
+  for (let start = from; start < body; start += HIDDEN_BLOCK)
+    blocks.push(span(start, Math.min(HIDDEN_BLOCK, body - start)));
+  await context.sync();
+  const hidden: number[] = [];
+  const rows: Array<ReturnType<typeof span>> = [];
+  for (const block of blocks) {
+    if (block.range.rowHidden === true) for (let p = block.start; p < block.start + block.count; p++) hidden.push(p);
+    else if (block.range.rowHidden === null)
+      for (let p = block.start; p < block.start + block.count; p++) rows.push(span(p, 1));
+  }
+  if (rows.length > 0) await context.sync();
+  for (const row of rows) if (row.range.rowHidden === true) hidden.push(row.start);
+  return hidden.sort((a, b) => a - b);
 }
 
 /** Runs of consecutive numbers in an ascending list. */
