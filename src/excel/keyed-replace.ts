@@ -690,7 +690,14 @@ export async function writeRemovedBlock(
   target.numberFormat = block.map((line) => line.map(() => TEXT_FORMAT));
   target.values = block;
   sheet.getRangeByIndexes(row, left, 2, block[0].length).format.font.bold = true;
-  await context.sync();
+  try {
+    await context.sync();
+  } catch (error) {
+    // Applied in part (its formats, not its values): the cells were empty, below everything.
+    target.clear("All" as Excel.ClearApplyTo);
+    await context.sync();
+    throw error;
+  }
   return { row, rows: block.length, cols: block[0].length };
 }
 
