@@ -32,9 +32,13 @@
  *
  * Order, so that a failure or Cancel puts everything back: read and plan (nothing changed), append
  * rows, write changed cells, write the removed rows' block, write the new record of what was
- * written; on failure these are undone (rows deleted again, cells written back, block cleared, new
- * record deleted). The deletion of removed rows comes last, in one request, once nothing else can
- * fail: a deletion cannot be undone by writing values back (references to the rows are #REF!).
+ * written, and (`recordAs`) the sheet's provenance record; on failure these are undone (rows
+ * deleted again, cells written back, block cleared, new record deleted, provenance put back). The
+ * deletion of removed rows comes last, in one request with the old record's deletion, once nothing
+ * else can fail: a deletion cannot be undone by writing values back (references to the rows are
+ * #REF!). When that request fails, what of it was applied is read: nothing, and everything is
+ * undone as above; in part (Excel applies a failed request's operations up to the one that
+ * failed), and the rest is sent again.
  */
 import { requirementSupported } from "../shared/requirements";
 import { rangeA1 } from "../shaping/a1";
@@ -52,7 +56,13 @@ import { describeKey, keyKindChange, type AssetKeyKind } from "../shaping/row-ke
 import { TEXT_FORMAT, columnTextKinds } from "../shaping/safe-cells";
 import type { CellValue, ColumnFormats } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
-import { utcNow } from "./provenance-sheets";
+import {
+  recordProvenance,
+  restoreProvenance,
+  snapshotProvenance,
+  utcNow,
+  type ProvenanceSnapshot,
+} from "./provenance-sheets";
 import { readBlock } from "./read-range";
 import {
   IncompleteRestoreError,
@@ -88,6 +98,13 @@ export interface KeyedRefreshOptions extends ReplaceOptions {
   restoreKeys?: readonly string[];
   /** Go on when the key kind changed since the paste (the pane asked). */
   acceptKeyKindChange?: boolean;
+  /**
+   * Records the refreshed table's provenance (this record as the caller completes it) before the
+   * removed rows are deleted, the one step that cannot be undone: a refresh is on record exactly
+   * when it is done, and the record is put back when anything before fails. Without it the caller
+   * records the returned record itself.
+   */
+  recordAs?: (record: ProvenanceRecord) => ProvenanceRecord;
   /** The time of the refresh (tests). */
   now?: Date;
 }
@@ -280,6 +297,11 @@ export async function refreshTableByKey(
     throw new PastedSheetChangedError(
       `${where}: the refreshed table has ${plan.added.length > 0 ? `${plan.added.length} new row(s)` : `${widen} new column(s)`}, and this version of Excel cannot grow a table (it needs Excel 2102 or Mac 16.50 or later). Nothing was changed.`,
     );
+  // Rows the analyst hid (or a filter hides) from the first removed row down: Excel keeps a row's
+  // hidden state with the sheet row, not with the cells a deletion moves up, so the deletion below
+  // moves it with its row.
+  const hiddenBelow =
+    plan.removed.length > 0 ? await hiddenRowsOf(context, sheet, top + 1, Math.min(...plan.removed), body) : [];
 
   // ---- plan the cells of the kept rows ----
   const choice = options.edits ?? "ask";
@@ -389,9 +411,40 @@ export async function refreshTableByKey(
   let followed: FollowedTable | undefined;
   let blockAt: { row: number; rows: number; cols: number } | undefined;
   let newStore: string | undefined;
+  let provenanceBefore: ProvenanceSnapshot | undefined;
+  let next: ProvenanceRecord | undefined;
+  // The removed rows' runs still to delete once the one request that deletes them was applied in
+  // part (possibly none: its later operations still to send).
+  let removalLeft: Array<{ start: number; count: number }> | undefined;
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
   // The table's columns (data and the analyst's inside it) once widened.
   const grown = cols + widen;
+  const removed = [...plan.removed].sort((a, b) => a - b);
+  const rows = body + plan.added.length - removed.length;
+  const pending = choice === "ask" ? report.edited.length : 0;
+  /**
+   * The one request that cannot be undone: the removed rows' runs (bottom run first, so the rows
+   * above keep their places), each hidden row's state moved up with it (the sheet rows it moved
+   * from, down to the table's last row before the deletion, shown, the rows it moved to hidden),
+   * and the old record of what was written deleted, last.
+   */
+  const queueRemoval = (bottomFirst: ReadonlyArray<{ start: number; count: number }>) => {
+    for (const run of bottomFirst)
+      sheet
+        .getRangeByIndexes(top + 1 + run.start, left, run.count, grown + beside)
+        .delete("Up" as Excel.DeleteShiftDirection);
+    if (hiddenBelow.length > 0) {
+      const from = removed[0];
+      sheet.getRangeByIndexes(top + 1 + from, 0, body + appended - from, 1).rowHidden = false;
+      const gone = new Set(removed);
+      for (const position of hiddenBelow) {
+        if (gone.has(position)) continue;
+        const above = removed.filter((p) => p < position).length;
+        sheet.getRangeByIndexes(top + 1 + position - above, 0, 1, 1).rowHidden = true;
+      }
+    }
+    context.workbook.worksheets.getItem(record.writtenStore!).delete();
+  };
   try {
     signal?.throwIfAborted();
     // New columns first, at the right of the data columns over the table's rows: the analyst's
@@ -478,8 +531,46 @@ export async function refreshTableByKey(
     signal?.throwIfAborted();
     newStore = await writeWrittenStore(context, nextWritten, maxBytes);
     signal?.throwIfAborted();
+    next = {
+      ...record,
+      rows,
+      header: layout.header,
+      tableAddress: rangeA1(top, left, rows + 1, newWidth),
+      writtenAt: utcNow(options.now),
+      // A keyed table is checked against the record of what was written, not this positional
+      // fingerprint; it stays the paste's (computing it for 1.2 million cells costs a fifth of a second).
+      fingerprint: record.fingerprint,
+      staticCopyAt: undefined,
+      rowKey: {
+        asset: rowKey.asset,
+        columns: rowKey.columns,
+        ...(fresh.assetKind ? { assetKind: fresh.assetKind } : {}),
+      },
+      writtenStore: newStore,
+      pendingEdits: pending,
+      unservedColumns: layout.unserved.length > 0 ? layout.unserved : undefined,
+      ...(choice !== "ask" && report.edited.length > 0
+        ? { editChoice: { choice, cells: report.edited.length, at: utcNow(options.now) } }
+        : {}),
+    };
+    if (options.recordAs) {
+      provenanceBefore = await snapshotProvenance(context);
+      await recordProvenance(context, [options.recordAs(next)]);
+    }
+    signal?.throwIfAborted();
+    // ---- remove rows the service no longer returns: Excel's own deletion, last, one request ----
+    queueRemoval(runs(removed).reverse());
+    try {
+      await context.sync();
+    } catch (error) {
+      // Nothing of it applied: undone below, like any write. Applied in part: finished after.
+      const left = await removalNotApplied(context, table, record.writtenStore, body + appended, runs(removed));
+      if (left === undefined) throw error;
+      removalLeft = left ?? undefined;
+    }
   } catch (error) {
     try {
+      if (provenanceBefore) await restoreProvenance(context, provenanceBefore);
       if (newStore) await deleteWrittenStore(context, newStore);
       followed?.restore();
       if (blockAt)
@@ -511,45 +602,65 @@ export async function refreshTableByKey(
     throw error;
   }
 
-  // ---- remove rows the service no longer returns: Excel's own deletion, last, one request ----
-  // Bottom run first, so the rows above keep their places; the analyst's formulas kept as text above.
-  const removed = [...plan.removed].sort((a, b) => a - b);
-  for (const run of runs(removed).reverse())
-    sheet
-      .getRangeByIndexes(top + 1 + run.start, left, run.count, grown + beside)
-      .delete("Up" as Excel.DeleteShiftDirection);
-  await context.sync();
-  await deleteWrittenStore(context, record.writtenStore);
+  // The request that deletes the removed rows failed part-way (the operations before the failing
+  // one applied): the rest of it, once more. Nothing can be undone now.
+  if (removalLeft) {
+    queueRemoval([...removalLeft].reverse());
+    try {
+      await context.sync();
+    } catch (error) {
+      const left = removalLeft.reduce((n, run) => n + run.count, 0);
+      throw new RefreshInterruptedError(record.sheetName, left, error);
+    }
+  }
   if (blockAt) report.removedBlock = rangeA1(blockAt.row - removed.length, left, blockAt.rows, blockAt.cols);
-
-  const rows = body + appended - removed.length;
   if (widen > 0) report.columnsAddedAt = rangeA1(top, left + width, rows + 1, widen);
-  const pending = choice === "ask" ? report.edited.length : 0;
-  return {
-    report,
-    record: {
-      ...record,
-      rows,
-      header: layout.header,
-      tableAddress: rangeA1(top, left, rows + 1, newWidth),
-      writtenAt: utcNow(options.now),
-      // A keyed table is checked against the record of what was written, not this positional
-      // fingerprint; it stays the paste's (computing it for 1.2 million cells costs a fifth of a second).
-      fingerprint: record.fingerprint,
-      staticCopyAt: undefined,
-      rowKey: {
-        asset: rowKey.asset,
-        columns: rowKey.columns,
-        ...(fresh.assetKind ? { assetKind: fresh.assetKind } : {}),
-      },
-      writtenStore: newStore,
-      pendingEdits: pending,
-      unservedColumns: layout.unserved.length > 0 ? layout.unserved : undefined,
-      ...(choice !== "ask" && report.edited.length > 0
-        ? { editChoice: { choice, cells: report.edited.length, at: utcNow(options.now) } }
-        : {}),
-    },
-  };
+  return { report, record: next! };
+}
+
+/**
+ * What of the request that deletes the removed rows (their runs, bottom first, the hidden rows'
+ * states, then the old record of what was written) was applied when its sync failed: undefined
+ * when nothing was (the old record is there and the table has all its rows), null when all of it
+ * was (the old record is gone: only its answer was lost), else the runs still to delete, which the
+ * request's later operations follow. Operations apply in order.
+ */
+async function removalNotApplied(
+  context: Excel.RequestContext,
+  table: Excel.Table,
+  oldStore: string,
+  bodyBefore: number,
+  topFirst: ReadonlyArray<{ start: number; count: number }>,
+): Promise<Array<{ start: number; count: number }> | null | undefined> {
+  const range = table.getRange();
+  range.load("rowCount");
+  const store = context.workbook.worksheets.getItemOrNullObject(oldStore);
+  await context.sync();
+  if (store.isNullObject) return null;
+  let deleted = bodyBefore - (range.rowCount - 1);
+  if (deleted === 0) return undefined;
+  // Bottom runs first: the runs left are the top ones.
+  const left = [...topFirst];
+  while (deleted > 0 && left.length > 0) deleted -= left.pop()!.count;
+  return left;
+}
+
+/**
+ * The request that deletes the removed rows failed part-way, twice, and a deletion cannot be
+ * undone: the table is refreshed and on record, but `rowsLeft` rows the service no longer returns
+ * may still be in it, and rows the analyst hid may not have moved with their row.
+ */
+export class RefreshInterruptedError extends Error {
+  constructor(
+    sheetName: string,
+    readonly rowsLeft: number,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `Sheet "${sheetName}" was refreshed, but its last step failed part-way (${cause instanceof Error ? cause.message : String(cause)}): ${rowsLeft > 0 ? `${rowsLeft} row(s) the service no longer returns are still in the table (the next refresh lists them as rows not on record: delete them yourself), and ` : ""}rows you hid may not have moved with their row: check the sheet.`,
+    );
+    this.name = "RefreshInterruptedError";
+  }
 }
 
 /**
@@ -579,8 +690,55 @@ export async function writeRemovedBlock(
   target.numberFormat = block.map((line) => line.map(() => TEXT_FORMAT));
   target.values = block;
   sheet.getRangeByIndexes(row, left, 2, block[0].length).format.font.bold = true;
-  await context.sync();
+  try {
+    await context.sync();
+  } catch (error) {
+    // Applied in part (its formats, not its values): the cells were empty, below everything.
+    target.clear("All" as Excel.ClearApplyTo);
+    await context.sync();
+    throw error;
+  }
   return { row, rows: block.length, cols: block[0].length };
+}
+
+/** Rows of a block at most this tall are read one by one when some of them are hidden. */
+const HIDDEN_BLOCK = 256;
+
+/**
+ * The body positions from `from` to `body` (exclusive) whose sheet rows are hidden, the body's
+ * first row being 0-based sheet row `first`. Range.rowHidden is true when every row of a range is
+ * hidden, false when none is and null when some are: the whole span first (one request when
+ * nothing is hidden), then blocks, then the rows of the blocks that are mixed.
+ */
+async function hiddenRowsOf(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  first: number,
+  from: number,
+  body: number,
+): Promise<number[]> {
+  const span = (start: number, count: number) => {
+    const range = sheet.getRangeByIndexes(first + start, 0, count, 1);
+    range.load("rowHidden");
+    return { start, count, range };
+  };
+  const whole = span(from, body - from);
+  await context.sync();
+  if (whole.range.rowHidden === false) return [];
+  const blocks: Array<ReturnType<typeof span>> = [];
+  for (let start = from; start < body; start += HIDDEN_BLOCK)
+    blocks.push(span(start, Math.min(HIDDEN_BLOCK, body - start)));
+  await context.sync();
+  const hidden: number[] = [];
+  const rows: Array<ReturnType<typeof span>> = [];
+  for (const block of blocks) {
+    if (block.range.rowHidden === true) for (let p = block.start; p < block.start + block.count; p++) hidden.push(p);
+    else if (block.range.rowHidden === null)
+      for (let p = block.start; p < block.start + block.count; p++) rows.push(span(p, 1));
+  }
+  if (rows.length > 0) await context.sync();
+  for (const row of rows) if (row.range.rowHidden === true) hidden.push(row.start);
+  return hidden.sort((a, b) => a - b);
 }
 
 /** Runs of consecutive numbers in an ascending list. */

@@ -59,6 +59,8 @@ export async function readWrittenStore(
 /**
  * Writes `rows` to a new very hidden store sheet (a name no sheet has yet), in chunks under the
  * request budget, and returns its name. The caller deletes the old store once the refresh succeeded.
+ * When a request fails, the sheet is deleted again if it was made (a request applied in part, or a
+ * later chunk's), and the failure is thrown: a failed write leaves no store behind.
  */
 export async function writeWrittenStore(
   context: Excel.RequestContext,
@@ -81,12 +83,17 @@ export async function writeWrittenStore(
     maxRequestBytes - OPERATION_OVERHEAD_BYTES * 2,
     OPERATION_OVERHEAD_BYTES * 2,
   );
-  for (const chunk of chunks) {
-    const part = lines.slice(chunk.start, chunk.end);
-    const range = store.getRangeByIndexes(chunk.start, 0, part.length, HEADER.length);
-    range.numberFormat = part.map(() => FORMAT_ROW);
-    range.values = part;
-    await context.sync();
+  try {
+    for (const chunk of chunks) {
+      const part = lines.slice(chunk.start, chunk.end);
+      const range = store.getRangeByIndexes(chunk.start, 0, part.length, HEADER.length);
+      range.numberFormat = part.map(() => FORMAT_ROW);
+      range.values = part;
+      await context.sync();
+    }
+  } catch (error) {
+    await deleteWrittenStore(context, name);
+    throw error;
   }
   return name;
 }

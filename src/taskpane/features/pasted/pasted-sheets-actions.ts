@@ -2,6 +2,7 @@ import type { RiskClient } from "../../../api/client";
 import { AbortedError, NotFoundError } from "../../../api/errors";
 import {
   KeyKindChangedError,
+  RefreshInterruptedError,
   sortPastedTableAgain,
   refreshTableByKey,
   type EditChoice,
@@ -332,6 +333,11 @@ export async function refreshPastedSheets(
         let report: KeyedRefreshReport | undefined;
         let followed: FollowersOutcome | undefined;
         const before = followers ? await checkFollowers(context, record, followers.tables, followers.build) : undefined;
+        const recordAs = (r: ProvenanceRecord): ProvenanceRecord => ({
+          ...r,
+          ...(dataset ? { dataset } : {}),
+          addinVersion: ADDIN_VERSION,
+        });
         if (keys) {
           const done = await refreshTableByKey(
             context,
@@ -343,6 +349,8 @@ export async function refreshPastedSheets(
               edits: options.edits?.[record.sheetId] ?? "ask",
               restoreKeys: options.restoreKeys?.[record.sheetId],
               acceptKeyKindChange: options.acceptKeyKindChange?.includes(record.sheetId),
+              // On record before the removed rows are deleted, put back if anything before fails.
+              recordAs,
             },
           );
           next = done.record;
@@ -350,13 +358,22 @@ export async function refreshPastedSheets(
           if (followers && before) {
             followed = await bringFollowersInLine(context, next, followers, before);
             // The losses sheet's record of which asset each row is about, kept for the next refresh.
-            if (followed?.store && next.followers)
+            if (followed?.store && next.followers) {
               next = { ...next, followers: { ...next.followers, store: followed.store } };
+              try {
+                await recordProvenance(context, [recordAs(next)]);
+              } catch (error) {
+                followed = {
+                  failed: true,
+                  message: `The record of the sheets of formulas over it could not be written (${error instanceof Error ? error.message : String(error)}): paste the financial impact anew.`,
+                };
+              }
+            }
           }
         } else {
           next = await replaceTableInPlace(context, record, table.header, table.rows, { signal, onProgress: onWrite });
+          await recordProvenance(context, [recordAs(next)]);
         }
-        await recordProvenance(context, [{ ...next, ...(dataset ? { dataset } : {}), addinVersion: ADDIN_VERSION }]);
         return { next, report, followed };
       });
       outcomes.push({
@@ -374,7 +391,9 @@ export async function refreshPastedSheets(
         throw new CancelledError(
           `Cancelled at "${record.sheetName}" (put back as it was); ${i} sheet(s) before it were refreshed.`,
         );
-      if (error instanceof KeyKindChangedError)
+      if (error instanceof RefreshInterruptedError)
+        outcomes.push({ sheetId: record.sheetId, sheetName: record.sheetName, ok: false, message: error.message });
+      else if (error instanceof KeyKindChangedError)
         outcomes.push({
           sheetId: record.sheetId,
           sheetName: record.sheetName,
