@@ -6,7 +6,7 @@
  * every sync under 5 MB, and every note still beside its own asset. Also measured: what the record
  * of what was written costs the workbook, in bytes per cell of the table.
  */
-import { refreshTableByKey } from "../../src/excel/keyed-replace";
+import { refreshTableByKey, type KeyedRefreshReport } from "../../src/excel/keyed-replace";
 import { readProvenance, recordProvenance } from "../../src/excel/provenance-sheets";
 import { writeTableToNewSheet } from "../../src/excel/write-sheets";
 import { utf8Length } from "../../src/excel/chunks";
@@ -16,12 +16,14 @@ import { ROW_KEYS, keyRows } from "../../src/shaping/row-keys";
 import type { CellValue, ExtendedSummaryItem } from "../../src/shaping/types";
 import type { Check, BenchContext, ScenarioResult } from "../context";
 import { count, fmt, round } from "../format";
-import { timed } from "../measure";
+import { timed, type Timed } from "../measure";
 import { syncFigures, timedWorkbook } from "../workbook";
 
 const SYNC_LIMIT_BYTES = 5_000_000;
 const RATIO_LIMIT = 1.3;
 const SHEET = "Extended";
+/** Rounds of paste and refresh; the medians are reported. */
+const ROUNDS = 3;
 
 export async function keyedRefreshScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { client, portfolio } = ctx;
@@ -38,12 +40,90 @@ export async function keyedRefreshScenario(ctx: BenchContext): Promise<ScenarioR
 
   // Not measured: one paste first, so neither timing pays for the first compilation of the writer.
   await timedWorkbook().run((context) => writeTableToNewSheet(context, { sheetName: SHEET, header, rows, provenance }));
+  // Three rounds, each a plain paste and a refresh of a workbook of its own; the medians are
+  // compared, so that one collection of the heap left by an earlier scenario does not decide.
+  const rounds: Round[] = [];
+  for (let round = 0; round < ROUNDS; round++) rounds.push(await refreshRound(header, rows, provenance));
+  const median = (pick: (r: Round) => number): Round =>
+    [...rounds].sort((a, b) => pick(a) - pick(b))[Math.floor(rounds.length / 2)]!;
+  const plainPaste = median((r) => r.plainPaste.wallMs).plainPaste;
+  const keyedPaste = median((r) => r.keyedPaste.wallMs).keyedPaste;
+  const { refresh, syncs, storeBytes, rowsAfter } = median((r) => r.refresh.wallMs);
+  const largestSync = Math.max(...rounds.map((r) => r.syncs.maxRequestBytes));
+  const misplaced = rounds.reduce((n, r) => n + r.misplaced, 0);
+  const ratio = refresh.wallMs / plainPaste.wallMs;
+  const cells = rows.length * header.length;
+  const checks: Check[] = [
+    {
+      name: `refresh ≤ ${RATIO_LIMIT} × plain paste`,
+      pass: ratio <= RATIO_LIMIT,
+      detail: `${fmt(refresh.wallMs)} ms vs ${fmt(plainPaste.wallMs)} ms (× ${fmt(ratio, 2)})`,
+    },
+    {
+      name: "every sync < 5 MB",
+      pass: largestSync < SYNC_LIMIT_BYTES,
+      detail: `largest ${fmt(largestSync / 1e6, 2)} MB over ${ROUNDS} refreshes of ${syncs.syncs} syncs`,
+    },
+    {
+      name: "every note beside its own asset",
+      pass: misplaced === 0,
+      detail: `${count(rowsAfter)} rows in each of ${ROUNDS} refreshes, ${misplaced} notes beside another asset`,
+    },
+  ];
+  return {
+    id: "keyed-refresh",
+    scenario: `Refresh by key of the extended summary, sorted, a note per row (${count(rows.length)} × ${header.length})`,
+    requests: null,
+    requestNote: `${syncs.syncs} syncs, largest ${fmt(syncs.maxRequestBytes / 1e6, 2)} MB; ${refresh.value.cellsChanged} cells written, ${refresh.value.added.length} row added, ${refresh.value.removed.length} removed`,
+    wallMs: refresh.wallMs,
+    boundMs: plainPaste.wallMs,
+    boundNote: `a plain paste of the same table: ${fmt(plainPaste.wallMs)} ms (keyed paste ${fmt(keyedPaste.wallMs)} ms)`,
+    naiveMs: null,
+    memory: refresh.memory,
+    target: `≤ ${RATIO_LIMIT} × plain paste, every sync < 5 MB`,
+    status: checks.every((c) => c.pass) ? "PASS" : "MISS",
+    checks,
+    details: {
+      rows: rows.length,
+      columns: header.length,
+      plainPasteMs: round(plainPaste.wallMs),
+      keyedPasteMs: round(keyedPaste.wallMs),
+      refreshMs: round(refresh.wallMs),
+      ratio: round(ratio, 3),
+      syncs: syncs.syncs,
+      maxSyncBytes: syncs.maxRequestBytes,
+      writtenRecordBytes: storeBytes,
+      writtenRecordBytesPerCell: round(storeBytes / cells, 2),
+    },
+  };
+}
+
+/**
+ * One round's figures: a plain paste, the keyed paste, the refresh, its syncs, and what the
+ * workbook showed after it (the workbooks themselves are dropped, so a round's cells never weigh
+ * on the next round's garbage collection).
+ */
+interface Round {
+  plainPaste: Timed<unknown>;
+  keyedPaste: Timed<unknown>;
+  refresh: Timed<KeyedRefreshReport>;
+  syncs: ReturnType<typeof syncFigures>;
+  storeBytes: number;
+  rowsAfter: number;
+  /** Notes no longer beside their own asset. */
+  misplaced: number;
+}
+
+async function refreshRound(
+  header: string[],
+  rows: CellValue[][],
+  provenance: Parameters<typeof writeTableToNewSheet>[1]["provenance"],
+): Promise<Round> {
   // The baseline: a plain paste of the same table (no keys, no record of what was written), in a
   // workbook dropped afterwards so that its cells do not weigh on the refresh's garbage collection.
   const plainPaste = await timed(() =>
     timedWorkbook().run((context) => writeTableToNewSheet(context, { sheetName: SHEET, header, rows, provenance })),
   );
-
   // The keyed paste the pane makes, then the analyst's work.
   const workbook = timedWorkbook();
   const keyedPaste = await timed(() =>
@@ -94,56 +174,11 @@ export async function keyedRefreshScenario(ctx: BenchContext): Promise<ScenarioR
       return done.report;
     }),
   );
-  const syncs = syncFigures(fake);
   const after = fake.read(SHEET, `${letters(idColumn)}2:${letters(noteColumn)}${changed.length + 1}`);
   const misplaced = after.filter(
     ([id, ...rest]) => id !== "bench-added" && rest[rest.length - 1] !== `note for ${String(id)}`,
-  );
-  const ratio = refresh.wallMs / plainPaste.wallMs;
-  const cells = rows.length * header.length;
-  const checks: Check[] = [
-    {
-      name: `refresh ≤ ${RATIO_LIMIT} × plain paste`,
-      pass: ratio <= RATIO_LIMIT,
-      detail: `${fmt(refresh.wallMs)} ms vs ${fmt(plainPaste.wallMs)} ms (× ${fmt(ratio, 2)})`,
-    },
-    {
-      name: "every sync < 5 MB",
-      pass: syncs.maxRequestBytes < SYNC_LIMIT_BYTES,
-      detail: `largest ${fmt(syncs.maxRequestBytes / 1e6, 2)} MB over ${syncs.syncs} syncs`,
-    },
-    {
-      name: "every note beside its own asset",
-      pass: misplaced.length === 0,
-      detail: `${count(after.length)} rows, ${misplaced.length} notes beside another asset`,
-    },
-  ];
-  return {
-    id: "keyed-refresh",
-    scenario: `Refresh by key of the extended summary, sorted, a note per row (${count(rows.length)} × ${header.length})`,
-    requests: null,
-    requestNote: `${syncs.syncs} syncs, largest ${fmt(syncs.maxRequestBytes / 1e6, 2)} MB; ${refresh.value.cellsChanged} cells written, ${refresh.value.added.length} row added, ${refresh.value.removed.length} removed`,
-    wallMs: refresh.wallMs,
-    boundMs: plainPaste.wallMs,
-    boundNote: `a plain paste of the same table: ${fmt(plainPaste.wallMs)} ms (keyed paste ${fmt(keyedPaste.wallMs)} ms)`,
-    naiveMs: null,
-    memory: refresh.memory,
-    target: `≤ ${RATIO_LIMIT} × plain paste, every sync < 5 MB`,
-    status: checks.every((c) => c.pass) ? "PASS" : "MISS",
-    checks,
-    details: {
-      rows: rows.length,
-      columns: header.length,
-      plainPasteMs: round(plainPaste.wallMs),
-      keyedPasteMs: round(keyedPaste.wallMs),
-      refreshMs: round(refresh.wallMs),
-      ratio: round(ratio, 3),
-      syncs: syncs.syncs,
-      maxSyncBytes: syncs.maxRequestBytes,
-      writtenRecordBytes: storeBytes,
-      writtenRecordBytesPerCell: round(storeBytes / cells, 2),
-    },
-  };
+  ).length;
+  return { plainPaste, keyedPaste, refresh, syncs: syncFigures(fake), storeBytes, rowsAfter: after.length, misplaced };
 }
 
 /** UTF-8 bytes of the text the store sheet holds (what it adds to the workbook's cells). */
