@@ -20,6 +20,12 @@ export interface ReadAllOptions<T = unknown> extends CallOptions {
   /** Called after each page arrives, in arrival order. */
   onProgress?: (progress: { pagesRead: number; itemsRead: number }) => void;
   /**
+   * Slots shared with other reads (every list one refresh reads): a page waits for a free slot
+   * before it is requested, so reads together never have more pages in flight than the slots,
+   * while a long list takes the slots the others leave free.
+   */
+  slots?: SlotSource;
+  /**
    * Streaming: called with each page's items in page order, as soon as the page and every page
    * before it have arrived (later pages stay in flight meanwhile). Pages handed over are not kept:
    * with `onPage` the returned array is empty, so a long list never sits in memory whole.
@@ -67,6 +73,83 @@ export class PagedList<T> implements AsyncIterable<T> {
   }
 }
 
+/** What a read takes its slots from (`ReadAllOptions.slots`): a RequestSlots, or one of its priorities. */
+export interface SlotSource {
+  /** Requests in flight at most over every read of the slots. */
+  readonly size: number;
+  /**
+   * Resolves with the function that gives the slot back once one is free; rejects with
+   * AbortedError when `signal` fires first (the read is over: no slot is taken).
+   */
+  acquire(signal?: AbortSignal): Promise<() => void>;
+}
+
+/**
+ * A limit on requests in flight shared by several reads (`ReadAllOptions.slots`). A free slot goes
+ * to the waiting read of the lowest priority number (`withPriority`; the plain slots are 0), and
+ * among equals to the one that asked first: a refresh that writes its sheets in order gives the
+ * sheet written next its pages first, so its writing can begin while the later sheets read.
+ */
+export class RequestSlots implements SlotSource {
+  private active = 0;
+  private readonly queue: Array<{ priority: number; start: () => void }> = [];
+
+  /** `size`: requests in flight at most. */
+  constructor(readonly size: number) {}
+
+  acquire(signal?: AbortSignal): Promise<() => void> {
+    return this.acquireAt(0, signal);
+  }
+
+  /** The same slots, for reads that go before those of a higher number when both wait. */
+  withPriority(priority: number): SlotSource {
+    return { size: this.size, acquire: (signal) => this.acquireAt(priority, signal) };
+  }
+
+  private acquireAt(priority: number, signal: AbortSignal | undefined): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(slotAborted());
+    const release = this.releaser();
+    if (this.active < this.size && this.queue.length === 0) {
+      this.active++;
+      return Promise.resolve(release);
+    }
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        priority,
+        start: () => {
+          signal?.removeEventListener("abort", onAbort);
+          this.active++;
+          resolve(release);
+        },
+      };
+      const onAbort = () => {
+        const at = this.queue.indexOf(waiter);
+        if (at >= 0) this.queue.splice(at, 1);
+        reject(slotAborted());
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      // After every waiter of the same or a lower number: first come, first served among equals.
+      let at = this.queue.length;
+      while (at > 0 && this.queue[at - 1]!.priority > priority) at--;
+      this.queue.splice(at, 0, waiter);
+    });
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      this.queue.shift()?.start();
+    };
+  }
+}
+
+function slotAborted(): AbortedError {
+  return new AbortedError("reading pages was cancelled", { operation: "readAllPages" });
+}
+
 /** Clamps a requested page size into the service's 1..250. */
 export function clampRows(rows: number | undefined): number {
   if (rows === undefined || !Number.isFinite(rows)) return MAX_ROWS;
@@ -101,11 +184,25 @@ export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAl
   const abortAll = () => inFlight.forEach((controller) => controller.abort());
   outerSignal?.addEventListener("abort", abortAll, { once: true });
 
+  // Past the end, past the horizon (whose pages decide whether the hint was short; the loop below
+  // goes on if so), or stopped.
+  const done = () =>
+    failure !== undefined || outerSignal?.aborted === true || nextPage > lastPage || nextPage > horizon;
   const worker = async (): Promise<void> => {
-    while (failure === undefined && !outerSignal?.aborted) {
-      if (nextPage > lastPage) return;
-      // Pages up to the horizon decide whether the hint was short; the loop below goes on if so.
-      if (nextPage > horizon) return;
+    while (!done()) {
+      let release: (() => void) | undefined;
+      if (options.slots) {
+        try {
+          release = await options.slots.acquire(outerSignal);
+        } catch {
+          return; // cancelled while waiting: the end of the read says so
+        }
+        // The list may have ended, or failed, while this worker waited.
+        if (done()) {
+          release();
+          return;
+        }
+      }
       const page = nextPage++;
       const controller = new AbortController();
       inFlight.set(page, controller);
@@ -133,6 +230,7 @@ export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAl
         return;
       } finally {
         inFlight.delete(page);
+        release?.();
       }
     }
   };

@@ -1,4 +1,5 @@
 import { AbortedError, RiskClient, ServerError, readAllPages } from "../../src/api";
+import { RequestSlots } from "../../src/api/pagination";
 import { RecordingServer, queryOf, sendJson } from "../support/recording-server";
 
 /** A server holding `total` assets, paged exactly as docs/service.md#pagination says. */
@@ -141,6 +142,58 @@ describe("bulk read with read-ahead", () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(server.requests.length).toBe(sent);
     expect(sent).toBeLessThan(10);
+  });
+});
+
+describe("reads sharing request slots", () => {
+  it("never have more pages in flight together than the slots; the long list takes the slots the short one leaves", async () => {
+    server = await assetServer(5000, { delayMs: 20 });
+    const slots = new RequestSlots(6);
+    const assets = client().portfolios.assets("p");
+    const [long, short] = await Promise.all([
+      assets.all({ readAhead: 6, slots, expectedItems: 5000 }),
+      client().portfolios.assets("p").all({ readAhead: 6, slots, expectedItems: 500 }),
+    ]);
+    expect(long.map((i) => i.portfolio_index)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    expect(short).toHaveLength(5000); // a short guess: it goes on to the end
+    expect(server.peakInFlight).toBe(6);
+    // The long list: its 20 pages and the empty one that ends it, none more; the short guess may
+    // read ahead past its end, as a list of unknown length does (at most readAhead − 1 pages).
+    expect(server.requests.length).toBeGreaterThanOrEqual(2 * 21);
+    expect(server.requests.length).toBeLessThanOrEqual(2 * 21 + 5);
+  });
+
+  it("a free slot goes to the waiting read of the lowest priority number, whatever the order they asked in", async () => {
+    const slots = new RequestSlots(1);
+    const order: string[] = [];
+    const first = await slots.acquire();
+    // Each takes its turn, then gives the slot back at once.
+    const turn = (priority: number, name: string) =>
+      slots
+        .withPriority(priority)
+        .acquire()
+        .then((release) => {
+          order.push(name);
+          release();
+        });
+    const waiters = [turn(2, "sheet 3"), turn(1, "sheet 2 (a)"), turn(1, "sheet 2 (b)"), turn(0, "sheet 1")];
+    first();
+    await Promise.all(waiters);
+    expect(order).toEqual(["sheet 1", "sheet 2 (a)", "sheet 2 (b)", "sheet 3"]);
+  });
+
+  it("a read cancelled while waiting for a slot takes none, and the other reads go on", async () => {
+    server = await assetServer(3000, { delayMs: 20 });
+    const slots = new RequestSlots(2);
+    const controller = new AbortController();
+    const other = client().portfolios.assets("p").all({ readAhead: 2, slots, expectedItems: 3000 });
+    const cancelled = client()
+      .portfolios.assets("p")
+      .all({ readAhead: 2, slots, expectedItems: 3000, signal: controller.signal });
+    controller.abort();
+    await expect(cancelled).rejects.toBeInstanceOf(AbortedError);
+    expect(await other).toHaveLength(3000);
+    expect(server.peakInFlight).toBeLessThanOrEqual(2);
   });
 });
 

@@ -18,6 +18,9 @@ export type Handler = (request: RecordedRequest, response: ServerResponse) => vo
  */
 export class RecordingServer {
   readonly requests: RecordedRequest[] = [];
+  /** Requests being answered now (from arrival until the answer ends), and the most at once so far. */
+  inFlight = 0;
+  peakInFlight = 0;
   private server: Server | undefined;
   private readonly sockets = new Set<import("node:net").Socket>();
   url = "";
@@ -30,6 +33,9 @@ export class RecordingServer {
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
+      this.inFlight++;
+      this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+      res.once("close", () => this.inFlight--);
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
       req.on("end", () => {

@@ -77,7 +77,10 @@ async function readImpactInputs(
   options: Pick<
     FinancialImpactOptions,
     "client" | "run" | "portfolio" | "currency" | "value" | "signal" | "onProgress"
-  >,
+  > & {
+    /** At a refresh, the assets the data sheet held (one item each in every scenario's list). */
+    assets?: number;
+  },
   scenarios: readonly string[],
   shared?: SharedReads,
 ): Promise<ImpactInputs> {
@@ -97,7 +100,7 @@ async function readImpactInputs(
       const lists = await Promise.all(
         scenarios.map((scenario, k) =>
           shared
-            ? shared.extendedSummary(portfolio, scenario)
+            ? shared.extendedSummary(portfolio, scenario, options.assets)
             : client.datasets.extendedSummary(portfolio, { scenario }).all({
                 signal: reading.signal,
                 onProgress: ({ itemsRead }) => {
@@ -235,6 +238,7 @@ export async function fetchFinancialImpact(
     currency: f.currency === undefined ? undefined : String(f.currency),
     value: column !== undefined ? { column } : { label: String(f.value_label ?? "price") },
     signal,
+    assets: source.rows,
   };
   const scenarios = String(f.scenarios ?? "")
     .split(",")

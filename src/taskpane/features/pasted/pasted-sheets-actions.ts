@@ -32,7 +32,15 @@ import {
   type ExcelRunner,
   type PasteOptions,
 } from "../../ui/pane-types";
-import { PASTE_KINDS, SharedReads, pasteKind, rowKeysFor, type FetchedTable } from "./paste-kinds";
+import {
+  PASTE_KINDS,
+  REFRESH_PAGES_IN_FLIGHT,
+  SharedReads,
+  pasteKind,
+  rowKeysFor,
+  type FetchedTable,
+} from "./paste-kinds";
+import { RequestSlots } from "../../../api/pagination";
 
 /**
  * The provenance of a paste: the client's base URL and project (never its key), the operation and
@@ -294,11 +302,11 @@ export async function refreshPastedSheets(
   // time, in order. A read ahead of the writer holds a whole answer in memory, hence the window.
   // A list two sheets need (the extended summary of a scenario: its own sheet and the financial
   // impact's) is read once for both.
-  const shared = new SharedReads(client, signal);
+  const shared = new SharedReads(client, signal, new RequestSlots(REFRESH_PAGES_IN_FLIGHT));
   const reads: Array<Promise<Settled<PreparedRefresh>> | undefined> = new Array(wanted.length);
   const startRead = (j: number) => {
     if (j >= wanted.length || reads[j] || elsewhere(wanted[j])) return;
-    reads[j] = prepareRefresh(client, wanted[j], signal, run, shared).then(
+    reads[j] = prepareRefresh(client, wanted[j], signal, run, shared.forSheet(j)).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
     );
