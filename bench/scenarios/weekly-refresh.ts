@@ -16,7 +16,8 @@
  *
  * Bound: for each step, its requests × the latency ÷ the most requests the step had on the wire
  * at once (the concurrency the engine, or the pane's readers, reached), plus the time spent inside
- * Excel batches (the writes) in that step. PASS when the whole refresh is within 1.3 × the bound,
+ * Excel batches (the writes) in that step. The whole is the sum of the steps' wall times, its bound
+ * the sum of theirs. PASS when the whole refresh is within 1.3 × the bound,
  * at the run's latency (40 ms) and again at 300 ms against a cap of 32 requests at once per key;
  * and when the reopened workbook shows every cell with 0 requests while the cache is fresh.
  */
@@ -393,7 +394,9 @@ export async function weeklyRun(
     latencyMs,
     concurrencyLimit,
     steps,
-    wallMs: whole.wallMs,
+    // The steps one after another, as the analyst waits for them: the bench's own calls between
+    // them (the emulator's counters, a profiler's start and stop) are not part of the wait.
+    wallMs: steps.reduce((sum, s) => sum + s.wallMs, 0),
     boundMs: steps.reduce((sum, s) => sum + s.boundMs, 0),
     memory: whole.memory,
     maxSyncBytes: syncs.maxRequestBytes,
