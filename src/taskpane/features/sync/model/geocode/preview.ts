@@ -79,3 +79,37 @@ export function hazardsTooCoarseFor(precision: Precision, cellsKm: ReadonlyMap<s
     .map(([hazard]) => hazard)
     .sort();
 }
+
+/** One row of the preview. */
+export interface PreviewRow {
+  /** 1-based sheet row. */
+  sheetRow: number;
+  /** 0-based row index inside the range. */
+  index: number;
+  /** The address as the sheet has it. */
+  address: string;
+  /** The best place found; undefined when nothing was found or the request failed. */
+  place?: FoundPlace;
+  flags: PlaceFlag[];
+  /** Hazards whose grid is finer than this point's precision. */
+  tooCoarseFor: string[];
+  /** Why there is no place: "not found", or the failure's message. */
+  missing?: string;
+}
+
+/** The preview of what a run found, row by row, with each hazard's cell size when known. */
+export function previewRows(
+  outcomes: readonly {
+    row: { index: number; sheetRow: number; shown: string };
+    places?: FoundPlace[];
+    failure?: { message: string };
+  }[],
+  cellsKm: ReadonlyMap<string, number>,
+): PreviewRow[] {
+  return outcomes.map(({ row, places, failure }) => {
+    const place = places?.[0];
+    const base = { sheetRow: row.sheetRow, index: row.index, address: row.shown };
+    if (!place) return { ...base, flags: [], tooCoarseFor: [], missing: failure?.message ?? "not found" };
+    return { ...base, place, flags: placeFlags(places!), tooCoarseFor: hazardsTooCoarseFor(place.precision, cellsKm) };
+  });
+}
