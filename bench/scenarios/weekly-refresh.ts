@@ -57,6 +57,7 @@ import { count, fmt, round } from "../format";
 import { timed, type MemoryPeak } from "../measure";
 import { syncFigures, timedWorkbook, type TimedWorkbook } from "../workbook";
 import { TIMESERIES_FILTERS } from "./timeseries";
+import { PASTE_KINDS } from "../../src/taskpane/features/paste-kinds";
 
 const RATIO_LIMIT = 1.3;
 /** The second run: production-like latency, a cap of requests at once per key (latency.ts's search-300-cap32). */
@@ -358,7 +359,9 @@ export async function weeklyRun(
       })
     ).riskCells;
     engineConcurrency = engine.stats().concurrency;
-    const refreshed = await step("Refresh pasted sheets", () => refreshPastedSheetsWithoutPane({ client, run }));
+    const refreshed = await step("Refresh pasted sheets", () =>
+      refreshPastedSheetsWithoutPane({ kinds: PASTE_KINDS, client, run }),
+    );
     pasted = {
       refreshed: refreshed.refreshed,
       refused: refreshed.refused,

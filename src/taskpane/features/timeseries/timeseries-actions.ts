@@ -3,7 +3,8 @@ import type { Asset, DownloadedFile, FileFormat, IndicatorMetadata, ItemsQuery }
 import type { ChartSpec } from "../../../excel/table-formats";
 import { dateFilterProblem, dateKeyInRange, dateRangeReversed } from "./model/date-filter";
 import { SERIES_KINDS, TIMESERIES_FIXED_COLUMNS, seriesKind, type SeriesKind } from "../../../shaping/tidy-timeseries";
-import { TIMESERIES_SHEET_PREFIX, streamKind } from "../pasted";
+import { streamKind } from "../pasted";
+import { TIMESERIES_KIND, TIMESERIES_SHEET_PREFIX } from "./timeseries-kind";
 import {
   formatCount,
   rethrowIfCancelled,
@@ -259,7 +260,7 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
             )
           : undefined,
     },
-    { operation: "timeseries", portfolio, filters: query },
+    { kind: TIMESERIES_KIND, portfolio, filters: query },
   );
   if (written.length === 0) throw new Error(`No timeseries match these filters in ${portfolio}.`);
   const sheets: TimeseriesSheet[] = written.map((w) => {

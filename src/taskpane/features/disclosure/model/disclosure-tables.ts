@@ -1,7 +1,7 @@
 /**
  * The disclosure tables as formulas: the Methodology sheet of input cells, and the ESRS E1-9
  * (paragraph 66), IFRS S2 29(c) and TCFD sheets whose every figure is a SUMPRODUCT over the data
- * sheet (src/shaping/disclosure.ts) and those input cells, so an analyst who changes a value, a
+ * sheet (model/disclosure.ts) and those input cells, so an analyst who changes a value, a
  * threshold, a hazard's acute/chronic type, a window, a scenario or an FX rate sees every figure
  * follow. No dynamic-array function (Excel 2019 has none, LibreOffice cannot check them) and no
  * RISK.* inside them.
@@ -16,7 +16,7 @@
  */
 import { HAZARDS, SCENARIOS } from "../../../../shared/vocabulary";
 import { columnLetters, qualify } from "../../../../shaping/a1";
-import { ITEMS, METHODOLOGY_HEADER, SECTIONS } from "../../../../shaping/disclosure";
+import { ITEMS, METHODOLOGY_HEADER, SECTIONS } from "./disclosure";
 import { SOURCES_SHEET } from "../../../../shaping/paste-provenance";
 import type { CellValue, FormulaSheet } from "../../../../shaping/types";
 
