@@ -15,7 +15,15 @@ import type { RiskClient } from "../../../api/client";
 import { readReferencedValues } from "../../../excel/cells-by-address";
 import { readSelectedCell, type SpillParent } from "../../../excel/selection";
 import type { DatasetMetadata, HazardMetrics } from "../../../api/types";
-import { HAZARDS, labelOfScore, lookupHazard, type HazardNames } from "../../../shared/vocabulary";
+import {
+  EXTENDED_HAZARDS,
+  HAZARDS,
+  labelOfScore,
+  lookupHazard,
+  scenarioRepeatOf,
+  scenarioRepeatText,
+  type HazardNames,
+} from "../../../shared/vocabulary";
 import type { ArgumentValue } from "../../../functions/arguments";
 import { pairedIndex } from "../../../functions/columns";
 import { defaultText, scoreCall, type ScoreFunction } from "../../../functions/formula-facts";
@@ -295,7 +303,7 @@ function fromPasted(header: string[], row: ArgumentValue[], column: number, shee
       source,
     };
   }
-  for (const hazard of ["sea_level_rise", "water_stress", "flood", "cyclone", "heatwave", "wildfire"]) {
+  for (const hazard of EXTENDED_HAZARDS) {
     if (name.startsWith(`${hazard}_`)) {
       return {
         kind: "metric",
@@ -418,12 +426,10 @@ async function explain(
   }
 
   if (q.scenario) {
-    const repeats =
-      ["flood_potential", "water_stress", "heatwave"].includes(h.portfolio) && q.scenario === "ssp126"
-        ? " For this hazard ssp126 repeats ssp245 (service notes)."
-        : h.portfolio === "cyclone" && q.scenario !== "ssp585"
-          ? " For cyclone, ssp126 and ssp245 repeat ssp585 (service notes)."
-          : "";
+    const repeat = scenarioRepeatOf(h, q.scenario);
+    // A rule of one hazard names it; a rule shared by several says "this hazard".
+    const subject = repeat?.hazards.length === 1 ? `${h.extended},` : "this hazard";
+    const repeats = repeat ? ` For ${subject} ${scenarioRepeatText(repeat)} (service notes).` : "";
     add("scenario", "Scenario", `${q.scenario}.${repeats}`);
   }
   if (metadata) {
