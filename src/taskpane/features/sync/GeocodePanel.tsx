@@ -9,7 +9,7 @@ import {
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
-import { ProblemList } from "../../ui/ProblemList";
+import { ProblemList } from "./ProblemList";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { usePaneStyles } from "../../ui/styles";
 import {
