@@ -35,7 +35,7 @@ interface CaseResult {
 }
 
 /**
- * One run as the pane makes it: a few addresses first time the answers' latency (the pane keeps
+ * One run as the pane makes it: 20 addresses first time the answers' latency (the pane keeps
  * the last one timed per geocoder), then the estimate it would show, then the run on the real clock.
  */
 async function runCase(c: Case, offset: number): Promise<CaseResult> {
@@ -114,7 +114,7 @@ export async function geocodeScenario(ctx: BenchContext): Promise<ScenarioResult
     scenario: "Geocoding at the endpoint's pace (stand-in in its own process, real clock)",
     requests: null,
     requestNote:
-      "requests go to the geocoder stand-in, not the emulator: 1,000 + 60 + 5,000 and 3 × 5 to time the latency",
+      "requests go to the geocoder stand-in, not the emulator: 1,000 + 60 + 5,000, and 3 × 20 to time the latency",
     wallMs: a.elapsedMs + b.elapsedMs + c.elapsedMs,
     boundMs,
     boundNote: "5,000 addresses, 20 at once, 100 ms: 1.2 × ⌈5,000 / 20⌉ × 100 ms",
