@@ -50,7 +50,7 @@ async function runCase(c: Case, offset: number): Promise<CaseResult> {
     const cache = new GeocodeCache(memoryStorage());
     const warm = await geocodeRows({
       settings: { ...settings, perSecond: 1000 },
-      rows: addresses(5, offset - 10),
+      rows: addresses(20, offset - 50),
       cache,
     });
     const timedLatencyMs = warm.latencyMs ?? c.latencyMs;
