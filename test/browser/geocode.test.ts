@@ -78,7 +78,7 @@ describeBrowser("addresses to coordinates", () => {
         "city",
         "address",
       ]);
-      await page.getByTestId("geocode-preview").scrollIntoViewIfNeeded();
+      await page.getByTestId("geocode-summary").evaluate((el) => el.scrollIntoView({ block: "start" }));
       copyFileSync(await screenshot(page, "geocode-preview"), docImagePath("geocode-preview"));
       expect((await values(page, `${sheet}!A1:C5`)).flat()).toEqual(block.flat()); // still nothing written
 

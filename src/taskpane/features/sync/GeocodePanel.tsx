@@ -102,7 +102,7 @@ export function GeocodePanel(props: { source: () => AssetSource; portfolio: stri
       </Button>
       {find.state.status === "failed" ? <ErrorNotice error={find.state.error} testId="geocode-find-error" /> : null}
       {found ? <FoundSummary found={found} onSend={send} asking={ask.running || preview !== undefined} /> : null}
-      <TaskStatus task={ask} testId="geocode-run" success={() => null} />
+      {ask.state.status === "done" ? null : <TaskStatus task={ask} testId="geocode-run" success={() => null} />}
       {preview && found ? (
         <PreviewAndAccept
           preview={preview}
