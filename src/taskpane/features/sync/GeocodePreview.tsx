@@ -1,4 +1,4 @@
-import { Badge, Text } from "@fluentui/react-components";
+import { Badge, mergeClasses, Text } from "@fluentui/react-components";
 import type { PreviewRow } from "./model/geocode/preview";
 import { usePaneStyles } from "../../ui/styles";
 
@@ -60,7 +60,7 @@ function FoundLine(props: { row: PreviewRow & { place: NonNullable<PreviewRow["p
           → {row.place.label} · {row.place.lat.toFixed(5)}, {row.place.lng.toFixed(5)}
         </Text>
       </div>
-      <div className={css.itemRow}>
+      <div className={mergeClasses(css.itemRow, css.wrapCentered)}>
         <Badge size="small" appearance="outline" data-testid="geocode-precision">
           {row.place.precision}
         </Badge>
