@@ -134,3 +134,21 @@ test("cancelled, what was found is kept; the next run asks only the rest, at mos
   expect(geocoder.requests.length - asked).toBe(2);
   expect(geocoder.maxInFlight).toBeLessThanOrEqual(2);
 });
+
+test("the cache keeps within its budget, least recently used first, and a store that refuses leaves the run going", async () => {
+  const storage = memoryStorage();
+  const place = { lat: 1, lng: 2, label: "x".repeat(200), precision: "city" as const, source: "g" };
+  const small = new GeocodeCache(storage, 2_000);
+  for (let i = 0; i < 20; i++) await small.set(`k${i}`, [place]);
+  await small.get("k0"); // used again: kept over the others
+  await small.flush();
+  const stored = (await storage.getItem("climate-risk.geocode-cache"))!;
+  expect(stored.length).toBeLessThanOrEqual(2_000);
+  const reread = new GeocodeCache(storage, 2_000);
+  expect(await reread.get("k0")).toEqual([place]);
+  expect(await reread.get("k1")).toBeUndefined();
+  const refusing = { ...memoryStorage(), setItem: async () => Promise.reject(new Error("QuotaExceededError")) };
+  const full = new GeocodeCache(refusing);
+  const run = await geocodeRows({ settings: settings(), rows: rows.slice(0, 1), cache: full });
+  expect(run.outcomes[0]!.places).toHaveLength(1);
+});

@@ -45,6 +45,9 @@ const SHEET = [
 ];
 
 test("geocode, preview, accept, sync: the precision synced as a label, existing coordinates kept, the key nowhere", async () => {
+  const logged: unknown[] = [];
+  for (const method of ["log", "info", "warn", "error", "debug"] as const)
+    jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args));
   const storage = memoryStorage();
   useConnectionStorage(storage);
   await saveGeocoder({ kind: "pelias", url: geocoder.url, apiKey: KEY, perSecond: 50, concurrency: 2 });
@@ -110,4 +113,8 @@ test("geocode, preview, accept, sync: the precision synced as a label, existing 
   const hq = assets.find((a) => a.entity_id === "hq")!;
   expect(hq.labels).toMatchObject({ geocode_precision: "address" });
   expect(JSON.stringify(assets)).not.toContain(KEY);
+  // After the sync too (its provenance and remembered sources included), and in nothing logged.
+  expect(JSON.stringify(fake.snapshot())).not.toContain(KEY);
+  expect(JSON.stringify(logged)).not.toContain(KEY);
+  jest.restoreAllMocks();
 });
