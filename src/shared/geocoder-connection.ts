@@ -75,6 +75,15 @@ export function checkGeocoderSettings(settings: GeocoderSettings): GeocoderSetti
   return { ...checked, perSecond: Math.min(perSecond, 1), concurrency: 1 };
 }
 
+/**
+ * Why `count` addresses may not be sent to these settings' geocoder in one run, or undefined: the
+ * public Nominatim takes at most {@link PUBLIC_NOMINATIM_MAX_ADDRESSES} (its policy forbids bulk use).
+ */
+export function bulkProblem(settings: Pick<GeocoderSettings, "url">, count: number): string | undefined {
+  if (!isPublicNominatim(settings) || count <= PUBLIC_NOMINATIM_MAX_ADDRESSES) return undefined;
+  return `${PUBLIC_NOMINATIM_HOST} allows no bulk geocoding (its usage policy): at most ${PUBLIC_NOMINATIM_MAX_ADDRESSES} addresses. Use your organisation's own geocoder for ${count}.`;
+}
+
 /** The stored geocoder, or undefined when none was chosen (or the stored one is no longer valid). */
 export async function loadGeocoder(): Promise<GeocoderSettings | undefined> {
   let text: string | null;

@@ -1,11 +1,6 @@
 import { Button, Checkbox, MessageBar, MessageBarBody, MessageBarTitle, Text } from "@fluentui/react-components";
 import { useRef, useState } from "react";
-import {
-  isPublicNominatim,
-  loadGeocoder,
-  PUBLIC_NOMINATIM_MAX_ADDRESSES,
-  type GeocoderSettings,
-} from "../../../shared/geocoder-connection";
+import { bulkProblem, loadGeocoder, type GeocoderSettings } from "../../../shared/geocoder-connection";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
@@ -142,7 +137,7 @@ function FoundSummary(props: {
   const { run } = useServices();
   const { sheet, settings } = props.found;
   const count = sheet.rows.length;
-  const overPublicCap = settings && isPublicNominatim(settings) && count > PUBLIC_NOMINATIM_MAX_ADDRESSES;
+  const overPublicCap = settings ? bulkProblem(settings, count) : undefined;
   return (
     <>
       {sheet.problems.length > 0 ? (
@@ -177,10 +172,7 @@ function FoundSummary(props: {
               once. Nothing is written to the sheet until you accept the preview.
             </div>
             {overPublicCap ? (
-              <div data-testid="geocode-public-cap">
-                nominatim.openstreetmap.org allows no bulk geocoding (its usage policy): at most{" "}
-                {PUBLIC_NOMINATIM_MAX_ADDRESSES} addresses. Use your organisation's own geocoder for {count}.
-              </div>
+              <div data-testid="geocode-public-cap">{overPublicCap}</div>
             ) : (
               <Button
                 appearance="primary"

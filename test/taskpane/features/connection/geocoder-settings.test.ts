@@ -5,6 +5,7 @@
 import { ConfigurationError } from "../../../../src/api/errors";
 import { memoryStorage, useConnectionStorage } from "../../../../src/shared/connection";
 import {
+  bulkProblem,
   checkGeocoderSettings,
   forgetGeocoder,
   loadGeocoder,
@@ -35,6 +36,14 @@ test("the public Nominatim: its format, an email, one at a time, at most one a s
     concurrency: 1,
     email: "ops@example.com",
   });
+});
+
+test("at most 100 addresses a run to the public Nominatim; any number to another", () => {
+  expect(bulkProblem({ url: "https://nominatim.openstreetmap.org" }, 100)).toBeUndefined();
+  expect(bulkProblem({ url: "https://nominatim.openstreetmap.org" }, 101)).toMatch(
+    /allows no bulk geocoding .* at most 100 addresses. Use your organisation's own geocoder for 101/,
+  );
+  expect(bulkProblem({ url: "https://nominatim.example.org" }, 5000)).toBeUndefined();
 });
 
 test("none preset; saved with its key in the connection store's storage; forgotten on request", async () => {
