@@ -163,8 +163,7 @@ export function checkCountries(
       });
       continue;
     }
-    const distance = place.distanceKm === undefined ? "" : ` ${km(place.distanceKm)}`;
-    let message = `${where} lies${distance} outside ${name} (${countryCell}).`;
+    let message = `${where} lies more than ${COUNTRY_TOLERANCE_KM} km outside ${name} (${countryCell}).`;
     if (place.fix)
       message += ` ${capitalized(FIX_WORDS[place.fix.kind])} it is ${point(place.fix.lat, place.fix.lng)}, well inside: the pane offers this fix.`;
     else if (place.nearFixes.length > 0)

@@ -6,13 +6,19 @@
  * The outlines are Natural Earth's 1:50m countries (world-atlas `countries-50m`, 756 KB of
  * TopoJSON): the map's 1:110m ones lack small countries (Singapore, Malta, Monaco...) and cut coasts
  * (Miami Beach, Mumbai fall outside). They and the geometry (Turf) are in this module, which the
- * pane imports dynamically, so they load only when a range with a country is checked. The test is
- * planar in longitude and latitude, as Natural Earth draws its edges (the 49th parallel is a
- * straight line there, not a great circle); distances near the tolerance are taken on the sphere.
+ * pane imports dynamically, so they load only when a range with a country is checked.
+ *
+ * Inside or not is Turf's point in polygon, planar in longitude and latitude as Natural Earth draws
+ * its edges (the 49th parallel is a straight line there, not a great circle). The distance to the
+ * edge is Turf's point-to-segment distance on the sphere, over only the edges near the point, found
+ * in an R-tree of the country's edges (rbush): a coastal portfolio has many points just off a
+ * coarse coastline, and measuring each against all of a large country's thousands of edges would
+ * take tens of milliseconds a point. Beyond the tolerance no distance is measured.
  */
 import { booleanPointInPolygon } from "@turf/boolean-point-in-polygon";
-import { pointToPolygonDistance } from "@turf/point-to-polygon-distance";
+import { pointToLineDistance } from "@turf/point-to-line-distance";
 import type { MultiPolygon, Polygon, Position } from "geojson";
+import RBush from "rbush";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import countries50m from "world-atlas/countries-50m.json";
@@ -35,10 +41,20 @@ const UNNUMBERED_OUTLINES: Record<string, string[]> = {
   "Siachen Glacier": ["IN"],
 };
 
-/** One country's outline with its bounding box (west, south, east, north), to skip far points fast. */
+/** One edge of an outline, with its bounding box for the R-tree. */
+interface Edge {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+  from: Position;
+  to: Position;
+}
+
+/** One country's outline, and its edges in an R-tree (built the first time a distance is needed). */
 interface Outline {
   geometry: MultiPolygon;
-  bbox: [number, number, number, number];
+  edges?: RBush<Edge>;
 }
 
 let outlines: Map<string, Outline> | undefined;
@@ -58,26 +74,30 @@ function outlineIndex(): Map<string, Outline> {
     for (const code of codes) if (code) polygons.set(code, [...(polygons.get(code) ?? []), ...parts]);
   }
   outlines = new Map(
-    [...polygons].map(([code, parts]) => [code, { geometry: multiPolygon(parts), bbox: bboxOf(parts) }]),
+    [...polygons].map(([code, coordinates]) => [code, { geometry: { type: "MultiPolygon", coordinates } }]),
   );
   return outlines;
 }
 
-function multiPolygon(coordinates: Position[][][]): MultiPolygon {
-  return { type: "MultiPolygon", coordinates };
-}
-
-function bboxOf(parts: Position[][][]): [number, number, number, number] {
-  const box: [number, number, number, number] = [180, 90, -180, -90];
-  for (const polygon of parts) {
-    for (const [lng, lat] of polygon[0] ?? []) {
-      box[0] = Math.min(box[0], lng!);
-      box[1] = Math.min(box[1], lat!);
-      box[2] = Math.max(box[2], lng!);
-      box[3] = Math.max(box[3], lat!);
+/** The outline's edges (every ring's, holes too) in an R-tree, built once. */
+function edgesOf(outline: Outline): RBush<Edge> {
+  if (outline.edges) return outline.edges;
+  const edges: Edge[] = [];
+  for (const ring of outline.geometry.coordinates.flat()) {
+    for (let i = 1; i < ring.length; i++) {
+      const [from, to] = [ring[i - 1]!, ring[i]!];
+      edges.push({
+        minX: Math.min(from[0]!, to[0]!),
+        minY: Math.min(from[1]!, to[1]!),
+        maxX: Math.max(from[0]!, to[0]!),
+        maxY: Math.max(from[1]!, to[1]!),
+        from,
+        to,
+      });
     }
   }
-  return box;
+  outline.edges = new RBush<Edge>().load(edges);
+  return outline.edges;
 }
 
 /** Whether the country (ISO alpha-2) has an outline to check against. */
@@ -101,36 +121,46 @@ export type PointPlace =
   /** Outside the outline, but within the tolerance (distance in km): not checked. */
   | { kind: "near-edge"; distanceKm: number }
   /**
-   * Beyond the tolerance (distance in km when it was worth measuring: the point is near the
-   * country's bounding box). `fix` is the one correction that lies well inside, when exactly one
-   * does; `nearFixes` are corrections that land inside or near but not well inside (named, never offered).
+   * Farther than the tolerance from the outline. `fix` is the one correction that lies well
+   * inside, when exactly one does; `nearFixes` are corrections that land inside or near but not
+   * well inside, or several that do (named, never offered).
    */
-  | { kind: "outside"; distanceKm?: number; fix?: CoordinateFix; nearFixes: CoordinateFix[] }
+  | { kind: "outside"; fix?: CoordinateFix; nearFixes: CoordinateFix[] }
   | { kind: "no-outline" };
 
-/** Signed distance in km from the outline's edge, negative inside. */
-function signedDistanceKm(outline: Outline, lat: number, lng: number): number {
-  const planar = pointToPolygonDistance([lng, lat], outline.geometry, { method: "planar", units: "kilometers" });
-  // The planar distance runs long at high latitudes; near the tolerance it is taken on the sphere.
-  if (Math.abs(planar) > 4 * COUNTRY_TOLERANCE_KM) return planar;
-  return pointToPolygonDistance([lng, lat], outline.geometry, { method: "geodesic", units: "kilometers" });
+/** The distance in km from the point to the outline's nearest edge, when it is at most `limitKm`. */
+function edgeDistanceWithin(outline: Outline, lat: number, lng: number, limitKm: number): number | undefined {
+  // A box surely holding every point within limitKm: a degree of latitude is at least 110.5 km,
+  // a degree of longitude that times the cosine of the box's most poleward latitude.
+  const latMargin = limitKm / 110;
+  const poleward = Math.min(Math.abs(lat) + latMargin, 89.9);
+  const lngMargin = latMargin / Math.cos((poleward * Math.PI) / 180);
+  const near = edgesOf(outline).search({
+    minX: lng - lngMargin,
+    minY: lat - latMargin,
+    maxX: lng + lngMargin,
+    maxY: lat + latMargin,
+  });
+  let nearest = Infinity;
+  for (const edge of near) {
+    const line = { type: "LineString" as const, coordinates: [edge.from, edge.to] };
+    nearest = Math.min(nearest, pointToLineDistance([lng, lat], line, { units: "kilometers" }));
+  }
+  return nearest <= limitKm ? nearest : undefined;
 }
 
-/** Whether the point is surely more than the tolerance from the outline's bounding box. */
-function farFromBox(outline: Outline, lat: number, lng: number): boolean {
-  const [west, south, east, north] = outline.bbox;
-  const latMargin = COUNTRY_TOLERANCE_KM / 110;
-  if (lat < south - latMargin || lat > north + latMargin) return true;
-  const widest = Math.max(Math.abs(south), Math.abs(north), Math.abs(lat));
-  const lngMargin = latMargin / Math.max(Math.cos((Math.min(widest, 89) * Math.PI) / 180), 0.01);
-  return lng < west - lngMargin || lng > east + lngMargin;
-}
-
-/** Where the point is: inside, within the tolerance, or beyond (with no distance when far). */
+/** Inside, or how far outside when within the tolerance (undefined beyond it). */
 function placeOf(outline: Outline, lat: number, lng: number): { inside: boolean; distanceKm?: number } {
   if (booleanPointInPolygon([lng, lat], outline.geometry)) return { inside: true };
-  if (farFromBox(outline, lat, lng)) return { inside: false };
-  return { inside: false, distanceKm: signedDistanceKm(outline, lat, lng) };
+  return { inside: false, distanceKm: edgeDistanceWithin(outline, lat, lng, COUNTRY_TOLERANCE_KM) };
+}
+
+/** Inside, and farther than the tolerance from every edge. */
+function wellInside(outline: Outline, lat: number, lng: number): boolean {
+  return (
+    booleanPointInPolygon([lng, lat], outline.geometry) &&
+    edgeDistanceWithin(outline, lat, lng, COUNTRY_TOLERANCE_KM) === undefined
+  );
 }
 
 /** The corrections worth trying: lat and lng swapped (when the longitude can be a latitude), each sign flipped. */
@@ -153,20 +183,19 @@ export function placeInCountry(country: string, lat: number, lng: number): Point
   if (!outline) return { kind: "no-outline" };
   const place = placeOf(outline, lat, lng);
   if (place.inside) return { kind: "inside" };
-  if (place.distanceKm !== undefined && place.distanceKm <= COUNTRY_TOLERANCE_KM)
-    return { kind: "near-edge", distanceKm: place.distanceKm };
-  const wellInside: CoordinateFix[] = [];
+  if (place.distanceKm !== undefined) return { kind: "near-edge", distanceKm: place.distanceKm };
+  const good: CoordinateFix[] = [];
   const nearFixes: CoordinateFix[] = [];
   for (const fix of candidateFixes(lat, lng)) {
-    const there = placeOf(outline, fix.lat, fix.lng);
-    if (there.inside && -signedDistanceKm(outline, fix.lat, fix.lng) > COUNTRY_TOLERANCE_KM) wellInside.push(fix);
-    else if (there.inside || (there.distanceKm !== undefined && there.distanceKm <= COUNTRY_TOLERANCE_KM))
-      nearFixes.push(fix);
+    if (wellInside(outline, fix.lat, fix.lng)) good.push(fix);
+    else {
+      const there = placeOf(outline, fix.lat, fix.lng);
+      if (there.inside || there.distanceKm !== undefined) nearFixes.push(fix);
+    }
   }
   return {
     kind: "outside",
-    ...(place.distanceKm === undefined ? {} : { distanceKm: place.distanceKm }),
-    ...(wellInside.length === 1 ? { fix: wellInside[0] } : {}),
-    nearFixes: wellInside.length > 1 ? wellInside : nearFixes,
+    ...(good.length === 1 ? { fix: good[0] } : {}),
+    nearFixes: good.length > 1 ? good : nearFixes,
   };
 }

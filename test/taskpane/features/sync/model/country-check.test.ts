@@ -32,12 +32,19 @@ test("the coarse coast: Miami Beach and Monaco lie just off the 1:50m outline, w
   expect(placeInCountry("MC", 43.7384, 7.4246)).toMatchObject({ kind: "near-edge" });
 });
 
-test("a point in the sea 60 km off the coast is outside, with its distance and no fix", () => {
+test("a point in the sea 60 km off the coast is outside, with no fix", () => {
   const place = placeInCountry("FR", 42.3, 5.0);
-  expect(place.kind).toBe("outside");
-  if (place.kind !== "outside") return;
-  expect(place.distanceKm).toBeGreaterThan(COUNTRY_TOLERANCE_KM);
-  expect(place.fix).toBeUndefined();
+  expect(place).toEqual({ kind: "outside", nearFixes: [] });
+});
+
+test("the tolerance: off a straight coast (Landes, 44° N), about 20 km out is near the edge, 35 km out is outside", () => {
+  const near = placeInCountry("FR", 44.0, -1.58);
+  expect(near.kind).toBe("near-edge");
+  if (near.kind === "near-edge") {
+    expect(near.distanceKm).toBeGreaterThan(15);
+    expect(near.distanceKm).toBeLessThanOrEqual(COUNTRY_TOLERANCE_KM);
+  }
+  expect(placeInCountry("FR", 44.0, -1.8).kind).toBe("outside");
 });
 
 test("Paris written as 2.35, 48.85 in France: the swap lies well inside, and is offered", () => {
@@ -94,7 +101,7 @@ test("a range: each finding with its cell, the fix previewed cell by cell, the o
     ["outside", "B8"],
   ]);
   expect(check.findings[0]!.problem.message).toMatch(
-    /^B3, C3: 2.35, 48.85 lies [\d,]+ km outside France \(FR\) \(D3\)\. With lat and lng swapped it is 48.85, 2.35, well inside/,
+    /^B3, C3: 2.35, 48.85 lies more than 25 km outside France \(FR\) \(D3\)\. With lat and lng swapped it is 48.85, 2.35, well inside/,
   );
   expect(check.findings[1]!.problem.message).toMatch(/near a border or coast, not checked/);
   expect(check.findings[2]!.problem.message).toMatch(/Gibraltar \(GI\) has no outline.*not checkable/);
