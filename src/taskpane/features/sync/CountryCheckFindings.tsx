@@ -24,7 +24,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
  * coast (not checked) and the rows whose country has no outline or names none. Test ids:
  * sync-country-summary, sync-country-outside, sync-country-fixes (rows sync-country-fixes-row,
  * button sync-country-fix), sync-country-fixed, sync-country-near, sync-country-unchecked,
- * sync-country-error.
+ * sync-country-unavailable (the outlines did not load), sync-country-error.
  */
 export function CountryCheckFindings(props: CountryFindings) {
   const styles = useStyles();
@@ -34,7 +34,7 @@ export function CountryCheckFindings(props: CountryFindings) {
   const { countryCheck: check, countryCheckError } = props;
   if (countryCheckError)
     return (
-      <Text data-testid="sync-country-error">
+      <Text data-testid="sync-country-unavailable">
         The coordinates could not be checked against their countries: {countryCheckError}
       </Text>
     );

