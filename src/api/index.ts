@@ -6,3 +6,5 @@ export type { CallOptions, RetryEvent, TransportOptions } from "./http";
 export { MAX_ROWS, PagedList, clampRows, readAllPages } from "./pagination";
 export type { PageFetcher, ReadAllOptions } from "./pagination";
 export * from "./types";
+export { describeNoAnswer, diagnoseNoAnswer, explainNoAnswer } from "./no-answer";
+export type { NoAnswerCause, NoAnswerOptions } from "./no-answer";

@@ -3,6 +3,7 @@ import {
   BadRequestError,
   ConfigurationError,
   ConflictError,
+  CorsRefusedError,
   ForbiddenError,
   NetworkError,
   NotFoundError,
@@ -57,6 +58,11 @@ function headlineFor(error: ServiceError): string {
   if (error instanceof RateLimitError) return "Too many requests: wait a moment and try again.";
   if (error instanceof ServerError) return "The service failed. Try again later.";
   if (error instanceof TimeoutError) return "The service did not answer in time. Try again.";
+  if (error instanceof CorsRefusedError)
+    return (
+      `The service is reachable but does not answer this add-in's origin (CORS): use a same-origin path ` +
+      `or ask the provider to allow ${error.origin}.`
+    );
   if (error instanceof NetworkError)
     return "Cannot reach the service. Check the URL under Connection and your network.";
   return "The request failed.";
