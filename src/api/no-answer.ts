@@ -56,7 +56,6 @@ export async function diagnoseNoAnswer(url: string, options: NoAnswerOptions = {
       mode: "no-cors",
       credentials: "omit",
       cache: "no-store",
-      redirect: "manual",
       signal: controller.signal,
     });
     await response.body?.cancel().catch(() => undefined);

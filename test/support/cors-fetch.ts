@@ -15,6 +15,8 @@ export function corsFetch(origin: string): typeof fetch {
     const headers = new Headers(init.headers ?? request?.headers);
     const method = (init.method ?? request?.method ?? "GET").toUpperCase();
     const sameOrigin = new URL(url).origin === origin;
+    // Fetch standard, Request constructor: "no-cors" needs redirect mode "follow".
+    if (init.mode === "no-cors" && (init.redirect ?? "follow") !== "follow") throw new TypeError("Failed to fetch");
     if (init.mode === "no-cors" || sameOrigin) {
       // A no-cors request may carry only CORS-safelisted headers: the browser drops the rest.
       if (init.mode === "no-cors")

@@ -36,6 +36,14 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof AbortedError) {
     return { title: "Cancelled: nothing was changed.", details: [], cancelled: true };
   }
+  if (error instanceof CorsRefusedError) {
+    // Its message is the whole story (host, origin, what to do), worded as "Check the add-in" words it.
+    return {
+      title: `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`,
+      details: [],
+      cancelled: false,
+    };
+  }
   if (error instanceof ServiceError) {
     const details = error.errors.length > 0 ? [...error.errors] : [error.message];
     return { title: headlineFor(error), details, cancelled: false };
@@ -58,11 +66,6 @@ function headlineFor(error: ServiceError): string {
   if (error instanceof RateLimitError) return "Too many requests: wait a moment and try again.";
   if (error instanceof ServerError) return "The service failed. Try again later.";
   if (error instanceof TimeoutError) return "The service did not answer in time. Try again.";
-  if (error instanceof CorsRefusedError)
-    return (
-      `The service is reachable but does not answer this add-in's origin (CORS): use a same-origin path ` +
-      `or ask the provider to allow ${error.origin}.`
-    );
   if (error instanceof NetworkError)
     return "Cannot reach the service. Check the URL under Connection and your network.";
   return "The request failed.";
