@@ -9,14 +9,7 @@
  */
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { emulatorStats, routeCount } from "../support/emulator";
-import {
-  SERVICE_HOSTS,
-  makeCertificate,
-  scratchDir,
-  serverBinary,
-  startNginx,
-  startTlsService,
-} from "../support/reverse-proxy";
+import { serverBinary, startProxiedService } from "../support/reverse-proxy";
 import { addinBuild } from "./support/addin-build";
 import { docImagePath, screenshot } from "./support/browser";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
@@ -97,15 +90,7 @@ describeBrowser("a service that does not answer the add-in's origin", () => {
     "through the shipped nginx configuration on the add-in's own origin: check, sync, RISK cells and a paste",
     async () => {
       const emu = await suite.freshEmulator({ allowedOrigins: [ALLOWED_ORIGIN] });
-      const scratch = scratchDir("climate-risk-nginx-browser-");
-      const certificate = makeCertificate(scratch.dir, "service", SERVICE_HOSTS);
-      const service = await startTlsService(emu.url, certificate);
-      const proxy = await startNginx({
-        serviceUrl: service.url,
-        trustedCa: certificate.cert,
-        dir: scratch.dir,
-        root: await addinBuild(),
-      });
+      const { proxy, service, close } = await startProxiedService("nginx", emu.url, { root: await addinBuild() });
       const harness = await openHarness(suite.browser, proxy.origin);
       const { page } = harness;
       try {
@@ -191,9 +176,7 @@ describeBrowser("a service that does not answer the add-in's origin", () => {
         await screenshot(page, "same-origin-proxy-done");
       } finally {
         await harness.close();
-        await proxy.close();
-        await service.close();
-        scratch.remove();
+        await close();
       }
     },
     180_000,

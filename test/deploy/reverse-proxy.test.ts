@@ -10,53 +10,26 @@ import { execFileSync } from "node:child_process";
 import type { RunningEmulator } from "../../emulator/server";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { startTestEmulator } from "../support/emulator";
-import {
-  CADDYFILE,
-  SERVICE_HOSTS,
-  makeCertificate,
-  scratchDir,
-  serverBinary,
-  startCaddy,
-  startNginx,
-  startTlsService,
-  type RunningProxy,
-  type TlsService,
-} from "../support/reverse-proxy";
+import { CADDYFILE, serverBinary, startProxiedService, type ProxiedService } from "../support/reverse-proxy";
 
-const SERVERS = [
-  { name: "nginx" as const, start: startNginx },
-  { name: "caddy" as const, start: startCaddy },
-];
-
-for (const { name, start } of SERVERS) {
+for (const name of ["nginx", "caddy"] as const) {
   const installed = serverBinary(name) !== undefined;
   if (!installed) console.warn(`SKIPPED ${name} tests (test/deploy/reverse-proxy.test.ts): ${name} is not installed`);
   (installed ? describe : describe.skip)(`the shipped ${name} configuration`, () => {
     let emu: RunningEmulator;
-    let service: TlsService;
-    let proxy: RunningProxy;
-    let scratch: ReturnType<typeof scratchDir>;
+    let chain: ProxiedService;
     beforeAll(async () => {
-      scratch = scratchDir(`climate-risk-${name}-`);
       // The service answers no browser origin at all: only a same-origin path can reach it.
       emu = await startTestEmulator({ allowedOrigins: ["https://someone-else.example.com"] });
-      const certificate = makeCertificate(scratch.dir, "service", SERVICE_HOSTS);
-      service = await startTlsService(emu.url, certificate);
-      proxy = await start({
-        serviceUrl: service.url,
-        trustedCa: certificate.cert,
-        dir: scratch.dir,
-        root: scratch.dir,
-      });
+      chain = await startProxiedService(name, emu.url);
     }, 30_000);
     afterAll(async () => {
-      await proxy?.close();
-      await service?.close();
+      await chain?.close();
       await emu?.close();
-      scratch?.remove();
     });
 
     test("forwards /risk-api/ and /risk-nature/ with the key, without the page's Origin and cookies", async () => {
+      const { proxy, service } = chain;
       const headers = {
         "X-Service-APIKey": DEMO_API_KEY,
         "X-Service-Project": DEMO_PROJECT,
@@ -87,31 +60,22 @@ for (const { name, start } of SERVERS) {
 
     test("a 429's Retry-After reaches the page", async () => {
       const limited = await startTestEmulator({ rateLimit: 1 });
-      const dir = scratchDir(`climate-risk-${name}-429-`);
-      const certificate = makeCertificate(dir.dir, "service", SERVICE_HOSTS);
-      const front = await startTlsService(limited.url, certificate);
-      const limitedProxy = await start({
-        serviceUrl: front.url,
-        trustedCa: certificate.cert,
-        dir: dir.dir,
-        root: dir.dir,
-      });
+      const limitedChain = await startProxiedService(name, limited.url);
       try {
         const headers = { "X-Service-APIKey": DEMO_API_KEY };
         const answers = await Promise.all(
-          [1, 2, 3].map(() => fetch(`${limitedProxy.origin}/risk-api/api/projects/`, { headers })),
+          [1, 2, 3].map(() => fetch(`${limitedChain.proxy.origin}/risk-api/api/projects/`, { headers })),
         );
         const tooMany = answers.find((a) => a.status === 429);
         expect(tooMany?.headers.get("retry-after")).toMatch(/^\d+$/);
       } finally {
-        await limitedProxy.close();
-        await front.close();
+        await limitedChain.close();
         await limited.close();
-        dir.remove();
       }
     }, 30_000);
 
     test("the key never reaches its logs", async () => {
+      const { proxy } = chain;
       await fetch(`${proxy.origin}/risk-api/api/projects/`, { headers: { "X-Service-APIKey": DEMO_API_KEY } });
       await fetch(`${proxy.origin}/risk-api/api/nowhere`, { headers: { "X-Service-APIKey": DEMO_API_KEY } });
       const logs = proxy.logs();
@@ -120,24 +84,15 @@ for (const { name, start } of SERVERS) {
     });
 
     test("an upstream whose certificate is not trusted gets no request: 502", async () => {
-      const dir = scratchDir(`climate-risk-${name}-untrusted-`);
-      const stranger = makeCertificate(dir.dir, "stranger", SERVICE_HOSTS);
-      const untrusting = await start({
-        serviceUrl: service.url,
-        trustedCa: stranger.cert,
-        dir: dir.dir,
-        root: dir.dir,
-      });
+      const untrusting = await startProxiedService(name, emu.url, { trust: "stranger" });
       try {
-        const before = service.requests.length;
-        const answer = await fetch(`${untrusting.origin}/risk-api/api/projects/`, {
+        const answer = await fetch(`${untrusting.proxy.origin}/risk-api/api/projects/`, {
           headers: { "X-Service-APIKey": DEMO_API_KEY },
         });
         expect(answer.status).toBe(502);
-        expect(service.requests.length).toBe(before);
+        expect(untrusting.service.requests).toHaveLength(0);
       } finally {
         await untrusting.close();
-        dir.remove();
       }
     }, 30_000);
   });

@@ -312,3 +312,51 @@ function answers(origin: string): Promise<boolean> {
     request.on("timeout", () => request.destroy());
   });
 }
+
+/** A proxy on a shipped configuration, the https service behind it, and their scratch folder. */
+export interface ProxiedService {
+  proxy: RunningProxy;
+  service: TlsService;
+  /** Stops both and removes the folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * The whole chain in one call: an https service in front of `emulatorUrl` with a certificate for
+ * SERVICE_HOSTS, and `server` on its shipped configuration in front of that, serving `root`
+ * (default: nothing of interest) and trusting the service's certificate, or with
+ * `trust: "stranger"` another one (so it must refuse the service).
+ */
+export async function startProxiedService(
+  server: "nginx" | "caddy",
+  emulatorUrl: string,
+  options: { root?: string; trust?: "service" | "stranger" } = {},
+): Promise<ProxiedService> {
+  const scratch = scratchDir(`climate-risk-${server}-`);
+  const certificate = makeCertificate(scratch.dir, "service", SERVICE_HOSTS);
+  const trusted = options.trust === "stranger" ? makeCertificate(scratch.dir, "stranger", SERVICE_HOSTS) : certificate;
+  const service = await startTlsService(emulatorUrl, certificate);
+  const start = server === "nginx" ? startNginx : startCaddy;
+  let proxy: RunningProxy;
+  try {
+    proxy = await start({
+      serviceUrl: service.url,
+      trustedCa: trusted.cert,
+      dir: scratch.dir,
+      root: options.root ?? scratch.dir,
+    });
+  } catch (error) {
+    await service.close();
+    scratch.remove();
+    throw error;
+  }
+  return {
+    proxy,
+    service,
+    close: async () => {
+      await proxy.close();
+      await service.close();
+      scratch.remove();
+    },
+  };
+}
