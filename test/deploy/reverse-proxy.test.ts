@@ -10,7 +10,13 @@ import { execFileSync } from "node:child_process";
 import type { RunningEmulator } from "../../emulator/server";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { startTestEmulator } from "../support/emulator";
-import { CADDYFILE, serverBinary, startProxiedService, type ProxiedService } from "../support/reverse-proxy";
+import {
+  CADDYFILE,
+  SERVICE_HOSTS,
+  serverBinary,
+  startProxiedService,
+  type ProxiedService,
+} from "../support/reverse-proxy";
 
 for (const name of ["nginx", "caddy"] as const) {
   const installed = serverBinary(name) !== undefined;
@@ -45,6 +51,8 @@ for (const name of ["nginx", "caddy"] as const) {
 
       const seen = service.requests.filter((r) => r.url.endsWith("/api/projects/") || r.url.endsWith("/superprojects"));
       expect(seen.map((r) => r.url)).toEqual(["/api/projects/", "/nature/superprojects"]);
+      // Each path reaches its own host (as Host and as the name its certificate was checked for).
+      expect(seen.map((r) => r.headers.host)).toEqual(SERVICE_HOSTS);
       for (const request of seen) {
         expect(request.headers["x-service-apikey"]).toBe(DEMO_API_KEY);
         expect(request.headers["x-service-project"]).toBe(DEMO_PROJECT);
@@ -83,18 +91,25 @@ for (const name of ["nginx", "caddy"] as const) {
       expect(logs).not.toContain(DEMO_API_KEY); // ...without the key
     });
 
-    test("an upstream whose certificate is not trusted gets no request: 502", async () => {
-      const untrusting = await startProxiedService(name, emu.url, { trust: "stranger" });
-      try {
-        const answer = await fetch(`${untrusting.proxy.origin}/risk-api/api/projects/`, {
-          headers: { "X-Service-APIKey": DEMO_API_KEY },
-        });
-        expect(answer.status).toBe(502);
-        expect(untrusting.service.requests).toHaveLength(0);
-      } finally {
-        await untrusting.close();
-      }
-    }, 30_000);
+    test.each([
+      ["not issued by an authority it trusts", { trust: "stranger" as const }],
+      ["trusted but issued for another host", { serviceNames: ["elsewhere.example.com"] }],
+    ])(
+      "an upstream whose certificate is %s gets no request: 502",
+      async (_, options) => {
+        const untrusting = await startProxiedService(name, emu.url, options);
+        try {
+          const answer = await fetch(`${untrusting.proxy.origin}/risk-api/api/projects/`, {
+            headers: { "X-Service-APIKey": DEMO_API_KEY },
+          });
+          expect(answer.status).toBe(502);
+          expect(untrusting.service.requests).toHaveLength(0);
+        } finally {
+          await untrusting.close();
+        }
+      },
+      30_000,
+    );
   });
 }
 

@@ -325,15 +325,16 @@ export interface ProxiedService {
  * The whole chain in one call: an https service in front of `emulatorUrl` with a certificate for
  * SERVICE_HOSTS, and `server` on its shipped configuration in front of that, serving `root`
  * (default: nothing of interest) and trusting the service's certificate, or with
- * `trust: "stranger"` another one (so it must refuse the service).
+ * `trust: "stranger"` another one (so it must refuse the service). `serviceNames`: the names the
+ * service's certificate carries instead of SERVICE_HOSTS (others: the proxy must refuse it).
  */
 export async function startProxiedService(
   server: "nginx" | "caddy",
   emulatorUrl: string,
-  options: { root?: string; trust?: "service" | "stranger" } = {},
+  options: { root?: string; trust?: "service" | "stranger"; serviceNames?: string[] } = {},
 ): Promise<ProxiedService> {
   const scratch = scratchDir(`climate-risk-${server}-`);
-  const certificate = makeCertificate(scratch.dir, "service", SERVICE_HOSTS);
+  const certificate = makeCertificate(scratch.dir, "service", options.serviceNames ?? SERVICE_HOSTS);
   const trusted = options.trust === "stranger" ? makeCertificate(scratch.dir, "stranger", SERVICE_HOSTS) : certificate;
   const service = await startTlsService(emulatorUrl, certificate);
   const start = server === "nginx" ? startNginx : startCaddy;
