@@ -13,7 +13,16 @@ import { serverBinary, startProxiedService } from "../support/reverse-proxy";
 import { addinBuild } from "./support/addin-build";
 import { docImagePath, screenshot } from "./support/browser";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
-import { cell, cells, openHarness, setSectionOpen, textWhen, values, waitForIdle } from "./support/harness-page";
+import {
+  cell,
+  cells,
+  openHarness,
+  pullDemoTimeseries,
+  setSectionOpen,
+  textWhen,
+  values,
+  waitForIdle,
+} from "./support/harness-page";
 import type { Page } from "playwright-core";
 
 const describeBrowser = describeWithBrowser(__filename);
@@ -146,19 +155,7 @@ describeBrowser("a service that does not answer the add-in's origin", () => {
         }
 
         // A paste: a timeseries of the demo portfolio into a new sheet.
-        await setSectionOpen(page, "timeseries", true);
-        await page.selectOption('[data-testid="ts-portfolio"]', "demo-portfolio");
-        await page.selectOption('[data-testid="ts-hazard"]', "wildfire");
-        await page.selectOption('[data-testid="ts-indicator"]', "unified_prob");
-        await page.selectOption('[data-testid="ts-scenario"]', "ssp585");
-        await page.selectOption('[data-testid="ts-measure"]', "mid");
-        const sheetsBefore = await page.evaluate(() => window.harness?.sheetNames() as string[]);
-        await page.getByTestId("ts-start").click();
-        await textWhen(page, "ts-result", (t) => t.length > 0, 30_000);
-        const pasted = (await page.evaluate(() => window.harness?.sheetNames() as string[])).find(
-          (n) => !sheetsBefore.includes(n),
-        ) as string;
-        expect(pasted).toBeDefined();
+        const pasted = await pullDemoTimeseries(page);
         const table = await values(page, await page.evaluate((n) => window.harness?.usedRange(n) as string, pasted));
         expect(table.length).toBeGreaterThan(50); // a header and the demo portfolio's 52 assets
         await screenshot(page, "same-origin-proxy-paste");
