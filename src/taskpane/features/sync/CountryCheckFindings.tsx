@@ -2,7 +2,7 @@ import { Button, MessageBar, MessageBarBody, MessageBarTitle, Text, makeStyles }
 import { useState } from "react";
 import { useServices } from "../../ui/services";
 import { ErrorNotice } from "../../ui/ErrorNotice";
-import { ProblemList } from "../../ui/ProblemList";
+import { ProblemList } from "./ProblemList";
 import { CellChangesTable } from "./CellChangesTable";
 import { applyCountryFixes, type CountryFindings } from "./country-check-actions";
 import type { CountryCheck, CountryFindingKind } from "./model/country-check";
