@@ -76,6 +76,21 @@ test("accepted: the corrected points are written, the originals kept beside the 
   expect(again.countryCheck!.inside).toBe(4);
 });
 
+test("a range that holds the originals column (an earlier fix's) keeps later originals in it", async () => {
+  const { fake, run } = workbook();
+  const first = await checkAssetSource(run, { kind: "selection" });
+  await applyCountryFixes(run, first.countryCheck!);
+  // Later, another point is typed swapped, and the analyst selects the range with the originals.
+  fake.setValues("Sites", "A9:E9", [["S-8", "Lyon depot", 4.85, 45.76, "FR"]]);
+  fake.setSelection("Sites", "A1:F9");
+  const again = await checkAssetSource(run, { kind: "selection" });
+  const fix = again.countryCheck!.findings.find((f) => f.fix)!.fix!;
+  expect(fix.original.address).toBe("Sites!F9");
+  expect(await applyCountryFixes(run, again.countryCheck!)).toBe(1);
+  expect(fake.read("Sites", "C9:G9")).toEqual([[45.76, 4.85, "FR", "4.85, 45.76", ""]]);
+  expect(fake.read("Sites", "F1:F3").flat()).toEqual(["original lat, lng", "2.35, 48.85", "39.74, 104.99"]);
+});
+
 test("declined or refused: the analyst's cells stay as they were", async () => {
   const { fake, run } = workbook();
   const { countryCheck } = await checkAssetSource(run, { kind: "selection" });

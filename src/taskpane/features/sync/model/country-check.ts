@@ -95,7 +95,10 @@ export function checkCountries(
   const latCol = indexOf((c) => c.target.kind === "field" && c.target.field === "lat");
   const lngCol = indexOf((c) => c.target.kind === "field" && c.target.field === "lng");
   if (countryCol === undefined || latCol === undefined || lngCol === undefined) return undefined;
-  const originalsCol = origin.col + Math.max(origin.cols, values[0]?.length ?? 0);
+  // The originals go in the range's own "original lat, lng" column (an earlier fix's, selected
+  // with the range), else in the first column right of the range.
+  const ownOriginals = (values[0] ?? []).findIndex((h) => textOf(h).trim().toLowerCase() === ORIGINALS_HEADER);
+  const originalsCol = origin.col + (ownOriginals >= 0 ? ownOriginals : Math.max(origin.cols, values[0]?.length ?? 0));
   const cellAt = (sheetRow: number, col: number, after: number | string, before?: string): FixCell => {
     const cell = cellA1(sheetRow - 1, col);
     const r = sheetRow - 1 - origin.row;
@@ -111,7 +114,7 @@ export function checkCountries(
     checked: 0,
     inside: 0,
     findings: [],
-    originalsHeader: cellAt(origin.row + 1, originalsCol, ORIGINALS_HEADER, ""),
+    originalsHeader: cellAt(origin.row + 1, originalsCol, ORIGINALS_HEADER),
   };
   for (const asset of validation.assets) {
     const written = asset.labels["country"] ?? "";
@@ -195,7 +198,7 @@ function fixOf(
     sheetRow,
     lat: { ...latCell, after: fix.lat },
     lng: { ...lngCell, after: fix.lng },
-    original: cellAt(sheetRow, originalsCol, point(latCell.after as number, lngCell.after as number), ""),
+    original: cellAt(sheetRow, originalsCol, point(latCell.after as number, lngCell.after as number)),
   };
 }
 
