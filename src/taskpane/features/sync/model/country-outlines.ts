@@ -51,9 +51,13 @@ interface Edge {
   to: Position;
 }
 
-/** One country's outline, and its edges in an R-tree (built the first time a distance is needed). */
+/**
+ * One country's outline: its polygons (islands, exclaves), each with its bounding box, which Turf's
+ * point in polygon reads first, so a point is tested against the vertices of the polygons around it
+ * only; and its edges in an R-tree, built the first time a distance is needed.
+ */
 interface Outline {
-  geometry: MultiPolygon;
+  polygons: Polygon[];
   edges?: RBush<Edge>;
 }
 
@@ -74,16 +78,38 @@ function outlineIndex(): Map<string, Outline> {
     for (const code of codes) if (code) polygons.set(code, [...(polygons.get(code) ?? []), ...parts]);
   }
   outlines = new Map(
-    [...polygons].map(([code, coordinates]) => [code, { geometry: { type: "MultiPolygon", coordinates } }]),
+    [...polygons].map(([code, parts]) => [code, { polygons: parts.map((coordinates) => withBox(coordinates)) }]),
   );
   return outlines;
+}
+
+/** A polygon with its bounding box (west, south, east, north), from its outer ring. */
+function withBox(coordinates: Position[][]): Polygon {
+  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [lng, lat] of coordinates[0] ?? []) {
+    box[0] = Math.min(box[0], lng!);
+    box[1] = Math.min(box[1], lat!);
+    box[2] = Math.max(box[2], lng!);
+    box[3] = Math.max(box[3], lat!);
+  }
+  return { type: "Polygon", coordinates, bbox: box };
+}
+
+/** Whether the point lies inside one of the outline's polygons. */
+function insideOutline(outline: Outline, lat: number, lng: number): boolean {
+  return outline.polygons.some((polygon) => {
+    // Turf reads the box too, but only after unwrapping the point: checked here first, it is one
+    // comparison per island instead of a call (Indonesia has hundreds).
+    const [west, south, east, north] = polygon.bbox!;
+    return lng >= west! && lng <= east! && lat >= south! && lat <= north! && booleanPointInPolygon([lng, lat], polygon);
+  });
 }
 
 /** The outline's edges (every ring's, holes too) in an R-tree, built once. */
 function edgesOf(outline: Outline): RBush<Edge> {
   if (outline.edges) return outline.edges;
   const edges: Edge[] = [];
-  for (const ring of outline.geometry.coordinates.flat()) {
+  for (const ring of outline.polygons.flatMap((polygon) => polygon.coordinates)) {
     for (let i = 1; i < ring.length; i++) {
       const [from, to] = [ring[i - 1]!, ring[i]!];
       edges.push({
@@ -141,26 +167,36 @@ function edgeDistanceWithin(outline: Outline, lat: number, lng: number, limitKm:
     maxX: lng + lngMargin,
     maxY: lat + latMargin,
   });
+  // Turf's distance on the sphere costs tens of microseconds an edge: the edges are ranked in the
+  // plane tangent at the point (exact enough at these distances to rank them), and the nearest few measured.
+  const ranked = near.map((edge) => ({ edge, rough: roughSquared(lat, lng, edge) })).sort((a, b) => a.rough - b.rough);
   let nearest = Infinity;
-  for (const edge of near) {
+  for (const { edge } of ranked.slice(0, 3)) {
     const line = { type: "LineString" as const, coordinates: [edge.from, edge.to] };
     nearest = Math.min(nearest, pointToLineDistance([lng, lat], line, { units: "kilometers" }));
   }
   return nearest <= limitKm ? nearest : undefined;
 }
 
+/** The squared distance from the point to the edge in degrees, longitude scaled by the cosine of the latitude. */
+function roughSquared(lat: number, lng: number, edge: Edge): number {
+  const k = Math.cos((lat * Math.PI) / 180);
+  const [ax, ay] = [(edge.from[0]! - lng) * k, edge.from[1]! - lat];
+  const [dx, dy] = [(edge.to[0]! - lng) * k - ax, edge.to[1]! - lat - ay];
+  const length = dx * dx + dy * dy;
+  const t = length === 0 ? 0 : Math.max(0, Math.min(1, -(ax * dx + ay * dy) / length));
+  return (ax + t * dx) ** 2 + (ay + t * dy) ** 2;
+}
+
 /** Inside, or how far outside when within the tolerance (undefined beyond it). */
 function placeOf(outline: Outline, lat: number, lng: number): { inside: boolean; distanceKm?: number } {
-  if (booleanPointInPolygon([lng, lat], outline.geometry)) return { inside: true };
+  if (insideOutline(outline, lat, lng)) return { inside: true };
   return { inside: false, distanceKm: edgeDistanceWithin(outline, lat, lng, COUNTRY_TOLERANCE_KM) };
 }
 
 /** Inside, and farther than the tolerance from every edge. */
 function wellInside(outline: Outline, lat: number, lng: number): boolean {
-  return (
-    booleanPointInPolygon([lng, lat], outline.geometry) &&
-    edgeDistanceWithin(outline, lat, lng, COUNTRY_TOLERANCE_KM) === undefined
-  );
+  return insideOutline(outline, lat, lng) && edgeDistanceWithin(outline, lat, lng, COUNTRY_TOLERANCE_KM) === undefined;
 }
 
 /** The corrections worth trying: lat and lng swapped (when the longitude can be a latitude), each sign flipped. */
