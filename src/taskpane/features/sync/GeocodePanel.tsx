@@ -11,6 +11,7 @@ import {
   geocodeSheet,
   hazardCells,
   readAddressSheet,
+  placeOffline,
   writeGeocoded,
   type AddressSheet,
   type GeocodePreview as Preview,
@@ -62,6 +63,12 @@ export function GeocodePanel(props: { source: () => AssetSource; portfolio: stri
       const [sheet, settings] = await Promise.all([readAddressSheet(run, props.source()), loadGeocoder()]);
       return { sheet, settings };
     });
+  const offline = (f: Found) =>
+    ask.start(async (signal) => {
+      write.reset();
+      cells.current = await hazardCells(client, props.portfolio, signal).catch(() => undefined);
+      return placeOffline(f.sheet, cells.current);
+    });
   const send = (f: Found & { settings: GeocoderSettings }) =>
     ask.start(async (signal, onProgress) => {
       write.reset();
@@ -96,18 +103,22 @@ export function GeocodePanel(props: { source: () => AssetSource; portfolio: stri
         Find coordinates for rows with an address
       </Button>
       {find.state.status === "failed" ? <ErrorNotice error={find.state.error} testId="geocode-find-error" /> : null}
-      {found ? <FoundSummary found={found} onSend={send} asking={ask.running || preview !== undefined} /> : null}
+      {found ? (
+        <FoundSummary
+          found={found}
+          onSend={send}
+          onOffline={() => offline(found)}
+          asking={ask.running || preview !== undefined}
+        />
+      ) : null}
       {ask.state.status === "done" ? null : <TaskStatus task={ask} testId="geocode-run" success={() => null} />}
       {preview && found ? (
         <PreviewAndAccept
           preview={preview}
-          settings={found.settings!}
           writeFlagged={writeFlagged}
           setWriteFlagged={setWriteFlagged}
           onResume={() => send(found as Found & { settings: GeocoderSettings })}
-          onAccept={(rows) =>
-            run && write.start(() => writeGeocoded(run, found.sheet, rows, new URL(found.settings!.url).host))
-          }
+          onAccept={(rows) => run && write.start(() => writeGeocoded(run, found.sheet, rows, preview.source))}
           onDiscard={() => ask.reset()}
           writing={write.running || write.state.status === "done"}
         />
@@ -131,6 +142,7 @@ export function GeocodePanel(props: { source: () => AssetSource; portfolio: stri
 function FoundSummary(props: {
   found: Found;
   onSend: (found: Found & { settings: GeocoderSettings }) => void;
+  onOffline: () => void;
   asking: boolean;
 }) {
   const css = usePaneStyles();
@@ -157,7 +169,13 @@ function FoundSummary(props: {
       ) : !settings ? (
         <Text size={200} data-testid="geocode-no-geocoder">
           {count} row{count === 1 ? "" : "s"} need coordinates, but no geocoder is set: choose one under Connection
-          (none is preset, so no address leaves this computer until you do).
+          (none is preset, so no address leaves this computer until you do), or place each row&apos;s City at its centre
+          from an offline list (nothing is sent; every point is a city centre).
+          {props.asking ? null : (
+            <Button size="small" className={css.above6} onClick={props.onOffline} data-testid="geocode-offline">
+              City centres, offline
+            </Button>
+          )}
         </Text>
       ) : props.asking ? null : (
         <MessageBar intent={overPublicCap ? "warning" : "info"} layout="multiline" data-testid="geocode-consent">
@@ -193,7 +211,6 @@ function FoundSummary(props: {
 
 function PreviewAndAccept(props: {
   preview: Preview;
-  settings: GeocoderSettings;
   writeFlagged: boolean;
   setWriteFlagged: (value: boolean) => void;
   onResume: () => void;
@@ -202,7 +219,7 @@ function PreviewAndAccept(props: {
   writing: boolean;
 }) {
   const css = usePaneStyles();
-  const { preview, settings } = props;
+  const { preview } = props;
   const placed = preview.rows.filter((row) => row.place);
   const flagged = placed.filter((row) => row.flags.length > 0);
   const accepted = props.writeFlagged ? placed : placed.filter((row) => row.flags.length === 0);
@@ -225,9 +242,9 @@ function PreviewAndAccept(props: {
         yet.
       </Text>
       <GeocodePreview rows={preview.rows} cellsFrom={preview.cells?.portfolio} />
-      {settings.kind === "nominatim" ? (
+      {preview.attribution ? (
         <Text size={200} data-testid="geocode-attribution">
-          © OpenStreetMap contributors
+          {preview.attribution}
         </Text>
       ) : null}
       {flagged.length > 0 ? (

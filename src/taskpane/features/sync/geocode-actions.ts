@@ -14,7 +14,7 @@ import type { ExcelRunner } from "../../ui/pane-types";
 import { addressRows, type AddressRows } from "./model/geocode/address-rows";
 import { hazardCellsKm, previewRows, type PreviewRow } from "./model/geocode/preview";
 import { writePlan, type WritePlan } from "./model/geocode/write-plan";
-import { geocodeRows, type GeocodeRun, type RowOutcome } from "./geocode-run";
+import { GeocoderFailure, geocodeRows, type GeocodeRun, type RowOutcome } from "./geocode-run";
 import { readAssetSource, type AssetSource } from "./sync-actions";
 import type { CellGrid } from "../../../shaping/types";
 
@@ -64,6 +64,10 @@ export async function hazardCells(
 export interface GeocodePreview {
   rows: PreviewRow[];
   run: GeocodeRun;
+  /** Who found the places (the geocoder's host, or the offline lookup): written beside each row. */
+  source: string;
+  /** The data's attribution the preview shows (OpenStreetMap's for Nominatim, GeoNames' offline). */
+  attribution?: string;
   /** Hazard grid sizes compared with, or undefined when no portfolio has metadata yet. */
   cells?: HazardCells;
 }
@@ -82,7 +86,43 @@ export async function geocodeSheet(options: {
     signal: options.signal,
     onRow: options.onRow,
   });
-  return { rows: previewRows(run.outcomes, options.cells?.cellsKm ?? new Map()), run, cells: options.cells };
+  return {
+    rows: previewRows(run.outcomes, options.cells?.cellsKm ?? new Map()),
+    run,
+    cells: options.cells,
+    source: new URL(options.settings.url).host,
+    ...(options.settings.kind === "nominatim" ? { attribution: "© OpenStreetMap contributors" } : {}),
+  };
+}
+
+/**
+ * With no geocoder: each row's City (and Country) placed at its city's centre from the offline
+ * GeoNames list (loaded only now, in a chunk of its own; nothing leaves the machine). Every point is
+ * a city centroid; a name that repeats in the country is ambiguous. Rows without a City are listed
+ * as not placed.
+ */
+export async function placeOffline(sheet: AddressSheet, cells?: HazardCells): Promise<GeocodePreview> {
+  const { findCitiesOffline, OFFLINE_CITIES_ATTRIBUTION, OFFLINE_CITIES_SOURCE } =
+    await import("./model/geocode/offline-cities");
+  const outcomes: RowOutcome[] = [];
+  for (const row of sheet.rows) {
+    const city = row.query.parts?.city;
+    if (!city) {
+      outcomes.push({
+        row,
+        failure: new GeocoderFailure("refused", "no City column: the offline lookup places only a city"),
+      });
+      continue;
+    }
+    outcomes.push({ row, places: await findCitiesOffline({ city, country: row.query.country }) });
+  }
+  return {
+    rows: previewRows(outcomes, cells?.cellsKm ?? new Map()),
+    run: { outcomes },
+    cells,
+    source: OFFLINE_CITIES_SOURCE,
+    attribution: OFFLINE_CITIES_ATTRIBUTION,
+  };
 }
 
 /** Today as YYYY-MM-DD (the date written beside each geocoded row). */

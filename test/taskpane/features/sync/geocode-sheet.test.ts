@@ -13,6 +13,7 @@ import { loadGeocoder, saveGeocoder } from "../../../../src/shared/geocoder-conn
 import {
   geocodeSheet,
   hazardCells,
+  placeOffline,
   readAddressSheet,
   writeGeocoded,
 } from "../../../../src/taskpane/features/sync/geocode-actions";
@@ -117,4 +118,29 @@ test("geocode, preview, accept, sync: the precision synced as a label, existing 
   expect(JSON.stringify(fake.snapshot())).not.toContain(KEY);
   expect(JSON.stringify(logged)).not.toContain(KEY);
   jest.restoreAllMocks();
+});
+
+test("with no geocoder, the offline lookup places each City at its centre, flags a repeated name, and writes its source", async () => {
+  const { fake, run } = newWorkbook({ firstSheetName: "Sites" });
+  fake.setValues("Sites", "A1:C4", [
+    ["entity_id", "City", "Country"],
+    ["a", "Zürich", "CH"],
+    ["b", "Springfield", "US"],
+    ["c", "Nowhere-on-earth", "FR"],
+  ]);
+  fake.setSelection("Sites", "A1:C4");
+  const sheet = await readAddressSheet(run, { kind: "selection" });
+  const preview = await placeOffline(sheet);
+  expect(preview.attribution).toMatch(/GeoNames/);
+  expect(preview.rows.map((r) => [r.sheetRow, r.place?.precision, r.flags.includes("ambiguous"), r.missing])).toEqual([
+    [2, "city", false, undefined],
+    [3, "city", true, undefined],
+    [4, undefined, false, "not found"],
+  ]);
+  expect(preview.rows[0]!.place!.lat).toBeCloseTo(47.37, 1);
+  await writeGeocoded(run, sheet, [preview.rows[0]!], preview.source);
+  expect(fake.read("Sites", "F1:G2")).toEqual([
+    ["label:geocoder", "label:geocode_precision"],
+    ["offline city lookup", "city"],
+  ]);
 });
