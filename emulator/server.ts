@@ -9,7 +9,9 @@ import multipart from "@fastify/multipart";
 import { Emulator, ResolvedOptions } from "./emulator-context";
 import { CHANGE_DATA_ROUTE, changePortfolioData } from "./handlers/data-changes";
 import { HttpProblem } from "./http/errors";
-import { jsonDepth, MAX_JSON_DEPTH } from "./http/json-limits";
+import { BODY_LIMIT, jsonDepth, MAX_JSON_DEPTH } from "./http/json-limits";
+import { MULTIPART_LIMITS } from "./http/multipart";
+import { discardRestOfBody, markRequestStart } from "./http/oversized-body";
 import { FaultInjector, RequestStats } from "./http/faults";
 import { openApiDocument } from "./http/openapi";
 import { RequestContext, resolveKey, resolveProject } from "./http/request-context";
@@ -62,7 +64,6 @@ export interface RunningEmulator {
   reset(): Promise<void>;
 }
 
-const BODY_LIMIT = 10 * 1024 * 1024;
 /** Most characters of jq output one UDF evaluation may produce. */
 export const JQ_MAX_OUTPUT_CHARS = JQ_DEFAULT_LIMITS.maxOutputChars;
 /** Longest UDF result layer, in characters of JSON (see JQ_DEFAULT_LIMITS). */
@@ -233,13 +234,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     preflightContinue: true,
   });
   await app.register(multipart, {
-    limits: { fileSize: BODY_LIMIT, fieldSize: BODY_LIMIT, files: 2, fields: 10, parts: 12 },
+    limits: MULTIPART_LIMITS,
   });
 
   // CORS's hook runs first, so every answer (429 and 503 included) carries its headers. A preflight
   // (OPTIONS) continues past it to pay the same latency as any request and is counted (`OPTIONS *`),
   // as a real service's would be; the plugin's OPTIONS route then answers it.
   app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
+    markRequestStart(req);
     if (req.url.startsWith(ADMIN_PREFIX)) return;
     stats.count(req.method, req.routeOptions.url);
     reply.raw.once("close", stats.enter());
@@ -280,7 +282,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
   });
 
-  app.setErrorHandler((err, _req, reply) => sendError(err, reply, opts.quiet));
+  app.setErrorHandler(async (err, req, reply) => {
+    // A body over a limit: the client may still be sending it, and must be able to read why.
+    const status = err instanceof HttpProblem ? err.status : (err as FastifyError).statusCode;
+    if (status === 413) {
+      await discardRestOfBody(req);
+      reply.header("Connection", "close");
+    }
+    return sendError(err, reply, opts.quiet);
+  });
 
   const register = (r: RouteDef) => {
     app.route({

@@ -7,6 +7,19 @@
 import { HttpProblem } from "./errors";
 
 /**
+ * Largest request body, JSON or multipart, in bytes (inferred: the contract shows no payload
+ * limit). Past it the answer is 413 (emulator/http/oversized-body.ts).
+ */
+export const BODY_LIMIT = 10 * 1024 * 1024;
+
+/**
+ * Most names in a UDF's `equation.inputLayers` (inferred: the contract shows none; the published
+ * examples name one). Every name costs a lookup and a layer handed to the jq worker: unbounded, a
+ * 2 MB body listing one layer 100,000 times held the server's thread for seconds.
+ */
+export const MAX_INPUT_LAYERS = 16;
+
+/**
  * Deepest nesting (objects and arrays) accepted in a request body or an uploaded GeoJSON file.
  * GeoJSON itself needs about 8 (FeatureCollection → features → Feature → geometry → MultiPolygon
  * coordinates); 32 leaves room for nested properties.
