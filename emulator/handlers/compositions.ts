@@ -9,7 +9,7 @@ import { badRequest, notFound, unprocessable } from "../http/errors";
 import { jsonObject, readForm } from "../http/multipart";
 import { queryString, RequestContext } from "../http/request-context";
 import { validateLayer } from "../geo/geojson";
-import { assertJsonDepth } from "../http/json-limits";
+import { assertJsonDepth, MAX_INPUT_LAYERS } from "../http/json-limits";
 import { GeoJsonFeatureCollection, StoredUdf, StoredVector } from "../state/types";
 import { findPortfolio, requireRiskData } from "./portfolios";
 import { applyCsv } from "../compositions/apply";
@@ -151,10 +151,19 @@ function findUdf(ctx: RequestContext, id: string | undefined): StoredUdf {
   return u;
 }
 
+/** 422 naming the limit: a list is refused whole, never cut or de-duplicated to fit. */
+function tooManyInputLayers(names: unknown[]) {
+  return unprocessable(
+    `equation.inputLayers: lists ${names.length} layers; at most ${MAX_INPUT_LAYERS} are allowed ` +
+      "(the same layer named twice counts twice)",
+  );
+}
+
 function checkEquation(raw: unknown): StoredUdf["equation"] {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw))
     throw badRequest("equation: is required (an object with inputLayers and operation)");
   const e = raw as Record<string, unknown>;
+  if (Array.isArray(e.inputLayers) && e.inputLayers.length > MAX_INPUT_LAYERS) throw tooManyInputLayers(e.inputLayers);
   if (
     !Array.isArray(e.inputLayers) ||
     e.inputLayers.length === 0 ||
@@ -256,6 +265,8 @@ export async function deleteUdf(ctx: RequestContext) {
  * queue of the jq sandbox; answers the result layer as JSON text.
  */
 async function computeLayer(ctx: RequestContext, u: StoredUdf): Promise<string> {
+  // A UDF stored before the limit (a persisted state) is refused at run as at create.
+  if (u.equation.inputLayers.length > MAX_INPUT_LAYERS) throw tooManyInputLayers(u.equation.inputLayers);
   const layers = u.equation.inputLayers.map((name, i) => {
     const candidates = ctx.emu.state.vectors.filter((v) => v.project === u.project && v.name === name);
     if (candidates.length === 0)
