@@ -5,11 +5,13 @@
 import Fastify, { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import cors from "@fastify/cors";
 import { STATUS_CODES } from "node:http";
+import type { Readable } from "node:stream";
 import multipart from "@fastify/multipart";
 import { Emulator, ResolvedOptions } from "./emulator-context";
 import { CHANGE_DATA_ROUTE, changePortfolioData } from "./handlers/data-changes";
 import { HttpProblem } from "./http/errors";
-import { BODY_LIMIT, jsonDepth, MAX_JSON_DEPTH } from "./http/json-limits";
+import { BODY_LIMIT, MAX_JSON_DEPTH } from "./http/json-limits";
+import { readJsonBody } from "./http/json-body";
 import { MULTIPART_LIMITS } from "./http/multipart";
 import { discardRestOfBody, markRequestStart } from "./http/oversized-body";
 import { FaultInjector, RequestStats } from "./http/faults";
@@ -205,25 +207,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
   });
 
-  // JSON bodies: fastify's own parser (which refuses __proto__ and constructor poisoning), then a
-  // depth limit, so an over-deep document is refused before any handler can store it.
-  const parseJson = app.getDefaultJsonParser("error", "error");
+  // JSON bodies are parsed as they arrive, yielding to other requests, within the route's body
+  // limit; over-deep and poisoned documents are refused before any handler can store them.
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
-    // The default parser answers through `done`; its return value carries nothing.
-    void parseJson(req, body as string, (err, value) => {
-      if (err) return done(err, undefined);
-      if (jsonDepth(value) > MAX_JSON_DEPTH) {
-        return done(
-          new HttpProblem(400, [
-            `request body: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`,
-          ]),
-          undefined,
-        );
-      }
-      done(null, value);
-    });
-  });
+  app.addContentTypeParser("application/json", (req: FastifyRequest, payload: Readable) =>
+    readJsonBody(payload, Number(req.headers["content-length"]), req.routeOptions.bodyLimit ?? BODY_LIMIT),
+  );
 
   await app.register(cors, {
     origin: "*",
@@ -284,11 +273,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   app.setErrorHandler(async (err, req, reply) => {
     // A body over a limit: the client may still be sending it, and must be able to read why.
+    // A body refused before it was read whole (over a limit, malformed): the client may still be
+    // sending it, and must be able to read why.
     const status = err instanceof HttpProblem ? err.status : (err as FastifyError).statusCode;
-    if (status === 413) {
-      await discardRestOfBody(req);
-      reply.header("Connection", "close");
-    }
+    if (status === 413 || !req.raw.complete) await discardRestOfBody(req);
+    if (status === 413) reply.header("Connection", "close");
     return sendError(err, reply, opts.quiet);
   });
 
