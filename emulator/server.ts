@@ -17,7 +17,7 @@ import { discardRestOfBody, markRequestStart } from "./http/oversized-body";
 import { FaultInjector, RequestStats } from "./http/faults";
 import { openApiDocument } from "./http/openapi";
 import { RequestContext, resolveKey, resolveProject } from "./http/request-context";
-import { ABSENT_ROUTES, patternRegex, RouteDef, ROUTES } from "./http/routes";
+import { ABSENT_ROUTES, MAX_PATH_SEGMENT, patternRegex, RouteDef, routeBodyLimit, ROUTES } from "./http/routes";
 import { JQ_DEFAULT_LIMITS, JqSandbox } from "./jq/sandbox";
 import { StatePersister } from "./state/persistence";
 import { seedState } from "./state/seed";
@@ -70,8 +70,6 @@ export interface RunningEmulator {
 export const JQ_MAX_OUTPUT_CHARS = JQ_DEFAULT_LIMITS.maxOutputChars;
 /** Longest UDF result layer, in characters of JSON (see JQ_DEFAULT_LIMITS). */
 export const JQ_MAX_RESULT_CHARS = JQ_DEFAULT_LIMITS.maxResultChars;
-/** Longest path segment (portfolio name, id) routed; longer ones answer 414. */
-const MAX_PATH_SEGMENT = 200;
 const ADMIN_PREFIX = "/__emulator/";
 
 function resolveOptions(o: EmulatorOptions): ResolvedOptions {
@@ -285,6 +283,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     app.route({
       method: r.method,
       url: r.path,
+      bodyLimit: routeBodyLimit(r),
       handler: async (req, reply) => {
         const key = resolveKey(req, r.auth);
         const project = r.project === "none" ? undefined : resolveProject(req, key, r.area, r.project === "required");

@@ -6,6 +6,7 @@
  * the sandbox's time limit and the result's size limit.
  */
 import { unprocessable } from "../http/errors";
+import { parseJsonText } from "../http/json-body";
 import { JqError, JqSandbox } from "../jq/sandbox";
 import { GeoJsonFeatureCollection, StoredUdf } from "../state/types";
 
@@ -27,9 +28,34 @@ export function layerText(fc: GeoJsonFeatureCollection): string {
   return text;
 }
 
-/** Parses a result layer (to store it) and remembers its text for the runs that read it later. */
-export function parseLayer(text: string): GeoJsonFeatureCollection {
-  const fc = JSON.parse(text) as GeoJsonFeatureCollection;
+/**
+ * A record with its layer as `geojson`, as JSON text in pieces of about 64 KB, feature by feature:
+ * sent through `paced`, a 10 MB layer is never serialised in one turn of the event loop. The
+ * layer's members come in their order, `features` last.
+ */
+export function* recordWithLayer(record: object, fc: GeoJsonFeatureCollection): Generator<string> {
+  const known = layerTexts.get(fc);
+  const head = JSON.stringify(record).slice(0, -1);
+  if (known !== undefined) return yield `${head},"geojson":${known}}`;
+  const { features, ...members } = fc;
+  const rest = JSON.stringify(members).slice(1, -1);
+  let piece = `${head},"geojson":{${rest}${rest ? "," : ""}"features":[`;
+  for (let i = 0; i < features.length; i++) {
+    piece += (i > 0 ? "," : "") + JSON.stringify(features[i]);
+    if (piece.length >= 65_536) {
+      yield piece;
+      piece = "";
+    }
+  }
+  yield `${piece}]}}`;
+}
+
+/**
+ * Parses a result layer (to store it), between turns of the event loop (a result may be 16 MB),
+ * and remembers its text for the runs that read it later.
+ */
+export async function parseLayer(text: string): Promise<GeoJsonFeatureCollection> {
+  const fc = (await parseJsonText(text)) as GeoJsonFeatureCollection;
   layerTexts.set(fc, text);
   return fc;
 }

@@ -7,14 +7,11 @@
  * `constructor.prototype` keys (fastify's default parser's "error" actions) are checked token by
  * token, so an over-deep or poisoned document is refused before it is built whole.
  */
-import type { Readable } from "node:stream";
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { Readable } from "node:stream";
 import { JSONParser, TokenType } from "@streamparser/json";
 import { HttpProblem, badRequest } from "./errors";
 import { MAX_JSON_DEPTH } from "./json-limits";
-
-/** Longest run of parsing between two turns of the event loop. */
-export const SLICE_MS = 10;
+import { SLICE_MS } from "./turns";
 /** Bytes handed to the parser at once (a socket chunk may be larger). */
 const PIECE_BYTES = 64 * 1024;
 
@@ -22,8 +19,8 @@ const PIECE_BYTES = 64 * 1024;
 export const bodyTooLarge = (limit: number) =>
   new HttpProblem(413, [`request body is too large (limit ${limit} bytes)`]);
 
-/** Refuses a key or a nesting as soon as its token arrives. */
-function guard(parser: JSONParser): void {
+/** Refuses a nesting (and, for a request body, a poisoning key) as soon as its token arrives. */
+function guard(parser: JSONParser, where: string, keys: boolean): void {
   let depth = 0;
   let lastString: unknown;
   let key: string | undefined;
@@ -35,7 +32,7 @@ function guard(parser: JSONParser): void {
       case TokenType.LEFT_BRACKET:
         if (++depth > MAX_JSON_DEPTH) {
           throw badRequest(
-            `request body: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`,
+            `${where}: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`,
           );
         }
         containerKeys.push(key);
@@ -52,8 +49,9 @@ function guard(parser: JSONParser): void {
         break;
       case TokenType.COLON:
         key = String(lastString);
+        if (!keys) break;
         if (key === "__proto__" || (key === "prototype" && containerKeys.at(-1) === "constructor"))
-          throw badRequest(`request body: the key ${JSON.stringify(key)} is not allowed (prototype poisoning)`);
+          throw badRequest(`${where}: the key ${JSON.stringify(key)} is not allowed (prototype poisoning)`);
         break;
       default:
         break;
@@ -69,10 +67,36 @@ function guard(parser: JSONParser): void {
  */
 export function readJsonBody(payload: Readable, declaredLength: number, limit: number): Promise<unknown> {
   if (declaredLength > limit) return Promise.reject(bodyTooLarge(limit));
+  return parseStream(payload, limit, "malformed JSON body", { where: "request body", keys: true });
+}
+
+/**
+ * JSON text (a GeoJSON file part, a UDF's result layer: up to 16 MB) parsed a piece at a time
+ * between turns of the event loop. Its keys are data: a `__proto__` key stays an own property.
+ * With `depthOf`, a document nesting deeper than MAX_JSON_DEPTH is refused with 400 naming it.
+ */
+export function parseJsonText(text: string, depthOf?: string): Promise<unknown> {
+  const bytes = Buffer.from(text);
+  const pieces: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) pieces.push(bytes.subarray(at, at + PIECE_BYTES));
+  return parseStream(
+    Readable.from(pieces),
+    Infinity,
+    `${depthOf ?? "JSON"}: not valid JSON`,
+    depthOf ? { where: depthOf, keys: false } : undefined,
+  );
+}
+
+function parseStream(
+  payload: Readable,
+  limit: number,
+  malformed: string,
+  checks?: { where: string; keys: boolean },
+): Promise<unknown> {
   const parser = new JSONParser({ paths: ["$"], keepStack: false });
   let result: { value: unknown } | undefined;
   parser.onValue = ({ value }) => (result = { value });
-  guard(parser);
+  if (checks) guard(parser, checks.where, checks.keys);
   return new Promise<unknown>((resolve, reject) => {
     let received = 0;
     let sliceStart = performance.now();
@@ -84,7 +108,7 @@ export function readJsonBody(payload: Readable, declaredLength: number, limit: n
       payload.off("end", onEnd);
       payload.off("error", onError);
       if (e === undefined) resolve(value);
-      else reject(e instanceof HttpProblem ? e : badRequest(`malformed JSON body: ${(e as Error).message}`));
+      else reject(e instanceof HttpProblem ? e : badRequest(`${malformed}: ${(e as Error).message}`));
     };
     const onData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
@@ -97,7 +121,7 @@ export function readJsonBody(payload: Readable, declaredLength: number, limit: n
       }
       if (performance.now() - sliceStart >= SLICE_MS) {
         payload.pause();
-        void nextTurn().then(() => {
+        setImmediate(() => {
           sliceStart = performance.now();
           if (!settled) payload.resume();
         });
@@ -109,7 +133,7 @@ export function readJsonBody(payload: Readable, declaredLength: number, limit: n
       } catch (e) {
         return settle(e);
       }
-      if (!result) return settle(badRequest("malformed JSON body: the body is empty"));
+      if (!result) return settle(badRequest(`${malformed}: no JSON value`));
       settle(undefined, result.value);
     };
     const onError = (e: Error) => settle(badRequest(`request body could not be read: ${e.message}`));

@@ -17,12 +17,13 @@ export const MULTIPART_LIMITS = {
   parts: 12,
 } as const;
 
-const tooLarge = () =>
-  new HttpProblem(413, [`request body is too large (limit ${BODY_LIMIT} bytes): a multipart form counts whole`]);
+const tooLarge = (limit: number) =>
+  new HttpProblem(413, [`request body is too large (limit ${limit} bytes): a multipart form counts whole`]);
 
 /** The form's fields by name; file parts are decoded as UTF-8 text. */
 export async function readForm(req: FastifyRequest): Promise<Map<string, string>> {
-  if (Number(req.headers["content-length"]) > BODY_LIMIT) throw tooLarge();
+  const limit = req.routeOptions.bodyLimit ?? BODY_LIMIT;
+  if (Number(req.headers["content-length"]) > limit) throw tooLarge(limit);
   // Without Content-Length (chunked), the bytes are counted as they arrive; several fields and
   // files, each within its own limit, may not add up past the body limit either.
   let received = 0;
@@ -38,15 +39,15 @@ export async function readForm(req: FastifyRequest): Promise<Map<string, string>
         form.set(part.fieldname, buf.toString("utf8"));
       } else {
         // busboy cuts a field at `fieldSize` and says so only here: a cut value is no value.
-        if (part.valueTruncated) throw tooLarge();
+        if (part.valueTruncated) throw tooLarge(limit);
         form.set(part.fieldname, typeof part.value === "string" ? part.value : String(part.value));
       }
-      if (received > BODY_LIMIT) throw tooLarge();
+      if (received > limit) throw tooLarge(limit);
     }
   } catch (e) {
     if (e instanceof HttpProblem) throw e;
     const err = e as { statusCode?: number; message?: string; code?: string };
-    if (err.code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge();
+    if (err.code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge(limit);
     if (err.statusCode === 413)
       throw new HttpProblem(413, [
         `multipart form has too many parts (${err.message}; limits: ${MULTIPART_LIMITS.files} files, ` +
