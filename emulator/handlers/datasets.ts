@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import Papa from "papaparse";
 import { zip, strToU8, type AsyncZippable } from "fflate";
-import { paced, TurnClock } from "../http/turns";
+import { TurnClock } from "../http/turns";
 import { badRequest } from "../http/errors";
 import { pagination, queryBool, queryEnum, queryString, RequestContext } from "../http/request-context";
 import { findPortfolio, requireRiskData } from "./portfolios";
@@ -411,13 +411,16 @@ function sendDownload(ctx: RequestContext, fileName: string, format: "csv" | "js
   ctx.reply
     .header("Content-Type", format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8")
     .header("Content-Disposition", `attachment; filename="${fileName}"`);
-  // Paced: on a local socket every write succeeds at once, so an unpaced stream would produce the
-  // whole download in one turn of the event loop.
-  return Readable.from(paced(batched(chunks())));
+  return Readable.from(batched(chunks()));
 }
 
-/** Joins small chunks into pieces of about 64 KB (fewer writes to the socket). */
-function* batched(chunks: Generator<string>): Generator<string> {
+/**
+ * Joins small chunks into pieces of about 64 KB (fewer writes to the socket), giving the event loop
+ * back whenever producing them took a slice: on a local socket every write succeeds at once, so
+ * an unpaced stream would produce the whole download in one turn.
+ */
+async function* batched(chunks: Generator<string>): AsyncGenerator<string> {
+  const clock = new TurnClock();
   let buffer = "";
   for (const chunk of chunks) {
     buffer += chunk;
@@ -425,6 +428,7 @@ function* batched(chunks: Generator<string>): Generator<string> {
       yield buffer;
       buffer = "";
     }
+    await clock.pace();
   }
   if (buffer !== "") yield buffer;
 }
@@ -542,6 +546,7 @@ export interface ExportTable {
 export async function exportTables(p: StoredPortfolio, seed: number): Promise<Record<string, ExportTable>> {
   const tables: Record<string, ExportTable> = {};
   const clock = new TurnClock();
+  const profiles: PointProfile[] = [];
   const idCols = ["portfolio_index", "entity_id", "entity_name", "lat", "lng"];
   for (const scenario of SCENARIOS) {
     const mid: unknown[][] = [];
@@ -552,7 +557,9 @@ export async function exportTables(p: StoredPortfolio, seed: number): Promise<Re
       const id = [i, a.entity_id, a.entity_name, a.lat, a.lng];
       for (const hazard of HAZARDS as readonly Hazard[]) {
         const spec = primaryIndicator(hazard);
-        const prof = pointProfile(hazard, a.lat, a.lng, assetSeed(seed, a));
+        // An asset's profile does not depend on the scenario: made once for the three.
+        const key = i * HAZARDS.length + HAZARDS.indexOf(hazard);
+        const prof = (profiles[key] ??= pointProfile(hazard, a.lat, a.lng, assetSeed(seed, a)));
         mid.push([
           ...id,
           hazard,

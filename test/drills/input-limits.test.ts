@@ -32,6 +32,8 @@ const BUDGET_MS = 250;
 const MIN_SAMPLES = 8;
 /** Between two searches of one search loop (two loops run). */
 const SEARCH_SPACING_MS = 15;
+/** Bytes of a download the drill reads before it closes the connection. */
+const DOWNLOAD_READ_BYTES = 16 * 1024 * 1024;
 
 let child: ChildProcess;
 let base = "";
@@ -51,6 +53,8 @@ interface Send {
   contentType?: string;
   /** Without Content-Length (Transfer-Encoding: chunked). */
   chunked?: boolean;
+  /** Read at most this many bytes of the answer, then close the connection (a download stops). */
+  maxBytes?: number;
 }
 
 /** One request on a connection of its own; the answer is counted, its first 64 KB kept. */
@@ -63,16 +67,20 @@ function send(method: string, route: string, options: Send = {}): Promise<Answer
     const req = httpRequest(`${base}${route}`, { method, headers, agent: false }, (res) => {
       let head = "";
       let bytes = 0;
+      const done = () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, head, bytes, ms: performance.now() - started });
       res.on("data", (chunk: Buffer) => {
         bytes += chunk.length;
         if (head.length < 65_536) head += chunk.toString("utf8", 0, Math.min(chunk.length, 65_536));
+        if (options.maxBytes !== undefined && bytes >= options.maxBytes) {
+          req.destroy();
+          done();
+        }
       });
-      res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, head, bytes, ms: performance.now() - started }),
-      );
+      res.on("end", done);
       res.on("error", reject);
     });
-    req.on("error", reject);
+    req.on("error", (e) => (options.maxBytes !== undefined ? undefined : reject(e)));
     const body = options.body;
     if (!body) return req.end();
     // Written in pieces, so a chunked body really arrives in chunks.
@@ -183,9 +191,13 @@ const headerCase = (url: string, largestStatus = [200], headers: Record<string, 
   tooLarge: () => send("GET", url, { headers: { ...headers, ...bigHeaders(MAX_HEADER_BYTES + 1024) } }),
   tooLargeStatus: 431,
 });
-/** A route reading the 5,000-asset portfolio; a portfolio name over the segment limit is too large. */
+/**
+ * A route reading the 5,000-asset portfolio; a portfolio name over the segment limit is too large.
+ * A download is read for its first DOWNLOAD_READ_BYTES (the 5,000-asset item download is ~190 MB
+ * a hazard): it is produced as it is read, so the rest would cost the same per slice, only longer.
+ */
 const portfolioCase = (suffix: string, largestStatus = [200]): Case => ({
-  largest: () => send("GET", `${P}/five${suffix}`),
+  largest: () => send("GET", `${P}/five${suffix}`, { maxBytes: DOWNLOAD_READ_BYTES }),
   largestStatus,
   tooLarge: () => send("GET", `${P}/${segment(MAX_PATH_SEGMENT + 1)}${suffix}`),
   tooLargeStatus: 414,
@@ -287,7 +299,7 @@ const CASES: Record<string, Case> = {
   getPhysicalSummary: pagedCase("/datasets/physical/summary", "&extended=true"),
   downloadPhysicalSummary: portfolioCase("/datasets/physical/summary/export"),
   getPhysicalItems: pagedCase("/datasets/physical/items"),
-  downloadPhysicalItems: portfolioCase("/datasets/physical/items/export?hazard=flood_potential"),
+  downloadPhysicalItems: portfolioCase("/datasets/physical/items/export"),
   exportPhysicalDataset: portfolioCase("/datasets/physical/export"),
   exportPhysicalDatasetJson: portfolioCase("/datasets/physical/export/json"),
   searchPoint: headerCase("/api/search?lat=-12.3456789012345&lng=123.456789012345"),
@@ -465,6 +477,7 @@ test(
           failures.push(`${id}: largest input answered ${largest.status} ${largest.head.slice(0, 200)}`);
         if (tooLarge.status !== c.tooLargeStatus || !errorsOf(tooLarge))
           failures.push(`${id}: too-large input answered ${tooLarge.status} ${tooLarge.head.slice(0, 200)}`);
+        if (process.env.DRILL_TRACE) console.log(id, JSON.stringify(figures[id]));
         if (searchP95 > BUDGET_MS) failures.push(`${id}: the other key's searches p95 ${searchP95} ms`);
         if (overlapping.some((s) => s.status !== 200)) failures.push(`${id}: a search of the other key failed`);
       }
@@ -523,7 +536,7 @@ describe("an oversized body is answered 413 to a client still sending it", () =>
     json: { route: `${C}/vector`, ...bodies.overJson },
     csv: {
       route: `${P}/target/assets/import/`,
-      ...multipart({}, { name: "asset", filename: "a.csv", text: assetCsv(200_000, BODY_LIMIT + 1024 * 1024) }),
+      ...multipart({}, { name: "asset", filename: "a.csv", text: assetCsv(20_000, BODY_LIMIT + 1024 * 1024) }),
     },
   });
 
