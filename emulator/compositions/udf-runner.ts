@@ -7,6 +7,7 @@
  */
 import { unprocessable } from "../http/errors";
 import { parseJsonText } from "../http/json-body";
+import { paced } from "../http/turns";
 import { JqError, JqSandbox } from "../jq/sandbox";
 import { GeoJsonFeatureCollection, StoredUdf } from "../state/types";
 
@@ -18,14 +19,34 @@ export function udfScope(udf: StoredUdf): "collection" | "feature" {
 /** JSON text of stored layers, by layer object (a layer's update stores a new object). */
 const layerTexts = new WeakMap<GeoJsonFeatureCollection, string>();
 
-/** The JSON text of a stored layer, serialised once. */
-export function layerText(fc: GeoJsonFeatureCollection): string {
+/**
+ * The JSON text of a stored layer, serialised once, feature by feature between turns of the event
+ * loop (a 10 MB layer takes 100–200 ms to serialise in one piece).
+ */
+export async function layerText(fc: GeoJsonFeatureCollection): Promise<string> {
   let text = layerTexts.get(fc);
   if (text === undefined) {
-    text = JSON.stringify(fc);
+    const pieces: string[] = [];
+    for await (const piece of paced(layerPieces(fc))) pieces.push(piece);
+    text = pieces.join("");
     layerTexts.set(fc, text);
   }
   return text;
+}
+
+/** A layer's JSON text in pieces of about 64 KB, its members in their order, `features` last. */
+function* layerPieces(fc: GeoJsonFeatureCollection): Generator<string> {
+  const { features, ...members } = fc;
+  const rest = JSON.stringify(members).slice(1, -1);
+  let piece = `{${rest}${rest ? "," : ""}"features":[`;
+  for (let i = 0; i < features.length; i++) {
+    piece += (i > 0 ? "," : "") + JSON.stringify(features[i]);
+    if (piece.length >= 65_536) {
+      yield piece;
+      piece = "";
+    }
+  }
+  yield `${piece}]}`;
 }
 
 /**
@@ -37,17 +58,9 @@ export function* recordWithLayer(record: object, fc: GeoJsonFeatureCollection): 
   const known = layerTexts.get(fc);
   const head = JSON.stringify(record).slice(0, -1);
   if (known !== undefined) return yield `${head},"geojson":${known}}`;
-  const { features, ...members } = fc;
-  const rest = JSON.stringify(members).slice(1, -1);
-  let piece = `${head},"geojson":{${rest}${rest ? "," : ""}"features":[`;
-  for (let i = 0; i < features.length; i++) {
-    piece += (i > 0 ? "," : "") + JSON.stringify(features[i]);
-    if (piece.length >= 65_536) {
-      yield piece;
-      piece = "";
-    }
-  }
-  yield `${piece}]}}`;
+  yield `${head},"geojson":`;
+  yield* layerPieces(fc);
+  yield "}";
 }
 
 /**
@@ -70,12 +83,15 @@ export async function evaluateUdf(
   udf: StoredUdf,
   layers: { name: string; fc: GeoJsonFeatureCollection }[],
 ): Promise<string> {
+  // One after another: a layer named twice is serialised once, then found in the cache.
+  const texts: { name: string; text: string }[] = [];
+  for (const l of layers) texts.push({ name: l.name, text: await layerText(l.fc) });
   try {
     return await jq.runUdf(
       {
         program: udf.equation.operation,
         scope: udfScope(udf),
-        layers: layers.map((l) => ({ name: l.name, text: layerText(l.fc) })),
+        layers: texts,
       },
       tenant,
     );
