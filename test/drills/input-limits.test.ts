@@ -29,7 +29,7 @@ const OTHER = { "X-Service-APIKey": "other-key", "X-Service-Project": "other" };
 const NATURE = { ...DEMO_HEADERS, "X-Service-Project": "nc-demo" };
 const BUDGET_MS = 250;
 /** Searches of the other key that must overlap each route's requests (the p95 is over these). */
-const MIN_SAMPLES = 8;
+const MIN_SAMPLES = 20;
 /** Between two searches of one search loop (two loops run). */
 const SEARCH_SPACING_MS = 15;
 /** Bytes of a download the drill reads before it closes the connection. */
@@ -461,7 +461,7 @@ test(
           tooLarge ??= t;
           rounds++;
           if (l.status >= 500 || t.status >= 500) failures.push(`${id}: a 5xx (${l.status}, ${t.status})`);
-        } while (samples.filter((s) => s.end >= from).length < MIN_SAMPLES && rounds < 30);
+        } while (samples.filter((s) => s.end >= from).length < MIN_SAMPLES && rounds < 40);
         const to = performance.now();
         // Searches that were in flight at any moment of the route's requests.
         const overlapping = samples.slice(Math.max(0, first - 4)).filter((s) => s.end >= from && s.start <= to);
