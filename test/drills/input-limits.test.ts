@@ -548,7 +548,7 @@ describe("an oversized body is answered 413 to a client still sending it", () =>
     ["multipart CSV", "csv", false],
     ["multipart CSV", "csv", true],
   ] as const)(
-    "%s, chunked %s: fetch and a raw socket both read 413 {errors}, Connection: close",
+    "%s (%s), without Content-Length: %s; fetch and a raw socket both read 413 {errors}, Connection: close",
     async (_, kind, chunked) => {
       const { route, body, contentType } = oversized()[kind];
       const viaFetch = await fetch(`${base}${route}`, {
