@@ -8,7 +8,7 @@ import { today } from "../emulator-context";
 import { badRequest, notFound, unprocessable } from "../http/errors";
 import { jsonObject, readForm } from "../http/multipart";
 import { queryString, RequestContext } from "../http/request-context";
-import { validateLayer } from "../geo/geojson";
+import { validateLayerPaced } from "../geo/geojson";
 import { MAX_INPUT_LAYERS } from "../http/json-limits";
 import { parseJsonText } from "../http/json-body";
 import { GeoJsonFeatureCollection, StoredUdf, StoredVector } from "../state/types";
@@ -43,7 +43,7 @@ async function parseGeojson(raw: unknown): Promise<GeoJsonFeatureCollection> {
   if (typeof raw === "string") {
     value = await parseJsonText(raw, "geojson");
   }
-  const result = validateLayer(value);
+  const result = await validateLayerPaced(value);
   if (!result.ok) throw unprocessable(...result.errors);
   return result.value;
 }
