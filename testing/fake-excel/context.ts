@@ -81,7 +81,12 @@ export interface FakeHost {
   /** Syncs waiting for their answer (round trip or hold) right now, and the union of their waits. */
   waiting: { now: number; since: number; totalMs: number };
   /** The next sync is held: before it is applied, or applied with only its answer held. */
-  hold?: { applied: boolean; caught: (info: SyncInfo) => void; released: Promise<void> };
+  hold?: {
+    applied: boolean;
+    when?: (info: SyncInfo) => boolean;
+    caught: (info: SyncInfo) => void;
+    released: Promise<void>;
+  };
   model: WorkbookModel;
   requestLimitBytes: number;
   responseLimitBytes: number;
@@ -126,9 +131,12 @@ export class FakeRequestContext {
     host.syncs.push(record);
     record.busyMs += performance.now() - busySince;
     await Promise.resolve(); // a sync is always asynchronous
-    const hold = host.hold;
-    host.hold = undefined;
-    if (hold) hold.caught({ index, requestBytes, operations: ops.map((o) => o.name) });
+    const info: SyncInfo = { index, requestBytes, operations: ops.map((o) => o.name) };
+    const hold = host.hold && (!host.hold.when || host.hold.when(info)) ? host.hold : undefined;
+    if (hold) {
+      host.hold = undefined;
+      hold.caught(info);
+    }
     // Held before Excel applied anything: the request has not been taken up yet.
     if (hold && !hold.applied) await this.waitFor(hold.released);
     busySince = performance.now();

@@ -110,12 +110,12 @@ export interface FakeExcel {
   /** Milliseconds during which at least one sync waited on Excel's side (round trips, holds). */
   syncWaitMs(): number;
   /**
-   * Hold the next sync pending, as Excel on the web does while its server is busy: until
-   * `release()`, or forever when it is never called. `applied: true` applies the batch at once and
-   * holds only its answer (Excel did the work, the add-in never heard); default: held before it is
-   * applied.
+   * Hold the next sync (or the next for which `when` holds) pending, as Excel on the web does
+   * while its server is busy: until `release()`, or forever when it is never called.
+   * `applied: true` applies the batch at once and holds only its answer (Excel did the work, the
+   * add-in never heard); default: held before it is applied.
    */
-  holdNextSync(options?: { applied?: boolean }): SyncHold;
+  holdNextSync(options?: { applied?: boolean; when?: (info: SyncInfo) => boolean }): SyncHold;
   /** Any policy: return a fault for the sync to fail it. */
   setFaultInjector(injector: ((info: SyncInfo) => InjectedFault | undefined) | undefined): void;
   /** Install or remove the formula evaluator and re-evaluate every formula. */
@@ -259,7 +259,7 @@ export function createFakeExcel(options: FakeExcelOptions = {}): FakeExcel {
       const released = new Promise<void>((resolve) => (release = resolve));
       let caught!: (info: SyncInfo) => void;
       const held = new Promise<SyncInfo>((resolve) => (caught = resolve));
-      host.hold = { applied: holdOptions.applied ?? false, caught, released };
+      host.hold = { applied: holdOptions.applied ?? false, when: holdOptions.when, caught, released };
       return { held, release };
     },
     setFaultInjector: (injector) => {
