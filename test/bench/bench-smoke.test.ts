@@ -20,7 +20,7 @@ const TINY = {
   latencyPoints: 12,
   latencyRuns: 1,
   // The capped run goes at latency 0 too: the smoke test checks what crossed the wire, not time.
-  weekly: { assets: 30, searchCells: 4, impactCells: 3, series: 8, cappedLatencyMs: 0 },
+  weekly: { assets: 30, searchCells: 4, impactCells: 3, series: 8, cappedLatencyMs: 0, syncRoundTripsMs: [5] },
 };
 
 let report: BenchReport;
