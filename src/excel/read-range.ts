@@ -4,6 +4,7 @@
  * in row blocks so no response passes Excel on the web's 5 MB limit.
  */
 import { splitAreas } from "../shaping/a1";
+import { utf8Length } from "./chunks";
 import { requirementSupported } from "../shared/requirements";
 import { MAX_ASSETS } from "../shaping/limits";
 import type { CellValue } from "../shaping/types";
@@ -161,16 +162,24 @@ export async function listSheetNames(context: Excel.RequestContext): Promise<str
   return sheets.items.map((s) => s.name);
 }
 
-/** Cells per read of {@link readBlock}: keeps each response far below Excel on the web's 5 MB. */
+/** Cells of {@link readBlock}'s first read, before it knows what a row of the block weighs. */
 const CELLS_PER_READ = 40_000;
-
-/** Excel's error code when a response would pass its payload limit (Excel on the web: 5 MB). */
+/**
+ * What each later read of {@link readBlock} aims at: 4 MB, under Excel on the web's 5 MB response
+ * limit with room for rows heavier than those read so far ("Resource limits and performance
+ * optimization for Office Add-ins": requests and responses are limited to 5 MB, a read to
+ * 5,000,000 cells). Each read is a round trip to Excel, so the fewer the better.
+ */
+const READ_TARGET_BYTES = 4_000_000;
+/** Excel's limit of cells in one read (same source). */
+const MAX_CELLS_PER_READ = 5_000_000;
 const RESPONSE_TOO_LARGE = "ResponsePayloadSizeLimitExceeded";
 
 /**
- * Reads a block of cells' `values`, `numberFormat` or `formulas` in slices of rows. A slice whose
- * answer passes Excel's payload limit (long formulas, such as the financial impact sheets', run
- * past 125 bytes a cell) is read again in halves, down to one row.
+ * Reads a block of cells' `values`, `numberFormat` or `formulas` in slices of rows: the first of
+ * 40,000 cells, the next sized by what the rows read so far weighed, so each answer comes near 4 MB
+ * (one round trip per 4 MB, not per 40,000 cells). A slice whose answer passes Excel's payload
+ * limit (a region much heavier than the rows before it) is read again in halves, down to one row.
  */
 export async function readBlock(
   context: Excel.RequestContext,
@@ -182,7 +191,10 @@ export async function readBlock(
   property: "values" | "numberFormat" | "formulas",
 ): Promise<CellValue[][]> {
   const out: CellValue[][] = [];
-  let step = Math.max(1, Math.floor(CELLS_PER_READ / Math.max(1, cols)));
+  const width = Math.max(1, cols);
+  const mostRows = Math.max(1, Math.floor(MAX_CELLS_PER_READ / width));
+  let step = Math.max(1, Math.floor(CELLS_PER_READ / width));
+  let bytesRead = 0;
   for (let r = 0; r < rows;) {
     const slice = sheet.getRangeByIndexes(row + r, col, Math.min(step, rows - r), cols);
     slice.load(property);
@@ -193,8 +205,12 @@ export async function readBlock(
       step = Math.max(1, Math.floor(step / 2));
       continue;
     }
-    out.push(...(slice[property] as CellValue[][]));
-    r += step;
+    const got = slice[property] as CellValue[][];
+    out.push(...got);
+    r += got.length;
+    bytesRead += utf8Length(JSON.stringify(got));
+    const bytesPerRow = Math.max(1, bytesRead / out.length);
+    step = Math.min(mostRows, Math.max(1, Math.floor(READ_TARGET_BYTES / bytesPerRow)));
   }
   return out;
 }

@@ -98,6 +98,20 @@ describe("readBlock", () => {
     expect(fake.syncs.some((s) => s.failed === "ResponsePayloadSizeLimitExceeded")).toBe(true);
     expect(Math.max(...fake.syncs.filter((s) => !s.failed).map((s) => s.responseBytes))).toBeLessThan(5_000_000);
   });
+
+  it("reads a large block in round trips near 4 MB each, not one per 40,000 cells", async () => {
+    // 300,000 cells of about 12 bytes each: 3.6 MB, one read after the first 40,000 cells.
+    const fake = createFakeExcel();
+    const rows = Array.from({ length: 30_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => r * 10 + c + 0.5));
+    fake.setValues("Sheet1", "A1:J30000", rows);
+    fake.resetSyncs();
+    const values = await fake.run((context) =>
+      readBlock(context, context.workbook.worksheets.getItem("Sheet1"), 0, 0, 30_000, 10, "values"),
+    );
+    expect(values).toEqual(rows);
+    expect(fake.syncs).toHaveLength(2);
+    expect(fake.syncs.every((s) => !s.failed && s.responseBytes < 5_000_000)).toBe(true);
+  });
 });
 
 describe("readTable and listTables", () => {
