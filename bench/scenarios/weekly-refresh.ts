@@ -54,7 +54,7 @@ import {
 } from "../context";
 import { benchConnection, spawnEmulator, type BenchEmulator } from "../emulator-process";
 import { count, fmt, round } from "../format";
-import { timed, type MemoryPeak } from "../measure";
+import { liveHeapBytes, timed, type MemoryPeak } from "../measure";
 import { DEFAULT_PAYLOAD_LIMIT_BYTES, type SyncCost, type SyncRecord } from "../../testing/fake-excel";
 import { syncFigures, timedWorkbook, type TimedWorkbook } from "../workbook";
 import { TIMESERIES_FILTERS } from "./timeseries";
@@ -128,6 +128,14 @@ interface WeeklyRun {
   wallMs: number;
   boundMs: number;
   memory: MemoryPeak;
+  /**
+   * The live heap at the end with the workbook (the fake's cells, the harness's calculation engine)
+   * still held; {@link measuredRun} subtracts the live heap once the run let go of it.
+   */
+  liveHeapWithWorkbook: number;
+  /** What the workbook held of the heap, and the peak heap less that: the add-in's own, about. */
+  workbookHeap?: number;
+  addinPeakHeap?: number;
   maxSyncBytes: number;
   syncs: number;
   /** The engine's adaptive limit at the end of Refresh all. */
@@ -462,6 +470,7 @@ export async function weeklyRun(
     wallMs: steps.reduce((sum, s) => sum + s.wallMs, 0),
     boundMs: steps.reduce((sum, s) => sum + s.boundMs, 0),
     memory: whole.memory,
+    liveHeapWithWorkbook: liveHeapBytes(),
     maxSyncBytes: syncs.maxRequestBytes,
     syncs: syncs.syncs,
     engineConcurrency,
@@ -550,6 +559,19 @@ function checksOf(r: WeeklyRun, label: string): Check[] {
   ];
 }
 
+/**
+ * A run, with the heap the workbook held apart from the add-in's: in Excel the cells live in Excel's
+ * process, not the add-in's, but here the fake's workbook is on the same heap. Its share is the live
+ * heap at the end of the run (workbook held) less the live heap once the run returned (workbook let
+ * go), each after a full collection; the add-in's own peak is the run's peak less that share. An
+ * upper bound on the add-in's own: the fake's passing garbage (each sync's JSON) is still in the peak.
+ */
+async function measuredRun(...args: Parameters<typeof weeklyRun>): Promise<WeeklyRun> {
+  const run = await weeklyRun(...args);
+  const workbookHeap = Math.max(0, run.liveHeapWithWorkbook - liveHeapBytes());
+  return { ...run, workbookHeap, addinPeakHeap: Math.max(0, run.memory.heapUsed - workbookHeap) };
+}
+
 /** Each step's syncs against the fewest its bytes need (the same in every run: the code's, not Excel's). */
 function syncCheck(r: WeeklyRun): Check {
   const over = r.steps.filter((s) => s.syncs > SYNC_RATIO_LIMIT * s.fewestSyncs);
@@ -564,14 +586,14 @@ function syncCheck(r: WeeklyRun): Check {
 export async function weeklyRefreshScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const scale = ctx.scale.weekly;
   const portfolio = "weekly-bench";
-  const first = await weeklyRun(ctx.emulator, portfolio, scale, ctx.latencyMs, undefined, ctx.log);
+  const first = await measuredRun(ctx.emulator, portfolio, scale, ctx.latencyMs, undefined, ctx.log);
   // The same refresh with each sync charged a round trip, each on a fresh emulator at the bench's latency.
   const withRoundTrips: WeeklyRun[] = [];
   for (const roundTripMs of scale.syncRoundTripsMs) {
     const emulator = await spawnEmulator({ latencyMs: ctx.latencyMs });
     try {
       const cost = { roundTripMs, msPerByte: roundTripMs > 0 ? SYNC_MS_PER_BYTE : 0 };
-      withRoundTrips.push(await weeklyRun(emulator, portfolio, scale, ctx.latencyMs, undefined, ctx.log, cost));
+      withRoundTrips.push(await measuredRun(emulator, portfolio, scale, ctx.latencyMs, undefined, ctx.log, cost));
     } finally {
       emulator.stop();
     }
@@ -583,7 +605,14 @@ export async function weeklyRefreshScenario(ctx: BenchContext): Promise<Scenario
   });
   let capped: WeeklyRun;
   try {
-    capped = await weeklyRun(cappedEmulator, portfolio, scale, scale.cappedLatencyMs, CAPPED.concurrencyLimit, ctx.log);
+    capped = await measuredRun(
+      cappedEmulator,
+      portfolio,
+      scale,
+      scale.cappedLatencyMs,
+      CAPPED.concurrencyLimit,
+      ctx.log,
+    );
   } finally {
     cappedEmulator.stop();
   }
@@ -620,6 +649,9 @@ export async function weeklyRefreshScenario(ctx: BenchContext): Promise<Scenario
     [`${prefix}MaxSyncBytes`]: r.maxSyncBytes,
     [`${prefix}Syncs`]: r.syncs,
     [`${prefix}PeakRss`]: r.memory.rss,
+    [`${prefix}PeakHeap`]: r.memory.heapUsed,
+    [`${prefix}WorkbookHeap`]: r.workbookHeap ?? 0,
+    [`${prefix}AddinPeakHeap`]: r.addinPeakHeap ?? 0,
     [`${prefix}EngineConcurrency`]: r.engineConcurrency,
     [`${prefix}RateLimited`]: r.rateLimited,
     [`${prefix}ReopenMs`]: round(r.reopen.wallMs),
@@ -637,6 +669,8 @@ export async function weeklyRefreshScenario(ctx: BenchContext): Promise<Scenario
     requests: first.steps.reduce((n, s) => n + s.requests, 0),
     requestNote:
       `${routeLine(first.steps)}; largest sync ${fmt(first.maxSyncBytes / 1e6, 2)} MB over ${count(first.syncs)}; ` +
+      `heap: peak ${fmt(first.memory.heapUsed / 1e6)} MB, the workbook (fake and calculation engine) ${fmt((first.workbookHeap ?? 0) / 1e6)} MB, ` +
+      `the add-in's own ≤ ${fmt((first.addinPeakHeap ?? 0) / 1e6)} MB; ` +
       `reopened: ${first.reopen.requests} requests in ${fmt(first.reopen.wallMs)} ms; ` +
       withRoundTrips.map((r) => `${syncLabel(r)}: ${fmt(r.wallMs)} ms vs bound ${fmt(r.boundMs)} ms; `).join("") +
       `${cappedLabel}: ${fmt(capped.wallMs)} ms vs bound ${fmt(capped.boundMs)} ms, ${capped.rateLimited} × 429`,
