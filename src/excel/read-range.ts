@@ -189,11 +189,13 @@ export async function readBlock(
   rows: number,
   cols: number,
   property: "values" | "numberFormat" | "formulas",
+  /** Rows of the first read, when the caller knows its cells are heavier than most (long texts). */
+  firstRows?: number,
 ): Promise<CellValue[][]> {
   const out: CellValue[][] = [];
   const width = Math.max(1, cols);
   const mostRows = Math.max(1, Math.floor(MAX_CELLS_PER_READ / width));
-  let step = Math.max(1, Math.floor(CELLS_PER_READ / width));
+  let step = Math.max(1, firstRows ?? Math.floor(CELLS_PER_READ / width));
   let bytesRead = 0;
   for (let r = 0; r < rows;) {
     const slice = sheet.getRangeByIndexes(row + r, col, Math.min(step, rows - r), cols);
