@@ -96,11 +96,11 @@ test("the task pane's features are checked by lint: deep imports of another feat
       'import { pasteTimeseries } from "../timeseries/timeseries-actions";\n' +
       'import { FEATURES } from "..";\n' +
       'import { App } from "../../shell/App";\n' +
-      'import { SCENARIO_CHOICES } from "../timeseries";\n' +
+      'import { timeseriesFeature } from "../timeseries";\n' +
       'import type { Feature } from "../feature";\n' +
       'import { useServices } from "../../ui/services";\n' +
       'import { syncFeature } from ".";\n' +
-      "export const probe: unknown[] = [pasteTimeseries, FEATURES, App, SCENARIO_CHOICES, useServices, syncFeature];\n" +
+      "export const probe: unknown[] = [pasteTimeseries, FEATURES, App, timeseriesFeature, useServices, syncFeature];\n" +
       "export type ProbeFeature = Feature;\n",
     "src/taskpane/features/sync/model/model-probe.tmp.ts":
       'import { provenanceOf } from "../../pasted/pasted-sheets-actions";\n' +

@@ -1,6 +1,6 @@
 import { pasteAppliedLayer } from "../../src/taskpane/features/layer/applied-layer-actions";
 import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
-import { SUMMARY_READ_AHEAD } from "../../src/taskpane/features/pasted/paste-kinds";
+import { SUMMARY_READ_AHEAD } from "../../src/taskpane/features/summary/summary-kinds";
 import { plausibleAssets } from "../assets";
 import { routeRequests, type BenchContext, type ScenarioResult } from "../context";
 import { emulatorCpuMs } from "../emulator-process";

@@ -5,4 +5,5 @@ export * from "./errors";
 export type { CallOptions, RetryEvent, TransportOptions } from "./http";
 export { MAX_ROWS, PagedList, clampRows, readAllPages } from "./pagination";
 export type { PageFetcher, ReadAllOptions } from "./pagination";
+export { waitForRiskData, type WaitForRiskDataOptions } from "./risk-data";
 export * from "./types";

@@ -59,6 +59,60 @@ labelAlias("price", [
 ]);
 labelAlias("value", ["value", "asset value", "insured value", "total insured value", "tiv", "replacement value"]);
 
+/**
+ * Headers that mean a label the add-in itself reads (the service keeps them as plain labels): the
+ * parts of an address the geocoding reads, the country the coordinate check and the disclosure
+ * tables' by-country view read (countries.ts), and the money and adaptation columns the disclosure
+ * tables and the financial impact read. English, German and French spellings. A header that is
+ * already the label's own key ("Country" → label:country) reads as it always did, as written; only
+ * another spelling ("Land" → label:country) is a synonym the analyst is asked about.
+ */
+const ADDIN_LABEL_ALIASES: Record<string, string> = {};
+function addinLabelAlias(key: string, names: string[]): void {
+  for (const n of names) ADDIN_LABEL_ALIASES[compact(n)] = key;
+}
+addinLabelAlias("street", ["street", "street name", "road", "strasse", "straße", "rue", "house number and street"]);
+addinLabelAlias("city", ["city", "town", "municipality", "locality", "stadt", "ort", "gemeinde", "ville", "commune"]);
+addinLabelAlias("postcode", [
+  "postcode",
+  "post code",
+  "postal code",
+  "zip",
+  "zip code",
+  "zipcode",
+  "plz",
+  "postleitzahl",
+  "code postal",
+  "cp",
+]);
+addinLabelAlias("region", ["region", "state", "province", "county", "bundesland", "département", "departement"]);
+addinLabelAlias("country", [
+  "country",
+  "country code",
+  "country iso",
+  "iso country",
+  "iso country code",
+  "country (iso)",
+  "nation",
+  "land",
+  "staat",
+  "pays",
+]);
+addinLabelAlias("currency", ["currency", "ccy", "currency code", "value currency", "währung", "waehrung", "devise"]);
+addinLabelAlias("revenue", [
+  "revenue",
+  "net revenue",
+  "turnover",
+  "sales",
+  "umsatz",
+  "umsatzerlöse",
+  "chiffre d'affaires",
+]);
+addinLabelAlias("adapted", ["adapted", "adaptation", "adapted (yes/no)", "adaptation in place", "angepasst", "adapté"]);
+
+/** The label keys of an address's parts, in the order a geocoder's structured search takes them. */
+export const ADDRESS_PART_LABELS = ["address", "street", "postcode", "city", "region", "country"] as const;
+
 /** Lowercase with spaces, underscores, hyphens and dots removed: "Asset-ID" → "assetid". */
 function compact(text: string): string {
   return text.toLowerCase().replace(/[\s_\-.]+/g, "");
@@ -93,6 +147,12 @@ function readHeader(header: string): { target: ColumnTarget; via?: ColumnMapping
   if (field) return { target: { kind: "field", field }, via: EXACT.has(text) ? "exact" : "synonym" };
   const label = LABEL_ALIASES[compact(text)];
   if (label) return { target: { kind: "label", key: label }, via: "synonym" };
+  const addinLabel = ADDIN_LABEL_ALIASES[compact(text)];
+  if (addinLabel)
+    return {
+      target: { kind: "label", key: addinLabel },
+      via: addinLabel === normalizeLabelKey(text) ? "new label" : "synonym",
+    };
   return { target: { kind: "label", key: normalizeLabelKey(text) }, via: "new label" };
 }
 

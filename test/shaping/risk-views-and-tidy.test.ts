@@ -4,7 +4,7 @@ import {
   buildScenarioComparison,
   labelCountsByHazard,
   labelCountsTable,
-} from "../../src/shaping/risk-views";
+} from "../../src/taskpane/features/visual/model/risk-views";
 import { TidyTimeseriesBuilder, splitTimeseries } from "../../src/shaping/tidy-timeseries";
 import type { PhysicalItem, SummaryItem } from "../../src/shaping/types";
 

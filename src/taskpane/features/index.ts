@@ -1,6 +1,7 @@
 /**
  * The registry of the task pane's sections: what the shell renders and searches. A new section is
- * a folder under features/ with an index.ts that exports its Feature, listed here.
+ * a folder under features/ with an index.ts that exports its Feature, listed here. Beside it,
+ * paste-kinds.ts lists every paste kind; the pasted sheets' section is handed that list.
  */
 import { connectionFeature } from "./connection";
 import { checkFeature } from "./check";
@@ -23,6 +24,7 @@ import { portfoliosFeature } from "./portfolios";
 import { compositionsFeature } from "./compositions";
 import { natureFeature } from "./nature";
 import type { Feature, FeatureGroupId } from "./feature";
+import { PASTE_KINDS } from "./paste-kinds";
 
 export type { Feature, FeatureGroupId } from "./feature";
 
@@ -54,7 +56,7 @@ export const FEATURES: readonly Feature[] = [
   disclosureFeature,
   visualFeature,
   exportFeature,
-  pastedSheetsFeature,
+  pastedSheetsFeature(PASTE_KINDS),
   syncFeature,
   portfoliosFeature,
   compositionsFeature,

@@ -18,16 +18,16 @@ import { dataChangeMatcher } from "../../functions/data-loaders";
 import type { ForgetChange } from "../ui/data-change";
 import type { ExcelRunner } from "../ui/pane-types";
 import { TaskpaneContext } from "../ui/services";
-import { useConnection } from "../ui/hooks/use-connection";
+import { useConnection } from "./use-connection";
 import { ErrorNotice } from "../ui/ErrorNotice";
-import { UsageLine } from "../ui/UsageLine";
+import { UsageLine } from "./UsageLine";
 import { NotConnectedError } from "../../api/errors";
 import { connectionRequired } from "../../shared/connection";
 import { FEATURE_GROUPS } from "../features";
 import { filterSections } from "./sections";
 import { CommandOutcomes } from "./CommandOutcomes";
 import type { SyncWatchdog } from "../../excel/sync-watchdog";
-import { ExcelNotAnswering } from "../ui/ExcelNotAnswering";
+import { ExcelNotAnswering } from "./ExcelNotAnswering";
 import { excelWatchdog } from "./excel-runner";
 
 const useStyles = makeStyles({

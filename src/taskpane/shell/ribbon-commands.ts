@@ -12,6 +12,7 @@ import type { CommandHandler, CommandReport } from "../../commands/register";
 import type { Scope } from "../../excel/risk-cells";
 import { defaultEngine } from "../../functions/engine/default-engine";
 import { getConnection, loadConnection } from "../../shared/connection";
+import { PASTE_KINDS } from "../features/paste-kinds";
 import { refreshPastedSheetsFromRibbon } from "../features/pasted/ribbon-refresh";
 import { refreshScope } from "../features/refresh/scoped-refresh-actions";
 import { convertToValues, restoreFormulas } from "../features/static/static-copy-actions";
@@ -51,7 +52,7 @@ export function ribbonHandlers(): Partial<Record<CommandId, CommandHandler>> {
     refreshSheet: scoped("sheet"),
     refreshWorkbook: scoped("workbook"),
     refreshPastedSheets: async (signal) =>
-      refreshPastedSheetsFromRibbon({ client: await client(), run: runner(), signal }),
+      refreshPastedSheetsFromRibbon({ client: await client(), run: runner(), kinds: PASTE_KINDS, signal }),
     convertToValues: async () => {
       try {
         const result = await convertToValues({ run: runner(), scope: "selection" });

@@ -7,14 +7,13 @@ import {
   readMethodology,
   significantAssets,
   type DisclosureLabels,
-} from "../../../shaping/disclosure";
+} from "./model/disclosure";
 import { ROW_KEYS } from "../../../shaping/row-keys";
 import { uniqueSheetName, uniqueTableName } from "../../../shaping/sheet-names";
 import { unlessCancelled, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import {
   provenanceOf,
-  readDisclosureData,
   refreshPastedSheets,
   rowKeysFor,
   sortPastedSheetAgain,
@@ -22,11 +21,12 @@ import {
   type RefreshChoices,
 } from "../pasted";
 import { buildDisclosureSheets } from "./model/disclosure-tables";
+import { DISCLOSURE_DATA_KIND, DISCLOSURE_SIGNIFICANT_KIND, readDisclosureData } from "./disclosure-kinds";
 
 /** Options of {@link pasteDisclosureTables}. */
 export interface DisclosureOptions extends PasteOptions {
   portfolio: string;
-  /** The asset labels of the value, its currency, revenue, adaptation and location (src/shaping/disclosure.ts). */
+  /** The asset labels of the value, its currency, revenue, adaptation and location (model/disclosure.ts). */
   labels?: DisclosureLabels;
 }
 
@@ -47,7 +47,7 @@ export interface DisclosureResult {
  * provenance, refreshed in place by "Refresh pasted sheets" or here), the Methodology sheet of
  * input cells, the E1-9, IFRS S2 29(c) and TCFD sheets of formulas over both, and the sorted list
  * of significant assets at material risk (E1-9 66(c)), keyed by asset and refreshed from the
- * workbook as it is then (model/disclosure-tables.ts, src/shaping/disclosure.ts).
+ * workbook as it is then (model/disclosure-tables.ts, model/disclosure.ts).
  */
 export async function pasteDisclosureTables(options: DisclosureOptions): Promise<DisclosureResult> {
   const { client, run, portfolio, signal, onProgress } = options;
@@ -56,8 +56,8 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
     readDisclosureData(client, portfolio, options.labels ?? {}, { signal, onProgress }),
     signal,
   );
-  const provenance = await provenanceOf(client, "disclosure-data", portfolio, { ...data.labels }, signal);
-  const rowKeys = await rowKeysFor(client, "disclosure-data", portfolio, data, signal);
+  const provenance = await provenanceOf(client, DISCLOSURE_DATA_KIND, portfolio, { ...data.labels }, signal);
+  const rowKeys = await rowKeysFor(client, DISCLOSURE_DATA_KIND, portfolio, data, signal);
 
   const [sheetsTaken, tablesTaken] = await run(async (context) => [
     await listSheetNames(context),
@@ -170,7 +170,11 @@ export async function refreshDisclosureTables(
       `This workbook has no disclosure tables${options.portfolio ? ` for ${options.portfolio}` : ""} on record: make them first.`,
     );
   // Records in the order written: each data sheet before the list computed from it.
-  const result = await refreshPastedSheets({ ...options, sheetIds: before.map((r) => r.sheetId) });
+  const result = await refreshPastedSheets({
+    ...options,
+    kinds: [DISCLOSURE_DATA_KIND, DISCLOSURE_SIGNIFICANT_KIND],
+    sheetIds: before.map((r) => r.sheetId),
+  });
   // The significant assets stay sorted by value: rows a refresh added at the end are sorted in.
   for (const record of before)
     if (

@@ -1,6 +1,7 @@
 import type { RiskClient } from "../../../api/client";
 import { unzipCsvFiles } from "../../../shaping/export-zip";
 import { pasteKinds } from "../pasted";
+import { EXPORT_KIND } from "./export-kind";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
@@ -56,7 +57,7 @@ export async function unpackExport(
   return pasteKinds(
     options,
     files.map((file) => ({
-      operation: "export",
+      kind: EXPORT_KIND,
       portfolio: download.portfolio,
       filters: { file: file.fileName },
       table: { header: file.header, rows: file.rows },

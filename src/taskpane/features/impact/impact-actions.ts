@@ -21,7 +21,10 @@ import {
 } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import { SCENARIOS } from "../../../shared/vocabulary";
-import { provenanceOf, rowKeysFor, type FetchedTable, type PasteSource, type SharedReads } from "../pasted";
+import type { SharedReads } from "../../../api/shared-reads";
+import { OPERATION_LABELS } from "../../../shaping/paste-provenance";
+import { ROW_KEYS } from "../../../shaping/row-keys";
+import { provenanceOf, rowKeysFor, type FetchedTable, type PasteKind, type PasteSource } from "../pasted";
 
 /** Scenarios of the impact sheets when none are chosen. */
 export const IMPACT_SCENARIOS = SCENARIOS;
@@ -179,7 +182,7 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
   const [data, ...formulaSheets] = built.sheets;
   const provenance = await provenanceOf(
     client,
-    "financial-impact",
+    FINANCIAL_IMPACT_KIND,
     portfolio,
     {
       hazard: options.hazard,
@@ -192,7 +195,7 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
     },
     signal,
   );
-  const rowKeys = await rowKeysFor(client, "financial-impact", portfolio, data, signal);
+  const rowKeys = await rowKeysFor(client, FINANCIAL_IMPACT_KIND, portfolio, data, signal);
   const written = await writeNewSheets(
     run,
     [{ ...data, provenance, rowKeys, followers: { mirror: 1, summary: 2 } }, ...formulaSheets],
@@ -212,7 +215,7 @@ export async function pasteFinancialImpact(options: FinancialImpactOptions): Pro
 
 /**
  * The financial impact's data sheet again, from the filters its provenance records (the paste
- * kind's fetch, src/taskpane/features/pasted/paste-kinds.ts): each scenario's extended summary, the
+ * kind's fetch, FINANCIAL_IMPACT_KIND below): each scenario's extended summary, the
  * value from the label or the synced range's column, in the recorded currency; with the per-asset
  * and roll-up formulas for the sheets' names at the time of the refresh. `shared`: the lists the
  * refresh reads once for every sheet that needs them (a scenario also pasted on its own sheet).
@@ -267,6 +270,19 @@ export async function fetchFinancialImpact(
     },
   };
 }
+
+/**
+ * The financial impact's paste kind, beside the paste that builds its sheets (pasteFinancialImpact
+ * records it) and its fetch, with which it shares the reading of its inputs. Its panel writes
+ * several related sheets of its own, so it has no `sheet`.
+ */
+export const FINANCIAL_IMPACT_KIND: PasteKind = {
+  operation: "financial-impact",
+  label: OPERATION_LABELS["financial-impact"],
+  dataset: true,
+  rowKey: () => ROW_KEYS["financial-impact"],
+  fetch: (client, source, signal, run, extras) => fetchFinancialImpact(client, source, signal, run, extras?.shared),
+};
 
 /**
  * Reads a value column of the range synced to the portfolio: matched to assets by entity_id when

@@ -1,9 +1,6 @@
 import type { Feature } from "../feature";
 import { ImpactPanel } from "./ImpactPanel";
 
-/** The financial impact paste kind's fetch, for the registry of paste kinds (features/pasted). */
-export { fetchFinancialImpact } from "./impact-actions";
-
 /** The "Financial impact → new sheets" section of the pane. */
 export const impactFeature: Feature = {
   id: "impact",

@@ -1,4 +1,5 @@
 import { pasteKinds } from "../pasted";
+import { APPLIED_LAYER_KIND } from "./applied-layer-kind";
 import type { PastedSheet, PasteOptions } from "../../ui/pane-types";
 
 /** Options of {@link pasteAppliedLayer}. */
@@ -19,7 +20,7 @@ export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<P
   onProgress?.({ message: `Applying the layer to ${portfolio}…` });
   const [written] = await pasteKinds(options, [
     {
-      operation: "applied-layer",
+      kind: APPLIED_LAYER_KIND,
       portfolio,
       // The sheet is named by vector_name when given, else by the name the service answers with.
       filters: { vector_id: String(options.vectorId), vector_name: options.vectorName },

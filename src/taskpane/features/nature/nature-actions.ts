@@ -4,6 +4,7 @@ import type { SubProject } from "../../../api/types";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import { parseGeoJsonFile } from "../../ui/geojson-file";
 import { pasteKinds } from "../pasted";
+import { NATURE_SUMMARY_KIND } from "./nature-kind";
 import type { ExcelRunner, PastedSheet, PasteOptions } from "../../ui/pane-types";
 
 /** The sub-project type the service uses on create (docs/service.md#nature-sub-projects). */
@@ -80,7 +81,7 @@ export async function pasteSubprojectSummary(
   onProgress?.({ message: `Reading the summary of ${subproject.name}…` });
   const [written] = await pasteKinds(options, [
     {
-      operation: "nature-summary",
+      kind: NATURE_SUMMARY_KIND,
       filters: { subproject_id: subproject.id, subproject_name: subproject.name },
       ifEmpty: `${subproject.name} has no summary yet.`,
     },

@@ -1,5 +1,5 @@
 import { Button, MessageBar, MessageBarBody, Spinner, Text, mergeClasses } from "@fluentui/react-components";
-import { useCallback } from "react";
+import { useCallback, type ComponentType } from "react";
 import {
   listPastedSheets,
   refreshPastedSheets,
@@ -8,6 +8,7 @@ import {
   type RefreshChoices,
   type SheetRefreshOutcome,
 } from "./pasted-sheets-actions";
+import type { PasteKind } from "./paste-kind";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
@@ -17,11 +18,19 @@ import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { listSome } from "../../ui/pane-types";
 
+/** The panel for the kinds of `kinds` (every paste kind, handed over by the registry, features/index.ts). */
+export function pastedSheetsPanelFor(kinds: readonly PasteKind[]): ComponentType {
+  return function PastedSheets() {
+    return <PastedSheetsPanel kinds={kinds} />;
+  };
+}
+
 /**
  * The sheets this pane pasted (from the workbook's provenance store) and "Refresh
- * pasted sheets", which re-runs each with its recorded filters and replaces its table in place.
+ * pasted sheets", which re-runs each with its recorded filters (its kind's, in `kinds`) and
+ * replaces its table in place.
  */
-export function PastedSheetsPanel() {
+export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
   const css = usePaneStyles();
   const { client, run } = useServices();
   const load = useCallback(() => listPastedSheets(run!), [run]);
@@ -34,7 +43,7 @@ export function PastedSheetsPanel() {
     client &&
     run &&
     task.start(
-      (signal, onProgress) => refreshPastedSheets({ client, run, signal, onProgress, ...choices }),
+      (signal, onProgress) => refreshPastedSheets({ client, run, kinds, signal, onProgress, ...choices }),
       () => list.reload(),
     );
 

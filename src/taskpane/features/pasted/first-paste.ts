@@ -1,8 +1,8 @@
 /**
- * The first paste of a kind, through its one definition in the registry (paste-kinds.ts): the
- * kind's fetch (or its stream), its sheet, its row key and the provenance that lets "Refresh pasted
- * sheets" run the same definition again. A paste panel says which kinds and filters; nothing of
- * how a kind is read or shaped is written twice.
+ * The first paste of a kind, through its one definition (paste-kind.ts `PasteKind`, defined by the
+ * feature that owns it): the kind's fetch (or its stream), its sheet, its row key and the provenance
+ * that lets "Refresh pasted sheets" run the same definition again. A paste panel says which kinds
+ * and filters; nothing of how a kind is read or shaped is written twice.
  */
 import type { RiskClient } from "../../../api/client";
 import type { PhysicalItem } from "../../../api/types";
@@ -10,7 +10,7 @@ import type { RowKeying } from "../../../excel/written-store";
 import { StreamingSheets, type StreamSheetSpec } from "../../../excel/stream-sheets";
 import type { ChartSpec } from "../../../excel/table-formats";
 import type { NewSheetSpec, WrittenSheet } from "../../../excel/write-sheets";
-import type { PasteOperation, PasteProvenance } from "../../../shaping/paste-provenance";
+import type { PasteProvenance } from "../../../shaping/paste-provenance";
 import type { CellValue } from "../../../shaping/types";
 import {
   formatCount,
@@ -22,21 +22,15 @@ import {
   type PasteOptions,
 } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
-import {
-  PASTE_KINDS,
-  SharedReads,
-  rowKeysFor,
-  type FetchedTable,
-  type PasteKind,
-  type PasteSource,
-  type SheetLayout,
-} from "./paste-kinds";
+import { SharedReads } from "../../../api/shared-reads";
+import { rowKeysFor, type FetchedTable, type PasteKind, type PasteSource, type SheetLayout } from "./paste-kind";
 import { provenanceOf } from "./pasted-sheets-actions";
 import { streamPaste } from "./stream-paste";
 
 /** One table of a first paste: a kind and what it is read with. */
 export interface KindPaste {
-  operation: PasteOperation;
+  /** The kind, from the feature that defines it. */
+  kind: PasteKind;
   portfolio?: string;
   /** The filters it is read with, as its provenance records them (empty ones are left out). */
   filters: Record<string, string | number | boolean | undefined>;
@@ -56,8 +50,7 @@ function sourceOf(paste: { portfolio?: string; filters: KindPaste["filters"] }):
   return { portfolio: paste.portfolio, filters };
 }
 
-function kindOf(operation: PasteOperation): PasteKind & { sheet: NonNullable<PasteKind["sheet"]> } {
-  const kind = PASTE_KINDS[operation];
+function withSheet(kind: PasteKind): PasteKind & { sheet: NonNullable<PasteKind["sheet"]> } {
   if (!kind.sheet) throw new Error(`${kind.label} is pasted by its own panel, not through pasteKinds.`);
   return kind as PasteKind & { sheet: NonNullable<PasteKind["sheet"]> };
 }
@@ -68,11 +61,11 @@ function kindOf(operation: PasteOperation): PasteKind & { sheet: NonNullable<Pas
  */
 function provenances(client: RiskClient, signal?: AbortSignal) {
   const bases = new Map<string, Promise<PasteProvenance>>();
-  return (operation: PasteOperation, source: PasteSource): Promise<PasteProvenance> => {
-    const key = `${PASTE_KINDS[operation].dataset}|${source.portfolio ?? ""}`;
-    const base = bases.get(key) ?? provenanceOf(client, operation, source.portfolio, {}, signal);
+  return (kind: PasteKind, source: PasteSource): Promise<PasteProvenance> => {
+    const key = `${kind.dataset}|${source.portfolio ?? ""}`;
+    const base = bases.get(key) ?? provenanceOf(client, kind, source.portfolio, {}, signal);
     bases.set(key, base);
-    return base.then((p) => ({ ...p, operation, filters: source.filters }));
+    return base.then((p) => ({ ...p, operation: kind.operation, filters: source.filters }));
   };
 }
 
@@ -106,8 +99,8 @@ export async function pasteKinds(
     Promise.all(
       pastes.map((paste, i) => {
         if (paste.table) return paste.table;
-        if (!client) throw new Error(`${PASTE_KINDS[paste.operation].label} is read with a client.`);
-        return kindOf(paste.operation).fetch(client, sources[i], signal, run, {
+        if (!client) throw new Error(`${paste.kind.label} is read with a client.`);
+        return withSheet(paste.kind).fetch(client, sources[i], signal, run, {
           shared,
           onItemsRead: (n) => {
             itemsRead[i] = n;
@@ -125,16 +118,16 @@ export async function pasteKinds(
     const table = tables[i];
     if (table.rows.length === 0 && paste.optional) continue;
     if (table.rows.length === 0 && paste.ifEmpty) throw new Error(paste.ifEmpty);
-    const kind = kindOf(paste.operation);
+    const kind = withSheet(paste.kind);
     const layout = kind.sheet(sources[i], table);
     const source = { ...sources[i], filters: { ...sources[i].filters, ...layout.filters } };
     sheets.push({
       layout,
       table,
-      provenance: await provenanceOfSource?.(paste.operation, source),
+      provenance: await provenanceOfSource?.(kind, source),
       // Each sheet keyed by its kind's row key, so a refresh keeps the analyst's work with its row.
       rowKeys: client
-        ? await rowKeysFor(client, paste.operation, paste.portfolio, table, signal)
+        ? await rowKeysFor(client, kind, paste.portfolio, table, signal)
         : { spec: kind.rowKey(table.header) },
     });
   }
@@ -223,10 +216,10 @@ export interface StreamKindOptions extends PasteOptions {
  */
 export async function streamKind(
   options: StreamKindOptions,
-  paste: { operation: PasteOperation; portfolio?: string; filters: KindPaste["filters"] },
+  paste: Pick<KindPaste, "kind" | "portfolio" | "filters">,
 ): Promise<WrittenSheet[]> {
   const { client, run, signal } = options;
-  const kind = kindOf(paste.operation);
+  const kind = withSheet(paste.kind);
   if (!kind.stream) throw new Error(`${kind.label} is not pasted page by page.`);
   const source = sourceOf(paste);
   const stream = kind.stream(client, source, {
@@ -241,7 +234,7 @@ export async function streamKind(
     specs.push({
       ...streamSpec(kind.sheet(sheet, empty)),
       // Each sheet records its filters (and which part of the read it holds), so a refresh re-reads it.
-      provenance: await provenanceOfSource(paste.operation, sheet),
+      provenance: await provenanceOfSource(kind, sheet),
       rowKeys: { spec: kind.rowKey([]) },
     });
   return streamPaste<PhysicalItem>({

@@ -1,27 +1,43 @@
 import type { Feature } from "../feature";
-import { PastedSheetsPanel } from "./PastedSheetsPanel";
+import { pastedSheetsPanelFor } from "./PastedSheetsPanel";
+import type { PasteKind } from "./paste-kind";
 
 /**
- * What other features use: the first paste of a kind (pasteKinds, streamKind), the provenance every
- * paste records, and the paste kinds' row keys.
+ * What other features use: what a paste kind is (PasteKind and the helpers its definitions share),
+ * the first paste of a kind (pasteKinds, streamKind), the provenance every paste records, the row
+ * keys of a paste and the refresh of pasted sheets (handed the list of kinds, features/paste-kinds.ts).
  */
 export {
+  REFRESH_PAGES_IN_FLIGHT,
   provenanceOf,
   refreshPastedSheets,
   refreshPastedSheetsWithoutPane,
   sortPastedSheetAgain,
 } from "./pasted-sheets-actions";
-export type { PastedRefreshResult, RefreshChoices } from "./pasted-sheets-actions";
-export { SharedReads, TIMESERIES_SHEET_PREFIX, readDisclosureData, rowKeysFor } from "./paste-kinds";
-export type { FetchedTable, PasteSource } from "./paste-kinds";
+export type { PastedRefreshResult, RefreshChoices, RefreshOptions } from "./pasted-sheets-actions";
+export { filterText, pasteKind, reportingItems, rowKeysFor, summaryItems } from "./paste-kind";
+export type {
+  FetchExtras,
+  FetchedTable,
+  KindStream,
+  PasteKind,
+  PasteSource,
+  SheetLayout,
+  StreamReading,
+} from "./paste-kind";
 export { pasteKinds, streamKind } from "./first-paste";
 export type { KindPaste, StreamKindOptions } from "./first-paste";
 
-/** The "Pasted sheets & sources" section of the pane. */
-export const pastedSheetsFeature: Feature = {
-  id: "pasted",
-  group: "pull",
-  title: "Pasted sheets & sources",
-  keywords: "provenance refresh in place sources audit",
-  Panel: PastedSheetsPanel,
-};
+/**
+ * The "Pasted sheets & sources" section of the pane, refreshing sheets of the kinds of `kinds`
+ * (every paste kind: the registry hands its list over, features/index.ts).
+ */
+export function pastedSheetsFeature(kinds: readonly PasteKind[]): Feature {
+  return {
+    id: "pasted",
+    group: "pull",
+    title: "Pasted sheets & sources",
+    keywords: "provenance refresh in place sources audit",
+    Panel: pastedSheetsPanelFor(kinds),
+  };
+}

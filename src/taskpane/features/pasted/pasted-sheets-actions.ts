@@ -32,15 +32,22 @@ import {
   type ExcelRunner,
   type PasteOptions,
 } from "../../ui/pane-types";
-import {
-  PASTE_KINDS,
-  REFRESH_PAGES_IN_FLIGHT,
-  SharedReads,
-  pasteKind,
-  rowKeysFor,
-  type FetchedTable,
-} from "./paste-kinds";
+import { pasteKind, rowKeysFor, type FetchedTable, type PasteKind } from "./paste-kind";
 import { RequestSlots } from "../../../api/pagination";
+import { SharedReads } from "../../../api/shared-reads";
+
+/**
+ * Pages in flight at most over every list one "Refresh pasted sheets" reads (three sheets' reads
+ * at once), the sheet written next first: each list may take every slot the others leave free, so
+ * the longest (the default summary of every scenario, 180 pages at 5,000 assets) is not read a few
+ * pages at a time while the slots of the shorter lists, long finished, stand idle. 8 keeps the wire
+ * full at a production latency (300 ms): the weekly refresh's step took 13.6 s against a bound of
+ * 11.1 s at 8 at once. At 16 it took 11.3 s, but at 40 ms it took 7.2–8.7 s instead of
+ * 5.4–6.3 s: there the step is bound by this thread's parsing and writing, and twice the answers
+ * arriving at once doubled its garbage collection. 8 is also a quarter of a service's cap of 32
+ * requests at once per key, leaving room for the RISK cells recalculating meanwhile.
+ */
+export const REFRESH_PAGES_IN_FLIGHT = 8;
 
 /**
  * The provenance of a paste: the client's base URL and project (never its key), the operation and
@@ -50,7 +57,7 @@ import { RequestSlots } from "../../../api/pagination";
  */
 export async function provenanceOf(
   client: RiskClient,
-  operation: PasteOperation,
+  kind: Pick<PasteKind, "operation" | "dataset">,
   portfolio: string | undefined,
   filters: Record<string, string | number | boolean | undefined>,
   signal?: AbortSignal,
@@ -58,7 +65,7 @@ export async function provenanceOf(
   const kept: Record<string, string | number | boolean> = {};
   for (const [name, value] of Object.entries(filters)) if (value !== undefined && value !== "") kept[name] = value;
   let dataset: PasteProvenance["dataset"];
-  if (portfolio && PASTE_KINDS[operation].dataset) {
+  if (portfolio && kind.dataset) {
     try {
       const meta = await client.datasets.metadata(portfolio, { signal });
       dataset = { version: meta.version, sha256_digest: meta.sha256_digest };
@@ -70,7 +77,7 @@ export async function provenanceOf(
   }
   const connection = client.connection;
   return {
-    operation,
+    operation: kind.operation,
     baseUrl: connection.baseUrl,
     project: connection.project,
     portfolio,
@@ -78,21 +85,6 @@ export async function provenanceOf(
     ...(dataset ? { dataset } : {}),
     addinVersion: ADDIN_VERSION,
   };
-}
-
-/**
- * Runs the operation of a record again with its recorded filters and shapes the result as the
- * paste did (the paste kind's own fetch, src/taskpane/features/pasted/paste-kinds.ts); `shared`:
- * the lists read once for every sheet of the same refresh.
- */
-export function refetchTable(
-  client: RiskClient,
-  record: ProvenanceRecord,
-  signal?: AbortSignal,
-  run?: ExcelRunner,
-  shared?: SharedReads,
-): Promise<FetchedTable> {
-  return pasteKind(record.operation, record.sheetName).fetch(client, record, signal, run, { shared });
 }
 
 /** One pasted sheet as the pane lists it. */
@@ -228,14 +220,17 @@ interface PreparedRefresh {
  */
 async function prepareRefresh(
   client: RiskClient,
+  kinds: readonly PasteKind[],
   record: ProvenanceRecord,
   signal: AbortSignal | undefined,
   run: ExcelRunner,
   shared: SharedReads,
 ): Promise<PreparedRefresh> {
-  const table = await refetchTable(client, record, signal, run, shared);
+  // The operation run again with its recorded filters, shaped as the paste did (the kind's own fetch).
+  const kind = pasteKind(kinds, record.operation, record.sheetName);
+  const table = await kind.fetch(client, record, signal, run, { shared });
   // The dataset's version and digest now (the data just read is that version's).
-  const dataset = (await provenanceOf(client, record.operation, record.portfolio, {}, signal)).dataset;
+  const dataset = (await provenanceOf(client, kind, record.portfolio, {}, signal)).dataset;
   const keyed = record.rowKey && record.writtenStore;
   const followers =
     record.followers && table.followers ? { tables: record.followers, build: table.followers } : undefined;
@@ -245,10 +240,18 @@ async function prepareRefresh(
       `Sheet "${record.sheetName}": its rows could not be keyed when it was written${record.rowKeyProblem ? ` (${record.rowKeyProblem})` : ""}, and the sheets of formulas over it follow it only by key: paste it anew. Nothing was changed.`,
     );
   // Keyed tables: matched by row key, keyed by the kind's key (the asset list read when needed).
-  const keys = keyed
-    ? keyRowsOf(await rowKeysFor(client, record.operation, record.portfolio, table, signal), table)
-    : undefined;
+  const keys = keyed ? keyRowsOf(await rowKeysFor(client, kind, record.portfolio, table, signal), table) : undefined;
   return { table, dataset, keys, followers };
+}
+
+/**
+ * What a refresh of pasted sheets is given: the client and workbook, the kinds it may meet (every
+ * paste kind, features/paste-kinds.ts: the caller hands them over, so this feature imports none of
+ * the features that define them) and, to refresh only some sheets, their ids.
+ */
+export interface RefreshOptions extends PasteOptions {
+  kinds: readonly PasteKind[];
+  sheetIds?: string[];
 }
 
 /** What "Refresh pasted sheets" did. */
@@ -267,9 +270,7 @@ export interface PastedRefreshResult {
  * whole or not at all. Cancel stops before the next sheet (the sheet being written is put back as
  * it was; reads ahead are dropped).
  */
-export async function refreshPastedSheets(
-  options: PasteOptions & RefreshChoices & { sheetIds?: string[] },
-): Promise<PastedRefreshResult> {
+export async function refreshPastedSheets(options: RefreshOptions & RefreshChoices): Promise<PastedRefreshResult> {
   const { client, run, signal, onProgress } = options;
   const read = await run((context) => readProvenance(context));
   if (!read.storeFound) {
@@ -306,7 +307,7 @@ export async function refreshPastedSheets(
   const reads: Array<Promise<Settled<PreparedRefresh>> | undefined> = new Array(wanted.length);
   const startRead = (j: number) => {
     if (j >= wanted.length || reads[j] || elsewhere(wanted[j])) return;
-    reads[j] = prepareRefresh(client, wanted[j], signal, run, shared.forSheet(j)).then(
+    reads[j] = prepareRefresh(client, options.kinds, wanted[j], signal, run, shared.forSheet(j)).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
     );
@@ -429,9 +430,7 @@ export async function refreshPastedSheets(
  * overwritten, and stay on record as awaiting their choice (`pendingEdits` in the provenance), for
  * the pane to ask; rows deleted by hand are not added back; a change of key kind is not accepted.
  */
-export function refreshPastedSheetsWithoutPane(
-  options: PasteOptions & { sheetIds?: string[] },
-): Promise<PastedRefreshResult> {
+export function refreshPastedSheetsWithoutPane(options: RefreshOptions): Promise<PastedRefreshResult> {
   return refreshPastedSheets({ ...options, edits: undefined, restoreKeys: undefined, acceptKeyKindChange: undefined });
 }
 

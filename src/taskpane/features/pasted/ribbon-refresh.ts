@@ -10,6 +10,7 @@
  */
 import type { RiskClient } from "../../../api/client";
 import type { ExcelRunner } from "../../ui/pane-types";
+import type { PasteKind } from "./paste-kind";
 import { refreshPastedSheetsWithoutPane } from "./pasted-sheets-actions";
 
 /** What the ribbon shows: one sentence, and each sheet left alone (with why). */
@@ -18,15 +19,20 @@ export interface RibbonPastedRefresh {
   attention: string[];
 }
 
-/** Refreshes every pasted sheet without overwriting edited cells; throws when nothing could be refreshed. */
+/**
+ * Refreshes every pasted sheet without overwriting edited cells; throws when nothing could be
+ * refreshed. `kinds`: every paste kind (features/paste-kinds.ts), handed over by the shell.
+ */
 export async function refreshPastedSheetsFromRibbon(options: {
   client: RiskClient;
   run: ExcelRunner;
+  kinds: readonly PasteKind[];
   signal?: AbortSignal;
 }): Promise<RibbonPastedRefresh> {
   const result = await refreshPastedSheetsWithoutPane({
     client: options.client,
     run: options.run,
+    kinds: options.kinds,
     signal: options.signal,
   });
   const total = result.refreshed + result.refused;

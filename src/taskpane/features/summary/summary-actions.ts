@@ -2,6 +2,7 @@ import type { RiskClient } from "../../../api/client";
 import { STRESS_SCENARIO } from "../../../shared/vocabulary";
 import type { DownloadedFile, FileFormat } from "../../../api/types";
 import { pasteKinds, type KindPaste } from "../pasted";
+import { EXTENDED_SUMMARY_KIND, SUMMARY_KIND } from "./summary-kinds";
 import { rethrowIfCancelled, type LongRunning, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 
 /** Options of {@link pasteSummary}. */
@@ -34,14 +35,14 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
   onProgress?.({ message: "Reading summaries…" });
   const pastes: KindPaste[] = [
     {
-      operation: "summary",
+      kind: SUMMARY_KIND,
       portfolio,
       filters: { scenario: options.scenario },
       ifEmpty: `${portfolio} has no summary data${options.scenario ? ` for ${options.scenario}` : ""}.`,
     },
   ];
   if (options.extended ?? true)
-    pastes.push({ operation: "extended-summary", portfolio, filters: { scenario: extendedScenario }, optional: true });
+    pastes.push({ kind: EXTENDED_SUMMARY_KIND, portfolio, filters: { scenario: extendedScenario }, optional: true });
   return pasteKinds(options, pastes);
 }
 

@@ -26,7 +26,7 @@ import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
-import { ProblemList } from "../../ui/ProblemList";
+import { ProblemList } from "./ProblemList";
 import { SearchPointsOffer } from "./SearchPointsOffer";
 import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "../../ui/TaskStatus";

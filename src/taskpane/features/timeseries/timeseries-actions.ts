@@ -3,7 +3,8 @@ import type { Asset, DownloadedFile, FileFormat, IndicatorMetadata, ItemsQuery }
 import type { ChartSpec } from "../../../excel/table-formats";
 import { dateFilterProblem, dateKeyInRange, dateRangeReversed } from "./model/date-filter";
 import { SERIES_KINDS, TIMESERIES_FIXED_COLUMNS, seriesKind, type SeriesKind } from "../../../shaping/tidy-timeseries";
-import { TIMESERIES_SHEET_PREFIX, streamKind } from "../pasted";
+import { streamKind } from "../pasted";
+import { TIMESERIES_KIND, TIMESERIES_SHEET_PREFIX } from "./timeseries-kind";
 import {
   formatCount,
   rethrowIfCancelled,
@@ -47,8 +48,7 @@ export function timeseriesQuery(filters: TimeseriesFilters): Omit<ItemsQuery, "p
   };
 }
 
-/** Scenarios and measures the service offers (docs/service.md#hazards-and-their-three-spellings). */
-export const SCENARIO_CHOICES = SCENARIOS;
+/** Measures the service offers (docs/service.md#hazards-and-their-three-spellings). */
 export const MEASURE_CHOICES = MEASURES;
 
 /** More rows than this in one paste are refused before fetching: narrow the filters instead. */
@@ -115,9 +115,7 @@ export function estimateTimeseriesTables(
   filters: TimeseriesFilters,
 ): Record<SeriesKind, TableEstimate> {
   const perIndicator =
-    catalog.assets.length *
-    (filters.scenario ? 1 : SCENARIO_CHOICES.length) *
-    (filters.measure ? 1 : MEASURE_CHOICES.length);
+    catalog.assets.length * (filters.scenario ? 1 : SCENARIOS.length) * (filters.measure ? 1 : MEASURE_CHOICES.length);
   const out: Record<SeriesKind, TableEstimate> = {
     projected: { rows: 0, columns: 0 },
     observed: { rows: 0, columns: 0 },
@@ -156,7 +154,7 @@ export function estimateTimeseriesRows(catalog: TimeseriesCatalog, filters: Time
     (i) =>
       (!filters.hazard || i.hazard === filters.hazard) && (!filters.indicator || i.indicator === filters.indicator),
   ).length;
-  const scenarios = filters.scenario ? 1 : SCENARIO_CHOICES.length;
+  const scenarios = filters.scenario ? 1 : SCENARIOS.length;
   const measures = filters.measure ? 1 : MEASURE_CHOICES.length;
   return catalog.assets.length * indicators * scenarios * measures;
 }
@@ -259,7 +257,7 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
             )
           : undefined,
     },
-    { operation: "timeseries", portfolio, filters: query },
+    { kind: TIMESERIES_KIND, portfolio, filters: query },
   );
   if (written.length === 0) throw new Error(`No timeseries match these filters in ${portfolio}.`);
   const sheets: TimeseriesSheet[] = written.map((w) => {

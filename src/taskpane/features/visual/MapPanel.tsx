@@ -24,7 +24,7 @@ import type { PastedSheet } from "../../ui/pane-types";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
-import { RISK_LABELS } from "../../../shaping/risk-views";
+import { RISK_LABELS } from "./model/risk-views";
 import { ChoiceField } from "../../ui/ChoiceField";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";

@@ -16,7 +16,7 @@ import countries110m from "world-atlas/countries-110m.json";
 import type { MapAsset } from "./risk-views-actions";
 import type { GeoJson } from "../../../api/types";
 import { LABEL_COLOURS } from "../../../excel/table-formats";
-import { RISK_LABELS } from "../../../shaping/risk-views";
+import { RISK_LABELS } from "./model/risk-views";
 
 /** Marker colours: the sheets' LOW / MEDIUM / HIGH fonts (strong enough on a map), grey for none. */
 export const MARKER_COLOURS: Record<string, string> = {

@@ -5,9 +5,10 @@
  */
 import type { RiskClient } from "../../../api/client";
 import type { Asset, GeoJson, SummaryItem } from "../../../api/types";
-import { itemsFor, labelCountsByHazard, summaryHazards, type LabelCounts } from "../../../shaping/risk-views";
+import { itemsFor, labelCountsByHazard, summaryHazards, type LabelCounts } from "./model/risk-views";
 import { WINDOWS } from "../../../shared/vocabulary";
 import { pasteKinds } from "../pasted";
+import { LABEL_COUNTS_KIND, RISK_MATRIX_KIND, SCENARIO_COMPARISON_KIND } from "./risk-view-kinds";
 import type { PastedSheet, PasteOptions } from "../../ui/pane-types";
 
 /** Summary windows the service offers, in years (docs/service.md#hazards-and-their-three-spellings). */
@@ -149,12 +150,12 @@ export function pasteRiskMatrix(
   onProgress?.({ message: "Reading the summary…" });
   return pasteKinds(options, [
     {
-      operation: "risk-matrix",
+      kind: RISK_MATRIX_KIND,
       portfolio,
       filters: { scenario, window, cells },
       ifEmpty: `${portfolio} has no summary for ${scenario}, ${window}-year window.`,
     },
-    { operation: "label-counts", portfolio, filters: { scenario, window } },
+    { kind: LABEL_COUNTS_KIND, portfolio, filters: { scenario, window } },
   ]);
 }
 
@@ -167,7 +168,7 @@ export function pasteScenarioComparison(options: RiskSheetOptions & { hazard: st
   onProgress?.({ message: "Reading the summary of every scenario…" });
   return pasteKinds(options, [
     {
-      operation: "scenario-comparison",
+      kind: SCENARIO_COMPARISON_KIND,
       portfolio,
       filters: { hazard, window },
       ifEmpty: `${portfolio} has no ${hazard} summary for the ${window}-year window.`,

@@ -15,7 +15,7 @@ import {
   IFRS_HEADER,
   TCFD_HEADER,
 } from "../../../../src/taskpane/features/disclosure/model/disclosure-tables";
-import { ITEMS, SECTIONS } from "../../../../src/shaping/disclosure";
+import { ITEMS, SECTIONS } from "../../../../src/taskpane/features/disclosure/model/disclosure";
 import { columnLetters } from "../../../../src/shaping/a1";
 import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
 import type { FakeExcel } from "../../../../testing/fake-excel";

@@ -19,7 +19,7 @@ import {
   SECTIONS,
   SIGNIFICANT_HEADER,
   buildDisclosureData,
-} from "../../../../src/shaping/disclosure";
+} from "../../../../src/taskpane/features/disclosure/model/disclosure";
 import { columnLetters } from "../../../../src/shaping/a1";
 import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
 import type { FakeExcel } from "../../../../testing/fake-excel";

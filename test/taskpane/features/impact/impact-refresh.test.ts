@@ -21,6 +21,7 @@ import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-
 import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
 import type { TestService } from "../../../support/emulator";
 import { evaluate } from "./follow-formulas";
+import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
@@ -95,7 +96,7 @@ test("sorted, a typed value and notes: after an asset leaves and one joins, each
 
   // P1 leaves the portfolio (every portfolio_index after it shifts); N1 joins at the end.
   await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
-  const result = await refreshPastedSheets({ client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(result.outcomes).toHaveLength(1);
   const outcome = result.outcomes[0];
   expect(outcome).toMatchObject({ ok: true, rows: 4 });
@@ -158,7 +159,7 @@ test("sorted, a typed value and notes: after an asset leaves and one joins, each
 test("a refresh without the pane keeps the typed value, and a follower table gone refuses before anything changes", async () => {
   const { fake, run } = await pasteTheSet();
   fake.setValues(DATA, "E4", [[123]]);
-  const quiet = await refreshPastedSheetsWithoutPane({ client, run });
+  const quiet = await refreshPastedSheetsWithoutPane({ kinds: PASTE_KINDS, client, run });
   expect(quiet.outcomes[0]).toMatchObject({ ok: true, keyed: { edited: [expect.objectContaining({ mine: 123 })] } });
   expect(fake.read(DATA, "E4")).toEqual([[123]]);
 
@@ -166,7 +167,7 @@ test("a refresh without the pane keeps the typed value, and a follower table gon
   // A losses sheet that reads data rows by place (an earlier version wrote it so): refused, nothing changed.
   fake.setValues(LOSSES, "A2", [[`='${DATA}'!$A2`]]);
   await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
-  const byPlace = await refreshPastedSheets({ client, run });
+  const byPlace = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(byPlace.outcomes[0]).toMatchObject({
     ok: false,
     message: expect.stringMatching(/read the data sheet by place .*paste the financial impact anew/),
@@ -178,7 +179,7 @@ test("a refresh without the pane keeps the typed value, and a follower table gon
     await context.sync();
   });
   await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
-  const refused = await refreshPastedSheets({ client, run });
+  const refused = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(refused.outcomes[0]).toMatchObject({
     ok: false,
     message: expect.stringMatching(/"Impact_by_country_impact_keyed" of the formulas over it was deleted or renamed/),
@@ -195,7 +196,7 @@ test("when the formula sheets cannot follow, the data sheet's refresh stands, sa
     failed = true;
     return { error: new FakeExcelError(FakeErrorCodes.generalException, "injected formula write failure") };
   });
-  const result = await refreshPastedSheets({ client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   fake.setFaultInjector(undefined);
   expect(failed).toBe(true);
   expect(result.outcomes[0]).toMatchObject({
@@ -209,7 +210,7 @@ test("when the formula sheets cannot follow, the data sheet's refresh stands, sa
   });
   // The data sheet was refreshed and its record kept: the next refresh goes by key again.
   expect(fake.read(DATA, "B2:B5").map(([id]) => id)).toEqual(["P2", "B1", "H1", "N1"]);
-  const again = await refreshPastedSheets({ client, run });
+  const again = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(again.outcomes[0]).toMatchObject({ ok: true, keyed: { added: [], removed: [] } });
 });
 
@@ -254,7 +255,7 @@ test("sorting the data sheet changes nothing on the losses sheet: each row shows
   // P1 leaves, N1 joins, Lyon's value changes; refresh.
   const P2_CHANGED = P2.replace("2500000", "2600000");
   await importPortfolio(client, "impact-keyed", [HEADER, P2_CHANGED, B1, H1, N1].join("\n"));
-  const outcome = (await refreshPastedSheets({ client, run })).outcomes[0];
+  const outcome = (await refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).outcomes[0];
   expect(outcome).toMatchObject({ ok: true, rows: 4 });
   expect(outcome.followers).toMatchObject({ failed: false });
   expect(outcome.followers!.message).not.toMatch(/sorted/);
@@ -289,7 +290,7 @@ test("notes beside the losses sheet written before it was sorted follow their as
   // Notes beside each asset of the losses sheet, then a refresh that changes nothing (it records them).
   const first = lossIds(fake, 4);
   fake.setValues(LOSSES, `${note}1:${note}5`, [["checked by"], ...first.map((id) => [`reviewer of ${id}`])]);
-  expect((await refreshPastedSheets({ client, run })).outcomes[0]).toMatchObject({ ok: true });
+  expect((await refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).outcomes[0]).toMatchObject({ ok: true });
 
   // The analyst sorts the losses table by portfolio_index: its rows move, the notes beside it do not.
   await sortByColumn(run, LOSSES, 0);
@@ -301,7 +302,7 @@ test("notes beside the losses sheet written before it was sorted follow their as
   ]);
 
   await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
-  const outcome = (await refreshPastedSheets({ client, run })).outcomes[0];
+  const outcome = (await refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).outcomes[0];
   expect(outcome).toMatchObject({ ok: true, rows: 4 });
   // Each note is beside its own asset again, in place; the new asset gets a row at the end.
   expect(readNotes(4)).toEqual([
@@ -319,14 +320,14 @@ test("notes beside the losses sheet written before it was sorted follow their as
 test("notes typed beside the losses sheet after it was sorted stay with the asset shown beside them", async () => {
   const { fake, run, lossWidth } = await pasteTheSet();
   const note = col(lossWidth);
-  expect((await refreshPastedSheets({ client, run })).outcomes[0]).toMatchObject({ ok: true });
+  expect((await refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).outcomes[0]).toMatchObject({ ok: true });
   await sortByColumn(run, LOSSES, 0);
   const shown = lossIds(fake, 4);
   expect(shown).toEqual(["H1", "B1", "P2", "P1"]);
   fake.setValues(LOSSES, `${note}1:${note}5`, [["checked by"], ...shown.map((id) => [`reviewer of ${id}`])]);
 
   await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
-  const outcome = (await refreshPastedSheets({ client, run })).outcomes[0];
+  const outcome = (await refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).outcomes[0];
   expect(outcome).toMatchObject({ ok: true, rows: 4 });
   expect(lossIds(fake, 4).map((id, i) => [id, fake.read(LOSSES, `${note}${i + 2}`)[0][0]])).toEqual([
     ["H1", "reviewer of H1"],
@@ -366,7 +367,7 @@ test("one refresh reads a scenario's extended summary once when its own sheet an
     ).length;
   const dataBefore = fake.read("Impact data impact-shared", "A1:H4");
 
-  const result = await refreshPastedSheetsWithoutPane({ client: counting, run });
+  const result = await refreshPastedSheetsWithoutPane({ kinds: PASTE_KINDS, client: counting, run });
   expect(result.outcomes.map((o) => o.ok)).toEqual([true, true, true]);
   // Three assets fit in one page: one request per scenario, though two sheets read ssp585.
   expect(extendedReads("ssp585")).toBe(1);
@@ -374,6 +375,6 @@ test("one refresh reads a scenario's extended summary once when its own sheet an
   expect(fake.read("Impact data impact-shared", "A1:H4")).toEqual(dataBefore);
 
   urls.length = 0;
-  await refreshPastedSheetsWithoutPane({ client: counting, run });
+  await refreshPastedSheetsWithoutPane({ kinds: PASTE_KINDS, client: counting, run });
   expect(extendedReads("ssp585")).toBe(1);
 });

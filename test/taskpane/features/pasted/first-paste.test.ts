@@ -1,9 +1,9 @@
 /**
- * The first paste of every kind a panel pastes goes through the kind's one definition
- * (features/pasted/paste-kinds.ts), the one its refresh runs: pasted, then refreshed with nothing
- * changed on the service, every sheet reads exactly as it was written and the refresh by key finds
- * no row added, removed or changed. And the kinds of one paste share a read: the risk matrix and its
- * label counts come from one summary read. Emulator over HTTP, fake workbook.
+ * The first paste of every kind a panel pastes goes through the kind's one definition (defined by
+ * its feature, listed in features/paste-kinds.ts), the one its refresh runs: pasted, then
+ * refreshed with nothing changed on the service, every sheet reads exactly as it was written and
+ * the refresh by key finds no row added, removed or changed. And the kinds of one paste share a
+ * read: the risk matrix and its label counts come from one summary read. Emulator over HTTP, fake workbook.
  */
 import type { RiskClient } from "../../../../src/api/client";
 import type { RunningEmulator } from "../../../../emulator/server";
@@ -19,6 +19,7 @@ import type { PastedSheet } from "../../../../src/taskpane/ui/pane-types";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
 import type { TestService } from "../../../support/emulator";
 import { newWorkbook, startPaneTestService } from "../../support";
+import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 
 let service: TestService;
 let emulator: RunningEmulator;
@@ -61,7 +62,7 @@ test("every kind pasted from a panel, refreshed with nothing changed: each sheet
   const cells = (s: PastedSheet) => fake.read(s.sheetName, `A1:${col(s.columnCount - 1)}${s.rowCount + 1}`);
   const before = sheets.map(cells);
 
-  const result = await refreshPastedSheets({ client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(result.refused).toBe(0);
   expect(result.refreshed).toBe(sheets.length);
   for (const outcome of result.outcomes) {

@@ -18,6 +18,7 @@ import type { ExcelRunner } from "../../../../src/taskpane/ui/pane-types";
 import type { FakeExcel } from "../../../../testing/fake-excel";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
 import { newWorkbook, startPaneTestService } from "../../support";
+import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
@@ -56,7 +57,7 @@ async function sortNoteChangeRefresh(fake: FakeExcel, run: ExcelRunner, sheetNam
   fake.setValues(sheetName, `${note}1:${note}${rows + 1}`, [["note"], ...ids.map((v) => [`about ${v}`])]);
 
   await importPortfolio(client, portfolio, AFTER);
-  const result = await refreshPastedSheets({ client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   const outcome = result.outcomes.find((o) => o.sheetName === sheetName)!;
   expect(outcome).toMatchObject({ ok: true });
   const keyed = outcome.keyed!;
@@ -132,7 +133,7 @@ test("nature summary: keyed by metric, sorted with notes and a row deleted by ha
       .delete("Up" as Excel.DeleteShiftDirection);
     await context.sync();
   });
-  const result = await refreshPastedSheets({ client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(result.outcomes[0]).toMatchObject({ ok: true, rows: rows - 1 });
   expect(result.outcomes[0].keyed!.deletedByHand.map((d) => d.label)).toEqual([metrics[1]]);
   const after = fake.read(pasted.sheetName, `A2:C${rows}`);

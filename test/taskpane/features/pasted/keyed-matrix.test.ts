@@ -1,5 +1,5 @@
 /**
- * The keyed refresh of every paste kind of the registry (features/pasted/paste-kinds.ts), behaviour
+ * The keyed refresh of every paste kind of the list (features/paste-kinds.ts), behaviour
  * by behaviour, as the analyst meets it. Each kind is pasted by its panel's action (through the
  * registry's first paste, pasteKinds or streamKind, or, for the financial impact and the
  * disclosure data, their panels' own sets of sheets) from a portfolio of five assets, then refreshed
@@ -56,13 +56,13 @@ import type { RunningEmulator } from "../../../../emulator/server";
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
 import { WRITTEN_STORE_PREFIX } from "../../../../src/excel/written-store";
 import { columnLetters as col, parseA1, qualify, rangeA1 } from "../../../../src/shaping/a1";
-import type { PasteOperation, ProvenanceRecord } from "../../../../src/shaping/paste-provenance";
+import { OPERATION_LABELS, type PasteOperation, type ProvenanceRecord } from "../../../../src/shaping/paste-provenance";
 import { downloadExport, unpackExport } from "../../../../src/taskpane/features/export/export-actions";
 import { pasteFinancialImpact } from "../../../../src/taskpane/features/impact/impact-actions";
 import { pasteDisclosureTables } from "../../../../src/taskpane/features/disclosure/disclosure-actions";
 import { pasteAppliedLayer } from "../../../../src/taskpane/features/layer/applied-layer-actions";
 import { listSubprojects, pasteSubprojectSummary } from "../../../../src/taskpane/features/nature/nature-actions";
-import { PASTE_KINDS } from "../../../../src/taskpane/features/pasted/paste-kinds";
+import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 import {
   refreshPastedSheets,
   refreshPastedSheetsWithoutPane,
@@ -239,8 +239,15 @@ const ASSET_KINDS = KINDS.filter((k) => k.rows === "assets");
 /** Not read from the service but computed from the workbook (see the comment at the top). */
 const OWN_PANEL_KINDS: PasteOperation[] = ["disclosure-significant"];
 
-test("the matrix covers every paste kind of the registry", () => {
-  expect([...KINDS.map((k) => k.operation), ...OWN_PANEL_KINDS].sort()).toEqual(Object.keys(PASTE_KINDS).sort());
+test("the matrix covers every paste kind of the list (features/paste-kinds.ts)", () => {
+  expect([...KINDS.map((k) => k.operation), ...OWN_PANEL_KINDS].sort()).toEqual(
+    PASTE_KINDS.map((k) => k.operation).sort(),
+  );
+});
+
+test("the list of paste kinds holds one kind for each operation a provenance may record", () => {
+  // A refresh finds a sheet's kind by its recorded operation: one missing is a sheet it cannot refresh.
+  expect(PASTE_KINDS.map((k) => k.operation).sort()).toEqual(Object.keys(OPERATION_LABELS).sort());
 });
 
 // ---- the service changing ----
@@ -412,7 +419,7 @@ async function refresh(
   how: { client?: RiskClient; pane?: boolean; choices?: (sheetId: string) => RefreshChoices; signal?: AbortSignal },
 ): Promise<SheetRefreshOutcome> {
   const { sheetId } = await recordOf(run, sheetName);
-  const options = { client: how.client ?? client, run, sheetIds: [sheetId], signal: how.signal };
+  const options = { kinds: PASTE_KINDS, client: how.client ?? client, run, sheetIds: [sheetId], signal: how.signal };
   const result =
     how.pane === false
       ? await refreshPastedSheetsWithoutPane(options)

@@ -14,6 +14,7 @@ import { columnLetters as col } from "../../../../src/shaping/a1";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
 import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
+import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 
 /**
  * Pasted sheets record how they were made (Sources sheet + hidden store) and "Refresh pasted
@@ -87,7 +88,7 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
   });
 
   // Same data: the refresh rewrites in place and keeps the user's number format.
-  const same = await refreshPastedSheets({ client, run });
+  const same = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(same.outcomes).toMatchObject([
     { sheetName: summary.sheetName, ok: true, rows: summary.rowCount, keyed: { added: [], removed: [], edited: [] } },
   ]);
@@ -96,7 +97,7 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
   // The portfolio grows: the table grows, the notes column stays where it was, untouched.
   await importPortfolio(client, "refresh-me", assetsCsv(5));
   const expected = await client.datasets.summary("refresh-me", { scenario: "ssp245" }).all();
-  const grown = await refreshPastedSheets({ client, run, onProgress: () => undefined });
+  const grown = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run, onProgress: () => undefined });
   expect(grown.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: true, rows: expected.length }]);
   // Rows new in the answer were added at the end, by key.
   expect(grown.outcomes[0].keyed?.added).toHaveLength(expected.length - summary.rowCount);
@@ -127,14 +128,19 @@ test("a renamed or deleted pasted sheet is refused with a sentence; an edited ce
   // it is kept and listed (address, theirs, the service's).
   const original = fake.read(summary.sheetName, "C2")[0][0];
   fake.setValues(summary.sheetName, "C2", [["my edit"]]);
-  let result = await refreshPastedSheets({ client, run });
+  let result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(result.outcomes[0]).toMatchObject({
     ok: true,
     keyed: { edited: [{ address: "C2", column: "entity_name", mine: "my edit", service: original }] },
   });
   expect(fake.read(summary.sheetName, "C2")).toEqual([["my edit"]]);
   // "Take the service's values": the cell gets the service's value back.
-  const taken = await refreshPastedSheets({ client, run, edits: { [result.outcomes[0].sheetId!]: "take-service" } });
+  const taken = await refreshPastedSheets({
+    kinds: PASTE_KINDS,
+    client,
+    run,
+    edits: { [result.outcomes[0].sheetId!]: "take-service" },
+  });
   expect(taken.outcomes[0].keyed?.edited).toHaveLength(1);
   expect(fake.read(summary.sheetName, "C2")).toEqual([[original]]);
 
@@ -143,7 +149,7 @@ test("a renamed or deleted pasted sheet is refused with a sentence; an edited ce
     context.workbook.worksheets.getItem(summary.sheetName).name = "Renamed";
   });
   const before = fake.snapshot();
-  result = await refreshPastedSheets({ client, run });
+  result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(result.outcomes[0].message).toMatch(/was renamed to "Renamed": rename it back/);
   expect(fake.snapshot()).toEqual(before);
 
@@ -151,14 +157,14 @@ test("a renamed or deleted pasted sheet is refused with a sentence; an edited ce
   await run(async (context) => {
     context.workbook.worksheets.getItem("Renamed").delete();
   });
-  result = await refreshPastedSheets({ client, run });
+  result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(result.outcomes[0].message).toMatch(/was deleted/);
 
   // Provenance deleted: the store sheet removed (e.g. by another tool).
   await run(async (context) => {
     context.workbook.worksheets.getItem(PROVENANCE_STORE_SHEET).delete();
   });
-  await expect(refreshPastedSheets({ client, run })).rejects.toThrow(/no pasted sheets on record/);
+  await expect(refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).rejects.toThrow(/no pasted sheets on record/);
   expect(await run((context) => readProvenance(context))).toEqual({ storeFound: false, records: [], problems: [] });
 });
 
@@ -176,7 +182,7 @@ test("a refresh that fails while writing puts the old table back, whole", async 
     failed = true;
     return { error: new FakeExcelError(FakeErrorCodes.generalException, "injected write failure"), applyFirst: 2 };
   });
-  const result = await refreshPastedSheets({ client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   fake.setFaultInjector(undefined);
   expect(result.outcomes[0]).toMatchObject({ ok: false });
   expect(result.outcomes[0].message).toMatch(/was not changed: .*injected write failure/);
@@ -217,7 +223,7 @@ test("a sorted timeseries sheet and its notes refresh by key when an asset leave
   // The first asset leaves the portfolio: every other asset's portfolio_index shifts.
   const csv = assetsCsv(3).split("\n");
   await importPortfolio(client, "ts-keyed", [csv[0], ...csv.slice(2)].join("\n"));
-  const result = await refreshPastedSheets({ client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(result.outcomes[0]).toMatchObject({ ok: true });
   const keyed = result.outcomes[0].keyed!;
   expect(keyed.removed.length).toBeGreaterThan(0);
@@ -239,7 +245,7 @@ test("a refresh without the pane (the ribbon's) never overwrites a changed cell:
     scenario: "ssp126",
   });
   fake.setValues(summary.sheetName, "C3", [["my name for it"]]);
-  const result = await refreshPastedSheetsWithoutPane({ client, run });
+  const result = await refreshPastedSheetsWithoutPane({ kinds: PASTE_KINDS, client, run });
   expect(result.outcomes[0]).toMatchObject({
     ok: true,
     keyed: { edited: [{ address: "C3", mine: "my name for it" }] },
@@ -280,7 +286,7 @@ test("the pasted sheets are read at once, and written one at a time, each whole"
   expect(sheets.map((s) => s.sheetName)).toHaveLength(2);
   await importPortfolio(client, "read-at-once", assetsCsv(4));
   const reader = overlapClient();
-  const result = await refreshPastedSheets({ client: reader.client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: reader.client, run });
   expect(result.outcomes.map((o) => o.ok)).toEqual([true, true]);
   // The default summary's and the extended summary's pages were on the wire at the same time.
   expect(reader.overlapped()).toBe(true);
@@ -299,7 +305,7 @@ test("a sheet whose read fails is left as it was, and the sheets read beside it 
   await importPortfolio(client, "one-fails", assetsCsv(4));
   const before = fake.snapshot();
   const reader = overlapClient((url) => /extended=true/.test(url));
-  const result = await refreshPastedSheets({ client: reader.client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: reader.client, run });
   const byName = new Map(result.outcomes.map((o) => [o.sheetName, o]));
   expect(byName.get(summary.sheetName)).toMatchObject({ ok: true });
   expect(byName.get(extended.sheetName)).toMatchObject({ ok: false });

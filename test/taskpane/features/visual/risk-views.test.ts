@@ -18,6 +18,7 @@ import {
 import { listPastedSheets, refreshPastedSheets } from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
 import { newWorkbook, startPaneTestService } from "../../support";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
+import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 
 let emulator: RunningEmulator;
 let client: RiskClient;
@@ -187,7 +188,7 @@ test("the risk sheets record their provenance (scenario, window, hazard) and ref
   expect(sources.find((line) => line.includes(compare.sheetName))).toMatch(/hazard=wildfire; window=30/);
 
   const before = fake.read(matrix.sheetName, `A2:${col(matrix.columnCount - 1)}${matrix.rowCount + 2}`);
-  const refreshed = await refreshPastedSheets({ client, run });
+  const refreshed = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(refreshed.outcomes.map((o) => o.ok)).toEqual([true, true, true]);
   expect(fake.read(matrix.sheetName, `A2:${col(matrix.columnCount - 1)}${matrix.rowCount + 2}`)).toEqual(before);
 });
@@ -210,7 +211,7 @@ test("a refreshed risk matrix that grew keeps its label colours over every row, 
   const seriesBefore = fake.model.findSheet(counts.sheetName)!.charts[0].series.map((s) => s.values);
 
   await importPortfolio(client, "grow-matrix", assetsCsv(7));
-  const refreshed = await refreshPastedSheets({ client, run });
+  const refreshed = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
   expect(refreshed.outcomes.map((o) => o.ok)).toEqual([true, true]);
   const grownRows = refreshed.outcomes.find((o) => o.sheetName === matrix.sheetName)!.rows!;
   expect(grownRows).toBeGreaterThan(matrix.rowCount);

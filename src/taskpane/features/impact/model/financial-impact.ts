@@ -28,14 +28,14 @@
  * than label:price without a currency, or an entity_id on two assets is an {@link ImpactInputError}:
  * nothing is written.
  */
-import { STRUCTURAL_DAMAGE_HAZARDS } from "../../../../shared/vocabulary";
+import { PERIODS, STRUCTURAL_DAMAGE_HAZARDS } from "../../../../shared/vocabulary";
 import { cellA1, columnLetters, qualify } from "../../../../shaping/a1";
 import { MONEY_FORMS, PRICE_CURRENCY, PRICE_LABEL, normalizeCurrency, readMoney } from "../../../../shaping/money";
 import type { RangeProblem } from "../../../../shaping/problems";
 import type { CellValue, ExtendedSummaryItem, FormulaSheet } from "../../../../shaping/types";
 
 /** The periods of the extended summary's metrics, in time order. */
-export const IMPACT_PERIODS = ["baseline", "2030", "2050", "2080"] as const;
+export const IMPACT_PERIODS = PERIODS;
 /** Metric suffixes: central value, 16th percentile, 84th percentile (docs/service.md#what-the-numbers-mean). */
 const BOUNDS = [
   { suffix: "", name: "", label: "central" },

@@ -11,11 +11,11 @@
  * financial impact reads them (money.ts): `label:price` is USD by the service's definition; any
  * other value label is in the asset's `label:currency`, else the currency the analyst states.
  */
-import type { Asset, SummaryItem } from "../api/types";
-import { SCENARIOS, WINDOWS, HAZARDS } from "../shared/vocabulary";
-import { flattenSummary } from "./flatten-summary";
-import { PRICE_CURRENCY, PRICE_LABEL, normalizeCurrency, readMoney } from "./money";
-import type { CellValue } from "./types";
+import type { Asset, SummaryItem } from "../../../../api/types";
+import { SCENARIOS, WINDOWS, HAZARDS } from "../../../../shared/vocabulary";
+import { flattenSummary } from "../../../../shaping/flatten-summary";
+import { PRICE_CURRENCY, PRICE_LABEL, normalizeCurrency, readMoney } from "../../../../shaping/money";
+import type { CellValue } from "../../../../shaping/types";
 
 /** Input the disclosure tables cannot be built from; the message says what and where. */
 export class DisclosureInputError extends Error {

@@ -3,8 +3,8 @@
  * (one hazard and window, ssp126 / ssp245 / ssp585 side by side) and counts of LOW / MEDIUM / HIGH
  * per hazard (what a chart draws and the map's text alternative says). Pure: no Excel, no HTTP.
  */
-import type { CellValue, ColumnFormats, SheetTable, SummaryItem } from "./types";
-import { PORTFOLIO_HAZARDS_ALPHABETICAL, SCENARIOS } from "../shared/vocabulary";
+import type { CellValue, ColumnFormats, SheetTable, SummaryItem } from "../../../../shaping/types";
+import { PORTFOLIO_HAZARDS_ALPHABETICAL, SCENARIOS } from "../../../../shared/vocabulary";
 
 /** The three risk labels, lowest first. */
 export const RISK_LABELS = ["LOW", "MEDIUM", "HIGH"] as const;
