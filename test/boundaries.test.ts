@@ -126,3 +126,19 @@ test("the task pane's features are checked by lint: deep imports of another feat
   // ui/ knows no feature and not the shell.
   expect(messages("ui-probe").map((message) => message.line)).toEqual([1, 2]);
 }, 120_000);
+
+test("lint refuses a function over 200 lines in src, blank lines and comments not counted", () => {
+  // `lines` statements, then the signature, a return and the closing brace: lines + 3 lines of code.
+  const body = (lines: number, padding: string) =>
+    Array.from({ length: lines }, (_, i) => `  total += ${i};${padding}`).join("\n");
+  const report = lintProbes({
+    // 201 lines of code: one too many.
+    "src/shaping/long-probe.tmp.ts": `export function probe(total: number): number {\n${body(198, "")}\n  return total;\n}\n`,
+    // 200 lines of code, with a blank line and a comment after each statement.
+    "src/shaping/long-ok-probe.tmp.ts": `export function probe(total: number): number {\n${body(197, "\n\n  // why")}\n  return total;\n}\n`,
+  });
+  const rules = (name: string) =>
+    report.find((file) => file.filePath.includes(name))!.messages.map((message) => message.ruleId);
+  expect(rules("long-probe")).toEqual(["max-lines-per-function"]);
+  expect(rules("long-ok-probe")).toEqual([]);
+}, 120_000);
