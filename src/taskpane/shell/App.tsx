@@ -27,6 +27,9 @@ import { FEATURE_GROUPS } from "../features";
 import { filterSections } from "./sections";
 import { CommandOutcomes } from "./CommandOutcomes";
 import { useI18n } from "../ui/i18n";
+import type { SyncWatchdog } from "../../excel/sync-watchdog";
+import { ExcelNotAnswering } from "./ExcelNotAnswering";
+import { excelWatchdog } from "./excel-runner";
 
 const useStyles = makeStyles({
   root: {
@@ -69,6 +72,8 @@ export function App(props: {
   emptyCache: () => void;
   forget?: ForgetChange;
   host: Office.HostType | null;
+  /** The watch on `run`'s syncs; default the page's own (excel-runner.ts). */
+  watchdog?: SyncWatchdog;
 }) {
   const styles = useStyles();
   const i18n = useI18n();
@@ -129,6 +134,7 @@ export function App(props: {
           </Text>
           <UsageLine />
         </header>
+        <ExcelNotAnswering watchdog={props.watchdog ?? excelWatchdog} />
         <CommandOutcomes channel={paneChannel} />
         {props.run ? null : (
           <MessageBar intent="warning" data-testid="no-workbook-notice">
