@@ -21,6 +21,8 @@ const TINY = {
   latencyRuns: 1,
   // The capped run goes at latency 0 too: the smoke test checks what crossed the wire, not time.
   weekly: { assets: 30, searchCells: 4, impactCells: 3, series: 8, cappedLatencyMs: 0, syncRoundTripsMs: [5] },
+  // On the real clock: 40 at 20/s is 2 s, 3 at 1/s 3 s.
+  geocode: { atTwentyPerSecond: 40, atOnePerSecond: 3, twentyAtOnce: 100 },
 };
 
 let report: BenchReport;
@@ -50,6 +52,7 @@ test("every scenario but the bundle ran, in order", () => {
     "extended-summary",
     "keyed-refresh",
     "weekly-refresh",
+    "geocode",
     "search-300-cap32",
     "search-300-rate50",
     "search-300-six",
