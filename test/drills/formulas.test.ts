@@ -15,6 +15,7 @@ import { ServerError, type SearchScore } from "../../src/api";
 import { recordFigures } from "./support/figures";
 import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, routesStartingWith, startTestService } from "../support/emulator";
+import { squarePlot } from "../support/fixtures";
 
 const CELLS = 10_000;
 const POINTS = 500;
@@ -247,27 +248,7 @@ test("under faults, no non-idempotent request is repeated: each POST and UDF act
         outcomes.serverError++;
       }
     };
-    const square = {
-      type: "FeatureCollection",
-      features: [
-        {
-          type: "Feature",
-          properties: { "Entity Name": "Plot", "label:poly_area": 4 },
-          geometry: {
-            type: "Polygon",
-            coordinates: [
-              [
-                [10, 10],
-                [10.1, 10],
-                [10.1, 10.1],
-                [10, 10.1],
-                [10, 10],
-              ],
-            ],
-          },
-        },
-      ],
-    };
+    const square = squarePlot({ "Entity Name": "Plot", "label:poly_area": 4 });
     const calls = { create: 40, import: 30, udf: 20, activate: 20, vector: 20, nature: 10 };
     // The import target and the UDF to activate exist before the faults are counted.
     let target = "";

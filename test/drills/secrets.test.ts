@@ -43,6 +43,7 @@ import { createFakeExcel } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
 import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, startTestService } from "../support/emulator";
+import { squarePlot } from "../support/fixtures";
 
 const SECRET = "sk-DRILL-7f3a9c2e51b84d06e1";
 const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug", "trace"] as const;
@@ -183,27 +184,7 @@ test("the API key shows up nowhere but in requests to the configured service", a
   });
   await inspectUdf(client, created.udf.id);
   const [superproject] = await listSuperprojects(client);
-  const area = {
-    type: "FeatureCollection",
-    features: [
-      {
-        type: "Feature",
-        properties: { "Entity Name": "Plot" },
-        geometry: {
-          type: "Polygon",
-          coordinates: [
-            [
-              [10, 10],
-              [10.1, 10],
-              [10.1, 10.1],
-              [10, 10.1],
-              [10, 10],
-            ],
-          ],
-        },
-      },
-    ],
-  };
+  const area = squarePlot({ "Entity Name": "Plot" });
   await createSubprojectFromFile(client, { superproject, fileName: "area.geojson", text: JSON.stringify(area) });
   const [subproject] = await listSubprojects(client, superproject);
   await pasteSubprojectSummary({ client, run, subproject });

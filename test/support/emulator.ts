@@ -121,3 +121,33 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     close: () => emulator.close(),
   };
 }
+
+/**
+ * The one set-up of a test file that talks to a service: starts it before the file's tests
+ * (beforeAll), closes it after them (afterAll), and returns a view whose fields read the started
+ * value, so tests write `service.client` where each file used to keep its own `let` variables.
+ * Reading a field before the file's tests start (at module load) throws, saying so.
+ */
+export function startedForTheseTests<T extends { close(): Promise<void> }>(start: () => Promise<T>): T {
+  let started: T | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(() => started?.close());
+  return new Proxy({} as T, {
+    get(_target, field) {
+      if (!started) throw new Error(`the test service is read (${String(field)}) before beforeAll started it`);
+      return started[field as keyof T];
+    },
+  });
+}
+
+/** A test service (startTestService) for the tests of this file: started before them, closed after. */
+export function useTestService(options: TestServiceOptions = {}): TestService {
+  return startedForTheseTests(() => startTestService(options));
+}
+
+/** A test emulator (startTestEmulator) for the tests of this file: started before them, closed after. */
+export function useTestEmulator(options: EmulatorOptions = {}): RunningEmulator {
+  return startedForTheseTests(() => startTestEmulator(options));
+}

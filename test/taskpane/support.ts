@@ -1,6 +1,12 @@
-import { startTestService, type TestService } from "../support/emulator";
+import { startedForTheseTests, startTestService, type TestService } from "../support/emulator";
 import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../testing/fake-excel";
 import type { ExcelRunner } from "../../src/taskpane/ui/pane-types";
+import { RiskEngine } from "../../src/functions/engine/engine";
+import { setDefaultEngine } from "../../src/functions/engine/default-engine";
+import { installCustomFunctionsStub } from "../functions/support/custom-functions-stub";
+import { FunctionRegistry } from "../../harness/custom-functions-registry";
+import { FormulaEngine } from "../../harness/formula/engine";
+import { MetadataIndex } from "../../harness/formula/metadata";
 
 /**
  * A test service (test/support/emulator.ts) as the pane tests use it: fast processing, and clients
@@ -8,6 +14,36 @@ import type { ExcelRunner } from "../../src/taskpane/ui/pane-types";
  */
 export function startPaneTestService(options: { processingDelayMs?: number } = {}): Promise<TestService> {
   return startTestService({ processingDelayMs: 50, ...options, fetch: drainingFetch });
+}
+
+/** A pane test service (startPaneTestService) for the tests of this file: started before them, closed after. */
+export function usePaneTestService(options: { processingDelayMs?: number } = {}): TestService {
+  return startedForTheseTests(() => startPaneTestService(options));
+}
+
+/**
+ * The RISK functions as the pane's tests run them, for the tests of this file: the custom-functions
+ * stub installed and an engine of the service's connection (drainingFetch, no retries) set as the
+ * default before the tests, both undone after them. Call it after the service's own `use…`.
+ */
+export function useDefaultEngine(service: TestService): { readonly engine: RiskEngine } {
+  let engine: RiskEngine | undefined;
+  let uninstall: (() => void) | undefined;
+  beforeAll(() => {
+    uninstall = installCustomFunctionsStub();
+    engine = new RiskEngine({ connection: service.connection, fetch: drainingFetch, maxRetries: 0 });
+    setDefaultEngine(engine);
+  });
+  afterAll(() => {
+    setDefaultEngine(undefined);
+    uninstall?.();
+  });
+  return {
+    get engine() {
+      if (!engine) throw new Error("the default engine is read before beforeAll made it");
+      return engine;
+    },
+  };
 }
 
 /**
@@ -47,6 +83,23 @@ export const drainingFetch: typeof fetch = (input, init) => {
 export function newWorkbook(options: { firstSheetName?: string } = {}): { fake: FakeExcel; run: ExcelRunner } {
   const fake = createFakeExcel({ firstSheetName: options.firstSheetName });
   return { fake, run: (batch) => fake.run(batch) };
+}
+
+/**
+ * A fake workbook that calculates: these RISK functions (name without the `RISK.` prefix → the
+ * function) registered in the harness's formula engine, which evaluates the workbook's formulas
+ * and resolves their spills as Excel would. `calc.waitForIdle` waits for pending calculation.
+ */
+export function calculatingWorkbook(functions: Record<string, unknown>): ReturnType<typeof newWorkbook> & {
+  calc: FormulaEngine;
+} {
+  const workbook = newWorkbook();
+  const registry = new FunctionRegistry();
+  for (const [name, fn] of Object.entries(functions)) registry.register(name, fn as never);
+  const calc = new FormulaEngine(workbook.fake, registry, new MetadataIndex());
+  workbook.fake.setFormulaEvaluator(calc.evaluator);
+  workbook.fake.setSpillResolver((sheet, row, col) => calc.spillOf(sheet, row, col));
+  return { ...workbook, calc };
 }
 
 /**

@@ -3,19 +3,11 @@
  * carries what changes, keyed on entity_id (or position). End to end against the emulator over
  * HTTP; distances checked against a hand computation.
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import { describeDiff, diffAssets, distanceKm } from "../../../../src/taskpane/features/sync/model/sync-diff";
 import { syncRangeToPortfolio, type ReplaceQuestion } from "../../../../src/taskpane/features/sync/sync-actions";
-import { newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-
-beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService({ processingDelayMs: 20 }));
-});
-afterAll(() => emulator.close());
+const service = usePaneTestService({ processingDelayMs: 20 });
 
 const HEADER = ["Site ID", "Name", "Latitude", "Lon", "Country", "label:tier"];
 const SITES = [
@@ -39,14 +31,14 @@ const never = async (): Promise<boolean> => {
 
 test("a re-sync shows added, removed, moved (with km), relabelled and unchanged rows by entity_id; cancelling changes nothing, confirming replaces", async () => {
   await syncRangeToPortfolio({
-    client,
+    client: service.client,
     run: sheetWith(SITES).run,
     source: { kind: "selection" },
     portfolio: "diff_sites",
     confirmReplace: never,
     pollIntervalMs: 10,
   });
-  const before = await client.portfolios.assets("diff_sites").all();
+  const before = await service.client.portfolios.assets("diff_sites").all();
 
   const edited = [
     HEADER,
@@ -57,7 +49,7 @@ test("a re-sync shows added, removed, moved (with km), relabelled and unchanged 
   const { run } = sheetWith(edited);
   const questions: ReplaceQuestion[] = [];
   const declined = await syncRangeToPortfolio({
-    client,
+    client: service.client,
     run,
     source: { kind: "selection" },
     portfolio: "diff_sites",
@@ -65,7 +57,7 @@ test("a re-sync shows added, removed, moved (with km), relabelled and unchanged 
     pollIntervalMs: 10,
   });
   expect(declined.outcome).toBe("declined");
-  expect(await client.portfolios.assets("diff_sites").all()).toEqual(before);
+  expect(await service.client.portfolios.assets("diff_sites").all()).toEqual(before);
 
   const { diff } = questions[0]!;
   expect(diff.key).toBe("entity_id");
@@ -80,7 +72,7 @@ test("a re-sync shows added, removed, moved (with km), relabelled and unchanged 
   expect(diff.reindexed).toBe(2); // S-1 and S-2 swap places
 
   const replaced = await syncRangeToPortfolio({
-    client,
+    client: service.client,
     run,
     source: { kind: "selection" },
     portfolio: "diff_sites",
@@ -88,7 +80,7 @@ test("a re-sync shows added, removed, moved (with km), relabelled and unchanged 
     pollIntervalMs: 10,
   });
   expect(replaced).toMatchObject({ outcome: "synced", uploaded: true });
-  expect((await client.portfolios.assets("diff_sites").all()).map((a) => a.entity_id).sort()).toEqual([
+  expect((await service.client.portfolios.assets("diff_sites").all()).map((a) => a.entity_id).sort()).toEqual([
     "S-1",
     "S-2",
     "S-4",
@@ -98,7 +90,7 @@ test("a re-sync shows added, removed, moved (with km), relabelled and unchanged 
 test("without entity_ids the rows pair by position, and the diff says so", async () => {
   const noIds = (rows: unknown[][]) => rows.map((row) => row.slice(1));
   await syncRangeToPortfolio({
-    client,
+    client: service.client,
     run: sheetWith(noIds(SITES)).run,
     source: { kind: "selection" },
     portfolio: "diff_noids",
@@ -108,7 +100,7 @@ test("without entity_ids the rows pair by position, and the diff says so", async
   const edited = noIds([HEADER, SITES[1]!, ["", "Berlin office", 52.52, 13.4, "GB", "gold"]]);
   const questions: ReplaceQuestion[] = [];
   await syncRangeToPortfolio({
-    client,
+    client: service.client,
     run: sheetWith(edited).run,
     source: { kind: "selection" },
     portfolio: "diff_noids",
@@ -153,7 +145,7 @@ test("over 5,000 rows: said before anything is sent, with the numbered portfolio
   wb.fake.setValues("Big", `A1:D${rows.length}`, rows);
   wb.fake.setSelection("Big", `A1:D${rows.length}`);
   const base = {
-    client,
+    client: service.client,
     run: wb.run,
     source: { kind: "selection" as const },
     confirmReplace: never,
@@ -162,7 +154,7 @@ test("over 5,000 rows: said before anything is sent, with the numbered portfolio
 
   const asked = await syncRangeToPortfolio({ ...base, portfolio: "big" });
   expect(asked).toMatchObject({ outcome: "too-many", rowCount: 5_003, parts: ["big-1", "big-2"] });
-  await expect(client.portfolios.get("big-1")).rejects.toThrow();
+  await expect(service.client.portfolios.get("big-1")).rejects.toThrow();
 
   const tooLong = await syncRangeToPortfolio({ ...base, portfolio: "a_portfolio_name_of_29_chars9" });
   expect(tooLong).toMatchObject({
@@ -180,6 +172,6 @@ test("over 5,000 rows: said before anything is sent, with the numbered portfolio
       { portfolio: "big-2", assetCount: 3 },
     ],
   });
-  const second = await client.portfolios.assets("big-2").all();
+  const second = await service.client.portfolios.assets("big-2").all();
   expect(second.map((a) => a.entity_id)).toEqual(["E5000", "E5001", "E5002"]);
 }, 60_000);
