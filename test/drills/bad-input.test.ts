@@ -14,7 +14,6 @@ import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
 import { columnLetters } from "../../src/shaping/a1";
 import { userSheetsOf } from "../taskpane/support";
 import { recordFigures } from "./support/figures";
-import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, routesStartingWith, startTestService } from "../support/emulator";
 
 let service: TestService;
@@ -408,7 +407,7 @@ describe("wrong argument types in every RISK function", () => {
 
   test(`each of ${CASES.length} wrong arguments gives #VALUE! naming the argument, without a request`, async () => {
     VALID.NATURE[0] = (await client.nature.subprojects("nc-demo"))[0].name;
-    const engine = new RiskEngine({ connection: service.connection, fetch: closingFetch, maxRetries: 0 });
+    const engine = new RiskEngine({ connection: service.connection, maxRetries: 0 });
     setDefaultEngine(engine);
     // Every valid call works, so each failure below is the one argument's doing.
     const fine = await evaluateCells(Object.entries(VALID).map(([fn, args]) => ({ fn, args }) as FormulaCall));

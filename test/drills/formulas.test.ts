@@ -13,7 +13,6 @@ import {
 } from "../../testing/evaluate-cells";
 import { ServerError, type SearchScore } from "../../src/api";
 import { recordFigures } from "./support/figures";
-import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, routesStartingWith, startTestService } from "../support/emulator";
 import { squarePlot } from "../support/fixtures";
 
@@ -110,7 +109,7 @@ test("10,000 cells under 10 % 503s and 429 bursts all settle, each to the clean 
   const calls = workbookCells();
   expect(calls).toHaveLength(CELLS);
 
-  const cleanEngine = new RiskEngine({ connection: clean.connection, fetch: closingFetch, ...ENGINE });
+  const cleanEngine = new RiskEngine({ connection: clean.connection, ...ENGINE });
   const reference = await evaluateWithDeadline(cleanEngine, calls);
   // The reference itself must be complete and right: every cell a value, spot-checked against direct reads.
   expect(reference.results.filter((r) => !("value" in r))).toEqual([]);
@@ -121,7 +120,7 @@ test("10,000 cells under 10 % 503s and 429 bursts all settle, each to the clean 
   // was found may still be answered 503 at the server, unseen by anyone).
   let faultsSeen = 0;
   const countingFetch: typeof fetch = async (input, init) => {
-    const response = await closingFetch(input, init);
+    const response = await fetch(input, init);
     if (response.status === 503 || response.status === 429) faultsSeen++;
     return response;
   };

@@ -41,7 +41,6 @@ import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-acti
 import { loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseries-actions";
 import { createFakeExcel } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
-import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, startTestService } from "../support/emulator";
 import { squarePlot } from "../support/fixtures";
 
@@ -59,7 +58,7 @@ const saved = { fetch: globalThis.fetch, Office: globals.Office, OfficeRuntime: 
 /** Every request of the add-in, from the client or anywhere else, goes through here and is recorded. */
 const recordingFetch: typeof fetch = (input, init) => {
   requested.push(input instanceof Request ? input.url : String(input));
-  return closingFetch(input, init);
+  return fetch(input, init);
 };
 
 beforeAll(async () => {

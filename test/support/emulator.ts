@@ -7,7 +7,6 @@
 import { RiskClient, type ConnectionConfig, type TransportOptions } from "../../src/api";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator/server";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
-import { closingFetch } from "../functions/support/http-fetch";
 
 /** The demo connection's key and project as request headers, for calls made outside a client. */
 export const DEMO_HEADERS: Readonly<Record<string, string>> = {
@@ -41,16 +40,16 @@ export interface EmulatorStats {
 
 const baseOf = (target: RunningEmulator | string): string => (typeof target === "string" ? target : target.url);
 
-/** Reads an emulator's request counters (over closingFetch, so no pooled socket outlives the test). */
+/** Reads an emulator's request counters. */
 export async function emulatorStats(target: RunningEmulator | string): Promise<EmulatorStats> {
-  const response = await closingFetch(`${baseOf(target)}/__emulator/stats`);
+  const response = await fetch(`${baseOf(target)}/__emulator/stats`);
   if (!response.ok) throw new Error(`GET /__emulator/stats answered ${response.status}`);
   return (await response.json()) as EmulatorStats;
 }
 
 /** Sets an emulator's request counters back to zero. */
 export async function resetEmulatorStats(target: RunningEmulator | string): Promise<void> {
-  await closingFetch(`${baseOf(target)}/__emulator/stats/reset`, { method: "POST" });
+  await fetch(`${baseOf(target)}/__emulator/stats/reset`, { method: "POST" });
 }
 
 /**
@@ -80,7 +79,7 @@ export function routesStartingWith(stats: Pick<EmulatorStats, "routes">, prefix:
 export interface TestService {
   emulator: RunningEmulator;
   connection: ConnectionConfig;
-  /** A client of the demo connection: no retries, 10 s timeout, the service's fetch. */
+  /** A client of the demo connection: no retries, 10 s timeout. */
   client: RiskClient;
   /** Another client of the demo connection with these transport options (e.g. retries on). */
   clientWith(options: TransportOptions): RiskClient;
@@ -91,22 +90,12 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-/** Options of a test service: the emulator's, and the fetch its clients use. */
-export interface TestServiceOptions extends EmulatorOptions {
-  /**
-   * The clients' fetch: closingFetch by default (one connection per request, so close() never
-   * waits on pooled sockets); the task pane tests pass drainingFetch (see there).
-   */
-  fetch?: typeof fetch;
-}
-
 /** Starts a test emulator (startTestEmulator) with the demo connection, a client and its counters. */
-export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const { fetch: clientFetch = closingFetch, ...emulatorOptions } = options;
-  const emulator = await startTestEmulator(emulatorOptions);
+export async function startTestService(options: EmulatorOptions = {}): Promise<TestService> {
+  const emulator = await startTestEmulator(options);
   const connection = demoConnection(emulator);
   const clientWith = (transport: TransportOptions) =>
-    new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000, fetch: clientFetch, ...transport });
+    new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000, ...transport });
   return {
     emulator,
     connection,
@@ -143,7 +132,7 @@ export function startedForTheseTests<T extends { close(): Promise<void> }>(start
 }
 
 /** A test service (startTestService) for the tests of this file: started before them, closed after. */
-export function useTestService(options: TestServiceOptions = {}): TestService {
+export function useTestService(options: EmulatorOptions = {}): TestService {
   return startedForTheseTests(() => startTestService(options));
 }
 

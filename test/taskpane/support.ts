@@ -8,12 +8,9 @@ import { FunctionRegistry } from "../../harness/custom-functions-registry";
 import { FormulaEngine } from "../../harness/formula/engine";
 import { MetadataIndex } from "../../harness/formula/metadata";
 
-/**
- * A test service (test/support/emulator.ts) as the pane tests use it: fast processing, and clients
- * over drainingFetch, so a cancelled paste behaves on the wire as it does in a browser.
- */
+/** A test service (test/support/emulator.ts) as the pane tests use it: fast portfolio processing. */
 export function startPaneTestService(options: { processingDelayMs?: number } = {}): Promise<TestService> {
-  return startTestService({ processingDelayMs: 50, ...options, fetch: drainingFetch });
+  return startTestService({ processingDelayMs: 50, ...options });
 }
 
 /** A pane test service (startPaneTestService) for the tests of this file: started before them, closed after. */
@@ -23,7 +20,7 @@ export function usePaneTestService(options: { processingDelayMs?: number } = {})
 
 /**
  * The RISK functions as the pane's tests run them, for the tests of this file: the custom-functions
- * stub installed and an engine of the service's connection (drainingFetch, no retries) set as the
+ * stub installed and an engine of the service's connection (no retries) set as the
  * default before the tests, both undone after them. Call it after the service's own `use…`.
  */
 export function useDefaultEngine(service: TestService): { readonly engine: RiskEngine } {
@@ -31,7 +28,7 @@ export function useDefaultEngine(service: TestService): { readonly engine: RiskE
   let uninstall: (() => void) | undefined;
   beforeAll(() => {
     uninstall = installCustomFunctionsStub();
-    engine = new RiskEngine({ connection: service.connection, fetch: drainingFetch, maxRetries: 0 });
+    engine = new RiskEngine({ connection: service.connection, maxRetries: 0 });
     setDefaultEngine(engine);
   });
   afterAll(() => {
@@ -45,39 +42,6 @@ export function useDefaultEngine(service: TestService): { readonly engine: RiskE
     },
   };
 }
-
-/**
- * Node's fetch leaves the server a half-open keep-alive socket when a request is aborted (as
- * read-ahead does past the last page), and the emulator's close then waits about 70 s for it.
- * Test clients therefore let an aborted request finish on the wire and drain its body, while the
- * caller still sees the abort at once: the service sees complete requests, the action under test
- * sees a cancellation exactly as in a browser.
- */
-export const drainingFetch: typeof fetch = (input, init) => {
-  const original = input instanceof Request ? input : new Request(input, init);
-  const signal = init?.signal ?? original.signal;
-  const detached = new Request(original, { signal: null });
-  const pending = fetch(detached);
-  return new Promise<Response>((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal?.reason ?? new DOMException("This operation was aborted", "AbortError"));
-      pending.then((response) => response.arrayBuffer()).catch(() => undefined);
-    };
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    pending.then(
-      (response) => {
-        signal?.removeEventListener("abort", onAbort);
-        if (signal?.aborted) return;
-        resolve(response);
-      },
-      (error: unknown) => {
-        signal?.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-};
 
 /** A fake workbook and its Excel.run, as the task pane receives it. */
 export function newWorkbook(options: { firstSheetName?: string } = {}): { fake: FakeExcel; run: ExcelRunner } {

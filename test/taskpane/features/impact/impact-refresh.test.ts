@@ -16,7 +16,7 @@ import {
 import { importPortfolio } from "../../../functions/support/emulator";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
-import { drainingFetch, newWorkbook, usePaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 import { evaluate } from "./follow-formulas";
 import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 
@@ -349,7 +349,7 @@ test("one refresh reads a scenario's extended summary once when its own sheet an
   const counting = service.clientWith({
     fetch: (input, init) => {
       urls.push(input instanceof Request ? input.url : String(input));
-      return drainingFetch(input, init);
+      return fetch(input, init);
     },
   });
   const extendedReads = (scenario: string) =>

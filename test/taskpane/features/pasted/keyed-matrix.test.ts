@@ -77,7 +77,7 @@ import { PROCESSING_COMPLETED } from "../../../../src/api/types";
 import type { FakeExcel } from "../../../../testing/fake-excel";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { importPortfolio } from "../../../functions/support/emulator";
-import { drainingFetch, newWorkbook, usePaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 
 let vectorId: string | number;
 let subproject: { id: string; name: string };
@@ -282,7 +282,7 @@ const NEW_METRIC = "added_metric_mean";
  */
 function natureChangedClient(dropped: string): RiskClient {
   const changing: typeof fetch = async (input, init) => {
-    const response = await drainingFetch(input, init);
+    const response = await fetch(input, init);
     const url = input instanceof Request ? input.url : String(input);
     if (!/\/nature\/.*\/export/.test(url) || !response.ok) return response;
     const body = (await response.json()) as { summary?: Record<string, unknown>; metadata?: Record<string, unknown> };

@@ -10,7 +10,7 @@ import {
 import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../../../src/shaping/paste-provenance";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
-import { drainingFetch, newWorkbook, usePaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 
@@ -275,7 +275,7 @@ function overlapClient(fail?: (url: string) => boolean) {
     inFlight[which]++;
     if (inFlight.summary > 0 && inFlight.extended > 0) overlapped = true;
     try {
-      return await drainingFetch(input, init);
+      return await fetch(input, init);
     } finally {
       inFlight[which]--;
     }

@@ -25,7 +25,7 @@ import { syncRangeToPortfolio } from "../../../../src/taskpane/features/sync/syn
 import { downloadTimeseries, pasteTimeseries } from "../../../../src/taskpane/features/timeseries/timeseries-actions";
 import { flattenSummary } from "../../../../src/shaping/flatten-summary";
 import { flattenTimeseries } from "../../../../src/shaping/flatten-timeseries";
-import { drainingFetch, newWorkbook, usePaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 import { emulatorStats, routeCount } from "../../../support/emulator";
 
 const service = usePaneTestService({ processingDelayMs: 30 });
@@ -60,7 +60,7 @@ const never = async (): Promise<boolean> => {
 
 describe("bug 2: a re-sync refreshes the RISK cells that read the portfolio", () => {
   test("the sync drops the portfolio's cached results and recalculates; the next load answers the new assets", async () => {
-    const engine = new RiskEngine({ connection: service.connection, fetch: drainingFetch, maxRetries: 0 });
+    const engine = new RiskEngine({ connection: service.connection, maxRetries: 0 });
     const { fake, run } = newWorkbook({ firstSheetName: "Sites" });
     fake.setValues(
       "Sites",

@@ -10,14 +10,7 @@ import {
 } from "../../../../src/taskpane/features/sync/sync-actions";
 import { CancelledError, StepError } from "../../../../src/taskpane/ui/pane-types";
 import { syncedRangesOf } from "../../../../src/taskpane/ui/asset-source-actions";
-import {
-  countRequests,
-  drainingFetch,
-  newWorkbook,
-  startPaneTestService,
-  usePaneTestService,
-  userSheetsOf,
-} from "../../support";
+import { countRequests, newWorkbook, startPaneTestService, usePaneTestService, userSheetsOf } from "../../support";
 import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/emulator";
 
 /**
@@ -207,7 +200,7 @@ function clientFailingOnce(method: string, path: RegExp): RiskClient {
         headers: { "content-type": "application/json" },
       });
     }
-    return drainingFetch(request);
+    return fetch(request);
   };
   return new RiskClient(service.connection, { fetch: failing, maxRetries: 0 });
 }
@@ -267,7 +260,7 @@ function clientFailingAfterUpload(): RiskClient {
         headers: { "content-type": "application/json" },
       });
     }
-    return drainingFetch(request);
+    return fetch(request);
   };
   return new RiskClient(service.connection, { fetch: failing, maxRetries: 0 });
 }
