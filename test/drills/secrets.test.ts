@@ -58,7 +58,7 @@ const saved = { fetch: globalThis.fetch, Office: globals.Office, OfficeRuntime: 
 /** Every request of the add-in, from the client or anywhere else, goes through here and is recorded. */
 const recordingFetch: typeof fetch = (input, init) => {
   requested.push(input instanceof Request ? input.url : String(input));
-  return fetch(input, init);
+  return saved.fetch(input, init); // the platform's fetch: this one replaces globalThis.fetch
 };
 
 beforeAll(async () => {
