@@ -5,18 +5,15 @@
  */
 import Papa from "papaparse";
 import { unzipSync, strFromU8 } from "fflate";
-import type { RunningEmulator } from "../../emulator/server";
 import type { PhysicalItem, SummaryItem } from "../../src/api/types";
 import { call, csvForm, portfolioWith, spiralCsv } from "./helpers";
-import { DEMO_HEADERS, startTestEmulator } from "../support/emulator";
+import { DEMO_HEADERS, startTestEmulator, useTestEmulator } from "../support/emulator";
 import { squarePlot, TIMESERIES_HEADER_START } from "../support/fixtures";
 
-let emu: RunningEmulator;
+const emu = useTestEmulator();
 beforeAll(async () => {
-  emu = await startTestEmulator();
   await portfolioWith(emu, "dl-sites", spiralCsv(7));
 });
-afterAll(() => emu.close());
 
 const P = "/api/portfolios/dl-sites/datasets/physical";
 

@@ -2,17 +2,12 @@
  * Conformance of every route: success status and shape, auth, 404/405, malformed bodies,
  * CORS, and the OpenAPI documents matching the served routes.
  */
-import { RunningEmulator } from "../../emulator/server";
 import { ROUTES } from "../../emulator/http/routes";
 import type { Asset, Portfolio, SearchScore, SummaryItem, UdfRecord, VectorWithGeoJson } from "../../src/api/types";
 import { call, csvForm, waitAvailable } from "./helpers";
-import { DEMO_HEADERS, startTestEmulator } from "../support/emulator";
+import { DEMO_HEADERS, useTestEmulator } from "../support/emulator";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useTestEmulator();
 
 const P = "/api/portfolios/demo-portfolio";
 const C = "/api/compositions";

@@ -14,8 +14,7 @@ import {
 } from "../../testing/fake-excel";
 import { requirementSupported } from "../../src/shared/requirements";
 import { readSelection } from "../../src/excel/read-range";
-import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-actions";
-import { countRequests, usePaneTestService, userSheetsOf } from "../taskpane/support";
+import { countRequests, syncSelection, usePaneTestService, userSheetsOf } from "../taskpane/support";
 import { emulatorStats } from "../support/emulator";
 
 /** A fake Excel at `level` whose Office.context.requirements is installed globally until the test ends. */
@@ -137,10 +136,7 @@ describe("sync from a selection, end to end, as older Excel builds run it", () =
     prepare(fake);
     fake.setSelection("Sites", "A1:E4");
     const before = userSheetsOf(fake);
-    const result = await syncRangeToPortfolio({
-      client: service.client,
-      run: (batch) => fake.run(batch),
-      source: { kind: "selection" },
+    const result = await syncSelection(service, (batch) => fake.run(batch), {
       portfolio,
       confirmReplace: never,
     });

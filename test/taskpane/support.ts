@@ -1,6 +1,7 @@
 import { startedForTheseTests, startTestService, type TestService } from "../support/emulator";
 import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../testing/fake-excel";
 import type { ExcelRunner } from "../../src/taskpane/ui/pane-types";
+import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-actions";
 import { RiskEngine } from "../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import { installCustomFunctionsStub } from "../functions/support/custom-functions-stub";
@@ -41,6 +42,18 @@ export function useDefaultEngine(service: TestService): { readonly engine: RiskE
       return engine;
     },
   };
+}
+
+/**
+ * "Sync a range to a portfolio" from the workbook's selection, as the pane runs it, with the test
+ * service's client: the options say the portfolio and how the user answers the questions.
+ */
+export function syncSelection(
+  service: Pick<TestService, "client">,
+  run: ExcelRunner,
+  options: Omit<Parameters<typeof syncRangeToPortfolio>[0], "client" | "run" | "source">,
+): ReturnType<typeof syncRangeToPortfolio> {
+  return syncRangeToPortfolio({ client: service.client, run, source: { kind: "selection" }, ...options });
 }
 
 /** A fake workbook and its Excel.run, as the task pane receives it. */

@@ -21,11 +21,10 @@ import {
   findPortfolioUsage,
   pasteAssets,
 } from "../../../../src/taskpane/features/portfolios/portfolios-actions";
-import { syncRangeToPortfolio } from "../../../../src/taskpane/features/sync/sync-actions";
 import { downloadTimeseries, pasteTimeseries } from "../../../../src/taskpane/features/timeseries/timeseries-actions";
 import { flattenSummary } from "../../../../src/shaping/flatten-summary";
 import { flattenTimeseries } from "../../../../src/shaping/flatten-timeseries";
-import { newWorkbook, usePaneTestService } from "../../support";
+import { newWorkbook, syncSelection, usePaneTestService } from "../../support";
 import { emulatorStats, routeCount } from "../../../support/emulator";
 
 const service = usePaneTestService({ processingDelayMs: 30 });
@@ -73,10 +72,7 @@ describe("bug 2: a re-sync refreshes the RISK cells that read the portfolio", ()
     fake.setValues("Sites", "F1", [['=RISK.SUMMARY("resync",0,"wildfire")']]);
     fake.setSelection("Sites", "A1:D3");
     const { forget, changes } = recordingForget(engine);
-    await syncRangeToPortfolio({
-      client: service.client,
-      run,
-      source: { kind: "selection" },
+    await syncSelection(service, run, {
       portfolio: "resync",
       confirmReplace: never,
       pollIntervalMs: 10,
@@ -97,10 +93,7 @@ describe("bug 2: a re-sync refreshes the RISK cells that read the portfolio", ()
     fake.setSelection("Sites", "A1:D4");
     const evaluations = countEvaluations(fake);
     changes.length = 0;
-    const result = await syncRangeToPortfolio({
-      client: service.client,
-      run,
-      source: { kind: "selection" },
+    const result = await syncSelection(service, run, {
       portfolio: "resync",
       confirmReplace: async () => true,
       pollIntervalMs: 10,
@@ -119,20 +112,14 @@ describe("bug 2: a re-sync refreshes the RISK cells that read the portfolio", ()
     const { fake, run } = newWorkbook({ firstSheetName: "Same" });
     fake.setValues("Same", "A1:D2", sitesRange([["S", "Same", 1, 1]]));
     fake.setSelection("Same", "A1:D2");
-    await syncRangeToPortfolio({
-      client: service.client,
-      run,
-      source: { kind: "selection" },
+    await syncSelection(service, run, {
       portfolio: "unchanged",
       confirmReplace: never,
       pollIntervalMs: 10,
     });
     const { forget, changes } = recordingForget();
     const evaluations = countEvaluations(fake);
-    const again = await syncRangeToPortfolio({
-      client: service.client,
-      run,
-      source: { kind: "selection" },
+    const again = await syncSelection(service, run, {
       portfolio: "unchanged",
       confirmReplace: never,
       pollIntervalMs: 10,
@@ -156,10 +143,7 @@ describe("bug 4: delete a portfolio, export its assets to a sheet", () => {
       ]),
     );
     fake.setSelection("Input", "A1:D3");
-    await syncRangeToPortfolio({
-      client: service.client,
-      run,
-      source: { kind: "selection" },
+    await syncSelection(service, run, {
       portfolio: "to-delete",
       confirmReplace: never,
       pollIntervalMs: 10,
@@ -217,10 +201,7 @@ describe("bug 4: delete a portfolio, export its assets to a sheet", () => {
 
     // Synced back, the sheet is exactly the portfolio: nothing to upload.
     fake.setSelection(pasted.sheetName, "A1:F3");
-    const back = await syncRangeToPortfolio({
-      client: service.client,
-      run,
-      source: { kind: "selection" },
+    const back = await syncSelection(service, run, {
       portfolio: "export-me",
       confirmReplace: never,
       pollIntervalMs: 10,

@@ -5,12 +5,10 @@
  * leaves the analyst's cells as they were. A sync is never stopped by the check, and its outcome
  * carries the findings.
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import { applyCountryFixes } from "../../../../src/taskpane/features/sync/country-check-actions";
-import { checkAssetSource, syncRangeToPortfolio } from "../../../../src/taskpane/features/sync/sync-actions";
+import { checkAssetSource } from "../../../../src/taskpane/features/sync/sync-actions";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel";
-import { countRequests, newWorkbook, startPaneTestService, userSheetsOf } from "../../support";
+import { countRequests, newWorkbook, syncSelection, usePaneTestService, userSheetsOf } from "../../support";
 import { emulatorStats } from "../../../support/emulator";
 
 const SITES = [
@@ -136,20 +134,12 @@ test("a range without a country column is not checked", async () => {
 });
 
 describe("with the service", () => {
-  let emulator: RunningEmulator;
-  let client: RiskClient;
-  beforeAll(async () => {
-    ({ emulator, client } = await startPaneTestService({ processingDelayMs: 20 }));
-  });
-  afterAll(() => emulator.close());
+  const service = usePaneTestService({ processingDelayMs: 20 });
 
   test("a sync is not stopped by the check; its outcome carries the findings, and the sheet is unchanged", async () => {
     const { fake, run } = workbook();
     const before = userSheetsOf(fake);
-    const result = await syncRangeToPortfolio({
-      client,
-      run,
-      source: { kind: "selection" },
+    const result = await syncSelection(service, run, {
       portfolio: "country_check",
       confirmReplace: async () => true,
       confirmMapping: async () => true,
@@ -158,7 +148,7 @@ describe("with the service", () => {
     expect(result.outcome).toBe("synced");
     if (result.outcome !== "synced") return;
     expect(result.countryCheck!.findings.filter((f) => f.fix).map((f) => f.problem.cell)).toEqual(["C2", "C3"]);
-    expect(countRequests(await emulatorStats(emulator), "POST ")).toBeGreaterThan(0);
+    expect(countRequests(await emulatorStats(service.emulator), "POST ")).toBeGreaterThan(0);
     expect(userSheetsOf(fake)).toEqual(before);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describeDiff, diffAssets, distanceKm } from "../../../../src/taskpane/features/sync/model/sync-diff";
 import { syncRangeToPortfolio, type ReplaceQuestion } from "../../../../src/taskpane/features/sync/sync-actions";
-import { newWorkbook, usePaneTestService } from "../../support";
+import { newWorkbook, syncSelection, usePaneTestService } from "../../support";
 
 const service = usePaneTestService({ processingDelayMs: 20 });
 
@@ -30,10 +30,7 @@ const never = async (): Promise<boolean> => {
 };
 
 test("a re-sync shows added, removed, moved (with km), relabelled and unchanged rows by entity_id; cancelling changes nothing, confirming replaces", async () => {
-  await syncRangeToPortfolio({
-    client: service.client,
-    run: sheetWith(SITES).run,
-    source: { kind: "selection" },
+  await syncSelection(service, sheetWith(SITES).run, {
     portfolio: "diff_sites",
     confirmReplace: never,
     pollIntervalMs: 10,
@@ -48,10 +45,7 @@ test("a re-sync shows added, removed, moved (with km), relabelled and unchanged 
   ];
   const { run } = sheetWith(edited);
   const questions: ReplaceQuestion[] = [];
-  const declined = await syncRangeToPortfolio({
-    client: service.client,
-    run,
-    source: { kind: "selection" },
+  const declined = await syncSelection(service, run, {
     portfolio: "diff_sites",
     confirmReplace: async (q) => (questions.push(q), false),
     pollIntervalMs: 10,
@@ -71,10 +65,7 @@ test("a re-sync shows added, removed, moved (with km), relabelled and unchanged 
   expect(diff.relabelled[0]!.changes).toEqual([{ key: "tier", before: "silver", after: "gold" }]);
   expect(diff.reindexed).toBe(2); // S-1 and S-2 swap places
 
-  const replaced = await syncRangeToPortfolio({
-    client: service.client,
-    run,
-    source: { kind: "selection" },
+  const replaced = await syncSelection(service, run, {
     portfolio: "diff_sites",
     confirmReplace: async () => true,
     pollIntervalMs: 10,
@@ -89,20 +80,14 @@ test("a re-sync shows added, removed, moved (with km), relabelled and unchanged 
 
 test("without entity_ids the rows pair by position, and the diff says so", async () => {
   const noIds = (rows: unknown[][]) => rows.map((row) => row.slice(1));
-  await syncRangeToPortfolio({
-    client: service.client,
-    run: sheetWith(noIds(SITES)).run,
-    source: { kind: "selection" },
+  await syncSelection(service, sheetWith(noIds(SITES)).run, {
     portfolio: "diff_noids",
     confirmReplace: never,
     pollIntervalMs: 10,
   });
   const edited = noIds([HEADER, SITES[1]!, ["", "Berlin office", 52.52, 13.4, "GB", "gold"]]);
   const questions: ReplaceQuestion[] = [];
-  await syncRangeToPortfolio({
-    client: service.client,
-    run: sheetWith(edited).run,
-    source: { kind: "selection" },
+  await syncSelection(service, sheetWith(edited).run, {
     portfolio: "diff_noids",
     confirmReplace: async (q) => (questions.push(q), false),
   });

@@ -12,7 +12,7 @@ import {
   syncRangeToPortfolio,
   type MappingReview,
 } from "../../../../src/taskpane/features/sync/sync-actions";
-import { countRequests, newWorkbook, usePaneTestService, userSheetsOf } from "../../support";
+import { countRequests, newWorkbook, syncSelection, usePaneTestService, userSheetsOf } from "../../support";
 import { emulatorStats, routeCount } from "../../../support/emulator";
 
 const service = usePaneTestService({ processingDelayMs: 50 });
@@ -111,10 +111,7 @@ test("an analyst who stops at the mapping sends nothing", async () => {
     [41.9, 12.5],
     [51.5, -0.12],
   ]);
-  const result = await syncRangeToPortfolio({
-    client: service.client,
-    run,
-    source: { kind: "selection" },
+  const result = await syncSelection(service, run, {
     portfolio: "values_stop",
     confirmReplace: async () => true,
     confirmMapping: async () => false,

@@ -10,7 +10,14 @@ import {
 } from "../../../../src/taskpane/features/sync/sync-actions";
 import { CancelledError, StepError } from "../../../../src/taskpane/ui/pane-types";
 import { syncedRangesOf } from "../../../../src/taskpane/ui/asset-source-actions";
-import { countRequests, newWorkbook, startPaneTestService, usePaneTestService, userSheetsOf } from "../../support";
+import {
+  countRequests,
+  newWorkbook,
+  syncSelection,
+  startPaneTestService,
+  usePaneTestService,
+  userSheetsOf,
+} from "../../support";
 import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/emulator";
 
 /**
@@ -53,10 +60,7 @@ test("a selection becomes a new portfolio with risk data; the sheet is unchanged
   const { fake, run } = workbookWithSites();
   const before = userSheetsOf(fake);
   const messages: string[] = [];
-  const result = await syncRangeToPortfolio({
-    client: service.client,
-    run,
-    source: { kind: "selection" },
+  const result = await syncSelection(service, run, {
     portfolio: "my_sites",
     confirmReplace: never,
     pollIntervalMs: 20,
@@ -84,10 +88,7 @@ test("a selection becomes a new portfolio with risk data; the sheet is unchanged
     ["S-3", "Lagos port", 6.5244, 3.3792, { country: "NG", tier: "gold" }],
   ]);
 
-  const again = await syncRangeToPortfolio({
-    client: service.client,
-    run,
-    source: { kind: "selection" },
+  const again = await syncSelection(service, run, {
     portfolio: "my_sites",
     confirmReplace: never,
     pollIntervalMs: 20,
@@ -109,10 +110,7 @@ test("a bad range lists every problem with its cell and sends nothing; a click s
     ["E", "blank lat", "", 23],
   ]);
   const before = userSheetsOf(fake);
-  const result = await syncRangeToPortfolio({
-    client: service.client,
-    run,
-    source: { kind: "selection" },
+  const result = await syncSelection(service, run, {
     portfolio: "bad_sites",
     confirmReplace: never,
   });
@@ -162,10 +160,7 @@ test("replacing a non-empty portfolio is asked first; declining uploads nothing 
   const { run } = workbookWithSites();
   const before = await service.client.portfolios.assets("demo-portfolio").all();
   const questions: ReplaceQuestion[] = [];
-  const result = await syncRangeToPortfolio({
-    client: service.client,
-    run,
-    source: { kind: "selection" },
+  const result = await syncSelection(service, run, {
     portfolio: "demo-portfolio",
     confirmReplace: async (q) => (questions.push(q), false),
   });
@@ -176,10 +171,7 @@ test("replacing a non-empty portfolio is asked first; declining uploads nothing 
   expect(await service.client.portfolios.assets("demo-portfolio").all()).toEqual(before);
   expect(countRequests(await emulatorStats(service.emulator), "assets/import")).toBe(0);
 
-  const accepted = await syncRangeToPortfolio({
-    client: service.client,
-    run,
-    source: { kind: "selection" },
+  const accepted = await syncSelection(service, run, {
     portfolio: "demo-portfolio",
     confirmReplace: async () => true,
     pollIntervalMs: 20,
@@ -229,10 +221,7 @@ test.each<[SyncStep, string, RegExp]>([
     expect((error as StepError).cause).toBeInstanceOf(ServerError);
     expect(fake.snapshot()).toEqual(before); // nothing at all, not even a record of where the assets are
 
-    const retried = await syncRangeToPortfolio({
-      client: service.client,
-      run,
-      source: { kind: "selection" },
+    const retried = await syncSelection(service, run, {
       portfolio: "retry_me",
       confirmReplace: never,
       pollIntervalMs: 20,
@@ -268,10 +257,7 @@ function clientFailingAfterUpload(): RiskClient {
 test("an invalid portfolio name is refused before anything is sent", async () => {
   const { run } = workbookWithSites();
   await expect(
-    syncRangeToPortfolio({
-      client: service.client,
-      run,
-      source: { kind: "selection" },
+    syncSelection(service, run, {
       portfolio: "my sites",
       confirmReplace: never,
     }),
