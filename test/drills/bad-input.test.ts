@@ -15,6 +15,7 @@ import { columnLetters } from "../../src/shaping/a1";
 import { userSheetsOf } from "../taskpane/support";
 import { recordFigures } from "./support/figures";
 import { type TestService, routesStartingWith, startTestService } from "../support/emulator";
+import { polygonPlot } from "../support/fixtures";
 
 let service: TestService;
 let client: RiskClient;
@@ -256,25 +257,11 @@ describe("files and programs the service cannot use", () => {
     ],
     [
       "an open polygon ring",
-      {
-        type: "FeatureCollection",
-        features: [
-          {
-            type: "Feature",
-            geometry: {
-              type: "Polygon",
-              coordinates: [
-                [
-                  [0, 0],
-                  [1, 0],
-                  [1, 1],
-                ],
-              ],
-            },
-            properties: {},
-          },
-        ],
-      },
+      polygonPlot([
+        [0, 0],
+        [1, 0],
+        [1, 1],
+      ]),
       /coordinates\[0\]: needs at least 4 positions/,
     ],
   ])(
@@ -308,25 +295,12 @@ describe("files and programs the service cannot use", () => {
 
   test("a nature file with an empty or open polygon is rejected by the service (422); no sub-project is added", async () => {
     const before = (await client.nature.subprojects("nc-demo")).length;
-    for (const features of [
-      [],
-      [
-        {
-          type: "Feature",
-          geometry: {
-            type: "Polygon",
-            coordinates: [
-              [
-                [0, 0],
-                [1, 0],
-                [1, 1],
-              ],
-            ],
-          },
-          properties: {},
-        },
-      ],
-    ]) {
+    const openPolygon = polygonPlot([
+      [0, 0],
+      [1, 0],
+      [1, 1],
+    ]);
+    for (const features of [[], openPolygon.features]) {
       const text = JSON.stringify({ type: "FeatureCollection", features });
       // Named, so the file reaches the service (without a name or Entity Name the pane asks for one first).
       const error = await createSubprojectFromFile(client, {
