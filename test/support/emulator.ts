@@ -6,6 +6,7 @@
  */
 import { RiskClient, type ConnectionConfig, type TransportOptions } from "../../src/api";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator/server";
+import { startGeocoder, type GeocoderOptions, type RunningGeocoder } from "../../emulator/geocoder/server";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 
 /** The demo connection's key and project as request headers, for calls made outside a client. */
@@ -139,4 +140,9 @@ export function useTestService(options: EmulatorOptions = {}): TestService {
 /** A test emulator (startTestEmulator) for the tests of this file: started before them, closed after. */
 export function useTestEmulator(options: EmulatorOptions = {}): RunningEmulator {
   return startedForTheseTests(() => startTestEmulator(options));
+}
+
+/** Starts the geocoder stand-in (emulator/geocoder) in this process on a free port. */
+export function startTestGeocoder(options: GeocoderOptions = {}): Promise<RunningGeocoder> {
+  return startGeocoder({ port: 0, ...options });
 }
