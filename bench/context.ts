@@ -35,6 +35,11 @@ export interface WeeklyScale {
   series: number;
   /** Latency of the run against a cap of 32 requests at once per key (300 ms). */
   cappedLatencyMs: number;
+  /**
+   * Round trips a sync (ms) of the further runs at the bench's latency, each charged on every sync
+   * of the refresh with its transfer time ([20, 100]); the first run and the capped one charge none.
+   */
+  syncRoundTripsMs: number[];
 }
 
 /** The full figures (docs/benchmarks.md). Naive clients run a subset and are extrapolated (see docs/benchmarks.md). */
@@ -47,7 +52,14 @@ export const FULL_SCALE: BenchScale = {
   naiveWriteRows: 5_000,
   latencyPoints: 5_000,
   latencyRuns: 3,
-  weekly: { assets: 5_000, searchCells: 500, impactCells: 200, series: 1_000, cappedLatencyMs: 300 },
+  weekly: {
+    assets: 5_000,
+    searchCells: 500,
+    impactCells: 200,
+    series: 1_000,
+    cappedLatencyMs: 300,
+    syncRoundTripsMs: [20, 100],
+  },
 };
 
 /** The engine's and the readers' settings the bench runs with (the add-in's defaults). */

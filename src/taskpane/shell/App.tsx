@@ -26,6 +26,9 @@ import { connectionRequired } from "../../shared/connection";
 import { FEATURE_GROUPS } from "../features";
 import { filterSections } from "./sections";
 import { CommandOutcomes } from "./CommandOutcomes";
+import type { SyncWatchdog } from "../../excel/sync-watchdog";
+import { ExcelNotAnswering } from "./ExcelNotAnswering";
+import { excelWatchdog } from "./excel-runner";
 
 const useStyles = makeStyles({
   root: {
@@ -68,6 +71,8 @@ export function App(props: {
   emptyCache: () => void;
   forget?: ForgetChange;
   host: Office.HostType | null;
+  /** The watch on `run`'s syncs; default the page's own (excel-runner.ts). */
+  watchdog?: SyncWatchdog;
 }) {
   const styles = useStyles();
   const connection = useConnection();
@@ -125,6 +130,7 @@ export function App(props: {
           </Text>
           <UsageLine />
         </header>
+        <ExcelNotAnswering watchdog={props.watchdog ?? excelWatchdog} />
         <CommandOutcomes channel={paneChannel} />
         {props.run ? null : (
           <MessageBar intent="warning" data-testid="no-workbook-notice">
