@@ -50,6 +50,9 @@ test("every scenario but the bundle ran, in order", () => {
     "summary-paste",
     "timeseries-stream",
     "extended-summary",
+    "risk-sheets-paste",
+    "export-paste",
+    "kinds-refresh",
     "keyed-refresh",
     "weekly-refresh",
     "geocode",
@@ -184,4 +187,12 @@ test("bundle sizes: raw and gzipped per script, lazy chunks counted as task pane
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("first pastes and the kinds' refresh: every sheet refreshed, an export's files from one download", () => {
+  expect(result("risk-sheets-paste").requests).toBeGreaterThan(0);
+  expect(result("export-paste").details.files).toBeGreaterThan(1);
+  const refresh = result("kinds-refresh");
+  expect(refresh.details.refreshed).toBe(refresh.details.sheets);
+  expect(refresh.details.exportRequests).toBe(1);
 });

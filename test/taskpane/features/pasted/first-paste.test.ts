@@ -103,3 +103,33 @@ test("the risk matrix and its label counts are shaped from one summary read", as
   expect(counts.rowCount).toBe(3);
   expect(await summaryRequests()).toBe(oneRead);
 });
+
+test("a refresh reads once what one first paste read once: the timeseries' two sheets one item list, an export's files one download", async () => {
+  const requestsTo = async (ending: string) =>
+    Object.entries(await service.routes())
+      .filter(([route]) => route.endsWith(ending))
+      .reduce((n, [, count]) => n + count, 0);
+  // The pages of one read of the item list, none asked past its end.
+  await service.resetStats();
+  await client.datasets.items(PORTFOLIO, {}).all({ readAhead: 1 });
+  const onePass = await requestsTo("/datasets/physical/items");
+  expect(onePass).toBeGreaterThan(3);
+  const { fake, run } = newWorkbook();
+  const timeseries = await pasteTimeseries({ client, run, portfolio: PORTFOLIO, filters: {} });
+  expect(timeseries.sheets.map((s) => s.kind)).toEqual(["projected", "observed"]);
+  const files = await unpackExport({ run, download: await downloadExport(client, PORTFOLIO), client });
+  expect(files.length).toBeGreaterThan(1);
+  const sheets = [...timeseries.sheets, ...files];
+  const cells = (s: PastedSheet) => fake.read(s.sheetName, `A1:${col(s.columnCount - 1)}${s.rowCount + 1}`);
+  const before = sheets.map(cells);
+
+  await service.resetStats();
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  expect(result.refreshed).toBe(sheets.length);
+  // One read (a few pages asked ahead past its end at most), not one per sheet.
+  const itemRequests = await requestsTo("/datasets/physical/items");
+  expect(itemRequests).toBeGreaterThanOrEqual(onePass);
+  expect(itemRequests).toBeLessThan(2 * onePass);
+  expect(await requestsTo("/datasets/physical/export")).toBe(1);
+  expect(sheets.map(cells)).toEqual(before);
+}, 60_000);
