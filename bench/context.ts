@@ -21,6 +21,18 @@ export interface BenchScale {
   latencyRuns: number;
   /** The weekly refresh's workbook (bench/scenarios/weekly-refresh.ts). */
   weekly: WeeklyScale;
+  /** Addresses of the geocoding runs (bench/scenarios/geocode.ts), on the real clock. */
+  geocode: GeocodeScale;
+}
+
+/** How many addresses each geocoding run finds (docs/benchmarks.md, row 12). */
+export interface GeocodeScale {
+  /** At 20 requests a second (1,000). */
+  atTwentyPerSecond: number;
+  /** At one a second, as the public Nominatim allows (60). */
+  atOnePerSecond: number;
+  /** 20 at once at 100 ms latency (5,000). */
+  twentyAtOnce: number;
 }
 
 /** The sizes of the weekly refresh's workbook (docs/benchmarks.md, "The weekly refresh"). */
@@ -60,6 +72,7 @@ export const FULL_SCALE: BenchScale = {
     cappedLatencyMs: 300,
     syncRoundTripsMs: [20, 100],
   },
+  geocode: { atTwentyPerSecond: 1_000, atOnePerSecond: 60, twentyAtOnce: 5_000 },
 };
 
 /** The engine's and the readers' settings the bench runs with (the add-in's defaults). */

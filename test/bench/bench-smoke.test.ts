@@ -21,6 +21,8 @@ const TINY = {
   latencyRuns: 1,
   // The capped run goes at latency 0 too: the smoke test checks what crossed the wire, not time.
   weekly: { assets: 30, searchCells: 4, impactCells: 3, series: 8, cappedLatencyMs: 0, syncRoundTripsMs: [5] },
+  // On the real clock: 40 at 20/s is 2 s, 3 at 1/s 3 s.
+  geocode: { atTwentyPerSecond: 40, atOnePerSecond: 3, twentyAtOnce: 100 },
 };
 
 let report: BenchReport;
@@ -48,8 +50,12 @@ test("every scenario but the bundle ran, in order", () => {
     "summary-paste",
     "timeseries-stream",
     "extended-summary",
+    "risk-sheets-paste",
+    "export-paste",
+    "kinds-refresh",
     "keyed-refresh",
     "weekly-refresh",
+    "geocode",
     "search-300-cap32",
     "search-300-rate50",
     "search-300-six",
@@ -181,4 +187,12 @@ test("bundle sizes: raw and gzipped per script, lazy chunks counted as task pane
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("first pastes and the kinds' refresh: every sheet refreshed, an export's files from one download", () => {
+  expect(result("risk-sheets-paste").requests).toBeGreaterThan(0);
+  expect(result("export-paste").details.files).toBeGreaterThan(1);
+  const refresh = result("kinds-refresh");
+  expect(refresh.details.refreshed).toBe(refresh.details.sheets);
+  expect(refresh.details.exportRequests).toBe(1);
 });

@@ -12,7 +12,7 @@ import { Rect, formatAddress, parseLocal, splitSheet } from "./a1";
 import { FakeHost, FakeRequestContext, InjectedFault, SyncCost, SyncHold, SyncInfo, SyncRecord } from "./context";
 import { FakeErrorCodes, FakeExcelError } from "./errors";
 import { FakeCellValue, FakeChange, FormulaEvaluator, SheetModel, WorkbookModel } from "./model";
-import { FakeApplication, FakeWorkbook } from "./workbook";
+import { FakeApplication, FakeCultureInfo, FakeNumberFormatInfo, FakeWorkbook } from "./workbook";
 import { FakeConditionalFormat, FakeConditionalFormatCollection, FakeRange, FakeRangeAreas } from "./range";
 import { FakeWorksheet, FakeWorksheetCollection } from "./worksheet";
 import { FakeTable, FakeTableCollection, FakeTableSort } from "./table";
@@ -29,7 +29,9 @@ export type {
   ChartModel,
   ConditionalFormatModel,
   TableModel,
+  ExcelCultureModel,
 } from "./model";
+export { EN_US_CULTURE } from "./model";
 export type { SyncRecord, SyncInfo, InjectedFault, SyncCost, SyncHold } from "./context";
 export { EXCEL_BUILDS, FAKE_API_SETS, fakeMembers, installFakeOffice, unguardedApiSets } from "./requirements";
 export type { FakeRequirements, RequirementLevel } from "./requirements";
@@ -51,6 +53,8 @@ guardApiSets(FakeChart.prototype, "Chart");
 guardApiSets(FakeChartCollection.prototype, "ChartCollection");
 guardApiSets(FakeWorkbook.prototype, "Workbook");
 guardApiSets(FakeApplication.prototype, "Application");
+guardApiSets(FakeCultureInfo.prototype, "CultureInfo");
+guardApiSets(FakeNumberFormatInfo.prototype, "NumberFormatInfo");
 
 /** Excel on the web's request and response payload limit, as the fake applies it by default. */
 export const DEFAULT_PAYLOAD_LIMIT_BYTES = 5_000_000;

@@ -1,6 +1,7 @@
 import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
 import { useSyncExternalStore } from "react";
 import type { SyncWatchdog } from "../../excel/sync-watchdog";
+import { useI18n } from "../ui/i18n";
 
 /**
  * What the pane says while Excel has not answered a sync for the watch's time (src/excel/sync-watchdog.ts),
@@ -12,6 +13,7 @@ import type { SyncWatchdog } from "../../excel/sync-watchdog";
  */
 export function ExcelNotAnswering(props: { watchdog: SyncWatchdog }) {
   const { watchdog } = props;
+  const i18n = useI18n();
   const state = useSyncExternalStore(
     (listener) => watchdog.subscribe(listener),
     () => watchdog.current,
@@ -22,17 +24,15 @@ export function ExcelNotAnswering(props: { watchdog: SyncWatchdog }) {
     return (
       <MessageBar intent="warning" layout="multiline" data-testid="excel-not-answering">
         <MessageBarBody>
-          <MessageBarTitle>Excel is not answering</MessageBarTitle>
-          It has not answered the add-in for {seconds > 0 ? `${seconds} seconds` : "a while"} (Excel on the web does
-          this while it is busy, for example just after a large workbook opens). Wait, or cancel: the task is then
-          undone when Excel answers, never left half-done.
+          <MessageBarTitle>{i18n.t("excel.notAnswering.title")}</MessageBarTitle>
+          {i18n.t("excel.notAnswering.body", { seconds: Math.max(0, seconds) })}
         </MessageBarBody>
         <MessageBarActions>
           <Button size="small" onClick={() => watchdog.wait()} data-testid="excel-not-answering-wait">
-            Wait
+            {i18n.t("excel.notAnswering.wait")}
           </Button>
           <Button size="small" onClick={() => watchdog.cancel()} data-testid="excel-not-answering-cancel">
-            Cancel
+            {i18n.t("excel.notAnswering.cancel")}
           </Button>
         </MessageBarActions>
       </MessageBar>
@@ -41,10 +41,7 @@ export function ExcelNotAnswering(props: { watchdog: SyncWatchdog }) {
   if (state.cancelledWaiting > 0)
     return (
       <MessageBar intent="info" layout="multiline" data-testid="excel-cancelled-waiting">
-        <MessageBarBody>
-          {state.cancelledWaiting === 1 ? "A cancelled task waits" : `${state.cancelledWaiting} cancelled tasks wait`}{" "}
-          for Excel to answer, to undo what it started. If Excel never answers, close the workbook without saving.
-        </MessageBarBody>
+        <MessageBarBody>{i18n.t("excel.cancelledWaiting", { count: state.cancelledWaiting })}</MessageBarBody>
       </MessageBar>
     );
   return null;
