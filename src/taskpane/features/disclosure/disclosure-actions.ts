@@ -1,5 +1,10 @@
 import { readProvenance } from "../../../excel/provenance-sheets";
 import { listSheetNames, listTables } from "../../../excel/read-range";
+import {
+  findFixedRangeTables,
+  markFixedRangeTables,
+  upgradeFixedRangeTables,
+} from "../../../excel/fixed-range-formulas";
 import type { NewSheetSpec } from "../../../excel/write-sheets";
 import {
   METHODOLOGY_HEADER,
@@ -20,7 +25,7 @@ import {
   type PastedRefreshResult,
   type RefreshChoices,
 } from "../pasted";
-import { buildDisclosureSheets } from "./model/disclosure-tables";
+import { buildDisclosureSheets, tableColumn } from "./model/disclosure-tables";
 import { DISCLOSURE_DATA_KIND, DISCLOSURE_SIGNIFICANT_KIND, readDisclosureData } from "./disclosure-kinds";
 
 /** Options of {@link pasteDisclosureTables}. */
@@ -93,7 +98,7 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
     portfolio,
     dataSheet: names.data.sheet,
     dataHeader: data.header,
-    dataRows: data.rows.length,
+    dataTable: names.data.table,
     currencies: data.currencies,
     sheetNames,
     tableNames,
@@ -144,27 +149,43 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
   };
 }
 
+/** Formula tables made before the tables named the data table's columns, by data sheet. */
+export interface OutdatedDisclosure {
+  dataSheet: string;
+  /** The sheets of the tables still reading fixed ranges of it, each marked stale in a cell. */
+  sheets: string[];
+  /** The last data row their ranges cover. */
+  lastRow: number;
+}
+
 /** What "Refresh disclosure tables" did. */
 export interface DisclosureRefreshResult extends PastedRefreshResult {
-  /** Data sheets whose number of rows changed: their formula sheets cover the rows they were made with. */
-  resized: string[];
+  /** Disclosure tables made before this version: their fixed ranges do not follow the data; upgrade them. */
+  outdated: OutdatedDisclosure[];
+}
+
+/** The disclosure data sheets on record (for one portfolio, or all). */
+async function disclosureRecords(run: PasteOptions["run"], portfolio?: string) {
+  return (await run((context) => readProvenance(context))).records.filter(
+    (r) =>
+      (r.operation === "disclosure-data" || r.operation === "disclosure-significant") &&
+      (!portfolio || r.portfolio === portfolio),
+  );
 }
 
 /**
  * "Refresh disclosure tables": the data sheets by key (the analyst's edits kept, src/excel/keyed-replace.ts),
  * then the significant-assets lists recomputed from the data and Methodology cells as they are
  * now, through the same refresh as every paste. The Methodology, E1-9, IFRS S2 and TCFD sheets are
- * not written: they are formulas and input cells, and follow.
+ * not written: they are formulas over the data table's columns and follow it. Tables made before
+ * they named the data table (fixed A1 ranges) are found, and each of their sheets says in a cell
+ * that it is stale until {@link upgradeDisclosureTables} rewrites them.
  */
 export async function refreshDisclosureTables(
   options: PasteOptions & RefreshChoices & { portfolio?: string },
 ): Promise<DisclosureRefreshResult> {
   const { run } = options;
-  const before = (await run((context) => readProvenance(context))).records.filter(
-    (r) =>
-      (r.operation === "disclosure-data" || r.operation === "disclosure-significant") &&
-      (!options.portfolio || r.portfolio === options.portfolio),
-  );
+  const before = await disclosureRecords(run, options.portfolio);
   if (before.length === 0)
     throw new Error(
       `This workbook has no disclosure tables${options.portfolio ? ` for ${options.portfolio}` : ""} on record: make them first.`,
@@ -182,12 +203,42 @@ export async function refreshDisclosureTables(
       result.outcomes.some((o) => o.sheetId === record.sheetId && o.ok)
     )
       await sortPastedSheetAgain(run, record.sheetId);
-  const rowsNow = new Map(result.outcomes.map((o) => [o.sheetId, o.rows]));
-  const resized = before
-    .filter(
-      (r) =>
-        r.operation === "disclosure-data" && rowsNow.get(r.sheetId) !== undefined && rowsNow.get(r.sheetId) !== r.rows,
-    )
-    .map((r) => r.sheetName);
-  return { ...result, resized };
+  const outdated: OutdatedDisclosure[] = [];
+  for (const record of await disclosureRecords(run, options.portfolio)) {
+    if (record.operation !== "disclosure-data") continue;
+    const found = await run(async (context) => {
+      const tables = await findFixedRangeTables(context, record.sheetName, record.tableName);
+      if (tables.length > 0) await markFixedRangeTables(context, tables, record.tableName, record.sheetName);
+      return tables;
+    });
+    if (found.length > 0)
+      outdated.push({
+        dataSheet: record.sheetName,
+        sheets: found.map((t) => t.sheet),
+        lastRow: Math.max(...found.map((t) => t.lastRow)),
+      });
+  }
+  return { ...result, outdated };
+}
+
+/**
+ * "Upgrade disclosure tables": the E1-9, IFRS S2 and TCFD tables made before the formulas named
+ * the data table's columns get each fixed range of a data column replaced by the structured
+ * reference to that column (everything else in the formula as it was, the analyst's inputs kept),
+ * and the stale notice beside them cleared. Answers the sheets upgraded.
+ */
+export async function upgradeDisclosureTables(
+  options: Pick<PasteOptions, "run"> & { portfolio?: string },
+): Promise<string[]> {
+  const upgraded: string[] = [];
+  for (const record of await disclosureRecords(options.run, options.portfolio)) {
+    if (record.operation !== "disclosure-data") continue;
+    await options.run(async (context) => {
+      const found = await findFixedRangeTables(context, record.sheetName, record.tableName);
+      if (found.length === 0) return;
+      await upgradeFixedRangeTables(context, found, record.sheetName, record.tableName, tableColumn);
+      upgraded.push(...found.map((t) => t.sheet));
+    });
+  }
+  return upgraded;
 }

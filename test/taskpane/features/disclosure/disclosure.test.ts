@@ -36,6 +36,8 @@ const SHEETS = {
   tcfd: `TCFD ${PORTFOLIO}`,
 };
 
+const TABLES = { data: `Disclosure_data_${PORTFOLIO.replace(/-/g, "_")}` };
+
 let emulator: RunningEmulator;
 let client: RiskClient;
 
@@ -123,7 +125,6 @@ describe("disclosure tables in the workbook", () => {
   test("every E1-9, IFRS S2 and TCFD figure is a formula over the data and Methodology cells, none a dynamic array or RISK.*", () => {
     const e19 = cellsOf(fake, SHEETS.e19);
     expect(E19_HEADER.map((_, c) => e19.get(`${columnLetters(c)}1`)!.value)).toEqual([...E19_HEADER]);
-    const last = ASSETS.length * SCENARIOS.length * 3 + 1;
     for (let r = 2; r <= SCENARIOS.length * 2 + 1; r++) {
       for (let c = 3; c < E19_HEADER.length; c++) {
         const formula = e19.get(`${columnLetters(c)}${r}`)!.formula ?? "";
@@ -133,7 +134,9 @@ describe("disclosure tables in the workbook", () => {
       // (a) any hazard: the data's rows of this scenario and window, scores over the thresholds.
       const any = e19.get(`F${r}`)!.formula!;
       expect(any).toContain("SUMPRODUCT(");
-      expect(any).toContain(`'${SHEETS.data}'!$D$2:$D$${last}=$A${r}`);
+      // The data table's columns by name, never a fixed range of the data sheet: they follow its rows.
+      expect(any).toContain(`${TABLES.data}[scenario]=$A${r}`);
+      expect(any).not.toContain(`'${SHEETS.data}'!`);
       expect(any).toContain(`'${SHEETS.methodology}'!$C$2`);
     }
     expect(e19.get("A2")!.formula).toBe(

@@ -15,7 +15,7 @@
  * as is an asset without a score for a hazard: never folded in as zero.
  */
 import { HAZARDS, SCENARIOS } from "../../../../shared/vocabulary";
-import { columnLetters, qualify } from "../../../../shaping/a1";
+import { qualify } from "../../../../shaping/a1";
 import { ITEMS, METHODOLOGY_HEADER, SECTIONS } from "./disclosure";
 import { SOURCES_SHEET } from "../../../../shaping/paste-provenance";
 import type { CellValue, FormulaSheet } from "../../../../shaping/types";
@@ -35,10 +35,10 @@ export type { FormulaSheet };
 /** What the formula sheets are built from. */
 export interface DisclosureLayout {
   portfolio: string;
-  /** The data sheet's name and header, and its number of data rows. */
+  /** The data sheet's name, its table's name (the formulas name its columns) and header. */
   dataSheet: string;
+  dataTable: string;
   dataHeader: readonly string[];
-  dataRows: number;
   /** Currencies of the data's values, for the FX rows. */
   currencies: readonly string[];
   /** Names already unique in the workbook (the formulas name them). */
@@ -182,6 +182,18 @@ export const LIMITATIONS = [
   "The portfolio is the assets synced to the service: the undertaking's total assets and net revenue, which give the percentages, are entered here by the analyst.",
 ];
 
+/**
+ * A column of a table as a structured reference qualified by the table's name (`Data_x[value]`):
+ * Excel moves it with the table as rows are added, removed or sorted, and a spreadsheet reading
+ * the file evaluates it where the table is defined (a bare `[value]` works only inside the table).
+ * Excel's rules ("Using structured references with Excel tables"): `[ ] # '` are escaped with `'`,
+ * and a name holding a space or other special character is enclosed in a second pair of brackets.
+ */
+export function tableColumn(table: string, column: string): string {
+  const escaped = column.replace(/['[\]#]/g, (c) => `'${c}`);
+  return /^[A-Za-z0-9_]+$/.test(column) ? `${table}[${escaped}]` : `${table}[[${escaped}]]`;
+}
+
 /** A string as an Excel formula literal. */
 function excelText(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
@@ -192,11 +204,9 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
   const plan = methodologyRows(layout);
   const { sheetNames, tableNames } = layout;
   const m = (row: number, col = "C") => qualify(sheetNames.methodology, `$${col}$${row}`);
-  const last = layout.dataRows + 1;
   const column = (name: string) => {
-    const c = layout.dataHeader.indexOf(name);
-    if (c < 0) throw new Error(`The data sheet has no column "${name}".`);
-    return qualify(layout.dataSheet, `$${columnLetters(c)}$2:$${columnLetters(c)}$${last}`);
+    if (!layout.dataHeader.includes(name)) throw new Error(`The data sheet has no column "${name}".`);
+    return tableColumn(layout.dataTable, name);
   };
   const hazards = HAZARDS.map((h) => h.portfolio).filter((h) => layout.dataHeader.includes(`${h}_risk_score`));
   const scoreOf = (h: string) => column(`${h}_risk_score`);
@@ -206,7 +216,12 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
   const value = column("value");
   const revenue = column("revenue");
   const currency = column("currency");
-  const rate = `(${plan.fxRows.map((r) => `(${currency}=${m(r, "B")})*${m(r)}`).join("+")})`;
+  // The rate of each row's currency, looked up once per row whatever the number of currencies (a
+  // sum of one product per FX row would pass Excel's 8,192 characters at about 30 currencies). A
+  // currency without a rate reads 0: missing, zero and negative rates are all "no rate" below.
+  const fx = (col: string) =>
+    qualify(sheetNames.methodology, `$${col}$${plan.fxRows[0]!}:$${col}$${plan.fxRows[plan.fxRows.length - 1]!}`);
+  const rate = `SUMIF(${fx("B")},${currency},${fx("C")})`;
   const valued = `ISNUMBER(${value})*(${rate}>0)`;
   const withData = `(${hazards.map((h) => `ISNUMBER(${scoreOf(h)})`).join("+")})`;
 
