@@ -77,12 +77,18 @@ export async function markFixedRangeTables(
   found: readonly FixedRangeTable[],
   dataTable: string,
   dataSheet: string,
+  reference: ColumnReference,
 ): Promise<void> {
+  // The rows of its first column: a bare table name or `[#Data]` reads differently elsewhere.
+  const header = context.workbook.tables.getItem(dataTable).getHeaderRowRange();
+  header.load("values");
+  await context.sync();
+  const rows = `ROWS(${reference(dataTable, String(header.values[0]![0]))})`;
   for (const t of found) {
     const covered = `rows 2 to ${t.lastRow} of ${dataSheet.replace(/"/g, '""')}`;
     context.workbook.worksheets.getItem(t.sheet).getRange(t.notice).formulas = [
       [
-        `="${NOTICE_START} These figures read ${covered} only, not the rows a refresh adds after them; the data table has "&ROWS(${dataTable})&" rows now. Upgrade the tables from the pane (Disclosure tables → Upgrade)."`,
+        `="${NOTICE_START} These figures read ${covered} only, not the rows a refresh adds after them; the data table has "&${rows}&" rows now. Upgrade the tables from the pane (Disclosure tables → Upgrade)."`,
       ],
     ];
   }

@@ -208,7 +208,8 @@ export async function refreshDisclosureTables(
     if (record.operation !== "disclosure-data") continue;
     const found = await run(async (context) => {
       const tables = await findFixedRangeTables(context, record.sheetName, record.tableName);
-      if (tables.length > 0) await markFixedRangeTables(context, tables, record.tableName, record.sheetName);
+      if (tables.length > 0)
+        await markFixedRangeTables(context, tables, record.tableName, record.sheetName, tableColumn);
       return tables;
     });
     if (found.length > 0)

@@ -12,7 +12,11 @@ import {
   pasteDisclosureTables,
   refreshDisclosureTables,
 } from "../../../../src/taskpane/features/disclosure/disclosure-actions";
-import { ACUTE_HAZARDS, E19_HEADER } from "../../../../src/taskpane/features/disclosure/model/disclosure-tables";
+import {
+  ACUTE_HAZARDS,
+  E19_HEADER,
+  buildDisclosureSheets,
+} from "../../../../src/taskpane/features/disclosure/model/disclosure-tables";
 import {
   DisclosureInputError,
   ITEMS,
@@ -241,5 +245,57 @@ describe("the data sheet's rules", () => {
     const data = buildDisclosureData([item(0, "ssp585", 30)], [asset(0, { price: "€1.2m" })], {}, "p");
     expect(data.rows[0]![data.header.indexOf("value")]).toBe("");
     expect(data.problems).toEqual([expect.stringMatching(/label:price of E0 is "€1.2m", not an amount/)]);
+  });
+});
+
+describe("the formulas' length", () => {
+  test("every formula stays under Excel's 8,192 characters with 30 currencies and the longest names", () => {
+    const portfolio = "p".repeat(60);
+    const currencies = Array.from(
+      { length: 30 },
+      (_, i) => `C${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`,
+    );
+    const data = buildDisclosureData(
+      [],
+      [
+        {
+          portfolio_name: portfolio,
+          portfolio_index: 0,
+          entity_id: "E0",
+          entity_name: "E0",
+          lat: 1,
+          lng: 2,
+          labels: { price: "1" },
+        },
+      ],
+      {},
+      portfolio,
+    );
+    const sheet = (prefix: string) => `${prefix} ${portfolio}`.slice(0, 31);
+    const table = (prefix: string) => `${prefix}_${portfolio}`;
+    const built = buildDisclosureSheets({
+      portfolio,
+      dataSheet: sheet("Disclosure data"),
+      dataTable: table("Disclosure_data"),
+      dataHeader: data.header,
+      currencies,
+      sheetNames: {
+        methodology: sheet("Methodology"),
+        e19: sheet("E1-9"),
+        ifrs: sheet("IFRS S2 29(c)"),
+        tcfd: sheet("TCFD"),
+      },
+      tableNames: { methodology: table("Methodology"), e19: table("E1_9"), ifrs: table("IFRS"), tcfd: table("TCFD") },
+    });
+    const formulas = Object.values(built).flatMap((s) =>
+      s.rows.flat().filter((c): c is string => typeof c === "string" && c.startsWith("=")),
+    );
+    // Every currency has its FX row, and the longest formula is far from the limit.
+    expect(
+      built.methodology.rows.filter((r) => r[0] === SECTIONS.fx && currencies.includes(String(r[1]))),
+    ).toHaveLength(30);
+    const longest = Math.max(...formulas.map((f) => f.length));
+    expect(longest).toBeGreaterThan(1000);
+    expect(longest).toBeLessThan(8192);
   });
 });

@@ -1,0 +1,208 @@
+/**
+ * The disclosure tables follow the portfolio, recalculated by LibreOffice from the .xlsx the fake's
+ * workbook makes (its tables real tables, the formulas as written): a refresh that adds assets, one
+ * that removes one, a threshold change; and a workbook made before the formulas named the data
+ * table (fixed ranges), which a refresh marks stale on the sheet and the pane upgrades. Every E1-9
+ * figure is compared with the independent computation from the emulator's answers (support.ts).
+ */
+import type { RiskClient } from "../../../../src/api/client";
+import type { RunningEmulator } from "../../../../emulator/server";
+import {
+  pasteDisclosureTables,
+  refreshDisclosureTables,
+  upgradeDisclosureTables,
+} from "../../../../src/taskpane/features/disclosure/disclosure-actions";
+import { ITEMS, SECTIONS } from "../../../../src/taskpane/features/disclosure/model/disclosure";
+import { columnLetters } from "../../../../src/shaping/a1";
+import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
+import type { FakeExcel } from "../../../../testing/fake-excel";
+import { newWorkbook, startPaneTestService } from "../../support";
+import { describeWithLibreOffice, recalculateInLibreOffice } from "../../../support/libreoffice";
+import {
+  ASSETS,
+  MORE_ASSETS,
+  expectE19,
+  importDisclosurePortfolio,
+  methodologyRow,
+  type ExpectedInputs,
+  type TestAsset,
+  typeInto,
+} from "./support";
+
+const TOTALS = { assets: 50_000_000, revenue: 10_000_000 };
+const EUR_RATE = 1.1;
+
+let emulator: RunningEmulator;
+let client: RiskClient;
+
+beforeAll(async () => {
+  ({ emulator, client } = await startPaneTestService());
+}, 60_000);
+afterAll(() => emulator.close());
+
+const sheetsOf = (portfolio: string) => ({
+  data: `Disclosure data ${portfolio}`,
+  methodology: `Methodology ${portfolio}`,
+  e19: `E1-9 ${portfolio}`,
+  ifrs: `IFRS S2 29(c) ${portfolio}`,
+  tcfd: `TCFD ${portfolio}`,
+});
+
+/** A sheet's cells (address → [value, formula]) as JSON, to compare before and after. */
+function cellsJson(fake: FakeExcel, sheet: string): string {
+  return JSON.stringify(fake.snapshot().sheets.find((s) => s.name === sheet)!.cells);
+}
+
+/** Makes the tables for `assets` and types the analyst's inputs; answers what the computation needs. */
+async function makeTables(portfolio: string, assets: readonly TestAsset[]) {
+  await importDisclosurePortfolio(client, portfolio, assets);
+  const { fake, run } = newWorkbook();
+  await pasteDisclosureTables({ client, run, portfolio });
+  const sheets = sheetsOf(portfolio);
+  const m = (section: string, item: string) => `C${methodologyRow(fake, sheets.methodology, section, item)}`;
+  await typeInto(fake, sheets.methodology, m(SECTIONS.fx, "EUR"), EUR_RATE);
+  await typeInto(fake, sheets.methodology, m(SECTIONS.undertaking, ITEMS.totalAssets), TOTALS.assets);
+  await typeInto(fake, sheets.methodology, m(SECTIONS.undertaking, ITEMS.netRevenue), TOTALS.revenue);
+  // Each hazard's threshold at the median of its long-term ssp585 scores: some assets at risk, some not.
+  const summary = await client.datasets.summary(portfolio, {}).all();
+  const thresholds = new Map<string, number>();
+  for (const { portfolio: hazard } of HAZARDS) {
+    const scores = summary
+      .filter((s) => s.scenario === "ssp585" && s.window === 30)
+      .map((s) => s.risk_summaries.find((r) => r.hazard === hazard)?.risk_score ?? 0)
+      .sort((x, y) => x - y);
+    thresholds.set(hazard, scores[Math.floor(scores.length / 2)]!);
+    await typeInto(fake, sheets.methodology, m(SECTIONS.threshold, hazard), thresholds.get(hazard)!);
+  }
+  const inputs: ExpectedInputs = {
+    assets,
+    summary,
+    thresholds,
+    rates: new Map([
+      ["USD", 1],
+      ["EUR", EUR_RATE],
+    ]),
+  };
+  return { fake, run, sheets, inputs, m };
+}
+
+/** Replaces the portfolio's assets on the service and answers the inputs of the computation after it. */
+async function portfolioBecomes(portfolio: string, inputs: ExpectedInputs, assets: readonly TestAsset[]) {
+  await importDisclosurePortfolio(client, portfolio, assets);
+  return { ...inputs, assets, summary: await client.datasets.summary(portfolio, {}).all() };
+}
+
+describeWithLibreOffice(__filename)("the tables follow the data table's rows", () => {
+  const portfolio = "disclosure-follow";
+  let made: Awaited<ReturnType<typeof makeTables>>;
+  let inputs: ExpectedInputs;
+
+  beforeAll(async () => {
+    made = await makeTables(portfolio, ASSETS);
+    inputs = made.inputs;
+  }, 120_000);
+
+  test("a refresh that adds two assets: every figure and the coverage count them; the formula sheets are not written", async () => {
+    const { fake, run, sheets } = made;
+    const formulaSheets = [sheets.methodology, sheets.e19, sheets.ifrs, sheets.tcfd];
+    const before = formulaSheets.map((s) => cellsJson(fake, s));
+    inputs = await portfolioBecomes(portfolio, inputs, [...ASSETS, ...MORE_ASSETS]);
+    const result = await refreshDisclosureTables({ client, run, portfolio });
+    expect(result.refused).toBe(0);
+    expect(result.outdated).toEqual([]);
+    expect(formulaSheets.map((s) => cellsJson(fake, s))).toEqual(before);
+
+    const book = await recalculateInLibreOffice(fake.snapshot());
+    const rows = expectE19(book, sheets.e19, inputs, TOTALS);
+    expect(rows).toHaveLength(SCENARIOS.length * 2);
+    expect(rows.every((r) => r["coverage: assets"] === String(ASSETS.length + MORE_ASSETS.length))).toBe(true);
+  }, 120_000);
+
+  test("a refresh that removes an asset: it drops out of every figure", async () => {
+    const { fake, run, sheets } = made;
+    inputs = await portfolioBecomes(
+      portfolio,
+      inputs,
+      [...ASSETS, ...MORE_ASSETS].filter((a) => a.id !== "A6"),
+    );
+    const result = await refreshDisclosureTables({ client, run, portfolio });
+    expect(result.refused).toBe(0);
+    const book = await recalculateInLibreOffice(fake.snapshot());
+    const rows = expectE19(book, sheets.e19, inputs, TOTALS);
+    expect(rows.every((r) => r["coverage: assets"] === String(ASSETS.length + MORE_ASSETS.length - 1))).toBe(true);
+  }, 120_000);
+
+  test("a threshold changed on the Methodology sheet: every figure follows", async () => {
+    const { fake, sheets, m } = made;
+    const hazard = HAZARDS[0]!.portfolio;
+    const thresholds = new Map(inputs.thresholds).set(hazard, -1);
+    inputs = { ...inputs, thresholds };
+    await typeInto(fake, sheets.methodology, m(SECTIONS.threshold, hazard), -1);
+    const book = await recalculateInLibreOffice(fake.snapshot());
+    expectE19(book, sheets.e19, inputs, TOTALS);
+  }, 120_000);
+});
+
+/**
+ * The E1-9 formulas as the add-in wrote them before they named the data table: each column of the
+ * data table as a fixed range of the data sheet over the rows there were (what a workbook made
+ * then holds; the test makes one by rewriting, the add-in never writes them).
+ */
+async function asMadeBefore(fake: FakeExcel, sheets: ReturnType<typeof sheetsOf>, dataTable: string) {
+  const snapshot = fake.snapshot();
+  const table = snapshot.tables.find((t) => t.name === dataTable)!;
+  const lastRow = Number(/(\d+)$/.exec(table.address)![1]);
+  const data = snapshot.sheets.find((s) => s.name === sheets.data)!;
+  const header = new Map<string, string>();
+  for (const [address, value] of data.cells) {
+    const m = /^(?:.*!)?\$?([A-Z]+)\$?1$/.exec(address);
+    if (m) header.set(String(value), m[1]!);
+  }
+  const e19 = snapshot.sheets.find((s) => s.name === sheets.e19)!;
+  await fake.run(async (context) => {
+    const sheet = context.workbook.worksheets.getItem(sheets.e19);
+    for (const [address, , formula] of e19.cells)
+      if (formula?.includes(`${dataTable}[`))
+        sheet.getRange(address.replace(/^.*!/, "")).formulas = [
+          [
+            formula.replace(new RegExp(`${dataTable}\\[([^\\]]+)\\]`, "g"), (_, name: string) => {
+              const col = header.get(name)!;
+              return `'${sheets.data}'!$${col}$2:$${col}$${lastRow}`;
+            }),
+          ],
+        ];
+    await context.sync();
+  });
+  return lastRow;
+}
+
+describeWithLibreOffice(__filename)("a workbook made before the tables followed their data", () => {
+  test("a refresh marks its E1-9 sheet stale in a cell; the upgrade makes every figure count the new assets", async () => {
+    const portfolio = "disclosure-old";
+    const made = await makeTables(portfolio, ASSETS);
+    const { fake, run, sheets } = made;
+    const dataTable = `Disclosure_data_${portfolio.replace(/-/g, "_")}`;
+    const lastRow = await asMadeBefore(fake, sheets, dataTable);
+
+    const inputs = await portfolioBecomes(portfolio, made.inputs, [...ASSETS, ...MORE_ASSETS]);
+    const result = await refreshDisclosureTables({ client, run, portfolio });
+    expect(result.outdated).toEqual([{ dataSheet: sheets.data, sheets: [sheets.e19], lastRow }]);
+    // The sheet itself says so, by formula, beside the table (one column right of its last).
+    const notice = `${columnLetters(24)}1`;
+    let book = await recalculateInLibreOffice(fake.snapshot());
+    const rowsNow = (ASSETS.length + MORE_ASSETS.length) * SCENARIOS.length * 3;
+    expect(book.text(sheets.e19, notice)).toMatch(
+      new RegExp(`^Stale: .* rows 2 to ${lastRow} .* has ${rowsNow} rows now`),
+    );
+    // Until upgraded, the old ranges miss the new assets.
+    expect(book.text(sheets.e19, "R2")).toBe(String(ASSETS.length));
+
+    expect(await upgradeDisclosureTables({ run, portfolio })).toEqual([sheets.e19]);
+    book = await recalculateInLibreOffice(fake.snapshot());
+    expect(book.text(sheets.e19, notice)).toBe("");
+    expectE19(book, sheets.e19, inputs, TOTALS);
+    expect(book.text(sheets.e19, "R2")).toBe(String(ASSETS.length + MORE_ASSETS.length));
+    // A second refresh finds nothing to upgrade.
+    expect((await refreshDisclosureTables({ client, run, portfolio })).outdated).toEqual([]);
+  }, 180_000);
+});
