@@ -1,5 +1,5 @@
 import type { RiskClient } from "../src/api/client";
-import { RISK_DATA_AVAILABLE } from "../src/api/types";
+import { waitForRiskData } from "../src/api/risk-data";
 import { assetsCsv, plausibleAssets } from "./assets";
 
 /** What setting up the benchmark portfolio took. */
@@ -23,16 +23,23 @@ export async function setUpPortfolio(
 ): Promise<PortfolioSetup> {
   const started = performance.now();
   const csv = assetsCsv(plausibleAssets(count));
+  await importAndWait(client, portfolio, csv, { intervalMs: 100, timeoutMs });
+  return { portfolio, assets: count, csvBytes: Buffer.byteLength(csv), readyMs: performance.now() - started };
+}
+
+/**
+ * Creates the portfolio (or reuses it: the import replaces its assets), imports the CSV and waits
+ * until its risk data is available.
+ */
+export async function importAndWait(
+  client: RiskClient,
+  portfolio: string,
+  csv: string,
+  wait: { intervalMs: number; timeoutMs: number },
+): Promise<void> {
   await client.portfolios.create(portfolio).catch(() => undefined); // exists: the import below replaces its assets
   await client.portfolios.importAssets(portfolio, csv);
-  for (;;) {
-    const record = await client.portfolios.get(portfolio);
-    if (record.status === RISK_DATA_AVAILABLE) break;
-    if (performance.now() - started > timeoutMs)
-      throw new Error(`portfolio ${portfolio} still "${record.status}" after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { portfolio, assets: count, csvBytes: Buffer.byteLength(csv), readyMs: performance.now() - started };
+  await waitForRiskData(client, portfolio, wait);
 }
 
 /**

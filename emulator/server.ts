@@ -45,6 +45,12 @@ export interface EmulatorOptions {
   jqWorkers?: number;
   /** Suppress diagnostic output (internal errors). */
   quiet?: boolean;
+  /**
+   * Origins whose pages may read the answers (CORS), e.g. `["https://addin.example.com"]`; `["*"]`
+   * (default) answers every origin. Another origin's page gets answers without CORS headers (and a
+   * preflight without them), so its browser refuses them, as a service that does not list it would.
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /** A started emulator. */
@@ -120,6 +126,15 @@ function sendError(err: unknown, reply: FastifyReply, quiet: boolean): FastifyRe
     );
   }
   return reply.code(500).send({ errors: [`internal emulator error: ${(e && e.message) || String(err)}`] });
+}
+
+/**
+ * @fastify/cors's `origin` for an allow-list: `"*"` when it is absent, empty or holds `*`, else the
+ * exact origins (scheme, host and port, no trailing slash) whose requests get CORS headers.
+ */
+function corsOrigin(allowed: readonly string[] | undefined): string | string[] {
+  const origins = (allowed ?? []).map((origin) => origin.trim().replace(/\/+$/, "")).filter((o) => o !== "");
+  return origins.length === 0 || origins.includes("*") ? "*" : origins;
 }
 
 /** Starts the emulator and resolves once it listens. */
@@ -225,7 +240,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
 
   await app.register(cors, {
-    origin: "*",
+    origin: corsOrigin(options.allowedOrigins),
     methods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
     allowedHeaders: ["Content-Type", "X-Service-APIKey", "X-Service-Project", "Authorization"],
     exposedHeaders: ["Content-Disposition", "Retry-After"],

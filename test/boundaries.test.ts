@@ -96,11 +96,11 @@ test("the task pane's features are checked by lint: deep imports of another feat
       'import { pasteTimeseries } from "../timeseries/timeseries-actions";\n' +
       'import { FEATURES } from "..";\n' +
       'import { App } from "../../shell/App";\n' +
-      'import { SCENARIO_CHOICES } from "../timeseries";\n' +
+      'import { timeseriesFeature } from "../timeseries";\n' +
       'import type { Feature } from "../feature";\n' +
       'import { useServices } from "../../ui/services";\n' +
       'import { syncFeature } from ".";\n' +
-      "export const probe: unknown[] = [pasteTimeseries, FEATURES, App, SCENARIO_CHOICES, useServices, syncFeature];\n" +
+      "export const probe: unknown[] = [pasteTimeseries, FEATURES, App, timeseriesFeature, useServices, syncFeature];\n" +
       "export type ProbeFeature = Feature;\n",
     "src/taskpane/features/sync/model/model-probe.tmp.ts":
       'import { provenanceOf } from "../../pasted/pasted-sheets-actions";\n' +
@@ -125,4 +125,20 @@ test("the task pane's features are checked by lint: deep imports of another feat
   expect(messages("model-probe").map((message) => message.line)).toEqual([1, 2]);
   // ui/ knows no feature and not the shell.
   expect(messages("ui-probe").map((message) => message.line)).toEqual([1, 2]);
+}, 120_000);
+
+test("lint refuses a function over 200 lines in src, blank lines and comments not counted", () => {
+  // `lines` statements, then the signature, a return and the closing brace: lines + 3 lines of code.
+  const body = (lines: number, padding: string) =>
+    Array.from({ length: lines }, (_, i) => `  total += ${i};${padding}`).join("\n");
+  const report = lintProbes({
+    // 201 lines of code: one too many.
+    "src/shaping/long-probe.tmp.ts": `export function probe(total: number): number {\n${body(198, "")}\n  return total;\n}\n`,
+    // 200 lines of code, with a blank line and a comment after each statement.
+    "src/shaping/long-ok-probe.tmp.ts": `export function probe(total: number): number {\n${body(197, "\n\n  // why")}\n  return total;\n}\n`,
+  });
+  const rules = (name: string) =>
+    report.find((file) => file.filePath.includes(name))!.messages.map((message) => message.ruleId);
+  expect(rules("long-probe")).toEqual(["max-lines-per-function"]);
+  expect(rules("long-ok-probe")).toEqual([]);
 }, 120_000);

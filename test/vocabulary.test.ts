@@ -7,7 +7,7 @@ import * as catalog from "../emulator/model/catalog";
 import { KEYS } from "../emulator/state/seed";
 import { ROUTES } from "../emulator/http/routes";
 import { DEMO_API_KEY, DEMO_PROJECT, MEASURES, SCENARIOS, WINDOWS } from "../src/shared/vocabulary";
-import { HAZARDS } from "../src/shared/vocabulary";
+import { HAZARDS, scenarioRepeatOf } from "../src/shared/vocabulary";
 import { EMULATOR_CONNECTION } from "../src/api/config";
 
 test("scenarios, windows and measures are the emulator's", () => {
@@ -37,4 +37,17 @@ test("the demo key opens the demo project in the emulator's seed, and is the add
   expect(KEYS.find((k) => k.key === DEMO_API_KEY)?.projects).toContain(DEMO_PROJECT);
   expect(EMULATOR_CONNECTION.apiKey).toBe(DEMO_API_KEY);
   expect(EMULATOR_CONNECTION.project).toBe(DEMO_PROJECT);
+});
+
+test("the scenarios the service repeats, per hazard, are the emulator's", () => {
+  for (const hazard of HAZARDS) {
+    for (const scenario of SCENARIOS) {
+      const effective = catalog.effectiveScenario(hazard.portfolio as catalog.Hazard, scenario);
+      expect([hazard.portfolio, scenario, scenarioRepeatOf(hazard, scenario)?.repeats ?? scenario]).toEqual([
+        hazard.portfolio,
+        scenario,
+        effective,
+      ]);
+    }
+  }
 });

@@ -26,7 +26,6 @@ import { FormulaEngine } from "../../harness/formula/engine";
 import { MetadataIndex } from "../../harness/formula/metadata";
 import { RiskClient } from "../../src/api/client";
 import type { ConnectionConfig } from "../../src/api/config";
-import { RISK_DATA_AVAILABLE } from "../../src/api/types";
 import { readProvenance } from "../../src/excel/provenance-sheets";
 import { impact, search, summary } from "../../src/functions/functions";
 import { columnLetters as letters, parseA1 } from "../../src/shaping/a1";
@@ -44,6 +43,7 @@ import {
   setDefaultEngine,
 } from "../../testing/evaluate-cells";
 import { assetsCsv, plausibleAssets, plausiblePoints } from "../assets";
+import { importAndWait } from "../portfolio";
 import {
   routeRequests,
   statusOf,
@@ -122,6 +122,9 @@ function calculated(calc: FormulaEngine): Promise<void> {
   });
 }
 
+/** How the portfolios' imports are waited for: the emulator's risk data comes after its processing delay. */
+const IMPORT_WAIT = { intervalMs: 50, timeoutMs: 120_000 };
+
 /** The portfolio's import CSV: the plausible sites with a price label (the impact sheets' asset value). */
 function pricedCsv(assets: number): string {
   const lines = assetsCsv(plausibleAssets(assets)).split("\n");
@@ -129,16 +132,6 @@ function pricedCsv(assets: number): string {
     `${lines[0]},label:price`,
     ...lines.slice(1).map((line, i) => `${line},${1_000_000 + 10_000 * (i % 97)}`),
   ].join("\n");
-}
-
-async function importPortfolio(client: RiskClient, name: string, csv: string): Promise<void> {
-  await client.portfolios.create(name).catch(() => undefined); // exists: the import replaces its assets
-  await client.portfolios.importAssets(name, csv);
-  const started = performance.now();
-  while ((await client.portfolios.get(name)).status !== RISK_DATA_AVAILABLE) {
-    if (performance.now() - started > 120_000) throw new Error(`portfolio ${name} not ready after 120 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** The analyst's formulas, sheet by sheet, as typed (A1 address of the top-left cell → rows). */
@@ -278,8 +271,8 @@ export async function weeklyRun(
   const client = new RiskClient(connection);
   const timeseriesPortfolio = `${portfolio}-ts`;
   const started = performance.now();
-  await importPortfolio(client, portfolio, pricedCsv(scale.assets));
-  await importPortfolio(client, timeseriesPortfolio, assetsCsv(plausibleAssets(scale.series)));
+  await importAndWait(client, portfolio, pricedCsv(scale.assets), IMPORT_WAIT);
+  await importAndWait(client, timeseriesPortfolio, assetsCsv(plausibleAssets(scale.series)), IMPORT_WAIT);
 
   const storage = new MemoryStorage();
   const newEngine = () => new RiskEngine({ connection, lastGood: new LastGoodCache(storage, { maxChars: 8_000_000 }) });

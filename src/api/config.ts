@@ -27,17 +27,34 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+/** The add-in page's own origin (`https://addin.example.com`), or undefined outside a page. */
+export function pageOrigin(): string | undefined {
+  const location = (globalThis as { location?: { origin?: string } }).location;
+  return location?.origin && location.origin !== "null" ? location.origin : undefined;
+}
+
 /**
- * Checks that a service URL is absolute http(s), and https unless the host is loopback, so an API
- * key never travels in clear text. Returns the URL without trailing slashes.
+ * Checks a service URL and returns it absolute, without trailing slashes. It is either absolute
+ * http(s), or a path on the add-in's own host (`/risk-api`: a reverse proxy there forwards it to the
+ * service, so no request is cross-origin; docs/deploying.md), resolved against `origin` (default:
+ * the page's). Either way the result must be https unless its host is loopback, so an API key never
+ * travels in clear text.
  */
-export function checkServiceUrl(value: string, setting: string): string {
+export function checkServiceUrl(value: string, setting: string, origin: string | undefined = pageOrigin()): string {
+  const text = value.trim();
+  const isPath = text.startsWith("/") && !text.startsWith("//");
+  if (isPath && origin === undefined) {
+    throw new ConfigurationError(
+      `${setting} "${value}" is a path, which needs the add-in's own address to resolve against: give a full URL (https://…)`,
+      { operation: "configure" },
+    );
+  }
   let url: URL;
   try {
-    url = new URL(value.trim());
+    url = isPath ? new URL(text, origin) : new URL(text);
   } catch {
     throw new ConfigurationError(
-      `${setting} "${value}" is not a valid URL (expected e.g. https://service.example.com)`,
+      `${setting} "${value}" is not a valid URL (expected e.g. https://service.example.com, or a path of the add-in's own address such as /risk-api)`,
       {
         operation: "configure",
       },

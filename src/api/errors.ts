@@ -16,6 +16,7 @@
  *   │  └─ ServerError            5xx
  *   ├─ InvalidResponseError           2xx whose body is not what the operation returns
  *   ├─ NetworkError                   no HTTP answer (refused, reset, DNS, CORS)
+ *   │  └─ CorsRefusedError       reachable, but it does not answer this page's origin (no-answer.ts)
  *   ├─ TimeoutError                   no answer within the time limit
  *   └─ AbortedError                   the caller's AbortSignal fired
  */
@@ -90,6 +91,20 @@ export class ServerError extends ApiError {}
 export class InvalidResponseError extends ServiceError {}
 /** No HTTP answer at all: connection refused or reset, DNS failure, blocked by CORS. */
 export class NetworkError extends ServiceError {}
+/**
+ * The service answers (a `no-cors` probe got through) but not to this page's origin: its CORS
+ * answer does not list `origin`, so the browser withholds every answer. Found by
+ * `explainNoAnswer` (no-answer.ts), never by the transport itself.
+ */
+export class CorsRefusedError extends NetworkError {
+  /** The add-in's own origin, which the service would have to allow. */
+  readonly origin: string;
+
+  constructor(message: string, init: { operation: string; origin: string; cause?: unknown }) {
+    super(message, init);
+    this.origin = init.origin;
+  }
+}
 /** The service did not answer within the time limit. */
 export class TimeoutError extends ServiceError {}
 /** The caller cancelled the request through its AbortSignal. */

@@ -80,6 +80,15 @@ export interface RequestSpec {
 }
 
 /**
+ * What a resource method says of its request beyond the operation, method and path. Unsaid, a
+ * request goes to the `base` area with the configured project's header and decodes a JSON answer;
+ * `project: false` sends no project header.
+ */
+export type RequestOptions = Partial<Omit<RequestSpec, "operation" | "method" | "path" | "project">> & {
+  project?: RequestSpec["project"] | false;
+};
+
+/**
  * The one table of transport defaults, for the task pane's client and the functions engine alike
  * (the engine's settings take theirs from here). Cells make most requests, and a cell's load gives
  * up 60 s after it started (the engine's `deadlineMs`): 20 s attempts and waits of at most 5 s leave
@@ -197,6 +206,39 @@ export class Transport {
       if (bodyTimer !== undefined) clearTimeout(bodyTimer);
       call.signal?.removeEventListener("abort", onCallerAbort);
     }
+  }
+
+  /** GET `path` as `operation` (see {@link RequestOptions} for what is sent unless said otherwise). */
+  get<T>(operation: string, path: string, call?: CallOptions, options?: RequestOptions): Promise<T> {
+    return this.sendAs<T>("GET", operation, path, call, options);
+  }
+
+  /** POST `path` as `operation`; never retried unless `options.idempotent` says so. */
+  post<T>(operation: string, path: string, call?: CallOptions, options?: RequestOptions): Promise<T> {
+    return this.sendAs<T>("POST", operation, path, call, options);
+  }
+
+  /** PUT `path` as `operation`. */
+  put<T>(operation: string, path: string, call?: CallOptions, options?: RequestOptions): Promise<T> {
+    return this.sendAs<T>("PUT", operation, path, call, options);
+  }
+
+  /** DELETE `path` as `operation`. */
+  delete<T>(operation: string, path: string, call?: CallOptions, options?: RequestOptions): Promise<T> {
+    return this.sendAs<T>("DELETE", operation, path, call, options);
+  }
+
+  private sendAs<T>(
+    method: RequestSpec["method"],
+    operation: string,
+    path: string,
+    call: CallOptions | undefined,
+    options: RequestOptions = {},
+  ): Promise<T> {
+    const { project = true, area = "base", responseType = "json", ...rest } = options;
+    const spec: RequestSpec = { operation, method, area, path, responseType, ...rest };
+    if (project !== false) spec.project = project;
+    return this.send<T>(spec, call);
   }
 
   private urlFor(spec: RequestSpec): string {

@@ -6,6 +6,7 @@
  */
 import { RiskClient } from "../api/client";
 import type { ConnectionConfig } from "../api/config";
+import { explainNoAnswer } from "../api/no-answer";
 
 /** A requirement set the add-in uses, and what stops working without it. */
 export interface RequirementSetUse {
@@ -76,7 +77,10 @@ export interface ServiceProbe {
   name: string;
   /** The URL probed (never with the key: the key travels in a header). */
   url: string;
-  /** HTTP status, or null when no answer came (network, certificate, CORS, time limit). */
+  /**
+   * HTTP status, or null when no answer came (`error` then says which: CORS, or cannot reach it,
+   * or the time limit; no-answer.ts).
+   */
   status: number | null;
   /** Milliseconds until the answer's headers arrived, or null. */
   latencyMs: number | null;
@@ -236,11 +240,13 @@ export function formatHealthReport(facts: HealthFacts, secrets: readonly string[
  * throws: each probe says what answered, how fast, and the server's clock where its Date header
  * is exposed (a header of a cross-origin answer is readable only when the service lists it in
  * Access-Control-Expose-Headers; on the add-in's own origin, such as the dev server's /emulator
- * proxy, it always is).
+ * proxy, it always is). A probe that got no answer is probed again in `no-cors` mode
+ * (explainNoAnswer), so the report tells a service that does not answer this add-in's origin
+ * (`origin`, default the page's own) from one that cannot be reached.
  */
 export async function probeServices(
   connection: ConnectionConfig,
-  options: { fetch?: typeof fetch; now?: () => number; timeoutMs?: number } = {},
+  options: { fetch?: typeof fetch; now?: () => number; timeoutMs?: number; origin?: string } = {},
 ): Promise<ServiceProbe[]> {
   const now = options.now ?? Date.now;
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
@@ -267,7 +273,8 @@ export async function probeServices(
       });
       await call(client);
     } catch (failure) {
-      error = failure instanceof Error ? failure.message : String(failure);
+      const explained = await explainNoAnswer(failure, url, { fetch: fetchImpl, origin: options.origin });
+      error = explained instanceof Error ? explained.message : String(explained);
     }
     const serverTime = seen?.date ? Date.parse(seen.date) : NaN;
     const clockOffsetMs = seen && Number.isFinite(serverTime) ? Math.round(serverTime - (started + seen.at) / 2) : null;

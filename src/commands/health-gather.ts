@@ -9,7 +9,7 @@ import { evaluateInScratchSheet } from "../excel/ribbon-context";
 import { defaultEngine } from "../functions/engine/default-engine";
 import { defaultKeyValueStorage, getConnection, isDefaultConnection } from "../shared/connection";
 import { ADDIN_BUILD, ADDIN_VERSION } from "../shared/version";
-import { REQUIREMENT_SETS, formatHealthReport, probeServices, type HealthFacts } from "./health-check";
+import { REQUIREMENT_SETS, formatHealthReport, probeServices, redact, type HealthFacts } from "./health-check";
 import { currentShortcuts } from "./office";
 import type { RibbonState } from "./ribbon-state";
 
@@ -122,8 +122,19 @@ async function formulaCheck(run: ExcelRunner | null): Promise<HealthFacts["formu
   }
 }
 
+/** What the check found: the report, and what to show above it. */
+export interface HealthCheckResult {
+  /** The whole report as copyable text, without the key. */
+  report: string;
+  /**
+   * One line per service URL that gave no answer, saying why as far as the browser tells (CORS, or
+   * cannot reach it, or the time limit): the pane shows these above the report.
+   */
+  unanswered: string[];
+}
+
 /** Gathers the facts and returns the report as copyable text, without the key. */
-export async function runHealthCheck(options: HealthCheckOptions): Promise<string> {
+export async function runHealthCheck(options: HealthCheckOptions): Promise<HealthCheckResult> {
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const connection = getConnection();
   const context = office()?.context;
@@ -166,5 +177,8 @@ export async function runHealthCheck(options: HealthCheckOptions): Promise<strin
     },
     checkedAt: new Date().toISOString(),
   };
-  return formatHealthReport(facts, [connection.apiKey]);
+  const unanswered = services
+    .filter((probe) => probe.status === null)
+    .map((probe) => redact(`${probe.name} (${probe.url}): ${probe.error ?? "no answer"}`, [connection.apiKey]));
+  return { report: formatHealthReport(facts, [connection.apiKey]), unanswered };
 }

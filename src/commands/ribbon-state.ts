@@ -11,6 +11,7 @@
  * been disabled is answered with why, and the state is asked for again. Office-free: the update
  * function, the timers and the workbook reads are given.
  */
+import { RISK_CALL } from "../shaping/risk-formula";
 import { RIBBON_COMMANDS, RIBBON_GROUPS, RIBBON_TAB, type CommandContext, type CommandId } from "./catalogue";
 
 /** What the workbook says about the contexts buttons depend on. */
@@ -129,11 +130,9 @@ export interface ActiveCellFacts {
   pastedScore: boolean;
 }
 
-const RISK_FORMULA = /\bRISK\.[A-Z]+\s*\(/i;
-
 /** Whether Explain can explain the active cell: a RISK formula (its own cell or a spilled one) or a pasted score. */
 export function explainable(cell: ActiveCellFacts): boolean {
-  return RISK_FORMULA.test(cell.formula) || cell.pastedScore;
+  return RISK_CALL.test(cell.formula) || cell.pastedScore;
 }
 
 /** Timers, injectable so tests run without waiting. */

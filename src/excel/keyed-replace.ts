@@ -48,11 +48,12 @@ import {
   locatorOf,
   planKeyedRefresh,
   replaceDigests,
+  type KeyedPlan,
   rowDigest,
   type WrittenRow,
 } from "../shaping/keyed-diff";
 import type { ProvenanceRecord } from "../shaping/paste-provenance";
-import { describeKey, keyKindChange, type AssetKeyKind } from "../shaping/row-keys";
+import { describeKey, keyKindChange, type AssetKeyKind, type RecordedRowKey } from "../shaping/row-keys";
 import { TEXT_FORMAT, columnTextKinds } from "../shaping/safe-cells";
 import type { CellValue, ColumnFormats } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
@@ -210,6 +211,8 @@ const BESIDE_SCAN = 16;
  * done. Throws PastedSheetChangedError (nothing changed) when the sheet or table is gone, its data
  * header was changed, the record of what was written is missing, or the answer is empty;
  * KeyKindChangedError when the key kind changed and `acceptKeyKindChange` is not set.
+ *
+ * Three phases: read the table (nothing changes), plan its cells (pure), write with undo.
  */
 export async function refreshTableByKey(
   context: Excel.RequestContext,
@@ -217,8 +220,34 @@ export async function refreshTableByKey(
   fresh: KeyedTable,
   options: KeyedRefreshOptions = {},
 ): Promise<{ record: ProvenanceRecord; report: KeyedRefreshReport }> {
+  const answer = layAnswer(record, fresh, options);
+  options.signal?.throwIfAborted();
+  const table = await readKeyedTable(context, record, fresh, answer, options.restoreKeys);
+  const cells = planKeyedCells(record, fresh, answer, table, options.edits ?? "ask");
+  return writeKeyedRefresh(context, record, fresh, options, answer, table, cells);
+}
+
+/** The service's answer checked and laid over the table's columns (before anything is read). */
+interface LaidAnswer {
+  /** "Sheet "…"", how messages name the sheet. */
+  where: string;
+  rowKey: RecordedRowKey;
+  layout: ColumnLayout;
+  /** The answer's rows in the table's column order (an unserved column: empty, never written to a kept row). */
+  rows: CellValue[][];
+  /** The table's columns (indexes) the answer no longer has. */
+  unserved: Set<number>;
+  /** The number format of each of the table's columns for numbers, as the first paste gives it. */
+  numberFormats: Array<string | undefined>;
+}
+
+/**
+ * Checks the answer against the record and lays its columns over the table's. Throws (nothing
+ * changed) when the table is not keyed, the answer is empty or cannot be matched, or the key kind
+ * changed unasked.
+ */
+function layAnswer(record: ProvenanceRecord, fresh: KeyedTable, options: KeyedRefreshOptions): LaidAnswer {
   const where = `Sheet "${record.sheetName}"`;
-  const signal = options.signal;
   const rowKey = record.rowKey;
   if (!rowKey || !record.writtenStore)
     throw new PastedSheetChangedError(`${where} was pasted before tables were keyed by row: paste it anew.`);
@@ -238,20 +267,55 @@ export async function refreshTableByKey(
     fresh.header,
     (rowKey.asset ? ["portfolio_index", ...rowKey.columns] : rowKey.columns).filter((n) => record.header.includes(n)),
   );
-  // The answer's rows in the table's column order (an unserved column: empty, never written to a kept row).
   const sameColumns = layout.added.length === 0 && layout.unserved.length === 0 && layout.from.every((f, c) => f === c);
-  const freshRows = sameColumns ? fresh.rows : fresh.rows.map((row) => layout.from.map((f) => (f < 0 ? "" : row[f])));
+  const rows = sameColumns ? fresh.rows : fresh.rows.map((row) => layout.from.map((f) => (f < 0 ? "" : row[f])));
   const unserved = new Set(layout.unserved.map((name) => record.header.indexOf(name)));
-  // The number format of each of the table's columns for numbers, as the first paste gives it.
   const numberFormats = layout.from.map((f) => (f < 0 ? undefined : fresh.formats?.numberFormats?.[f]));
   // Sheets of formulas over the table (formula-followers.ts) read its columns by place.
   if (!sameColumns && record.followers)
     throw new PastedSheetChangedError(
       `${where}: the service's answer now has other columns (${[...layout.added, ...layout.unserved].map((n) => `"${n}"`).join(", ")}), and the sheets of formulas over it read its columns by place: paste it anew. Nothing was changed.`,
     );
-  signal?.throwIfAborted();
+  return { where, rowKey, layout, rows, unserved, numberFormats };
+}
 
-  // ---- read (nothing changes) ----
+/** What the read phase found: the table where it is now, what it holds, and which rows go where. */
+interface KeyedTableRead {
+  sheet: Excel.Worksheet;
+  table: Excel.Table;
+  /** 0-based sheet row of the header and column of the table's first column. */
+  top: number;
+  left: number;
+  /** The table's columns (data and the analyst's inside it) and body rows before the refresh. */
+  cols: number;
+  body: number;
+  /** The table's data columns before and after the refresh, and how many it gains. */
+  width: number;
+  newWidth: number;
+  widen: number;
+  /** The analyst's columns directly beside the table. */
+  beside: number;
+  /** The table's body values (all its columns). */
+  values: CellValue[][];
+  /** The analyst's columns (inside the table past the data, then beside it), header row included, as formulas. */
+  userFormulas: CellValue[][];
+  written: Map<string, WrittenRow>;
+  /** Per body row, its entry in the record of what was written (undefined: not the add-in's). */
+  entries: Array<WrittenRow | undefined>;
+  plan: KeyedPlan;
+  /** Hidden body positions from the first removed row down. */
+  hiddenBelow: number[];
+}
+
+/** The read phase: reads the table, the analyst's columns and the record of what was written. Changes nothing. */
+async function readKeyedTable(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  fresh: KeyedTable,
+  answer: LaidAnswer,
+  restoreKeys: readonly string[] | undefined,
+): Promise<KeyedTableRead> {
+  const { where, rowKey, layout } = answer;
   const { sheet, table, range } = await findPastedTable(context, record);
   const top = range.rowIndex;
   const left = range.columnIndex;
@@ -275,7 +339,7 @@ export async function refreshTableByKey(
   const userCols = cols - width + beside;
   const userFormulas =
     userCols > 0 ? await readBlock(context, sheet, top, left + width, body + 1, userCols, "formulas") : [];
-  const written = await readWrittenStore(context, record.writtenStore);
+  const written = await readWrittenStore(context, record.writtenStore!);
   if (written === null)
     throw new PastedSheetChangedError(
       `${where}: the record of what the add-in wrote into it is gone (its very hidden store sheet was deleted): paste it anew. Nothing was changed.`,
@@ -287,7 +351,7 @@ export async function refreshTableByKey(
     entries.map((e) => e?.key),
     writtenKeys,
     fresh.keys,
-    new Set(options.restoreKeys ?? []),
+    new Set(restoreKeys ?? []),
   );
   if (plan.kept.length + plan.added.length + plan.unknown.length === 0)
     throw new PastedSheetChangedError(
@@ -302,10 +366,59 @@ export async function refreshTableByKey(
   // moves it with its row.
   const hiddenBelow =
     plan.removed.length > 0 ? await hiddenRowsOf(context, sheet, top + 1, Math.min(...plan.removed), body) : [];
+  return {
+    sheet,
+    table,
+    top,
+    left,
+    cols,
+    body,
+    width,
+    newWidth,
+    widen,
+    beside,
+    values,
+    userFormulas,
+    written,
+    entries,
+    plan,
+    hiddenBelow,
+  };
+}
 
-  // ---- plan the cells of the kept rows ----
-  const choice = options.edits ?? "ask";
-  const kinds = columnTextKinds(freshRows, newWidth);
+/** A kept row's cells to write: the columns [first, first + values.length) (null: leave the cell). */
+interface RowUpdate {
+  first: number;
+  values: CellValue[];
+}
+
+/** What the plan phase decided: the cells to write, the next record of what was written, the report. */
+interface KeyedCellPlan {
+  choice: EditChoice;
+  report: KeyedRefreshReport;
+  /** Body position → its kept row's changed cells. */
+  updates: Map<number, RowUpdate>;
+  nextWritten: WrittenRow[];
+  kinds: ReturnType<typeof columnTextKinds>;
+  /** The analyst's cells of removed rows (those holding anything), for the block that keeps them. */
+  removedLines: Array<{ key: string; cells: CellValue[] }>;
+  userHeader: string[];
+}
+
+/**
+ * The plan phase (pure): which cells of the kept rows change, which of the analyst's edits are
+ * kept or listed, the next record of what was written, and what the pane is told.
+ */
+function planKeyedCells(
+  record: ProvenanceRecord,
+  fresh: KeyedTable,
+  answer: LaidAnswer,
+  read: KeyedTableRead,
+  choice: EditChoice,
+): KeyedCellPlan {
+  const { layout } = answer;
+  const { top, left, cols, entries, plan, written } = read;
+  const locCols = locatorColumns(answer.rowKey, record.header);
   const report: KeyedRefreshReport = {
     updated: plan.kept.length,
     cellsChanged: 0,
@@ -319,76 +432,17 @@ export async function refreshTableByKey(
     columnsNoLongerServed: layout.unserved,
   };
   const nextWritten: WrittenRow[] = [];
-  // Body position → the columns [first, first + values.length) to write (null: leave the cell).
-  const updates = new Map<number, { first: number; values: CellValue[] }>();
+  const updates = new Map<number, RowUpdate>();
   for (const { position, newRow } of plan.kept) {
-    const entry = entries[position]!;
-    const now = values[position];
-    const service = freshRows[newRow];
-    const edited = new Set(changedColumns(now, entry.digest, width));
-    const kept = new Set(entry.kept);
-    const writtenCells = new Map<number, CellValue>(); // columns whose record changes: what was written
-    const out: CellValue[] = new Array<CellValue>(newWidth);
-    let changes = 0;
-    for (let c = 0; c < newWidth; c++) {
-      // A column no longer served is left as it is, its record too.
-      if (unserved.has(c)) {
-        out[c] = null as unknown as CellValue;
-        continue;
-      }
-      // A new column is blank when inserted; past the data columns `now` holds the analyst's.
-      const shown = c < width ? now[c] : "";
-      // The cell already shows the service's value: nothing to write, and nothing to ask.
-      if (service[c] === shown) {
-        out[c] = null as unknown as CellValue;
-        kept.delete(c);
-        if (edited.has(c)) writtenCells.set(c, service[c]);
-        continue;
-      }
-      let write = true;
-      if (kept.has(c)) {
-        report.keptByEarlierChoice++;
-        write = false;
-      } else if (edited.has(c)) {
-        report.edited.push({
-          address: rangeA1(top + 1 + position, left + c, 1, 1),
-          key: describeKey(entry.key),
-          column: record.header[c],
-          mine: shown,
-          service: service[c],
-        });
-        if (choice === "keep-mine") kept.add(c);
-        // Kept and asked ("ask") or kept for good: the record keeps what was written before.
-        write = choice === "take-service";
-      }
-      if (write) {
-        writtenCells.set(c, service[c]);
-        changes++;
-      }
-      out[c] = write ? service[c] : (null as unknown as CellValue);
-    }
-    const digest = replaceDigests(entry.digest, writtenCells, newWidth);
-    if (changes > 0) {
-      // Only the span of changed cells: a shifted portfolio_index writes one cell, not the row.
-      let first = 0;
-      let last = newWidth - 1;
-      while (out[first] === null) first++;
-      while (out[last] === null) last--;
-      updates.set(position, { first, values: out.slice(first, last + 1) });
-    }
-    report.cellsChanged += changes;
-    nextWritten.push({
-      locator: locatorOf(service, locCols),
-      key: fresh.keys[newRow],
-      digest,
-      kept: [...kept].sort((a, b) => a - b),
-    });
+    const row = planKeptRow(record, answer, read, choice, report, position, newRow);
+    if (row.update) updates.set(position, row.update);
+    nextWritten.push({ locator: locatorOf(answer.rows[newRow], locCols), key: fresh.keys[newRow], ...row.written });
   }
   for (const i of plan.added)
     nextWritten.push({
-      locator: locatorOf(freshRows[i], locCols),
+      locator: locatorOf(answer.rows[i], locCols),
       key: fresh.keys[i],
-      digest: rowDigest(freshRows[i], newWidth),
+      digest: rowDigest(answer.rows[i], read.newWidth),
       kept: [],
     });
   // Rows deleted by hand stay on record, so the next refresh does not add them back either.
@@ -397,225 +451,407 @@ export async function refreshTableByKey(
     // Its old locator may now be another row's (portfolio_index shifts): one that finds no row.
     if (old) nextWritten.push({ ...old, locator: `deleted:${old.key}` });
   }
-
-  // The analyst's cells of removed rows, for the block that keeps them.
   const removedLines = plan.removed
-    .map((p) => ({ key: describeKey(entries[p]!.key), cells: userFormulas[p + 1] ?? [] }))
+    .map((p) => ({ key: describeKey(entries[p]!.key), cells: read.userFormulas[p + 1] ?? [] }))
     .filter((line) => line.cells.some((v) => v !== ""));
-  const userHeader = (userFormulas[0] ?? []).map((h, i) => (h === "" ? `(column ${i + 1})` : String(h)));
+  const userHeader = (read.userFormulas[0] ?? []).map((h, i) => (h === "" ? `(column ${i + 1})` : String(h)));
+  return {
+    choice,
+    report,
+    updates,
+    nextWritten,
+    kinds: columnTextKinds(answer.rows, read.newWidth),
+    removedLines,
+    userHeader,
+  };
+}
 
-  // ---- write (undone on failure) ----
-  const backups: Array<{ position: number; first: number; formulas: CellValue[][]; formats: CellValue[][] }> = [];
-  let widened = 0;
-  let appended = 0;
-  let followed: FollowedTable | undefined;
-  let blockAt: { row: number; rows: number; cols: number } | undefined;
-  let newStore: string | undefined;
-  let provenanceBefore: ProvenanceSnapshot | undefined;
-  let next: ProvenanceRecord | undefined;
-  // The removed rows' runs still to delete once the one request that deletes them was applied in
-  // part (possibly none: its later operations still to send).
-  let removalLeft: Array<{ start: number; count: number }> | undefined;
-  const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
-  // The table's columns (data and the analyst's inside it) once widened.
-  const grown = cols + widen;
+/**
+ * One kept row's plan: the cells whose shown value differs from the service's are written, unless
+ * the analyst changed them (listed in `report`, kept by `choice`) or chose to keep them before.
+ * Returns its span to write (none when nothing changes) and its next digest and kept columns.
+ */
+function planKeptRow(
+  record: ProvenanceRecord,
+  answer: LaidAnswer,
+  read: KeyedTableRead,
+  choice: EditChoice,
+  report: KeyedRefreshReport,
+  position: number,
+  newRow: number,
+): { update?: RowUpdate; written: { digest: string; kept: number[] } } {
+  const { top, left, width, newWidth } = read;
+  const entry = read.entries[position]!;
+  const now = read.values[position];
+  const service = answer.rows[newRow];
+  const edited = new Set(changedColumns(now, entry.digest, width));
+  const kept = new Set(entry.kept);
+  const writtenCells = new Map<number, CellValue>(); // columns whose record changes: what was written
+  const out: CellValue[] = new Array<CellValue>(newWidth);
+  let changes = 0;
+  for (let c = 0; c < newWidth; c++) {
+    // A column no longer served is left as it is, its record too.
+    if (answer.unserved.has(c)) {
+      out[c] = null as unknown as CellValue;
+      continue;
+    }
+    // A new column is blank when inserted; past the data columns `now` holds the analyst's.
+    const shown = c < width ? now[c] : "";
+    // The cell already shows the service's value: nothing to write, and nothing to ask.
+    if (service[c] === shown) {
+      out[c] = null as unknown as CellValue;
+      kept.delete(c);
+      if (edited.has(c)) writtenCells.set(c, service[c]);
+      continue;
+    }
+    let write = true;
+    if (kept.has(c)) {
+      report.keptByEarlierChoice++;
+      write = false;
+    } else if (edited.has(c)) {
+      report.edited.push({
+        address: rangeA1(top + 1 + position, left + c, 1, 1),
+        key: describeKey(entry.key),
+        column: record.header[c],
+        mine: shown,
+        service: service[c],
+      });
+      if (choice === "keep-mine") kept.add(c);
+      // Kept and asked ("ask") or kept for good: the record keeps what was written before.
+      write = choice === "take-service";
+    }
+    if (write) {
+      writtenCells.set(c, service[c]);
+      changes++;
+    }
+    out[c] = write ? service[c] : (null as unknown as CellValue);
+  }
+  const digest = replaceDigests(entry.digest, writtenCells, newWidth);
+  report.cellsChanged += changes;
+  const written = { digest, kept: [...kept].sort((a, b) => a - b) };
+  if (changes === 0) return { written };
+  // Only the span of changed cells: a shifted portfolio_index writes one cell, not the row.
+  let first = 0;
+  let last = newWidth - 1;
+  while (out[first] === null) first++;
+  while (out[last] === null) last--;
+  return { update: { first, values: out.slice(first, last + 1) }, written };
+}
+
+/** What the write phase has done so far, for its undo. */
+interface KeyedWrites {
+  /** Cells of kept rows as they were before they were written. */
+  backups: Array<{ position: number; first: number; formulas: CellValue[][]; formats: CellValue[][] }>;
+  /** Columns inserted, rows appended. */
+  widened: number;
+  appended: number;
+  followed?: FollowedTable;
+  /** Where the removed rows' block was written. */
+  blockAt?: { row: number; rows: number; cols: number };
+  /** The new record of what was written. */
+  newStore?: string;
+  /** The provenance records before `recordAs` recorded the refresh. */
+  provenanceBefore?: ProvenanceSnapshot;
+  next?: ProvenanceRecord;
+  /**
+   * The removed rows' runs still to delete once the one request that deletes them was applied in
+   * part (possibly none: its later operations still to send).
+   */
+  removalLeft?: Array<{ start: number; count: number }>;
+}
+
+/**
+ * The write phase: everything that can be undone first (undone on failure), then the deletion of
+ * removed rows, last, in one request; when that request was applied in part, the rest once more.
+ */
+async function writeKeyedRefresh(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  fresh: KeyedTable,
+  options: KeyedRefreshOptions,
+  answer: LaidAnswer,
+  read: KeyedTableRead,
+  cells: KeyedCellPlan,
+): Promise<{ record: ProvenanceRecord; report: KeyedRefreshReport }> {
+  const { top, left, width, body, widen, plan } = read;
+  const report = cells.report;
+  const done: KeyedWrites = { backups: [], widened: 0, appended: 0 };
   const removed = [...plan.removed].sort((a, b) => a - b);
   const rows = body + plan.added.length - removed.length;
-  const pending = choice === "ask" ? report.edited.length : 0;
-  /**
-   * The one request that cannot be undone: the removed rows' runs (bottom run first, so the rows
-   * above keep their places), each hidden row's state moved up with it (the sheet rows it moved
-   * from, down to the table's last row before the deletion, shown, the rows it moved to hidden),
-   * and the old record of what was written deleted, last.
-   */
-  const queueRemoval = (bottomFirst: ReadonlyArray<{ start: number; count: number }>) => {
-    for (const run of bottomFirst)
-      sheet
-        .getRangeByIndexes(top + 1 + run.start, left, run.count, grown + beside)
-        .delete("Up" as Excel.DeleteShiftDirection);
-    if (hiddenBelow.length > 0) {
-      const from = removed[0];
-      sheet.getRangeByIndexes(top + 1 + from, 0, body + appended - from, 1).rowHidden = false;
-      const gone = new Set(removed);
-      for (const position of hiddenBelow) {
-        if (gone.has(position)) continue;
-        const above = removed.filter((p) => p < position).length;
-        sheet.getRangeByIndexes(top + 1 + position - above, 0, 1, 1).rowHidden = true;
-      }
-    }
-    context.workbook.worksheets.getItem(record.writtenStore!).delete();
-  };
+  const queueRemoval = (bottomFirst: ReadonlyArray<{ start: number; count: number }>) =>
+    queueRowRemoval(context, record, read, removed, done.appended, bottomFirst);
   try {
-    signal?.throwIfAborted();
-    // New columns first, at the right of the data columns over the table's rows: the analyst's
-    // columns inside the table and beside it move right with their rows (references follow them).
-    if (widen > 0) {
-      sheet.getRangeByIndexes(top, left + width, body + 1, widen).insert("Right" as Excel.InsertShiftDirection);
-      // Alone in its request: a refused insertion (another table in the way) must not be undone by
-      // deleting cells that never moved.
-      await context.sync();
-      widened = widen;
-      // Cells inserted at a table's right edge are not part of it (testing/fake-excel/model.ts shiftColumns).
-      table.resize(rangeA1(top, left, body + 1, grown));
-      const names = sheet.getRangeByIndexes(top, left + width, 1, widen);
-      names.numberFormat = [layout.added.map(() => TEXT_FORMAT)];
-      names.values = [layout.added];
-      await context.sync();
-    }
-    // Cells of kept rows that change: back up, then write; consecutive rows of the same span together.
-    const positions = [...updates.keys()].sort((a, b) => a - b);
-    for (const group of spans(positions, (p) => updates.get(p)!)) {
-      const row = top + 1 + group.start;
-      const col = left + group.first;
-      const formulas = await readBlock(context, sheet, row, col, group.count, group.width, "formulas");
-      const formats = await readBlock(context, sheet, row, col, group.count, group.width, "numberFormat");
-      backups.push({ position: group.start, first: group.first, formulas, formats });
-    }
-    await writeRows(
-      context,
-      sheet,
-      positions.map((p) => ({ row: top + 1 + p, first: updates.get(p)!.first, values: updates.get(p)!.values })),
-      left,
-      { kinds, numberFormats },
-      maxBytes,
-      signal,
-    );
-    signal?.throwIfAborted();
-    // New rows at the end: insert across the table and the columns beside it, grow the table, write.
-    if (plan.added.length > 0) {
-      const bottom = top + 1 + body;
-      sheet
-        .getRangeByIndexes(bottom, left, plan.added.length, grown + beside)
-        .insert("Down" as Excel.InsertShiftDirection);
-      table.resize(rangeA1(top, left, body + 1 + plan.added.length, grown));
-      await context.sync();
-      appended = plan.added.length;
-      await writeRows(
-        context,
-        sheet,
-        plan.added.map((i, n) => ({ row: bottom + n, first: 0, values: freshRows[i] })),
-        left,
-        { kinds, numberFormats },
-        maxBytes,
-        signal,
-      );
-      options.onProgress?.(fresh.rows.length, fresh.rows.length);
-    }
-    // Excel does not grow a colour rule or a chart series over rows added below their range, nor a
-    // series over a row to the last data column when columns are inserted right of it: the ones
-    // over whole columns of the table, and rows to its last data column, follow it (table-followers.ts).
-    if (appended > 0 || widened > 0)
-      followed = await followTable(context, sheet, {
-        row: top,
-        col: left,
-        oldBody: body,
-        newBody: body + appended,
-        oldCols: grown,
-        newCols: grown,
-        columnOf: (c) => c,
-        oldLastData: width - 1,
-        newLastData: newWidth - 1,
-      });
-    // New columns get what the first paste gives such columns: label colours, a score scale (the
-    // number formats were written with their cells). Over the rows there are once rows are added;
-    // Excel shrinks a rule's range with the rows deleted below, and drops it with its columns if
-    // the widening is undone.
-    if (widened > 0) {
-      formatNewColumns(sheet, fresh.formats, layout.from.slice(width), top + 1, left + width, body + appended);
-      await context.sync();
-    }
-    signal?.throwIfAborted();
-    // The removed rows' analyst cells, below everything on the sheet.
-    if (removedLines.length > 0)
-      blockAt = await writeRemovedBlock(context, sheet, left, userHeader, removedLines, options.now);
-    signal?.throwIfAborted();
-    newStore = await writeWrittenStore(context, nextWritten, maxBytes);
-    signal?.throwIfAborted();
-    next = {
-      ...record,
-      rows,
-      header: layout.header,
-      tableAddress: rangeA1(top, left, rows + 1, newWidth),
-      writtenAt: utcNow(options.now),
-      // A keyed table is checked against the record of what was written, not this positional
-      // fingerprint; it stays the paste's (computing it for 1.2 million cells costs a fifth of a second).
-      fingerprint: record.fingerprint,
-      staticCopyAt: undefined,
-      rowKey: {
-        asset: rowKey.asset,
-        columns: rowKey.columns,
-        ...(fresh.assetKind ? { assetKind: fresh.assetKind } : {}),
-      },
-      writtenStore: newStore,
-      pendingEdits: pending,
-      unservedColumns: layout.unserved.length > 0 ? layout.unserved : undefined,
-      ...(choice !== "ask" && report.edited.length > 0
-        ? { editChoice: { choice, cells: report.edited.length, at: utcNow(options.now) } }
-        : {}),
-    };
-    if (options.recordAs) {
-      provenanceBefore = await snapshotProvenance(context);
-      await recordProvenance(context, [options.recordAs(next)]);
-    }
-    signal?.throwIfAborted();
+    await applyKeyedWrites(context, record, fresh, options, answer, read, cells, rows, done);
     // ---- remove rows the service no longer returns: Excel's own deletion, last, one request ----
     queueRemoval(runs(removed).reverse());
     try {
       await context.sync();
     } catch (error) {
       // Nothing of it applied: undone below, like any write. Applied in part: finished after.
-      const left = await removalNotApplied(context, table, record.writtenStore, body + appended, runs(removed));
+      const left = await removalNotApplied(
+        context,
+        read.table,
+        record.writtenStore!,
+        body + done.appended,
+        runs(removed),
+      );
       if (left === undefined) throw error;
-      removalLeft = left ?? undefined;
+      done.removalLeft = left ?? undefined;
     }
   } catch (error) {
-    try {
-      if (provenanceBefore) await restoreProvenance(context, provenanceBefore);
-      if (newStore) await deleteWrittenStore(context, newStore);
-      followed?.restore();
-      if (blockAt)
-        sheet.getRangeByIndexes(blockAt.row, left, blockAt.rows, blockAt.cols).clear("All" as Excel.ClearApplyTo);
-      if (appended > 0) {
-        sheet
-          .getRangeByIndexes(top + 1 + body, left, appended, grown + beside)
-          .delete("Up" as Excel.DeleteShiftDirection);
-      }
-      for (const b of backups) {
-        const target = sheet.getRangeByIndexes(
-          top + 1 + b.position,
-          left + b.first,
-          b.formulas.length,
-          b.formulas[0].length,
-        );
-        target.numberFormat = b.formats as string[][];
-        target.formulas = b.formulas;
-      }
-      if (widened > 0) {
-        // The inserted columns go again; the table shrinks with them, the analyst's cells come back.
-        sheet.getRangeByIndexes(top, left + width, body + 1, widened).delete("Left" as Excel.DeleteShiftDirection);
-        table.resize(rangeA1(top, left, body + 1, cols));
-      }
-      await context.sync();
-    } catch (restoreError) {
-      throw new IncompleteRestoreError(error, record.sheetName, restoreError);
-    }
+    await undoKeyedWrites(context, record, read, done, error);
     throw error;
   }
 
   // The request that deletes the removed rows failed part-way (the operations before the failing
   // one applied): the rest of it, once more. Nothing can be undone now.
-  if (removalLeft) {
-    queueRemoval([...removalLeft].reverse());
+  if (done.removalLeft) {
+    queueRemoval([...done.removalLeft].reverse());
     try {
       await context.sync();
     } catch (error) {
-      const left = removalLeft.reduce((n, run) => n + run.count, 0);
+      const left = done.removalLeft.reduce((n, run) => n + run.count, 0);
       throw new RefreshInterruptedError(record.sheetName, left, error);
     }
   }
+  const blockAt = done.blockAt;
   if (blockAt) report.removedBlock = rangeA1(blockAt.row - removed.length, left, blockAt.rows, blockAt.cols);
   if (widen > 0) report.columnsAddedAt = rangeA1(top, left + width, rows + 1, widen);
-  return { report, record: next! };
+  return { report, record: done.next! };
+}
+
+/**
+ * Everything of the write phase that can be undone, in order: new columns, changed cells of kept
+ * rows (backed up first), new rows, what follows the table, the new columns' formats, the removed
+ * rows' block, the new record of what was written and (`recordAs`) the provenance. Notes each step
+ * in `done` as it is applied.
+ */
+async function applyKeyedWrites(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  fresh: KeyedTable,
+  options: KeyedRefreshOptions,
+  answer: LaidAnswer,
+  read: KeyedTableRead,
+  cells: KeyedCellPlan,
+  rows: number,
+  done: KeyedWrites,
+): Promise<void> {
+  const { sheet, table, top, left, cols, body, width, newWidth, widen, beside, plan } = read;
+  const { layout, numberFormats } = answer;
+  const { updates, kinds } = cells;
+  const signal = options.signal;
+  const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  // The table's columns (data and the analyst's inside it) once widened.
+  const grown = cols + widen;
+  signal?.throwIfAborted();
+  // New columns first, at the right of the data columns over the table's rows: the analyst's
+  // columns inside the table and beside it move right with their rows (references follow them).
+  if (widen > 0) {
+    sheet.getRangeByIndexes(top, left + width, body + 1, widen).insert("Right" as Excel.InsertShiftDirection);
+    // Alone in its request: a refused insertion (another table in the way) must not be undone by
+    // deleting cells that never moved.
+    await context.sync();
+    done.widened = widen;
+    // Cells inserted at a table's right edge are not part of it (testing/fake-excel/model.ts shiftColumns).
+    table.resize(rangeA1(top, left, body + 1, grown));
+    const names = sheet.getRangeByIndexes(top, left + width, 1, widen);
+    names.numberFormat = [layout.added.map(() => TEXT_FORMAT)];
+    names.values = [layout.added];
+    await context.sync();
+  }
+  // Cells of kept rows that change: back up, then write; consecutive rows of the same span together.
+  const positions = [...updates.keys()].sort((a, b) => a - b);
+  for (const group of spans(positions, (p) => updates.get(p)!)) {
+    const row = top + 1 + group.start;
+    const col = left + group.first;
+    const formulas = await readBlock(context, sheet, row, col, group.count, group.width, "formulas");
+    const formats = await readBlock(context, sheet, row, col, group.count, group.width, "numberFormat");
+    done.backups.push({ position: group.start, first: group.first, formulas, formats });
+  }
+  await writeRows(
+    context,
+    sheet,
+    positions.map((p) => ({ row: top + 1 + p, first: updates.get(p)!.first, values: updates.get(p)!.values })),
+    left,
+    { kinds, numberFormats },
+    maxBytes,
+    signal,
+  );
+  signal?.throwIfAborted();
+  // New rows at the end: insert across the table and the columns beside it, grow the table, write.
+  if (plan.added.length > 0) {
+    const bottom = top + 1 + body;
+    sheet
+      .getRangeByIndexes(bottom, left, plan.added.length, grown + beside)
+      .insert("Down" as Excel.InsertShiftDirection);
+    table.resize(rangeA1(top, left, body + 1 + plan.added.length, grown));
+    await context.sync();
+    done.appended = plan.added.length;
+    await writeRows(
+      context,
+      sheet,
+      plan.added.map((i, n) => ({ row: bottom + n, first: 0, values: answer.rows[i] })),
+      left,
+      { kinds, numberFormats },
+      maxBytes,
+      signal,
+    );
+    options.onProgress?.(fresh.rows.length, fresh.rows.length);
+  }
+  // Excel does not grow a colour rule or a chart series over rows added below their range, nor a
+  // series over a row to the last data column when columns are inserted right of it: the ones
+  // over whole columns of the table, and rows to its last data column, follow it (table-followers.ts).
+  if (done.appended > 0 || done.widened > 0)
+    done.followed = await followTable(context, sheet, {
+      row: top,
+      col: left,
+      oldBody: body,
+      newBody: body + done.appended,
+      oldCols: grown,
+      newCols: grown,
+      columnOf: (c) => c,
+      oldLastData: width - 1,
+      newLastData: newWidth - 1,
+    });
+  // New columns get what the first paste gives such columns: label colours, a score scale (the
+  // number formats were written with their cells). Over the rows there are once rows are added;
+  // Excel shrinks a rule's range with the rows deleted below, and drops it with its columns if
+  // the widening is undone.
+  if (done.widened > 0) {
+    formatNewColumns(sheet, fresh.formats, layout.from.slice(width), top + 1, left + width, body + done.appended);
+    await context.sync();
+  }
+  signal?.throwIfAborted();
+  // The removed rows' analyst cells, below everything on the sheet.
+  if (cells.removedLines.length > 0)
+    done.blockAt = await writeRemovedBlock(context, sheet, left, cells.userHeader, cells.removedLines, options.now);
+  signal?.throwIfAborted();
+  done.newStore = await writeWrittenStore(context, cells.nextWritten, maxBytes);
+  signal?.throwIfAborted();
+  done.next = refreshedRecord(record, fresh, answer, read, cells, rows, done.newStore, options.now);
+  if (options.recordAs) {
+    done.provenanceBefore = await snapshotProvenance(context);
+    await recordProvenance(context, [options.recordAs(done.next)]);
+  }
+  signal?.throwIfAborted();
+}
+
+/** The table's provenance record once refreshed (pure). */
+function refreshedRecord(
+  record: ProvenanceRecord,
+  fresh: KeyedTable,
+  answer: LaidAnswer,
+  read: KeyedTableRead,
+  cells: KeyedCellPlan,
+  rows: number,
+  writtenStore: string,
+  now: Date | undefined,
+): ProvenanceRecord {
+  const { layout, rowKey } = answer;
+  const { choice, report } = cells;
+  return {
+    ...record,
+    rows,
+    header: layout.header,
+    tableAddress: rangeA1(read.top, read.left, rows + 1, read.newWidth),
+    writtenAt: utcNow(now),
+    // A keyed table is checked against the record of what was written, not this positional
+    // fingerprint; it stays the paste's (computing it for 1.2 million cells costs a fifth of a second).
+    fingerprint: record.fingerprint,
+    staticCopyAt: undefined,
+    rowKey: {
+      asset: rowKey.asset,
+      columns: rowKey.columns,
+      ...(fresh.assetKind ? { assetKind: fresh.assetKind } : {}),
+    },
+    writtenStore,
+    pendingEdits: choice === "ask" ? report.edited.length : 0,
+    unservedColumns: layout.unserved.length > 0 ? layout.unserved : undefined,
+    ...(choice !== "ask" && report.edited.length > 0
+      ? { editChoice: { choice, cells: report.edited.length, at: utcNow(now) } }
+      : {}),
+  };
+}
+
+/**
+ * Queues the one request that cannot be undone: the removed rows' runs (bottom run first, so the
+ * rows above keep their places), each hidden row's state moved up with it (the sheet rows it moved
+ * from, down to the table's last row before the deletion, shown, the rows it moved to hidden),
+ * and the old record of what was written deleted, last.
+ */
+function queueRowRemoval(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  read: KeyedTableRead,
+  removed: readonly number[],
+  appended: number,
+  bottomFirst: ReadonlyArray<{ start: number; count: number }>,
+): void {
+  const { sheet, top, left, body, hiddenBelow } = read;
+  const grown = read.cols + read.widen;
+  for (const run of bottomFirst)
+    sheet
+      .getRangeByIndexes(top + 1 + run.start, left, run.count, grown + read.beside)
+      .delete("Up" as Excel.DeleteShiftDirection);
+  if (hiddenBelow.length > 0) {
+    const from = removed[0];
+    sheet.getRangeByIndexes(top + 1 + from, 0, body + appended - from, 1).rowHidden = false;
+    const gone = new Set(removed);
+    for (const position of hiddenBelow) {
+      if (gone.has(position)) continue;
+      const above = removed.filter((p) => p < position).length;
+      sheet.getRangeByIndexes(top + 1 + position - above, 0, 1, 1).rowHidden = true;
+    }
+  }
+  context.workbook.worksheets.getItem(record.writtenStore!).delete();
+}
+
+/**
+ * Undoes what `done` says the write phase applied (provenance put back, new record deleted, the
+ * table's followers restored, block cleared, rows deleted again, cells written back, columns
+ * removed), in one request. Throws IncompleteRestoreError when that fails.
+ */
+async function undoKeyedWrites(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  read: KeyedTableRead,
+  done: KeyedWrites,
+  error: unknown,
+): Promise<void> {
+  const { sheet, table, top, left, cols, body, width } = read;
+  const grown = cols + read.widen;
+  try {
+    if (done.provenanceBefore) await restoreProvenance(context, done.provenanceBefore);
+    if (done.newStore) await deleteWrittenStore(context, done.newStore);
+    done.followed?.restore();
+    const blockAt = done.blockAt;
+    if (blockAt)
+      sheet.getRangeByIndexes(blockAt.row, left, blockAt.rows, blockAt.cols).clear("All" as Excel.ClearApplyTo);
+    if (done.appended > 0) {
+      sheet
+        .getRangeByIndexes(top + 1 + body, left, done.appended, grown + read.beside)
+        .delete("Up" as Excel.DeleteShiftDirection);
+    }
+    for (const b of done.backups) {
+      const target = sheet.getRangeByIndexes(
+        top + 1 + b.position,
+        left + b.first,
+        b.formulas.length,
+        b.formulas[0].length,
+      );
+      target.numberFormat = b.formats as string[][];
+      target.formulas = b.formulas;
+    }
+    if (done.widened > 0) {
+      // The inserted columns go again; the table shrinks with them, the analyst's cells come back.
+      sheet.getRangeByIndexes(top, left + width, body + 1, done.widened).delete("Left" as Excel.DeleteShiftDirection);
+      table.resize(rangeA1(top, left, body + 1, cols));
+    }
+    await context.sync();
+  } catch (restoreError) {
+    throw new IncompleteRestoreError(error, record.sheetName, restoreError);
+  }
 }
 
 /**

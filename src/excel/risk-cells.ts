@@ -5,6 +5,7 @@
  */
 import { isExcelErrorValue } from "../shaping/excel-errors";
 import type { CellValue } from "../shaping/types";
+import { RISK_CALL } from "../shaping/risk-formula";
 import { readBlock } from "./read-range";
 
 /** How many RISK.* cells a workbook holds, and where. */
@@ -14,9 +15,6 @@ export interface RiskCellCount {
   /** Sheets holding at least one of them. */
   sheets: string[];
 }
-
-/** A formula that calls one of the RISK.* functions. */
-export const RISK_CALL = /\bRISK\.[A-Z]+\s*\(/i;
 
 /**
  * Counts formulas that call RISK.* on every sheet, reading the used range in slices; with

@@ -4,7 +4,12 @@
  * of the LOW/MEDIUM/HIGH columns so they can be coloured.
  */
 import type { CellValue, ExtendedSummaryItem, SheetTable, SummaryItem } from "./types";
-import { PORTFOLIO_HAZARDS_ALPHABETICAL, SCENARIOS } from "../shared/vocabulary";
+import {
+  EXTENDED_HAZARDS_ALPHABETICAL,
+  PERIODS,
+  PORTFOLIO_HAZARDS_ALPHABETICAL,
+  SCENARIOS,
+} from "../shared/vocabulary";
 
 /** A flattened summary and its label columns (0-based). */
 export interface SummaryTable extends SheetTable {
@@ -12,9 +17,7 @@ export interface SummaryTable extends SheetTable {
 }
 
 const DEFAULT_HAZARDS = PORTFOLIO_HAZARDS_ALPHABETICAL;
-const EXTENDED_HAZARDS = ["cyclone", "flood", "heatwave", "sea_level_rise", "water_stress", "wildfire"];
 const FAMILIES = ["business_interruption", "indicator", "structural_damage"];
-const PERIODS = ["baseline", "2030", "2050", "2080"];
 const SUMMARY_METRICS = ["summary_label_15yr", "summary_score_15yr", "summary_label_30yr", "summary_score_30yr"];
 
 /** Known names first in their given order, unknown ones after, sorted. */
@@ -89,7 +92,7 @@ export function flattenExtendedSummary(items: readonly ExtendedSummaryItem[]): S
       }
     }
   }
-  const hazards = ordered(hazardSet, EXTENDED_HAZARDS);
+  const hazards = ordered(hazardSet, EXTENDED_HAZARDS_ALPHABETICAL);
   const header = [
     "portfolio_index",
     "entity_id",

@@ -165,6 +165,52 @@ export function lookupHazard(text: string): HazardNames | undefined {
 /** The hazards as the portfolio endpoints spell them, in alphabetical order: the column order of summary sheets. */
 export const PORTFOLIO_HAZARDS_ALPHABETICAL: readonly string[] = HAZARDS.map((hazard) => hazard.portfolio).sort();
 
+/** The hazards as the extended summary spells them, in the order of `HAZARDS` (the pane's hazard lists). */
+export const EXTENDED_HAZARDS: readonly string[] = HAZARDS.map((hazard) => hazard.extended);
+
+/** The hazards as the extended summary spells them, in alphabetical order: the column order of its sheets. */
+export const EXTENDED_HAZARDS_ALPHABETICAL: readonly string[] = [...EXTENDED_HAZARDS].sort();
+
+/**
+ * Scenarios the service repeats (docs/service.md, "Scenarios that repeat"): for these hazards (as
+ * the portfolio endpoints spell them) the numbers of `scenarios` are those of `repeats`. The one
+ * copy in src; Explain and the disclosure sheet say it from here.
+ */
+export const SCENARIO_REPEATS: ReadonlyArray<{
+  hazards: readonly string[];
+  scenarios: readonly ScenarioName[];
+  repeats: ScenarioName;
+}> = [
+  { hazards: ["flood_potential", "water_stress", "heatwave"], scenarios: ["ssp126"], repeats: "ssp245" },
+  { hazards: ["cyclone"], scenarios: ["ssp126", "ssp245"], repeats: "ssp585" },
+];
+
+/** "a", "a and b", "a, b and c". */
+function spokenList(items: readonly string[]): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}` : (items[0] ?? "");
+}
+
+/** "ssp126 repeats ssp245", "ssp126 and ssp245 repeat ssp585". */
+export function scenarioRepeatText(repeat: (typeof SCENARIO_REPEATS)[number]): string {
+  return `${spokenList(repeat.scenarios)} ${repeat.scenarios.length > 1 ? "repeat" : "repeats"} ${repeat.repeats}`;
+}
+
+/** The repetition a scenario of a hazard is part of (its numbers are another scenario's), or undefined. */
+export function scenarioRepeatOf(hazard: HazardNames, scenario: string): (typeof SCENARIO_REPEATS)[number] | undefined {
+  return SCENARIO_REPEATS.find(
+    (r) => r.hazards.includes(hazard.portfolio) && (r.scenarios as readonly string[]).includes(scenario),
+  );
+}
+
+/**
+ * "In the service's data, for flood, water stress and heatwave, ssp126 repeats ssp245; for cyclone,
+ * ssp126 and ssp245 repeat ssp585." (hazards named as the extended summary spells them).
+ */
+export const SCENARIO_REPEATS_NOTE = `In the service's data, ${SCENARIO_REPEATS.map((r) => {
+  const hazards = r.hazards.map((name) => BY_NAME.get(name)!.extended.replace(/_/g, " "));
+  return `for ${spokenList(hazards)}, ${scenarioRepeatText(r)}`;
+}).join("; ")}.`;
+
 /*
  * The service's published list of asset types: `label:type` picks the damage functions behind
  * `structural_damage_*` and `business_interruption_*`, and only a label that matches one of these

@@ -4,7 +4,7 @@
  * queries, and the nature create's header and body. Over real HTTP: the emulator, or a small
  * recording server for what the emulator no longer sends (an older server's 204).
  */
-import { ConflictError, RiskClient, type ConnectionConfig } from "../../src/api";
+import { ConflictError, RiskClient, waitForRiskData, type ConnectionConfig } from "../../src/api";
 import { fileNameOf } from "../../src/api/http";
 import { type RunningEmulator } from "../../emulator/server";
 import { RecordingServer, queryOf, sendJson } from "../support/recording-server";
@@ -25,14 +25,6 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-async function ready(name: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if ((await client.portfolios.get(name)).status === "Risk data available") return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${name} never became available`);
-}
-
 describe("against the emulator", () => {
   test("import and delete answer the service's message", async () => {
     await client.portfolios.create("client-msg");
@@ -46,7 +38,7 @@ describe("against the emulator", () => {
   test("downloads carry the service's file name and media type; filters and dates reach the service", async () => {
     await client.portfolios.create("client-dl").catch(() => undefined);
     await client.portfolios.importAssets("client-dl", "entity_id,entity_name,lat,lng\nA,Alpha,10,20\nB,Beta,-5,30\n");
-    await ready("client-dl");
+    await waitForRiskData(client, "client-dl", { intervalMs: 20, timeoutMs: 4_000 });
 
     const csv = await client.datasets.itemsExport("client-dl", {
       hazard: "wildfire",
@@ -152,6 +144,23 @@ describe("against a recording server", () => {
       status: "Generating risk data",
       message: "Assets imported into old.",
     });
+  });
+
+  test("waiting for risk data reports each status and gives up at its time limit naming the last status", async () => {
+    server = await new RecordingServer((_req, res) => {
+      sendJson(res, 200, { portfolio_name: "slow", status: "Generating risk data" });
+    }).start();
+    const seen: string[] = [];
+    const waiting = waitForRiskData(clientOf(), "slow", {
+      intervalMs: 10,
+      timeoutMs: 50,
+      onProgress: (p) => seen.push(p.message),
+    });
+    await expect(waiting).rejects.toThrow(
+      "slow did not reach “Risk data available” within 0 s (last status “Generating risk data”)",
+    );
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen[0]).toMatch(/^Generating risk data for slow: status “Generating risk data” \(0 s\)$/);
   });
 
   test("downloads send the key in a header only; the query holds the filters and file_format", async () => {

@@ -9,7 +9,16 @@ import { screenshot } from "./support/browser";
 import { NO_EMULATOR_URL, describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { DEMO_HEADERS, emulatorStats, methodCount, routeCount } from "../support/emulator";
 import { startProcessEmulator } from "./support/emulators";
-import { cell, cells, pasteAt, textWhen, typeIntoCell, values, waitForIdle } from "./support/harness-page";
+import {
+  cell,
+  cells,
+  pasteAt,
+  pullDemoTimeseries,
+  textWhen,
+  typeIntoCell,
+  values,
+  waitForIdle,
+} from "./support/harness-page";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -202,19 +211,7 @@ describeBrowser("browser harness", () => {
     const emu = await suite.freshEmulator();
     const { page } = await suite.openHarness({ demo: false });
 
-    await page.getByTestId("section-timeseries-header").click();
-    await page.selectOption('[data-testid="ts-portfolio"]', "demo-portfolio");
-    await page.selectOption('[data-testid="ts-hazard"]', "wildfire");
-    await page.selectOption('[data-testid="ts-indicator"]', "unified_prob");
-    await page.selectOption('[data-testid="ts-scenario"]', "ssp585");
-    await page.selectOption('[data-testid="ts-measure"]', "mid");
-    const sheetsBefore = await page.evaluate(() => window.harness?.sheetNames() as string[]);
-    await page.getByTestId("ts-start").click();
-    await textWhen(page, "ts-result", (t) => t.length > 0, 30_000);
-    const tsSheet = (await page.evaluate(() => window.harness?.sheetNames() as string[])).find(
-      (n) => !sheetsBefore.includes(n),
-    ) as string;
-    expect(tsSheet).toBeDefined();
+    const tsSheet = await pullDemoTimeseries(page);
     expect(await page.evaluate(() => window.harness?.fake.activeSheetName())).toBe(tsSheet);
 
     const items = (await fetch(

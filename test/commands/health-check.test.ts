@@ -7,7 +7,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import type { RunningEmulator } from "../../emulator/server";
 import { readManifestSets } from "../requirements/api-sets";
+import { corsFetch } from "../support/cors-fetch";
+import { demoConnection, startTestEmulator } from "../support/emulator";
 import {
   REQUIREMENT_SETS,
   describeClockOffset,
@@ -133,6 +136,26 @@ describe("probing the service URLs", () => {
       apiKey: KEY,
     });
     expect(probe).toMatchObject({ status: null, latencyMs: null, clockOffsetMs: null });
-    expect(probe.error).toBeTruthy();
+    expect(probe.error).toMatch(/^cannot reach the service at 127\.0\.0\.1:\d+: /);
+  });
+});
+
+describe("a service that does not answer the add-in's origin", () => {
+  const PAGE = "https://addin.example.com";
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator({ allowedOrigins: ["https://someone-else.example.com"] });
+  });
+  afterAll(() => emu.close());
+
+  it("is reported as reachable but not answering this origin (CORS), naming the origin to allow", async () => {
+    const probes = await probeServices(demoConnection(emu), { fetch: corsFetch(PAGE), origin: PAGE });
+    for (const probe of probes) {
+      expect(probe.status).toBeNull();
+      expect(probe.error).toBe(
+        `the service at ${new URL(emu.baseUrl).host} is reachable but does not answer this add-in's origin, ${PAGE} (CORS): ` +
+          `use a same-origin path or ask the provider to allow ${PAGE}`,
+      );
+    }
   });
 });

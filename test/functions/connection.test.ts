@@ -87,6 +87,21 @@ test("an unusable connection is refused before anything is stored", async () => 
   expect(isDefaultConnection()).toBe(true);
 });
 
+test("a path on the add-in's own host (a same-origin reverse proxy) is saved as that host's URL", async () => {
+  const paths = { ...custom, baseUrl: "/risk-api/", natureUrl: "/risk-nature" };
+  // Outside a page there is no host to resolve a path against: said, not guessed.
+  await expect(saveConnection(paths)).rejects.toThrow(/is a path, which needs the add-in's own address/);
+  (globalThis as { location?: unknown }).location = { origin: "https://addin.example.com" };
+  const saved = await saveConnection(paths);
+  expect(saved.baseUrl).toBe("https://addin.example.com/risk-api");
+  expect(saved.natureUrl).toBe("https://addin.example.com/risk-nature");
+  // The same https rule: an add-in served over plain http from another machine may not send the key.
+  (globalThis as { location?: unknown }).location = { origin: "http://addin.example.com" };
+  await expect(saveConnection(paths)).rejects.toThrow(/must use https:\/\/ for addin.example.com/);
+  // "//host" is another host, not a path of this one.
+  await expect(saveConnection({ ...paths, baseUrl: "//risk.example.com" })).rejects.toBeInstanceOf(ConfigurationError);
+});
+
 test("corrupt stored data falls back to the default instead of breaking every cell", async () => {
   await storage.setItem("climate-risk.connection", "{not json");
   expect(await loadConnection()).toEqual(EMULATOR_CONNECTION);

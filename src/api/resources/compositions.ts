@@ -9,10 +9,16 @@ import type {
   VectorWithGeoJson,
 } from "../types";
 
-const ROOT = "/compositions";
+const VECTORS = "/compositions/vector";
+const UDFS = "/compositions/udf";
+/** UDF operations list no project header (activating and running one do). */
+const NO_PROJECT = { project: false } as const;
+
+/** A layer as a file: its name, the GeoJSON text and, optionally, the file name to send. */
+type LayerFile = { name: string; geojsonText: string; fileName?: string };
 
 /** The multipart form of a layer upload or update: `name` and a `geojson` file part. */
-function layerForm(input: { name: string; geojsonText: string; fileName?: string }): FormData {
+function layerForm(input: LayerFile): FormData {
   const form = new FormData();
   form.append("name", input.name);
   form.append(
@@ -33,154 +39,52 @@ export class Compositions {
   constructor(private readonly transport: Transport) {}
 
   listVectors(call?: CallOptions): Promise<VectorRecord[]> {
-    return this.transport.send(
-      {
-        operation: "compositions.listVectors",
-        method: "GET",
-        area: "base",
-        path: `${ROOT}/vector`,
-        project: true,
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.get("compositions.listVectors", VECTORS, call);
   }
 
   getVector(vectorId: string | number, call?: CallOptions): Promise<VectorWithGeoJson> {
-    return this.transport.send(
-      {
-        operation: "compositions.getVector",
-        method: "GET",
-        area: "base",
-        path: `${ROOT}/vector/${segment(vectorId)}`,
-        project: true,
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.get("compositions.getVector", `${VECTORS}/${segment(vectorId)}`, call);
   }
 
   /** Adds a vector layer from a GeoJSON Feature or FeatureCollection, sent as JSON. */
   createVector(input: { name: string; geojson: GeoJson }, call?: CallOptions): Promise<VectorRecord> {
-    return this.transport.send(
-      {
-        operation: "compositions.createVector",
-        method: "POST",
-        area: "base",
-        path: `${ROOT}/vector`,
-        project: true,
-        json: input,
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.post("compositions.createVector", VECTORS, call, { json: input });
   }
 
   /** Adds a vector layer as the service's multipart form: `name` and a `geojson` file (e.g. an uploaded .geojson). */
-  uploadVector(
-    input: { name: string; geojsonText: string; fileName?: string },
-    call?: CallOptions,
-  ): Promise<VectorRecord> {
-    const form = layerForm(input);
-    return this.transport.send(
-      {
-        operation: "compositions.uploadVector",
-        method: "POST",
-        area: "base",
-        path: `${ROOT}/vector`,
-        project: true,
-        body: form,
-        responseType: "json",
-      },
-      call,
-    );
+  uploadVector(input: LayerFile, call?: CallOptions): Promise<VectorRecord> {
+    return this.transport.post("compositions.uploadVector", VECTORS, call, { body: layerForm(input) });
   }
 
   /**
    * Replaces the geometry of the project's layer named `name` (published shape: `PUT /vector`,
    * multipart `name` + `geojson` file part). NotFoundError (404) when no layer has that name.
    */
-  updateVector(
-    input: { name: string; geojsonText: string; fileName?: string },
-    call?: CallOptions,
-  ): Promise<VectorRecord> {
-    const form = layerForm(input);
-    return this.transport.send(
-      {
-        operation: "compositions.updateVector",
-        method: "PUT",
-        area: "base",
-        path: `${ROOT}/vector`,
-        project: true,
-        body: form,
-        responseType: "json",
-      },
-      call,
-    );
+  updateVector(input: LayerFile, call?: CallOptions): Promise<VectorRecord> {
+    return this.transport.put("compositions.updateVector", VECTORS, call, { body: layerForm(input) });
   }
 
   deleteVector(vectorId: string | number, call?: CallOptions): Promise<void> {
-    return this.transport.send(
-      {
-        operation: "compositions.deleteVector",
-        method: "DELETE",
-        area: "base",
-        path: `${ROOT}/vector/${segment(vectorId)}`,
-        project: true,
-        responseType: "none",
-      },
-      call,
-    );
+    const path = `${VECTORS}/${segment(vectorId)}`;
+    return this.transport.delete("compositions.deleteVector", path, call, { responseType: "none" });
   }
 
   /** Joins the layer to the portfolio's assets; the CSV holds one row per asset. */
   applyVector(vectorId: string | number, portfolioName: string, call?: CallOptions): Promise<ApplyResult> {
-    return this.transport.send(
-      {
-        operation: "compositions.applyVector",
-        method: "GET",
-        area: "base",
-        path: `${ROOT}/vector/${segment(vectorId)}/apply`,
-        project: true,
-        query: { portfolio: portfolioName },
-        responseType: "json",
-      },
-      call,
-    );
+    const path = `${VECTORS}/${segment(vectorId)}/apply`;
+    return this.transport.get("compositions.applyVector", path, call, { query: { portfolio: portfolioName } });
   }
 
   listUdfs(call?: CallOptions): Promise<UdfRecord[]> {
-    return this.transport.send(
-      { operation: "compositions.listUdfs", method: "GET", area: "base", path: `${ROOT}/udf`, responseType: "json" },
-      call,
-    );
+    return this.transport.get("compositions.listUdfs", UDFS, call, NO_PROJECT);
   }
 
   getUdf(udfId: string | number, call?: CallOptions): Promise<UdfWithEquation> {
-    return this.transport.send(
-      {
-        operation: "compositions.getUdf",
-        method: "GET",
-        area: "base",
-        path: `${ROOT}/udf/${segment(udfId)}`,
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.get("compositions.getUdf", `${UDFS}/${segment(udfId)}`, call, NO_PROJECT);
   }
 
   createUdf(input: { name: string; equation: UdfEquation }, call?: CallOptions): Promise<UdfRecord> {
-    return this.transport.send(
-      {
-        operation: "compositions.createUdf",
-        method: "POST",
-        area: "base",
-        path: `${ROOT}/udf`,
-        json: input,
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.post("compositions.createUdf", UDFS, call, { ...NO_PROJECT, json: input });
   }
 
   /**
@@ -188,30 +92,12 @@ export class Compositions {
    * `{name, equation}`). NotFoundError (404) when no UDF has that name.
    */
   updateUdf(input: { name: string; equation: UdfEquation }, call?: CallOptions): Promise<UdfRecord> {
-    return this.transport.send(
-      {
-        operation: "compositions.updateUdf",
-        method: "PUT",
-        area: "base",
-        path: `${ROOT}/udf`,
-        json: input,
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.put("compositions.updateUdf", UDFS, call, { ...NO_PROJECT, json: input });
   }
 
   deleteUdf(udfId: string | number, call?: CallOptions): Promise<void> {
-    return this.transport.send(
-      {
-        operation: "compositions.deleteUdf",
-        method: "DELETE",
-        area: "base",
-        path: `${ROOT}/udf/${segment(udfId)}`,
-        responseType: "none",
-      },
-      call,
-    );
+    const path = `${UDFS}/${segment(udfId)}`;
+    return this.transport.delete("compositions.deleteUdf", path, call, { ...NO_PROJECT, responseType: "none" });
   }
 
   /**
@@ -219,32 +105,12 @@ export class Compositions {
    * the UDF's. A GET that creates something, so it is never retried.
    */
   activateUdf(udfId: string | number, call?: CallOptions): Promise<VectorRecord> {
-    return this.transport.send(
-      {
-        operation: "compositions.activateUdf",
-        method: "GET",
-        area: "base",
-        path: `${ROOT}/udf/${segment(udfId)}/activate`,
-        project: true,
-        idempotent: false,
-        responseType: "json",
-      },
-      call,
-    );
+    const path = `${UDFS}/${segment(udfId)}/activate`;
+    return this.transport.get("compositions.activateUdf", path, call, { idempotent: false });
   }
 
   /** Runs the UDF and returns the resulting layer without storing it (path inferred: none is published). */
   runUdf(udfId: string | number, call?: CallOptions): Promise<VectorWithGeoJson> {
-    return this.transport.send(
-      {
-        operation: "compositions.runUdf",
-        method: "GET",
-        area: "base",
-        path: `${ROOT}/udf/${segment(udfId)}/run`,
-        project: true,
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.get("compositions.runUdf", `${UDFS}/${segment(udfId)}/run`, call);
   }
 }

@@ -1,4 +1,4 @@
-import { segment, type CallOptions, type Transport } from "../http";
+import { segment, type CallOptions, type QueryValue, type Transport } from "../http";
 import { PagedList } from "../pagination";
 import type {
   DatasetMetadata,
@@ -20,22 +20,12 @@ export class Datasets {
 
   /** Version, digest and the indicators with their units and ranges. */
   metadata(portfolio: string, call?: CallOptions): Promise<DatasetMetadata> {
-    return this.transport.send(
-      {
-        operation: "datasets.metadata",
-        method: "GET",
-        area: "base",
-        path: `${root(portfolio)}`,
-        project: true,
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.get("datasets.metadata", root(portfolio), call);
   }
 
   /** Default summary: per asset × scenario × window, a score and class per hazard. */
   summary(portfolio: string, query: Omit<SummaryQuery, "page"> = {}, call?: CallOptions): PagedList<SummaryItem> {
-    return this.pagedSummary<SummaryItem>("datasets.summary", portfolio, { ...query, extended: false }, call);
+    return this.paged<SummaryItem>("datasets.summary", `${root(portfolio)}/summary`, query, call);
   }
 
   /** Extended summary: per asset, metrics per scenario and hazard (flood is `flood` here). */
@@ -44,48 +34,18 @@ export class Datasets {
     query: Omit<SummaryQuery, "page" | "window"> = {},
     call?: CallOptions,
   ): PagedList<ExtendedSummaryItem> {
-    return this.pagedSummary<ExtendedSummaryItem>(
-      "datasets.extendedSummary",
-      portfolio,
-      { ...query, extended: true },
-      call,
-    );
+    const path = `${root(portfolio)}/summary`;
+    return this.paged<ExtendedSummaryItem>("datasets.extendedSummary", path, { ...query, extended: "true" }, call);
   }
 
   /** Timeseries items, one per asset × hazard × indicator × scenario × measure matching the filters. */
   items(portfolio: string, query: Omit<ItemsQuery, "page"> = {}, call?: CallOptions): PagedList<PhysicalItem> {
-    const { rows, ...filters } = query;
-    return new PagedList<PhysicalItem>(
-      (page, pageRows, pageCall) =>
-        this.transport.send(
-          {
-            operation: "datasets.items",
-            method: "GET",
-            area: "base",
-            path: `${root(portfolio)}/items`,
-            project: true,
-            query: { ...filters, page, rows: pageRows },
-            responseType: "json",
-          },
-          pageCall,
-        ),
-      { rows, ...call },
-    );
+    return this.paged<PhysicalItem>("datasets.items", `${root(portfolio)}/items`, query, call);
   }
 
   /** The ZIP archive of CSV files. */
   export(portfolio: string, call?: CallOptions): Promise<Uint8Array> {
-    return this.transport.send(
-      {
-        operation: "datasets.export",
-        method: "GET",
-        area: "base",
-        path: `${root(portfolio)}/export`,
-        project: true,
-        responseType: "bytes",
-      },
-      call,
-    );
+    return this.transport.get("datasets.export", `${root(portfolio)}/export`, call, { responseType: "bytes" });
   }
 
   /**
@@ -93,17 +53,7 @@ export class Datasets {
    * as sent, for saving or for reading with `JSON.parse` on its text.
    */
   exportJson(portfolio: string, call?: CallOptions): Promise<DownloadedFile> {
-    return this.transport.send(
-      {
-        operation: "datasets.exportJson",
-        method: "GET",
-        area: "base",
-        path: `${root(portfolio)}/export/json`,
-        project: true,
-        responseType: "file",
-      },
-      call,
-    );
+    return this.transport.get("datasets.exportJson", `${root(portfolio)}/export/json`, call, { responseType: "file" });
   }
 
   /**
@@ -115,18 +65,8 @@ export class Datasets {
     query: ItemsQuery & { file_format?: FileFormat } = {},
     call?: CallOptions,
   ): Promise<DownloadedFile> {
-    return this.transport.send(
-      {
-        operation: "datasets.itemsExport",
-        method: "GET",
-        area: "base",
-        path: `${root(portfolio)}/items/export`,
-        project: true,
-        query: { ...query },
-        responseType: "file",
-      },
-      call,
-    );
+    const path = `${root(portfolio)}/items/export`;
+    return this.transport.get("datasets.itemsExport", path, call, { query: { ...query }, responseType: "file" });
   }
 
   /**
@@ -138,41 +78,21 @@ export class Datasets {
     query: SummaryQuery & { file_format?: FileFormat } = {},
     call?: CallOptions,
   ): Promise<DownloadedFile> {
-    return this.transport.send(
-      {
-        operation: "datasets.summaryExport",
-        method: "GET",
-        area: "base",
-        path: `${root(portfolio)}/summary/export`,
-        project: true,
-        query: { ...query },
-        responseType: "file",
-      },
-      call,
-    );
+    const path = `${root(portfolio)}/summary/export`;
+    return this.transport.get("datasets.summaryExport", path, call, { query: { ...query }, responseType: "file" });
   }
 
-  private pagedSummary<T>(
+  /** A paged GET: the filters of `query` on every page, with `rows` per page (the list's own paging). */
+  private paged<T>(
     operation: string,
-    portfolio: string,
-    query: Omit<SummaryQuery, "page"> & { extended: boolean },
+    path: string,
+    query: { rows?: number } & Record<string, QueryValue>,
     call?: CallOptions,
   ): PagedList<T> {
-    const { rows, extended, ...filters } = query;
+    const { rows, ...filters } = query;
     return new PagedList<T>(
       (page, pageRows, pageCall) =>
-        this.transport.send(
-          {
-            operation,
-            method: "GET",
-            area: "base",
-            path: `${root(portfolio)}/summary`,
-            project: true,
-            query: { ...filters, extended: extended ? "true" : undefined, page, rows: pageRows },
-            responseType: "json",
-          },
-          pageCall,
-        ),
+        this.transport.get(operation, path, pageCall, { query: { ...filters, page, rows: pageRows } }),
       { rows, ...call },
     );
   }

@@ -8,31 +8,11 @@ export class Portfolios {
 
   /** Every portfolio of the project (the service returns them all in one answer). */
   list(call?: CallOptions): Promise<Portfolio[]> {
-    return this.transport.send(
-      {
-        operation: "portfolios.list",
-        method: "GET",
-        area: "base",
-        path: "/portfolios/",
-        project: true,
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.get("portfolios.list", "/portfolios/", call);
   }
 
   get(name: string, call?: CallOptions): Promise<Portfolio> {
-    return this.transport.send(
-      {
-        operation: "portfolios.get",
-        method: "GET",
-        area: "base",
-        path: `/portfolios/${segment(name)}/`,
-        project: true,
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.get("portfolios.get", `/portfolios/${segment(name)}/`, call);
   }
 
   /**
@@ -40,18 +20,7 @@ export class Portfolios {
    * `portfolio_name`). ConflictError when it exists.
    */
   create(name: string, call?: CallOptions): Promise<Portfolio> {
-    return this.transport.send(
-      {
-        operation: "portfolios.create",
-        method: "POST",
-        area: "base",
-        path: "/portfolios/",
-        project: true,
-        json: { portfolio_name: name },
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.post("portfolios.create", "/portfolios/", call, { json: { portfolio_name: name } });
   }
 
   /**
@@ -59,37 +28,18 @@ export class Portfolios {
    * answered 204 with no body, read here as a message of our own.
    */
   async delete(name: string, call?: CallOptions): Promise<MessageResponse> {
-    const answer = await this.transport.send<unknown>(
-      {
-        operation: "portfolios.delete",
-        method: "DELETE",
-        area: "base",
-        path: `/portfolios/${segment(name)}/`,
-        project: true,
-        responseType: "optional-json",
-      },
-      call,
-    );
+    const path = `/portfolios/${segment(name)}/`;
+    const answer = await this.transport.delete("portfolios.delete", path, call, { responseType: "optional-json" });
     return messageOf(answer, `Portfolio ${name} deleted.`);
   }
 
   /** The portfolio's assets, paged (`rows` ≤ 250), optionally filtered by `entity_id`. */
   assets(name: string, query: Omit<AssetsQuery, "page"> = {}, call?: CallOptions): PagedList<Asset> {
     const { rows, ...filters } = query;
+    const path = `/portfolios/${segment(name)}/assets`;
     return new PagedList<Asset>(
       (page, pageRows, pageCall) =>
-        this.transport.send(
-          {
-            operation: "portfolios.assets",
-            method: "GET",
-            area: "base",
-            path: `/portfolios/${segment(name)}/assets`,
-            project: true,
-            query: { ...filters, page, rows: pageRows },
-            responseType: "json",
-          },
-          pageCall,
-        ),
+        this.transport.get("portfolios.assets", path, pageCall, { query: { ...filters, page, rows: pageRows } }),
       { rows, ...call },
     );
   }
@@ -102,34 +52,18 @@ export class Portfolios {
   async importAssets(name: string, csv: string, call?: CallOptions & { fileName?: string }): Promise<MessageResponse> {
     const form = new FormData();
     form.append("asset", new Blob([csv], { type: "text/csv" }), call?.fileName ?? `${name}.csv`);
-    const answer = await this.transport.send<unknown>(
-      {
-        operation: "portfolios.importAssets",
-        method: "POST",
-        area: "base",
-        path: `/portfolios/${segment(name)}/assets/import/`,
-        project: true,
-        body: form,
-        responseType: "optional-json",
-      },
-      call,
-    );
+    const path = `/portfolios/${segment(name)}/assets/import/`;
+    const answer = await this.transport.post("portfolios.importAssets", path, call, {
+      body: form,
+      responseType: "optional-json",
+    });
     return messageOf(answer, `Assets imported into ${name}.`);
   }
 
   /** The assets CSV as it was uploaded. */
   exportAssets(name: string, call?: CallOptions): Promise<string> {
-    return this.transport.send(
-      {
-        operation: "portfolios.exportAssets",
-        method: "GET",
-        area: "base",
-        path: `/portfolios/${segment(name)}/assets/export`,
-        project: true,
-        responseType: "text",
-      },
-      call,
-    );
+    const path = `/portfolios/${segment(name)}/assets/export`;
+    return this.transport.get("portfolios.exportAssets", path, call, { responseType: "text" });
   }
 }
 

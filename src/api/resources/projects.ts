@@ -6,9 +6,6 @@ export class Projects {
   constructor(private readonly transport: Transport) {}
 
   list(call?: CallOptions): Promise<Project[]> {
-    return this.transport.send(
-      { operation: "projects.list", method: "GET", area: "base", path: "/projects/", responseType: "json" },
-      call,
-    );
+    return this.transport.get("projects.list", "/projects/", call, { project: false });
   }
 }

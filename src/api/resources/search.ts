@@ -7,17 +7,6 @@ export class Search {
 
   /** BadRequestError when a coordinate is out of bounds. */
   point(lat: number, lng: number, call?: CallOptions): Promise<SearchResult> {
-    return this.transport.send(
-      {
-        operation: "search.point",
-        method: "GET",
-        area: "base",
-        path: "/search",
-        project: true,
-        query: { lat, lng },
-        responseType: "json",
-      },
-      call,
-    );
+    return this.transport.get("search.point", "/search", call, { query: { lat, lng } });
   }
 }

@@ -1,6 +1,5 @@
 import type { DataChange } from "../../functions/data-loaders";
-import { syncedRangesOf } from "./asset-source-actions";
-import { countRiskCells, recalculateWorkbook, type RiskCellCount } from "../../excel/risk-cells";
+import { recalculateWorkbook } from "../../excel/risk-cells";
 import type { ExcelRunner } from "./pane-types";
 
 export type { DataChange };
@@ -26,24 +25,4 @@ export async function refreshAfterChange(options: {
   if (!options.run) return { dropped, recalculated: false };
   await options.run(recalculateWorkbook);
   return { dropped, recalculated: true };
-}
-
-/** Where a portfolio is in use in this workbook, for the delete confirmation. */
-export interface PortfolioUsage {
-  /** RISK.* cells whose formula names the portfolio (as a text argument), and their sheets. */
-  riskCells: RiskCellCount;
-  /** Ranges synced to the portfolio, as recorded in this workbook (e.g. `Sites!A1:D40`). */
-  syncedRanges: string[];
-}
-
-/**
- * Finds where a portfolio is used: RISK.* formulas that name it ("name" as a text argument; a name
- * held in another cell is not seen) and the ranges synced to it, as recorded in the workbook.
- */
-export async function findPortfolioUsage(run: ExcelRunner, portfolio: string): Promise<PortfolioUsage> {
-  const quoted = `"${portfolio.toLowerCase()}"`;
-  const riskCells = await run((context) =>
-    countRiskCells(context, (formula) => formula.toLowerCase().includes(quoted)),
-  );
-  return { riskCells, syncedRanges: await syncedRangesOf(run, portfolio) };
 }

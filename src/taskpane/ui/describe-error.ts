@@ -3,6 +3,7 @@ import {
   BadRequestError,
   ConfigurationError,
   ConflictError,
+  CorsRefusedError,
   ForbiddenError,
   NetworkError,
   NotFoundError,
@@ -34,6 +35,14 @@ export function describeError(error: unknown): ErrorDescription {
   if (error instanceof CancelledError) return { title: error.message, details: [], cancelled: true };
   if (error instanceof AbortedError) {
     return { title: "Cancelled: nothing was changed.", details: [], cancelled: true };
+  }
+  if (error instanceof CorsRefusedError) {
+    // Its message is the whole story (host, origin, what to do), worded as "Check the add-in" words it.
+    return {
+      title: `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`,
+      details: [],
+      cancelled: false,
+    };
   }
   if (error instanceof ServiceError) {
     const details = error.errors.length > 0 ? [...error.errors] : [error.message];

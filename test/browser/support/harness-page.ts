@@ -147,3 +147,24 @@ export function cells(page: Page, address: string): Promise<CellInfo[][]> {
     return out;
   }, address);
 }
+
+/**
+ * Pulls the demo portfolio's wildfire timeseries (unified_prob, ssp585, mid) into a new sheet
+ * through the pane's Timeseries section, as a user does; returns the new sheet's name.
+ */
+export async function pullDemoTimeseries(page: Page): Promise<string> {
+  await setSectionOpen(page, "timeseries", true);
+  await page.selectOption('[data-testid="ts-portfolio"]', "demo-portfolio");
+  await page.selectOption('[data-testid="ts-hazard"]', "wildfire");
+  await page.selectOption('[data-testid="ts-indicator"]', "unified_prob");
+  await page.selectOption('[data-testid="ts-scenario"]', "ssp585");
+  await page.selectOption('[data-testid="ts-measure"]', "mid");
+  const sheetsBefore = await page.evaluate(() => window.harness?.sheetNames() as string[]);
+  await page.getByTestId("ts-start").click();
+  await textWhen(page, "ts-result", (t) => t.length > 0, 30_000);
+  const added = (await page.evaluate(() => window.harness?.sheetNames() as string[])).find(
+    (n) => !sheetsBefore.includes(n),
+  );
+  if (added === undefined) throw new Error("the timeseries pull added no sheet");
+  return added;
+}

@@ -2,7 +2,7 @@
  * Portfolios for the functions tests: a CSV of assets spread over the world and an import that waits
  * until the risk data is available. Emulators are started with test/support/emulator.ts.
  */
-import { RISK_DATA_AVAILABLE, type RiskClient } from "../../../src/api";
+import { waitForRiskData, type RiskClient } from "../../../src/api";
 
 /**
  * A CSV of `count` assets spread over the land and sea of the world, in the service's import layout
@@ -27,12 +27,5 @@ export async function importPortfolio(
 ): Promise<void> {
   await client.portfolios.create(name).catch(() => undefined); // exists already: the import replaces its assets
   await client.portfolios.importAssets(name, csv);
-  const started = Date.now();
-  for (;;) {
-    const portfolio = await client.portfolios.get(name);
-    if (portfolio.status === RISK_DATA_AVAILABLE) return;
-    if (Date.now() - started > timeoutMs)
-      throw new Error(`portfolio ${name} still "${portfolio.status}" after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await waitForRiskData(client, name, { intervalMs: 25, timeoutMs });
 }

@@ -11,10 +11,10 @@ import { readFormulasAndValues, readReferencedValues } from "../../../excel/cell
 import { readTableRowKeys } from "../../../excel/keyed-replace";
 import { readProvenance } from "../../../excel/provenance-sheets";
 import { writeSheetsAtomically } from "../../../excel/write-sheets";
+import { formulaFacts, formulaReferences, type FormulaFacts } from "../../../functions/formula-facts";
 import { labelOfScore } from "../../../shared/vocabulary";
 import { cellA1, parseA1, qualify } from "../../../shaping/a1";
 import { compareReadings, summarizeChanges, type CellChange, type ReadCell } from "./model/value-changes";
-import { formulaFacts, formulaReferences, type FormulaFacts } from "../explain";
 import type { ExcelRunner, PastedSheet } from "../../ui/pane-types";
 
 /** A dataset's identity at a reading. */

@@ -1,9 +1,20 @@
-import { Button, Checkbox, Spinner, Text, Textarea, makeStyles } from "@fluentui/react-components";
+import {
+  Button,
+  Checkbox,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  Spinner,
+  Text,
+  Textarea,
+  makeStyles,
+} from "@fluentui/react-components";
 import { useState } from "react";
 import { pageCommands } from "../../../commands/page";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useServices } from "../../ui/services";
+import { usePaneStyles } from "../../ui/styles";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: "8px" },
@@ -25,6 +36,7 @@ const useStyles = makeStyles({
  */
 export function CheckPanel() {
   const styles = useStyles();
+  const css = usePaneStyles();
   const { run } = useServices();
   const [withFormula, setWithFormula] = useState(false);
   const [request, setRequest] = useState({ serial: 0, formula: false });
@@ -42,7 +54,7 @@ export function CheckPanel() {
   const copy = async () => {
     if (!check.data) return;
     try {
-      await navigator.clipboard.writeText(check.data);
+      await navigator.clipboard.writeText(check.data.report);
       setCopied(true);
     } catch {
       // The clipboard is not available to the pane in some hosts: the text below can be selected.
@@ -79,11 +91,23 @@ export function CheckPanel() {
         {check.loading ? <Spinner size="tiny" label="Checking…" data-testid="check-running" /> : null}
       </div>
       {check.error ? <ErrorNotice error={check.error} testId="check-error" /> : null}
+      {check.data && check.data.unanswered.length > 0 ? (
+        <MessageBar intent="error" layout="multiline" data-testid="check-no-answer">
+          <MessageBarBody>
+            <MessageBarTitle>No answer from the service</MessageBarTitle>
+            {check.data.unanswered.map((line) => (
+              <div key={line} className={css.breakWord}>
+                {line}
+              </div>
+            ))}
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
       {check.data ? (
         <Textarea
           className={styles.report}
           textarea={{ className: styles.reportText }}
-          value={check.data}
+          value={check.data.report}
           readOnly
           resize="vertical"
           aria-label="The check's report"

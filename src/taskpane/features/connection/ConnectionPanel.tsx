@@ -59,8 +59,9 @@ export function ConnectionPanel() {
         <MessageBar intent="warning" data-testid="connection-first-run" layout="multiline">
           <MessageBarBody>
             <MessageBarTitle>Connect to your climate risk service</MessageBarTitle>
-            Enter the service's base URL and nature URL (https://…), your API key and project, then Test connection and
-            Save. Until then RISK cells show #N/A “Open the Climate Risk pane to connect”.
+            Enter the service's base URL and nature URL (https://…, or the paths your add-in's host forwards to it),
+            your API key and project, then Test connection and Save. Until then RISK cells show #N/A “Open the Climate
+            Risk pane to connect”.
           </MessageBarBody>
         </MessageBar>
       ) : isDefault ? (
@@ -75,11 +76,27 @@ export function ConnectionPanel() {
           Saved connection: {config.baseUrl} · project {config.project ?? "(none)"}
         </Text>
       )}
-      <Field label="Base URL" hint="https:// (plain http only for this machine)">
-        <Input value={form.baseUrl} onChange={field("baseUrl")} data-testid="connection-base-url" type="url" />
+      <Field
+        label="Base URL"
+        hint="https://…, or a path this add-in's own host forwards to the service, such as /risk-api (plain http only for this machine)"
+      >
+        {/* type text: a path such as /risk-api is a valid setting, though not an absolute URL. */}
+        <Input
+          value={form.baseUrl}
+          onChange={field("baseUrl")}
+          data-testid="connection-base-url"
+          type="text"
+          inputMode="url"
+        />
       </Field>
-      <Field label="Nature URL">
-        <Input value={form.natureUrl} onChange={field("natureUrl")} data-testid="connection-nature-url" type="url" />
+      <Field label="Nature URL" hint="https://…, or a path of this add-in's host such as /risk-nature">
+        <Input
+          value={form.natureUrl}
+          onChange={field("natureUrl")}
+          data-testid="connection-nature-url"
+          type="text"
+          inputMode="url"
+        />
       </Field>
       <Field label="API key">
         <Input

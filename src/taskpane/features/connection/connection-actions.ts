@@ -1,5 +1,6 @@
 import { RiskClient } from "../../../api/client";
 import type { ConnectionConfig } from "../../../api/config";
+import { explainNoAnswer } from "../../../api/no-answer";
 import type { Project } from "../../../api/types";
 
 /** What "Test connection" found out. */
@@ -16,7 +17,9 @@ export interface ConnectionCheck {
  * Tests a connection without saving it: lists the projects (the key is checked by the base URL)
  * and the nature superprojects (the nature URL is checked separately, so one bad URL is named).
  * Throws the base URL's error (ConfigurationError before anything is sent, UnauthorizedError for a
- * refused key, NetworkError when unreachable).
+ * refused key; when no answer came, explainNoAnswer's: CorsRefusedError when the service is
+ * reachable but does not answer this add-in's origin, else NetworkError or TimeoutError). The
+ * nature URL's error is explained the same way.
  */
 export async function testConnection(
   config: ConnectionConfig,
@@ -24,11 +27,17 @@ export async function testConnection(
 ): Promise<ConnectionCheck> {
   const client = probeClient(config);
   const call = { signal: options.signal };
+  const { baseUrl, natureUrl } = client.connection;
   const [projects, nature] = await Promise.all([
-    client.projects.list(call),
+    client.projects.list(call).catch(async (error: unknown) => {
+      throw await explainNoAnswer(error, `${baseUrl}/api/projects/`);
+    }),
     client.nature.superprojects(call).then(
       (superprojects) => ({ ok: true as const, superprojects }),
-      (error: unknown) => ({ ok: false as const, error }),
+      async (error: unknown) => ({
+        ok: false as const,
+        error: await explainNoAnswer(error, `${natureUrl}/superprojects`),
+      }),
     ),
   ]);
   const project = client.connection.project;

@@ -13,22 +13,27 @@
  */
 import type { RiskClient } from "../../../api/client";
 import { readReferencedValues } from "../../../excel/cells-by-address";
-import { isCellReference } from "../../../shaping/a1";
 import { readSelectedCell, type SpillParent } from "../../../excel/selection";
 import type { DatasetMetadata, HazardMetrics } from "../../../api/types";
-import { HAZARDS, labelOfScore, lookupHazard, type HazardNames } from "../../../shared/vocabulary";
+import {
+  EXTENDED_HAZARDS,
+  HAZARDS,
+  labelOfScore,
+  lookupHazard,
+  scenarioRepeatOf,
+  scenarioRepeatText,
+  type HazardNames,
+} from "../../../shared/vocabulary";
 import type { ArgumentValue } from "../../../functions/arguments";
 import { pairedIndex } from "../../../functions/columns";
+import { defaultText, scoreCall, type ScoreFunction } from "../../../functions/formula-facts";
 import { SEARCH_TABLE_HEADER } from "../../../functions/formulas/search";
 import {
   FUNCTION_SPECS,
   IMPACT_BOUNDS,
   argumentsByName,
-  parameterDefault,
-  parameterIndex,
   parameterNames,
   structuralDamageMetric,
-  type FunctionSpec,
   type ImpactBound,
 } from "../../../functions/specs";
 import type { ExcelRunner } from "../../ui/pane-types";
@@ -86,30 +91,6 @@ interface Question {
 /** A horizon score is the maximum over its window, counted from 2025 (docs/service.md#what-the-numbers-mean). */
 const WINDOW_START = 2025;
 
-/** Splits a formula's arguments at top-level commas, keeping quoted text whole. */
-export function splitArguments(text: string): string[] {
-  const out: string[] = [];
-  let current = "";
-  let depth = 0;
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '"') quoted = !quoted;
-    if (!quoted && (ch === "(" || ch === "{")) depth++;
-    if (!quoted && (ch === ")" || ch === "}")) depth--;
-    if (!quoted && depth === 0 && ch === ",") {
-      out.push(current.trim());
-      current = "";
-    } else current += ch;
-  }
-  if (current.trim() !== "" || out.length > 0) out.push(current.trim());
-  return out;
-}
-
-const FORMULA = /^=\s*(?:_xldudf_)?RISK\.(SEARCH|SUMMARY|METRIC|IMPACT)\s*\((.*)\)\s*$/i;
-
-type RiskFunction = "SEARCH" | "SUMMARY" | "METRIC" | "IMPACT";
-
 /**
  * Reads the selected cell (the top-left of the selection) and explains it: a RISK formula's own
  * cell, a cell a RISK formula spilled into, or a score in a pasted summary sheet.
@@ -123,11 +104,11 @@ export async function explainSelection(options: {
   const read = await run(async (context) => {
     const cell = await readSelectedCell(context);
     const parent = typeof cell.spillParent === "object" && cell.spillParent !== null ? cell.spillParent : undefined;
-    const match = FORMULA.exec(parent?.formula ?? cell.formula);
+    const call = scoreCall(parent?.formula ?? cell.formula);
     // Argument references are read from the workbook: the cell the selected element pairs with, as
     // the functions pair ranges (src/functions/columns.ts: a single value, or a one-row range, pairs
     // with every row); for the formula's own cell, the first cell of a range.
-    const args = match ? splitArguments(match[2]!) : [];
+    const args = call?.args ?? [];
     // What is not a literal refers to cells: a cell, a range or a defined name, read from the workbook.
     const isReference = (arg: string) => literalArgument(arg) === undefined;
     const element = parent ?? { row: 0, column: 0 };
@@ -145,7 +126,7 @@ export async function explainSelection(options: {
       const literal = literalArgument(arg);
       return literal ? literal.value : referenced.get(arg);
     });
-    return { ...cell, parent, single, fn: match?.[1]?.toUpperCase() as RiskFunction | undefined, args: values };
+    return { ...cell, parent, single, fn: call?.fn, args: values };
   });
   if (!read.fn) {
     try {
@@ -185,7 +166,7 @@ function localAddress(address: string): string {
 }
 
 /** "lat 51.5, lng -0.12, hazard floods, horizon 30yr": the arguments given, by parameter name. */
-function namedArguments(fn: RiskFunction, args: ArgumentValue[]): string {
+function namedArguments(fn: ScoreFunction, args: ArgumentValue[]): string {
   const names: readonly string[] = parameterNames(FUNCTION_SPECS[fn]);
   return args
     .map((value, i) => (text(value) === "" ? "" : `${names[i] ?? `argument ${i + 1}`} ${text(value)}`))
@@ -257,11 +238,6 @@ function text(value: ArgumentValue): string {
   return value === null || value === undefined ? "" : String(value).trim();
 }
 
-/** A parameter's default as text (e.g. SUMMARY's scenario `ssp245`), or "" when it has none. */
-function defaultText(spec: FunctionSpec, name: string): string {
-  return String(parameterDefault(spec, name) ?? "");
-}
-
 function needHazard(name: ArgumentValue, where: string): HazardNames {
   const hazard = lookupHazard(text(name));
   if (!hazard) throw new ExplainError(`${where} names no hazard this add-in knows ("${text(name)}").`);
@@ -269,7 +245,7 @@ function needHazard(name: ArgumentValue, where: string): HazardNames {
 }
 
 /** What a RISK formula (one hazard) asks, from the arguments of the selected cell's own element. */
-function fromFormula(fn: RiskFunction, args: ArgumentValue[]): Omit<Question, "source"> {
+function fromFormula(fn: ScoreFunction, args: ArgumentValue[]): Omit<Question, "source"> {
   const spec = FUNCTION_SPECS[fn];
   const arg = argumentsByName(spec, args);
   const hazard = needHazard(arg.hazard!, "The formula");
@@ -327,7 +303,7 @@ function fromPasted(header: string[], row: ArgumentValue[], column: number, shee
       source,
     };
   }
-  for (const hazard of ["sea_level_rise", "water_stress", "flood", "cyclone", "heatwave", "wildfire"]) {
+  for (const hazard of EXTENDED_HAZARDS) {
     if (name.startsWith(`${hazard}_`)) {
       return {
         kind: "metric",
@@ -450,12 +426,10 @@ async function explain(
   }
 
   if (q.scenario) {
-    const repeats =
-      ["flood_potential", "water_stress", "heatwave"].includes(h.portfolio) && q.scenario === "ssp126"
-        ? " For this hazard ssp126 repeats ssp245 (service notes)."
-        : h.portfolio === "cyclone" && q.scenario !== "ssp585"
-          ? " For cyclone, ssp126 and ssp245 repeat ssp585 (service notes)."
-          : "";
+    const repeat = scenarioRepeatOf(h, q.scenario);
+    // A rule of one hazard names it; a rule shared by several says "this hazard".
+    const subject = repeat?.hazards.length === 1 ? `${h.extended},` : "this hazard";
+    const repeats = repeat ? ` For ${subject} ${scenarioRepeatText(repeat)} (service notes).` : "";
     add("scenario", "Scenario", `${q.scenario}.${repeats}`);
   }
   if (metadata) {
@@ -477,46 +451,6 @@ async function assetMetrics(client: RiskClient, q: Question, signal?: AbortSigna
   return item?.scenario_analytics?.[q.scenario!]?.[q.hazard.extended];
 }
 
-/** What a RISK formula asks, from its literal arguments only (references are left out). */
-export interface FormulaFacts {
-  fn: "SEARCH" | "SUMMARY" | "METRIC" | "IMPACT";
-  hazard?: HazardNames;
-  scenario?: string;
-  portfolio?: string;
-  /** For METRIC: the metric name. */
-  metric?: string;
-}
-
-/** Reads a `=RISK.*(...)` formula's literal arguments; undefined for any other formula. */
-export function formulaFacts(formula: string, lookup?: (reference: string) => ArgumentValue): FormulaFacts | undefined {
-  const match = FORMULA.exec(formula);
-  if (!match) return undefined;
-  const fn = match[1]!.toUpperCase() as FormulaFacts["fn"];
-  const args = splitArguments(match[2]!).map((arg) => {
-    if (arg.startsWith('"')) return arg.slice(1, -1).replace(/""/g, '"');
-    const value = isCellReference(arg) ? lookup?.(arg) : undefined;
-    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-  });
-  const spec = FUNCTION_SPECS[fn];
-  const arg = argumentsByName(spec, args);
-  const scenarioAt = parameterIndex(spec, "scenario");
-  const hazard = arg.hazard ? lookupHazard(arg.hazard) : undefined;
-  // A scenario with a default (RISK.SUMMARY's) is that default when omitted or blank (a reference to a blank
-  // cell is read as unknown).
-  const written = splitArguments(match[2]!)[scenarioAt] ?? "";
-  const scenario =
-    scenarioAt < 0
-      ? undefined
-      : (arg.scenario?.toLowerCase() ?? (written === "" ? defaultText(spec, "scenario") || undefined : undefined));
-  return {
-    fn,
-    hazard,
-    scenario,
-    portfolio: arg.portfolio,
-    metric: arg.metric?.toLowerCase(),
-  };
-}
-
 /**
  * The value of a literal argument as a formula writes it: empty, "text", TRUE / FALSE, or anything
  * that does not start like a reference or a name (a number, or an expression kept as its text);
@@ -529,10 +463,4 @@ function literalArgument(arg: string): { value: ArgumentValue } | undefined {
   if (/^[A-Za-z'$]/.test(arg)) return undefined;
   const n = Number(arg);
   return { value: Number.isFinite(n) ? n : arg };
-}
-
-/** The single-cell references of a RISK formula's arguments, for reading before {@link formulaFacts}. */
-export function formulaReferences(formula: string): string[] {
-  const match = FORMULA.exec(formula);
-  return match ? splitArguments(match[2]!).filter(isCellReference) : [];
 }

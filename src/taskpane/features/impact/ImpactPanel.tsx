@@ -3,10 +3,10 @@ import { useState } from "react";
 import { pasteFinancialImpact, type FinancialImpactResult } from "./impact-actions";
 import { ALL_DAMAGE_HAZARDS, ALL_DAMAGE_HAZARDS_TITLE, CurrencyNeededError } from "./model/financial-impact";
 import { selectProblemCell } from "../sync";
-import { SCENARIO_CHOICES } from "../timeseries";
+import { EXTENDED_HAZARDS, SCENARIOS } from "../../../shared/vocabulary";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
-import { ChoiceField } from "../../ui/ChoiceField";
+import { ChoiceField, type Choice } from "../../ui/ChoiceField";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
@@ -17,15 +17,10 @@ import { TextField } from "../../ui/TextField";
  * The extended summary's hazard keys (service interface, "Physical summary item (extended)"), then
  * the sum of the hazards with structural damage.
  */
-const EXTENDED_HAZARDS = [
-  "flood",
-  "cyclone",
-  "water_stress",
-  "heatwave",
-  "sea_level_rise",
-  "wildfire",
+const HAZARD_CHOICES: readonly Choice[] = [
+  ...EXTENDED_HAZARDS,
   { value: ALL_DAMAGE_HAZARDS, label: ALL_DAMAGE_HAZARDS_TITLE },
-] as const;
+];
 const SHOWN_PROBLEMS = 50;
 
 /**
@@ -53,18 +48,12 @@ export function ImpactPanel() {
   return (
     <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="impact-portfolio" />
-      <ChoiceField
-        label="Hazard"
-        value={hazard}
-        onChange={setHazard}
-        choices={EXTENDED_HAZARDS}
-        testId="impact-hazard"
-      />
+      <ChoiceField label="Hazard" value={hazard} onChange={setHazard} choices={HAZARD_CHOICES} testId="impact-hazard" />
       <ChoiceField
         label="Scenario"
         value={scenario}
         onChange={setScenario}
-        choices={SCENARIO_CHOICES}
+        choices={SCENARIOS}
         emptyLabel="All scenarios"
         testId="impact-scenario"
       />

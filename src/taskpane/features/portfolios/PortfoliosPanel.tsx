@@ -1,8 +1,7 @@
 import { Button, MessageBar, MessageBarBody, Text } from "@fluentui/react-components";
 import { useState } from "react";
 import type { MessageResponse } from "../../../api/types";
-import { findPortfolioUsage, type PortfolioUsage } from "../../ui/data-change";
-import { deletePortfolio, pasteAssets } from "./portfolios-actions";
+import { deletePortfolio, findPortfolioUsage, pasteAssets, type PortfolioUsage } from "./portfolios-actions";
 import type { PastedSheet } from "../../ui/pane-types";
 import { TaskButton } from "../../ui/TaskButton";
 import { useServices } from "../../ui/services";

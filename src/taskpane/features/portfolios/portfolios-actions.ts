@@ -2,7 +2,8 @@ import type { RiskClient } from "../../../api/client";
 import type { Asset, MessageResponse } from "../../../api/types";
 import type { CellValue } from "../../../shaping/types";
 import { qualify } from "../../../shaping/a1";
-import { forgetAssetSources, rememberAssetSource } from "../../ui/asset-source-actions";
+import { countRiskCells, type RiskCellCount } from "../../../excel/risk-cells";
+import { forgetAssetSources, rememberAssetSource, syncedRangesOf } from "../../ui/asset-source-actions";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import {
   unlessCancelled,
@@ -82,4 +83,24 @@ export async function pasteAssets(options: PasteOptions & { portfolio: string })
   );
   await rememberAssetSource(run, portfolio, qualify(written!.sheetName, written!.tableAddress), "pasted"); // the map selects rows here
   return pastedSheet(written!);
+}
+
+/** Where a portfolio is in use in this workbook, for the delete confirmation. */
+export interface PortfolioUsage {
+  /** RISK.* cells whose formula names the portfolio (as a text argument), and their sheets. */
+  riskCells: RiskCellCount;
+  /** Ranges synced to the portfolio, as recorded in this workbook (e.g. `Sites!A1:D40`). */
+  syncedRanges: string[];
+}
+
+/**
+ * Finds where a portfolio is used: RISK.* formulas that name it ("name" as a text argument; a name
+ * held in another cell is not seen) and the ranges synced to it, as recorded in the workbook.
+ */
+export async function findPortfolioUsage(run: ExcelRunner, portfolio: string): Promise<PortfolioUsage> {
+  const quoted = `"${portfolio.toLowerCase()}"`;
+  const riskCells = await run((context) =>
+    countRiskCells(context, (formula) => formula.toLowerCase().includes(quoted)),
+  );
+  return { riskCells, syncedRanges: await syncedRangesOf(run, portfolio) };
 }

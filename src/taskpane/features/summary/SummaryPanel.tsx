@@ -1,7 +1,7 @@
 import { Checkbox } from "@fluentui/react-components";
 import { useState } from "react";
 import { DEFAULT_EXTENDED_SCENARIO, downloadSummary, pasteSummary } from "./summary-actions";
-import { SCENARIO_CHOICES } from "../timeseries";
+import { SCENARIOS } from "../../../shared/vocabulary";
 import type { PastedSheet } from "../../ui/pane-types";
 import { TaskButton } from "../../ui/TaskButton";
 import { useServices } from "../../ui/services";
@@ -27,7 +27,7 @@ export function SummaryPanel() {
         label="Scenario"
         value={scenario}
         onChange={setScenario}
-        choices={SCENARIO_CHOICES}
+        choices={SCENARIOS}
         emptyLabel="All scenarios"
         testId="summary-scenario"
       />
@@ -43,7 +43,7 @@ export function SummaryPanel() {
           hint="One scenario at a time: it has about 250 columns per asset."
           value={extendedScenario}
           onChange={setExtendedScenario}
-          choices={SCENARIO_CHOICES}
+          choices={SCENARIOS}
           testId="summary-extended-scenario"
         />
       ) : null}

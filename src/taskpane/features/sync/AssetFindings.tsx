@@ -16,7 +16,7 @@ import { useState } from "react";
 import { csvColumnName, type ColumnMapping } from "../../../shaping/headers";
 import { useServices } from "../../ui/services";
 import { ErrorNotice } from "../../ui/ErrorNotice";
-import { ProblemList } from "../../ui/ProblemList";
+import { ProblemList } from "./ProblemList";
 import type { IdentityFinding } from "./model/asset-ids";
 import {
   convertCoordinates,

@@ -24,9 +24,9 @@ import {
 import { AssetFindings, MappingTable } from "./AssetFindings";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
-import { useTask } from "../../ui/hooks/use-task";
+import { useTask, type Task } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
-import { ProblemList } from "../../ui/ProblemList";
+import { ProblemList } from "./ProblemList";
 import { SearchPointsOffer } from "./SearchPointsOffer";
 import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "../../ui/TaskStatus";
@@ -42,42 +42,18 @@ import { TextField } from "../../ui/TextField";
 export function SyncPanel() {
   const css = usePaneStyles();
   const { client, run, forget } = useServices();
-  const [sourceKind, setSourceKind] = useState<"selection" | "table">("selection");
+  const [sourceKind, setSourceKind] = useState<SourceKind>("selection");
   const [tableName, setTableName] = useState("");
   const [portfolio, setPortfolio] = useState("");
-  const [question, setQuestion] = useState<ReplaceQuestion | null>(null);
-  const answer = useRef<((replace: boolean) => void) | null>(null);
+  const replace = useQuestion<ReplaceQuestion>();
+  const mapping = useQuestion<MappingReview>();
   const [selectError, setSelectError] = useState<unknown>(undefined);
   const task = useTask<SyncResult & { address: string }>();
   const check = useTask<Awaited<ReturnType<typeof checkAssetSource>>>();
-  const [mapping, setMapping] = useState<MappingReview | null>(null);
-  const mappingAnswer = useRef<((send: boolean) => void) | null>(null);
 
   const loadTables = useCallback(() => listWorkbookTables(run!), [run]);
   const tables = useLoader<TableInfo[]>(run && sourceKind === "table" ? loadTables : null, [run, sourceKind]);
   const nameProblem = portfolio === "" ? null : portfolioNameProblem(portfolio);
-
-  const confirmReplace = (q: ReplaceQuestion) =>
-    new Promise<boolean>((resolve) => {
-      answer.current = resolve;
-      setQuestion(q);
-    });
-  const reply = (replace: boolean) => {
-    answer.current?.(replace);
-    answer.current = null;
-    setQuestion(null);
-  };
-
-  const confirmMapping = (review: MappingReview) =>
-    new Promise<boolean>((resolve) => {
-      mappingAnswer.current = resolve;
-      setMapping(review);
-    });
-  const replyMapping = (send: boolean) => {
-    mappingAnswer.current?.(send);
-    mappingAnswer.current = null;
-    setMapping(null);
-  };
   const source = () =>
     sourceKind === "table"
       ? { kind: "table" as const, name: tableName || tables.data?.[0]?.name || "" }
@@ -94,8 +70,8 @@ export function SyncPanel() {
         run,
         source: from,
         portfolio: portfolio.trim(),
-        confirmReplace,
-        confirmMapping,
+        confirmReplace: replace.ask,
+        confirmMapping: mapping.ask,
         forget,
         split,
         signal,
@@ -112,37 +88,17 @@ export function SyncPanel() {
         A header row with entity_id, entity_name, lat, lng (or Latitude/Longitude/Lon) and label:&lt;key&gt; columns;
         other columns become labels. Importing replaces the portfolio's assets.
       </Text>
-      <RadioGroup
-        value={sourceKind}
-        onChange={(_, d) => setSourceKind(d.value as "selection" | "table")}
-        layout="horizontal"
-        aria-label="Source"
-      >
-        <Radio value="selection" label="Selection" data-testid="sync-source-selection" />
-        <Radio value="table" label="Named table" data-testid="sync-source-table" />
-      </RadioGroup>
-      {sourceKind === "table" ? (
-        <Field
-          label="Table"
-          validationMessage={tables.data && tables.data.length === 0 ? "This workbook has no tables." : undefined}
-        >
-          <Select
-            value={tableName || tables.data?.[0]?.name || ""}
-            onChange={(_, d) => {
-              setTableName(d.value);
-              // Propose a valid name (3-30 characters) from the table's when none is typed yet.
-              if (portfolio.trim() === "") setPortfolio(suggestPortfolioName(d.value));
-            }}
-            data-testid="sync-table"
-          >
-            {(tables.data ?? []).map((t) => (
-              <option key={t.name} value={t.name}>
-                {t.name} ({t.sheetName})
-              </option>
-            ))}
-          </Select>
-        </Field>
-      ) : null}
+      <SourcePicker
+        kind={sourceKind}
+        onKind={setSourceKind}
+        tables={tables.data}
+        tableName={tableName}
+        onTable={(name) => {
+          setTableName(name);
+          // Propose a valid name (3-30 characters) from the table's when none is typed yet.
+          if (portfolio.trim() === "") setPortfolio(suggestPortfolioName(name));
+        }}
+      />
       <TextField
         label="Portfolio"
         hint="3 to 30 letters, digits, _ and -. Created when it does not exist."
@@ -171,136 +127,228 @@ export function SyncPanel() {
         </Button>
       </div>
       {checked && !task.running && task.state.status !== "done" ? (
-        <div data-testid="sync-check-result">
-          <Text size={200}>
-            {checked.address}: {checked.assetCount} asset{checked.assetCount === 1 ? "" : "s"} ready
-            {checked.problems.length > 0 ? `, ${checked.problems.length} problem(s)` : ""}. Nothing was sent.
-          </Text>
-          {checked.problems.length > 0 ? (
-            <ProblemList
-              problems={checked.problems}
-              testId="sync-check-problems"
-              onSelect={(address) => run && void selectProblemCell(run, address).catch(setSelectError)}
-            />
-          ) : null}
-          <AssetFindings findings={checked} showMapping />
-        </div>
+        <CheckResult
+          checked={checked}
+          onSelect={(address) => run && void selectProblemCell(run, address).catch(setSelectError)}
+        />
       ) : null}
       {check.state.status === "failed" ? <ErrorNotice error={check.state.error} testId="sync-check-error" /> : null}
-      {mapping ? (
-        <MessageBar intent="info" layout="multiline" data-testid="sync-mapping-confirm">
-          <MessageBarBody>
-            <div>These headers are read as below. Nothing is sent until you say so.</div>
-            <MappingTable columns={mapping.columns} testId="sync-mapping-confirm-table" />
-            {mapping.warnings.length > 0 ? (
-              <div>
-                {mapping.warnings.length} warning{mapping.warnings.length === 1 ? "" : "s"} (listed after the sync).
-              </div>
-            ) : null}
-            <div className={mergeClasses(css.buttons, css.above6)}>
-              <Button
-                appearance="primary"
-                size="small"
-                onClick={() => replyMapping(true)}
-                data-testid="sync-mapping-send"
-              >
-                Send
-              </Button>
-              <Button size="small" onClick={() => replyMapping(false)} data-testid="sync-mapping-stop">
-                Stop
-              </Button>
-            </div>
-          </MessageBarBody>
-        </MessageBar>
-      ) : null}
-      {question ? (
-        <MessageBar intent="warning" layout="multiline" data-testid="sync-confirm">
-          <MessageBarBody>
-            <div>
-              Portfolio {question.portfolio} holds {question.existingCount} asset
-              {question.existingCount === 1 ? "" : "s"}. Importing replaces them with these {question.newCount}.
-            </div>
-            <SyncDiffView diff={question.diff} />
-            <div className={mergeClasses(css.buttons, css.above6)}>
-              <Button appearance="primary" size="small" onClick={() => reply(true)} data-testid="sync-confirm-replace">
-                Replace
-              </Button>
-              <Button size="small" onClick={() => reply(false)} data-testid="sync-confirm-keep">
-                Keep existing
-              </Button>
-            </div>
-          </MessageBarBody>
-        </MessageBar>
-      ) : null}
-      {result?.outcome === "too-many" ? (
-        <MessageBar intent="warning" layout="multiline" data-testid="sync-too-many">
-          <MessageBarBody>
-            <div>
-              {result.rowCount.toLocaleString("en-US")} asset rows in {result.address}: a portfolio holds at most 5,000.
-              Nothing was sent.
-            </div>
-            {result.problem ? (
-              <div>{result.problem}</div>
-            ) : (
-              <div className={mergeClasses(css.buttons, css.above6, css.wrapCentered)}>
-                <Button appearance="primary" size="small" onClick={() => sync(true)} data-testid="sync-split">
-                  Split into {result.parts.length} portfolios
-                </Button>
-                <Text size={200}>
-                  {result.parts[0]} … {result.parts.at(-1)}, 5,000 rows each in order
-                </Text>
-              </div>
-            )}
-          </MessageBarBody>
-        </MessageBar>
-      ) : result?.outcome === "invalid" ? (
-        <>
-          <ProblemList
-            problems={result.problems}
-            testId="sync-problems"
-            onSelect={(address) => {
-              if (run) selectProblemCell(run, address).then(() => setSelectError(undefined), setSelectError);
-            }}
-          />
-          <AssetFindings findings={result} />
-        </>
-      ) : result?.outcome === "mapping-declined" ? (
-        <Text data-testid="sync-mapping-declined">Nothing was sent: rename the headers, or sync again and send.</Text>
-      ) : (
-        <TaskStatus
-          task={task}
-          testId="sync"
-          success={(r) =>
-            r.outcome === "declined" ? (
-              <span data-testid="sync-declined">Nothing was changed: {r.portfolio} keeps its assets.</span>
-            ) : r.outcome === "synced" ? (
-              <span data-testid="sync-done">
-                {r.portfolio}: {r.assetCount} assets from {r.address}
-                {r.uploaded
-                  ? r.created
-                    ? " (new portfolio)"
-                    : " (replaced)"
-                  : " (already up to date, nothing uploaded)"}
-                . Risk data is available
-                {r.uploaded || r.created ? "; RISK cells are recalculating." : "."}
-              </span>
-            ) : r.outcome === "split" ? (
-              <span data-testid="sync-split-done">
-                {r.assetCount} assets from {r.address} in {r.parts.length} portfolios:{" "}
-                {r.parts
-                  .map(
-                    (p) => `${p.portfolio} (${p.outcome === "synced" ? `${p.assetCount} assets` : "kept its assets"})`,
-                  )
-                  .join(", ")}
-                .
-              </span>
-            ) : null
-          }
-        />
-      )}
+      {mapping.pending ? <MappingConfirm review={mapping.pending} onReply={mapping.reply} /> : null}
+      {replace.pending ? <ReplaceConfirm question={replace.pending} onReply={replace.reply} /> : null}
+      <SyncOutcome
+        task={task}
+        onSplit={() => sync(true)}
+        onSelect={(address) => {
+          if (run) selectProblemCell(run, address).then(() => setSelectError(undefined), setSelectError);
+        }}
+      />
       {result?.outcome === "synced" ? <AssetFindings findings={result} /> : null}
       {selectError ? <ErrorNotice error={selectError} testId="sync-select-error" /> : null}
       <SearchPointsOffer />
     </Stack>
   );
+}
+
+type SourceKind = "selection" | "table";
+
+/**
+ * A question the sync asks and awaits: `ask` shows it (`pending`) and settles with the answer
+ * `reply` gives, which hides it.
+ */
+function useQuestion<Q>() {
+  const [pending, setPending] = useState<Q | null>(null);
+  const answer = useRef<((yes: boolean) => void) | null>(null);
+  const ask = (question: Q) =>
+    new Promise<boolean>((resolve) => {
+      answer.current = resolve;
+      setPending(question);
+    });
+  const reply = (yes: boolean) => {
+    answer.current?.(yes);
+    answer.current = null;
+    setPending(null);
+  };
+  return { pending, ask, reply };
+}
+
+/** Where the assets come from: the selection, or a named table of the workbook. */
+function SourcePicker(props: {
+  kind: SourceKind;
+  onKind: (kind: SourceKind) => void;
+  tables: TableInfo[] | undefined;
+  tableName: string;
+  onTable: (name: string) => void;
+}) {
+  const { tables } = props;
+  return (
+    <>
+      <RadioGroup
+        value={props.kind}
+        onChange={(_, d) => props.onKind(d.value as SourceKind)}
+        layout="horizontal"
+        aria-label="Source"
+      >
+        <Radio value="selection" label="Selection" data-testid="sync-source-selection" />
+        <Radio value="table" label="Named table" data-testid="sync-source-table" />
+      </RadioGroup>
+      {props.kind === "table" ? (
+        <Field
+          label="Table"
+          validationMessage={tables && tables.length === 0 ? "This workbook has no tables." : undefined}
+        >
+          <Select
+            value={props.tableName || tables?.[0]?.name || ""}
+            onChange={(_, d) => props.onTable(d.value)}
+            data-testid="sync-table"
+          >
+            {(tables ?? []).map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name} ({t.sheetName})
+              </option>
+            ))}
+          </Select>
+        </Field>
+      ) : null}
+    </>
+  );
+}
+
+/** What "Check only" found: the assets ready, the problems (cells to select), the findings. */
+function CheckResult(props: {
+  checked: Awaited<ReturnType<typeof checkAssetSource>>;
+  onSelect: (address: string) => void;
+}) {
+  const { checked } = props;
+  return (
+    <div data-testid="sync-check-result">
+      <Text size={200}>
+        {checked.address}: {checked.assetCount} asset{checked.assetCount === 1 ? "" : "s"} ready
+        {checked.problems.length > 0 ? `, ${checked.problems.length} problem(s)` : ""}. Nothing was sent.
+      </Text>
+      {checked.problems.length > 0 ? (
+        <ProblemList problems={checked.problems} testId="sync-check-problems" onSelect={props.onSelect} />
+      ) : null}
+      <AssetFindings findings={checked} showMapping />
+    </div>
+  );
+}
+
+/** How the headers are read, before anything is sent: Send or Stop. */
+function MappingConfirm(props: { review: MappingReview; onReply: (send: boolean) => void }) {
+  const css = usePaneStyles();
+  const { review, onReply } = props;
+  return (
+    <MessageBar intent="info" layout="multiline" data-testid="sync-mapping-confirm">
+      <MessageBarBody>
+        <div>These headers are read as below. Nothing is sent until you say so.</div>
+        <MappingTable columns={review.columns} testId="sync-mapping-confirm-table" />
+        {review.warnings.length > 0 ? (
+          <div>
+            {review.warnings.length} warning{review.warnings.length === 1 ? "" : "s"} (listed after the sync).
+          </div>
+        ) : null}
+        <div className={mergeClasses(css.buttons, css.above6)}>
+          <Button appearance="primary" size="small" onClick={() => onReply(true)} data-testid="sync-mapping-send">
+            Send
+          </Button>
+          <Button size="small" onClick={() => onReply(false)} data-testid="sync-mapping-stop">
+            Stop
+          </Button>
+        </div>
+      </MessageBarBody>
+    </MessageBar>
+  );
+}
+
+/** Replacing a portfolio's assets, with what changes: Replace or Keep existing. */
+function ReplaceConfirm(props: { question: ReplaceQuestion; onReply: (replace: boolean) => void }) {
+  const css = usePaneStyles();
+  const { question, onReply } = props;
+  return (
+    <MessageBar intent="warning" layout="multiline" data-testid="sync-confirm">
+      <MessageBarBody>
+        <div>
+          Portfolio {question.portfolio} holds {question.existingCount} asset
+          {question.existingCount === 1 ? "" : "s"}. Importing replaces them with these {question.newCount}.
+        </div>
+        <SyncDiffView diff={question.diff} />
+        <div className={mergeClasses(css.buttons, css.above6)}>
+          <Button appearance="primary" size="small" onClick={() => onReply(true)} data-testid="sync-confirm-replace">
+            Replace
+          </Button>
+          <Button size="small" onClick={() => onReply(false)} data-testid="sync-confirm-keep">
+            Keep existing
+          </Button>
+        </div>
+      </MessageBarBody>
+    </MessageBar>
+  );
+}
+
+/** The sync's outcome: too many rows (offer to split), problems to fix, headers declined, or its status. */
+function SyncOutcome(props: {
+  task: Task<SyncResult & { address: string }>;
+  onSplit: () => void;
+  onSelect: (address: string) => void;
+}) {
+  const css = usePaneStyles();
+  const { task } = props;
+  const result = task.state.status === "done" ? task.state.result : undefined;
+  if (result?.outcome === "too-many")
+    return (
+      <MessageBar intent="warning" layout="multiline" data-testid="sync-too-many">
+        <MessageBarBody>
+          <div>
+            {result.rowCount.toLocaleString("en-US")} asset rows in {result.address}: a portfolio holds at most 5,000.
+            Nothing was sent.
+          </div>
+          {result.problem ? (
+            <div>{result.problem}</div>
+          ) : (
+            <div className={mergeClasses(css.buttons, css.above6, css.wrapCentered)}>
+              <Button appearance="primary" size="small" onClick={props.onSplit} data-testid="sync-split">
+                Split into {result.parts.length} portfolios
+              </Button>
+              <Text size={200}>
+                {result.parts[0]} … {result.parts.at(-1)}, 5,000 rows each in order
+              </Text>
+            </div>
+          )}
+        </MessageBarBody>
+      </MessageBar>
+    );
+  if (result?.outcome === "invalid")
+    return (
+      <>
+        <ProblemList problems={result.problems} testId="sync-problems" onSelect={props.onSelect} />
+        <AssetFindings findings={result} />
+      </>
+    );
+  if (result?.outcome === "mapping-declined")
+    return (
+      <Text data-testid="sync-mapping-declined">Nothing was sent: rename the headers, or sync again and send.</Text>
+    );
+  return <TaskStatus task={task} testId="sync" success={(r) => <SyncDone result={r} />} />;
+}
+
+/** What a finished sync did: declined, synced (created, replaced or already up to date) or split. */
+function SyncDone({ result: r }: { result: SyncResult & { address: string } }) {
+  return r.outcome === "declined" ? (
+    <span data-testid="sync-declined">Nothing was changed: {r.portfolio} keeps its assets.</span>
+  ) : r.outcome === "synced" ? (
+    <span data-testid="sync-done">
+      {r.portfolio}: {r.assetCount} assets from {r.address}
+      {r.uploaded ? (r.created ? " (new portfolio)" : " (replaced)") : " (already up to date, nothing uploaded)"}. Risk
+      data is available
+      {r.uploaded || r.created ? "; RISK cells are recalculating." : "."}
+    </span>
+  ) : r.outcome === "split" ? (
+    <span data-testid="sync-split-done">
+      {r.assetCount} assets from {r.address} in {r.parts.length} portfolios:{" "}
+      {r.parts
+        .map((p) => `${p.portfolio} (${p.outcome === "synced" ? `${p.assetCount} assets` : "kept its assets"})`)
+        .join(", ")}
+      .
+    </span>
+  ) : null;
 }

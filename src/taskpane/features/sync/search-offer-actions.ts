@@ -4,10 +4,10 @@ import { findRiskCells } from "../../../excel/risk-cells";
 import { functionsProgress } from "../../../functions/engine/default-engine";
 import { DEFAULT_ENGINE_SETTINGS } from "../../../functions/engine/engine";
 import { quoteSheetName } from "../../../shaping/a1";
+import { riskCall } from "../../../shaping/risk-formula";
 import type { CellValue } from "../../../shaping/types";
 import type { ForgetChange } from "../../ui/data-change";
 import type { ExcelRunner, LongRunning } from "../../ui/pane-types";
-import { splitArguments } from "../explain";
 import { distinctSearchPoints, portfolioOffer, type PortfolioOffer, type SearchPoint } from "./model/search-offer";
 import { syncAssets, type SyncResult } from "./sync-actions";
 
@@ -18,7 +18,6 @@ import { syncAssets, type SyncResult } from "./sync-actions";
  * portfolio. The sheet is only read.
  */
 
-const SEARCH = /^=\s*(?:_xldudf_)?RISK\.SEARCH\s*\((.*)\)\s*$/i;
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** The latency assumed before the functions have had any answer (about a production search's). */
 const ASSUMED_LATENCY_MS = 300;
@@ -37,12 +36,15 @@ function written(text: string | undefined, sheetName: string): Written {
 /** The distinct points the active sheet's RISK.SEARCH formulas ask about, and the sheet's name. */
 export async function searchPointsOnSheet(run: ExcelRunner): Promise<{ sheetName: string; points: SearchPoint[] }> {
   return run(async (context) => {
-    const cells = (await findRiskCells(context, "sheet", false)).filter((cell) => SEARCH.test(cell.formula));
-    const sheetName = cells[0]?.sheetName ?? "";
-    const formulas = cells.map((cell) => {
-      const args = splitArguments(SEARCH.exec(cell.formula)![1]!);
-      return { lat: written(args[0], cell.sheetName), lng: written(args[1], cell.sheetName) };
+    const searches = (await findRiskCells(context, "sheet", false)).flatMap((cell) => {
+      const call = riskCall(cell.formula);
+      return call?.fn === "SEARCH" ? [{ cell, args: call.args }] : [];
     });
+    const sheetName = searches[0]?.cell.sheetName ?? "";
+    const formulas = searches.map(({ cell, args }) => ({
+      lat: written(args[0], cell.sheetName),
+      lng: written(args[1], cell.sheetName),
+    }));
     // Ranges (a column formula's) are read whole; single cells all at once, in one request.
     const references = formulas.flatMap((f) => [f.lat, f.lng]).flatMap((w) => ("reference" in w ? [w.reference] : []));
     const ranges = [...new Set(references.filter((r) => r.includes(":")))];

@@ -1,6 +1,7 @@
 import type { RiskClient } from "../../../api/client";
 import { AbortedError, ConflictError, NotFoundError } from "../../../api/errors";
 import type { Asset } from "../../../api/types";
+import { waitForRiskData } from "../../../api/risk-data";
 import { buildImportCsv } from "./model/import-csv";
 import { portfolioNameProblem } from "./model/portfolio-name";
 import type { RangeProblem } from "../../../shaping/problems";
@@ -29,7 +30,6 @@ import {
 import { selectCell } from "../../../excel/select-cell";
 import { rememberAssetSource } from "../../ui/asset-source-actions";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
-import { waitForRiskData } from "../../ui/poll-status";
 import {
   CancelledError,
   StepError,

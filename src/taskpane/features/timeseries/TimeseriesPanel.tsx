@@ -1,8 +1,8 @@
 import { Checkbox, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
+import { SCENARIOS } from "../../../shared/vocabulary";
 import {
   MEASURE_CHOICES,
-  SCENARIO_CHOICES,
   describeIndicator,
   downloadTimeseries,
   estimateTimeseriesTables,
@@ -106,7 +106,7 @@ export function TimeseriesPanel() {
           label="Scenario"
           value={filters.scenario ?? ""}
           onChange={set("scenario")}
-          choices={SCENARIO_CHOICES}
+          choices={SCENARIOS}
           emptyLabel="All"
           testId="ts-scenario"
           className={css.grow}

@@ -48,8 +48,7 @@ export function timeseriesQuery(filters: TimeseriesFilters): Omit<ItemsQuery, "p
   };
 }
 
-/** Scenarios and measures the service offers (docs/service.md#hazards-and-their-three-spellings). */
-export const SCENARIO_CHOICES = SCENARIOS;
+/** Measures the service offers (docs/service.md#hazards-and-their-three-spellings). */
 export const MEASURE_CHOICES = MEASURES;
 
 /** More rows than this in one paste are refused before fetching: narrow the filters instead. */
@@ -116,9 +115,7 @@ export function estimateTimeseriesTables(
   filters: TimeseriesFilters,
 ): Record<SeriesKind, TableEstimate> {
   const perIndicator =
-    catalog.assets.length *
-    (filters.scenario ? 1 : SCENARIO_CHOICES.length) *
-    (filters.measure ? 1 : MEASURE_CHOICES.length);
+    catalog.assets.length * (filters.scenario ? 1 : SCENARIOS.length) * (filters.measure ? 1 : MEASURE_CHOICES.length);
   const out: Record<SeriesKind, TableEstimate> = {
     projected: { rows: 0, columns: 0 },
     observed: { rows: 0, columns: 0 },
@@ -157,7 +154,7 @@ export function estimateTimeseriesRows(catalog: TimeseriesCatalog, filters: Time
     (i) =>
       (!filters.hazard || i.hazard === filters.hazard) && (!filters.indicator || i.indicator === filters.indicator),
   ).length;
-  const scenarios = filters.scenario ? 1 : SCENARIO_CHOICES.length;
+  const scenarios = filters.scenario ? 1 : SCENARIOS.length;
   const measures = filters.measure ? 1 : MEASURE_CHOICES.length;
   return catalog.assets.length * indicators * scenarios * measures;
 }

@@ -98,94 +98,20 @@ export default function PortfolioMap(props: PortfolioMapProps) {
   const styles = useStyles();
   const wrapRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const [width, setWidth] = useState(300);
+  const width = useWidthOf(wrapRef);
   const height = Math.round(width * 0.62);
-  const [view, setView] = useState<View>({ k: 1, x: 0, y: 0 });
   const [hover, setHover] = useState<Hover | null>(null);
   const frames = useRef<number[]>([]);
   const drawn = useRef(0);
-
-  useEffect(() => {
-    const el = wrapRef.current;
-    if (!el) return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.max(200, Math.floor(entry.contentRect.width))));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
-  const projection: GeoProjection = useMemo(
-    () =>
-      geoNaturalEarth1().fitExtent(
-        [
-          [4, 4],
-          [width - 4, height - 4],
-        ],
-        { type: "Sphere" },
-      ),
-    [width, height],
-  );
-  // Projected once per size; a frame only scales and shifts them.
-  // Outlines projected once per size into Path2D objects; a frame only transforms and fills them.
-  const shapes = useMemo(() => {
-    const svg = geoPath(projection);
-    const toPath = (o: unknown) => new Path2D(svg(o as GeoPermissibleObjects) ?? "");
-    return {
-      sphere: toPath({ type: "Sphere" }),
-      land: toPath(world),
-      overlay: props.overlay ? toPath(props.overlay) : null,
-    };
-  }, [projection, props.overlay]);
-  const projected = useMemo(
-    () => props.assets.map((a) => projection([a.lng, a.lat]) ?? [NaN, NaN]),
-    [props.assets, projection],
-  );
-  const colours = useMemo(() => props.assets.map((a) => assetLabelOf(a, props.hazard)), [props.assets, props.hazard]);
+  const { shapes, projected, colours } = useProjectedMap(width, height, props);
+  const { view, zoomAt, panBy, zoomIn, zoomOut, wholeWorld } = useMapView(width, height);
 
   const draw = useCallback(() => {
     const canvas = canvasRef.current;
     const ctx = canvas?.getContext("2d");
     if (!canvas || !ctx) return;
     const started = performance.now();
-    const ratio = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(width * ratio)) canvas.width = Math.round(width * ratio);
-    if (canvas.height !== Math.round(height * ratio)) canvas.height = Math.round(height * ratio);
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, width, height);
-    // Countries and overlay in projected coordinates under the view transform.
-    ctx.save();
-    ctx.setTransform(ratio * view.k, 0, 0, ratio * view.k, ratio * view.x, ratio * view.y);
-    ctx.fillStyle = "#EAF3FB";
-    ctx.fill(shapes.sphere);
-    ctx.fillStyle = "#FBFBF8";
-    ctx.fill(shapes.land);
-    ctx.lineWidth = 0.6 / view.k;
-    ctx.strokeStyle = "#A19F9D";
-    ctx.stroke(shapes.land);
-    if (shapes.overlay) {
-      ctx.fillStyle = "rgba(0, 120, 212, 0.18)";
-      ctx.fill(shapes.overlay);
-      ctx.lineWidth = 1.5 / view.k;
-      ctx.strokeStyle = "#0078D4";
-      ctx.stroke(shapes.overlay);
-    }
-    ctx.restore();
-    // Assets: one path per colour, fixed screen size whatever the zoom; HIGH drawn last (on top).
-    const half = MARKER / 2;
-    for (const label of ["NONE", "LOW", "MEDIUM", "HIGH"]) {
-      ctx.beginPath();
-      for (let i = 0; i < projected.length; i++) {
-        if (colours[i] !== label) continue;
-        const sx = projected[i][0] * view.k + view.x;
-        const sy = projected[i][1] * view.k + view.y;
-        if (sx < -MARKER || sy < -MARKER || sx > width + MARKER || sy > height + MARKER) continue;
-        ctx.rect(sx - half, sy - half, MARKER, MARKER);
-      }
-      ctx.fillStyle = MARKER_COLOURS[label];
-      ctx.fill();
-      ctx.lineWidth = 0.75;
-      ctx.strokeStyle = "#FFFFFF";
-      ctx.stroke();
-    }
+    drawFrame(canvas, ctx, { width, height, view, shapes, projected, colours });
     const ms = performance.now() - started;
     frames.current.push(ms);
     if (frames.current.length > 500) frames.current.shift();
@@ -195,39 +121,6 @@ export default function PortfolioMap(props: PortfolioMapProps) {
 
   // Drawn as the view commits, before the browser paints: an input shows in the very next frame.
   useLayoutEffect(draw, [draw]);
-
-  const clampView = useCallback(
-    (v: View): View => {
-      const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, v.k));
-      // Keep some of the world on screen.
-      const x = Math.min(width * 0.8, Math.max(width * 0.2 - width * k, v.x));
-      const y = Math.min(height * 0.8, Math.max(height * 0.2 - height * k, v.y));
-      return { k, x, y };
-    },
-    [width, height],
-  );
-  const zoomAt = useCallback(
-    (factor: number, cx: number, cy: number) =>
-      setView((v) => {
-        const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, v.k * factor));
-        const f = k / v.k;
-        return clampView({ k, x: cx - (cx - v.x) * f, y: cy - (cy - v.y) * f });
-      }),
-    [clampView],
-  );
-  const panBy = useCallback(
-    (dx: number, dy: number) => setView((v) => clampView({ ...v, x: v.x + dx, y: v.y + dy })),
-    [clampView],
-  );
-  // The zoom buttons and their keys (+ or =, -, 0) do the same: in or out about the centre, or back to the whole world.
-  const zoomIn = () => zoomAt(1.5, width / 2, height / 2);
-  const zoomOut = () => zoomAt(1 / 1.5, width / 2, height / 2);
-  const wholeWorld = () => setView({ k: 1, x: 0, y: 0 });
-  const zoomButtons = [
-    { label: "Zoom in", testId: "map-zoom-in", text: "+", onClick: zoomIn },
-    { label: "Zoom out", testId: "map-zoom-out", text: "−", onClick: zoomOut },
-    { label: "Whole world", testId: "map-zoom-reset", text: "⟲", onClick: wholeWorld },
-  ];
 
   const hitTest = useCallback(
     (x: number, y: number): Hover | null => {
@@ -268,24 +161,8 @@ export default function PortfolioMap(props: PortfolioMapProps) {
     };
   }, [props.assets, projected, view]);
 
-  // Wheel zoom must be able to preventDefault (React's wheel listener is passive).
-  useEffect(() => {
-    const canvas = canvasRef.current;
-    if (!canvas) return;
-    const onWheel = (e: WheelEvent) => {
-      e.preventDefault();
-      const rect = canvas.getBoundingClientRect();
-      zoomAt(Math.exp(-e.deltaY * 0.002), e.clientX - rect.left, e.clientY - rect.top);
-    };
-    canvas.addEventListener("wheel", onWheel, { passive: false });
-    return () => canvas.removeEventListener("wheel", onWheel);
-  }, [zoomAt]);
-
-  const drag = useRef<{ x: number; y: number; moved: boolean } | null>(null);
-  const local = (e: React.PointerEvent) => {
-    const rect = e.currentTarget.getBoundingClientRect();
-    return { x: e.clientX - rect.left, y: e.clientY - rect.top };
-  };
+  useWheelZoom(canvasRef, zoomAt);
+  const pointer = useMapPointer({ panBy, hitTest, setHover, onSelect: props.onSelect });
 
   return (
     <div ref={wrapRef} className={styles.wrap}>
@@ -297,33 +174,7 @@ export default function PortfolioMap(props: PortfolioMapProps) {
         aria-label={props.description}
         tabIndex={0}
         data-testid="map-canvas"
-        onPointerDown={(e) => {
-          e.currentTarget.setPointerCapture(e.pointerId);
-          drag.current = { ...local(e), moved: false };
-        }}
-        onPointerMove={(e) => {
-          const p = local(e);
-          if (drag.current) {
-            const dx = p.x - drag.current.x;
-            const dy = p.y - drag.current.y;
-            if (drag.current.moved || Math.abs(dx) + Math.abs(dy) > 3) {
-              drag.current = { ...p, moved: true };
-              panBy(dx, dy);
-              setHover(null);
-              return;
-            }
-          }
-          setHover(hitTest(p.x, p.y));
-        }}
-        onPointerUp={(e) => {
-          const wasDrag = drag.current?.moved;
-          drag.current = null;
-          if (wasDrag) return;
-          const p = local(e);
-          const hit = hitTest(p.x, p.y);
-          if (hit) props.onSelect?.(hit.asset);
-        }}
-        onPointerLeave={() => setHover(null)}
+        {...pointer}
         onKeyDown={(e) => {
           const step = 40;
           const keys: Record<string, () => void> = {
@@ -343,32 +194,243 @@ export default function PortfolioMap(props: PortfolioMapProps) {
           }
         }}
       />
-      <div className={styles.controls}>
-        {zoomButtons.map((b) => (
-          <Tooltip key={b.testId} content={b.label} relationship="label">
-            <Button size="small" style={ZOOM_BUTTON} data-testid={b.testId} onClick={b.onClick}>
-              {b.text}
-            </Button>
-          </Tooltip>
-        ))}
+      <ZoomButtons className={styles.controls} zoomIn={zoomIn} zoomOut={zoomOut} wholeWorld={wholeWorld} />
+      {hover ? <AssetTip className={styles.tip} hover={hover} hazard={props.hazard} width={width} /> : null}
+    </div>
+  );
+}
+
+/** The width of the element `ref` holds (at least 200 px), following its size. */
+function useWidthOf(ref: React.RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(300);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.max(200, Math.floor(entry.contentRect.width))));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/** The outlines and the assets projected for a canvas of this size, and each asset's colour. */
+function useProjectedMap(width: number, height: number, props: PortfolioMapProps) {
+  const projection: GeoProjection = useMemo(
+    () =>
+      geoNaturalEarth1().fitExtent(
+        [
+          [4, 4],
+          [width - 4, height - 4],
+        ],
+        { type: "Sphere" },
+      ),
+    [width, height],
+  );
+  // Outlines projected once per size into Path2D objects; a frame only transforms and fills them.
+  const shapes = useMemo(() => {
+    const svg = geoPath(projection);
+    const toPath = (o: unknown) => new Path2D(svg(o as GeoPermissibleObjects) ?? "");
+    return {
+      sphere: toPath({ type: "Sphere" }),
+      land: toPath(world),
+      overlay: props.overlay ? toPath(props.overlay) : null,
+    };
+  }, [projection, props.overlay]);
+  const projected = useMemo(
+    () => props.assets.map((a) => projection([a.lng, a.lat]) ?? [NaN, NaN]),
+    [props.assets, projection],
+  );
+  const colours = useMemo(() => props.assets.map((a) => assetLabelOf(a, props.hazard)), [props.assets, props.hazard]);
+  return { shapes, projected, colours };
+}
+
+/** Zoom and pan, kept with some of the world on screen, and the zoom buttons' actions. */
+function useMapView(width: number, height: number) {
+  const [view, setView] = useState<View>({ k: 1, x: 0, y: 0 });
+  const clampView = useCallback(
+    (v: View): View => {
+      const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, v.k));
+      // Keep some of the world on screen.
+      const x = Math.min(width * 0.8, Math.max(width * 0.2 - width * k, v.x));
+      const y = Math.min(height * 0.8, Math.max(height * 0.2 - height * k, v.y));
+      return { k, x, y };
+    },
+    [width, height],
+  );
+  const zoomAt = useCallback(
+    (factor: number, cx: number, cy: number) =>
+      setView((v) => {
+        const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, v.k * factor));
+        const f = k / v.k;
+        return clampView({ k, x: cx - (cx - v.x) * f, y: cy - (cy - v.y) * f });
+      }),
+    [clampView],
+  );
+  const panBy = useCallback(
+    (dx: number, dy: number) => setView((v) => clampView({ ...v, x: v.x + dx, y: v.y + dy })),
+    [clampView],
+  );
+  // The zoom buttons and their keys (+ or =, -, 0) do the same: in or out about the centre, or back to the whole world.
+  const zoomIn = () => zoomAt(1.5, width / 2, height / 2);
+  const zoomOut = () => zoomAt(1 / 1.5, width / 2, height / 2);
+  const wholeWorld = () => setView({ k: 1, x: 0, y: 0 });
+  return { view, zoomAt, panBy, zoomIn, zoomOut, wholeWorld };
+}
+
+/** What a frame draws. */
+interface Frame {
+  width: number;
+  height: number;
+  view: View;
+  shapes: { sphere: Path2D; land: Path2D; overlay: Path2D | null };
+  projected: ReadonlyArray<readonly number[]>;
+  colours: readonly string[];
+}
+
+/** Draws one frame: the countries and overlay under the view transform, then the assets. */
+function drawFrame(canvas: HTMLCanvasElement, ctx: CanvasRenderingContext2D, frame: Frame): void {
+  const { width, height, view, shapes, projected, colours } = frame;
+  const ratio = window.devicePixelRatio || 1;
+  if (canvas.width !== Math.round(width * ratio)) canvas.width = Math.round(width * ratio);
+  if (canvas.height !== Math.round(height * ratio)) canvas.height = Math.round(height * ratio);
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  // Countries and overlay in projected coordinates under the view transform.
+  ctx.save();
+  ctx.setTransform(ratio * view.k, 0, 0, ratio * view.k, ratio * view.x, ratio * view.y);
+  ctx.fillStyle = "#EAF3FB";
+  ctx.fill(shapes.sphere);
+  ctx.fillStyle = "#FBFBF8";
+  ctx.fill(shapes.land);
+  ctx.lineWidth = 0.6 / view.k;
+  ctx.strokeStyle = "#A19F9D";
+  ctx.stroke(shapes.land);
+  if (shapes.overlay) {
+    ctx.fillStyle = "rgba(0, 120, 212, 0.18)";
+    ctx.fill(shapes.overlay);
+    ctx.lineWidth = 1.5 / view.k;
+    ctx.strokeStyle = "#0078D4";
+    ctx.stroke(shapes.overlay);
+  }
+  ctx.restore();
+  // Assets: one path per colour, fixed screen size whatever the zoom; HIGH drawn last (on top).
+  const half = MARKER / 2;
+  for (const label of ["NONE", "LOW", "MEDIUM", "HIGH"]) {
+    ctx.beginPath();
+    for (let i = 0; i < projected.length; i++) {
+      if (colours[i] !== label) continue;
+      const sx = projected[i][0] * view.k + view.x;
+      const sy = projected[i][1] * view.k + view.y;
+      if (sx < -MARKER || sy < -MARKER || sx > width + MARKER || sy > height + MARKER) continue;
+      ctx.rect(sx - half, sy - half, MARKER, MARKER);
+    }
+    ctx.fillStyle = MARKER_COLOURS[label];
+    ctx.fill();
+    ctx.lineWidth = 0.75;
+    ctx.strokeStyle = "#FFFFFF";
+    ctx.stroke();
+  }
+}
+
+/** Wheel zoom about the pointer; it must be able to preventDefault (React's wheel listener is passive). */
+function useWheelZoom(
+  canvasRef: React.RefObject<HTMLCanvasElement | null>,
+  zoomAt: (factor: number, cx: number, cy: number) => void,
+): void {
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const rect = canvas.getBoundingClientRect();
+      zoomAt(Math.exp(-e.deltaY * 0.002), e.clientX - rect.left, e.clientY - rect.top);
+    };
+    canvas.addEventListener("wheel", onWheel, { passive: false });
+    return () => canvas.removeEventListener("wheel", onWheel);
+  }, [canvasRef, zoomAt]);
+}
+
+/** The canvas's pointer handlers: a drag pans, a move hovers, a click (no drag) selects. */
+function useMapPointer(on: {
+  panBy: (dx: number, dy: number) => void;
+  hitTest: (x: number, y: number) => Hover | null;
+  setHover: (hover: Hover | null) => void;
+  onSelect?: (asset: MapAsset) => void;
+}) {
+  const { panBy, hitTest, setHover, onSelect } = on;
+  const drag = useRef<{ x: number; y: number; moved: boolean } | null>(null);
+  const local = (e: React.PointerEvent) => {
+    const rect = e.currentTarget.getBoundingClientRect();
+    return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+  };
+  return {
+    onPointerDown: (e: React.PointerEvent<HTMLCanvasElement>) => {
+      e.currentTarget.setPointerCapture(e.pointerId);
+      drag.current = { ...local(e), moved: false };
+    },
+    onPointerMove: (e: React.PointerEvent<HTMLCanvasElement>) => {
+      const p = local(e);
+      if (drag.current) {
+        const dx = p.x - drag.current.x;
+        const dy = p.y - drag.current.y;
+        if (drag.current.moved || Math.abs(dx) + Math.abs(dy) > 3) {
+          drag.current = { ...p, moved: true };
+          panBy(dx, dy);
+          setHover(null);
+          return;
+        }
+      }
+      setHover(hitTest(p.x, p.y));
+    },
+    onPointerUp: (e: React.PointerEvent<HTMLCanvasElement>) => {
+      const wasDrag = drag.current?.moved;
+      drag.current = null;
+      if (wasDrag) return;
+      const p = local(e);
+      const hit = hitTest(p.x, p.y);
+      if (hit) onSelect?.(hit.asset);
+    },
+    onPointerLeave: () => setHover(null),
+  };
+}
+
+/** The zoom buttons over the map's corner. */
+function ZoomButtons(props: { className: string; zoomIn: () => void; zoomOut: () => void; wholeWorld: () => void }) {
+  const zoomButtons = [
+    { label: "Zoom in", testId: "map-zoom-in", text: "+", onClick: props.zoomIn },
+    { label: "Zoom out", testId: "map-zoom-out", text: "−", onClick: props.zoomOut },
+    { label: "Whole world", testId: "map-zoom-reset", text: "⟲", onClick: props.wholeWorld },
+  ];
+  return (
+    <div className={props.className}>
+      {zoomButtons.map((b) => (
+        <Tooltip key={b.testId} content={b.label} relationship="label">
+          <Button size="small" style={ZOOM_BUTTON} data-testid={b.testId} onClick={b.onClick}>
+            {b.text}
+          </Button>
+        </Tooltip>
+      ))}
+    </div>
+  );
+}
+
+/** The hovered asset's name, id, label and score, beside it. */
+function AssetTip(props: { className: string; hover: Hover; hazard: string; width: number }) {
+  const { hover, hazard, width } = props;
+  return (
+    <div
+      className={props.className}
+      data-testid="map-tooltip"
+      style={{ left: Math.min(hover.x + 10, width - 160), top: Math.max(0, hover.y - 64) }}
+    >
+      <strong>{hover.asset.entity_name || "(no name)"}</strong>
+      <div>entity_id: {hover.asset.entity_id}</div>
+      <div>
+        {hazard}: {assetLabelOf(hover.asset, hazard) === "NONE" ? "no label" : assetLabelOf(hover.asset, hazard)}
+        {hover.asset.risks[hazard]?.score !== null && hover.asset.risks[hazard]
+          ? ` · score ${hover.asset.risks[hazard].score!.toFixed(3)}`
+          : ""}
       </div>
-      {hover ? (
-        <div
-          className={styles.tip}
-          data-testid="map-tooltip"
-          style={{ left: Math.min(hover.x + 10, width - 160), top: Math.max(0, hover.y - 64) }}
-        >
-          <strong>{hover.asset.entity_name || "(no name)"}</strong>
-          <div>entity_id: {hover.asset.entity_id}</div>
-          <div>
-            {props.hazard}:{" "}
-            {assetLabelOf(hover.asset, props.hazard) === "NONE" ? "no label" : assetLabelOf(hover.asset, props.hazard)}
-            {hover.asset.risks[props.hazard]?.score !== null && hover.asset.risks[props.hazard]
-              ? ` · score ${hover.asset.risks[props.hazard].score!.toFixed(3)}`
-              : ""}
-          </div>
-        </div>
-      ) : null}
     </div>
   );
 }

@@ -1,8 +1,7 @@
 import { Divider } from "@fluentui/react-components";
 import { useState } from "react";
-import { STRESS_SCENARIO } from "../../../shared/vocabulary";
+import { SCENARIOS, STRESS_SCENARIO } from "../../../shared/vocabulary";
 import { WINDOW_CHOICES } from "./risk-views-actions";
-import { SCENARIO_CHOICES } from "../timeseries";
 import { ChoiceField } from "../../ui/ChoiceField";
 import { MapPanel, type SummaryChoice } from "./MapPanel";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
@@ -44,7 +43,7 @@ export function VisualPanel() {
           label="Scenario"
           value={choice.scenario}
           onChange={(scenario) => set({ scenario })}
-          choices={SCENARIO_CHOICES}
+          choices={SCENARIOS}
           testId="visual-scenario"
           className={css.tile}
         />

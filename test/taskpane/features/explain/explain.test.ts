@@ -18,15 +18,12 @@ import { WorkbookController } from "../../../../harness/workbook-controller";
 import { RiskEngine } from "../../../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../../../src/functions/engine/default-engine";
 import * as RISK from "../../../../src/functions/functions";
-import {
-  explainSelection,
-  ExplainError,
-  splitArguments,
-} from "../../../../src/taskpane/features/explain/explain-actions";
+import { explainSelection, ExplainError } from "../../../../src/taskpane/features/explain/explain-actions";
 import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
 import { compareWithSnapshot, takeChangeSnapshot } from "../../../../src/taskpane/features/changes/changes-actions";
 import { compareReadings } from "../../../../src/taskpane/features/changes/model/value-changes";
 import { HAZARDS } from "../../../../src/shared/vocabulary";
+import { RISK_CALL, riskCall, splitArguments } from "../../../../src/shaping/risk-formula";
 import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
 import { closingFetch } from "../../../functions/support/http-fetch";
 import { importPortfolio } from "../../../functions/support/emulator";
@@ -330,6 +327,16 @@ describe("a cell a RISK formula spilled into, not its anchor", () => {
 
 test("formula arguments split at top-level commas only", () => {
   expect(splitArguments('"a,b", A2, 3, "x""y"')).toEqual(['"a,b"', "A2", "3", '"x""y"']);
+});
+
+test("a formula that is one RISK call is read as its function and arguments; a RISK call inside another is found", () => {
+  expect(riskCall('=_xldudf_RISK.search(51.5, A2, "floods")')).toEqual({
+    fn: "SEARCH",
+    args: ["51.5", "A2", '"floods"'],
+  });
+  expect(riskCall('=IFERROR(RISK.SEARCH(1, 2, "floods"), "")')).toBeUndefined();
+  expect(RISK_CALL.test('=IFERROR(RISK.SEARCH(1, 2, "floods"), "")')).toBe(true);
+  expect(RISK_CALL.test("=SUM(A1:A3)")).toBe(false);
 });
 
 describe("what changed since last refresh", () => {

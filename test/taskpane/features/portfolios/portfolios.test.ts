@@ -9,7 +9,7 @@ import type { RiskClient } from "../../../../src/api/client";
 import { NotFoundError } from "../../../../src/api/errors";
 import { RiskEngine } from "../../../../src/functions/engine/engine";
 import { dataChangeMatcher, portfolioSummary, type DataChange } from "../../../../src/functions/data-loaders";
-import { findPortfolioUsage, type ForgetChange } from "../../../../src/taskpane/ui/data-change";
+import type { ForgetChange } from "../../../../src/taskpane/ui/data-change";
 import { saveFile } from "../../../../src/taskpane/ui/downloads";
 import { downloadSummary } from "../../../../src/taskpane/features/summary/summary-actions";
 import {
@@ -19,6 +19,7 @@ import {
 import {
   assetsTable,
   deletePortfolio,
+  findPortfolioUsage,
   pasteAssets,
 } from "../../../../src/taskpane/features/portfolios/portfolios-actions";
 import { syncRangeToPortfolio } from "../../../../src/taskpane/features/sync/sync-actions";

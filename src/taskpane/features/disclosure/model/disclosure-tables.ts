@@ -14,7 +14,7 @@
  * whose currency has no rate, is left out of the amounts and counted in the coverage columns,
  * as is an asset without a score for a hazard: never folded in as zero.
  */
-import { HAZARDS, SCENARIOS } from "../../../../shared/vocabulary";
+import { HAZARDS, SCENARIO_REPEATS_NOTE, SCENARIOS } from "../../../../shared/vocabulary";
 import { qualify } from "../../../../shaping/a1";
 import { ITEMS, METHODOLOGY_HEADER, SECTIONS } from "./disclosure";
 import { SOURCES_SHEET } from "../../../../shaping/paste-provenance";
@@ -101,13 +101,7 @@ function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
   const medium = horizon("medium", "up to 5 years");
   const long = horizon("long", "more than 5 years");
   const scenarioRows = SCENARIOS.map((s, i) =>
-    add(
-      SECTIONS.scenario,
-      `scenario ${i + 1}`,
-      s,
-      "",
-      "Empty it to leave the scenario out. For flood, water stress and heatwave the service's ssp126 repeats ssp245; for cyclone, ssp126 and ssp245 repeat ssp585.",
-    ),
+    add(SECTIONS.scenario, `scenario ${i + 1}`, s, "", `Empty it to leave the scenario out. ${SCENARIO_REPEATS_NOTE}`),
   );
   const reporting = layout.currencies.includes("USD") || layout.currencies.length === 0 ? "USD" : layout.currencies[0]!;
   const currencyRow = add(

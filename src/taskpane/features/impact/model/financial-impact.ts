@@ -28,14 +28,14 @@
  * than label:price without a currency, or an entity_id on two assets is an {@link ImpactInputError}:
  * nothing is written.
  */
-import { STRUCTURAL_DAMAGE_HAZARDS } from "../../../../shared/vocabulary";
+import { PERIODS, STRUCTURAL_DAMAGE_HAZARDS } from "../../../../shared/vocabulary";
 import { cellA1, columnLetters, qualify } from "../../../../shaping/a1";
 import { MONEY_FORMS, PRICE_CURRENCY, PRICE_LABEL, normalizeCurrency, readMoney } from "../../../../shaping/money";
 import type { RangeProblem } from "../../../../shaping/problems";
 import type { CellValue, ExtendedSummaryItem, FormulaSheet } from "../../../../shaping/types";
 
 /** The periods of the extended summary's metrics, in time order. */
-export const IMPACT_PERIODS = ["baseline", "2030", "2050", "2080"] as const;
+export const IMPACT_PERIODS = PERIODS;
 /** Metric suffixes: central value, 16th percentile, 84th percentile (docs/service.md#what-the-numbers-mean). */
 const BOUNDS = [
   { suffix: "", name: "", label: "central" },
@@ -177,9 +177,66 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
   const first = request.itemsByScenario.get(scenarios[0] ?? "") ?? [];
   if (scenarios.length === 0 || first.length === 0)
     throw new ImpactInputError(`${request.portfolio} has no extended summary to compute an impact from.`);
+  const { assets, valueSource, currency } = readAssets(request, first);
   const allHazards = request.hazard === ALL_DAMAGE_HAZARDS;
   const hazards = allHazards ? [...STRUCTURAL_DAMAGE_HAZARDS] : [request.hazard];
+  const money = (name: string) => `${name} (${currency})`;
+  const common: ImpactColumns = {
+    request,
+    assets,
+    allHazards,
+    labelHeader: request.rollupLabel ? `label:${request.rollupLabel}` : "label",
+    valueHeader: money("value"),
+    money,
+    metricColumns: metricColumnsOf(scenarios, hazards),
+  };
+  const data = buildDataSheet(common, scenarios, valueSource);
+  const impact = buildImpactSheet(common);
+  const rollup = buildRollupSheet(common, impact.measures);
+  return {
+    sheets: [data.sheet, impact.sheet, rollup.sheet],
+    problems: data.problems,
+    assetCount: assets.length,
+    valueSource,
+    currency,
+    impactRowAt: impact.impactRowAt,
+    rollupRowsFor: rollup.rollupRowsFor,
+  };
+}
 
+/** What the three sheets' builders share: the request, its assets and the data sheet's metric columns. */
+interface ImpactColumns {
+  request: ImpactRequest;
+  assets: AssetRow[];
+  /** The request sums the hazards with structural damage. */
+  allHazards: boolean;
+  /** The roll-up label's header, and the value's (with its currency). */
+  labelHeader: string;
+  valueHeader: string;
+  /** A money header: the name with the currency. */
+  money: (name: string) => string;
+  metricColumns: MetricColumn[];
+}
+
+/** The data sheet's column of the asset's value; its metrics follow the first five columns. */
+const VALUE_COL = 4;
+const FIRST_METRIC = 5;
+const MONEY_FORMAT = "#,##0";
+
+/** A table name's part made of a name: letters, digits and underscores. */
+function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_]/g, "_");
+}
+
+/**
+ * The assets (by portfolio_index) with their value, read from the label or the picked column, the
+ * value's source and its currency. Throws {@link ImpactInputError} when an entity_id names two
+ * assets or there is no value to read, {@link CurrencyNeededError} when the currency is needed.
+ */
+function readAssets(
+  request: ImpactRequest,
+  first: readonly ExtendedSummaryItem[],
+): { assets: AssetRow[]; valueSource: string; currency: string } {
   // Assets from the first scenario's items (every scenario covers the same assets).
   const seen = new Map<string, number>();
   const duplicates: string[] = [];
@@ -232,7 +289,44 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
       unreadable: reading.kind === "text" ? reading.text : undefined,
     };
   });
+  return { assets, valueSource, currency };
+}
 
+/** The data sheet's metric columns: per scenario × period × hazard, damage ×3 bounds and interruption ×3. */
+function metricColumnsOf(scenarios: readonly string[], hazards: readonly string[]): MetricColumn[] {
+  const metricColumns: MetricColumn[] = [];
+  for (const scenario of scenarios)
+    for (const period of IMPACT_PERIODS)
+      for (const hazard of hazards)
+        for (const family of ["structural_damage", "business_interruption"] as const)
+          for (const bound of BOUNDS)
+            metricColumns.push({
+              scenario,
+              period,
+              hazard,
+              family,
+              bound,
+              metric: `${family}_${period}${bound.suffix}`,
+            });
+  return metricColumns;
+}
+
+/** The part of a header naming the hazard, when the request sums several. */
+function hazardPart(common: ImpactColumns, hazard: string): string {
+  return common.allHazards ? `${hazard}_` : "";
+}
+
+/**
+ * "Impact data": asset columns, value, then the metrics as the extended summary gives them, with
+ * each missing or unreadable value and missing damage as a problem at its cell.
+ */
+function buildDataSheet(
+  common: ImpactColumns,
+  scenarios: readonly string[],
+  valueSource: string,
+): { sheet: ImpactSheet; problems: RangeProblem[] } {
+  const { request, assets, metricColumns } = common;
+  const dataName = request.sheetNames.data;
   const byScenario = new Map(
     scenarios.map((scenario) => [
       scenario,
@@ -244,41 +338,21 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
       ),
     ]),
   );
-  const { data: dataName, impact: impactName, rollup: rollupName } = request.sheetNames;
-  const labelHeader = request.rollupLabel ? `label:${request.rollupLabel}` : "label";
-  const money = (name: string) => `${name} (${currency})`;
   const problems: RangeProblem[] = [];
-  const problem = (sheet: string, row: number, col: number, message: string) => {
+  const problem = (row: number, col: number, message: string) => {
     const cell = cellA1(row, col);
-    problems.push({ row: row + 1, column: columnLetters(col), address: qualify(sheet, cell), cell, message });
+    problems.push({ row: row + 1, column: columnLetters(col), address: qualify(dataName, cell), cell, message });
   };
-  const hazardPart = (hazard: string) => (allHazards ? `${hazard}_` : "");
-
-  // Impact data: asset columns, value, then per scenario × period × hazard: damage ×3 and interruption ×3.
-  const valueHeader = money("value");
-  const dataHeader = ["portfolio_index", "entity_id", "entity_name", labelHeader, valueHeader];
-  const VALUE_COL = 4;
-  const metricColumns: MetricColumn[] = [];
-  for (const scenario of scenarios) {
-    for (const period of IMPACT_PERIODS) {
-      for (const hazard of hazards) {
-        for (const family of ["structural_damage", "business_interruption"] as const) {
-          for (const bound of BOUNDS) {
-            metricColumns.push({
-              scenario,
-              period,
-              hazard,
-              family,
-              bound,
-              metric: `${family}_${period}${bound.suffix}`,
-            });
-            dataHeader.push(`${scenario}_${hazardPart(hazard)}${family}_${period}${bound.suffix}`);
-          }
-        }
-      }
-    }
-  }
-  const firstMetric = dataHeader.length - metricColumns.length;
+  const dataHeader = [
+    "portfolio_index",
+    "entity_id",
+    "entity_name",
+    common.labelHeader,
+    common.valueHeader,
+    ...metricColumns.map(
+      (c) => `${c.scenario}_${hazardPart(common, c.hazard)}${c.family}_${c.period}${c.bound.suffix}`,
+    ),
+  ];
   const dataRows: CellValue[][] = assets.map((asset, r) => {
     const who = asset.entityId || `index ${asset.index}`;
     if (asset.unreadable !== undefined) {
@@ -288,10 +362,9 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
       if (asset.valueAddress) {
         const at = asset.valueAddress.replace(/^.*!/, "");
         problems.push({ ...problemAt(asset.valueAddress, at), message });
-      } else problem(dataName, r + 1, VALUE_COL, message);
+      } else problem(r + 1, VALUE_COL, message);
     } else if (asset.value === "") {
       problem(
-        dataName,
         r + 1,
         VALUE_COL,
         `No value for ${who}${asset.valueAddress ? ` (${asset.valueAddress} is empty)` : ` (${valueSource} is empty)`}: its losses are #N/A and the totals leave it out.`,
@@ -304,9 +377,8 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
       const ok = typeof value === "number" && Number.isFinite(value);
       if (!ok && column.family === "structural_damage") {
         problem(
-          dataName,
           r + 1,
-          firstMetric + k,
+          FIRST_METRIC + k,
           `No ${column.hazard} ${column.family}_${column.period}${column.bound.suffix} in ${column.scenario} for ${who}: that loss is #N/A and its total leaves the asset out.`,
         );
       }
@@ -314,16 +386,37 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     });
     return row;
   });
+  return {
+    sheet: {
+      sheetName: dataName,
+      tableName: `Impact_data_${safeName(request.portfolio)}`,
+      header: dataHeader,
+      rows: dataRows,
+      formulaColumns: [],
+      numberFormats: { [VALUE_COL]: MONEY_FORMAT },
+    },
+    problems,
+  };
+}
 
-  // Financial impact: per asset, its portfolio_index (a value: the key), lookups and loss formulas
-  // over its data row, found once per row by MATCH in the last column (one MATCH per cell would
-  // cost a search of the data sheet per cell: 5,000 assets × 100 columns). Excel's sort moves
-  // values, not references ("references from elsewhere into the sorted range are not changed"),
-  // so the row is found by its asset's index, never by place: a sort of the data sheet changes
-  // nothing here. The data table sits at A1 (the followers' refresh checks it): MATCH over the
-  // whole column answers the sheet row, and the header never matches a number.
+/**
+ * "Financial impact": per asset, its portfolio_index (a value: the key), lookups and loss formulas
+ * over its data row, found once per row by MATCH in the last column (one MATCH per cell would
+ * cost a search of the data sheet per cell: 5,000 assets × 100 columns). Excel's sort moves
+ * values, not references ("references from elsewhere into the sorted range are not changed"), so
+ * the row is found by its asset's index, never by place: a sort of the data sheet changes nothing
+ * here. The data table sits at A1 (the followers' refresh checks it): MATCH over the whole column
+ * answers the sheet row, and the header never matches a number. Returns the sheet, the roll-up's
+ * measures (its money columns) and the row builder a refresh by key uses.
+ */
+function buildImpactSheet(common: ImpactColumns): {
+  sheet: ImpactSheet;
+  measures: Measure[];
+  impactRowAt: ImpactWorkbook["impactRowAt"];
+} {
+  const { request, metricColumns, money } = common;
   // Written for every cell of the per-asset sheet: the quoted sheet name and the columns' letters once.
-  const dataPrefix = qualify(dataName, "");
+  const dataPrefix = qualify(request.sheetNames.data, "");
   const columns: string[] = [];
   const dataColumn = (col: number) => {
     const letter = columnLetters(col);
@@ -331,7 +424,7 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
   };
   let dataRowLetter = "";
   const ref = (col: number, sheetRow: number) => `INDEX(${dataColumn(col)},$${dataRowLetter}${sheetRow})`;
-  const impactHeader = ["portfolio_index", "entity_id", "entity_name", labelHeader, valueHeader];
+  const impactHeader = ["portfolio_index", "entity_id", "entity_name", common.labelHeader, common.valueHeader];
   const impactFormulas: Array<(sheetRow: number) => string> = [
     (n) => `=${ref(1, n)}&""`,
     (n) => `=${ref(2, n)}&""`,
@@ -339,13 +432,15 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     (n) => `=IF(COUNT(${ref(VALUE_COL, n)})=1,${ref(VALUE_COL, n)},NA())`,
   ];
   const measures: Measure[] = [
-    { column: VALUE_COL, measure: valueHeader, hazard: "", scenario: "", period: "", bound: "" },
+    { column: VALUE_COL, measure: common.valueHeader, hazard: "", scenario: "", period: "", bound: "" },
   ];
   const lossColumns: number[] = [];
   metricColumns.forEach((column, k) => {
-    const dataCol = firstMetric + k;
+    const dataCol = FIRST_METRIC + k;
     if (column.family === "structural_damage") {
-      const header = money(`loss_${hazardPart(column.hazard)}${column.scenario}_${column.period}${column.bound.name}`);
+      const header = money(
+        `loss_${hazardPart(common, column.hazard)}${column.scenario}_${column.period}${column.bound.name}`,
+      );
       measures.push({
         column: impactHeader.length,
         measure: header,
@@ -361,13 +456,13 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
       );
     } else {
       impactHeader.push(
-        `${column.scenario}_${hazardPart(column.hazard)}business_interruption_${column.period}${column.bound.suffix} (days)`,
+        `${column.scenario}_${hazardPart(common, column.hazard)}business_interruption_${column.period}${column.bound.suffix} (days)`,
       );
       impactFormulas.push((n) => `=IF(COUNT(${ref(dataCol, n)})=1,${ref(dataCol, n)},NA())`);
     }
     // After the last hazard of a scenario and period: the sum of the hazards' central losses.
     const lastOfPeriod = k === metricColumns.length - 1 || metricColumns[k + 1]!.period !== column.period;
-    if (allHazards && lastOfPeriod) {
+    if (common.allHazards && lastOfPeriod) {
       const centrals = measures.filter(
         (m) => m.scenario === column.scenario && m.period === column.period && m.bound === "central" && m.hazard !== "",
       );
@@ -395,10 +490,39 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     `=MATCH($A${sheetRow},${dataColumn(0)},0)`,
   ];
   let impactRows: CellValue[][] | undefined;
+  const formats = (cols: number[], format: string) => Object.fromEntries(cols.map((c) => [c, format]));
+  return {
+    sheet: {
+      sheetName: request.sheetNames.impact,
+      tableName: `Financial_impact_${safeName(request.portfolio)}`,
+      header: impactHeader,
+      // Built when read: a refresh by key asks only for the rows it adds (impactRowAt).
+      get rows(): CellValue[][] {
+        return (impactRows ??= common.assets.map((asset, r) => impactRowAt(r + 2, asset.index)));
+      },
+      formulaColumns: impactHeader.map((_, c) => c).slice(1),
+      numberFormats: formats([VALUE_COL, ...lossColumns], MONEY_FORMAT),
+    },
+    measures,
+    impactRowAt,
+  };
+}
 
+/**
+ * "Impact by <label>": one row per group (all assets, then each label value) × measure, each total
+ * beside what it covers. A loss total sums the assets whose loss is a number (value and damage
+ * known). Its ranges run over the per-asset sheet's `assetRows` rows (the assets, or after a
+ * refresh by key the rows the sheets hold then).
+ */
+function buildRollupSheet(
+  common: ImpactColumns,
+  measures: readonly Measure[],
+): { sheet: ImpactSheet; rollupRowsFor: ImpactWorkbook["rollupRowsFor"] } {
+  const { request, assets, money } = common;
+  const impactName = request.sheetNames.impact;
   const known = `"<>#N/A"`;
   const rollupHeader = [
-    labelHeader,
+    common.labelHeader,
     "measure",
     "hazard",
     "scenario",
@@ -412,10 +536,6 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     "share of value",
   ];
   const groups = request.rollupLabel ? [...new Set(assets.map((a) => a.label))].sort((a, b) => a.localeCompare(b)) : [];
-  // Roll-up: one row per group (all assets, then each label value) × measure, each total beside
-  // what it covers. A loss total sums the assets whose loss is a number (value and damage known).
-  // Its ranges run over the per-asset sheet's `assetRows` rows (the assets, or after a refresh by
-  // key the rows the sheets hold then).
   const rollupRowsFor = (assetRows: number): CellValue[][] => {
     const lastRow = assetRows + 1;
     const range = (col: number) => qualify(impactName, `$${columnLetters(col)}$2:$${columnLetters(col)}$${lastRow}`);
@@ -453,45 +573,15 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     }
     return rollupRows;
   };
-
-  const moneyFormat = "#,##0";
-  const formats = (cols: number[], format: string) => Object.fromEntries(cols.map((c) => [c, format]));
-  const safe = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
   return {
-    sheets: [
-      {
-        sheetName: dataName,
-        tableName: `Impact_data_${safe(request.portfolio)}`,
-        header: dataHeader,
-        rows: dataRows,
-        formulaColumns: [],
-        numberFormats: { [VALUE_COL]: moneyFormat },
-      },
-      {
-        sheetName: impactName,
-        tableName: `Financial_impact_${safe(request.portfolio)}`,
-        header: impactHeader,
-        // Built when read: a refresh by key asks only for the rows it adds (impactRowAt).
-        get rows(): CellValue[][] {
-          return (impactRows ??= assets.map((asset, r) => impactRowAt(r + 2, asset.index)));
-        },
-        formulaColumns: impactHeader.map((_, c) => c).slice(1),
-        numberFormats: formats([VALUE_COL, ...lossColumns], moneyFormat),
-      },
-      {
-        sheetName: rollupName,
-        tableName: `Impact_by_${safe(request.rollupLabel ?? "total")}_${safe(request.portfolio)}`,
-        header: rollupHeader,
-        rows: rollupRowsFor(assets.length),
-        formulaColumns: [6, 7, 8, 9, 10, 11],
-        numberFormats: { 6: moneyFormat, 7: "0", 8: "0", 9: "0", 10: "0.0%", 11: "0.0%" },
-      },
-    ],
-    problems,
-    assetCount: assets.length,
-    valueSource,
-    currency,
-    impactRowAt,
+    sheet: {
+      sheetName: request.sheetNames.rollup,
+      tableName: `Impact_by_${safeName(request.rollupLabel ?? "total")}_${safeName(request.portfolio)}`,
+      header: rollupHeader,
+      rows: rollupRowsFor(assets.length),
+      formulaColumns: [6, 7, 8, 9, 10, 11],
+      numberFormats: { 6: MONEY_FORMAT, 7: "0", 8: "0", 9: "0", 10: "0.0%", 11: "0.0%" },
+    },
     rollupRowsFor,
   };
 }

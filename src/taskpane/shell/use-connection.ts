@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
-import { RiskClient } from "../../../api/client";
-import type { ConnectionConfig } from "../../../api/config";
-import { getConnection, isDefaultConnection, onConnectionChange } from "../../../shared/connection";
+import { RiskClient } from "../../api/client";
+import type { ConnectionConfig } from "../../api/config";
+import { getConnection, isDefaultConnection, onConnectionChange } from "../../shared/connection";
 
 /** The live connection and a client for it; re-renders when the connection store changes. */
 export interface ConnectionState {

@@ -1,6 +1,6 @@
 import { Link, MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
-import type { RangeProblem } from "../../shaping/problems";
-import { usePaneStyles } from "./styles";
+import type { RangeProblem } from "../../../shaping/problems";
+import { usePaneStyles } from "../../ui/styles";
 
 /**
  * Every problem of a range with its cell address; clicking (or Enter on) an address selects that

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import type { EngineProgress, EngineStats } from "../../functions/engine/engine";
 import { defaultEngine } from "../../functions/engine/default-engine";
 import { duration } from "../../shaping/duration";
-import { usePaneStyles } from "./styles";
+import { usePaneStyles } from "../ui/styles";
 
 /** How often the line re-reads the engine's counters (they have no change event). */
 const EVERY_MS = 2_000;

@@ -1,6 +1,6 @@
 import { FluentProvider, webLightTheme } from "@fluentui/react-components";
 import { renderToString } from "react-dom/server";
-import { MANY_PENDING, progressText, UsageLine } from "../../../src/taskpane/ui/UsageLine";
+import { MANY_PENDING, progressText, UsageLine } from "../../../src/taskpane/shell/UsageLine";
 
 /** The pane's usage line: counters since start, and while many RISK loads are pending, done / total and time left. */
 

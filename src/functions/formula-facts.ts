@@ -1,0 +1,71 @@
+/**
+ * What a RISK formula asks, read from its text by the functions' own specs (specs.ts): the
+ * function, and its arguments by parameter name. Explain, what-changed and the sync offer read
+ * formulas through this and src/shaping/risk-formula.ts, so a formula means the same to each.
+ */
+import { isCellReference } from "../shaping/a1";
+import { riskCall } from "../shaping/risk-formula";
+import { lookupHazard, type HazardNames } from "../shared/vocabulary";
+import type { ArgumentValue } from "./arguments";
+import { FUNCTION_SPECS, argumentsByName, parameterDefault, parameterIndex, type FunctionSpec } from "./specs";
+
+/** The RISK functions that give a score, a label or a metric per cell: the ones a formula's facts are read for. */
+export type ScoreFunction = "SEARCH" | "SUMMARY" | "METRIC" | "IMPACT";
+
+const SCORE_FUNCTIONS: ReadonlySet<string> = new Set<ScoreFunction>(["SEARCH", "SUMMARY", "METRIC", "IMPACT"]);
+
+/** Reads `=RISK.SEARCH|SUMMARY|METRIC|IMPACT(…)`: the function and its arguments as written; else undefined. */
+export function scoreCall(formula: string): { fn: ScoreFunction; args: string[] } | undefined {
+  const call = riskCall(formula);
+  return call && SCORE_FUNCTIONS.has(call.fn) ? { fn: call.fn as ScoreFunction, args: call.args } : undefined;
+}
+
+/** A parameter's default as text (e.g. SUMMARY's scenario `ssp245`), or "" when it has none. */
+export function defaultText(spec: FunctionSpec, name: string): string {
+  return String(parameterDefault(spec, name) ?? "");
+}
+
+/** What a RISK formula asks, from its literal arguments only (references are left out). */
+export interface FormulaFacts {
+  fn: ScoreFunction;
+  hazard?: HazardNames;
+  scenario?: string;
+  portfolio?: string;
+  /** For METRIC: the metric name. */
+  metric?: string;
+}
+
+/** Reads a `=RISK.*(...)` formula's literal arguments; undefined for any other formula. */
+export function formulaFacts(formula: string, lookup?: (reference: string) => ArgumentValue): FormulaFacts | undefined {
+  const call = scoreCall(formula);
+  if (!call) return undefined;
+  const { fn } = call;
+  const args = call.args.map((arg) => {
+    if (arg.startsWith('"')) return arg.slice(1, -1).replace(/""/g, '"');
+    const value = isCellReference(arg) ? lookup?.(arg) : undefined;
+    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+  });
+  const spec = FUNCTION_SPECS[fn];
+  const arg = argumentsByName(spec, args);
+  const scenarioAt = parameterIndex(spec, "scenario");
+  const hazard = arg.hazard ? lookupHazard(arg.hazard) : undefined;
+  // A scenario with a default (RISK.SUMMARY's) is that default when omitted or blank (a reference to a blank
+  // cell is read as unknown).
+  const written = call.args[scenarioAt] ?? "";
+  const scenario =
+    scenarioAt < 0
+      ? undefined
+      : (arg.scenario?.toLowerCase() ?? (written === "" ? defaultText(spec, "scenario") || undefined : undefined));
+  return {
+    fn,
+    hazard,
+    scenario,
+    portfolio: arg.portfolio,
+    metric: arg.metric?.toLowerCase(),
+  };
+}
+
+/** The single-cell references of a RISK formula's arguments, for reading before {@link formulaFacts}. */
+export function formulaReferences(formula: string): string[] {
+  return scoreCall(formula)?.args.filter(isCellReference) ?? [];
+}
