@@ -119,3 +119,17 @@ export async function writeFormulaColumn(
   const last = formulas.length > 1 ? `:${columnLetters(target.column)}${target.row + formulas.length}` : "";
   return `${at(target.row)}${last}`;
 }
+
+/**
+ * Writes one formula into a cell of a sheet by its local address ("K1"), replacing what it held:
+ * for a cell the add-in owns (a check beside a table it wrote), never one of the user's.
+ */
+export async function writeOwnFormula(
+  context: Excel.RequestContext,
+  sheetName: string,
+  address: string,
+  formula: string,
+): Promise<void> {
+  context.workbook.worksheets.getItem(sheetName).getRange(address).formulas = [[formula]];
+  await context.sync();
+}

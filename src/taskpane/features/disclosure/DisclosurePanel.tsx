@@ -128,7 +128,8 @@ export function DisclosurePanel() {
           ].join(" ")
         }
       />
-      {(refresh.state.status === "done" && refresh.state.result.outdated.length > 0) || upgrade.state.status !== "idle" ? (
+      {(refresh.state.status === "done" && refresh.state.result.outdated.length > 0) ||
+      upgrade.state.status !== "idle" ? (
         <>
           <TaskButton
             task={upgrade}

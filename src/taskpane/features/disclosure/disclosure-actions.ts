@@ -1,5 +1,5 @@
 import { readProvenance } from "../../../excel/provenance-sheets";
-import { listSheetNames, listTables } from "../../../excel/read-range";
+import { listSheetNames, listTables, readTable } from "../../../excel/read-range";
 import {
   findFixedRangeTables,
   markFixedRangeTables,
@@ -11,13 +11,18 @@ import {
   SIGNIFICANT_HEADER,
   readMethodology,
   significantAssets,
+  significantCheckFormula,
   type DisclosureLabels,
 } from "./model/disclosure";
+import { writeOwnFormula } from "../../../excel/cells-by-address";
+import { columnLetters, parseA1 } from "../../../shaping/a1";
+import type { ProvenanceRecord } from "../../../shaping/paste-provenance";
 import { ROW_KEYS } from "../../../shaping/row-keys";
 import { uniqueSheetName, uniqueTableName } from "../../../shaping/sheet-names";
 import { unlessCancelled, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import {
+  filterText,
   provenanceOf,
   refreshPastedSheets,
   rowKeysFor,
@@ -140,6 +145,22 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
     built.tcfd,
   ];
   const written = await writeNewSheets(run, specs, { signal, onProgress });
+  const check = significantCheckFormula(
+    {
+      methodology: {
+        sheet: sheetNames.methodology,
+        row: 0,
+        col: 0,
+        values: [METHODOLOGY_HEADER, ...built.methodology.rows],
+      },
+      dataTable: names.data.table,
+      dataHeader: data.header,
+      dataRows: data.rows,
+      computedAt: new Date(),
+    },
+    tableColumn,
+  );
+  await run((context) => writeOwnFormula(context, written[3]!.sheetName, SIGNIFICANT_CHECK_CELL, check));
   return {
     sheets: written.map(pastedSheet),
     assets: assetCount,
@@ -190,19 +211,31 @@ export async function refreshDisclosureTables(
     throw new Error(
       `This workbook has no disclosure tables${options.portfolio ? ` for ${options.portfolio}` : ""} on record: make them first.`,
     );
-  // Records in the order written: each data sheet before the list computed from it.
-  const result = await refreshPastedSheets({
-    ...options,
-    kinds: [DISCLOSURE_DATA_KIND, DISCLOSURE_SIGNIFICANT_KIND],
-    sheetIds: before.map((r) => r.sheetId),
-  });
-  // The significant assets stay sorted by value: rows a refresh added at the end are sorted in.
+  // The data sheets first, then the lists computed from them: a refresh reads the next sheets
+  // while it writes one, so one pass would compute a list from the data as it was before.
+  const pass = async (operation: string): Promise<PastedRefreshResult> => {
+    const sheetIds = before.filter((r) => r.operation === operation).map((r) => r.sheetId);
+    if (sheetIds.length === 0) return { outcomes: [], refreshed: 0, refused: 0 };
+    return refreshPastedSheets({ ...options, kinds: [DISCLOSURE_DATA_KIND, DISCLOSURE_SIGNIFICANT_KIND], sheetIds });
+  };
+  const data = await pass("disclosure-data");
+  const lists = await pass("disclosure-significant");
+  const result: PastedRefreshResult = {
+    ...data,
+    // Unusable records are reported by each pass: once is enough.
+    outcomes: [...data.outcomes, ...lists.outcomes.filter((o) => o.sheetId !== undefined)],
+    refreshed: data.refreshed + lists.refreshed,
+    refused: data.refused + lists.refused,
+  };
   for (const record of before)
     if (
       record.operation === "disclosure-significant" &&
       result.outcomes.some((o) => o.sheetId === record.sheetId && o.ok)
-    )
+    ) {
+      // The significant assets stay sorted by value: rows a refresh added at the end are sorted in.
       await sortPastedSheetAgain(run, record.sheetId);
+      await writeSignificantCheck(run, record);
+    }
   const outdated: OutdatedDisclosure[] = [];
   for (const record of await disclosureRecords(run, options.portfolio)) {
     if (record.operation !== "disclosure-data") continue;
@@ -220,6 +253,37 @@ export async function refreshDisclosureTables(
       });
   }
   return { ...result, outdated };
+}
+
+/**
+ * Where the 66(c) sheet says whether its list is current: right of the table, one column between,
+ * beside its header (a refresh by key keeps a cell beside the header where it is).
+ */
+const SIGNIFICANT_CHECK_CELL = `${columnLetters(SIGNIFICANT_HEADER.length + 1)}1`;
+
+/**
+ * Writes the 66(c) list's check from the data and Methodology tables as they are now (the list was
+ * just computed from them).
+ */
+async function writeSignificantCheck(run: PasteOptions["run"], record: ProvenanceRecord): Promise<void> {
+  const dataTable = filterText(record, "data_table") ?? "";
+  await run(async (context) => {
+    const methodology = await readTable(context, filterText(record, "methodology_table") ?? "");
+    const data = await readTable(context, dataTable, { maxRows: 1_000_000 });
+    const at = parseA1(methodology.address.replace(/^.*!/, ""));
+    const [header = [], ...rows] = data.values;
+    const formula = significantCheckFormula(
+      {
+        methodology: { sheet: methodology.sheetName, row: at.row, col: at.col, values: methodology.values },
+        dataTable,
+        dataHeader: header.map(String),
+        dataRows: rows,
+        computedAt: new Date(),
+      },
+      tableColumn,
+    );
+    await writeOwnFormula(context, record.sheetName, SIGNIFICANT_CHECK_CELL, formula);
+  });
 }
 
 /**

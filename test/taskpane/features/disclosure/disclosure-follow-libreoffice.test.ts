@@ -17,11 +17,13 @@ import { columnLetters } from "../../../../src/shaping/a1";
 import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
 import type { FakeExcel } from "../../../../testing/fake-excel";
 import { newWorkbook, startPaneTestService } from "../../support";
-import { describeWithLibreOffice, recalculateInLibreOffice } from "../../../support/libreoffice";
+import { describeWithLibreOffice, recalculateInLibreOffice, type Recalculated } from "../../../support/libreoffice";
 import {
   ASSETS,
   MORE_ASSETS,
   expectE19,
+  expectedSignificant,
+  recordsOf,
   importDisclosurePortfolio,
   methodologyRow,
   type ExpectedInputs,
@@ -46,7 +48,14 @@ const sheetsOf = (portfolio: string) => ({
   e19: `E1-9 ${portfolio}`,
   ifrs: `IFRS S2 29(c) ${portfolio}`,
   tcfd: `TCFD ${portfolio}`,
+  significant: `E1-9 66(c) ${portfolio}`,
 });
+
+/** Where the 66(c) sheet says whether its list is current (right of its 9 columns, one between). */
+const LIST_CHECK = "K1";
+
+/** The 66(c) list's asset ids, in order, as recalculated. */
+const listOf = (book: Recalculated, sheet: string) => recordsOf(book, sheet).map((r) => r.entity_id);
 
 /** A sheet's cells (address → [value, formula]) as JSON, to compare before and after. */
 function cellsJson(fake: FakeExcel, sheet: string): string {
@@ -116,6 +125,11 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     const rows = expectE19(book, sheets.e19, inputs, TOTALS);
     expect(rows).toHaveLength(SCENARIOS.length * 2);
     expect(rows.every((r) => r["coverage: assets"] === String(ASSETS.length + MORE_ASSETS.length))).toBe(true);
+    // The 66(c) list was computed from the data after this refresh: the new assets are in it.
+    const list = listOf(book, sheets.significant);
+    expect(list).toEqual(expectedSignificant(inputs, SCENARIOS));
+    expect(list.filter((id) => MORE_ASSETS.some((a) => a.id === id)).length).toBeGreaterThan(0);
+    expect(book.text(sheets.significant, LIST_CHECK)).toMatch(/^current: computed /);
   }, 120_000);
 
   test("a refresh that removes an asset: it drops out of every figure", async () => {
@@ -130,6 +144,8 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     const book = await recalculateInLibreOffice(fake.snapshot());
     const rows = expectE19(book, sheets.e19, inputs, TOTALS);
     expect(rows.every((r) => r["coverage: assets"] === String(ASSETS.length + MORE_ASSETS.length - 1))).toBe(true);
+    expect(listOf(book, sheets.significant)).toEqual(expectedSignificant(inputs, SCENARIOS));
+    expect(book.text(sheets.significant, LIST_CHECK)).toMatch(/^current: computed /);
   }, 120_000);
 
   test("a threshold changed on the Methodology sheet: every figure follows", async () => {
@@ -138,8 +154,15 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     const thresholds = new Map(inputs.thresholds).set(hazard, -1);
     inputs = { ...inputs, thresholds };
     await typeInto(fake, sheets.methodology, m(SECTIONS.threshold, hazard), -1);
-    const book = await recalculateInLibreOffice(fake.snapshot());
+    let book = await recalculateInLibreOffice(fake.snapshot());
     expectE19(book, sheets.e19, inputs, TOTALS);
+    // The 66(c) list was computed before: its sheet says so until refreshed, then follows.
+    expect(book.text(sheets.significant, LIST_CHECK)).toBe("stale: refresh");
+    expect(listOf(book, sheets.significant)).not.toEqual(expectedSignificant(inputs, SCENARIOS));
+    await refreshDisclosureTables({ client, run: made.run, portfolio });
+    book = await recalculateInLibreOffice(fake.snapshot());
+    expect(listOf(book, sheets.significant)).toEqual(expectedSignificant(inputs, SCENARIOS));
+    expect(book.text(sheets.significant, LIST_CHECK)).toMatch(/^current: computed /);
   }, 120_000);
 });
 

@@ -192,3 +192,18 @@ export function expectE19(
   }
   return rows;
 }
+
+/**
+ * The 66(c) list by the test's own reading: assets at material risk in the long-term (30-year)
+ * window of any scenario, with a value and a rate, largest amount first, the top `topN`.
+ */
+export function expectedSignificant(x: ExpectedInputs, scenarios: readonly string[], topN = 10): string[] {
+  const amounts = new Map<string, number>();
+  for (const scenario of scenarios)
+    for (const row of expectedFigures(x, scenario, 30).rows)
+      if (row.any && row.amount !== undefined) amounts.set(row.id, row.amount);
+  return [...amounts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, topN)
+    .map(([id]) => id);
+}
