@@ -13,6 +13,7 @@ import {
   upgradeDisclosureTables,
 } from "../../../../src/taskpane/features/disclosure/disclosure-actions";
 import { ITEMS, SECTIONS } from "../../../../src/taskpane/features/disclosure/model/disclosure";
+import { E19_HEADER } from "../../../../src/taskpane/features/disclosure/model/disclosure-tables";
 import { columnLetters } from "../../../../src/shaping/a1";
 import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
 import type { FakeExcel } from "../../../../testing/fake-excel";
@@ -164,6 +165,31 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     expect(listOf(book, sheets.significant)).toEqual(expectedSignificant(inputs, SCENARIOS));
     expect(book.text(sheets.significant, LIST_CHECK)).toMatch(/^current: computed /);
   }, 120_000);
+
+  test("an FX rate of 0 leaves its currency's assets out of every table, the 66(c) list included", async () => {
+    const { fake, run, sheets, m } = made;
+    inputs = { ...inputs, rates: new Map([...inputs.rates, ["EUR", 0]]) };
+    await typeInto(fake, sheets.methodology, m(SECTIONS.fx, "EUR"), 0);
+    await refreshDisclosureTables({ client, run, portfolio });
+    const book = await recalculateInLibreOffice(fake.snapshot());
+    const rows = expectE19(book, sheets.e19, inputs, TOTALS);
+    const eur = [...ASSETS, ...MORE_ASSETS].filter((a) => a.currency === "EUR").length;
+    expect(rows.every((r) => Number(r["coverage: without a value or FX rate (left out of the amounts)"]) >= eur)).toBe(
+      true,
+    );
+    const list = listOf(book, sheets.significant);
+    expect(list).toEqual(expectedSignificant(inputs, SCENARIOS));
+    expect(list.some((id) => [...ASSETS, ...MORE_ASSETS].find((a) => a.id === id)!.currency === "EUR")).toBe(false);
+  }, 120_000);
+
+  test("66(b): the value whose adaptation is unknown and the share if it were adapted are stated, not folded in", async () => {
+    const book = await recalculateInLibreOffice(made.fake.snapshot());
+    const rows = expectE19(book, made.sheets.e19, inputs, TOTALS);
+    // The test's portfolio has at-risk assets of unknown adaptation (A4): the range is not one point.
+    expect(
+      rows.some((r) => Number(r["66(b) value at risk whose adaptation is unknown (reporting currency)"]) > 0),
+    ).toBe(true);
+  }, 120_000);
 });
 
 /**
@@ -211,7 +237,7 @@ describeWithLibreOffice(__filename)("a workbook made before the tables followed 
     const result = await refreshDisclosureTables({ client, run, portfolio });
     expect(result.outdated).toEqual([{ dataSheet: sheets.data, sheets: [sheets.e19], lastRow }]);
     // The sheet itself says so, by formula, beside the table (one column right of its last).
-    const notice = `${columnLetters(24)}1`;
+    const notice = `${columnLetters(E19_HEADER.length + 1)}1`;
     let book = await recalculateInLibreOffice(fake.snapshot());
     const rowsNow = (ASSETS.length + MORE_ASSETS.length) * SCENARIOS.length * 3;
     expect(book.text(sheets.e19, notice)).toMatch(

@@ -189,6 +189,9 @@ export function expectE19(
       f.withoutAnyData,
       f.atRiskWithoutRevenue,
     ]);
+    near(at(23), f.unknownAdaptation);
+    if (f.any > 0) near(at(24), (f.adapted + f.unknownAdaptation) / f.any);
+    else expect(at(24)).toBe("#N/A");
   }
   return rows;
 }

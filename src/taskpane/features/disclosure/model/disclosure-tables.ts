@@ -217,6 +217,7 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
     qualify(sheetNames.methodology, `$${col}$${plan.fxRows[0]!}:$${col}$${plan.fxRows[plan.fxRows.length - 1]!}`);
   const rate = `SUMIF(${fx("B")},${currency},${fx("C")})`;
   const valued = `ISNUMBER(${value})*(${rate}>0)`;
+  const adapted = column("adapted");
   const withData = `(${hazards.map((h) => `ISNUMBER(${scoreOf(h)})`).join("+")})`;
 
   // E1-9: one row per scenario × horizon, columns as E1_HEADER says.
@@ -247,7 +248,7 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
         count("acute"),
         count("chronic"),
         count(),
-        `=IF($F${k}>0,SUMPRODUCT(${sel}*${hit()}*${valued}*${value}*${rate}*(${column("adapted")}="yes"))/$F${k},NA())`,
+        `=IF($F${k}>0,SUMPRODUCT(${sel}*${hit()}*${valued}*${value}*${rate}*(${adapted}="yes"))/$F${k},NA())`,
         `=SUMPRODUCT(${sel}*${hit()}*ISNUMBER(${revenue})*(${rate}>0)*${revenue}*${rate})`,
         share(`$O${k}`, m(plan.netRevenueRow)),
         `=SUMPRODUCT(${sel}*${valued}*${value}*${rate})`,
@@ -257,6 +258,10 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
         `=SUMPRODUCT(${sel}*(${withData}<${hazards.length}))`,
         `=SUMPRODUCT(${sel}*(${withData}=0))`,
         `=SUMPRODUCT(${sel}*${hit()}*(1-ISNUMBER(${revenue})*(${rate}>0)))`,
+        // 66(b)'s unknowns, stated beside it (AR 70(a) allows a range): the value at risk whose
+        // adaptation is neither yes nor no, and the share if every one of them were adapted.
+        `=SUMPRODUCT(${sel}*${hit()}*${valued}*${value}*${rate}*(${adapted}<>"yes")*(${adapted}<>"no"))`,
+        `=IF($F${k}>0,$N${k}+$X${k}/$F${k},NA())`,
       ]);
     }
   }
@@ -287,6 +292,8 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
       20: COUNT,
       21: COUNT,
       22: COUNT,
+      23: MONEY,
+      24: SHARE,
     },
   };
 
@@ -365,6 +372,8 @@ export const E19_HEADER = [
   "coverage: without data for a hazard",
   "coverage: without any data",
   "66(d) coverage: at material risk without revenue",
+  "66(b) value at risk whose adaptation is unknown (reporting currency)",
+  "66(b) % addressed if every unknown were adapted (the range's upper end)",
 ] as const;
 
 /** The IFRS S2 29(c) sheet's header. */

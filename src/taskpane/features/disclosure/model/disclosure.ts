@@ -246,7 +246,9 @@ export function readMethodology(values: readonly (readonly CellValue[])[]): Meth
     else if (section === SECTIONS.horizon && name === ITEMS.long && n !== undefined) settings.longWindow = n;
     else if (section === SECTIONS.scenario && String(value ?? "").trim() !== "")
       settings.scenarios.push(String(value).trim());
-    else if (section === SECTIONS.fx && n !== undefined && name !== "") settings.fx.set(name.toUpperCase(), n);
+    // Rates of a code's rows add up, as the tables' SUMIF does.
+    else if (section === SECTIONS.fx && n !== undefined && name !== "")
+      settings.fx.set(name.toUpperCase(), (settings.fx.get(name.toUpperCase()) ?? 0) + n);
     else if (section === SECTIONS.significance && name === ITEMS.significantValue && n !== undefined)
       settings.significantValue = n;
     else if (section === SECTIONS.significance && name === ITEMS.topN && n !== undefined) settings.topN = n;
@@ -302,7 +304,8 @@ export function significantAssets(
   for (const row of rows) {
     if (row[window] !== settings.longWindow || !settings.scenarios.includes(String(row[scenario]))) continue;
     const rate = settings.fx.get(String(row[currency] ?? "").toUpperCase());
-    if (typeof row[value] !== "number" || rate === undefined) continue;
+    // A missing, zero or negative rate: no rate, as in every table (the formulas' rate > 0).
+    if (typeof row[value] !== "number" || rate === undefined || !(rate > 0)) continue;
     const material = hazards.filter((h) => {
       const score = row[at(`${h}_risk_score`)];
       return typeof score === "number" && score > settings.thresholds.get(h)!;
