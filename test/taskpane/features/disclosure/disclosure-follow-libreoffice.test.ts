@@ -55,6 +55,9 @@ const sheetsOf = (portfolio: string) => ({
 /** Where the 66(c) sheet says whether its list is current (right of its 9 columns, one between). */
 const LIST_CHECK = "K1";
 
+/** E1-9 rows with a window: the short term has none until the analyst picks one (#N/A). */
+const withWindow = (rows: Array<Record<string, string>>) => rows.filter((r) => r["window (years)"] !== "#N/A");
+
 /** The 66(c) list's asset ids, in order, as recalculated. */
 const listOf = (book: Recalculated, sheet: string) => recordsOf(book, sheet).map((r) => r.entity_id);
 
@@ -124,8 +127,10 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
 
     const book = await recalculateInLibreOffice(fake.snapshot());
     const rows = expectE19(book, sheets.e19, inputs, TOTALS);
-    expect(rows).toHaveLength(SCENARIOS.length * 2);
-    expect(rows.every((r) => r["coverage: assets"] === String(ASSETS.length + MORE_ASSETS.length))).toBe(true);
+    expect(rows).toHaveLength(SCENARIOS.length * 3);
+    expect(withWindow(rows).every((r) => r["coverage: assets"] === String(ASSETS.length + MORE_ASSETS.length))).toBe(
+      true,
+    );
     // The 66(c) list was computed from the data after this refresh: the new assets are in it.
     const list = listOf(book, sheets.significant);
     expect(list).toEqual(expectedSignificant(inputs, SCENARIOS));
@@ -144,7 +149,9 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     expect(result.refused).toBe(0);
     const book = await recalculateInLibreOffice(fake.snapshot());
     const rows = expectE19(book, sheets.e19, inputs, TOTALS);
-    expect(rows.every((r) => r["coverage: assets"] === String(ASSETS.length + MORE_ASSETS.length - 1))).toBe(true);
+    expect(
+      withWindow(rows).every((r) => r["coverage: assets"] === String(ASSETS.length + MORE_ASSETS.length - 1)),
+    ).toBe(true);
     expect(listOf(book, sheets.significant)).toEqual(expectedSignificant(inputs, SCENARIOS));
     expect(book.text(sheets.significant, LIST_CHECK)).toMatch(/^current: computed /);
   }, 120_000);
@@ -174,9 +181,9 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     const book = await recalculateInLibreOffice(fake.snapshot());
     const rows = expectE19(book, sheets.e19, inputs, TOTALS);
     const eur = [...ASSETS, ...MORE_ASSETS].filter((a) => a.currency === "EUR").length;
-    expect(rows.every((r) => Number(r["coverage: without a value or FX rate (left out of the amounts)"]) >= eur)).toBe(
-      true,
-    );
+    expect(
+      withWindow(rows).every((r) => Number(r["coverage: without a value or FX rate (left out of the amounts)"]) >= eur),
+    ).toBe(true);
     const list = listOf(book, sheets.significant);
     expect(list).toEqual(expectedSignificant(inputs, SCENARIOS));
     expect(list.some((id) => [...ASSETS, ...MORE_ASSETS].find((a) => a.id === id)!.currency === "EUR")).toBe(false);
@@ -189,6 +196,28 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     expect(
       rows.some((r) => Number(r["66(b) value at risk whose adaptation is unknown (reporting currency)"]) > 0),
     ).toBe(true);
+  }, 120_000);
+
+  test("the short term: #N/A with its reason until a window is picked; the 5-year window says it is the medium term's", async () => {
+    const { fake, sheets } = made;
+    let book = await recalculateInLibreOffice(fake.snapshot());
+    const shortRows = () => recordsOf(book, sheets.e19).filter((r) => r["time horizon"].startsWith("short term"));
+    expect(shortRows()).toHaveLength(SCENARIOS.length);
+    expect(shortRows().every((r) => r["window (years)"] === "#N/A")).toBe(true);
+    const limitation = (text: RegExp) =>
+      book.rows(sheets.methodology).some((row) => row[0] === SECTIONS.limitation && text.test(row[2] ?? ""));
+    expect(limitation(/^No short-term figure/)).toBe(true);
+
+    const shortRow = methodologyRow(fake, sheets.methodology, SECTIONS.horizon, ITEMS.short);
+    await typeInto(fake, sheets.methodology, `C${shortRow}`, 5);
+    book = await recalculateInLibreOffice(fake.snapshot());
+    expect(shortRows().map((r) => r["time horizon"])).toEqual(
+      SCENARIOS.map(() => "short term (the medium term's window)"),
+    );
+    // Every figure of the short-term rows: the 5-year window's, computed independently.
+    expectE19(book, sheets.e19, inputs, TOTALS);
+    expect(shortRows().every((r) => r["window (years)"] === "5")).toBe(true);
+    expect(limitation(/5-year window, the medium term's window, and stand in for the reporting period/)).toBe(true);
   }, 120_000);
 });
 
@@ -243,14 +272,14 @@ describeWithLibreOffice(__filename)("a workbook made before the tables followed 
     expect(book.text(sheets.e19, notice)).toMatch(
       new RegExp(`^Stale: .* rows 2 to ${lastRow} .* has ${rowsNow} rows now`),
     );
-    // Until upgraded, the old ranges miss the new assets.
-    expect(book.text(sheets.e19, "R2")).toBe(String(ASSETS.length));
+    // Until upgraded, the old ranges miss the new assets (row 3: the first scenario's medium term).
+    expect(book.text(sheets.e19, "R3")).toBe(String(ASSETS.length));
 
     expect(await upgradeDisclosureTables({ run, portfolio })).toEqual([sheets.e19]);
     book = await recalculateInLibreOffice(fake.snapshot());
     expect(book.text(sheets.e19, notice)).toBe("");
     expectE19(book, sheets.e19, inputs, TOTALS);
-    expect(book.text(sheets.e19, "R2")).toBe(String(ASSETS.length + MORE_ASSETS.length));
+    expect(book.text(sheets.e19, "R3")).toBe(String(ASSETS.length + MORE_ASSETS.length));
     // A second refresh finds nothing to upgrade.
     expect((await refreshDisclosureTables({ client, run, portfolio })).outdated).toEqual([]);
   }, 180_000);

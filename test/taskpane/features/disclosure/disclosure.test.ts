@@ -129,7 +129,7 @@ describe("disclosure tables in the workbook", () => {
   test("every E1-9, IFRS S2 and TCFD figure is a formula over the data and Methodology cells, none a dynamic array or RISK.*", () => {
     const e19 = cellsOf(fake, SHEETS.e19);
     expect(E19_HEADER.map((_, c) => e19.get(`${columnLetters(c)}1`)!.value)).toEqual([...E19_HEADER]);
-    for (let r = 2; r <= SCENARIOS.length * 2 + 1; r++) {
+    for (let r = 2; r <= SCENARIOS.length * 3 + 1; r++) {
       for (let c = 3; c < E19_HEADER.length; c++) {
         const formula = e19.get(`${columnLetters(c)}${r}`)!.formula ?? "";
         expect(formula).toMatch(/^=/);

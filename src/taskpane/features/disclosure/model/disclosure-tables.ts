@@ -62,7 +62,7 @@ const COUNT = "0";
 interface MethodologyPlan {
   rows: CellValue[][];
   thresholdRow: Map<string, number>;
-  horizonRow: { medium: number; long: number };
+  horizonRow: { short: number; medium: number; long: number };
   scenarioRows: number[];
   fxRows: number[];
   totalAssetsRow: number;
@@ -87,12 +87,12 @@ function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
         `Material when the score (${h.unit}) is above this. The service labels a score HIGH above ${h.thresholds.medium} and MEDIUM from ${h.thresholds.low}; the default is its HIGH bound.`,
       ),
     );
-  add(
+  const short = add(
     SECTIONS.horizon,
     ITEMS.short,
     "none",
     "",
-    "ESRS short term is the reporting period: the service gives no one-year figure, so none is shown.",
+    "ESRS short term is the reporting period: the service gives no one-year figure, so none is shown (the short-term rows are #N/A). Type a window of the summary (5, 15 or 30) to show its figures as the short term: the limitations then say it stands in for the reporting period.",
   );
   const windowNote =
     "A window of the summary (5, 15 or 30 years). Every window starts at the dataset's start year (window_start_year in the data), so the long term includes the first years; a score is the maximum over its window.";
@@ -155,11 +155,20 @@ function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
   add(SECTIONS.dataset, "sha256", source("I"), "", `From the "${SOURCES_SHEET}" sheet: follows a refresh.`);
   add(SECTIONS.dataset, "read (UTC)", source("K"), "", "When the data sheet was pasted or last refreshed.");
   for (const text of LIMITATIONS) add(SECTIONS.limitation, "", text, "", "");
+  const shortCell = qualify(layout.sheetNames.methodology, `$C$${short}`);
+  const mediumCell = qualify(layout.sheetNames.methodology, `$C$${medium}`);
+  add(
+    SECTIONS.limitation,
+    "",
+    `=IF(ISNUMBER(${shortCell}),"The short-term rows read the "&${shortCell}&"-year window"&IF(${shortCell}=${mediumCell},", the medium term's window,","")&" and stand in for the reporting period, for which the service gives no figure.","No short-term figure: the service gives no one-year window, so the short-term rows are #N/A until a window is picked above.")`,
+    "",
+    "",
+  );
   void currencyRow;
   return {
     rows,
     thresholdRow,
-    horizonRow: { medium, long },
+    horizonRow: { short, medium, long },
     scenarioRows,
     fxRows,
     totalAssetsRow,
@@ -172,7 +181,7 @@ export const LIMITATIONS = [
   "Gross figures, before adaptation actions: 66(b) says how much of the value at risk is addressed by adaptation as the data's adapted column states it.",
   "Scores are probabilities or indicators of a hazard at the asset's location (annual probability, days a year, metres, a 0..1 index), not losses: 'at material risk' means a score above the threshold set here, not an amount lost.",
   "Assets without a value, or whose currency has no FX rate, are excluded from the amounts and counted in the coverage columns; assets without data for a hazard are counted too. Neither is folded in as zero.",
-  "The windows all start at the dataset's start year: the long-term figure includes the first years, and there is no one-year (short-term) figure.",
+  "The windows all start at the dataset's start year: the long-term figure includes the first years.",
   "The portfolio is the assets synced to the service: the undertaking's total assets and net revenue, which give the percentages, are entered here by the analyst.",
 ];
 
@@ -222,9 +231,15 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
 
   // E1-9: one row per scenario × horizon, columns as E1_HEADER says.
   const e19Rows: CellValue[][] = [];
+  // The short term reads the window the analyst picks, else #N/A with its reason in the horizon cell.
+  const short = m(plan.horizonRow.short);
   const horizons = [
-    { name: "medium term", row: plan.horizonRow.medium },
-    { name: "long term", row: plan.horizonRow.long },
+    {
+      name: `=IF(ISNUMBER(${short}),IF(${short}=${m(plan.horizonRow.medium)},"short term (the medium term's window)","short term"),"short term: none (no one-year figure; pick a window on the Methodology sheet)")`,
+      window: `=IF(ISNUMBER(${short}),${short},NA())`,
+    },
+    { name: "medium term", window: `=${m(plan.horizonRow.medium)}` },
+    { name: "long term", window: `=${m(plan.horizonRow.long)}` },
   ];
   for (const scenarioRow of plan.scenarioRows) {
     for (const horizon of horizons) {
@@ -237,7 +252,7 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
       e19Rows.push([
         `=${m(scenarioRow)}&""`,
         horizon.name,
-        `=${m(horizon.row)}`,
+        horizon.window,
         amount("acute"),
         amount("chronic"),
         amount(),
@@ -270,7 +285,7 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
     tableName: tableNames.e19,
     header: [...E19_HEADER],
     rows: e19Rows,
-    formulaColumns: E19_HEADER.map((_, c) => c).filter((c) => c !== 1),
+    formulaColumns: E19_HEADER.map((_, c) => c),
     numberFormats: {
       3: MONEY,
       4: MONEY,

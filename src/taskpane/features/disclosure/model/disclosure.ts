@@ -355,13 +355,11 @@ export interface SignificantInputs {
 }
 
 /** The Methodology sections the list reads: thresholds, long window, scenarios, FX rates, significance. */
-const LIST_SECTIONS = new Set<string>([
-  SECTIONS.threshold,
-  SECTIONS.horizon,
-  SECTIONS.scenario,
-  SECTIONS.fx,
-  SECTIONS.significance,
-]);
+const LIST_SECTIONS = new Set<string>([SECTIONS.threshold, SECTIONS.scenario, SECTIONS.fx, SECTIONS.significance]);
+
+/** Whether the 66(c) list reads a Methodology row (of the horizons, the long term's only). */
+const readByList = (row: readonly CellValue[] | undefined) =>
+  LIST_SECTIONS.has(String(row?.[0] ?? "")) || (row?.[0] === SECTIONS.horizon && row?.[1] === ITEMS.long);
 
 /**
  * A cell as Excel's `cell&""` shows it: text as is, a number in General format (15 significant
@@ -399,12 +397,12 @@ export function significantCheckFormula(
   // Runs of consecutive rows of the list's sections: one comparison of their item and value cells each.
   const body = m.values.slice(1);
   for (let i = 0; i < body.length;) {
-    if (!LIST_SECTIONS.has(String(body[i]![0] ?? ""))) {
+    if (!readByList(body[i])) {
       i++;
       continue;
     }
     let j = i;
-    while (j + 1 < body.length && LIST_SECTIONS.has(String(body[j + 1]![0] ?? ""))) j++;
+    while (j + 1 < body.length && readByList(body[j + 1])) j++;
     const first = m.row + 2 + i;
     const last = m.row + 2 + j;
     const from = columnLetters(m.col + 1);
