@@ -17,6 +17,8 @@ import {
 import { writeOwnFormula } from "../../../excel/cells-by-address";
 import { columnLetters, parseA1 } from "../../../shaping/a1";
 import type { ProvenanceRecord } from "../../../shaping/paste-provenance";
+import { countryCode } from "../../../shaping/countries";
+import type { CellValue } from "../../../shaping/types";
 import { ROW_KEYS } from "../../../shaping/row-keys";
 import { uniqueSheetName, uniqueTableName } from "../../../shaping/sheet-names";
 import { unlessCancelled, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
@@ -92,12 +94,14 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
     e19: sheet(`E1-9 ${portfolio}`),
     ifrs: sheet(`IFRS S2 29(c) ${portfolio}`),
     tcfd: sheet(`TCFD ${portfolio}`),
+    country: sheet(`By country ${portfolio}`),
   };
   const tableNames = {
     methodology: table(`Methodology_${portfolio}`),
     e19: table(`E1_9_${portfolio}`),
     ifrs: table(`IFRS_S2_29c_${portfolio}`),
     tcfd: table(`TCFD_${portfolio}`),
+    country: table(`By_country_${portfolio}`),
   };
   const built = buildDisclosureSheets({
     portfolio,
@@ -107,6 +111,7 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
     currencies: data.currencies,
     sheetNames,
     tableNames,
+    countries: countriesOf(data.header, data.rows),
   });
   // The list as the Methodology's defaults make it; a refresh recomputes it from the cells.
   const significant = significantAssets(
@@ -143,6 +148,7 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
     },
     built.ifrs,
     built.tcfd,
+    built.country,
   ];
   const written = await writeNewSheets(run, specs, { signal, onProgress });
   const check = significantCheckFormula(
@@ -177,6 +183,22 @@ export interface OutdatedDisclosure {
   sheets: string[];
   /** The last data row their ranges cover. */
   lastRow: number;
+}
+
+/**
+ * The countries of the data's location column: ISO 3166-1 alpha-2 code → the texts naming it
+ * (src/shaping/countries.ts reads codes and English, German and French names). A text naming no
+ * country is left out: its assets count in the "unlisted or unknown country" row.
+ */
+function countriesOf(header: readonly string[], rows: readonly (readonly CellValue[])[]): Map<string, string[]> {
+  const column = header.indexOf("location");
+  const byCode = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const text = row[column];
+    const code = typeof text === "string" ? countryCode(text) : undefined;
+    if (code && typeof text === "string") byCode.set(code, (byCode.get(code) ?? new Set()).add(text));
+  }
+  return new Map([...byCode].map(([code, texts]) => [code, [...texts].sort()]));
 }
 
 /** What "Refresh disclosure tables" did. */

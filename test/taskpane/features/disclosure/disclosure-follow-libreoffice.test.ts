@@ -13,7 +13,11 @@ import {
   upgradeDisclosureTables,
 } from "../../../../src/taskpane/features/disclosure/disclosure-actions";
 import { ITEMS, SECTIONS } from "../../../../src/taskpane/features/disclosure/model/disclosure";
-import { E19_HEADER } from "../../../../src/taskpane/features/disclosure/model/disclosure-tables";
+import {
+  COUNTRY_HEADER,
+  E19_HEADER,
+  UNLISTED_COUNTRY,
+} from "../../../../src/taskpane/features/disclosure/model/disclosure-tables";
 import { columnLetters } from "../../../../src/shaping/a1";
 import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
 import type { FakeExcel } from "../../../../testing/fake-excel";
@@ -23,6 +27,7 @@ import {
   ASSETS,
   MORE_ASSETS,
   expectE19,
+  expectedFigures,
   expectedSignificant,
   recordsOf,
   importDisclosurePortfolio,
@@ -50,10 +55,36 @@ const sheetsOf = (portfolio: string) => ({
   ifrs: `IFRS S2 29(c) ${portfolio}`,
   tcfd: `TCFD ${portfolio}`,
   significant: `E1-9 66(c) ${portfolio}`,
+  country: `By country ${portfolio}`,
 });
 
 /** Where the 66(c) sheet says whether its list is current (right of its 9 columns, one between). */
 const LIST_CHECK = "K1";
+
+/**
+ * The by-country sheet against the independent computation: each listed country's amounts
+ * (acute, chronic, any) from its assets, and the last row of each scenario and horizon the assets
+ * of every other country, so the rows of any hazard add up to E1-9's.
+ */
+function expectByCountry(book: Recalculated, sheet: string, x: ExpectedInputs): Set<string> {
+  const rows = recordsOf(book, sheet);
+  const listed = new Set(rows.map((r) => r["country (ISO 3166-1)"]!).filter((c) => c !== UNLISTED_COUNTRY));
+  for (const row of rows) {
+    const amounts = COUNTRY_HEADER.slice(4).map((h) => row[h]);
+    if (row["window (years)"] === "#N/A") {
+      expect(amounts).toEqual(["#N/A", "#N/A", "#N/A"]);
+      continue;
+    }
+    const code = row["country (ISO 3166-1)"]!;
+    const mine = expectedFigures(x, row.scenario!, Number(row["window (years)"])).rows.filter((a) =>
+      code === UNLISTED_COUNTRY ? !listed.has(a.country) : a.country === code,
+    );
+    const sum = (kind: "acute" | "chronic" | "any") =>
+      mine.filter((a) => a[kind] && a.amount !== undefined).reduce((t, a) => t + a.amount!, 0);
+    amounts.forEach((text, i) => expect(Number(text)).toBeCloseTo(sum((["acute", "chronic", "any"] as const)[i]!), 4));
+  }
+  return listed;
+}
 
 /** E1-9 rows with a window: the short term has none until the analyst picks one (#N/A). */
 const withWindow = (rows: Array<Record<string, string>>) => rows.filter((r) => r["window (years)"] !== "#N/A");
@@ -136,6 +167,9 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     expect(list).toEqual(expectedSignificant(inputs, SCENARIOS));
     expect(list.filter((id) => MORE_ASSETS.some((a) => a.id === id)).length).toBeGreaterThan(0);
     expect(book.text(sheets.significant, LIST_CHECK)).toMatch(/^current: computed /);
+    // By country: JP came with the refresh; its asset is in the last row, which reconciles with E1-9.
+    const listed = expectByCountry(book, sheets.country, inputs);
+    expect([...listed].sort()).toEqual(["DE", "FR", "IT", "US"]);
   }, 120_000);
 
   test("a refresh that removes an asset: it drops out of every figure", async () => {
@@ -187,6 +221,7 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     const list = listOf(book, sheets.significant);
     expect(list).toEqual(expectedSignificant(inputs, SCENARIOS));
     expect(list.some((id) => [...ASSETS, ...MORE_ASSETS].find((a) => a.id === id)!.currency === "EUR")).toBe(false);
+    expectByCountry(book, sheets.country, inputs);
   }, 120_000);
 
   test("66(b): the value whose adaptation is unknown and the share if it were adapted are stated, not folded in", async () => {

@@ -83,6 +83,7 @@ describe("disclosure tables in the workbook", () => {
       SHEETS.significant,
       SHEETS.ifrs,
       SHEETS.tcfd,
+      `By country ${PORTFOLIO}`,
     ]);
     expect(result.currencies).toEqual(["EUR", "USD"]);
   }, 60_000);
@@ -284,8 +285,16 @@ describe("the formulas' length", () => {
         e19: sheet("E1-9"),
         ifrs: sheet("IFRS S2 29(c)"),
         tcfd: sheet("TCFD"),
+        country: sheet("By country"),
       },
-      tableNames: { methodology: table("Methodology"), e19: table("E1_9"), ifrs: table("IFRS"), tcfd: table("TCFD") },
+      tableNames: {
+        methodology: table("Methodology"),
+        e19: table("E1_9"),
+        ifrs: table("IFRS"),
+        tcfd: table("TCFD"),
+        country: table("By_country"),
+      },
+      countries: new Map([["FR", ["FR", "France"]]]),
     });
     const formulas = Object.values(built).flatMap((s) =>
       s.rows.flat().filter((c: unknown): c is string => typeof c === "string" && c.startsWith("=")),

@@ -42,14 +42,18 @@ export interface DisclosureLayout {
   /** Currencies of the data's values, for the FX rows. */
   currencies: readonly string[];
   /** Names already unique in the workbook (the formulas name them). */
-  sheetNames: { methodology: string; e19: string; ifrs: string; tcfd: string };
-  tableNames: { methodology: string; e19: string; ifrs: string; tcfd: string };
+  sheetNames: { methodology: string; e19: string; ifrs: string; tcfd: string; country: string };
+  tableNames: { methodology: string; e19: string; ifrs: string; tcfd: string; country: string };
+  /** ISO 3166-1 alpha-2 code → the location texts of the data that name it (countries.ts countryCode). */
+  countries: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The four sheets. */
 export interface DisclosureSheets {
   methodology: FormulaSheet;
   e19: FormulaSheet;
+  /** 66(c)'s location view: amounts at material risk by country, reconciling with E1-9. */
+  country: FormulaSheet;
   ifrs: FormulaSheet;
   tcfd: FormulaSheet;
 }
@@ -359,7 +363,64 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
     formulaColumns: [2],
     numberFormats: {},
   };
-  return { methodology, e19, ifrs, tcfd };
+  const country = countrySheet(layout, e19Rows.length, (k, code) => {
+    const sel = `(${column("scenario")}=$A${k})*(${column("window")}=$C${k})`;
+    const names = (layout.countries.get(code) ?? []).map(excelText).join(",");
+    return (type?: "acute" | "chronic") =>
+      `=SUMPRODUCT(${sel}*${hit(type)}*${valued}*${value}*${rate}*ISNUMBER(MATCH(${column("location")},{${names}},0)))`;
+  });
+  return { methodology, e19, ifrs, tcfd, country };
+}
+
+/** The by-country sheet's header. */
+export const COUNTRY_HEADER = [
+  "scenario",
+  "time horizon",
+  "window (years)",
+  "country (ISO 3166-1)",
+  "66(c) assets at material physical risk, acute (reporting currency)",
+  "66(c) assets at material physical risk, chronic (reporting currency)",
+  "66(c) assets at material physical risk, any hazard (reporting currency)",
+] as const;
+
+/** The by-country sheet's last row of each scenario and horizon: E1-9's total less the listed countries. */
+export const UNLISTED_COUNTRY = "unlisted or unknown country";
+
+/**
+ * 66(c)'s location view: per E1-9 row (scenario × horizon), one row per country of the data (its
+ * ISO code; the formula matches every location text naming it), then "unlisted or unknown
+ * country" = the E1-9 amount less the rows above, so the sheet always reconciles with E1-9,
+ * whatever countries a refresh brings. Acute and chronic overlap: never added together.
+ */
+function countrySheet(
+  layout: DisclosureLayout,
+  e19Rows: number,
+  amountOf: (sheetRow: number, code: string) => (type?: "acute" | "chronic") => string,
+): FormulaSheet {
+  const codes = [...layout.countries.keys()].sort();
+  const e = (col: string, k: number) => qualify(layout.sheetNames.e19, `$${col}$${k}`);
+  const rows: CellValue[][] = [];
+  for (let i = 0; i < e19Rows; i++) {
+    const k = i + 2;
+    const first = rows.length + 2;
+    const head = [`=${e("A", k)}&""`, `=${e("B", k)}&""`, `=${e("C", k)}`];
+    for (const code of codes) {
+      const amount = amountOf(rows.length + 2, code);
+      rows.push([...head, code, amount("acute"), amount("chronic"), amount()]);
+    }
+    const n = rows.length + 2;
+    const rest = (col: string, e19Col: string) =>
+      codes.length > 0 ? `=${e(e19Col, k)}-SUM(${col}${first}:${col}${n - 1})` : `=${e(e19Col, k)}`;
+    rows.push([...head, UNLISTED_COUNTRY, rest("E", "D"), rest("F", "E"), rest("G", "F")]);
+  }
+  return {
+    sheetName: layout.sheetNames.country,
+    tableName: layout.tableNames.country,
+    header: [...COUNTRY_HEADER],
+    rows,
+    formulaColumns: [0, 1, 2, 4, 5, 6],
+    numberFormats: { 4: MONEY, 5: MONEY, 6: MONEY },
+  };
 }
 
 /** The E1-9 sheet's header: ESRS E1 paragraph 66 references in each figure's name. */
