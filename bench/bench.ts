@@ -116,6 +116,7 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     await measure("extended-summary", async () => (await import("./scenarios/streaming")).extendedSummaryScenario);
     await measure("keyed-refresh", async () => (await import("./scenarios/keyed-refresh")).keyedRefreshScenario);
     await measure("weekly-refresh", async () => (await import("./scenarios/weekly-refresh")).weeklyRefreshScenario);
+    await measure("geocode", async () => (await import("./scenarios/geocode")).geocodeScenario);
     // It makes a production build and drives chromium: part of a full run, and of `--only runtime`,
     // but not of a run without builds (--skip-bundle, the smoke test).
     if (options.only?.includes("runtime") || (!options.only && options.bundle !== "skip")) {

@@ -45,11 +45,7 @@ export function benchConnection(emulator: Pick<BenchEmulator, "url">): Connectio
 const ROOT = resolve(__dirname, "..");
 const READY = /emulator listening on (http:\/\/\S+)/;
 
-/**
- * Starts `tsx emulator/main.ts --port 0` in a new process group and resolves with its URL once it
- * prints its ready line. The process group is killed on stop(), and also when this process exits
- * (normally, by an uncaught error or by Ctrl-C), so no emulator outlives the benchmark.
- */
+/** Starts `tsx emulator/main.ts --port 0` in a new process group (see spawnUntilReady). */
 export function spawnEmulator(options: BenchEmulatorOptions): Promise<BenchEmulator> {
   const args = [
     "emulator/main.ts",
@@ -65,6 +61,54 @@ export function spawnEmulator(options: BenchEmulatorOptions): Promise<BenchEmula
   ];
   if (options.rateLimit) args.push("--rate-limit", String(options.rateLimit));
   if (options.concurrencyLimit) args.push("--concurrency-limit", String(options.concurrencyLimit));
+  return spawnUntilReady(args, READY, "the emulator").then(({ url, pid, stop }) => ({
+    url,
+    pid,
+    stats: async () => {
+      const response = await fetch(`${url}/__emulator/stats`);
+      return (await response.json()) as EmulatorStats;
+    },
+    resetStats: async () => {
+      await fetch(`${url}/__emulator/stats/reset`, { method: "POST" });
+    },
+    stop,
+  }));
+}
+
+/** A started geocoder stand-in in its own process. */
+export interface BenchGeocoder {
+  url: string;
+  /** Most requests it had in flight at once. */
+  maxInFlight(): Promise<number>;
+  stop: () => void;
+}
+
+/** Starts the geocoder stand-in (`tsx emulator/geocoder/main.ts --port 0`) in its own process group. */
+export async function spawnGeocoder(latencyMs: number): Promise<BenchGeocoder> {
+  const args = ["emulator/geocoder/main.ts", "--port", "0", "--latency", String(latencyMs)];
+  const { url, stop } = await spawnUntilReady(
+    args,
+    /geocoder stand-in listening on (http:\/\/\S+)/,
+    "the geocoder stand-in",
+  );
+  return {
+    url,
+    maxInFlight: async () =>
+      ((await (await fetch(`${url}/__geocoder/stats`)).json()) as { maxInFlight: number }).maxInFlight,
+    stop,
+  };
+}
+
+/**
+ * Starts `tsx <args>` in a new process group and resolves with the URL its ready line prints. The
+ * group is killed on stop(), and also when this process exits (normally, by an uncaught error or
+ * by Ctrl-C), so nothing outlives the benchmark.
+ */
+function spawnUntilReady(
+  args: string[],
+  ready: RegExp,
+  what: string,
+): Promise<{ url: string; pid: number; stop: () => void }> {
   const child = spawn(resolve(ROOT, "node_modules/.bin/tsx"), args, {
     cwd: ROOT,
     detached: true,
@@ -75,7 +119,7 @@ export function spawnEmulator(options: BenchEmulatorOptions): Promise<BenchEmula
   return new Promise((resolvePromise, reject) => {
     let output = "";
     const timer = setTimeout(
-      () => fail(new Error(`the emulator did not start within 30 s; it printed: ${output.trim() || "(nothing)"}`)),
+      () => fail(new Error(`${what} did not start within 30 s; it printed: ${output.trim() || "(nothing)"}`)),
       30_000,
     );
     const fail = (error: Error) => {
@@ -83,34 +127,22 @@ export function spawnEmulator(options: BenchEmulatorOptions): Promise<BenchEmula
       stop();
       reject(error);
     };
-    child.on("error", (error) => fail(new Error(`could not start the emulator: ${error.message}`)));
+    child.on("error", (error) => fail(new Error(`could not start ${what}: ${error.message}`)));
     child.on("exit", (code, signal) =>
-      fail(new Error(`the emulator exited (${signal ?? code}) before it was ready: ${output.trim()}`)),
+      fail(new Error(`${what} exited (${signal ?? code}) before it was ready: ${output.trim()}`)),
     );
     child.stderr?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
     });
     child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      const match = READY.exec(output);
+      const match = ready.exec(output);
       if (!match) return;
       clearTimeout(timer);
       child.removeAllListeners("exit");
       child.stdout?.removeAllListeners("data");
-      child.stdout?.resume(); // keep draining so a chatty emulator never blocks on a full pipe
-      const url = match[1];
-      resolvePromise({
-        url,
-        pid: child.pid ?? -1,
-        stats: async () => {
-          const response = await fetch(`${url}/__emulator/stats`);
-          return (await response.json()) as EmulatorStats;
-        },
-        resetStats: async () => {
-          await fetch(`${url}/__emulator/stats/reset`, { method: "POST" });
-        },
-        stop,
-      });
+      child.stdout?.resume(); // keep draining so a chatty child never blocks on a full pipe
+      resolvePromise({ url: match[1]!, pid: child.pid ?? -1, stop });
     });
   });
 }

@@ -5,15 +5,19 @@
 import Fastify, { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import cors from "@fastify/cors";
 import { STATUS_CODES } from "node:http";
+import type { Readable } from "node:stream";
 import multipart from "@fastify/multipart";
 import { Emulator, ResolvedOptions } from "./emulator-context";
 import { CHANGE_DATA_ROUTE, changePortfolioData } from "./handlers/data-changes";
 import { HttpProblem } from "./http/errors";
-import { jsonDepth, MAX_JSON_DEPTH } from "./http/json-limits";
+import { BODY_LIMIT, MAX_JSON_DEPTH } from "./http/json-limits";
+import { readJsonBody } from "./http/json-body";
+import { MULTIPART_LIMITS } from "./http/multipart";
+import { discardRestOfBody, markRequestStart } from "./http/oversized-body";
 import { FaultInjector, RequestStats } from "./http/faults";
 import { openApiDocument } from "./http/openapi";
 import { RequestContext, resolveKey, resolveProject } from "./http/request-context";
-import { ABSENT_ROUTES, patternRegex, RouteDef, ROUTES } from "./http/routes";
+import { ABSENT_ROUTES, MAX_PATH_SEGMENT, patternRegex, RouteDef, routeBodyLimit, ROUTES } from "./http/routes";
 import { JQ_DEFAULT_LIMITS, JqSandbox } from "./jq/sandbox";
 import { StatePersister } from "./state/persistence";
 import { seedState } from "./state/seed";
@@ -68,13 +72,10 @@ export interface RunningEmulator {
   reset(): Promise<void>;
 }
 
-const BODY_LIMIT = 10 * 1024 * 1024;
 /** Most characters of jq output one UDF evaluation may produce. */
 export const JQ_MAX_OUTPUT_CHARS = JQ_DEFAULT_LIMITS.maxOutputChars;
 /** Longest UDF result layer, in characters of JSON (see JQ_DEFAULT_LIMITS). */
 export const JQ_MAX_RESULT_CHARS = JQ_DEFAULT_LIMITS.maxResultChars;
-/** Longest path segment (portfolio name, id) routed; longer ones answer 414. */
-const MAX_PATH_SEGMENT = 200;
 const ADMIN_PREFIX = "/__emulator/";
 
 function resolveOptions(o: EmulatorOptions): ResolvedOptions {
@@ -219,25 +220,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
   });
 
-  // JSON bodies: fastify's own parser (which refuses __proto__ and constructor poisoning), then a
-  // depth limit, so an over-deep document is refused before any handler can store it.
-  const parseJson = app.getDefaultJsonParser("error", "error");
+  // JSON bodies are parsed as they arrive, yielding to other requests, within the route's body
+  // limit; over-deep and poisoned documents are refused before any handler can store them.
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
-    // The default parser answers through `done`; its return value carries nothing.
-    void parseJson(req, body as string, (err, value) => {
-      if (err) return done(err, undefined);
-      if (jsonDepth(value) > MAX_JSON_DEPTH) {
-        return done(
-          new HttpProblem(400, [
-            `request body: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`,
-          ]),
-          undefined,
-        );
-      }
-      done(null, value);
-    });
-  });
+  app.addContentTypeParser("application/json", (req: FastifyRequest, payload: Readable) =>
+    readJsonBody(payload, Number(req.headers["content-length"]), req.routeOptions.bodyLimit ?? BODY_LIMIT),
+  );
 
   await app.register(cors, {
     origin: corsOrigin(options.allowedOrigins),
@@ -248,13 +236,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     preflightContinue: true,
   });
   await app.register(multipart, {
-    limits: { fileSize: BODY_LIMIT, fieldSize: BODY_LIMIT, files: 2, fields: 10, parts: 12 },
+    limits: MULTIPART_LIMITS,
   });
 
   // CORS's hook runs first, so every answer (429 and 503 included) carries its headers. A preflight
   // (OPTIONS) continues past it to pay the same latency as any request and is counted (`OPTIONS *`),
   // as a real service's would be; the plugin's OPTIONS route then answers it.
   app.addHook("onRequest", async (req: FastifyRequest, reply: FastifyReply) => {
+    markRequestStart(req);
     if (req.url.startsWith(ADMIN_PREFIX)) return;
     stats.count(req.method, req.routeOptions.url);
     reply.raw.once("close", stats.enter());
@@ -295,12 +284,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
   });
 
-  app.setErrorHandler((err, _req, reply) => sendError(err, reply, opts.quiet));
+  app.setErrorHandler(async (err, req, reply) => {
+    // A body over a limit: the client may still be sending it, and must be able to read why.
+    // A body refused before it was read whole (over a limit, malformed): the client may still be
+    // sending it, and must be able to read why.
+    const status = err instanceof HttpProblem ? err.status : (err as FastifyError).statusCode;
+    if (status === 413 || !req.raw.complete) await discardRestOfBody(req);
+    if (status === 413) reply.header("Connection", "close");
+    return sendError(err, reply, opts.quiet);
+  });
 
   const register = (r: RouteDef) => {
     app.route({
       method: r.method,
       url: r.path,
+      bodyLimit: routeBodyLimit(r),
       handler: async (req, reply) => {
         const key = resolveKey(req, r.auth);
         const project = r.project === "none" ? undefined : resolveProject(req, key, r.area, r.project === "required");

@@ -2,14 +2,15 @@
  * `npm start`: the add-in running against the local emulator, in one command, on a fresh clone.
  *
  *  1. finds or makes an https certificate (scripts/certificate.mjs, never asks anything);
- *  2. starts the emulator (tsx emulator/main.ts), unless one already answers on its port;
+ *  2. starts the emulator (tsx emulator/main.ts), unless one already answers on its port, and the
+ *     geocoder stand-in (tsx emulator/geocoder/main.ts, Pelias and Nominatim formats) beside it;
  *  3. starts webpack-dev-server in development mode (pages, the harness, office.js, /emulator proxy);
  *  4. waits until both answer, then prints the harness URL and how to sideload manifest.xml.
  * Ctrl-C (SIGINT), SIGTERM or SIGHUP stop everything it started: each child runs in its own process
  * group, and the whole group is terminated (tsx and webpack start children of their own).
  *
- * Settings (environment): DEV_SERVER_PORT or PORT (3000), EMULATOR_PORT (4010),
- * START_TIMEOUT_SECONDS (240).
+ * Settings (environment): DEV_SERVER_PORT or PORT (3000), EMULATOR_PORT (4010), GEOCODER_PORT
+ * (4020), START_TIMEOUT_SECONDS (240).
  */
 import { spawn } from "node:child_process";
 import { spawnSync } from "node:child_process";
@@ -29,6 +30,8 @@ const devPort = Number(process.env.DEV_SERVER_PORT || process.env.PORT || 3000);
 const emulatorPort = Number(process.env.EMULATOR_PORT || 4010);
 const timeoutMs = Number(process.env.START_TIMEOUT_SECONDS || 240) * 1000;
 const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
+const geocoderPort = Number(process.env.GEOCODER_PORT || 4020);
+const geocoderUrl = `http://127.0.0.1:${geocoderPort}`;
 const devOrigin = `https://localhost:${devPort}`;
 
 /** @type {Array<{name: string, child: import("node:child_process").ChildProcess, exited: boolean}>} */
@@ -63,6 +66,13 @@ async function main() {
     start("emulator", [require.resolve("tsx/cli"), "emulator/main.ts", "--port", String(emulatorPort)], {});
   }
 
+  if (await answers(`${geocoderUrl}/__geocoder/stats`)) {
+    console.log(`A geocoder stand-in already answers at ${geocoderUrl}: using it.`);
+  } else {
+    await assertPortFree(geocoderPort, "127.0.0.1", "GEOCODER_PORT");
+    start("geocoder", [require.resolve("tsx/cli"), "emulator/geocoder/main.ts", "--port", String(geocoderPort)], {});
+  }
+
   await assertPortFree(devPort, "localhost", "DEV_SERVER_PORT");
   console.log("Building the add-in (the first build takes a little while)…");
   start(
@@ -76,6 +86,7 @@ async function main() {
   );
 
   await waitFor("the emulator", `${emulatorUrl}/__emulator/stats`);
+  await waitFor("the geocoder stand-in", `${geocoderUrl}/__geocoder/stats`);
   await waitFor("the dev server", `${devOrigin}/harness.html`);
   printNextSteps(cert);
 }
@@ -209,6 +220,7 @@ function printNextSteps(cert) {
    ${devOrigin}/harness.html
  The task pane page alone:        ${devOrigin}/taskpane.html
  The emulator (demo key demo-key, project demo): ${emulatorUrl}
+ The geocoder stand-in (Connection > Geocoder, Pelias or Nominatim, no key): ${geocoderUrl}
 
  Sideload into Excel:
 ${trust}
@@ -217,6 +229,6 @@ ${trust}
    Excel desktop (Windows or Mac, where Excel is installed), in another terminal:
      npx office-addin-debugging start manifest.xml
 
- Ctrl-C stops the dev server and the emulator.
+ Ctrl-C stops the dev server, the emulator and the geocoder stand-in.
 ──────────────────────────────────────────────────────────────────────────────`);
 }

@@ -3,6 +3,7 @@
  * of the offending member (e.g. `geojson.features[3].geometry.coordinates[0]`), so a user can
  * find the problem in their file.
  */
+import { TurnClock } from "../http/turns";
 import { GeoJsonFeature, GeoJsonFeatureCollection, GeoJsonGeometry } from "../state/types";
 
 const GEOMETRY_TYPES = [
@@ -160,6 +161,29 @@ export type GeoJsonResult = { ok: true; value: GeoJsonFeatureCollection } | { ok
  * is wrapped into a FeatureCollection.
  */
 export function validateLayer(input: unknown, where = "geojson"): GeoJsonResult {
+  const steps = layerChecks(input, where);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * validateLayer between turns of the event loop: an upload of 70,000 features takes 40 ms or more
+ * to check in one piece (the server's thread; the jq worker checks results with validateLayer).
+ */
+export async function validateLayerPaced(input: unknown, where = "geojson"): Promise<GeoJsonResult> {
+  const clock = new TurnClock();
+  const steps = layerChecks(input, where);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await clock.pace();
+  }
+}
+
+/** The checks of validateLayer, pausing (`yield`) after each feature. */
+function* layerChecks(input: unknown, where: string): Generator<void, GeoJsonResult> {
   const c = new Collector();
   if (!isObject(input))
     return { ok: false, errors: [`${where}: expected a GeoJSON Feature or FeatureCollection object`] };
@@ -177,11 +201,15 @@ export function validateLayer(input: unknown, where = "geojson"): GeoJsonResult 
       errors: [`${where}.type: expected "Feature" or "FeatureCollection", got ${JSON.stringify(input.type ?? null)}`],
     };
   if (!Array.isArray(input.features)) return { ok: false, errors: [`${where}.features: expected an array`] };
-  input.features.forEach((f, i) => checkFeature(f, `${where}.features[${i}]`, c, GEOMETRY_TYPES, true, true));
+  const features: unknown[] = input.features;
+  for (let i = 0; i < features.length; i++) {
+    checkFeature(features[i], `${where}.features[${i}]`, c, GEOMETRY_TYPES, true, true);
+    yield;
+  }
   if (c.errors.length) return { ok: false, errors: c.errors };
   return {
     ok: true,
-    value: { type: "FeatureCollection", features: (input.features as GeoJsonFeature[]).map(normaliseFeature) },
+    value: { type: "FeatureCollection", features: (features as GeoJsonFeature[]).map(normaliseFeature) },
   };
 }
 
@@ -197,7 +225,7 @@ const WGS84_NAMES = ["urn:ogc:def:crs:OGC:1.3:CRS84", "urn:ogc:def:crs:EPSG::432
  * Validates a nature sub-project: a FeatureCollection of Polygon/MultiPolygon features, an
  * optional `crs` member of type `name` naming WGS84, and an `Entity Name` on every feature.
  */
-export function validateSubProject(input: unknown, where = "geojson"): GeoJsonResult {
+export async function validateSubProject(input: unknown, where = "geojson"): Promise<GeoJsonResult> {
   const c = new Collector();
   if (!isObject(input) || input.type !== "FeatureCollection")
     return { ok: false, errors: [`${where}: expected a GeoJSON FeatureCollection`] };
@@ -215,7 +243,11 @@ export function validateSubProject(input: unknown, where = "geojson"): GeoJsonRe
     c.add(`${where}.features: expected a non-empty array of features`);
     return { ok: false, errors: c.errors };
   }
-  input.features.forEach((f, i) => {
+  // A 10 MB sub-project is some 50,000 polygons: checked between turns of the event loop.
+  const clock = new TurnClock();
+  for (let i = 0; i < input.features.length; i++) {
+    const f: unknown = input.features[i];
+    await clock.pace();
     const w = `${where}.features[${i}]`;
     checkFeature(f, w, c, ["Polygon", "MultiPolygon"], false);
     const props = isObject(f) && isObject(f.properties) ? f.properties : {};
@@ -225,7 +257,7 @@ export function validateSubProject(input: unknown, where = "geojson"): GeoJsonRe
     const area = props["label:poly_area"];
     if (area !== undefined && (typeof area !== "number" || !Number.isFinite(area)))
       c.add(`${w}.properties["label:poly_area"]: must be a number`);
-  });
+  }
   if (c.errors.length) return { ok: false, errors: c.errors };
   return { ok: true, value: input as unknown as GeoJsonFeatureCollection };
 }

@@ -8,12 +8,15 @@ import { today } from "../emulator-context";
 import { badRequest, notFound, unprocessable } from "../http/errors";
 import { jsonObject, readForm } from "../http/multipart";
 import { queryString, RequestContext } from "../http/request-context";
-import { validateLayer } from "../geo/geojson";
-import { assertJsonDepth } from "../http/json-limits";
+import { validateLayerPaced } from "../geo/geojson";
+import { MAX_INPUT_LAYERS } from "../http/json-limits";
+import { parseJsonText } from "../http/json-body";
 import { GeoJsonFeatureCollection, StoredUdf, StoredVector } from "../state/types";
 import { findPortfolio, requireRiskData } from "./portfolios";
 import { applyCsv } from "../compositions/apply";
-import { evaluateUdf, parseLayer } from "../compositions/udf-runner";
+import { evaluateUdf, parseLayer, recordWithLayer } from "../compositions/udf-runner";
+import { paced } from "../http/turns";
+import { Readable } from "node:stream";
 import { JqError } from "../jq/sandbox";
 
 function vectorRecord(v: StoredVector) {
@@ -34,17 +37,13 @@ async function readVectorInput(req: FastifyRequest): Promise<{ name?: unknown; g
   return { name: body.name, geojson: body.geojson };
 }
 
-function parseGeojson(raw: unknown): GeoJsonFeatureCollection {
+/** The layer of a body or form: a GeoJSON object, or its text (parsed between turns of the event loop). */
+async function parseGeojson(raw: unknown): Promise<GeoJsonFeatureCollection> {
   let value = raw;
   if (typeof raw === "string") {
-    try {
-      value = JSON.parse(raw);
-    } catch (e) {
-      throw badRequest(`geojson: not valid JSON: ${(e as Error).message}`);
-    }
-    assertJsonDepth(value, "geojson");
+    value = await parseJsonText(raw, "geojson");
   }
-  const result = validateLayer(value);
+  const result = await validateLayerPaced(value);
   if (!result.ok) throw unprocessable(...result.errors);
   return result.value;
 }
@@ -70,7 +69,7 @@ export async function createVector(ctx: RequestContext) {
   const input = await readVectorInput(ctx.req);
   const name = checkName(input.name);
   if (input.geojson === undefined) throw badRequest("geojson: is required (a GeoJSON Feature or FeatureCollection)");
-  const geojson = parseGeojson(input.geojson);
+  const geojson = await parseGeojson(input.geojson);
   const v: StoredVector = {
     id: nextId(ctx),
     name,
@@ -94,7 +93,8 @@ export async function listVectors(ctx: RequestContext) {
 /** GET /api/compositions/vector/:id */
 export async function getVector(ctx: RequestContext) {
   const v = findVector(ctx, ctx.params.id);
-  return { ...vectorRecord(v), geojson: v.geojson };
+  ctx.reply.type("application/json; charset=utf-8");
+  return Readable.from(paced(recordWithLayer(vectorRecord(v), v.geojson)));
 }
 
 /**
@@ -110,7 +110,7 @@ export async function updateVector(ctx: RequestContext) {
   const name = checkName(input.name);
   if (input.geojson === undefined)
     throw badRequest("geojson: is required (a GeoJSON file part: a Feature or FeatureCollection)");
-  const geojson = parseGeojson(input.geojson);
+  const geojson = await parseGeojson(input.geojson);
   const v = ctx.emu.state.vectors.filter((x) => x.project === ctx.project && x.name === name).at(-1);
   if (!v) throw notFound(`name: no vector layer named ${JSON.stringify(name)} in project ${ctx.project}`);
   v.geojson = geojson;
@@ -135,7 +135,7 @@ export async function applyVector(ctx: RequestContext) {
   if (name === undefined) throw badRequest("portfolio: is required (a portfolio name)");
   const p = findPortfolio(ctx, name);
   requireRiskData(p);
-  return { name: `${v.name}_${p.portfolio_name}`, csv: applyCsv(v.geojson, p.assets) };
+  return { name: `${v.name}_${p.portfolio_name}`, csv: await applyCsv(v.geojson, p.assets) };
 }
 
 /** UDFs the caller may see: the key's projects, narrowed to the project header when given. */
@@ -151,10 +151,19 @@ function findUdf(ctx: RequestContext, id: string | undefined): StoredUdf {
   return u;
 }
 
+/** 422 naming the limit: a list is refused whole, never cut or de-duplicated to fit. */
+function tooManyInputLayers(names: unknown[]) {
+  return unprocessable(
+    `equation.inputLayers: lists ${names.length} layers; at most ${MAX_INPUT_LAYERS} are allowed ` +
+      "(the same layer named twice counts twice)",
+  );
+}
+
 function checkEquation(raw: unknown): StoredUdf["equation"] {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw))
     throw badRequest("equation: is required (an object with inputLayers and operation)");
   const e = raw as Record<string, unknown>;
+  if (Array.isArray(e.inputLayers) && e.inputLayers.length > MAX_INPUT_LAYERS) throw tooManyInputLayers(e.inputLayers);
   if (
     !Array.isArray(e.inputLayers) ||
     e.inputLayers.length === 0 ||
@@ -256,6 +265,8 @@ export async function deleteUdf(ctx: RequestContext) {
  * queue of the jq sandbox; answers the result layer as JSON text.
  */
 async function computeLayer(ctx: RequestContext, u: StoredUdf): Promise<string> {
+  // A UDF stored before the limit (a persisted state) is refused at run as at create.
+  if (u.equation.inputLayers.length > MAX_INPUT_LAYERS) throw tooManyInputLayers(u.equation.inputLayers);
   const layers = u.equation.inputLayers.map((name, i) => {
     const candidates = ctx.emu.state.vectors.filter((v) => v.project === u.project && v.name === name);
     if (candidates.length === 0)
@@ -291,7 +302,7 @@ export async function runUdf(ctx: RequestContext) {
  */
 export async function activateUdf(ctx: RequestContext) {
   const u = findUdf(ctx, ctx.params.id);
-  const geojson = parseLayer(await computeLayer(ctx, u));
+  const geojson = await parseLayer(await computeLayer(ctx, u));
   const v: StoredVector = {
     id: nextId(ctx),
     name: outputName(u),

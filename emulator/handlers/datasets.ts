@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import Papa from "papaparse";
-import { zipSync, strToU8 } from "fflate";
+import { zip, strToU8, type AsyncZippable } from "fflate";
+import { TurnClock } from "../http/turns";
 import { badRequest } from "../http/errors";
 import { pagination, queryBool, queryEnum, queryString, RequestContext } from "../http/request-context";
 import { findPortfolio, requireRiskData } from "./portfolios";
@@ -170,14 +171,15 @@ class RenderedItems {
   constructor(private readonly budgetChars: number) {}
 
   /** The JSON text of the page of `count` items from `first`: each item's kept text, or `compute`'s. */
-  page(
+  async page(
     p: StoredPortfolio,
     seed: number,
     first: number,
     count: number,
     locate: (i: number) => { index: number; variant: string },
     compute: (i: number) => unknown,
-  ): string {
+  ): Promise<string> {
+    const clock = new TurnClock();
     let generation = this.generations.get(p.assets);
     if (generation === undefined) this.generations.set(p.assets, (generation = this.nextGeneration++));
     const prefix = `${generation}|${seed}|${p.portfolio_name}|`;
@@ -194,6 +196,7 @@ class RenderedItems {
       }
       this.items.set(key, text);
       texts[n] = text;
+      await clock.pace();
     }
     for (const [oldest, text] of this.items) {
       if (this.chars <= this.budgetChars) break;
@@ -239,7 +242,7 @@ export async function physicalSummary(ctx: RequestContext) {
     const scenarios = scenario ? [scenario] : [...SCENARIOS];
     const variant = `extended|${scenario ?? ""}|${hazard ?? ""}`;
     const end = Math.min(assets.count, page.offset + page.rows);
-    text = rendered.page(
+    text = await rendered.page(
       p,
       seed,
       page.offset,
@@ -266,7 +269,7 @@ export async function physicalSummary(ctx: RequestContext) {
   } else {
     const selection = defaultSummarySelection(ctx, p);
     const end = Math.min(selection.total, page.offset + page.rows);
-    text = rendered.page(p, seed, page.offset, Math.max(0, end - page.offset), selection.locate, selection.item);
+    text = await rendered.page(p, seed, page.offset, Math.max(0, end - page.offset), selection.locate, selection.item);
   }
   // The text fastify would have serialised the array to, with the header it would have sent.
   ctx.reply.header("Content-Type", "application/json; charset=utf-8");
@@ -374,7 +377,11 @@ export async function physicalItems(ctx: RequestContext) {
   const page = pagination(ctx);
   const end = Math.min(selection.total, page.offset + page.rows);
   const out: unknown[] = [];
-  for (let i = page.offset; i < end; i++) out.push(selection.item(i));
+  const clock = new TurnClock();
+  for (let i = page.offset; i < end; i++) {
+    out.push(selection.item(i));
+    await clock.pace();
+  }
   return out;
 }
 
@@ -400,22 +407,33 @@ function csvLine(values: readonly unknown[]): string {
  * Sends a download as a stream of text chunks produced on demand, so a 5,000-asset export never
  * sits whole in memory. Every check ran before: a stream cannot turn into an `{errors}` answer.
  */
-function sendDownload(ctx: RequestContext, fileName: string, format: "csv" | "json", chunks: () => Generator<string>) {
+function sendDownload(
+  ctx: RequestContext,
+  fileName: string,
+  format: "csv" | "json",
+  chunks: () => Generator<string> | AsyncGenerator<string>,
+) {
   ctx.reply
     .header("Content-Type", format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8")
     .header("Content-Disposition", `attachment; filename="${fileName}"`);
   return Readable.from(batched(chunks()));
 }
 
-/** Joins small chunks into pieces of about 64 KB (fewer writes to the socket). */
-function* batched(chunks: Generator<string>): Generator<string> {
+/**
+ * Joins small chunks into pieces of about 64 KB (fewer writes to the socket), giving the event loop
+ * back whenever producing them took a slice: on a local socket every write succeeds at once, so
+ * an unpaced stream would produce the whole download in one turn.
+ */
+async function* batched(chunks: Generator<string> | AsyncGenerator<string>): AsyncGenerator<string> {
+  const clock = new TurnClock();
   let buffer = "";
-  for (const chunk of chunks) {
+  for await (const chunk of chunks) {
     buffer += chunk;
     if (buffer.length >= 65_536) {
       yield buffer;
       buffer = "";
     }
+    await clock.pace();
   }
   if (buffer !== "") yield buffer;
 }
@@ -529,19 +547,27 @@ export interface ExportTable {
   data: unknown[][];
 }
 
-/** The export's tables by name (`exposure_<scenario>`, `exposure_bounds_<scenario>`, `summary_<scenario>`). */
-export function exportTables(p: StoredPortfolio, seed: number): Record<string, ExportTable> {
-  const tables: Record<string, ExportTable> = {};
+/**
+ * The export's tables with their names (`exposure_<scenario>`, `exposure_bounds_<scenario>`,
+ * `summary_<scenario>`), one scenario's at a time: a consumer that lets each go keeps a third of
+ * the 5,000-asset export in memory, not all of it (a heap of gigabytes pauses for seconds to collect).
+ */
+export async function* exportTables(p: StoredPortfolio, seed: number): AsyncGenerator<[string, ExportTable]> {
+  const clock = new TurnClock();
+  const profiles: PointProfile[] = [];
   const idCols = ["portfolio_index", "entity_id", "entity_name", "lat", "lng"];
   for (const scenario of SCENARIOS) {
     const mid: unknown[][] = [];
     const bounds: unknown[][] = [];
     const summary: unknown[][] = [];
-    p.assets.forEach((a, i) => {
+    for (let i = 0; i < p.assets.length; i++) {
+      const a = p.assets[i];
       const id = [i, a.entity_id, a.entity_name, a.lat, a.lng];
       for (const hazard of HAZARDS as readonly Hazard[]) {
         const spec = primaryIndicator(hazard);
-        const prof = pointProfile(hazard, a.lat, a.lng, assetSeed(seed, a));
+        // An asset's profile does not depend on the scenario: made once for the three.
+        const key = i * HAZARDS.length + HAZARDS.indexOf(hazard);
+        const prof = (profiles[key] ??= pointProfile(hazard, a.lat, a.lng, assetSeed(seed, a)));
         mid.push([
           ...id,
           hazard,
@@ -561,33 +587,38 @@ export function exportTables(p: StoredPortfolio, seed: number): Record<string, E
         for (const r of riskSummaries(a.lat, a.lng, scenario, w, assetSeed(seed, a)))
           summary.push([...id, w, WINDOW_START_YEAR, r.hazard, r.risk_score, r.risk_class]);
       }
-    });
+      await clock.pace();
+    }
     const years = EXPORT_YEARS.map(String);
-    tables[`exposure_${scenario}`] = { fields: [...idCols, "hazard", "indicator", ...years], data: mid };
-    tables[`exposure_bounds_${scenario}`] = {
-      fields: [...idCols, "hazard", "indicator", "measure", ...years],
-      data: bounds,
-    };
-    tables[`summary_${scenario}`] = {
-      fields: [...idCols, "window", "window_start_year", "hazard", "risk_score", "risk_class"],
-      data: summary,
-    };
+    yield [`exposure_${scenario}`, { fields: [...idCols, "hazard", "indicator", ...years], data: mid }];
+    yield [
+      `exposure_bounds_${scenario}`,
+      { fields: [...idCols, "hazard", "indicator", "measure", ...years], data: bounds },
+    ];
+    yield [
+      `summary_${scenario}`,
+      { fields: [...idCols, "window", "window_start_year", "hazard", "risk_score", "risk_class"], data: summary },
+    ];
   }
-  return tables;
 }
 
-/** Builds the export ZIP's files (name → CSV text). Exported for tests. */
-export function exportFiles(p: StoredPortfolio, seed: number): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const [name, table] of Object.entries(exportTables(p, seed)))
-    files[`${name}.csv`] = Papa.unparse(table, { newline: "\n" });
-  files["README.txt"] =
-    "Synthetic demo data generated by the local service emulator.\n" +
-    "exposure_<scenario>.csv: mid value of each hazard's primary indicator per asset, one column per year (2020-2100, every 5 years).\n" +
-    "exposure_bounds_<scenario>.csv: the same with lower (lb) and upper (ub) bounds.\n" +
-    "summary_<scenario>.csv: risk score (maximum of the mid series over the window) and class per asset, window and hazard.\n";
-  return files;
+/** A table as CSV text, a slice of rows at a time between turns of the event loop. */
+async function tableCsv(table: ExportTable): Promise<string> {
+  const parts = [Papa.unparse([table.fields], { newline: "\n" })];
+  const clock = new TurnClock();
+  for (let at = 0; at < table.data.length; at += 200) {
+    parts.push(Papa.unparse(table.data.slice(at, at + 200), { newline: "\n" }));
+    await clock.pace();
+  }
+  return parts.join("\n");
 }
+
+/** What the export ZIP's README.txt says. */
+const EXPORT_README =
+  "Synthetic demo data generated by the local service emulator.\n" +
+  "exposure_<scenario>.csv: mid value of each hazard's primary indicator per asset, one column per year (2020-2100, every 5 years).\n" +
+  "exposure_bounds_<scenario>.csv: the same with lower (lb) and upper (ub) bounds.\n" +
+  "summary_<scenario>.csv: risk score (maximum of the mid series over the window) and class per asset, window and hazard.\n";
 
 /**
  * GET .../datasets/physical/export/json: the export as one JSON document (its shape is not
@@ -597,11 +628,11 @@ export function exportFiles(p: StoredPortfolio, seed: number): Record<string, st
 export async function physicalExportJson(ctx: RequestContext) {
   const p = findPortfolio(ctx);
   requireRiskData(p);
-  const tables = exportTables(p, ctx.emu.options.seed);
-  return sendDownload(ctx, `${p.portfolio_name}-physical.json`, "json", function* () {
+  const seed = ctx.emu.options.seed;
+  return sendDownload(ctx, `${p.portfolio_name}-physical.json`, "json", async function* () {
     yield `{"portfolio_name":${JSON.stringify(p.portfolio_name)},"version":${JSON.stringify(datasetVersion(p))},"tables":{`;
     let first = true;
-    for (const [name, table] of Object.entries(tables)) {
+    for await (const [name, table] of exportTables(p, seed)) {
       yield `${first ? "" : ","}${JSON.stringify(name)}:{"fields":${JSON.stringify(table.fields)},"data":[`;
       // Rows are yielded one by one: a whole 5,000-asset table as one string is tens of MB.
       for (let i = 0; i < table.data.length; i++) yield (i > 0 ? "," : "") + JSON.stringify(table.data[i]);
@@ -616,10 +647,17 @@ export async function physicalExportJson(ctx: RequestContext) {
 export async function physicalExport(ctx: RequestContext) {
   const p = findPortfolio(ctx);
   requireRiskData(p);
-  const files = exportFiles(p, ctx.emu.options.seed);
-  const zip = zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)])), { level: 6 });
+  // Each table becomes its file's bytes at once, and its rows and text are let go.
+  const entries: AsyncZippable = {};
+  for await (const [name, table] of exportTables(p, ctx.emu.options.seed))
+    entries[`${name}.csv`] = strToU8(await tableCsv(table));
+  entries["README.txt"] = strToU8(EXPORT_README);
+  // fflate's asynchronous zip compresses in worker threads, off the server's thread.
+  const archive = await new Promise<Uint8Array>((resolve, reject) =>
+    zip(entries, { level: 6 }, (err, data) => (err ? reject(err) : resolve(data))),
+  );
   ctx.reply
     .header("Content-Type", "application/zip")
     .header("Content-Disposition", `attachment; filename="${p.portfolio_name}-physical.zip"`);
-  return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
+  return Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
 }

@@ -7,7 +7,7 @@ import { booleanPointInPolygon, bbox as turfBbox, centroid, multiPolygon } from 
 import { nowIso } from "../emulator-context";
 import { HttpProblem, badRequest, conflict, forbiddenProject, notFound, unprocessable } from "../http/errors";
 import { jsonObject } from "../http/multipart";
-import { assertJsonDepth } from "../http/json-limits";
+import { parseJsonText } from "../http/json-body";
 import { RequestContext } from "../http/request-context";
 import { collectPolygons, validateSubProject } from "../geo/geojson";
 import { BLUE_CARBON_SUMMARY_NAMES, NATURE_SUMMARY_NAMES, blueCarbonValues, natureValues } from "../model/scores";
@@ -61,15 +61,8 @@ export async function createSubProject(ctx: RequestContext) {
   if (body.type !== undefined && typeof body.type !== "string") throw badRequest("type: must be a string (e.g. NCS)");
   let geojson = body.geojson;
   if (geojson === undefined) throw badRequest("geojson: is required (a GeoJSON FeatureCollection)");
-  if (typeof geojson === "string") {
-    try {
-      geojson = JSON.parse(geojson);
-    } catch (e) {
-      throw badRequest(`geojson: not valid JSON: ${(e as Error).message}`);
-    }
-    assertJsonDepth(geojson, "geojson");
-  }
-  const valid = validateSubProject(geojson);
+  if (typeof geojson === "string") geojson = await parseJsonText(geojson, "geojson");
+  const valid = await validateSubProject(geojson);
   if (!valid.ok) throw unprocessable(...valid.errors);
   let superproject = ctx.project;
   let name = projectName;

@@ -136,14 +136,15 @@ export async function importAssets(ctx: RequestContext) {
   const csv = form.get("asset");
   if (csv === undefined)
     throw badRequest(`asset: file field is missing (form fields received: ${[...form.keys()].join(", ") || "none"})`);
-  // The upload took time: the portfolio may have been deleted (and perhaps re-created under the
-  // same name) meanwhile. Acknowledge only an import into the portfolio it was sent to.
+  // Parsing gives the event loop back between slices (a 10 MB file): parsed before the check below.
+  const parsed = await parseAssetCsv(csv);
+  // The upload and the parse took time: the portfolio may have been deleted (and perhaps re-created
+  // under the same name) meanwhile. Acknowledge only an import into the portfolio it was sent to.
   if (!ctx.emu.state.portfolios.includes(p)) {
     throw notFound(
       `portfolio ${JSON.stringify(p.portfolio_name)} was deleted while its import was being received; nothing was imported`,
     );
   }
-  const parsed = parseAssetCsv(csv);
   if (!parsed.ok) throw new HttpProblem(parsed.status, parsed.errors);
   // Validation finished before any change: a rejected import leaves the portfolio as it was.
   p.assets = parsed.assets;

@@ -4,7 +4,18 @@
  * recurse, so one tenant's 6,000-level GeoJSON used to overflow the stack of every later write.
  * Documents are therefore refused at the door, before anything is stored.
  */
-import { HttpProblem } from "./errors";
+/**
+ * Largest request body, JSON or multipart, in bytes (inferred: the contract shows no payload
+ * limit). Past it the answer is 413 (emulator/http/oversized-body.ts).
+ */
+export const BODY_LIMIT = 10 * 1024 * 1024;
+
+/**
+ * Most names in a UDF's `equation.inputLayers` (inferred: the contract shows none; the published
+ * examples name one). Every name costs a lookup and a layer handed to the jq worker: unbounded, a
+ * 2 MB body listing one layer 100,000 times held the server's thread for seconds.
+ */
+export const MAX_INPUT_LAYERS = 16;
 
 /**
  * Deepest nesting (objects and arrays) accepted in a request body or an uploaded GeoJSON file.
@@ -30,13 +41,4 @@ export function jsonDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
     }
   }
   return deepest;
-}
-
-/** Throws 400 naming the limit when `value` nests deeper than MAX_JSON_DEPTH; `where` names the member. */
-export function assertJsonDepth(value: unknown, where: string): void {
-  if (jsonDepth(value) > MAX_JSON_DEPTH) {
-    throw new HttpProblem(400, [
-      `${where}: JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels of objects and arrays`,
-    ]);
-  }
 }

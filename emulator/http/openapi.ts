@@ -47,7 +47,7 @@ const ERROR_STATUSES: Record<string, string> = {
  */
 const LIMIT_STATUSES: Record<string, string> = {
   "408": "The request took too long to arrive",
-  "413": "Request body larger than the limit (10 MB)",
+  "413": "Request body larger than the limit (the operation's x-input-limits: body)",
   "414": "A path segment longer than the limit",
   "431": "Request headers (URL included) larger than the limit",
 };
@@ -130,6 +130,14 @@ function operation(r: RouteDef) {
   };
   if (r.inferred) op["x-inferred"] = true;
   if (r.jq) op["x-jq-sandbox"] = JQ_SANDBOX;
+  // The largest input the operation accepts; past any bound, a 4xx naming it. Bounds the contract
+  // does not state are the emulator's, marked inferred.
+  op["x-input-limits"] = r.largestInput.map((l) => ({
+    name: l.name,
+    value: l.value,
+    unit: l.unit,
+    ...(l.published ? {} : { "x-inferred": true }),
+  }));
   if (r.body) {
     const content: Record<string, unknown> = {};
     if (r.body !== "multipart") content["application/json"] = { schema: r.json ? shapeRef(r.json) : {} };

@@ -10,6 +10,10 @@ import { search } from "../handlers/search";
 import * as nt from "../handlers/nature";
 import type { BodyShape, SchemaName } from "./schemas";
 import { HAZARDS, MEASURES, SCENARIOS, WINDOWS } from "../model/catalog";
+import { BODY_LIMIT, MAX_INPUT_LAYERS, MAX_JSON_DEPTH } from "./json-limits";
+import { MAX_ASSETS } from "../assets/asset-csv";
+import { MAX_ROWS } from "./request-context";
+import { NAME_MAX_LENGTH } from "../handlers/portfolios";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -23,6 +27,52 @@ export interface QueryParam {
   /** Not published: inferred by us (documented with `x-inferred: true`). */
   inferred?: boolean;
 }
+
+/**
+ * One bound on what a route accepts. Past it the route answers a 4xx `{errors}` naming the bound;
+ * within it, the work the input causes never holds the server's thread for long (the limits
+ * drill, test/drills/input-limits.test.ts, sends each route its largest input and one past it).
+ */
+export interface InputLimit {
+  /** What is bounded: `body`, `equation.inputLayers`, `rows`, `path segment`, `headers`, ... */
+  name: string;
+  value: number;
+  unit: "bytes" | "characters" | "names" | "rows" | "levels" | "assets";
+  /** Production states this bound (docs/service.md); otherwise it is the emulator's, inferred. */
+  published?: boolean;
+}
+
+/** Longest path segment (portfolio name, id) routed; longer ones answer 414 (inferred). */
+export const MAX_PATH_SEGMENT = 200;
+/** Largest request head, URL included (Node's default `maxHeaderSize`); past it 431 (inferred). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** Largest JSON body of the routes whose input is a few names and a program, not a layer (inferred). */
+export const SMALL_BODY_LIMIT = 64 * 1024;
+
+const HEADERS: InputLimit = { name: "headers", value: MAX_HEADER_BYTES, unit: "bytes" };
+const SEGMENT: InputLimit = { name: "path segment", value: MAX_PATH_SEGMENT, unit: "characters" };
+const ROWS: InputLimit = { name: "rows", value: MAX_ROWS, unit: "rows", published: true };
+const DEPTH: InputLimit = { name: "JSON nesting", value: MAX_JSON_DEPTH, unit: "levels" };
+const body = (value = BODY_LIMIT): InputLimit => ({ name: "body", value, unit: "bytes" });
+/** A route whose only input is its URL and headers. */
+const URL_ONLY: InputLimit[] = [HEADERS];
+/** A route addressing one record by a path segment. */
+const ONE_SEGMENT: InputLimit[] = [HEADERS, SEGMENT];
+/** A route reading a portfolio (at most 5,000 assets, as production states). */
+const PORTFOLIO: InputLimit[] = [
+  ...ONE_SEGMENT,
+  { name: "assets", value: MAX_ASSETS, unit: "assets", published: true },
+];
+/** A GeoJSON layer in a body (vector, sub-project). */
+const GEOJSON_BODY: InputLimit[] = [HEADERS, body(), DEPTH];
+/** A UDF's `{name, equation}`. */
+const UDF_BODY: InputLimit[] = [
+  HEADERS,
+  body(SMALL_BODY_LIMIT),
+  { name: "equation.inputLayers", value: MAX_INPUT_LAYERS, unit: "names" },
+  { name: "equation.operation", value: 20_000, unit: "characters" },
+  { name: "name", value: 200, unit: "characters" },
+];
 
 /** One served operation. */
 export interface RouteDef {
@@ -53,6 +103,11 @@ export interface RouteDef {
   inferred?: boolean;
   /** Runs the UDF's jq program in the sandbox, whose limits (not published) the documents list. */
   jq?: boolean;
+  /**
+   * The bounds of the largest input the route accepts (required: a route without them fails the
+   * limits drill). A `body` bound is the route's body limit.
+   */
+  largestInput: readonly InputLimit[];
   handler(ctx: RequestContext): Promise<unknown>;
 }
 
@@ -105,6 +160,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Add a vector layer (multipart as published, or JSON)",
     operationId: "addVector",
+    largestInput: GEOJSON_BODY,
     body: "json-or-multipart",
     json: "VectorCreateJson",
     form: "VectorForm",
@@ -120,6 +176,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "List vector layers",
     operationId: "listVectors",
+    largestInput: URL_ONLY,
     success: 200,
     response: { arrayOf: "Vector" },
     handler: cp.listVectors,
@@ -132,6 +189,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Update the vector layer named `name` with a new GeoJSON file",
     operationId: "updateVector",
+    largestInput: GEOJSON_BODY,
     body: "multipart",
     form: "VectorForm",
     success: 200,
@@ -146,6 +204,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Find a vector layer by id (with geojson)",
     operationId: "findVectorById",
+    largestInput: ONE_SEGMENT,
     success: 200,
     response: "VectorWithGeoJson",
     handler: cp.getVector,
@@ -158,6 +217,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Delete a vector layer",
     operationId: "deleteVector",
+    largestInput: ONE_SEGMENT,
     success: 204,
     handler: cp.deleteVector,
   },
@@ -169,6 +229,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Apply a vector layer to a portfolio's assets ({name, csv})",
     operationId: "applyVector",
+    largestInput: PORTFOLIO,
     query: [{ name: "portfolio", type: "string", required: true, description: "Portfolio name." }],
     success: 200,
     response: "ApplyResult",
@@ -182,6 +243,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Add a UDF",
     operationId: "addUdf",
+    largestInput: UDF_BODY,
     jq: true,
     body: "json",
     json: "UdfInput",
@@ -197,6 +259,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "List UDFs",
     operationId: "listUdfs",
+    largestInput: URL_ONLY,
     success: 200,
     response: { arrayOf: "Udf" },
     handler: cp.listUdfs,
@@ -209,6 +272,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Update the UDF named `name` with a new equation",
     operationId: "updateUdf",
+    largestInput: UDF_BODY,
     jq: true,
     body: "json",
     json: "UdfInput",
@@ -224,6 +288,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Find a UDF by id (with equation)",
     operationId: "findUdfById",
+    largestInput: ONE_SEGMENT,
     success: 200,
     response: "UdfWithEquation",
     handler: cp.getUdf,
@@ -236,6 +301,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Delete a UDF",
     operationId: "deleteUdf",
+    largestInput: ONE_SEGMENT,
     success: 204,
     handler: cp.deleteUdf,
   },
@@ -247,6 +313,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Activate a UDF: store its result as a new vector named after the UDF",
     operationId: "activateUdf",
+    largestInput: [...ONE_SEGMENT, UDF_BODY[2]],
     jq: true,
     success: 200,
     response: "Vector",
@@ -260,6 +327,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Run a UDF and return the resulting layer without storing it (path inferred: none is published)",
     operationId: "runUdf",
+    largestInput: [...ONE_SEGMENT, UDF_BODY[2]],
     jq: true,
     inferred: true,
     success: 200,
@@ -275,6 +343,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "List the key's projects",
     operationId: "listProjects",
+    largestInput: URL_ONLY,
     success: 200,
     response: { arrayOf: "Project" },
     handler: pf.listProjects,
@@ -287,6 +356,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "List portfolios (all, not paginated)",
     operationId: "listPortfolios",
+    largestInput: URL_ONLY,
     success: 200,
     response: { arrayOf: "Portfolio" },
     handler: pf.listPortfolios,
@@ -299,6 +369,11 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Create a portfolio",
     operationId: "createPortfolio",
+    largestInput: [
+      HEADERS,
+      body(SMALL_BODY_LIMIT),
+      { name: "portfolio_name", value: NAME_MAX_LENGTH, unit: "characters", published: true },
+    ],
     body: "json",
     json: "PortfolioCreate",
     success: 201,
@@ -313,6 +388,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Get one portfolio",
     operationId: "getPortfolio",
+    largestInput: ONE_SEGMENT,
     success: 200,
     response: "Portfolio",
     handler: pf.getPortfolio,
@@ -325,6 +401,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Delete a portfolio (answers {message})",
     operationId: "deletePortfolio",
+    largestInput: ONE_SEGMENT,
     success: 200,
     response: "Message",
     handler: pf.deletePortfolio,
@@ -337,6 +414,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "List assets",
     operationId: "listAssets",
+    largestInput: [...PORTFOLIO, ROWS],
     query: [...PAGE, { name: "entity_id", type: "string" }],
     success: 200,
     response: { arrayOf: "Asset" },
@@ -350,6 +428,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Import assets from CSV (file field `asset`); replaces the assets",
     operationId: "importAssets",
+    largestInput: [...PORTFOLIO, body()],
     body: "multipart",
     form: "AssetImportForm",
     success: 202,
@@ -364,6 +443,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Export assets as the uploaded CSV",
     operationId: "exportAssets",
+    largestInput: PORTFOLIO,
     success: 200,
     produces: "text/csv",
     handler: pf.exportAssets,
@@ -376,6 +456,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Physical dataset metadata",
     operationId: "getPhysicalDatasetMetadata",
+    largestInput: ONE_SEGMENT,
     success: 200,
     response: "DatasetMetadata",
     handler: ds.physicalMetadata,
@@ -388,6 +469,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Physical risk summary (default or extended)",
     operationId: "getPhysicalSummary",
+    largestInput: [...PORTFOLIO, ROWS],
     query: [{ name: "extended", type: "boolean" }, ...SUMMARY_FILTERS],
     success: 200,
     response: { arrayOf: { oneOf: ["SummaryItem", "ExtendedSummaryItem"] } },
@@ -402,6 +484,7 @@ export const ROUTES: readonly RouteDef[] = [
     summary:
       "Download the default summary (its list's filters; every page unless page/rows are given) as a CSV or JSON file",
     operationId: "downloadPhysicalSummary",
+    largestInput: PORTFOLIO,
     query: [...SUMMARY_FILTERS, FILE_FORMAT],
     success: 200,
     produces: "text/csv",
@@ -415,6 +498,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Physical risk timeseries items",
     operationId: "getPhysicalItems",
+    largestInput: [...PORTFOLIO, ROWS],
     query: ITEMS_FILTERS,
     success: 200,
     response: { arrayOf: "PhysicalItem" },
@@ -429,6 +513,7 @@ export const ROUTES: readonly RouteDef[] = [
     summary:
       "Download the timeseries items (their list's filters; every page unless page/rows are given) as a CSV or JSON file",
     operationId: "downloadPhysicalItems",
+    largestInput: PORTFOLIO,
     query: [...ITEMS_FILTERS, FILE_FORMAT],
     success: 200,
     produces: "text/csv",
@@ -442,6 +527,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Physical risk export (ZIP of CSV files)",
     operationId: "exportPhysicalDataset",
+    largestInput: PORTFOLIO,
     success: 200,
     produces: "application/zip",
     handler: ds.physicalExport,
@@ -454,6 +540,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Physical risk export as one JSON file ({portfolio_name, version, tables}; shape inferred)",
     operationId: "exportPhysicalDatasetJson",
+    largestInput: PORTFOLIO,
     success: 200,
     response: "PhysicalExportJson",
     handler: ds.physicalExportJson,
@@ -467,6 +554,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Point search",
     operationId: "searchPoint",
+    largestInput: URL_ONLY,
     query: [
       { name: "lat", type: "number", required: true },
       { name: "lng", type: "number", required: true },
@@ -484,6 +572,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "List top-level projects",
     operationId: "listSuperprojects",
+    largestInput: URL_ONLY,
     success: 200,
     response: "SuperprojectNames",
     handler: nt.listSuperprojects,
@@ -496,6 +585,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "List sub-projects of the superproject in X-Service-Project",
     operationId: "listSubProjects",
+    largestInput: URL_ONLY,
     success: 200,
     response: { arrayOf: "SubProject" },
     handler: nt.listSubProjects,
@@ -508,6 +598,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Create a sub-project",
     operationId: "createSubProject",
+    largestInput: GEOJSON_BODY,
     body: "json",
     json: "SubProjectCreate",
     success: 201,
@@ -522,6 +613,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: true,
     summary: "Export a sub-project summary",
     operationId: "exportSubProjectSummary",
+    largestInput: ONE_SEGMENT,
     success: 200,
     response: "SubProjectExport",
     handler: nt.exportSubProject,
@@ -537,6 +629,11 @@ export const ABSENT_ROUTES: readonly { method: Method; path: string }[] = [
   { method: "PUT", path: `${C}/vector/:id` },
   { method: "PUT", path: `${C}/udf/:id` },
 ];
+
+/** The route's body limit: its `body` bound, else the emulator's (a route without a body is refused one anyway). */
+export function routeBodyLimit(r: RouteDef): number {
+  return r.largestInput.find((l) => l.name === "body")?.value ?? BODY_LIMIT;
+}
 
 /** Regular expression matching concrete URLs of a route pattern (trailing slash optional). */
 export function patternRegex(path: string): RegExp {

@@ -120,6 +120,8 @@ function evaluate(jq, input, program, job) {
   const { evaluateUdfLayers, UdfRefusal } = require("../compositions/udf-result.ts");
   parentPort.on("message", (job) => {
     try {
+      // Each distinct layer text arrives once (emulator/jq/sandbox.ts): give every input layer its own.
+      if (job.type === "udf") job.layers = job.layers.map((l) => ({ name: l.name, text: job.texts[l.text] }));
       const output =
         job.type === "udf"
           ? evaluateUdfLayers(job, (input, program) => evaluate(jq, input, program, job))

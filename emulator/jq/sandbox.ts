@@ -34,7 +34,14 @@ export interface UdfJob {
   layers: { name: string; text: string }[];
 }
 
-type JobSpec = { type: "jq"; input: string; program: string } | ({ type: "udf" } & UdfJob);
+/**
+ * A UDF job as posted to the worker: each distinct layer text once (`texts`), each input layer
+ * by its index there. Posting clones every string on the server's thread, so a layer listed
+ * several times must not be cloned several times.
+ */
+type UdfJobMessage = Omit<UdfJob, "layers"> & { texts: string[]; layers: { name: string; text: number }[] };
+
+type JobSpec = { type: "jq"; input: string; program: string } | ({ type: "udf" } & UdfJobMessage);
 
 interface Job {
   tenant: string;
@@ -125,7 +132,15 @@ export class JqSandbox {
 
   /** Evaluates a UDF in a worker; resolves the result layer as JSON text (bounded, depth-checked). */
   runUdf(job: UdfJob, tenant = ""): Promise<string> {
-    return this.submit(tenant, { type: "udf", ...job });
+    const index = new Map<string, number>();
+    for (const l of job.layers) if (!index.has(l.text)) index.set(l.text, index.size);
+    return this.submit(tenant, {
+      type: "udf",
+      program: job.program,
+      scope: job.scope,
+      texts: [...index.keys()],
+      layers: job.layers.map((l) => ({ name: l.name, text: index.get(l.text)! })),
+    });
   }
 
   /** Stops the workers; pending jobs fail. */

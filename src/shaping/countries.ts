@@ -21,8 +21,11 @@ export type CountryNameLanguage = (typeof COUNTRY_NAME_LANGUAGES)[number];
 
 for (const locale of [en, de, fr]) countries.registerLocale(locale);
 
-/** Lowercase, without diacritics, dots, apostrophes or repeated spaces: "Côte d’Ivoire" → "cote divoire". */
-function fold(text: string): string {
+/**
+ * Lowercase, without diacritics, dots, apostrophes or repeated spaces: "Côte d’Ivoire" → "cote divoire".
+ * Place names are compared through it too (the offline city lookup), so one spelling rule holds.
+ */
+export function foldName(text: string): string {
   return text
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
@@ -65,7 +68,7 @@ function nameIndex(): Map<string, string> {
   const index = new Map<string, string>();
   for (const lang of COUNTRY_NAME_LANGUAGES)
     for (const [code, names] of Object.entries(countries.getNames(lang, { select: "all" })))
-      for (const name of names as string[]) if (!index.has(fold(name))) index.set(fold(name), code);
+      for (const name of names as string[]) if (!index.has(foldName(name))) index.set(foldName(name), code);
   for (const [name, code] of Object.entries(EXTRA_NAMES)) index.set(name, code);
   byName = index;
   return index;
@@ -92,7 +95,7 @@ export function countryCode(written: unknown): string | undefined {
     const alpha2 = countries.alpha3ToAlpha2(text.toUpperCase());
     if (alpha2) return alpha2;
   }
-  return nameIndex().get(fold(text));
+  return nameIndex().get(foldName(text));
 }
 
 /** The ISO 3166-1 alpha-3 code of an alpha-2 code ("DE" → "DEU"), or undefined. */

@@ -140,6 +140,11 @@ export function useConnectionStorage(custom: ConnectionStorage | undefined): voi
   state().stored = undefined;
 }
 
+/** The storage the connection is kept in (the geocoder setting is kept beside it: geocoder-connection.ts). */
+export function connectionStorage(): ConnectionStorage {
+  return currentStorage();
+}
+
 function currentStorage(): ConnectionStorage {
   const current = state();
   current.storage ??= defaultKeyValueStorage();

@@ -153,7 +153,8 @@ describe("against a recording server", () => {
     const seen: string[] = [];
     const waiting = waitForRiskData(clientOf(), "slow", {
       intervalMs: 10,
-      timeoutMs: 50,
+      // Long enough for several polls on a loaded machine, short enough to read as "0 s".
+      timeoutMs: 400,
       onProgress: (p) => seen.push(p.message),
     });
     await expect(waiting).rejects.toThrow(

@@ -6,6 +6,7 @@
  */
 import { RiskClient, type ConnectionConfig, type TransportOptions } from "../../src/api";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator/server";
+import { startGeocoder, type GeocoderOptions, type RunningGeocoder } from "../../emulator/geocoder/server";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { closingFetch } from "../functions/support/http-fetch";
 
@@ -120,4 +121,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     resetStats: () => resetEmulatorStats(emulator),
     close: () => emulator.close(),
   };
+}
+
+/** Starts the geocoder stand-in (emulator/geocoder) in this process on a free port. */
+export function startTestGeocoder(options: GeocoderOptions = {}): Promise<RunningGeocoder> {
+  return startGeocoder({ port: 0, ...options });
 }

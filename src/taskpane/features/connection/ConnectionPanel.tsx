@@ -10,6 +10,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ChoiceField } from "../../ui/ChoiceField";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { Row, Stack } from "../../ui/layout";
+import { GeocoderSettingsPanel } from "./GeocoderSettingsPanel";
 
 /**
  * Base URL, nature URL, API key (a password field), project from GET /projects/,
@@ -145,6 +146,7 @@ export function ConnectionPanel() {
           Saved. RISK.* cells use this connection from their next calculation.
         </Text>
       ) : null}
+      <GeocoderSettingsPanel />
     </Stack>
   );
 }

@@ -18,6 +18,8 @@ import { useServices } from "../../ui/services";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "./ProblemList";
 import type { IdentityFinding } from "./model/asset-ids";
+import { CellChangesTable } from "./CellChangesTable";
+import { CountryCheckFindings } from "./CountryCheckFindings";
 import {
   convertCoordinates,
   offerTypeDropdown,
@@ -30,46 +32,7 @@ const useStyles = makeStyles({
   column: { display: "flex", flexDirection: "column", gap: "6px" },
   actions: { display: "flex", gap: "8px", marginTop: "6px", flexWrap: "wrap" },
   table: { marginTop: "4px" },
-  scroll: { maxHeight: "220px", overflowY: "auto" },
-  before: { wordBreak: "break-all" },
 });
-
-/**
- * The cells a change would write, before and after, in a short scrolling table: what the pane
- * shows before it asks to convert coordinates or to write asset ids.
- */
-function CellChangesTable(props: {
-  label: string;
-  columns: [string, string];
-  rows: ReadonlyArray<{ address: string; cell: string; before: string; after: string | number; title?: string }>;
-  rowTestId: string;
-}) {
-  const styles = useStyles();
-  return (
-    <div className={styles.scroll}>
-      <Table size="extra-small" aria-label={props.label} className={styles.table}>
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>Cell</TableHeaderCell>
-            <TableHeaderCell>{props.columns[0]}</TableHeaderCell>
-            <TableHeaderCell>{props.columns[1]}</TableHeaderCell>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {props.rows.map((c) => (
-            <TableRow key={c.address} data-testid={props.rowTestId} data-address={c.address}>
-              <TableCell>{c.cell}</TableCell>
-              <TableCell className={styles.before} title={c.title}>
-                {c.before}
-              </TableCell>
-              <TableCell>{c.after}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </div>
-  );
-}
 
 /** How a header is read, for the mapping table: "Site" → entity_name (synonym). */
 function mappingRow(column: ColumnMapping): { header: string; sentAs: string; how: string } {
@@ -159,6 +122,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
         </MessageBar>
       ) : null}
       {converted ? <Text data-testid="sync-converted">{converted}</Text> : null}
+      <CountryCheckFindings {...props.findings} />
       {identity ? <IdentityOffer identity={identity} onError={setError} /> : null}
       {warnings.length > 0 ? (
         <ProblemList

@@ -11,8 +11,8 @@ export function ProblemList(props: {
   problems: RangeProblem[];
   testId: string;
   onSelect: (address: string) => void;
-  /** Warnings (nothing stopped) instead of problems to fix first. */
-  intent?: "error" | "warning";
+  /** Warnings (nothing stopped) or information (not checked) instead of problems to fix first. */
+  intent?: "error" | "warning" | "info";
   /** Replaces the default title ("N problems to fix first. Nothing was sent."). */
   title?: string;
 }) {

@@ -28,6 +28,7 @@ import { useTask, type Task } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "./ProblemList";
 import { SearchPointsOffer } from "./SearchPointsOffer";
+import { GeocodePanel } from "./GeocodePanel";
 import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
@@ -144,6 +145,7 @@ export function SyncPanel() {
       />
       {result?.outcome === "synced" ? <AssetFindings findings={result} /> : null}
       {selectError ? <ErrorNotice error={selectError} testId="sync-select-error" /> : null}
+      <GeocodePanel source={source} portfolio={portfolio} />
       <SearchPointsOffer />
     </Stack>
   );

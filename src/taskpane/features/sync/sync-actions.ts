@@ -17,6 +17,7 @@ import {
 import type { ColumnMapping } from "../../../shaping/headers";
 import { addAssetTypeDropdown, applyCellChanges, type DropdownOutcome } from "../../../excel/asset-cells";
 import { identityFinding, type IdentityFinding } from "./model/asset-ids";
+import { checkRangeCountries, type CountryFindings } from "./country-check-actions";
 import { MAX_ASSETS } from "../../../shaping/limits";
 import { numberedPortfolioNames } from "./model/portfolio-name";
 import {
@@ -90,8 +91,12 @@ export interface MappingReview {
   warnings: RangeProblem[];
 }
 
-/** What the validation found besides problems: the pane shows them with the outcome. */
-export interface RangeFindings {
+/**
+ * What the validation found besides problems: the pane shows them with the outcome. The points
+ * checked against their countries come with a check, and with a sync that reached the service or
+ * stopped at a problem.
+ */
+export interface RangeFindings extends CountryFindings {
   /** Coordinates with one reading as decimal degrees: the preview of what converting changes. */
   conversions: CellConversion[];
   /** Coordinates with fewer than 2 decimals, unpublished types, prices the service cannot read. */
@@ -204,14 +209,17 @@ export async function syncAssets(input: AssetRangeInput, options: SyncOptions): 
   const nameProblem = portfolioNameProblem(portfolio);
   if (nameProblem) throw new Error(`Portfolio name: ${nameProblem}`);
   const validation = validateAssetRange(input);
+  // The country check runs beside the sync (it never stops one); its findings come with the outcome.
+  const countries = checkRangeCountries(input.values, input.address, validation);
   const findings = findingsOf(validation, input.address, options.fromTable ?? false);
-  if (validation.problems.length > 0) return { outcome: "invalid", problems: validation.problems, ...findings };
+  if (validation.problems.length > 0)
+    return { outcome: "invalid", problems: validation.problems, ...findings, ...(await countries) };
   if (options.confirmMapping && needsMappingReview(validation.columns)) {
     const send = await options.confirmMapping({ columns: validation.columns, warnings: validation.warnings });
     if (!send) return { outcome: "mapping-declined", portfolio };
   }
   const result = await syncValidRows(validation.assets, validation.labelKeys, options);
-  return result.outcome === "synced" ? { ...result, ...findings } : result;
+  return result.outcome === "synced" ? { ...result, ...findings, ...(await countries) } : result;
 }
 
 /** Reads the source and validates it without sending anything: the "Check" button. */
@@ -231,6 +239,7 @@ export async function checkAssetSource(
     problems: validation.problems,
     assetCount: validation.assets.length,
     ...findingsOf(validation, snapshot.address, source.kind === "table"),
+    ...(await checkRangeCountries(snapshot.values, snapshot.address, validation)),
   });
 }
 

@@ -1,0 +1,111 @@
+import { Button, Input, Field, Radio, RadioGroup, Text } from "@fluentui/react-components";
+import { useEffect, useState } from "react";
+import {
+  forgetGeocoder,
+  isPublicNominatim,
+  loadGeocoder,
+  PUBLIC_NOMINATIM_HOST,
+  saveGeocoder,
+  type GeocoderSettings,
+} from "../../../shared/geocoder-connection";
+import { useTask } from "../../ui/hooks/use-task";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { Row, Stack } from "../../ui/layout";
+
+const EMPTY: GeocoderSettings = { kind: "pelias", url: "", apiKey: "", email: "", perSecond: 5, concurrency: 2 };
+
+/**
+ * The geocoder the sync pane may send addresses to: none is preset. Its format (Pelias or
+ * Nominatim), URL (https unless this machine), key (a password field, kept by the connection store
+ * outside the workbook and sent in a header, never in a URL), contact email (Nominatim's `email=`)
+ * and pace. The public nominatim.openstreetmap.org is held to its usage policy.
+ */
+export function GeocoderSettingsPanel() {
+  const [form, setForm] = useState<GeocoderSettings>(EMPTY);
+  const [saved, setSaved] = useState<GeocoderSettings | undefined>(undefined);
+  const save = useTask<GeocoderSettings | undefined>();
+  useEffect(() => {
+    void loadGeocoder().then((stored) => {
+      setSaved(stored);
+      if (stored) setForm({ ...stored, apiKey: stored.apiKey ?? "", email: stored.email ?? "" });
+    });
+  }, []);
+  const set = (key: keyof GeocoderSettings) => (_: unknown, data: { value: string }) =>
+    setForm((f) => ({ ...f, [key]: key === "perSecond" || key === "concurrency" ? Number(data.value) : data.value }));
+  const store = (work: () => Promise<GeocoderSettings | undefined>) =>
+    save.start(async () => {
+      const result = await work();
+      setSaved(result);
+      if (!result) setForm(EMPTY);
+      return result;
+    });
+
+  return (
+    <Stack>
+      <Text weight="semibold">Geocoder (addresses to coordinates)</Text>
+      <Text size={200} data-testid="geocoder-saved">
+        {saved
+          ? `Addresses may be sent to ${new URL(saved.url).host} (${saved.kind}), only when you agree in the sync pane.`
+          : "None: addresses are sent nowhere. Enter your organisation's geocoder to find coordinates for addresses."}
+      </Text>
+      <RadioGroup
+        layout="horizontal"
+        value={form.kind}
+        onChange={(_, d) => setForm((f) => ({ ...f, kind: d.value as GeocoderSettings["kind"] }))}
+        aria-label="Geocoder format"
+      >
+        <Radio value="pelias" label="Pelias" data-testid="geocoder-kind-pelias" />
+        <Radio value="nominatim" label="Nominatim" data-testid="geocoder-kind-nominatim" />
+      </RadioGroup>
+      <Field label="Geocoder URL" hint="https:// (plain http only for this machine)">
+        <Input value={form.url} onChange={set("url")} type="url" data-testid="geocoder-url" />
+      </Field>
+      <Field label="Geocoder key" hint="Optional; sent in a header, kept outside the workbook.">
+        <Input
+          value={form.apiKey ?? ""}
+          onChange={set("apiKey")}
+          type="password"
+          autoComplete="off"
+          data-testid="geocoder-key"
+        />
+      </Field>
+      {form.kind === "nominatim" ? (
+        <Field label="Contact email" hint="Sent as email= (Nominatim's usage policy asks for one).">
+          <Input value={form.email ?? ""} onChange={set("email")} type="email" data-testid="geocoder-email" />
+        </Field>
+      ) : null}
+      <Row wrap>
+        <Field label="Requests a second">
+          <Input value={String(form.perSecond)} onChange={set("perSecond")} type="number" data-testid="geocoder-rate" />
+        </Field>
+        <Field label="At once">
+          <Input
+            value={String(form.concurrency)}
+            onChange={set("concurrency")}
+            type="number"
+            data-testid="geocoder-concurrency"
+          />
+        </Field>
+      </Row>
+      {isPublicNominatim(form) ? (
+        <Text size={200} data-testid="geocoder-public-policy">
+          {PUBLIC_NOMINATIM_HOST}: one request at a time, at most one a second, at most 100 addresses per run (its usage
+          policy); beyond that, use your organisation's own instance.
+        </Text>
+      ) : null}
+      <Row wrap>
+        <Button onClick={() => store(() => saveGeocoder(form))} disabled={save.running} data-testid="geocoder-save">
+          Save geocoder
+        </Button>
+        <Button
+          onClick={() => store(async () => (await forgetGeocoder(), undefined))}
+          disabled={save.running || !saved}
+          data-testid="geocoder-forget"
+        >
+          No geocoder
+        </Button>
+      </Row>
+      {save.state.status === "failed" ? <ErrorNotice error={save.state.error} testId="geocoder-save-error" /> : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,133 @@
+import { Button, MessageBar, MessageBarBody, MessageBarTitle, Text, makeStyles } from "@fluentui/react-components";
+import { useState } from "react";
+import { useServices } from "../../ui/services";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { ProblemList } from "./ProblemList";
+import { CellChangesTable } from "./CellChangesTable";
+import { applyCountryFixes, type CountryFindings } from "./country-check-actions";
+import type { CountryCheck, CountryFindingKind } from "./model/country-check";
+import { selectProblemCell } from "./sync-actions";
+
+const useStyles = makeStyles({
+  column: { display: "flex", flexDirection: "column", gap: "6px" },
+  actions: { display: "flex", gap: "8px", marginTop: "6px", flexWrap: "wrap" },
+});
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The points checked against their row's country: how many were checked and lay inside; the ones
+ * outside, with their cells; the swap and sign fixes previewed cell by cell (the original kept in
+ * the column beside the range), written only on "Fix"; the ones within the tolerance of a border or
+ * coast (not checked) and the rows whose country has no outline or names none. Test ids:
+ * sync-country-summary, sync-country-outside, sync-country-fixes (rows sync-country-fixes-row,
+ * button sync-country-fix), sync-country-fixed, sync-country-near, sync-country-unchecked,
+ * sync-country-unavailable (the outlines did not load), sync-country-error.
+ */
+export function CountryCheckFindings(props: CountryFindings) {
+  const styles = useStyles();
+  const { run } = useServices();
+  const [error, setError] = useState<unknown>(undefined);
+  const select = (address: string) => run && void selectProblemCell(run, address).catch(setError);
+  const { countryCheck: check, countryCheckError } = props;
+  if (countryCheckError)
+    return (
+      <Text data-testid="sync-country-unavailable">
+        The coordinates could not be checked against their countries: {countryCheckError}
+      </Text>
+    );
+  if (!check) return null;
+  const of = (kind: CountryFindingKind) => check.findings.filter((f) => f.kind === kind).map((f) => f.problem);
+  const outside = of("outside");
+  const near = of("near-edge");
+  const unchecked = [...of("no-outline"), ...of("not-a-country")];
+  return (
+    <div className={styles.column}>
+      <Text size={200} data-testid="sync-country-summary">
+        {plural(check.checked, "point")} checked against their country (Natural Earth 1:50m outlines,{" "}
+        {check.toleranceKm} km tolerance): {check.inside} inside
+        {outside.length > 0 ? `, ${outside.length} outside` : ""}
+        {near.length > 0 ? `, ${near.length} near a border or coast` : ""}.
+      </Text>
+      {outside.length > 0 ? (
+        <ProblemList
+          problems={outside}
+          intent="warning"
+          title={`${plural(outside.length, "point lies", "points lie")} outside their country: check the coordinates or the country.`}
+          testId="sync-country-outside"
+          onSelect={select}
+        />
+      ) : null}
+      <FixOffer check={check} onError={setError} />
+      {near.length > 0 ? (
+        <ProblemList
+          problems={near}
+          intent="info"
+          title={`${plural(near.length, "point")} within ${check.toleranceKm} km of their country's border or coast: not checked (the outline is too coarse to tell).`}
+          testId="sync-country-near"
+          onSelect={select}
+        />
+      ) : null}
+      {unchecked.length > 0 ? (
+        <ProblemList
+          problems={unchecked}
+          intent="info"
+          title={`${plural(unchecked.length, "row")} not checkable: no outline for the country, or no country named.`}
+          testId="sync-country-unchecked"
+          onSelect={select}
+        />
+      ) : null}
+      {error ? <ErrorNotice error={error} testId="sync-country-error" /> : null}
+    </div>
+  );
+}
+
+/** The swap and sign fixes, previewed cell by cell; nothing changes until "Fix". */
+function FixOffer(props: { check: CountryCheck; onError: (error: unknown) => void }) {
+  const styles = useStyles();
+  const { run } = useServices();
+  const [fixed, setFixed] = useState<string | undefined>(undefined);
+  const fixes = props.check.findings.flatMap((f) => (f.fix ? [f.fix] : []));
+  if (fixed) return <Text data-testid="sync-country-fixed">{fixed}</Text>;
+  if (fixes.length === 0) return null;
+  const column = props.check.originalsHeader.cell.replace(/\d+$/, "");
+  return (
+    <MessageBar intent="info" layout="multiline" data-testid="sync-country-fixes">
+      <MessageBarBody>
+        <MessageBarTitle>
+          {plural(fixes.length, "point")} can be fixed: swapped or sign-flipped,{" "}
+          {fixes.length === 1 ? "it lies" : "each lies"} well inside its country. Nothing changes until you fix.
+        </MessageBarTitle>
+        <div>The original coordinates are kept in column {column}, under &quot;original lat, lng&quot;.</div>
+        <CellChangesTable
+          label="Coordinates to fix"
+          columns={["Before", "After"]}
+          rows={fixes.flatMap((f) => [f.lat, f.lng, f.original])}
+          rowTestId="sync-country-fixes-row"
+        />
+        <div className={styles.actions}>
+          <Button
+            appearance="primary"
+            size="small"
+            disabled={!run}
+            data-testid="sync-country-fix"
+            onClick={() =>
+              run &&
+              void applyCountryFixes(run, props.check).then(
+                (n) =>
+                  setFixed(
+                    `Fixed ${plural(n, "point")}; the originals are in column ${column}. Sync again to send the assets.`,
+                  ),
+                props.onError,
+              )
+            }
+          >
+            Fix {plural(fixes.length, "point")}
+          </Button>
+        </div>
+      </MessageBarBody>
+    </MessageBar>
+  );
+}

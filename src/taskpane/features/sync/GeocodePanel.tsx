@@ -1,0 +1,274 @@
+import { Button, Checkbox, MessageBar, MessageBarBody, MessageBarTitle, Text } from "@fluentui/react-components";
+import { useRef, useState } from "react";
+import { bulkProblem, loadGeocoder, type GeocoderSettings } from "../../../shared/geocoder-connection";
+import { useServices } from "../../ui/services";
+import { useTask } from "../../ui/hooks/use-task";
+import { ErrorNotice } from "../../ui/ErrorNotice";
+import { ProblemList } from "./ProblemList";
+import { TaskStatus } from "../../ui/TaskStatus";
+import { usePaneStyles } from "../../ui/styles";
+import {
+  geocodeSheet,
+  hazardCells,
+  readAddressSheet,
+  placeOffline,
+  writeGeocoded,
+  type AddressSheet,
+  type GeocodePreview as Preview,
+  type HazardCells,
+} from "./geocode-actions";
+import { GeocodePreview } from "./GeocodePreview";
+import { ASSUMED_LATENCY_MS, estimateMs, formatEstimate } from "./model/geocode/pace";
+import type { WritePlan } from "./model/geocode/write-plan";
+import { selectProblemCell, type AssetSource } from "./sync-actions";
+
+/** What "Find coordinates" found before anything is sent. */
+interface Found {
+  sheet: AddressSheet;
+  settings?: GeocoderSettings;
+}
+
+/** The latency last timed per geocoder URL, so the next estimate starts from it. */
+const timedLatency = new Map<string, number>();
+
+function estimateFor(settings: GeocoderSettings, count: number): string {
+  const latencyMs = timedLatency.get(settings.url) ?? ASSUMED_LATENCY_MS;
+  return formatEstimate(
+    estimateMs(count, { perSecond: settings.perSecond, concurrency: settings.concurrency, latencyMs }),
+  );
+}
+
+/**
+ * Coordinates for rows with an address and none: the analyst first sees which host receives which
+ * columns for how many rows and how long it will take, and agrees; then a preview; only on accept
+ * are coordinates written (never over existing ones), and nothing goes to the risk service until
+ * the analyst syncs. Test ids start with `geocode-`.
+ */
+export function GeocodePanel(props: { source: () => AssetSource; portfolio: string }) {
+  const css = usePaneStyles();
+  const { client, run } = useServices();
+  const find = useTask<Found>();
+  const ask = useTask<Preview>();
+  const write = useTask<WritePlan>();
+  const [writeFlagged, setWriteFlagged] = useState(false);
+  const cells = useRef<HazardCells | undefined>(undefined);
+  const found = find.state.status === "done" ? find.state.result : undefined;
+  const preview = ask.state.status === "done" ? ask.state.result : undefined;
+
+  const start = () =>
+    run &&
+    find.start(async () => {
+      ask.reset();
+      write.reset();
+      const [sheet, settings] = await Promise.all([readAddressSheet(run, props.source()), loadGeocoder()]);
+      return { sheet, settings };
+    });
+  const offline = (f: Found) =>
+    ask.start(async (signal) => {
+      write.reset();
+      cells.current = await hazardCells(client, props.portfolio, signal).catch(() => undefined);
+      return placeOffline(f.sheet, cells.current);
+    });
+  const send = (f: Found & { settings: GeocoderSettings }) =>
+    ask.start(async (signal, onProgress) => {
+      write.reset();
+      cells.current = await hazardCells(client, props.portfolio, signal).catch(() => undefined);
+      const total = f.sheet.rows.length;
+      const result = await geocodeSheet({
+        settings: f.settings,
+        sheet: f.sheet,
+        cells: cells.current,
+        signal,
+        onRow: (_, done, latencyMs) => {
+          if (latencyMs !== undefined) timedLatency.set(f.settings.url, latencyMs);
+          onProgress({
+            message: `${done} of ${total} addresses · ${estimateFor(f.settings, total - done)} left`,
+            fraction: done / total,
+          });
+        },
+      });
+      if (result.run.latencyMs !== undefined) timedLatency.set(f.settings.url, result.run.latencyMs);
+      return result;
+    });
+
+  return (
+    <div className={css.column} data-testid="geocode">
+      <Button
+        size="small"
+        className={css.start}
+        onClick={start}
+        disabled={!run || find.running || ask.running}
+        data-testid="geocode-find"
+      >
+        Find coordinates for rows with an address
+      </Button>
+      {find.state.status === "failed" ? <ErrorNotice error={find.state.error} testId="geocode-find-error" /> : null}
+      {found ? (
+        <FoundSummary
+          found={found}
+          onSend={send}
+          onOffline={() => offline(found)}
+          asking={ask.running || preview !== undefined}
+        />
+      ) : null}
+      {ask.state.status === "done" ? null : <TaskStatus task={ask} testId="geocode-run" success={() => null} />}
+      {preview && found ? (
+        <PreviewAndAccept
+          preview={preview}
+          writeFlagged={writeFlagged}
+          setWriteFlagged={setWriteFlagged}
+          onResume={() => send(found as Found & { settings: GeocoderSettings })}
+          onAccept={(rows) => run && write.start(() => writeGeocoded(run, found.sheet, rows, preview.source))}
+          onDiscard={() => ask.reset()}
+          writing={write.running || write.state.status === "done"}
+        />
+      ) : null}
+      <TaskStatus
+        task={write}
+        testId="geocode-write"
+        success={(plan) => (
+          <span data-testid="geocode-written">
+            Coordinates written for {plan.rows} row{plan.rows === 1 ? "" : "s"}
+            {plan.newColumns.length > 0 ? ` (new columns ${plan.newColumns.join(", ")})` : ""}; {plan.range} is
+            selected. Nothing was sent to the risk service: sync when ready.
+          </span>
+        )}
+      />
+    </div>
+  );
+}
+
+/** The rows found, the problems with their cells, and the consent: which host receives what, for how many rows. */
+function FoundSummary(props: {
+  found: Found;
+  onSend: (found: Found & { settings: GeocoderSettings }) => void;
+  onOffline: () => void;
+  asking: boolean;
+}) {
+  const css = usePaneStyles();
+  const { run } = useServices();
+  const { sheet, settings } = props.found;
+  const count = sheet.rows.length;
+  const overPublicCap = settings ? bulkProblem(settings, count) : undefined;
+  return (
+    <>
+      {sheet.problems.length > 0 ? (
+        <ProblemList
+          problems={sheet.problems}
+          testId="geocode-problems"
+          intent="warning"
+          title={`${sheet.problems.length} row${sheet.problems.length === 1 ? "" : "s"} without coordinates cannot be geocoded:`}
+          onSelect={(address) => run && void selectProblemCell(run, address).catch(() => undefined)}
+        />
+      ) : null}
+      {count === 0 ? (
+        <Text size={200} data-testid="geocode-nothing">
+          {sheet.address}: no row with an address and no coordinates
+          {sheet.withCoordinates > 0 ? ` (${sheet.withCoordinates} rows have coordinates, left as they are)` : ""}.
+        </Text>
+      ) : !settings ? (
+        <Text size={200} data-testid="geocode-no-geocoder">
+          {count} row{count === 1 ? "" : "s"} need coordinates, but no geocoder is set: choose one under Connection
+          (none is preset, so no address leaves this computer until you do), or place each row&apos;s City at its centre
+          from an offline list (nothing is sent; every point is a city centre).
+          {props.asking ? null : (
+            <Button size="small" className={css.above6} onClick={props.onOffline} data-testid="geocode-offline">
+              City centres, offline
+            </Button>
+          )}
+        </Text>
+      ) : props.asking ? null : (
+        <MessageBar intent={overPublicCap ? "warning" : "info"} layout="multiline" data-testid="geocode-consent">
+          <MessageBarBody>
+            <MessageBarTitle>
+              Send {count} addresses to {new URL(settings.url).host}?
+            </MessageBarTitle>
+            <div data-testid="geocode-consent-what">
+              {new URL(settings.url).host} receives the column{sheet.sentColumns.length === 1 ? "" : "s"}{" "}
+              {sheet.sentColumns.join(", ")} of {count} row{count === 1 ? "" : "s"} ({sheet.address}), nothing else.
+              Time: {estimateFor(settings, count)} at up to {settings.perSecond} a second, {settings.concurrency} at
+              once. Nothing is written to the sheet until you accept the preview.
+            </div>
+            {overPublicCap ? (
+              <div data-testid="geocode-public-cap">{overPublicCap}</div>
+            ) : (
+              <Button
+                appearance="primary"
+                size="small"
+                className={css.above6}
+                onClick={() => props.onSend({ sheet, settings })}
+                data-testid="geocode-send"
+              >
+                Send {count} addresses
+              </Button>
+            )}
+          </MessageBarBody>
+        </MessageBar>
+      )}
+    </>
+  );
+}
+
+function PreviewAndAccept(props: {
+  preview: Preview;
+  writeFlagged: boolean;
+  setWriteFlagged: (value: boolean) => void;
+  onResume: () => void;
+  onAccept: (rows: Preview["rows"]) => void;
+  onDiscard: () => void;
+  writing: boolean;
+}) {
+  const css = usePaneStyles();
+  const { preview } = props;
+  const placed = preview.rows.filter((row) => row.place);
+  const flagged = placed.filter((row) => row.flags.length > 0);
+  const accepted = props.writeFlagged ? placed : placed.filter((row) => row.flags.length === 0);
+  const stopped = preview.run.stopped;
+  return (
+    <div className={css.column}>
+      {stopped ? (
+        <MessageBar intent="warning" layout="multiline" data-testid="geocode-stopped">
+          <MessageBarBody>
+            {stopped === "cancelled" ? "Cancelled" : stopped.message}. What was found is kept ({placed.length} rows);
+            Resume asks only the rest.
+            <Button size="small" className={css.above6} onClick={props.onResume} data-testid="geocode-resume">
+              Resume
+            </Button>
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+      <Text size={200} data-testid="geocode-summary">
+        {placed.length} of {preview.rows.length} found, {flagged.length} flagged. Check the preview: nothing is written
+        yet.
+      </Text>
+      <GeocodePreview rows={preview.rows} cellsFrom={preview.cells?.portfolio} />
+      {preview.attribution ? (
+        <Text size={200} data-testid="geocode-attribution">
+          {preview.attribution}
+        </Text>
+      ) : null}
+      {flagged.length > 0 ? (
+        <Checkbox
+          checked={props.writeFlagged}
+          onChange={(_, d) => props.setWriteFlagged(d.checked === true)}
+          label={`Also write the ${flagged.length} flagged row${flagged.length === 1 ? "" : "s"}`}
+          data-testid="geocode-write-flagged"
+        />
+      ) : null}
+      <div className={css.buttons}>
+        <Button
+          appearance="primary"
+          size="small"
+          disabled={accepted.length === 0 || props.writing}
+          onClick={() => props.onAccept(accepted)}
+          data-testid="geocode-accept"
+        >
+          Write coordinates for {accepted.length} row{accepted.length === 1 ? "" : "s"}
+        </Button>
+        <Button size="small" onClick={props.onDiscard} disabled={props.writing} data-testid="geocode-discard">
+          Discard
+        </Button>
+      </div>
+    </div>
+  );
+}

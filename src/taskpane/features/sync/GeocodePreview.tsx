@@ -1,0 +1,83 @@
+import { Badge, mergeClasses, Text } from "@fluentui/react-components";
+import type { PreviewRow } from "./model/geocode/preview";
+import { usePaneStyles } from "../../ui/styles";
+
+/**
+ * The preview of what a geocoder found, row by row (a list: the pane is narrow), before anything
+ * is written: the address, the place found, lat/lng, the precision, a confidence only where the
+ * geocoder gave one, the flags (ambiguous, low confidence, coarser than street) and the hazards
+ * whose grid is finer than the point's precision. Text from the geocoder is shown as text (React
+ * escapes it).
+ */
+export function GeocodePreview(props: { rows: readonly PreviewRow[]; cellsFrom: string | undefined }) {
+  const css = usePaneStyles();
+  return (
+    <div data-testid="geocode-preview">
+      <ul className={css.scrollingList}>
+        {props.rows.map((row) => (
+          <li
+            key={row.index}
+            className={css.listItem}
+            data-testid="geocode-preview-row"
+            data-row={row.sheetRow}
+            data-flags={row.flags.join(",")}
+          >
+            <div className={css.breakWord}>
+              <Text weight="semibold">Row {row.sheetRow}</Text> · {row.address}
+            </div>
+            {row.place ? <FoundLine row={{ ...row, place: row.place }} /> : null}
+            {row.place ? null : (
+              <Text size={200} data-testid="geocode-missing">
+                {row.missing}
+              </Text>
+            )}
+          </li>
+        ))}
+      </ul>
+      {props.cellsFrom ? (
+        <Text size={200} data-testid="geocode-cells-from">
+          Too coarse: the point may lie farther from the asset than a hazard's grid cell (sizes from {props.cellsFrom}
+          &apos;s dataset metadata).
+        </Text>
+      ) : (
+        <Text size={200} data-testid="geocode-cells-unknown">
+          No portfolio has dataset metadata yet: which hazards each precision is too coarse for is shown once one
+          exists.
+        </Text>
+      )}
+    </div>
+  );
+}
+
+/** The place found for one row: where, how precise, how sure, and the flags. */
+function FoundLine(props: { row: PreviewRow & { place: NonNullable<PreviewRow["place"]> } }) {
+  const css = usePaneStyles();
+  const { row } = props;
+  return (
+    <>
+      <div className={css.breakWord}>
+        <Text size={200}>
+          → {row.place.label} · {row.place.lat.toFixed(5)}, {row.place.lng.toFixed(5)}
+        </Text>
+      </div>
+      <div className={mergeClasses(css.itemRow, css.wrapCentered)}>
+        <Badge size="small" appearance="outline" data-testid="geocode-precision">
+          {row.place.precision}
+        </Badge>
+        {row.place.confidence === undefined ? null : (
+          <Text size={200}>confidence {row.place.confidence.toFixed(2)}</Text>
+        )}
+        {row.flags.map((flag) => (
+          <Badge key={flag} size="small" appearance="tint" color="warning">
+            {flag}
+          </Badge>
+        ))}
+      </div>
+      {row.tooCoarseFor.length > 0 ? (
+        <Text size={200} data-testid="geocode-too-coarse">
+          Too coarse for {row.tooCoarseFor.join(", ")}
+        </Text>
+      ) : null}
+    </>
+  );
+}
