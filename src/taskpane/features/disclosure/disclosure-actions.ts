@@ -14,7 +14,7 @@ import {
   significantCheckFormula,
   type DisclosureLabels,
 } from "./model/disclosure";
-import { writeOwnFormula } from "../../../excel/cells-by-address";
+import { readTablesWithHeader, rewriteTableBody, writeOwnFormula } from "../../../excel/cells-by-address";
 import { columnLetters, parseA1 } from "../../../shaping/a1";
 import type { ProvenanceRecord } from "../../../shaping/paste-provenance";
 import { countryCode } from "../../../shaping/countries";
@@ -32,7 +32,7 @@ import {
   type PastedRefreshResult,
   type RefreshChoices,
 } from "../pasted";
-import { buildDisclosureSheets, tableColumn } from "./model/disclosure-tables";
+import { COUNTRY_HEADER, buildDisclosureSheets, countryRowsAgain, tableColumn } from "./model/disclosure-tables";
 import { DISCLOSURE_DATA_KIND, DISCLOSURE_SIGNIFICANT_KIND, readDisclosureData } from "./disclosure-kinds";
 
 /** Options of {@link pasteDisclosureTables}. */
@@ -241,6 +241,9 @@ export async function refreshDisclosureTables(
     return refreshPastedSheets({ ...options, kinds: [DISCLOSURE_DATA_KIND, DISCLOSURE_SIGNIFICANT_KIND], sheetIds });
   };
   const data = await pass("disclosure-data");
+  for (const record of before)
+    if (record.operation === "disclosure-data" && data.outcomes.some((o) => o.sheetId === record.sheetId && o.ok))
+      await rewriteCountryRows(run, record.tableName);
   const lists = await pass("disclosure-significant");
   const result: PastedRefreshResult = {
     ...data,
@@ -305,6 +308,26 @@ async function writeSignificantCheck(run: PasteOptions["run"], record: Provenanc
       tableColumn,
     );
     await writeOwnFormula(context, record.sheetName, SIGNIFICANT_CHECK_CELL, formula);
+  });
+}
+
+/**
+ * The by-country tables over `dataTable` get a row for each country of the data as it is now
+ * (model/disclosure-tables.ts countryRowsAgain); a table made without any country row is left as
+ * it is (its last row, E1-9 less nothing, still reconciles).
+ */
+async function rewriteCountryRows(run: PasteOptions["run"], dataTable: string): Promise<void> {
+  await run(async (context) => {
+    const ours = await readTablesWithHeader(context, COUNTRY_HEADER);
+    if (ours.length === 0) return;
+    const data = await readTable(context, dataTable, { maxRows: 1_000_000 });
+    const [header = [], ...rows] = data.values;
+    const countries = countriesOf(header.map(String), rows);
+    for (const t of ours) {
+      if (!t.formulas.some((row) => String(row[4]).includes(tableColumn(dataTable, "location")))) continue;
+      const again = countryRowsAgain(t.formulas, countries);
+      if (again) await rewriteTableBody(context, t.name, again);
+    }
   });
 }
 

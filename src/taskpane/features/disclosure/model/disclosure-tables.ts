@@ -482,3 +482,46 @@ export const TCFD_HEADER = [
 /** The TCFD metric category the line answers. */
 export const TCFD_METRIC =
   "Physical risks: amount and extent of assets or business activities vulnerable to physical risks";
+
+/**
+ * The by-country rows again for the countries of the data now, from the rows the sheet holds (its
+ * formulas as they are, the analyst's Methodology references included): each scenario and
+ * horizon's first country row is the template, its list of location texts swapped for each
+ * country's; the last row's E1-9 reference kept and its sum over the new rows. Undefined when a
+ * group has no country row to copy (the tables were made without any country): left as it is.
+ */
+export function countryRowsAgain(
+  formulas: readonly (readonly CellValue[])[],
+  countries: ReadonlyMap<string, readonly string[]>,
+): CellValue[][] | undefined {
+  const codes = [...countries.keys()].sort();
+  // Each row with its sheet row: a row's formulas read its own scenario and window cells ($A12, $C12).
+  const groups: Array<Array<{ row: CellValue[]; at: number }>> = [];
+  formulas.forEach((row, i) => {
+    if (i === 0 || row[0] !== formulas[i - 1]![0]) groups.push([]);
+    groups[groups.length - 1]!.push({ row: [...row], at: i + 2 });
+  });
+  const moved = (formula: CellValue, from: number, to: number) =>
+    String(formula).replace(new RegExp(`\\$([AC])${from}(?!\\d)`, "g"), (_, col: string) => `$${col}${to}`);
+  const rows: CellValue[][] = [];
+  const list = /\{[^{}]*\}(?=,0\)\)\)$)/;
+  for (const group of groups) {
+    const template = group.find((r) => r.row[3] !== UNLISTED_COUNTRY);
+    const unlisted = group.find((r) => r.row[3] === UNLISTED_COUNTRY)?.row;
+    if (!template || !unlisted || !list.test(String(template.row[4]))) return undefined;
+    const first = rows.length + 2;
+    for (const code of codes) {
+      const names = `{${(countries.get(code) ?? []).map(excelText).join(",")}}`;
+      const to = rows.length + 2;
+      const amounts = template.row.slice(4, 7).map((f) => moved(String(f).replace(list, names), template.at, to));
+      rows.push([...template.row.slice(0, 3), code, ...amounts]);
+    }
+    const n = rows.length + 2;
+    const rest = (f: CellValue, col: string) => {
+      const total = String(f).replace(/-SUM\([A-Z]+\d+:[A-Z]+\d+\)$/, "");
+      return codes.length > 0 ? `${total}-SUM(${col}${first}:${col}${n - 1})` : total;
+    };
+    rows.push([...unlisted.slice(0, 4), rest(unlisted[4]!, "E"), rest(unlisted[5]!, "F"), rest(unlisted[6]!, "G")]);
+  }
+  return rows;
+}
