@@ -241,9 +241,19 @@ export async function refreshDisclosureTables(
     return refreshPastedSheets({ ...options, kinds: [DISCLOSURE_DATA_KIND, DISCLOSURE_SIGNIFICANT_KIND], sheetIds });
   };
   const data = await pass("disclosure-data");
+  // Each data table read once after its refresh, for the by-country rows and the lists' checks.
+  const tables = new Map<string, Promise<CellValue[][]>>();
+  const dataTable = (name: string) => {
+    if (!tables.has(name))
+      tables.set(
+        name,
+        run(async (context) => (await readTable(context, name, { maxRows: 1_000_000 })).values),
+      );
+    return tables.get(name)!;
+  };
   for (const record of before)
     if (record.operation === "disclosure-data" && data.outcomes.some((o) => o.sheetId === record.sheetId && o.ok))
-      await rewriteCountryRows(run, record.tableName);
+      await rewriteCountryRows(run, record.tableName, dataTable);
   const lists = await pass("disclosure-significant");
   const result: PastedRefreshResult = {
     ...data,
@@ -259,7 +269,7 @@ export async function refreshDisclosureTables(
     ) {
       // The significant assets stay sorted by value: rows a refresh added at the end are sorted in.
       await sortPastedSheetAgain(run, record.sheetId);
-      await writeSignificantCheck(run, record);
+      await writeSignificantCheck(run, record, dataTable);
     }
   const outdated: OutdatedDisclosure[] = [];
   for (const record of await disclosureRecords(run, options.portfolio)) {
@@ -290,13 +300,16 @@ const SIGNIFICANT_CHECK_CELL = `${columnLetters(SIGNIFICANT_HEADER.length + 1)}1
  * Writes the 66(c) list's check from the data and Methodology tables as they are now (the list was
  * just computed from them).
  */
-async function writeSignificantCheck(run: PasteOptions["run"], record: ProvenanceRecord): Promise<void> {
+async function writeSignificantCheck(
+  run: PasteOptions["run"],
+  record: ProvenanceRecord,
+  readData: (table: string) => Promise<CellValue[][]>,
+): Promise<void> {
   const dataTable = filterText(record, "data_table") ?? "";
+  const [header = [], ...rows] = await readData(dataTable);
   await run(async (context) => {
     const methodology = await readTable(context, filterText(record, "methodology_table") ?? "");
-    const data = await readTable(context, dataTable, { maxRows: 1_000_000 });
     const at = parseA1(methodology.address.replace(/^.*!/, ""));
-    const [header = [], ...rows] = data.values;
     const formula = significantCheckFormula(
       {
         methodology: { sheet: methodology.sheetName, row: at.row, col: at.col, values: methodology.values },
@@ -316,12 +329,15 @@ async function writeSignificantCheck(run: PasteOptions["run"], record: Provenanc
  * (model/disclosure-tables.ts countryRowsAgain); a table made without any country row is left as
  * it is (its last row, E1-9 less nothing, still reconciles).
  */
-async function rewriteCountryRows(run: PasteOptions["run"], dataTable: string): Promise<void> {
+async function rewriteCountryRows(
+  run: PasteOptions["run"],
+  dataTable: string,
+  readData: (table: string) => Promise<CellValue[][]>,
+): Promise<void> {
+  const ours = await run((context) => readTablesWithHeader(context, COUNTRY_HEADER));
+  if (ours.length === 0) return;
+  const [header = [], ...rows] = await readData(dataTable);
   await run(async (context) => {
-    const ours = await readTablesWithHeader(context, COUNTRY_HEADER);
-    if (ours.length === 0) return;
-    const data = await readTable(context, dataTable, { maxRows: 1_000_000 });
-    const [header = [], ...rows] = data.values;
     const countries = countriesOf(header.map(String), rows);
     for (const t of ours) {
       if (!t.formulas.some((row) => String(row[4]).includes(tableColumn(dataTable, "location")))) continue;
