@@ -62,6 +62,30 @@ describeBrowser("disclosure tables from the harness's Assets sheet", () => {
     );
     expect((await values(page, `'Methodology disclosure_b'!C${flood}`))[0]![0]).toBe(0.001);
 
+    // A workbook made before the formulas named the data table: an E1-9 figure of its first row (the
+    // row the refresh looks at) over a fixed range.
+    // The refresh says so and offers the upgrade, which puts the table's column back.
+    await page.evaluate(async () => {
+      await window.harness!.fake.run(async (context) => {
+        const cell = context.workbook.worksheets.getItem("E1-9 disclosure_b").getRange("R2");
+        cell.formulas = [["=SUMPRODUCT(('Disclosure data disclosure_b'!$D$2:$D$55=$A2)*1)"]];
+        await context.sync();
+      });
+    });
+    await page.getByTestId("disclosure-refresh").click();
+    await page.waitForSelector('[data-testid="disclosure-refresh-result"], [data-testid="disclosure-refresh-error"]');
+    const failed = await page.$('[data-testid="disclosure-refresh-error"]');
+    if (failed) throw new Error(`refresh failed: ${await failed.textContent()}`);
+    expect(await textWhen(page, "disclosure-refresh-result", (t) => t.includes("Upgrade them below"), 60_000)).toMatch(
+      /"E1-9 disclosure_b" were made before the tables followed their data: they read rows 2 to 55/,
+    );
+    await page.getByTestId("disclosure-upgrade").click();
+    expect(await textWhen(page, "disclosure-upgrade-result", (t) => t.includes("Upgraded"), 60_000)).toContain(
+      '"E1-9 disclosure_b"',
+    );
+    const upgraded = await page.evaluate(() => window.harness!.fake.read("E1-9 disclosure_b", "R2", "formulas"));
+    expect(upgraded[0]![0]).toBe("=SUMPRODUCT((Disclosure_data_disclosure_b[scenario]=$A2)*1)");
+
     // The pane's final workbook, recalculated by LibreOffice: every E1-9 amount at material risk
     // (any hazard) and each coverage equal a computation from the data sheet's rows as pasted (the
     // emulator's answers) and the Methodology's thresholds as the analyst left them.
