@@ -81,8 +81,10 @@ export default tseslint.config(
     },
   },
   // The layers inside src (docs/architecture.md): each folder imports only those below it. The
-  // vocabulary (src/shared/vocabulary.ts) is pure data every layer may use.
+  // vocabulary (src/shared/vocabulary.ts) is pure data every layer may use; src/i18n (the message
+  // catalogs, their types and formatter) sits below every layer and imports none.
   ...[
+    { layer: "i18n", forbidden: ["api", "shaping", "shared", "excel", "functions", "commands", "taskpane"] },
     { layer: "api", forbidden: ["shaping", "shared", "excel", "functions", "commands", "taskpane"] },
     { layer: "shaping", forbidden: ["shared", "excel", "functions", "commands", "taskpane"], typesFrom: ["api"] },
     { layer: "shared", forbidden: ["shaping", "excel", "functions", "commands", "taskpane"] },

@@ -1,6 +1,7 @@
 /**
- * Jest runs TypeScript through ts-jest in CommonJS mode. ky is ESM-only, so its files are
- * transformed too (toolchain notes); everything else in node_modules is left alone.
+ * Jest runs TypeScript through ts-jest in CommonJS mode. ky and FormatJS's intl-messageformat (with
+ * its @formatjs parts) are ESM-only, so their files are transformed too (toolchain notes);
+ * everything else in node_modules is left alone.
  */
 const tsJestOptions = {
   tsconfig: {
@@ -22,8 +23,8 @@ module.exports = {
   testMatch: ["**/*.test.ts", "**/*.test.tsx"],
   transform: {
     "^.+\\.tsx?$": ["ts-jest", tsJestOptions],
-    "node_modules/ky/.+\\.js$": ["ts-jest", tsJestOptions],
+    "node_modules/(ky|intl-messageformat|@formatjs)/.+\\.js$": ["ts-jest", tsJestOptions],
   },
-  transformIgnorePatterns: ["/node_modules/(?!ky/)"],
+  transformIgnorePatterns: ["/node_modules/(?!(ky|intl-messageformat|@formatjs)/)"],
   testTimeout: 30000,
 };

@@ -19,6 +19,10 @@ const HtmlWebpackPlugin = require("html-webpack-plugin");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const { devServerOptions } = require("./scripts/dev-server-options");
+const { LocalizedFunctionsMetadata } = require("./scripts/localized-functions");
+
+/** The languages with function help of their own (src/i18n/functions/<language>.json). */
+const HELP_LANGUAGES = ["de", "fr"];
 
 const DEV_ORIGIN = "https://localhost:3000/";
 const OFFICE_JS_CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
@@ -92,9 +96,20 @@ module.exports = (_env = {}, argv = {}) => {
     performance: { hints: false },
     plugins: [
       new CustomFunctionsMetadataPlugin({ output: "functions.json", input: "./src/functions/functions.ts" }),
+      // functions.de.json and functions.fr.json: the same metadata with translated descriptions
+      // (the manifest's per-locale Override of the metadata URL names them).
+      new LocalizedFunctionsMetadata({
+        source: "functions.json",
+        languages: HELP_LANGUAGES,
+        folder: path.resolve(__dirname, "src/i18n/functions"),
+      }),
       // Each function's @helpurl names the dev server's help.html; a production build points it at
-      // the add-in's own hosted help page, as it does for the manifest's URLs.
-      ...(dev ? [] : [new RewriteInAsset("functions.json", DEV_ORIGIN, publicUrl)]),
+      // the add-in's own hosted help page, as it does for the manifest's URLs (in every language).
+      ...(dev
+        ? []
+        : ["functions.json", ...HELP_LANGUAGES.map((language) => `functions.${language}.json`)].map(
+            (asset) => new RewriteInAsset(asset, DEV_ORIGIN, publicUrl),
+          )),
       new webpack.DefinePlugin({
         __DEFAULT_SERVICE_URL__: defaultServiceUrl === undefined ? "undefined" : JSON.stringify(defaultServiceUrl),
         __ADDIN_VERSION__: JSON.stringify(require("./package.json").version),
@@ -118,6 +133,8 @@ module.exports = (_env = {}, argv = {}) => {
           { from: "assets/ribbon", to: "assets/ribbon/" },
           // The keyboard shortcuts the manifest's ExtendedOverrides names (src/commands/catalogue.ts reads it too).
           { from: "src/commands/shortcuts.json", to: "shortcuts.json" },
+          // The shortcut names in the other languages (the manifest's ExtendedOverrides ResourcesUrl).
+          { from: "src/commands/shortcuts.resources.json", to: "shortcuts.resources.json" },
           {
             from: "manifest.xml",
             to: "manifest.xml",

@@ -100,6 +100,9 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
         "summary-paste",
         "timeseries-stream",
         "extended-summary",
+        "risk-sheets-paste",
+        "export-paste",
+        "kinds-refresh",
         "keyed-refresh",
       ].some(wanted)
     ) {
@@ -114,6 +117,9 @@ export async function runBenchmarks(options: BenchOptions = {}): Promise<BenchRe
     await measure("summary-paste", async () => (await import("./scenarios/pastes")).summaryPasteScenario);
     await measure("timeseries-stream", async () => (await import("./scenarios/streaming")).timeseriesStreamScenario);
     await measure("extended-summary", async () => (await import("./scenarios/streaming")).extendedSummaryScenario);
+    await measure("risk-sheets-paste", async () => (await import("./scenarios/first-pastes")).riskSheetsPasteScenario);
+    await measure("export-paste", async () => (await import("./scenarios/first-pastes")).exportPasteScenario);
+    await measure("kinds-refresh", async () => (await import("./scenarios/first-pastes")).kindsRefreshScenario);
     await measure("keyed-refresh", async () => (await import("./scenarios/keyed-refresh")).keyedRefreshScenario);
     await measure("weekly-refresh", async () => (await import("./scenarios/weekly-refresh")).weeklyRefreshScenario);
     await measure("geocode", async () => (await import("./scenarios/geocode")).geocodeScenario);

@@ -21,6 +21,18 @@ export interface BenchScale {
   latencyRuns: number;
   /** The weekly refresh's workbook (bench/scenarios/weekly-refresh.ts). */
   weekly: WeeklyScale;
+  /** Addresses of the geocoding runs (bench/scenarios/geocode.ts), on the real clock. */
+  geocode: GeocodeScale;
+}
+
+/** How many addresses each geocoding run finds (docs/benchmarks.md, row 12). */
+export interface GeocodeScale {
+  /** At 20 requests a second (1,000). */
+  atTwentyPerSecond: number;
+  /** At one a second, as the public Nominatim allows (60). */
+  atOnePerSecond: number;
+  /** 20 at once at 100 ms latency (5,000). */
+  twentyAtOnce: number;
 }
 
 /** The sizes of the weekly refresh's workbook (docs/benchmarks.md, "The weekly refresh"). */
@@ -35,6 +47,11 @@ export interface WeeklyScale {
   series: number;
   /** Latency of the run against a cap of 32 requests at once per key (300 ms). */
   cappedLatencyMs: number;
+  /**
+   * Round trips a sync (ms) of the further runs at the bench's latency, each charged on every sync
+   * of the refresh with its transfer time ([20, 100]); the first run and the capped one charge none.
+   */
+  syncRoundTripsMs: number[];
 }
 
 /** The full figures (docs/benchmarks.md). Naive clients run a subset and are extrapolated (see docs/benchmarks.md). */
@@ -47,7 +64,15 @@ export const FULL_SCALE: BenchScale = {
   naiveWriteRows: 5_000,
   latencyPoints: 5_000,
   latencyRuns: 3,
-  weekly: { assets: 5_000, searchCells: 500, impactCells: 200, series: 1_000, cappedLatencyMs: 300 },
+  weekly: {
+    assets: 5_000,
+    searchCells: 500,
+    impactCells: 200,
+    series: 1_000,
+    cappedLatencyMs: 300,
+    syncRoundTripsMs: [20, 100],
+  },
+  geocode: { atTwentyPerSecond: 1_000, atOnePerSecond: 60, twentyAtOnce: 5_000 },
 };
 
 /** The engine's and the readers' settings the bench runs with (the add-in's defaults). */

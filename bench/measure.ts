@@ -27,6 +27,12 @@ const collectGarbage: () => void = (() => {
   }
 })();
 
+/** The heap that is live now: bytes used after a full garbage collection. */
+export function liveHeapBytes(): number {
+  collectGarbage();
+  return process.memoryUsage().heapUsed;
+}
+
 /**
  * Runs `work` and returns its wall time and the peak RSS and heap sampled every 10 ms meanwhile
  * (plus once at the end). Collects garbage first so one scenario's leftovers do not count in the next.

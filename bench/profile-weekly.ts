@@ -45,38 +45,47 @@ async function main(): Promise<void> {
     console.error(`${message}${spent}`);
   };
   try {
-    const run = await weeklyRun(emulator, "weekly-profile", scale, latencyMs, cap ? Number(cap) : undefined, log, {
-      before: async (step) => {
-        cpuMark = emulatorCpuMs(emulator.pid);
-        if (only && step !== only) return;
-        const snapshot = option("heap-snapshot", "");
-        if (snapshot) console.error(`heap snapshot: ${writeHeapSnapshot(snapshot)}`);
-        if (!profiling) return;
-        if (process.argv.includes("--allocations")) {
-          // Every allocation sampled, collected since or not: who makes the garbage.
-          await session.post("HeapProfiler.enable");
-          await session.post("HeapProfiler.startSampling", {
-            samplingInterval: 65_536,
-            includeObjectsCollectedByMajorGC: true,
-            includeObjectsCollectedByMinorGC: true,
-          });
-          return;
-        }
-        await session.post("Profiler.enable");
-        await session.post("Profiler.setSamplingInterval", { interval: 500 });
-        await session.post("Profiler.start");
-      },
-      after: async (step) => {
-        if (!profiling || (only && step !== only)) return;
-        if (process.argv.includes("--allocations")) {
-          const { profile } = await session.post("HeapProfiler.stopSampling");
+    const run = await weeklyRun(
+      emulator,
+      "weekly-profile",
+      scale,
+      latencyMs,
+      cap ? Number(cap) : undefined,
+      log,
+      undefined,
+      {
+        before: async (step) => {
+          cpuMark = emulatorCpuMs(emulator.pid);
+          if (only && step !== only) return;
+          const snapshot = option("heap-snapshot", "");
+          if (snapshot) console.error(`heap snapshot: ${writeHeapSnapshot(snapshot)}`);
+          if (!profiling) return;
+          if (process.argv.includes("--allocations")) {
+            // Every allocation sampled, collected since or not: who makes the garbage.
+            await session.post("HeapProfiler.enable");
+            await session.post("HeapProfiler.startSampling", {
+              samplingInterval: 65_536,
+              includeObjectsCollectedByMajorGC: true,
+              includeObjectsCollectedByMinorGC: true,
+            });
+            return;
+          }
+          await session.post("Profiler.enable");
+          await session.post("Profiler.setSamplingInterval", { interval: 500 });
+          await session.post("Profiler.start");
+        },
+        after: async (step) => {
+          if (!profiling || (only && step !== only)) return;
+          if (process.argv.includes("--allocations")) {
+            const { profile } = await session.post("HeapProfiler.stopSampling");
+            writeFileSync(fileOf(step), JSON.stringify(profile));
+            return;
+          }
+          const { profile } = await session.post("Profiler.stop");
           writeFileSync(fileOf(step), JSON.stringify(profile));
-          return;
-        }
-        const { profile } = await session.post("Profiler.stop");
-        writeFileSync(fileOf(step), JSON.stringify(profile));
+        },
       },
-    });
+    );
     const steps = run.steps.map(
       (s) =>
         `${s.name}: ${Math.round(s.wallMs)} ms (bound ${Math.round(s.boundMs)}; ${s.requests} requests, ${s.peakInFlight} at once, Excel ${Math.round(s.excelMs)} ms)`,

@@ -3,7 +3,8 @@
  * physical bound and a naive client; prints the table and writes bench/results.md and
  * bench/results.json. Options: --latency ms, --only id,id, --runs n (runs of each search at real
  * latency, 3 by default), --reuse-dist (measure dist/ when it is newer than src/ instead of
- * building), --skip-bundle. Exits 0 even when a target is missed: these
+ * building), --skip-bundle, --sync-ms ms,ms (the weekly refresh's further runs with each sync
+ * charged this round trip; 20,100 by default, "" for none). Exits 0 even when a target is missed: these
  * are benchmarks, not tests.
  */
 import { writeFileSync } from "node:fs";
@@ -20,10 +21,15 @@ function parseArgs(argv: string[]): BenchOptions {
     else if (arg === "--only") options.only = (argv[++i] ?? "").split(",").filter(Boolean);
     else if (arg === "--reuse-dist") options.bundle = "reuse";
     else if (arg === "--skip-bundle") options.bundle = "skip";
-    else if (arg === "--runs") options.scale = { ...FULL_SCALE, latencyRuns: Number(argv[++i]) };
-    else
+    else if (arg === "--runs") options.scale = { ...(options.scale ?? FULL_SCALE), latencyRuns: Number(argv[++i]) };
+    else if (arg === "--sync-ms") {
+      const list = (argv[++i] ?? "").split(",").filter(Boolean).map(Number);
+      if (!list.every((ms) => ms >= 0)) throw new Error("--sync-ms needs milliseconds ≥ 0, e.g. 20,100");
+      const scale = options.scale ?? FULL_SCALE;
+      options.scale = { ...scale, weekly: { ...scale.weekly, syncRoundTripsMs: list } };
+    } else
       throw new Error(
-        `unknown option ${arg} (known: --latency ms, --only id,id, --runs n, --reuse-dist, --skip-bundle)`,
+        `unknown option ${arg} (known: --latency ms, --only id,id, --runs n, --sync-ms ms,ms, --reuse-dist, --skip-bundle)`,
       );
   }
   if (options.scale && !(Number.isInteger(options.scale.latencyRuns) && options.scale.latencyRuns >= 1))

@@ -19,7 +19,9 @@ import { WorkbookView } from "./workbook-view";
 import { loadDemoWorkbook } from "./demo-workbook";
 import { createHarnessApi, type HarnessApi } from "./harness-api";
 import { OfficeCommandsStandIn } from "./office-commands";
-import { loadRibbon, type RibbonView } from "./ribbon-view";
+import { loadRibbon, metadataUrlOf, type RibbonView } from "./ribbon-view";
+import { separatorsOfLocale } from "../src/i18n/numbers";
+import type { ExcelCultureModel } from "../testing/fake-excel";
 
 declare global {
   interface Window {
@@ -28,6 +30,11 @@ declare global {
 }
 
 const registry = installFunctionRegistry(window as unknown as Record<string, unknown>);
+// `?lang=de` (or de-CH, fr, fr-CA, ...) plays an Excel in that UI language: the page's <html lang>
+// (which the pane reads outside Office, as it reads Office.context.displayLanguage inside), the
+// ribbon's and the function help's manifest Overrides, and the workbook's number separators.
+const locale = harnessLocale(new URLSearchParams(location.search).get("lang"));
+document.documentElement.lang = locale;
 // Before the task pane bootstrap runs (it associates the ribbon's actions as the page loads).
 // `?pane=hidden` starts with the pane hidden, as Excel does when a RISK cell starts the runtime.
 const commands = new OfficeCommandsStandIn(
@@ -58,6 +65,7 @@ function start(): void {
     showProblem("A real Excel API is present: the harness will not replace it.");
     return;
   }
+  fake.model.culture = cultureOf(locale);
   const engine = new FormulaEngine(fake, registry, new MetadataIndex());
   fake.setFormulaEvaluator(engine.evaluator);
   fake.setSpillResolver((sheet, row, col) => engine.spillOf(sheet, row, col));
@@ -69,7 +77,7 @@ function start(): void {
   commands.connectSelection(window as unknown as Record<string, unknown>, fake);
   const ribbonBox = document.getElementById("ribbon");
   const ribbon: Promise<RibbonView | undefined> = ribbonBox
-    ? loadRibbon(ribbonBox, commands, showProblem).catch((error: unknown) => {
+    ? loadRibbon(ribbonBox, commands, showProblem, locale).catch((error: unknown) => {
         showProblem(`The Climate Risk tab could not be drawn: ${(error as Error).message}`);
         return undefined;
       })
@@ -77,7 +85,7 @@ function start(): void {
 
   const ready = (async () => {
     await ribbon;
-    const { index, problem } = await loadMetadata();
+    const { index, problem } = await loadMetadata(await metadataUrlFor(locale));
     engine.setMetadata(index);
     if (problem) showProblem(`Function metadata unavailable (${problem}); arguments are passed by position.`);
     if (registry.ids().length === 0)
@@ -87,6 +95,41 @@ function start(): void {
   })();
   ready.catch((error: unknown) => showProblem(`The harness failed to start: ${(error as Error).message}`));
   window.harness = createHarnessApi({ ready, fake, workbook, view, engine, registry, commands, ribbon });
+}
+
+/**
+ * The Office locale `?lang=` names: a region-qualified tag as given ("de-CH"); a bare language as
+ * Office would report it in its main region ("de" → "de-DE", "fr" → "fr-FR"); none: en-US.
+ */
+function harnessLocale(lang: string | null): string {
+  const tag = (lang ?? "").trim();
+  if (!tag) return "en-US";
+  if (tag.includes("-")) return tag;
+  const main: Record<string, string> = { de: "de-DE", fr: "fr-FR", en: "en-US" };
+  return main[tag.toLowerCase()] ?? tag;
+}
+
+/** An Excel of that locale with system separators (Intl's separators for the locale). */
+function cultureOf(localeTag: string): ExcelCultureModel {
+  const { decimal, group } = separatorsOfLocale(localeTag);
+  return {
+    name: localeTag,
+    cultureDecimal: decimal,
+    cultureGroup: group,
+    useSystemSeparators: true,
+    customDecimal: decimal,
+    customThousands: group,
+  };
+}
+
+/** The metadata file the manifest names for `localeTag` (functions.json when the manifest cannot be read). */
+async function metadataUrlFor(localeTag: string): Promise<string> {
+  try {
+    const response = await fetch("manifest.xml");
+    return response.ok ? metadataUrlOf(await response.text(), localeTag) : "functions.json";
+  } catch {
+    return "functions.json";
+  }
 }
 
 /** A line in the banner for what keeps the harness from working fully. */

@@ -37,16 +37,40 @@ function pathOf(url: string): string {
   }
 }
 
-/** Reads the CustomTab of manifest.xml text (resids resolved through its Resources). */
-export function parseManifestTab(xml: string): DrawnTab {
-  const doc = new DOMParser().parseFromString(xml, "application/xml");
-  const byTag = (parent: Element | Document, tag: string) => [...parent.getElementsByTagNameNS("*", tag)];
+const byTag = (parent: Element | Document, tag: string) => [...parent.getElementsByTagNameNS("*", tag)];
+
+/**
+ * The manifest's resources (Images, Urls, Strings) by id, as Office resolves them for `locale`:
+ * the Override whose Locale is that locale (compared without case, as culture names are), else
+ * the DefaultValue ("Localization for Office Add-ins", "Control localization from the manifest").
+ */
+export function manifestResources(doc: Document, locale = "en-US"): Map<string, string> {
   const resource = new Map<string, string>();
   for (const tag of ["Image", "Url", "String"])
     for (const element of byTag(doc, tag)) {
       const id = element.getAttribute("id");
-      if (id) resource.set(id, element.getAttribute("DefaultValue") ?? "");
+      if (!id) continue;
+      const override = byTag(element, "Override").find(
+        (o) => o.getAttribute("Locale")?.toLowerCase() === locale.toLowerCase(),
+      );
+      resource.set(id, (override ?? element).getAttribute(override ? "Value" : "DefaultValue") ?? "");
     }
+  return resource;
+}
+
+/** The custom functions' metadata URL for `locale` (the page's own path: functions.de.json in German). */
+export function metadataUrlOf(xml: string, locale = "en-US"): string {
+  const doc = new DOMParser().parseFromString(xml, "application/xml");
+  const point = byTag(doc, "ExtensionPoint").find((e) => e.getAttribute("xsi:type") === "CustomFunctions");
+  const resid = point ? byTag(point, "Metadata")[0]?.getElementsByTagNameNS("*", "SourceLocation")[0] : undefined;
+  const url = manifestResources(doc, locale).get(resid?.getAttribute("resid") ?? "");
+  return url ? pathOf(url).replace(/^\//, "") : "functions.json";
+}
+
+/** Reads the CustomTab of manifest.xml text (resids resolved through its Resources, for `locale`). */
+export function parseManifestTab(xml: string, locale = "en-US"): DrawnTab {
+  const doc = new DOMParser().parseFromString(xml, "application/xml");
+  const resource = manifestResources(doc, locale);
   const resid = (element: Element | undefined) => resource.get(element?.getAttribute("resid") ?? "") ?? "";
   const child = (parent: Element, tag: string) => byTag(parent, tag).find((e) => e.parentElement === parent);
   const tab = byTag(doc, "CustomTab")[0];
@@ -173,11 +197,15 @@ export class RibbonView {
   }
 }
 
-/** Fetches manifest.xml and shortcuts.json from the page's server and draws the tab. */
+/**
+ * Fetches manifest.xml and shortcuts.json from the page's server and draws the tab in `locale`'s
+ * words (the manifest's Overrides, as Office picks them for its UI language).
+ */
 export async function loadRibbon(
   container: HTMLElement,
   office: OfficeCommandsStandIn,
   onProblem: (text: string) => void,
+  locale = "en-US",
 ): Promise<RibbonView> {
   const [manifest, shortcuts] = await Promise.all([
     fetch("manifest.xml").then((r) => {
@@ -191,7 +219,7 @@ export async function loadRibbon(
   ]);
   return new RibbonView(
     container,
-    parseManifestTab(manifest),
+    parseManifestTab(manifest, locale),
     shortcuts.shortcuts.map((s) => ({ action: s.action, key: s.key.default })),
     office,
     onProblem,

@@ -15,6 +15,19 @@ import {
   shortcutProblem,
 } from "../src/commands/catalogue";
 import shortcutsFile from "../src/commands/shortcuts.json";
+import shortcutResources from "../src/commands/shortcuts.resources.json";
+import {
+  LONG_STRING_MAX,
+  MANIFEST_LOCALES,
+  SHORT_STRING_MAX,
+  localizeManifest,
+  localizeShortcuts,
+  manifestStringIds,
+  type ShortcutsFile,
+} from "../src/commands/manifest-locales";
+import english from "../src/i18n/catalogs/en.json";
+import german from "../src/i18n/catalogs/de.json";
+import french from "../src/i18n/catalogs/fr.json";
 
 const root = path.resolve(__dirname, "..");
 const dist = path.join(root, "dist");
@@ -320,5 +333,164 @@ describe("production build", () => {
     const order = ["office.js", "runtime.js", "functions.js", "taskpane.js"].map((name) => html.indexOf(name));
     expect(order.every((index) => index >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+});
+
+describe("the manifest in German and French (Overrides from src/i18n/catalogs)", () => {
+  const catalogs = { en: english, de: german, fr: french };
+  const stringIds = manifestStringIds();
+
+  /** Each bt:String / bt:Url / DisplayName / Description element: its default and its Overrides by locale. */
+  function localized(kind: "String" | "Url"): Map<string, { default: string; overrides: Map<string, string> }> {
+    const group = kind === "Url" ? (resources.Urls as Node) : null;
+    const entries =
+      kind === "Url"
+        ? asArray(group!.Url as Node | Node[])
+        : [
+            ...asArray((resources.ShortStrings as Node).String as Node | Node[]),
+            ...asArray((resources.LongStrings as Node).String as Node | Node[]),
+          ];
+    return new Map(
+      entries.map((entry) => [
+        String(entry["@id"]),
+        {
+          default: String(entry["@DefaultValue"]),
+          overrides: new Map(
+            asArray(entry.Override as Node | Node[]).map((o) => [String(o["@Locale"]), String(o["@Value"])]),
+          ),
+        },
+      ]),
+    );
+  }
+  /** What Office shows for a resource in a locale: its Override for that locale, else the default. */
+  const resolve = (entry: { default: string; overrides: Map<string, string> }, locale: string) =>
+    entry.overrides.get(locale) ?? entry.default;
+
+  it("is what the catalogs say (npm run i18n:manifest writes it)", () => {
+    expect(localizeManifest(source.text, catalogs)).toBe(source.text);
+    const { shortcuts, resources: names } = localizeShortcuts(shortcutsFile as ShortcutsFile, catalogs);
+    expect(shortcuts).toEqual(shortcutsFile);
+    expect(names).toEqual(shortcutResources);
+  });
+
+  it("shows every ribbon label and tip, the GetStarted texts, the name and description in each locale", () => {
+    const strings = localized("String");
+    const shown = [...stringIds.keys()].filter((id) => strings.has(id));
+    expect(shown.sort()).toEqual([...stringIds.keys()].sort());
+    // Every string resource but the functions' namespace (RISK, never translated) has a message.
+    expect([...strings.keys()].filter((id) => !stringIds.has(id))).toEqual(["Functions.Namespace"]);
+    for (const [locale, language] of Object.entries(MANIFEST_LOCALES)) {
+      for (const [resid, id] of stringIds)
+        expect([locale, resid, resolve(strings.get(resid)!, locale)]).toEqual([locale, resid, catalogs[language][id]]);
+      const description = app.Description as Node;
+      const overrides = new Map(
+        asArray(description.Override as Node | Node[]).map((o) => [String(o["@Locale"]), String(o["@Value"])]),
+      );
+      expect(overrides.get(locale) ?? description["@DefaultValue"]).toBe(catalogs[language]["manifest.description"]);
+    }
+    expect(Object.keys(MANIFEST_LOCALES).sort()).toEqual(
+      ["de-DE", "de-AT", "de-CH", "fr-FR", "fr-BE", "fr-CA", "fr-CH"].sort(),
+    );
+  });
+
+  it("keeps every text, in every language, within the manifest's lengths", () => {
+    const long = new Set(resourceIds("LongStrings").keys());
+    const tooLong: string[] = [];
+    for (const [resid, entry] of localized("String")) {
+      const max = long.has(resid) ? LONG_STRING_MAX : SHORT_STRING_MAX;
+      for (const text of [entry.default, ...entry.overrides.values()])
+        if (text.length > max) tooLong.push(`${resid}: ${text.length} > ${max}`);
+    }
+    for (const language of ["en", "de", "fr"] as const) {
+      if (catalogs[language]["manifest.displayName"].length > SHORT_STRING_MAX) tooLong.push(`${language} DisplayName`);
+      if (catalogs[language]["manifest.description"].length > LONG_STRING_MAX) tooLong.push(`${language} Description`);
+    }
+    expect(tooLong).toEqual([]);
+  });
+
+  it("gives each locale its language's function help, and the catalogue's English labels are the catalog's", () => {
+    const metadata = localized("Url").get("Functions.Metadata.Url")!;
+    expect(metadata.default).toBe(`${DEV_ORIGIN}functions.json`);
+    for (const [locale, language] of Object.entries(MANIFEST_LOCALES))
+      expect(resolve(metadata, locale)).toBe(`${DEV_ORIGIN}functions.${language}.json`);
+    for (const command of RIBBON_COMMANDS) {
+      expect(english[`ribbon.command.${command.id}.label`]).toBe(command.label);
+      expect(english[`ribbon.command.${command.id}.tip`]).toBe(command.tip);
+    }
+    for (const group of RIBBON_GROUPS) expect(english[`ribbon.group.${group.id}`]).toBe(group.label);
+    expect(english["ribbon.tab"]).toBe(RIBBON_TAB.label);
+  });
+
+  it("names the shortcut names' resources file, with every action in every locale, and the build serves it", () => {
+    const extended = app.ExtendedOverrides as Node;
+    expect(extended["@ResourcesUrl"]).toBe(`${DEV_ORIGIN}shortcuts.resources.json`);
+    for (const action of shortcutsFile.actions) {
+      expect(action.name).toBe(`\${resource.${action.id}_name}`);
+      expect(COMMAND_SHORTCUTS.find((s) => s.action === action.id)!.name).toBe(
+        english[`shortcut.${action.id}` as keyof typeof english],
+      );
+      for (const [locale, language] of Object.entries(MANIFEST_LOCALES))
+        expect(
+          (shortcutResources as Record<string, Record<string, { value: string }>>)[locale.toLowerCase()][
+            `${action.id}_name`
+          ].value,
+        ).toBe(catalogs[language][`shortcut.${action.id}` as keyof typeof english]);
+    }
+    expect(JSON.parse(readFileSync(path.join(dist, "shortcuts.resources.json"), "utf8"))).toEqual(shortcutResources);
+  });
+});
+
+describe("function help in German and French (dist/functions.<language>.json)", () => {
+  type Metadata = {
+    functions: Array<{
+      id: string;
+      name: string;
+      description: string;
+      helpUrl?: string;
+      result?: unknown;
+      options?: unknown;
+      parameters: Array<{
+        name: string;
+        description?: string;
+        type?: string;
+        dimensionality?: string;
+        optional?: boolean;
+      }>;
+    }>;
+  };
+  const read = (file: string) => JSON.parse(readFileSync(path.join(dist, file), "utf8")) as Metadata;
+  /** Everything but the descriptions: what must not change with the language. */
+  const shape = (metadata: Metadata) =>
+    metadata.functions.map(({ description: _d, parameters, ...rest }) => ({
+      ...rest,
+      parameters: parameters.map(({ description: _p, ...parameter }) => parameter),
+    }));
+
+  it.each(["de", "fr"])("functions.%s.json has the same ids, names, types and help URLs as English", (language) => {
+    const englishMetadata = read("functions.json");
+    const translated = read(`functions.${language}.json`);
+    expect(translated.functions.map((f) => [f.id, f.name])).toEqual(
+      englishMetadata.functions.map((f) => [f.id, f.name]),
+    );
+    expect(shape(translated)).toEqual(shape(englishMetadata));
+  });
+
+  it.each(["de", "fr"])("functions.%s.json describes every function and parameter in its language", (language) => {
+    const englishMetadata = read("functions.json");
+    const translations = JSON.parse(
+      readFileSync(path.join(root, "src/i18n/functions", `${language}.json`), "utf8"),
+    ) as Record<string, { description: string; parameters: Record<string, string> }>;
+    const expected = englishMetadata.functions.flatMap((f) => [f.id, ...f.parameters.map((p) => `${f.id}.${p.name}`)]);
+    const given = Object.entries(translations).flatMap(([id, t]) => [
+      id,
+      ...Object.keys(t.parameters).map((p) => `${id}.${p}`),
+    ]);
+    expect(given.sort()).toEqual(expected.sort());
+    const translated = read(`functions.${language}.json`);
+    for (const fn of translated.functions) {
+      const original = englishMetadata.functions.find((f) => f.id === fn.id)!;
+      expect(fn.description).toBe(translations[fn.id].description);
+      expect(fn.description).not.toBe(original.description);
+    }
   });
 });

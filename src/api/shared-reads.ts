@@ -25,7 +25,7 @@ export class SharedReads {
     private readonly signal?: AbortSignal,
     private readonly allSlots?: RequestSlots,
     private readonly slots: SlotSource | undefined = allSlots,
-    private readonly lists = new Map<string, Promise<readonly unknown[]>>(),
+    private readonly lists = new Map<string, Promise<unknown>>(),
   ) {}
 
   /**
@@ -77,11 +77,16 @@ export class SharedReads {
     return this.once(["summary", portfolio, query], () => read(this.signal, this.reading(4)));
   }
 
-  private once<T>(request: unknown[], read: () => Promise<readonly T[]>): Promise<readonly T[]> {
+  /**
+   * Any other read the sheets of one paste or refresh share, read once: `request` names it (the
+   * timeseries' items shaped into both its sheets, an export's ZIP for each of its files' sheets);
+   * `read` reads it with the shared signal.
+   */
+  once<T>(request: unknown[], read: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
     const key = JSON.stringify(request);
-    let list = this.lists.get(key) as Promise<readonly T[]> | undefined;
+    let list = this.lists.get(key) as Promise<T> | undefined;
     if (!list) {
-      list = read();
+      list = read(this.signal);
       // A rejection nobody awaits yet (the sheet that started the read was refused meanwhile) is not unhandled.
       list.catch(() => undefined);
       this.lists.set(key, list);

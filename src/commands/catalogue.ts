@@ -207,10 +207,21 @@ export interface CommandShortcut {
   mac: string;
 }
 
+/**
+ * An action's name in English: shortcuts.json names each through a resource token
+ * ("${resource.refreshSelection_name}") whose default text the file carries (Office's localized
+ * shortcut names, src/commands/manifest-locales.ts).
+ */
+function shortcutName(name: string): string {
+  const token = /^\$\{resource\.(.+)\}$/.exec(name)?.[1];
+  const defaults: Record<string, { value: string } | undefined> = shortcutsFile.resources.default;
+  return token ? (defaults[token]?.value ?? name) : name;
+}
+
 /** The shortcuts, read from shortcuts.json itself so the file Office reads and the code never disagree. */
 export const COMMAND_SHORTCUTS: readonly CommandShortcut[] = shortcutsFile.shortcuts.map((shortcut) => ({
   action: shortcut.action as CommandId,
-  name: shortcutsFile.actions.find((action) => action.id === shortcut.action)?.name ?? shortcut.action,
+  name: shortcutName(shortcutsFile.actions.find((action) => action.id === shortcut.action)?.name ?? shortcut.action),
   key: shortcut.key.default,
   mac: shortcut.key.mac,
 }));

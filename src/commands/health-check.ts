@@ -4,6 +4,8 @@
  * knows are gathered by health-gather.ts and passed in. The service probes go through the one
  * client (src/api) with a fetch that notes each answer's status, latency and Date header.
  */
+import { englishTranslator, type Translator } from "../i18n/translator";
+import type { MessageId } from "../i18n/messages";
 import { RiskClient } from "../api/client";
 import type { ConnectionConfig } from "../api/config";
 import { explainNoAnswer } from "../api/no-answer";
@@ -146,26 +148,30 @@ export function redact(text: string, secrets: readonly string[]): string {
  * support request. The key never appears: only whether one is set, and `secrets` are removed
  * from every line as a last guard (a URL or an error message could carry one).
  */
-export function formatHealthReport(facts: HealthFacts, secrets: readonly string[]): string {
+export function formatHealthReport(
+  facts: HealthFacts,
+  secrets: readonly string[],
+  i18n: Translator = englishTranslator,
+): string {
   const lines: string[] = [];
-  const heading = (title: string) => lines.push("", title);
+  const heading = (title: MessageId) => lines.push("", i18n.t(title));
   const item = (label: string, value: string) => lines.push(`  ${label}: ${value}`);
 
-  lines.push(`Climate Risk add-in check, ${facts.checkedAt}`);
-  heading("Add-in");
+  lines.push(i18n.t("health.title", { checkedAt: facts.checkedAt }));
+  heading("health.heading.addin");
   item("Version", facts.version);
   item("Build", facts.build);
   item("Host", facts.host);
   item("Platform", facts.platform);
 
-  heading("Requirement sets");
+  heading("health.heading.sets");
   for (const set of facts.sets) {
     const present = set.present === null ? "unknown" : set.present ? "present" : "MISSING";
     const how = set.declared ? "declared" : "checked at run time";
     lines.push(`  ${set.name} ${set.version}: ${present} (${how})${set.present === false ? `: ${set.without}` : ""}`);
   }
 
-  heading("Functions and commands");
+  heading("health.heading.functions");
   const declared = facts.declaredFunctions;
   const associated = facts.associatedFunctions;
   item(
@@ -198,7 +204,7 @@ export function formatHealthReport(facts: HealthFacts, secrets: readonly string[
   if (facts.formula) item("A RISK formula evaluates", `${facts.formula.ok ? "yes" : "NO"}: ${facts.formula.detail}`);
   else item("A RISK formula evaluates", "not checked (ask for it: it adds and removes a scratch sheet)");
 
-  heading("Storage and cache");
+  heading("health.heading.storage");
   item(
     "Storage",
     `${facts.storage.writable ? "writable" : "NOT writable"} (${facts.storage.where})${facts.storage.detail ? `: ${facts.storage.detail}` : ""}`,
@@ -212,7 +218,7 @@ export function formatHealthReport(facts: HealthFacts, secrets: readonly string[
   );
   item("Cells showing a last good value", String(facts.cache.staleCells));
 
-  heading("Connection");
+  heading("health.heading.connection");
   item("Service URL", facts.connection.baseUrl || "(none: not connected)");
   item("Nature URL", facts.connection.natureUrl || "(none)");
   item("Project", facts.connection.project ?? "(none)");

@@ -9,6 +9,7 @@ import { evaluateInScratchSheet } from "../excel/ribbon-context";
 import { defaultEngine } from "../functions/engine/default-engine";
 import { defaultKeyValueStorage, getConnection, isDefaultConnection } from "../shared/connection";
 import { ADDIN_BUILD, ADDIN_VERSION } from "../shared/version";
+import type { Translator } from "../i18n/translator";
 import { REQUIREMENT_SETS, formatHealthReport, probeServices, redact, type HealthFacts } from "./health-check";
 import { currentShortcuts } from "./office";
 import type { RibbonState } from "./ribbon-state";
@@ -37,6 +38,8 @@ export interface HealthCheckOptions {
   /** Action ids this page associated. */
   associatedCommands: readonly string[];
   fetch?: typeof fetch;
+  /** The pane's language, for the report's title and headings (default English). */
+  i18n?: Translator;
 }
 
 function office(): LooseOffice | undefined {
@@ -180,5 +183,5 @@ export async function runHealthCheck(options: HealthCheckOptions): Promise<Healt
   const unanswered = services
     .filter((probe) => probe.status === null)
     .map((probe) => redact(`${probe.name} (${probe.url}): ${probe.error ?? "no answer"}`, [connection.apiKey]));
-  return { report: formatHealthReport(facts, [connection.apiKey]), unanswered };
+  return { report: formatHealthReport(facts, [connection.apiKey], options.i18n), unanswered };
 }

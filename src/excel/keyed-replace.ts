@@ -64,7 +64,7 @@ import {
   utcNow,
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
-import { readBlock } from "./read-range";
+import { readBlock, readBlocks } from "./read-range";
 import {
   IncompleteRestoreError,
   PastedSheetChangedError,
@@ -324,21 +324,32 @@ async function readKeyedTable(
   const width = record.header.length;
   const newWidth = layout.header.length;
   const widen = newWidth - width;
-  const head = await readBlock(context, sheet, top, left, 1, width, "values");
+  // One read for the header, the body and every column right of the data (the analyst's inside the
+  // table and up to BESIDE_SCAN beside it), in as few requests as their answers allow.
+  const scan = Math.max(0, Math.min(BESIDE_SCAN, 16_384 - left - cols));
+  const rightOfData = cols - width + scan;
+  const [headRead, valuesRead, rightRead] = await readBlocks(context, [
+    { sheet, row: top, col: left, rows: 1, cols: width, properties: ["values"] },
+    ...(body > 0 ? [{ sheet, row: top + 1, col: left, rows: body, cols, properties: ["values" as const] }] : []),
+    ...(rightOfData > 0
+      ? [{ sheet, row: top, col: left + width, rows: body + 1, cols: rightOfData, properties: ["formulas" as const] }]
+      : []),
+  ]);
+  const head = headRead.values!;
   if (head[0].some((name, c) => String(name) !== record.header[c]))
     throw new PastedSheetChangedError(
       `${where}: the table's header was changed or its columns moved (${localOf(range.address)}); put it back, or paste anew. Nothing was changed.`,
     );
-  const scan = Math.min(BESIDE_SCAN, 16_384 - left - cols);
-  const besideBlock = scan > 0 ? await readBlock(context, sheet, top, left + cols, body + 1, scan, "formulas") : [];
+  const rightBlock = rightOfData > 0 ? rightRead!.formulas! : [];
   // The analyst's columns beside the table: up to the last one holding anything in the table's
   // rows (an empty column between them and the table is theirs too), within BESIDE_SCAN columns.
+  const inside = cols - width;
   let beside = 0;
-  for (const line of besideBlock) for (let c = beside; c < line.length; c++) if (line[c] !== "") beside = c + 1;
-  const values = await readBlock(context, sheet, top + 1, left, body, cols, "values");
-  const userCols = cols - width + beside;
-  const userFormulas =
-    userCols > 0 ? await readBlock(context, sheet, top, left + width, body + 1, userCols, "formulas") : [];
+  for (const line of rightBlock)
+    for (let c = inside + beside; c < line.length; c++) if (line[c] !== "") beside = c - inside + 1;
+  const values = body > 0 ? valuesRead!.values! : [];
+  const userCols = inside + beside;
+  const userFormulas = userCols > 0 ? rightBlock.map((line) => line.slice(0, userCols)) : [];
   const written = await readWrittenStore(context, record.writtenStore!);
   if (written === null)
     throw new PastedSheetChangedError(
@@ -660,15 +671,29 @@ async function applyKeyedWrites(
     names.values = [layout.added];
     await context.sync();
   }
-  // Cells of kept rows that change: back up, then write; consecutive rows of the same span together.
+  // Cells of kept rows that change: back up, then write; consecutive rows of the same span together,
+  // every group's backup read in as few requests as their answers allow (not two per group).
   const positions = [...updates.keys()].sort((a, b) => a - b);
-  for (const group of spans(positions, (p) => updates.get(p)!)) {
-    const row = top + 1 + group.start;
-    const col = left + group.first;
-    const formulas = await readBlock(context, sheet, row, col, group.count, group.width, "formulas");
-    const formats = await readBlock(context, sheet, row, col, group.count, group.width, "numberFormat");
-    done.backups.push({ position: group.start, first: group.first, formulas, formats });
-  }
+  const groups = spans(positions, (p) => updates.get(p)!);
+  const backups = await readBlocks(
+    context,
+    groups.map((g) => ({
+      sheet,
+      row: top + 1 + g.start,
+      col: left + g.first,
+      rows: g.count,
+      cols: g.width,
+      properties: ["formulas", "numberFormat"] as const,
+    })),
+  );
+  groups.forEach((group, i) =>
+    done.backups.push({
+      position: group.start,
+      first: group.first,
+      formulas: backups[i].formulas!,
+      formats: backups[i].numberFormat!,
+    }),
+  );
   await writeRows(
     context,
     sheet,

@@ -13,6 +13,7 @@
 import { quoteSheetName } from "../shaping/a1";
 import { TEXT_FORMAT } from "../shaping/safe-cells";
 import {
+  FORMULA_STORE_SHEET,
   PROVENANCE_STORE_SHEET,
   SOURCES_HEADER,
   SOURCES_SHEET,
@@ -22,8 +23,16 @@ import {
   type ProvenanceRecord,
 } from "../shaping/paste-provenance";
 import type { CellValue } from "../shaping/types";
-import { readStaticCells } from "./static-copies";
-import { addStoreSheet, readStoreRows, writeStoreRows, writeTextBlock } from "./store-sheets";
+import { staticCellsOf } from "./static-copies";
+import {
+  addStoreSheet,
+  readStoreRows,
+  readStores,
+  writeStoreRows,
+  writeTextBlock,
+  type StoreRow,
+  type StoresReading,
+} from "./store-sheets";
 
 /** What the store holds now. */
 export interface ProvenanceRead {
@@ -38,7 +47,11 @@ const STORE_HEADER = ["sheetId", "record"];
 
 /** Reads every provenance record of the workbook. */
 export async function readProvenance(context: Excel.RequestContext): Promise<ProvenanceRead> {
-  const rows = await readStoreRows(context, PROVENANCE_STORE_SHEET);
+  return provenanceOf(await readStoreRows(context, PROVENANCE_STORE_SHEET));
+}
+
+/** The records in the provenance store's rows (null: no store). */
+function provenanceOf(rows: readonly StoreRow[] | null): ProvenanceRead {
   if (rows === null) return { storeFound: false, records: [], problems: [] };
   const records: ProvenanceRecord[] = [];
   const problems: string[] = [];
@@ -53,21 +66,31 @@ export async function readProvenance(context: Excel.RequestContext): Promise<Pro
 }
 
 /**
- * Replaces the whole store and the Sources sheet with `records` (creating either when missing).
- * Queues the changes and syncs once at the end.
+ * Replaces the whole store and the Sources sheet with `records` (creating either when missing):
+ * three round trips (the sheets and the static copies on record, then the writes).
  */
 export async function writeProvenance(
   context: Excel.RequestContext,
   records: readonly ProvenanceRecord[],
 ): Promise<void> {
+  await writeProvenanceKnowing(context, records, await readStores(context, [FORMULA_STORE_SHEET]));
+}
+
+/** {@link writeProvenance} with the workbook's sheets and the formula store already read: one round trip. */
+async function writeProvenanceKnowing(
+  context: Excel.RequestContext,
+  records: readonly ProvenanceRecord[],
+  reading: StoresReading,
+): Promise<void> {
   const sheets = context.workbook.worksheets;
-  let store = sheets.getItemOrNullObject(PROVENANCE_STORE_SHEET);
-  let sources = sheets.getItemOrNullObject(SOURCES_SHEET);
-  await context.sync();
-  if (store.isNullObject) store = addStoreSheet(context, PROVENANCE_STORE_SHEET);
-  if (sources.isNullObject) sources = sheets.add(SOURCES_SHEET);
+  const exists = (name: string) => reading.sheets.some((s) => s.name.toLowerCase() === name.toLowerCase());
+  const store = exists(PROVENANCE_STORE_SHEET)
+    ? sheets.getItem(PROVENANCE_STORE_SHEET)
+    : addStoreSheet(context, PROVENANCE_STORE_SHEET);
+  const sources = exists(SOURCES_SHEET) ? sheets.getItem(SOURCES_SHEET) : sheets.add(SOURCES_SHEET);
   writeStore(store, records);
-  await writeSources(context, sources, records);
+  queueSources(sources, records, reading);
+  await context.sync();
 }
 
 /** Queues the store's rows: header, then one row per record (sheet id, JSON). */
@@ -85,17 +108,21 @@ async function writeSources(
   sources: Excel.Worksheet,
   records: readonly ProvenanceRecord[],
 ): Promise<void> {
+  queueSources(sources, records, await readStores(context, [FORMULA_STORE_SHEET]));
+  await context.sync();
+}
+
+/** Queues the Sources sheet's content from the records, the workbook's sheets and the formula store. */
+function queueSources(sources: Excel.Worksheet, records: readonly ProvenanceRecord[], reading: StoresReading): void {
   const sourceRows: CellValue[][] = [SOURCES_HEADER, ...records.map(sourcesRow)];
-  const sheets = context.workbook.worksheets;
-  sheets.load("items/id, items/name");
   // A link stays on a cell whose contents are cleared: drop the old ones before rows move.
   sources.getRange().clear("RemoveHyperlinks" as Excel.ClearApplyTo);
   writeTextBlock(sources, sourceRows, SOURCES_HEADER.length);
   sources.getRangeByIndexes(0, 0, 1, SOURCES_HEADER.length).format.font.bold = true;
   sources.getRangeByIndexes(0, 0, sourceRows.length, SOURCES_HEADER.length).format.autofitColumns();
   // Below the list: which sheets hold static copies of RISK formulas, and since when.
-  const copies = await readStaticCopySummary(context); // its syncs load the sheets too: no round trip of its own
-  const nameById = new Map(sheets.items.map((s) => [s.id, s.name]));
+  const copies = staticCopySummary(reading.rows.get(FORMULA_STORE_SHEET) ?? []);
+  const nameById = new Map(reading.sheets.map((s) => [s.id, s.name]));
   records.forEach((record, i) => {
     const link = sheetLink(record, nameById.get(record.sheetId));
     if (link) sources.getCell(i + 1, 0).hyperlink = link;
@@ -109,7 +136,6 @@ async function writeSources(
     range.values = block;
     sources.getRangeByIndexes(sourceRows.length + 1, 0, 1, STATIC_COPIES_HEADER.length).format.font.bold = true;
   }
-  await context.sync();
 }
 
 /**
@@ -134,12 +160,10 @@ export const STATIC_COPIES_HEADER = [
   "Static copy taken (UTC)",
 ];
 
-/** Per sheet: how many formulas the static copies replaced, and the latest copy's time. */
-export async function readStaticCopySummary(
-  context: Excel.RequestContext,
-): Promise<Array<{ sheetName: string; cells: number; takenAt: string }>> {
+/** Per sheet: how many formulas the static copies (the formula store's rows) replaced, and the latest copy's time. */
+function staticCopySummary(rows: readonly StoreRow[]): Array<{ sheetName: string; cells: number; takenAt: string }> {
   const bySheet = new Map<string, { sheetName: string; cells: number; takenAt: string }>();
-  for (const cell of await readStaticCells(context)) {
+  for (const cell of staticCellsOf(rows)) {
     const entry = bySheet.get(cell.sheetName) ?? { sheetName: cell.sheetName, cells: 0, takenAt: "" };
     entry.cells++;
     if (cell.takenAt > entry.takenAt) entry.takenAt = cell.takenAt;
@@ -156,14 +180,13 @@ export async function recordProvenance(
   context: Excel.RequestContext,
   added: readonly ProvenanceRecord[],
 ): Promise<void> {
-  const { records } = await readProvenance(context);
-  const sheets = context.workbook.worksheets;
-  sheets.load("items/id");
-  await context.sync();
-  const live = new Set(sheets.items.map((s) => s.id));
+  // Three round trips: the sheets, both stores in one read, the writes.
+  const reading = await readStores(context, [PROVENANCE_STORE_SHEET, FORMULA_STORE_SHEET]);
+  const { records } = provenanceOf(reading.rows.get(PROVENANCE_STORE_SHEET) ?? null);
+  const live = new Set(reading.sheets.map((s) => s.id));
   const replaced = new Set(added.map((r) => r.sheetId));
   const kept = records.filter((r) => live.has(r.sheetId) && !replaced.has(r.sheetId));
-  await writeProvenance(context, [...kept, ...added]);
+  await writeProvenanceKnowing(context, [...kept, ...added], reading);
 }
 
 /** The UTC time now as ISO 8601 without milliseconds ("2026-11-23T19:05:34Z"). */

@@ -4,6 +4,7 @@
  * in row blocks so no response passes Excel on the web's 5 MB limit.
  */
 import { splitAreas } from "../shaping/a1";
+import { utf8Length } from "./chunks";
 import { requirementSupported } from "../shared/requirements";
 import { MAX_ASSETS } from "../shaping/limits";
 import type { CellValue } from "../shaping/types";
@@ -161,16 +162,102 @@ export async function listSheetNames(context: Excel.RequestContext): Promise<str
   return sheets.items.map((s) => s.name);
 }
 
-/** Cells per read of {@link readBlock}: keeps each response far below Excel on the web's 5 MB. */
+/** Cells of {@link readBlock}'s first read, before it knows what a row of the block weighs. */
 const CELLS_PER_READ = 40_000;
-
-/** Excel's error code when a response would pass its payload limit (Excel on the web: 5 MB). */
+/**
+ * What each later read of {@link readBlock} aims at: 4 MB, under Excel on the web's 5 MB response
+ * limit with room for rows heavier than those read so far ("Resource limits and performance
+ * optimization for Office Add-ins": requests and responses are limited to 5 MB, a read to
+ * 5,000,000 cells). Each read is a round trip to Excel, so the fewer the better.
+ */
+const READ_TARGET_BYTES = 4_000_000;
+/** Excel's limit of cells in one read (same source). */
+const MAX_CELLS_PER_READ = 5_000_000;
 const RESPONSE_TOO_LARGE = "ResponsePayloadSizeLimitExceeded";
 
+/** The cell properties {@link readBlock} and {@link readBlocks} read. */
+export type CellProperty = "values" | "numberFormat" | "formulas";
+
+/** A block of one sheet's cells to read (0-based), and which of their properties. */
+export interface CellBlock {
+  sheet: Excel.Worksheet;
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+  properties: readonly CellProperty[];
+}
+
+/** What {@link readBlocks} read of one block: each property asked for. */
+export type BlockRead = Partial<Record<CellProperty, CellValue[][]>>;
+
 /**
- * Reads a block of cells' `values`, `numberFormat` or `formulas` in slices of rows. A slice whose
- * answer passes Excel's payload limit (long formulas, such as the financial impact sheets', run
- * past 125 bytes a cell) is read again in halves, down to one row.
+ * Reads the properties of many blocks (a table's header, body and the columns beside it; the cells
+ * a refresh is about to overwrite, row group by row group) in as few round trips as their answers
+ * allow: blocks are loaded together up to about 4 MB of answer (40,000 cells at first, then sized
+ * by what the cells read so far weighed), one sync each, instead of a sync per block and property
+ * ("Avoid using the context.sync method in loops",
+ * https://learn.microsoft.com/office/dev/add-ins/concepts/correlated-objects-pattern). A batch whose
+ * answer passes Excel's limit is read again in halves; a block alone, with readBlock. Returns, per
+ * block in order, each of its properties' cells.
+ */
+export async function readBlocks(context: Excel.RequestContext, blocks: readonly CellBlock[]): Promise<BlockRead[]> {
+  const out = new Array<BlockRead>(blocks.length);
+  const cellsOf = (b: CellBlock) => b.rows * b.cols * b.properties.length;
+  let cellsPerRead = CELLS_PER_READ;
+  let cellsRead = 0;
+  let bytesRead = 0;
+  const readBatch = async (from: number, to: number): Promise<void> => {
+    if (to - from === 1) {
+      const b = blocks[from];
+      const one: BlockRead = {};
+      for (const property of b.properties)
+        one[property] = await readBlock(context, b.sheet, b.row, b.col, b.rows, b.cols, property);
+      out[from] = one;
+      return;
+    }
+    const ranges = blocks.slice(from, to).map((b) => {
+      const range = b.sheet.getRangeByIndexes(b.row, b.col, b.rows, b.cols);
+      range.load([...b.properties]);
+      return range;
+    });
+    try {
+      await context.sync();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== RESPONSE_TOO_LARGE) throw error;
+      const middle = from + Math.floor((to - from) / 2);
+      await readBatch(from, middle);
+      await readBatch(middle, to);
+      return;
+    }
+    ranges.forEach((range, i) => {
+      const one: BlockRead = {};
+      for (const property of blocks[from + i].properties) {
+        const cells = range[property] as CellValue[][];
+        one[property] = cells;
+        bytesRead += utf8Length(JSON.stringify(cells));
+      }
+      cellsRead += cellsOf(blocks[from + i]);
+      out[from + i] = one;
+    });
+    cellsPerRead = Math.max(1, Math.floor(READ_TARGET_BYTES / Math.max(1, bytesRead / Math.max(1, cellsRead))));
+  };
+  for (let start = 0; start < blocks.length;) {
+    let end = start;
+    let cells = 0;
+    do cells += cellsOf(blocks[end++]);
+    while (end < blocks.length && cells + cellsOf(blocks[end]) <= cellsPerRead);
+    await readBatch(start, end);
+    start = end;
+  }
+  return out;
+}
+
+/**
+ * Reads a block of cells' `values`, `numberFormat` or `formulas` in slices of rows: the first of
+ * 40,000 cells, the next sized by what the rows read so far weighed, so each answer comes near 4 MB
+ * (one round trip per 4 MB, not per 40,000 cells). A slice whose answer passes Excel's payload
+ * limit (a region much heavier than the rows before it) is read again in halves, down to one row.
  */
 export async function readBlock(
   context: Excel.RequestContext,
@@ -179,10 +266,15 @@ export async function readBlock(
   col: number,
   rows: number,
   cols: number,
-  property: "values" | "numberFormat" | "formulas",
+  property: CellProperty,
+  /** Rows of the first read, when the caller knows its cells are heavier than most (long texts). */
+  firstRows?: number,
 ): Promise<CellValue[][]> {
   const out: CellValue[][] = [];
-  let step = Math.max(1, Math.floor(CELLS_PER_READ / Math.max(1, cols)));
+  const width = Math.max(1, cols);
+  const mostRows = Math.max(1, Math.floor(MAX_CELLS_PER_READ / width));
+  let step = Math.max(1, firstRows ?? Math.floor(CELLS_PER_READ / width));
+  let bytesRead = 0;
   for (let r = 0; r < rows;) {
     const slice = sheet.getRangeByIndexes(row + r, col, Math.min(step, rows - r), cols);
     slice.load(property);
@@ -193,8 +285,12 @@ export async function readBlock(
       step = Math.max(1, Math.floor(step / 2));
       continue;
     }
-    out.push(...(slice[property] as CellValue[][]));
-    r += step;
+    const got = slice[property] as CellValue[][];
+    out.push(...got);
+    r += got.length;
+    bytesRead += utf8Length(JSON.stringify(got));
+    const bytesPerRow = Math.max(1, bytesRead / out.length);
+    step = Math.min(mostRows, Math.max(1, Math.floor(READ_TARGET_BYTES / bytesPerRow)));
   }
   return out;
 }

@@ -6,7 +6,7 @@
  * when. "Restore formulas" clears each spill area and writes the formula back; a cell the user has
  * changed since the copy is left alone and named.
  */
-import { readStoreRows, rewriteStore } from "./store-sheets";
+import { readStoreRows, rewriteStore, type StoreRow } from "./store-sheets";
 import { requirementSupported } from "../shared/requirements";
 import { columnLetters, parseA1, quoteSheetName } from "../shaping/a1";
 import { FORMULA_STORE_SHEET } from "../shaping/paste-provenance";
@@ -45,7 +45,11 @@ const STORE_HEADER = ["sheet", "address", "formula", "value", "spill", "takenAt"
 
 /** Every replaced formula on record. */
 export async function readStaticCells(context: Excel.RequestContext): Promise<StaticCell[]> {
-  const rows = (await readStoreRows(context, FORMULA_STORE_SHEET)) ?? [];
+  return staticCellsOf((await readStoreRows(context, FORMULA_STORE_SHEET)) ?? []);
+}
+
+/** The replaced formulas recorded in the rows of the formula store (FORMULA_STORE_SHEET). */
+export function staticCellsOf(rows: readonly StoreRow[]): StaticCell[] {
   return rows.flatMap(({ cells: row }) => {
     if (typeof row[0] !== "string" || row[0] === "" || typeof row[2] !== "string") return [];
     let value: CellValue;

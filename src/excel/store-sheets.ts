@@ -6,27 +6,63 @@
 import { TEXT_FORMAT } from "../shaping/safe-cells";
 import type { CellValue } from "../shaping/types";
 
+/** One record row of a store sheet: its 1-based sheet row and its cells from column A. */
+export interface StoreRow {
+  sheetRow: number;
+  cells: CellValue[];
+}
+
+/** What {@link readStores} read: every sheet of the workbook (id and name), and each store's rows. */
+export interface StoresReading {
+  sheets: Array<{ id: string; name: string }>;
+  /** By store name: its rows, or null when the workbook has no such sheet. */
+  rows: Map<string, StoreRow[] | null>;
+}
+
 /**
- * The rows of the very hidden store sheet `storeName` under its header, each from column A with its
- * 1-based sheet row; empty rows are skipped. Null when the workbook has no such sheet.
+ * The rows of each of the very hidden store sheets `storeNames`, in two round trips whatever their
+ * number (the workbook's sheets, then every store's used range in one request, rather than two
+ * requests a store: "Avoid using the context.sync method in loops",
+ * https://learn.microsoft.com/office/dev/add-ins/concepts/correlated-objects-pattern). The sheets'
+ * ids and names come with them, for the caller's own use.
  */
-export async function readStoreRows(
-  context: Excel.RequestContext,
-  storeName: string,
-): Promise<Array<{ sheetRow: number; cells: CellValue[] }> | null> {
-  const store = context.workbook.worksheets.getItemOrNullObject(storeName);
+export async function readStores(context: Excel.RequestContext, storeNames: readonly string[]): Promise<StoresReading> {
+  const collection = context.workbook.worksheets;
+  collection.load("items/id, items/name");
   await context.sync();
-  if (store.isNullObject) return null;
-  const used = store.getUsedRangeOrNullObject(true);
-  used.load("values, rowIndex, columnIndex");
-  await context.sync();
-  if (used.isNullObject) return [];
+  const sheets = collection.items.map((s) => ({ id: s.id, name: s.name }));
+  const rows = new Map<string, StoreRow[] | null>();
+  const reads: Array<{ name: string; used: Excel.Range }> = [];
+  for (const name of storeNames) {
+    const sheet = collection.items.find((s) => s.name.toLowerCase() === name.toLowerCase());
+    if (!sheet) {
+      rows.set(name, null);
+      continue;
+    }
+    const used = sheet.getUsedRangeOrNullObject(true);
+    used.load("values, rowIndex, columnIndex");
+    reads.push({ name, used });
+  }
+  if (reads.length > 0) await context.sync();
+  for (const { name, used } of reads) rows.set(name, used.isNullObject ? [] : recordRows(used));
+  return { sheets, rows };
+}
+
+function recordRows(used: Excel.Range): StoreRow[] {
   const lead: CellValue[] = Array.from({ length: used.columnIndex }, () => "");
   return (used.values as CellValue[][]).flatMap((row, i) => {
     const sheetRow = used.rowIndex + i + 1;
     if (sheetRow === 1 || row.every((v) => v === "" || v === null || v === undefined)) return []; // header, empty
     return [{ sheetRow, cells: [...lead, ...row] }];
   });
+}
+
+/**
+ * The rows of the very hidden store sheet `storeName` under its header, each from column A with its
+ * 1-based sheet row; empty rows are skipped. Null when the workbook has no such sheet.
+ */
+export async function readStoreRows(context: Excel.RequestContext, storeName: string): Promise<StoreRow[] | null> {
+  return (await readStores(context, [storeName])).rows.get(storeName) ?? null;
 }
 
 /** Adds the very hidden store sheet `storeName` (only add-ins see it; users cannot unhide it by mistake). */

@@ -21,8 +21,8 @@ import { addStoreSheet } from "./store-sheets";
 /** Prefix of the store sheets' names. */
 export const WRITTEN_STORE_PREFIX = "_ClimateRiskWritten";
 const HEADER = ["locator", "key", "digest", "kept"];
-/** Rows of the record per read: about 1 MB for a table of 248 columns (4 characters a cell). */
-const ROWS_PER_READ = 1_000;
+/** Rows of the record's first read: about 1 MB for a table of 248 columns (4 characters a cell). */
+const FIRST_ROWS_READ = 1_000;
 
 /** The written rows of a table's store by locator, or null when the store sheet is gone. */
 export async function readWrittenStore(
@@ -32,16 +32,14 @@ export async function readWrittenStore(
   const store = context.workbook.worksheets.getItemOrNullObject(name);
   await context.sync();
   if (store.isNullObject) return null;
-  // Read in slices: a 5,000-row record is over 5 MB, more than one response may carry.
+  // Read in slices: a 5,000-row record is over 5 MB, more than one response may carry. The first
+  // is of 1,000 rows, the next sized by what those weighed (readBlock), near 4 MB each.
   const used = store.getUsedRangeOrNullObject(true);
   used.load("rowCount");
   await context.sync();
   const total = used.isNullObject ? 0 : used.rowCount - 1;
-  const rows: CellValue[][] = [];
-  for (let r = 0; r < total; r += ROWS_PER_READ)
-    rows.push(
-      ...(await readBlock(context, store, 1 + r, 0, Math.min(ROWS_PER_READ, total - r), HEADER.length, "values")),
-    );
+  const rows: CellValue[][] =
+    total > 0 ? await readBlock(context, store, 1, 0, total, HEADER.length, "values", FIRST_ROWS_READ) : [];
   const out = new Map<string, WrittenRow>();
   for (const cells of rows) {
     if (cells[0] === "") continue;

@@ -7,18 +7,13 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CorsRefusedError, NetworkError, RiskClient, TimeoutError } from "../../src/api";
 import { diagnoseNoAnswer, explainNoAnswer } from "../../src/api/no-answer";
-import type { RunningEmulator } from "../../emulator/server";
 import { corsFetch } from "../support/cors-fetch";
-import { demoConnection, startTestEmulator } from "../support/emulator";
+import { demoConnection, startTestEmulator, useTestEmulator } from "../support/emulator";
 import { startFaultyServer } from "../support/faulty-server";
 
 const PAGE = "https://addin.example.com";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator({ allowedOrigins: ["https://someone-else.example.com"] });
-});
-afterAll(() => emu.close());
+const emu = useTestEmulator({ allowedOrigins: ["https://someone-else.example.com"] });
 
 async function closedPort(): Promise<string> {
   const server = createServer();

@@ -14,8 +14,8 @@ import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
 import { columnLetters } from "../../src/shaping/a1";
 import { userSheetsOf } from "../taskpane/support";
 import { recordFigures } from "./support/figures";
-import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, routesStartingWith, startTestService } from "../support/emulator";
+import { polygonPlot } from "../support/fixtures";
 
 let service: TestService;
 let client: RiskClient;
@@ -257,25 +257,11 @@ describe("files and programs the service cannot use", () => {
     ],
     [
       "an open polygon ring",
-      {
-        type: "FeatureCollection",
-        features: [
-          {
-            type: "Feature",
-            geometry: {
-              type: "Polygon",
-              coordinates: [
-                [
-                  [0, 0],
-                  [1, 0],
-                  [1, 1],
-                ],
-              ],
-            },
-            properties: {},
-          },
-        ],
-      },
+      polygonPlot([
+        [0, 0],
+        [1, 0],
+        [1, 1],
+      ]),
       /coordinates\[0\]: needs at least 4 positions/,
     ],
   ])(
@@ -309,25 +295,12 @@ describe("files and programs the service cannot use", () => {
 
   test("a nature file with an empty or open polygon is rejected by the service (422); no sub-project is added", async () => {
     const before = (await client.nature.subprojects("nc-demo")).length;
-    for (const features of [
-      [],
-      [
-        {
-          type: "Feature",
-          geometry: {
-            type: "Polygon",
-            coordinates: [
-              [
-                [0, 0],
-                [1, 0],
-                [1, 1],
-              ],
-            ],
-          },
-          properties: {},
-        },
-      ],
-    ]) {
+    const openPolygon = polygonPlot([
+      [0, 0],
+      [1, 0],
+      [1, 1],
+    ]);
+    for (const features of [[], openPolygon.features]) {
       const text = JSON.stringify({ type: "FeatureCollection", features });
       // Named, so the file reaches the service (without a name or Entity Name the pane asks for one first).
       const error = await createSubprojectFromFile(client, {
@@ -408,7 +381,7 @@ describe("wrong argument types in every RISK function", () => {
 
   test(`each of ${CASES.length} wrong arguments gives #VALUE! naming the argument, without a request`, async () => {
     VALID.NATURE[0] = (await client.nature.subprojects("nc-demo"))[0].name;
-    const engine = new RiskEngine({ connection: service.connection, fetch: closingFetch, maxRetries: 0 });
+    const engine = new RiskEngine({ connection: service.connection, maxRetries: 0 });
     setDefaultEngine(engine);
     // Every valid call works, so each failure below is the one argument's doing.
     const fine = await evaluateCells(Object.entries(VALID).map(([fn, args]) => ({ fn, args }) as FormulaCall));

@@ -13,7 +13,6 @@ import { ROUTES } from "../../emulator/http/routes";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { DEMO_HEADERS } from "../support/emulator";
 import { recordFigures } from "./support/figures";
-import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, startTestService } from "../support/emulator";
 
 const figures: Record<string, unknown> = {};
@@ -29,7 +28,7 @@ const csvOf = (tag: string, n: number) =>
   ].join("\n");
 
 function clientOf(connection: ConnectionConfig): RiskClient {
-  return new RiskClient(connection, { fetch: closingFetch, maxRetries: 0, timeoutMs: 15_000 });
+  return new RiskClient(connection, { maxRetries: 0, timeoutMs: 15_000 });
 }
 
 describe("a flood of concurrent writes and reads", () => {
@@ -196,7 +195,7 @@ describe("kill -9 with a data directory", () => {
   ): Promise<{ status: number; text: string }> {
     const headers: Record<string, string> = { ...DEMO_HEADERS };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const response = await closingFetch(new Request(`${connection.baseUrl}${route}`, { method, headers, body }));
+    const response = await fetch(new Request(`${connection.baseUrl}${route}`, { method, headers, body }));
     return { status: response.status, text: await response.text() };
   }
 
@@ -354,11 +353,11 @@ describe("one key cannot reach another key's project through any route", () => {
     const documents = [
       {
         root: service.emulator.baseUrl,
-        doc: await (await closingFetch(`${service.emulator.url}/swagger.json`)).json(),
+        doc: await (await fetch(`${service.emulator.url}/swagger.json`)).json(),
       },
       {
         root: service.emulator.natureUrl,
-        doc: await (await closingFetch(`${service.emulator.url}/nature/openapi.json`)).json(),
+        doc: await (await fetch(`${service.emulator.url}/nature/openapi.json`)).json(),
       },
     ] as Array<{ root: string; doc: { paths: Record<string, Record<string, unknown>> } }>;
     const projects = [undefined, "demo", "a19b6282de313211", "nc-demo", "other", "nc-other"];
@@ -417,7 +416,7 @@ describe("one key cannot reach another key's project through any route", () => {
                 });
               }
             }
-            const response = await closingFetch(url, { method, headers, body });
+            const response = await fetch(url, { method, headers, body });
             statuses[response.status] = (statuses[response.status] ?? 0) + 1;
             const text =
               method === "GET" && response.headers.get("content-type")?.includes("zip")
@@ -434,7 +433,7 @@ describe("one key cannot reach another key's project through any route", () => {
     expect(leaks).toEqual([]);
     expect(routes).toBe(ROUTES.length);
     // The detector itself works: demo's own key does see demo's markers.
-    const own = await closingFetch(`${service.emulator.baseUrl}/api/portfolios/`, {
+    const own = await fetch(`${service.emulator.baseUrl}/api/portfolios/`, {
       headers: DEMO_HEADERS,
     });
     expect(own.status).toBe(200);

@@ -13,8 +13,8 @@ import {
 } from "../../testing/evaluate-cells";
 import { ServerError, type SearchScore } from "../../src/api";
 import { recordFigures } from "./support/figures";
-import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, routesStartingWith, startTestService } from "../support/emulator";
+import { squarePlot } from "../support/fixtures";
 
 const CELLS = 10_000;
 const POINTS = 500;
@@ -109,7 +109,7 @@ test("10,000 cells under 10 % 503s and 429 bursts all settle, each to the clean 
   const calls = workbookCells();
   expect(calls).toHaveLength(CELLS);
 
-  const cleanEngine = new RiskEngine({ connection: clean.connection, fetch: closingFetch, ...ENGINE });
+  const cleanEngine = new RiskEngine({ connection: clean.connection, ...ENGINE });
   const reference = await evaluateWithDeadline(cleanEngine, calls);
   // The reference itself must be complete and right: every cell a value, spot-checked against direct reads.
   expect(reference.results.filter((r) => !("value" in r))).toEqual([]);
@@ -120,7 +120,7 @@ test("10,000 cells under 10 % 503s and 429 bursts all settle, each to the clean 
   // was found may still be answered 503 at the server, unseen by anyone).
   let faultsSeen = 0;
   const countingFetch: typeof fetch = async (input, init) => {
-    const response = await closingFetch(input, init);
+    const response = await fetch(input, init);
     if (response.status === 503 || response.status === 429) faultsSeen++;
     return response;
   };
@@ -247,27 +247,7 @@ test("under faults, no non-idempotent request is repeated: each POST and UDF act
         outcomes.serverError++;
       }
     };
-    const square = {
-      type: "FeatureCollection",
-      features: [
-        {
-          type: "Feature",
-          properties: { "Entity Name": "Plot", "label:poly_area": 4 },
-          geometry: {
-            type: "Polygon",
-            coordinates: [
-              [
-                [10, 10],
-                [10.1, 10],
-                [10.1, 10.1],
-                [10, 10.1],
-                [10, 10],
-              ],
-            ],
-          },
-        },
-      ],
-    };
+    const square = squarePlot({ "Entity Name": "Plot", "label:poly_area": 4 });
     const calls = { create: 40, import: 30, udf: 20, activate: 20, vector: 20, nature: 10 };
     // The import target and the UDF to activate exist before the faults are counted.
     let target = "";

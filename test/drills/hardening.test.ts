@@ -14,7 +14,6 @@ import { MAX_JSON_DEPTH } from "../../emulator/http/json-limits";
 import { JQ_MAX_OUTPUT_CHARS } from "../../emulator/server";
 import { DEMO_HEADERS } from "../support/emulator";
 import { recordFigures } from "./support/figures";
-import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, startTestService } from "../support/emulator";
 
 const figures: Record<string, unknown> = {};
@@ -39,8 +38,7 @@ async function call(method: string, route: string, headers: Record<string, strin
     (init.headers as Record<string, string>)["Content-Type"] = "application/json";
     init.body = typeof body === "string" ? body : JSON.stringify(body);
   }
-  // closingFetch sends the body of a Request (not of init).
-  const response = await closingFetch(new Request(`${service.emulator.url}${route}`, init));
+  const response = await fetch(`${service.emulator.url}${route}`, init);
   const text = await response.text();
   let parsed: unknown = undefined;
   try {

@@ -15,7 +15,6 @@ import { pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseri
 import { CancelledError, type ExcelRunner, type LongRunning, type PastedSheet } from "../../src/taskpane/ui/pane-types";
 import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
-import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, startTestService } from "../support/emulator";
 
 const PORTFOLIO = "demo-portfolio";
@@ -144,7 +143,7 @@ function clientFailingAt(n: number, how: "503" | "reset"): RiskClient {
         });
       throw new TypeError("fetch failed: socket hang up (injected)");
     }
-    return closingFetch(input, init);
+    return fetch(input, init);
   };
   return new RiskClient(service.connection, { fetch: failing, maxRetries: 0, timeoutMs: 5_000 });
 }
@@ -157,7 +156,6 @@ describe.each(Object.keys(PASTES))("%s", (name) => {
     const before = fake.snapshot();
     let requests = 0;
     const counting = new RiskClient(service.connection, {
-      fetch: closingFetch,
       maxRetries: 0,
       onRequest: () => requests++,
     });

@@ -41,8 +41,8 @@ import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-acti
 import { loadTimeseriesCatalog, pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseries-actions";
 import { createFakeExcel } from "../../testing/fake-excel";
 import { recordFigures } from "./support/figures";
-import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, startTestService } from "../support/emulator";
+import { squarePlot } from "../support/fixtures";
 
 const SECRET = "sk-DRILL-7f3a9c2e51b84d06e1";
 const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug", "trace"] as const;
@@ -58,7 +58,7 @@ const saved = { fetch: globalThis.fetch, Office: globals.Office, OfficeRuntime: 
 /** Every request of the add-in, from the client or anywhere else, goes through here and is recorded. */
 const recordingFetch: typeof fetch = (input, init) => {
   requested.push(input instanceof Request ? input.url : String(input));
-  return closingFetch(input, init);
+  return saved.fetch(input, init); // the platform's fetch: this one replaces globalThis.fetch
 };
 
 beforeAll(async () => {
@@ -183,27 +183,7 @@ test("the API key shows up nowhere but in requests to the configured service", a
   });
   await inspectUdf(client, created.udf.id);
   const [superproject] = await listSuperprojects(client);
-  const area = {
-    type: "FeatureCollection",
-    features: [
-      {
-        type: "Feature",
-        properties: { "Entity Name": "Plot" },
-        geometry: {
-          type: "Polygon",
-          coordinates: [
-            [
-              [10, 10],
-              [10.1, 10],
-              [10.1, 10.1],
-              [10, 10.1],
-              [10, 10],
-            ],
-          ],
-        },
-      },
-    ],
-  };
+  const area = squarePlot({ "Entity Name": "Plot" });
   await createSubprojectFromFile(client, { superproject, fileName: "area.geojson", text: JSON.stringify(area) });
   const [subproject] = await listSubprojects(client, superproject);
   await pasteSubprojectSummary({ client, run, subproject });

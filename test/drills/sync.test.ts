@@ -10,7 +10,6 @@ import { StepError } from "../../src/taskpane/ui/pane-types";
 import { createFakeExcel } from "../../testing/fake-excel";
 import { userSheetsOf } from "../taskpane/support";
 import { recordFigures } from "./support/figures";
-import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, startTestService } from "../support/emulator";
 
 let service: TestService;
@@ -75,7 +74,7 @@ function clientFailing(step: SyncStep, kind: FailureKind, portfolio: string): Ri
     const path = new URL(request.url).pathname;
     const thisStep = stepOf(request.method, path, portfolio, uploaded);
     if (thisStep === "upload") uploaded = true;
-    if (failed || thisStep !== step) return closingFetch(request);
+    if (failed || thisStep !== step) return fetch(request);
     failed = true;
     switch (kind) {
       case "503":
@@ -86,7 +85,7 @@ function clientFailing(step: SyncStep, kind: FailureKind, portfolio: string): Ri
       case "reset":
         throw new TypeError("fetch failed: ECONNRESET (injected)");
       case "answer lost":
-        await (await closingFetch(request)).arrayBuffer(); // the service acted ...
+        await (await fetch(request)).arrayBuffer(); // the service acted ...
         throw new TypeError("fetch failed: socket hang up (injected)"); // ... but its answer never arrived
       case "no answer":
         return new Promise<Response>((_, reject) =>

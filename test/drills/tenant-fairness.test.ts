@@ -12,7 +12,6 @@
  * all workers but one, so the other key's program finds a free worker at once.
  */
 import { recordFigures } from "./support/figures";
-import { closingFetch } from "../functions/support/http-fetch";
 import { DEMO_HEADERS } from "../support/emulator";
 import { type TestService, startTestService } from "../support/emulator";
 
@@ -37,8 +36,7 @@ interface Answer {
 /** One request over real HTTP, timed from sending to the whole body read. */
 async function call(method: string, route: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
   const started = performance.now();
-  // closingFetch sends the body of a Request (not of init).
-  const response = await closingFetch(
+  const response = await fetch(
     new Request(`${service.emulator.url}${route}`, {
       method,
       headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },

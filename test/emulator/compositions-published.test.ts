@@ -5,15 +5,10 @@
  * other non-numeric properties kept, and the dataset metadata's published fields.
  */
 import Papa from "papaparse";
-import { RunningEmulator } from "../../emulator/server";
 import { call, portfolioWith } from "./helpers";
-import { startTestEmulator } from "../support/emulator";
+import { useTestEmulator } from "../support/emulator";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useTestEmulator();
 
 const C = "/api/compositions";
 

@@ -4,15 +4,10 @@
  * sandbox stops looping or runaway programs with 422 while the server keeps answering.
  */
 import Papa from "papaparse";
-import { RunningEmulator } from "../../emulator/server";
 import { call, portfolioWith } from "./helpers";
-import { startTestEmulator } from "../support/emulator";
+import { useTestEmulator } from "../support/emulator";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useTestEmulator();
 
 const C = "/api/compositions";
 const EXAMPLE_1 =

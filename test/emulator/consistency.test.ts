@@ -5,16 +5,11 @@
  */
 import Papa from "papaparse";
 import { unzipSync, strFromU8 } from "fflate";
-import { RunningEmulator } from "../../emulator/server";
 import type { Asset, ExtendedSummaryItem, PhysicalItem, SearchResult, SummaryItem } from "../../src/api/types";
 import { call, portfolioWith, spiralCsv } from "./helpers";
-import { DEMO_HEADERS, startTestEmulator } from "../support/emulator";
+import { DEMO_HEADERS, useTestEmulator } from "../support/emulator";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useTestEmulator();
 
 const P = "/api/portfolios/demo-portfolio";
 const PRIMARY: Record<string, string> = {

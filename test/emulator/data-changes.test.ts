@@ -4,16 +4,13 @@
  * dataset gets a new version and digest, and the route is gated like the other control routes
  * (no key, not counted, not in the service's OpenAPI document).
  */
-import { RunningEmulator } from "../../emulator/server";
 import { call, csvForm, portfolioWith, spiralCsv, waitAvailable } from "./helpers";
-import { startTestEmulator } from "../support/emulator";
+import { startTestEmulator, useTestEmulator } from "../support/emulator";
 
-let emu: RunningEmulator;
+const emu = useTestEmulator();
 beforeAll(async () => {
-  emu = await startTestEmulator();
   await portfolioWith(emu, "changing", spiralCsv(40));
 });
-afterAll(() => emu.close());
 
 const P = "/api/portfolios/changing/datasets/physical";
 const CHANGE = "/__emulator/portfolios/changing/change-data";

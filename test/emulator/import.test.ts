@@ -2,20 +2,17 @@
  * Asset import validation: every row checked, errors name row (and CSV line) and column,
  * a rejected import leaves the stored portfolio exactly as it was.
  */
-import { RunningEmulator } from "../../emulator/server";
 import { call, csvForm, portfolioWith, waitAvailable } from "./helpers";
-import { startTestEmulator } from "../support/emulator";
+import { useTestEmulator } from "../support/emulator";
 
-let emu: RunningEmulator;
+const emu = useTestEmulator();
 beforeAll(async () => {
-  emu = await startTestEmulator();
   await portfolioWith(
     emu,
     "imp",
     "entity_id,entity_name,lat,lng,label:site\nA1,First,10,20,north\nA2,Second,-5.5,100.25,south\n",
   );
 });
-afterAll(() => emu.close());
 
 const importCsv = (csv: string) => call(emu, "POST", "/api/portfolios/imp/assets/import/", { form: csvForm(csv) });
 

@@ -2,18 +2,13 @@
  * One key can neither see nor change another key's project: every route is tried with
  * other-key against demo's resources.
  */
-import { RunningEmulator } from "../../emulator/server";
 import { ROUTES } from "../../emulator/http/routes";
 import { call, csvForm } from "./helpers";
-import { startTestEmulator } from "../support/emulator";
+import { useTestEmulator } from "../support/emulator";
 import type { UdfRecord } from "../../src/api/types";
 import { DEMO_PROJECT } from "../../src/shared/vocabulary";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useTestEmulator();
 
 const OTHER = { key: "other-key", project: DEMO_PROJECT };
 

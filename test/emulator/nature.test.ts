@@ -2,15 +2,10 @@
  * Nature sub-projects: seeded processed sub-project, creation from a validated
  * FeatureCollection (optionally with crs), processing state, export summary from the model.
  */
-import { RunningEmulator } from "../../emulator/server";
 import { call } from "./helpers";
-import { startTestEmulator } from "../support/emulator";
+import { useTestEmulator } from "../support/emulator";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useTestEmulator();
 
 const SUMMARY_NAMES = [
   "pest_disease_baseline_mean",

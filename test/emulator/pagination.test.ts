@@ -2,18 +2,15 @@
  * Pagination exactly as docs/service.md#pagination says: page from 1, rows default 50 and 1..250, a short page
  * ends the list (0 items, exactly rows, 120 items → 50, 50, 20).
  */
-import { RunningEmulator } from "../../emulator/server";
 import { call, portfolioWith, spiralCsv } from "./helpers";
-import { startTestEmulator } from "../support/emulator";
+import { useTestEmulator } from "../support/emulator";
 
-let emu: RunningEmulator;
+const emu = useTestEmulator();
 beforeAll(async () => {
-  emu = await startTestEmulator();
   await portfolioWith(emu, "p120", spiralCsv(120));
   await portfolioWith(emu, "p50", spiralCsv(50));
   await call(emu, "POST", "/api/portfolios/", { json: { portfolio_name: "empty" } });
 });
-afterAll(() => emu.close());
 
 async function walk(path: string, rows?: number): Promise<number[]> {
   const sizes: number[] = [];

@@ -5,17 +5,15 @@
  */
 import Papa from "papaparse";
 import { unzipSync, strFromU8 } from "fflate";
-import type { RunningEmulator } from "../../emulator/server";
 import type { PhysicalItem, SummaryItem } from "../../src/api/types";
 import { call, csvForm, portfolioWith, spiralCsv } from "./helpers";
-import { DEMO_HEADERS, startTestEmulator } from "../support/emulator";
+import { DEMO_HEADERS, startTestEmulator, useTestEmulator } from "../support/emulator";
+import { squarePlot, TIMESERIES_HEADER_START } from "../support/fixtures";
 
-let emu: RunningEmulator;
+const emu = useTestEmulator();
 beforeAll(async () => {
-  emu = await startTestEmulator();
   await portfolioWith(emu, "dl-sites", spiralCsv(7));
 });
-afterAll(() => emu.close());
 
 const P = "/api/portfolios/dl-sites/datasets/physical";
 
@@ -167,15 +165,7 @@ describe("downloads", () => {
       expect(file.headers.get("content-disposition")).toBe('attachment; filename="dl-sites-items.csv"');
       const parsed = Papa.parse<string[]>(text(file.bytes).trim());
       const [header, ...rows] = parsed.data;
-      expect(header.slice(0, 7)).toEqual([
-        "portfolio_index",
-        "entity_id",
-        "entity_name",
-        "hazard",
-        "indicator",
-        "scenario",
-        "measure",
-      ]);
+      expect(header.slice(0, 7)).toEqual(TIMESERIES_HEADER_START);
       const dates = header.slice(7);
       expect(dates).toContain("2019-11");
       expect(dates).toContain("2030");
@@ -304,27 +294,7 @@ describe("downloads", () => {
 });
 
 describe("nature sub-project names", () => {
-  const area = (name: string) => ({
-    type: "FeatureCollection",
-    features: [
-      {
-        type: "Feature",
-        properties: { "Entity Name": name },
-        geometry: {
-          type: "Polygon",
-          coordinates: [
-            [
-              [10, 10],
-              [10.1, 10],
-              [10.1, 10.1],
-              [10, 10.1],
-              [10, 10],
-            ],
-          ],
-        },
-      },
-    ],
-  });
+  const area = (name: string) => squarePlot({ "Entity Name": name });
 
   test(
     "projectName names the sub-project in the header's superproject; " +

@@ -2,17 +2,13 @@
  * Conformance of every route: success status and shape, auth, 404/405, malformed bodies,
  * CORS, and the OpenAPI documents matching the served routes.
  */
-import { RunningEmulator } from "../../emulator/server";
 import { ROUTES } from "../../emulator/http/routes";
 import type { Asset, Portfolio, SearchScore, SummaryItem, UdfRecord, VectorWithGeoJson } from "../../src/api/types";
 import { call, csvForm, waitAvailable } from "./helpers";
-import { DEMO_HEADERS, startTestEmulator } from "../support/emulator";
+import { DEMO_HEADERS, useTestEmulator } from "../support/emulator";
+import { polygonPlot } from "../support/fixtures";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useTestEmulator();
 
 const P = "/api/portfolios/demo-portfolio";
 const C = "/api/compositions";
@@ -322,26 +318,12 @@ describe("compositions basics", () => {
   });
 
   test("invalid GeoJSON is 422 naming the member; malformed JSON text is 400", async () => {
-    const bad = {
-      type: "FeatureCollection",
-      features: [
-        {
-          type: "Feature",
-          geometry: {
-            type: "Polygon",
-            coordinates: [
-              [
-                [0, 0],
-                [1, 0],
-                [1, 1],
-                [0, 1],
-              ],
-            ],
-          },
-          properties: {},
-        },
-      ],
-    };
+    const bad = polygonPlot([
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+    ]);
     const r = await call(emu, "POST", `${C}/vector`, { json: { name: "bad", geojson: bad } });
     expect(r.status).toBe(422);
     expect(r.body.errors[0]).toMatch(/^geojson\.features\[0\]\.geometry\.coordinates\[0\]: linear ring is not closed/);

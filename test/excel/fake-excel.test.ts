@@ -1,7 +1,7 @@
 /**
  * The fake's own behaviour, so the harness and the workbook tests can trust it: load/sync rules,
  * PropertyNotLoaded, dimension checks, sheet-name rules, input rules for formulas and text,
- * tables, merges, byte counting, the payload limit and fault injection.
+ * tables, merges, byte counting, the payload limit, fault injection, round trips and held syncs.
  */
 import { createFakeExcel, FakeExcelError, installFakeExcel } from "../../testing/fake-excel";
 
@@ -352,5 +352,65 @@ describe("spills", () => {
     expect(await parentOf("D4")).toBeNull();
     expect(await parentOf("E2")).toBeNull(); // a formula that did not spill
     expect(await parentOf("B3:C3")).toBeNull();
+  });
+});
+
+describe("a sync's round trip", () => {
+  it("charges each sync that sends something its round trip and bytes, and counts the wait", async () => {
+    const fake = createFakeExcel({ syncCost: { roundTripMs: 30 } });
+    const started = performance.now();
+    await fake.run(async (context) => {
+      context.workbook.worksheets.getItem("Sheet1").getRange("A1").values = [[1]];
+      await context.sync();
+      await context.sync(); // nothing queued: office.js sends nothing, no round trip
+      context.workbook.worksheets.getItem("Sheet1").getRange("A2").values = [[2]];
+    }); // Excel.run's own last sync sends the queued write
+    expect(fake.syncs).toHaveLength(2);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(59);
+    expect(fake.syncWaitMs()).toBeGreaterThanOrEqual(59);
+
+    fake.setSyncCost({ roundTripMs: 0, msPerByte: 1 });
+    const before = fake.syncWaitMs();
+    await fake.run(async (context) => {
+      context.workbook.worksheets.getItem("Sheet1").getRange("A3").values = [["x".repeat(100)]];
+    });
+    const bytes = fake.syncs[2].requestBytes + fake.syncs[2].responseBytes;
+    expect(fake.syncWaitMs() - before).toBeGreaterThanOrEqual(bytes - 1);
+  });
+
+  it("holds a sync pending, not applied, until it is released", async () => {
+    const fake = createFakeExcel();
+    const hold = fake.holdNextSync();
+    let answered = false;
+    const running = fake
+      .run(async (context) => {
+        context.workbook.worksheets.getItem("Sheet1").getRange("A1").values = [["held"]];
+        await context.sync();
+      })
+      .then(() => (answered = true));
+    const info = await hold.held;
+    expect(info.operations).toContain("set:values");
+    await new Promise((resolve) => setTimeout(resolve, 0)); // every pending callback has run
+    expect(answered).toBe(false);
+    expect(fake.read("Sheet1", "A1")).toEqual([[""]]);
+    hold.release();
+    await running;
+    expect(fake.read("Sheet1", "A1")).toEqual([["held"]]);
+  });
+
+  it("holds only the answer of a sync it applied: the workbook changed, the add-in never hears", async () => {
+    const fake = createFakeExcel();
+    const hold = fake.holdNextSync({ applied: true });
+    let answered = false;
+    void fake
+      .run(async (context) => {
+        context.workbook.worksheets.getItem("Sheet1").getRange("A1").values = [["applied"]];
+        await context.sync();
+      })
+      .then(() => (answered = true));
+    await hold.held;
+    await new Promise((resolve) => setTimeout(resolve, 0)); // every pending callback has run
+    expect(fake.read("Sheet1", "A1")).toEqual([["applied"]]);
+    expect(answered).toBe(false); // never released: pending forever, like office-js #6150
   });
 });

@@ -1,6 +1,6 @@
 /** Reading the selection or a table for a sync, and selecting a problem's cell, against the fake. */
 import { createFakeExcel } from "../../testing/fake-excel";
-import { listTables, readBlock, readSelection, readTable } from "../../src/excel/read-range";
+import { listTables, readBlock, readBlocks, readSelection, readTable } from "../../src/excel/read-range";
 import { selectCell } from "../../src/excel/select-cell";
 import { validateAssetRange } from "../../src/taskpane/features/sync/model/validate-assets";
 
@@ -97,6 +97,57 @@ describe("readBlock", () => {
     expect(formulas[39_999]).toEqual([text(39_999)]);
     expect(fake.syncs.some((s) => s.failed === "ResponsePayloadSizeLimitExceeded")).toBe(true);
     expect(Math.max(...fake.syncs.filter((s) => !s.failed).map((s) => s.responseBytes))).toBeLessThan(5_000_000);
+  });
+
+  it("reads a large block in round trips near 4 MB each, not one per 40,000 cells", async () => {
+    // 300,000 cells of about 12 bytes each: 3.6 MB, one read after the first 40,000 cells.
+    const fake = createFakeExcel();
+    const rows = Array.from({ length: 30_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => r * 10 + c + 0.5));
+    fake.setValues("Sheet1", "A1:J30000", rows);
+    fake.resetSyncs();
+    const values = await fake.run((context) =>
+      readBlock(context, context.workbook.worksheets.getItem("Sheet1"), 0, 0, 30_000, 10, "values"),
+    );
+    expect(values).toEqual(rows);
+    expect(fake.syncs).toHaveLength(2);
+    expect(fake.syncs.every((s) => !s.failed && s.responseBytes < 5_000_000)).toBe(true);
+  });
+});
+
+describe("readBlocks", () => {
+  it("reads many small blocks' formulas and formats in one round trip, and a batch too large for one answer in parts", async () => {
+    const fake = createFakeExcel();
+    fake.setValues(
+      "Sheet1",
+      "A1:C400",
+      Array.from({ length: 400 }, (_, r) => [r, `="${"y".repeat(40)}${r}"`, `t${r}`]),
+    );
+    const blocks = (sheet: Excel.Worksheet) =>
+      Array.from({ length: 200 }, (_, i) => ({
+        sheet,
+        row: 2 * i,
+        col: 1,
+        rows: 1,
+        cols: 2,
+        properties: ["formulas", "numberFormat"] as const,
+      }));
+    fake.resetSyncs();
+    const read = await fake.run((context) =>
+      readBlocks(context, blocks(context.workbook.worksheets.getItem("Sheet1"))),
+    );
+    expect(fake.syncs).toHaveLength(1);
+    expect(read).toHaveLength(200);
+    expect(read[7]).toEqual({ formulas: [[`="${"y".repeat(40)}14"`, "t14"]], numberFormat: [["General", "General"]] });
+
+    // Under a 6 KB answer limit the same blocks take several requests, each answer whole.
+    const small = createFakeExcel({ responseLimitBytes: 6_000 });
+    small.setValues("Sheet1", "A1:C400", fake.read("Sheet1", "A1:C400", "formulas"));
+    small.resetSyncs();
+    const again = await small.run((context) =>
+      readBlocks(context, blocks(context.workbook.worksheets.getItem("Sheet1"))),
+    );
+    expect(again).toEqual(read);
+    expect(small.syncs.filter((s) => !s.failed).length).toBeGreaterThan(1);
   });
 });
 

@@ -14,10 +14,7 @@ import {
 } from "../../testing/fake-excel";
 import { requirementSupported } from "../../src/shared/requirements";
 import { readSelection } from "../../src/excel/read-range";
-import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-actions";
-import type { RiskClient } from "../../src/api/client";
-import type { RunningEmulator } from "../../emulator/server";
-import { countRequests, startPaneTestService, userSheetsOf } from "../taskpane/support";
+import { countRequests, syncSelection, usePaneTestService, userSheetsOf } from "../taskpane/support";
 import { emulatorStats } from "../support/emulator";
 
 /** A fake Excel at `level` whose Office.context.requirements is installed globally until the test ends. */
@@ -120,13 +117,8 @@ describe("reading a selection for a sync", () => {
 });
 
 describe("sync from a selection, end to end, as older Excel builds run it", () => {
-  let emulator: RunningEmulator;
-  let client: RiskClient;
-  beforeAll(async () => {
-    ({ emulator, client } = await startPaneTestService({ processingDelayMs: 20 }));
-  });
-  afterAll(() => emulator.close());
-  beforeEach(() => emulator.reset());
+  const service = usePaneTestService({ processingDelayMs: 20 });
+  beforeEach(() => service.emulator.reset());
 
   const never = async (): Promise<boolean> => {
     throw new Error("confirmReplace must not be asked");
@@ -144,10 +136,7 @@ describe("sync from a selection, end to end, as older Excel builds run it", () =
     prepare(fake);
     fake.setSelection("Sites", "A1:E4");
     const before = userSheetsOf(fake);
-    const result = await syncRangeToPortfolio({
-      client,
-      run: (batch) => fake.run(batch),
-      source: { kind: "selection" },
+    const result = await syncSelection(service, (batch) => fake.run(batch), {
       portfolio,
       confirmReplace: never,
     });
@@ -158,7 +147,7 @@ describe("sync from a selection, end to end, as older Excel builds run it", () =
   it("Windows 2101, no merged cells: the assets are synced", async () => {
     const result = await syncAt(EXCEL_BUILDS.windows2101, () => undefined, "old_excel_sites");
     expect(result).toMatchObject({ outcome: "synced", portfolio: "old_excel_sites", assetCount: 3 });
-    const assets = await client.portfolios.assets("old_excel_sites").all();
+    const assets = await service.client.portfolios.assets("old_excel_sites").all();
     expect(assets.map((a) => a.entity_name)).toEqual(["London depot", "Paris hub", "Lagos port"]);
   });
 
@@ -174,7 +163,7 @@ describe("sync from a selection, end to end, as older Excel builds run it", () =
         ),
       }),
     ]);
-    expect(countRequests(await emulatorStats(emulator), "POST ")).toBe(0);
+    expect(countRequests(await emulatorStats(service.emulator), "POST ")).toBe(0);
   });
 
   it("Windows 2102, a merged label: the merged area itself is named and nothing is sent", async () => {
@@ -182,7 +171,7 @@ describe("sync from a selection, end to end, as older Excel builds run it", () =
     expect(result.outcome).toBe("invalid");
     const problems = result.outcome === "invalid" ? result.problems.map((p) => p.message) : [];
     expect(problems).toEqual([expect.stringMatching(/^Merged cells at E2:E3: unmerge them/)]);
-    expect(countRequests(await emulatorStats(emulator), "POST ")).toBe(0);
+    expect(countRequests(await emulatorStats(service.emulator), "POST ")).toBe(0);
   });
 
   it("Windows 2102, no merged cells: the assets are synced", async () => {

@@ -10,22 +10,14 @@ import {
   type WriteProgress,
 } from "../../src/excel/write-sheets";
 import type { CellValue } from "../../src/shaping/types";
+import { TIMESERIES_HEADER_START } from "../support/fixtures";
 
 const LIMIT = 5_000_000;
 
 /** A timeseries-like table: 7 asset/series columns and 123 year columns of real-looking numbers. */
 function bigTable(rows: number): NewSheetSpec {
   const years = Array.from({ length: 123 }, (_, i) => String(1978 + i));
-  const header = [
-    "portfolio_index",
-    "entity_id",
-    "entity_name",
-    "hazard",
-    "indicator",
-    "scenario",
-    "measure",
-    ...years,
-  ];
+  const header = [...TIMESERIES_HEADER_START, ...years];
   const data: CellValue[][] = [];
   for (let r = 0; r < rows; r++) {
     const row: CellValue[] = [

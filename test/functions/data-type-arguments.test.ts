@@ -14,7 +14,6 @@ import { createInvocation } from "../../testing/invocation";
 import { plainArgument } from "../../src/functions/arguments";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { asExcelCalls } from "./support/excel-calls";
-import { closingFetch } from "./support/http-fetch";
 import { startTestService, type TestService } from "../support/emulator";
 
 /** The functions as Excel calls them: single values where a parameter takes a range too. */
@@ -37,9 +36,7 @@ const entity: Excel.EntityCellValue = {
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
   fixture = await startTestService({ processingDelayMs: 50 });
-  setDefaultEngine(
-    new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch }),
-  );
+  setDefaultEngine(new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0 }));
 });
 afterAll(async () => {
   setDefaultEngine(undefined);

@@ -13,7 +13,6 @@ import {
 } from "../../src/functions/data-loaders";
 import { formatDataKey } from "../../src/functions/engine/cache-key";
 import { LastGoodCache, MemoryStorage } from "../../src/functions/engine/last-good-cache";
-import { closingFetch } from "./support/http-fetch";
 import { importPortfolio } from "./support/emulator";
 import { startTestService, type TestService } from "../support/emulator";
 
@@ -23,7 +22,7 @@ const signal = () => new AbortController().signal;
 
 beforeAll(async () => {
   fixture = await startTestService({ processingDelayMs: 30 });
-  engine = new RiskEngine({ connection: fixture.connection, fetch: closingFetch, maxRetries: 0 });
+  engine = new RiskEngine({ connection: fixture.connection, maxRetries: 0 });
 });
 afterAll(() => fixture.emulator.close());
 
@@ -108,7 +107,6 @@ test("which keys a change names", () => {
 test("with a persistent cache, an invalidated portfolio reaches the service instead of the copy kept on disk", async () => {
   const persistent = new RiskEngine({
     connection: fixture.connection,
-    fetch: closingFetch,
     maxRetries: 0,
     lastGood: new LastGoodCache(new MemoryStorage()),
   });

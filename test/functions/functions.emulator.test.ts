@@ -7,7 +7,6 @@ import { asExcelCalls, only } from "./support/excel-calls";
 const RISK = asExcelCalls(TypedRISK);
 import { createInvocation } from "../../testing/invocation";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
-import { closingFetch } from "./support/http-fetch";
 import { assetsCsv, importPortfolio } from "./support/emulator";
 import { startTestService, type TestService } from "../support/emulator";
 
@@ -24,8 +23,7 @@ const inv = () => createInvocation();
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
   fixture = await startTestService({ processingDelayMs: 300 });
-  // closingFetch: see its comment (aborted read-ahead pages would keep the emulator's close() waiting).
-  engine = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch });
+  engine = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0 });
   setDefaultEngine(engine);
 });
 

@@ -5,7 +5,6 @@ import * as TypedRISK from "../../src/functions/functions";
 import { createInvocation } from "../../testing/invocation";
 import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
 import { asExcelCalls } from "./support/excel-calls";
-import { closingFetch } from "./support/http-fetch";
 import { startTestService, type TestService } from "../support/emulator";
 
 /**
@@ -35,7 +34,6 @@ function startRuntime(fixture: TestService, storage: MemoryStorage, options: Par
   const engine = new RiskEngine({
     connection: fixture.connection,
     maxRetries: 0,
-    fetch: closingFetch,
     lastGood: new LastGoodCache(storage),
     ...options,
   });

@@ -9,7 +9,6 @@ import { RiskEngine } from "../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import * as RISK from "../../src/functions/functions";
 import { installCustomFunctionsStub } from "../functions/support/custom-functions-stub";
-import { closingFetch } from "../functions/support/http-fetch";
 import { type TestService, startTestService } from "../support/emulator";
 
 /**
@@ -26,7 +25,7 @@ let metadata: FunctionMetadata[];
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
   fixture = await startTestService();
-  risk = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch });
+  risk = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0 });
   setDefaultEngine(risk);
   const generated = await generateCustomFunctionsMetadata(path.join(__dirname, "../../src/functions/functions.ts"));
   expect(generated.errors).toEqual([]);

@@ -6,6 +6,7 @@ import { parseCsvTable, CsvParseError } from "../../src/shaping/csv-table";
 import { unzipCsvFiles, sheetNameForFile } from "../../src/shaping/export-zip";
 import { columnTextKinds, needsTextFormat, looksLikeFormula } from "../../src/shaping/safe-cells";
 import type { PhysicalItem, SummaryItem, ExtendedSummaryItem } from "../../src/shaping/types";
+import { TIMESERIES_HEADER_START } from "../support/fixtures";
 
 const item = (over: Partial<PhysicalItem>): PhysicalItem => ({
   portfolio_name: "p",
@@ -27,20 +28,7 @@ describe("flattenTimeseries", () => {
       item({ portfolio_index: 1, entity_id: "007", scenario: "ssp126", risk_exposure: { "2029": 5, "2031": 0 } }),
       item({ indicator: "obs_score", risk_exposure: { "2019-07": 3, "2020-01": 4 } }),
     ]);
-    expect(table.header).toEqual([
-      "portfolio_index",
-      "entity_id",
-      "entity_name",
-      "hazard",
-      "indicator",
-      "scenario",
-      "measure",
-      "2019-07",
-      "2020-01",
-      "2029",
-      "2030",
-      "2031",
-    ]);
+    expect(table.header).toEqual([...TIMESERIES_HEADER_START, "2019-07", "2020-01", "2029", "2030", "2031"]);
     expect(table.firstYearColumn).toBe(7);
     expect(table.rows).toEqual([
       [0, "a", "A", "wildfire", "unified_prob", "ssp585", "mid", "", "", "", 0.1, 0.2],

@@ -8,7 +8,6 @@ import { RiskClient, type ConnectionConfig, type TransportOptions } from "../../
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator/server";
 import { startGeocoder, type GeocoderOptions, type RunningGeocoder } from "../../emulator/geocoder/server";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
-import { closingFetch } from "../functions/support/http-fetch";
 
 /** The demo connection's key and project as request headers, for calls made outside a client. */
 export const DEMO_HEADERS: Readonly<Record<string, string>> = {
@@ -42,16 +41,16 @@ export interface EmulatorStats {
 
 const baseOf = (target: RunningEmulator | string): string => (typeof target === "string" ? target : target.url);
 
-/** Reads an emulator's request counters (over closingFetch, so no pooled socket outlives the test). */
+/** Reads an emulator's request counters. */
 export async function emulatorStats(target: RunningEmulator | string): Promise<EmulatorStats> {
-  const response = await closingFetch(`${baseOf(target)}/__emulator/stats`);
+  const response = await fetch(`${baseOf(target)}/__emulator/stats`);
   if (!response.ok) throw new Error(`GET /__emulator/stats answered ${response.status}`);
   return (await response.json()) as EmulatorStats;
 }
 
 /** Sets an emulator's request counters back to zero. */
 export async function resetEmulatorStats(target: RunningEmulator | string): Promise<void> {
-  await closingFetch(`${baseOf(target)}/__emulator/stats/reset`, { method: "POST" });
+  await fetch(`${baseOf(target)}/__emulator/stats/reset`, { method: "POST" });
 }
 
 /**
@@ -81,7 +80,7 @@ export function routesStartingWith(stats: Pick<EmulatorStats, "routes">, prefix:
 export interface TestService {
   emulator: RunningEmulator;
   connection: ConnectionConfig;
-  /** A client of the demo connection: no retries, 10 s timeout, the service's fetch. */
+  /** A client of the demo connection: no retries, 10 s timeout. */
   client: RiskClient;
   /** Another client of the demo connection with these transport options (e.g. retries on). */
   clientWith(options: TransportOptions): RiskClient;
@@ -92,22 +91,12 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-/** Options of a test service: the emulator's, and the fetch its clients use. */
-export interface TestServiceOptions extends EmulatorOptions {
-  /**
-   * The clients' fetch: closingFetch by default (one connection per request, so close() never
-   * waits on pooled sockets); the task pane tests pass drainingFetch (see there).
-   */
-  fetch?: typeof fetch;
-}
-
 /** Starts a test emulator (startTestEmulator) with the demo connection, a client and its counters. */
-export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const { fetch: clientFetch = closingFetch, ...emulatorOptions } = options;
-  const emulator = await startTestEmulator(emulatorOptions);
+export async function startTestService(options: EmulatorOptions = {}): Promise<TestService> {
+  const emulator = await startTestEmulator(options);
   const connection = demoConnection(emulator);
   const clientWith = (transport: TransportOptions) =>
-    new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000, fetch: clientFetch, ...transport });
+    new RiskClient(connection, { maxRetries: 0, timeoutMs: 10_000, ...transport });
   return {
     emulator,
     connection,
@@ -121,6 +110,36 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     resetStats: () => resetEmulatorStats(emulator),
     close: () => emulator.close(),
   };
+}
+
+/**
+ * The one set-up of a test file that talks to a service: starts it before the file's tests
+ * (beforeAll), closes it after them (afterAll), and returns a view whose fields read the started
+ * value, so tests write `service.client` where each file used to keep its own `let` variables.
+ * Reading a field before the file's tests start (at module load) throws, saying so.
+ */
+export function startedForTheseTests<T extends { close(): Promise<void> }>(start: () => Promise<T>): T {
+  let started: T | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(() => started?.close());
+  return new Proxy({} as T, {
+    get(_target, field) {
+      if (!started) throw new Error(`the test service is read (${String(field)}) before beforeAll started it`);
+      return started[field as keyof T];
+    },
+  });
+}
+
+/** A test service (startTestService) for the tests of this file: started before them, closed after. */
+export function useTestService(options: EmulatorOptions = {}): TestService {
+  return startedForTheseTests(() => startTestService(options));
+}
+
+/** A test emulator (startTestEmulator) for the tests of this file: started before them, closed after. */
+export function useTestEmulator(options: EmulatorOptions = {}): RunningEmulator {
+  return startedForTheseTests(() => startTestEmulator(options));
 }
 
 /** Starts the geocoder stand-in (emulator/geocoder) in this process on a free port. */

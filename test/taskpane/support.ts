@@ -1,52 +1,82 @@
-import { startTestService, type TestService } from "../support/emulator";
+import { startedForTheseTests, startTestService, type TestService } from "../support/emulator";
 import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../testing/fake-excel";
 import type { ExcelRunner } from "../../src/taskpane/ui/pane-types";
+import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-actions";
+import { RiskEngine } from "../../src/functions/engine/engine";
+import { setDefaultEngine } from "../../src/functions/engine/default-engine";
+import { installCustomFunctionsStub } from "../functions/support/custom-functions-stub";
+import { FunctionRegistry } from "../../harness/custom-functions-registry";
+import { FormulaEngine } from "../../harness/formula/engine";
+import { MetadataIndex } from "../../harness/formula/metadata";
 
-/**
- * A test service (test/support/emulator.ts) as the pane tests use it: fast processing, and clients
- * over drainingFetch, so a cancelled paste behaves on the wire as it does in a browser.
- */
+/** A test service (test/support/emulator.ts) as the pane tests use it: fast portfolio processing. */
 export function startPaneTestService(options: { processingDelayMs?: number } = {}): Promise<TestService> {
-  return startTestService({ processingDelayMs: 50, ...options, fetch: drainingFetch });
+  return startTestService({ processingDelayMs: 50, ...options });
+}
+
+/** A pane test service (startPaneTestService) for the tests of this file: started before them, closed after. */
+export function usePaneTestService(options: { processingDelayMs?: number } = {}): TestService {
+  return startedForTheseTests(() => startPaneTestService(options));
 }
 
 /**
- * Node's fetch leaves the server a half-open keep-alive socket when a request is aborted (as
- * read-ahead does past the last page), and the emulator's close then waits about 70 s for it.
- * Test clients therefore let an aborted request finish on the wire and drain its body, while the
- * caller still sees the abort at once: the service sees complete requests, the action under test
- * sees a cancellation exactly as in a browser.
+ * The RISK functions as the pane's tests run them, for the tests of this file: the custom-functions
+ * stub installed and an engine of the service's connection (no retries) set as the
+ * default before the tests, both undone after them. Call it after the service's own `use…`.
  */
-export const drainingFetch: typeof fetch = (input, init) => {
-  const original = input instanceof Request ? input : new Request(input, init);
-  const signal = init?.signal ?? original.signal;
-  const detached = new Request(original, { signal: null });
-  const pending = fetch(detached);
-  return new Promise<Response>((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal?.reason ?? new DOMException("This operation was aborted", "AbortError"));
-      pending.then((response) => response.arrayBuffer()).catch(() => undefined);
-    };
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    pending.then(
-      (response) => {
-        signal?.removeEventListener("abort", onAbort);
-        if (signal?.aborted) return;
-        resolve(response);
-      },
-      (error: unknown) => {
-        signal?.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
+export function useDefaultEngine(service: TestService): { readonly engine: RiskEngine } {
+  let engine: RiskEngine | undefined;
+  let uninstall: (() => void) | undefined;
+  beforeAll(() => {
+    uninstall = installCustomFunctionsStub();
+    engine = new RiskEngine({ connection: service.connection, maxRetries: 0 });
+    setDefaultEngine(engine);
   });
-};
+  afterAll(() => {
+    setDefaultEngine(undefined);
+    uninstall?.();
+  });
+  return {
+    get engine() {
+      if (!engine) throw new Error("the default engine is read before beforeAll made it");
+      return engine;
+    },
+  };
+}
+
+/**
+ * "Sync a range to a portfolio" from the workbook's selection, as the pane runs it, with the test
+ * service's client: the options say the portfolio and how the user answers the questions.
+ */
+export function syncSelection(
+  service: Pick<TestService, "client">,
+  run: ExcelRunner,
+  options: Omit<Parameters<typeof syncRangeToPortfolio>[0], "client" | "run" | "source">,
+): ReturnType<typeof syncRangeToPortfolio> {
+  return syncRangeToPortfolio({ client: service.client, run, source: { kind: "selection" }, ...options });
+}
 
 /** A fake workbook and its Excel.run, as the task pane receives it. */
 export function newWorkbook(options: { firstSheetName?: string } = {}): { fake: FakeExcel; run: ExcelRunner } {
   const fake = createFakeExcel({ firstSheetName: options.firstSheetName });
   return { fake, run: (batch) => fake.run(batch) };
+}
+
+/**
+ * A fake workbook that calculates: these RISK functions (name without the `RISK.` prefix → the
+ * function) registered in the harness's formula engine, which evaluates the workbook's formulas
+ * and resolves their spills as Excel would. `calc.waitForIdle` waits for pending calculation.
+ */
+export function calculatingWorkbook(functions: Record<string, unknown>): ReturnType<typeof newWorkbook> & {
+  calc: FormulaEngine;
+} {
+  const workbook = newWorkbook();
+  const registry = new FunctionRegistry();
+  for (const [name, fn] of Object.entries(functions)) registry.register(name, fn as never);
+  const calc = new FormulaEngine(workbook.fake, registry, new MetadataIndex());
+  workbook.fake.setFormulaEvaluator(calc.evaluator);
+  workbook.fake.setSpillResolver((sheet, row, col) => calc.spillOf(sheet, row, col));
+  return { ...workbook, calc };
 }
 
 /**

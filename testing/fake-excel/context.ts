@@ -50,8 +50,43 @@ export interface InjectedFault {
   applyFirst?: number;
 }
 
+/**
+ * What each sync costs in time, as Excel charges it. Every `context.sync()` is a round trip from
+ * the add-in to the workbook: "Every call of `context.sync` is a round trip from the add-in to the
+ * Office document. Repeated round trips hurt performance, especially if the add-in is running in
+ * Office on the web because the round trips go across the internet" ("Avoid using the context.sync
+ * method in loops", https://learn.microsoft.com/office/dev/add-ins/concepts/correlated-objects-pattern;
+ * "Minimize the number of sync() calls", https://learn.microsoft.com/office/dev/add-ins/develop/application-specific-api-model).
+ * Both default to 0, so tests run at full speed; the benchmark sets them (docs/benchmarks.md).
+ */
+export interface SyncCost {
+  /** Milliseconds of each sync's round trip, whatever it carries. */
+  roundTripMs: number;
+  /** Milliseconds per byte of request and response (0: bandwidth not charged). */
+  msPerByte: number;
+}
+
+/** A sync the fake holds pending: Excel on the web's `context.sync()` that does not answer. */
+export interface SyncHold {
+  /** Resolves when a sync has been caught and is being held. */
+  readonly held: Promise<SyncInfo>;
+  /** Lets the held sync go on (it is then applied, if it was not, and answered). */
+  release(): void;
+}
+
 /** Shared settings and counters of one fake Excel instance (all contexts share them). */
 export interface FakeHost {
+  /** Charged on every sync that sends something (see {@link SyncCost}). */
+  syncCost: SyncCost;
+  /** Syncs waiting for their answer (round trip or hold) right now, and the union of their waits. */
+  waiting: { now: number; since: number; totalMs: number };
+  /** The next sync is held: before it is applied, or applied with only its answer held. */
+  hold?: {
+    applied: boolean;
+    when?: (info: SyncInfo) => boolean;
+    caught: (info: SyncInfo) => void;
+    released: Promise<void>;
+  };
   model: WorkbookModel;
   requestLimitBytes: number;
   responseLimitBytes: number;
@@ -96,11 +131,40 @@ export class FakeRequestContext {
     host.syncs.push(record);
     record.busyMs += performance.now() - busySince;
     await Promise.resolve(); // a sync is always asynchronous
+    const info: SyncInfo = { index, requestBytes, operations: ops.map((o) => o.name) };
+    const hold = host.hold && (!host.hold.when || host.hold.when(info)) ? host.hold : undefined;
+    if (hold) {
+      host.hold = undefined;
+      hold.caught(info);
+    }
+    // Held before Excel applied anything: the request has not been taken up yet.
+    if (hold && !hold.applied) await this.waitFor(hold.released);
     busySince = performance.now();
+    let outcome: { value: T } | { error: unknown };
     try {
-      return this.send(ops, record, passThroughValue);
+      outcome = { value: this.send(ops, record, passThroughValue) };
+    } catch (error) {
+      outcome = { error };
     } finally {
       record.busyMs += performance.now() - busySince;
+    }
+    // Applied, its answer on the way back (or held there: Excel did the work, the add-in never hears).
+    if (hold?.applied) await this.waitFor(hold.released);
+    const { roundTripMs, msPerByte } = host.syncCost;
+    const costMs = roundTripMs + msPerByte * (requestBytes + record.responseBytes);
+    if (costMs > 0) await this.waitFor(new Promise<void>((resolve) => setTimeout(resolve, costMs)));
+    if ("error" in outcome) throw outcome.error;
+    return outcome.value;
+  }
+
+  /** Waits on Excel's side of a sync, adding the wait to the host's union of waiting time. */
+  private async waitFor(answer: Promise<void>): Promise<void> {
+    const waiting = this.host.waiting;
+    if (waiting.now++ === 0) waiting.since = performance.now();
+    try {
+      await answer;
+    } finally {
+      if (--waiting.now === 0) waiting.totalMs += performance.now() - waiting.since;
     }
   }
 

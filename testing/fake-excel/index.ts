@@ -9,10 +9,10 @@
  * failSync, onChange, ...) are for tests and the harness; add-in code never calls them.
  */
 import { Rect, formatAddress, parseLocal, splitSheet } from "./a1";
-import { FakeHost, FakeRequestContext, InjectedFault, SyncInfo, SyncRecord } from "./context";
+import { FakeHost, FakeRequestContext, InjectedFault, SyncCost, SyncHold, SyncInfo, SyncRecord } from "./context";
 import { FakeErrorCodes, FakeExcelError } from "./errors";
 import { FakeCellValue, FakeChange, FormulaEvaluator, SheetModel, WorkbookModel } from "./model";
-import { FakeApplication, FakeWorkbook } from "./workbook";
+import { FakeApplication, FakeCultureInfo, FakeNumberFormatInfo, FakeWorkbook } from "./workbook";
 import { FakeConditionalFormat, FakeConditionalFormatCollection, FakeRange, FakeRangeAreas } from "./range";
 import { FakeWorksheet, FakeWorksheetCollection } from "./worksheet";
 import { FakeTable, FakeTableCollection, FakeTableSort } from "./table";
@@ -29,8 +29,10 @@ export type {
   ChartModel,
   ConditionalFormatModel,
   TableModel,
+  ExcelCultureModel,
 } from "./model";
-export type { SyncRecord, SyncInfo, InjectedFault } from "./context";
+export { EN_US_CULTURE } from "./model";
+export type { SyncRecord, SyncInfo, InjectedFault, SyncCost, SyncHold } from "./context";
 export { EXCEL_BUILDS, FAKE_API_SETS, fakeMembers, installFakeOffice, unguardedApiSets } from "./requirements";
 export type { FakeRequirements, RequirementLevel } from "./requirements";
 
@@ -51,6 +53,8 @@ guardApiSets(FakeChart.prototype, "Chart");
 guardApiSets(FakeChartCollection.prototype, "ChartCollection");
 guardApiSets(FakeWorkbook.prototype, "Workbook");
 guardApiSets(FakeApplication.prototype, "Application");
+guardApiSets(FakeCultureInfo.prototype, "CultureInfo");
+guardApiSets(FakeNumberFormatInfo.prototype, "NumberFormatInfo");
 
 /** Excel on the web's request and response payload limit, as the fake applies it by default. */
 export const DEFAULT_PAYLOAD_LIMIT_BYTES = 5_000_000;
@@ -67,6 +71,8 @@ export interface FakeExcelOptions {
   evaluateFormula?: FormulaEvaluator;
   /** Requirement sets the fake supports, e.g. EXCEL_BUILDS.windows2101; default: all (the newest Excel). */
   requirements?: RequirementLevel;
+  /** What each sync costs in time (context.ts, SyncCost); default nothing. */
+  syncCost?: Partial<SyncCost>;
 }
 
 /** A batch function, as passed to Excel.run. */
@@ -103,6 +109,17 @@ export interface FakeExcel {
   readonly requirements: FakeRequirements;
   /** Fail the n-th sync from now (1 = the next one); see {@link InjectedFault}. */
   failSync(n: number, fault?: InjectedFault): void;
+  /** Charge each sync from now on a round trip and a time per byte (context.ts, SyncCost). */
+  setSyncCost(cost: Partial<SyncCost>): void;
+  /** Milliseconds during which at least one sync waited on Excel's side (round trips, holds). */
+  syncWaitMs(): number;
+  /**
+   * Hold the next sync (or the next for which `when` holds) pending, as Excel on the web does
+   * while its server is busy: until `release()`, or forever when it is never called.
+   * `applied: true` applies the batch at once and holds only its answer (Excel did the work, the
+   * add-in never heard); default: held before it is applied.
+   */
+  holdNextSync(options?: { applied?: boolean; when?: (info: SyncInfo) => boolean }): SyncHold;
   /** Any policy: return a fault for the sync to fail it. */
   setFaultInjector(injector: ((info: SyncInfo) => InjectedFault | undefined) | undefined): void;
   /** Install or remove the formula evaluator and re-evaluate every formula. */
@@ -166,6 +183,8 @@ export function createFakeExcel(options: FakeExcelOptions = {}): FakeExcel {
     responseLimitBytes: options.responseLimitBytes ?? DEFAULT_PAYLOAD_LIMIT_BYTES,
     syncs: [],
     syncCount: 0,
+    syncCost: { roundTripMs: 0, msPerByte: 0, ...options.syncCost },
+    waiting: { now: 0, since: 0, totalMs: 0 },
     requirements: options.requirements,
     emit: (changes) => {
       if (changes.length === 0) return;
@@ -234,6 +253,18 @@ export function createFakeExcel(options: FakeExcelOptions = {}): FakeExcel {
         }
         return previous?.(info);
       };
+    },
+    setSyncCost: (cost) => {
+      host.syncCost = { ...host.syncCost, ...cost };
+    },
+    syncWaitMs: () => host.waiting.totalMs + (host.waiting.now > 0 ? performance.now() - host.waiting.since : 0),
+    holdNextSync: (holdOptions = {}) => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let caught!: (info: SyncInfo) => void;
+      const held = new Promise<SyncInfo>((resolve) => (caught = resolve));
+      host.hold = { applied: holdOptions.applied ?? false, when: holdOptions.when, caught, released };
+      return { held, release };
     },
     setFaultInjector: (injector) => {
       host.faultInjector = injector;

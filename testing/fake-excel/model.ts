@@ -166,8 +166,37 @@ const FORBIDDEN_SHEET_CHARS = /[[\]:*?/\\]/;
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** The whole workbook: sheets in tab order, tables, the active sheet, and formula evaluation. */
+/**
+ * Excel's number culture: the system culture's separators (Application.cultureInfo.numberFormat)
+ * and Excel's own override (File > Options > Advanced > "Use system separators"), which
+ * Application.decimalSeparator / thousandsSeparator report ("Excel.Application", ExcelApi 1.11).
+ */
+export interface ExcelCultureModel {
+  /** The system culture ("de-DE"), CultureInfo.name. */
+  name: string;
+  /** NumberFormatInfo.numberDecimalSeparator / numberGroupSeparator: the culture's. */
+  cultureDecimal: string;
+  cultureGroup: string;
+  /** Application.useSystemSeparators; when false, Excel uses `customDecimal` and `customThousands`. */
+  useSystemSeparators: boolean;
+  customDecimal: string;
+  customThousands: string;
+}
+
+/** en-US with system separators: the fake's default culture. */
+export const EN_US_CULTURE: ExcelCultureModel = {
+  name: "en-US",
+  cultureDecimal: ".",
+  cultureGroup: ",",
+  useSystemSeparators: true,
+  customDecimal: ".",
+  customThousands: ",",
+};
+
 export class WorkbookModel {
   sheets: SheetModel[] = [];
+  /** Excel's number culture (what Application and its cultureInfo report). */
+  culture: ExcelCultureModel = { ...EN_US_CULTURE };
   tables: TableModel[] = [];
   activeSheet: SheetModel;
   evaluator: FormulaEvaluator | undefined;

@@ -117,6 +117,14 @@ export const FAKE_API_SETS: Readonly<Record<string, readonly [set: string, versi
   "Table.sort": ["ExcelApi", "1.2"],
   "TableSort.apply": ["ExcelApi", "1.2"],
   "TableSort.reapply": ["ExcelApi", "1.2"],
+  "Application.decimalSeparator": ["ExcelApi", "1.11"],
+  "Application.thousandsSeparator": ["ExcelApi", "1.11"],
+  "Application.useSystemSeparators": ["ExcelApi", "1.11"],
+  "Application.cultureInfo": ["ExcelApi", "1.11"],
+  "CultureInfo.name": ["ExcelApi", "1.11"],
+  "CultureInfo.numberFormat": ["ExcelApi", "1.11"],
+  "NumberFormatInfo.numberDecimalSeparator": ["ExcelApi", "1.11"],
+  "NumberFormatInfo.numberGroupSeparator": ["ExcelApi", "1.11"],
 };
 
 /** Members the fake records through recorder.ts rather than a class, by the path it records them under. */

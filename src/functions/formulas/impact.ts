@@ -1,14 +1,10 @@
 import { readChoice, readHazard, readPortfolio, readScenario } from "../arguments";
 import { readAssetRef } from "../asset-index";
-import type { GridArgument } from "../columns";
-import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../formula-errors";
 import { requireAssetMetric } from "./asset-metric";
-import { IMPACT, IMPACT_BOUNDS, defaultOf, parameterNames, structuralDamageMetric } from "../specs";
+import { IMPACT, IMPACT_BOUNDS, defaultOf, structuralDamageMetric } from "../specs";
 import { PERIODS } from "../../shared/vocabulary";
-import { evaluateColumns, quote, type Invocation } from "./run";
-
-const PARAMETERS = parameterNames(IMPACT);
+import { columnFormula, quote } from "./run";
 
 /** Reads a period: baseline, 2030, 2050 or 2080 (a number works too). */
 function readPeriod(value: unknown): string {
@@ -22,35 +18,22 @@ function readPeriod(value: unknown): string {
  * load (one per portfolio and scenario). A missing value is `#N/A` with a message, never 0: money
  * at risk computed from a 0 that is really "unknown" would be wrong.
  */
-export function impact(
-  engine: RiskEngine,
-  portfolio: GridArgument,
-  index: GridArgument,
-  hazard: GridArgument,
-  scenario: GridArgument,
-  period: GridArgument,
-  bound: GridArgument,
-  invocation?: Invocation,
-): Promise<unknown[][]> {
-  return evaluateColumns(
-    invocation,
-    PARAMETERS,
-    [portfolio, index, hazard, scenario, period, bound],
-    ([p]) => `Unknown portfolio ${quote(p)}`,
-    async ([p, i, h, s, t, b], signal) => {
-      const name = readPortfolio(p);
-      const asset = readAssetRef(i);
-      const names = readHazard(h);
-      const ssp = readScenario(s);
-      const when = readPeriod(t);
-      const which = readChoice(b, "bound", IMPACT_BOUNDS, defaultOf(IMPACT, "bound"));
-      const metricName = structuralDamageMetric(when, which);
-      const where = { portfolio: name, scenario: ssp, asset, hazard: names.extended, metric: metricName };
-      const { position, value } = await requireAssetMetric(engine, where, signal, "damage");
-      if (typeof value !== "number" || !Number.isFinite(value)) {
-        throw new NotAvailableError(`No ${metricName} for ${names.extended}, asset ${position}, ${ssp}`);
-      }
-      return value;
-    },
-  );
-}
+export const impact = columnFormula(
+  IMPACT,
+  ([p]) => `Unknown portfolio ${quote(p)}`,
+  async (engine, [p, i, h, s, t, b], signal) => {
+    const name = readPortfolio(p);
+    const asset = readAssetRef(i);
+    const names = readHazard(h);
+    const ssp = readScenario(s);
+    const when = readPeriod(t);
+    const which = readChoice(b, "bound", IMPACT_BOUNDS, defaultOf(IMPACT, "bound"));
+    const metricName = structuralDamageMetric(when, which);
+    const where = { portfolio: name, scenario: ssp, asset, hazard: names.extended, metric: metricName };
+    const { position, value } = await requireAssetMetric(engine, where, signal, "damage");
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      throw new NotAvailableError(`No ${metricName} for ${names.extended}, asset ${position}, ${ssp}`);
+    }
+    return value;
+  },
+);

@@ -1,45 +1,29 @@
 import { readHazard, readName, readPortfolio, readScenario } from "../arguments";
 import { readAssetRef } from "../asset-index";
-import type { GridArgument } from "../columns";
-import type { RiskEngine } from "../engine/engine";
 import { NotAvailableError } from "../formula-errors";
 import { requireAssetMetric } from "./asset-metric";
-import { METRIC, parameterNames } from "../specs";
-import { evaluateColumns, quote, type Invocation } from "./run";
-
-const PARAMETERS = parameterNames(METRIC);
+import { METRIC } from "../specs";
+import { columnFormula, quote } from "./run";
 
 /**
  * RISK.METRIC: one number or label of the extended summary, `scenario_analytics[scenario][hazard][metric]`,
  * for an asset named by portfolio_index or entity_id; each argument may be a range (see columns.ts).
  */
-export function metric(
-  engine: RiskEngine,
-  portfolio: GridArgument,
-  index: GridArgument,
-  scenario: GridArgument,
-  hazard: GridArgument,
-  metricName: GridArgument,
-  invocation?: Invocation,
-): Promise<unknown[][]> {
-  return evaluateColumns(
-    invocation,
-    PARAMETERS,
-    [portfolio, index, scenario, hazard, metricName],
-    ([p]) => `Unknown portfolio ${quote(p)}`,
-    async ([p, i, s, h, m], signal) => {
-      const name = readPortfolio(p);
-      const asset = readAssetRef(i);
-      const ssp = readScenario(s);
-      const names = readHazard(h);
-      const wanted = readName(m, "metric", "structural_damage_2050_ubd").toLowerCase();
-      const where = { portfolio: name, scenario: ssp, asset, hazard: names.extended, metric: wanted };
-      const { position, value } = await requireAssetMetric(engine, where, signal, "metrics");
-      if (value === undefined) throw new NotAvailableError(`Unknown metric ${quote(wanted)}: e.g. summary_score_30yr`);
-      if (value === null || (typeof value === "number" && !Number.isFinite(value))) {
-        throw new NotAvailableError(`No value of ${wanted} for asset ${position}`);
-      }
-      return value;
-    },
-  );
-}
+export const metric = columnFormula(
+  METRIC,
+  ([p]) => `Unknown portfolio ${quote(p)}`,
+  async (engine, [p, i, s, h, m], signal) => {
+    const name = readPortfolio(p);
+    const asset = readAssetRef(i);
+    const ssp = readScenario(s);
+    const names = readHazard(h);
+    const wanted = readName(m, "metric", "structural_damage_2050_ubd").toLowerCase();
+    const where = { portfolio: name, scenario: ssp, asset, hazard: names.extended, metric: wanted };
+    const { position, value } = await requireAssetMetric(engine, where, signal, "metrics");
+    if (value === undefined) throw new NotAvailableError(`Unknown metric ${quote(wanted)}: e.g. summary_score_30yr`);
+    if (value === null || (typeof value === "number" && !Number.isFinite(value))) {
+      throw new NotAvailableError(`No value of ${wanted} for asset ${position}`);
+    }
+    return value;
+  },
+);

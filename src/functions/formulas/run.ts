@@ -1,5 +1,6 @@
-import { readColumnCall, spillColumnCall, type ElementArguments } from "../columns";
-import type { CancelSignal } from "../engine/engine";
+import { readColumnCall, spillColumnCall, type ElementArguments, type GridArgument } from "../columns";
+import type { CancelSignal, RiskEngine } from "../engine/engine";
+import { parameterNames, type FunctionSpec } from "../specs";
 import { toExcelError } from "../formula-errors";
 
 /** What Excel hands a cancelable function: it sets `onCanceled` when the cell no longer needs a result. */
@@ -24,6 +25,39 @@ export async function evaluate<T>(
   } catch (error) {
     throw toExcelError(error, { notFound: notFound() });
   }
+}
+
+/** One argument per parameter of a function's spec, in the spec's order (each may be a range). */
+export type GridArguments<Parameters extends readonly unknown[]> = { -readonly [K in keyof Parameters]: GridArgument };
+
+/**
+ * A RISK function whose parameters are declared as matrices, as the formulas export it: the engine,
+ * one argument per parameter of its spec, and Excel's invocation last. Made by {@link columnFormula}.
+ */
+export type ColumnFormula<S extends FunctionSpec> = (
+  engine: RiskEngine,
+  ...call: [...GridArguments<S["parameters"]>, Invocation?]
+) => Promise<unknown[][]>;
+
+/**
+ * Makes a RISK function over columns from its spec, the message of a 404 from the service and what
+ * one element computes: the function hands the spec's parameters and the invocation to
+ * {@link evaluateColumns}, so each formula writes only its own reading and loading.
+ */
+export function columnFormula<S extends FunctionSpec>(
+  spec: S,
+  notFound: (args: ElementArguments) => string,
+  element: (engine: RiskEngine, args: ElementArguments, signal: CancelSignal, single: boolean) => Promise<unknown>,
+): ColumnFormula<S> {
+  const names = parameterNames(spec);
+  return (engine, ...call) =>
+    evaluateColumns(
+      call[names.length] as Invocation | undefined,
+      names,
+      call.slice(0, names.length),
+      notFound,
+      (args, signal, single) => element(engine, args, signal, single),
+    );
 }
 
 /**

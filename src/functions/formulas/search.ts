@@ -1,65 +1,47 @@
 import type { SearchScore } from "../../api/types";
 import { isBlank, readChoice, readHazard, readHorizon, readLatitude, readLongitude } from "../arguments";
-import type { GridArgument } from "../columns";
-import type { RiskEngine } from "../engine/engine";
 import { ArgumentError, NotAvailableError } from "../formula-errors";
 import { HAZARDS, normalizeName, type HazardNames } from "../../shared/vocabulary";
 import { searchPoint } from "../data-loaders";
-import { SEARCH, SEARCH_FIELDS, defaultOf, parameterNames } from "../specs";
+import { SEARCH, SEARCH_FIELDS, defaultOf } from "../specs";
 import { SEARCH_EXTENTS } from "../../shared/vocabulary";
-import { evaluateColumns, type Invocation } from "./run";
+import { columnFormula } from "./run";
 
 export const SEARCH_TABLE_HEADER = ["hazard", "score_15yr", "label_15yr", "score_30yr", "label_30yr"] as const;
-
-const PARAMETERS = parameterNames(SEARCH);
 
 /**
  * RISK.SEARCH: the point-search score (or label) of one hazard at one horizon, as a 1×1 array; with
  * an empty hazard, a table of every hazard at both horizons. Each argument may be a range: one
  * result per row (see columns.ts). One search request per distinct point, however many rows.
  */
-export function search(
-  engine: RiskEngine,
-  lat: GridArgument,
-  lng: GridArgument,
-  hazard: GridArgument,
-  horizon: GridArgument,
-  extent: GridArgument,
-  field: GridArgument,
-  invocation?: Invocation,
-): Promise<unknown[][]> {
-  return evaluateColumns(
-    invocation,
-    PARAMETERS,
-    [lat, lng, hazard, horizon, extent, field],
-    () => "No risk data at this point",
-    async ([la, ln, h, y, e, f], signal, single): Promise<string | number | (string | number)[][]> => {
-      const latitude = readLatitude(la);
-      const longitude = readLongitude(ln);
-      const where = readChoice(e, "extent", SEARCH_EXTENTS, defaultOf(SEARCH, "extent"));
-      if (isBlank(h)) {
-        if (!single)
-          throw new ArgumentError("hazard is empty: name one (the all-hazards table needs a cell of its own)");
-        const exposure = await searchPoint(engine, latitude, longitude, signal);
-        if (!exposure) throw new NotAvailableError("No risk data at this point");
-        const rows = HAZARDS.map((hz) => {
-          const at15 = findScore(exposure[where]["15yr"], hz);
-          const at30 = findScore(exposure[where]["30yr"], hz);
-          return [hz.search, at15?.score ?? "", at15?.label ?? "", at30?.score ?? "", at30?.label ?? ""];
-        });
-        return [[...SEARCH_TABLE_HEADER], ...rows];
-      }
-      const names = readHazard(h);
-      const years = readHorizon(y);
-      const what = readChoice(f, "field", SEARCH_FIELDS, defaultOf(SEARCH, "field"));
+export const search = columnFormula(
+  SEARCH,
+  () => "No risk data at this point",
+  async (engine, [la, ln, h, y, e, f], signal, single): Promise<string | number | (string | number)[][]> => {
+    const latitude = readLatitude(la);
+    const longitude = readLongitude(ln);
+    const where = readChoice(e, "extent", SEARCH_EXTENTS, defaultOf(SEARCH, "extent"));
+    if (isBlank(h)) {
+      if (!single) throw new ArgumentError("hazard is empty: name one (the all-hazards table needs a cell of its own)");
       const exposure = await searchPoint(engine, latitude, longitude, signal);
       if (!exposure) throw new NotAvailableError("No risk data at this point");
-      const entry = findScore(exposure[where]?.[years], names);
-      if (!entry) throw new NotAvailableError(`No ${names.search} ${years} ${where} score at this point`);
-      return what === "score" ? entry.score : entry.label;
-    },
-  );
-}
+      const rows = HAZARDS.map((hz) => {
+        const at15 = findScore(exposure[where]["15yr"], hz);
+        const at30 = findScore(exposure[where]["30yr"], hz);
+        return [hz.search, at15?.score ?? "", at15?.label ?? "", at30?.score ?? "", at30?.label ?? ""];
+      });
+      return [[...SEARCH_TABLE_HEADER], ...rows];
+    }
+    const names = readHazard(h);
+    const years = readHorizon(y);
+    const what = readChoice(f, "field", SEARCH_FIELDS, defaultOf(SEARCH, "field"));
+    const exposure = await searchPoint(engine, latitude, longitude, signal);
+    if (!exposure) throw new NotAvailableError("No risk data at this point");
+    const entry = findScore(exposure[where]?.[years], names);
+    if (!entry) throw new NotAvailableError(`No ${names.search} ${years} ${where} score at this point`);
+    return what === "score" ? entry.score : entry.label;
+  },
+);
 
 function findScore(scores: readonly SearchScore[] | undefined, hazard: HazardNames): SearchScore | undefined {
   return scores?.find((entry) => {

@@ -25,13 +25,15 @@ import { compositionsFeature } from "./compositions";
 import { natureFeature } from "./nature";
 import type { Feature, FeatureGroupId } from "./feature";
 import { PASTE_KINDS } from "./paste-kinds";
+import type { MessageId } from "../../i18n/messages";
 
 export type { Feature, FeatureGroupId } from "./feature";
 
 /** A heading of the pane and the sections under it. */
 export interface FeatureGroup {
   id: FeatureGroupId;
-  title: string;
+  /** The heading's message id (src/i18n/catalogs). */
+  title: MessageId;
   features: readonly Feature[];
 }
 
@@ -63,11 +65,11 @@ export const FEATURES: readonly Feature[] = [
   natureFeature,
 ];
 
-const GROUP_TITLES: Record<FeatureGroupId, string> = {
-  setup: "Set up",
-  formulas: "Formulas",
-  pull: "Pull data into sheets",
-  portfolios: "Portfolios and layers",
+const GROUP_TITLES: Record<FeatureGroupId, MessageId> = {
+  setup: "group.setup",
+  formulas: "group.formulas",
+  pull: "group.pull",
+  portfolios: "group.portfolios",
 };
 
 /** The pane's sections under their four headings plus the connection, in the order of FEATURES. */

@@ -26,6 +26,10 @@ import { connectionRequired } from "../../shared/connection";
 import { FEATURE_GROUPS } from "../features";
 import { filterSections } from "./sections";
 import { CommandOutcomes } from "./CommandOutcomes";
+import { useI18n } from "../ui/i18n";
+import type { SyncWatchdog } from "../../excel/sync-watchdog";
+import { ExcelNotAnswering } from "./ExcelNotAnswering";
+import { excelWatchdog } from "./excel-runner";
 
 const useStyles = makeStyles({
   root: {
@@ -68,8 +72,11 @@ export function App(props: {
   emptyCache: () => void;
   forget?: ForgetChange;
   host: Office.HostType | null;
+  /** The watch on `run`'s syncs; default the page's own (excel-runner.ts). */
+  watchdog?: SyncWatchdog;
 }) {
   const styles = useStyles();
+  const i18n = useI18n();
   const connection = useConnection();
   const [query, setQuery] = useState("");
   const [openItems, setOpenItems] = useState<string[]>(["connection"]);
@@ -97,11 +104,13 @@ export function App(props: {
     follow();
     return paneChannel.subscribe(follow);
   }, []);
-  const shown = new Set(filterSections(FEATURE_GROUPS, query).flatMap((group) => group.features.map((x) => x.id)));
+  const shown = new Set(
+    filterSections(FEATURE_GROUPS, query, i18n).flatMap((group) => group.features.map((x) => x.id)),
+  );
   const search = (text: string) => {
     setQuery(text);
     // A search that leaves one section opens it: type "stale", get the panel.
-    const found = filterSections(FEATURE_GROUPS, text).flatMap((group) => group.features);
+    const found = filterSections(FEATURE_GROUPS, text, i18n).flatMap((group) => group.features);
     if (text.trim() && found.length === 1 && !openItems.includes(found[0].id)) {
       open([...openItems, found[0].id]);
     }
@@ -113,39 +122,38 @@ export function App(props: {
       <main className={styles.root} data-testid="taskpane">
         <header className={styles.header}>
           <Text as="h1" size={500} weight="semibold" className={styles.title}>
-            Climate Risk
+            {i18n.t("app.title")}
           </Text>
           <Text size={200} className={styles.sub} data-testid="connection-summary">
-            {connection.isDefault
-              ? connectionRequired()
-                ? "Not connected"
-                : "Demo emulator"
-              : connection.config.baseUrl}{" "}
-            · project {connection.config.project ?? "(none)"}
+            {i18n.t("app.connection.summary", {
+              server: connection.isDefault
+                ? i18n.t(connectionRequired() ? "app.connection.notConnected" : "app.connection.demo")
+                : connection.config.baseUrl,
+              project: connection.config.project ?? i18n.t("app.connection.noProject"),
+            })}
           </Text>
           <UsageLine />
         </header>
+        <ExcelNotAnswering watchdog={props.watchdog ?? excelWatchdog} />
         <CommandOutcomes channel={paneChannel} />
         {props.run ? null : (
           <MessageBar intent="warning" data-testid="no-workbook-notice">
-            <MessageBarBody>
-              No workbook is available: open this add-in in Excel to read and write sheets.
-            </MessageBarBody>
+            <MessageBarBody>{i18n.t("app.noWorkbook")}</MessageBarBody>
           </MessageBar>
         )}
         {connection.client || connection.clientError instanceof NotConnectedError ? null : (
           <ErrorNotice error={connection.clientError} testId="connection-unusable" />
         )}
         <SearchBox
-          placeholder="Find a task, e.g. refresh, map, stale"
-          aria-label="Find a section of the pane"
+          placeholder={i18n.t("app.search.placeholder")}
+          aria-label={i18n.t("app.search.label")}
           value={query}
           onChange={(_, data) => search(data.value)}
           data-testid="section-search"
         />
         {shown.size === 0 ? (
           <Text size={200} className={styles.sub} data-testid="section-search-empty">
-            No section matches “{query.trim()}”.
+            {i18n.t("app.search.empty", { query: query.trim() })}
           </Text>
         ) : null}
         <Accordion multiple collapsible openItems={openItems} onToggle={(_, data) => open(data.openItems as string[])}>
@@ -159,7 +167,7 @@ export function App(props: {
               style={group.features.some((x) => shown.has(x.id)) ? undefined : { display: "none" }}
             >
               <h2 id={`group-${group.id}`} className={styles.group}>
-                {group.title}
+                {i18n.t(group.title)}
               </h2>
               {group.features.map(({ id, title, Panel }) => (
                 <AccordionItem
@@ -169,7 +177,7 @@ export function App(props: {
                   style={shown.has(id) ? undefined : { display: "none" }}
                 >
                   <AccordionHeader button={{ "data-testid": `section-${id}-header` } as Record<string, string>}>
-                    {title}
+                    {i18n.t(title)}
                   </AccordionHeader>
                   <AccordionPanel
                     className={styles.panel}

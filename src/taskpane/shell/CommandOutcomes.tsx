@@ -1,6 +1,9 @@
 import { MessageBar, MessageBarBody, MessageBarTitle, Text, makeStyles, tokens } from "@fluentui/react-components";
 import { useSyncExternalStore } from "react";
 import type { CommandOutcome, PaneChannel } from "../../commands/pane-channel";
+import { ENGLISH } from "../../i18n/translator";
+import type { MessageId } from "../../i18n/messages";
+import { useI18n } from "../ui/i18n";
 
 const useStyles = makeStyles({
   details: { margin: "4px 0 0", paddingLeft: "18px" },
@@ -16,6 +19,7 @@ const INTENT = { done: "success", attention: "warning", failed: "error" } as con
  */
 export function CommandOutcomes(props: { channel: PaneChannel }) {
   const styles = useStyles();
+  const i18n = useI18n();
   const latest: CommandOutcome | undefined = useSyncExternalStore(
     (listener) => props.channel.subscribe(listener),
     () => props.channel.outcomes[0],
@@ -23,19 +27,20 @@ export function CommandOutcomes(props: { channel: PaneChannel }) {
     () => undefined,
   );
   if (!latest) return null;
-  const source = latest.trigger === "shortcut" ? "shortcut" : latest.trigger === "ribbon" ? "ribbon" : "pane";
+  const source = i18n.t(`outcome.source.${latest.trigger}`);
+  // The button's label in the pane's language (the catalogue's English label for a command the catalogs lack).
+  const labelId = `ribbon.command.${latest.command}.label`;
+  const label = labelId in ENGLISH ? i18n.t(labelId as MessageId) : latest.label;
   if (latest.status === "done")
     return (
       <Text size={100} className={styles.line} data-testid="command-outcome" data-status="done">
-        {latest.label} ({source}): {latest.message}
+        {i18n.t("outcome.line", { label, source, message: latest.message })}
       </Text>
     );
   return (
     <MessageBar intent={INTENT[latest.status]} data-testid="command-outcome" data-status={latest.status}>
       <MessageBarBody>
-        <MessageBarTitle>
-          {latest.label} ({source})
-        </MessageBarTitle>
+        <MessageBarTitle>{i18n.t("outcome.title", { label, source })}</MessageBarTitle>
         {latest.message}
         {latest.details.length > 0 ? (
           <ul className={styles.details}>

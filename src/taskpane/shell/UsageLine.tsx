@@ -4,6 +4,8 @@ import type { EngineProgress, EngineStats } from "../../functions/engine/engine"
 import { defaultEngine } from "../../functions/engine/default-engine";
 import { duration } from "../../shaping/duration";
 import { usePaneStyles } from "../ui/styles";
+import { useI18n } from "../ui/i18n";
+import { englishTranslator, type Translator } from "../../i18n/translator";
 
 /** How often the line re-reads the engine's counters (they have no change event). */
 const EVERY_MS = 2_000;
@@ -18,18 +20,22 @@ export const MANY_PENDING = 20;
  */
 export function progressText(
   progress: Pick<EngineProgress, "pending" | "done" | "total" | "estimateMs">,
+  i18n: Translator = englishTranslator,
 ): string | null {
   if (progress.pending < MANY_PENDING) return null;
   const left =
-    progress.estimateMs === undefined ? "estimating the time left" : `about ${duration(progress.estimateMs)} left`;
-  return `RISK cells: ${progress.done.toLocaleString("en-US")} / ${progress.total.toLocaleString("en-US")} loaded · ${left}`;
+    progress.estimateMs === undefined
+      ? i18n.t("usage.left.estimating")
+      : i18n.t("usage.left.about", { duration: duration(progress.estimateMs) });
+  return i18n.t("usage.progress", { done: progress.done, total: progress.total, left });
 }
 
 /** "12 requests sent · 340 answered from cache · 1 failed": the RISK functions' counters since start. */
-export function usageText(stats: Pick<EngineStats, "requests" | "cacheHits" | "failures">): string {
-  const n = (value: number, one: string, many: string) =>
-    `${value.toLocaleString("en-US")} ${value === 1 ? one : many}`;
-  return `Since start: ${n(stats.requests, "request", "requests")} sent · ${n(stats.cacheHits, "answer", "answers")} from cache · ${n(stats.failures, "failure", "failures")}`;
+export function usageText(
+  stats: Pick<EngineStats, "requests" | "cacheHits" | "failures">,
+  i18n: Translator = englishTranslator,
+): string {
+  return i18n.t("usage.since", { requests: stats.requests, hits: stats.cacheHits, failures: stats.failures });
 }
 
 /**
@@ -43,9 +49,10 @@ export function UsageLine(props: {
 }) {
   const read = props.read ?? (() => defaultEngine().stats());
   const readProgress = props.readProgress ?? (() => defaultEngine().progress());
+  const i18n = useI18n();
   const [stats, setStats] = useState(read);
   const [progress, setProgress] = useState(readProgress);
-  const busy = progressText(progress) !== null;
+  const busy = progressText(progress, i18n) !== null;
   useEffect(() => {
     const timer = setInterval(
       () => {
@@ -57,7 +64,7 @@ export function UsageLine(props: {
     return () => clearInterval(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [busy]);
-  const pending = progressText(progress);
+  const pending = progressText(progress, i18n);
   const css = usePaneStyles();
   return (
     <div className={css.column}>
@@ -81,7 +88,7 @@ export function UsageLine(props: {
         data-cache-hits={stats.cacheHits}
         data-failures={stats.failures}
       >
-        {usageText(stats)}
+        {usageText(stats, i18n)}
       </Text>
     </div>
   );

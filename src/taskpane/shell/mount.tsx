@@ -5,6 +5,8 @@ import { refreshFunctions } from "../../functions/engine/default-engine";
 import { loadConnection } from "../../shared/connection";
 import { App } from "./App";
 import { excelRunner } from "./excel-runner";
+import { I18nContext } from "../ui/i18n";
+import { paneTranslator } from "./language";
 
 /** Options of {@link mountTaskpane}. */
 export interface MountOptions {
@@ -15,20 +17,27 @@ export interface MountOptions {
 }
 
 /**
- * The task pane UI chunk's entry: loads the stored connection (shared with the RISK.* functions)
- * and renders the panes into `root`. Returns the React root so a host page can unmount it.
+ * The task pane UI chunk's entry: loads the stored connection (shared with the RISK.* functions),
+ * the display language's catalog and Excel's separators, and renders the panes into `root` in that
+ * language. Returns the React root so a host page can unmount it.
  */
 export function mountTaskpane(root: HTMLElement, options: MountOptions): Root {
   const reactRoot = createRoot(root);
-  // Render at once with the connection known so far; the store announces the loaded one.
+  // Render with the connection known so far; the store announces the loaded one.
   void loadConnection();
-  reactRoot.render(
-    <StrictMode>
-      {/* The root provider: no Fluent class exists outside it yet, so its two fixed values stay inline. */}
-      <FluentProvider theme={webLightTheme} style={{ minHeight: "100%", background: "transparent" }}>
-        <App run={excelRunner()} emptyCache={options.emptyCache ?? refreshFunctions} host={options.host} />
-      </FluentProvider>
-    </StrictMode>,
+  const run = excelRunner();
+  // paneTranslator never rejects (it falls back to English and en-US separators).
+  void paneTranslator(options.host, run).then((i18n) =>
+    reactRoot.render(
+      <StrictMode>
+        {/* The root provider: no Fluent class exists outside it yet, so its two fixed values stay inline. */}
+        <FluentProvider theme={webLightTheme} style={{ minHeight: "100%", background: "transparent" }}>
+          <I18nContext.Provider value={i18n}>
+            <App run={run} emptyCache={options.emptyCache ?? refreshFunctions} host={options.host} />
+          </I18nContext.Provider>
+        </FluentProvider>
+      </StrictMode>,
+    ),
   );
   return reactRoot;
 }

@@ -5,6 +5,7 @@
  */
 
 import type { Feature, FeatureGroup } from "../features";
+import { englishTranslator, type Translator } from "../../i18n/translator";
 
 /** Lower case without accents, so "Résumé" finds "resume". */
 function fold(text: string): string {
@@ -16,15 +17,22 @@ function fold(text: string): string {
 
 /**
  * The groups with only the sections whose title or keywords hold every word of `query` (each word
- * as the start of a word there), empty groups left out. An empty query keeps everything.
+ * as the start of a word there), empty groups left out. An empty query keeps everything. Title and
+ * keywords are read in the pane's language (`translator`) and in English too, so "stale" still
+ * finds last good values in a German pane.
  */
-export function filterSections(groups: readonly FeatureGroup[], query: string): FeatureGroup[] {
+export function filterSections(
+  groups: readonly FeatureGroup[],
+  query: string,
+  translator: Translator = englishTranslator,
+): FeatureGroup[] {
   const words = fold(query)
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   if (words.length === 0) return [...groups];
   const matches = (section: Feature) => {
-    const haystack = ` ${fold(`${section.title} ${section.keywords}`).replace(/[^\p{L}\p{N}]+/gu, " ")}`;
+    const texts = [translator.t(section.title), translator.t(section.keywords), englishTranslator.t(section.keywords)];
+    const haystack = ` ${fold(texts.join(" ")).replace(/[^\p{L}\p{N}]+/gu, " ")}`;
     return words.every((word) => haystack.includes(` ${word}`));
   };
   return groups

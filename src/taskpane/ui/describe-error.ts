@@ -14,6 +14,7 @@ import {
   UnauthorizedError,
   UnprocessableEntityError,
 } from "../../api/errors";
+import { ExcelNotAnsweringError } from "../../excel/sync-watchdog";
 import { CancelledError } from "./pane-types";
 
 /** An error as the task pane shows it: a headline that says what to do, and the service's own words. */
@@ -32,7 +33,8 @@ export interface ErrorDescription {
  * the API key: the client's messages carry the URL and operation only.
  */
 export function describeError(error: unknown): ErrorDescription {
-  if (error instanceof CancelledError) return { title: error.message, details: [], cancelled: true };
+  if (error instanceof CancelledError || error instanceof ExcelNotAnsweringError)
+    return { title: error.message, details: [], cancelled: true };
   if (error instanceof AbortedError) {
     return { title: "Cancelled: nothing was changed.", details: [], cancelled: true };
   }

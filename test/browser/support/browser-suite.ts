@@ -43,7 +43,7 @@ export interface BrowserSuite {
   /** Start an in-process emulator for this test and put it behind /emulator; closed after the test. */
   freshEmulator(options?: EmulatorOptions): Promise<RunningEmulator>;
   /** Open the harness in a fresh browser context; closed after the test. `demo: false`: an empty workbook. */
-  openHarness(options?: { demo?: boolean; pane?: "hidden" }): Promise<HarnessPage>;
+  openHarness(options?: { demo?: boolean; pane?: "hidden"; lang?: string }): Promise<HarnessPage>;
 }
 
 /** `describe` when chromium is installed, otherwise `describe.skip` after a warning naming the file. */

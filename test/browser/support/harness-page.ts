@@ -23,12 +23,12 @@ export interface HarnessPage {
 
 /**
  * Open the harness in a fresh browser context; `demo: false` starts with an empty workbook,
- * `pane: "hidden"` with the pane closed.
+ * `pane: "hidden"` with the pane closed, `lang` as an Excel in that UI language (`?lang=`).
  */
 export async function openHarness(
   browser: Browser,
   origin: string,
-  options: { demo?: boolean; pane?: "hidden" } = {},
+  options: { demo?: boolean; pane?: "hidden"; lang?: string } = {},
 ): Promise<HarnessPage> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ignoreHTTPSErrors: true });
   const page = await context.newPage();
@@ -36,6 +36,7 @@ export async function openHarness(
   const query = new URLSearchParams();
   if (options.demo === false) query.set("demo", "0");
   if (options.pane) query.set("pane", options.pane); // the pane starts closed, as when a RISK cell starts the runtime
+  if (options.lang) query.set("lang", options.lang);
   await page.goto(`${origin}/harness.html${query.size > 0 ? `?${query}` : ""}`);
   await page.waitForFunction(() => window.harness !== undefined, null, { timeout: 20_000 });
   await page.evaluate(() => window.harness?.ready);

@@ -8,7 +8,6 @@ import { RiskEngine } from "../../../src/functions/engine/engine";
 import { HarnessCustomFunctionError } from "../../../harness/custom-functions-registry";
 import { createInvocation, type FakeInvocation } from "../../../testing/invocation";
 import { installCustomFunctionsStub } from "./custom-functions-stub";
-import { closingFetch } from "./http-fetch";
 import { type TestService, startTestService } from "../../support/emulator";
 
 /** An invocation from a cell of column D. */
@@ -39,7 +38,7 @@ export function useColumnSuite(): ColumnSuite {
   beforeAll(async () => {
     uninstall = installCustomFunctionsStub();
     fixture = await startTestService();
-    engine = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch });
+    engine = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0 });
     setDefaultEngine(engine);
   });
   afterAll(async () => {

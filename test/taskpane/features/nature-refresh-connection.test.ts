@@ -1,7 +1,5 @@
 import { PROVENANCE_STORE_SHEET, SOURCES_SHEET } from "../../../src/shaping/paste-provenance";
 import { WRITTEN_STORE_PREFIX } from "../../../src/excel/written-store";
-import type { RiskClient } from "../../../src/api/client";
-import type { ConnectionConfig } from "../../../src/api/config";
 import { ConfigurationError, UnauthorizedError } from "../../../src/api/errors";
 import { PROCESSING_COMPLETED } from "../../../src/api/types";
 import { testConnection } from "../../../src/taskpane/features/connection/connection-actions";
@@ -12,21 +10,13 @@ import {
   pasteSubprojectSummary,
 } from "../../../src/taskpane/features/nature/nature-actions";
 import { refreshAll } from "../../../src/taskpane/features/refresh/refresh-actions";
-import type { RunningEmulator } from "../../../emulator/server";
-import { newWorkbook, startPaneTestService } from "../support";
+import { newWorkbook, usePaneTestService } from "../support";
 import { emulatorStats, routeCount } from "../../support/emulator";
 
 /** Nature projects, "Refresh all" and "Test connection", end to end against the emulator. */
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-let connection: ConnectionConfig;
-
-beforeAll(async () => {
-  ({ emulator, client, connection } = await startPaneTestService({ processingDelayMs: 20 }));
-});
-afterAll(() => emulator.close());
-beforeEach(() => emulator.reset());
+const service = usePaneTestService({ processingDelayMs: 20 });
+beforeEach(() => service.emulator.reset());
 
 const AREA = JSON.stringify({
   type: "FeatureCollection",
@@ -60,23 +50,27 @@ const AREA = JSON.stringify({
 
 describe("nature", () => {
   test("superprojects and sub-projects are listed; a GeoJSON file creates a sub-project whose summary pastes into a sheet", async () => {
-    expect(await listSuperprojects(client)).toEqual(["nc-demo"]);
-    const before = await listSubprojects(client, "nc-demo");
+    expect(await listSuperprojects(service.client)).toEqual(["nc-demo"]);
+    const before = await listSubprojects(service.client, "nc-demo");
     expect(before.length).toBeGreaterThan(0);
 
-    const created = await createSubprojectFromFile(client, {
+    const created = await createSubprojectFromFile(service.client, {
       superproject: "nc-demo",
       fileName: "ridge.geojson",
       text: AREA,
     });
-    const after = await listSubprojects(client, "nc-demo");
+    const after = await listSubprojects(service.client, "nc-demo");
     expect(after.map((s) => s.id)).toContain(created.id);
 
     // Processing completes after the emulator's delay; the seeded one is ready now.
     const ready = before.find((s) => s.status === PROCESSING_COMPLETED)!;
-    const exported = await client.nature.exportSubproject(ready.id);
+    const exported = await service.client.nature.exportSubproject(ready.id);
     const { fake, run } = newWorkbook();
-    const pasted = await pasteSubprojectSummary({ client, run, subproject: { id: ready.id, name: ready.name } });
+    const pasted = await pasteSubprojectSummary({
+      client: service.client,
+      run,
+      subproject: { id: ready.id, name: ready.name },
+    });
     // The paste adds its sheet, plus the provenance store (very hidden) and the visible Sources sheet.
     expect(fake.sheetNames()).toEqual([
       "Sheet1",
@@ -94,14 +88,18 @@ describe("nature", () => {
   });
 
   test("service text such as an entity name starting with = stays text in the sheet", async () => {
-    const created = await createSubprojectFromFile(client, {
+    const created = await createSubprojectFromFile(service.client, {
       superproject: "nc-demo",
       fileName: "ridge.geojson",
       text: AREA,
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const { fake, run } = newWorkbook();
-    const pasted = await pasteSubprojectSummary({ client, run, subproject: { id: created.id, name: created.name } });
+    const pasted = await pasteSubprojectSummary({
+      client: service.client,
+      run,
+      subproject: { id: created.id, name: created.name },
+    });
     const rows = fake.read(pasted.sheetName, `A1:B${pasted.rowCount + 1}`);
     const formulas = fake.read(pasted.sheetName, `A1:B${pasted.rowCount + 1}`, "formulas");
     const entity = rows.findIndex((r) => r[0] === "metadata:Entity Name");
@@ -112,13 +110,13 @@ describe("nature", () => {
 
   test("a file that is not a FeatureCollection is refused before sending", async () => {
     await expect(
-      createSubprojectFromFile(client, {
+      createSubprojectFromFile(service.client, {
         superproject: "nc-demo",
         fileName: "one.geojson",
         text: '{"type":"Feature","properties":{},"geometry":null}',
       }),
     ).rejects.toThrow(/one\.geojson must be a GeoJSON FeatureCollection/);
-    expect(routeCount(await emulatorStats(emulator), "POST /nature/projects")).toBe(0);
+    expect(routeCount(await emulatorStats(service.emulator), "POST /nature/projects")).toBe(0);
   });
 });
 
@@ -152,21 +150,27 @@ describe("refresh all", () => {
 
 describe("test connection", () => {
   test("lists the key's projects and the nature superprojects", async () => {
-    const check = await testConnection(connection);
+    const check = await testConnection(service.connection);
     expect(check.projects.map((p) => p.project_name)).toEqual(["demo"]);
     expect(check.projectKnown).toBe(true);
     expect(check.nature).toEqual({ ok: true, superprojects: ["nc-demo"] });
   });
 
   test("a project the key cannot use is flagged; a wrong nature URL is named apart from the base URL", async () => {
-    const check = await testConnection({ ...connection, project: "other", natureUrl: `${emulator.url}/not-nature` });
+    const check = await testConnection({
+      ...service.connection,
+      project: "other",
+      natureUrl: `${service.emulator.url}/not-nature`,
+    });
     expect(check.projectKnown).toBe(false);
     expect(check.nature.ok).toBe(false);
   });
 
   test("a refused key and a plain-http remote URL are errors a user can act on", async () => {
-    await expect(testConnection({ ...connection, apiKey: "wrong-key" })).rejects.toBeInstanceOf(UnauthorizedError);
-    await expect(testConnection({ ...connection, baseUrl: "http://risk.example.com" })).rejects.toBeInstanceOf(
+    await expect(testConnection({ ...service.connection, apiKey: "wrong-key" })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+    await expect(testConnection({ ...service.connection, baseUrl: "http://risk.example.com" })).rejects.toBeInstanceOf(
       ConfigurationError,
     );
   });

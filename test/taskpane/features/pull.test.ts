@@ -1,6 +1,5 @@
 import { PROVENANCE_STORE_SHEET, SOURCES_SHEET } from "../../../src/shaping/paste-provenance";
 import { WRITTEN_STORE_PREFIX } from "../../../src/excel/written-store";
-import type { RiskClient } from "../../../src/api/client";
 import { NotFoundError } from "../../../src/api/errors";
 import { pasteAppliedLayer } from "../../../src/taskpane/features/layer/applied-layer-actions";
 import { downloadExport, listExportFiles, unpackExport } from "../../../src/taskpane/features/export/export-actions";
@@ -15,31 +14,26 @@ import {
 import { CancelledError } from "../../../src/taskpane/ui/pane-types";
 import { DEFAULT_PAYLOAD_LIMIT_BYTES } from "../../../testing/fake-excel";
 import { columnLetters as col } from "../../../src/shaping/a1";
-import type { RunningEmulator } from "../../../emulator/server";
-import { newWorkbook, startPaneTestService } from "../support";
+import { newWorkbook, usePaneTestService } from "../support";
+import { TIMESERIES_HEADER_START } from "../../support/fixtures";
 
 /**
  * Pulling service data into new sheets, end to end: emulator over HTTP, fake workbook. Every
  * paste adds exactly its sheet(s); a failed or cancelled one adds none.
  */
 
-let emulator: RunningEmulator;
-let client: RiskClient;
 const PORTFOLIO = "demo-portfolio";
 
-beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService());
-});
-afterAll(() => emulator.close());
+const service = usePaneTestService();
 
 describe("timeseries → new sheet", () => {
   test("the form describes the chosen indicator from the published metadata: unit, range, grid in degrees", async () => {
-    const catalog = await loadTimeseriesCatalog(client, PORTFOLIO);
+    const catalog = await loadTimeseriesCatalog(service.client, PORTFOLIO);
     const heat = catalog.indicators.find((i) => i.hazard === "heatwave" && i.indicator === "freq")!;
     expect(typeof heat.spatial_resolution).toBe("number");
     expect(describeIndicator(heat)).toBe(`days a year · 0 to 366 · ${heat.spatial_resolution}° grid`);
-    const metadata = await client.datasets.metadata(PORTFOLIO);
-    const portfolio = await client.portfolios.get(PORTFOLIO);
+    const metadata = await service.client.datasets.metadata(PORTFOLIO);
+    const portfolio = await service.client.portfolios.get(PORTFOLIO);
     expect(metadata).toMatchObject({
       portfolio_name: PORTFOLIO,
       created_at: portfolio.created_at,
@@ -50,15 +44,15 @@ describe("timeseries → new sheet", () => {
   test("every item becomes one row, numbers stay numbers, in a table with an optional chart", async () => {
     const { fake, run } = newWorkbook();
     const filters = { hazard: "heatwave", indicator: "freq", scenario: "ssp585", measure: "mid", startYear: 2020 };
-    const catalog = await loadTimeseriesCatalog(client, PORTFOLIO);
-    const expected = await client.datasets
+    const catalog = await loadTimeseriesCatalog(service.client, PORTFOLIO);
+    const expected = await service.client.datasets
       .items(PORTFOLIO, { hazard: "heatwave", indicator: "freq", scenario: "ssp585", measure: "mid", start_date: 2020 })
       .all();
     expect(estimateTimeseriesRows(catalog, filters)).toBe(expected.length);
 
     const fractions: number[] = [];
     const result = await pasteTimeseries({
-      client,
+      client: service.client,
       run,
       portfolio: PORTFOLIO,
       filters,
@@ -82,15 +76,7 @@ describe("timeseries → new sheet", () => {
 
     const years = Object.keys(expected[0].risk_exposure).sort();
     const header = fake.read(result.sheetName, `A1:${col(6 + years.length)}1`)[0];
-    expect(header.slice(0, 7)).toEqual([
-      "portfolio_index",
-      "entity_id",
-      "entity_name",
-      "hazard",
-      "indicator",
-      "scenario",
-      "measure",
-    ]);
+    expect(header.slice(0, 7)).toEqual(TIMESERIES_HEADER_START);
     expect(header.slice(7)).toEqual(years.map(Number).every(Number.isFinite) ? header.slice(7) : years);
     const rows = fake.read(result.sheetName, `A2:${col(6 + years.length)}${expected.length + 1}`);
     rows.forEach((row, i) => {
@@ -109,7 +95,7 @@ describe("timeseries → new sheet", () => {
     const { fake, run } = newWorkbook();
     const controller = new AbortController();
     const attempt = pasteTimeseries({
-      client,
+      client: service.client,
       run,
       portfolio: PORTFOLIO,
       filters: { hazard: "water_stress" },
@@ -130,7 +116,7 @@ describe("timeseries → new sheet", () => {
     const controller = new AbortController();
     let hiddenWhileStreaming: string[] = [];
     const attempt = pasteTimeseries({
-      client,
+      client: service.client,
       run,
       portfolio: PORTFOLIO,
       filters: { hazard: "wildfire", scenario: "ssp245" },
@@ -157,10 +143,10 @@ describe("timeseries → new sheet", () => {
   test("projected and observed series go to separate sheets, each fully filled, and the estimate says each size", async () => {
     const { fake, run } = newWorkbook();
     const filters = { hazard: "heatwave", scenario: "ssp585", measure: "mid" };
-    const catalog = await loadTimeseriesCatalog(client, PORTFOLIO);
+    const catalog = await loadTimeseriesCatalog(service.client, PORTFOLIO);
     const estimate = estimateTimeseriesTables(catalog, filters);
     const result = await pasteTimeseries({
-      client,
+      client: service.client,
       run,
       portfolio: PORTFOLIO,
       filters,
@@ -187,7 +173,7 @@ describe("timeseries → new sheet", () => {
     fake.setFaultInjector((info) => (info.operations.includes("tables.add") ? {} : undefined));
     await expect(
       pasteTimeseries({
-        client,
+        client: service.client,
         run,
         portfolio: PORTFOLIO,
         filters: { hazard: "cyclone", scenario: "ssp585", measure: "mid" },
@@ -200,7 +186,7 @@ describe("timeseries → new sheet", () => {
   test("an unknown portfolio fails before any sheet is made", async () => {
     const { fake, run } = newWorkbook();
     await expect(
-      pasteTimeseries({ client, run, portfolio: "no_such_portfolio", filters: { hazard: "cyclone" } }),
+      pasteTimeseries({ client: service.client, run, portfolio: "no_such_portfolio", filters: { hazard: "cyclone" } }),
     ).rejects.toBeInstanceOf(NotFoundError);
     expect(fake.sheetNames()).toEqual(["Sheet1"]);
   });
@@ -209,13 +195,13 @@ describe("timeseries → new sheet", () => {
 describe("applied layer → new sheet", () => {
   test("the apply CSV becomes a table, one row per asset, numbers as numbers", async () => {
     const { fake, run } = newWorkbook();
-    const vectors = await client.compositions.listVectors();
+    const vectors = await service.client.compositions.listVectors();
     const vector = vectors.find((v) => v.name === "demo-losses")!;
-    const raw = await client.compositions.applyVector(vector.id, PORTFOLIO);
-    const assets = await client.portfolios.assets(PORTFOLIO).all();
+    const raw = await service.client.compositions.applyVector(vector.id, PORTFOLIO);
+    const assets = await service.client.portfolios.assets(PORTFOLIO).all();
 
     const result = await pasteAppliedLayer({
-      client,
+      client: service.client,
       run,
       vectorId: vector.id,
       vectorName: vector.name,
@@ -232,9 +218,9 @@ describe("applied layer → new sheet", () => {
 
   test("an unknown vector fails with 404 and leaves no sheet", async () => {
     const { fake, run } = newWorkbook();
-    await expect(pasteAppliedLayer({ client, run, vectorId: "999999", portfolio: PORTFOLIO })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(
+      pasteAppliedLayer({ client: service.client, run, vectorId: "999999", portfolio: PORTFOLIO }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     expect(fake.sheetNames()).toEqual(["Sheet1"]);
   });
 });
@@ -242,11 +228,11 @@ describe("applied layer → new sheet", () => {
 describe("summary → new sheets", () => {
   test("default and extended summaries, flattened, with LOW/MEDIUM/HIGH conditional colours", async () => {
     const { fake, run } = newWorkbook();
-    const summary = await client.datasets.summary(PORTFOLIO, { scenario: "ssp585" }).all();
-    const written = await pasteSummary({ client, run, portfolio: PORTFOLIO, scenario: "ssp585" });
+    const summary = await service.client.datasets.summary(PORTFOLIO, { scenario: "ssp585" }).all();
+    const written = await pasteSummary({ client: service.client, run, portfolio: PORTFOLIO, scenario: "ssp585" });
     expect(written).toHaveLength(2);
     expect(written[0].rowCount).toBe(summary.length);
-    const assets = await client.portfolios.assets(PORTFOLIO).all();
+    const assets = await service.client.portfolios.assets(PORTFOLIO).all();
     expect(written[1].rowCount).toBe(assets.length);
     const snapshot = fake.snapshot();
     for (const sheet of written)
@@ -261,7 +247,7 @@ describe("summary → new sheets", () => {
 describe("export ZIP → sheets", () => {
   test("the download is a ZIP whose CSV files unpack into one new sheet each, all at once", async () => {
     const { fake, run } = newWorkbook();
-    const download = await downloadExport(client, PORTFOLIO);
+    const download = await downloadExport(service.client, PORTFOLIO);
     expect(download.fileName).toBe("demo-portfolio-physical-export.zip");
     expect(Array.from(download.bytes.slice(0, 2))).toEqual([0x50, 0x4b]);
     const files = listExportFiles(download);
@@ -275,7 +261,7 @@ describe("export ZIP → sheets", () => {
 
   test("a failure at the last step of unpacking leaves none of the sheets", async () => {
     const { fake, run } = newWorkbook();
-    const download = await downloadExport(client, PORTFOLIO);
+    const download = await downloadExport(service.client, PORTFOLIO);
     // Fail the very last request: every sheet is written, only showing them remains.
     fake.setFaultInjector((info) => (info.operations.includes("activate") ? {} : undefined));
     await expect(unpackExport({ run, download })).rejects.toThrow();

@@ -5,7 +5,7 @@ import { FormulaBuilderPanel } from "./FormulaBuilderPanel";
 export const builderFeature: Feature = {
   id: "builder",
   group: "formulas",
-  title: "Formula builder",
-  keywords: "insert write RISK function arguments column",
+  title: "feature.builder.title",
+  keywords: "feature.builder.keywords",
   Panel: FormulaBuilderPanel,
 };

@@ -5,7 +5,7 @@ import { ChangesPanel } from "./ChangesPanel";
 export const changesFeature: Feature = {
   id: "changes",
   group: "formulas",
-  title: "What changed since last refresh",
-  keywords: "difference compare report audit",
+  title: "feature.changes.title",
+  keywords: "feature.changes.keywords",
   Panel: ChangesPanel,
 };

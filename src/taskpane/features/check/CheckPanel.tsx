@@ -1,3 +1,4 @@
+import { useI18n } from "../../ui/i18n";
 import {
   Button,
   Checkbox,
@@ -38,6 +39,7 @@ export function CheckPanel() {
   const styles = useStyles();
   const css = usePaneStyles();
   const { run } = useServices();
+  const i18n = useI18n();
   const [withFormula, setWithFormula] = useState(false);
   const [request, setRequest] = useState({ serial: 0, formula: false });
   const [copied, setCopied] = useState(false);
@@ -49,6 +51,7 @@ export function CheckPanel() {
       evaluateFormula: request.formula,
       ribbon: pageCommands.state,
       associatedCommands: pageCommands.runtime?.associated ?? [],
+      i18n,
     });
   }, [request.serial]);
   const copy = async () => {

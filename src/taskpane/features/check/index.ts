@@ -5,7 +5,7 @@ import { CheckPanel } from "./CheckPanel";
 export const checkFeature: Feature = {
   id: "check",
   group: "setup",
-  title: "Check the add-in",
-  keywords: "health diagnose support troubleshoot version requirement certificate clock storage",
+  title: "feature.check.title",
+  keywords: "feature.check.keywords",
   Panel: CheckPanel,
 };

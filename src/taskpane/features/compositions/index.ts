@@ -5,7 +5,7 @@ import { CompositionsPanel } from "./CompositionsPanel";
 export const compositionsFeature: Feature = {
   id: "compositions",
   group: "portfolios",
-  title: "Compositions",
-  keywords: "vector layer udf jq geojson upload",
+  title: "feature.compositions.title",
+  keywords: "feature.compositions.keywords",
   Panel: CompositionsPanel,
 };

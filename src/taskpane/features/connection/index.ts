@@ -5,7 +5,7 @@ import { ConnectionPanel } from "./ConnectionPanel";
 export const connectionFeature: Feature = {
   id: "connection",
   group: "setup",
-  title: "Connection",
-  keywords: "api key project service url emulator connect",
+  title: "feature.connection.title",
+  keywords: "feature.connection.keywords",
   Panel: ConnectionPanel,
 };

@@ -5,7 +5,7 @@ import { DisclosurePanel } from "./DisclosurePanel";
 export const disclosureFeature: Feature = {
   id: "disclosure",
   group: "pull",
-  title: "Disclosure tables → new sheets",
-  keywords: "ESRS E1-9 CSRD IFRS S2 ISSB TCFD report assets at material physical risk revenue adaptation",
+  title: "feature.disclosure.title",
+  keywords: "feature.disclosure.keywords",
   Panel: DisclosurePanel,
 };

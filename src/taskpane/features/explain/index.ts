@@ -5,7 +5,7 @@ import { ExplainPanel } from "./ExplainPanel";
 export const explainFeature: Feature = {
   id: "explain",
   group: "formulas",
-  title: "Explain a number",
-  keywords: "why meaning threshold label score cell",
+  title: "feature.explain.title",
+  keywords: "feature.explain.keywords",
   Panel: ExplainPanel,
 };

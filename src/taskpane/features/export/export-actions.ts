@@ -1,7 +1,6 @@
 import type { RiskClient } from "../../../api/client";
-import { unzipCsvFiles } from "../../../shaping/export-zip";
 import { pasteKinds } from "../pasted";
-import { EXPORT_KIND } from "./export-kind";
+import { EXPORT_KIND, exportFiles } from "./export-kind";
 import {
   rethrowIfCancelled,
   throwIfCancelled,
@@ -34,23 +33,23 @@ export async function downloadExport(
 export function listExportFiles(
   download: DownloadedExport,
 ): Array<{ fileName: string; rows: number; columns: number }> {
-  return unzipCsvFiles(download.bytes).map((f) => ({
+  return exportFiles(download.bytes).map((f) => ({
     fileName: f.fileName,
-    rows: f.rows.length,
-    columns: f.header.length,
+    rows: f.table.rows.length,
+    columns: f.table.header.length,
   }));
 }
 
 /**
  * Unpacks every CSV file of an export into its own new sheet through the export paste kind
- * (features/pasted/paste-kinds.ts: its sheet, row key and provenance), all or none: a failure or
- * Cancel part-way deletes the sheets already made.
+ * (export-kind.ts: its shaping of the files, sheet, row key and provenance, as its refresh runs
+ * them), all or none: a failure or Cancel part-way deletes the sheets already made.
  */
 export async function unpackExport(
   options: LongRunning & { run: ExcelRunner; download: DownloadedExport; client?: RiskClient },
 ): Promise<PastedSheet[]> {
   const { download, signal } = options;
-  const files = unzipCsvFiles(download.bytes);
+  const files = exportFiles(download.bytes);
   if (files.length === 0) throw new Error(`${download.fileName} holds no CSV files.`);
   throwIfCancelled(signal);
   // With the client it came from, each sheet records its provenance (and can be refreshed).
@@ -60,7 +59,7 @@ export async function unpackExport(
       kind: EXPORT_KIND,
       portfolio: download.portfolio,
       filters: { file: file.fileName },
-      table: { header: file.header, rows: file.rows },
+      table: file.table,
     })),
   );
 }

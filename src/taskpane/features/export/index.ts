@@ -5,7 +5,7 @@ import { ExportPanel } from "./ExportPanel";
 export const exportFeature: Feature = {
   id: "export",
   group: "pull",
-  title: "Export ZIP → sheets",
-  keywords: "download physical export zip csv",
+  title: "feature.export.title",
+  keywords: "feature.export.keywords",
   Panel: ExportPanel,
 };

@@ -5,7 +5,7 @@ import { ImpactPanel } from "./ImpactPanel";
 export const impactFeature: Feature = {
   id: "impact",
   group: "pull",
-  title: "Financial impact → new sheets",
-  keywords: "money loss damage value at risk",
+  title: "feature.impact.title",
+  keywords: "feature.impact.keywords",
   Panel: ImpactPanel,
 };

@@ -5,7 +5,7 @@ import { LastGoodPanel } from "./LastGoodPanel";
 export const lastGoodFeature: Feature = {
   id: "last-good",
   group: "formulas",
-  title: "Last good values",
-  keywords: "stale cache offline retry failed clear",
+  title: "feature.last-good.title",
+  keywords: "feature.last-good.keywords",
   Panel: LastGoodPanel,
 };

@@ -5,7 +5,7 @@ import { AppliedLayerPanel } from "./AppliedLayerPanel";
 export const appliedLayerFeature: Feature = {
   id: "layer",
   group: "pull",
-  title: "Applied layer → new sheet",
-  keywords: "paste vector apply composition csv",
+  title: "feature.layer.title",
+  keywords: "feature.layer.keywords",
   Panel: AppliedLayerPanel,
 };

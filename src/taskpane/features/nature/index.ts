@@ -5,7 +5,7 @@ import { NaturePanel } from "./NaturePanel";
 export const natureFeature: Feature = {
   id: "nature",
   group: "portfolios",
-  title: "Nature projects",
-  keywords: "biodiversity sub-project nature",
+  title: "feature.nature.title",
+  keywords: "feature.nature.keywords",
   Panel: NaturePanel,
 };

@@ -36,8 +36,8 @@ export function pastedSheetsFeature(kinds: readonly PasteKind[]): Feature {
   return {
     id: "pasted",
     group: "pull",
-    title: "Pasted sheets & sources",
-    keywords: "provenance refresh in place sources audit",
+    title: "feature.pasted.title",
+    keywords: "feature.pasted.keywords",
     Panel: pastedSheetsPanelFor(kinds),
   };
 }

@@ -8,7 +8,7 @@ export { pasteAssets } from "./portfolios-actions";
 export const portfoliosFeature: Feature = {
   id: "portfolios",
   group: "portfolios",
-  title: "Portfolios: assets, delete",
-  keywords: "list assets delete remove download",
+  title: "feature.portfolios.title",
+  keywords: "feature.portfolios.keywords",
   Panel: PortfoliosPanel,
 };

@@ -6,8 +6,8 @@ import { ScopedRefreshPanel } from "./ScopedRefreshPanel";
 export const refreshFeature: Feature = {
   id: "refresh",
   group: "formulas",
-  title: "Refresh all",
-  keywords: "recalculate update workbook",
+  title: "feature.refresh.title",
+  keywords: "feature.refresh.keywords",
   Panel: RefreshPanel,
 };
 
@@ -15,7 +15,7 @@ export const refreshFeature: Feature = {
 export const scopedRefreshFeature: Feature = {
   id: "scoped-refresh",
   group: "formulas",
-  title: "Refresh selection / sheet / workbook",
-  keywords: "recalculate update errors only scope",
+  title: "feature.scoped-refresh.title",
+  keywords: "feature.scoped-refresh.keywords",
   Panel: ScopedRefreshPanel,
 };

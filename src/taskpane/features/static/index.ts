@@ -5,7 +5,7 @@ import { StaticCopyPanel } from "./StaticCopyPanel";
 export const staticCopyFeature: Feature = {
   id: "static",
   group: "formulas",
-  title: "Static copy (values only)",
-  keywords: "freeze snapshot send values restore formulas",
+  title: "feature.static.title",
+  keywords: "feature.static.keywords",
   Panel: StaticCopyPanel,
 };

@@ -5,7 +5,7 @@ import { SummaryPanel } from "./SummaryPanel";
 export const summaryFeature: Feature = {
   id: "summary",
   group: "pull",
-  title: "Summary → new sheet",
-  keywords: "paste scores classes extended scenario",
+  title: "feature.summary.title",
+  keywords: "feature.summary.keywords",
   Panel: SummaryPanel,
 };

@@ -29,6 +29,7 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "./ProblemList";
 import { SearchPointsOffer } from "./SearchPointsOffer";
 import { GeocodePanel } from "./GeocodePanel";
+import type { CountryFinding } from "./model/country-check";
 import { SyncDiffView } from "./SyncDiffView";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
@@ -48,6 +49,7 @@ export function SyncPanel() {
   const [portfolio, setPortfolio] = useState("");
   const replace = useQuestion<ReplaceQuestion>();
   const mapping = useQuestion<MappingReview>();
+  const outside = useQuestion<readonly CountryFinding[]>();
   const [selectError, setSelectError] = useState<unknown>(undefined);
   const task = useTask<SyncResult & { address: string }>();
   const check = useTask<Awaited<ReturnType<typeof checkAssetSource>>>();
@@ -73,6 +75,7 @@ export function SyncPanel() {
         portfolio: portfolio.trim(),
         confirmReplace: replace.ask,
         confirmMapping: mapping.ask,
+        confirmOutside: outside.ask,
         forget,
         split,
         signal,
@@ -135,6 +138,7 @@ export function SyncPanel() {
       ) : null}
       {check.state.status === "failed" ? <ErrorNotice error={check.state.error} testId="sync-check-error" /> : null}
       {mapping.pending ? <MappingConfirm review={mapping.pending} onReply={mapping.reply} /> : null}
+      {outside.pending ? <OutsideConfirm outside={outside.pending} onReply={outside.reply} /> : null}
       {replace.pending ? <ReplaceConfirm question={replace.pending} onReply={replace.reply} /> : null}
       <SyncOutcome
         task={task}
@@ -262,6 +266,37 @@ function MappingConfirm(props: { review: MappingReview; onReply: (send: boolean)
   );
 }
 
+/** Points outside the country their row names, before anything is sent: Send anyway or Stop. */
+function OutsideConfirm(props: { outside: readonly CountryFinding[]; onReply: (send: boolean) => void }) {
+  const css = usePaneStyles();
+  const { outside, onReply } = props;
+  const fixable = outside.filter((f) => f.fix).length;
+  return (
+    <MessageBar intent="warning" layout="multiline" data-testid="sync-outside-confirm">
+      <MessageBarBody>
+        <div>
+          {outside.length} point{outside.length === 1 ? " lies" : "s lie"} outside the country{" "}
+          {outside.length === 1 ? "its" : "their"} row names (
+          {outside
+            .slice(0, 5)
+            .map((f) => f.problem.cell)
+            .join(", ")}
+          {outside.length > 5 ? ", …" : ""}){fixable > 0 ? `; a fix is offered for ${fixable}` : ""}. Nothing is sent
+          until you say so.
+        </div>
+        <div className={mergeClasses(css.buttons, css.above6)}>
+          <Button appearance="primary" size="small" onClick={() => onReply(false)} data-testid="sync-outside-stop">
+            Stop and review
+          </Button>
+          <Button size="small" onClick={() => onReply(true)} data-testid="sync-outside-send">
+            Send as they are
+          </Button>
+        </div>
+      </MessageBarBody>
+    </MessageBar>
+  );
+}
+
 /** Replacing a portfolio's assets, with what changes: Replace or Keep existing. */
 function ReplaceConfirm(props: { question: ReplaceQuestion; onReply: (replace: boolean) => void }) {
   const css = usePaneStyles();
@@ -323,6 +358,15 @@ function SyncOutcome(props: {
     return (
       <>
         <ProblemList problems={result.problems} testId="sync-problems" onSelect={props.onSelect} />
+        <AssetFindings findings={result} />
+      </>
+    );
+  if (result?.outcome === "outside-declined")
+    return (
+      <>
+        <Text data-testid="sync-outside-declined">
+          Nothing was sent: fix the points listed below (or their country), then sync again.
+        </Text>
         <AssetFindings findings={result} />
       </>
     );

@@ -11,7 +11,7 @@ export { SearchPointsOffer } from "./SearchPointsOffer";
 export const syncFeature: Feature = {
   id: "sync",
   group: "portfolios",
-  title: "Sync a range to a portfolio",
-  keywords: "upload assets import diff push sheet",
+  title: "feature.sync.title",
+  keywords: "feature.sync.keywords",
   Panel: SyncPanel,
 };

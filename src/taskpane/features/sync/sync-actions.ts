@@ -18,6 +18,7 @@ import type { ColumnMapping } from "../../../shaping/headers";
 import { addAssetTypeDropdown, applyCellChanges, type DropdownOutcome } from "../../../excel/asset-cells";
 import { identityFinding, type IdentityFinding } from "./model/asset-ids";
 import { checkRangeCountries, type CountryFindings } from "./country-check-actions";
+import type { CountryFinding } from "./model/country-check";
 import { MAX_ASSETS } from "../../../shaping/limits";
 import { numberedPortfolioNames } from "./model/portfolio-name";
 import {
@@ -76,6 +77,12 @@ export interface SyncOptions extends LongRunning {
    * service reads ("Site" → entity_name, "Type" → label:type): resolve false to send nothing.
    */
   confirmMapping?: (review: MappingReview) => Promise<boolean>;
+  /**
+   * Asked before anything is sent when points lie more than the check's tolerance outside the
+   * country their row names (a swapped or unsigned coordinate, most often): true sends them as
+   * they are. Without it such points are sent, and listed with the outcome.
+   */
+  confirmOutside?: (outside: readonly CountryFinding[]) => Promise<boolean>;
   /**
    * Drops the RISK.* functions' cached results of the portfolio: called once the upload is
    * accepted (nothing answers from the old assets meanwhile) and again when risk data is available.
@@ -170,6 +177,8 @@ export type SyncResult =
   | { outcome: "declined"; portfolio: string }
   /** The analyst stopped at the mapping: nothing was sent. */
   | { outcome: "mapping-declined"; portfolio: string }
+  /** The analyst stopped at the points outside their country: nothing was sent; the fixes are offered. */
+  | ({ outcome: "outside-declined"; portfolio: string } & Partial<RangeFindings>)
   | ({
       outcome: "synced";
       portfolio: string;
@@ -209,7 +218,8 @@ export async function syncAssets(input: AssetRangeInput, options: SyncOptions): 
   const nameProblem = portfolioNameProblem(portfolio);
   if (nameProblem) throw new Error(`Portfolio name: ${nameProblem}`);
   const validation = validateAssetRange(input);
-  // The country check runs beside the sync (it never stops one); its findings come with the outcome.
+  // The country check runs beside the validation; points outside their country are asked about
+  // before anything is sent, and every finding comes with the outcome.
   const countries = checkRangeCountries(input.values, input.address, validation);
   const findings = findingsOf(validation, input.address, options.fromTable ?? false);
   if (validation.problems.length > 0)
@@ -218,8 +228,12 @@ export async function syncAssets(input: AssetRangeInput, options: SyncOptions): 
     const send = await options.confirmMapping({ columns: validation.columns, warnings: validation.warnings });
     if (!send) return { outcome: "mapping-declined", portfolio };
   }
+  const countryFindings = await countries;
+  const outside = countryFindings.countryCheck?.findings.filter((f) => f.kind === "outside") ?? [];
+  if (options.confirmOutside && outside.length > 0 && !(await options.confirmOutside(outside)))
+    return { outcome: "outside-declined", portfolio, ...findings, ...countryFindings };
   const result = await syncValidRows(validation.assets, validation.labelKeys, options);
-  return result.outcome === "synced" ? { ...result, ...findings, ...(await countries) } : result;
+  return result.outcome === "synced" ? { ...result, ...findings, ...countryFindings } : result;
 }
 
 /** Reads the source and validates it without sending anything: the "Check" button. */

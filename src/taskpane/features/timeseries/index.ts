@@ -5,7 +5,7 @@ import { TimeseriesPanel } from "./TimeseriesPanel";
 export const timeseriesFeature: Feature = {
   id: "timeseries",
   group: "pull",
-  title: "Timeseries → new sheet",
-  keywords: "paste series years projected observed",
+  title: "feature.timeseries.title",
+  keywords: "feature.timeseries.keywords",
   Panel: TimeseriesPanel,
 };

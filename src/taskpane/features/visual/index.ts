@@ -5,7 +5,7 @@ import { VisualSection } from "./VisualSection";
 export const visualFeature: Feature = {
   id: "visual",
   group: "pull",
-  title: "Map, risk matrix and scenarios",
-  keywords: "chart compare heat matrix portfolio map",
+  title: "feature.visual.title",
+  keywords: "feature.visual.keywords",
   Panel: VisualSection,
 };

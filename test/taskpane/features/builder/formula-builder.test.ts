@@ -1,7 +1,3 @@
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
-import { RiskEngine } from "../../../../src/functions/engine/engine";
-import { setDefaultEngine } from "../../../../src/functions/engine/default-engine";
 import {
   buildFormula,
   formulasFor,
@@ -12,8 +8,7 @@ import {
   readSelection,
   referenceTo,
 } from "../../../../src/taskpane/features/builder/formula-builder-actions";
-import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
-import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService, useDefaultEngine } from "../../support";
 
 /**
  * The formula builder: lists from the service, formula text (quoted values, bare references,
@@ -21,31 +16,18 @@ import { drainingFetch, newWorkbook, startPaneTestService } from "../../support"
  * Insert into one cell, as a column formula, or filled down — never over the user's data.
  */
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-let uninstall: () => void;
-
-beforeAll(async () => {
-  uninstall = installCustomFunctionsStub();
-  const service = await startPaneTestService();
-  ({ emulator, client } = service);
-  setDefaultEngine(new RiskEngine({ connection: service.connection, fetch: drainingFetch, maxRetries: 0 }));
-});
-afterAll(async () => {
-  setDefaultEngine(undefined);
-  uninstall();
-  await emulator.close();
-});
+const service = usePaneTestService();
+useDefaultEngine(service);
 
 test("lists come from the service, in each function's vocabulary", async () => {
-  const portfolios = await loadChoices(client, "portfolio", {});
+  const portfolios = await loadChoices(service.client, "portfolio", {});
   expect(portfolios.map((c) => c.value)).toContain("demo-portfolio");
-  const assets = await loadChoices(client, "asset", { portfolio: "demo-portfolio" });
+  const assets = await loadChoices(service.client, "asset", { portfolio: "demo-portfolio" });
   expect(assets[0]).toEqual({ value: "0", label: expect.stringContaining("(#0)") });
-  expect(await loadChoices(client, "asset", {})).toEqual([]); // no portfolio yet: nothing to pick
-  expect((await loadChoices(client, "hazard-portfolio", {})).map((c) => c.value)).toContain("flood_potential");
-  expect((await loadChoices(client, "hazard-search", {})).map((c) => c.value)).toContain("floods");
-  const metrics = await loadChoices(client, "metric", {
+  expect(await loadChoices(service.client, "asset", {})).toEqual([]); // no portfolio yet: nothing to pick
+  expect((await loadChoices(service.client, "hazard-portfolio", {})).map((c) => c.value)).toContain("flood_potential");
+  expect((await loadChoices(service.client, "hazard-search", {})).map((c) => c.value)).toContain("floods");
+  const metrics = await loadChoices(service.client, "metric", {
     portfolio: "demo-portfolio",
     scenario: "ssp585",
     hazard: "flood",

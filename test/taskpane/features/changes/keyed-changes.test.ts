@@ -2,24 +2,16 @@
  * "What changed since last refresh" compares the cells of a keyed pasted table by row key and
  * column, not by address: a table sorted between the two readings compares each asset with itself.
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import { compareWithSnapshot, takeChangeSnapshot } from "../../../../src/taskpane/features/changes/changes-actions";
 import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
-import { newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-
-beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService({ processingDelayMs: 20 }));
-});
-afterAll(() => emulator.close());
+const service = usePaneTestService({ processingDelayMs: 20 });
 
 test("a pasted summary sorted between snapshot and comparison shows no change; a changed value shows under its asset", async () => {
   const { fake, run } = newWorkbook();
   const [summary] = await pasteSummary({
-    client,
+    client: service.client,
     run,
     portfolio: "demo-portfolio",
     extended: false,
@@ -30,7 +22,7 @@ test("a pasted summary sorted between snapshot and comparison shows no change; a
   const letter = String.fromCharCode(65 + score);
   const rows = summary.rowCount;
   fake.setSelection(summary.sheetName, `${letter}2:${letter}${rows + 1}`);
-  const snapshot = await takeChangeSnapshot({ client, run });
+  const snapshot = await takeChangeSnapshot({ client: service.client, run });
   expect(snapshot.cells.every((c) => c.key !== undefined)).toBe(true);
   // The analyst sorts by that score: every row moves, no value changes.
   await run(async (context) => {
@@ -39,12 +31,12 @@ test("a pasted summary sorted between snapshot and comparison shows no change; a
       .tables.getItemAt(0)
       .sort.apply([{ key: score, ascending: false }]);
   });
-  const unchanged = await compareWithSnapshot({ client, run, snapshot, threshold: 0 });
+  const unchanged = await compareWithSnapshot({ client: service.client, run, snapshot, threshold: 0 });
   expect(unchanged.changes).toEqual([]);
   // One asset's score really changes (typed here): reported once, at its row now.
   const ids = fake.read(summary.sheetName, `B2:B${rows + 1}`);
   fake.setValues(summary.sheetName, `${letter}2`, [[5]]);
-  const changed = await compareWithSnapshot({ client, run, snapshot, threshold: 0 });
+  const changed = await compareWithSnapshot({ client: service.client, run, snapshot, threshold: 0 });
   expect(changed.changes).toHaveLength(1);
   expect(changed.changes[0]).toMatchObject({ after: 5 });
   expect(changed.changes[0].address).toContain(`${letter}2`);

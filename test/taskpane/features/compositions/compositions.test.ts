@@ -1,4 +1,3 @@
-import type { RiskClient } from "../../../../src/api/client";
 import { NotFoundError, UnprocessableEntityError } from "../../../../src/api/errors";
 import {
   createUdf,
@@ -15,20 +14,13 @@ import {
 } from "../../../../src/taskpane/features/compositions/compositions-actions";
 import { describeError } from "../../../../src/taskpane/ui/describe-error";
 import { StepError } from "../../../../src/taskpane/ui/pane-types";
-import type { RunningEmulator } from "../../../../emulator/server";
-import { countRequests, startPaneTestService } from "../../support";
+import { countRequests, usePaneTestService } from "../../support";
 import { emulatorStats } from "../../../support/emulator";
 
 /** Compositions panel actions against the emulator over HTTP: upload, UDF create/activate, list, inspect, delete. */
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-
-beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService());
-});
-afterAll(() => emulator.close());
-beforeEach(() => emulator.reset());
+const service = usePaneTestService();
+beforeEach(() => service.emulator.reset());
 
 const square = (lng: number, lat: number, properties: Record<string, number>) => ({
   type: "Feature",
@@ -55,44 +47,48 @@ const layerText = JSON.stringify({
 });
 
 test("a .geojson file becomes a listed vector that can be inspected and deleted", async () => {
-  const vector = await uploadVectorFile(client, {
+  const vector = await uploadVectorFile(service.client, {
     name: "sites_2024",
     fileName: "sites 2024.geojson",
     text: layerText,
   });
   expect(vector.name).toBe("sites_2024");
 
-  const listing = await listCompositions(client);
+  const listing = await listCompositions(service.client);
   expect(listing.vectors.map((v) => v.name)).toContain("sites_2024");
 
-  const inspected = await inspectVector(client, vector.id);
+  const inspected = await inspectVector(service.client, vector.id);
   expect(describeLayer(inspected.geojson)).toBe(
     "2 features; properties: loss_flood_bsln, loss_wildfire_bsln, loss_cyclone_bsln",
   );
 
-  await deleteVector(client, vector.id);
-  expect((await listCompositions(client)).vectors.map((v) => v.name)).not.toContain("sites_2024");
+  await deleteVector(service.client, vector.id);
+  expect((await listCompositions(service.client)).vectors.map((v) => v.name)).not.toContain("sites_2024");
 });
 
 test("a broken file is refused with its name and the reason, and nothing is sent", async () => {
-  await expect(uploadVectorFile(client, { name: "x", fileName: "broken.geojson", text: "{ not json" })).rejects.toThrow(
-    /broken\.geojson is not valid JSON/,
-  );
-  await expect(uploadVectorFile(client, { name: "x", fileName: "list.geojson", text: "[1,2]" })).rejects.toThrow(
-    /list\.geojson must hold a GeoJSON object, not an array/,
-  );
   await expect(
-    uploadVectorFile(client, { name: "x", fileName: "point.geojson", text: '{"type":"Point","coordinates":[0,0]}' }),
+    uploadVectorFile(service.client, { name: "x", fileName: "broken.geojson", text: "{ not json" }),
+  ).rejects.toThrow(/broken\.geojson is not valid JSON/);
+  await expect(
+    uploadVectorFile(service.client, { name: "x", fileName: "list.geojson", text: "[1,2]" }),
+  ).rejects.toThrow(/list\.geojson must hold a GeoJSON object, not an array/);
+  await expect(
+    uploadVectorFile(service.client, {
+      name: "x",
+      fileName: "point.geojson",
+      text: '{"type":"Point","coordinates":[0,0]}',
+    }),
   ).rejects.toThrow(/must be a GeoJSON Feature or FeatureCollection \(its "type" is "Point"\)/);
-  await expect(uploadVectorFile(client, { name: "  ", fileName: "ok.geojson", text: layerText })).rejects.toThrow(
-    /Layer name is empty/,
-  );
-  expect(countRequests(await emulatorStats(emulator), "POST /api/compositions/vector")).toBe(0);
+  await expect(
+    uploadVectorFile(service.client, { name: "  ", fileName: "ok.geojson", text: layerText }),
+  ).rejects.toThrow(/Layer name is empty/);
+  expect(countRequests(await emulatorStats(service.emulator), "POST /api/compositions/vector")).toBe(0);
 });
 
 test("a UDF over an uploaded layer is created, activated into a new available vector, inspected and deleted", async () => {
-  await uploadVectorFile(client, { name: "losses", fileName: "losses.geojson", text: layerText });
-  const created = await createUdf(client, {
+  await uploadVectorFile(service.client, { name: "losses", fileName: "losses.geojson", text: layerText });
+  const created = await createUdf(service.client, {
     name: "total_loss",
     inputLayers: ["losses"],
     operation: ".loss_flood_bsln + .loss_wildfire_bsln + .loss_cyclone_bsln",
@@ -101,22 +97,22 @@ test("a UDF over an uploaded layer is created, activated into a new available ve
   expect(created.vector?.status).toBe("available");
   expect(String(created.vector?.id)).not.toBe(String(created.udf.id));
 
-  const listing = await listCompositions(client);
+  const listing = await listCompositions(service.client);
   expect(listing.udfs.map((u) => u.name)).toContain("total_loss");
   expect(listing.vectors.map((v) => String(v.id))).toContain(String(created.vector?.id));
 
-  const udf = await inspectUdf(client, created.udf.id);
+  const udf = await inspectUdf(service.client, created.udf.id);
   expect(udf.equation).toMatchObject({
     inputLayers: ["losses"],
     operation: ".loss_flood_bsln + .loss_wildfire_bsln + .loss_cyclone_bsln",
   });
 
-  await deleteUdf(client, created.udf.id);
-  expect((await listCompositions(client)).udfs.map((u) => u.name)).not.toContain("total_loss");
+  await deleteUdf(service.client, created.udf.id);
+  expect((await listCompositions(service.client)).udfs.map((u) => u.name)).not.toContain("total_loss");
 });
 
 test("a jq program that fails comes back as a 422 named by its step, with the service's words shown", async () => {
-  const attempt = createUdf(client, {
+  const attempt = createUdf(service.client, {
     name: "broken",
     inputLayers: ["demo-losses"],
     operation: ".features.[ | oops",
@@ -134,66 +130,78 @@ test("a jq program that fails comes back as a 422 named by its step, with the se
 
 test("creating a UDF needs a name, a layer and an operation before anything is sent", async () => {
   await expect(
-    createUdf(client, { name: "", inputLayers: ["demo-losses"], operation: ".a", activate: false }),
+    createUdf(service.client, { name: "", inputLayers: ["demo-losses"], operation: ".a", activate: false }),
   ).rejects.toThrow(/UDF name is empty/);
-  await expect(createUdf(client, { name: "u", inputLayers: [], operation: ".a", activate: false })).rejects.toThrow(
-    /at least one input layer/,
-  );
   await expect(
-    createUdf(client, { name: "u", inputLayers: ["demo-losses"], operation: "  ", activate: false }),
+    createUdf(service.client, { name: "u", inputLayers: [], operation: ".a", activate: false }),
+  ).rejects.toThrow(/at least one input layer/);
+  await expect(
+    createUdf(service.client, { name: "u", inputLayers: ["demo-losses"], operation: "  ", activate: false }),
   ).rejects.toThrow(/jq operation is empty/);
-  expect(countRequests(await emulatorStats(emulator), "POST /api/compositions/udf")).toBe(0);
+  expect(countRequests(await emulatorStats(service.emulator), "POST /api/compositions/udf")).toBe(0);
 });
 
 describe("update by name and run preview (published PUT /vector, PUT /udf)", () => {
   test("a new .geojson file replaces the named layer's content, keeping its id; an unknown name is a 404 and changes nothing", async () => {
-    const vector = await uploadVectorFile(client, { name: "sites", fileName: "sites.geojson", text: layerText });
+    const vector = await uploadVectorFile(service.client, {
+      name: "sites",
+      fileName: "sites.geojson",
+      text: layerText,
+    });
     const replacement = JSON.stringify({
       type: "FeatureCollection",
       features: [square(10, 10, { loss_flood_bsln: 9 })],
     });
-    const updated = await updateVectorFile(client, { name: "sites", fileName: "sites-v2.geojson", text: replacement });
+    const updated = await updateVectorFile(service.client, {
+      name: "sites",
+      fileName: "sites-v2.geojson",
+      text: replacement,
+    });
     expect(String(updated.id)).toBe(String(vector.id));
-    expect(describeLayer((await inspectVector(client, vector.id)).geojson)).toBe(
+    expect(describeLayer((await inspectVector(service.client, vector.id)).geojson)).toBe(
       "1 feature; properties: loss_flood_bsln",
     );
 
-    const before = JSON.stringify(await listCompositions(client));
+    const before = JSON.stringify(await listCompositions(service.client));
     await expect(
-      updateVectorFile(client, { name: "no-such-layer", fileName: "x.geojson", text: replacement }),
+      updateVectorFile(service.client, { name: "no-such-layer", fileName: "x.geojson", text: replacement }),
     ).rejects.toBeInstanceOf(NotFoundError);
-    await expect(updateVectorFile(client, { name: "sites", fileName: "x.geojson", text: "{ nope" })).rejects.toThrow(
-      /x\.geojson is not valid JSON/,
-    );
-    expect(JSON.stringify(await listCompositions(client))).toBe(before);
-    expect(describeLayer((await inspectVector(client, vector.id)).geojson)).toBe(
+    await expect(
+      updateVectorFile(service.client, { name: "sites", fileName: "x.geojson", text: "{ nope" }),
+    ).rejects.toThrow(/x\.geojson is not valid JSON/);
+    expect(JSON.stringify(await listCompositions(service.client))).toBe(before);
+    expect(describeLayer((await inspectVector(service.client, vector.id)).geojson)).toBe(
       "1 feature; properties: loss_flood_bsln",
     );
   });
 
   test("a UDF's equation is replaced by name; a program jq cannot compile is 422 and the old equation stays", async () => {
-    await uploadVectorFile(client, { name: "losses", fileName: "losses.geojson", text: layerText });
-    const { udf } = await createUdf(client, {
+    await uploadVectorFile(service.client, { name: "losses", fileName: "losses.geojson", text: layerText });
+    const { udf } = await createUdf(service.client, {
       name: "flood_only",
       inputLayers: ["losses"],
       operation: ".loss_flood_bsln",
       activate: false,
     });
-    await updateUdfEquation(client, {
+    await updateUdfEquation(service.client, {
       name: "flood_only",
       inputLayers: ["losses"],
       operation: ".loss_flood_bsln * 10",
     });
-    expect((await inspectUdf(client, udf.id)).equation.operation).toBe(".loss_flood_bsln * 10");
+    expect((await inspectUdf(service.client, udf.id)).equation.operation).toBe(".loss_flood_bsln * 10");
     await expect(
-      updateUdfEquation(client, { name: "flood_only", inputLayers: ["losses"], operation: ".loss_flood_bsln *" }),
+      updateUdfEquation(service.client, {
+        name: "flood_only",
+        inputLayers: ["losses"],
+        operation: ".loss_flood_bsln *",
+      }),
     ).rejects.toBeInstanceOf(UnprocessableEntityError);
     await expect(
-      updateUdfEquation(client, { name: "renamed", inputLayers: ["losses"], operation: "." }),
+      updateUdfEquation(service.client, { name: "renamed", inputLayers: ["losses"], operation: "." }),
     ).rejects.toBeInstanceOf(NotFoundError);
-    expect((await inspectUdf(client, udf.id)).equation.operation).toBe(".loss_flood_bsln * 10");
+    expect((await inspectUdf(service.client, udf.id)).equation.operation).toBe(".loss_flood_bsln * 10");
 
-    const preview = await previewUdf(client, udf.id);
+    const preview = await previewUdf(service.client, udf.id);
     expect(preview).toEqual({
       name: "flood_only",
       featureCount: 2,
@@ -204,7 +212,7 @@ describe("update by name and run preview (published PUT /vector, PUT /udf)", () 
       ],
     });
     // Running stores nothing.
-    expect((await listCompositions(client)).vectors.map((v) => v.name)).toEqual(
+    expect((await listCompositions(service.client)).vectors.map((v) => v.name)).toEqual(
       expect.not.arrayContaining(["flood_only"]),
     );
   });

@@ -6,8 +6,6 @@
  * Every figure of E1-9, IFRS S2 29(c) and TCFD is compared with an independent computation from
  * the emulator's summary: a missing value, a missing revenue, adapted assets and two currencies.
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import type { SummaryItem } from "../../../../src/api/types";
 import { pasteDisclosureTables } from "../../../../src/taskpane/features/disclosure/disclosure-actions";
 import { IFRS_HEADER, TCFD_HEADER } from "../../../../src/taskpane/features/disclosure/model/disclosure-tables";
@@ -15,7 +13,7 @@ import { ITEMS, SECTIONS } from "../../../../src/taskpane/features/disclosure/mo
 import { columnLetters } from "../../../../src/shaping/a1";
 import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
 import type { FakeExcel } from "../../../../testing/fake-excel";
-import { newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 import { describeWithLibreOffice, recalculateInLibreOffice, type Recalculated } from "../../../support/libreoffice";
 import {
   ASSETS,
@@ -42,9 +40,6 @@ const TOTAL_ASSETS = 50_000_000;
 const NET_REVENUE = 10_000_000;
 /** The score the test clears on the data sheet: no data for that hazard, asset, scenario and window. */
 const CLEARED = { id: "A4", hazard: "flood_potential", scenario: "ssp585", window: 30 };
-
-let emulator: RunningEmulator;
-let client: RiskClient;
 let summary: SummaryItem[];
 const thresholds = new Map<string, number>();
 let fake: FakeExcel;
@@ -67,19 +62,19 @@ const score = (id: string, hazard: string, scenario: string, window: number) =>
 const records = (sheet: string) => recordsOf(book, sheet);
 const near = (actual: string | undefined, value: number) => expect(Number(actual)).toBeCloseTo(value, 4);
 
+const service = usePaneTestService();
+
 beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService());
-  await importDisclosurePortfolio(client, PORTFOLIO);
-  summary = await client.datasets.summary(PORTFOLIO, {}).all();
+  await importDisclosurePortfolio(service.client, PORTFOLIO);
+  summary = await service.client.datasets.summary(PORTFOLIO, {}).all();
 }, 60_000);
-afterAll(() => emulator.close());
 
 describeWithLibreOffice(__filename)("LibreOffice recalculates the disclosure tables", () => {
   beforeAll(async () => {
     const workbook = newWorkbook();
     fake = workbook.fake;
     const run = workbook.run;
-    await pasteDisclosureTables({ client, run, portfolio: PORTFOLIO });
+    await pasteDisclosureTables({ client: service.client, run, portfolio: PORTFOLIO });
 
     // The analyst's inputs: an FX rate, the undertaking's totals, and each hazard's threshold at
     // the median of its long-term ssp585 scores (so some assets are at material risk, some not).
@@ -123,7 +118,7 @@ describeWithLibreOffice(__filename)("LibreOffice recalculates the disclosure tab
   });
 
   test("the Methodology's dataset version and digest are read from the Sources sheet", async () => {
-    const meta = await client.datasets.metadata(PORTFOLIO);
+    const meta = await service.client.datasets.metadata(PORTFOLIO);
     expect(meta.version && meta.sha256_digest).toBeTruthy();
     const row = (item: string) => methodologyRow(fake, SHEETS.methodology, SECTIONS.dataset, item);
     expect(book.text(SHEETS.methodology, `C${row("version")}`)).toBe(String(meta.version));

@@ -4,8 +4,6 @@
  * Methodology's defaults, and a refresh in place that keeps the analyst's edits to the input and
  * Methodology cells while the significant-assets list follows them.
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import type { SummaryItem, Asset } from "../../../../src/api/types";
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
 import {
@@ -27,7 +25,7 @@ import {
 import { columnLetters } from "../../../../src/shaping/a1";
 import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
 import type { FakeExcel } from "../../../../testing/fake-excel";
-import { newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 import { ASSETS, importDisclosurePortfolio, methodologyRow, typeInto } from "./support";
 
 const PORTFOLIO = "disclosure-fake";
@@ -42,14 +40,11 @@ const SHEETS = {
 
 const TABLES = { data: `Disclosure_data_${PORTFOLIO.replace(/-/g, "_")}` };
 
-let emulator: RunningEmulator;
-let client: RiskClient;
+const service = usePaneTestService();
 
 beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService());
-  await importDisclosurePortfolio(client, PORTFOLIO);
+  await importDisclosurePortfolio(service.client, PORTFOLIO);
 }, 60_000);
-afterAll(() => emulator.close());
 
 /** Cell → [value, formula] of a sheet of the fake. */
 function cellsOf(fake: FakeExcel, sheet: string): Map<string, { value: unknown; formula?: string }> {
@@ -75,7 +70,7 @@ describe("disclosure tables in the workbook", () => {
 
   beforeAll(async () => {
     ({ fake, run } = newWorkbook());
-    const result = await pasteDisclosureTables({ client, run, portfolio: PORTFOLIO });
+    const result = await pasteDisclosureTables({ client: service.client, run, portfolio: PORTFOLIO });
     expect(result.sheets.map((s) => s.sheetName)).toEqual([
       SHEETS.data,
       SHEETS.methodology,
@@ -177,7 +172,7 @@ describe("disclosure tables in the workbook", () => {
     await typeInto(fake, SHEETS.data, valueCell, 90_000_000);
     const methodologyBefore = cellsOf(fake, SHEETS.methodology);
 
-    const result = await refreshDisclosureTables({ client, run, portfolio: PORTFOLIO });
+    const result = await refreshDisclosureTables({ client: service.client, run, portfolio: PORTFOLIO });
     expect(result.refused).toBe(0);
     expect(result.refreshed).toBe(2);
     const dataOutcome = result.outcomes.find((o) => o.sheetName === SHEETS.data)!;

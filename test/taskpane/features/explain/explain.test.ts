@@ -25,7 +25,6 @@ import { compareReadings } from "../../../../src/taskpane/features/changes/model
 import { HAZARDS } from "../../../../src/shared/vocabulary";
 import { RISK_CALL, riskCall, splitArguments } from "../../../../src/shaping/risk-formula";
 import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
-import { closingFetch } from "../../../functions/support/http-fetch";
 import { importPortfolio } from "../../../functions/support/emulator";
 import { type TestService, startTestService } from "../../../support/emulator";
 
@@ -39,7 +38,7 @@ const refreshFunctionsForTest = () => risk.refresh();
 beforeAll(async () => {
   uninstall = installCustomFunctionsStub();
   fixture = await startTestService();
-  risk = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0, fetch: closingFetch });
+  risk = new RiskEngine({ connection: fixture.connection, maxRetries: 0, errorTtlMs: 0 });
   setDefaultEngine(risk);
   const generated = await generateCustomFunctionsMetadata(
     path.join(__dirname, "../../../../src/functions/functions.ts"),

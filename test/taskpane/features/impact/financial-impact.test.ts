@@ -4,18 +4,13 @@
  * cells it reads (follow-formulas.ts), evaluates it on them, and compares with a hand computation
  * from the extended summary the emulator serves.
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { CurrencyNeededError } from "../../../../src/taskpane/features/impact/model/financial-impact";
 import { rememberAssetSource } from "../../../../src/taskpane/ui/asset-source-actions";
 import { pasteFinancialImpact } from "../../../../src/taskpane/features/impact/impact-actions";
 import { importPortfolio } from "../../../functions/support/emulator";
-import { newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 import { evaluate } from "./follow-formulas";
-
-let emulator: RunningEmulator;
-let client: RiskClient;
 
 const CSV = [
   "entity_id,entity_name,lat,lng,label:country,label:price",
@@ -25,16 +20,16 @@ const CSV = [
   "H1,Hamburg port,53.55,9.99,DE,400000",
 ].join("\n");
 
+const service = usePaneTestService();
+
 beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService());
-  await importPortfolio(client, "impact-test", CSV);
+  await importPortfolio(service.client, "impact-test", CSV);
 });
-afterAll(() => emulator.close());
 
 test("per-asset losses are value × structural damage formulas for each scenario, period and bound; a missing price is #N/A and listed, never 0", async () => {
   const { fake, run } = newWorkbook();
   const result = await pasteFinancialImpact({
-    client,
+    client: service.client,
     run,
     portfolio: "impact-test",
     hazard: "flood",
@@ -63,7 +58,7 @@ test("per-asset losses are value × structural damage formulas for each scenario
 
   const extended = new Map<string, Awaited<ReturnType<typeof read>>>();
   async function read(scenario: string) {
-    return client.datasets.extendedSummary("impact-test", { scenario }).all();
+    return service.client.datasets.extendedSummary("impact-test", { scenario }).all();
   }
   for (const scenario of ["ssp245", "ssp585"]) extended.set(scenario, await read(scenario));
   const damage = (scenario: string, entity: string, metric: string) =>
@@ -163,7 +158,7 @@ test("a value column the user picks in the synced range needs its currency, aske
   });
   await rememberAssetSource(run, "impact-test", "Sites!A1:C5", "synced");
   const options = {
-    client,
+    client: service.client,
     run,
     portfolio: "impact-test",
     hazard: "flood",
@@ -210,15 +205,37 @@ test("no value column, an entity_id on two assets, or a value without its curren
   const { fake, run } = newWorkbook();
   const before = fake.sheetNames();
   await expect(
-    pasteFinancialImpact({ client, run, portfolio: "demo-portfolio", hazard: "flood", scenarios: ["ssp585"] }),
+    pasteFinancialImpact({
+      client: service.client,
+      run,
+      portfolio: "demo-portfolio",
+      hazard: "flood",
+      scenarios: ["ssp585"],
+    }),
   ).rejects.toThrow(/No asset value: demo-portfolio has no label:price or label:value column/);
-  await importPortfolio(client, "impact-dupes", "entity_id,lat,lng,label:value\nX1,10,10,5\nX1,11,11,6\nX2,12,12,7");
+  await importPortfolio(
+    service.client,
+    "impact-dupes",
+    "entity_id,lat,lng,label:value\nX1,10,10,5\nX1,11,11,6\nX2,12,12,7",
+  );
   await expect(
-    pasteFinancialImpact({ client, run, portfolio: "impact-dupes", hazard: "flood", scenarios: ["ssp585"] }),
+    pasteFinancialImpact({
+      client: service.client,
+      run,
+      portfolio: "impact-dupes",
+      hazard: "flood",
+      scenarios: ["ssp585"],
+    }),
   ).rejects.toThrow(/1 appears twice in impact-dupes: "X1" \(index 0 and 1\)/);
-  await importPortfolio(client, "impact-text", "entity_id,lat,lng,label:value\nX1,10,10,5\nX2,12,12,about 7");
+  await importPortfolio(service.client, "impact-text", "entity_id,lat,lng,label:value\nX1,10,10,5\nX2,12,12,about 7");
   await expect(
-    pasteFinancialImpact({ client, run, portfolio: "impact-text", hazard: "flood", scenarios: ["ssp585"] }),
+    pasteFinancialImpact({
+      client: service.client,
+      run,
+      portfolio: "impact-text",
+      hazard: "flood",
+      scenarios: ["ssp585"],
+    }),
   ).rejects.toThrow(/label:value holds asset values in a currency the service does not define/);
   expect(fake.sheetNames()).toEqual(before);
 });

@@ -6,8 +6,6 @@
  * the roll-up is written over the rows there are now. Emulator over HTTP, fake workbook (the test
  * follows the losses sheet's lookups as Excel computes them: follow-formulas.ts).
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { pasteFinancialImpact } from "../../../../src/taskpane/features/impact/impact-actions";
@@ -18,14 +16,9 @@ import {
 import { importPortfolio } from "../../../functions/support/emulator";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
-import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
-import type { TestService } from "../../../support/emulator";
+import { newWorkbook, usePaneTestService } from "../../support";
 import { evaluate } from "./follow-formulas";
 import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
-
-let emulator: RunningEmulator;
-let client: RiskClient;
-let clientWith: TestService["clientWith"];
 
 const HEADER = "entity_id,entity_name,lat,lng,label:country,label:price";
 const P1 = "P1,Paris depot,48.85,2.35,FR,1000000";
@@ -34,20 +27,17 @@ const B1 = "B1,Berlin office,52.52,13.40,DE,";
 const H1 = "H1,Hamburg port,53.55,9.99,DE,400000";
 const N1 = "N1,Nantes yard,47.22,-1.55,FR,800000";
 
-beforeAll(async () => {
-  ({ emulator, client, clientWith } = await startPaneTestService());
-});
-afterAll(() => emulator.close());
+const service = usePaneTestService();
 
 const DATA = "Impact data impact-keyed";
 const LOSSES = "Financial impact impact-keyed";
 const ROLLUP = "Impact by country";
 
 async function pasteTheSet() {
-  await importPortfolio(client, "impact-keyed", [HEADER, P1, P2, B1, H1].join("\n"));
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P1, P2, B1, H1].join("\n"));
   const { fake, run } = newWorkbook();
   const result = await pasteFinancialImpact({
-    client,
+    client: service.client,
     run,
     portfolio: "impact-keyed",
     hazard: "flood",
@@ -95,8 +85,8 @@ test("sorted, a typed value and notes: after an asset leaves and one joins, each
   fake.setValues(LOSSES, `${lossNote}1:${lossNote}5`, [["checked by"], ...shown.map((id) => [`reviewer of ${id}`])]);
 
   // P1 leaves the portfolio (every portfolio_index after it shifts); N1 joins at the end.
-  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
-  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(result.outcomes).toHaveLength(1);
   const outcome = result.outcomes[0];
   expect(outcome).toMatchObject({ ok: true, rows: 4 });
@@ -159,15 +149,15 @@ test("sorted, a typed value and notes: after an asset leaves and one joins, each
 test("a refresh without the pane keeps the typed value, and a follower table gone refuses before anything changes", async () => {
   const { fake, run } = await pasteTheSet();
   fake.setValues(DATA, "E4", [[123]]);
-  const quiet = await refreshPastedSheetsWithoutPane({ kinds: PASTE_KINDS, client, run });
+  const quiet = await refreshPastedSheetsWithoutPane({ kinds: PASTE_KINDS, client: service.client, run });
   expect(quiet.outcomes[0]).toMatchObject({ ok: true, keyed: { edited: [expect.objectContaining({ mine: 123 })] } });
   expect(fake.read(DATA, "E4")).toEqual([[123]]);
 
   const before = fake.read(DATA, "A1:E5");
   // A losses sheet that reads data rows by place (an earlier version wrote it so): refused, nothing changed.
   fake.setValues(LOSSES, "A2", [[`='${DATA}'!$A2`]]);
-  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
-  const byPlace = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const byPlace = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(byPlace.outcomes[0]).toMatchObject({
     ok: false,
     message: expect.stringMatching(/read the data sheet by place .*paste the financial impact anew/),
@@ -178,8 +168,8 @@ test("a refresh without the pane keeps the typed value, and a follower table gon
     context.workbook.tables.getItem("Impact_by_country_impact_keyed").delete();
     await context.sync();
   });
-  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
-  const refused = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const refused = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(refused.outcomes[0]).toMatchObject({
     ok: false,
     message: expect.stringMatching(/"Impact_by_country_impact_keyed" of the formulas over it was deleted or renamed/),
@@ -189,14 +179,14 @@ test("a refresh without the pane keeps the typed value, and a follower table gon
 
 test("when the formula sheets cannot follow, the data sheet's refresh stands, says so, and stays on record for the next refresh", async () => {
   const { fake, run } = await pasteTheSet();
-  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
   let failed = false;
   fake.setFaultInjector((info) => {
     if (failed || !info.operations.includes("set:formulas")) return undefined;
     failed = true;
     return { error: new FakeExcelError(FakeErrorCodes.generalException, "injected formula write failure") };
   });
-  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   fake.setFaultInjector(undefined);
   expect(failed).toBe(true);
   expect(result.outcomes[0]).toMatchObject({
@@ -210,7 +200,7 @@ test("when the formula sheets cannot follow, the data sheet's refresh stands, sa
   });
   // The data sheet was refreshed and its record kept: the next refresh goes by key again.
   expect(fake.read(DATA, "B2:B5").map(([id]) => id)).toEqual(["P2", "B1", "H1", "N1"]);
-  const again = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  const again = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(again.outcomes[0]).toMatchObject({ ok: true, keyed: { added: [], removed: [] } });
 });
 
@@ -254,8 +244,8 @@ test("sorting the data sheet changes nothing on the losses sheet: each row shows
 
   // P1 leaves, N1 joins, Lyon's value changes; refresh.
   const P2_CHANGED = P2.replace("2500000", "2600000");
-  await importPortfolio(client, "impact-keyed", [HEADER, P2_CHANGED, B1, H1, N1].join("\n"));
-  const outcome = (await refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).outcomes[0];
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P2_CHANGED, B1, H1, N1].join("\n"));
+  const outcome = (await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run })).outcomes[0];
   expect(outcome).toMatchObject({ ok: true, rows: 4 });
   expect(outcome.followers).toMatchObject({ failed: false });
   expect(outcome.followers!.message).not.toMatch(/sorted/);
@@ -290,7 +280,9 @@ test("notes beside the losses sheet written before it was sorted follow their as
   // Notes beside each asset of the losses sheet, then a refresh that changes nothing (it records them).
   const first = lossIds(fake, 4);
   fake.setValues(LOSSES, `${note}1:${note}5`, [["checked by"], ...first.map((id) => [`reviewer of ${id}`])]);
-  expect((await refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).outcomes[0]).toMatchObject({ ok: true });
+  expect((await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run })).outcomes[0]).toMatchObject({
+    ok: true,
+  });
 
   // The analyst sorts the losses table by portfolio_index: its rows move, the notes beside it do not.
   await sortByColumn(run, LOSSES, 0);
@@ -301,8 +293,8 @@ test("notes beside the losses sheet written before it was sorted follow their as
     ["P1", "reviewer of H1"],
   ]);
 
-  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
-  const outcome = (await refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).outcomes[0];
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const outcome = (await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run })).outcomes[0];
   expect(outcome).toMatchObject({ ok: true, rows: 4 });
   // Each note is beside its own asset again, in place; the new asset gets a row at the end.
   expect(readNotes(4)).toEqual([
@@ -320,14 +312,16 @@ test("notes beside the losses sheet written before it was sorted follow their as
 test("notes typed beside the losses sheet after it was sorted stay with the asset shown beside them", async () => {
   const { fake, run, lossWidth } = await pasteTheSet();
   const note = col(lossWidth);
-  expect((await refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).outcomes[0]).toMatchObject({ ok: true });
+  expect((await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run })).outcomes[0]).toMatchObject({
+    ok: true,
+  });
   await sortByColumn(run, LOSSES, 0);
   const shown = lossIds(fake, 4);
   expect(shown).toEqual(["H1", "B1", "P2", "P1"]);
   fake.setValues(LOSSES, `${note}1:${note}5`, [["checked by"], ...shown.map((id) => [`reviewer of ${id}`])]);
 
-  await importPortfolio(client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
-  const outcome = (await refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).outcomes[0];
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const outcome = (await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run })).outcomes[0];
   expect(outcome).toMatchObject({ ok: true, rows: 4 });
   expect(lossIds(fake, 4).map((id, i) => [id, fake.read(LOSSES, `${note}${i + 2}`)[0][0]])).toEqual([
     ["H1", "reviewer of H1"],
@@ -340,11 +334,11 @@ test("notes typed beside the losses sheet after it was sorted stay with the asse
 });
 
 test("one refresh reads a scenario's extended summary once when its own sheet and the financial impact both need it, and the next refresh reads it again", async () => {
-  await importPortfolio(client, "impact-shared", [HEADER, P1, P2, H1].join("\n"));
+  await importPortfolio(service.client, "impact-shared", [HEADER, P1, P2, H1].join("\n"));
   const { fake, run } = newWorkbook();
-  await pasteSummary({ client, run, portfolio: "impact-shared", extendedScenario: "ssp585" });
+  await pasteSummary({ client: service.client, run, portfolio: "impact-shared", extendedScenario: "ssp585" });
   await pasteFinancialImpact({
-    client,
+    client: service.client,
     run,
     portfolio: "impact-shared",
     hazard: "flood",
@@ -352,10 +346,10 @@ test("one refresh reads a scenario's extended summary once when its own sheet an
   });
   // The requests the refresh sends, over HTTP to the emulator.
   const urls: string[] = [];
-  const counting = clientWith({
+  const counting = service.clientWith({
     fetch: (input, init) => {
       urls.push(input instanceof Request ? input.url : String(input));
-      return drainingFetch(input, init);
+      return fetch(input, init);
     },
   });
   const extendedReads = (scenario: string) =>

@@ -5,9 +5,7 @@
  * order, each note beside its own asset, the removed asset's note in the "Removed at refresh" block,
  * and the new asset at the end. Emulator over HTTP, fake workbook.
  */
-import type { RiskClient } from "../../../../src/api/client";
 import { PROCESSING_COMPLETED } from "../../../../src/api/types";
-import type { RunningEmulator } from "../../../../emulator/server";
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { downloadExport, unpackExport } from "../../../../src/taskpane/features/export/export-actions";
@@ -17,16 +15,10 @@ import { refreshPastedSheets } from "../../../../src/taskpane/features/pasted/pa
 import type { ExcelRunner } from "../../../../src/taskpane/ui/pane-types";
 import type { FakeExcel } from "../../../../testing/fake-excel";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
-import { newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-
-beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService());
-});
-afterAll(() => emulator.close());
+const service = usePaneTestService();
 
 /** Assets A0..A3 now; after the change A1..A4 (A0 removed, A4 added). */
 const BEFORE = assetsCsv(4);
@@ -56,8 +48,8 @@ async function sortNoteChangeRefresh(fake: FakeExcel, run: ExcelRunner, sheetNam
   const note = col(width);
   fake.setValues(sheetName, `${note}1:${note}${rows + 1}`, [["note"], ...ids.map((v) => [`about ${v}`])]);
 
-  await importPortfolio(client, portfolio, AFTER);
-  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  await importPortfolio(service.client, portfolio, AFTER);
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   const outcome = result.outcomes.find((o) => o.sheetName === sheetName)!;
   expect(outcome).toMatchObject({ ok: true });
   const keyed = outcome.keyed!;
@@ -88,19 +80,24 @@ async function sortNoteChangeRefresh(fake: FakeExcel, run: ExcelRunner, sheetNam
 }
 
 test("applied layer: sorted with notes, an asset removed and one added, refreshed by key", async () => {
-  await importPortfolio(client, "layer-keyed", BEFORE);
+  await importPortfolio(service.client, "layer-keyed", BEFORE);
   const { fake, run } = newWorkbook();
-  const vector = (await client.compositions.listVectors()).find((v) => v.name === "demo-losses")!;
-  const pasted = await pasteAppliedLayer({ client, run, vectorId: vector.id, portfolio: "layer-keyed" });
+  const vector = (await service.client.compositions.listVectors()).find((v) => v.name === "demo-losses")!;
+  const pasted = await pasteAppliedLayer({
+    client: service.client,
+    run,
+    vectorId: vector.id,
+    portfolio: "layer-keyed",
+  });
   expect(pasted.rowCount).toBe(4);
   await sortNoteChangeRefresh(fake, run, pasted.sheetName, "layer-keyed");
 });
 
 test("export: each unpacked file with assets, sorted with notes, an asset removed and one added, refreshed by key", async () => {
-  await importPortfolio(client, "export-keyed", BEFORE);
+  await importPortfolio(service.client, "export-keyed", BEFORE);
   const { fake, run } = newWorkbook();
-  const download = await downloadExport(client, "export-keyed");
-  const sheets = await unpackExport({ run, download, client });
+  const download = await downloadExport(service.client, "export-keyed");
+  const sheets = await unpackExport({ run, download, client: service.client });
   const records = (await run((context) => readProvenance(context))).records;
   const withAssets = records.filter((r) => r.header.includes("portfolio_index") && r.header.includes("entity_id"));
   expect(withAssets.length).toBeGreaterThan(0);
@@ -110,9 +107,13 @@ test("export: each unpacked file with assets, sorted with notes, an asset remove
 });
 
 test("nature summary: keyed by metric, sorted with notes and a row deleted by hand, refreshed: notes beside their metric, the deleted row not added back", async () => {
-  const ready = (await listSubprojects(client, "nc-demo")).find((s) => s.status === PROCESSING_COMPLETED)!;
+  const ready = (await listSubprojects(service.client, "nc-demo")).find((s) => s.status === PROCESSING_COMPLETED)!;
   const { fake, run } = newWorkbook();
-  const pasted = await pasteSubprojectSummary({ client, run, subproject: { id: ready.id, name: ready.name } });
+  const pasted = await pasteSubprojectSummary({
+    client: service.client,
+    run,
+    subproject: { id: ready.id, name: ready.name },
+  });
   const record = (await run((context) => readProvenance(context))).records[0];
   expect(record.rowKey).toMatchObject({ asset: false, columns: ["metric"] });
   const rows = pasted.rowCount;
@@ -133,7 +134,7 @@ test("nature summary: keyed by metric, sorted with notes and a row deleted by ha
       .delete("Up" as Excel.DeleteShiftDirection);
     await context.sync();
   });
-  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(result.outcomes[0]).toMatchObject({ ok: true, rows: rows - 1 });
   expect(result.outcomes[0].keyed!.deletedByHand.map((d) => d.label)).toEqual([metrics[1]]);
   const after = fake.read(pasted.sheetName, `A2:C${rows}`);

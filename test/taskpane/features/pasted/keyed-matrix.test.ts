@@ -52,7 +52,6 @@
  * Emulator over HTTP (one for the file), fake workbook.
  */
 import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
 import { WRITTEN_STORE_PREFIX } from "../../../../src/excel/written-store";
 import { columnLetters as col, parseA1, qualify, rangeA1 } from "../../../../src/shaping/a1";
@@ -78,23 +77,18 @@ import { PROCESSING_COMPLETED } from "../../../../src/api/types";
 import type { FakeExcel } from "../../../../testing/fake-excel";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { importPortfolio } from "../../../functions/support/emulator";
-import type { TestService } from "../../../support/emulator";
-import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 
-let service: TestService;
-let emulator: RunningEmulator;
-let client: RiskClient;
 let vectorId: string | number;
 let subproject: { id: string; name: string };
 
+const service = usePaneTestService({ processingDelayMs: 0 });
+
 beforeAll(async () => {
-  service = await startPaneTestService({ processingDelayMs: 0 });
-  ({ emulator, client } = service);
-  vectorId = (await client.compositions.listVectors()).find((v) => v.name === "demo-losses")!.id;
-  const ready = (await listSubprojects(client, "nc-demo")).find((s) => s.status === PROCESSING_COMPLETED)!;
+  vectorId = (await service.client.compositions.listVectors()).find((v) => v.name === "demo-losses")!.id;
+  const ready = (await listSubprojects(service.client, "nc-demo")).find((s) => s.status === PROCESSING_COMPLETED)!;
   subproject = { id: ready.id, name: ready.name };
 });
-afterAll(() => emulator.close());
 
 // ---- the portfolios ----
 
@@ -153,13 +147,15 @@ const KINDS: KindCase[] = [
     operation: "summary",
     rows: "assets",
     paste: async (run, portfolio) =>
-      (await pasteSummary({ client, run, portfolio, scenario: "ssp245", extended: false }))[0].sheetName,
+      (await pasteSummary({ client: service.client, run, portfolio, scenario: "ssp245", extended: false }))[0]
+        .sheetName,
   },
   {
     operation: "extended-summary",
     rows: "assets",
     // The summary panel pastes the extended summary as the second sheet.
-    paste: async (run, portfolio) => (await pasteSummary({ client, run, portfolio, scenario: "ssp245" }))[1].sheetName,
+    paste: async (run, portfolio) =>
+      (await pasteSummary({ client: service.client, run, portfolio, scenario: "ssp245" }))[1].sheetName,
   },
   {
     operation: "timeseries",
@@ -167,7 +163,7 @@ const KINDS: KindCase[] = [
     paste: async (run, portfolio) =>
       (
         await pasteTimeseries({
-          client,
+          client: service.client,
           run,
           portfolio,
           filters: { hazard: "wildfire", scenario: "ssp585", measure: "mid", startDate: "2030", endDate: "2040" },
@@ -178,32 +174,52 @@ const KINDS: KindCase[] = [
     operation: "risk-matrix",
     rows: "assets",
     paste: async (run, portfolio) =>
-      (await pasteRiskMatrix({ client, run, portfolio, scenario: "ssp585", window: 30, cells: "label" }))[0].sheetName,
+      (
+        await pasteRiskMatrix({
+          client: service.client,
+          run,
+          portfolio,
+          scenario: "ssp585",
+          window: 30,
+          cells: "label",
+        })
+      )[0].sheetName,
   },
   {
     operation: "label-counts",
     rows: "labels",
     // The risk matrix's second sheet.
     paste: async (run, portfolio) =>
-      (await pasteRiskMatrix({ client, run, portfolio, scenario: "ssp585", window: 30, cells: "label" }))[1].sheetName,
+      (
+        await pasteRiskMatrix({
+          client: service.client,
+          run,
+          portfolio,
+          scenario: "ssp585",
+          window: 30,
+          cells: "label",
+        })
+      )[1].sheetName,
   },
   {
     operation: "scenario-comparison",
     rows: "assets",
     paste: async (run, portfolio) =>
-      (await pasteScenarioComparison({ client, run, portfolio, hazard: "wildfire", window: 15 }))[0].sheetName,
+      (await pasteScenarioComparison({ client: service.client, run, portfolio, hazard: "wildfire", window: 15 }))[0]
+        .sheetName,
   },
   {
     operation: "applied-layer",
     rows: "assets",
-    paste: async (run, portfolio) => (await pasteAppliedLayer({ client, run, vectorId, portfolio })).sheetName,
+    paste: async (run, portfolio) =>
+      (await pasteAppliedLayer({ client: service.client, run, vectorId, portfolio })).sheetName,
   },
   {
     operation: "export",
     rows: "assets",
     // One file of the unpacked ZIP (asset, hazard, indicator); the others are pasted beside it.
     paste: async (run, portfolio) => {
-      await unpackExport({ run, download: await downloadExport(client, portfolio), client });
+      await unpackExport({ run, download: await downloadExport(service.client, portfolio), client: service.client });
       const records = (await run((context) => readProvenance(context))).records;
       return records.find((r) => r.filters.file === "exposure_ssp585.csv")!.sheetName;
     },
@@ -215,14 +231,19 @@ const KINDS: KindCase[] = [
     // Values are matched to assets by entity_id, so a repeated one is refused, naming the assets.
     refusesRepeatedIds: /entity_id must name one asset each: 1 appears twice in .*: "A1" \(index 1 and 2\)/,
     paste: async (run, portfolio) =>
-      (await pasteFinancialImpact({ client, run, portfolio, hazard: "flood", scenarios: ["ssp585"] })).sheets[0]
-        .sheetName,
+      (await pasteFinancialImpact({ client: service.client, run, portfolio, hazard: "flood", scenarios: ["ssp585"] }))
+        .sheets[0].sheetName,
   },
   {
     operation: "disclosure-data",
     rows: "assets",
     paste: async (run, portfolio) => {
-      await pasteDisclosureTables({ client, run, portfolio, labels: { value_label: "price", currency: "USD" } });
+      await pasteDisclosureTables({
+        client: service.client,
+        run,
+        portfolio,
+        labels: { value_label: "price", currency: "USD" },
+      });
       return (await run((context) => readProvenance(context))).records.find((r) => r.operation === "disclosure-data")!
         .sheetName;
     },
@@ -230,7 +251,7 @@ const KINDS: KindCase[] = [
   {
     operation: "nature-summary",
     rows: "metrics",
-    paste: async (run) => (await pasteSubprojectSummary({ client, run, subproject })).sheetName,
+    paste: async (run) => (await pasteSubprojectSummary({ client: service.client, run, subproject })).sheetName,
   },
 ];
 
@@ -261,7 +282,7 @@ const NEW_METRIC = "added_metric_mean";
  */
 function natureChangedClient(dropped: string): RiskClient {
   const changing: typeof fetch = async (input, init) => {
-    const response = await drainingFetch(input, init);
+    const response = await fetch(input, init);
     const url = input instanceof Request ? input.url : String(input);
     if (!/\/nature\/.*\/export/.test(url) || !response.ok) return response;
     const body = (await response.json()) as { summary?: Record<string, unknown>; metadata?: Record<string, unknown> };
@@ -283,9 +304,9 @@ async function serviceChanges(
   assets: readonly Asset[],
   dropped?: string,
 ): Promise<RiskClient> {
-  if (kind.rows === "metrics") return dropped ? natureChangedClient(dropped) : client;
-  await importPortfolio(client, portfolio, csvOf(assets));
-  return client;
+  if (kind.rows === "metrics") return dropped ? natureChangedClient(dropped) : service.client;
+  await importPortfolio(service.client, portfolio, csvOf(assets));
+  return service.client;
 }
 
 // ---- the sheet as the analyst sees it ----
@@ -419,7 +440,13 @@ async function refresh(
   how: { client?: RiskClient; pane?: boolean; choices?: (sheetId: string) => RefreshChoices; signal?: AbortSignal },
 ): Promise<SheetRefreshOutcome> {
   const { sheetId } = await recordOf(run, sheetName);
-  const options = { kinds: PASTE_KINDS, client: how.client ?? client, run, sheetIds: [sheetId], signal: how.signal };
+  const options = {
+    kinds: PASTE_KINDS,
+    client: how.client ?? service.client,
+    run,
+    sheetIds: [sheetId],
+    signal: how.signal,
+  };
   const result =
     how.pane === false
       ? await refreshPastedSheetsWithoutPane(options)
@@ -449,7 +476,7 @@ function expectWorkbook(fake: FakeExcel, image: ReturnType<typeof workbookImage>
 async function pasted(kind: KindCase, behaviour: string) {
   // Portfolio names are at most 32 characters.
   const portfolio = `${kind.operation.slice(0, 12)}-${behaviour}`;
-  if (kind.rows !== "metrics") await importPortfolio(client, portfolio, csvOf(BASE));
+  if (kind.rows !== "metrics") await importPortfolio(service.client, portfolio, csvOf(BASE));
   const { fake, run } = newWorkbook();
   const sheetName = await kind.paste(run, portfolio);
   return { portfolio, fake, run, sheetName };
@@ -785,7 +812,7 @@ test("a deletion of removed rows that fails part-way twice says the sheet was re
   const { portfolio, fake, run, sheetName } = await pasted(KINDS[0], "interrupted");
   await workOn(fake, run, sheetName);
   // A2 and A0 removed: two runs of rows in the table sorted by asset descending (A4 … A0).
-  await importPortfolio(client, portfolio, csvOf([1, 3, 4, 5].map(asset)));
+  await importPortfolio(service.client, portfolio, csvOf([1, 3, 4, 5].map(asset)));
   // The deletion's request applies its first operation (A0's rows, the bottom run) and fails; the
   // request sending the rest fails too.
   let deletion = 0;

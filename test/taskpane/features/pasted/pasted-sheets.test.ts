@@ -1,6 +1,4 @@
 import { RiskClient } from "../../../../src/api/client";
-import type { ConnectionConfig } from "../../../../src/api/config";
-import type { RunningEmulator } from "../../../../emulator/server";
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
 import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
 import { pasteTimeseries } from "../../../../src/taskpane/features/timeseries/timeseries-actions";
@@ -12,7 +10,7 @@ import {
 import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../../../src/shaping/paste-provenance";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
-import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 
@@ -22,14 +20,7 @@ import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
  * the user's columns to the right and formats, refusing renamed, edited or deleted sheets.
  */
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-let connection: ConnectionConfig;
-
-beforeAll(async () => {
-  ({ emulator, client, connection } = await startPaneTestService({ processingDelayMs: 20 }));
-});
-afterAll(() => emulator.close());
+const service = usePaneTestService({ processingDelayMs: 20 });
 
 function sourcesRows(fake: ReturnType<typeof newWorkbook>["fake"]): unknown[][] {
   const used = fake.usedAddress(SOURCES_SHEET)!;
@@ -39,19 +30,19 @@ function sourcesRows(fake: ReturnType<typeof newWorkbook>["fake"]): unknown[][] 
 test("a paste records service, project, portfolio, operation, filters, dataset version and digest, rows, UTC time, add-in version — never the key", async () => {
   const { fake, run } = newWorkbook();
   const pasted = await pasteTimeseries({
-    client,
+    client: service.client,
     run,
     portfolio: "demo-portfolio",
     filters: { hazard: "heatwave", scenario: "ssp585", measure: "mid", startYear: 2030 },
   });
-  const meta = await client.datasets.metadata("demo-portfolio");
+  const meta = await service.client.datasets.metadata("demo-portfolio");
   const rows = sourcesRows(fake);
   expect(rows[0]).toEqual(SOURCES_HEADER);
   const row = Object.fromEntries(SOURCES_HEADER.map((h, i) => [h, rows[1][i]]));
   expect(row).toMatchObject({
     Sheet: pasted.sheetName,
     Operation: "Timeseries",
-    Service: connection.baseUrl,
+    Service: service.connection.baseUrl,
     Project: "demo",
     Portfolio: "demo-portfolio",
     Filters: "hazard=heatwave; measure=mid; scenario=ssp585; series=projected; start_date=2030",
@@ -63,7 +54,7 @@ test("a paste records service, project, portfolio, operation, filters, dataset v
   expect(String(row["Written (UTC)"])).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   // The machine-readable store is a very hidden sheet; nothing anywhere holds the key.
   expect(fake.snapshot().sheets.find((s) => s.name === PROVENANCE_STORE_SHEET)?.visibility).toBe("VeryHidden");
-  expect(JSON.stringify(fake.snapshot())).not.toContain(connection.apiKey);
+  expect(JSON.stringify(fake.snapshot())).not.toContain(service.connection.apiKey);
   const listed = await listPastedSheets(run);
   expect(listed.sheets.map((s) => [s.sheetName, s.operation, s.rows])).toEqual([
     [pasted.sheetName, "timeseries", pasted.rowCount],
@@ -71,9 +62,15 @@ test("a paste records service, project, portfolio, operation, filters, dataset v
 });
 
 test("refresh re-runs the recorded filters and replaces the table in place: more rows, user's column and formats kept", async () => {
-  await importPortfolio(client, "refresh-me", assetsCsv(3));
+  await importPortfolio(service.client, "refresh-me", assetsCsv(3));
   const { fake, run } = newWorkbook();
-  const [summary] = await pasteSummary({ client, run, portfolio: "refresh-me", extended: false, scenario: "ssp245" });
+  const [summary] = await pasteSummary({
+    client: service.client,
+    run,
+    portfolio: "refresh-me",
+    extended: false,
+    scenario: "ssp245",
+  });
   const width = (fake.read(summary.sheetName, "A1:Z1")[0] as unknown[]).filter((v) => v !== "").length;
   const lastCol = col(width - 1);
   const userCol = col(width + 1); // one empty column, then the user's notes
@@ -88,16 +85,21 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
   });
 
   // Same data: the refresh rewrites in place and keeps the user's number format.
-  const same = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  const same = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(same.outcomes).toMatchObject([
     { sheetName: summary.sheetName, ok: true, rows: summary.rowCount, keyed: { added: [], removed: [], edited: [] } },
   ]);
   expect(fake.read(summary.sheetName, numericCell, "numberFormat")[0][0]).toBe("0.00%");
 
   // The portfolio grows: the table grows, the notes column stays where it was, untouched.
-  await importPortfolio(client, "refresh-me", assetsCsv(5));
-  const expected = await client.datasets.summary("refresh-me", { scenario: "ssp245" }).all();
-  const grown = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run, onProgress: () => undefined });
+  await importPortfolio(service.client, "refresh-me", assetsCsv(5));
+  const expected = await service.client.datasets.summary("refresh-me", { scenario: "ssp245" }).all();
+  const grown = await refreshPastedSheets({
+    kinds: PASTE_KINDS,
+    client: service.client,
+    run,
+    onProgress: () => undefined,
+  });
   expect(grown.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: true, rows: expected.length }]);
   // Rows new in the answer were added at the end, by key.
   expect(grown.outcomes[0].keyed?.added).toHaveLength(expected.length - summary.rowCount);
@@ -117,7 +119,7 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
 test("a renamed or deleted pasted sheet is refused with a sentence; an edited cell is kept and listed", async () => {
   const { fake, run } = newWorkbook();
   const [summary] = await pasteSummary({
-    client,
+    client: service.client,
     run,
     portfolio: "demo-portfolio",
     extended: false,
@@ -128,7 +130,7 @@ test("a renamed or deleted pasted sheet is refused with a sentence; an edited ce
   // it is kept and listed (address, theirs, the service's).
   const original = fake.read(summary.sheetName, "C2")[0][0];
   fake.setValues(summary.sheetName, "C2", [["my edit"]]);
-  let result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  let result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(result.outcomes[0]).toMatchObject({
     ok: true,
     keyed: { edited: [{ address: "C2", column: "entity_name", mine: "my edit", service: original }] },
@@ -137,7 +139,7 @@ test("a renamed or deleted pasted sheet is refused with a sentence; an edited ce
   // "Take the service's values": the cell gets the service's value back.
   const taken = await refreshPastedSheets({
     kinds: PASTE_KINDS,
-    client,
+    client: service.client,
     run,
     edits: { [result.outcomes[0].sheetId!]: "take-service" },
   });
@@ -149,7 +151,7 @@ test("a renamed or deleted pasted sheet is refused with a sentence; an edited ce
     context.workbook.worksheets.getItem(summary.sheetName).name = "Renamed";
   });
   const before = fake.snapshot();
-  result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(result.outcomes[0].message).toMatch(/was renamed to "Renamed": rename it back/);
   expect(fake.snapshot()).toEqual(before);
 
@@ -157,22 +159,24 @@ test("a renamed or deleted pasted sheet is refused with a sentence; an edited ce
   await run(async (context) => {
     context.workbook.worksheets.getItem("Renamed").delete();
   });
-  result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(result.outcomes[0].message).toMatch(/was deleted/);
 
   // Provenance deleted: the store sheet removed (e.g. by another tool).
   await run(async (context) => {
     context.workbook.worksheets.getItem(PROVENANCE_STORE_SHEET).delete();
   });
-  await expect(refreshPastedSheets({ kinds: PASTE_KINDS, client, run })).rejects.toThrow(/no pasted sheets on record/);
+  await expect(refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run })).rejects.toThrow(
+    /no pasted sheets on record/,
+  );
   expect(await run((context) => readProvenance(context))).toEqual({ storeFound: false, records: [], problems: [] });
 });
 
 test("a refresh that fails while writing puts the old table back, whole", async () => {
-  await importPortfolio(client, "fail-me", assetsCsv(2));
+  await importPortfolio(service.client, "fail-me", assetsCsv(2));
   const { fake, run } = newWorkbook();
-  const [summary] = await pasteSummary({ client, run, portfolio: "fail-me", extended: false });
-  await importPortfolio(client, "fail-me", assetsCsv(4));
+  const [summary] = await pasteSummary({ client: service.client, run, portfolio: "fail-me", extended: false });
+  await importPortfolio(service.client, "fail-me", assetsCsv(4));
   const before = fake.snapshot();
   // Fail the sync that writes the data rows (after the checks and the backup reads).
   // Half of that request is applied first, so the header really changes before the failure.
@@ -182,7 +186,7 @@ test("a refresh that fails while writing puts the old table back, whole", async 
     failed = true;
     return { error: new FakeExcelError(FakeErrorCodes.generalException, "injected write failure"), applyFirst: 2 };
   });
-  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   fake.setFaultInjector(undefined);
   expect(result.outcomes[0]).toMatchObject({ ok: false });
   expect(result.outcomes[0].message).toMatch(/was not changed: .*injected write failure/);
@@ -193,10 +197,10 @@ test("a refresh that fails while writing puts the old table back, whole", async 
 });
 
 test("a sorted timeseries sheet and its notes refresh by key when an asset leaves the portfolio", async () => {
-  await importPortfolio(client, "ts-keyed", assetsCsv(3));
+  await importPortfolio(service.client, "ts-keyed", assetsCsv(3));
   const { fake, run } = newWorkbook();
   const pasted = await pasteTimeseries({
-    client,
+    client: service.client,
     run,
     portfolio: "ts-keyed",
     filters: { hazard: "heatwave", scenario: "ssp585", measure: "mid", startYear: 2030 },
@@ -222,8 +226,8 @@ test("a sorted timeseries sheet and its notes refresh by key when an asset leave
   );
   // The first asset leaves the portfolio: every other asset's portfolio_index shifts.
   const csv = assetsCsv(3).split("\n");
-  await importPortfolio(client, "ts-keyed", [csv[0], ...csv.slice(2)].join("\n"));
-  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  await importPortfolio(service.client, "ts-keyed", [csv[0], ...csv.slice(2)].join("\n"));
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(result.outcomes[0]).toMatchObject({ ok: true });
   const keyed = result.outcomes[0].keyed!;
   expect(keyed.removed.length).toBeGreaterThan(0);
@@ -238,14 +242,14 @@ test("a sorted timeseries sheet and its notes refresh by key when an asset leave
 test("a refresh without the pane (the ribbon's) never overwrites a changed cell: it keeps it and leaves the question on record", async () => {
   const { fake, run } = newWorkbook();
   const [summary] = await pasteSummary({
-    client,
+    client: service.client,
     run,
     portfolio: "demo-portfolio",
     extended: false,
     scenario: "ssp126",
   });
   fake.setValues(summary.sheetName, "C3", [["my name for it"]]);
-  const result = await refreshPastedSheetsWithoutPane({ kinds: PASTE_KINDS, client, run });
+  const result = await refreshPastedSheetsWithoutPane({ kinds: PASTE_KINDS, client: service.client, run });
   expect(result.outcomes[0]).toMatchObject({
     ok: true,
     keyed: { edited: [{ address: "C3", mine: "my name for it" }] },
@@ -271,20 +275,20 @@ function overlapClient(fail?: (url: string) => boolean) {
     inFlight[which]++;
     if (inFlight.summary > 0 && inFlight.extended > 0) overlapped = true;
     try {
-      return await drainingFetch(input, init);
+      return await fetch(input, init);
     } finally {
       inFlight[which]--;
     }
   };
-  return { client: new RiskClient(connection, { fetch: counting }), overlapped: () => overlapped };
+  return { client: new RiskClient(service.connection, { fetch: counting }), overlapped: () => overlapped };
 }
 
 test("the pasted sheets are read at once, and written one at a time, each whole", async () => {
-  await importPortfolio(client, "read-at-once", assetsCsv(2));
+  await importPortfolio(service.client, "read-at-once", assetsCsv(2));
   const { fake, run } = newWorkbook();
-  const sheets = await pasteSummary({ client, run, portfolio: "read-at-once" });
+  const sheets = await pasteSummary({ client: service.client, run, portfolio: "read-at-once" });
   expect(sheets.map((s) => s.sheetName)).toHaveLength(2);
-  await importPortfolio(client, "read-at-once", assetsCsv(4));
+  await importPortfolio(service.client, "read-at-once", assetsCsv(4));
   const reader = overlapClient();
   const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: reader.client, run });
   expect(result.outcomes.map((o) => o.ok)).toEqual([true, true]);
@@ -299,10 +303,10 @@ test("the pasted sheets are read at once, and written one at a time, each whole"
 });
 
 test("a sheet whose read fails is left as it was, and the sheets read beside it are refreshed", async () => {
-  await importPortfolio(client, "one-fails", assetsCsv(2));
+  await importPortfolio(service.client, "one-fails", assetsCsv(2));
   const { fake, run } = newWorkbook();
-  const [summary, extended] = await pasteSummary({ client, run, portfolio: "one-fails" });
-  await importPortfolio(client, "one-fails", assetsCsv(4));
+  const [summary, extended] = await pasteSummary({ client: service.client, run, portfolio: "one-fails" });
+  await importPortfolio(service.client, "one-fails", assetsCsv(4));
   const before = fake.snapshot();
   const reader = overlapClient((url) => /extended=true/.test(url));
   const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: reader.client, run });

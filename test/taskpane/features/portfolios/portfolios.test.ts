@@ -5,7 +5,6 @@
  * assets into a new sheet (bug 4); sub-project names (bug 1); CSV downloads; dated timeseries.
  */
 import Papa from "papaparse";
-import type { RiskClient } from "../../../../src/api/client";
 import { NotFoundError } from "../../../../src/api/errors";
 import { RiskEngine } from "../../../../src/functions/engine/engine";
 import { dataChangeMatcher, portfolioSummary, type DataChange } from "../../../../src/functions/data-loaders";
@@ -22,23 +21,13 @@ import {
   findPortfolioUsage,
   pasteAssets,
 } from "../../../../src/taskpane/features/portfolios/portfolios-actions";
-import { syncRangeToPortfolio } from "../../../../src/taskpane/features/sync/sync-actions";
 import { downloadTimeseries, pasteTimeseries } from "../../../../src/taskpane/features/timeseries/timeseries-actions";
 import { flattenSummary } from "../../../../src/shaping/flatten-summary";
 import { flattenTimeseries } from "../../../../src/shaping/flatten-timeseries";
-import type { ConnectionConfig } from "../../../../src/api/config";
-import type { RunningEmulator } from "../../../../emulator/server";
-import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, syncSelection, usePaneTestService } from "../../support";
 import { emulatorStats, routeCount } from "../../../support/emulator";
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-let connection: ConnectionConfig;
-
-beforeAll(async () => {
-  ({ emulator, client, connection } = await startPaneTestService({ processingDelayMs: 30 }));
-});
-afterAll(() => emulator.close());
+const service = usePaneTestService({ processingDelayMs: 30 });
 
 /** A forget that drops entries of a real engine and records the changes it was told about. */
 function recordingForget(engine?: RiskEngine): { forget: ForgetChange; changes: DataChange[] } {
@@ -70,7 +59,7 @@ const never = async (): Promise<boolean> => {
 
 describe("bug 2: a re-sync refreshes the RISK cells that read the portfolio", () => {
   test("the sync drops the portfolio's cached results and recalculates; the next load answers the new assets", async () => {
-    const engine = new RiskEngine({ connection, fetch: drainingFetch, maxRetries: 0 });
+    const engine = new RiskEngine({ connection: service.connection, maxRetries: 0 });
     const { fake, run } = newWorkbook({ firstSheetName: "Sites" });
     fake.setValues(
       "Sites",
@@ -83,10 +72,7 @@ describe("bug 2: a re-sync refreshes the RISK cells that read the portfolio", ()
     fake.setValues("Sites", "F1", [['=RISK.SUMMARY("resync",0,"wildfire")']]);
     fake.setSelection("Sites", "A1:D3");
     const { forget, changes } = recordingForget(engine);
-    await syncRangeToPortfolio({
-      client,
-      run,
-      source: { kind: "selection" },
+    await syncSelection(service, run, {
       portfolio: "resync",
       confirmReplace: never,
       pollIntervalMs: 10,
@@ -107,10 +93,7 @@ describe("bug 2: a re-sync refreshes the RISK cells that read the portfolio", ()
     fake.setSelection("Sites", "A1:D4");
     const evaluations = countEvaluations(fake);
     changes.length = 0;
-    const result = await syncRangeToPortfolio({
-      client,
-      run,
-      source: { kind: "selection" },
+    const result = await syncSelection(service, run, {
       portfolio: "resync",
       confirmReplace: async () => true,
       pollIntervalMs: 10,
@@ -129,20 +112,14 @@ describe("bug 2: a re-sync refreshes the RISK cells that read the portfolio", ()
     const { fake, run } = newWorkbook({ firstSheetName: "Same" });
     fake.setValues("Same", "A1:D2", sitesRange([["S", "Same", 1, 1]]));
     fake.setSelection("Same", "A1:D2");
-    await syncRangeToPortfolio({
-      client,
-      run,
-      source: { kind: "selection" },
+    await syncSelection(service, run, {
       portfolio: "unchanged",
       confirmReplace: never,
       pollIntervalMs: 10,
     });
     const { forget, changes } = recordingForget();
     const evaluations = countEvaluations(fake);
-    const again = await syncRangeToPortfolio({
-      client,
-      run,
-      source: { kind: "selection" },
+    const again = await syncSelection(service, run, {
       portfolio: "unchanged",
       confirmReplace: never,
       pollIntervalMs: 10,
@@ -166,10 +143,7 @@ describe("bug 4: delete a portfolio, export its assets to a sheet", () => {
       ]),
     );
     fake.setSelection("Input", "A1:D3");
-    await syncRangeToPortfolio({
-      client,
-      run,
-      source: { kind: "selection" },
+    await syncSelection(service, run, {
       portfolio: "to-delete",
       confirmReplace: never,
       pollIntervalMs: 10,
@@ -192,9 +166,9 @@ describe("bug 4: delete a portfolio, export its assets to a sheet", () => {
     const formulasBefore = fake.read("Report", "A1:C2", "formulas");
     const evaluations = countEvaluations(fake);
     const { forget, changes } = recordingForget();
-    const answer = await deletePortfolio({ client, run, forget, portfolio: "to-delete" });
+    const answer = await deletePortfolio({ client: service.client, run, forget, portfolio: "to-delete" });
     expect(answer.message).toMatch(/to-delete deleted/);
-    await expect(client.portfolios.get("to-delete")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service.client.portfolios.get("to-delete")).rejects.toBeInstanceOf(NotFoundError);
     expect(changes).toEqual([{ kind: "portfolio", portfolio: "to-delete" }]);
     expect(evaluations()).toBeGreaterThan(0);
     expect(fake.read("Report", "A1:C2", "formulas")).toEqual(formulasBefore); // the user's cells are left as they were
@@ -203,20 +177,20 @@ describe("bug 4: delete a portfolio, export its assets to a sheet", () => {
 
   test("deleting a portfolio that is not there is a NotFoundError; nothing is dropped", async () => {
     const { forget, changes } = recordingForget();
-    await expect(deletePortfolio({ client, run: null, forget, portfolio: "never-was" })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(
+      deletePortfolio({ client: service.client, run: null, forget, portfolio: "never-was" }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     expect(changes).toEqual([]);
   });
 
   test("assets go into a new sheet as a table a sync can read back; service text stays text", async () => {
-    await client.portfolios.create("export-me");
-    await client.portfolios.importAssets(
+    await service.client.portfolios.create("export-me");
+    await service.client.portfolios.importAssets(
       "export-me",
       'entity_id,entity_name,lat,lng,label:tier,label:country\nX1,=1+1,1.5,2.5,gold,GB\nX2,"Quay, north",-3.25,4,,FR\n',
     );
     const { fake, run } = newWorkbook();
-    const pasted = await pasteAssets({ client, run, portfolio: "export-me" });
+    const pasted = await pasteAssets({ client: service.client, run, portfolio: "export-me" });
     expect(pasted).toMatchObject({ sheetName: "Assets export-me", rowCount: 2, columnCount: 6 });
     expect(fake.read(pasted.sheetName, "A1:F3")).toEqual([
       ["entity_id", "entity_name", "lat", "lng", "label:tier", "label:country"],
@@ -227,10 +201,7 @@ describe("bug 4: delete a portfolio, export its assets to a sheet", () => {
 
     // Synced back, the sheet is exactly the portfolio: nothing to upload.
     fake.setSelection(pasted.sheetName, "A1:F3");
-    const back = await syncRangeToPortfolio({
-      client,
-      run,
-      source: { kind: "selection" },
+    const back = await syncSelection(service, run, {
       portfolio: "export-me",
       confirmReplace: never,
       pollIntervalMs: 10,
@@ -241,14 +212,16 @@ describe("bug 4: delete a portfolio, export its assets to a sheet", () => {
   test("a write that fails part-way leaves no sheet behind", async () => {
     const { fake, run } = newWorkbook();
     fake.failSync(2);
-    await expect(pasteAssets({ client, run, portfolio: "demo-portfolio" })).rejects.toBeTruthy();
+    await expect(pasteAssets({ client: service.client, run, portfolio: "demo-portfolio" })).rejects.toBeTruthy();
     expect(fake.sheetNames()).toEqual(["Sheet1"]);
   });
 
   test("an empty portfolio says so and writes nothing", async () => {
-    await client.portfolios.create("empty-one");
+    await service.client.portfolios.create("empty-one");
     const { fake, run } = newWorkbook();
-    await expect(pasteAssets({ client, run, portfolio: "empty-one" })).rejects.toThrow("empty-one holds no assets.");
+    await expect(pasteAssets({ client: service.client, run, portfolio: "empty-one" })).rejects.toThrow(
+      "empty-one holds no assets.",
+    );
     expect(fake.sheetNames()).toEqual(["Sheet1"]);
   });
 
@@ -301,7 +274,7 @@ describe("bug 1: nature sub-project names", () => {
     fake.setValues("Sheet1", "A1", [["=RISK.NATURE.LIST()"]]);
     const { forget, changes } = recordingForget();
     const typed = await createSubprojectFromFile(
-      client,
+      service.client,
       { superproject: "nc-demo", fileName: "bay.geojson", text: area("Mangrove bay"), name: "Bay east" },
       undefined,
       { run, forget },
@@ -310,33 +283,33 @@ describe("bug 1: nature sub-project names", () => {
     expect(changes).toEqual([{ kind: "nature" }]);
     expect(evaluations()).toBeGreaterThan(0);
 
-    const proposed = await createSubprojectFromFile(client, {
+    const proposed = await createSubprojectFromFile(service.client, {
       superproject: "nc-demo",
       fileName: "bay.geojson",
       text: area("Mangrove bay"),
     });
     expect(proposed.name).toBe("Mangrove bay");
-    const names = (await client.nature.subprojects("nc-demo")).map((s) => s.name);
+    const names = (await service.client.nature.subprojects("nc-demo")).map((s) => s.name);
     expect(names).toEqual(expect.arrayContaining(["Bay east", "Mangrove bay"]));
 
     const count = names.length;
     await expect(
-      createSubprojectFromFile(client, {
+      createSubprojectFromFile(service.client, {
         superproject: "nc-demo",
         fileName: "bay.geojson",
         text: area("x"),
         name: "Bay east",
       }),
     ).rejects.toThrow("nc-demo already has a sub-project named “Bay east”: choose another name.");
-    expect((await client.nature.subprojects("nc-demo")).length).toBe(count);
+    expect((await service.client.nature.subprojects("nc-demo")).length).toBe(count);
   });
 
   test("a file without Entity Name and no typed name is refused before sending", async () => {
-    const posts = routeCount(await emulatorStats(emulator), "POST /nature/projects");
+    const posts = routeCount(await emulatorStats(service.emulator), "POST /nature/projects");
     await expect(
-      createSubprojectFromFile(client, { superproject: "nc-demo", fileName: "plain.geojson", text: area() }),
+      createSubprojectFromFile(service.client, { superproject: "nc-demo", fileName: "plain.geojson", text: area() }),
     ).rejects.toThrow(/Name the new sub-project: plain\.geojson has no "Entity Name"/);
-    expect(routeCount(await emulatorStats(emulator), "POST /nature/projects")).toBe(posts);
+    expect(routeCount(await emulatorStats(service.emulator), "POST /nature/projects")).toBe(posts);
   });
 });
 
@@ -350,9 +323,9 @@ describe("downloads and dated timeseries", () => {
       startDate: "2021-11-05",
       endDate: "2022-02-28",
     };
-    const file = await downloadTimeseries({ client, portfolio: "demo-portfolio", filters });
+    const file = await downloadTimeseries({ client: service.client, portfolio: "demo-portfolio", filters });
     expect(file.fileName).toBe("demo-portfolio-items.csv");
-    const items = await client.datasets
+    const items = await service.client.datasets
       .items("demo-portfolio", {
         hazard: "flood_potential",
         indicator: "obs_score",
@@ -369,14 +342,16 @@ describe("downloads and dated timeseries", () => {
     expect(parsed.data.slice(1)).toEqual(table.rows.map((row) => row.map((cell) => (cell === "" ? null : cell))));
 
     const { fake, run } = newWorkbook();
-    const pasted = await pasteTimeseries({ client, run, portfolio: "demo-portfolio", filters });
+    const pasted = await pasteTimeseries({ client: service.client, run, portfolio: "demo-portfolio", filters });
     expect(pasted.years).toBe(4);
     expect(fake.read(pasted.sheetName, "H1:K1")[0]).toEqual(["2021-11", "2021-12", "2022-01", "2022-02"]);
   });
 
   test("Download as CSV: the summary file has the summary sheet's header and numbers", async () => {
-    const file = await downloadSummary({ client, portfolio: "demo-portfolio", scenario: "ssp126" });
-    const expected = flattenSummary(await client.datasets.summary("demo-portfolio", { scenario: "ssp126" }).all());
+    const file = await downloadSummary({ client: service.client, portfolio: "demo-portfolio", scenario: "ssp126" });
+    const expected = flattenSummary(
+      await service.client.datasets.summary("demo-portfolio", { scenario: "ssp126" }).all(),
+    );
     const parsed = Papa.parse<unknown[]>(new TextDecoder().decode(file.bytes).trim(), { dynamicTyping: true });
     expect(parsed.data[0]).toEqual(expected.header);
     expect(parsed.data.slice(1)).toEqual(expected.rows);
@@ -384,24 +359,27 @@ describe("downloads and dated timeseries", () => {
 
   test("a malformed or reversed date is refused before anything is sent", async () => {
     const before = routeCount(
-      await emulatorStats(emulator),
+      await emulatorStats(service.emulator),
       "GET /api/portfolios/:portfolio_name/datasets/physical/items/export",
     );
     await expect(
-      downloadTimeseries({ client, portfolio: "demo-portfolio", filters: { startDate: "2021-02-30" } }),
+      downloadTimeseries({ client: service.client, portfolio: "demo-portfolio", filters: { startDate: "2021-02-30" } }),
     ).rejects.toThrow('Start date "2021-02-30" is not a date that exists.');
     await expect(
       downloadTimeseries({
-        client,
+        client: service.client,
         portfolio: "demo-portfolio",
         filters: { startDate: "2022", endDate: "2021-06-01" },
       }),
     ).rejects.toThrow("Start date 2022 is after end date 2021-06-01.");
     await expect(
-      downloadTimeseries({ client, portfolio: "demo-portfolio", filters: { endDate: "06/2021" } }),
+      downloadTimeseries({ client: service.client, portfolio: "demo-portfolio", filters: { endDate: "06/2021" } }),
     ).rejects.toThrow('End date "06/2021" is not a date YYYY-MM-DD or a year YYYY.');
     expect(
-      routeCount(await emulatorStats(emulator), "GET /api/portfolios/:portfolio_name/datasets/physical/items/export"),
+      routeCount(
+        await emulatorStats(service.emulator),
+        "GET /api/portfolios/:portfolio_name/datasets/physical/items/export",
+      ),
     ).toBe(before);
   });
 

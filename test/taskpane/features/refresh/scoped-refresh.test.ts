@@ -1,13 +1,6 @@
-import type { RunningEmulator } from "../../../../emulator/server";
-import { FunctionRegistry } from "../../../../harness/custom-functions-registry";
-import { FormulaEngine } from "../../../../harness/formula/engine";
-import { MetadataIndex } from "../../../../harness/formula/metadata";
-import { RiskEngine } from "../../../../src/functions/engine/engine";
-import { setDefaultEngine } from "../../../../src/functions/engine/default-engine";
 import { search, summary } from "../../../../src/functions/functions";
 import { countScope, refreshScope } from "../../../../src/taskpane/features/refresh/scoped-refresh-actions";
-import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
-import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
+import { calculatingWorkbook, usePaneTestService, useDefaultEngine } from "../../support";
 import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/emulator";
 
 /**
@@ -16,32 +9,13 @@ import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/
  * functions, real engine, the harness's calculation over the Excel fake, the emulator over HTTP.
  */
 
-let emulator: RunningEmulator;
-let engine: RiskEngine;
-let uninstall: () => void;
-
-beforeAll(async () => {
-  uninstall = installCustomFunctionsStub();
-  const service = await startPaneTestService();
-  emulator = service.emulator;
-  engine = new RiskEngine({ connection: service.connection, fetch: drainingFetch, maxRetries: 0 });
-  setDefaultEngine(engine);
-});
-afterAll(async () => {
-  setDefaultEngine(undefined);
-  uninstall();
-  await emulator.close();
-});
+const service = usePaneTestService();
+const risk = useDefaultEngine(service);
 
 const SUMMARY_ROUTE = "GET /api/portfolios/:portfolio_name/datasets/physical/summary";
 
 async function workbook() {
-  const { fake, run } = newWorkbook();
-  const registry = new FunctionRegistry();
-  registry.register("SUMMARY", summary as never);
-  registry.register("SEARCH", search as never);
-  const calc = new FormulaEngine(fake, registry, new MetadataIndex());
-  fake.setFormulaEvaluator(calc.evaluator);
+  const { fake, run, calc } = calculatingWorkbook({ SUMMARY: summary, SEARCH: search });
   fake.addSheet("Other");
   fake.setValues("Sheet1", "A1:A3", [
     ['=RISK.SUMMARY("demo-portfolio",0,"heatwave","ssp585",30,"score")'],
@@ -60,13 +34,13 @@ test("the selection's RISK cells are loaded afresh; other cells keep their cache
     Object.entries((s.routes ?? {}) as Record<string, number>)
       .filter(([k]) => k.includes("search"))
       .reduce((n, [, v]) => n + v, 0);
-  const before = await emulatorStats(emulator);
+  const before = await emulatorStats(service.emulator);
   fake.setSelection("Sheet1", "A1:A3");
   expect(await countScope(run, "selection", false)).toEqual({ cells: 2, sheets: ["Sheet1"] });
   const progress: string[] = [];
   const result = await refreshScope({
     run,
-    engine,
+    engine: risk.engine,
     scope: "selection",
     onlyErrors: false,
     quietMs: 200,
@@ -76,16 +50,16 @@ test("the selection's RISK cells are loaded afresh; other cells keep their cache
   expect(result).toMatchObject({ riskCells: 2, sheets: ["Sheet1"] });
   expect(result.answered).toBeGreaterThanOrEqual(2);
   expect(progress.at(-1)).toMatch(/Refreshing 2 RISK cells: 2 re-entered, \d+ answered/);
-  const after = await emulatorStats(emulator);
+  const after = await emulatorStats(service.emulator);
   expect(routeCount(after, SUMMARY_ROUTE)).toBeGreaterThan(routeCount(before, SUMMARY_ROUTE)); // fetched again
   expect(searchRoutes(after)).toBe(searchRoutes(before)); // the other sheet's cell stayed cached
   expect(typeof fake.read("Sheet1", "A1")[0][0]).toBe("number");
 
   // Now without a fresh pass: a plain recalculation of the same cells is answered from the cache.
-  const cached = await emulatorStats(emulator);
+  const cached = await emulatorStats(service.emulator);
   fake.setValues("Sheet1", "A1", [['=RISK.SUMMARY("demo-portfolio",0,"heatwave","ssp585",30,"score")']]);
   await calc.waitForIdle(20_000);
-  expect(routeCount(await emulatorStats(emulator), SUMMARY_ROUTE)).toBe(routeCount(cached, SUMMARY_ROUTE));
+  expect(routeCount(await emulatorStats(service.emulator), SUMMARY_ROUTE)).toBe(routeCount(cached, SUMMARY_ROUTE));
 });
 
 test("only cells showing errors, across the workbook", async () => {
@@ -93,7 +67,7 @@ test("only cells showing errors, across the workbook", async () => {
   expect(String(fake.read("Sheet1", "C1")[0][0])).toMatch(/^#/);
   expect(await countScope(run, "workbook", true)).toEqual({ cells: 1, sheets: ["Sheet1"] });
   expect(await countScope(run, "workbook", false)).toEqual({ cells: 4, sheets: ["Sheet1", "Other"] });
-  const result = await refreshScope({ run, engine, scope: "workbook", onlyErrors: true, quietMs: 200 });
+  const result = await refreshScope({ run, engine: risk.engine, scope: "workbook", onlyErrors: true, quietMs: 200 });
   expect(result.riskCells).toBe(1);
 });
 
@@ -101,7 +75,7 @@ test("a selection without RISK formulas, or a cancelled refresh, says so and cha
   const { fake, run } = await workbook();
   fake.setSelection("Sheet1", "A3");
   const before = fake.snapshot();
-  await expect(refreshScope({ run, engine, scope: "selection", onlyErrors: false })).rejects.toThrow(
+  await expect(refreshScope({ run, engine: risk.engine, scope: "selection", onlyErrors: false })).rejects.toThrow(
     "The selection has no RISK formulas: nothing was refreshed.",
   );
   fake.setSelection("Other", "D5:F9");
@@ -111,6 +85,6 @@ test("a selection without RISK formulas, or a cancelled refresh, says so and cha
   const cancelled = new AbortController();
   cancelled.abort();
   await expect(
-    refreshScope({ run, engine, scope: "workbook", onlyErrors: false, signal: cancelled.signal }),
+    refreshScope({ run, engine: risk.engine, scope: "workbook", onlyErrors: false, signal: cancelled.signal }),
   ).rejects.toThrow(/Cancelled: 0 of 4 cells/);
 });

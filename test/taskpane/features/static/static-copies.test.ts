@@ -1,9 +1,3 @@
-import type { RunningEmulator } from "../../../../emulator/server";
-import { FunctionRegistry } from "../../../../harness/custom-functions-registry";
-import { FormulaEngine } from "../../../../harness/formula/engine";
-import { MetadataIndex } from "../../../../harness/formula/metadata";
-import { RiskEngine } from "../../../../src/functions/engine/engine";
-import { setDefaultEngine } from "../../../../src/functions/engine/default-engine";
 import { assets, summary } from "../../../../src/functions/functions";
 import { STATIC_COPIES_HEADER } from "../../../../src/excel/provenance-sheets";
 import { FORMULA_STORE_SHEET, SOURCES_SHEET } from "../../../../src/shaping/paste-provenance";
@@ -13,8 +7,7 @@ import {
   countRestorable,
   restoreFormulas,
 } from "../../../../src/taskpane/features/static/static-copy-actions";
-import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
-import { drainingFetch, newWorkbook, startPaneTestService } from "../../support";
+import { calculatingWorkbook, usePaneTestService, useDefaultEngine } from "../../support";
 
 /**
  * Static copies: RISK formulas (spilled ranges included) become plain values, the formulas are
@@ -22,32 +15,14 @@ import { drainingFetch, newWorkbook, startPaneTestService } from "../../support"
  * puts every formula back exactly. Real functions over the emulator, the harness's calculation.
  */
 
-let emulator: RunningEmulator;
-let uninstall: () => void;
-
-beforeAll(async () => {
-  uninstall = installCustomFunctionsStub();
-  const service = await startPaneTestService();
-  emulator = service.emulator;
-  setDefaultEngine(new RiskEngine({ connection: service.connection, fetch: drainingFetch, maxRetries: 0 }));
-});
-afterAll(async () => {
-  setDefaultEngine(undefined);
-  uninstall();
-  await emulator.close();
-});
+const service = usePaneTestService();
+useDefaultEngine(service);
 
 const SUMMARY_F = '=RISK.SUMMARY("demo-portfolio",0,"heatwave","ssp585",30,"score")';
 const ASSETS_F = '=RISK.ASSETS("demo-portfolio")';
 
 async function workbook() {
-  const { fake, run } = newWorkbook();
-  const registry = new FunctionRegistry();
-  registry.register("SUMMARY", summary as never);
-  registry.register("ASSETS", assets as never);
-  const calc = new FormulaEngine(fake, registry, new MetadataIndex());
-  fake.setFormulaEvaluator(calc.evaluator);
-  fake.setSpillResolver((sheet, row, col) => calc.spillOf(sheet, row, col));
+  const { fake, run, calc } = calculatingWorkbook({ SUMMARY: summary, ASSETS: assets });
   fake.setValues("Sheet1", "A1", [[SUMMARY_F]]);
   fake.setValues("Sheet1", "C1", [[ASSETS_F]]);
   fake.setValues("Sheet1", "A3", [["my own note"]]);

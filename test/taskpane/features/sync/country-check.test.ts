@@ -2,15 +2,13 @@
  * The country check in the sync flow, on the Excel fake: "Check only" lists the points outside
  * their country with their cells and previews the swap and sign fixes; the fix is written only
  * when the analyst accepts it, with the originals kept beside the range; a refused or failed write
- * leaves the analyst's cells as they were. A sync is never stopped by the check, and its outcome
- * carries the findings.
+ * leaves the analyst's cells as they were. A sync asks before sending points outside their country
+ * (Stop sends nothing; Send goes on), and its outcome carries the findings.
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import { applyCountryFixes } from "../../../../src/taskpane/features/sync/country-check-actions";
-import { checkAssetSource, syncRangeToPortfolio } from "../../../../src/taskpane/features/sync/sync-actions";
+import { checkAssetSource } from "../../../../src/taskpane/features/sync/sync-actions";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel";
-import { countRequests, newWorkbook, startPaneTestService, userSheetsOf } from "../../support";
+import { countRequests, newWorkbook, syncSelection, usePaneTestService, userSheetsOf } from "../../support";
 import { emulatorStats } from "../../../support/emulator";
 
 const SITES = [
@@ -136,29 +134,47 @@ test("a range without a country column is not checked", async () => {
 });
 
 describe("with the service", () => {
-  let emulator: RunningEmulator;
-  let client: RiskClient;
-  beforeAll(async () => {
-    ({ emulator, client } = await startPaneTestService({ processingDelayMs: 20 }));
-  });
-  afterAll(() => emulator.close());
+  const service = usePaneTestService({ processingDelayMs: 20 });
 
-  test("a sync is not stopped by the check; its outcome carries the findings, and the sheet is unchanged", async () => {
+  test("stopped at the points outside their country: nothing is sent, and the fixes are offered", async () => {
     const { fake, run } = workbook();
     const before = userSheetsOf(fake);
-    const result = await syncRangeToPortfolio({
-      client,
-      run,
-      source: { kind: "selection" },
+    const asked: string[][] = [];
+    const postsBefore = countRequests(await emulatorStats(service.emulator), "POST ");
+    const result = await syncSelection(service, run, {
+      portfolio: "country_stop",
+      confirmReplace: async () => true,
+      confirmMapping: async () => true,
+      confirmOutside: async (outside) => {
+        asked.push(outside.map((f) => f.problem.cell));
+        return false;
+      },
+      pollIntervalMs: 20,
+    });
+    expect(result.outcome).toBe("outside-declined");
+    if (result.outcome !== "outside-declined") return;
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toEqual(expect.arrayContaining(["C2", "C3"]));
+    expect(result.countryCheck!.findings.filter((f) => f.fix).map((f) => f.problem.cell)).toEqual(["C2", "C3"]);
+    expect(countRequests(await emulatorStats(service.emulator), "POST ")).toBe(postsBefore);
+    await expect(service.client.portfolios.get("country_stop")).rejects.toThrow();
+    expect(userSheetsOf(fake)).toEqual(before);
+  });
+
+  test("sent as they are when the analyst says so; the outcome carries the findings, and the sheet is unchanged", async () => {
+    const { fake, run } = workbook();
+    const before = userSheetsOf(fake);
+    const result = await syncSelection(service, run, {
       portfolio: "country_check",
       confirmReplace: async () => true,
       confirmMapping: async () => true,
+      confirmOutside: async () => true,
       pollIntervalMs: 20,
     });
     expect(result.outcome).toBe("synced");
     if (result.outcome !== "synced") return;
     expect(result.countryCheck!.findings.filter((f) => f.fix).map((f) => f.problem.cell)).toEqual(["C2", "C3"]);
-    expect(countRequests(await emulatorStats(emulator), "POST ")).toBeGreaterThan(0);
+    expect(countRequests(await emulatorStats(service.emulator), "POST ")).toBeGreaterThan(0);
     expect(userSheetsOf(fake)).toEqual(before);
   });
 });

@@ -5,9 +5,6 @@
  * (text as text), the precision reaches the service as a label, and the geocoder key is in no cell,
  * no request URL and no message.
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
-import type { RunningGeocoder } from "../../../../emulator/geocoder/server";
 import { memoryStorage, useConnectionStorage } from "../../../../src/shared/connection";
 import { loadGeocoder, saveGeocoder } from "../../../../src/shared/geocoder-connection";
 import {
@@ -17,24 +14,13 @@ import {
   readAddressSheet,
   writeGeocoded,
 } from "../../../../src/taskpane/features/sync/geocode-actions";
-import { syncRangeToPortfolio } from "../../../../src/taskpane/features/sync/sync-actions";
-import { newWorkbook, startPaneTestService } from "../../support";
-import { startTestGeocoder } from "../../../support/emulator";
+import { newWorkbook, syncSelection, usePaneTestService } from "../../support";
+import { startedForTheseTests, startTestGeocoder } from "../../../support/emulator";
 
 const KEY = "geo-key-7f3a9c";
-let emulator: RunningEmulator;
-let client: RiskClient;
-let geocoder: RunningGeocoder;
-
-beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService({ processingDelayMs: 50 }));
-  geocoder = await startTestGeocoder({ apiKey: KEY });
-});
-afterAll(async () => {
-  await geocoder.close();
-  await emulator.close();
-  useConnectionStorage(undefined);
-});
+const service = usePaneTestService({ processingDelayMs: 50 });
+const geocoder = startedForTheseTests(() => startTestGeocoder({ apiKey: KEY }));
+afterAll(() => useConnectionStorage(undefined));
 
 const SHEET = [
   ["entity_id", "Address", "Country", "lat", "lng", "Owner"],
@@ -62,7 +48,7 @@ test("geocode, preview, accept, sync: the precision synced as a label, existing 
   expect(sheet.rows.map((r) => r.sheetRow)).toEqual([2, 3, 5, 6]);
   expect(sheet.sentColumns).toEqual(["Address", "Country"]);
 
-  const cells = await hazardCells(client, "no_such_portfolio");
+  const cells = await hazardCells(service.client, "no_such_portfolio");
   expect(cells?.portfolio).toBeDefined(); // the first portfolio's grids, named in the preview
   const preview = await geocodeSheet({ settings, sheet, cells });
   expect(preview.rows.map((r) => [r.sheetRow, r.place?.precision, r.flags])).toEqual([
@@ -100,17 +86,14 @@ test("geocode, preview, accept, sync: the precision synced as a label, existing 
 
   // Only the three rows with coordinates can be synced now: the selection without the flagged row.
   fake.setSelection("Sites", "A1:J4");
-  const result = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
+  const result = await syncSelection(service, run, {
     portfolio: "geocoded_sites",
     confirmReplace: async () => true,
     confirmMapping: async () => true,
     pollIntervalMs: 20,
   });
   expect(result).toMatchObject({ outcome: "synced", assetCount: 3 });
-  const assets = await client.portfolios.assets("geocoded_sites").all();
+  const assets = await service.client.portfolios.assets("geocoded_sites").all();
   const hq = assets.find((a) => a.entity_id === "hq")!;
   expect(hq.labels).toMatchObject({ geocode_precision: "address" });
   expect(JSON.stringify(assets)).not.toContain(KEY);

@@ -1,12 +1,10 @@
-import { RiskClient } from "../../../../src/api/client";
 import { RISK_DATA_AVAILABLE } from "../../../../src/api/types";
 import {
   offerForSheet,
   searchPointsOnSheet,
   syncSearchPoints,
 } from "../../../../src/taskpane/features/sync/search-offer-actions";
-import type { RunningEmulator } from "../../../../emulator/server";
-import { newWorkbook, startPaneTestService, userSheetsOf } from "../../support";
+import { newWorkbook, usePaneTestService, userSheetsOf } from "../../support";
 
 /**
  * The offer to read a sheet's many search points as a portfolio: the points are found in the fake
@@ -14,13 +12,7 @@ import { newWorkbook, startPaneTestService, userSheetsOf } from "../../support";
  * portfolio the service (the emulator, over HTTP) does not have, and accepting it syncs the points.
  */
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-
-beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService({ processingDelayMs: 50 }));
-});
-afterAll(() => emulator.close());
+const service = usePaneTestService({ processingDelayMs: 50 });
 
 /** A sheet of `n` distinct points in B and C (header in row 1) and a column formula over them in E2. */
 function sheetWithColumnFormula(n: number) {
@@ -60,38 +52,43 @@ test("points come from literals, single cells and a column formula's ranges, eac
 
 test("a few hundred points or fewer: no offer", async () => {
   const wb = sheetWithColumnFormula(120);
-  const { offer, points } = await offerForSheet(wb.run, client);
+  const { offer, points } = await offerForSheet(wb.run, service.client);
   expect(points).toHaveLength(120);
   expect(offer).toEqual({ kind: "none", reason: "120 distinct points: searching them is quick enough" });
 });
 
 test("400 points: the offer names a new portfolio, gives both times, and says the numbers will differ; accepting syncs the points", async () => {
-  await client.portfolios.create("Sites_points");
+  await service.client.portfolios.create("Sites_points");
   const wb = sheetWithColumnFormula(400);
-  const { offer, points } = await offerForSheet(wb.run, client);
+  const { offer, points } = await offerForSheet(wb.run, service.client);
   if (offer.kind !== "offer") throw new Error(offer.reason);
   expect(offer.portfolioName).toBe("Sites_points_2"); // never over the existing one
   expect(offer.searchMs).toBeGreaterThan(offer.portfolioMs);
   expect(offer.timing).toMatch(/^Searching 400 points: about .+ As portfolio "Sites_points_2": about .+ takes a while/);
   expect(offer.caveat).toMatch(/The numbers will differ/);
 
-  const result = await syncSearchPoints({ client, portfolio: offer.portfolioName, points, pollIntervalMs: 20 });
+  const result = await syncSearchPoints({
+    client: service.client,
+    portfolio: offer.portfolioName,
+    points,
+    pollIntervalMs: 20,
+  });
   expect(result).toMatchObject({ outcome: "synced", portfolio: "Sites_points_2", assetCount: 400, created: true });
-  const assets = await client.portfolios.assets("Sites_points_2").all();
+  const assets = await service.client.portfolios.assets("Sites_points_2").all();
   expect(assets).toHaveLength(400);
   expect(assets[0]).toMatchObject({ entity_id: "P1", lat: 10, lng: 20, portfolio_index: 0 });
-  expect((await client.portfolios.get("Sites_points_2")).status).toBe(RISK_DATA_AVAILABLE);
+  expect((await service.client.portfolios.get("Sites_points_2")).status).toBe(RISK_DATA_AVAILABLE);
 });
 
 test("a portfolio that appeared meanwhile under the offered name is never replaced", async () => {
-  await client.portfolios.create("taken_meanwhile");
-  await client.portfolios.importAssets("taken_meanwhile", "entity_id,lat,lng\nX,1,1\n");
+  await service.client.portfolios.create("taken_meanwhile");
+  await service.client.portfolios.importAssets("taken_meanwhile", "entity_id,lat,lng\nX,1,1\n");
   const result = await syncSearchPoints({
-    client,
+    client: service.client,
     portfolio: "taken_meanwhile",
     points: [{ lat: 2, lng: 2 }],
     pollIntervalMs: 20,
   });
   expect(result).toEqual({ outcome: "declined", portfolio: "taken_meanwhile" });
-  expect((await client.portfolios.assets("taken_meanwhile").all()).map((a) => a.entity_id)).toEqual(["X"]);
+  expect((await service.client.portfolios.assets("taken_meanwhile").all()).map((a) => a.entity_id)).toEqual(["X"]);
 });

@@ -3,19 +3,11 @@
  * carries what changes, keyed on entity_id (or position). End to end against the emulator over
  * HTTP; distances checked against a hand computation.
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import { describeDiff, diffAssets, distanceKm } from "../../../../src/taskpane/features/sync/model/sync-diff";
 import { syncRangeToPortfolio, type ReplaceQuestion } from "../../../../src/taskpane/features/sync/sync-actions";
-import { newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, syncSelection, usePaneTestService } from "../../support";
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-
-beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService({ processingDelayMs: 20 }));
-});
-afterAll(() => emulator.close());
+const service = usePaneTestService({ processingDelayMs: 20 });
 
 const HEADER = ["Site ID", "Name", "Latitude", "Lon", "Country", "label:tier"];
 const SITES = [
@@ -38,15 +30,12 @@ const never = async (): Promise<boolean> => {
 };
 
 test("a re-sync shows added, removed, moved (with km), relabelled and unchanged rows by entity_id; cancelling changes nothing, confirming replaces", async () => {
-  await syncRangeToPortfolio({
-    client,
-    run: sheetWith(SITES).run,
-    source: { kind: "selection" },
+  await syncSelection(service, sheetWith(SITES).run, {
     portfolio: "diff_sites",
     confirmReplace: never,
     pollIntervalMs: 10,
   });
-  const before = await client.portfolios.assets("diff_sites").all();
+  const before = await service.client.portfolios.assets("diff_sites").all();
 
   const edited = [
     HEADER,
@@ -56,16 +45,13 @@ test("a re-sync shows added, removed, moved (with km), relabelled and unchanged 
   ];
   const { run } = sheetWith(edited);
   const questions: ReplaceQuestion[] = [];
-  const declined = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
+  const declined = await syncSelection(service, run, {
     portfolio: "diff_sites",
     confirmReplace: async (q) => (questions.push(q), false),
     pollIntervalMs: 10,
   });
   expect(declined.outcome).toBe("declined");
-  expect(await client.portfolios.assets("diff_sites").all()).toEqual(before);
+  expect(await service.client.portfolios.assets("diff_sites").all()).toEqual(before);
 
   const { diff } = questions[0]!;
   expect(diff.key).toBe("entity_id");
@@ -79,16 +65,13 @@ test("a re-sync shows added, removed, moved (with km), relabelled and unchanged 
   expect(diff.relabelled[0]!.changes).toEqual([{ key: "tier", before: "silver", after: "gold" }]);
   expect(diff.reindexed).toBe(2); // S-1 and S-2 swap places
 
-  const replaced = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
+  const replaced = await syncSelection(service, run, {
     portfolio: "diff_sites",
     confirmReplace: async () => true,
     pollIntervalMs: 10,
   });
   expect(replaced).toMatchObject({ outcome: "synced", uploaded: true });
-  expect((await client.portfolios.assets("diff_sites").all()).map((a) => a.entity_id).sort()).toEqual([
+  expect((await service.client.portfolios.assets("diff_sites").all()).map((a) => a.entity_id).sort()).toEqual([
     "S-1",
     "S-2",
     "S-4",
@@ -97,20 +80,14 @@ test("a re-sync shows added, removed, moved (with km), relabelled and unchanged 
 
 test("without entity_ids the rows pair by position, and the diff says so", async () => {
   const noIds = (rows: unknown[][]) => rows.map((row) => row.slice(1));
-  await syncRangeToPortfolio({
-    client,
-    run: sheetWith(noIds(SITES)).run,
-    source: { kind: "selection" },
+  await syncSelection(service, sheetWith(noIds(SITES)).run, {
     portfolio: "diff_noids",
     confirmReplace: never,
     pollIntervalMs: 10,
   });
   const edited = noIds([HEADER, SITES[1]!, ["", "Berlin office", 52.52, 13.4, "GB", "gold"]]);
   const questions: ReplaceQuestion[] = [];
-  await syncRangeToPortfolio({
-    client,
-    run: sheetWith(edited).run,
-    source: { kind: "selection" },
+  await syncSelection(service, sheetWith(edited).run, {
     portfolio: "diff_noids",
     confirmReplace: async (q) => (questions.push(q), false),
   });
@@ -153,7 +130,7 @@ test("over 5,000 rows: said before anything is sent, with the numbered portfolio
   wb.fake.setValues("Big", `A1:D${rows.length}`, rows);
   wb.fake.setSelection("Big", `A1:D${rows.length}`);
   const base = {
-    client,
+    client: service.client,
     run: wb.run,
     source: { kind: "selection" as const },
     confirmReplace: never,
@@ -162,7 +139,7 @@ test("over 5,000 rows: said before anything is sent, with the numbered portfolio
 
   const asked = await syncRangeToPortfolio({ ...base, portfolio: "big" });
   expect(asked).toMatchObject({ outcome: "too-many", rowCount: 5_003, parts: ["big-1", "big-2"] });
-  await expect(client.portfolios.get("big-1")).rejects.toThrow();
+  await expect(service.client.portfolios.get("big-1")).rejects.toThrow();
 
   const tooLong = await syncRangeToPortfolio({ ...base, portfolio: "a_portfolio_name_of_29_chars9" });
   expect(tooLong).toMatchObject({
@@ -180,6 +157,6 @@ test("over 5,000 rows: said before anything is sent, with the numbered portfolio
       { portfolio: "big-2", assetCount: 3 },
     ],
   });
-  const second = await client.portfolios.assets("big-2").all();
+  const second = await service.client.portfolios.assets("big-2").all();
   expect(second.map((a) => a.entity_id)).toEqual(["E5000", "E5001", "E5002"]);
 }, 60_000);

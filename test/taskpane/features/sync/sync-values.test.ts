@@ -5,8 +5,6 @@
  * types outside the published list and unreadable prices are warnings; the type dropdown is added
  * only when asked for.
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import {
   checkAssetSource,
   convertCoordinates,
@@ -14,17 +12,11 @@ import {
   syncRangeToPortfolio,
   type MappingReview,
 } from "../../../../src/taskpane/features/sync/sync-actions";
-import { countRequests, newWorkbook, startPaneTestService, userSheetsOf } from "../../support";
+import { countRequests, newWorkbook, syncSelection, usePaneTestService, userSheetsOf } from "../../support";
 import { emulatorStats, routeCount } from "../../../support/emulator";
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-
-beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService({ processingDelayMs: 50 }));
-});
-afterAll(() => emulator.close());
-beforeEach(() => emulator.reset());
+const service = usePaneTestService({ processingDelayMs: 50 });
+beforeEach(() => service.emulator.reset());
 
 const SITES = [
   ["Site", "Latitude", "Longitude", "Type", "Address", "label:price"],
@@ -50,7 +42,7 @@ test("convertible coordinates: a preview of every change, nothing sent and nothi
   const { fake, run } = await workbook();
   const before = userSheetsOf(fake);
   const options = {
-    client,
+    client: service.client,
     run,
     source: { kind: "selection" as const },
     portfolio: "values_test",
@@ -69,7 +61,7 @@ test("convertible coordinates: a preview of every change, nothing sent and nothi
     ["C4", "-0,1278", -0.1278],
   ]);
   expect(userSheetsOf(fake)).toEqual(before);
-  expect(countRequests(await emulatorStats(emulator), "POST ")).toBe(0);
+  expect(countRequests(await emulatorStats(service.emulator), "POST ")).toBe(0);
 
   // Accepted: the sheet now holds the numbers; the next sync shows the mapping, then sends.
   expect(await convertCoordinates(run, first.conversions!)).toBe(6);
@@ -100,7 +92,7 @@ test("convertible coordinates: a preview of every change, nothing sent and nothi
   expect(synced.warnings!.find((w) => w.cell === "D3")!.message).toMatch(
     /label:type "Warehouse" \(D3\) is not in the service's published list.*Closest published type/,
   );
-  const assets = await client.portfolios.assets("values_test").all();
+  const assets = await service.client.portfolios.assets("values_test").all();
   expect(assets.map((a) => [a.entity_name, a.labels?.type, a.labels?.address, a.labels?.price])).toEqual([
     ["Paris office", "Commercial", "1 Rue de Rivoli", "$3,950,000.00"],
     ["Rome depot", "Warehouse", "Via Roma 1", "€1.2m"],
@@ -119,16 +111,13 @@ test("an analyst who stops at the mapping sends nothing", async () => {
     [41.9, 12.5],
     [51.5, -0.12],
   ]);
-  const result = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
+  const result = await syncSelection(service, run, {
     portfolio: "values_stop",
     confirmReplace: async () => true,
     confirmMapping: async () => false,
   });
   expect(result.outcome).toBe("mapping-declined");
-  const stats = await emulatorStats(emulator);
+  const stats = await emulatorStats(service.emulator);
   expect(countRequests(stats, "POST ")).toBe(0);
   expect(routeCount(stats, "GET /api/portfolios/:portfolio_name")).toBe(0);
 });
@@ -139,5 +128,5 @@ test("Check only reads and validates, and sends nothing", async () => {
   expect(checked).toMatchObject({ address: "Sites!A1:F4", assetCount: 0, typeCells: "Sites!D2:D4" });
   expect(checked.conversions).toHaveLength(6);
   expect(checked.columns.map((c) => c.header)).toEqual(SITES[0]);
-  expect(countRequests(await emulatorStats(emulator), "GET /api/portfolios")).toBe(0);
+  expect(countRequests(await emulatorStats(service.emulator), "GET /api/portfolios")).toBe(0);
 });

@@ -1,6 +1,5 @@
 import { RiskClient } from "../../../../src/api/client";
 import { ServerError } from "../../../../src/api/errors";
-import type { ConnectionConfig } from "../../../../src/api/config";
 import { RISK_DATA_AVAILABLE } from "../../../../src/api/types";
 import {
   listWorkbookTables,
@@ -11,8 +10,14 @@ import {
 } from "../../../../src/taskpane/features/sync/sync-actions";
 import { CancelledError, StepError } from "../../../../src/taskpane/ui/pane-types";
 import { syncedRangesOf } from "../../../../src/taskpane/ui/asset-source-actions";
-import type { RunningEmulator } from "../../../../emulator/server";
-import { countRequests, drainingFetch, newWorkbook, startPaneTestService, userSheetsOf } from "../../support";
+import {
+  countRequests,
+  newWorkbook,
+  syncSelection,
+  startPaneTestService,
+  usePaneTestService,
+  userSheetsOf,
+} from "../../support";
 import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/emulator";
 
 /**
@@ -20,15 +25,8 @@ import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/
  * the service over HTTP. The sheet is compared before and after every sync: a sync never changes it.
  */
 
-let emulator: RunningEmulator;
-let client: RiskClient;
-let connection: ConnectionConfig;
-
-beforeAll(async () => {
-  ({ emulator, client, connection } = await startPaneTestService({ processingDelayMs: 50 }));
-});
-afterAll(() => emulator.close());
-beforeEach(() => emulator.reset());
+const service = usePaneTestService({ processingDelayMs: 50 });
+beforeEach(() => service.emulator.reset());
 
 const SITES = [
   ["Site ID", "Name", "Latitude", "Lon", "Country", "label:tier"],
@@ -62,10 +60,7 @@ test("a selection becomes a new portfolio with risk data; the sheet is unchanged
   const { fake, run } = workbookWithSites();
   const before = userSheetsOf(fake);
   const messages: string[] = [];
-  const result = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
+  const result = await syncSelection(service, run, {
     portfolio: "my_sites",
     confirmReplace: never,
     pollIntervalMs: 20,
@@ -84,25 +79,24 @@ test("a selection becomes a new portfolio with risk data; the sheet is unchanged
   expect(messages.some((m) => m.startsWith("Creating portfolio my_sites"))).toBe(true);
   expect(messages.some((m) => m.startsWith("Uploading 3 assets"))).toBe(true);
 
-  const portfolio = await client.portfolios.get("my_sites");
+  const portfolio = await service.client.portfolios.get("my_sites");
   expect(portfolio.status).toBe(RISK_DATA_AVAILABLE);
-  const assets = await client.portfolios.assets("my_sites").all();
+  const assets = await service.client.portfolios.assets("my_sites").all();
   expect(assets.map((a) => [a.entity_id, a.entity_name, a.lat, a.lng, a.labels])).toEqual([
     ["S-1", "London depot", 51.5074, -0.1278, { country: "GB", tier: "gold" }],
     ["S-2", 'Paris, "Nord" hub', 48.8566, 2.3522, { country: "FR", tier: "silver" }],
     ["S-3", "Lagos port", 6.5244, 3.3792, { country: "NG", tier: "gold" }],
   ]);
 
-  const again = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
+  const again = await syncSelection(service, run, {
     portfolio: "my_sites",
     confirmReplace: never,
     pollIntervalMs: 20,
   });
   expect(again).toMatchObject({ outcome: "synced", created: false, uploaded: false });
-  expect(countRequests(await emulatorStats(emulator), "POST /api/portfolios/:portfolio_name/assets/import")).toBe(1);
+  expect(
+    countRequests(await emulatorStats(service.emulator), "POST /api/portfolios/:portfolio_name/assets/import"),
+  ).toBe(1);
   expect(userSheetsOf(fake)).toEqual(before);
 });
 
@@ -116,10 +110,7 @@ test("a bad range lists every problem with its cell and sends nothing; a click s
     ["E", "blank lat", "", 23],
   ]);
   const before = userSheetsOf(fake);
-  const result = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
+  const result = await syncSelection(service, run, {
     portfolio: "bad_sites",
     confirmReplace: never,
   });
@@ -128,7 +119,7 @@ test("a bad range lists every problem with its cell and sends nothing; a click s
   const cells = problems.map((p) => p.cell);
   expect(cells).toEqual(expect.arrayContaining(["A3", "C4", "D5", "C6"]));
   for (const p of problems) expect(p.address).toMatch(/^Sites!/);
-  expectNothingSent(await emulatorStats(emulator));
+  expectNothingSent(await emulatorStats(service.emulator));
   expect(userSheetsOf(fake)).toEqual(before);
 
   const lat = problems.find((p) => p.cell === "C4")!;
@@ -146,7 +137,7 @@ test("a named table is a source too, and the table list offers it", async () => 
   fake.setSelection("Sites", "H10");
   expect(await listWorkbookTables(run)).toEqual([{ name: "SiteTable", sheetName: "Sites" }]);
   const result = await syncRangeToPortfolio({
-    client,
+    client: service.client,
     run,
     source: { kind: "table", name: "SiteTable" },
     portfolio: "from_table",
@@ -156,7 +147,7 @@ test("a named table is a source too, and the table list offers it", async () => 
   expect(result).toMatchObject({ outcome: "synced", assetCount: 3 });
   await expect(
     syncRangeToPortfolio({
-      client,
+      client: service.client,
       run,
       source: { kind: "table", name: "Nope" },
       portfolio: "x",
@@ -167,12 +158,9 @@ test("a named table is a source too, and the table list offers it", async () => 
 
 test("replacing a non-empty portfolio is asked first; declining uploads nothing and keeps its assets", async () => {
   const { run } = workbookWithSites();
-  const before = await client.portfolios.assets("demo-portfolio").all();
+  const before = await service.client.portfolios.assets("demo-portfolio").all();
   const questions: ReplaceQuestion[] = [];
-  const result = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
+  const result = await syncSelection(service, run, {
     portfolio: "demo-portfolio",
     confirmReplace: async (q) => (questions.push(q), false),
   });
@@ -180,19 +168,16 @@ test("replacing a non-empty portfolio is asked first; declining uploads nothing 
   expect(questions).toEqual([
     expect.objectContaining({ portfolio: "demo-portfolio", existingCount: before.length, newCount: 3 }),
   ]);
-  expect(await client.portfolios.assets("demo-portfolio").all()).toEqual(before);
-  expect(countRequests(await emulatorStats(emulator), "assets/import")).toBe(0);
+  expect(await service.client.portfolios.assets("demo-portfolio").all()).toEqual(before);
+  expect(countRequests(await emulatorStats(service.emulator), "assets/import")).toBe(0);
 
-  const accepted = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
+  const accepted = await syncSelection(service, run, {
     portfolio: "demo-portfolio",
     confirmReplace: async () => true,
     pollIntervalMs: 20,
   });
   expect(accepted).toMatchObject({ outcome: "synced", uploaded: true });
-  expect((await client.portfolios.assets("demo-portfolio").all()).length).toBe(3);
+  expect((await service.client.portfolios.assets("demo-portfolio").all()).length).toBe(3);
 });
 
 /** A client whose first request matching `method` + `path` gets a 500, as a failing service would answer. */
@@ -207,9 +192,9 @@ function clientFailingOnce(method: string, path: RegExp): RiskClient {
         headers: { "content-type": "application/json" },
       });
     }
-    return drainingFetch(request);
+    return fetch(request);
   };
-  return new RiskClient(connection, { fetch: failing, maxRetries: 0 });
+  return new RiskClient(service.connection, { fetch: failing, maxRetries: 0 });
 }
 
 test.each<[SyncStep, string, RegExp]>([
@@ -236,18 +221,15 @@ test.each<[SyncStep, string, RegExp]>([
     expect((error as StepError).cause).toBeInstanceOf(ServerError);
     expect(fake.snapshot()).toEqual(before); // nothing at all, not even a record of where the assets are
 
-    const retried = await syncRangeToPortfolio({
-      client,
-      run,
-      source: { kind: "selection" },
+    const retried = await syncSelection(service, run, {
       portfolio: "retry_me",
       confirmReplace: never,
       pollIntervalMs: 20,
     });
     expect(retried.outcome).toBe("synced");
-    const assets = await client.portfolios.assets("retry_me").all();
+    const assets = await service.client.portfolios.assets("retry_me").all();
     expect(assets.map((a) => a.entity_id)).toEqual(["S-1", "S-2", "S-3"]);
-    expect((await client.portfolios.list()).filter((p) => p.portfolio_name === "retry_me")).toHaveLength(1);
+    expect((await service.client.portfolios.list()).filter((p) => p.portfolio_name === "retry_me")).toHaveLength(1);
     expect(userSheetsOf(fake)).toEqual(before);
   },
 );
@@ -267,17 +249,20 @@ function clientFailingAfterUpload(): RiskClient {
         headers: { "content-type": "application/json" },
       });
     }
-    return drainingFetch(request);
+    return fetch(request);
   };
-  return new RiskClient(connection, { fetch: failing, maxRetries: 0 });
+  return new RiskClient(service.connection, { fetch: failing, maxRetries: 0 });
 }
 
 test("an invalid portfolio name is refused before anything is sent", async () => {
   const { run } = workbookWithSites();
   await expect(
-    syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: "my sites", confirmReplace: never }),
+    syncSelection(service, run, {
+      portfolio: "my sites",
+      confirmReplace: never,
+    }),
   ).rejects.toThrow(/Portfolio name/);
-  expectNothingSent(await emulatorStats(emulator));
+  expectNothingSent(await emulatorStats(service.emulator));
 });
 
 test("Cancel while waiting for risk data stops waiting and says the upload happened", async () => {

@@ -3,8 +3,6 @@
  * click-to-select, end to end: emulator over HTTP, fake workbook (which refuses conditional formats
  * and charts Excel would refuse).
  */
-import type { RiskClient } from "../../../../src/api/client";
-import type { RunningEmulator } from "../../../../emulator/server";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { rememberAssetSource, selectAssetRow } from "../../../../src/taskpane/ui/asset-source-actions";
 import { pasteAssets } from "../../../../src/taskpane/features/portfolios/portfolios-actions";
@@ -16,24 +14,18 @@ import {
   pasteScenarioComparison,
 } from "../../../../src/taskpane/features/visual/risk-views-actions";
 import { listPastedSheets, refreshPastedSheets } from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
-import { newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, usePaneTestService } from "../../support";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
 import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
-
-let emulator: RunningEmulator;
-let client: RiskClient;
 const PORTFOLIO = "demo-portfolio";
 
-beforeAll(async () => {
-  ({ emulator, client } = await startPaneTestService());
-});
-afterAll(() => emulator.close());
+const service = usePaneTestService();
 
 test("risk matrix: assets × hazards with labels coloured by conditional formats, scenario and window in the title, plus a stacked chart of counts", async () => {
   const { fake, run } = newWorkbook();
-  const summary = await client.datasets.summary(PORTFOLIO, { scenario: "ssp245", window: 15 }).all();
+  const summary = await service.client.datasets.summary(PORTFOLIO, { scenario: "ssp245", window: 15 }).all();
   const sheets = await pasteRiskMatrix({
-    client,
+    client: service.client,
     run,
     portfolio: PORTFOLIO,
     scenario: "ssp245",
@@ -75,7 +67,7 @@ test("risk matrix: assets × hazards with labels coloured by conditional formats
 test("risk matrix of scores: a colour scale instead of label rules", async () => {
   const { fake, run } = newWorkbook();
   const [matrix] = await pasteRiskMatrix({
-    client,
+    client: service.client,
     run,
     portfolio: PORTFOLIO,
     scenario: "ssp585",
@@ -90,7 +82,13 @@ test("risk matrix of scores: a colour scale instead of label rules", async () =>
 
 test("scenario comparison: ssp126 / ssp245 / ssp585 side by side, sorted by the largest increase", async () => {
   const { fake, run } = newWorkbook();
-  const [sheet] = await pasteScenarioComparison({ client, run, portfolio: PORTFOLIO, hazard: "heatwave", window: 30 });
+  const [sheet] = await pasteScenarioComparison({
+    client: service.client,
+    run,
+    portfolio: PORTFOLIO,
+    hazard: "heatwave",
+    window: 30,
+  });
   const grid = fake.read(sheet.sheetName, `A2:${col(sheet.columnCount - 1)}${sheet.rowCount + 2}`);
   expect(grid[0]).toEqual([
     "portfolio_index",
@@ -113,8 +111,8 @@ test("scenario comparison: ssp126 / ssp245 / ssp585 side by side, sorted by the 
 });
 
 test("the map's data: every located asset with its label per hazard; counts match the summary", async () => {
-  const data = await loadMapData(client, PORTFOLIO, "ssp585", 30);
-  const assets = await client.portfolios.assets(PORTFOLIO).all();
+  const data = await loadMapData(service.client, PORTFOLIO, "ssp585", 30);
+  const assets = await service.client.portfolios.assets(PORTFOLIO).all();
   expect(data.assets.length + data.unlocated).toBe(assets.length);
   expect(data.hazards).toContain("wildfire");
   const highs = data.assets.filter((a) => a.risks.wildfire?.label === "HIGH").length;
@@ -123,7 +121,7 @@ test("the map's data: every located asset with its label per hazard; counts matc
 
 test("click-to-select: the asset's row in a synced range, or in a pasted asset list; none known says so", async () => {
   const { fake, run } = newWorkbook();
-  const assets = await client.portfolios.assets(PORTFOLIO).all();
+  const assets = await service.client.portfolios.assets(PORTFOLIO).all();
   expect(await selectAssetRow(run, PORTFOLIO, assets[2].entity_id, 2)).toEqual({
     notFound: expect.stringMatching(/No sheet/),
   });
@@ -140,7 +138,7 @@ test("click-to-select: the asset's row in a synced range, or in a pasted asset l
   expect(fake.selectionAddress()).toBe("Sites!B4:D4");
   expect(fake.activeSheetName()).toBe("Sites");
 
-  const pasted = await pasteAssets({ client, run, portfolio: PORTFOLIO });
+  const pasted = await pasteAssets({ client: service.client, run, portfolio: PORTFOLIO });
   expect(pasted.rowCount).toBe(assets.length);
   const result = await selectAssetRow(run, PORTFOLIO, assets[3].entity_id, 3);
   expect(result).toEqual({ selected: expect.stringContaining(pasted.sheetName.replace(/ /g, " ")) });
@@ -148,19 +146,19 @@ test("click-to-select: the asset's row in a synced range, or in a pasted asset l
 });
 
 test("overlays: the compositions' vector layers and nature sub-projects are offered, and load as GeoJSON", async () => {
-  const choices = await listOverlays(client);
+  const choices = await listOverlays(service.client);
   const vector = choices.find((c) => c.kind === "vector");
   expect(vector).toBeDefined();
-  const overlay = await loadOverlay(client, vector!);
+  const overlay = await loadOverlay(service.client, vector!);
   expect(overlay.geojson.type).toMatch(/FeatureCollection|Feature|Polygon|MultiPolygon|GeometryCollection/);
   const nature = choices.find((c) => c.kind === "nature");
-  if (nature) expect((await loadOverlay(client, nature)).geojson.type).toBeTruthy();
+  if (nature) expect((await loadOverlay(service.client, nature)).geojson.type).toBeTruthy();
 });
 
 test("the risk sheets record their provenance (scenario, window, hazard) and refresh in place", async () => {
   const { fake, run } = newWorkbook();
   const [matrix, counts] = await pasteRiskMatrix({
-    client,
+    client: service.client,
     run,
     portfolio: PORTFOLIO,
     scenario: "ssp126",
@@ -168,7 +166,7 @@ test("the risk sheets record their provenance (scenario, window, hazard) and ref
     cells: "score",
   });
   const [compare] = await pasteScenarioComparison({
-    client,
+    client: service.client,
     run,
     portfolio: PORTFOLIO,
     hazard: "wildfire",
@@ -188,16 +186,16 @@ test("the risk sheets record their provenance (scenario, window, hazard) and ref
   expect(sources.find((line) => line.includes(compare.sheetName))).toMatch(/hazard=wildfire; window=30/);
 
   const before = fake.read(matrix.sheetName, `A2:${col(matrix.columnCount - 1)}${matrix.rowCount + 2}`);
-  const refreshed = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  const refreshed = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(refreshed.outcomes.map((o) => o.ok)).toEqual([true, true, true]);
   expect(fake.read(matrix.sheetName, `A2:${col(matrix.columnCount - 1)}${matrix.rowCount + 2}`)).toEqual(before);
 });
 
 test("a refreshed risk matrix that grew keeps its label colours over every row, and the counts chart every hazard", async () => {
-  await importPortfolio(client, "grow-matrix", assetsCsv(3));
+  await importPortfolio(service.client, "grow-matrix", assetsCsv(3));
   const { fake, run } = newWorkbook();
   const [matrix, counts] = await pasteRiskMatrix({
-    client,
+    client: service.client,
     run,
     portfolio: "grow-matrix",
     scenario: "ssp245",
@@ -210,8 +208,8 @@ test("a refreshed risk matrix that grew keeps its label colours over every row, 
   expect(formatsOf().every((a) => lastRowOf(a) === matrix.rowCount + 2)).toBe(true);
   const seriesBefore = fake.model.findSheet(counts.sheetName)!.charts[0].series.map((s) => s.values);
 
-  await importPortfolio(client, "grow-matrix", assetsCsv(7));
-  const refreshed = await refreshPastedSheets({ kinds: PASTE_KINDS, client, run });
+  await importPortfolio(service.client, "grow-matrix", assetsCsv(7));
+  const refreshed = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(refreshed.outcomes.map((o) => o.ok)).toEqual([true, true]);
   const grownRows = refreshed.outcomes.find((o) => o.sheetName === matrix.sheetName)!.rows!;
   expect(grownRows).toBeGreaterThan(matrix.rowCount);

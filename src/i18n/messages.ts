@@ -1,0 +1,24 @@
+/**
+ * What every layer may say to the analyst without formatting it: a message id of the catalogs and
+ * its values. Types only (erased at build time), so src/excel, src/shaping and src/functions can
+ * return a {@link Message} without bundling the catalogs or the formatter; the pane, the ribbon
+ * commands and the functions format it (./translator.ts) in the display language.
+ */
+import type english from "./catalogs/en.json";
+
+/** Every message id: the keys of the English catalog, which the German and French ones must match (test/i18n). */
+export type MessageId = keyof typeof english;
+
+/** A value a message may interpolate: ICU MessageFormat formats numbers and dates by the display language. */
+export type MessageValue = string | number | Date;
+
+/** A message to show: its catalog id and the values its placeholders take. */
+export interface Message {
+  readonly id: MessageId;
+  readonly values?: Readonly<Record<string, MessageValue>>;
+}
+
+/** A {@link Message} (a helper so call sites read `message("app.noWorkbook")`). */
+export function message(id: MessageId, values?: Readonly<Record<string, MessageValue>>): Message {
+  return values ? { id, values } : { id };
+}

@@ -1,0 +1,86 @@
+/**
+ * The harness in German, French and the pseudo-locale (`?lang=`), as an analyst in that Excel sees
+ * it: the pane's frame, the ribbon drawn from the manifest's Overrides, the German function help
+ * loaded through the manifest's per-locale metadata URL, and, in the pseudo-locale (every string
+ * 40 % longer), no control of the pane's frame wider than Excel's narrowest pane (320 px).
+ */
+import type { Page } from "playwright-core";
+import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { waitForIdle } from "./support/harness-page";
+
+const describeBrowser = describeWithBrowser(__filename);
+
+/** The pane's group headings as shown. */
+function headings(page: Page): Promise<string[]> {
+  return page.locator('[data-testid^="group-"] h2').allTextContents();
+}
+
+describeBrowser("the add-in in German and French (harness ?lang=)", () => {
+  const suite = useBrowserSuite();
+
+  test("German: the pane's frame, the ribbon and the function help in German; English words still find sections", async () => {
+    const { page } = await suite.openHarness({ lang: "de" });
+    await waitForIdle(page);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
+    await page.getByText("Einrichten", { exact: true }).waitFor();
+    expect(await headings(page)).toEqual(["Einrichten", "Formeln", "Daten in Blätter holen", "Portfolios und Layer"]);
+    expect(await page.getByTestId("section-search").getAttribute("placeholder")).toBe(
+      "Aufgabe suchen, z. B. aktualisieren, Karte, veraltet",
+    );
+    expect(await page.getByTestId("usage-line").textContent()).toMatch(/^Seit dem Start: /);
+    // The ribbon from manifest.xml's de-DE Overrides.
+    expect(await page.getByTestId("ribbon-ClimateRisk.RefreshSelection").textContent()).toContain("Auswahl");
+    expect(await page.getByTestId("ribbon-ClimateRisk.Check").getAttribute("title")).toContain("Add-in prüfen");
+    // The function help through the de-DE Override of the metadata URL.
+    const metadata = await page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .map((entry) => entry.name)
+        .filter((name) => /functions(\.[a-z]+)?\.json/.test(name)),
+    );
+    expect(metadata.some((name) => name.endsWith("/functions.de.json"))).toBe(true);
+    await page.getByTestId("section-search").fill("veraltet");
+    await page.getByTestId("section-last-good-header").waitFor();
+    expect(await page.getByTestId("section-last-good-header").textContent()).toBe("Letzte gültige Werte");
+    await page.getByTestId("section-search").fill("stale");
+    expect(await page.getByTestId("section-last-good-header").isVisible()).toBe(true);
+  });
+
+  test("French (fr-CA): the pane and the ribbon in French", async () => {
+    const { page } = await suite.openHarness({ lang: "fr-CA" });
+    await waitForIdle(page);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("fr");
+    await page.getByText("Configuration", { exact: true }).first().waitFor();
+    expect(await headings(page)).toEqual([
+      "Configuration",
+      "Formules",
+      "Importer des données dans des feuilles",
+      "Portefeuilles et couches",
+    ]);
+    expect(await page.getByTestId("ribbon-ClimateRisk.RestoreFormulas").textContent()).toContain(
+      "Restaurer les formules",
+    );
+  });
+
+  test("pseudo-locale: every frame string bracketed and 40 % longer, and nothing wider than a 320 px pane", async () => {
+    const { page } = await suite.openHarness({ lang: "en-XA" });
+    await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
+    await waitForIdle(page);
+    await page.getByText(/^\[Set up~+\]$/).waitFor();
+    for (const heading of await headings(page)) expect(heading).toMatch(/^\[.+~+\]$/);
+    const headers = await page.locator('[data-testid^="section-"][data-testid$="-header"]').allTextContents();
+    expect(headers.length).toBe(21);
+    for (const header of headers) expect(header).toMatch(/^\[.+~+\]$/);
+    // No frame control sticks out of the pane: the pane does not scroll sideways, and every
+    // section header and heading ends inside it.
+    const overflow = await page.evaluate(() => {
+      const pane = document.querySelector('[data-testid="taskpane"]')!;
+      const right = pane.getBoundingClientRect().right + 0.5;
+      const wide = [...pane.querySelectorAll('h1, h2, [data-testid$="-header"], [data-testid="section-search"]')]
+        .filter((element) => element.getBoundingClientRect().right > right)
+        .map((element) => element.textContent);
+      return { scrolls: pane.scrollWidth > pane.clientWidth, wide };
+    });
+    expect(overflow).toEqual({ scrolls: false, wide: [] });
+  });
+});
