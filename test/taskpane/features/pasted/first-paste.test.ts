@@ -105,6 +105,7 @@ test("the risk matrix and its label counts are shaped from one summary read", as
 });
 
 test("a refresh reads once what one first paste read once: the timeseries' two sheets one item list, an export's files one download", async () => {
+  const { client } = service;
   const requestsTo = async (ending: string) =>
     Object.entries(await service.routes())
       .filter(([route]) => route.endsWith(ending))
