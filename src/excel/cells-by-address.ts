@@ -119,3 +119,67 @@ export async function writeFormulaColumn(
   const last = formulas.length > 1 ? `:${columnLetters(target.column)}${target.row + formulas.length}` : "";
   return `${at(target.row)}${last}`;
 }
+
+/**
+ * Writes one formula into a cell of a sheet by its local address ("K1"), replacing what it held:
+ * for a cell the add-in owns (a check beside a table it wrote), never one of the user's.
+ */
+export async function writeOwnFormula(
+  context: Excel.RequestContext,
+  sheetName: string,
+  address: string,
+  formula: string,
+): Promise<void> {
+  context.workbook.worksheets.getItem(sheetName).getRange(address).formulas = [[formula]];
+  await context.sync();
+}
+
+/**
+ * Replaces a table's body by `rows` (values and formulas), growing it by rows added at its end
+ * (TableRowCollection.add, ExcelApi 1.1) or shrinking it by its last rows deleted (TableRow.delete),
+ * so cells below the table move with it as Excel moves them. For a table the add-in owns whole.
+ */
+export async function rewriteTableBody(
+  context: Excel.RequestContext,
+  tableName: string,
+  rows: readonly (readonly CellValue[])[],
+): Promise<void> {
+  const table = context.workbook.tables.getItem(tableName);
+  const body = table.getDataBodyRange();
+  body.load("rowCount");
+  await context.sync();
+  const width = rows[0]?.length ?? 0;
+  if (rows.length > body.rowCount)
+    table.rows.add(
+      undefined,
+      Array.from({ length: rows.length - body.rowCount }, () => Array<string>(width).fill("")),
+    );
+  for (let i = body.rowCount - 1; i >= rows.length; i--) table.rows.getItemAt(i).delete();
+  await context.sync();
+  if (rows.length > 0) table.getDataBodyRange().formulas = rows.map((row) => row.map((v) => v ?? "")) as string[][];
+  await context.sync();
+}
+
+/** The tables whose header row is `header` (every cell in order), with their body's formulas. */
+export async function readTablesWithHeader(
+  context: Excel.RequestContext,
+  header: readonly string[],
+): Promise<Array<{ name: string; formulas: CellValue[][] }>> {
+  const tables = context.workbook.tables;
+  tables.load("items/name");
+  await context.sync();
+  const heads = tables.items.map((t) => {
+    const range = t.getHeaderRowRange();
+    range.load("values");
+    return range;
+  });
+  await context.sync();
+  const ours = tables.items.filter((_, i) => heads[i]!.values[0]!.map(String).join("\n") === header.join("\n"));
+  const bodies = ours.map((t) => {
+    const body = t.getDataBodyRange();
+    body.load("formulas");
+    return body;
+  });
+  await context.sync();
+  return ours.map((t, i) => ({ name: t.name, formulas: bodies[i]!.formulas as CellValue[][] }));
+}

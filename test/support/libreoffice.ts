@@ -15,7 +15,7 @@ import path from "node:path";
 import ExcelJS from "exceljs";
 import Papa from "papaparse";
 import type { WorkbookSnapshot } from "../../testing/fake-excel";
-import { parseA1 } from "../../src/shaping/a1";
+import { columnLetters, parseA1 } from "../../src/shaping/a1";
 
 /** Where Debian installs LibreOffice's launcher; `SOFFICE_PATH` overrides it. */
 export const SOFFICE_PATH = process.env.SOFFICE_PATH ?? "/usr/bin/soffice";
@@ -40,18 +40,112 @@ export interface Recalculated {
   rows(sheet: string): string[][];
 }
 
-/** The fake's workbook as an .xlsx file: values as they are, formulas without their cached results. */
+/**
+ * Functions Excel added after Excel 2007: Excel's own files store them with the `_xlfn.` prefix
+ * ([MS-XLSX] 2.2.2 "Formulas": "future functions"), and LibreOffice reads them as such only so
+ * prefixed; a formula the add-in writes through Office.js names them bare, as the user types them.
+ */
+export const FUTURE_FUNCTIONS = [
+  "AGGREGATE",
+  "BITAND",
+  "BITOR",
+  "BITXOR",
+  "CEILING.MATH",
+  "CONCAT",
+  "DAYS",
+  "FILTER",
+  "FLOOR.MATH",
+  "FORMULATEXT",
+  "IFNA",
+  "IFS",
+  "ISFORMULA",
+  "LET",
+  "MAXIFS",
+  "MINIFS",
+  "NUMBERVALUE",
+  "PERCENTILE.INC",
+  "PERCENTILE.EXC",
+  "QUARTILE.INC",
+  "RANK.EQ",
+  "SEQUENCE",
+  "SHEET",
+  "SHEETS",
+  "SORT",
+  "SORTBY",
+  "STDEV.S",
+  "STDEV.P",
+  "SWITCH",
+  "TEXTJOIN",
+  "UNIQUE",
+  "XLOOKUP",
+  "XMATCH",
+  "XOR",
+];
+
+const FUTURE = new RegExp(`(?<![\\w.])(${FUTURE_FUNCTIONS.map((f) => f.replace(".", "\\.")).join("|")})\\(`, "gi");
+
+/** A formula as Excel stores it in a file: future functions prefixed, string literals untouched. */
+export function asStoredFormula(formula: string): string {
+  return formula
+    .split(/("(?:[^"]|"")*")/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(FUTURE, (_, name: string) => `_xlfn.${name.toUpperCase()}(`)))
+    .join("");
+}
+
+type ExcelCell = ExcelJS.CellValue;
+
+/**
+ * The fake's workbook as an .xlsx file: values as they are, formulas without their cached results,
+ * and every table of the fake a real table of the file (exceljs `addTable`, its header and body
+ * from the fake's cells), so that formulas naming a table's columns (`Data_x[value]`) are read by
+ * the spreadsheet as Excel reads them: no test rewrites them into A1 ranges.
+ */
 export async function snapshotToXlsx(snapshot: WorkbookSnapshot): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
+  const contentOf = (value: WorkbookSnapshot["sheets"][number]["cells"][number][1], formula: string | undefined) =>
+    formula !== undefined && formula.startsWith("=")
+      ? ({ formula: asStoredFormula(formula.slice(1)) } as ExcelCell)
+      : typeof value === "number" || typeof value === "string" || typeof value === "boolean"
+        ? value
+        : null;
   for (const sheet of snapshot.sheets) {
     const target = book.addWorksheet(sheet.name);
-    for (const [address, value, formula] of sheet.cells) {
-      const cell = target.getCell(address.replace(/^.*!/, "").replace(/\$/g, ""));
-      if (formula !== undefined && formula.startsWith("=")) cell.value = { formula: formula.slice(1) };
-      else if (typeof value === "number" || typeof value === "string" || typeof value === "boolean") cell.value = value;
+    const cells = new Map(
+      sheet.cells.map(([address, value, formula]) => [address.replace(/^.*!|\$/g, ""), contentOf(value, formula)]),
+    );
+    const inTables = new Set<string>();
+    for (const table of snapshot.tables.filter((t) => splitSheetOf(t.address) === sheet.name)) {
+      const local = table.address.replace(/^.*!|\$/g, "");
+      const [from, to = from] = local.split(":");
+      const start = parseA1(from!);
+      const end = parseA1(to);
+      const at = (row: number, col: number) => `${columnLetters(col)}${row + 1}`;
+      const columns: Array<{ name: string }> = [];
+      for (let c = start.col; c <= end.col; c++) {
+        columns.push({ name: String(cells.get(at(start.row, c)) ?? `Column${c - start.col + 1}`) });
+        inTables.add(at(start.row, c));
+      }
+      const rows: ExcelCell[][] = [];
+      for (let r = start.row + 1; r <= end.row; r++) {
+        const row: ExcelCell[] = [];
+        for (let c = start.col; c <= end.col; c++) {
+          row.push(cells.get(at(r, c)) ?? null);
+          inTables.add(at(r, c));
+        }
+        rows.push(row);
+      }
+      target.addTable({ name: table.name, ref: at(start.row, start.col), headerRow: true, columns, rows });
     }
+    for (const [address, content] of cells)
+      if (!inTables.has(address) && content !== null) target.getCell(address).value = content;
   }
   return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+/** The sheet of a sheet-qualified address ("'My sheet'!A1:B2" → "My sheet"). */
+function splitSheetOf(address: string): string {
+  const sheet = address.slice(0, address.lastIndexOf("!"));
+  return sheet.startsWith("'") ? sheet.slice(1, -1).replace(/''/g, "'") : sheet;
 }
 
 function run(file: string, args: string[], timeoutMs: number): Promise<void> {

@@ -3,6 +3,7 @@ import { useState } from "react";
 import {
   pasteDisclosureTables,
   refreshDisclosureTables,
+  upgradeDisclosureTables,
   type DisclosureRefreshResult,
   type DisclosureResult,
 } from "./disclosure-actions";
@@ -25,6 +26,7 @@ export function DisclosurePanel() {
   const [adaptationLabel, setAdaptationLabel] = useState("");
   const make = useTask<DisclosureResult>();
   const refresh = useTask<DisclosureRefreshResult>();
+  const upgrade = useTask<string[]>();
   const trim = (text: string) => text.trim().replace(/^label:/, "") || undefined;
   return (
     <Stack>
@@ -119,13 +121,32 @@ export function DisclosurePanel() {
             ...r.outcomes
               .filter((o) => o.keyed && o.keyed.edited.length > 0)
               .map((o) => `${o.sheetName}: ${o.keyed!.edited.length} cell(s) you changed were kept.`),
-            ...r.resized.map(
-              (name) =>
-                `"${name}" now has another number of rows: make the disclosure tables anew so their formulas cover them.`,
+            ...r.outdated.map(
+              (o) =>
+                `${o.sheets.map((s) => `"${s}"`).join(", ")} were made before the tables followed their data: they read rows 2 to ${o.lastRow} of "${o.dataSheet}" only, and say so on the sheet. Upgrade them below.`,
             ),
           ].join(" ")
         }
       />
+      {(refresh.state.status === "done" && refresh.state.result.outdated.length > 0) ||
+      upgrade.state.status !== "idle" ? (
+        <>
+          <TaskButton
+            task={upgrade}
+            testId="disclosure-upgrade"
+            work={(services) => upgradeDisclosureTables({ run: services.run, portfolio: portfolio || undefined })}
+          >
+            Upgrade disclosure tables
+          </TaskButton>
+          <TaskStatus
+            task={upgrade}
+            testId="disclosure-upgrade"
+            success={(sheets) =>
+              `Upgraded ${sheets.map((s) => `"${s}"`).join(", ")}: their formulas name the data table's columns and follow its rows; your inputs were kept.`
+            }
+          />
+        </>
+      ) : null}
     </Stack>
   );
 }

@@ -10,7 +10,11 @@ import {
   pasteDisclosureTables,
   refreshDisclosureTables,
 } from "../../../../src/taskpane/features/disclosure/disclosure-actions";
-import { ACUTE_HAZARDS, E19_HEADER } from "../../../../src/taskpane/features/disclosure/model/disclosure-tables";
+import {
+  ACUTE_HAZARDS,
+  E19_HEADER,
+  buildDisclosureSheets,
+} from "../../../../src/taskpane/features/disclosure/model/disclosure-tables";
 import {
   DisclosureInputError,
   ITEMS,
@@ -33,6 +37,8 @@ const SHEETS = {
   ifrs: `IFRS S2 29(c) ${PORTFOLIO}`,
   tcfd: `TCFD ${PORTFOLIO}`,
 };
+
+const TABLES = { data: `Disclosure_data_${PORTFOLIO.replace(/-/g, "_")}` };
 
 const service = usePaneTestService();
 
@@ -72,6 +78,7 @@ describe("disclosure tables in the workbook", () => {
       SHEETS.significant,
       SHEETS.ifrs,
       SHEETS.tcfd,
+      `By country ${PORTFOLIO}`,
     ]);
     expect(result.currencies).toEqual(["EUR", "USD"]);
   }, 60_000);
@@ -118,8 +125,7 @@ describe("disclosure tables in the workbook", () => {
   test("every E1-9, IFRS S2 and TCFD figure is a formula over the data and Methodology cells, none a dynamic array or RISK.*", () => {
     const e19 = cellsOf(fake, SHEETS.e19);
     expect(E19_HEADER.map((_, c) => e19.get(`${columnLetters(c)}1`)!.value)).toEqual([...E19_HEADER]);
-    const last = ASSETS.length * SCENARIOS.length * 3 + 1;
-    for (let r = 2; r <= SCENARIOS.length * 2 + 1; r++) {
+    for (let r = 2; r <= SCENARIOS.length * 3 + 1; r++) {
       for (let c = 3; c < E19_HEADER.length; c++) {
         const formula = e19.get(`${columnLetters(c)}${r}`)!.formula ?? "";
         expect(formula).toMatch(/^=/);
@@ -128,7 +134,9 @@ describe("disclosure tables in the workbook", () => {
       // (a) any hazard: the data's rows of this scenario and window, scores over the thresholds.
       const any = e19.get(`F${r}`)!.formula!;
       expect(any).toContain("SUMPRODUCT(");
-      expect(any).toContain(`'${SHEETS.data}'!$D$2:$D$${last}=$A${r}`);
+      // The data table's columns by name, never a fixed range of the data sheet: they follow its rows.
+      expect(any).toContain(`${TABLES.data}[scenario]=$A${r}`);
+      expect(any).not.toContain(`'${SHEETS.data}'!`);
       expect(any).toContain(`'${SHEETS.methodology}'!$C$2`);
     }
     expect(e19.get("A2")!.formula).toBe(
@@ -233,5 +241,65 @@ describe("the data sheet's rules", () => {
     const data = buildDisclosureData([item(0, "ssp585", 30)], [asset(0, { price: "€1.2m" })], {}, "p");
     expect(data.rows[0]![data.header.indexOf("value")]).toBe("");
     expect(data.problems).toEqual([expect.stringMatching(/label:price of E0 is "€1.2m", not an amount/)]);
+  });
+});
+
+describe("the formulas' length", () => {
+  test("every formula stays under Excel's 8,192 characters with 30 currencies and the longest names", () => {
+    const portfolio = "p".repeat(60);
+    const currencies = Array.from(
+      { length: 30 },
+      (_, i) => `C${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`,
+    );
+    const data = buildDisclosureData(
+      [],
+      [
+        {
+          portfolio_name: portfolio,
+          portfolio_index: 0,
+          entity_id: "E0",
+          entity_name: "E0",
+          lat: 1,
+          lng: 2,
+          labels: { price: "1" },
+        },
+      ],
+      {},
+      portfolio,
+    );
+    const sheet = (prefix: string) => `${prefix} ${portfolio}`.slice(0, 31);
+    const table = (prefix: string) => `${prefix}_${portfolio}`;
+    const built = buildDisclosureSheets({
+      portfolio,
+      dataSheet: sheet("Disclosure data"),
+      dataTable: table("Disclosure_data"),
+      dataHeader: data.header,
+      currencies,
+      sheetNames: {
+        methodology: sheet("Methodology"),
+        e19: sheet("E1-9"),
+        ifrs: sheet("IFRS S2 29(c)"),
+        tcfd: sheet("TCFD"),
+        country: sheet("By country"),
+      },
+      tableNames: {
+        methodology: table("Methodology"),
+        e19: table("E1_9"),
+        ifrs: table("IFRS"),
+        tcfd: table("TCFD"),
+        country: table("By_country"),
+      },
+      countries: new Map([["FR", ["FR", "France"]]]),
+    });
+    const formulas = Object.values(built).flatMap((s) =>
+      s.rows.flat().filter((c: unknown): c is string => typeof c === "string" && c.startsWith("=")),
+    );
+    // Every currency has its FX row, and the longest formula is far from the limit.
+    expect(
+      built.methodology.rows.filter((r) => r[0] === SECTIONS.fx && currencies.includes(String(r[1]))),
+    ).toHaveLength(30);
+    const longest = Math.max(...formulas.map((f) => f.length));
+    expect(longest).toBeGreaterThan(1000);
+    expect(longest).toBeLessThan(8192);
   });
 });

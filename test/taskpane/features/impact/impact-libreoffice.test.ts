@@ -16,6 +16,7 @@ import {
   IMPACT_PERIODS,
   buildFinancialImpact,
   type ImpactWorkbook,
+  rollupBound,
 } from "../../../../src/taskpane/features/impact/model/financial-impact";
 import type { ExtendedSummaryItem } from "../../../../src/shaping/types";
 import { DEMO_API_KEY, DEMO_PROJECT, SCENARIOS, STRUCTURAL_DAMAGE_HAZARDS } from "../../../../src/shared/vocabulary";
@@ -204,7 +205,12 @@ describeWithLibreOffice(__filename)("LibreOffice recalculates the money-at-risk 
         } else {
           const { scenario, period } = row;
           const hazards = hazardOf(row.hazard!);
-          const suffix = { central: "", "16th percentile": "_lbd", "84th percentile": "_ubd" }[row.bound!] ?? "";
+          const suffix =
+            {
+              central: "",
+              [rollupBound("16th percentile")]: "_lbd",
+              [rollupBound("84th percentile")]: "_ubd",
+            }[row.bound!] ?? "";
           const each = (id: string) =>
             hazards.length > 1
               ? allHazardsLoss(id, scenario!, period!)

@@ -15,7 +15,7 @@
  * as is an asset without a score for a hazard: never folded in as zero.
  */
 import { HAZARDS, SCENARIO_REPEATS_NOTE, SCENARIOS } from "../../../../shared/vocabulary";
-import { columnLetters, qualify } from "../../../../shaping/a1";
+import { qualify } from "../../../../shaping/a1";
 import { ITEMS, METHODOLOGY_HEADER, SECTIONS } from "./disclosure";
 import { SOURCES_SHEET } from "../../../../shaping/paste-provenance";
 import type { CellValue, FormulaSheet } from "../../../../shaping/types";
@@ -35,21 +35,25 @@ export type { FormulaSheet };
 /** What the formula sheets are built from. */
 export interface DisclosureLayout {
   portfolio: string;
-  /** The data sheet's name and header, and its number of data rows. */
+  /** The data sheet's name, its table's name (the formulas name its columns) and header. */
   dataSheet: string;
+  dataTable: string;
   dataHeader: readonly string[];
-  dataRows: number;
   /** Currencies of the data's values, for the FX rows. */
   currencies: readonly string[];
   /** Names already unique in the workbook (the formulas name them). */
-  sheetNames: { methodology: string; e19: string; ifrs: string; tcfd: string };
-  tableNames: { methodology: string; e19: string; ifrs: string; tcfd: string };
+  sheetNames: { methodology: string; e19: string; ifrs: string; tcfd: string; country: string };
+  tableNames: { methodology: string; e19: string; ifrs: string; tcfd: string; country: string };
+  /** ISO 3166-1 alpha-2 code → the location texts of the data that name it (countries.ts countryCode). */
+  countries: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The four sheets. */
 export interface DisclosureSheets {
   methodology: FormulaSheet;
   e19: FormulaSheet;
+  /** 66(c)'s location view: amounts at material risk by country, reconciling with E1-9. */
+  country: FormulaSheet;
   ifrs: FormulaSheet;
   tcfd: FormulaSheet;
 }
@@ -62,7 +66,7 @@ const COUNT = "0";
 interface MethodologyPlan {
   rows: CellValue[][];
   thresholdRow: Map<string, number>;
-  horizonRow: { medium: number; long: number };
+  horizonRow: { short: number; medium: number; long: number };
   scenarioRows: number[];
   fxRows: number[];
   totalAssetsRow: number;
@@ -87,12 +91,12 @@ function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
         `Material when the score (${h.unit}) is above this. The service labels a score HIGH above ${h.thresholds.medium} and MEDIUM from ${h.thresholds.low}; the default is its HIGH bound.`,
       ),
     );
-  add(
+  const short = add(
     SECTIONS.horizon,
     ITEMS.short,
     "none",
     "",
-    "ESRS short term is the reporting period: the service gives no one-year figure, so none is shown.",
+    "ESRS short term is the reporting period: the service gives no one-year figure, so none is shown (the short-term rows are #N/A). Type a window of the summary (5, 15 or 30) to show its figures as the short term: the limitations then say it stands in for the reporting period.",
   );
   const windowNote =
     "A window of the summary (5, 15 or 30 years). Every window starts at the dataset's start year (window_start_year in the data), so the long term includes the first years; a score is the maximum over its window.";
@@ -155,11 +159,20 @@ function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
   add(SECTIONS.dataset, "sha256", source("I"), "", `From the "${SOURCES_SHEET}" sheet: follows a refresh.`);
   add(SECTIONS.dataset, "read (UTC)", source("K"), "", "When the data sheet was pasted or last refreshed.");
   for (const text of LIMITATIONS) add(SECTIONS.limitation, "", text, "", "");
+  const shortCell = qualify(layout.sheetNames.methodology, `$C$${short}`);
+  const mediumCell = qualify(layout.sheetNames.methodology, `$C$${medium}`);
+  add(
+    SECTIONS.limitation,
+    "",
+    `=IF(ISNUMBER(${shortCell}),"The short-term rows read the "&${shortCell}&"-year window"&IF(${shortCell}=${mediumCell},", the medium term's window,","")&" and stand in for the reporting period, for which the service gives no figure.","No short-term figure: the service gives no one-year window, so the short-term rows are #N/A until a window is picked above.")`,
+    "",
+    "",
+  );
   void currencyRow;
   return {
     rows,
     thresholdRow,
-    horizonRow: { medium, long },
+    horizonRow: { short, medium, long },
     scenarioRows,
     fxRows,
     totalAssetsRow,
@@ -172,9 +185,21 @@ export const LIMITATIONS = [
   "Gross figures, before adaptation actions: 66(b) says how much of the value at risk is addressed by adaptation as the data's adapted column states it.",
   "Scores are probabilities or indicators of a hazard at the asset's location (annual probability, days a year, metres, a 0..1 index), not losses: 'at material risk' means a score above the threshold set here, not an amount lost.",
   "Assets without a value, or whose currency has no FX rate, are excluded from the amounts and counted in the coverage columns; assets without data for a hazard are counted too. Neither is folded in as zero.",
-  "The windows all start at the dataset's start year: the long-term figure includes the first years, and there is no one-year (short-term) figure.",
+  "The windows all start at the dataset's start year: the long-term figure includes the first years.",
   "The portfolio is the assets synced to the service: the undertaking's total assets and net revenue, which give the percentages, are entered here by the analyst.",
 ];
+
+/**
+ * A column of a table as a structured reference qualified by the table's name (`Data_x[value]`):
+ * Excel moves it with the table as rows are added, removed or sorted, and a spreadsheet reading
+ * the file evaluates it where the table is defined (a bare `[value]` works only inside the table).
+ * Excel's rules ("Using structured references with Excel tables"): `[ ] # '` are escaped with `'`,
+ * and a name holding a space or other special character is enclosed in a second pair of brackets.
+ */
+export function tableColumn(table: string, column: string): string {
+  const escaped = column.replace(/['[\]#]/g, (c) => `'${c}`);
+  return /^[A-Za-z0-9_]+$/.test(column) ? `${table}[${escaped}]` : `${table}[[${escaped}]]`;
+}
 
 /** A string as an Excel formula literal. */
 function excelText(text: string): string {
@@ -186,11 +211,9 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
   const plan = methodologyRows(layout);
   const { sheetNames, tableNames } = layout;
   const m = (row: number, col = "C") => qualify(sheetNames.methodology, `$${col}$${row}`);
-  const last = layout.dataRows + 1;
   const column = (name: string) => {
-    const c = layout.dataHeader.indexOf(name);
-    if (c < 0) throw new Error(`The data sheet has no column "${name}".`);
-    return qualify(layout.dataSheet, `$${columnLetters(c)}$2:$${columnLetters(c)}$${last}`);
+    if (!layout.dataHeader.includes(name)) throw new Error(`The data sheet has no column "${name}".`);
+    return tableColumn(layout.dataTable, name);
   };
   const hazards = HAZARDS.map((h) => h.portfolio).filter((h) => layout.dataHeader.includes(`${h}_risk_score`));
   const scoreOf = (h: string) => column(`${h}_risk_score`);
@@ -200,15 +223,27 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
   const value = column("value");
   const revenue = column("revenue");
   const currency = column("currency");
-  const rate = `(${plan.fxRows.map((r) => `(${currency}=${m(r, "B")})*${m(r)}`).join("+")})`;
+  // The rate of each row's currency, looked up once per row whatever the number of currencies (a
+  // sum of one product per FX row would pass Excel's 8,192 characters at about 30 currencies). A
+  // currency without a rate reads 0: missing, zero and negative rates are all "no rate" below.
+  const fx = (col: string) =>
+    qualify(sheetNames.methodology, `$${col}$${plan.fxRows[0]!}:$${col}$${plan.fxRows[plan.fxRows.length - 1]!}`);
+  const rate = `SUMIF(${fx("B")},${currency},${fx("C")})`;
   const valued = `ISNUMBER(${value})*(${rate}>0)`;
+  const adapted = column("adapted");
   const withData = `(${hazards.map((h) => `ISNUMBER(${scoreOf(h)})`).join("+")})`;
 
   // E1-9: one row per scenario × horizon, columns as E1_HEADER says.
   const e19Rows: CellValue[][] = [];
+  // The short term reads the window the analyst picks, else #N/A with its reason in the horizon cell.
+  const short = m(plan.horizonRow.short);
   const horizons = [
-    { name: "medium term", row: plan.horizonRow.medium },
-    { name: "long term", row: plan.horizonRow.long },
+    {
+      name: `=IF(ISNUMBER(${short}),IF(${short}=${m(plan.horizonRow.medium)},"short term (the medium term's window)","short term"),"short term: none (no one-year figure; pick a window on the Methodology sheet)")`,
+      window: `=IF(ISNUMBER(${short}),${short},NA())`,
+    },
+    { name: "medium term", window: `=${m(plan.horizonRow.medium)}` },
+    { name: "long term", window: `=${m(plan.horizonRow.long)}` },
   ];
   for (const scenarioRow of plan.scenarioRows) {
     for (const horizon of horizons) {
@@ -221,7 +256,7 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
       e19Rows.push([
         `=${m(scenarioRow)}&""`,
         horizon.name,
-        `=${m(horizon.row)}`,
+        horizon.window,
         amount("acute"),
         amount("chronic"),
         amount(),
@@ -232,7 +267,7 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
         count("acute"),
         count("chronic"),
         count(),
-        `=IF($F${k}>0,SUMPRODUCT(${sel}*${hit()}*${valued}*${value}*${rate}*(${column("adapted")}="yes"))/$F${k},NA())`,
+        `=IF($F${k}>0,SUMPRODUCT(${sel}*${hit()}*${valued}*${value}*${rate}*(${adapted}="yes"))/$F${k},NA())`,
         `=SUMPRODUCT(${sel}*${hit()}*ISNUMBER(${revenue})*(${rate}>0)*${revenue}*${rate})`,
         share(`$O${k}`, m(plan.netRevenueRow)),
         `=SUMPRODUCT(${sel}*${valued}*${value}*${rate})`,
@@ -242,6 +277,10 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
         `=SUMPRODUCT(${sel}*(${withData}<${hazards.length}))`,
         `=SUMPRODUCT(${sel}*(${withData}=0))`,
         `=SUMPRODUCT(${sel}*${hit()}*(1-ISNUMBER(${revenue})*(${rate}>0)))`,
+        // 66(b)'s unknowns, stated beside it (AR 70(a) allows a range): the value at risk whose
+        // adaptation is neither yes nor no, and the share if every one of them were adapted.
+        `=SUMPRODUCT(${sel}*${hit()}*${valued}*${value}*${rate}*(${adapted}<>"yes")*(${adapted}<>"no"))`,
+        `=IF($F${k}>0,$N${k}+$X${k}/$F${k},NA())`,
       ]);
     }
   }
@@ -250,7 +289,7 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
     tableName: tableNames.e19,
     header: [...E19_HEADER],
     rows: e19Rows,
-    formulaColumns: E19_HEADER.map((_, c) => c).filter((c) => c !== 1),
+    formulaColumns: E19_HEADER.map((_, c) => c),
     numberFormats: {
       3: MONEY,
       4: MONEY,
@@ -272,6 +311,8 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
       20: COUNT,
       21: COUNT,
       22: COUNT,
+      23: MONEY,
+      24: SHARE,
     },
   };
 
@@ -322,7 +363,64 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
     formulaColumns: [2],
     numberFormats: {},
   };
-  return { methodology, e19, ifrs, tcfd };
+  const country = countrySheet(layout, e19Rows.length, (k, code) => {
+    const sel = `(${column("scenario")}=$A${k})*(${column("window")}=$C${k})`;
+    const names = (layout.countries.get(code) ?? []).map(excelText).join(",");
+    return (type?: "acute" | "chronic") =>
+      `=SUMPRODUCT(${sel}*${hit(type)}*${valued}*${value}*${rate}*ISNUMBER(MATCH(${column("location")},{${names}},0)))`;
+  });
+  return { methodology, e19, ifrs, tcfd, country };
+}
+
+/** The by-country sheet's header. */
+export const COUNTRY_HEADER = [
+  "scenario",
+  "time horizon",
+  "window (years)",
+  "country (ISO 3166-1)",
+  "66(c) assets at material physical risk, acute (reporting currency)",
+  "66(c) assets at material physical risk, chronic (reporting currency)",
+  "66(c) assets at material physical risk, any hazard (reporting currency)",
+] as const;
+
+/** The by-country sheet's last row of each scenario and horizon: E1-9's total less the listed countries. */
+export const UNLISTED_COUNTRY = "unlisted or unknown country";
+
+/**
+ * 66(c)'s location view: per E1-9 row (scenario × horizon), one row per country of the data (its
+ * ISO code; the formula matches every location text naming it), then "unlisted or unknown
+ * country" = the E1-9 amount less the rows above, so the sheet always reconciles with E1-9,
+ * whatever countries a refresh brings. Acute and chronic overlap: never added together.
+ */
+function countrySheet(
+  layout: DisclosureLayout,
+  e19Rows: number,
+  amountOf: (sheetRow: number, code: string) => (type?: "acute" | "chronic") => string,
+): FormulaSheet {
+  const codes = [...layout.countries.keys()].sort();
+  const e = (col: string, k: number) => qualify(layout.sheetNames.e19, `$${col}$${k}`);
+  const rows: CellValue[][] = [];
+  for (let i = 0; i < e19Rows; i++) {
+    const k = i + 2;
+    const first = rows.length + 2;
+    const head = [`=${e("A", k)}&""`, `=${e("B", k)}&""`, `=${e("C", k)}`];
+    for (const code of codes) {
+      const amount = amountOf(rows.length + 2, code);
+      rows.push([...head, code, amount("acute"), amount("chronic"), amount()]);
+    }
+    const n = rows.length + 2;
+    const rest = (col: string, e19Col: string) =>
+      codes.length > 0 ? `=${e(e19Col, k)}-SUM(${col}${first}:${col}${n - 1})` : `=${e(e19Col, k)}`;
+    rows.push([...head, UNLISTED_COUNTRY, rest("E", "D"), rest("F", "E"), rest("G", "F")]);
+  }
+  return {
+    sheetName: layout.sheetNames.country,
+    tableName: layout.tableNames.country,
+    header: [...COUNTRY_HEADER],
+    rows,
+    formulaColumns: [0, 1, 2, 4, 5, 6],
+    numberFormats: { 4: MONEY, 5: MONEY, 6: MONEY },
+  };
 }
 
 /** The E1-9 sheet's header: ESRS E1 paragraph 66 references in each figure's name. */
@@ -350,6 +448,8 @@ export const E19_HEADER = [
   "coverage: without data for a hazard",
   "coverage: without any data",
   "66(d) coverage: at material risk without revenue",
+  "66(b) value at risk whose adaptation is unknown (reporting currency)",
+  "66(b) % addressed if every unknown were adapted (the range's upper end)",
 ] as const;
 
 /** The IFRS S2 29(c) sheet's header. */
@@ -382,3 +482,46 @@ export const TCFD_HEADER = [
 /** The TCFD metric category the line answers. */
 export const TCFD_METRIC =
   "Physical risks: amount and extent of assets or business activities vulnerable to physical risks";
+
+/**
+ * The by-country rows again for the countries of the data now, from the rows the sheet holds (its
+ * formulas as they are, the analyst's Methodology references included): each scenario and
+ * horizon's first country row is the template, its list of location texts swapped for each
+ * country's; the last row's E1-9 reference kept and its sum over the new rows. Undefined when a
+ * group has no country row to copy (the tables were made without any country): left as it is.
+ */
+export function countryRowsAgain(
+  formulas: readonly (readonly CellValue[])[],
+  countries: ReadonlyMap<string, readonly string[]>,
+): CellValue[][] | undefined {
+  const codes = [...countries.keys()].sort();
+  // Each row with its sheet row: a row's formulas read its own scenario and window cells ($A12, $C12).
+  const groups: Array<Array<{ row: CellValue[]; at: number }>> = [];
+  formulas.forEach((row, i) => {
+    if (i === 0 || row[0] !== formulas[i - 1]![0]) groups.push([]);
+    groups[groups.length - 1]!.push({ row: [...row], at: i + 2 });
+  });
+  const moved = (formula: CellValue, from: number, to: number) =>
+    String(formula).replace(new RegExp(`\\$([AC])${from}(?!\\d)`, "g"), (_, col: string) => `$${col}${to}`);
+  const rows: CellValue[][] = [];
+  const list = /\{[^{}]*\}(?=,0\)\)\)$)/;
+  for (const group of groups) {
+    const template = group.find((r) => r.row[3] !== UNLISTED_COUNTRY);
+    const unlisted = group.find((r) => r.row[3] === UNLISTED_COUNTRY)?.row;
+    if (!template || !unlisted || !list.test(String(template.row[4]))) return undefined;
+    const first = rows.length + 2;
+    for (const code of codes) {
+      const names = `{${(countries.get(code) ?? []).map(excelText).join(",")}}`;
+      const to = rows.length + 2;
+      const amounts = template.row.slice(4, 7).map((f) => moved(String(f).replace(list, names), template.at, to));
+      rows.push([...template.row.slice(0, 3), code, ...amounts]);
+    }
+    const n = rows.length + 2;
+    const rest = (f: CellValue, col: string) => {
+      const total = String(f).replace(/-SUM\([A-Z]+\d+:[A-Z]+\d+\)$/, "");
+      return codes.length > 0 ? `${total}-SUM(${col}${first}:${col}${n - 1})` : total;
+    };
+    rows.push([...unlisted.slice(0, 4), rest(unlisted[4]!, "E"), rest(unlisted[5]!, "F"), rest(unlisted[6]!, "G")]);
+  }
+  return rows;
+}

@@ -16,6 +16,7 @@ import { SCENARIOS, WINDOWS, HAZARDS } from "../../../../shared/vocabulary";
 import { flattenSummary } from "../../../../shaping/flatten-summary";
 import { PRICE_CURRENCY, PRICE_LABEL, normalizeCurrency, readMoney } from "../../../../shaping/money";
 import type { CellValue } from "../../../../shaping/types";
+import { columnLetters, qualify } from "../../../../shaping/a1";
 
 /** Input the disclosure tables cannot be built from; the message says what and where. */
 export class DisclosureInputError extends Error {
@@ -245,7 +246,9 @@ export function readMethodology(values: readonly (readonly CellValue[])[]): Meth
     else if (section === SECTIONS.horizon && name === ITEMS.long && n !== undefined) settings.longWindow = n;
     else if (section === SECTIONS.scenario && String(value ?? "").trim() !== "")
       settings.scenarios.push(String(value).trim());
-    else if (section === SECTIONS.fx && n !== undefined && name !== "") settings.fx.set(name.toUpperCase(), n);
+    // Rates of a code's rows add up, as the tables' SUMIF does.
+    else if (section === SECTIONS.fx && n !== undefined && name !== "")
+      settings.fx.set(name.toUpperCase(), (settings.fx.get(name.toUpperCase()) ?? 0) + n);
     else if (section === SECTIONS.significance && name === ITEMS.significantValue && n !== undefined)
       settings.significantValue = n;
     else if (section === SECTIONS.significance && name === ITEMS.topN && n !== undefined) settings.topN = n;
@@ -301,7 +304,8 @@ export function significantAssets(
   for (const row of rows) {
     if (row[window] !== settings.longWindow || !settings.scenarios.includes(String(row[scenario]))) continue;
     const rate = settings.fx.get(String(row[currency] ?? "").toUpperCase());
-    if (typeof row[value] !== "number" || rate === undefined) continue;
+    // A missing, zero or negative rate: no rate, as in every table (the formulas' rate > 0).
+    if (typeof row[value] !== "number" || rate === undefined || !(rate > 0)) continue;
     const material = hazards.filter((h) => {
       const score = row[at(`${h}_risk_score`)];
       return typeof score === "number" && score > settings.thresholds.get(h)!;
@@ -335,3 +339,92 @@ export function significantAssets(
     settings.scenarios.filter((s) => e.scenarios.has(s)).join(", "),
   ]);
 }
+
+// ---- The 66(c) list's check: stale when an input it read or the data changed ----
+
+/** What the significant-assets list was computed from, for its check cell. */
+export interface SignificantInputs {
+  /** The Methodology table's sheet, its first (header) row and column (0-based), and its values. */
+  methodology: { sheet: string; row: number; col: number; values: readonly (readonly CellValue[])[] };
+  /** The data table's name, and its header and rows as read. */
+  dataTable: string;
+  dataHeader: readonly string[];
+  dataRows: readonly (readonly CellValue[])[];
+  /** When it was computed (shown while current). */
+  computedAt: Date;
+}
+
+/** The Methodology sections the list reads: thresholds, long window, scenarios, FX rates, significance. */
+const LIST_SECTIONS = new Set<string>([SECTIONS.threshold, SECTIONS.scenario, SECTIONS.fx, SECTIONS.significance]);
+
+/** Whether the 66(c) list reads a Methodology row (of the horizons, the long term's only). */
+const readByList = (row: readonly CellValue[] | undefined) =>
+  LIST_SECTIONS.has(String(row?.[0] ?? "")) || (row?.[0] === SECTIONS.horizon && row?.[1] === ITEMS.long);
+
+/**
+ * A cell as Excel's `cell&""` shows it: text as is, a number in General format (15 significant
+ * digits), empty as "". The check compares every input so, whatever its type.
+ */
+function asExcelText(value: CellValue): string {
+  if (typeof value === "number") {
+    const text = Number(value.toPrecision(15)).toString();
+    return text.replace(
+      /e\+?(-?)(\d+)$/,
+      (_, sign: string, digits: string) => `E${sign || "+"}${digits.padStart(2, "0")}`,
+    );
+  }
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  return String(value ?? "");
+}
+
+/** A column's numbers summed, as SUM does (text and empty cells skipped). */
+function columnSum(rows: readonly (readonly CellValue[])[], column: number): number {
+  return rows.reduce<number>((sum, row) => sum + (typeof row[column] === "number" ? (row[column] as number) : 0), 0);
+}
+
+/**
+ * The formula of the 66(c) list's check cell: "current: computed …" while every Methodology input
+ * the list read (item and value of each row of its sections, compared as `cell&""` with the text
+ * recorded) and the data table's checksum (rows, sum of the values, sum of each score) are as when
+ * it was computed; "stale: refresh" when one differs or a reference is gone. No dynamic array.
+ */
+export function significantCheckFormula(
+  inputs: SignificantInputs,
+  column: (table: string, name: string) => string,
+): string {
+  const { methodology: m } = inputs;
+  const terms: string[] = [];
+  // Runs of consecutive rows of the list's sections: one comparison of their item and value cells each.
+  const body = m.values.slice(1);
+  for (let i = 0; i < body.length;) {
+    if (!readByList(body[i])) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < body.length && readByList(body[j + 1])) j++;
+    const first = m.row + 2 + i;
+    const last = m.row + 2 + j;
+    const from = columnLetters(m.col + 1);
+    const to = columnLetters(m.col + 2);
+    const range = qualify(m.sheet, `$${from}$${first}:$${to}$${last}`);
+    const constant = body
+      .slice(i, j + 1)
+      .map((row) => [row[1], row[2]].map((v) => `"${asExcelText(v).replace(/"/g, '""')}"`).join(","))
+      .join(";");
+    terms.push(`SUMPRODUCT(--(${range}&""={${constant}}))=${2 * (j - i + 1)}`);
+    i = j + 1;
+  }
+  const { dataHeader: header, dataRows: rows, dataTable } = inputs;
+  const sumOf = (name: string) => {
+    const sum = columnSum(rows, header.indexOf(name));
+    return `ABS(SUM(${column(dataTable, name)})-(${sum}))<=${Math.max(1, Math.abs(sum)) * 1e-9}`;
+  };
+  terms.push(`ROWS(${column(dataTable, "value")})=${rows.length}`, sumOf("value"));
+  for (const name of header) if (name.endsWith("_risk_score")) terms.push(sumOf(name));
+  const when = `${inputs.computedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return `=IFERROR(IF(AND(${terms.join(",")}),"current: computed ${when} from the data and the Methodology inputs as they are now","${SIGNIFICANT_STALE}"),"${SIGNIFICANT_STALE}")`;
+}
+
+/** What the 66(c) list's check cell says when an input or the data changed since the list was computed. */
+export const SIGNIFICANT_STALE = "stale: refresh";

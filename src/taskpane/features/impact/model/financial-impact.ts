@@ -43,6 +43,14 @@ const BOUNDS = [
   { suffix: "_ubd", name: "_upper", label: "84th percentile" },
 ] as const;
 
+/**
+ * The roll-up's bound of a total: a total of the assets' 16th (84th) percentiles is their sum, not
+ * the portfolio's 16th (84th) percentile, which the service does not give (percentiles do not add).
+ */
+export function rollupBound(bound: string): string {
+  return /percentile$/.test(bound) ? `sum of the assets' ${bound}s (not the portfolio's ${bound})` : bound;
+}
+
 /** The per-asset sheet's last column: the data sheet row of the row's asset, found by its portfolio_index. */
 export const DATA_ROW_HEADER = "data row";
 
@@ -561,7 +569,7 @@ function buildRollupSheet(
           measure.hazard,
           measure.scenario,
           measure.period,
-          measure.bound,
+          rollupBound(measure.bound),
           `=${sum(total, withTotal)}`,
           `=${count(withTotal)}`,
           `=${count()}-${count(withValue)}`,

@@ -1,0 +1,140 @@
+/**
+ * Tables of formulas that read a pasted table's columns through fixed A1 ranges
+ * (`'Disclosure data p'!$D$2:$D$100`), as the disclosure tables were made before they named the
+ * data table's columns (`Disclosure_data_p[scenario]`). A fixed range covers the rows there were
+ * when it was written: Excel does not widen it when a refresh appends rows beyond its end, so such
+ * a figure silently leaves out new assets. These helpers find such tables, say so on their sheet in
+ * a cell until they are upgraded, and upgrade them: each fixed range over a column of the data
+ * table becomes the structured reference to that column, the rest of the formula untouched.
+ */
+import { columnLetters, parseA1, quoteSheetName } from "../shaping/a1";
+import { listTables } from "./read-range";
+
+/** A table of formulas over fixed ranges of the data sheet. */
+export interface FixedRangeTable {
+  table: string;
+  sheet: string;
+  /** The last sheet row the fixed ranges cover (the largest where they differ). */
+  lastRow: number;
+  /** Where the sheet says the table is stale until upgraded (row 1, one column right of the table). */
+  notice: string;
+}
+
+/** The notice's opening words: how the upgrade recognises the cell it clears. */
+const NOTICE_START = "Stale: fixed ranges.";
+
+/** A structured reference to a table column, as the disclosure formulas write it. */
+export type ColumnReference = (table: string, column: string) => string;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** `'Sheet'!$D$2:$D$100` over one column of `dataSheet`: the column letters, first and last row. */
+function fixedRangePattern(dataSheet: string): RegExp {
+  return new RegExp(`${escapeRegExp(quoteSheetName(dataSheet))}!\\$([A-Z]{1,3})\\$(\\d+):\\$\\1\\$(\\d+)`, "g");
+}
+
+/**
+ * The tables (other than the data table) whose first body row has a formula over a fixed range of
+ * a column of `dataSheet`. Reads the header and first body row of each table only, in one sync.
+ */
+export async function findFixedRangeTables(
+  context: Excel.RequestContext,
+  dataSheet: string,
+  dataTable: string,
+): Promise<FixedRangeTable[]> {
+  const tables = (await listTables(context)).filter((t) => t.name !== dataTable);
+  const reads = tables.map((t) => {
+    const range = context.workbook.tables.getItem(t.name).getRange();
+    range.load("address,columnIndex,columnCount");
+    const first = range.getRow(1);
+    first.load("formulas");
+    return { info: t, range, first };
+  });
+  await context.sync();
+  const found: FixedRangeTable[] = [];
+  for (const { info, range, first } of reads) {
+    const text = first.formulas.flat().filter((f): f is string => typeof f === "string" && f.startsWith("="));
+    const ends = text.flatMap((f) => [...f.matchAll(fixedRangePattern(dataSheet))].map((m) => Number(m[3])));
+    if (ends.length === 0) continue;
+    found.push({
+      table: info.name,
+      sheet: info.sheetName,
+      lastRow: Math.max(...ends),
+      notice: `${columnLetters(range.columnIndex + range.columnCount + 1)}1`,
+    });
+  }
+  return found;
+}
+
+/**
+ * Writes, beside each table, a cell saying its figures cover only the data rows it was made with
+ * and how many the data table has now (a formula: it follows the data table), until upgraded.
+ */
+export async function markFixedRangeTables(
+  context: Excel.RequestContext,
+  found: readonly FixedRangeTable[],
+  dataTable: string,
+  dataSheet: string,
+  reference: ColumnReference,
+): Promise<void> {
+  // The rows of its first column: a bare table name or `[#Data]` reads differently elsewhere.
+  const header = context.workbook.tables.getItem(dataTable).getHeaderRowRange();
+  header.load("values");
+  await context.sync();
+  const rows = `ROWS(${reference(dataTable, String(header.values[0]![0]))})`;
+  for (const t of found) {
+    const covered = `rows 2 to ${t.lastRow} of ${dataSheet.replace(/"/g, '""')}`;
+    context.workbook.worksheets.getItem(t.sheet).getRange(t.notice).formulas = [
+      [
+        `="${NOTICE_START} These figures read ${covered} only, not the rows a refresh adds after them; the data table has "&${rows}&" rows now. Upgrade the tables from the pane (Disclosure tables → Upgrade)."`,
+      ],
+    ];
+  }
+  await context.sync();
+}
+
+/**
+ * Rewrites each found table's formulas: every fixed range over a column of the data sheet becomes
+ * `reference(dataTable, header)` of that column, and the notice beside the table is cleared.
+ * Throws, before writing anything, when a range's column is outside the data table or a rewritten
+ * formula would pass Excel's 8,192 characters.
+ */
+export async function upgradeFixedRangeTables(
+  context: Excel.RequestContext,
+  found: readonly FixedRangeTable[],
+  dataSheet: string,
+  dataTable: string,
+  reference: ColumnReference,
+): Promise<number> {
+  const header = context.workbook.tables.getItem(dataTable).getHeaderRowRange();
+  header.load("values,address");
+  const bodies = found.map((t) => {
+    const body = context.workbook.tables.getItem(t.table).getDataBodyRange();
+    body.load("formulas");
+    const notice = context.workbook.worksheets.getItem(t.sheet).getRange(t.notice);
+    notice.load("formulas");
+    return { t, body, notice };
+  });
+  await context.sync();
+  const firstColumn = parseA1(header.address.replace(/^.*!/, "")).col;
+  const names = header.values[0]!.map(String);
+  const rewrite = (formula: unknown) => {
+    if (typeof formula !== "string" || !formula.startsWith("=")) return formula;
+    const next = formula.replace(fixedRangePattern(dataSheet), (whole, letters: string) => {
+      const name = names[parseA1(`${letters}1`).col - firstColumn];
+      if (name === undefined) throw new Error(`${whole} is outside the table "${dataTable}": upgrade refused.`);
+      return reference(dataTable, name);
+    });
+    if (next.length > 8192) throw new Error(`A formula of the upgraded table would pass Excel's 8,192 characters.`);
+    return next;
+  };
+  const rewritten = bodies.map(({ body }) => body.formulas.map((row) => row.map(rewrite)));
+  bodies.forEach(({ body, notice }, i) => {
+    body.formulas = rewritten[i]! as string[][];
+    if (String(notice.formulas[0]?.[0] ?? "").startsWith(`="${NOTICE_START}`)) notice.clear("Contents");
+  });
+  await context.sync();
+  return found.length;
+}
