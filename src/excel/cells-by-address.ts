@@ -17,24 +17,24 @@ export interface FormulasAndValues {
   formulas: CellValue[][];
 }
 
-/** Reads the values and formulas of a sheet-qualified range, or of the selection when no address is given. */
-export async function readFormulasAndValues(
-  context: Excel.RequestContext,
-  address?: string,
-): Promise<FormulasAndValues> {
+/**
+ * Queues a read of the values and formulas of a sheet-qualified range, or of the selection when no
+ * address is given: it goes with the caller's next sync (with another read, one round trip for
+ * both); the returned function gives the cells once that sync has answered.
+ */
+export function queueFormulasAndValues(context: Excel.RequestContext, address?: string): () => FormulasAndValues {
   const range = address
     ? context.workbook.worksheets.getItem(sheetOf(address)).getRange(address.slice(address.lastIndexOf("!") + 1))
     : context.workbook.getSelectedRange();
   range.load("address, values, formulas");
   const sheet = range.worksheet;
   sheet.load("name");
-  await context.sync();
-  return {
+  return () => ({
     address: range.address,
     sheetName: sheet.name,
     values: range.values as CellValue[][],
     formulas: range.formulas as CellValue[][],
-  };
+  });
 }
 
 /** Which cell of a referenced range to read, given the range's size (0-based, within the range). */

@@ -316,6 +316,8 @@ async function readKeyedTable(
   restoreKeys: readonly string[] | undefined,
 ): Promise<KeyedTableRead> {
   const { where, rowKey, layout } = answer;
+  // Sent with the table's first read: whether the record of what was written is still there.
+  const store = context.workbook.worksheets.getItemOrNullObject(record.writtenStore!);
   const { sheet, table, range } = await findPastedTable(context, record);
   const top = range.rowIndex;
   const left = range.columnIndex;
@@ -350,7 +352,7 @@ async function readKeyedTable(
   const values = body > 0 ? valuesRead!.values! : [];
   const userCols = inside + beside;
   const userFormulas = userCols > 0 ? rightBlock.map((line) => line.slice(0, userCols)) : [];
-  const written = await readWrittenStore(context, record.writtenStore!);
+  const written = await readWrittenStore(context, record.writtenStore!, store);
   if (written === null)
     throw new PastedSheetChangedError(
       `${where}: the record of what the add-in wrote into it is gone (its very hidden store sheet was deleted): paste it anew. Nothing was changed.`,
@@ -752,12 +754,20 @@ async function applyKeyedWrites(
   if (cells.removedLines.length > 0)
     done.blockAt = await writeRemovedBlock(context, sheet, left, cells.userHeader, cells.removedLines, options.now);
   signal?.throwIfAborted();
-  done.newStore = await writeWrittenStore(context, cells.nextWritten, maxBytes);
+  // The provenance is read first: that read names the workbook's sheets, which the new record of
+  // what was written needs too (a name no sheet has), so neither reads them again.
+  const provenanceBefore = options.recordAs ? await snapshotProvenance(context) : undefined;
+  done.newStore = await writeWrittenStore(
+    context,
+    cells.nextWritten,
+    maxBytes,
+    provenanceBefore?.reading?.sheets.map((s) => s.name),
+  );
   signal?.throwIfAborted();
   done.next = refreshedRecord(record, fresh, answer, read, cells, rows, done.newStore, options.now);
-  if (options.recordAs) {
-    done.provenanceBefore = await snapshotProvenance(context);
-    await recordProvenance(context, [options.recordAs(done.next)]);
+  if (options.recordAs && provenanceBefore) {
+    done.provenanceBefore = provenanceBefore;
+    await recordProvenance(context, [options.recordAs(done.next)], provenanceBefore);
   }
   signal?.throwIfAborted();
 }
@@ -1128,6 +1138,8 @@ export async function readTableRowKeys(
   record: ProvenanceRecord,
 ): Promise<TableRowKeys | null> {
   if (!record.rowKey || !record.writtenStore) return null;
+  // Sent with the table's first read: whether the record of what was written is still there.
+  const store = context.workbook.worksheets.getItemOrNullObject(record.writtenStore);
   let found;
   try {
     found = await findPastedTable(context, record);
@@ -1136,7 +1148,7 @@ export async function readTableRowKeys(
     throw error;
   }
   const { sheet, range } = found;
-  const written = await readWrittenStore(context, record.writtenStore);
+  const written = await readWrittenStore(context, record.writtenStore, store);
   if (!written) return null;
   const columns = locatorColumns(record.rowKey, record.header);
   // Only as far as the last locator column: the rest of a wide table is not needed to find its rows.

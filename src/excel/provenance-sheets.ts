@@ -179,9 +179,11 @@ function staticCopySummary(rows: readonly StoreRow[]): Array<{ sheetName: string
 export async function recordProvenance(
   context: Excel.RequestContext,
   added: readonly ProvenanceRecord[],
+  before?: ProvenanceSnapshot,
 ): Promise<void> {
-  // Three round trips: the sheets, both stores in one read, the writes.
-  const reading = await readStores(context, [PROVENANCE_STORE_SHEET, FORMULA_STORE_SHEET]);
+  // Three round trips: the sheets, both stores in one read, the writes; one when the snapshot
+  // taken just before (in the same batch sequence, nothing written between) already read them.
+  const reading = before?.reading ?? (await readStores(context, [PROVENANCE_STORE_SHEET, FORMULA_STORE_SHEET]));
   const { records } = provenanceOf(reading.rows.get(PROVENANCE_STORE_SHEET) ?? null);
   const live = new Set(reading.sheets.map((s) => s.id));
   const replaced = new Set(added.map((r) => r.sheetId));
@@ -199,13 +201,19 @@ export interface ProvenanceSnapshot {
   storeExisted: boolean;
   sourcesExisted: boolean;
   records: ProvenanceRecord[];
+  /**
+   * The workbook's sheets and both stores as read for the snapshot: handed to
+   * {@link recordProvenance} right after, it records without reading them again.
+   */
+  reading?: StoresReading;
 }
 
-/** Reads what {@link restoreProvenance} needs to undo a {@link recordProvenance}. */
+/** Reads what {@link restoreProvenance} needs to undo a {@link recordProvenance} (two round trips). */
 export async function snapshotProvenance(context: Excel.RequestContext): Promise<ProvenanceSnapshot> {
-  const sources = context.workbook.worksheets.getItemOrNullObject(SOURCES_SHEET);
-  const read = await readProvenance(context);
-  return { storeExisted: read.storeFound, sourcesExisted: !sources.isNullObject, records: read.records };
+  const reading = await readStores(context, [PROVENANCE_STORE_SHEET, FORMULA_STORE_SHEET]);
+  const read = provenanceOf(reading.rows.get(PROVENANCE_STORE_SHEET) ?? null);
+  const sourcesExisted = reading.sheets.some((s) => s.name.toLowerCase() === SOURCES_SHEET.toLowerCase());
+  return { storeExisted: read.storeFound, sourcesExisted, records: read.records, reading };
 }
 
 /**

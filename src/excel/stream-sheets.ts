@@ -243,7 +243,7 @@ export class StreamingSheets {
       }
       if (records.length > 0) {
         provenanceBefore = await snapshotProvenance(this.context);
-        await recordProvenance(this.context, records);
+        await recordProvenance(this.context, records, provenanceBefore);
       }
       this.options.signal?.throwIfAborted();
       for (const s of kept) s.sheet.visibility = "Visible";

@@ -63,7 +63,7 @@ export interface NewSheetSpec {
   followers?: { mirror: number; summary: number };
 }
 
-/** Progress of a write, after each request. */
+/** Progress of a write, as each part of it is handed to Excel. */
 export interface WriteProgress {
   sheetName: string;
   sheetIndex: number;
@@ -199,8 +199,15 @@ export async function writeSheetsAtomically(
       sheet.load("id");
       created.push({ name: plan.sheetName, sheet });
     }
-    await context.sync();
-    for (const c of created) c.id = c.sheet.id;
+    // The sheets are added in the same request as their first rows (and, for small sheets, their
+    // tables and their showing): a batch is applied in one sync, in order, up to a command that
+    // fails, the rest not run (OfficeExtension.Error.traceMessages: "all trace messages that were
+    // executed before the error occurred", https://learn.microsoft.com/javascript/api/office/officeextension.error),
+    // so a sheet is shown only by a request that got that far, and one still hidden when anything
+    // fails is deleted below (by name when its id never came back).
+    const queue = new QueuedWrites(context, maxBytes, () => {
+      for (const c of created) if (c.id === undefined) c.id = c.sheet.id;
+    });
 
     const totalRows = specs.reduce((n, s) => n + s.rows.length, 0);
     let rowsDone = 0;
@@ -208,7 +215,7 @@ export async function writeSheetsAtomically(
     for (let i = 0; i < plans.length; i++) {
       const { spec, sheetName, tableName } = plans[i];
       const sheet = created[i].sheet;
-      await fillSheet(context, sheet, spec, maxBytes, signal, (written) => {
+      await fillSheet(queue, sheet, spec, maxBytes, signal, (written) => {
         options.onProgress?.({
           sheetName,
           sheetIndex: i,
@@ -220,11 +227,13 @@ export async function writeSheetsAtomically(
       });
       rowsDone += spec.rows.length;
       signal?.throwIfAborted();
-      const tableAddress = await finishTable(context, sheet, spec, tableName);
+      const tableAddress = finishTable(sheet, spec, tableName);
       results.push({ sheetName, tableName, tableAddress, rowCount: spec.rows.length, columnCount: spec.header.length });
     }
 
     signal?.throwIfAborted();
+    // The records below need each sheet's id, known once its request has answered.
+    if (plans.some((p) => p.spec.provenance)) await queue.flush();
     const records: ProvenanceRecord[] = [];
     for (let i = 0; i < plans.length; i++) {
       const { spec } = plans[i];
@@ -255,13 +264,13 @@ export async function writeSheetsAtomically(
     }
     if (records.length > 0) {
       provenanceBefore = await snapshotProvenance(context);
-      await recordProvenance(context, records);
+      await recordProvenance(context, records, provenanceBefore);
     }
     signal?.throwIfAborted();
     for (const c of created) c.sheet.visibility = "Visible";
     created[0]?.sheet.activate();
     created[0]?.sheet.getRange("A1").select();
-    await context.sync();
+    await queue.flush(true);
     return results;
   } catch (error) {
     // Best effort: the sheets go below whatever happens here.
@@ -307,9 +316,45 @@ export async function writeTableToNewSheet(
   return written;
 }
 
-/** Header and rows, chunk by chunk; formats are queued before values in the same request. */
+/**
+ * Commands queued on a context until the next would take the request past the byte budget: then
+ * they are sent (one sync) and the next request begins.
+ */
+class QueuedWrites {
+  private bytes = 0;
+
+  constructor(
+    private readonly context: Excel.RequestContext,
+    private readonly maxBytes: number,
+    private readonly afterSync: () => void,
+  ) {}
+
+  /** Makes room for a part of `bytes`: sends what is queued when both would not fit one request. */
+  async room(bytes: number): Promise<void> {
+    if (this.bytes > 0 && this.bytes + bytes > this.maxBytes) await this.flush();
+  }
+
+  /** Counts a part just queued. */
+  queued(bytes: number): void {
+    this.bytes += bytes;
+  }
+
+  /** Sends what is queued (always when `always`: commands that carry no counted bytes). */
+  async flush(always = false): Promise<void> {
+    if (!always && this.bytes === 0) return;
+    await this.context.sync();
+    this.bytes = 0;
+    this.afterSync();
+  }
+}
+
+/**
+ * Header and rows, chunk by chunk; formats are queued before values in the same request. A chunk
+ * shares its request with what was queued before it when both fit the budget, so a small sheet
+ * goes in the request that adds it.
+ */
 async function fillSheet(
-  context: Excel.RequestContext,
+  queue: QueuedWrites,
   sheet: Excel.Worksheet,
   spec: NewSheetSpec,
   maxBytes: number,
@@ -335,17 +380,15 @@ async function fillSheet(
   const chunks = planRowChunks(sizes, maxBytes - headerBytes, fixed);
 
   // The header is text whatever it says ("2030" stays "2030").
+  await queue.room(headerBytes + (chunks[0]?.bytes ?? 0));
   const headerRange = sheet.getRangeByIndexes(0, 0, 1, width);
   headerRange.numberFormat = [spec.header.map(() => TEXT_FORMAT)];
   headerRange.values = [spec.header.slice()];
-  if (chunks.length === 0) {
-    signal?.throwIfAborted();
-    await context.sync();
-    progress(0);
-    return;
-  }
+  queue.queued(headerBytes);
+  if (chunks.length === 0) progress(0);
   for (const chunk of chunks) {
     signal?.throwIfAborted();
+    await queue.room(chunk.bytes);
     const rows = spec.rows.slice(chunk.start, chunk.end);
     const count = rows.length;
     for (const [start, end] of runs) {
@@ -357,18 +400,17 @@ async function fillSheet(
       sheet.getRangeByIndexes(1 + chunk.start, start, count, end - start).numberFormat = formats;
     }
     sheet.getRangeByIndexes(1 + chunk.start, 0, count, width).values = rows as CellValue[][];
-    await context.sync();
+    queue.queued(chunk.bytes);
+    // Told when queued: a Cancel then is seen before the request that shows the sheets is sent.
     progress(chunk.end);
   }
 }
 
-/** Make the written block a table, colour labels, add the chart; returns the table's address. */
-async function finishTable(
-  context: Excel.RequestContext,
-  sheet: Excel.Worksheet,
-  spec: NewSheetSpec,
-  tableName: string,
-): Promise<string> {
+/**
+ * Queue making the written block a table, colouring labels, adding the chart (sent with the
+ * sheet's last rows); returns the table's address.
+ */
+function finishTable(sheet: Excel.Worksheet, spec: NewSheetSpec, tableName: string): string {
   const width = spec.header.length;
   const lastRow = Math.max(spec.rows.length, 1) + 1;
   const address = `A1:${columnLetters(width - 1)}${lastRow}`;
@@ -385,7 +427,6 @@ async function finishTable(
     if (spec.chart) addTableChart(sheet, spec.chart, 0, width, spec.rows.length);
     if (spec.sort) table.sort.apply([{ key: spec.sort.column, ascending: spec.sort.ascending }]);
   }
-  await context.sync();
   return address;
 }
 

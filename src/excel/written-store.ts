@@ -24,13 +24,18 @@ const HEADER = ["locator", "key", "digest", "kept"];
 /** Rows of the record's first read: about 1 MB for a table of 248 columns (4 characters a cell). */
 const FIRST_ROWS_READ = 1_000;
 
-/** The written rows of a table's store by locator, or null when the store sheet is gone. */
+/**
+ * The written rows of a table's store by locator, or null when the store sheet is gone. `found`:
+ * the store's `getItemOrNullObject(name)`, queued by the caller with an earlier read and synced
+ * since (a round trip fewer).
+ */
 export async function readWrittenStore(
   context: Excel.RequestContext,
   name: string,
+  found?: Excel.Worksheet,
 ): Promise<Map<string, WrittenRow> | null> {
-  const store = context.workbook.worksheets.getItemOrNullObject(name);
-  await context.sync();
+  const store = found ?? context.workbook.worksheets.getItemOrNullObject(name);
+  if (!found) await context.sync();
   if (store.isNullObject) return null;
   // Read in slices: a 5,000-row record is over 5 MB, more than one response may carry. The first
   // is of 1,000 rows, the next sized by what those weighed (readBlock), near 4 MB each.
@@ -64,11 +69,9 @@ export async function writeWrittenStore(
   context: Excel.RequestContext,
   rows: readonly WrittenRow[],
   maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES,
+  sheetNames?: readonly string[],
 ): Promise<string> {
-  const sheets = context.workbook.worksheets;
-  sheets.load("items/name");
-  await context.sync();
-  const taken = new Set(sheets.items.map((s) => s.name.toLowerCase()));
+  const taken = new Set((sheetNames ?? (await loadSheetNames(context))).map((name) => name.toLowerCase()));
   let n = 1;
   while (taken.has(`${WRITTEN_STORE_PREFIX}${n}`.toLowerCase())) n++;
   const name = `${WRITTEN_STORE_PREFIX}${n}`;
@@ -94,6 +97,14 @@ export async function writeWrittenStore(
     throw error;
   }
   return name;
+}
+
+/** The workbook's sheet names (one round trip). */
+async function loadSheetNames(context: Excel.RequestContext): Promise<string[]> {
+  const sheets = context.workbook.worksheets;
+  sheets.load("items/name");
+  await context.sync();
+  return sheets.items.map((s) => s.name);
 }
 
 /** The number formats of one line of the record: every cell text. */

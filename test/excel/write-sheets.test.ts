@@ -193,7 +193,8 @@ describe("all or nothing", () => {
 
   it("leaves exactly the sheets that existed, unchanged, whichever sync fails", async () => {
     const total = await syncsOf(specs());
-    expect(total).toBeGreaterThan(6);
+    // The names read, several requests of rows (the second sheet shares the first's last one), the showing.
+    expect(total).toBeGreaterThan(4);
     for (let n = 1; n <= total; n++) {
       for (const applyFirst of [0, 1]) {
         const fake = createFakeExcel();

@@ -7,9 +7,10 @@
  * methodology moves numbers).
  */
 import type { RiskClient } from "../../../api/client";
-import { readFormulasAndValues, readReferencedValues } from "../../../excel/cells-by-address";
+import { queueFormulasAndValues, readReferencedValues } from "../../../excel/cells-by-address";
 import { readTableRowKeys } from "../../../excel/keyed-replace";
 import { readProvenance } from "../../../excel/provenance-sheets";
+import type { ProvenanceRecord } from "../../../shaping/paste-provenance";
 import { writeSheetsAtomically } from "../../../excel/write-sheets";
 import { formulaFacts, formulaReferences, type FormulaFacts } from "../../../functions/formula-facts";
 import { labelOfScore } from "../../../shared/vocabulary";
@@ -58,7 +59,10 @@ function labelFor(value: unknown, facts: FormulaFacts | undefined): ReadCell["la
 /** Reads the range: each cell with the formula that governs it (its own, or the spilling one above it in the range). */
 async function readCells(run: ExcelRunner, address?: string): Promise<{ address: string; cells: ReadCell[] }> {
   return run(async (context) => {
-    const range = await readFormulasAndValues(context, address);
+    const queued = queueFormulasAndValues(context, address);
+    // The provenance's first request carries the range's read too: one round trip fewer.
+    const provenance = await readProvenance(context);
+    const range = queued();
     const top = parseA1(range.address);
     // The formulas' single-cell arguments (a hazard in A12) are read so each cell knows its hazard.
     const references = range.formulas.flatMap((row) => row.flatMap((formula) => formulaReferences(String(formula))));
@@ -86,7 +90,7 @@ async function readCells(run: ExcelRunner, address?: string): Promise<{ address:
         });
       }),
     );
-    await keyPastedCells(context, top.sheet ?? range.sheetName, cells);
+    await keyPastedCells(context, provenance.records, top.sheet ?? range.sheetName, cells);
     return { address: range.address, cells };
   });
 }
@@ -96,10 +100,13 @@ async function readCells(run: ExcelRunner, address?: string): Promise<{ address:
  * column, so the comparison goes by key: after a sort or a refresh by key, each asset is compared
  * with itself.
  */
-async function keyPastedCells(context: Excel.RequestContext, sheetName: string, cells: ReadCell[]): Promise<void> {
-  const records = (await readProvenance(context)).records.filter(
-    (r) => r.rowKey && r.sheetName.toLowerCase() === sheetName.toLowerCase(),
-  );
+async function keyPastedCells(
+  context: Excel.RequestContext,
+  onRecord: readonly ProvenanceRecord[],
+  sheetName: string,
+  cells: ReadCell[],
+): Promise<void> {
+  const records = onRecord.filter((r) => r.rowKey && r.sheetName.toLowerCase() === sheetName.toLowerCase());
   for (const record of records) {
     const table = await readTableRowKeys(context, record);
     if (!table) continue;
