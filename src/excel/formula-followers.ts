@@ -45,7 +45,7 @@ export interface FollowerTables {
   summary: string;
   /**
    * The record of which asset each mirror row is about, with a digest of the analyst's cells beside
-   * it (a written store, src/excel/written-store.ts), from the first refresh on.
+   * it (a written store, src/excel/written-store.ts), from the paste on.
    */
   store?: string;
 }

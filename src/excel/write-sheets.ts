@@ -20,7 +20,7 @@ import {
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
 import { addLabelColours, addTableChart, type ChartSpec } from "./table-formats";
-import { deleteWrittenStore, recordWrittenRows, type RowKeying } from "./written-store";
+import { deleteWrittenStore, recordMirrorAssets, recordWrittenRows, type RowKeying } from "./written-store";
 
 /** One sheet to create. */
 export interface NewSheetSpec {
@@ -243,6 +243,20 @@ export async function writeSheetsAtomically(
         ? await recordWrittenRows(context, spec.rowKeys, spec.header, spec.rows, maxBytes)
         : undefined;
       if (keyed?.writtenStore) stores.push(keyed.writtenStore);
+      // Which asset each row of the mirror is about, recorded from the paste on (not only from the
+      // first refresh), so the first refresh keeps the analyst's notes beside it as later ones do.
+      const mirrorStore =
+        spec.followers && spec.rowKeys && keyed?.writtenStore
+          ? await recordMirrorAssets(
+              context,
+              spec.rowKeys,
+              spec.header,
+              spec.rows,
+              plans[spec.followers.mirror].spec.rows,
+              maxBytes,
+            )
+          : undefined;
+      if (mirrorStore) stores.push(mirrorStore);
       records.push({
         ...writtenTableRecord(
           spec.provenance,
@@ -257,6 +271,7 @@ export async function writeSheetsAtomically(
               followers: {
                 mirror: results[spec.followers.mirror].tableName,
                 summary: results[spec.followers.summary].tableName,
+                ...(mirrorStore ? { store: mirrorStore } : {}),
               },
             }
           : {}),

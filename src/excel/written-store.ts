@@ -7,7 +7,8 @@
  * cell of the table plus the key (docs/workbook.md gives the measured figure); it holds no values,
  * so nothing the service sent is duplicated. The same kind of sheet records which asset each row of
  * the financial impact's losses sheet is about (locator: the row's place; digests: the analyst's
- * cells beside it), named in the data sheet's record `followers.store` (formula-followers.ts).
+ * cells beside it), named in the data sheet's record `followers.store` (formula-followers.ts),
+ * from the first paste on ({@link recordMirrorAssets}).
  */
 import { locatorColumns, locatorOf, rowDigest, type WrittenRow } from "../shaping/keyed-diff";
 import type { ProvenanceRecord } from "../shaping/paste-provenance";
@@ -171,4 +172,38 @@ export async function recordWrittenRows(
     ...(keyed.assetKind ? { assetKind: keyed.assetKind } : {}),
   };
   return { rowKey, writtenStore };
+}
+
+/**
+ * At a paste, the record of which asset each row of a mirror table is about (the financial impact's
+ * losses sheet over its data sheet, src/excel/formula-followers.ts), as a refresh writes it: mirror
+ * row n (locator `n`) holds in its first column the lookup key of a row of the keyed table (what
+ * that row's first column holds), whose asset key it records; no cells of the analyst's beside it
+ * yet (an empty digest reads as empty cells). So the first refresh tells notes moved by a sort of
+ * the mirror from notes typed beside it, as later refreshes do. Undefined when the keyed table's
+ * rows cannot be keyed (the paste then records why) or a mirror row's lookup is not one of them.
+ */
+export async function recordMirrorAssets(
+  context: Excel.RequestContext,
+  keying: RowKeying,
+  header: readonly string[],
+  rows: readonly (readonly CellValue[])[],
+  mirrorRows: readonly (readonly CellValue[])[],
+  maxRequestBytes?: number,
+): Promise<string | undefined> {
+  let keys: readonly string[];
+  try {
+    keys = keyRows(keying.spec, header, rows, keying.assets).keys;
+  } catch (error) {
+    if (error instanceof RowKeyError) return undefined;
+    throw error;
+  }
+  const keyOf = new Map(rows.map((row, i) => [String(row[0] ?? ""), keys[i]]));
+  const owners = mirrorRows.map((row) => keyOf.get(String(row[0] ?? "")));
+  if (owners.some((key) => key === undefined)) return undefined;
+  return writeWrittenStore(
+    context,
+    owners.map((key, n) => ({ locator: String(n), key: key!, digest: "", kept: [] })),
+    maxRequestBytes,
+  );
 }

@@ -197,8 +197,9 @@ test("a value column the user picks in the synced range needs its currency, aske
       ),
     }),
   ]);
-  // Three sheets and the data sheet's record of what was written (a very hidden sheet).
-  expect(fake.sheetNames().length).toBe(before.length + 4);
+  // Three sheets, the data sheet's record of what was written and the losses sheet's record of
+  // which asset each row is about (two very hidden sheets).
+  expect(fake.sheetNames().length).toBe(before.length + 5);
 });
 
 test("no value column, an entity_id on two assets, or a value without its currency: a clear message and nothing written", async () => {

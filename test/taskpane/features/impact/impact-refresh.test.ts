@@ -333,6 +333,66 @@ test("notes typed beside the losses sheet after it was sorted stay with the asse
   expect(outcome.followers!.message).toMatch(/kept at '[^']+'!A\d+:B\d+/);
 });
 
+test("the paste records which asset each losses row is about, so the first refresh keeps notes as later ones do", async () => {
+  const { fake, run, lossWidth } = await pasteTheSet();
+  const note = col(lossWidth);
+  // The record is there from the paste: losses row n is about the asset it shows.
+  const [record] = (await run((context) => readProvenance(context))).records;
+  expect(record.followers!.store).toMatch(/^_ClimateRiskWritten\d+$/);
+  const owners = fake.read(record.followers!.store!, "A2:B5").map(([locator, key]) => [locator, String(key)]);
+  expect(owners.map(([locator]) => locator)).toEqual(["0", "1", "2", "3"]);
+  lossIds(fake, 4).forEach((id, n) => expect(owners[n][1]).toContain(id));
+
+  // Before any refresh: the data sheet sorted, a note beside each losses row, then the losses sheet sorted.
+  await sortByColumn(run, DATA, 1);
+  const shown = lossIds(fake, 4);
+  expect(shown).toEqual(["P1", "P2", "B1", "H1"]);
+  fake.setValues(LOSSES, `${note}1:${note}5`, [["checked by"], ...shown.map((id) => [`reviewer of ${id}`])]);
+  await sortByColumn(run, LOSSES, 0);
+  expect(lossIds(fake, 4)).toEqual(["H1", "B1", "P2", "P1"]);
+
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const outcome = (await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run })).outcomes[0];
+  expect(outcome).toMatchObject({ ok: true, rows: 4 });
+  // Typed since the paste while the losses sheet's order changed: kept beside the asset shown, and
+  // the first refresh says so, as any later one does.
+  expect(outcome.followers!.message).toMatch(/typed or changed beside the losses sheet since the last refresh/);
+  expect(lossIds(fake, 4).map((id, i) => [id, fake.read(LOSSES, `${note}${i + 2}`)[0][0]])).toEqual([
+    ["H1", "reviewer of P1"],
+    ["B1", "reviewer of P2"],
+    ["P2", "reviewer of B1"],
+    ["N1", ""],
+  ]);
+});
+
+test("notes typed beside the losses sheet after the paste and after the first refresh stay beside their asset through sorts of the data sheet", async () => {
+  const { fake, run, lossWidth } = await pasteTheSet();
+  const first = col(lossWidth);
+  const second = col(lossWidth + 1);
+  const notesOf = (column: string) =>
+    lossIds(fake, 4).map((id, i) => [id, fake.read(LOSSES, `${column}${i + 2}`)[0][0]]);
+  fake.setValues(LOSSES, `${first}1:${first}5`, [
+    ["checked by"],
+    ...lossIds(fake, 4).map((id) => [`reviewer of ${id}`]),
+  ]);
+  await sortByColumn(run, DATA, 1);
+  expect(fake.read(DATA, "B2:B5").map(([id]) => id)).toEqual(["P2", "P1", "H1", "B1"]);
+  const outcome = (await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run })).outcomes[0];
+  expect(outcome).toMatchObject({ ok: true });
+  expect(outcome.followers?.message ?? "").not.toMatch(/sorted/);
+  expect(notesOf(first)).toEqual(["P1", "P2", "B1", "H1"].map((id) => [id, `reviewer of ${id}`]));
+
+  // After the first refresh: a second note, the data sheet sorted again, an asset gone and one new.
+  fake.setValues(LOSSES, `${second}1:${second}5`, [["signed off"], ...lossIds(fake, 4).map((id) => [`signed ${id}`])]);
+  await sortByColumn(run, DATA, 4);
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const again = (await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run })).outcomes[0];
+  expect(again).toMatchObject({ ok: true, rows: 4 });
+  expect(again.followers!.message).not.toMatch(/sorted/);
+  expect(notesOf(first)).toEqual([...["P2", "B1", "H1"].map((id) => [id, `reviewer of ${id}`]), ["N1", ""]]);
+  expect(notesOf(second)).toEqual([...["P2", "B1", "H1"].map((id) => [id, `signed ${id}`]), ["N1", ""]]);
+});
+
 test("one refresh reads a scenario's extended summary once when its own sheet and the financial impact both need it, and the next refresh reads it again", async () => {
   await importPortfolio(service.client, "impact-shared", [HEADER, P1, P2, H1].join("\n"));
   const { fake, run } = newWorkbook();
