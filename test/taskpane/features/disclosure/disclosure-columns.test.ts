@@ -154,3 +154,33 @@ describeWithLibreOffice(__filename)("LibreOffice recalculates tables whose input
     expect(rows).toHaveLength(SCENARIOS.length * 3);
   }, 180_000);
 });
+
+test("currency and revenue from columns: the column's currency before label:currency, text in a cell named by its address", async () => {
+  const { fake, run } = newWorkbook({ firstSheetName: "Sites" });
+  await syncedSheet(run, ASSETS);
+  // Two more columns: A2's currency written as EUR over its label:currency USD; A5's revenue is text.
+  const rows = [...ASSETS].reverse();
+  await typeInto(fake, "Sites", "D1", "Currency");
+  await typeInto(fake, "Sites", "E1", "Turnover");
+  for (const [k, a] of rows.entries()) {
+    await typeInto(fake, "Sites", `D${k + 2}`, a.id === "A2" ? "eur" : "");
+    await typeInto(fake, "Sites", `E${k + 2}`, a.id === "A5" ? "ten thousand" : (a.revenue ?? ""));
+  }
+  await rememberAssetSource(run, PORTFOLIO, `Sites!A1:E${rows.length + 1}`, "synced");
+  const result = await pasteDisclosureTables({
+    client: service.client,
+    run,
+    portfolio: PORTFOLIO,
+    labels: { ...LABELS, currency_column: "currency", revenue_column: "Turnover" },
+  });
+  const a5 = 2 + rows.findIndex((a) => a.id === "A5");
+  expect(result.problems).toEqual([
+    `Sites!E${a5} (A5) is "ten thousand", not an amount: it counts as without revenue.`,
+  ]);
+  const byAsset = new Map(dataRows(fake).map((r) => [r.entity_id, [r.currency, r.revenue]]));
+  expect(byAsset.get("A2")).toEqual(["EUR", ""]);
+  expect(byAsset.get("A5")).toEqual(["EUR", ""]);
+  expect(byAsset.get("A6")).toEqual(["USD", 900_000]);
+  const record = (await run((context) => readProvenance(context))).records.find((r) => r.sheetName === DATA)!;
+  expect(record.filters).toMatchObject({ currency_column: "currency", revenue_column: "Turnover" });
+});
