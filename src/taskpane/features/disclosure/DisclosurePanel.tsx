@@ -22,18 +22,22 @@ export function DisclosurePanel() {
   const [portfolio, setPortfolio] = useState("");
   const [valueLabel, setValueLabel] = useState("");
   const [currency, setCurrency] = useState("");
+  const [currencyColumn, setCurrencyColumn] = useState("");
   const [revenueLabel, setRevenueLabel] = useState("");
   const [adaptationLabel, setAdaptationLabel] = useState("");
   const make = useTask<DisclosureResult>();
   const refresh = useTask<DisclosureRefreshResult>();
   const upgrade = useTask<string[]>();
-  const trim = (text: string) => text.trim().replace(/^label:/, "") || undefined;
+  // As the financial impact reads its value: `label:<key>` is an asset label, other text a column
+  // header of the range synced to the portfolio.
+  const label = (text: string) => (text.trim().startsWith("label:") ? text.trim().slice(6).trim() : undefined);
+  const column = (text: string) => (text.trim().startsWith("label:") ? undefined : text.trim() || undefined);
   return (
     <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="disclosure-portfolio" />
       <TextField
         label="Asset value"
-        hint="The label holding each asset's value (carrying amount). Empty: label:price (USD), else label:value."
+        hint="label:<key> holding each asset's value (carrying amount), or a column header of the range synced to this portfolio. Empty: label:price (USD), else label:value."
         value={valueLabel}
         onChange={setValueLabel}
         placeholder="label:price"
@@ -48,8 +52,16 @@ export function DisclosurePanel() {
         testId="disclosure-currency"
       />
       <TextField
+        label="Currency column (optional)"
+        hint="A column header of the synced range holding each value's currency; an asset's label:currency is read where it is empty."
+        value={currencyColumn}
+        onChange={setCurrencyColumn}
+        placeholder="Currency"
+        testId="disclosure-currency-column"
+      />
+      <TextField
         label="Revenue per asset (optional)"
-        hint="The label holding each asset's net revenue, in its value's currency: answers E1-9 66(d)."
+        hint="label:<key> or a column of the synced range holding each asset's net revenue, in its value's currency: answers E1-9 66(d)."
         value={revenueLabel}
         onChange={setRevenueLabel}
         placeholder="label:revenue"
@@ -57,7 +69,7 @@ export function DisclosurePanel() {
       />
       <TextField
         label="Adaptation (optional)"
-        hint="The label saying yes or no: whether adaptation actions address the asset (66(b))."
+        hint="label:<key> or a column of the synced range saying yes or no: whether adaptation actions address the asset (66(b))."
         value={adaptationLabel}
         onChange={setAdaptationLabel}
         placeholder="label:adapted"
@@ -73,10 +85,14 @@ export function DisclosurePanel() {
             ...services,
             portfolio,
             labels: {
-              value_label: trim(valueLabel),
+              value_label: label(valueLabel),
+              value_column: column(valueLabel),
               currency: currency.trim() || undefined,
-              revenue_label: trim(revenueLabel),
-              adaptation_label: trim(adaptationLabel),
+              currency_column: currencyColumn.trim() || undefined,
+              revenue_label: label(revenueLabel),
+              revenue_column: column(revenueLabel),
+              adaptation_label: label(adaptationLabel),
+              adaptation_column: column(adaptationLabel),
             },
             signal,
             onProgress,

@@ -38,7 +38,10 @@ import { DISCLOSURE_DATA_KIND, DISCLOSURE_SIGNIFICANT_KIND, readDisclosureData }
 /** Options of {@link pasteDisclosureTables}. */
 export interface DisclosureOptions extends PasteOptions {
   portfolio: string;
-  /** The asset labels of the value, its currency, revenue, adaptation and location (model/disclosure.ts). */
+  /**
+   * The asset labels of the value, its currency, revenue, adaptation and location, or the columns
+   * of the synced range holding the first four (model/disclosure.ts DisclosureLabels).
+   */
   labels?: DisclosureLabels;
 }
 
@@ -65,7 +68,7 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
   const { client, run, portfolio, signal, onProgress } = options;
   onProgress?.({ message: "Reading the summary and the assets…" });
   const { data, assetCount } = await unlessCancelled(
-    readDisclosureData(client, portfolio, options.labels ?? {}, { signal, onProgress }),
+    readDisclosureData(client, portfolio, options.labels ?? {}, { signal, onProgress, run }),
     signal,
   );
   const provenance = await provenanceOf(client, DISCLOSURE_DATA_KIND, portfolio, { ...data.labels }, signal);

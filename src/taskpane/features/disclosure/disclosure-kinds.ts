@@ -6,13 +6,16 @@ import type { RiskClient } from "../../../api/client";
 import { readTable } from "../../../excel/read-range";
 import { OPERATION_LABELS } from "../../../shaping/paste-provenance";
 import { ROW_KEYS } from "../../../shaping/row-keys";
-import { formatCount, type LongRunning } from "../../ui/pane-types";
+import { formatCount, type ExcelRunner, type LongRunning } from "../../ui/pane-types";
 import { filterText, type PasteKind } from "../pasted";
+import { readSyncedColumns, SyncedColumnError } from "../synced-columns";
 import {
   SIGNIFICANT_HEADER,
+  DisclosureInputError,
   buildDisclosureData,
   readMethodology,
   significantAssets,
+  type DisclosureColumns,
   type DisclosureData,
   type DisclosureLabels,
 } from "./model/disclosure";
@@ -23,15 +26,19 @@ export const DISCLOSURE_DATA_KIND: PasteKind = {
   label: OPERATION_LABELS["disclosure-data"],
   dataset: true,
   rowKey: () => ROW_KEYS["disclosure-data"],
-  async fetch(client, source, signal) {
+  async fetch(client, source, signal, run) {
     const labels: DisclosureLabels = {
       value_label: filterText(source, "value_label"),
       currency: filterText(source, "currency"),
       revenue_label: filterText(source, "revenue_label"),
       adaptation_label: filterText(source, "adaptation_label"),
       location_label: filterText(source, "location_label"),
+      value_column: filterText(source, "value_column"),
+      currency_column: filterText(source, "currency_column"),
+      revenue_column: filterText(source, "revenue_column"),
+      adaptation_column: filterText(source, "adaptation_column"),
     };
-    const { data } = await readDisclosureData(client, source.portfolio ?? "", labels, { signal });
+    const { data } = await readDisclosureData(client, source.portfolio ?? "", labels, { signal, run });
     return { header: data.header, rows: data.rows };
   },
 };
@@ -65,13 +72,15 @@ export const DISCLOSURE_SIGNIFICANT_KIND: PasteKind = {
 /**
  * The disclosure data sheet's table, read as the first paste and every refresh read it: the
  * default summary (every scenario and window) and the asset list, together, joined by
- * buildDisclosureData (model/disclosure.ts). Also answers how many assets were read.
+ * buildDisclosureData (model/disclosure.ts), with the inputs named as columns read from the range
+ * synced to the portfolio (../synced-columns.ts; `run` needed then). Also answers how many assets
+ * were read.
  */
 export async function readDisclosureData(
   client: RiskClient,
   portfolio: string,
   labels: DisclosureLabels,
-  { signal, onProgress }: LongRunning = {},
+  { signal, onProgress, run }: LongRunning & { run?: ExcelRunner } = {},
 ): Promise<{ data: DisclosureData; assetCount: number }> {
   const [summary, assets] = await Promise.all([
     client.datasets.summary(portfolio, {}).all({
@@ -81,5 +90,35 @@ export async function readDisclosureData(
     }),
     client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
   ]);
-  return { data: buildDisclosureData(summary, assets, labels, portfolio), assetCount: assets.length };
+  const columns = await readInputColumns(run, portfolio, labels, assets);
+  return { data: buildDisclosureData(summary, assets, labels, portfolio, columns), assetCount: assets.length };
+}
+
+/** The inputs `labels` names as columns (`value_column`…), read from the synced range in one read. */
+async function readInputColumns(
+  run: ExcelRunner | undefined,
+  portfolio: string,
+  labels: DisclosureLabels,
+  assets: readonly { entity_id?: string | null; portfolio_index: number }[],
+): Promise<DisclosureColumns> {
+  const named = (["value", "currency", "revenue", "adaptation"] as const)
+    .map((input) => [input, labels[`${input}_column`]?.trim() ?? ""] as const)
+    .filter(([, header]) => header !== "");
+  if (named.length === 0) return {};
+  if (!run)
+    throw new DisclosureInputError(
+      `The ${named.map(([input]) => input).join(", ")} of ${portfolio} come from columns of the synced range: refresh from the pane.`,
+    );
+  try {
+    const read = await readSyncedColumns(
+      run,
+      portfolio,
+      named.map(([, header]) => header),
+      assets,
+      "sync it first, or name asset labels instead of columns.",
+    );
+    return Object.fromEntries(named.map(([input], k) => [input, read[k]!]));
+  } catch (error) {
+    throw error instanceof SyncedColumnError ? new DisclosureInputError(error.message) : error;
+  }
 }

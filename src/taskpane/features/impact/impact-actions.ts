@@ -1,6 +1,5 @@
 import type { RiskClient } from "../../../api/client";
-import { listSheetNames, readAddress } from "../../../excel/read-range";
-import { cellA1, parseA1, qualify } from "../../../shaping/a1";
+import { listSheetNames } from "../../../excel/read-range";
 import { readValueCurrency, rememberValueCurrency } from "../../../excel/value-currencies";
 import {
   buildFinancialImpact,
@@ -10,8 +9,8 @@ import {
   type ValueSource,
 } from "./model/financial-impact";
 import { uniqueSheetName } from "../../../shaping/sheet-names";
-import type { CellValue, ExtendedSummaryItem } from "../../../shaping/types";
-import { assetSourceOf } from "../../ui/asset-source-actions";
+import type { ExtendedSummaryItem } from "../../../shaping/types";
+import { readSyncedColumns, SyncedColumnError } from "../synced-columns";
 import {
   unlessCancelled,
   formatCount,
@@ -284,52 +283,23 @@ export const FINANCIAL_IMPACT_KIND: PasteKind = {
   fetch: (client, source, signal, run, extras) => fetchFinancialImpact(client, source, signal, run, extras?.shared),
 };
 
-/**
- * Reads a value column of the range synced to the portfolio: matched to assets by entity_id when
- * the range has that column, else by position (data row k is portfolio_index k, as the import
- * numbers them).
- */
+/** Reads the value column of the range synced to the portfolio (../synced-columns.ts). */
 async function readValueColumn(
   run: ExcelRunner,
   portfolio: string,
   header: string,
   items: readonly ExtendedSummaryItem[],
 ): Promise<ValueSource> {
-  const address = await assetSourceOf(run, portfolio);
-  if (!address)
-    throw new ImpactInputError(
-      `No range synced to ${portfolio} is known in this workbook: ` +
-        "sync it first, or use a label:price or label:value column.",
+  try {
+    const [column] = await readSyncedColumns(
+      run,
+      portfolio,
+      [header],
+      items,
+      "sync it first, or use a label:price or label:value column.",
     );
-  const snapshot = await run((context) => readAddress(context, address));
-  const [head = [], ...rows] = snapshot.values;
-  const names = head.map((h) =>
-    String(h ?? "")
-      .trim()
-      .toLowerCase(),
-  );
-  const col = names.indexOf(header.trim().toLowerCase());
-  if (col < 0)
-    throw new ImpactInputError(
-      `The synced range ${snapshot.address} has no column "${header}" ` +
-        `(its columns: ${names.filter(Boolean).join(", ")}).`,
-    );
-  const idCol = names.indexOf("entity_id");
-  const top = parseA1(snapshot.address);
-  const cellOf = (k: number) => qualify(top.sheet, cellA1(top.row + 1 + k, top.col + col));
-  const byIndex = new Map<number, { value: CellValue; address: string }>();
-  if (idCol >= 0) {
-    const rowOf = new Map<string, number>();
-    rows.forEach((row, k) => {
-      const id = String(row[idCol] ?? "").trim();
-      if (id !== "" && !rowOf.has(id)) rowOf.set(id, k);
-    });
-    for (const item of items) {
-      const k = rowOf.get(String(item.entity_id ?? ""));
-      if (k !== undefined) byIndex.set(item.portfolio_index, { value: rows[k]![col] as CellValue, address: cellOf(k) });
-    }
-  } else {
-    rows.forEach((row, k) => byIndex.set(k, { value: row[col] as CellValue, address: cellOf(k) }));
+    return { kind: "column", ...column! };
+  } catch (error) {
+    throw error instanceof SyncedColumnError ? new ImpactInputError(error.message) : error;
   }
-  return { kind: "column", name: `${header} of ${snapshot.address}`, byIndex };
 }

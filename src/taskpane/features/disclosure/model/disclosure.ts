@@ -41,6 +41,14 @@ export interface DisclosureLabels {
   adaptation_label?: string;
   /** The location label shown in the significant-assets list; default `country`. */
   location_label?: string;
+  /** A column of the synced range holding the value, in place of the value label. */
+  value_column?: string;
+  /** A column of the synced range holding each value's currency, before label:currency. */
+  currency_column?: string;
+  /** A column of the synced range holding the revenue, in place of the revenue label. */
+  revenue_column?: string;
+  /** A column of the synced range holding the adaptation (yes/no), in place of the adaptation label. */
+  adaptation_column?: string;
 }
 
 /** The data sheet, what it was read from, and the currencies its values are in. */
@@ -50,8 +58,7 @@ export interface DisclosureData {
   /** Every currency of a value or revenue, sorted. */
   currencies: string[];
   /** The labels actually read (defaults resolved), for the provenance. */
-  labels: Required<Pick<DisclosureLabels, "value_label" | "adaptation_label" | "location_label">> &
-    Pick<DisclosureLabels, "revenue_label" | "currency">;
+  labels: Required<Pick<DisclosureLabels, "location_label">> & Omit<DisclosureLabels, "location_label">;
   /** Values that are not amounts: listed with their asset, never guessed (the cell is left empty). */
   problems: string[];
 }
@@ -65,6 +72,17 @@ function adaptation(raw: string | undefined): CellValue {
   return YES.has(text) ? "yes" : NO.has(text) ? "no" : "";
 }
 
+/** A column of the synced range, read by asset (src/taskpane/features/synced-columns.ts). */
+export interface DisclosureColumn {
+  /** Where it was read, e.g. "Value of Sites!A1:E9". */
+  name: string;
+  /** portfolio_index → the cell's value and its address. */
+  byIndex: ReadonlyMap<number, { value: CellValue; address: string }>;
+}
+
+/** The inputs read from columns of the synced range rather than labels. */
+export type DisclosureColumns = Partial<Record<"value" | "currency" | "revenue" | "adaptation", DisclosureColumn>>;
+
 /**
  * Builds the data sheet from the default summary (every scenario and window it gives) and the
  * portfolio's asset list (labels and coordinates). Throws {@link DisclosureInputError} when no
@@ -75,15 +93,20 @@ export function buildDisclosureData(
   assets: readonly Asset[],
   labels: DisclosureLabels,
   portfolio: string,
+  columns: DisclosureColumns = {},
 ): DisclosureData {
   if (assets.length === 0) throw new DisclosureInputError(`${portfolio} has no assets.`);
   const has = (key: string) => assets.some((a) => a.labels && key in a.labels);
-  const valueLabel = (labels.value_label ?? "").replace(/^label:/, "") || ["price", "value"].find(has);
-  if (!valueLabel || !has(valueLabel))
+  const valueLabel = columns.value
+    ? undefined
+    : (labels.value_label ?? "").replace(/^label:/, "") || ["price", "value"].find(has);
+  if (!columns.value && (!valueLabel || !has(valueLabel)))
     throw new DisclosureInputError(
-      `No asset of ${portfolio} has a ${valueLabel ? `label:${valueLabel}` : "label:price or label:value"}: add the asset values as a label and sync, or name the value label.`,
+      `No asset of ${portfolio} has a ${valueLabel ? `label:${valueLabel}` : "label:price or label:value"}: add the asset values as a label and sync, or name the value label or a column of the synced range.`,
     );
-  const revenueLabel = (labels.revenue_label ?? "").replace(/^label:/, "") || (has("revenue") ? "revenue" : undefined);
+  const revenueLabel = columns.revenue
+    ? undefined
+    : (labels.revenue_label ?? "").replace(/^label:/, "") || (has("revenue") ? "revenue" : undefined);
   const adaptationLabel = (labels.adaptation_label ?? "").replace(/^label:/, "") || "adapted";
   const locationLabel = (labels.location_label ?? "").replace(/^label:/, "") || "country";
   const stated = labels.currency?.trim() ? normalizeCurrency(labels.currency) : undefined;
@@ -135,17 +158,30 @@ export function buildDisclosureData(
   const perAsset = new Map<number, CellValue[]>();
   for (const asset of assets) {
     const who = asset.entity_id || `index ${asset.portfolio_index}`;
-    const value = readMoney(asset.labels?.[valueLabel]);
-    const revenue = revenueLabel ? readMoney(asset.labels?.[revenueLabel]) : ({ kind: "blank" } as const);
+    const cell = (column: DisclosureColumn | undefined) => column?.byIndex.get(asset.portfolio_index);
+    // Where a figure was read, for the messages: the cell of the synced range, or the label.
+    const whereOf = (column: DisclosureColumn | undefined, label: string | undefined) => {
+      const at = cell(column)?.address;
+      return at ? `${at} (${who})` : column ? `${column.name} for ${who}` : `label:${label} of ${who}`;
+    };
+    const value = readMoney(columns.value ? cell(columns.value)?.value : asset.labels?.[valueLabel!]);
+    const revenue = columns.revenue
+      ? readMoney(cell(columns.revenue)?.value)
+      : revenueLabel
+        ? readMoney(asset.labels?.[revenueLabel])
+        : ({ kind: "blank" } as const);
     if (value.kind === "text")
       problems.push(
-        `label:${valueLabel} of ${who} is "${value.text.slice(0, 40)}", not an amount: it counts as without a value.`,
+        `${whereOf(columns.value, valueLabel)} is "${value.text.slice(0, 40)}", not an amount: it counts as without a value.`,
       );
     if (revenue.kind === "text")
       problems.push(
-        `label:${revenueLabel} of ${who} is "${revenue.text.slice(0, 40)}", not an amount: it counts as without revenue.`,
+        `${whereOf(columns.revenue, revenueLabel)} is "${revenue.text.slice(0, 40)}", not an amount: it counts as without revenue.`,
       );
-    const own = normalizeCurrency(asset.labels?.currency ?? "");
+    const fromColumn = columns.currency ? cell(columns.currency)?.value : undefined;
+    const own =
+      normalizeCurrency(typeof fromColumn === "string" ? fromColumn : "") ??
+      normalizeCurrency(asset.labels?.currency ?? "");
     const currency = valueLabel === PRICE_LABEL ? PRICE_CURRENCY : (own ?? stated ?? "");
     const amounts = value.kind === "number" || revenue.kind === "number";
     if (amounts && currency === "") noCurrency.push(who);
@@ -157,12 +193,12 @@ export function buildDisclosureData(
       value.kind === "number" ? value.value : "",
       currency,
       revenue.kind === "number" ? revenue.value : "",
-      adaptation(asset.labels?.[adaptationLabel]),
+      adaptation(columns.adaptation ? String(cell(columns.adaptation)?.value ?? "") : asset.labels?.[adaptationLabel]),
     ]);
   }
   if (noCurrency.length > 0)
     throw new DisclosureInputError(
-      `label:${valueLabel} holds values in a currency the service does not define (only label:price is USD) and ${noCurrency.length} asset(s) have no label:currency (${noCurrency.slice(0, 5).join(", ")}${noCurrency.length > 5 ? ", …" : ""}): say which currency, e.g. EUR.`,
+      `${columns.value ? columns.value.name : `label:${valueLabel}`} holds values in a currency the service does not define (only label:price is USD) and ${noCurrency.length} asset(s) have no ${columns.currency ? `currency in ${columns.currency.name} nor ` : ""}label:currency (${noCurrency.slice(0, 5).join(", ")}${noCurrency.length > 5 ? ", …" : ""}): say which currency, e.g. EUR.`,
     );
   const pi = header.indexOf("portfolio_index");
   const rows = flat.rows.map((row) => {
@@ -178,11 +214,16 @@ export function buildDisclosureData(
     rows,
     currencies: [...currencies].sort(),
     labels: {
-      value_label: valueLabel,
-      adaptation_label: adaptationLabel,
+      ...(valueLabel ? { value_label: valueLabel } : {}),
+      ...(columns.adaptation ? {} : { adaptation_label: adaptationLabel }),
       location_label: locationLabel,
       ...(revenueLabel ? { revenue_label: revenueLabel } : {}),
       ...(stated ? { currency: stated } : {}),
+      // The columns as the analyst named them: a refresh reads the same columns again.
+      ...(columns.value ? { value_column: labels.value_column?.trim() } : {}),
+      ...(columns.currency ? { currency_column: labels.currency_column?.trim() } : {}),
+      ...(columns.revenue ? { revenue_column: labels.revenue_column?.trim() } : {}),
+      ...(columns.adaptation ? { adaptation_column: labels.adaptation_column?.trim() } : {}),
     },
     problems,
   };
