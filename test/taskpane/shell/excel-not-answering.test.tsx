@@ -24,8 +24,10 @@ test("a sync held pending: the pane says Excel is not answering, and Cancel leav
     );
   expect(pane()).not.toContain("excel-not-answering");
 
-  const third = fake.syncCount + 3;
-  const hold = fake.holdNextSync({ when: (info) => info.index === third });
+  // A small sheet is written in two syncs (the names taken, then the sheet whole): hold the second,
+  // the one that writes.
+  const writing = fake.syncCount + 2;
+  const hold = fake.holdNextSync({ when: (info) => info.index === writing });
   const pasting = writeNewSheets(run, [{ sheetName: "Summary", header: ["entity_id", "score"], rows: [["a", 0.5]] }]);
   await hold.held;
   await new Promise<void>((resolve) => {
