@@ -1,24 +1,39 @@
 /**
  * The documentation's links hold: every relative link and image in README.md, CONTRIBUTING.md,
- * emulator/README.md and docs/*.md names a file that exists, and a `file.md#anchor` (or `#anchor`)
- * names a heading of that file under GitHub's anchor rules. Every `@helpurl` of the RISK functions
- * names an id of src/help.html, the page Excel opens from Insert Function. A reader who follows a
- * link from the README to a moved section lands on it, not on a 404 or the top of a page.
+ * emulator/README.md, docs/ (any depth) and bench/history/ names a file that exists, and a
+ * `file.md#anchor` (or `#anchor`) names a heading of that file under GitHub's anchor rules. Every
+ * `@helpurl` of the RISK functions names an id of src/help.html, the page Excel opens from Insert
+ * Function. A reader who follows a link from the README to a moved section lands on it, not on a
+ * 404 or the top of a page. And the docs a reader is asked to hold (README, CONTRIBUTING, docs/)
+ * do not grow back past the size the issue 36 restructure brought them to.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(__dirname, "..");
 
-/** The Markdown files whose links are checked, relative to the repository root. */
-const markdownFiles = [
-  "README.md",
-  "CONTRIBUTING.md",
-  "emulator/README.md",
-  ...readdirSync(path.join(root, "docs"))
+/** The Markdown files under a folder of the repository, any depth, relative to the root. */
+function markdownUnder(folder: string): string[] {
+  return readdirSync(path.join(root, folder), { recursive: true, encoding: "utf8" })
     .filter((name) => name.endsWith(".md"))
-    .map((name) => `docs/${name}`),
-];
+    .map((name) => `${folder}/${name.split(path.sep).join("/")}`)
+    .sort();
+}
+
+/** What a reader of the repository is asked to hold: the docs the size cap counts. */
+const readerDocs = ["README.md", "CONTRIBUTING.md", ...markdownUnder("docs")];
+
+/** The Markdown files whose links are checked, relative to the repository root. */
+const markdownFiles = [...readerDocs, "emulator/README.md", ...markdownUnder("bench/history")];
+
+/**
+ * A ceiling on README, CONTRIBUTING and every Markdown file under docs/ together. Issue 36 asks for
+ * 220 KB; its restructure (a user guide, dated bench notes to bench/history/, each behaviour said
+ * once) brought 366 KB to 264 KB, the hand-kept test-id table of docs/taskpane.md (13 KB, being
+ * replaced by typed constants) included. The ceiling holds that with room for a few sentences, so
+ * the docs cannot grow back: lower it as they shrink, towards 220 KB.
+ */
+const readerDocsCeilingBytes = 268_000;
 
 /** The lines of a Markdown text outside fenced code blocks (links in code are not links). */
 function proseLines(text: string): string[] {
@@ -111,6 +126,13 @@ describe("documentation links", () => {
     expect(problems).toEqual([]);
     // The README alone links a dozen moved pages; far fewer means the link reader stopped reading.
     expect(checked).toBeGreaterThan(50);
+  });
+
+  test("README, CONTRIBUTING and docs/ together stay under their ceiling (dated bench notes go to bench/history/)", () => {
+    const sizes = readerDocs.map((file) => ({ file, bytes: statSync(path.join(root, file)).size }));
+    const total = sizes.reduce((sum, { bytes }) => sum + bytes, 0);
+    const largest = [...sizes].sort((a, b) => b.bytes - a.bytes).slice(0, 5);
+    expect({ total, largest }).toEqual({ total: Math.min(total, readerDocsCeilingBytes), largest });
   });
 
   test("the checker reports a missing file, a missing heading and a heading anchor by GitHub's rules", () => {
