@@ -289,10 +289,11 @@ async function runAfterSteps(
   };
   const followUps: RefreshFollowUp[] = [];
   for (const kind of [...kinds].sort((a, b) => (a.refreshPhase ?? 0) - (b.refreshPhase ?? 0))) {
+    if (!kind.afterRefresh) continue;
     const sheets = taken
       .filter((record) => record.operation === kind.operation)
       .map((record) => ({ record, ok: outcomes.some((o) => o.sheetId === record.sheetId && o.ok) }));
-    if (!kind.afterRefresh || sheets.length === 0) continue;
+    if (sheets.length === 0) continue;
     try {
       const said = await kind.afterRefresh(sheets, run, reads);
       if (said) followUps.push({ ...said, operation: kind.operation });
