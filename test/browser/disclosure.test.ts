@@ -1,7 +1,8 @@
 /**
  * Disclosure tables in a real browser: the harness's Assets sheet with a price, a revenue and an
  * adaptation column is synced, the Disclosure section makes the data, Methodology, E1-9, 66(c),
- * IFRS S2 and TCFD sheets, and a refresh keeps a threshold the analyst typed; the pane's final
+ * IFRS S2 and TCFD sheets, and a refresh keeps a threshold the analyst typed; "Refresh pasted
+ * sheets" finds a table made with fixed ranges and offers its upgrade; the pane's final
  * workbook is recalculated by LibreOffice (when installed) and checked. Screenshots of the
  * pane and of the significant-assets list are the docs' pictures. Skipped when chromium is absent.
  */
@@ -64,7 +65,8 @@ describeBrowser("disclosure tables from the harness's Assets sheet", () => {
 
     // A workbook made before the formulas named the data table: an E1-9 figure of its first row (the
     // row the refresh looks at) over a fixed range.
-    // The refresh says so and offers the upgrade, which puts the table's column back.
+    // Any refresh says so and offers the upgrade, which puts the table's column back: here the
+    // refresh of every pasted sheet, from "Pasted sheets & sources", which runs the disclosure's steps too.
     await page.evaluate(async () => {
       await window.harness!.fake.run(async (context) => {
         const cell = context.workbook.worksheets.getItem("E1-9 disclosure_b").getRange("R2");
@@ -72,15 +74,17 @@ describeBrowser("disclosure tables from the harness's Assets sheet", () => {
         await context.sync();
       });
     });
-    await page.getByTestId("disclosure-refresh").click();
-    await page.waitForSelector('[data-testid="disclosure-refresh-result"], [data-testid="disclosure-refresh-error"]');
-    const failed = await page.$('[data-testid="disclosure-refresh-error"]');
+    await setSectionOpen(page, "disclosure", false);
+    await setSectionOpen(page, "pasted", true);
+    await page.getByTestId("pasted-refresh").click();
+    await page.waitForSelector('[data-testid="pasted-result"], [data-testid="pasted-error"]');
+    const failed = await page.$('[data-testid="pasted-error"]');
     if (failed) throw new Error(`refresh failed: ${await failed.textContent()}`);
-    expect(await textWhen(page, "disclosure-refresh-result", (t) => t.includes("Upgrade them below"), 60_000)).toMatch(
+    expect(await textWhen(page, "pasted-follow-up", (t) => t.includes("Upgrade them"), 60_000)).toMatch(
       /"E1-9 disclosure_b" were made before the tables followed their data: they read rows 2 to 55/,
     );
-    await page.getByTestId("disclosure-upgrade").click();
-    expect(await textWhen(page, "disclosure-upgrade-result", (t) => t.includes("Upgraded"), 60_000)).toContain(
+    await page.getByTestId("pasted-offer").click();
+    expect(await textWhen(page, "pasted-offer-result", (t) => t.includes("Upgraded"), 60_000)).toContain(
       '"E1-9 disclosure_b"',
     );
     const upgraded = await page.evaluate(() => window.harness!.fake.read("E1-9 disclosure_b", "R2", "formulas"));

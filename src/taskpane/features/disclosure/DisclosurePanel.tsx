@@ -7,6 +7,7 @@ import {
   type DisclosureRefreshResult,
   type DisclosureResult,
 } from "./disclosure-actions";
+import { UPGRADE_LABEL, outdatedSentence, upgradedSentence } from "./disclosure-after-refresh";
 import { TaskButton } from "../../ui/TaskButton";
 import { useTask } from "../../ui/hooks/use-task";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
@@ -137,32 +138,19 @@ export function DisclosurePanel() {
             ...r.outcomes
               .filter((o) => o.keyed && o.keyed.edited.length > 0)
               .map((o) => `${o.sheetName}: ${o.keyed!.edited.length} cell(s) you changed were kept.`),
-            ...r.outdated.map(
-              (o) =>
-                `${o.sheets.map((s) => `"${s}"`).join(", ")} were made before the tables followed their data: they read rows 2 to ${o.lastRow} of "${o.dataSheet}" only, and say so on the sheet. Upgrade them below.`,
-            ),
+            ...r.outdated.map((o) => `${outdatedSentence(o)} Upgrade them below.`),
           ].join(" ")
         }
       />
-      {(refresh.state.status === "done" && refresh.state.result.outdated.length > 0) ||
-      upgrade.state.status !== "idle" ? (
-        <>
-          <TaskButton
-            task={upgrade}
-            testId="disclosure-upgrade"
-            work={(services) => upgradeDisclosureTables({ run: services.run, portfolio: portfolio || undefined })}
-          >
-            Upgrade disclosure tables
-          </TaskButton>
-          <TaskStatus
-            task={upgrade}
-            testId="disclosure-upgrade"
-            success={(sheets) =>
-              `Upgraded ${sheets.map((s) => `"${s}"`).join(", ")}: their formulas name the data table's columns and follow its rows; your inputs were kept.`
-            }
-          />
-        </>
-      ) : null}
+      {/* Always offered: any refresh (the ribbon's, "Refresh pasted sheets") may have found tables to upgrade. */}
+      <TaskButton
+        task={upgrade}
+        testId="disclosure-upgrade"
+        work={(services) => upgradeDisclosureTables({ run: services.run, portfolio: portfolio || undefined })}
+      >
+        {UPGRADE_LABEL}
+      </TaskButton>
+      <TaskStatus task={upgrade} testId="disclosure-upgrade" success={upgradedSentence} />
     </Stack>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * The disclosure's paste kinds: the data sheet (the default summary joined with the asset list) and
- * the significant assets, computed from the workbook (the data table and the Methodology's settings).
+ * the significant assets, computed from the workbook (the data table and the Methodology's settings),
+ * refreshed after the data sheets; each with its steps after every refresh (disclosure-after-refresh.ts).
  */
 import type { RiskClient } from "../../../api/client";
 import { readTable } from "../../../excel/read-range";
@@ -19,6 +20,7 @@ import {
   type DisclosureData,
   type DisclosureLabels,
 } from "./model/disclosure";
+import { afterDataRefresh, afterSignificantRefresh } from "./disclosure-after-refresh";
 
 /** The disclosure data sheet. */
 export const DISCLOSURE_DATA_KIND: PasteKind = {
@@ -41,6 +43,8 @@ export const DISCLOSURE_DATA_KIND: PasteKind = {
     const { data } = await readDisclosureData(client, source.portfolio ?? "", labels, { signal, run });
     return { header: data.header, rows: data.rows };
   },
+  // The by-country rows rewritten, tables still reading fixed ranges marked stale and reported.
+  afterRefresh: afterDataRefresh,
 };
 
 /** The significant assets, computed from the data sheet and the Methodology. */
@@ -49,6 +53,10 @@ export const DISCLOSURE_SIGNIFICANT_KIND: PasteKind = {
   label: OPERATION_LABELS["disclosure-significant"],
   dataset: false,
   rowKey: () => ROW_KEYS["disclosure-significant"],
+  // Computed from the data table: read only once every data sheet of the refresh is written.
+  refreshPhase: 1,
+  // Sorted again by value, its check cell written from the data it was computed from.
+  afterRefresh: afterSignificantRefresh,
   // Computed from the workbook as it is now: the data table (the analyst's edits included) and
   // the Methodology table's thresholds, long-term window, scenarios, FX rates and significance.
   async fetch(_client, source, _signal, run) {

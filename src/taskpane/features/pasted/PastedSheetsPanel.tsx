@@ -8,7 +8,7 @@ import {
   type RefreshChoices,
   type SheetRefreshOutcome,
 } from "./pasted-sheets-actions";
-import type { PasteKind } from "./paste-kind";
+import type { PasteKind, RefreshFollowUp } from "./paste-kind";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask } from "../../ui/hooks/use-task";
@@ -37,6 +37,7 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
   const list = useLoader(run ? load : null, [run]);
   const task = useTask<PastedRefreshResult>();
   const sortTask = useTask<void>();
+  const offerTask = useTask<string>();
   const sheets = list.data?.sheets ?? [];
   // The refresh, or a follow-up of one sheet with the analyst's answer (edits, restore, key kind).
   const refresh = (choices: RefreshChoices & { sheetIds?: string[] } = {}) =>
@@ -97,6 +98,7 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
           result={task.state.result}
           onAnswer={(sheetId, choices) => refresh({ ...choices, sheetIds: [sheetId] })}
           onSortAgain={(sheetId) => run && sortTask.start(() => sortPastedSheetAgain(run, sheetId))}
+          onOffer={(offer) => run && offerTask.start(() => offer.work(run))}
         />
       ) : (
         <TaskStatus task={task} testId="pasted" success={() => null} />
@@ -106,6 +108,7 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
         testId="pasted-sort"
         success={() => <Text size={200}>Sorted again by your sort.</Text>}
       />
+      <TaskStatus task={offerTask} testId="pasted-offer" success={(sentence) => <Text size={200}>{sentence}</Text>} />
     </Stack>
   );
 }
@@ -115,6 +118,7 @@ function RefreshOutcome(props: {
   result: PastedRefreshResult;
   onAnswer: (sheetId: string, choices: RefreshChoices) => void;
   onSortAgain: (sheetId: string) => void;
+  onOffer: (offer: NonNullable<RefreshFollowUp["offer"]>) => void;
 }) {
   const css = usePaneStyles();
   const r = props.result;
@@ -123,7 +127,7 @@ function RefreshOutcome(props: {
   );
   return (
     <MessageBar
-      intent={r.refused > 0 || questions ? "warning" : "success"}
+      intent={r.refused > 0 || questions || r.followUps.length > 0 ? "warning" : "success"}
       layout="multiline"
       data-testid="pasted-result"
     >
@@ -139,6 +143,18 @@ function RefreshOutcome(props: {
             </li>
           ))}
         </ul>
+        {r.followUps.map((f, i) => (
+          <div key={i} data-testid="pasted-follow-up">
+            {f.messages.join(" ")}
+            {f.offer ? (
+              <div>
+                <Button size="small" data-testid="pasted-offer" onClick={() => props.onOffer(f.offer!)}>
+                  {f.offer.label}
+                </Button>
+              </div>
+            ) : null}
+          </div>
+        ))}
       </MessageBarBody>
     </MessageBar>
   );

@@ -17,11 +17,14 @@ export {
 export type { PastedRefreshResult, RefreshChoices, RefreshOptions } from "./pasted-sheets-actions";
 export { filterText, pasteKind, reportingItems, rowKeysFor, summaryItems } from "./paste-kind";
 export type {
+  AfterRefreshReads,
   FetchExtras,
   FetchedTable,
   KindStream,
   PasteKind,
   PasteSource,
+  RefreshFollowUp,
+  RefreshedSheet,
   SheetLayout,
   StreamReading,
 } from "./paste-kind";

@@ -15,7 +15,7 @@ import type { FollowerFormulas, FollowerSheetNames } from "../../../excel/formul
 import type { StreamSheetSpec } from "../../../excel/stream-sheets";
 import type { ChartSpec } from "../../../excel/table-formats";
 import type { RowKeying } from "../../../excel/written-store";
-import type { PasteOperation } from "../../../shaping/paste-provenance";
+import type { PasteOperation, ProvenanceRecord } from "../../../shaping/paste-provenance";
 import type { AssetFacts, RowKeySpec } from "../../../shaping/row-keys";
 import type { CellValue, ColumnFormats, SummaryItem } from "../../../shaping/types";
 import type { ExcelRunner } from "../../ui/pane-types";
@@ -98,6 +98,32 @@ export interface StreamReading {
   onItemsRead?: (itemsRead: number) => void;
 }
 
+/** A sheet of a kind that a refresh of pasted sheets took up, and whether it was refreshed. */
+export interface RefreshedSheet {
+  record: ProvenanceRecord;
+  ok: boolean;
+}
+
+/** What a kind's steps after a refresh need besides the workbook: one read of a table, shared by every kind's steps. */
+export interface AfterRefreshReads {
+  /** `read` once per refresh for `key`, however many kinds' steps ask for it. */
+  once<T>(key: string, read: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * What a kind's steps after a refresh tell the analyst: tables that need them (made by an older
+ * version, say), or steps that failed. Shown wherever the refresh was started: the pane's section
+ * and the ribbon's outcome line.
+ */
+export interface RefreshFollowUp {
+  /** The kind whose steps said it (set by the refresh). */
+  operation?: PasteOperation;
+  /** One sentence each, naming the sheets and what to do. */
+  messages: string[];
+  /** Work offered to the analyst as a button: its label, and the work (answering one sentence). */
+  offer?: { label: string; work(run: ExcelRunner): Promise<string> };
+}
+
 /** One paste kind. */
 export interface PasteKind {
   /** The operation its provenance records, by which a refresh finds the kind in the list it is handed. */
@@ -130,6 +156,23 @@ export interface PasteKind {
    * impact, the disclosure).
    */
   sheet?(source: PasteSource, table: FetchedTable): SheetLayout;
+  /**
+   * When a refresh writes this kind's sheets: every sheet of a lower phase is written before a
+   * sheet of a higher one is read (a list computed from a data sheet reads it after its refresh).
+   * Default 0.
+   */
+  refreshPhase?: number;
+  /**
+   * Steps a refresh runs once after writing every sheet, given this kind's sheets it took up (in
+   * phase order, whichever path started the refresh: the pane's sections, the ribbon, a refresh of
+   * one sheet): tables that follow these sheets but are not pasted sheets themselves, brought in
+   * line. Answers what the analyst must be told, if anything.
+   */
+  afterRefresh?(
+    sheets: readonly RefreshedSheet[],
+    run: ExcelRunner,
+    reads: AfterRefreshReads,
+  ): Promise<RefreshFollowUp | undefined>;
 }
 
 /** A filter a provenance records, as text; undefined when it records none. */

@@ -32,7 +32,14 @@ import {
   type ExcelRunner,
   type PasteOptions,
 } from "../../ui/pane-types";
-import { pasteKind, rowKeysFor, type FetchedTable, type PasteKind } from "./paste-kind";
+import {
+  pasteKind,
+  rowKeysFor,
+  type AfterRefreshReads,
+  type FetchedTable,
+  type PasteKind,
+  type RefreshFollowUp,
+} from "./paste-kind";
 import { RequestSlots } from "../../../api/pagination";
 import { SharedReads } from "../../../api/shared-reads";
 
@@ -259,6 +266,47 @@ export interface PastedRefreshResult {
   outcomes: SheetRefreshOutcome[];
   refreshed: number;
   refused: number;
+  /** What the kinds' steps after the refresh said (PasteKind.afterRefresh): tables to upgrade, steps that failed. */
+  followUps: RefreshFollowUp[];
+}
+
+/**
+ * Each kind's steps after a refresh (PasteKind.afterRefresh), in phase order, given its sheets the
+ * refresh took up. A step that fails does not undo the refresh: it is said, with what to do.
+ */
+async function runAfterSteps(
+  kinds: readonly PasteKind[],
+  taken: readonly ProvenanceRecord[],
+  outcomes: readonly SheetRefreshOutcome[],
+  run: ExcelRunner,
+): Promise<RefreshFollowUp[]> {
+  const memo = new Map<string, Promise<unknown>>();
+  const reads: AfterRefreshReads = {
+    once<T>(key: string, read: () => Promise<T>): Promise<T> {
+      if (!memo.has(key)) memo.set(key, read());
+      return memo.get(key) as Promise<T>;
+    },
+  };
+  const followUps: RefreshFollowUp[] = [];
+  for (const kind of [...kinds].sort((a, b) => (a.refreshPhase ?? 0) - (b.refreshPhase ?? 0))) {
+    if (!kind.afterRefresh) continue;
+    const sheets = taken
+      .filter((record) => record.operation === kind.operation)
+      .map((record) => ({ record, ok: outcomes.some((o) => o.sheetId === record.sheetId && o.ok) }));
+    if (sheets.length === 0) continue;
+    try {
+      const said = await kind.afterRefresh(sheets, run, reads);
+      if (said) followUps.push({ ...said, operation: kind.operation });
+    } catch (error) {
+      followUps.push({
+        operation: kind.operation,
+        messages: [
+          `The tables that follow the ${kind.label} sheets (${sheets.map((s) => `"${s.record.sheetName}"`).join(", ")}) could not be brought in line after the refresh (${error instanceof Error ? error.message : String(error)}): refresh them again.`,
+        ],
+      });
+    }
+  }
+  return followUps;
 }
 
 /**
@@ -278,7 +326,12 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
       "This workbook has no pasted sheets on record: paste from a panel first. (If its provenance was deleted, paste the sheets anew.)",
     );
   }
-  const wanted = options.sheetIds ? read.records.filter((r) => options.sheetIds!.includes(r.sheetId)) : read.records;
+  // In phase order (PasteKind.refreshPhase): a list computed from a data sheet is written after it.
+  const phaseOf = (record: ProvenanceRecord) =>
+    options.kinds.find((k) => k.operation === record.operation)?.refreshPhase ?? 0;
+  const wanted = (
+    options.sheetIds ? read.records.filter((r) => options.sheetIds!.includes(r.sheetId)) : read.records
+  ).sort((a, b) => phaseOf(a) - phaseOf(b));
   if (options.sheetIds && wanted.length < options.sheetIds.length) {
     throw new Error(
       "The chosen sheet has no provenance record (it was not pasted by this pane, or its record was deleted): nothing was changed.",
@@ -305,8 +358,10 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
   // impact's) is read once for both.
   const shared = new SharedReads(client, signal, new RequestSlots(REFRESH_PAGES_IN_FLIGHT));
   const reads: Array<Promise<Settled<PreparedRefresh>> | undefined> = new Array(wanted.length);
-  const startRead = (j: number) => {
-    if (j >= wanted.length || reads[j] || elsewhere(wanted[j])) return;
+  const startRead = (j: number, writing: number) => {
+    // Never ahead into a later phase: its sheets read what this phase writes.
+    if (j >= wanted.length || reads[j] || elsewhere(wanted[j]) || phaseOf(wanted[j]) !== phaseOf(wanted[writing]))
+      return;
     reads[j] = prepareRefresh(client, options.kinds, wanted[j], signal, run, shared.forSheet(j)).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
@@ -314,7 +369,7 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
   };
   for (let i = 0; i < wanted.length; i++) {
     const record = wanted[i];
-    for (let j = i; j < i + SHEETS_READ_AT_ONCE; j++) startRead(j);
+    for (let j = i; j < i + SHEETS_READ_AT_ONCE; j++) startRead(j, i);
     if (signal?.aborted)
       throw new CancelledError(`Cancelled after ${i} of ${wanted.length} sheets; the rest were not changed.`);
     const step = (message: string, within = 0) =>
@@ -421,7 +476,13 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
         });
     }
   }
-  return { outcomes, refreshed: outcomes.filter((o) => o.ok).length, refused: outcomes.filter((o) => !o.ok).length };
+  const followUps = await runAfterSteps(options.kinds, wanted, outcomes, run);
+  return {
+    outcomes,
+    refreshed: outcomes.filter((o) => o.ok).length,
+    refused: outcomes.filter((o) => !o.ok).length,
+    followUps,
+  };
 }
 
 /**

@@ -5,8 +5,9 @@
  * The rule: a refresh started here never overwrites cells the analyst edited. It is the refresh
  * without the pane: keyed tables are matched by row, cells the analyst changed are kept and left on
  * record for the pane to ask about, rows deleted by hand are not added back. Each sheet that needs a
- * look (edited cells awaiting a choice, rows deleted by hand, a sheet not refreshed) is returned as a
- * line, so the pane opens at "Pasted sheets & sources" with the list.
+ * look (edited cells awaiting a choice, rows deleted by hand, a sheet not refreshed) and what the
+ * kinds' steps after the refresh said (tables to upgrade, say) is returned as a line, so the pane
+ * opens at "Pasted sheets & sources" with the list.
  */
 import type { RiskClient } from "../../../api/client";
 import type { ExcelRunner } from "../../ui/pane-types";
@@ -49,6 +50,8 @@ export async function refreshPastedSheetsFromRibbon(options: {
     if (o.followers?.failed) lines.push(`${o.sheetName}: ${o.followers.message}`);
     return lines;
   });
+  // What the kinds' steps after the refresh said: tables made by an older version, steps that failed.
+  attention.push(...result.followUps.flatMap((f) => f.messages));
   if (result.refreshed === 0 && result.refused > 0)
     throw Object.assign(new Error(`No pasted sheet was refreshed (${result.refused} left as they were).`), {
       details: attention,

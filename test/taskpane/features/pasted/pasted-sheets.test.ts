@@ -13,6 +13,7 @@ import { assetsCsv, importPortfolio } from "../../../functions/support/emulator"
 import { newWorkbook, usePaneTestService } from "../../support";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
+import type { RefreshedSheet } from "../../../../src/taskpane/features/pasted/paste-kind";
 
 /**
  * Pasted sheets record how they were made (Sources sheet + hidden store) and "Refresh pasted
@@ -318,4 +319,61 @@ test("a sheet whose read fails is left as it was, and the sheets read beside it 
   const cellsOf = (s: typeof before, name: string) => s.sheets.find((x) => x.name === name)!.cells;
   expect(cellsOf(after, extended.sheetName)).toEqual(cellsOf(before, extended.sheetName));
   expect(cellsOf(after, summary.sheetName)).not.toEqual(cellsOf(before, summary.sheetName));
+});
+
+test("a kind's steps after the refresh run once, given its sheets; one that fails is said and the refresh stands", async () => {
+  const { run } = newWorkbook();
+  const pasted = [
+    ...(await pasteSummary({
+      client: service.client,
+      run,
+      portfolio: "demo-portfolio",
+      extended: false,
+      scenario: "ssp585",
+    })),
+    ...(await pasteSummary({
+      client: service.client,
+      run,
+      portfolio: "demo-portfolio",
+      extended: false,
+      scenario: "ssp245",
+    })),
+  ];
+  // The second sheet renamed: refused, and given to the step as not refreshed.
+  await run(async (context) => {
+    context.workbook.worksheets.getItem(pasted[1]!.sheetName).name = "renamed by the analyst";
+  });
+  const given: Array<Array<[string, boolean]>> = [];
+  const kinds = PASTE_KINDS.map((kind) =>
+    kind.operation !== "summary"
+      ? kind
+      : {
+          ...kind,
+          afterRefresh: async (sheets: readonly RefreshedSheet[]) => {
+            given.push(sheets.map((s) => [s.record.sheetName, s.ok]));
+            throw new Error("the table that follows is gone");
+          },
+        },
+  );
+  const result = await refreshPastedSheets({ kinds, client: service.client, run });
+  expect(given).toEqual([
+    [
+      [pasted[0]!.sheetName, true],
+      [pasted[1]!.sheetName, false],
+    ],
+  ]);
+  expect(result.refreshed).toBe(1);
+  expect(result.followUps).toEqual([
+    {
+      operation: "summary",
+      messages: [
+        `The tables that follow the Summary sheets ("${pasted[0]!.sheetName}", "${pasted[1]!.sheetName}") could not be brought in line after the refresh (the table that follows is gone): refresh them again.`,
+      ],
+    },
+  ]);
+  // The refresh stands: the first sheet refreshed, the renamed one refused with its own sentence.
+  expect(result.outcomes.map((o) => [o.sheetName, o.ok])).toEqual([
+    [pasted[0]!.sheetName, true],
+    [pasted[1]!.sheetName, false],
+  ]);
 });
