@@ -18,6 +18,11 @@ export interface FixedRangeTable {
   lastRow: number;
   /** Where the sheet says the table is stale until upgraded (row 1, one column right of the table). */
   notice: string;
+  /**
+   * For a table reading no fixed range itself but figures of a stale table's sheet (IFRS S2 and
+   * TCFD read E1-9's cells, the by-country rows its totals): that sheet. Its figures are as stale.
+   */
+  via?: string;
 }
 
 /** The notice's opening words: how the upgrade recognises the cell it clears. */
@@ -35,9 +40,19 @@ function fixedRangePattern(dataSheet: string): RegExp {
   return new RegExp(`${escapeRegExp(quoteSheetName(dataSheet))}!\\$([A-Z]{1,3})\\$(\\d+):\\$\\1\\$(\\d+)`, "g");
 }
 
+/** A table larger than this is not searched for references to a stale sheet (the disclosure tables are far smaller). */
+const DEPENDENT_SCAN_ROWS = 2_000;
+
+/** Whether a formula names `sheet` (quoted or bare, as Excel writes either) before a `!`. */
+function namesSheet(formula: string, sheet: string): boolean {
+  return formula.includes(`${quoteSheetName(sheet)}!`) || formula.includes(`'${sheet.replace(/'/g, "''")}'!`);
+}
+
 /**
  * The tables (other than the data table) whose first body row has a formula over a fixed range of
- * a column of `dataSheet`. Reads the header and first body row of each table only, in one sync.
+ * a column of `dataSheet`, then those whose formulas read a found table's sheet (any depth, `via`
+ * that sheet): a figure computed from a stale one is stale too. Two syncs; the second only when
+ * the first found a table.
  */
 export async function findFixedRangeTables(
   context: Excel.RequestContext,
@@ -47,30 +62,54 @@ export async function findFixedRangeTables(
   const tables = (await listTables(context)).filter((t) => t.name !== dataTable);
   const reads = tables.map((t) => {
     const range = context.workbook.tables.getItem(t.name).getRange();
-    range.load("address,columnIndex,columnCount");
+    range.load("address,columnIndex,columnCount,rowCount");
     const first = range.getRow(1);
     first.load("formulas");
     return { info: t, range, first };
   });
   await context.sync();
   const found: FixedRangeTable[] = [];
+  const noticeOf = (range: Excel.Range) => `${columnLetters(range.columnIndex + range.columnCount + 1)}1`;
   for (const { info, range, first } of reads) {
     const text = first.formulas.flat().filter((f): f is string => typeof f === "string" && f.startsWith("="));
     const ends = text.flatMap((f) => [...f.matchAll(fixedRangePattern(dataSheet))].map((m) => Number(m[3])));
     if (ends.length === 0) continue;
-    found.push({
-      table: info.name,
-      sheet: info.sheetName,
-      lastRow: Math.max(...ends),
-      notice: `${columnLetters(range.columnIndex + range.columnCount + 1)}1`,
+    found.push({ table: info.name, sheet: info.sheetName, lastRow: Math.max(...ends), notice: noticeOf(range) });
+  }
+  if (found.length === 0) return found;
+  const others = reads
+    .filter((r) => !found.some((f) => f.table === r.info.name) && r.range.rowCount <= DEPENDENT_SCAN_ROWS)
+    .map((r) => {
+      const body = context.workbook.tables.getItem(r.info.name).getDataBodyRange();
+      body.load("formulas");
+      return { ...r, body };
     });
+  await context.sync();
+  let more = true;
+  while (more) {
+    more = false;
+    for (const { info, range, body } of others) {
+      if (found.some((f) => f.table === info.name)) continue;
+      const formulas = body.formulas.flat().filter((f): f is string => typeof f === "string" && f.startsWith("="));
+      const source = found.find((f) => f.sheet !== info.sheetName && formulas.some((x) => namesSheet(x, f.sheet)));
+      if (!source) continue;
+      found.push({
+        table: info.name,
+        sheet: info.sheetName,
+        lastRow: source.lastRow,
+        notice: noticeOf(range),
+        via: source.via ?? source.sheet,
+      });
+      more = true;
+    }
   }
   return found;
 }
 
 /**
  * Writes, beside each table, a cell saying its figures cover only the data rows it was made with
- * and how many the data table has now (a formula: it follows the data table), until upgraded.
+ * and how many the data table has now (a formula: it follows the data table), until upgraded; a
+ * cell there holding anything else is left alone (the pane's report still names the sheet).
  */
 export async function markFixedRangeTables(
   context: Excel.RequestContext,
@@ -82,13 +121,24 @@ export async function markFixedRangeTables(
   // The rows of its first column: a bare table name or `[#Data]` reads differently elsewhere.
   const header = context.workbook.tables.getItem(dataTable).getHeaderRowRange();
   header.load("values");
+  const notices = found.map((t) => {
+    const cell = context.workbook.worksheets.getItem(t.sheet).getRange(t.notice);
+    cell.load("formulas");
+    return cell;
+  });
   await context.sync();
   const rows = `ROWS(${reference(dataTable, String(header.values[0]![0]))})`;
-  for (const t of found) {
+  for (const [i, t] of found.entries()) {
+    // The cell beside a table may be the analyst's: only an empty cell or our own notice is written.
+    const there = String(notices[i]!.formulas[0]?.[0] ?? "");
+    if (there !== "" && !there.startsWith(`="${NOTICE_START}`)) continue;
     const covered = `rows 2 to ${t.lastRow} of ${dataSheet.replace(/"/g, '""')}`;
+    const reads = t.via
+      ? `These figures use those of ${t.via.replace(/"/g, '""')}, which read ${covered} only`
+      : `These figures read ${covered} only`;
     context.workbook.worksheets.getItem(t.sheet).getRange(t.notice).formulas = [
       [
-        `="${NOTICE_START} These figures read ${covered} only, not the rows a refresh adds after them; the data table has "&${rows}&" rows now. Upgrade the tables from the pane (Disclosure tables → Upgrade)."`,
+        `="${NOTICE_START} ${reads}, not the rows a refresh adds after them; the data table has "&${rows}&" rows now. Upgrade the tables from the pane (Disclosure tables → Upgrade)."`,
       ],
     ];
   }

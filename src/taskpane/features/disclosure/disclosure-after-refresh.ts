@@ -34,6 +34,8 @@ export interface OutdatedDisclosure {
   dataSheet: string;
   /** The sheets of the tables still reading fixed ranges of it, each marked stale in a cell. */
   sheets: string[];
+  /** The sheets whose figures are computed from those (IFRS S2, TCFD, by country), marked stale too. */
+  following: string[];
   /** The last data row their ranges cover. */
   lastRow: number;
 }
@@ -76,7 +78,9 @@ const dataTableOf = (run: ExcelRunner, reads: AfterRefreshReads) => (name: strin
 
 /** The sentence saying which tables read only the rows they were made with (the caller says where to upgrade). */
 export function outdatedSentence(o: OutdatedDisclosure): string {
-  return `${o.sheets.map((s) => `"${s}"`).join(", ")} were made before the tables followed their data: they read rows 2 to ${o.lastRow} of "${o.dataSheet}" only, and say so on the sheet.`;
+  const following =
+    o.following.length === 0 ? "" : ` ${o.following.map((s) => `"${s}"`).join(", ")} use their figures and say so too.`;
+  return `${o.sheets.map((s) => `"${s}"`).join(", ")} were made before the tables followed their data: they read rows 2 to ${o.lastRow} of "${o.dataSheet}" only, and say so on the sheet.${following}`;
 }
 
 /**
@@ -103,7 +107,11 @@ export async function afterDataRefresh(
     if (found.length > 0)
       outdated.push({
         dataSheet: record.sheetName,
-        sheets: found.map((t) => t.sheet),
+        sheets: found.filter((t) => !t.via).map((t) => t.sheet),
+        following: found
+          .filter((t) => t.via)
+          .map((t) => t.sheet)
+          .sort(),
         lastRow: Math.max(...found.map((t) => t.lastRow)),
       });
   }
@@ -210,7 +218,7 @@ export async function upgradeFixedRanges(
       const found = await findFixedRangeTables(context, record.sheetName, record.tableName);
       if (found.length === 0) return;
       await upgradeFixedRangeTables(context, found, record.sheetName, record.tableName, tableColumn);
-      upgraded.push(...found.map((t) => t.sheet));
+      upgraded.push(...found.filter((t) => !t.via).map((t) => t.sheet));
     });
   return upgraded;
 }

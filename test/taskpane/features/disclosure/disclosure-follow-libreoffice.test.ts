@@ -21,6 +21,8 @@ import { refreshPastedSheetsFromRibbon } from "../../../../src/taskpane/features
 import {
   COUNTRY_HEADER,
   E19_HEADER,
+  IFRS_HEADER,
+  TCFD_HEADER,
   UNLISTED_COUNTRY,
 } from "../../../../src/taskpane/features/disclosure/model/disclosure-tables";
 import { columnLetters } from "../../../../src/shaping/a1";
@@ -267,6 +269,18 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
   }, 120_000);
 });
 
+/** The cell right of a disclosure sheet's table (from column A) where a stale notice goes. */
+function noticeCell(book: Recalculated, sheet: string): string {
+  const width = sheet.startsWith("IFRS S2")
+    ? IFRS_HEADER.length
+    : sheet.startsWith("TCFD")
+      ? TCFD_HEADER.length
+      : sheet.startsWith("By country")
+        ? COUNTRY_HEADER.length
+        : E19_HEADER.length;
+  return book.text(sheet, `${columnLetters(width + 1)}1`);
+}
+
 /**
  * The E1-9 formulas as the add-in wrote them before they named the data table: each column of the
  * data table as a fixed range of the data sheet over the rows there were (what a workbook made
@@ -310,7 +324,12 @@ describeWithLibreOffice(__filename)("a workbook made before the tables followed 
 
     const inputs = await portfolioBecomes(portfolio, made.inputs, [...ASSETS, ...MORE_ASSETS]);
     const result = await refreshDisclosureTables({ client, run, portfolio });
-    expect(result.outdated).toEqual([{ dataSheet: sheets.data, sheets: [sheets.e19], lastRow }]);
+    // IFRS S2, TCFD and the by-country rows compute from E1-9's cells: as stale, and said so too.
+    const following = [sheets.ifrs, sheets.tcfd, sheets.country].sort();
+    expect(result.outdated).toEqual([
+      { dataSheet: sheets.data, sheets: [sheets.e19], following: expect.any(Array), lastRow },
+    ]);
+    expect([...result.outdated[0]!.following].sort()).toEqual(following);
     // The sheet itself says so, by formula, beside the table (one column right of its last).
     const notice = `${columnLetters(E19_HEADER.length + 1)}1`;
     let book = await recalculateInLibreOffice(fake.snapshot());
@@ -320,10 +339,15 @@ describeWithLibreOffice(__filename)("a workbook made before the tables followed 
     );
     // Until upgraded, the old ranges miss the new assets (row 3: the first scenario's medium term).
     expect(book.text(sheets.e19, "R3")).toBe(String(ASSETS.length));
+    for (const sheet of following)
+      expect(noticeCell(book, sheet)).toMatch(
+        new RegExp(`^Stale: .* use those of ${sheets.e19}, which read rows 2 to ${lastRow} `),
+      );
 
     expect(await upgradeDisclosureTables({ run, portfolio })).toEqual([sheets.e19]);
     book = await recalculateInLibreOffice(fake.snapshot());
     expect(book.text(sheets.e19, notice)).toBe("");
+    for (const sheet of following) expect(noticeCell(book, sheet)).toBe("");
     expectE19(book, sheets.e19, inputs, TOTALS);
     expect(book.text(sheets.e19, "R3")).toBe(String(ASSETS.length + MORE_ASSETS.length));
     // A second refresh finds nothing to upgrade.
@@ -360,7 +384,7 @@ describeWithLibreOffice(__filename)("every refresh runs the disclosure's steps, 
   }
 
   const staleLine = (sheets: ReturnType<typeof sheetsOf>, lastRow: number) =>
-    `"${sheets.e19}" were made before the tables followed their data: they read rows 2 to ${lastRow} of "${sheets.data}" only, and say so on the sheet. Upgrade them with “Upgrade disclosure tables” (here, or in the Disclosure tables section).`;
+    `"${sheets.e19}" were made before the tables followed their data: they read rows 2 to ${lastRow} of "${sheets.data}" only, and say so on the sheet. "${sheets.country}", "${sheets.ifrs}", "${sheets.tcfd}" use their figures and say so too. Upgrade them with “Upgrade disclosure tables” (here, or in the Disclosure tables section).`;
 
   test("“Refresh pasted sheets”: one refresh brings every table in line, reports the old one and offers its upgrade", async () => {
     const grown = await madeBeforeAndGrown("disclosure-sh");
