@@ -26,6 +26,7 @@ import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
 import { ListHeading } from "../../ui/ListHeading";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * Upload a vector from a .geojson file; create a UDF (name, input layers from the
@@ -45,7 +46,12 @@ export function CompositionsPanel() {
       <Divider />
       <CreateUdf vectors={listing.data?.vectors ?? []} onDone={changed} />
       <Divider />
-      <ListHeading title="Layers and UDFs" list={listing} testId="compositions" errorTestId="compositions-list-error" />
+      <ListHeading
+        title="Layers and UDFs"
+        list={listing}
+        testId={TEST_IDS.compositions.list.id}
+        errorTestId={TEST_IDS.compositions.listError}
+      />
       {listing.data ? <Listing listing={listing.data} onChanged={changed} /> : null}
     </Stack>
   );
@@ -62,17 +68,17 @@ function UploadVector(props: { onDone: () => void }) {
       <FilePicker
         accept=".geojson,.json,application/geo+json"
         label="Choose .geojson file"
-        testId="vector-file"
+        testId={TEST_IDS.compositions.vectorFile.id}
         onPicked={(picked) => {
           setFile(picked);
           if (picked && name === "") setName(nameFromFileName(picked.fileName));
         }}
       />
-      <TextField label="Layer name" value={name} onChange={setName} testId="vector-name" />
+      <TextField label="Layer name" value={name} onChange={setName} testId={TEST_IDS.compositions.vectorName} />
       <Button
         appearance="primary"
         disabled={!client || !file || task.running}
-        data-testid="vector-upload"
+        data-testid={TEST_IDS.compositions.vectorUpload.id}
         onClick={() => {
           if (!client || !file) return;
           task.start(
@@ -85,7 +91,7 @@ function UploadVector(props: { onDone: () => void }) {
       </Button>
       <TaskStatus
         task={task}
-        testId="vector-upload"
+        testId={TEST_IDS.compositions.vectorUpload.id}
         success={(v) => `Layer “${v.name}” uploaded (id ${String(v.id)}, ${v.status}).`}
       />
     </Stack>
@@ -104,8 +110,8 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
   return (
     <Stack>
       <Text weight="semibold">Create a UDF</Text>
-      <TextField label="UDF name" value={name} onChange={setName} testId="udf-name" />
-      <fieldset className={css.fieldset} data-testid="udf-layers">
+      <TextField label="UDF name" value={name} onChange={setName} testId={TEST_IDS.compositions.udfName} />
+      <fieldset className={css.fieldset} data-testid={TEST_IDS.compositions.udfLayers}>
         <legend className={css.legend}>Input layers</legend>
         {layerNames.length === 0 ? <Text size={200}>No vector layers yet: upload one above.</Text> : null}
         {layerNames.map((layer) => (
@@ -113,7 +119,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
             key={layer}
             label={layer}
             checked={layers.includes(layer)}
-            data-testid={`udf-layer-${layer}`}
+            data-testid={TEST_IDS.compositions.udfLayer(layer)}
             onChange={(_, d) =>
               setLayers((current) => (d.checked ? [...current, layer] : current.filter((l) => l !== layer)))
             }
@@ -124,7 +130,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
         <Textarea
           value={operation}
           onChange={(_, d) => setOperation(d.value)}
-          data-testid="udf-operation"
+          data-testid={TEST_IDS.compositions.udfOperation}
           resize="vertical"
           className={css.code}
         />
@@ -133,12 +139,12 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
         label="Activate after creating"
         checked={activate}
         onChange={(_, d) => setActivate(d.checked === true)}
-        data-testid="udf-activate-after"
+        data-testid={TEST_IDS.compositions.udfActivateAfter}
       />
       <Button
         appearance="primary"
         disabled={!client || task.running}
-        data-testid="udf-create"
+        data-testid={TEST_IDS.compositions.udfCreate.id}
         onClick={() => {
           if (!client) return;
           task.start(
@@ -156,7 +162,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
       </Button>
       <TaskStatus
         task={task}
-        testId="udf-create"
+        testId={TEST_IDS.compositions.udfCreate.id}
         success={(r) =>
           r.vector
             ? `UDF “${r.udf.name}” created and activated: layer “${r.vector.name}” (id ${String(r.vector.id)}) is ${r.vector.status}.`
@@ -175,22 +181,22 @@ function Listing(props: { listing: CompositionsListing; onChanged: () => void })
     <Stack>
       <Text size={200}>Vectors ({vectors.length})</Text>
       {vectors.length === 0 ? (
-        <Text size={200} data-testid="vectors-empty">
+        <Text size={200} data-testid={TEST_IDS.compositions.vectorsEmpty}>
           No vector layers in this project.
         </Text>
       ) : null}
-      <ul className={css.plainList} data-testid="vector-list">
+      <ul className={css.plainList} data-testid={TEST_IDS.compositions.vectorList}>
         {vectors.map((v) => (
           <Item key={String(v.id)} kind="vector" record={v} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
       </ul>
       <Text size={200}>UDFs ({udfs.length})</Text>
       {udfs.length === 0 ? (
-        <Text size={200} data-testid="udfs-empty">
+        <Text size={200} data-testid={TEST_IDS.compositions.udfsEmpty}>
           No UDFs yet.
         </Text>
       ) : null}
-      <ul className={css.plainList} data-testid="udf-list">
+      <ul className={css.plainList} data-testid={TEST_IDS.compositions.udfList}>
         {udfs.map((u) => (
           <Item key={String(u.id)} kind="udf" record={u} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
@@ -213,11 +219,12 @@ function Item(props: {
   const remove = useTask<void>();
   const [confirming, setConfirming] = useState(false);
   const id = String(record.id);
+  const ids = kind === "vector" ? TEST_IDS.compositions.vector(id) : TEST_IDS.compositions.udf(id);
   const activateTask = useTask<VectorRecord>();
   const [editing, setEditing] = useState(false);
   const [revision, setRevision] = useState(0);
   return (
-    <li className={css.listItem} data-testid={`${kind}-item-${id}`}>
+    <li className={css.listItem} data-testid={ids.item}>
       <Row gap={4} center wrap>
         {/* The name takes its own line: four buttons would squeeze it to a few letters a line. */}
         <Text className={css.fullLine}>
@@ -225,7 +232,7 @@ function Item(props: {
         </Text>
         <Button
           size="small"
-          data-testid={`${kind}-inspect-${id}`}
+          data-testid={ids.inspect}
           onClick={() =>
             client &&
             inspect.start(async (signal) => {
@@ -237,18 +244,13 @@ function Item(props: {
         >
           Inspect
         </Button>
-        <Button
-          size="small"
-          aria-expanded={editing}
-          data-testid={`${kind}-${kind === "vector" ? "update" : "edit"}-${id}`}
-          onClick={() => setEditing((e) => !e)}
-        >
+        <Button size="small" aria-expanded={editing} data-testid={ids.edit} onClick={() => setEditing((e) => !e)}>
           {kind === "vector" ? "Update…" : "Edit…"}
         </Button>
         {kind === "udf" ? (
           <Button
             size="small"
-            data-testid={`udf-activate-${id}`}
+            data-testid={TEST_IDS.compositions.udf(id).activate.id}
             onClick={() => {
               if (!client) return;
               activateTask.start(
@@ -265,7 +267,7 @@ function Item(props: {
             <Button
               size="small"
               appearance="primary"
-              data-testid={`${kind}-delete-confirm-${id}`}
+              data-testid={ids.deleteConfirm}
               onClick={() => {
                 setConfirming(false);
                 if (!client) return;
@@ -283,7 +285,7 @@ function Item(props: {
             </Button>
           </>
         ) : (
-          <Button size="small" data-testid={`${kind}-delete-${id}`} onClick={() => setConfirming(true)}>
+          <Button size="small" data-testid={ids.delete} onClick={() => setConfirming(true)}>
             Delete…
           </Button>
         )}
@@ -303,19 +305,15 @@ function Item(props: {
       ) : null}
       {kind === "udf" ? <RunUdfPreview udf={record} revision={revision} /> : null}
       {inspect.state.status === "done" ? (
-        <pre className={css.pre} data-testid={`${kind}-details-${id}`}>
+        <pre className={css.pre} data-testid={ids.details}>
           {inspect.state.result}
         </pre>
       ) : null}
-      {inspect.state.status === "failed" ? (
-        <ErrorNotice error={inspect.state.error} testId={`${kind}-inspect-error-${id}`} />
-      ) : null}
-      {remove.state.status === "failed" ? (
-        <ErrorNotice error={remove.state.error} testId={`${kind}-delete-error-${id}`} />
-      ) : null}
+      {inspect.state.status === "failed" ? <ErrorNotice error={inspect.state.error} testId={ids.inspectError} /> : null}
+      {remove.state.status === "failed" ? <ErrorNotice error={remove.state.error} testId={ids.deleteError} /> : null}
       <TaskStatus
         task={activateTask}
-        testId={`udf-activate-${id}`}
+        testId={TEST_IDS.compositions.udf(id).activate.id}
         cancellable={false}
         success={(v) => `Activated: layer “${v.name}” (${v.status}).`}
       />

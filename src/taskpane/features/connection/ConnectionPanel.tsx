@@ -11,6 +11,7 @@ import { ChoiceField } from "../../ui/ChoiceField";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { Row, Stack } from "../../ui/layout";
 import { GeocoderSettingsPanel } from "./GeocoderSettingsPanel";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * Base URL, nature URL, API key (a password field), project from GET /projects/,
@@ -57,7 +58,7 @@ export function ConnectionPanel() {
   return (
     <Stack>
       {isDefault && connectionRequired() ? (
-        <MessageBar intent="warning" data-testid="connection-first-run" layout="multiline">
+        <MessageBar intent="warning" data-testid={TEST_IDS.connection.firstRun} layout="multiline">
           <MessageBarBody>
             <MessageBarTitle>Connect to your climate risk service</MessageBarTitle>
             Enter the service's base URL and nature URL (https://…, or the paths your add-in's host forwards to it),
@@ -66,14 +67,14 @@ export function ConnectionPanel() {
           </MessageBarBody>
         </MessageBar>
       ) : isDefault ? (
-        <MessageBar intent="info" data-testid="connection-default-notice" layout="multiline">
+        <MessageBar intent="info" data-testid={TEST_IDS.connection.defaultNotice} layout="multiline">
           <MessageBarBody>
             Using the local emulator's demo connection (key “demo-key”, project “demo”). Enter your service's URLs and
             key to use real data.
           </MessageBarBody>
         </MessageBar>
       ) : (
-        <Text size={200} data-testid="connection-saved-notice">
+        <Text size={200} data-testid={TEST_IDS.connection.savedNotice}>
           Saved connection: {config.baseUrl} · project {config.project ?? "(none)"}
         </Text>
       )}
@@ -85,7 +86,7 @@ export function ConnectionPanel() {
         <Input
           value={form.baseUrl}
           onChange={field("baseUrl")}
-          data-testid="connection-base-url"
+          data-testid={TEST_IDS.connection.baseUrl}
           type="text"
           inputMode="url"
         />
@@ -94,7 +95,7 @@ export function ConnectionPanel() {
         <Input
           value={form.natureUrl}
           onChange={field("natureUrl")}
-          data-testid="connection-nature-url"
+          data-testid={TEST_IDS.connection.natureUrl}
           type="text"
           inputMode="url"
         />
@@ -103,7 +104,7 @@ export function ConnectionPanel() {
         <Input
           value={form.apiKey}
           onChange={field("apiKey")}
-          data-testid="connection-api-key"
+          data-testid={TEST_IDS.connection.apiKey}
           type="password"
           autoComplete="off"
         />
@@ -115,34 +116,38 @@ export function ConnectionPanel() {
         onChange={(project) => setForm((f) => ({ ...f, project }))}
         choices={projectOptions}
         emptyLabel={projectOptions.length === 0 ? "(none)" : undefined}
-        testId="connection-project"
+        testId={TEST_IDS.connection.project}
       />
       <Row wrap>
-        <Button onClick={runTest} disabled={test.running} data-testid="connection-test">
+        <Button onClick={runTest} disabled={test.running} data-testid={TEST_IDS.connection.test}>
           Test connection
         </Button>
         <Button
           appearance="primary"
           onClick={() => save.start(() => saveConnection(form))}
           disabled={save.running}
-          data-testid="connection-save"
+          data-testid={TEST_IDS.connection.save}
         >
           Save
         </Button>
         <Button
           onClick={() => save.start(() => resetConnection())}
           disabled={save.running || isDefault}
-          data-testid="connection-reset"
+          data-testid={TEST_IDS.connection.reset}
         >
           {connectionRequired() ? "Forget the saved connection" : "Use demo emulator"}
         </Button>
       </Row>
-      {test.state.status === "running" ? <Text data-testid="connection-test-progress">Testing…</Text> : null}
-      {test.state.status === "failed" ? <ErrorNotice error={test.state.error} testId="connection-test-error" /> : null}
+      {test.state.status === "running" ? <Text data-testid={TEST_IDS.connection.testProgress}>Testing…</Text> : null}
+      {test.state.status === "failed" ? (
+        <ErrorNotice error={test.state.error} testId={TEST_IDS.connection.testError} />
+      ) : null}
       {test.state.status === "done" ? <TestResult check={test.state.result} project={form.project} /> : null}
-      {save.state.status === "failed" ? <ErrorNotice error={save.state.error} testId="connection-save-error" /> : null}
+      {save.state.status === "failed" ? (
+        <ErrorNotice error={save.state.error} testId={TEST_IDS.connection.saveError} />
+      ) : null}
       {save.state.status === "done" ? (
-        <Text size={200} data-testid="connection-save-result">
+        <Text size={200} data-testid={TEST_IDS.connection.saveResult}>
           Saved. RISK.* cells use this connection from their next calculation.
         </Text>
       ) : null}
@@ -159,7 +164,7 @@ function TestResult(props: { check: ConnectionCheck; project: string | undefined
   return (
     <MessageBar
       intent={check.projectKnown && check.nature.ok ? "success" : "warning"}
-      data-testid="connection-test-result"
+      data-testid={TEST_IDS.connection.testResult}
       layout="multiline"
     >
       <MessageBarBody>

@@ -10,6 +10,7 @@ import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * A portfolio's assets into a new sheet (a table a sync can read back), and deleting a portfolio
@@ -48,44 +49,49 @@ export function PortfoliosPanel() {
 
   return (
     <Stack>
-      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="portfolios-portfolio" reloadKey={reloadKey} />
+      <PortfolioSelect
+        value={portfolio}
+        onChange={setPortfolio}
+        testId={TEST_IDS.portfolios.portfolio.id}
+        reloadKey={reloadKey}
+      />
       <TaskButton
         primary
         task={paste}
         ready={Boolean(portfolio)}
-        testId="portfolios-assets"
+        testId={TEST_IDS.portfolios.assets.id}
         work={(services, signal, onProgress) => pasteAssets({ ...services, portfolio, signal, onProgress })}
       >
         Assets into a new sheet
       </TaskButton>
       <TaskStatus
         task={paste}
-        testId="portfolios-assets"
+        testId={TEST_IDS.portfolios.assets.id}
         success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} assets to sheet “${r.sheetName}”.`}
       />
       <Button
         disabled={!client || !portfolio || check.running || remove.running || asking}
-        data-testid="portfolios-delete"
+        data-testid={TEST_IDS.portfolios.delete.id}
         onClick={askDelete}
       >
         Delete portfolio…
       </Button>
       {check.state.status === "failed" ? (
-        <TaskStatus task={check} testId="portfolios-usage" success={() => null} />
+        <TaskStatus task={check} testId={TEST_IDS.portfolios.usage.id} success={() => null} />
       ) : null}
       {usage ? (
-        <MessageBar intent="warning" layout="multiline" data-testid="portfolios-confirm">
+        <MessageBar intent="warning" layout="multiline" data-testid={TEST_IDS.portfolios.confirm}>
           <MessageBarBody>
             <div>
               Delete portfolio <b>{portfolio}</b> with its assets and risk data? This cannot be undone.
             </div>
             {usage.syncedRanges.length > 0 ? (
-              <div data-testid="portfolios-confirm-synced">
+              <div data-testid={TEST_IDS.portfolios.confirmSynced}>
                 Synced from this workbook: {usage.syncedRanges.join(", ")}. Syncing again would create it anew.
               </div>
             ) : null}
             {usage.riskCells.riskCells > 0 ? (
-              <div data-testid="portfolios-confirm-cells">
+              <div data-testid={TEST_IDS.portfolios.confirmCells}>
                 {usage.riskCells.riskCells} RISK cell{usage.riskCells.riskCells === 1 ? "" : "s"} read it (
                 {usage.riskCells.sheets.join(", ")}): they will show an error.
               </div>
@@ -93,10 +99,15 @@ export function PortfoliosPanel() {
               <Text size={200}>No RISK cell in this workbook names it.</Text>
             )}
             <Row className={css.actions}>
-              <Button appearance="primary" size="small" onClick={confirmDelete} data-testid="portfolios-confirm-delete">
+              <Button
+                appearance="primary"
+                size="small"
+                onClick={confirmDelete}
+                data-testid={TEST_IDS.portfolios.confirmDelete}
+              >
                 Delete {portfolio}
               </Button>
-              <Button size="small" onClick={check.reset} data-testid="portfolios-confirm-keep">
+              <Button size="small" onClick={check.reset} data-testid={TEST_IDS.portfolios.confirmKeep}>
                 Keep it
               </Button>
             </Row>
@@ -105,8 +116,8 @@ export function PortfoliosPanel() {
       ) : null}
       <TaskStatus
         task={remove}
-        testId="portfolios-delete"
-        success={(r) => <span data-testid="portfolios-deleted">{r.answer.message}</span>}
+        testId={TEST_IDS.portfolios.delete.id}
+        success={(r) => <span data-testid={TEST_IDS.portfolios.deleted}>{r.answer.message}</span>}
       />
     </Stack>
   );

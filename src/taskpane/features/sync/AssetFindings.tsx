@@ -27,6 +27,7 @@ import {
   writeAssetIds,
   type RangeFindings,
 } from "./sync-actions";
+import { TEST_IDS, tableIds } from "../../ui/test-ids";
 
 const useStyles = makeStyles({
   column: { display: "flex", flexDirection: "column", gap: "6px" },
@@ -57,7 +58,7 @@ export function MappingTable(props: { columns: readonly ColumnMapping[]; testId:
         {props.columns.map((column) => {
           const row = mappingRow(column);
           return (
-            <TableRow key={column.index} data-testid={`${props.testId}-row`}>
+            <TableRow key={column.index} data-testid={tableIds(props.testId).row}>
               <TableCell>{row.header}</TableCell>
               <TableCell>{row.sentAs}</TableCell>
               <TableCell>{row.how}</TableCell>
@@ -89,7 +90,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
   return (
     <div className={styles.column}>
       {conversions.length > 0 && converted === undefined ? (
-        <MessageBar intent="info" layout="multiline" data-testid="sync-conversions">
+        <MessageBar intent="info" layout="multiline" data-testid={TEST_IDS.sync.conversions}>
           <MessageBarBody>
             <MessageBarTitle>
               {conversions.length} coordinate{conversions.length === 1 ? "" : "s"} can be converted to decimal degrees.
@@ -99,14 +100,14 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
               label="Coordinates to convert"
               columns={["Before", "After"]}
               rows={conversions.map((c) => ({ ...c, title: c.form }))}
-              rowTestId="sync-conversions-row"
+              rowTestId={TEST_IDS.sync.conversionsRow}
             />
             <div className={styles.actions}>
               <Button
                 appearance="primary"
                 size="small"
                 disabled={!run}
-                data-testid="sync-convert"
+                data-testid={TEST_IDS.sync.convert}
                 onClick={() =>
                   run &&
                   void convertCoordinates(run, conversions).then(
@@ -121,7 +122,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      {converted ? <Text data-testid="sync-converted">{converted}</Text> : null}
+      {converted ? <Text data-testid={TEST_IDS.sync.converted}>{converted}</Text> : null}
       <CountryCheckFindings {...props.findings} />
       {identity ? <IdentityOffer identity={identity} onError={setError} /> : null}
       {warnings.length > 0 ? (
@@ -129,7 +130,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
           problems={warnings}
           intent="warning"
           title={`${warnings.length} warning${warnings.length === 1 ? "" : "s"}: the service accepts these, but check them.`}
-          testId="sync-warnings"
+          testId={TEST_IDS.sync.warnings.id}
           onSelect={select}
         />
       ) : null}
@@ -138,7 +139,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
           <Button
             size="small"
             disabled={!run || dropdown !== undefined}
-            data-testid="sync-dropdown"
+            data-testid={TEST_IDS.sync.dropdown}
             onClick={() =>
               run &&
               void offerTypeDropdown(run, typeCells).then(
@@ -154,11 +155,13 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
           >
             Add a dropdown of the published types to {typeCells.replace(/^.*!/, "")}
           </Button>
-          {dropdown ? <Text data-testid="sync-dropdown-done">{dropdown}</Text> : null}
+          {dropdown ? <Text data-testid={TEST_IDS.sync.dropdownDone}>{dropdown}</Text> : null}
         </div>
       ) : null}
-      {props.showMapping && columns.length > 0 ? <MappingTable columns={columns} testId="sync-mapping" /> : null}
-      {error ? <ErrorNotice error={error} testId="sync-findings-error" /> : null}
+      {props.showMapping && columns.length > 0 ? (
+        <MappingTable columns={columns} testId={TEST_IDS.sync.mapping.id} />
+      ) : null}
+      {error ? <ErrorNotice error={error} testId={TEST_IDS.sync.findingsError} /> : null}
     </div>
   );
 }
@@ -174,9 +177,9 @@ function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unkn
   const [written, setWritten] = useState<string | undefined>(undefined);
   const { collisions, cells, blocked, how } = props.identity;
   const ids = how === "new column" ? Math.max(0, cells.length - 1) : cells.length;
-  if (written) return <Text data-testid="sync-ids-written">{written}</Text>;
+  if (written) return <Text data-testid={TEST_IDS.sync.idsWritten}>{written}</Text>;
   return (
-    <MessageBar intent="warning" layout="multiline" data-testid="sync-identity">
+    <MessageBar intent="warning" layout="multiline" data-testid={TEST_IDS.sync.identity}>
       <MessageBarBody>
         <MessageBarTitle>Some assets cannot be told apart</MessageBarTitle>
         <div>
@@ -189,7 +192,7 @@ function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unkn
           {collisions.length > 8 ? `; and ${collisions.length - 8} more` : ""}.
         </div>
         {blocked ? (
-          <div data-testid="sync-identity-blocked">{blocked}</div>
+          <div data-testid={TEST_IDS.sync.identityBlocked}>{blocked}</div>
         ) : (
           <>
             <div>
@@ -201,14 +204,14 @@ function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unkn
               label="Ids to write"
               columns={["Now", "Written"]}
               rows={cells}
-              rowTestId="sync-identity-row"
+              rowTestId={TEST_IDS.sync.identityRow}
             />
             <div className={styles.actions}>
               <Button
                 appearance="primary"
                 size="small"
                 disabled={!run}
-                data-testid="sync-write-ids"
+                data-testid={TEST_IDS.sync.writeIds}
                 onClick={() =>
                   run &&
                   void writeAssetIds(run, props.identity).then(

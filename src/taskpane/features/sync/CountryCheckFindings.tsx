@@ -7,6 +7,7 @@ import { CellChangesTable } from "./CellChangesTable";
 import { applyCountryFixes, type CountryFindings } from "./country-check-actions";
 import type { CountryCheck, CountryFindingKind } from "./model/country-check";
 import { selectProblemCell } from "./sync-actions";
+import { TEST_IDS } from "../../ui/test-ids";
 
 const useStyles = makeStyles({
   column: { display: "flex", flexDirection: "column", gap: "6px" },
@@ -34,7 +35,7 @@ export function CountryCheckFindings(props: CountryFindings) {
   const { countryCheck: check, countryCheckError } = props;
   if (countryCheckError)
     return (
-      <Text data-testid="sync-country-unavailable">
+      <Text data-testid={TEST_IDS.sync.countryUnavailable}>
         The coordinates could not be checked against their countries: {countryCheckError}
       </Text>
     );
@@ -45,7 +46,7 @@ export function CountryCheckFindings(props: CountryFindings) {
   const unchecked = [...of("no-outline"), ...of("not-a-country")];
   return (
     <div className={styles.column}>
-      <Text size={200} data-testid="sync-country-summary">
+      <Text size={200} data-testid={TEST_IDS.sync.countrySummary}>
         {plural(check.checked, "point")} checked against their country (Natural Earth 1:50m outlines,{" "}
         {check.toleranceKm} km tolerance): {check.inside} inside
         {outside.length > 0 ? `, ${outside.length} outside` : ""}
@@ -56,7 +57,7 @@ export function CountryCheckFindings(props: CountryFindings) {
           problems={outside}
           intent="warning"
           title={`${plural(outside.length, "point lies", "points lie")} outside their country: check the coordinates or the country.`}
-          testId="sync-country-outside"
+          testId={TEST_IDS.sync.countryOutside.id}
           onSelect={select}
         />
       ) : null}
@@ -66,7 +67,7 @@ export function CountryCheckFindings(props: CountryFindings) {
           problems={near}
           intent="info"
           title={`${plural(near.length, "point")} within ${check.toleranceKm} km of their country's border or coast: not checked (the outline is too coarse to tell).`}
-          testId="sync-country-near"
+          testId={TEST_IDS.sync.countryNear.id}
           onSelect={select}
         />
       ) : null}
@@ -75,11 +76,11 @@ export function CountryCheckFindings(props: CountryFindings) {
           problems={unchecked}
           intent="info"
           title={`${plural(unchecked.length, "row")} not checkable: no outline for the country, or no country named.`}
-          testId="sync-country-unchecked"
+          testId={TEST_IDS.sync.countryUnchecked.id}
           onSelect={select}
         />
       ) : null}
-      {error ? <ErrorNotice error={error} testId="sync-country-error" /> : null}
+      {error ? <ErrorNotice error={error} testId={TEST_IDS.sync.countryError} /> : null}
     </div>
   );
 }
@@ -90,11 +91,11 @@ function FixOffer(props: { check: CountryCheck; onError: (error: unknown) => voi
   const { run } = useServices();
   const [fixed, setFixed] = useState<string | undefined>(undefined);
   const fixes = props.check.findings.flatMap((f) => (f.fix ? [f.fix] : []));
-  if (fixed) return <Text data-testid="sync-country-fixed">{fixed}</Text>;
+  if (fixed) return <Text data-testid={TEST_IDS.sync.countryFixed}>{fixed}</Text>;
   if (fixes.length === 0) return null;
   const column = props.check.originalsHeader.cell.replace(/\d+$/, "");
   return (
-    <MessageBar intent="info" layout="multiline" data-testid="sync-country-fixes">
+    <MessageBar intent="info" layout="multiline" data-testid={TEST_IDS.sync.countryFixes}>
       <MessageBarBody>
         <MessageBarTitle>
           {plural(fixes.length, "point")} can be fixed: swapped or sign-flipped,{" "}
@@ -105,14 +106,14 @@ function FixOffer(props: { check: CountryCheck; onError: (error: unknown) => voi
           label="Coordinates to fix"
           columns={["Before", "After"]}
           rows={fixes.flatMap((f) => [f.lat, f.lng, f.original])}
-          rowTestId="sync-country-fixes-row"
+          rowTestId={TEST_IDS.sync.countryFixesRow}
         />
         <div className={styles.actions}>
           <Button
             appearance="primary"
             size="small"
             disabled={!run}
-            data-testid="sync-country-fix"
+            data-testid={TEST_IDS.sync.countryFix}
             onClick={() =>
               run &&
               void applyCountryFixes(run, props.check).then(
