@@ -37,15 +37,15 @@ describeBrowser("addresses to coordinates", () => {
       await page.evaluate(([name, b]) => window.harness?.setCells(`${name}!A1`, b), [sheet, block] as const);
 
       // The geocoder, entered under Connection (open by default): none was preset.
-      expect(await page.getByTestId(TEST_IDS.connection.geocoderSaved).textContent()).toMatch(
+      expect(await page.getByTestId(TEST_IDS.geocoder.saved).textContent()).toMatch(
         /^None: addresses are sent nowhere/,
       );
-      await page.getByTestId(TEST_IDS.connection.geocoderUrl).fill(geocoder.url);
-      await page.getByTestId(TEST_IDS.connection.geocoderKey).fill(KEY);
-      await page.getByTestId(TEST_IDS.connection.geocoderRate).fill("20");
-      await page.getByTestId(TEST_IDS.connection.geocoderSave).click();
+      await page.getByTestId(TEST_IDS.geocoder.url).fill(geocoder.url);
+      await page.getByTestId(TEST_IDS.geocoder.key).fill(KEY);
+      await page.getByTestId(TEST_IDS.geocoder.rate).fill("20");
+      await page.getByTestId(TEST_IDS.geocoder.save).click();
       const host = new URL(geocoder.url).host;
-      await textWhen(page, TEST_IDS.connection.geocoderSaved, (t) => t.includes(`sent to ${host} (pelias)`));
+      await textWhen(page, TEST_IDS.geocoder.saved, (t) => t.includes(`sent to ${host} (pelias)`));
       await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close it: room for the preview
 
       await page.evaluate((name) => window.harness?.selectRange(`${name}!A1:C5`), sheet);

@@ -42,6 +42,9 @@ import { SearchPointsOffer } from "../sync";
 import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
 
+/** This section's test ids. */
+const IDS = TEST_IDS.builder;
+
 type Values = Record<string, ParamValue | undefined>;
 
 /** Kinds typed by hand (no list): numbers, a layer's column. */
@@ -102,10 +105,10 @@ export function FormulaBuilderPanel() {
             setValues({});
             setEdited(null);
           }}
-          data-testid={TEST_IDS.builder.function}
+          data-testid={IDS.function}
         >
           {(Object.keys(BUILDER_FUNCTIONS) as BuilderFunction[]).map((f) => (
-            <Option key={f} value={f} data-testid={TEST_IDS.builder.functionOption(f)}>
+            <Option key={f} value={f} data-testid={IDS.functionOption(f)}>
               {BUILDER_FUNCTIONS[f].label}
             </Option>
           ))}
@@ -126,13 +129,13 @@ export function FormulaBuilderPanel() {
         <Textarea
           value={text}
           onChange={(_, d) => setEdited(d.value)}
-          data-testid={TEST_IDS.builder.formula}
+          data-testid={IDS.formula}
           resize="vertical"
           className={css.code}
         />
       </Field>
       {problems.length > 0 && edited === null ? (
-        <MessageBar intent="info" layout="multiline" data-testid={TEST_IDS.builder.problems}>
+        <MessageBar intent="info" layout="multiline" data-testid={IDS.problems}>
           <MessageBarBody>
             <ul className={css.summaryList}>
               {problems.map((m) => (
@@ -142,13 +145,11 @@ export function FormulaBuilderPanel() {
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      <div data-testid={TEST_IDS.builder.preview} aria-live="polite" className={css.preview}>
+      <div data-testid={IDS.preview} aria-live="polite" className={css.preview}>
         {previewing ? <Spinner size="extra-tiny" label="Previewing…" /> : null}
-        {!previewing && preview?.error ? (
-          <span data-testid={TEST_IDS.builder.previewError}>Gives now: {preview.error}</span>
-        ) : null}
+        {!previewing && preview?.error ? <span data-testid={IDS.previewError}>Gives now: {preview.error}</span> : null}
         {!previewing && preview && !preview.error ? (
-          <span data-testid={TEST_IDS.builder.previewValue}>
+          <span data-testid={IDS.previewValue}>
             Gives now: <b>{String(preview.value)}</b>
             {preview.rows !== undefined
               ? ` (a ${preview.rows} × ${preview.columns} table that spills; top-left shown)`
@@ -156,26 +157,18 @@ export function FormulaBuilderPanel() {
           </span>
         ) : null}
       </div>
-      <RadioGroup
-        value={mode}
-        onChange={(_, d) => setMode(d.value as MultiRowMode)}
-        data-testid={TEST_IDS.builder.mode}
-      >
+      <RadioGroup value={mode} onChange={(_, d) => setMode(d.value as MultiRowMode)} data-testid={IDS.mode}>
         <Radio
           value="column"
           label="Several rows selected: one formula over the column (spills)"
-          data-testid={TEST_IDS.builder.modeColumn}
+          data-testid={IDS.modeColumn}
         />
-        <Radio
-          value="fill"
-          label="Several rows selected: fill down, one formula per row"
-          data-testid={TEST_IDS.builder.modeFill}
-        />
+        <Radio value="fill" label="Several rows selected: fill down, one formula per row" data-testid={IDS.modeFill} />
       </RadioGroup>
       <Button
         appearance="primary"
         disabled={!run || insert.running || (edited === null && problems.length > 0)}
-        data-testid={TEST_IDS.builder.insert.id}
+        data-testid={IDS.insert.id}
         onClick={() =>
           run &&
           insert.start(
@@ -194,14 +187,14 @@ export function FormulaBuilderPanel() {
       </Button>
       <TaskStatus
         task={insert}
-        testId={TEST_IDS.builder.insert.id}
+        testId={IDS.insert.id}
         cancellable={false}
-        success={(address) => <span data-testid={TEST_IDS.builder.inserted}>Inserted into {address}.</span>}
+        success={(address) => <span data-testid={IDS.inserted}>Inserted into {address}.</span>}
       />
       {fn === "SEARCH" ? (
         // Many points searched one by one take long at a real service's latency: the same offer as
         // the sync pane's, made where the analyst writes the searches, after each insert.
-        <SearchPointsOffer testId={TEST_IDS.builder.searchOffer.id} checkAfter={searchesInserted} />
+        <SearchPointsOffer testId={IDS.searchOffer.id} checkAfter={searchesInserted} />
       ) : null}
     </Stack>
   );
@@ -240,7 +233,7 @@ function ParamControl(props: {
     ...needs,
   ]);
   const [selectionError, setSelectionError] = useState<unknown>(undefined);
-  const ids = TEST_IDS.builder.param(spec.name);
+  const ids = IDS.param(spec.name);
 
   const pickSelection = async () => {
     if (!run) return;

@@ -12,6 +12,9 @@ import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
 
+/** This section's test ids. */
+const IDS = TEST_IDS.compositions;
+
 /**
  * The service finds the record to update by its name (published `PUT /vector` and `PUT /udf`), so
  * an update cannot rename: the pane says so where it offers one.
@@ -33,7 +36,7 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
   const { client } = useServices();
   const [file, setFile] = useState<PickedFile | null>(null);
   const task = useTask<VectorRecord>();
-  const ids = TEST_IDS.compositions.vectorUpdate(props.vector.id);
+  const ids = IDS.vectorUpdate(props.vector.id);
   return (
     <Stack className={css.inlineForm} data-testid={ids.form}>
       <RenameNote kind="layer" name={props.vector.name} testId={ids.note} />
@@ -72,7 +75,7 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
   const [layers, setLayers] = useState<string[] | null>(null);
   const [operation, setOperation] = useState("");
   const save = useTask<UdfRecord>();
-  const ids = TEST_IDS.compositions.udfEdit(props.udf.id);
+  const ids = IDS.udfEdit(props.udf.id);
   const load = useCallback((signal: AbortSignal) => inspectUdf(client!, props.udf.id, signal), [client, props.udf.id]);
   const current = useLoader<UdfWithEquation>(client ? load : null, [client, props.udf.id]);
   // The form starts from the UDF as the service holds it (set while rendering, once per load).
@@ -151,8 +154,8 @@ export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
   const [ranAt, setRanAt] = useState(props.revision);
   const current = ranAt === props.revision;
   const ids = {
-    run: TEST_IDS.compositions.udfRun(props.udf.id),
-    preview: TEST_IDS.compositions.udfPreview(props.udf.id),
+    run: IDS.udfRun(props.udf.id),
+    preview: IDS.udfPreview(props.udf.id),
   };
   return (
     <Stack gap={4} className={css.shrink}>

@@ -28,6 +28,9 @@ import { TextField } from "../../ui/TextField";
 import { ListHeading } from "../../ui/ListHeading";
 import { TEST_IDS } from "../../ui/test-ids";
 
+/** This section's test ids. */
+const IDS = TEST_IDS.compositions;
+
 /**
  * Upload a vector from a .geojson file; create a UDF (name, input layers from the
  * project's vectors, jq operation) and activate it; list, inspect and delete vectors and UDFs;
@@ -46,12 +49,7 @@ export function CompositionsPanel() {
       <Divider />
       <CreateUdf vectors={listing.data?.vectors ?? []} onDone={changed} />
       <Divider />
-      <ListHeading
-        title="Layers and UDFs"
-        list={listing}
-        testId={TEST_IDS.compositions.list.id}
-        errorTestId={TEST_IDS.compositions.listError}
-      />
+      <ListHeading title="Layers and UDFs" list={listing} testId={IDS.list.id} errorTestId={IDS.listError} />
       {listing.data ? <Listing listing={listing.data} onChanged={changed} /> : null}
     </Stack>
   );
@@ -68,17 +66,17 @@ function UploadVector(props: { onDone: () => void }) {
       <FilePicker
         accept=".geojson,.json,application/geo+json"
         label="Choose .geojson file"
-        testId={TEST_IDS.compositions.vectorFile.id}
+        testId={IDS.vectorFile.id}
         onPicked={(picked) => {
           setFile(picked);
           if (picked && name === "") setName(nameFromFileName(picked.fileName));
         }}
       />
-      <TextField label="Layer name" value={name} onChange={setName} testId={TEST_IDS.compositions.vectorName} />
+      <TextField label="Layer name" value={name} onChange={setName} testId={IDS.vectorName} />
       <Button
         appearance="primary"
         disabled={!client || !file || task.running}
-        data-testid={TEST_IDS.compositions.vectorUpload.id}
+        data-testid={IDS.vectorUpload.id}
         onClick={() => {
           if (!client || !file) return;
           task.start(
@@ -91,7 +89,7 @@ function UploadVector(props: { onDone: () => void }) {
       </Button>
       <TaskStatus
         task={task}
-        testId={TEST_IDS.compositions.vectorUpload.id}
+        testId={IDS.vectorUpload.id}
         success={(v) => `Layer “${v.name}” uploaded (id ${String(v.id)}, ${v.status}).`}
       />
     </Stack>
@@ -110,8 +108,8 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
   return (
     <Stack>
       <Text weight="semibold">Create a UDF</Text>
-      <TextField label="UDF name" value={name} onChange={setName} testId={TEST_IDS.compositions.udfName} />
-      <fieldset className={css.fieldset} data-testid={TEST_IDS.compositions.udfLayers}>
+      <TextField label="UDF name" value={name} onChange={setName} testId={IDS.udfName} />
+      <fieldset className={css.fieldset} data-testid={IDS.udfLayers}>
         <legend className={css.legend}>Input layers</legend>
         {layerNames.length === 0 ? <Text size={200}>No vector layers yet: upload one above.</Text> : null}
         {layerNames.map((layer) => (
@@ -119,7 +117,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
             key={layer}
             label={layer}
             checked={layers.includes(layer)}
-            data-testid={TEST_IDS.compositions.udfLayer(layer)}
+            data-testid={IDS.udfLayer(layer)}
             onChange={(_, d) =>
               setLayers((current) => (d.checked ? [...current, layer] : current.filter((l) => l !== layer)))
             }
@@ -130,7 +128,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
         <Textarea
           value={operation}
           onChange={(_, d) => setOperation(d.value)}
-          data-testid={TEST_IDS.compositions.udfOperation}
+          data-testid={IDS.udfOperation}
           resize="vertical"
           className={css.code}
         />
@@ -139,12 +137,12 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
         label="Activate after creating"
         checked={activate}
         onChange={(_, d) => setActivate(d.checked === true)}
-        data-testid={TEST_IDS.compositions.udfActivateAfter}
+        data-testid={IDS.udfActivateAfter}
       />
       <Button
         appearance="primary"
         disabled={!client || task.running}
-        data-testid={TEST_IDS.compositions.udfCreate.id}
+        data-testid={IDS.udfCreate.id}
         onClick={() => {
           if (!client) return;
           task.start(
@@ -162,7 +160,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
       </Button>
       <TaskStatus
         task={task}
-        testId={TEST_IDS.compositions.udfCreate.id}
+        testId={IDS.udfCreate.id}
         success={(r) =>
           r.vector
             ? `UDF “${r.udf.name}” created and activated: layer “${r.vector.name}” (id ${String(r.vector.id)}) is ${r.vector.status}.`
@@ -181,22 +179,22 @@ function Listing(props: { listing: CompositionsListing; onChanged: () => void })
     <Stack>
       <Text size={200}>Vectors ({vectors.length})</Text>
       {vectors.length === 0 ? (
-        <Text size={200} data-testid={TEST_IDS.compositions.vectorsEmpty}>
+        <Text size={200} data-testid={IDS.vectorsEmpty}>
           No vector layers in this project.
         </Text>
       ) : null}
-      <ul className={css.plainList} data-testid={TEST_IDS.compositions.vectorList}>
+      <ul className={css.plainList} data-testid={IDS.vectorList}>
         {vectors.map((v) => (
           <Item key={String(v.id)} kind="vector" record={v} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
       </ul>
       <Text size={200}>UDFs ({udfs.length})</Text>
       {udfs.length === 0 ? (
-        <Text size={200} data-testid={TEST_IDS.compositions.udfsEmpty}>
+        <Text size={200} data-testid={IDS.udfsEmpty}>
           No UDFs yet.
         </Text>
       ) : null}
-      <ul className={css.plainList} data-testid={TEST_IDS.compositions.udfList}>
+      <ul className={css.plainList} data-testid={IDS.udfList}>
         {udfs.map((u) => (
           <Item key={String(u.id)} kind="udf" record={u} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
@@ -219,7 +217,7 @@ function Item(props: {
   const remove = useTask<void>();
   const [confirming, setConfirming] = useState(false);
   const id = String(record.id);
-  const ids = kind === "vector" ? TEST_IDS.compositions.vector(id) : TEST_IDS.compositions.udf(id);
+  const ids = kind === "vector" ? IDS.vector(id) : IDS.udf(id);
   const activateTask = useTask<VectorRecord>();
   const [editing, setEditing] = useState(false);
   const [revision, setRevision] = useState(0);
@@ -250,7 +248,7 @@ function Item(props: {
         {kind === "udf" ? (
           <Button
             size="small"
-            data-testid={TEST_IDS.compositions.udf(id).activate.id}
+            data-testid={IDS.udf(id).activate.id}
             onClick={() => {
               if (!client) return;
               activateTask.start(
@@ -313,7 +311,7 @@ function Item(props: {
       {remove.state.status === "failed" ? <ErrorNotice error={remove.state.error} testId={ids.deleteError} /> : null}
       <TaskStatus
         task={activateTask}
-        testId={TEST_IDS.compositions.udf(id).activate.id}
+        testId={IDS.udf(id).activate.id}
         cancellable={false}
         success={(v) => `Activated: layer “${v.name}” (${v.status}).`}
       />

@@ -13,6 +13,9 @@ import { Row, Stack } from "../../ui/layout";
 import { GeocoderSettingsPanel } from "./GeocoderSettingsPanel";
 import { TEST_IDS } from "../../ui/test-ids";
 
+/** This section's test ids. */
+const IDS = TEST_IDS.connection;
+
 /**
  * Base URL, nature URL, API key (a password field), project from GET /projects/,
  * Test connection, Save, and back to the demo emulator. The key is kept by the shared connection
@@ -58,7 +61,7 @@ export function ConnectionPanel() {
   return (
     <Stack>
       {isDefault && connectionRequired() ? (
-        <MessageBar intent="warning" data-testid={TEST_IDS.connection.firstRun} layout="multiline">
+        <MessageBar intent="warning" data-testid={IDS.firstRun} layout="multiline">
           <MessageBarBody>
             <MessageBarTitle>Connect to your climate risk service</MessageBarTitle>
             Enter the service's base URL and nature URL (https://…, or the paths your add-in's host forwards to it),
@@ -67,14 +70,14 @@ export function ConnectionPanel() {
           </MessageBarBody>
         </MessageBar>
       ) : isDefault ? (
-        <MessageBar intent="info" data-testid={TEST_IDS.connection.defaultNotice} layout="multiline">
+        <MessageBar intent="info" data-testid={IDS.defaultNotice} layout="multiline">
           <MessageBarBody>
             Using the local emulator's demo connection (key “demo-key”, project “demo”). Enter your service's URLs and
             key to use real data.
           </MessageBarBody>
         </MessageBar>
       ) : (
-        <Text size={200} data-testid={TEST_IDS.connection.savedNotice}>
+        <Text size={200} data-testid={IDS.savedNotice}>
           Saved connection: {config.baseUrl} · project {config.project ?? "(none)"}
         </Text>
       )}
@@ -83,19 +86,13 @@ export function ConnectionPanel() {
         hint="https://…, or a path this add-in's own host forwards to the service, such as /risk-api (plain http only for this machine)"
       >
         {/* type text: a path such as /risk-api is a valid setting, though not an absolute URL. */}
-        <Input
-          value={form.baseUrl}
-          onChange={field("baseUrl")}
-          data-testid={TEST_IDS.connection.baseUrl}
-          type="text"
-          inputMode="url"
-        />
+        <Input value={form.baseUrl} onChange={field("baseUrl")} data-testid={IDS.baseUrl} type="text" inputMode="url" />
       </Field>
       <Field label="Nature URL" hint="https://…, or a path of this add-in's host such as /risk-nature">
         <Input
           value={form.natureUrl}
           onChange={field("natureUrl")}
-          data-testid={TEST_IDS.connection.natureUrl}
+          data-testid={IDS.natureUrl}
           type="text"
           inputMode="url"
         />
@@ -104,7 +101,7 @@ export function ConnectionPanel() {
         <Input
           value={form.apiKey}
           onChange={field("apiKey")}
-          data-testid={TEST_IDS.connection.apiKey}
+          data-testid={IDS.apiKey}
           type="password"
           autoComplete="off"
         />
@@ -116,38 +113,34 @@ export function ConnectionPanel() {
         onChange={(project) => setForm((f) => ({ ...f, project }))}
         choices={projectOptions}
         emptyLabel={projectOptions.length === 0 ? "(none)" : undefined}
-        testId={TEST_IDS.connection.project}
+        testId={IDS.project}
       />
       <Row wrap>
-        <Button onClick={runTest} disabled={test.running} data-testid={TEST_IDS.connection.test}>
+        <Button onClick={runTest} disabled={test.running} data-testid={IDS.test}>
           Test connection
         </Button>
         <Button
           appearance="primary"
           onClick={() => save.start(() => saveConnection(form))}
           disabled={save.running}
-          data-testid={TEST_IDS.connection.save}
+          data-testid={IDS.save}
         >
           Save
         </Button>
         <Button
           onClick={() => save.start(() => resetConnection())}
           disabled={save.running || isDefault}
-          data-testid={TEST_IDS.connection.reset}
+          data-testid={IDS.reset}
         >
           {connectionRequired() ? "Forget the saved connection" : "Use demo emulator"}
         </Button>
       </Row>
-      {test.state.status === "running" ? <Text data-testid={TEST_IDS.connection.testProgress}>Testing…</Text> : null}
-      {test.state.status === "failed" ? (
-        <ErrorNotice error={test.state.error} testId={TEST_IDS.connection.testError} />
-      ) : null}
+      {test.state.status === "running" ? <Text data-testid={IDS.testProgress}>Testing…</Text> : null}
+      {test.state.status === "failed" ? <ErrorNotice error={test.state.error} testId={IDS.testError} /> : null}
       {test.state.status === "done" ? <TestResult check={test.state.result} project={form.project} /> : null}
-      {save.state.status === "failed" ? (
-        <ErrorNotice error={save.state.error} testId={TEST_IDS.connection.saveError} />
-      ) : null}
+      {save.state.status === "failed" ? <ErrorNotice error={save.state.error} testId={IDS.saveError} /> : null}
       {save.state.status === "done" ? (
-        <Text size={200} data-testid={TEST_IDS.connection.saveResult}>
+        <Text size={200} data-testid={IDS.saveResult}>
           Saved. RISK.* cells use this connection from their next calculation.
         </Text>
       ) : null}
@@ -164,7 +157,7 @@ function TestResult(props: { check: ConnectionCheck; project: string | undefined
   return (
     <MessageBar
       intent={check.projectKnown && check.nature.ok ? "success" : "warning"}
-      data-testid={TEST_IDS.connection.testResult}
+      data-testid={IDS.testResult}
       layout="multiline"
     >
       <MessageBarBody>

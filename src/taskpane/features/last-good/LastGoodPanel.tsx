@@ -9,6 +9,9 @@ import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { TEST_IDS } from "../../ui/test-ids";
 
+/** This section's test ids. */
+const IDS = TEST_IDS.lastGood;
+
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: "8px" },
   list: { margin: 0, paddingLeft: "16px", maxHeight: "160px", overflowY: "auto" },
@@ -48,31 +51,27 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
           setPolicy(next);
           void setFailurePolicy(next);
         }}
-        data-testid={TEST_IDS.lastGood.failurePolicy}
+        data-testid={IDS.failurePolicy}
         aria-label="When a refresh fails"
       >
         <Text size={200}>When a refresh fails and a previous value exists:</Text>
-        <Radio value="show error" label="Show the error" data-testid={TEST_IDS.lastGood.failurePolicyError} />
-        <Radio
-          value="keep last good"
-          label="Keep the last good value"
-          data-testid={TEST_IDS.lastGood.failurePolicyKeep}
-        />
+        <Radio value="show error" label="Show the error" data-testid={IDS.failurePolicyError} />
+        <Radio value="keep last good" label="Keep the last good value" data-testid={IDS.failurePolicyKeep} />
       </RadioGroup>
       {cells.length === 0 ? (
-        <Text size={200} className={styles.muted} data-testid={TEST_IDS.lastGood.staleNone}>
+        <Text size={200} className={styles.muted} data-testid={IDS.staleNone}>
           Every RISK cell shows fresh data.
         </Text>
       ) : (
         <>
-          <Text size={200} data-testid={TEST_IDS.lastGood.staleCount} data-count={cells.length}>
+          <Text size={200} data-testid={IDS.staleCount} data-count={cells.length}>
             {cells.length} cell{cells.length === 1 ? "" : "s"} could not be refreshed:
           </Text>
-          <ul className={styles.list} data-testid={TEST_IDS.lastGood.staleList}>
+          <ul className={styles.list} data-testid={IDS.staleList}>
             {cells.slice(0, 200).map((cell) => (
               <li
                 key={cell.address}
-                data-testid={TEST_IDS.lastGood.staleCell}
+                data-testid={IDS.staleCell}
                 data-address={cell.address}
                 data-showing={cell.showing}
               >
@@ -90,21 +89,21 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
           appearance="primary"
           disabled={!run || cells.length === 0 || retry.running}
           onClick={() => run && retry.start(() => retryStaleCells({ run, engine }))}
-          data-testid={TEST_IDS.lastGood.staleRetry.id}
+          data-testid={IDS.staleRetry.id}
         >
           Retry these
         </Button>
         <Button
           disabled={clear.running}
           onClick={() => clear.start(() => clearFunctionsCache(engine))}
-          data-testid={TEST_IDS.lastGood.cacheClear.id}
+          data-testid={IDS.cacheClear.id}
         >
           Clear cache
         </Button>
       </div>
       <TaskStatus
         task={retry}
-        testId={TEST_IDS.lastGood.staleRetry.id}
+        testId={IDS.staleRetry.id}
         cancellable={false}
         success={(n) => (
           <span>
@@ -114,7 +113,7 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
       />
       <TaskStatus
         task={clear}
-        testId={TEST_IDS.lastGood.cacheClear.id}
+        testId={IDS.cacheClear.id}
         cancellable={false}
         success={() => <span>Cache cleared: the next calculation asks the service.</span>}
       />

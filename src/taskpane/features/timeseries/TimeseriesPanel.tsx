@@ -28,6 +28,9 @@ import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
 import { TEST_IDS } from "../../ui/test-ids";
 
+/** This section's test ids. */
+const IDS = TEST_IDS.timeseries;
+
 const MAX_CHART_ASSETS = 10;
 
 /** The date filters, From and To: the filter each field sets, its label, hint, placeholder and test id. */
@@ -37,9 +40,9 @@ const DATE_FIELDS = [
     label: "From",
     hint: "YYYY-MM-DD or YYYY",
     placeholder: "first",
-    testId: TEST_IDS.timeseries.startDate,
+    testId: IDS.startDate,
   },
-  { filter: "endDate", label: "To", hint: "inclusive", placeholder: "last", testId: TEST_IDS.timeseries.endDate },
+  { filter: "endDate", label: "To", hint: "inclusive", placeholder: "last", testId: IDS.endDate },
 ] as const;
 
 /** Timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
@@ -84,16 +87,16 @@ export function TimeseriesPanel() {
 
   return (
     <Stack>
-      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={TEST_IDS.timeseries.portfolio.id} />
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={IDS.portfolio.id} />
       {catalog.loading ? <Spinner size="tiny" label="Loading lists…" /> : null}
-      {catalog.error ? <ErrorNotice error={catalog.error} testId={TEST_IDS.timeseries.catalogError} /> : null}
+      {catalog.error ? <ErrorNotice error={catalog.error} testId={IDS.catalogError} /> : null}
       <ChoiceField
         label="Hazard"
         value={filters.hazard ?? ""}
         onChange={set("hazard")}
         choices={hazards}
         emptyLabel="All hazards"
-        testId={TEST_IDS.timeseries.hazard}
+        testId={IDS.hazard}
       />
       <ChoiceField
         label="Indicator"
@@ -101,10 +104,10 @@ export function TimeseriesPanel() {
         onChange={set("indicator")}
         choices={[...new Set(indicators)]}
         emptyLabel="All indicators"
-        testId={TEST_IDS.timeseries.indicator}
+        testId={IDS.indicator}
       />
       {chosen ? (
-        <Text size={200} data-testid={TEST_IDS.timeseries.indicatorInfo}>
+        <Text size={200} data-testid={IDS.indicatorInfo}>
           {describeIndicator(chosen)}
         </Text>
       ) : null}
@@ -115,7 +118,7 @@ export function TimeseriesPanel() {
           onChange={set("scenario")}
           choices={SCENARIOS}
           emptyLabel="All"
-          testId={TEST_IDS.timeseries.scenario}
+          testId={IDS.scenario}
           className={css.grow}
         />
         <ChoiceField
@@ -124,7 +127,7 @@ export function TimeseriesPanel() {
           onChange={set("measure")}
           choices={MEASURE_CHOICES}
           emptyLabel="All"
-          testId={TEST_IDS.timeseries.measure}
+          testId={IDS.measure}
           className={css.grow}
         />
       </Row>
@@ -142,7 +145,7 @@ export function TimeseriesPanel() {
         ))}
       </Row>
       {catalog.data && catalog.data.assets.length > 0 ? (
-        <details data-testid={TEST_IDS.timeseries.chartAssets}>
+        <details data-testid={IDS.chartAssets}>
           <summary className={css.disclosure}>
             Line chart of assets ({chartAssets.length} chosen, up to {MAX_CHART_ASSETS})
           </summary>
@@ -153,7 +156,7 @@ export function TimeseriesPanel() {
                 label={`${a.entity_name || a.entity_id || `#${a.portfolio_index}`}`}
                 checked={chartAssets.includes(a.portfolio_index)}
                 disabled={!chartAssets.includes(a.portfolio_index) && chartAssets.length >= MAX_CHART_ASSETS}
-                data-testid={TEST_IDS.timeseries.chartAsset(a.portfolio_index)}
+                data-testid={IDS.chartAsset(a.portfolio_index)}
                 onChange={(_, d) =>
                   setChartAssets((c) =>
                     d.checked ? [...c, a.portfolio_index] : c.filter((x) => x !== a.portfolio_index),
@@ -165,7 +168,7 @@ export function TimeseriesPanel() {
         </details>
       ) : null}
       {estimate !== undefined ? (
-        <Text size={200} data-testid={TEST_IDS.timeseries.estimate}>
+        <Text size={200} data-testid={IDS.estimate}>
           {estimate.projected.rows + estimate.observed.rows === 0
             ? "No series match these filters."
             : [
@@ -184,7 +187,7 @@ export function TimeseriesPanel() {
         primary
         task={task}
         ready={Boolean(portfolio) && datesOk}
-        testId={TEST_IDS.timeseries.start}
+        testId={IDS.start}
         work={(services, signal, onProgress) =>
           pasteTimeseries({
             ...services,
@@ -200,7 +203,7 @@ export function TimeseriesPanel() {
         Pull timeseries into a new sheet
       </TaskButton>
       <DownloadButton
-        testId={TEST_IDS.timeseries.download.id}
+        testId={IDS.download.id}
         disabled={!client || !portfolio || !datesOk}
         download={(signal, onProgress) =>
           downloadTimeseries({ client: client!, portfolio, filters, signal, onProgress })
@@ -208,7 +211,7 @@ export function TimeseriesPanel() {
       />
       <TaskStatus
         task={task}
-        testId={TEST_IDS.timeseries.task.id}
+        testId={IDS.task.id}
         success={(r) =>
           `Wrote ${r.sheets.map((s) => `${s.rowCount.toLocaleString("en-US")} ${s.kind} series × ${s.timeColumns} ${s.kind === "observed" ? "month" : "year"} columns to “${s.sheetName}”`).join(" and ")}${r.chart ? " with a chart" : ""}.`
         }

@@ -32,6 +32,9 @@ import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
 
+/** This section's test ids. */
+const IDS = TEST_IDS.visual;
+
 // The map, its basemap and d3-geo are a chunk of their own: the pane's first paint does not wait for them.
 const PortfolioMap = lazy(() => import(/* webpackChunkName: "portfolio-map" */ "./PortfolioMap"));
 
@@ -168,12 +171,12 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
 
   if (!choice.portfolio) return <Text size={200}>Choose a portfolio to see its assets on a map.</Text>;
   return (
-    <Stack data-testid={TEST_IDS.visual.mapPanel}>
+    <Stack data-testid={IDS.mapPanel}>
       {data.loading ? <Spinner size="tiny" label="Loading assets and summary…" /> : null}
-      {data.error ? <ErrorNotice error={data.error} testId={TEST_IDS.visual.mapError} /> : null}
+      {data.error ? <ErrorNotice error={data.error} testId={IDS.mapError} /> : null}
       {current ? (
         <>
-          <div className={styles.legend} data-testid={TEST_IDS.visual.mapLegend} aria-hidden="true">
+          <div className={styles.legend} data-testid={IDS.mapLegend} aria-hidden="true">
             {LEGEND.map(([label, colour]) => (
               <span key={label}>
                 <span className={styles.swatch} style={{ background: colour }} />
@@ -190,7 +193,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
               description={description}
             />
           </Suspense>
-          <Text size={200} data-testid={TEST_IDS.visual.mapText}>
+          <Text size={200} data-testid={IDS.mapText}>
             {description}
           </Text>
         </>
@@ -202,24 +205,24 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
           onChange={setOverlayId}
           choices={overlays.data.map((o) => ({ value: `${o.kind}:${o.id}`, label: o.name }))}
           emptyLabel="(none)"
-          testId={TEST_IDS.visual.mapOverlay}
+          testId={IDS.mapOverlay}
           className={css.contained}
         />
       ) : null}
       {overlay.loading ? <Spinner size="tiny" label="Loading the overlay…" /> : null}
-      {overlay.error ? <ErrorNotice error={overlay.error} testId={TEST_IDS.visual.mapOverlayError} /> : null}
+      {overlay.error ? <ErrorNotice error={overlay.error} testId={IDS.mapOverlayError} /> : null}
       {selection ? (
         <MessageBar
           intent={selection.offerPaste ? "info" : "success"}
           layout="multiline"
-          data-testid={TEST_IDS.visual.mapSelection}
+          data-testid={IDS.mapSelection}
         >
           <MessageBarBody>{selection.message}</MessageBarBody>
           {selection.offerPaste && run && client ? (
             <MessageBarActions>
               <Button
                 size="small"
-                data-testid={TEST_IDS.visual.mapPasteAssets}
+                data-testid={IDS.mapPasteAssets}
                 disabled={paste.running}
                 onClick={() =>
                   paste.start(async (signal, onProgress) => {
@@ -237,7 +240,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
       ) : null}
       <TaskStatus
         task={paste}
-        testId={TEST_IDS.visual.mapPaste.id}
+        testId={IDS.mapPaste.id}
         success={(s) => `Pasted ${s.rowCount.toLocaleString("en-US")} assets to “${s.sheetName}”.`}
       />
     </Stack>
