@@ -6,6 +6,7 @@
  * the focus is in the pane (Office on the web ignores add-in shortcuts there, and so does this).
  */
 import type { OfficeCommandsStandIn } from "./office-commands";
+import { HARNESS_TEST_IDS } from "./test-ids";
 
 /** One button as the manifest declares it. */
 export interface DrawnButton {
@@ -147,14 +148,14 @@ export class RibbonView {
     for (const group of this.tab.groups) {
       const box = document.createElement("div");
       box.className = "ribbon-group";
-      box.dataset.testid = `ribbon-group-${group.id}`;
+      box.dataset.testid = HARNESS_TEST_IDS.ribbonGroup(group.id);
       const row = document.createElement("div");
       row.className = "ribbon-buttons";
       for (const spec of group.buttons) {
         const button = document.createElement("button");
         button.type = "button";
         button.className = "ribbon-button";
-        button.dataset.testid = `ribbon-${spec.controlId}`;
+        button.dataset.testid = HARNESS_TEST_IDS.ribbonButton(spec.controlId);
         const shortcut = this.shortcuts.find((s) => s.action === spec.action)?.key;
         button.title = `${spec.label}\n${spec.tip}${shortcut ? `\nShortcut: ${shortcut}` : ""}`;
         const icon = document.createElement("img");

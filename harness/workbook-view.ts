@@ -10,6 +10,7 @@ import { columnLetters, formatAddress, formatLocal, parseLocal, splitSheet, type
 import type { SheetModel } from "../testing/fake-excel/model";
 import { cellText, parseTsv } from "./cell-text";
 import type { WorkbookController } from "./workbook-controller";
+import { HARNESS_TEST_IDS } from "./test-ids";
 
 const MIN_ROWS = 30;
 const MIN_COLS = 10;
@@ -34,15 +35,15 @@ export class WorkbookView {
   ) {
     container.innerHTML = `
       <div class="toolbar">
-        <input class="name-box" data-testid="name-box" aria-label="Name box: address of the selection" spellcheck="false" />
+        <input class="name-box" data-testid="${HARNESS_TEST_IDS.nameBox}" aria-label="Name box: address of the selection" spellcheck="false" />
         <span class="fx" aria-hidden="true">fx</span>
-        <input class="formula-bar" data-testid="formula-bar" aria-label="Formula bar: value or =RISK.* formula of the active cell" spellcheck="false" autocomplete="off" />
-        <button type="button" data-testid="recalculate" title="Re-evaluate every formula (F9)">Recalculate</button>
-        <span class="calc-status" data-testid="calc-status" role="status" aria-live="polite"></span>
+        <input class="formula-bar" data-testid="${HARNESS_TEST_IDS.formulaBar}" aria-label="Formula bar: value or =RISK.* formula of the active cell" spellcheck="false" autocomplete="off" />
+        <button type="button" data-testid="${HARNESS_TEST_IDS.recalculate}" title="Re-evaluate every formula (F9)">Recalculate</button>
+        <span class="calc-status" data-testid="${HARNESS_TEST_IDS.calcStatus}" role="status" aria-live="polite"></span>
       </div>
-      <div class="grid" data-testid="grid" tabindex="0" aria-label="Worksheet grid"></div>
-      <div class="cell-message" data-testid="cell-message" role="status" aria-live="polite"></div>
-      <div class="sheet-tabs" data-testid="sheet-tabs" role="tablist" aria-label="Sheets"></div>`;
+      <div class="grid" data-testid="${HARNESS_TEST_IDS.grid}" tabindex="0" aria-label="Worksheet grid"></div>
+      <div class="cell-message" data-testid="${HARNESS_TEST_IDS.cellMessage}" role="status" aria-live="polite"></div>
+      <div class="sheet-tabs" data-testid="${HARNESS_TEST_IDS.sheetTabs}" role="tablist" aria-label="Sheets"></div>`;
     this.nameBox = container.querySelector(".name-box") as HTMLInputElement;
     this.formulaBar = container.querySelector(".formula-bar") as HTMLInputElement;
     this.status = container.querySelector(".calc-status") as HTMLElement;
@@ -156,7 +157,7 @@ export class WorkbookView {
           `<button type="button" role="tab" data-sheet="${escapeHtml(s.name)}" aria-selected="${s === model.activeSheet}">${escapeHtml(s.name)}</button>`,
       );
     parts.push(
-      '<button type="button" class="add-sheet" data-testid="add-sheet" title="New sheet" aria-label="New sheet">+</button>',
+      `<button type="button" class="add-sheet" data-testid="${HARNESS_TEST_IDS.addSheet}" title="New sheet" aria-label="New sheet">+</button>`,
     );
     this.tabs.innerHTML = parts.join("");
   }
@@ -237,7 +238,7 @@ export class WorkbookView {
       this.gridBox.focus();
     });
     this.container
-      .querySelector('[data-testid="recalculate"]')
+      .querySelector(`[data-testid="${HARNESS_TEST_IDS.recalculate}"]`)
       ?.addEventListener("click", () => this.workbook.recalcAll());
     this.tabs.addEventListener("click", (event) => {
       const button = (event.target as HTMLElement).closest("button");

@@ -13,6 +13,7 @@ import { RiskClient } from "../../src/api/client";
 import { columnLetters as col } from "../../src/shaping/a1";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { importPortfolio } from "../functions/support/emulator";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -36,35 +37,35 @@ describeBrowser("analyst loop", () => {
 
   test("a summary pasted, listed with its sources, an edited cell kept and asked about, the service's value taken back", async () => {
     const page = await open(false);
-    await page.getByTestId("section-summary-header").click();
-    await page.selectOption('[data-testid="summary-portfolio"]', "demo-portfolio");
-    await page.selectOption('[data-testid="summary-scenario"]', "ssp585");
-    await page.getByTestId("summary-extended").click(); // summary only
-    await page.getByTestId("summary-start").click();
-    await textWhen(page, "summary-result", (t) => t.includes("Wrote"), 30_000);
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("summary")).click();
+    await page.selectOption(`[data-testid="${TEST_IDS.summary.portfolio.id}"]`, "demo-portfolio");
+    await page.selectOption(`[data-testid="${TEST_IDS.summary.scenario}"]`, "ssp585");
+    await page.getByTestId(TEST_IDS.summary.extended).click(); // summary only
+    await page.getByTestId(TEST_IDS.summary.start).click();
+    await textWhen(page, TEST_IDS.summary.task.result, (t) => t.includes("Wrote"), 30_000);
     const sheets = (await page.evaluate(() => window.harness?.sheetNames() as string[])) ?? [];
     expect(sheets).toContain("Climate Risk sources");
     const summarySheet = sheets.find((s) => s.startsWith("Summary"))!;
 
-    await page.getByTestId("section-pasted-header").click();
-    await page.getByTestId("pasted-reload").click();
-    await page.getByTestId("pasted-item").first().waitFor();
-    const listed = await page.getByTestId("pasted-list").textContent();
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("pasted")).click();
+    await page.getByTestId(TEST_IDS.pasted.reload).click();
+    await page.getByTestId(TEST_IDS.pasted.item).first().waitFor();
+    const listed = await page.getByTestId(TEST_IDS.pasted.list).textContent();
     expect(listed).toContain(`${summarySheet} · Summary · demo-portfolio`);
 
     // The user edits a cell of the pasted table: the refresh keeps it, lists it and asks.
     const original = (await cell(page, `'${summarySheet}'!C2`)).value;
     await page.evaluate(([s]) => window.harness?.setCell(`'${s}'!C2`, "edited"), [summarySheet]);
-    await page.getByTestId("pasted-refresh").click();
-    const asked = await textWhen(page, "pasted-edited", (t) => t.length > 0, 30_000);
+    await page.getByTestId(TEST_IDS.pasted.refresh).click();
+    const asked = await textWhen(page, TEST_IDS.pasted.edited, (t) => t.length > 0, 30_000);
     expect(asked).toContain("C2");
     expect(asked).toContain("edited");
     expect((await cell(page, `'${summarySheet}'!C2`)).value).toBe("edited");
-    await page.getByTestId("pasted-result").scrollIntoViewIfNeeded();
+    await page.getByTestId(TEST_IDS.pasted.result).scrollIntoViewIfNeeded();
     await shot(page, "loop-pasted-edited-kept");
 
-    await page.getByTestId("pasted-take-service").click();
-    const done = await textWhen(page, "pasted-summary", (t) => t.includes("1 sheet refreshed"), 30_000);
+    await page.getByTestId(TEST_IDS.pasted.takeService).click();
+    const done = await textWhen(page, TEST_IDS.pasted.summary, (t) => t.includes("1 sheet refreshed"), 30_000);
     expect(done).toBe("1 sheet refreshed.");
     expect((await cell(page, `'${summarySheet}'!C2`)).value).toBe(original);
     // The reader's view: the Sources sheet lists service, portfolio, filters, dataset version, time.
@@ -74,7 +75,7 @@ describeBrowser("analyst loop", () => {
     expect(sources[1][0]).toBe(summarySheet);
     expect(sources[1][6]).toBe("scenario=ssp585");
     expect(String(sources[1][7])).not.toBe("");
-    await page.getByTestId("pasted-result").scrollIntoViewIfNeeded();
+    await page.getByTestId(TEST_IDS.pasted.result).scrollIntoViewIfNeeded();
     await shot(page, "loop-pasted-refreshed");
   }, 90_000);
 
@@ -92,12 +93,12 @@ describeBrowser("analyst loop", () => {
     await importPortfolio(client, "journey", sites([0, 1, 2, 3, 4, 5]));
     const { page } = await suite.openHarness({ demo: false });
     await waitForIdle(page);
-    await page.getByTestId("section-summary-header").click();
-    await page.selectOption('[data-testid="summary-portfolio"]', "journey");
-    await page.selectOption('[data-testid="summary-scenario"]', "ssp585");
-    await page.getByTestId("summary-extended").click(); // summary only
-    await page.getByTestId("summary-start").click();
-    await textWhen(page, "summary-result", (t) => t.includes("Wrote"), 30_000);
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("summary")).click();
+    await page.selectOption(`[data-testid="${TEST_IDS.summary.portfolio.id}"]`, "journey");
+    await page.selectOption(`[data-testid="${TEST_IDS.summary.scenario}"]`, "ssp585");
+    await page.getByTestId(TEST_IDS.summary.extended).click(); // summary only
+    await page.getByTestId(TEST_IDS.summary.start).click();
+    await textWhen(page, TEST_IDS.summary.task.result, (t) => t.includes("Wrote"), 30_000);
     const sheet = ((await page.evaluate(() => window.harness?.sheetNames() as string[])) ?? []).find((n) =>
       n.startsWith("Summary"),
     )!;
@@ -135,12 +136,12 @@ describeBrowser("analyst loop", () => {
         }),
       [sheet, scoreKey] as const,
     );
-    await page.getByTestId("section-summary-header").click(); // close it: room for the panel
-    await page.getByTestId("section-pasted-header").click();
-    await page.getByTestId("pasted-reload").click();
-    await page.getByTestId("pasted-item").first().waitFor();
-    await page.getByTestId("pasted-refresh").click();
-    const done = await textWhen(page, "pasted-keyed", (t) => t.length > 0, 30_000);
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("summary")).click(); // close it: room for the panel
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("pasted")).click();
+    await page.getByTestId(TEST_IDS.pasted.reload).click();
+    await page.getByTestId(TEST_IDS.pasted.item).first().waitFor();
+    await page.getByTestId(TEST_IDS.pasted.refresh).click();
+    const done = await textWhen(page, TEST_IDS.pasted.keyed, (t) => t.length > 0, 30_000);
     expect(done).toContain("3 added, 3 removed");
     // Every note is beside its own asset; the new asset's rows are at the end, without notes.
     const after = await values(page, `'${sheet}'!B2:${noteCol}${rows + 1}`);
@@ -150,9 +151,9 @@ describeBrowser("analyst loop", () => {
     }
     expect(after.slice(-3).map((line) => line[0])).toEqual(["S6", "S6", "S6"]);
     // S0's notes were kept below, in the titled block the pane names.
-    const removed = await page.getByTestId("pasted-removed").textContent();
+    const removed = await page.getByTestId(TEST_IDS.pasted.removed).textContent();
     expect(removed).toContain("Removed at refresh on");
-    await page.getByTestId("pasted-result").scrollIntoViewIfNeeded();
+    await page.getByTestId(TEST_IDS.pasted.result).scrollIntoViewIfNeeded();
     await shot(page, "taskpane-keyed-refresh");
   }, 120_000);
 
@@ -160,22 +161,22 @@ describeBrowser("analyst loop", () => {
     const page = await open(true);
     const emu = suite.emulator;
     await select(page, "Demo!B12:C15");
-    await page.getByTestId("section-connection-header").click(); // close it: room for the panel
-    await page.getByTestId("section-scoped-refresh-header").click();
-    await page.getByTestId("scope-selection").click();
-    await page.getByTestId("scope-recount").click();
-    const counted = await textWhen(page, "scope-count", (t) => t.includes("RISK cell"), 20_000);
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close it: room for the panel
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("scoped-refresh")).click();
+    await page.getByTestId(TEST_IDS.refresh.scopeOption("selection")).click();
+    await page.getByTestId(TEST_IDS.refresh.scopeRecount).click();
+    const counted = await textWhen(page, TEST_IDS.refresh.scopeCount, (t) => t.includes("RISK cell"), 20_000);
     expect(counted).toMatch(/^8 RISK cells in scope \(Demo\)/);
     const before = await emulatorStats(emu.url);
-    await page.getByTestId("scope-refresh").click();
-    const done = await textWhen(page, "scope-done", (t) => t.length > 0, 30_000);
+    await page.getByTestId(TEST_IDS.refresh.scopeRefresh).click();
+    const done = await textWhen(page, TEST_IDS.refresh.scopeDone, (t) => t.length > 0, 30_000);
     expect(done).toContain("Refreshed 8 RISK cells (Demo)");
-    await page.getByTestId("scope-done").scrollIntoViewIfNeeded();
+    await page.getByTestId(TEST_IDS.refresh.scopeDone).scrollIntoViewIfNeeded();
     const after = await emulatorStats(emu.url);
     const summaryRoute = "/api/portfolios/:portfolio_name/datasets/physical/summary";
     expect(routeCount(after, "GET", summaryRoute)).toBeGreaterThan(routeCount(before, "GET", summaryRoute));
     expect(routeCount(after, "GET", "/api/search")).toBe(routeCount(before, "GET", "/api/search"));
-    expect(await page.getByTestId("usage-line").textContent()).toMatch(
+    expect(await page.getByTestId(TEST_IDS.shell.usageLine).textContent()).toMatch(
       /^Since start: \d+ requests? sent · \d+ answers? from cache · \d+ failures?$/,
     );
     await shot(page, "loop-scoped-refresh");
@@ -183,26 +184,28 @@ describeBrowser("analyst loop", () => {
 
   test("convert the demo sheet to values after confirming, then restore the formulas", async () => {
     const page = await open(true);
-    await page.getByTestId("section-connection-header").click(); // close it: room for the panel
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close it: room for the panel
     const formulaBefore = (await cell(page, "Demo!D3")).formula;
     const valueBefore = (await cell(page, "Demo!D3")).value;
     await page.evaluate(() => window.harness?.selectRange("Demo!A1"));
-    await page.getByTestId("section-static-header").click();
-    await page.getByTestId("static-scope-sheet").click();
-    await page.getByTestId("static-convert").click();
-    await page.getByTestId("static-confirm").waitFor();
-    await page.getByTestId("static-confirm").scrollIntoViewIfNeeded();
-    expect(await page.getByTestId("static-confirm").textContent()).toMatch(/Replace \d+ RISK formulas with values\?/);
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("static")).click();
+    await page.getByTestId(TEST_IDS.static.scopeOption("sheet")).click();
+    await page.getByTestId(TEST_IDS.static.convert).click();
+    await page.getByTestId(TEST_IDS.static.confirm).waitFor();
+    await page.getByTestId(TEST_IDS.static.confirm).scrollIntoViewIfNeeded();
+    expect(await page.getByTestId(TEST_IDS.static.confirm).textContent()).toMatch(
+      /Replace \d+ RISK formulas with values\?/,
+    );
     await shot(page, "loop-static-confirm");
-    await page.getByTestId("static-confirm-yes").click();
-    await textWhen(page, "static-done", (t) => t.includes("Replaced"), 30_000);
+    await page.getByTestId(TEST_IDS.static.confirmYes).click();
+    await textWhen(page, TEST_IDS.static.done, (t) => t.includes("Replaced"), 30_000);
     const converted = await cell(page, "Demo!D3");
     expect(converted.value).toBe(valueBefore);
     expect(String(converted.formula ?? "")).not.toMatch(/^=/);
-    await page.getByTestId("static-done").scrollIntoViewIfNeeded();
+    await page.getByTestId(TEST_IDS.static.done).scrollIntoViewIfNeeded();
     await shot(page, "loop-static-done");
-    await page.getByTestId("static-restore").click();
-    await textWhen(page, "restore-done", (t) => t.includes("Restored"), 30_000);
+    await page.getByTestId(TEST_IDS.static.restore).click();
+    await textWhen(page, TEST_IDS.static.restoreDone, (t) => t.includes("Restored"), 30_000);
     await waitForIdle(page);
     expect((await cell(page, "Demo!D3")).formula).toBe(formulaBefore);
     expect((await cell(page, "Demo!D3")).value).toBe(valueBefore);
@@ -210,11 +213,11 @@ describeBrowser("analyst loop", () => {
 
   test("the formula builder: lists from the service, a live preview, Insert into the selected cell", async () => {
     const page = await open(false);
-    await page.getByTestId("section-connection-header").click(); // close it: room for the builder
-    await page.getByTestId("section-builder-header").click();
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close it: room for the builder
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("builder")).click();
     // Bad choices are explained before anything can be inserted.
-    expect(await page.getByTestId("builder-problems").textContent()).toContain("Portfolio: choose a portfolio.");
-    expect(await page.getByTestId("builder-insert").isDisabled()).toBe(true);
+    expect(await page.getByTestId(TEST_IDS.builder.problems).textContent()).toContain("Portfolio: choose a portfolio.");
+    expect(await page.getByTestId(TEST_IDS.builder.insert.id).isDisabled()).toBe(true);
 
     const pick = async (testId: string, option: string | RegExp) => {
       await page.getByTestId(testId).click();
@@ -224,13 +227,15 @@ describeBrowser("analyst loop", () => {
     await pick("builder-param-index", /\(#2\)$/);
     await pick("builder-param-hazard", "wildfire");
     await pick("builder-param-scenario", "ssp585");
-    const formula = await page.getByTestId("builder-formula").inputValue();
+    const formula = await page.getByTestId(TEST_IDS.builder.formula).inputValue();
     expect(formula).toBe('=RISK.SUMMARY("demo-portfolio",2,"wildfire","ssp585")');
-    const preview = await textWhen(page, "builder-preview-value", (t) => t.startsWith("Gives now:"), 20_000);
+    const preview = await textWhen(page, TEST_IDS.builder.previewValue, (t) => t.startsWith("Gives now:"), 20_000);
     expect(preview).toMatch(/^Gives now: \d/);
     await select(page, "Sheet1!B2");
-    await page.getByTestId("builder-insert").click();
-    expect(await textWhen(page, "builder-inserted", (t) => t.length > 0, 20_000)).toBe("Inserted into Sheet1!B2.");
+    await page.getByTestId(TEST_IDS.builder.insert.id).click();
+    expect(await textWhen(page, TEST_IDS.builder.inserted, (t) => t.length > 0, 20_000)).toBe(
+      "Inserted into Sheet1!B2.",
+    );
     await waitForIdle(page);
     const inserted = await cell(page, "Sheet1!B2");
     expect(inserted.formula).toBe(formula);

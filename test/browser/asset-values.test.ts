@@ -10,6 +10,7 @@ import { copyFileSync } from "node:fs";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
 import { textWhen, values, waitForIdle } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -28,10 +29,10 @@ describeBrowser("asset values and coordinates as analysts have them", () => {
     ];
     await page.evaluate((block) => window.harness?.setCells("Assets!H1", block), sheet);
     await page.evaluate(() => window.harness?.selectRange("Assets!H1:L4"));
-    await page.getByTestId("section-sync-header").click();
-    await page.getByTestId("sync-check").click();
-    await textWhen(page, "sync-conversions", (t) => t.includes("6 coordinates can be converted"), 30_000);
-    const rows = await page.getByTestId("sync-conversions-row").allInnerTexts();
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+    await page.getByTestId(TEST_IDS.sync.check).click();
+    await textWhen(page, TEST_IDS.sync.conversions, (t) => t.includes("6 coordinates can be converted"), 30_000);
+    const rows = await page.getByTestId(TEST_IDS.sync.conversionsRow).allInnerTexts();
     expect(rows.map((r) => r.split(/\s+/).filter(Boolean).join(" "))).toEqual([
       `I2 48°51'24"N 48.856667`,
       `J2 2°21'8"E 2.352222`,
@@ -40,7 +41,7 @@ describeBrowser("asset values and coordinates as analysts have them", () => {
       "I4 52,5200 52.52",
       "J4 13,4050 13.405",
     ]);
-    expect(await page.getByTestId("sync-mapping-row").allInnerTexts()).toEqual(
+    expect(await page.getByTestId(TEST_IDS.sync.mapping.row).allInnerTexts()).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/Site\s+entity_name\s+synonym/),
         expect.stringMatching(/Value\s+label:value\s+synonym/),
@@ -55,11 +56,11 @@ describeBrowser("asset values and coordinates as analysts have them", () => {
       "52,5200",
       "13,4050",
     ]);
-    await page.getByTestId("sync-conversions").scrollIntoViewIfNeeded();
+    await page.getByTestId(TEST_IDS.sync.conversions).scrollIntoViewIfNeeded();
     copyFileSync(await screenshot(page, "sync-conversion-preview"), docImagePath("sync-conversion-preview"));
 
-    await page.getByTestId("sync-convert").click();
-    await textWhen(page, "sync-converted", (t) => t.includes("Converted 6 cells"));
+    await page.getByTestId(TEST_IDS.sync.convert).click();
+    await textWhen(page, TEST_IDS.sync.converted, (t) => t.includes("Converted 6 cells"));
     expect(await values(page, "Assets!I2:J4")).toEqual([
       [48.856667, 2.352222],
       [41.9, 12.5],
@@ -67,27 +68,31 @@ describeBrowser("asset values and coordinates as analysts have them", () => {
     ]);
 
     // Sync: the mapping is shown before anything is sent; then the dropdown is offered, not imposed.
-    await page.getByTestId("sync-portfolio").fill("values_b");
-    await page.getByTestId("sync-start").click();
-    await textWhen(page, "sync-mapping-confirm", (t) => t.includes("Nothing is sent until you say so"), 30_000);
-    expect(await page.getByTestId("sync-mapping-confirm-table").innerText()).toMatch(/Type\s+label:type\s+synonym/);
-    await page.getByTestId("sync-mapping-send").click();
-    await textWhen(page, "sync-result", (t) => t.includes("values_b"), 30_000);
-    expect(await page.getByTestId("sync-warnings").innerText()).toMatch(/"Warehouse".*Closest published type/s);
-    await page.getByTestId("sync-dropdown").click();
-    await textWhen(page, "sync-dropdown-done", (t) => t.includes("now offers the published types"));
-    await page.getByTestId("section-sync-header").click();
+    await page.getByTestId(TEST_IDS.sync.portfolio).fill("values_b");
+    await page.getByTestId(TEST_IDS.sync.start).click();
+    await textWhen(page, TEST_IDS.sync.mappingConfirm, (t) => t.includes("Nothing is sent until you say so"), 30_000);
+    expect(await page.getByTestId(TEST_IDS.sync.mappingConfirmTable.id).innerText()).toMatch(
+      /Type\s+label:type\s+synonym/,
+    );
+    await page.getByTestId(TEST_IDS.sync.mappingSend).click();
+    await textWhen(page, TEST_IDS.sync.task.result, (t) => t.includes("values_b"), 30_000);
+    expect(await page.getByTestId(TEST_IDS.sync.warnings.id).innerText()).toMatch(
+      /"Warehouse".*Closest published type/s,
+    );
+    await page.getByTestId(TEST_IDS.sync.dropdown).click();
+    await textWhen(page, TEST_IDS.sync.dropdownDone, (t) => t.includes("now offers the published types"));
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
 
     // Money at risk from label:value: its currency is asked, then named in the headers.
-    await page.getByTestId("section-impact-header").click();
-    await page.selectOption('[data-testid="impact-portfolio"]', "values_b");
-    await page.selectOption('[data-testid="impact-hazard"]', "all");
-    await page.getByTestId("impact-value").fill("label:value");
-    await page.getByTestId("impact-start").click();
-    await textWhen(page, "impact-error", (t) => t.includes("say which currency"), 30_000);
-    await page.getByTestId("impact-currency").fill("EUR");
-    await page.getByTestId("impact-start").click();
-    expect(await textWhen(page, "impact-result", (t) => t.includes("Wrote"), 30_000)).toMatch(
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("impact")).click();
+    await page.selectOption(`[data-testid="${TEST_IDS.impact.portfolio.id}"]`, "values_b");
+    await page.selectOption(`[data-testid="${TEST_IDS.impact.hazard}"]`, "all");
+    await page.getByTestId(TEST_IDS.impact.value).fill("label:value");
+    await page.getByTestId(TEST_IDS.impact.start).click();
+    await textWhen(page, TEST_IDS.impact.task.error, (t) => t.includes("say which currency"), 30_000);
+    await page.getByTestId(TEST_IDS.impact.currency).fill("EUR");
+    await page.getByTestId(TEST_IDS.impact.start).click();
+    expect(await textWhen(page, TEST_IDS.impact.task.result, (t) => t.includes("Wrote"), 30_000)).toMatch(
       /values from label:value in EUR/,
     );
     const header = (await values(page, "'Financial impact values_b'!A1:AZ1"))[0]!;

@@ -8,6 +8,7 @@ import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
 import { textWhen } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -21,54 +22,56 @@ describeBrowser("compositions panel", () => {
     "run a UDF to preview its layer, edit its equation, " + "replace a layer's file; a bad program changes nothing",
     async () => {
       const { page } = await suite.openHarness({ demo: false });
-      await page.getByTestId("section-compositions-header").click();
-      await page.getByTestId("udf-item-2").waitFor({ state: "visible", timeout: 20_000 });
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("compositions")).click();
+      await page.getByTestId(TEST_IDS.compositions.udf(2).item).waitFor({ state: "visible", timeout: 20_000 });
       const layerFeatures = ((await api("/vector/1")) as { geojson: { features: unknown[] } }).geojson.features.length;
 
       // Run (preview): the resulting layer's count, property names and first rows; nothing stored.
       const vectorsBefore = ((await api("/vector")) as unknown[]).length;
-      await page.getByTestId("udf-run-2").click();
-      const summary = await textWhen(page, "udf-preview-2-summary", (t) => t.length > 0, 20_000);
+      await page.getByTestId(TEST_IDS.compositions.udfRun(2).id).click();
+      const summary = await textWhen(page, TEST_IDS.compositions.udfPreview(2).summary, (t) => t.length > 0, 20_000);
       expect(summary).toContain(`${layerFeatures} features`);
       expect(summary).toMatch(/properties: .*loss_wildfire_bsln.*value/);
-      expect(await page.locator('[data-testid="udf-preview-2-rows"] tbody tr').count()).toBe(
+      expect(await page.locator(`[data-testid="${TEST_IDS.compositions.udfPreview(2).rows}"] tbody tr`).count()).toBe(
         Math.min(5, layerFeatures),
       );
       expect(((await api("/vector")) as unknown[]).length).toBe(vectorsBefore);
-      await page.getByTestId("udf-preview-2").scrollIntoViewIfNeeded();
+      await page.getByTestId(TEST_IDS.compositions.udfPreview(2).id).scrollIntoViewIfNeeded();
       await screenshot(page, "compositions-run-preview");
 
       // Edit: the form starts from the stored equation and says a rename is delete + create.
-      await page.getByTestId("udf-edit-2").click();
-      const operation = page.getByTestId("udf-edit-operation-2");
+      await page.getByTestId(TEST_IDS.compositions.udfEdit(2).id).click();
+      const operation = page.getByTestId(TEST_IDS.compositions.udfEdit(2).operation);
       await operation.waitFor({ state: "visible", timeout: 15_000 });
       const stored = ((await api("/udf/2")) as { equation: { operation: string } }).equation.operation;
       expect(await operation.inputValue()).toBe(stored);
-      expect(await page.getByTestId("udf-edit-note-2").textContent()).toMatch(
+      expect(await page.getByTestId(TEST_IDS.compositions.udfEdit(2).note).textContent()).toMatch(
         /To rename, create it again under the new name, then delete this one/,
       );
 
       await operation.fill(".loss_flood_bsln +");
-      await page.getByTestId("udf-edit-submit-2").click();
-      expect(await textWhen(page, "udf-edit-2-error", (t) => t.length > 0)).toMatch(/could not process/i);
+      await page.getByTestId(TEST_IDS.compositions.udfEdit(2).submit).click();
+      expect(await textWhen(page, TEST_IDS.compositions.udfEdit(2).error, (t) => t.length > 0)).toMatch(
+        /could not process/i,
+      );
       expect(((await api("/udf/2")) as { equation: { operation: string } }).equation.operation).toBe(stored);
 
       await operation.fill(".loss_flood_bsln * 2");
-      await page.getByTestId("udf-edit-submit-2").click();
-      expect(await textWhen(page, "udf-edit-2-result", (t) => t.length > 0)).toMatch(/updated/);
+      await page.getByTestId(TEST_IDS.compositions.udfEdit(2).submit).click();
+      expect(await textWhen(page, TEST_IDS.compositions.udfEdit(2).result, (t) => t.length > 0)).toMatch(/updated/);
       expect(((await api("/udf/2")) as { equation: { operation: string } }).equation.operation).toBe(
         ".loss_flood_bsln * 2",
       );
       // The preview of the old equation goes: it no longer matches. (The edit's result and the list's
       // new revision are two renders, so wait for it rather than count at once.)
-      await page.getByTestId("udf-preview-2").waitFor({ state: "detached", timeout: 5_000 });
-      expect(await page.getByTestId("udf-preview-2").count()).toBe(0);
-      await page.getByTestId("udf-edit-2-result").scrollIntoViewIfNeeded();
+      await page.getByTestId(TEST_IDS.compositions.udfPreview(2).id).waitFor({ state: "detached", timeout: 5_000 });
+      expect(await page.getByTestId(TEST_IDS.compositions.udfPreview(2).id).count()).toBe(0);
+      await page.getByTestId(TEST_IDS.compositions.udfEdit(2).result).scrollIntoViewIfNeeded();
       await screenshot(page, "compositions-edit-udf");
 
       // Update a layer: a new .geojson file replaces the content of the layer of that name.
-      await page.getByTestId("vector-update-1").click();
-      await page.getByTestId("vector-update-note-1").waitFor({ state: "visible" });
+      await page.getByTestId(TEST_IDS.compositions.vectorUpdate(1).id).click();
+      await page.getByTestId(TEST_IDS.compositions.vectorUpdate(1).note).waitFor({ state: "visible" });
       const replacement = {
         type: "FeatureCollection",
         features: [
@@ -79,13 +82,13 @@ describeBrowser("compositions panel", () => {
           },
         ],
       };
-      await page.setInputFiles('[data-testid="vector-update-file-1"]', {
+      await page.setInputFiles(`[data-testid="${TEST_IDS.compositions.vectorUpdate(1).file}"]`, {
         name: "losses-v2.geojson",
         mimeType: "application/geo+json",
         buffer: Buffer.from(JSON.stringify(replacement)),
       });
-      await page.getByTestId("vector-update-submit-1").click();
-      expect(await textWhen(page, "vector-update-1-result", (t) => t.length > 0)).toMatch(
+      await page.getByTestId(TEST_IDS.compositions.vectorUpdate(1).submit).click();
+      expect(await textWhen(page, TEST_IDS.compositions.vectorUpdate(1).result, (t) => t.length > 0)).toMatch(
         /Layer “demo-losses” updated/,
       );
       const updated = (await api("/vector/1")) as {
@@ -96,12 +99,17 @@ describeBrowser("compositions panel", () => {
       expect(updated.geojson.features.map((f) => f.properties)).toEqual([{ loss_flood_bsln: 7 }]);
 
       // The edited UDF now runs over the new content.
-      await page.getByTestId("udf-run-2").click();
-      expect(await textWhen(page, "udf-preview-2-summary", (t) => t.includes("1 feature;"), 20_000)).toMatch(
-        /properties: loss_flood_bsln, value/,
-      );
-      expect(await page.locator('[data-testid="udf-preview-2-rows"] tbody tr').first().textContent()).toBe("714");
-      await page.getByTestId("vector-update-1-result").scrollIntoViewIfNeeded();
+      await page.getByTestId(TEST_IDS.compositions.udfRun(2).id).click();
+      expect(
+        await textWhen(page, TEST_IDS.compositions.udfPreview(2).summary, (t) => t.includes("1 feature;"), 20_000),
+      ).toMatch(/properties: loss_flood_bsln, value/);
+      expect(
+        await page
+          .locator(`[data-testid="${TEST_IDS.compositions.udfPreview(2).rows}"] tbody tr`)
+          .first()
+          .textContent(),
+      ).toBe("714");
+      await page.getByTestId(TEST_IDS.compositions.vectorUpdate(1).result).scrollIntoViewIfNeeded();
       await screenshot(page, "compositions-update-vector");
     },
     120_000,

@@ -12,6 +12,7 @@ import { SOFFICE_PATH, recalculateInLibreOffice } from "../support/libreoffice";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
 import { setSectionOpen, textWhen, values, waitForIdle } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -35,30 +36,30 @@ describeBrowser("disclosure tables from the harness's Assets sheet", () => {
     await page.evaluate((block) => window.harness?.setCells("Assets!F1", block), extra);
     await page.evaluate(() => window.harness?.selectRange("Assets!A1:H7"));
     await setSectionOpen(page, "sync", true);
-    await page.getByTestId("sync-portfolio").fill("disclosure_b");
-    await page.getByTestId("sync-start").click();
-    await textWhen(page, "sync-result", (t) => t.includes("disclosure_b"), 30_000);
+    await page.getByTestId(TEST_IDS.sync.portfolio).fill("disclosure_b");
+    await page.getByTestId(TEST_IDS.sync.start).click();
+    await textWhen(page, TEST_IDS.sync.task.result, (t) => t.includes("disclosure_b"), 30_000);
     await setSectionOpen(page, "sync", false);
 
     await setSectionOpen(page, "disclosure", true);
-    await page.selectOption('[data-testid="disclosure-portfolio"]', "disclosure_b");
-    await page.getByTestId("disclosure-start").click();
-    const done = await textWhen(page, "disclosure-result", (t) => t.includes("Wrote"), 60_000);
+    await page.selectOption(`[data-testid="${TEST_IDS.disclosure.portfolio.id}"]`, "disclosure_b");
+    await page.getByTestId(TEST_IDS.disclosure.start).click();
+    const done = await textWhen(page, TEST_IDS.disclosure.task.result, (t) => t.includes("Wrote"), 60_000);
     expect(done).toContain("for 6 assets");
     expect(done).toContain("“E1-9 disclosure_b”");
     expect(done).toContain("“Methodology disclosure_b”");
     const formulas = await page.evaluate(() => window.harness!.fake.read("E1-9 disclosure_b", "A1:F2", "formulas"));
     expect(formulas[0]![5]).toBe("66(a) assets at material physical risk, any hazard (reporting currency)");
     expect(String(formulas[1]![5])).toMatch(/^=SUMPRODUCT\(/);
-    await page.getByTestId("disclosure-result").scrollIntoViewIfNeeded();
+    await page.getByTestId(TEST_IDS.disclosure.task.result).scrollIntoViewIfNeeded();
     copyFileSync(await screenshot(page, "disclosure-pane"), docImagePath("disclosure-pane"));
 
     // The analyst lowers the flood threshold; a refresh keeps it and recomputes the 66(c) list.
     const methodology = await values(page, "'Methodology disclosure_b'!A1:C8");
     const flood = methodology.findIndex((row) => row[1] === "flood_potential") + 1;
     await page.evaluate((row) => window.harness?.setCells(`'Methodology disclosure_b'!C${row}`, [[0.001]]), flood);
-    await page.getByTestId("disclosure-refresh").click();
-    expect(await textWhen(page, "disclosure-refresh-result", (t) => t.includes("Refreshed"), 60_000)).toMatch(
+    await page.getByTestId(TEST_IDS.disclosure.refresh.id).click();
+    expect(await textWhen(page, TEST_IDS.disclosure.refresh.result, (t) => t.includes("Refreshed"), 60_000)).toMatch(
       /^Refreshed 2 sheet\(s\)\./,
     );
     expect((await values(page, `'Methodology disclosure_b'!C${flood}`))[0]![0]).toBe(0.001);
@@ -76,15 +77,17 @@ describeBrowser("disclosure tables from the harness's Assets sheet", () => {
     });
     await setSectionOpen(page, "disclosure", false);
     await setSectionOpen(page, "pasted", true);
-    await page.getByTestId("pasted-refresh").click();
-    await page.waitForSelector('[data-testid="pasted-result"], [data-testid="pasted-error"]');
-    const failed = await page.$('[data-testid="pasted-error"]');
+    await page.getByTestId(TEST_IDS.pasted.refresh).click();
+    await page.waitForSelector(
+      `[data-testid="${TEST_IDS.pasted.task.result}"], [data-testid="${TEST_IDS.pasted.task.error}"]`,
+    );
+    const failed = await page.$(`[data-testid="${TEST_IDS.pasted.task.error}"]`);
     if (failed) throw new Error(`refresh failed: ${await failed.textContent()}`);
-    expect(await textWhen(page, "pasted-follow-up", (t) => t.includes("Upgrade them"), 60_000)).toMatch(
+    expect(await textWhen(page, TEST_IDS.pasted.followUp, (t) => t.includes("Upgrade them"), 60_000)).toMatch(
       /"E1-9 disclosure_b" were made before the tables followed their data: they read rows 2 to 55/,
     );
-    await page.getByTestId("pasted-offer").click();
-    expect(await textWhen(page, "pasted-offer-result", (t) => t.includes("Upgraded"), 60_000)).toContain(
+    await page.getByTestId(TEST_IDS.pasted.offer.id).click();
+    expect(await textWhen(page, TEST_IDS.pasted.offer.result, (t) => t.includes("Upgraded"), 60_000)).toContain(
       '"E1-9 disclosure_b"',
     );
     const upgraded = await page.evaluate(() => window.harness!.fake.read("E1-9 disclosure_b", "R2", "formulas"));

@@ -7,6 +7,7 @@
  */
 import type { SyncHold } from "../../testing/fake-excel";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -26,25 +27,30 @@ describeBrowser("Excel not answering", () => {
     await page.evaluate(() => {
       window.heldSync = window.harness?.fake.holdNextSync();
     });
-    await page.getByTestId("section-pasted-header").click();
-    const notice = page.getByTestId("excel-not-answering");
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("pasted")).click();
+    const notice = page.getByTestId(TEST_IDS.shell.excelNotAnswering);
     await notice.waitFor({ timeout: 15_000 });
     expect(await notice.textContent()).toContain("Excel is not answering");
 
-    await page.getByTestId("excel-not-answering-wait").click();
+    await page.getByTestId(TEST_IDS.shell.excelNotAnsweringWait).click();
     await notice.waitFor({ state: "detached" });
     await notice.waitFor({ timeout: 15_000 }); // still no answer: asked again after another period
 
-    await page.getByTestId("excel-not-answering-cancel").click();
-    await page.getByTestId("excel-cancelled-waiting").waitFor();
+    await page.getByTestId(TEST_IDS.shell.excelNotAnsweringCancel).click();
+    await page.getByTestId(TEST_IDS.shell.excelCancelledWaiting).waitFor();
     expect(await notice.count()).toBe(0);
     // The section is not left spinning: its list settles, as stopped (or, in a development build
     // where React runs the effect twice, from the second read, which was not held).
-    await page.locator('[data-testid="pasted-list-error"], [data-testid="pasted-none"]').first().waitFor();
-    if ((await page.getByTestId("pasted-list-error").count()) > 0)
-      expect(await page.getByTestId("pasted-list-error").textContent()).toContain("Stopped: Excel did not answer");
+    await page
+      .locator(`[data-testid="${TEST_IDS.pasted.listError}"], [data-testid="${TEST_IDS.pasted.none}"]`)
+      .first()
+      .waitFor();
+    if ((await page.getByTestId(TEST_IDS.pasted.listError).count()) > 0)
+      expect(await page.getByTestId(TEST_IDS.pasted.listError).textContent()).toContain(
+        "Stopped: Excel did not answer",
+      );
 
     await page.evaluate(() => window.heldSync?.release());
-    await page.getByTestId("excel-cancelled-waiting").waitFor({ state: "detached" });
+    await page.getByTestId(TEST_IDS.shell.excelCancelledWaiting).waitFor({ state: "detached" });
   }, 120_000);
 });

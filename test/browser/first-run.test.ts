@@ -9,6 +9,7 @@ import { DEMO_API_KEY } from "../../src/shared/vocabulary";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
 import { cell, textWhen, waitForIdle } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -22,23 +23,23 @@ describeBrowser("first run with nothing configured", () => {
     const before = await cell(page, "Demo!D3");
     expect(before.value).toBe("#N/A");
     expect(before.error?.message).toBe("Open the Climate Risk pane to connect");
-    await page.getByTestId("taskpane").waitFor({ state: "visible", timeout: 20_000 });
-    await page.getByTestId("connection-first-run").waitFor();
-    expect(await page.getByTestId("connection-first-run").textContent()).toContain(
+    await page.getByTestId(TEST_IDS.shell.taskpane).waitFor({ state: "visible", timeout: 20_000 });
+    await page.getByTestId(TEST_IDS.connection.firstRun).waitFor();
+    expect(await page.getByTestId(TEST_IDS.connection.firstRun).textContent()).toContain(
       "Connect to your climate risk service",
     );
-    expect(await page.getByTestId("connection-summary").textContent()).toMatch(/^Not connected/);
-    expect(await page.getByTestId("connection-base-url").inputValue()).toBe("");
+    expect(await page.getByTestId(TEST_IDS.shell.connectionSummary).textContent()).toMatch(/^Not connected/);
+    expect(await page.getByTestId(TEST_IDS.connection.baseUrl).inputValue()).toBe("");
     const shot = await screenshot(page, "loop-first-run");
     copyFileSync(shot, docImagePath("loop-first-run"));
 
-    await page.getByTestId("connection-base-url").fill(`${suite.server.origin}/emulator`);
-    await page.getByTestId("connection-nature-url").fill(`${suite.server.origin}/emulator/nature`);
-    await page.getByTestId("connection-api-key").fill(DEMO_API_KEY);
-    await page.getByTestId("connection-test").click();
-    await textWhen(page, "connection-test-result", (t) => t.length > 0, 20_000);
-    await page.getByTestId("connection-save").click();
-    await textWhen(page, "connection-save-result", (t) => t.length > 0, 20_000);
+    await page.getByTestId(TEST_IDS.connection.baseUrl).fill(`${suite.server.origin}/emulator`);
+    await page.getByTestId(TEST_IDS.connection.natureUrl).fill(`${suite.server.origin}/emulator/nature`);
+    await page.getByTestId(TEST_IDS.connection.apiKey).fill(DEMO_API_KEY);
+    await page.getByTestId(TEST_IDS.connection.test).click();
+    await textWhen(page, TEST_IDS.connection.testResult, (t) => t.length > 0, 20_000);
+    await page.getByTestId(TEST_IDS.connection.save).click();
+    await textWhen(page, TEST_IDS.connection.saveResult, (t) => t.length > 0, 20_000);
     await page.evaluate(() => window.harness?.recalcAll());
     await waitForIdle(page);
     expect(typeof (await cell(page, "Demo!D3")).value).toBe("number");

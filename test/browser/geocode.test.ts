@@ -13,6 +13,7 @@ import { DEMO_HEADERS, startTestGeocoder } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
 import { textWhen, values, waitForIdle } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 const KEY = "browser-geo-key-41d2";
@@ -36,19 +37,21 @@ describeBrowser("addresses to coordinates", () => {
       await page.evaluate(([name, b]) => window.harness?.setCells(`${name}!A1`, b), [sheet, block] as const);
 
       // The geocoder, entered under Connection (open by default): none was preset.
-      expect(await page.getByTestId("geocoder-saved").textContent()).toMatch(/^None: addresses are sent nowhere/);
-      await page.getByTestId("geocoder-url").fill(geocoder.url);
-      await page.getByTestId("geocoder-key").fill(KEY);
-      await page.getByTestId("geocoder-rate").fill("20");
-      await page.getByTestId("geocoder-save").click();
+      expect(await page.getByTestId(TEST_IDS.geocoder.saved).textContent()).toMatch(
+        /^None: addresses are sent nowhere/,
+      );
+      await page.getByTestId(TEST_IDS.geocoder.url).fill(geocoder.url);
+      await page.getByTestId(TEST_IDS.geocoder.key).fill(KEY);
+      await page.getByTestId(TEST_IDS.geocoder.rate).fill("20");
+      await page.getByTestId(TEST_IDS.geocoder.save).click();
       const host = new URL(geocoder.url).host;
-      await textWhen(page, "geocoder-saved", (t) => t.includes(`sent to ${host} (pelias)`));
-      await page.getByTestId("section-connection-header").click(); // close it: room for the preview
+      await textWhen(page, TEST_IDS.geocoder.saved, (t) => t.includes(`sent to ${host} (pelias)`));
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close it: room for the preview
 
       await page.evaluate((name) => window.harness?.selectRange(`${name}!A1:C5`), sheet);
-      await page.getByTestId("section-sync-header").click();
-      await page.getByTestId("geocode-find").click();
-      const consent = await textWhen(page, "geocode-consent-what", (t) => t.length > 0, 20_000);
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+      await page.getByTestId(TEST_IDS.sync.geocodeFind).click();
+      const consent = await textWhen(page, TEST_IDS.sync.geocodeConsentWhat, (t) => t.length > 0, 20_000);
       expect(consent).toContain(
         `${host} receives the columns Address, Country of 4 rows (${sheet}!A1:C5), nothing else.`,
       );
@@ -56,15 +59,15 @@ describeBrowser("addresses to coordinates", () => {
 
       // The first answer is a 429 without CORS headers: the browser sees a network failure.
       geocoder.fault({ status: 429, cors: "none", count: 1 });
-      await page.getByTestId("geocode-send").click();
-      const stopped = await textWhen(page, "geocode-stopped", (t) => t.length > 0, 20_000);
+      await page.getByTestId(TEST_IDS.sync.geocodeSend).click();
+      const stopped = await textWhen(page, TEST_IDS.sync.geocodeStopped, (t) => t.length > 0, 20_000);
       expect(stopped).toMatch(/Could not reach the geocoder .+, or it refuses this add-in's origin/);
       expect((await values(page, `${sheet}!A1:C5`)).flat()).toEqual(block.flat()); // nothing written
-      await page.getByTestId("geocode-resume").click();
-      const summary = await textWhen(page, "geocode-summary", (t) => t.startsWith("4 of 4 found"), 20_000);
+      await page.getByTestId(TEST_IDS.sync.geocodeResume).click();
+      const summary = await textWhen(page, TEST_IDS.sync.geocodeSummary, (t) => t.startsWith("4 of 4 found"), 20_000);
       expect(summary).toMatch(/^4 of 4 found, 1 flagged/);
       const rows = await page
-        .getByTestId("geocode-preview-row")
+        .getByTestId(TEST_IDS.sync.geocodePreviewRow)
         .evaluateAll((els) => els.map((el) => [el.getAttribute("data-row"), el.getAttribute("data-flags")]));
       expect(rows).toEqual([
         ["2", ""],
@@ -72,19 +75,19 @@ describeBrowser("addresses to coordinates", () => {
         ["4", "ambiguous,low confidence,coarser than street"],
         ["5", ""],
       ]);
-      expect(await page.getByTestId("geocode-precision").allInnerTexts()).toEqual([
+      expect(await page.getByTestId(TEST_IDS.sync.geocodePrecision).allInnerTexts()).toEqual([
         "address",
         "street",
         "city",
         "address",
       ]);
-      await page.getByTestId("geocode-summary").evaluate((el) => el.scrollIntoView({ block: "start" }));
+      await page.getByTestId(TEST_IDS.sync.geocodeSummary).evaluate((el) => el.scrollIntoView({ block: "start" }));
       copyFileSync(await screenshot(page, "geocode-preview"), docImagePath("geocode-preview"));
       expect((await values(page, `${sheet}!A1:C5`)).flat()).toEqual(block.flat()); // still nothing written
 
-      await page.getByTestId("geocode-write-flagged").click();
-      await page.getByTestId("geocode-accept").click();
-      const written = await textWhen(page, "geocode-written", (t) => t.length > 0, 20_000);
+      await page.getByTestId(TEST_IDS.sync.geocodeWriteFlagged).click();
+      await page.getByTestId(TEST_IDS.sync.geocodeAccept).click();
+      const written = await textWhen(page, TEST_IDS.sync.geocodeWritten, (t) => t.length > 0, 20_000);
       expect(written).toContain("Coordinates written for 4 rows");
       const sheetValues = await values(page, `${sheet}!A1:I5`);
       expect(sheetValues[0]).toEqual([
@@ -101,11 +104,11 @@ describeBrowser("addresses to coordinates", () => {
       expect(sheetValues[1]!.slice(5, 8)).toEqual([host, "address", 0.95]);
 
       // Nothing went to the risk service until the analyst syncs the (now selected) grown range.
-      await page.getByTestId("sync-portfolio").fill("geocoded_sites");
-      await page.getByTestId("sync-start").click();
-      await textWhen(page, "sync-mapping-confirm", (t) => t.includes("Nothing is sent until you say so"), 30_000);
-      await page.getByTestId("sync-mapping-send").click();
-      await textWhen(page, "sync-result", (t) => t.includes("geocoded_sites"), 60_000);
+      await page.getByTestId(TEST_IDS.sync.portfolio).fill("geocoded_sites");
+      await page.getByTestId(TEST_IDS.sync.start).click();
+      await textWhen(page, TEST_IDS.sync.mappingConfirm, (t) => t.includes("Nothing is sent until you say so"), 30_000);
+      await page.getByTestId(TEST_IDS.sync.mappingSend).click();
+      await textWhen(page, TEST_IDS.sync.task.result, (t) => t.includes("geocoded_sites"), 60_000);
       const assets = (await fetch(`${emu.url}/api/portfolios/geocoded_sites/assets`, { headers: DEMO_HEADERS }).then(
         (r) => r.json(),
       )) as Array<{ entity_id: string; labels: Record<string, string> }>;

@@ -19,6 +19,8 @@ import {
   values,
   waitForIdle,
 } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
+import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -32,7 +34,7 @@ describeBrowser("browser harness", () => {
       const { page } = await suite.openHarness();
       await waitForIdle(page);
 
-      expect(await page.getByTestId("harness-banner").textContent()).toContain("not Excel");
+      expect(await page.getByTestId(HARNESS_TEST_IDS.banner).textContent()).toContain("not Excel");
       const searchCells = (await cells(page, "Demo!D3:F7")).flat();
       const summaryCells = (await cells(page, "Demo!B12:C15")).flat();
       for (const c of [...searchCells, ...summaryCells]) {
@@ -44,9 +46,11 @@ describeBrowser("browser harness", () => {
       for (const c of searchCells.filter((x) => typeof x.value === "string"))
         expect(["LOW", "MEDIUM", "HIGH"]).toContain(c.value);
       // The grid shows what the fake holds.
-      expect(await page.locator('[data-testid="grid"] td[data-cell="D3"]').textContent()).toBe(searchCells[0].text);
-      expect(await page.getByTestId("sheet-tabs").textContent()).toContain("Assets");
-      await page.getByTestId("taskpane").waitFor({ state: "visible", timeout: 20_000 });
+      expect(await page.locator(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="D3"]`).textContent()).toBe(
+        searchCells[0].text,
+      );
+      expect(await page.getByTestId(HARNESS_TEST_IDS.sheetTabs).textContent()).toContain("Assets");
+      await page.getByTestId(TEST_IDS.shell.taskpane).waitFor({ state: "visible", timeout: 20_000 });
       await screenshot(page, "harness-demo");
     },
   );
@@ -119,15 +123,17 @@ describeBrowser("browser harness", () => {
       expect(spill[1][0].spilledFrom).toBeDefined();
       expect(spill.slice(1).map((r) => r[0].value)).toEqual(expect.arrayContaining(["floods", "wildfire"]));
 
-      await page.click('[data-testid="grid"] td[data-cell="C3"]');
+      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="C3"]`);
       await screenshot(page, "a-search-formulas");
 
       // "Refresh all" in the task pane empties the functions' cache and recalculates every RISK cell:
       // one new search per distinct point, and the same numbers come back.
-      await page.getByTestId("section-refresh-header").click();
-      await page.getByTestId("refresh-all").click();
-      await page.getByTestId("refresh-count").waitFor({ state: "visible" });
-      expect(await page.getByTestId("refresh-count").getAttribute("data-count")).toBe(String(rows.length * 2 + 1));
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("refresh")).click();
+      await page.getByTestId(TEST_IDS.refresh.all).click();
+      await page.getByTestId(TEST_IDS.refresh.count).waitFor({ state: "visible" });
+      expect(await page.getByTestId(TEST_IDS.refresh.count).getAttribute("data-count")).toBe(
+        String(rows.length * 2 + 1),
+      );
       await waitForIdle(page);
       // +1: the check above.
       expect(routeCount(await emulatorStats(emu.url), "GET", "/api/search")).toBe(points.length * 2 + 1);
@@ -152,18 +158,18 @@ describeBrowser("browser harness", () => {
       await waitForIdle(page);
 
       // Select the demo assets on the Assets sheet with the mouse: its tab, A1, then shift-click E7.
-      await page.click('[data-testid="sheet-tabs"] button[data-sheet="Assets"]');
-      await page.click('[data-testid="grid"] td[data-cell="A1"]');
-      await page.click('[data-testid="grid"] td[data-cell="E7"]', { modifiers: ["Shift"] });
+      await page.click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Assets"]`);
+      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="A1"]`);
+      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="E7"]`, { modifiers: ["Shift"] });
       expect(await page.evaluate(() => window.harness?.fake.selectionAddress())).toBe("Assets!A1:E7");
       const assetsBefore = await values(page, "Assets!A1:E7");
       const writesBefore = methodCount(await emulatorStats(emu.url), ["POST", "PUT", "DELETE"]);
 
-      await page.getByTestId("section-sync-header").click();
-      await page.getByTestId("sync-portfolio").fill("harness_sync_b");
-      await page.getByTestId("sync-start").click();
-      const done = await textWhen(page, "sync-result", (t) => t.length > 0, 30_000);
-      expect(await page.getByTestId("sync-done").count()).toBe(1);
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+      await page.getByTestId(TEST_IDS.sync.portfolio).fill("harness_sync_b");
+      await page.getByTestId(TEST_IDS.sync.start).click();
+      const done = await textWhen(page, TEST_IDS.sync.task.result, (t) => t.length > 0, 30_000);
+      expect(await page.getByTestId(TEST_IDS.sync.done).count()).toBe(1);
       expect(done).toMatch(/harness_sync_b/);
       const stats = await emulatorStats(emu.url);
       expect(routeCount(stats, "POST", "/api/portfolios/")).toBe(1);
@@ -172,7 +178,7 @@ describeBrowser("browser harness", () => {
       expect(await values(page, "Assets!A1:E7")).toEqual(assetsBefore); // a sync never changes the sheet
 
       // A new sheet of RISK.SUMMARY formulas over the new portfolio, one row per asset.
-      await page.click('[data-testid="add-sheet"]');
+      await page.click(`[data-testid="${HARNESS_TEST_IDS.addSheet}"]`);
       const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
       const rows = Array.from({ length: 6 }, (_, i) => [
         i,
@@ -236,7 +242,7 @@ describeBrowser("browser harness", () => {
     expect(row[yearCol]).toBe(items[3].risk_exposure[year]); // numbers stay numbers
     await screenshot(page, "c-timeseries-sheet");
 
-    await page.getByTestId("section-layer-header").click();
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("layer")).click();
     const vectors = (await fetch(`${emu.url}/api/compositions/vector`, { headers: DEMO_HEADERS }).then((r) =>
       r.json(),
     )) as Array<{
@@ -244,11 +250,11 @@ describeBrowser("browser harness", () => {
       name: string;
     }>;
     const vector = vectors.find((v) => v.name === "demo-losses") ?? vectors[0];
-    await page.selectOption('[data-testid="layer-vector"]', String(vector.id));
-    await page.selectOption('[data-testid="layer-portfolio"]', "demo-portfolio");
+    await page.selectOption(`[data-testid="${TEST_IDS.layer.vector}"]`, String(vector.id));
+    await page.selectOption(`[data-testid="${TEST_IDS.layer.portfolio.id}"]`, "demo-portfolio");
     const sheetsBeforeLayer = await page.evaluate(() => window.harness?.sheetNames() as string[]);
-    await page.getByTestId("layer-start").click();
-    await textWhen(page, "layer-result", (t) => t.length > 0, 30_000);
+    await page.getByTestId(TEST_IDS.layer.start).click();
+    await textWhen(page, TEST_IDS.layer.task.result, (t) => t.length > 0, 30_000);
     const layerSheet = (await page.evaluate(() => window.harness?.sheetNames() as string[])).find(
       (n) => !sheetsBeforeLayer.includes(n),
     ) as string;
@@ -283,31 +289,33 @@ describeBrowser("browser harness", () => {
         ["S-5", "Text latitude", "abc", "12"],
       ];
       await pasteAt(page, "A1", rows.map((r) => r.join("\t")).join("\n"));
-      await page.click('[data-testid="grid"] td[data-cell="A1"]');
-      await page.click('[data-testid="grid"] td[data-cell="D6"]', { modifiers: ["Shift"] });
-      await page.getByTestId("section-sync-header").click();
-      await page.getByTestId("sync-portfolio").fill("bad_range_d");
+      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="A1"]`);
+      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="D6"]`, { modifiers: ["Shift"] });
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+      await page.getByTestId(TEST_IDS.sync.portfolio).fill("bad_range_d");
       const before = await emulatorStats(emu.url);
-      await page.getByTestId("sync-start").click();
-      await page.getByTestId("sync-problems").waitFor({ state: "visible", timeout: 15_000 });
-      const addresses = await page.$$eval('[data-testid="sync-problems-item"]', (items) =>
+      await page.getByTestId(TEST_IDS.sync.start).click();
+      await page.getByTestId(TEST_IDS.sync.problems.id).waitFor({ state: "visible", timeout: 15_000 });
+      const addresses = await page.$$eval(`[data-testid="${TEST_IDS.sync.problems.item}"]`, (items) =>
         items.map((i) => i.getAttribute("data-address") ?? ""),
       );
       const local = addresses.map((a) => a.split("!").pop());
       expect(local).toEqual(expect.arrayContaining(["C3", "D5", "C6"]));
       expect(local.some((a) => a === "A4" || a === "A2")).toBe(true); // the duplicate entity id
-      const texts = await page.$$eval('[data-testid="sync-problems-item"]', (items) =>
+      const texts = await page.$$eval(`[data-testid="${TEST_IDS.sync.problems.item}"]`, (items) =>
         items.map((i) => i.textContent ?? ""),
       );
       expect(texts.join("\n")).toMatch(/C3/);
 
       // Clicking an address selects that cell in the workbook.
       await page
-        .locator('[data-testid="sync-problems-item"][data-address$="C6"] [data-testid="sync-problems-link"]')
+        .locator(
+          `[data-testid="${TEST_IDS.sync.problems.item}"][data-address$="C6"] [data-testid="${TEST_IDS.sync.problems.link}"]`,
+        )
         .click();
       await page.waitForFunction(() => window.harness?.fake.selectionAddress().endsWith("!C6"));
-      expect(await textWhen(page, "cell-message", () => true)).toBeDefined();
-      expect(await page.getByTestId("name-box").inputValue()).toBe("C6");
+      expect(await textWhen(page, HARNESS_TEST_IDS.cellMessage, () => true)).toBeDefined();
+      expect(await page.getByTestId(HARNESS_TEST_IDS.nameBox).inputValue()).toBe("C6");
 
       await page.waitForTimeout(300);
       const after = await emulatorStats(emu.url);
@@ -344,13 +352,13 @@ describeBrowser("browser harness", () => {
         expect(c.error?.code).toBe("#N/A");
         expect(c.error?.message).toMatch(/risk service/i);
       }
-      await page.click('[data-testid="grid"] td[data-cell="C1"]');
-      expect(await textWhen(page, "cell-message", (text) => text.startsWith("C1:"))).toMatch(
+      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="C1"]`);
+      expect(await textWhen(page, HARNESS_TEST_IDS.cellMessage, (text) => text.startsWith("C1:"))).toMatch(
         /^C1: #N\/A .*risk service/i,
       );
-      expect(await page.locator('[data-testid="grid"] td[data-cell="C1"]').getAttribute("title")).toMatch(
-        /^#N\/A .*risk service/i,
-      );
+      expect(
+        await page.locator(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="C1"]`).getAttribute("title"),
+      ).toMatch(/^#N\/A .*risk service/i);
       await screenshot(page, "e-emulator-stopped");
     },
     90_000,
@@ -380,27 +388,27 @@ describeBrowser("browser harness", () => {
       expect(routeCount(await emulatorStats(running.url), "GET", "/api/search")).toBe(3);
 
       // The service goes away; with "keep the last good value", Refresh all leaves the numbers and lists the cell.
-      await page.getByTestId("section-last-good-header").click();
-      await page.getByTestId("failure-policy-keep").click();
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("last-good")).click();
+      await page.getByTestId(TEST_IDS.lastGood.failurePolicyKeep).click();
       suite.server.setEmulator(NO_EMULATOR_URL);
-      await page.getByTestId("section-refresh-header").click();
-      await page.getByTestId("refresh-all").click();
-      await page.getByTestId("stale-cell").first().waitFor({ state: "visible", timeout: 30_000 });
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("refresh")).click();
+      await page.getByTestId(TEST_IDS.refresh.all).click();
+      await page.getByTestId(TEST_IDS.lastGood.staleCell).first().waitFor({ state: "visible", timeout: 30_000 });
       await waitForIdle(page);
       expect(await values(page, "Sheet1!D2:D5")).toEqual(first.map(([c]) => [c!.value]));
-      expect(await page.getByTestId("stale-cell").getAttribute("data-address")).toBe("Sheet1!D2");
-      expect(await page.getByTestId("stale-cell").getAttribute("data-showing")).toBe("old value");
-      expect(await page.getByTestId("stale-cell").textContent()).toMatch(
+      expect(await page.getByTestId(TEST_IDS.lastGood.staleCell).getAttribute("data-address")).toBe("Sheet1!D2");
+      expect(await page.getByTestId(TEST_IDS.lastGood.staleCell).getAttribute("data-showing")).toBe("old value");
+      expect(await page.getByTestId(TEST_IDS.lastGood.staleCell).textContent()).toMatch(
         /shows its last good value, fetched .*risk service failed \(HTTP 502\)/,
       );
-      await page.getByTestId("section-connection-header").click(); // fold it, so the list shows beside the grid
-      await page.getByTestId("stale-retry").scrollIntoViewIfNeeded();
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // fold it, so the list shows beside the grid
+      await page.getByTestId(TEST_IDS.lastGood.staleRetry.id).scrollIntoViewIfNeeded();
       await screenshot(page, "f-last-good-values");
 
       // Back again: Retry these recalculates the listed cell and the list empties.
       suite.server.setEmulator(running.url);
-      await page.getByTestId("stale-retry").click();
-      await page.getByTestId("stale-none").waitFor({ state: "visible", timeout: 30_000 });
+      await page.getByTestId(TEST_IDS.lastGood.staleRetry.id).click();
+      await page.getByTestId(TEST_IDS.lastGood.staleNone).waitFor({ state: "visible", timeout: 30_000 });
       await waitForIdle(page);
       expect(await values(page, "Sheet1!D2:D5")).toEqual(first.map(([c]) => [c!.value]));
     },

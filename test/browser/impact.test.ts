@@ -12,6 +12,7 @@ import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
 import { textWhen, values, waitForIdle } from "./support/harness-page";
 import { demoConnection } from "../support/emulator";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -23,10 +24,10 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
     const { page } = await suite.openHarness();
     await waitForIdle(page);
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E7"));
-    await page.getByTestId("section-sync-header").click();
-    await page.getByTestId("sync-portfolio").fill("diff_b");
-    await page.getByTestId("sync-start").click();
-    await textWhen(page, "sync-result", (t) => t.includes("diff_b"), 30_000);
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+    await page.getByTestId(TEST_IDS.sync.portfolio).fill("diff_b");
+    await page.getByTestId(TEST_IDS.sync.start).click();
+    await textWhen(page, TEST_IDS.sync.task.result, (t) => t.includes("diff_b"), 30_000);
 
     const assets = await values(page, "Assets!A1:E7");
     const edited = assets.map((row, r) =>
@@ -39,16 +40,18 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
     edited.push(["NEW-1", "New site", 10.5, 20.5, "ZZ"]);
     await page.evaluate((block) => window.harness?.setCells("Assets!A1", block), edited);
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E8"));
-    await page.getByTestId("sync-start").click();
-    const summary = await textWhen(page, "sync-diff-summary", (t) => t.includes("added"), 30_000);
+    await page.getByTestId(TEST_IDS.sync.start).click();
+    const summary = await textWhen(page, TEST_IDS.sync.diffSummary, (t) => t.includes("added"), 30_000);
     expect(summary).toBe("1 added · 0 removed · 1 moved · 1 relabelled · 4 unchanged");
-    await page.locator('[data-testid="sync-diff-moved"] summary').click();
-    await page.locator('[data-testid="sync-diff-relabelled"] summary').click();
-    expect(await page.getByTestId("sync-diff-moved-item").innerText()).toMatch(/5\.6 km/);
-    expect(await page.getByTestId("sync-diff-relabelled-item").innerText()).toMatch(/country “.*” → “XX”/);
+    await page.locator(`[data-testid="${TEST_IDS.sync.diffCategory("moved").id}"] summary`).click();
+    await page.locator(`[data-testid="${TEST_IDS.sync.diffCategory("relabelled").id}"] summary`).click();
+    expect(await page.getByTestId(TEST_IDS.sync.diffCategory("moved").item).innerText()).toMatch(/5\.6 km/);
+    expect(await page.getByTestId(TEST_IDS.sync.diffCategory("relabelled").item).innerText()).toMatch(
+      /country “.*” → “XX”/,
+    );
     await screenshot(page, "sync-diff-confirmation");
-    await page.getByTestId("sync-confirm-keep").click();
-    await textWhen(page, "sync-declined", (t) => t.includes("keeps its assets"));
+    await page.getByTestId(TEST_IDS.sync.confirmKeep).click();
+    await textWhen(page, TEST_IDS.sync.declined, (t) => t.includes("keeps its assets"));
   }, 90_000);
 
   test(
@@ -74,33 +77,35 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
         return found + 1;
       });
       await page.evaluate((row) => window.harness?.fake.setSelection("Demo", `B${row}`), demoTop);
-      await page.getByTestId("section-explain-header").click();
-      await page.getByTestId("explain-start").click();
-      expect(await textWhen(page, "explain-thresholds", (t) => t.length > 0)).toMatch(
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("explain")).click();
+      await page.getByTestId(TEST_IDS.explain.start).click();
+      expect(await textWhen(page, TEST_IDS.explain.line("thresholds"), (t) => t.length > 0)).toMatch(
         /LOW below 0\.01, MEDIUM up to 0\.05/,
       );
-      expect(await page.getByTestId("explain-window").innerText()).toMatch(/2025-2054/);
-      await page.getByTestId("explain-dataset").scrollIntoViewIfNeeded();
+      expect(await page.getByTestId(TEST_IDS.explain.line("window")).innerText()).toMatch(/2025-2054/);
+      await page.getByTestId(TEST_IDS.explain.line("dataset")).scrollIntoViewIfNeeded();
       await screenshot(page, "explain-summary-cell");
       // A cell the demo sheet's column formula (G3) spilled into: explained as its own row, Miami's.
       await page.evaluate(() => window.harness?.fake.setSelection("Demo", "G5"));
-      await page.getByTestId("explain-start").click();
-      expect(await textWhen(page, "explain-spill", (t) => t.includes("G5"))).toContain(
+      await page.getByTestId(TEST_IDS.explain.start).click();
+      expect(await textWhen(page, TEST_IDS.explain.line("spill"), (t) => t.includes("G5"))).toContain(
         'Demo!G5 is row 3 of the spill of =RISK.SEARCH(B3:B7,C3:C7,"floods","30yr") in G3',
       );
-      expect(await page.getByTestId("explain-arguments").innerText()).toContain("lat 25.7617, lng -80.1918");
-      await page.getByTestId("explain-spill").scrollIntoViewIfNeeded();
+      expect(await page.getByTestId(TEST_IDS.explain.line("arguments")).innerText()).toContain(
+        "lat 25.7617, lng -80.1918",
+      );
+      await page.getByTestId(TEST_IDS.explain.line("spill")).scrollIntoViewIfNeeded();
       copyFileSync(await screenshot(page, "explain-spilled-cell"), docImagePath("explain-spilled-cell"));
-      await page.getByTestId("section-explain-header").click();
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("explain")).click();
 
-      await page.getByTestId("section-impact-header").click();
-      await page.selectOption('[data-testid="impact-portfolio"]', "impact_b");
-      await page.getByTestId("impact-rollup").fill("country");
-      await page.getByTestId("impact-start").click();
-      expect(await textWhen(page, "impact-result", (t) => t.includes("Wrote"), 30_000)).toMatch(
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("impact")).click();
+      await page.selectOption(`[data-testid="${TEST_IDS.impact.portfolio.id}"]`, "impact_b");
+      await page.getByTestId(TEST_IDS.impact.rollup).fill("country");
+      await page.getByTestId(TEST_IDS.impact.start).click();
+      expect(await textWhen(page, TEST_IDS.impact.task.result, (t) => t.includes("Wrote"), 30_000)).toMatch(
         /for 3 assets, values from label:price/,
       );
-      expect(await page.getByTestId("impact-problems-item").first().getAttribute("data-address")).toBe(
+      expect(await page.getByTestId(TEST_IDS.impact.problemsItem).first().getAttribute("data-address")).toBe(
         "'Impact data impact_b'!E3",
       );
       await screenshot(page, "financial-impact");
@@ -130,10 +135,10 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
             .findIndex((r) => String(r[0]).startsWith("=RISK.SUMMARY")) + 1,
       );
       await page.evaluate((r) => window.harness?.fake.setSelection("Demo", `B${r}:C${r + 3}`), row);
-      await page.getByTestId("section-changes-header").click();
-      await page.getByTestId("changes-threshold").fill("0.001");
-      await page.getByTestId("changes-snapshot").click();
-      await textWhen(page, "changes-snapshot-result", (t) => t.includes("8 cells"));
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("changes")).click();
+      await page.getByTestId(TEST_IDS.changes.threshold).fill("0.001");
+      await page.getByTestId(TEST_IDS.changes.snapshot.id).click();
+      await textWhen(page, TEST_IDS.changes.snapshot.result, (t) => t.includes("8 cells"));
 
       // Asset 0 takes the place of an asset with another flood label.
       const sorted = [...assets].sort((a, b) => a.portfolio_index - b.portfolio_index);
@@ -141,9 +146,9 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
         .map((a) => (a.portfolio_index === 0 ? { ...a, lat: other.lat, lng: other.lng } : a))
         .map((a) => `${a.entity_id},${a.lat},${a.lng}`);
       await importPortfolio(client, "demo-portfolio", ["entity_id,lat,lng", ...lines].join("\n"));
-      await page.getByTestId("section-refresh-header").click();
-      await page.getByTestId("refresh-all").click();
-      await textWhen(page, "refresh-result", (t) => t.length > 0, 30_000);
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("refresh")).click();
+      await page.getByTestId(TEST_IDS.refresh.all).click();
+      await textWhen(page, TEST_IDS.refresh.task.result, (t) => t.length > 0, 30_000);
       await waitForIdle(page);
       // On a loaded machine the full recalculation may still be under way: compare once the
       // snapshot's cells hold values again (not #BUSY! or an error value).
@@ -156,12 +161,12 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
         row,
         { timeout: 30_000 },
       );
-      await page.getByTestId("section-refresh-header").click();
-      await page.getByTestId("changes-compare").click();
-      const text = await textWhen(page, "changes-summary", (t) => t.length > 0, 30_000);
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("refresh")).click();
+      await page.getByTestId(TEST_IDS.changes.compare).click();
+      const text = await textWhen(page, TEST_IDS.changes.summary, (t) => t.length > 0, 30_000);
       expect(text).toContain(`1 asset flipped to ${flood(other.portfolio_index)} for flood_potential under ssp245`);
       expect(text).toContain("Listed in “Changes”");
-      await page.getByTestId("changes-summary").scrollIntoViewIfNeeded();
+      await page.getByTestId(TEST_IDS.changes.summary).scrollIntoViewIfNeeded();
       await screenshot(page, "what-changed");
     },
     90_000,

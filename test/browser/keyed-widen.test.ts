@@ -15,6 +15,7 @@ import { RiskClient } from "../../src/api/client";
 import { columnLetters as col } from "../../src/shaping/a1";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { importPortfolio } from "../functions/support/emulator";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -63,13 +64,13 @@ describeBrowser("a keyed refresh that widens a table", () => {
     const { page } = await suite.openHarness({ demo: false });
     await waitForIdle(page);
     await setSectionOpen(page, "layer", true);
-    await page.getByTestId("layer-vector-reload").click();
-    const layer = page.locator('[data-testid="layer-vector"] option', { hasText: "site-survey" });
+    await page.getByTestId(TEST_IDS.layer.vectorReload).click();
+    const layer = page.locator(`[data-testid="${TEST_IDS.layer.vector}"] option`, { hasText: "site-survey" });
     await layer.waitFor({ state: "attached", timeout: 15_000 });
-    await page.selectOption('[data-testid="layer-vector"]', (await layer.getAttribute("value")) ?? "");
-    await page.selectOption('[data-testid="layer-portfolio"]', "warehouses");
-    await page.getByTestId("layer-start").click();
-    const wrote = await textWhen(page, "layer-result", (t) => t.includes("Wrote"), 30_000);
+    await page.selectOption(`[data-testid="${TEST_IDS.layer.vector}"]`, (await layer.getAttribute("value")) ?? "");
+    await page.selectOption(`[data-testid="${TEST_IDS.layer.portfolio.id}"]`, "warehouses");
+    await page.getByTestId(TEST_IDS.layer.start).click();
+    const wrote = await textWhen(page, TEST_IDS.layer.task.result, (t) => t.includes("Wrote"), 30_000);
     const sheet = /to sheet “(.+)”/.exec(wrote)![1];
     const header = (await values(page, `'${sheet}'!A1:Z1`))[0].filter((v) => v !== "").map(String);
     expect(header.slice(-2)).toEqual(["flood_class", "surveyed_by"]);
@@ -97,13 +98,13 @@ describeBrowser("a keyed refresh that widens a table", () => {
 
     await setSectionOpen(page, "layer", false); // room for the pasted sheets panel
     await setSectionOpen(page, "pasted", true);
-    await page.getByTestId("pasted-reload").click();
-    await page.getByTestId("pasted-item").first().waitFor();
-    await page.getByTestId("pasted-refresh").click();
-    const added = await textWhen(page, "pasted-columns-added", (t) => t.length > 0, 30_000);
+    await page.getByTestId(TEST_IDS.pasted.reload).click();
+    await page.getByTestId(TEST_IDS.pasted.item).first().waitFor();
+    await page.getByTestId(TEST_IDS.pasted.refresh).click();
+    const added = await textWhen(page, TEST_IDS.pasted.columnsAdded, (t) => t.length > 0, 30_000);
     expect(added).toContain("heat_class");
     expect(added).toContain("insured_value");
-    const kept = await textWhen(page, "pasted-columns-unserved", (t) => t.length > 0);
+    const kept = await textWhen(page, TEST_IDS.pasted.columnsUnserved, (t) => t.length > 0);
     expect(kept).toContain("surveyed_by");
 
     // The sheet: the recorded columns in place (surveyed_by with what it held), the new ones at the
@@ -119,7 +120,7 @@ describeBrowser("a keyed refresh that widens a table", () => {
       expect(Number(line[at("insured_value")])).toBe(1000 * (i + 1));
       expect(line[at("note")]).toBe(`visit ${String(line[1])} in May`);
     }
-    await page.getByTestId("pasted-result").scrollIntoViewIfNeeded();
+    await page.getByTestId(TEST_IDS.pasted.result).scrollIntoViewIfNeeded();
     await shot(page, "taskpane-keyed-widen");
   }, 120_000);
 });

@@ -7,12 +7,14 @@
 import type { Page } from "playwright-core";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { waitForIdle } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
+import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
 /** The pane's group headings as shown. */
 function headings(page: Page): Promise<string[]> {
-  return page.locator('[data-testid^="group-"] h2').allTextContents();
+  return page.locator(`[data-testid^="${TEST_IDS.shell.group("")}"] h2`).allTextContents();
 }
 
 describeBrowser("the add-in in German and French (harness ?lang=)", () => {
@@ -24,13 +26,17 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
     await page.getByText("Einrichten", { exact: true }).waitFor();
     expect(await headings(page)).toEqual(["Einrichten", "Formeln", "Daten in Blätter holen", "Portfolios und Layer"]);
-    expect(await page.getByTestId("section-search").getAttribute("placeholder")).toBe(
+    expect(await page.getByTestId(TEST_IDS.shell.sectionSearch).getAttribute("placeholder")).toBe(
       "Aufgabe suchen, z. B. aktualisieren, Karte, veraltet",
     );
-    expect(await page.getByTestId("usage-line").textContent()).toMatch(/^Seit dem Start: /);
+    expect(await page.getByTestId(TEST_IDS.shell.usageLine).textContent()).toMatch(/^Seit dem Start: /);
     // The ribbon from manifest.xml's de-DE Overrides.
-    expect(await page.getByTestId("ribbon-ClimateRisk.RefreshSelection").textContent()).toContain("Auswahl");
-    expect(await page.getByTestId("ribbon-ClimateRisk.Check").getAttribute("title")).toContain("Add-in prüfen");
+    expect(
+      await page.getByTestId(HARNESS_TEST_IDS.ribbonButton("ClimateRisk.RefreshSelection")).textContent(),
+    ).toContain("Auswahl");
+    expect(await page.getByTestId(HARNESS_TEST_IDS.ribbonButton("ClimateRisk.Check")).getAttribute("title")).toContain(
+      "Add-in prüfen",
+    );
     // The function help through the de-DE Override of the metadata URL.
     const metadata = await page.evaluate(() =>
       performance
@@ -39,11 +45,13 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
         .filter((name) => /functions(\.[a-z]+)?\.json/.test(name)),
     );
     expect(metadata.some((name) => name.endsWith("/functions.de.json"))).toBe(true);
-    await page.getByTestId("section-search").fill("veraltet");
-    await page.getByTestId("section-last-good-header").waitFor();
-    expect(await page.getByTestId("section-last-good-header").textContent()).toBe("Letzte gültige Werte");
-    await page.getByTestId("section-search").fill("stale");
-    expect(await page.getByTestId("section-last-good-header").isVisible()).toBe(true);
+    await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("veraltet");
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("last-good")).waitFor();
+    expect(await page.getByTestId(TEST_IDS.shell.sectionHeader("last-good")).textContent()).toBe(
+      "Letzte gültige Werte",
+    );
+    await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("stale");
+    expect(await page.getByTestId(TEST_IDS.shell.sectionHeader("last-good")).isVisible()).toBe(true);
   });
 
   test("French (fr-CA): the pane and the ribbon in French", async () => {
@@ -57,9 +65,9 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
       "Importer des données dans des feuilles",
       "Portefeuilles et couches",
     ]);
-    expect(await page.getByTestId("ribbon-ClimateRisk.RestoreFormulas").textContent()).toContain(
-      "Restaurer les formules",
-    );
+    expect(
+      await page.getByTestId(HARNESS_TEST_IDS.ribbonButton("ClimateRisk.RestoreFormulas")).textContent(),
+    ).toContain("Restaurer les formules");
   });
 
   test("pseudo-locale: every frame string bracketed and 40 % longer, and nothing wider than a 320 px pane", async () => {
@@ -73,14 +81,17 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
     for (const header of headers) expect(header).toMatch(/^\[.+~+\]$/);
     // No frame control sticks out of the pane: the pane does not scroll sideways, and every
     // section header and heading ends inside it.
-    const overflow = await page.evaluate(() => {
-      const pane = document.querySelector('[data-testid="taskpane"]')!;
-      const right = pane.getBoundingClientRect().right + 0.5;
-      const wide = [...pane.querySelectorAll('h1, h2, [data-testid$="-header"], [data-testid="section-search"]')]
-        .filter((element) => element.getBoundingClientRect().right > right)
-        .map((element) => element.textContent);
-      return { scrolls: pane.scrollWidth > pane.clientWidth, wide };
-    });
+    const overflow = await page.evaluate(
+      ({ paneId, searchId }) => {
+        const pane = document.querySelector(`[data-testid="${paneId}"]`)!;
+        const right = pane.getBoundingClientRect().right + 0.5;
+        const wide = [...pane.querySelectorAll(`h1, h2, [data-testid$="-header"], [data-testid="${searchId}"]`)]
+          .filter((element) => element.getBoundingClientRect().right > right)
+          .map((element) => element.textContent);
+        return { scrolls: pane.scrollWidth > pane.clientWidth, wide };
+      },
+      { paneId: TEST_IDS.shell.taskpane, searchId: TEST_IDS.shell.sectionSearch },
+    );
     expect(overflow).toEqual({ scrolls: false, wide: [] });
   });
 });

@@ -9,13 +9,15 @@ import { DEMO_HEADERS } from "../support/emulator";
 import { docImagePath, screenshot } from "./support/browser";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { textWhen, waitForIdle } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
+import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
 /** A screenshot of the pane alone, also kept in docs/images. */
 async function paneShot(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
-  await page.getByTestId("taskpane").screenshot({ path: docImagePath(name) });
+  await page.getByTestId(TEST_IDS.shell.taskpane).screenshot({ path: docImagePath(name) });
 }
 
 /** The ids of the sections a user can see now, in order. */
@@ -42,7 +44,7 @@ describeBrowser("task pane layout at 320 px", () => {
   test("four group headings; a search narrows the sections, opens the one it leaves, and says when none match", async () => {
     await suite.freshEmulator();
     const page = await open();
-    const headings = await page.locator('[data-testid^="group-"] h2').allTextContents();
+    const headings = await page.locator(`[data-testid^="${TEST_IDS.shell.group("")}"] h2`).allTextContents();
     expect(headings.map((h) => h.toLowerCase())).toEqual([
       "set up",
       "formulas",
@@ -50,28 +52,28 @@ describeBrowser("task pane layout at 320 px", () => {
       "portfolios and layers",
     ]);
     expect(await visibleSections(page)).toHaveLength(21);
-    await page.getByTestId("section-connection-header").click(); // close the connection form
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close the connection form
     await paneShot(page, "pane-groups");
     // README's picture: the demo workbook's RISK cells beside the grouped pane, at a laptop's size.
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: docImagePath("harness") });
     await page.setViewportSize({ width: 1440, height: 1400 });
 
-    await page.getByTestId("section-search").fill("stale");
-    await page.getByTestId("failure-policy").waitFor({ state: "visible" });
+    await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("stale");
+    await page.getByTestId(TEST_IDS.lastGood.failurePolicy).waitFor({ state: "visible" });
     expect(await visibleSections(page)).toEqual(["last-good"]);
-    expect(await page.getByTestId("group-formulas").isVisible()).toBe(true);
-    expect(await page.getByTestId("group-pull").isVisible()).toBe(false);
+    expect(await page.getByTestId(TEST_IDS.shell.group("formulas")).isVisible()).toBe(true);
+    expect(await page.getByTestId(TEST_IDS.shell.group("pull")).isVisible()).toBe(false);
     await paneShot(page, "pane-search");
 
-    await page.getByTestId("section-search").fill("refresh");
+    await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("refresh");
     expect(await visibleSections(page)).toEqual(["changes", "refresh", "scoped-refresh", "pasted"]);
 
-    await page.getByTestId("section-search").fill("no such task");
-    expect(await textWhen(page, "section-search-empty", (t) => t.length > 0)).toContain("no such task");
+    await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("no such task");
+    expect(await textWhen(page, TEST_IDS.shell.sectionSearchEmpty, (t) => t.length > 0)).toContain("no such task");
     expect(await visibleSections(page)).toEqual([]);
 
-    await page.getByTestId("section-search").fill("");
+    await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("");
     expect(await visibleSections(page)).toHaveLength(21);
   }, 60_000);
 
@@ -81,31 +83,31 @@ describeBrowser("task pane layout at 320 px", () => {
     const page = await open();
 
     // What was typed survives a collapse and a search that hides the section.
-    await page.getByTestId("connection-base-url").fill("https://risk.example.com/api");
-    await page.getByTestId("section-connection-header").click();
-    await page.getByTestId("section-search").fill("map");
-    await page.getByTestId("section-search").fill("");
-    await page.getByTestId("section-connection-header").click();
-    expect(await page.getByTestId("connection-base-url").inputValue()).toBe("https://risk.example.com/api");
+    await page.getByTestId(TEST_IDS.connection.baseUrl).fill("https://risk.example.com/api");
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click();
+    await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("map");
+    await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("");
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click();
+    expect(await page.getByTestId(TEST_IDS.connection.baseUrl).inputValue()).toBe("https://risk.example.com/api");
 
     // Sync the demo Assets sheet, then tidy the pane away while it runs.
-    await page.click('[data-testid="sheet-tabs"] button[data-sheet="Assets"]');
-    await page.click('[data-testid="grid"] td[data-cell="A1"]');
-    await page.click('[data-testid="grid"] td[data-cell="E7"]', { modifiers: ["Shift"] });
-    await page.getByTestId("section-sync-header").click();
-    await page.getByTestId("sync-portfolio").fill("kept_running");
-    await page.getByTestId("sync-start").click();
-    await page.getByTestId("sync-progress").waitFor({ state: "visible" });
-    await page.getByTestId("section-sync-header").click();
-    await page.getByTestId("section-search").fill("stale");
+    await page.click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Assets"]`);
+    await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="A1"]`);
+    await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="E7"]`, { modifiers: ["Shift"] });
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+    await page.getByTestId(TEST_IDS.sync.portfolio).fill("kept_running");
+    await page.getByTestId(TEST_IDS.sync.start).click();
+    await page.getByTestId(TEST_IDS.sync.task.progress).waitFor({ state: "visible" });
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+    await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("stale");
     expect(await visibleSections(page)).toEqual(["last-good"]);
 
     // The sync finishes out of sight; reopening the section shows its outcome.
-    await page.getByTestId("sync-done").waitFor({ state: "attached", timeout: 30_000 });
-    await page.getByTestId("section-search").fill("");
-    await page.getByTestId("section-sync-header").click();
-    expect(await textWhen(page, "sync-result", (t) => t.length > 0)).toMatch(/kept_running/);
-    expect(await page.getByTestId("sync-result").isVisible()).toBe(true);
+    await page.getByTestId(TEST_IDS.sync.done).waitFor({ state: "attached", timeout: 30_000 });
+    await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("");
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+    expect(await textWhen(page, TEST_IDS.sync.task.result, (t) => t.length > 0)).toMatch(/kept_running/);
+    expect(await page.getByTestId(TEST_IDS.sync.task.result).isVisible()).toBe(true);
     const assets = (await (
       await fetch(`${emulator.url}/api/portfolios/kept_running/assets`, { headers: DEMO_HEADERS })
     ).json()) as unknown[];

@@ -13,6 +13,8 @@ import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
 import { routeCount, emulatorStats } from "../support/emulator";
 import { cell, cells, textWhen, values, waitForIdle } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
+import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -38,12 +40,12 @@ describeBrowser("portfolio journeys in the browser harness", () => {
     await waitForIdle(page);
 
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E7"));
-    await page.getByTestId("section-sync-header").click();
-    await page.getByTestId("sync-portfolio").fill("resync_b2");
-    await page.getByTestId("sync-start").click();
-    await textWhen(page, "sync-result", (t) => t.includes("resync_b2"), 30_000);
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+    await page.getByTestId(TEST_IDS.sync.portfolio).fill("resync_b2");
+    await page.getByTestId(TEST_IDS.sync.start).click();
+    await textWhen(page, TEST_IDS.sync.task.result, (t) => t.includes("resync_b2"), 30_000);
 
-    await page.click('[data-testid="add-sheet"]');
+    await page.click(`[data-testid="${HARNESS_TEST_IDS.addSheet}"]`);
     const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
     const rows = Array.from({ length: 6 }, (_, i) => [i, `=RISK.SUMMARY("resync_b2",A${i + 2},"wildfire")`]);
     await page.evaluate(
@@ -64,11 +66,11 @@ describeBrowser("portfolio journeys in the browser harness", () => {
     );
     await page.evaluate((block) => window.harness?.setCells("Assets!A1", block), moved);
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E7"));
-    await page.getByTestId("sync-start").click();
+    await page.getByTestId(TEST_IDS.sync.start).click();
     // Moved this far, the points leave the countries their rows name: the sync asks first.
-    await page.getByTestId("sync-outside-send").click();
-    await page.getByTestId("sync-confirm-replace").click();
-    await textWhen(page, "sync-result", (t) => t.includes("(replaced)"), 30_000);
+    await page.getByTestId(TEST_IDS.sync.outsideSend).click();
+    await page.getByTestId(TEST_IDS.sync.confirmReplace).click();
+    await textWhen(page, TEST_IDS.sync.task.result, (t) => t.includes("(replaced)"), 30_000);
     await waitForIdle(page);
 
     const after = await wildfireScores(emu, "resync_b2");
@@ -86,10 +88,10 @@ describeBrowser("portfolio journeys in the browser harness", () => {
       const { page } = await suite.openHarness();
       await waitForIdle(page);
 
-      await page.getByTestId("section-portfolios-header").click();
-      await page.selectOption('[data-testid="portfolios-portfolio"]', "demo-portfolio");
-      await page.getByTestId("portfolios-assets").click();
-      await textWhen(page, "portfolios-assets-result", (t) => t.includes("Assets demo-portfolio"), 30_000);
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("portfolios")).click();
+      await page.selectOption(`[data-testid="${TEST_IDS.portfolios.portfolio.id}"]`, "demo-portfolio");
+      await page.getByTestId(TEST_IDS.portfolios.assets.id).click();
+      await textWhen(page, TEST_IDS.portfolios.assets.result, (t) => t.includes("Assets demo-portfolio"), 30_000);
       const listed = (await fetch(`${emu.url}/api/portfolios/demo-portfolio/assets?rows=250`, {
         headers: DEMO_HEADERS,
       }).then((r) => r.json())) as Array<{ entity_id: string; lat: number }>;
@@ -97,13 +99,15 @@ describeBrowser("portfolio journeys in the browser harness", () => {
       expect(sheetValues[0]).toEqual(["entity_id", "entity_name", "lat", "lng"]);
       expect(sheetValues.slice(1).map((r) => [r[0], r[2]])).toEqual(listed.map((a) => [a.entity_id, a.lat]));
 
-      await page.getByTestId("portfolios-delete").click();
-      const confirm = await textWhen(page, "portfolios-confirm", (t) => t.includes("RISK cell"));
+      await page.getByTestId(TEST_IDS.portfolios.delete.id).click();
+      const confirm = await textWhen(page, TEST_IDS.portfolios.confirm, (t) => t.includes("RISK cell"));
       expect(confirm).toMatch(/8 RISK cells read it \(Demo\)/);
       await screenshot(page, "portfolios-delete-confirmation");
       expect(routeCount(await emulatorStats(emu.url), "DELETE", "/api/portfolios/:portfolio_name/")).toBe(0);
-      await page.getByTestId("portfolios-confirm-delete").click();
-      expect(await textWhen(page, "portfolios-delete-result", (t) => t.length > 0)).toMatch(/demo-portfolio deleted/);
+      await page.getByTestId(TEST_IDS.portfolios.confirmDelete).click();
+      expect(await textWhen(page, TEST_IDS.portfolios.delete.result, (t) => t.length > 0)).toMatch(
+        /demo-portfolio deleted/,
+      );
       expect(routeCount(await emulatorStats(emu.url), "DELETE", "/api/portfolios/:portfolio_name/")).toBe(1);
       await waitForIdle(page);
       const demoCell = await cell(page, "Demo!B12");
@@ -119,17 +123,20 @@ describeBrowser("portfolio journeys in the browser harness", () => {
       const emu = await suite.freshEmulator();
       const { page } = await suite.openHarness({ demo: false });
 
-      await page.getByTestId("section-timeseries-header").click();
-      await page.selectOption('[data-testid="ts-portfolio"]', "demo-portfolio");
-      await page.selectOption('[data-testid="ts-hazard"]', "heatwave");
-      await page.selectOption('[data-testid="ts-indicator"]', "obs_freq");
-      await page.selectOption('[data-testid="ts-scenario"]', "ssp585");
-      await page.selectOption('[data-testid="ts-measure"]', "mid");
-      await page.getByTestId("ts-start-date").fill("2022-02-30");
-      expect(await page.getByTestId("ts-download").isDisabled()).toBe(true);
-      await page.getByTestId("ts-start-date").fill("2022-10-01");
-      await page.getByTestId("ts-end-date").fill("2023-01-31");
-      const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("ts-download").click()]);
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("timeseries")).click();
+      await page.selectOption(`[data-testid="${TEST_IDS.timeseries.portfolio.id}"]`, "demo-portfolio");
+      await page.selectOption(`[data-testid="${TEST_IDS.timeseries.hazard}"]`, "heatwave");
+      await page.selectOption(`[data-testid="${TEST_IDS.timeseries.indicator}"]`, "obs_freq");
+      await page.selectOption(`[data-testid="${TEST_IDS.timeseries.scenario}"]`, "ssp585");
+      await page.selectOption(`[data-testid="${TEST_IDS.timeseries.measure}"]`, "mid");
+      await page.getByTestId(TEST_IDS.timeseries.startDate).fill("2022-02-30");
+      expect(await page.getByTestId(TEST_IDS.timeseries.download.id).isDisabled()).toBe(true);
+      await page.getByTestId(TEST_IDS.timeseries.startDate).fill("2022-10-01");
+      await page.getByTestId(TEST_IDS.timeseries.endDate).fill("2023-01-31");
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByTestId(TEST_IDS.timeseries.download.id).click(),
+      ]);
       expect(download.suggestedFilename()).toBe("demo-portfolio-items.csv");
       expect(download.url()).toMatch(/^blob:/);
       const text = readFileSync((await download.path())!, "utf8");
@@ -141,10 +148,10 @@ describeBrowser("portfolio journeys in the browser harness", () => {
         headers: DEMO_HEADERS,
       }).then((r) => r.json())) as unknown[];
       expect(lines).toHaveLength(assets.length);
-      await textWhen(page, "ts-download-result", (t) => t.includes("demo-portfolio-items.csv"));
+      await textWhen(page, TEST_IDS.timeseries.download.result, (t) => t.includes("demo-portfolio-items.csv"));
       await screenshot(page, "portfolios-timeseries-download");
 
-      await page.getByTestId("section-nature-header").click();
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("nature")).click();
       const area = {
         type: "FeatureCollection",
         features: [
@@ -165,24 +172,27 @@ describeBrowser("portfolio journeys in the browser harness", () => {
           },
         ],
       };
-      await page.getByTestId("nature-file").setInputFiles({
+      await page.getByTestId(TEST_IDS.nature.file.id).setInputFiles({
         name: "lowland.geojson",
         mimeType: "application/geo+json",
         buffer: Buffer.from(JSON.stringify(area)),
       });
       // The file is read asynchronously; the proposed name appears once it has been read.
       await page.waitForFunction(
-        () => (document.querySelector('[data-testid="nature-name"]') as HTMLInputElement | null)?.value !== "",
+        (selector) => (document.querySelector(selector) as HTMLInputElement | null)?.value !== "",
+        `[data-testid="${TEST_IDS.nature.name}"]`,
       );
-      expect(await page.getByTestId("nature-name").inputValue()).toBe("Lowland block");
-      await page.getByTestId("nature-name").fill("Lowland east");
-      await page.getByTestId("nature-create").click();
-      expect(await textWhen(page, "nature-create-result", (t) => t.length > 0)).toMatch(/Created “Lowland east”/);
-      await textWhen(page, "nature-subprojects", (t) => t.includes("Lowland east"));
+      expect(await page.getByTestId(TEST_IDS.nature.name).inputValue()).toBe("Lowland block");
+      await page.getByTestId(TEST_IDS.nature.name).fill("Lowland east");
+      await page.getByTestId(TEST_IDS.nature.create.id).click();
+      expect(await textWhen(page, TEST_IDS.nature.create.result, (t) => t.length > 0)).toMatch(
+        /Created “Lowland east”/,
+      );
+      await textWhen(page, TEST_IDS.nature.subprojects, (t) => t.includes("Lowland east"));
       // The same name again: the pane says so before sending.
-      await page.getByTestId("nature-name").fill("Lowland east");
+      await page.getByTestId(TEST_IDS.nature.name).fill("Lowland east");
       expect(await page.getByText("nc-demo already has a sub-project named “Lowland east”.").count()).toBe(1);
-      expect(await page.getByTestId("nature-create").isDisabled()).toBe(true);
+      expect(await page.getByTestId(TEST_IDS.nature.create.id).isDisabled()).toBe(true);
       await screenshot(page, "portfolios-nature-name-taken");
     },
     90_000,

@@ -9,6 +9,7 @@ import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
 import { emulatorStats, methodCount } from "../support/emulator";
 import { textWhen, waitForIdle } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -40,20 +41,20 @@ describeBrowser("browser harness at an older requirement level", () => {
     }, sites);
     expect(supported).toBe(false);
 
-    await page.getByTestId("section-sync-header").click();
-    await page.getByTestId("sync-portfolio").fill("old_excel_merge");
-    await page.getByTestId("sync-start").click();
-    const oldList = await textWhen(page, "sync-problems", (t) => t.length > 0, 30_000);
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+    await page.getByTestId(TEST_IDS.sync.portfolio).fill("old_excel_merge");
+    await page.getByTestId(TEST_IDS.sync.start).click();
+    const oldList = await textWhen(page, TEST_IDS.sync.problems.id, (t) => t.length > 0, 30_000);
     expect(oldList).toContain(
       "entity_name in B3 is empty, and this version of Excel cannot tell an empty cell from part of a merged one",
     );
-    expect(await page.getByTestId("sync-problems-item").count()).toBe(1);
+    expect(await page.getByTestId(TEST_IDS.sync.problems.item).count()).toBe(1);
     await screenshot(page, "requirement-level-2101-merged-name");
 
     // The newest Excel (every set): the merged area itself is named.
     await page.evaluate(() => window.harness?.fake.setRequirementLevel(undefined));
-    await page.getByTestId("sync-start").click();
-    const newList = await textWhen(page, "sync-problems", (t) => t.includes("Merged cells at B2:B3"), 30_000);
+    await page.getByTestId(TEST_IDS.sync.start).click();
+    const newList = await textWhen(page, TEST_IDS.sync.problems.id, (t) => t.includes("Merged cells at B2:B3"), 30_000);
     expect(newList).not.toContain("cannot tell an empty cell");
     await screenshot(page, "requirement-level-newest-merged-name");
 

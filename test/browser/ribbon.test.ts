@@ -9,6 +9,8 @@ import { RIBBON_COMMANDS } from "../../src/commands/catalogue";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
 import { textWhen, waitForIdle } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
+import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -21,12 +23,12 @@ describeBrowser("the Climate Risk tab in the browser harness", () => {
     page.on("request", (request) => chunks.push(new URL(request.url()).pathname));
     await waitForIdle(page);
     expect(await page.evaluate(() => window.harness!.ribbon.associated())).toEqual(RIBBON_COMMANDS.map((c) => c.id));
-    expect(await page.getByTestId("ribbon").getByRole("button").count()).toBe(RIBBON_COMMANDS.length);
-    expect(await page.getByTestId("taskpane").count()).toBe(0);
+    expect(await page.getByTestId(HARNESS_TEST_IDS.ribbon).getByRole("button").count()).toBe(RIBBON_COMMANDS.length);
+    expect(await page.getByTestId(TEST_IDS.shell.taskpane).count()).toBe(0);
 
     const callsBefore = await page.evaluate(() => window.harness!.functionCalls());
     await page.evaluate(() => window.harness!.fake.setSelection("Demo", "A1"));
-    await page.getByTestId("ribbon-ClimateRisk.RefreshSheet").click();
+    await page.getByTestId(HARNESS_TEST_IDS.ribbonButton("ClimateRisk.RefreshSheet")).click();
     await page.waitForFunction(
       () => window.harness!.ribbon.calls().some((c) => c.id === "refreshSheet" && c.completed),
       null,
@@ -37,7 +39,7 @@ describeBrowser("the Climate Risk tab in the browser harness", () => {
     await waitForIdle(page);
     expect(await page.evaluate(() => window.harness!.functionCalls())).toBeGreaterThan(callsBefore);
     expect(await page.evaluate(() => window.harness!.ribbon.paneVisible())).toBe(false);
-    expect(await page.getByTestId("taskpane").count()).toBe(0);
+    expect(await page.getByTestId(TEST_IDS.shell.taskpane).count()).toBe(0);
     expect(chunks.filter((p) => p.includes("taskpane-ui"))).toEqual([]);
     expect(chunks.some((p) => p.includes("ribbon-commands"))).toBe(true);
 
@@ -45,21 +47,26 @@ describeBrowser("the Climate Risk tab in the browser harness", () => {
     await page.evaluate(() => window.harness!.fake.setSelection("Assets", "A1"));
     await page.locator(".grid").focus();
     await page.keyboard.press("Control+Alt+Shift+Digit1");
-    expect(await textWhen(page, "command-outcome", (t) => t.includes("no RISK formulas"), 30_000)).toMatch(
+    expect(await textWhen(page, TEST_IDS.shell.commandOutcome, (t) => t.includes("no RISK formulas"), 30_000)).toMatch(
       /Selection \(shortcut\).*The selection has no RISK formulas: nothing was refreshed\./s,
     );
     expect(await page.evaluate(() => window.harness!.ribbon.paneVisible())).toBe(true);
-    await page.getByTestId("section-scoped-refresh").getByTestId("scope-choice").waitFor({ timeout: 10_000 });
+    await page
+      .getByTestId(TEST_IDS.shell.section("scoped-refresh"))
+      .getByTestId(TEST_IDS.refresh.scopeChoice)
+      .waitFor({ timeout: 10_000 });
   }, 120_000);
 
   test("builder from its shortcut, Explain and Restore by context, Convert from the tab, and Check the add-in", async () => {
     const { page } = await suite.openHarness();
     await waitForIdle(page);
-    await page.getByTestId("taskpane").waitFor();
+    await page.getByTestId(TEST_IDS.shell.taskpane).waitFor();
     // No static copy yet; the active cell holds no RISK formula.
     await page.evaluate(() => window.harness!.fake.setSelection("Assets", "A1"));
     await page.waitForFunction(() => !window.harness!.ribbon.enabled("ClimateRisk.Explain"), null, { timeout: 10_000 });
-    expect(await page.getByTestId("ribbon-ClimateRisk.RestoreFormulas").isDisabled()).toBe(true);
+    expect(await page.getByTestId(HARNESS_TEST_IDS.ribbonButton("ClimateRisk.RestoreFormulas")).isDisabled()).toBe(
+      true,
+    );
     await page.evaluate(() => window.harness!.fake.setSelection("Demo", "E3"));
     await page.waitForFunction(() => window.harness!.ribbon.enabled("ClimateRisk.Explain"), null, { timeout: 10_000 });
 
@@ -70,24 +77,24 @@ describeBrowser("the Climate Risk tab in the browser harness", () => {
       null,
       { timeout: 10_000 },
     );
-    await page.getByTestId("builder-function").waitFor({ timeout: 10_000 });
+    await page.getByTestId(TEST_IDS.builder.function).waitFor({ timeout: 10_000 });
 
     // Convert the selected RISK cell to values from the tab: Restore becomes available, and puts it back.
     const formula = await page.evaluate(() => window.harness!.getCell("Demo!E3").formula);
     expect(formula).toMatch(/^=RISK\./);
-    await page.getByTestId("ribbon-ClimateRisk.ConvertToValues").click();
+    await page.getByTestId(HARNESS_TEST_IDS.ribbonButton("ClimateRisk.ConvertToValues")).click();
     await page.waitForFunction(() => window.harness!.ribbon.enabled("ClimateRisk.RestoreFormulas"), null, {
       timeout: 10_000,
     });
     expect(await page.evaluate(() => window.harness!.getCell("Demo!E3").formula)).toBeFalsy();
-    await page.getByTestId("ribbon-ClimateRisk.RestoreFormulas").click();
+    await page.getByTestId(HARNESS_TEST_IDS.ribbonButton("ClimateRisk.RestoreFormulas")).click();
     await page.waitForFunction(() => !window.harness!.ribbon.enabled("ClimateRisk.RestoreFormulas"), null, {
       timeout: 10_000,
     });
     expect(await page.evaluate(() => window.harness!.getCell("Demo!E3").formula)).toBe(formula);
 
-    await page.getByTestId("ribbon-ClimateRisk.Check").click();
-    const report = page.getByTestId("check-report");
+    await page.getByTestId(HARNESS_TEST_IDS.ribbonButton("ClimateRisk.Check")).click();
+    const report = page.getByTestId(TEST_IDS.check.report);
     await report.waitFor({ timeout: 30_000 });
     const text = await report.inputValue();
     expect(text).toMatch(/Climate Risk add-in check/);

@@ -24,6 +24,8 @@ import {
   waitForIdle,
 } from "./support/harness-page";
 import type { Page } from "playwright-core";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
+import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 /** The only origin the emulator answers: not the harness's, nor nginx's. */
@@ -38,17 +40,17 @@ if (!nginxInstalled)
 /** Types a connection into the pane's Connection section and saves it. */
 async function saveConnection(page: Page, baseUrl: string, natureUrl: string): Promise<void> {
   await setSectionOpen(page, "connection", true);
-  await page.getByTestId("connection-base-url").fill(baseUrl);
-  await page.getByTestId("connection-nature-url").fill(natureUrl);
-  await page.getByTestId("connection-api-key").fill(DEMO_API_KEY);
-  await page.getByTestId("connection-save").click();
-  await textWhen(page, "connection-save-result", (t) => t.length > 0, 20_000);
+  await page.getByTestId(TEST_IDS.connection.baseUrl).fill(baseUrl);
+  await page.getByTestId(TEST_IDS.connection.natureUrl).fill(natureUrl);
+  await page.getByTestId(TEST_IDS.connection.apiKey).fill(DEMO_API_KEY);
+  await page.getByTestId(TEST_IDS.connection.save).click();
+  await textWhen(page, TEST_IDS.connection.saveResult, (t) => t.length > 0, 20_000);
 }
 
 /** Runs "Check the add-in" from the pane and returns its report. */
 async function checkReport(page: Page): Promise<string> {
   await setSectionOpen(page, "check", true);
-  const report = page.getByTestId("check-report");
+  const report = page.getByTestId(TEST_IDS.check.report);
   await report.waitFor({ timeout: 30_000 });
   return report.inputValue();
 }
@@ -66,11 +68,11 @@ describeBrowser("a service that does not answer the add-in's origin", () => {
       `use a same-origin path or ask the provider to allow ${origin}`;
 
     await setSectionOpen(page, "connection", true);
-    await page.getByTestId("connection-base-url").fill(emu.baseUrl);
-    await page.getByTestId("connection-nature-url").fill(emu.natureUrl);
-    await page.getByTestId("connection-api-key").fill(DEMO_API_KEY);
-    await page.getByTestId("connection-test").click();
-    const shown = await textWhen(page, "connection-test-error", (t) => t.length > 0, 20_000);
+    await page.getByTestId(TEST_IDS.connection.baseUrl).fill(emu.baseUrl);
+    await page.getByTestId(TEST_IDS.connection.natureUrl).fill(emu.natureUrl);
+    await page.getByTestId(TEST_IDS.connection.apiKey).fill(DEMO_API_KEY);
+    await page.getByTestId(TEST_IDS.connection.test).click();
+    const shown = await textWhen(page, TEST_IDS.connection.testError, (t) => t.length > 0, 20_000);
     expect(shown).toBe(`${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`);
 
     await saveConnection(page, emu.baseUrl, emu.natureUrl);
@@ -80,15 +82,17 @@ describeBrowser("a service that does not answer the add-in's origin", () => {
     expect(report).toContain(`Nature service ${emu.natureUrl}/superprojects: NO ANSWER: ${sentence}`);
     expect(report).not.toContain(DEMO_API_KEY);
     // Above the report, what to do, without scrolling through it.
-    const banner = await page.getByTestId("check-no-answer").textContent();
+    const banner = await page.getByTestId(TEST_IDS.check.noAnswer).textContent();
     expect(banner).toContain(`Risk service (${emu.baseUrl}/api/projects/): ${sentence}`);
     expect(banner).toContain(`Nature service (${emu.natureUrl}/superprojects): ${sentence}`);
 
     await screenshot(page, "check-cors-refused");
     // For docs/deploying.md: the check's section down to the message, scrolled to the pane's top.
-    await page.getByTestId("section-check").evaluate((element) => element.scrollIntoView({ block: "start" }));
-    const section = (await page.getByTestId("section-check").boundingBox())!;
-    const message = (await page.getByTestId("check-no-answer").boundingBox())!;
+    await page
+      .getByTestId(TEST_IDS.shell.section("check"))
+      .evaluate((element) => element.scrollIntoView({ block: "start" }));
+    const section = (await page.getByTestId(TEST_IDS.shell.section("check")).boundingBox())!;
+    const message = (await page.getByTestId(TEST_IDS.check.noAnswer).boundingBox())!;
     await page.screenshot({
       path: docImagePath("check-cors-refused"),
       clip: { x: section.x, y: section.y, width: section.width, height: message.y + message.height + 12 - section.y },
@@ -105,11 +109,11 @@ describeBrowser("a service that does not answer the add-in's origin", () => {
       try {
         await saveConnection(page, "/risk-api", "/risk-nature");
         // The path is the add-in host's own URL, shown as such.
-        expect(await page.getByTestId("connection-saved-notice").textContent()).toBe(
+        expect(await page.getByTestId(TEST_IDS.connection.savedNotice).textContent()).toBe(
           `Saved connection: ${proxy.origin}/risk-api · project ${DEMO_PROJECT}`,
         );
-        await page.getByTestId("connection-test").click();
-        expect(await textWhen(page, "connection-test-result", (t) => t.length > 0, 20_000)).toMatch(
+        await page.getByTestId(TEST_IDS.connection.test).click();
+        expect(await textWhen(page, TEST_IDS.connection.testResult, (t) => t.length > 0, 20_000)).toMatch(
           /^Connected: the key may use 1 project\(s\)\.Nature service: 1 superproject\(s\)\./,
         );
         await setSectionOpen(page, "connection", false);
@@ -121,7 +125,7 @@ describeBrowser("a service that does not answer the add-in's origin", () => {
         );
         // nginx passes the service's own Date on, and on the page's own origin the page may read it.
         expect(report).toMatch(/Server clock: in step with this machine/);
-        expect(await page.getByTestId("check-no-answer").count()).toBe(0);
+        expect(await page.getByTestId(TEST_IDS.check.noAnswer).count()).toBe(0);
         await setSectionOpen(page, "check", false);
 
         // RISK cells: the demo workbook's formulas, recalculated over the saved connection.
@@ -130,15 +134,15 @@ describeBrowser("a service that does not answer the add-in's origin", () => {
         expect(typeof (await cell(page, "Demo!D3")).value).toBe("number");
 
         // A sync of the Assets range to a new portfolio, then RISK.SUMMARY cells over it.
-        await page.click('[data-testid="sheet-tabs"] button[data-sheet="Assets"]');
-        await page.click('[data-testid="grid"] td[data-cell="A1"]');
-        await page.click('[data-testid="grid"] td[data-cell="E7"]', { modifiers: ["Shift"] });
+        await page.click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Assets"]`);
+        await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="A1"]`);
+        await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="E7"]`, { modifiers: ["Shift"] });
         await setSectionOpen(page, "sync", true);
-        await page.getByTestId("sync-portfolio").fill("proxied_sync");
-        await page.getByTestId("sync-start").click();
-        expect(await textWhen(page, "sync-result", (t) => t.length > 0, 30_000)).toMatch(/proxied_sync/);
+        await page.getByTestId(TEST_IDS.sync.portfolio).fill("proxied_sync");
+        await page.getByTestId(TEST_IDS.sync.start).click();
+        expect(await textWhen(page, TEST_IDS.sync.task.result, (t) => t.length > 0, 30_000)).toMatch(/proxied_sync/);
         await setSectionOpen(page, "sync", false);
-        await page.click('[data-testid="add-sheet"]');
+        await page.click(`[data-testid="${HARNESS_TEST_IDS.addSheet}"]`);
         const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
         await page.evaluate(
           (name) =>

@@ -10,6 +10,7 @@ import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
 import { textWhen, waitForIdle } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -27,20 +28,20 @@ describeBrowser("many search points: progress and the faster path offered", () =
       (name) => window.harness?.setCell(`${name}!D1`, '=RISK.SEARCH(A1:A400,B1:B400,"floods","30yr")'),
       sheet,
     );
-    const progress = await textWhen(page, "usage-progress", (t) => / \/ 400 loaded · /.test(t), 20_000);
+    const progress = await textWhen(page, TEST_IDS.shell.usageProgress, (t) => / \/ 400 loaded · /.test(t), 20_000);
     expect(progress).toMatch(/^RISK cells: \d+ \/ 400 loaded · (about .+ left|estimating the time left)$/);
     await waitForIdle(page, 120_000);
-    expect(await page.getByTestId("usage-progress").count()).toBe(0); // gone once nothing is pending
+    expect(await page.getByTestId(TEST_IDS.shell.usageProgress).count()).toBe(0); // gone once nothing is pending
 
-    await page.getByTestId("section-sync-header").click();
-    await page.getByTestId("search-offer-check").click();
-    const timing = await textWhen(page, "search-offer-timing", (t) => t.length > 0, 20_000);
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+    await page.getByTestId(TEST_IDS.sync.searchOffer.check.id).click();
+    const timing = await textWhen(page, TEST_IDS.sync.searchOffer.timing, (t) => t.length > 0, 20_000);
     expect(timing).toMatch(new RegExp(`^Searching 400 points: about .+ As portfolio "${sheet}_points": about `));
-    expect(await page.getByTestId("search-offer-caveat").textContent()).toMatch(/The numbers will differ/);
+    expect(await page.getByTestId(TEST_IDS.sync.searchOffer.caveat).textContent()).toMatch(/The numbers will differ/);
     await screenshot(page, "search-offer");
 
-    await page.getByTestId("search-offer-accept").click();
-    const done = await textWhen(page, "search-offer-done", (t) => t.length > 0, 60_000);
+    await page.getByTestId(TEST_IDS.sync.searchOffer.accept).click();
+    const done = await textWhen(page, TEST_IDS.sync.searchOffer.done, (t) => t.length > 0, 60_000);
     expect(done).toContain(`${sheet}_points holds the 400 points`);
     const assets = (await fetch(`${emu.url}/api/portfolios/${sheet}_points/assets?rows=250&page=2`, {
       headers: DEMO_HEADERS,
@@ -55,23 +56,27 @@ describeBrowser("many search points: progress and the faster path offered", () =
     const points = Array.from({ length: 350 }, (_, i) => [30 + i / 100, 40 + i / 100]);
     await page.evaluate(([name, block]) => window.harness?.setCells(`${name}!A1`, block), [sheet, points] as const);
 
-    await page.getByTestId("section-connection-header").click(); // close it: room for the builder
-    await page.getByTestId("section-builder-header").click();
-    expect(await page.getByTestId("builder-search-offer").count()).toBe(0); // not for RISK.SUMMARY
-    await page.getByTestId("builder-function").click();
-    await page.getByTestId("builder-function-SEARCH").click();
-    await page.getByTestId("builder-search-offer").waitFor();
-    expect(await page.getByTestId("builder-search-offer-made").count()).toBe(0); // nothing offered before a check
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close it: room for the builder
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("builder")).click();
+    expect(await page.getByTestId(TEST_IDS.builder.searchOffer.id).count()).toBe(0); // not for RISK.SUMMARY
+    await page.getByTestId(TEST_IDS.builder.function).click();
+    await page.getByTestId(TEST_IDS.builder.functionOption("SEARCH")).click();
+    await page.getByTestId(TEST_IDS.builder.searchOffer.id).waitFor();
+    expect(await page.getByTestId(TEST_IDS.builder.searchOffer.made).count()).toBe(0); // nothing offered before a check
 
-    await page.getByTestId("builder-formula").fill('=RISK.SEARCH(A1:A350,B1:B350,"floods","30yr")');
+    await page.getByTestId(TEST_IDS.builder.formula).fill('=RISK.SEARCH(A1:A350,B1:B350,"floods","30yr")');
     await page.evaluate((name) => window.harness?.selectRange(`${name}!D1`), sheet);
-    await page.getByTestId("builder-insert").click();
-    expect(await textWhen(page, "builder-inserted", (t) => t.length > 0, 20_000)).toBe(`Inserted into ${sheet}!D1.`);
+    await page.getByTestId(TEST_IDS.builder.insert.id).click();
+    expect(await textWhen(page, TEST_IDS.builder.inserted, (t) => t.length > 0, 20_000)).toBe(
+      `Inserted into ${sheet}!D1.`,
+    );
     // No click: the insert itself checks the sheet again, and its 350 points are worth the offer.
-    const timing = await textWhen(page, "builder-search-offer-timing", (t) => t.length > 0, 30_000);
+    const timing = await textWhen(page, TEST_IDS.builder.searchOffer.timing, (t) => t.length > 0, 30_000);
     expect(timing).toMatch(new RegExp(`^Searching 350 points: about .+ As portfolio "${sheet}_points": about `));
-    expect(await page.getByTestId("builder-search-offer-caveat").textContent()).toMatch(/The numbers will differ/);
-    expect(await page.getByTestId("builder-search-offer-accept").textContent()).toBe(
+    expect(await page.getByTestId(TEST_IDS.builder.searchOffer.caveat).textContent()).toMatch(
+      /The numbers will differ/,
+    );
+    expect(await page.getByTestId(TEST_IDS.builder.searchOffer.accept).textContent()).toBe(
       `Sync 350 points as ${sheet}_points`,
     );
     await waitForIdle(page, 120_000);

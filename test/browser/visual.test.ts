@@ -16,8 +16,12 @@ import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { SCREENSHOT_DIR } from "./support/browser";
 import { textWhen, values } from "./support/harness-page";
+import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
+import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
+/** The map canvas, for what runs in the page (which cannot import the test ids). */
+const CANVAS = `[data-testid="${TEST_IDS.visual.mapCanvas}"]`;
 const PORTFOLIO = "demo-portfolio";
 
 /** Marker colours of the map (PortfolioMap.MARKER_COLOURS) as RGB. */
@@ -37,10 +41,10 @@ type MapHook = {
 
 /** The screen point of an asset on the canvas (page coordinates). */
 async function assetPoint(page: Page, entityId: string): Promise<{ x: number; y: number }> {
-  await page.getByTestId("map-canvas").scrollIntoViewIfNeeded();
-  const box = (await page.getByTestId("map-canvas").boundingBox())!;
+  await page.getByTestId(TEST_IDS.visual.mapCanvas).scrollIntoViewIfNeeded();
+  const box = (await page.getByTestId(TEST_IDS.visual.mapCanvas).boundingBox())!;
   const p = await page
-    .getByTestId("map-canvas")
+    .getByTestId(TEST_IDS.visual.mapCanvas)
     .evaluate((el, id) => (el as unknown as { riskMap: MapHook }).riskMap.screenPoint(id), entityId);
   if (!p) throw new Error(`asset ${entityId} is not on the map`);
   return { x: box.x + p.x, y: box.y + p.y };
@@ -48,7 +52,7 @@ async function assetPoint(page: Page, entityId: string): Promise<{ x: number; y:
 
 /** The canvas pixel colour at an asset's centre, after the next frame. */
 async function colourAt(page: Page, entityId: string): Promise<[number, number, number]> {
-  return page.getByTestId("map-canvas").evaluate(async (el, id) => {
+  return page.getByTestId(TEST_IDS.visual.mapCanvas).evaluate(async (el, id) => {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const canvas = el as HTMLCanvasElement & { riskMap: MapHook };
     const p = canvas.riskMap.screenPoint(id)!;
@@ -70,18 +74,18 @@ async function shot(page: Page, name: string, selector?: string): Promise<void> 
 }
 
 async function openMap(page: Page, portfolio: string): Promise<void> {
-  await page.getByTestId("section-connection-header").click(); // collapse: the map comes into view
-  await page.getByTestId("section-visual-header").click();
-  await page.getByTestId("visual-portfolio").waitFor({ state: "visible", timeout: 20_000 });
-  await page.selectOption('[data-testid="visual-portfolio"]', portfolio);
-  await textWhen(page, "map-text", (t) => /^Map of /.test(t), 30_000);
-  await page.getByTestId("map-canvas").waitFor({ state: "visible", timeout: 20_000 });
+  await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // collapse: the map comes into view
+  await page.getByTestId(TEST_IDS.shell.sectionHeader("visual")).click();
+  await page.getByTestId(TEST_IDS.visual.visualPortfolio.id).waitFor({ state: "visible", timeout: 20_000 });
+  await page.selectOption(`[data-testid="${TEST_IDS.visual.visualPortfolio.id}"]`, portfolio);
+  await textWhen(page, TEST_IDS.visual.mapText, (t) => /^Map of /.test(t), 30_000);
+  await page.getByTestId(TEST_IDS.visual.mapCanvas).waitFor({ state: "visible", timeout: 20_000 });
   await page.waitForFunction(
-    () => Number((document.querySelector('[data-testid="map-canvas"]') as HTMLElement | null)?.dataset.frames ?? 0) > 0,
-    null,
+    (selector) => Number((document.querySelector(selector) as HTMLElement | null)?.dataset.frames ?? 0) > 0,
+    CANVAS,
     { timeout: 20_000 },
   );
-  await page.getByTestId("map-canvas").scrollIntoViewIfNeeded();
+  await page.getByTestId(TEST_IDS.visual.mapCanvas).scrollIntoViewIfNeeded();
 }
 
 describeBrowser("portfolio map and risk sheets in the browser", () => {
@@ -108,14 +112,14 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
         summary.filter((s) => s.risk_summaries.find((r) => r.hazard === hazard)?.risk_class === label).length;
 
       // Text alternative: counts per label for the default hazard (flood_potential).
-      const text = await page.getByTestId("map-text").textContent();
+      const text = await page.getByTestId(TEST_IDS.visual.mapText).textContent();
       expect(text).toContain(
         `Map of ${summary.length} assets of ${PORTFOLIO}, flood_potential under ssp585, 30-year window`,
       );
       for (const label of ["HIGH", "MEDIUM", "LOW"])
         expect(text).toContain(`${count("flood_potential", label)} ${label}`);
-      expect(await page.getByTestId("map-canvas").getAttribute("aria-label")).toBe(text);
-      expect(await page.getByTestId("map-legend").textContent()).toContain(
+      expect(await page.getByTestId(TEST_IDS.visual.mapCanvas).getAttribute("aria-label")).toBe(text);
+      expect(await page.getByTestId(TEST_IDS.visual.mapLegend).textContent()).toContain(
         `HIGH (${count("flood_potential", "HIGH")})`,
       );
 
@@ -126,26 +130,28 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       expect(near(await colourAt(page, changing.entity_id), RGB[labelOf(changing.entity_id, "flood_potential")])).toBe(
         true,
       );
-      await shot(page, "map-flood", '[data-testid="section-visual"]');
-      await page.selectOption('[data-testid="visual-hazard"]', "wildfire");
-      await textWhen(page, "map-text", (t) => t.includes("wildfire under ssp585"));
-      expect(await page.getByTestId("map-text").textContent()).toContain(`${count("wildfire", "HIGH")} HIGH`);
+      await shot(page, "map-flood", `[data-testid="${TEST_IDS.shell.section("visual")}"]`);
+      await page.selectOption(`[data-testid="${TEST_IDS.visual.visualHazard}"]`, "wildfire");
+      await textWhen(page, TEST_IDS.visual.mapText, (t) => t.includes("wildfire under ssp585"));
+      expect(await page.getByTestId(TEST_IDS.visual.mapText).textContent()).toContain(
+        `${count("wildfire", "HIGH")} HIGH`,
+      );
       expect(near(await colourAt(page, changing.entity_id), RGB[labelOf(changing.entity_id, "wildfire")])).toBe(true);
 
       // Hover shows name, entity_id, score and label.
       const target = summary[3];
       const point = await assetPoint(page, target.entity_id);
       await page.mouse.move(point.x, point.y);
-      const tip = await textWhen(page, "map-tooltip", (t) => t.includes(target.entity_id));
+      const tip = await textWhen(page, TEST_IDS.visual.mapTooltip, (t) => t.includes(target.entity_id));
       expect(tip).toMatch(new RegExp(`wildfire: ${labelOf(target.entity_id, "wildfire")} · score \\d\\.\\d{3}`));
-      await shot(page, "map-hover", '[data-testid="section-visual"]');
+      await shot(page, "map-hover", `[data-testid="${TEST_IDS.shell.section("visual")}"]`);
 
       // Click: no sheet of this portfolio is known → the pane offers to paste the asset list; after
       // the paste the asset's row is selected in it.
       await page.mouse.click(point.x, point.y);
-      await textWhen(page, "map-selection", (t) => t.includes("No sheet"));
-      await page.getByTestId("map-paste-assets").click();
-      const selected = await textWhen(page, "map-selection", (t) => t.startsWith("Selected"), 30_000);
+      await textWhen(page, TEST_IDS.visual.mapSelection, (t) => t.includes("No sheet"));
+      await page.getByTestId(TEST_IDS.visual.mapPasteAssets).click();
+      const selected = await textWhen(page, TEST_IDS.visual.mapSelection, (t) => t.startsWith("Selected"), 30_000);
       const address = await page.evaluate(() => window.harness?.fake.selectionAddress() as string);
       expect(selected).toContain(address);
       const row = (await values(page, address))[0];
@@ -155,28 +161,27 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       // Zoom: the buttons and their keys (+ or =, -, 0) zoom about the centre and back to the whole world.
       const zoomIs = (k: number) =>
         page.waitForFunction(
-          (want) => {
-            const map = (document.querySelector('[data-testid="map-canvas"]') as unknown as { riskMap?: MapHook })
-              ?.riskMap;
+          ({ want, selector }) => {
+            const map = (document.querySelector(selector) as unknown as { riskMap?: MapHook })?.riskMap;
             const view = map?.view();
             return (
               view !== undefined && Math.abs(view.k - want) < 1e-9 && (want !== 1 || (view.x === 0 && view.y === 0))
             );
           },
-          k,
+          { want: k, selector: CANVAS },
           { timeout: 5_000 },
         );
-      const canvas = page.getByTestId("map-canvas");
-      await page.getByTestId("map-zoom-in").click();
+      const canvas = page.getByTestId(TEST_IDS.visual.mapCanvas);
+      await page.getByTestId(TEST_IDS.visual.mapZoomIn).click();
       await zoomIs(1.5);
       await canvas.press("=");
       await zoomIs(2.25);
-      await page.getByTestId("map-zoom-out").click();
+      await page.getByTestId(TEST_IDS.visual.mapZoomOut).click();
       await zoomIs(1.5);
       await canvas.press("-");
       await zoomIs(1);
       await canvas.press("+");
-      await page.getByTestId("map-zoom-reset").click();
+      await page.getByTestId(TEST_IDS.visual.mapZoomReset).click();
       await zoomIs(1);
       await canvas.press("+");
       await zoomIs(1.5);
@@ -193,15 +198,17 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       const { page } = await suite.openHarness();
       await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
       // Sync the demo workbook's Assets (A1:E7) to a new portfolio with the pane, as a user does.
-      await page.click('[data-testid="sheet-tabs"] button[data-sheet="Assets"]');
-      await page.click('[data-testid="grid"] td[data-cell="A1"]');
-      await page.click('[data-testid="grid"] td[data-cell="E7"]', { modifiers: ["Shift"] });
-      await page.getByTestId("section-sync-header").click();
-      await page.getByTestId("sync-portfolio").fill("map_sync");
-      await page.getByTestId("sync-start").click();
-      await textWhen(page, "sync-result", (t) => t.length > 0, 30_000);
-      await page.getByTestId("section-sync-header").click();
-      await page.click('[data-testid="sheet-tabs"] button[data-sheet="Sheet1"]').catch(() => undefined);
+      await page.click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Assets"]`);
+      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="A1"]`);
+      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="E7"]`, { modifiers: ["Shift"] });
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+      await page.getByTestId(TEST_IDS.sync.portfolio).fill("map_sync");
+      await page.getByTestId(TEST_IDS.sync.start).click();
+      await textWhen(page, TEST_IDS.sync.task.result, (t) => t.length > 0, 30_000);
+      await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+      await page
+        .click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Sheet1"]`)
+        .catch(() => undefined);
 
       await openMap(page, "map_sync");
       const assets = await values(page, "Assets!A1:E7");
@@ -209,23 +216,26 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       const id = String(assets[4][idCol]);
       const point = await assetPoint(page, id);
       await page.mouse.click(point.x, point.y);
-      await textWhen(page, "map-selection", (t) => t.startsWith("Selected"));
+      await textWhen(page, TEST_IDS.visual.mapSelection, (t) => t.startsWith("Selected"));
       expect(await page.evaluate(() => window.harness?.fake.selectionAddress())).toBe("Assets!A5:E5");
 
       // Nothing of the map section sticks out of the 320 px pane.
-      const sticking = await page.evaluate(() => {
-        const pane = (document.querySelector('[data-testid="taskpane"]') as HTMLElement).getBoundingClientRect();
-        return [...document.querySelectorAll('[data-testid="section-visual"] *')]
-          .filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > pane.right + 0.5)
-          .map((el) => {
-            const testId = el.getAttribute("data-testid");
-            const tag = `${el.tagName.toLowerCase()}${testId ? `[${testId}]` : ""}`;
-            const name = `${tag}.${String(el.className).slice(0, 40)}`;
-            return `${name} right=${Math.round(el.getBoundingClientRect().right)} > ${Math.round(pane.right)}`;
-          });
-      });
+      const sticking = await page.evaluate(
+        ({ paneId, sectionId }) => {
+          const pane = (document.querySelector(`[data-testid="${paneId}"]`) as HTMLElement).getBoundingClientRect();
+          return [...document.querySelectorAll(`[data-testid="${sectionId}"] *`)]
+            .filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > pane.right + 0.5)
+            .map((el) => {
+              const testId = el.getAttribute("data-testid");
+              const tag = `${el.tagName.toLowerCase()}${testId ? `[${testId}]` : ""}`;
+              const name = `${tag}.${String(el.className).slice(0, 40)}`;
+              return `${name} right=${Math.round(el.getBoundingClientRect().right)} > ${Math.round(pane.right)}`;
+            });
+        },
+        { paneId: TEST_IDS.shell.taskpane, sectionId: TEST_IDS.shell.section("visual") },
+      );
       expect(sticking).toEqual([]);
-      await shot(page, "map-320px", '[data-testid="section-visual"]');
+      await shot(page, "map-320px", `[data-testid="${TEST_IDS.shell.section("visual")}"]`);
     },
     90_000,
   );
@@ -235,9 +245,9 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
     await portfolioWith(emu, "map_5000", assetsCsv(plausibleAssets(5000)));
     const { page } = await suite.openHarness({ demo: false });
     await openMap(page, "map_5000");
-    expect(await page.getByTestId("map-text").textContent()).toMatch(/^Map of 5,000 assets of map_5000/);
+    expect(await page.getByTestId(TEST_IDS.visual.mapText).textContent()).toMatch(/^Map of 5,000 assets of map_5000/);
 
-    const canvas = page.getByTestId("map-canvas");
+    const canvas = page.getByTestId(TEST_IDS.visual.mapCanvas);
     const box = (await canvas.boundingBox())!;
     await canvas.evaluate((el) => (el as unknown as { riskMap: MapHook }).riskMap.resetFrames());
     // Each step: one input, then time until the map has drawn the new frame.
@@ -247,8 +257,8 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       const t0 = Date.now();
       await act();
       await page.waitForFunction(
-        (n) => Number((document.querySelector('[data-testid="map-canvas"]') as HTMLElement).dataset.frames) > n,
-        before,
+        ({ n, selector }) => Number((document.querySelector(selector) as HTMLElement).dataset.frames) > n,
+        { n: before, selector: CANVAS },
         { polling: "raf" },
       );
       latencies.push(Date.now() - t0);
@@ -311,17 +321,17 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
     writeFileSync(path.resolve(SCREENSHOT_DIR, "..", "map-frames.json"), `${JSON.stringify(figures, null, 2)}\n`);
     console.log(`map with 5,000 assets: ${JSON.stringify(figures)}`);
     expect(draws.length).toBeGreaterThanOrEqual(80); // every input drew a frame
-    await shot(page, "map-5000", '[data-testid="section-visual"]');
+    await shot(page, "map-5000", `[data-testid="${TEST_IDS.shell.section("visual")}"]`);
   }, 120_000);
 
   test("risk matrix with its label chart, and the scenario comparison, as new sheets", async () => {
     await suite.freshEmulator();
     const { page } = await suite.openHarness({ demo: false });
     await openMap(page, PORTFOLIO);
-    await page.selectOption('[data-testid="visual-scenario"]', "ssp245");
-    await textWhen(page, "map-text", (t) => t.includes("ssp245"));
-    await page.getByTestId("matrix-start").click();
-    const result = await textWhen(page, "matrix-result", (t) => t.length > 0, 30_000);
+    await page.selectOption(`[data-testid="${TEST_IDS.visual.visualScenario}"]`, "ssp245");
+    await textWhen(page, TEST_IDS.visual.mapText, (t) => t.includes("ssp245"));
+    await page.getByTestId(TEST_IDS.visual.matrixStart).click();
+    const result = await textWhen(page, TEST_IDS.visual.matrix.result, (t) => t.length > 0, 30_000);
     expect(result).toContain(`“Matrix ${PORTFOLIO}”`);
     expect(result).toContain(`“Counts ${PORTFOLIO}”`);
     const matrix = await page.evaluate((name) => {
@@ -344,25 +354,22 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       `Counts ${PORTFOLIO}`,
     );
     expect(chart).toEqual([{ type: "ColumnStacked", series: ["LOW", "MEDIUM", "HIGH"] }]);
-    await page.click(`[data-testid="sheet-tabs"] button[data-sheet="Matrix ${PORTFOLIO}"]`);
+    await page.click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Matrix ${PORTFOLIO}"]`);
     // Colours follow edits: the grid recolours a label typed over.
-    const cell = page.locator('[data-testid="grid"] td[data-cell="D3"]');
+    const cell = page.locator(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="D3"]`);
     await cell.click();
     await page.keyboard.type("HIGH");
     await page.keyboard.press("Enter");
     await page.waitForFunction(
-      () =>
-        (document.querySelector('[data-testid="grid"] td[data-cell="D3"]')?.getAttribute("style") ?? "").includes(
-          "#FFC7CE",
-        ),
-      null,
+      (selector) => (document.querySelector(selector)?.getAttribute("style") ?? "").includes("#FFC7CE"),
+      `[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="D3"]`,
       { timeout: 10_000 },
     );
     expect(await values(page, `'Matrix ${PORTFOLIO}'!D3`)).toEqual([["HIGH"]]);
     await shot(page, "risk-matrix-sheet");
 
-    await page.getByTestId("compare-start").click();
-    const compared = await textWhen(page, "compare-result", (t) => t.length > 0, 30_000);
+    await page.getByTestId(TEST_IDS.visual.compareStart).click();
+    const compared = await textWhen(page, TEST_IDS.visual.compare.result, (t) => t.length > 0, 30_000);
     expect(compared).toContain("Compare flood_potential");
     const sheetName = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);
     const grid = await values(page, `'${sheetName}'!A2:K8`);

@@ -30,6 +30,7 @@ import { useI18n } from "../ui/i18n";
 import type { SyncWatchdog } from "../../excel/sync-watchdog";
 import { ExcelNotAnswering } from "./ExcelNotAnswering";
 import { excelWatchdog } from "./excel-runner";
+import { TEST_IDS } from "../ui/test-ids";
 
 const useStyles = makeStyles({
   root: {
@@ -98,7 +99,9 @@ export function App(props: {
       setOpenItems((ids) => (ids.includes(request.section) ? ids : [...ids, request.section]));
       setEverOpened((ids) => (ids.has(request.section) ? ids : new Set([...ids, request.section])));
       requestAnimationFrame(() =>
-        document.querySelector(`[data-testid="section-${request.section}"]`)?.scrollIntoView({ block: "start" }),
+        document
+          .querySelector(`[data-testid="${TEST_IDS.shell.section(request.section)}"]`)
+          ?.scrollIntoView({ block: "start" }),
       );
     };
     follow();
@@ -119,12 +122,12 @@ export function App(props: {
     <TaskpaneContext.Provider
       value={{ ...connection, run: props.run, emptyCache: props.emptyCache, forget: props.forget ?? forgetInFunctions }}
     >
-      <main className={styles.root} data-testid="taskpane">
+      <main className={styles.root} data-testid={TEST_IDS.shell.taskpane}>
         <header className={styles.header}>
           <Text as="h1" size={500} weight="semibold" className={styles.title}>
             {i18n.t("app.title")}
           </Text>
-          <Text size={200} className={styles.sub} data-testid="connection-summary">
+          <Text size={200} className={styles.sub} data-testid={TEST_IDS.shell.connectionSummary}>
             {i18n.t("app.connection.summary", {
               server: connection.isDefault
                 ? i18n.t(connectionRequired() ? "app.connection.notConnected" : "app.connection.demo")
@@ -137,22 +140,22 @@ export function App(props: {
         <ExcelNotAnswering watchdog={props.watchdog ?? excelWatchdog} />
         <CommandOutcomes channel={paneChannel} />
         {props.run ? null : (
-          <MessageBar intent="warning" data-testid="no-workbook-notice">
+          <MessageBar intent="warning" data-testid={TEST_IDS.shell.noWorkbookNotice}>
             <MessageBarBody>{i18n.t("app.noWorkbook")}</MessageBarBody>
           </MessageBar>
         )}
         {connection.client || connection.clientError instanceof NotConnectedError ? null : (
-          <ErrorNotice error={connection.clientError} testId="connection-unusable" />
+          <ErrorNotice error={connection.clientError} testId={TEST_IDS.shell.connectionUnusable} />
         )}
         <SearchBox
           placeholder={i18n.t("app.search.placeholder")}
           aria-label={i18n.t("app.search.label")}
           value={query}
           onChange={(_, data) => search(data.value)}
-          data-testid="section-search"
+          data-testid={TEST_IDS.shell.sectionSearch}
         />
         {shown.size === 0 ? (
-          <Text size={200} className={styles.sub} data-testid="section-search-empty">
+          <Text size={200} className={styles.sub} data-testid={TEST_IDS.shell.sectionSearchEmpty}>
             {i18n.t("app.search.empty", { query: query.trim() })}
           </Text>
         ) : null}
@@ -163,7 +166,7 @@ export function App(props: {
             <section
               key={group.id}
               aria-labelledby={`group-${group.id}`}
-              data-testid={`group-${group.id}`}
+              data-testid={TEST_IDS.shell.group(group.id)}
               style={group.features.some((x) => shown.has(x.id)) ? undefined : { display: "none" }}
             >
               <h2 id={`group-${group.id}`} className={styles.group}>
@@ -173,10 +176,12 @@ export function App(props: {
                 <AccordionItem
                   key={id}
                   value={id}
-                  data-testid={`section-${id}`}
+                  data-testid={TEST_IDS.shell.section(id)}
                   style={shown.has(id) ? undefined : { display: "none" }}
                 >
-                  <AccordionHeader button={{ "data-testid": `section-${id}-header` } as Record<string, string>}>
+                  <AccordionHeader
+                    button={{ "data-testid": TEST_IDS.shell.sectionHeader(id) } as Record<string, string>}
+                  >
                     {i18n.t(title)}
                   </AccordionHeader>
                   <AccordionPanel

@@ -4,6 +4,7 @@ import type { CommandOutcome, PaneChannel } from "../../commands/pane-channel";
 import { ENGLISH } from "../../i18n/translator";
 import type { MessageId } from "../../i18n/messages";
 import { useI18n } from "../ui/i18n";
+import { TEST_IDS } from "../ui/test-ids";
 
 const useStyles = makeStyles({
   details: { margin: "4px 0 0", paddingLeft: "18px" },
@@ -33,12 +34,12 @@ export function CommandOutcomes(props: { channel: PaneChannel }) {
   const label = labelId in ENGLISH ? i18n.t(labelId as MessageId) : latest.label;
   if (latest.status === "done")
     return (
-      <Text size={100} className={styles.line} data-testid="command-outcome" data-status="done">
+      <Text size={100} className={styles.line} data-testid={TEST_IDS.shell.commandOutcome} data-status="done">
         {i18n.t("outcome.line", { label, source, message: latest.message })}
       </Text>
     );
   return (
-    <MessageBar intent={INTENT[latest.status]} data-testid="command-outcome" data-status={latest.status}>
+    <MessageBar intent={INTENT[latest.status]} data-testid={TEST_IDS.shell.commandOutcome} data-status={latest.status}>
       <MessageBarBody>
         <MessageBarTitle>{i18n.t("outcome.title", { label, source })}</MessageBarTitle>
         {latest.message}

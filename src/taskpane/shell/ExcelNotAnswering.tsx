@@ -2,6 +2,7 @@ import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle 
 import { useSyncExternalStore } from "react";
 import type { SyncWatchdog } from "../../excel/sync-watchdog";
 import { useI18n } from "../ui/i18n";
+import { TEST_IDS } from "../ui/test-ids";
 
 /**
  * What the pane says while Excel has not answered a sync for the watch's time (src/excel/sync-watchdog.ts),
@@ -22,16 +23,16 @@ export function ExcelNotAnswering(props: { watchdog: SyncWatchdog }) {
   if (state.stall) {
     const seconds = Math.round(watchdog.stallMs / 1000);
     return (
-      <MessageBar intent="warning" layout="multiline" data-testid="excel-not-answering">
+      <MessageBar intent="warning" layout="multiline" data-testid={TEST_IDS.shell.excelNotAnswering}>
         <MessageBarBody>
           <MessageBarTitle>{i18n.t("excel.notAnswering.title")}</MessageBarTitle>
           {i18n.t("excel.notAnswering.body", { seconds: Math.max(0, seconds) })}
         </MessageBarBody>
         <MessageBarActions>
-          <Button size="small" onClick={() => watchdog.wait()} data-testid="excel-not-answering-wait">
+          <Button size="small" onClick={() => watchdog.wait()} data-testid={TEST_IDS.shell.excelNotAnsweringWait}>
             {i18n.t("excel.notAnswering.wait")}
           </Button>
-          <Button size="small" onClick={() => watchdog.cancel()} data-testid="excel-not-answering-cancel">
+          <Button size="small" onClick={() => watchdog.cancel()} data-testid={TEST_IDS.shell.excelNotAnsweringCancel}>
             {i18n.t("excel.notAnswering.cancel")}
           </Button>
         </MessageBarActions>
@@ -40,7 +41,7 @@ export function ExcelNotAnswering(props: { watchdog: SyncWatchdog }) {
   }
   if (state.cancelledWaiting > 0)
     return (
-      <MessageBar intent="info" layout="multiline" data-testid="excel-cancelled-waiting">
+      <MessageBar intent="info" layout="multiline" data-testid={TEST_IDS.shell.excelCancelledWaiting}>
         <MessageBarBody>{i18n.t("excel.cancelledWaiting", { count: state.cancelledWaiting })}</MessageBarBody>
       </MessageBar>
     );

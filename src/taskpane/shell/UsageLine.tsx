@@ -6,6 +6,7 @@ import { duration } from "../../shaping/duration";
 import { usePaneStyles } from "../ui/styles";
 import { useI18n } from "../ui/i18n";
 import { englishTranslator, type Translator } from "../../i18n/translator";
+import { TEST_IDS } from "../ui/test-ids";
 
 /** How often the line re-reads the engine's counters (they have no change event). */
 const EVERY_MS = 2_000;
@@ -72,7 +73,7 @@ export function UsageLine(props: {
         <Text
           size={100}
           className={css.muted}
-          data-testid="usage-progress"
+          data-testid={TEST_IDS.shell.usageProgress}
           data-done={progress.done}
           data-total={progress.total}
           aria-live="polite"
@@ -83,7 +84,7 @@ export function UsageLine(props: {
       <Text
         size={100}
         className={css.faint}
-        data-testid="usage-line"
+        data-testid={TEST_IDS.shell.usageLine}
         data-requests={stats.requests}
         data-cache-hits={stats.cacheHits}
         data-failures={stats.failures}

@@ -4,6 +4,7 @@ import { saveFile } from "./downloads";
 import type { Progress } from "./pane-types";
 import { useTask } from "./hooks/use-task";
 import { TaskStatus } from "./TaskStatus";
+import { downloadIds } from "./test-ids";
 
 /**
  * A "Download as CSV" button beside a paste: fetches the file the service makes (for tables too
@@ -30,7 +31,11 @@ export function DownloadButton(props: {
         task={task}
         testId={props.testId}
         success={(file) => (
-          <span data-testid={`${props.testId}-file`} data-file-name={file.fileName} data-bytes={file.bytes.length}>
+          <span
+            data-testid={downloadIds(props.testId).file}
+            data-file-name={file.fileName}
+            data-bytes={file.bytes.length}
+          >
             Downloaded {file.fileName} ({(file.bytes.length / 1024).toFixed(1)} KB).
           </span>
         )}

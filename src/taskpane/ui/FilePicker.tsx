@@ -2,6 +2,7 @@ import { Button, Text } from "@fluentui/react-components";
 import { useRef, useState } from "react";
 import { usePaneStyles } from "./styles";
 import { Row } from "./layout";
+import { filePickerIds } from "./test-ids";
 
 /** A file the user picked, read as text. */
 export interface PickedFile {
@@ -51,7 +52,11 @@ export function FilePicker(props: {
           );
         }}
       />
-      <Button onClick={() => input.current?.click()} disabled={props.disabled} data-testid={`${props.testId}-button`}>
+      <Button
+        onClick={() => input.current?.click()}
+        disabled={props.disabled}
+        data-testid={filePickerIds(props.testId).button}
+      >
         {props.label}
       </Button>
       <Text size={200} className={css.breakAll}>

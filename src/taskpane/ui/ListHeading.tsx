@@ -1,6 +1,7 @@
 import { Button, Spinner, Text } from "@fluentui/react-components";
 import { ErrorNotice } from "./ErrorNotice";
 import { Row } from "./layout";
+import { listHeadingIds } from "./test-ids";
 
 /**
  * The heading of a list the pane loads from the service, with its Reload button, and under it the
@@ -17,7 +18,7 @@ export function ListHeading(props: {
     <>
       <Row spread center>
         <Text weight="semibold">{props.title}</Text>
-        <Button size="small" onClick={list.reload} data-testid={`${props.testId}-reload`}>
+        <Button size="small" onClick={list.reload} data-testid={listHeadingIds(props.testId).reload}>
           Reload
         </Button>
       </Row>

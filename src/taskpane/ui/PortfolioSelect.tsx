@@ -6,6 +6,7 @@ import { useLoader } from "./hooks/use-loader";
 import { ErrorNotice } from "./ErrorNotice";
 import { Row, Stack } from "./layout";
 import { usePaneStyles } from "./styles";
+import { portfolioSelectIds } from "./test-ids";
 
 /**
  * A list of the project's portfolios with a reload button. Picks the first one when nothing is
@@ -50,14 +51,16 @@ export function PortfolioSelect(props: {
         </Field>
         <Button
           onClick={portfolios.reload}
-          data-testid={`${props.testId}-reload`}
+          data-testid={portfolioSelectIds(props.testId).reload}
           aria-label="Reload portfolios"
           title="Reload portfolios"
         >
           {portfolios.loading ? <Spinner size="extra-tiny" /> : "↻"}
         </Button>
       </Row>
-      {portfolios.error ? <ErrorNotice error={portfolios.error} testId={`${props.testId}-error`} /> : null}
+      {portfolios.error ? (
+        <ErrorNotice error={portfolios.error} testId={portfolioSelectIds(props.testId).error} />
+      ) : null}
     </Stack>
   );
 }

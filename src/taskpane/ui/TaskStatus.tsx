@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { Task } from "./hooks/use-task";
 import { ErrorNotice } from "./ErrorNotice";
 import { usePaneStyles } from "./styles";
+import { taskStatusIds } from "./test-ids";
 
 /**
  * The status area under a panel's button: a progress bar with its message and Cancel while the
@@ -16,26 +17,27 @@ export function TaskStatus<T>(props: {
   cancellable?: boolean;
 }) {
   const { task, testId } = props;
+  const ids = taskStatusIds(testId);
   const css = usePaneStyles();
   const state = task.state;
   if (state.status === "running") {
     const fraction = state.progress?.fraction;
     return (
-      <div data-testid={`${testId}-progress`} role="status" aria-live="polite" className={css.column}>
+      <div data-testid={ids.progress} role="status" aria-live="polite" className={css.column}>
         <ProgressBar value={fraction} max={1} thickness="large" aria-label={state.progress?.message ?? "Working"} />
         <Text size={200}>{state.progress?.message ?? "Working…"}</Text>
         {props.cancellable === false ? null : (
-          <Button size="small" onClick={task.cancel} data-testid={`${testId}-cancel`} className={css.start}>
+          <Button size="small" onClick={task.cancel} data-testid={ids.cancel} className={css.start}>
             Cancel
           </Button>
         )}
       </div>
     );
   }
-  if (state.status === "failed") return <ErrorNotice error={state.error} testId={`${testId}-error`} />;
+  if (state.status === "failed") return <ErrorNotice error={state.error} testId={ids.error} />;
   if (state.status === "done") {
     return (
-      <MessageBar intent="success" data-testid={`${testId}-result`} layout="multiline">
+      <MessageBar intent="success" data-testid={ids.result} layout="multiline">
         <MessageBarBody>{props.success(state.result)}</MessageBarBody>
       </MessageBar>
     );

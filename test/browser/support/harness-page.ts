@@ -6,6 +6,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { HarnessApi } from "../../../harness/harness-api";
 import type { CellInfo } from "../../../harness/workbook-controller";
 import { watchPage } from "./browser";
+import { TEST_IDS } from "../../../src/taskpane/ui/test-ids";
+import { HARNESS_TEST_IDS } from "../../../harness/test-ids";
 
 declare global {
   interface Window {
@@ -45,20 +47,23 @@ export async function openHarness(
 
 /** Click a cell of the active sheet, type text into it and press Enter, as a user would. */
 export async function typeIntoCell(page: Page, address: string, text: string): Promise<void> {
-  await page.click(`[data-testid="grid"] td[data-cell="${address}"]`);
+  await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="${address}"]`);
   await page.keyboard.type(text);
   await page.keyboard.press("Enter");
 }
 
 /** Select a cell by clicking it, then paste tab-separated text there (a real paste event). */
 export async function pasteAt(page: Page, address: string, tsv: string): Promise<void> {
-  await page.click(`[data-testid="grid"] td[data-cell="${address}"]`);
-  await page.evaluate((text) => {
-    const data = new DataTransfer();
-    data.setData("text/plain", text);
-    const grid = document.querySelector('[data-testid="grid"]') as HTMLElement;
-    grid.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
-  }, tsv);
+  await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="${address}"]`);
+  await page.evaluate(
+    ({ text, gridId }) => {
+      const data = new DataTransfer();
+      data.setData("text/plain", text);
+      const grid = document.querySelector(`[data-testid="${gridId}"]`) as HTMLElement;
+      grid.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    { text: tsv, gridId: HARNESS_TEST_IDS.grid },
+  );
 }
 
 /**
@@ -89,7 +94,7 @@ export async function textWhen(
  * reports the wanted state.
  */
 export async function setSectionOpen(page: Page, section: string, open: boolean): Promise<void> {
-  const header = page.getByTestId(`section-${section}-header`);
+  const header = page.getByTestId(TEST_IDS.shell.sectionHeader(section));
   const wanted = String(open);
   for (let attempt = 0; attempt < 3; attempt++) {
     if ((await header.getAttribute("aria-expanded")) === wanted) return;
@@ -155,14 +160,14 @@ export function cells(page: Page, address: string): Promise<CellInfo[][]> {
  */
 export async function pullDemoTimeseries(page: Page): Promise<string> {
   await setSectionOpen(page, "timeseries", true);
-  await page.selectOption('[data-testid="ts-portfolio"]', "demo-portfolio");
-  await page.selectOption('[data-testid="ts-hazard"]', "wildfire");
-  await page.selectOption('[data-testid="ts-indicator"]', "unified_prob");
-  await page.selectOption('[data-testid="ts-scenario"]', "ssp585");
-  await page.selectOption('[data-testid="ts-measure"]', "mid");
+  await page.selectOption(`[data-testid="${TEST_IDS.timeseries.portfolio.id}"]`, "demo-portfolio");
+  await page.selectOption(`[data-testid="${TEST_IDS.timeseries.hazard}"]`, "wildfire");
+  await page.selectOption(`[data-testid="${TEST_IDS.timeseries.indicator}"]`, "unified_prob");
+  await page.selectOption(`[data-testid="${TEST_IDS.timeseries.scenario}"]`, "ssp585");
+  await page.selectOption(`[data-testid="${TEST_IDS.timeseries.measure}"]`, "mid");
   const sheetsBefore = await page.evaluate(() => window.harness?.sheetNames() as string[]);
-  await page.getByTestId("ts-start").click();
-  await textWhen(page, "ts-result", (t) => t.length > 0, 30_000);
+  await page.getByTestId(TEST_IDS.timeseries.start).click();
+  await textWhen(page, TEST_IDS.timeseries.task.result, (t) => t.length > 0, 30_000);
   const added = (await page.evaluate(() => window.harness?.sheetNames() as string[])).find(
     (n) => !sheetsBefore.includes(n),
   );

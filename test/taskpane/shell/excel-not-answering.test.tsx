@@ -5,6 +5,7 @@ import { App } from "../../../src/taskpane/shell/App";
 import { describeError } from "../../../src/taskpane/ui/describe-error";
 import { writeNewSheets } from "../../../src/taskpane/ui/write-new-sheets";
 import { createFakeExcel } from "../../../testing/fake-excel";
+import { TEST_IDS } from "../../../src/taskpane/ui/test-ids";
 
 /**
  * The pane while Excel does not answer (issue 41): the fake holds a paste's sync pending, the pane
@@ -22,7 +23,7 @@ test("a sync held pending: the pane says Excel is not answering, and Cancel leav
         <App run={run} emptyCache={() => undefined} host={null} watchdog={watchdog} />
       </FluentProvider>,
     );
-  expect(pane()).not.toContain("excel-not-answering");
+  expect(pane()).not.toContain(TEST_IDS.shell.excelNotAnswering);
 
   // A small sheet is written in two syncs (the names taken, then the sheet whole): hold the second,
   // the one that writes.
@@ -38,21 +39,21 @@ test("a sync held pending: the pane says Excel is not answering, and Cancel leav
     });
   });
   const stalled = pane();
-  expect(stalled).toContain('data-testid="excel-not-answering"');
+  expect(stalled).toContain(`data-testid="${TEST_IDS.shell.excelNotAnswering}"`);
   expect(stalled).toContain("Excel is not answering");
-  expect(stalled).toContain('data-testid="excel-not-answering-wait"');
-  expect(stalled).toContain('data-testid="excel-not-answering-cancel"');
+  expect(stalled).toContain(`data-testid="${TEST_IDS.shell.excelNotAnsweringWait}"`);
+  expect(stalled).toContain(`data-testid="${TEST_IDS.shell.excelNotAnsweringCancel}"`);
 
   watchdog.cancel();
   const error = await pasting.catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ExcelNotAnsweringError);
   expect(describeError(error).cancelled).toBe(true);
   const waiting = pane();
-  expect(waiting).not.toContain('data-testid="excel-not-answering"');
-  expect(waiting).toContain('data-testid="excel-cancelled-waiting"');
+  expect(waiting).not.toContain(`data-testid="${TEST_IDS.shell.excelNotAnswering}"`);
+  expect(waiting).toContain(`data-testid="${TEST_IDS.shell.excelCancelledWaiting}"`);
 
   hold.release();
   await watchdog.whenIdle();
   expect(fake.snapshot()).toEqual(before);
-  expect(pane()).not.toContain("excel-cancelled-waiting");
+  expect(pane()).not.toContain(TEST_IDS.shell.excelCancelledWaiting);
 });

@@ -3,6 +3,7 @@ import { renderToString } from "react-dom/server";
 import { App } from "../../../src/taskpane/shell/App";
 import { newWorkbook } from "../support";
 import { setConnectionRequired } from "../../../src/shared/connection";
+import { TEST_IDS } from "../../../src/taskpane/ui/test-ids";
 
 /**
  * Render smoke test without a DOM: the whole pane renders on the server, shows the demo-connection
@@ -17,12 +18,12 @@ test("the task pane renders every section with its test ids and the demo-connect
     </FluentProvider>,
   );
   for (const id of [
-    "taskpane",
-    "connection-default-notice",
-    "connection-base-url",
-    "connection-api-key",
-    "connection-test",
-    "connection-save",
+    TEST_IDS.shell.taskpane,
+    TEST_IDS.connection.defaultNotice,
+    TEST_IDS.connection.baseUrl,
+    TEST_IDS.connection.apiKey,
+    TEST_IDS.connection.test,
+    TEST_IDS.connection.save,
   ]) {
     expect(html.includes(`data-testid="${id}"`) ? id : `missing ${id}`).toBe(id);
   }
@@ -43,14 +44,18 @@ test("the task pane renders every section with its test ids and the demo-connect
     "refresh",
     "last-good",
   ]) {
-    expect(html.includes(`data-testid="section-${section}-header"`) ? section : `missing ${section}`).toBe(section);
+    expect(
+      html.includes(`data-testid="${TEST_IDS.shell.sectionHeader(section)}"`) ? section : `missing ${section}`,
+    ).toBe(section);
   }
-  expect(/type="password"[^>]*data-testid="connection-api-key"/.test(html)).toBe(true);
+  expect(new RegExp(`type="password"[^>]*data-testid="${TEST_IDS.connection.apiKey}"`).test(html)).toBe(true);
   // The sections sit under four group headings, after the search box.
   const headings = [...html.matchAll(/<h2 id="group-[a-z]+"[^>]*>([^<]+)<\/h2>/g)].map((m) => m[1]);
   expect(headings).toEqual(["Set up", "Formulas", "Pull data into sheets", "Portfolios and layers"]);
-  expect(html.indexOf('data-testid="section-search"')).toBeLessThan(html.indexOf('data-testid="group-setup"'));
-  expect(html.includes('data-testid="no-workbook-notice"')).toBe(false);
+  expect(html.indexOf(`data-testid="${TEST_IDS.shell.sectionSearch}"`)).toBeLessThan(
+    html.indexOf(`data-testid="${TEST_IDS.shell.group("setup")}"`),
+  );
+  expect(html.includes(`data-testid="${TEST_IDS.shell.noWorkbookNotice}"`)).toBe(false);
 });
 
 test("without a workbook the pane says so instead of failing", () => {
@@ -59,7 +64,7 @@ test("without a workbook the pane says so instead of failing", () => {
       <App run={null} emptyCache={() => undefined} host={null} />
     </FluentProvider>,
   );
-  expect(html.includes('data-testid="no-workbook-notice"')).toBe(true);
+  expect(html.includes(`data-testid="${TEST_IDS.shell.noWorkbookNotice}"`)).toBe(true);
 });
 
 test("a production first run (nothing configured, no emulator) opens on the connection form and says what to enter", () => {
@@ -71,14 +76,14 @@ test("a production first run (nothing configured, no emulator) opens on the conn
         <App run={run} emptyCache={() => undefined} host={null} />
       </FluentProvider>,
     );
-    expect(html).toContain('data-testid="connection-first-run"');
+    expect(html).toContain(`data-testid="${TEST_IDS.connection.firstRun}"`);
     expect(html).toContain("Connect to your climate risk service");
-    expect(html).not.toContain('data-testid="connection-default-notice"');
-    expect(html).not.toContain('data-testid="connection-unusable"');
-    expect(html).toMatch(/data-testid="connection-summary"[^>]*>Not connected/);
-    expect(html).toContain('data-testid="usage-line"');
+    expect(html).not.toContain(`data-testid="${TEST_IDS.connection.defaultNotice}"`);
+    expect(html).not.toContain(`data-testid="${TEST_IDS.shell.connectionUnusable}"`);
+    expect(html).toMatch(new RegExp(`data-testid="${TEST_IDS.shell.connectionSummary}"[^>]*>Not connected`));
+    expect(html).toContain(`data-testid="${TEST_IDS.shell.usageLine}"`);
     for (const section of ["builder", "scoped-refresh", "pasted", "static"])
-      expect(html).toContain(`data-testid="section-${section}-header"`);
+      expect(html).toContain(`data-testid="${TEST_IDS.shell.sectionHeader(section)}"`);
   } finally {
     setConnectionRequired(undefined);
   }

@@ -1,6 +1,7 @@
 import { FluentProvider, webLightTheme } from "@fluentui/react-components";
 import { renderToString } from "react-dom/server";
 import { MANY_PENDING, progressText, UsageLine } from "../../../src/taskpane/shell/UsageLine";
+import { TEST_IDS } from "../../../src/taskpane/ui/test-ids";
 
 /** The pane's usage line: counters since start, and while many RISK loads are pending, done / total and time left. */
 
@@ -31,9 +32,13 @@ test("the line shows the progress above the counters while many loads are pendin
       </FluentProvider>,
     );
   const busy = render({ ...idle, pending: 3_800, done: 1_200, total: 5_000, estimateMs: 40_000 });
-  expect(busy).toMatch(/data-testid="usage-progress"[^>]*>RISK cells: 1,200 \/ 5,000 loaded · about 40 s left</);
+  expect(busy).toMatch(
+    new RegExp(
+      `data-testid="${TEST_IDS.shell.usageProgress}"[^>]*>RISK cells: 1,200 / 5,000 loaded · about 40 s left<`,
+    ),
+  );
   expect(busy).toContain("Since start: 5,000 requests sent · 12 answers from cache · 0 failures");
   const quiet = render(idle);
-  expect(quiet).not.toContain("usage-progress");
-  expect(quiet).toContain('data-testid="usage-line"');
+  expect(quiet).not.toContain(TEST_IDS.shell.usageProgress);
+  expect(quiet).toContain(`data-testid="${TEST_IDS.shell.usageLine}"`);
 });

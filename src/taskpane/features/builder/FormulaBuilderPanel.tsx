@@ -40,6 +40,10 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { SearchPointsOffer } from "../sync";
 import { usePaneStyles } from "../../ui/styles";
+import { TEST_IDS } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.builder;
 
 type Values = Record<string, ParamValue | undefined>;
 
@@ -101,10 +105,10 @@ export function FormulaBuilderPanel() {
             setValues({});
             setEdited(null);
           }}
-          data-testid="builder-function"
+          data-testid={IDS.function}
         >
           {(Object.keys(BUILDER_FUNCTIONS) as BuilderFunction[]).map((f) => (
-            <Option key={f} value={f} data-testid={`builder-function-${f}`}>
+            <Option key={f} value={f} data-testid={IDS.functionOption(f)}>
               {BUILDER_FUNCTIONS[f].label}
             </Option>
           ))}
@@ -125,13 +129,13 @@ export function FormulaBuilderPanel() {
         <Textarea
           value={text}
           onChange={(_, d) => setEdited(d.value)}
-          data-testid="builder-formula"
+          data-testid={IDS.formula}
           resize="vertical"
           className={css.code}
         />
       </Field>
       {problems.length > 0 && edited === null ? (
-        <MessageBar intent="info" layout="multiline" data-testid="builder-problems">
+        <MessageBar intent="info" layout="multiline" data-testid={IDS.problems}>
           <MessageBarBody>
             <ul className={css.summaryList}>
               {problems.map((m) => (
@@ -141,13 +145,11 @@ export function FormulaBuilderPanel() {
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      <div data-testid="builder-preview" aria-live="polite" className={css.preview}>
+      <div data-testid={IDS.preview} aria-live="polite" className={css.preview}>
         {previewing ? <Spinner size="extra-tiny" label="Previewing…" /> : null}
-        {!previewing && preview?.error ? (
-          <span data-testid="builder-preview-error">Gives now: {preview.error}</span>
-        ) : null}
+        {!previewing && preview?.error ? <span data-testid={IDS.previewError}>Gives now: {preview.error}</span> : null}
         {!previewing && preview && !preview.error ? (
-          <span data-testid="builder-preview-value">
+          <span data-testid={IDS.previewValue}>
             Gives now: <b>{String(preview.value)}</b>
             {preview.rows !== undefined
               ? ` (a ${preview.rows} × ${preview.columns} table that spills; top-left shown)`
@@ -155,22 +157,18 @@ export function FormulaBuilderPanel() {
           </span>
         ) : null}
       </div>
-      <RadioGroup value={mode} onChange={(_, d) => setMode(d.value as MultiRowMode)} data-testid="builder-mode">
+      <RadioGroup value={mode} onChange={(_, d) => setMode(d.value as MultiRowMode)} data-testid={IDS.mode}>
         <Radio
           value="column"
           label="Several rows selected: one formula over the column (spills)"
-          data-testid="builder-mode-column"
+          data-testid={IDS.modeColumn}
         />
-        <Radio
-          value="fill"
-          label="Several rows selected: fill down, one formula per row"
-          data-testid="builder-mode-fill"
-        />
+        <Radio value="fill" label="Several rows selected: fill down, one formula per row" data-testid={IDS.modeFill} />
       </RadioGroup>
       <Button
         appearance="primary"
         disabled={!run || insert.running || (edited === null && problems.length > 0)}
-        data-testid="builder-insert"
+        data-testid={IDS.insert.id}
         onClick={() =>
           run &&
           insert.start(
@@ -189,14 +187,14 @@ export function FormulaBuilderPanel() {
       </Button>
       <TaskStatus
         task={insert}
-        testId="builder-insert"
+        testId={IDS.insert.id}
         cancellable={false}
-        success={(address) => <span data-testid="builder-inserted">Inserted into {address}.</span>}
+        success={(address) => <span data-testid={IDS.inserted}>Inserted into {address}.</span>}
       />
       {fn === "SEARCH" ? (
         // Many points searched one by one take long at a real service's latency: the same offer as
         // the sync pane's, made where the analyst writes the searches, after each insert.
-        <SearchPointsOffer testId="builder-search-offer" checkAfter={searchesInserted} />
+        <SearchPointsOffer testId={IDS.searchOffer.id} checkAfter={searchesInserted} />
       ) : null}
     </Stack>
   );
@@ -235,7 +233,7 @@ function ParamControl(props: {
     ...needs,
   ]);
   const [selectionError, setSelectionError] = useState<unknown>(undefined);
-  const testId = `builder-param-${spec.name}`;
+  const ids = IDS.param(spec.name);
 
   const pickSelection = async () => {
     if (!run) return;
@@ -253,7 +251,7 @@ function ParamControl(props: {
     <Field label={label}>
       <div className={css.itemRow}>
         {value?.kind === "cell" ? (
-          <Text data-testid={`${testId}-cell`} className={css.cellAddress}>
+          <Text data-testid={ids.cell} className={css.cellAddress}>
             {value.address}
           </Text>
         ) : listed ? (
@@ -269,7 +267,7 @@ function ParamControl(props: {
             selectedOptions={value?.kind === "value" ? [value.value] : []}
             onOptionSelect={(_, d) => onChange(d.optionValue ? { kind: "value", value: d.optionValue } : undefined)}
             disabled={!choices.data || choices.data.length === 0}
-            data-testid={testId}
+            data-testid={ids.id}
           >
             {spec.optional ? <Option value="">(default)</Option> : null}
             {(choices.data ?? []).map((c) => (
@@ -283,11 +281,11 @@ function ParamControl(props: {
             className={css.grow}
             value={value?.kind === "value" ? value.value : ""}
             onChange={(_, d) => onChange({ kind: "value", value: d.value })}
-            data-testid={testId}
+            data-testid={ids.id}
           />
         )}
         {value?.kind === "cell" ? (
-          <Button size="small" onClick={() => onChange(undefined)} data-testid={`${testId}-clear`}>
+          <Button size="small" onClick={() => onChange(undefined)} data-testid={ids.clear}>
             Clear
           </Button>
         ) : (
@@ -296,14 +294,14 @@ function ParamControl(props: {
             disabled={!run}
             onClick={() => void pickSelection()}
             title="Use the selected cell or column"
-            data-testid={`${testId}-use-selection`}
+            data-testid={ids.useSelection}
           >
             Selected cell
           </Button>
         )}
       </div>
-      {choices.error ? <ErrorNotice error={choices.error} testId={`${testId}-error`} /> : null}
-      {selectionError ? <ErrorNotice error={selectionError} testId={`${testId}-selection-error`} /> : null}
+      {choices.error ? <ErrorNotice error={choices.error} testId={ids.error} /> : null}
+      {selectionError ? <ErrorNotice error={selectionError} testId={ids.selectionError} /> : null}
     </Field>
   );
 }

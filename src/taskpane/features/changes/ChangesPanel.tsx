@@ -7,6 +7,7 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * Snapshot a range of RISK cells, refresh (Refresh all, or anything else), then
@@ -26,7 +27,7 @@ export function ChangesPanel() {
       <Text size={200}>Select RISK cells (or pasted scores), take a snapshot, refresh, then compare.</Text>
       <Button
         disabled={!client || !run || snap.running}
-        data-testid="changes-snapshot"
+        data-testid={TEST_IDS.changes.snapshot.id}
         onClick={() =>
           client &&
           run &&
@@ -41,7 +42,7 @@ export function ChangesPanel() {
       </Button>
       <TaskStatus
         task={snap}
-        testId="changes-snapshot"
+        testId={TEST_IDS.changes.snapshot.id}
         success={(s) => `Snapshot of ${s.cells.length} cells in ${s.address}.`}
       />
       <TextField
@@ -49,12 +50,12 @@ export function ChangesPanel() {
         validationMessage={badThreshold ? "A number from 0" : undefined}
         value={threshold}
         onChange={setThreshold}
-        testId="changes-threshold"
+        testId={TEST_IDS.changes.threshold}
       />
       <Button
         appearance="primary"
         disabled={!client || !run || !snapshot || badThreshold || compare.running}
-        data-testid="changes-compare"
+        data-testid={TEST_IDS.changes.compare}
         onClick={() =>
           client &&
           run &&
@@ -66,9 +67,9 @@ export function ChangesPanel() {
       </Button>
       <TaskStatus
         task={compare}
-        testId="changes"
+        testId={TEST_IDS.changes.task.id}
         success={(r) => (
-          <ul className={css.summaryList} data-testid="changes-summary">
+          <ul className={css.summaryList} data-testid={TEST_IDS.changes.summary}>
             {[...r.summary, ...r.datasetChanges].map((line, i) => (
               <li key={i}>{line}</li>
             ))}

@@ -16,6 +16,7 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useServices } from "../../ui/services";
 import { usePaneStyles } from "../../ui/styles";
+import { TEST_IDS } from "../../ui/test-ids";
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: "8px" },
@@ -65,7 +66,7 @@ export function CheckPanel() {
     }
   };
   return (
-    <div className={styles.root} data-testid="check-panel">
+    <div className={styles.root} data-testid={TEST_IDS.check.panel}>
       <Text size={200}>
         What a support request needs: version, Excel features, functions, storage, each service URL, clock and cache.
         Your API key is never in it.
@@ -74,7 +75,7 @@ export function CheckPanel() {
         label="Also check that a RISK formula evaluates (adds a hidden scratch sheet and removes it)"
         checked={withFormula}
         onChange={(_, data) => setWithFormula(data.checked === true)}
-        data-testid="check-with-formula"
+        data-testid={TEST_IDS.check.withFormula}
       />
       <div className={styles.buttons}>
         <Button
@@ -84,18 +85,18 @@ export function CheckPanel() {
             setCopied(false);
             setRequest({ serial: request.serial + 1, formula: withFormula });
           }}
-          data-testid="check-run"
+          data-testid={TEST_IDS.check.run}
         >
           Check again
         </Button>
-        <Button disabled={!check.data} onClick={() => void copy()} data-testid="check-copy">
+        <Button disabled={!check.data} onClick={() => void copy()} data-testid={TEST_IDS.check.copy}>
           {copied ? "Copied" : "Copy the report"}
         </Button>
-        {check.loading ? <Spinner size="tiny" label="Checking…" data-testid="check-running" /> : null}
+        {check.loading ? <Spinner size="tiny" label="Checking…" data-testid={TEST_IDS.check.running} /> : null}
       </div>
-      {check.error ? <ErrorNotice error={check.error} testId="check-error" /> : null}
+      {check.error ? <ErrorNotice error={check.error} testId={TEST_IDS.check.error} /> : null}
       {check.data && check.data.unanswered.length > 0 ? (
-        <MessageBar intent="error" layout="multiline" data-testid="check-no-answer">
+        <MessageBar intent="error" layout="multiline" data-testid={TEST_IDS.check.noAnswer}>
           <MessageBarBody>
             <MessageBarTitle>No answer from the service</MessageBarTitle>
             {check.data.unanswered.map((line) => (
@@ -114,7 +115,7 @@ export function CheckPanel() {
           readOnly
           resize="vertical"
           aria-label="The check's report"
-          data-testid="check-report"
+          data-testid={TEST_IDS.check.report}
         />
       ) : null}
     </div>

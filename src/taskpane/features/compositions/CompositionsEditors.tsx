@@ -10,6 +10,10 @@ import { FilePicker, type PickedFile } from "../../ui/FilePicker";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TEST_IDS } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.compositions;
 
 /**
  * The service finds the record to update by its name (published `PUT /vector` and `PUT /udf`), so
@@ -32,14 +36,14 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
   const { client } = useServices();
   const [file, setFile] = useState<PickedFile | null>(null);
   const task = useTask<VectorRecord>();
-  const id = String(props.vector.id);
+  const ids = IDS.vectorUpdate(props.vector.id);
   return (
-    <Stack className={css.inlineForm} data-testid={`vector-update-form-${id}`}>
-      <RenameNote kind="layer" name={props.vector.name} testId={`vector-update-note-${id}`} />
+    <Stack className={css.inlineForm} data-testid={ids.form}>
+      <RenameNote kind="layer" name={props.vector.name} testId={ids.note} />
       <FilePicker
         accept=".geojson,.json,application/geo+json"
         label="Choose new .geojson file"
-        testId={`vector-update-file-${id}`}
+        testId={ids.file}
         onPicked={setFile}
       />
       <Button
@@ -47,7 +51,7 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
         appearance="primary"
         className={css.start}
         disabled={!client || !file || task.running}
-        data-testid={`vector-update-submit-${id}`}
+        data-testid={ids.submit}
         onClick={() => {
           if (!client || !file) return;
           task.start(
@@ -59,11 +63,7 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
       >
         Replace layer content
       </Button>
-      <TaskStatus
-        task={task}
-        testId={`vector-update-${id}`}
-        success={(v) => `Layer “${v.name}” updated (${v.updateDate}).`}
-      />
+      <TaskStatus task={task} testId={ids.id} success={(v) => `Layer “${v.name}” updated (${v.updateDate}).`} />
     </Stack>
   );
 }
@@ -75,7 +75,7 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
   const [layers, setLayers] = useState<string[] | null>(null);
   const [operation, setOperation] = useState("");
   const save = useTask<UdfRecord>();
-  const id = String(props.udf.id);
+  const ids = IDS.udfEdit(props.udf.id);
   const load = useCallback((signal: AbortSignal) => inspectUdf(client!, props.udf.id, signal), [client, props.udf.id]);
   const current = useLoader<UdfWithEquation>(client ? load : null, [client, props.udf.id]);
   // The form starts from the UDF as the service holds it (set while rendering, once per load).
@@ -85,12 +85,12 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
     setLayers(current.data.equation.inputLayers);
     setOperation(current.data.equation.operation);
   }
-  if (current.error) return <ErrorNotice error={current.error} testId={`udf-edit-load-error-${id}`} />;
+  if (current.error) return <ErrorNotice error={current.error} testId={ids.loadError} />;
   if (layers === null) return <Spinner size="tiny" label="Loading the UDF…" />;
   const choices = [...new Set([...props.layerNames, ...layers])];
   return (
-    <Stack className={css.inlineForm} data-testid={`udf-edit-form-${id}`}>
-      <RenameNote kind="UDF" name={props.udf.name} testId={`udf-edit-note-${id}`} />
+    <Stack className={css.inlineForm} data-testid={ids.form}>
+      <RenameNote kind="UDF" name={props.udf.name} testId={ids.note} />
       <fieldset className={css.fieldset}>
         <legend className={css.legend}>Input layers</legend>
         {choices.map((layer) => (
@@ -98,7 +98,7 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
             key={layer}
             label={layer}
             checked={layers.includes(layer)}
-            data-testid={`udf-edit-layer-${id}-${layer}`}
+            data-testid={ids.layer(layer)}
             onChange={(_, d) =>
               setLayers((current) =>
                 d.checked ? [...(current ?? []), layer] : (current ?? []).filter((l) => l !== layer),
@@ -111,7 +111,7 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
         <Textarea
           value={operation}
           onChange={(_, d) => setOperation(d.value)}
-          data-testid={`udf-edit-operation-${id}`}
+          data-testid={ids.operation}
           resize="vertical"
           className={css.code}
         />
@@ -121,7 +121,7 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
         appearance="primary"
         className={css.start}
         disabled={!client || save.running}
-        data-testid={`udf-edit-submit-${id}`}
+        data-testid={ids.submit}
         onClick={() => {
           if (!client) return;
           save.start(
@@ -134,7 +134,7 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
       </Button>
       <TaskStatus
         task={save}
-        testId={`udf-edit-${id}`}
+        testId={ids.id}
         success={(u) => `UDF “${u.name}” updated. Activate it again to refresh its result layer.`}
       />
     </Stack>
@@ -153,15 +153,17 @@ export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
   // the same frame as the edit's result rather than one effect later.
   const [ranAt, setRanAt] = useState(props.revision);
   const current = ranAt === props.revision;
-  const id = String(props.udf.id);
-  const testId = `udf-preview-${id}`;
+  const ids = {
+    run: IDS.udfRun(props.udf.id),
+    preview: IDS.udfPreview(props.udf.id),
+  };
   return (
     <Stack gap={4} className={css.shrink}>
       <Button
         size="small"
         className={css.start}
         disabled={!client || task.running}
-        data-testid={`udf-run-${id}`}
+        data-testid={ids.run.id}
         onClick={() => {
           if (!client) return;
           setRanAt(props.revision);
@@ -173,28 +175,28 @@ export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
       {current ? (
         <TaskStatus
           task={task}
-          testId={`udf-run-${id}`}
+          testId={ids.run.id}
           success={(p) => (
-            <span data-testid={`${testId}-summary`}>
+            <span data-testid={ids.preview.summary}>
               Layer “{p.name}”: {p.featureCount} feature{p.featureCount === 1 ? "" : "s"}; properties:{" "}
               {p.propertyNames.join(", ") || "none"}. Not stored: Activate stores it.
             </span>
           )}
         />
       ) : null}
-      {current && task.state.status === "done" ? <PreviewTable preview={task.state.result} testId={testId} /> : null}
+      {current && task.state.status === "done" ? <PreviewTable preview={task.state.result} ids={ids.preview} /> : null}
     </Stack>
   );
 }
 
 /** The first rows of a previewed layer, scrolling sideways inside the pane when wide. */
-function PreviewTable(props: { preview: LayerPreview; testId: string }) {
+function PreviewTable(props: { preview: LayerPreview; ids: { id: string; rows: string } }) {
   const css = usePaneStyles();
   const { preview } = props;
   return (
-    <Stack gap={4} className={css.shrink} data-testid={props.testId}>
+    <Stack gap={4} className={css.shrink} data-testid={props.ids.id}>
       <div className={css.scrollX}>
-        <table className={css.sampleTable} data-testid={`${props.testId}-rows`}>
+        <table className={css.sampleTable} data-testid={props.ids.rows}>
           <thead>
             <tr>
               {preview.propertyNames.map((n) => (

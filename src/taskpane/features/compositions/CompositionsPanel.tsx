@@ -26,6 +26,10 @@ import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
 import { ListHeading } from "../../ui/ListHeading";
+import { TEST_IDS } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.compositions;
 
 /**
  * Upload a vector from a .geojson file; create a UDF (name, input layers from the
@@ -45,7 +49,7 @@ export function CompositionsPanel() {
       <Divider />
       <CreateUdf vectors={listing.data?.vectors ?? []} onDone={changed} />
       <Divider />
-      <ListHeading title="Layers and UDFs" list={listing} testId="compositions" errorTestId="compositions-list-error" />
+      <ListHeading title="Layers and UDFs" list={listing} testId={IDS.list.id} errorTestId={IDS.listError} />
       {listing.data ? <Listing listing={listing.data} onChanged={changed} /> : null}
     </Stack>
   );
@@ -62,17 +66,17 @@ function UploadVector(props: { onDone: () => void }) {
       <FilePicker
         accept=".geojson,.json,application/geo+json"
         label="Choose .geojson file"
-        testId="vector-file"
+        testId={IDS.vectorFile.id}
         onPicked={(picked) => {
           setFile(picked);
           if (picked && name === "") setName(nameFromFileName(picked.fileName));
         }}
       />
-      <TextField label="Layer name" value={name} onChange={setName} testId="vector-name" />
+      <TextField label="Layer name" value={name} onChange={setName} testId={IDS.vectorName} />
       <Button
         appearance="primary"
         disabled={!client || !file || task.running}
-        data-testid="vector-upload"
+        data-testid={IDS.vectorUpload.id}
         onClick={() => {
           if (!client || !file) return;
           task.start(
@@ -85,7 +89,7 @@ function UploadVector(props: { onDone: () => void }) {
       </Button>
       <TaskStatus
         task={task}
-        testId="vector-upload"
+        testId={IDS.vectorUpload.id}
         success={(v) => `Layer “${v.name}” uploaded (id ${String(v.id)}, ${v.status}).`}
       />
     </Stack>
@@ -104,8 +108,8 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
   return (
     <Stack>
       <Text weight="semibold">Create a UDF</Text>
-      <TextField label="UDF name" value={name} onChange={setName} testId="udf-name" />
-      <fieldset className={css.fieldset} data-testid="udf-layers">
+      <TextField label="UDF name" value={name} onChange={setName} testId={IDS.udfName} />
+      <fieldset className={css.fieldset} data-testid={IDS.udfLayers}>
         <legend className={css.legend}>Input layers</legend>
         {layerNames.length === 0 ? <Text size={200}>No vector layers yet: upload one above.</Text> : null}
         {layerNames.map((layer) => (
@@ -113,7 +117,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
             key={layer}
             label={layer}
             checked={layers.includes(layer)}
-            data-testid={`udf-layer-${layer}`}
+            data-testid={IDS.udfLayer(layer)}
             onChange={(_, d) =>
               setLayers((current) => (d.checked ? [...current, layer] : current.filter((l) => l !== layer)))
             }
@@ -124,7 +128,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
         <Textarea
           value={operation}
           onChange={(_, d) => setOperation(d.value)}
-          data-testid="udf-operation"
+          data-testid={IDS.udfOperation}
           resize="vertical"
           className={css.code}
         />
@@ -133,12 +137,12 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
         label="Activate after creating"
         checked={activate}
         onChange={(_, d) => setActivate(d.checked === true)}
-        data-testid="udf-activate-after"
+        data-testid={IDS.udfActivateAfter}
       />
       <Button
         appearance="primary"
         disabled={!client || task.running}
-        data-testid="udf-create"
+        data-testid={IDS.udfCreate.id}
         onClick={() => {
           if (!client) return;
           task.start(
@@ -156,7 +160,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
       </Button>
       <TaskStatus
         task={task}
-        testId="udf-create"
+        testId={IDS.udfCreate.id}
         success={(r) =>
           r.vector
             ? `UDF “${r.udf.name}” created and activated: layer “${r.vector.name}” (id ${String(r.vector.id)}) is ${r.vector.status}.`
@@ -175,22 +179,22 @@ function Listing(props: { listing: CompositionsListing; onChanged: () => void })
     <Stack>
       <Text size={200}>Vectors ({vectors.length})</Text>
       {vectors.length === 0 ? (
-        <Text size={200} data-testid="vectors-empty">
+        <Text size={200} data-testid={IDS.vectorsEmpty}>
           No vector layers in this project.
         </Text>
       ) : null}
-      <ul className={css.plainList} data-testid="vector-list">
+      <ul className={css.plainList} data-testid={IDS.vectorList}>
         {vectors.map((v) => (
           <Item key={String(v.id)} kind="vector" record={v} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
       </ul>
       <Text size={200}>UDFs ({udfs.length})</Text>
       {udfs.length === 0 ? (
-        <Text size={200} data-testid="udfs-empty">
+        <Text size={200} data-testid={IDS.udfsEmpty}>
           No UDFs yet.
         </Text>
       ) : null}
-      <ul className={css.plainList} data-testid="udf-list">
+      <ul className={css.plainList} data-testid={IDS.udfList}>
         {udfs.map((u) => (
           <Item key={String(u.id)} kind="udf" record={u} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
@@ -213,11 +217,12 @@ function Item(props: {
   const remove = useTask<void>();
   const [confirming, setConfirming] = useState(false);
   const id = String(record.id);
+  const ids = kind === "vector" ? IDS.vector(id) : IDS.udf(id);
   const activateTask = useTask<VectorRecord>();
   const [editing, setEditing] = useState(false);
   const [revision, setRevision] = useState(0);
   return (
-    <li className={css.listItem} data-testid={`${kind}-item-${id}`}>
+    <li className={css.listItem} data-testid={ids.item}>
       <Row gap={4} center wrap>
         {/* The name takes its own line: four buttons would squeeze it to a few letters a line. */}
         <Text className={css.fullLine}>
@@ -225,7 +230,7 @@ function Item(props: {
         </Text>
         <Button
           size="small"
-          data-testid={`${kind}-inspect-${id}`}
+          data-testid={ids.inspect}
           onClick={() =>
             client &&
             inspect.start(async (signal) => {
@@ -237,18 +242,13 @@ function Item(props: {
         >
           Inspect
         </Button>
-        <Button
-          size="small"
-          aria-expanded={editing}
-          data-testid={`${kind}-${kind === "vector" ? "update" : "edit"}-${id}`}
-          onClick={() => setEditing((e) => !e)}
-        >
+        <Button size="small" aria-expanded={editing} data-testid={ids.edit} onClick={() => setEditing((e) => !e)}>
           {kind === "vector" ? "Update…" : "Edit…"}
         </Button>
         {kind === "udf" ? (
           <Button
             size="small"
-            data-testid={`udf-activate-${id}`}
+            data-testid={IDS.udf(id).activate.id}
             onClick={() => {
               if (!client) return;
               activateTask.start(
@@ -265,7 +265,7 @@ function Item(props: {
             <Button
               size="small"
               appearance="primary"
-              data-testid={`${kind}-delete-confirm-${id}`}
+              data-testid={ids.deleteConfirm}
               onClick={() => {
                 setConfirming(false);
                 if (!client) return;
@@ -283,7 +283,7 @@ function Item(props: {
             </Button>
           </>
         ) : (
-          <Button size="small" data-testid={`${kind}-delete-${id}`} onClick={() => setConfirming(true)}>
+          <Button size="small" data-testid={ids.delete} onClick={() => setConfirming(true)}>
             Delete…
           </Button>
         )}
@@ -303,19 +303,15 @@ function Item(props: {
       ) : null}
       {kind === "udf" ? <RunUdfPreview udf={record} revision={revision} /> : null}
       {inspect.state.status === "done" ? (
-        <pre className={css.pre} data-testid={`${kind}-details-${id}`}>
+        <pre className={css.pre} data-testid={ids.details}>
           {inspect.state.result}
         </pre>
       ) : null}
-      {inspect.state.status === "failed" ? (
-        <ErrorNotice error={inspect.state.error} testId={`${kind}-inspect-error-${id}`} />
-      ) : null}
-      {remove.state.status === "failed" ? (
-        <ErrorNotice error={remove.state.error} testId={`${kind}-delete-error-${id}`} />
-      ) : null}
+      {inspect.state.status === "failed" ? <ErrorNotice error={inspect.state.error} testId={ids.inspectError} /> : null}
+      {remove.state.status === "failed" ? <ErrorNotice error={remove.state.error} testId={ids.deleteError} /> : null}
       <TaskStatus
         task={activateTask}
-        testId={`udf-activate-${id}`}
+        testId={IDS.udf(id).activate.id}
         cancellable={false}
         success={(v) => `Activated: layer “${v.name}” (${v.status}).`}
       />

@@ -11,6 +11,10 @@ import { ChoiceField } from "../../ui/ChoiceField";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { Row, Stack } from "../../ui/layout";
 import { GeocoderSettingsPanel } from "./GeocoderSettingsPanel";
+import { TEST_IDS } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.connection;
 
 /**
  * Base URL, nature URL, API key (a password field), project from GET /projects/,
@@ -57,7 +61,7 @@ export function ConnectionPanel() {
   return (
     <Stack>
       {isDefault && connectionRequired() ? (
-        <MessageBar intent="warning" data-testid="connection-first-run" layout="multiline">
+        <MessageBar intent="warning" data-testid={IDS.firstRun} layout="multiline">
           <MessageBarBody>
             <MessageBarTitle>Connect to your climate risk service</MessageBarTitle>
             Enter the service's base URL and nature URL (https://…, or the paths your add-in's host forwards to it),
@@ -66,14 +70,14 @@ export function ConnectionPanel() {
           </MessageBarBody>
         </MessageBar>
       ) : isDefault ? (
-        <MessageBar intent="info" data-testid="connection-default-notice" layout="multiline">
+        <MessageBar intent="info" data-testid={IDS.defaultNotice} layout="multiline">
           <MessageBarBody>
             Using the local emulator's demo connection (key “demo-key”, project “demo”). Enter your service's URLs and
             key to use real data.
           </MessageBarBody>
         </MessageBar>
       ) : (
-        <Text size={200} data-testid="connection-saved-notice">
+        <Text size={200} data-testid={IDS.savedNotice}>
           Saved connection: {config.baseUrl} · project {config.project ?? "(none)"}
         </Text>
       )}
@@ -82,19 +86,13 @@ export function ConnectionPanel() {
         hint="https://…, or a path this add-in's own host forwards to the service, such as /risk-api (plain http only for this machine)"
       >
         {/* type text: a path such as /risk-api is a valid setting, though not an absolute URL. */}
-        <Input
-          value={form.baseUrl}
-          onChange={field("baseUrl")}
-          data-testid="connection-base-url"
-          type="text"
-          inputMode="url"
-        />
+        <Input value={form.baseUrl} onChange={field("baseUrl")} data-testid={IDS.baseUrl} type="text" inputMode="url" />
       </Field>
       <Field label="Nature URL" hint="https://…, or a path of this add-in's host such as /risk-nature">
         <Input
           value={form.natureUrl}
           onChange={field("natureUrl")}
-          data-testid="connection-nature-url"
+          data-testid={IDS.natureUrl}
           type="text"
           inputMode="url"
         />
@@ -103,7 +101,7 @@ export function ConnectionPanel() {
         <Input
           value={form.apiKey}
           onChange={field("apiKey")}
-          data-testid="connection-api-key"
+          data-testid={IDS.apiKey}
           type="password"
           autoComplete="off"
         />
@@ -115,34 +113,34 @@ export function ConnectionPanel() {
         onChange={(project) => setForm((f) => ({ ...f, project }))}
         choices={projectOptions}
         emptyLabel={projectOptions.length === 0 ? "(none)" : undefined}
-        testId="connection-project"
+        testId={IDS.project}
       />
       <Row wrap>
-        <Button onClick={runTest} disabled={test.running} data-testid="connection-test">
+        <Button onClick={runTest} disabled={test.running} data-testid={IDS.test}>
           Test connection
         </Button>
         <Button
           appearance="primary"
           onClick={() => save.start(() => saveConnection(form))}
           disabled={save.running}
-          data-testid="connection-save"
+          data-testid={IDS.save}
         >
           Save
         </Button>
         <Button
           onClick={() => save.start(() => resetConnection())}
           disabled={save.running || isDefault}
-          data-testid="connection-reset"
+          data-testid={IDS.reset}
         >
           {connectionRequired() ? "Forget the saved connection" : "Use demo emulator"}
         </Button>
       </Row>
-      {test.state.status === "running" ? <Text data-testid="connection-test-progress">Testing…</Text> : null}
-      {test.state.status === "failed" ? <ErrorNotice error={test.state.error} testId="connection-test-error" /> : null}
+      {test.state.status === "running" ? <Text data-testid={IDS.testProgress}>Testing…</Text> : null}
+      {test.state.status === "failed" ? <ErrorNotice error={test.state.error} testId={IDS.testError} /> : null}
       {test.state.status === "done" ? <TestResult check={test.state.result} project={form.project} /> : null}
-      {save.state.status === "failed" ? <ErrorNotice error={save.state.error} testId="connection-save-error" /> : null}
+      {save.state.status === "failed" ? <ErrorNotice error={save.state.error} testId={IDS.saveError} /> : null}
       {save.state.status === "done" ? (
-        <Text size={200} data-testid="connection-save-result">
+        <Text size={200} data-testid={IDS.saveResult}>
           Saved. RISK.* cells use this connection from their next calculation.
         </Text>
       ) : null}
@@ -159,7 +157,7 @@ function TestResult(props: { check: ConnectionCheck; project: string | undefined
   return (
     <MessageBar
       intent={check.projectKnown && check.nature.ok ? "success" : "warning"}
-      data-testid="connection-test-result"
+      data-testid={IDS.testResult}
       layout="multiline"
     >
       <MessageBarBody>

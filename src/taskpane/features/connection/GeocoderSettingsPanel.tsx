@@ -11,6 +11,10 @@ import {
 import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { Row, Stack } from "../../ui/layout";
+import { TEST_IDS } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.geocoder;
 
 const EMPTY: GeocoderSettings = { kind: "pelias", url: "", apiKey: "", email: "", perSecond: 5, concurrency: 2 };
 
@@ -43,7 +47,7 @@ export function GeocoderSettingsPanel() {
   return (
     <Stack>
       <Text weight="semibold">Geocoder (addresses to coordinates)</Text>
-      <Text size={200} data-testid="geocoder-saved">
+      <Text size={200} data-testid={IDS.saved}>
         {saved
           ? `Addresses may be sent to ${new URL(saved.url).host} (${saved.kind}), only when you agree in the sync pane.`
           : "None: addresses are sent nowhere. Enter your organisation's geocoder to find coordinates for addresses."}
@@ -54,11 +58,11 @@ export function GeocoderSettingsPanel() {
         onChange={(_, d) => setForm((f) => ({ ...f, kind: d.value as GeocoderSettings["kind"] }))}
         aria-label="Geocoder format"
       >
-        <Radio value="pelias" label="Pelias" data-testid="geocoder-kind-pelias" />
-        <Radio value="nominatim" label="Nominatim" data-testid="geocoder-kind-nominatim" />
+        <Radio value="pelias" label="Pelias" data-testid={IDS.kindPelias} />
+        <Radio value="nominatim" label="Nominatim" data-testid={IDS.kindNominatim} />
       </RadioGroup>
       <Field label="Geocoder URL" hint="https:// (plain http only for this machine)">
-        <Input value={form.url} onChange={set("url")} type="url" data-testid="geocoder-url" />
+        <Input value={form.url} onChange={set("url")} type="url" data-testid={IDS.url} />
       </Field>
       <Field label="Geocoder key" hint="Optional; sent in a header, kept outside the workbook.">
         <Input
@@ -66,46 +70,46 @@ export function GeocoderSettingsPanel() {
           onChange={set("apiKey")}
           type="password"
           autoComplete="off"
-          data-testid="geocoder-key"
+          data-testid={IDS.key}
         />
       </Field>
       {form.kind === "nominatim" ? (
         <Field label="Contact email" hint="Sent as email= (Nominatim's usage policy asks for one).">
-          <Input value={form.email ?? ""} onChange={set("email")} type="email" data-testid="geocoder-email" />
+          <Input value={form.email ?? ""} onChange={set("email")} type="email" data-testid={IDS.email} />
         </Field>
       ) : null}
       <Row wrap>
         <Field label="Requests a second">
-          <Input value={String(form.perSecond)} onChange={set("perSecond")} type="number" data-testid="geocoder-rate" />
+          <Input value={String(form.perSecond)} onChange={set("perSecond")} type="number" data-testid={IDS.rate} />
         </Field>
         <Field label="At once">
           <Input
             value={String(form.concurrency)}
             onChange={set("concurrency")}
             type="number"
-            data-testid="geocoder-concurrency"
+            data-testid={IDS.concurrency}
           />
         </Field>
       </Row>
       {isPublicNominatim(form) ? (
-        <Text size={200} data-testid="geocoder-public-policy">
+        <Text size={200} data-testid={IDS.publicPolicy}>
           {PUBLIC_NOMINATIM_HOST}: one request at a time, at most one a second, at most 100 addresses per run (its usage
           policy); beyond that, use your organisation's own instance.
         </Text>
       ) : null}
       <Row wrap>
-        <Button onClick={() => store(() => saveGeocoder(form))} disabled={save.running} data-testid="geocoder-save">
+        <Button onClick={() => store(() => saveGeocoder(form))} disabled={save.running} data-testid={IDS.save}>
           Save geocoder
         </Button>
         <Button
           onClick={() => store(async () => (await forgetGeocoder(), undefined))}
           disabled={save.running || !saved}
-          data-testid="geocoder-forget"
+          data-testid={IDS.forget}
         >
           No geocoder
         </Button>
       </Row>
-      {save.state.status === "failed" ? <ErrorNotice error={save.state.error} testId="geocoder-save-error" /> : null}
+      {save.state.status === "failed" ? <ErrorNotice error={save.state.error} testId={IDS.saveError} /> : null}
     </Stack>
   );
 }

@@ -14,6 +14,7 @@ import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { TextField } from "../../ui/TextField";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * ESRS E1-9, IFRS S2 29(c) and TCFD tables as formulas over a pasted data sheet and a Methodology
@@ -35,14 +36,14 @@ export function DisclosurePanel() {
   const column = (text: string) => (text.trim().startsWith("label:") ? undefined : text.trim() || undefined);
   return (
     <Stack>
-      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="disclosure-portfolio" />
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={TEST_IDS.disclosure.portfolio.id} />
       <TextField
         label="Asset value"
         hint="label:<key> holding each asset's value (carrying amount), or a column header of the range synced to this portfolio. Empty: label:price (USD), else label:value."
         value={valueLabel}
         onChange={setValueLabel}
         placeholder="label:price"
-        testId="disclosure-value"
+        testId={TEST_IDS.disclosure.value}
       />
       <TextField
         label="Currency of the values"
@@ -50,7 +51,7 @@ export function DisclosurePanel() {
         value={currency}
         onChange={setCurrency}
         placeholder="USD for label:price"
-        testId="disclosure-currency"
+        testId={TEST_IDS.disclosure.currency}
       />
       <TextField
         label="Currency column (optional)"
@@ -58,7 +59,7 @@ export function DisclosurePanel() {
         value={currencyColumn}
         onChange={setCurrencyColumn}
         placeholder="Currency"
-        testId="disclosure-currency-column"
+        testId={TEST_IDS.disclosure.currencyColumn}
       />
       <TextField
         label="Revenue per asset (optional)"
@@ -66,7 +67,7 @@ export function DisclosurePanel() {
         value={revenueLabel}
         onChange={setRevenueLabel}
         placeholder="label:revenue"
-        testId="disclosure-revenue"
+        testId={TEST_IDS.disclosure.revenue}
       />
       <TextField
         label="Adaptation (optional)"
@@ -74,13 +75,13 @@ export function DisclosurePanel() {
         value={adaptationLabel}
         onChange={setAdaptationLabel}
         placeholder="label:adapted"
-        testId="disclosure-adaptation"
+        testId={TEST_IDS.disclosure.adaptation}
       />
       <TaskButton
         primary
         task={make}
         ready={Boolean(portfolio)}
-        testId="disclosure-start"
+        testId={TEST_IDS.disclosure.start}
         work={(services, signal, onProgress) =>
           pasteDisclosureTables({
             ...services,
@@ -104,7 +105,7 @@ export function DisclosurePanel() {
       </TaskButton>
       <TaskStatus
         task={make}
-        testId="disclosure"
+        testId={TEST_IDS.disclosure.task.id}
         success={(r) => (
           <>
             {`Wrote ${r.sheets.map((s) => `“${s.sheetName}”`).join(", ")} for ${r.assets} assets. `}
@@ -121,7 +122,7 @@ export function DisclosurePanel() {
       </Text>
       <TaskButton
         task={refresh}
-        testId="disclosure-refresh"
+        testId={TEST_IDS.disclosure.refresh.id}
         work={(services, signal, onProgress) =>
           refreshDisclosureTables({ ...services, portfolio: portfolio || undefined, signal, onProgress })
         }
@@ -130,7 +131,7 @@ export function DisclosurePanel() {
       </TaskButton>
       <TaskStatus
         task={refresh}
-        testId="disclosure-refresh"
+        testId={TEST_IDS.disclosure.refresh.id}
         success={(r) =>
           [
             `Refreshed ${r.refreshed} sheet(s)${r.refused ? `, ${r.refused} not changed` : ""}.`,
@@ -145,12 +146,12 @@ export function DisclosurePanel() {
       {/* Always offered: any refresh (the ribbon's, "Refresh pasted sheets") may have found tables to upgrade. */}
       <TaskButton
         task={upgrade}
-        testId="disclosure-upgrade"
+        testId={TEST_IDS.disclosure.upgrade.id}
         work={(services) => upgradeDisclosureTables({ run: services.run, portfolio: portfolio || undefined })}
       >
         {UPGRADE_LABEL}
       </TaskButton>
-      <TaskStatus task={upgrade} testId="disclosure-upgrade" success={upgradedSentence} />
+      <TaskStatus task={upgrade} testId={TEST_IDS.disclosure.upgrade.id} success={upgradedSentence} />
     </Stack>
   );
 }

@@ -5,6 +5,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * "Explain" the selected RISK cell (a spilled one as itself: its place in the
@@ -24,22 +25,22 @@ export function ExplainPanel() {
       <Button
         appearance="primary"
         disabled={!client || !run || task.running}
-        data-testid="explain-start"
+        data-testid={TEST_IDS.explain.start}
         onClick={() => client && run && task.start((signal) => explainSelection({ client, run, signal }))}
       >
         Explain the selected cell
       </Button>
       <TaskStatus
         task={task}
-        testId="explain"
+        testId={TEST_IDS.explain.task.id}
         success={(e) => (
           <Stack gap={4}>
-            <Text weight="semibold" data-testid="explain-source" className={css.breakWord}>
+            <Text weight="semibold" data-testid={TEST_IDS.explain.source} className={css.breakWord}>
               {e.address}: {String(e.value)} ({e.source})
             </Text>
             <dl className={css.facts}>
               {e.lines.map((line, i) => (
-                <div key={i} className={css.contents} data-testid={`explain-${line.key}`}>
+                <div key={i} className={css.contents} data-testid={TEST_IDS.explain.line(line.key)}>
                   <dt className={css.term}>{line.label}</dt>
                   <dd className={css.definition}>{line.text}</dd>
                 </div>

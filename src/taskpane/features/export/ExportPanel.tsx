@@ -8,6 +8,7 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /** Download the physical export ZIP; offer to save it and to unpack its CSVs into sheets. */
 export function ExportPanel() {
@@ -34,11 +35,11 @@ export function ExportPanel() {
 
   return (
     <Stack>
-      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="export-portfolio" />
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={TEST_IDS.export.portfolio.id} />
       <Button
         appearance="primary"
         disabled={!client || !portfolio || download.running}
-        data-testid="export-download"
+        data-testid={TEST_IDS.export.download.id}
         onClick={() => {
           unpack.reset();
           if (client) download.start((signal, onProgress) => downloadExport(client, portfolio, { signal, onProgress }));
@@ -47,22 +48,22 @@ export function ExportPanel() {
         Download export
       </Button>
       {download.state.status === "done" ? null : (
-        <TaskStatus task={download} testId="export-download" success={() => null} />
+        <TaskStatus task={download} testId={TEST_IDS.export.download.id} success={() => null} />
       )}
       {file && url ? (
-        <Stack data-testid="export-ready">
+        <Stack data-testid={TEST_IDS.export.ready}>
           <Text size={200}>
             {file.fileName}: {(file.bytes.length / 1024).toFixed(1)} KB, {contents.files.length} CSV file
             {contents.files.length === 1 ? "" : "s"}
             {contents.files.length ? ` (${contents.files.map((f) => f.fileName).join(", ")})` : ""}.
           </Text>
-          <Link href={url} download={file.fileName} data-testid="export-save">
+          <Link href={url} download={file.fileName} data-testid={TEST_IDS.export.save}>
             Save {file.fileName}
           </Link>
-          {contents.error ? <ErrorNotice error={contents.error} testId="export-contents-error" /> : null}
+          {contents.error ? <ErrorNotice error={contents.error} testId={TEST_IDS.export.contentsError} /> : null}
           <Button
             disabled={!run || unpack.running || contents.files.length === 0}
-            data-testid="export-unpack"
+            data-testid={TEST_IDS.export.unpack.id}
             onClick={() =>
               run &&
               unpack.start((signal, onProgress) =>
@@ -74,7 +75,7 @@ export function ExportPanel() {
           </Button>
           <TaskStatus
             task={unpack}
-            testId="export-unpack"
+            testId={TEST_IDS.export.unpack.id}
             success={(sheets) => `Added ${sheets.length} sheets: ${sheets.map((s) => s.sheetName).join(", ")}.`}
           />
         </Stack>

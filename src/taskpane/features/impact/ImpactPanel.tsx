@@ -12,6 +12,7 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * The extended summary's hazard keys (service interface, "Physical summary item (extended)"), then
@@ -47,15 +48,21 @@ export function ImpactPanel() {
   const askCurrency = task.state.status === "failed" && task.state.error instanceof CurrencyNeededError;
   return (
     <Stack>
-      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="impact-portfolio" />
-      <ChoiceField label="Hazard" value={hazard} onChange={setHazard} choices={HAZARD_CHOICES} testId="impact-hazard" />
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={TEST_IDS.impact.portfolio.id} />
+      <ChoiceField
+        label="Hazard"
+        value={hazard}
+        onChange={setHazard}
+        choices={HAZARD_CHOICES}
+        testId={TEST_IDS.impact.hazard}
+      />
       <ChoiceField
         label="Scenario"
         value={scenario}
         onChange={setScenario}
         choices={SCENARIOS}
         emptyLabel="All scenarios"
-        testId="impact-scenario"
+        testId={TEST_IDS.impact.scenario}
       />
       <TextField
         label="Asset value"
@@ -63,7 +70,7 @@ export function ImpactPanel() {
         value={valueColumn}
         onChange={setValueColumn}
         placeholder="label:price"
-        testId="impact-value"
+        testId={TEST_IDS.impact.value}
       />
       <TextField
         label="Currency of the values"
@@ -75,7 +82,7 @@ export function ImpactPanel() {
         value={currency}
         onChange={setCurrency}
         placeholder="USD for label:price"
-        testId="impact-currency"
+        testId={TEST_IDS.impact.currency}
       />
       <TextField
         label="Roll up by label"
@@ -83,12 +90,12 @@ export function ImpactPanel() {
         value={rollup}
         onChange={setRollup}
         placeholder="country"
-        testId="impact-rollup"
+        testId={TEST_IDS.impact.rollup}
       />
       <Button
         appearance="primary"
         disabled={!client || !run || !portfolio || task.running}
-        data-testid="impact-start"
+        data-testid={TEST_IDS.impact.start}
         onClick={() =>
           client &&
           run &&
@@ -112,13 +119,13 @@ export function ImpactPanel() {
       </Button>
       <TaskStatus
         task={task}
-        testId="impact"
+        testId={TEST_IDS.impact.task.id}
         success={(r) =>
           `Wrote ${r.sheets.map((s) => `“${s.sheetName}”`).join(", ")} for ${r.assetCount} assets, values from ${r.valueSource} in ${r.currency}. Totals sum the assets with a value and a damage; beside each, the assets left out and the share covered.`
         }
       />
       {result && result.problems.length > 0 ? (
-        <MessageBar intent="warning" layout="multiline" data-testid="impact-problems">
+        <MessageBar intent="warning" layout="multiline" data-testid={TEST_IDS.impact.problems}>
           <MessageBarBody>
             <MessageBarTitle>
               {result.problems.length} missing or unreadable value{result.problems.length === 1 ? "" : "s"}: those
@@ -126,7 +133,12 @@ export function ImpactPanel() {
             </MessageBarTitle>
             <ul className={css.shortScrollingList}>
               {result.problems.slice(0, SHOWN_PROBLEMS).map((problem, i) => (
-                <li key={i} data-testid="impact-problems-item" data-address={problem.address} className={css.breakWord}>
+                <li
+                  key={i}
+                  data-testid={TEST_IDS.impact.problemsItem}
+                  data-address={problem.address}
+                  className={css.breakWord}
+                >
                   <Link
                     as="button"
                     onClick={() => run && void selectProblemCell(run, problem.address).catch(() => undefined)}

@@ -7,6 +7,10 @@ import { clearFunctionsCache, retryStaleCells } from "./last-good-actions";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
+import { TEST_IDS } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.lastGood;
 
 const useStyles = makeStyles({
   root: { display: "flex", flexDirection: "column", gap: "8px" },
@@ -47,25 +51,30 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
           setPolicy(next);
           void setFailurePolicy(next);
         }}
-        data-testid="failure-policy"
+        data-testid={IDS.failurePolicy}
         aria-label="When a refresh fails"
       >
         <Text size={200}>When a refresh fails and a previous value exists:</Text>
-        <Radio value="show error" label="Show the error" data-testid="failure-policy-error" />
-        <Radio value="keep last good" label="Keep the last good value" data-testid="failure-policy-keep" />
+        <Radio value="show error" label="Show the error" data-testid={IDS.failurePolicyError} />
+        <Radio value="keep last good" label="Keep the last good value" data-testid={IDS.failurePolicyKeep} />
       </RadioGroup>
       {cells.length === 0 ? (
-        <Text size={200} className={styles.muted} data-testid="stale-none">
+        <Text size={200} className={styles.muted} data-testid={IDS.staleNone}>
           Every RISK cell shows fresh data.
         </Text>
       ) : (
         <>
-          <Text size={200} data-testid="stale-count" data-count={cells.length}>
+          <Text size={200} data-testid={IDS.staleCount} data-count={cells.length}>
             {cells.length} cell{cells.length === 1 ? "" : "s"} could not be refreshed:
           </Text>
-          <ul className={styles.list} data-testid="stale-list">
+          <ul className={styles.list} data-testid={IDS.staleList}>
             {cells.slice(0, 200).map((cell) => (
-              <li key={cell.address} data-testid="stale-cell" data-address={cell.address} data-showing={cell.showing}>
+              <li
+                key={cell.address}
+                data-testid={IDS.staleCell}
+                data-address={cell.address}
+                data-showing={cell.showing}
+              >
                 <Text size={200}>
                   {cell.address}: {cell.showing === "old value" ? "shows its last good value" : "shows an error"},{" "}
                   {when(cell.fetchedAt)} ({cell.reason})
@@ -80,21 +89,21 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
           appearance="primary"
           disabled={!run || cells.length === 0 || retry.running}
           onClick={() => run && retry.start(() => retryStaleCells({ run, engine }))}
-          data-testid="stale-retry"
+          data-testid={IDS.staleRetry.id}
         >
           Retry these
         </Button>
         <Button
           disabled={clear.running}
           onClick={() => clear.start(() => clearFunctionsCache(engine))}
-          data-testid="cache-clear"
+          data-testid={IDS.cacheClear.id}
         >
           Clear cache
         </Button>
       </div>
       <TaskStatus
         task={retry}
-        testId="stale-retry"
+        testId={IDS.staleRetry.id}
         cancellable={false}
         success={(n) => (
           <span>
@@ -104,7 +113,7 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
       />
       <TaskStatus
         task={clear}
-        testId="cache-clear"
+        testId={IDS.cacheClear.id}
         cancellable={false}
         success={() => <span>Cache cleared: the next calculation asks the service.</span>}
       />

@@ -11,6 +11,7 @@ import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /** Apply a vector layer to a portfolio and write the resulting CSV into a new sheet. */
 export function AppliedLayerPanel() {
@@ -29,7 +30,7 @@ export function AppliedLayerPanel() {
           <Select
             value={chosen ? String(chosen.id) : ""}
             onChange={(_, d) => setVectorId(d.value)}
-            data-testid="layer-vector"
+            data-testid={TEST_IDS.layer.vector}
             disabled={!vectors.data?.length}
           >
             {!vectors.data?.length ? (
@@ -46,17 +47,17 @@ export function AppliedLayerPanel() {
           onClick={vectors.reload}
           aria-label="Reload layers"
           title="Reload layers"
-          data-testid="layer-vector-reload"
+          data-testid={TEST_IDS.layer.vectorReload}
         >
           ↻
         </Button>
       </Row>
-      {vectors.error ? <ErrorNotice error={vectors.error} testId="layer-vector-error" /> : null}
-      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="layer-portfolio" />
+      {vectors.error ? <ErrorNotice error={vectors.error} testId={TEST_IDS.layer.vectorError} /> : null}
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={TEST_IDS.layer.portfolio.id} />
       <Button
         appearance="primary"
         disabled={!client || !run || !portfolio || !chosen || task.running}
-        data-testid="layer-start"
+        data-testid={TEST_IDS.layer.start}
         onClick={() =>
           client &&
           run &&
@@ -78,7 +79,7 @@ export function AppliedLayerPanel() {
       </Button>
       <TaskStatus
         task={task}
-        testId="layer"
+        testId={TEST_IDS.layer.task.id}
         success={(r) => `Wrote ${r.rowCount} rows × ${r.columnCount} columns to sheet “${r.sheetName}”.`}
       />
     </Stack>

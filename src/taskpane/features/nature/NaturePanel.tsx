@@ -19,6 +19,7 @@ import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
 import { ListHeading } from "../../ui/ListHeading";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /** Superprojects, their sub-projects, create one from GeoJSON, export a summary to a sheet. */
 export function NaturePanel() {
@@ -47,7 +48,7 @@ export function NaturePanel() {
         <Select
           value={superproject}
           onChange={(_, d) => setSuperproject(d.value)}
-          data-testid="nature-superproject"
+          data-testid={TEST_IDS.nature.superproject}
           disabled={!supers.data?.length}
         >
           {!supers.data?.length ? <option value="">{supers.loading ? "Loading…" : "None"}</option> : null}
@@ -58,23 +59,32 @@ export function NaturePanel() {
           ))}
         </Select>
       </Field>
-      {supers.error ? <ErrorNotice error={supers.error} testId="nature-superprojects-error" /> : null}
-      <ListHeading title="Sub-projects" list={subs} testId="nature" errorTestId="nature-subprojects-error" />
+      {supers.error ? <ErrorNotice error={supers.error} testId={TEST_IDS.nature.superprojectsError} /> : null}
+      <ListHeading
+        title="Sub-projects"
+        list={subs}
+        testId={TEST_IDS.nature.list.id}
+        errorTestId={TEST_IDS.nature.subprojectsError}
+      />
       {subs.data && subs.data.length === 0 ? (
-        <Text size={200} data-testid="nature-empty">
+        <Text size={200} data-testid={TEST_IDS.nature.empty}>
           No sub-projects yet.
         </Text>
       ) : null}
-      <ul className={css.plainList} data-testid="nature-subprojects">
+      <ul className={css.plainList} data-testid={TEST_IDS.nature.subprojects}>
         {(subs.data ?? []).map((s) => (
-          <li key={s.id} className={mergeClasses(css.listItem, css.itemRow)} data-testid={`nature-subproject-${s.id}`}>
+          <li
+            key={s.id}
+            className={mergeClasses(css.listItem, css.itemRow)}
+            data-testid={TEST_IDS.nature.subproject(s.id)}
+          >
             <Text className={mergeClasses(css.grow, css.breakWord)}>
               {s.name} <Text size={200}>({s.status})</Text>
             </Text>
             <Button
               size="small"
               disabled={!run || paste.running}
-              data-testid={`nature-export-${s.id}`}
+              data-testid={TEST_IDS.nature.exportOne(s.id)}
               onClick={() =>
                 client &&
                 run &&
@@ -90,14 +100,14 @@ export function NaturePanel() {
       </ul>
       <TaskStatus
         task={paste}
-        testId="nature-export"
+        testId={TEST_IDS.nature.export.id}
         success={(r) => `Wrote ${r.rowCount} rows to sheet “${r.sheetName}”.`}
       />
       <Text weight="semibold">New sub-project</Text>
       <FilePicker
         accept=".geojson,.json,application/geo+json"
         label="Choose GeoJSON file"
-        testId="nature-file"
+        testId={TEST_IDS.nature.file.id}
         onPicked={(picked) => {
           setFile(picked);
           // Propose the first feature's "Entity Name"; the user may change it.
@@ -114,12 +124,12 @@ export function NaturePanel() {
         value={subName}
         onChange={setSubName}
         placeholder="e.g. Ridge forest block"
-        testId="nature-name"
+        testId={TEST_IDS.nature.name}
       />
       <Button
         appearance="primary"
         disabled={!client || !file || !superproject || create.running || subName.trim() === "" || nameTaken}
-        data-testid="nature-create"
+        data-testid={TEST_IDS.nature.create.id}
         onClick={() => {
           if (!client || !file) return;
           create.start(
@@ -136,7 +146,11 @@ export function NaturePanel() {
       >
         Create sub-project
       </Button>
-      <TaskStatus task={create} testId="nature-create" success={(s) => `Created “${s.name}” (${s.status}).`} />
+      <TaskStatus
+        task={create}
+        testId={TEST_IDS.nature.create.id}
+        success={(s) => `Created “${s.name}” (${s.status}).`}
+      />
     </Stack>
   );
 }

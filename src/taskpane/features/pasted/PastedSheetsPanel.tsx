@@ -17,6 +17,7 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { listSome } from "../../ui/pane-types";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /** The panel for the kinds of `kinds` (every paste kind, handed over by the registry, features/index.ts). */
 export function pastedSheetsPanelFor(kinds: readonly PasteKind[]): ComponentType {
@@ -56,18 +57,18 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
         and the cells you changed stay with their row, and the pane asks about what only you can decide.
       </Text>
       {list.loading ? <Spinner size="tiny" label="Reading the workbook…" /> : null}
-      {list.error ? <ErrorNotice error={list.error} testId="pasted-list-error" /> : null}
+      {list.error ? <ErrorNotice error={list.error} testId={TEST_IDS.pasted.listError} /> : null}
       {list.data && sheets.length === 0 ? (
-        <Text size={200} data-testid="pasted-none">
+        <Text size={200} data-testid={TEST_IDS.pasted.none}>
           {list.data.storeFound
             ? "No pasted sheets on record."
             : "No pasted sheets yet: paste from one of the panels above."}
         </Text>
       ) : null}
       {sheets.length > 0 ? (
-        <ul data-testid="pasted-list" className={css.smallList}>
+        <ul data-testid={TEST_IDS.pasted.list} className={css.smallList}>
           {sheets.map((s) => (
-            <li key={s.sheetId} data-testid="pasted-item">
+            <li key={s.sheetId} data-testid={TEST_IDS.pasted.item}>
               <b>{s.sheetName}</b> · {s.label}
               {s.portfolio ? ` · ${s.portfolio}` : ""} · {s.rows.toLocaleString("en-US")} rows · {s.writtenAt}
               {s.staticCopyAt ? ` · static copy ${s.staticCopyAt}` : ""}
@@ -76,7 +77,7 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
         </ul>
       ) : null}
       {(list.data?.problems ?? []).map((p, i) => (
-        <MessageBar key={i} intent="warning" data-testid="pasted-problem">
+        <MessageBar key={i} intent="warning" data-testid={TEST_IDS.pasted.problem}>
           <MessageBarBody>{p}</MessageBarBody>
         </MessageBar>
       ))}
@@ -84,12 +85,12 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
         <Button
           appearance="primary"
           disabled={!client || !run || task.running || sheets.length === 0}
-          data-testid="pasted-refresh"
+          data-testid={TEST_IDS.pasted.refresh}
           onClick={() => refresh()}
         >
           Refresh pasted sheets
         </Button>
-        <Button disabled={!run || list.loading} onClick={list.reload} data-testid="pasted-reload">
+        <Button disabled={!run || list.loading} onClick={list.reload} data-testid={TEST_IDS.pasted.reload}>
           Reload list
         </Button>
       </Row>
@@ -101,14 +102,18 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
           onOffer={(offer) => run && offerTask.start(() => offer.work(run))}
         />
       ) : (
-        <TaskStatus task={task} testId="pasted" success={() => null} />
+        <TaskStatus task={task} testId={TEST_IDS.pasted.task.id} success={() => null} />
       )}
       <TaskStatus
         task={sortTask}
-        testId="pasted-sort"
+        testId={TEST_IDS.pasted.sort.id}
         success={() => <Text size={200}>Sorted again by your sort.</Text>}
       />
-      <TaskStatus task={offerTask} testId="pasted-offer" success={(sentence) => <Text size={200}>{sentence}</Text>} />
+      <TaskStatus
+        task={offerTask}
+        testId={TEST_IDS.pasted.offer.id}
+        success={(sentence) => <Text size={200}>{sentence}</Text>}
+      />
     </Stack>
   );
 }
@@ -129,26 +134,26 @@ function RefreshOutcome(props: {
     <MessageBar
       intent={r.refused > 0 || questions || r.followUps.length > 0 ? "warning" : "success"}
       layout="multiline"
-      data-testid="pasted-result"
+      data-testid={TEST_IDS.pasted.result}
     >
       <MessageBarBody>
-        <div data-testid="pasted-summary">
+        <div data-testid={TEST_IDS.pasted.summary}>
           {r.refreshed} sheet{r.refreshed === 1 ? "" : "s"} refreshed
           {r.refused > 0 ? `, ${r.refused} left unchanged` : ""}.
         </div>
         <ul className={css.bulletList}>
           {r.outcomes.map((o, i) => (
-            <li key={i} data-testid="pasted-outcome" data-ok={o.ok}>
+            <li key={i} data-testid={TEST_IDS.pasted.outcome} data-ok={o.ok}>
               <SheetOutcome outcome={o} onAnswer={props.onAnswer} onSortAgain={props.onSortAgain} />
             </li>
           ))}
         </ul>
         {r.followUps.map((f, i) => (
-          <div key={i} data-testid="pasted-follow-up">
+          <div key={i} data-testid={TEST_IDS.pasted.followUp}>
             {f.messages.join(" ")}
             {f.offer ? (
               <div>
-                <Button size="small" data-testid="pasted-offer" onClick={() => props.onOffer(f.offer!)}>
+                <Button size="small" data-testid={TEST_IDS.pasted.offer.id} onClick={() => props.onOffer(f.offer!)}>
                   {f.offer.label}
                 </Button>
               </div>
@@ -189,7 +194,7 @@ function SheetOutcome(props: {
           <div>
             <Button
               size="small"
-              data-testid="pasted-accept-key"
+              data-testid={TEST_IDS.pasted.acceptKey}
               onClick={() => props.onAnswer(id, { acceptKeyKindChange: [id] })}
             >
               Refresh anyway
@@ -201,21 +206,21 @@ function SheetOutcome(props: {
   const k = o.keyed;
   if (!k) return <>{`“${o.sheetName}”: ${o.rows?.toLocaleString("en-US")} rows.`}</>;
   return (
-    <div data-testid="pasted-keyed" className={css.column}>
+    <div data-testid={TEST_IDS.pasted.keyed} className={css.column}>
       <span>
         “{o.sheetName}”: {k.updated.toLocaleString("en-US")} rows kept in your order (
         {k.cellsChanged.toLocaleString("en-US")} cells changed), {k.added.length} added, {k.removed.length} removed.
       </span>
       {k.added.length > 0 && id ? (
-        <span data-testid="pasted-added">
+        <span data-testid={TEST_IDS.pasted.added}>
           Added at the end of the table (your sort was not re-applied): {listed(k.added)}.{" "}
-          <Button size="small" data-testid="pasted-sort-again" onClick={() => props.onSortAgain(id)}>
+          <Button size="small" data-testid={TEST_IDS.pasted.sortAgain} onClick={() => props.onSortAgain(id)}>
             Sort again
           </Button>
         </span>
       ) : null}
       {k.removed.length > 0 ? (
-        <span data-testid="pasted-removed">
+        <span data-testid={TEST_IDS.pasted.removed}>
           Removed (the service no longer returns them): {listed(k.removed)}.
           {k.removedBlock
             ? ` What your columns held for them is kept in ${k.removedBlock}, titled “Removed at refresh on …”.`
@@ -223,18 +228,18 @@ function SheetOutcome(props: {
         </span>
       ) : null}
       {k.columnsAdded.length > 0 ? (
-        <span data-testid="pasted-columns-added">
+        <span data-testid={TEST_IDS.pasted.columnsAdded}>
           New columns from the service: {listed(k.columnsAdded)}, added at the right of the table
           {k.columnsAddedAt ? ` (${k.columnsAddedAt})` : ""}; your columns beside it moved right with their rows.
         </span>
       ) : null}
       {k.columnsNoLongerServed.length > 0 ? (
-        <span data-testid="pasted-columns-unserved">
+        <span data-testid={TEST_IDS.pasted.columnsUnserved}>
           No longer returned by the service: {listed(k.columnsNoLongerServed)}. Kept as they are, with what they hold,
           and no longer refreshed; delete them when you no longer need them.
         </span>
       ) : null}
-      {o.followers ? <span data-testid="pasted-followers">{o.followers.message}</span> : null}
+      {o.followers ? <span data-testid={TEST_IDS.pasted.followers}>{o.followers.message}</span> : null}
       {k.unknownRows.length > 0 ? (
         <span>
           {k.unknownRows.length} row(s) are not the add-in&apos;s (typed by you, or a key cell changed) and were left as
@@ -243,12 +248,12 @@ function SheetOutcome(props: {
       ) : null}
       {k.keptByEarlierChoice > 0 ? <span>{k.keptByEarlierChoice} cell(s) you chose to keep were kept.</span> : null}
       {k.deletedByHand.length > 0 && id ? (
-        <span data-testid="pasted-deleted-by-hand">
+        <span data-testid={TEST_IDS.pasted.deletedByHand}>
           You deleted these rows; the service still returns them and they were not added back:{" "}
           {listed(k.deletedByHand.map((d) => d.label))}.{" "}
           <Button
             size="small"
-            data-testid="pasted-restore"
+            data-testid={TEST_IDS.pasted.restore}
             onClick={() => props.onAnswer(id, { restoreKeys: { [id]: k.deletedByHand.map((d) => d.key) } })}
           >
             Restore these rows
@@ -256,7 +261,7 @@ function SheetOutcome(props: {
         </span>
       ) : null}
       {k.edited.length > 0 && id ? (
-        <div data-testid="pasted-edited">
+        <div data-testid={TEST_IDS.pasted.edited}>
           You changed {k.edited.length} cell(s) of the service&apos;s columns; they were kept:
           <table className={css.sampleTable}>
             <thead>
@@ -269,7 +274,7 @@ function SheetOutcome(props: {
             </thead>
             <tbody>
               {k.edited.slice(0, 50).map((e) => (
-                <tr key={e.address} data-testid="pasted-edited-cell">
+                <tr key={e.address} data-testid={TEST_IDS.pasted.editedCell}>
                   <td>{e.address}</td>
                   <td>{e.key}</td>
                   <td>{String(e.mine)}</td>
@@ -282,14 +287,14 @@ function SheetOutcome(props: {
           <div className={mergeClasses(css.buttons, css.above4)}>
             <Button
               size="small"
-              data-testid="pasted-keep-mine"
+              data-testid={TEST_IDS.pasted.keepMine}
               onClick={() => props.onAnswer(id, { edits: { [id]: "keep-mine" } })}
             >
               Keep my values
             </Button>
             <Button
               size="small"
-              data-testid="pasted-take-service"
+              data-testid={TEST_IDS.pasted.takeService}
               onClick={() => props.onAnswer(id, { edits: { [id]: "take-service" } })}
             >
               Take the service&apos;s values

@@ -10,6 +10,10 @@ import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TEST_IDS } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.portfolios;
 
 /**
  * A portfolio's assets into a new sheet (a table a sync can read back), and deleting a portfolio
@@ -48,44 +52,42 @@ export function PortfoliosPanel() {
 
   return (
     <Stack>
-      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="portfolios-portfolio" reloadKey={reloadKey} />
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={IDS.portfolio.id} reloadKey={reloadKey} />
       <TaskButton
         primary
         task={paste}
         ready={Boolean(portfolio)}
-        testId="portfolios-assets"
+        testId={IDS.assets.id}
         work={(services, signal, onProgress) => pasteAssets({ ...services, portfolio, signal, onProgress })}
       >
         Assets into a new sheet
       </TaskButton>
       <TaskStatus
         task={paste}
-        testId="portfolios-assets"
+        testId={IDS.assets.id}
         success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} assets to sheet “${r.sheetName}”.`}
       />
       <Button
         disabled={!client || !portfolio || check.running || remove.running || asking}
-        data-testid="portfolios-delete"
+        data-testid={IDS.delete.id}
         onClick={askDelete}
       >
         Delete portfolio…
       </Button>
-      {check.state.status === "failed" ? (
-        <TaskStatus task={check} testId="portfolios-usage" success={() => null} />
-      ) : null}
+      {check.state.status === "failed" ? <TaskStatus task={check} testId={IDS.usage.id} success={() => null} /> : null}
       {usage ? (
-        <MessageBar intent="warning" layout="multiline" data-testid="portfolios-confirm">
+        <MessageBar intent="warning" layout="multiline" data-testid={IDS.confirm}>
           <MessageBarBody>
             <div>
               Delete portfolio <b>{portfolio}</b> with its assets and risk data? This cannot be undone.
             </div>
             {usage.syncedRanges.length > 0 ? (
-              <div data-testid="portfolios-confirm-synced">
+              <div data-testid={IDS.confirmSynced}>
                 Synced from this workbook: {usage.syncedRanges.join(", ")}. Syncing again would create it anew.
               </div>
             ) : null}
             {usage.riskCells.riskCells > 0 ? (
-              <div data-testid="portfolios-confirm-cells">
+              <div data-testid={IDS.confirmCells}>
                 {usage.riskCells.riskCells} RISK cell{usage.riskCells.riskCells === 1 ? "" : "s"} read it (
                 {usage.riskCells.sheets.join(", ")}): they will show an error.
               </div>
@@ -93,10 +95,10 @@ export function PortfoliosPanel() {
               <Text size={200}>No RISK cell in this workbook names it.</Text>
             )}
             <Row className={css.actions}>
-              <Button appearance="primary" size="small" onClick={confirmDelete} data-testid="portfolios-confirm-delete">
+              <Button appearance="primary" size="small" onClick={confirmDelete} data-testid={IDS.confirmDelete}>
                 Delete {portfolio}
               </Button>
-              <Button size="small" onClick={check.reset} data-testid="portfolios-confirm-keep">
+              <Button size="small" onClick={check.reset} data-testid={IDS.confirmKeep}>
                 Keep it
               </Button>
             </Row>
@@ -105,8 +107,8 @@ export function PortfoliosPanel() {
       ) : null}
       <TaskStatus
         task={remove}
-        testId="portfolios-delete"
-        success={(r) => <span data-testid="portfolios-deleted">{r.answer.message}</span>}
+        testId={IDS.delete.id}
+        success={(r) => <span data-testid={IDS.deleted}>{r.answer.message}</span>}
       />
     </Stack>
   );

@@ -4,6 +4,7 @@ import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /** Empty the functions' cache and recalculate every RISK.* cell, saying how many. */
 export function RefreshPanel() {
@@ -16,16 +17,16 @@ export function RefreshPanel() {
         appearance="primary"
         disabled={!run || task.running}
         onClick={() => run && task.start(() => refreshAll({ run, emptyCache }))}
-        data-testid="refresh-all"
+        data-testid={TEST_IDS.refresh.all}
       >
         Refresh all
       </Button>
       <TaskStatus
         task={task}
-        testId="refresh"
+        testId={TEST_IDS.refresh.task.id}
         cancellable={false}
         success={(r) => (
-          <span data-testid="refresh-count" data-count={r.riskCells}>
+          <span data-testid={TEST_IDS.refresh.count} data-count={r.riskCells}>
             {r.riskCells === 0
               ? "No RISK.* cells found."
               : `${r.riskCells} RISK.* cell${r.riskCells === 1 ? " is" : "s are"} refreshing (${r.sheets.join(", ")}).`}

@@ -9,6 +9,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * Refresh the RISK cells of the selection, the active sheet or the workbook
@@ -30,21 +31,21 @@ export function ScopedRefreshPanel() {
         value={scope}
         onChange={(_, d) => setScope(d.value as Scope)}
         layout="horizontal"
-        data-testid="scope-choice"
+        data-testid={TEST_IDS.refresh.scopeChoice}
       >
         {(Object.keys(SCOPE_LABELS) as Scope[]).map((s) => (
-          <Radio key={s} value={s} label={SCOPE_LABELS[s]} data-testid={`scope-${s}`} />
+          <Radio key={s} value={s} label={SCOPE_LABELS[s]} data-testid={TEST_IDS.refresh.scopeOption(s)} />
         ))}
       </RadioGroup>
       <Checkbox
         label="Only cells showing an error"
         checked={onlyErrors}
         onChange={(_, d) => setOnlyErrors(Boolean(d.checked))}
-        data-testid="scope-only-errors"
+        data-testid={TEST_IDS.refresh.scopeOnlyErrors}
       />
       <Row center>
         {counted.loading ? <Spinner size="tiny" /> : null}
-        <Text size={200} data-testid="scope-count" data-count={cells ?? ""}>
+        <Text size={200} data-testid={TEST_IDS.refresh.scopeCount} data-count={cells ?? ""}>
           {cells === undefined
             ? "Counting RISK cells…"
             : cells === 0
@@ -55,16 +56,16 @@ export function ScopedRefreshPanel() {
           size="small"
           appearance="subtle"
           onClick={() => setGeneration((g) => g + 1)}
-          data-testid="scope-recount"
+          data-testid={TEST_IDS.refresh.scopeRecount}
         >
           Count again
         </Button>
       </Row>
-      {counted.error ? <ErrorNotice error={counted.error} testId="scope-count-error" /> : null}
+      {counted.error ? <ErrorNotice error={counted.error} testId={TEST_IDS.refresh.scopeCountError} /> : null}
       <Button
         appearance="primary"
         disabled={!run || task.running}
-        data-testid="scope-refresh"
+        data-testid={TEST_IDS.refresh.scopeRefresh}
         onClick={() =>
           run &&
           task.start(
@@ -79,9 +80,9 @@ export function ScopedRefreshPanel() {
       </Button>
       <TaskStatus
         task={task}
-        testId="scope"
+        testId={TEST_IDS.refresh.scope.id}
         success={(r) => (
-          <span data-testid="scope-done" data-count={r.riskCells}>
+          <span data-testid={TEST_IDS.refresh.scopeDone} data-count={r.riskCells}>
             Refreshed {r.riskCells.toLocaleString("en-US")} RISK cell{r.riskCells === 1 ? "" : "s"} (
             {r.sheets.join(", ")}); other cells kept their cached results.
           </span>

@@ -23,6 +23,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * "Convert to values" (selection, sheet or workbook) after a confirmation that says
@@ -66,10 +67,10 @@ export function StaticCopyPanel() {
           setPending(null);
         }}
         layout="horizontal"
-        data-testid="static-scope"
+        data-testid={TEST_IDS.static.scope}
       >
         {(Object.keys(SCOPE_LABELS) as Scope[]).map((s) => (
-          <Radio key={s} value={s} label={SCOPE_LABELS[s]} data-testid={`static-scope-${s}`} />
+          <Radio key={s} value={s} label={SCOPE_LABELS[s]} data-testid={TEST_IDS.static.scopeOption(s)} />
         ))}
       </RadioGroup>
       <Row>
@@ -77,20 +78,20 @@ export function StaticCopyPanel() {
           appearance="primary"
           disabled={!run || busy || pending !== null}
           onClick={() => void ask()}
-          data-testid="static-convert"
+          data-testid={TEST_IDS.static.convert}
         >
           Convert to values…
         </Button>
         <Button
           disabled={!run || busy}
           onClick={() => run && restore.start(() => restoreFormulas({ run, scope }), staticCopiesChanged)}
-          data-testid="static-restore"
+          data-testid={TEST_IDS.static.restore}
         >
           Restore formulas
         </Button>
       </Row>
       {pending !== null ? (
-        <MessageBar intent="warning" layout="multiline" data-testid="static-confirm">
+        <MessageBar intent="warning" layout="multiline" data-testid={TEST_IDS.static.confirm}>
           <MessageBarBody>
             <MessageBarTitle>
               Replace {pending.toLocaleString("en-US")} RISK formula{pending === 1 ? "" : "s"} with values?
@@ -101,7 +102,7 @@ export function StaticCopyPanel() {
           <MessageBarActions>
             <Button
               appearance="primary"
-              data-testid="static-confirm-yes"
+              data-testid={TEST_IDS.static.confirmYes}
               onClick={() => {
                 setPending(null);
                 if (run) convert.start(() => convertToValues({ run, scope }), staticCopiesChanged);
@@ -109,19 +110,19 @@ export function StaticCopyPanel() {
             >
               Convert
             </Button>
-            <Button onClick={() => setPending(null)} data-testid="static-confirm-no">
+            <Button onClick={() => setPending(null)} data-testid={TEST_IDS.static.confirmNo}>
               Cancel
             </Button>
           </MessageBarActions>
         </MessageBar>
       ) : null}
-      {countError ? <ErrorNotice error={countError} testId="static-count-error" /> : null}
+      {countError ? <ErrorNotice error={countError} testId={TEST_IDS.static.countError} /> : null}
       <TaskStatus
         task={convert}
-        testId="static"
+        testId={TEST_IDS.static.task.id}
         cancellable={false}
         success={(r) => (
-          <span data-testid="static-done" data-count={r.converted}>
+          <span data-testid={TEST_IDS.static.done} data-count={r.converted}>
             Replaced {r.converted.toLocaleString("en-US")} formula{r.converted === 1 ? "" : "s"}
             {r.spilledCells > 0 ? ` and ${r.spilledCells.toLocaleString("en-US")} spilled cells` : ""} with values (
             {r.sheets.join(", ")}), static copy of {r.takenAt}.
@@ -130,10 +131,10 @@ export function StaticCopyPanel() {
       />
       <TaskStatus
         task={restore}
-        testId="restore"
+        testId={TEST_IDS.static.restoreTask.id}
         cancellable={false}
         success={(r) => (
-          <span data-testid="restore-done" data-count={r.restored}>
+          <span data-testid={TEST_IDS.static.restoreDone} data-count={r.restored}>
             Restored {r.restored.toLocaleString("en-US")} formula{r.restored === 1 ? "" : "s"}.
             {r.skipped.length > 0
               ? ` Left ${r.skipped.length} cell${r.skipped.length === 1 ? "" : "s"} you changed since the copy: ${r.skipped.slice(0, 5).join(", ")}${r.skipped.length > 5 ? ", …" : ""}.`

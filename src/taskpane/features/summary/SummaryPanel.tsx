@@ -11,6 +11,7 @@ import { DownloadButton } from "../../ui/DownloadButton";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /** Default and extended summaries flattened into new sheets, labels coloured. */
 export function SummaryPanel() {
@@ -22,20 +23,20 @@ export function SummaryPanel() {
   const task = useTask<PastedSheet[]>();
   return (
     <Stack>
-      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="summary-portfolio" />
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={TEST_IDS.summary.portfolio.id} />
       <ChoiceField
         label="Scenario"
         value={scenario}
         onChange={setScenario}
         choices={SCENARIOS}
         emptyLabel="All scenarios"
-        testId="summary-scenario"
+        testId={TEST_IDS.summary.scenario}
       />
       <Checkbox
         label="Also the extended summary (metrics per hazard)"
         checked={extended}
         onChange={(_, d) => setExtended(d.checked === true)}
-        data-testid="summary-extended"
+        data-testid={TEST_IDS.summary.extended}
       />
       {extended && !scenario ? (
         <ChoiceField
@@ -44,14 +45,14 @@ export function SummaryPanel() {
           value={extendedScenario}
           onChange={setExtendedScenario}
           choices={SCENARIOS}
-          testId="summary-extended-scenario"
+          testId={TEST_IDS.summary.extendedScenario}
         />
       ) : null}
       <TaskButton
         primary
         task={task}
         ready={Boolean(portfolio)}
-        testId="summary-start"
+        testId={TEST_IDS.summary.start}
         work={(services, signal, onProgress) =>
           pasteSummary({
             ...services,
@@ -67,7 +68,7 @@ export function SummaryPanel() {
         Pull summary into new sheets
       </TaskButton>
       <DownloadButton
-        testId="summary-download"
+        testId={TEST_IDS.summary.download.id}
         disabled={!client || !portfolio}
         download={(signal, onProgress) =>
           downloadSummary({ client: client!, portfolio, scenario: scenario || undefined, signal, onProgress })
@@ -75,7 +76,7 @@ export function SummaryPanel() {
       />
       <TaskStatus
         task={task}
-        testId="summary"
+        testId={TEST_IDS.summary.task.id}
         success={(sheets) => `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount} rows)`).join(" and ")}.`}
       />
     </Stack>

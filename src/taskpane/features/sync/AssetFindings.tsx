@@ -27,6 +27,10 @@ import {
   writeAssetIds,
   type RangeFindings,
 } from "./sync-actions";
+import { TEST_IDS, tableIds } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.sync;
 
 const useStyles = makeStyles({
   column: { display: "flex", flexDirection: "column", gap: "6px" },
@@ -57,7 +61,7 @@ export function MappingTable(props: { columns: readonly ColumnMapping[]; testId:
         {props.columns.map((column) => {
           const row = mappingRow(column);
           return (
-            <TableRow key={column.index} data-testid={`${props.testId}-row`}>
+            <TableRow key={column.index} data-testid={tableIds(props.testId).row}>
               <TableCell>{row.header}</TableCell>
               <TableCell>{row.sentAs}</TableCell>
               <TableCell>{row.how}</TableCell>
@@ -89,7 +93,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
   return (
     <div className={styles.column}>
       {conversions.length > 0 && converted === undefined ? (
-        <MessageBar intent="info" layout="multiline" data-testid="sync-conversions">
+        <MessageBar intent="info" layout="multiline" data-testid={IDS.conversions}>
           <MessageBarBody>
             <MessageBarTitle>
               {conversions.length} coordinate{conversions.length === 1 ? "" : "s"} can be converted to decimal degrees.
@@ -99,14 +103,14 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
               label="Coordinates to convert"
               columns={["Before", "After"]}
               rows={conversions.map((c) => ({ ...c, title: c.form }))}
-              rowTestId="sync-conversions-row"
+              rowTestId={IDS.conversionsRow}
             />
             <div className={styles.actions}>
               <Button
                 appearance="primary"
                 size="small"
                 disabled={!run}
-                data-testid="sync-convert"
+                data-testid={IDS.convert}
                 onClick={() =>
                   run &&
                   void convertCoordinates(run, conversions).then(
@@ -121,7 +125,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      {converted ? <Text data-testid="sync-converted">{converted}</Text> : null}
+      {converted ? <Text data-testid={IDS.converted}>{converted}</Text> : null}
       <CountryCheckFindings {...props.findings} />
       {identity ? <IdentityOffer identity={identity} onError={setError} /> : null}
       {warnings.length > 0 ? (
@@ -129,7 +133,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
           problems={warnings}
           intent="warning"
           title={`${warnings.length} warning${warnings.length === 1 ? "" : "s"}: the service accepts these, but check them.`}
-          testId="sync-warnings"
+          testId={IDS.warnings.id}
           onSelect={select}
         />
       ) : null}
@@ -138,7 +142,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
           <Button
             size="small"
             disabled={!run || dropdown !== undefined}
-            data-testid="sync-dropdown"
+            data-testid={IDS.dropdown}
             onClick={() =>
               run &&
               void offerTypeDropdown(run, typeCells).then(
@@ -154,11 +158,11 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
           >
             Add a dropdown of the published types to {typeCells.replace(/^.*!/, "")}
           </Button>
-          {dropdown ? <Text data-testid="sync-dropdown-done">{dropdown}</Text> : null}
+          {dropdown ? <Text data-testid={IDS.dropdownDone}>{dropdown}</Text> : null}
         </div>
       ) : null}
-      {props.showMapping && columns.length > 0 ? <MappingTable columns={columns} testId="sync-mapping" /> : null}
-      {error ? <ErrorNotice error={error} testId="sync-findings-error" /> : null}
+      {props.showMapping && columns.length > 0 ? <MappingTable columns={columns} testId={IDS.mapping.id} /> : null}
+      {error ? <ErrorNotice error={error} testId={IDS.findingsError} /> : null}
     </div>
   );
 }
@@ -174,9 +178,9 @@ function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unkn
   const [written, setWritten] = useState<string | undefined>(undefined);
   const { collisions, cells, blocked, how } = props.identity;
   const ids = how === "new column" ? Math.max(0, cells.length - 1) : cells.length;
-  if (written) return <Text data-testid="sync-ids-written">{written}</Text>;
+  if (written) return <Text data-testid={IDS.idsWritten}>{written}</Text>;
   return (
-    <MessageBar intent="warning" layout="multiline" data-testid="sync-identity">
+    <MessageBar intent="warning" layout="multiline" data-testid={IDS.identity}>
       <MessageBarBody>
         <MessageBarTitle>Some assets cannot be told apart</MessageBarTitle>
         <div>
@@ -189,7 +193,7 @@ function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unkn
           {collisions.length > 8 ? `; and ${collisions.length - 8} more` : ""}.
         </div>
         {blocked ? (
-          <div data-testid="sync-identity-blocked">{blocked}</div>
+          <div data-testid={IDS.identityBlocked}>{blocked}</div>
         ) : (
           <>
             <div>
@@ -201,14 +205,14 @@ function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unkn
               label="Ids to write"
               columns={["Now", "Written"]}
               rows={cells}
-              rowTestId="sync-identity-row"
+              rowTestId={IDS.identityRow}
             />
             <div className={styles.actions}>
               <Button
                 appearance="primary"
                 size="small"
                 disabled={!run}
-                data-testid="sync-write-ids"
+                data-testid={IDS.writeIds}
                 onClick={() =>
                   run &&
                   void writeAssetIds(run, props.identity).then(

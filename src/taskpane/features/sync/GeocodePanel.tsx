@@ -21,6 +21,10 @@ import { GeocodePreview } from "./GeocodePreview";
 import { ASSUMED_LATENCY_MS, estimateMs, formatEstimate } from "./model/geocode/pace";
 import type { WritePlan } from "./model/geocode/write-plan";
 import { selectProblemCell, type AssetSource } from "./sync-actions";
+import { TEST_IDS } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.sync;
 
 /** What "Find coordinates" found before anything is sent. */
 interface Found {
@@ -92,17 +96,17 @@ export function GeocodePanel(props: { source: () => AssetSource; portfolio: stri
     });
 
   return (
-    <div className={css.column} data-testid="geocode">
+    <div className={css.column} data-testid={IDS.geocode}>
       <Button
         size="small"
         className={css.start}
         onClick={start}
         disabled={!run || find.running || ask.running}
-        data-testid="geocode-find"
+        data-testid={IDS.geocodeFind}
       >
         Find coordinates for rows with an address
       </Button>
-      {find.state.status === "failed" ? <ErrorNotice error={find.state.error} testId="geocode-find-error" /> : null}
+      {find.state.status === "failed" ? <ErrorNotice error={find.state.error} testId={IDS.geocodeFindError} /> : null}
       {found ? (
         <FoundSummary
           found={found}
@@ -111,7 +115,7 @@ export function GeocodePanel(props: { source: () => AssetSource; portfolio: stri
           asking={ask.running || preview !== undefined}
         />
       ) : null}
-      {ask.state.status === "done" ? null : <TaskStatus task={ask} testId="geocode-run" success={() => null} />}
+      {ask.state.status === "done" ? null : <TaskStatus task={ask} testId={IDS.geocodeRun.id} success={() => null} />}
       {preview && found ? (
         <PreviewAndAccept
           preview={preview}
@@ -125,9 +129,9 @@ export function GeocodePanel(props: { source: () => AssetSource; portfolio: stri
       ) : null}
       <TaskStatus
         task={write}
-        testId="geocode-write"
+        testId={IDS.geocodeWrite.id}
         success={(plan) => (
-          <span data-testid="geocode-written">
+          <span data-testid={IDS.geocodeWritten}>
             Coordinates written for {plan.rows} row{plan.rows === 1 ? "" : "s"}
             {plan.newColumns.length > 0 ? ` (new columns ${plan.newColumns.join(", ")})` : ""}; {plan.range} is
             selected. Nothing was sent to the risk service: sync when ready.
@@ -155,49 +159,49 @@ function FoundSummary(props: {
       {sheet.problems.length > 0 ? (
         <ProblemList
           problems={sheet.problems}
-          testId="geocode-problems"
+          testId={IDS.geocodeProblems.id}
           intent="warning"
           title={`${sheet.problems.length} row${sheet.problems.length === 1 ? "" : "s"} without coordinates cannot be geocoded:`}
           onSelect={(address) => run && void selectProblemCell(run, address).catch(() => undefined)}
         />
       ) : null}
       {count === 0 ? (
-        <Text size={200} data-testid="geocode-nothing">
+        <Text size={200} data-testid={IDS.geocodeNothing}>
           {sheet.address}: no row with an address and no coordinates
           {sheet.withCoordinates > 0 ? ` (${sheet.withCoordinates} rows have coordinates, left as they are)` : ""}.
         </Text>
       ) : !settings ? (
-        <Text size={200} data-testid="geocode-no-geocoder">
+        <Text size={200} data-testid={IDS.geocodeNoGeocoder}>
           {count} row{count === 1 ? "" : "s"} need coordinates, but no geocoder is set: choose one under Connection
           (none is preset, so no address leaves this computer until you do), or place each row&apos;s City at its centre
           from an offline list (nothing is sent; every point is a city centre).
           {props.asking ? null : (
-            <Button size="small" className={css.above6} onClick={props.onOffline} data-testid="geocode-offline">
+            <Button size="small" className={css.above6} onClick={props.onOffline} data-testid={IDS.geocodeOffline}>
               City centres, offline
             </Button>
           )}
         </Text>
       ) : props.asking ? null : (
-        <MessageBar intent={overPublicCap ? "warning" : "info"} layout="multiline" data-testid="geocode-consent">
+        <MessageBar intent={overPublicCap ? "warning" : "info"} layout="multiline" data-testid={IDS.geocodeConsent}>
           <MessageBarBody>
             <MessageBarTitle>
               Send {count} addresses to {new URL(settings.url).host}?
             </MessageBarTitle>
-            <div data-testid="geocode-consent-what">
+            <div data-testid={IDS.geocodeConsentWhat}>
               {new URL(settings.url).host} receives the column{sheet.sentColumns.length === 1 ? "" : "s"}{" "}
               {sheet.sentColumns.join(", ")} of {count} row{count === 1 ? "" : "s"} ({sheet.address}), nothing else.
               Time: {estimateFor(settings, count)} at up to {settings.perSecond} a second, {settings.concurrency} at
               once. Nothing is written to the sheet until you accept the preview.
             </div>
             {overPublicCap ? (
-              <div data-testid="geocode-public-cap">{overPublicCap}</div>
+              <div data-testid={IDS.geocodePublicCap}>{overPublicCap}</div>
             ) : (
               <Button
                 appearance="primary"
                 size="small"
                 className={css.above6}
                 onClick={() => props.onSend({ sheet, settings })}
-                data-testid="geocode-send"
+                data-testid={IDS.geocodeSend}
               >
                 Send {count} addresses
               </Button>
@@ -227,23 +231,23 @@ function PreviewAndAccept(props: {
   return (
     <div className={css.column}>
       {stopped ? (
-        <MessageBar intent="warning" layout="multiline" data-testid="geocode-stopped">
+        <MessageBar intent="warning" layout="multiline" data-testid={IDS.geocodeStopped}>
           <MessageBarBody>
             {stopped === "cancelled" ? "Cancelled" : stopped.message}. What was found is kept ({placed.length} rows);
             Resume asks only the rest.
-            <Button size="small" className={css.above6} onClick={props.onResume} data-testid="geocode-resume">
+            <Button size="small" className={css.above6} onClick={props.onResume} data-testid={IDS.geocodeResume}>
               Resume
             </Button>
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      <Text size={200} data-testid="geocode-summary">
+      <Text size={200} data-testid={IDS.geocodeSummary}>
         {placed.length} of {preview.rows.length} found, {flagged.length} flagged. Check the preview: nothing is written
         yet.
       </Text>
       <GeocodePreview rows={preview.rows} cellsFrom={preview.cells?.portfolio} />
       {preview.attribution ? (
-        <Text size={200} data-testid="geocode-attribution">
+        <Text size={200} data-testid={IDS.geocodeAttribution}>
           {preview.attribution}
         </Text>
       ) : null}
@@ -252,7 +256,7 @@ function PreviewAndAccept(props: {
           checked={props.writeFlagged}
           onChange={(_, d) => props.setWriteFlagged(d.checked === true)}
           label={`Also write the ${flagged.length} flagged row${flagged.length === 1 ? "" : "s"}`}
-          data-testid="geocode-write-flagged"
+          data-testid={IDS.geocodeWriteFlagged}
         />
       ) : null}
       <div className={css.buttons}>
@@ -261,11 +265,11 @@ function PreviewAndAccept(props: {
           size="small"
           disabled={accepted.length === 0 || props.writing}
           onClick={() => props.onAccept(accepted)}
-          data-testid="geocode-accept"
+          data-testid={IDS.geocodeAccept}
         >
           Write coordinates for {accepted.length} row{accepted.length === 1 ? "" : "s"}
         </Button>
-        <Button size="small" onClick={props.onDiscard} disabled={props.writing} data-testid="geocode-discard">
+        <Button size="small" onClick={props.onDiscard} disabled={props.writing} data-testid={IDS.geocodeDiscard}>
           Discard
         </Button>
       </div>

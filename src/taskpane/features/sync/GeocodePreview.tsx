@@ -1,6 +1,7 @@
 import { Badge, mergeClasses, Text } from "@fluentui/react-components";
 import type { PreviewRow } from "./model/geocode/preview";
 import { usePaneStyles } from "../../ui/styles";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * The preview of what a geocoder found, row by row (a list: the pane is narrow), before anything
@@ -12,13 +13,13 @@ import { usePaneStyles } from "../../ui/styles";
 export function GeocodePreview(props: { rows: readonly PreviewRow[]; cellsFrom: string | undefined }) {
   const css = usePaneStyles();
   return (
-    <div data-testid="geocode-preview">
+    <div data-testid={TEST_IDS.sync.geocodePreview}>
       <ul className={css.scrollingList}>
         {props.rows.map((row) => (
           <li
             key={row.index}
             className={css.listItem}
-            data-testid="geocode-preview-row"
+            data-testid={TEST_IDS.sync.geocodePreviewRow}
             data-row={row.sheetRow}
             data-flags={row.flags.join(",")}
           >
@@ -27,7 +28,7 @@ export function GeocodePreview(props: { rows: readonly PreviewRow[]; cellsFrom: 
             </div>
             {row.place ? <FoundLine row={{ ...row, place: row.place }} /> : null}
             {row.place ? null : (
-              <Text size={200} data-testid="geocode-missing">
+              <Text size={200} data-testid={TEST_IDS.sync.geocodeMissing}>
                 {row.missing}
               </Text>
             )}
@@ -35,12 +36,12 @@ export function GeocodePreview(props: { rows: readonly PreviewRow[]; cellsFrom: 
         ))}
       </ul>
       {props.cellsFrom ? (
-        <Text size={200} data-testid="geocode-cells-from">
+        <Text size={200} data-testid={TEST_IDS.sync.geocodeCellsFrom}>
           Too coarse: the point may lie farther from the asset than a hazard's grid cell (sizes from {props.cellsFrom}
           &apos;s dataset metadata).
         </Text>
       ) : (
-        <Text size={200} data-testid="geocode-cells-unknown">
+        <Text size={200} data-testid={TEST_IDS.sync.geocodeCellsUnknown}>
           No portfolio has dataset metadata yet: which hazards each precision is too coarse for is shown once one
           exists.
         </Text>
@@ -61,7 +62,7 @@ function FoundLine(props: { row: PreviewRow & { place: NonNullable<PreviewRow["p
         </Text>
       </div>
       <div className={mergeClasses(css.itemRow, css.wrapCentered)}>
-        <Badge size="small" appearance="outline" data-testid="geocode-precision">
+        <Badge size="small" appearance="outline" data-testid={TEST_IDS.sync.geocodePrecision}>
           {row.place.precision}
         </Badge>
         {row.place.confidence === undefined ? null : (
@@ -74,7 +75,7 @@ function FoundLine(props: { row: PreviewRow & { place: NonNullable<PreviewRow["p
         ))}
       </div>
       {row.tooCoarseFor.length > 0 ? (
-        <Text size={200} data-testid="geocode-too-coarse">
+        <Text size={200} data-testid={TEST_IDS.sync.geocodeTooCoarse}>
           Too coarse for {row.tooCoarseFor.join(", ")}
         </Text>
       ) : null}

@@ -1,6 +1,7 @@
 import { Link, MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-components";
 import type { RangeProblem } from "../../../shaping/problems";
 import { usePaneStyles } from "../../ui/styles";
+import { problemListIds } from "../../ui/test-ids";
 
 /**
  * Every problem of a range with its cell address; clicking (or Enter on) an address selects that
@@ -27,13 +28,18 @@ export function ProblemList(props: {
         </MessageBarTitle>
         <ul className={css.scrollingList}>
           {problems.map((problem, i) => (
-            <li key={i} data-testid={`${props.testId}-item`} data-address={problem.address} className={css.breakWord}>
+            <li
+              key={i}
+              data-testid={problemListIds(props.testId).item}
+              data-address={problem.address}
+              className={css.breakWord}
+            >
               {problem.cell ? (
                 <>
                   <Link
                     as="button"
                     onClick={() => props.onSelect(problem.address)}
-                    data-testid={`${props.testId}-link`}
+                    data-testid={problemListIds(props.testId).link}
                     aria-label={`Select cell ${problem.cell}`}
                   >
                     {problem.cell}

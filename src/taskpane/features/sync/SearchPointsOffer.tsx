@@ -6,6 +6,7 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { offerForSheet, syncSearchPoints, type SheetOffer } from "./search-offer-actions";
 import type { SyncResult } from "./sync-actions";
 import { usePaneStyles } from "../../ui/styles";
+import { searchOfferIds, TEST_IDS } from "../../ui/test-ids";
 
 /**
  * The faster path, offered honestly: when the active sheet's RISK.SEARCH formulas ask about more
@@ -21,7 +22,7 @@ export function SearchPointsOffer(props: {
   checkAfter?: number;
 }) {
   const css = usePaneStyles();
-  const id = props.testId ?? "search-offer";
+  const ids = searchOfferIds(props.testId ?? TEST_IDS.sync.searchOffer.id);
   const { client, run, forget } = useServices();
   const check = useTask<SheetOffer>();
   const sync = useTask<SyncResult>();
@@ -36,25 +37,25 @@ export function SearchPointsOffer(props: {
   }, [checkAfter]);
 
   return (
-    <div className={css.column} data-testid={id}>
+    <div className={css.column} data-testid={ids.id}>
       <Button
         size="small"
         onClick={startCheck}
         disabled={!client || !run || check.running || sync.running}
-        data-testid={`${id}-check`}
+        data-testid={ids.check.id}
       >
         Many RISK.SEARCH points on this sheet? See the faster path
       </Button>
       {offer?.kind === "none" ? (
-        <Text size={200} data-testid={`${id}-none`}>
+        <Text size={200} data-testid={ids.none}>
           {offer.reason}.
         </Text>
       ) : null}
       {offer?.kind === "offer" && found ? (
-        <MessageBar intent="info" layout="multiline" data-testid={`${id}-made`}>
+        <MessageBar intent="info" layout="multiline" data-testid={ids.made}>
           <MessageBarBody>
-            <div data-testid={`${id}-timing`}>{offer.timing}</div>
-            <div data-testid={`${id}-caveat`} className={css.above4}>
+            <div data-testid={ids.timing}>{offer.timing}</div>
+            <div data-testid={ids.caveat} className={css.above4}>
               {offer.caveat}
             </div>
             <Button
@@ -75,25 +76,25 @@ export function SearchPointsOffer(props: {
                   }),
                 )
               }
-              data-testid={`${id}-accept`}
+              data-testid={ids.accept}
             >
               Sync {offer.points.toLocaleString("en-US")} points as {offer.portfolioName}
             </Button>
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      <TaskStatus task={check} testId={`${id}-check`} success={() => null} />
+      <TaskStatus task={check} testId={ids.check.id} success={() => null} />
       <TaskStatus
         task={sync}
-        testId={`${id}-sync`}
+        testId={ids.sync.id}
         success={(r) =>
           r.outcome === "synced" ? (
-            <span data-testid={`${id}-done`}>
+            <span data-testid={ids.done}>
               {r.portfolio} holds the {r.assetCount.toLocaleString("en-US")} points (P1 first, asset index 0). Read them
               with =RISK.SUMMARY(&quot;{r.portfolio}&quot;, index, &quot;flood_potential&quot;).
             </span>
           ) : r.outcome === "declined" ? (
-            <span data-testid={`${id}-declined`}>
+            <span data-testid={ids.declined}>
               A portfolio named {r.portfolio} appeared meanwhile; it was left as it was. Check the sheet again.
             </span>
           ) : null

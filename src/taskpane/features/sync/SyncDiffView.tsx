@@ -1,6 +1,7 @@
 import { Text, mergeClasses } from "@fluentui/react-components";
 import type { DiffEntry, SyncDiff } from "./model/sync-diff";
 import { usePaneStyles } from "../../ui/styles";
+import { TEST_IDS } from "../../ui/test-ids";
 
 const SHOWN = 20;
 
@@ -27,13 +28,13 @@ function Category(props: { id: string; title: string; entries: DiffEntry[]; line
   const css = usePaneStyles();
   if (props.entries.length === 0) return null;
   return (
-    <details data-testid={`sync-diff-${props.id}`} data-count={props.entries.length}>
+    <details data-testid={TEST_IDS.sync.diffCategory(props.id).id} data-count={props.entries.length}>
       <summary>
         {props.title}: {props.entries.length}
       </summary>
       <ul className={css.tightList}>
         {props.entries.slice(0, SHOWN).map((entry, i) => (
-          <li key={i} data-testid={`sync-diff-${props.id}-item`} className={css.breakWord}>
+          <li key={i} data-testid={TEST_IDS.sync.diffCategory(props.id).item} className={css.breakWord}>
             {props.line(entry)}
           </li>
         ))}
@@ -52,8 +53,8 @@ export function SyncDiffView(props: { diff: SyncDiff }) {
   const css = usePaneStyles();
   const { diff } = props;
   return (
-    <div data-testid="sync-diff" data-key={diff.key} className={mergeClasses(css.column, css.above4)}>
-      <Text weight="semibold" data-testid="sync-diff-summary">
+    <div data-testid={TEST_IDS.sync.diff} data-key={diff.key} className={mergeClasses(css.column, css.above4)}>
+      <Text weight="semibold" data-testid={TEST_IDS.sync.diffSummary}>
         {diff.added.length} added · {diff.removed.length} removed · {diff.moved.length} moved · {diff.relabelled.length}{" "}
         relabelled · {diff.unchanged} unchanged
       </Text>

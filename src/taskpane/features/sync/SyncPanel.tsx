@@ -35,6 +35,10 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
+import { TEST_IDS } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.sync;
 
 /**
  * Sync the selection or a named table to a portfolio. Problems are listed with
@@ -111,21 +115,21 @@ export function SyncPanel() {
         value={portfolio}
         onChange={setPortfolio}
         placeholder="e.g. my_sites"
-        testId="sync-portfolio"
+        testId={IDS.portfolio}
       />
       <div className={css.buttons}>
         <Button
           appearance="primary"
           onClick={() => sync()}
           disabled={!client || !run || task.running || portfolio.trim() === "" || nameProblem !== null}
-          data-testid="sync-start"
+          data-testid={IDS.start}
         >
           Sync to portfolio
         </Button>
         <Button
           onClick={() => run && check.start(() => checkAssetSource(run, source()))}
           disabled={!run || task.running || check.running}
-          data-testid="sync-check"
+          data-testid={IDS.check}
         >
           Check only
         </Button>
@@ -136,7 +140,7 @@ export function SyncPanel() {
           onSelect={(address) => run && void selectProblemCell(run, address).catch(setSelectError)}
         />
       ) : null}
-      {check.state.status === "failed" ? <ErrorNotice error={check.state.error} testId="sync-check-error" /> : null}
+      {check.state.status === "failed" ? <ErrorNotice error={check.state.error} testId={IDS.checkError} /> : null}
       {mapping.pending ? <MappingConfirm review={mapping.pending} onReply={mapping.reply} /> : null}
       {outside.pending ? <OutsideConfirm outside={outside.pending} onReply={outside.reply} /> : null}
       {replace.pending ? <ReplaceConfirm question={replace.pending} onReply={replace.reply} /> : null}
@@ -148,7 +152,7 @@ export function SyncPanel() {
         }}
       />
       {result?.outcome === "synced" ? <AssetFindings findings={result} /> : null}
-      {selectError ? <ErrorNotice error={selectError} testId="sync-select-error" /> : null}
+      {selectError ? <ErrorNotice error={selectError} testId={IDS.selectError} /> : null}
       <GeocodePanel source={source} portfolio={portfolio} />
       <SearchPointsOffer />
     </Stack>
@@ -194,8 +198,8 @@ function SourcePicker(props: {
         layout="horizontal"
         aria-label="Source"
       >
-        <Radio value="selection" label="Selection" data-testid="sync-source-selection" />
-        <Radio value="table" label="Named table" data-testid="sync-source-table" />
+        <Radio value="selection" label="Selection" data-testid={IDS.sourceSelection} />
+        <Radio value="table" label="Named table" data-testid={IDS.sourceTable} />
       </RadioGroup>
       {props.kind === "table" ? (
         <Field
@@ -205,7 +209,7 @@ function SourcePicker(props: {
           <Select
             value={props.tableName || tables?.[0]?.name || ""}
             onChange={(_, d) => props.onTable(d.value)}
-            data-testid="sync-table"
+            data-testid={IDS.table}
           >
             {(tables ?? []).map((t) => (
               <option key={t.name} value={t.name}>
@@ -226,13 +230,13 @@ function CheckResult(props: {
 }) {
   const { checked } = props;
   return (
-    <div data-testid="sync-check-result">
+    <div data-testid={IDS.checkResult}>
       <Text size={200}>
         {checked.address}: {checked.assetCount} asset{checked.assetCount === 1 ? "" : "s"} ready
         {checked.problems.length > 0 ? `, ${checked.problems.length} problem(s)` : ""}. Nothing was sent.
       </Text>
       {checked.problems.length > 0 ? (
-        <ProblemList problems={checked.problems} testId="sync-check-problems" onSelect={props.onSelect} />
+        <ProblemList problems={checked.problems} testId={IDS.checkProblems.id} onSelect={props.onSelect} />
       ) : null}
       <AssetFindings findings={checked} showMapping />
     </div>
@@ -244,20 +248,20 @@ function MappingConfirm(props: { review: MappingReview; onReply: (send: boolean)
   const css = usePaneStyles();
   const { review, onReply } = props;
   return (
-    <MessageBar intent="info" layout="multiline" data-testid="sync-mapping-confirm">
+    <MessageBar intent="info" layout="multiline" data-testid={IDS.mappingConfirm}>
       <MessageBarBody>
         <div>These headers are read as below. Nothing is sent until you say so.</div>
-        <MappingTable columns={review.columns} testId="sync-mapping-confirm-table" />
+        <MappingTable columns={review.columns} testId={IDS.mappingConfirmTable.id} />
         {review.warnings.length > 0 ? (
           <div>
             {review.warnings.length} warning{review.warnings.length === 1 ? "" : "s"} (listed after the sync).
           </div>
         ) : null}
         <div className={mergeClasses(css.buttons, css.above6)}>
-          <Button appearance="primary" size="small" onClick={() => onReply(true)} data-testid="sync-mapping-send">
+          <Button appearance="primary" size="small" onClick={() => onReply(true)} data-testid={IDS.mappingSend}>
             Send
           </Button>
-          <Button size="small" onClick={() => onReply(false)} data-testid="sync-mapping-stop">
+          <Button size="small" onClick={() => onReply(false)} data-testid={IDS.mappingStop}>
             Stop
           </Button>
         </div>
@@ -272,7 +276,7 @@ function OutsideConfirm(props: { outside: readonly CountryFinding[]; onReply: (s
   const { outside, onReply } = props;
   const fixable = outside.filter((f) => f.fix).length;
   return (
-    <MessageBar intent="warning" layout="multiline" data-testid="sync-outside-confirm">
+    <MessageBar intent="warning" layout="multiline" data-testid={IDS.outsideConfirm}>
       <MessageBarBody>
         <div>
           {outside.length} point{outside.length === 1 ? " lies" : "s lie"} outside the country{" "}
@@ -285,10 +289,10 @@ function OutsideConfirm(props: { outside: readonly CountryFinding[]; onReply: (s
           until you say so.
         </div>
         <div className={mergeClasses(css.buttons, css.above6)}>
-          <Button appearance="primary" size="small" onClick={() => onReply(false)} data-testid="sync-outside-stop">
+          <Button appearance="primary" size="small" onClick={() => onReply(false)} data-testid={IDS.outsideStop}>
             Stop and review
           </Button>
-          <Button size="small" onClick={() => onReply(true)} data-testid="sync-outside-send">
+          <Button size="small" onClick={() => onReply(true)} data-testid={IDS.outsideSend}>
             Send as they are
           </Button>
         </div>
@@ -302,7 +306,7 @@ function ReplaceConfirm(props: { question: ReplaceQuestion; onReply: (replace: b
   const css = usePaneStyles();
   const { question, onReply } = props;
   return (
-    <MessageBar intent="warning" layout="multiline" data-testid="sync-confirm">
+    <MessageBar intent="warning" layout="multiline" data-testid={IDS.confirm}>
       <MessageBarBody>
         <div>
           Portfolio {question.portfolio} holds {question.existingCount} asset
@@ -310,10 +314,10 @@ function ReplaceConfirm(props: { question: ReplaceQuestion; onReply: (replace: b
         </div>
         <SyncDiffView diff={question.diff} />
         <div className={mergeClasses(css.buttons, css.above6)}>
-          <Button appearance="primary" size="small" onClick={() => onReply(true)} data-testid="sync-confirm-replace">
+          <Button appearance="primary" size="small" onClick={() => onReply(true)} data-testid={IDS.confirmReplace}>
             Replace
           </Button>
-          <Button size="small" onClick={() => onReply(false)} data-testid="sync-confirm-keep">
+          <Button size="small" onClick={() => onReply(false)} data-testid={IDS.confirmKeep}>
             Keep existing
           </Button>
         </div>
@@ -333,7 +337,7 @@ function SyncOutcome(props: {
   const result = task.state.status === "done" ? task.state.result : undefined;
   if (result?.outcome === "too-many")
     return (
-      <MessageBar intent="warning" layout="multiline" data-testid="sync-too-many">
+      <MessageBar intent="warning" layout="multiline" data-testid={IDS.tooMany}>
         <MessageBarBody>
           <div>
             {result.rowCount.toLocaleString("en-US")} asset rows in {result.address}: a portfolio holds at most 5,000.
@@ -343,7 +347,7 @@ function SyncOutcome(props: {
             <div>{result.problem}</div>
           ) : (
             <div className={mergeClasses(css.buttons, css.above6, css.wrapCentered)}>
-              <Button appearance="primary" size="small" onClick={props.onSplit} data-testid="sync-split">
+              <Button appearance="primary" size="small" onClick={props.onSplit} data-testid={IDS.split}>
                 Split into {result.parts.length} portfolios
               </Button>
               <Text size={200}>
@@ -357,39 +361,37 @@ function SyncOutcome(props: {
   if (result?.outcome === "invalid")
     return (
       <>
-        <ProblemList problems={result.problems} testId="sync-problems" onSelect={props.onSelect} />
+        <ProblemList problems={result.problems} testId={IDS.problems.id} onSelect={props.onSelect} />
         <AssetFindings findings={result} />
       </>
     );
   if (result?.outcome === "outside-declined")
     return (
       <>
-        <Text data-testid="sync-outside-declined">
+        <Text data-testid={IDS.outsideDeclined}>
           Nothing was sent: fix the points listed below (or their country), then sync again.
         </Text>
         <AssetFindings findings={result} />
       </>
     );
   if (result?.outcome === "mapping-declined")
-    return (
-      <Text data-testid="sync-mapping-declined">Nothing was sent: rename the headers, or sync again and send.</Text>
-    );
-  return <TaskStatus task={task} testId="sync" success={(r) => <SyncDone result={r} />} />;
+    return <Text data-testid={IDS.mappingDeclined}>Nothing was sent: rename the headers, or sync again and send.</Text>;
+  return <TaskStatus task={task} testId={IDS.task.id} success={(r) => <SyncDone result={r} />} />;
 }
 
 /** What a finished sync did: declined, synced (created, replaced or already up to date) or split. */
 function SyncDone({ result: r }: { result: SyncResult & { address: string } }) {
   return r.outcome === "declined" ? (
-    <span data-testid="sync-declined">Nothing was changed: {r.portfolio} keeps its assets.</span>
+    <span data-testid={IDS.declined}>Nothing was changed: {r.portfolio} keeps its assets.</span>
   ) : r.outcome === "synced" ? (
-    <span data-testid="sync-done">
+    <span data-testid={IDS.done}>
       {r.portfolio}: {r.assetCount} assets from {r.address}
       {r.uploaded ? (r.created ? " (new portfolio)" : " (replaced)") : " (already up to date, nothing uploaded)"}. Risk
       data is available
       {r.uploaded || r.created ? "; RISK cells are recalculating." : "."}
     </span>
   ) : r.outcome === "split" ? (
-    <span data-testid="sync-split-done">
+    <span data-testid={IDS.splitDone}>
       {r.assetCount} assets from {r.address} in {r.parts.length} portfolios:{" "}
       {r.parts
         .map((p) => `${p.portfolio} (${p.outcome === "synced" ? `${p.assetCount} assets` : "kept its assets"})`)

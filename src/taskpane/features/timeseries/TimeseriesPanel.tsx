@@ -26,13 +26,23 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
+import { TEST_IDS } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.timeseries;
 
 const MAX_CHART_ASSETS = 10;
 
 /** The date filters, From and To: the filter each field sets, its label, hint, placeholder and test id. */
 const DATE_FIELDS = [
-  { filter: "startDate", label: "From", hint: "YYYY-MM-DD or YYYY", placeholder: "first", testId: "ts-start-date" },
-  { filter: "endDate", label: "To", hint: "inclusive", placeholder: "last", testId: "ts-end-date" },
+  {
+    filter: "startDate",
+    label: "From",
+    hint: "YYYY-MM-DD or YYYY",
+    placeholder: "first",
+    testId: IDS.startDate,
+  },
+  { filter: "endDate", label: "To", hint: "inclusive", placeholder: "last", testId: IDS.endDate },
 ] as const;
 
 /** Timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
@@ -77,16 +87,16 @@ export function TimeseriesPanel() {
 
   return (
     <Stack>
-      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId="ts-portfolio" />
+      <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={IDS.portfolio.id} />
       {catalog.loading ? <Spinner size="tiny" label="Loading lists…" /> : null}
-      {catalog.error ? <ErrorNotice error={catalog.error} testId="ts-catalog-error" /> : null}
+      {catalog.error ? <ErrorNotice error={catalog.error} testId={IDS.catalogError} /> : null}
       <ChoiceField
         label="Hazard"
         value={filters.hazard ?? ""}
         onChange={set("hazard")}
         choices={hazards}
         emptyLabel="All hazards"
-        testId="ts-hazard"
+        testId={IDS.hazard}
       />
       <ChoiceField
         label="Indicator"
@@ -94,10 +104,10 @@ export function TimeseriesPanel() {
         onChange={set("indicator")}
         choices={[...new Set(indicators)]}
         emptyLabel="All indicators"
-        testId="ts-indicator"
+        testId={IDS.indicator}
       />
       {chosen ? (
-        <Text size={200} data-testid="ts-indicator-info">
+        <Text size={200} data-testid={IDS.indicatorInfo}>
           {describeIndicator(chosen)}
         </Text>
       ) : null}
@@ -108,7 +118,7 @@ export function TimeseriesPanel() {
           onChange={set("scenario")}
           choices={SCENARIOS}
           emptyLabel="All"
-          testId="ts-scenario"
+          testId={IDS.scenario}
           className={css.grow}
         />
         <ChoiceField
@@ -117,7 +127,7 @@ export function TimeseriesPanel() {
           onChange={set("measure")}
           choices={MEASURE_CHOICES}
           emptyLabel="All"
-          testId="ts-measure"
+          testId={IDS.measure}
           className={css.grow}
         />
       </Row>
@@ -135,7 +145,7 @@ export function TimeseriesPanel() {
         ))}
       </Row>
       {catalog.data && catalog.data.assets.length > 0 ? (
-        <details data-testid="ts-chart-assets">
+        <details data-testid={IDS.chartAssets}>
           <summary className={css.disclosure}>
             Line chart of assets ({chartAssets.length} chosen, up to {MAX_CHART_ASSETS})
           </summary>
@@ -146,7 +156,7 @@ export function TimeseriesPanel() {
                 label={`${a.entity_name || a.entity_id || `#${a.portfolio_index}`}`}
                 checked={chartAssets.includes(a.portfolio_index)}
                 disabled={!chartAssets.includes(a.portfolio_index) && chartAssets.length >= MAX_CHART_ASSETS}
-                data-testid={`ts-chart-asset-${a.portfolio_index}`}
+                data-testid={IDS.chartAsset(a.portfolio_index)}
                 onChange={(_, d) =>
                   setChartAssets((c) =>
                     d.checked ? [...c, a.portfolio_index] : c.filter((x) => x !== a.portfolio_index),
@@ -158,7 +168,7 @@ export function TimeseriesPanel() {
         </details>
       ) : null}
       {estimate !== undefined ? (
-        <Text size={200} data-testid="ts-estimate">
+        <Text size={200} data-testid={IDS.estimate}>
           {estimate.projected.rows + estimate.observed.rows === 0
             ? "No series match these filters."
             : [
@@ -177,7 +187,7 @@ export function TimeseriesPanel() {
         primary
         task={task}
         ready={Boolean(portfolio) && datesOk}
-        testId="ts-start"
+        testId={IDS.start}
         work={(services, signal, onProgress) =>
           pasteTimeseries({
             ...services,
@@ -193,7 +203,7 @@ export function TimeseriesPanel() {
         Pull timeseries into a new sheet
       </TaskButton>
       <DownloadButton
-        testId="ts-download"
+        testId={IDS.download.id}
         disabled={!client || !portfolio || !datesOk}
         download={(signal, onProgress) =>
           downloadTimeseries({ client: client!, portfolio, filters, signal, onProgress })
@@ -201,7 +211,7 @@ export function TimeseriesPanel() {
       />
       <TaskStatus
         task={task}
-        testId="ts"
+        testId={IDS.task.id}
         success={(r) =>
           `Wrote ${r.sheets.map((s) => `${s.rowCount.toLocaleString("en-US")} ${s.kind} series × ${s.timeColumns} ${s.kind === "observed" ? "month" : "year"} columns to “${s.sheetName}”`).join(" and ")}${r.chart ? " with a chart" : ""}.`
         }

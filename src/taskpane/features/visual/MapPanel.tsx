@@ -30,6 +30,10 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TEST_IDS } from "../../ui/test-ids";
+
+/** This section's test ids. */
+const IDS = TEST_IDS.visual;
 
 // The map, its basemap and d3-geo are a chunk of their own: the pane's first paint does not wait for them.
 const PortfolioMap = lazy(() => import(/* webpackChunkName: "portfolio-map" */ "./PortfolioMap"));
@@ -167,12 +171,12 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
 
   if (!choice.portfolio) return <Text size={200}>Choose a portfolio to see its assets on a map.</Text>;
   return (
-    <Stack data-testid="map-panel">
+    <Stack data-testid={IDS.mapPanel}>
       {data.loading ? <Spinner size="tiny" label="Loading assets and summary…" /> : null}
-      {data.error ? <ErrorNotice error={data.error} testId="map-error" /> : null}
+      {data.error ? <ErrorNotice error={data.error} testId={IDS.mapError} /> : null}
       {current ? (
         <>
-          <div className={styles.legend} data-testid="map-legend" aria-hidden="true">
+          <div className={styles.legend} data-testid={IDS.mapLegend} aria-hidden="true">
             {LEGEND.map(([label, colour]) => (
               <span key={label}>
                 <span className={styles.swatch} style={{ background: colour }} />
@@ -189,7 +193,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
               description={description}
             />
           </Suspense>
-          <Text size={200} data-testid="map-text">
+          <Text size={200} data-testid={IDS.mapText}>
             {description}
           </Text>
         </>
@@ -201,20 +205,24 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
           onChange={setOverlayId}
           choices={overlays.data.map((o) => ({ value: `${o.kind}:${o.id}`, label: o.name }))}
           emptyLabel="(none)"
-          testId="map-overlay"
+          testId={IDS.mapOverlay}
           className={css.contained}
         />
       ) : null}
       {overlay.loading ? <Spinner size="tiny" label="Loading the overlay…" /> : null}
-      {overlay.error ? <ErrorNotice error={overlay.error} testId="map-overlay-error" /> : null}
+      {overlay.error ? <ErrorNotice error={overlay.error} testId={IDS.mapOverlayError} /> : null}
       {selection ? (
-        <MessageBar intent={selection.offerPaste ? "info" : "success"} layout="multiline" data-testid="map-selection">
+        <MessageBar
+          intent={selection.offerPaste ? "info" : "success"}
+          layout="multiline"
+          data-testid={IDS.mapSelection}
+        >
           <MessageBarBody>{selection.message}</MessageBarBody>
           {selection.offerPaste && run && client ? (
             <MessageBarActions>
               <Button
                 size="small"
-                data-testid="map-paste-assets"
+                data-testid={IDS.mapPasteAssets}
                 disabled={paste.running}
                 onClick={() =>
                   paste.start(async (signal, onProgress) => {
@@ -232,7 +240,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
       ) : null}
       <TaskStatus
         task={paste}
-        testId="map-paste"
+        testId={IDS.mapPaste.id}
         success={(s) => `Pasted ${s.rowCount.toLocaleString("en-US")} assets to “${s.sheetName}”.`}
       />
     </Stack>

@@ -17,6 +17,7 @@ import type { MapAsset } from "./risk-views-actions";
 import type { GeoJson } from "../../../api/types";
 import { LABEL_COLOURS } from "../../../excel/table-formats";
 import { RISK_LABELS } from "./model/risk-views";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /** Marker colours: the sheets' LOW / MEDIUM / HIGH fonts (strong enough on a map), grey for none. */
 export const MARKER_COLOURS: Record<string, string> = {
@@ -173,7 +174,7 @@ export default function PortfolioMap(props: PortfolioMapProps) {
         role="img"
         aria-label={props.description}
         tabIndex={0}
-        data-testid="map-canvas"
+        data-testid={TEST_IDS.visual.mapCanvas}
         {...pointer}
         onKeyDown={(e) => {
           const step = 40;
@@ -397,9 +398,9 @@ function useMapPointer(on: {
 /** The zoom buttons over the map's corner. */
 function ZoomButtons(props: { className: string; zoomIn: () => void; zoomOut: () => void; wholeWorld: () => void }) {
   const zoomButtons = [
-    { label: "Zoom in", testId: "map-zoom-in", text: "+", onClick: props.zoomIn },
-    { label: "Zoom out", testId: "map-zoom-out", text: "−", onClick: props.zoomOut },
-    { label: "Whole world", testId: "map-zoom-reset", text: "⟲", onClick: props.wholeWorld },
+    { label: "Zoom in", testId: TEST_IDS.visual.mapZoomIn, text: "+", onClick: props.zoomIn },
+    { label: "Zoom out", testId: TEST_IDS.visual.mapZoomOut, text: "−", onClick: props.zoomOut },
+    { label: "Whole world", testId: TEST_IDS.visual.mapZoomReset, text: "⟲", onClick: props.wholeWorld },
   ];
   return (
     <div className={props.className}>
@@ -420,7 +421,7 @@ function AssetTip(props: { className: string; hover: Hover; hazard: string; widt
   return (
     <div
       className={props.className}
-      data-testid="map-tooltip"
+      data-testid={TEST_IDS.visual.mapTooltip}
       style={{ left: Math.min(hover.x + 10, width - 160), top: Math.max(0, hover.y - 64) }}
     >
       <strong>{hover.asset.entity_name || "(no name)"}</strong>

@@ -7,6 +7,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import type { SummaryChoice } from "./MapPanel";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * The risk matrix (assets × hazards, labels or scores, coloured by conditional formats, with a
@@ -26,7 +27,7 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
           layout="horizontal"
           value={cells}
           onChange={(_, d) => setCells(d.value as "label" | "score")}
-          data-testid="matrix-cells"
+          data-testid={TEST_IDS.visual.matrixCells}
         >
           <Radio value="label" label="Labels" />
           <Radio value="score" label="Scores" />
@@ -36,7 +37,7 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
         primary
         task={matrix}
         ready={Boolean(choice.portfolio)}
-        testId="matrix-start"
+        testId={TEST_IDS.visual.matrixStart}
         work={(services, signal, onProgress) =>
           pasteRiskMatrix({
             ...services,
@@ -51,11 +52,11 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
       >
         Risk matrix and label chart → new sheets
       </TaskButton>
-      <TaskStatus task={matrix} testId="matrix" success={wrote} />
+      <TaskStatus task={matrix} testId={TEST_IDS.visual.matrix.id} success={wrote} />
       <TaskButton
         task={compare}
         ready={Boolean(choice.portfolio && choice.hazard)}
-        testId="compare-start"
+        testId={TEST_IDS.visual.compareStart}
         work={(services, signal, onProgress) =>
           pasteScenarioComparison({
             ...services,
@@ -69,7 +70,7 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
       >
         Compare scenarios for {choice.hazard || "a hazard"} → new sheet
       </TaskButton>
-      <TaskStatus task={compare} testId="compare" success={wrote} />
+      <TaskStatus task={compare} testId={TEST_IDS.visual.compare.id} success={wrote} />
     </Stack>
   );
 }

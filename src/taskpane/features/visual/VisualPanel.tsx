@@ -8,6 +8,7 @@ import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { RiskSheetsPanel } from "./RiskSheetsPanel";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
+import { TEST_IDS } from "../../ui/test-ids";
 
 /**
  * Look before reading: one choice of portfolio, scenario, window and hazard drives the map and the
@@ -36,7 +37,7 @@ export function VisualPanel() {
       <PortfolioSelect
         value={choice.portfolio}
         onChange={(portfolio) => set({ portfolio })}
-        testId="visual-portfolio"
+        testId={TEST_IDS.visual.visualPortfolio.id}
       />
       <Row wrap>
         <ChoiceField
@@ -44,7 +45,7 @@ export function VisualPanel() {
           value={choice.scenario}
           onChange={(scenario) => set({ scenario })}
           choices={SCENARIOS}
-          testId="visual-scenario"
+          testId={TEST_IDS.visual.visualScenario}
           className={css.tile}
         />
         <ChoiceField
@@ -52,7 +53,7 @@ export function VisualPanel() {
           value={String(choice.window)}
           onChange={(w) => set({ window: Number(w) })}
           choices={WINDOW_CHOICES.map((w) => ({ value: w, label: `${w} years` }))}
-          testId="visual-window"
+          testId={TEST_IDS.visual.visualWindow}
           className={css.tile}
         />
       </Row>
@@ -61,7 +62,7 @@ export function VisualPanel() {
         value={choice.hazard}
         onChange={(hazard) => set({ hazard })}
         choices={hazards}
-        testId="visual-hazard"
+        testId={TEST_IDS.visual.visualHazard}
       />
       <MapPanel choice={choice} onHazards={onHazards} />
       <Divider />

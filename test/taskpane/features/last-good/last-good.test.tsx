@@ -12,6 +12,7 @@ import { startFaultyServer, type FaultyServer } from "../../../support/faulty-se
 import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
 import { asExcelCalls } from "../../../functions/support/excel-calls";
 import { newWorkbook } from "../../support";
+import { TEST_IDS } from "../../../../src/taskpane/ui/test-ids";
 
 /**
  * The task pane's "Last good values" section over HTTP: a service that starts failing (502 pages
@@ -91,17 +92,18 @@ function renderPanel(services: Partial<TaskpaneServices>): string {
 test("failed refreshes are listed with when each value was fetched; Retry these refreshes them and empties the list", async () => {
   const { fake, run } = newWorkbook();
   expect(await cells()).toEqual([0.1, 0.2]);
-  expect(renderPanel({ run })).toContain('data-testid="stale-none"');
+  expect(renderPanel({ run })).toContain(`data-testid="${TEST_IDS.lastGood.staleNone}"`);
 
   server.setMode("html-error", { status: 502 });
   expect(await cells()).toEqual(["#N/A", "#N/A"]);
   const html = renderPanel({ run });
-  expect(html.match(/data-testid="stale-cell"/g)).toHaveLength(2);
+  expect(html.split(`data-testid="${TEST_IDS.lastGood.staleCell}"`)).toHaveLength(3);
   expect(html).toContain('data-address="Sheet1!C2"');
   expect(html).toContain('data-showing="error"');
   expect(html).toContain("shows an error, fetched ");
   expect(html).toContain("(The risk service failed (HTTP 502); recalculate to retry)");
-  for (const id of ["failure-policy", "stale-retry", "cache-clear", "stale-count"])
+  const { failurePolicy, staleRetry, cacheClear, staleCount } = TEST_IDS.lastGood;
+  for (const id of [failurePolicy, staleRetry.id, cacheClear.id, staleCount])
     expect(html).toContain(`data-testid="${id}"`);
 
   server.setMode("ok");
@@ -112,5 +114,5 @@ test("failed refreshes are listed with when each value was fetched; Retry these 
   expect(await cells()).toEqual([0.1, 0.2]); // what Excel's recalculation runs
   expect(server.requests.length - before).toBe(2);
   expect(engine.staleCells.list()).toEqual([]);
-  expect(renderPanel({ run })).toContain('data-testid="stale-none"');
+  expect(renderPanel({ run })).toContain(`data-testid="${TEST_IDS.lastGood.staleNone}"`);
 });

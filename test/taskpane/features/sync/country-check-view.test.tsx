@@ -4,6 +4,7 @@ import { AssetFindings } from "../../../../src/taskpane/features/sync/AssetFindi
 import { checkAssetSource } from "../../../../src/taskpane/features/sync/sync-actions";
 import { TaskpaneContext, type TaskpaneServices } from "../../../../src/taskpane/ui/services";
 import { newWorkbook } from "../../support";
+import { TEST_IDS } from "../../../../src/taskpane/ui/test-ids";
 
 /**
  * What the analyst sees of the country check after "Check only": the summary, the points outside
@@ -55,20 +56,20 @@ test("the check's findings, each with its cell, and the fix previewed before any
   fake.setValues("Sites", "A1:E5", SITES);
   fake.setSelection("Sites", "A1:E5");
   const html = render(await checkAssetSource(run, { kind: "selection" }), run);
-  expect(textsOf(html, "sync-country-summary")).toEqual([
+  expect(textsOf(html, TEST_IDS.sync.countrySummary)).toEqual([
     "3 points checked against their country (Natural Earth 1:50m outlines, 25 km tolerance): 1 inside, 1 outside, 1 near a border or coast.",
   ]);
-  expect(html).toMatch(/data-testid="sync-country-outside-item" data-address="Sites!C2"/);
-  expect(textsOf(html, "sync-country-fixes-row")).toEqual(["C2 2.35 48.85", "D2 48.85 2.35", "F2 2.35, 48.85"]);
-  expect(html).toMatch(/data-testid="sync-country-fix"[^>]*>Fix 1 point</);
+  expect(html).toContain(`data-testid="${TEST_IDS.sync.countryOutside.item}" data-address="Sites!C2"`);
+  expect(textsOf(html, TEST_IDS.sync.countryFixesRow)).toEqual(["C2 2.35 48.85", "D2 48.85 2.35", "F2 2.35, 48.85"]);
+  expect(html).toMatch(new RegExp(`data-testid="${TEST_IDS.sync.countryFix}"[^>]*>Fix 1 point<`));
   expect(html).toContain("The original coordinates are kept in column F");
-  expect(html).toMatch(/data-testid="sync-country-near-item" data-address="Sites!C3"/);
-  expect(html).toMatch(/data-testid="sync-country-unchecked-item" data-address="Sites!E4"/);
+  expect(html).toContain(`data-testid="${TEST_IDS.sync.countryNear.item}" data-address="Sites!C3"`);
+  expect(html).toContain(`data-testid="${TEST_IDS.sync.countryUnchecked.item}" data-address="Sites!E4"`);
 });
 
 test("when the outlines did not load, the pane says so and the rest of the findings stand", () => {
   const html = render({ countryCheckError: "Loading chunk 492 failed." }, null);
-  expect(textsOf(html, "sync-country-unavailable")).toEqual([
+  expect(textsOf(html, TEST_IDS.sync.countryUnavailable)).toEqual([
     "The coordinates could not be checked against their countries: Loading chunk 492 failed.",
   ]);
 });
