@@ -33,6 +33,8 @@ import {
   type StoreRow,
   type StoresReading,
 } from "./store-sheets";
+import { message } from "../i18n/messages";
+import { sheetText } from "./sheet-words";
 
 /** What the store holds now. */
 export interface ProvenanceRead {
@@ -114,7 +116,7 @@ async function writeSources(
 
 /** Queues the Sources sheet's content from the records, the workbook's sheets and the formula store. */
 function queueSources(sources: Excel.Worksheet, records: readonly ProvenanceRecord[], reading: StoresReading): void {
-  const sourceRows: CellValue[][] = [SOURCES_HEADER, ...records.map(sourcesRow)];
+  const sourceRows: CellValue[][] = [SOURCES_HEADER, ...records.map((record) => sourcesRow(record, sheetText))];
   // A link stays on a cell whose contents are cleared: drop the old ones before rows move.
   sources.getRange().clear("RemoveHyperlinks" as Excel.ClearApplyTo);
   writeTextBlock(sources, sourceRows, SOURCES_HEADER.length);
@@ -149,7 +151,7 @@ export function sheetLink(record: ProvenanceRecord, currentName: string | undefi
   return {
     documentReference: `${quoteSheetName(currentName)}!${record.tableAddress}`,
     textToDisplay: record.sheetName,
-    screenTip: `Go to the table ${record.tableName} on ${currentName}`,
+    screenTip: sheetText(message("sheet.sources.linkTip", { table: record.tableName, sheet: currentName })),
   };
 }
 
