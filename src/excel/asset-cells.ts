@@ -8,6 +8,8 @@ import { parseA1, qualify, quoteSheetName, rangeA1 } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
 import { ASSET_TYPES } from "../shared/vocabulary";
 import { addStoreSheet, writeTextBlock } from "./store-sheets";
+import { message } from "../i18n/messages";
+import { sheetText } from "./sheet-words";
 
 /** One cell to change: its sheet-qualified address, what the preview showed it holding, and the value to write. */
 export interface CellChange {
@@ -118,8 +120,8 @@ export async function addAssetTypeDropdown(context: Excel.RequestContext, cells:
   target.dataValidation.errorAlert = {
     showAlert: true,
     style: "Warning" as Excel.DataValidationAlertStyle,
-    title: "Not a published asset type",
-    message: "The service uses a default damage curve for a type that is not in its published list.",
+    title: sheetText(message("sheet.assetType.alertTitle")),
+    message: sheetText(message("sheet.assetType.alertMessage")),
   };
   await context.sync();
   return { added: true, address };

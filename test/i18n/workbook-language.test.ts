@@ -8,7 +8,9 @@
  * removed or taken for the analyst's edit, and the workbook reads back as it was made.
  * Emulator over HTTP on 127.0.0.1, fake workbook.
  */
+import { writeRemovedBlock } from "../../src/excel/keyed-replace";
 import { readProvenance } from "../../src/excel/provenance-sheets";
+import { rangeA1 } from "../../src/shaping/a1";
 import { setSheetWords } from "../../src/excel/sheet-words";
 import type { Language } from "../../src/i18n/languages";
 import { createTranslator, loadCatalog } from "../../src/i18n/translator";
@@ -151,4 +153,28 @@ test("the English catalog names the operations as the pane's sections do", async
   for (const [operation, label] of Object.entries(OPERATION_LABELS)) {
     expect([operation, english[`sheet.operation.${operation as PasteOperation}`]]).toEqual([operation, label]);
   }
+});
+
+test("a note for the reader is in the pane's language, its key column and keys are not", async () => {
+  const { fake, run } = newWorkbook({ firstSheetName: "Notes" });
+  await writeIn("fr");
+  const place = await run((context) =>
+    writeRemovedBlock(
+      context,
+      context.workbook.worksheets.getItem("Notes"),
+      0,
+      ["note"],
+      [{ key: "id:A · ssp585 · 30", cells: ["ma note"] }],
+      new Date("2026-11-28T03:00:00Z"),
+    ),
+  );
+  const block = fake.read("Notes", rangeA1(place.row, 0, place.rows, place.cols));
+  expect(block).toEqual([
+    [
+      "Supprimées lors de l’actualisation du 2026-11-28T03:00:00Z (UTC)\u00a0: le service ne renvoie plus ces lignes\u00a0; ce que contenaient vos colonnes est conservé ici",
+      "",
+    ],
+    ["key", "note"],
+    ["id:A · ssp585 · 30", "ma note"],
+  ]);
 });
