@@ -9,7 +9,7 @@ import type { CellValue } from "../shaping/types";
 import { ASSET_TYPES } from "../shared/vocabulary";
 import { addStoreSheet, writeTextBlock } from "./store-sheets";
 import { message } from "../i18n/messages";
-import { sheetText } from "./sheet-words";
+import { sheetWords } from "./sheet-words";
 
 /** One cell to change: its sheet-qualified address, what the preview showed it holding, and the value to write. */
 export interface CellChange {
@@ -117,11 +117,12 @@ export async function addAssetTypeDropdown(context: Excel.RequestContext, cells:
   // contains a comma-separated number, boolean, or date"); Excel reads it back as TYPE_LIST_SOURCE.
   const source = sheet.getRange(TYPE_LIST_SOURCE.slice(TYPE_LIST_SOURCE.lastIndexOf("!") + 1));
   target.dataValidation.rule = { list: { inCellDropDown: true, source } };
+  const words = await sheetWords();
   target.dataValidation.errorAlert = {
     showAlert: true,
     style: "Warning" as Excel.DataValidationAlertStyle,
-    title: sheetText(message("sheet.assetType.alertTitle")),
-    message: sheetText(message("sheet.assetType.alertMessage")),
+    title: words(message("sheet.assetType.alertTitle")),
+    message: words(message("sheet.assetType.alertMessage")),
   };
   await context.sync();
   return { added: true, address };

@@ -77,7 +77,7 @@ import { addLabelColours, addScoreScale } from "./table-formats";
 import { checkShape } from "./write-sheets";
 import { deleteWrittenStore, readWrittenStore, writeWrittenStore } from "./written-store";
 import { message } from "../i18n/messages";
-import { sheetText } from "./sheet-words";
+import { sheetWords } from "./sheet-words";
 
 /** The service's answer, shaped as the paste shaped it, with each row's key. */
 export interface KeyedTable {
@@ -954,7 +954,7 @@ export async function writeRemovedBlock(
   await context.sync();
   const row = used.rowIndex + used.rowCount + 2;
   // A note for the reader, in the pane's language: nothing finds the block by its words.
-  const title = sheetText(message("sheet.removedBlock.title", { time: utcNow(now) }));
+  const title = (await sheetWords())(message("sheet.removedBlock.title", { time: utcNow(now) }));
   const block: CellValue[][] = [
     [title, ...userHeader.map(() => "")],
     ["key", ...userHeader],
