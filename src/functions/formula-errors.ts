@@ -59,7 +59,7 @@ export class FormulaError extends Error {
 }
 
 /** Messages longer than this are cut: Excel shows little more, and a cell is no place for an essay. */
-const MAX_MESSAGE = 120;
+export const MAX_MESSAGE = 120;
 
 /**
  * Builds the error value for a cell: a real `CustomFunctions.Error` inside Excel, a FormulaError

@@ -1,6 +1,10 @@
 import { RiskEngine } from "../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import { setCellLanguage } from "../../src/functions/cell-language";
+import { MAX_MESSAGE } from "../../src/functions/formula-errors";
+import { LANGUAGES } from "../../src/i18n/languages";
+import type { MessageId } from "../../src/i18n/messages";
+import { createTranslator, loadCatalog } from "../../src/i18n/translator";
 import * as TypedRISK from "../../src/functions/functions";
 import { asExcelCalls } from "./support/excel-calls";
 import { createInvocation } from "../../testing/invocation";
@@ -83,3 +87,53 @@ test("a language without a catalog (es-US) and English: the English messages", a
   await setCellLanguage("en-GB", "en-GB");
   expect((await cellError(scenarioWrong())).message).toBe('scenario must be ssp126, ssp245, or ssp585 (got "rcp85")');
 });
+
+test.each(LANGUAGES)(
+  "%s: every cell message fits the cell's message length with long values, so none is cut",
+  async (language) => {
+    const catalog = await loadCatalog(language);
+    const words = createTranslator(language, catalog);
+    // Values as long as the functions pass them: a user's text is cut at 20 characters, a name at 40.
+    const values = {
+      name: "portfolio",
+      kind: 'Entity "Paris"',
+      blank: "false",
+      got: '"abcdefghijklmnopqrst…"',
+      choices: "ssp126, ssp245, or ssp585",
+      example: "wildfire_ssp585_2050_mean",
+      hazard: "flood_potential",
+      indicators: "flood_depth, flood_extent",
+      first: "portfolio",
+      second: "index",
+      firstSize: "30×1",
+      secondSize: "20×1",
+      hazards: "floods, cyclones, drought, heatwaves, sea_level_rise, wildfire",
+      portfolio: '"demo-portfolio"',
+      layer: '"layer-1"',
+      subproject: '"Kapuas Forest Block"',
+      metric: "structural_damage_2050_ubd",
+      position: "12345",
+      asset: 'entity_id "A-1"',
+      entity: '"A-1"',
+      count: 2,
+      indexes: "1, 2",
+      holds: "metrics",
+      scenario: "ssp585",
+      indicator: "flood_depth",
+      horizon: "30yr",
+      extent: "background",
+      column: '"value"',
+      columns: "a, b, c, d, e, f",
+      reason: "Failed to fetch",
+      status: "503",
+      detail: "lat: coordinate out of bounds",
+    };
+    const long = Object.keys(catalog)
+      .filter((id) => id.startsWith("cell."))
+      .map((id) =>
+        words.t(id as MessageId, id.endsWith("Range") || id.endsWith("Whole") ? { ...values, got: -123.456 } : values),
+      )
+      .filter((text) => text.length > MAX_MESSAGE);
+    expect(long).toEqual([]);
+  },
+);
