@@ -8,6 +8,8 @@ import { parseA1, qualify, quoteSheetName, rangeA1 } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
 import { ASSET_TYPES } from "../shared/vocabulary";
 import { addStoreSheet, writeTextBlock } from "./store-sheets";
+import { message } from "../i18n/messages";
+import { sheetWords } from "./sheet-words";
 
 /** One cell to change: its sheet-qualified address, what the preview showed it holding, and the value to write. */
 export interface CellChange {
@@ -115,11 +117,12 @@ export async function addAssetTypeDropdown(context: Excel.RequestContext, cells:
   // contains a comma-separated number, boolean, or date"); Excel reads it back as TYPE_LIST_SOURCE.
   const source = sheet.getRange(TYPE_LIST_SOURCE.slice(TYPE_LIST_SOURCE.lastIndexOf("!") + 1));
   target.dataValidation.rule = { list: { inCellDropDown: true, source } };
+  const words = await sheetWords();
   target.dataValidation.errorAlert = {
     showAlert: true,
     style: "Warning" as Excel.DataValidationAlertStyle,
-    title: "Not a published asset type",
-    message: "The service uses a default damage curve for a type that is not in its published list.",
+    title: words(message("sheet.assetType.alertTitle")),
+    message: words(message("sheet.assetType.alertMessage")),
   };
   await context.sync();
   return { added: true, address };

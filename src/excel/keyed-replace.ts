@@ -76,6 +76,8 @@ import { followTable, type FollowedTable } from "./table-followers";
 import { addLabelColours, addScoreScale } from "./table-formats";
 import { checkShape } from "./write-sheets";
 import { deleteWrittenStore, readWrittenStore, writeWrittenStore } from "./written-store";
+import { message } from "../i18n/messages";
+import { sheetWords } from "./sheet-words";
 
 /** The service's answer, shaped as the paste shaped it, with each row's key. */
 export interface KeyedTable {
@@ -951,7 +953,8 @@ export async function writeRemovedBlock(
   used.load("rowIndex, rowCount");
   await context.sync();
   const row = used.rowIndex + used.rowCount + 2;
-  const title = `Removed at refresh on ${utcNow(now)} (UTC): the service no longer returns these rows; what your columns held is kept here`;
+  // A note for the reader, in the pane's language: nothing finds the block by its words.
+  const title = (await sheetWords())(message("sheet.removedBlock.title", { time: utcNow(now) }));
   const block: CellValue[][] = [
     [title, ...userHeader.map(() => "")],
     ["key", ...userHeader],

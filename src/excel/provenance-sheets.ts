@@ -33,6 +33,8 @@ import {
   type StoreRow,
   type StoresReading,
 } from "./store-sheets";
+import { message } from "../i18n/messages";
+import { sheetWords, type SheetWords } from "./sheet-words";
 
 /** What the store holds now. */
 export interface ProvenanceRead {
@@ -88,8 +90,9 @@ async function writeProvenanceKnowing(
     ? sheets.getItem(PROVENANCE_STORE_SHEET)
     : addStoreSheet(context, PROVENANCE_STORE_SHEET);
   const sources = exists(SOURCES_SHEET) ? sheets.getItem(SOURCES_SHEET) : sheets.add(SOURCES_SHEET);
+  const words = await sheetWords();
   writeStore(store, records);
-  queueSources(sources, records, reading);
+  queueSources(sources, records, reading, words);
   await context.sync();
 }
 
@@ -108,13 +111,22 @@ async function writeSources(
   sources: Excel.Worksheet,
   records: readonly ProvenanceRecord[],
 ): Promise<void> {
-  queueSources(sources, records, await readStores(context, [FORMULA_STORE_SHEET]));
+  const words = await sheetWords();
+  queueSources(sources, records, await readStores(context, [FORMULA_STORE_SHEET]), words);
   await context.sync();
 }
 
-/** Queues the Sources sheet's content from the records, the workbook's sheets and the formula store. */
-function queueSources(sources: Excel.Worksheet, records: readonly ProvenanceRecord[], reading: StoresReading): void {
-  const sourceRows: CellValue[][] = [SOURCES_HEADER, ...records.map(sourcesRow)];
+/**
+ * Queues the Sources sheet's content from the records, the workbook's sheets and the formula store;
+ * a reader's words (the operations, a link's tip) in `words`' language.
+ */
+function queueSources(
+  sources: Excel.Worksheet,
+  records: readonly ProvenanceRecord[],
+  reading: StoresReading,
+  words: SheetWords,
+): void {
+  const sourceRows: CellValue[][] = [SOURCES_HEADER, ...records.map((record) => sourcesRow(record, words))];
   // A link stays on a cell whose contents are cleared: drop the old ones before rows move.
   sources.getRange().clear("RemoveHyperlinks" as Excel.ClearApplyTo);
   writeTextBlock(sources, sourceRows, SOURCES_HEADER.length);
@@ -124,7 +136,7 @@ function queueSources(sources: Excel.Worksheet, records: readonly ProvenanceReco
   const copies = staticCopySummary(reading.rows.get(FORMULA_STORE_SHEET) ?? []);
   const nameById = new Map(reading.sheets.map((s) => [s.id, s.name]));
   records.forEach((record, i) => {
-    const link = sheetLink(record, nameById.get(record.sheetId));
+    const link = sheetLink(record, nameById.get(record.sheetId), words);
     if (link) sources.getCell(i + 1, 0).hyperlink = link;
   });
   if (copies.length > 0) {
@@ -144,12 +156,16 @@ function queueSources(sources: Excel.Worksheet, records: readonly ProvenanceReco
  * None for a sheet that no longer exists: its row stays, as plain text, rather than a link that
  * answers "Reference isn't valid".
  */
-export function sheetLink(record: ProvenanceRecord, currentName: string | undefined): Excel.RangeHyperlink | null {
+export function sheetLink(
+  record: ProvenanceRecord,
+  currentName: string | undefined,
+  words: SheetWords,
+): Excel.RangeHyperlink | null {
   if (currentName === undefined) return null;
   return {
     documentReference: `${quoteSheetName(currentName)}!${record.tableAddress}`,
     textToDisplay: record.sheetName,
-    screenTip: `Go to the table ${record.tableName} on ${currentName}`,
+    screenTip: words(message("sheet.sources.linkTip", { table: record.tableName, sheet: currentName })),
   };
 }
 

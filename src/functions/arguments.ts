@@ -1,4 +1,7 @@
 import { ArgumentError } from "./formula-errors";
+import { message, type MessageId } from "../i18n/messages";
+import { cellLanguage } from "./cell-language";
+import { catalogLanguage } from "../i18n/languages";
 import { normalizeName, type HazardNames } from "../shared/vocabulary";
 import { findHazard } from "./hazards";
 import { HORIZONS, SCENARIOS, WINDOWS } from "../shared/vocabulary";
@@ -37,42 +40,63 @@ export function plainArgument(value: unknown, name: string): ArgumentValue {
   const kind = typeof data.type === "string" ? data.type : "object";
   const label =
     typeof data.text === "string" ? ` "${data.text.length > 20 ? `${data.text.slice(0, 20)}…` : data.text}"` : "";
-  throw new ArgumentError(
-    `${name} must be a plain value, not a data type (${kind}${label}): use one of its fields, e.g. =A1.Name`,
-  );
+  throw new ArgumentError(message("cell.argument.dataType", { name, kind: `${kind}${label}` }));
 }
 
+/**
+ * The user's value as a message quotes it: text in straight quotes (as a formula writes it, in every
+ * language), anything else as it is. Never translated: it is what the cell holds.
+ */
 function describe(value: ArgumentValue): string {
   if (typeof value === "string") return `"${value.length > 20 ? `${value.slice(0, 20)}…` : value}"`;
   return String(value);
 }
 
-/** A number, also from text that reads as one ("51.5"). */
-export function readNumber(value: ArgumentValue, name: string, allowed: string): number {
+/**
+ * The `#VALUE!` of an argument that is not what `wrong` says it must be: `wrong` is a `cell.argument.*`
+ * message whose `{blank, select, true {…nothing…}}` part words an empty argument.
+ */
+function wrongArgument(
+  wrong: MessageId,
+  value: ArgumentValue,
+  values: Readonly<Record<string, string>> = {},
+): ArgumentError {
+  return new ArgumentError(
+    message(wrong, { ...values, blank: isBlank(value) ? "true" : "false", got: isBlank(value) ? "" : describe(value) }),
+  );
+}
+
+/** A number, also from text that reads as one ("51.5"); `wrong` says what it must be. */
+export function readNumber(value: ArgumentValue, name: string, wrong: MessageId): number {
   value = plainArgument(value, name);
   if (typeof value === "number" && Number.isFinite(value)) return value;
   if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
-  throw new ArgumentError(`${name} must be ${allowed} (got ${isBlank(value) ? "nothing" : describe(value)})`);
+  throw wrongArgument(wrong, value);
 }
 
 export function readLatitude(value: ArgumentValue): number {
-  const lat = readNumber(value, "lat", "a latitude from -90 to 90");
-  if (lat < -90 || lat > 90) throw new ArgumentError(`lat must be from -90 to 90 (got ${lat})`);
+  const lat = readNumber(value, "lat", "cell.argument.latitude");
+  if (lat < -90 || lat > 90) throw new ArgumentError(message("cell.argument.latitudeRange", { got: lat }));
   return lat;
 }
 
 export function readLongitude(value: ArgumentValue): number {
-  const lng = readNumber(value, "lng", "a longitude from -180 to 180");
-  if (lng < -180 || lng > 180) throw new ArgumentError(`lng must be from -180 to 180 (got ${lng})`);
+  const lng = readNumber(value, "lng", "cell.argument.longitude");
+  if (lng < -180 || lng > 180) throw new ArgumentError(message("cell.argument.longitudeRange", { got: lng }));
   return lng;
 }
 
-/** Non-empty text; numbers are read as their text (a vector id typed as 7). */
-export function readText(value: ArgumentValue, name: string, allowed: string): string {
+/** Non-empty text; numbers are read as their text (a vector id typed as 7); `wrong` says what it must be. */
+export function readText(
+  value: ArgumentValue,
+  name: string,
+  wrong: MessageId,
+  values?: Readonly<Record<string, string>>,
+): string {
   value = plainArgument(value, name);
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (typeof value === "string" && value.trim() !== "") return value.trim();
-  throw new ArgumentError(`${name} must be ${allowed} (got ${isBlank(value) ? "nothing" : describe(value)})`);
+  throw wrongArgument(wrong, value, values);
 }
 
 /** One of a few words, case-insensitive; `fallback` when blank (or required when there is none). */
@@ -87,34 +111,34 @@ export function readChoice<T extends string>(
   const text = typeof value === "string" || typeof value === "number" ? normalizeName(String(value)) : undefined;
   const match = choices.find((choice) => choice === text);
   if (match) return match;
-  const list = choices.length === 2 ? `${choices[0]} or ${choices[1]}` : choices.join(", ");
-  throw new ArgumentError(`${name} must be ${list} (got ${isBlank(value) ? "nothing" : describe(value)})`);
+  // The choices are identifiers; only the "or" between them is the language's (Intl's list format).
+  const list = new Intl.ListFormat(catalogLanguage(cellLanguage()), { type: "disjunction" }).format(choices);
+  throw wrongArgument("cell.argument.choice", value, { name, choices: list });
 }
 
 /** Portfolio names: letters, digits, `_` and `-` (docs/service.md#portfolios-and-assets). */
 const PORTFOLIO_NAME = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function readPortfolio(value: ArgumentValue): string {
-  const name = readText(value, "portfolio", "a portfolio name");
+  const name = readText(value, "portfolio", "cell.argument.portfolio");
   if (!PORTFOLIO_NAME.test(name)) {
-    throw new ArgumentError(`portfolio must be a name of letters, digits, _ and - (got ${describe(name)})`);
+    throw new ArgumentError(message("cell.argument.portfolioName", { got: describe(name) }));
   }
   return name;
 }
 
 /** An asset's `portfolio_index`: a whole number from 0. */
 export function readIndex(value: ArgumentValue): number {
-  const index = readNumber(value, "index", "a whole number from 0 (the asset's portfolio_index)");
+  const index = readNumber(value, "index", "cell.argument.index");
   if (!Number.isInteger(index) || index < 0) {
-    throw new ArgumentError(`index must be a whole number from 0 (got ${index})`);
+    throw new ArgumentError(message("cell.argument.indexWhole", { got: index }));
   }
   return index;
 }
 
 /** A required hazard in any spelling; blank is a bad argument, an unknown name is #N/A. */
 export function readHazard(value: ArgumentValue): HazardNames {
-  const allowed = "a hazard such as floods, cyclones, drought, heatwaves, wildfire";
-  const text = readText(value, "hazard", allowed);
+  const text = readText(value, "hazard", "cell.argument.hazard");
   return findHazard(text);
 }
 
@@ -128,8 +152,7 @@ export function readHorizon(value: ArgumentValue): Horizon {
     typeof value === "number" ? `${value}yr` : typeof value === "string" ? value.replace(/\s+/g, "").toLowerCase() : "";
   const normalized = /^\d+$/.test(text) ? `${text}yr` : text;
   const match = HORIZONS.find((horizon) => horizon === normalized);
-  if (!match)
-    throw new ArgumentError(`horizon must be 15yr or 30yr (got ${isBlank(value) ? "nothing" : describe(value)})`);
+  if (!match) throw wrongArgument("cell.argument.horizon", value);
   return match;
 }
 
@@ -147,14 +170,14 @@ export function readWindow(value: ArgumentValue, fallback: number): number {
   const text = typeof value === "string" ? value.replace(/\s*(yr|years?)\s*$/i, "").trim() : value;
   const years = typeof text === "number" ? text : typeof text === "string" && text !== "" ? Number(text) : NaN;
   if (!(WINDOWS as readonly number[]).includes(years)) {
-    throw new ArgumentError(`window must be 5, 15 or 30 years (got ${describe(value)})`);
+    throw new ArgumentError(message("cell.argument.window", { got: describe(value) }));
   }
   return years;
 }
 
 /** A metric or column name as the data spells it (letters, digits, `_`, `:`, `.`, `-`, spaces). */
 export function readName(value: ArgumentValue, name: string, example: string): string {
-  const text = readText(value, name, `a name such as ${example}`);
-  if (text.length > 100) throw new ArgumentError(`${name} is too long (at most 100 characters)`);
+  const text = readText(value, name, "cell.argument.name", { name, example });
+  if (text.length > 100) throw new ArgumentError(message("cell.argument.nameTooLong", { name }));
   return text;
 }

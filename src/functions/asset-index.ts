@@ -1,5 +1,6 @@
 import { isBlank, readIndex, type ArgumentValue } from "./arguments";
 import { ArgumentError, NotAvailableError } from "./formula-errors";
+import { message } from "../i18n/messages";
 
 /**
  * Which asset a portfolio function means. Every portfolio function's `index` parameter takes either
@@ -25,10 +26,7 @@ export function readAssetRef(value: ArgumentValue): AssetRef {
       wholeNumber: /^\d+$/.test(entityId) && Number.isSafeInteger(number) ? number : undefined,
     };
   }
-  if (isBlank(value))
-    throw new ArgumentError(
-      "index must be the asset's portfolio_index (a whole number from 0) or its entity_id (got nothing)",
-    );
+  if (isBlank(value)) throw new ArgumentError(message("cell.argument.assetRef"));
   return { kind: "index", index: readIndex(value) };
 }
 
@@ -67,10 +65,17 @@ export class AssetIndex<V> extends Map<number, V> {
     if (indexes && indexes.length > 1) {
       const list = indexes.slice(0, 5).join(", ");
       throw new NotAvailableError(
-        `entity_id "${ref.entityId}" is on ${indexes.length} assets of "${portfolio}" (index ${list}): use the index`,
+        message("cell.na.duplicateEntity", {
+          entity: `"${ref.entityId}"`,
+          count: indexes.length,
+          portfolio: `"${portfolio}"`,
+          indexes: list,
+        }),
       );
     }
     if (ref.wholeNumber !== undefined) return ref.wholeNumber;
-    throw new NotAvailableError(`No asset with entity_id "${ref.entityId.slice(0, 40)}" in "${portfolio}"`);
+    throw new NotAvailableError(
+      message("cell.na.noAsset", { asset: `entity_id "${ref.entityId.slice(0, 40)}"`, portfolio: `"${portfolio}"` }),
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { isBlank, type ArgumentValue } from "./arguments";
 import { ArgumentError } from "./formula-errors";
+import { message } from "../i18n/messages";
 
 /**
  * Column forms of the RISK functions: every per-row parameter is declared as a matrix (`any[][]`),
@@ -52,7 +53,12 @@ export function broadcastShape(named: ReadonlyArray<readonly [string, ArgumentVa
       } else if (out[axis] !== shape[axis]) {
         const first = named.find(([n]) => n === setters[axis])!;
         throw new ArgumentError(
-          `${first[0]} (${size(shapeOf(first[1]))}) and ${name} (${size(shape)}) cannot pair: give ranges of the same size, or one value`,
+          message("cell.argument.shapes", {
+            first: first[0],
+            firstSize: size(shapeOf(first[1])),
+            second: name,
+            secondSize: size(shape),
+          }),
         );
       }
     }

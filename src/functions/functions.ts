@@ -13,6 +13,7 @@
  * whole (and a single value as a 1×1 array) and the function spills one result per row, fetching
  * each distinct point or dataset once (see ./columns.ts and docs/functions.md, "Column formulas").
  */
+import { startCellLanguage } from "./cell-language";
 import { defaultEngine } from "./engine/default-engine";
 import {
   assets as assetsFormula,
@@ -26,6 +27,9 @@ import { nature as natureFormula } from "./formulas/nature";
 import { search as searchFormula } from "./formulas/search";
 import { summary as summaryFormula } from "./formulas/summary";
 import { timeseries as timeseriesFormula } from "./formulas/timeseries";
+
+// The messages cells show with their error values follow Office's display language.
+startCellLanguage();
 
 /**
  * Point-search risk score (or label) of one hazard at a latitude and longitude; ranges of points spill one result per row. An empty hazard spills a table of every hazard at both horizons.

@@ -1,5 +1,6 @@
 import { HAZARDS, lookupHazard, type HazardNames } from "../shared/vocabulary";
 import { NotAvailableError } from "./formula-errors";
+import { message } from "../i18n/messages";
 
 /**
  * Finds a hazard by any of its spellings. An unknown name is an unknown hazard (`#N/A`, not
@@ -9,7 +10,10 @@ export function findHazard(text: string): HazardNames {
   const hazard = lookupHazard(text);
   if (!hazard) {
     throw new NotAvailableError(
-      `Unknown hazard "${text.slice(0, 30)}": use ${HAZARDS.map((h) => h.search).join(", ")}`,
+      message("cell.na.unknownHazard", {
+        hazard: `"${text.slice(0, 30)}"`,
+        hazards: HAZARDS.map((h) => h.search).join(", "),
+      }),
     );
   }
   return hazard;

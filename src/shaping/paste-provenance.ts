@@ -7,6 +7,7 @@
  */
 import type { RecordedRowKey } from "./row-keys";
 import type { CellValue } from "./types";
+import { message, type Message } from "../i18n/messages";
 
 /** The operations of the task pane that paste a table and can re-run it. */
 export type PasteOperation =
@@ -116,7 +117,11 @@ export const SOURCES_HEADER = [
   "Static copy (UTC)",
 ];
 
-/** Human-readable names of the operations (Sources sheet, pane). */
+/**
+ * English names of the operations, for the pane's sections (which are not translated yet). The
+ * Sources sheet words them in the pane's language through {@link operationMessage}; the English
+ * catalog's `sheet.operation.*` equal these (test/i18n/sheet-language.test.ts).
+ */
 export const OPERATION_LABELS: Record<PasteOperation, string> = {
   timeseries: "Timeseries",
   summary: "Summary",
@@ -132,24 +137,39 @@ export const OPERATION_LABELS: Record<PasteOperation, string> = {
   "disclosure-significant": "Disclosure: significant assets (E1-9 66(c))",
 };
 
-/** "hazard=floods; scenario=ssp585" (sorted by name), or "(none)". */
-export function describeFilters(filters: Record<string, string | number | boolean>): string {
+/** The name of an operation as a reader sees it on the Sources sheet, a catalog message. */
+export function operationMessage(operation: PasteOperation): Message {
+  return message(`sheet.operation.${operation}`);
+}
+
+/**
+ * "hazard=floods; scenario=ssp585" (sorted by name): filter names and values are the service's
+ * identifiers, never translated. No filter at all is `words`' "(none)".
+ */
+export function describeFilters(
+  filters: Record<string, string | number | boolean>,
+  words: (said: Message) => string,
+): string {
   const parts = Object.keys(filters)
     .sort()
     .map((k) => `${k}=${String(filters[k])}`);
-  return parts.length === 0 ? "(none)" : parts.join("; ");
+  return parts.length === 0 ? words(message("sheet.sources.noFilters")) : parts.join("; ");
 }
 
-/** One row of the Sources sheet for a record. */
-export function sourcesRow(record: ProvenanceRecord): CellValue[] {
+/**
+ * One row of the Sources sheet for a record, its operation and "(none)" worded by `words` (the
+ * pane's language); every other cell is a name or identifier, the same in every language.
+ */
+export function sourcesRow(record: ProvenanceRecord, words: (said: Message) => string): CellValue[] {
+  const known = (OPERATION_LABELS as Record<string, string | undefined>)[record.operation] !== undefined;
   return [
     record.sheetName,
     record.tableName,
-    OPERATION_LABELS[record.operation] ?? record.operation,
+    known ? words(operationMessage(record.operation)) : record.operation,
     record.baseUrl,
     record.project ?? "",
     record.portfolio ?? "",
-    describeFilters(record.filters),
+    describeFilters(record.filters, words),
     record.dataset?.version ?? "",
     record.dataset?.sha256_digest ?? "",
     record.rows,

@@ -52,6 +52,12 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
     );
     await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("stale");
     expect(await page.getByTestId(TEST_IDS.shell.sectionHeader("last-good")).isVisible()).toBe(true);
+    // A RISK cell's error message in German, what it quotes as typed (the functions bundle's own language).
+    await page.evaluate(() => window.harness!.setCell("Demo!Z1", '=RISK.SEARCH("nord",0,"floods","30yr")'));
+    await waitForIdle(page);
+    expect(await page.evaluate(() => window.harness!.getCell("Demo!Z1").error)).toMatchObject({
+      message: 'lat muss ein Breitengrad von -90 bis 90 sein (erhalten: "nord")',
+    });
   });
 
   test("French (fr-CA): the pane and the ribbon in French", async () => {

@@ -139,7 +139,7 @@ const cases: Case[] = [
     "SUMMARY scenario",
     () => RISK.summary("p", 0, "floods", "rcp85", null, null as never, inv()),
     "#VALUE!",
-    'scenario must be ssp126, ssp245, ssp585 (got "rcp85")',
+    'scenario must be ssp126, ssp245, or ssp585 (got "rcp85")',
   ],
   [
     "SUMMARY window 10",
@@ -157,7 +157,7 @@ const cases: Case[] = [
     "METRIC scenario missing",
     () => RISK.metric("p", 0, null as never, "flood", "indicator_2030", inv()),
     "#VALUE!",
-    "scenario must be ssp126, ssp245, ssp585 (got nothing)",
+    "scenario must be ssp126, ssp245, or ssp585 (got nothing)",
   ],
   [
     "METRIC metric missing",
@@ -169,7 +169,7 @@ const cases: Case[] = [
     "TIMESERIES scenario missing",
     () => RISK.timeseries("p", 0, "wildfire", "", null as never, null as never, inv()),
     "#VALUE!",
-    "scenario must be ssp126, ssp245, ssp585 (got nothing)",
+    "scenario must be ssp126, ssp245, or ssp585 (got nothing)",
   ],
   [
     "TIMESERIES indicator of another hazard",
@@ -181,7 +181,7 @@ const cases: Case[] = [
     "TIMESERIES measure",
     () => RISK.timeseries("p", 0, "floods", "ssp585", null as never, "max", inv()),
     "#VALUE!",
-    'measure must be lb, mid, ub (got "max")',
+    'measure must be lb, mid, or ub (got "max")',
   ],
   [
     "ASSETS portfolio empty",

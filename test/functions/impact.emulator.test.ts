@@ -73,11 +73,11 @@ test("bad arguments and missing data are errors in their own rows, never 0", asy
   await expect(
     RISK.impact(one("demo-portfolio"), one(0), one("flood"), one("ssp585"), one("2040"), null, inv()),
   ).rejects.toMatchObject({
-    message: expect.stringContaining("period must be baseline, 2030, 2050, 2080"),
+    message: expect.stringContaining("period must be baseline, 2030, 2050, or 2080"),
   });
   await expect(
     RISK.impact(one("demo-portfolio"), one(0), one("flood"), one("ssp585"), one("2050"), one("middle"), inv()),
   ).rejects.toMatchObject({
-    message: expect.stringContaining("bound must be central, lower, upper"),
+    message: expect.stringContaining("bound must be central, lower, or upper"),
   });
 });

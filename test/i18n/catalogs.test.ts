@@ -23,8 +23,13 @@ function argumentsOf(elements: MessageFormatElement[], out = new Set<string>()):
     if (element.type === TYPE.argument) out.add(`${element.value}: argument`);
     else if (element.type === TYPE.number) out.add(`${element.value}: number`);
     else if (element.type === TYPE.date || element.type === TYPE.time) out.add(`${element.value}: date`);
-    else if (element.type === TYPE.plural || element.type === TYPE.select) {
-      out.add(`${element.value}: ${element.type === TYPE.plural ? "plural" : "select"}`);
+    else if (element.type === TYPE.plural) {
+      out.add(`${element.value}: plural`);
+      for (const option of Object.values(element.options)) argumentsOf(option.value, out);
+    } else if (element.type === TYPE.select) {
+      // A select's cases are the code's values (`blank: "true"`), the same in every language; a
+      // plural's are the language's own plural categories, which may differ.
+      out.add(`${element.value}: select (${Object.keys(element.options).sort().join(" | ")})`);
       for (const option of Object.values(element.options)) argumentsOf(option.value, out);
     } else if (element.type === TYPE.tag) argumentsOf(element.children, out);
   }
@@ -67,6 +72,12 @@ describe("message catalogs", () => {
       expect(differ).toEqual([]);
     },
   );
+
+  it("catches a select whose cases differ from English", () => {
+    const english = "{name} must be x (got {blank, select, true {nothing} other {{got}}})";
+    const renamed = "{name} muss x sein (erhalten: {blank, select, ja {nichts} other {{got}}})";
+    expect([...argumentsOf(parse(renamed))].sort()).not.toEqual([...argumentsOf(parse(english))].sort());
+  });
 
   it("catches a missing key and a changed placeholder (the checks above can fail)", () => {
     const broken = { ...catalogs.de, "app.search.empty": "Kein Abschnitt passt zu „{suche}“." } as Record<

@@ -676,7 +676,7 @@ export class RiskEngine {
   /** What the cells of a load the service could not answer see, by the failure policy; marks the flight. */
   private outcomeOfOutage(flight: Flight, error: unknown): Settled<unknown> {
     // The words the cell's error shows (short, no URL or service page), not the transport's.
-    const reason = toExcelError(error, { notFound: "" }).message;
+    const reason = toExcelError(error, { notFound: undefined }).message;
     const previous = flight.previous;
     if (previous && this.failurePolicy === "keep last good") {
       this.counters.keptLastGood++;

@@ -5,6 +5,7 @@ import { requireAssetMetric } from "./asset-metric";
 import { IMPACT, IMPACT_BOUNDS, defaultOf, structuralDamageMetric } from "../specs";
 import { PERIODS } from "../../shared/vocabulary";
 import { columnFormula, quote } from "./run";
+import { message } from "../../i18n/messages";
 
 /** Reads a period: baseline, 2030, 2050 or 2080 (a number works too). */
 function readPeriod(value: unknown): string {
@@ -20,7 +21,7 @@ function readPeriod(value: unknown): string {
  */
 export const impact = columnFormula(
   IMPACT,
-  ([p]) => `Unknown portfolio ${quote(p)}`,
+  ([p]) => message("cell.na.unknownPortfolio", { portfolio: quote(p) }),
   async (engine, [p, i, h, s, t, b], signal) => {
     const name = readPortfolio(p);
     const asset = readAssetRef(i);
@@ -32,7 +33,14 @@ export const impact = columnFormula(
     const where = { portfolio: name, scenario: ssp, asset, hazard: names.extended, metric: metricName };
     const { position, value } = await requireAssetMetric(engine, where, signal, "damage");
     if (typeof value !== "number" || !Number.isFinite(value)) {
-      throw new NotAvailableError(`No ${metricName} for ${names.extended}, asset ${position}, ${ssp}`);
+      throw new NotAvailableError(
+        message("cell.na.noImpact", {
+          metric: metricName,
+          hazard: names.extended,
+          position: String(position),
+          scenario: ssp,
+        }),
+      );
     }
     return value;
   },

@@ -2,6 +2,7 @@ import { readPortfolio, type ArgumentValue } from "../arguments";
 import type { RiskEngine } from "../engine/engine";
 import { portfolioAssets, portfolioList, projectList } from "../data-loaders";
 import { evaluate, quote, type Invocation } from "./run";
+import { message } from "../../i18n/messages";
 
 type Table = (string | number)[][];
 
@@ -13,7 +14,7 @@ export const ASSETS_HEADER = ["portfolio_index", "entity_id", "entity_name", "la
 export function projects(engine: RiskEngine, invocation?: Invocation): Promise<Table> {
   return evaluate(
     invocation,
-    () => "No project list at this service",
+    () => message("cell.na.noProjectList"),
     async (signal) => {
       const list = await projectList(engine, signal);
       return [[...PROJECTS_HEADER], ...list.map((p) => [p.project_id, p.project_name])];
@@ -25,7 +26,7 @@ export function projects(engine: RiskEngine, invocation?: Invocation): Promise<T
 export function portfolios(engine: RiskEngine, invocation?: Invocation): Promise<Table> {
   return evaluate(
     invocation,
-    () => "No portfolio list in this project",
+    () => message("cell.na.noPortfolioList"),
     async (signal) => {
       const list = await portfolioList(engine, signal);
       return [
@@ -43,7 +44,7 @@ export function portfolios(engine: RiskEngine, invocation?: Invocation): Promise
 export function assets(engine: RiskEngine, portfolio: ArgumentValue, invocation?: Invocation): Promise<Table> {
   return evaluate(
     invocation,
-    () => `Unknown portfolio ${quote(portfolio)}`,
+    () => message("cell.na.unknownPortfolio", { portfolio: quote(portfolio) }),
     async (signal) => {
       const name = readPortfolio(portfolio);
       const list = await portfolioAssets(engine, name, signal);

@@ -2,6 +2,8 @@ import { readColumnCall, spillColumnCall, type ElementArguments, type GridArgume
 import type { CancelSignal, RiskEngine } from "../engine/engine";
 import { parameterNames, type FunctionSpec } from "../specs";
 import { toExcelError } from "../formula-errors";
+import { cellLanguageReady } from "../cell-language";
+import type { Message } from "../../i18n/messages";
 
 /** What Excel hands a cancelable function: it sets `onCanceled` when the cell no longer needs a result. */
 export interface Invocation {
@@ -11,11 +13,12 @@ export interface Invocation {
 
 /**
  * Runs one formula evaluation: wires Excel's cancellation to an AbortSignal, and turns any failure
- * into the error value the cell shows. `notFound` is the message for a 404 from the service.
+ * into the error value the cell shows. `notFound` is the message for a 404 from the service. A
+ * failure waits for the cells' language to be ready (it loads once, at start-up) before it is worded.
  */
 export async function evaluate<T>(
   invocation: Invocation | undefined,
-  notFound: () => string,
+  notFound: () => Message,
   body: (signal: CancelSignal) => Promise<T>,
 ): Promise<T> {
   const cancellation = new CellCancellation(invocation?.address);
@@ -23,6 +26,7 @@ export async function evaluate<T>(
   try {
     return await body(cancellation);
   } catch (error) {
+    await cellLanguageReady();
     throw toExcelError(error, { notFound: notFound() });
   }
 }
@@ -46,7 +50,7 @@ export type ColumnFormula<S extends FunctionSpec> = (
  */
 export function columnFormula<S extends FunctionSpec>(
   spec: S,
-  notFound: (args: ElementArguments) => string,
+  notFound: (args: ElementArguments) => Message,
   element: (engine: RiskEngine, args: ElementArguments, signal: CancelSignal, single: boolean) => Promise<unknown>,
 ): ColumnFormula<S> {
   const names = parameterNames(spec);
@@ -71,7 +75,7 @@ export async function evaluateColumns<T>(
   invocation: Invocation | undefined,
   names: readonly string[],
   values: readonly unknown[],
-  notFound: (args: ElementArguments) => string,
+  notFound: (args: ElementArguments) => Message,
   element: (args: ElementArguments, signal: CancelSignal, single: boolean) => Promise<T>,
 ): Promise<unknown[][]> {
   const cancellation = new CellCancellation(invocation?.address);
@@ -80,7 +84,8 @@ export async function evaluateColumns<T>(
   try {
     call = readColumnCall(names, values);
   } catch (error) {
-    throw toExcelError(error, { notFound: "" });
+    await cellLanguageReady();
+    throw toExcelError(error, { notFound: undefined });
   }
   if (call.single) {
     const args = [...call.groups.values()][0]!.args;
@@ -88,9 +93,11 @@ export async function evaluateColumns<T>(
       const value = await element(args, cancellation, true);
       return Array.isArray(value) ? value : [[value]]; // RISK.SEARCH's all-hazards table spills as it is
     } catch (error) {
+      await cellLanguageReady();
       throw toExcelError(error, { notFound: notFound(args) });
     }
   }
+  await cellLanguageReady(); // spilled elements' errors are worded as they fail
   return spillColumnCall(
     call,
     (args) => element(args, cancellation, false),

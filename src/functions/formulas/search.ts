@@ -6,6 +6,7 @@ import { searchPoint } from "../data-loaders";
 import { SEARCH, SEARCH_FIELDS, defaultOf } from "../specs";
 import { SEARCH_EXTENTS } from "../../shared/vocabulary";
 import { columnFormula } from "./run";
+import { message } from "../../i18n/messages";
 
 export const SEARCH_TABLE_HEADER = ["hazard", "score_15yr", "label_15yr", "score_30yr", "label_30yr"] as const;
 
@@ -16,15 +17,15 @@ export const SEARCH_TABLE_HEADER = ["hazard", "score_15yr", "label_15yr", "score
  */
 export const search = columnFormula(
   SEARCH,
-  () => "No risk data at this point",
+  () => message("cell.na.noRiskData"),
   async (engine, [la, ln, h, y, e, f], signal, single): Promise<string | number | (string | number)[][]> => {
     const latitude = readLatitude(la);
     const longitude = readLongitude(ln);
     const where = readChoice(e, "extent", SEARCH_EXTENTS, defaultOf(SEARCH, "extent"));
     if (isBlank(h)) {
-      if (!single) throw new ArgumentError("hazard is empty: name one (the all-hazards table needs a cell of its own)");
+      if (!single) throw new ArgumentError(message("cell.argument.hazardEmpty"));
       const exposure = await searchPoint(engine, latitude, longitude, signal);
-      if (!exposure) throw new NotAvailableError("No risk data at this point");
+      if (!exposure) throw new NotAvailableError(message("cell.na.noRiskData"));
       const rows = HAZARDS.map((hz) => {
         const at15 = findScore(exposure[where]["15yr"], hz);
         const at30 = findScore(exposure[where]["30yr"], hz);
@@ -36,9 +37,12 @@ export const search = columnFormula(
     const years = readHorizon(y);
     const what = readChoice(f, "field", SEARCH_FIELDS, defaultOf(SEARCH, "field"));
     const exposure = await searchPoint(engine, latitude, longitude, signal);
-    if (!exposure) throw new NotAvailableError("No risk data at this point");
+    if (!exposure) throw new NotAvailableError(message("cell.na.noRiskData"));
     const entry = findScore(exposure[where]?.[years], names);
-    if (!entry) throw new NotAvailableError(`No ${names.search} ${years} ${where} score at this point`);
+    if (!entry)
+      throw new NotAvailableError(
+        message("cell.na.noSearchScore", { hazard: names.search, horizon: years, extent: where }),
+      );
     return what === "score" ? entry.score : entry.label;
   },
 );

@@ -4,6 +4,7 @@ import { NotAvailableError } from "../formula-errors";
 import { portfolioSummary } from "../data-loaders";
 import { SUMMARY, SUMMARY_FIELDS, defaultOf } from "../specs";
 import { columnFormula, quote } from "./run";
+import { message } from "../../i18n/messages";
 
 /**
  * RISK.SUMMARY: `risk_score` (or `risk_class`) of one hazard for the asset at `portfolio_index` =
@@ -12,7 +13,7 @@ import { columnFormula, quote } from "./run";
  */
 export const summary = columnFormula(
   SUMMARY,
-  ([p]) => `Unknown portfolio ${quote(p)}`,
+  ([p]) => message("cell.na.unknownPortfolio", { portfolio: quote(p) }),
   async (engine, [p, i, h, s, w, f], signal) => {
     const name = readPortfolio(p);
     const asset = readAssetRef(i);
@@ -23,9 +24,13 @@ export const summary = columnFormula(
     const data = await portfolioSummary(engine, name, ssp, years, signal);
     const position = data.resolve(asset, name);
     const row = data.get(position);
-    if (!row) throw new NotAvailableError(`No asset with ${describeAsset(asset)} in ${quote(name)}`);
+    if (!row)
+      throw new NotAvailableError(message("cell.na.noAsset", { asset: describeAsset(asset), portfolio: quote(name) }));
     const entry = row.get(names.portfolio);
-    if (!entry) throw new NotAvailableError(`No ${names.portfolio} summary for asset ${position}`);
+    if (!entry)
+      throw new NotAvailableError(
+        message("cell.na.noSummary", { hazard: names.portfolio, position: String(position) }),
+      );
     return what === "score" ? entry.risk_score : entry.risk_class;
   },
 );

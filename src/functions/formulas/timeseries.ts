@@ -6,6 +6,7 @@ import { MEASURES, normalizeName } from "../../shared/vocabulary";
 import { portfolioSeries } from "../data-loaders";
 import { TIMESERIES, defaultOf } from "../specs";
 import { evaluate, quote, type Invocation } from "./run";
+import { message } from "../../i18n/messages";
 
 export const TIMESERIES_HEADER = ["year", "value"] as const;
 
@@ -25,7 +26,7 @@ export function timeseries(
 ): Promise<(string | number)[][]> {
   return evaluate(
     invocation,
-    () => `Unknown portfolio ${quote(portfolio)}`,
+    () => message("cell.na.unknownPortfolio", { portfolio: quote(portfolio) }),
     async (signal) => {
       const name = readPortfolio(portfolio);
       const asset = readAssetRef(index);
@@ -35,7 +36,9 @@ export function timeseries(
       if (!isBlank(indicator)) {
         series = normalizeName(String(indicator));
         if (!names.indicators.includes(series)) {
-          throw new ArgumentError(`indicator for ${names.portfolio} must be ${names.indicators.join(", ")}`);
+          throw new ArgumentError(
+            message("cell.argument.indicator", { hazard: names.portfolio, indicators: names.indicators.join(", ") }),
+          );
         }
       }
       const bound = readChoice(measure, "measure", MEASURES, defaultOf(TIMESERIES, "measure"));
@@ -48,7 +51,14 @@ export function timeseries(
       const position = data.resolve(asset, name);
       const exposure = data.get(position);
       if (!exposure)
-        throw new NotAvailableError(`No ${names.portfolio} ${series} series for asset ${position} in ${quote(name)}`);
+        throw new NotAvailableError(
+          message("cell.na.noSeries", {
+            hazard: names.portfolio,
+            indicator: series,
+            position: String(position),
+            portfolio: quote(name),
+          }),
+        );
       const keys = Object.keys(exposure).sort();
       return [[...TIMESERIES_HEADER], ...keys.map((key) => [/^\d{4}$/.test(key) ? Number(key) : key, exposure[key]!])];
     },

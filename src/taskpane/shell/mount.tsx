@@ -7,6 +7,7 @@ import { App } from "./App";
 import { excelRunner } from "./excel-runner";
 import { I18nContext } from "../ui/i18n";
 import { paneTranslator } from "./language";
+import { setSheetWords } from "../../excel/sheet-words";
 
 /** Options of {@link mountTaskpane}. */
 export interface MountOptions {
@@ -27,7 +28,9 @@ export function mountTaskpane(root: HTMLElement, options: MountOptions): Root {
   void loadConnection();
   const run = excelRunner();
   // paneTranslator never rejects (it falls back to English and en-US separators).
-  void paneTranslator(options.host, run).then((i18n) =>
+  void paneTranslator(options.host, run).then((i18n) => {
+    // What the pane's writes put into sheets for a reader is worded in the pane's language too.
+    setSheetWords(i18n.format);
     reactRoot.render(
       <StrictMode>
         {/* The root provider: no Fluent class exists outside it yet, so its two fixed values stay inline. */}
@@ -37,7 +40,7 @@ export function mountTaskpane(root: HTMLElement, options: MountOptions): Root {
           </I18nContext.Provider>
         </FluentProvider>
       </StrictMode>,
-    ),
-  );
+    );
+  });
   return reactRoot;
 }
