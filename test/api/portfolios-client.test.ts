@@ -38,16 +38,18 @@ describe("against the emulator", () => {
   test("downloads carry the service's file name and media type; filters and dates reach the service", async () => {
     await client.portfolios.create("client-dl").catch(() => undefined);
     await client.portfolios.importAssets("client-dl", "entity_id,entity_name,lat,lng\nA,Alpha,10,20\nB,Beta,-5,30\n");
-    await waitForRiskData(client, "client-dl", { intervalMs: 20, timeoutMs: 4_000 });
-
-    const csv = await client.datasets.itemsExport("client-dl", {
+    // One indicator, scenario, measure and date range, asked of the items, their CSV and their JSON.
+    const filters = {
       hazard: "wildfire",
       indicator: "obs_score",
       scenario: "ssp126",
       measure: "lb",
       start_date: "2020-02-10",
       end_date: "2020-04-30",
-    });
+    };
+    await waitForRiskData(client, "client-dl", { intervalMs: 20, timeoutMs: 4_000 });
+
+    const csv = await client.datasets.itemsExport("client-dl", filters);
     expect(csv.fileName).toBe("client-dl-items.csv");
     expect(csv.contentType).toBe("text/csv");
     const lines = new TextDecoder().decode(csv.bytes).trim().split("\n");
@@ -56,25 +58,8 @@ describe("against the emulator", () => {
     );
     expect(lines).toHaveLength(3);
 
-    const items = await client.datasets
-      .items("client-dl", {
-        hazard: "wildfire",
-        indicator: "obs_score",
-        scenario: "ssp126",
-        measure: "lb",
-        start_date: "2020-02-10",
-        end_date: "2020-04-30",
-      })
-      .all();
-    const json = await client.datasets.itemsExport("client-dl", {
-      hazard: "wildfire",
-      indicator: "obs_score",
-      scenario: "ssp126",
-      measure: "lb",
-      start_date: "2020-02-10",
-      end_date: "2020-04-30",
-      file_format: "json",
-    });
+    const items = await client.datasets.items("client-dl", filters).all();
+    const json = await client.datasets.itemsExport("client-dl", { ...filters, file_format: "json" });
     expect(json.fileName).toBe("client-dl-items.json");
     expect(JSON.parse(new TextDecoder().decode(json.bytes))).toEqual(items);
 

@@ -34,15 +34,19 @@ describeBrowser("analyst loop", () => {
   }
 
   const select = (page: Page, address: string) => page.evaluate((a) => window.harness?.selectRange(a), address);
-
-  test("a summary pasted, listed with its sources, an edited cell kept and asked about, the service's value taken back", async () => {
-    const page = await open(false);
+  /** Paste the portfolio's ssp585 summary (without the extended one) from the pane's Summary section. */
+  const pasteSummaryFromPane = async (page: Page, portfolio: string) => {
     await page.getByTestId(TEST_IDS.shell.sectionHeader("summary")).click();
-    await page.selectOption(`[data-testid="${TEST_IDS.summary.portfolio.id}"]`, "demo-portfolio");
+    await page.selectOption(`[data-testid="${TEST_IDS.summary.portfolio.id}"]`, portfolio);
     await page.selectOption(`[data-testid="${TEST_IDS.summary.scenario}"]`, "ssp585");
     await page.getByTestId(TEST_IDS.summary.extended).click(); // summary only
     await page.getByTestId(TEST_IDS.summary.start).click();
     await textWhen(page, TEST_IDS.summary.task.result, (t) => t.includes("Wrote"), 30_000);
+  };
+
+  test("a summary pasted, listed with its sources, an edited cell kept and asked about, the service's value taken back", async () => {
+    const page = await open(false);
+    await pasteSummaryFromPane(page, "demo-portfolio");
     const sheets = (await page.evaluate(() => window.harness?.sheetNames() as string[])) ?? [];
     expect(sheets).toContain("Climate Risk sources");
     const summarySheet = sheets.find((s) => s.startsWith("Summary"))!;
@@ -93,12 +97,7 @@ describeBrowser("analyst loop", () => {
     await importPortfolio(client, "journey", sites([0, 1, 2, 3, 4, 5]));
     const { page } = await suite.openHarness({ demo: false });
     await waitForIdle(page);
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("summary")).click();
-    await page.selectOption(`[data-testid="${TEST_IDS.summary.portfolio.id}"]`, "journey");
-    await page.selectOption(`[data-testid="${TEST_IDS.summary.scenario}"]`, "ssp585");
-    await page.getByTestId(TEST_IDS.summary.extended).click(); // summary only
-    await page.getByTestId(TEST_IDS.summary.start).click();
-    await textWhen(page, TEST_IDS.summary.task.result, (t) => t.includes("Wrote"), 30_000);
+    await pasteSummaryFromPane(page, "journey");
     const sheet = ((await page.evaluate(() => window.harness?.sheetNames() as string[])) ?? []).find((n) =>
       n.startsWith("Summary"),
     )!;

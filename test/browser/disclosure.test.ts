@@ -11,7 +11,7 @@ import type { WorkbookSnapshot } from "../../testing/fake-excel";
 import { SOFFICE_PATH, recalculateInLibreOffice } from "../support/libreoffice";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
-import { setSectionOpen, textWhen, values, waitForIdle } from "./support/harness-page";
+import { setSectionOpen, syncSelectionAs, textWhen, values, waitForIdle } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
@@ -35,10 +35,7 @@ describeBrowser("disclosure tables from the harness's Assets sheet", () => {
     ];
     await page.evaluate((block) => window.harness?.setCells("Assets!F1", block), extra);
     await page.evaluate(() => window.harness?.selectRange("Assets!A1:H7"));
-    await setSectionOpen(page, "sync", true);
-    await page.getByTestId(TEST_IDS.sync.portfolio).fill("disclosure_b");
-    await page.getByTestId(TEST_IDS.sync.start).click();
-    await textWhen(page, TEST_IDS.sync.task.result, (t) => t.includes("disclosure_b"), 30_000);
+    await syncSelectionAs(page, "disclosure_b");
     await setSectionOpen(page, "sync", false);
 
     await setSectionOpen(page, "disclosure", true);

@@ -14,6 +14,8 @@ import {
   cells,
   pasteAt,
   pullDemoTimeseries,
+  selectWithMouse,
+  syncSelectionAs,
   textWhen,
   typeIntoCell,
   values,
@@ -158,17 +160,12 @@ describeBrowser("browser harness", () => {
       await waitForIdle(page);
 
       // Select the demo assets on the Assets sheet with the mouse: its tab, A1, then shift-click E7.
-      await page.click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Assets"]`);
-      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="A1"]`);
-      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="E7"]`, { modifiers: ["Shift"] });
+      await selectWithMouse(page, "A1", "E7", "Assets");
       expect(await page.evaluate(() => window.harness?.fake.selectionAddress())).toBe("Assets!A1:E7");
       const assetsBefore = await values(page, "Assets!A1:E7");
       const writesBefore = methodCount(await emulatorStats(emu.url), ["POST", "PUT", "DELETE"]);
 
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
-      await page.getByTestId(TEST_IDS.sync.portfolio).fill("harness_sync_b");
-      await page.getByTestId(TEST_IDS.sync.start).click();
-      const done = await textWhen(page, TEST_IDS.sync.task.result, (t) => t.length > 0, 30_000);
+      const done = await syncSelectionAs(page, "harness_sync_b");
       expect(await page.getByTestId(TEST_IDS.sync.done).count()).toBe(1);
       expect(done).toMatch(/harness_sync_b/);
       const stats = await emulatorStats(emu.url);
@@ -289,8 +286,7 @@ describeBrowser("browser harness", () => {
         ["S-5", "Text latitude", "abc", "12"],
       ];
       await pasteAt(page, "A1", rows.map((r) => r.join("\t")).join("\n"));
-      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="A1"]`);
-      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="D6"]`, { modifiers: ["Shift"] });
+      await selectWithMouse(page, "A1", "D6");
       await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
       await page.getByTestId(TEST_IDS.sync.portfolio).fill("bad_range_d");
       const before = await emulatorStats(emu.url);

@@ -10,7 +10,7 @@ import { RiskClient } from "../../src/api/client";
 import { importPortfolio } from "../functions/support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
-import { textWhen, values, waitForIdle } from "./support/harness-page";
+import { syncSelectionAs, textWhen, values, waitForIdle } from "./support/harness-page";
 import { demoConnection } from "../support/emulator";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
@@ -24,10 +24,7 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
     const { page } = await suite.openHarness();
     await waitForIdle(page);
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E7"));
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
-    await page.getByTestId(TEST_IDS.sync.portfolio).fill("diff_b");
-    await page.getByTestId(TEST_IDS.sync.start).click();
-    await textWhen(page, TEST_IDS.sync.task.result, (t) => t.includes("diff_b"), 30_000);
+    await syncSelectionAs(page, "diff_b");
 
     const assets = await values(page, "Assets!A1:E7");
     const edited = assets.map((row, r) =>

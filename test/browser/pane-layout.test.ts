@@ -8,9 +8,8 @@ import type { Locator, Page } from "playwright-core";
 import { DEMO_HEADERS } from "../support/emulator";
 import { docImagePath, screenshot } from "./support/browser";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
-import { textWhen, waitForIdle } from "./support/harness-page";
+import { selectWithMouse, setSectionOpen, startSync, textWhen, waitForIdle } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
-import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -91,12 +90,9 @@ describeBrowser("task pane layout at 320 px", () => {
     expect(await page.getByTestId(TEST_IDS.connection.baseUrl).inputValue()).toBe("https://risk.example.com/api");
 
     // Sync the demo Assets sheet, then tidy the pane away while it runs.
-    await page.click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Assets"]`);
-    await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="A1"]`);
-    await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="E7"]`, { modifiers: ["Shift"] });
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
-    await page.getByTestId(TEST_IDS.sync.portfolio).fill("kept_running");
-    await page.getByTestId(TEST_IDS.sync.start).click();
+    await selectWithMouse(page, "A1", "E7", "Assets");
+    await setSectionOpen(page, "sync", true);
+    await startSync(page, "kept_running");
     await page.getByTestId(TEST_IDS.sync.task.progress).waitFor({ state: "visible" });
     await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
     await page.getByTestId(TEST_IDS.shell.sectionSearch).fill("stale");

@@ -12,7 +12,7 @@ import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
 import { routeCount, emulatorStats } from "../support/emulator";
-import { cell, cells, textWhen, values, waitForIdle } from "./support/harness-page";
+import { cell, cells, syncSelectionAs, textWhen, values, waitForIdle } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
@@ -40,10 +40,7 @@ describeBrowser("portfolio journeys in the browser harness", () => {
     await waitForIdle(page);
 
     await page.evaluate(() => window.harness?.fake.setSelection("Assets", "A1:E7"));
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
-    await page.getByTestId(TEST_IDS.sync.portfolio).fill("resync_b2");
-    await page.getByTestId(TEST_IDS.sync.start).click();
-    await textWhen(page, TEST_IDS.sync.task.result, (t) => t.includes("resync_b2"), 30_000);
+    await syncSelectionAs(page, "resync_b2");
 
     await page.click(`[data-testid="${HARNESS_TEST_IDS.addSheet}"]`);
     const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);

@@ -18,7 +18,9 @@ import {
   cells,
   openHarness,
   pullDemoTimeseries,
+  selectWithMouse,
   setSectionOpen,
+  syncSelectionAs,
   textWhen,
   values,
   waitForIdle,
@@ -134,13 +136,8 @@ describeBrowser("a service that does not answer the add-in's origin", () => {
         expect(typeof (await cell(page, "Demo!D3")).value).toBe("number");
 
         // A sync of the Assets range to a new portfolio, then RISK.SUMMARY cells over it.
-        await page.click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Assets"]`);
-        await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="A1"]`);
-        await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="E7"]`, { modifiers: ["Shift"] });
-        await setSectionOpen(page, "sync", true);
-        await page.getByTestId(TEST_IDS.sync.portfolio).fill("proxied_sync");
-        await page.getByTestId(TEST_IDS.sync.start).click();
-        expect(await textWhen(page, TEST_IDS.sync.task.result, (t) => t.length > 0, 30_000)).toMatch(/proxied_sync/);
+        await selectWithMouse(page, "A1", "E7", "Assets");
+        await syncSelectionAs(page, "proxied_sync");
         await setSectionOpen(page, "sync", false);
         await page.click(`[data-testid="${HARNESS_TEST_IDS.addSheet}"]`);
         const sheet = await page.evaluate(() => window.harness?.fake.activeSheetName() as string);

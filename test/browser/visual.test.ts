@@ -15,7 +15,7 @@ import { portfolioWith } from "../emulator/helpers";
 import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { SCREENSHOT_DIR } from "./support/browser";
-import { textWhen, values } from "./support/harness-page";
+import { selectWithMouse, syncSelectionAs, textWhen, values } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
@@ -198,13 +198,8 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       const { page } = await suite.openHarness();
       await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
       // Sync the demo workbook's Assets (A1:E7) to a new portfolio with the pane, as a user does.
-      await page.click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Assets"]`);
-      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="A1"]`);
-      await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="E7"]`, { modifiers: ["Shift"] });
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
-      await page.getByTestId(TEST_IDS.sync.portfolio).fill("map_sync");
-      await page.getByTestId(TEST_IDS.sync.start).click();
-      await textWhen(page, TEST_IDS.sync.task.result, (t) => t.length > 0, 30_000);
+      await selectWithMouse(page, "A1", "E7", "Assets");
+      await syncSelectionAs(page, "map_sync");
       await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
       await page
         .click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Sheet1"]`)

@@ -8,11 +8,10 @@ import { RiskEngine, evaluateCells, setDefaultEngine, type FormulaCall } from ".
 import { createUdf, uploadVectorFile } from "../../src/taskpane/features/compositions/compositions-actions";
 import { createSubprojectFromFile } from "../../src/taskpane/features/nature/nature-actions";
 import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
-import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-actions";
 import { StepError, type ExcelRunner } from "../../src/taskpane/ui/pane-types";
 import { createFakeExcel, type FakeExcel } from "../../testing/fake-excel";
 import { columnLetters } from "../../src/shaping/a1";
-import { userSheetsOf } from "../taskpane/support";
+import { syncSelection, userSheetsOf } from "../taskpane/support";
 import { recordFigures } from "./support/figures";
 import { type TestService, routesStartingWith, startTestService } from "../support/emulator";
 import { polygonPlot } from "../support/fixtures";
@@ -112,13 +111,7 @@ describe("sheet ranges that cannot become a portfolio", () => {
     async (_what, values, cell, message) => {
       const { fake, run } = await sheetWith(values);
       const before = fake.snapshot();
-      const result = await syncRangeToPortfolio({
-        client,
-        run,
-        source: { kind: "selection" },
-        portfolio: "never_made",
-        confirmReplace: never,
-      });
+      const result = await syncSelection({ client }, run, { portfolio: "never_made", confirmReplace: never });
       // Over the 5,000 cap the pane also offers to split; the problem still names its cell.
       expect(result.outcome).toBe(_what === "5,001 rows" ? "too-many" : "invalid");
       const problems = result.outcome === "invalid" || result.outcome === "too-many" ? result.problems : [];
@@ -137,15 +130,9 @@ describe("sheet ranges that cannot become a portfolio", () => {
       ["", ""],
     ]);
     const before = fake.snapshot();
-    await expect(
-      syncRangeToPortfolio({
-        client,
-        run,
-        source: { kind: "selection" },
-        portfolio: "never_made",
-        confirmReplace: never,
-      }),
-    ).rejects.toThrow(/selection is empty: select the asset rows/);
+    await expect(syncSelection({ client }, run, { portfolio: "never_made", confirmReplace: never })).rejects.toThrow(
+      /selection is empty: select the asset rows/,
+    );
     expect(await writesSent()).toBe(0);
     expect(fake.snapshot()).toEqual(before);
   });
@@ -154,13 +141,7 @@ describe("sheet ranges that cannot become a portfolio", () => {
     const { fake, run } = await sheetWith([HEADER, ["A", "a", 1, 1], ["B", "b", 2, 2]]);
     fake.merge("Sites", "B2:B3");
     const before = fake.snapshot();
-    const result = await syncRangeToPortfolio({
-      client,
-      run,
-      source: { kind: "selection" },
-      portfolio: "never_made",
-      confirmReplace: never,
-    });
+    const result = await syncSelection({ client }, run, { portfolio: "never_made", confirmReplace: never });
     expect(result.outcome).toBe("invalid");
     expect(result.outcome === "invalid" && result.problems.map((p) => p.message)).toContainEqual(
       expect.stringMatching(/Merged cells at B2:B3: unmerge them/),
@@ -174,9 +155,9 @@ describe("sheet ranges that cannot become a portfolio", () => {
     async (name) => {
       const { fake, run } = await sheetWith([HEADER, ["A", "a", 1, 1]]);
       const before = fake.snapshot();
-      await expect(
-        syncRangeToPortfolio({ client, run, source: { kind: "selection" }, portfolio: name, confirmReplace: never }),
-      ).rejects.toThrow(/^Portfolio name: /);
+      await expect(syncSelection({ client }, run, { portfolio: name, confirmReplace: never })).rejects.toThrow(
+        /^Portfolio name: /,
+      );
       expect(await writesSent()).toBe(0);
       expect(fake.snapshot()).toEqual(before);
     },
@@ -198,10 +179,7 @@ test("formula-like, unicode and long text travel as data and come back as text, 
   const rows = TRICKY.map((text, i) => [i === 4 ? text : `T-${i}`, text, 10 + i, 20 + i, text]);
   const { fake, run } = await sheetWith([[...HEADER, "label:note"], ...rows]);
   const before = fake.snapshot();
-  const result = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
+  const result = await syncSelection({ client }, run, {
     portfolio: "tricky_text",
     confirmReplace: never,
     pollIntervalMs: 10,

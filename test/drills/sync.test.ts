@@ -5,10 +5,10 @@
  * assets, one portfolio, no duplicates, and never a "replace?" question about its own half-sync.
  */
 import { RiskClient, type Asset } from "../../src/api";
-import { syncRangeToPortfolio, type SyncStep } from "../../src/taskpane/features/sync/sync-actions";
-import { StepError } from "../../src/taskpane/ui/pane-types";
+import type { SyncStep } from "../../src/taskpane/features/sync/sync-actions";
+import { StepError, type ExcelRunner } from "../../src/taskpane/ui/pane-types";
 import { createFakeExcel } from "../../testing/fake-excel";
-import { userSheetsOf } from "../taskpane/support";
+import { syncSelection, userSheetsOf } from "../taskpane/support";
 import { recordFigures } from "./support/figures";
 import { type TestService, startTestService } from "../support/emulator";
 
@@ -28,12 +28,16 @@ function workbook() {
   const fake = createFakeExcel({ firstSheetName: "Sites" });
   fake.setValues("Sites", "A1:F5", SITES);
   fake.setSelection("Sites", "A1:F5");
-  return { fake, run: ((batch) => fake.run(batch)) as Parameters<typeof syncRangeToPortfolio>[0]["run"] };
+  return { fake, run: ((batch) => fake.run(batch)) as ExcelRunner };
 }
 
 const never = async (): Promise<boolean> => {
   throw new Error("confirmReplace must not be asked: the portfolio holds nothing or exactly these assets");
 };
+
+/** The pane's sync of the workbook's selection into this portfolio, polling fast; it is never asked to replace. */
+const syncInto = (through: RiskClient, run: ExcelRunner, portfolio: string) =>
+  syncSelection({ client: through }, run, { portfolio, confirmReplace: never, pollIntervalMs: 10 });
 
 const withoutName = (assets: Asset[]) => assets.map(({ portfolio_name: _name, ...rest }) => rest);
 
@@ -41,14 +45,7 @@ beforeAll(async () => {
   service = await startTestService({ processingDelayMs: 30 });
   client = service.client;
   const { run } = workbook();
-  const result = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
-    portfolio: "clean_run",
-    confirmReplace: never,
-    pollIntervalMs: 10,
-  });
+  const result = await syncInto(client, run, "clean_run");
   expect(result.outcome).toBe("synced");
   cleanAssets = withoutName(await client.portfolios.assets("clean_run").all());
   expect(cleanAssets).toHaveLength(4);
@@ -108,14 +105,7 @@ test.each(CASES)(
     const portfolio = `retry_${step}_${kind.replace(/\W+/g, "_")}`;
     const { fake, run } = workbook();
     const before = fake.snapshot();
-    const error = await syncRangeToPortfolio({
-      client: clientFailing(step, kind, portfolio),
-      run,
-      source: { kind: "selection" },
-      portfolio,
-      confirmReplace: never,
-      pollIntervalMs: 10,
-    }).catch((e: unknown) => e);
+    const error = await syncInto(clientFailing(step, kind, portfolio), run, portfolio).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StepError);
     expect((error as StepError).step).toBe(step);
     expect((error as Error).message).toMatch(
@@ -123,14 +113,7 @@ test.each(CASES)(
     );
     expect(fake.snapshot()).toEqual(before);
 
-    const retried = await syncRangeToPortfolio({
-      client,
-      run,
-      source: { kind: "selection" },
-      portfolio,
-      confirmReplace: never,
-      pollIntervalMs: 10,
-    });
+    const retried = await syncInto(client, run, portfolio);
     expect(retried).toMatchObject({ outcome: "synced", assetCount: 4 });
     expect(withoutName(await client.portfolios.assets(portfolio).all())).toEqual(cleanAssets);
     expect((await client.portfolios.list()).filter((p) => p.portfolio_name === portfolio)).toHaveLength(1);
@@ -142,14 +125,7 @@ test.each(CASES)(
 test("retrying again after success changes nothing (no second upload, no duplicates)", async () => {
   await service.resetStats();
   const { run } = workbook();
-  const again = await syncRangeToPortfolio({
-    client,
-    run,
-    source: { kind: "selection" },
-    portfolio: "clean_run",
-    confirmReplace: never,
-    pollIntervalMs: 10,
-  });
+  const again = await syncInto(client, run, "clean_run");
   expect(again).toMatchObject({ outcome: "synced", uploaded: false, created: false });
   const stats = await service.stats();
   expect(Object.keys(stats.routes).filter((r) => r.startsWith("POST "))).toEqual([]);

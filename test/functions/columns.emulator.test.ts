@@ -25,8 +25,9 @@ describe("RISK.SEARCH over ranges", () => {
       [19.07, 72.87],
       [25.76, -80.19],
     ];
-    const result = shown(
-      await RISK.search(
+    // The points as two columns, as a sheet's lat and lng columns are passed.
+    const searchAll = () =>
+      RISK.search(
         column(...points.map((p) => p[0])),
         column(...points.map((p) => p[1])),
         one("floods"),
@@ -34,8 +35,8 @@ describe("RISK.SEARCH over ranges", () => {
         null,
         null,
         inv(),
-      ),
-    );
+      );
+    const result = shown(await searchAll());
     expect(await suite.fixture.routes()).toEqual({ "GET /api/search": 3 });
 
     const single = async (lat: number, lng: number) =>
@@ -53,15 +54,7 @@ describe("RISK.SEARCH over ranges", () => {
     expect(result[0]![0]).toEqual(expect.any(Number));
 
     await suite.fixture.resetStats();
-    await RISK.search(
-      column(...points.map((p) => p[0])),
-      column(...points.map((p) => p[1])),
-      one("floods"),
-      one("30yr"),
-      null,
-      null,
-      inv(),
-    );
+    await searchAll();
     expect(await suite.fixture.routes()).toEqual({}); // a recalculation of unchanged inputs sends nothing
   });
 

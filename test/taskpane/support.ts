@@ -1,7 +1,8 @@
 import { startedForTheseTests, startTestService, type TestService } from "../support/emulator";
 import { createFakeExcel, type FakeExcel, type WorkbookSnapshot } from "../../testing/fake-excel";
-import type { ExcelRunner } from "../../src/taskpane/ui/pane-types";
+import type { ExcelRunner, PastedSheet } from "../../src/taskpane/ui/pane-types";
 import { syncRangeToPortfolio } from "../../src/taskpane/features/sync/sync-actions";
+import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
 import { RiskEngine } from "../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import { installCustomFunctionsStub } from "../functions/support/custom-functions-stub";
@@ -54,6 +55,25 @@ export function syncSelection(
   options: Omit<Parameters<typeof syncRangeToPortfolio>[0], "client" | "run" | "source">,
 ): ReturnType<typeof syncRangeToPortfolio> {
   return syncRangeToPortfolio({ client: service.client, run, source: { kind: "selection" }, ...options });
+}
+
+/**
+ * The summary sheet of a portfolio (`demo-portfolio` unless said) for one scenario, pasted as the
+ * summary panel does with the test service's client, without the extended summary.
+ */
+export async function pasteSummarySheet(
+  service: Pick<TestService, "client">,
+  run: ExcelRunner,
+  options: { portfolio?: string; scenario: string },
+): Promise<PastedSheet> {
+  const [summary] = await pasteSummary({
+    client: service.client,
+    run,
+    portfolio: options.portfolio ?? "demo-portfolio",
+    extended: false,
+    scenario: options.scenario,
+  });
+  return summary!;
 }
 
 /** A fake workbook and its Excel.run, as the task pane receives it. */

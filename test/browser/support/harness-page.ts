@@ -107,6 +107,32 @@ export async function setSectionOpen(page: Page, section: string, open: boolean)
     throw new Error(`section "${section}" did not ${open ? "open" : "close"} after three clicks on its header`);
 }
 
+/**
+ * Select a range with the mouse as a user does: the sheet's tab (when given), the first cell, then
+ * a shift-click on the last.
+ */
+export async function selectWithMouse(page: Page, from: string, to: string, sheet?: string): Promise<void> {
+  if (sheet) await page.click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="${sheet}"]`);
+  await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="${from}"]`);
+  await page.click(`[data-testid="${HARNESS_TEST_IDS.grid}"] td[data-cell="${to}"]`, { modifiers: ["Shift"] });
+}
+
+/** Type a portfolio name into the open Sync section and start "Sync to portfolio" on the selection. */
+export async function startSync(page: Page, portfolio: string): Promise<void> {
+  await page.getByTestId(TEST_IDS.sync.portfolio).fill(portfolio);
+  await page.getByTestId(TEST_IDS.sync.start).click();
+}
+
+/**
+ * Sync the workbook's selection to a new portfolio from the pane's Sync section (opened first),
+ * and wait for the success message, which names the portfolio; its text.
+ */
+export async function syncSelectionAs(page: Page, portfolio: string): Promise<string> {
+  await setSectionOpen(page, "sync", true);
+  await startSync(page, portfolio);
+  return textWhen(page, TEST_IDS.sync.task.result, (t) => t.includes(portfolio), 30_000);
+}
+
 /** Wait until no formula calculates any more. */
 export async function waitForIdle(page: Page, timeoutMs = 30_000): Promise<void> {
   await page.evaluate((ms) => window.harness?.waitForIdle(ms), timeoutMs);

@@ -3,20 +3,13 @@
  * column, not by address: a table sorted between the two readings compares each asset with itself.
  */
 import { compareWithSnapshot, takeChangeSnapshot } from "../../../../src/taskpane/features/changes/changes-actions";
-import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
-import { newWorkbook, usePaneTestService } from "../../support";
+import { newWorkbook, pasteSummarySheet, usePaneTestService } from "../../support";
 
 const service = usePaneTestService({ processingDelayMs: 20 });
 
 test("a pasted summary sorted between snapshot and comparison shows no change; a changed value shows under its asset", async () => {
   const { fake, run } = newWorkbook();
-  const [summary] = await pasteSummary({
-    client: service.client,
-    run,
-    portfolio: "demo-portfolio",
-    extended: false,
-    scenario: "ssp585",
-  });
+  const summary = await pasteSummarySheet(service, run, { scenario: "ssp585" });
   const header = fake.read(summary.sheetName, "A1:Z1")[0].filter((v) => v !== "");
   const score = header.findIndex((h) => String(h).endsWith("_risk_score"));
   const letter = String.fromCharCode(65 + score);

@@ -19,7 +19,7 @@ import { RiskEngine } from "../../../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../../../src/functions/engine/default-engine";
 import * as RISK from "../../../../src/functions/functions";
 import { explainSelection, ExplainError } from "../../../../src/taskpane/features/explain/explain-actions";
-import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
+import { pasteSummarySheet } from "../../support";
 import { compareWithSnapshot, takeChangeSnapshot } from "../../../../src/taskpane/features/changes/changes-actions";
 import { compareReadings } from "../../../../src/taskpane/features/changes/model/value-changes";
 import { HAZARDS } from "../../../../src/shared/vocabulary";
@@ -158,19 +158,13 @@ test("a RISK.IMPACT cell: the period's years and the lower and upper bounds the 
 
 test("a score in a pasted summary sheet is explained from its column header and row", async () => {
   const { fake, run } = harness();
-  const [summary] = await pasteSummary({
-    client: fixture.client,
-    run,
-    portfolio: "demo-portfolio",
-    scenario: "ssp126",
-    extended: false,
-  });
-  const header = fake.read(summary!.sheetName, "A1:Z1")[0]!;
+  const summary = await pasteSummarySheet(fixture, run, { scenario: "ssp126" });
+  const header = fake.read(summary.sheetName, "A1:Z1")[0]!;
   const col = header.indexOf("heatwave_risk_score");
   const letter = String.fromCharCode(65 + col);
-  fake.setSelection(summary!.sheetName, `${letter}2`);
+  fake.setSelection(summary.sheetName, `${letter}2`);
   const explained = await explainSelection({ client: fixture.client, run });
-  expect(explained.source).toBe(`column heatwave_risk_score of sheet ${summary!.sheetName}`);
+  expect(explained.source).toBe(`column heatwave_risk_score of sheet ${summary.sheetName}`);
   expect(lineOf(explained.lines, "thresholds")).toEqual(["LOW below 30, MEDIUM up to 50, HIGH above (service notes)"]);
   expect(lineOf(explained.lines, "scenario")).toEqual([
     "ssp126. For this hazard ssp126 repeats ssp245 (service notes).",

@@ -142,6 +142,10 @@ interface KindCase {
   refusesRepeatedIds?: RegExp;
 }
 
+/** The risk matrix of labels as its panel pastes it: the matrix sheet, then the label counts. */
+const pasteLabelMatrix = (run: ExcelRunner, portfolio: string) =>
+  pasteRiskMatrix({ client: service.client, run, portfolio, scenario: "ssp585", window: 30, cells: "label" });
+
 const KINDS: KindCase[] = [
   {
     operation: "summary",
@@ -173,33 +177,13 @@ const KINDS: KindCase[] = [
   {
     operation: "risk-matrix",
     rows: "assets",
-    paste: async (run, portfolio) =>
-      (
-        await pasteRiskMatrix({
-          client: service.client,
-          run,
-          portfolio,
-          scenario: "ssp585",
-          window: 30,
-          cells: "label",
-        })
-      )[0].sheetName,
+    paste: async (run, portfolio) => (await pasteLabelMatrix(run, portfolio))[0].sheetName,
   },
   {
     operation: "label-counts",
     rows: "labels",
     // The risk matrix's second sheet.
-    paste: async (run, portfolio) =>
-      (
-        await pasteRiskMatrix({
-          client: service.client,
-          run,
-          portfolio,
-          scenario: "ssp585",
-          window: 30,
-          cells: "label",
-        })
-      )[1].sheetName,
+    paste: async (run, portfolio) => (await pasteLabelMatrix(run, portfolio))[1].sheetName,
   },
   {
     operation: "scenario-comparison",

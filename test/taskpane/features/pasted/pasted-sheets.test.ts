@@ -10,10 +10,11 @@ import {
 import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../../../src/shaping/paste-provenance";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
-import { newWorkbook, usePaneTestService } from "../../support";
+import { newWorkbook, pasteSummarySheet, usePaneTestService } from "../../support";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 import type { RefreshedSheet } from "../../../../src/taskpane/features/pasted/paste-kind";
+import type { ExcelRunner } from "../../../../src/taskpane/ui/pane-types";
 
 /**
  * Pasted sheets record how they were made (Sources sheet + hidden store) and "Refresh pasted
@@ -28,14 +29,19 @@ function sourcesRows(fake: ReturnType<typeof newWorkbook>["fake"]): unknown[][] 
   return fake.read(SOURCES_SHEET, used.slice(used.indexOf("!") + 1));
 }
 
-test("a paste records service, project, portfolio, operation, filters, dataset version and digest, rows, UTC time, add-in version — never the key", async () => {
-  const { fake, run } = newWorkbook();
-  const pasted = await pasteTimeseries({
+/** A heatwave timeseries (ssp585, mid, from 2030) of the portfolio, pasted as its panel does. */
+function pasteHeatwave(run: ExcelRunner, portfolio: string) {
+  return pasteTimeseries({
     client: service.client,
     run,
-    portfolio: "demo-portfolio",
+    portfolio,
     filters: { hazard: "heatwave", scenario: "ssp585", measure: "mid", startYear: 2030 },
   });
+}
+
+test("a paste records service, project, portfolio, operation, filters, dataset version and digest, rows, UTC time, add-in version — never the key", async () => {
+  const { fake, run } = newWorkbook();
+  const pasted = await pasteHeatwave(run, "demo-portfolio");
   const meta = await service.client.datasets.metadata("demo-portfolio");
   const rows = sourcesRows(fake);
   expect(rows[0]).toEqual(SOURCES_HEADER);
@@ -65,13 +71,7 @@ test("a paste records service, project, portfolio, operation, filters, dataset v
 test("refresh re-runs the recorded filters and replaces the table in place: more rows, user's column and formats kept", async () => {
   await importPortfolio(service.client, "refresh-me", assetsCsv(3));
   const { fake, run } = newWorkbook();
-  const [summary] = await pasteSummary({
-    client: service.client,
-    run,
-    portfolio: "refresh-me",
-    extended: false,
-    scenario: "ssp245",
-  });
+  const summary = await pasteSummarySheet(service, run, { portfolio: "refresh-me", scenario: "ssp245" });
   const width = (fake.read(summary.sheetName, "A1:Z1")[0] as unknown[]).filter((v) => v !== "").length;
   const lastCol = col(width - 1);
   const userCol = col(width + 1); // one empty column, then the user's notes
@@ -119,13 +119,7 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
 
 test("a renamed or deleted pasted sheet is refused with a sentence; an edited cell is kept and listed", async () => {
   const { fake, run } = newWorkbook();
-  const [summary] = await pasteSummary({
-    client: service.client,
-    run,
-    portfolio: "demo-portfolio",
-    extended: false,
-    scenario: "ssp585",
-  });
+  const summary = await pasteSummarySheet(service, run, { scenario: "ssp585" });
 
   // Edited: one cell of the table changed by the user is no reason to refuse; without an answer
   // it is kept and listed (address, theirs, the service's).
@@ -200,12 +194,7 @@ test("a refresh that fails while writing puts the old table back, whole", async 
 test("a sorted timeseries sheet and its notes refresh by key when an asset leaves the portfolio", async () => {
   await importPortfolio(service.client, "ts-keyed", assetsCsv(3));
   const { fake, run } = newWorkbook();
-  const pasted = await pasteTimeseries({
-    client: service.client,
-    run,
-    portfolio: "ts-keyed",
-    filters: { hazard: "heatwave", scenario: "ssp585", measure: "mid", startYear: 2030 },
-  });
+  const pasted = await pasteHeatwave(run, "ts-keyed");
   const record = (await run((context) => readProvenance(context))).records[0];
   expect(record.rowKey).toMatchObject({ asset: true, columns: ["hazard", "indicator", "scenario", "measure"] });
   const width = record.header.length;
@@ -242,13 +231,7 @@ test("a sorted timeseries sheet and its notes refresh by key when an asset leave
 
 test("a refresh without the pane (the ribbon's) never overwrites a changed cell: it keeps it and leaves the question on record", async () => {
   const { fake, run } = newWorkbook();
-  const [summary] = await pasteSummary({
-    client: service.client,
-    run,
-    portfolio: "demo-portfolio",
-    extended: false,
-    scenario: "ssp126",
-  });
+  const summary = await pasteSummarySheet(service, run, { scenario: "ssp126" });
   fake.setValues(summary.sheetName, "C3", [["my name for it"]]);
   const result = await refreshPastedSheetsWithoutPane({ kinds: PASTE_KINDS, client: service.client, run });
   expect(result.outcomes[0]).toMatchObject({
