@@ -1,12 +1,9 @@
-import { RiskEngine } from "../../src/functions/engine/engine";
-import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import * as TypedRISK from "../../src/functions/functions";
 import { asExcelCalls } from "./support/excel-calls";
-
-const RISK = asExcelCalls(TypedRISK);
 import { createInvocation } from "../../testing/invocation";
-import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
-import { searchAnswer, sendJson, startFakeService, type FakeService } from "./support/fake-service";
+import { cellError } from "./support/custom-functions-stub";
+import { useSearchOnlyService } from "./support/search-only-service";
+import { searchAnswer } from "./support/fake-service";
 
 /**
  * Every argument rule of every RISK function, called as Excel calls them (the exported functions of
@@ -14,26 +11,9 @@ import { searchAnswer, sendJson, startFakeService, type FakeService } from "./su
  * allowed, and sends nothing; an unknown hazard is #N/A; accepted spellings reach the service.
  */
 
-let service: FakeService;
-let uninstall: () => void;
+const RISK = asExcelCalls(TypedRISK);
+const service = useSearchOnlyService();
 const inv = () => createInvocation();
-
-beforeAll(async () => {
-  uninstall = installCustomFunctionsStub();
-  service = await startFakeService((request, res) => {
-    if (request.path === "/api/search") {
-      return sendJson(res, searchAnswer(Number(request.query.get("lat")), Number(request.query.get("lng"))));
-    }
-    sendJson(res, { errors: ["not found"] }, 404);
-  });
-  setDefaultEngine(new RiskEngine({ connection: service.connection, maxRetries: 0 }));
-});
-
-afterAll(async () => {
-  setDefaultEngine(undefined);
-  uninstall();
-  await service.close();
-});
 
 type Case = [label: string, call: () => Promise<unknown>, code: string, message: string];
 
@@ -217,10 +197,10 @@ const cases: Case[] = [
 
 describe("bad arguments", () => {
   test.each(cases)("%s", async (_label, call, code, message) => {
-    const before = service.seen.length;
+    const before = service().seen.length;
     expect(await cellError(call())).toEqual({ code, message });
     expect(message.length).toBeLessThan(100);
-    expect(service.seen.length).toBe(before); // nothing was sent
+    expect(service().seen.length).toBe(before); // nothing was sent
   });
 });
 
@@ -248,8 +228,8 @@ describe("accepted spellings", () => {
       code: "#N/A",
       message: 'Unknown portfolio "north-sea_2"',
     });
-    expect(service.seen.at(-1)!.path).toBe("/api/portfolios/north-sea_2/datasets/physical/summary");
-    expect(service.seen.at(-1)!.query.get("scenario")).toBe("ssp585");
-    expect(service.seen.at(-1)!.query.get("window")).toBe("15");
+    expect(service().seen.at(-1)!.path).toBe("/api/portfolios/north-sea_2/datasets/physical/summary");
+    expect(service().seen.at(-1)!.query.get("scenario")).toBe("ssp585");
+    expect(service().seen.at(-1)!.query.get("window")).toBe("15");
   });
 });

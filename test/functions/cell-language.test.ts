@@ -1,5 +1,3 @@
-import { RiskEngine } from "../../src/functions/engine/engine";
-import { setDefaultEngine } from "../../src/functions/engine/default-engine";
 import { setCellLanguage } from "../../src/functions/cell-language";
 import { MAX_MESSAGE } from "../../src/functions/formula-errors";
 import { LANGUAGES } from "../../src/i18n/languages";
@@ -8,8 +6,8 @@ import { createTranslator, loadCatalog } from "../../src/i18n/translator";
 import * as TypedRISK from "../../src/functions/functions";
 import { asExcelCalls } from "./support/excel-calls";
 import { createInvocation } from "../../testing/invocation";
-import { cellError, installCustomFunctionsStub } from "./support/custom-functions-stub";
-import { searchAnswer, sendJson, startFakeService, type FakeService } from "./support/fake-service";
+import { cellError } from "./support/custom-functions-stub";
+import { useSearchOnlyService } from "./support/search-only-service";
 
 /**
  * The messages RISK.* cells show with `#N/A` and `#VALUE!` follow Office's display language
@@ -19,27 +17,10 @@ import { searchAnswer, sendJson, startFakeService, type FakeService } from "./su
  */
 
 const RISK = asExcelCalls(TypedRISK);
-let service: FakeService;
-let uninstall: () => void;
+useSearchOnlyService();
 const inv = () => createInvocation();
 
-beforeAll(async () => {
-  uninstall = installCustomFunctionsStub();
-  service = await startFakeService((request, res) => {
-    if (request.path === "/api/search") {
-      return sendJson(res, searchAnswer(Number(request.query.get("lat")), Number(request.query.get("lng"))));
-    }
-    sendJson(res, { errors: ["not found"] }, 404);
-  });
-  setDefaultEngine(new RiskEngine({ connection: service.connection, maxRetries: 0 }));
-});
-
-afterAll(async () => {
-  await setCellLanguage("en-US");
-  setDefaultEngine(undefined);
-  uninstall();
-  await service.close();
-});
+afterAll(() => setCellLanguage("en-US"));
 
 const unknownPortfolio = () => RISK.summary("north-sea_2", 0, "cyclones", "SSP585", "15yr", null as never, inv());
 const unknownHazard = () => RISK.search(12, 34, "lava", "30yr", null as never, null as never, inv());
@@ -47,39 +28,36 @@ const latitudeOut = () => RISK.search(91.5, 0, "floods", "30yr", null as never, 
 const scenarioWrong = () => RISK.summary("p", 0, "floods", "rcp85", null, null as never, inv());
 const latitudeBlank = () => RISK.search(null as never, 0, "floods", "30yr", null as never, null as never, inv());
 
-test("German (de-CH): #N/A and #VALUE! messages from the German catalog, numbers with a decimal comma", async () => {
-  await setCellLanguage("de-CH", "de-DE");
-  expect(await cellError(unknownPortfolio())).toEqual({ code: "#N/A", message: 'Unbekanntes Portfolio "north-sea_2"' });
-  expect(await cellError(unknownHazard())).toEqual({
-    code: "#N/A",
-    message: 'Unbekannte Gefahr "lava": Verwenden Sie floods, cyclones, drought, heatwaves, sea_level_rise, wildfire',
-  });
-  expect(await cellError(latitudeOut())).toEqual({
-    code: "#VALUE!",
-    message: "lat muss zwischen -90 und 90 liegen (erhalten: 91,5)",
-  });
-  expect(await cellError(scenarioWrong())).toEqual({
-    code: "#VALUE!",
-    message: 'scenario muss ssp126, ssp245 oder ssp585 sein (erhalten: "rcp85")',
-  });
-  expect(await cellError(latitudeBlank())).toEqual({
-    code: "#VALUE!",
-    message: "lat muss ein Breitengrad von -90 bis 90 sein (erhalten: nichts)",
-  });
-});
+/** What each failing cell shows in a language: code and message, in the order of the calls above. */
+const MESSAGES: Record<"de" | "fr", Array<[code: string, message: string]>> = {
+  de: [
+    ["#N/A", 'Unbekanntes Portfolio "north-sea_2"'],
+    ["#N/A", 'Unbekannte Gefahr "lava": Verwenden Sie floods, cyclones, drought, heatwaves, sea_level_rise, wildfire'],
+    ["#VALUE!", "lat muss zwischen -90 und 90 liegen (erhalten: 91,5)"],
+    ["#VALUE!", 'scenario muss ssp126, ssp245 oder ssp585 sein (erhalten: "rcp85")'],
+    ["#VALUE!", "lat muss ein Breitengrad von -90 bis 90 sein (erhalten: nichts)"],
+  ],
+  // French spacing: a no-break space before the colon.
+  fr: [
+    ["#N/A", 'Portefeuille inconnu "north-sea_2"'],
+    ["#N/A", 'Aléa inconnu "lava"\u00a0: utilisez floods, cyclones, drought, heatwaves, sea_level_rise, wildfire'],
+    ["#VALUE!", "lat doit être comprise entre -90 et 90 (reçu\u00a0: 91,5)"],
+    ["#VALUE!", 'scenario doit être ssp126, ssp245 ou ssp585 (reçu\u00a0: "rcp85")'],
+  ],
+};
 
-test("French (fr-CA): the French catalog, with French spacing before the colon", async () => {
-  await setCellLanguage("fr-CA", "fr-FR");
-  expect(await cellError(unknownPortfolio())).toEqual({ code: "#N/A", message: 'Portefeuille inconnu "north-sea_2"' });
-  expect(await cellError(unknownHazard())).toEqual({
-    code: "#N/A",
-    message: 'Aléa inconnu "lava"\u00a0: utilisez floods, cyclones, drought, heatwaves, sea_level_rise, wildfire',
-  });
-  expect((await cellError(latitudeOut())).message).toBe("lat doit être comprise entre -90 et 90 (reçu\u00a0: 91,5)");
-  expect((await cellError(scenarioWrong())).message).toBe(
-    'scenario doit être ssp126, ssp245 ou ssp585 (reçu\u00a0: "rcp85")',
-  );
-});
+test.each([
+  ["German (de-CH)", "de-CH", "de-DE", "de"],
+  ["French (fr-CA)", "fr-CA", "fr-FR", "fr"],
+] as const)(
+  "%s: #N/A and #VALUE! messages from its catalog, numbers with a decimal comma",
+  async (_name, display, content, language) => {
+    await setCellLanguage(display, content);
+    const calls = [unknownPortfolio, unknownHazard, latitudeOut, scenarioWrong, latitudeBlank];
+    for (const [i, [code, message]] of MESSAGES[language].entries())
+      expect(await cellError(calls[i]!())).toEqual({ code, message });
+  },
+);
 
 test("a language without a catalog (es-US) and English: the English messages", async () => {
   await setCellLanguage("es-US", "es-US");
