@@ -305,6 +305,8 @@ interface KeyedTableRead {
   plan: KeyedPlan;
   /** Hidden body positions from the first removed row down. */
   hiddenBelow: number[];
+  /** The workbook's sheets (ids and names) as the read found them. */
+  sheets: Excel.WorksheetCollection;
 }
 
 /** The read phase: reads the table, the analyst's columns and the record of what was written. Changes nothing. */
@@ -316,8 +318,12 @@ async function readKeyedTable(
   restoreKeys: readonly string[] | undefined,
 ): Promise<KeyedTableRead> {
   const { where, rowKey, layout } = answer;
-  // Sent with the table's first read: whether the record of what was written is still there.
+  // Sent with the table's first read: whether the record of what was written is still there, and
+  // the workbook's sheets, which the provenance's snapshot before the writes needs (no sheet is
+  // added or removed before it is taken).
   const store = context.workbook.worksheets.getItemOrNullObject(record.writtenStore!);
+  const sheets = context.workbook.worksheets;
+  sheets.load("items/id, items/name");
   const { sheet, table, range } = await findPastedTable(context, record);
   const top = range.rowIndex;
   const left = range.columnIndex;
@@ -396,6 +402,7 @@ async function readKeyedTable(
     entries,
     plan,
     hiddenBelow,
+    sheets,
   };
 }
 
@@ -756,7 +763,7 @@ async function applyKeyedWrites(
   signal?.throwIfAborted();
   // The provenance is read first: that read names the workbook's sheets, which the new record of
   // what was written needs too (a name no sheet has), so neither reads them again.
-  const provenanceBefore = options.recordAs ? await snapshotProvenance(context) : undefined;
+  const provenanceBefore = options.recordAs ? await snapshotProvenance(context, read.sheets) : undefined;
   done.newStore = await writeWrittenStore(
     context,
     cells.nextWritten,

@@ -209,8 +209,12 @@ export interface ProvenanceSnapshot {
 }
 
 /** Reads what {@link restoreProvenance} needs to undo a {@link recordProvenance} (two round trips). */
-export async function snapshotProvenance(context: Excel.RequestContext): Promise<ProvenanceSnapshot> {
-  const reading = await readStores(context, [PROVENANCE_STORE_SHEET, FORMULA_STORE_SHEET]);
+export async function snapshotProvenance(
+  context: Excel.RequestContext,
+  /** The workbook's sheets, already loaded in this batch (see readStores): a round trip fewer. */
+  loadedSheets?: Excel.WorksheetCollection,
+): Promise<ProvenanceSnapshot> {
+  const reading = await readStores(context, [PROVENANCE_STORE_SHEET, FORMULA_STORE_SHEET], loadedSheets);
   const read = provenanceOf(reading.rows.get(PROVENANCE_STORE_SHEET) ?? null);
   const sourcesExisted = reading.sheets.some((s) => s.name.toLowerCase() === SOURCES_SHEET.toLowerCase());
   return { storeExisted: read.storeFound, sourcesExisted, records: read.records, reading };

@@ -23,13 +23,23 @@ export interface StoresReading {
  * The rows of each of the very hidden store sheets `storeNames`, in two round trips whatever their
  * number (the workbook's sheets, then every store's used range in one request, rather than two
  * requests a store: "Avoid using the context.sync method in loops",
- * https://learn.microsoft.com/office/dev/add-ins/concepts/correlated-objects-pattern). The sheets'
- * ids and names come with them, for the caller's own use.
+ * https://learn.microsoft.com/office/dev/add-ins/concepts/correlated-objects-pattern), one when the
+ * caller loaded the sheets. The sheets' ids and names come with them, for the caller's own use.
  */
-export async function readStores(context: Excel.RequestContext, storeNames: readonly string[]): Promise<StoresReading> {
-  const collection = context.workbook.worksheets;
-  collection.load("items/id, items/name");
-  await context.sync();
+export async function readStores(
+  context: Excel.RequestContext,
+  storeNames: readonly string[],
+  /**
+   * The workbook's sheets, loaded (`items/id, items/name`) by the caller with an earlier request of
+   * the same batch that added or removed none since: a round trip fewer.
+   */
+  loadedSheets?: Excel.WorksheetCollection,
+): Promise<StoresReading> {
+  const collection = loadedSheets ?? context.workbook.worksheets;
+  if (!loadedSheets) {
+    collection.load("items/id, items/name");
+    await context.sync();
+  }
   const sheets = collection.items.map((s) => ({ id: s.id, name: s.name }));
   const rows = new Map<string, StoreRow[] | null>();
   const reads: Array<{ name: string; used: Excel.Range }> = [];

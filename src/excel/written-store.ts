@@ -15,8 +15,15 @@ import type { ProvenanceRecord } from "../shaping/paste-provenance";
 import { RowKeyError, keyRows, type AssetFacts, type RowKeySpec } from "../shaping/row-keys";
 import type { CellValue } from "../shaping/types";
 import { TEXT_FORMAT } from "../shaping/safe-cells";
-import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes, textRowBytes } from "./chunks";
-import { readBlock } from "./read-range";
+import {
+  DEFAULT_MAX_REQUEST_BYTES,
+  OPERATION_OVERHEAD_BYTES,
+  planRowChunks,
+  rowBytes,
+  textRowBytes,
+  utf8Length,
+} from "./chunks";
+import { READ_TARGET_BYTES, readBlock } from "./read-range";
 import { addStoreSheet } from "./store-sheets";
 
 /** Prefix of the store sheets' names. */
@@ -39,13 +46,30 @@ export async function readWrittenStore(
   if (!found) await context.sync();
   if (store.isNullObject) return null;
   // Read in slices: a 5,000-row record is over 5 MB, more than one response may carry. The first
-  // is of 1,000 rows, the next sized by what those weighed (readBlock), near 4 MB each.
+  // 1,000 rows go with the question of how many there are (a round trip fewer; rows past the end
+  // read empty), the rest in slices sized by what those weighed (readBlock), near 4 MB each.
   const used = store.getUsedRangeOrNullObject(true);
   used.load("rowCount");
+  const head = store.getRangeByIndexes(1, 0, FIRST_ROWS_READ, HEADER.length);
+  head.load("values");
   await context.sync();
   const total = used.isNullObject ? 0 : used.rowCount - 1;
-  const rows: CellValue[][] =
-    total > 0 ? await readBlock(context, store, 1, 0, total, HEADER.length, "values", FIRST_ROWS_READ) : [];
+  const rows = (head.values as CellValue[][]).slice(0, Math.max(0, total));
+  if (total > FIRST_ROWS_READ) {
+    const bytesPerRow = Math.max(1, utf8Length(JSON.stringify(rows)) / rows.length);
+    const next = Math.max(1, Math.floor(READ_TARGET_BYTES / bytesPerRow));
+    const rest = await readBlock(
+      context,
+      store,
+      1 + FIRST_ROWS_READ,
+      0,
+      total - FIRST_ROWS_READ,
+      HEADER.length,
+      "values",
+      next,
+    );
+    for (const line of rest) rows.push(line);
+  }
   const out = new Map<string, WrittenRow>();
   for (const cells of rows) {
     if (cells[0] === "") continue;

@@ -149,6 +149,31 @@ describe("readBlocks", () => {
     expect(again).toEqual(read);
     expect(small.syncs.filter((s) => !s.failed).length).toBeGreaterThan(1);
   });
+
+  it("reads a table's header, a body larger than one request and the columns beside it in two requests, not one or more a block", async () => {
+    const fake = createFakeExcel();
+    const body = Array.from({ length: 3_000 }, (_, r) => [r, `site ${r}`, r / 7, r % 3]);
+    fake.setValues("Sheet1", "A1:D1", [["id", "name", "score", "band"]]);
+    fake.setValues("Sheet1", "A2:D3001", body);
+    fake.setValues("Sheet1", "F1:F3001", [["note"], ...body.map((_, r) => [`=A${r + 2}*2`])]);
+    fake.resetSyncs();
+    const [head, values, beside] = await fake.run((context) => {
+      const sheet = context.workbook.worksheets.getItem("Sheet1");
+      return readBlocks(context, [
+        { sheet, row: 0, col: 0, rows: 1, cols: 4, properties: ["values"] },
+        // 12,000 cells, then 3,001: over the first request's 40,000 cells together with a wider block.
+        { sheet, row: 1, col: 0, rows: 3_000, cols: 4, properties: ["values", "numberFormat"] },
+        { sheet, row: 0, col: 4, rows: 3_001, cols: 12, properties: ["formulas"] },
+      ]);
+    });
+    expect(head.values).toEqual([["id", "name", "score", "band"]]);
+    expect(values.values).toEqual(body);
+    expect(values.numberFormat).toHaveLength(3_000);
+    expect(beside.formulas).toHaveLength(3_001);
+    expect(beside.formulas![5][1]).toBe("=A6*2"); // sheet row 6, the body's fifth
+    // 4 + 24,000 + 36,012 cells: the first request's 40,000, then the rest, sized by what they weighed.
+    expect(fake.syncs).toHaveLength(2);
+  });
 });
 
 describe("readTable and listTables", () => {
