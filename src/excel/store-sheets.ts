@@ -23,39 +23,58 @@ export interface StoresReading {
  * The rows of each of the very hidden store sheets `storeNames`, in two round trips whatever their
  * number (the workbook's sheets, then every store's used range in one request, rather than two
  * requests a store: "Avoid using the context.sync method in loops",
- * https://learn.microsoft.com/office/dev/add-ins/concepts/correlated-objects-pattern), one when the
- * caller loaded the sheets. The sheets' ids and names come with them, for the caller's own use.
+ * https://learn.microsoft.com/office/dev/add-ins/concepts/correlated-objects-pattern). The sheets'
+ * ids and names come with them, for the caller's own use.
  */
-export async function readStores(
+export async function readStores(context: Excel.RequestContext, storeNames: readonly string[]): Promise<StoresReading> {
+  const collection = context.workbook.worksheets;
+  collection.load("items/id, items/name");
+  await context.sync();
+  const finish = queueStoresRead(context, storeNames, collection);
+  await context.sync(); // nothing is sent when no store exists
+  return finish();
+}
+
+/**
+ * Queues the read of the store sheets `storeNames` (their used ranges) to go with the caller's next
+ * request, given the workbook's sheets already loaded; the function returned gives what was read
+ * once that request was synced. When the request that was to carry it failed and was asked again
+ * without it (an answer over the limit), or none was sent, it is read anew.
+ */
+export function queueStoresRead(
   context: Excel.RequestContext,
   storeNames: readonly string[],
-  /**
-   * The workbook's sheets, loaded (`items/id, items/name`) by the caller with an earlier request of
-   * the same batch that added or removed none since: a round trip fewer.
-   */
-  loadedSheets?: Excel.WorksheetCollection,
-): Promise<StoresReading> {
-  const collection = loadedSheets ?? context.workbook.worksheets;
-  if (!loadedSheets) {
-    collection.load("items/id, items/name");
-    await context.sync();
-  }
-  const sheets = collection.items.map((s) => ({ id: s.id, name: s.name }));
-  const rows = new Map<string, StoreRow[] | null>();
-  const reads: Array<{ name: string; used: Excel.Range }> = [];
-  for (const name of storeNames) {
-    const sheet = collection.items.find((s) => s.name.toLowerCase() === name.toLowerCase());
-    if (!sheet) {
-      rows.set(name, null);
-      continue;
+  loadedSheets: Excel.WorksheetCollection,
+): () => Promise<StoresReading> {
+  const sheets = loadedSheets.items.map((s) => ({ id: s.id, name: s.name }));
+  const queue = () => {
+    const reads: Array<{ name: string; used: Excel.Range | null }> = storeNames.map((name) => {
+      const sheet = loadedSheets.items.find((s) => s.name.toLowerCase() === name.toLowerCase());
+      if (!sheet) return { name, used: null };
+      const used = sheet.getUsedRangeOrNullObject(true);
+      used.load("values, rowIndex, columnIndex");
+      return { name, used };
+    });
+    return () => {
+      const rows = new Map<string, StoreRow[] | null>();
+      for (const { name, used } of reads)
+        rows.set(name, used === null ? null : used.isNullObject ? [] : recordRows(used));
+      return rows;
+    };
+  };
+  const first = queue();
+  return async () => {
+    let rows: Map<string, StoreRow[] | null>;
+    try {
+      rows = first();
+    } catch {
+      // Not loaded: the request it went with was not the one that answered.
+      const again = queue();
+      await context.sync();
+      rows = again();
     }
-    const used = sheet.getUsedRangeOrNullObject(true);
-    used.load("values, rowIndex, columnIndex");
-    reads.push({ name, used });
-  }
-  if (reads.length > 0) await context.sync();
-  for (const { name, used } of reads) rows.set(name, used.isNullObject ? [] : recordRows(used));
-  return { sheets, rows };
+    return { sheets, rows };
+  };
 }
 
 function recordRows(used: Excel.Range): StoreRow[] {
