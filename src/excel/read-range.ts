@@ -162,6 +162,26 @@ export async function listSheetNames(context: Excel.RequestContext): Promise<str
   return sheets.items.map((s) => s.name);
 }
 
+/**
+ * A read queued to go with the caller's next request (a round trip fewer): `queue` queues the loads
+ * and returns what gives their result once synced. The function returned gives that result, and
+ * reads anew when the request that was to carry it failed and was asked again without it (an
+ * answer over the 5 MB limit, split by {@link readBlocks}) or none was sent: an unloaded property
+ * throws, as office.js's PropertyNotLoaded does.
+ */
+export function queueRead<T>(context: Excel.RequestContext, queue: () => () => T): () => Promise<T> {
+  const first = queue();
+  return async () => {
+    try {
+      return first();
+    } catch {
+      const again = queue();
+      await context.sync();
+      return again();
+    }
+  };
+}
+
 /** Cells of {@link readBlock}'s first read, before it knows what a row of the block weighs. */
 const CELLS_PER_READ = 40_000;
 /**

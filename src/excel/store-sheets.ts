@@ -5,6 +5,7 @@
  */
 import { TEXT_FORMAT } from "../shaping/safe-cells";
 import type { CellValue } from "../shaping/types";
+import { queueRead } from "./read-range";
 
 /** One record row of a store sheet: its 1-based sheet row and its cells from column A. */
 export interface StoreRow {
@@ -62,19 +63,8 @@ export function queueStoresRead(
       return rows;
     };
   };
-  const first = queue();
-  return async () => {
-    let rows: Map<string, StoreRow[] | null>;
-    try {
-      rows = first();
-    } catch {
-      // Not loaded: the request it went with was not the one that answered.
-      const again = queue();
-      await context.sync();
-      rows = again();
-    }
-    return { sheets, rows };
-  };
+  const read = queueRead(context, queue);
+  return async () => ({ sheets, rows: await read() });
 }
 
 function recordRows(used: Excel.Range): StoreRow[] {

@@ -23,7 +23,7 @@ import {
   textRowBytes,
   utf8Length,
 } from "./chunks";
-import { READ_TARGET_BYTES, readBlock } from "./read-range";
+import { READ_TARGET_BYTES, queueRead, readBlock } from "./read-range";
 import { addStoreSheet } from "./store-sheets";
 
 /** Prefix of the store sheets' names. */
@@ -69,17 +69,9 @@ export function queueWrittenStoreRead(
     head.load("values");
     return () => ({ total: used.isNullObject ? 0 : used.rowCount - 1, head: head.values as CellValue[][] });
   };
-  const first = queue();
+  const read = queueRead(context, queue);
   return async () => {
-    let got: ReturnType<typeof first>;
-    try {
-      got = first();
-    } catch {
-      // Not loaded: the request it went with was not the one that answered.
-      const again = queue();
-      await context.sync();
-      got = again();
-    }
+    const got = await read();
     const { total } = got;
     const rows = got.head.slice(0, Math.max(0, total));
     if (total > FIRST_ROWS_READ) {

@@ -1,6 +1,6 @@
 /** Reading the selection or a table for a sync, and selecting a problem's cell, against the fake. */
 import { createFakeExcel } from "../../testing/fake-excel";
-import { listTables, readBlock, readBlocks, readSelection, readTable } from "../../src/excel/read-range";
+import { listTables, queueRead, readBlock, readBlocks, readSelection, readTable } from "../../src/excel/read-range";
 import { selectCell } from "../../src/excel/select-cell";
 import { validateAssetRange } from "../../src/taskpane/features/sync/model/validate-assets";
 
@@ -173,6 +173,51 @@ describe("readBlocks", () => {
     expect(beside.formulas![5][1]).toBe("=A6*2"); // sheet row 6, the body's fifth
     // 4 + 24,000 + 36,012 cells: the first request's 40,000, then the rest, sized by what they weighed.
     expect(fake.syncs).toHaveLength(2);
+  });
+});
+
+describe("queueRead", () => {
+  it("goes with the caller's next request, and is read on its own when no request carried it", async () => {
+    const fake = createFakeExcel();
+    fake.setValues("Sheet1", "A1:B3", [
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ]);
+    fake.setValues("Sheet1", "D1", [["queued"]]);
+    fake.resetSyncs();
+    const [blocks, along] = await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem("Sheet1");
+      const later = queueRead(context, () => {
+        const cell = sheet.getRange("D1");
+        cell.load("values");
+        return () => cell.values;
+      });
+      const read = await readBlocks(context, [{ sheet, row: 0, col: 0, rows: 3, cols: 2, properties: ["values"] }]);
+      return [read, await later()] as const;
+    });
+    expect(blocks[0].values).toEqual([
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ]);
+    expect(along).toEqual([["queued"]]);
+    expect(fake.syncs).toHaveLength(1);
+
+    // Nothing sent after it was queued (an empty table's read sends nothing): it reads itself.
+    fake.resetSyncs();
+    const alone = await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem("Sheet1");
+      const later = queueRead(context, () => {
+        const cell = sheet.getRange("D1");
+        cell.load("values");
+        return () => cell.values;
+      });
+      await readBlocks(context, [{ sheet, row: 0, col: 0, rows: 0, cols: 2, properties: ["values"] }]);
+      return later();
+    });
+    expect(alone).toEqual([["queued"]]);
+    expect(fake.syncs).toHaveLength(1);
   });
 });
 
