@@ -137,9 +137,20 @@ interface WeeklyRun {
    * still held; {@link measuredRun} subtracts the live heap once the run let go of it.
    */
   liveHeapWithWorkbook: number;
-  /** What the workbook held of the heap, and the peak heap less that: the add-in's own, about. */
+  /**
+   * What the run let go of the heap when it returned (at most the workbook's share: it misses what
+   * still holds the fake), and the peak heap less that: an upper bound of the add-in's own peak.
+   */
   workbookHeap?: number;
   addinPeakHeap?: number;
+  /**
+   * What building the workbook added to the live heap (after a full collection before and after):
+   * the fake's cells and the calculation engine, plus what the add-in kept of the build (its
+   * caches, the persistent cache's storage), so at least the workbook's share; the peak less it is
+   * a lower bound of the add-in's own peak. With {@link addinPeakHeap}, the add-in's own is bracketed.
+   */
+  builtHeap: number;
+  addinPeakHeapAtLeast: number;
   maxSyncBytes: number;
   syncs: number;
   /** The engine's adaptive limit at the end of Refresh all. */
@@ -330,6 +341,7 @@ export async function weeklyRun(
   registry.register("SUMMARY", summary as never);
   registry.register("SEARCH", search as never);
   registry.register("IMPACT", impact as never);
+  const heapBeforeBuild = liveHeapBytes();
   const book = timedWorkbook();
   const { fake, run } = book;
   const calc = new FormulaEngine(fake, registry, new MetadataIndex());
@@ -349,6 +361,7 @@ export async function weeklyRun(
   fake.setSelection(SHEETS.portfolio, `B2:${letters(HAZARDS.length)}${scale.assets + 1}`);
   const snapshot = await takeChangeSnapshot({ client, run });
   const buildMs = performance.now() - started;
+  const builtHeap = Math.max(0, liveHeapBytes() - heapBeforeBuild);
 
   // Monday: a new release of the dataset changes 1 % of the assets.
   const change = await postJson(`${emulator.url}/__emulator/portfolios/${portfolio}/change-data`, {
@@ -470,6 +483,8 @@ export async function weeklyRun(
     boundMs: steps.reduce((sum, s) => sum + s.boundMs, 0),
     memory: whole.memory,
     liveHeapWithWorkbook: liveHeapBytes(),
+    builtHeap,
+    addinPeakHeapAtLeast: Math.max(0, whole.memory.heapUsed - builtHeap),
     maxSyncBytes: syncs.maxRequestBytes,
     syncs: syncs.syncs,
     engineConcurrency,
@@ -651,6 +666,8 @@ export async function weeklyRefreshScenario(ctx: BenchContext): Promise<Scenario
     [`${prefix}PeakHeap`]: r.memory.heapUsed,
     [`${prefix}WorkbookHeap`]: r.workbookHeap ?? 0,
     [`${prefix}AddinPeakHeap`]: r.addinPeakHeap ?? 0,
+    [`${prefix}BuiltHeap`]: r.builtHeap,
+    [`${prefix}AddinPeakHeapAtLeast`]: r.addinPeakHeapAtLeast,
     [`${prefix}EngineConcurrency`]: r.engineConcurrency,
     [`${prefix}RateLimited`]: r.rateLimited,
     [`${prefix}ReopenMs`]: round(r.reopen.wallMs),
@@ -668,8 +685,9 @@ export async function weeklyRefreshScenario(ctx: BenchContext): Promise<Scenario
     requests: first.steps.reduce((n, s) => n + s.requests, 0),
     requestNote:
       `${routeLine(first.steps)}; largest sync ${fmt(first.maxSyncBytes / 1e6, 2)} MB over ${count(first.syncs)}; ` +
-      `heap: peak ${fmt(first.memory.heapUsed / 1e6)} MB, the workbook (fake and calculation engine) ${fmt((first.workbookHeap ?? 0) / 1e6)} MB, ` +
-      `the add-in's own ≤ ${fmt((first.addinPeakHeap ?? 0) / 1e6)} MB; ` +
+      `heap: peak ${fmt(first.memory.heapUsed / 1e6)} MB, the workbook (fake and calculation engine) between ` +
+      `${fmt((first.workbookHeap ?? 0) / 1e6)} MB (let go after the run) and ${fmt(first.builtHeap / 1e6)} MB (added by building it), ` +
+      `the add-in's own between ${fmt(first.addinPeakHeapAtLeast / 1e6)} and ${fmt((first.addinPeakHeap ?? 0) / 1e6)} MB; ` +
       `reopened: ${first.reopen.requests} requests in ${fmt(first.reopen.wallMs)} ms; ` +
       withRoundTrips.map((r) => `${syncLabel(r)}: ${fmt(r.wallMs)} ms vs bound ${fmt(r.boundMs)} ms; `).join("") +
       `${cappedLabel}: ${fmt(capped.wallMs)} ms vs bound ${fmt(capped.boundMs)} ms, ${capped.rateLimited} × 429`,

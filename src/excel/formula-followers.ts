@@ -29,10 +29,10 @@ import type { ProvenanceRecord } from "../shaping/paste-provenance";
 import { describeKey } from "../shaping/row-keys";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
-import { readBlock } from "./read-range";
+import { readBlock, readBlocks } from "./read-range";
 import { readTableRowKeys, runs, writeRemovedBlock } from "./keyed-replace";
 import { PastedSheetChangedError } from "./replace-table";
-import { deleteWrittenStore, readWrittenStore, writeWrittenStore } from "./written-store";
+import { readWrittenStore, writeWrittenStore } from "./written-store";
 import { requirementSupported } from "../shared/requirements";
 
 const GROW_UNSUPPORTED = "this version of Excel cannot grow a table (it needs Excel 2102 or Mac 16.50 or later)";
@@ -164,6 +164,8 @@ export async function checkFollowers(
       `${where}: its table was moved from A1 (it is at ${record.tableAddress}), and the sheets of formulas over it read its rows by place: paste it anew. Nothing was changed.`,
     );
   const [mirror, summary] = await findFollowers(context, record, followers);
+  // Whether the losses sheet's record is there goes with the same request (a round trip fewer).
+  const recordedStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
   await context.sync();
   const m = mirror.range;
   const body = m.rowCount - 1;
@@ -172,16 +174,28 @@ export async function checkFollowers(
   const beside = await besideWidth(context, mirror.sheet, m.rowIndex, m.columnIndex + m.columnCount, body + 1);
   const from = m.columnIndex + formulaWidth;
   const width = m.columnCount - formulaWidth + beside;
-  const mine = width > 0 ? await readBlock(context, mirror.sheet, m.rowIndex, from, body + 1, width, "formulas") : [];
-  // A constant reads back the same as a value or as a formula; a formula here is a mirror written
-  // by an earlier version, whose rows read data rows by place (and lack the `data row` column).
-  const lookups = await readBlock(context, mirror.sheet, m.rowIndex + 1, m.columnIndex, body, 1, "formulas");
+  // The analyst's columns and the lookups in as few requests as their answers allow (readBlocks).
+  // A constant reads back the same as a value or as a formula; a formula in the lookups is a mirror
+  // written by an earlier version, whose rows read data rows by place (and lack the `data row` column).
+  const [mineRead, lookupsRead] = await readBlocks(context, [
+    {
+      sheet: mirror.sheet,
+      row: m.rowIndex,
+      col: from,
+      rows: width > 0 ? body + 1 : 0,
+      cols: width,
+      properties: ["formulas"],
+    },
+    { sheet: mirror.sheet, row: m.rowIndex + 1, col: m.columnIndex, rows: body, cols: 1, properties: ["formulas"] },
+  ]);
+  const mine = width > 0 ? mineRead.formulas! : [];
+  const lookups = lookupsRead.formulas!;
   if (lookups.some(([lookup]) => typeof lookup === "string" && lookup.startsWith("=")))
     throw new PastedSheetChangedError(
       `Sheet "${names.mirror}": its rows read the data sheet by place (written by an earlier version of the add-in), not by asset: paste the financial impact anew. Nothing was changed.`,
     );
   const shown = await lookupKeys(context, record);
-  const recorded = followers.store ? await readWrittenStore(context, followers.store) : null;
+  const recorded = followers.store ? await readWrittenStore(context, followers.store, recordedStore) : null;
   const before: FollowersBefore = {
     owners: [],
     cells: mine.slice(1),
@@ -376,12 +390,18 @@ export async function refreshFollowers(
   );
 
   // ---- the record of which asset each mirror row is about, with its analyst's cells' digests ----
+  // Whether the old record is there goes with the request that reads the names a new one must
+  // avoid (a round trip fewer); it is deleted once the new one is written.
+  const oldStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
   const store = await writeWrittenStore(
     context,
     lines.map((l) => ({ locator: String(l.place), key: l.key, digest: rowDigest(l.cells, before.width), kept: [] })),
     maxRequestBytes,
   );
-  await deleteWrittenStore(context, followers.store);
+  if (oldStore && !oldStore.isNullObject) {
+    oldStore.delete();
+    await context.sync();
+  }
   return {
     mirrorRemoved: removed.length,
     mirrorAdded: toAdd.length + (reused === undefined ? 0 : 1),

@@ -60,7 +60,7 @@ import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, row
 import {
   recordProvenance,
   restoreProvenance,
-  snapshotProvenance,
+  queueProvenanceSnapshot,
   utcNow,
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
@@ -75,7 +75,7 @@ import {
 import { followTable, type FollowedTable } from "./table-followers";
 import { addLabelColours, addScoreScale } from "./table-formats";
 import { checkShape } from "./write-sheets";
-import { deleteWrittenStore, readWrittenStore, writeWrittenStore } from "./written-store";
+import { deleteWrittenStore, queueWrittenStoreRead, writeWrittenStore } from "./written-store";
 import { message } from "../i18n/messages";
 import { sheetWords } from "./sheet-words";
 
@@ -307,6 +307,8 @@ interface KeyedTableRead {
   plan: KeyedPlan;
   /** Hidden body positions from the first removed row down. */
   hiddenBelow: number[];
+  /** The workbook's sheets (ids and names) as the read found them. */
+  sheets: Excel.WorksheetCollection;
 }
 
 /** The read phase: reads the table, the analyst's columns and the record of what was written. Changes nothing. */
@@ -318,8 +320,12 @@ async function readKeyedTable(
   restoreKeys: readonly string[] | undefined,
 ): Promise<KeyedTableRead> {
   const { where, rowKey, layout } = answer;
-  // Sent with the table's first read: whether the record of what was written is still there.
+  // Sent with the table's first read: whether the record of what was written is still there, and
+  // the workbook's sheets, which the provenance's snapshot before the writes needs (no sheet is
+  // added or removed before it is taken).
   const store = context.workbook.worksheets.getItemOrNullObject(record.writtenStore!);
+  const sheets = context.workbook.worksheets;
+  sheets.load("items/id, items/name");
   const { sheet, table, range } = await findPastedTable(context, record);
   const top = range.rowIndex;
   const left = range.columnIndex;
@@ -332,6 +338,8 @@ async function readKeyedTable(
   // table and up to BESIDE_SCAN beside it), in as few requests as their answers allow.
   const scan = Math.max(0, Math.min(BESIDE_SCAN, 16_384 - left - cols));
   const rightOfData = cols - width + scan;
+  // The record of what was written goes with the table's first read (a round trip fewer).
+  const writtenRead = store.isNullObject ? undefined : queueWrittenStoreRead(context, store);
   const [headRead, valuesRead, rightRead] = await readBlocks(context, [
     { sheet, row: top, col: left, rows: 1, cols: width, properties: ["values"] },
     ...(body > 0 ? [{ sheet, row: top + 1, col: left, rows: body, cols, properties: ["values" as const] }] : []),
@@ -354,7 +362,7 @@ async function readKeyedTable(
   const values = body > 0 ? valuesRead!.values! : [];
   const userCols = inside + beside;
   const userFormulas = userCols > 0 ? rightBlock.map((line) => line.slice(0, userCols)) : [];
-  const written = await readWrittenStore(context, record.writtenStore!, store);
+  const written = writtenRead ? await writtenRead() : null;
   if (written === null)
     throw new PastedSheetChangedError(
       `${where}: the record of what the add-in wrote into it is gone (its very hidden store sheet was deleted): paste it anew. Nothing was changed.`,
@@ -398,6 +406,7 @@ async function readKeyedTable(
     entries,
     plan,
     hiddenBelow,
+    sheets,
   };
 }
 
@@ -679,6 +688,9 @@ async function applyKeyedWrites(
   // every group's backup read in as few requests as their answers allow (not two per group).
   const positions = [...updates.keys()].sort((a, b) => a - b);
   const groups = spans(positions, (p) => updates.get(p)!);
+  // The provenance as it is before the writes goes with the backups' first request (a round trip
+  // fewer): nothing below writes a store or adds a sheet before the new record of what was written.
+  const snapshot = options.recordAs ? queueProvenanceSnapshot(context, read.sheets) : undefined;
   const backups = await readBlocks(
     context,
     groups.map((g) => ({
@@ -758,7 +770,7 @@ async function applyKeyedWrites(
   signal?.throwIfAborted();
   // The provenance is read first: that read names the workbook's sheets, which the new record of
   // what was written needs too (a name no sheet has), so neither reads them again.
-  const provenanceBefore = options.recordAs ? await snapshotProvenance(context) : undefined;
+  const provenanceBefore = snapshot ? await snapshot() : undefined;
   done.newStore = await writeWrittenStore(
     context,
     cells.nextWritten,
@@ -1151,8 +1163,9 @@ export async function readTableRowKeys(
     throw error;
   }
   const { sheet, range } = found;
-  const written = await readWrittenStore(context, record.writtenStore, store);
-  if (!written) return null;
+  if (store.isNullObject) return null;
+  // The record of what was written goes with the table's first read (a round trip fewer).
+  const writtenRead = queueWrittenStoreRead(context, store);
   const columns = locatorColumns(record.rowKey, record.header);
   // Only as far as the last locator column: the rest of a wide table is not needed to find its rows.
   const width = columns.length > 0 && columns.every((c) => c >= 0) ? Math.max(...columns) + 1 : record.header.length;
@@ -1165,6 +1178,7 @@ export async function readTableRowKeys(
     width,
     "values",
   );
+  const written = await writtenRead();
   const keys = new Map<number, string>();
   values.forEach((row, i) => {
     const entry = written.get(locatorOf(row, columns));

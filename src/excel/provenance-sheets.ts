@@ -27,6 +27,7 @@ import { staticCellsOf } from "./static-copies";
 import {
   addStoreSheet,
   readStoreRows,
+  queueStoresRead,
   readStores,
   writeStoreRows,
   writeTextBlock,
@@ -226,7 +227,23 @@ export interface ProvenanceSnapshot {
 
 /** Reads what {@link restoreProvenance} needs to undo a {@link recordProvenance} (two round trips). */
 export async function snapshotProvenance(context: Excel.RequestContext): Promise<ProvenanceSnapshot> {
-  const reading = await readStores(context, [PROVENANCE_STORE_SHEET, FORMULA_STORE_SHEET]);
+  return snapshotOf(await readStores(context, [PROVENANCE_STORE_SHEET, FORMULA_STORE_SHEET]));
+}
+
+/**
+ * {@link snapshotProvenance} queued to go with the caller's next request, given the workbook's
+ * sheets already loaded in this batch (see queueStoresRead): the function returned gives the
+ * snapshot once that request was synced. No store may be written meanwhile.
+ */
+export function queueProvenanceSnapshot(
+  context: Excel.RequestContext,
+  loadedSheets: Excel.WorksheetCollection,
+): () => Promise<ProvenanceSnapshot> {
+  const finish = queueStoresRead(context, [PROVENANCE_STORE_SHEET, FORMULA_STORE_SHEET], loadedSheets);
+  return async () => snapshotOf(await finish());
+}
+
+function snapshotOf(reading: StoresReading): ProvenanceSnapshot {
   const read = provenanceOf(reading.rows.get(PROVENANCE_STORE_SHEET) ?? null);
   const sourcesExisted = reading.sheets.some((s) => s.name.toLowerCase() === SOURCES_SHEET.toLowerCase());
   return { storeExisted: read.storeFound, sourcesExisted, records: read.records, reading };

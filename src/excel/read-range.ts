@@ -162,6 +162,26 @@ export async function listSheetNames(context: Excel.RequestContext): Promise<str
   return sheets.items.map((s) => s.name);
 }
 
+/**
+ * A read queued to go with the caller's next request (a round trip fewer): `queue` queues the loads
+ * and returns what gives their result once synced. The function returned gives that result, and
+ * reads anew when the request that was to carry it failed and was asked again without it (an
+ * answer over the 5 MB limit, split by {@link readBlocks}) or none was sent: an unloaded property
+ * throws, as office.js's PropertyNotLoaded does.
+ */
+export function queueRead<T>(context: Excel.RequestContext, queue: () => () => T): () => Promise<T> {
+  const first = queue();
+  return async () => {
+    try {
+      return first();
+    } catch {
+      const again = queue();
+      await context.sync();
+      return again();
+    }
+  };
+}
+
 /** Cells of {@link readBlock}'s first read, before it knows what a row of the block weighs. */
 const CELLS_PER_READ = 40_000;
 /**
@@ -170,7 +190,7 @@ const CELLS_PER_READ = 40_000;
  * optimization for Office Add-ins": requests and responses are limited to 5 MB, a read to
  * 5,000,000 cells). Each read is a round trip to Excel, so the fewer the better.
  */
-const READ_TARGET_BYTES = 4_000_000;
+export const READ_TARGET_BYTES = 4_000_000;
 /** Excel's limit of cells in one read (same source). */
 const MAX_CELLS_PER_READ = 5_000_000;
 const RESPONSE_TOO_LARGE = "ResponsePayloadSizeLimitExceeded";
@@ -194,63 +214,79 @@ export type BlockRead = Partial<Record<CellProperty, CellValue[][]>>;
 /**
  * Reads the properties of many blocks (a table's header, body and the columns beside it; the cells
  * a refresh is about to overwrite, row group by row group) in as few round trips as their answers
- * allow: blocks are loaded together up to about 4 MB of answer (40,000 cells at first, then sized
- * by what the cells read so far weighed), one sync each, instead of a sync per block and property
- * ("Avoid using the context.sync method in loops",
- * https://learn.microsoft.com/office/dev/add-ins/concepts/correlated-objects-pattern). A batch whose
- * answer passes Excel's limit is read again in halves; a block alone, with readBlock. Returns, per
+ * allow: slices of rows, of one block or of several, are loaded together up to about 4 MB of answer
+ * (40,000 cells at first, then sized by what the cells read so far weighed), one sync each, so a
+ * block larger than a request shares its first and last requests with the blocks around it instead
+ * of starting a request of its own ("Avoid using the context.sync method in loops",
+ * https://learn.microsoft.com/office/dev/add-ins/concepts/correlated-objects-pattern). A request
+ * whose answer passes Excel's limit is asked again at half its cells, down to one row. Returns, per
  * block in order, each of its properties' cells.
  */
 export async function readBlocks(context: Excel.RequestContext, blocks: readonly CellBlock[]): Promise<BlockRead[]> {
-  const out = new Array<BlockRead>(blocks.length);
-  const cellsOf = (b: CellBlock) => b.rows * b.cols * b.properties.length;
+  const out: BlockRead[] = blocks.map((b) => {
+    const one: BlockRead = {};
+    // A block of no columns has no range to read: its rows are empty.
+    for (const property of b.properties) one[property] = b.cols > 0 ? [] : Array.from({ length: b.rows }, () => []);
+    return one;
+  });
+  const rowCells = (b: CellBlock) => b.cols * b.properties.length;
+  const readable = (b: CellBlock) => b.rows > 0 && b.cols > 0 && b.properties.length > 0;
   let cellsPerRead = CELLS_PER_READ;
   let cellsRead = 0;
   let bytesRead = 0;
-  const readBatch = async (from: number, to: number): Promise<void> => {
-    if (to - from === 1) {
-      const b = blocks[from];
-      const one: BlockRead = {};
-      for (const property of b.properties)
-        one[property] = await readBlock(context, b.sheet, b.row, b.col, b.rows, b.cols, property);
-      out[from] = one;
-      return;
+  // The next row to read: row `row` of blocks[block].
+  let block = 0;
+  let row = 0;
+  for (;;) {
+    while (block < blocks.length && (!readable(blocks[block]) || row >= blocks[block].rows)) {
+      block++;
+      row = 0;
     }
-    const ranges = blocks.slice(from, to).map((b) => {
-      const range = b.sheet.getRangeByIndexes(b.row, b.col, b.rows, b.cols);
-      range.load([...b.properties]);
-      return range;
-    });
+    if (block >= blocks.length) return out;
+    // One request: rows from here on, block after block, up to cellsPerRead cells (one row at least).
+    const slices: Array<{ block: number; range: Excel.Range; cells: number }> = [];
+    let budget = cellsPerRead;
+    let b = block;
+    let r = row;
+    while (b < blocks.length) {
+      const next = blocks[b];
+      if (!readable(next) || r >= next.rows) {
+        b++;
+        r = 0;
+        continue;
+      }
+      const fit = Math.min(Math.floor(MAX_CELLS_PER_READ / next.cols), Math.floor(budget / rowCells(next)));
+      const take = Math.min(next.rows - r, slices.length === 0 ? Math.max(1, fit) : fit);
+      if (take <= 0) break;
+      const range = next.sheet.getRangeByIndexes(next.row + r, next.col, take, next.cols);
+      range.load([...next.properties]);
+      slices.push({ block: b, range, cells: take * rowCells(next) });
+      budget -= take * rowCells(next);
+      r += take;
+    }
     try {
       await context.sync();
     } catch (error) {
-      if ((error as { code?: unknown }).code !== RESPONSE_TOO_LARGE) throw error;
-      const middle = from + Math.floor((to - from) / 2);
-      await readBatch(from, middle);
-      await readBatch(middle, to);
-      return;
+      const asked = slices.reduce((n, s) => n + s.cells, 0);
+      const oneRow = slices.length === 1 && slices[0].cells === rowCells(blocks[block]);
+      if ((error as { code?: unknown }).code !== RESPONSE_TOO_LARGE || oneRow) throw error;
+      cellsPerRead = Math.max(1, Math.floor(asked / 2));
+      continue;
     }
-    ranges.forEach((range, i) => {
-      const one: BlockRead = {};
-      for (const property of blocks[from + i].properties) {
-        const cells = range[property] as CellValue[][];
-        one[property] = cells;
+    for (const slice of slices) {
+      const one = out[slice.block];
+      for (const property of blocks[slice.block].properties) {
+        const cells = slice.range[property] as CellValue[][];
+        const into = one[property]!;
+        for (const line of cells) into.push(line); // not push(...cells): a long slice passes the arguments' limit
         bytesRead += utf8Length(JSON.stringify(cells));
       }
-      cellsRead += cellsOf(blocks[from + i]);
-      out[from + i] = one;
-    });
+      cellsRead += slice.cells;
+    }
+    block = b;
+    row = r;
     cellsPerRead = Math.max(1, Math.floor(READ_TARGET_BYTES / Math.max(1, bytesRead / Math.max(1, cellsRead))));
-  };
-  for (let start = 0; start < blocks.length;) {
-    let end = start;
-    let cells = 0;
-    do cells += cellsOf(blocks[end++]);
-    while (end < blocks.length && cells + cellsOf(blocks[end]) <= cellsPerRead);
-    await readBatch(start, end);
-    start = end;
   }
-  return out;
 }
 
 /**

@@ -100,7 +100,12 @@ export async function findPastedTable(
 ): Promise<{ sheet: Excel.Worksheet; table: Excel.Table; range: Excel.Range }> {
   const where = `Sheet "${record.sheetName}"`;
   const sheet = context.workbook.worksheets.getItemOrNullObject(record.sheetId);
-  sheet.load("name");
+  sheet.load("name, id");
+  // Asked in the same request (a round trip fewer): a table's name is unique in the workbook (Excel
+  // allows no two tables of one name: Table.name, "Rename an Excel table"), so the workbook's
+  // collection finds it without waiting to know the sheet exists; the sheet holding it is checked
+  // with its range. Nothing is asked through an object that may be null.
+  const table = context.workbook.tables.getItemOrNullObject(record.tableName);
   await context.sync();
   if (sheet.isNullObject)
     throw new PastedSheetChangedError(`${where} was deleted: nothing to refresh (paste it anew from its panel).`);
@@ -109,15 +114,17 @@ export async function findPastedTable(
       `${where} was renamed to "${sheet.name}": rename it back to refresh it, or paste it anew. Nothing was changed.`,
     );
   }
-  const table = sheet.tables.getItemOrNullObject(record.tableName);
-  await context.sync();
-  if (table.isNullObject)
-    throw new PastedSheetChangedError(
+  const gone = () =>
+    new PastedSheetChangedError(
       `${where} no longer holds the table "${record.tableName}" (it was removed or renamed): nothing was changed.`,
     );
+  if (table.isNullObject) throw gone();
+  const holder = table.worksheet;
+  holder.load("id");
   const range = table.getRange();
   range.load("rowIndex, columnIndex, rowCount, columnCount, address");
   await context.sync();
+  if (holder.id !== sheet.id) throw gone();
   return { sheet, table, range };
 }
 

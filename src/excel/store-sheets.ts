@@ -5,6 +5,7 @@
  */
 import { TEXT_FORMAT } from "../shaping/safe-cells";
 import type { CellValue } from "../shaping/types";
+import { queueRead } from "./read-range";
 
 /** One record row of a store sheet: its 1-based sheet row and its cells from column A. */
 export interface StoreRow {
@@ -30,22 +31,40 @@ export async function readStores(context: Excel.RequestContext, storeNames: read
   const collection = context.workbook.worksheets;
   collection.load("items/id, items/name");
   await context.sync();
-  const sheets = collection.items.map((s) => ({ id: s.id, name: s.name }));
-  const rows = new Map<string, StoreRow[] | null>();
-  const reads: Array<{ name: string; used: Excel.Range }> = [];
-  for (const name of storeNames) {
-    const sheet = collection.items.find((s) => s.name.toLowerCase() === name.toLowerCase());
-    if (!sheet) {
-      rows.set(name, null);
-      continue;
-    }
-    const used = sheet.getUsedRangeOrNullObject(true);
-    used.load("values, rowIndex, columnIndex");
-    reads.push({ name, used });
-  }
-  if (reads.length > 0) await context.sync();
-  for (const { name, used } of reads) rows.set(name, used.isNullObject ? [] : recordRows(used));
-  return { sheets, rows };
+  const finish = queueStoresRead(context, storeNames, collection);
+  await context.sync(); // nothing is sent when no store exists
+  return finish();
+}
+
+/**
+ * Queues the read of the store sheets `storeNames` (their used ranges) to go with the caller's next
+ * request, given the workbook's sheets already loaded; the function returned gives what was read
+ * once that request was synced. When the request that was to carry it failed and was asked again
+ * without it (an answer over the limit), or none was sent, it is read anew.
+ */
+export function queueStoresRead(
+  context: Excel.RequestContext,
+  storeNames: readonly string[],
+  loadedSheets: Excel.WorksheetCollection,
+): () => Promise<StoresReading> {
+  const sheets = loadedSheets.items.map((s) => ({ id: s.id, name: s.name }));
+  const queue = () => {
+    const reads: Array<{ name: string; used: Excel.Range | null }> = storeNames.map((name) => {
+      const sheet = loadedSheets.items.find((s) => s.name.toLowerCase() === name.toLowerCase());
+      if (!sheet) return { name, used: null };
+      const used = sheet.getUsedRangeOrNullObject(true);
+      used.load("values, rowIndex, columnIndex");
+      return { name, used };
+    });
+    return () => {
+      const rows = new Map<string, StoreRow[] | null>();
+      for (const { name, used } of reads)
+        rows.set(name, used === null ? null : used.isNullObject ? [] : recordRows(used));
+      return rows;
+    };
+  };
+  const read = queueRead(context, queue);
+  return async () => ({ sheets, rows: await read() });
 }
 
 function recordRows(used: Excel.Range): StoreRow[] {

@@ -15,8 +15,15 @@ import type { ProvenanceRecord } from "../shaping/paste-provenance";
 import { RowKeyError, keyRows, type AssetFacts, type RowKeySpec } from "../shaping/row-keys";
 import type { CellValue } from "../shaping/types";
 import { TEXT_FORMAT } from "../shaping/safe-cells";
-import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes, textRowBytes } from "./chunks";
-import { readBlock } from "./read-range";
+import {
+  DEFAULT_MAX_REQUEST_BYTES,
+  OPERATION_OVERHEAD_BYTES,
+  planRowChunks,
+  rowBytes,
+  textRowBytes,
+  utf8Length,
+} from "./chunks";
+import { READ_TARGET_BYTES, queueRead, readBlock } from "./read-range";
 import { addStoreSheet } from "./store-sheets";
 
 /** Prefix of the store sheets' names. */
@@ -38,26 +45,63 @@ export async function readWrittenStore(
   const store = found ?? context.workbook.worksheets.getItemOrNullObject(name);
   if (!found) await context.sync();
   if (store.isNullObject) return null;
-  // Read in slices: a 5,000-row record is over 5 MB, more than one response may carry. The first
-  // is of 1,000 rows, the next sized by what those weighed (readBlock), near 4 MB each.
-  const used = store.getUsedRangeOrNullObject(true);
-  used.load("rowCount");
+  const finish = queueWrittenStoreRead(context, store);
   await context.sync();
-  const total = used.isNullObject ? 0 : used.rowCount - 1;
-  const rows: CellValue[][] =
-    total > 0 ? await readBlock(context, store, 1, 0, total, HEADER.length, "values", FIRST_ROWS_READ) : [];
-  const out = new Map<string, WrittenRow>();
-  for (const cells of rows) {
-    if (cells[0] === "") continue;
-    const kept = String(cells[3] ?? "");
-    out.set(String(cells[0]), {
-      locator: String(cells[0]),
-      key: String(cells[1] ?? ""),
-      digest: String(cells[2] ?? ""),
-      kept: kept === "" ? [] : kept.split(",").map(Number),
-    });
-  }
-  return out;
+  return finish();
+}
+
+/**
+ * Queues the first read of a store sheet known to exist (its row count and first 1,000 rows), to
+ * go with the caller's next request (a round trip fewer); the function returned, once that request
+ * was synced, reads the rest and gives the written rows by locator. Read in slices: a 5,000-row
+ * record is over 5 MB, more than one response may carry; rows past the end read empty; the rest in
+ * slices sized by what the first weighed (readBlock), near 4 MB each. When the request that was to
+ * carry it failed and was asked again without it (an answer over the limit), it is read anew.
+ */
+export function queueWrittenStoreRead(
+  context: Excel.RequestContext,
+  store: Excel.Worksheet,
+): () => Promise<Map<string, WrittenRow>> {
+  const queue = () => {
+    const used = store.getUsedRangeOrNullObject(true);
+    used.load("rowCount");
+    const head = store.getRangeByIndexes(1, 0, FIRST_ROWS_READ, HEADER.length);
+    head.load("values");
+    return () => ({ total: used.isNullObject ? 0 : used.rowCount - 1, head: head.values as CellValue[][] });
+  };
+  const read = queueRead(context, queue);
+  return async () => {
+    const got = await read();
+    const { total } = got;
+    const rows = got.head.slice(0, Math.max(0, total));
+    if (total > FIRST_ROWS_READ) {
+      const bytesPerRow = Math.max(1, utf8Length(JSON.stringify(rows)) / rows.length);
+      const next = Math.max(1, Math.floor(READ_TARGET_BYTES / bytesPerRow));
+      const rest = await readBlock(
+        context,
+        store,
+        1 + FIRST_ROWS_READ,
+        0,
+        total - FIRST_ROWS_READ,
+        HEADER.length,
+        "values",
+        next,
+      );
+      for (const line of rest) rows.push(line);
+    }
+    const out = new Map<string, WrittenRow>();
+    for (const cells of rows) {
+      if (cells[0] === "") continue;
+      const kept = String(cells[3] ?? "");
+      out.set(String(cells[0]), {
+        locator: String(cells[0]),
+        key: String(cells[1] ?? ""),
+        digest: String(cells[2] ?? ""),
+        kept: kept === "" ? [] : kept.split(",").map(Number),
+      });
+    }
+    return out;
+  };
 }
 
 /**

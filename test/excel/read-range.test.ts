@@ -1,6 +1,6 @@
 /** Reading the selection or a table for a sync, and selecting a problem's cell, against the fake. */
 import { createFakeExcel } from "../../testing/fake-excel";
-import { listTables, readBlock, readBlocks, readSelection, readTable } from "../../src/excel/read-range";
+import { listTables, queueRead, readBlock, readBlocks, readSelection, readTable } from "../../src/excel/read-range";
 import { selectCell } from "../../src/excel/select-cell";
 import { validateAssetRange } from "../../src/taskpane/features/sync/model/validate-assets";
 
@@ -148,6 +148,76 @@ describe("readBlocks", () => {
     );
     expect(again).toEqual(read);
     expect(small.syncs.filter((s) => !s.failed).length).toBeGreaterThan(1);
+  });
+
+  it("reads a table's header, a body larger than one request and the columns beside it in two requests, not one or more a block", async () => {
+    const fake = createFakeExcel();
+    const body = Array.from({ length: 3_000 }, (_, r) => [r, `site ${r}`, r / 7, r % 3]);
+    fake.setValues("Sheet1", "A1:D1", [["id", "name", "score", "band"]]);
+    fake.setValues("Sheet1", "A2:D3001", body);
+    fake.setValues("Sheet1", "F1:F3001", [["note"], ...body.map((_, r) => [`=A${r + 2}*2`])]);
+    fake.resetSyncs();
+    const [head, values, beside] = await fake.run((context) => {
+      const sheet = context.workbook.worksheets.getItem("Sheet1");
+      return readBlocks(context, [
+        { sheet, row: 0, col: 0, rows: 1, cols: 4, properties: ["values"] },
+        // 12,000 cells, then 3,001: over the first request's 40,000 cells together with a wider block.
+        { sheet, row: 1, col: 0, rows: 3_000, cols: 4, properties: ["values", "numberFormat"] },
+        { sheet, row: 0, col: 4, rows: 3_001, cols: 12, properties: ["formulas"] },
+      ]);
+    });
+    expect(head.values).toEqual([["id", "name", "score", "band"]]);
+    expect(values.values).toEqual(body);
+    expect(values.numberFormat).toHaveLength(3_000);
+    expect(beside.formulas).toHaveLength(3_001);
+    expect(beside.formulas![5][1]).toBe("=A6*2"); // sheet row 6, the body's fifth
+    // 4 + 24,000 + 36,012 cells: the first request's 40,000, then the rest, sized by what they weighed.
+    expect(fake.syncs).toHaveLength(2);
+  });
+});
+
+describe("queueRead", () => {
+  it("goes with the caller's next request, and is read on its own when no request carried it", async () => {
+    const fake = createFakeExcel();
+    fake.setValues("Sheet1", "A1:B3", [
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ]);
+    fake.setValues("Sheet1", "D1", [["queued"]]);
+    fake.resetSyncs();
+    const [blocks, along] = await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem("Sheet1");
+      const later = queueRead(context, () => {
+        const cell = sheet.getRange("D1");
+        cell.load("values");
+        return () => cell.values;
+      });
+      const read = await readBlocks(context, [{ sheet, row: 0, col: 0, rows: 3, cols: 2, properties: ["values"] }]);
+      return [read, await later()] as const;
+    });
+    expect(blocks[0].values).toEqual([
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ]);
+    expect(along).toEqual([["queued"]]);
+    expect(fake.syncs).toHaveLength(1);
+
+    // Nothing sent after it was queued (an empty table's read sends nothing): it reads itself.
+    fake.resetSyncs();
+    const alone = await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem("Sheet1");
+      const later = queueRead(context, () => {
+        const cell = sheet.getRange("D1");
+        cell.load("values");
+        return () => cell.values;
+      });
+      await readBlocks(context, [{ sheet, row: 0, col: 0, rows: 0, cols: 2, properties: ["values"] }]);
+      return later();
+    });
+    expect(alone).toEqual([["queued"]]);
+    expect(fake.syncs).toHaveLength(1);
   });
 });
 
