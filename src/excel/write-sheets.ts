@@ -445,14 +445,29 @@ function finishTable(sheet: Excel.Worksheet, spec: NewSheetSpec, tableName: stri
   return address;
 }
 
-/** Delete every sheet this operation created; never a sheet that existed before. */
+/** Delete every sheet this operation created; never a sheet that existed before or that the analyst made meanwhile. */
 async function discard(context: Excel.RequestContext, created: Created[], cause: unknown): Promise<void> {
   if (created.length === 0) return;
   const left: string[] = [];
   try {
-    const found = created.map((c) => ({ c, proxy: context.workbook.worksheets.getItemOrNullObject(c.id ?? c.name) }));
+    const found = created.map((c) => {
+      const proxy = context.workbook.worksheets.getItemOrNullObject(c.id ?? c.name);
+      if (c.id === undefined) proxy.load("visibility");
+      return { c, proxy };
+    });
     await context.sync();
-    for (const { proxy } of found) if (!proxy.isNullObject) proxy.delete();
+    // A sheet known only by name (its id never came back) may be the analyst's, made after the
+    // names were read (which made our add fail). Ours is hidden from its add on or, when the batch
+    // stopped right after the add, visible and empty: a visible sheet with anything in it is never
+    // deleted. (A method of a null object fails its request, hence the second read.)
+    const byName = found
+      .filter(({ c, proxy }) => c.id === undefined && !proxy.isNullObject && proxy.visibility === "Visible")
+      .map(({ proxy }) => ({ proxy, used: proxy.getUsedRangeOrNullObject(true).load("address") }));
+    if (byName.length > 0) await context.sync();
+    for (const { proxy } of found) {
+      if (proxy.isNullObject || byName.some((b) => b.proxy === proxy && !b.used.isNullObject)) continue;
+      proxy.delete();
+    }
     await context.sync();
   } catch (cleanupError) {
     left.push(...created.map((c) => c.name));

@@ -209,6 +209,26 @@ describe("all or nothing", () => {
     }
   });
 
+  it("never deletes a sheet of the analyst's that took the new sheet's name between the writer's read and its add", async () => {
+    const fake = createFakeExcel();
+    let made = false;
+    // The request that adds the sheet: just before it reaches Excel, the analyst makes a sheet of that name.
+    fake.setFaultInjector((info) => {
+      if (!made && info.operations.includes("add")) {
+        made = true;
+        fake.addSheet("Changes");
+        fake.setValues("Changes", "A1:A1", [["the analyst's own"]]);
+      }
+      return undefined;
+    });
+    await expect(
+      fake.run((context) => writeSheetsAtomically(context, [{ sheetName: "Changes", header: ["a"], rows: [[1]] }], {})),
+    ).rejects.toBeInstanceOf(Error);
+    expect(made).toBe(true);
+    expect(fake.sheetNames()).toContain("Changes");
+    expect(fake.read("Changes", "A1", "values")).toEqual([["the analyst's own"]]);
+  });
+
   it("cleans up after a cancel in the middle and rethrows the abort", async () => {
     const fake = createFakeExcel();
     seedUserSheets(fake);
