@@ -4,6 +4,7 @@ import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
 import { useI18n } from "../../ui/i18n";
 import type { Translator } from "../../../i18n/translator";
+import { formatPoint } from "./format-point";
 
 const SHOWN = 20;
 
@@ -23,14 +24,9 @@ function where(entry: DiffEntry, t: Translator["t"]): string {
     : t("sync.diff.index", { index: entry.oldIndex ?? "" });
 }
 
-/**
- * Coordinates as typed, without binary noise (51.974399999999996 → 51.9744), with Excel's decimal
- * separator; where that is a comma, latitude and longitude are parted by a semicolon.
- */
+/** A point, or "?" where there is none. */
 function point(p: { lat: number; lng: number } | undefined, i18n: Translator): string {
-  if (!p) return "?";
-  const coordinate = (value: number) => i18n.number(value, { maximumFractionDigits: 6, useGrouping: false });
-  return `${coordinate(p.lat)}${i18n.separators.decimal === "," ? "; " : ", "}${coordinate(p.lng)}`;
+  return p ? formatPoint(p, i18n) : "?";
 }
 
 function formatKm(km: number, i18n: Translator): string {
