@@ -180,4 +180,22 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
       await setSectionOpen(page, section, false);
     }
   });
+
+  test("German: the translated panels speak German and fit a 320 px pane", async () => {
+    const { page } = await suite.openHarness({ lang: "de" });
+    await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
+    await waitForIdle(page);
+    await page.getByText("Einrichten", { exact: true }).waitFor();
+    expect(await page.getByTestId(TEST_IDS.connection.test).textContent()).toBe("Verbindung testen");
+    for (const { section } of TRANSLATED_PANELS) {
+      await setSectionOpen(page, section, true);
+      if (section === "check") await page.getByTestId(TEST_IDS.check.report).waitFor();
+      else await page.getByTestId(TEST_IDS.shell.section(section)).locator("button").first().waitFor();
+      const { wide, scrolls } = await panelAt320(page, section, /^/);
+      expect({ section, wide, scrolls }).toEqual({ section, wide: [], scrolls: false });
+      await setSectionOpen(page, section, false);
+    }
+    await setSectionOpen(page, "sync", true);
+    expect(await page.getByTestId(TEST_IDS.sync.start).textContent()).toBe("Mit Portfolio abgleichen");
+  });
 });
