@@ -40,9 +40,10 @@ export interface Translator {
 }
 
 /**
- * The pseudo-locale's text: every letter run kept, 40 % more characters added (as "~"), the whole
- * bracketed, so a clipped end or a string that bypassed the catalog both show. Placeholders and
- * ICU syntax are left as they are (only text outside braces is stretched).
+ * The pseudo-locale's text: every letter run kept, 40 % more characters added (as "~", in words of
+ * at most 8 so that it wraps as a translation would), the whole bracketed, so a clipped end or a
+ * string that bypassed the catalog both show. Placeholders and ICU syntax are left as they are
+ * (only text outside braces is stretched).
  */
 export function pseudoLocalize(text: string): string {
   let depth = 0;
@@ -52,7 +53,10 @@ export function pseudoLocalize(text: string): string {
     else if (char === "}") depth -= 1;
     else if (depth === 0) plain += 1;
   }
-  return `[${text}${"~".repeat(Math.ceil(plain * 0.4))}]`;
+  // The padding comes in words of at most 8 "~" (a real translation's longer text wraps at its
+  // spaces; one unbreakable run of 48 would widen any box it sits in past the pane).
+  const padding = "~".repeat(Math.ceil(plain * 0.4)).replace(/~{8}(?=~)/g, "$& ");
+  return `[${text}${padding}]`;
 }
 
 /**

@@ -2,19 +2,85 @@
  * The harness in German, French and the pseudo-locale (`?lang=`), as an analyst in that Excel sees
  * it: the pane's frame, the ribbon drawn from the manifest's Overrides, the German function help
  * loaded through the manifest's per-locale metadata URL, and, in the pseudo-locale (every string
- * 40 % longer), no control of the pane's frame wider than Excel's narrowest pane (320 px).
+ * 40 % longer), no control of the pane's frame, nor of the translated panels, wider than Excel's
+ * narrowest pane (320 px), and every word of those panels bracketed (it came through the catalog).
  */
 import type { Page } from "playwright-core";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
-import { waitForIdle } from "./support/harness-page";
+import { setSectionOpen, waitForIdle } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 import { HARNESS_TEST_IDS } from "../../harness/test-ids";
+import { BUILDER_FUNCTIONS } from "../../src/taskpane/features/builder/formula-builder-actions";
 
 const describeBrowser = describeWithBrowser(__filename);
 
 /** The pane's group headings as shown. */
 function headings(page: Page): Promise<string[]> {
   return page.locator(`[data-testid^="${TEST_IDS.shell.group("")}"] h2`).allTextContents();
+}
+
+/** A pattern matching exactly these texts. */
+function exactly(texts: readonly string[]): RegExp {
+  return new RegExp(`^(${texts.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`);
+}
+
+/**
+ * The sections whose panels are translated, each with the texts it may show unbracketed in the
+ * pseudo-locale because they are not words of the pane: proper names, what the service or the
+ * workbook holds, and the function builder's function and parameter labels, which come from the
+ * functions' specs, and its problems list, which its actions word (neither yet in the catalogs).
+ */
+const TRANSLATED_PANELS: ReadonlyArray<{ section: string; data: RegExp; actionsWord?: string }> = [
+  { section: "connection", data: exactly(["Pelias", "Nominatim"]) },
+  { section: "sync", data: /^$/ },
+  {
+    section: "builder",
+    data: exactly(
+      Object.values(BUILDER_FUNCTIONS).flatMap((entry) => [entry.label, ...entry.params.map((param) => param.label)]),
+    ),
+    actionsWord: TEST_IDS.builder.problems,
+  },
+  { section: "check", data: /^$/ },
+];
+
+/**
+ * What one open section shows at 320 px: its visible text runs that are not bracketed (not from the
+ * catalog) and not `data`, and the controls whose right edge passes the pane's.
+ */
+async function panelAt320(page: Page, section: string, data: RegExp, actionsWord = "") {
+  return page.evaluate(
+    ({ paneId, sectionId, dataSource, skipId }) => {
+      const pane = document.querySelector(`[data-testid="${paneId}"]`)!;
+      const panel = document.querySelector(`[data-testid="${sectionId}"]`)!;
+      const right = pane.getBoundingClientRect().right + 0.5;
+      const isData = new RegExp(dataSource);
+      const unbracketed: string[] = [];
+      const walker = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = (node.textContent ?? "").trim();
+        const parent = node.parentElement;
+        if (!text || !parent || parent.closest("option, textarea") || !parent.getClientRects().length) continue;
+        if (skipId && parent.closest(`[data-testid="${skipId}"]`)) continue;
+        // Punctuation between catalog strings ("·", ": ") and numbers are not words.
+        if (/^[^\p{L}]*$/u.test(text) || /^\[.*\]$/s.test(text) || isData.test(text)) continue;
+        unbracketed.push(text);
+      }
+      const attributes = [...panel.querySelectorAll("[placeholder], [aria-label], [title]")]
+        .filter((element) => element.getClientRects().length > 0)
+        .flatMap((element) => ["placeholder", "aria-label", "title"].map((name) => element.getAttribute(name) ?? ""))
+        .filter((text) => text && !/^\[.*\]$/s.test(text) && !isData.test(text));
+      const wide = [...panel.querySelectorAll("button, input, select, textarea, label, [role=radio], table")]
+        .filter((element) => element.getClientRects().length > 0 && element.getBoundingClientRect().right > right)
+        .map((element) => element.outerHTML.slice(0, 120));
+      return { unbracketed: [...unbracketed, ...attributes], wide, scrolls: pane.scrollWidth > pane.clientWidth };
+    },
+    {
+      paneId: TEST_IDS.shell.taskpane,
+      sectionId: TEST_IDS.shell.section(section),
+      dataSource: data.source,
+      skipId: actionsWord,
+    },
+  );
 }
 
 describeBrowser("the add-in in German and French (harness ?lang=)", () => {
@@ -99,5 +165,43 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
       { paneId: TEST_IDS.shell.taskpane, searchId: TEST_IDS.shell.sectionSearch },
     );
     expect(overflow).toEqual({ scrolls: false, wide: [] });
+  });
+
+  test("pseudo-locale: every translated panel's words come from the catalog and fit a 320 px pane", async () => {
+    const { page } = await suite.openHarness({ lang: "en-XA" });
+    await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
+    await waitForIdle(page);
+    await page.getByText(/^\[Set up~+\]$/).waitFor();
+    for (const { section, data, actionsWord } of TRANSLATED_PANELS) {
+      await setSectionOpen(page, section, true);
+      // The check runs when its section opens: its report is what the panel shows when it is done.
+      if (section === "check") await page.getByTestId(TEST_IDS.check.report).waitFor();
+      else await page.getByTestId(TEST_IDS.shell.section(section)).locator("button").first().waitFor();
+      expect({ section, ...(await panelAt320(page, section, data, actionsWord)) }).toEqual({
+        section,
+        unbracketed: [],
+        wide: [],
+        scrolls: false,
+      });
+      await setSectionOpen(page, section, false);
+    }
+  });
+
+  test("German: the translated panels speak German and fit a 320 px pane", async () => {
+    const { page } = await suite.openHarness({ lang: "de" });
+    await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
+    await waitForIdle(page);
+    await page.getByText("Einrichten", { exact: true }).waitFor();
+    expect(await page.getByTestId(TEST_IDS.connection.test).textContent()).toBe("Verbindung testen");
+    for (const { section } of TRANSLATED_PANELS) {
+      await setSectionOpen(page, section, true);
+      if (section === "check") await page.getByTestId(TEST_IDS.check.report).waitFor();
+      else await page.getByTestId(TEST_IDS.shell.section(section)).locator("button").first().waitFor();
+      const { wide, scrolls } = await panelAt320(page, section, /^/);
+      expect({ section, wide, scrolls }).toEqual({ section, wide: [], scrolls: false });
+      await setSectionOpen(page, section, false);
+    }
+    await setSectionOpen(page, "sync", true);
+    expect(await page.getByTestId(TEST_IDS.sync.start).textContent()).toBe("Mit Portfolio abgleichen");
   });
 });

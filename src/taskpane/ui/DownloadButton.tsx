@@ -5,6 +5,7 @@ import type { Progress } from "./pane-types";
 import { useTask } from "./hooks/use-task";
 import { TaskStatus } from "./TaskStatus";
 import { downloadIds } from "./test-ids";
+import { useI18n } from "./i18n";
 
 /**
  * A "Download as CSV" button beside a paste: fetches the file the service makes (for tables too
@@ -18,6 +19,7 @@ export function DownloadButton(props: {
   download: (signal: AbortSignal, onProgress: (progress: Progress) => void) => Promise<DownloadedFile>;
 }) {
   const task = useTask<DownloadedFile>();
+  const { t, number } = useI18n();
   return (
     <>
       <Button
@@ -25,7 +27,7 @@ export function DownloadButton(props: {
         data-testid={props.testId}
         onClick={() => task.start(props.download, (file) => file && saveFile(file))}
       >
-        {props.label ?? "Download as CSV"}
+        {props.label ?? t("ui.download.label")}
       </Button>
       <TaskStatus
         task={task}
@@ -36,7 +38,10 @@ export function DownloadButton(props: {
             data-file-name={file.fileName}
             data-bytes={file.bytes.length}
           >
-            Downloaded {file.fileName} ({(file.bytes.length / 1024).toFixed(1)} KB).
+            {t("ui.download.done", {
+              fileName: file.fileName,
+              kilobytes: number(file.bytes.length / 1024, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+            })}
           </span>
         )}
       />

@@ -2,6 +2,7 @@ import { MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-com
 import { describeError } from "./describe-error";
 import { StepError } from "./pane-types";
 import { usePaneStyles } from "./styles";
+import { useI18n } from "./i18n";
 
 /**
  * Shows a failure: a headline chosen by the error's class, the failed step when there was one,
@@ -9,8 +10,9 @@ import { usePaneStyles } from "./styles";
  */
 export function ErrorNotice(props: { error: unknown; testId: string }) {
   const css = usePaneStyles();
+  const i18n = useI18n();
   const step = props.error instanceof StepError ? props.error : undefined;
-  const described = describeError(step ? step.cause : props.error);
+  const described = describeError(step ? step.cause : props.error, i18n);
   return (
     <MessageBar
       intent={described.cancelled ? "info" : "error"}
@@ -19,7 +21,9 @@ export function ErrorNotice(props: { error: unknown; testId: string }) {
       layout="multiline"
     >
       <MessageBarBody>
-        {step && !described.cancelled ? <MessageBarTitle>{step.stepLabel} failed.</MessageBarTitle> : null}
+        {step && !described.cancelled ? (
+          <MessageBarTitle>{i18n.t("ui.error.stepFailed", { step: step.stepLabel })}</MessageBarTitle>
+        ) : null}
         <div>{described.title}</div>
         {described.details.length > 0 ? (
           <ul className={css.bulletList}>

@@ -3,6 +3,7 @@ import { useRef, useState } from "react";
 import { usePaneStyles } from "./styles";
 import { Row } from "./layout";
 import { filePickerIds } from "./test-ids";
+import { useI18n } from "./i18n";
 
 /** A file the user picked, read as text. */
 export interface PickedFile {
@@ -25,6 +26,7 @@ export function FilePicker(props: {
   const input = useRef<HTMLInputElement>(null);
   const [name, setName] = useState<string>("");
   const css = usePaneStyles();
+  const { t } = useI18n();
   return (
     <Row center wrap>
       <input
@@ -46,7 +48,7 @@ export function FilePicker(props: {
             (text) => props.onPicked({ fileName: file.name, text }),
             // Moved or unreadable since it was picked: nothing is chosen, and the name says why.
             () => {
-              setName(`${file.name} could not be read`);
+              setName(t("ui.file.unreadable", { fileName: file.name }));
               props.onPicked(null);
             },
           );
@@ -60,7 +62,7 @@ export function FilePicker(props: {
         {props.label}
       </Button>
       <Text size={200} className={css.breakAll}>
-        {name || "No file chosen"}
+        {name || t("ui.file.none")}
       </Text>
     </Row>
   );

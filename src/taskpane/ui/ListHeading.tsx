@@ -2,6 +2,7 @@ import { Button, Spinner, Text } from "@fluentui/react-components";
 import { ErrorNotice } from "./ErrorNotice";
 import { Row } from "./layout";
 import { listHeadingIds } from "./test-ids";
+import { useI18n } from "./i18n";
 
 /**
  * The heading of a list the pane loads from the service, with its Reload button, and under it the
@@ -14,15 +15,16 @@ export function ListHeading(props: {
   errorTestId: string;
 }) {
   const { list } = props;
+  const { t } = useI18n();
   return (
     <>
       <Row spread center>
         <Text weight="semibold">{props.title}</Text>
         <Button size="small" onClick={list.reload} data-testid={listHeadingIds(props.testId).reload}>
-          Reload
+          {t("ui.list.reload")}
         </Button>
       </Row>
-      {list.loading ? <Spinner size="tiny" label="Loading…" /> : null}
+      {list.loading ? <Spinner size="tiny" label={t("ui.list.loading")} /> : null}
       {list.error ? <ErrorNotice error={list.error} testId={props.errorTestId} /> : null}
     </>
   );

@@ -7,6 +7,7 @@ import { ErrorNotice } from "./ErrorNotice";
 import { Row, Stack } from "./layout";
 import { usePaneStyles } from "./styles";
 import { portfolioSelectIds } from "./test-ids";
+import { useI18n } from "./i18n";
 
 /**
  * A list of the project's portfolios with a reload button. Picks the first one when nothing is
@@ -21,6 +22,7 @@ export function PortfolioSelect(props: {
 }) {
   const { client, config } = useServices();
   const css = usePaneStyles();
+  const { t } = useI18n();
   const load = useCallback((signal: AbortSignal) => client!.portfolios.list({ signal }), [client]);
   const portfolios = useLoader<Portfolio[]>(client ? load : null, [client, config.project, props.reloadKey]);
   const { value, onChange } = props;
@@ -34,14 +36,16 @@ export function PortfolioSelect(props: {
   return (
     <Stack gap={4}>
       <Row gap={4} alignEnd>
-        <Field label={props.label ?? "Portfolio"} className={css.grow}>
+        <Field label={props.label ?? t("ui.portfolio.label")} className={css.grow}>
           <Select
             value={value}
             onChange={(_, data) => onChange(data.value)}
             data-testid={props.testId}
             disabled={portfolios.loading || names.length === 0}
           >
-            {names.length === 0 ? <option value="">{portfolios.loading ? "Loading…" : "No portfolios"}</option> : null}
+            {names.length === 0 ? (
+              <option value="">{portfolios.loading ? t("ui.list.loading") : t("ui.portfolio.none")}</option>
+            ) : null}
             {names.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -52,8 +56,8 @@ export function PortfolioSelect(props: {
         <Button
           onClick={portfolios.reload}
           data-testid={portfolioSelectIds(props.testId).reload}
-          aria-label="Reload portfolios"
-          title="Reload portfolios"
+          aria-label={t("ui.portfolio.reload")}
+          title={t("ui.portfolio.reload")}
         >
           {portfolios.loading ? <Spinner size="extra-tiny" /> : "↻"}
         </Button>

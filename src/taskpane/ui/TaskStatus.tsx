@@ -4,6 +4,7 @@ import type { Task } from "./hooks/use-task";
 import { ErrorNotice } from "./ErrorNotice";
 import { usePaneStyles } from "./styles";
 import { taskStatusIds } from "./test-ids";
+import { useI18n } from "./i18n";
 
 /**
  * The status area under a panel's button: a progress bar with its message and Cancel while the
@@ -19,16 +20,22 @@ export function TaskStatus<T>(props: {
   const { task, testId } = props;
   const ids = taskStatusIds(testId);
   const css = usePaneStyles();
+  const { t } = useI18n();
   const state = task.state;
   if (state.status === "running") {
     const fraction = state.progress?.fraction;
     return (
       <div data-testid={ids.progress} role="status" aria-live="polite" className={css.column}>
-        <ProgressBar value={fraction} max={1} thickness="large" aria-label={state.progress?.message ?? "Working"} />
-        <Text size={200}>{state.progress?.message ?? "Working…"}</Text>
+        <ProgressBar
+          value={fraction}
+          max={1}
+          thickness="large"
+          aria-label={state.progress?.message ?? t("ui.task.working")}
+        />
+        <Text size={200}>{state.progress?.message ?? t("ui.task.working")}</Text>
         {props.cancellable === false ? null : (
           <Button size="small" onClick={task.cancel} data-testid={ids.cancel} className={css.start}>
-            Cancel
+            {t("ui.task.cancel")}
           </Button>
         )}
       </div>

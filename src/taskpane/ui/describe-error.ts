@@ -16,6 +16,8 @@ import {
 } from "../../api/errors";
 import { ExcelNotAnsweringError } from "../../excel/sync-watchdog";
 import { CancelledError } from "./pane-types";
+import { englishTranslator, type Translator } from "../../i18n/translator";
+import type { MessageId } from "../../i18n/messages";
 
 /** An error as the task pane shows it: a headline that says what to do, and the service's own words. */
 export interface ErrorDescription {
@@ -30,13 +32,14 @@ export interface ErrorDescription {
 /**
  * Turns any thrown value into what the user reads. The headline is picked by class (the service's
  * strings are not a contract); the strings themselves are shown verbatim underneath. Never includes
- * the API key: the client's messages carry the URL and operation only.
+ * the API key: the client's messages carry the URL and operation only. The headline is in `i18n`'s
+ * language; the service's strings and the messages of errors the code throws stay as they are.
  */
-export function describeError(error: unknown): ErrorDescription {
+export function describeError(error: unknown, i18n: Translator = englishTranslator): ErrorDescription {
   if (error instanceof CancelledError || error instanceof ExcelNotAnsweringError)
     return { title: error.message, details: [], cancelled: true };
   if (error instanceof AbortedError) {
-    return { title: "Cancelled: nothing was changed.", details: [], cancelled: true };
+    return { title: i18n.t("error.cancelled"), details: [], cancelled: true };
   }
   if (error instanceof CorsRefusedError) {
     // Its message is the whole story (host, origin, what to do), worded as "Check the add-in" words it.
@@ -48,27 +51,24 @@ export function describeError(error: unknown): ErrorDescription {
   }
   if (error instanceof ServiceError) {
     const details = error.errors.length > 0 ? [...error.errors] : [error.message];
-    return { title: headlineFor(error), details, cancelled: false };
+    return { title: i18n.t(headlineFor(error)), details, cancelled: false };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { title: message, details: [], cancelled: false };
 }
 
-function headlineFor(error: ServiceError): string {
-  if (error instanceof ConfigurationError)
-    return "The connection settings cannot be used. Check them under Connection.";
-  if (error instanceof UnauthorizedError) return "The service refused the API key. Check it under Connection.";
-  if (error instanceof ForbiddenError)
-    return "This key may not use the chosen project. Pick another project under Connection.";
-  if (error instanceof NotFoundError) return "Not found: it may have been deleted. Reload the list and try again.";
-  if (error instanceof ConflictError)
-    return "The service is busy with this item (for example, risk data is still being generated). Try again shortly.";
-  if (error instanceof UnprocessableEntityError) return "The service could not process the input:";
-  if (error instanceof BadRequestError) return "The service rejected the request:";
-  if (error instanceof RateLimitError) return "Too many requests: wait a moment and try again.";
-  if (error instanceof ServerError) return "The service failed. Try again later.";
-  if (error instanceof TimeoutError) return "The service did not answer in time. Try again.";
-  if (error instanceof NetworkError)
-    return "Cannot reach the service. Check the URL under Connection and your network.";
-  return "The request failed.";
+/** The catalog id of the headline for a service error's class. */
+function headlineFor(error: ServiceError): MessageId {
+  if (error instanceof ConfigurationError) return "error.configuration";
+  if (error instanceof UnauthorizedError) return "error.unauthorized";
+  if (error instanceof ForbiddenError) return "error.forbidden";
+  if (error instanceof NotFoundError) return "error.notFound";
+  if (error instanceof ConflictError) return "error.conflict";
+  if (error instanceof UnprocessableEntityError) return "error.unprocessable";
+  if (error instanceof BadRequestError) return "error.badRequest";
+  if (error instanceof RateLimitError) return "error.rateLimit";
+  if (error instanceof ServerError) return "error.server";
+  if (error instanceof TimeoutError) return "error.timeout";
+  if (error instanceof NetworkError) return "error.network";
+  return "error.other";
 }

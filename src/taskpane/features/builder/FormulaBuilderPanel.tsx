@@ -41,6 +41,8 @@ import { Stack } from "../../ui/layout";
 import { SearchPointsOffer } from "../sync";
 import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
+import type { MessageId } from "../../../i18n/messages";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.builder;
@@ -57,6 +59,8 @@ const TYPED = new Set(["number", "layer-column"]);
  */
 export function FormulaBuilderPanel() {
   const css = usePaneStyles();
+  const i18n = useI18n();
+  const { t } = i18n;
   const { client, run } = useServices();
   const [fn, setFn] = useState<BuilderFunction>("SUMMARY");
   const [values, setValues] = useState<Values>({});
@@ -91,12 +95,16 @@ export function FormulaBuilderPanel() {
   ]);
   const previewing = previewLoad.loading;
   const preview: Preview | null = previewLoad.error
-    ? { error: [describeError(previewLoad.error).title, ...describeError(previewLoad.error).details].join(" ") }
+    ? {
+        error: [describeError(previewLoad.error, i18n).title, ...describeError(previewLoad.error, i18n).details].join(
+          " ",
+        ),
+      }
     : (previewLoad.data ?? null);
 
   return (
     <Stack>
-      <Field label="Function">
+      <Field label={t("builder.function")}>
         <Dropdown
           value={BUILDER_FUNCTIONS[fn].label}
           selectedOptions={[fn]}
@@ -125,7 +133,7 @@ export function FormulaBuilderPanel() {
           run={run}
         />
       ))}
-      <Field label="Formula (you can edit it)">
+      <Field label={t("builder.formula")}>
         <Textarea
           value={text}
           onChange={(_, d) => setEdited(d.value)}
@@ -146,24 +154,22 @@ export function FormulaBuilderPanel() {
         </MessageBar>
       ) : null}
       <div data-testid={IDS.preview} aria-live="polite" className={css.preview}>
-        {previewing ? <Spinner size="extra-tiny" label="Previewing…" /> : null}
-        {!previewing && preview?.error ? <span data-testid={IDS.previewError}>Gives now: {preview.error}</span> : null}
+        {previewing ? <Spinner size="extra-tiny" label={t("builder.previewing")} /> : null}
+        {!previewing && preview?.error ? (
+          <span data-testid={IDS.previewError}>{t("builder.givesError", { error: preview.error })}</span>
+        ) : null}
         {!previewing && preview && !preview.error ? (
           <span data-testid={IDS.previewValue}>
-            Gives now: <b>{String(preview.value)}</b>
+            {t("builder.givesNow")} <b>{String(preview.value)}</b>
             {preview.rows !== undefined
-              ? ` (a ${preview.rows} × ${preview.columns} table that spills; top-left shown)`
+              ? ` ${t("builder.spills", { rows: preview.rows, columns: preview.columns ?? 0 })}`
               : ""}
           </span>
         ) : null}
       </div>
       <RadioGroup value={mode} onChange={(_, d) => setMode(d.value as MultiRowMode)} data-testid={IDS.mode}>
-        <Radio
-          value="column"
-          label="Several rows selected: one formula over the column (spills)"
-          data-testid={IDS.modeColumn}
-        />
-        <Radio value="fill" label="Several rows selected: fill down, one formula per row" data-testid={IDS.modeFill} />
+        <Radio value="column" label={t("builder.mode.column")} data-testid={IDS.modeColumn} />
+        <Radio value="fill" label={t("builder.mode.fill")} data-testid={IDS.modeFill} />
       </RadioGroup>
       <Button
         appearance="primary"
@@ -183,13 +189,13 @@ export function FormulaBuilderPanel() {
           )
         }
       >
-        Insert into the selected cell(s)
+        {t("builder.insert")}
       </Button>
       <TaskStatus
         task={insert}
         testId={IDS.insert.id}
         cancellable={false}
-        success={(address) => <span data-testid={IDS.inserted}>Inserted into {address}.</span>}
+        success={(address) => <span data-testid={IDS.inserted}>{t("builder.inserted", { address })}</span>}
       />
       {fn === "SEARCH" ? (
         // Many points searched one by one take long at a real service's latency: the same offer as
@@ -210,6 +216,7 @@ function ParamControl(props: {
   run: ReturnType<typeof useServices>["run"];
 }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { spec, value, values, onChange, client, run } = props;
   const chosen = useMemo(() => {
     const out: Record<string, string> = {};
@@ -246,7 +253,7 @@ function ParamControl(props: {
     }
   };
 
-  const label = `${spec.label}${spec.optional ? " (optional)" : ""}`;
+  const label = spec.optional ? t("builder.param.optional", { label: spec.label }) : spec.label;
   return (
     <Field label={label}>
       <div className={css.itemRow}>
@@ -258,7 +265,11 @@ function ParamControl(props: {
           <Dropdown
             className={css.grow}
             placeholder={
-              choices.loading ? "Loading…" : choices.data && choices.data.length === 0 ? emptyHint(spec) : "Choose…"
+              choices.loading
+                ? t("ui.list.loading")
+                : choices.data && choices.data.length === 0
+                  ? t(emptyHint(spec))
+                  : t("builder.param.choose")
             }
             value={
               choices.data?.find((c) => c.value === (value?.kind === "value" ? value.value : ""))?.label ??
@@ -269,7 +280,7 @@ function ParamControl(props: {
             disabled={!choices.data || choices.data.length === 0}
             data-testid={ids.id}
           >
-            {spec.optional ? <Option value="">(default)</Option> : null}
+            {spec.optional ? <Option value="">{t("builder.param.default")}</Option> : null}
             {(choices.data ?? []).map((c) => (
               <Option key={c.value} value={c.value} text={c.label}>
                 {c.label}
@@ -286,17 +297,17 @@ function ParamControl(props: {
         )}
         {value?.kind === "cell" ? (
           <Button size="small" onClick={() => onChange(undefined)} data-testid={ids.clear}>
-            Clear
+            {t("builder.param.clear")}
           </Button>
         ) : (
           <Button
             size="small"
             disabled={!run}
             onClick={() => void pickSelection()}
-            title="Use the selected cell or column"
+            title={t("builder.param.useSelection")}
             data-testid={ids.useSelection}
           >
-            Selected cell
+            {t("builder.param.selectedCell")}
           </Button>
         )}
       </div>
@@ -306,16 +317,17 @@ function ParamControl(props: {
   );
 }
 
-function emptyHint(spec: ParamSpec): string {
+/** Why a parameter's list is empty: the choice it waits for. */
+function emptyHint(spec: ParamSpec): MessageId {
   switch (spec.kind) {
     case "asset":
     case "indicator":
-      return "Choose a portfolio first";
+      return "builder.empty.portfolio";
     case "metric":
-      return "Choose portfolio, scenario and hazard first";
+      return "builder.empty.metric";
     case "nature-metric":
-      return "Choose a sub-project first";
+      return "builder.empty.subproject";
     default:
-      return "Nothing to choose";
+      return "builder.empty.other";
   }
 }

@@ -41,6 +41,7 @@ export function CheckPanel() {
   const css = usePaneStyles();
   const { run } = useServices();
   const i18n = useI18n();
+  const { t } = i18n;
   const [withFormula, setWithFormula] = useState(false);
   const [request, setRequest] = useState({ serial: 0, formula: false });
   const [copied, setCopied] = useState(false);
@@ -67,12 +68,9 @@ export function CheckPanel() {
   };
   return (
     <div className={styles.root} data-testid={TEST_IDS.check.panel}>
-      <Text size={200}>
-        What a support request needs: version, Excel features, functions, storage, each service URL, clock and cache.
-        Your API key is never in it.
-      </Text>
+      <Text size={200}>{t("check.intro")}</Text>
       <Checkbox
-        label="Also check that a RISK formula evaluates (adds a hidden scratch sheet and removes it)"
+        label={t("check.withFormula")}
         checked={withFormula}
         onChange={(_, data) => setWithFormula(data.checked === true)}
         data-testid={TEST_IDS.check.withFormula}
@@ -87,18 +85,18 @@ export function CheckPanel() {
           }}
           data-testid={TEST_IDS.check.run}
         >
-          Check again
+          {t("check.run")}
         </Button>
         <Button disabled={!check.data} onClick={() => void copy()} data-testid={TEST_IDS.check.copy}>
-          {copied ? "Copied" : "Copy the report"}
+          {copied ? t("check.copied") : t("check.copy")}
         </Button>
-        {check.loading ? <Spinner size="tiny" label="Checking…" data-testid={TEST_IDS.check.running} /> : null}
+        {check.loading ? <Spinner size="tiny" label={t("check.running")} data-testid={TEST_IDS.check.running} /> : null}
       </div>
       {check.error ? <ErrorNotice error={check.error} testId={TEST_IDS.check.error} /> : null}
       {check.data && check.data.unanswered.length > 0 ? (
         <MessageBar intent="error" layout="multiline" data-testid={TEST_IDS.check.noAnswer}>
           <MessageBarBody>
-            <MessageBarTitle>No answer from the service</MessageBarTitle>
+            <MessageBarTitle>{t("check.noAnswer")}</MessageBarTitle>
             {check.data.unanswered.map((line) => (
               <div key={line} className={css.breakWord}>
                 {line}
@@ -114,7 +112,7 @@ export function CheckPanel() {
           value={check.data.report}
           readOnly
           resize="vertical"
-          aria-label="The check's report"
+          aria-label={t("check.report")}
           data-testid={TEST_IDS.check.report}
         />
       ) : null}

@@ -12,6 +12,7 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { Row, Stack } from "../../ui/layout";
 import { GeocoderSettingsPanel } from "./GeocoderSettingsPanel";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.connection;
@@ -23,6 +24,7 @@ const IDS = TEST_IDS.connection;
  */
 export function ConnectionPanel() {
   const { config, isDefault } = useServices();
+  const { t } = useI18n();
   const [form, setForm] = useState<ConnectionConfig>(config);
   const [projects, setProjects] = useState<Project[]>([]);
   const test = useTask<ConnectionCheck>();
@@ -63,32 +65,24 @@ export function ConnectionPanel() {
       {isDefault && connectionRequired() ? (
         <MessageBar intent="warning" data-testid={IDS.firstRun} layout="multiline">
           <MessageBarBody>
-            <MessageBarTitle>Connect to your climate risk service</MessageBarTitle>
-            Enter the service's base URL and nature URL (https://…, or the paths your add-in's host forwards to it),
-            your API key and project, then Test connection and Save. Until then RISK cells show #N/A “Open the Climate
-            Risk pane to connect”.
+            <MessageBarTitle>{t("connection.firstRun.title")}</MessageBarTitle>
+            {t("connection.firstRun.body")}
           </MessageBarBody>
         </MessageBar>
       ) : isDefault ? (
         <MessageBar intent="info" data-testid={IDS.defaultNotice} layout="multiline">
-          <MessageBarBody>
-            Using the local emulator's demo connection (key “demo-key”, project “demo”). Enter your service's URLs and
-            key to use real data.
-          </MessageBarBody>
+          <MessageBarBody>{t("connection.demoNotice")}</MessageBarBody>
         </MessageBar>
       ) : (
         <Text size={200} data-testid={IDS.savedNotice}>
-          Saved connection: {config.baseUrl} · project {config.project ?? "(none)"}
+          {t("connection.saved", { server: config.baseUrl, project: config.project ?? t("connection.project.none") })}
         </Text>
       )}
-      <Field
-        label="Base URL"
-        hint="https://…, or a path this add-in's own host forwards to the service, such as /risk-api (plain http only for this machine)"
-      >
+      <Field label={t("connection.baseUrl.label")} hint={t("connection.baseUrl.hint")}>
         {/* type text: a path such as /risk-api is a valid setting, though not an absolute URL. */}
         <Input value={form.baseUrl} onChange={field("baseUrl")} data-testid={IDS.baseUrl} type="text" inputMode="url" />
       </Field>
-      <Field label="Nature URL" hint="https://…, or a path of this add-in's host such as /risk-nature">
+      <Field label={t("connection.natureUrl.label")} hint={t("connection.natureUrl.hint")}>
         <Input
           value={form.natureUrl}
           onChange={field("natureUrl")}
@@ -97,7 +91,7 @@ export function ConnectionPanel() {
           inputMode="url"
         />
       </Field>
-      <Field label="API key">
+      <Field label={t("connection.apiKey.label")}>
         <Input
           value={form.apiKey}
           onChange={field("apiKey")}
@@ -107,17 +101,17 @@ export function ConnectionPanel() {
         />
       </Field>
       <ChoiceField
-        label="Project"
-        hint={projects.length === 0 ? "Test the connection to list your projects." : undefined}
+        label={t("connection.project.label")}
+        hint={projects.length === 0 ? t("connection.project.hint") : undefined}
         value={form.project ?? ""}
         onChange={(project) => setForm((f) => ({ ...f, project }))}
         choices={projectOptions}
-        emptyLabel={projectOptions.length === 0 ? "(none)" : undefined}
+        emptyLabel={projectOptions.length === 0 ? t("connection.project.none") : undefined}
         testId={IDS.project}
       />
       <Row wrap>
         <Button onClick={runTest} disabled={test.running} data-testid={IDS.test}>
-          Test connection
+          {t("connection.test")}
         </Button>
         <Button
           appearance="primary"
@@ -125,23 +119,23 @@ export function ConnectionPanel() {
           disabled={save.running}
           data-testid={IDS.save}
         >
-          Save
+          {t("connection.save")}
         </Button>
         <Button
           onClick={() => save.start(() => resetConnection())}
           disabled={save.running || isDefault}
           data-testid={IDS.reset}
         >
-          {connectionRequired() ? "Forget the saved connection" : "Use demo emulator"}
+          {connectionRequired() ? t("connection.forget") : t("connection.useDemo")}
         </Button>
       </Row>
-      {test.state.status === "running" ? <Text data-testid={IDS.testProgress}>Testing…</Text> : null}
+      {test.state.status === "running" ? <Text data-testid={IDS.testProgress}>{t("connection.testing")}</Text> : null}
       {test.state.status === "failed" ? <ErrorNotice error={test.state.error} testId={IDS.testError} /> : null}
       {test.state.status === "done" ? <TestResult check={test.state.result} project={form.project} /> : null}
       {save.state.status === "failed" ? <ErrorNotice error={save.state.error} testId={IDS.saveError} /> : null}
       {save.state.status === "done" ? (
         <Text size={200} data-testid={IDS.saveResult}>
-          Saved. RISK.* cells use this connection from their next calculation.
+          {t("connection.savedResult")}
         </Text>
       ) : null}
       <GeocoderSettingsPanel />
@@ -151,9 +145,11 @@ export function ConnectionPanel() {
 
 function TestResult(props: { check: ConnectionCheck; project: string | undefined }) {
   const { check } = props;
+  const i18n = useI18n();
+  const { t } = i18n;
   const natureText = check.nature.ok
-    ? `Nature service: ${check.nature.superprojects.length} superproject(s).`
-    : `Nature URL failed: ${describeError(check.nature.error).title}`;
+    ? t("connection.result.nature", { count: check.nature.superprojects.length })
+    : t("connection.result.natureFailed", { reason: describeError(check.nature.error, i18n).title });
   return (
     <MessageBar
       intent={check.projectKnown && check.nature.ok ? "success" : "warning"}
@@ -161,8 +157,10 @@ function TestResult(props: { check: ConnectionCheck; project: string | undefined
       layout="multiline"
     >
       <MessageBarBody>
-        <div>Connected: the key may use {check.projects.length} project(s).</div>
-        {!check.projectKnown ? <div>Project “{props.project}” is not among them: pick one from the list.</div> : null}
+        <div>{t("connection.result.connected", { count: check.projects.length })}</div>
+        {!check.projectKnown ? (
+          <div>{t("connection.result.unknownProject", { project: props.project ?? "" })}</div>
+        ) : null}
         <div>{natureText}</div>
       </MessageBarBody>
     </MessageBar>

@@ -12,6 +12,7 @@ import { useTask } from "../../ui/hooks/use-task";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { Row, Stack } from "../../ui/layout";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.geocoder;
@@ -25,6 +26,7 @@ const EMPTY: GeocoderSettings = { kind: "pelias", url: "", apiKey: "", email: ""
  * and pace. The public nominatim.openstreetmap.org is held to its usage policy.
  */
 export function GeocoderSettingsPanel() {
+  const { t } = useI18n();
   const [form, setForm] = useState<GeocoderSettings>(EMPTY);
   const [saved, setSaved] = useState<GeocoderSettings | undefined>(undefined);
   const save = useTask<GeocoderSettings | undefined>();
@@ -46,25 +48,23 @@ export function GeocoderSettingsPanel() {
 
   return (
     <Stack>
-      <Text weight="semibold">Geocoder (addresses to coordinates)</Text>
+      <Text weight="semibold">{t("geocoder.title")}</Text>
       <Text size={200} data-testid={IDS.saved}>
-        {saved
-          ? `Addresses may be sent to ${new URL(saved.url).host} (${saved.kind}), only when you agree in the sync pane.`
-          : "None: addresses are sent nowhere. Enter your organisation's geocoder to find coordinates for addresses."}
+        {saved ? t("geocoder.saved", { host: new URL(saved.url).host, kind: saved.kind }) : t("geocoder.none")}
       </Text>
       <RadioGroup
         layout="horizontal"
         value={form.kind}
         onChange={(_, d) => setForm((f) => ({ ...f, kind: d.value as GeocoderSettings["kind"] }))}
-        aria-label="Geocoder format"
+        aria-label={t("geocoder.format")}
       >
         <Radio value="pelias" label="Pelias" data-testid={IDS.kindPelias} />
         <Radio value="nominatim" label="Nominatim" data-testid={IDS.kindNominatim} />
       </RadioGroup>
-      <Field label="Geocoder URL" hint="https:// (plain http only for this machine)">
+      <Field label={t("geocoder.url.label")} hint={t("geocoder.url.hint")}>
         <Input value={form.url} onChange={set("url")} type="url" data-testid={IDS.url} />
       </Field>
-      <Field label="Geocoder key" hint="Optional; sent in a header, kept outside the workbook.">
+      <Field label={t("geocoder.key.label")} hint={t("geocoder.key.hint")}>
         <Input
           value={form.apiKey ?? ""}
           onChange={set("apiKey")}
@@ -74,15 +74,15 @@ export function GeocoderSettingsPanel() {
         />
       </Field>
       {form.kind === "nominatim" ? (
-        <Field label="Contact email" hint="Sent as email= (Nominatim's usage policy asks for one).">
+        <Field label={t("geocoder.email.label")} hint={t("geocoder.email.hint")}>
           <Input value={form.email ?? ""} onChange={set("email")} type="email" data-testid={IDS.email} />
         </Field>
       ) : null}
       <Row wrap>
-        <Field label="Requests a second">
+        <Field label={t("geocoder.rate")}>
           <Input value={String(form.perSecond)} onChange={set("perSecond")} type="number" data-testid={IDS.rate} />
         </Field>
-        <Field label="At once">
+        <Field label={t("geocoder.concurrency")}>
           <Input
             value={String(form.concurrency)}
             onChange={set("concurrency")}
@@ -93,20 +93,19 @@ export function GeocoderSettingsPanel() {
       </Row>
       {isPublicNominatim(form) ? (
         <Text size={200} data-testid={IDS.publicPolicy}>
-          {PUBLIC_NOMINATIM_HOST}: one request at a time, at most one a second, at most 100 addresses per run (its usage
-          policy); beyond that, use your organisation's own instance.
+          {t("geocoder.publicPolicy", { host: PUBLIC_NOMINATIM_HOST })}
         </Text>
       ) : null}
       <Row wrap>
         <Button onClick={() => store(() => saveGeocoder(form))} disabled={save.running} data-testid={IDS.save}>
-          Save geocoder
+          {t("geocoder.save")}
         </Button>
         <Button
           onClick={() => store(async () => (await forgetGeocoder(), undefined))}
           disabled={save.running || !saved}
           data-testid={IDS.forget}
         >
-          No geocoder
+          {t("geocoder.forget")}
         </Button>
       </Row>
       {save.state.status === "failed" ? <ErrorNotice error={save.state.error} testId={IDS.saveError} /> : null}

@@ -28,6 +28,8 @@ import {
   type RangeFindings,
 } from "./sync-actions";
 import { TEST_IDS, tableIds } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
+import type { Translator } from "../../../i18n/translator";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.sync;
@@ -39,27 +41,35 @@ const useStyles = makeStyles({
 });
 
 /** How a header is read, for the mapping table: "Site" → entity_name (synonym). */
-function mappingRow(column: ColumnMapping): { header: string; sentAs: string; how: string } {
-  const sentAs = csvColumnName(column.target) ?? "(not sent: blank header)";
-  const how = column.via === "synonym" ? "synonym" : column.via === "new label" ? "new label" : "as written";
+function mappingRow(column: ColumnMapping, t: Translator["t"]): { header: string; sentAs: string; how: string } {
+  const sentAs = csvColumnName(column.target) ?? t("sync.mapping.notSent");
+  const how = t("sync.mapping.how", {
+    via: column.via === "synonym" ? "synonym" : column.via === "new label" ? "label" : "written",
+  });
   return { header: column.header, sentAs, how };
 }
 
 /** The mapping of every header to what the service receives. Test id: `${testId}` with one row per column. */
 export function MappingTable(props: { columns: readonly ColumnMapping[]; testId: string }) {
   const styles = useStyles();
+  const { t } = useI18n();
   return (
-    <Table size="extra-small" aria-label="How each header is sent" className={styles.table} data-testid={props.testId}>
+    <Table
+      size="extra-small"
+      aria-label={t("sync.mapping.tableLabel")}
+      className={styles.table}
+      data-testid={props.testId}
+    >
       <TableHeader>
         <TableRow>
-          <TableHeaderCell>Header</TableHeaderCell>
-          <TableHeaderCell>Sent as</TableHeaderCell>
-          <TableHeaderCell>Read</TableHeaderCell>
+          <TableHeaderCell>{t("sync.mapping.header")}</TableHeaderCell>
+          <TableHeaderCell>{t("sync.mapping.sentAs")}</TableHeaderCell>
+          <TableHeaderCell>{t("sync.mapping.read")}</TableHeaderCell>
         </TableRow>
       </TableHeader>
       <TableBody>
         {props.columns.map((column) => {
-          const row = mappingRow(column);
+          const row = mappingRow(column, t);
           return (
             <TableRow key={column.index} data-testid={tableIds(props.testId).row}>
               <TableCell>{row.header}</TableCell>
@@ -84,6 +94,7 @@ export function MappingTable(props: { columns: readonly ColumnMapping[]; testId:
  */
 export function AssetFindings(props: { findings: Partial<RangeFindings>; showMapping?: boolean }) {
   const styles = useStyles();
+  const { t } = useI18n();
   const { run } = useServices();
   const { conversions = [], warnings = [], columns = [], typeCells, identity } = props.findings;
   const [converted, setConverted] = useState<string | undefined>(undefined);
@@ -95,13 +106,10 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
       {conversions.length > 0 && converted === undefined ? (
         <MessageBar intent="info" layout="multiline" data-testid={IDS.conversions}>
           <MessageBarBody>
-            <MessageBarTitle>
-              {conversions.length} coordinate{conversions.length === 1 ? "" : "s"} can be converted to decimal degrees.
-              Nothing changes until you convert.
-            </MessageBarTitle>
+            <MessageBarTitle>{t("sync.conversions.title", { count: conversions.length })}</MessageBarTitle>
             <CellChangesTable
-              label="Coordinates to convert"
-              columns={["Before", "After"]}
+              label={t("sync.conversions.tableLabel")}
+              columns={[t("sync.conversions.before"), t("sync.conversions.after")]}
               rows={conversions.map((c) => ({ ...c, title: c.form }))}
               rowTestId={IDS.conversionsRow}
             />
@@ -114,12 +122,12 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
                 onClick={() =>
                   run &&
                   void convertCoordinates(run, conversions).then(
-                    (n) => setConverted(`Converted ${n} cell${n === 1 ? "" : "s"}. Sync again to send the assets.`),
+                    (n) => setConverted(t("sync.conversions.done", { count: n })),
                     setError,
                   )
                 }
               >
-                Convert {conversions.length} cell{conversions.length === 1 ? "" : "s"}
+                {t("sync.conversions.convert", { count: conversions.length })}
               </Button>
             </div>
           </MessageBarBody>
@@ -132,7 +140,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
         <ProblemList
           problems={warnings}
           intent="warning"
-          title={`${warnings.length} warning${warnings.length === 1 ? "" : "s"}: the service accepts these, but check them.`}
+          title={t("sync.warnings.title", { count: warnings.length })}
           testId={IDS.warnings.id}
           onSelect={select}
         />
@@ -147,16 +155,12 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
               run &&
               void offerTypeDropdown(run, typeCells).then(
                 (outcome) =>
-                  setDropdown(
-                    outcome.added
-                      ? `${outcome.address} now offers the published types in a dropdown (other text stays allowed).`
-                      : outcome.reason,
-                  ),
+                  setDropdown(outcome.added ? t("sync.dropdown.added", { address: outcome.address }) : outcome.reason),
                 setError,
               )
             }
           >
-            Add a dropdown of the published types to {typeCells.replace(/^.*!/, "")}
+            {t("sync.dropdown.offer", { range: typeCells.replace(/^.*!/, "") })}
           </Button>
           {dropdown ? <Text data-testid={IDS.dropdownDone}>{dropdown}</Text> : null}
         </div>
@@ -174,6 +178,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
  */
 function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unknown) => void }) {
   const styles = useStyles();
+  const { t } = useI18n();
   const { run } = useServices();
   const [written, setWritten] = useState<string | undefined>(undefined);
   const { collisions, cells, blocked, how } = props.identity;
@@ -182,28 +187,24 @@ function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unkn
   return (
     <MessageBar intent="warning" layout="multiline" data-testid={IDS.identity}>
       <MessageBarBody>
-        <MessageBarTitle>Some assets cannot be told apart</MessageBarTitle>
+        <MessageBarTitle>{t("sync.identity.title")}</MessageBarTitle>
         <div>
-          They have no entity_id of their own and share a name and place, so a pasted table cannot keep your notes
-          beside them by asset through a refresh:{" "}
-          {collisions
-            .slice(0, 8)
-            .map((c) => `${c.shared} (rows ${c.rows.join(", ")})`)
-            .join("; ")}
-          {collisions.length > 8 ? `; and ${collisions.length - 8} more` : ""}.
+          {t("sync.identity.body", {
+            collisions: collisions
+              .slice(0, 8)
+              .map((c) => t("sync.identity.collision", { shared: c.shared, rows: c.rows.join(", ") }))
+              .join("; "),
+            more: Math.max(0, collisions.length - 8),
+          })}
         </div>
         {blocked ? (
           <div data-testid={IDS.identityBlocked}>{blocked}</div>
         ) : (
           <>
-            <div>
-              {how === "new column"
-                ? "The pane can write an entity_id column right of your range, one id per asset, before the next sync:"
-                : "The pane can fill the entity_id column's empty and repeated cells, before the next sync:"}
-            </div>
+            <div>{how === "new column" ? t("sync.identity.newColumn") : t("sync.identity.fill")}</div>
             <CellChangesTable
-              label="Ids to write"
-              columns={["Now", "Written"]}
+              label={t("sync.identity.tableLabel")}
+              columns={[t("sync.identity.now"), t("sync.identity.written")]}
               rows={cells}
               rowTestId={IDS.identityRow}
             />
@@ -216,12 +217,12 @@ function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unkn
                 onClick={() =>
                   run &&
                   void writeAssetIds(run, props.identity).then(
-                    (n) => setWritten(`Wrote ${n} entity_id${n === 1 ? "" : "s"}. Sync again to send them.`),
+                    (n) => setWritten(t("sync.identity.done", { count: n })),
                     props.onError,
                   )
                 }
               >
-                Write {ids} id{ids === 1 ? "" : "s"}
+                {t("sync.identity.write", { count: ids })}
               </Button>
             </div>
           </>

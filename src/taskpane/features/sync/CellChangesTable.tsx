@@ -7,6 +7,7 @@ import {
   TableRow,
   makeStyles,
 } from "@fluentui/react-components";
+import { useI18n } from "../../ui/i18n";
 
 const useStyles = makeStyles({
   table: { marginTop: "4px" },
@@ -25,12 +26,13 @@ export function CellChangesTable(props: {
   rowTestId: string;
 }) {
   const styles = useStyles();
+  const { t } = useI18n();
   return (
     <div className={styles.scroll}>
       <Table size="extra-small" aria-label={props.label} className={styles.table}>
         <TableHeader>
           <TableRow>
-            <TableHeaderCell>Cell</TableHeaderCell>
+            <TableHeaderCell>{t("sync.changes.cell")}</TableHeaderCell>
             <TableHeaderCell>{props.columns[0]}</TableHeaderCell>
             <TableHeaderCell>{props.columns[1]}</TableHeaderCell>
           </TableRow>

@@ -5,9 +5,10 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "./ProblemList";
 import { CellChangesTable } from "./CellChangesTable";
 import { applyCountryFixes, type CountryFindings } from "./country-check-actions";
-import type { CountryCheck, CountryFindingKind } from "./model/country-check";
+import { ORIGINALS_HEADER, type CountryCheck, type CountryFindingKind } from "./model/country-check";
 import { selectProblemCell } from "./sync-actions";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.sync;
@@ -16,10 +17,6 @@ const useStyles = makeStyles({
   column: { display: "flex", flexDirection: "column", gap: "6px" },
   actions: { display: "flex", gap: "8px", marginTop: "6px", flexWrap: "wrap" },
 });
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /**
  * The points checked against their row's country: how many were checked and lay inside; the ones
@@ -32,15 +29,14 @@ function plural(n: number, one: string, many = `${one}s`): string {
  */
 export function CountryCheckFindings(props: CountryFindings) {
   const styles = useStyles();
+  const { t } = useI18n();
   const { run } = useServices();
   const [error, setError] = useState<unknown>(undefined);
   const select = (address: string) => run && void selectProblemCell(run, address).catch(setError);
   const { countryCheck: check, countryCheckError } = props;
   if (countryCheckError)
     return (
-      <Text data-testid={IDS.countryUnavailable}>
-        The coordinates could not be checked against their countries: {countryCheckError}
-      </Text>
+      <Text data-testid={IDS.countryUnavailable}>{t("sync.country.unavailable", { reason: countryCheckError })}</Text>
     );
   if (!check) return null;
   const of = (kind: CountryFindingKind) => check.findings.filter((f) => f.kind === kind).map((f) => f.problem);
@@ -50,16 +46,19 @@ export function CountryCheckFindings(props: CountryFindings) {
   return (
     <div className={styles.column}>
       <Text size={200} data-testid={IDS.countrySummary}>
-        {plural(check.checked, "point")} checked against their country (Natural Earth 1:50m outlines,{" "}
-        {check.toleranceKm} km tolerance): {check.inside} inside
-        {outside.length > 0 ? `, ${outside.length} outside` : ""}
-        {near.length > 0 ? `, ${near.length} near a border or coast` : ""}.
+        {t("sync.country.summary", {
+          checked: check.checked,
+          tolerance: check.toleranceKm,
+          inside: check.inside,
+          outside: outside.length,
+          near: near.length,
+        })}
       </Text>
       {outside.length > 0 ? (
         <ProblemList
           problems={outside}
           intent="warning"
-          title={`${plural(outside.length, "point lies", "points lie")} outside their country: check the coordinates or the country.`}
+          title={t("sync.country.outside", { count: outside.length })}
           testId={IDS.countryOutside.id}
           onSelect={select}
         />
@@ -69,7 +68,7 @@ export function CountryCheckFindings(props: CountryFindings) {
         <ProblemList
           problems={near}
           intent="info"
-          title={`${plural(near.length, "point")} within ${check.toleranceKm} km of their country's border or coast: not checked (the outline is too coarse to tell).`}
+          title={t("sync.country.near", { count: near.length, tolerance: check.toleranceKm })}
           testId={IDS.countryNear.id}
           onSelect={select}
         />
@@ -78,7 +77,7 @@ export function CountryCheckFindings(props: CountryFindings) {
         <ProblemList
           problems={unchecked}
           intent="info"
-          title={`${plural(unchecked.length, "row")} not checkable: no outline for the country, or no country named.`}
+          title={t("sync.country.unchecked", { count: unchecked.length })}
           testId={IDS.countryUnchecked.id}
           onSelect={select}
         />
@@ -91,6 +90,7 @@ export function CountryCheckFindings(props: CountryFindings) {
 /** The swap and sign fixes, previewed cell by cell; nothing changes until "Fix". */
 function FixOffer(props: { check: CountryCheck; onError: (error: unknown) => void }) {
   const styles = useStyles();
+  const { t } = useI18n();
   const { run } = useServices();
   const [fixed, setFixed] = useState<string | undefined>(undefined);
   const fixes = props.check.findings.flatMap((f) => (f.fix ? [f.fix] : []));
@@ -100,14 +100,11 @@ function FixOffer(props: { check: CountryCheck; onError: (error: unknown) => voi
   return (
     <MessageBar intent="info" layout="multiline" data-testid={IDS.countryFixes}>
       <MessageBarBody>
-        <MessageBarTitle>
-          {plural(fixes.length, "point")} can be fixed: swapped or sign-flipped,{" "}
-          {fixes.length === 1 ? "it lies" : "each lies"} well inside its country. Nothing changes until you fix.
-        </MessageBarTitle>
-        <div>The original coordinates are kept in column {column}, under &quot;original lat, lng&quot;.</div>
+        <MessageBarTitle>{t("sync.country.fixTitle", { count: fixes.length })}</MessageBarTitle>
+        <div>{t("sync.country.originals", { column, header: ORIGINALS_HEADER })}</div>
         <CellChangesTable
-          label="Coordinates to fix"
-          columns={["Before", "After"]}
+          label={t("sync.country.tableLabel")}
+          columns={[t("sync.conversions.before"), t("sync.conversions.after")]}
           rows={fixes.flatMap((f) => [f.lat, f.lng, f.original])}
           rowTestId={IDS.countryFixesRow}
         />
@@ -120,15 +117,12 @@ function FixOffer(props: { check: CountryCheck; onError: (error: unknown) => voi
             onClick={() =>
               run &&
               void applyCountryFixes(run, props.check).then(
-                (n) =>
-                  setFixed(
-                    `Fixed ${plural(n, "point")}; the originals are in column ${column}. Sync again to send the assets.`,
-                  ),
+                (n) => setFixed(t("sync.country.fixed", { count: n, column })),
                 props.onError,
               )
             }
           >
-            Fix {plural(fixes.length, "point")}
+            {t("sync.country.fix", { count: fixes.length })}
           </Button>
         </div>
       </MessageBarBody>

@@ -22,6 +22,7 @@ import { ASSUMED_LATENCY_MS, estimateMs, formatEstimate } from "./model/geocode/
 import type { WritePlan } from "./model/geocode/write-plan";
 import { selectProblemCell, type AssetSource } from "./sync-actions";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.sync;
@@ -50,6 +51,7 @@ function estimateFor(settings: GeocoderSettings, count: number): string {
  */
 export function GeocodePanel(props: { source: () => AssetSource; portfolio: string }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client, run } = useServices();
   const find = useTask<Found>();
   const ask = useTask<Preview>();
@@ -86,7 +88,7 @@ export function GeocodePanel(props: { source: () => AssetSource; portfolio: stri
         onRow: (_, done, latencyMs) => {
           if (latencyMs !== undefined) timedLatency.set(f.settings.url, latencyMs);
           onProgress({
-            message: `${done} of ${total} addresses · ${estimateFor(f.settings, total - done)} left`,
+            message: t("sync.geocode.progress", { done, total, left: estimateFor(f.settings, total - done) }),
             fraction: done / total,
           });
         },
@@ -104,7 +106,7 @@ export function GeocodePanel(props: { source: () => AssetSource; portfolio: stri
         disabled={!run || find.running || ask.running}
         data-testid={IDS.geocodeFind}
       >
-        Find coordinates for rows with an address
+        {t("sync.geocode.find")}
       </Button>
       {find.state.status === "failed" ? <ErrorNotice error={find.state.error} testId={IDS.geocodeFindError} /> : null}
       {found ? (
@@ -132,9 +134,11 @@ export function GeocodePanel(props: { source: () => AssetSource; portfolio: stri
         testId={IDS.geocodeWrite.id}
         success={(plan) => (
           <span data-testid={IDS.geocodeWritten}>
-            Coordinates written for {plan.rows} row{plan.rows === 1 ? "" : "s"}
-            {plan.newColumns.length > 0 ? ` (new columns ${plan.newColumns.join(", ")})` : ""}; {plan.range} is
-            selected. Nothing was sent to the risk service: sync when ready.
+            {t("sync.geocode.written", {
+              rows: plan.rows,
+              columns: plan.newColumns.length > 0 ? plan.newColumns.join(", ") : "none",
+              range: plan.range,
+            })}
           </span>
         )}
       />
@@ -150,6 +154,7 @@ function FoundSummary(props: {
   asking: boolean;
 }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { run } = useServices();
   const { sheet, settings } = props.found;
   const count = sheet.rows.length;
@@ -161,23 +166,20 @@ function FoundSummary(props: {
           problems={sheet.problems}
           testId={IDS.geocodeProblems.id}
           intent="warning"
-          title={`${sheet.problems.length} row${sheet.problems.length === 1 ? "" : "s"} without coordinates cannot be geocoded:`}
+          title={t("sync.geocode.problems", { count: sheet.problems.length })}
           onSelect={(address) => run && void selectProblemCell(run, address).catch(() => undefined)}
         />
       ) : null}
       {count === 0 ? (
         <Text size={200} data-testid={IDS.geocodeNothing}>
-          {sheet.address}: no row with an address and no coordinates
-          {sheet.withCoordinates > 0 ? ` (${sheet.withCoordinates} rows have coordinates, left as they are)` : ""}.
+          {t("sync.geocode.nothing", { address: sheet.address, withCoordinates: sheet.withCoordinates })}
         </Text>
       ) : !settings ? (
         <Text size={200} data-testid={IDS.geocodeNoGeocoder}>
-          {count} row{count === 1 ? "" : "s"} need coordinates, but no geocoder is set: choose one under Connection
-          (none is preset, so no address leaves this computer until you do), or place each row&apos;s City at its centre
-          from an offline list (nothing is sent; every point is a city centre).
+          {t("sync.geocode.noGeocoder", { count })}
           {props.asking ? null : (
             <Button size="small" className={css.above6} onClick={props.onOffline} data-testid={IDS.geocodeOffline}>
-              City centres, offline
+              {t("sync.geocode.offline")}
             </Button>
           )}
         </Text>
@@ -185,13 +187,19 @@ function FoundSummary(props: {
         <MessageBar intent={overPublicCap ? "warning" : "info"} layout="multiline" data-testid={IDS.geocodeConsent}>
           <MessageBarBody>
             <MessageBarTitle>
-              Send {count} addresses to {new URL(settings.url).host}?
+              {t("sync.geocode.consentTitle", { count, host: new URL(settings.url).host })}
             </MessageBarTitle>
             <div data-testid={IDS.geocodeConsentWhat}>
-              {new URL(settings.url).host} receives the column{sheet.sentColumns.length === 1 ? "" : "s"}{" "}
-              {sheet.sentColumns.join(", ")} of {count} row{count === 1 ? "" : "s"} ({sheet.address}), nothing else.
-              Time: {estimateFor(settings, count)} at up to {settings.perSecond} a second, {settings.concurrency} at
-              once. Nothing is written to the sheet until you accept the preview.
+              {t("sync.geocode.consentWhat", {
+                host: new URL(settings.url).host,
+                columnCount: sheet.sentColumns.length,
+                columns: sheet.sentColumns.join(", "),
+                count,
+                address: sheet.address,
+                estimate: estimateFor(settings, count),
+                perSecond: settings.perSecond,
+                concurrency: settings.concurrency,
+              })}
             </div>
             {overPublicCap ? (
               <div data-testid={IDS.geocodePublicCap}>{overPublicCap}</div>
@@ -203,7 +211,7 @@ function FoundSummary(props: {
                 onClick={() => props.onSend({ sheet, settings })}
                 data-testid={IDS.geocodeSend}
               >
-                Send {count} addresses
+                {t("sync.geocode.send", { count })}
               </Button>
             )}
           </MessageBarBody>
@@ -223,6 +231,7 @@ function PreviewAndAccept(props: {
   writing: boolean;
 }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { preview } = props;
   const placed = preview.rows.filter((row) => row.place);
   const flagged = placed.filter((row) => row.flags.length > 0);
@@ -233,17 +242,18 @@ function PreviewAndAccept(props: {
       {stopped ? (
         <MessageBar intent="warning" layout="multiline" data-testid={IDS.geocodeStopped}>
           <MessageBarBody>
-            {stopped === "cancelled" ? "Cancelled" : stopped.message}. What was found is kept ({placed.length} rows);
-            Resume asks only the rest.
+            {t("sync.geocode.stopped", {
+              reason: stopped === "cancelled" ? t("sync.geocode.cancelled") : stopped.message,
+              placed: placed.length,
+            })}
             <Button size="small" className={css.above6} onClick={props.onResume} data-testid={IDS.geocodeResume}>
-              Resume
+              {t("sync.geocode.resume")}
             </Button>
           </MessageBarBody>
         </MessageBar>
       ) : null}
       <Text size={200} data-testid={IDS.geocodeSummary}>
-        {placed.length} of {preview.rows.length} found, {flagged.length} flagged. Check the preview: nothing is written
-        yet.
+        {t("sync.geocode.summary", { placed: placed.length, total: preview.rows.length, flagged: flagged.length })}
       </Text>
       <GeocodePreview rows={preview.rows} cellsFrom={preview.cells?.portfolio} />
       {preview.attribution ? (
@@ -255,7 +265,7 @@ function PreviewAndAccept(props: {
         <Checkbox
           checked={props.writeFlagged}
           onChange={(_, d) => props.setWriteFlagged(d.checked === true)}
-          label={`Also write the ${flagged.length} flagged row${flagged.length === 1 ? "" : "s"}`}
+          label={t("sync.geocode.writeFlagged", { count: flagged.length })}
           data-testid={IDS.geocodeWriteFlagged}
         />
       ) : null}
@@ -267,10 +277,10 @@ function PreviewAndAccept(props: {
           onClick={() => props.onAccept(accepted)}
           data-testid={IDS.geocodeAccept}
         >
-          Write coordinates for {accepted.length} row{accepted.length === 1 ? "" : "s"}
+          {t("sync.geocode.accept", { count: accepted.length })}
         </Button>
         <Button size="small" onClick={props.onDiscard} disabled={props.writing} data-testid={IDS.geocodeDiscard}>
-          Discard
+          {t("sync.geocode.discard")}
         </Button>
       </div>
     </div>

@@ -2,6 +2,8 @@ import { Badge, mergeClasses, Text } from "@fluentui/react-components";
 import type { PreviewRow } from "./model/geocode/preview";
 import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
+import { formatPoint } from "./format-point";
 
 /**
  * The preview of what a geocoder found, row by row (a list: the pane is narrow), before anything
@@ -12,6 +14,7 @@ import { TEST_IDS } from "../../ui/test-ids";
  */
 export function GeocodePreview(props: { rows: readonly PreviewRow[]; cellsFrom: string | undefined }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   return (
     <div data-testid={TEST_IDS.sync.geocodePreview}>
       <ul className={css.scrollingList}>
@@ -24,7 +27,7 @@ export function GeocodePreview(props: { rows: readonly PreviewRow[]; cellsFrom: 
             data-flags={row.flags.join(",")}
           >
             <div className={css.breakWord}>
-              <Text weight="semibold">Row {row.sheetRow}</Text> · {row.address}
+              <Text weight="semibold">{t("sync.geocode.row", { row: row.sheetRow })}</Text> · {row.address}
             </div>
             {row.place ? <FoundLine row={{ ...row, place: row.place }} /> : null}
             {row.place ? null : (
@@ -37,13 +40,11 @@ export function GeocodePreview(props: { rows: readonly PreviewRow[]; cellsFrom: 
       </ul>
       {props.cellsFrom ? (
         <Text size={200} data-testid={TEST_IDS.sync.geocodeCellsFrom}>
-          Too coarse: the point may lie farther from the asset than a hazard's grid cell (sizes from {props.cellsFrom}
-          &apos;s dataset metadata).
+          {t("sync.geocode.cellsFrom", { portfolio: props.cellsFrom })}
         </Text>
       ) : (
         <Text size={200} data-testid={TEST_IDS.sync.geocodeCellsUnknown}>
-          No portfolio has dataset metadata yet: which hazards each precision is too coarse for is shown once one
-          exists.
+          {t("sync.geocode.cellsUnknown")}
         </Text>
       )}
     </div>
@@ -53,12 +54,14 @@ export function GeocodePreview(props: { rows: readonly PreviewRow[]; cellsFrom: 
 /** The place found for one row: where, how precise, how sure, and the flags. */
 function FoundLine(props: { row: PreviewRow & { place: NonNullable<PreviewRow["place"]> } }) {
   const css = usePaneStyles();
+  const i18n = useI18n();
+  const { t } = i18n;
   const { row } = props;
   return (
     <>
       <div className={css.breakWord}>
         <Text size={200}>
-          → {row.place.label} · {row.place.lat.toFixed(5)}, {row.place.lng.toFixed(5)}
+          {t("sync.geocode.found", { label: row.place.label, point: formatPoint(row.place, i18n, 5) })}
         </Text>
       </div>
       <div className={mergeClasses(css.itemRow, css.wrapCentered)}>
@@ -66,7 +69,11 @@ function FoundLine(props: { row: PreviewRow & { place: NonNullable<PreviewRow["p
           {row.place.precision}
         </Badge>
         {row.place.confidence === undefined ? null : (
-          <Text size={200}>confidence {row.place.confidence.toFixed(2)}</Text>
+          <Text size={200}>
+            {t("sync.geocode.confidence", {
+              value: i18n.number(row.place.confidence, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+            })}
+          </Text>
         )}
         {row.flags.map((flag) => (
           <Badge key={flag} size="small" appearance="tint" color="warning">
@@ -76,7 +83,7 @@ function FoundLine(props: { row: PreviewRow & { place: NonNullable<PreviewRow["p
       </div>
       {row.tooCoarseFor.length > 0 ? (
         <Text size={200} data-testid={TEST_IDS.sync.geocodeTooCoarse}>
-          Too coarse for {row.tooCoarseFor.join(", ")}
+          {t("sync.geocode.tooCoarseFor", { hazards: row.tooCoarseFor.join(", ") })}
         </Text>
       ) : null}
     </>

@@ -2,6 +2,7 @@ import { Link, MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/rea
 import type { RangeProblem } from "../../../shaping/problems";
 import { usePaneStyles } from "../../ui/styles";
 import { problemListIds } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /**
  * Every problem of a range with its cell address; clicking (or Enter on) an address selects that
@@ -19,13 +20,11 @@ export function ProblemList(props: {
 }) {
   const { problems } = props;
   const css = usePaneStyles();
+  const { t } = useI18n();
   return (
     <MessageBar intent={props.intent ?? "error"} layout="multiline" data-testid={props.testId}>
       <MessageBarBody>
-        <MessageBarTitle>
-          {props.title ??
-            `${problems.length} problem${problems.length === 1 ? "" : "s"} to fix first. Nothing was sent.`}
-        </MessageBarTitle>
+        <MessageBarTitle>{props.title ?? t("sync.problems.title", { count: problems.length })}</MessageBarTitle>
         <ul className={css.scrollingList}>
           {problems.map((problem, i) => (
             <li
@@ -40,7 +39,7 @@ export function ProblemList(props: {
                     as="button"
                     onClick={() => props.onSelect(problem.address)}
                     data-testid={problemListIds(props.testId).link}
-                    aria-label={`Select cell ${problem.cell}`}
+                    aria-label={t("sync.problems.select", { cell: problem.cell })}
                   >
                     {problem.cell}
                   </Link>

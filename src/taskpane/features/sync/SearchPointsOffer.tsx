@@ -7,6 +7,8 @@ import { offerForSheet, syncSearchPoints, type SheetOffer } from "./search-offer
 import type { SyncResult } from "./sync-actions";
 import { usePaneStyles } from "../../ui/styles";
 import { searchOfferIds, TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
+import { listSeparator } from "./format-point";
 
 /**
  * The faster path, offered honestly: when the active sheet's RISK.SEARCH formulas ask about more
@@ -22,6 +24,8 @@ export function SearchPointsOffer(props: {
   checkAfter?: number;
 }) {
   const css = usePaneStyles();
+  const i18n = useI18n();
+  const { t } = i18n;
   const ids = searchOfferIds(props.testId ?? TEST_IDS.sync.searchOffer.id);
   const { client, run, forget } = useServices();
   const check = useTask<SheetOffer>();
@@ -44,7 +48,7 @@ export function SearchPointsOffer(props: {
         disabled={!client || !run || check.running || sync.running}
         data-testid={ids.check.id}
       >
-        Many RISK.SEARCH points on this sheet? See the faster path
+        {t("sync.searchOffer.check")}
       </Button>
       {offer?.kind === "none" ? (
         <Text size={200} data-testid={ids.none}>
@@ -78,7 +82,7 @@ export function SearchPointsOffer(props: {
               }
               data-testid={ids.accept}
             >
-              Sync {offer.points.toLocaleString("en-US")} points as {offer.portfolioName}
+              {t("sync.searchOffer.accept", { count: offer.points, portfolio: offer.portfolioName })}
             </Button>
           </MessageBarBody>
         </MessageBar>
@@ -90,13 +94,17 @@ export function SearchPointsOffer(props: {
         success={(r) =>
           r.outcome === "synced" ? (
             <span data-testid={ids.done}>
-              {r.portfolio} holds the {r.assetCount.toLocaleString("en-US")} points (P1 first, asset index 0). Read them
-              with =RISK.SUMMARY(&quot;{r.portfolio}&quot;, index, &quot;flood_potential&quot;).
+              {t("sync.searchOffer.done", {
+                portfolio: r.portfolio,
+                count: r.assetCount,
+                // As the analyst types it: Excel's own list separator between the arguments.
+                formula: ["=RISK.SUMMARY(" + JSON.stringify(r.portfolio), "index", '"flood_potential")'].join(
+                  `${listSeparator(i18n)} `,
+                ),
+              })}
             </span>
           ) : r.outcome === "declined" ? (
-            <span data-testid={ids.declined}>
-              A portfolio named {r.portfolio} appeared meanwhile; it was left as it was. Check the sheet again.
-            </span>
+            <span data-testid={ids.declined}>{t("sync.searchOffer.declined", { portfolio: r.portfolio })}</span>
           ) : null
         }
       />

@@ -36,6 +36,10 @@ import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
+
+/** The most assets one portfolio holds (the service's limit; the split proposes parts of this size). */
+const PORTFOLIO_LIMIT = 5000;
 
 /** This section's test ids. */
 const IDS = TEST_IDS.sync;
@@ -47,6 +51,7 @@ const IDS = TEST_IDS.sync;
  */
 export function SyncPanel() {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client, run, forget } = useServices();
   const [sourceKind, setSourceKind] = useState<SourceKind>("selection");
   const [tableName, setTableName] = useState("");
@@ -92,10 +97,7 @@ export function SyncPanel() {
 
   return (
     <Stack>
-      <Text size={200}>
-        A header row with entity_id, entity_name, lat, lng (or Latitude/Longitude/Lon) and label:&lt;key&gt; columns;
-        other columns become labels. Importing replaces the portfolio's assets.
-      </Text>
+      <Text size={200}>{t("sync.intro", { labelColumn: "label:<key>" })}</Text>
       <SourcePicker
         kind={sourceKind}
         onKind={setSourceKind}
@@ -108,13 +110,13 @@ export function SyncPanel() {
         }}
       />
       <TextField
-        label="Portfolio"
-        hint="3 to 30 letters, digits, _ and -. Created when it does not exist."
+        label={t("sync.portfolio.label")}
+        hint={t("sync.portfolio.hint")}
         validationState={nameProblem ? "error" : "none"}
         validationMessage={nameProblem ?? undefined}
         value={portfolio}
         onChange={setPortfolio}
-        placeholder="e.g. my_sites"
+        placeholder={t("sync.portfolio.placeholder")}
         testId={IDS.portfolio}
       />
       <div className={css.buttons}>
@@ -124,14 +126,14 @@ export function SyncPanel() {
           disabled={!client || !run || task.running || portfolio.trim() === "" || nameProblem !== null}
           data-testid={IDS.start}
         >
-          Sync to portfolio
+          {t("sync.start")}
         </Button>
         <Button
           onClick={() => run && check.start(() => checkAssetSource(run, source()))}
           disabled={!run || task.running || check.running}
           data-testid={IDS.check}
         >
-          Check only
+          {t("sync.checkOnly")}
         </Button>
       </div>
       {checked && !task.running && task.state.status !== "done" ? (
@@ -190,30 +192,31 @@ function SourcePicker(props: {
   onTable: (name: string) => void;
 }) {
   const { tables } = props;
+  const { t } = useI18n();
   return (
     <>
       <RadioGroup
         value={props.kind}
         onChange={(_, d) => props.onKind(d.value as SourceKind)}
         layout="horizontal"
-        aria-label="Source"
+        aria-label={t("sync.source.label")}
       >
-        <Radio value="selection" label="Selection" data-testid={IDS.sourceSelection} />
-        <Radio value="table" label="Named table" data-testid={IDS.sourceTable} />
+        <Radio value="selection" label={t("sync.source.selection")} data-testid={IDS.sourceSelection} />
+        <Radio value="table" label={t("sync.source.table")} data-testid={IDS.sourceTable} />
       </RadioGroup>
       {props.kind === "table" ? (
         <Field
-          label="Table"
-          validationMessage={tables && tables.length === 0 ? "This workbook has no tables." : undefined}
+          label={t("sync.table.label")}
+          validationMessage={tables && tables.length === 0 ? t("sync.table.none") : undefined}
         >
           <Select
             value={props.tableName || tables?.[0]?.name || ""}
             onChange={(_, d) => props.onTable(d.value)}
             data-testid={IDS.table}
           >
-            {(tables ?? []).map((t) => (
-              <option key={t.name} value={t.name}>
-                {t.name} ({t.sheetName})
+            {(tables ?? []).map((table) => (
+              <option key={table.name} value={table.name}>
+                {t("sync.table.option", { table: table.name, sheet: table.sheetName })}
               </option>
             ))}
           </Select>
@@ -229,11 +232,15 @@ function CheckResult(props: {
   onSelect: (address: string) => void;
 }) {
   const { checked } = props;
+  const { t } = useI18n();
   return (
     <div data-testid={IDS.checkResult}>
       <Text size={200}>
-        {checked.address}: {checked.assetCount} asset{checked.assetCount === 1 ? "" : "s"} ready
-        {checked.problems.length > 0 ? `, ${checked.problems.length} problem(s)` : ""}. Nothing was sent.
+        {t("sync.checked", {
+          address: checked.address,
+          assets: checked.assetCount,
+          problems: checked.problems.length,
+        })}
       </Text>
       {checked.problems.length > 0 ? (
         <ProblemList problems={checked.problems} testId={IDS.checkProblems.id} onSelect={props.onSelect} />
@@ -247,22 +254,19 @@ function CheckResult(props: {
 function MappingConfirm(props: { review: MappingReview; onReply: (send: boolean) => void }) {
   const css = usePaneStyles();
   const { review, onReply } = props;
+  const { t } = useI18n();
   return (
     <MessageBar intent="info" layout="multiline" data-testid={IDS.mappingConfirm}>
       <MessageBarBody>
-        <div>These headers are read as below. Nothing is sent until you say so.</div>
+        <div>{t("sync.mapping.intro")}</div>
         <MappingTable columns={review.columns} testId={IDS.mappingConfirmTable.id} />
-        {review.warnings.length > 0 ? (
-          <div>
-            {review.warnings.length} warning{review.warnings.length === 1 ? "" : "s"} (listed after the sync).
-          </div>
-        ) : null}
+        {review.warnings.length > 0 ? <div>{t("sync.mapping.warnings", { count: review.warnings.length })}</div> : null}
         <div className={mergeClasses(css.buttons, css.above6)}>
           <Button appearance="primary" size="small" onClick={() => onReply(true)} data-testid={IDS.mappingSend}>
-            Send
+            {t("sync.mapping.send")}
           </Button>
           <Button size="small" onClick={() => onReply(false)} data-testid={IDS.mappingStop}>
-            Stop
+            {t("sync.mapping.stop")}
           </Button>
         </div>
       </MessageBarBody>
@@ -274,26 +278,28 @@ function MappingConfirm(props: { review: MappingReview; onReply: (send: boolean)
 function OutsideConfirm(props: { outside: readonly CountryFinding[]; onReply: (send: boolean) => void }) {
   const css = usePaneStyles();
   const { outside, onReply } = props;
+  const { t } = useI18n();
   const fixable = outside.filter((f) => f.fix).length;
   return (
     <MessageBar intent="warning" layout="multiline" data-testid={IDS.outsideConfirm}>
       <MessageBarBody>
         <div>
-          {outside.length} point{outside.length === 1 ? " lies" : "s lie"} outside the country{" "}
-          {outside.length === 1 ? "its" : "their"} row names (
-          {outside
-            .slice(0, 5)
-            .map((f) => f.problem.cell)
-            .join(", ")}
-          {outside.length > 5 ? ", …" : ""}){fixable > 0 ? `; a fix is offered for ${fixable}` : ""}. Nothing is sent
-          until you say so.
+          {t("sync.outside.body", {
+            count: outside.length,
+            // Cell addresses are Excel's, the same in every language.
+            cells: `${outside
+              .slice(0, 5)
+              .map((f) => f.problem.cell)
+              .join(", ")}${outside.length > 5 ? ", …" : ""}`,
+            fixable,
+          })}
         </div>
         <div className={mergeClasses(css.buttons, css.above6)}>
           <Button appearance="primary" size="small" onClick={() => onReply(false)} data-testid={IDS.outsideStop}>
-            Stop and review
+            {t("sync.outside.stop")}
           </Button>
           <Button size="small" onClick={() => onReply(true)} data-testid={IDS.outsideSend}>
-            Send as they are
+            {t("sync.outside.send")}
           </Button>
         </div>
       </MessageBarBody>
@@ -305,20 +311,24 @@ function OutsideConfirm(props: { outside: readonly CountryFinding[]; onReply: (s
 function ReplaceConfirm(props: { question: ReplaceQuestion; onReply: (replace: boolean) => void }) {
   const css = usePaneStyles();
   const { question, onReply } = props;
+  const { t } = useI18n();
   return (
     <MessageBar intent="warning" layout="multiline" data-testid={IDS.confirm}>
       <MessageBarBody>
         <div>
-          Portfolio {question.portfolio} holds {question.existingCount} asset
-          {question.existingCount === 1 ? "" : "s"}. Importing replaces them with these {question.newCount}.
+          {t("sync.replace.body", {
+            portfolio: question.portfolio,
+            existing: question.existingCount,
+            count: question.newCount,
+          })}
         </div>
         <SyncDiffView diff={question.diff} />
         <div className={mergeClasses(css.buttons, css.above6)}>
           <Button appearance="primary" size="small" onClick={() => onReply(true)} data-testid={IDS.confirmReplace}>
-            Replace
+            {t("sync.replace.confirm")}
           </Button>
           <Button size="small" onClick={() => onReply(false)} data-testid={IDS.confirmKeep}>
-            Keep existing
+            {t("sync.replace.keep")}
           </Button>
         </div>
       </MessageBarBody>
@@ -334,24 +344,28 @@ function SyncOutcome(props: {
 }) {
   const css = usePaneStyles();
   const { task } = props;
+  const { t } = useI18n();
   const result = task.state.status === "done" ? task.state.result : undefined;
   if (result?.outcome === "too-many")
     return (
       <MessageBar intent="warning" layout="multiline" data-testid={IDS.tooMany}>
         <MessageBarBody>
           <div>
-            {result.rowCount.toLocaleString("en-US")} asset rows in {result.address}: a portfolio holds at most 5,000.
-            Nothing was sent.
+            {t("sync.tooMany.body", { rows: result.rowCount, address: result.address, limit: PORTFOLIO_LIMIT })}
           </div>
           {result.problem ? (
             <div>{result.problem}</div>
           ) : (
             <div className={mergeClasses(css.buttons, css.above6, css.wrapCentered)}>
               <Button appearance="primary" size="small" onClick={props.onSplit} data-testid={IDS.split}>
-                Split into {result.parts.length} portfolios
+                {t("sync.tooMany.split", { count: result.parts.length })}
               </Button>
               <Text size={200}>
-                {result.parts[0]} … {result.parts.at(-1)}, 5,000 rows each in order
+                {t("sync.tooMany.parts", {
+                  first: result.parts[0],
+                  last: result.parts.at(-1) ?? "",
+                  limit: PORTFOLIO_LIMIT,
+                })}
               </Text>
             </div>
           )}
@@ -368,35 +382,44 @@ function SyncOutcome(props: {
   if (result?.outcome === "outside-declined")
     return (
       <>
-        <Text data-testid={IDS.outsideDeclined}>
-          Nothing was sent: fix the points listed below (or their country), then sync again.
-        </Text>
+        <Text data-testid={IDS.outsideDeclined}>{t("sync.outsideDeclined")}</Text>
         <AssetFindings findings={result} />
       </>
     );
   if (result?.outcome === "mapping-declined")
-    return <Text data-testid={IDS.mappingDeclined}>Nothing was sent: rename the headers, or sync again and send.</Text>;
+    return <Text data-testid={IDS.mappingDeclined}>{t("sync.mappingDeclined")}</Text>;
   return <TaskStatus task={task} testId={IDS.task.id} success={(r) => <SyncDone result={r} />} />;
 }
 
 /** What a finished sync did: declined, synced (created, replaced or already up to date) or split. */
 function SyncDone({ result: r }: { result: SyncResult & { address: string } }) {
+  const { t } = useI18n();
   return r.outcome === "declined" ? (
-    <span data-testid={IDS.declined}>Nothing was changed: {r.portfolio} keeps its assets.</span>
+    <span data-testid={IDS.declined}>{t("sync.declined", { portfolio: r.portfolio })}</span>
   ) : r.outcome === "synced" ? (
     <span data-testid={IDS.done}>
-      {r.portfolio}: {r.assetCount} assets from {r.address}
-      {r.uploaded ? (r.created ? " (new portfolio)" : " (replaced)") : " (already up to date, nothing uploaded)"}. Risk
-      data is available
-      {r.uploaded || r.created ? "; RISK cells are recalculating." : "."}
+      {t("sync.done", {
+        portfolio: r.portfolio,
+        assets: r.assetCount,
+        address: r.address,
+        how: r.uploaded ? (r.created ? "created" : "replaced") : "unchanged",
+        recalculating: r.uploaded || r.created ? "yes" : "no",
+      })}
     </span>
   ) : r.outcome === "split" ? (
     <span data-testid={IDS.splitDone}>
-      {r.assetCount} assets from {r.address} in {r.parts.length} portfolios:{" "}
-      {r.parts
-        .map((p) => `${p.portfolio} (${p.outcome === "synced" ? `${p.assetCount} assets` : "kept its assets"})`)
-        .join(", ")}
-      .
+      {t("sync.splitDone", {
+        assets: r.assetCount,
+        address: r.address,
+        count: r.parts.length,
+        parts: r.parts
+          .map((p) =>
+            p.outcome === "synced"
+              ? t("sync.splitPart.synced", { portfolio: p.portfolio, assets: p.assetCount })
+              : t("sync.splitPart.kept", { portfolio: p.portfolio }),
+          )
+          .join(", "),
+      })}
     </span>
   ) : null;
 }
