@@ -10,6 +10,7 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { TEST_IDS } from "../../ui/test-ids";
+import { usePaneStyles } from "../../ui/styles";
 import type { MessageId } from "../../../i18n/messages";
 import { useI18n } from "../../ui/i18n";
 
@@ -32,6 +33,7 @@ export function ScopedRefreshPanel() {
   const count = useCallback(() => countScope(run!, scope, onlyErrors), [run, scope, onlyErrors]);
   const counted = useLoader(run ? count : null, [run, scope, onlyErrors, generation]);
   const { t } = useI18n();
+  const css = usePaneStyles(); // the scopes wrap where their names do not fit the pane
   const task = useTask<ScopedRefreshResult>();
   const cells = counted.data?.cells;
 
@@ -41,6 +43,7 @@ export function ScopedRefreshPanel() {
         value={scope}
         onChange={(_, d) => setScope(d.value as Scope)}
         layout="horizontal"
+        className={css.wrapCentered}
         data-testid={TEST_IDS.refresh.scopeChoice}
       >
         {(Object.keys(SCOPE_LABELS) as Scope[]).map((s) => (

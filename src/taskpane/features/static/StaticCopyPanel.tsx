@@ -24,6 +24,7 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { TEST_IDS } from "../../ui/test-ids";
+import { usePaneStyles } from "../../ui/styles";
 import { useI18n } from "../../ui/i18n";
 
 /**
@@ -33,6 +34,7 @@ import { useI18n } from "../../ui/i18n";
 export function StaticCopyPanel() {
   const { run } = useServices();
   const { t } = useI18n();
+  const css = usePaneStyles(); // the scopes wrap where their names do not fit the pane
   const [scope, setScope] = useState<Scope>("sheet");
   const [pending, setPending] = useState<number | null>(null);
   const [countError, setCountError] = useState<unknown>(undefined);
@@ -63,6 +65,7 @@ export function StaticCopyPanel() {
           setPending(null);
         }}
         layout="horizontal"
+        className={css.wrapCentered}
         data-testid={TEST_IDS.static.scope}
       >
         {(Object.keys(SCOPE_LABELS) as Scope[]).map((s) => (
