@@ -18,7 +18,17 @@ function headings(page: Page): Promise<string[]> {
 }
 
 /** The sections whose panels are translated, with what each shows that is not the panel's own words. */
-const TRANSLATED_PANELS = ["pasted", "refresh", "scoped-refresh", "static", "last-good", "summary", "timeseries"];
+const TRANSLATED_PANELS = [
+  "pasted",
+  "refresh",
+  "scoped-refresh",
+  "static",
+  "last-good",
+  "summary",
+  "timeseries",
+  "disclosure",
+  "impact",
+];
 
 /**
  * In the pseudo-locale, the words of an open section's panel that bypassed the catalog (text,
