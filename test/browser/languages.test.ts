@@ -63,7 +63,9 @@ async function panelWords(page: Page, section: string): Promise<{ unbracketed: s
         if (header.contains(element) || shared(element)) continue;
         for (const name of ["placeholder", "aria-label"]) {
           const value = element.getAttribute(name);
-          if (value && /[A-Za-z]/.test(value) && !bracketed(value)) unbracketed.push(`${name}=${value}`);
+          // A label key as an example ("label:price", "country") is an identifier, the same in every language.
+          const identifier = name === "placeholder" && /^(label:)?[a-z_]+$/.test(value ?? "");
+          if (value && /[A-Za-z]/.test(value) && !identifier && !bracketed(value)) unbracketed.push(`${name}=${value}`);
         }
       }
       const wide = [...root.querySelectorAll("button, input, label, select, textarea, [role=radio], [role=checkbox]")]

@@ -7,7 +7,7 @@ import {
   type DisclosureRefreshResult,
   type DisclosureResult,
 } from "./disclosure-actions";
-import { UPGRADE_LABEL, outdatedSentence, upgradedSentence } from "./disclosure-after-refresh";
+import { outdatedSentence, upgradedSentence } from "./disclosure-after-refresh";
 import { TaskButton } from "../../ui/TaskButton";
 import { useTask } from "../../ui/hooks/use-task";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
@@ -151,7 +151,7 @@ export function DisclosurePanel() {
         testId={TEST_IDS.disclosure.upgrade.id}
         work={(services) => upgradeDisclosureTables({ run: services.run, portfolio: portfolio || undefined })}
       >
-        {UPGRADE_LABEL}
+        {t("disclosure.upgrade")}
       </TaskButton>
       <TaskStatus task={upgrade} testId={TEST_IDS.disclosure.upgrade.id} success={upgradedSentence} />
     </Stack>
