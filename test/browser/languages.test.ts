@@ -28,6 +28,7 @@ const TRANSLATED_PANELS = [
   "timeseries",
   "disclosure",
   "impact",
+  "visual",
 ];
 
 /**
