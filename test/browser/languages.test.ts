@@ -29,6 +29,8 @@ const TRANSLATED_PANELS = [
   "disclosure",
   "impact",
   "visual",
+  "layer",
+  "export",
 ];
 
 /**
