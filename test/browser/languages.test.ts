@@ -31,6 +31,9 @@ const TRANSLATED_PANELS = [
   "visual",
   "layer",
   "export",
+  "portfolios",
+  "explain",
+  "changes",
 ];
 
 /**
