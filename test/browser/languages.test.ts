@@ -34,6 +34,7 @@ const TRANSLATED_PANELS = [
   "portfolios",
   "explain",
   "changes",
+  "nature",
 ];
 
 /**
