@@ -35,6 +35,7 @@ const TRANSLATED_PANELS = [
   "explain",
   "changes",
   "nature",
+  "compositions",
 ];
 
 /**
