@@ -23,7 +23,8 @@ export function TextField(props: {
     <Field
       className={props.className}
       label={props.label}
-      hint={props.hint}
+      // A long word (a German compound, a label key) wraps rather than widening the field past the pane.
+      hint={props.hint === undefined ? undefined : { children: props.hint, className: css.breakWord }}
       validationState={props.validationState}
       validationMessage={props.validationMessage}
     >

@@ -1,11 +1,12 @@
 /** The scopes a scoped operation (refresh, convert to values, restore) offers, as the pane names them. */
 import type { Scope } from "../../excel/risk-cells";
+import type { MessageId } from "../../i18n/messages";
 
 export type { Scope };
 
-/** Human names of the scopes, for buttons and messages. */
-export const SCOPE_LABELS: Record<Scope, string> = {
-  selection: "Selection",
-  sheet: "Active sheet",
-  workbook: "Whole workbook",
+/** The catalog ids of the scopes' names, for radio buttons (`t(SCOPE_LABELS[scope])`). */
+export const SCOPE_LABELS: Record<Scope, MessageId> = {
+  selection: "scope.selection",
+  sheet: "scope.sheet",
+  workbook: "scope.workbook",
 };

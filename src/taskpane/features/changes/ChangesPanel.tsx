@@ -8,6 +8,8 @@ import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
+import { parseNumber } from "../../../i18n/numbers";
 
 /**
  * Snapshot a range of RISK cells, refresh (Refresh all, or anything else), then
@@ -15,16 +17,25 @@ import { TEST_IDS } from "../../ui/test-ids";
  */
 export function ChangesPanel() {
   const css = usePaneStyles();
+  const { t, number, separators } = useI18n();
   const { client, run } = useServices();
-  const [threshold, setThreshold] = useState("0.01");
+  // Typed and shown with Excel's separators: 0,01 in a German Excel.
+  const [threshold, setThreshold] = useState(() => number(0.01));
   const [snapshot, setSnapshot] = useState<ChangeSnapshot | null>(null);
   const snap = useTask<ChangeSnapshot>();
   const compare = useTask<ChangeReport>();
-  const amount = Number(threshold);
-  const badThreshold = !(Number.isFinite(amount) && amount >= 0);
+  const parsed = parseNumber(threshold, separators);
+  const amount = parsed ?? NaN;
+  const thresholdProblem =
+    parsed === undefined
+      ? t("number.invalid", { text: threshold, example: number(0.01) })
+      : parsed < 0
+        ? t("changes.threshold.negative")
+        : undefined;
+  const badThreshold = thresholdProblem !== undefined;
   return (
     <Stack>
-      <Text size={200}>Select RISK cells (or pasted scores), take a snapshot, refresh, then compare.</Text>
+      <Text size={200}>{t("changes.hint")}</Text>
       <Button
         disabled={!client || !run || snap.running}
         data-testid={TEST_IDS.changes.snapshot.id}
@@ -38,16 +49,16 @@ export function ChangesPanel() {
           })
         }
       >
-        Take snapshot of the selection
+        {t("changes.snapshot")}
       </Button>
       <TaskStatus
         task={snap}
         testId={TEST_IDS.changes.snapshot.id}
-        success={(s) => `Snapshot of ${s.cells.length} cells in ${s.address}.`}
+        success={(s) => t("changes.snapshot.done", { count: s.cells.length, address: s.address })}
       />
       <TextField
-        label="Report score moves larger than"
-        validationMessage={badThreshold ? "A number from 0" : undefined}
+        label={t("changes.threshold")}
+        validationMessage={thresholdProblem}
         value={threshold}
         onChange={setThreshold}
         testId={TEST_IDS.changes.threshold}
@@ -63,7 +74,7 @@ export function ChangesPanel() {
           compare.start((signal) => compareWithSnapshot({ client, run, snapshot, threshold: amount, signal }))
         }
       >
-        Compare with snapshot
+        {t("changes.compare")}
       </Button>
       <TaskStatus
         task={compare}
@@ -73,7 +84,7 @@ export function ChangesPanel() {
             {[...r.summary, ...r.datasetChanges].map((line, i) => (
               <li key={i}>{line}</li>
             ))}
-            {r.sheet ? <li>Listed in “{r.sheet.sheetName}”.</li> : null}
+            {r.sheet ? <li>{t("changes.listedIn", { sheet: r.sheet.sheetName })}</li> : null}
           </ul>
         )}
       />

@@ -11,6 +11,7 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.compositions;
@@ -20,10 +21,10 @@ const IDS = TEST_IDS.compositions;
  * an update cannot rename: the pane says so where it offers one.
  */
 function RenameNote(props: { kind: "layer" | "UDF"; name: string; testId: string }) {
+  const { t } = useI18n();
   return (
     <Text size={200} data-testid={props.testId}>
-      Updates “{props.name}” in place; the service finds a {props.kind} by its name. To rename, create it again under
-      the new name, then delete this one.
+      {t("compositions.edit.renameNote", { kind: props.kind === "layer" ? "layer" : "udf", name: props.name })}
     </Text>
   );
 }
@@ -33,6 +34,7 @@ function RenameNote(props: { kind: "layer" | "UDF"; name: string; testId: string
  */
 export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => void }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client } = useServices();
   const [file, setFile] = useState<PickedFile | null>(null);
   const task = useTask<VectorRecord>();
@@ -42,7 +44,7 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
       <RenameNote kind="layer" name={props.vector.name} testId={ids.note} />
       <FilePicker
         accept=".geojson,.json,application/geo+json"
-        label="Choose new .geojson file"
+        label={t("compositions.edit.file")}
         testId={ids.file}
         onPicked={setFile}
       />
@@ -61,9 +63,13 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
           );
         }}
       >
-        Replace layer content
+        {t("compositions.edit.replace")}
       </Button>
-      <TaskStatus task={task} testId={ids.id} success={(v) => `Layer “${v.name}” updated (${v.updateDate}).`} />
+      <TaskStatus
+        task={task}
+        testId={ids.id}
+        success={(v) => t("compositions.edit.replaced", { name: v.name, date: v.updateDate })}
+      />
     </Stack>
   );
 }
@@ -71,6 +77,7 @@ export function UpdateVectorForm(props: { vector: VectorRecord; onDone: () => vo
 /** Edit a UDF's input layers and jq operation, loaded from the service. Test ids `udf-edit-…-<id>`. */
 export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDone: () => void }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client } = useServices();
   const [layers, setLayers] = useState<string[] | null>(null);
   const [operation, setOperation] = useState("");
@@ -86,13 +93,13 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
     setOperation(current.data.equation.operation);
   }
   if (current.error) return <ErrorNotice error={current.error} testId={ids.loadError} />;
-  if (layers === null) return <Spinner size="tiny" label="Loading the UDF…" />;
+  if (layers === null) return <Spinner size="tiny" label={t("compositions.edit.loading")} />;
   const choices = [...new Set([...props.layerNames, ...layers])];
   return (
     <Stack className={css.inlineForm} data-testid={ids.form}>
       <RenameNote kind="UDF" name={props.udf.name} testId={ids.note} />
       <fieldset className={css.fieldset}>
-        <legend className={css.legend}>Input layers</legend>
+        <legend className={css.legend}>{t("compositions.udf.layers")}</legend>
         {choices.map((layer) => (
           <Checkbox
             key={layer}
@@ -107,7 +114,7 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
           />
         ))}
       </fieldset>
-      <Field label="jq operation">
+      <Field label={t("compositions.udf.operation")}>
         <Textarea
           value={operation}
           onChange={(_, d) => setOperation(d.value)}
@@ -130,13 +137,9 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
           );
         }}
       >
-        Save equation
+        {t("compositions.edit.save")}
       </Button>
-      <TaskStatus
-        task={save}
-        testId={ids.id}
-        success={(u) => `UDF “${u.name}” updated. Activate it again to refresh its result layer.`}
-      />
+      <TaskStatus task={save} testId={ids.id} success={(u) => t("compositions.edit.saved", { name: u.name })} />
     </Stack>
   );
 }
@@ -147,6 +150,7 @@ export function EditUdfForm(props: { udf: UdfRecord; layerNames: string[]; onDon
  */
 export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client } = useServices();
   const task = useTask<LayerPreview>();
   // The revision the shown run was made at: derived in render, so an edit hides the old preview in
@@ -170,7 +174,7 @@ export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
           task.start((signal) => previewUdf(client, props.udf.id, signal));
         }}
       >
-        Run (preview)
+        {t("compositions.run")}
       </Button>
       {current ? (
         <TaskStatus
@@ -178,8 +182,13 @@ export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
           testId={ids.run.id}
           success={(p) => (
             <span data-testid={ids.preview.summary}>
-              Layer “{p.name}”: {p.featureCount} feature{p.featureCount === 1 ? "" : "s"}; properties:{" "}
-              {p.propertyNames.join(", ") || "none"}. Not stored: Activate stores it.
+              {p.propertyNames.length > 0
+                ? t("compositions.run.done", {
+                    name: p.name,
+                    count: p.featureCount,
+                    properties: p.propertyNames.join(", "),
+                  })
+                : t("compositions.run.doneNoProperties", { name: p.name, count: p.featureCount })}
             </span>
           )}
         />
@@ -192,6 +201,7 @@ export function RunUdfPreview(props: { udf: UdfRecord; revision?: number }) {
 /** The first rows of a previewed layer, scrolling sideways inside the pane when wide. */
 function PreviewTable(props: { preview: LayerPreview; ids: { id: string; rows: string } }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { preview } = props;
   return (
     <Stack gap={4} className={css.shrink} data-testid={props.ids.id}>
@@ -221,7 +231,7 @@ function PreviewTable(props: { preview: LayerPreview; ids: { id: string; rows: s
       </div>
       {preview.featureCount > preview.rows.length ? (
         <Text size={200}>
-          First {preview.rows.length} of {preview.featureCount} features.
+          {t("compositions.run.first", { shown: preview.rows.length, count: preview.featureCount })}
         </Text>
       ) : null}
     </Stack>

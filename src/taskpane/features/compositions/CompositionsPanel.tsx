@@ -27,6 +27,7 @@ import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
 import { ListHeading } from "../../ui/ListHeading";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.compositions;
@@ -37,6 +38,7 @@ const IDS = TEST_IDS.compositions;
  * update a vector (new file) or a UDF (new equation) by name, and run a UDF to preview its layer.
  */
 export function CompositionsPanel() {
+  const { t } = useI18n();
   const { client } = useServices();
   const [generation, setGeneration] = useState(0);
   const load = useCallback((signal: AbortSignal) => listCompositions(client!, signal), [client]);
@@ -49,30 +51,31 @@ export function CompositionsPanel() {
       <Divider />
       <CreateUdf vectors={listing.data?.vectors ?? []} onDone={changed} />
       <Divider />
-      <ListHeading title="Layers and UDFs" list={listing} testId={IDS.list.id} errorTestId={IDS.listError} />
+      <ListHeading title={t("compositions.list")} list={listing} testId={IDS.list.id} errorTestId={IDS.listError} />
       {listing.data ? <Listing listing={listing.data} onChanged={changed} /> : null}
     </Stack>
   );
 }
 
 function UploadVector(props: { onDone: () => void }) {
+  const { t } = useI18n();
   const { client } = useServices();
   const [file, setFile] = useState<PickedFile | null>(null);
   const [name, setName] = useState("");
   const task = useTask<VectorRecord>();
   return (
     <Stack>
-      <Text weight="semibold">Upload a vector layer</Text>
+      <Text weight="semibold">{t("compositions.upload")}</Text>
       <FilePicker
         accept=".geojson,.json,application/geo+json"
-        label="Choose .geojson file"
+        label={t("compositions.upload.file")}
         testId={IDS.vectorFile.id}
         onPicked={(picked) => {
           setFile(picked);
           if (picked && name === "") setName(nameFromFileName(picked.fileName));
         }}
       />
-      <TextField label="Layer name" value={name} onChange={setName} testId={IDS.vectorName} />
+      <TextField label={t("compositions.upload.name")} value={name} onChange={setName} testId={IDS.vectorName} />
       <Button
         appearance="primary"
         disabled={!client || !file || task.running}
@@ -85,12 +88,12 @@ function UploadVector(props: { onDone: () => void }) {
           );
         }}
       >
-        Upload layer
+        {t("compositions.upload.start")}
       </Button>
       <TaskStatus
         task={task}
         testId={IDS.vectorUpload.id}
-        success={(v) => `Layer “${v.name}” uploaded (id ${String(v.id)}, ${v.status}).`}
+        success={(v) => t("compositions.upload.done", { name: v.name, id: String(v.id), status: v.status })}
       />
     </Stack>
   );
@@ -98,6 +101,7 @@ function UploadVector(props: { onDone: () => void }) {
 
 function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client } = useServices();
   const [name, setName] = useState("");
   const [layers, setLayers] = useState<string[]>([]);
@@ -107,11 +111,11 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
   const layerNames = [...new Set(props.vectors.map((v) => v.name))];
   return (
     <Stack>
-      <Text weight="semibold">Create a UDF</Text>
-      <TextField label="UDF name" value={name} onChange={setName} testId={IDS.udfName} />
+      <Text weight="semibold">{t("compositions.udf")}</Text>
+      <TextField label={t("compositions.udf.name")} value={name} onChange={setName} testId={IDS.udfName} />
       <fieldset className={css.fieldset} data-testid={IDS.udfLayers}>
-        <legend className={css.legend}>Input layers</legend>
-        {layerNames.length === 0 ? <Text size={200}>No vector layers yet: upload one above.</Text> : null}
+        <legend className={css.legend}>{t("compositions.udf.layers")}</legend>
+        {layerNames.length === 0 ? <Text size={200}>{t("compositions.udf.noLayers")}</Text> : null}
         {layerNames.map((layer) => (
           <Checkbox
             key={layer}
@@ -124,7 +128,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
           />
         ))}
       </fieldset>
-      <Field label="jq operation" hint="e.g. .features.[].properties | .loss_flood_bsln">
+      <Field label={t("compositions.udf.operation")} hint={t("compositions.udf.operation.hint")}>
         <Textarea
           value={operation}
           onChange={(_, d) => setOperation(d.value)}
@@ -134,7 +138,7 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
         />
       </Field>
       <Checkbox
-        label="Activate after creating"
+        label={t("compositions.udf.activateAfter")}
         checked={activate}
         onChange={(_, d) => setActivate(d.checked === true)}
         data-testid={IDS.udfActivateAfter}
@@ -156,15 +160,20 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
           );
         }}
       >
-        Create UDF
+        {t("compositions.udf.create")}
       </Button>
       <TaskStatus
         task={task}
         testId={IDS.udfCreate.id}
         success={(r) =>
           r.vector
-            ? `UDF “${r.udf.name}” created and activated: layer “${r.vector.name}” (id ${String(r.vector.id)}) is ${r.vector.status}.`
-            : `UDF “${r.udf.name}” created (id ${String(r.udf.id)}).`
+            ? t("compositions.udf.createdActive", {
+                name: r.udf.name,
+                layer: r.vector.name,
+                id: String(r.vector.id),
+                status: r.vector.status,
+              })
+            : t("compositions.udf.created", { name: r.udf.name, id: String(r.udf.id) })
         }
       />
     </Stack>
@@ -173,14 +182,15 @@ function CreateUdf(props: { vectors: VectorRecord[]; onDone: () => void }) {
 
 function Listing(props: { listing: CompositionsListing; onChanged: () => void }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { vectors, udfs } = props.listing;
   const layerNames = [...new Set(vectors.map((v) => v.name))];
   return (
     <Stack>
-      <Text size={200}>Vectors ({vectors.length})</Text>
+      <Text size={200}>{t("compositions.vectors", { count: vectors.length })}</Text>
       {vectors.length === 0 ? (
         <Text size={200} data-testid={IDS.vectorsEmpty}>
-          No vector layers in this project.
+          {t("compositions.vectors.none")}
         </Text>
       ) : null}
       <ul className={css.plainList} data-testid={IDS.vectorList}>
@@ -188,10 +198,10 @@ function Listing(props: { listing: CompositionsListing; onChanged: () => void })
           <Item key={String(v.id)} kind="vector" record={v} layerNames={layerNames} onChanged={props.onChanged} />
         ))}
       </ul>
-      <Text size={200}>UDFs ({udfs.length})</Text>
+      <Text size={200}>{t("compositions.udfs", { count: udfs.length })}</Text>
       {udfs.length === 0 ? (
         <Text size={200} data-testid={IDS.udfsEmpty}>
-          No UDFs yet.
+          {t("compositions.udfs.none")}
         </Text>
       ) : null}
       <ul className={css.plainList} data-testid={IDS.udfList}>
@@ -212,6 +222,7 @@ function Item(props: {
 }) {
   const { client } = useServices();
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { record, kind } = props;
   const inspect = useTask<string>();
   const remove = useTask<void>();
@@ -236,14 +247,17 @@ function Item(props: {
             inspect.start(async (signal) => {
               if (kind === "vector") return describeLayer((await inspectVector(client, record.id, signal)).geojson);
               const udf = await inspectUdf(client, record.id, signal);
-              return `Input layers: ${udf.equation.inputLayers.join(", ")}\njq: ${udf.equation.operation}`;
+              return t("compositions.item.udfDetails", {
+                layers: udf.equation.inputLayers.join(", "),
+                operation: udf.equation.operation,
+              });
             })
           }
         >
-          Inspect
+          {t("compositions.item.inspect")}
         </Button>
         <Button size="small" aria-expanded={editing} data-testid={ids.edit} onClick={() => setEditing((e) => !e)}>
-          {kind === "vector" ? "Update…" : "Edit…"}
+          {kind === "vector" ? t("compositions.item.update") : t("compositions.item.edit")}
         </Button>
         {kind === "udf" ? (
           <Button
@@ -257,7 +271,7 @@ function Item(props: {
               );
             }}
           >
-            Activate
+            {t("compositions.item.activate")}
           </Button>
         ) : null}
         {confirming ? (
@@ -276,15 +290,15 @@ function Item(props: {
                 );
               }}
             >
-              Delete
+              {t("compositions.item.deleteYes")}
             </Button>
             <Button size="small" onClick={() => setConfirming(false)}>
-              Keep
+              {t("compositions.item.keep")}
             </Button>
           </>
         ) : (
           <Button size="small" data-testid={ids.delete} onClick={() => setConfirming(true)}>
-            Delete…
+            {t("compositions.item.delete")}
           </Button>
         )}
       </Row>
@@ -313,7 +327,7 @@ function Item(props: {
         task={activateTask}
         testId={IDS.udf(id).activate.id}
         cancellable={false}
-        success={(v) => `Activated: layer “${v.name}” (${v.status}).`}
+        success={(v) => t("compositions.item.activated", { name: v.name, status: v.status })}
       />
     </li>
   );

@@ -7,7 +7,7 @@ import {
   type DisclosureRefreshResult,
   type DisclosureResult,
 } from "./disclosure-actions";
-import { UPGRADE_LABEL, outdatedSentence, upgradedSentence } from "./disclosure-after-refresh";
+import { outdatedSentence, upgradedSentence } from "./disclosure-after-refresh";
 import { TaskButton } from "../../ui/TaskButton";
 import { useTask } from "../../ui/hooks/use-task";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
@@ -15,12 +15,14 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { TextField } from "../../ui/TextField";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /**
  * ESRS E1-9, IFRS S2 29(c) and TCFD tables as formulas over a pasted data sheet and a Methodology
  * sheet of input cells; refreshed in place with the analyst's edits kept.
  */
 export function DisclosurePanel() {
+  const { t } = useI18n();
   const [portfolio, setPortfolio] = useState("");
   const [valueLabel, setValueLabel] = useState("");
   const [currency, setCurrency] = useState("");
@@ -38,40 +40,40 @@ export function DisclosurePanel() {
     <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={TEST_IDS.disclosure.portfolio.id} />
       <TextField
-        label="Asset value"
-        hint="label:<key> holding each asset's value (carrying amount), or a column header of the range synced to this portfolio. Empty: label:price (USD), else label:value."
+        label={t("disclosure.value")}
+        hint={t("disclosure.value.hint")}
         value={valueLabel}
         onChange={setValueLabel}
         placeholder="label:price"
         testId={TEST_IDS.disclosure.value}
       />
       <TextField
-        label="Currency of the values"
-        hint="For values other than label:price whose asset has no label:currency, e.g. EUR."
+        label={t("disclosure.currency")}
+        hint={t("disclosure.currency.hint")}
         value={currency}
         onChange={setCurrency}
-        placeholder="USD for label:price"
+        placeholder={t("disclosure.currency.placeholder")}
         testId={TEST_IDS.disclosure.currency}
       />
       <TextField
-        label="Currency column (optional)"
-        hint="A column header of the synced range holding each value's currency; an asset's label:currency is read where it is empty."
+        label={t("disclosure.currencyColumn")}
+        hint={t("disclosure.currencyColumn.hint")}
         value={currencyColumn}
         onChange={setCurrencyColumn}
-        placeholder="Currency"
+        placeholder={t("disclosure.currencyColumn.placeholder")}
         testId={TEST_IDS.disclosure.currencyColumn}
       />
       <TextField
-        label="Revenue per asset (optional)"
-        hint="label:<key> or a column of the synced range holding each asset's net revenue, in its value's currency: answers E1-9 66(d)."
+        label={t("disclosure.revenue")}
+        hint={t("disclosure.revenue.hint")}
         value={revenueLabel}
         onChange={setRevenueLabel}
         placeholder="label:revenue"
         testId={TEST_IDS.disclosure.revenue}
       />
       <TextField
-        label="Adaptation (optional)"
-        hint="label:<key> or a column of the synced range saying yes or no: whether adaptation actions address the asset (66(b))."
+        label={t("disclosure.adaptation")}
+        hint={t("disclosure.adaptation.hint")}
         value={adaptationLabel}
         onChange={setAdaptationLabel}
         placeholder="label:adapted"
@@ -101,25 +103,25 @@ export function DisclosurePanel() {
           })
         }
       >
-        Make disclosure tables
+        {t("disclosure.make")}
       </TaskButton>
       <TaskStatus
         task={make}
         testId={TEST_IDS.disclosure.task.id}
         success={(r) => (
           <>
-            {`Wrote ${r.sheets.map((s) => `“${s.sheetName}”`).join(", ")} for ${r.assets} assets. `}
-            {`Enter the undertaking's total assets and net revenue${r.currencies.length > 1 ? ", and the FX rates," : ""} on the Methodology sheet; every figure follows its cells. `}
+            {t("disclosure.made", {
+              sheets: r.sheets.map((s) => `“${s.sheetName}”`).join(", "),
+              assets: r.assets,
+              fx: r.currencies.length > 1 ? "yes" : "no",
+            })}{" "}
             {r.problems.length > 0
-              ? `${r.problems.length} value(s) are not amounts: ${r.problems.slice(0, 3).join(" ")}`
+              ? t("disclosure.made.problems", { count: r.problems.length, problems: r.problems.slice(0, 3).join(" ") })
               : ""}
           </>
         )}
       />
-      <Text size={200}>
-        Refresh: the data sheet by asset, scenario and window (your edits kept and listed), and the significant assets
-        from the Methodology cells as they are now.
-      </Text>
+      <Text size={200}>{t("disclosure.refresh.hint")}</Text>
       <TaskButton
         task={refresh}
         testId={TEST_IDS.disclosure.refresh.id}
@@ -127,19 +129,19 @@ export function DisclosurePanel() {
           refreshDisclosureTables({ ...services, portfolio: portfolio || undefined, signal, onProgress })
         }
       >
-        Refresh disclosure tables
+        {t("disclosure.refresh")}
       </TaskButton>
       <TaskStatus
         task={refresh}
         testId={TEST_IDS.disclosure.refresh.id}
         success={(r) =>
           [
-            `Refreshed ${r.refreshed} sheet(s)${r.refused ? `, ${r.refused} not changed` : ""}.`,
+            t("disclosure.refreshed", { refreshed: r.refreshed, refused: r.refused }),
             ...r.outcomes.filter((o) => !o.ok).map((o) => o.message ?? ""),
             ...r.outcomes
               .filter((o) => o.keyed && o.keyed.edited.length > 0)
-              .map((o) => `${o.sheetName}: ${o.keyed!.edited.length} cell(s) you changed were kept.`),
-            ...r.outdated.map((o) => `${outdatedSentence(o)} Upgrade them below.`),
+              .map((o) => t("disclosure.refreshed.kept", { sheet: o.sheetName, count: o.keyed!.edited.length })),
+            ...r.outdated.map((o) => `${outdatedSentence(o)} ${t("disclosure.upgradeBelow")}`),
           ].join(" ")
         }
       />
@@ -149,7 +151,7 @@ export function DisclosurePanel() {
         testId={TEST_IDS.disclosure.upgrade.id}
         work={(services) => upgradeDisclosureTables({ run: services.run, portfolio: portfolio || undefined })}
       >
-        {UPGRADE_LABEL}
+        {t("disclosure.upgrade")}
       </TaskButton>
       <TaskStatus task={upgrade} testId={TEST_IDS.disclosure.upgrade.id} success={upgradedSentence} />
     </Stack>

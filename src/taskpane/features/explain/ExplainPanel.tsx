@@ -6,6 +6,7 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /**
  * "Explain" the selected RISK cell (a spilled one as itself: its place in the
@@ -14,21 +15,19 @@ import { TEST_IDS } from "../../ui/test-ids";
  */
 export function ExplainPanel() {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client, run } = useServices();
   const task = useTask<Explanation>();
   return (
     <Stack>
-      <Text size={200}>
-        Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell (any cell of its spill), or a score in a pasted summary
-        sheet.
-      </Text>
+      <Text size={200}>{t("explain.hint")}</Text>
       <Button
         appearance="primary"
         disabled={!client || !run || task.running}
         data-testid={TEST_IDS.explain.start}
         onClick={() => client && run && task.start((signal) => explainSelection({ client, run, signal }))}
       >
-        Explain the selected cell
+        {t("explain.start")}
       </Button>
       <TaskStatus
         task={task}

@@ -9,10 +9,12 @@ import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** Download the physical export ZIP; offer to save it and to unpack its CSVs into sheets. */
 export function ExportPanel() {
   const { client, run } = useServices();
+  const { t, number } = useI18n();
   const [portfolio, setPortfolio] = useState("");
   const download = useTask<DownloadedExport>();
   const unpack = useTask<PastedSheet[]>();
@@ -45,7 +47,7 @@ export function ExportPanel() {
           if (client) download.start((signal, onProgress) => downloadExport(client, portfolio, { signal, onProgress }));
         }}
       >
-        Download export
+        {t("export.download")}
       </Button>
       {download.state.status === "done" ? null : (
         <TaskStatus task={download} testId={TEST_IDS.export.download.id} success={() => null} />
@@ -53,12 +55,15 @@ export function ExportPanel() {
       {file && url ? (
         <Stack data-testid={TEST_IDS.export.ready}>
           <Text size={200}>
-            {file.fileName}: {(file.bytes.length / 1024).toFixed(1)} KB, {contents.files.length} CSV file
-            {contents.files.length === 1 ? "" : "s"}
-            {contents.files.length ? ` (${contents.files.map((f) => f.fileName).join(", ")})` : ""}.
+            {t("export.ready", {
+              file: file.fileName,
+              size: number(file.bytes.length / 1024, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+              count: contents.files.length,
+              files: contents.files.map((f) => f.fileName).join(", "),
+            })}
           </Text>
           <Link href={url} download={file.fileName} data-testid={TEST_IDS.export.save}>
-            Save {file.fileName}
+            {t("export.save", { file: file.fileName })}
           </Link>
           {contents.error ? <ErrorNotice error={contents.error} testId={TEST_IDS.export.contentsError} /> : null}
           <Button
@@ -71,12 +76,14 @@ export function ExportPanel() {
               )
             }
           >
-            Unpack all {contents.files.length} CSV files into new sheets
+            {t("export.unpack", { count: contents.files.length })}
           </Button>
           <TaskStatus
             task={unpack}
             testId={TEST_IDS.export.unpack.id}
-            success={(sheets) => `Added ${sheets.length} sheets: ${sheets.map((s) => s.sheetName).join(", ")}.`}
+            success={(sheets) =>
+              t("export.unpacked", { count: sheets.length, sheets: sheets.map((s) => s.sheetName).join(", ") })
+            }
           />
         </Stack>
       ) : null}

@@ -13,6 +13,7 @@ import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /**
  * The extended summary's hazard keys (service interface, "Physical summary item (extended)"), then
@@ -30,6 +31,7 @@ const SHOWN_PROBLEMS = 50;
  */
 export function ImpactPanel() {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client, run } = useServices();
   const [portfolio, setPortfolio] = useState("");
   const [hazard, setHazard] = useState<string>("flood");
@@ -50,43 +52,41 @@ export function ImpactPanel() {
     <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={TEST_IDS.impact.portfolio.id} />
       <ChoiceField
-        label="Hazard"
+        label={t("impact.hazard")}
         value={hazard}
         onChange={setHazard}
         choices={HAZARD_CHOICES}
         testId={TEST_IDS.impact.hazard}
       />
       <ChoiceField
-        label="Scenario"
+        label={t("impact.scenario")}
         value={scenario}
         onChange={setScenario}
         choices={SCENARIOS}
-        emptyLabel="All scenarios"
+        emptyLabel={t("impact.allScenarios")}
         testId={TEST_IDS.impact.scenario}
       />
       <TextField
-        label="Asset value"
-        hint="Empty: label:price, else label:value. Or label:<key>, or a column header of the range synced to this portfolio."
+        label={t("impact.value")}
+        hint={t("impact.value.hint")}
         value={valueColumn}
         onChange={setValueColumn}
         placeholder="label:price"
         testId={TEST_IDS.impact.value}
       />
       <TextField
-        label="Currency of the values"
+        label={t("impact.currency")}
         validationState={askCurrency ? "warning" : "none"}
-        validationMessage={
-          askCurrency ? "Say the currency of these values (three letters), then write the sheets again." : undefined
-        }
-        hint="label:price is USD (the service's definition). Any other value: its currency, e.g. EUR; remembered for this portfolio."
+        validationMessage={askCurrency ? t("impact.currency.needed") : undefined}
+        hint={t("impact.currency.hint")}
         value={currency}
         onChange={setCurrency}
-        placeholder="USD for label:price"
+        placeholder={t("impact.currency.placeholder")}
         testId={TEST_IDS.impact.currency}
       />
       <TextField
-        label="Roll up by label"
-        hint="e.g. country or type; empty: the total only."
+        label={t("impact.rollup")}
+        hint={t("impact.rollup.hint")}
         value={rollup}
         onChange={setRollup}
         placeholder="country"
@@ -115,22 +115,24 @@ export function ImpactPanel() {
           )
         }
       >
-        Write financial impact sheets
+        {t("impact.start")}
       </Button>
       <TaskStatus
         task={task}
         testId={TEST_IDS.impact.task.id}
         success={(r) =>
-          `Wrote ${r.sheets.map((s) => `“${s.sheetName}”`).join(", ")} for ${r.assetCount} assets, values from ${r.valueSource} in ${r.currency}. Totals sum the assets with a value and a damage; beside each, the assets left out and the share covered.`
+          t("impact.done", {
+            sheets: r.sheets.map((s) => `“${s.sheetName}”`).join(", "),
+            assets: r.assetCount,
+            source: r.valueSource,
+            currency: r.currency,
+          })
         }
       />
       {result && result.problems.length > 0 ? (
         <MessageBar intent="warning" layout="multiline" data-testid={TEST_IDS.impact.problems}>
           <MessageBarBody>
-            <MessageBarTitle>
-              {result.problems.length} missing or unreadable value{result.problems.length === 1 ? "" : "s"}: those
-              losses are #N/A, not 0, and the totals leave them out.
-            </MessageBarTitle>
+            <MessageBarTitle>{t("impact.problems", { count: result.problems.length })}</MessageBarTitle>
             <ul className={css.shortScrollingList}>
               {result.problems.slice(0, SHOWN_PROBLEMS).map((problem, i) => (
                 <li
@@ -149,7 +151,7 @@ export function ImpactPanel() {
                 </li>
               ))}
               {result.problems.length > SHOWN_PROBLEMS ? (
-                <li>… and {result.problems.length - SHOWN_PROBLEMS} more.</li>
+                <li>{t("impact.problems.more", { count: result.problems.length - SHOWN_PROBLEMS })}</li>
               ) : null}
             </ul>
           </MessageBarBody>

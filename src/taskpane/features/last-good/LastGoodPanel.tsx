@@ -8,6 +8,7 @@ import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.lastGood;
@@ -26,10 +27,6 @@ function useStaleCells(engine: RiskEngine): readonly StaleCell[] {
   return useSyncExternalStore(subscribe, read, read);
 }
 
-function when(fetchedAt: number | undefined): string {
-  return fetchedAt === undefined ? "never fetched" : `fetched ${new Date(fetchedAt).toLocaleString()}`;
-}
-
 /**
  * Last good values: what a cell shows when a refresh fails, the cells now showing old
  * values or errors with when each value was fetched, "Retry these", and "Clear cache".
@@ -38,6 +35,7 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
   const styles = useStyles();
   const engine = props.engine ?? defaultEngine();
   const { run } = useServices();
+  const { t } = useI18n();
   const cells = useStaleCells(engine);
   const [policy, setPolicy] = useState<FailurePolicy>(engine.failurePolicy);
   const retry = useTask<number>();
@@ -52,20 +50,20 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
           void setFailurePolicy(next);
         }}
         data-testid={IDS.failurePolicy}
-        aria-label="When a refresh fails"
+        aria-label={t("lastGood.policy.label")}
       >
-        <Text size={200}>When a refresh fails and a previous value exists:</Text>
-        <Radio value="show error" label="Show the error" data-testid={IDS.failurePolicyError} />
-        <Radio value="keep last good" label="Keep the last good value" data-testid={IDS.failurePolicyKeep} />
+        <Text size={200}>{t("lastGood.policy.question")}</Text>
+        <Radio value="show error" label={t("lastGood.policy.showError")} data-testid={IDS.failurePolicyError} />
+        <Radio value="keep last good" label={t("lastGood.policy.keepLastGood")} data-testid={IDS.failurePolicyKeep} />
       </RadioGroup>
       {cells.length === 0 ? (
         <Text size={200} className={styles.muted} data-testid={IDS.staleNone}>
-          Every RISK cell shows fresh data.
+          {t("lastGood.fresh")}
         </Text>
       ) : (
         <>
           <Text size={200} data-testid={IDS.staleCount} data-count={cells.length}>
-            {cells.length} cell{cells.length === 1 ? "" : "s"} could not be refreshed:
+            {t("lastGood.staleCount", { count: cells.length })}
           </Text>
           <ul className={styles.list} data-testid={IDS.staleList}>
             {cells.slice(0, 200).map((cell) => (
@@ -76,8 +74,13 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
                 data-showing={cell.showing}
               >
                 <Text size={200}>
-                  {cell.address}: {cell.showing === "old value" ? "shows its last good value" : "shows an error"},{" "}
-                  {when(cell.fetchedAt)} ({cell.reason})
+                  {t("lastGood.staleCell", {
+                    address: cell.address,
+                    showing: cell.showing === "old value" ? "old" : "error",
+                    fetched: cell.fetchedAt === undefined ? "never" : "at",
+                    at: new Date(cell.fetchedAt ?? 0),
+                    reason: cell.reason,
+                  })}
                 </Text>
               </li>
             ))}
@@ -91,31 +94,27 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
           onClick={() => run && retry.start(() => retryStaleCells({ run, engine }))}
           data-testid={IDS.staleRetry.id}
         >
-          Retry these
+          {t("lastGood.retry")}
         </Button>
         <Button
           disabled={clear.running}
           onClick={() => clear.start(() => clearFunctionsCache(engine))}
           data-testid={IDS.cacheClear.id}
         >
-          Clear cache
+          {t("lastGood.clearCache")}
         </Button>
       </div>
       <TaskStatus
         task={retry}
         testId={IDS.staleRetry.id}
         cancellable={false}
-        success={(n) => (
-          <span>
-            {n} cell{n === 1 ? " is" : "s are"} recalculating.
-          </span>
-        )}
+        success={(n) => <span>{t("lastGood.recalculating", { count: n })}</span>}
       />
       <TaskStatus
         task={clear}
         testId={IDS.cacheClear.id}
         cancellable={false}
-        success={() => <span>Cache cleared: the next calculation asks the service.</span>}
+        success={() => <span>{t("lastGood.cleared")}</span>}
       />
     </div>
   );

@@ -12,10 +12,12 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** Apply a vector layer to a portfolio and write the resulting CSV into a new sheet. */
 export function AppliedLayerPanel() {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client, run } = useServices();
   const [portfolio, setPortfolio] = useState("");
   const [vectorId, setVectorId] = useState("");
@@ -26,7 +28,7 @@ export function AppliedLayerPanel() {
   return (
     <Stack>
       <Row gap={4} alignEnd>
-        <Field label="Vector layer" className={css.grow}>
+        <Field label={t("layer.vector")} className={css.grow}>
           <Select
             value={chosen ? String(chosen.id) : ""}
             onChange={(_, d) => setVectorId(d.value)}
@@ -34,7 +36,7 @@ export function AppliedLayerPanel() {
             disabled={!vectors.data?.length}
           >
             {!vectors.data?.length ? (
-              <option value="">{vectors.loading ? "Loading…" : "No vector layers"}</option>
+              <option value="">{vectors.loading ? t("layer.vector.loading") : t("layer.vector.none")}</option>
             ) : null}
             {(vectors.data ?? []).map((v) => (
               <option key={String(v.id)} value={String(v.id)}>
@@ -45,8 +47,8 @@ export function AppliedLayerPanel() {
         </Field>
         <Button
           onClick={vectors.reload}
-          aria-label="Reload layers"
-          title="Reload layers"
+          aria-label={t("layer.vector.reload")}
+          title={t("layer.vector.reload")}
           data-testid={TEST_IDS.layer.vectorReload}
         >
           ↻
@@ -75,12 +77,12 @@ export function AppliedLayerPanel() {
           )
         }
       >
-        Apply and write to a new sheet
+        {t("layer.start")}
       </Button>
       <TaskStatus
         task={task}
         testId={TEST_IDS.layer.task.id}
-        success={(r) => `Wrote ${r.rowCount} rows × ${r.columnCount} columns to sheet “${r.sheetName}”.`}
+        success={(r) => t("layer.done", { rows: r.rowCount, columns: r.columnCount, sheet: r.sheetName })}
       />
     </Stack>
   );

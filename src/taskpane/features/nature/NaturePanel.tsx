@@ -20,10 +20,12 @@ import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
 import { ListHeading } from "../../ui/ListHeading";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** Superprojects, their sub-projects, create one from GeoJSON, export a summary to a sheet. */
 export function NaturePanel() {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client, run, forget } = useServices();
   const [superproject, setSuperproject] = useState("");
   const [generation, setGeneration] = useState(0);
@@ -44,14 +46,18 @@ export function NaturePanel() {
 
   return (
     <Stack>
-      <Field label="Superproject">
+      <Field label={t("nature.superproject")}>
         <Select
           value={superproject}
           onChange={(_, d) => setSuperproject(d.value)}
           data-testid={TEST_IDS.nature.superproject}
           disabled={!supers.data?.length}
         >
-          {!supers.data?.length ? <option value="">{supers.loading ? "Loading…" : "None"}</option> : null}
+          {!supers.data?.length ? (
+            <option value="">
+              {supers.loading ? t("nature.superproject.loading") : t("nature.superproject.none")}
+            </option>
+          ) : null}
           {(supers.data ?? []).map((s) => (
             <option key={s} value={s}>
               {s}
@@ -61,14 +67,14 @@ export function NaturePanel() {
       </Field>
       {supers.error ? <ErrorNotice error={supers.error} testId={TEST_IDS.nature.superprojectsError} /> : null}
       <ListHeading
-        title="Sub-projects"
+        title={t("nature.subprojects")}
         list={subs}
         testId={TEST_IDS.nature.list.id}
         errorTestId={TEST_IDS.nature.subprojectsError}
       />
       {subs.data && subs.data.length === 0 ? (
         <Text size={200} data-testid={TEST_IDS.nature.empty}>
-          No sub-projects yet.
+          {t("nature.subprojects.none")}
         </Text>
       ) : null}
       <ul className={css.plainList} data-testid={TEST_IDS.nature.subprojects}>
@@ -93,7 +99,7 @@ export function NaturePanel() {
                 )
               }
             >
-              To sheet
+              {t("nature.toSheet")}
             </Button>
           </li>
         ))}
@@ -101,12 +107,12 @@ export function NaturePanel() {
       <TaskStatus
         task={paste}
         testId={TEST_IDS.nature.export.id}
-        success={(r) => `Wrote ${r.rowCount} rows to sheet “${r.sheetName}”.`}
+        success={(r) => t("nature.toSheet.done", { rows: r.rowCount, sheet: r.sheetName })}
       />
-      <Text weight="semibold">New sub-project</Text>
+      <Text weight="semibold">{t("nature.new")}</Text>
       <FilePicker
         accept=".geojson,.json,application/geo+json"
-        label="Choose GeoJSON file"
+        label={t("nature.new.file")}
         testId={TEST_IDS.nature.file.id}
         onPicked={(picked) => {
           setFile(picked);
@@ -115,15 +121,13 @@ export function NaturePanel() {
         }}
       />
       <TextField
-        label="Sub-project name"
-        hint={`Unique within ${superproject || "the superproject"}.`}
+        label={t("nature.new.name")}
+        hint={superproject ? t("nature.new.name.hint", { superproject }) : t("nature.new.name.hintNoSuperproject")}
         validationState={nameTaken ? "error" : "none"}
-        validationMessage={
-          nameTaken ? `${superproject} already has a sub-project named “${subName.trim()}”.` : undefined
-        }
+        validationMessage={nameTaken ? t("nature.new.name.taken", { superproject, name: subName.trim() }) : undefined}
         value={subName}
         onChange={setSubName}
-        placeholder="e.g. Ridge forest block"
+        placeholder={t("nature.new.name.placeholder")}
         testId={TEST_IDS.nature.name}
       />
       <Button
@@ -144,12 +148,12 @@ export function NaturePanel() {
           );
         }}
       >
-        Create sub-project
+        {t("nature.create")}
       </Button>
       <TaskStatus
         task={create}
         testId={TEST_IDS.nature.create.id}
-        success={(s) => `Created “${s.name}” (${s.status}).`}
+        success={(s) => t("nature.created", { name: s.name, status: s.status })}
       />
     </Stack>
   );

@@ -18,6 +18,7 @@ import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { listSome } from "../../ui/pane-types";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** The panel for the kinds of `kinds` (every paste kind, handed over by the registry, features/index.ts). */
 export function pastedSheetsPanelFor(kinds: readonly PasteKind[]): ComponentType {
@@ -33,6 +34,7 @@ export function pastedSheetsPanelFor(kinds: readonly PasteKind[]): ComponentType
  */
 export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client, run } = useServices();
   const load = useCallback(() => listPastedSheets(run!), [run]);
   const list = useLoader(run ? load : null, [run]);
@@ -51,18 +53,12 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
 
   return (
     <Stack>
-      <Text size={200}>
-        Every sheet this pane pastes is listed on the “Climate Risk sources” sheet with how it was made. Refreshing
-        re-runs each with the same filters and refreshes its table row by row, matched by key: your order, your columns
-        and the cells you changed stay with their row, and the pane asks about what only you can decide.
-      </Text>
-      {list.loading ? <Spinner size="tiny" label="Reading the workbook…" /> : null}
+      <Text size={200}>{t("pasted.intro")}</Text>
+      {list.loading ? <Spinner size="tiny" label={t("pasted.reading")} /> : null}
       {list.error ? <ErrorNotice error={list.error} testId={TEST_IDS.pasted.listError} /> : null}
       {list.data && sheets.length === 0 ? (
         <Text size={200} data-testid={TEST_IDS.pasted.none}>
-          {list.data.storeFound
-            ? "No pasted sheets on record."
-            : "No pasted sheets yet: paste from one of the panels above."}
+          {list.data.storeFound ? t("pasted.none.onRecord") : t("pasted.none.yet")}
         </Text>
       ) : null}
       {sheets.length > 0 ? (
@@ -70,8 +66,8 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
           {sheets.map((s) => (
             <li key={s.sheetId} data-testid={TEST_IDS.pasted.item}>
               <b>{s.sheetName}</b> · {s.label}
-              {s.portfolio ? ` · ${s.portfolio}` : ""} · {s.rows.toLocaleString("en-US")} rows · {s.writtenAt}
-              {s.staticCopyAt ? ` · static copy ${s.staticCopyAt}` : ""}
+              {s.portfolio ? ` · ${s.portfolio}` : ""} · {t("pasted.item.rows", { rows: s.rows })} · {s.writtenAt}
+              {s.staticCopyAt ? ` · ${t("pasted.item.staticCopy", { at: s.staticCopyAt })}` : ""}
             </li>
           ))}
         </ul>
@@ -88,10 +84,10 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
           data-testid={TEST_IDS.pasted.refresh}
           onClick={() => refresh()}
         >
-          Refresh pasted sheets
+          {t("pasted.refresh")}
         </Button>
         <Button disabled={!run || list.loading} onClick={list.reload} data-testid={TEST_IDS.pasted.reload}>
-          Reload list
+          {t("pasted.reload")}
         </Button>
       </Row>
       {task.state.status === "done" ? (
@@ -107,7 +103,7 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
       <TaskStatus
         task={sortTask}
         testId={TEST_IDS.pasted.sort.id}
-        success={() => <Text size={200}>Sorted again by your sort.</Text>}
+        success={() => <Text size={200}>{t("pasted.sortedAgain")}</Text>}
       />
       <TaskStatus
         task={offerTask}
@@ -126,6 +122,7 @@ function RefreshOutcome(props: {
   onOffer: (offer: NonNullable<RefreshFollowUp["offer"]>) => void;
 }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const r = props.result;
   const questions = r.outcomes.some(
     (o) => (o.keyed?.edited.length ?? 0) > 0 || (o.keyed?.deletedByHand.length ?? 0) > 0,
@@ -138,8 +135,7 @@ function RefreshOutcome(props: {
     >
       <MessageBarBody>
         <div data-testid={TEST_IDS.pasted.summary}>
-          {r.refreshed} sheet{r.refreshed === 1 ? "" : "s"} refreshed
-          {r.refused > 0 ? `, ${r.refused} left unchanged` : ""}.
+          {t("pasted.summary", { refreshed: r.refreshed, refused: r.refused })}
         </div>
         <ul className={css.bulletList}>
           {r.outcomes.map((o, i) => (
@@ -184,6 +180,7 @@ function SheetOutcome(props: {
   onSortAgain: (sheetId: string) => void;
 }) {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const o = props.outcome;
   const id = o.sheetId;
   if (!o.ok)
@@ -197,79 +194,81 @@ function SheetOutcome(props: {
               data-testid={TEST_IDS.pasted.acceptKey}
               onClick={() => props.onAnswer(id, { acceptKeyKindChange: [id] })}
             >
-              Refresh anyway
+              {t("pasted.refreshAnyway")}
             </Button>
           </div>
         ) : null}
       </>
     );
   const k = o.keyed;
-  if (!k) return <>{`“${o.sheetName}”: ${o.rows?.toLocaleString("en-US")} rows.`}</>;
+  if (!k) return <>{t("pasted.outcome.rows", { sheet: o.sheetName, rows: o.rows ?? 0 })}</>;
   return (
     <div data-testid={TEST_IDS.pasted.keyed} className={css.column}>
       <span>
-        “{o.sheetName}”: {k.updated.toLocaleString("en-US")} rows kept in your order (
-        {k.cellsChanged.toLocaleString("en-US")} cells changed), {k.added.length} added, {k.removed.length} removed.
+        {t("pasted.outcome.keyed", {
+          sheet: o.sheetName,
+          updated: k.updated,
+          cells: k.cellsChanged,
+          added: k.added.length,
+          removed: k.removed.length,
+        })}
       </span>
       {k.added.length > 0 && id ? (
         <span data-testid={TEST_IDS.pasted.added}>
-          Added at the end of the table (your sort was not re-applied): {listed(k.added)}.{" "}
+          {t("pasted.outcome.added", { keys: listed(k.added) })}{" "}
           <Button size="small" data-testid={TEST_IDS.pasted.sortAgain} onClick={() => props.onSortAgain(id)}>
-            Sort again
+            {t("pasted.sortAgain")}
           </Button>
         </span>
       ) : null}
       {k.removed.length > 0 ? (
         <span data-testid={TEST_IDS.pasted.removed}>
-          Removed (the service no longer returns them): {listed(k.removed)}.
           {k.removedBlock
-            ? ` What your columns held for them is kept in ${k.removedBlock}, titled “Removed at refresh on …”.`
-            : ""}
+            ? t("pasted.outcome.removedKept", { keys: listed(k.removed), block: k.removedBlock })
+            : t("pasted.outcome.removed", { keys: listed(k.removed) })}
         </span>
       ) : null}
       {k.columnsAdded.length > 0 ? (
         <span data-testid={TEST_IDS.pasted.columnsAdded}>
-          New columns from the service: {listed(k.columnsAdded)}, added at the right of the table
-          {k.columnsAddedAt ? ` (${k.columnsAddedAt})` : ""}; your columns beside it moved right with their rows.
+          {k.columnsAddedAt
+            ? t("pasted.outcome.columnsAddedAt", { columns: listed(k.columnsAdded), at: k.columnsAddedAt })
+            : t("pasted.outcome.columnsAdded", { columns: listed(k.columnsAdded) })}
         </span>
       ) : null}
       {k.columnsNoLongerServed.length > 0 ? (
         <span data-testid={TEST_IDS.pasted.columnsUnserved}>
-          No longer returned by the service: {listed(k.columnsNoLongerServed)}. Kept as they are, with what they hold,
-          and no longer refreshed; delete them when you no longer need them.
+          {t("pasted.outcome.columnsUnserved", { columns: listed(k.columnsNoLongerServed) })}
         </span>
       ) : null}
       {o.followers ? <span data-testid={TEST_IDS.pasted.followers}>{o.followers.message}</span> : null}
       {k.unknownRows.length > 0 ? (
-        <span>
-          {k.unknownRows.length} row(s) are not the add-in&apos;s (typed by you, or a key cell changed) and were left as
-          they are: {listed(k.unknownRows)}.
-        </span>
+        <span>{t("pasted.outcome.unknownRows", { count: k.unknownRows.length, keys: listed(k.unknownRows) })}</span>
       ) : null}
-      {k.keptByEarlierChoice > 0 ? <span>{k.keptByEarlierChoice} cell(s) you chose to keep were kept.</span> : null}
+      {k.keptByEarlierChoice > 0 ? (
+        <span>{t("pasted.outcome.keptByChoice", { count: k.keptByEarlierChoice })}</span>
+      ) : null}
       {k.deletedByHand.length > 0 && id ? (
         <span data-testid={TEST_IDS.pasted.deletedByHand}>
-          You deleted these rows; the service still returns them and they were not added back:{" "}
-          {listed(k.deletedByHand.map((d) => d.label))}.{" "}
+          {t("pasted.outcome.deletedByHand", { keys: listed(k.deletedByHand.map((d) => d.label)) })}{" "}
           <Button
             size="small"
             data-testid={TEST_IDS.pasted.restore}
             onClick={() => props.onAnswer(id, { restoreKeys: { [id]: k.deletedByHand.map((d) => d.key) } })}
           >
-            Restore these rows
+            {t("pasted.restoreRows")}
           </Button>
         </span>
       ) : null}
       {k.edited.length > 0 && id ? (
         <div data-testid={TEST_IDS.pasted.edited}>
-          You changed {k.edited.length} cell(s) of the service&apos;s columns; they were kept:
+          {t("pasted.outcome.edited", { count: k.edited.length })}
           <table className={css.sampleTable}>
             <thead>
               <tr>
-                <th align="left">Cell</th>
-                <th align="left">Row</th>
-                <th align="left">Yours</th>
-                <th align="left">The service&apos;s</th>
+                <th align="left">{t("pasted.edited.cell")}</th>
+                <th align="left">{t("pasted.edited.row")}</th>
+                <th align="left">{t("pasted.edited.yours")}</th>
+                <th align="left">{t("pasted.edited.service")}</th>
               </tr>
             </thead>
             <tbody>
@@ -283,21 +282,21 @@ function SheetOutcome(props: {
               ))}
             </tbody>
           </table>
-          {k.edited.length > 50 ? <span>…and {k.edited.length - 50} more.</span> : null}
+          {k.edited.length > 50 ? <span>{t("pasted.edited.more", { count: k.edited.length - 50 })}</span> : null}
           <div className={mergeClasses(css.buttons, css.above4)}>
             <Button
               size="small"
               data-testid={TEST_IDS.pasted.keepMine}
               onClick={() => props.onAnswer(id, { edits: { [id]: "keep-mine" } })}
             >
-              Keep my values
+              {t("pasted.keepMine")}
             </Button>
             <Button
               size="small"
               data-testid={TEST_IDS.pasted.takeService}
               onClick={() => props.onAnswer(id, { edits: { [id]: "take-service" } })}
             >
-              Take the service&apos;s values
+              {t("pasted.takeService")}
             </Button>
           </div>
         </div>

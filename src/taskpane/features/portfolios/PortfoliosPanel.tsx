@@ -11,6 +11,7 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.portfolios;
@@ -22,6 +23,7 @@ const IDS = TEST_IDS.portfolios;
  */
 export function PortfoliosPanel() {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const { client, run, forget } = useServices();
   const [portfolio, setPortfolio] = useState("");
   const [reloadKey, setReloadKey] = useState(0);
@@ -60,46 +62,46 @@ export function PortfoliosPanel() {
         testId={IDS.assets.id}
         work={(services, signal, onProgress) => pasteAssets({ ...services, portfolio, signal, onProgress })}
       >
-        Assets into a new sheet
+        {t("portfolios.assets")}
       </TaskButton>
       <TaskStatus
         task={paste}
         testId={IDS.assets.id}
-        success={(r) => `Wrote ${r.rowCount.toLocaleString("en-US")} assets to sheet “${r.sheetName}”.`}
+        success={(r) => t("portfolios.assets.done", { assets: r.rowCount, sheet: r.sheetName })}
       />
       <Button
         disabled={!client || !portfolio || check.running || remove.running || asking}
         data-testid={IDS.delete.id}
         onClick={askDelete}
       >
-        Delete portfolio…
+        {t("portfolios.delete")}
       </Button>
       {check.state.status === "failed" ? <TaskStatus task={check} testId={IDS.usage.id} success={() => null} /> : null}
       {usage ? (
         <MessageBar intent="warning" layout="multiline" data-testid={IDS.confirm}>
           <MessageBarBody>
-            <div>
-              Delete portfolio <b>{portfolio}</b> with its assets and risk data? This cannot be undone.
-            </div>
+            <div>{t("portfolios.delete.confirm", { portfolio })}</div>
             {usage.syncedRanges.length > 0 ? (
               <div data-testid={IDS.confirmSynced}>
-                Synced from this workbook: {usage.syncedRanges.join(", ")}. Syncing again would create it anew.
+                {t("portfolios.delete.synced", { ranges: usage.syncedRanges.join(", ") })}
               </div>
             ) : null}
             {usage.riskCells.riskCells > 0 ? (
               <div data-testid={IDS.confirmCells}>
-                {usage.riskCells.riskCells} RISK cell{usage.riskCells.riskCells === 1 ? "" : "s"} read it (
-                {usage.riskCells.sheets.join(", ")}): they will show an error.
+                {t("portfolios.delete.cells", {
+                  count: usage.riskCells.riskCells,
+                  sheets: usage.riskCells.sheets.join(", "),
+                })}
               </div>
             ) : (
-              <Text size={200}>No RISK cell in this workbook names it.</Text>
+              <Text size={200}>{t("portfolios.delete.noCells")}</Text>
             )}
             <Row className={css.actions}>
               <Button appearance="primary" size="small" onClick={confirmDelete} data-testid={IDS.confirmDelete}>
-                Delete {portfolio}
+                {t("portfolios.delete.yes", { portfolio })}
               </Button>
               <Button size="small" onClick={check.reset} data-testid={IDS.confirmKeep}>
-                Keep it
+                {t("portfolios.delete.no")}
               </Button>
             </Row>
           </MessageBarBody>

@@ -5,21 +5,23 @@ import { useTask } from "../../ui/hooks/use-task";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** Empty the functions' cache and recalculate every RISK.* cell, saying how many. */
 export function RefreshPanel() {
   const { run, emptyCache } = useServices();
+  const { t } = useI18n();
   const task = useTask<RefreshResult>();
   return (
     <Stack>
-      <Text size={200}>Fetches fresh data for every RISK.* cell in the workbook.</Text>
+      <Text size={200}>{t("refresh.all.hint")}</Text>
       <Button
         appearance="primary"
         disabled={!run || task.running}
         onClick={() => run && task.start(() => refreshAll({ run, emptyCache }))}
         data-testid={TEST_IDS.refresh.all}
       >
-        Refresh all
+        {t("refresh.all.button")}
       </Button>
       <TaskStatus
         task={task}
@@ -27,9 +29,7 @@ export function RefreshPanel() {
         cancellable={false}
         success={(r) => (
           <span data-testid={TEST_IDS.refresh.count} data-count={r.riskCells}>
-            {r.riskCells === 0
-              ? "No RISK.* cells found."
-              : `${r.riskCells} RISK.* cell${r.riskCells === 1 ? " is" : "s are"} refreshing (${r.sheets.join(", ")}).`}
+            {t("refresh.all.done", { count: r.riskCells, sheets: r.sheets.join(", ") })}
           </span>
         )}
       />

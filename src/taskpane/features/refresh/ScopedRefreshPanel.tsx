@@ -10,6 +10,16 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { TEST_IDS } from "../../ui/test-ids";
+import { usePaneStyles } from "../../ui/styles";
+import type { MessageId } from "../../../i18n/messages";
+import { useI18n } from "../../ui/i18n";
+
+/** The refresh button's words while the scope's cells are not counted ("Refresh selection"). */
+const REFRESH_SCOPE: Record<Scope, MessageId> = {
+  selection: "refresh.scoped.refreshSelection",
+  sheet: "refresh.scoped.refreshSheet",
+  workbook: "refresh.scoped.refreshWorkbook",
+};
 
 /**
  * Refresh the RISK cells of the selection, the active sheet or the workbook
@@ -22,6 +32,8 @@ export function ScopedRefreshPanel() {
   const [generation, setGeneration] = useState(0);
   const count = useCallback(() => countScope(run!, scope, onlyErrors), [run, scope, onlyErrors]);
   const counted = useLoader(run ? count : null, [run, scope, onlyErrors, generation]);
+  const { t } = useI18n();
+  const css = usePaneStyles(); // the scopes wrap where their names do not fit the pane
   const task = useTask<ScopedRefreshResult>();
   const cells = counted.data?.cells;
 
@@ -31,14 +43,15 @@ export function ScopedRefreshPanel() {
         value={scope}
         onChange={(_, d) => setScope(d.value as Scope)}
         layout="horizontal"
+        className={css.wrapCentered}
         data-testid={TEST_IDS.refresh.scopeChoice}
       >
         {(Object.keys(SCOPE_LABELS) as Scope[]).map((s) => (
-          <Radio key={s} value={s} label={SCOPE_LABELS[s]} data-testid={TEST_IDS.refresh.scopeOption(s)} />
+          <Radio key={s} value={s} label={t(SCOPE_LABELS[s])} data-testid={TEST_IDS.refresh.scopeOption(s)} />
         ))}
       </RadioGroup>
       <Checkbox
-        label="Only cells showing an error"
+        label={t("refresh.scoped.onlyErrors")}
         checked={onlyErrors}
         onChange={(_, d) => setOnlyErrors(Boolean(d.checked))}
         data-testid={TEST_IDS.refresh.scopeOnlyErrors}
@@ -47,10 +60,10 @@ export function ScopedRefreshPanel() {
         {counted.loading ? <Spinner size="tiny" /> : null}
         <Text size={200} data-testid={TEST_IDS.refresh.scopeCount} data-count={cells ?? ""}>
           {cells === undefined
-            ? "Counting RISK cells…"
+            ? t("refresh.scoped.counting")
             : cells === 0
-              ? `No RISK cells${onlyErrors ? " showing an error" : ""} in this scope.`
-              : `${cells.toLocaleString("en-US")} RISK cell${cells === 1 ? "" : "s"} in scope (${counted.data?.sheets.join(", ")}).`}
+              ? t(onlyErrors ? "refresh.scoped.noneWithError" : "refresh.scoped.none")
+              : t("refresh.scoped.inScope", { count: cells, sheets: counted.data?.sheets.join(", ") ?? "" })}
         </Text>
         <Button
           size="small"
@@ -58,7 +71,7 @@ export function ScopedRefreshPanel() {
           onClick={() => setGeneration((g) => g + 1)}
           data-testid={TEST_IDS.refresh.scopeRecount}
         >
-          Count again
+          {t("refresh.scoped.countAgain")}
         </Button>
       </Row>
       {counted.error ? <ErrorNotice error={counted.error} testId={TEST_IDS.refresh.scopeCountError} /> : null}
@@ -75,16 +88,14 @@ export function ScopedRefreshPanel() {
           )
         }
       >
-        Refresh{" "}
-        {cells ? `${cells.toLocaleString("en-US")} cell${cells === 1 ? "" : "s"}` : SCOPE_LABELS[scope].toLowerCase()}
+        {cells ? t("refresh.scoped.refreshCells", { count: cells }) : t(REFRESH_SCOPE[scope])}
       </Button>
       <TaskStatus
         task={task}
         testId={TEST_IDS.refresh.scope.id}
         success={(r) => (
           <span data-testid={TEST_IDS.refresh.scopeDone} data-count={r.riskCells}>
-            Refreshed {r.riskCells.toLocaleString("en-US")} RISK cell{r.riskCells === 1 ? "" : "s"} (
-            {r.sheets.join(", ")}); other cells kept their cached results.
+            {t("refresh.scoped.done", { count: r.riskCells, sheets: r.sheets.join(", ") })}
           </span>
         )}
       />

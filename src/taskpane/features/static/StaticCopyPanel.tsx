@@ -24,6 +24,8 @@ import { ErrorNotice } from "../../ui/ErrorNotice";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Row, Stack } from "../../ui/layout";
 import { TEST_IDS } from "../../ui/test-ids";
+import { usePaneStyles } from "../../ui/styles";
+import { useI18n } from "../../ui/i18n";
 
 /**
  * "Convert to values" (selection, sheet or workbook) after a confirmation that says
@@ -31,6 +33,8 @@ import { TEST_IDS } from "../../ui/test-ids";
  */
 export function StaticCopyPanel() {
   const { run } = useServices();
+  const { t } = useI18n();
+  const css = usePaneStyles(); // the scopes wrap where their names do not fit the pane
   const [scope, setScope] = useState<Scope>("sheet");
   const [pending, setPending] = useState<number | null>(null);
   const [countError, setCountError] = useState<unknown>(undefined);
@@ -44,10 +48,7 @@ export function StaticCopyPanel() {
     convert.reset();
     try {
       const count = await countConvertible(run, scope);
-      if (count === 0)
-        throw new Error(
-          `${scope === "selection" ? "The selection" : scope === "sheet" ? "The active sheet" : "The workbook"} has no RISK formulas: nothing to convert.`,
-        );
+      if (count === 0) throw new Error(t("static.nothingToConvert", { scope }));
       setPending(count);
     } catch (error) {
       setCountError(error);
@@ -56,10 +57,7 @@ export function StaticCopyPanel() {
 
   return (
     <Stack>
-      <Text size={200}>
-        Replace RISK formulas with the values they show, to send the workbook to someone without the add-in. The
-        formulas are kept in the workbook.
-      </Text>
+      <Text size={200}>{t("static.hint")}</Text>
       <RadioGroup
         value={scope}
         onChange={(_, d) => {
@@ -67,10 +65,11 @@ export function StaticCopyPanel() {
           setPending(null);
         }}
         layout="horizontal"
+        className={css.wrapCentered}
         data-testid={TEST_IDS.static.scope}
       >
         {(Object.keys(SCOPE_LABELS) as Scope[]).map((s) => (
-          <Radio key={s} value={s} label={SCOPE_LABELS[s]} data-testid={TEST_IDS.static.scopeOption(s)} />
+          <Radio key={s} value={s} label={t(SCOPE_LABELS[s])} data-testid={TEST_IDS.static.scopeOption(s)} />
         ))}
       </RadioGroup>
       <Row>
@@ -80,24 +79,21 @@ export function StaticCopyPanel() {
           onClick={() => void ask()}
           data-testid={TEST_IDS.static.convert}
         >
-          Convert to values…
+          {t("static.convert")}
         </Button>
         <Button
           disabled={!run || busy}
           onClick={() => run && restore.start(() => restoreFormulas({ run, scope }), staticCopiesChanged)}
           data-testid={TEST_IDS.static.restore}
         >
-          Restore formulas
+          {t("static.restore")}
         </Button>
       </Row>
       {pending !== null ? (
         <MessageBar intent="warning" layout="multiline" data-testid={TEST_IDS.static.confirm}>
           <MessageBarBody>
-            <MessageBarTitle>
-              Replace {pending.toLocaleString("en-US")} RISK formula{pending === 1 ? "" : "s"} with values?
-            </MessageBarTitle>
-            Excel cannot undo this, but “Restore formulas” puts them back. The Climate Risk sources sheet will say when
-            this static copy was taken.
+            <MessageBarTitle>{t("static.confirm.title", { count: pending })}</MessageBarTitle>
+            {t("static.confirm.body")}
           </MessageBarBody>
           <MessageBarActions>
             <Button
@@ -108,10 +104,10 @@ export function StaticCopyPanel() {
                 if (run) convert.start(() => convertToValues({ run, scope }), staticCopiesChanged);
               }}
             >
-              Convert
+              {t("static.confirm.yes")}
             </Button>
             <Button onClick={() => setPending(null)} data-testid={TEST_IDS.static.confirmNo}>
-              Cancel
+              {t("static.confirm.no")}
             </Button>
           </MessageBarActions>
         </MessageBar>
@@ -123,9 +119,12 @@ export function StaticCopyPanel() {
         cancellable={false}
         success={(r) => (
           <span data-testid={TEST_IDS.static.done} data-count={r.converted}>
-            Replaced {r.converted.toLocaleString("en-US")} formula{r.converted === 1 ? "" : "s"}
-            {r.spilledCells > 0 ? ` and ${r.spilledCells.toLocaleString("en-US")} spilled cells` : ""} with values (
-            {r.sheets.join(", ")}), static copy of {r.takenAt}.
+            {t("static.done", {
+              count: r.converted,
+              spilled: r.spilledCells,
+              sheets: r.sheets.join(", "),
+              takenAt: r.takenAt,
+            })}
           </span>
         )}
       />
@@ -135,10 +134,11 @@ export function StaticCopyPanel() {
         cancellable={false}
         success={(r) => (
           <span data-testid={TEST_IDS.static.restoreDone} data-count={r.restored}>
-            Restored {r.restored.toLocaleString("en-US")} formula{r.restored === 1 ? "" : "s"}.
-            {r.skipped.length > 0
-              ? ` Left ${r.skipped.length} cell${r.skipped.length === 1 ? "" : "s"} you changed since the copy: ${r.skipped.slice(0, 5).join(", ")}${r.skipped.length > 5 ? ", …" : ""}.`
-              : ""}
+            {t("static.restored", {
+              count: r.restored,
+              skipped: r.skipped.length,
+              cells: `${r.skipped.slice(0, 5).join(", ")}${r.skipped.length > 5 ? ", …" : ""}`,
+            })}
           </span>
         )}
       />

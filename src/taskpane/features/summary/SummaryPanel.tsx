@@ -12,10 +12,14 @@ import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
+import { listOf } from "../../ui/list-format";
 
 /** Default and extended summaries flattened into new sheets, labels coloured. */
 export function SummaryPanel() {
   const { client } = useServices();
+  const i18n = useI18n();
+  const { t } = i18n;
   const [portfolio, setPortfolio] = useState("");
   const [scenario, setScenario] = useState("");
   const [extended, setExtended] = useState(true);
@@ -25,23 +29,23 @@ export function SummaryPanel() {
     <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={TEST_IDS.summary.portfolio.id} />
       <ChoiceField
-        label="Scenario"
+        label={t("summary.scenario")}
         value={scenario}
         onChange={setScenario}
         choices={SCENARIOS}
-        emptyLabel="All scenarios"
+        emptyLabel={t("summary.allScenarios")}
         testId={TEST_IDS.summary.scenario}
       />
       <Checkbox
-        label="Also the extended summary (metrics per hazard)"
+        label={t("summary.extended")}
         checked={extended}
         onChange={(_, d) => setExtended(d.checked === true)}
         data-testid={TEST_IDS.summary.extended}
       />
       {extended && !scenario ? (
         <ChoiceField
-          label="Extended summary scenario"
-          hint="One scenario at a time: it has about 250 columns per asset."
+          label={t("summary.extendedScenario")}
+          hint={t("summary.extendedScenario.hint")}
           value={extendedScenario}
           onChange={setExtendedScenario}
           choices={SCENARIOS}
@@ -65,7 +69,7 @@ export function SummaryPanel() {
           })
         }
       >
-        Pull summary into new sheets
+        {t("summary.start")}
       </TaskButton>
       <DownloadButton
         testId={TEST_IDS.summary.download.id}
@@ -77,7 +81,14 @@ export function SummaryPanel() {
       <TaskStatus
         task={task}
         testId={TEST_IDS.summary.task.id}
-        success={(sheets) => `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount} rows)`).join(" and ")}.`}
+        success={(sheets) =>
+          t("summary.wrote", {
+            sheets: listOf(
+              i18n,
+              sheets.map((s) => t("summary.wrote.sheet", { sheet: s.sheetName, rows: s.rowCount })),
+            ),
+          })
+        }
       />
     </Stack>
   );

@@ -12,7 +12,7 @@ import {
   type TimeseriesFilters,
   type TimeseriesPasted,
 } from "./timeseries-actions";
-import { dateFilterProblem, dateRangeReversed } from "./model/date-filter";
+import { dateFilterFault, dateRangeReversed } from "./model/date-filter";
 import { DEFAULT_MEASURE, STRESS_SCENARIO } from "../../../shared/vocabulary";
 import { TaskButton } from "../../ui/TaskButton";
 import { useServices } from "../../ui/services";
@@ -27,28 +27,41 @@ import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TextField } from "../../ui/TextField";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
+import { listOf } from "../../ui/list-format";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.timeseries;
 
 const MAX_CHART_ASSETS = 10;
 
-/** The date filters, From and To: the filter each field sets, its label, hint, placeholder and test id. */
+/**
+ * The date filters, From and To: the filter each field sets, the catalog ids of its label, hint and
+ * placeholder, and its test id.
+ */
 const DATE_FIELDS = [
   {
     filter: "startDate",
-    label: "From",
-    hint: "YYYY-MM-DD or YYYY",
-    placeholder: "first",
+    label: "timeseries.from",
+    hint: "timeseries.from.hint",
+    placeholder: "timeseries.from.placeholder",
     testId: IDS.startDate,
   },
-  { filter: "endDate", label: "To", hint: "inclusive", placeholder: "last", testId: IDS.endDate },
+  {
+    filter: "endDate",
+    label: "timeseries.to",
+    hint: "timeseries.to.hint",
+    placeholder: "timeseries.to.placeholder",
+    testId: IDS.endDate,
+  },
 ] as const;
 
 /** Timeseries of a portfolio into a new sheet, with filters from lists and an optional chart. */
 export function TimeseriesPanel() {
   const css = usePaneStyles();
   const { client } = useServices();
+  const i18n = useI18n();
+  const { t } = i18n;
   const [portfolio, setPortfolio] = useState("");
   const [filters, setFilters] = useState<TimeseriesFilters>({
     hazard: "",
@@ -71,11 +84,19 @@ export function TimeseriesPanel() {
   const set = (key: keyof TimeseriesFilters) => (value: string) =>
     setFilters((f) => ({ ...f, [key]: value, ...(key === "hazard" ? { indicator: "" } : {}) }));
   const estimate = catalog.data ? estimateTimeseriesTables(catalog.data, filters) : undefined;
-  const startProblem = dateFilterProblem(filters.startDate ?? "", "From");
+  const dateProblem = (field: "from" | "to", text: string) => {
+    const fault = dateFilterFault(text);
+    if (fault === null) return null;
+    return t(fault === "not a date" ? "timeseries.date.notDate" : "timeseries.date.noSuchDate", {
+      field,
+      value: text.trim(),
+    });
+  };
+  const startProblem = dateProblem("from", filters.startDate ?? "");
   const endProblem =
-    dateFilterProblem(filters.endDate ?? "", "To") ??
+    dateProblem("to", filters.endDate ?? "") ??
     (dateRangeReversed(filters.startDate ?? "", filters.endDate ?? "")
-      ? `To is before From (${filters.startDate}).`
+      ? t("timeseries.date.reversed", { start: filters.startDate ?? "" })
       : null);
   const dateProblems = { startDate: startProblem, endDate: endProblem };
   const datesOk = !startProblem && !endProblem;
@@ -88,22 +109,22 @@ export function TimeseriesPanel() {
   return (
     <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={IDS.portfolio.id} />
-      {catalog.loading ? <Spinner size="tiny" label="Loading lists…" /> : null}
+      {catalog.loading ? <Spinner size="tiny" label={t("timeseries.loadingLists")} /> : null}
       {catalog.error ? <ErrorNotice error={catalog.error} testId={IDS.catalogError} /> : null}
       <ChoiceField
-        label="Hazard"
+        label={t("timeseries.hazard")}
         value={filters.hazard ?? ""}
         onChange={set("hazard")}
         choices={hazards}
-        emptyLabel="All hazards"
+        emptyLabel={t("timeseries.allHazards")}
         testId={IDS.hazard}
       />
       <ChoiceField
-        label="Indicator"
+        label={t("timeseries.indicator")}
         value={filters.indicator ?? ""}
         onChange={set("indicator")}
         choices={[...new Set(indicators)]}
-        emptyLabel="All indicators"
+        emptyLabel={t("timeseries.allIndicators")}
         testId={IDS.indicator}
       />
       {chosen ? (
@@ -113,7 +134,7 @@ export function TimeseriesPanel() {
       ) : null}
       <Row>
         <ChoiceField
-          label="Scenario"
+          label={t("timeseries.scenario")}
           value={filters.scenario ?? ""}
           onChange={set("scenario")}
           choices={SCENARIOS}
@@ -122,7 +143,7 @@ export function TimeseriesPanel() {
           className={css.grow}
         />
         <ChoiceField
-          label="Measure"
+          label={t("timeseries.measure")}
           value={filters.measure ?? ""}
           onChange={set("measure")}
           choices={MEASURE_CHOICES}
@@ -132,10 +153,13 @@ export function TimeseriesPanel() {
         />
       </Row>
       <Row>
-        {DATE_FIELDS.map(({ filter, ...text }) => (
+        {DATE_FIELDS.map(({ filter, label, hint, placeholder, testId }) => (
           <TextField
             key={filter}
-            {...text}
+            label={t(label)}
+            hint={t(hint)}
+            placeholder={t(placeholder)}
+            testId={testId}
             validationState={dateProblems[filter] ? "error" : "none"}
             validationMessage={dateProblems[filter] ?? undefined}
             className={css.grow}
@@ -147,7 +171,7 @@ export function TimeseriesPanel() {
       {catalog.data && catalog.data.assets.length > 0 ? (
         <details data-testid={IDS.chartAssets}>
           <summary className={css.disclosure}>
-            Line chart of assets ({chartAssets.length} chosen, up to {MAX_CHART_ASSETS})
+            {t("timeseries.chartAssets", { chosen: chartAssets.length, max: MAX_CHART_ASSETS })}
           </summary>
           <div className={css.checkList}>
             {catalog.data.assets.map((a) => (
@@ -170,17 +194,20 @@ export function TimeseriesPanel() {
       {estimate !== undefined ? (
         <Text size={200} data-testid={IDS.estimate}>
           {estimate.projected.rows + estimate.observed.rows === 0
-            ? "No series match these filters."
-            : [
-                estimate.projected.rows > 0
-                  ? `Projected (yearly): about ${estimate.projected.rows.toLocaleString("en-US")} rows × ${estimate.projected.columns} columns`
-                  : "",
-                estimate.observed.rows > 0
-                  ? `Observed (monthly), own sheet: about ${estimate.observed.rows.toLocaleString("en-US")} rows × ${estimate.observed.columns} columns`
-                  : "",
-              ]
-                .filter(Boolean)
-                .join("; ") + "."}
+            ? t("timeseries.estimate.none")
+            : t(
+                estimate.observed.rows === 0
+                  ? "timeseries.estimate.projected"
+                  : estimate.projected.rows === 0
+                    ? "timeseries.estimate.observed"
+                    : "timeseries.estimate.both",
+                {
+                  projectedRows: estimate.projected.rows,
+                  projectedColumns: estimate.projected.columns,
+                  observedRows: estimate.observed.rows,
+                  observedColumns: estimate.observed.columns,
+                },
+              )}
         </Text>
       ) : null}
       <TaskButton
@@ -200,7 +227,7 @@ export function TimeseriesPanel() {
           })
         }
       >
-        Pull timeseries into a new sheet
+        {t("timeseries.start")}
       </TaskButton>
       <DownloadButton
         testId={IDS.download.id}
@@ -213,7 +240,20 @@ export function TimeseriesPanel() {
         task={task}
         testId={IDS.task.id}
         success={(r) =>
-          `Wrote ${r.sheets.map((s) => `${s.rowCount.toLocaleString("en-US")} ${s.kind} series × ${s.timeColumns} ${s.kind === "observed" ? "month" : "year"} columns to “${s.sheetName}”`).join(" and ")}${r.chart ? " with a chart" : ""}.`
+          t("timeseries.wrote", {
+            sheets: listOf(
+              i18n,
+              r.sheets.map((s) =>
+                t("timeseries.wrote.sheet", {
+                  rows: s.rowCount,
+                  kind: s.kind,
+                  columns: s.timeColumns,
+                  sheet: s.sheetName,
+                }),
+              ),
+            ),
+            chart: r.chart ? "yes" : "no",
+          })
         }
       />
     </Stack>

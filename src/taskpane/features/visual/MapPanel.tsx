@@ -31,6 +31,8 @@ import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
+import type { Translator } from "../../../i18n/translator";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.visual;
@@ -67,19 +69,25 @@ export interface SummaryChoice {
 }
 
 /** The text alternative of the map: how many assets carry each label for the hazard. */
-export function describeMap(data: MapData, choice: SummaryChoice): string {
+export function describeMap(data: MapData, choice: SummaryChoice, i18n: Translator): string {
   const counts = { LOW: 0, MEDIUM: 0, HIGH: 0, NONE: 0 };
   for (const a of data.assets) {
     const label = a.risks[choice.hazard]?.label?.toUpperCase();
     if (label === "LOW" || label === "MEDIUM" || label === "HIGH") counts[label]++;
     else counts.NONE++;
   }
-  const parts = [...RISK_LABELS].reverse().map((l) => `${counts[l].toLocaleString("en-US")} ${l}`);
-  if (counts.NONE) parts.push(`${counts.NONE.toLocaleString("en-US")} without a label`);
-  const unlocated = data.unlocated
-    ? `; ${data.unlocated.toLocaleString("en-US")} without coordinates are not drawn`
-    : "";
-  return `Map of ${data.assets.length.toLocaleString("en-US")} assets of ${choice.portfolio}, ${choice.hazard} under ${choice.scenario}, ${choice.window}-year window: ${parts.join(", ")}${unlocated}.`;
+  // The labels (HIGH, MEDIUM, LOW) are the service's own values, shown as they are in every language.
+  const parts = [...RISK_LABELS].reverse().map((l) => `${i18n.number(counts[l])} ${l}`);
+  if (counts.NONE) parts.push(i18n.t("visual.map.withoutLabel", { count: counts.NONE }));
+  return i18n.t("visual.map.description", {
+    assets: data.assets.length,
+    portfolio: choice.portfolio,
+    hazard: choice.hazard,
+    scenario: choice.scenario,
+    window: choice.window,
+    counts: parts.join(", "),
+    unlocated: data.unlocated ?? 0,
+  });
 }
 
 /**
@@ -89,6 +97,8 @@ export function describeMap(data: MapData, choice: SummaryChoice): string {
  */
 export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: string[]) => void }) {
   const css = usePaneStyles();
+  const i18n = useI18n();
+  const { t } = i18n;
   const { choice } = props;
   const styles = useStyles();
   const { client, run } = useServices();
@@ -134,7 +144,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
     data.data.window === choice.window
       ? data.data
       : undefined;
-  const description = useMemo(() => (current ? describeMap(current, choice) : ""), [current, choice]);
+  const description = useMemo(() => (current ? describeMap(current, choice, i18n) : ""), [current, choice, i18n]);
   const counts = useMemo(() => {
     const c: Record<string, number> = { LOW: 0, MEDIUM: 0, HIGH: 0, NONE: 0 };
     for (const a of current?.assets ?? []) {
@@ -148,7 +158,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
     if (!run) {
       setSelection({
         asset,
-        message: `${asset.entity_name || asset.entity_id}: no workbook to select in.`,
+        message: t("visual.map.noWorkbook", { asset: asset.entity_name || asset.entity_id }),
         offerPaste: false,
       });
       return;
@@ -159,7 +169,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
         "selected" in outcome
           ? {
               asset,
-              message: `Selected ${asset.entity_name || asset.entity_id} at ${outcome.selected}.`,
+              message: t("visual.map.selected", { asset: asset.entity_name || asset.entity_id, at: outcome.selected }),
               offerPaste: false,
             }
           : { asset, message: outcome.notFound, offerPaste: true },
@@ -169,10 +179,10 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
     }
   };
 
-  if (!choice.portfolio) return <Text size={200}>Choose a portfolio to see its assets on a map.</Text>;
+  if (!choice.portfolio) return <Text size={200}>{t("visual.map.choosePortfolio")}</Text>;
   return (
     <Stack data-testid={IDS.mapPanel}>
-      {data.loading ? <Spinner size="tiny" label="Loading assets and summary…" /> : null}
+      {data.loading ? <Spinner size="tiny" label={t("visual.map.loading")} /> : null}
       {data.error ? <ErrorNotice error={data.error} testId={IDS.mapError} /> : null}
       {current ? (
         <>
@@ -180,11 +190,13 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
             {LEGEND.map(([label, colour]) => (
               <span key={label}>
                 <span className={styles.swatch} style={{ background: colour }} />
-                {label === "NONE" ? "no label" : label} ({counts[label].toLocaleString("en-US")})
+                {label === "NONE"
+                  ? t("visual.map.legend.none", { count: counts[label] })
+                  : t("visual.map.legend.label", { label, count: counts[label] })}
               </span>
             ))}
           </div>
-          <Suspense fallback={<Spinner size="tiny" label="Loading the map…" />}>
+          <Suspense fallback={<Spinner size="tiny" label={t("visual.map.loadingMap")} />}>
             <PortfolioMap
               assets={current.assets}
               hazard={choice.hazard}
@@ -200,16 +212,16 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
       ) : null}
       {overlays.data && overlays.data.length > 0 ? (
         <ChoiceField
-          label="Overlay"
+          label={t("visual.map.overlay")}
           value={overlayId}
           onChange={setOverlayId}
           choices={overlays.data.map((o) => ({ value: `${o.kind}:${o.id}`, label: o.name }))}
-          emptyLabel="(none)"
+          emptyLabel={t("visual.map.overlay.none")}
           testId={IDS.mapOverlay}
           className={css.contained}
         />
       ) : null}
-      {overlay.loading ? <Spinner size="tiny" label="Loading the overlay…" /> : null}
+      {overlay.loading ? <Spinner size="tiny" label={t("visual.map.loadingOverlay")} /> : null}
       {overlay.error ? <ErrorNotice error={overlay.error} testId={IDS.mapOverlayError} /> : null}
       {selection ? (
         <MessageBar
@@ -232,7 +244,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
                   })
                 }
               >
-                Paste the asset list
+                {t("visual.map.pasteAssets")}
               </Button>
             </MessageBarActions>
           ) : null}
@@ -241,7 +253,7 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
       <TaskStatus
         task={paste}
         testId={IDS.mapPaste.id}
-        success={(s) => `Pasted ${s.rowCount.toLocaleString("en-US")} assets to “${s.sheetName}”.`}
+        success={(s) => t("visual.map.pasted", { assets: s.rowCount, sheet: s.sheetName })}
       />
     </Stack>
   );

@@ -18,6 +18,7 @@ import type { GeoJson } from "../../../api/types";
 import { LABEL_COLOURS } from "../../../excel/table-formats";
 import { RISK_LABELS } from "./model/risk-views";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /** Marker colours: the sheets' LOW / MEDIUM / HIGH fonts (strong enough on a map), grey for none. */
 export const MARKER_COLOURS: Record<string, string> = {
@@ -397,10 +398,11 @@ function useMapPointer(on: {
 
 /** The zoom buttons over the map's corner. */
 function ZoomButtons(props: { className: string; zoomIn: () => void; zoomOut: () => void; wholeWorld: () => void }) {
+  const { t } = useI18n();
   const zoomButtons = [
-    { label: "Zoom in", testId: TEST_IDS.visual.mapZoomIn, text: "+", onClick: props.zoomIn },
-    { label: "Zoom out", testId: TEST_IDS.visual.mapZoomOut, text: "−", onClick: props.zoomOut },
-    { label: "Whole world", testId: TEST_IDS.visual.mapZoomReset, text: "⟲", onClick: props.wholeWorld },
+    { label: t("visual.map.zoomIn"), testId: TEST_IDS.visual.mapZoomIn, text: "+", onClick: props.zoomIn },
+    { label: t("visual.map.zoomOut"), testId: TEST_IDS.visual.mapZoomOut, text: "−", onClick: props.zoomOut },
+    { label: t("visual.map.wholeWorld"), testId: TEST_IDS.visual.mapZoomReset, text: "⟲", onClick: props.wholeWorld },
   ];
   return (
     <div className={props.className}>
@@ -418,18 +420,21 @@ function ZoomButtons(props: { className: string; zoomIn: () => void; zoomOut: ()
 /** The hovered asset's name, id, label and score, beside it. */
 function AssetTip(props: { className: string; hover: Hover; hazard: string; width: number }) {
   const { hover, hazard, width } = props;
+  const { t, number } = useI18n();
+  const label = assetLabelOf(hover.asset, hazard);
+  const score = hover.asset.risks[hazard]?.score;
   return (
     <div
       className={props.className}
       data-testid={TEST_IDS.visual.mapTooltip}
       style={{ left: Math.min(hover.x + 10, width - 160), top: Math.max(0, hover.y - 64) }}
     >
-      <strong>{hover.asset.entity_name || "(no name)"}</strong>
+      <strong>{hover.asset.entity_name || t("visual.map.tip.noName")}</strong>
       <div>entity_id: {hover.asset.entity_id}</div>
       <div>
-        {hazard}: {assetLabelOf(hover.asset, hazard) === "NONE" ? "no label" : assetLabelOf(hover.asset, hazard)}
-        {hover.asset.risks[hazard]?.score !== null && hover.asset.risks[hazard]
-          ? ` · score ${hover.asset.risks[hazard].score!.toFixed(3)}`
+        {hazard}: {label === "NONE" ? t("visual.map.tip.noLabel") : label}
+        {score !== null && score !== undefined
+          ? ` · ${t("visual.map.tip.score", { score: number(score, { minimumFractionDigits: 3, maximumFractionDigits: 3 }) })}`
           : ""}
       </div>
     </div>

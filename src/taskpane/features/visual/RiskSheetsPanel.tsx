@@ -8,6 +8,8 @@ import type { SummaryChoice } from "./MapPanel";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
+import { listOf } from "../../ui/list-format";
 
 /**
  * The risk matrix (assets × hazards, labels or scores, coloured by conditional formats, with a
@@ -15,22 +17,29 @@ import { TEST_IDS } from "../../ui/test-ids";
  */
 export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
   const { choice } = props;
+  const i18n = useI18n();
+  const { t } = i18n;
   const [cells, setCells] = useState<"label" | "score">("label");
   const matrix = useTask<PastedSheet[]>();
   const compare = useTask<PastedSheet[]>();
   const wrote = (sheets: PastedSheet[]) =>
-    `Wrote ${sheets.map((s) => `“${s.sheetName}” (${s.rowCount.toLocaleString("en-US")} rows)`).join(" and ")}.`;
+    t("visual.wrote", {
+      sheets: listOf(
+        i18n,
+        sheets.map((s) => t("visual.wrote.sheet", { sheet: s.sheetName, rows: s.rowCount })),
+      ),
+    });
   return (
     <Stack>
-      <Field label="Matrix cells hold">
+      <Field label={t("visual.matrixCells")}>
         <RadioGroup
           layout="horizontal"
           value={cells}
           onChange={(_, d) => setCells(d.value as "label" | "score")}
           data-testid={TEST_IDS.visual.matrixCells}
         >
-          <Radio value="label" label="Labels" />
-          <Radio value="score" label="Scores" />
+          <Radio value="label" label={t("visual.matrixCells.labels")} />
+          <Radio value="score" label={t("visual.matrixCells.scores")} />
         </RadioGroup>
       </Field>
       <TaskButton
@@ -50,7 +59,7 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
           })
         }
       >
-        Risk matrix and label chart → new sheets
+        {t("visual.matrix")}
       </TaskButton>
       <TaskStatus task={matrix} testId={TEST_IDS.visual.matrix.id} success={wrote} />
       <TaskButton
@@ -68,7 +77,7 @@ export function RiskSheetsPanel(props: { choice: SummaryChoice }) {
           })
         }
       >
-        Compare scenarios for {choice.hazard || "a hazard"} → new sheet
+        {choice.hazard ? t("visual.compare", { hazard: choice.hazard }) : t("visual.compare.noHazard")}
       </TaskButton>
       <TaskStatus task={compare} testId={TEST_IDS.visual.compare.id} success={wrote} />
     </Stack>

@@ -9,6 +9,7 @@ import { RiskSheetsPanel } from "./RiskSheetsPanel";
 import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { TEST_IDS } from "../../ui/test-ids";
+import { useI18n } from "../../ui/i18n";
 
 /**
  * Look before reading: one choice of portfolio, scenario, window and hazard drives the map and the
@@ -16,6 +17,7 @@ import { TEST_IDS } from "../../ui/test-ids";
  */
 export function VisualPanel() {
   const css = usePaneStyles();
+  const { t } = useI18n();
   const [choice, setChoice] = useState<SummaryChoice>({
     portfolio: "",
     scenario: STRESS_SCENARIO,
@@ -41,7 +43,7 @@ export function VisualPanel() {
       />
       <Row wrap>
         <ChoiceField
-          label="Scenario"
+          label={t("visual.scenario")}
           value={choice.scenario}
           onChange={(scenario) => set({ scenario })}
           choices={SCENARIOS}
@@ -49,16 +51,16 @@ export function VisualPanel() {
           className={css.tile}
         />
         <ChoiceField
-          label="Window"
+          label={t("visual.window")}
           value={String(choice.window)}
           onChange={(w) => set({ window: Number(w) })}
-          choices={WINDOW_CHOICES.map((w) => ({ value: w, label: `${w} years` }))}
+          choices={WINDOW_CHOICES.map((w) => ({ value: w, label: t("visual.window.years", { years: Number(w) }) }))}
           testId={TEST_IDS.visual.visualWindow}
           className={css.tile}
         />
       </Row>
       <ChoiceField
-        label="Colour by hazard"
+        label={t("visual.colourBy")}
         value={choice.hazard}
         onChange={(hazard) => set({ hazard })}
         choices={hazards}

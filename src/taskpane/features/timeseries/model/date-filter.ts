@@ -5,19 +5,32 @@
 
 const DATE = /^(\d{4})(?:-(\d{2})-(\d{2}))?$/;
 
-/** Why a typed date filter is not acceptable (`label` names the field), or null; "" is no filter. */
-export function dateFilterProblem(text: string, label: string): string | null {
+/** What is wrong with a typed date filter: not in either form, or a date no calendar has (2021-02-30). */
+export type DateFilterFault = "not a date" | "no such date";
+
+/** What is wrong with a typed date filter, or null; "" is no filter. The pane words it in its language. */
+export function dateFilterFault(text: string): DateFilterFault | null {
   const value = text.trim();
   if (value === "") return null;
   const m = DATE.exec(value);
-  if (!m) return `${label} "${value}" is not a date YYYY-MM-DD or a year YYYY.`;
+  if (!m) return "not a date";
   if (m[2] !== undefined) {
     const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
     const date = new Date(Date.UTC(year, month - 1, day));
     if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
-      return `${label} "${value}" is not a date that exists.`;
+      return "no such date";
   }
   return null;
+}
+
+/** Why a typed date filter is not acceptable (`label` names the field), or null; "" is no filter. */
+export function dateFilterProblem(text: string, label: string): string | null {
+  const fault = dateFilterFault(text);
+  if (fault === null) return null;
+  const value = text.trim();
+  return fault === "not a date"
+    ? `${label} "${value}" is not a date YYYY-MM-DD or a year YYYY.`
+    : `${label} "${value}" is not a date that exists.`;
 }
 
 /** Whether `start` comes after `end` (a year alone spans its whole year); false when either is empty or invalid. */
