@@ -157,6 +157,8 @@ interface Created {
   name: string;
   sheet: Excel.Worksheet;
   id?: string;
+  /** What this writer puts in A1 (the first header), to tell its sheet from another of that name. */
+  firstHeader: string;
 }
 
 /**
@@ -197,7 +199,7 @@ export async function writeSheetsAtomically(
       const sheet = sheets.add(plan.sheetName);
       sheet.visibility = "Hidden"; // the user never sees a half-written sheet
       sheet.load("id");
-      created.push({ name: plan.sheetName, sheet });
+      created.push({ name: plan.sheetName, sheet, firstHeader: String(plan.spec.header[0] ?? "") });
     }
     // The sheets are added in the same request as their first rows (and, for small sheets, their
     // tables and their showing): a batch is applied in one sync, in order, up to a command that
@@ -457,15 +459,26 @@ async function discard(context: Excel.RequestContext, created: Created[], cause:
     });
     await context.sync();
     // A sheet known only by name (its id never came back) may be the analyst's, made after the
-    // names were read (which made our add fail). Ours is hidden from its add on or, when the batch
-    // stopped right after the add, visible and empty: a visible sheet with anything in it is never
-    // deleted. (A method of a null object fails its request, hence the second read.)
+    // names were read (which made our add fail). Ours is hidden from its add on; or visible and
+    // empty, when the batch stopped right after the add; or visible with our header in A1, when
+    // Excel applied the batch but its answer never came (a sync abandoned as not answering). A
+    // visible sheet with something else in it is never deleted. (A method of a null object fails
+    // its request, hence the second read.)
     const byName = found
       .filter(({ c, proxy }) => c.id === undefined && !proxy.isNullObject && proxy.visibility === "Visible")
-      .map(({ proxy }) => ({ proxy, used: proxy.getUsedRangeOrNullObject(true).load("address") }));
+      .map(({ c, proxy }) => ({
+        c,
+        proxy,
+        used: proxy.getUsedRangeOrNullObject(true).load("address"),
+        first: proxy.getRange("A1").load("values"),
+      }));
     if (byName.length > 0) await context.sync();
+    const theirs = (proxy: Excel.Worksheet) =>
+      byName.some(
+        (b) => b.proxy === proxy && !b.used.isNullObject && String(b.first.values[0]?.[0] ?? "") !== b.c.firstHeader,
+      );
     for (const { proxy } of found) {
-      if (proxy.isNullObject || byName.some((b) => b.proxy === proxy && !b.used.isNullObject)) continue;
+      if (proxy.isNullObject || theirs(proxy)) continue;
       proxy.delete();
     }
     await context.sync();

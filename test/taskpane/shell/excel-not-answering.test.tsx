@@ -25,10 +25,8 @@ test("a sync held pending: the pane says Excel is not answering, and Cancel leav
     );
   expect(pane()).not.toContain(TEST_IDS.shell.excelNotAnswering);
 
-  // A small sheet is written in two syncs (the names taken, then the sheet whole): hold the second,
-  // the one that writes.
-  const writing = fake.syncCount + 2;
-  const hold = fake.holdNextSync({ when: (info) => info.index === writing });
+  // Hold the sync that writes: the one that adds the sheet (whatever reads went before it).
+  const hold = fake.holdNextSync({ when: (info) => info.operations.includes("add") });
   const pasting = writeNewSheets(run, [{ sheetName: "Summary", header: ["entity_id", "score"], rows: [["a", 0.5]] }]);
   await hold.held;
   await new Promise<void>((resolve) => {
