@@ -17,6 +17,21 @@ import { TextField } from "../../ui/TextField";
 import { TEST_IDS } from "../../ui/test-ids";
 import { useI18n } from "../../ui/i18n";
 
+/** The inputs the tables are made with, in the order shown. */
+type DisclosureInput = "value" | "currency" | "currencyColumn" | "revenue" | "adaptation";
+
+/**
+ * Each input's field: its words are the catalog's `disclosure.<key>`, `.hint` and (without a
+ * placeholder here, which names a label key and is the same in every language) `.placeholder`.
+ */
+const DISCLOSURE_INPUTS: ReadonlyArray<{ key: DisclosureInput; placeholder?: string }> = [
+  { key: "value", placeholder: "label:price" },
+  { key: "currency" },
+  { key: "currencyColumn" },
+  { key: "revenue", placeholder: "label:revenue" },
+  { key: "adaptation", placeholder: "label:adapted" },
+];
+
 /**
  * ESRS E1-9, IFRS S2 29(c) and TCFD tables as formulas over a pasted data sheet and a Methodology
  * sheet of input cells; refreshed in place with the analyst's edits kept.
@@ -24,11 +39,14 @@ import { useI18n } from "../../ui/i18n";
 export function DisclosurePanel() {
   const { t } = useI18n();
   const [portfolio, setPortfolio] = useState("");
-  const [valueLabel, setValueLabel] = useState("");
-  const [currency, setCurrency] = useState("");
-  const [currencyColumn, setCurrencyColumn] = useState("");
-  const [revenueLabel, setRevenueLabel] = useState("");
-  const [adaptationLabel, setAdaptationLabel] = useState("");
+  const [inputs, setInputs] = useState<Record<DisclosureInput, string>>({
+    value: "",
+    currency: "",
+    currencyColumn: "",
+    revenue: "",
+    adaptation: "",
+  });
+  const { value: valueLabel, currency, currencyColumn, revenue: revenueLabel, adaptation: adaptationLabel } = inputs;
   const make = useTask<DisclosureResult>();
   const refresh = useTask<DisclosureRefreshResult>();
   const upgrade = useTask<string[]>();
@@ -39,46 +57,17 @@ export function DisclosurePanel() {
   return (
     <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={TEST_IDS.disclosure.portfolio.id} />
-      <TextField
-        label={t("disclosure.value")}
-        hint={t("disclosure.value.hint")}
-        value={valueLabel}
-        onChange={setValueLabel}
-        placeholder="label:price"
-        testId={TEST_IDS.disclosure.value}
-      />
-      <TextField
-        label={t("disclosure.currency")}
-        hint={t("disclosure.currency.hint")}
-        value={currency}
-        onChange={setCurrency}
-        placeholder={t("disclosure.currency.placeholder")}
-        testId={TEST_IDS.disclosure.currency}
-      />
-      <TextField
-        label={t("disclosure.currencyColumn")}
-        hint={t("disclosure.currencyColumn.hint")}
-        value={currencyColumn}
-        onChange={setCurrencyColumn}
-        placeholder={t("disclosure.currencyColumn.placeholder")}
-        testId={TEST_IDS.disclosure.currencyColumn}
-      />
-      <TextField
-        label={t("disclosure.revenue")}
-        hint={t("disclosure.revenue.hint")}
-        value={revenueLabel}
-        onChange={setRevenueLabel}
-        placeholder="label:revenue"
-        testId={TEST_IDS.disclosure.revenue}
-      />
-      <TextField
-        label={t("disclosure.adaptation")}
-        hint={t("disclosure.adaptation.hint")}
-        value={adaptationLabel}
-        onChange={setAdaptationLabel}
-        placeholder="label:adapted"
-        testId={TEST_IDS.disclosure.adaptation}
-      />
+      {DISCLOSURE_INPUTS.map(({ key, placeholder }) => (
+        <TextField
+          key={key}
+          label={t(`disclosure.${key}`)}
+          hint={t(`disclosure.${key}.hint`)}
+          value={inputs[key]}
+          onChange={(text) => setInputs((before) => ({ ...before, [key]: text }))}
+          placeholder={placeholder ?? t(`disclosure.${key as "currency" | "currencyColumn"}.placeholder`)}
+          testId={TEST_IDS.disclosure[key]}
+        />
+      ))}
       <TaskButton
         primary
         task={make}

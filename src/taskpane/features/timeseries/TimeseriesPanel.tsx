@@ -133,24 +133,23 @@ export function TimeseriesPanel() {
         </Text>
       ) : null}
       <Row>
-        <ChoiceField
-          label={t("timeseries.scenario")}
-          value={filters.scenario ?? ""}
-          onChange={set("scenario")}
-          choices={SCENARIOS}
-          emptyLabel="All"
-          testId={IDS.scenario}
-          className={css.grow}
-        />
-        <ChoiceField
-          label={t("timeseries.measure")}
-          value={filters.measure ?? ""}
-          onChange={set("measure")}
-          choices={MEASURE_CHOICES}
-          emptyLabel="All"
-          testId={IDS.measure}
-          className={css.grow}
-        />
+        {(
+          [
+            ["scenario", SCENARIOS, "timeseries.allScenarios"],
+            ["measure", MEASURE_CHOICES, "timeseries.allMeasures"],
+          ] as const
+        ).map(([filter, choices, all]) => (
+          <ChoiceField
+            key={filter}
+            label={t(`timeseries.${filter}`)}
+            value={filters[filter] ?? ""}
+            onChange={set(filter)}
+            choices={choices}
+            emptyLabel={t(all)}
+            testId={IDS[filter]}
+            className={css.grow}
+          />
+        ))}
       </Row>
       <Row>
         {DATE_FIELDS.map(({ filter, label, hint, placeholder, testId }) => (
