@@ -1,4 +1,5 @@
 import { Field, Select } from "@fluentui/react-components";
+import { SCENARIOS } from "../../shared/vocabulary";
 
 /** One entry of a ChoiceField: a plain value, or a value shown under another label. */
 export type Choice = string | { value: string; label: string };
@@ -34,5 +35,29 @@ export function ChoiceField(props: {
         })}
       </Select>
     </Field>
+  );
+}
+
+/**
+ * The choice of a scenario among the service's, led by "all scenarios" in the pane's words: every
+ * section that pastes per scenario asks it alike.
+ */
+export function ScenarioChoice(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** The leading entry's label (value ""): all scenarios. */
+  allLabel: string;
+  testId: string;
+}) {
+  return (
+    <ChoiceField
+      label={props.label}
+      value={props.value}
+      onChange={props.onChange}
+      choices={SCENARIOS}
+      emptyLabel={props.allLabel}
+      testId={props.testId}
+    />
   );
 }

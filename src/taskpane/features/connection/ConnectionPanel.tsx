@@ -78,19 +78,12 @@ export function ConnectionPanel() {
           {t("connection.saved", { server: config.baseUrl, project: config.project ?? t("connection.project.none") })}
         </Text>
       )}
-      <Field label={t("connection.baseUrl.label")} hint={t("connection.baseUrl.hint")}>
-        {/* type text: a path such as /risk-api is a valid setting, though not an absolute URL. */}
-        <Input value={form.baseUrl} onChange={field("baseUrl")} data-testid={IDS.baseUrl} type="text" inputMode="url" />
-      </Field>
-      <Field label={t("connection.natureUrl.label")} hint={t("connection.natureUrl.hint")}>
-        <Input
-          value={form.natureUrl}
-          onChange={field("natureUrl")}
-          data-testid={IDS.natureUrl}
-          type="text"
-          inputMode="url"
-        />
-      </Field>
+      {(["baseUrl", "natureUrl"] as const).map((url) => (
+        <Field key={url} label={t(`connection.${url}.label`)} hint={t(`connection.${url}.hint`)}>
+          {/* type text: a path such as /risk-api is a valid setting, though not an absolute URL. */}
+          <Input value={form[url]} onChange={field(url)} data-testid={IDS[url]} type="text" inputMode="url" />
+        </Field>
+      ))}
       <Field label={t("connection.apiKey.label")}>
         <Input
           value={form.apiKey}

@@ -3,10 +3,10 @@ import { useState } from "react";
 import { pasteFinancialImpact, type FinancialImpactResult } from "./impact-actions";
 import { ALL_DAMAGE_HAZARDS, ALL_DAMAGE_HAZARDS_TITLE, CurrencyNeededError } from "./model/financial-impact";
 import { selectProblemCell } from "../sync";
-import { EXTENDED_HAZARDS, SCENARIOS } from "../../../shared/vocabulary";
+import { EXTENDED_HAZARDS } from "../../../shared/vocabulary";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
-import { ChoiceField, type Choice } from "../../ui/ChoiceField";
+import { ChoiceField, ScenarioChoice, type Choice } from "../../ui/ChoiceField";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
 import { Stack } from "../../ui/layout";
@@ -58,40 +58,33 @@ export function ImpactPanel() {
         choices={HAZARD_CHOICES}
         testId={TEST_IDS.impact.hazard}
       />
-      <ChoiceField
+      <ScenarioChoice
         label={t("impact.scenario")}
         value={scenario}
         onChange={setScenario}
-        choices={SCENARIOS}
-        emptyLabel={t("impact.allScenarios")}
+        allLabel={t("impact.allScenarios")}
         testId={TEST_IDS.impact.scenario}
       />
-      <TextField
-        label={t("impact.value")}
-        hint={t("impact.value.hint")}
-        value={valueColumn}
-        onChange={setValueColumn}
-        placeholder="label:price"
-        testId={TEST_IDS.impact.value}
-      />
-      <TextField
-        label={t("impact.currency")}
-        validationState={askCurrency ? "warning" : "none"}
-        validationMessage={askCurrency ? t("impact.currency.needed") : undefined}
-        hint={t("impact.currency.hint")}
-        value={currency}
-        onChange={setCurrency}
-        placeholder={t("impact.currency.placeholder")}
-        testId={TEST_IDS.impact.currency}
-      />
-      <TextField
-        label={t("impact.rollup")}
-        hint={t("impact.rollup.hint")}
-        value={rollup}
-        onChange={setRollup}
-        placeholder="country"
-        testId={TEST_IDS.impact.rollup}
-      />
+      {(
+        [
+          ["value", valueColumn, setValueColumn, "label:price"],
+          ["currency", currency, setCurrency, t("impact.currency.placeholder")],
+          ["rollup", rollup, setRollup, "country"],
+        ] as const
+      ).map(([key, text, setText, placeholder]) => (
+        <TextField
+          key={key}
+          label={t(`impact.${key}`)}
+          // The currency is asked for when the values' currency is not known.
+          validationState={key === "currency" && askCurrency ? "warning" : "none"}
+          validationMessage={key === "currency" && askCurrency ? t("impact.currency.needed") : undefined}
+          hint={t(`impact.${key}.hint`)}
+          value={text}
+          onChange={setText}
+          placeholder={placeholder}
+          testId={TEST_IDS.impact[key]}
+        />
+      ))}
       <Button
         appearance="primary"
         disabled={!client || !run || !portfolio || task.running}

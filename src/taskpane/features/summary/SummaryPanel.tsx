@@ -6,7 +6,7 @@ import type { PastedSheet } from "../../ui/pane-types";
 import { TaskButton } from "../../ui/TaskButton";
 import { useServices } from "../../ui/services";
 import { useTask } from "../../ui/hooks/use-task";
-import { ChoiceField } from "../../ui/ChoiceField";
+import { ChoiceField, ScenarioChoice } from "../../ui/ChoiceField";
 import { DownloadButton } from "../../ui/DownloadButton";
 import { PortfolioSelect } from "../../ui/PortfolioSelect";
 import { TaskStatus } from "../../ui/TaskStatus";
@@ -28,12 +28,11 @@ export function SummaryPanel() {
   return (
     <Stack>
       <PortfolioSelect value={portfolio} onChange={setPortfolio} testId={TEST_IDS.summary.portfolio.id} />
-      <ChoiceField
+      <ScenarioChoice
         label={t("summary.scenario")}
         value={scenario}
         onChange={setScenario}
-        choices={SCENARIOS}
-        emptyLabel={t("summary.allScenarios")}
+        allLabel={t("summary.allScenarios")}
         testId={TEST_IDS.summary.scenario}
       />
       <Checkbox

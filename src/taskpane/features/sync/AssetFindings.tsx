@@ -1,24 +1,10 @@
-import {
-  Button,
-  MessageBar,
-  MessageBarBody,
-  MessageBarTitle,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  Text,
-  makeStyles,
-} from "@fluentui/react-components";
+import { Button, MessageBar, MessageBarBody, MessageBarTitle, Text, makeStyles } from "@fluentui/react-components";
 import { useState } from "react";
-import { csvColumnName, type ColumnMapping } from "../../../shaping/headers";
 import { useServices } from "../../ui/services";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "./ProblemList";
 import type { IdentityFinding } from "./model/asset-ids";
-import { CellChangesTable } from "./CellChangesTable";
+import { CellChangesOffer, MappingTable } from "./CellChangesTable";
 import { CountryCheckFindings } from "./CountryCheckFindings";
 import {
   convertCoordinates,
@@ -27,9 +13,8 @@ import {
   writeAssetIds,
   type RangeFindings,
 } from "./sync-actions";
-import { TEST_IDS, tableIds } from "../../ui/test-ids";
+import { TEST_IDS } from "../../ui/test-ids";
 import { useI18n } from "../../ui/i18n";
-import type { Translator } from "../../../i18n/translator";
 
 /** This section's test ids. */
 const IDS = TEST_IDS.sync;
@@ -37,51 +22,7 @@ const IDS = TEST_IDS.sync;
 const useStyles = makeStyles({
   column: { display: "flex", flexDirection: "column", gap: "6px" },
   actions: { display: "flex", gap: "8px", marginTop: "6px", flexWrap: "wrap" },
-  table: { marginTop: "4px" },
 });
-
-/** How a header is read, for the mapping table: "Site" → entity_name (synonym). */
-function mappingRow(column: ColumnMapping, t: Translator["t"]): { header: string; sentAs: string; how: string } {
-  const sentAs = csvColumnName(column.target) ?? t("sync.mapping.notSent");
-  const how = t("sync.mapping.how", {
-    via: column.via === "synonym" ? "synonym" : column.via === "new label" ? "label" : "written",
-  });
-  return { header: column.header, sentAs, how };
-}
-
-/** The mapping of every header to what the service receives. Test id: `${testId}` with one row per column. */
-export function MappingTable(props: { columns: readonly ColumnMapping[]; testId: string }) {
-  const styles = useStyles();
-  const { t } = useI18n();
-  return (
-    <Table
-      size="extra-small"
-      aria-label={t("sync.mapping.tableLabel")}
-      className={styles.table}
-      data-testid={props.testId}
-    >
-      <TableHeader>
-        <TableRow>
-          <TableHeaderCell>{t("sync.mapping.header")}</TableHeaderCell>
-          <TableHeaderCell>{t("sync.mapping.sentAs")}</TableHeaderCell>
-          <TableHeaderCell>{t("sync.mapping.read")}</TableHeaderCell>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {props.columns.map((column) => {
-          const row = mappingRow(column, t);
-          return (
-            <TableRow key={column.index} data-testid={tableIds(props.testId).row}>
-              <TableCell>{row.header}</TableCell>
-              <TableCell>{row.sentAs}</TableCell>
-              <TableCell>{row.how}</TableCell>
-            </TableRow>
-          );
-        })}
-      </TableBody>
-    </Table>
-  );
-}
 
 /**
  * What a check or a sync found besides problems: the preview of every coordinate it can convert
@@ -107,29 +48,19 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
         <MessageBar intent="info" layout="multiline" data-testid={IDS.conversions}>
           <MessageBarBody>
             <MessageBarTitle>{t("sync.conversions.title", { count: conversions.length })}</MessageBarTitle>
-            <CellChangesTable
-              label={t("sync.conversions.tableLabel")}
-              columns={[t("sync.conversions.before"), t("sync.conversions.after")]}
-              rows={conversions.map((c) => ({ ...c, title: c.form }))}
-              rowTestId={IDS.conversionsRow}
+            <CellChangesOffer
+              table={{
+                label: t("sync.conversions.tableLabel"),
+                columns: [t("sync.conversions.before"), t("sync.conversions.after")],
+                rows: conversions.map((c) => ({ ...c, title: c.form })),
+                rowTestId: IDS.conversionsRow,
+              }}
+              buttonTestId={IDS.convert}
+              buttonText={t("sync.conversions.convert", { count: conversions.length })}
+              apply={(runner) => convertCoordinates(runner, conversions)}
+              done={(n) => setConverted(t("sync.conversions.done", { count: n }))}
+              onError={setError}
             />
-            <div className={styles.actions}>
-              <Button
-                appearance="primary"
-                size="small"
-                disabled={!run}
-                data-testid={IDS.convert}
-                onClick={() =>
-                  run &&
-                  void convertCoordinates(run, conversions).then(
-                    (n) => setConverted(t("sync.conversions.done", { count: n })),
-                    setError,
-                  )
-                }
-              >
-                {t("sync.conversions.convert", { count: conversions.length })}
-              </Button>
-            </div>
           </MessageBarBody>
         </MessageBar>
       ) : null}
@@ -177,9 +108,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
  * ids the pane would write, previewed; nothing changes until "Write".
  */
 function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unknown) => void }) {
-  const styles = useStyles();
   const { t } = useI18n();
-  const { run } = useServices();
   const [written, setWritten] = useState<string | undefined>(undefined);
   const { collisions, cells, blocked, how } = props.identity;
   const ids = how === "new column" ? Math.max(0, cells.length - 1) : cells.length;
@@ -202,29 +131,19 @@ function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unkn
         ) : (
           <>
             <div>{how === "new column" ? t("sync.identity.newColumn") : t("sync.identity.fill")}</div>
-            <CellChangesTable
-              label={t("sync.identity.tableLabel")}
-              columns={[t("sync.identity.now"), t("sync.identity.written")]}
-              rows={cells}
-              rowTestId={IDS.identityRow}
+            <CellChangesOffer
+              table={{
+                label: t("sync.identity.tableLabel"),
+                columns: [t("sync.identity.now"), t("sync.identity.written")],
+                rows: cells,
+                rowTestId: IDS.identityRow,
+              }}
+              buttonTestId={IDS.writeIds}
+              buttonText={t("sync.identity.write", { count: ids })}
+              apply={(runner) => writeAssetIds(runner, props.identity)}
+              done={(n) => setWritten(t("sync.identity.done", { count: n }))}
+              onError={props.onError}
             />
-            <div className={styles.actions}>
-              <Button
-                appearance="primary"
-                size="small"
-                disabled={!run}
-                data-testid={IDS.writeIds}
-                onClick={() =>
-                  run &&
-                  void writeAssetIds(run, props.identity).then(
-                    (n) => setWritten(t("sync.identity.done", { count: n })),
-                    props.onError,
-                  )
-                }
-              >
-                {t("sync.identity.write", { count: ids })}
-              </Button>
-            </div>
           </>
         )}
       </MessageBarBody>

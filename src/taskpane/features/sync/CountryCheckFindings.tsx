@@ -1,9 +1,9 @@
-import { Button, MessageBar, MessageBarBody, MessageBarTitle, Text, makeStyles } from "@fluentui/react-components";
+import { MessageBar, MessageBarBody, MessageBarTitle, Text, makeStyles } from "@fluentui/react-components";
 import { useState } from "react";
 import { useServices } from "../../ui/services";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "./ProblemList";
-import { CellChangesTable } from "./CellChangesTable";
+import { CellChangesOffer } from "./CellChangesTable";
 import { applyCountryFixes, type CountryFindings } from "./country-check-actions";
 import { ORIGINALS_HEADER, type CountryCheck, type CountryFindingKind } from "./model/country-check";
 import { selectProblemCell } from "./sync-actions";
@@ -64,24 +64,16 @@ export function CountryCheckFindings(props: CountryFindings) {
         />
       ) : null}
       <FixOffer check={check} onError={setError} />
-      {near.length > 0 ? (
-        <ProblemList
-          problems={near}
-          intent="info"
-          title={t("sync.country.near", { count: near.length, tolerance: check.toleranceKm })}
-          testId={IDS.countryNear.id}
-          onSelect={select}
-        />
-      ) : null}
-      {unchecked.length > 0 ? (
-        <ProblemList
-          problems={unchecked}
-          intent="info"
-          title={t("sync.country.unchecked", { count: unchecked.length })}
-          testId={IDS.countryUnchecked.id}
-          onSelect={select}
-        />
-      ) : null}
+      {(
+        [
+          [near, t("sync.country.near", { count: near.length, tolerance: check.toleranceKm }), IDS.countryNear.id],
+          [unchecked, t("sync.country.unchecked", { count: unchecked.length }), IDS.countryUnchecked.id],
+        ] as const
+      ).map(([problems, title, testId]) =>
+        problems.length > 0 ? (
+          <ProblemList key={testId} problems={problems} intent="info" title={title} testId={testId} onSelect={select} />
+        ) : null,
+      )}
       {error ? <ErrorNotice error={error} testId={IDS.countryError} /> : null}
     </div>
   );
@@ -89,9 +81,7 @@ export function CountryCheckFindings(props: CountryFindings) {
 
 /** The swap and sign fixes, previewed cell by cell; nothing changes until "Fix". */
 function FixOffer(props: { check: CountryCheck; onError: (error: unknown) => void }) {
-  const styles = useStyles();
   const { t } = useI18n();
-  const { run } = useServices();
   const [fixed, setFixed] = useState<string | undefined>(undefined);
   const fixes = props.check.findings.flatMap((f) => (f.fix ? [f.fix] : []));
   if (fixed) return <Text data-testid={IDS.countryFixed}>{fixed}</Text>;
@@ -102,29 +92,19 @@ function FixOffer(props: { check: CountryCheck; onError: (error: unknown) => voi
       <MessageBarBody>
         <MessageBarTitle>{t("sync.country.fixTitle", { count: fixes.length })}</MessageBarTitle>
         <div>{t("sync.country.originals", { column, header: ORIGINALS_HEADER })}</div>
-        <CellChangesTable
-          label={t("sync.country.tableLabel")}
-          columns={[t("sync.conversions.before"), t("sync.conversions.after")]}
-          rows={fixes.flatMap((f) => [f.lat, f.lng, f.original])}
-          rowTestId={IDS.countryFixesRow}
+        <CellChangesOffer
+          table={{
+            label: t("sync.country.tableLabel"),
+            columns: [t("sync.conversions.before"), t("sync.conversions.after")],
+            rows: fixes.flatMap((f) => [f.lat, f.lng, f.original]),
+            rowTestId: IDS.countryFixesRow,
+          }}
+          buttonTestId={IDS.countryFix}
+          buttonText={t("sync.country.fix", { count: fixes.length })}
+          apply={(runner) => applyCountryFixes(runner, props.check)}
+          done={(n) => setFixed(t("sync.country.fixed", { count: n, column }))}
+          onError={props.onError}
         />
-        <div className={styles.actions}>
-          <Button
-            appearance="primary"
-            size="small"
-            disabled={!run}
-            data-testid={IDS.countryFix}
-            onClick={() =>
-              run &&
-              void applyCountryFixes(run, props.check).then(
-                (n) => setFixed(t("sync.country.fixed", { count: n, column })),
-                props.onError,
-              )
-            }
-          >
-            {t("sync.country.fix", { count: fixes.length })}
-          </Button>
-        </div>
       </MessageBarBody>
     </MessageBar>
   );

@@ -21,7 +21,8 @@ import {
   type ReplaceQuestion,
   type SyncResult,
 } from "./sync-actions";
-import { AssetFindings, MappingTable } from "./AssetFindings";
+import { AssetFindings } from "./AssetFindings";
+import { MappingTable } from "./CellChangesTable";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
 import { useTask, type Task } from "../../ui/hooks/use-task";
