@@ -145,6 +145,7 @@ export function TimeseriesPanel() {
             value={filters[filter] ?? ""}
             onChange={set(filter)}
             choices={choices}
+            // Short: two choices share a row of a 320 px pane.
             emptyLabel={t(all)}
             testId={IDS[filter]}
             className={css.grow}
