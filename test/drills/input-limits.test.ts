@@ -439,7 +439,7 @@ test("every route of the route table declares its largest input, and the drill h
  * One measure of a route: its largest input and its too-large one, repeated until enough of the
  * other key's searches overlapped them; those searches' times and p95.
  */
-async function measureRoute(c: (typeof CASES)[string]) {
+async function measureRoute(c: Case) {
   const from = performance.now();
   const first = samples.length;
   let rounds = 0;
@@ -488,12 +488,15 @@ test(
         // a route over the budget is measured again, up to twice, and fails only if it stays over.
         let measured = await measureRoute(c);
         let attempts = 1;
+        // A 5xx in any attempt fails the route, whichever attempt's timing is kept.
+        const fivexx = [measured.fivexx];
         while (measured.searchP95 > BUDGET_MS && attempts < 3) {
           measured = await measureRoute(c);
+          fivexx.push(measured.fivexx);
           attempts++;
         }
-        const { largest, tooLarge, rounds, times, overlapping, searchP95, fivexx } = measured;
-        if (fivexx) failures.push(`${id}: a 5xx (${fivexx})`);
+        const { largest, tooLarge, rounds, times, overlapping, searchP95 } = measured;
+        for (const statuses of fivexx) if (statuses) failures.push(`${id}: a 5xx (${statuses})`);
         figures[id] = {
           largest: { status: largest.status, bytes: largest.bytes, ms: Math.round(largest.ms) },
           tooLarge: { status: tooLarge.status, ms: Math.round(tooLarge.ms), error: errorsOf(tooLarge)?.[0] },
