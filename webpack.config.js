@@ -81,6 +81,13 @@ module.exports = (_env = {}, argv = {}) => {
     module: {
       rules: [
         {
+          // `<catalog>.json?cell`: only the catalog's cells' messages, for functions.js (src/i18n/cell-catalogs.ts).
+          test: /\.json$/,
+          resourceQuery: /^\?cell$/,
+          include: path.resolve(__dirname, "src/i18n/catalogs"),
+          use: path.resolve(__dirname, "scripts/catalog-subset-loader.js"),
+        },
+        {
           test: /\.tsx?$/,
           exclude: /node_modules/,
           // transpileOnly: type checking is `npm run typecheck` (tsc -b over the projects). The shared

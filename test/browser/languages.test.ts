@@ -10,6 +10,7 @@ import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { setSectionOpen, waitForIdle } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 import { HARNESS_TEST_IDS } from "../../harness/test-ids";
+import { ENGLISH } from "../../src/i18n/translator";
 import { BUILDER_FUNCTIONS } from "../../src/taskpane/features/builder/formula-builder-actions";
 
 const describeBrowser = describeWithBrowser(__filename);
@@ -196,6 +197,19 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
     expect(await page.evaluate(() => window.harness!.getCell("Demo!Z1").error)).toMatchObject({
       message: 'lat muss ein Breitengrad von -90 bis 90 sein (erhalten: "nord")',
     });
+  });
+
+  test("functions.js carries the cells' messages, not the panels' (the pane loads those)", async () => {
+    // The English texts long enough to be told apart from code (and free of characters a bundle
+    // escapes): every cell's must be in the functions script, no panel's, or the whole catalog came
+    // back into it (docs/i18n.md, "The library").
+    const script = await (await fetch(`${suite.server.origin}/functions.js`)).text();
+    const distinct = Object.entries(ENGLISH).filter(([, text]) => text.length >= 30 && !/["'\\\n]/.test(text));
+    const cells = distinct.filter(([id]) => id.startsWith("cell."));
+    expect(cells.length).toBeGreaterThan(20);
+    expect(cells.filter(([, text]) => !script.includes(text)).map(([id]) => id)).toEqual([]);
+    const panels = distinct.filter(([id, text]) => !id.startsWith("cell.") && script.includes(text));
+    expect(panels.map(([id]) => id)).toEqual([]);
   });
 
   test("French (fr-CA): the pane and the ribbon in French", async () => {
