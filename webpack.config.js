@@ -140,8 +140,12 @@ module.exports = (_env = {}, argv = {}) => {
           { from: "assets/ribbon", to: "assets/ribbon/" },
           // The keyboard shortcuts the manifest's ExtendedOverrides names (src/commands/catalogue.ts reads it too).
           { from: "src/commands/shortcuts.json", to: "shortcuts.json" },
-          // The shortcut names in the other languages (the manifest's ExtendedOverrides ResourcesUrl).
-          { from: "src/commands/shortcuts.resources.json", to: "shortcuts.resources.json" },
+          // The shortcut names in each language (the manifest's ExtendedOverrides ResourcesUrl, a
+          // template its locale token fills in): listed one by one, as the root-glob note says.
+          ...["en", ...HELP_LANGUAGES].map((language) => ({
+            from: `src/commands/shortcuts.resources.${language}.json`,
+            to: `shortcuts.resources.${language}.json`,
+          })),
           {
             from: "manifest.xml",
             to: "manifest.xml",
