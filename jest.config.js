@@ -25,6 +25,9 @@ module.exports = {
     "^.+\\.tsx?$": ["ts-jest", tsJestOptions],
     "node_modules/(ky|intl-messageformat|@formatjs)/.+\\.js$": ["ts-jest", tsJestOptions],
   },
+  // A catalog imported with `?cell` (src/i18n/cell-catalogs.ts) is the whole catalog under jest;
+  // webpack keeps only its `cell.*` messages (scripts/catalog-subset-loader.js).
+  moduleNameMapper: { "^(.+\\.json)\\?cell$": "$1" },
   transformIgnorePatterns: ["/node_modules/(?!(ky|intl-messageformat|@formatjs)/)"],
   testTimeout: 30000,
 };

@@ -81,6 +81,13 @@ module.exports = (_env = {}, argv = {}) => {
     module: {
       rules: [
         {
+          // `<catalog>.json?cell`: only the catalog's cells' messages, for functions.js (src/i18n/cell-catalogs.ts).
+          test: /\.json$/,
+          resourceQuery: /^\?cell$/,
+          include: path.resolve(__dirname, "src/i18n/catalogs"),
+          use: path.resolve(__dirname, "scripts/catalog-subset-loader.js"),
+        },
+        {
           test: /\.tsx?$/,
           exclude: /node_modules/,
           // transpileOnly: type checking is `npm run typecheck` (tsc -b over the projects). The shared
@@ -133,8 +140,12 @@ module.exports = (_env = {}, argv = {}) => {
           { from: "assets/ribbon", to: "assets/ribbon/" },
           // The keyboard shortcuts the manifest's ExtendedOverrides names (src/commands/catalogue.ts reads it too).
           { from: "src/commands/shortcuts.json", to: "shortcuts.json" },
-          // The shortcut names in the other languages (the manifest's ExtendedOverrides ResourcesUrl).
-          { from: "src/commands/shortcuts.resources.json", to: "shortcuts.resources.json" },
+          // The shortcut names in each language (the manifest's ExtendedOverrides ResourcesUrl, a
+          // template its locale token fills in): listed one by one, as the root-glob note says.
+          ...["en", ...HELP_LANGUAGES].map((language) => ({
+            from: `src/commands/shortcuts.resources.${language}.json`,
+            to: `shortcuts.resources.${language}.json`,
+          })),
           {
             from: "manifest.xml",
             to: "manifest.xml",

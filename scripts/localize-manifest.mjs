@@ -1,6 +1,6 @@
 /**
  * Writes the catalogs' words into manifest.xml (Overrides per locale) and the keyboard shortcuts'
- * files (src/commands/shortcuts.json and shortcuts.resources.json). Run after changing a catalog:
+ * files (src/commands/shortcuts.json and shortcuts.resources.<language>.json). Run after changing a catalog:
  * `npm run i18n:manifest`. test/i18n/manifest-locales.test.ts fails until it has been run.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -19,5 +19,9 @@ writeFileSync(manifestPath, localizeManifest(readFileSync(manifestPath, "utf8"),
 const shortcutsPath = path.join(root, "src/commands/shortcuts.json");
 const { shortcuts, resources } = localizeShortcuts(JSON.parse(readFileSync(shortcutsPath, "utf8")), catalogs);
 writeFileSync(shortcutsPath, `${JSON.stringify(shortcuts, null, 2)}\n`);
-writeFileSync(path.join(root, "src/commands/shortcuts.resources.json"), `${JSON.stringify(resources, null, 2)}\n`);
-console.log("manifest.xml, shortcuts.json and shortcuts.resources.json written from the catalogs.");
+for (const [language, names] of Object.entries(resources))
+  writeFileSync(
+    path.join(root, `src/commands/shortcuts.resources.${language}.json`),
+    `${JSON.stringify(names, null, 2)}\n`,
+  );
+console.log("manifest.xml, shortcuts.json and shortcuts.resources.<language>.json written from the catalogs.");

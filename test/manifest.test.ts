@@ -15,7 +15,9 @@ import {
   shortcutProblem,
 } from "../src/commands/catalogue";
 import shortcutsFile from "../src/commands/shortcuts.json";
-import shortcutResources from "../src/commands/shortcuts.resources.json";
+import germanShortcutNames from "../src/commands/shortcuts.resources.de.json";
+import englishShortcutNames from "../src/commands/shortcuts.resources.en.json";
+import frenchShortcutNames from "../src/commands/shortcuts.resources.fr.json";
 import {
   LONG_STRING_MAX,
   MANIFEST_LOCALES,
@@ -127,7 +129,11 @@ describe("manifest.xml", () => {
 
   it("names only files that exist in the assets folder or the build output", () => {
     expect(existsSync(dist)).toBe(true); // run `npm run build` first
-    const named = [...source.text.matchAll(/https:\/\/localhost:3000\/[^"<\s]*/g)].map((m) => m[0]);
+    // A URL template (the shortcut names' `${token.locale}`) names a file for each value its token takes.
+    const tokenValues = ["en", ...Object.values(MANIFEST_LOCALES)];
+    const named = [...source.text.matchAll(/https:\/\/localhost:3000\/[^"<\s]*/g)].flatMap((m) =>
+      m[0].includes("${token.locale}") ? tokenValues.map((value) => m[0].replace("${token.locale}", value)) : [m[0]],
+    );
     expect(named.length).toBeGreaterThan(5);
     const missing = named
       .map((url) => url.slice(DEV_ORIGIN.length))
@@ -370,7 +376,7 @@ describe("the manifest in German and French (Overrides from src/i18n/catalogs)",
     expect(localizeManifest(source.text, catalogs)).toBe(source.text);
     const { shortcuts, resources: names } = localizeShortcuts(shortcutsFile as ShortcutsFile, catalogs);
     expect(shortcuts).toEqual(shortcutsFile);
-    expect(names).toEqual(shortcutResources);
+    expect(names).toEqual({ en: englishShortcutNames, de: germanShortcutNames, fr: frenchShortcutNames });
   });
 
   it("shows every ribbon label and tip, the GetStarted texts, the name and description in each locale", () => {
@@ -421,22 +427,29 @@ describe("the manifest in German and French (Overrides from src/i18n/catalogs)",
     expect(english["ribbon.tab"]).toBe(RIBBON_TAB.label);
   });
 
-  it("names the shortcut names' resources file, with every action in every locale, and the build serves it", () => {
+  it("names each language's shortcut names file through the locale token, with every action, and the build serves them", () => {
     const extended = app.ExtendedOverrides as Node;
-    expect(extended["@ResourcesUrl"]).toBe(`${DEV_ORIGIN}shortcuts.resources.json`);
+    expect(extended["@ResourcesUrl"]).toBe(`${DEV_ORIGIN}shortcuts.resources.\${token.locale}.json`);
+    const token = (extended.Tokens as Node).Token as Node;
+    expect([token["@Name"], token["@type"], token["@DefaultValue"]]).toEqual(["locale", "LocaleToken", "en"]);
+    const overrides = asArray(token.Override as Node | Node[]).map((o) => [o["@Locale"], o["@Value"]]);
+    expect(Object.fromEntries(overrides)).toEqual(MANIFEST_LOCALES);
+    const files = { en: englishShortcutNames, de: germanShortcutNames, fr: frenchShortcutNames } as Record<
+      string,
+      Record<string, { value: string }>
+    >;
     for (const action of shortcutsFile.actions) {
       expect(action.name).toBe(`\${resource.${action.id}_name}`);
       expect(COMMAND_SHORTCUTS.find((s) => s.action === action.id)!.name).toBe(
         english[`shortcut.${action.id}` as keyof typeof english],
       );
-      for (const [locale, language] of Object.entries(MANIFEST_LOCALES))
-        expect(
-          (shortcutResources as Record<string, Record<string, { value: string }>>)[locale.toLowerCase()][
-            `${action.id}_name`
-          ].value,
-        ).toBe(catalogs[language][`shortcut.${action.id}` as keyof typeof english]);
+      for (const [language, names] of Object.entries(files))
+        expect(names[`${action.id}_name`].value).toBe(
+          catalogs[language as "en"][`shortcut.${action.id}` as keyof typeof english],
+        );
     }
-    expect(JSON.parse(readFileSync(path.join(dist, "shortcuts.resources.json"), "utf8"))).toEqual(shortcutResources);
+    for (const [language, names] of Object.entries(files))
+      expect(JSON.parse(readFileSync(path.join(dist, `shortcuts.resources.${language}.json`), "utf8"))).toEqual(names);
   });
 });
 

@@ -2,16 +2,17 @@
  * The manifest's words in every language: which catalog message each string resource of
  * manifest.xml shows, the locales Office is given an Override for, and the pure rewrite that
  * writes those Overrides (and the shortcut names' resource files) from the catalogs.
- * `npm run i18n:manifest` runs the rewrite; test/i18n/manifest-locales.test.ts fails when
- * manifest.xml or the shortcut files differ from what the catalogs say.
+ * `npm run i18n:manifest` runs the rewrite; test/manifest.test.ts fails when manifest.xml or the
+ * shortcut files differ from what the catalogs say.
  *
- * Office picks an Override whose Locale is the UI language ("Localization for Office Add-ins",
- * https://learn.microsoft.com/office/dev/add-ins/develop/localization, "Control localization from
- * the manifest"): its examples and the schema's CultureName are language-region tags, and no
- * Microsoft page we found says a bare "de" matches de-CH, so each region is listed.
+ * Office picks an Override whose Locale is the UI language ("Localize your Office Add-in for
+ * multiple languages", https://learn.microsoft.com/office/dev/add-ins/develop/localization,
+ * "Control localization from the manifest"), which recommends "separate `Override` elements for
+ * each area" (de-de, de-at): "the language name alone ... isn't supported across all combinations
+ * of Office client applications and platforms". So each region is listed.
  */
 import { RIBBON_COMMANDS, RIBBON_GROUPS, type CommandId } from "./catalogue";
-import type { Language } from "../i18n/languages";
+import { LANGUAGES, type Language } from "../i18n/languages";
 import type { MessageId } from "../i18n/messages";
 
 /** The Office locales the manifest overrides, and the catalog each shows. */
@@ -120,9 +121,40 @@ export function localizeManifest(xml: string, catalogs: Catalogs): string {
       return element(indent, tag, "", catalogs.en[id], (locale) => text(locale, id));
     },
   );
-  return out.replace(/<ExtendedOverrides Url="([^"]+)\/shortcuts\.json"[^>]*\/>/, (_whole, base: string) => {
-    return `<ExtendedOverrides Url="${base}/shortcuts.json" ResourcesUrl="${base}/shortcuts.resources.json"/>`;
-  });
+  return out.replace(
+    /^([ \t]*)<ExtendedOverrides Url="([^"]+)\/shortcuts\.json"[^>]*?(?:\/>|>[\s\S]*?<\/ExtendedOverrides>)/m,
+    (_whole, indent: string, base: string) => extendedOverrides(indent, base),
+  );
+}
+
+/** The value of the `locale` token where no Override matches: English (the defaults in shortcuts.json). */
+export const SHORTCUT_RESOURCES_DEFAULT: Language = "en";
+
+/**
+ * The ExtendedOverrides element: shortcuts.json, and a resources file per language through a
+ * `${token.locale}` URL template. Microsoft's keyboard-shortcuts page ("Create a localization
+ * resource file", https://learn.microsoft.com/office/dev/add-ins/design/keyboard-shortcuts;
+ * corrected in January 2026) says a localization resource file carries "one additional locale",
+ * its tokens at the top level; the ExtendedOverrides reference
+ * (https://learn.microsoft.com/javascript/api/manifest/extendedoverrides) says ResourcesUrl "could
+ * be a URL template that uses tokens defined by the Tokens element", and the Token reference
+ * (https://learn.microsoft.com/javascript/api/manifest/token) shows a `LocaleToken` whose
+ * Overrides map the host's locale to the value put in the URL.
+ */
+function extendedOverrides(indent: string, base: string): string {
+  const inner = `${indent}  `;
+  const overrides = Object.entries(MANIFEST_LOCALES).map(
+    ([locale, language]) => `${inner}    <Override Locale="${locale}" Value="${language}"/>`,
+  );
+  return [
+    `${indent}<ExtendedOverrides Url="${base}/shortcuts.json" ResourcesUrl="${base}/shortcuts.resources.\${token.locale}.json">`,
+    `${inner}<Tokens>`,
+    `${inner}  <Token Name="locale" DefaultValue="${SHORTCUT_RESOURCES_DEFAULT}" xsi:type="LocaleToken">`,
+    ...overrides,
+    `${inner}  </Token>`,
+    `${inner}</Tokens>`,
+    `${indent}</ExtendedOverrides>`,
+  ].join("\n");
 }
 
 /** shortcuts.json's shape (the manifest's ExtendedOverrides file). */
@@ -132,38 +164,36 @@ export interface ShortcutsFile {
   resources?: { default: Record<string, { value: string; comment?: string }> };
 }
 
+/** One language's shortcut names: shortcuts.resources.<language>.json, a token to its text. */
+export type ShortcutResources = Record<string, { value: string; comment: string }>;
+
 /**
  * shortcuts.json with each action's name a resource token whose English text it carries itself
- * (Office reads the defaults from this file, so English hosts never fetch the resources file),
- * and the resources file with the other locales' names, keyed by lower-case ll-cc. Microsoft's
- * keyboard-shortcuts page ("Localize the description of a keyboard shortcut") shows the tokens
- * and a resources file for one locale; which key a file for several locales takes is not shown
- * there: docs/i18n.md says what is assumed.
+ * (Office reads the defaults from this file, so English hosts never fetch a resources file), and
+ * one resources file per language, as Microsoft's keyboard-shortcuts page shows one ("Create a
+ * localization resource file": the tokens at the top level, each a value and a comment); the
+ * manifest's `${token.locale}` picks the file (see extendedOverrides above). English has one too,
+ * the token's default, so every URL the template can make names a file.
  */
 export function localizeShortcuts(
   file: ShortcutsFile,
   catalogs: Catalogs,
-): { shortcuts: ShortcutsFile; resources: Record<string, Record<string, { value: string }>> } {
-  const nameOf = (language: Language, action: string) => catalogs[language][`shortcut.${action}` as MessageId];
+): { shortcuts: ShortcutsFile; resources: Record<Language, ShortcutResources> } {
+  const namesIn = (language: Language): ShortcutResources =>
+    Object.fromEntries(
+      file.actions.map((action) => [
+        shortcutToken(action.id),
+        {
+          value: catalogs[language][`shortcut.${action.id}` as MessageId],
+          comment: `The name Office shows for the ${action.id} shortcut.`,
+        },
+      ]),
+    );
   const shortcuts: ShortcutsFile = {
     actions: file.actions.map((action) => ({ ...action, name: `\${resource.${shortcutToken(action.id)}}` })),
     shortcuts: file.shortcuts,
-    resources: {
-      default: Object.fromEntries(
-        file.actions.map((action) => [
-          shortcutToken(action.id),
-          { value: nameOf("en", action.id), comment: `The name Office shows for the ${action.id} shortcut.` },
-        ]),
-      ),
-    },
+    resources: { default: namesIn("en") },
   };
-  const resources = Object.fromEntries(
-    Object.entries(MANIFEST_LOCALES).map(([locale, language]) => [
-      locale.toLowerCase(),
-      Object.fromEntries(
-        file.actions.map((action) => [shortcutToken(action.id), { value: nameOf(language, action.id) }]),
-      ),
-    ]),
-  );
-  return { shortcuts, resources };
+  const resources = Object.fromEntries(LANGUAGES.map((language) => [language, namesIn(language)]));
+  return { shortcuts, resources: resources as Record<Language, ShortcutResources> };
 }

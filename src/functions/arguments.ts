@@ -1,5 +1,6 @@
 import { ArgumentError } from "./formula-errors";
-import { message, type MessageId } from "../i18n/messages";
+import type { CellMessageId } from "../i18n/cell-catalogs";
+import { message } from "../i18n/messages";
 import { cellLanguage } from "./cell-language";
 import { catalogLanguage } from "../i18n/languages";
 import { normalizeName, type HazardNames } from "../shared/vocabulary";
@@ -57,7 +58,7 @@ function describe(value: ArgumentValue): string {
  * message whose `{blank, select, true {…nothing…}}` part words an empty argument.
  */
 function wrongArgument(
-  wrong: MessageId,
+  wrong: CellMessageId,
   value: ArgumentValue,
   values: Readonly<Record<string, string>> = {},
 ): ArgumentError {
@@ -67,7 +68,7 @@ function wrongArgument(
 }
 
 /** A number, also from text that reads as one ("51.5"); `wrong` says what it must be. */
-export function readNumber(value: ArgumentValue, name: string, wrong: MessageId): number {
+export function readNumber(value: ArgumentValue, name: string, wrong: CellMessageId): number {
   value = plainArgument(value, name);
   if (typeof value === "number" && Number.isFinite(value)) return value;
   if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
@@ -90,7 +91,7 @@ export function readLongitude(value: ArgumentValue): number {
 export function readText(
   value: ArgumentValue,
   name: string,
-  wrong: MessageId,
+  wrong: CellMessageId,
   values?: Readonly<Record<string, string>>,
 ): string {
   value = plainArgument(value, name);

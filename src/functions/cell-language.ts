@@ -1,16 +1,17 @@
+import { ENGLISH_CELLS, loadCellCatalog, type CellMessage, type CellMessageId } from "../i18n/cell-catalogs";
+import { createFormatter, type Translator } from "../i18n/formatter";
 import { catalogLanguage, matchLanguage, type DisplayLanguage } from "../i18n/languages";
-import type { Message } from "../i18n/messages";
 import { EN_US_SEPARATORS, separatorsOfLocale } from "../i18n/numbers";
-import { createTranslator, englishTranslator, loadCatalog, type Translator } from "../i18n/translator";
 
 /**
  * The language of the messages RISK.* cells show with their error values (`cell.*` in the
  * catalogs). The functions runtime has no pane: functions.ts hands it Office's display language
- * at start-up. English is bundled with functions.js; German and French load as their own chunks
- * (the ones the pane uses), so functions.js does not grow by a catalog per language.
+ * at start-up. Only the catalogs' `cell.*` messages reach functions.js (../i18n/cell-catalogs.ts):
+ * English bundled, German and French as small chunks of their own; the panels' words stay with
+ * the pane.
  */
 
-let current: Translator = englishTranslator;
+let current: Translator<CellMessageId> = createFormatter("en", ENGLISH_CELLS, ENGLISH_CELLS);
 let ready: Promise<void> = Promise.resolve();
 
 /**
@@ -21,9 +22,9 @@ let ready: Promise<void> = Promise.resolve();
 export function setCellLanguage(displayLanguage: string | undefined, contentLanguage?: string): Promise<void> {
   const language: DisplayLanguage = matchLanguage(displayLanguage);
   const separators = contentLanguage ? separatorsOfLocale(contentLanguage) : EN_US_SEPARATORS;
-  ready = loadCatalog(catalogLanguage(language)).then(
+  ready = loadCellCatalog(catalogLanguage(language)).then(
     (catalog) => {
-      current = createTranslator(language, catalog, separators);
+      current = createFormatter(language, catalog, ENGLISH_CELLS, separators);
     },
     () => undefined,
   );
@@ -36,7 +37,7 @@ export function cellLanguageReady(): Promise<void> {
 }
 
 /** A message in the cells' language. */
-export function cellText(message: Message): string {
+export function cellText(message: CellMessage): string {
   return current.format(message);
 }
 

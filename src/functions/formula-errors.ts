@@ -14,7 +14,8 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from "../api/errors";
-import { message, type Message } from "../i18n/messages";
+import type { CellMessage } from "../i18n/cell-catalogs";
+import { message } from "../i18n/messages";
 import { cellText } from "./cell-language";
 
 /**
@@ -29,7 +30,7 @@ export type FormulaErrorCode = "#VALUE!" | "#N/A";
 
 /** A failure that says itself as a catalog message (its `message` is that text in the cells' language). */
 abstract class CellMessageError extends Error {
-  constructor(readonly said: Message) {
+  constructor(readonly said: CellMessage) {
     super(cellText(said));
   }
 }
@@ -67,7 +68,7 @@ export const MAX_MESSAGE = 120;
  * `notAvailable` codes (1.3) are declared in manifest.xml, so every host that loads the add-in has
  * them; the check below only tells Excel from Node, where `CustomFunctions` is absent.
  */
-export function excelError(code: FormulaErrorCode, said: Message): Error {
+export function excelError(code: FormulaErrorCode, said: CellMessage): Error {
   const message = cellText(said);
   const text = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
   const runtime = (globalThis as { CustomFunctions?: typeof CustomFunctions }).CustomFunctions;
@@ -81,7 +82,7 @@ export function excelError(code: FormulaErrorCode, said: Message): Error {
 /** What a formula says when the service answers 404 for the thing it looked up. */
 export interface ErrorContext {
   /** e.g. `cell.na.unknownPortfolio` with `{portfolio: '"north-sea"'}`; undefined where no lookup can 404. */
-  notFound: Message | undefined;
+  notFound: CellMessage | undefined;
 }
 
 /**

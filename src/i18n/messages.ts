@@ -13,12 +13,12 @@ export type MessageId = keyof typeof english;
 export type MessageValue = string | number | Date;
 
 /** A message to show: its catalog id and the values its placeholders take. */
-export interface Message {
-  readonly id: MessageId;
+export interface Message<Id extends MessageId = MessageId> {
+  readonly id: Id;
   readonly values?: Readonly<Record<string, MessageValue>>;
 }
 
 /** A {@link Message} (a helper so call sites read `message("app.noWorkbook")`). */
-export function message(id: MessageId, values?: Readonly<Record<string, MessageValue>>): Message {
+export function message<Id extends MessageId>(id: Id, values?: Readonly<Record<string, MessageValue>>): Message<Id> {
   return values ? { id, values } : { id };
 }

@@ -10,6 +10,7 @@ import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { setSectionOpen, waitForIdle } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 import { HARNESS_TEST_IDS } from "../../harness/test-ids";
+import { ENGLISH } from "../../src/i18n/translator";
 import { BUILDER_FUNCTIONS } from "../../src/taskpane/features/builder/formula-builder-actions";
 
 const describeBrowser = describeWithBrowser(__filename);
@@ -155,6 +156,28 @@ async function panelWords(page: Page, section: string): Promise<{ unbracketed: s
   );
 }
 
+/**
+ * What axe-core (injected into the page) finds wrong in the task pane as shown now: each violation's
+ * rule id, impact, help and the elements it names, one line per element.
+ */
+async function axeViolations(page: Page): Promise<string[]> {
+  return page.evaluate(async (paneId) => {
+    const axe = (window as unknown as { axe: typeof import("axe-core") }).axe;
+    const pane = document.querySelector(`[data-testid="${paneId}"]`)!;
+    // A section opening fades in: its colours are measured once every animation that ends has
+    // finished (a spinner's never does).
+    const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
+    const { violations } = await axe.run(pane, { resultTypes: ["violations"] });
+    return violations.flatMap((violation) =>
+      violation.nodes.map(
+        (node) =>
+          `${violation.id} (${violation.impact ?? "?"}): ${violation.help} at ${node.target.join(" ")} ${node.html.slice(0, 100)}`,
+      ),
+    );
+  }, TEST_IDS.shell.taskpane);
+}
+
 describeBrowser("the add-in in German and French (harness ?lang=)", () => {
   const suite = useBrowserSuite();
 
@@ -196,6 +219,19 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
     expect(await page.evaluate(() => window.harness!.getCell("Demo!Z1").error)).toMatchObject({
       message: 'lat muss ein Breitengrad von -90 bis 90 sein (erhalten: "nord")',
     });
+  });
+
+  test("functions.js carries the cells' messages, not the panels' (the pane loads those)", async () => {
+    // The English texts long enough to be told apart from code (and free of characters a bundle
+    // escapes): every cell's must be in the functions script, no panel's, or the whole catalog came
+    // back into it (docs/i18n.md, "The library").
+    const script = await (await fetch(`${suite.server.origin}/functions.js`)).text();
+    const distinct = Object.entries(ENGLISH).filter(([, text]) => text.length >= 30 && !/["'\\\n]/.test(text));
+    const cells = distinct.filter(([id]) => id.startsWith("cell."));
+    expect(cells.length).toBeGreaterThan(20);
+    expect(cells.filter(([, text]) => !script.includes(text)).map(([id]) => id)).toEqual([]);
+    const panels = distinct.filter(([id, text]) => !id.startsWith("cell.") && script.includes(text));
+    expect(panels.map(([id]) => id)).toEqual([]);
   });
 
   test("French (fr-CA): the pane and the ribbon in French", async () => {
@@ -282,6 +318,21 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
     await setSectionOpen(page, "sync", true);
     expect(await page.getByTestId(TEST_IDS.sync.start).textContent()).toBe("Mit Portfolio abgleichen");
   });
+
+  test("German: axe finds no accessibility violation in the pane, with each section opened in turn", async () => {
+    const { page } = await suite.openHarness({ lang: "de" });
+    await waitForIdle(page);
+    await page.getByText("Einrichten", { exact: true }).waitFor();
+    await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+    const found: Record<string, string[]> = { frame: await axeViolations(page) };
+    for (const section of [...TRANSLATED_PANELS.map((panel) => panel.section), ...OTHER_PANELS]) {
+      await setSectionOpen(page, section, true);
+      if (section === "check") await page.getByTestId(TEST_IDS.check.report).waitFor();
+      found[section] = await axeViolations(page);
+      await setSectionOpen(page, section, false);
+    }
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((section) => [section, []])));
+  }, 120_000);
 
   test("pseudo-locale: the other sections' words come from the catalogs and fit a 320 px pane", async () => {
     const { page } = await suite.openHarness({ lang: "en-XA" });

@@ -3,7 +3,7 @@ import type { CancelSignal, RiskEngine } from "../engine/engine";
 import { parameterNames, type FunctionSpec } from "../specs";
 import { toExcelError } from "../formula-errors";
 import { cellLanguageReady } from "../cell-language";
-import type { Message } from "../../i18n/messages";
+import type { CellMessage } from "../../i18n/cell-catalogs";
 
 /** What Excel hands a cancelable function: it sets `onCanceled` when the cell no longer needs a result. */
 export interface Invocation {
@@ -18,7 +18,7 @@ export interface Invocation {
  */
 export async function evaluate<T>(
   invocation: Invocation | undefined,
-  notFound: () => Message,
+  notFound: () => CellMessage,
   body: (signal: CancelSignal) => Promise<T>,
 ): Promise<T> {
   const cancellation = new CellCancellation(invocation?.address);
@@ -50,7 +50,7 @@ export type ColumnFormula<S extends FunctionSpec> = (
  */
 export function columnFormula<S extends FunctionSpec>(
   spec: S,
-  notFound: (args: ElementArguments) => Message,
+  notFound: (args: ElementArguments) => CellMessage,
   element: (engine: RiskEngine, args: ElementArguments, signal: CancelSignal, single: boolean) => Promise<unknown>,
 ): ColumnFormula<S> {
   const names = parameterNames(spec);
@@ -75,7 +75,7 @@ export async function evaluateColumns<T>(
   invocation: Invocation | undefined,
   names: readonly string[],
   values: readonly unknown[],
-  notFound: (args: ElementArguments) => Message,
+  notFound: (args: ElementArguments) => CellMessage,
   element: (args: ElementArguments, signal: CancelSignal, single: boolean) => Promise<T>,
 ): Promise<unknown[][]> {
   const cancellation = new CellCancellation(invocation?.address);

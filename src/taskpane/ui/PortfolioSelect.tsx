@@ -59,7 +59,7 @@ export function PortfolioSelect(props: {
           aria-label={t("ui.portfolio.reload")}
           title={t("ui.portfolio.reload")}
         >
-          {portfolios.loading ? <Spinner size="extra-tiny" /> : "↻"}
+          {portfolios.loading ? <Spinner size="extra-tiny" aria-label={t("ui.list.loading")} /> : "↻"}
         </Button>
       </Row>
       {portfolios.error ? (

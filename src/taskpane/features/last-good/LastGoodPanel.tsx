@@ -1,5 +1,5 @@
 import { Button, Radio, RadioGroup, Text, makeStyles, tokens } from "@fluentui/react-components";
-import { useCallback, useState, useSyncExternalStore } from "react";
+import { useCallback, useId, useState, useSyncExternalStore } from "react";
 import { defaultEngine, setFailurePolicy } from "../../../functions/engine/default-engine";
 import type { FailurePolicy, RiskEngine } from "../../../functions/engine/engine";
 import type { StaleCell } from "../../../functions/engine/stale-cells";
@@ -40,6 +40,7 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
   const [policy, setPolicy] = useState<FailurePolicy>(engine.failurePolicy);
   const retry = useTask<number>();
   const clear = useTask<void>();
+  const countId = useId();
   return (
     <div className={styles.root}>
       <RadioGroup
@@ -62,10 +63,11 @@ export function LastGoodPanel(props: { engine?: RiskEngine }) {
         </Text>
       ) : (
         <>
-          <Text size={200} data-testid={IDS.staleCount} data-count={cells.length}>
+          <Text id={countId} size={200} data-testid={IDS.staleCount} data-count={cells.length}>
             {t("lastGood.staleCount", { count: cells.length })}
           </Text>
-          <ul className={styles.list} data-testid={IDS.staleList}>
+          {/* It scrolls past 160 px: focusable, so a keyboard scrolls it too (WCAG 2.1.1); the count names it. */}
+          <ul className={styles.list} data-testid={IDS.staleList} tabIndex={0} aria-labelledby={countId}>
             {cells.slice(0, 200).map((cell) => (
               <li
                 key={cell.address}

@@ -57,7 +57,7 @@ export function ScopedRefreshPanel() {
         data-testid={TEST_IDS.refresh.scopeOnlyErrors}
       />
       <Row center>
-        {counted.loading ? <Spinner size="tiny" /> : null}
+        {counted.loading ? <Spinner size="tiny" aria-label={t("refresh.scoped.counting")} /> : null}
         <Text size={200} data-testid={TEST_IDS.refresh.scopeCount} data-count={cells ?? ""}>
           {cells === undefined
             ? t("refresh.scoped.counting")
