@@ -36,9 +36,10 @@
  * deleted again, cells written back, block cleared, new record deleted, provenance put back). The
  * deletion of removed rows comes last, in one request with the old record's deletion, once nothing
  * else can fail: a deletion cannot be undone by writing values back (references to the rows are
- * #REF!). When that request fails, what of it was applied is read: nothing, and everything is
- * undone as above; in part (Excel applies a failed request's operations up to the one that
- * failed), and the rest is sent again.
+ * #REF!). The small writes before it (the last chunk of changed cells, of the new record, the
+ * provenance) go first in that request, a round trip each fewer. When that request fails, what of
+ * it was applied is read: no deletion, and everything is undone as above; some (Excel applies a
+ * failed request's operations up to the one that failed), and the rest is sent again.
  */
 import { requirementSupported } from "../shared/requirements";
 import { rangeA1 } from "../shaping/a1";
