@@ -37,6 +37,18 @@ export function queueFormulasAndValues(context: Excel.RequestContext, address?: 
   });
 }
 
+/**
+ * {@link queueFormulasAndValues} read at once, with whatever else the caller queued (one request).
+ */
+export async function readFormulasAndValues(
+  context: Excel.RequestContext,
+  address?: string,
+): Promise<FormulasAndValues> {
+  const queued = queueFormulasAndValues(context, address);
+  await context.sync();
+  return queued();
+}
+
 /** Which cell of a referenced range to read, given the range's size (0-based, within the range). */
 export type CellOfReference = (rows: number, columns: number) => { row: number; column: number };
 

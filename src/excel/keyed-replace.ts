@@ -36,9 +36,10 @@
  * deleted again, cells written back, block cleared, new record deleted, provenance put back). The
  * deletion of removed rows comes last, in one request with the old record's deletion, once nothing
  * else can fail: a deletion cannot be undone by writing values back (references to the rows are
- * #REF!). When that request fails, what of it was applied is read: nothing, and everything is
- * undone as above; in part (Excel applies a failed request's operations up to the one that
- * failed), and the rest is sent again.
+ * #REF!). The small writes before it (the last chunk of changed cells, of the new record, the
+ * provenance) go first in that request, a round trip each fewer. When that request fails, what of
+ * it was applied is read: no deletion, and everything is undone as above; some (Excel applies a
+ * failed request's operations up to the one that failed), and the rest is sent again.
  */
 import { requirementSupported } from "../shared/requirements";
 import { rangeA1 } from "../shaping/a1";
@@ -58,6 +59,7 @@ import { TEXT_FORMAT, columnTextKinds } from "../shaping/safe-cells";
 import type { CellValue, ColumnFormats } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
 import {
+  queueRecordProvenance,
   recordProvenance,
   restoreProvenance,
   queueProvenanceSnapshot,
@@ -607,11 +609,14 @@ async function writeKeyedRefresh(
   try {
     await applyKeyedWrites(context, record, fresh, options, answer, read, cells, rows, done);
     // ---- remove rows the service no longer returns: Excel's own deletion, last, one request ----
+    // (after the writes applyKeyedWrites left queued, the new record's last chunk and the
+    // provenance: a request applies in order, so the refresh is on record before a row is deleted)
     queueRemoval(runs(removed).reverse());
     try {
       await context.sync();
     } catch (error) {
-      // Nothing of it applied: undone below, like any write. Applied in part: finished after.
+      // Nothing of it applied (whatever of the provenance's writes were): undone below, like any
+      // write. Its deletions applied in part: finished after.
       const left = await removalNotApplied(
         context,
         read.table,
@@ -710,7 +715,9 @@ async function applyKeyedWrites(
       formats: backups[i].numberFormat!,
     }),
   );
-  await writeRows(
+  // The last chunk of the cells, when small, is left queued for a later request (a round trip
+  // fewer): every request below is undone alike. `waiting` bytes of writes so queued, at most.
+  let waiting = await writeRows(
     context,
     sheet,
     positions.map((p) => ({ row: top + 1 + p, first: updates.get(p)!.first, values: updates.get(p)!.values })),
@@ -729,7 +736,7 @@ async function applyKeyedWrites(
     table.resize(rangeA1(top, left, body + 1 + plan.added.length, grown));
     await context.sync();
     done.appended = plan.added.length;
-    await writeRows(
+    waiting = await writeRows(
       context,
       sheet,
       plan.added.map((i, n) => ({ row: bottom + n, first: 0, values: answer.rows[i] })),
@@ -771,17 +778,25 @@ async function applyKeyedWrites(
   // The provenance is read first: that read names the workbook's sheets, which the new record of
   // what was written needs too (a name no sheet has), so neither reads them again.
   const provenanceBefore = snapshot ? await snapshot() : undefined;
+  // Its last chunk, when small, goes with the removal's request (writeKeyedRefresh): undone with
+  // the rest (the new record deleted) when that request fails before deleting anything.
   done.newStore = await writeWrittenStore(
     context,
     cells.nextWritten,
     maxBytes,
     provenanceBefore?.reading?.sheets.map((s) => s.name),
+    { lastChunkMayWait: true, queuedBytes: waiting },
   );
   signal?.throwIfAborted();
   done.next = refreshedRecord(record, fresh, answer, read, cells, rows, done.newStore, options.now);
   if (options.recordAs && provenanceBefore) {
     done.provenanceBefore = provenanceBefore;
-    await recordProvenance(context, [options.recordAs(done.next)], provenanceBefore);
+    const next = [options.recordAs(done.next)];
+    // Queued to go first in the removal's request (writeKeyedRefresh), a round trip fewer: it is on
+    // record before any row is deleted, and put back with the rest when that request fails before
+    // deleting anything.
+    if (provenanceBefore.reading) await queueRecordProvenance(context, next, provenanceBefore.reading);
+    else await recordProvenance(context, next, provenanceBefore);
   }
   signal?.throwIfAborted();
 }
@@ -1056,7 +1071,9 @@ function spans(
 /**
  * Writes rows (a null cell is left as it is) at their sheet rows from data column `first` of the
  * table (at sheet column `left`), consecutive rows of the same span together, in requests under the
- * budget. Text cells get the text format; numeric columns keep the analyst's number format.
+ * budget. Text cells get the text format; numeric columns keep the analyst's number format. A last
+ * request of at most a quarter of the budget is left queued for the caller's next one: answers its
+ * bytes (0 when every request was sent).
  */
 async function writeRows(
   context: Excel.RequestContext,
@@ -1066,8 +1083,8 @@ async function writeRows(
   columns: { kinds: ReturnType<typeof columnTextKinds>; numberFormats: ReadonlyArray<string | undefined> },
   maxBytes: number,
   signal: AbortSignal | undefined,
-): Promise<void> {
-  if (rows.length === 0) return;
+): Promise<number> {
+  if (rows.length === 0) return 0;
   const { kinds, numberFormats } = columns;
   // A column with no text keeps its cells' formats, unless the paste gives its numbers one.
   const formatOf = (v: CellValue | null, c: number): string | null =>
@@ -1082,6 +1099,7 @@ async function writeRows(
     maxBytes - OPERATION_OVERHEAD_BYTES * 4,
     OPERATION_OVERHEAD_BYTES * 4,
   );
+  const last = chunks[chunks.length - 1];
   for (const chunk of chunks) {
     signal?.throwIfAborted();
     // Consecutive sheet rows in a chunk share one range.
@@ -1100,8 +1118,11 @@ async function writeRows(
       target.values = rows.slice(i, j).map((r) => r.values);
       i = j;
     }
+    // The last chunk, at most a quarter of the budget, waits for the caller's next request.
+    if (chunk === last && last.bytes <= maxBytes / 4) return last.bytes;
     await context.sync();
   }
+  return 0;
 }
 
 /**

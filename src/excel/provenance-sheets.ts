@@ -85,6 +85,16 @@ async function writeProvenanceKnowing(
   records: readonly ProvenanceRecord[],
   reading: StoresReading,
 ): Promise<void> {
+  await queueProvenanceWrites(context, records, reading);
+  await context.sync();
+}
+
+/** Queues the writes of {@link writeProvenanceKnowing} to go with the caller's next request. */
+async function queueProvenanceWrites(
+  context: Excel.RequestContext,
+  records: readonly ProvenanceRecord[],
+  reading: StoresReading,
+): Promise<void> {
   const sheets = context.workbook.worksheets;
   const exists = (name: string) => reading.sheets.some((s) => s.name.toLowerCase() === name.toLowerCase());
   const store = exists(PROVENANCE_STORE_SHEET)
@@ -94,7 +104,6 @@ async function writeProvenanceKnowing(
   const words = await sheetWords();
   writeStore(store, records);
   queueSources(sources, records, reading, words);
-  await context.sync();
 }
 
 /** Queues the store's rows: header, then one row per record (sheet id, JSON). */
@@ -201,11 +210,29 @@ export async function recordProvenance(
   // Three round trips: the sheets, both stores in one read, the writes; one when the snapshot
   // taken just before (in the same batch sequence, nothing written between) already read them.
   const reading = before?.reading ?? (await readStores(context, [PROVENANCE_STORE_SHEET, FORMULA_STORE_SHEET]));
+  await writeProvenanceKnowing(context, recordsWith(reading, added), reading);
+}
+
+/**
+ * {@link recordProvenance} queued to go with the caller's next request (a round trip fewer), given
+ * the snapshot's reading of the sheets and stores, taken in this batch with nothing written since.
+ * The caller puts the snapshot back ({@link restoreProvenance}) when that request fails.
+ */
+export async function queueRecordProvenance(
+  context: Excel.RequestContext,
+  added: readonly ProvenanceRecord[],
+  reading: StoresReading,
+): Promise<void> {
+  await queueProvenanceWrites(context, recordsWith(reading, added), reading);
+}
+
+/** The records the store read holds, those of sheets that no longer exist dropped, `added` in place of theirs. */
+function recordsWith(reading: StoresReading, added: readonly ProvenanceRecord[]): ProvenanceRecord[] {
   const { records } = provenanceOf(reading.rows.get(PROVENANCE_STORE_SHEET) ?? null);
   const live = new Set(reading.sheets.map((s) => s.id));
   const replaced = new Set(added.map((r) => r.sheetId));
   const kept = records.filter((r) => live.has(r.sheetId) && !replaced.has(r.sheetId));
-  await writeProvenanceKnowing(context, [...kept, ...added], reading);
+  return [...kept, ...added];
 }
 
 /** The UTC time now as ISO 8601 without milliseconds ("2026-11-23T19:05:34Z"). */

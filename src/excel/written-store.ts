@@ -115,6 +115,7 @@ export async function writeWrittenStore(
   rows: readonly WrittenRow[],
   maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES,
   sheetNames?: readonly string[],
+  options: { lastChunkMayWait?: boolean; queuedBytes?: number } = {},
 ): Promise<string> {
   const taken = new Set((sheetNames ?? (await loadSheetNames(context))).map((name) => name.toLowerCase()));
   let n = 1;
@@ -124,18 +125,28 @@ export async function writeWrittenStore(
   const lines: string[][] = [HEADER, ...rows.map((r) => [r.locator, r.key, r.digest, r.kept.join(",")])];
   // Every line is four texts, each cell formatted as text: sized without building its JSON, which
   // was about half the cost of writing the record.
+  // `queuedBytes`: writes the caller left queued, which go with the first chunk's request.
+  const queued = options.queuedBytes ?? 0;
   const chunks = planRowChunks(
     lines.map((line) => textRowBytes(line) + FORMAT_ROW_BYTES),
-    maxRequestBytes - OPERATION_OVERHEAD_BYTES * 2,
+    maxRequestBytes - queued - OPERATION_OVERHEAD_BYTES * 2,
     OPERATION_OVERHEAD_BYTES * 2,
   );
+  // With `lastChunkMayWait`, a last chunk of at most half the budget (with what the caller queued,
+  // when it is the first) is left queued to go with the caller's next request (a round trip
+  // fewer), whose own writes must be small; the caller deletes the store when that request fails.
+  const last = chunks[chunks.length - 1];
+  const lastWaits =
+    options.lastChunkMayWait === true &&
+    last !== undefined &&
+    last.bytes + (chunks.length === 1 ? queued : 0) <= maxRequestBytes / 2;
   try {
     for (const chunk of chunks) {
       const part = lines.slice(chunk.start, chunk.end);
       const range = store.getRangeByIndexes(chunk.start, 0, part.length, HEADER.length);
       range.numberFormat = part.map(() => FORMAT_ROW);
       range.values = part;
-      await context.sync();
+      if (chunk !== last || !lastWaits) await context.sync();
     }
   } catch (error) {
     await deleteWrittenStore(context, name);

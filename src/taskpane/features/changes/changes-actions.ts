@@ -7,11 +7,16 @@
  * methodology moves numbers).
  */
 import type { RiskClient } from "../../../api/client";
-import { queueFormulasAndValues, readReferencedValues } from "../../../excel/cells-by-address";
+import {
+  queueFormulasAndValues,
+  readFormulasAndValues,
+  readReferencedValues,
+  type FormulasAndValues,
+} from "../../../excel/cells-by-address";
 import { readTableRowKeys } from "../../../excel/keyed-replace";
 import { readProvenance } from "../../../excel/provenance-sheets";
 import type { ProvenanceRecord } from "../../../shaping/paste-provenance";
-import { writeSheetsAtomically } from "../../../excel/write-sheets";
+import { queueWorkbookNames, writeSheetsAtomically, type NewSheetSpec } from "../../../excel/write-sheets";
 import { formulaFacts, formulaReferences, type FormulaFacts } from "../../../functions/formula-facts";
 import { labelOfScore } from "../../../shared/vocabulary";
 import { cellA1, parseA1, qualify } from "../../../shaping/a1";
@@ -58,41 +63,55 @@ function labelFor(value: unknown, facts: FormulaFacts | undefined): ReadCell["la
 
 /** Reads the range: each cell with the formula that governs it (its own, or the spilling one above it in the range). */
 async function readCells(run: ExcelRunner, address?: string): Promise<{ address: string; cells: ReadCell[] }> {
-  return run(async (context) => {
+  return run((context) => readCellsIn(context, address, true));
+}
+
+/**
+ * {@link readCells} in a batch of the caller's: with `byKey`, the cells of keyed pasted tables get
+ * their row keys (the provenance is read for them: a request more); without, none do.
+ */
+async function readCellsIn(
+  context: Excel.RequestContext,
+  address: string | undefined,
+  byKey: boolean,
+): Promise<{ address: string; cells: ReadCell[] }> {
+  let range: FormulasAndValues;
+  let records: ProvenanceRecord[] | undefined;
+  if (byKey) {
     const queued = queueFormulasAndValues(context, address);
     // The provenance's first request carries the range's read too: one round trip fewer.
-    const provenance = await readProvenance(context);
-    const range = queued();
-    const top = parseA1(range.address);
-    // The formulas' single-cell arguments (a hazard in A12) are read so each cell knows its hazard.
-    const references = range.formulas.flatMap((row) => row.flatMap((formula) => formulaReferences(String(formula))));
-    const referenced = await readReferencedValues(context, references, range.sheetName);
-    const lookup = (ref: string) => referenced.get(ref);
-    const cells: ReadCell[] = [];
-    const governing: Array<FormulaFacts | undefined> = [];
-    const governingText: Array<string | undefined> = [];
-    range.values.forEach((row, r) =>
-      row.forEach((value, c) => {
-        const own = String(range.formulas[r]?.[c] ?? "");
-        const facts = formulaFacts(own, lookup);
-        if (facts) {
-          governing[c] = facts;
-          governingText[c] = own;
-        }
-        const f = governing[c];
-        cells.push({
-          address: qualify(top.sheet, cellA1(top.row + r, top.col + c)),
-          value,
-          label: labelFor(value, f),
-          hazard: f?.hazard?.portfolio,
-          scenario: f?.scenario,
-          formula: governingText[c],
-        });
-      }),
-    );
-    await keyPastedCells(context, provenance.records, top.sheet ?? range.sheetName, cells);
-    return { address: range.address, cells };
-  });
+    records = (await readProvenance(context)).records;
+    range = queued();
+  } else range = await readFormulasAndValues(context, address);
+  const top = parseA1(range.address);
+  // The formulas' single-cell arguments (a hazard in A12) are read so each cell knows its hazard.
+  const references = range.formulas.flatMap((row) => row.flatMap((formula) => formulaReferences(String(formula))));
+  const referenced = await readReferencedValues(context, references, range.sheetName);
+  const lookup = (ref: string) => referenced.get(ref);
+  const cells: ReadCell[] = [];
+  const governing: Array<FormulaFacts | undefined> = [];
+  const governingText: Array<string | undefined> = [];
+  range.values.forEach((row, r) =>
+    row.forEach((value, c) => {
+      const own = String(range.formulas[r]?.[c] ?? "");
+      const facts = formulaFacts(own, lookup);
+      if (facts) {
+        governing[c] = facts;
+        governingText[c] = own;
+      }
+      const f = governing[c];
+      cells.push({
+        address: qualify(top.sheet, cellA1(top.row + r, top.col + c)),
+        value,
+        label: labelFor(value, f),
+        hazard: f?.hazard?.portfolio,
+        scenario: f?.scenario,
+        formula: governingText[c],
+      });
+    }),
+  );
+  if (records) await keyPastedCells(context, records, top.sheet ?? range.sheetName, cells);
+  return { address: range.address, cells };
 }
 
 /**
@@ -119,14 +138,24 @@ async function keyPastedCells(
   }
 }
 
-async function stamps(
-  client: RiskClient,
-  cells: readonly ReadCell[],
-  signal?: AbortSignal,
-): Promise<Record<string, DatasetStamp>> {
-  const portfolios = new Set(
+/** The portfolios the cells' formulas name. */
+function portfoliosOf(cells: readonly ReadCell[]): Set<string> {
+  return new Set(
     cells.map((c) => (c.formula ? formulaFacts(c.formula)?.portfolio : undefined)).filter((p): p is string => !!p),
   );
+}
+
+/** The dataset stamps of the portfolios the cells' formulas name. */
+function stamps(client: RiskClient, cells: readonly ReadCell[], signal?: AbortSignal) {
+  return stampsOf(client, portfoliosOf(cells), signal);
+}
+
+/** Each portfolio's dataset version and digest now (a portfolio whose metadata cannot be read is left out). */
+async function stampsOf(
+  client: RiskClient,
+  portfolios: Iterable<string>,
+  signal?: AbortSignal,
+): Promise<Record<string, DatasetStamp>> {
   const out: Record<string, DatasetStamp> = {};
   await Promise.all(
     [...portfolios].map(async (name) => {
@@ -148,7 +177,11 @@ export async function takeChangeSnapshot(options: {
   return { ...read, datasets: await stamps(options.client, read.cells, options.signal) };
 }
 
-/** Reads the snapshot's range again, compares, and writes the "Changes" sheet when anything changed. */
+/**
+ * Reads the snapshot's range again, compares, and writes the "Changes" sheet when anything changed:
+ * in one batch of two requests (the range and the workbook's names, then the sheet) when the
+ * snapshot holds no keyed cells, the datasets' stamps read meanwhile.
+ */
 export async function compareWithSnapshot(options: {
   client: RiskClient;
   run: ExcelRunner;
@@ -156,20 +189,50 @@ export async function compareWithSnapshot(options: {
   threshold: number;
   signal?: AbortSignal;
 }): Promise<ChangeReport> {
-  const { snapshot, threshold } = options;
-  const now = await readCells(options.run, snapshot.address);
-  const changes = compareReadings(snapshot.cells, now.cells, threshold);
-  const after = await stamps(options.client, now.cells, options.signal);
-  const datasetChanges: string[] = [];
-  for (const [name, was] of Object.entries(snapshot.datasets)) {
-    const is = after[name];
-    if (!is) continue;
-    if (was.version !== is.version) datasetChanges.push(`${name}: dataset version ${was.version} → ${is.version}`);
-    const short = (digest: string | undefined) => `${String(digest).slice(0, 12)}…`;
-    if (was.sha256 !== is.sha256) datasetChanges.push(`${name}: sha256 ${short(was.sha256)} → ${short(is.sha256)}`);
-  }
-  const summary = summarizeChanges(changes, threshold);
-  if (changes.length === 0 && datasetChanges.length === 0) return { changes, summary, datasetChanges };
+  const { snapshot, threshold, signal } = options;
+  // Only the portfolios stamped at the snapshot are compared, so only theirs are read, and while
+  // Excel is read (settled here, so a failure waiting its turn is not unhandled).
+  const stamped = stampsOf(options.client, Object.keys(snapshot.datasets), signal).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  // Cells are compared by key only when the snapshot's have keys (a cell without one is compared
+  // by address): without them the provenance is not read.
+  const byKey = snapshot.cells.some((cell) => cell.key !== undefined);
+  return options.run(async (context) => {
+    const names = queueWorkbookNames(context);
+    const now = await readCellsIn(context, snapshot.address, byKey);
+    const changes = compareReadings(snapshot.cells, now.cells, threshold);
+    const settled = await stamped;
+    if ("error" in settled) throw settled.error;
+    const after = settled.value;
+    const named = portfoliosOf(now.cells);
+    const datasetChanges: string[] = [];
+    for (const [name, was] of Object.entries(snapshot.datasets)) {
+      const is = after[name];
+      // A portfolio the formulas no longer name is not reported.
+      if (!is || !named.has(name)) continue;
+      if (was.version !== is.version) datasetChanges.push(`${name}: dataset version ${was.version} → ${is.version}`);
+      const short = (digest: string | undefined) => `${String(digest).slice(0, 12)}…`;
+      if (was.sha256 !== is.sha256) datasetChanges.push(`${name}: sha256 ${short(was.sha256)} → ${short(is.sha256)}`);
+    }
+    const summary = summarizeChanges(changes, threshold);
+    if (changes.length === 0 && datasetChanges.length === 0) return { changes, summary, datasetChanges };
+    const [written] = await writeSheetsAtomically(context, [changesSheet(changes, datasetChanges)], {
+      signal,
+      names: names(),
+    });
+    return {
+      changes,
+      summary,
+      datasetChanges,
+      sheet: { sheetName: written!.sheetName, rowCount: written!.rowCount, columnCount: written!.columnCount },
+    };
+  });
+}
+
+/** The "Changes" sheet: a row per changed cell (address, before, after, labels, delta, formula), then the datasets'. */
+function changesSheet(changes: readonly CellChange[], datasetChanges: readonly string[]): NewSheetSpec {
   const header = [
     "address",
     "change",
@@ -200,15 +263,5 @@ export async function compareWithSnapshot(options: {
       ] as Array<string | number | boolean>,
   );
   for (const line of datasetChanges) rows.push(["", "dataset", "", "", "", "", "", "", "", line]);
-  const [written] = await options.run((context) =>
-    writeSheetsAtomically(context, [{ sheetName: "Changes", header, rows, conditionalLabels: [4, 5] }], {
-      signal: options.signal,
-    }),
-  );
-  return {
-    changes,
-    summary,
-    datasetChanges,
-    sheet: { sheetName: written!.sheetName, rowCount: written!.rowCount, columnCount: written!.columnCount },
-  };
+  return { sheetName: "Changes", header, rows, conditionalLabels: [4, 5] };
 }

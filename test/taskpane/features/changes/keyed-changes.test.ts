@@ -35,3 +35,25 @@ test("a pasted summary sorted between snapshot and comparison shows no change; a
   expect(changed.changes[0].address).toContain(`${letter}2`);
   expect(ids[0][0]).not.toBe("");
 });
+
+test("comparing cells that are not in a pasted table reads them and writes the Changes sheet in two requests to Excel", async () => {
+  const { fake, run } = newWorkbook();
+  fake.addSheet("Scores");
+  fake.setValues("Scores", "A1:B3", [
+    [0.2, 0.5],
+    [0.7, 0.1],
+    [0.4, 0.9],
+  ]);
+  fake.setSelection("Scores", "A1:B3");
+  const snapshot = await takeChangeSnapshot({ client: service.client, run });
+  expect(snapshot.cells.some((c) => c.key !== undefined)).toBe(false);
+  fake.setValues("Scores", "B2", [[0.6]]);
+  const syncsBefore = fake.syncCount;
+  const report = await compareWithSnapshot({ client: service.client, run, snapshot, threshold: 0.01 });
+  // Each sync is a round trip to Excel (on the web, across the internet): the range with the
+  // workbook's names in one, the new sheet in the other.
+  expect(fake.syncCount - syncsBefore).toBeLessThanOrEqual(2);
+  expect(report.changes).toHaveLength(1);
+  expect(report.changes[0]).toMatchObject({ address: "Scores!B2", before: 0.1, after: 0.6 });
+  expect(fake.read(report.sheet!.sheetName, "A2:D2")[0]).toEqual(["Scores!B2", "score", 0.1, 0.6]);
+});

@@ -775,7 +775,10 @@ test.each(KINDS)(
         drilled++;
       }
     }
-    expect(drilled).toBeGreaterThan(5);
+    // At least the first request that writes failed whole and part-way: a refresh writes in few
+    // requests (a small one, all of it in the last: the changed cells, the new record of what was
+    // written, the provenance, then the deletions; cancelled there, it is too late to stop).
+    expect(drilled).toBeGreaterThanOrEqual(2);
     // Done, whichever way: the next refresh finds the sheet as a refresh leaves it.
     const again = await refresh(run, sheetName, { client: changed });
     expect(again.keyed).toMatchObject({ cellsChanged: 0, added: [], removed: [], unknownRows: [], edited: [] });
@@ -797,13 +800,13 @@ test("a deletion of removed rows that fails part-way twice says the sheet was re
   await workOn(fake, run, sheetName);
   // A2 and A0 removed: two runs of rows in the table sorted by asset descending (A4 … A0).
   await importPortfolio(service.client, portfolio, csvOf([1, 3, 4, 5].map(asset)));
-  // The deletion's request applies its first operation (A0's rows, the bottom run) and fails; the
-  // request sending the rest fails too.
+  // The deletion's request applies the provenance's writes before it and its first deletion (A0's
+  // rows, the bottom run), and fails; the request sending the rest fails too.
   let deletion = 0;
   fake.setFaultInjector((info) => {
     if (deletion === 0 && info.operations.includes("delete")) {
       deletion = 1;
-      return { applyFirst: 1 };
+      return { applyFirst: info.operations.indexOf("delete") + 1 };
     }
     if (deletion === 1 && writes(info.operations)) {
       deletion = 2;
