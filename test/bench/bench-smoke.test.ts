@@ -20,7 +20,15 @@ const TINY = {
   latencyPoints: 12,
   latencyRuns: 1,
   // The capped run goes at latency 0 too: the smoke test checks what crossed the wire, not time.
-  weekly: { assets: 30, searchCells: 4, impactCells: 3, series: 8, cappedLatencyMs: 0, syncRoundTripsMs: [5] },
+  weekly: {
+    assets: 30,
+    searchCells: 4,
+    impactCells: 3,
+    series: 8,
+    cappedLatencyMs: 0,
+    syncRoundTripsMs: [5],
+    refreshes: 2,
+  },
   // On the real clock: 40 at 20/s is 2 s, 3 at 1/s 3 s.
   geocode: { atTwentyPerSecond: 40, atOnePerSecond: 3, twentyAtOnce: 100 },
 };
@@ -152,6 +160,13 @@ test("weekly refresh: every cell a value, pasted sheets refreshed by key, the ch
     Number(weekly.details.RefreshpastedsheetsFewestSyncs),
   );
   expect(Number(weekly.details.sync5msRefreshpastedsheetsSyncWaitMs)).toBeGreaterThan(0);
+  // Each run measured its refreshes and reports the median one's ratio among them.
+  for (const prefix of ["", "sync5ms", "capped"]) {
+    expect(weekly.details[`${prefix}Refreshes`]).toBe(TINY.weekly.refreshes);
+    const ratios = String(weekly.details[`${prefix}RefreshRatios`]).split(", ").map(Number);
+    expect(ratios).toHaveLength(TINY.weekly.refreshes);
+    expect(ratios[Number(weekly.details[`${prefix}MedianRefresh`]) - 1]).toBe(weekly.details[`${prefix}Ratio`]);
+  }
   // 1 % of 30 assets rounds to one changed asset; the three steps each sent requests.
   expect(weekly.details.changedAssets).toBe(1);
   expect(weekly.details.summaryCells).toBe(6 * TINY.weekly.assets);
