@@ -167,21 +167,29 @@ interface WeeklyRun extends Refresh {
   /** The peak over every refresh. */
   memory: MemoryPeak;
   /**
-   * The live heap at the end with the workbook (the fake's cells, the harness's calculation engine)
-   * still held; {@link measuredRun} subtracts the live heap once the run let go of it.
+   * The live heap at the end, after a full collection, with the workbook (the fake's cells, the
+   * harness's calculation engine) still held; {@link measuredRun} lets go of the workbook alone and
+   * subtracts the live heap then.
    */
   liveHeapWithWorkbook: number;
   /**
-   * What the run let go of the heap when it returned (at most the workbook's share: it misses what
-   * still holds the fake), and the peak heap less that: an upper bound of the add-in's own peak.
+   * What the add-in holds at the end (its engines, their storage, its client, the change snapshot),
+   * held strongly until {@link measuredRun} has measured the heap without the workbook, so that only
+   * the workbook's objects are let go; then emptied.
+   */
+  addinState: unknown[];
+  /** The fake, held weakly: proof that nothing else held it when the heap was measured without it. */
+  workbookRef: WeakRef<object>;
+  /**
+   * The workbook's retained size at the end (the heap only the fake and the calculation engine
+   * held), or undefined when something else still held the fake; the peak heap less it.
    */
   workbookHeap?: number;
   addinPeakHeap?: number;
   /**
    * What building the workbook added to the live heap (after a full collection before and after):
-   * the fake's cells and the calculation engine, plus what the add-in kept of the build (its
-   * caches, the persistent cache's storage), so at least the workbook's share; the peak less it is
-   * a lower bound of the add-in's own peak. With {@link addinPeakHeap}, the add-in's own is bracketed.
+   * the workbook plus what the add-in kept of the build (its caches, the persistent cache's
+   * storage); the peak less it: a lower bound of the add-in's own peak, for comparison.
    */
   builtHeap: number;
   addinPeakHeapAtLeast: number;
@@ -552,6 +560,8 @@ export async function weeklyRun(
     medianIndex: refreshes.indexOf(median),
     memory: peak,
     liveHeapWithWorkbook: liveHeapBytes(),
+    addinState: [engine, reopened, storage, client, snapshot, firstSnapshot],
+    workbookRef: new WeakRef(fake),
     builtHeap,
     addinPeakHeapAtLeast: Math.max(0, peak.heapUsed - builtHeap),
     engineConcurrency,
@@ -662,14 +672,24 @@ function checksOf(r: WeeklyRun, label: string): Check[] {
 
 /**
  * A run, with the heap the workbook held apart from the add-in's: in Excel the cells live in Excel's
- * process, not the add-in's, but here the fake's workbook is on the same heap. Its share is the live
- * heap at the end of the run (workbook held) less the live heap once the run returned (workbook let
- * go), each after a full collection; the add-in's own peak is the run's peak less that share. An
- * upper bound on the add-in's own: the fake's passing garbage (each sync's JSON) is still in the peak.
+ * process, not the add-in's, but here the fake's workbook is on the same heap. Its share is its
+ * retained size: the live heap at the end of the run less the live heap once the workbook alone
+ * was let go (what the add-in holds is still held), each after a full collection, checked by a
+ * weak reference to the fake that is empty by then. The add-in's own peak is the run's peak less
+ * that share; garbage not yet collected at the peak's sample (the add-in's, and the fake's from
+ * applying each sync) stays in it, so it is exact in the workbook's part and an upper bound of
+ * the add-in's live peak.
  */
 async function measuredRun(...args: Parameters<typeof weeklyRun>): Promise<WeeklyRun> {
   const run = await weeklyRun(...args);
-  const workbookHeap = Math.max(0, run.liveHeapWithWorkbook - liveHeapBytes());
+  // A weak reference's target is kept until the current job ends (WeakRef's KeepDuringJob): a
+  // macrotask later it no longer is, and the fake goes unless something else holds it.
+  await new Promise((resolve) => setImmediate(resolve));
+  const liveWithoutWorkbook = liveHeapBytes();
+  const released = run.workbookRef.deref() === undefined;
+  run.addinState.length = 0;
+  if (!released) return run;
+  const workbookHeap = Math.max(0, run.liveHeapWithWorkbook - liveWithoutWorkbook);
   return { ...run, workbookHeap, addinPeakHeap: Math.max(0, run.memory.heapUsed - workbookHeap) };
 }
 
@@ -756,8 +776,8 @@ export async function weeklyRefreshScenario(ctx: BenchContext): Promise<Scenario
     [`${prefix}Syncs`]: r.syncs,
     [`${prefix}PeakRss`]: r.memory.rss,
     [`${prefix}PeakHeap`]: r.memory.heapUsed,
-    [`${prefix}WorkbookHeap`]: r.workbookHeap ?? 0,
-    [`${prefix}AddinPeakHeap`]: r.addinPeakHeap ?? 0,
+    [`${prefix}WorkbookHeap`]: r.workbookHeap ?? "not released",
+    [`${prefix}AddinPeakHeap`]: r.addinPeakHeap ?? "not measured",
     [`${prefix}BuiltHeap`]: r.builtHeap,
     [`${prefix}AddinPeakHeapAtLeast`]: r.addinPeakHeapAtLeast,
     [`${prefix}EngineConcurrency`]: r.engineConcurrency,
@@ -777,9 +797,12 @@ export async function weeklyRefreshScenario(ctx: BenchContext): Promise<Scenario
     requests: first.steps.reduce((n, s) => n + s.requests, 0),
     requestNote:
       `${routeLine(first.steps)}; largest sync ${fmt(first.maxSyncBytes / 1e6, 2)} MB over ${count(first.syncs)}; ` +
-      `heap: peak ${fmt(first.memory.heapUsed / 1e6)} MB, the workbook (fake and calculation engine) between ` +
-      `${fmt((first.workbookHeap ?? 0) / 1e6)} MB (let go after the run) and ${fmt(first.builtHeap / 1e6)} MB (added by building it), ` +
-      `the add-in's own between ${fmt(first.addinPeakHeapAtLeast / 1e6)} and ${fmt((first.addinPeakHeap ?? 0) / 1e6)} MB; ` +
+      `heap: peak ${fmt(first.memory.heapUsed / 1e6)} MB; ` +
+      (first.workbookHeap === undefined
+        ? "the workbook was still held after the run: its share not measured; "
+        : `the workbook (fake and calculation engine) retains ${fmt(first.workbookHeap / 1e6)} MB, ` +
+          `so the add-in's own peak is ${fmt((first.addinPeakHeap ?? 0) / 1e6)} MB, uncollected garbage included ` +
+          `(building the workbook added ${fmt(first.builtHeap / 1e6)} MB with the add-in's caches); `) +
       `reopened: ${first.reopen.requests} requests in ${fmt(first.reopen.wallMs)} ms; ` +
       withRoundTrips.map((r) => `${syncLabel(r)}: ${fmt(r.wallMs)} ms vs bound ${fmt(r.boundMs)} ms; `).join("") +
       `${cappedLabel}: ${fmt(capped.wallMs)} ms vs bound ${fmt(capped.boundMs)} ms, ${capped.rateLimited} × 429`,
