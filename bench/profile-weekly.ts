@@ -90,7 +90,8 @@ async function main(): Promise<void> {
     );
     const steps = run.steps.map(
       (s) =>
-        `${s.name}: ${Math.round(s.wallMs)} ms (bound ${Math.round(s.boundMs)}; ${s.requests} requests, ${s.peakInFlight} at once, Excel ${Math.round(s.excelMs)} ms)`,
+        `${s.name}: ${Math.round(s.wallMs)} ms (bound ${Math.round(s.boundMs)}; ${s.requests} requests, ` +
+        `${s.peakInFlight} at once, Excel ${Math.round(s.excelMs)} ms (calculation outside batches ${Math.round(s.calculationMs)} ms), GC ${Math.round(s.gcMs)} ms, major ${Math.round(s.majorGcMs)} ms)`,
     );
     console.log(
       [
