@@ -1,4 +1,9 @@
-import { performance as nodePerformance } from "node:perf_hooks";
+import {
+  constants as perfConstants,
+  performance as nodePerformance,
+  PerformanceObserver,
+  type PerformanceEntry,
+} from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
@@ -97,4 +102,29 @@ export async function threadTime<T>(work: () => Promise<T>): Promise<ThreadTime<
   const wallMs = performance.now() - started;
   const { idle, active } = nodePerformance.eventLoopUtilization(before);
   return { value, wallMs, idleMs: idle, activeMs: active };
+}
+
+/** Garbage-collection pauses on this thread, added up since {@link watchGc} began. */
+export interface GcWatch {
+  /** Milliseconds paused, all kinds, and those of major (mark-compact, incremental finalisation) collections. */
+  totals(): { allMs: number; majorMs: number };
+  stop(): void;
+}
+
+/**
+ * Adds up this thread's garbage-collection pauses from V8's `gc` performance entries. Entries
+ * arrive asynchronously: read the totals after the work and at least one turn of the event loop.
+ */
+export function watchGc(): GcWatch {
+  let allMs = 0;
+  let majorMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      allMs += entry.duration;
+      const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+      if (kind !== perfConstants.NODE_PERFORMANCE_GC_MINOR) majorMs += entry.duration;
+    }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  return { totals: () => ({ allMs, majorMs }), stop: () => observer.disconnect() };
 }

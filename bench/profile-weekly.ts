@@ -2,7 +2,7 @@
  * One run of the weekly refresh (bench/scenarios/weekly-refresh.ts) against an emulator of its own,
  * with a CPU profile of each step of the refresh (not the workbook's building) written to a file per
  * step: `npx tsx bench/profile-weekly.ts [--latency 40] [--cap 32] [--assets 5000] [--step "Refresh
- * pasted sheets"] [--out weekly.cpuprofile] [--allocations] [--heap-snapshot file] [--no-profile]`.
+ * pasted sheets"] [--out weekly.cpuprofile] [--allocations] [--heap-snapshot file] [--no-profile] [--refreshes 1]`.
  * `--allocations` samples allocations instead (every object, collected or not: who makes the
  * garbage); `--heap-snapshot` writes one before the step. Prints each step's wall time, bound and
  * the emulator's CPU. For finding where the refresh's time goes; not part of `npm run bench`.
@@ -24,7 +24,9 @@ async function main(): Promise<void> {
   const cap = option("cap", "");
   const assets = Number(option("assets", "5000"));
   const out = option("out", "weekly.cpuprofile");
-  const scale = { ...FULL_SCALE.weekly, assets, series: Math.min(FULL_SCALE.weekly.series, assets) };
+  // One refresh unless told (a profile per step is written over by each further refresh).
+  const refreshes = Number(option("refreshes", "1"));
+  const scale = { ...FULL_SCALE.weekly, assets, series: Math.min(FULL_SCALE.weekly.series, assets), refreshes };
   const emulator = await spawnEmulator({
     latencyMs,
     concurrencyLimit: cap ? Number(cap) : undefined,
@@ -88,11 +90,16 @@ async function main(): Promise<void> {
     );
     const steps = run.steps.map(
       (s) =>
-        `${s.name}: ${Math.round(s.wallMs)} ms (bound ${Math.round(s.boundMs)}; ${s.requests} requests, ${s.peakInFlight} at once, Excel ${Math.round(s.excelMs)} ms)`,
+        `${s.name}: ${Math.round(s.wallMs)} ms (bound ${Math.round(s.boundMs)}; ${s.requests} requests, ` +
+        `${s.peakInFlight} at once, Excel ${Math.round(s.excelMs)} ms (calculation outside batches ${Math.round(s.calculationMs)} ms), GC ${Math.round(s.gcMs)} ms, major ${Math.round(s.majorGcMs)} ms)`,
     );
     console.log(
       [
-        `whole ${Math.round(run.wallMs)} ms vs bound ${Math.round(run.boundMs)} (× ${(run.wallMs / run.boundMs).toFixed(2)})`,
+        `whole ${Math.round(run.wallMs)} ms vs bound ${Math.round(run.boundMs)} (× ${(run.wallMs / run.boundMs).toFixed(2)})` +
+          (run.refreshes.length > 1
+            ? `, the median of ${run.refreshes.map((r) => `${Math.round(r.wallMs)} ms × ${(r.wallMs / r.boundMs).toFixed(2)}`).join(", ")}`
+            : "") +
+          `; built in ${Math.round(run.buildMs)} ms`,
         ...steps,
       ].join("\n"),
     );

@@ -13,6 +13,8 @@ export interface TimedWorkbook {
   runMs(): number;
   /** performance.now() when `run` was first entered, or undefined. */
   firstRunAt(): number | undefined;
+  /** Whether a `run` is under way now (its time is being counted). */
+  inRun(): boolean;
 }
 
 export function timedWorkbook(): TimedWorkbook {
@@ -34,7 +36,7 @@ export function timedWorkbook(): TimedWorkbook {
     }
   };
   const runMs = () => total + (active > 0 ? performance.now() - busySince : 0);
-  return { fake, run, runMs, firstRunAt: () => first };
+  return { fake, run, runMs, firstRunAt: () => first, inRun: () => active > 0 };
 }
 
 /** Sync statistics of a fake workbook: how many, the largest request, and the fake's own time. */

@@ -2,8 +2,10 @@ import { pasteSummary } from "../../src/taskpane/features/summary/summary-action
 import { pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseries-actions";
 import type { ExcelRunner } from "../../src/taskpane/ui/pane-types";
 import type { RiskClient } from "../../src/api/client";
+import { emulatorCpuMs } from "../emulator-process";
 import { routeRequests, type BenchContext, type Check, type ScenarioResult } from "../context";
-import { count, fmt, round } from "../format";
+import { performance as nodePerformance } from "node:perf_hooks";
+import { count, cpuDelta, fmt, round } from "../format";
 import { threadTime, timed, type Timed } from "../measure";
 import { pagesNeeded } from "../portfolio";
 import { syncFigures, timedWorkbook, writeTimeseries, writeTimeseriesAlone, type TimedWorkbook } from "../workbook";
@@ -11,6 +13,8 @@ import { TIMESERIES_FILTERS } from "./timeseries";
 
 const SYNC_LIMIT_BYTES = 5_000_000;
 const EXTENDED_ROUTE = /\/datasets\/physical\/summary$/;
+/** The timeseries' pages. */
+const ITEMS_ROUTE = /\/datasets\/physical\/items$/;
 /** How far the streaming paste may be from its bound (docs/benchmarks.md, "The streaming paste's bound"). */
 export const STREAMING_SLACK = 1.15;
 
@@ -29,6 +33,12 @@ export interface PasteThreadFigures {
   ownThreadMs: number;
   /** The Excel fake's own work inside its syncs (Excel's part of the writing). */
   fakeWriteMs: number;
+  /**
+   * The thread idle before the first page's answer arrived: one round trip (the latency and the
+   * emulator's CPU for that page) less what the paste's set-up overlapped. Nothing can be shaped
+   * or written before it, so no pipeline overlaps it (0 when not measured).
+   */
+  firstPageWaitMs: number;
 }
 
 /** The streaming paste's bound and its verdict: wall ≤ 1.15 × max(read wait, own thread + fake write). */
@@ -39,7 +49,7 @@ export function streamingBound(f: PasteThreadFigures): {
   pass: boolean;
   detail: string;
 } {
-  const boundMs = Math.max(f.readWaitMs, f.ownThreadMs + f.fakeWriteMs);
+  const boundMs = Math.max(f.readWaitMs, f.firstPageWaitMs + f.ownThreadMs + f.fakeWriteMs);
   const limitMs = STREAMING_SLACK * boundMs;
   return {
     boundMs,
@@ -48,7 +58,8 @@ export function streamingBound(f: PasteThreadFigures): {
     pass: f.wallMs <= limitMs,
     detail:
       `${fmt(f.wallMs)} ms ${f.wallMs <= limitMs ? "≤" : ">"} ${STREAMING_SLACK} × max(read wait ${fmt(f.readWaitMs)}, ` +
-      `own thread ${fmt(f.ownThreadMs)} + fake write ${fmt(f.fakeWriteMs)}) = ${fmt(limitMs)} ms`,
+      `first page's wait ${fmt(f.firstPageWaitMs)} + own thread ${fmt(f.ownThreadMs)} + fake write ${fmt(f.fakeWriteMs)}) = ` +
+      `${fmt(limitMs)} ms`,
   };
 }
 
@@ -61,15 +72,57 @@ export async function measurePaste<T>(
   workbook: TimedWorkbook,
   paste: () => Promise<T>,
 ): Promise<Timed<T> & { figures: PasteThreadFigures }> {
-  const run = await timed(() => threadTime(paste));
+  let firstPageWaitMs = 0;
+  const run = await timed(() =>
+    threadTime(async () => {
+      const started = nodePerformance.eventLoopUtilization();
+      return whenFirstAnswered(
+        ITEMS_ROUTE,
+        () => {
+          firstPageWaitMs = nodePerformance.eventLoopUtilization(started).idle;
+        },
+        paste,
+      );
+    }),
+  );
   const fakeWriteMs = syncFigures(workbook.fake).busyMs;
   const { wallMs, idleMs, activeMs, value } = run.value;
   return {
     value,
     wallMs,
     memory: run.memory,
-    figures: { wallMs, readWaitMs: idleMs, ownThreadMs: Math.max(0, activeMs - fakeWriteMs), fakeWriteMs },
+    figures: {
+      wallMs,
+      readWaitMs: idleMs,
+      ownThreadMs: Math.max(0, activeMs - fakeWriteMs),
+      fakeWriteMs,
+      firstPageWaitMs,
+    },
   };
+}
+
+/**
+ * Runs `work` with the global fetch (the client's, src/api/http.ts) watched: `onFirst` is called
+ * when the first answer to a URL matching `route` arrives (its headers; the emulator sends a page
+ * whole once made). The answer itself is handed on untouched, not read or copied.
+ */
+async function whenFirstAnswered<T>(route: RegExp, onFirst: () => void, work: () => Promise<T>): Promise<T> {
+  const original = globalThis.fetch;
+  let seen = false;
+  globalThis.fetch = async (input, init) => {
+    const response = await original(input, init);
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (!seen && route.test(new URL(url).pathname)) {
+      seen = true;
+      onFirst();
+    }
+    return response;
+  };
+  try {
+    return await work();
+  } finally {
+    globalThis.fetch = original;
+  }
 }
 
 /**
@@ -98,6 +151,7 @@ const figureDetails = (f: PasteThreadFigures, prefix = "") => {
     [name("readWaitMs")]: round(f.readWaitMs),
     [name("ownThreadMs")]: round(f.ownThreadMs),
     [name("fakeWriteMs")]: round(f.fakeWriteMs),
+    [name("firstPageWaitMs")]: round(f.firstPageWaitMs),
   };
 };
 
@@ -135,6 +189,7 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
   // Streamed: the task pane's paste.
   const workbook = timedWorkbook();
   await ctx.emulator.resetStats();
+  const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
   const paste = await measurePaste(workbook, () =>
     pasteTimeseries({
       client,
@@ -145,14 +200,15 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
       rows: settings.rows,
     }),
   );
-  const requests = routeRequests((await ctx.emulator.stats()).routes, /\/datasets\/physical\/items$/);
+  const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
+  const requests = routeRequests((await ctx.emulator.stats()).routes, ITEMS_ROUTE);
   const syncs = syncFigures(workbook.fake);
   const bound = streamingBound(paste.figures);
   const years = paste.value.years;
   const f = paste.figures;
   const checks: Check[] = [
     {
-      name: "wall ≤ 1.15 × max(read wait, own thread + fake write)",
+      name: "wall ≤ 1.15 × max(read wait, first page's wait + own thread + fake write)",
       pass: bound.pass,
       detail: `${bound.detail} (${fmt(bound.ratio, 2)} ×; the serial paste: ${fmt(serialBound.ratio, 2)} ×)`,
     },
@@ -175,12 +231,13 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
     wallMs: paste.wallMs,
     boundMs: bound.boundMs,
     boundNote:
-      `max(read wait ${fmt(f.readWaitMs)} ms, own thread ${fmt(f.ownThreadMs)} + fake write ${fmt(f.fakeWriteMs)} ms); ` +
+      `max(read wait ${fmt(f.readWaitMs)} ms, first page's wait ${fmt(f.firstPageWaitMs)} + own thread ` +
+      `${fmt(f.ownThreadMs)} + fake write ${fmt(f.fakeWriteMs)} ms); ` +
       `read alone ${fmt(read.wallMs)} ms, write alone ${fmt(write.wallMs)} ms; emulator at ${latencyMs} ms`,
     naiveMs: serial.wallMs,
     naiveNote: `the same paste read first, then written (${fmt(serialBound.ratio, 2)} × its own bound)`,
     memory: paste.memory,
-    target: "wall ≤ 1.15 × max(read wait, own thread + fake write); every sync < 5 MB",
+    target: "wall ≤ 1.15 × max(read wait, first page's wait + own thread + fake write); every sync < 5 MB",
     status: checks.every((c) => c.pass) ? "PASS" : "MISS",
     checks,
     details: {
@@ -193,6 +250,7 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
       ...figureDetails(serial.figures, "serial"),
       serialRatio: round(serialBound.ratio, 2),
       ratio: round(bound.ratio, 2),
+      emulatorCpuBulkMs: emulatorCpu ?? "n/a",
       syncs: syncs.syncs,
       maxSyncBytes: syncs.maxRequestBytes,
       totalSyncBytes: syncs.totalRequestBytes,
