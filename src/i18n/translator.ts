@@ -10,6 +10,7 @@ import { IntlMessageFormat } from "intl-messageformat";
 import english from "./catalogs/en.json";
 import { catalogLanguage, PSEUDO_LANGUAGE, type DisplayLanguage, type Language } from "./languages";
 import type { Message, MessageId, MessageValue } from "./messages";
+import { setEnglishWords } from "./message-error";
 import { EN_US_SEPARATORS, formatNumber, type NumberSeparators } from "./numbers";
 
 /** A catalog: every message id to its ICU MessageFormat text. */
@@ -90,8 +91,13 @@ export function createTranslator(
       });
       compiled.set(id, format);
     }
-    return String(format.format(values as Record<string, MessageValue> | undefined));
+    return String(format.format(values && wordNested(values)));
   };
+  // A value that is itself a message is worded first, in this language.
+  const wordNested = (values: Readonly<Record<string, MessageValue>>): Record<string, string | number | Date> =>
+    Object.fromEntries(
+      Object.entries(values).map(([name, value]) => [name, isMessage(value) ? t(value.id, value.values) : value]),
+    );
   return {
     language,
     separators,
@@ -101,5 +107,12 @@ export function createTranslator(
   };
 }
 
+function isMessage(value: MessageValue): value is Message {
+  return typeof value === "object" && !(value instanceof Date);
+}
+
 /** English with en-US separators: for code and tests outside the pane. */
 export const englishTranslator: Translator = createTranslator("en", ENGLISH);
+
+// Errors that carry a Message (./message-error.ts) say themselves in English to logs and tests.
+setEnglishWords((said) => englishTranslator.format(said));
