@@ -1,6 +1,6 @@
 /**
  * The sentences the features' actions build reach the analyst in the pane's language (issue 40):
- * a sync's, a refresh's and a static copy's errors, progress and outcome lines are catalog
+ * a sync's, a refresh's, a static copy's and an export's errors, progress and outcome lines are catalog
  * messages, worded by the pane. German here, rendered as the pane renders them (ErrorNotice,
  * TaskStatus, the pasted sheets' outcome) or worded as the ribbon's outcome line words them.
  * Emulator over HTTP on 127.0.0.1, fake workbook.
@@ -24,6 +24,8 @@ import { TaskStatus } from "../../src/taskpane/ui/TaskStatus";
 import { importPortfolio } from "../functions/support/emulator";
 import { newWorkbook, usePaneTestService } from "../taskpane/support";
 import { english } from "../support/english";
+import { unzipCsvFiles } from "../../src/shaping/export-zip";
+import { selectCell } from "../../src/excel/select-cell";
 
 const service = usePaneTestService();
 
@@ -138,4 +140,19 @@ test("a scoped refresh's and a static copy's refusals are German", async () => {
   expect(inGerman(<ErrorNotice error={convert} testId="e" />)).toContain(
     "Die Auswahl enthält keine RISK-Formeln: Es wurde nichts umgewandelt.",
   );
+});
+
+test("the export's and a selected cell's errors are German", async () => {
+  const notZip = (() => {
+    try {
+      unzipCsvFiles(new Uint8Array([1, 2, 3]));
+    } catch (error) {
+      return error;
+    }
+  })();
+  expect((notZip as Error).message).toMatch(/^The export is not a readable ZIP archive/);
+  expect(inGerman(<ErrorNotice error={notZip} testId="e" />)).toContain("Der Export ist kein lesbares ZIP-Archiv (");
+  const { run } = newWorkbook();
+  const gone = await thrown(run((context) => selectCell(context, "'Weg'!A1")));
+  expect(inGerman(<ErrorNotice error={gone} testId="e" />)).toContain("Das Blatt „Weg“ existiert nicht mehr.");
 });
