@@ -26,6 +26,7 @@ import { newWorkbook, usePaneTestService } from "../taskpane/support";
 import { english } from "../support/english";
 import { unzipCsvFiles } from "../../src/shaping/export-zip";
 import { selectCell } from "../../src/excel/select-cell";
+import { timeseriesQuery } from "../../src/taskpane/features/timeseries/timeseries-actions";
 
 const service = usePaneTestService();
 
@@ -155,4 +156,20 @@ test("the export's and a selected cell's errors are German", async () => {
   const { run } = newWorkbook();
   const gone = await thrown(run((context) => selectCell(context, "'Weg'!A1")));
   expect(inGerman(<ErrorNotice error={gone} testId="e" />)).toContain("Das Blatt „Weg“ existiert nicht mehr.");
+});
+
+test("a timeseries' date refusal and progress line are German", () => {
+  const refused = (() => {
+    try {
+      timeseriesQuery({ startDate: "2022", endDate: "2021-02-30" });
+    } catch (error) {
+      return error;
+    }
+  })();
+  expect(inGerman(<ErrorNotice error={refused} testId="e" />)).toContain(
+    "Bis „2021-02-30“ ist kein existierendes Datum.",
+  );
+  expect(german.t("timeseries.run.progress", { read: 1500, expected: 6000, written: 1500 })).toBe(
+    "1.500 von etwa 6.000 Reihen gelesen · 1.500 Zeilen geschrieben",
+  );
 });
