@@ -20,6 +20,8 @@ const tsJestOptions = {
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
+  // Errors with a catalog message read in English, as in the pane (test/support/english-errors.ts).
+  setupFiles: ["<rootDir>/test/support/english-errors.ts"],
   testMatch: ["**/*.test.ts", "**/*.test.tsx"],
   transform: {
     "^.+\\.tsx?$": ["ts-jest", tsJestOptions],

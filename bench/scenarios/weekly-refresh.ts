@@ -63,6 +63,7 @@ import { DEFAULT_PAYLOAD_LIMIT_BYTES, type SyncCost, type SyncRecord } from "../
 import { timedWorkbook, type TimedWorkbook } from "../workbook";
 import { TIMESERIES_FILTERS } from "./timeseries";
 import { PASTE_KINDS } from "../../src/taskpane/features/paste-kinds";
+import { englishTranslator } from "../../src/i18n/translator";
 
 /** The whole refresh within this many times its bound when syncs cost nothing (issue 41: 1.2). */
 const RATIO_LIMIT = 1.2;
@@ -526,7 +527,9 @@ export async function weeklyRun(
       pasted = {
         refreshed: refreshed.refreshed,
         refused: refreshed.refused,
-        messages: refreshed.outcomes.filter((o) => !o.ok).map((o) => o.message ?? o.sheetName),
+        messages: refreshed.outcomes
+          .filter((o) => !o.ok)
+          .map((o) => (o.message ? englishTranslator.format(o.message) : o.sheetName)),
       };
       const weekSnapshot = snapshot;
       report = await measureStep(steps, "What changed", () =>

@@ -1,13 +1,18 @@
 import type { RiskClient } from "./client";
 import { AbortedError } from "./errors";
 import { RISK_DATA_AVAILABLE, type Portfolio } from "./types";
+import { message, type Message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
 
 /** How {@link waitForRiskData} follows a portfolio's status. */
 export interface WaitForRiskDataOptions {
   /** Stops the wait: the promise then rejects with AbortedError. */
   signal?: AbortSignal;
-  /** Told each status read that is not yet `Risk data available`, with the seconds waited so far. */
-  onProgress?: (progress: { message: string }) => void;
+  /**
+   * Told each status read that is not yet `Risk data available`, with the seconds waited so far: a
+   * message the pane words (the service's status quoted as it is).
+   */
+  onProgress?: (progress: { message: Message }) => void;
   /** Pause between two status reads (default 1 s; the bench and the tests, on the emulator, poll faster). */
   intervalMs?: number;
   /** Give up after this long (default 15 min): generation of 5,000 assets can take minutes. */
@@ -35,11 +40,16 @@ export async function waitForRiskData(
     if (record.status === RISK_DATA_AVAILABLE) return record;
     const seconds = Math.round((Date.now() - started) / 1000);
     options.onProgress?.({
-      message: `Generating risk data for ${portfolio}: status “${record.status || "unknown"}” (${seconds} s)`,
+      message: message("sync.run.generating", { portfolio, status: record.status || "unknown", seconds }),
     });
     if (Date.now() - started >= timeoutMs) {
-      throw new Error(
-        `${portfolio} did not reach “${RISK_DATA_AVAILABLE}” within ${Math.round(timeoutMs / 1000)} s (last status “${record.status}”)`,
+      throw new MessageError(
+        message("sync.run.timedOut", {
+          portfolio,
+          status: RISK_DATA_AVAILABLE,
+          seconds: Math.round(timeoutMs / 1000),
+          last: record.status,
+        }),
       );
     }
     await pause(interval, portfolio, options.signal);

@@ -4,6 +4,8 @@
  * number-format arrays written with them.
  */
 import type { CellValue } from "../shaping/types";
+import { message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
 
 /** Default budget per request: 4 MB, leaving a fifth of the 5 MB limit for envelope overhead. */
 export const DEFAULT_MAX_REQUEST_BYTES = 4_000_000;
@@ -86,9 +88,7 @@ export function planRowChunks(sizes: readonly number[], maxBytes: number, fixedB
   let bytes = fixedBytes;
   for (let i = 0; i < sizes.length; i++) {
     if (fixedBytes + sizes[i] > maxBytes) {
-      throw new Error(
-        `Row ${i + 1} of the table is about ${sizes[i].toLocaleString("en-US")} bytes, more than one request to Excel may carry (${maxBytes.toLocaleString("en-US")}).`,
-      );
+      throw new MessageError(message("excel.run.rowTooLarge", { row: i + 1, bytes: sizes[i], max: maxBytes }));
     }
     if (bytes + sizes[i] > maxBytes && i > start) {
       chunks.push({ start, end: i, bytes });

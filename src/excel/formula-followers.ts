@@ -34,6 +34,7 @@ import { readTableRowKeys, runs, writeRemovedBlock } from "./keyed-replace";
 import { PastedSheetChangedError } from "./replace-table";
 import { readWrittenStore, writeWrittenStore } from "./written-store";
 import { requirementSupported } from "../shared/requirements";
+import { message } from "../i18n/messages";
 
 const GROW_UNSUPPORTED = "this version of Excel cannot grow a table (it needs Excel 2102 or Mac 16.50 or later)";
 
@@ -157,11 +158,10 @@ export async function checkFollowers(
   followers: FollowerTables,
   build: (names: FollowerSheetNames) => FollowerFormulas,
 ): Promise<FollowersBefore> {
-  const where = `Sheet "${record.sheetName}"`;
   const at = parseA1(record.tableAddress);
   if (at.row !== 0 || at.col !== 0)
     throw new PastedSheetChangedError(
-      `${where}: its table was moved from A1 (it is at ${record.tableAddress}), and the sheets of formulas over it read its rows by place: paste it anew. Nothing was changed.`,
+      message("excel.refresh.movedFromA1", { sheet: record.sheetName, address: record.tableAddress }),
     );
   const [mirror, summary] = await findFollowers(context, record, followers);
   // Whether the losses sheet's record is there goes with the same request (a round trip fewer).
@@ -191,9 +191,7 @@ export async function checkFollowers(
   const mine = width > 0 ? mineRead.formulas! : [];
   const lookups = lookupsRead.formulas!;
   if (lookups.some(([lookup]) => typeof lookup === "string" && lookup.startsWith("=")))
-    throw new PastedSheetChangedError(
-      `Sheet "${names.mirror}": its rows read the data sheet by place (written by an earlier version of the add-in), not by asset: paste the financial impact anew. Nothing was changed.`,
-    );
+    throw new PastedSheetChangedError(message("excel.refresh.mirrorByPlace", { sheet: names.mirror }));
   const shown = await lookupKeys(context, record);
   const recorded = followers.store ? await readWrittenStore(context, followers.store, recordedStore) : null;
   const before: FollowersBefore = {
@@ -231,7 +229,11 @@ async function findFollowers(context: Excel.RequestContext, record: ProvenanceRe
   const gone = tables.filter((t) => t.table.isNullObject).map((t) => t.name);
   if (gone.length > 0)
     throw new PastedSheetChangedError(
-      `Sheet "${record.sheetName}": the table${gone.length > 1 ? "s" : ""} ${gone.map((n) => `"${n}"`).join(" and ")} of the formulas over it ${gone.length > 1 ? "were" : "was"} deleted or renamed: paste it anew. Nothing was changed.`,
+      message("excel.refresh.followerTablesGone", {
+        sheet: record.sheetName,
+        count: gone.length,
+        tables: gone.map((n) => `"${n}"`).join(", "),
+      }),
     );
   return tables.map(({ table, sheet }) => {
     sheet.load("name");

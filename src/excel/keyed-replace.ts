@@ -78,8 +78,9 @@ import { followTable, type FollowedTable } from "./table-followers";
 import { addLabelColours, addScoreScale } from "./table-formats";
 import { checkShape } from "./write-sheets";
 import { deleteWrittenStore, queueWrittenStoreRead, writeWrittenStore } from "./written-store";
-import { message } from "../i18n/messages";
 import { sheetWords } from "./sheet-words";
+import { message, type Message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
 
 /** The service's answer, shaped as the paste shaped it, with each row's key. */
 export interface KeyedTable {
@@ -170,7 +171,8 @@ interface ColumnLayout {
  * changed) when the answer repeats a column name or lacks a column the rows are found by.
  */
 function layColumns(
-  where: string,
+  /** The sheet's name, for the messages. */
+  sheet: string,
   recorded: readonly string[],
   answer: readonly string[],
   locators: string[],
@@ -178,15 +180,17 @@ function layColumns(
   const at = new Map<string, number>();
   answer.forEach((name, i) => {
     if (at.has(name))
-      throw new PastedSheetChangedError(
-        `${where}: the service's answer has two columns named "${name}", so its columns cannot be matched to the table's: paste it anew. Nothing was changed.`,
-      );
+      throw new PastedSheetChangedError(message("excel.refresh.duplicateColumn", { sheet, column: name }));
     at.set(name, i);
   });
   const lost = locators.filter((name) => !at.has(name));
   if (lost.length > 0)
     throw new PastedSheetChangedError(
-      `${where}: the service's answer no longer has the column${lost.length > 1 ? "s" : ""} ${lost.map((n) => `"${n}"`).join(", ")} its rows are matched by: paste it anew. Nothing was changed.`,
+      message("excel.refresh.lostColumns", {
+        sheet,
+        count: lost.length,
+        columns: lost.map((n) => `"${n}"`).join(", "),
+      }),
     );
   const known = new Set(recorded);
   const added = answer.filter((name) => !known.has(name));
@@ -200,9 +204,9 @@ function layColumns(
 }
 
 /** The key kind changed since the paste: the pane asks before going on. Nothing was changed. */
-export class KeyKindChangedError extends Error {
-  constructor(message: string) {
-    super(message);
+export class KeyKindChangedError extends MessageError {
+  constructor(said: Message) {
+    super(said);
     this.name = "KeyKindChangedError";
   }
 }
@@ -233,8 +237,6 @@ export async function refreshTableByKey(
 
 /** The service's answer checked and laid over the table's columns (before anything is read). */
 interface LaidAnswer {
-  /** "Sheet "…"", how messages name the sheet. */
-  where: string;
   rowKey: RecordedRowKey;
   layout: ColumnLayout;
   /** The answer's rows in the table's column order (an unserved column: empty, never written to a kept row). */
@@ -251,22 +253,23 @@ interface LaidAnswer {
  * changed unasked.
  */
 function layAnswer(record: ProvenanceRecord, fresh: KeyedTable, options: KeyedRefreshOptions): LaidAnswer {
-  const where = `Sheet "${record.sheetName}"`;
   const rowKey = record.rowKey;
   if (!rowKey || !record.writtenStore)
-    throw new PastedSheetChangedError(`${where} was pasted before tables were keyed by row: paste it anew.`);
+    throw new PastedSheetChangedError(message("excel.refresh.notKeyed", { sheet: record.sheetName }));
   checkShape({ sheetName: record.sheetName, header: fresh.header, rows: fresh.rows }, 0);
   if (fresh.rows.length === 0)
-    throw new PastedSheetChangedError(
-      `${where}: the service returned no rows for these filters; the table was left as it was.`,
-    );
+    throw new PastedSheetChangedError(message("excel.refresh.noRows", { sheet: record.sheetName }));
   const change = keyKindChange(rowKey, fresh.assetKind);
   if (change && !options.acceptKeyKindChange)
     throw new KeyKindChangedError(
-      `${where}: ${change} Refresh anyway, or give the assets ids first. Nothing was changed.`,
+      message("excel.refresh.keyKindChanged", {
+        sheet: record.sheetName,
+        before: change.before,
+        now: change.now ?? "none",
+      }),
     );
   const layout = layColumns(
-    where,
+    record.sheetName,
     record.header,
     fresh.header,
     (rowKey.asset ? ["portfolio_index", ...rowKey.columns] : rowKey.columns).filter((n) => record.header.includes(n)),
@@ -278,9 +281,12 @@ function layAnswer(record: ProvenanceRecord, fresh: KeyedTable, options: KeyedRe
   // Sheets of formulas over the table (formula-followers.ts) read its columns by place.
   if (!sameColumns && record.followers)
     throw new PastedSheetChangedError(
-      `${where}: the service's answer now has other columns (${[...layout.added, ...layout.unserved].map((n) => `"${n}"`).join(", ")}), and the sheets of formulas over it read its columns by place: paste it anew. Nothing was changed.`,
+      message("excel.refresh.columnsChanged", {
+        sheet: record.sheetName,
+        columns: [...layout.added, ...layout.unserved].map((n) => `"${n}"`).join(", "),
+      }),
     );
-  return { where, rowKey, layout, rows, unserved, numberFormats };
+  return { rowKey, layout, rows, unserved, numberFormats };
 }
 
 /** What the read phase found: the table where it is now, what it holds, and which rows go where. */
@@ -321,7 +327,7 @@ async function readKeyedTable(
   answer: LaidAnswer,
   restoreKeys: readonly string[] | undefined,
 ): Promise<KeyedTableRead> {
-  const { where, rowKey, layout } = answer;
+  const { rowKey, layout } = answer;
   // Sent with the table's first read: whether the record of what was written is still there, and
   // the workbook's sheets, which the provenance's snapshot before the writes needs (no sheet is
   // added or removed before it is taken).
@@ -352,7 +358,7 @@ async function readKeyedTable(
   const head = headRead.values!;
   if (head[0].some((name, c) => String(name) !== record.header[c]))
     throw new PastedSheetChangedError(
-      `${where}: the table's header was changed or its columns moved (${localOf(range.address)}); put it back, or paste anew. Nothing was changed.`,
+      message("excel.refresh.headerChanged", { sheet: record.sheetName, range: localOf(range.address) }),
     );
   const rightBlock = rightOfData > 0 ? rightRead!.formulas! : [];
   // The analyst's columns beside the table: up to the last one holding anything in the table's
@@ -366,9 +372,7 @@ async function readKeyedTable(
   const userFormulas = userCols > 0 ? rightBlock.map((line) => line.slice(0, userCols)) : [];
   const written = writtenRead ? await writtenRead() : null;
   if (written === null)
-    throw new PastedSheetChangedError(
-      `${where}: the record of what the add-in wrote into it is gone (its very hidden store sheet was deleted): paste it anew. Nothing was changed.`,
-    );
+    throw new PastedSheetChangedError(message("excel.refresh.storeGone", { sheet: record.sheetName }));
   const locCols = locatorColumns(rowKey, record.header);
   const entries = values.map((row) => written.get(locatorOf(row, locCols)));
   const writtenKeys = new Set([...written.values()].map((w) => w.key));
@@ -379,12 +383,10 @@ async function readKeyedTable(
     new Set(restoreKeys ?? []),
   );
   if (plan.kept.length + plan.added.length + plan.unknown.length === 0)
-    throw new PastedSheetChangedError(
-      `${where}: every row the service returns was deleted from the table by hand; restore them, or paste anew. Nothing was changed.`,
-    );
+    throw new PastedSheetChangedError(message("excel.refresh.everyRowDeleted", { sheet: record.sheetName }));
   if ((plan.added.length > 0 || widen > 0) && !requirementSupported("ExcelApi", "1.13"))
     throw new PastedSheetChangedError(
-      `${where}: the refreshed table has ${plan.added.length > 0 ? `${plan.added.length} new row(s)` : `${widen} new column(s)`}, and this version of Excel cannot grow a table (it needs Excel 2102 or Mac 16.50 or later). Nothing was changed.`,
+      message("excel.refresh.cannotGrow", { sheet: record.sheetName, rows: plan.added.length, columns: widen }),
     );
   // Rows the analyst hid (or a filter hides) from the first removed row down: Excel keeps a row's
   // hidden state with the sheet row, not with the cells a deletion moves up, so the deletion below
@@ -950,14 +952,18 @@ async function removalNotApplied(
  * undone: the table is refreshed and on record, but `rowsLeft` rows the service no longer returns
  * may still be in it, and rows the analyst hid may not have moved with their row.
  */
-export class RefreshInterruptedError extends Error {
+export class RefreshInterruptedError extends MessageError {
   constructor(
     sheetName: string,
     readonly rowsLeft: number,
     override readonly cause: unknown,
   ) {
     super(
-      `Sheet "${sheetName}" was refreshed, but its last step failed part-way (${cause instanceof Error ? cause.message : String(cause)}): ${rowsLeft > 0 ? `${rowsLeft} row(s) the service no longer returns are still in the table (the next refresh lists them as rows not on record: delete them yourself), and ` : ""}rows you hid may not have moved with their row: check the sheet.`,
+      message("excel.refresh.interrupted", {
+        sheet: sheetName,
+        reason: cause instanceof MessageError ? cause.said : cause instanceof Error ? cause.message : String(cause),
+        rowsLeft,
+      }),
     );
     this.name = "RefreshInterruptedError";
   }

@@ -19,11 +19,13 @@ import { readBlock } from "./read-range";
 import { checkShape } from "./write-sheets";
 import { utcNow } from "./provenance-sheets";
 import { followTable, type FollowedTable } from "./table-followers";
+import { message, type Message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
 
 /** The pasted sheet is not as its record says (renamed, deleted, edited...): nothing was changed. */
-export class PastedSheetChangedError extends Error {
-  constructor(message: string) {
-    super(message);
+export class PastedSheetChangedError extends MessageError {
+  constructor(said: Message) {
+    super(said);
     this.name = "PastedSheetChangedError";
   }
 }
@@ -65,7 +67,6 @@ interface Checked {
  */
 export async function checkPastedSheet(context: Excel.RequestContext, record: ProvenanceRecord): Promise<Checked> {
   const { sheet, table, range } = await findPastedTable(context, record);
-  const where = `Sheet "${record.sheetName}"`;
   const width = record.header.length;
   const recorded = parseA1(record.tableAddress);
   if (
@@ -75,16 +76,19 @@ export async function checkPastedSheet(context: Excel.RequestContext, record: Pr
     range.columnCount < width
   ) {
     throw new PastedSheetChangedError(
-      `${where}: the table "${record.tableName}" was moved or resized (${localOf(range.address)} instead of ${record.tableAddress}): nothing was changed.`,
+      message("excel.refresh.movedOrResized", {
+        sheet: record.sheetName,
+        table: record.tableName,
+        range: localOf(range.address),
+        recorded: record.tableAddress,
+      }),
     );
   }
   const values = await readBlock(context, sheet, range.rowIndex, range.columnIndex, range.rowCount, width, "values");
   const body = values.slice(1);
   const compared = record.rows === 0 && body.length === 1 && body[0].every((v) => v === "") ? [] : body;
   if (tableFingerprint(values[0], compared) !== record.fingerprint) {
-    throw new PastedSheetChangedError(
-      `${where} was edited since it was written (the table's values differ): refreshing would overwrite those edits, so nothing was changed. Paste it anew, or undo the edits.`,
-    );
+    throw new PastedSheetChangedError(message("excel.refresh.edited", { sheet: record.sheetName }));
   }
   return { sheet, table, row: range.rowIndex, col: range.columnIndex, rows: range.rowCount, cols: range.columnCount };
 }
@@ -98,7 +102,6 @@ export async function findPastedTable(
   context: Excel.RequestContext,
   record: ProvenanceRecord,
 ): Promise<{ sheet: Excel.Worksheet; table: Excel.Table; range: Excel.Range }> {
-  const where = `Sheet "${record.sheetName}"`;
   const sheet = context.workbook.worksheets.getItemOrNullObject(record.sheetId);
   sheet.load("name, id");
   // Asked in the same request (a round trip fewer): a table's name is unique in the workbook (Excel
@@ -108,15 +111,13 @@ export async function findPastedTable(
   const table = context.workbook.tables.getItemOrNullObject(record.tableName);
   await context.sync();
   if (sheet.isNullObject)
-    throw new PastedSheetChangedError(`${where} was deleted: nothing to refresh (paste it anew from its panel).`);
+    throw new PastedSheetChangedError(message("excel.refresh.deleted", { sheet: record.sheetName }));
   if (sheet.name !== record.sheetName) {
-    throw new PastedSheetChangedError(
-      `${where} was renamed to "${sheet.name}": rename it back to refresh it, or paste it anew. Nothing was changed.`,
-    );
+    throw new PastedSheetChangedError(message("excel.refresh.renamed", { sheet: record.sheetName, name: sheet.name }));
   }
   const gone = () =>
     new PastedSheetChangedError(
-      `${where} no longer holds the table "${record.tableName}" (it was removed or renamed): nothing was changed.`,
+      message("excel.refresh.tableGone", { sheet: record.sheetName, table: record.tableName }),
     );
   if (table.isNullObject) throw gone();
   const holder = table.worksheet;
@@ -142,12 +143,9 @@ export async function replaceTableInPlace(
   rows: CellValue[][],
   options: ReplaceOptions = {},
 ): Promise<ProvenanceRecord> {
-  const where = `Sheet "${record.sheetName}"`;
   checkShape({ sheetName: record.sheetName, header, rows }, 0);
   if (rows.length === 0)
-    throw new PastedSheetChangedError(
-      `${where}: the service returned no rows for these filters; the table was left as it was.`,
-    );
+    throw new PastedSheetChangedError(message("excel.refresh.noRows", { sheet: record.sheetName }));
   const signal = options.signal;
   signal?.throwIfAborted();
   const at = await checkPastedSheet(context, record);
@@ -161,21 +159,29 @@ export async function replaceTableInPlace(
   const resized = newBody !== oldBody || newWidth !== oldWidth;
   const blocked = await occupiedGrowth(context, sheet, at, newBody + 1, newCols);
   if (blocked) {
-    const grows = [
-      newBody > oldBody ? `${plural(newBody - oldBody, "more row")}` : "",
-      newCols > at.cols ? `${plural(newCols - at.cols, "more column")} (${newWidth} instead of ${oldWidth})` : "",
-    ].filter((x) => x !== "");
     throw new PastedSheetChangedError(
-      `${where}: the refreshed table has ${grows.join(" and ")}, but cells it would grow into (${blocked}) hold data. Move them, then refresh again. Nothing was changed.`,
+      message("excel.refresh.blocked", {
+        sheet: record.sheetName,
+        rows: Math.max(0, newBody - oldBody),
+        columns: Math.max(0, newCols - at.cols),
+        now: newWidth,
+        before: oldWidth,
+        cells: blocked,
+      }),
     );
   }
   // Table.resize is ExcelApi 1.13 (Windows 2102, Mac 16.50): older builds refresh a table only
   // when its size is unchanged; asked first, so nothing is written.
   if (resized && !requirementSupported("ExcelApi", "1.13")) {
-    const size =
-      newWidth === oldWidth ? `${newBody} rows instead of ${oldBody}` : `${newWidth} columns instead of ${oldWidth}`;
     throw new PastedSheetChangedError(
-      `${where}: the refreshed table has ${size}, and this version of Excel cannot resize a table (it needs Excel 2102 or Mac 16.50 or later). Paste it anew instead. Nothing was changed.`,
+      message("excel.refresh.cannotResize", {
+        sheet: record.sheetName,
+        columns: newWidth === oldWidth ? "same" : "changed",
+        newRows: newBody,
+        oldRows: oldBody,
+        newColumns: newWidth,
+        oldColumns: oldWidth,
+      }),
     );
   }
   // Backup of everything the refresh may change: the old and the new extent, user's columns included.
@@ -413,11 +419,6 @@ async function writeBlock(
     range.formulas = values.slice(chunk.start, chunk.end);
     await context.sync();
   }
-}
-
-/** "1 more row", "2 more rows". */
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function rangeAddress(row: number, col: number, rows: number, cols: number): string {

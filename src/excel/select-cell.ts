@@ -1,5 +1,7 @@
 /** Selecting the cell a problem points at, so a click in the problem list shows it. */
 import { parseA1, rangeA1 } from "../shaping/a1";
+import { message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
 
 /**
  * Activate the address's sheet (or the active sheet when unqualified) and select the range.
@@ -12,7 +14,7 @@ export async function selectCell(context: Excel.RequestContext, address: string)
   if (a.sheet !== undefined) {
     sheet = sheets.getItemOrNullObject(a.sheet);
     await context.sync();
-    if (sheet.isNullObject) throw new Error(`The sheet "${a.sheet}" no longer exists.`);
+    if (sheet.isNullObject) throw new MessageError(message("excel.run.sheetGone", { sheet: a.sheet }));
   } else sheet = sheets.getActiveWorksheet();
   sheet.activate();
   sheet.getRange(rangeA1(a.row, a.col, Math.min(a.rows, 1_048_576 - a.row), a.cols)).select();

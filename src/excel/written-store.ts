@@ -25,6 +25,7 @@ import {
 } from "./chunks";
 import { READ_TARGET_BYTES, queueRead, readBlock } from "./read-range";
 import { addStoreSheet } from "./store-sheets";
+import { message } from "../i18n/messages";
 
 /** Prefix of the store sheets' names. */
 export const WRITTEN_STORE_PREFIX = "_ClimateRiskWritten";
@@ -205,10 +206,7 @@ export async function recordWrittenRows(
     // Streamed rows come as their leading cells with their digests: the key must lie within them.
     const width = digests ? rows.reduce((w, r) => Math.min(w, r.length), header.length) : header.length;
     const needed = [...columns, ...keying.spec.columns.map((n) => header.indexOf(n))];
-    if (needed.some((c) => c >= width))
-      throw new RowKeyError(
-        `The columns this table is keyed by come after its first ${width}: it refreshes by position.`,
-      );
+    if (needed.some((c) => c >= width)) throw new RowKeyError(message("excel.rowKey.columnsPastWidth", { width }));
     keyed = keyRows(keying.spec, header, rows, keying.assets);
   } catch (error) {
     if (error instanceof RowKeyError) return { rowKeyProblem: error.message };

@@ -77,8 +77,13 @@ export function createFormatter<Id extends MessageId>(
       });
       compiled.set(id, format);
     }
-    return String(format.format(values as Record<string, MessageValue> | undefined));
+    return String(format.format(values && wordNested(values)));
   };
+  // A value that is itself a message is worded first, in this language.
+  const wordNested = (values: Readonly<Record<string, MessageValue>>): Record<string, string | number | Date> =>
+    Object.fromEntries(
+      Object.entries(values).map(([name, value]) => [name, isMessage(value) ? t(value.id as Id, value.values) : value]),
+    );
   return {
     language,
     separators,
@@ -86,4 +91,8 @@ export function createFormatter<Id extends MessageId>(
     format: (message) => t(message.id, message.values),
     number: (value, options) => formatNumber(value, separators, options),
   };
+}
+
+function isMessage(value: MessageValue): value is Message {
+  return typeof value === "object" && !(value instanceof Date);
 }

@@ -9,8 +9,12 @@ import type english from "./catalogs/en.json";
 /** Every message id: the keys of the English catalog, which the German and French ones must match (test/i18n). */
 export type MessageId = keyof typeof english;
 
-/** A value a message may interpolate: ICU MessageFormat formats numbers and dates by the display language. */
-export type MessageValue = string | number | Date;
+/**
+ * A value a message may interpolate: ICU MessageFormat formats numbers and dates by the display
+ * language; a {@link Message} is worded first, in the same language (a status line inside a frame
+ * such as "part 2 of 3: …", never the pieces of one sentence).
+ */
+export type MessageValue = string | number | Date | Message;
 
 /** A message to show: its catalog id and the values its placeholders take. */
 export interface Message<Id extends MessageId = MessageId> {

@@ -11,6 +11,7 @@ import english from "./catalogs/en.json";
 import { createFormatter, type Catalog, type Translator } from "./formatter";
 import type { DisplayLanguage, Language } from "./languages";
 import { EN_US_SEPARATORS, type NumberSeparators } from "./numbers";
+import { setEnglishWords } from "./message-error";
 
 export { pseudoLocalize, type Catalog, type Translator } from "./formatter";
 
@@ -41,3 +42,6 @@ export function createTranslator(
 
 /** English with en-US separators: for code and tests outside the pane. */
 export const englishTranslator: Translator = createTranslator("en", ENGLISH);
+
+// Errors that carry a Message (./message-error.ts) say themselves in English to logs and tests.
+setEnglishWords((said) => englishTranslator.format(said));

@@ -5,6 +5,8 @@
 import { strFromU8, unzipSync } from "fflate";
 import { parseCsvTable } from "./csv-table";
 import type { SheetTable } from "./types";
+import { message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
 
 /** One CSV file of the archive as a table. */
 export interface CsvFileTable extends SheetTable {
@@ -20,8 +22,8 @@ export function unzipCsvFiles(data: Uint8Array): CsvFileTable[] {
       filter: (f) => /\.csv$/i.test(f.name) && !f.name.startsWith("__MACOSX/") && !f.name.endsWith("/"),
     });
   } catch (error) {
-    throw new Error(
-      `The export is not a readable ZIP archive (${error instanceof Error ? error.message : String(error)}).`,
+    throw new MessageError(
+      message("export.run.notZip", { reason: error instanceof Error ? error.message : String(error) }),
       { cause: error },
     );
   }

@@ -9,6 +9,8 @@
  * identity (when the kind has assets) followed by the kind's own columns (scenario, window, ...).
  */
 import type { CellValue } from "./types";
+import { message, type Message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
 
 /** How assets are identified in a table's keys. */
 export type AssetKeyKind = "entity_id" | "name_location";
@@ -49,12 +51,12 @@ export type AssetIdentity =
   | { kind: "colliding"; collisions: AssetCollision[]; missingIds: number };
 
 /** Thrown when rows cannot be keyed: says which rows collide and what to do. */
-export class RowKeyError extends Error {
+export class RowKeyError extends MessageError {
   constructor(
-    message: string,
+    said: Message,
     readonly collisions: AssetCollision[] = [],
   ) {
-    super(message);
+    super(said);
     this.name = "RowKeyError";
   }
 }
@@ -144,14 +146,14 @@ export function keyRows(
 ): KeyedRows {
   const columns = spec.columns.map((name) => {
     const i = header.indexOf(name);
-    if (i < 0) throw new RowKeyError(`The table has no column "${name}", which its rows are keyed by.`);
+    if (i < 0) throw new RowKeyError(message("excel.rowKey.noColumn", { column: name }));
     return i;
   });
   let assetKind: AssetKeyKind | undefined;
   let keyOf: Map<number, string> | undefined;
   const pi = header.indexOf("portfolio_index");
   if (spec.asset) {
-    if (pi < 0) throw new RowKeyError('The table has no column "portfolio_index" to find its assets by.');
+    if (pi < 0) throw new RowKeyError(message("excel.rowKey.noPortfolioIndex"));
     const own = assetsOfRows(header, rows);
     let identity = assetIdentity(own);
     if (identity.kind === "colliding" && assets) {
@@ -174,7 +176,7 @@ export function keyRows(
     const first = seen.get(key);
     if (first !== undefined)
       throw new RowKeyError(
-        `Rows ${first + 1} and ${r + 1} of the result have the same key (${describeKey(key)}): the table cannot be refreshed by row.`,
+        message("excel.rowKey.duplicate", { first: first + 1, second: r + 1, key: describeKey(key) }),
       );
     seen.set(key, r);
     return key;
@@ -191,10 +193,8 @@ function collisionError(collisions: AssetCollision[], missingIds: number): RowKe
     .slice(0, 5)
     .map((c) => `${c.shared}: portfolio_index ${c.portfolioIndexes.join(", ")}`)
     .join("; ");
-  const more = collisions.length > 5 ? ` and ${collisions.length - 5} more` : "";
-  const ids = missingIds > 0 ? `${missingIds} asset(s) have no entity_id, ` : "entity_ids repeat, ";
   return new RowKeyError(
-    `The assets cannot be told apart: ${ids}and some share a name and place (${named}${more}). Give each asset its own entity_id (the sync panel can add an entity_id column to your range), then sync and refresh again.`,
+    message("excel.rowKey.collision", { missingIds, shared: named, more: Math.max(0, collisions.length - 5) }),
     collisions,
   );
 }
@@ -249,9 +249,11 @@ export function exportKeySpec(header: readonly string[]): RowKeySpec {
   return { asset: false, columns: columns.length > 0 ? columns : header.slice(0, 1) };
 }
 
-/** The change of key kind between a paste and a refresh, as a sentence, or undefined when none. */
-export function keyKindChange(recorded: RecordedRowKey | undefined, now: AssetKeyKind | undefined): string | undefined {
+/** The change of key kind between a paste and a refresh (the message says it), or undefined when none. */
+export function keyKindChange(
+  recorded: RecordedRowKey | undefined,
+  now: AssetKeyKind | undefined,
+): { before: AssetKeyKind; now: AssetKeyKind | undefined } | undefined {
   if (!recorded?.asset || recorded.assetKind === undefined || recorded.assetKind === now) return undefined;
-  const name = (k: AssetKeyKind | undefined) => (k === "entity_id" ? "entity_id" : "name and location");
-  return `The assets were told apart by ${name(recorded.assetKind)} when this table was pasted, and now by ${name(now)} (${recorded.assetKind === "entity_id" ? "entity_ids are now missing or repeated" : "every asset now has its own entity_id"}). Rows are matched by the new key, so notes beside an asset whose key changed would be treated as removed and their asset as new.`;
+  return { before: recorded.assetKind, now };
 }

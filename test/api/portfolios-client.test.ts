@@ -10,6 +10,7 @@ import { type RunningEmulator } from "../../emulator/server";
 import { RecordingServer, queryOf, sendJson } from "../support/recording-server";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
 import { startTestEmulator } from "../support/emulator";
+import { englishTranslator } from "../../src/i18n/translator";
 
 let emu: RunningEmulator;
 let client: RiskClient;
@@ -140,7 +141,7 @@ describe("against a recording server", () => {
       intervalMs: 10,
       // Long enough for several polls on a loaded machine, short enough to read as "0 s".
       timeoutMs: 400,
-      onProgress: (p) => seen.push(p.message),
+      onProgress: (p) => seen.push(englishTranslator.format(p.message)),
     });
     await expect(waiting).rejects.toThrow(
       "slow did not reach “Risk data available” within 0 s (last status “Generating risk data”)",

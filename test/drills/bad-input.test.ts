@@ -156,7 +156,7 @@ describe("sheet ranges that cannot become a portfolio", () => {
       const { fake, run } = await sheetWith([HEADER, ["A", "a", 1, 1]]);
       const before = fake.snapshot();
       await expect(syncSelection({ client }, run, { portfolio: name, confirmReplace: never })).rejects.toThrow(
-        /^Portfolio name: /,
+        /^(Portfolio name ".*" has|Enter a portfolio name)/,
       );
       expect(await writesSent()).toBe(0);
       expect(fake.snapshot()).toEqual(before);

@@ -6,14 +6,15 @@ import {
 } from "../../src/taskpane/features/sync/model/portfolio-name";
 import { makeValidSheetName, uniqueSheetName, uniqueTableName } from "../../src/shaping/sheet-names";
 import { isCellReference } from "../../src/shaping/a1";
+import { english } from "../support/english";
 
 describe("portfolio names", () => {
   it("accepts letters, digits, _ and - only", () => {
     expect(isValidPortfolioName("EU_sites-2024")).toBe(true);
     expect(portfolioNameProblem("EU_sites-2024")).toBeNull();
-    expect(portfolioNameProblem("")).toBe("Enter a portfolio name.");
-    expect(portfolioNameProblem("EU sites")).toMatch(/has spaces/);
-    expect(portfolioNameProblem("Zürich/2024")).toBe(
+    expect(english(portfolioNameProblem("") ?? undefined)).toBe("Enter a portfolio name.");
+    expect(english(portfolioNameProblem("EU sites") ?? undefined)).toMatch(/has spaces/);
+    expect(english(portfolioNameProblem("Zürich/2024") ?? undefined)).toBe(
       'Portfolio name "Zürich/2024" has "ü", "/": use letters A-Z, digits, _ and - only.',
     );
     expect(isValidPortfolioName("a.b")).toBe(false);
@@ -34,8 +35,8 @@ describe("portfolio names", () => {
   });
 
   it("refuses names shorter than 3 or longer than 30 characters, saying how long they are", () => {
-    expect(portfolioNameProblem("ab")).toBe('Portfolio name "ab" has 2 characters: use 3 to 30.');
-    expect(portfolioNameProblem("x".repeat(31))).toMatch(/has 31 characters: use 3 to 30/);
+    expect(english(portfolioNameProblem("ab") ?? undefined)).toBe('Portfolio name "ab" has 2 characters: use 3 to 30.');
+    expect(english(portfolioNameProblem("x".repeat(31)) ?? undefined)).toMatch(/has 31 characters: use 3 to 30/);
     expect(portfolioNameProblem("abc")).toBeNull();
     expect(portfolioNameProblem("x".repeat(30))).toBeNull();
     expect(isValidPortfolioName("ab")).toBe(false);

@@ -13,10 +13,13 @@ import type { Scope } from "../../excel/risk-cells";
 import { defaultEngine } from "../../functions/engine/default-engine";
 import { getConnection, loadConnection } from "../../shared/connection";
 import { PASTE_KINDS } from "../features/paste-kinds";
-import { refreshPastedSheetsFromRibbon } from "../features/pasted/ribbon-refresh";
+import { NothingRefreshedError, refreshPastedSheetsFromRibbon } from "../features/pasted/ribbon-refresh";
 import { refreshScope } from "../features/refresh/scoped-refresh-actions";
 import { convertToValues, restoreFormulas } from "../features/static/static-copy-actions";
-import { formatCount, type ExcelRunner } from "../ui/pane-types";
+import type { ExcelRunner } from "../ui/pane-types";
+import { sheetWords } from "../../excel/sheet-words";
+import { message, type Message } from "../../i18n/messages";
+import { MessageError } from "../../i18n/message-error";
 import { excelRunner } from "./excel-runner";
 
 function runner(): ExcelRunner {
@@ -31,18 +34,41 @@ async function client(): Promise<RiskClient> {
   return new RiskClient(getConnection());
 }
 
-const SCOPE_WORDS: Record<Scope, string> = {
-  selection: "the selection",
-  sheet: "the active sheet",
-  workbook: "the workbook",
-};
+/** What a handler answers before it is worded: catalog messages (a string is shown as it is). */
+interface SaidReport {
+  message: Message;
+  attention?: Array<Message | string>;
+}
+
+/**
+ * A handler whose report and failures are worded in the pane's language (the one sheets are
+ * written in: English until the pane has set its own), as the ribbon's outcome line shows them.
+ */
+function worded(work: (signal: AbortSignal) => Promise<SaidReport>): CommandHandler {
+  return async (signal): Promise<CommandReport> => {
+    try {
+      const report = await work(signal);
+      const words = await sheetWords();
+      const say = (said: Message | string) => (typeof said === "string" ? said : words(said));
+      return { message: words(report.message), ...(report.attention ? { attention: report.attention.map(say) } : {}) };
+    } catch (error) {
+      if (!(error instanceof MessageError)) throw error;
+      const words = await sheetWords();
+      const details = error instanceof NothingRefreshedError ? error.details : [];
+      throw Object.assign(new Error(words(error.said)), {
+        details: details.map((said) => (typeof said === "string" ? said : words(said))),
+      });
+    }
+  };
+}
 
 function scoped(scope: Scope): CommandHandler {
-  return async (signal): Promise<CommandReport> => {
+  return worded(async (signal) => {
     const result = await refreshScope({ run: runner(), engine: defaultEngine(), scope, onlyErrors: false, signal });
-    const cells = `${formatCount(result.riskCells)} RISK cell${result.riskCells === 1 ? "" : "s"}`;
-    return { message: `Refreshed ${cells} in ${SCOPE_WORDS[scope]} (${result.sheets.join(", ")}).` };
-  };
+    return {
+      message: message("refresh.run.ribbon", { count: result.riskCells, scope, sheets: result.sheets.join(", ") }),
+    };
+  });
 }
 
 /** The handlers of every `run` command of the tab. */
@@ -51,28 +77,29 @@ export function ribbonHandlers(): Partial<Record<CommandId, CommandHandler>> {
     refreshSelection: scoped("selection"),
     refreshSheet: scoped("sheet"),
     refreshWorkbook: scoped("workbook"),
-    refreshPastedSheets: async (signal) =>
+    refreshPastedSheets: worded(async (signal) =>
       refreshPastedSheetsFromRibbon({ client: await client(), run: runner(), kinds: PASTE_KINDS, signal }),
-    convertToValues: async () => {
+    ),
+    convertToValues: worded(async () => {
       try {
         const result = await convertToValues({ run: runner(), scope: "selection" });
         return {
-          message: `Converted ${formatCount(result.converted)} RISK formula${result.converted === 1 ? "" : "s"} in ${result.sheets.join(", ")} to values; Restore formulas puts them back.`,
+          message: message("static.run.converted", { count: result.converted, sheets: result.sheets.join(", ") }),
         };
       } finally {
         staticCopiesChanged();
       }
-    },
-    restoreFormulas: async () => {
+    }),
+    restoreFormulas: worded(async () => {
       try {
         const result = await restoreFormulas({ run: runner(), scope: "workbook" });
         return {
-          message: `Restored ${formatCount(result.restored)} RISK formula${result.restored === 1 ? "" : "s"}.`,
-          attention: result.skipped.map((cell) => `${cell} changed since the static copy: left as it is.`),
+          message: message("static.run.restored", { count: result.restored }),
+          attention: result.skipped.map((cell) => message("static.run.skipped", { cell })),
         };
       } finally {
         staticCopiesChanged();
       }
-    },
+    }),
   };
 }

@@ -2,7 +2,7 @@ import { MessageBar, MessageBarBody, MessageBarTitle } from "@fluentui/react-com
 import { describeError } from "./describe-error";
 import { StepError } from "./pane-types";
 import { usePaneStyles } from "./styles";
-import { useI18n } from "./i18n";
+import { useI18n, wordsOf } from "./i18n";
 
 /**
  * Shows a failure: a headline chosen by the error's class, the failed step when there was one,
@@ -22,7 +22,7 @@ export function ErrorNotice(props: { error: unknown; testId: string }) {
     >
       <MessageBarBody>
         {step && !described.cancelled ? (
-          <MessageBarTitle>{i18n.t("ui.error.stepFailed", { step: step.stepLabel })}</MessageBarTitle>
+          <MessageBarTitle>{i18n.t("ui.error.stepFailed", { step: wordsOf(i18n, step.stepLabel) })}</MessageBarTitle>
         ) : null}
         <div>{described.title}</div>
         {described.details.length > 0 ? (

@@ -4,7 +4,7 @@ import type { Task } from "./hooks/use-task";
 import { ErrorNotice } from "./ErrorNotice";
 import { usePaneStyles } from "./styles";
 import { taskStatusIds } from "./test-ids";
-import { useI18n } from "./i18n";
+import { useI18n, wordsOf } from "./i18n";
 
 /**
  * The status area under a panel's button: a progress bar with its message and Cancel while the
@@ -20,19 +20,16 @@ export function TaskStatus<T>(props: {
   const { task, testId } = props;
   const ids = taskStatusIds(testId);
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const state = task.state;
   if (state.status === "running") {
     const fraction = state.progress?.fraction;
+    const said = state.progress ? wordsOf(i18n, state.progress.message) : t("ui.task.working");
     return (
       <div data-testid={ids.progress} role="status" aria-live="polite" className={css.column}>
-        <ProgressBar
-          value={fraction}
-          max={1}
-          thickness="large"
-          aria-label={state.progress?.message ?? t("ui.task.working")}
-        />
-        <Text size={200}>{state.progress?.message ?? t("ui.task.working")}</Text>
+        <ProgressBar value={fraction} max={1} thickness="large" aria-label={said} />
+        <Text size={200}>{said}</Text>
         {props.cancellable === false ? null : (
           <Button size="small" onClick={task.cancel} data-testid={ids.cancel} className={css.start}>
             {t("ui.task.cancel")}

@@ -18,6 +18,7 @@ import { ExcelNotAnsweringError } from "../../excel/sync-watchdog";
 import { CancelledError } from "./pane-types";
 import { englishTranslator, type Translator } from "../../i18n/translator";
 import type { MessageId } from "../../i18n/messages";
+import { MessageError } from "../../i18n/message-error";
 
 /** An error as the task pane shows it: a headline that says what to do, and the service's own words. */
 export interface ErrorDescription {
@@ -33,11 +34,12 @@ export interface ErrorDescription {
  * Turns any thrown value into what the user reads. The headline is picked by class (the service's
  * strings are not a contract); the strings themselves are shown verbatim underneath. Never includes
  * the API key: the client's messages carry the URL and operation only. The headline is in `i18n`'s
- * language; the service's strings and the messages of errors the code throws stay as they are.
+ * language; the service's strings stay as they are; errors the code throws with a catalog message
+ * ({@link MessageError}) are worded in `i18n`'s language too.
  */
 export function describeError(error: unknown, i18n: Translator = englishTranslator): ErrorDescription {
-  if (error instanceof CancelledError || error instanceof ExcelNotAnsweringError)
-    return { title: error.message, details: [], cancelled: true };
+  if (error instanceof CancelledError) return { title: i18n.format(error.said), details: [], cancelled: true };
+  if (error instanceof ExcelNotAnsweringError) return { title: error.message, details: [], cancelled: true };
   if (error instanceof AbortedError) {
     return { title: i18n.t("error.cancelled"), details: [], cancelled: true };
   }
@@ -53,6 +55,8 @@ export function describeError(error: unknown, i18n: Translator = englishTranslat
     const details = error.errors.length > 0 ? [...error.errors] : [error.message];
     return { title: i18n.t(headlineFor(error)), details, cancelled: false };
   }
+  // An error whose words are a catalog message, in the pane's language; any other by its message.
+  if (error instanceof MessageError) return { title: i18n.format(error.said), details: [], cancelled: false };
   const message = error instanceof Error ? error.message : String(error);
   return { title: message, details: [], cancelled: false };
 }

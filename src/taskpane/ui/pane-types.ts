@@ -6,14 +6,19 @@
 
 import type { RiskClient } from "../../api/client";
 import type { ExcelRunner } from "../../excel/runner";
+import { message, type Message } from "../../i18n/messages";
+import { inEnglish, MessageError } from "../../i18n/message-error";
 
 /** Runs a batch against the workbook (defined in `src/excel`, where all workbook access lives). */
 export type { ExcelRunner };
 
 /** What a long operation reports while it runs; `fraction` is 0..1 when the total is known. */
 export interface Progress {
-  /** A short sentence for the status line, e.g. "Read 1,250 of 6,000 series". */
-  message: string;
+  /**
+   * A short sentence for the status line, e.g. "Read 1,250 of 6,000 series": a catalog message,
+   * worded by the pane (a string is shown as it is, for actions whose words are not in the catalogs yet).
+   */
+  message: Message | string;
   fraction?: number;
 }
 
@@ -56,9 +61,9 @@ export interface PastedSheet {
  * - `CellCancellation` (src/functions/formulas/run.ts): not an error but the per-cell cancel signal
  *   (a cheap AbortSignal stand-in) a custom-function cell carries when Excel cancels it.
  */
-export class CancelledError extends Error {
-  constructor(message = "Cancelled: nothing was changed") {
-    super(message);
+export class CancelledError extends MessageError {
+  constructor(said: Message = message("error.cancelled")) {
+    super(said);
     this.name = "CancelledError";
   }
 }
@@ -109,10 +114,18 @@ export function formatCount(value: number): string {
 export class StepError<Step extends string = string> extends Error {
   constructor(
     readonly step: Step,
-    readonly stepLabel: string,
+    /** The step's name: a catalog message the pane words (a string for steps not in the catalogs yet). */
+    readonly stepLabel: Message | string,
     override readonly cause: unknown,
   ) {
-    super(`${stepLabel} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super();
+    // In English on demand, as MessageError's (the formatter may load after the error is made).
+    Object.defineProperty(this, "message", {
+      get: () =>
+        `${typeof stepLabel === "string" ? stepLabel : inEnglish(stepLabel)} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      configurable: true,
+      enumerable: false,
+    });
     this.name = "StepError";
   }
 }

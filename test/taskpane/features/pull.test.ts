@@ -16,6 +16,8 @@ import { DEFAULT_PAYLOAD_LIMIT_BYTES } from "../../../testing/fake-excel";
 import { columnLetters as col } from "../../../src/shaping/a1";
 import { newWorkbook, usePaneTestService } from "../support";
 import { TIMESERIES_HEADER_START } from "../../support/fixtures";
+import { englishTranslator } from "../../../src/i18n/translator";
+import { wordsOf } from "../../../src/taskpane/ui/i18n";
 
 /**
  * Pulling service data into new sheets, end to end: emulator over HTTP, fake workbook. Every
@@ -103,7 +105,7 @@ describe("timeseries → new sheet", () => {
       readAhead: 1,
       signal: controller.signal,
       onProgress: (p) => {
-        if (p.message.startsWith("Read 10 ")) controller.abort();
+        if (wordsOf(englishTranslator, p.message).startsWith("Read 10 ")) controller.abort();
       },
     });
     await expect(attempt).rejects.toBeInstanceOf(CancelledError);
@@ -125,7 +127,7 @@ describe("timeseries → new sheet", () => {
       maxRequestBytes: 60_000,
       signal: controller.signal,
       onProgress: (p) => {
-        const wrote = /wrote ([\d,]+) rows/.exec(p.message);
+        const wrote = /wrote ([\d,]+) rows/.exec(wordsOf(englishTranslator, p.message));
         if (wrote && wrote[1] !== "0" && !controller.signal.aborted) {
           hiddenWhileStreaming = fake
             .snapshot()

@@ -8,6 +8,8 @@ import {
   type LongRunning,
   type PastedSheet,
 } from "../../ui/pane-types";
+import { message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /** A downloaded export: its bytes and the file name to save it under. */
 export interface DownloadedExport {
@@ -22,7 +24,7 @@ export async function downloadExport(
   portfolio: string,
   options: LongRunning = {},
 ): Promise<DownloadedExport> {
-  options.onProgress?.({ message: `Downloading the export of ${portfolio}…` });
+  options.onProgress?.({ message: message("export.run.downloading", { portfolio }) });
   const bytes = await client.datasets
     .export(portfolio, { signal: options.signal })
     .catch(rethrowIfCancelled(options.signal));
@@ -50,7 +52,7 @@ export async function unpackExport(
 ): Promise<PastedSheet[]> {
   const { download, signal } = options;
   const files = exportFiles(download.bytes);
-  if (files.length === 0) throw new Error(`${download.fileName} holds no CSV files.`);
+  if (files.length === 0) throw new MessageError(message("export.run.noCsv", { file: download.fileName }));
   throwIfCancelled(signal);
   // With the client it came from, each sheet records its provenance (and can be refreshed).
   return pasteKinds(

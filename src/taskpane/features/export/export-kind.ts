@@ -4,6 +4,8 @@ import { sheetNameForFile, unzipCsvFiles } from "../../../shaping/export-zip";
 import { OPERATION_LABELS } from "../../../shaping/paste-provenance";
 import { exportKeySpec } from "../../../shaping/row-keys";
 import { filterText, type FetchedTable, type PasteKind } from "../pasted";
+import { message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /** One CSV file of an export and its table. */
 export interface ExportFile {
@@ -42,7 +44,8 @@ export const EXPORT_KIND: PasteKind = {
       ? await shared.once(["export", portfolio], (sharedSignal) => readExport(client, portfolio, sharedSignal))
       : await readExport(client, portfolio, signal);
     const file = files.find((x) => x.fileName === filterText(source, "file"));
-    if (!file) throw new Error(`The export of ${portfolio} no longer holds the file ${filterText(source, "file")}.`);
+    if (!file)
+      throw new MessageError(message("export.run.fileGone", { portfolio, file: filterText(source, "file") ?? "" }));
     return file.table;
   },
   sheet: (source) => ({ sheetName: sheetNameForFile(filterText(source, "file") ?? "") }),

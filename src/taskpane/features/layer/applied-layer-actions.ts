@@ -1,6 +1,7 @@
 import { pasteKinds } from "../pasted";
 import { APPLIED_LAYER_KIND } from "./applied-layer-kind";
 import type { PastedSheet, PasteOptions } from "../../ui/pane-types";
+import { message } from "../../../i18n/messages";
 
 /** Options of {@link pasteAppliedLayer}. */
 export interface AppliedLayerOptions extends PasteOptions {
@@ -17,7 +18,7 @@ export interface AppliedLayerOptions extends PasteOptions {
  */
 export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<PastedSheet> {
   const { portfolio, onProgress } = options;
-  onProgress?.({ message: `Applying the layer to ${portfolio}…` });
+  onProgress?.({ message: message("layer.run.applying", { portfolio }) });
   const [written] = await pasteKinds(options, [
     {
       kind: APPLIED_LAYER_KIND,

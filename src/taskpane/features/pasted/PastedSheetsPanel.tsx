@@ -18,7 +18,7 @@ import { Row, Stack } from "../../ui/layout";
 import { usePaneStyles } from "../../ui/styles";
 import { listSome } from "../../ui/pane-types";
 import { TEST_IDS } from "../../ui/test-ids";
-import { useI18n } from "../../ui/i18n";
+import { useI18n, wordsOf } from "../../ui/i18n";
 
 /** The panel for the kinds of `kinds` (every paste kind, handed over by the registry, features/index.ts). */
 export function pastedSheetsPanelFor(kinds: readonly PasteKind[]): ComponentType {
@@ -122,7 +122,8 @@ function RefreshOutcome(props: {
   onOffer: (offer: NonNullable<RefreshFollowUp["offer"]>) => void;
 }) {
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const r = props.result;
   const questions = r.outcomes.some(
     (o) => (o.keyed?.edited.length ?? 0) > 0 || (o.keyed?.deletedByHand.length ?? 0) > 0,
@@ -146,7 +147,7 @@ function RefreshOutcome(props: {
         </ul>
         {r.followUps.map((f, i) => (
           <div key={i} data-testid={TEST_IDS.pasted.followUp}>
-            {f.messages.join(" ")}
+            {f.messages.map((said) => wordsOf(i18n, said)).join(" ")}
             {f.offer ? (
               <div>
                 <Button size="small" data-testid={TEST_IDS.pasted.offer.id} onClick={() => props.onOffer(f.offer!)}>
@@ -180,13 +181,14 @@ function SheetOutcome(props: {
   onSortAgain: (sheetId: string) => void;
 }) {
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const o = props.outcome;
   const id = o.sheetId;
   if (!o.ok)
     return (
       <>
-        {o.message}
+        {o.message ? i18n.format(o.message) : null}
         {o.keyKindChanged && id ? (
           <div>
             <Button
@@ -240,7 +242,11 @@ function SheetOutcome(props: {
           {t("pasted.outcome.columnsUnserved", { columns: listed(k.columnsNoLongerServed) })}
         </span>
       ) : null}
-      {o.followers ? <span data-testid={TEST_IDS.pasted.followers}>{o.followers.message}</span> : null}
+      {o.followers ? (
+        <span data-testid={TEST_IDS.pasted.followers}>
+          {o.followers.messages.map((said) => i18n.format(said)).join(" ")}
+        </span>
+      ) : null}
       {k.unknownRows.length > 0 ? (
         <span>{t("pasted.outcome.unknownRows", { count: k.unknownRows.length, keys: listed(k.unknownRows) })}</span>
       ) : null}

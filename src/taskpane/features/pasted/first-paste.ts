@@ -13,7 +13,6 @@ import type { NewSheetSpec, WrittenSheet } from "../../../excel/write-sheets";
 import type { PasteProvenance } from "../../../shaping/paste-provenance";
 import type { CellValue } from "../../../shaping/types";
 import {
-  formatCount,
   rethrowIfCancelled,
   unlessCancelled,
   type ExcelRunner,
@@ -26,6 +25,7 @@ import { SharedReads } from "../../../api/shared-reads";
 import { rowKeysFor, type FetchedTable, type PasteKind, type PasteSource, type SheetLayout } from "./paste-kind";
 import { provenanceOf } from "./pasted-sheets-actions";
 import { streamPaste } from "./stream-paste";
+import { message } from "../../../i18n/messages";
 
 /** One table of a first paste: a kind and what it is read with. */
 export interface KindPaste {
@@ -104,7 +104,9 @@ export async function pasteKinds(
           shared,
           onItemsRead: (n) => {
             itemsRead[i] = n;
-            onProgress?.({ message: `Read ${formatCount(itemsRead.reduce((a, b) => a + b, 0))} summary rows…` });
+            onProgress?.({
+              message: message("pasted.run.progress.summaryRows", { count: itemsRead.reduce((a, b) => a + b, 0) }),
+            });
           },
         });
       }),
@@ -168,7 +170,7 @@ async function writeWhole(
       signal,
       onProgress: () =>
         onProgress?.({
-          message: `Writing row ${formatCount(Math.min(done, total))} of ${formatCount(total)}`,
+          message: message("pasted.run.progress.writingRow", { done: Math.min(done, total), total }),
           fraction: total ? Math.min(1, done / total) : 1,
         }),
     });

@@ -19,6 +19,7 @@ import type { PasteOperation, ProvenanceRecord } from "../../../shaping/paste-pr
 import type { AssetFacts, RowKeySpec } from "../../../shaping/row-keys";
 import type { CellValue, ColumnFormats, SummaryItem } from "../../../shaping/types";
 import type { ExcelRunner } from "../../ui/pane-types";
+import type { Message } from "../../../i18n/messages";
 
 /** A table to write: header and rows. */
 export interface FetchedTable {
@@ -118,8 +119,11 @@ export interface AfterRefreshReads {
 export interface RefreshFollowUp {
   /** The kind whose steps said it (set by the refresh). */
   operation?: PasteOperation;
-  /** One sentence each, naming the sheets and what to do. */
-  messages: string[];
+  /**
+   * One sentence each, naming the sheets and what to do: catalog messages the pane words (a string
+   * is shown as it is, for kinds whose words are not in the catalogs yet).
+   */
+  messages: Array<Message | string>;
   /** Work offered to the analyst as a button: its label, and the work (answering one sentence). */
   offer?: { label: string; work(run: ExcelRunner): Promise<string> };
 }

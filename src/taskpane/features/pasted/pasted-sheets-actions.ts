@@ -24,14 +24,7 @@ import {
 } from "../../../shaping/paste-provenance";
 import { RowKeyError, keyRows } from "../../../shaping/row-keys";
 import { ADDIN_VERSION } from "../../../shared/version";
-import {
-  CancelledError,
-  throwIfCancelled,
-  formatCount,
-  listSome,
-  type ExcelRunner,
-  type PasteOptions,
-} from "../../ui/pane-types";
+import { CancelledError, throwIfCancelled, listSome, type ExcelRunner, type PasteOptions } from "../../ui/pane-types";
 import {
   pasteKind,
   rowKeysFor,
@@ -42,6 +35,8 @@ import {
 } from "./paste-kind";
 import { RequestSlots } from "../../../api/pagination";
 import { SharedReads } from "../../../api/shared-reads";
+import { message, type Message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /**
  * Pages in flight at most over every list one "Refresh pasted sheets" reads (three sheets' reads
@@ -133,9 +128,10 @@ export interface SheetRefreshOutcome {
   sheetId?: string;
   sheetName: string;
   ok: boolean;
-  /** Rows now in the table (ok) or why nothing changed (not ok). */
+  /** Rows now in the table (ok). */
   rows?: number;
-  message?: string;
+  /** Why nothing changed (not ok), worded by the pane. */
+  message?: Message;
   /** What the sheets of formulas over a refreshed table did (the financial impact's), when anything. */
   followers?: FollowersOutcome;
   /** What a refresh by key did: rows added, removed, cells the analyst changed, rows deleted by hand. */
@@ -144,9 +140,9 @@ export interface SheetRefreshOutcome {
   keyKindChanged?: boolean;
 }
 
-/** What the sheets of formulas over a refreshed table did, as a sentence; `failed` when they could not follow. */
+/** What the sheets of formulas over a refreshed table did, as sentences; `failed` when they could not follow. */
 export interface FollowersOutcome {
-  message: string;
+  messages: Message[];
   failed: boolean;
   /** The new record of which asset each row of the losses sheet is about (for the provenance). */
   store?: string;
@@ -180,29 +176,22 @@ async function bringFollowersInLine(
 ): Promise<FollowersOutcome | undefined> {
   try {
     const done = await refreshFollowers(context, record, followers.tables, before, followers.build);
-    const parts: string[] = [];
+    const parts: Message[] = [];
     if (done.mirrorRemoved + done.mirrorAdded > 0)
-      parts.push(
-        `The sheet of losses per asset followed its assets: ${done.mirrorRemoved} row(s) removed, ${done.mirrorAdded} added; the roll-up was written anew.`,
-      );
-    if (done.removedBlock)
-      parts.push(
-        `What your columns beside the removed rows held is kept at ${done.removedBlock}, titled “Removed at refresh on …”.`,
-      );
+      parts.push(message("pasted.run.followers.mirror", { removed: done.mirrorRemoved, added: done.mirrorAdded }));
+    if (done.removedBlock) parts.push(message("pasted.run.followers.removedBlock", { address: done.removedBlock }));
     if (done.followedBack.length > 0)
       parts.push(
-        `The losses sheet was sorted since the last refresh (a sort moves the table's columns, not yours beside it), so ${done.followedBack.length} of its row(s) showed another asset beside your notes; each reads their asset again: ${listSome(done.followedBack, 5)}.`,
+        message("pasted.run.followers.followedBack", {
+          count: done.followedBack.length,
+          rows: listSome(done.followedBack, 5),
+        }),
       );
     if (done.keptAsShown.length > 0)
-      parts.push(
-        `Notes you typed or changed beside the losses sheet since the last refresh, after it was sorted, stay with the asset shown beside them when you typed them: ${listSome(done.keptAsShown, 5)}.`,
-      );
-    return { failed: false, message: parts.join(" "), store: done.store };
+      parts.push(message("pasted.run.followers.keptAsShown", { rows: listSome(done.keptAsShown, 5) }));
+    return { failed: false, messages: parts, store: done.store };
   } catch (error) {
-    return {
-      failed: true,
-      message: `The sheets of formulas over it could not be brought in line (${error instanceof Error ? error.message : String(error)}): paste the financial impact anew.`,
-    };
+    return { failed: true, messages: [message("pasted.run.followers.failed", { reason: reasonOf(error) })] };
   }
 }
 
@@ -244,7 +233,7 @@ async function prepareRefresh(
   // Sheets of formulas over a table follow it only by key (they read its rows by place).
   if (table.followers && !(keyed && record.followers))
     throw new PastedSheetChangedError(
-      `Sheet "${record.sheetName}": its rows could not be keyed when it was written${record.rowKeyProblem ? ` (${record.rowKeyProblem})` : ""}, and the sheets of formulas over it follow it only by key: paste it anew. Nothing was changed.`,
+      message("pasted.run.notKeyed", { sheet: record.sheetName, problem: record.rowKeyProblem || "none" }),
     );
   // Keyed tables: matched by row key, keyed by the kind's key (the asset list read when needed).
   const keys = keyed ? keyRowsOf(await rowKeysFor(client, kind, record.portfolio, table, signal), table) : undefined;
@@ -301,7 +290,11 @@ async function runAfterSteps(
       followUps.push({
         operation: kind.operation,
         messages: [
-          `The tables that follow the ${kind.label} sheets (${sheets.map((s) => `"${s.record.sheetName}"`).join(", ")}) could not be brought in line after the refresh (${error instanceof Error ? error.message : String(error)}): refresh them again.`,
+          message("pasted.run.afterFailed", {
+            kind: kind.label,
+            sheets: sheets.map((s) => `"${s.record.sheetName}"`).join(", "),
+            reason: reasonOf(error),
+          }),
         ],
       });
     }
@@ -322,9 +315,7 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
   const { client, run, signal, onProgress } = options;
   const read = await run((context) => readProvenance(context));
   if (!read.storeFound) {
-    throw new Error(
-      "This workbook has no pasted sheets on record: paste from a panel first. (If its provenance was deleted, paste the sheets anew.)",
-    );
+    throw new MessageError(message("pasted.run.noStore"));
   }
   // In phase order (PasteKind.refreshPhase): a list computed from a data sheet is written after it.
   const phaseOf = (record: ProvenanceRecord) =>
@@ -333,20 +324,18 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
     options.sheetIds ? read.records.filter((r) => options.sheetIds!.includes(r.sheetId)) : read.records
   ).sort((a, b) => phaseOf(a) - phaseOf(b));
   if (options.sheetIds && wanted.length < options.sheetIds.length) {
-    throw new Error(
-      "The chosen sheet has no provenance record (it was not pasted by this pane, or its record was deleted): nothing was changed.",
-    );
+    throw new MessageError(message("pasted.run.noRecord"));
   }
   if (wanted.length === 0)
-    throw new Error(
+    throw new MessageError(
       read.problems.length > 0
-        ? `No usable provenance records: ${read.problems.join(" ")}`
-        : "This workbook has no pasted sheets on record: paste from a panel first.",
+        ? message("pasted.run.noUsableRecords", { problems: read.problems.join(" ") })
+        : message("pasted.run.noSheets"),
     );
-  const outcomes: SheetRefreshOutcome[] = read.problems.map((message) => ({
+  const outcomes: SheetRefreshOutcome[] = read.problems.map((problem) => ({
     sheetName: "(unknown)",
     ok: false,
-    message,
+    message: saidOf(problem),
   }));
   const connection = client.connection;
   const elsewhere = (record: ProvenanceRecord) =>
@@ -371,27 +360,36 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
     const record = wanted[i];
     for (let j = i; j < i + SHEETS_READ_AT_ONCE; j++) startRead(j, i);
     if (signal?.aborted)
-      throw new CancelledError(`Cancelled after ${i} of ${wanted.length} sheets; the rest were not changed.`);
-    const step = (message: string, within = 0) =>
-      onProgress?.({ message: `${record.sheetName}: ${message}`, fraction: (i + within) / wanted.length });
+      throw new CancelledError(message("pasted.run.cancelledAfter", { done: i, total: wanted.length }));
+    const step = (status: Message, within = 0) =>
+      onProgress?.({
+        message: message("pasted.run.progress", { sheet: record.sheetName, status }),
+        fraction: (i + within) / wanted.length,
+      });
     if (elsewhere(record)) {
       outcomes.push({
         sheetId: record.sheetId,
         sheetName: record.sheetName,
         ok: false,
-        message: `Sheet "${record.sheetName}" was pasted from ${record.baseUrl} (project ${record.project ?? "(none)"}), but the pane is connected to ${connection.baseUrl} (project ${connection.project ?? "(none)"}): connect to that service to refresh it. Nothing was changed.`,
+        message: message("pasted.run.elsewhere", {
+          sheet: record.sheetName,
+          from: record.baseUrl,
+          fromProject: record.project ?? message("pasted.run.noProject"),
+          to: connection.baseUrl,
+          toProject: connection.project ?? message("pasted.run.noProject"),
+        }),
       });
       continue;
     }
     try {
-      step("reading…");
+      step(message("pasted.run.progress.reading"));
       const read = await reads[i]!;
       reads[i] = undefined; // the answer is held once, by this loop
       if (!read.ok) throw read.error;
       const { table, dataset, keys, followers } = read.value;
       const onWrite = (done: number, total: number) =>
-        step(`row ${formatCount(done)} of ${formatCount(total)}`, 0.5 + (0.5 * done) / Math.max(1, total));
-      step(`writing ${formatCount(table.rows.length)} rows…`, 0.5);
+        step(message("pasted.run.progress.row", { done, total }), 0.5 + (0.5 * done) / Math.max(1, total));
+      step(message("pasted.run.progress.writing", { count: table.rows.length }), 0.5);
       const updated = await run(async (context) => {
         let next: ProvenanceRecord;
         let report: KeyedRefreshReport | undefined;
@@ -429,7 +427,7 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
               } catch (error) {
                 followed = {
                   failed: true,
-                  message: `The record of the sheets of formulas over it could not be written (${error instanceof Error ? error.message : String(error)}): paste the financial impact anew.`,
+                  messages: [message("pasted.run.followers.recordFailed", { reason: reasonOf(error) })],
                 };
               }
             }
@@ -446,33 +444,31 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
         ok: true,
         rows: updated.next.rows,
         ...(updated.report ? { keyed: updated.report } : {}),
-        ...(updated.followed?.message
-          ? { followers: { message: updated.followed.message, failed: updated.followed.failed } }
+        ...(updated.followed && updated.followed.messages.length > 0
+          ? { followers: { messages: updated.followed.messages, failed: updated.followed.failed } }
           : {}),
       });
     } catch (error) {
       if (signal?.aborted || error instanceof AbortedError)
-        throw new CancelledError(
-          `Cancelled at "${record.sheetName}" (put back as it was); ${i} sheet(s) before it were refreshed.`,
-        );
+        throw new CancelledError(message("pasted.run.cancelledAt", { sheet: record.sheetName, done: i }));
       if (error instanceof RefreshInterruptedError)
-        outcomes.push({ sheetId: record.sheetId, sheetName: record.sheetName, ok: false, message: error.message });
+        outcomes.push({ sheetId: record.sheetId, sheetName: record.sheetName, ok: false, message: saidOf(error) });
       else if (error instanceof KeyKindChangedError)
         outcomes.push({
           sheetId: record.sheetId,
           sheetName: record.sheetName,
           ok: false,
-          message: error.message,
+          message: saidOf(error),
           keyKindChanged: true,
         });
       else if (error instanceof PastedSheetChangedError || error instanceof RowKeyError)
-        outcomes.push({ sheetId: record.sheetId, sheetName: record.sheetName, ok: false, message: error.message });
+        outcomes.push({ sheetId: record.sheetId, sheetName: record.sheetName, ok: false, message: saidOf(error) });
       else
         outcomes.push({
           sheetId: record.sheetId,
           sheetName: record.sheetName,
           ok: false,
-          message: `Sheet "${record.sheetName}" was not changed: ${error instanceof Error ? error.message : String(error)}`,
+          message: message("pasted.run.notChanged", { sheet: record.sheetName, reason: reasonOf(error) }),
         });
     }
   }
@@ -499,7 +495,19 @@ export function refreshPastedSheetsWithoutPane(options: RefreshOptions): Promise
 export async function sortPastedSheetAgain(run: ExcelRunner, sheetId: string): Promise<void> {
   await run(async (context) => {
     const record = (await readProvenance(context)).records.find((r) => r.sheetId === sheetId);
-    if (!record) throw new Error("The sheet has no provenance record any more: nothing was sorted.");
+    if (!record) throw new MessageError(message("pasted.run.sortGone"));
     await sortPastedTableAgain(context, record);
   });
+}
+
+/** What a lower layer's error says: its catalog message, or its text (errors not in the catalogs yet). */
+function reasonOf(error: unknown): Message | string {
+  if (error instanceof MessageError) return error.said;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A reason as a message of its own: its catalog message, or its text quoted as it is. */
+function saidOf(reason: unknown): Message {
+  const said = reasonOf(reason);
+  return typeof said === "string" ? message("pasted.run.quoted", { text: said }) : said;
 }

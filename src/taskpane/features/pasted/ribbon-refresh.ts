@@ -13,11 +13,24 @@ import type { RiskClient } from "../../../api/client";
 import type { ExcelRunner } from "../../ui/pane-types";
 import type { PasteKind } from "./paste-kind";
 import { refreshPastedSheetsWithoutPane } from "./pasted-sheets-actions";
+import { message, type Message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
-/** What the ribbon shows: one sentence, and each sheet left alone (with why). */
+/** What the ribbon shows: one sentence, and each sheet left alone (with why); the shell words them. */
 export interface RibbonPastedRefresh {
-  message: string;
-  attention: string[];
+  message: Message;
+  attention: Array<Message | string>;
+}
+
+/** Nothing could be refreshed: the sentence, and each sheet left alone (with why) as `details`. */
+export class NothingRefreshedError extends MessageError {
+  constructor(
+    said: Message,
+    readonly details: Array<Message | string>,
+  ) {
+    super(said);
+    this.name = "NothingRefreshedError";
+  }
 }
 
 /**
@@ -37,27 +50,26 @@ export async function refreshPastedSheetsFromRibbon(options: {
     signal: options.signal,
   });
   const total = result.refreshed + result.refused;
-  const attention = result.outcomes.flatMap((o) => {
-    if (!o.ok) return [o.message ?? `${o.sheetName} was not changed.`];
+  const attention = result.outcomes.flatMap((o): Array<Message | string> => {
+    if (!o.ok) return [o.message ?? message("pasted.run.ribbon.notChanged", { sheet: o.sheetName })];
     // Without the pane the choice is never made here: every edited cell is kept and awaits it.
     const awaiting = o.keyed?.edited.length ?? 0;
     const deleted = o.keyed?.deletedByHand.length ?? 0;
-    const lines: string[] = [];
-    if (awaiting > 0)
-      lines.push(`${o.sheetName}: ${awaiting} cell${awaiting === 1 ? "" : "s"} you edited kept, awaiting your choice.`);
-    if (deleted > 0)
-      lines.push(`${o.sheetName}: ${deleted} row${deleted === 1 ? "" : "s"} you deleted not added back.`);
-    if (o.followers?.failed) lines.push(`${o.sheetName}: ${o.followers.message}`);
+    const lines: Message[] = [];
+    if (awaiting > 0) lines.push(message("pasted.run.ribbon.awaiting", { sheet: o.sheetName, count: awaiting }));
+    if (deleted > 0) lines.push(message("pasted.run.ribbon.deleted", { sheet: o.sheetName, count: deleted }));
+    if (o.followers?.failed)
+      lines.push(
+        ...o.followers.messages.map((status) => message("pasted.run.ribbon.line", { sheet: o.sheetName, status })),
+      );
     return lines;
   });
   // What the kinds' steps after the refresh said: tables made by an older version, steps that failed.
   attention.push(...result.followUps.flatMap((f) => f.messages));
   if (result.refreshed === 0 && result.refused > 0)
-    throw Object.assign(new Error(`No pasted sheet was refreshed (${result.refused} left as they were).`), {
-      details: attention,
-    });
+    throw new NothingRefreshedError(message("pasted.run.ribbon.none", { refused: result.refused }), attention);
   return {
-    message: `Refreshed ${result.refreshed} of ${total} pasted sheet${total === 1 ? "" : "s"}${result.refused > 0 ? `; ${result.refused} left as ${result.refused === 1 ? "it was" : "they were"}` : ""}.`,
+    message: message("pasted.run.ribbon.done", { refreshed: result.refreshed, total, refused: result.refused }),
     attention,
   };
 }

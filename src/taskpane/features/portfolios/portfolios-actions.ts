@@ -5,14 +5,10 @@ import { qualify } from "../../../shaping/a1";
 import { countRiskCells, type RiskCellCount } from "../../../excel/risk-cells";
 import { forgetAssetSources, rememberAssetSource, syncedRangesOf } from "../../ui/asset-source-actions";
 import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
-import {
-  unlessCancelled,
-  formatCount,
-  type ExcelRunner,
-  type PastedSheet,
-  type PasteOptions,
-} from "../../ui/pane-types";
+import { unlessCancelled, type ExcelRunner, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
+import { message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /**
  * Deletes a portfolio (the pane asked the user first), then drops the RISK.* functions' cached
@@ -66,15 +62,15 @@ export function assetsTable(assets: readonly Asset[]): { header: string[]; rows:
  */
 export async function pasteAssets(options: PasteOptions & { portfolio: string }): Promise<PastedSheet> {
   const { client, run, portfolio, signal, onProgress } = options;
-  onProgress?.({ message: `Reading the assets of ${portfolio}…` });
+  onProgress?.({ message: message("portfolios.run.reading", { portfolio }) });
   const assets = await unlessCancelled(
     client.portfolios.assets(portfolio).all({
       signal,
-      onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} assets` }),
+      onProgress: ({ itemsRead }) => onProgress?.({ message: message("portfolios.run.read", { count: itemsRead }) }),
     }),
     signal,
   );
-  if (assets.length === 0) throw new Error(`${portfolio} holds no assets.`);
+  if (assets.length === 0) throw new MessageError(message("portfolios.run.noAssets", { portfolio }));
   const table = assetsTable(assets);
   const [written] = await writeNewSheets(
     run,

@@ -1,6 +1,8 @@
 import type { FreshPass } from "../../../functions/engine/engine";
 import { findRiskCells, reenterRiskFormulas, type Scope } from "../../../excel/risk-cells";
-import { CancelledError, formatCount, type ExcelRunner, type LongRunning } from "../../ui/pane-types";
+import { CancelledError, type ExcelRunner, type LongRunning } from "../../ui/pane-types";
+import { message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /** What a scoped refresh needs of the functions' engine. */
 export interface FreshPassSource {
@@ -53,25 +55,20 @@ export async function refreshScope(
 ): Promise<ScopedRefreshResult> {
   const { run, engine, scope, onlyErrors, signal, onProgress } = options;
   const cells = await run((context) => findRiskCells(context, scope, onlyErrors));
-  if (cells.length === 0) throw new Error(emptyMessage(scope, onlyErrors));
+  if (cells.length === 0)
+    throw new MessageError(message("refresh.run.none", { scope, onlyErrors: onlyErrors ? "yes" : "no" }));
   const sheets = [...new Set(cells.map((c) => c.sheetName))];
   const pass = engine.beginFreshPass();
   const total = cells.length;
   const report = (written: number) =>
     onProgress?.({
-      message:
-        `Refreshing ${formatCount(total)} RISK cell${total === 1 ? "" : "s"}: ` +
-        `${formatCount(written)} re-entered, ${formatCount(pass.settled)} answered`,
+      message: message("refresh.run.progress", { total, written, answered: pass.settled }),
       fraction: Math.min(1, (written + pass.settled) / (2 * total)),
     });
   const stop = pass.onChange(() => report(total));
   try {
     for (let start = 0; start < total; start += CELLS_PER_BATCH) {
-      if (signal?.aborted)
-        throw new CancelledError(
-          `Cancelled: ${formatCount(start)} of ${formatCount(total)} cells were refreshed, ` +
-            "the others keep their values.",
-        );
+      if (signal?.aborted) throw new CancelledError(message("refresh.run.cancelled", { done: start, total }));
       const batch = cells.slice(start, start + CELLS_PER_BATCH);
       await run((context) => reenterRiskFormulas(context, batch));
       report(Math.min(total, start + CELLS_PER_BATCH));
@@ -106,9 +103,4 @@ function settled(pass: FreshPass, signal: AbortSignal | undefined, quietMs: numb
     signal?.addEventListener("abort", finish, { once: true });
     arm();
   });
-}
-
-function emptyMessage(scope: Scope, onlyErrors: boolean): string {
-  const where = scope === "selection" ? "The selection" : scope === "sheet" ? "The active sheet" : "The workbook";
-  return `${where} has no RISK formulas${onlyErrors ? " showing an error" : ""}: nothing was refreshed.`;
 }

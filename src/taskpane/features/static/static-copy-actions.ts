@@ -11,6 +11,8 @@ import {
 } from "../../../excel/static-copies";
 import { cellA1, parseA1, qualify } from "../../../shaping/a1";
 import type { ExcelRunner } from "../../ui/pane-types";
+import { message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /** What "Convert to values" did. */
 export interface ConvertResult {
@@ -28,10 +30,6 @@ export interface RestoreResult {
   skipped: string[];
 }
 
-function where(scope: Scope): string {
-  return scope === "selection" ? "The selection" : scope === "sheet" ? "The active sheet" : "The workbook";
-}
-
 /** How many RISK formulas "Convert to values" would replace in a scope (for the confirmation). */
 export async function countConvertible(run: ExcelRunner, scope: Scope): Promise<number> {
   return (await run((context) => findRiskCells(context, scope, false))).length;
@@ -47,15 +45,11 @@ export async function convertToValues(options: { run: ExcelRunner; scope: Scope 
   const { run, scope } = options;
   return run(async (context) => {
     const cells = await findRiskCells(context, scope, false);
-    if (cells.length === 0) throw new Error(`${where(scope)} has no RISK formulas: nothing was converted.`);
+    if (cells.length === 0) throw new MessageError(message("static.run.noFormulas", { scope }));
     const busy = cells.filter((c) => c.value === "#BUSY!" || c.value === "#GETTING_DATA");
     if (busy.length > 0) {
       const first = qualify(busy[0].sheetName, cellA1(busy[0].row, busy[0].column));
-      throw new Error(
-        `${busy.length} RISK cell${busy.length === 1 ? " is" : "s are"} still calculating ` +
-          `(${first}${busy.length > 1 ? ", …" : ""}): ` +
-          "wait until they show values, then convert. Nothing was converted.",
-      );
+      throw new MessageError(message("static.run.busy", { count: busy.length, first }));
     }
     const takenAt = utcNow();
     const converted = await convertCellsToValues(context, cells, takenAt);
@@ -91,8 +85,7 @@ export async function restoreFormulas(options: { run: ExcelRunner; scope: Scope 
   const { run, scope } = options;
   return run(async (context) => {
     const { all, inScope } = await readStaticCellsInScope(context, scope);
-    if (inScope.length === 0)
-      throw new Error(`${where(scope)} has no formulas replaced by a static copy: nothing to restore.`);
+    if (inScope.length === 0) throw new MessageError(message("static.run.nothingToRestore", { scope }));
     const { unchanged: restorable, changed } = await sortByChangeSinceCopy(context, inScope);
     const skipped = changed.map(qualified);
     await restoreCells(context, restorable);

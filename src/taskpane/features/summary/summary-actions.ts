@@ -4,6 +4,7 @@ import type { DownloadedFile, FileFormat } from "../../../api/types";
 import { pasteKinds, type KindPaste } from "../pasted";
 import { EXTENDED_SUMMARY_KIND, SUMMARY_KIND } from "./summary-kinds";
 import { rethrowIfCancelled, type LongRunning, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
+import { message } from "../../../i18n/messages";
 
 /** Options of {@link pasteSummary}. */
 export interface SummaryPasteOptions extends PasteOptions {
@@ -32,7 +33,7 @@ export const DEFAULT_EXTENDED_SCENARIO = STRESS_SCENARIO;
 export async function pasteSummary(options: SummaryPasteOptions): Promise<PastedSheet[]> {
   const { portfolio, onProgress } = options;
   const extendedScenario = options.scenario ?? options.extendedScenario ?? DEFAULT_EXTENDED_SCENARIO;
-  onProgress?.({ message: "Reading summaries…" });
+  onProgress?.({ message: message("summary.run.reading") });
   const pastes: KindPaste[] = [
     {
       kind: SUMMARY_KIND,
@@ -51,7 +52,7 @@ export async function downloadSummary(
   options: LongRunning & { client: RiskClient; portfolio: string; scenario?: string; format?: FileFormat },
 ): Promise<DownloadedFile> {
   const { client, portfolio, signal, onProgress } = options;
-  onProgress?.({ message: `Downloading the summary of ${portfolio}…` });
+  onProgress?.({ message: message("summary.run.downloading", { portfolio }) });
   return client.datasets
     .summaryExport(
       portfolio,

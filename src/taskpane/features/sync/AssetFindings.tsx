@@ -108,7 +108,8 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
  * ids the pane would write, previewed; nothing changes until "Write".
  */
 function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unknown) => void }) {
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const [written, setWritten] = useState<string | undefined>(undefined);
   const { collisions, cells, blocked, how } = props.identity;
   const ids = how === "new column" ? Math.max(0, cells.length - 1) : cells.length;
@@ -127,7 +128,7 @@ function IdentityOffer(props: { identity: IdentityFinding; onError: (error: unkn
           })}
         </div>
         {blocked ? (
-          <div data-testid={IDS.identityBlocked}>{blocked}</div>
+          <div data-testid={IDS.identityBlocked}>{i18n.format(blocked)}</div>
         ) : (
           <>
             <div>{how === "new column" ? t("sync.identity.newColumn") : t("sync.identity.fill")}</div>

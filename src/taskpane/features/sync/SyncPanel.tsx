@@ -52,7 +52,7 @@ const IDS = TEST_IDS.sync;
  */
 export function SyncPanel() {
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   const { client, run, forget } = useServices();
   const [sourceKind, setSourceKind] = useState<SourceKind>("selection");
   const [tableName, setTableName] = useState("");
@@ -114,7 +114,7 @@ export function SyncPanel() {
         label={t("sync.portfolio.label")}
         hint={t("sync.portfolio.hint")}
         validationState={nameProblem ? "error" : "none"}
-        validationMessage={nameProblem ?? undefined}
+        validationMessage={nameProblem ? format(nameProblem) : undefined}
         value={portfolio}
         onChange={setPortfolio}
         placeholder={t("sync.portfolio.placeholder")}
@@ -345,7 +345,7 @@ function SyncOutcome(props: {
 }) {
   const css = usePaneStyles();
   const { task } = props;
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   const result = task.state.status === "done" ? task.state.result : undefined;
   if (result?.outcome === "too-many")
     return (
@@ -355,7 +355,7 @@ function SyncOutcome(props: {
             {t("sync.tooMany.body", { rows: result.rowCount, address: result.address, limit: PORTFOLIO_LIMIT })}
           </div>
           {result.problem ? (
-            <div>{result.problem}</div>
+            <div>{format(result.problem)}</div>
           ) : (
             <div className={mergeClasses(css.buttons, css.above6, css.wrapCentered)}>
               <Button appearance="primary" size="small" onClick={props.onSplit} data-testid={IDS.split}>

@@ -35,20 +35,22 @@ import { refreshAfterChange, type ForgetChange } from "../../ui/data-change";
 import {
   CancelledError,
   StepError,
-  formatCount,
   throwIfCancelled,
   type ExcelRunner,
   type LongRunning,
+  type Progress,
 } from "../../ui/pane-types";
+import { message, type Message, type MessageId } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /** The steps of a sync; a failure names the one that failed. */
 export type SyncStep = "check" | "create" | "upload" | "poll";
 
-const STEP_LABELS: Record<SyncStep, string> = {
-  check: "Checking the portfolio",
-  create: "Creating the portfolio",
-  upload: "Uploading the assets",
-  poll: "Waiting for risk data",
+const STEP_LABELS: Record<SyncStep, MessageId> = {
+  check: "sync.run.step.check",
+  create: "sync.run.step.create",
+  upload: "sync.run.step.upload",
+  poll: "sync.run.step.poll",
 };
 
 /** What the user is asked before a non-empty portfolio's assets are replaced. */
@@ -148,7 +150,7 @@ async function withIdColumnChecked<T extends Partial<RangeFindings>>(run: ExcelR
     identity: {
       ...identity,
       cells: [],
-      blocked: `The column right of your range (${column.address}) holds data at ${identity.cells[held].cell}: insert an empty column there, or add an entity_id column yourself.`,
+      blocked: message("sync.run.idColumnBlocked", { column: column.address, cell: identity.cells[held].cell }),
     },
   };
 }
@@ -195,7 +197,7 @@ export type SyncResult =
       portfolio: string;
       rowCount: number;
       parts: string[];
-      problem?: string;
+      problem?: Message;
       problems: RangeProblem[];
     }
   /** A split sync: each numbered portfolio's own result, in order. */
@@ -216,7 +218,7 @@ export type SyncResult =
 export async function syncAssets(input: AssetRangeInput, options: SyncOptions): Promise<SyncResult> {
   const { portfolio } = options;
   const nameProblem = portfolioNameProblem(portfolio);
-  if (nameProblem) throw new Error(`Portfolio name: ${nameProblem}`);
+  if (nameProblem) throw new MessageError(nameProblem);
   const validation = validateAssetRange(input);
   // The country check runs beside the validation; points outside their country are asked about
   // before anything is sent, and every finding comes with the outcome.
@@ -280,7 +282,7 @@ async function syncValidRows(
   const { client, portfolio, signal, onProgress } = options;
   throwIfCancelled(signal);
 
-  onProgress?.({ message: `Checking portfolio ${portfolio}…`, fraction: 0.05 });
+  onProgress?.({ message: message("sync.run.progress.check", { portfolio }), fraction: 0.05 });
   const exists = await runStep(
     "check",
     () =>
@@ -291,17 +293,17 @@ async function syncValidRows(
           throw error;
         },
       ),
-    () => "Cancelled: nothing was sent.",
+    () => message("sync.run.cancel.nothingSent"),
   );
 
   let created = false;
   // What a cancellation means depends on how far the sync got.
-  let cancelledMessage = "Cancelled: no assets were uploaded.";
+  let cancelledMessage: Message = message("sync.run.cancel.beforeUpload");
   const step = <T>(name: SyncStep, work: () => Promise<T>) => runStep(name, work, () => cancelledMessage);
 
   let existing: Asset[] = [];
   if (!exists) {
-    onProgress?.({ message: `Creating portfolio ${portfolio}…`, fraction: 0.1 });
+    onProgress?.({ message: message("sync.run.progress.create", { portfolio }), fraction: 0.1 });
     created = await step("create", () =>
       client.portfolios.create(portfolio, { signal }).then(
         () => true,
@@ -328,16 +330,15 @@ async function syncValidRows(
       if (!replace) return { outcome: "declined", portfolio };
     }
     throwIfCancelled(signal);
-    onProgress?.({ message: `Uploading ${formatCount(rows.length)} assets to ${portfolio}…`, fraction: 0.2 });
+    onProgress?.({ message: message("sync.run.progress.upload", { count: rows.length, portfolio }), fraction: 0.2 });
     const csv = buildImportCsv(rows, labelKeys);
-    cancelledMessage =
-      "Cancelled during the upload: the portfolio may already hold the new assets. Sync again to finish.";
+    cancelledMessage = message("sync.run.cancel.upload");
     await step("upload", () => client.portfolios.importAssets(portfolio, csv, { signal }));
     options.forget?.({ kind: "portfolio", portfolio });
   }
-  cancelledMessage = "Stopped waiting. The assets are uploaded; the service goes on generating risk data.";
+  cancelledMessage = message("sync.run.cancel.waiting");
 
-  onProgress?.({ message: `Waiting for risk data of ${portfolio}…` });
+  onProgress?.({ message: message("sync.run.progress.wait", { portfolio }) });
   await step("poll", () =>
     waitForRiskData(client, portfolio, {
       signal,
@@ -350,13 +351,13 @@ async function syncValidRows(
 }
 
 /** Runs one step; a failure becomes a StepError naming it, a cancellation a CancelledError. */
-async function runStep<T>(name: SyncStep, work: () => Promise<T>, cancelledMessage: () => string): Promise<T> {
+async function runStep<T>(name: SyncStep, work: () => Promise<T>, cancelledMessage: () => Message): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof CancelledError) throw error;
     if (error instanceof AbortedError) throw new CancelledError(cancelledMessage());
-    throw new StepError<SyncStep>(name, STEP_LABELS[name], error);
+    throw new StepError<SyncStep>(name, message(STEP_LABELS[name]), error);
   }
 }
 
@@ -382,17 +383,17 @@ export const MAX_SPLIT_PARTS = 20;
 export async function syncRangeToPortfolio(
   options: SyncOptions & { run: ExcelRunner; source: AssetSource; split?: boolean },
 ): Promise<SyncResult & { address: string }> {
-  options.onProgress?.({ message: "Reading the range…", fraction: 0 });
+  options.onProgress?.({ message: message("sync.run.progress.read"), fraction: 0 });
   const snapshot = await readAssetSource(
     options.run,
     options.source,
     options.split ? MAX_SPLIT_PARTS * MAX_ASSETS + 101 : undefined,
   );
   if (snapshot.values.length === 0) {
-    throw new Error(
+    throw new MessageError(
       options.source.kind === "table"
-        ? `Table ${options.source.name} is empty.`
-        : "The selection is empty: select the asset rows with their header row, or pick a table.",
+        ? message("sync.run.emptyTable", { table: options.source.name })
+        : message("sync.run.emptySelection"),
     );
   }
   const input: AssetRangeInput = {
@@ -424,7 +425,7 @@ export async function syncRangeToPortfolio(
     await rememberAssetSource(options.run, result.portfolio, snapshot.address, "synced");
     // New assets (or a new portfolio): RISK cells reading it fetch again, now that risk data is there.
     if (options.forget && (result.uploaded || result.created)) {
-      options.onProgress?.({ message: "Recalculating the RISK cells…", fraction: 1 });
+      options.onProgress?.({ message: message("sync.run.progress.recalculate"), fraction: 1 });
       await refreshAfterChange({
         run: options.run,
         forget: options.forget,
@@ -465,7 +466,7 @@ async function syncSplit(input: AssetRangeInput, options: SyncOptions & { run: E
     return { outcome: "invalid", problems: validation.problems, ...findingsOf(validation, input.address, false) };
   const rows = validation.assets;
   const named = numberedPortfolioNames(options.portfolio, Math.ceil(rows.length / MAX_ASSETS));
-  if ("problem" in named) throw new Error(`Portfolio name: ${named.problem}`);
+  if ("problem" in named) throw new MessageError(named.problem);
   if (options.confirmMapping && needsMappingReview(validation.columns)) {
     const send = await options.confirmMapping({ columns: validation.columns, warnings: validation.warnings });
     if (!send) return { outcome: "mapping-declined", portfolio: options.portfolio };
@@ -475,9 +476,14 @@ async function syncSplit(input: AssetRangeInput, options: SyncOptions & { run: E
     const chunk = rows.slice(k * MAX_ASSETS, (k + 1) * MAX_ASSETS);
     const onProgress =
       options.onProgress &&
-      ((p: { message: string; fraction?: number }) =>
+      ((p: Progress) =>
         options.onProgress!({
-          message: `${name} (${k + 1} of ${named.names.length}): ${p.message}`,
+          message: message("sync.run.part", {
+            portfolio: name,
+            part: k + 1,
+            parts: named.names.length,
+            status: p.message,
+          }),
           fraction: p.fraction === undefined ? undefined : (k + p.fraction) / named.names.length,
         }));
     const result = await syncValidRows(chunk, validation.labelKeys, { ...options, portfolio: name, onProgress });

@@ -5,14 +5,10 @@ import { dateFilterProblem, dateKeyInRange, dateRangeReversed } from "./model/da
 import { SERIES_KINDS, TIMESERIES_FIXED_COLUMNS, seriesKind, type SeriesKind } from "../../../shaping/tidy-timeseries";
 import { streamKind } from "../pasted";
 import { TIMESERIES_KIND, TIMESERIES_SHEET_PREFIX } from "./timeseries-kind";
-import {
-  formatCount,
-  rethrowIfCancelled,
-  type LongRunning,
-  type PastedSheet,
-  type PasteOptions,
-} from "../../ui/pane-types";
+import { rethrowIfCancelled, type LongRunning, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 import { MEASURES, SCENARIOS } from "../../../shared/vocabulary";
+import { message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /** The filters of a timeseries pull; an absent filter means "all". */
 export interface TimeseriesFilters {
@@ -35,9 +31,9 @@ export interface TimeseriesFilters {
 export function timeseriesQuery(filters: TimeseriesFilters): Omit<ItemsQuery, "page" | "rows"> {
   const start = filters.startDate?.trim() || (filters.startYear !== undefined ? String(filters.startYear) : "");
   const end = filters.endDate?.trim() ?? "";
-  const problem = dateFilterProblem(start, "Start date") ?? dateFilterProblem(end, "End date");
-  if (problem) throw new Error(problem);
-  if (dateRangeReversed(start, end)) throw new Error(`Start date ${start} is after end date ${end}.`);
+  const problem = dateFilterProblem(start, "from") ?? dateFilterProblem(end, "to");
+  if (problem) throw new MessageError(problem);
+  if (dateRangeReversed(start, end)) throw new MessageError(message("timeseries.date.reversed", { start }));
   return {
     hazard: filters.hazard || undefined,
     indicator: filters.indicator || undefined,
@@ -203,12 +199,10 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
   const { portfolio, filters, catalog, onProgress } = options;
   const expected = catalog ? estimateTimeseriesRows(catalog, filters) : undefined;
   if (expected !== undefined && expected > MAX_TIMESERIES_ROWS) {
-    throw new Error(
-      `These filters select about ${formatCount(expected)} series, more than ${formatCount(MAX_TIMESERIES_ROWS)} rows for one sheet: choose a hazard, scenario or measure.`,
-    );
+    throw new MessageError(message("timeseries.run.tooManyExpected", { expected, max: MAX_TIMESERIES_ROWS }));
   }
   const query = timeseriesQuery(filters);
-  onProgress?.({ message: "Reading timeseries…", fraction: 0 });
+  onProgress?.({ message: message("timeseries.run.reading"), fraction: 0 });
   const wanted = new Set(options.chartAssets ?? []);
   const chartRows: Array<Array<{ row: number; name: string }>> = SERIES_KINDS.map(() => []);
   let itemsRead = 0;
@@ -234,7 +228,11 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
         itemsRead += items;
         const fraction = expected ? Math.min(0.99, itemsRead / expected) : undefined;
         onProgress?.({
-          message: `Read ${formatCount(itemsRead)}${expected ? ` of about ${formatCount(expected)}` : ""} series · wrote ${formatCount(writtenRows)} rows`,
+          message: message("timeseries.run.progress", {
+            read: itemsRead,
+            expected: expected ?? 0,
+            written: writtenRows,
+          }),
           fraction,
         });
       },
@@ -251,15 +249,11 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
               },
         ),
       stopReason: () =>
-        tooMany
-          ? new Error(
-              `More than ${formatCount(MAX_TIMESERIES_ROWS)} series match: narrow the filters (hazard, scenario, measure).`,
-            )
-          : undefined,
+        tooMany ? new MessageError(message("timeseries.run.tooMany", { max: MAX_TIMESERIES_ROWS })) : undefined,
     },
     { kind: TIMESERIES_KIND, portfolio, filters: query },
   );
-  if (written.length === 0) throw new Error(`No timeseries match these filters in ${portfolio}.`);
+  if (written.length === 0) throw new MessageError(message("timeseries.run.none", { portfolio }));
   const sheets: TimeseriesSheet[] = written.map((w) => {
     const kind = w.sheetName.startsWith(TIMESERIES_SHEET_PREFIX.observed) ? "observed" : "projected";
     return {
@@ -288,7 +282,7 @@ export async function downloadTimeseries(
   options: LongRunning & { client: RiskClient; portfolio: string; filters: TimeseriesFilters; format?: FileFormat },
 ): Promise<DownloadedFile> {
   const { client, portfolio, filters, signal, onProgress } = options;
-  onProgress?.({ message: `Downloading the timeseries of ${portfolio}…` });
+  onProgress?.({ message: message("timeseries.run.downloading", { portfolio }) });
   return client.datasets
     .itemsExport(
       portfolio,

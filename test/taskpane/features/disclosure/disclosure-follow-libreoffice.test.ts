@@ -43,6 +43,7 @@ import {
   type TestAsset,
   typeInto,
 } from "./support";
+import { english } from "../../../support/english";
 
 const TOTALS = { assets: 50_000_000, revenue: 10_000_000 };
 const EUR_RATE = 1.1;
@@ -407,7 +408,7 @@ describeWithLibreOffice(__filename)("every refresh runs the disclosure's steps, 
     const grown = await madeBeforeAndGrown("disclosure-rb");
     const { run, sheets, lastRow } = grown;
     const outcome = await refreshPastedSheetsFromRibbon({ client, run, kinds: PASTE_KINDS });
-    expect(outcome.message).toBe("Refreshed 2 of 2 pasted sheets.");
+    expect(english(outcome.message)).toBe("Refreshed 2 of 2 pasted sheets.");
     expect(outcome.attention).toEqual([staleLine(sheets, lastRow)]);
     await expectInLine(grown);
   }, 240_000);

@@ -78,6 +78,7 @@ import type { FakeExcel } from "../../../../testing/fake-excel";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { importPortfolio } from "../../../functions/support/emulator";
 import { newWorkbook, usePaneTestService } from "../../support";
+import { english } from "../../../support/english";
 
 let vectorId: string | number;
 let subproject: { id: string; name: string };
@@ -644,14 +645,14 @@ describe.each([
       if (problem === "repeated" && kind.refusesRepeatedIds) {
         const refused = await refresh(run, sheetName, { choices: (id) => ({ acceptKeyKindChange: [id] }) });
         expect(refused).toMatchObject({ ok: false });
-        expect(refused.message).toMatch(kind.refusesRepeatedIds);
+        expect(english(refused.message)).toMatch(kind.refusesRepeatedIds);
         expectWorkbook(fake, image, "refused");
         return;
       }
       for (const pane of [false, true]) {
         const asked = await refresh(run, sheetName, { pane });
         expect(asked).toMatchObject({ ok: false, keyKindChanged: true });
-        expect(asked.message).toMatch(/told apart by entity_id .* and now by name and location/);
+        expect(english(asked.message)).toMatch(/told apart by entity_id .* and now by name and location/);
         expectWorkbook(fake, image, `refreshed ${pane ? "with" : "without"} the pane`);
       }
       const accepted = await refresh(run, sheetName, { choices: (id) => ({ acceptKeyKindChange: [id] }) });
@@ -677,10 +678,10 @@ test.each(ASSET_KINDS)(
     const image = workbookImage(fake);
     const outcome = await refresh(run, sheetName, { choices: (id) => ({ acceptKeyKindChange: [id] }) });
     expect(outcome).toMatchObject({ ok: false });
-    if (kind.refusesRepeatedIds) expect(outcome.message).toMatch(kind.refusesRepeatedIds);
+    if (kind.refusesRepeatedIds) expect(english(outcome.message)).toMatch(kind.refusesRepeatedIds);
     else {
-      expect(outcome.message).toMatch(/cannot be told apart/);
-      expect(outcome.message).toContain(`"Asset 1" at ${asset(1).lat}, ${asset(1).lng}: portfolio_index 1, 2`);
+      expect(english(outcome.message)).toMatch(/cannot be told apart/);
+      expect(english(outcome.message)).toContain(`"Asset 1" at ${asset(1).lat}, ${asset(1).lng}: portfolio_index 1, 2`);
     }
     expectWorkbook(fake, image, "refreshed");
   },
@@ -770,7 +771,7 @@ test.each(KINDS)(
         }
         const what = `write ${k}, ${mishap}`;
         if (mishap === "cancelled") expect([what, tried.cancelled]).toEqual([what, expect.any(CancelledError)]);
-        else expect([what, tried.outcome?.message]).toEqual([what, expect.stringMatching(/injected failure/)]);
+        else expect([what, english(tried.outcome?.message)]).toEqual([what, expect.stringMatching(/injected failure/)]);
         expectWorkbook(fake, image, what);
         drilled++;
       }
@@ -817,8 +818,8 @@ test("a deletion of removed rows that fails part-way twice says the sheet was re
   const outcome = await refresh(run, sheetName, {});
   fake.setFaultInjector(undefined);
   expect(outcome).toMatchObject({ ok: false });
-  expect(outcome.message).toMatch(
-    /was refreshed, but its last step failed part-way .*: 3 row\(s\) the service no longer returns are still in the table/,
+  expect(english(outcome.message)).toMatch(
+    /was refreshed, but its last step failed part-way .*: 3 rows the service no longer returns are still in the table/,
   );
   // On record as refreshed: the next refresh finds A2's three rows not on record and leaves them.
   const next = await refresh(run, sheetName, {});

@@ -15,6 +15,7 @@ import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/e
 import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 import type { RefreshedSheet } from "../../../../src/taskpane/features/pasted/paste-kind";
 import type { ExcelRunner } from "../../../../src/taskpane/ui/pane-types";
+import { english } from "../../../support/english";
 
 /**
  * Pasted sheets record how they were made (Sources sheet + hidden store) and "Refresh pasted
@@ -147,7 +148,7 @@ test("a renamed or deleted pasted sheet is refused with a sentence; an edited ce
   });
   const before = fake.snapshot();
   result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
-  expect(result.outcomes[0].message).toMatch(/was renamed to "Renamed": rename it back/);
+  expect(english(result.outcomes[0].message)).toMatch(/was renamed to "Renamed": rename it back/);
   expect(fake.snapshot()).toEqual(before);
 
   // Deleted.
@@ -155,7 +156,7 @@ test("a renamed or deleted pasted sheet is refused with a sentence; an edited ce
     context.workbook.worksheets.getItem("Renamed").delete();
   });
   result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
-  expect(result.outcomes[0].message).toMatch(/was deleted/);
+  expect(english(result.outcomes[0].message)).toMatch(/was deleted/);
 
   // Provenance deleted: the store sheet removed (e.g. by another tool).
   await run(async (context) => {
@@ -184,7 +185,7 @@ test("a refresh that fails while writing puts the old table back, whole", async 
   const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   fake.setFaultInjector(undefined);
   expect(result.outcomes[0]).toMatchObject({ ok: false });
-  expect(result.outcomes[0].message).toMatch(/was not changed: .*injected write failure/);
+  expect(english(result.outcomes[0].message)).toMatch(/was not changed: .*injected write failure/);
   const after = fake.snapshot();
   const sheetOf = (s: typeof before) => s.sheets.find((x) => x.name === summary.sheetName)!.cells;
   expect(sheetOf(after)).toEqual(sheetOf(before));
@@ -297,7 +298,7 @@ test("a sheet whose read fails is left as it was, and the sheets read beside it 
   const byName = new Map(result.outcomes.map((o) => [o.sheetName, o]));
   expect(byName.get(summary.sheetName)).toMatchObject({ ok: true });
   expect(byName.get(extended.sheetName)).toMatchObject({ ok: false });
-  expect(byName.get(extended.sheetName)!.message).toMatch(/was not changed/);
+  expect(english(byName.get(extended.sheetName)!.message)).toMatch(/was not changed/);
   const after = fake.snapshot();
   const cellsOf = (s: typeof before, name: string) => s.sheets.find((x) => x.name === name)!.cells;
   expect(cellsOf(after, extended.sheetName)).toEqual(cellsOf(before, extended.sheetName));
@@ -346,7 +347,7 @@ test("a kind's steps after the refresh run once, given its sheets; one that fail
     ],
   ]);
   expect(result.refreshed).toBe(1);
-  expect(result.followUps).toEqual([
+  expect(result.followUps.map((f) => ({ ...f, messages: f.messages.map((m) => english(m)) }))).toEqual([
     {
       operation: "summary",
       messages: [

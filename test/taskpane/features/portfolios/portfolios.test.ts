@@ -364,17 +364,17 @@ describe("downloads and dated timeseries", () => {
     );
     await expect(
       downloadTimeseries({ client: service.client, portfolio: "demo-portfolio", filters: { startDate: "2021-02-30" } }),
-    ).rejects.toThrow('Start date "2021-02-30" is not a date that exists.');
+    ).rejects.toThrow('From "2021-02-30" is not a date that exists.');
     await expect(
       downloadTimeseries({
         client: service.client,
         portfolio: "demo-portfolio",
         filters: { startDate: "2022", endDate: "2021-06-01" },
       }),
-    ).rejects.toThrow("Start date 2022 is after end date 2021-06-01.");
+    ).rejects.toThrow("To is before From (2022).");
     await expect(
       downloadTimeseries({ client: service.client, portfolio: "demo-portfolio", filters: { endDate: "06/2021" } }),
-    ).rejects.toThrow('End date "06/2021" is not a date YYYY-MM-DD or a year YYYY.');
+    ).rejects.toThrow('To "06/2021" is not a date YYYY-MM-DD or a year YYYY.');
     expect(
       routeCount(
         await emulatorStats(service.emulator),

@@ -2,6 +2,8 @@ import { search, summary } from "../../../../src/functions/functions";
 import { countScope, refreshScope } from "../../../../src/taskpane/features/refresh/scoped-refresh-actions";
 import { calculatingWorkbook, usePaneTestService, useDefaultEngine } from "../../support";
 import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/emulator";
+import { englishTranslator } from "../../../../src/i18n/translator";
+import { wordsOf } from "../../../../src/taskpane/ui/i18n";
 
 /**
  * Refresh with a scope: only the RISK cells of the selection / active sheet / workbook (optionally
@@ -44,7 +46,7 @@ test("the selection's RISK cells are loaded afresh; other cells keep their cache
     scope: "selection",
     onlyErrors: false,
     quietMs: 200,
-    onProgress: (p) => progress.push(p.message),
+    onProgress: (p) => progress.push(wordsOf(englishTranslator, p.message)),
   });
   await calc.waitForIdle(20_000);
   expect(result).toMatchObject({ riskCells: 2, sheets: ["Sheet1"] });

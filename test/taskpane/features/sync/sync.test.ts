@@ -19,6 +19,8 @@ import {
   userSheetsOf,
 } from "../../support";
 import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/emulator";
+import { englishTranslator } from "../../../../src/i18n/translator";
+import { wordsOf } from "../../../../src/taskpane/ui/i18n";
 
 /**
  * "Sync a range to a portfolio" end to end: the fake workbook holds the range, the emulator is
@@ -64,7 +66,7 @@ test("a selection becomes a new portfolio with risk data; the sheet is unchanged
     portfolio: "my_sites",
     confirmReplace: never,
     pollIntervalMs: 20,
-    onProgress: (p) => messages.push(p.message),
+    onProgress: (p) => messages.push(wordsOf(englishTranslator, p.message)),
   });
   expect(result).toMatchObject({
     outcome: "synced",
@@ -279,7 +281,7 @@ test("Cancel while waiting for risk data stops waiting and says the upload happe
       pollIntervalMs: 20,
       signal: controller.signal,
       onProgress: (p) => {
-        if (p.message.startsWith("Generating risk data")) controller.abort();
+        if (wordsOf(englishTranslator, p.message).startsWith("Generating risk data")) controller.abort();
       },
     });
     const error = await result.catch((e: unknown) => e);

@@ -15,6 +15,7 @@ import { cellA1, parseA1, qualify } from "../../../../shaping/a1";
 import { assetIdentity, type AssetCollision } from "../../../../shaping/row-keys";
 import type { ColumnMapping } from "../../../../shaping/headers";
 import type { AssetRow } from "./validate-assets";
+import { message, type Message } from "../../../../i18n/messages";
 
 /** A cell the offer writes: its address, what it holds at the preview, and the id. */
 export interface IdCell {
@@ -44,7 +45,7 @@ export interface IdentityFinding {
   /** "new column" (header and every row) or "fill" (the empty cells of the entity_id column). */
   how: "new column" | "fill";
   /** Why no ids can be written (a named table without an entity_id column). */
-  blocked?: string;
+  blocked?: Message;
 }
 
 /**
@@ -93,8 +94,7 @@ export function identityFinding(
         missingIds: identity.missingIds,
         cells: [],
         how: "new column",
-        blocked:
-          "Add an entity_id column to the table (Excel's Insert › Table Column) and give each asset its own id; the pane writes ids only into a range.",
+        blocked: message("sync.run.idColumnInTable"),
       };
     const col = origin.col + origin.cols;
     const cells: IdCell[] = [

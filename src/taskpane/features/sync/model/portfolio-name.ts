@@ -4,6 +4,8 @@
  * from the sheet or table the assets come from.
  */
 
+import { message, type Message } from "../../../../i18n/messages";
+
 const VALID = /^[A-Za-z0-9_-]+$/;
 
 /** Shortest portfolio name the service accepts. */
@@ -13,16 +15,21 @@ export const PORTFOLIO_NAME_MAX_LENGTH = 30;
 /** Longest name we suggest: the service's limit. */
 export const SUGGESTED_NAME_MAX_LENGTH = PORTFOLIO_NAME_MAX_LENGTH;
 
-/** Why a portfolio name is not acceptable, or null when it is. */
-export function portfolioNameProblem(name: string): string | null {
-  if (name.length === 0) return "Enter a portfolio name.";
-  if (/\s/.test(name)) return `Portfolio name "${name}" has spaces: use letters, digits, _ and - only.`;
+/** Why a portfolio name is not acceptable (a message the pane words), or null when it is. */
+export function portfolioNameProblem(name: string): Message | null {
+  if (name.length === 0) return message("sync.run.name.empty");
+  if (/\s/.test(name)) return message("sync.run.name.spaces", { name });
   const bad = [...new Set([...name].filter((ch) => !/[A-Za-z0-9_-]/.test(ch)))];
-  if (bad.length > 0) {
-    return `Portfolio name "${name}" has ${bad.map((c) => `"${c}"`).join(", ")}: use letters A-Z, digits, _ and - only.`;
-  }
+  // The characters are quoted as typed, so the list is the same in every language.
+  if (bad.length > 0)
+    return message("sync.run.name.characters", { name, characters: bad.map((c) => `"${c}"`).join(", ") });
   if (name.length < PORTFOLIO_NAME_MIN_LENGTH || name.length > PORTFOLIO_NAME_MAX_LENGTH) {
-    return `Portfolio name "${name}" has ${name.length} character${name.length === 1 ? "" : "s"}: use ${PORTFOLIO_NAME_MIN_LENGTH} to ${PORTFOLIO_NAME_MAX_LENGTH}.`;
+    return message("sync.run.name.length", {
+      name,
+      length: name.length,
+      min: PORTFOLIO_NAME_MIN_LENGTH,
+      max: PORTFOLIO_NAME_MAX_LENGTH,
+    });
   }
   return null;
 }
@@ -61,13 +68,18 @@ export function suggestPortfolioName(source: string, taken: readonly string[] = 
  * Names of the numbered portfolios a range over the 5,000-asset cap is split into: `name-1` …
  * `name-N`. Returns the names, or why they cannot be made (each must follow the 3-30 character rule).
  */
-export function numberedPortfolioNames(base: string, parts: number): { names: string[] } | { problem: string } {
+export function numberedPortfolioNames(base: string, parts: number): { names: string[] } | { problem: Message } {
   const names = Array.from({ length: parts }, (_, i) => `${base}-${i + 1}`);
   const long = names.find((name) => name.length > PORTFOLIO_NAME_MAX_LENGTH);
   if (long) {
     const room = PORTFOLIO_NAME_MAX_LENGTH - String(parts).length - 1;
     return {
-      problem: `"${long}" would have ${long.length} characters (at most ${PORTFOLIO_NAME_MAX_LENGTH}): shorten the portfolio name to ${room} or fewer to split.`,
+      problem: message("sync.run.name.splitTooLong", {
+        name: long,
+        length: long.length,
+        max: PORTFOLIO_NAME_MAX_LENGTH,
+        room,
+      }),
     };
   }
   for (const name of names) {

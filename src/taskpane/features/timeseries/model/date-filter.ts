@@ -2,6 +2,7 @@
  * The timeseries date filters (`start_date`, `end_date`): a date `YYYY-MM-DD` (the published
  * form) or a year `YYYY` alone. Observed monthly series are narrowed to the months in range.
  */
+import { message, type Message } from "../../../../i18n/messages";
 
 const DATE = /^(\d{4})(?:-(\d{2})-(\d{2}))?$/;
 
@@ -23,14 +24,12 @@ export function dateFilterFault(text: string): DateFilterFault | null {
   return null;
 }
 
-/** Why a typed date filter is not acceptable (`label` names the field), or null; "" is no filter. */
-export function dateFilterProblem(text: string, label: string): string | null {
+/** Why a typed date filter is not acceptable (`field` names it as the pane does), or null; "" is no filter. */
+export function dateFilterProblem(text: string, field: "from" | "to"): Message | null {
   const fault = dateFilterFault(text);
   if (fault === null) return null;
   const value = text.trim();
-  return fault === "not a date"
-    ? `${label} "${value}" is not a date YYYY-MM-DD or a year YYYY.`
-    : `${label} "${value}" is not a date that exists.`;
+  return message(fault === "not a date" ? "timeseries.date.notDate" : "timeseries.date.noSuchDate", { field, value });
 }
 
 /** Whether `start` comes after `end` (a year alone spans its whole year); false when either is empty or invalid. */
