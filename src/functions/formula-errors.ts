@@ -4,6 +4,7 @@ import {
   ConfigurationError,
   NotConnectedError,
   ConflictError,
+  CorsRefusedError,
   ForbiddenError,
   InvalidResponseError,
   NetworkError,
@@ -105,6 +106,9 @@ export function toExcelError(error: unknown, context: ErrorContext): Error {
   if (error instanceof UnauthorizedError) return excelError("#N/A", message("cell.error.unauthorized"));
   if (error instanceof ForbiddenError) return excelError("#N/A", message("cell.error.forbidden"));
   if (error instanceof NotConnectedError) return excelError("#N/A", message("cell.error.notConnected"));
+  // Found by the engine's probe (engine/no-answer-probe.ts): the fix is the service's CORS answer, not the pane.
+  if (error instanceof CorsRefusedError)
+    return excelError("#N/A", message("cell.error.corsRefused", { origin: error.origin }));
   if (error instanceof NetworkError || error instanceof ConfigurationError) {
     return excelError("#N/A", message("cell.error.unreachable"));
   }

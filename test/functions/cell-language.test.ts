@@ -103,6 +103,7 @@ test.each(LANGUAGES)(
       column: '"value"',
       columns: "a, b, c, d, e, f",
       reason: "Failed to fetch",
+      origin: "https://risk-addin.contoso.com",
       status: "503",
       detail: "lat: coordinate out of bounds",
     };

@@ -6,6 +6,7 @@ import { toExcelError } from "../formula-errors";
 import { cacheKey, dataKeyOfCacheKey } from "./cache-key";
 import type { LastGood, LastGoodCache, LastGoodUsage } from "./last-good-cache";
 import { AdaptiveLimiter } from "./limiter";
+import { NoAnswerProbes } from "./no-answer-probe";
 import { StaleCells, type StaleMark } from "./stale-cells";
 import { TtlCache, type Settled } from "./ttl-cache";
 
@@ -51,6 +52,13 @@ export interface EngineOptions {
   rows?: number;
   /** Cached results kept at most; the oldest go first (default 50,000). */
   maxEntries?: number;
+  /**
+   * Time limit of the `no-cors` probe that tells a CORS refusal from an unreachable service when
+   * loads get no answer (default 5 s; no-answer-probe.ts): their cells wait on it no longer.
+   */
+  probeTimeoutMs?: number;
+  /** How long that probe's answer words later failures without a new probe (default 30 s). */
+  probeKeepMs?: number;
   /** A fetch implementation (tests, benchmarks); defaults to the global fetch. */
   fetch?: typeof fetch;
   /** Observes each HTTP attempt, in addition to the engine's own counting. */
@@ -84,6 +92,8 @@ export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   readAhead: 4,
   rows: 250,
   maxEntries: 50_000,
+  probeTimeoutMs: 5_000,
+  probeKeepMs: 30_000,
 });
 
 /** Counters since the engine was made or `resetStats()`; for benchmarks, drills and the task pane. */
@@ -277,6 +287,8 @@ export class RiskEngine {
   /** The fetch every client of this engine sends through, so the limiter sees each attempt. */
   private readonly fetch: typeof fetch;
   private readonly flights = new Map<string, Flight>();
+  /** Why loads got no answer (CORS or unreachable): one probe per burst of failures. */
+  private readonly probes: NoAnswerProbes;
   private batch: Flight[] = [];
   private batchTimer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
@@ -321,6 +333,11 @@ export class RiskEngine {
     });
     // Bound, so browsers do not throw "Illegal invocation" on an unbound window.fetch.
     this.fetch = this.limiter.instrument(options.fetch ?? ((input, init) => globalThis.fetch(input, init)));
+    this.probes = new NoAnswerProbes({
+      fetch: options.fetch,
+      timeoutMs: settings.probeTimeoutMs,
+      keepMs: settings.probeKeepMs,
+    });
     this.failurePolicy = options.failurePolicy ?? "show error";
   }
 
@@ -664,8 +681,22 @@ export class RiskEngine {
   /**
    * A load failed. When the service was out of reach (not a bad request or a missing portfolio),
    * its cells go on the stale list, and with policy "keep last good" they show the last good value.
+   * When no answer came at all, the burst's probe first tells whether the service refused this
+   * add-in's origin (CORS), so the cells name that fix; the deadline still bounds the wait.
    */
   private fail(flight: Flight, error: unknown): void {
+    if (error instanceof NetworkError && !flight.controller.signal.aborted && !flight.settled) {
+      void this.probes
+        .explain(error, flight.client.connection)
+        .catch(() => error)
+        .then((explained) => this.settleFailure(flight, explained));
+      return;
+    }
+    this.settleFailure(flight, error);
+  }
+
+  /** Settles a failed load with `error`, as an outage or not (see `fail`). */
+  private settleFailure(flight: Flight, error: unknown): void {
     if (!isOutage(error) || flight.controller.signal.aborted) {
       this.settle(flight, { ok: false, error });
       return;
