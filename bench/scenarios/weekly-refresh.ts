@@ -32,6 +32,7 @@ import type { ConnectionConfig } from "../../src/api/config";
 import { readProvenance } from "../../src/excel/provenance-sheets";
 import { impact, search, summary } from "../../src/functions/functions";
 import { columnLetters as letters, parseA1 } from "../../src/shaping/a1";
+import { englishTranslator } from "../../src/i18n/translator";
 import { compareWithSnapshot, takeChangeSnapshot } from "../../src/taskpane/features/changes/changes-actions";
 import { pasteFinancialImpact } from "../../src/taskpane/features/impact/impact-actions";
 import { refreshPastedSheetsWithoutPane } from "../../src/taskpane/features/pasted";
@@ -498,7 +499,7 @@ export async function weeklyRun(
     changes: {
       cells: report?.changes.length ?? 0,
       outsideChangedAssets: outside,
-      datasetChanges: report?.datasetChanges ?? [],
+      datasetChanges: (report?.datasetChanges ?? []).map(englishTranslator.format),
     },
     reopen: {
       wallMs: reopenMs,

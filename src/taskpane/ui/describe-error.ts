@@ -18,6 +18,7 @@ import { ExcelNotAnsweringError } from "../../excel/sync-watchdog";
 import { CancelledError } from "./pane-types";
 import { englishTranslator, type Translator } from "../../i18n/translator";
 import type { MessageId } from "../../i18n/messages";
+import { SaidError } from "../../i18n/said-error";
 
 /** An error as the task pane shows it: a headline that says what to do, and the service's own words. */
 export interface ErrorDescription {
@@ -33,7 +34,8 @@ export interface ErrorDescription {
  * Turns any thrown value into what the user reads. The headline is picked by class (the service's
  * strings are not a contract); the strings themselves are shown verbatim underneath. Never includes
  * the API key: the client's messages carry the URL and operation only. The headline is in `i18n`'s
- * language; the service's strings and the messages of errors the code throws stay as they are.
+ * language, as is a {@link SaidError}'s message; the service's strings and the messages of other
+ * errors the code throws stay as they are.
  */
 export function describeError(error: unknown, i18n: Translator = englishTranslator): ErrorDescription {
   if (error instanceof CancelledError || error instanceof ExcelNotAnsweringError)
@@ -53,6 +55,8 @@ export function describeError(error: unknown, i18n: Translator = englishTranslat
     const details = error.errors.length > 0 ? [...error.errors] : [error.message];
     return { title: i18n.t(headlineFor(error)), details, cancelled: false };
   }
+  if (error instanceof SaidError && error.said)
+    return { title: i18n.format(error.said), details: [], cancelled: false };
   const message = error instanceof Error ? error.message : String(error);
   return { title: message, details: [], cancelled: false };
 }

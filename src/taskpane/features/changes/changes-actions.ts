@@ -17,6 +17,9 @@ import { labelOfScore } from "../../../shared/vocabulary";
 import { cellA1, parseA1, qualify } from "../../../shaping/a1";
 import { compareReadings, summarizeChanges, type CellChange, type ReadCell } from "./model/value-changes";
 import type { ExcelRunner, PastedSheet } from "../../ui/pane-types";
+import { sheetWords } from "../../../excel/sheet-words";
+import { message, type Message } from "../../../i18n/messages";
+import { SaidError } from "../../../i18n/said-error";
 
 /** A dataset's identity at a reading. */
 export interface DatasetStamp {
@@ -36,9 +39,9 @@ export interface ChangeSnapshot {
 export interface ChangeReport {
   changes: CellChange[];
   /** Sentences for the pane, e.g. "14 assets flipped to HIGH for flood_potential under ssp585". */
-  summary: string[];
-  /** e.g. "demo-portfolio: version 2024.1 → 2024.2". */
-  datasetChanges: string[];
+  summary: Message[];
+  /** e.g. "demo-portfolio: dataset version 2024.1 → 2024.2" (also on the "Changes" sheet, in the pane's language). */
+  datasetChanges: Message[];
   /** The "Changes" sheet, when something changed. */
   sheet?: PastedSheet;
 }
@@ -144,7 +147,7 @@ export async function takeChangeSnapshot(options: {
   signal?: AbortSignal;
 }): Promise<ChangeSnapshot> {
   const read = await readCells(options.run);
-  if (read.cells.length === 0) throw new Error("Select the RISK cells (or pasted scores) to watch first.");
+  if (read.cells.length === 0) throw new SaidError(message("changes.error.noSelection"));
   return { ...read, datasets: await stamps(options.client, read.cells, options.signal) };
 }
 
@@ -160,13 +163,19 @@ export async function compareWithSnapshot(options: {
   const now = await readCells(options.run, snapshot.address);
   const changes = compareReadings(snapshot.cells, now.cells, threshold);
   const after = await stamps(options.client, now.cells, options.signal);
-  const datasetChanges: string[] = [];
+  const datasetChanges: Message[] = [];
   for (const [name, was] of Object.entries(snapshot.datasets)) {
     const is = after[name];
     if (!is) continue;
-    if (was.version !== is.version) datasetChanges.push(`${name}: dataset version ${was.version} → ${is.version}`);
+    if (was.version !== is.version)
+      datasetChanges.push(
+        message("changes.dataset.version", { portfolio: name, before: was.version, after: is.version }),
+      );
     const short = (digest: string | undefined) => `${String(digest).slice(0, 12)}…`;
-    if (was.sha256 !== is.sha256) datasetChanges.push(`${name}: sha256 ${short(was.sha256)} → ${short(is.sha256)}`);
+    if (was.sha256 !== is.sha256)
+      datasetChanges.push(
+        message("changes.dataset.sha256", { portfolio: name, before: short(was.sha256), after: short(is.sha256) }),
+      );
   }
   const summary = summarizeChanges(changes, threshold);
   if (changes.length === 0 && datasetChanges.length === 0) return { changes, summary, datasetChanges };
@@ -199,7 +208,8 @@ export async function compareWithSnapshot(options: {
         c.formula ?? "",
       ] as Array<string | number | boolean>,
   );
-  for (const line of datasetChanges) rows.push(["", "dataset", "", "", "", "", "", "", "", line]);
+  const words = await sheetWords();
+  for (const line of datasetChanges) rows.push(["", "dataset", "", "", "", "", "", "", "", words(line)]);
   const [written] = await options.run((context) =>
     writeSheetsAtomically(context, [{ sheetName: "Changes", header, rows, conditionalLabels: [4, 5] }], {
       signal: options.signal,

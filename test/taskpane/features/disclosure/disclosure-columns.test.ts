@@ -19,6 +19,7 @@ import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
 import type { FakeExcel } from "../../../../testing/fake-excel";
 import { importPortfolio } from "../../../functions/support/emulator";
 import { describeWithLibreOffice, recalculateInLibreOffice } from "../../../support/libreoffice";
+import { englishTranslator } from "../../../../src/i18n/translator";
 import { newWorkbook, usePaneTestService } from "../../support";
 import { ASSETS, expectE19, methodologyRow, scoreOf, typeInto, type ExpectedInputs, type TestAsset } from "./support";
 
@@ -174,7 +175,7 @@ test("currency and revenue from columns: the column's currency before label:curr
     labels: { ...LABELS, currency_column: "currency", revenue_column: "Turnover" },
   });
   const a5 = 2 + rows.findIndex((a) => a.id === "A5");
-  expect(result.problems).toEqual([
+  expect(result.problems.map(englishTranslator.format)).toEqual([
     `Sites!E${a5} (A5) is "ten thousand", not an amount: it counts as without revenue.`,
   ]);
   const byAsset = new Map(dataRows(fake).map((r) => [r.entity_id, [r.currency, r.revenue]]));

@@ -27,6 +27,7 @@ import { RISK_CALL, riskCall, splitArguments } from "../../../../src/shaping/ris
 import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
 import { importPortfolio } from "../../../functions/support/emulator";
 import { type TestService, startTestService } from "../../../support/emulator";
+import { englishTranslator } from "../../../../src/i18n/translator";
 
 let fixture: TestService;
 let uninstall: () => void;
@@ -377,7 +378,7 @@ describe("what changed since last refresh", () => {
       ["Sheet1!C3", "label and score", to, "LOW"],
     ]);
     // A score and its label on one row are one asset.
-    expect(report.summary).toEqual([
+    expect(report.summary.map(englishTranslator.format)).toEqual([
       `1 asset flipped to ${to} for flood_potential under ssp585`,
       "1 asset flipped to LOW for flood_potential under ssp585",
       "2 scores moved by more than 0",
