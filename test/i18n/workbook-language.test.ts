@@ -144,6 +144,11 @@ test("made in German, refreshed in English and in French: every sheet refreshes 
     "Alle Zeiträume beginnen im Startjahr des Datensatzes: Die langfristige Zahl schließt die ersten Jahre ein.",
   );
   expect(usedRows(fake, `TCFD ${PORTFOLIO}`)[1]![0]).toMatch(/^Physische Risiken: /);
+  // The risk views' title lines (and the counts chart's title) in German.
+  expect(usedRows(fake, `Matrix ${PORTFOLIO}`)[0]![0]).toBe(
+    `${PORTFOLIO} · Risikomatrix · Szenario ssp585 · Zeitraum 30 Jahre · Stufen`,
+  );
+  expect(usedRows(fake, `Compare wildfire ${PORTFOLIO}`)[0]![0]).toMatch(/^sprachen · Szenariovergleich · wildfire · /);
 
   for (const [language, summaryWord] of [
     ["en", "Summary"],
