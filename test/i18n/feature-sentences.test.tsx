@@ -15,6 +15,7 @@ import { ErrorNotice } from "../../src/taskpane/ui/ErrorNotice";
 import { I18nContext } from "../../src/taskpane/ui/i18n";
 import { SCENARIO_REPEATS_NOTE } from "../../src/shared/vocabulary";
 import { ENGLISH } from "../../src/i18n/translator";
+import { CurrencyNeededError } from "../../src/taskpane/features/impact/model/financial-impact";
 
 let german: Translator;
 beforeAll(async () => {
@@ -125,4 +126,10 @@ test("What changed: the summary lines in German, plurals and Excel's decimal com
     "1 Zelle ist zum Fehler geworden oder keiner mehr",
   ]);
   expect(summarizeChanges([], 0.5).map(german.format)).toEqual(["Keine Veränderung über 0,5"]);
+});
+
+test("financial impact: the currency the pane asks for is asked in German", () => {
+  expect(notice(new CurrencyNeededError("label:value"), german)).toContain(
+    "label:value enthält Werte in einer Währung, die der Dienst nicht festlegt (nur label:price ist USD): Nennen Sie die Währung, z.\u00a0B. EUR.",
+  );
 });

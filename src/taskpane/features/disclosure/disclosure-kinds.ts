@@ -3,6 +3,8 @@
  * the significant assets, computed from the workbook (the data table and the Methodology's settings),
  * refreshed after the data sheets; each with its steps after every refresh (disclosure-after-refresh.ts).
  */
+import { message } from "../../../i18n/messages";
+import { SaidError } from "../../../i18n/said-error";
 import type { RiskClient } from "../../../api/client";
 import { readTable } from "../../../excel/read-range";
 import { OPERATION_LABELS } from "../../../shaping/paste-provenance";
@@ -60,7 +62,7 @@ export const DISCLOSURE_SIGNIFICANT_KIND: PasteKind = {
   // Computed from the workbook as it is now: the data table (the analyst's edits included) and
   // the Methodology table's thresholds, long-term window, scenarios, FX rates and significance.
   async fetch(_client, source, _signal, run) {
-    if (!run) throw new Error(`"${source.sheetName}" is computed from the workbook: refresh it from the pane.`);
+    if (!run) throw new SaidError(message("disclosure.error.computedInWorkbook", { sheet: source.sheetName ?? "" }));
     const data = filterText(source, "data_table") ?? "";
     const methodology = filterText(source, "methodology_table") ?? "";
     const [table, settings] = await run(async (context) => [
@@ -69,10 +71,7 @@ export const DISCLOSURE_SIGNIFICANT_KIND: PasteKind = {
     ]);
     const [header = [], ...rows] = table.values;
     const computed = significantAssets(header.map(String), rows, readMethodology(settings.values));
-    if (computed.length === 0)
-      throw new Error(
-        `No asset is at material risk and significant by the thresholds of "${methodology}": the list was left as it was.`,
-      );
+    if (computed.length === 0) throw new SaidError(message("disclosure.error.noSignificant", { table: methodology }));
     return { header: [...SIGNIFICANT_HEADER], rows: computed };
   },
 };
@@ -115,7 +114,7 @@ async function readInputColumns(
   if (named.length === 0) return {};
   if (!run)
     throw new DisclosureInputError(
-      `The ${named.map(([input]) => input).join(", ")} of ${portfolio} come from columns of the synced range: refresh from the pane.`,
+      message("disclosure.error.columnsNeedPane", { inputs: named.map(([input]) => input).join(", "), portfolio }),
     );
   try {
     const read = await readSyncedColumns(

@@ -1,3 +1,5 @@
+import { message } from "../../../i18n/messages";
+import { SaidError } from "../../../i18n/said-error";
 import type { RiskClient } from "../../../api/client";
 import { listSheetNames } from "../../../excel/read-range";
 import { readValueCurrency, rememberValueCurrency } from "../../../excel/value-currencies";
@@ -230,9 +232,7 @@ export async function fetchFinancialImpact(
   const portfolio = source.portfolio ?? "";
   const column = f.value_column === undefined ? undefined : String(f.value_column);
   if (column !== undefined && !run)
-    throw new Error(
-      `The values of "${source.sheetName}" come from the synced range's column "${column}": refresh it from the pane.`,
-    );
+    throw new SaidError(message("impact.error.columnNeedsPane", { sheet: source.sheetName ?? "", column }));
   const options = {
     client,
     run: run!,
