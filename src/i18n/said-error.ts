@@ -10,8 +10,8 @@ export class SaidError extends Error {
   /** What to say, in the reader's language; absent when `message` passes on words not yet in the catalogs. */
   readonly said?: Message;
 
-  constructor(said: Message | string) {
-    super(typeof said === "string" ? said : englishTranslator.format(said));
+  constructor(said: Message | string, options?: ErrorOptions) {
+    super(typeof said === "string" ? said : englishTranslator.format(said), options);
     this.name = "SaidError";
     if (typeof said !== "string") this.said = said;
   }

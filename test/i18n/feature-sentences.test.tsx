@@ -16,6 +16,11 @@ import { I18nContext } from "../../src/taskpane/ui/i18n";
 import { SCENARIO_REPEATS_NOTE } from "../../src/shared/vocabulary";
 import { ENGLISH } from "../../src/i18n/translator";
 import { CurrencyNeededError } from "../../src/taskpane/features/impact/model/financial-impact";
+import { describeLayer, uploadVectorFile } from "../../src/taskpane/features/compositions/compositions-actions";
+import { createSubprojectFromFile } from "../../src/taskpane/features/nature/nature-actions";
+import { usePaneTestService } from "../taskpane/support";
+
+const service = usePaneTestService();
 
 let german: Translator;
 beforeAll(async () => {
@@ -30,6 +35,16 @@ function notice(error: unknown, i18n: Translator): string {
         <ErrorNotice error={error} testId="notice" />
       </I18nContext.Provider>
     </FluentProvider>,
+  );
+}
+
+/** The error `work` rejects with. */
+async function rejected(work: () => Promise<unknown>): Promise<unknown> {
+  return work().then(
+    () => {
+      throw new Error("nothing was thrown");
+    },
+    (error: unknown) => error,
   );
 }
 
@@ -132,4 +147,21 @@ test("financial impact: the currency the pane asks for is asked in German", () =
   expect(notice(new CurrencyNeededError("label:value"), german)).toContain(
     "label:value enthält Werte in einer Währung, die der Dienst nicht festlegt (nur label:price ist USD): Nennen Sie die Währung, z.\u00a0B. EUR.",
   );
+});
+
+test("compositions and nature: the refusals of an empty name and a layer's description in German", async () => {
+  const noName = await rejected(() =>
+    uploadVectorFile(service.client, {
+      name: " ",
+      fileName: "a.geojson",
+      text: '{"type":"FeatureCollection","features":[]}',
+    }),
+  );
+  expect(notice(noName, german)).toContain("Der Layername ist leer: Geben Sie einen Namen für den neuen Layer ein");
+  const noSuperproject = await rejected(() =>
+    createSubprojectFromFile(service.client, { superproject: "", fileName: "a.geojson", text: "{}" }),
+  );
+  expect(notice(noSuperproject, german)).toContain("Wählen Sie zuerst ein Oberprojekt");
+  const layer = { type: "FeatureCollection", features: [{ properties: { loss_flood_bsln: 1 } }, { properties: {} }] };
+  expect(german.format(describeLayer(layer))).toBe("2 Features; Eigenschaften: loss_flood_bsln");
 });
