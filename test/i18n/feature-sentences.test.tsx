@@ -6,6 +6,7 @@
  */
 import { FluentProvider, webLightTheme } from "@fluentui/react-components";
 import { renderToString } from "react-dom/server";
+import type { Asset } from "../../src/api/types";
 import { createTranslator, loadCatalog, type Translator } from "../../src/i18n/translator";
 import { summarizeChanges } from "../../src/taskpane/features/changes/model/value-changes";
 import { buildDisclosureData } from "../../src/taskpane/features/disclosure/model/disclosure";
@@ -38,6 +39,11 @@ function notice(error: unknown, i18n: Translator): string {
   );
 }
 
+/** One asset of the portfolio "werk" with `labels`. */
+function plant(labels: Record<string, string>): Asset {
+  return { portfolio_name: "werk", portfolio_index: 0, entity_id: "A0", entity_name: "Werk A", lat: 1, lng: 2, labels };
+}
+
 /** The error `work` rejects with. */
 async function rejected(work: () => Promise<unknown>): Promise<unknown> {
   return work().then(
@@ -59,24 +65,7 @@ function thrown(work: () => unknown): unknown {
 }
 
 test("disclosure: an input error the model throws is shown in German, its English message kept for logs", () => {
-  const error = thrown(() =>
-    buildDisclosureData(
-      [],
-      [
-        {
-          portfolio_name: "werk",
-          portfolio_index: 0,
-          entity_id: "A0",
-          entity_name: "Werk A",
-          lat: 1,
-          lng: 2,
-          labels: { value: "7" },
-        },
-      ],
-      { currency: "euro" },
-      "werk",
-    ),
-  );
+  const error = thrown(() => buildDisclosureData([], [plant({ value: "7" })], { currency: "euro" }, "werk"));
   expect((error as Error).message).toBe('"euro" is not a currency code: write three letters, e.g. EUR.');
   expect(notice(error, german)).toContain(
     "„euro“ ist kein Währungscode: Schreiben Sie drei Buchstaben, z.\u00a0B. EUR.",
@@ -86,22 +75,7 @@ test("disclosure: an input error the model throws is shown in German, its Englis
 });
 
 test("disclosure: a value that is not an amount, and the upgrade's outcome, are worded in German", () => {
-  const data = buildDisclosureData(
-    [],
-    [
-      {
-        portfolio_name: "werk",
-        portfolio_index: 0,
-        entity_id: "A0",
-        entity_name: "Werk A",
-        lat: 1,
-        lng: 2,
-        labels: { price: "€1.2m" },
-      },
-    ],
-    {},
-    "werk",
-  );
+  const data = buildDisclosureData([], [plant({ price: "€1.2m" })], {}, "werk");
   expect(data.problems.map(german.format)).toEqual([
     "label:price von A0 ist „€1.2m“, kein Betrag: zählt als ohne Wert.",
   ]);
