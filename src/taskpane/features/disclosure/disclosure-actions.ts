@@ -68,7 +68,7 @@ export interface DisclosureResult {
  */
 export async function pasteDisclosureTables(options: DisclosureOptions): Promise<DisclosureResult> {
   const { client, run, portfolio, signal, onProgress } = options;
-  onProgress?.({ message: "Reading the summary and the assets…" });
+  onProgress?.({ message: (await sheetWords())(message("disclosure.progress.reading")) });
   const { data, assetCount } = await unlessCancelled(
     readDisclosureData(client, portfolio, options.labels ?? {}, { signal, onProgress, run }),
     signal,

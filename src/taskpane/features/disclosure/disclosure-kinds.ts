@@ -9,7 +9,8 @@ import type { RiskClient } from "../../../api/client";
 import { readTable } from "../../../excel/read-range";
 import { OPERATION_LABELS } from "../../../shaping/paste-provenance";
 import { ROW_KEYS } from "../../../shaping/row-keys";
-import { formatCount, type ExcelRunner, type LongRunning } from "../../ui/pane-types";
+import type { ExcelRunner, LongRunning } from "../../ui/pane-types";
+import { sheetWords } from "../../../excel/sheet-words";
 import { filterText, type PasteKind } from "../pasted";
 import { readSyncedColumns, SyncedColumnError } from "../synced-columns";
 import {
@@ -89,11 +90,14 @@ export async function readDisclosureData(
   labels: DisclosureLabels,
   { signal, onProgress, run }: LongRunning & { run?: ExcelRunner } = {},
 ): Promise<{ data: DisclosureData; assetCount: number }> {
+  // Progress lines are text (../../ui/pane-types): worded with the pane's formatter.
+  const words = await sheetWords();
   const [summary, assets] = await Promise.all([
     client.datasets.summary(portfolio, {}).all({
       signal,
       readAhead: 4,
-      onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }),
+      onProgress: ({ itemsRead }) =>
+        onProgress?.({ message: words(message("disclosure.progress.read", { count: itemsRead })) }),
     }),
     client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
   ]);

@@ -1,4 +1,5 @@
 import { message } from "../../../i18n/messages";
+import { sheetWords } from "../../../excel/sheet-words";
 import { SaidError } from "../../../i18n/said-error";
 import type { RiskClient } from "../../../api/client";
 import { listSheetNames } from "../../../excel/read-range";
@@ -13,13 +14,7 @@ import {
 import { uniqueSheetName } from "../../../shaping/sheet-names";
 import type { ExtendedSummaryItem } from "../../../shaping/types";
 import { readSyncedColumns, SyncedColumnError } from "../synced-columns";
-import {
-  unlessCancelled,
-  formatCount,
-  type ExcelRunner,
-  type PastedSheet,
-  type PasteOptions,
-} from "../../ui/pane-types";
+import { unlessCancelled, type ExcelRunner, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import { SCENARIOS } from "../../../shared/vocabulary";
 import type { SharedReads } from "../../../api/shared-reads";
@@ -98,7 +93,9 @@ async function readImpactInputs(
   const stop = () => reading.abort();
   if (signal?.aborted) stop();
   signal?.addEventListener("abort", stop, { once: true });
-  onProgress?.({ message: "Reading the extended summary…" });
+  // Progress lines are text (../../ui/pane-types): worded with the pane's formatter.
+  const words = await sheetWords();
+  onProgress?.({ message: words(message("impact.progress.reading")) });
   const readScenarios = async () => {
     try {
       const lists = await Promise.all(
@@ -110,7 +107,7 @@ async function readImpactInputs(
                 onProgress: ({ itemsRead }) => {
                   readSoFar[k] = itemsRead;
                   const read = readSoFar.reduce((sum, n) => sum + n, 0);
-                  onProgress?.({ message: `Read ${formatCount(read)} extended summary rows…` });
+                  onProgress?.({ message: words(message("impact.progress.read", { count: read })) });
                 },
               }),
         ),

@@ -80,9 +80,9 @@ export async function pasteSubprojectSummary(
   options: PasteOptions & { subproject: { id: string; name: string } },
 ): Promise<PastedSheet> {
   const { subproject, onProgress } = options;
-  onProgress?.({ message: `Reading the summary of ${subproject.name}…` });
-  // The paste's refusal is text (../pasted): worded here with the pane's formatter.
+  // The progress line and the paste's refusal are text (../pasted): worded here with the pane's formatter.
   const words = await sheetWords();
+  onProgress?.({ message: words(message("nature.progress.summary", { name: subproject.name })) });
   const [written] = await pasteKinds(options, [
     {
       kind: NATURE_SUMMARY_KIND,

@@ -149,9 +149,9 @@ export async function pasteRiskMatrix(
   options: RiskSheetOptions & { scenario: string; cells: "label" | "score" },
 ): Promise<PastedSheet[]> {
   const { portfolio, scenario, window, cells, onProgress } = options;
-  onProgress?.({ message: "Reading the summary…" });
-  // The pastes' refusal is text (../pasted): worded here with the pane's formatter.
+  // The progress line and the pastes' refusal are text (../pasted): worded here with the pane's formatter.
   const words = await sheetWords();
+  onProgress?.({ message: words(message("visual.progress.summary")) });
   return pasteKinds(options, [
     {
       kind: RISK_MATRIX_KIND,
@@ -169,8 +169,8 @@ export async function pasteRiskMatrix(
  */
 export async function pasteScenarioComparison(options: RiskSheetOptions & { hazard: string }): Promise<PastedSheet[]> {
   const { portfolio, hazard, window, onProgress } = options;
-  onProgress?.({ message: "Reading the summary of every scenario…" });
   const words = await sheetWords();
+  onProgress?.({ message: words(message("visual.progress.everyScenario")) });
   return pasteKinds(options, [
     {
       kind: SCENARIO_COMPARISON_KIND,
