@@ -126,10 +126,10 @@ async function readInputColumns(
       portfolio,
       named.map(([, header]) => header),
       assets,
-      "sync it first, or name asset labels instead of columns.",
+      "disclosure",
     );
     return Object.fromEntries(named.map(([input], k) => [input, read[k]!]));
   } catch (error) {
-    throw error instanceof SyncedColumnError ? new DisclosureInputError(error.message) : error;
+    throw error instanceof SyncedColumnError ? new DisclosureInputError(error.said ?? error.message) : error;
   }
 }

@@ -288,15 +288,9 @@ async function readValueColumn(
   items: readonly ExtendedSummaryItem[],
 ): Promise<ValueSource> {
   try {
-    const [column] = await readSyncedColumns(
-      run,
-      portfolio,
-      [header],
-      items,
-      "sync it first, or use a label:price or label:value column.",
-    );
+    const [column] = await readSyncedColumns(run, portfolio, [header], items, "impact");
     return { kind: "column", ...column! };
   } catch (error) {
-    throw error instanceof SyncedColumnError ? new ImpactInputError(error.message) : error;
+    throw error instanceof SyncedColumnError ? new ImpactInputError(error.said ?? error.message) : error;
   }
 }
