@@ -4,6 +4,7 @@ import { parseGeoJsonFile } from "../../ui/geojson-file";
 import { StepError } from "../../ui/pane-types";
 import { message, type Message } from "../../../i18n/messages";
 import { SaidError } from "../../../i18n/said-error";
+import { sheetWords } from "../../../excel/sheet-words";
 
 /** The project's vector layers and UDFs, for the Compositions lists. */
 export interface CompositionsListing {
@@ -148,10 +149,15 @@ export async function createUdf(
       { signal },
     );
   } catch (error) {
-    throw new StepError<UdfStep>("create", "Creating the UDF", error);
+    throw new StepError<UdfStep>("create", await stepLabel("compositions.step.create"), error);
   }
   if (!input.activate) return { udf };
   return { udf, vector: await activateUdf(client, udf.id, signal) };
+}
+
+/** A failed step's name, in the pane's language (a StepError carries text: worded with the pane's formatter). */
+async function stepLabel(id: "compositions.step.create" | "compositions.step.activate"): Promise<string> {
+  return (await sheetWords())(message(id));
 }
 
 /** Activates a UDF: the service runs it and stores the result as a new vector. */
@@ -163,7 +169,7 @@ export async function activateUdf(
   try {
     return await client.compositions.activateUdf(udfId, { signal });
   } catch (error) {
-    throw new StepError<UdfStep>("activate", "Activating the UDF", error);
+    throw new StepError<UdfStep>("activate", await stepLabel("compositions.step.activate"), error);
   }
 }
 

@@ -47,9 +47,6 @@ export interface DisclosureFollowUp extends RefreshFollowUp {
   outdated: OutdatedDisclosure[];
 }
 
-/** The label of the upgrade, on the Disclosure tables section's button and wherever a refresh offers it. */
-export const UPGRADE_LABEL = "Upgrade disclosure tables";
-
 /**
  * Where the 66(c) sheet says whether its list is current: right of the table, one column between,
  * beside its header (a refresh by key keeps a cell beside the header where it is).
@@ -126,13 +123,15 @@ export async function afterDataRefresh(
   if (outdated.length === 0) return undefined;
   // A refresh's follow-up lines are text (../pasted): worded here with the pane's formatter.
   const words = await sheetWords();
+  // The upgrade is offered under the Disclosure tables section's button's own words.
+  const upgradeLabel = words(message("disclosure.upgrade"));
   return {
     outdated,
     messages: outdated.map(
-      (o) => `${words(outdatedSentence(o))} ${words(message("disclosure.outdated.upgrade", { label: UPGRADE_LABEL }))}`,
+      (o) => `${words(outdatedSentence(o))} ${words(message("disclosure.outdated.upgrade", { label: upgradeLabel }))}`,
     ),
     offer: {
-      label: UPGRADE_LABEL,
+      label: upgradeLabel,
       work: async (runner) => words(upgradedSentence(await upgradeFixedRanges(runner, records))),
     },
   };
