@@ -33,6 +33,7 @@ import type { ConnectionConfig } from "../../src/api/config";
 import { readProvenance } from "../../src/excel/provenance-sheets";
 import { impact, search, summary } from "../../src/functions/functions";
 import { columnLetters as letters, parseA1 } from "../../src/shaping/a1";
+import { englishTranslator } from "../../src/i18n/translator";
 import { compareWithSnapshot, takeChangeSnapshot } from "../../src/taskpane/features/changes/changes-actions";
 import { pasteFinancialImpact } from "../../src/taskpane/features/impact/impact-actions";
 import { refreshPastedSheetsWithoutPane } from "../../src/taskpane/features/pasted";
@@ -63,7 +64,6 @@ import { DEFAULT_PAYLOAD_LIMIT_BYTES, type SyncCost, type SyncRecord } from "../
 import { timedWorkbook, type TimedWorkbook } from "../workbook";
 import { TIMESERIES_FILTERS } from "./timeseries";
 import { PASTE_KINDS } from "../../src/taskpane/features/paste-kinds";
-import { englishTranslator } from "../../src/i18n/translator";
 
 /** The whole refresh within this many times its bound when syncs cost nothing (issue 41: 1.2). */
 const RATIO_LIMIT = 1.2;
@@ -562,7 +562,7 @@ export async function weeklyRun(
       changes: {
         cells: report?.changes.length ?? 0,
         outsideChangedAssets: outside,
-        datasetChanges: report?.datasetChanges ?? [],
+        datasetChanges: (report?.datasetChanges ?? []).map(englishTranslator.format),
       },
     });
     const measured = refreshes[week].wallMs;

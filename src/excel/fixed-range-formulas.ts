@@ -9,6 +9,8 @@
  */
 import { columnLetters, parseA1, quoteSheetName } from "../shaping/a1";
 import { listTables } from "./read-range";
+import { sheetWords } from "./sheet-words";
+import { message } from "../i18n/messages";
 
 /** A table of formulas over fixed ranges of the data sheet. */
 export interface FixedRangeTable {
@@ -25,8 +27,17 @@ export interface FixedRangeTable {
   via?: string;
 }
 
-/** The notice's opening words: how the upgrade recognises the cell it clears. */
-const NOTICE_START = "Stale: fixed ranges.";
+/**
+ * Whether a cell's formula is a notice of ours, in whatever language it was written: a text formula
+ * (`="…"&ROWS(…)&"…"`) putting in the data table's row count. The words are the reader's, so the
+ * upgrade recognises the notice by its shape, not by them.
+ */
+function isNotice(formula: string): boolean {
+  return formula.startsWith('="') && formula.includes('"&ROWS(');
+}
+
+/** Stands for the row count in the notice's sentence, which the formula puts in (no catalog text holds it). */
+const ROWS_MARK = "\u0001";
 
 /** A structured reference to a table column, as the disclosure formulas write it. */
 export type ColumnReference = (table: string, column: string) => string;
@@ -128,19 +139,21 @@ export async function markFixedRangeTables(
   });
   await context.sync();
   const rows = `ROWS(${reference(dataTable, String(header.values[0]![0]))})`;
+  const words = await sheetWords();
   for (const [i, t] of found.entries()) {
     // The cell beside a table may be the analyst's: only an empty cell or our own notice is written.
     const there = String(notices[i]!.formulas[0]?.[0] ?? "");
-    if (there !== "" && !there.startsWith(`="${NOTICE_START}`)) continue;
-    const covered = `rows 2 to ${t.lastRow} of ${dataSheet.replace(/"/g, '""')}`;
-    const reads = t.via
-      ? `These figures use those of ${t.via.replace(/"/g, '""')}, which read ${covered} only`
-      : `These figures read ${covered} only`;
-    context.workbook.worksheets.getItem(t.sheet).getRange(t.notice).formulas = [
-      [
-        `="${NOTICE_START} ${reads}, not the rows a refresh adds after them; the data table has "&${rows}&" rows now. Upgrade the tables from the pane (Disclosure tables → Upgrade)."`,
-      ],
-    ];
+    if (there !== "" && !isNotice(there)) continue;
+    const said = message("sheet.fixedRanges.notice", {
+      via: t.via ?? "none",
+      lastRow: String(t.lastRow),
+      dataSheet,
+      rows: ROWS_MARK,
+    });
+    const [before, after] = words(said)
+      .split(ROWS_MARK)
+      .map((text) => `"${text.replace(/"/g, '""')}"`);
+    context.workbook.worksheets.getItem(t.sheet).getRange(t.notice).formulas = [[`=${before}&${rows}&${after}`]];
   }
   await context.sync();
 }
@@ -183,7 +196,7 @@ export async function upgradeFixedRangeTables(
   const rewritten = bodies.map(({ body }) => body.formulas.map((row) => row.map(rewrite)));
   bodies.forEach(({ body, notice }, i) => {
     body.formulas = rewritten[i]! as string[][];
-    if (String(notice.formulas[0]?.[0] ?? "").startsWith(`="${NOTICE_START}`)) notice.clear("Contents");
+    if (isNotice(String(notice.formulas[0]?.[0] ?? ""))) notice.clear("Contents");
   });
   await context.sync();
   return found.length;

@@ -8,10 +8,9 @@
  */
 import englishCells from "./catalogs/en.json?cell";
 import type { Language } from "./languages";
-import type { Message, MessageId } from "./messages";
+import type { CellMessageId, Message } from "./messages";
 
-/** The id of a message a cell shows with its error value. */
-export type CellMessageId = Extract<MessageId, `cell.${string}`>;
+export type { CellMessageId } from "./messages";
 
 /** A {@link Message} a cell shows. */
 export type CellMessage = Message<CellMessageId>;

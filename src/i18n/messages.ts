@@ -22,7 +22,16 @@ export interface Message<Id extends MessageId = MessageId> {
   readonly values?: Readonly<Record<string, MessageValue>>;
 }
 
-/** A {@link Message} (a helper so call sites read `message("app.noWorkbook")`). */
-export function message<Id extends MessageId>(id: Id, values?: Readonly<Record<string, MessageValue>>): Message<Id> {
+/** The ids of the messages a `RISK.*` cell shows: the only ones functions.js carries (./cell-catalogs.ts). */
+export type CellMessageId = Extract<MessageId, `cell.${string}`>;
+
+/**
+ * A {@link Message} (a helper so call sites read `message("app.noWorkbook")`). A cell's message
+ * keeps its id's type, so the functions can only say what their catalogs carry; any other is a
+ * plain `Message`, so messages of one feature share a type.
+ */
+export function message<Id extends CellMessageId>(id: Id, values?: Readonly<Record<string, MessageValue>>): Message<Id>;
+export function message(id: MessageId, values?: Readonly<Record<string, MessageValue>>): Message;
+export function message(id: MessageId, values?: Readonly<Record<string, MessageValue>>): Message {
   return values ? { id, values } : { id };
 }

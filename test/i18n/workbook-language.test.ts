@@ -21,6 +21,7 @@ import {
   type PasteOperation,
 } from "../../src/shaping/paste-provenance";
 import { pasteDisclosureTables } from "../../src/taskpane/features/disclosure/disclosure-actions";
+import { ITEMS, METHODOLOGY_HEADER, SECTIONS } from "../../src/taskpane/features/disclosure/model/disclosure";
 import { PASTE_KINDS } from "../../src/taskpane/features/paste-kinds";
 import { refreshPastedSheets } from "../../src/taskpane/features/pasted/pasted-sheets-actions";
 import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
@@ -48,10 +49,15 @@ async function writeIn(language: Language): Promise<void> {
 
 afterAll(() => writeIn("en"));
 
+/** A sheet's used range as read back. */
+function usedRows(fake: FakeExcel, sheet: string): unknown[][] {
+  const used = fake.usedAddress(sheet)!;
+  return fake.read(sheet, used.slice(used.indexOf("!") + 1));
+}
+
 /** The Sources sheet's rows as read back. */
 function sourcesRows(fake: FakeExcel): unknown[][] {
-  const used = fake.usedAddress(SOURCES_SHEET)!;
-  return fake.read(SOURCES_SHEET, used.slice(used.indexOf("!") + 1));
+  return usedRows(fake, SOURCES_SHEET);
 }
 
 /**
@@ -123,6 +129,26 @@ test("made in German, refreshed in English and in French: every sheet refreshes 
   expect(sourcesRows(fake)[0]).toEqual(SOURCES_HEADER);
   expect(sourcesRows(fake)[1 + operations.indexOf("summary")][operationColumn]).toBe("Zusammenfassung");
   expect(sourcesRows(fake)[1 + operations.indexOf("risk-matrix")][operationColumn]).toBe("Risikomatrix");
+  // The Methodology sheet: its header, sections and items as in every language (formulas look them
+  // up), its notes and limitations for the reader in German.
+  const methodology = usedRows(fake, `Methodology ${PORTFOLIO}`);
+  expect(methodology[0]).toEqual(METHODOLOGY_HEADER);
+  const row = (section: string, item: string) => methodology.find((r) => r[0] === section && r[1] === item)!;
+  expect(row(SECTIONS.currency, ITEMS.currency)[4]).toBe(
+    "Alle Beträge lauten auf diese Währung. label:price ist laut Definition des Dienstes USD.",
+  );
+  expect(row(SECTIONS.threshold, "wildfire")[4]).toBe(
+    "Wesentlich, wenn der Score (jährliche Wahrscheinlichkeit) darüber liegt. Der Dienst stuft einen Score über 0.01 als HIGH und ab 0.001 als MEDIUM ein; voreingestellt ist seine HIGH-Grenze.",
+  );
+  expect(methodology.filter((r) => r[0] === SECTIONS.limitation).map((r) => r[2])).toContain(
+    "Alle Zeiträume beginnen im Startjahr des Datensatzes: Die langfristige Zahl schließt die ersten Jahre ein.",
+  );
+  expect(usedRows(fake, `TCFD ${PORTFOLIO}`)[1]![0]).toMatch(/^Physische Risiken: /);
+  // The risk views' title lines (and the counts chart's title) in German.
+  expect(usedRows(fake, `Matrix ${PORTFOLIO}`)[0]![0]).toBe(
+    `${PORTFOLIO} · Risikomatrix · Szenario ssp585 · Zeitraum 30 Jahre · Stufen`,
+  );
+  expect(usedRows(fake, `Compare wildfire ${PORTFOLIO}`)[0]![0]).toMatch(/^sprachen · Szenariovergleich · wildfire · /);
 
   for (const [language, summaryWord] of [
     ["en", "Summary"],

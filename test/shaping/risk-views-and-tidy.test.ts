@@ -7,6 +7,7 @@ import {
 } from "../../src/taskpane/features/visual/model/risk-views";
 import { TidyTimeseriesBuilder, splitTimeseries } from "../../src/shaping/tidy-timeseries";
 import type { PhysicalItem, SummaryItem } from "../../src/shaping/types";
+import { englishTranslator } from "../../src/i18n/translator";
 
 const item = (
   index: number,
@@ -49,7 +50,7 @@ describe("risk views", () => {
       [1, "E1", "Asset 1", "LOW", "HIGH"],
     ]);
     expect(buildRiskMatrix(items, "ssp585", 30, "score").rows[1].slice(3)).toEqual([0.1, 0.9]);
-    expect(m.title).toContain("ssp585 · 30-year window");
+    expect(englishTranslator.format(m.title)).toContain("ssp585 · 30-year window");
   });
 
   it("the comparison sorts by the largest increase, assets missing a scenario last", () => {

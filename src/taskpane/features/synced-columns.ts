@@ -9,14 +9,19 @@ import { mapHeader } from "../../shaping/headers";
 import type { CellValue } from "../../shaping/types";
 import { assetSourceOf } from "../ui/asset-source-actions";
 import type { ExcelRunner } from "../ui/pane-types";
+import { message, type Message } from "../../i18n/messages";
+import { MessageError } from "../../i18n/message-error";
 
 /** A column of the synced range that is missing, or no synced range: the message says which and where. */
-export class SyncedColumnError extends Error {
-  constructor(message: string) {
-    super(message);
+export class SyncedColumnError extends MessageError {
+  constructor(said: Message) {
+    super(said);
     this.name = "SyncedColumnError";
   }
 }
+
+/** Who reads the columns, which says what else the analyst can do when there is no synced range. */
+export type SyncedColumnsReader = "disclosure" | "impact";
 
 /** One column read: where it is, and each asset's cell (by portfolio_index) with its address. */
 export interface SyncedColumn {
@@ -37,18 +42,18 @@ function targetOf(header: string): string {
  * header (case aside), else by the label or field the sync maps both to (a synonym: "Adaptation"
  * for `adapted`). Cells are matched to assets by entity_id when the range has that column, else
  * by position (data row k is portfolio_index k, as the import numbers them). Throws
- * {@link SyncedColumnError} when no range is known or a column is missing; `fallback` ends the
- * first message with what else the analyst can do.
+ * {@link SyncedColumnError} when no range is known or a column is missing; the first message
+ * ends with what else `reader`'s analyst can do.
  */
 export async function readSyncedColumns(
   run: ExcelRunner,
   portfolio: string,
   headers: readonly string[],
   assets: readonly { entity_id?: string | null; portfolio_index: number }[],
-  fallback: string,
+  reader: SyncedColumnsReader,
 ): Promise<SyncedColumn[]> {
   const address = await assetSourceOf(run, portfolio);
-  if (!address) throw new SyncedColumnError(`No range synced to ${portfolio} is known in this workbook: ${fallback}`);
+  if (!address) throw new SyncedColumnError(message("ui.syncedColumns.noRange", { portfolio, reader }));
   const snapshot = await run((context) => readAddress(context, address));
   const [head = [], ...rows] = snapshot.values;
   const names = head.map((h) =>
@@ -71,8 +76,11 @@ export async function readSyncedColumns(
     const col = exact >= 0 ? exact : target === "" ? -1 : targets.indexOf(target);
     if (col < 0)
       throw new SyncedColumnError(
-        `The synced range ${snapshot.address} has no column "${header}" ` +
-          `(its columns: ${names.filter(Boolean).join(", ")}).`,
+        message("ui.syncedColumns.noColumn", {
+          address: snapshot.address,
+          header,
+          columns: names.filter(Boolean).join(", "),
+        }),
       );
     const cellOf = (k: number) => qualify(top.sheet, cellA1(top.row + 1 + k, top.col + col));
     const byIndex = new Map<number, { value: CellValue; address: string }>();

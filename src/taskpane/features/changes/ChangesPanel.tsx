@@ -17,7 +17,7 @@ import { parseNumber } from "../../../i18n/numbers";
  */
 export function ChangesPanel() {
   const css = usePaneStyles();
-  const { t, number, separators } = useI18n();
+  const { t, format, number, separators } = useI18n();
   const { client, run } = useServices();
   // Typed and shown with Excel's separators: 0,01 in a German Excel.
   const [threshold, setThreshold] = useState(() => number(0.01));
@@ -81,7 +81,7 @@ export function ChangesPanel() {
         testId={TEST_IDS.changes.task.id}
         success={(r) => (
           <ul className={css.summaryList} data-testid={TEST_IDS.changes.summary}>
-            {[...r.summary, ...r.datasetChanges].map((line, i) => (
+            {[...r.summary, ...r.datasetChanges].map(format).map((line, i) => (
               <li key={i}>{line}</li>
             ))}
             {r.sheet ? <li>{t("changes.listedIn", { sheet: r.sheet.sheetName })}</li> : null}

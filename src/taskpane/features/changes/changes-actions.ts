@@ -22,6 +22,9 @@ import { labelOfScore } from "../../../shared/vocabulary";
 import { cellA1, parseA1, qualify } from "../../../shaping/a1";
 import { compareReadings, summarizeChanges, type CellChange, type ReadCell } from "./model/value-changes";
 import type { ExcelRunner, PastedSheet } from "../../ui/pane-types";
+import { sheetWords } from "../../../excel/sheet-words";
+import { message, type Message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /** A dataset's identity at a reading. */
 export interface DatasetStamp {
@@ -41,9 +44,9 @@ export interface ChangeSnapshot {
 export interface ChangeReport {
   changes: CellChange[];
   /** Sentences for the pane, e.g. "14 assets flipped to HIGH for flood_potential under ssp585". */
-  summary: string[];
-  /** e.g. "demo-portfolio: version 2024.1 → 2024.2". */
-  datasetChanges: string[];
+  summary: Message[];
+  /** e.g. "demo-portfolio: dataset version 2024.1 → 2024.2" (also on the "Changes" sheet, in the pane's language). */
+  datasetChanges: Message[];
   /** The "Changes" sheet, when something changed. */
   sheet?: PastedSheet;
 }
@@ -173,7 +176,7 @@ export async function takeChangeSnapshot(options: {
   signal?: AbortSignal;
 }): Promise<ChangeSnapshot> {
   const read = await readCells(options.run);
-  if (read.cells.length === 0) throw new Error("Select the RISK cells (or pasted scores) to watch first.");
+  if (read.cells.length === 0) throw new MessageError(message("changes.error.noSelection"));
   return { ...read, datasets: await stamps(options.client, read.cells, options.signal) };
 }
 
@@ -190,6 +193,8 @@ export async function compareWithSnapshot(options: {
   signal?: AbortSignal;
 }): Promise<ChangeReport> {
   const { snapshot, threshold, signal } = options;
+  // The dataset lines go on the sheet in the pane's language (worded before Excel is entered).
+  const words = await sheetWords();
   // Only the portfolios stamped at the snapshot are compared, so only theirs are read, and while
   // Excel is read (settled here, so a failure waiting its turn is not unhandled).
   const stamped = stampsOf(options.client, Object.keys(snapshot.datasets), signal).then(
@@ -207,18 +212,24 @@ export async function compareWithSnapshot(options: {
     if ("error" in settled) throw settled.error;
     const after = settled.value;
     const named = portfoliosOf(now.cells);
-    const datasetChanges: string[] = [];
+    const datasetChanges: Message[] = [];
     for (const [name, was] of Object.entries(snapshot.datasets)) {
       const is = after[name];
       // A portfolio the formulas no longer name is not reported.
       if (!is || !named.has(name)) continue;
-      if (was.version !== is.version) datasetChanges.push(`${name}: dataset version ${was.version} → ${is.version}`);
+      if (was.version !== is.version)
+        datasetChanges.push(
+          message("changes.dataset.version", { portfolio: name, before: was.version, after: is.version }),
+        );
       const short = (digest: string | undefined) => `${String(digest).slice(0, 12)}…`;
-      if (was.sha256 !== is.sha256) datasetChanges.push(`${name}: sha256 ${short(was.sha256)} → ${short(is.sha256)}`);
+      if (was.sha256 !== is.sha256)
+        datasetChanges.push(
+          message("changes.dataset.sha256", { portfolio: name, before: short(was.sha256), after: short(is.sha256) }),
+        );
     }
     const summary = summarizeChanges(changes, threshold);
     if (changes.length === 0 && datasetChanges.length === 0) return { changes, summary, datasetChanges };
-    const [written] = await writeSheetsAtomically(context, [changesSheet(changes, datasetChanges)], {
+    const [written] = await writeSheetsAtomically(context, [changesSheet(changes, datasetChanges.map(words))], {
       signal,
       names: names(),
     });

@@ -222,7 +222,7 @@ function Item(props: {
 }) {
   const { client } = useServices();
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   const { record, kind } = props;
   const inspect = useTask<string>();
   const remove = useTask<void>();
@@ -245,7 +245,8 @@ function Item(props: {
           onClick={() =>
             client &&
             inspect.start(async (signal) => {
-              if (kind === "vector") return describeLayer((await inspectVector(client, record.id, signal)).geojson);
+              if (kind === "vector")
+                return format(describeLayer((await inspectVector(client, record.id, signal)).geojson));
               const udf = await inspectUdf(client, record.id, signal);
               return t("compositions.item.udfDetails", {
                 layers: udf.equation.inputLayers.join(", "),

@@ -2,6 +2,9 @@ import type { RiskClient } from "../../../api/client";
 import type { UdfRecord, UdfWithEquation, VectorRecord, VectorWithGeoJson } from "../../../api/types";
 import { parseGeoJsonFile } from "../../ui/geojson-file";
 import { StepError } from "../../ui/pane-types";
+import { message, type Message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
+import { sheetWords } from "../../../excel/sheet-words";
 
 /** The project's vector layers and UDFs, for the Compositions lists. */
 export interface CompositionsListing {
@@ -28,7 +31,7 @@ export async function uploadVectorFile(
   signal?: AbortSignal,
 ): Promise<VectorRecord> {
   const name = input.name.trim();
-  if (name === "") throw new Error("Layer name is empty: type a name for the new layer");
+  if (name === "") throw new MessageError(message("compositions.error.noLayerName"));
   parseGeoJsonFile(input.text, input.fileName, ["Feature", "FeatureCollection"]);
   return client.compositions.uploadVector({ name, geojsonText: input.text, fileName: input.fileName }, { signal });
 }
@@ -59,9 +62,8 @@ export async function updateUdfEquation(
   input: { name: string; inputLayers: string[]; operation: string },
   signal?: AbortSignal,
 ): Promise<UdfRecord> {
-  if (input.inputLayers.length === 0) throw new Error("Choose at least one input layer");
-  if (input.operation.trim() === "")
-    throw new Error("The jq operation is empty: type a jq program, e.g. .loss_flood_bsln");
+  if (input.inputLayers.length === 0) throw new MessageError(message("compositions.error.noInputLayer"));
+  if (input.operation.trim() === "") throw new MessageError(message("compositions.error.noOperation"));
   return client.compositions.updateUdf(
     { name: input.name, equation: { inputLayers: input.inputLayers, operation: input.operation } },
     { signal },
@@ -137,10 +139,9 @@ export async function createUdf(
   signal?: AbortSignal,
 ): Promise<CreatedUdf> {
   const name = input.name.trim();
-  if (name === "") throw new Error("UDF name is empty: type a name");
-  if (input.inputLayers.length === 0) throw new Error("Choose at least one input layer");
-  if (input.operation.trim() === "")
-    throw new Error("The jq operation is empty: type a jq program, e.g. .loss_flood_bsln");
+  if (name === "") throw new MessageError(message("compositions.error.noUdfName"));
+  if (input.inputLayers.length === 0) throw new MessageError(message("compositions.error.noInputLayer"));
+  if (input.operation.trim() === "") throw new MessageError(message("compositions.error.noOperation"));
   let udf: UdfRecord;
   try {
     udf = await client.compositions.createUdf(
@@ -148,10 +149,15 @@ export async function createUdf(
       { signal },
     );
   } catch (error) {
-    throw new StepError<UdfStep>("create", "Creating the UDF", error);
+    throw new StepError<UdfStep>("create", await stepLabel("compositions.step.create"), error);
   }
   if (!input.activate) return { udf };
   return { udf, vector: await activateUdf(client, udf.id, signal) };
+}
+
+/** A failed step's name, in the pane's language (a StepError carries text: worded with the pane's formatter). */
+async function stepLabel(id: "compositions.step.create" | "compositions.step.activate"): Promise<string> {
+  return (await sheetWords())(message(id));
 }
 
 /** Activates a UDF: the service runs it and stores the result as a new vector. */
@@ -163,7 +169,7 @@ export async function activateUdf(
   try {
     return await client.compositions.activateUdf(udfId, { signal });
   } catch (error) {
-    throw new StepError<UdfStep>("activate", "Activating the UDF", error);
+    throw new StepError<UdfStep>("activate", await stepLabel("compositions.step.activate"), error);
   }
 }
 
@@ -192,7 +198,7 @@ export function deleteUdf(client: RiskClient, id: string | number): Promise<void
 }
 
 /** A short text describing a GeoJSON layer for the inspector: feature count and property names. */
-export function describeLayer(geojson: { type: string; [key: string]: unknown }): string {
+export function describeLayer(geojson: { type: string; [key: string]: unknown }): Message {
   const features =
     geojson.type === "FeatureCollection" && Array.isArray(geojson.features)
       ? (geojson.features as Array<{ properties?: Record<string, unknown> }>)
@@ -200,5 +206,8 @@ export function describeLayer(geojson: { type: string; [key: string]: unknown })
   const names = new Set<string>();
   for (const feature of features) for (const key of Object.keys(feature.properties ?? {})) names.add(key);
   const list = [...names].slice(0, 12).join(", ");
-  return `${features.length} feature${features.length === 1 ? "" : "s"}${names.size ? `; properties: ${list}${names.size > 12 ? ", …" : ""}` : ""}`;
+  return message("compositions.layer.described", {
+    count: features.length,
+    properties: names.size ? `${list}${names.size > 12 ? ", …" : ""}` : "none",
+  });
 }

@@ -37,7 +37,7 @@ const DISCLOSURE_INPUTS: ReadonlyArray<{ key: DisclosureInput; placeholder?: str
  * sheet of input cells; refreshed in place with the analyst's edits kept.
  */
 export function DisclosurePanel() {
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   const [portfolio, setPortfolio] = useState("");
   const [inputs, setInputs] = useState<Record<DisclosureInput, string>>({
     value: "",
@@ -105,7 +105,10 @@ export function DisclosurePanel() {
               fx: r.currencies.length > 1 ? "yes" : "no",
             })}{" "}
             {r.problems.length > 0
-              ? t("disclosure.made.problems", { count: r.problems.length, problems: r.problems.slice(0, 3).join(" ") })
+              ? t("disclosure.made.problems", {
+                  count: r.problems.length,
+                  problems: r.problems.slice(0, 3).map(format).join(" "),
+                })
               : ""}
           </>
         )}
@@ -130,7 +133,7 @@ export function DisclosurePanel() {
             ...r.outcomes
               .filter((o) => o.keyed && o.keyed.edited.length > 0)
               .map((o) => t("disclosure.refreshed.kept", { sheet: o.sheetName, count: o.keyed!.edited.length })),
-            ...r.outdated.map((o) => `${outdatedSentence(o)} ${t("disclosure.upgradeBelow")}`),
+            ...r.outdated.map((o) => `${format(outdatedSentence(o))} ${t("disclosure.upgradeBelow")}`),
           ].join(" ")
         }
       />
@@ -142,7 +145,11 @@ export function DisclosurePanel() {
       >
         {t("disclosure.upgrade")}
       </TaskButton>
-      <TaskStatus task={upgrade} testId={TEST_IDS.disclosure.upgrade.id} success={upgradedSentence} />
+      <TaskStatus
+        task={upgrade}
+        testId={TEST_IDS.disclosure.upgrade.id}
+        success={(sheets) => format(upgradedSentence(sheets))}
+      />
     </Stack>
   );
 }

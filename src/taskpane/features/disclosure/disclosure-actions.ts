@@ -10,6 +10,9 @@ import {
   type DisclosureLabels,
 } from "./model/disclosure";
 import { writeOwnFormula } from "../../../excel/cells-by-address";
+import { sheetWords } from "../../../excel/sheet-words";
+import { message, type Message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 import { ROW_KEYS } from "../../../shaping/row-keys";
 import { uniqueSheetName, uniqueTableName } from "../../../shaping/sheet-names";
 import { unlessCancelled, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
@@ -51,7 +54,7 @@ export interface DisclosureResult {
   /** The currencies of the values: each but the reporting one needs an FX rate on the Methodology sheet. */
   currencies: string[];
   /** Values and revenues that are not amounts, by asset. */
-  problems: string[];
+  problems: Message[];
   significant: number;
 }
 
@@ -65,7 +68,7 @@ export interface DisclosureResult {
  */
 export async function pasteDisclosureTables(options: DisclosureOptions): Promise<DisclosureResult> {
   const { client, run, portfolio, signal, onProgress } = options;
-  onProgress?.({ message: "Reading the summary and the assets…" });
+  onProgress?.({ message: (await sheetWords())(message("disclosure.progress.reading")) });
   const { data, assetCount } = await unlessCancelled(
     readDisclosureData(client, portfolio, options.labels ?? {}, { signal, onProgress, run }),
     signal,
@@ -114,6 +117,7 @@ export async function pasteDisclosureTables(options: DisclosureOptions): Promise
     sheetNames,
     tableNames,
     countries: countriesOf(data.header, data.rows),
+    words: await sheetWords(),
   });
   // The list as the Methodology's defaults make it; a refresh recomputes it from the cells.
   const significant = significantAssets(
@@ -203,9 +207,7 @@ export async function refreshDisclosureTables(
     (r) => kinds.some((k) => k.operation === r.operation) && (!options.portfolio || r.portfolio === options.portfolio),
   );
   if (records.length === 0)
-    throw new Error(
-      `This workbook has no disclosure tables${options.portfolio ? ` for ${options.portfolio}` : ""} on record: make them first.`,
-    );
+    throw new MessageError(message("disclosure.error.noTables", { portfolio: options.portfolio || "none" }));
   const result = await refreshPastedSheets({ ...options, kinds, sheetIds: records.map((r) => r.sheetId) });
   return {
     ...result,

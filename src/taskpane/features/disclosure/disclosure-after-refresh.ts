@@ -19,6 +19,8 @@ import type { ProvenanceRecord } from "../../../shaping/paste-provenance";
 import { countryCode } from "../../../shaping/countries";
 import type { CellValue } from "../../../shaping/types";
 import type { ExcelRunner } from "../../ui/pane-types";
+import { sheetWords } from "../../../excel/sheet-words";
+import { message, type Message } from "../../../i18n/messages";
 import {
   filterText,
   sortPastedSheetAgain,
@@ -44,9 +46,6 @@ export interface OutdatedDisclosure {
 export interface DisclosureFollowUp extends RefreshFollowUp {
   outdated: OutdatedDisclosure[];
 }
-
-/** The label of the upgrade, on the Disclosure tables section's button and wherever a refresh offers it. */
-export const UPGRADE_LABEL = "Upgrade disclosure tables";
 
 /**
  * Where the 66(c) sheet says whether its list is current: right of the table, one column between,
@@ -76,11 +75,17 @@ const dataTableOf = (run: ExcelRunner, reads: AfterRefreshReads) => (name: strin
     run(async (context) => (await readTable(context, name, { maxRows: 1_000_000 })).values),
   );
 
+/** Sheet names as a message quotes them: "A", "B" (names, the same in every language). */
+const quoted = (sheets: readonly string[]) => sheets.map((s) => `"${s}"`).join(", ");
+
 /** The sentence saying which tables read only the rows they were made with (the caller says where to upgrade). */
-export function outdatedSentence(o: OutdatedDisclosure): string {
-  const following =
-    o.following.length === 0 ? "" : ` ${o.following.map((s) => `"${s}"`).join(", ")} use their figures and say so too.`;
-  return `${o.sheets.map((s) => `"${s}"`).join(", ")} were made before the tables followed their data: they read rows 2 to ${o.lastRow} of "${o.dataSheet}" only, and say so on the sheet.${following}`;
+export function outdatedSentence(o: OutdatedDisclosure): Message {
+  return message("disclosure.outdated", {
+    sheets: quoted(o.sheets),
+    lastRow: o.lastRow,
+    dataSheet: o.dataSheet,
+    following: o.following.length === 0 ? "none" : quoted(o.following),
+  });
 }
 
 /**
@@ -116,14 +121,18 @@ export async function afterDataRefresh(
       });
   }
   if (outdated.length === 0) return undefined;
+  // A refresh's follow-up lines are text (../pasted): worded here with the pane's formatter.
+  const words = await sheetWords();
+  // The upgrade is offered under the Disclosure tables section's button's own words.
+  const upgradeLabel = words(message("disclosure.upgrade"));
   return {
     outdated,
     messages: outdated.map(
-      (o) => `${outdatedSentence(o)} Upgrade them with “${UPGRADE_LABEL}” (here, or in the Disclosure tables section).`,
+      (o) => `${words(outdatedSentence(o))} ${words(message("disclosure.outdated.upgrade", { label: upgradeLabel }))}`,
     ),
     offer: {
-      label: UPGRADE_LABEL,
-      work: async (runner) => upgradedSentence(await upgradeFixedRanges(runner, records)),
+      label: upgradeLabel,
+      work: async (runner) => words(upgradedSentence(await upgradeFixedRanges(runner, records))),
     },
   };
 }
@@ -224,8 +233,6 @@ export async function upgradeFixedRanges(
 }
 
 /** What an upgrade did, in one sentence. */
-export function upgradedSentence(sheets: readonly string[]): string {
-  return sheets.length === 0
-    ? "No disclosure table reads fixed ranges of its data: nothing needed upgrading."
-    : `Upgraded ${sheets.map((s) => `"${s}"`).join(", ")}: their formulas name the data table's columns and follow its rows; your inputs were kept.`;
+export function upgradedSentence(sheets: readonly string[]): Message {
+  return message("disclosure.upgraded", { count: sheets.length, sheets: quoted(sheets) });
 }

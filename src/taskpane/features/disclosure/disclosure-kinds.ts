@@ -3,11 +3,14 @@
  * the significant assets, computed from the workbook (the data table and the Methodology's settings),
  * refreshed after the data sheets; each with its steps after every refresh (disclosure-after-refresh.ts).
  */
+import { message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 import type { RiskClient } from "../../../api/client";
 import { readTable } from "../../../excel/read-range";
 import { OPERATION_LABELS } from "../../../shaping/paste-provenance";
 import { ROW_KEYS } from "../../../shaping/row-keys";
-import { formatCount, type ExcelRunner, type LongRunning } from "../../ui/pane-types";
+import type { ExcelRunner, LongRunning } from "../../ui/pane-types";
+import { sheetWords } from "../../../excel/sheet-words";
 import { filterText, type PasteKind } from "../pasted";
 import { readSyncedColumns, SyncedColumnError } from "../synced-columns";
 import {
@@ -60,7 +63,7 @@ export const DISCLOSURE_SIGNIFICANT_KIND: PasteKind = {
   // Computed from the workbook as it is now: the data table (the analyst's edits included) and
   // the Methodology table's thresholds, long-term window, scenarios, FX rates and significance.
   async fetch(_client, source, _signal, run) {
-    if (!run) throw new Error(`"${source.sheetName}" is computed from the workbook: refresh it from the pane.`);
+    if (!run) throw new MessageError(message("disclosure.error.computedInWorkbook", { sheet: source.sheetName ?? "" }));
     const data = filterText(source, "data_table") ?? "";
     const methodology = filterText(source, "methodology_table") ?? "";
     const [table, settings] = await run(async (context) => [
@@ -70,9 +73,7 @@ export const DISCLOSURE_SIGNIFICANT_KIND: PasteKind = {
     const [header = [], ...rows] = table.values;
     const computed = significantAssets(header.map(String), rows, readMethodology(settings.values));
     if (computed.length === 0)
-      throw new Error(
-        `No asset is at material risk and significant by the thresholds of "${methodology}": the list was left as it was.`,
-      );
+      throw new MessageError(message("disclosure.error.noSignificant", { table: methodology }));
     return { header: [...SIGNIFICANT_HEADER], rows: computed };
   },
 };
@@ -90,11 +91,14 @@ export async function readDisclosureData(
   labels: DisclosureLabels,
   { signal, onProgress, run }: LongRunning & { run?: ExcelRunner } = {},
 ): Promise<{ data: DisclosureData; assetCount: number }> {
+  // Progress lines are text (../../ui/pane-types): worded with the pane's formatter.
+  const words = await sheetWords();
   const [summary, assets] = await Promise.all([
     client.datasets.summary(portfolio, {}).all({
       signal,
       readAhead: 4,
-      onProgress: ({ itemsRead }) => onProgress?.({ message: `Read ${formatCount(itemsRead)} summary rows…` }),
+      onProgress: ({ itemsRead }) =>
+        onProgress?.({ message: words(message("disclosure.progress.read", { count: itemsRead })) }),
     }),
     client.portfolios.assets(portfolio).all({ signal, readAhead: 4 }),
   ]);
@@ -115,7 +119,7 @@ async function readInputColumns(
   if (named.length === 0) return {};
   if (!run)
     throw new DisclosureInputError(
-      `The ${named.map(([input]) => input).join(", ")} of ${portfolio} come from columns of the synced range: refresh from the pane.`,
+      message("disclosure.error.columnsNeedPane", { inputs: named.map(([input]) => input).join(", "), portfolio }),
     );
   try {
     const read = await readSyncedColumns(
@@ -123,10 +127,10 @@ async function readInputColumns(
       portfolio,
       named.map(([, header]) => header),
       assets,
-      "sync it first, or name asset labels instead of columns.",
+      "disclosure",
     );
     return Object.fromEntries(named.map(([input], k) => [input, read[k]!]));
   } catch (error) {
-    throw error instanceof SyncedColumnError ? new DisclosureInputError(error.message) : error;
+    throw error instanceof SyncedColumnError ? new DisclosureInputError(error.said ?? error.message) : error;
   }
 }

@@ -15,7 +15,7 @@ import { useI18n } from "../../ui/i18n";
  */
 export function ExplainPanel() {
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   const { client, run } = useServices();
   const task = useTask<Explanation>();
   return (
@@ -35,13 +35,13 @@ export function ExplainPanel() {
         success={(e) => (
           <Stack gap={4}>
             <Text weight="semibold" data-testid={TEST_IDS.explain.source} className={css.breakWord}>
-              {e.address}: {String(e.value)} ({e.source})
+              {e.address}: {String(e.value)} ({format(e.source)})
             </Text>
             <dl className={css.facts}>
               {e.lines.map((line, i) => (
                 <div key={i} className={css.contents} data-testid={TEST_IDS.explain.line(line.key)}>
-                  <dt className={css.term}>{line.label}</dt>
-                  <dd className={css.definition}>{line.text}</dd>
+                  <dt className={css.term}>{t(line.label)}</dt>
+                  <dd className={css.definition}>{format(line.text)}</dd>
                 </div>
               ))}
             </dl>

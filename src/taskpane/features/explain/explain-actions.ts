@@ -21,7 +21,6 @@ import {
   labelOfScore,
   lookupHazard,
   scenarioRepeatOf,
-  scenarioRepeatText,
   type HazardNames,
 } from "../../../shared/vocabulary";
 import type { ArgumentValue } from "../../../functions/arguments";
@@ -37,6 +36,8 @@ import {
   type ImpactBound,
 } from "../../../functions/specs";
 import type { ExcelRunner } from "../../ui/pane-types";
+import { message, type Message, type MessageId } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /** One line of an explanation: `key` names it for tests (`hazard`, `thresholds`, …). */
 export interface ExplainLine {
@@ -54,8 +55,9 @@ export interface ExplainLine {
     | "scenario"
     | "dataset"
     | "note";
-  label: string;
-  text: string;
+  /** The line's term ("Hazard", "Unit"), in the pane's language. */
+  label: MessageId;
+  text: Message;
 }
 
 /** What the pane shows for a cell. */
@@ -63,17 +65,21 @@ export interface Explanation {
   address: string;
   value: ArgumentValue;
   /** What the value is: the formula, or the pasted column and sheet. */
-  source: string;
+  source: Message;
   lines: ExplainLine[];
 }
 
 /** The selected cell cannot be explained; the message says why and what to select. */
-export class ExplainError extends Error {
-  constructor(message: string) {
-    super(message);
+export class ExplainError extends MessageError {
+  constructor(said: Message) {
+    super(said);
     this.name = "ExplainError";
   }
 }
+
+/** "=RISK.SEARCH(…) in B2": a formula and where it is (the selected cell's sheet). */
+const formulaSource = (formula: string, address: string) =>
+  message("explain.source.formula", { formula, address: localAddress(address) });
 
 /** What a cell asks for, read from its formula or its pasted column. */
 interface Question {
@@ -85,7 +91,7 @@ interface Question {
   /** Window in years (summary) or horizon (search). */
   window?: number;
   metric?: string;
-  source: string;
+  source: Message;
 }
 
 /** A horizon score is the maximum over its window, counted from 2025 (docs/service.md#what-the-numbers-mean). */
@@ -135,11 +141,7 @@ export async function explainSelection(options: {
     } catch (error) {
       // Not a pasted score either: where this Excel cannot find a spill's formula, say what to select.
       if (read.spillParent !== "unknown" || !(error instanceof ExplainError)) throw error;
-      throw new ExplainError(
-        `${read.address} holds no formula, and this Excel cannot tell which formula spilled into it (that needs ` +
-          "ExcelApi 1.12): select the formula's own cell, the top-left cell of the spill, or a score in a pasted " +
-          "summary sheet.",
-      );
+      throw new ExplainError(message("explain.error.noSpillFormula", { address: read.address }));
     }
   }
   const formula = read.parent?.formula ?? read.formula;
@@ -147,13 +149,22 @@ export async function explainSelection(options: {
   if (read.fn === "SEARCH" && read.single && text(argumentsByName(FUNCTION_SPECS.SEARCH, read.args).hazard) === "")
     return explainSearchTable(options.client, read.address, read.value, read.args, at, options.signal);
   const lead: ExplainLine[] = [];
-  let source = formula;
+  let source = message("explain.source.formulaOnly", { formula });
   if (read.parent) {
-    source = `${formula} in ${localAddress(read.parent.address)}`;
-    const place = `row ${read.parent.row + 1}${read.parent.column > 0 ? `, column ${read.parent.column + 1},` : ""}`;
+    source = formulaSource(formula, read.parent.address);
     lead.push(
-      { key: "spill", label: "Cell", text: `${read.address} is ${place} of the spill of ${source}` },
-      { key: "arguments", label: "Its arguments", text: namedArguments(read.fn, read.args) },
+      {
+        key: "spill",
+        label: "explain.label.cell",
+        text: message("explain.spill", {
+          address: read.address,
+          row: read.parent.row + 1,
+          column: read.parent.column > 0 ? String(read.parent.column + 1) : "none",
+          formula,
+          anchor: localAddress(read.parent.address),
+        }),
+      },
+      { key: "arguments", label: "explain.label.arguments", text: namedArguments(read.fn, read.args) },
     );
   }
   const question = { ...fromFormula(read.fn, read.args), source };
@@ -165,23 +176,27 @@ function localAddress(address: string): string {
   return address.slice(address.lastIndexOf("!") + 1);
 }
 
-/** "lat 51.5, lng -0.12, hazard floods, horizon 30yr": the arguments given, by parameter name. */
-function namedArguments(fn: ScoreFunction, args: ArgumentValue[]): string {
+/** "lat 51.5, lng -0.12, hazard floods, horizon 30yr": the arguments given, by parameter name (no words). */
+function namedArguments(fn: ScoreFunction, args: ArgumentValue[]): Message {
   const names: readonly string[] = parameterNames(FUNCTION_SPECS[fn]);
-  return args
-    .map((value, i) => (text(value) === "" ? "" : `${names[i] ?? `argument ${i + 1}`} ${text(value)}`))
+  const list = args
+    .map((value, i) => (text(value) === "" ? "" : `${names[i] ?? `#${i + 1}`} ${text(value)}`))
     .filter((part) => part !== "")
     .join(", ");
+  return message("explain.arguments.named", { list });
+}
+
+/** The years a window spans from the dataset's start ("2025", "2054"), as text: years take no group separator. */
+function windowYears(years: number): { years: number; from: string; to: string } {
+  return { years, from: String(WINDOW_START), to: String(WINDOW_START + years - 1) };
 }
 
 /** What each column of RISK.SEARCH's all-hazards table holds (SEARCH_TABLE_HEADER), for its header cell. */
-function searchTableColumn(name: string): string {
+function searchTableColumn(name: string): Message {
   const years = Number(/_(\d+)yr$/.exec(name)?.[1]);
-  const window = `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} (service notes)`;
-  if (name.startsWith("score_")) return `each hazard's point-search score at the ${years}yr horizon: ${window}`;
-  if (name.startsWith("label_"))
-    return `each hazard's label at the ${years}yr horizon, LOW or HIGH (the search labels only LOW and HIGH; service notes)`;
-  return "the hazard of each row, by its point-search name; select a score or label of the row to explain it";
+  if (name.startsWith("score_")) return message("explain.column.score", windowYears(years));
+  if (name.startsWith("label_")) return message("explain.column.label", { years });
+  return message("explain.column.hazard");
 }
 
 /**
@@ -197,15 +212,15 @@ async function explainSearchTable(
   at: SpillParent,
   signal?: AbortSignal,
 ): Promise<Explanation> {
-  const source = `${at.formula} in ${localAddress(at.address)}`;
+  const source = formulaSource(at.formula, at.address);
+  const table = { address, formula: at.formula, anchor: localAddress(at.address) };
   const column = SEARCH_TABLE_HEADER[at.column];
   const hazard = at.row > 0 ? HAZARDS[at.row - 1] : undefined;
-  if (!column || (at.row > 0 && !hazard))
-    throw new ExplainError(`${address} is outside the all-hazards table of ${source}.`);
+  if (!column || (at.row > 0 && !hazard)) throw new ExplainError(message("explain.error.outsideSearchTable", table));
   const search = FUNCTION_SPECS.SEARCH;
   const named = argumentsByName(search, args);
   const extent = text(named.extent).toLowerCase() || defaultText(search, "extent");
-  const point = `lat ${text(named.lat)}, lng ${text(named.lng)}, ${extent} extent`;
+  const point = message("explain.arguments.search", { lat: text(named.lat), lng: text(named.lng), extent });
   if (!hazard) {
     return {
       address,
@@ -214,21 +229,21 @@ async function explainSearchTable(
       lines: [
         {
           key: "spill",
-          label: "Cell",
-          text: `${address} is the header of column ${column} of the all-hazards table of ${source}`,
+          label: "explain.label.cell",
+          text: message("explain.spill.searchHeader", { ...table, column }),
         },
-        { key: "column", label: "Column", text: searchTableColumn(column) },
-        { key: "arguments", label: "Its arguments", text: point },
+        { key: "column", label: "explain.label.column", text: searchTableColumn(column) },
+        { key: "arguments", label: "explain.label.arguments", text: point },
       ],
     };
   }
   const lead: ExplainLine[] = [
     {
       key: "spill",
-      label: "Cell",
-      text: `${address} is the ${hazard.search} row, column ${column}, of the all-hazards table of ${source}`,
+      label: "explain.label.cell",
+      text: message("explain.spill.searchRow", { ...table, hazard: hazard.search, column }),
     },
-    { key: "arguments", label: "Its arguments", text: point },
+    { key: "arguments", label: "explain.label.arguments", text: point },
   ];
   const years = Number(/_(\d+)yr$/.exec(column)?.[1]) || undefined;
   return explain(client, address, value, { kind: "search", hazard, window: years, source }, lead, signal);
@@ -238,9 +253,11 @@ function text(value: ArgumentValue): string {
   return value === null || value === undefined ? "" : String(value).trim();
 }
 
-function needHazard(name: ArgumentValue, where: string): HazardNames {
+/** The hazard `name` names; `column` is the pasted column it was read from (none: the formula). */
+function needHazard(name: ArgumentValue, column?: string): HazardNames {
   const hazard = lookupHazard(text(name));
-  if (!hazard) throw new ExplainError(`${where} names no hazard this add-in knows ("${text(name)}").`);
+  if (!hazard)
+    throw new ExplainError(message("explain.error.unknownHazard", { column: column ?? "none", name: text(name) }));
   return hazard;
 }
 
@@ -248,7 +265,7 @@ function needHazard(name: ArgumentValue, where: string): HazardNames {
 function fromFormula(fn: ScoreFunction, args: ArgumentValue[]): Omit<Question, "source"> {
   const spec = FUNCTION_SPECS[fn];
   const arg = argumentsByName(spec, args);
-  const hazard = needHazard(arg.hazard!, "The formula");
+  const hazard = needHazard(arg.hazard!);
   // The portfolio functions name one asset's hazard alike.
   const asset = { hazard, portfolio: text(arg.portfolio), entity: arg.index };
   switch (fn) {
@@ -289,13 +306,14 @@ function fromFormula(fn: ScoreFunction, args: ArgumentValue[]): Omit<Question, "
 function fromPasted(header: string[], row: ArgumentValue[], column: number, sheetName: string): Question {
   const name = header[column] ?? "";
   const at = (key: string) => row[header.indexOf(key)];
-  const source = `column ${name || "(no header)"} of sheet ${sheetName}`;
+  const place = { column: name || "none", sheet: sheetName };
+  const source = message("explain.source.column", place);
   const portfolio = (/^(?:Summary|Extended \w+) (.+)$/.exec(sheetName)?.[1] ?? "").replace(/ \(\d+\)$/, "");
   const summary = /^(.+)_risk_(?:score|class)$/.exec(name);
   if (summary) {
     return {
       kind: "summary",
-      hazard: needHazard(summary[1]!, `The column ${name}`),
+      hazard: needHazard(summary[1]!, name),
       portfolio,
       entity: at("entity_id") || at("portfolio_index"),
       scenario: text(at("scenario")),
@@ -316,15 +334,16 @@ function fromPasted(header: string[], row: ArgumentValue[], column: number, shee
       };
     }
   }
-  throw new ExplainError(
-    "Select a RISK.SEARCH, SUMMARY, METRIC or IMPACT cell, or a score in a pasted summary sheet " +
-      `(the selected cell is in ${source}).`,
-  );
+  throw new ExplainError(message("explain.error.notExplainable", place));
 }
 
-function fmt(n: number): string {
-  return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(4)));
+/** A figure to four significant digits (the message formats it with Excel's separators). */
+function fmt(n: number): number {
+  return Number.isInteger(n) ? n : Number(n.toPrecision(4));
 }
+
+/** A hazard's unit as an ICU select key: "days a year, 0..366" → "days_a_year_0_366". */
+const unitKey = (unit: string) => unit.replace(/[^A-Za-z0-9]+/g, "_");
 
 async function explain(
   client: RiskClient,
@@ -336,73 +355,77 @@ async function explain(
 ): Promise<Explanation> {
   const h = q.hazard;
   const lines: ExplainLine[] = [...lead];
-  const add = (key: ExplainLine["key"], label: string, line: string) => lines.push({ key, label, text: line });
-  add("hazard", "Hazard", `${h.portfolio} (search: ${h.search}; extended summary: ${h.extended})`);
+  const add = (key: ExplainLine["key"], label: MessageId, line: Message) => lines.push({ key, label, text: line });
+  add(
+    "hazard",
+    "explain.label.hazard",
+    message("explain.hazard", { portfolio: h.portfolio, search: h.search, extended: h.extended }),
+  );
 
   let metadata: DatasetMetadata | undefined;
   if (q.portfolio) metadata = await client.datasets.metadata(q.portfolio, { signal }).catch(() => undefined);
   const indicator = q.metric?.startsWith("indicator_") || q.kind !== "metric" ? h.indicators[0]! : undefined;
   const meta = metadata?.indicators.find((i) => i.hazard === h.portfolio && i.indicator === h.indicators[0]);
-  if (indicator)
-    add("indicator", "Indicator", `${indicator}, the hazard's primary projection: the score is this indicator's value`);
+  if (indicator) add("indicator", "explain.label.indicator", message("explain.indicator", { indicator }));
   const scoreLike = q.kind !== "metric" || /^(indicator_|summary_score_)/.test(q.metric ?? "");
   if (scoreLike) {
     add(
       "unit",
-      "Unit",
-      meta ? `${meta.unit}, ${meta.value_min} to ${meta.value_max} (dataset metadata)` : `${h.unit} (service notes)`,
+      "explain.label.unit",
+      meta
+        ? message("explain.unit.metadata", {
+            unit: meta.unit,
+            min: String(meta.value_min),
+            max: String(meta.value_max),
+          })
+        : message("explain.unit.notes", { unitKey: unitKey(h.unit), unit: h.unit }),
     );
     const t = h.thresholds;
     add(
       "thresholds",
-      "Thresholds",
-      `LOW below ${fmt(t.low)}, MEDIUM up to ${fmt(t.medium)}, HIGH above (service notes)`,
+      "explain.label.thresholds",
+      message("explain.thresholds", { low: fmt(t.low), medium: fmt(t.medium) }),
     );
     if (typeof value === "number" && Number.isFinite(value)) {
       const label = labelOfScore(h, value);
+      const search = q.kind === "search" ? "yes" : "no";
+      const at = { value: fmt(value), low: fmt(t.low), medium: fmt(t.medium), search };
       const where =
         label === "LOW"
-          ? `${fmt(value)} is LOW: ${fmt(t.low - value)} below the MEDIUM threshold ${fmt(t.low)}`
+          ? message("explain.position.low", { ...at, gap: fmt(t.low - value) })
           : label === "MEDIUM"
-            ? `${fmt(value)} is MEDIUM: ${Math.round(((value - t.low) / (t.medium - t.low)) * 100)}% ` +
-              `of the way from ${fmt(t.low)} to ${fmt(t.medium)}`
-            : `${fmt(value)} is HIGH: ${fmt(value - t.medium)} above the HIGH threshold ${fmt(t.medium)}`;
-      add(
-        "position",
-        "Where it sits",
-        q.kind === "search" ? `${where}. The search labels only LOW and HIGH (service notes).` : where,
-      );
+            ? message("explain.position.medium", {
+                ...at,
+                percent: Math.round(((value - t.low) / (t.medium - t.low)) * 100),
+              })
+            : message("explain.position.high", { ...at, gap: fmt(value - t.medium) });
+      add("position", "explain.label.position", where);
     } else if (typeof value === "string" && /^(LOW|MEDIUM|HIGH)$/.test(value)) {
-      add("position", "Where it sits", `${value}: the label of the score by the thresholds above`);
+      add("position", "explain.label.position", message("explain.position.label", { value }));
     }
   } else if (q.metric) {
     add(
       "unit",
-      "Unit",
-      q.metric.startsWith("structural_damage")
-        ? "damage fraction of the asset's value, 0 to 1"
-        : "business interruption, as the service gives it",
+      "explain.label.unit",
+      message(q.metric.startsWith("structural_damage") ? "explain.unit.damage" : "explain.unit.interruption"),
     );
   }
 
   const years =
     q.kind === "metric" ? Number(/summary_(?:score|label)_(\d+)yr/.exec(q.metric ?? "")?.[1]) || undefined : q.window;
-  if (years)
-    add(
-      "window",
-      "Window",
-      `the maximum exposure over ${years} years, ${WINDOW_START}-${WINDOW_START + years - 1} ` +
-        "(service notes: 15yr e.g. 2025-2039, 30yr 2025-2054)",
-    );
+  if (years) add("window", "explain.label.window", message("explain.window", windowYears(years)));
   const period = /_(baseline|2030|2050|2080)(?:_lbd|_ubd)?$/.exec(q.metric ?? "")?.[1];
   if (period)
     add(
       "window",
-      "Period",
+      "explain.label.period",
       period === "baseline"
-        ? "baseline: the 2005-2015 average (service notes)"
-        : `${period}: the average over five years either side, ` +
-            `${Number(period) - 5}-${Number(period) + 5} (service notes)`,
+        ? message("explain.period.baseline")
+        : message("explain.period.year", {
+            period,
+            from: String(Number(period) - 5),
+            to: String(Number(period) + 5),
+          }),
     );
 
   if (q.kind === "metric" && q.portfolio && q.scenario && q.metric && /_(baseline|2030|2050|2080)/.test(q.metric)) {
@@ -411,32 +434,38 @@ async function explain(
     const lo = metrics?.[`${base}_lbd`];
     const hi = metrics?.[`${base}_ubd`];
     if (typeof lo === "number" && typeof hi === "number")
-      add(
-        "bounds",
-        "Bounds",
-        `${fmt(lo)} to ${fmt(hi)}: the 16th and 84th percentiles (${base}_lbd, ${base}_ubd; service notes)`,
-      );
-    else add("bounds", "Bounds", `the service gives no ${base}_lbd / _ubd for this asset`);
+      add("bounds", "explain.label.bounds", message("explain.bounds.given", { lo: fmt(lo), hi: fmt(hi), base }));
+    else add("bounds", "explain.label.bounds", message("explain.bounds.none", { base }));
   } else if (q.kind === "summary") {
-    add(
-      "bounds",
-      "Bounds",
-      "the summary gives no bounds; the extended summary has _lbd / _ubd (16th and 84th percentiles) per period",
-    );
+    add("bounds", "explain.label.bounds", message("explain.bounds.summary"));
   }
 
   if (q.scenario) {
     const repeat = scenarioRepeatOf(h, q.scenario);
     // A rule of one hazard names it; a rule shared by several says "this hazard".
-    const subject = repeat?.hazards.length === 1 ? `${h.extended},` : "this hazard";
-    const repeats = repeat ? ` For ${subject} ${scenarioRepeatText(repeat)} (service notes).` : "";
-    add("scenario", "Scenario", `${q.scenario}.${repeats}`);
+    add(
+      "scenario",
+      "explain.label.scenario",
+      message("explain.scenario", {
+        scenario: q.scenario,
+        repeats: repeat ? "yes" : "no",
+        subject: repeat?.hazards.length === 1 ? h.extended : "none",
+        count: repeat?.scenarios.length ?? 0,
+        first: repeat?.scenarios[0] ?? "",
+        second: repeat?.scenarios[1] ?? "",
+        target: repeat?.repeats ?? "",
+      }),
+    );
   }
   if (metadata) {
-    const digest = metadata.sha256_digest ? `, sha256 ${metadata.sha256_digest.slice(0, 12)}…` : "";
-    add("dataset", "Dataset", `version ${metadata.version}${digest}, updated ${metadata.updated_at}`);
+    const digest = metadata.sha256_digest ? `${metadata.sha256_digest.slice(0, 12)}…` : "none";
+    add(
+      "dataset",
+      "explain.label.dataset",
+      message("explain.dataset.version", { version: metadata.version, digest, updated: metadata.updated_at }),
+    );
   } else if (q.kind === "search") {
-    add("dataset", "Dataset", "a point search: no portfolio dataset, so no version");
+    add("dataset", "explain.label.dataset", message("explain.dataset.search"));
   }
   return { address, value, source: q.source, lines };
 }

@@ -31,7 +31,7 @@ const SHOWN_PROBLEMS = 50;
  */
 export function ImpactPanel() {
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   const { client, run } = useServices();
   const [portfolio, setPortfolio] = useState("");
   const [hazard, setHazard] = useState<string>("flood");
@@ -140,7 +140,7 @@ export function ImpactPanel() {
                   >
                     {problem.cell}
                   </Link>
-                  {`: ${problem.message}`}
+                  {`: ${format(problem.message)}`}
                 </li>
               ))}
               {result.problems.length > SHOWN_PROBLEMS ? (

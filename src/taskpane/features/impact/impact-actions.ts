@@ -1,3 +1,6 @@
+import { message } from "../../../i18n/messages";
+import { sheetWords } from "../../../excel/sheet-words";
+import { MessageError } from "../../../i18n/message-error";
 import type { RiskClient } from "../../../api/client";
 import { listSheetNames } from "../../../excel/read-range";
 import { readValueCurrency, rememberValueCurrency } from "../../../excel/value-currencies";
@@ -11,13 +14,7 @@ import {
 import { uniqueSheetName } from "../../../shaping/sheet-names";
 import type { ExtendedSummaryItem } from "../../../shaping/types";
 import { readSyncedColumns, SyncedColumnError } from "../synced-columns";
-import {
-  unlessCancelled,
-  formatCount,
-  type ExcelRunner,
-  type PastedSheet,
-  type PasteOptions,
-} from "../../ui/pane-types";
+import { unlessCancelled, type ExcelRunner, type PastedSheet, type PasteOptions } from "../../ui/pane-types";
 import { pastedSheet, writeNewSheets } from "../../ui/write-new-sheets";
 import { SCENARIOS } from "../../../shared/vocabulary";
 import type { SharedReads } from "../../../api/shared-reads";
@@ -96,7 +93,9 @@ async function readImpactInputs(
   const stop = () => reading.abort();
   if (signal?.aborted) stop();
   signal?.addEventListener("abort", stop, { once: true });
-  onProgress?.({ message: "Reading the extended summary…" });
+  // Progress lines are text (../../ui/pane-types): worded with the pane's formatter.
+  const words = await sheetWords();
+  onProgress?.({ message: words(message("impact.progress.reading")) });
   const readScenarios = async () => {
     try {
       const lists = await Promise.all(
@@ -108,7 +107,7 @@ async function readImpactInputs(
                 onProgress: ({ itemsRead }) => {
                   readSoFar[k] = itemsRead;
                   const read = readSoFar.reduce((sum, n) => sum + n, 0);
-                  onProgress?.({ message: `Read ${formatCount(read)} extended summary rows…` });
+                  onProgress?.({ message: words(message("impact.progress.read", { count: read })) });
                 },
               }),
         ),
@@ -230,9 +229,7 @@ export async function fetchFinancialImpact(
   const portfolio = source.portfolio ?? "";
   const column = f.value_column === undefined ? undefined : String(f.value_column);
   if (column !== undefined && !run)
-    throw new Error(
-      `The values of "${source.sheetName}" come from the synced range's column "${column}": refresh it from the pane.`,
-    );
+    throw new MessageError(message("impact.error.columnNeedsPane", { sheet: source.sheetName ?? "", column }));
   const options = {
     client,
     run: run!,
@@ -291,15 +288,9 @@ async function readValueColumn(
   items: readonly ExtendedSummaryItem[],
 ): Promise<ValueSource> {
   try {
-    const [column] = await readSyncedColumns(
-      run,
-      portfolio,
-      [header],
-      items,
-      "sync it first, or use a label:price or label:value column.",
-    );
+    const [column] = await readSyncedColumns(run, portfolio, [header], items, "impact");
     return { kind: "column", ...column! };
   } catch (error) {
-    throw error instanceof SyncedColumnError ? new ImpactInputError(error.message) : error;
+    throw error instanceof SyncedColumnError ? new ImpactInputError(error.said ?? error.message) : error;
   }
 }

@@ -6,6 +6,9 @@ import { parseGeoJsonFile } from "../../ui/geojson-file";
 import { pasteKinds } from "../pasted";
 import { NATURE_SUMMARY_KIND } from "./nature-kind";
 import type { ExcelRunner, PastedSheet, PasteOptions } from "../../ui/pane-types";
+import { sheetWords } from "../../../excel/sheet-words";
+import { message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /** The sub-project type the service uses on create (docs/service.md#nature-sub-projects). */
 export const SUBPROJECT_TYPE = "NCS";
@@ -47,11 +50,10 @@ export async function createSubprojectFromFile(
   /** With these, the functions' cached sub-project list is dropped and Excel recalculates after the create. */
   refresh?: { run: ExcelRunner | null; forget: ForgetChange },
 ): Promise<SubProject> {
-  if (input.superproject.trim() === "") throw new Error("Choose a superproject first");
+  if (input.superproject.trim() === "") throw new MessageError(message("nature.error.noSuperproject"));
   const geojson = parseGeoJsonFile(input.text, input.fileName, ["FeatureCollection"]);
   const name = (input.name ?? "").trim() || proposeSubprojectName(input.text);
-  if (name === "")
-    throw new Error(`Name the new sub-project: ${input.fileName} has no "Entity Name" to propose one from.`);
+  if (name === "") throw new MessageError(message("nature.error.noName", { file: input.fileName }));
   try {
     const created = await client.nature.createSubproject(
       { superproject: input.superproject, projectName: name, geojson, type: SUBPROJECT_TYPE },
@@ -61,7 +63,7 @@ export async function createSubprojectFromFile(
     return created;
   } catch (error) {
     if (error instanceof ConflictError) {
-      throw new Error(`${input.superproject} already has a sub-project named “${name}”: choose another name.`, {
+      throw new MessageError(message("nature.error.nameTaken", { superproject: input.superproject, name }), {
         cause: error,
       });
     }
@@ -78,12 +80,14 @@ export async function pasteSubprojectSummary(
   options: PasteOptions & { subproject: { id: string; name: string } },
 ): Promise<PastedSheet> {
   const { subproject, onProgress } = options;
-  onProgress?.({ message: `Reading the summary of ${subproject.name}…` });
+  // The progress line and the paste's refusal are text (../pasted): worded here with the pane's formatter.
+  const words = await sheetWords();
+  onProgress?.({ message: words(message("nature.progress.summary", { name: subproject.name })) });
   const [written] = await pasteKinds(options, [
     {
       kind: NATURE_SUMMARY_KIND,
       filters: { subproject_id: subproject.id, subproject_name: subproject.name },
-      ifEmpty: `${subproject.name} has no summary yet.`,
+      ifEmpty: words(message("nature.error.noSummary", { name: subproject.name })),
     },
   ]);
   return written!;

@@ -215,7 +215,10 @@ export function MapPanel(props: { choice: SummaryChoice; onHazards: (hazards: st
           label={t("visual.map.overlay")}
           value={overlayId}
           onChange={setOverlayId}
-          choices={overlays.data.map((o) => ({ value: `${o.kind}:${o.id}`, label: o.name }))}
+          choices={overlays.data.map((o) => ({
+            value: `${o.kind}:${o.id}`,
+            label: t(o.kind === "vector" ? "visual.map.overlay.layer" : "visual.map.overlay.nature", { name: o.name }),
+          }))}
           emptyLabel={t("visual.map.overlay.none")}
           testId={IDS.mapOverlay}
           className={css.contained}

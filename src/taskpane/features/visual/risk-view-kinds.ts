@@ -2,6 +2,8 @@
  * The risk views' paste kinds: the risk matrix, its label counts and the scenario comparison, each
  * shaped from a summary read (one read shared by the kinds of one paste or refresh).
  */
+import { sheetWords } from "../../../excel/sheet-words";
+import { message } from "../../../i18n/messages";
 import { OPERATION_LABELS } from "../../../shaping/paste-provenance";
 import { ROW_KEYS } from "../../../shaping/row-keys";
 import { filterText, summaryItems, type PasteKind } from "../pasted";
@@ -26,13 +28,14 @@ export const RISK_MATRIX_KIND: PasteKind = {
     const items = await summaryItems(client, source, { scenario, window }, signal, extras);
     const cells = filterText(source, "cells") === "score" ? "score" : "label";
     const matrix = buildRiskMatrix(items, scenario, window, cells);
-    return { header: matrix.header, rows: matrix.rows, title: matrix.title, formats: matrix.formats };
+    const title = `${source.portfolio} · ${(await sheetWords())(matrix.title)}`;
+    return { header: matrix.header, rows: matrix.rows, title, formats: matrix.formats };
   },
   // Labels or scores coloured by conditional formats, so colours follow edits.
   sheet: (source, table) => ({
     sheetName: `Matrix ${source.portfolio}`,
     tableName: `Matrix_${source.portfolio}`,
-    title: `${source.portfolio} · ${table.title}`,
+    title: table.title,
     ...table.formats,
   }),
 };
@@ -47,21 +50,21 @@ export const LABEL_COUNTS_KIND: PasteKind = {
     const scenario = filterText(source, "scenario") ?? "";
     const window = Number(source.filters.window);
     const items = await summaryItems(client, source, { scenario, window }, signal, extras);
-    return labelCountsTable(labelCountsByHazard(itemsFor(items, scenario, window)));
+    const title = (await sheetWords())(message("visual.sheet.countsTitle", { scenario, window }));
+    return { ...labelCountsTable(labelCountsByHazard(itemsFor(items, scenario, window))), title };
   },
-  // With a native stacked column chart of the counts.
+  // With a native stacked column chart of the counts, titled as the sheet (less the portfolio).
   sheet(source, table) {
-    const scope = `scenario ${filterText(source, "scenario")} · ${filterText(source, "window")}-year window`;
     return {
       sheetName: `Counts ${source.portfolio}`,
       tableName: `Counts_${source.portfolio}`,
-      title: `${source.portfolio} · assets per label and hazard · ${scope}`,
+      title: `${source.portfolio} · ${table.title}`,
       chart: {
         type: "ColumnStacked",
         dataRows: [0, 1, 2],
         firstValueColumn: 1,
         seriesNames: table.rows.map((r) => String(r[0])),
-        title: `Assets per label · ${filterText(source, "scenario")} · ${filterText(source, "window")}-year window`,
+        title: table.title,
       },
     };
   },
@@ -78,13 +81,14 @@ export const SCENARIO_COMPARISON_KIND: PasteKind = {
     const window = Number(source.filters.window);
     const items = await summaryItems(client, source, { window, hazard }, signal, extras);
     const comparison = buildScenarioComparison(items, hazard, window);
-    const { header, rows, title, labelColumns } = comparison;
+    const { header, rows, labelColumns } = comparison;
+    const title = `${source.portfolio} · ${(await sheetWords())(comparison.title)} (${COMPARED_SCENARIOS.join(", ")})`;
     return { header, rows, title, formats: { labelColumns } };
   },
   sheet: (source, table) => ({
     sheetName: `Compare ${filterText(source, "hazard")} ${source.portfolio}`,
     tableName: `Compare_${filterText(source, "hazard")}_${source.portfolio}`,
-    title: `${source.portfolio} · ${table.title} (${COMPARED_SCENARIOS.join(", ")})`,
+    title: table.title,
     ...table.formats,
   }),
 };

@@ -10,6 +10,8 @@ import { WINDOWS } from "../../../shared/vocabulary";
 import { pasteKinds } from "../pasted";
 import { LABEL_COUNTS_KIND, RISK_MATRIX_KIND, SCENARIO_COMPARISON_KIND } from "./risk-view-kinds";
 import type { PastedSheet, PasteOptions } from "../../ui/pane-types";
+import { sheetWords } from "../../../excel/sheet-words";
+import { message } from "../../../i18n/messages";
 
 /** Summary windows the service offers, in years (docs/service.md#hazards-and-their-three-spellings). */
 export const WINDOW_CHOICES: readonly string[] = WINDOWS.map(String);
@@ -118,8 +120,8 @@ export async function listOverlays(client: RiskClient, signal?: AbortSignal): Pr
   ]);
   const subs = await Promise.all(superprojects.map((sp) => client.nature.subprojects(sp, { signal }).catch(() => [])));
   return [
-    ...vectors.map((v) => ({ kind: "vector" as const, id: String(v.id), name: `Layer: ${v.name}` })),
-    ...subs.flat().map((s) => ({ kind: "nature" as const, id: s.id, name: `Nature: ${s.name}` })),
+    ...vectors.map((v) => ({ kind: "vector" as const, id: String(v.id), name: v.name })),
+    ...subs.flat().map((s) => ({ kind: "nature" as const, id: s.id, name: s.name })),
   ];
 }
 
@@ -143,17 +145,19 @@ export interface RiskSheetOptions extends PasteOptions {
  * paste kinds (features/pasted/paste-kinds.ts, the definitions their refresh runs). Both sheets or
  * neither.
  */
-export function pasteRiskMatrix(
+export async function pasteRiskMatrix(
   options: RiskSheetOptions & { scenario: string; cells: "label" | "score" },
 ): Promise<PastedSheet[]> {
   const { portfolio, scenario, window, cells, onProgress } = options;
-  onProgress?.({ message: "Reading the summary…" });
+  // The progress line and the pastes' refusal are text (../pasted): worded here with the pane's formatter.
+  const words = await sheetWords();
+  onProgress?.({ message: words(message("visual.progress.summary")) });
   return pasteKinds(options, [
     {
       kind: RISK_MATRIX_KIND,
       portfolio,
       filters: { scenario, window, cells },
-      ifEmpty: `${portfolio} has no summary for ${scenario}, ${window}-year window.`,
+      ifEmpty: words(message("visual.error.noSummary", { portfolio, scenario, window })),
     },
     { kind: LABEL_COUNTS_KIND, portfolio, filters: { scenario, window } },
   ]);
@@ -163,15 +167,16 @@ export function pasteRiskMatrix(
  * For one hazard and window, ssp126 / ssp245 / ssp585 side by side with the change in score and
  * label, sorted by the largest increase, labels coloured (its paste kind's fetch and sheet).
  */
-export function pasteScenarioComparison(options: RiskSheetOptions & { hazard: string }): Promise<PastedSheet[]> {
+export async function pasteScenarioComparison(options: RiskSheetOptions & { hazard: string }): Promise<PastedSheet[]> {
   const { portfolio, hazard, window, onProgress } = options;
-  onProgress?.({ message: "Reading the summary of every scenario…" });
+  const words = await sheetWords();
+  onProgress?.({ message: words(message("visual.progress.everyScenario")) });
   return pasteKinds(options, [
     {
       kind: SCENARIO_COMPARISON_KIND,
       portfolio,
       filters: { hazard, window },
-      ifEmpty: `${portfolio} has no ${hazard} summary for the ${window}-year window.`,
+      ifEmpty: words(message("visual.error.noHazardSummary", { portfolio, hazard, window })),
     },
   ]);
 }

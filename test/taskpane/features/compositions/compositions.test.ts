@@ -16,6 +16,7 @@ import { describeError } from "../../../../src/taskpane/ui/describe-error";
 import { StepError } from "../../../../src/taskpane/ui/pane-types";
 import { countRequests, usePaneTestService } from "../../support";
 import { emulatorStats } from "../../../support/emulator";
+import { englishTranslator } from "../../../../src/i18n/translator";
 
 /** Compositions panel actions against the emulator over HTTP: upload, UDF create/activate, list, inspect, delete. */
 
@@ -58,7 +59,7 @@ test("a .geojson file becomes a listed vector that can be inspected and deleted"
   expect(listing.vectors.map((v) => v.name)).toContain("sites_2024");
 
   const inspected = await inspectVector(service.client, vector.id);
-  expect(describeLayer(inspected.geojson)).toBe(
+  expect(englishTranslator.format(describeLayer(inspected.geojson))).toBe(
     "2 features; properties: loss_flood_bsln, loss_wildfire_bsln, loss_cyclone_bsln",
   );
 
@@ -158,7 +159,7 @@ describe("update by name and run preview (published PUT /vector, PUT /udf)", () 
       text: replacement,
     });
     expect(String(updated.id)).toBe(String(vector.id));
-    expect(describeLayer((await inspectVector(service.client, vector.id)).geojson)).toBe(
+    expect(englishTranslator.format(describeLayer((await inspectVector(service.client, vector.id)).geojson))).toBe(
       "1 feature; properties: loss_flood_bsln",
     );
 
@@ -170,7 +171,7 @@ describe("update by name and run preview (published PUT /vector, PUT /udf)", () 
       updateVectorFile(service.client, { name: "sites", fileName: "x.geojson", text: "{ nope" }),
     ).rejects.toThrow(/x\.geojson is not valid JSON/);
     expect(JSON.stringify(await listCompositions(service.client))).toBe(before);
-    expect(describeLayer((await inspectVector(service.client, vector.id)).geojson)).toBe(
+    expect(englishTranslator.format(describeLayer((await inspectVector(service.client, vector.id)).geojson))).toBe(
       "1 feature; properties: loss_flood_bsln",
     );
   });

@@ -12,13 +12,14 @@ import {
   pasteDisclosureTables,
   refreshDisclosureTables,
 } from "../../../../src/taskpane/features/disclosure/disclosure-actions";
-import { DisclosureInputError, ITEMS, SECTIONS } from "../../../../src/taskpane/features/disclosure/model/disclosure";
+import { ITEMS, SECTIONS } from "../../../../src/taskpane/features/disclosure/model/disclosure";
 import { rememberAssetSource } from "../../../../src/taskpane/ui/asset-source-actions";
 import { columnLetters } from "../../../../src/shaping/a1";
 import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
 import type { FakeExcel } from "../../../../testing/fake-excel";
 import { importPortfolio } from "../../../functions/support/emulator";
 import { describeWithLibreOffice, recalculateInLibreOffice } from "../../../support/libreoffice";
+import { englishTranslator } from "../../../../src/i18n/translator";
 import { newWorkbook, usePaneTestService } from "../../support";
 import { ASSETS, expectE19, methodologyRow, scoreOf, typeInto, type ExpectedInputs, type TestAsset } from "./support";
 
@@ -105,9 +106,7 @@ test("a column the synced range lacks, or no synced range: a clear message and n
   await expect(
     pasteDisclosureTables({ client: service.client, run, portfolio: PORTFOLIO, labels: LABELS }),
   ).rejects.toThrow(
-    new DisclosureInputError(
-      `No range synced to ${PORTFOLIO} is known in this workbook: sync it first, or name asset labels instead of columns.`,
-    ),
+    `No range synced to ${PORTFOLIO} is known in this workbook: sync it first, or name asset labels instead of columns.`,
   );
   await syncedSheet(run, ASSETS);
   const before = fake.sheetNames();
@@ -174,7 +173,7 @@ test("currency and revenue from columns: the column's currency before label:curr
     labels: { ...LABELS, currency_column: "currency", revenue_column: "Turnover" },
   });
   const a5 = 2 + rows.findIndex((a) => a.id === "A5");
-  expect(result.problems).toEqual([
+  expect(result.problems.map(englishTranslator.format)).toEqual([
     `Sites!E${a5} (A5) is "ten thousand", not an amount: it counts as without revenue.`,
   ]);
   const byAsset = new Map(dataRows(fake).map((r) => [r.entity_id, [r.currency, r.revenue]]));

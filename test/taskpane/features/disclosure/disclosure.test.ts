@@ -22,6 +22,7 @@ import {
   SIGNIFICANT_HEADER,
   buildDisclosureData,
 } from "../../../../src/taskpane/features/disclosure/model/disclosure";
+import { englishTranslator } from "../../../../src/i18n/translator";
 import { columnLetters } from "../../../../src/shaping/a1";
 import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
 import type { FakeExcel } from "../../../../testing/fake-excel";
@@ -240,7 +241,9 @@ describe("the data sheet's rules", () => {
   test("a value that is not an amount is listed, never guessed", () => {
     const data = buildDisclosureData([item(0, "ssp585", 30)], [asset(0, { price: "€1.2m" })], {}, "p");
     expect(data.rows[0]![data.header.indexOf("value")]).toBe("");
-    expect(data.problems).toEqual([expect.stringMatching(/label:price of E0 is "€1.2m", not an amount/)]);
+    expect(data.problems.map(englishTranslator.format)).toEqual([
+      expect.stringMatching(/label:price of E0 is "€1.2m", not an amount/),
+    ]);
   });
 });
 
@@ -270,6 +273,7 @@ describe("the formulas' length", () => {
     const sheet = (prefix: string) => `${prefix} ${portfolio}`.slice(0, 31);
     const table = (prefix: string) => `${prefix}_${portfolio}`;
     const built = buildDisclosureSheets({
+      words: englishTranslator.format,
       portfolio,
       dataSheet: sheet("Disclosure data"),
       dataTable: table("Disclosure_data"),

@@ -18,7 +18,11 @@ import { WorkbookController } from "../../../../harness/workbook-controller";
 import { RiskEngine } from "../../../../src/functions/engine/engine";
 import { setDefaultEngine } from "../../../../src/functions/engine/default-engine";
 import * as RISK from "../../../../src/functions/functions";
-import { explainSelection, ExplainError } from "../../../../src/taskpane/features/explain/explain-actions";
+import {
+  explainSelection,
+  ExplainError,
+  type ExplainLine,
+} from "../../../../src/taskpane/features/explain/explain-actions";
 import { pasteSummarySheet } from "../../support";
 import { compareWithSnapshot, takeChangeSnapshot } from "../../../../src/taskpane/features/changes/changes-actions";
 import { compareReadings } from "../../../../src/taskpane/features/changes/model/value-changes";
@@ -27,6 +31,7 @@ import { RISK_CALL, riskCall, splitArguments } from "../../../../src/shaping/ris
 import { installCustomFunctionsStub } from "../../../functions/support/custom-functions-stub";
 import { importPortfolio } from "../../../functions/support/emulator";
 import { type TestService, startTestService } from "../../../support/emulator";
+import { createTranslator, englishTranslator, loadCatalog } from "../../../../src/i18n/translator";
 
 let fixture: TestService;
 let uninstall: () => void;
@@ -80,8 +85,9 @@ afterEach(() => {
   while (restoreOffice.length > 0) restoreOffice.pop()!();
 });
 
-const lineOf = (lines: Array<{ key: string; text: string }>, key: string) =>
-  lines.filter((l) => l.key === key).map((l) => l.text);
+/** The lines of `key` as the pane shows them in English. */
+const lineOf = (lines: ExplainLine[], key: string) =>
+  lines.filter((l) => l.key === key).map((l) => englishTranslator.format(l.text));
 
 test("a RISK.SUMMARY cell: hazard, indicator, unit with its range, thresholds and where the score sits, window years, scenario, dataset version", async () => {
   const { engine, workbook, run } = harness();
@@ -164,12 +170,23 @@ test("a score in a pasted summary sheet is explained from its column header and 
   const letter = String.fromCharCode(65 + col);
   fake.setSelection(summary.sheetName, `${letter}2`);
   const explained = await explainSelection({ client: fixture.client, run });
-  expect(explained.source).toBe(`column heatwave_risk_score of sheet ${summary.sheetName}`);
+  expect(englishTranslator.format(explained.source)).toBe(`column heatwave_risk_score of sheet ${summary.sheetName}`);
   expect(lineOf(explained.lines, "thresholds")).toEqual(["LOW below 30, MEDIUM up to 50, HIGH above (service notes)"]);
   expect(lineOf(explained.lines, "scenario")).toEqual([
     "ssp126. For this hazard ssp126 repeats ssp245 (service notes).",
   ]);
   expect(lineOf(explained.lines, "dataset")[0]).toMatch(/^version /);
+  // In a German pane, with Excel's decimal comma: the terms and sentences, the identifiers as they are.
+  const german = createTranslator("de", await loadCatalog("de"), { decimal: ",", group: "." });
+  const shown = (key: string) =>
+    explained.lines.filter((l) => l.key === key).map((l) => [german.t(l.label), german.format(l.text)]);
+  expect(german.format(explained.source)).toBe(`Spalte heatwave_risk_score von Blatt ${summary.sheetName}`);
+  expect(shown("thresholds")).toEqual([
+    ["Schwellenwerte", "LOW unter 30, MEDIUM bis 50, HIGH darüber (Hinweise des Dienstes)"],
+  ]);
+  expect(shown("scenario")).toEqual([
+    ["Szenario", "ssp126. Für diese Gefahr wiederholt ssp126 ssp245 (Hinweise des Dienstes)."],
+  ]);
 });
 
 describe("a cell a RISK formula spilled into, not its anchor", () => {
@@ -205,7 +222,7 @@ describe("a cell a RISK formula spilled into, not its anchor", () => {
     const explained = await explainSelection({ client: fixture.client, run });
     expect(explained.address).toBe("Sheet1!C4");
     expect(explained.value).toBe(own);
-    expect(explained.source).toBe(`${formula} in C2`);
+    expect(englishTranslator.format(explained.source)).toBe(`${formula} in C2`);
     expect(lineOf(explained.lines, "spill")).toEqual([`Sheet1!C4 is row 3 of the spill of ${formula} in C2`]);
     expect(lineOf(explained.lines, "arguments")).toEqual(["lat 25.76, lng -80.19, hazard floods, horizon 30yr"]);
     expect(lineOf(explained.lines, "hazard")).toEqual(["flood_potential (search: floods; extended summary: flood)"]);
@@ -377,7 +394,7 @@ describe("what changed since last refresh", () => {
       ["Sheet1!C3", "label and score", to, "LOW"],
     ]);
     // A score and its label on one row are one asset.
-    expect(report.summary).toEqual([
+    expect(report.summary.map(englishTranslator.format)).toEqual([
       `1 asset flipped to ${to} for flood_potential under ssp585`,
       "1 asset flipped to LOW for flood_potential under ssp585",
       "2 scores moved by more than 0",

@@ -11,6 +11,7 @@ import { pasteFinancialImpact } from "../../../../src/taskpane/features/impact/i
 import { importPortfolio } from "../../../functions/support/emulator";
 import { newWorkbook, usePaneTestService } from "../../support";
 import { evaluate } from "./follow-formulas";
+import { englishTranslator } from "../../../../src/i18n/translator";
 
 const CSV = [
   "entity_id,entity_name,lat,lng,label:country,label:price",
@@ -97,7 +98,7 @@ test("per-asset losses are value × structural damage formulas for each scenario
   // B1 has no price: its losses are #N/A, and the problem names the data cell.
   expect(evaluate(fake, impact.sheetName, cellOf(4, "loss_ssp585_2050 (USD)"))).toBe("#N/A");
   expect(fake.read("Impact data impact-test", "E4")[0]![0]).toBe("");
-  expect(result.problems).toEqual([
+  expect(result.problems.map((p) => ({ ...p, message: englishTranslator.format(p.message) }))).toEqual([
     expect.objectContaining({
       address: "'Impact data impact-test'!E4",
       message: expect.stringMatching(/No value for B1.*#N\/A/),
@@ -189,7 +190,7 @@ test("a value column the user picks in the synced range needs its currency, aske
   // The currency stated once is remembered with the workbook: not asked again.
   const again = await pasteFinancialImpact({ ...options, value: { column: "insured" } });
   expect(again.currency).toBe("EUR");
-  expect(again.problems).toEqual([
+  expect(again.problems.map((p) => ({ ...p, message: englishTranslator.format(p.message) }))).toEqual([
     expect.objectContaining({
       address: "Sites!C3",
       message: expect.stringMatching(

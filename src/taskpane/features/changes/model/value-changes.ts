@@ -4,6 +4,7 @@
  * scores that moved by more than a chosen amount, with one-line summaries such as
  * "14 assets flipped to HIGH for flood_potential under ssp585".
  */
+import { message, type Message } from "../../../../i18n/messages";
 
 /** One cell as read: its address, value, and what its formula asks (when known). */
 export interface ReadCell {
@@ -90,9 +91,9 @@ export function compareReadings(
  * Sentences for the pane: flips grouped by new label, hazard and scenario (an asset is a sheet
  * row), then the count of score moves and of error changes.
  */
-export function summarizeChanges(changes: readonly CellChange[], threshold: number): string[] {
+export function summarizeChanges(changes: readonly CellChange[], threshold: number): Message[] {
   // One asset per sheet row: a score and its label on the same row flip together and count once.
-  const groups = new Map<string, Set<string>>();
+  const groups = new Map<string, { flip: Record<string, string>; rows: Set<string> }>();
   for (const change of changes) {
     if (
       change.labelAfter === undefined ||
@@ -101,20 +102,20 @@ export function summarizeChanges(changes: readonly CellChange[], threshold: numb
       change.kind === "error"
     )
       continue;
-    const key = `flipped to ${change.labelAfter}${change.hazard ? ` for ${change.hazard}` : ""}${change.scenario ? ` under ${change.scenario}` : ""}`;
+    const flip = { label: change.labelAfter, hazard: change.hazard ?? "none", scenario: change.scenario ?? "none" };
+    const key = JSON.stringify(flip);
     const row = change.address.replace(/^.*!/, "").replace(/^\$?[A-Z]+\$?/, "");
-    const rows = groups.get(key) ?? new Set<string>();
-    rows.add(`${change.address.slice(0, change.address.lastIndexOf("!") + 1)}${row}`);
-    groups.set(key, rows);
+    const group = groups.get(key) ?? { flip, rows: new Set<string>() };
+    group.rows.add(`${change.address.slice(0, change.address.lastIndexOf("!") + 1)}${row}`);
+    groups.set(key, group);
   }
-  const lines = [...groups.entries()]
-    .map(([key, rows]) => [key, rows.size] as const)
-    .sort((a, b) => b[1] - a[1])
-    .map(([key, n]) => `${n} asset${n === 1 ? "" : "s"} ${key}`);
+  const lines = [...groups.values()]
+    .sort((a, b) => b.rows.size - a.rows.size)
+    .map(({ flip, rows }) => message("changes.summary.flipped", { count: rows.size, ...flip }));
   const moved = changes.filter((c) => c.kind === "score" || c.kind === "label and score").length;
-  if (moved > 0) lines.push(`${moved} score${moved === 1 ? "" : "s"} moved by more than ${threshold}`);
+  if (moved > 0) lines.push(message("changes.summary.moved", { count: moved, threshold }));
   const errors = changes.filter((c) => c.kind === "error").length;
-  if (errors > 0) lines.push(`${errors} cell${errors === 1 ? "" : "s"} became or stopped being an error`);
-  if (lines.length === 0) lines.push(`Nothing changed beyond ${threshold}`);
+  if (errors > 0) lines.push(message("changes.summary.errors", { count: errors }));
+  if (lines.length === 0) lines.push(message("changes.summary.nothing", { threshold }));
   return lines;
 }

@@ -14,7 +14,8 @@
  * whose currency has no rate, is left out of the amounts and counted in the coverage columns,
  * as is an asset without a score for a hazard: never folded in as zero.
  */
-import { HAZARDS, SCENARIO_REPEATS_NOTE, SCENARIOS } from "../../../../shared/vocabulary";
+import { HAZARDS, SCENARIOS } from "../../../../shared/vocabulary";
+import { message, type Message, type MessageId } from "../../../../i18n/messages";
 import { qualify } from "../../../../shaping/a1";
 import { ITEMS, METHODOLOGY_HEADER, SECTIONS } from "./disclosure";
 import { SOURCES_SHEET } from "../../../../shaping/paste-provenance";
@@ -46,6 +47,12 @@ export interface DisclosureLayout {
   tableNames: { methodology: string; e19: string; ifrs: string; tcfd: string; country: string };
   /** ISO 3166-1 alpha-2 code → the location texts of the data that name it (countries.ts countryCode). */
   countries: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Words for a reader (the Methodology sheet's notes and limitations, the TCFD line's category) in
+   * the pane's language (src/excel/sheet-words.ts); the sections, items, headers and every value
+   * a formula reads stay as they are.
+   */
+  words: (said: Message) => string;
 }
 
 /** The four sheets. */
@@ -73,10 +80,14 @@ interface MethodologyPlan {
   netRevenueRow: number;
 }
 
+/** A hazard's unit as an ICU select key: "days a year, 0..366" → "days_a_year_0_366". */
+const unitKey = (unit: string) => unit.replace(/[^A-Za-z0-9]+/g, "_");
+
 function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
+  const { words } = layout;
   const rows: CellValue[][] = [];
-  const add = (section: string, item: string, value: CellValue, type: CellValue, note: string) => {
-    rows.push([section, item, value, type, note]);
+  const add = (section: string, item: string, value: CellValue, type: CellValue, note: Message | "") => {
+    rows.push([section, item, value, type, note === "" ? "" : words(note)]);
     return rows.length + 1; // the sheet row: the header is row 1
   };
   const thresholdRow = new Map<string, number>();
@@ -88,33 +99,24 @@ function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
         h.portfolio,
         h.thresholds.medium,
         ACUTE_HAZARDS.includes(h.portfolio) ? "acute" : "chronic",
-        `Material when the score (${h.unit}) is above this. The service labels a score HIGH above ${h.thresholds.medium} and MEDIUM from ${h.thresholds.low}; the default is its HIGH bound.`,
+        message("disclosure.sheet.threshold", {
+          unitKey: unitKey(h.unit),
+          unit: h.unit,
+          high: h.thresholds.medium,
+          medium: h.thresholds.low,
+        }),
       ),
     );
-  const short = add(
-    SECTIONS.horizon,
-    ITEMS.short,
-    "none",
-    "",
-    "ESRS short term is the reporting period: the service gives no one-year figure, so none is shown (the short-term rows are #N/A). Type a window of the summary (5, 15 or 30) to show its figures as the short term: the limitations then say it stands in for the reporting period.",
-  );
-  const windowNote =
-    "A window of the summary (5, 15 or 30 years). Every window starts at the dataset's start year (window_start_year in the data), so the long term includes the first years; a score is the maximum over its window.";
-  const horizon = (term: keyof typeof DEFAULT_HORIZONS, span: string) =>
-    add(SECTIONS.horizon, ITEMS[term], DEFAULT_HORIZONS[term], "", `ESRS ${term} term: ${span}. ${windowNote}`);
-  const medium = horizon("medium", "up to 5 years");
-  const long = horizon("long", "more than 5 years");
+  const short = add(SECTIONS.horizon, ITEMS.short, "none", "", message("disclosure.sheet.short"));
+  const horizon = (term: keyof typeof DEFAULT_HORIZONS) =>
+    add(SECTIONS.horizon, ITEMS[term], DEFAULT_HORIZONS[term], "", message("disclosure.sheet.horizon", { term }));
+  const medium = horizon("medium");
+  const long = horizon("long");
   const scenarioRows = SCENARIOS.map((s, i) =>
-    add(SECTIONS.scenario, `scenario ${i + 1}`, s, "", `Empty it to leave the scenario out. ${SCENARIO_REPEATS_NOTE}`),
+    add(SECTIONS.scenario, `scenario ${i + 1}`, s, "", message("disclosure.sheet.scenario")),
   );
   const reporting = layout.currencies.includes("USD") || layout.currencies.length === 0 ? "USD" : layout.currencies[0]!;
-  const currencyRow = add(
-    SECTIONS.currency,
-    ITEMS.currency,
-    reporting,
-    "",
-    "Every amount is in this currency. label:price is USD by the service's definition.",
-  );
+  const currencyRow = add(SECTIONS.currency, ITEMS.currency, reporting, "", message("disclosure.sheet.currency"));
   const fxCodes = [reporting, ...layout.currencies.filter((c) => c !== reporting)];
   const fxRows = [
     ...fxCodes.map((code) =>
@@ -123,48 +125,35 @@ function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
         code,
         code === reporting ? 1 : "",
         "",
-        code === reporting
-          ? "The reporting currency itself."
-          : `Units of the reporting currency per ${code}: to be entered. Until then the assets valued in ${code} are left out of the amounts and counted as without a value.`,
+        code === reporting ? message("disclosure.sheet.fx.reporting") : message("disclosure.sheet.fx.rate", { code }),
       ),
     ),
-    ...[1, 2].map(() => add(SECTIONS.fx, "", "", "", "A spare row: a currency code in the item column and its rate.")),
+    ...[1, 2].map(() => add(SECTIONS.fx, "", "", "", message("disclosure.sheet.fx.spare"))),
   ];
-  const totalAssetsRow = add(
-    SECTIONS.undertaking,
-    ITEMS.totalAssets,
-    "",
-    "",
-    "The undertaking's total assets (carrying amount) for the period, in the reporting currency: the denominator of 66(a) and 29(c).",
-  );
-  const netRevenueRow = add(
-    SECTIONS.undertaking,
-    ITEMS.netRevenue,
-    "",
-    "",
-    "The undertaking's net revenue for the period, in the reporting currency: the denominator of 66(d).",
-  );
-  add(
-    SECTIONS.significance,
-    ITEMS.significantValue,
-    "",
-    "",
-    "An asset at material risk is significant when its value is at least this; when empty, the top N below.",
-  );
-  add(SECTIONS.significance, ITEMS.topN, DEFAULT_TOP_N, "", "Used when no value is set above.");
+  const totalAssetsRow = add(SECTIONS.undertaking, ITEMS.totalAssets, "", "", message("disclosure.sheet.totalAssets"));
+  const netRevenueRow = add(SECTIONS.undertaking, ITEMS.netRevenue, "", "", message("disclosure.sheet.netRevenue"));
+  add(SECTIONS.significance, ITEMS.significantValue, "", "", message("disclosure.sheet.significantValue"));
+  add(SECTIONS.significance, ITEMS.topN, DEFAULT_TOP_N, "", message("disclosure.sheet.topN"));
   const source = (col: string) =>
-    `=IFERROR(INDEX(${qualify(SOURCES_SHEET, `$${col}:$${col}`)},MATCH(${excelText(layout.dataSheet)},${qualify(SOURCES_SHEET, "$A:$A")},0))&"","(not on record)")`;
+    `=IFERROR(INDEX(${qualify(SOURCES_SHEET, `$${col}:$${col}`)},MATCH(${excelText(layout.dataSheet)},${qualify(SOURCES_SHEET, "$A:$A")},0))&"",${excelText(words(message("disclosure.sheet.notOnRecord")))})`;
+  const fromSources = message("disclosure.sheet.fromSources", { sheet: SOURCES_SHEET });
   add(SECTIONS.dataset, "portfolio", layout.portfolio, "", "");
-  add(SECTIONS.dataset, "version", source("H"), "", `From the "${SOURCES_SHEET}" sheet: follows a refresh.`);
-  add(SECTIONS.dataset, "sha256", source("I"), "", `From the "${SOURCES_SHEET}" sheet: follows a refresh.`);
-  add(SECTIONS.dataset, "read (UTC)", source("K"), "", "When the data sheet was pasted or last refreshed.");
-  for (const text of LIMITATIONS) add(SECTIONS.limitation, "", text, "", "");
+  add(SECTIONS.dataset, "version", source("H"), "", fromSources);
+  add(SECTIONS.dataset, "sha256", source("I"), "", fromSources);
+  add(SECTIONS.dataset, "read (UTC)", source("K"), "", message("disclosure.sheet.read"));
+  for (const id of LIMITATIONS) add(SECTIONS.limitation, "", words(message(id)), "", "");
   const shortCell = qualify(layout.sheetNames.methodology, `$C$${short}`);
   const mediumCell = qualify(layout.sheetNames.methodology, `$C$${medium}`);
+  // One sentence each, the window the analyst typed put in by the formula where the sentence has it.
+  const withWindow = (id: MessageId) =>
+    words(message(id, { window: WINDOW_MARK }))
+      .split(WINDOW_MARK)
+      .map(excelText)
+      .join(`&${shortCell}&`);
   add(
     SECTIONS.limitation,
     "",
-    `=IF(ISNUMBER(${shortCell}),"The short-term rows read the "&${shortCell}&"-year window"&IF(${shortCell}=${mediumCell},", the medium term's window,","")&" and stand in for the reporting period, for which the service gives no figure.","No short-term figure: the service gives no one-year window, so the short-term rows are #N/A until a window is picked above.")`,
+    `=IF(ISNUMBER(${shortCell}),IF(${shortCell}=${mediumCell},${withWindow("disclosure.sheet.limitation.shortIsMedium")},${withWindow("disclosure.sheet.limitation.shortPicked")}),${excelText(words(message("disclosure.sheet.limitation.noShort")))})`,
     "",
     "",
   );
@@ -180,13 +169,16 @@ function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
   };
 }
 
+/** Stands for the short-term window in a sentence the formula completes (no catalog text holds it). */
+const WINDOW_MARK = "\u0001";
+
 /** The limitations, in plain words (ESRS E1 AR 69 asks for scope, method, assumptions and limitations). */
-export const LIMITATIONS = [
-  "Gross figures, before adaptation actions: 66(b) says how much of the value at risk is addressed by adaptation as the data's adapted column states it.",
-  "Scores are probabilities or indicators of a hazard at the asset's location (annual probability, days a year, metres, a 0..1 index), not losses: 'at material risk' means a score above the threshold set here, not an amount lost.",
-  "Assets without a value, or whose currency has no FX rate, are excluded from the amounts and counted in the coverage columns; assets without data for a hazard are counted too. Neither is folded in as zero.",
-  "The windows all start at the dataset's start year: the long-term figure includes the first years.",
-  "The portfolio is the assets synced to the service: the undertaking's total assets and net revenue, which give the percentages, are entered here by the analyst.",
+export const LIMITATIONS: readonly MessageId[] = [
+  "disclosure.sheet.limitation.gross",
+  "disclosure.sheet.limitation.scores",
+  "disclosure.sheet.limitation.excluded",
+  "disclosure.sheet.limitation.windows",
+  "disclosure.sheet.limitation.portfolio",
 ];
 
 /**
@@ -344,13 +336,14 @@ export function buildDisclosureSheets(layout: DisclosureLayout): DisclosureSheet
     numberFormats: { 3: MONEY, 4: SHARE, 5: SHARE, 6: COUNT, 7: MONEY, 8: SHARE, 9: COUNT, 10: COUNT, 11: COUNT },
   };
   const i = (col: string, k: number) => `=${qualify(sheetNames.ifrs, `$${col}$${k}`)}`;
+  const tcfdMetric = layout.words(message("disclosure.sheet.tcfdMetric"));
   const tcfd: FormulaSheet = {
     sheetName: sheetNames.tcfd,
     tableName: tableNames.tcfd,
     header: [...TCFD_HEADER],
     rows: ifrsRows.map((_, r) => {
       const k = r + 2;
-      return [TCFD_METRIC, `${i("A", k)}&""`, `${i("B", k)}&""`, i("D", k), i("E", k), i("H", k), i("I", k)];
+      return [tcfdMetric, `${i("A", k)}&""`, `${i("B", k)}&""`, i("D", k), i("E", k), i("H", k), i("I", k)];
     }),
     formulaColumns: [1, 2, 3, 4, 5, 6],
     numberFormats: { 3: MONEY, 4: SHARE, 5: MONEY, 6: SHARE },
@@ -478,10 +471,6 @@ export const TCFD_HEADER = [
   "net revenue vulnerable (reporting currency)",
   "% of net revenue",
 ] as const;
-
-/** The TCFD metric category the line answers. */
-export const TCFD_METRIC =
-  "Physical risks: amount and extent of assets or business activities vulnerable to physical risks";
 
 /**
  * The by-country rows again for the countries of the data now, from the rows the sheet holds (its

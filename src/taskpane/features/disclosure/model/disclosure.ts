@@ -17,11 +17,13 @@ import { flattenSummary } from "../../../../shaping/flatten-summary";
 import { PRICE_CURRENCY, PRICE_LABEL, normalizeCurrency, readMoney } from "../../../../shaping/money";
 import type { CellValue } from "../../../../shaping/types";
 import { columnLetters, qualify } from "../../../../shaping/a1";
+import { message, type Message } from "../../../../i18n/messages";
+import { MessageError } from "../../../../i18n/message-error";
 
 /** Input the disclosure tables cannot be built from; the message says what and where. */
-export class DisclosureInputError extends Error {
-  constructor(message: string) {
-    super(message);
+export class DisclosureInputError extends MessageError {
+  constructor(said: Message) {
+    super(said);
     this.name = "DisclosureInputError";
   }
 }
@@ -60,7 +62,7 @@ export interface DisclosureData {
   /** The labels actually read (defaults resolved), for the provenance. */
   labels: Required<Pick<DisclosureLabels, "location_label">> & Omit<DisclosureLabels, "location_label">;
   /** Values that are not amounts: listed with their asset, never guessed (the cell is left empty). */
-  problems: string[];
+  problems: Message[];
 }
 
 const YES = new Set(["yes", "y", "true", "1", "adapted"]);
@@ -95,14 +97,14 @@ export function buildDisclosureData(
   portfolio: string,
   columns: DisclosureColumns = {},
 ): DisclosureData {
-  if (assets.length === 0) throw new DisclosureInputError(`${portfolio} has no assets.`);
+  if (assets.length === 0) throw new DisclosureInputError(message("disclosure.error.noAssets", { portfolio }));
   const has = (key: string) => assets.some((a) => a.labels && key in a.labels);
   const valueLabel = columns.value
     ? undefined
     : (labels.value_label ?? "").replace(/^label:/, "") || ["price", "value"].find(has);
   if (!columns.value && (!valueLabel || !has(valueLabel)))
     throw new DisclosureInputError(
-      `No asset of ${portfolio} has a ${valueLabel ? `label:${valueLabel}` : "label:price or label:value"}: add the asset values as a label and sync, or name the value label or a column of the synced range.`,
+      message("disclosure.error.noValueLabel", { portfolio, label: valueLabel ? `label:${valueLabel}` : "none" }),
     );
   const revenueLabel = columns.revenue
     ? undefined
@@ -111,11 +113,9 @@ export function buildDisclosureData(
   const locationLabel = (labels.location_label ?? "").replace(/^label:/, "") || "country";
   const stated = labels.currency?.trim() ? normalizeCurrency(labels.currency) : undefined;
   if (labels.currency?.trim() && !stated)
-    throw new DisclosureInputError(`"${labels.currency}" is not a currency code: write three letters, e.g. EUR.`);
+    throw new DisclosureInputError(message("disclosure.error.notCurrency", { text: labels.currency }));
   if (valueLabel === PRICE_LABEL && stated && stated !== PRICE_CURRENCY)
-    throw new DisclosureInputError(
-      `label:price is the asset's value in USD by the service's definition, not ${stated}: name another value label for values in ${stated}.`,
-    );
+    throw new DisclosureInputError(message("disclosure.error.priceIsUsd", { currency: stated }));
 
   // Every asset × scenario × window: the summary's rows, and empty ones where it has none.
   const scenarios = [...new Set(summary.map((s) => s.scenario))];
@@ -153,16 +153,26 @@ export function buildDisclosureData(
 
   const byIndex = new Map(assets.map((a) => [a.portfolio_index, a]));
   const currencies = new Set<string>();
-  const problems: string[] = [];
+  const problems: Message[] = [];
   const noCurrency: string[] = [];
   const perAsset = new Map<number, CellValue[]>();
   for (const asset of assets) {
     const who = asset.entity_id || `index ${asset.portfolio_index}`;
     const cell = (column: DisclosureColumn | undefined) => column?.byIndex.get(asset.portfolio_index);
     // Where a figure was read, for the messages: the cell of the synced range, or the label.
-    const whereOf = (column: DisclosureColumn | undefined, label: string | undefined) => {
+    const notAmount = (
+      revenue: boolean,
+      column: DisclosureColumn | undefined,
+      label: string | undefined,
+      text: string,
+    ) => {
       const at = cell(column)?.address;
-      return at ? `${at} (${who})` : column ? `${column.name} for ${who}` : `label:${label} of ${who}`;
+      return message(revenue ? "disclosure.problem.revenue" : "disclosure.problem.value", {
+        where: at ? "cell" : column ? "column" : "label",
+        at: at ?? column?.name ?? `label:${label}`,
+        asset: who,
+        text: text.slice(0, 40),
+      });
     };
     const value = readMoney(columns.value ? cell(columns.value)?.value : asset.labels?.[valueLabel!]);
     const revenue = columns.revenue
@@ -170,14 +180,8 @@ export function buildDisclosureData(
       : revenueLabel
         ? readMoney(asset.labels?.[revenueLabel])
         : ({ kind: "blank" } as const);
-    if (value.kind === "text")
-      problems.push(
-        `${whereOf(columns.value, valueLabel)} is "${value.text.slice(0, 40)}", not an amount: it counts as without a value.`,
-      );
-    if (revenue.kind === "text")
-      problems.push(
-        `${whereOf(columns.revenue, revenueLabel)} is "${revenue.text.slice(0, 40)}", not an amount: it counts as without revenue.`,
-      );
+    if (value.kind === "text") problems.push(notAmount(false, columns.value, valueLabel, value.text));
+    if (revenue.kind === "text") problems.push(notAmount(true, columns.revenue, revenueLabel, revenue.text));
     const fromColumn = columns.currency ? cell(columns.currency)?.value : undefined;
     const own =
       normalizeCurrency(typeof fromColumn === "string" ? fromColumn : "") ??
@@ -198,7 +202,12 @@ export function buildDisclosureData(
   }
   if (noCurrency.length > 0)
     throw new DisclosureInputError(
-      `${columns.value ? columns.value.name : `label:${valueLabel}`} holds values in a currency the service does not define (only label:price is USD) and ${noCurrency.length} asset(s) have no ${columns.currency ? `currency in ${columns.currency.name} nor ` : ""}label:currency (${noCurrency.slice(0, 5).join(", ")}${noCurrency.length > 5 ? ", …" : ""}): say which currency, e.g. EUR.`,
+      message("disclosure.error.noCurrency", {
+        source: columns.value ? columns.value.name : `label:${valueLabel}`,
+        count: noCurrency.length,
+        currencyColumn: columns.currency?.name ?? "none",
+        assets: `${noCurrency.slice(0, 5).join(", ")}${noCurrency.length > 5 ? ", …" : ""}`,
+      }),
     );
   const pi = header.indexOf("portfolio_index");
   const rows = flat.rows.map((row) => {
@@ -208,7 +217,7 @@ export function buildDisclosureData(
   });
   for (const item of summary)
     if (!byIndex.has(item.portfolio_index))
-      problems.push(`The summary has portfolio_index ${item.portfolio_index}, which the asset list lacks.`);
+      problems.push(message("disclosure.problem.unknownIndex", { index: String(item.portfolio_index) }));
   return {
     header,
     rows,

@@ -30,8 +30,10 @@
  */
 import { PERIODS, STRUCTURAL_DAMAGE_HAZARDS } from "../../../../shared/vocabulary";
 import { cellA1, columnLetters, qualify } from "../../../../shaping/a1";
-import { MONEY_FORMS, PRICE_CURRENCY, PRICE_LABEL, normalizeCurrency, readMoney } from "../../../../shaping/money";
+import { PRICE_CURRENCY, PRICE_LABEL, normalizeCurrency, readMoney } from "../../../../shaping/money";
 import type { RangeProblem } from "../../../../shaping/problems";
+import { message, type Message } from "../../../../i18n/messages";
+import { MessageError } from "../../../../i18n/message-error";
 import type { CellValue, ExtendedSummaryItem, FormulaSheet } from "../../../../shaping/types";
 
 /** The periods of the extended summary's metrics, in time order. */
@@ -64,12 +66,15 @@ export const ALL_DAMAGE_HAZARDS_TITLE = "All hazards with structural damage";
 export const VALUE_LABELS = ["price", "value"] as const;
 
 /** Input the impact sheets cannot be built from; the message says what and where. */
-export class ImpactInputError extends Error {
-  constructor(message: string) {
-    super(message);
+export class ImpactInputError extends MessageError {
+  constructor(said: Message) {
+    super(said);
     this.name = "ImpactInputError";
   }
 }
+
+/** A value of the data sheet the losses cannot use, at its cell; the pane words `message`. */
+export type ImpactProblem = Omit<RangeProblem, "message"> & { message: Message };
 
 /** The value source is not label:price and no currency was given: the pane asks the analyst for it. */
 export class CurrencyNeededError extends ImpactInputError {
@@ -77,9 +82,7 @@ export class CurrencyNeededError extends ImpactInputError {
     /** The value source, e.g. `label:value` or `Insured of 'Sites'!A1:D9`. */
     readonly valueSource: string,
   ) {
-    super(
-      `${valueSource} holds asset values in a currency the service does not define (only label:price is USD): say which currency, e.g. EUR.`,
-    );
+    super(message("impact.error.currencyNeeded", { source: valueSource }));
     this.name = "CurrencyNeededError";
   }
 }
@@ -122,7 +125,7 @@ export type ImpactSheet = FormulaSheet;
 export interface ImpactWorkbook {
   sheets: [ImpactSheet, ImpactSheet, ImpactSheet];
   /** Missing and unreadable values and missing damages, each with the cell's address. */
-  problems: RangeProblem[];
+  problems: ImpactProblem[];
   assetCount: number;
   valueSource: string;
   /** The values' currency, as named in the headers. */
@@ -184,7 +187,7 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
   const scenarios = [...request.itemsByScenario.keys()];
   const first = request.itemsByScenario.get(scenarios[0] ?? "") ?? [];
   if (scenarios.length === 0 || first.length === 0)
-    throw new ImpactInputError(`${request.portfolio} has no extended summary to compute an impact from.`);
+    throw new ImpactInputError(message("impact.error.noSummary", { portfolio: request.portfolio }));
   const { assets, valueSource, currency } = readAssets(request, first);
   const allHazards = request.hazard === ALL_DAMAGE_HAZARDS;
   const hazards = allHazards ? [...STRUCTURAL_DAMAGE_HAZARDS] : [request.hazard];
@@ -257,20 +260,24 @@ function readAssets(
   }
   if (duplicates.length > 0) {
     throw new ImpactInputError(
-      `entity_id must name one asset each: ${duplicates.length} appear${duplicates.length === 1 ? "s" : ""} twice in ${request.portfolio}: ${duplicates.slice(0, 5).join(", ")}${duplicates.length > 5 ? ", …" : ""}. Make them unique and sync again.`,
+      message("impact.error.duplicates", {
+        count: duplicates.length,
+        portfolio: request.portfolio,
+        duplicates: `${duplicates.slice(0, 5).join(", ")}${duplicates.length > 5 ? ", …" : ""}`,
+      }),
     );
   }
 
   const valueLabel =
     request.value?.kind === "label" ? request.value.key : request.value ? undefined : defaultValueLabel(first);
   if (!request.value && !valueLabel) {
-    throw new ImpactInputError(
-      `No asset value: ${request.portfolio} has no label:price or label:value column. Add one and sync, or pick a value column.`,
-    );
+    throw new ImpactInputError(message("impact.error.noValueColumn", { portfolio: request.portfolio }));
   }
   const valueSource = request.value?.kind === "column" ? request.value.name : `label:${valueLabel}`;
   if (valueLabel && !first.some((item) => item.labels && valueLabel in item.labels)) {
-    throw new ImpactInputError(`No asset of ${request.portfolio} has a label:${valueLabel}.`);
+    throw new ImpactInputError(
+      message("impact.error.noValueLabel", { portfolio: request.portfolio, label: valueLabel }),
+    );
   }
   const currency = valueCurrency(valueLabel, valueSource, request.currency);
 
@@ -332,7 +339,7 @@ function buildDataSheet(
   common: ImpactColumns,
   scenarios: readonly string[],
   valueSource: string,
-): { sheet: ImpactSheet; problems: RangeProblem[] } {
+): { sheet: ImpactSheet; problems: ImpactProblem[] } {
   const { request, assets, metricColumns } = common;
   const dataName = request.sheetNames.data;
   const byScenario = new Map(
@@ -346,8 +353,8 @@ function buildDataSheet(
       ),
     ]),
   );
-  const problems: RangeProblem[] = [];
-  const problem = (row: number, col: number, message: string) => {
+  const problems: ImpactProblem[] = [];
+  const problem = (row: number, col: number, message: Message) => {
     const cell = cellA1(row, col);
     problems.push({ row: row + 1, column: columnLetters(col), address: qualify(dataName, cell), cell, message });
   };
@@ -364,18 +371,21 @@ function buildDataSheet(
   const dataRows: CellValue[][] = assets.map((asset, r) => {
     const who = asset.entityId || `index ${asset.index}`;
     if (asset.unreadable !== undefined) {
-      const quoted = `"${asset.unreadable.slice(0, 40)}"`;
-      const where = asset.valueAddress ?? `${valueSource} of ${who}`;
-      const message = `${where} is ${quoted}, not an amount (${MONEY_FORMS}): ${who}'s losses are #N/A and the totals leave it out.`;
+      const notAmount = message("impact.problem.notAmount", {
+        where: asset.valueAddress ? "cell" : "label",
+        at: asset.valueAddress ?? valueSource,
+        asset: who,
+        text: asset.unreadable.slice(0, 40),
+      });
       if (asset.valueAddress) {
         const at = asset.valueAddress.replace(/^.*!/, "");
-        problems.push({ ...problemAt(asset.valueAddress, at), message });
-      } else problem(r + 1, VALUE_COL, message);
+        problems.push({ ...problemAt(asset.valueAddress, at), message: notAmount });
+      } else problem(r + 1, VALUE_COL, notAmount);
     } else if (asset.value === "") {
       problem(
         r + 1,
         VALUE_COL,
-        `No value for ${who}${asset.valueAddress ? ` (${asset.valueAddress} is empty)` : ` (${valueSource} is empty)`}: its losses are #N/A and the totals leave it out.`,
+        message("impact.problem.noValue", { asset: who, empty: asset.valueAddress ?? valueSource }),
       );
     }
     const row: CellValue[] = [asset.index, asset.entityId, asset.name, asset.label, asset.value];
@@ -387,7 +397,12 @@ function buildDataSheet(
         problem(
           r + 1,
           FIRST_METRIC + k,
-          `No ${column.hazard} ${column.family}_${column.period}${column.bound.suffix} in ${column.scenario} for ${who}: that loss is #N/A and its total leaves the asset out.`,
+          message("impact.problem.noDamage", {
+            hazard: column.hazard,
+            metric: `${column.family}_${column.period}${column.bound.suffix}`,
+            scenario: column.scenario,
+            asset: who,
+          }),
         );
       }
       row.push(ok ? (value as number) : "");
@@ -598,15 +613,13 @@ function buildRollupSheet(
 function valueCurrency(valueLabel: string | undefined, valueSource: string, given: string | undefined): string {
   if (valueLabel === PRICE_LABEL) {
     if (given !== undefined && normalizeCurrency(given) !== PRICE_CURRENCY) {
-      throw new ImpactInputError(
-        `label:price is the asset's value in USD by the service's definition, not ${given}: pick another value column for values in ${given}.`,
-      );
+      throw new ImpactInputError(message("impact.error.priceIsUsd", { currency: given }));
     }
     return PRICE_CURRENCY;
   }
   if (given === undefined || given.trim() === "") throw new CurrencyNeededError(valueSource);
   const code = normalizeCurrency(given);
-  if (!code) throw new ImpactInputError(`"${given}" is not a currency code: write three letters, e.g. EUR or USD.`);
+  if (!code) throw new ImpactInputError(message("impact.error.notCurrency", { text: given }));
   return code;
 }
 

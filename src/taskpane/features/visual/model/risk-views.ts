@@ -5,6 +5,7 @@
  */
 import type { CellValue, ColumnFormats, SheetTable, SummaryItem } from "../../../../shaping/types";
 import { PORTFOLIO_HAZARDS_ALPHABETICAL, SCENARIOS } from "../../../../shared/vocabulary";
+import { message, type Message } from "../../../../i18n/messages";
 
 /** The three risk labels, lowest first. */
 export const RISK_LABELS = ["LOW", "MEDIUM", "HIGH"] as const;
@@ -46,8 +47,8 @@ export interface RiskMatrixTable extends SheetTable {
   hazardColumns: number[];
   /** What the hazard cells hold. */
   cells: "label" | "score";
-  /** "Scenario ssp585 · 30-year window" */
-  title: string;
+  /** "Risk matrix · scenario ssp585 · 30-year window · labels", for the sheet's title line. */
+  title: Message;
   /** Labels coloured, or scores on a colour scale with three decimals. */
   formats: ColumnFormats;
 }
@@ -88,7 +89,7 @@ export function buildRiskMatrix(
             scoreColumns: hazardColumns,
             numberFormats: Object.fromEntries(hazardColumns.map((c) => [c, "0.000"])),
           },
-    title: `Risk matrix · scenario ${scenario} · ${window}-year window · ${cells === "label" ? "labels" : "scores"}`,
+    title: message("visual.sheet.matrixTitle", { scenario, window, cells }),
   };
 }
 
@@ -97,7 +98,8 @@ export interface ScenarioComparisonTable extends SheetTable {
   labelColumns: number[];
   /** 0-based column of the score change (the sort key). */
   changeColumn: number;
-  title: string;
+  /** "Scenario comparison · flood_potential · 30-year window · sorted by …", for the sheet's title line. */
+  title: Message;
 }
 
 /**
@@ -168,7 +170,7 @@ export function buildScenarioComparison(
     rows,
     labelColumns,
     changeColumn,
-    title: `Scenario comparison · ${hazard} · ${window}-year window · sorted by largest increase ${low} → ${high}`,
+    title: message("visual.sheet.comparisonTitle", { hazard, window, low, high }),
   };
 }
 

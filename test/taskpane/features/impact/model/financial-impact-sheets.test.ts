@@ -10,6 +10,7 @@ import {
   type ImpactRequest,
 } from "../../../../../src/taskpane/features/impact/model/financial-impact";
 import type { ExtendedSummaryItem } from "../../../../../src/shaping/types";
+import { englishTranslator } from "../../../../../src/i18n/translator";
 
 function item(index: number, labels: Record<string, string>): ExtendedSummaryItem {
   const metrics = { structural_damage_2050: 0.01, structural_damage_2050_lbd: 0.005, structural_damage_2050_ubd: 0.02 };
@@ -38,7 +39,9 @@ test("label:price is USD, named in every money header; other text is listed with
   expect(built.sheets[1].header).toContain("loss_ssp585_2050_upper (USD)");
   expect(built.sheets[2].header).toContain("total (USD)");
   // (Only 2050 damages are given here: the other periods are listed as missing damages in their own columns.)
-  expect(built.problems.filter((p) => p.column === "E").map((p) => [p.address, p.message])).toEqual([
+  expect(
+    built.problems.filter((p) => p.column === "E").map((p) => [p.address, englishTranslator.format(p.message)]),
+  ).toEqual([
     [
       "D!E3",
       expect.stringMatching(/label:price of A1 is "€1.2m", not an amount \(12345.00, 12,345.00 or \$12,345.00\)/),
