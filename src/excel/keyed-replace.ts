@@ -210,6 +210,18 @@ export class KeyKindChangedError extends Error {
 /** How far right of a table the analyst's columns beside it are looked for. */
 const BESIDE_SCAN = 16;
 
+/** What {@link refreshTableByKey} did. */
+export interface KeyedRefreshDone {
+  record: ProvenanceRecord;
+  report: KeyedRefreshReport;
+  /**
+   * The provenance as read before `recordAs` recorded the refresh (absent without `recordAs`): a
+   * later record in the same batch goes from it without reading the stores again
+   * (provenance-sheets.ts recordProvenanceAgain).
+   */
+  provenanceBefore?: ProvenanceSnapshot;
+}
+
 /**
  * Refreshes the table of `record` by key with `fresh`. Returns the record updated and what was
  * done. Throws PastedSheetChangedError (nothing changed) when the sheet or table is gone, its data
@@ -223,7 +235,7 @@ export async function refreshTableByKey(
   record: ProvenanceRecord,
   fresh: KeyedTable,
   options: KeyedRefreshOptions = {},
-): Promise<{ record: ProvenanceRecord; report: KeyedRefreshReport }> {
+): Promise<KeyedRefreshDone> {
   const answer = layAnswer(record, fresh, options);
   options.signal?.throwIfAborted();
   const table = await readKeyedTable(context, record, fresh, answer, options.restoreKeys);
@@ -598,7 +610,7 @@ async function writeKeyedRefresh(
   answer: LaidAnswer,
   read: KeyedTableRead,
   cells: KeyedCellPlan,
-): Promise<{ record: ProvenanceRecord; report: KeyedRefreshReport }> {
+): Promise<KeyedRefreshDone> {
   const { top, left, width, body, widen, plan } = read;
   const report = cells.report;
   const done: KeyedWrites = { backups: [], widened: 0, appended: 0 };
@@ -646,7 +658,7 @@ async function writeKeyedRefresh(
   const blockAt = done.blockAt;
   if (blockAt) report.removedBlock = rangeA1(blockAt.row - removed.length, left, blockAt.rows, blockAt.cols);
   if (widen > 0) report.columnsAddedAt = rangeA1(top, left + width, rows + 1, widen);
-  return { report, record: done.next! };
+  return { report, record: done.next!, provenanceBefore: done.provenanceBefore };
 }
 
 /**
@@ -1163,6 +1175,11 @@ export interface TableRowKeys {
   header: string[];
   /** 0-based sheet row → the row's key, for the rows the add-in wrote. */
   keys: Map<number, string>;
+  /**
+   * 0-based sheet row → what the table's first column holds there (read with the keys: a mirror's
+   * rows find their asset by it, formula-followers.ts), for the same rows.
+   */
+  firstColumn: Map<number, CellValue>;
 }
 
 /**
@@ -1201,9 +1218,12 @@ export async function readTableRowKeys(
   );
   const written = await writtenRead();
   const keys = new Map<number, string>();
+  const firstColumn = new Map<number, CellValue>();
   values.forEach((row, i) => {
     const entry = written.get(locatorOf(row, columns));
-    if (entry) keys.set(range.rowIndex + 1 + i, entry.key);
+    if (!entry) return;
+    keys.set(range.rowIndex + 1 + i, entry.key);
+    firstColumn.set(range.rowIndex + 1 + i, row[0] ?? "");
   });
-  return { left: range.columnIndex, header: record.header.slice(), keys };
+  return { left: range.columnIndex, header: record.header.slice(), keys, firstColumn };
 }
