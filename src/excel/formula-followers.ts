@@ -30,7 +30,7 @@ import { describeKey } from "../shaping/row-keys";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
 import { readBlock, readBlocks } from "./read-range";
-import { readTableRowKeys, runs, writeRemovedBlock } from "./keyed-replace";
+import { queueTableRowKeys, runs, writeRemovedBlock, type TableRowKeys } from "./keyed-replace";
 import { PastedSheetChangedError } from "./replace-table";
 import { deleteWrittenStore, queueWrittenStoreRead, writeWrittenStore } from "./written-store";
 import { requirementSupported } from "../shared/requirements";
@@ -115,13 +115,11 @@ export interface FollowersBefore {
 /**
  * The keyed table's rows now, by the lookup key of each (what its first column holds: the mirror's
  * rows find their asset by it): `keyOf` gives the asset's key (through the table's record of what
- * was written, keyed-replace.ts readTableRowKeys), `lookupOf` the other way.
+ * was written, keyed-replace.ts queueTableRowKeys), `lookupOf` the other way.
  */
-async function lookupKeys(
-  context: Excel.RequestContext,
-  record: ProvenanceRecord,
-): Promise<{ keyOf: Map<string, string>; lookupOf: Map<string, CellValue> } | null> {
-  const shown = await readTableRowKeys(context, record);
+function lookupKeys(
+  shown: TableRowKeys | null,
+): { keyOf: Map<string, string>; lookupOf: Map<string, CellValue> } | null {
   if (!shown) return null;
   const keyOf = new Map<string, string>();
   const lookupOf = new Map<string, CellValue>();
@@ -159,10 +157,14 @@ export async function checkFollowers(
     throw new PastedSheetChangedError(
       `${where}: its table was moved from A1 (it is at ${record.tableAddress}), and the sheets of formulas over it read its rows by place: paste it anew. Nothing was changed.`,
     );
+  // The keyed table's rows by key are read in the followers' own requests (a round trip fewer each).
+  const keyedRead = queueTableRowKeys(context, record);
   const [mirror, summary] = await findFollowers(context, record, followers);
+  keyedRead.located();
   // Whether the losses sheet's record is there goes with the same request (a round trip fewer).
   const recordedStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
   await context.sync();
+  const keyedBlock = keyedRead.block();
   const m = mirror.range;
   const body = m.rowCount - 1;
   const names = { keyed: record.sheetName, mirror: mirror.sheet.name, summary: summary.sheet.name };
@@ -177,7 +179,7 @@ export async function checkFollowers(
   // The analyst's columns and the lookups in as few requests as their answers allow (readBlocks).
   // A constant reads back the same as a value or as a formula; a formula in the lookups is a mirror
   // written by an earlier version, whose rows read data rows by place (and lack the `data row` column).
-  const [mineRead, lookupsRead] = await readBlocks(context, [
+  const [mineRead, lookupsRead, keyedValues] = await readBlocks(context, [
     {
       sheet: mirror.sheet,
       row: m.rowIndex,
@@ -187,6 +189,7 @@ export async function checkFollowers(
       properties: ["formulas"],
     },
     { sheet: mirror.sheet, row: m.rowIndex + 1, col: m.columnIndex, rows: body, cols: 1, properties: ["formulas"] },
+    ...(keyedBlock ? [{ ...keyedBlock, properties: ["values"] as const }] : []),
   ]);
   const width = inside + besideWidth(mineRead.formulas!, inside);
   const mine = width > 0 ? mineRead.formulas!.map((line) => line.slice(0, width)) : [];
@@ -195,7 +198,7 @@ export async function checkFollowers(
     throw new PastedSheetChangedError(
       `Sheet "${names.mirror}": its rows read the data sheet by place (written by an earlier version of the add-in), not by asset: paste the financial impact anew. Nothing was changed.`,
     );
-  const shown = await lookupKeys(context, record);
+  const shown = lookupKeys(keyedBlock ? await keyedRead.keysOf(keyedValues.values!) : null);
   const recorded = recordedRead ? await recordedRead() : null;
   const before: FollowersBefore = {
     owners: [],
@@ -272,7 +275,15 @@ export async function refreshFollowers(
   const [mirror, summary] = [followers.mirror, followers.summary].map((name) => locateTable(context, name));
   const sheets = context.workbook.worksheets.load("items/name");
   const oldStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
+  // The keyed table's rows by key again (refreshed), its first asks in the same request.
+  const keyedRead = queueTableRowKeys(context, record);
   await context.sync();
+  keyedRead.located();
+  await context.sync();
+  const keyedBlock = keyedRead.block();
+  const keyedValues = keyedBlock
+    ? (await readBlocks(context, [{ ...keyedBlock, properties: ["values"] }]))[0]
+    : undefined;
   const formulas = build({ keyed: record.sheetName, mirror: mirror.sheet.name, summary: summary.sheet.name });
 
   // ---- which mirror rows stay (their asset is still there, once), which go, which assets are new ----
@@ -285,7 +296,7 @@ export async function refreshFollowers(
     throw new Error(
       `the sheet "${mirror.sheet.name}" changed during the refresh (${body} rows, ${before.owners.length} before)`,
     );
-  const now = await lookupKeys(context, record);
+  const now = lookupKeys(keyedBlock ? await keyedRead.keysOf(keyedValues!.values!) : null);
   if (!now) throw new Error(`the table of "${record.sheetName}" could not be read again`);
   const { lookupOf } = now;
   const kept: Array<{ position: number; key: string }> = [];

@@ -71,6 +71,8 @@ import {
   IncompleteRestoreError,
   PastedSheetChangedError,
   findPastedTable,
+  queueFindPastedTable,
+  type FoundPastedTable,
   localOf,
   type ReplaceOptions,
 } from "./replace-table";
@@ -1190,40 +1192,75 @@ export async function readTableRowKeys(
   context: Excel.RequestContext,
   record: ProvenanceRecord,
 ): Promise<TableRowKeys | null> {
-  if (!record.rowKey || !record.writtenStore) return null;
-  // Sent with the table's first read: whether the record of what was written is still there.
-  const store = context.workbook.worksheets.getItemOrNullObject(record.writtenStore);
-  let found;
-  try {
-    found = await findPastedTable(context, record);
-  } catch (error) {
-    if (error instanceof PastedSheetChangedError) return null;
-    throw error;
-  }
-  const { sheet, range } = found;
-  if (store.isNullObject) return null;
-  // The record of what was written goes with the table's first read (a round trip fewer).
-  const writtenRead = queueWrittenStoreRead(context, store);
-  const columns = locatorColumns(record.rowKey, record.header);
+  const reading = queueTableRowKeys(context, record);
+  await context.sync();
+  reading.located();
+  await context.sync();
+  const block = reading.block();
+  if (!block) return null;
+  const values = await readBlock(context, block.sheet, block.row, block.col, block.rows, block.cols, "values");
+  return reading.keysOf(values);
+}
+
+/**
+ * {@link readTableRowKeys} in steps that go with the caller's requests (a round trip fewer each):
+ * the first asks are queued now; `located()`, once a request carried them, queues the next;
+ * `block()`, once another did, gives the cells to read (the table's rows up to its last locator
+ * column; null when the table is not keyed or is gone), the record of what was written queued to
+ * go with their first read; `keysOf` their values, once read, gives the keys.
+ */
+export function queueTableRowKeys(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+): {
+  located(): void;
+  block(): { sheet: Excel.Worksheet; row: number; col: number; rows: number; cols: number } | null;
+  keysOf(values: readonly CellValue[][]): Promise<TableRowKeys | null>;
+} {
+  const rowKey = record.rowKey;
+  const keyed = rowKey && record.writtenStore ? rowKey : undefined;
+  // Sent with the table's first asks: whether the record of what was written is still there.
+  const store = keyed ? context.workbook.worksheets.getItemOrNullObject(record.writtenStore!) : undefined;
+  const finding = keyed ? queueFindPastedTable(context, record) : undefined;
+  let located: (() => FoundPastedTable) | undefined;
+  let found: FoundPastedTable | undefined;
+  let writtenRead: (() => Promise<Map<string, WrittenRow>>) | undefined;
+  // A table gone or changed has no keys to read (null), as when it is not keyed.
+  const unlessChanged = <T>(step: () => T): T | undefined => {
+    try {
+      return step();
+    } catch (error) {
+      if (error instanceof PastedSheetChangedError) return undefined;
+      throw error;
+    }
+  };
+  const columns = keyed ? locatorColumns(keyed, record.header) : [];
   // Only as far as the last locator column: the rest of a wide table is not needed to find its rows.
   const width = columns.length > 0 && columns.every((c) => c >= 0) ? Math.max(...columns) + 1 : record.header.length;
-  const values = await readBlock(
-    context,
-    sheet,
-    range.rowIndex + 1,
-    range.columnIndex,
-    range.rowCount - 1,
-    width,
-    "values",
-  );
-  const written = await writtenRead();
-  const keys = new Map<number, string>();
-  const firstColumn = new Map<number, CellValue>();
-  values.forEach((row, i) => {
-    const entry = written.get(locatorOf(row, columns));
-    if (!entry) return;
-    keys.set(range.rowIndex + 1 + i, entry.key);
-    firstColumn.set(range.rowIndex + 1 + i, row[0] ?? "");
-  });
-  return { left: range.columnIndex, header: record.header.slice(), keys, firstColumn };
+  return {
+    located() {
+      if (finding) located = unlessChanged(() => finding.located());
+    },
+    block() {
+      found = located ? unlessChanged(located) : undefined;
+      if (!found || !store || store.isNullObject) return null;
+      writtenRead = queueWrittenStoreRead(context, store);
+      const { sheet, range } = found;
+      return { sheet, row: range.rowIndex + 1, col: range.columnIndex, rows: range.rowCount - 1, cols: width };
+    },
+    async keysOf(values) {
+      if (!found || !writtenRead) return null;
+      const { range } = found;
+      const written = await writtenRead();
+      const keys = new Map<number, string>();
+      const firstColumn = new Map<number, CellValue>();
+      values.forEach((row, i) => {
+        const entry = written.get(locatorOf(row, columns));
+        if (!entry) return;
+        keys.set(range.rowIndex + 1 + i, entry.key);
+        firstColumn.set(range.rowIndex + 1 + i, row[0] ?? "");
+      });
+      return { left: range.columnIndex, header: record.header.slice(), keys, firstColumn };
+    },
+  };
 }
