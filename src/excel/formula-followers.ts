@@ -29,7 +29,7 @@ import type { ProvenanceRecord } from "../shaping/paste-provenance";
 import { describeKey } from "../shaping/row-keys";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
-import { readBlock, readBlocks } from "./read-range";
+import { queueRead, readBlock, readBlocks } from "./read-range";
 import { queueTableRowKeys, runs, writeRemovedBlock, type TableRowKeys } from "./keyed-replace";
 import { PastedSheetChangedError } from "./replace-table";
 import { deleteWrittenStore, queueWrittenStoreRead, writeWrittenStore } from "./written-store";
@@ -272,18 +272,29 @@ export async function refreshFollowers(
   // checkFollowers found both tables in this batch, before the keyed table's refresh (which leaves
   // them be): they are asked for directly, with the sheets' names the new record must avoid and
   // whether the old record is there, in one request.
-  const [mirror, summary] = [followers.mirror, followers.summary].map((name) => locateTable(context, name));
-  const sheets = context.workbook.worksheets.load("items/name");
-  const oldStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
-  // The keyed table's rows by key again (refreshed), its first asks in the same request.
-  const keyedRead = queueTableRowKeys(context, record);
-  await context.sync();
-  keyedRead.located();
-  await context.sync();
+  // The keyed table's rows by key again, where its refresh just left them (`record`), read in the
+  // same requests (asked anew when the request that was to carry them was asked again without).
+  const locating = queueRead(context, () => {
+    const tables = [followers.mirror, followers.summary].map((name) => locateTable(context, name));
+    const sheets = context.workbook.worksheets.load("items/name");
+    const store = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
+    return () => {
+      // Each read once here, so an unloaded one throws here (queueRead then asks again).
+      for (const t of tables) void [t.sheet.name, t.range.rowCount];
+      void store?.isNullObject;
+      return { tables, names: sheets.items.map((sheet) => sheet.name), oldStore: store };
+    };
+  });
+  const keyedRead = queueTableRowKeys(context, record, { justWritten: true });
   const keyedBlock = keyedRead.block();
   const keyedValues = keyedBlock
     ? (await readBlocks(context, [{ ...keyedBlock, properties: ["values"] }]))[0]
     : undefined;
+  const {
+    tables: [mirror, summary],
+    names: sheetNames,
+    oldStore,
+  } = await locating();
   const formulas = build({ keyed: record.sheetName, mirror: mirror.sheet.name, summary: summary.sheet.name });
 
   // ---- which mirror rows stay (their asset is still there, once), which go, which assets are new ----
@@ -430,7 +441,7 @@ export async function refreshFollowers(
     context,
     lines.map((l) => ({ locator: String(l.place), key: l.key, digest: rowDigest(l.cells, before.width), kept: [] })),
     maxRequestBytes,
-    sheets.items.map((sheet) => sheet.name),
+    sheetNames,
     { lastChunkMayWait: true, queuedBytes: summaryWaiting },
   );
   if (oldStore && !oldStore.isNullObject) oldStore.delete();

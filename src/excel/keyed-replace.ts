@@ -42,7 +42,7 @@
  * failed request's operations up to the one that failed), and the rest is sent again.
  */
 import { requirementSupported } from "../shared/requirements";
-import { rangeA1 } from "../shaping/a1";
+import { parseA1, rangeA1 } from "../shaping/a1";
 import {
   changedColumns,
   locatorColumns,
@@ -66,7 +66,7 @@ import {
   utcNow,
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
-import { readBlock, readBlocks } from "./read-range";
+import { queueRead, readBlock, readBlocks } from "./read-range";
 import {
   IncompleteRestoreError,
   PastedSheetChangedError,
@@ -1202,6 +1202,33 @@ export async function readTableRowKeys(
   return reading.keysOf(values);
 }
 
+/** {@link queueTableRowKeys} of a table refreshed just now (`justWritten`). */
+function queueWrittenTableRowKeys(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  columns: readonly number[],
+  width: number,
+): ReturnType<typeof queueTableRowKeys> {
+  const sheet = context.workbook.worksheets.getItem(record.sheetId);
+  const placeRead = queueRead(context, () => {
+    const range = context.workbook.tables.getItem(record.tableName).getRange();
+    range.load("rowIndex, columnIndex, rowCount");
+    return () => ({ row: range.rowIndex, col: range.columnIndex, rows: range.rowCount });
+  });
+  const writtenRead = queueWrittenStoreRead(context, context.workbook.worksheets.getItem(record.writtenStore!));
+  const at = parseA1(record.tableAddress);
+  return {
+    located() {},
+    block: () => ({ sheet, row: at.row + 1, col: at.col, rows: at.rows - 1, cols: width }),
+    async keysOf(values) {
+      const place = await placeRead();
+      if (place.row !== at.row || place.col !== at.col || place.rows !== at.rows)
+        throw new Error(`the table of "${record.sheetName}" is not where its refresh left it`);
+      return rowKeysOf(values, await writtenRead(), columns, at.row + 1, at.col, record.header);
+    },
+  };
+}
+
 /**
  * {@link readTableRowKeys} in steps that go with the caller's requests (a round trip fewer each):
  * the first asks are queued now; `located()`, once a request carried them, queues the next;
@@ -1212,6 +1239,15 @@ export async function readTableRowKeys(
 export function queueTableRowKeys(
   context: Excel.RequestContext,
   record: ProvenanceRecord,
+  options: {
+    /**
+     * The record of a table refreshed just now in this batch (its sheet, table and store are
+     * there, at the address it records): nothing to locate, `block()` is known at once (its cells
+     * may go with the caller's next request), and `keysOf` checks the table is where the record
+     * says (an Error otherwise).
+     */
+    justWritten?: boolean;
+  } = {},
 ): {
   located(): void;
   block(): { sheet: Excel.Worksheet; row: number; col: number; rows: number; cols: number } | null;
@@ -1237,6 +1273,7 @@ export function queueTableRowKeys(
   const columns = keyed ? locatorColumns(keyed, record.header) : [];
   // Only as far as the last locator column: the rest of a wide table is not needed to find its rows.
   const width = columns.length > 0 && columns.every((c) => c >= 0) ? Math.max(...columns) + 1 : record.header.length;
+  if (keyed && options.justWritten) return queueWrittenTableRowKeys(context, record, columns, width);
   return {
     located() {
       if (finding) located = unlessChanged(() => finding.located());
@@ -1251,16 +1288,27 @@ export function queueTableRowKeys(
     async keysOf(values) {
       if (!found || !writtenRead) return null;
       const { range } = found;
-      const written = await writtenRead();
-      const keys = new Map<number, string>();
-      const firstColumn = new Map<number, CellValue>();
-      values.forEach((row, i) => {
-        const entry = written.get(locatorOf(row, columns));
-        if (!entry) return;
-        keys.set(range.rowIndex + 1 + i, entry.key);
-        firstColumn.set(range.rowIndex + 1 + i, row[0] ?? "");
-      });
-      return { left: range.columnIndex, header: record.header.slice(), keys, firstColumn };
+      return rowKeysOf(values, await writtenRead(), columns, range.rowIndex + 1, range.columnIndex, record.header);
     },
   };
+}
+
+/** The keys of a table's body rows (`values` from 0-based sheet row `top`), through the record of what was written. */
+function rowKeysOf(
+  values: readonly CellValue[][],
+  written: Map<string, WrittenRow>,
+  columns: readonly number[],
+  top: number,
+  left: number,
+  header: readonly string[],
+): TableRowKeys {
+  const keys = new Map<number, string>();
+  const firstColumn = new Map<number, CellValue>();
+  values.forEach((row, i) => {
+    const entry = written.get(locatorOf(row, columns));
+    if (!entry) return;
+    keys.set(top + i, entry.key);
+    firstColumn.set(top + i, row[0] ?? "");
+  });
+  return { left, header: header.slice(), keys, firstColumn };
 }
