@@ -29,10 +29,10 @@ import type { ProvenanceRecord } from "../shaping/paste-provenance";
 import { describeKey } from "../shaping/row-keys";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
-import { readBlock, readBlocks } from "./read-range";
-import { readTableRowKeys, runs, writeRemovedBlock } from "./keyed-replace";
+import { queueRead, readBlock, readBlocks } from "./read-range";
+import { queueTableRowKeys, runs, writeRemovedBlock, type TableRowKeys } from "./keyed-replace";
 import { PastedSheetChangedError } from "./replace-table";
-import { readWrittenStore, writeWrittenStore } from "./written-store";
+import { deleteWrittenStore, queueWrittenStoreRead, writeWrittenStore } from "./written-store";
 import { requirementSupported } from "../shared/requirements";
 import { message } from "../i18n/messages";
 
@@ -116,23 +116,17 @@ export interface FollowersBefore {
 /**
  * The keyed table's rows now, by the lookup key of each (what its first column holds: the mirror's
  * rows find their asset by it): `keyOf` gives the asset's key (through the table's record of what
- * was written, keyed-replace.ts readTableRowKeys), `lookupOf` the other way.
+ * was written, keyed-replace.ts queueTableRowKeys), `lookupOf` the other way.
  */
-async function lookupKeys(
-  context: Excel.RequestContext,
-  record: ProvenanceRecord,
-): Promise<{ keyOf: Map<string, string>; lookupOf: Map<string, CellValue> } | null> {
-  const shown = await readTableRowKeys(context, record);
+function lookupKeys(
+  shown: TableRowKeys | null,
+): { keyOf: Map<string, string>; lookupOf: Map<string, CellValue> } | null {
   if (!shown) return null;
   const keyOf = new Map<string, string>();
   const lookupOf = new Map<string, CellValue>();
-  if (shown.keys.size === 0) return { keyOf, lookupOf };
-  const rows = [...shown.keys.keys()];
-  const top = Math.min(...rows);
-  const sheet = context.workbook.worksheets.getItem(record.sheetName);
-  const values = await readBlock(context, sheet, top, shown.left, Math.max(...rows) - top + 1, 1, "values");
+  // The first column came with the keys' read (a round trip fewer).
   for (const [row, key] of shown.keys) {
-    const lookup = values[row - top]?.[0] ?? "";
+    const lookup = shown.firstColumn.get(row) ?? "";
     keyOf.set(String(lookup), key);
     lookupOf.set(key, lookup);
   }
@@ -163,37 +157,47 @@ export async function checkFollowers(
     throw new PastedSheetChangedError(
       message("excel.refresh.movedFromA1", { sheet: record.sheetName, address: record.tableAddress }),
     );
+  // The keyed table's rows by key are read in the followers' own requests (a round trip fewer each).
+  const keyedRead = queueTableRowKeys(context, record);
   const [mirror, summary] = await findFollowers(context, record, followers);
+  keyedRead.located();
   // Whether the losses sheet's record is there goes with the same request (a round trip fewer).
   const recordedStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
   await context.sync();
+  const keyedBlock = keyedRead.block();
   const m = mirror.range;
   const body = m.rowCount - 1;
   const names = { keyed: record.sheetName, mirror: mirror.sheet.name, summary: summary.sheet.name };
   const formulaWidth = Math.min(m.columnCount, build(names).mirrorRowAt(2, "").length);
-  const beside = await besideWidth(context, mirror.sheet, m.rowIndex, m.columnIndex + m.columnCount, body + 1);
   const from = m.columnIndex + formulaWidth;
-  const width = m.columnCount - formulaWidth + beside;
+  const inside = m.columnCount - formulaWidth;
+  // The columns right of the table that may hold the analyst's (BESIDE_SCAN of them) are read with
+  // the analyst's columns inside it, and the mirror's record with both (a round trip fewer each).
+  const scan = Math.max(0, Math.min(BESIDE_SCAN, 16_384 - (m.columnIndex + m.columnCount)));
+  const recordedRead =
+    recordedStore && !recordedStore.isNullObject ? queueWrittenStoreRead(context, recordedStore) : undefined;
   // The analyst's columns and the lookups in as few requests as their answers allow (readBlocks).
   // A constant reads back the same as a value or as a formula; a formula in the lookups is a mirror
   // written by an earlier version, whose rows read data rows by place (and lack the `data row` column).
-  const [mineRead, lookupsRead] = await readBlocks(context, [
+  const [mineRead, lookupsRead, keyedValues] = await readBlocks(context, [
     {
       sheet: mirror.sheet,
       row: m.rowIndex,
       col: from,
-      rows: width > 0 ? body + 1 : 0,
-      cols: width,
+      rows: inside + scan > 0 ? body + 1 : 0,
+      cols: inside + scan,
       properties: ["formulas"],
     },
     { sheet: mirror.sheet, row: m.rowIndex + 1, col: m.columnIndex, rows: body, cols: 1, properties: ["formulas"] },
+    ...(keyedBlock ? [{ ...keyedBlock, properties: ["values"] as const }] : []),
   ]);
-  const mine = width > 0 ? mineRead.formulas! : [];
+  const width = inside + besideWidth(mineRead.formulas!, inside);
+  const mine = width > 0 ? mineRead.formulas!.map((line) => line.slice(0, width)) : [];
   const lookups = lookupsRead.formulas!;
   if (lookups.some(([lookup]) => typeof lookup === "string" && lookup.startsWith("=")))
     throw new PastedSheetChangedError(message("excel.refresh.mirrorByPlace", { sheet: names.mirror }));
-  const shown = await lookupKeys(context, record);
-  const recorded = followers.store ? await readWrittenStore(context, followers.store, recordedStore) : null;
+  const shown = lookupKeys(keyedBlock ? await keyedRead.keysOf(keyedValues.values!) : null);
+  const recorded = recordedRead ? await recordedRead() : null;
   const before: FollowersBefore = {
     owners: [],
     cells: mine.slice(1),
@@ -235,12 +239,17 @@ async function findFollowers(context: Excel.RequestContext, record: ProvenanceRe
         tables: gone.map((n) => `"${n}"`).join(", "),
       }),
     );
-  return tables.map(({ table, sheet }) => {
-    sheet.load("name");
-    const range = table.getRange();
-    range.load("rowIndex, columnIndex, rowCount, columnCount");
-    return { table, sheet, range };
-  });
+  return tables.map(({ table }) => locateTable(context, table));
+}
+
+/** A table known to exist (by name, or the object), its sheet and range, loaded at the next sync. */
+function locateTable(context: Excel.RequestContext, nameOrTable: string | Excel.Table) {
+  const table = typeof nameOrTable === "string" ? context.workbook.tables.getItem(nameOrTable) : nameOrTable;
+  const sheet = table.worksheet;
+  sheet.load("name");
+  const range = table.getRange();
+  range.load("rowIndex, columnIndex, rowCount, columnCount");
+  return { table, sheet, range };
 }
 
 /**
@@ -262,8 +271,32 @@ export async function refreshFollowers(
   options: { maxRequestBytes?: number; now?: Date } = {},
 ): Promise<FollowersReport> {
   const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
-  const [mirror, summary] = await findFollowers(context, record, followers);
-  await context.sync();
+  // checkFollowers found both tables in this batch, before the keyed table's refresh (which leaves
+  // them be): they are asked for directly, with the sheets' names the new record must avoid and
+  // whether the old record is there, in one request.
+  // The keyed table's rows by key again, where its refresh just left them (`record`), read in the
+  // same requests (asked anew when the request that was to carry them was asked again without).
+  const locating = queueRead(context, () => {
+    const tables = [followers.mirror, followers.summary].map((name) => locateTable(context, name));
+    const sheets = context.workbook.worksheets.load("items/name");
+    const store = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
+    return () => {
+      // Each read once here, so an unloaded one throws here (queueRead then asks again).
+      for (const t of tables) void [t.sheet.name, t.range.rowCount];
+      void store?.isNullObject;
+      return { tables, names: sheets.items.map((sheet) => sheet.name), oldStore: store };
+    };
+  });
+  const keyedRead = queueTableRowKeys(context, record, { justWritten: true });
+  const keyedBlock = keyedRead.block();
+  const keyedValues = keyedBlock
+    ? (await readBlocks(context, [{ ...keyedBlock, properties: ["values"] }]))[0]
+    : undefined;
+  const {
+    tables: [mirror, summary],
+    names: sheetNames,
+    oldStore,
+  } = await locating();
   const formulas = build({ keyed: record.sheetName, mirror: mirror.sheet.name, summary: summary.sheet.name });
 
   // ---- which mirror rows stay (their asset is still there, once), which go, which assets are new ----
@@ -276,7 +309,7 @@ export async function refreshFollowers(
     throw new Error(
       `the sheet "${mirror.sheet.name}" changed during the refresh (${body} rows, ${before.owners.length} before)`,
     );
-  const now = await lookupKeys(context, record);
+  const now = lookupKeys(keyedBlock ? await keyedRead.keysOf(keyedValues!.values!) : null);
   if (!now) throw new Error(`the table of "${record.sheetName}" could not be read again`);
   const { lookupOf } = now;
   const kept: Array<{ position: number; key: string }> = [];
@@ -313,6 +346,15 @@ export async function refreshFollowers(
     mirror.sheet
       .getRangeByIndexes(top + 1 + run.start, left, run.count, span)
       .delete("Up" as Excel.DeleteShiftDirection);
+  // Read in the deletion's request, after it (a request applies in order: they read what they
+  // would read after it): the number formats of the mirror's and the summary's first body rows,
+  // and the lookup keys the kept rows hold now (when few enough to need no slicing).
+  const present = body - gone.length;
+  const s = summary.range;
+  const formatsRead = queueCells(mirror.sheet, top + 1, left, 1, cols, "numberFormat");
+  const summaryFormatsRead = queueCells(summary.sheet, s.rowIndex + 1, s.columnIndex, 1, s.columnCount, "numberFormat");
+  const holdingRead =
+    present > 0 && present <= QUEUED_CELLS ? queueCells(mirror.sheet, top + 1, left, present, 1, "values") : undefined;
   await context.sync();
   const placeOf = (position: number) => position - gone.filter((p) => p < position).length;
   if (reused !== undefined && before.width > 0)
@@ -324,8 +366,7 @@ export async function refreshFollowers(
   const lines = kept.map((k) => ({ place: placeOf(k.position), key: k.key, cells: before.cells[k.position] ?? [] }));
   const toAdd = added;
   if (reused !== undefined) lines.push({ place: placeOf(reused), key: toAdd.shift()!, cells: [] });
-  const present = body - gone.length;
-  const formats = (await readBlock(context, mirror.sheet, top + 1, left, 1, cols, "numberFormat"))[0];
+  const formats = formatsRead()[0];
   if (toAdd.length > 0) {
     // Growing a table needs ExcelApi 1.13; without it the sheets cannot follow (the outcome says so).
     if (!requirementSupported("ExcelApi", "1.13")) throw new Error(GROW_UNSUPPORTED);
@@ -340,19 +381,26 @@ export async function refreshFollowers(
   // A kept row's formulas find its asset wherever it is: only its lookup key is written, and only
   // when it changed (an asset above left the portfolio and the indexes shifted). Appended rows
   // get the whole row.
-  const holding = present > 0 ? await readBlock(context, mirror.sheet, top + 1, left, present, 1, "values") : [];
+  const holding = holdingRead
+    ? holdingRead()
+    : present > 0
+      ? await readBlock(context, mirror.sheet, top + 1, left, present, 1, "values")
+      : [];
   const keyAt = new Map(
     lines
       .filter((l) => l.place < present && String(holding[l.place]?.[0] ?? "") !== String(lookupOf.get(l.key)))
       .map((l) => [top + 2 + l.place, [lookupOf.get(l.key)!]]),
   );
-  await writeFormulas(context, mirror.sheet, left, [...keyAt.keys()], (n) => keyAt.get(n)!, formats, maxRequestBytes);
   const rowAt = new Map(
     lines
       .filter((l) => l.place >= present)
       .map((l) => [top + 2 + l.place, formulas.mirrorRowAt(top + 2 + l.place, lookupOf.get(l.key)!)]),
   );
-  await writeFormulas(context, mirror.sheet, left, [...rowAt.keys()], (n) => rowAt.get(n)!, formats, maxRequestBytes);
+  // The kept rows' keys and the appended rows in the same requests (the kept rows are above).
+  const mirrorWrites = new Map([...keyAt, ...rowAt]);
+  await writeFormulas(context, mirror.sheet, left, [...mirrorWrites.keys()], (n) => mirrorWrites.get(n)!, formats, {
+    maxRequestBytes,
+  });
   const mirrorRows = present + toAdd.length;
   // Below everything, once the rows are appended (an insertion would move it).
   let removedBlock: string | undefined;
@@ -362,47 +410,48 @@ export async function refreshFollowers(
   }
 
   // ---- the summary: its rows anew ----
-  const s = summary.range;
   const next = formulas.summaryRows(mirrorRows);
   const old = s.rowCount - 1;
-  const summaryFormats = (
-    await readBlock(context, summary.sheet, s.rowIndex + 1, s.columnIndex, 1, s.columnCount, "numberFormat")
-  )[0];
+  const summaryFormats = summaryFormatsRead()[0];
+  // Its rows deleted or inserted in its first write's request (a request applies in order).
   if (next.length < old) {
     summary.sheet
       .getRangeByIndexes(s.rowIndex + 1 + next.length, s.columnIndex, old - next.length, s.columnCount)
       .delete("Up" as Excel.DeleteShiftDirection);
-    await context.sync();
   } else if (next.length > old) {
     if (!requirementSupported("ExcelApi", "1.13")) throw new Error(GROW_UNSUPPORTED);
     summary.sheet
       .getRangeByIndexes(s.rowIndex + 1 + old, s.columnIndex, next.length - old, s.columnCount)
       .insert("Down" as Excel.InsertShiftDirection);
     summary.table.resize(rangeA1(s.rowIndex, s.columnIndex, next.length + 1, s.columnCount));
-    await context.sync();
   }
-  await writeFormulas(
+  // Its last request, when small, goes with the new record's first (a round trip fewer).
+  const summaryWaiting = await writeFormulas(
     context,
     summary.sheet,
     s.columnIndex,
     next.map((_, i) => s.rowIndex + 2 + i),
     (sheetRow) => next[sheetRow - s.rowIndex - 2],
     summaryFormats,
-    maxRequestBytes,
+    { maxRequestBytes, queuedBytes: next.length === old ? 0 : OPERATION_OVERHEAD_BYTES * 3, lastMayWait: true },
   );
 
   // ---- the record of which asset each mirror row is about, with its analyst's cells' digests ----
-  // Whether the old record is there goes with the request that reads the names a new one must
-  // avoid (a round trip fewer); it is deleted once the new one is written.
-  const oldStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
+  // Its name avoids the sheets' names read above (no sheet was added since); the old record is
+  // deleted in the request of the new one's last chunk, and the new one with it when that fails.
   const store = await writeWrittenStore(
     context,
     lines.map((l) => ({ locator: String(l.place), key: l.key, digest: rowDigest(l.cells, before.width), kept: [] })),
     maxRequestBytes,
+    sheetNames,
+    { lastChunkMayWait: true, queuedBytes: summaryWaiting },
   );
-  if (oldStore && !oldStore.isNullObject) {
-    oldStore.delete();
+  if (oldStore && !oldStore.isNullObject) oldStore.delete();
+  try {
     await context.sync();
+  } catch (error) {
+    await deleteWrittenStore(context, store);
+    throw error;
   }
   return {
     mirrorRemoved: removed.length,
@@ -415,25 +464,24 @@ export async function refreshFollowers(
   };
 }
 
-/** Columns right of a table holding anything in its rows (the analyst's), within BESIDE_SCAN. */
-async function besideWidth(
-  context: Excel.RequestContext,
-  sheet: Excel.Worksheet,
-  top: number,
-  from: number,
-  rows: number,
-): Promise<number> {
-  const scan = Math.min(BESIDE_SCAN, 16_384 - from);
-  if (scan <= 0) return 0;
+/**
+ * Columns right of a table holding anything in its rows (the analyst's), within the BESIDE_SCAN
+ * read after its first `inside` columns (the table's own) in `lines`.
+ */
+function besideWidth(lines: readonly CellValue[][], inside: number): number {
   let width = 0;
-  for (const line of await readBlock(context, sheet, top, from, rows, scan, "formulas"))
-    for (let c = width; c < line.length; c++) if (line[c] !== "") width = c + 1;
+  for (const line of lines)
+    for (let c = inside + width; c < line.length; c++) if (line[c] !== "") width = c - inside + 1;
   return width;
 }
 
 /**
- * Writes formulas at 1-based sheet rows (`rowAt(sheetRow)`), with the number formats of the
- * table's first body row (`formats`), consecutive rows together, in requests under the budget.
+ * Writes formulas at 1-based sheet rows, ascending (`rowAt(sheetRow)`, rows of any width from the
+ * table's first column), with the number formats of the table's first body row (`formats`),
+ * consecutive rows of one width together, in requests under the budget (`queuedBytes`: writes the
+ * caller left queued, which go with the first request). With `lastMayWait`, a last request of at
+ * most half the budget is left queued to go with the caller's next one (a round trip fewer), whose
+ * own writes must then stay under the other half; returns its bytes (0 when nothing waits).
  */
 async function writeFormulas(
   context: Excel.RequestContext,
@@ -442,26 +490,56 @@ async function writeFormulas(
   sheetRows: readonly number[],
   rowAt: (sheetRow: number) => CellValue[],
   formats: readonly CellValue[],
-  maxRequestBytes: number,
-): Promise<void> {
-  if (sheetRows.length === 0) return;
+  options: { maxRequestBytes: number; queuedBytes?: number; lastMayWait?: boolean },
+): Promise<number> {
+  const { maxRequestBytes } = options;
+  const queued = options.queuedBytes ?? 0;
+  if (sheetRows.length === 0) {
+    if (queued > 0 && !options.lastMayWait) await context.sync();
+    return options.lastMayWait ? queued : 0;
+  }
   const lines = sheetRows.map((n) => rowAt(n));
-  const format = formats.map((f) => String(f ?? "General")).slice(0, lines[0].length);
+  const format = formats.map((f) => String(f ?? "General"));
+  const formatOf = (line: readonly CellValue[]) => format.slice(0, line.length);
   const chunks = planRowChunks(
-    lines.map((line) => rowBytes(line, format)),
-    maxRequestBytes - OPERATION_OVERHEAD_BYTES * 2,
+    lines.map((line) => rowBytes(line, formatOf(line))),
+    maxRequestBytes - queued - OPERATION_OVERHEAD_BYTES * 2,
     OPERATION_OVERHEAD_BYTES * 2,
   );
+  const last = chunks[chunks.length - 1];
+  const lastWaits =
+    options.lastMayWait === true && last.bytes + (chunks.length === 1 ? queued : 0) <= maxRequestBytes / 2;
   for (const chunk of chunks) {
     let i = chunk.start;
     while (i < chunk.end) {
       let j = i + 1;
-      while (j < chunk.end && sheetRows[j] === sheetRows[j - 1] + 1) j++;
+      while (j < chunk.end && sheetRows[j] === sheetRows[j - 1] + 1 && lines[j].length === lines[i].length) j++;
       const target = sheet.getRangeByIndexes(sheetRows[i] - 1, left, j - i, lines[i].length);
-      target.numberFormat = lines.slice(i, j).map(() => format);
+      target.numberFormat = lines.slice(i, j).map(() => formatOf(lines[i]));
       target.formulas = lines.slice(i, j) as string[][];
       i = j;
     }
-    await context.sync();
+    if (chunk !== last || !lastWaits) await context.sync();
   }
+  return lastWaits ? last.bytes + (chunks.length === 1 ? queued : 0) : 0;
+}
+
+/** Cells read in a request sent anyway, without slicing (readBlock's first read is as many). */
+const QUEUED_CELLS = 40_000;
+
+/**
+ * Loads a block of cells' property to go with the caller's next request; the function returned
+ * gives it once synced. For blocks of at most QUEUED_CELLS cells, whose answer needs no slicing.
+ */
+function queueCells(
+  sheet: Excel.Worksheet,
+  row: number,
+  col: number,
+  rows: number,
+  cols: number,
+  property: "values" | "numberFormat",
+): () => CellValue[][] {
+  const range = sheet.getRangeByIndexes(row, col, rows, cols);
+  range.load(property);
+  return () => range[property] as CellValue[][];
 }

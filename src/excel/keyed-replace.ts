@@ -42,7 +42,7 @@
  * failed request's operations up to the one that failed), and the rest is sent again.
  */
 import { requirementSupported } from "../shared/requirements";
-import { rangeA1 } from "../shaping/a1";
+import { parseA1, rangeA1 } from "../shaping/a1";
 import {
   changedColumns,
   locatorColumns,
@@ -66,11 +66,13 @@ import {
   utcNow,
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
-import { readBlock, readBlocks } from "./read-range";
+import { queueRead, readBlock, readBlocks } from "./read-range";
 import {
   IncompleteRestoreError,
   PastedSheetChangedError,
   findPastedTable,
+  queueFindPastedTable,
+  type FoundPastedTable,
   localOf,
   type ReplaceOptions,
 } from "./replace-table";
@@ -214,6 +216,18 @@ export class KeyKindChangedError extends MessageError {
 /** How far right of a table the analyst's columns beside it are looked for. */
 const BESIDE_SCAN = 16;
 
+/** What {@link refreshTableByKey} did. */
+export interface KeyedRefreshDone {
+  record: ProvenanceRecord;
+  report: KeyedRefreshReport;
+  /**
+   * The provenance as read before `recordAs` recorded the refresh (absent without `recordAs`): a
+   * later record in the same batch goes from it without reading the stores again
+   * (provenance-sheets.ts recordProvenanceAgain).
+   */
+  provenanceBefore?: ProvenanceSnapshot;
+}
+
 /**
  * Refreshes the table of `record` by key with `fresh`. Returns the record updated and what was
  * done. Throws PastedSheetChangedError (nothing changed) when the sheet or table is gone, its data
@@ -227,7 +241,7 @@ export async function refreshTableByKey(
   record: ProvenanceRecord,
   fresh: KeyedTable,
   options: KeyedRefreshOptions = {},
-): Promise<{ record: ProvenanceRecord; report: KeyedRefreshReport }> {
+): Promise<KeyedRefreshDone> {
   const answer = layAnswer(record, fresh, options);
   options.signal?.throwIfAborted();
   const table = await readKeyedTable(context, record, fresh, answer, options.restoreKeys);
@@ -600,7 +614,7 @@ async function writeKeyedRefresh(
   answer: LaidAnswer,
   read: KeyedTableRead,
   cells: KeyedCellPlan,
-): Promise<{ record: ProvenanceRecord; report: KeyedRefreshReport }> {
+): Promise<KeyedRefreshDone> {
   const { top, left, width, body, widen, plan } = read;
   const report = cells.report;
   const done: KeyedWrites = { backups: [], widened: 0, appended: 0 };
@@ -648,7 +662,7 @@ async function writeKeyedRefresh(
   const blockAt = done.blockAt;
   if (blockAt) report.removedBlock = rangeA1(blockAt.row - removed.length, left, blockAt.rows, blockAt.cols);
   if (widen > 0) report.columnsAddedAt = rangeA1(top, left + width, rows + 1, widen);
-  return { report, record: done.next! };
+  return { report, record: done.next!, provenanceBefore: done.provenanceBefore };
 }
 
 /**
@@ -1169,6 +1183,11 @@ export interface TableRowKeys {
   header: string[];
   /** 0-based sheet row → the row's key, for the rows the add-in wrote. */
   keys: Map<number, string>;
+  /**
+   * 0-based sheet row → what the table's first column holds there (read with the keys: a mirror's
+   * rows find their asset by it, formula-followers.ts), for the same rows.
+   */
+  firstColumn: Map<number, CellValue>;
 }
 
 /**
@@ -1179,37 +1198,123 @@ export async function readTableRowKeys(
   context: Excel.RequestContext,
   record: ProvenanceRecord,
 ): Promise<TableRowKeys | null> {
-  if (!record.rowKey || !record.writtenStore) return null;
-  // Sent with the table's first read: whether the record of what was written is still there.
-  const store = context.workbook.worksheets.getItemOrNullObject(record.writtenStore);
-  let found;
-  try {
-    found = await findPastedTable(context, record);
-  } catch (error) {
-    if (error instanceof PastedSheetChangedError) return null;
-    throw error;
-  }
-  const { sheet, range } = found;
-  if (store.isNullObject) return null;
-  // The record of what was written goes with the table's first read (a round trip fewer).
-  const writtenRead = queueWrittenStoreRead(context, store);
-  const columns = locatorColumns(record.rowKey, record.header);
+  const reading = queueTableRowKeys(context, record);
+  await context.sync();
+  reading.located();
+  await context.sync();
+  const block = reading.block();
+  if (!block) return null;
+  const values = await readBlock(context, block.sheet, block.row, block.col, block.rows, block.cols, "values");
+  return reading.keysOf(values);
+}
+
+/** {@link queueTableRowKeys} of a table refreshed just now (`justWritten`). */
+function queueWrittenTableRowKeys(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  columns: readonly number[],
+  width: number,
+): ReturnType<typeof queueTableRowKeys> {
+  const sheet = context.workbook.worksheets.getItem(record.sheetId);
+  const placeRead = queueRead(context, () => {
+    const range = context.workbook.tables.getItem(record.tableName).getRange();
+    range.load("rowIndex, columnIndex, rowCount");
+    return () => ({ row: range.rowIndex, col: range.columnIndex, rows: range.rowCount });
+  });
+  const writtenRead = queueWrittenStoreRead(context, context.workbook.worksheets.getItem(record.writtenStore!));
+  const at = parseA1(record.tableAddress);
+  return {
+    located() {},
+    block: () => ({ sheet, row: at.row + 1, col: at.col, rows: at.rows - 1, cols: width }),
+    async keysOf(values) {
+      const place = await placeRead();
+      if (place.row !== at.row || place.col !== at.col || place.rows !== at.rows)
+        throw new Error(`the table of "${record.sheetName}" is not where its refresh left it`);
+      return rowKeysOf(values, await writtenRead(), columns, at.row + 1, at.col, record.header);
+    },
+  };
+}
+
+/**
+ * {@link readTableRowKeys} in steps that go with the caller's requests (a round trip fewer each):
+ * the first asks are queued now; `located()`, once a request carried them, queues the next;
+ * `block()`, once another did, gives the cells to read (the table's rows up to its last locator
+ * column; null when the table is not keyed or is gone), the record of what was written queued to
+ * go with their first read; `keysOf` their values, once read, gives the keys.
+ */
+export function queueTableRowKeys(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  options: {
+    /**
+     * The record of a table refreshed just now in this batch (its sheet, table and store are
+     * there, at the address it records): nothing to locate, `block()` is known at once (its cells
+     * may go with the caller's next request), and `keysOf` checks the table is where the record
+     * says (an Error otherwise).
+     */
+    justWritten?: boolean;
+  } = {},
+): {
+  located(): void;
+  block(): { sheet: Excel.Worksheet; row: number; col: number; rows: number; cols: number } | null;
+  keysOf(values: readonly CellValue[][]): Promise<TableRowKeys | null>;
+} {
+  const rowKey = record.rowKey;
+  const keyed = rowKey && record.writtenStore ? rowKey : undefined;
+  // Sent with the table's first asks: whether the record of what was written is still there.
+  const store = keyed ? context.workbook.worksheets.getItemOrNullObject(record.writtenStore!) : undefined;
+  const finding = keyed ? queueFindPastedTable(context, record) : undefined;
+  let located: (() => FoundPastedTable) | undefined;
+  let found: FoundPastedTable | undefined;
+  let writtenRead: (() => Promise<Map<string, WrittenRow>>) | undefined;
+  // A table gone or changed has no keys to read (null), as when it is not keyed.
+  const unlessChanged = <T>(step: () => T): T | undefined => {
+    try {
+      return step();
+    } catch (error) {
+      if (error instanceof PastedSheetChangedError) return undefined;
+      throw error;
+    }
+  };
+  const columns = keyed ? locatorColumns(keyed, record.header) : [];
   // Only as far as the last locator column: the rest of a wide table is not needed to find its rows.
   const width = columns.length > 0 && columns.every((c) => c >= 0) ? Math.max(...columns) + 1 : record.header.length;
-  const values = await readBlock(
-    context,
-    sheet,
-    range.rowIndex + 1,
-    range.columnIndex,
-    range.rowCount - 1,
-    width,
-    "values",
-  );
-  const written = await writtenRead();
+  if (keyed && options.justWritten) return queueWrittenTableRowKeys(context, record, columns, width);
+  return {
+    located() {
+      if (finding) located = unlessChanged(() => finding.located());
+    },
+    block() {
+      found = located ? unlessChanged(located) : undefined;
+      if (!found || !store || store.isNullObject) return null;
+      writtenRead = queueWrittenStoreRead(context, store);
+      const { sheet, range } = found;
+      return { sheet, row: range.rowIndex + 1, col: range.columnIndex, rows: range.rowCount - 1, cols: width };
+    },
+    async keysOf(values) {
+      if (!found || !writtenRead) return null;
+      const { range } = found;
+      return rowKeysOf(values, await writtenRead(), columns, range.rowIndex + 1, range.columnIndex, record.header);
+    },
+  };
+}
+
+/** The keys of a table's body rows (`values` from 0-based sheet row `top`), through the record of what was written. */
+function rowKeysOf(
+  values: readonly CellValue[][],
+  written: Map<string, WrittenRow>,
+  columns: readonly number[],
+  top: number,
+  left: number,
+  header: readonly string[],
+): TableRowKeys {
   const keys = new Map<number, string>();
+  const firstColumn = new Map<number, CellValue>();
   values.forEach((row, i) => {
     const entry = written.get(locatorOf(row, columns));
-    if (entry) keys.set(range.rowIndex + 1 + i, entry.key);
+    if (!entry) return;
+    keys.set(top + i, entry.key);
+    firstColumn.set(top + i, row[0] ?? "");
   });
-  return { left: range.columnIndex, header: record.header.slice(), keys };
+  return { left, header: header.slice(), keys, firstColumn };
 }

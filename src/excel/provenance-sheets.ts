@@ -214,6 +214,27 @@ export async function recordProvenance(
 }
 
 /**
+ * {@link recordProvenance} again in the same batch, after a record made from `before`'s reading
+ * (recordProvenance or queueRecordProvenance given it) that nothing but records of the same
+ * sheets followed: one round trip, the writes, without reading the sheets and stores again. The
+ * store and the Sources sheet exist now (that record made them when missing); the other records
+ * are those read (the first record changed only its own sheets'), `added` in place of theirs.
+ */
+export async function recordProvenanceAgain(
+  context: Excel.RequestContext,
+  added: readonly ProvenanceRecord[],
+  before: ProvenanceSnapshot,
+): Promise<void> {
+  if (!before.reading) return recordProvenance(context, added);
+  const { reading } = before;
+  const made = [PROVENANCE_STORE_SHEET, SOURCES_SHEET]
+    .filter((name) => !reading.sheets.some((s) => s.name.toLowerCase() === name.toLowerCase()))
+    .map((name) => ({ id: "", name }));
+  const now = { ...reading, sheets: [...reading.sheets, ...made] };
+  await writeProvenanceKnowing(context, recordsWith(now, added), now);
+}
+
+/**
  * {@link recordProvenance} queued to go with the caller's next request (a round trip fewer), given
  * the snapshot's reading of the sheets and stores, taken in this batch with nothing written since.
  * The caller puts the snapshot back ({@link restoreProvenance}) when that request fails.

@@ -94,14 +94,42 @@ export async function checkPastedSheet(context: Excel.RequestContext, record: Pr
 }
 
 /**
+ * A pasted table found by {@link findPastedTable}: its sheet, the table and its range (rowIndex,
+ * columnIndex, rowCount, columnCount and address loaded).
+ */
+export interface FoundPastedTable {
+  sheet: Excel.Worksheet;
+  table: Excel.Table;
+  range: Excel.Range;
+}
+
+/**
  * The sheet (by id, under its recorded name) and table of a record, with the table's range loaded
  * (rowIndex, columnIndex, rowCount, columnCount, address). Throws PastedSheetChangedError saying
- * what is gone or renamed; changes nothing.
+ * what is gone or renamed; changes nothing. Two round trips ({@link queueFindPastedTable} lets
+ * them ride with a caller's).
  */
 export async function findPastedTable(
   context: Excel.RequestContext,
   record: ProvenanceRecord,
-): Promise<{ sheet: Excel.Worksheet; table: Excel.Table; range: Excel.Range }> {
+): Promise<FoundPastedTable> {
+  const finding = queueFindPastedTable(context, record);
+  await context.sync();
+  const found = finding.located();
+  await context.sync();
+  return found();
+}
+
+/**
+ * {@link findPastedTable} in two steps that go with the caller's requests (a round trip fewer
+ * each): its first asks are queued now; `located()`, once a request carried them, checks them
+ * (throwing as findPastedTable does) and queues the second; the function it returns, once another
+ * request carried those, checks them and gives the table.
+ */
+export function queueFindPastedTable(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+): { located(): () => FoundPastedTable } {
   const sheet = context.workbook.worksheets.getItemOrNullObject(record.sheetId);
   sheet.load("name, id");
   // Asked in the same request (a round trip fewer): a table's name is unique in the workbook (Excel
@@ -109,24 +137,30 @@ export async function findPastedTable(
   // collection finds it without waiting to know the sheet exists; the sheet holding it is checked
   // with its range. Nothing is asked through an object that may be null.
   const table = context.workbook.tables.getItemOrNullObject(record.tableName);
-  await context.sync();
-  if (sheet.isNullObject)
-    throw new PastedSheetChangedError(message("excel.refresh.deleted", { sheet: record.sheetName }));
-  if (sheet.name !== record.sheetName) {
-    throw new PastedSheetChangedError(message("excel.refresh.renamed", { sheet: record.sheetName, name: sheet.name }));
-  }
   const gone = () =>
     new PastedSheetChangedError(
       message("excel.refresh.tableGone", { sheet: record.sheetName, table: record.tableName }),
     );
-  if (table.isNullObject) throw gone();
-  const holder = table.worksheet;
-  holder.load("id");
-  const range = table.getRange();
-  range.load("rowIndex, columnIndex, rowCount, columnCount, address");
-  await context.sync();
-  if (holder.id !== sheet.id) throw gone();
-  return { sheet, table, range };
+  return {
+    located() {
+      if (sheet.isNullObject)
+        throw new PastedSheetChangedError(message("excel.refresh.deleted", { sheet: record.sheetName }));
+      if (sheet.name !== record.sheetName) {
+        throw new PastedSheetChangedError(
+          message("excel.refresh.renamed", { sheet: record.sheetName, name: sheet.name }),
+        );
+      }
+      if (table.isNullObject) throw gone();
+      const holder = table.worksheet;
+      holder.load("id");
+      const range = table.getRange();
+      range.load("rowIndex, columnIndex, rowCount, columnCount, address");
+      return () => {
+        if (holder.id !== sheet.id) throw gone();
+        return { sheet, table, range };
+      };
+    },
+  };
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type FollowerTables,
   type FollowersBefore,
 } from "../../../excel/formula-followers";
-import { readProvenance, recordProvenance } from "../../../excel/provenance-sheets";
+import { readProvenance, recordProvenance, recordProvenanceAgain } from "../../../excel/provenance-sheets";
 import { PastedSheetChangedError, replaceTableInPlace } from "../../../excel/replace-table";
 import {
   OPERATION_LABELS,
@@ -417,13 +417,16 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
           );
           next = done.record;
           report = done.report;
+          const provenanceBefore = done.provenanceBefore;
           if (followers && before) {
             followed = await bringFollowersInLine(context, next, followers, before);
             // The losses sheet's record of which asset each row is about, kept for the next refresh.
             if (followed?.store && next.followers) {
               next = { ...next, followers: { ...next.followers, store: followed.store } };
               try {
-                await recordProvenance(context, [recordAs(next)]);
+                // From what the keyed refresh read of the provenance (a round trip, not three).
+                if (provenanceBefore) await recordProvenanceAgain(context, [recordAs(next)], provenanceBefore);
+                else await recordProvenance(context, [recordAs(next)]);
               } catch (error) {
                 followed = {
                   failed: true,
