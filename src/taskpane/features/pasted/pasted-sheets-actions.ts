@@ -37,7 +37,7 @@ import {
 import { RequestSlots } from "../../../api/pagination";
 import { SharedReads } from "../../../api/shared-reads";
 import { message, type Message } from "../../../i18n/messages";
-import { MessageError } from "../../../i18n/message-error";
+import { MessageError, reasonOf } from "../../../i18n/message-error";
 
 /**
  * Pages in flight at most over every list one "Refresh pasted sheets" reads (three sheets' reads
@@ -506,12 +506,6 @@ export async function sortPastedSheetAgain(run: ExcelRunner, sheetId: string): P
     if (!record) throw new MessageError(message("pasted.run.sortGone"));
     await sortPastedTableAgain(context, record);
   });
-}
-
-/** What a lower layer's error says: its catalog message, or its text (errors not in the catalogs yet). */
-function reasonOf(error: unknown): Message | string {
-  if (error instanceof MessageError) return error.said;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A reason as a message of its own: its catalog message, or its text quoted as it is. */
