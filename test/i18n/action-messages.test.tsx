@@ -231,3 +231,17 @@ test("the workbook's refusals (a missing table, a cell Excel cannot hold, sheets
     'In dieser Arbeitsmappe gibt es keine Tabelle namens „Fehlt“. Die neuen Blätter "Neu", "Neu (2)" konnten nicht entfernt werden: Löschen Sie sie von Hand.',
   );
 });
+
+test("a paste's refusal of an empty answer is German", async () => {
+  const { fake, run } = newWorkbook();
+  const sheetsBefore = fake.snapshot().sheets.map((s) => s.name);
+  // A portfolio with no assets yet: its summary is an empty list.
+  await service.client.portfolios.create("ohne");
+  const empty = await thrown(pasteSummary({ client: service.client, run, portfolio: "ohne", scenario: "ssp245" }));
+  expect((empty as Error).message).toBe("ohne has no summary data for ssp245.");
+  expect(inGerman(<ErrorNotice error={empty} testId="e" />)).toContain(
+    "ohne hat keine Zusammenfassungsdaten für ssp245.",
+  );
+  // Refused before anything was written.
+  expect(fake.snapshot().sheets.map((s) => s.name)).toEqual(sheetsBefore);
+});
