@@ -11,6 +11,10 @@ import { columnLetters, parseA1, quoteSheetName } from "../shaping/a1";
 import { listTables } from "./read-range";
 import { sheetWords } from "./sheet-words";
 import { message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
+
+/** Excel's limit on a formula's length (learn.microsoft.com: "Excel specifications and limits"). */
+const MAX_FORMULA_LENGTH = 8192;
 
 /** A table of formulas over fixed ranges of the data sheet. */
 export interface FixedRangeTable {
@@ -187,10 +191,12 @@ export async function upgradeFixedRangeTables(
     if (typeof formula !== "string" || !formula.startsWith("=")) return formula;
     const next = formula.replace(fixedRangePattern(dataSheet), (whole, letters: string) => {
       const name = names[parseA1(`${letters}1`).col - firstColumn];
-      if (name === undefined) throw new Error(`${whole} is outside the table "${dataTable}": upgrade refused.`);
+      if (name === undefined)
+        throw new MessageError(message("excel.fixedRanges.outsideTable", { reference: whole, table: dataTable }));
       return reference(dataTable, name);
     });
-    if (next.length > 8192) throw new Error(`A formula of the upgraded table would pass Excel's 8,192 characters.`);
+    if (next.length > MAX_FORMULA_LENGTH)
+      throw new MessageError(message("excel.fixedRanges.tooLong", { max: MAX_FORMULA_LENGTH }));
     return next;
   };
   const rewritten = bodies.map(({ body }) => body.formulas.map((row) => row.map(rewrite)));

@@ -82,7 +82,7 @@ import { checkShape } from "./write-sheets";
 import { deleteWrittenStore, queueWrittenStoreRead, writeWrittenStore } from "./written-store";
 import { sheetWords } from "./sheet-words";
 import { message, type Message } from "../i18n/messages";
-import { MessageError } from "../i18n/message-error";
+import { MessageError, reasonOf } from "../i18n/message-error";
 
 /** The service's answer, shaped as the paste shaped it, with each row's key. */
 export interface KeyedTable {
@@ -975,7 +975,7 @@ export class RefreshInterruptedError extends MessageError {
     super(
       message("excel.refresh.interrupted", {
         sheet: sheetName,
-        reason: cause instanceof MessageError ? cause.said : cause instanceof Error ? cause.message : String(cause),
+        reason: reasonOf(cause),
         rowsLeft,
       }),
     );

@@ -23,6 +23,8 @@ import {
   type ProvenanceRecord,
 } from "../shaping/paste-provenance";
 import type { CellValue } from "../shaping/types";
+import type { Message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
 import { staticCellsOf } from "./static-copies";
 import {
   addStoreSheet,
@@ -42,8 +44,8 @@ export interface ProvenanceRead {
   /** False when the workbook has no store sheet at all (never pasted, or the store was deleted). */
   storeFound: boolean;
   records: ProvenanceRecord[];
-  /** Rows of the store that are not records (edited or emptied), named by row. */
-  problems: string[];
+  /** Rows of the store that are not records (edited or emptied), named by row: messages the pane words. */
+  problems: Message[];
 }
 
 const STORE_HEADER = ["sheetId", "record"];
@@ -57,12 +59,13 @@ export async function readProvenance(context: Excel.RequestContext): Promise<Pro
 function provenanceOf(rows: readonly StoreRow[] | null): ProvenanceRead {
   if (rows === null) return { storeFound: false, records: [], problems: [] };
   const records: ProvenanceRecord[] = [];
-  const problems: string[] = [];
+  const problems: Message[] = [];
   for (const { sheetRow, cells } of rows) {
     try {
-      records.push(parseRecord(cells[1], `Row ${sheetRow} of the provenance store`));
+      records.push(parseRecord(cells[1], sheetRow));
     } catch (error) {
-      problems.push((error as Error).message);
+      if (!(error instanceof MessageError)) throw error;
+      problems.push(error.said);
     }
   }
   return { storeFound: true, records, problems };

@@ -8,6 +8,8 @@ import { utf8Length } from "./chunks";
 import { requirementSupported } from "../shared/requirements";
 import { MAX_ASSETS } from "../shaping/limits";
 import type { CellValue } from "../shaping/types";
+import { message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
 
 /** What was read. */
 export interface RangeSnapshot {
@@ -116,7 +118,7 @@ export async function readTable(
 ): Promise<RangeSnapshot> {
   const table = context.workbook.tables.getItemOrNullObject(tableName);
   await context.sync();
-  if (table.isNullObject) throw new Error(`There is no table named "${tableName}" in this workbook.`);
+  if (table.isNullObject) throw new MessageError(message("excel.read.noTable", { table: tableName }));
   return readRange(context, table.getRange(), options);
 }
 
@@ -127,10 +129,10 @@ export async function readAddress(
   options: ReadOptions = {},
 ): Promise<RangeSnapshot> {
   const bang = address.lastIndexOf("!");
-  if (bang < 0) throw new Error(`"${address}" names no sheet.`);
+  if (bang < 0) throw new MessageError(message("excel.read.noSheetInAddress", { address }));
   const sheet = context.workbook.worksheets.getItemOrNullObject(sheetOf(address));
   await context.sync();
-  if (sheet.isNullObject) throw new Error(`The sheet of ${address} no longer exists.`);
+  if (sheet.isNullObject) throw new MessageError(message("excel.read.sheetGone", { address }));
   return readRange(context, sheet.getRange(address.slice(bang + 1)), options);
 }
 

@@ -20,7 +20,7 @@ import { checkShape } from "./write-sheets";
 import { utcNow } from "./provenance-sheets";
 import { followTable, type FollowedTable } from "./table-followers";
 import { message, type Message } from "../i18n/messages";
-import { MessageError } from "../i18n/message-error";
+import { MessageError, reasonOf } from "../i18n/message-error";
 
 /** The pasted sheet is not as its record says (renamed, deleted, edited...): nothing was changed. */
 export class PastedSheetChangedError extends MessageError {
@@ -31,15 +31,13 @@ export class PastedSheetChangedError extends MessageError {
 }
 
 /** A refresh failed part-way and writing the old table back failed too: says what to check. */
-export class IncompleteRestoreError extends Error {
+export class IncompleteRestoreError extends MessageError {
   constructor(
     override readonly cause: unknown,
     readonly sheetName: string,
     readonly restoreError: unknown,
   ) {
-    super(
-      `${cause instanceof Error ? cause.message : String(cause)} Writing the old table back into "${sheetName}" failed as well: check the sheet, or paste it anew.`,
-    );
+    super(message("excel.restoreFailed", { reason: reasonOf(cause), sheet: sheetName }), { cause });
     this.name = "IncompleteRestoreError";
   }
 }

@@ -22,6 +22,7 @@ import { FingerprintBuilder, type PasteProvenance, type ProvenanceRecord } from 
 import { recordProvenance, restoreProvenance, snapshotProvenance, type ProvenanceSnapshot } from "./provenance-sheets";
 import { writtenTableRecord, type WrittenSheet } from "./write-sheets";
 import { addLabelColours, addScoreScale, addTableChart, type ChartSpec } from "./table-formats";
+import { message } from "../i18n/messages";
 
 const MAX_CELL_TEXT = 32_767;
 
@@ -146,12 +147,16 @@ export class StreamingSheets {
    */
   async append(index: number, rows: readonly CellValue[][]): Promise<void> {
     const state = this.states[index];
-    if (!state) throw new TableShapeError(`There is no sheet ${index + 1} in this paste.`);
+    if (!state) throw new TableShapeError(message("excel.shape.noSheet", { index: index + 1 }));
     for (const row of rows) {
       const bytes = checkedRowBytes(state, row);
       if (bytes + OPERATION_OVERHEAD_BYTES * 3 > this.maxBytes) {
         throw new TableShapeError(
-          `Row ${state.written + state.pending.length + 1} of "${state.spec.sheetName}" is about ${bytes.toLocaleString("en-US")} bytes, more than one request to Excel may carry.`,
+          message("excel.shape.rowTooLarge", {
+            row: state.written + state.pending.length + 1,
+            sheet: state.spec.sheetName,
+            bytes,
+          }),
         );
       }
       if (state.pendingBytes + bytes + OPERATION_OVERHEAD_BYTES * 3 > this.maxBytes) await this.flush(state);
@@ -207,7 +212,11 @@ export class StreamingSheets {
         const header = headers[i] ?? [];
         if (header.length < state.width)
           throw new TableShapeError(
-            `Sheet "${state.spec.sheetName}" has rows ${state.width} cells wide but a header of ${header.length}.`,
+            message("excel.shape.streamWidth", {
+              sheet: state.spec.sheetName,
+              width: state.width,
+              header: header.length,
+            }),
           );
         const sheetName = uniqueSheetName(state.spec.sheetName, takenSheets);
         takenSheets.push(sheetName);
@@ -349,13 +358,16 @@ function checkedRowBytes(state: SheetState, row: readonly CellValue[]): number {
   for (let c = 0; c < row.length; c++) {
     const v = row[c];
     const ok = typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
-    const where = () =>
-      `Sheet "${state.spec.sheetName}": row ${state.written + state.pending.length + 1}, column ${c + 1}`;
-    if (!ok) throw new TableShapeError(`${where()} holds ${String(v)}, which a cell cannot hold.`);
+    const where = () => ({
+      sheet: state.spec.sheetName,
+      row: state.written + state.pending.length + 1,
+      column: c + 1,
+    });
+    if (!ok) throw new TableShapeError(message("excel.shape.cellTypeAt", { ...where(), value: String(v) }));
     if (typeof v === "string") {
       if (v.length > MAX_CELL_TEXT)
         throw new TableShapeError(
-          `${where()} has ${v.length} characters; an Excel cell holds at most ${MAX_CELL_TEXT}.`,
+          message("excel.shape.cellTooLongAt", { ...where(), length: v.length, max: MAX_CELL_TEXT }),
         );
       if (v !== "") bytes += 13; // a format array entry ("@" or "General") goes with each text cell's column
     }
@@ -383,6 +395,6 @@ function textRuns(grid: readonly CellValue[][], width: number): Array<[number, n
 
 function checkColumn(col: number, width: number): number {
   if (!Number.isInteger(col) || col < 0 || col >= width)
-    throw new TableShapeError(`Column ${col} is outside the table (0..${width - 1}).`);
+    throw new TableShapeError(message("excel.shape.columnOutside", { column: col, last: width - 1 }));
   return col;
 }

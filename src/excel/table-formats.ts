@@ -6,6 +6,7 @@
  */
 import { columnLetters } from "../shaping/a1";
 import { TableShapeError } from "./write-errors";
+import { message } from "../i18n/messages";
 
 /** Excel's Good / Neutral / Bad cell styles, for LOW / MEDIUM / HIGH. */
 export const LABEL_COLOURS: Record<"LOW" | "MEDIUM" | "HIGH", { fill: string; font: string }> = {
@@ -71,7 +72,7 @@ export function addTableChart(
   const first = chart.firstValueColumn;
   const count = width - first;
   if (first < 0 || count < 1)
-    throw new TableShapeError(`Chart columns start at ${first}, outside the table (0..${width - 1}).`);
+    throw new TableShapeError(message("excel.shape.chartOutside", { first, last: width - 1 }));
   const picked = chart.dataRows
     .map((r, i) => ({ r, name: chart.seriesNames[i] ?? `Row ${r + top + 2}` }))
     .filter((x) => x.r >= 0 && x.r < rowCount)

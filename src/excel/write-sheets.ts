@@ -21,6 +21,7 @@ import {
 } from "./provenance-sheets";
 import { addLabelColours, addTableChart, type ChartSpec } from "./table-formats";
 import { deleteWrittenStore, recordMirrorAssets, recordWrittenRows, type RowKeying } from "./written-store";
+import { message } from "../i18n/messages";
 
 /** One sheet to create. */
 export interface NewSheetSpec {
@@ -120,23 +121,30 @@ const MAX_CELL_TEXT = 32_767;
 
 /** Check shape and cell types before anything is changed (TableShapeError names row and column). */
 export function checkShape(spec: NewSheetSpec, index: number): void {
-  const where = `Sheet "${spec.sheetName}"`;
-  if (spec.header.length === 0) throw new TableShapeError(`${where} (table ${index + 1}) has no columns.`);
+  const sheet = spec.sheetName;
+  if (spec.header.length === 0)
+    throw new TableShapeError(message("excel.shape.noColumns", { sheet, index: index + 1 }));
   spec.rows.forEach((row, r) => {
     if (row.length !== spec.header.length) {
       throw new TableShapeError(
-        `${where}: row ${r + 1} has ${row.length} cells but the header has ${spec.header.length} columns.`,
+        message("excel.shape.rowWidth", { sheet, row: r + 1, cells: row.length, columns: spec.header.length }),
       );
     }
     row.forEach((v, c) => {
       const ok = typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
       if (!ok)
         throw new TableShapeError(
-          `${where}: row ${r + 1}, column "${spec.header[c]}" holds ${String(v)}, which a cell cannot hold.`,
+          message("excel.shape.cellType", { sheet, row: r + 1, column: spec.header[c]!, value: String(v) }),
         );
       if (typeof v === "string" && v.length > MAX_CELL_TEXT) {
         throw new TableShapeError(
-          `${where}: row ${r + 1}, column "${spec.header[c]}" has ${v.length} characters; an Excel cell holds at most ${MAX_CELL_TEXT}.`,
+          message("excel.shape.cellTooLong", {
+            sheet,
+            row: r + 1,
+            column: spec.header[c]!,
+            length: v.length,
+            max: MAX_CELL_TEXT,
+          }),
         );
       }
     });
@@ -464,7 +472,7 @@ function finishTable(sheet: Excel.Worksheet, spec: NewSheetSpec, tableName: stri
   if (spec.rows.length > 0) {
     for (const col of spec.conditionalLabels ?? []) {
       if (col < 0 || col >= width)
-        throw new TableShapeError(`Label column ${col} is outside the table (0..${width - 1}).`);
+        throw new TableShapeError(message("excel.shape.columnOutside", { column: col, last: width - 1 }));
       addLabelColours(sheet.getRangeByIndexes(1, col, spec.rows.length, 1));
     }
     if (spec.chart) addTableChart(sheet, spec.chart, 0, width, spec.rows.length);

@@ -38,6 +38,15 @@ export class MessageError extends Error {
   }
 }
 
+/**
+ * What a thrown value says, to quote inside another message: its catalog message, or its text as
+ * it is (errors not in the catalogs: the service's, the browser's).
+ */
+export function reasonOf(error: unknown): Message | string {
+  if (error instanceof MessageError) return error.said;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** What a thrown value says: its message when it is a {@link MessageError}. */
 export function saidBy(error: unknown): Message | undefined {
   return error instanceof MessageError ? error.said : undefined;

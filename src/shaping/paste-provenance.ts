@@ -8,6 +8,7 @@
 import type { RecordedRowKey } from "./row-keys";
 import type { CellValue } from "./types";
 import { message, type Message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
 
 /** The operations of the task pane that paste a table and can re-run it. */
 export type PasteOperation =
@@ -184,15 +185,18 @@ export function serializeRecord(record: ProvenanceRecord): string {
   return JSON.stringify(record);
 }
 
-/** Text from the store → record, or an Error naming the row when it is not one. */
-export function parseRecord(text: unknown, where: string): ProvenanceRecord {
+/**
+ * Text from the store → record, or a MessageError naming the store's `row` (1-based, as Excel
+ * numbers it) when it is not one.
+ */
+export function parseRecord(text: unknown, row: number): ProvenanceRecord {
   if (typeof text !== "string" || text.trim() === "")
-    throw new Error(`${where} is empty: the provenance record was deleted.`);
+    throw new MessageError(message("excel.provenance.deleted", { row }));
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new Error(`${where} is not a provenance record (it was edited).`);
+    throw new MessageError(message("excel.provenance.edited", { row }));
   }
   const r = value as Partial<ProvenanceRecord>;
   if (
@@ -203,7 +207,7 @@ export function parseRecord(text: unknown, where: string): ProvenanceRecord {
     !Array.isArray(r.header) ||
     typeof r.tableAddress !== "string"
   ) {
-    throw new Error(`${where} is not a provenance record (it was edited).`);
+    throw new MessageError(message("excel.provenance.edited", { row }));
   }
   return { ...r, filters: r.filters ?? {} } as ProvenanceRecord;
 }

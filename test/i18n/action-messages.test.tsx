@@ -27,6 +27,12 @@ import { english } from "../support/english";
 import { unzipCsvFiles } from "../../src/shaping/export-zip";
 import { selectCell } from "../../src/excel/select-cell";
 import { timeseriesQuery } from "../../src/taskpane/features/timeseries/timeseries-actions";
+import { listPastedSheets } from "../../src/taskpane/features/pasted/pasted-sheets-actions";
+import { listSome } from "../../src/taskpane/ui/pane-types";
+import { readTable } from "../../src/excel/read-range";
+import { checkShape } from "../../src/excel/write-sheets";
+import { IncompleteCleanupError } from "../../src/excel/write-errors";
+import { PROVENANCE_STORE_SHEET } from "../../src/shaping/paste-provenance";
 
 const service = usePaneTestService();
 
@@ -172,4 +178,70 @@ test("a timeseries' date refusal and progress line are German", () => {
   expect(german.t("timeseries.run.progress", { read: 1500, expected: 6000, written: 1500 })).toBe(
     "1.500 von etwa 6.000 Reihen gelesen · 1.500 Zeilen geschrieben",
   );
+});
+
+test("a pasted sheet's kind, a provenance store's edited row and a long list's remainder are German", async () => {
+  await importPortfolio(service.client, "herkunft", "entity_id,entity_name,lat,lng\nA1,Werk,48.137,11.575");
+  const { fake, run } = newWorkbook();
+  await pasteSummary({ client: service.client, run, portfolio: "herkunft", scenario: "ssp245", extended: false });
+  const listed = await listPastedSheets(run);
+  expect(listed.sheets.map((s) => german.format(s.label))).toEqual(["Zusammenfassung"]);
+  // The record's cell edited by hand (row 2 of the very hidden store: its header is row 1).
+  fake.setValues(PROVENANCE_STORE_SHEET, "B2", [["bearbeitet"]]);
+  const edited = await listPastedSheets(run);
+  expect(edited.problems.map((said) => english(said))).toEqual([
+    "Row 2 of the provenance store is not a provenance record (it was edited).",
+  ]);
+  expect(edited.problems.map((said) => german.format(said))).toEqual([
+    "Zeile 2 des Herkunftsspeichers ist kein Herkunftseintrag (sie wurde bearbeitet).",
+  ]);
+  const refused = await thrown(refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run }));
+  expect(inGerman(<ErrorNotice error={refused} testId="e" />)).toContain(
+    "Keine verwendbaren Herkunftseinträge: Zeile 2 des Herkunftsspeichers ist kein Herkunftseintrag (sie wurde bearbeitet).",
+  );
+
+  const keys = ["A1", "A2", "A3", "A4"];
+  expect(english(listSome(keys, 2))).toBe("A1; A2; and 2 more");
+  expect(german.format(listSome(keys, 2))).toBe("A1; A2; und 2 weitere");
+  expect(german.format(listSome(keys, 8))).toBe("A1; A2; A3; A4");
+});
+
+test("the workbook's refusals (a missing table, a cell Excel cannot hold, sheets left behind) are German", async () => {
+  const { run } = newWorkbook();
+  const missing = await thrown(run((context) => readTable(context, "Fehlt")));
+  expect((missing as Error).message).toBe('There is no table named "Fehlt" in this workbook.');
+  expect(inGerman(<ErrorNotice error={missing} testId="e" />)).toContain(
+    "In dieser Arbeitsmappe gibt es keine Tabelle namens „Fehlt“.",
+  );
+  const shape = (() => {
+    try {
+      checkShape({ sheetName: "Werte", header: ["Wert"], rows: [[1234.5], [Number.NaN]] }, 0);
+    } catch (error) {
+      return error;
+    }
+  })();
+  expect(inGerman(<ErrorNotice error={shape} testId="e" />)).toContain(
+    "Blatt „Werte“: Zeile 2, Spalte „Wert“ enthält NaN, was eine Zelle nicht aufnehmen kann.",
+  );
+  const left = new IncompleteCleanupError(missing, ["Neu", "Neu (2)"], new Error("Excel busy"));
+  expect(left.message).toBe(
+    'There is no table named "Fehlt" in this workbook. The new sheets "Neu", "Neu (2)" could not be removed: delete them by hand.',
+  );
+  expect(inGerman(<ErrorNotice error={left} testId="e" />)).toContain(
+    'In dieser Arbeitsmappe gibt es keine Tabelle namens „Fehlt“. Die neuen Blätter "Neu", "Neu (2)" konnten nicht entfernt werden: Löschen Sie sie von Hand.',
+  );
+});
+
+test("a paste's refusal of an empty answer is German", async () => {
+  const { fake, run } = newWorkbook();
+  const sheetsBefore = fake.snapshot().sheets.map((s) => s.name);
+  // A portfolio with no assets yet: its summary is an empty list.
+  await service.client.portfolios.create("ohne");
+  const empty = await thrown(pasteSummary({ client: service.client, run, portfolio: "ohne", scenario: "ssp245" }));
+  expect((empty as Error).message).toBe("ohne has no summary data for ssp245.");
+  expect(inGerman(<ErrorNotice error={empty} testId="e" />)).toContain(
+    "ohne hat keine Zusammenfassungsdaten für ssp245.",
+  );
+  // Refused before anything was written.
+  expect(fake.snapshot().sheets.map((s) => s.name)).toEqual(sheetsBefore);
 });

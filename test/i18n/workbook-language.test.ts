@@ -88,11 +88,12 @@ test("made in German, refreshed in English and in French: every sheet refreshes 
   const { fake, run } = newWorkbook();
   await writeIn("de");
   await pasteSummary({ client: service.client, run, portfolio: PORTFOLIO, scenario: "ssp245" });
-  await pasteTimeseries({
+  const timeseries = await pasteTimeseries({
     client: service.client,
     run,
     portfolio: PORTFOLIO,
     filters: { hazard: "wildfire", scenario: "ssp585", measure: "mid", startDate: "2030", endDate: "2040" },
+    chartAssets: [0],
   });
   await pasteRiskMatrix({
     client: service.client,
@@ -144,6 +145,10 @@ test("made in German, refreshed in English and in French: every sheet refreshes 
     "Alle Zeiträume beginnen im Startjahr des Datensatzes: Die langfristige Zahl schließt die ersten Jahre ein.",
   );
   expect(usedRows(fake, `TCFD ${PORTFOLIO}`)[1]![0]).toMatch(/^Physische Risiken: /);
+  // The timeseries chart's title, a reader's words, in German (the portfolio's name as it is).
+  expect(fake.model.findSheet(timeseries.sheetName)!.charts[0]!.settings["title.text"]).toBe(
+    `Zeitreihen · ${PORTFOLIO}`,
+  );
   // The risk views' title lines (and the counts chart's title) in German.
   expect(usedRows(fake, `Matrix ${PORTFOLIO}`)[0]![0]).toBe(
     `${PORTFOLIO} · Risikomatrix · Szenario ssp585 · Zeitraum 30 Jahre · Stufen`,

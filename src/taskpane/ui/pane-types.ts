@@ -96,10 +96,16 @@ export async function unlessCancelled<T>(reading: Promise<T>, signal: AbortSigna
   return result;
 }
 
-/** The first `shown` items joined with "; ", and how many more there are: "a; b; and 3 more". */
-export function listSome(items: readonly string[], shown: number): string {
-  const first = items.slice(0, shown).join("; ");
-  return items.length > shown ? `${first}; and ${items.length - shown} more` : first;
+/**
+ * The first `shown` items joined with "; ", and how many more there are ("a; b; and 3 more"): a
+ * message the pane words, the count in the language's words (the items are keys and names, quoted
+ * as they are).
+ */
+export function listSome(items: readonly string[], shown: number): Message {
+  return message("ui.listSome", {
+    items: items.slice(0, shown).join("; "),
+    more: Math.max(0, items.length - shown),
+  });
 }
 
 /** Formats a count for a status line: 12,345. */

@@ -25,7 +25,7 @@ export async function pasteAppliedLayer(options: AppliedLayerOptions): Promise<P
       portfolio,
       // The sheet is named by vector_name when given, else by the name the service answers with.
       filters: { vector_id: String(options.vectorId), vector_name: options.vectorName },
-      ifEmpty: `Applying the layer to ${portfolio} returned no rows.`,
+      ifEmpty: message("layer.run.noRows", { portfolio }),
     },
   ]);
   return written!;

@@ -6,7 +6,6 @@ import { parseGeoJsonFile } from "../../ui/geojson-file";
 import { pasteKinds } from "../pasted";
 import { NATURE_SUMMARY_KIND } from "./nature-kind";
 import type { ExcelRunner, PastedSheet, PasteOptions } from "../../ui/pane-types";
-import { sheetWords } from "../../../excel/sheet-words";
 import { message } from "../../../i18n/messages";
 import { MessageError } from "../../../i18n/message-error";
 
@@ -80,14 +79,12 @@ export async function pasteSubprojectSummary(
   options: PasteOptions & { subproject: { id: string; name: string } },
 ): Promise<PastedSheet> {
   const { subproject, onProgress } = options;
-  // The progress line and the paste's refusal are text (../pasted): worded here with the pane's formatter.
-  const words = await sheetWords();
-  onProgress?.({ message: words(message("nature.progress.summary", { name: subproject.name })) });
+  onProgress?.({ message: message("nature.progress.summary", { name: subproject.name }) });
   const [written] = await pasteKinds(options, [
     {
       kind: NATURE_SUMMARY_KIND,
       filters: { subproject_id: subproject.id, subproject_name: subproject.name },
-      ifEmpty: words(message("nature.error.noSummary", { name: subproject.name })),
+      ifEmpty: message("nature.error.noSummary", { name: subproject.name }),
     },
   ]);
   return written!;

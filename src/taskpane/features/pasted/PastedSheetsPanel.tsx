@@ -19,6 +19,7 @@ import { usePaneStyles } from "../../ui/styles";
 import { listSome } from "../../ui/pane-types";
 import { TEST_IDS } from "../../ui/test-ids";
 import { useI18n, wordsOf } from "../../ui/i18n";
+import type { Message } from "../../../i18n/messages";
 
 /** The panel for the kinds of `kinds` (every paste kind, handed over by the registry, features/index.ts). */
 export function pastedSheetsPanelFor(kinds: readonly PasteKind[]): ComponentType {
@@ -34,7 +35,8 @@ export function pastedSheetsPanelFor(kinds: readonly PasteKind[]): ComponentType
  */
 export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const { client, run } = useServices();
   const load = useCallback(() => listPastedSheets(run!), [run]);
   const list = useLoader(run ? load : null, [run]);
@@ -65,7 +67,7 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
         <ul data-testid={TEST_IDS.pasted.list} className={css.smallList}>
           {sheets.map((s) => (
             <li key={s.sheetId} data-testid={TEST_IDS.pasted.item}>
-              <b>{s.sheetName}</b> · {s.label}
+              <b>{s.sheetName}</b> · {i18n.format(s.label)}
               {s.portfolio ? ` · ${s.portfolio}` : ""} · {t("pasted.item.rows", { rows: s.rows })} · {s.writtenAt}
               {s.staticCopyAt ? ` · ${t("pasted.item.staticCopy", { at: s.staticCopyAt })}` : ""}
             </li>
@@ -74,7 +76,7 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
       ) : null}
       {(list.data?.problems ?? []).map((p, i) => (
         <MessageBar key={i} intent="warning" data-testid={TEST_IDS.pasted.problem}>
-          <MessageBarBody>{p}</MessageBarBody>
+          <MessageBarBody>{i18n.format(p)}</MessageBarBody>
         </MessageBar>
       ))}
       <Row>
@@ -165,7 +167,7 @@ function RefreshOutcome(props: {
 /** Keys listed in full up to this many, then "and N more". */
 const LISTED = 8;
 
-function listed(items: readonly string[]): string {
+function listed(items: readonly string[]): Message {
   return listSome(items, LISTED);
 }
 

@@ -25,7 +25,8 @@ import { SharedReads } from "../../../api/shared-reads";
 import { rowKeysFor, type FetchedTable, type PasteKind, type PasteSource, type SheetLayout } from "./paste-kind";
 import { provenanceOf } from "./pasted-sheets-actions";
 import { streamPaste } from "./stream-paste";
-import { message } from "../../../i18n/messages";
+import { message, type Message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 
 /** One table of a first paste: a kind and what it is read with. */
 export interface KindPaste {
@@ -36,8 +37,8 @@ export interface KindPaste {
   filters: Record<string, string | number | boolean | undefined>;
   /** The table when already read (an export's files, from the ZIP downloaded first). */
   table?: FetchedTable;
-  /** The error when its table has no rows (default: an empty table is written). */
-  ifEmpty?: string;
+  /** The refusal (a MessageError the pane words) when its table has no rows (default: an empty table is written). */
+  ifEmpty?: Message;
   /** Left out, no sheet, when its table has no rows. */
   optional?: boolean;
 }
@@ -119,7 +120,7 @@ export async function pasteKinds(
   for (const [i, paste] of pastes.entries()) {
     const table = tables[i];
     if (table.rows.length === 0 && paste.optional) continue;
-    if (table.rows.length === 0 && paste.ifEmpty) throw new Error(paste.ifEmpty);
+    if (table.rows.length === 0 && paste.ifEmpty) throw new MessageError(paste.ifEmpty);
     const kind = withSheet(paste.kind);
     const layout = kind.sheet(sources[i], table);
     const source = { ...sources[i], filters: { ...sources[i].filters, ...layout.filters } };

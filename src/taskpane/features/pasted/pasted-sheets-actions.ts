@@ -18,6 +18,7 @@ import { readProvenance, recordProvenance, recordProvenanceAgain } from "../../.
 import { PastedSheetChangedError, replaceTableInPlace } from "../../../excel/replace-table";
 import {
   OPERATION_LABELS,
+  operationMessage,
   type PasteOperation,
   type PasteProvenance,
   type ProvenanceRecord,
@@ -36,7 +37,7 @@ import {
 import { RequestSlots } from "../../../api/pagination";
 import { SharedReads } from "../../../api/shared-reads";
 import { message, type Message } from "../../../i18n/messages";
-import { MessageError } from "../../../i18n/message-error";
+import { MessageError, reasonOf } from "../../../i18n/message-error";
 
 /**
  * Pages in flight at most over every list one "Refresh pasted sheets" reads (three sheets' reads
@@ -94,7 +95,8 @@ export interface PastedSheetEntry {
   sheetId: string;
   sheetName: string;
   operation: PasteOperation;
-  label: string;
+  /** The operation's name in the pane's language (an operation this version does not know: as recorded). */
+  label: Message;
   portfolio?: string;
   rows: number;
   writtenAt: string;
@@ -104,7 +106,7 @@ export interface PastedSheetEntry {
 /** Every pasted sheet the workbook's provenance store lists, and store rows that are not records. */
 export async function listPastedSheets(
   run: ExcelRunner,
-): Promise<{ storeFound: boolean; sheets: PastedSheetEntry[]; problems: string[] }> {
+): Promise<{ storeFound: boolean; sheets: PastedSheetEntry[]; problems: Message[] }> {
   const read = await run((context) => readProvenance(context));
   return {
     storeFound: read.storeFound,
@@ -113,7 +115,10 @@ export async function listPastedSheets(
       sheetId: r.sheetId,
       sheetName: r.sheetName,
       operation: r.operation,
-      label: OPERATION_LABELS[r.operation] ?? r.operation,
+      label:
+        OPERATION_LABELS[r.operation] !== undefined
+          ? operationMessage(r.operation)
+          : message("pasted.run.quoted", { text: r.operation }),
       portfolio: r.portfolio,
       rows: r.rows,
       writtenAt: r.writtenAt,
@@ -291,7 +296,7 @@ async function runAfterSteps(
         operation: kind.operation,
         messages: [
           message("pasted.run.afterFailed", {
-            kind: kind.label,
+            kind: operationMessage(kind.operation),
             sheets: sheets.map((s) => `"${s.record.sheetName}"`).join(", "),
             reason: reasonOf(error),
           }),
@@ -329,13 +334,13 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
   if (wanted.length === 0)
     throw new MessageError(
       read.problems.length > 0
-        ? message("pasted.run.noUsableRecords", { problems: read.problems.join(" ") })
+        ? message("pasted.run.noUsableRecords", { problem: read.problems[0]!, more: read.problems.length - 1 })
         : message("pasted.run.noSheets"),
     );
   const outcomes: SheetRefreshOutcome[] = read.problems.map((problem) => ({
     sheetName: "(unknown)",
     ok: false,
-    message: saidOf(problem),
+    message: problem,
   }));
   const connection = client.connection;
   const elsewhere = (record: ProvenanceRecord) =>
@@ -501,12 +506,6 @@ export async function sortPastedSheetAgain(run: ExcelRunner, sheetId: string): P
     if (!record) throw new MessageError(message("pasted.run.sortGone"));
     await sortPastedTableAgain(context, record);
   });
-}
-
-/** What a lower layer's error says: its catalog message, or its text (errors not in the catalogs yet). */
-function reasonOf(error: unknown): Message | string {
-  if (error instanceof MessageError) return error.said;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A reason as a message of its own: its catalog message, or its text quoted as it is. */

@@ -39,7 +39,9 @@ export async function pasteSummary(options: SummaryPasteOptions): Promise<Pasted
       kind: SUMMARY_KIND,
       portfolio,
       filters: { scenario: options.scenario },
-      ifEmpty: `${portfolio} has no summary data${options.scenario ? ` for ${options.scenario}` : ""}.`,
+      ifEmpty: options.scenario
+        ? message("summary.run.noDataFor", { portfolio, scenario: options.scenario })
+        : message("summary.run.noData", { portfolio }),
     },
   ];
   if (options.extended ?? true)

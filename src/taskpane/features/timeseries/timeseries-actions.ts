@@ -9,6 +9,7 @@ import { rethrowIfCancelled, type LongRunning, type PastedSheet, type PasteOptio
 import { MEASURES, SCENARIOS } from "../../../shared/vocabulary";
 import { message } from "../../../i18n/messages";
 import { MessageError } from "../../../i18n/message-error";
+import { sheetWords } from "../../../excel/sheet-words";
 
 /** The filters of a timeseries pull; an absent filter means "all". */
 export interface TimeseriesFilters {
@@ -204,6 +205,8 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
   const query = timeseriesQuery(filters);
   onProgress?.({ message: message("timeseries.run.reading"), fraction: 0 });
   const wanted = new Set(options.chartAssets ?? []);
+  // The chart's title is a reader's words in the workbook (docs/i18n.md): the sheets' language.
+  const chartTitle = wanted.size > 0 ? (await sheetWords())(message("timeseries.sheet.chartTitle", { portfolio })) : "";
   const chartRows: Array<Array<{ row: number; name: string }>> = SERIES_KINDS.map(() => []);
   let itemsRead = 0;
   let tooMany = false;
@@ -245,7 +248,7 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
                 dataRows: rows.map((r) => r.row),
                 seriesNames: rows.map((r) => r.name),
                 firstValueColumn: TIMESERIES_FIXED_COLUMNS.length,
-                title: `Timeseries · ${portfolio}`,
+                title: chartTitle,
               },
         ),
       stopReason: () =>

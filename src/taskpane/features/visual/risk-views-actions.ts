@@ -10,7 +10,6 @@ import { WINDOWS } from "../../../shared/vocabulary";
 import { pasteKinds } from "../pasted";
 import { LABEL_COUNTS_KIND, RISK_MATRIX_KIND, SCENARIO_COMPARISON_KIND } from "./risk-view-kinds";
 import type { PastedSheet, PasteOptions } from "../../ui/pane-types";
-import { sheetWords } from "../../../excel/sheet-words";
 import { message } from "../../../i18n/messages";
 
 /** Summary windows the service offers, in years (docs/service.md#hazards-and-their-three-spellings). */
@@ -149,15 +148,13 @@ export async function pasteRiskMatrix(
   options: RiskSheetOptions & { scenario: string; cells: "label" | "score" },
 ): Promise<PastedSheet[]> {
   const { portfolio, scenario, window, cells, onProgress } = options;
-  // The progress line and the pastes' refusal are text (../pasted): worded here with the pane's formatter.
-  const words = await sheetWords();
-  onProgress?.({ message: words(message("visual.progress.summary")) });
+  onProgress?.({ message: message("visual.progress.summary") });
   return pasteKinds(options, [
     {
       kind: RISK_MATRIX_KIND,
       portfolio,
       filters: { scenario, window, cells },
-      ifEmpty: words(message("visual.error.noSummary", { portfolio, scenario, window })),
+      ifEmpty: message("visual.error.noSummary", { portfolio, scenario, window }),
     },
     { kind: LABEL_COUNTS_KIND, portfolio, filters: { scenario, window } },
   ]);
@@ -169,14 +166,13 @@ export async function pasteRiskMatrix(
  */
 export async function pasteScenarioComparison(options: RiskSheetOptions & { hazard: string }): Promise<PastedSheet[]> {
   const { portfolio, hazard, window, onProgress } = options;
-  const words = await sheetWords();
-  onProgress?.({ message: words(message("visual.progress.everyScenario")) });
+  onProgress?.({ message: message("visual.progress.everyScenario") });
   return pasteKinds(options, [
     {
       kind: SCENARIO_COMPARISON_KIND,
       portfolio,
       filters: { hazard, window },
-      ifEmpty: words(message("visual.error.noHazardSummary", { portfolio, hazard, window })),
+      ifEmpty: message("visual.error.noHazardSummary", { portfolio, hazard, window }),
     },
   ]);
 }
