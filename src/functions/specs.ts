@@ -1,5 +1,5 @@
 /**
- * One spec per RISK function: its name, what it gives, and its parameters in order, each with the
+ * One spec per RISK function: its name, whether it spills, and its parameters in order, each with the
  * vocabulary its values come from, whether it may be omitted and what is used then. Everything that
  * needs a function's parameters reads them here: the formulas (names for messages, defaults), the
  * task pane's formula builder (its fields and lists) and Explain (which argument is which).
@@ -86,12 +86,37 @@ export const FIXED_VOCABULARIES: Partial<Record<Vocabulary, readonly (string | n
   bound: IMPACT_BOUNDS,
 };
 
+/** The ids of what the task pane calls the parameters (see {@link ParameterSpec.label}). */
+export type ParameterLabel =
+  | "portfolio"
+  | "asset"
+  | "scenario"
+  | "latitude"
+  | "longitude"
+  | "hazard"
+  | "horizon"
+  | "extent"
+  | "field"
+  | "window"
+  | "metric"
+  | "period"
+  | "bound"
+  | "indicator"
+  | "measure"
+  | "vector"
+  | "column"
+  | "subproject"
+  | "summary";
+
 /** One parameter of a RISK function. */
 export interface ParameterSpec {
   /** As functions.ts names it (and Excel shows it). */
   readonly name: string;
-  /** What a person calls it in the task pane. */
-  readonly label: string;
+  /**
+   * What a person calls it in the task pane, as an id: the pane words it (the catalogs'
+   * `builder.fn.param.<label>`), so functions.js carries none of the pane's words.
+   */
+  readonly label: ParameterLabel;
   readonly vocabulary: Vocabulary;
   /** As functions.ts declares it: `any` or `string` (functions.json's `type`). */
   readonly type: "any" | "string";
@@ -107,8 +132,6 @@ export interface ParameterSpec {
 export interface FunctionSpec {
   /** Its name after `RISK.`, as functions.json's id and name. */
   readonly name: string;
-  /** What it gives, in a few words (the builder's list shows it). */
-  readonly gives: string;
   /** Its result is always a table that spills (not one value per row of the arguments). */
   readonly spills: boolean;
   /**
@@ -119,94 +142,88 @@ export interface FunctionSpec {
   readonly parameters: readonly ParameterSpec[];
 }
 
-const portfolio = { name: "portfolio", label: "Portfolio", vocabulary: "portfolio", type: "any" } as const;
-const index = { name: "index", label: "Asset", vocabulary: "asset", type: "any" } as const;
-const scenario = { name: "scenario", label: "Scenario", vocabulary: "scenario", type: "any" } as const;
+const portfolio = { name: "portfolio", label: "portfolio", vocabulary: "portfolio", type: "any" } as const;
+const index = { name: "index", label: "asset", vocabulary: "asset", type: "any" } as const;
+const scenario = { name: "scenario", label: "scenario", vocabulary: "scenario", type: "any" } as const;
 
 /** RISK.SEARCH: a hazard's score or label at a point (docs/functions.md#risksearch). */
 export const SEARCH = {
   name: "SEARCH",
-  gives: "risk at a latitude and longitude",
   spills: false,
   columnForm: true,
   parameters: [
-    { name: "lat", label: "Latitude", vocabulary: "number", type: "any" },
-    { name: "lng", label: "Longitude", vocabulary: "number", type: "any" },
-    { name: "hazard", label: "Hazard", vocabulary: "hazard-search", type: "any" },
-    { name: "horizon", label: "Horizon", vocabulary: "horizon", type: "any" },
-    { name: "extent", label: "Extent", vocabulary: "extent", type: "any", optional: true, default: "local" },
-    { name: "field", label: "Field", vocabulary: "search-field", type: "any", optional: true, default: "score" },
+    { name: "lat", label: "latitude", vocabulary: "number", type: "any" },
+    { name: "lng", label: "longitude", vocabulary: "number", type: "any" },
+    { name: "hazard", label: "hazard", vocabulary: "hazard-search", type: "any" },
+    { name: "horizon", label: "horizon", vocabulary: "horizon", type: "any" },
+    { name: "extent", label: "extent", vocabulary: "extent", type: "any", optional: true, default: "local" },
+    { name: "field", label: "field", vocabulary: "search-field", type: "any", optional: true, default: "score" },
   ],
 } as const satisfies FunctionSpec;
 
 /** RISK.SUMMARY: an asset's summary score or class for one hazard (docs/functions.md#risksummary). */
 export const SUMMARY = {
   name: "SUMMARY",
-  gives: "risk score or class of one asset",
   spills: false,
   columnForm: true,
   parameters: [
     portfolio,
     index,
-    { name: "hazard", label: "Hazard", vocabulary: "hazard-portfolio", type: "any" },
+    { name: "hazard", label: "hazard", vocabulary: "hazard-portfolio", type: "any" },
     { ...scenario, optional: true, default: DEFAULT_SCENARIO },
-    { name: "window", label: "Window (years)", vocabulary: "window", type: "any", optional: true, default: 30 },
-    { name: "field", label: "Field", vocabulary: "summary-field", type: "any", optional: true, default: "score" },
+    { name: "window", label: "window", vocabulary: "window", type: "any", optional: true, default: 30 },
+    { name: "field", label: "field", vocabulary: "summary-field", type: "any", optional: true, default: "score" },
   ],
 } as const satisfies FunctionSpec;
 
 /** RISK.METRIC: one metric of an asset's extended summary (docs/functions.md#riskmetric). */
 export const METRIC = {
   name: "METRIC",
-  gives: "one metric of the extended summary",
   spills: false,
   columnForm: true,
   parameters: [
     portfolio,
     index,
     scenario,
-    { name: "hazard", label: "Hazard", vocabulary: "hazard-extended", type: "any" },
-    { name: "metric", label: "Metric", vocabulary: "metric", type: "any" },
+    { name: "hazard", label: "hazard", vocabulary: "hazard-extended", type: "any" },
+    { name: "metric", label: "metric", vocabulary: "metric", type: "any" },
   ],
 } as const satisfies FunctionSpec;
 
 /** RISK.IMPACT: an asset's structural damage fraction (docs/functions.md#riskimpact). */
 export const IMPACT = {
   name: "IMPACT",
-  gives: "the structural damage fraction of one asset",
   spills: false,
   columnForm: true,
   parameters: [
     portfolio,
     index,
-    { name: "hazard", label: "Hazard", vocabulary: "hazard-extended", type: "any" },
+    { name: "hazard", label: "hazard", vocabulary: "hazard-extended", type: "any" },
     scenario,
-    { name: "period", label: "Period", vocabulary: "period", type: "any" },
-    { name: "bound", label: "Bound", vocabulary: "bound", type: "any", optional: true, default: "central" },
+    { name: "period", label: "period", vocabulary: "period", type: "any" },
+    { name: "bound", label: "bound", vocabulary: "bound", type: "any", optional: true, default: "central" },
   ],
 } as const satisfies FunctionSpec;
 
 /** RISK.TIMESERIES: an asset's yearly series, spilled (docs/functions.md#risktimeseries). */
 export const TIMESERIES = {
   name: "TIMESERIES",
-  gives: "yearly series of one asset",
   spills: true,
   columnForm: false,
   parameters: [
     { ...portfolio, type: "string" },
     index,
-    { name: "hazard", label: "Hazard", vocabulary: "hazard-portfolio", type: "string" },
+    { name: "hazard", label: "hazard", vocabulary: "hazard-portfolio", type: "string" },
     { ...scenario, type: "string" },
     // Without one: the hazard's primary projection (its first indicator in HAZARDS).
-    { name: "indicator", label: "Indicator", vocabulary: "indicator", type: "string", optional: true },
-    { name: "measure", label: "Measure", vocabulary: "measure", type: "string", optional: true, default: "mid" },
+    { name: "indicator", label: "indicator", vocabulary: "indicator", type: "string", optional: true },
+    { name: "measure", label: "measure", vocabulary: "measure", type: "string", optional: true, default: "mid" },
   ],
 } as const satisfies FunctionSpec;
 
 /** RISK.PROJECTS: the projects of the API key, spilled. */
 export const PROJECTS = {
   name: "PROJECTS",
-  gives: "the projects of your key",
   spills: true,
   columnForm: false,
   parameters: [],
@@ -215,7 +232,6 @@ export const PROJECTS = {
 /** RISK.PORTFOLIOS: the portfolios of the project, spilled. */
 export const PORTFOLIOS = {
   name: "PORTFOLIOS",
-  gives: "the project's portfolios",
   spills: true,
   columnForm: false,
   parameters: [],
@@ -224,7 +240,6 @@ export const PORTFOLIOS = {
 /** RISK.ASSETS: every asset of a portfolio, spilled. */
 export const ASSETS = {
   name: "ASSETS",
-  gives: "every asset of a portfolio",
   spills: true,
   columnForm: false,
   parameters: [{ ...portfolio, type: "string" }],
@@ -233,27 +248,25 @@ export const ASSETS = {
 /** RISK.LAYER: an applied vector layer's value for an asset (docs/functions.md#risklayer). */
 export const LAYER = {
   name: "LAYER",
-  gives: "a vector layer's value for one asset",
   spills: false,
   columnForm: true,
   parameters: [
-    { name: "vector", label: "Vector layer", vocabulary: "vector", type: "any" },
+    { name: "vector", label: "vector", vocabulary: "vector", type: "any" },
     portfolio,
     index,
     // Without one: `value` when the applied layer has it, else its first numeric column.
-    { name: "column", label: "Column", vocabulary: "layer-column", type: "any", optional: true },
+    { name: "column", label: "column", vocabulary: "layer-column", type: "any", optional: true },
   ],
 } as const satisfies FunctionSpec;
 
 /** RISK.NATURE: one summary number of a nature sub-project (docs/functions.md#risknature). */
 export const NATURE = {
   name: "NATURE",
-  gives: "a nature sub-project's summary number",
   spills: false,
   columnForm: true,
   parameters: [
-    { name: "subproject", label: "Sub-project", vocabulary: "subproject", type: "any" },
-    { name: "metric", label: "Summary", vocabulary: "nature-metric", type: "any" },
+    { name: "subproject", label: "subproject", vocabulary: "subproject", type: "any" },
+    { name: "metric", label: "summary", vocabulary: "nature-metric", type: "any" },
   ],
 } as const satisfies FunctionSpec;
 

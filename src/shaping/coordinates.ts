@@ -6,6 +6,7 @@
  * (previewed, written only when the analyst accepts). Text with more than one reading, or a
  * hemisphere that contradicts its column, stays a problem to fix by hand.
  */
+import { message, type Message, type MessageId, type MessageValue } from "../i18n/messages";
 import type { CellValue } from "./types";
 
 /** Which coordinate a column holds. */
@@ -24,8 +25,8 @@ export type CoordinateReading =
   | { kind: "number"; value: number; decimals: number }
   /** Text with exactly one reading as decimal degrees; `form` says which. */
   | { kind: "convertible"; value: number; form: CoordinateForm }
-  /** Text with no reading, or more than one: `reason` says why, for the problem's message. */
-  | { kind: "unreadable"; reason: string };
+  /** Text with no reading, or more than one: `reason` says why, for the problem's message (`sync.check.reason.*`). */
+  | { kind: "unreadable"; reason: Message };
 
 /** The forms a convertible coordinate was written in, as the preview names them. */
 export type CoordinateForm = "degrees, minutes, seconds" | "hemisphere letter" | "decimal comma";
@@ -37,7 +38,11 @@ const HEMISPHERES: Record<string, { axis: CoordinateAxis; sign: 1 | -1 }> = {
   E: { axis: "lng", sign: 1 },
   W: { axis: "lng", sign: -1 },
 };
-const AXIS_NAME: Record<CoordinateAxis, string> = { lat: "latitude", lng: "longitude" };
+
+/** An unreadable coordinate's reading with the reason `id` (values: what it quotes). */
+function unreadable(id: MessageId, values?: Record<string, MessageValue>): CoordinateReading {
+  return { kind: "unreadable", reason: message(id, values) };
+}
 
 /** Decimal places of a number as JavaScript prints it (51.5 → 1, 51 → 0, 1e-7 → 7). */
 export function decimalsOf(value: number): number {
@@ -57,9 +62,9 @@ export function readCoordinate(raw: CellValue | null | undefined, axis: Coordina
   if (typeof raw === "number")
     return Number.isFinite(raw)
       ? { kind: "number", value: raw, decimals: decimalsOf(raw) }
-      : { kind: "unreadable", reason: "not a finite number" };
+      : unreadable("sync.check.reason.notFinite");
   if (raw === null || raw === undefined) return { kind: "blank" };
-  if (typeof raw === "boolean") return { kind: "unreadable", reason: "a TRUE/FALSE value" };
+  if (typeof raw === "boolean") return unreadable("sync.check.reason.boolean");
   const text = raw.trim();
   if (text === "") return { kind: "blank" };
   if (PLAIN_NUMBER.test(text)) {
@@ -73,10 +78,10 @@ export function readCoordinate(raw: CellValue | null | undefined, axis: Coordina
     return { kind: "convertible", value: Number(text.replace(",", ".")), form: "decimal comma" };
   }
   if (/\d\s*[,;]\s+[+-]?\d|\d\s*;\s*[+-]?\d/.test(text)) {
-    return { kind: "unreadable", reason: "two numbers (a latitude and a longitude in one cell?)" };
+    return unreadable("sync.check.reason.twoNumbers");
   }
   if (/\d[.,]\d*[.,]/.test(text) && /,/.test(text)) {
-    return { kind: "unreadable", reason: "both dots and commas, so the decimal mark is unclear" };
+    return unreadable("sync.check.reason.decimalMark");
   }
   return readDegrees(text, axis);
 }
@@ -89,24 +94,21 @@ function readDegrees(text: string, axis: CoordinateAxis): CoordinateReading {
     .replace(/º|˚/g, "°")
     .replace(/,/g, ".");
   const letters = normalized.match(/[A-Za-z]/g) ?? [];
-  if (letters.length > 1) return { kind: "unreadable", reason: "write decimal degrees, e.g. 51.5074" };
+  if (letters.length > 1) return unreadable("sync.check.reason.decimalDegrees", { example: 51.5074 });
   let sign: 1 | -1 = 1;
   let hemisphere: string | undefined;
   let body = normalized;
   if (letters.length === 1) {
     hemisphere = letters[0]!.toUpperCase();
     const meaning = HEMISPHERES[hemisphere];
-    if (!meaning) return { kind: "unreadable", reason: `"${letters[0]}" is not a hemisphere (N, S, E, W)` };
+    if (!meaning) return unreadable("sync.check.reason.notHemisphere", { letter: letters[0]! });
     if (meaning.axis !== axis) {
-      return {
-        kind: "unreadable",
-        reason: `"${hemisphere}" is a ${AXIS_NAME[meaning.axis]} hemisphere in a ${AXIS_NAME[axis]} column`,
-      };
+      return unreadable("sync.check.reason.wrongAxis", { letter: hemisphere, axis });
     }
     const at = normalized.search(/[A-Za-z]/);
     const before = normalized.slice(0, at).trim();
     const after = normalized.slice(at + 1).trim();
-    if (before !== "" && after !== "") return { kind: "unreadable", reason: "the hemisphere letter is in the middle" };
+    if (before !== "" && after !== "") return unreadable("sync.check.reason.letterInMiddle");
     body = before || after;
     sign = meaning.sign;
   }
@@ -114,18 +116,18 @@ function readDegrees(text: string, axis: CoordinateAxis): CoordinateReading {
   const negative = body.startsWith("-");
   if (negative || body.startsWith("+")) body = body.slice(1).trim();
   if (negative && hemisphere) {
-    return { kind: "unreadable", reason: `both a minus sign and "${hemisphere}": which hemisphere?` };
+    return unreadable("sync.check.reason.minusAndLetter", { letter: hemisphere });
   }
   const dms = /^(\d+(?:\.\d+)?)\s*°?\s*(?:(\d+(?:\.\d+)?)\s*'\s*(?:(\d+(?:\.\d+)?)\s*"?)?)?$/.exec(body);
   if (!dms || (!hemisphere && !/[°'"]/.test(body)))
-    return { kind: "unreadable", reason: "write decimal degrees, e.g. 51.5074" };
+    return unreadable("sync.check.reason.decimalDegrees", { example: 51.5074 });
   const degrees = Number(dms[1]);
   const minutes = dms[2] === undefined ? 0 : Number(dms[2]);
   const seconds = dms[3] === undefined ? 0 : Number(dms[3]);
   if ((dms[2] !== undefined && dms[1]!.includes(".")) || (dms[3] !== undefined && dms[2]!.includes("."))) {
-    return { kind: "unreadable", reason: "decimals before the minutes or seconds" };
+    return unreadable("sync.check.reason.decimalsBeforeMinutes");
   }
-  if (minutes >= 60 || seconds >= 60) return { kind: "unreadable", reason: "minutes and seconds must be below 60" };
+  if (minutes >= 60 || seconds >= 60) return unreadable("sync.check.reason.below60");
   const value = round((negative ? -1 : sign) * (degrees + minutes / 60 + seconds / 3600));
   const form: CoordinateForm =
     dms[2] !== undefined ? "degrees, minutes, seconds" : hemisphere ? "hemisphere letter" : "degrees, minutes, seconds";

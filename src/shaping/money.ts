@@ -42,9 +42,6 @@ export function readMoney(raw: CellValue | null | undefined): MoneyReading {
   return Number.isFinite(value) ? { kind: "number", value: negative ? -value : value } : { kind: "text", text: raw };
 }
 
-/** The forms {@link readMoney} accepts, for messages. */
-export const MONEY_FORMS = "12345.00, 12,345.00 or $12,345.00";
-
 /** A currency code as analysts type it: three letters, upper case ("usd" → "USD"); undefined otherwise. */
 export function normalizeCurrency(text: string): string | undefined {
   const code = text.trim().toUpperCase();

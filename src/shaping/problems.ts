@@ -1,4 +1,5 @@
 /** A problem found in a sheet range, pointing at the cell a user must fix. */
+import type { Message } from "../i18n/messages";
 
 /** One problem; `address` can be handed to selectCell. */
 export interface RangeProblem {
@@ -10,6 +11,6 @@ export interface RangeProblem {
   address: string;
   /** Local address for display ("C5"). */
   cell: string;
-  /** What is wrong and what to do, naming the cell. */
-  message: string;
+  /** What is wrong and what to do, naming the cell: worded by the pane in its language. */
+  message: Message;
 }

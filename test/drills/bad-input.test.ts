@@ -15,6 +15,7 @@ import { syncSelection, userSheetsOf } from "../taskpane/support";
 import { recordFigures } from "./support/figures";
 import { type TestService, routesStartingWith, startTestService } from "../support/emulator";
 import { polygonPlot } from "../support/fixtures";
+import { english } from "../support/english";
 
 let service: TestService;
 let client: RiskClient;
@@ -115,7 +116,7 @@ describe("sheet ranges that cannot become a portfolio", () => {
       // Over the 5,000 cap the pane also offers to split; the problem still names its cell.
       expect(result.outcome).toBe(_what === "5,001 rows" ? "too-many" : "invalid");
       const problems = result.outcome === "invalid" || result.outcome === "too-many" ? result.problems : [];
-      const problem = problems.find((p) => message.test(p.message));
+      const problem = problems.find((p) => message.test(english(p.message)));
       expect(problem).toBeDefined();
       expect(problem!.cell).toBe(cell);
       expect(problem!.address).toBe(`Sites!${cell}`);
@@ -143,7 +144,7 @@ describe("sheet ranges that cannot become a portfolio", () => {
     const before = fake.snapshot();
     const result = await syncSelection({ client }, run, { portfolio: "never_made", confirmReplace: never });
     expect(result.outcome).toBe("invalid");
-    expect(result.outcome === "invalid" && result.problems.map((p) => p.message)).toContainEqual(
+    expect(result.outcome === "invalid" && result.problems.map((p) => english(p.message))).toContainEqual(
       expect.stringMatching(/Merged cells at B2:B3: unmerge them/),
     );
     expect(await writesSent()).toBe(0);

@@ -106,7 +106,7 @@ export function FormulaBuilderPanel() {
     <Stack>
       <Field label={t("builder.function")}>
         <Dropdown
-          value={BUILDER_FUNCTIONS[fn].label}
+          value={i18n.format(BUILDER_FUNCTIONS[fn].label)}
           selectedOptions={[fn]}
           onOptionSelect={(_, d) => {
             setFn(d.optionValue as BuilderFunction);
@@ -117,7 +117,7 @@ export function FormulaBuilderPanel() {
         >
           {(Object.keys(BUILDER_FUNCTIONS) as BuilderFunction[]).map((f) => (
             <Option key={f} value={f} data-testid={IDS.functionOption(f)}>
-              {BUILDER_FUNCTIONS[f].label}
+              {i18n.format(BUILDER_FUNCTIONS[f].label)}
             </Option>
           ))}
         </Dropdown>
@@ -146,9 +146,11 @@ export function FormulaBuilderPanel() {
         <MessageBar intent="info" layout="multiline" data-testid={IDS.problems}>
           <MessageBarBody>
             <ul className={css.summaryList}>
-              {problems.map((m) => (
-                <li key={m}>{m}</li>
-              ))}
+              {problems
+                .map((said) => i18n.format(said))
+                .map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
             </ul>
           </MessageBarBody>
         </MessageBar>
@@ -216,7 +218,7 @@ function ParamControl(props: {
   run: ReturnType<typeof useServices>["run"];
 }) {
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   const { spec, value, values, onChange, client, run } = props;
   const chosen = useMemo(() => {
     const out: Record<string, string> = {};
@@ -253,7 +255,7 @@ function ParamControl(props: {
     }
   };
 
-  const label = spec.optional ? t("builder.param.optional", { label: spec.label }) : spec.label;
+  const label = spec.optional ? t("builder.param.optional", { label: spec.label }) : format(spec.label);
   return (
     <Field label={label}>
       <div className={css.itemRow}>

@@ -6,6 +6,7 @@ import type { Invocation } from "../../../functions/formulas/run";
 import { columnLetters, parseA1, quoteSheetName } from "../../../shaping/a1";
 import type { CellValue } from "../../../shaping/types";
 import type { ExcelRunner } from "../../ui/pane-types";
+import { message, type Message, type MessageId } from "../../../i18n/messages";
 import {
   FIXED_VOCABULARIES,
   FUNCTION_SPECS,
@@ -27,7 +28,8 @@ export type ParamKind = Vocabulary;
 /** One parameter of a function, in order. */
 export interface ParamSpec {
   name: string;
-  label: string;
+  /** What the pane calls it (`builder.fn.param.*`). */
+  label: Message;
   kind: ParamKind;
   optional?: boolean;
 }
@@ -49,12 +51,18 @@ const OFFERED = [
 export type BuilderFunction = (typeof OFFERED)[number];
 
 /** A function's entry in the builder's list: what the list says, and its fields from the function's spec. */
-function builderEntry(spec: FunctionSpec): { label: string; params: readonly ParamSpec[] } {
+function builderEntry(spec: FunctionSpec & { name: BuilderFunction }): {
+  label: Message;
+  params: readonly ParamSpec[];
+} {
+  // The specs name labels by id (src/functions/specs.ts bundles no pane words); the template types
+  // make a label or function without its catalog key a type error.
+  const gives: MessageId = `builder.fn.gives.${spec.name}`;
   return {
-    label: `RISK.${spec.name} — ${spec.gives}${spec.spills ? " (spills)" : ""}`,
+    label: message("builder.fn.entry", { name: spec.name, gives: message(gives), spills: String(spec.spills) }),
     params: spec.parameters.map((p) => ({
       name: p.name,
-      label: p.label,
+      label: message(`builder.fn.param.${p.label}` satisfies MessageId),
       kind: p.vocabulary,
       ...(p.optional ? { optional: true } : {}),
     })),
@@ -64,7 +72,7 @@ function builderEntry(spec: FunctionSpec): { label: string; params: readonly Par
 /** The functions the builder offers, with their fields. */
 export const BUILDER_FUNCTIONS = Object.fromEntries(
   OFFERED.map((name) => [name, builderEntry(FUNCTION_SPECS[name])]),
-) as Record<BuilderFunction, { label: string; params: readonly ParamSpec[] }>;
+) as Record<BuilderFunction, { label: Message; params: readonly ParamSpec[] }>;
 
 /** Fixed choices, as the builder writes them. Lists from the service are loaded by {@link loadChoices}. */
 export const FIXED_CHOICES: Partial<Record<ParamKind, readonly string[]>> = Object.fromEntries(
@@ -101,31 +109,27 @@ export function buildFormula(fn: BuilderFunction, values: Record<string, ParamVa
 }
 
 /** What keeps a choice from being a formula that can work, by parameter; empty when it can. */
-export function problemsOf(fn: BuilderFunction, values: Record<string, ParamValue | undefined>): string[] {
-  const problems: string[] = [];
+export function problemsOf(fn: BuilderFunction, values: Record<string, ParamValue | undefined>): Message[] {
+  const problems: Message[] = [];
   for (const p of BUILDER_FUNCTIONS[fn].params) {
     const value = values[p.name];
     const empty = !value || (value.kind === "value" && value.value.trim() === "");
     if (empty && !p.optional) {
-      const what =
-        p.kind === "portfolio"
-          ? "choose a portfolio"
-          : p.kind === "asset"
-            ? "choose an asset (or a cell holding its portfolio_index)"
-            : "choose a value, or a cell";
-      problems.push(`${p.label}: ${what}.`);
+      const what = p.kind === "portfolio" || p.kind === "asset" ? p.kind : "other";
+      problems.push(message("builder.fn.problem.empty", { label: p.label, what }));
       continue;
     }
     if (value?.kind === "value" && value.value.trim() !== "") {
       const fixed = FIXED_CHOICES[p.kind];
       if (fixed && !fixed.includes(value.value))
-        problems.push(`${p.label}: "${value.value}" is not one of ${fixed.join(", ")}.`);
+        problems.push(
+          message("builder.fn.problem.notOneOf", { label: p.label, value: value.value, choices: fixed.join(", ") }),
+        );
       if (NUMERIC.has(p.kind) && !Number.isFinite(Number(value.value)))
-        problems.push(`${p.label}: "${value.value}" is not a number.`);
-      if (p.name === "lat" && Math.abs(Number(value.value)) > 90)
-        problems.push("Latitude: must be between -90 and 90.");
-      if (p.name === "lng" && Math.abs(Number(value.value)) > 180)
-        problems.push("Longitude: must be between -180 and 180.");
+        problems.push(message("builder.fn.problem.notNumber", { label: p.label, value: value.value }));
+      const limit = p.name === "lat" ? 90 : p.name === "lng" ? 180 : undefined;
+      if (limit !== undefined && Math.abs(Number(value.value)) > limit)
+        problems.push(message("builder.fn.problem.range", { label: p.label, limit }));
     }
   }
   return problems;

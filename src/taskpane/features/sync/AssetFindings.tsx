@@ -4,6 +4,7 @@ import { useServices } from "../../ui/services";
 import { ErrorNotice } from "../../ui/ErrorNotice";
 import { ProblemList } from "./ProblemList";
 import type { IdentityFinding } from "./model/asset-ids";
+import { coordinateFormMessage } from "./model/validate-assets";
 import { CellChangesOffer, MappingTable } from "./CellChangesTable";
 import { CountryCheckFindings } from "./CountryCheckFindings";
 import {
@@ -35,7 +36,7 @@ const useStyles = makeStyles({
  */
 export function AssetFindings(props: { findings: Partial<RangeFindings>; showMapping?: boolean }) {
   const styles = useStyles();
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   const { run } = useServices();
   const { conversions = [], warnings = [], columns = [], typeCells, identity } = props.findings;
   const [converted, setConverted] = useState<string | undefined>(undefined);
@@ -52,7 +53,7 @@ export function AssetFindings(props: { findings: Partial<RangeFindings>; showMap
               table={{
                 label: t("sync.conversions.tableLabel"),
                 columns: [t("sync.conversions.before"), t("sync.conversions.after")],
-                rows: conversions.map((c) => ({ ...c, title: c.form })),
+                rows: conversions.map((c) => ({ ...c, title: format(coordinateFormMessage(c.form)) })),
                 rowTestId: IDS.conversionsRow,
               }}
               buttonTestId={IDS.convert}

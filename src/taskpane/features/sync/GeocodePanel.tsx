@@ -231,7 +231,7 @@ function PreviewAndAccept(props: {
   writing: boolean;
 }) {
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   const { preview } = props;
   const placed = preview.rows.filter((row) => row.place);
   const flagged = placed.filter((row) => row.flags.length > 0);
@@ -243,7 +243,7 @@ function PreviewAndAccept(props: {
         <MessageBar intent="warning" layout="multiline" data-testid={IDS.geocodeStopped}>
           <MessageBarBody>
             {t("sync.geocode.stopped", {
-              reason: stopped === "cancelled" ? t("sync.geocode.cancelled") : stopped.message,
+              reason: stopped === "cancelled" ? t("sync.geocode.cancelled") : format(stopped.said),
               placed: placed.length,
             })}
             <Button size="small" className={css.above6} onClick={props.onResume} data-testid={IDS.geocodeResume}>

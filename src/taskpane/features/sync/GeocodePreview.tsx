@@ -14,7 +14,7 @@ import { formatPoint } from "./format-point";
  */
 export function GeocodePreview(props: { rows: readonly PreviewRow[]; cellsFrom: string | undefined }) {
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   return (
     <div data-testid={TEST_IDS.sync.geocodePreview}>
       <ul className={css.scrollingList}>
@@ -32,7 +32,7 @@ export function GeocodePreview(props: { rows: readonly PreviewRow[]; cellsFrom: 
             {row.place ? <FoundLine row={{ ...row, place: row.place }} /> : null}
             {row.place ? null : (
               <Text size={200} data-testid={TEST_IDS.sync.geocodeMissing}>
-                {row.missing}
+                {row.missing ? format(row.missing) : null}
               </Text>
             )}
           </li>

@@ -20,7 +20,7 @@ export function ProblemList(props: {
 }) {
   const { problems } = props;
   const css = usePaneStyles();
-  const { t } = useI18n();
+  const { t, format } = useI18n();
   return (
     <MessageBar intent={props.intent ?? "error"} layout="multiline" data-testid={props.testId}>
       <MessageBarBody>
@@ -46,7 +46,7 @@ export function ProblemList(props: {
                   {": "}
                 </>
               ) : null}
-              {problem.message}
+              {format(problem.message)}
             </li>
           ))}
         </ul>

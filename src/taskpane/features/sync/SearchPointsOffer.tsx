@@ -52,15 +52,15 @@ export function SearchPointsOffer(props: {
       </Button>
       {offer?.kind === "none" ? (
         <Text size={200} data-testid={ids.none}>
-          {offer.reason}.
+          {i18n.format(offer.reason)}
         </Text>
       ) : null}
       {offer?.kind === "offer" && found ? (
         <MessageBar intent="info" layout="multiline" data-testid={ids.made}>
           <MessageBarBody>
-            <div data-testid={ids.timing}>{offer.timing}</div>
+            <div data-testid={ids.timing}>{i18n.format(offer.timing)}</div>
             <div data-testid={ids.caveat} className={css.above4}>
-              {offer.caveat}
+              {i18n.format(offer.caveat)}
             </div>
             <Button
               appearance="primary"

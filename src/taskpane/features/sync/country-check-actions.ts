@@ -8,6 +8,8 @@ import { applyCellChanges } from "../../../excel/asset-cells";
 import { readAddress } from "../../../excel/read-range";
 import type { CellValue } from "../../../shaping/types";
 import { parseA1 } from "../../../shaping/a1";
+import { message } from "../../../i18n/messages";
+import { MessageError } from "../../../i18n/message-error";
 import type { CountryCheck } from "./model/country-check";
 import type { AssetValidation } from "./model/validate-assets";
 import type { ExcelRunner } from "../../ui/pane-types";
@@ -61,9 +63,7 @@ export async function applyCountryFixes(run: ExcelRunner, check: CountryCheck): 
   const held = fixes.find((f) => String(column.values[f.sheetRow - headerRow]?.[0] ?? "") !== "");
   if ((headerNow !== "" && headerNow !== ORIGINALS_HEADER) || held) {
     const where = held ? held.original.cell : check.originalsHeader.cell;
-    throw new Error(
-      `The column right of your range holds data at ${where}, where the original coordinates would be kept: insert an empty column there, then check again. Nothing was written.`,
-    );
+    throw new MessageError(message("sync.country.problem.originalsHeld", { cell: where }));
   }
   await run((context) => applyCellChanges(context, fixCellChanges(check, headerNow)));
   return fixes.length;

@@ -10,6 +10,7 @@ import { NotFoundError } from "../../../api/errors";
 import { applyCellChanges } from "../../../excel/asset-cells";
 import { selectCell } from "../../../excel/select-cell";
 import type { GeocoderSettings } from "../../../shared/geocoder-connection";
+import { message } from "../../../i18n/messages";
 import type { ExcelRunner } from "../../ui/pane-types";
 import { addressRows, type AddressRows } from "./model/geocode/address-rows";
 import { hazardCellsKm, previewRows, type PreviewRow } from "./model/geocode/preview";
@@ -110,7 +111,7 @@ export async function placeOffline(sheet: AddressSheet, cells?: HazardCells): Pr
     if (!city) {
       outcomes.push({
         row,
-        failure: new GeocoderFailure("refused", "no City column: the offline lookup places only a city"),
+        failure: new GeocoderFailure("refused", message("sync.geocode.error.noCity")),
       });
       continue;
     }

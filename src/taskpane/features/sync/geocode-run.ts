@@ -13,6 +13,8 @@
  * no message here ever holds it.
  */
 import ky, { TimeoutError as KyTimeoutError } from "ky";
+import { message, type Message } from "../../../i18n/messages";
+import { MessageError, saidBy } from "../../../i18n/message-error";
 import type { GeocoderSettings } from "../../../shared/geocoder-connection";
 import type { AddressRow } from "./model/geocode/address-rows";
 import { readNominatimAnswer, readPeliasAnswer } from "./model/geocode/answers";
@@ -25,14 +27,14 @@ import { GeocodeCache, geocodeCacheKey } from "./geocode-cache";
 export type GeocoderFailureKind =
   "unauthorized" | "rate-limited" | "server" | "timeout" | "unreachable" | "answer" | "refused";
 
-/** A named geocoder failure; its message never holds the key. */
-export class GeocoderFailure extends Error {
+/** A named geocoder failure, worded where it is shown; its message never holds the key. */
+export class GeocoderFailure extends MessageError {
   constructor(
     readonly kind: GeocoderFailureKind,
-    message: string,
+    said: Message,
     readonly status?: number,
   ) {
-    super(message);
+    super(said);
     this.name = "GeocoderFailure";
   }
 }
@@ -124,45 +126,42 @@ async function askOnce(
     if (error instanceof KyTimeoutError)
       throw new GeocoderFailure(
         "timeout",
-        `The geocoder ${host} did not answer within ${Math.round(timeoutMs / 1000)} s`,
+        message("sync.geocode.error.timeout", { host, seconds: Math.round(timeoutMs / 1000) }),
       );
-    throw new GeocoderFailure(
-      "unreachable",
-      `Could not reach the geocoder ${host}, or it refuses this add-in's origin`,
-    );
+    throw new GeocoderFailure("unreachable", message("sync.geocode.error.unreachable", { host }));
   }
   if (response.status === 401 || response.status === 403)
     throw new GeocoderFailure(
       "unauthorized",
-      `The geocoder ${host} refused the key (${response.status}): check the geocoder key in the connection settings`,
+      message("sync.geocode.error.unauthorized", { host, status: String(response.status) }),
       response.status,
     );
   if (response.status === 429) {
-    const failure = new GeocoderFailure(
-      "rate-limited",
-      `The geocoder ${host} kept answering 429 (too many requests): try later, or lower the pace in the settings`,
-      429,
-    );
+    const failure = new GeocoderFailure("rate-limited", message("sync.geocode.error.rateLimited", { host }), 429);
     throw Object.assign(failure, { retryAfter: response.headers.get("Retry-After") });
   }
   if (response.status >= 500)
-    throw new GeocoderFailure("server", `The geocoder ${host} failed (${response.status})`, response.status);
+    throw new GeocoderFailure(
+      "server",
+      message("sync.geocode.error.server", { host, status: String(response.status) }),
+      response.status,
+    );
   if (!response.ok)
     throw new GeocoderFailure(
       "refused",
-      `The geocoder ${host} refused this address (${response.status})`,
+      message("sync.geocode.error.refused", { host, status: String(response.status) }),
       response.status,
     );
   let body: unknown;
   try {
     body = await response.json();
   } catch {
-    throw new GeocoderFailure("answer", `The geocoder ${host} did not answer JSON: check the geocoder URL`);
+    throw new GeocoderFailure("answer", message("sync.geocode.error.notJson", { host }));
   }
   try {
     return settings.kind === "pelias" ? readPeliasAnswer(body, host) : readNominatimAnswer(body, host);
   } catch (error) {
-    throw new GeocoderFailure("answer", (error as Error).message);
+    throw new GeocoderFailure("answer", saidBy(error) ?? message("sync.geocode.error.notJson", { host }));
   }
 }
 

@@ -9,6 +9,7 @@ import {
   referenceTo,
 } from "../../../../src/taskpane/features/builder/formula-builder-actions";
 import { newWorkbook, usePaneTestService, useDefaultEngine } from "../../support";
+import { english } from "../../../support/english";
 
 /**
  * The formula builder: lists from the service, formula text (quoted values, bare references,
@@ -48,7 +49,7 @@ test("formula text, problems explained, and a live preview through the real func
     '=RISK.SUMMARY("demo-portfolio",3,"heatwave",,,"class")',
   );
   expect(problemsOf("SUMMARY", values)).toEqual([]);
-  expect(problemsOf("SUMMARY", { hazard: { kind: "value", value: "floods" } })).toEqual([
+  expect(problemsOf("SUMMARY", { hazard: { kind: "value", value: "floods" } }).map(english)).toEqual([
     "Portfolio: choose a portfolio.",
     "Asset: choose an asset (or a cell holding its portfolio_index).",
     'Hazard: "floods" is not one of flood_potential, cyclone, water_stress, heatwave, sea_level_rise, wildfire.',

@@ -10,6 +10,7 @@ import { checkAssetSource } from "../../../../src/taskpane/features/sync/sync-ac
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel";
 import { countRequests, newWorkbook, syncSelection, usePaneTestService, userSheetsOf } from "../../support";
 import { emulatorStats } from "../../../support/emulator";
+import { english } from "../../../support/english";
 
 const SITES = [
   ["entity_id", "Site", "lat", "lng", "Land"],
@@ -44,7 +45,7 @@ test("Check only: each finding with its cell, the fixes previewed, and nothing c
     ["no-outline", "Sites!E7", undefined],
     ["outside", "Sites!C8", undefined],
   ]);
-  expect(check.findings[4]!.problem.message).toMatch(
+  expect(english(check.findings[4]!.problem.message)).toMatch(
     /C8, D8: 40.7, 74 lies more than 25 km outside United States of America \(US\) \(E8\)\. With the longitude's sign flipped it would be 40.7, -74, not well inside/,
   );
   expect(check.findings[0]!.fix).toEqual({

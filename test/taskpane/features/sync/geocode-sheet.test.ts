@@ -16,6 +16,7 @@ import {
 } from "../../../../src/taskpane/features/sync/geocode-actions";
 import { newWorkbook, syncSelection, usePaneTestService } from "../../support";
 import { startedForTheseTests, startTestGeocoder } from "../../../support/emulator";
+import { english } from "../../../support/english";
 
 const KEY = "geo-key-7f3a9c";
 const service = usePaneTestService({ processingDelayMs: 50 });
@@ -115,7 +116,14 @@ test("with no geocoder, the offline lookup places each City at its centre, flags
   const sheet = await readAddressSheet(run, { kind: "selection" });
   const preview = await placeOffline(sheet);
   expect(preview.attribution).toMatch(/GeoNames/);
-  expect(preview.rows.map((r) => [r.sheetRow, r.place?.precision, r.flags.includes("ambiguous"), r.missing])).toEqual([
+  expect(
+    preview.rows.map((r) => [
+      r.sheetRow,
+      r.place?.precision,
+      r.flags.includes("ambiguous"),
+      r.missing && english(r.missing),
+    ]),
+  ).toEqual([
     [2, "city", false, undefined],
     [3, "city", true, undefined],
     [4, undefined, false, "not found"],

@@ -14,6 +14,7 @@ import {
 } from "../../../../src/taskpane/features/sync/sync-actions";
 import { countRequests, newWorkbook, syncSelection, usePaneTestService, userSheetsOf } from "../../support";
 import { emulatorStats, routeCount } from "../../../support/emulator";
+import { english } from "../../../support/english";
 
 const service = usePaneTestService({ processingDelayMs: 50 });
 beforeEach(() => service.emulator.reset());
@@ -89,7 +90,7 @@ test("convertible coordinates: a preview of every change, nothing sent and nothi
   ]);
   if (synced.outcome !== "synced") return;
   expect(synced.warnings!.map((w) => w.cell)).toEqual(["B3", "C3", "F3", "D3"]);
-  expect(synced.warnings!.find((w) => w.cell === "D3")!.message).toMatch(
+  expect(english(synced.warnings!.find((w) => w.cell === "D3")!.message)).toMatch(
     /label:type "Warehouse" \(D3\) is not in the service's published list.*Closest published type/,
   );
   const assets = await service.client.portfolios.assets("values_test").all();

@@ -8,6 +8,7 @@
  *
  * This module carries the 1:50m outlines (country-outlines.ts): the pane imports it dynamically.
  */
+import { message, type Message } from "../../../../i18n/messages";
 import { cellA1, columnLetters, parseA1, qualify } from "../../../../shaping/a1";
 import { countryCode, countryName } from "../../../../shaping/countries";
 import type { RangeProblem } from "../../../../shaping/problems";
@@ -60,19 +61,37 @@ export interface CountryCheck {
   blocked?: string;
 }
 
-const FIX_WORDS: Record<FixKind, string> = {
-  swap: "with lat and lng swapped",
-  "lat-sign": "with the latitude's sign flipped",
-  "lng-sign": "with the longitude's sign flipped",
-  "both-signs": "with both signs flipped",
+/** The select key each fix has in the catalogs' messages (`{fix, select, …}`). */
+const FIX_KEYS: Record<FixKind, string> = {
+  swap: "swap",
+  "lat-sign": "latSign",
+  "lng-sign": "lngSign",
+  "both-signs": "bothSigns",
 };
 
-function km(distance: number): string {
-  return `${Math.round(distance).toLocaleString("en-US")} km`;
-}
-
+/** A point as the originals' column keeps it ("2.35, 48.85"): text in the sheet, numbers as JavaScript prints them. */
 function point(lat: number, lng: number): string {
   return `${lat}, ${lng}`;
+}
+
+/** A point as a problem shows it: each number with Excel's separators, the pair's separator the language's. */
+function shownPoint(lat: number, lng: number): Message {
+  return message("sync.country.problem.point", { lat, lng });
+}
+
+/**
+ * The fixes that would put a point near, not well inside, its country: each its own clause, the
+ * catalog's separator between them.
+ */
+function nearFixList(fixes: readonly { kind: FixKind; lat: number; lng: number }[]): Message {
+  const [first, ...rest] = fixes;
+  const clause = message("sync.country.problem.nearFix", {
+    fix: FIX_KEYS[first!.kind],
+    point: shownPoint(first!.lat, first!.lng),
+  });
+  return rest.length === 0
+    ? clause
+    : message("sync.country.problem.nearFixes", { first: clause, rest: nearFixList(rest) });
 }
 
 function textOf(value: CellValue | undefined): string {
@@ -121,9 +140,15 @@ export function checkCountries(
     if (written.trim() === "") continue;
     const latCell = cellAt(asset.sheetRow, origin.col + latCol, asset.lat);
     const lngCell = cellAt(asset.sheetRow, origin.col + lngCol, asset.lng);
-    const problemAt = (col: number, message: string): RangeProblem => {
+    const problemAt = (col: number, said: Message): RangeProblem => {
       const cell = cellA1(asset.sheetRow - 1, col);
-      return { row: asset.sheetRow, column: columnLetters(col), address: qualify(origin.sheet, cell), cell, message };
+      return {
+        row: asset.sheetRow,
+        column: columnLetters(col),
+        address: qualify(origin.sheet, cell),
+        cell,
+        message: said,
+      };
     };
     const countryCell = cellA1(asset.sheetRow - 1, origin.col + countryCol);
     const code = countryCode(written);
@@ -132,20 +157,32 @@ export function checkCountries(
         kind: "not-a-country",
         problem: problemAt(
           origin.col + countryCol,
-          `${countryCell}: "${written.slice(0, 40)}" names no country (an ISO code, or a name in English, German or French), so the point in ${latCell.cell}, ${lngCell.cell} is not checked.`,
+          message("sync.country.problem.notCountry", {
+            countryCell,
+            text: written.slice(0, 40),
+            latCell: latCell.cell,
+            lngCell: lngCell.cell,
+          }),
         ),
       });
       continue;
     }
-    const name = `${countryName(code)} (${code})`;
+    // The country's English name from the outlines' list, with its ISO code (which reads the same in every language).
+    const country = countryName(code);
     const place = placeInCountry(code, asset.lat, asset.lng);
-    const where = `${latCell.cell}, ${lngCell.cell}: ${point(asset.lat, asset.lng)}`;
+    const where = { latCell: latCell.cell, lngCell: lngCell.cell, point: shownPoint(asset.lat, asset.lng) };
     if (place.kind === "no-outline") {
       check.findings.push({
         kind: "no-outline",
         problem: problemAt(
           origin.col + countryCol,
-          `${countryCell}: ${name} has no outline in the 1:50m map, so the point in ${latCell.cell}, ${lngCell.cell} is not checkable.`,
+          message("sync.country.problem.noOutline", {
+            countryCell,
+            country,
+            code,
+            latCell: latCell.cell,
+            lngCell: lngCell.cell,
+          }),
         ),
       });
       continue;
@@ -161,28 +198,34 @@ export function checkCountries(
         kind: "near-edge",
         problem: problemAt(
           lat,
-          `${where} is ${place.distanceKm < 0.5 ? "on" : `${km(place.distanceKm)} from`} the edge of ${name}'s outline, within ${COUNTRY_TOLERANCE_KM} km: near a border or coast, not checked.`,
+          message("sync.country.problem.nearEdge", {
+            ...where,
+            distance: Math.round(place.distanceKm),
+            country,
+            code,
+            tolerance: COUNTRY_TOLERANCE_KM,
+          }),
         ),
       });
       continue;
     }
-    let message = `${where} lies more than ${COUNTRY_TOLERANCE_KM} km outside ${name} (${countryCell}).`;
-    if (place.fix)
-      message += ` ${capitalized(FIX_WORDS[place.fix.kind])} it is ${point(place.fix.lat, place.fix.lng)}, well inside: the pane offers this fix.`;
-    else if (place.nearFixes.length > 0)
-      message += ` ${place.nearFixes.map((f) => `${capitalized(FIX_WORDS[f.kind])} it would be ${point(f.lat, f.lng)}`).join("; ")}, not well inside (within ${COUNTRY_TOLERANCE_KM} km of its edge, or several fixes fit): check it by hand.`;
-    else message += " Check the coordinates and the country.";
+    const outside = { ...where, tolerance: COUNTRY_TOLERANCE_KM, country, code, countryCell };
+    const said = place.fix
+      ? message("sync.country.problem.outsideFix", {
+          ...outside,
+          fix: FIX_KEYS[place.fix.kind],
+          fixed: shownPoint(place.fix.lat, place.fix.lng),
+        })
+      : place.nearFixes.length > 0
+        ? message("sync.country.problem.outsideNear", { ...outside, fixes: nearFixList(place.nearFixes) })
+        : message("sync.country.problem.outside", outside);
     check.findings.push({
       kind: "outside",
-      problem: problemAt(lat, message),
+      problem: problemAt(lat, said),
       ...(place.fix ? { fix: fixOf(place.fix, asset.sheetRow, latCell, lngCell, cellAt, originalsCol) } : {}),
     });
   }
   return check;
-}
-
-function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function fixOf(

@@ -5,6 +5,7 @@
  * summary's numbers are not the search's scores. Pure logic; the pane reads the points and shows
  * the offer.
  */
+import { message, type Message } from "../../../../i18n/messages";
 import { duration } from "../../../../shaping/duration";
 import { MAX_ASSETS } from "../../../../shaping/limits";
 import { suggestPortfolioName } from "./portfolio-name";
@@ -61,17 +62,14 @@ export type PortfolioOffer =
       /** Time of the portfolio path the add-in controls: the upload and reading the summary's pages. */
       portfolioMs: number;
       /** Plain words for the pane: what each path costs and what the generation adds. */
-      timing: string;
+      timing: Message;
       /** Plain words: the summary's numbers are not the search's scores. */
-      caveat: string;
+      caveat: Message;
     }
-  | { kind: "none"; reason: string };
+  | { kind: "none"; reason: Message };
 
 /** The caveat the pane and the builder show beside the offer. */
-export const SUMMARY_IS_NOT_SEARCH =
-  "RISK.SUMMARY reads the portfolio's physical summary: its hazards (flood_potential, cyclone, water_stress, " +
-  "heatwave, sea_level_rise, wildfire) are scored per scenario over a window of 5, 15 or 30 years, not as " +
-  "RISK.SEARCH's 15yr and 30yr scores. The numbers will differ: it is another measure, not a faster copy.";
+export const SUMMARY_IS_NOT_SEARCH: Message = message("sync.searchOffer.notSearch");
 
 /**
  * Whether to offer syncing `points` distinct search points as a new portfolio, named after
@@ -83,13 +81,9 @@ export function portfolioOffer(
   existingPortfolios: readonly string[],
   pace: OfferPace,
 ): PortfolioOffer {
-  if (points <= OFFER_MIN_POINTS)
-    return { kind: "none", reason: `${points} distinct points: searching them is quick enough` };
+  if (points <= OFFER_MIN_POINTS) return { kind: "none", reason: message("sync.searchOffer.few", { count: points }) };
   if (points > MAX_ASSETS)
-    return {
-      kind: "none",
-      reason: `${points.toLocaleString("en-US")} distinct points: a portfolio holds at most ${MAX_ASSETS.toLocaleString("en-US")} assets`,
-    };
+    return { kind: "none", reason: message("sync.searchOffer.tooMany", { count: points, limit: MAX_ASSETS }) };
   const searchMs = Math.ceil(points / Math.max(1, pace.concurrency)) * pace.latencyMs;
   // One create and one upload, then the summary's pages (plus the empty one that ends the list),
   // read ahead `readAhead` at a time.
@@ -102,10 +96,13 @@ export function portfolioOffer(
     portfolioName,
     searchMs,
     portfolioMs,
-    timing:
-      `Searching ${points.toLocaleString("en-US")} points: about ${duration(searchMs)} at the present pace. ` +
-      `As portfolio "${portfolioName}": about ${duration(portfolioMs)} to upload and read, after the service ` +
-      "has generated its risk data, which takes a while (the service does not say how long).",
+    // "45 s", "4 min 10 s": the units read the same in the three languages (as the usage line's estimate).
+    timing: message("sync.searchOffer.timing", {
+      count: points,
+      search: duration(searchMs),
+      portfolio: portfolioName,
+      upload: duration(portfolioMs),
+    }),
     caveat: SUMMARY_IS_NOT_SEARCH,
   };
 }

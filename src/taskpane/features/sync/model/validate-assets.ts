@@ -3,6 +3,7 @@
  * checked before anything is sent, and each problem names the cell to fix, so the task pane can
  * list them and select the cell on click.
  */
+import { message, type Message } from "../../../../i18n/messages";
 import { closestAssetType, isPublishedAssetType } from "../../../../shared/vocabulary";
 import { columnLetters, parseA1, qualify, cellA1, type A1Range } from "../../../../shaping/a1";
 import {
@@ -13,7 +14,7 @@ import {
 } from "../../../../shaping/coordinates";
 import { ColumnMapping, mapHeaders } from "../../../../shaping/headers";
 import { MAX_ASSETS, MAX_LABEL_LENGTH, MAX_NAME_LENGTH } from "../../../../shaping/limits";
-import { MONEY_FORMS, PRICE_LABEL, readMoney } from "../../../../shaping/money";
+import { PRICE_LABEL, readMoney } from "../../../../shaping/money";
 import type { RangeProblem } from "../../../../shaping/problems";
 import type { CellGrid, CellValue } from "../../../../shaping/types";
 
@@ -109,30 +110,18 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
   const { origin, result } = checks;
   for (const area of input.mergedAreas ?? []) {
     const m = parseA1(area);
-    checks.at(
-      m.row - origin.row,
-      m.col - origin.col,
-      `Merged cells at ${area.replace(/^.*!/, "")}: unmerge them so every value has its own cell.`,
-    );
+    checks.at(m.row - origin.row, m.col - origin.col, message("sync.check.merged", { area: area.replace(/^.*!/, "") }));
   }
 
   const values = input.values;
   if (values.length === 0 || values.every((row) => row.every(isBlank))) {
-    checks.at(
-      0,
-      0,
-      "The range is empty: select a header row (entity_id, entity_name, lat, lng, ...) and the asset rows below it.",
-    );
+    checks.at(0, 0, message("sync.check.empty"));
     return checks.finish();
   }
   const header = values[0];
   const hasText = header.some((c) => typeof c === "string" && c.trim() !== "" && !NUMBER_TEXT.test(c.trim()));
   if (!hasText) {
-    checks.at(
-      0,
-      0,
-      `No header row: row ${origin.row + 1} must name the columns (entity_id, entity_name, lat, lng, or labels), not hold data.`,
-    );
+    checks.at(0, 0, message("sync.check.noHeader", { row: String(origin.row + 1) }));
     return checks.finish();
   }
   const columns = mapAssetColumns(checks, header);
@@ -146,7 +135,7 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
   for (let r = 1; r <= last; r++) {
     const row = values[r];
     if (row.every(isBlank)) {
-      checks.at(r, 0, `Row ${origin.row + r + 1} is empty: delete it or fill it, so the asset list has no gaps.`);
+      checks.at(r, 0, message("sync.check.emptyRow", { row: String(origin.row + r + 1) }));
       continue;
     }
     dataRows++;
@@ -155,7 +144,12 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
       checks.at(
         r,
         0,
-        `Too many assets: ${total.toLocaleString("en-US")} rows, but ${cap === MAX_ASSETS ? "a portfolio holds" : "a split sync takes"} at most ${cap.toLocaleString("en-US")} (row ${origin.row + r + 1} is the first one over).`,
+        message("sync.check.tooManyAssets", {
+          total,
+          cap,
+          split: String(cap !== MAX_ASSETS),
+          row: String(origin.row + r + 1),
+        }),
       );
     }
     rows.read(row, r);
@@ -164,10 +158,10 @@ export function validateAssetRange(input: AssetRangeInput): AssetValidation {
     checks.at(
       values.length - 1,
       0,
-      `Too many rows: the range has ${input.totalRows.toLocaleString("en-US")} rows, but ${cap === MAX_ASSETS ? "a portfolio holds" : "a split sync takes"} at most ${cap.toLocaleString("en-US")} assets.`,
+      message("sync.check.tooManyRows", { total: input.totalRows, cap, split: String(cap !== MAX_ASSETS) }),
     );
   }
-  if (dataRows === 0) checks.at(0, 0, "The range has a header but no asset rows below it.");
+  if (dataRows === 0) checks.at(0, 0, message("sync.check.noAssetRows"));
   rows.warnUnknownTypes();
   if (columns.typeCol !== undefined && last >= 1) {
     result.typeCells = qualify(
@@ -202,14 +196,14 @@ class AssetChecks {
   }
 
   /** A problem at row `r`, column `c` of the range. */
-  at(r: number, c: number, message: string): void {
-    if (this.result.problems.length < MAX_LISTED_PROBLEMS) this.result.problems.push(this.problemAt(r, c, message));
+  at(r: number, c: number, said: Message): void {
+    if (this.result.problems.length < MAX_LISTED_PROBLEMS) this.result.problems.push(this.problemAt(r, c, said));
     else this.overflow++;
   }
 
   /** A warning at row `r`, column `c` of the range. */
-  warn(r: number, c: number, message: string): void {
-    if (this.result.warnings.length < MAX_LISTED_PROBLEMS) this.result.warnings.push(this.problemAt(r, c, message));
+  warn(r: number, c: number, said: Message): void {
+    if (this.result.warnings.length < MAX_LISTED_PROBLEMS) this.result.warnings.push(this.problemAt(r, c, said));
     else this.warningOverflow++;
   }
 
@@ -217,18 +211,18 @@ class AssetChecks {
   finish(): AssetValidation {
     const warnings = this.result.warnings;
     if (this.warningOverflow > 0) {
-      warnings.push({ ...warnings[0]!, message: `…and ${this.warningOverflow} more warnings not listed.` });
+      warnings.push({ ...warnings[0]!, message: message("sync.check.moreWarnings", { count: this.warningOverflow }) });
     }
     return finish(this.result, this.overflow);
   }
 
-  private problemAt(r: number, c: number, message: string): RangeProblem {
+  private problemAt(r: number, c: number, said: Message): RangeProblem {
     return {
       row: this.origin.row + r + 1,
       column: columnLetters(this.origin.col + c),
       address: qualify(this.origin.sheet, this.name(r, c)),
       cell: this.name(r, c),
-      message,
+      message: said,
     };
   }
 }
@@ -259,7 +253,7 @@ function mapAssetColumns(checks: AssetChecks, header: CellValue[]): AssetColumns
       checks.at(
         0,
         col.index,
-        `Header "${col.header}" in ${checks.name(0, col.index)} has no label key: write it as label:<key>, e.g. label:country.`,
+        message("sync.check.noLabelKey", { header: String(col.header), cell: checks.name(0, col.index) }),
       );
       continue;
     }
@@ -269,14 +263,19 @@ function mapAssetColumns(checks: AssetChecks, header: CellValue[]): AssetColumns
       checks.at(
         0,
         col.index,
-        `Header "${col.header}" in ${checks.name(0, col.index)} means the same column (${key}) as ${checks.name(0, first)}: keep only one.`,
+        message("sync.check.sameColumn", {
+          header: String(col.header),
+          cell: checks.name(0, col.index),
+          key,
+          first: checks.name(0, first),
+        }),
       );
     } else seen.set(key, col.index);
   }
   const latCol = seen.get("lat");
   const lngCol = seen.get("lng");
-  if (latCol === undefined) checks.at(0, 0, "No latitude column: name one lat or Latitude in the header row.");
-  if (lngCol === undefined) checks.at(0, 0, "No longitude column: name one lng, Longitude or Lon in the header row.");
+  if (latCol === undefined) checks.at(0, 0, message("sync.check.noLatitude"));
+  if (lngCol === undefined) checks.at(0, 0, message("sync.check.noLongitude"));
   const labelCols = columns.filter(
     (c) => c.target.kind === "label" && c.target.key !== "" && seen.get(`label:${c.target.key}`) === c.index,
   );
@@ -317,26 +316,39 @@ class AssetRowReader {
         checks.at(
           0,
           col.index,
-          `Column ${columnLetters(checks.origin.col + col.index)} has data but no header in ${checks.name(0, col.index)}: name it or clear it.`,
+          message("sync.check.noHeaderName", {
+            column: columnLetters(checks.origin.col + col.index),
+            cell: checks.name(0, col.index),
+          }),
         );
       }
     }
-    const lat = latCol === undefined ? NaN : coordinate(checks, row[latCol], r, latCol, "Latitude", 90);
-    const lng = lngCol === undefined ? NaN : coordinate(checks, row[lngCol], r, lngCol, "Longitude", 180);
+    const lat = latCol === undefined ? NaN : coordinate(checks, row[latCol], r, latCol, "lat");
+    const lng = lngCol === undefined ? NaN : coordinate(checks, row[lngCol], r, lngCol, "lng");
     const entityId = idCol === undefined || isBlank(row[idCol]) ? "" : asText(row[idCol]).trim();
     const entityName = nameCol === undefined || isBlank(row[nameCol]) ? "" : asText(row[nameCol]);
     if (idCol !== undefined && codePoints(entityId) > MAX_NAME_LENGTH) {
       checks.at(
         r,
         idCol,
-        `Entity id in ${checks.name(r, idCol)} is ${codePoints(entityId)} characters long: at most ${MAX_NAME_LENGTH}.`,
+        message("sync.check.tooLong", {
+          what: "entity_id",
+          cell: checks.name(r, idCol),
+          length: codePoints(entityId),
+          max: MAX_NAME_LENGTH,
+        }),
       );
     }
     if (nameCol !== undefined && codePoints(entityName) > MAX_NAME_LENGTH) {
       checks.at(
         r,
         nameCol,
-        `Entity name in ${checks.name(r, nameCol)} is ${codePoints(entityName)} characters long: at most ${MAX_NAME_LENGTH}.`,
+        message("sync.check.tooLong", {
+          what: "entity_name",
+          cell: checks.name(r, nameCol),
+          length: codePoints(entityName),
+          max: MAX_NAME_LENGTH,
+        }),
       );
     }
     if (entityId !== "" && idCol !== undefined) {
@@ -345,7 +357,11 @@ class AssetRowReader {
         checks.at(
           r,
           idCol,
-          `Entity id "${entityId}" in ${checks.name(r, idCol)} repeats ${checks.name(first, idCol)}: ids must be unique.`,
+          message("sync.check.idRepeats", {
+            id: entityId,
+            cell: checks.name(r, idCol),
+            first: checks.name(first, idCol),
+          }),
         );
       else this.idsSeen.set(entityId, r);
     }
@@ -372,11 +388,7 @@ class AssetRowReader {
     for (const c of [idCol, nameCol, ...labelCols.map((col) => col.index)]) {
       if (c !== undefined && isBlank(row[c])) {
         const header = String(columns.find((col) => col.index === c)?.header ?? "").trim();
-        this.checks.at(
-          r,
-          c,
-          `${header} in ${this.checks.name(r, c)} is empty, and this version of Excel cannot tell an empty cell from part of a merged one: fill it, or sync from Excel 2102 (Mac 16.50) or later.`,
-        );
+        this.checks.at(r, c, message("sync.check.maybeMerged", { header, cell: this.checks.name(r, c) }));
       }
     }
   }
@@ -393,7 +405,13 @@ class AssetRowReader {
         checks.at(
           r,
           col.index,
-          `Label ${key} in ${checks.name(r, col.index)} is ${codePoints(text)} characters long: at most ${MAX_LABEL_LENGTH}.`,
+          message("sync.check.tooLong", {
+            what: "label",
+            key,
+            cell: checks.name(r, col.index),
+            length: codePoints(text),
+            max: MAX_LABEL_LENGTH,
+          }),
         );
       }
       if (text !== "" && col.index === this.cols.typeCol && !isPublishedAssetType(text)) {
@@ -406,8 +424,8 @@ class AssetRowReader {
           r,
           col.index,
           key === PRICE_LABEL
-            ? `label:price in ${checks.name(r, col.index)} is "${text.slice(0, 40)}": the service reads a price as USD written ${MONEY_FORMS}, so this asset has no value for money at risk. Write it in one of those forms (converted to USD).`
-            : `label:${key} in ${checks.name(r, col.index)} is "${text.slice(0, 40)}", not an amount (${MONEY_FORMS}): this asset has no value for money at risk.`,
+            ? message("sync.check.priceNotUsd", { cell: checks.name(r, col.index), text: text.slice(0, 40) })
+            : message("sync.check.notAmount", { key, cell: checks.name(r, col.index), text: text.slice(0, 40) }),
         );
       }
       // Defined, not assigned: a label column named __proto__ stays data instead of setting the prototype.
@@ -421,31 +439,51 @@ class AssetRowReader {
     const typeCol = this.cols.typeCol!;
     for (const [text, rows] of this.unknownTypes) {
       const cells = rows.map((r) => this.checks.name(r, typeCol));
-      const where =
-        cells.length <= 3 ? cells.join(", ") : `${cells.slice(0, 3).join(", ")} and ${cells.length - 3} more`;
+      // Cell addresses are joined with ", " as Excel writes a union of cells; the count beyond three is the catalog's.
       this.checks.warn(
         rows[0]!,
         typeCol,
-        `label:type "${text}" (${where}) is not in the service's published list of types, so a default damage curve is used. Closest published type: "${closestAssetType(text)}".`,
+        message("sync.check.unknownType", {
+          text,
+          cells: cells.slice(0, 3).join(", "),
+          more: Math.max(0, cells.length - 3),
+          closest: closestAssetType(text) ?? "",
+        }),
       );
     }
   }
+}
+
+/** The select key each coordinate form has in the catalogs' messages (`{form, select, …}`). */
+const FORM_KEYS: Record<CoordinateForm, string> = {
+  "degrees, minutes, seconds": "dms",
+  "hemisphere letter": "hemisphere",
+  "decimal comma": "decimalComma",
+};
+
+/** How a conversion's form is named to the analyst (the preview's row title). */
+export function coordinateFormMessage(form: CoordinateForm): Message {
+  return message("sync.check.form", { form: FORM_KEYS[form] });
 }
 
 /**
  * The decimal degrees of a coordinate cell, or NaN with a problem when it is blank, unreadable,
  * out of range or convertible (offered as a conversion); a warning when it has too few decimals.
  */
-function coordinate(checks: AssetChecks, value: CellValue, r: number, c: number, what: string, limit: number): number {
-  const name = (r: number, c: number) => checks.name(r, c);
-  const axis: CoordinateAxis = limit === 90 ? "lat" : "lng";
+function coordinate(checks: AssetChecks, value: CellValue, r: number, c: number, axis: CoordinateAxis): number {
+  const limit = axis === "lat" ? 90 : 180;
+  const cell = checks.name(r, c);
   const reading = readCoordinate(value, axis);
   if (reading.kind === "blank") {
-    checks.at(r, c, `${what} is blank in ${name(r, c)}: every asset needs one.`);
+    checks.at(r, c, message("sync.check.coordinate.blank", { axis, cell }));
     return NaN;
   }
   if (reading.kind === "unreadable") {
-    checks.at(r, c, `${what} in ${name(r, c)} is "${asText(value)}", not a number: ${reading.reason}.`);
+    checks.at(
+      r,
+      c,
+      message("sync.check.coordinate.notNumber", { axis, cell, text: asText(value), reason: reading.reason }),
+    );
     return NaN;
   }
   const n = reading.value;
@@ -453,12 +491,18 @@ function coordinate(checks: AssetChecks, value: CellValue, r: number, c: number,
     checks.at(
       r,
       c,
-      `${what} in ${name(r, c)} is ${reading.kind === "convertible" ? `"${asText(value)}" (${n})` : n}: it must be between -${limit} and ${limit} (decimal degrees).`,
+      message("sync.check.coordinate.outOfRange", {
+        axis,
+        cell,
+        converted: String(reading.kind === "convertible"),
+        text: asText(value),
+        value: n,
+        limit,
+      }),
     );
     return NaN;
   }
   if (reading.kind === "convertible") {
-    const cell = name(r, c);
     checks.result.conversions.push({
       address: qualify(checks.origin.sheet, cell),
       cell,
@@ -469,7 +513,13 @@ function coordinate(checks: AssetChecks, value: CellValue, r: number, c: number,
     checks.at(
       r,
       c,
-      `${what} in ${cell} is "${asText(value)}" (${reading.form}): convert it to ${n} (the pane offers it) or fix it by hand.`,
+      message("sync.check.coordinate.convertible", {
+        axis,
+        cell,
+        text: asText(value),
+        form: coordinateFormMessage(reading.form),
+        value: n,
+      }),
     );
     return NaN;
   }
@@ -477,7 +527,13 @@ function coordinate(checks: AssetChecks, value: CellValue, r: number, c: number,
     checks.warn(
       r,
       c,
-      `${what} in ${name(r, c)} is ${n}, with ${reading.decimals === 0 ? "no decimals" : "1 decimal"}: the service asks for at least ${MIN_COORDINATE_DECIMALS} (about 1 km); check the asset is where you mean.`,
+      message("sync.check.coordinate.fewDecimals", {
+        axis,
+        cell,
+        value: n,
+        decimals: reading.decimals,
+        min: MIN_COORDINATE_DECIMALS,
+      }),
     );
   }
   return n;
@@ -494,7 +550,7 @@ function finish(result: AssetValidation, overflow: number): AssetValidation {
   if (overflow > 0) {
     result.problems.push({
       ...result.problems[0],
-      message: `…and ${overflow} more problems not listed: fix these first.`,
+      message: message("sync.check.moreProblems", { count: overflow }),
     });
   }
   return result;

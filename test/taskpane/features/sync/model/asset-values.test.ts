@@ -9,6 +9,7 @@ import { mapHeaders } from "../../../../../src/shaping/headers";
 import { normalizeCurrency, readMoney } from "../../../../../src/shaping/money";
 import type { CellValue } from "../../../../../src/shaping/types";
 import { validateAssetRange } from "../../../../../src/taskpane/features/sync/model/validate-assets";
+import { english } from "../../../../support/english";
 
 describe("prices", () => {
   it.each([
@@ -63,7 +64,7 @@ describe("coordinates", () => {
   ] as const)("leaves %p in a %s column a problem: %p", (raw, axis, reason) => {
     const reading = readCoordinate(raw, axis);
     expect(reading.kind).toBe("unreadable");
-    expect(reading.kind === "unreadable" && reading.reason).toMatch(reason);
+    expect(reading.kind === "unreadable" && english(reading.reason)).toMatch(reason);
   });
 
   it("counts the decimals as written", () => {
@@ -131,7 +132,7 @@ describe("validating an asset range", () => {
     ]);
     // Converted cells block the sync until the sheet holds numbers; the swapped hemispheres stay problems.
     expect(result.assets).toHaveLength(0);
-    expect(result.problems.filter((p) => p.cell === "B5" || p.cell === "C5").map((p) => p.message)).toEqual([
+    expect(result.problems.filter((p) => p.cell === "B5" || p.cell === "C5").map((p) => english(p.message))).toEqual([
       expect.stringMatching(/Latitude in B5 is "12.5W", not a number: "W" is a longitude hemisphere/),
       expect.stringMatching(/Longitude in C5 is "41.9N", not a number: "N" is a latitude hemisphere/),
     ]);
@@ -148,7 +149,7 @@ describe("validating an asset range", () => {
     expect(result.problems).toEqual([]);
     expect(result.assets).toHaveLength(4);
     expect(result.typeCells).toBe("Sites!D2:D5");
-    expect(result.warnings.map((w) => `${w.cell}: ${w.message}`)).toEqual([
+    expect(result.warnings.map((w) => `${w.cell}: ${english(w.message)}`)).toEqual([
       expect.stringMatching(/^B3: Latitude in B3 is 41.9, with 1 decimal: the service asks for at least 2/),
       expect.stringMatching(/^C3: Longitude in C3 is 12, with no decimals/),
       expect.stringMatching(/^E3: label:price in E3 is "€1.2m": the service reads a price as USD/),

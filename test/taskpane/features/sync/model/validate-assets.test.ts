@@ -3,6 +3,7 @@ import { mapHeader, normalizeLabelKey } from "../../../../../src/shaping/headers
 import { MAX_ASSETS } from "../../../../../src/shaping/limits";
 import type { CellValue } from "../../../../../src/shaping/types";
 import { validateAssetRange } from "../../../../../src/taskpane/features/sync/model/validate-assets";
+import { english } from "../../../../support/english";
 
 const header = ["Asset ID", "Name", "Latitude", "Longitude", "Country"];
 
@@ -11,7 +12,7 @@ function validate(rows: CellValue[][], address = "'Site list'!B3:F99", mergedAre
 }
 
 function messages(rows: CellValue[][]) {
-  return validate(rows).problems.map((p) => `${p.cell}: ${p.message}`);
+  return validate(rows).problems.map((p) => `${p.cell}: ${english(p.message)}`);
 }
 
 describe("header mapping", () => {
@@ -85,10 +86,10 @@ describe("validateAssetRange", () => {
       ["'Site list'!D7", 7, "D"],
       ["'Site list'!D8", 8, "D"],
     ]);
-    expect(result.problems[0].message).toMatch(/Latitude in D4 is 91: it must be between -90 and 90/);
-    expect(result.problems[1].message).toMatch(/Longitude in E5 is -180.5/);
-    expect(result.problems[2].message).toMatch(/Latitude in D6 is "north", not a number/);
-    expect(result.problems[3].message).toMatch(/"1,5" \(decimal comma\): convert it to 1.5/);
+    expect(english(result.problems[0].message)).toMatch(/Latitude in D4 is 91: it must be between -90 and 90/);
+    expect(english(result.problems[1].message)).toMatch(/Longitude in E5 is -180.5/);
+    expect(english(result.problems[2].message)).toMatch(/Latitude in D6 is "north", not a number/);
+    expect(english(result.problems[3].message)).toMatch(/"1,5" \(decimal comma\): convert it to 1.5/);
     expect(result.conversions.map((c) => [c.address, c.before, c.after])).toEqual([["'Site list'!D7", "1,5", 1.5]]);
     expect(result.assets).toHaveLength(0);
   });
@@ -114,7 +115,7 @@ describe("validateAssetRange", () => {
       [" b ", "n", 1, 1, ""],
     ]).problems;
     expect(problems.map((p) => p.cell)).toEqual(["B6", "B7"]);
-    expect(problems[0].message).toBe('Entity id "a" in B6 repeats B4: ids must be unique.');
+    expect(english(problems[0].message)).toBe('Entity id "a" in B6 repeats B4: ids must be unique.');
   });
 
   it("skips trailing empty rows but flags interior ones", () => {
@@ -125,7 +126,7 @@ describe("validateAssetRange", () => {
       ["", "", "", "", ""],
       ["", "", "", "", ""],
     ]);
-    expect(result.problems.map((p) => `${p.cell}: ${p.message}`)).toEqual([
+    expect(result.problems.map((p) => `${p.cell}: ${english(p.message)}`)).toEqual([
       "B5: Row 5 is empty: delete it or fill it, so the asset list has no gaps.",
     ]);
     expect(result.assets.map((a) => a.entity_id)).toEqual(["a", "b"]);
@@ -136,13 +137,13 @@ describe("validateAssetRange", () => {
     const problems = validate(rows).problems;
     expect(problems).toHaveLength(1);
     expect(problems[0].cell).toBe(`B${3 + MAX_ASSETS + 1}`);
-    expect(problems[0].message).toMatch(/5,001 rows, but a portfolio holds at most 5,000/);
+    expect(english(problems[0].message)).toMatch(/5,001 rows, but a portfolio holds at most 5,000/);
     expect(validate(rows.slice(1)).problems).toEqual([]);
   });
 
   it("flags a range cut short on reading that is over the limit", () => {
     const result = validateAssetRange({ values: [header, ["a", "n", 1, 1, ""]], address: "A1:E2", totalRows: 9_000 });
-    expect(result.problems.map((p) => p.message)).toEqual([expect.stringMatching(/9,000 rows/)]);
+    expect(result.problems.map((p) => english(p.message))).toEqual([expect.stringMatching(/9,000 rows/)]);
   });
 
   it("requires a header row and latitude/longitude columns", () => {
@@ -153,7 +154,7 @@ describe("validateAssetRange", () => {
           [46, 7],
         ],
         address: "A1:B2",
-      }).problems.map((p) => p.message),
+      }).problems.map((p) => english(p.message)),
     ).toEqual([
       "No header row: row 1 must name the columns (entity_id, entity_name, lat, lng, or labels), not hold data.",
     ]);
@@ -163,10 +164,10 @@ describe("validateAssetRange", () => {
         ["a", 1],
       ],
       address: "Sheet1!A1:B2",
-    }).problems.map((p) => p.message);
+    }).problems.map((p) => english(p.message));
     expect(noLng).toEqual(["No longitude column: name one lng, Longitude or Lon in the header row."]);
-    expect(validateAssetRange({ values: [], address: "A1" }).problems[0].message).toMatch(/range is empty/);
-    expect(validateAssetRange({ values: [["lat", "lng"]], address: "A1:B1" }).problems[0].message).toMatch(
+    expect(english(validateAssetRange({ values: [], address: "A1" }).problems[0].message)).toMatch(/range is empty/);
+    expect(english(validateAssetRange({ values: [["lat", "lng"]], address: "A1:B1" }).problems[0].message)).toMatch(
       /no asset rows/,
     );
   });
@@ -180,8 +181,8 @@ describe("validateAssetRange", () => {
       address: "A1:E2",
     });
     expect(result.problems.map((p) => p.cell)).toEqual(["B1", "D1", "E1"]);
-    expect(result.problems[0].message).toMatch(/same column \(lat\) as A1/);
-    expect(result.problems[2].message).toMatch(/Column E has data but no header/);
+    expect(english(result.problems[0].message)).toMatch(/same column \(lat\) as A1/);
+    expect(english(result.problems[2].message)).toMatch(/Column E has data but no header/);
   });
 
   it("ignores empty columns without data", () => {
@@ -197,7 +198,7 @@ describe("validateAssetRange", () => {
 
   it("flags merged cells at their top-left cell", () => {
     const problems = validate([["a", "n", 1, 1, ""]], "'Site list'!B3:F4", ["'Site list'!C4:D4"]).problems;
-    expect(problems.map((p) => [p.cell, p.message])).toEqual([
+    expect(problems.map((p) => [p.cell, english(p.message)])).toEqual([
       ["C4", "Merged cells at C4:D4: unmerge them so every value has its own cell."],
     ]);
   });
@@ -210,7 +211,7 @@ describe("validateAssetRange", () => {
       ["b", "🌍".repeat(256), 1, 1, "y".repeat(1_001)],
     ]).problems;
     expect(problems.map((p) => p.cell)).toEqual(["B4", "C5", "F5"]);
-    expect(problems[1].message).toBe("Entity name in C5 is 256 characters long: at most 255.");
+    expect(english(problems[1].message)).toBe("Entity name in C5 is 256 characters long: at most 255.");
   });
 
   it("keeps formula-looking text as data", () => {
@@ -230,6 +231,6 @@ describe("validateAssetRange", () => {
     const rows: CellValue[][] = Array.from({ length: 300 }, (_, i) => [`id${i}`, "n", "bad", 1, ""]);
     const problems = validate(rows).problems;
     expect(problems).toHaveLength(201);
-    expect(problems[200].message).toBe("…and 100 more problems not listed: fix these first.");
+    expect(english(problems[200].message)).toBe("…and 100 more problems not listed: fix these first.");
   });
 });

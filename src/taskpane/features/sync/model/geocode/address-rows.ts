@@ -9,6 +9,7 @@ import { cellA1, columnLetters, parseA1, qualify, rangeA1 } from "../../../../..
 import { countryCode } from "../../../../../shaping/countries";
 import { mapHeaders, type ColumnMapping } from "../../../../../shaping/headers";
 import type { RangeProblem } from "../../../../../shaping/problems";
+import { message, type Message } from "../../../../../i18n/messages";
 import type { CellGrid, CellValue } from "../../../../../shaping/types";
 
 /** The parts of a structured search (Pelias `/v1/search/structured` and Nominatim's structured query). */
@@ -94,14 +95,14 @@ export function addressRows(values: CellGrid, address: string): AddressRows {
   if (found.lat !== undefined) result.latColumn = found.lat;
   if (found.lng !== undefined) result.lngColumn = found.lng;
   if (partColumns.length === 0) return result;
-  const problemAt = (r: number, c: number, message: string): RangeProblem => {
+  const problemAt = (r: number, c: number, said: Message): RangeProblem => {
     const cell = cellA1(origin.row + r, origin.col + c);
     return {
       row: origin.row + r + 1,
       column: columnLetters(origin.col + c),
       address: qualify(origin.sheet, cell),
       cell,
-      message,
+      message: said,
     };
   };
   const sent = new Set<ColumnMapping>();
@@ -114,7 +115,7 @@ export function addressRows(values: CellGrid, address: string): AddressRows {
       result.withCoordinates++;
       continue;
     }
-    const read = readRow(row, partColumns, found.country, (c, message) => problemAt(r, c, message));
+    const read = readRow(row, partColumns, found.country, (c, said) => problemAt(r, c, said));
     if ("problem" in read) {
       result.problems.push(read.problem);
       continue;
@@ -130,7 +131,7 @@ function readRow(
   row: readonly CellValue[],
   partColumns: readonly (readonly [StructuredPart, ColumnMapping])[],
   countryColumn: ColumnMapping | undefined,
-  problem: (column: number, message: string) => RangeProblem,
+  problem: (column: number, said: Message) => RangeProblem,
 ): { problem: RangeProblem } | { query: AddressQuery; shown: string; used: ColumnMapping[] } {
   const used: ColumnMapping[] = [];
   const parts: Partial<Record<StructuredPart, string>> = {};
@@ -138,30 +139,17 @@ function readRow(
     const value = text(row[column.index]);
     if (value === "") continue;
     if (unreadable(value))
-      return {
-        problem: problem(
-          column.index,
-          `“${value}” is not an address: write the address, or the coordinates in lat and lng.`,
-        ),
-      };
+      return { problem: problem(column.index, message("sync.geocode.problem.notAddress", { value })) };
     parts[part] = value;
     used.push(column);
   }
   if (used.length === 0)
-    return {
-      problem: problem(
-        partColumns[0]![1].index,
-        "No address and no coordinates: write the address, or the coordinates in lat and lng.",
-      ),
-    };
+    return { problem: problem(partColumns[0]![1].index, message("sync.geocode.problem.noAddress")) };
   const countryText = countryColumn ? text(row[countryColumn.index]) : "";
   const country = countryText === "" ? undefined : countryCode(countryText);
   if (countryText !== "" && !country)
     return {
-      problem: problem(
-        countryColumn!.index,
-        `“${countryText}” is not a country the add-in reads (an ISO code, or the name in English, German or French).`,
-      ),
+      problem: problem(countryColumn!.index, message("sync.geocode.problem.notCountry", { text: countryText })),
     };
   if (countryText !== "") used.push(countryColumn!);
   const onlyAddress = Object.keys(parts).length === 1 && parts.address !== undefined;

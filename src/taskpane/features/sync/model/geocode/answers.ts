@@ -6,13 +6,15 @@
  * with `lat`/`lon` as strings, `addresstype`, `place_rank` and `importance`. Nominatim's
  * `importance` is a place's prominence, not a confidence in the match: it is never read as one.
  */
+import { message, type Message } from "../../../../../i18n/messages";
+import { MessageError } from "../../../../../i18n/message-error";
 import { countryCode } from "../../../../../shaping/countries";
 import type { FoundPlace, Precision } from "./found-place";
 
 /** An answer that is not the format the geocoder's setting says (a wrong URL, a proxy's page). */
-export class GeocoderAnswerError extends Error {
-  constructor(message: string) {
-    super(message);
+export class GeocoderAnswerError extends MessageError {
+  constructor(said: Message) {
+    super(said);
     this.name = "GeocoderAnswerError";
   }
 }
@@ -115,8 +117,7 @@ function record(value: unknown): Record<string, unknown> | undefined {
 /** The places of a Pelias search answer, best first; GeocoderAnswerError when it is not one. */
 export function readPeliasAnswer(body: unknown, source: string): FoundPlace[] {
   const features = record(body)?.features;
-  if (!Array.isArray(features))
-    throw new GeocoderAnswerError(`${source} did not answer as a Pelias geocoder (no "features" list)`);
+  if (!Array.isArray(features)) throw new GeocoderAnswerError(message("sync.geocode.error.notPelias", { source }));
   const places: FoundPlace[] = [];
   for (const feature of features) {
     const coordinates = record(record(feature)?.geometry)?.coordinates;
@@ -141,8 +142,7 @@ export function readPeliasAnswer(body: unknown, source: string): FoundPlace[] {
 
 /** The places of a Nominatim `format=jsonv2` answer, best first; GeocoderAnswerError when it is not one. */
 export function readNominatimAnswer(body: unknown, source: string): FoundPlace[] {
-  if (!Array.isArray(body))
-    throw new GeocoderAnswerError(`${source} did not answer as a Nominatim geocoder (not a list of places)`);
+  if (!Array.isArray(body)) throw new GeocoderAnswerError(message("sync.geocode.error.notNominatim", { source }));
   const places: FoundPlace[] = [];
   for (const item of body) {
     const place = record(item) ?? {};

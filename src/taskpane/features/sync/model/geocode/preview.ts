@@ -7,6 +7,7 @@
  */
 import type { IndicatorMetadata } from "../../../../../api/types";
 import { coarserThan, type FoundPlace, type Precision } from "./found-place";
+import { message, type Message } from "../../../../../i18n/messages";
 
 /** Below this confidence (Pelias 0 to 1) a match is flagged. */
 export const LOW_CONFIDENCE = 0.7;
@@ -94,7 +95,7 @@ export interface PreviewRow {
   /** Hazards whose grid is finer than this point's precision. */
   tooCoarseFor: string[];
   /** Why there is no place: "not found", or the failure's message. */
-  missing?: string;
+  missing?: Message;
 }
 
 /** The preview of what a run found, row by row, with each hazard's cell size when known. */
@@ -102,14 +103,15 @@ export function previewRows(
   outcomes: readonly {
     row: { index: number; sheetRow: number; shown: string };
     places?: FoundPlace[];
-    failure?: { message: string };
+    failure?: { said: Message };
   }[],
   cellsKm: ReadonlyMap<string, number>,
 ): PreviewRow[] {
   return outcomes.map(({ row, places, failure }) => {
     const place = places?.[0];
     const base = { sheetRow: row.sheetRow, index: row.index, address: row.shown };
-    if (!place) return { ...base, flags: [], tooCoarseFor: [], missing: failure?.message ?? "not found" };
+    if (!place)
+      return { ...base, flags: [], tooCoarseFor: [], missing: failure?.said ?? message("sync.geocode.error.notFound") };
     return { ...base, place, flags: placeFlags(places!), tooCoarseFor: hazardsTooCoarseFor(place.precision, cellsKm) };
   });
 }

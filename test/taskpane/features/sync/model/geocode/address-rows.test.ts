@@ -15,6 +15,7 @@ import {
   placeFlags,
 } from "../../../../../../src/taskpane/features/sync/model/geocode/preview";
 import type { FoundPlace } from "../../../../../../src/taskpane/features/sync/model/geocode/found-place";
+import { english } from "../../../../../support/english";
 
 describe("rows to geocode", () => {
   test("free text from an Address column, restricted to the row's country; rows with coordinates left alone", () => {
@@ -64,7 +65,7 @@ describe("rows to geocode", () => {
       "'Sites'!A1:C5",
     );
     expect(found.rows).toEqual([]);
-    expect(found.problems.map((p) => [p.address, p.message.slice(0, 30)])).toEqual([
+    expect(found.problems.map((p) => [p.address, english(p.message).slice(0, 30)])).toEqual([
       ["Sites!A2", "No address and no coordinates:"],
       ["Sites!A3", "“#N/A” is not an address: writ"],
       ["Sites!A4", "“---” is not an address: write"],
