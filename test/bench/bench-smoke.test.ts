@@ -120,8 +120,13 @@ test("streaming timeseries and one-scenario extended summary: measured in the sa
   expect(Number(stream.details.fakeWriteMs)).toBeGreaterThan(0);
   expect(Number(stream.details.ownThreadMs)).toBeGreaterThan(0);
   expect(Number(stream.details.serialMs)).toBeGreaterThan(0);
-  // Nothing is shaped before the first page: its wait (a round trip) is in the bound's second term.
-  expect(Number(stream.details.firstPageWaitMs)).toBeGreaterThan(0);
+  // Nothing is shaped before the first page: its wait (the loop's idle time until that answer, in
+  // the bound's second term) is measured, and is part of the paste's whole read wait. At latency 0
+  // on a busy machine the loop may not idle at all before it, so it can round to 0.
+  const firstPageWaitMs = Number(stream.details.firstPageWaitMs);
+  expect(Number.isFinite(firstPageWaitMs)).toBe(true);
+  expect(firstPageWaitMs).toBeGreaterThanOrEqual(0);
+  expect(firstPageWaitMs).toBeLessThanOrEqual(Number(stream.details.readWaitMs) + 1);
   expect(
     check("timeseries-stream", "wall ≤ 1.15 × max(read wait, first page's wait + own thread + fake write)"),
   ).toBeDefined();
