@@ -6,7 +6,9 @@
  * narrowest pane (320 px), and every word of those panels bracketed (it came through the catalog).
  */
 import type { Page } from "playwright-core";
+import { copyFileSync } from "node:fs";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
+import { docImagePath, screenshot } from "./support/browser";
 import { setSectionOpen, waitForIdle } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 import { HARNESS_TEST_IDS } from "../../harness/test-ids";
@@ -307,6 +309,8 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
     }
     await setSectionOpen(page, "sync", true);
     expect(await page.getByTestId(TEST_IDS.sync.start).textContent()).toBe("Mit Portfolio abgleichen");
+    // What a German analyst sees (kept in docs/images for the i18n page's readers).
+    copyFileSync(await screenshot(page, "pane-german-sync"), docImagePath("pane-german-sync"));
   });
 
   test("German: axe finds no accessibility violation in the pane, with each section opened in turn", async () => {
