@@ -11,7 +11,6 @@ import { weeklyRun } from "./scenarios/weekly-refresh";
 
 const assets = Number(process.argv[2] ?? "5000");
 let on = "";
-const seen = new Map<string, number>();
 const order: string[] = [];
 const original = FakeRequestContext.prototype.sync;
 FakeRequestContext.prototype.sync = function (this: FakeRequestContext, v?: unknown) {
