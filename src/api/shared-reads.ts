@@ -78,6 +78,21 @@ export class SharedReads {
   }
 
   /**
+   * One request of a sheet's read that is not a page of a list (a dataset's version and digest),
+   * in one of the same slots: the refresh's requests in flight stay within its slots, never one
+   * past them beside a full set of pages. Without slots, simply `read()`.
+   */
+  async inSlot<T>(read: () => Promise<T>): Promise<T> {
+    if (!this.slots) return read();
+    const release = await this.slots.acquire(this.signal);
+    try {
+      return await read();
+    } finally {
+      release();
+    }
+  }
+
+  /**
    * Any other read the sheets of one paste or refresh share, read once: `request` names it (the
    * timeseries' items shaped into both its sheets, an export's ZIP for each of its files' sheets);
    * `read` reads it with the shared signal.

@@ -1,5 +1,6 @@
 import { AbortedError, RiskClient, ServerError, readAllPages } from "../../src/api";
 import { RequestSlots } from "../../src/api/pagination";
+import { SharedReads } from "../../src/api/shared-reads";
 import { RecordingServer, queryOf, sendJson } from "../support/recording-server";
 
 /** A server holding `total` assets, paged exactly as docs/service.md#pagination says. */
@@ -161,6 +162,24 @@ describe("reads sharing request slots", () => {
     // read ahead past its end, as a list of unknown length does (at most readAhead − 1 pages).
     expect(server.requests.length).toBeGreaterThanOrEqual(2 * 21);
     expect(server.requests.length).toBeLessThanOrEqual(2 * 21 + 5);
+  });
+
+  it("a refresh's single requests (a dataset's version) wait for a slot beside its pages: never one past the slots", async () => {
+    server = await assetServer(5000, { delayMs: 20 });
+    const shared = new SharedReads(client(), undefined, new RequestSlots(4));
+    const list = client()
+      .portfolios.assets("p")
+      .all({ ...shared.forSheet(1).reading(4, 5000) });
+    // Asked while the list's pages hold every slot: it waits for one, the server sees at most 4.
+    const firstPage = async () => {
+      for await (const page of client().portfolios.assets("p", { rows: 10 }).pages()) return page.length;
+      return 0;
+    };
+    const singles = Array.from({ length: 6 }, () => shared.forSheet(0).inSlot(firstPage));
+    const [assets, ...read] = await Promise.all([list, ...singles]);
+    expect(assets).toHaveLength(5000);
+    expect(read).toEqual([10, 10, 10, 10, 10, 10]);
+    expect(server.peakInFlight).toBe(4);
   });
 
   it("a free slot goes to the waiting read of the lowest priority number, whatever the order they asked in", async () => {

@@ -216,7 +216,8 @@ export function pasteKind(kinds: readonly PasteKind[], operation: string, sheetN
 /**
  * How a paste of `kind` keys its rows: the kind's row key, and the portfolio's assets when
  * the table alone cannot tell them apart (entity_ids missing or repeated and no coordinates in
- * the table: a summary). The asset list is read only then.
+ * the table: a summary). The asset list is read only then, as `reading` says (a refresh's shared
+ * slots: its pages within the refresh's requests in flight).
  */
 export async function rowKeysFor(
   client: RiskClient,
@@ -224,10 +225,11 @@ export async function rowKeysFor(
   portfolio: string | undefined,
   table: FetchedTable,
   signal?: AbortSignal,
+  reading: Pick<ReadAllOptions, "readAhead" | "slots"> = { readAhead: 4 },
 ): Promise<RowKeying> {
   const spec = kind.rowKey(table.header);
   if (!spec.asset || !portfolio || !needsAssetList(table)) return { spec };
-  const assets = await client.portfolios.assets(portfolio).all({ signal, readAhead: 4 });
+  const assets = await client.portfolios.assets(portfolio).all({ signal, ...reading });
   return { spec, assets: assets.map((a): AssetFacts => ({ ...a })) };
 }
 

@@ -231,7 +231,7 @@ async function prepareRefresh(
   const kind = pasteKind(kinds, record.operation, record.sheetName);
   const table = await kind.fetch(client, record, signal, run, { shared });
   // The dataset's version and digest now (the data just read is that version's).
-  const dataset = (await provenanceOf(client, kind, record.portfolio, {}, signal)).dataset;
+  const dataset = (await shared.inSlot(() => provenanceOf(client, kind, record.portfolio, {}, signal))).dataset;
   const keyed = record.rowKey && record.writtenStore;
   const followers =
     record.followers && table.followers ? { tables: record.followers, build: table.followers } : undefined;
@@ -241,7 +241,9 @@ async function prepareRefresh(
       message("pasted.run.notKeyed", { sheet: record.sheetName, problem: record.rowKeyProblem || "none" }),
     );
   // Keyed tables: matched by row key, keyed by the kind's key (the asset list read when needed).
-  const keys = keyed ? keyRowsOf(await rowKeysFor(client, kind, record.portfolio, table, signal), table) : undefined;
+  const keys = keyed
+    ? keyRowsOf(await rowKeysFor(client, kind, record.portfolio, table, signal, shared.reading(4)), table)
+    : undefined;
   return { table, dataset, keys, followers };
 }
 
