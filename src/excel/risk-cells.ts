@@ -6,7 +6,7 @@
 import { isExcelErrorValue } from "../shaping/excel-errors";
 import type { CellValue } from "../shaping/types";
 import { RISK_CALL } from "../shaping/risk-formula";
-import { readBlock } from "./read-range";
+import { readBlock, readBlocks } from "./read-range";
 
 /** How many RISK.* cells a workbook holds, and where. */
 export interface RiskCellCount {
@@ -17,26 +17,78 @@ export interface RiskCellCount {
 }
 
 /**
- * Counts formulas that call RISK.* on every sheet, reading the used range in slices; with
- * `matches`, only those formulas it accepts (e.g. the ones naming one portfolio).
+ * Counts formulas that call RISK.* on every sheet; with `matches`, only those formulas it accepts
+ * (e.g. the ones naming one portfolio). Only the cells holding a formula are read (Excel finds
+ * them: {@link formulaBlocks}), in requests shared by the sheets' blocks: a workbook's pasted
+ * sheets hold values, and reading their every cell's formula cost the weekly refresh 250 MB of
+ * answers over 70 round trips before its recalculation could start.
  */
 export async function countRiskCells(
   context: Excel.RequestContext,
   matches?: (formula: string) => boolean,
 ): Promise<RiskCellCount> {
+  const blocks = await formulaBlocks(context);
+  const read = await readBlocks(
+    context,
+    blocks.map((b) => ({
+      sheet: b.sheet,
+      row: b.row,
+      col: b.column,
+      rows: b.rows,
+      cols: b.columns,
+      properties: ["formulas"],
+    })),
+  );
+  const bySheet = new Map<string, number>();
+  blocks.forEach((block, i) => {
+    let count = 0;
+    for (const line of read[i].formulas!)
+      for (const cell of line) if (isRiskFormula(cell) && (!matches || matches(cell))) count++;
+    if (count > 0) bySheet.set(block.sheetName, (bySheet.get(block.sheetName) ?? 0) + count);
+  });
   let riskCells = 0;
-  const sheets: string[] = [];
-  for (const block of await scopeBlocks(context, "workbook")) {
-    const formulas = await readScopeBlock(context, block, "formulas");
-    let onSheet = 0;
-    for (const line of formulas)
-      for (const cell of line) if (isRiskFormula(cell) && (!matches || matches(cell))) onSheet++;
-    if (onSheet > 0) {
-      riskCells += onSheet;
-      sheets.push(block.sheetName);
-    }
+  for (const count of bySheet.values()) riskCells += count;
+  return { riskCells, sheets: [...bySheet.keys()] };
+}
+
+/**
+ * The blocks of every sheet's cells that hold a formula: each sheet's used range's special cells
+ * of type formulas (`Range.getSpecialCellsOrNullObject`, ExcelApi 1.9, within the manifest's
+ * requirement), in sheet order. Should Excel refuse to list them (a sheet of too many separate
+ * areas), every sheet's used range instead, as before.
+ */
+async function formulaBlocks(context: Excel.RequestContext): Promise<Block[]> {
+  const all = context.workbook.worksheets;
+  all.load("items/name");
+  await context.sync();
+  const found = all.items.map((sheet) => {
+    const special = sheet.getUsedRange(false).getSpecialCellsOrNullObject("Formulas" as Excel.SpecialCellType);
+    special.load("areaCount");
+    return { sheet, special };
+  });
+  try {
+    await context.sync();
+    const areas = found
+      .filter(({ special }) => !special.isNullObject)
+      .map(({ sheet, special }) => {
+        const ranges = special.areas;
+        ranges.load("items/rowIndex, items/columnIndex, items/rowCount, items/columnCount");
+        return { sheet, ranges };
+      });
+    if (areas.length > 0) await context.sync();
+    return areas.flatMap(({ sheet, ranges }) =>
+      ranges.items.map((r) => ({
+        sheet,
+        sheetName: sheet.name,
+        row: r.rowIndex,
+        column: r.columnIndex,
+        rows: r.rowCount,
+        columns: r.columnCount,
+      })),
+    );
+  } catch {
+    return scopeBlocks(context, "workbook");
   }
-  return { riskCells, sheets };
 }
 
 /** Asks Excel for a full recalculation, which re-runs every custom function in the workbook. */

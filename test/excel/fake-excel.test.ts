@@ -216,6 +216,44 @@ describe("cell input rules", () => {
     });
     expect(fake.read("Sheet1", "A1:B1")).toEqual([["keep", ""]]);
   });
+
+  it("finds the cells holding a formula as rectangles (getSpecialCellsOrNullObject), or a null object when none do", async () => {
+    const fake = createFakeExcel();
+    fake.addSheet("Values");
+    fake.setValues("Sheet1", "A1:D4", [
+      ["=1", "=2", "x", "=3"],
+      ["=1", "=2", 5, ""],
+      [1, 2, 3, 4],
+      ["", "", "", "=A1"],
+    ]);
+    fake.setValues("Values", "A1:B2", [
+      [1, 2],
+      [3, 4],
+    ]);
+    await fake.run(async (context) => {
+      const formulas = context.workbook.worksheets
+        .getItem("Sheet1")
+        .getUsedRange()
+        .getSpecialCellsOrNullObject("Formulas" as Excel.SpecialCellType);
+      const none = context.workbook.worksheets
+        .getItem("Values")
+        .getUsedRange()
+        .getSpecialCellsOrNullObject("Formulas" as Excel.SpecialCellType);
+      formulas.load("areaCount");
+      none.load("areaCount");
+      await context.sync();
+      expect(none.isNullObject).toBe(true);
+      expect(formulas.areaCount).toBe(3);
+      const areas = formulas.areas;
+      areas.load("items/address, items/formulas");
+      await context.sync();
+      expect(areas.items.map((a) => a.address)).toEqual(["Sheet1!A1:B2", "Sheet1!D1", "Sheet1!D4"]);
+      expect(areas.items[0].formulas).toEqual([
+        ["=1", "=2"],
+        ["=1", "=2"],
+      ]);
+    });
+  });
 });
 
 describe("tables, charts and formats", () => {

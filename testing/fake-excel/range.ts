@@ -8,6 +8,7 @@ import { invalidArgument, propertyNotLoaded } from "./errors";
 import { MAX_COLUMNS, Rect, formatAddress, formatLocal, intersection, intersects, parseLocal, splitSheet } from "./a1";
 import type { ConditionalFormatModel, SheetModel, WorkbookModel } from "./model";
 import { recorder } from "./recorder";
+import { FakeCollection } from "./collection";
 import { checkConditionalFormatSetting, checkConditionalFormatType } from "./rules";
 import { FakeWorksheet } from "./worksheet";
 import { FakeDataValidation } from "./data-validation";
@@ -293,6 +294,23 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
     });
   }
 
+  /**
+   * Range.getSpecialCellsOrNullObject(cellType) (ExcelApi 1.9): "Gets the RangeAreas object,
+   * comprising one or more ranges, that represents all the cells that match the specified type and
+   * value. If no special cells are found, then this method returns an object with its isNullObject
+   * property set to true." The fake knows `formulas` without a value type (the cells holding a
+   * formula); the rectangles are each row's runs of such cells, rows with the same runs merged.
+   */
+  getSpecialCellsOrNullObject(cellType: string, cellValueType?: string): FakeRangeAreas {
+    if (cellType !== "Formulas" || cellValueType !== undefined)
+      throw invalidArgument(`The fake's getSpecialCellsOrNullObject knows only "Formulas" (got "${cellType}").`);
+    return new FakeRangeAreas(this.context, `${this.path}.getSpecialCellsOrNullObject(${cellType})`, () => {
+      const t = this.resolve();
+      const rects = formulaAreas(t.sheet, t.rect);
+      return rects.length > 0 ? { sheet: t.sheet, rects } : null;
+    });
+  }
+
   /** Formatting is recorded on the sheet (format.fill.color, autofitColumns(), ...). */
   get format(): unknown {
     return recorder(this.context, this.path, "format", () => {
@@ -320,7 +338,7 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
   private validation?: FakeDataValidation;
 }
 
-/** Excel.RangeAreas, as returned by getMergedAreasOrNullObject. */
+/** Excel.RangeAreas, as returned by getMergedAreasOrNullObject and getSpecialCellsOrNullObject. */
 export class FakeRangeAreas extends FakeClientObject<{ sheet: SheetModel; rects: Rect[] }> {
   protected readonly typeName = "RangeAreas";
   protected readonly scalarProperties = ["address", "areaCount"] as const;
@@ -341,6 +359,77 @@ export class FakeRangeAreas extends FakeClientObject<{ sheet: SheetModel; rects:
   get areaCount(): number {
     return this.get("areaCount");
   }
+
+  /**
+   * RangeAreas.areas (ExcelApi 1.9): "Returns a collection of rectangular ranges that comprise
+   * this RangeAreas object."
+   */
+  get areas(): FakeRangeCollection {
+    return new FakeRangeCollection(this.context, `${this.path}.areas`, () => {
+      const t = this.resolve();
+      return t.rects.map((rect) => ({ sheet: t.sheet, rect }));
+    });
+  }
+}
+
+/** Excel.RangeCollection (RangeAreas.areas): its ranges load as any range does. */
+export class FakeRangeCollection extends FakeCollection<RangeTarget, FakeRange> {
+  protected readonly typeName = "RangeCollection";
+
+  constructor(
+    context: FakeRequestContext,
+    path: string,
+    private readonly targets: () => RangeTarget[],
+  ) {
+    super(context, path);
+  }
+
+  protected list(): RangeTarget[] {
+    return this.targets();
+  }
+
+  protected itemProxy(target: RangeTarget, path: string): FakeRange {
+    return new FakeRange(this.context, path, () => target);
+  }
+}
+
+/** The cells of `rect` holding a formula, as rectangles: each row's runs, rows with the same runs merged. */
+function formulaAreas(sheet: SheetModel, rect: Rect): Rect[] {
+  const done: Rect[] = [];
+  // The rectangles still growing downwards, by their runs' columns ("col:cols").
+  let open = new Map<string, Rect>();
+  let lastRow = -2;
+  const closeRow = (row: number, runs: Array<[number, number]>) => {
+    const next = new Map<string, Rect>();
+    for (const [col, cols] of runs) {
+      const key = `${col}:${cols}`;
+      const above = row === lastRow + 1 ? open.get(key) : undefined;
+      if (above) {
+        above.rows++;
+        next.set(key, above);
+        open.delete(key);
+      } else next.set(key, { row, col, rows: 1, cols });
+    }
+    for (const r of open.values()) done.push(r);
+    open = next;
+    lastRow = row;
+  };
+  let row = -1;
+  let runs: Array<[number, number]> = [];
+  sheet.forEachStored(rect, (cell, r, c) => {
+    if (cell.formula === undefined) return;
+    if (r !== row) {
+      if (row >= 0) closeRow(row, runs);
+      row = r;
+      runs = [];
+    }
+    const last = runs[runs.length - 1];
+    if (last && last[0] + last[1] === c) last[1]++;
+    else runs.push([c, 1]);
+  });
+  if (row >= 0) closeRow(row, runs);
+  for (const r of open.values()) done.push(r);
+  return done.sort((a, b) => a.row - b.row || a.col - b.col);
 }
 
 /** A recorded conditional format; its rule and format objects are recorders. */

@@ -81,6 +81,8 @@ export const FAKE_API_SETS: Readonly<Record<string, readonly [set: string, versi
   "DataValidation.clear": ["ExcelApi", "1.8"],
   "RangeAreas.address": ["ExcelApi", "1.9"],
   "RangeAreas.areaCount": ["ExcelApi", "1.9"],
+  "RangeAreas.areas": ["ExcelApi", "1.9"],
+  "Range.getSpecialCellsOrNullObject": ["ExcelApi", "1.9"],
   "ConditionalFormatCollection.add": ["ExcelApi", "1.6"],
   "ConditionalFormat.textComparison": ["ExcelApi", "1.6"],
   "Worksheet.getRangeByIndexes": ["ExcelApi", "1.7"],

@@ -142,6 +142,31 @@ describe("refresh all", () => {
     expect(evaluations).toBeGreaterThan(evaluatedBefore);
   });
 
+  test("counts RISK cells in scattered blocks without reading a pasted sheet's values", async () => {
+    const { fake, run } = newWorkbook();
+    // A pasted sheet of values only: 3,000 rows × 20 columns, about 1 MB of formulas to read were
+    // every cell's formula read.
+    fake.addSheet("Pasted");
+    const row = (r: number) => Array.from({ length: 20 }, (_, c) => `asset ${r}, column ${c}: a value of some length`);
+    fake.setValues(
+      "Pasted",
+      "A1:T3000",
+      Array.from({ length: 3000 }, (_, r) => row(r)),
+    );
+    fake.setValues("Sheet1", "A1:B2", [
+      ['=RISK.SEARCH(51.5,-0.1,"floods","30yr")', '=RISK.SEARCH(51.6,-0.1,"floods","30yr")'],
+      ['=RISK.SEARCH(51.7,-0.1,"floods","30yr")', "=1+1"],
+    ]);
+    fake.setValues("Sheet1", "F9:F10", [['=risk.summary("demo-portfolio",0,"wildfire")'], ["text"]]);
+    fake.setValues("Pasted", "Z5", [['=RISK.SUMMARY("demo-portfolio",1,"wildfire")']]);
+    fake.setFormulaEvaluator(() => 0);
+    const syncsBefore = fake.syncs.length;
+    const result = await refreshAll({ run, emptyCache: () => undefined });
+    expect(result).toEqual({ riskCells: 5, sheets: ["Sheet1", "Pasted"] });
+    const answered = fake.syncs.slice(syncsBefore).reduce((n, s) => n + s.responseBytes, 0);
+    expect(answered).toBeLessThan(20_000);
+  });
+
   test("an empty workbook has no RISK cells and still recalculates", async () => {
     const { run } = newWorkbook();
     expect(await refreshAll({ run, emptyCache: () => undefined })).toEqual({ riskCells: 0, sheets: [] });
