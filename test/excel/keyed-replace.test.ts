@@ -163,6 +163,35 @@ describe("refresh by key", () => {
     expect((await record()).rows).toBe(4);
   });
 
+  it("finds the table where it is now when rows were inserted above it since the paste, and refreshes it there", async () => {
+    const { fake, record } = await pasted();
+    typeNotes(fake);
+    // Two rows inserted above the table and its notes: it now starts at A3, its record says A1.
+    await fake.run(async (context) => {
+      context.workbook.worksheets
+        .getItem(SHEET)
+        .getRangeByIndexes(0, 0, 2, 8)
+        .insert("Down" as Excel.InsertShiftDirection);
+    });
+    expect(fake.read(SHEET, "A3:B3")).toEqual([["portfolio_index", "entity_id"]]);
+    const report = await refresh(fake, await record(), CHANGED);
+    expect(report).toMatchObject({ updated: 3, added: ["id:E · ssp585 · 30"], removed: ["id:A · ssp585 · 30"] });
+    // Each asset keeps its note; B's new score is written on B's row, where the table is now.
+    expect(fake.read(SHEET, "B4:G7").map((line) => [line[0], line[4], line[5]])).toEqual([
+      ["B", 0.55, "note for B"],
+      ["C", 0.3, "note for C"],
+      ["D", 0.9, "note for D"],
+      ["E", 0.2, ""],
+    ]);
+    expect(
+      fake
+        .read(SHEET, "A1:F2")
+        .flat()
+        .every((v) => v === ""),
+    ).toBe(true);
+    expect((await record()).tableAddress).toBe("A3:F7");
+  });
+
   it("sorts again by the analyst's own sort when asked, the new row taking its place", async () => {
     const { fake, record } = await pasted();
     await sortByScoreDescending(fake);
