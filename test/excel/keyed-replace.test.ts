@@ -43,8 +43,9 @@ afterEach(() => {
 
 async function pasted(
   rows = summaryRows(FIRST),
+  responseLimitBytes?: number,
 ): Promise<{ fake: FakeExcel; record: () => Promise<ProvenanceRecord> }> {
-  const fake = createFakeExcel();
+  const fake = createFakeExcel(responseLimitBytes ? { responseLimitBytes } : {});
   restore.push(installFakeOffice(globalThis as unknown as Record<string, unknown>, fake.requirements));
   await fake.run((context) =>
     writeTableToNewSheet(context, {
@@ -190,6 +191,30 @@ describe("refresh by key", () => {
         .every((v) => v === ""),
     ).toBe(true);
     expect((await record()).tableAddress).toBe("A3:F7");
+  });
+
+  it("reads again in smaller parts whatever answer passes Excel's limit, and ends as it would without one", async () => {
+    // The same refresh twice: with Excel's answers limited to a few rows, the reads that would
+    // pass the limit (the table and the record of what was written asked together) are refused and
+    // asked again smaller; the sheet ends the same.
+    const ends: CellValue[][][] = [];
+    for (const limit of [undefined, 1_500]) {
+      const { fake, record } = await pasted(summaryRows(FIRST), limit);
+      await sortByScoreDescending(fake);
+      typeNotes(fake);
+      fake.resetSyncs();
+      await refresh(fake, await record(), CHANGED);
+      if (limit) expect(fake.syncs.some((s) => s.failed === "ResponsePayloadSizeLimitExceeded")).toBe(true);
+      ends.push(fake.read(SHEET, "A1:G6"));
+    }
+    expect(ends[1]).toEqual(ends[0]);
+    expect(ends[0].slice(1).map((line) => [line[1], line[6]])).toEqual([
+      ["D", "note for D"],
+      ["B", "note for B"],
+      ["C", "note for C"],
+      ["E", ""],
+      ["", ""],
+    ]);
   });
 
   it("sorts again by the analyst's own sort when asked, the new row taking its place", async () => {
