@@ -24,15 +24,15 @@
  * could refuse is checked before it ({@link checkFollowers}).
  */
 import { parseA1, qualify, rangeA1 } from "../shaping/a1";
-import { changedColumns, rowDigest } from "../shaping/keyed-diff";
+import { changedColumns, rowDigest, type WrittenRow } from "../shaping/keyed-diff";
 import type { ProvenanceRecord } from "../shaping/paste-provenance";
 import { describeKey } from "../shaping/row-keys";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
-import { queueRead, readBlock, readBlocks } from "./read-range";
+import { queueRead, readBlock, readBlocks, type CellBlock } from "./read-range";
 import { queueTableRowKeys, runs, writeRemovedBlock, type TableRowKeys } from "./keyed-replace";
 import { PastedSheetChangedError } from "./replace-table";
-import { deleteWrittenStore, queueWrittenStoreRead, writeWrittenStore } from "./written-store";
+import { deleteWrittenStore, queueWrittenStoreParts, writeWrittenStore } from "./written-store";
 import { requirementSupported } from "../shared/requirements";
 import { message } from "../i18n/messages";
 
@@ -111,6 +111,11 @@ export interface FollowersBefore {
   width: number;
   followedBack: string[];
   keptAsShown: string[];
+  /**
+   * The keyed table's record of what was written, as read here: the keyed refresh that follows in
+   * the same batch (nothing writes it in between) takes it instead of reading it again.
+   */
+  keyedWritten?: Map<string, WrittenRow>;
 }
 
 /**
@@ -175,30 +180,48 @@ export async function checkFollowers(
   // the analyst's columns inside it, and the mirror's record with both (a round trip fewer each).
   const scan = Math.max(0, Math.min(BESIDE_SCAN, 16_384 - (m.columnIndex + m.columnCount)));
   const recordedRead =
-    recordedStore && !recordedStore.isNullObject ? queueWrittenStoreRead(context, recordedStore) : undefined;
-  // The analyst's columns and the lookups in as few requests as their answers allow (readBlocks).
+    recordedStore && !recordedStore.isNullObject ? queueWrittenStoreParts(context, recordedStore) : undefined;
+  // The analyst's columns and the lookups in as few requests as their answers allow (readBlocks),
+  // the rest of both records (beyond their first rows, which go with the first request) packed with
+  // them once that request said how long they are (a round trip fewer each).
   // A constant reads back the same as a value or as a formula; a formula in the lookups is a mirror
   // written by an earlier version, whose rows read data rows by place (and lack the `data row` column).
-  const [mineRead, lookupsRead, keyedValues] = await readBlocks(context, [
-    {
-      sheet: mirror.sheet,
-      row: m.rowIndex,
-      col: from,
-      rows: inside + scan > 0 ? body + 1 : 0,
-      cols: inside + scan,
-      properties: ["formulas"],
-    },
-    { sheet: mirror.sheet, row: m.rowIndex + 1, col: m.columnIndex, rows: body, cols: 1, properties: ["formulas"] },
-    ...(keyedBlock ? [{ ...keyedBlock, properties: ["values"] as const }] : []),
-  ]);
+  const rests: Array<CellBlock | undefined> = [];
+  const more = async () => {
+    rests.push(await keyedRead.rest(), await recordedRead?.rest());
+    return rests.filter((b) => b !== undefined);
+  };
+  const blocks = await readBlocks(
+    context,
+    [
+      {
+        sheet: mirror.sheet,
+        row: m.rowIndex,
+        col: from,
+        rows: inside + scan > 0 ? body + 1 : 0,
+        cols: inside + scan,
+        properties: ["formulas"],
+      },
+      { sheet: mirror.sheet, row: m.rowIndex + 1, col: m.columnIndex, rows: body, cols: 1, properties: ["formulas"] },
+      ...(keyedBlock ? [{ ...keyedBlock, properties: ["values"] as const }] : []),
+    ],
+    { more },
+  );
+  const [mineRead, lookupsRead] = blocks;
+  const keyedValues = keyedBlock ? blocks[2] : undefined;
+  // The records' rests, in the order `more` gave them, after the first blocks.
+  let nextRest = keyedBlock ? 3 : 2;
+  const [keyedRest, recordedRest] = rests.map((b) => (b ? blocks[nextRest++].values : undefined));
   const width = inside + besideWidth(mineRead.formulas!, inside);
   const mine = width > 0 ? mineRead.formulas!.map((line) => line.slice(0, width)) : [];
   const lookups = lookupsRead.formulas!;
   if (lookups.some(([lookup]) => typeof lookup === "string" && lookup.startsWith("=")))
     throw new PastedSheetChangedError(message("excel.refresh.mirrorByPlace", { sheet: names.mirror }));
-  const shown = lookupKeys(keyedBlock ? await keyedRead.keysOf(keyedValues.values!) : null);
-  const recorded = recordedRead ? await recordedRead() : null;
+  const shownKeys = keyedBlock ? await keyedRead.keysOf(keyedValues!.values!, keyedRest) : null;
+  const shown = lookupKeys(shownKeys);
+  const recorded = recordedRead ? await recordedRead.complete(recordedRest) : null;
   const before: FollowersBefore = {
+    keyedWritten: shownKeys?.written,
     owners: [],
     cells: mine.slice(1),
     header: (mine[0] ?? []).map((h, i) => (h === "" ? `(column ${i + 1})` : String(h))),
@@ -268,7 +291,15 @@ export async function refreshFollowers(
   followers: FollowerTables,
   before: FollowersBefore,
   build: (names: FollowerSheetNames) => FollowerFormulas,
-  options: { maxRequestBytes?: number; now?: Date } = {},
+  options: {
+    maxRequestBytes?: number;
+    now?: Date;
+    /**
+     * The keyed table's record of what was written as its refresh in this batch just wrote it
+     * (refreshTableByKey's `written`): not read back (a round trip fewer).
+     */
+    keyedWritten?: Map<string, WrittenRow>;
+  } = {},
 ): Promise<FollowersReport> {
   const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
   // checkFollowers found both tables in this batch, before the keyed table's refresh (which leaves
@@ -287,7 +318,7 @@ export async function refreshFollowers(
       return { tables, names: sheets.items.map((sheet) => sheet.name), oldStore: store };
     };
   });
-  const keyedRead = queueTableRowKeys(context, record, { justWritten: true });
+  const keyedRead = queueTableRowKeys(context, record, { justWritten: true, written: options.keyedWritten });
   const keyedBlock = keyedRead.block();
   const keyedValues = keyedBlock
     ? (await readBlocks(context, [{ ...keyedBlock, properties: ["values"] }]))[0]

@@ -57,7 +57,7 @@ import type { ProvenanceRecord } from "../shaping/paste-provenance";
 import { describeKey, keyKindChange, type AssetKeyKind, type RecordedRowKey } from "../shaping/row-keys";
 import { TEXT_FORMAT, columnTextKinds } from "../shaping/safe-cells";
 import type { CellValue, ColumnFormats } from "../shaping/types";
-import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
+import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes, utf8Length } from "./chunks";
 import {
   queueRecordProvenance,
   recordProvenance,
@@ -66,7 +66,7 @@ import {
   utcNow,
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
-import { queueRead, readBlock, readBlocks } from "./read-range";
+import { READ_TARGET_BYTES, queueRead, readBlock, readBlocks, type CellBlock } from "./read-range";
 import {
   IncompleteRestoreError,
   PastedSheetChangedError,
@@ -79,7 +79,13 @@ import {
 import { followTable, type FollowedTable } from "./table-followers";
 import { addLabelColours, addScoreScale } from "./table-formats";
 import { checkShape } from "./write-sheets";
-import { deleteWrittenStore, queueWrittenStoreRead, writeWrittenStore } from "./written-store";
+import {
+  deleteWrittenStore,
+  firstReadBytes,
+  queueWrittenStoreParts,
+  writeWrittenStore,
+  type WrittenStoreParts,
+} from "./written-store";
 import { sheetWords } from "./sheet-words";
 import { message, type Message } from "../i18n/messages";
 import { MessageError, reasonOf } from "../i18n/message-error";
@@ -104,6 +110,11 @@ export interface KeyedRefreshOptions extends ReplaceOptions {
   edits?: EditChoice;
   /** Keys of rows the analyst deleted by hand to add back. */
   restoreKeys?: readonly string[];
+  /**
+   * The table's record of what was written, as read earlier in the same batch with nothing written
+   * since (checkFollowers' `keyedWritten`): not read again (a round trip fewer).
+   */
+  written?: Map<string, WrittenRow>;
   /** Go on when the key kind changed since the paste (the pane asked). */
   acceptKeyKindChange?: boolean;
   /**
@@ -226,6 +237,12 @@ export interface KeyedRefreshDone {
    * (provenance-sheets.ts recordProvenanceAgain).
    */
   provenanceBefore?: ProvenanceSnapshot;
+  /**
+   * The new record of what was written (`record.writtenStore`) by locator, as a read of it would
+   * give it: what the refresh wrote there, kept in memory so a later step of the same batch need
+   * not read it back (queueTableRowKeys `written`).
+   */
+  written: Map<string, WrittenRow>;
 }
 
 /**
@@ -244,7 +261,7 @@ export async function refreshTableByKey(
 ): Promise<KeyedRefreshDone> {
   const answer = layAnswer(record, fresh, options);
   options.signal?.throwIfAborted();
-  const table = await readKeyedTable(context, record, fresh, answer, options.restoreKeys);
+  const table = await readKeyedTable(context, record, fresh, answer, options.restoreKeys, options.written);
   const cells = planKeyedCells(record, fresh, answer, table, options.edits ?? "ask");
   return writeKeyedRefresh(context, record, fresh, options, answer, table, cells);
 }
@@ -333,60 +350,106 @@ interface KeyedTableRead {
   sheets: Excel.WorksheetCollection;
 }
 
-/** The read phase: reads the table, the analyst's columns and the record of what was written. Changes nothing. */
+/**
+ * The read phase: reads the table, the analyst's columns and the record of what was written (or
+ * takes `known`, read in this batch and not written since). Changes nothing.
+ */
 async function readKeyedTable(
   context: Excel.RequestContext,
   record: ProvenanceRecord,
   fresh: KeyedTable,
   answer: LaidAnswer,
   restoreKeys: readonly string[] | undefined,
+  known: Map<string, WrittenRow> | undefined,
 ): Promise<KeyedTableRead> {
   const { rowKey, layout } = answer;
-  // Sent with the table's first read: whether the record of what was written is still there, and
+  // Sent with the table's first asks: whether the record of what was written is still there, and
   // the workbook's sheets, which the provenance's snapshot before the writes needs (no sheet is
   // added or removed before it is taken).
   const store = context.workbook.worksheets.getItemOrNullObject(record.writtenStore!);
   const sheets = context.workbook.worksheets;
   sheets.load("items/id, items/name");
-  const { sheet, table, range } = await findPastedTable(context, record);
+  const finding = queueFindPastedTable(context, record);
+  await context.sync();
+  // The table's place is asked with its first read, which goes where the record says it is (a
+  // round trip fewer): the header and the body's data columns (the analyst's columns inside the
+  // table are read as formulas below, as they are only kept, never compared); the record of what
+  // was written with them. Once the place is known the rest is packed into the same requests, and
+  // when the table is not where recorded it is all read again where it is.
+  const locating = queueRead(context, () => finding.located());
+  const writtenParts = known || store.isNullObject ? undefined : queueWrittenStoreParts(context, store);
+  const width = record.header.length;
+  const recorded = parseA1(record.tableAddress);
+  const sheet = context.workbook.worksheets.getItem(record.sheetId);
+  const guess = { sheet, row: recorded.row, col: recorded.col, rows: recorded.rows, cols: width };
+  let found: FoundPastedTable | undefined;
+  let moved = false;
+  let restAt = -1;
+  // The cells hold what the service sent last time: what its answer weighs now is a fair guess of
+  // what they weigh, so the first request takes as many as the 4 MB target allows at once.
+  const sample = answer.rows.slice(0, 500);
+  const bytesPerCell = sample.length > 0 ? utf8Length(JSON.stringify(sample)) / (sample.length * width) : undefined;
+  const blocks = await readBlocks(context, [{ ...guess, properties: ["values"], bytesPerCell }], {
+    firstBytes: READ_TARGET_BYTES - (writtenParts ? firstReadBytes(width) : 0),
+    more: async () => {
+      found = await locating();
+      const { range } = found;
+      moved = range.rowIndex !== guess.row || range.columnIndex !== guess.col;
+      const rows = range.rowCount;
+      const cols = range.columnCount;
+      const scan = Math.max(0, Math.min(BESIDE_SCAN, 16_384 - range.columnIndex - cols));
+      const more: CellBlock[] = [];
+      const top = range.rowIndex;
+      const left = range.columnIndex;
+      // The header and body's data columns where the guess did not read them.
+      if (moved) more.push({ sheet, row: top, col: left, rows, cols: width, properties: ["values"] });
+      else if (rows > guess.rows)
+        more.push({
+          sheet,
+          row: top + guess.rows,
+          col: left,
+          rows: rows - guess.rows,
+          cols: width,
+          properties: ["values"],
+        });
+      // Every column right of the data (the analyst's inside the table and up to BESIDE_SCAN beside it).
+      more.push({ sheet, row: top, col: left + width, rows, cols: cols - width + scan, properties: ["formulas"] });
+      const rest = await writtenParts?.rest();
+      if (rest) {
+        restAt = 1 + more.length;
+        more.push(rest);
+      }
+      return more;
+    },
+  });
+  const { table, range } = found!;
   const top = range.rowIndex;
   const left = range.columnIndex;
   const cols = range.columnCount;
   const body = range.rowCount - 1;
-  const width = record.header.length;
   const newWidth = layout.header.length;
   const widen = newWidth - width;
-  // One read for the header, the body and every column right of the data (the analyst's inside the
-  // table and up to BESIDE_SCAN beside it), in as few requests as their answers allow.
-  const scan = Math.max(0, Math.min(BESIDE_SCAN, 16_384 - left - cols));
-  const rightOfData = cols - width + scan;
-  // The record of what was written goes with the table's first read (a round trip fewer).
-  const writtenRead = store.isNullObject ? undefined : queueWrittenStoreRead(context, store);
-  const [headRead, valuesRead, rightRead] = await readBlocks(context, [
-    { sheet, row: top, col: left, rows: 1, cols: width, properties: ["values"] },
-    ...(body > 0 ? [{ sheet, row: top + 1, col: left, rows: body, cols, properties: ["values" as const] }] : []),
-    ...(rightOfData > 0
-      ? [{ sheet, row: top, col: left + width, rows: body + 1, cols: rightOfData, properties: ["formulas" as const] }]
-      : []),
-  ]);
-  const head = headRead.values!;
-  if (head[0].some((name, c) => String(name) !== record.header[c]))
+  // The table's data cells, header first: the guess's rows (those of the table), then the rest.
+  const dataRows = moved
+    ? blocks[1].values!
+    : [...blocks[0].values!.slice(0, body + 1), ...(body + 1 > guess.rows ? blocks[1].values! : [])];
+  const rightBlock = blocks[moved || body + 1 > guess.rows ? 2 : 1].formulas!;
+  const head = dataRows[0];
+  if (head.some((name, c) => String(name) !== record.header[c]))
     throw new PastedSheetChangedError(
       message("excel.refresh.headerChanged", { sheet: record.sheetName, range: localOf(range.address) }),
     );
-  const rightBlock = rightOfData > 0 ? rightRead!.formulas! : [];
   // The analyst's columns beside the table: up to the last one holding anything in the table's
   // rows (an empty column between them and the table is theirs too), within BESIDE_SCAN columns.
   const inside = cols - width;
   let beside = 0;
   for (const line of rightBlock)
     for (let c = inside + beside; c < line.length; c++) if (line[c] !== "") beside = c - inside + 1;
-  const values = body > 0 ? valuesRead!.values! : [];
+  const values = dataRows.slice(1);
   const userCols = inside + beside;
   const userFormulas = userCols > 0 ? rightBlock.map((line) => line.slice(0, userCols)) : [];
-  const written = writtenRead ? await writtenRead() : null;
-  if (written === null)
-    throw new PastedSheetChangedError(message("excel.refresh.storeGone", { sheet: record.sheetName }));
+  const written = known ?? (await writtenParts?.complete(restAt >= 0 ? blocks[restAt].values : undefined));
+  if (!written) throw new PastedSheetChangedError(message("excel.refresh.storeGone", { sheet: record.sheetName }));
   const locCols = locatorColumns(rowKey, record.header);
   const entries = values.map((row) => written.get(locatorOf(row, locCols)));
   const writtenKeys = new Set([...written.values()].map((w) => w.key));
@@ -662,7 +725,9 @@ async function writeKeyedRefresh(
   const blockAt = done.blockAt;
   if (blockAt) report.removedBlock = rangeA1(blockAt.row - removed.length, left, blockAt.rows, blockAt.cols);
   if (widen > 0) report.columnsAddedAt = rangeA1(top, left + width, rows + 1, widen);
-  return { report, record: done.next!, provenanceBefore: done.provenanceBefore };
+  // As readWrittenStore reads it back: rows without a locator are none.
+  const written = new Map(cells.nextWritten.filter((w) => w.locator !== "").map((w) => [w.locator, w]));
+  return { report, record: done.next!, provenanceBefore: done.provenanceBefore, written };
 }
 
 /**
@@ -1188,6 +1253,8 @@ export interface TableRowKeys {
    * rows find their asset by it, formula-followers.ts), for the same rows.
    */
   firstColumn: Map<number, CellValue>;
+  /** The table's record of what was written, by locator, as read (or as known: `written`). */
+  written: Map<string, WrittenRow>;
 }
 
 /**
@@ -1214,6 +1281,7 @@ function queueWrittenTableRowKeys(
   record: ProvenanceRecord,
   columns: readonly number[],
   width: number,
+  written: Map<string, WrittenRow> | undefined,
 ): ReturnType<typeof queueTableRowKeys> {
   const sheet = context.workbook.worksheets.getItem(record.sheetId);
   const placeRead = queueRead(context, () => {
@@ -1221,16 +1289,20 @@ function queueWrittenTableRowKeys(
     range.load("rowIndex, columnIndex, rowCount");
     return () => ({ row: range.rowIndex, col: range.columnIndex, rows: range.rowCount });
   });
-  const writtenRead = queueWrittenStoreRead(context, context.workbook.worksheets.getItem(record.writtenStore!));
+  const writtenRead = written
+    ? undefined
+    : queueWrittenStoreParts(context, context.workbook.worksheets.getItem(record.writtenStore!));
   const at = parseA1(record.tableAddress);
   return {
     located() {},
     block: () => ({ sheet, row: at.row + 1, col: at.col, rows: at.rows - 1, cols: width }),
-    async keysOf(values) {
+    rest: async () => writtenRead?.rest(),
+    async keysOf(values, rest) {
       const place = await placeRead();
       if (place.row !== at.row || place.col !== at.col || place.rows !== at.rows)
         throw new Error(`the table of "${record.sheetName}" is not where its refresh left it`);
-      return rowKeysOf(values, await writtenRead(), columns, at.row + 1, at.col, record.header);
+      const known = written ?? (await writtenRead!.complete(rest));
+      return rowKeysOf(values, known, columns, at.row + 1, at.col, record.header);
     },
   };
 }
@@ -1253,11 +1325,22 @@ export function queueTableRowKeys(
      * says (an Error otherwise).
      */
     justWritten?: boolean;
+    /**
+     * With `justWritten`: the record of what was written as the refresh wrote it
+     * (refreshTableByKey's `written`), which is then not read back (a round trip or two fewer).
+     */
+    written?: Map<string, WrittenRow>;
   } = {},
 ): {
   located(): void;
   block(): { sheet: Excel.Worksheet; row: number; col: number; rows: number; cols: number } | null;
-  keysOf(values: readonly CellValue[][]): Promise<TableRowKeys | null>;
+  /**
+   * Once a request carried `block()`'s asks: the rest of the record of what was written, for the
+   * caller to read with its cells (undefined: none to read).
+   */
+  rest(): Promise<CellBlock | undefined>;
+  /** The keys, from the block's values and the record's rest as read (read here when not given). */
+  keysOf(values: readonly CellValue[][], rest?: readonly CellValue[][]): Promise<TableRowKeys | null>;
 } {
   const rowKey = record.rowKey;
   const keyed = rowKey && record.writtenStore ? rowKey : undefined;
@@ -1266,7 +1349,7 @@ export function queueTableRowKeys(
   const finding = keyed ? queueFindPastedTable(context, record) : undefined;
   let located: (() => FoundPastedTable) | undefined;
   let found: FoundPastedTable | undefined;
-  let writtenRead: (() => Promise<Map<string, WrittenRow>>) | undefined;
+  let writtenRead: WrittenStoreParts | undefined;
   // A table gone or changed has no keys to read (null), as when it is not keyed.
   const unlessChanged = <T>(step: () => T): T | undefined => {
     try {
@@ -1279,7 +1362,7 @@ export function queueTableRowKeys(
   const columns = keyed ? locatorColumns(keyed, record.header) : [];
   // Only as far as the last locator column: the rest of a wide table is not needed to find its rows.
   const width = columns.length > 0 && columns.every((c) => c >= 0) ? Math.max(...columns) + 1 : record.header.length;
-  if (keyed && options.justWritten) return queueWrittenTableRowKeys(context, record, columns, width);
+  if (keyed && options.justWritten) return queueWrittenTableRowKeys(context, record, columns, width, options.written);
   return {
     located() {
       if (finding) located = unlessChanged(() => finding.located());
@@ -1287,14 +1370,16 @@ export function queueTableRowKeys(
     block() {
       found = located ? unlessChanged(located) : undefined;
       if (!found || !store || store.isNullObject) return null;
-      writtenRead = queueWrittenStoreRead(context, store);
+      writtenRead = queueWrittenStoreParts(context, store);
       const { sheet, range } = found;
       return { sheet, row: range.rowIndex + 1, col: range.columnIndex, rows: range.rowCount - 1, cols: width };
     },
-    async keysOf(values) {
+    rest: async () => writtenRead?.rest(),
+    async keysOf(values, rest) {
       if (!found || !writtenRead) return null;
       const { range } = found;
-      return rowKeysOf(values, await writtenRead(), columns, range.rowIndex + 1, range.columnIndex, record.header);
+      const written = await writtenRead.complete(rest);
+      return rowKeysOf(values, written, columns, range.rowIndex + 1, range.columnIndex, record.header);
     },
   };
 }
@@ -1316,5 +1401,5 @@ function rowKeysOf(
     keys.set(top + i, entry.key);
     firstColumn.set(top + i, row[0] ?? "");
   });
-  return { left, header: header.slice(), keys, firstColumn };
+  return { left, header: header.slice(), keys, firstColumn, written };
 }

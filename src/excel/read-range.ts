@@ -208,34 +208,81 @@ export interface CellBlock {
   rows: number;
   cols: number;
   properties: readonly CellProperty[];
+  /**
+   * What a cell of it weighs in an answer, when the caller knows from an earlier read of the same
+   * cells (a written store's first rows): its rows are then packed by it, not by what other
+   * blocks weighed.
+   */
+  bytesPerCell?: number;
 }
 
 /** What {@link readBlocks} read of one block: each property asked for. */
 export type BlockRead = Partial<Record<CellProperty, CellValue[][]>>;
 
+/** Options of {@link readBlocks}. */
+export interface ReadBlocksOptions {
+  /**
+   * Called once, after the first request was answered (with whatever the caller queued before it):
+   * more blocks to read, packed with the rest (a round trip fewer than reading them after). Their
+   * reads come after the others' in the answer.
+   */
+  more?: () => Promise<readonly CellBlock[]>;
+  /**
+   * The answer the first request may take, when the caller queued reads of its own to go with it
+   * (their weight taken from READ_TARGET_BYTES). Default READ_TARGET_BYTES.
+   */
+  firstBytes?: number;
+}
+
 /**
  * Reads the properties of many blocks (a table's header, body and the columns beside it; the cells
  * a refresh is about to overwrite, row group by row group) in as few round trips as their answers
  * allow: slices of rows, of one block or of several, are loaded together up to about 4 MB of answer
- * (40,000 cells at first, then sized by what the cells read so far weighed), one sync each, so a
+ * (40,000 cells at first, then each block's rows sized by what its cells read so far weighed, or
+ * what the cells of every block did), one sync each, so a
  * block larger than a request shares its first and last requests with the blocks around it instead
  * of starting a request of its own ("Avoid using the context.sync method in loops",
  * https://learn.microsoft.com/office/dev/add-ins/concepts/correlated-objects-pattern). A request
- * whose answer passes Excel's limit is asked again at half its cells, down to one row. Returns, per
- * block in order, each of its properties' cells.
+ * whose answer passes Excel's limit is asked again at half its size, down to one row. Returns, per
+ * block in order (those of `more` last), each of its properties' cells.
  */
-export async function readBlocks(context: Excel.RequestContext, blocks: readonly CellBlock[]): Promise<BlockRead[]> {
-  const out: BlockRead[] = blocks.map((b) => {
+export async function readBlocks(
+  context: Excel.RequestContext,
+  first: readonly CellBlock[],
+  options: ReadBlocksOptions = {},
+): Promise<BlockRead[]> {
+  const blocks = [...first];
+  const out: BlockRead[] = [];
+  const add = (b: CellBlock) => {
     const one: BlockRead = {};
     // A block of no columns has no range to read: its rows are empty.
     for (const property of b.properties) one[property] = b.cols > 0 ? [] : Array.from({ length: b.rows }, () => []);
-    return one;
-  });
+    out.push(one);
+  };
+  blocks.forEach(add);
+  let more = options.more;
   const rowCells = (b: CellBlock) => b.cols * b.properties.length;
   const readable = (b: CellBlock) => b.rows > 0 && b.cols > 0 && b.properties.length > 0;
-  let cellsPerRead = CELLS_PER_READ;
+  // What each block's cells weighed so far, and all blocks' (for blocks not read yet).
+  const weighed = blocks.map(() => ({ cells: 0, bytes: 0 }));
   let cellsRead = 0;
   let bytesRead = 0;
+  // Before anything was read a cell is reckoned at a 40,000th of the target (40,000 cells a request).
+  const cellBytes = (b: number) =>
+    weighed[b].cells > 0
+      ? weighed[b].bytes / weighed[b].cells
+      : (blocks[b].bytesPerCell ?? (cellsRead > 0 ? bytesRead / cellsRead : READ_TARGET_BYTES / CELLS_PER_READ));
+  let budgetBytes = Math.max(0, options.firstBytes ?? READ_TARGET_BYTES);
+  const takeMore = async () => {
+    if (!more) return;
+    const extra = await more();
+    more = undefined;
+    for (const e of extra) {
+      blocks.push(e);
+      weighed.push({ cells: 0, bytes: 0 });
+      add(e);
+    }
+  };
   // The next row to read: row `row` of blocks[block].
   let block = 0;
   let row = 0;
@@ -244,10 +291,16 @@ export async function readBlocks(context: Excel.RequestContext, blocks: readonly
       block++;
       row = 0;
     }
-    if (block >= blocks.length) return out;
-    // One request: rows from here on, block after block, up to cellsPerRead cells (one row at least).
+    if (block >= blocks.length) {
+      if (!more) return out;
+      // Nothing of the first blocks to read: the caller's (its reads then ask for themselves).
+      await takeMore();
+      continue;
+    }
+    // One request: rows from here on, block after block, up to the budget (one row at least).
     const slices: Array<{ block: number; range: Excel.Range; cells: number }> = [];
-    let budget = cellsPerRead;
+    let budget = budgetBytes;
+    let asked = 0;
     let b = block;
     let r = row;
     while (b < blocks.length) {
@@ -257,37 +310,43 @@ export async function readBlocks(context: Excel.RequestContext, blocks: readonly
         r = 0;
         continue;
       }
-      const fit = Math.min(Math.floor(MAX_CELLS_PER_READ / next.cols), Math.floor(budget / rowCells(next)));
+      const rowBytes = Math.max(1e-9, rowCells(next) * cellBytes(b));
+      const fit = Math.min(Math.floor(MAX_CELLS_PER_READ / next.cols), Math.floor(budget / rowBytes));
       const take = Math.min(next.rows - r, slices.length === 0 ? Math.max(1, fit) : fit);
       if (take <= 0) break;
       const range = next.sheet.getRangeByIndexes(next.row + r, next.col, take, next.cols);
       range.load([...next.properties]);
       slices.push({ block: b, range, cells: take * rowCells(next) });
-      budget -= take * rowCells(next);
+      budget -= take * rowBytes;
+      asked += take * rowBytes;
       r += take;
     }
     try {
       await context.sync();
     } catch (error) {
-      const asked = slices.reduce((n, s) => n + s.cells, 0);
       const oneRow = slices.length === 1 && slices[0].cells === rowCells(blocks[block]);
       if ((error as { code?: unknown }).code !== RESPONSE_TOO_LARGE || oneRow) throw error;
-      cellsPerRead = Math.max(1, Math.floor(asked / 2));
+      budgetBytes = asked / 2;
       continue;
     }
     for (const slice of slices) {
       const one = out[slice.block];
+      let bytes = 0;
       for (const property of blocks[slice.block].properties) {
         const cells = slice.range[property] as CellValue[][];
         const into = one[property]!;
         for (const line of cells) into.push(line); // not push(...cells): a long slice passes the arguments' limit
-        bytesRead += utf8Length(JSON.stringify(cells));
+        bytes += utf8Length(JSON.stringify(cells));
       }
+      weighed[slice.block].cells += slice.cells;
+      weighed[slice.block].bytes += bytes;
+      bytesRead += bytes;
       cellsRead += slice.cells;
     }
     block = b;
     row = r;
-    cellsPerRead = Math.max(1, Math.floor(READ_TARGET_BYTES / Math.max(1, bytesRead / Math.max(1, cellsRead))));
+    budgetBytes = READ_TARGET_BYTES;
+    await takeMore();
   }
 }
 

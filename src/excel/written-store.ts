@@ -23,7 +23,7 @@ import {
   textRowBytes,
   utf8Length,
 } from "./chunks";
-import { READ_TARGET_BYTES, queueRead, readBlock } from "./read-range";
+import { READ_TARGET_BYTES, queueRead, readBlock, type CellBlock } from "./read-range";
 import { addStoreSheet } from "./store-sheets";
 import { message } from "../i18n/messages";
 
@@ -63,6 +63,34 @@ export function queueWrittenStoreRead(
   context: Excel.RequestContext,
   store: Excel.Worksheet,
 ): () => Promise<Map<string, WrittenRow>> {
+  const parts = queueWrittenStoreParts(context, store);
+  return () => parts.complete();
+}
+
+/**
+ * About what the first read of a table's record weighs at most (its first 1,000 rows: 4 characters
+ * a cell of `width` columns, with room for the locator and key), for a caller whose request carries it.
+ */
+export function firstReadBytes(width: number): number {
+  return FIRST_ROWS_READ * (4 * width + 200);
+}
+
+/** {@link queueWrittenStoreParts}: the rest of a record to read after its first rows, and the rows once read. */
+export interface WrittenStoreParts {
+  /**
+   * Once a request carried the first read (or on its own when none did): the rest of the record to
+   * read, with what its cells weigh (as the first rows did), or undefined when the first read held all.
+   */
+  rest(): Promise<CellBlock | undefined>;
+  /** The written rows by locator, given the rest's cells as the caller read them (else read here). */
+  complete(rest?: readonly CellValue[][]): Promise<Map<string, WrittenRow>>;
+}
+
+/**
+ * {@link queueWrittenStoreRead} in parts, for a caller that reads the rest of the record in its own
+ * requests, packed with other cells (readBlocks: a round trip fewer than reading it after them).
+ */
+export function queueWrittenStoreParts(context: Excel.RequestContext, store: Excel.Worksheet): WrittenStoreParts {
   const queue = () => {
     const used = store.getUsedRangeOrNullObject(true);
     used.load("rowCount");
@@ -71,37 +99,58 @@ export function queueWrittenStoreRead(
     return () => ({ total: used.isNullObject ? 0 : used.rowCount - 1, head: head.values as CellValue[][] });
   };
   const read = queueRead(context, queue);
-  return async () => {
-    const got = await read();
-    const { total } = got;
-    const rows = got.head.slice(0, Math.max(0, total));
-    if (total > FIRST_ROWS_READ) {
-      const bytesPerRow = Math.max(1, utf8Length(JSON.stringify(rows)) / rows.length);
-      const next = Math.max(1, Math.floor(READ_TARGET_BYTES / bytesPerRow));
-      const rest = await readBlock(
-        context,
-        store,
-        1 + FIRST_ROWS_READ,
-        0,
-        total - FIRST_ROWS_READ,
-        HEADER.length,
-        "values",
-        next,
-      );
-      for (const line of rest) rows.push(line);
+  let known: { first: CellValue[][]; rest?: CellBlock } | undefined;
+  const rest = async () => {
+    if (!known) {
+      const { total, head } = await read();
+      const first = head.slice(0, Math.max(0, total));
+      known = { first };
+      if (total > FIRST_ROWS_READ) {
+        const bytesPerCell = Math.max(1, utf8Length(JSON.stringify(first)) / (first.length * HEADER.length));
+        known.rest = {
+          sheet: store,
+          row: 1 + FIRST_ROWS_READ,
+          col: 0,
+          rows: total - FIRST_ROWS_READ,
+          cols: HEADER.length,
+          properties: ["values"],
+          bytesPerCell,
+        };
+      }
     }
-    const out = new Map<string, WrittenRow>();
-    for (const cells of rows) {
-      if (cells[0] === "") continue;
-      const kept = String(cells[3] ?? "");
-      out.set(String(cells[0]), {
-        locator: String(cells[0]),
-        key: String(cells[1] ?? ""),
-        digest: String(cells[2] ?? ""),
-        kept: kept === "" ? [] : kept.split(",").map(Number),
-      });
-    }
-    return out;
+    return known.rest;
+  };
+  return {
+    rest,
+    async complete(lines) {
+      const block = await rest();
+      // Slices sized by what the first rows weighed (readBlock), near READ_TARGET_BYTES each.
+      const restLines =
+        block && !lines
+          ? await readBlock(
+              context,
+              store,
+              block.row,
+              0,
+              block.rows,
+              HEADER.length,
+              "values",
+              Math.max(1, Math.floor(READ_TARGET_BYTES / (block.bytesPerCell! * HEADER.length))),
+            )
+          : (lines ?? []);
+      const out = new Map<string, WrittenRow>();
+      for (const cells of [...known!.first, ...restLines]) {
+        if (cells[0] === "") continue;
+        const kept = String(cells[3] ?? "");
+        out.set(String(cells[0]), {
+          locator: String(cells[0]),
+          key: String(cells[1] ?? ""),
+          digest: String(cells[2] ?? ""),
+          kept: kept === "" ? [] : kept.split(",").map(Number),
+        });
+      }
+      return out;
+    },
   };
 }
 

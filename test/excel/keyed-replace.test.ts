@@ -43,8 +43,9 @@ afterEach(() => {
 
 async function pasted(
   rows = summaryRows(FIRST),
+  responseLimitBytes?: number,
 ): Promise<{ fake: FakeExcel; record: () => Promise<ProvenanceRecord> }> {
-  const fake = createFakeExcel();
+  const fake = createFakeExcel(responseLimitBytes ? { responseLimitBytes } : {});
   restore.push(installFakeOffice(globalThis as unknown as Record<string, unknown>, fake.requirements));
   await fake.run((context) =>
     writeTableToNewSheet(context, {
@@ -161,6 +162,59 @@ describe("refresh by key", () => {
       ["id:A · ssp585 · 30", "note for A"],
     ]);
     expect((await record()).rows).toBe(4);
+  });
+
+  it("finds the table where it is now when rows were inserted above it since the paste, and refreshes it there", async () => {
+    const { fake, record } = await pasted();
+    typeNotes(fake);
+    // Two rows inserted above the table and its notes: it now starts at A3, its record says A1.
+    await fake.run(async (context) => {
+      context.workbook.worksheets
+        .getItem(SHEET)
+        .getRangeByIndexes(0, 0, 2, 8)
+        .insert("Down" as Excel.InsertShiftDirection);
+    });
+    expect(fake.read(SHEET, "A3:B3")).toEqual([["portfolio_index", "entity_id"]]);
+    const report = await refresh(fake, await record(), CHANGED);
+    expect(report).toMatchObject({ updated: 3, added: ["id:E · ssp585 · 30"], removed: ["id:A · ssp585 · 30"] });
+    // Each asset keeps its note; B's new score is written on B's row, where the table is now.
+    expect(fake.read(SHEET, "B4:G7").map((line) => [line[0], line[4], line[5]])).toEqual([
+      ["B", 0.55, "note for B"],
+      ["C", 0.3, "note for C"],
+      ["D", 0.9, "note for D"],
+      ["E", 0.2, ""],
+    ]);
+    expect(
+      fake
+        .read(SHEET, "A1:F2")
+        .flat()
+        .every((v) => v === ""),
+    ).toBe(true);
+    expect((await record()).tableAddress).toBe("A3:F7");
+  });
+
+  it("reads again in smaller parts whatever answer passes Excel's limit, and ends as it would without one", async () => {
+    // The same refresh twice: with Excel's answers limited to a few rows, the reads that would
+    // pass the limit (the table and the record of what was written asked together) are refused and
+    // asked again smaller; the sheet ends the same.
+    const ends: CellValue[][][] = [];
+    for (const limit of [undefined, 1_500]) {
+      const { fake, record } = await pasted(summaryRows(FIRST), limit);
+      await sortByScoreDescending(fake);
+      typeNotes(fake);
+      fake.resetSyncs();
+      await refresh(fake, await record(), CHANGED);
+      if (limit) expect(fake.syncs.some((s) => s.failed === "ResponsePayloadSizeLimitExceeded")).toBe(true);
+      ends.push(fake.read(SHEET, "A1:G6"));
+    }
+    expect(ends[1]).toEqual(ends[0]);
+    expect(ends[0].slice(1).map((line) => [line[1], line[6]])).toEqual([
+      ["D", "note for D"],
+      ["B", "note for B"],
+      ["C", "note for C"],
+      ["E", ""],
+      ["", ""],
+    ]);
   });
 
   it("sorts again by the analyst's own sort when asked, the new row taking its place", async () => {

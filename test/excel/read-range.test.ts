@@ -176,6 +176,29 @@ describe("readBlocks", () => {
   });
 });
 
+describe("readBlocks with more blocks learned after its first request", () => {
+  it("packs them with the rest, each block's rows sized by what its own cells weigh", async () => {
+    // A light block of numbers (about 3.4 MB) and a heavy one of long texts (about 1.6 MB) known only
+    // after the first request: together in two requests after the first, not one more for the texts.
+    const fake = createFakeExcel();
+    const numbers = Array.from({ length: 50_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => r + c / 10));
+    const texts = Array.from({ length: 4_000 }, (_, r) => [`${"t".repeat(400)}${r}`]);
+    fake.setValues("Sheet1", "A1:J50000", numbers);
+    fake.setValues("Sheet1", "L1:L4000", texts);
+    fake.resetSyncs();
+    const read = await fake.run((context) => {
+      const sheet = context.workbook.worksheets.getItem("Sheet1");
+      return readBlocks(context, [{ sheet, row: 0, col: 0, rows: 50_000, cols: 10, properties: ["values"] }], {
+        more: async () => [{ sheet, row: 0, col: 11, rows: 4_000, cols: 1, properties: ["values"], bytesPerCell: 405 }],
+      });
+    });
+    expect(read[0].values).toEqual(numbers);
+    expect(read[1].values).toEqual(texts);
+    expect(fake.syncs.every((s) => !s.failed && s.responseBytes < 5_000_000)).toBe(true);
+    expect(fake.syncs).toHaveLength(3);
+  });
+});
+
 describe("queueRead", () => {
   it("goes with the caller's next request, and is read on its own when no request carried it", async () => {
     const fake = createFakeExcel();

@@ -24,6 +24,7 @@ import {
   type ProvenanceRecord,
 } from "../../../shaping/paste-provenance";
 import { RowKeyError, keyRows } from "../../../shaping/row-keys";
+import type { WrittenRow } from "../../../shaping/keyed-diff";
 import { ADDIN_VERSION } from "../../../shared/version";
 import { CancelledError, throwIfCancelled, listSome, type ExcelRunner, type PasteOptions } from "../../ui/pane-types";
 import {
@@ -178,9 +179,11 @@ async function bringFollowersInLine(
   record: ProvenanceRecord,
   followers: { tables: FollowerTables; build: NonNullable<FetchedTable["followers"]> },
   before: FollowersBefore,
+  /** The keyed table's record of what was written, as its refresh just wrote it. */
+  keyedWritten: Map<string, WrittenRow>,
 ): Promise<FollowersOutcome | undefined> {
   try {
-    const done = await refreshFollowers(context, record, followers.tables, before, followers.build);
+    const done = await refreshFollowers(context, record, followers.tables, before, followers.build, { keyedWritten });
     const parts: Message[] = [];
     if (done.mirrorRemoved + done.mirrorAdded > 0)
       parts.push(message("pasted.run.followers.mirror", { removed: done.mirrorRemoved, added: done.mirrorAdded }));
@@ -420,13 +423,15 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
               acceptKeyKindChange: options.acceptKeyKindChange?.includes(record.sheetId),
               // On record before the removed rows are deleted, put back if anything before fails.
               recordAs,
+              // Read by checkFollowers just now, in this batch: not read again.
+              written: before?.keyedWritten,
             },
           );
           next = done.record;
           report = done.report;
           const provenanceBefore = done.provenanceBefore;
           if (followers && before) {
-            followed = await bringFollowersInLine(context, next, followers, before);
+            followed = await bringFollowersInLine(context, next, followers, before, done.written);
             // The losses sheet's record of which asset each row is about, kept for the next refresh.
             if (followed?.store && next.followers) {
               next = { ...next, followers: { ...next.followers, store: followed.store } };
