@@ -197,7 +197,7 @@ describe("refresh by key", () => {
     // The same refresh twice: with Excel's answers limited to a few rows, the reads that would
     // pass the limit (the table and the record of what was written asked together) are refused and
     // asked again smaller; the sheet ends the same.
-    const ends: CellValue[][][] = [];
+    const ends: unknown[][][] = [];
     for (const limit of [undefined, 1_500]) {
       const { fake, record } = await pasted(summaryRows(FIRST), limit);
       await sortByScoreDescending(fake);
