@@ -256,6 +256,30 @@ describe("cell input rules", () => {
   });
 });
 
+describe("an answer over the payload limit", () => {
+  it("sets none of the sync's loaded values, as office.js does: a proxy read after it throws PropertyNotLoaded", async () => {
+    const fake = createFakeExcel({ responseLimitBytes: 2_000 });
+    fake.setValues("Sheet1", "A1:A2", [["small"], ["x".repeat(3_000)]]);
+    await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem("Sheet1");
+      const small = sheet.getRange("A1");
+      const large = sheet.getRange("A2");
+      const sheets = context.workbook.worksheets;
+      small.load("values");
+      large.load("values");
+      sheets.load("items/name");
+      await expect(context.sync()).rejects.toMatchObject({ code: "ResponsePayloadSizeLimitExceeded" });
+      expect(() => small.values).toThrow(expect.objectContaining({ code: "PropertyNotLoaded" }));
+      expect(() => large.values).toThrow(expect.objectContaining({ code: "PropertyNotLoaded" }));
+      expect(() => sheets.items).toThrow(expect.objectContaining({ code: "PropertyNotLoaded" }));
+      // Asked again alone, the small one arrives.
+      small.load("values");
+      await context.sync();
+      expect(small.values).toEqual([["small"]]);
+    });
+  });
+});
+
 describe("tables, charts and formats", () => {
   it("creates tables with unique text headers, names, parts and added rows", async () => {
     const fake = createFakeExcel();

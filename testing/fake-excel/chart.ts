@@ -1,5 +1,5 @@
 /** Charts of the fake: recorded with their type, source range and series, never drawn. */
-import { FakeClientObject, FakeRequestContext } from "./context";
+import { FakeClientObject, FakeRequestContext, journalDelivery } from "./context";
 import { invalidArgument, propertyNotLoaded } from "./errors";
 import { formatAddress, parseLocal, splitSheet } from "./a1";
 import { FakeClientResult, FakeCollection } from "./collection";
@@ -100,6 +100,8 @@ export class FakeChartSeriesCollection {
         const c = this.chart.resolve();
         const count = Math.max(c.series.length, sourceSeriesCount(c));
         return () => {
+          const before = this.loaded;
+          journalDelivery(() => (this.loaded = before));
           this.loaded = Array.from({ length: count }, (_, i) => new FakeChartSeries(this.chart, () => i));
           return count;
         };

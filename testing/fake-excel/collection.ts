@@ -2,7 +2,7 @@
  * Collections of the fake (worksheets, tables, charts, table rows): `load("items/name")` fills
  * `items` with proxies carrying the loaded properties; `getCount()` answers a ClientResult.
  */
-import { FakeClientObject, FakeRequestContext, LoadOption, loadPaths } from "./context";
+import { FakeClientObject, FakeRequestContext, LoadOption, journalDelivery, loadPaths } from "./context";
 import { FakeErrorCodes, FakeExcelError, propertyNotLoaded } from "./errors";
 
 /** OfficeExtension.ClientResult: `value` is readable after the next sync. */
@@ -12,6 +12,11 @@ export class FakeClientResult<T> {
 
   /** Called by the operation that computes the value. */
   deliver(value: T): void {
+    const { result, ready } = this;
+    journalDelivery(() => {
+      this.result = result;
+      this.ready = ready;
+    });
     this.result = value;
     this.ready = true;
   }
@@ -61,6 +66,8 @@ export abstract class FakeCollection<TModel, TItem extends FakeClientObject<TMod
         const proxies = models.map((m, i) => this.itemProxy(m, `${this.path}.items[${i}]`));
         const deliveries = proxies.map((p) => p.loadNow(props));
         return () => {
+          const before = this.loadedItems;
+          journalDelivery(() => (this.loadedItems = before));
           this.loadedItems = proxies;
           return deliveries.map((d) => d());
         };

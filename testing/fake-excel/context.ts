@@ -195,11 +195,20 @@ export class FakeRequestContext {
       host.emit(host.model.takeChanges());
       throw error;
     }
-    const results = deliveries.map((d) => d());
+    const undo: Array<() => void> = [];
+    deliveryUndo = undo;
+    let results: unknown[];
+    try {
+      results = deliveries.map((d) => d());
+    } finally {
+      deliveryUndo = null;
+    }
     const responseBytes = utf8Length(JSON.stringify(results));
     record.responseBytes = responseBytes;
     host.emit(host.model.takeChanges());
     if (responseBytes > host.responseLimitBytes) {
+      // No loaded value of a refused answer reaches the add-in.
+      for (const step of undo.reverse()) step();
       record.failed = FakeErrorCodes.responsePayloadSizeLimitExceeded;
       throw new FakeExcelError(
         FakeErrorCodes.responsePayloadSizeLimitExceeded,
@@ -222,11 +231,35 @@ export function loadPaths(option: LoadOption): string[] {
 }
 
 /**
+ * Undo steps of the deliveries of the sync being answered: a sync whose answer passes the payload
+ * limit fails as a whole, and office.js then sets none of its loaded values (a proxy read
+ * afterwards throws PropertyNotLoaded), so the fake takes back what its deliveries set.
+ */
+let deliveryUndo: Array<() => void> | null = null;
+
+/** Records how to take back a delivery (while a sync's answer is being built). */
+export function journalDelivery(undo: () => void): void {
+  deliveryUndo?.push(undo);
+}
+
+/** The loaded properties of a proxy: what a delivery sets is journaled (see {@link journalDelivery}). */
+class LoadedProperties extends Map<string, unknown> {
+  override set(key: string, value: unknown): this {
+    if (deliveryUndo) {
+      const had = this.has(key);
+      const before = this.get(key);
+      deliveryUndo.push(() => (had ? super.set(key, before) : this.delete(key)));
+    }
+    return super.set(key, value);
+  }
+}
+
+/**
  * Base of every proxy. T is what the proxy points at in the model; it is resolved during a sync
  * (so getItem of a missing sheet fails at sync, as in Excel) and then kept.
  */
 export abstract class FakeClientObject<T> {
-  protected readonly loaded = new Map<string, unknown>();
+  protected readonly loaded: Map<string, unknown> = new LoadedProperties();
   private target: T | null | undefined;
 
   constructor(
