@@ -169,14 +169,20 @@ export async function listSheetNames(context: Excel.RequestContext): Promise<str
  * and returns what gives their result once synced. The function returned gives that result, and
  * reads anew when the request that was to carry it failed and was asked again without it (an
  * answer over the 5 MB limit, split by {@link readBlocks}) or none was sent: an unloaded property
- * throws, as office.js's PropertyNotLoaded does.
+ * throws, as office.js's PropertyNotLoaded does. `readAlone`, when given, is how it reads anew (a
+ * read too large for one answer: in slices), instead of queuing the same loads alone.
  */
-export function queueRead<T>(context: Excel.RequestContext, queue: () => () => T): () => Promise<T> {
+export function queueRead<T>(
+  context: Excel.RequestContext,
+  queue: () => () => T,
+  readAlone?: () => Promise<T>,
+): () => Promise<T> {
   const first = queue();
   return async () => {
     try {
       return first();
     } catch {
+      if (readAlone) return readAlone();
       const again = queue();
       await context.sync();
       return again();

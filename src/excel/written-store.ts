@@ -98,7 +98,18 @@ export function queueWrittenStoreParts(context: Excel.RequestContext, store: Exc
     head.load("values");
     return () => ({ total: used.isNullObject ? 0 : used.rowCount - 1, head: head.values as CellValue[][] });
   };
-  const read = queueRead(context, queue);
+  // Read anew when the request that carried it failed (its answer over the limit): the first rows
+  // in slices too, which alone may weigh more than one answer carries.
+  const readAlone = async () => {
+    const used = store.getUsedRangeOrNullObject(true);
+    used.load("rowCount");
+    await context.sync();
+    const total = used.isNullObject ? 0 : used.rowCount - 1;
+    const rows = Math.min(total, FIRST_ROWS_READ);
+    const head = rows > 0 ? await readBlock(context, store, 1, 0, rows, HEADER.length, "values") : [];
+    return { total, head };
+  };
+  const read = queueRead(context, queue, readAlone);
   let known: { first: CellValue[][]; rest?: CellBlock } | undefined;
   const rest = async () => {
     if (!known) {
