@@ -71,10 +71,10 @@ export function portfolioSummary(
 ): Promise<SummaryIndex> {
   return engine.load(
     formatDataKey({ kind: "summary", portfolio, scenario, window }),
-    async ({ client, signal: loadSignal, rows, readAhead }) => {
+    async ({ client, signal: loadSignal, rows, readAhead, slots }) => {
       const items = await client.datasets
         .summary(portfolio, { scenario, window })
-        .all({ rows, readAhead, signal: loadSignal });
+        .all({ rows, readAhead, slots, signal: loadSignal });
       const index: SummaryIndex = new AssetIndex();
       for (const item of items) {
         // the filter is the server's; check it
@@ -86,6 +86,7 @@ export function portfolioSummary(
       return index;
     },
     signal,
+    { paged: true },
   );
 }
 
@@ -100,10 +101,10 @@ export function portfolioExtendedSummary(
 ): Promise<ExtendedIndex> {
   return engine.load(
     formatDataKey({ kind: "extended", portfolio, scenario }),
-    async ({ client, signal: loadSignal, rows, readAhead }) => {
+    async ({ client, signal: loadSignal, rows, readAhead, slots }) => {
       const items = await client.datasets
         .extendedSummary(portfolio, { scenario })
-        .all({ rows, readAhead, signal: loadSignal });
+        .all({ rows, readAhead, slots, signal: loadSignal });
       const index: ExtendedIndex = new AssetIndex();
       for (const item of items) {
         const analytics = item.scenario_analytics?.[scenario];
@@ -113,7 +114,7 @@ export function portfolioExtendedSummary(
     },
     signal,
     // About 8,000 characters per asset: cells keep the metrics they read instead (assetMetric).
-    { persist: false },
+    { persist: false, paged: true },
   );
 }
 
@@ -183,8 +184,10 @@ export function portfolioSeries(
 ): Promise<SeriesIndex> {
   return engine.load(
     formatDataKey({ kind: "items", portfolio, ...filter }),
-    async ({ client, signal: loadSignal, rows, readAhead }) => {
-      const items = await client.datasets.items(portfolio, { ...filter }).all({ rows, readAhead, signal: loadSignal });
+    async ({ client, signal: loadSignal, rows, readAhead, slots }) => {
+      const items = await client.datasets
+        .items(portfolio, { ...filter })
+        .all({ rows, readAhead, slots, signal: loadSignal });
       const index: SeriesIndex = new AssetIndex();
       for (const item of items) {
         const matches =
@@ -197,15 +200,17 @@ export function portfolioSeries(
       return index;
     },
     signal,
+    { paged: true },
   );
 }
 
 export function portfolioAssets(engine: RiskEngine, portfolio: string, signal: CancelSignal): Promise<Asset[]> {
   return engine.load(
     formatDataKey({ kind: "assets", portfolio }),
-    ({ client, signal: loadSignal, rows, readAhead }) =>
-      client.portfolios.assets(portfolio).all({ rows, readAhead, signal: loadSignal }),
+    ({ client, signal: loadSignal, rows, readAhead, slots }) =>
+      client.portfolios.assets(portfolio).all({ rows, readAhead, slots, signal: loadSignal }),
     signal,
+    { paged: true },
   );
 }
 

@@ -184,6 +184,41 @@ test("a waiting task whose signal fires leaves the queue at once and its promise
   expect(started).toEqual(["first", "third"]);
 });
 
+test("a list's pages take turns of the limit ahead of the single tasks waiting, one turn a page", async () => {
+  const limiter = new AdaptiveLimiter({ initial: 2, min: 2, max: 2 });
+  const started: string[] = [];
+  const finish: Array<() => void> = [];
+  const task = (name: string) =>
+    limiter.run(() => {
+      started.push(name);
+      return new Promise<void>((resolve) => finish.push(resolve));
+    });
+  const singles = ["a", "b", "c", "d"].map(task);
+  expect(started).toEqual(["a", "b"]);
+  // A list's three pages ask for turns while c and d wait: they go first, each taking one turn.
+  const pages = [1, 2, 3].map((page) =>
+    limiter.pageSlots.acquire().then((release) => {
+      started.push(`page ${page}`);
+      finish.push(release);
+    }),
+  );
+  const next = async () => {
+    finish.shift()!();
+    for (let i = 0; i < 6; i++) await Promise.resolve();
+  };
+  await next(); // a done
+  await next(); // b done
+  expect(started).toEqual(["a", "b", "page 1", "page 2"]);
+  expect(limiter.active).toBe(2); // two pages: the limit counts them as it counts tasks
+  await next();
+  await next();
+  await next();
+  await Promise.all(pages);
+  expect(started).toEqual(["a", "b", "page 1", "page 2", "page 3", "c", "d"]);
+  while (finish.length > 0) await next();
+  await Promise.all(singles);
+});
+
 test("instrument reports each attempt's status, latency, Retry-After and attempts on the wire", async () => {
   jest.useRealTimers();
   const limiter = new AdaptiveLimiter({ initial: 4, min: 1, max: 8 });

@@ -2,6 +2,7 @@ import { RiskClient } from "../../api/client";
 import { connectionKey, type ConnectionConfig } from "../../api/config";
 import { AbortedError, NetworkError, RateLimitError, ServerError, TimeoutError } from "../../api/errors";
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from "../../api/http";
+import type { SlotSource } from "../../api/pagination";
 import { toExcelError } from "../formula-errors";
 import { cacheKey, dataKeyOfCacheKey } from "./cache-key";
 import type { LastGood, LastGoodCache, LastGoodUsage } from "./last-good-cache";
@@ -159,6 +160,11 @@ export interface LoadContext {
   signal: AbortSignal;
   readAhead: number;
   rows: number;
+  /**
+   * For a paged load (LoadOptions.paged): the turns its pages take, one each, ahead of the single
+   * loads waiting (AdaptiveLimiter.pageSlots). Pass them to the list's `all()`.
+   */
+  slots?: SlotSource;
 }
 
 /**
@@ -235,6 +241,13 @@ export interface LoadOptions {
    * results derived from it (`derive`) are kept as usual. Default true.
    */
   persist?: boolean;
+  /**
+   * True for a loader that reads a list page by page with `LoadContext.slots`: the load takes no
+   * turn of the limit itself, each of its pages takes one, ahead of the single loads waiting (a
+   * chain of round trips started first runs beside them instead of after them). Its deadline runs
+   * from when it is sent. Default false.
+   */
+  paged?: boolean;
 }
 
 /**
@@ -259,6 +272,8 @@ interface Flight {
   skipPersistentFresh?: boolean;
   /** False: the persistent cache neither answers nor keeps this load (LoadOptions.persist). */
   persist: boolean;
+  /** Its pages take the limit's turns, not the load (LoadOptions.paged). */
+  paged: boolean;
   /** A derived load's computation (see `derive`): it sends nothing itself, so it takes no turn and has no deadline. */
   deriver?: Deriver<unknown>;
   /** Set when the load failed for want of the service: what its cells show (for the stale list). */
@@ -348,7 +363,7 @@ export class RiskEngine {
    * other calls still wait for it.
    */
   load<T>(key: string, loader: Loader<T>, signal?: CancelSignal, options: LoadOptions = {}): Promise<T> {
-    return this.start(key, loader, undefined, signal, options.persist ?? true);
+    return this.start(key, loader, undefined, signal, options.persist ?? true, options.paged ?? false);
   }
 
   /**
@@ -361,7 +376,14 @@ export class RiskEngine {
    * marks the derived result too, which is then neither kept nor taken as fresh.
    */
   derive<T>(key: string, derive: Deriver<T>, signal?: CancelSignal): Promise<T> {
-    return this.start(key, () => Promise.reject(new Error("a derived load has no loader")), derive, signal, true);
+    return this.start(
+      key,
+      () => Promise.reject(new Error("a derived load has no loader")),
+      derive,
+      signal,
+      true,
+      false,
+    );
   }
 
   private start<T>(
@@ -370,6 +392,7 @@ export class RiskEngine {
     deriver: Deriver<T> | undefined,
     signal: CancelSignal | undefined,
     persist: boolean,
+    paged: boolean,
   ): Promise<T> {
     this.counters.calls++;
     if (signal?.aborted) return Promise.reject(cancelled());
@@ -403,7 +426,7 @@ export class RiskEngine {
     let flight = this.flights.get(fullKey);
     if (flight) this.counters.joined++;
     else {
-      flight = this.startFlight(fullKey, loader as Loader<unknown>, client, persist);
+      flight = this.startFlight(fullKey, loader as Loader<unknown>, client, persist, paged);
       flight.deriver = deriver;
     }
     // A fresh pass's load must reach the service: the persistent cache may not answer it as fresh.
@@ -587,7 +610,13 @@ export class RiskEngine {
     return this.clientValue;
   }
 
-  private startFlight(key: string, loader: Loader<unknown>, client: RiskClient, persist: boolean): Flight {
+  private startFlight(
+    key: string,
+    loader: Loader<unknown>,
+    client: RiskClient,
+    persist: boolean,
+    paged: boolean,
+  ): Flight {
     let resolve!: (value: unknown) => void;
     let reject!: (error: unknown) => void;
     const promise = new Promise<unknown>((res, rej) => {
@@ -605,6 +634,7 @@ export class RiskEngine {
       waiters: 0,
       settled: false,
       persist,
+      paged,
       deadline: undefined,
       resolve,
       reject,
@@ -648,20 +678,25 @@ export class RiskEngine {
     flight.previous = previous;
     const signal = flight.controller.signal;
     const deriver = flight.deriver;
+    // One deadline per load, from when it starts: a recalculation joins thousands of cells to a few
+    // loads, and a load waiting for its turn behind others is not late. A paged load's pages go
+    // before the waiting loads, so it starts at once.
+    const send = (slots?: SlotSource) => {
+      flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
+      return flight.loader({
+        client: flight.client,
+        signal,
+        readAhead: this.settings.readAhead,
+        rows: this.settings.rows,
+        ...(slots ? { slots } : {}),
+      });
+    };
     const running = deriver
       ? // A derived load's sources tell it when they answer with a last good value.
         Promise.resolve().then(() => deriver(derivedSignal(signal, flight)))
-      : this.limiter.run(() => {
-          // One deadline per load, from when it starts: a recalculation joins thousands of cells to
-          // a few loads, and a load waiting for its turn behind others is not late.
-          flight.deadline = setTimeout(() => this.expire(flight), this.settings.deadlineMs);
-          return flight.loader({
-            client: flight.client,
-            signal,
-            readAhead: this.settings.readAhead,
-            rows: this.settings.rows,
-          });
-        }, signal);
+      : flight.paged
+        ? Promise.resolve().then(() => send(this.limiter.pageSlots))
+        : this.limiter.run(() => send(), signal);
     running.then(
       (value) => {
         // A derived result from a source's last good value is shown as such and not kept.
