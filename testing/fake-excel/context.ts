@@ -8,7 +8,7 @@
 import { FakeErrorCodes, FakeExcelError, propertyNotLoaded } from "./errors";
 import type { FakeChange, WorkbookModel } from "./model";
 import type { RequirementLevel } from "./requirements";
-import { utf8Length } from "../../src/excel/chunks";
+import { jsonBytes } from "../../src/excel/chunks";
 
 /** One queued operation: a name and JSON payload for the byte count, and what it does. */
 export interface QueuedOperation {
@@ -123,10 +123,9 @@ export class FakeRequestContext {
     }
     let busySince = performance.now();
     const index = ++host.syncCount;
-    const json = JSON.stringify(
+    const requestBytes = jsonBytes(
       ops.map((o) => (o.payload === undefined ? [o.name, o.target] : [o.name, o.target, o.payload])),
     );
-    const requestBytes = utf8Length(json);
     const record: SyncRecord = { index, operations: ops.length, requestBytes, responseBytes: 0, busyMs: 0 };
     host.syncs.push(record);
     record.busyMs += performance.now() - busySince;
@@ -203,7 +202,7 @@ export class FakeRequestContext {
     } finally {
       deliveryUndo = null;
     }
-    const responseBytes = utf8Length(JSON.stringify(results));
+    const responseBytes = jsonBytes(results);
     record.responseBytes = responseBytes;
     host.emit(host.model.takeChanges());
     if (responseBytes > host.responseLimitBytes) {
