@@ -30,7 +30,7 @@ export function utf8Length(text: string): number {
 
 /** Estimated request bytes of one row: its values' JSON plus its formats' JSON. */
 export function rowBytes(row: readonly CellValue[], formats: readonly (string | null)[] | null): number {
-  let bytes = jsonBytes(row) + 1;
+  let bytes = utf8Length(JSON.stringify(row)) + 1;
   // A format array is sent whole: `null` where a cell keeps its format, a quoted string elsewhere.
   if (formats) for (const f of formats) bytes += f === null ? 5 : utf8Length(f) + 3;
   return bytes;
@@ -59,53 +59,6 @@ export function jsonTextBytes(text: string): number {
     } else bytes += 3;
   }
   return bytes;
-}
-
-/**
- * UTF-8 length of `JSON.stringify(value)` without building it, for what a read answers (arrays of
- * cells, plain objects, strings, numbers, booleans, null): a read's answer of 4 MB is weighed
- * without 4 MB of text for the collector to free. `undefined` counts as JSON writes it (`null` in
- * an array, left out of an object); anything with a `toJSON` (a Date) is stringified.
- */
-export function jsonBytes(value: unknown): number {
-  switch (typeof value) {
-    case "string":
-      return jsonTextBytes(value);
-    case "number":
-      return Number.isFinite(value) ? numberBytes(value) : 4; // NaN, ±Infinity: null
-    case "boolean":
-      return value ? 4 : 5;
-    case "object": {
-      if (value === null) return 4;
-      if (Array.isArray(value)) {
-        let bytes = value.length === 0 ? 2 : 1 + value.length; // brackets and commas
-        for (const item of value) bytes += item === undefined || typeof item === "function" ? 4 : jsonBytes(item);
-        return bytes;
-      }
-      if (typeof (value as { toJSON?: unknown }).toJSON === "function") return utf8Length(JSON.stringify(value));
-      let bytes = 2;
-      let fields = 0;
-      for (const [key, field] of Object.entries(value)) {
-        if (field === undefined || typeof field === "function") continue;
-        bytes += jsonTextBytes(key) + 1 + jsonBytes(field);
-        fields++;
-      }
-      return bytes + Math.max(0, fields - 1);
-    }
-    default:
-      return 0; // undefined or a function at the top: JSON.stringify writes nothing
-  }
-}
-
-/** Characters of a finite number's JSON (its shortest round-trip form, as String gives it). */
-function numberBytes(n: number): number {
-  // Integers up to 2^53: counted without a string (most cells).
-  if (Number.isSafeInteger(n)) {
-    let digits = n < 0 || Object.is(n, -0) ? (n < 0 ? 2 : 1) : 1;
-    for (let rest = Math.abs(n); rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    return digits;
-  }
-  return String(n).length;
 }
 
 /** Control characters JSON escapes in two characters: \b \t \n \f \r. */

@@ -57,7 +57,7 @@ import type { ProvenanceRecord } from "../shaping/paste-provenance";
 import { describeKey, keyKindChange, type AssetKeyKind, type RecordedRowKey } from "../shaping/row-keys";
 import { TEXT_FORMAT, columnTextKinds } from "../shaping/safe-cells";
 import type { CellValue, ColumnFormats } from "../shaping/types";
-import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, jsonBytes, rowBytes } from "./chunks";
+import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes, utf8Length } from "./chunks";
 import {
   queueRecordProvenance,
   recordProvenance,
@@ -388,7 +388,7 @@ async function readKeyedTable(
   // The cells hold what the service sent last time: what its answer weighs now is a fair guess of
   // what they weigh, so the first request takes as many as the 4 MB target allows at once.
   const sample = answer.rows.slice(0, 500);
-  const bytesPerCell = sample.length > 0 ? jsonBytes(sample) / (sample.length * width) : undefined;
+  const bytesPerCell = sample.length > 0 ? utf8Length(JSON.stringify(sample)) / (sample.length * width) : undefined;
   const blocks = await readBlocks(context, [{ ...guess, properties: ["values"], bytesPerCell }], {
     firstBytes: READ_TARGET_BYTES - (writtenParts ? firstReadBytes(width) : 0),
     more: async () => {

@@ -17,11 +17,11 @@ import type { CellValue } from "../shaping/types";
 import { TEXT_FORMAT } from "../shaping/safe-cells";
 import {
   DEFAULT_MAX_REQUEST_BYTES,
-  jsonBytes,
   OPERATION_OVERHEAD_BYTES,
   planRowChunks,
   rowBytes,
   textRowBytes,
+  utf8Length,
 } from "./chunks";
 import { READ_TARGET_BYTES, queueRead, readBlock, type CellBlock } from "./read-range";
 import { addStoreSheet } from "./store-sheets";
@@ -117,7 +117,7 @@ export function queueWrittenStoreParts(context: Excel.RequestContext, store: Exc
       const first = head.slice(0, Math.max(0, total));
       known = { first };
       if (total > FIRST_ROWS_READ) {
-        const bytesPerCell = Math.max(1, jsonBytes(first) / (first.length * HEADER.length));
+        const bytesPerCell = Math.max(1, utf8Length(JSON.stringify(first)) / (first.length * HEADER.length));
         known.rest = {
           sheet: store,
           row: 1 + FIRST_ROWS_READ,

@@ -8,7 +8,7 @@
 import { FakeErrorCodes, FakeExcelError, propertyNotLoaded } from "./errors";
 import type { FakeChange, WorkbookModel } from "./model";
 import type { RequirementLevel } from "./requirements";
-import { jsonBytes } from "../../src/excel/chunks";
+import { utf8Length } from "../../src/excel/chunks";
 
 /** One queued operation: a name and JSON payload for the byte count, and what it does. */
 export interface QueuedOperation {
@@ -123,9 +123,10 @@ export class FakeRequestContext {
     }
     let busySince = performance.now();
     const index = ++host.syncCount;
-    const requestBytes = jsonBytes(
+    const json = JSON.stringify(
       ops.map((o) => (o.payload === undefined ? [o.name, o.target] : [o.name, o.target, o.payload])),
     );
+    const requestBytes = utf8Length(json);
     const record: SyncRecord = { index, operations: ops.length, requestBytes, responseBytes: 0, busyMs: 0 };
     host.syncs.push(record);
     record.busyMs += performance.now() - busySince;
@@ -202,7 +203,7 @@ export class FakeRequestContext {
     } finally {
       deliveryUndo = null;
     }
-    const responseBytes = jsonBytes(results);
+    const responseBytes = utf8Length(JSON.stringify(results));
     record.responseBytes = responseBytes;
     host.emit(host.model.takeChanges());
     if (responseBytes > host.responseLimitBytes) {
