@@ -28,6 +28,9 @@ function readRows(text: string): Promise<{ rows: RawRow[]; parseErrors: string[]
   const rows: RawRow[] = [];
   const parseErrors: string[] = [];
   let prevCursor = 0;
+  // papaparse counts `meta.cursor` from where it resumed after a pause: the absolute offset of the
+  // last pause is added back (without it, rows after a pause under load named the wrong line).
+  let resumedAt = 0;
   let line = 1;
   let scanned = 0;
   let sliceStart = performance.now();
@@ -42,7 +45,7 @@ function readRows(text: string): Promise<{ rows: RawRow[]; parseErrors: string[]
       step: (results, parser) => {
         let start = prevCursor;
         while (start < text.length && (text[start] === "\n" || text[start] === "\r")) start++;
-        prevCursor = results.meta.cursor;
+        prevCursor = resumedAt + results.meta.cursor;
         const rowLine = lineAt(start);
         for (const err of results.errors) {
           parseErrors.push(`${rows.length === 0 ? "header" : `row ${rows.length} (line ${rowLine})`}: ${err.message}`);
@@ -50,6 +53,7 @@ function readRows(text: string): Promise<{ rows: RawRow[]; parseErrors: string[]
         rows.push({ fields: results.data, line: rowLine });
         if (performance.now() - sliceStart >= SLICE_MS) {
           parser.pause();
+          resumedAt = prevCursor;
           setImmediate(() => {
             sliceStart = performance.now();
             parser.resume();
