@@ -725,7 +725,7 @@ async function writeKeyedRefresh(
   const blockAt = done.blockAt;
   if (blockAt) report.removedBlock = rangeA1(blockAt.row - removed.length, left, blockAt.rows, blockAt.cols);
   if (widen > 0) report.columnsAddedAt = rangeA1(top, left + width, rows + 1, widen);
-  // As readWrittenStore reads it back: rows without a locator are none.
+  // As a read of the store gives it back (queueWrittenStoreParts): rows without a locator are none.
   const written = new Map(cells.nextWritten.filter((w) => w.locator !== "").map((w) => [w.locator, w]));
   return { report, record: done.next!, provenanceBefore: done.provenanceBefore, written };
 }

@@ -34,40 +34,6 @@ const HEADER = ["locator", "key", "digest", "kept"];
 const FIRST_ROWS_READ = 1_000;
 
 /**
- * The written rows of a table's store by locator, or null when the store sheet is gone. `found`:
- * the store's `getItemOrNullObject(name)`, queued by the caller with an earlier read and synced
- * since (a round trip fewer).
- */
-export async function readWrittenStore(
-  context: Excel.RequestContext,
-  name: string,
-  found?: Excel.Worksheet,
-): Promise<Map<string, WrittenRow> | null> {
-  const store = found ?? context.workbook.worksheets.getItemOrNullObject(name);
-  if (!found) await context.sync();
-  if (store.isNullObject) return null;
-  const finish = queueWrittenStoreRead(context, store);
-  await context.sync();
-  return finish();
-}
-
-/**
- * Queues the first read of a store sheet known to exist (its row count and first 1,000 rows), to
- * go with the caller's next request (a round trip fewer); the function returned, once that request
- * was synced, reads the rest and gives the written rows by locator. Read in slices: a 5,000-row
- * record is over 5 MB, more than one response may carry; rows past the end read empty; the rest in
- * slices sized by what the first weighed (readBlock), near 4 MB each. When the request that was to
- * carry it failed and was asked again without it (an answer over the limit), it is read anew.
- */
-export function queueWrittenStoreRead(
-  context: Excel.RequestContext,
-  store: Excel.Worksheet,
-): () => Promise<Map<string, WrittenRow>> {
-  const parts = queueWrittenStoreParts(context, store);
-  return () => parts.complete();
-}
-
-/**
  * About what the first read of a table's record weighs at most (its first 1,000 rows: 4 characters
  * a cell of `width` columns, with room for the locator and key), for a caller whose request carries it.
  */
@@ -87,8 +53,13 @@ export interface WrittenStoreParts {
 }
 
 /**
- * {@link queueWrittenStoreRead} in parts, for a caller that reads the rest of the record in its own
- * requests, packed with other cells (readBlocks: a round trip fewer than reading it after them).
+ * Queues the first read of a store sheet known to exist (its row count and first 1,000 rows), to
+ * go with the caller's next request (a round trip fewer). Once that request was synced, `rest()`
+ * gives the rest of the record to read (a 5,000-row record is over 5 MB, more than one answer may
+ * carry), for the caller to pack with other cells in its own requests (readBlocks), and
+ * `complete()` the written rows by locator (reading the rest itself, in slices near 4 MB, when the
+ * caller did not). When the request that was to carry the first read failed and was asked again
+ * without it (an answer over the limit), it is read anew, in slices.
  */
 export function queueWrittenStoreParts(context: Excel.RequestContext, store: Excel.Worksheet): WrittenStoreParts {
   const queue = () => {

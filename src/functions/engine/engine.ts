@@ -363,7 +363,10 @@ export class RiskEngine {
    * other calls still wait for it.
    */
   load<T>(key: string, loader: Loader<T>, signal?: CancelSignal, options: LoadOptions = {}): Promise<T> {
-    return this.start(key, loader, undefined, signal, options.persist ?? true, options.paged ?? false);
+    return this.start(key, loader, undefined, signal, {
+      persist: options.persist ?? true,
+      paged: options.paged ?? false,
+    });
   }
 
   /**
@@ -376,14 +379,8 @@ export class RiskEngine {
    * marks the derived result too, which is then neither kept nor taken as fresh.
    */
   derive<T>(key: string, derive: Deriver<T>, signal?: CancelSignal): Promise<T> {
-    return this.start(
-      key,
-      () => Promise.reject(new Error("a derived load has no loader")),
-      derive,
-      signal,
-      true,
-      false,
-    );
+    const noLoader = () => Promise.reject(new Error("a derived load has no loader"));
+    return this.start(key, noLoader, derive, signal, { persist: true, paged: false });
   }
 
   private start<T>(
@@ -391,8 +388,7 @@ export class RiskEngine {
     loader: Loader<T>,
     deriver: Deriver<T> | undefined,
     signal: CancelSignal | undefined,
-    persist: boolean,
-    paged: boolean,
+    how: Required<LoadOptions>,
   ): Promise<T> {
     this.counters.calls++;
     if (signal?.aborted) return Promise.reject(cancelled());
@@ -426,7 +422,7 @@ export class RiskEngine {
     let flight = this.flights.get(fullKey);
     if (flight) this.counters.joined++;
     else {
-      flight = this.startFlight(fullKey, loader as Loader<unknown>, client, persist, paged);
+      flight = this.startFlight(fullKey, loader as Loader<unknown>, client, how);
       flight.deriver = deriver;
     }
     // A fresh pass's load must reach the service: the persistent cache may not answer it as fresh.
@@ -614,8 +610,7 @@ export class RiskEngine {
     key: string,
     loader: Loader<unknown>,
     client: RiskClient,
-    persist: boolean,
-    paged: boolean,
+    { persist, paged }: Required<LoadOptions>,
   ): Flight {
     let resolve!: (value: unknown) => void;
     let reject!: (error: unknown) => void;

@@ -1,4 +1,5 @@
 import type { SlotSource } from "../../api/pagination";
+
 /** Settings of an {@link AdaptiveLimiter}; every one but the three limits has a default. */
 export interface LimiterOptions {
   /** Tasks at once to start with. */
