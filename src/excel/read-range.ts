@@ -4,7 +4,7 @@
  * in row blocks so no response passes Excel on the web's 5 MB limit.
  */
 import { splitAreas } from "../shaping/a1";
-import { utf8Length } from "./chunks";
+import { estimateJsonBytes } from "./chunks";
 import { requirementSupported } from "../shared/requirements";
 import { MAX_ASSETS } from "../shaping/limits";
 import type { CellValue } from "../shaping/types";
@@ -342,7 +342,7 @@ export async function readBlocks(
         const cells = slice.range[property] as CellValue[][];
         const into = one[property]!;
         for (const line of cells) into.push(line); // not push(...cells): a long slice passes the arguments' limit
-        bytes += utf8Length(JSON.stringify(cells));
+        bytes += estimateJsonBytes(cells);
       }
       weighed[slice.block].cells += slice.cells;
       weighed[slice.block].bytes += bytes;
@@ -391,7 +391,7 @@ export async function readBlock(
     const got = slice[property] as CellValue[][];
     out.push(...got);
     r += got.length;
-    bytesRead += utf8Length(JSON.stringify(got));
+    bytesRead += estimateJsonBytes(got);
     const bytesPerRow = Math.max(1, bytesRead / out.length);
     step = Math.min(mostRows, Math.max(1, Math.floor(READ_TARGET_BYTES / bytesPerRow)));
   }
