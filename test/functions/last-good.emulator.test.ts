@@ -169,6 +169,42 @@ test("Refresh all reaches the service: persistent entries no longer answer as fr
   }
 });
 
+test("Refresh all sends its requests without reading last good values first, and still shows them when the service fails it", async () => {
+  const fixture = await startTestService({ latencyMs: 300 });
+  const storage = new MemoryStorage();
+  const entryReads = jest.spyOn(storage, "getItem");
+  const countEntryReads = () => entryReads.mock.calls.filter(([key]) => !key.endsWith(".index")).length;
+  try {
+    const engine = startRuntime(fixture, storage, { failurePolicy: "keep last good" });
+    const good = await recalculate();
+    await engine.flushPersistent();
+
+    // A refresh that succeeds reads no stored entry: nothing would use it.
+    entryReads.mockClear();
+    engine.refresh();
+    expect(await recalculate()).toEqual(good);
+    expect(countEntryReads()).toBe(0);
+    await engine.flushPersistent();
+
+    // A refresh the service does not answer in time: each load looks its last good value up then.
+    const late = startRuntime(fixture, storage, { failurePolicy: "keep last good", deadlineMs: 50 });
+    late.refresh();
+    entryReads.mockClear();
+    expect(await recalculate()).toEqual(good);
+    expect(countEntryReads()).toBe(3);
+    expect(late.staleCells.list().map((cell) => cell.showing)).toEqual(["old value", "old value", "old value"]);
+
+    // A refresh with the service gone: the same.
+    await fixture.emulator.close();
+    const gone = startRuntime(fixture, storage, { failurePolicy: "keep last good" });
+    gone.refresh();
+    expect(await recalculate()).toEqual(good);
+    expect(gone.stats().keptLastGood).toBe(3);
+  } finally {
+    await fixture.emulator.close().catch(() => undefined);
+  }
+});
+
 test("a stale persistent entry is not served as fresh", async () => {
   const fixture = await startTestService();
   try {

@@ -280,6 +280,14 @@ interface Flight {
   mark?: StaleMark;
   /** The last good value the persistent cache holds for this key, if any (for the failure policy). */
   previous?: LastGood;
+  /**
+   * Whether {@link previous} was looked up. A refresh's load goes out without it (the persistent
+   * cache may not answer it as fresh, so reading and parsing its entry first only delays the
+   * request) and looks it up only if the service fails it.
+   */
+  previousRead?: boolean;
+  /** The look-up of {@link previous} under way, when a failure started it. */
+  previousLookup?: Promise<void>;
   /** Ends the load for every waiting cell at `deadlineMs` after it started running. */
   deadline: ReturnType<typeof setTimeout> | undefined;
   resolve(value: unknown): void;
@@ -653,8 +661,12 @@ export class RiskEngine {
     for (const flight of batch) {
       if (flight.controller.signal.aborted) continue;
       const lastGood = flight.persist ? this.options.lastGood : undefined;
-      if (!lastGood) {
-        this.run(flight, undefined);
+      // Since a Refresh all nothing stored before it can answer as fresh, and what this engine
+      // stored after it is in its memory: reading and parsing the entry first would only delay
+      // the request (in Office, a storage call per load). Its last good value is needed only if
+      // the load fails, and is looked up then.
+      if (!lastGood || flight.skipPersistentFresh || this.freshAfter > 0) {
+        this.run(flight, undefined, !lastGood);
         continue;
       }
       // The persistent cache first: after a restart, a fresh result answers without a request.
@@ -663,14 +675,18 @@ export class RiskEngine {
         if (previous && !flight.skipPersistentFresh && this.isFresh(flight.key, previous.fetchedAt)) {
           this.counters.persistentHits++;
           this.settle(flight, { ok: true, value: previous.value }, previous.fetchedAt);
-        } else this.run(flight, previous);
+        } else this.run(flight, previous, true);
       });
     }
   }
 
-  /** Runs a load in its turn; `previous` is its last good value, if the persistent cache has one. */
-  private run(flight: Flight, previous: LastGood | undefined): void {
+  /**
+   * Runs a load in its turn; `previous` is its last good value, if the persistent cache has one
+   * (`previousRead`: it was looked up, else a failure looks it up).
+   */
+  private run(flight: Flight, previous: LastGood | undefined, previousRead: boolean): void {
     flight.previous = previous;
+    flight.previousRead = previousRead;
     const signal = flight.controller.signal;
     const deriver = flight.deriver;
     // One deadline per load, from when it starts: a recalculation joins thousands of cells to a few
@@ -731,7 +747,25 @@ export class RiskEngine {
       this.settle(flight, { ok: false, error });
       return;
     }
-    this.settle(flight, this.outcomeOfOutage(flight, error));
+    if (flight.previousRead) {
+      this.settle(flight, this.outcomeOfOutage(flight, error));
+      return;
+    }
+    void this.lookUpPrevious(flight).then(() => this.settle(flight, this.outcomeOfOutage(flight, error)));
+  }
+
+  /**
+   * Reads a load's last good value from the persistent cache, if not done yet. Always resolves:
+   * the cache's read has its own time limit and answers nothing when the store fails.
+   */
+  private lookUpPrevious(flight: Flight): Promise<void> {
+    if (flight.previousRead) return Promise.resolve();
+    const lastGood = flight.persist ? this.options.lastGood : undefined;
+    flight.previousLookup ??= (lastGood ? lastGood.get(flight.key) : Promise.resolve(undefined)).then((previous) => {
+      flight.previous = previous;
+      flight.previousRead = true;
+    });
+    return flight.previousLookup;
   }
 
   /** What the cells of a load the service could not answer see, by the failure policy; marks the flight. */
@@ -805,12 +839,14 @@ export class RiskEngine {
     this.counters.aborted++;
     flight.controller.abort(cancelled());
     // Past its deadline a load is an outage like any other: the failure policy applies.
-    const outcome = this.outcomeOfOutage(
-      flight,
-      new TimeoutError(`no answer within ${this.settings.deadlineMs} ms`, { operation: "engine.load" }),
-    );
-    if (outcome.ok) flight.resolve(outcome.value);
-    else flight.reject(outcome.error);
+    const error = new TimeoutError(`no answer within ${this.settings.deadlineMs} ms`, { operation: "engine.load" });
+    const end = () => {
+      const outcome = this.outcomeOfOutage(flight, error);
+      if (outcome.ok) flight.resolve(outcome.value);
+      else flight.reject(outcome.error);
+    };
+    if (flight.previousRead) end();
+    else void this.lookUpPrevious(flight).then(end);
   }
 
   /** Marks a load settled (once) and counts it done for `progress`. */
