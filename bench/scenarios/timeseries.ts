@@ -77,6 +77,13 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
   const limitMs = 1.3 * readBoundMs + writeMs;
   const speedup = naiveMs / paste.wallMs;
   const readSpeedup = naiveRead.wallMs / readMs;
+  // The fake answers a sync at once; Excel does not (issue 41). With the weekly refresh's smallest
+  // round trip charged on every sync of both (the naive's one a row, extrapolated like its write),
+  // reported beside the target, which stays at 0 ms a sync.
+  const roundTripMs = Math.min(...scale.weekly.syncRoundTripsMs);
+  const naiveSyncs = table.rows.length + 1;
+  const speedupWithRoundTrips =
+    (naiveMs + naiveSyncs * roundTripMs) / (paste.wallMs + syncs.syncs * roundTripMs);
   const checks: Check[] = [
     {
       name: "wall ≤ 1.3 × read bound + write",
@@ -91,7 +98,10 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
     {
       name: "≥ 3× faster than naive",
       pass: speedup >= 3,
-      detail: `${fmt(speedup, 1)}× (naive: sequential pages ${fmt(naiveRead.wallMs)} ms + row-by-row write ${fmt(naiveWriteMs)} ms); reading alone ${fmt(readSpeedup, 1)}×`,
+      detail:
+        `${fmt(speedup, 1)}× (naive: sequential pages ${fmt(naiveRead.wallMs)} ms + row-by-row write ${fmt(naiveWriteMs)} ms); ` +
+        `reading alone ${fmt(readSpeedup, 1)}×; with ${roundTripMs} ms a sync (${count(naiveSyncs)} syncs against ${syncs.syncs}) ` +
+        `${fmt(speedupWithRoundTrips, 0)}×`,
     },
     {
       name: "requests = pages",
@@ -134,6 +144,8 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
       naiveWriteRowsMeasured: naiveRows.length,
       naiveSyncs: naiveBook.fake.syncs.length,
       readSpeedup: round(readSpeedup, 2),
+      speedupWithRoundTrips: round(speedupWithRoundTrips, 1),
+      roundTripMs,
       emulatorCpuBulkMs: emulatorCpu ?? "n/a",
     },
   };
