@@ -1300,7 +1300,13 @@ function queueWrittenTableRowKeys(
     async keysOf(values, rest) {
       const place = await placeRead();
       if (place.row !== at.row || place.col !== at.col || place.rows !== at.rows)
-        throw new Error(`the table of "${record.sheetName}" is not where its refresh left it`);
+        throw new MessageError(
+          message("excel.refresh.notWhereLeft", {
+            sheet: record.sheetName,
+            range: rangeA1(place.row, place.col, place.rows, width),
+            recorded: record.tableAddress,
+          }),
+        );
       const known = written ?? (await writtenRead!.complete(rest));
       return rowKeysOf(values, known, columns, at.row + 1, at.col, record.header);
     },
