@@ -82,8 +82,7 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
   // reported beside the target, which stays at 0 ms a sync.
   const roundTripMs = Math.min(...scale.weekly.syncRoundTripsMs);
   const naiveSyncs = table.rows.length + 1;
-  const speedupWithRoundTrips =
-    (naiveMs + naiveSyncs * roundTripMs) / (paste.wallMs + syncs.syncs * roundTripMs);
+  const speedupWithRoundTrips = (naiveMs + naiveSyncs * roundTripMs) / (paste.wallMs + syncs.syncs * roundTripMs);
   const checks: Check[] = [
     {
       name: "wall ≤ 1.3 × read bound + write",

@@ -35,7 +35,7 @@ describe("weighing a read's answer", () => {
   it("is exact for small answers and every kind of cell", () => {
     const cells = [
       [1, -0, 1.5e21, NaN, Infinity, true, false, null, ""],
-      ["=RISK.SUMMARY(\"p\",A2,\"wildfire\")", "東京都", "wave 🌊", "tab\t", 0.1, 2, 3, 4, 5],
+      ['=RISK.SUMMARY("p",A2,"wildfire")', "東京都", "wave 🌊", "tab\t", 0.1, 2, 3, 4, 5],
     ];
     expect(estimateJsonBytes(cells)).toBe(exact(cells));
     expect(estimateJsonBytes([])).toBe(exact([]));
