@@ -11,6 +11,15 @@
 import { pageOrigin } from "./config";
 import { CorsRefusedError, NetworkError, TimeoutError } from "./errors";
 
+/**
+ * The URLs a request that got no answer is probed at, one per service: the routes the connection
+ * test reads (the risk service's project list, the nature service's superprojects), which any key
+ * may read. The pane's connection test, "Check the add-in" and the functions' probe all use these.
+ */
+export function probeUrls(connection: { baseUrl: string; natureUrl: string }): { risk: string; nature: string } {
+  return { risk: `${connection.baseUrl}/api/projects/`, nature: `${connection.natureUrl}/superprojects` };
+}
+
 /** What the second probe found. */
 export type NoAnswerCause =
   /** Something answers at the URL, but not to this origin: the service's CORS answer lacks it. */

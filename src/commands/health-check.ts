@@ -8,7 +8,7 @@ import { englishTranslator, type Translator } from "../i18n/translator";
 import type { MessageId } from "../i18n/messages";
 import { RiskClient } from "../api/client";
 import type { ConnectionConfig } from "../api/config";
-import { explainNoAnswer } from "../api/no-answer";
+import { explainNoAnswer, probeUrls } from "../api/no-answer";
 
 /** A requirement set the add-in uses, and what stops working without it. */
 export interface RequirementSetUse {
@@ -294,8 +294,9 @@ export async function probeServices(
       clockOffsetMs,
     };
   };
+  const urls = probeUrls(connection);
   return Promise.all([
-    probe("Risk service", (client) => client.projects.list(), `${connection.baseUrl}/api/projects/`),
-    probe("Nature service", (client) => client.nature.superprojects(), `${connection.natureUrl}/superprojects`),
+    probe("Risk service", (client) => client.projects.list(), urls.risk),
+    probe("Nature service", (client) => client.nature.superprojects(), urls.nature),
   ]);
 }

@@ -7,7 +7,7 @@
  */
 import type { ConnectionConfig } from "../../api/config";
 import { CorsRefusedError, NetworkError } from "../../api/errors";
-import { describeNoAnswer, diagnoseNoAnswer, type NoAnswerCause } from "../../api/no-answer";
+import { describeNoAnswer, diagnoseNoAnswer, probeUrls, type NoAnswerCause } from "../../api/no-answer";
 
 /** Settings of {@link NoAnswerProbes}. */
 export interface NoAnswerProbeOptions {
@@ -66,7 +66,6 @@ export class NoAnswerProbes {
 
 /** The URL the probe is sent to: the failed request's service, at the route the connection test reads. */
 function probeUrl(operation: string, connection: ConnectionConfig): string {
-  return operation.startsWith("nature.")
-    ? `${connection.natureUrl}/superprojects`
-    : `${connection.baseUrl}/api/projects/`;
+  const urls = probeUrls(connection);
+  return operation.startsWith("nature.") ? urls.nature : urls.risk;
 }

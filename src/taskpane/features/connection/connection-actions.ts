@@ -1,6 +1,6 @@
 import { RiskClient } from "../../../api/client";
 import type { ConnectionConfig } from "../../../api/config";
-import { explainNoAnswer } from "../../../api/no-answer";
+import { explainNoAnswer, probeUrls } from "../../../api/no-answer";
 import type { Project } from "../../../api/types";
 
 /** What "Test connection" found out. */
@@ -27,16 +27,16 @@ export async function testConnection(
 ): Promise<ConnectionCheck> {
   const client = probeClient(config);
   const call = { signal: options.signal };
-  const { baseUrl, natureUrl } = client.connection;
+  const urls = probeUrls(client.connection);
   const [projects, nature] = await Promise.all([
     client.projects.list(call).catch(async (error: unknown) => {
-      throw await explainNoAnswer(error, `${baseUrl}/api/projects/`);
+      throw await explainNoAnswer(error, urls.risk);
     }),
     client.nature.superprojects(call).then(
       (superprojects) => ({ ok: true as const, superprojects }),
       async (error: unknown) => ({
         ok: false as const,
-        error: await explainNoAnswer(error, `${natureUrl}/superprojects`),
+        error: await explainNoAnswer(error, urls.nature),
       }),
     ),
   ]);
