@@ -61,9 +61,19 @@ function sourcesRows(fake: FakeExcel): unknown[][] {
 }
 
 /**
+ * `cells` with each "YYYY-MM-DD HH:MM UTC" replaced: a check formula states when it was computed,
+ * and a refresh in the next minute rewrites it with that minute (the run crossing a minute is not
+ * a change of the workbook).
+ */
+function withoutMinutes<T>(cells: T): T {
+  return JSON.parse(JSON.stringify(cells).replace(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/g, "<minute> UTC")) as T;
+}
+
+/**
  * What the add-in reads back: every sheet's name, every table's name, place and cells (header
  * included), every other visible sheet's cells (the Methodology sheet's keys and the analyst's
- * inputs, the formula sheets' formulas), the provenance records but their time. Everything but
+ * inputs, the formula sheets' formulas, the minute a check formula was computed), the provenance
+ * records but their time. Everything but
  * the Sources sheet, which is rewritten for a reader.
  */
 function readBack(fake: FakeExcel, records: Awaited<ReturnType<typeof readProvenance>>["records"]) {
@@ -73,7 +83,9 @@ function readBack(fake: FakeExcel, records: Awaited<ReturnType<typeof readProven
   return {
     sheets: visible.map((s) => s.name),
     tables: fake.snapshot().tables,
-    cells: visible.filter((s) => s.name !== SOURCES_SHEET).map((s) => ({ name: s.name, cells: s.cells })),
+    cells: visible
+      .filter((s) => s.name !== SOURCES_SHEET)
+      .map((s) => ({ name: s.name, cells: withoutMinutes(s.cells) })),
     records: records.map((r) => ({
       ...r,
       writtenAt: undefined,
