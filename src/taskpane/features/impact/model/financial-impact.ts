@@ -184,6 +184,40 @@ interface Measure {
 
 /** Builds the three sheets, or throws {@link ImpactInputError} naming what is wrong. */
 export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
+  const { common, scenarios, valueSource, currency } = impactColumns(request);
+  const data = buildDataSheet(common, scenarios, valueSource);
+  const impact = buildImpactSheet(common);
+  const rollup = buildRollupSheet(common, impact.measures);
+  return {
+    sheets: [data.sheet, impact.sheet, rollup.sheet],
+    problems: data.problems,
+    assetCount: common.assets.length,
+    valueSource,
+    currency,
+    impactRowAt: impact.impactRowAt,
+    rollupRowsFor: rollup.rollupRowsFor,
+  };
+}
+
+/**
+ * The per-asset and roll-up sheets' row builders alone, as {@link buildFinancialImpact} gives them,
+ * for the sheets that follow a refreshed data sheet: the data sheet's rows, most of the cost, are
+ * not built again (a refresh built them once already).
+ */
+export function buildImpactFollowers(request: ImpactRequest): Pick<ImpactWorkbook, "impactRowAt" | "rollupRowsFor"> {
+  const { common } = impactColumns(request);
+  const impact = buildImpactSheet(common);
+  const rollup = buildRollupSheet(common, impact.measures);
+  return { impactRowAt: impact.impactRowAt, rollupRowsFor: rollup.rollupRowsFor };
+}
+
+/** What every sheet of a request is built from: its assets with their values, scenarios and columns. */
+function impactColumns(request: ImpactRequest): {
+  common: ImpactColumns;
+  scenarios: string[];
+  valueSource: string;
+  currency: string;
+} {
   const scenarios = [...request.itemsByScenario.keys()];
   const first = request.itemsByScenario.get(scenarios[0] ?? "") ?? [];
   if (scenarios.length === 0 || first.length === 0)
@@ -201,18 +235,7 @@ export function buildFinancialImpact(request: ImpactRequest): ImpactWorkbook {
     money,
     metricColumns: metricColumnsOf(scenarios, hazards),
   };
-  const data = buildDataSheet(common, scenarios, valueSource);
-  const impact = buildImpactSheet(common);
-  const rollup = buildRollupSheet(common, impact.measures);
-  return {
-    sheets: [data.sheet, impact.sheet, rollup.sheet],
-    problems: data.problems,
-    assetCount: assets.length,
-    valueSource,
-    currency,
-    impactRowAt: impact.impactRowAt,
-    rollupRowsFor: rollup.rollupRowsFor,
-  };
+  return { common, scenarios, valueSource, currency };
 }
 
 /** What the three sheets' builders share: the request, its assets and the data sheet's metric columns. */

@@ -7,6 +7,7 @@ import {
   CurrencyNeededError,
   ImpactInputError,
   buildFinancialImpact,
+  buildImpactFollowers,
   type ImpactRequest,
 } from "../../../../../src/taskpane/features/impact/model/financial-impact";
 import type { ExtendedSummaryItem } from "../../../../../src/shaping/types";
@@ -88,4 +89,22 @@ test("all hazards: each hazard's losses with bounds, and their central sum witho
     "2050",
     "central (the sum of the hazards' central losses; percentile bounds do not add)",
   ]);
+});
+
+test("the followers' row builders alone are the whole build's: the per-asset rows and the roll-up's", () => {
+  for (const hazard of ["flood", ALL_DAMAGE_HAZARDS]) {
+    const asked = request([{ price: "100" }, { price: "" }, { price: "2,500.00" }], { hazard, rollupLabel: "region" });
+    const whole = buildFinancialImpact(asked);
+    const followers = buildImpactFollowers(asked);
+    // The rows a refresh by key appends (any sheet row, any index) and the roll-up over any length.
+    for (const [row, index] of [
+      [2, 0],
+      [4, 2],
+      [9, 17],
+    ])
+      expect(followers.impactRowAt(row, index)).toEqual(whole.impactRowAt(row, index));
+    expect(whole.impactRowAt(2, 0)).toEqual(whole.sheets[1].rows[0]);
+    for (const rows of [1, 3, 40]) expect(followers.rollupRowsFor(rows)).toEqual(whole.rollupRowsFor(rows));
+    expect(whole.rollupRowsFor(3)).toEqual(whole.sheets[2].rows);
+  }
 });
