@@ -64,25 +64,36 @@ export class TidyTimeseriesBuilder {
   private readonly position: Record<SeriesKind, Map<string, number>> = { projected: new Map(), observed: new Map() };
   private readonly counts: Record<SeriesKind, number> = { projected: 0, observed: 0 };
 
+  /** Each time key's column of the item being added (reused: one array for every item). */
+  private readonly columns: number[] = [];
+
   /** Rows for these items, each as wide as its table is after them (earlier rows may be narrower). */
   add(items: readonly PhysicalItem[]): RowsByKind {
     const out: RowsByKind = { projected: [], observed: [] };
+    const columns = this.columns;
     for (const item of items) {
-      const exposure = item.risk_exposure ?? {};
-      const kind = seriesKind(exposure);
+      const exposure = (item.risk_exposure ?? {}) as Record<string, unknown>;
+      // The keys once per item (5,000 items of 121 keys a page of a timeseries paste): its kind
+      // from the first, as seriesKind says, each key's column, then its cells.
+      const names = Object.keys(exposure);
+      const kind: SeriesKind = names.length > 0 && MONTH_KEY.test(names[0]!) ? "observed" : "projected";
       const keys = this.keys[kind];
       const position = this.position[kind];
-      for (const key of Object.keys(exposure)) {
-        if (!position.has(key)) {
-          position.set(key, keys.length);
-          keys.push(key);
+      columns.length = names.length;
+      for (let k = 0; k < names.length; k++) {
+        let column = position.get(names[k]!);
+        if (column === undefined) {
+          column = keys.length;
+          position.set(names[k]!, column);
+          keys.push(names[k]!);
         }
+        columns[k] = column;
       }
       const row = fixedCells(item);
       const fixed = row.length;
       row.length = fixed + keys.length;
       row.fill("", fixed);
-      for (const [key, v] of Object.entries(exposure)) row[fixed + position.get(key)!] = exposureCell(v);
+      for (let k = 0; k < names.length; k++) row[fixed + columns[k]!] = exposureCell(exposure[names[k]!]);
       out[kind].push(row);
       this.counts[kind]++;
     }
