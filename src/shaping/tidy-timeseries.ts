@@ -51,8 +51,12 @@ const MONTH_KEY = /^\d{4}-\d{2}$/;
 
 /** "observed" when the series has `YYYY-MM` keys, else "projected". */
 export function seriesKind(exposure: Record<string, unknown> | null | undefined): SeriesKind {
-  for (const key in exposure ?? {}) return MONTH_KEY.test(key) ? "observed" : "projected";
-  return "projected";
+  return kindOfKeys(Object.keys(exposure ?? {}));
+}
+
+/** {@link seriesKind} of a series given its keys in order: by the first. */
+function kindOfKeys(keys: readonly string[]): SeriesKind {
+  return keys.length > 0 && MONTH_KEY.test(keys[0]!) ? "observed" : "projected";
 }
 
 /** Rows of one page split by kind. */
@@ -73,10 +77,10 @@ export class TidyTimeseriesBuilder {
     const columns = this.columns;
     for (const item of items) {
       const exposure = (item.risk_exposure ?? {}) as Record<string, unknown>;
-      // The keys once per item (5,000 items of 121 keys a page of a timeseries paste): its kind
-      // from the first, as seriesKind says, each key's column, then its cells.
+      // The keys once per item (5,000 items of 121 keys a page of a timeseries paste): its kind,
+      // each key's column, then its cells.
       const names = Object.keys(exposure);
-      const kind: SeriesKind = names.length > 0 && MONTH_KEY.test(names[0]!) ? "observed" : "projected";
+      const kind = kindOfKeys(names);
       const keys = this.keys[kind];
       const position = this.position[kind];
       columns.length = names.length;
