@@ -69,7 +69,7 @@ export const TEST_IDS = {
   refresh: {
     all: "refresh-all",
     task: taskStatusIds("refresh"),
-    count: "refresh-count",
+    recalculating: "refresh-recalculating",
     scopeChoice: "scope-choice",
     /** A radio of `scopeChoice`: `selection`, `sheet` or `workbook`. */
     scopeOption: <S extends string>(scope: S) => `scope-${scope}` as const,

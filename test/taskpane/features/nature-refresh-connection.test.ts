@@ -121,7 +121,7 @@ describe("nature", () => {
 });
 
 describe("refresh all", () => {
-  test("empties the cache first, counts the RISK cells on every sheet, and recalculates them all", async () => {
+  test("empties the cache first, then recalculates every RISK cell on every sheet", async () => {
     const { fake, run } = newWorkbook();
     fake.addSheet("Other");
     fake.setValues("Sheet1", "A1:C2", [
@@ -130,46 +130,54 @@ describe("refresh all", () => {
     ]);
     fake.setValues("Other", "B3", [["=RISK.PROJECTS()"]]);
     const calls: string[] = [];
-    let evaluations = 0;
-    fake.setFormulaEvaluator(() => {
-      evaluations++;
+    fake.setFormulaEvaluator((formula) => {
+      calls.push(formula);
       return 0;
     });
-    const evaluatedBefore = evaluations;
-    const result = await refreshAll({ run, emptyCache: () => calls.push("empty") });
-    expect(calls).toEqual(["empty"]);
-    expect(result).toEqual({ riskCells: 3, sheets: ["Sheet1", "Other"] });
-    expect(evaluations).toBeGreaterThan(evaluatedBefore);
-  });
-
-  test("counts RISK cells in scattered blocks without reading a pasted sheet's values", async () => {
-    const { fake, run } = newWorkbook();
-    // A pasted sheet of values only: 3,000 rows × 20 columns, about 1 MB of formulas to read were
-    // every cell's formula read.
-    fake.addSheet("Pasted");
-    const row = (r: number) => Array.from({ length: 20 }, (_, c) => `asset ${r}, column ${c}: a value of some length`);
-    fake.setValues(
-      "Pasted",
-      "A1:T3000",
-      Array.from({ length: 3000 }, (_, r) => row(r)),
+    calls.length = 0;
+    await refreshAll({ run, emptyCache: () => calls.push("empty") });
+    // The cache is emptied before Excel runs any cell again, and every RISK cell runs again.
+    expect(calls[0]).toBe("empty");
+    expect(calls.slice(1)).toEqual(
+      expect.arrayContaining([
+        '=RISK.SEARCH(51.5,-0.1,"floods","30yr")',
+        '=risk.summary("demo-portfolio",0,"wildfire")',
+        "=RISK.PROJECTS()",
+      ]),
     );
-    fake.setValues("Sheet1", "A1:B2", [
-      ['=RISK.SEARCH(51.5,-0.1,"floods","30yr")', '=RISK.SEARCH(51.6,-0.1,"floods","30yr")'],
-      ['=RISK.SEARCH(51.7,-0.1,"floods","30yr")', "=1+1"],
-    ]);
-    fake.setValues("Sheet1", "F9:F10", [['=risk.summary("demo-portfolio",0,"wildfire")'], ["text"]]);
-    fake.setValues("Pasted", "Z5", [['=RISK.SUMMARY("demo-portfolio",1,"wildfire")']]);
-    fake.setFormulaEvaluator(() => 0);
-    const syncsBefore = fake.syncs.length;
-    const result = await refreshAll({ run, emptyCache: () => undefined });
-    expect(result).toEqual({ riskCells: 5, sheets: ["Sheet1", "Pasted"] });
-    const answered = fake.syncs.slice(syncsBefore).reduce((n, s) => n + s.responseBytes, 0);
-    expect(answered).toBeLessThan(20_000);
   });
 
-  test("an empty workbook has no RISK cells and still recalculates", async () => {
-    const { run } = newWorkbook();
-    expect(await refreshAll({ run, emptyCache: () => undefined })).toEqual({ riskCells: 0, sheets: [] });
+  test("reads nothing of the workbook: one request to Excel however many formulas it holds", async () => {
+    const { fake, run } = newWorkbook();
+    // A sheet of formulas like the financial impact's: 3,000 rows × 20 long formulas, about 3 MB
+    // to read were every formula read (Refresh all used to read them all to count RISK cells).
+    fake.addSheet("Impact");
+    const formula = (r: number, c: number) => `=IFERROR(INDEX(Data!$A$2:$T$3001,${r + 1},${c + 1})*1,"no value here")`;
+    fake.setValues(
+      "Impact",
+      "A1:T3000",
+      Array.from({ length: 3000 }, (_, r) => Array.from({ length: 20 }, (_, c) => formula(r, c))),
+    );
+    fake.setValues("Sheet1", "F9", [['=RISK.SUMMARY("demo-portfolio",1,"wildfire")']]);
+    const evaluated: string[] = [];
+    fake.setFormulaEvaluator((f) => {
+      if (f.startsWith("=RISK")) evaluated.push(f);
+      return 0;
+    });
+    evaluated.length = 0;
+    const syncsBefore = fake.syncs.length;
+    await refreshAll({ run, emptyCache: () => undefined });
+    const syncs = fake.syncs.slice(syncsBefore);
+    expect(syncs).toHaveLength(1);
+    expect(syncs[0].responseBytes + syncs[0].requestBytes).toBeLessThan(1_000);
+    expect(evaluated).toEqual(['=RISK.SUMMARY("demo-portfolio",1,"wildfire")']);
+  });
+
+  test("an empty workbook still recalculates, and the refresh settles", async () => {
+    const { fake, run } = newWorkbook();
+    const syncsBefore = fake.syncs.length;
+    await expect(refreshAll({ run, emptyCache: () => undefined })).resolves.toBeUndefined();
+    expect(fake.syncs.length - syncsBefore).toBe(1);
   });
 });
 

@@ -1,20 +1,18 @@
-import { countRiskCells, recalculateWorkbook, type RiskCellCount } from "../../../excel/risk-cells";
+import { recalculateWorkbook } from "../../../excel/risk-cells";
 import type { ExcelRunner } from "../../ui/pane-types";
 
-/** What "Refresh all" did: the RISK.* cells now refreshing, and the sheets holding them. */
-export type RefreshResult = RiskCellCount;
-
 /**
- * "Refresh all": empties the functions' cache (so nothing is answered from memory), asks Excel for
- * a full recalculation, which re-runs every RISK.* cell, then counts them for the pane. The count
- * comes after, so the cells' requests are on their way while it reads the workbook's formulas.
- * `emptyCache` is the functions engine's refresh; it runs first so no recalculated cell can be
- * answered from the old cache.
+ * "Refresh all": empties the functions' cache (so nothing is answered from memory), then asks Excel
+ * for a full recalculation, which re-runs every RISK.* cell: one request to Excel, and nothing of
+ * the workbook read. Each cell shows its new value when the service answers; the pane's usage line
+ * follows the loads under way. `emptyCache` is the functions engine's refresh; it runs first so no
+ * recalculated cell can be answered from the old cache.
+ *
+ * It used to count the RISK.* cells for the pane by reading the formula of every formula cell: in
+ * a workbook with financial impact sheets that was 164 MB of formulas over 40 requests, about 20 s
+ * of a refresh on Excel on the web (bench/history/weekly-refresh.md).
  */
-export async function refreshAll(options: { run: ExcelRunner; emptyCache: () => void }): Promise<RefreshResult> {
+export async function refreshAll(options: { run: ExcelRunner; emptyCache: () => void }): Promise<void> {
   options.emptyCache();
-  return options.run(async (context) => {
-    await recalculateWorkbook(context);
-    return countRiskCells(context);
-  });
+  await options.run((context) => recalculateWorkbook(context));
 }
