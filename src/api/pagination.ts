@@ -141,7 +141,13 @@ export class RequestSlots implements SlotSource {
       if (released) return;
       released = true;
       this.active--;
-      this.queue.shift()?.start();
+      // Handed on a microtask later: a read that releases its slot asks again at once for its next
+      // page, and must find its place in the queue first. Handed on at once, every free slot went
+      // to a later sheet's read while the sheet to be written next still had pages to read (a
+      // refresh's default summary read the extended summary's 20 heavy pages in between).
+      queueMicrotask(() => {
+        if (this.active < this.size) this.queue.shift()?.start();
+      });
     };
   }
 }

@@ -201,6 +201,28 @@ describe("reads sharing request slots", () => {
     expect(order).toEqual(["sheet 1", "sheet 2 (a)", "sheet 2 (b)", "sheet 3"]);
   });
 
+  it("the sheet written first reads every page before a later sheet's read takes a slot", async () => {
+    // Each of its reads asks for a slot again as soon as it gives one back: the free slot must go to
+    // it, not to the later sheet's read that was waiting (the refresh's summary waited 0.4 s so).
+    server = await assetServer(2500, { delayMs: 10 });
+    const shared = new SharedReads(client(), undefined, new RequestSlots(2));
+    const [first, later] = await Promise.all([
+      client()
+        .portfolios.assets("first")
+        .all({ ...shared.forSheet(0).reading(2, 2500) }),
+      client()
+        .portfolios.assets("later")
+        .all({ ...shared.forSheet(1).reading(2, 2500) }),
+    ]);
+    expect(first).toHaveLength(2500);
+    expect(later).toHaveLength(2500);
+    const lists = server.requests.map((r) => (r.url.includes("/first/") ? "first" : "later"));
+    const firstDone = lists.lastIndexOf("first");
+    expect(firstDone).toBeGreaterThanOrEqual(10);
+    expect(lists.slice(0, firstDone + 1)).toEqual(lists.slice(0, firstDone + 1).map(() => "first"));
+    expect(server.peakInFlight).toBe(2);
+  });
+
   it("a read cancelled while waiting for a slot takes none, and the other reads go on", async () => {
     server = await assetServer(3000, { delayMs: 20 });
     const slots = new RequestSlots(2);
