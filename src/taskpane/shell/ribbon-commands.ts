@@ -14,7 +14,7 @@ import { defaultEngine } from "../../functions/engine/default-engine";
 import { getConnection, loadConnection } from "../../shared/connection";
 import { PASTE_KINDS } from "../features/paste-kinds";
 import { NothingRefreshedError, refreshPastedSheetsFromRibbon } from "../features/pasted/ribbon-refresh";
-import { refreshScope } from "../features/refresh/scoped-refresh-actions";
+import { refreshScope, refreshWorkbookByRecalculation } from "../features/refresh/scoped-refresh-actions";
 import { convertToValues, restoreFormulas } from "../features/static/static-copy-actions";
 import type { ExcelRunner } from "../ui/pane-types";
 import { sheetWords } from "../../excel/sheet-words";
@@ -76,7 +76,11 @@ export function ribbonHandlers(): Partial<Record<CommandId, CommandHandler>> {
   return {
     refreshSelection: scoped("selection"),
     refreshSheet: scoped("sheet"),
-    refreshWorkbook: scoped("workbook"),
+    // The whole workbook by recalculation: nothing of it read (scoped() finds every RISK formula first).
+    refreshWorkbook: worded(async (signal) => {
+      const result = await refreshWorkbookByRecalculation({ run: runner(), engine: defaultEngine(), signal });
+      return { message: message("refresh.run.ribbonWorkbook", { count: result.calls, answered: result.answered }) };
+    }),
     refreshPastedSheets: worded(async (signal) =>
       refreshPastedSheetsFromRibbon({ client: await client(), run: runner(), kinds: PASTE_KINDS, signal }),
     ),

@@ -1,9 +1,14 @@
 import { search, summary } from "../../../../src/functions/functions";
-import { countScope, refreshScope } from "../../../../src/taskpane/features/refresh/scoped-refresh-actions";
+import {
+  countScope,
+  refreshScope,
+  refreshWorkbookByRecalculation,
+} from "../../../../src/taskpane/features/refresh/scoped-refresh-actions";
 import { calculatingWorkbook, usePaneTestService, useDefaultEngine } from "../../support";
 import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/emulator";
 import { englishTranslator } from "../../../../src/i18n/translator";
 import { wordsOf } from "../../../../src/taskpane/ui/i18n";
+import { message } from "../../../../src/i18n/messages";
 
 /**
  * Refresh with a scope: only the RISK cells of the selection / active sheet / workbook (optionally
@@ -89,4 +94,53 @@ test("a selection without RISK formulas, or a cancelled refresh, says so and cha
   await expect(
     refreshScope({ run, engine: risk.engine, scope: "workbook", onlyErrors: false, signal: cancelled.signal }),
   ).rejects.toThrow(/Cancelled: 0 of 4 cells/);
+});
+
+test("the whole workbook by recalculation (the ribbon's Workbook): one request to Excel, nothing read, every RISK cell loaded afresh", async () => {
+  const { fake, run, calc } = await workbook();
+  const searches = (s: EmulatorStats) =>
+    Object.entries((s.routes ?? {}) as Record<string, number>)
+      .filter(([k]) => k.includes("search"))
+      .reduce((n, [, v]) => n + v, 0);
+  const before = await emulatorStats(service.emulator);
+  const syncsBefore = fake.syncs.length;
+  const progress: string[] = [];
+  const result = await refreshWorkbookByRecalculation({
+    run,
+    engine: risk.engine,
+    quietMs: 200,
+    onProgress: (p) => progress.push(wordsOf(englishTranslator, p.message)),
+  });
+  await calc.waitForIdle(20_000);
+  // Nothing of the workbook read: one request, Excel's recalculation.
+  const syncs = fake.syncs.slice(syncsBefore);
+  expect(syncs).toHaveLength(1);
+  expect(syncs[0].responseBytes + syncs[0].requestBytes).toBeLessThan(1_000);
+  // The four RISK cells ran again and were answered afresh, the other sheet's search included.
+  expect(result.calls).toBeGreaterThanOrEqual(4);
+  expect(result.answered).toBe(result.calls);
+  expect(progress.at(-1)).toBe(
+    `Excel is recalculating the workbook: ${result.calls} RISK calls, ${result.answered} answered`,
+  );
+  const after = await emulatorStats(service.emulator);
+  expect(routeCount(after, SUMMARY_ROUTE)).toBeGreaterThan(routeCount(before, SUMMARY_ROUTE));
+  expect(searches(after)).toBeGreaterThan(searches(before));
+  expect(englishTranslator.format(message("refresh.run.ribbonWorkbook", { count: 4, answered: 4 }))).toBe(
+    "Refreshed every RISK cell in the workbook: 4 of 4 calls answered afresh.",
+  );
+});
+
+test("the whole workbook by recalculation: none to refresh, or cancelled before Excel was asked, says so", async () => {
+  const { fake, run } = calculatingWorkbook({ SUMMARY: summary, SEARCH: search });
+  fake.setValues("Sheet1", "A1:B1", [["plain text", "=1+1"]]);
+  await expect(refreshWorkbookByRecalculation({ run, engine: risk.engine, quietMs: 100 })).rejects.toThrow(
+    "The workbook has no RISK formulas: nothing was refreshed.",
+  );
+  const cancelled = new AbortController();
+  cancelled.abort();
+  const syncsBefore = fake.syncs.length;
+  await expect(refreshWorkbookByRecalculation({ run, engine: risk.engine, signal: cancelled.signal })).rejects.toThrow(
+    "Cancelled before Excel recalculated: every cell keeps its value.",
+  );
+  expect(fake.syncs.length).toBe(syncsBefore);
 });
