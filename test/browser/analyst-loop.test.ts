@@ -179,6 +179,27 @@ describeBrowser("analyst loop", () => {
       /^Since start: \d+ requests? sent · \d+ answers? from cache · \d+ failures?$/,
     );
     await shot(page, "loop-scoped-refresh");
+
+    // The whole workbook is not counted first (that reads every formula): Excel recalculates in a
+    // fresh pass, and the calls are counted as they come. Every RISK cell is fetched anew.
+    await page.getByTestId(TEST_IDS.refresh.scopeOption("workbook")).click();
+    expect(await page.getByTestId(TEST_IDS.refresh.scopeCount).textContent()).toMatch(
+      /^Every RISK cell of the workbook: Excel finds them as it recalculates/,
+    );
+    expect(await page.getByTestId(TEST_IDS.refresh.scopeRecount).count()).toBe(0);
+    const beforeWhole = await emulatorStats(emu.url);
+    await page.getByTestId(TEST_IDS.refresh.scopeRefresh).click();
+    const wholeDone = await textWhen(
+      page,
+      TEST_IDS.refresh.scopeDone,
+      (t) => t.startsWith("Refreshed every RISK cell in the workbook"),
+      30_000,
+    );
+    expect(wholeDone).toMatch(/^Refreshed every RISK cell in the workbook: (\d+) of \1 calls answered afresh\.$/);
+    const afterWhole = await emulatorStats(emu.url);
+    expect(routeCount(afterWhole, "GET", "/api/search")).toBeGreaterThan(routeCount(beforeWhole, "GET", "/api/search"));
+    await page.getByTestId(TEST_IDS.refresh.scopeDone).scrollIntoViewIfNeeded();
+    await shot(page, "loop-workbook-refresh");
   }, 90_000);
 
   test("convert the demo sheet to values after confirming, then restore the formulas", async () => {

@@ -1,7 +1,13 @@
 import { Button, Checkbox, Radio, RadioGroup, Spinner, Text } from "@fluentui/react-components";
 import { useCallback, useState } from "react";
 import { defaultEngine } from "../../../functions/engine/default-engine";
-import { countScope, refreshScope, type ScopedRefreshResult } from "./scoped-refresh-actions";
+import {
+  countScope,
+  refreshScope,
+  refreshWorkbookByRecalculation,
+  type ScopedRefreshResult,
+  type WorkbookRefreshResult,
+} from "./scoped-refresh-actions";
 import { SCOPE_LABELS, type Scope } from "../../ui/scope";
 import { useServices } from "../../ui/services";
 import { useLoader } from "../../ui/hooks/use-loader";
@@ -24,17 +30,20 @@ const REFRESH_SCOPE: Record<Scope, MessageId> = {
 /**
  * Refresh the RISK cells of the selection, the active sheet or the workbook
  * (optionally only those showing errors). Says how many cells first; only those skip the cache.
+ * The whole workbook is neither counted nor found first (that reads every formula of it): Excel
+ * recalculates in a fresh pass, and the calls are counted as they come.
  */
 export function ScopedRefreshPanel() {
   const { run } = useServices();
   const [scope, setScope] = useState<Scope>("selection");
   const [onlyErrors, setOnlyErrors] = useState(false);
   const [generation, setGeneration] = useState(0);
+  const whole = scope === "workbook" && !onlyErrors;
   const count = useCallback(() => countScope(run!, scope, onlyErrors), [run, scope, onlyErrors]);
-  const counted = useLoader(run ? count : null, [run, scope, onlyErrors, generation]);
+  const counted = useLoader(run && !whole ? count : null, [run, scope, onlyErrors, generation]);
   const { t } = useI18n();
   const css = usePaneStyles(); // the scopes wrap where their names do not fit the pane
-  const task = useTask<ScopedRefreshResult>();
+  const task = useTask<ScopedRefreshResult | WorkbookRefreshResult>();
   const cells = counted.data?.cells;
 
   return (
@@ -59,20 +68,24 @@ export function ScopedRefreshPanel() {
       <Row center>
         {counted.loading ? <Spinner size="tiny" aria-label={t("refresh.scoped.counting")} /> : null}
         <Text size={200} data-testid={TEST_IDS.refresh.scopeCount} data-count={cells ?? ""}>
-          {cells === undefined
-            ? t("refresh.scoped.counting")
-            : cells === 0
-              ? t(onlyErrors ? "refresh.scoped.noneWithError" : "refresh.scoped.none")
-              : t("refresh.scoped.inScope", { count: cells, sheets: counted.data?.sheets.join(", ") ?? "" })}
+          {whole
+            ? t("refresh.scoped.wholeWorkbook")
+            : cells === undefined
+              ? t("refresh.scoped.counting")
+              : cells === 0
+                ? t(onlyErrors ? "refresh.scoped.noneWithError" : "refresh.scoped.none")
+                : t("refresh.scoped.inScope", { count: cells, sheets: counted.data?.sheets.join(", ") ?? "" })}
         </Text>
-        <Button
-          size="small"
-          appearance="subtle"
-          onClick={() => setGeneration((g) => g + 1)}
-          data-testid={TEST_IDS.refresh.scopeRecount}
-        >
-          {t("refresh.scoped.countAgain")}
-        </Button>
+        {whole ? null : (
+          <Button
+            size="small"
+            appearance="subtle"
+            onClick={() => setGeneration((g) => g + 1)}
+            data-testid={TEST_IDS.refresh.scopeRecount}
+          >
+            {t("refresh.scoped.countAgain")}
+          </Button>
+        )}
       </Row>
       {counted.error ? <ErrorNotice error={counted.error} testId={TEST_IDS.refresh.scopeCountError} /> : null}
       <Button
@@ -83,7 +96,9 @@ export function ScopedRefreshPanel() {
           run &&
           task.start(
             (signal, onProgress) =>
-              refreshScope({ run, engine: defaultEngine(), scope, onlyErrors, signal, onProgress }),
+              whole
+                ? refreshWorkbookByRecalculation({ run, engine: defaultEngine(), signal, onProgress })
+                : refreshScope({ run, engine: defaultEngine(), scope, onlyErrors, signal, onProgress }),
             () => setGeneration((g) => g + 1),
           )
         }
@@ -93,11 +108,17 @@ export function ScopedRefreshPanel() {
       <TaskStatus
         task={task}
         testId={TEST_IDS.refresh.scope.id}
-        success={(r) => (
-          <span data-testid={TEST_IDS.refresh.scopeDone} data-count={r.riskCells}>
-            {t("refresh.scoped.done", { count: r.riskCells, sheets: r.sheets.join(", ") })}
-          </span>
-        )}
+        success={(r) =>
+          "calls" in r ? (
+            <span data-testid={TEST_IDS.refresh.scopeDone} data-count={r.calls}>
+              {t("refresh.run.ribbonWorkbook", { count: r.calls, answered: r.answered })}
+            </span>
+          ) : (
+            <span data-testid={TEST_IDS.refresh.scopeDone} data-count={r.riskCells}>
+              {t("refresh.scoped.done", { count: r.riskCells, sheets: r.sheets.join(", ") })}
+            </span>
+          )
+        }
       />
     </Stack>
   );
