@@ -21,6 +21,12 @@ const risk = useDefaultEngine(service);
 
 const SUMMARY_ROUTE = "GET /api/portfolios/:portfolio_name/datasets/physical/summary";
 
+/** Requests to the search routes so far. */
+const searchRoutes = (s: EmulatorStats) =>
+  Object.entries((s.routes ?? {}) as Record<string, number>)
+    .filter(([k]) => k.includes("search"))
+    .reduce((n, [, v]) => n + v, 0);
+
 async function workbook() {
   const { fake, run, calc } = calculatingWorkbook({ SUMMARY: summary, SEARCH: search });
   fake.addSheet("Other");
@@ -37,10 +43,6 @@ async function workbook() {
 
 test("the selection's RISK cells are loaded afresh; other cells keep their cached results", async () => {
   const { fake, run, calc } = await workbook();
-  const searchRoutes = (s: EmulatorStats) =>
-    Object.entries((s.routes ?? {}) as Record<string, number>)
-      .filter(([k]) => k.includes("search"))
-      .reduce((n, [, v]) => n + v, 0);
   const before = await emulatorStats(service.emulator);
   fake.setSelection("Sheet1", "A1:A3");
   expect(await countScope(run, "selection", false)).toEqual({ cells: 2, sheets: ["Sheet1"] });
@@ -98,10 +100,6 @@ test("a selection without RISK formulas, or a cancelled refresh, says so and cha
 
 test("the whole workbook by recalculation (the ribbon's Workbook): one request to Excel, nothing read, every RISK cell loaded afresh", async () => {
   const { fake, run, calc } = await workbook();
-  const searches = (s: EmulatorStats) =>
-    Object.entries((s.routes ?? {}) as Record<string, number>)
-      .filter(([k]) => k.includes("search"))
-      .reduce((n, [, v]) => n + v, 0);
   const before = await emulatorStats(service.emulator);
   const syncsBefore = fake.syncs.length;
   const progress: string[] = [];
@@ -124,7 +122,7 @@ test("the whole workbook by recalculation (the ribbon's Workbook): one request t
   );
   const after = await emulatorStats(service.emulator);
   expect(routeCount(after, SUMMARY_ROUTE)).toBeGreaterThan(routeCount(before, SUMMARY_ROUTE));
-  expect(searches(after)).toBeGreaterThan(searches(before));
+  expect(searchRoutes(after)).toBeGreaterThan(searchRoutes(before));
   expect(englishTranslator.format(message("refresh.run.ribbonWorkbook", { count: 4, answered: 4 }))).toBe(
     "Refreshed every RISK cell in the workbook: 4 of 4 calls answered afresh.",
   );
