@@ -79,7 +79,7 @@ export function ribbonHandlers(): Partial<Record<CommandId, CommandHandler>> {
     // The whole workbook by recalculation: nothing of it read (scoped() finds every RISK formula first).
     refreshWorkbook: worded(async (signal) => {
       const result = await refreshWorkbookByRecalculation({ run: runner(), engine: defaultEngine(), signal });
-      return { message: message("refresh.run.ribbonWorkbook", { count: result.calls, answered: result.answered }) };
+      return { message: message("refresh.run.workbookDone", { count: result.calls, answered: result.answered }) };
     }),
     refreshPastedSheets: worded(async (signal) =>
       refreshPastedSheetsFromRibbon({ client: await client(), run: runner(), kinds: PASTE_KINDS, signal }),

@@ -111,7 +111,7 @@ export function ScopedRefreshPanel() {
         success={(r) =>
           "calls" in r ? (
             <span data-testid={TEST_IDS.refresh.scopeDone} data-count={r.calls}>
-              {t("refresh.run.ribbonWorkbook", { count: r.calls, answered: r.answered })}
+              {t("refresh.run.workbookDone", { count: r.calls, answered: r.answered })}
             </span>
           ) : (
             <span data-testid={TEST_IDS.refresh.scopeDone} data-count={r.riskCells}>

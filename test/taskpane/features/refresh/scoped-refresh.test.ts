@@ -123,7 +123,7 @@ test("the whole workbook by recalculation (the ribbon's Workbook): one request t
   const after = await emulatorStats(service.emulator);
   expect(routeCount(after, SUMMARY_ROUTE)).toBeGreaterThan(routeCount(before, SUMMARY_ROUTE));
   expect(searchRoutes(after)).toBeGreaterThan(searchRoutes(before));
-  expect(englishTranslator.format(message("refresh.run.ribbonWorkbook", { count: 4, answered: 4 }))).toBe(
+  expect(englishTranslator.format(message("refresh.run.workbookDone", { count: 4, answered: 4 }))).toBe(
     "Refreshed every RISK cell in the workbook: 4 of 4 calls answered afresh.",
   );
 });
