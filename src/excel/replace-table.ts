@@ -12,7 +12,7 @@
 import { requirementSupported } from "../shared/requirements";
 import { TEXT_FORMAT, columnTextKinds } from "../shaping/safe-cells";
 import { columnLetters, parseA1, rangeA1 } from "../shaping/a1";
-import { tableFingerprint, type ProvenanceRecord } from "../shaping/paste-provenance";
+import { fingerprintMatches, tableFingerprint, type ProvenanceRecord } from "../shaping/paste-provenance";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
 import { readBlock } from "./read-range";
@@ -85,7 +85,7 @@ export async function checkPastedSheet(context: Excel.RequestContext, record: Pr
   const values = await readBlock(context, sheet, range.rowIndex, range.columnIndex, range.rowCount, width, "values");
   const body = values.slice(1);
   const compared = record.rows === 0 && body.length === 1 && body[0].every((v) => v === "") ? [] : body;
-  if (tableFingerprint(values[0], compared) !== record.fingerprint) {
+  if (!fingerprintMatches(record.fingerprint, values[0], compared)) {
     throw new PastedSheetChangedError(message("excel.refresh.edited", { sheet: record.sheetName }));
   }
   return { sheet, table, row: range.rowIndex, col: range.columnIndex, rows: range.rowCount, cols: range.columnCount };
