@@ -376,6 +376,9 @@ function buildDataSheet(
       ),
     ]),
   );
+  // Each asset's analytics are found once per scenario, not once per cell (5,000 × 216 cells in a
+  // three-scenario sheet): each metric column knows its scenario's place.
+  const scenarioOf = metricColumns.map((column) => scenarios.indexOf(column.scenario));
   const problems: ImpactProblem[] = [];
   const problem = (row: number, col: number, message: Message) => {
     const cell = cellA1(row, col);
@@ -412,8 +415,9 @@ function buildDataSheet(
       );
     }
     const row: CellValue[] = [asset.index, asset.entityId, asset.name, asset.label, asset.value];
+    const analytics = scenarios.map((scenario) => byScenario.get(scenario)?.get(asset.index));
     metricColumns.forEach((column, k) => {
-      const metrics = byScenario.get(column.scenario)?.get(asset.index)?.[column.hazard];
+      const metrics = analytics[scenarioOf[k]]?.[column.hazard];
       const value = metrics?.[column.metric];
       const ok = typeof value === "number" && Number.isFinite(value);
       if (!ok && column.family === "structural_damage") {
