@@ -4,12 +4,22 @@ import { pasteTimeseries, type TimeseriesFilters } from "../../src/taskpane/feat
 import { routeRequests, statusOf, type BenchContext, type Check, type ScenarioResult } from "../context";
 import { emulatorCpuMs } from "../emulator-process";
 import { count, cpuDelta, fmt, round } from "../format";
-import { timed } from "../measure";
+import { timed, type Timed } from "../measure";
 import { pagesNeeded } from "../portfolio";
 import { syncFigures, timedWorkbook, writeRowByRow, writeTimeseriesAlone } from "../workbook";
 
 const ITEMS_ROUTE = /\/datasets\/physical\/items$/;
 const SYNC_LIMIT_BYTES = 5_000_000;
+/** Pastes measured; the one with the median wall ÷ limit is reported, every one listed. */
+const PASTE_RUNS = 3;
+
+/** One measured paste: its wall and memory, the emulator's CPU and requests while it ran, its syncs. */
+interface PasteRun {
+  paste: Timed<Awaited<ReturnType<typeof pasteTimeseries>>>;
+  emulatorCpu: number | null;
+  requests: number;
+  syncs: ReturnType<typeof syncFigures>;
+}
 
 /** One hazard, scenario, indicator and measure: one series per asset. */
 export const TIMESERIES_FILTERS: Required<Omit<TimeseriesFilters, "startYear" | "startDate" | "endDate">> = {
@@ -27,25 +37,30 @@ export const TIMESERIES_FILTERS: Required<Omit<TimeseriesFilters, "startYear" | 
  */
 export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { scale, settings, latencyMs, portfolio, client } = ctx;
-  const workbook = timedWorkbook();
-  await ctx.emulator.resetStats();
-  const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
-  const paste = await timed(() =>
-    pasteTimeseries({
-      client,
-      run: workbook.run,
-      portfolio,
-      filters: TIMESERIES_FILTERS,
-      readAhead: settings.readAhead,
-      rows: settings.rows,
-    }),
-  );
-  const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
-  const requests = routeRequests((await ctx.emulator.stats()).routes, ITEMS_ROUTE);
-  // The paste streams (its workbook batch spans the whole read), so reading and writing are each
-  // measured alone below: the write on the rows the naive client reads, the read with read-ahead.
-  const syncs = syncFigures(workbook.fake);
-  const items = paste.value.rowCount;
+  // Three pastes, each into a workbook of its own; the one with the median wall ÷ limit is
+  // reported (the first pays for compiling the paste's code, which no analyst's second paste does).
+  const runs: PasteRun[] = [];
+  for (let i = 0; i < PASTE_RUNS; i++) {
+    const workbook = timedWorkbook();
+    await ctx.emulator.resetStats();
+    const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
+    const paste = await timed(() =>
+      pasteTimeseries({
+        client,
+        run: workbook.run,
+        portfolio,
+        filters: TIMESERIES_FILTERS,
+        readAhead: settings.readAhead,
+        rows: settings.rows,
+      }),
+    );
+    const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
+    const requests = routeRequests((await ctx.emulator.stats()).routes, ITEMS_ROUTE);
+    // The paste streams (its workbook batch spans the whole read), so reading and writing are each
+    // measured alone below: the write on the rows the naive client reads, the read with read-ahead.
+    runs.push({ paste, emulatorCpu, requests, syncs: syncFigures(workbook.fake) });
+  }
+  const items = runs[0]!.paste.value.rowCount;
   const pages = pagesNeeded(items, settings.rows);
 
   // Naive: pages one after another, then one sync per row.
@@ -71,11 +86,21 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
   // the figures"): read-ahead overlaps their latency, not its CPU. Each page's round trip is the
   // latency plus its share of the emulator's CPU, and all of them together cannot take less than
   // that CPU. Production spreads its work over many machines; this machine does not.
-  const cpuPerRequestMs = emulatorCpu === null || requests === 0 ? 0 : emulatorCpu / requests;
-  const readBoundMs = Math.max((pages / settings.readAhead) * (latencyMs + cpuPerRequestMs), emulatorCpu ?? 0);
-  const boundMs = readBoundMs + writeMs;
-  const limitMs = 1.3 * readBoundMs + writeMs;
+  const boundsOf = (run: PasteRun) => {
+    const cpuPerRequestMs = run.emulatorCpu === null || run.requests === 0 ? 0 : run.emulatorCpu / run.requests;
+    const readBoundMs = Math.max((pages / settings.readAhead) * (latencyMs + cpuPerRequestMs), run.emulatorCpu ?? 0);
+    return { cpuPerRequestMs, readBoundMs, boundMs: readBoundMs + writeMs, limitMs: 1.3 * readBoundMs + writeMs };
+  };
+  const ranked = [...runs].sort((a, b) => a.paste.wallMs / boundsOf(a).limitMs - b.paste.wallMs / boundsOf(b).limitMs);
+  const reported = ranked[Math.floor(ranked.length / 2)]!;
+  const { paste, emulatorCpu, requests, syncs } = reported;
+  const { cpuPerRequestMs, readBoundMs, boundMs, limitMs } = boundsOf(reported);
+  const everyRun = runs.map((r) => `${fmt(r.paste.wallMs)} ms ≤ ${fmt(boundsOf(r).limitMs)}`).join(", ");
   const speedup = naiveMs / paste.wallMs;
+  // The naive client reads one page at a time, so the emulator's CPU costs it no more than the
+  // latency already does, while it caps the paste's read (the read bound): the most the paste
+  // can be faster by is naive ÷ bound (issue 41, item 5: the target restated to count it).
+  const speedupTarget = Math.min(3, naiveMs / limitMs);
   const readSpeedup = naiveRead.wallMs / readMs;
   // The fake answers a sync at once; Excel does not (issue 41). With the weekly refresh's smallest
   // round trip charged on every sync of both (the naive's one a row, extrapolated like its write),
@@ -87,7 +112,7 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
     {
       name: "wall ≤ 1.3 × read bound + write",
       pass: paste.wallMs <= limitMs,
-      detail: `${fmt(paste.wallMs)} ms ≤ 1.3 × ${fmt(readBoundMs)} + ${fmt(writeMs)} = ${fmt(limitMs)} ms`,
+      detail: `${fmt(paste.wallMs)} ms ≤ 1.3 × ${fmt(readBoundMs)} + ${fmt(writeMs)} = ${fmt(limitMs)} ms (the median of ${PASTE_RUNS}: ${everyRun} ms)`,
     },
     {
       name: "every sync < 5 MB",
@@ -95,10 +120,10 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
       detail: `largest sync ${fmt(syncs.maxRequestBytes / 1e6, 2)} MB over ${syncs.syncs} syncs`,
     },
     {
-      name: "≥ 3× faster than naive",
-      pass: speedup >= 3,
+      name: "≥ 3× faster than naive, or the most the emulator's CPU allows",
+      pass: speedup >= speedupTarget,
       detail:
-        `${fmt(speedup, 1)}× (naive: sequential pages ${fmt(naiveRead.wallMs)} ms + row-by-row write ${fmt(naiveWriteMs)} ms); ` +
+        `${fmt(speedup, 1)}× ≥ ${fmt(speedupTarget, 2)}× = min(3, naive ${fmt(naiveMs)} ms ÷ the wall's limit ${fmt(limitMs)} ms) (naive: sequential pages ${fmt(naiveRead.wallMs)} ms + row-by-row write ${fmt(naiveWriteMs)} ms); ` +
         `reading alone ${fmt(readSpeedup, 1)}×; with ${roundTripMs} ms a sync (${count(naiveSyncs)} syncs against ${syncs.syncs}) ` +
         `${fmt(speedupWithRoundTrips, 0)}×`,
     },
@@ -125,7 +150,7 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
         ? `pages one after another (${naiveRequests} requests, ${fmt(naiveRead.wallMs)} ms), one sync per row (${fmt(naiveWriteMs)} ms)`
         : `pages one after another (${naiveRequests} requests, ${fmt(naiveRead.wallMs)} ms), one sync per row: ${count(naiveRows.length)} rows took ${fmt(naiveWrite.wallMs)} ms, extrapolated to ${fmt(naiveWriteMs)} ms`,
     memory: paste.memory,
-    target: "wall ≤ 1.3 × read bound + write; syncs < 5 MB; ≥ 3× faster than naive",
+    target: "wall ≤ 1.3 × read bound + write (median of 3); syncs < 5 MB; ≥ min(3, naive ÷ that) × faster than naive",
     status: statusOf(checks),
     checks,
     details: {
@@ -146,6 +171,8 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
       speedupWithRoundTrips: round(speedupWithRoundTrips, 1),
       roundTripMs,
       emulatorCpuBulkMs: emulatorCpu ?? "n/a",
+      pasteWallsMs: runs.map((r) => Math.round(r.paste.wallMs)).join(", "),
+      speedupTarget: round(speedupTarget, 2),
     },
   };
 }

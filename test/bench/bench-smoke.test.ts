@@ -104,6 +104,10 @@ test("timeseries, sync and pastes wrote what they read", () => {
   // The naive writer syncs once per row (header included), over the subset it is given.
   expect(timeseries.details.naiveSyncs).toBe(TINY.naiveWriteRows + 1);
   expect(timeseries.naiveNote).toMatch(/extrapolated/);
+  // Three pastes are measured and the median reported; the naive target never asks more than 3×.
+  expect(String(timeseries.details.pasteWallsMs).split(", ")).toHaveLength(3);
+  expect(timeseries.details.pasteWallsMs).toContain(String(Math.round(timeseries.wallMs ?? -1)));
+  expect(Number(timeseries.details.speedupTarget)).toBeLessThanOrEqual(3);
   expect(check("sync", "exactly one upload")?.pass).toBe(true);
   expect(result("applied-layer").details.rows).toBe(TINY.portfolioAssets);
   expect(result("summary-paste").details.syncs).toBeGreaterThan(0);
