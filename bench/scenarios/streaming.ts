@@ -1,5 +1,4 @@
 import { pasteSummary } from "../../src/taskpane/features/summary/summary-actions";
-import { pasteTimeseries } from "../../src/taskpane/features/timeseries/timeseries-actions";
 import type { ExcelRunner } from "../../src/taskpane/ui/pane-types";
 import type { RiskClient } from "../../src/api/client";
 import { emulatorCpuMs } from "../emulator-process";
@@ -9,7 +8,7 @@ import { count, cpuDelta, fmt, round } from "../format";
 import { threadTime, timed, type Timed } from "../measure";
 import { pagesNeeded } from "../portfolio";
 import { syncFigures, timedWorkbook, writeTimeseries, writeTimeseriesAlone, type TimedWorkbook } from "../workbook";
-import { TIMESERIES_FILTERS } from "./timeseries";
+import { benchPaste, TIMESERIES_FILTERS } from "./timeseries";
 
 const SYNC_LIMIT_BYTES = 5_000_000;
 const EXTENDED_ROUTE = /\/datasets\/physical\/summary$/;
@@ -190,16 +189,7 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
   const workbook = timedWorkbook();
   await ctx.emulator.resetStats();
   const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
-  const paste = await measurePaste(workbook, () =>
-    pasteTimeseries({
-      client,
-      run: workbook.run,
-      portfolio,
-      filters: TIMESERIES_FILTERS,
-      readAhead: settings.readAhead,
-      rows: settings.rows,
-    }),
-  );
+  const paste = await measurePaste(workbook, benchPaste(ctx, workbook.run));
   const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
   const requests = routeRequests((await ctx.emulator.stats()).routes, ITEMS_ROUTE);
   const syncs = syncFigures(workbook.fake);

@@ -1,6 +1,11 @@
 import type { ItemsQuery, PhysicalItem } from "../../src/api/types";
 import { flattenTimeseries } from "../../src/shaping/flatten-timeseries";
-import { pasteTimeseries, type TimeseriesFilters } from "../../src/taskpane/features/timeseries/timeseries-actions";
+import {
+  pasteTimeseries,
+  type TimeseriesFilters,
+  type TimeseriesPasted,
+} from "../../src/taskpane/features/timeseries/timeseries-actions";
+import type { ExcelRunner } from "../../src/taskpane/ui/pane-types";
 import { routeRequests, statusOf, type BenchContext, type Check, type ScenarioResult } from "../context";
 import { emulatorCpuMs } from "../emulator-process";
 import { count, cpuDelta, fmt, round } from "../format";
@@ -15,7 +20,7 @@ const PASTE_RUNS = 3;
 
 /** One measured paste: its wall and memory, the emulator's CPU and requests while it ran, its syncs. */
 interface PasteRun {
-  paste: Timed<Awaited<ReturnType<typeof pasteTimeseries>>>;
+  paste: Timed<TimeseriesPasted>;
   emulatorCpu: number | null;
   requests: number;
   syncs: ReturnType<typeof syncFigures>;
@@ -28,6 +33,19 @@ export const TIMESERIES_FILTERS: Required<Omit<TimeseriesFilters, "startYear" | 
   scenario: "ssp585",
   measure: "mid",
 };
+
+/** The task pane's timeseries paste of the bench's portfolio into `run`'s workbook (rows 3 and 7a). */
+export function benchPaste(ctx: BenchContext, run: ExcelRunner): () => Promise<TimeseriesPasted> {
+  return () =>
+    pasteTimeseries({
+      client: ctx.client,
+      run,
+      portfolio: ctx.portfolio,
+      filters: TIMESERIES_FILTERS,
+      readAhead: ctx.settings.readAhead,
+      rows: ctx.settings.rows,
+    });
+}
 
 /**
  * Scenario 3: the task pane's timeseries paste (pasteTimeseries) of the benchmark portfolio for
@@ -44,16 +62,7 @@ export async function timeseriesScenario(ctx: BenchContext): Promise<ScenarioRes
     const workbook = timedWorkbook();
     await ctx.emulator.resetStats();
     const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
-    const paste = await timed(() =>
-      pasteTimeseries({
-        client,
-        run: workbook.run,
-        portfolio,
-        filters: TIMESERIES_FILTERS,
-        readAhead: settings.readAhead,
-        rows: settings.rows,
-      }),
-    );
+    const paste = await timed(benchPaste(ctx, workbook.run));
     const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
     const requests = routeRequests((await ctx.emulator.stats()).routes, ITEMS_ROUTE);
     // The paste streams (its workbook batch spans the whole read), so reading and writing are each
