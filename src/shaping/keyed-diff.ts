@@ -30,19 +30,36 @@ for (let i = 0; i < BASE64URL.length; i++) DECODE[BASE64URL.charCodeAt(i)] = i;
  */
 export function cellHash(value: CellValue | null | undefined): number {
   const v = normalise(value);
-  let hash = 0x811c9dc5;
-  if (typeof v === "number") {
-    FLOAT[0] = v;
-    hash = Math.imul(hash ^ 0x6e, 0x01000193);
-    hash = Math.imul(hash ^ WORDS[0], 0x01000193);
-    hash = Math.imul(hash ^ WORDS[1], 0x01000193) >>> 0;
-  } else {
-    const text = typeof v === "boolean" ? (v ? "\u0001true" : "\u0001false") : v;
-    hash = Math.imul(hash ^ 0x73, 0x01000193);
-    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-    hash >>>= 0;
-  }
-  return (hash ^ (hash >>> 24)) & 0xffffff; // fold to 24 bits
+  // -0 (a service may send "-0.0") is hashed as 0: Excel holds no negative zero, and reads it back as 0.
+  return typeof v === "number" ? numberHash(v === 0 ? 0 : v) : textHash(v);
+}
+
+/**
+ * What versions before issue 41 recorded for a -0 the service sent, which Excel shows as 0: a cell
+ * showing 0 against it is no edit ({@link changedColumns}).
+ */
+const NEGATIVE_ZERO_HASH = numberHash(-0);
+
+/** A number's hash, by its 64 bits. */
+function numberHash(v: number): number {
+  FLOAT[0] = v;
+  let hash = Math.imul(0x811c9dc5 ^ 0x6e, 0x01000193);
+  hash = Math.imul(hash ^ WORDS[0], 0x01000193);
+  hash = Math.imul(hash ^ WORDS[1], 0x01000193) >>> 0;
+  return fold(hash);
+}
+
+/** Text's (or a boolean's) hash, by its characters. */
+function textHash(v: string | boolean): number {
+  const text = typeof v === "boolean" ? (v ? "\u0001true" : "\u0001false") : v;
+  let hash = Math.imul(0x811c9dc5 ^ 0x73, 0x01000193);
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return fold(hash >>> 0);
+}
+
+/** A 32-bit hash folded to the digest's 24 bits. */
+function fold(hash: number): number {
+  return (hash ^ (hash >>> 24)) & 0xffffff;
 }
 
 /** The 4-character digest of one cell's value ({@link cellHash} in base64url). */
@@ -114,7 +131,10 @@ export function replaceDigests(digest: string, cells: ReadonlyMap<number, CellVa
 /** Columns (0-based, below `width`) of `row` whose values differ from what `digest` records. */
 export function changedColumns(row: readonly CellValue[], digest: string, width = row.length): number[] {
   const out: number[] = [];
-  for (let c = 0; c < width; c++) if (cellHash(row[c]) !== digestAt(digest, c)) out.push(c);
+  for (let c = 0; c < width; c++) {
+    const recorded = digestAt(digest, c);
+    if (cellHash(row[c]) !== recorded && !(row[c] === 0 && recorded === NEGATIVE_ZERO_HASH)) out.push(c);
+  }
   return out;
 }
 

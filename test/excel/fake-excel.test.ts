@@ -184,6 +184,19 @@ describe("cell input rules", () => {
     expect(fake.read("Sheet1", "C1:E1", "formulas")).toEqual([["=+cmd", "=-x", "=SUM(1)"]]);
   });
 
+  it("holds no negative zero: -0 written or typed reads back as 0, as Office.js's JSON sends it", async () => {
+    const fake = createFakeExcel();
+    const read = await fake.run(async (context) => {
+      const range = context.workbook.worksheets.getItem("Sheet1").getRange("A1:C1");
+      range.values = [[-0, "-0", -0.5]];
+      range.load("values");
+      await context.sync();
+      return range.values[0]!;
+    });
+    expect(read.map((v) => Object.is(v, -0))).toEqual([false, false, false]);
+    expect(read).toEqual([0, 0, -0.5]);
+  });
+
   it("lets the harness evaluate formulas and set async results, telling listeners", () => {
     const fake = createFakeExcel();
     const changes: string[] = [];

@@ -287,6 +287,27 @@ describe("refresh by key", () => {
     expect(fake.read(SHEET, "F3")).toEqual([[0.43]]);
   });
 
+  it("takes a new value over a -0 the service sent before, without asking: Excel showed it as 0, the analyst changed nothing", async () => {
+    // A service may send -0.0 (Python's json module writes a negative zero so).
+    const { fake, record } = await pasted(
+      summaryRows([
+        ["A", -0],
+        ["B", 0.5],
+      ]),
+    );
+    expect(fake.read(SHEET, "F2")).toEqual([[0]]);
+    const report = await refresh(
+      fake,
+      await record(),
+      summaryRows([
+        ["A", 0.2],
+        ["B", 0.5],
+      ]),
+    );
+    expect(report.edited).toEqual([]);
+    expect(fake.read(SHEET, "F2")).toEqual([[0.2]]);
+  });
+
   it("does not add back a row deleted by hand, lists it, and restores it when asked", async () => {
     const { fake, record } = await pasted();
     await fake.run(async (context) => {

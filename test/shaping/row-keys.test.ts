@@ -98,6 +98,18 @@ describe("the record of what was written", () => {
     expect(cellDigest(1)).not.toBe(cellDigest("1"));
   });
 
+  it("reads a -0 the service sent as the 0 Excel shows, in records written before issue 41 too", () => {
+    // Excel holds no negative zero: a "-0.0" in an answer is written, and read back, as 0.
+    expect(rowDigest(["A", -0, 0.5])).toBe(rowDigest(["A", 0, 0.5]));
+    expect(changedColumns(["A", 0, 0.5], rowDigest(["A", -0, 0.5]))).toEqual([]);
+    // What the add-in before issue 41 recorded for that row (computed by that version's code).
+    const recordedBefore = "UdHhQsJ-IsIr";
+    expect(recordedBefore).not.toBe(rowDigest(["A", 0, 0.5]));
+    expect(changedColumns(["A", 0, 0.5], recordedBefore)).toEqual([]);
+    expect(changedColumns(["A", 0.2, 0.5], recordedBefore)).toEqual([1]);
+    expect(changedColumns(["A", "0", 0.5], recordedBefore)).toEqual([1]);
+  });
+
   it("digests a row as its cells' digests in order, the widest sheet's too, and pads to a width", () => {
     const wide = Array.from({ length: 16_384 }, (_, c) => (c % 3 === 0 ? `text ${c}` : c % 3 === 1 ? c / 7 : ""));
     const digest = rowDigest(wide);

@@ -404,7 +404,9 @@ export class WorkbookModel {
     const cell = sheet.cellForWrite(row, col);
     cell.formula = undefined;
     if (typeof raw !== "string") {
-      cell.value = raw;
+      // Office.js sends the batch as JSON, where -0 is written 0 (JSON.stringify, ECMA-262
+      // SerializeJSONProperty): Excel never holds a negative zero, and reads 0 back.
+      cell.value = raw === 0 ? 0 : raw;
       return;
     }
     if (cell.numberFormat === "@" || raw === "") {
@@ -422,7 +424,8 @@ export class WorkbookModel {
       return;
     }
     const trimmed = raw.trim();
-    if (NUMERIC.test(trimmed)) cell.value = Number(trimmed);
+    if (NUMERIC.test(trimmed))
+      cell.value = Number(trimmed) + 0; // "-0" typed is 0 (+ 0 turns -0 into 0)
     else if (/^(true|false)$/i.test(trimmed)) cell.value = trimmed.toLowerCase() === "true";
     else cell.value = raw;
   }
