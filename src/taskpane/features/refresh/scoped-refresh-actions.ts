@@ -9,6 +9,14 @@ export interface FreshPassSource {
   beginFreshPass(): FreshPass;
 }
 
+/** What a refresh of the whole workbook needs of the functions' engine (RiskEngine). */
+export interface WorkbookRefreshSource extends FreshPassSource {
+  /** Empties the cache: no later call is answered from a result cached before (RiskEngine.refresh). */
+  refresh(): void;
+  /** The engine's counters; `calls`: RISK calls so far, in this workbook's session. */
+  stats(): { calls: number };
+}
+
 /** What a scoped refresh did. */
 export interface ScopedRefreshResult {
   scope: Scope;
@@ -23,6 +31,12 @@ export interface ScopedRefreshResult {
 const CELLS_PER_BATCH = 500;
 /** With no call made or settled for this long after the last write, the refresh is over. */
 const QUIET_MS = 1_500;
+/**
+ * How long a refresh of the whole workbook waits for Excel's first RISK call when the workbook has
+ * made some before: on a large workbook Excel may calculate other formulas first, for longer than
+ * the quiet time. A workbook that never called one is told it has none after the quiet time.
+ */
+const FIRST_CALL_MS = 15_000;
 
 /**
  * Counts the RISK cells of a scope (for the button's label: "Refresh 12 cells"). Throws with a
@@ -90,19 +104,32 @@ export interface WorkbookRefreshResult {
 }
 
 /**
- * Refreshes every RISK cell of the workbook without reading it: opens a fresh pass on the engine
- * (each key's first call skips the cache), asks Excel for a full recalculation (one request), and
- * reports progress as the calls settle, resolving once they have and none came for a while. Finding
- * and re-entering every RISK formula ({@link refreshScope}) reads every formula of the workbook
- * first: 164 MB of a financial impact sheet's formulas in the weekly refresh's workbook, about
- * 20 s on Excel on the web. Throws with a sentence when the workbook made no RISK call, or when
- * cancelled before Excel was asked (after that, the cells finish).
+ * Refreshes every RISK cell of the workbook without reading it: empties the engine's cache and
+ * opens a pass to count the calls, asks Excel for a full recalculation (one request), and reports
+ * progress as the calls settle, resolving once they have and none came for a while. Finding and
+ * re-entering every RISK formula ({@link refreshScope}) reads every formula of the workbook first:
+ * 164 MB of a financial impact sheet's formulas in the weekly refresh's workbook, about 20 s on
+ * Excel on the web. Throws with a sentence when the workbook made no RISK call, or when cancelled
+ * before Excel was asked (after that, the cells finish).
+ *
+ * The cache is emptied rather than skipped for the pass's length: Excel gives no event for "done",
+ * and a call it makes after the quiet time (a cell over another RISK cell's result, recalculated
+ * late on a large workbook) must not be answered with what the refresh meant to replace.
  */
 export async function refreshWorkbookByRecalculation(
-  options: LongRunning & { run: ExcelRunner; engine: FreshPassSource; quietMs?: number },
+  options: LongRunning & {
+    run: ExcelRunner;
+    engine: WorkbookRefreshSource;
+    quietMs?: number;
+    /** How long to wait for the first call when the workbook has made some before (FIRST_CALL_MS). */
+    firstCallMs?: number;
+  },
 ): Promise<WorkbookRefreshResult> {
   const { run, engine, signal, onProgress } = options;
   if (signal?.aborted) throw new CancelledError(message("refresh.run.cancelledBeforeRecalculation"));
+  const quietMs = options.quietMs ?? QUIET_MS;
+  const firstCallMs = engine.stats().calls > 0 ? Math.max(quietMs, options.firstCallMs ?? FIRST_CALL_MS) : quietMs;
+  engine.refresh();
   const pass = engine.beginFreshPass();
   const report = () =>
     onProgress?.({
@@ -113,7 +140,7 @@ export async function refreshWorkbookByRecalculation(
   try {
     await run((context) => recalculateWorkbook(context));
     report();
-    await settled(pass, signal, options.quietMs ?? QUIET_MS);
+    await settled(pass, signal, quietMs, firstCallMs);
     if (pass.calls === 0) throw new MessageError(message("refresh.run.none", { scope: "workbook", onlyErrors: "no" }));
     return { calls: pass.calls, answered: pass.settled };
   } finally {
@@ -123,11 +150,16 @@ export async function refreshWorkbookByRecalculation(
 }
 
 /**
- * Resolves when every call of the pass has settled and none came for QUIET_MS (Excel gives no
- * event for "custom functions done"; the pass's own events drive this, the quiet time only ends
- * it), or at once on Cancel.
+ * Resolves when every call of the pass has settled and none came for `quietMs` (`firstCallMs`
+ * before the first call; Excel gives no event for "custom functions done": the pass's own events
+ * drive this, the quiet time only ends it), or at once on Cancel.
  */
-function settled(pass: FreshPass, signal: AbortSignal | undefined, quietMs: number): Promise<void> {
+function settled(
+  pass: FreshPass,
+  signal: AbortSignal | undefined,
+  quietMs: number,
+  firstCallMs = quietMs,
+): Promise<void> {
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = () => {
@@ -138,7 +170,7 @@ function settled(pass: FreshPass, signal: AbortSignal | undefined, quietMs: numb
     };
     const arm = () => {
       clearTimeout(timer);
-      if (pass.pending === 0) timer = setTimeout(finish, quietMs);
+      if (pass.pending === 0) timer = setTimeout(finish, pass.calls === 0 ? firstCallMs : quietMs);
     };
     const unsubscribe = pass.onChange(arm);
     signal?.addEventListener("abort", finish, { once: true });

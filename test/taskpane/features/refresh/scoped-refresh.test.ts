@@ -9,6 +9,7 @@ import { emulatorStats, routeCount, type EmulatorStats } from "../../../support/
 import { englishTranslator } from "../../../../src/i18n/translator";
 import { wordsOf } from "../../../../src/taskpane/ui/i18n";
 import { message } from "../../../../src/i18n/messages";
+import { RiskEngine } from "../../../../src/functions/engine/engine";
 
 /**
  * Refresh with a scope: only the RISK cells of the selection / active sheet / workbook (optionally
@@ -128,12 +129,56 @@ test("the whole workbook by recalculation (the ribbon's Workbook): one request t
   );
 });
 
+test("the whole workbook by recalculation: a RISK call Excel makes after the quiet time is answered afresh, not from the cache the refresh replaced", async () => {
+  const { fake, run, calc } = await workbook();
+  // The other sheet's search is cached; its cell goes, so the recalculation does not call it.
+  fake.setValues("Other", "A1", [[""]]);
+  await calc.waitForIdle(20_000);
+  const result = await refreshWorkbookByRecalculation({ run, engine: risk.engine, quietMs: 200 });
+  await calc.waitForIdle(20_000);
+  expect(result.calls).toBeGreaterThanOrEqual(3);
+  // The refresh has said it is done; now Excel calls the search (as it would a cell over another
+  // RISK cell's result, recalculated late on a large workbook): the service is asked again.
+  const before = await emulatorStats(service.emulator);
+  fake.setValues("Other", "A1", [['=RISK.SEARCH(51.5,-0.1,"floods","30yr","local","score")']]);
+  await calc.waitForIdle(20_000);
+  expect(searchRoutes(await emulatorStats(service.emulator))).toBeGreaterThan(searchRoutes(before));
+  expect(typeof fake.read("Other", "A1")[0][0]).toBe("number");
+});
+
+test("the whole workbook by recalculation: Excel's first RISK call after the quiet time is waited for, not taken for a workbook without any", async () => {
+  // Excel calculates the workbook's other formulas first: its first RISK call comes late.
+  let lateMs = 0;
+  const lateSummary = async (...args: unknown[]) => {
+    if (lateMs > 0) await new Promise((resolve) => setTimeout(resolve, lateMs));
+    return (summary as (...a: unknown[]) => unknown)(...args);
+  };
+  // The harness passes as many arguments as the function declares.
+  Object.defineProperty(lateSummary, "length", { value: summary.length });
+  const { fake, run, calc } = calculatingWorkbook({ SUMMARY: lateSummary, SEARCH: search });
+  fake.setValues("Sheet1", "A1:A2", [
+    ['=RISK.SUMMARY("demo-portfolio",0,"heatwave","ssp585",30,"score")'],
+    ['=RISK.SUMMARY("demo-portfolio",1,"heatwave","ssp585",30,"score")'],
+  ]);
+  await calc.waitForIdle(20_000);
+  lateMs = 400;
+  const result = await refreshWorkbookByRecalculation({ run, engine: risk.engine, quietMs: 100, firstCallMs: 10_000 });
+  expect(result.calls).toBe(2);
+  expect(result.answered).toBe(2);
+});
+
 test("the whole workbook by recalculation: none to refresh, or cancelled before Excel was asked, says so", async () => {
   const { fake, run } = calculatingWorkbook({ SUMMARY: summary, SEARCH: search });
   fake.setValues("Sheet1", "A1:B1", [["plain text", "=1+1"]]);
-  await expect(refreshWorkbookByRecalculation({ run, engine: risk.engine, quietMs: 100 })).rejects.toThrow(
+  // An engine that never saw a RISK call says so after the quiet time; one that did (this file's
+  // earlier workbooks) waits for Excel's first call up to `firstCallMs`.
+  const unused = new RiskEngine({ connection: service.connection, maxRetries: 0 });
+  await expect(refreshWorkbookByRecalculation({ run, engine: unused, quietMs: 100 })).rejects.toThrow(
     "The workbook has no RISK formulas: nothing was refreshed.",
   );
+  await expect(
+    refreshWorkbookByRecalculation({ run, engine: risk.engine, quietMs: 100, firstCallMs: 300 }),
+  ).rejects.toThrow("The workbook has no RISK formulas: nothing was refreshed.");
   const cancelled = new AbortController();
   cancelled.abort();
   const syncsBefore = fake.syncs.length;
