@@ -33,6 +33,7 @@ import { queueRead, readBlock, readBlocks, type CellBlock } from "./read-range";
 import { queueTableRowKeys, runs, writeRemovedBlock, type TableRowKeys } from "./keyed-replace";
 import { PastedSheetChangedError } from "./replace-table";
 import { deleteWrittenStore, queueWrittenStoreParts, writeWrittenStore } from "./written-store";
+import { deleteVeryHiddenSheet } from "./store-sheets";
 import { requirementSupported } from "../shared/requirements";
 import { message } from "../i18n/messages";
 
@@ -477,7 +478,7 @@ export async function refreshFollowers(
     sheetNames,
     { lastChunkMayWait: true, queuedBytes: summaryWaiting },
   );
-  if (oldStore && !oldStore.isNullObject) oldStore.delete();
+  if (oldStore && !oldStore.isNullObject) deleteVeryHiddenSheet(oldStore);
   try {
     await context.sync();
   } catch (error) {

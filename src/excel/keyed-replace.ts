@@ -87,6 +87,7 @@ import {
   type WrittenStoreParts,
 } from "./written-store";
 import { sheetWords } from "./sheet-words";
+import { deleteVeryHiddenSheet } from "./store-sheets";
 import { message, type Message } from "../i18n/messages";
 import { MessageError, reasonOf } from "../i18n/message-error";
 
@@ -954,7 +955,7 @@ function queueRowRemoval(
       sheet.getRangeByIndexes(top + 1 + position - above, 0, 1, 1).rowHidden = true;
     }
   }
-  context.workbook.worksheets.getItem(record.writtenStore!).delete();
+  deleteVeryHiddenSheet(context.workbook.worksheets.getItem(record.writtenStore!));
 }
 
 /**

@@ -29,6 +29,7 @@ import { staticCellsOf } from "./static-copies";
 import {
   addStoreSheet,
   readStoreRows,
+  deleteVeryHiddenSheet,
   queueStoresRead,
   readStores,
   writeStoreRows,
@@ -311,7 +312,7 @@ export async function restoreProvenance(context: Excel.RequestContext, before: P
   await context.sync();
   if (!store.isNullObject) {
     if (before.storeExisted) writeStore(store, before.records);
-    else store.delete();
+    else deleteVeryHiddenSheet(store);
   }
   if (!sources.isNullObject) {
     if (before.sourcesExisted) await writeSources(context, sources, before.records);

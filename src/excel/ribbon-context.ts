@@ -9,6 +9,7 @@ import { parseA1 } from "../shaping/a1";
 import { requirementSupported } from "../shared/requirements";
 import { readProvenance } from "./provenance-sheets";
 import { readStaticCells } from "./static-copies";
+import { deleteVeryHiddenSheet } from "./store-sheets";
 
 /** The selected cell's address ("Demo!B2"): the top-left cell of the selection, the one Explain reads. */
 export async function readSelectedCellAddress(context: Excel.RequestContext): Promise<string> {
@@ -84,7 +85,7 @@ export async function evaluateInScratchSheet(
   // A scratch sheet left by a check the host closed half-way is removed first.
   const leftOver = sheets.getItemOrNullObject(SCRATCH_SHEET);
   await context.sync();
-  if (!leftOver.isNullObject) leftOver.delete();
+  if (!leftOver.isNullObject) deleteVeryHiddenSheet(leftOver);
   const scratch = sheets.add(SCRATCH_SHEET);
   scratch.visibility = "VeryHidden" as Excel.SheetVisibility;
   try {
@@ -101,7 +102,7 @@ export async function evaluateInScratchSheet(
       await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
     }
   } finally {
-    scratch.delete();
+    deleteVeryHiddenSheet(scratch);
     await context.sync();
   }
 }

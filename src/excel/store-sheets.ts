@@ -91,6 +91,18 @@ export function addStoreSheet(context: Excel.RequestContext, storeName: string):
   return store;
 }
 
+/**
+ * Queues the deletion of a very hidden sheet (a store, a scratch sheet). Excel refuses to delete
+ * one: "if the worksheet's visibility is set to "VeryHidden", the delete operation will fail with an
+ * `InvalidOperation` exception. You should first change its visibility to hidden or visible before
+ * deleting it" (Worksheet.delete, Office.js reference). So it is made hidden first, in the same
+ * request: never shown, and an analyst cannot unhide it in between.
+ */
+export function deleteVeryHiddenSheet(sheet: Excel.Worksheet): void {
+  sheet.visibility = "Hidden" as Excel.SheetVisibility;
+  sheet.delete();
+}
+
 /** Queues a store sheet's whole content: its header, then `rows`, every non-empty string kept as text. */
 export function writeStoreRows(store: Excel.Worksheet, header: readonly string[], rows: readonly CellValue[][]): void {
   writeTextBlock(store, [[...header], ...rows], header.length);

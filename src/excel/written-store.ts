@@ -24,7 +24,7 @@ import {
   utf8Length,
 } from "./chunks";
 import { READ_TARGET_BYTES, queueRead, readBlock, type CellBlock } from "./read-range";
-import { addStoreSheet } from "./store-sheets";
+import { addStoreSheet, deleteVeryHiddenSheet } from "./store-sheets";
 import { message } from "../i18n/messages";
 
 /** Prefix of the store sheets' names. */
@@ -205,7 +205,7 @@ export async function deleteWrittenStore(context: Excel.RequestContext, name: st
   if (!name) return;
   const sheet = context.workbook.worksheets.getItemOrNullObject(name);
   await context.sync();
-  if (!sheet.isNullObject) sheet.delete();
+  if (!sheet.isNullObject) deleteVeryHiddenSheet(sheet);
   await context.sync();
 }
 

@@ -4,6 +4,7 @@
  * tables, merges, byte counting, the payload limit, fault injection, round trips and held syncs.
  */
 import { createFakeExcel, FakeExcelError, installFakeExcel } from "../../testing/fake-excel";
+import { deleteVeryHiddenSheet } from "../../src/excel/store-sheets";
 
 function codeOf(error: unknown): string | undefined {
   return error instanceof FakeExcelError ? error.code : undefined;
@@ -134,6 +135,23 @@ describe("worksheets", () => {
       expect(fake.activeSheetName()).toBe("Sheet1");
       context.workbook.worksheets.getItem("Sheet1").delete();
       await expect(context.sync()).rejects.toMatchObject({ code: "InvalidOperation" });
+    });
+  });
+
+  it("refuses to delete a very hidden sheet until it is made hidden or visible, as Excel does", async () => {
+    // Worksheet.delete: "if the worksheet's visibility is set to "VeryHidden", the delete operation
+    // will fail with an InvalidOperation exception" (the add-in's stores are very hidden).
+    const fake = createFakeExcel();
+    await fake.run(async (context) => {
+      const store = context.workbook.worksheets.add("_Store");
+      store.visibility = "VeryHidden";
+      await context.sync();
+      store.delete();
+      await expect(context.sync()).rejects.toMatchObject({ code: "InvalidOperation" });
+      expect(fake.sheetNames()).toEqual(["Sheet1", "_Store"]);
+      deleteVeryHiddenSheet(store);
+      await context.sync();
+      expect(fake.sheetNames()).toEqual(["Sheet1"]);
     });
   });
 

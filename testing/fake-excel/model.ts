@@ -327,6 +327,15 @@ export class WorkbookModel {
   }
 
   deleteSheet(sheet: SheetModel): void {
+    // Worksheet.delete(): "if the worksheet's visibility is set to "VeryHidden", the delete operation
+    // will fail with an `InvalidOperation` exception. You should first change its visibility to hidden
+    // or visible before deleting it." (Office.js reference; office-js issue #365: by design.)
+    if (sheet.visibility === "VeryHidden") {
+      throw new FakeExcelError(
+        FakeErrorCodes.invalidOperation,
+        `The worksheet '${sheet.name}' is very hidden: make it hidden or visible before deleting it.`,
+      );
+    }
     const visible = this.visibleSheets();
     if (sheet.visibility === "Visible" && visible.length === 1) {
       throw new FakeExcelError(

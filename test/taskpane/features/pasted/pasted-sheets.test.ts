@@ -1,5 +1,6 @@
 import { RiskClient } from "../../../../src/api/client";
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
+import { deleteVeryHiddenSheet } from "../../../../src/excel/store-sheets";
 import { pasteSummary } from "../../../../src/taskpane/features/summary/summary-actions";
 import { pasteTimeseries } from "../../../../src/taskpane/features/timeseries/timeseries-actions";
 import {
@@ -158,9 +159,9 @@ test("a renamed or deleted pasted sheet is refused with a sentence; an edited ce
   result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(english(result.outcomes[0].message)).toMatch(/was deleted/);
 
-  // Provenance deleted: the store sheet removed (e.g. by another tool).
+  // Provenance deleted: the store sheet removed (e.g. by another tool, which must unhide it first).
   await run(async (context) => {
-    context.workbook.worksheets.getItem(PROVENANCE_STORE_SHEET).delete();
+    deleteVeryHiddenSheet(context.workbook.worksheets.getItem(PROVENANCE_STORE_SHEET));
   });
   await expect(refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run })).rejects.toThrow(
     /no pasted sheets on record/,
