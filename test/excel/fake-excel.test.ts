@@ -138,6 +138,31 @@ describe("worksheets", () => {
     });
   });
 
+  it("fails a batch while the analyst edits a cell, unless its Excel.run asked to wait (delayForCellEdit)", async () => {
+    // Excel.RunOptions.delayForCellEdit: "When `false`, if the user is in cell edit when the batch
+    // request is processed by the host, the batch automatically fails"; `true` delays it.
+    const fake = createFakeExcel();
+    const edit = fake.enterCellEdit();
+    await expect(
+      fake.run(async (context) => {
+        context.workbook.worksheets.getItem("Sheet1").getRange("A1").values = [["typed by the add-in"]];
+        await context.sync();
+      }),
+    ).rejects.toMatchObject({ code: "InvalidOperationInCellEditMode" });
+    expect(fake.read("Sheet1", "A1")).toEqual([[""]]);
+    let done = false;
+    const waiting = fake.Excel.run({ delayForCellEdit: true }, async (context: Excel.RequestContext) => {
+      context.workbook.worksheets.getItem("Sheet1").getRange("A1").values = [["after the edit"]];
+      await context.sync();
+    }).then(() => (done = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false);
+    expect(fake.read("Sheet1", "A1")).toEqual([[""]]);
+    edit.exit();
+    await waiting;
+    expect(fake.read("Sheet1", "A1")).toEqual([["after the edit"]]);
+  });
+
   it("refuses to delete a very hidden sheet until it is made hidden or visible, as Excel does", async () => {
     // Worksheet.delete: "if the worksheet's visibility is set to "VeryHidden", the delete operation
     // will fail with an InvalidOperation exception" (the add-in's stores are very hidden).

@@ -95,6 +95,8 @@ export interface FakeHost {
   faultInjector?: (info: SyncInfo) => InjectedFault | undefined;
   /** Requirement sets the fake host supports (requirements.ts); undefined: all of them. */
   requirements?: RequirementLevel;
+  /** Set while the analyst edits a cell (FakeExcel.enterCellEdit); `ended` resolves when they leave it. */
+  cellEdit?: { ended: Promise<void> };
   emit: (changes: FakeChange[]) => void;
 }
 
@@ -104,6 +106,8 @@ export class FakeRequestContext {
   readonly trackedObjects = { add: (): void => undefined, remove: (): void => undefined };
   /** Set by index.ts so the context and its workbook proxy are created together. */
   workbook!: unknown;
+  /** Excel.run's `delayForCellEdit` option (index.ts run): wait out the analyst's cell edit rather than fail. */
+  delayForCellEdit = false;
 
   constructor(readonly host: FakeHost) {}
 
@@ -139,6 +143,17 @@ export class FakeRequestContext {
     }
     // Held before Excel applied anything: the request has not been taken up yet.
     if (hold && !hold.applied) await this.waitFor(hold.released);
+    // Excel.RunOptions.delayForCellEdit: "When `false`, if the user is in cell edit when the batch
+    // request is processed by the host, the batch automatically fails. When `true`, ... the batch
+    // request is delayed until the user exits cell edit mode." `false` is the default.
+    if (host.cellEdit && !this.delayForCellEdit) {
+      record.failed = FakeErrorCodes.invalidOperationInCellEditMode;
+      throw new FakeExcelError(
+        FakeErrorCodes.invalidOperationInCellEditMode,
+        "The operation isn't available while Excel is in Edit cell mode.",
+      );
+    }
+    while (host.cellEdit) await this.waitFor(host.cellEdit.ended);
     busySince = performance.now();
     let outcome: { value: T } | { error: unknown };
     try {

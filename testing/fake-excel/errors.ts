@@ -9,6 +9,7 @@ export const FakeErrorCodes = {
   generalException: "GeneralException",
   invalidArgument: "InvalidArgument",
   invalidOperation: "InvalidOperation",
+  invalidOperationInCellEditMode: "InvalidOperationInCellEditMode",
   invalidReference: "InvalidReference",
   itemAlreadyExists: "ItemAlreadyExists",
   itemNotFound: "ItemNotFound",

@@ -120,6 +120,11 @@ export interface FakeExcel {
    * add-in never heard); default: held before it is applied.
    */
   holdNextSync(options?: { applied?: boolean; when?: (info: SyncInfo) => boolean }): SyncHold;
+  /**
+   * The analyst starts editing a cell (F2, or typing into it) until `exit()`: meanwhile each sync
+   * fails with InvalidOperationInCellEditMode, or waits when its Excel.run asked `delayForCellEdit`.
+   */
+  enterCellEdit(): { exit(): void };
   /** Any policy: return a fault for the sync to fail it. */
   setFaultInjector(injector: ((info: SyncInfo) => InjectedFault | undefined) | undefined): void;
   /** Install or remove the formula evaluator and re-evaluate every formula. */
@@ -203,6 +208,12 @@ export function createFakeExcel(options: FakeExcelOptions = {}): FakeExcel {
     if (typeof batch !== "function")
       throw new FakeExcelError(FakeErrorCodes.invalidArgument, "Excel.run needs a batch function.");
     const context = newContext();
+    // Excel.run(options, batch): a plain object of Excel.RunOptions (an API object, or an array of
+    // them, is the other overload's first argument).
+    const options =
+      a !== null && typeof a === "object" && Object.getPrototypeOf(a) === Object.prototype ? a : undefined;
+    if (options && (options as { delayForCellEdit?: unknown }).delayForCellEdit === true)
+      (context as unknown as FakeRequestContext).delayForCellEdit = true;
     const result = await batch(context);
     await context.sync();
     return result;
@@ -265,6 +276,18 @@ export function createFakeExcel(options: FakeExcelOptions = {}): FakeExcel {
       const held = new Promise<SyncInfo>((resolve) => (caught = resolve));
       host.hold = { applied: holdOptions.applied ?? false, when: holdOptions.when, caught, released };
       return { held, release };
+    },
+    enterCellEdit: () => {
+      let exit!: () => void;
+      const ended = new Promise<void>((resolve) => (exit = resolve));
+      const edit = { ended };
+      host.cellEdit = edit;
+      return {
+        exit: () => {
+          if (host.cellEdit === edit) host.cellEdit = undefined;
+          exit();
+        },
+      };
     },
     setFaultInjector: (injector) => {
       host.faultInjector = injector;
