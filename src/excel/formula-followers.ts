@@ -170,6 +170,9 @@ export async function checkFollowers(
   // Whether the losses sheet's record is there goes with the same request (a round trip fewer).
   const recordedStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
   await context.sync();
+  for (const follower of [mirror, summary])
+    if (follower.protection.protected)
+      throw new PastedSheetChangedError(message("excel.refresh.protected", { sheet: follower.sheet.name }));
   const keyedBlock = keyedRead.block();
   const m = mirror.range;
   const body = m.rowCount - 1;
@@ -273,7 +276,10 @@ function locateTable(context: Excel.RequestContext, nameOrTable: string | Excel.
   sheet.load("name");
   const range = table.getRange();
   range.load("rowIndex, columnIndex, rowCount, columnCount");
-  return { table, sheet, range };
+  // Excel refuses every change to a protected sheet's (locked) cells: asked with the rest.
+  const protection = sheet.protection;
+  protection.load("protected");
+  return { table, sheet, range, protection };
 }
 
 /**

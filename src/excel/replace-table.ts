@@ -153,8 +153,13 @@ export function queueFindPastedTable(
       holder.load("id");
       const range = table.getRange();
       range.load("rowIndex, columnIndex, rowCount, columnCount, address");
+      // Excel refuses every change to a protected sheet's (locked) cells: refused before any write.
+      const protection = sheet.protection;
+      protection.load("protected");
       return () => {
         if (holder.id !== sheet.id) throw gone();
+        if (protection.protected)
+          throw new PastedSheetChangedError(message("excel.refresh.protected", { sheet: record.sheetName }));
         return { sheet, table, range };
       };
     },

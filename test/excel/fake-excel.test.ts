@@ -163,6 +163,28 @@ describe("worksheets", () => {
     expect(fake.read("Sheet1", "A1")).toEqual([["after the edit"]]);
   });
 
+  it("refuses every change to a protected sheet's cells (AccessDenied) until it is unprotected", async () => {
+    const fake = createFakeExcel();
+    await fake.run(async (context) => {
+      const sheet = context.workbook.worksheets.getItem("Sheet1");
+      sheet.getRange("A1").values = [["before"]];
+      sheet.protection.protect();
+      const protection = sheet.protection.load("protected");
+      await context.sync();
+      expect(protection.protected).toBe(true);
+      sheet.getRange("A1").values = [["after"]];
+      await expect(context.sync()).rejects.toMatchObject({ code: "AccessDenied" });
+      sheet.getRange("A1:A3").insert("Down" as Excel.InsertShiftDirection);
+      await expect(context.sync()).rejects.toMatchObject({ code: "AccessDenied" });
+      sheet.protection.protect();
+      await expect(context.sync()).rejects.toMatchObject({ code: "InvalidOperation" }); // already protected
+      sheet.protection.unprotect();
+      sheet.getRange("A1").values = [["after"]];
+      await context.sync();
+    });
+    expect(fake.read("Sheet1", "A1")).toEqual([["after"]]);
+  });
+
   it("refuses to delete a very hidden sheet until it is made hidden or visible, as Excel does", async () => {
     // Worksheet.delete: "if the worksheet's visibility is set to "VeryHidden", the delete operation
     // will fail with an InvalidOperation exception" (the add-in's stores are very hidden).

@@ -5,6 +5,7 @@
 
 /** The error codes the fake raises, spelled as Excel.ErrorCodes spells them. */
 export const FakeErrorCodes = {
+  accessDenied: "AccessDenied",
   apiNotFound: "ApiNotFound",
   generalException: "GeneralException",
   invalidArgument: "InvalidArgument",

@@ -79,6 +79,8 @@ export class SheetModel {
   /** Rows hidden by the user or a filter (Range.rowHidden, ExcelApi 1.2), 0-based. */
   hiddenRows = new Set<number>();
   visibility: "Visible" | "Hidden" | "VeryHidden" = "Visible";
+  /** Worksheet.protection.protect() (ExcelApi 1.2): its cells are locked until unprotect(). */
+  protected = false;
   deleted = false;
 
   constructor(
@@ -326,6 +328,28 @@ export class WorkbookModel {
     this.note({ kind: "sheets" });
   }
 
+  /**
+   * Refuses a change to the cells of a protected sheet. Every cell is locked unless its format says
+   * otherwise (the fake keeps no unlocked cells), and Excel lets no locked cell of a protected sheet
+   * change; Office.js reports protection refusals as `AccessDenied` ("If worksheet protection is
+   * enabled and not paused, this method throws an `AccessDenied` error", WorksheetProtection).
+   */
+  checkUnprotected(sheet: SheetModel, what: string): void {
+    if (sheet.protected)
+      throw new FakeExcelError(
+        FakeErrorCodes.accessDenied,
+        `The cells of '${sheet.name}' are on a protected sheet: ${what} is refused until it is unprotected.`,
+      );
+  }
+
+  /** WorksheetProtection.protect() / unprotect(): "Fails if the worksheet has already been protected." */
+  setProtected(sheet: SheetModel, protect: boolean): void {
+    if (protect && sheet.protected)
+      throw new FakeExcelError(FakeErrorCodes.invalidOperation, `'${sheet.name}' is already protected.`);
+    sheet.protected = protect;
+    this.note({ kind: "sheets" });
+  }
+
   deleteSheet(sheet: SheetModel): void {
     // Worksheet.delete(): "if the worksheet's visibility is set to "VeryHidden", the delete operation
     // will fail with an `InvalidOperation` exception. You should first change its visibility to hidden
@@ -459,6 +483,7 @@ export class WorkbookModel {
 
   /** `range.values = ...` and `range.formulas = ...` (both follow the input rules). */
   writeValues(sheet: SheetModel, rect: Rect, data: unknown, property: "values" | "formulas"): void {
+    this.checkUnprotected(sheet, `writing ${property}`);
     this.checkWritable(sheet, rect);
     const at = this.grid(rect, data, property);
     const rows = Array.isArray(data) ? (data as unknown[][]) : null;
@@ -473,6 +498,7 @@ export class WorkbookModel {
 
   /** `range.numberFormat = ...`: changes the format, never the stored value. */
   writeNumberFormat(sheet: SheetModel, rect: Rect, data: unknown): void {
+    this.checkUnprotected(sheet, "writing number formats");
     this.checkWritable(sheet, rect);
     const at = this.grid(rect, data, "numberFormat");
     for (let r = 0; r < rect.rows; r++) {
@@ -493,6 +519,7 @@ export class WorkbookModel {
    * only the links, "RemoveHyperlinks" the links and formatting, "All" everything.
    */
   clear(sheet: SheetModel, rect: Rect, what: string): void {
+    this.checkUnprotected(sheet, "clearing cells");
     const links = what === "All" || what === "Hyperlinks" || what === "RemoveHyperlinks";
     const contents = what === "All" || what === "Contents";
     const formats = what === "All" || what === "Formats" || what === "RemoveHyperlinks";
@@ -513,6 +540,7 @@ export class WorkbookModel {
    * fields are accepted.
    */
   writeHyperlink(sheet: SheetModel, rect: Rect, link: unknown): void {
+    this.checkUnprotected(sheet, "writing a hyperlink");
     if (typeof link !== "object" || link === null) throw invalidArgument("A hyperlink must be an object.", "hyperlink");
     const fields = ["address", "documentReference", "screenTip", "textToDisplay"];
     for (const [key, value] of Object.entries(link)) {
@@ -565,6 +593,7 @@ export class WorkbookModel {
   // ---- merges -------------------------------------------------------------------------------
 
   merge(sheet: SheetModel, rect: Rect, across: boolean): void {
+    this.checkUnprotected(sheet, "merging cells");
     if (this.tables.some((t) => t.sheet === sheet && intersects(t.rect, rect))) {
       throw new FakeExcelError(FakeErrorCodes.invalidOperation, "Cells inside a table cannot be merged.");
     }
@@ -586,6 +615,7 @@ export class WorkbookModel {
   }
 
   unmerge(sheet: SheetModel, rect: Rect): void {
+    this.checkUnprotected(sheet, "unmerging cells");
     sheet.merges = sheet.merges.filter((m) => !intersects(m, rect));
   }
 
@@ -615,6 +645,7 @@ export class WorkbookModel {
 
   /** tables.add(address, hasHeaders): header cells become unique non-blank text. */
   addTable(sheet: SheetModel, rect: Rect, hasHeaders: boolean): TableModel {
+    this.checkUnprotected(sheet, "adding a table");
     if (rect.rows * rect.cols > 5_000_000 || rect.rows === MAX_ROWS || rect.cols === MAX_COLUMNS) {
       throw invalidArgument("A table cannot span whole rows or columns in the fake.");
     }
@@ -654,6 +685,7 @@ export class WorkbookModel {
 
   /** Shift cells of some columns down from a row (table row insertion, header generation). */
   shiftDown(sheet: SheetModel, fromRow: number, col: number, cols: number, count: number): void {
+    this.checkUnprotected(sheet, "inserting cells");
     for (let r = sheet.rows.length - 1; r >= fromRow; r--) {
       const row = sheet.rows[r];
       if (!row) continue;
@@ -723,6 +755,7 @@ export class WorkbookModel {
    * ({@link shiftColumns}).
    */
   shiftCells(sheet: SheetModel, rect: Rect, direction: string, insert: boolean): void {
+    this.checkUnprotected(sheet, insert ? "inserting cells" : "deleting cells");
     if (direction === (insert ? "Right" : "Left")) return this.shiftColumns(sheet, rect, insert);
     if (direction !== (insert ? "Down" : "Up"))
       throw invalidArgument(
@@ -963,6 +996,7 @@ export class WorkbookModel {
 
   /** Range.rowHidden = hidden (ExcelApi 1.2): hides or shows every row of the rectangle. */
   setRowsHidden(sheet: SheetModel, rect: Rect, hidden: boolean): void {
+    this.checkUnprotected(sheet, "hiding or showing rows");
     for (let r = rect.row; r < rect.row + rect.rows; r++) {
       if (hidden) sheet.hiddenRows.add(r);
       else sheet.hiddenRows.delete(r);

@@ -137,6 +137,38 @@ export class FakeWorksheet extends FakeClientObject<SheetModel> {
   get charts(): FakeChartCollection {
     return new FakeChartCollection(this.context, `${this.path}.charts`, () => this.resolve());
   }
+
+  /** Worksheet.protection (ExcelApi 1.2). */
+  get protection(): FakeWorksheetProtection {
+    return new FakeWorksheetProtection(this.context, `${this.path}.protection`, () => this.resolve());
+  }
+}
+
+/** Excel.WorksheetProtection: `protected`, protect() and unprotect() (no options, no password). */
+export class FakeWorksheetProtection extends FakeClientObject<SheetModel> {
+  protected readonly typeName = "WorksheetProtection";
+  protected readonly scalarProperties = ["protected"] as const;
+
+  protected override isGone(target: SheetModel): boolean {
+    return target.deleted;
+  }
+
+  protected readProperty(sheet: SheetModel, property: string): unknown {
+    if (property === "protected") return sheet.protected;
+    throw invalidArgument(`The fake WorksheetProtection cannot load '${property}'.`, `WorksheetProtection.${property}`);
+  }
+
+  get protected(): boolean {
+    return this.get("protected");
+  }
+
+  protect(): void {
+    this.enqueueOn("protect", undefined, (s) => this.context.host.model.setProtected(s, true));
+  }
+
+  unprotect(): void {
+    this.enqueueOn("unprotect", undefined, (s) => this.context.host.model.setProtected(s, false));
+  }
 }
 
 /** Excel.WorksheetCollection. */

@@ -58,6 +58,10 @@ export function describeError(error: unknown, i18n: Translator = englishTranslat
   // An error whose words are a catalog message, in the pane's language; any other by its message.
   if (error instanceof MessageError) return { title: i18n.format(error.said), details: [], cancelled: false };
   const message = error instanceof Error ? error.message : String(error);
+  // Excel's refusal to change a protected sheet or workbook (OfficeExtension.Error's code), which
+  // Excel words as "You cannot perform the requested operation": said with what to do.
+  if ((error as { code?: unknown } | null)?.code === "AccessDenied")
+    return { title: i18n.t("error.excelProtected"), details: [message], cancelled: false };
   return { title: message, details: [], cancelled: false };
 }
 

@@ -119,6 +119,29 @@ test("refresh re-runs the recorded filters and replaces the table in place: more
   expect(sourcesRows(fake)[1][SOURCES_HEADER.indexOf("Rows")]).toBe(expected.length);
 });
 
+test("a protected pasted sheet is left as it was with a sentence; once unprotected it refreshes", async () => {
+  const { fake, run } = newWorkbook();
+  const summary = await pasteSummarySheet(service, run, { scenario: "ssp585" });
+  // The analyst protects the sheet before sending the workbook on: Excel would refuse every write.
+  await run(async (context) => {
+    context.workbook.worksheets.getItem(summary.sheetName).protection.protect();
+  });
+  const before = fake.snapshot();
+  const syncs = fake.syncs.length;
+  let result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  expect(result.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: false }]);
+  expect(english(result.outcomes[0].message)).toBe(
+    `Sheet "${summary.sheetName}" is protected: unprotect it (Review › Unprotect Sheet) to refresh it. Nothing was changed.`,
+  );
+  expect(fake.snapshot()).toEqual(before);
+  expect(fake.syncs.slice(syncs).some((s) => s.failed)).toBe(false); // refused before any write
+  await run(async (context) => {
+    context.workbook.worksheets.getItem(summary.sheetName).protection.unprotect();
+  });
+  result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  expect(result.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: true }]);
+});
+
 test("a renamed or deleted pasted sheet is refused with a sentence; an edited cell is kept and listed", async () => {
   const { fake, run } = newWorkbook();
   const summary = await pasteSummarySheet(service, run, { scenario: "ssp585" });

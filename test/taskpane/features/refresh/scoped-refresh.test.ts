@@ -10,6 +10,7 @@ import { englishTranslator } from "../../../../src/i18n/translator";
 import { wordsOf } from "../../../../src/taskpane/ui/i18n";
 import { message } from "../../../../src/i18n/messages";
 import { RiskEngine } from "../../../../src/functions/engine/engine";
+import { describeError } from "../../../../src/taskpane/ui/describe-error";
 
 /**
  * Refresh with a scope: only the RISK cells of the selection / active sheet / workbook (optionally
@@ -70,6 +71,26 @@ test("the selection's RISK cells are loaded afresh; other cells keep their cache
   fake.setValues("Sheet1", "A1", [['=RISK.SUMMARY("demo-portfolio",0,"heatwave","ssp585",30,"score")']]);
   await calc.waitForIdle(20_000);
   expect(routeCount(await emulatorStats(service.emulator), SUMMARY_ROUTE)).toBe(routeCount(cached, SUMMARY_ROUTE));
+});
+
+test("a selection on a protected sheet: Excel's refusal is said with what to do, and nothing changed", async () => {
+  const { fake, run } = await workbook();
+  await run(async (context) => {
+    context.workbook.worksheets.getItem("Sheet1").protection.protect();
+  });
+  fake.setSelection("Sheet1", "A1:A3");
+  const before = fake.snapshot();
+  const error = await refreshScope({
+    run,
+    engine: risk.engine,
+    scope: "selection",
+    onlyErrors: false,
+    quietMs: 50,
+  }).catch((e: unknown) => e);
+  expect(describeError(error).title).toBe(
+    "Excel refused the change: a sheet or the workbook is protected. Unprotect it (Review › Unprotect Sheet or Protect Workbook), then try again.",
+  );
+  expect(fake.snapshot()).toEqual(before);
 });
 
 test("only cells showing errors, across the workbook", async () => {
