@@ -385,6 +385,16 @@ export class FormulaEngine {
       return this.fail(key, sheet, rect, { code: "#CALC!", message: "The function returned an empty array" });
     }
     const area: Rect = { row: rect.row, col: rect.col, rows: height, cols: width };
+    // Excel: "Spilled array formulas aren't supported in Excel tables" (#SPILL!, "Spill into
+    // table"); a single value in a table cell is fine.
+    const table = height > 1 || width > 1 ? this.tableAt(sheet, rect.row, rect.col) : undefined;
+    if (table) {
+      this.clearSpill(key);
+      return this.fail(key, sheet, rect, {
+        code: "#SPILL!",
+        message: `Spill into table: ${table} is an Excel table, where an array cannot spill`,
+      });
+    }
     const blocker = this.blockerIn(key, sheet, area);
     if (blocker) {
       this.clearSpill(key);
@@ -415,6 +425,20 @@ export class FormulaEngine {
   }
 
   /** The first cell of `area` (other than the anchor) that holds something not spilled by `key`. */
+  /** The name of the table holding the cell, if one does. */
+  private tableAt(sheet: SheetModel, row: number, col: number): string | undefined {
+    const table = this.fake.model.tables.find(
+      (t) =>
+        !t.deleted &&
+        t.sheet === sheet &&
+        row >= t.rect.row &&
+        row < t.rect.row + t.rect.rows &&
+        col >= t.rect.col &&
+        col < t.rect.col + t.rect.cols,
+    );
+    return table?.name;
+  }
+
   private blockerIn(key: string, sheet: SheetModel, area: Rect): string | undefined {
     let blocker: string | undefined;
     sheet.forEachStored(area, (cell, r, c) => {

@@ -6,6 +6,8 @@
 import { columnLetters, parseA1, quoteSheetName, rangeA1 } from "../shaping/a1";
 import type { CellValue } from "../shaping/types";
 import { sheetOf } from "./read-range";
+import { message } from "../i18n/messages";
+import { MessageError } from "../i18n/message-error";
 
 /** A range's address, values and formulas, and the sheet it is on. */
 export interface FormulasAndValues {
@@ -110,22 +112,29 @@ export interface FormulaColumnTarget {
 /**
  * Writes `formulas` down one column from the target's top cell. Refuses, changing nothing, when a
  * cell of that column (the target's rows, or as many as there are formulas if more) holds anything,
- * so nothing of the user's is overwritten. Returns the sheet-qualified address written.
+ * so nothing of the user's is overwritten, or when a formula that `spills` would go into an Excel
+ * table (Excel shows #SPILL!: "Spilled array formulas aren't supported in Excel tables"). Returns
+ * the sheet-qualified address written.
  */
 export async function writeFormulaColumn(
   context: Excel.RequestContext,
   target: FormulaColumnTarget,
   formulas: readonly string[],
+  options: { spills?: boolean } = {},
 ): Promise<string> {
   const sheet = context.workbook.worksheets.getItem(target.sheetName);
   const rows = Math.max(target.rows, formulas.length);
   const range = sheet.getRangeByIndexes(target.row, target.column, rows, 1);
   range.load("formulas");
+  // Range.getTables (ExcelApi 1.9), in the same request.
+  const tables = options.spills ? range.getCell(0, 0).getTables(false).load("items/name") : undefined;
   await context.sync();
   const taken = (range.formulas as CellValue[][]).findIndex((line) => line[0] !== "");
   const at = (row: number) => `${quoteSheetName(target.sheetName)}!${columnLetters(target.column)}${row + 1}`;
   if (taken >= 0)
     throw new Error(`${at(target.row + taken)} is not empty: select empty cells to insert into. Nothing was written.`);
+  const table = tables?.items[0];
+  if (table) throw new MessageError(message("excel.insert.spillInTable", { cell: at(target.row), table: table.name }));
   sheet.getRangeByIndexes(target.row, target.column, formulas.length, 1).formulas = formulas.map((f) => [f]);
   await context.sync();
   const last = formulas.length > 1 ? `:${columnLetters(target.column)}${target.row + formulas.length}` : "";

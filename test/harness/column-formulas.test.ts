@@ -130,3 +130,21 @@ test("a value in the spill area gives #SPILL!; clearing it lets the column spill
   expect(workbook.getCell("Sheet1!C2").value).toEqual(expect.any(Number));
   expect(workbook.getCell("Sheet1!C4").spilledFrom).toBe("Sheet1!C2");
 });
+
+test("in an Excel table a column form gives #SPILL! (Excel does not spill in tables); a single answer is fine", async () => {
+  const { fake, engine, workbook } = newHarness();
+  workbook.setCells("Sheet1!A1", [
+    ["hazard", "score", "one"],
+    ["flood_potential", "", ""],
+    ["wildfire", "", ""],
+  ]);
+  await fake.run(async (context) => {
+    context.workbook.tables.add("Sheet1!A1:C3", true).name = "Hazards";
+  });
+  workbook.setCell("Sheet1!B2", '=RISK.SUMMARY("demo-portfolio",0,A2:A3)');
+  workbook.setCell("Sheet1!C2", '=RISK.SUMMARY("demo-portfolio",0,A2)');
+  await engine.waitForIdle();
+  expect(workbook.getCell("Sheet1!B2").value).toBe("#SPILL!");
+  expect(workbook.getCell("Sheet1!B2").error?.message).toContain("Hazards is an Excel table");
+  expect(workbook.getCell("Sheet1!C2").value).toEqual(expect.any(Number));
+});

@@ -12,6 +12,7 @@ import { FakeCollection } from "./collection";
 import { checkConditionalFormatSetting, checkConditionalFormatType } from "./rules";
 import { FakeWorksheet } from "./worksheet";
 import { FakeDataValidation } from "./data-validation";
+import { FakeTableScopedCollection } from "./table";
 
 /** What a range proxy points at. */
 export interface RangeTarget {
@@ -264,6 +265,16 @@ export class FakeRange extends FakeClientObject<RangeTarget> {
         return intersection(t.rect, o);
       },
       true,
+    );
+  }
+
+  /** Range.getTables (ExcelApi 1.9): the tables overlapping the range (or inside it). */
+  getTables(fullyContained = false): FakeTableScopedCollection {
+    return new FakeTableScopedCollection(
+      this.context,
+      `${this.path}.getTables(${fullyContained})`,
+      () => this.resolve(),
+      fullyContained,
     );
   }
 

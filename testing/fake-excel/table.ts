@@ -1,7 +1,7 @@
 /** Table, TableCollection and TableRowCollection of the fake. */
 import { FakeClientObject, FakeRequestContext } from "./context";
 import { invalidArgument } from "./errors";
-import { Rect, formatAddress, parseLocal, splitSheet } from "./a1";
+import { Rect, formatAddress, intersects, parseLocal, splitSheet } from "./a1";
 import { FakeClientResult, FakeCollection } from "./collection";
 import type { SheetModel, TableModel, WorkbookModel } from "./model";
 import { FakeRange } from "./range";
@@ -211,7 +211,7 @@ export class FakeTableRowCollection {
 
 /** workbook.tables (sheet undefined) or worksheet.tables. */
 export class FakeTableCollection extends FakeCollection<TableModel, FakeTable> {
-  protected readonly typeName = "TableCollection";
+  protected readonly typeName: string = "TableCollection";
 
   constructor(
     context: FakeRequestContext,
@@ -288,3 +288,36 @@ export class FakeTableCollection extends FakeCollection<TableModel, FakeTable> {
 }
 
 export { formatAddress };
+
+/**
+ * Range.getTables(fullyContained) (ExcelApi 1.9): "Gets a scoped collection of tables that overlap
+ * with the range", or only those inside it when `fullyContained`.
+ */
+export class FakeTableScopedCollection extends FakeTableCollection {
+  protected override readonly typeName = "TableScopedCollection";
+
+  constructor(
+    context: FakeRequestContext,
+    path: string,
+    private readonly area: () => { sheet: SheetModel; rect: Rect },
+    private readonly fullyContained: boolean,
+  ) {
+    super(context, path);
+  }
+
+  protected override list(): TableModel[] {
+    const { sheet, rect } = this.area();
+    return super
+      .list()
+      .filter((t) => t.sheet === sheet && (this.fullyContained ? contains(rect, t.rect) : intersects(rect, t.rect)));
+  }
+}
+
+function contains(outer: Rect, inner: Rect): boolean {
+  return (
+    inner.row >= outer.row &&
+    inner.col >= outer.col &&
+    inner.row + inner.rows <= outer.row + outer.rows &&
+    inner.col + inner.cols <= outer.col + outer.cols
+  );
+}

@@ -183,7 +183,9 @@ export function FormulaBuilderPanel() {
             async () => {
               const target = await readSelection(run);
               const formulas = edited !== null ? [edited] : formulasFor(fn, values, target, mode);
-              return insertFormulas(run, target, formulas);
+              // The column form is one formula spilling over the rows below.
+              const spills = edited === null && mode === "column" && target.rows > 1;
+              return insertFormulas(run, target, formulas, { spills });
             },
             (address) => {
               if (address !== undefined && fn === "SEARCH") setSearchesInserted((n) => n + 1);

@@ -204,17 +204,19 @@ export function formulasFor(
 /**
  * Writes `formulas` down the first column of the selection. Refuses, changing nothing, when any
  * cell of that column in the selection holds data (or would be spilled over), so nothing of the
- * user's is lost. Returns the address written.
+ * user's is lost, or when `spills` (the column form) and the selection is in an Excel table, where
+ * Excel cannot spill. Returns the address written.
  */
 export async function insertFormulas(
   run: ExcelRunner,
   target: Selection,
   formulas: readonly string[],
+  options: { spills?: boolean } = {},
 ): Promise<string> {
   if (formulas.length === 0 || formulas.some((f) => !f.trim().startsWith("=")))
     throw new Error("The formula must start with “=”. Nothing was written.");
   const trimmed = formulas.map((f) => f.trim());
-  return run((context) => writeFormulaColumn(context, target, trimmed));
+  return run((context) => writeFormulaColumn(context, target, trimmed, options));
 }
 
 /** A choice of a list: what is written, and what the person sees. */

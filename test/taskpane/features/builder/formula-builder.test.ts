@@ -103,3 +103,38 @@ test("Insert: one cell, column form, fill down; never over the user's data", asy
   );
   expect(fake.snapshot()).toEqual(before);
 });
+
+test("Insert into an Excel table: the column form is refused (Excel cannot spill there), fill down is written", async () => {
+  const { fake, run } = newWorkbook();
+  fake.setValues("Sheet1", "A1:B4", [
+    ["index", "score"],
+    [0, ""],
+    [1, ""],
+    [2, ""],
+  ]);
+  await run(async (context) => {
+    context.workbook.tables.add("Sheet1!A1:B4", true).name = "Sites";
+  });
+  const values = {
+    portfolio: { kind: "value" as const, value: "demo-portfolio" },
+    index: { kind: "cell" as const, address: "A2" },
+    hazard: { kind: "value" as const, value: "heatwave" },
+  };
+  fake.setSelection("Sheet1", "B2:B4");
+  const target = await readSelection(run);
+  const before = fake.snapshot();
+  await expect(
+    insertFormulas(run, target, formulasFor("SUMMARY", values, target, "column"), { spills: true }),
+  ).rejects.toThrow(
+    'Sheet1!B2 is in the table "Sites", where Excel cannot spill a column of answers (it would show #SPILL!): choose "fill down, one formula per row", or select cells beside the table. Nothing was written.',
+  );
+  expect(fake.snapshot()).toEqual(before);
+  // The same column form beside the table spills; one formula per row goes into the table.
+  const filled = formulasFor("SUMMARY", values, target, "fill");
+  expect(await insertFormulas(run, target, filled)).toBe("Sheet1!B2:B4");
+  fake.setSelection("Sheet1", "D2:D4");
+  const beside = await readSelection(run);
+  expect(await insertFormulas(run, beside, formulasFor("SUMMARY", values, beside, "column"), { spills: true })).toBe(
+    "Sheet1!D2",
+  );
+});
