@@ -170,9 +170,14 @@ export async function checkFollowers(
   // Whether the losses sheet's record is there goes with the same request (a round trip fewer).
   const recordedStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
   await context.sync();
-  for (const follower of [mirror, summary])
+  for (const follower of [mirror, summary]) {
     if (follower.protection.protected)
       throw new PastedSheetChangedError(message("excel.refresh.protected", { sheet: follower.sheet.name }));
+    if (follower.table.showTotals)
+      throw new PastedSheetChangedError(
+        message("excel.refresh.totalRow", { sheet: follower.sheet.name, table: follower.table.name }),
+      );
+  }
   const keyedBlock = keyedRead.block();
   const m = mirror.range;
   const body = m.rowCount - 1;
@@ -279,6 +284,7 @@ function locateTable(context: Excel.RequestContext, nameOrTable: string | Excel.
   // Excel refuses every change to a protected sheet's (locked) cells: asked with the rest.
   const protection = sheet.protection;
   protection.load("protected");
+  table.load("name, showTotals"); // a total row is not a row of the answer
   return { table, sheet, range, protection };
 }
 

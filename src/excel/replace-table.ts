@@ -156,10 +156,16 @@ export function queueFindPastedTable(
       // Excel refuses every change to a protected sheet's (locked) cells: refused before any write.
       const protection = sheet.protection;
       protection.load("protected");
+      // A total row the analyst turned on is the range's last row, not a row of the answer.
+      table.load("showTotals");
       return () => {
         if (holder.id !== sheet.id) throw gone();
         if (protection.protected)
           throw new PastedSheetChangedError(message("excel.refresh.protected", { sheet: record.sheetName }));
+        if (table.showTotals)
+          throw new PastedSheetChangedError(
+            message("excel.refresh.totalRow", { sheet: record.sheetName, table: record.tableName }),
+          );
         return { sheet, table, range };
       };
     },

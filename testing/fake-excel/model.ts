@@ -45,6 +45,8 @@ export interface TableModel {
   style?: string;
   /** The fields of the last Table.sort.apply, for sort.reapply(). */
   sortFields?: Array<{ key: number; ascending?: boolean }>;
+  /** Table.showTotals: the table's last row is its total row (see setTableTotals). */
+  showTotals?: boolean;
   deleted: boolean;
 }
 
@@ -624,6 +626,44 @@ export class WorkbookModel {
   }
 
   // ---- tables -------------------------------------------------------------------------------
+
+  /**
+   * Table.showTotals (ExcelApi 1.1): "Specifies if the total row is visible." Turned on, the row
+   * below the body becomes the total row ("Total" under the first column); turned off, it is
+   * cleared. The fake asks for that row to be empty (Excel would make room), and models no row
+   * additions or deletions of a table with a total row: it refuses them rather than guess.
+   */
+  setTableTotals(table: TableModel, show: boolean): void {
+    if (show === (table.showTotals === true)) return;
+    const sheet = table.sheet;
+    this.checkUnprotected(sheet, "showing a total row");
+    if (show) {
+      const below: Rect = {
+        row: table.rect.row + table.rect.rows,
+        col: table.rect.col,
+        rows: 1,
+        cols: table.rect.cols,
+      };
+      let taken = false;
+      sheet.forEachStored(below, (cell) => (taken ||= cell.value !== "" || cell.formula !== undefined));
+      if (taken)
+        throw new FakeExcelError(FakeErrorCodes.invalidOperation, "The fake shows a total row only over an empty row.");
+      sheet.cellForWrite(below.row, below.col).value = "Total";
+      table.rect = { ...table.rect, rows: table.rect.rows + 1 };
+    } else {
+      const last = table.rect.row + table.rect.rows - 1;
+      for (let c = 0; c < table.rect.cols; c++) {
+        const cell = sheet.cell(last, table.rect.col + c);
+        if (cell) {
+          cell.value = "";
+          cell.formula = undefined;
+        }
+      }
+      table.rect = { ...table.rect, rows: table.rect.rows - 1 };
+    }
+    table.showTotals = show;
+    this.note({ kind: "tables" });
+  }
 
   /** Excel's table-name rules, including uniqueness across the workbook. */
   checkTableName(name: string, except?: TableModel): void {

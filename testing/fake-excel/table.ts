@@ -1,6 +1,6 @@
 /** Table, TableCollection and TableRowCollection of the fake. */
 import { FakeClientObject, FakeRequestContext } from "./context";
-import { invalidArgument } from "./errors";
+import { FakeErrorCodes, FakeExcelError, invalidArgument } from "./errors";
 import { Rect, formatAddress, intersects, parseLocal, splitSheet } from "./a1";
 import { FakeClientResult, FakeCollection } from "./collection";
 import type { SheetModel, TableModel, WorkbookModel } from "./model";
@@ -33,7 +33,7 @@ export class FakeTable extends FakeClientObject<TableModel> {
       case "showHeaders":
         return true;
       case "showTotals":
-        return false;
+        return t.showTotals === true;
       case "style":
         return t.style ?? "TableStyleMedium2";
       default:
@@ -57,6 +57,12 @@ export class FakeTable extends FakeClientObject<TableModel> {
   get style(): string {
     return this.get("style");
   }
+  get showTotals(): boolean {
+    return this.get("showTotals");
+  }
+  set showTotals(value: boolean) {
+    this.set("showTotals", value, (t) => this.model.setTableTotals(t, value));
+  }
   set style(value: string) {
     this.set("style", value, (t) => {
       t.style = value;
@@ -77,7 +83,11 @@ export class FakeTable extends FakeClientObject<TableModel> {
     return this.part("getHeaderRowRange()", (r) => ({ ...r, rows: 1 }));
   }
   getDataBodyRange(): FakeRange {
-    return this.part("getDataBodyRange()", (r) => ({ ...r, row: r.row + 1, rows: r.rows - 1 }));
+    return this.part("getDataBodyRange()", (r) => ({
+      ...r,
+      row: r.row + 1,
+      rows: r.rows - 1 - (this.resolve().showTotals ? 1 : 0),
+    }));
   }
 
   get worksheet(): FakeWorksheet {
@@ -168,7 +178,7 @@ export class FakeTableRow {
     context.enqueue({
       name: "tableRow.delete",
       target: `table.rows.getItemAt(${this.index})`,
-      apply: () => context.host.model.deleteTableRows(this.table.resolve(), this.index, 1),
+      apply: () => context.host.model.deleteTableRows(withoutTotals(this.table.resolve()), this.index, 1),
     });
   }
 }
@@ -188,7 +198,7 @@ export class FakeTableRowCollection {
       name: "rows.add",
       target: "table.rows",
       payload: values,
-      apply: () => context.host.model.addTableRows(this.table.resolve(), index, values),
+      apply: () => context.host.model.addTableRows(withoutTotals(this.table.resolve()), index, values),
     });
   }
 
@@ -320,4 +330,14 @@ function contains(outer: Rect, inner: Rect): boolean {
     inner.row + inner.rows <= outer.row + outer.rows &&
     inner.col + inner.cols <= outer.col + outer.cols
   );
+}
+
+/** A table whose rows are added or removed: the fake does not model that with a total row (model.ts setTableTotals). */
+function withoutTotals(t: TableModel): TableModel {
+  if (t.showTotals)
+    throw new FakeExcelError(
+      FakeErrorCodes.unsupportedOperation,
+      `The fake does not add or remove rows of a table with a total row ('${t.name}').`,
+    );
+  return t;
 }

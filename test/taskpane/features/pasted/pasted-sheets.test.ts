@@ -142,6 +142,28 @@ test("a protected pasted sheet is left as it was with a sentence; once unprotect
   expect(result.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: true }]);
 });
 
+test("a pasted table with a total row is left as it was with a sentence; without it, it refreshes", async () => {
+  const { fake, run } = newWorkbook();
+  const summary = await pasteSummarySheet(service, run, { scenario: "ssp585" });
+  const tableName = (await run((context) => readProvenance(context))).records[0].tableName;
+  // The analyst turns on the table's total row (Table Design › Total Row): its last row is theirs.
+  await run(async (context) => {
+    context.workbook.tables.getItem(tableName).showTotals = true;
+  });
+  const before = fake.snapshot();
+  let result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  expect(result.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: false }]);
+  expect(english(result.outcomes[0].message)).toBe(
+    `The table "${tableName}" on sheet "${summary.sheetName}" shows a total row: turn it off (Table Design › Total Row) to refresh the sheet, then on again. Nothing was changed.`,
+  );
+  expect(fake.snapshot()).toEqual(before);
+  await run(async (context) => {
+    context.workbook.tables.getItem(tableName).showTotals = false;
+  });
+  result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  expect(result.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: true }]);
+});
+
 test("a renamed or deleted pasted sheet is refused with a sentence; an edited cell is kept and listed", async () => {
   const { fake, run } = newWorkbook();
   const summary = await pasteSummarySheet(service, run, { scenario: "ssp585" });
