@@ -91,6 +91,25 @@ async function formulaBlocks(context: Excel.RequestContext): Promise<Block[]> {
   }
 }
 
+/**
+ * Queues the read of Excel's calculation mode with the caller's next request; the function
+ * returned says, once it was sent, whether calculation is manual (formulas wait for F9).
+ */
+export function queueManualCalculation(context: Excel.RequestContext): () => boolean {
+  const application = context.workbook.application;
+  application.load("calculationMode");
+  return () => application.calculationMode === ("Manual" as Excel.CalculationMode);
+}
+
+/**
+ * Asks Excel to calculate what changed (F9: `Recalculate`, not a full recalculation): in manual
+ * calculation the formulas over cells the add-in wrote wait for it, showing the old data.
+ */
+export async function recalculateChanged(context: Excel.RequestContext): Promise<void> {
+  context.workbook.application.calculate("Recalculate" as Excel.CalculationType);
+  await context.sync();
+}
+
 /** Asks Excel for a full recalculation, which re-runs every custom function in the workbook. */
 export async function recalculateWorkbook(context: Excel.RequestContext): Promise<void> {
   context.workbook.application.calculate("Full" as Excel.CalculationType);

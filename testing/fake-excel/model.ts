@@ -219,6 +219,8 @@ export const EN_US_CULTURE: ExcelCultureModel = {
 };
 
 export class WorkbookModel {
+  /** Application.calculationMode (workbook.ts FakeApplication). */
+  calculationMode: "Automatic" | "AutomaticExceptTables" | "Manual" = "Automatic";
   sheets: SheetModel[] = [];
   /** Excel's number culture (what Application and its cultureInfo report). */
   culture: ExcelCultureModel = { ...EN_US_CULTURE };

@@ -14,7 +14,12 @@ import { FakeWorksheetCollection } from "./worksheet";
  */
 export class FakeApplication extends FakeClientObject<WorkbookModel> {
   protected readonly typeName = "Application";
-  protected readonly scalarProperties = ["decimalSeparator", "thousandsSeparator", "useSystemSeparators"] as const;
+  protected readonly scalarProperties = [
+    "decimalSeparator",
+    "thousandsSeparator",
+    "useSystemSeparators",
+    "calculationMode",
+  ] as const;
 
   constructor(context: FakeRequestContext) {
     super(context, "workbook.application", () => context.host.model);
@@ -22,6 +27,7 @@ export class FakeApplication extends FakeClientObject<WorkbookModel> {
 
   protected readProperty(model: WorkbookModel, property: string): unknown {
     const culture = model.culture;
+    if (property === "calculationMode") return model.calculationMode;
     if (property === "useSystemSeparators") return culture.useSystemSeparators;
     if (property === "decimalSeparator")
       return culture.useSystemSeparators ? culture.cultureDecimal : culture.customDecimal;
@@ -52,9 +58,21 @@ export class FakeApplication extends FakeClientObject<WorkbookModel> {
     });
   }
 
-  /** Always automatic in the fake. */
+  /**
+   * Application.calculationMode: "Automatic", "AutomaticExceptTables" or "Manual" (settable from
+   * ExcelApi 1.8). The fake computes no dependents of a write in any mode (formulas show what the
+   * evaluator gave when written or at calculate()), so in Manual it is calculate() that updates them,
+   * as F9 does in Excel.
+   */
   get calculationMode(): string {
-    return "Automatic";
+    return this.get("calculationMode");
+  }
+  set calculationMode(value: string) {
+    this.set("calculationMode", value, (model) => {
+      if (value !== "Automatic" && value !== "AutomaticExceptTables" && value !== "Manual")
+        throw invalidArgument(`'${value}' is not a calculation mode.`);
+      model.calculationMode = value;
+    });
   }
 }
 

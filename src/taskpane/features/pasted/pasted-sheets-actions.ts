@@ -16,6 +16,7 @@ import {
 } from "../../../excel/formula-followers";
 import { readProvenance, recordProvenance, recordProvenanceAgain } from "../../../excel/provenance-sheets";
 import { PastedSheetChangedError, replaceTableInPlace } from "../../../excel/replace-table";
+import { queueManualCalculation, recalculateChanged } from "../../../excel/risk-cells";
 import {
   OPERATION_LABELS,
   operationMessage,
@@ -323,7 +324,12 @@ async function runAfterSteps(
  */
 export async function refreshPastedSheets(options: RefreshOptions & RefreshChoices): Promise<PastedRefreshResult> {
   const { client, run, signal, onProgress } = options;
-  const read = await run((context) => readProvenance(context));
+  // Whether calculation is manual is asked with the provenance (a round trip fewer).
+  const { read, manual } = await run(async (context) => {
+    const isManual = queueManualCalculation(context);
+    const provenance = await readProvenance(context);
+    return { read: provenance, manual: isManual() };
+  });
   if (!read.storeFound) {
     throw new MessageError(message("pasted.run.noStore"));
   }
@@ -488,6 +494,13 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
     }
   }
   const followUps = await runAfterSteps(options.kinds, wanted, outcomes, run);
+  // In manual calculation the formulas over the refreshed sheets (financial impact, disclosure
+  // tables, the analyst's own) would go on showing the old data, with only Excel's "Calculate" in
+  // the status bar to say so: the refresh asks Excel to calculate them, and says it did.
+  if (manual && outcomes.some((o) => o.ok)) {
+    await run(recalculateChanged);
+    followUps.push({ messages: [message("pasted.run.recalculated")] });
+  }
   return {
     outcomes,
     refreshed: outcomes.filter((o) => o.ok).length,

@@ -164,6 +164,36 @@ test("a pasted table with a total row is left as it was with a sentence; without
   expect(result.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: true }]);
 });
 
+test("in manual calculation the refresh asks Excel to calculate, so formulas over the sheet show the new data, and says so", async () => {
+  const { fake, run } = newWorkbook();
+  const summary = await pasteSummarySheet(service, run, { scenario: "ssp585" });
+  const original = fake.read(summary.sheetName, "C2")[0][0];
+  fake.setValues(summary.sheetName, "C2", [["my edit"]]);
+  // The analyst's own formula over the pasted sheet (a reference, as the fake's evaluator reads it).
+  fake.setFormulaEvaluator((formula) => {
+    const ref = /^='([^']+)'!([A-Z]+\d+)$/.exec(formula);
+    return ref ? (fake.read(ref[1], ref[2])[0][0] as string) : undefined;
+  });
+  fake.addSheet("Mine");
+  fake.setValues("Mine", "A1", [[`='${summary.sheetName}'!C2`]]);
+  expect(fake.read("Mine", "A1")).toEqual([["my edit"]]);
+  await run(async (context) => {
+    context.workbook.application.calculationMode = "Manual" as Excel.CalculationMode;
+  });
+  const first = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  const result = await refreshPastedSheets({
+    kinds: PASTE_KINDS,
+    client: service.client,
+    run,
+    edits: { [first.outcomes[0].sheetId!]: "take-service" },
+  });
+  expect(fake.read(summary.sheetName, "C2")).toEqual([[original]]);
+  expect(fake.read("Mine", "A1")).toEqual([[original]]);
+  expect(result.followUps.flatMap((f) => f.messages).map(english)).toContain(
+    "Calculation is manual in this workbook: the add-in recalculated it (as F9 does), so the formulas over the refreshed sheets show the new data.",
+  );
+});
+
 test("a renamed or deleted pasted sheet is refused with a sentence; an edited cell is kept and listed", async () => {
   const { fake, run } = newWorkbook();
   const summary = await pasteSummarySheet(service, run, { scenario: "ssp585" });
