@@ -424,21 +424,13 @@ export class FormulaEngine {
     return scalar(rows[0][0], (error) => this.errors.set(key, error), true);
   }
 
-  /** The first cell of `area` (other than the anchor) that holds something not spilled by `key`. */
   /** The name of the table holding the cell, if one does. */
   private tableAt(sheet: SheetModel, row: number, col: number): string | undefined {
-    const table = this.fake.model.tables.find(
-      (t) =>
-        !t.deleted &&
-        t.sheet === sheet &&
-        row >= t.rect.row &&
-        row < t.rect.row + t.rect.rows &&
-        col >= t.rect.col &&
-        col < t.rect.col + t.rect.cols,
-    );
-    return table?.name;
+    const cell = { row, col, rows: 1, cols: 1 };
+    return this.fake.model.tables.find((t) => !t.deleted && t.sheet === sheet && overlaps(t.rect, cell))?.name;
   }
 
+  /** The first cell of `area` (other than the anchor) that holds something not spilled by `key`. */
   private blockerIn(key: string, sheet: SheetModel, area: Rect): string | undefined {
     let blocker: string | undefined;
     sheet.forEachStored(area, (cell, r, c) => {

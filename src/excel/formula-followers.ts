@@ -31,7 +31,7 @@ import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
 import { queueRead, readBlock, readBlocks, type CellBlock } from "./read-range";
 import { queueTableRowKeys, runs, writeRemovedBlock, type TableRowKeys } from "./keyed-replace";
-import { PastedSheetChangedError } from "./replace-table";
+import { PastedSheetChangedError, refuseUnchangeable } from "./replace-table";
 import { deleteWrittenStore, queueWrittenStoreParts, writeWrittenStore } from "./written-store";
 import { deleteVeryHiddenSheet } from "./store-sheets";
 import { requirementSupported } from "../shared/requirements";
@@ -170,14 +170,8 @@ export async function checkFollowers(
   // Whether the losses sheet's record is there goes with the same request (a round trip fewer).
   const recordedStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
   await context.sync();
-  for (const follower of [mirror, summary]) {
-    if (follower.protection.protected)
-      throw new PastedSheetChangedError(message("excel.refresh.protected", { sheet: follower.sheet.name }));
-    if (follower.table.showTotals)
-      throw new PastedSheetChangedError(
-        message("excel.refresh.totalRow", { sheet: follower.sheet.name, table: follower.table.name }),
-      );
-  }
+  for (const { sheet, table, protection } of [mirror, summary])
+    refuseUnchangeable(sheet.name, table.name, protection.protected, table.showTotals);
   const keyedBlock = keyedRead.block();
   const m = mirror.range;
   const body = m.rowCount - 1;

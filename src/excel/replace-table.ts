@@ -160,16 +160,21 @@ export function queueFindPastedTable(
       table.load("showTotals");
       return () => {
         if (holder.id !== sheet.id) throw gone();
-        if (protection.protected)
-          throw new PastedSheetChangedError(message("excel.refresh.protected", { sheet: record.sheetName }));
-        if (table.showTotals)
-          throw new PastedSheetChangedError(
-            message("excel.refresh.totalRow", { sheet: record.sheetName, table: record.tableName }),
-          );
+        refuseUnchangeable(record.sheetName, record.tableName, protection.protected, table.showTotals);
         return { sheet, table, range };
       };
     },
   };
+}
+
+/**
+ * Throws PastedSheetChangedError (nothing changed) when a refresh may not write a table: its sheet
+ * is protected (Excel refuses every change to its locked cells), or it shows a total row (the
+ * range's last row, not a row of the answer).
+ */
+export function refuseUnchangeable(sheet: string, table: string, isProtected: boolean, showTotals: boolean): void {
+  if (isProtected) throw new PastedSheetChangedError(message("excel.refresh.protected", { sheet }));
+  if (showTotals) throw new PastedSheetChangedError(message("excel.refresh.totalRow", { sheet, table }));
 }
 
 /**

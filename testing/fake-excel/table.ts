@@ -69,10 +69,10 @@ export class FakeTable extends FakeClientObject<TableModel> {
     });
   }
 
-  private part(name: string, pick: (rect: Rect) => Rect): FakeRange {
+  private part(name: string, pick: (rect: Rect, t: TableModel) => Rect): FakeRange {
     return new FakeRange(this.context, `${this.path}.${name}`, () => {
       const t = this.resolve();
-      return { sheet: t.sheet, rect: pick(t.rect) };
+      return { sheet: t.sheet, rect: pick(t.rect, t) };
     });
   }
 
@@ -83,10 +83,11 @@ export class FakeTable extends FakeClientObject<TableModel> {
     return this.part("getHeaderRowRange()", (r) => ({ ...r, rows: 1 }));
   }
   getDataBodyRange(): FakeRange {
-    return this.part("getDataBodyRange()", (r) => ({
+    // The total row, when shown, is the range's last row and no part of the body.
+    return this.part("getDataBodyRange()", (r, t) => ({
       ...r,
       row: r.row + 1,
-      rows: r.rows - 1 - (this.resolve().showTotals ? 1 : 0),
+      rows: r.rows - 1 - (t.showTotals ? 1 : 0),
     }));
   }
 
