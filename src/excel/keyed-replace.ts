@@ -31,15 +31,16 @@
  * the record of what was written stays valid column by column.
  *
  * Order, so that a failure or Cancel puts everything back: read and plan (nothing changed), append
- * rows, write changed cells, write the removed rows' block, write the new record of what was
- * written, and (`recordAs`) the sheet's provenance record; on failure these are undone (rows
- * deleted again, cells written back, block cleared, new record deleted, provenance put back). The
- * deletion of removed rows comes last, in one request with the old record's deletion, once nothing
- * else can fail: a deletion cannot be undone by writing values back (references to the rows are
- * #REF!). The small writes before it (the last chunk of changed cells, of the new record, the
- * provenance) go first in that request, a round trip each fewer. When that request fails, what of
- * it was applied is read: no deletion, and everything is undone as above; some (Excel applies a
- * failed request's operations up to the one that failed), and the rest is sent again.
+ * rows, write changed cells, write the removed rows' block, rewrite the lines of the record of what
+ * was written that change, and (`recordAs`) the sheet's provenance record; on failure these are
+ * undone (rows deleted again, cells written back, block cleared, record's lines put back,
+ * provenance put back). The deletion of removed rows comes last, in one request ending with a stamp
+ * in the record, once nothing else can fail: a deletion cannot be undone by writing values back
+ * (references to the rows are #REF!). The small writes before it (the last chunk of changed cells,
+ * of the record's lines, the provenance) go first in that request, a round trip each fewer. When
+ * that request fails, what of it was applied is read: no deletion and no stamp, and everything is
+ * undone as above; some (Excel applies a failed request's operations up to the one that failed),
+ * and the rest is sent again.
  */
 import { requirementSupported } from "../shared/requirements";
 import { parseA1, rangeA1 } from "../shaping/a1";
@@ -72,6 +73,7 @@ import {
   PastedSheetChangedError,
   findPastedTable,
   queueFindPastedTable,
+  queueFindPastedTableAtOnce,
   type FoundPastedTable,
   localOf,
   type ReplaceOptions,
@@ -80,14 +82,16 @@ import { followTable, type FollowedTable } from "./table-followers";
 import { addLabelColours, addScoreScale } from "./table-formats";
 import { checkShape } from "./write-sheets";
 import {
-  deleteWrittenStore,
   firstReadBytes,
+  planStoreLines,
+  queueStoreStamp,
   queueWrittenStoreParts,
-  writeWrittenStore,
+  readStoreStamp,
+  writeStoreLines,
+  type StoreLineChange,
   type WrittenStoreParts,
 } from "./written-store";
 import { sheetWords } from "./sheet-words";
-import { deleteVeryHiddenSheet } from "./store-sheets";
 import { message, type Message } from "../i18n/messages";
 import { MessageError, reasonOf } from "../i18n/message-error";
 
@@ -252,7 +256,9 @@ export interface KeyedRefreshDone {
  * header was changed, the record of what was written is missing, or the answer is empty;
  * KeyKindChangedError when the key kind changed and `acceptKeyKindChange` is not set.
  *
- * Three phases: read the table (nothing changes), plan its cells (pure), write with undo.
+ * Three phases: read the table (nothing changes), plan its cells (pure), write with undo. Its first
+ * request is sent again when what it asks for is gone (readKeyedTable): the caller leaves no loads
+ * of its own queued for it to carry.
  */
 export async function refreshTableByKey(
   context: Excel.RequestContext,
@@ -363,22 +369,79 @@ async function readKeyedTable(
   restoreKeys: readonly string[] | undefined,
   known: Map<string, WrittenRow> | undefined,
 ): Promise<KeyedTableRead> {
-  const { rowKey, layout } = answer;
-  // Sent with the table's first asks: whether the record of what was written is still there, and
-  // the workbook's sheets, which the provenance's snapshot before the writes needs (no sheet is
-  // added or removed before it is taken).
-  const store = context.workbook.worksheets.getItemOrNullObject(record.writtenStore!);
   const sheets = context.workbook.worksheets;
-  sheets.load("items/id, items/name");
+  // The workbook's sheets go with the table's first asks: the provenance's snapshot before the
+  // writes needs them (no sheet is added or removed before it is taken).
+  const sheetsRead = () =>
+    queueRead(context, () => {
+      sheets.load("items/id, items/name");
+      return () => {
+        // Unloaded (the request that carried the load failed), its items throw: queueRead asks again.
+        void sheets.items;
+        return sheets;
+      };
+    });
+  // Everything at once, with the table's first cells (a round trip fewer): its sheet, the table
+  // and the record of what was written asked through getItem. When one of them is gone, Excel fails
+  // that request (ItemNotFound), which read nothing; they are then asked first, each through a
+  // null object, so the pane can say which is gone.
+  try {
+    const atOnce = sheetsRead();
+    return await readKeyedCells(
+      context,
+      record,
+      fresh,
+      answer,
+      restoreKeys,
+      known,
+      queueRead(context, () => queueFindPastedTableAtOnce(context, record)),
+      known ? undefined : queueWrittenStoreParts(context, sheets.getItem(record.writtenStore!)),
+      atOnce,
+    );
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== ITEM_NOT_FOUND) throw error;
+  }
+  const store = sheets.getItemOrNullObject(record.writtenStore!);
+  const listed = sheetsRead();
   const finding = queueFindPastedTable(context, record);
   await context.sync();
+  return readKeyedCells(
+    context,
+    record,
+    fresh,
+    answer,
+    restoreKeys,
+    known,
+    queueRead(context, () => finding.located()),
+    known || store.isNullObject ? undefined : queueWrittenStoreParts(context, store),
+    listed,
+  );
+}
+
+/** Excel's error code for an item asked through `getItem` that does not exist. */
+const ITEM_NOT_FOUND = "ItemNotFound";
+
+/**
+ * {@link readKeyedTable} once its first asks are queued (`locating`, the record of what was
+ * written's `writtenParts`, the workbook's `sheets`): reads the table's cells with them.
+ */
+async function readKeyedCells(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  fresh: KeyedTable,
+  answer: LaidAnswer,
+  restoreKeys: readonly string[] | undefined,
+  known: Map<string, WrittenRow> | undefined,
+  locating: () => Promise<FoundPastedTable>,
+  writtenParts: WrittenStoreParts | undefined,
+  listing: () => Promise<Excel.WorksheetCollection>,
+): Promise<KeyedTableRead> {
+  const { rowKey, layout } = answer;
   // The table's place is asked with its first read, which goes where the record says it is (a
   // round trip fewer): the header and the body's data columns (the analyst's columns inside the
   // table are read as formulas below, as they are only kept, never compared); the record of what
   // was written with them. Once the place is known the rest is packed into the same requests, and
   // when the table is not where recorded it is all read again where it is.
-  const locating = queueRead(context, () => finding.located());
-  const writtenParts = known || store.isNullObject ? undefined : queueWrittenStoreParts(context, store);
   const width = record.header.length;
   const recorded = parseA1(record.tableAddress);
   const sheet = context.workbook.worksheets.getItem(record.sheetId);
@@ -488,7 +551,7 @@ async function readKeyedTable(
     entries,
     plan,
     hiddenBelow,
-    sheets,
+    sheets: await listing(),
   };
 }
 
@@ -659,8 +722,13 @@ interface KeyedWrites {
   followed?: FollowedTable;
   /** Where the removed rows' block was written. */
   blockAt?: { row: number; rows: number; cols: number };
-  /** The new record of what was written. */
-  newStore?: string;
+  /**
+   * The lines of the record of what was written that the refresh rewrites in place, put back by
+   * its undo (set before the first is sent: putting back a line never written changes nothing).
+   */
+  storeLines?: StoreLineChange[];
+  /** The record's rows as written, with their lines. */
+  nextWritten?: WrittenRow[];
   /** The provenance records before `recordAs` recorded the refresh. */
   provenanceBefore?: ProvenanceSnapshot;
   next?: ProvenanceRecord;
@@ -689,8 +757,10 @@ async function writeKeyedRefresh(
   const done: KeyedWrites = { backups: [], widened: 0, appended: 0 };
   const removed = [...plan.removed].sort((a, b) => a - b);
   const rows = body + plan.added.length - removed.length;
+  // Written last in the request that deletes the removed rows: it applied whole if this is there.
+  const stamp = `${(options.now ?? new Date()).toISOString()} ${Math.random().toString(36).slice(2, 10)}`;
   const queueRemoval = (bottomFirst: ReadonlyArray<{ start: number; count: number }>) =>
-    queueRowRemoval(context, record, read, removed, done.appended, bottomFirst);
+    queueRowRemoval(context, record, read, removed, done.appended, bottomFirst, stamp);
   try {
     await applyKeyedWrites(context, record, fresh, options, answer, read, cells, rows, done);
     // ---- remove rows the service no longer returns: Excel's own deletion, last, one request ----
@@ -706,6 +776,7 @@ async function writeKeyedRefresh(
         context,
         read.table,
         record.writtenStore!,
+        stamp,
         body + done.appended,
         runs(removed),
       );
@@ -732,7 +803,7 @@ async function writeKeyedRefresh(
   if (blockAt) report.removedBlock = rangeA1(blockAt.row - removed.length, left, blockAt.rows, blockAt.cols);
   if (widen > 0) report.columnsAddedAt = rangeA1(top, left + width, rows + 1, widen);
   // As a read of the store gives it back (queueWrittenStoreParts): rows without a locator are none.
-  const written = new Map(cells.nextWritten.filter((w) => w.locator !== "").map((w) => [w.locator, w]));
+  const written = new Map(done.nextWritten!.filter((w) => w.locator !== "").map((w) => [w.locator, w]));
   return { report, record: done.next!, provenanceBefore: done.provenanceBefore, written };
 }
 
@@ -862,20 +933,20 @@ async function applyKeyedWrites(
   if (cells.removedLines.length > 0)
     done.blockAt = await writeRemovedBlock(context, sheet, left, cells.userHeader, cells.removedLines, options.now);
   signal?.throwIfAborted();
-  // The provenance is read first: that read names the workbook's sheets, which the new record of
-  // what was written needs too (a name no sheet has), so neither reads them again.
   const provenanceBefore = snapshot ? await snapshot() : undefined;
-  // Its last chunk, when small, goes with the removal's request (writeKeyedRefresh): undone with
-  // the rest (the new record deleted) when that request fails before deleting anything.
-  done.newStore = await writeWrittenStore(
-    context,
-    cells.nextWritten,
-    maxBytes,
-    provenanceBefore?.reading?.sheets.map((s) => s.name),
-    { lastChunkMayWait: true, queuedBytes: waiting },
-  );
+  // The record of what was written, rewritten in place where it changes: tens of lines in a weekly
+  // refresh, where a new record would weigh 4 MB for a table of 5,000 rows and add a sheet (which a
+  // workbook whose structure is protected refuses). Its last chunk, when small, goes with the
+  // removal's request (writeKeyedRefresh); every line is put back when any request fails.
+  const lines = planStoreLines(read.written, cells.nextWritten);
+  done.storeLines = lines.changes;
+  done.nextWritten = lines.next;
+  await writeStoreLines(context, storeOf(context, record), lines.changes, "after", maxBytes, {
+    lastChunkMayWait: true,
+    queuedBytes: waiting,
+  });
   signal?.throwIfAborted();
-  done.next = refreshedRecord(record, fresh, answer, read, cells, rows, done.newStore, options.now);
+  done.next = refreshedRecord(record, fresh, answer, read, cells, rows, options.now);
   if (options.recordAs && provenanceBefore) {
     done.provenanceBefore = provenanceBefore;
     const next = [options.recordAs(done.next)];
@@ -896,7 +967,6 @@ function refreshedRecord(
   read: KeyedTableRead,
   cells: KeyedCellPlan,
   rows: number,
-  writtenStore: string,
   now: Date | undefined,
 ): ProvenanceRecord {
   const { layout, rowKey } = answer;
@@ -916,7 +986,6 @@ function refreshedRecord(
       columns: rowKey.columns,
       ...(fresh.assetKind ? { assetKind: fresh.assetKind } : {}),
     },
-    writtenStore,
     pendingEdits: choice === "ask" ? report.edited.length : 0,
     unservedColumns: layout.unserved.length > 0 ? layout.unserved : undefined,
     ...(choice !== "ask" && report.edited.length > 0
@@ -929,7 +998,7 @@ function refreshedRecord(
  * Queues the one request that cannot be undone: the removed rows' runs (bottom run first, so the
  * rows above keep their places), each hidden row's state moved up with it (the sheet rows it moved
  * from, down to the table's last row before the deletion, shown, the rows it moved to hidden),
- * and the old record of what was written deleted, last.
+ * and the stamp in the record of what was written that says the request applied whole, last.
  */
 function queueRowRemoval(
   context: Excel.RequestContext,
@@ -938,6 +1007,7 @@ function queueRowRemoval(
   removed: readonly number[],
   appended: number,
   bottomFirst: ReadonlyArray<{ start: number; count: number }>,
+  stamp: string,
 ): void {
   const { sheet, top, left, body, hiddenBelow } = read;
   const grown = read.cols + read.widen;
@@ -955,11 +1025,16 @@ function queueRowRemoval(
       sheet.getRangeByIndexes(top + 1 + position - above, 0, 1, 1).rowHidden = true;
     }
   }
-  deleteVeryHiddenSheet(context.workbook.worksheets.getItem(record.writtenStore!));
+  queueStoreStamp(storeOf(context, record), stamp);
+}
+
+/** The table's record of what was written (its store sheet, known to exist: the read found it). */
+function storeOf(context: Excel.RequestContext, record: ProvenanceRecord): Excel.Worksheet {
+  return context.workbook.worksheets.getItem(record.writtenStore!);
 }
 
 /**
- * Undoes what `done` says the write phase applied (provenance put back, new record deleted, the
+ * Undoes what `done` says the write phase applied (provenance put back, record's lines put back, the
  * table's followers restored, block cleared, rows deleted again, cells written back, columns
  * removed), in one request. Throws IncompleteRestoreError when that fails.
  */
@@ -974,7 +1049,11 @@ async function undoKeyedWrites(
   const grown = cols + read.widen;
   try {
     if (done.provenanceBefore) await restoreProvenance(context, done.provenanceBefore);
-    if (done.newStore) await deleteWrittenStore(context, done.newStore);
+    // Its own requests, as many as writing them took; the last with the rest.
+    if (done.storeLines)
+      await writeStoreLines(context, storeOf(context, record), done.storeLines, "before", undefined, {
+        lastChunkMayWait: true,
+      });
     done.followed?.restore();
     const blockAt = done.blockAt;
     if (blockAt)
@@ -1007,23 +1086,24 @@ async function undoKeyedWrites(
 
 /**
  * What of the request that deletes the removed rows (their runs, bottom first, the hidden rows'
- * states, then the old record of what was written) was applied when its sync failed: undefined
- * when nothing was (the old record is there and the table has all its rows), null when all of it
- * was (the old record is gone: only its answer was lost), else the runs still to delete, which the
- * request's later operations follow. Operations apply in order.
+ * states, then the record's stamp) was applied when its sync failed: undefined when nothing was
+ * (no stamp, and the table has all its rows), null when all of it was (the stamp is there: only
+ * its answer was lost), else the runs still to delete, which the request's later operations
+ * follow. Operations apply in order.
  */
 async function removalNotApplied(
   context: Excel.RequestContext,
   table: Excel.Table,
-  oldStore: string,
+  storeName: string,
+  stamp: string,
   bodyBefore: number,
   topFirst: ReadonlyArray<{ start: number; count: number }>,
 ): Promise<Array<{ start: number; count: number }> | null | undefined> {
   const range = table.getRange();
   range.load("rowCount");
-  const store = context.workbook.worksheets.getItemOrNullObject(oldStore);
+  const stamped = readStoreStamp(context.workbook.worksheets.getItem(storeName));
   await context.sync();
-  if (store.isNullObject) return null;
+  if (stamped() === stamp) return null;
   let deleted = bodyBefore - (range.rowCount - 1);
   if (deleted === 0) return undefined;
   // Bottom runs first: the runs left are the top ones.

@@ -135,35 +135,64 @@ export function queueFindPastedTable(
   // collection finds it without waiting to know the sheet exists; the sheet holding it is checked
   // with its range. Nothing is asked through an object that may be null.
   const table = context.workbook.tables.getItemOrNullObject(record.tableName);
-  const gone = () =>
-    new PastedSheetChangedError(
-      message("excel.refresh.tableGone", { sheet: record.sheetName, table: record.tableName }),
-    );
   return {
     located() {
       if (sheet.isNullObject)
         throw new PastedSheetChangedError(message("excel.refresh.deleted", { sheet: record.sheetName }));
-      if (sheet.name !== record.sheetName) {
-        throw new PastedSheetChangedError(
-          message("excel.refresh.renamed", { sheet: record.sheetName, name: sheet.name }),
-        );
-      }
-      if (table.isNullObject) throw gone();
-      const holder = table.worksheet;
-      holder.load("id");
-      const range = table.getRange();
-      range.load("rowIndex, columnIndex, rowCount, columnCount, address");
-      // Excel refuses every change to a protected sheet's (locked) cells: refused before any write.
-      const protection = sheet.protection;
-      protection.load("protected");
-      // A total row the analyst turned on is the range's last row, not a row of the answer.
-      table.load("showTotals");
-      return () => {
-        if (holder.id !== sheet.id) throw gone();
-        refuseUnchangeable(record.sheetName, record.tableName, protection.protected, table.showTotals);
-        return { sheet, table, range };
-      };
+      checkName(record, sheet);
+      if (table.isNullObject) throw tableGone(record);
+      return queueLocate(record, sheet, table);
     },
+  };
+}
+
+/**
+ * {@link findPastedTable} in one step, for a record whose sheet and table are most likely where it
+ * says: everything is asked at once, through Excel's `getItem`, so a request that carries it fails
+ * (ItemNotFound, changing nothing) when the sheet or table is gone; the caller then asks again with
+ * {@link queueFindPastedTable}, which says which. The function returned, once a request carried
+ * the asks, checks them (throwing as findPastedTable does) and gives the table.
+ */
+export function queueFindPastedTableAtOnce(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+): () => FoundPastedTable {
+  const sheet = context.workbook.worksheets.getItem(record.sheetId);
+  sheet.load("name, id");
+  const located = queueLocate(record, sheet, context.workbook.tables.getItem(record.tableName));
+  return () => {
+    checkName(record, sheet);
+    return located();
+  };
+}
+
+function tableGone(record: ProvenanceRecord): PastedSheetChangedError {
+  return new PastedSheetChangedError(
+    message("excel.refresh.tableGone", { sheet: record.sheetName, table: record.tableName }),
+  );
+}
+
+/** Throws when the record's sheet (found by id) no longer has its recorded name. */
+function checkName(record: ProvenanceRecord, sheet: Excel.Worksheet): void {
+  if (sheet.name !== record.sheetName)
+    throw new PastedSheetChangedError(message("excel.refresh.renamed", { sheet: record.sheetName, name: sheet.name }));
+}
+
+/** Queues the asks about a table known to exist; once synced, checks them and gives the table. */
+function queueLocate(record: ProvenanceRecord, sheet: Excel.Worksheet, table: Excel.Table): () => FoundPastedTable {
+  const holder = table.worksheet;
+  holder.load("id");
+  const range = table.getRange();
+  range.load("rowIndex, columnIndex, rowCount, columnCount, address");
+  // Excel refuses every change to a protected sheet's (locked) cells: refused before any write.
+  const protection = sheet.protection;
+  protection.load("protected");
+  // A total row the analyst turned on is the range's last row, not a row of the answer.
+  table.load("showTotals");
+  return () => {
+    if (holder.id !== sheet.id) throw tableGone(record);
+    refuseUnchangeable(record.sheetName, record.tableName, protection.protected, table.showTotals);
+    return { sheet, table, range };
   };
 }
 

@@ -121,16 +121,17 @@ export function queueWrittenStoreParts(context: Excel.RequestContext, store: Exc
             )
           : (lines ?? []);
       const out = new Map<string, WrittenRow>();
-      for (const cells of [...known!.first, ...restLines]) {
-        if (cells[0] === "") continue;
+      [...known!.first, ...restLines].forEach((cells, line) => {
+        if (cells[0] === "") return;
         const kept = String(cells[3] ?? "");
         out.set(String(cells[0]), {
           locator: String(cells[0]),
           key: String(cells[1] ?? ""),
           digest: String(cells[2] ?? ""),
           kept: kept === "" ? [] : kept.split(",").map(Number),
+          line,
         });
-      }
+      });
       return out;
     },
   };
@@ -185,6 +186,135 @@ export async function writeWrittenStore(
     throw error;
   }
   return name;
+}
+
+/** One line of a store a refresh rewrites in place: what it holds after, and before (to undo). */
+export interface StoreLineChange {
+  /** 0-based, below the header. */
+  line: number;
+  after: string[];
+  /** Undefined: past the store's last line before, cleared to undo. */
+  before?: string[];
+}
+
+/** The lines of a store that a refresh changes, and its rows as they are once written. */
+export interface StoreLinesPlan {
+  changes: StoreLineChange[];
+  /** `next` with each row's line. */
+  next: WrittenRow[];
+}
+
+/** The four cells of a store line. */
+function storeLine(row: WrittenRow): string[] {
+  return [row.locator, row.key, row.digest, row.kept.join(",")];
+}
+
+const BLANK_LINE: string[] = HEADER.map(() => "");
+
+/**
+ * Which lines of a store, as read (`before`, each row with its line), change for it to record
+ * `next` (pure): a row whose locator is recorded keeps its line, rewritten only when its key, digest
+ * or kept columns changed; a new row takes the line of one no longer recorded, else one past the
+ * last; a line no row takes any more is blanked (a read skips it). Most rows of a weekly refresh
+ * change in none, so a refresh writes tens of lines, not the whole record again. Lines past the
+ * last recorded row count as free: a line without a locator is none (a read skips it too).
+ */
+export function planStoreLines(before: ReadonlyMap<string, WrittenRow>, next: readonly WrittenRow[]): StoreLinesPlan {
+  const lineOf = new Map<number, WrittenRow>();
+  for (const row of before.values()) {
+    if (row.line === undefined) throw new Error(`The record's row ${row.locator} was not read from its store`);
+    lineOf.set(row.line, row);
+  }
+  const end = Math.max(-1, ...lineOf.keys()) + 1;
+  const taken = new Set(next.filter((r) => r.locator !== "").map((r) => r.locator));
+  const free = [...lineOf.values()]
+    .filter((r) => !taken.has(r.locator))
+    .map((r) => r.line!)
+    .sort((a, b) => b - a);
+  let past = end;
+  const changes = new Map<number, StoreLineChange>();
+  const change = (line: number, after: string[]) => {
+    const old = lineOf.get(line);
+    changes.set(line, { line, after, ...(line < end ? { before: old ? storeLine(old) : BLANK_LINE } : {}) });
+  };
+  const placed = next.map((row) => {
+    if (row.locator === "") return row;
+    const old = before.get(row.locator);
+    const line = old?.line ?? free.pop() ?? past++;
+    const after = storeLine(row);
+    if (!old || storeLine(old).some((cell, i) => cell !== after[i])) change(line, after);
+    return { ...row, line };
+  });
+  for (const line of free) change(line, BLANK_LINE);
+  return { changes: [...changes.values()].sort((a, b) => a.line - b.line), next: placed };
+}
+
+/**
+ * Writes `changes` into the store sheet `store` (`"after"`), or puts back what they replaced
+ * (`"before"`: a line that was past the last is cleared), each run of consecutive lines one range,
+ * in chunks under the request budget. With `lastChunkMayWait`, a last chunk of at most half the
+ * budget is left queued for the caller's next request (a round trip fewer). Does not undo itself:
+ * the caller puts the lines back ("before") when this or a later request fails.
+ */
+export async function writeStoreLines(
+  context: Excel.RequestContext,
+  store: Excel.Worksheet,
+  changes: readonly StoreLineChange[],
+  side: "after" | "before",
+  maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES,
+  options: { lastChunkMayWait?: boolean; queuedBytes?: number } = {},
+): Promise<void> {
+  const queued = options.queuedBytes ?? 0;
+  // Each line counted as its own range (at worst no two are consecutive).
+  const chunks = planRowChunks(
+    changes.map((c) => textRowBytes(c[side] ?? BLANK_LINE) + FORMAT_ROW_BYTES + OPERATION_OVERHEAD_BYTES * 2),
+    maxRequestBytes - queued,
+    0,
+  );
+  const last = chunks[chunks.length - 1];
+  const lastWaits =
+    options.lastChunkMayWait === true &&
+    last !== undefined &&
+    last.bytes + (chunks.length === 1 ? queued : 0) <= maxRequestBytes / 2;
+  for (const chunk of chunks) {
+    const part = changes.slice(chunk.start, chunk.end);
+    // Lines cleared to undo go in runs of their own.
+    const cleared = (c: StoreLineChange) => side === "before" && c.before === undefined;
+    for (let i = 0; i < part.length;) {
+      let j = i + 1;
+      while (j < part.length && part[j].line === part[j - 1].line + 1 && cleared(part[j]) === cleared(part[i])) j++;
+      const run = part.slice(i, j);
+      const range = store.getRangeByIndexes(1 + run[0].line, 0, run.length, HEADER.length);
+      if (cleared(run[0])) range.clear("All" as Excel.ClearApplyTo);
+      else {
+        range.numberFormat = run.map(() => FORMAT_ROW);
+        range.values = run.map((c) => c[side] ?? BLANK_LINE);
+      }
+      i = j;
+    }
+    if (chunk !== last || !lastWaits) await context.sync();
+  }
+}
+
+/** The store's cell past its header that says which refresh last finished writing it (E1). */
+const STAMP_COLUMN = HEADER.length;
+
+/**
+ * Queues, as the last operation of a refresh's last request, the stamp that says it applied
+ * whole: Excel applies a request's operations in order, so a request that failed part-way applied
+ * everything before its stamp only if the stamp is there ({@link readStoreStamp}).
+ */
+export function queueStoreStamp(store: Excel.Worksheet, stamp: string): void {
+  const cell = store.getRangeByIndexes(0, STAMP_COLUMN, 1, 1);
+  cell.numberFormat = [[TEXT_FORMAT]];
+  cell.values = [[stamp]];
+}
+
+/** Queues the read of a store's stamp ({@link queueStoreStamp}): its text once synced. */
+export function readStoreStamp(store: Excel.Worksheet): () => string {
+  const cell = store.getRangeByIndexes(0, STAMP_COLUMN, 1, 1);
+  cell.load("values");
+  return () => String(cell.values[0][0] ?? "");
 }
 
 /** The workbook's sheet names (one round trip). */

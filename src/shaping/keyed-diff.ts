@@ -210,4 +210,9 @@ export interface WrittenRow {
   digest: string;
   /** Columns (0-based, data columns) whose analyst's value was kept by choice: never overwritten. */
   kept: number[];
+  /**
+   * Its line in the store sheet (0-based, below the header), when read from there or written in
+   * place by a refresh: where a refresh writes its next state (src/excel/written-store.ts).
+   */
+  line?: number;
 }

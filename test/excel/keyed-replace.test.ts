@@ -344,9 +344,14 @@ describe("refresh by key", () => {
     typeNotes(fake);
     const before = fake.snapshot();
     const rec = await record();
-    // Fail the sync that writes the record of what was written (after rows were appended and cells written).
+    // Fail the last request (rows appended and cells written before it) after its writes applied (the
+    // record of what was written's lines, the provenance) and before its first deletion.
     let syncs = 0;
-    fake.setFaultInjector((info) => (info.operations.includes("add") && ++syncs === 1 ? {} : undefined));
+    fake.setFaultInjector((info) =>
+      info.operations.includes("delete") && syncs === 0 && ++syncs
+        ? { applyFirst: info.operations.indexOf("delete") }
+        : undefined,
+    );
     await expect(refresh(fake, rec, CHANGED)).rejects.toThrow();
     fake.setFaultInjector(undefined);
     expect(fake.snapshot()).toEqual(before);
@@ -357,6 +362,98 @@ describe("refresh by key", () => {
     });
     await expect(cancelled).rejects.toThrow();
     expect(fake.snapshot()).toEqual(before);
+  });
+});
+
+describe("the record of what was written", () => {
+  /** Summary rows with their portfolio_index given (the summary's rows are located by it). */
+  const indexed = (assets: ReadonlyArray<[index: number, id: string, score: number]>): CellValue[][] =>
+    assets.map(([i, id, score]) => [i, id, `Site ${id}`, "ssp585", 30, score]);
+
+  it("is rewritten in place, only the lines of rows that changed, and the next refresh reads it right", async () => {
+    const { fake, record } = await pasted();
+    const first = await record();
+    const store = first.writtenStore!;
+    const sheets = fake.sheetNames();
+    const lines = () => fake.read(store, "A2:D6");
+    const before = lines();
+    // B's score changes: its line alone.
+    await refresh(fake, first, summaryRows([...FIRST.slice(0, 1), ["B", 0.55], ...FIRST.slice(2)]));
+    const second = await record();
+    expect(second.writtenStore).toBe(store);
+    expect(fake.sheetNames()).toEqual(sheets); // no sheet added or deleted
+    const after = lines();
+    expect(after.map((line, i) => line.some((cell, c) => cell !== before[i][c]))).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    // A leaves, E comes: E's line takes A's, the record keeps its length.
+    await refresh(
+      fake,
+      second,
+      indexed([
+        [1, "B", 0.55],
+        [2, "C", 0.3],
+        [3, "D", 0.9],
+        [4, "E", 0.2],
+      ]),
+    );
+    const third = lines();
+    expect(String(third[0][1])).toContain("id:E");
+    expect(third.slice(1)).toEqual(after.slice(1));
+    expect(third[4]).toEqual(["", "", "", ""]);
+    // Read back right: the same answer again changes nothing.
+    const again = await refresh(
+      fake,
+      await record(),
+      indexed([
+        [1, "B", 0.55],
+        [2, "C", 0.3],
+        [3, "D", 0.9],
+        [4, "E", 0.2],
+      ]),
+    );
+    expect(again).toMatchObject({ cellsChanged: 0, added: [], removed: [], unknownRows: [] });
+  });
+
+  it("is asked with the table and its first cells in the refresh's first request", async () => {
+    const { fake, record } = await pasted();
+    const rec = await record();
+    fake.resetSyncs();
+    await refresh(fake, rec, CHANGED);
+    // The first answer holds the table's cells (not only whether its sheet, table and record exist).
+    expect(fake.syncs[0].responseBytes).toBeGreaterThan(JSON.stringify(summaryRows(FIRST)).length);
+  });
+
+  it("when it, the table or the sheet is gone, the refresh says which and changes nothing", async () => {
+    for (const gone of ["record", "table", "sheet"] as const) {
+      const { fake, record } = await pasted();
+      const rec = await record();
+      await fake.run(async (context) => {
+        const sheets = context.workbook.worksheets;
+        if (gone === "record") {
+          const store = sheets.getItem(rec.writtenStore!);
+          store.visibility = "Hidden" as Excel.SheetVisibility;
+          store.delete();
+        } else if (gone === "table") sheets.getItem(SHEET).tables.getItem(rec.tableName).delete();
+        else {
+          sheets.add("Other");
+          sheets.getItem(SHEET).delete();
+        }
+      });
+      const before = fake.snapshot();
+      await expect(refresh(fake, rec, CHANGED)).rejects.toThrow(
+        {
+          record: /record of what the add-in wrote into it is gone/,
+          table: /no longer holds the table/,
+          sheet: /was deleted/,
+        }[gone],
+      );
+      expect(fake.snapshot()).toEqual(before);
+    }
   });
 });
 
@@ -489,8 +586,13 @@ describe("an answer with other columns", () => {
     typeNotes(fake);
     const before = fake.snapshot();
     const rec = await record();
+    // The last request fails after its writes and before its first deletion.
     let syncs = 0;
-    fake.setFaultInjector((info) => (info.operations.includes("add") && ++syncs === 1 ? {} : undefined));
+    fake.setFaultInjector((info) =>
+      info.operations.includes("delete") && syncs === 0 && ++syncs
+        ? { applyFirst: info.operations.indexOf("delete") }
+        : undefined,
+    );
     await expect(refresh(fake, rec, widerRows(CHANGED), undefined, WIDER)).rejects.toThrow();
     fake.setFaultInjector(undefined);
     expect(syncs).toBe(1);
