@@ -525,6 +525,12 @@ async function readKeyedCells(
   );
   if (plan.kept.length + plan.added.length + plan.unknown.length === 0)
     throw new PastedSheetChangedError(message("excel.refresh.everyRowDeleted", { sheet: record.sheetName }));
+  // Excel moves no cell of a filtered table: the deletion of removed rows, last and beyond undoing,
+  // and the insertion of new columns among its cells would fail. Refused first, nothing changed.
+  if (found!.filtered && (plan.removed.length > 0 || widen > 0))
+    throw new PastedSheetChangedError(
+      message("excel.refresh.filtered", { sheet: record.sheetName, table: record.tableName }),
+    );
   if ((plan.added.length > 0 || widen > 0) && !requirementSupported("ExcelApi", "1.13"))
     throw new PastedSheetChangedError(
       message("excel.refresh.cannotGrow", { sheet: record.sheetName, rows: plan.added.length, columns: widen }),

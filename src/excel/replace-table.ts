@@ -99,6 +99,11 @@ export interface FoundPastedTable {
   sheet: Excel.Worksheet;
   table: Excel.Table;
   range: Excel.Range;
+  /**
+   * Its filter has criteria (AutoFilter.isDataFiltered, ExcelApi 1.9; false where that is missing):
+   * Excel then moves none of its cells, so no row of it can be deleted and no column inserted.
+   */
+  filtered: boolean;
 }
 
 /**
@@ -189,10 +194,12 @@ function queueLocate(record: ProvenanceRecord, sheet: Excel.Worksheet, table: Ex
   protection.load("protected");
   // A total row the analyst turned on is the range's last row, not a row of the answer.
   table.load("showTotals");
+  const autoFilter = requirementSupported("ExcelApi", "1.9") ? table.autoFilter : undefined;
+  autoFilter?.load("isDataFiltered");
   return () => {
     if (holder.id !== sheet.id) throw tableGone(record);
     refuseUnchangeable(record.sheetName, record.tableName, protection.protected, table.showTotals);
-    return { sheet, table, range };
+    return { sheet, table, range, filtered: autoFilter?.isDataFiltered === true };
   };
 }
 

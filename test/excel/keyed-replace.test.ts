@@ -457,6 +457,51 @@ describe("the record of what was written", () => {
   });
 });
 
+describe("a filtered table", () => {
+  /** The analyst's filter on the table (its criteria are not evaluated by the fake: no row is hidden). */
+  async function filter(fake: FakeExcel, on: boolean): Promise<void> {
+    await fake.run(async (context) => {
+      const table = context.workbook.worksheets.getItem(SHEET).tables.getItemAt(0);
+      if (on)
+        table.autoFilter.apply(table.getRange(), 5, {
+          filterOn: "Values" as Excel.FilterOn,
+          values: ["0.1", "0.5"],
+        });
+      else table.autoFilter.clearCriteria();
+    });
+  }
+
+  it("is refreshed while no row leaves; when one would, refused with a sentence, nothing changed, until the filter is cleared", async () => {
+    const { fake, record } = await pasted();
+    typeNotes(fake);
+    await filter(fake, true);
+    await refresh(fake, await record(), summaryRows([...FIRST.slice(0, 1), ["B", 0.55], ...FIRST.slice(2)]));
+    expect(fake.read(SHEET, "F3")).toEqual([[0.55]]);
+    // A leaves: Excel cannot delete a filtered table's row, so the refresh says so before writing.
+    const before = fake.snapshot();
+    await expect(refresh(fake, await record(), CHANGED)).rejects.toThrow(
+      /is filtered, and this refresh removes rows or adds columns.*clear the filter \(Data › Clear\)/,
+    );
+    expect(fake.snapshot()).toEqual(before);
+    await filter(fake, false);
+    const report = await refresh(fake, await record(), CHANGED);
+    expect(report.removed).toEqual(["id:A · ssp585 · 30"]);
+  });
+
+  it("cannot lose a row in Excel (the fake refuses, as Excel does)", async () => {
+    const { fake } = await pasted();
+    await filter(fake, true);
+    await expect(
+      fake.run(async (context) => {
+        context.workbook.worksheets
+          .getItem(SHEET)
+          .getRange("A3:F3")
+          .delete("Up" as Excel.DeleteShiftDirection);
+      }),
+    ).rejects.toThrow(/Can't move cells in a filtered range or table/);
+  });
+});
+
 describe("an answer with other columns", () => {
   // The service now also returns a heat score, placed by it before the flood score.
   const WIDER = [...HEADER.slice(0, 5), "heat_risk_score", "flood_risk_score"];

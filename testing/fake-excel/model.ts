@@ -47,6 +47,8 @@ export interface TableModel {
   sortFields?: Array<{ key: number; ascending?: boolean }>;
   /** Table.showTotals: the table's last row is its total row (see setTableTotals). */
   showTotals?: boolean;
+  /** Its AutoFilter has criteria (AutoFilter.isDataFiltered): Excel moves none of its cells (checkNotFiltered). */
+  filtered?: boolean;
   deleted: boolean;
 }
 
@@ -749,6 +751,7 @@ export class WorkbookModel {
    */
   addTableRows(table: TableModel, index: number | undefined | null, values: unknown): void {
     if (!Array.isArray(values) || values.length === 0) throw invalidArgument("rows.add needs a 2-D array of values.");
+    this.checkNotFiltered(table.sheet, table.rect, "rows");
     const count = values.length;
     const bodyRows = table.rect.rows - 1;
     const at = index === undefined || index === null ? bodyRows : index;
@@ -771,6 +774,7 @@ export class WorkbookModel {
    * least one body row: deleting every row is refused here (Excel empties the last row instead).
    */
   deleteTableRows(table: TableModel, index: number, count: number): void {
+    this.checkNotFiltered(table.sheet, table.rect, "rows");
     const bodyRows = table.rect.rows - 1;
     if (!Number.isInteger(index) || index < 0 || count < 1 || index + count > bodyRows)
       throw invalidArgument(`Rows ${index}..${index + count - 1} are outside the table (0..${bodyRows - 1}).`);
@@ -787,6 +791,31 @@ export class WorkbookModel {
   }
 
   /**
+   * Excel moves no cell of a table whose AutoFilter has criteria: deleting or inserting cells that
+   * shift its rows (from one of its rows down, in its columns) or its columns (in its rows, from
+   * one of its columns right) fails, "Can't move cells in a filtered range or table" (Excel's own
+   * words through COM, xlwings #2587); Excel on the web's "The operation failed because it
+   * conflicts with a filtered range" (Graph, msgraph-sdk-java #1273); TableRow.delete does nothing
+   * on a filtered table (office-js #994). InvalidOperation here. A shift wholly below or right of
+   * the table moves none of its cells and is allowed.
+   */
+  checkNotFiltered(sheet: SheetModel, rect: Rect, along: "rows" | "columns"): void {
+    for (const t of this.tables) {
+      if (t.sheet !== sheet || t.deleted || !t.filtered) continue;
+      const r = t.rect;
+      const moves =
+        along === "rows"
+          ? rect.row < r.row + r.rows && rect.col < r.col + r.cols && r.col < rect.col + rect.cols
+          : rect.col < r.col + r.cols && rect.row < r.row + r.rows && r.row < rect.row + rect.rows;
+      if (moves)
+        throw new FakeExcelError(
+          FakeErrorCodes.invalidOperation,
+          `Can't move cells in a filtered range or table (table "${t.name}").`,
+        );
+    }
+  }
+
+  /**
    * Range.delete(Excel.DeleteShiftDirection.up) and Range.insert(Excel.InsertShiftDirection.down)
    * (ExcelApi 1.1): the cells of the range are removed (or blank cells inserted) and the cells below
    * it, in its columns, move up (down); references follow (shift.ts). A table whose rows the range
@@ -798,6 +827,7 @@ export class WorkbookModel {
    */
   shiftCells(sheet: SheetModel, rect: Rect, direction: string, insert: boolean): void {
     this.checkUnprotected(sheet, insert ? "inserting cells" : "deleting cells");
+    this.checkNotFiltered(sheet, rect, direction === (insert ? "Right" : "Left") ? "columns" : "rows");
     if (direction === (insert ? "Right" : "Left")) return this.shiftColumns(sheet, rect, insert);
     if (direction !== (insert ? "Down" : "Up"))
       throw invalidArgument(

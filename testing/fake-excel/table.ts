@@ -103,6 +103,11 @@ export class FakeTable extends FakeClientObject<TableModel> {
     this.enqueueOn("delete", undefined, (t) => this.model.deleteTable(t));
   }
 
+  /** Table.autoFilter (ExcelApi 1.9): the table's Excel.AutoFilter. */
+  get autoFilter(): FakeAutoFilter {
+    return new FakeAutoFilter(this.context, `${this.path}.autoFilter`, () => this.resolve());
+  }
+
   /** Table.sort (ExcelApi 1.2): the table's Excel.TableSort. */
   get sort(): FakeTableSort {
     return new FakeTableSort(this);
@@ -341,4 +346,43 @@ function withoutTotals(t: TableModel): TableModel {
       `The fake does not add or remove rows of a table with a total row ('${t.name}').`,
     );
   return t;
+}
+
+/**
+ * Excel.AutoFilter of a table (ExcelApi 1.9): `isDataFiltered` ("Specifies if the AutoFilter has
+ * filter criteria"), `apply(range, columnIndex, criteria)` and `clearCriteria()`. The criteria are
+ * kept as given, not evaluated: a test hides the rows they would hide itself. A filtered table's
+ * cells cannot be moved (model.ts checkNotFiltered).
+ */
+export class FakeAutoFilter extends FakeClientObject<TableModel> {
+  protected readonly typeName = "AutoFilter";
+  protected readonly scalarProperties = ["isDataFiltered", "enabled"] as const;
+
+  protected override isGone(t: TableModel): boolean {
+    return t.deleted;
+  }
+
+  protected readProperty(t: TableModel, property: string): unknown {
+    if (property === "isDataFiltered") return t.filtered === true;
+    if (property === "enabled") return true;
+    throw invalidArgument(`The fake AutoFilter cannot load '${property}'.`, `AutoFilter.${property}`);
+  }
+
+  get isDataFiltered(): boolean {
+    return this.get("isDataFiltered");
+  }
+
+  /** Filters the table (with a column and criteria; without them the filter is only enabled). */
+  apply(_range: unknown, columnIndex?: number, criteria?: unknown): void {
+    this.enqueueOn("apply", { columnIndex, criteria }, (t) => {
+      if (columnIndex !== undefined && criteria !== undefined) t.filtered = true;
+    });
+  }
+
+  /** Clears the filter criteria (the rows they hid are for the test to show again). */
+  clearCriteria(): void {
+    this.enqueueOn("clearCriteria", undefined, (t) => {
+      t.filtered = false;
+    });
+  }
 }
