@@ -301,8 +301,8 @@ const STAMP_COLUMN = HEADER.length;
 
 /**
  * Queues, as the last operation of a refresh's last request, the stamp that says it applied
- * whole: Excel applies a request's operations in order, so a request that failed part-way applied
- * everything before its stamp only if the stamp is there ({@link readStoreStamp}).
+ * whole: Excel applies a request's operations in order, so when a request failed part-way and its
+ * stamp is there ({@link readStoreStamp}), everything before it applied.
  */
 export function queueStoreStamp(store: Excel.Worksheet, stamp: string): void {
   const cell = store.getRangeByIndexes(0, STAMP_COLUMN, 1, 1);

@@ -15,7 +15,7 @@ import { FakeCellValue, FakeChange, FormulaEvaluator, SheetModel, WorkbookModel 
 import { FakeApplication, FakeCultureInfo, FakeNumberFormatInfo, FakeWorkbook } from "./workbook";
 import { FakeConditionalFormat, FakeConditionalFormatCollection, FakeRange, FakeRangeAreas } from "./range";
 import { FakeWorksheet, FakeWorksheetCollection, FakeWorksheetProtection } from "./worksheet";
-import { FakeTable, FakeTableCollection, FakeTableSort } from "./table";
+import { FakeAutoFilter, FakeTable, FakeTableCollection, FakeTableSort } from "./table";
 import { FakeChart, FakeChartCollection, FakeChartSeries, FakeChartSeriesCollection } from "./chart";
 import { FakeDataValidation } from "./data-validation";
 import { FakeRequirements, RequirementLevel, guardApiSets, installFakeOffice, isSetSupportedAt } from "./requirements";
@@ -46,6 +46,7 @@ guardApiSets(FakeWorksheet.prototype, "Worksheet");
 guardApiSets(FakeWorksheetProtection.prototype, "WorksheetProtection");
 guardApiSets(FakeWorksheetCollection.prototype, "WorksheetCollection");
 guardApiSets(FakeTable.prototype, "Table");
+guardApiSets(FakeAutoFilter.prototype, "AutoFilter");
 guardApiSets(FakeTableCollection.prototype, "TableCollection");
 guardApiSets(FakeTableSort.prototype, "TableSort");
 guardApiSets(FakeChartSeries.prototype, "ChartSeries");

@@ -371,6 +371,9 @@ export class FakeAutoFilter extends FakeClientObject<TableModel> {
   get isDataFiltered(): boolean {
     return this.get("isDataFiltered");
   }
+  get enabled(): boolean {
+    return this.get("enabled");
+  }
 
   /** Filters the table (with a column and criteria; without them the filter is only enabled). */
   apply(_range: unknown, columnIndex?: number, criteria?: unknown): void {
