@@ -117,6 +117,11 @@ export interface FollowersBefore {
    * the same batch (nothing writes it in between) takes it instead of reading it again.
    */
   keyedWritten?: Map<string, WrittenRow>;
+  /**
+   * A follower table the analyst filtered: Excel cannot add or delete its rows, so the keyed
+   * refresh refuses to add or remove rows (KeyedRefreshOptions.filteredFollower) before writing.
+   */
+  filtered?: { sheet: string; table: string };
 }
 
 /**
@@ -172,6 +177,7 @@ export async function checkFollowers(
   await context.sync();
   for (const { sheet, table, protection } of [mirror, summary])
     refuseUnchangeable(sheet.name, table.name, protection.protected, table.showTotals);
+  const filtered = [mirror, summary].find((t) => t.filtered());
   const keyedBlock = keyedRead.block();
   const m = mirror.range;
   const body = m.rowCount - 1;
@@ -232,6 +238,7 @@ export async function checkFollowers(
     width,
     followedBack: [],
     keptAsShown: [],
+    ...(filtered ? { filtered: { sheet: filtered.sheet.name, table: filtered.table.name } } : {}),
   };
   lookups.forEach(([lookup], i) => {
     const now = shown?.keyOf.get(String(lookup));
@@ -279,7 +286,10 @@ function locateTable(context: Excel.RequestContext, nameOrTable: string | Excel.
   const protection = sheet.protection;
   protection.load("protected");
   table.load("name, showTotals"); // a total row is not a row of the answer
-  return { table, sheet, range, protection };
+  // Excel moves no cell of a filtered table (model.ts checkNotFiltered): its rows cannot follow.
+  const autoFilter = requirementSupported("ExcelApi", "1.9") ? table.autoFilter : undefined;
+  autoFilter?.load("isDataFiltered");
+  return { table, sheet, range, protection, filtered: () => autoFilter?.isDataFiltered === true };
 }
 
 /**

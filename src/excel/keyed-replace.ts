@@ -123,6 +123,11 @@ export interface KeyedRefreshOptions extends ReplaceOptions {
   /** Go on when the key kind changed since the paste (the pane asked). */
   acceptKeyKindChange?: boolean;
   /**
+   * A table of formulas over this one (formula-followers.ts) that is filtered: its rows follow this
+   * table's, and Excel moves no cell of a filtered table, so adding or removing rows is refused.
+   */
+  filteredFollower?: { sheet: string; table: string };
+  /**
    * Records the refreshed table's provenance (this record as the caller completes it) before the
    * removed rows are deleted, the one step that cannot be undone: a refresh is on record exactly
    * when it is done, and the record is put back when anything before fails. Without it the caller
@@ -268,7 +273,7 @@ export async function refreshTableByKey(
 ): Promise<KeyedRefreshDone> {
   const answer = layAnswer(record, fresh, options);
   options.signal?.throwIfAborted();
-  const table = await readKeyedTable(context, record, fresh, answer, options.restoreKeys, options.written);
+  const table = await readKeyedTable(context, record, fresh, answer, options);
   const cells = planKeyedCells(record, fresh, answer, table, options.edits ?? "ask");
   return writeKeyedRefresh(context, record, fresh, options, answer, table, cells);
 }
@@ -359,15 +364,14 @@ interface KeyedTableRead {
 
 /**
  * The read phase: reads the table, the analyst's columns and the record of what was written (or
- * takes `known`, read in this batch and not written since). Changes nothing.
+ * takes `written`, read in this batch and not written since). Changes nothing.
  */
 async function readKeyedTable(
   context: Excel.RequestContext,
   record: ProvenanceRecord,
   fresh: KeyedTable,
   answer: LaidAnswer,
-  restoreKeys: readonly string[] | undefined,
-  known: Map<string, WrittenRow> | undefined,
+  options: KeyedReadOptions,
 ): Promise<KeyedTableRead> {
   const sheets = context.workbook.worksheets;
   // The workbook's sheets go with the table's first asks: the provenance's snapshot before the
@@ -392,10 +396,9 @@ async function readKeyedTable(
       record,
       fresh,
       answer,
-      restoreKeys,
-      known,
+      options,
       queueRead(context, () => queueFindPastedTableAtOnce(context, record)),
-      known ? undefined : queueWrittenStoreParts(context, sheets.getItem(record.writtenStore!)),
+      options.written ? undefined : queueWrittenStoreParts(context, sheets.getItem(record.writtenStore!)),
       atOnce,
     );
   } catch (error) {
@@ -410,13 +413,15 @@ async function readKeyedTable(
     record,
     fresh,
     answer,
-    restoreKeys,
-    known,
+    options,
     queueRead(context, () => finding.located()),
-    known || store.isNullObject ? undefined : queueWrittenStoreParts(context, store),
+    options.written || store.isNullObject ? undefined : queueWrittenStoreParts(context, store),
     listed,
   );
 }
+
+/** What the read phase takes of the refresh's options. */
+type KeyedReadOptions = Pick<KeyedRefreshOptions, "restoreKeys" | "written" | "filteredFollower">;
 
 /** Excel's error code for an item asked through `getItem` that does not exist. */
 const ITEM_NOT_FOUND = "ItemNotFound";
@@ -430,8 +435,7 @@ async function readKeyedCells(
   record: ProvenanceRecord,
   fresh: KeyedTable,
   answer: LaidAnswer,
-  restoreKeys: readonly string[] | undefined,
-  known: Map<string, WrittenRow> | undefined,
+  options: KeyedReadOptions,
   locating: () => Promise<FoundPastedTable>,
   writtenParts: WrittenStoreParts | undefined,
   listing: () => Promise<Excel.WorksheetCollection>,
@@ -512,7 +516,7 @@ async function readKeyedCells(
   const values = dataRows.slice(1);
   const userCols = inside + beside;
   const userFormulas = userCols > 0 ? rightBlock.map((line) => line.slice(0, userCols)) : [];
-  const written = known ?? (await writtenParts?.complete(restAt >= 0 ? blocks[restAt].values : undefined));
+  const written = options.written ?? (await writtenParts?.complete(restAt >= 0 ? blocks[restAt].values : undefined));
   if (!written) throw new PastedSheetChangedError(message("excel.refresh.storeGone", { sheet: record.sheetName }));
   const locCols = locatorColumns(rowKey, record.header);
   const entries = values.map((row) => written.get(locatorOf(row, locCols)));
@@ -521,7 +525,7 @@ async function readKeyedCells(
     entries.map((e) => e?.key),
     writtenKeys,
     fresh.keys,
-    new Set(restoreKeys ?? []),
+    new Set(options.restoreKeys ?? []),
   );
   if (plan.kept.length + plan.added.length + plan.unknown.length === 0)
     throw new PastedSheetChangedError(message("excel.refresh.everyRowDeleted", { sheet: record.sheetName }));
@@ -531,6 +535,8 @@ async function readKeyedCells(
     throw new PastedSheetChangedError(
       message("excel.refresh.filtered", { sheet: record.sheetName, table: record.tableName }),
     );
+  if (options.filteredFollower && (plan.removed.length > 0 || plan.added.length > 0))
+    throw new PastedSheetChangedError(message("excel.refresh.filtered", options.filteredFollower));
   if ((plan.added.length > 0 || widen > 0) && !requirementSupported("ExcelApi", "1.13"))
     throw new PastedSheetChangedError(
       message("excel.refresh.cannotGrow", { sheet: record.sheetName, rows: plan.added.length, columns: widen }),

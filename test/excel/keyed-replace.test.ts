@@ -480,7 +480,7 @@ describe("a filtered table", () => {
     // A leaves: Excel cannot delete a filtered table's row, so the refresh says so before writing.
     const before = fake.snapshot();
     await expect(refresh(fake, await record(), CHANGED)).rejects.toThrow(
-      /is filtered, and this refresh removes rows or adds columns.*clear the filter \(Data › Clear\)/,
+      /is filtered, and this refresh adds or removes its rows or columns.*clear the filter \(Data › Clear\)/,
     );
     expect(fake.snapshot()).toEqual(before);
     await filter(fake, false);

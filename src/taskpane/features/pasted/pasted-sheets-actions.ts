@@ -431,6 +431,7 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
               recordAs,
               // Read by checkFollowers just now, in this batch: not read again.
               written: before?.keyedWritten,
+              filteredFollower: before?.filtered,
             },
           );
           next = done.record;

@@ -178,6 +178,26 @@ test("a refresh without the pane keeps the typed value, and a follower table gon
   expect(fake.read(DATA, "A1:E5")).toEqual(before);
 });
 
+test("a filtered losses sheet: a refresh that changes no asset goes on; one that would add or remove its rows says so first, nothing changed", async () => {
+  const { fake, run } = await pasteTheSet();
+  await run(async (context) => {
+    const losses = context.workbook.worksheets.getItem(LOSSES).tables.getItemAt(0);
+    losses.autoFilter.apply(losses.getRange(), 0, { filterOn: "Custom" as Excel.FilterOn, criterion1: ">0" });
+    await context.sync();
+  });
+  const same = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  expect(same.outcomes[0]).toMatchObject({ ok: true });
+  // P1 leaves and N1 comes: the losses sheet's rows would have to follow, which Excel refuses.
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  const before = fake.snapshot();
+  const refused = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  expect(refused.outcomes[0]).toMatchObject({ ok: false });
+  expect(english(refused.outcomes[0].message)).toMatch(
+    new RegExp(`on sheet "${LOSSES}" is filtered, and this refresh adds or removes its rows`),
+  );
+  expect(fake.snapshot()).toEqual(before);
+});
+
 test("when the formula sheets cannot follow, the data sheet's refresh stands, says so, and stays on record for the next refresh", async () => {
   const { fake, run } = await pasteTheSet();
   await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
