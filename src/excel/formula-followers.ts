@@ -31,7 +31,7 @@ import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
 import { queueRead, readBlock, readBlocks, type CellBlock } from "./read-range";
 import { queueTableRowKeys, runs, writeRemovedBlock, type TableRowKeys } from "./keyed-replace";
-import { PastedSheetChangedError, refuseUnchangeable } from "./replace-table";
+import { PastedSheetChangedError, queueWritable, refuseUnchangeable } from "./replace-table";
 import { deleteWrittenStore, queueWrittenStoreParts, writeWrittenStore } from "./written-store";
 import { deleteVeryHiddenSheet } from "./store-sheets";
 import { requirementSupported } from "../shared/requirements";
@@ -175,9 +175,11 @@ export async function checkFollowers(
   // Whether the losses sheet's record is there goes with the same request (a round trip fewer).
   const recordedStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
   await context.sync();
-  for (const { sheet, table, protection } of [mirror, summary])
-    refuseUnchangeable(sheet.name, table.name, protection.protected, table.showTotals);
-  const filtered = [mirror, summary].find((t) => t.filtered());
+  for (const { sheet, table, writable } of [mirror, summary]) {
+    const { protectedSheet, showTotals } = writable();
+    refuseUnchangeable(sheet.name, table.name, protectedSheet, showTotals);
+  }
+  const filtered = [mirror, summary].find((t) => t.writable().filtered);
   const keyedBlock = keyedRead.block();
   const m = mirror.range;
   const body = m.rowCount - 1;
@@ -283,13 +285,9 @@ function locateTable(context: Excel.RequestContext, nameOrTable: string | Excel.
   const range = table.getRange();
   range.load("rowIndex, columnIndex, rowCount, columnCount");
   // Excel refuses every change to a protected sheet's (locked) cells: asked with the rest.
-  const protection = sheet.protection;
-  protection.load("protected");
-  table.load("name, showTotals"); // a total row is not a row of the answer
-  // Excel moves no cell of a filtered table (model.ts checkNotFiltered): its rows cannot follow.
-  const autoFilter = requirementSupported("ExcelApi", "1.9") ? table.autoFilter : undefined;
-  autoFilter?.load("isDataFiltered");
-  return { table, sheet, range, protection, filtered: () => autoFilter?.isDataFiltered === true };
+  table.load("name");
+  // Asked with the rest: protected, a total row, filtered (a filtered table's rows cannot follow).
+  return { table, sheet, range, writable: queueWritable(sheet, table) };
 }
 
 /**

@@ -189,18 +189,35 @@ function queueLocate(record: ProvenanceRecord, sheet: Excel.Worksheet, table: Ex
   holder.load("id");
   const range = table.getRange();
   range.load("rowIndex, columnIndex, rowCount, columnCount, address");
-  // Excel refuses every change to a protected sheet's (locked) cells: refused before any write.
+  const writable = queueWritable(sheet, table);
+  return () => {
+    if (holder.id !== sheet.id) throw tableGone(record);
+    const { protectedSheet, showTotals, filtered } = writable();
+    refuseUnchangeable(record.sheetName, record.tableName, protectedSheet, showTotals);
+    return { sheet, table, range, filtered };
+  };
+}
+
+/**
+ * Queues the asks that say how a refresh may write a table, to go with the caller's next request;
+ * once synced, the function returned gives them: whether its sheet is protected (Excel refuses
+ * every change to its locked cells), it shows a total row (the range's last row, not a row of the
+ * answer), or its filter has criteria (Excel moves none of its cells; ExcelApi 1.9, else false).
+ */
+export function queueWritable(
+  sheet: Excel.Worksheet,
+  table: Excel.Table,
+): () => { protectedSheet: boolean; showTotals: boolean; filtered: boolean } {
   const protection = sheet.protection;
   protection.load("protected");
-  // A total row the analyst turned on is the range's last row, not a row of the answer.
   table.load("showTotals");
   const autoFilter = requirementSupported("ExcelApi", "1.9") ? table.autoFilter : undefined;
   autoFilter?.load("isDataFiltered");
-  return () => {
-    if (holder.id !== sheet.id) throw tableGone(record);
-    refuseUnchangeable(record.sheetName, record.tableName, protection.protected, table.showTotals);
-    return { sheet, table, range, filtered: autoFilter?.isDataFiltered === true };
-  };
+  return () => ({
+    protectedSheet: protection.protected,
+    showTotals: table.showTotals,
+    filtered: autoFilter?.isDataFiltered === true,
+  });
 }
 
 /**
