@@ -175,10 +175,7 @@ export async function checkFollowers(
   // Whether the losses sheet's record is there goes with the same request (a round trip fewer).
   const recordedStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
   await context.sync();
-  for (const { sheet, table, writable } of [mirror, summary]) {
-    const { protectedSheet, showTotals } = writable();
-    refuseUnchangeable(sheet.name, table.name, protectedSheet, showTotals);
-  }
+  for (const { sheet, table, writable } of [mirror, summary]) refuseUnchangeable(sheet.name, table.name, writable());
   const filtered = [mirror, summary].find((t) => t.writable().filtered);
   const keyedBlock = keyedRead.block();
   const m = mirror.range;
@@ -284,7 +281,6 @@ function locateTable(context: Excel.RequestContext, nameOrTable: string | Excel.
   sheet.load("name");
   const range = table.getRange();
   range.load("rowIndex, columnIndex, rowCount, columnCount");
-  // Excel refuses every change to a protected sheet's (locked) cells: asked with the rest.
   table.load("name");
   // Asked with the rest: protected, a total row, filtered (a filtered table's rows cannot follow).
   return { table, sheet, range, writable: queueWritable(sheet, table) };

@@ -192,10 +192,17 @@ function queueLocate(record: ProvenanceRecord, sheet: Excel.Worksheet, table: Ex
   const writable = queueWritable(sheet, table);
   return () => {
     if (holder.id !== sheet.id) throw tableGone(record);
-    const { protectedSheet, showTotals, filtered } = writable();
-    refuseUnchangeable(record.sheetName, record.tableName, protectedSheet, showTotals);
-    return { sheet, table, range, filtered };
+    const state = writable();
+    refuseUnchangeable(record.sheetName, record.tableName, state);
+    return { sheet, table, range, filtered: state.filtered };
   };
+}
+
+/** What says how a refresh may write a table ({@link queueWritable}). */
+export interface TableWritability {
+  protectedSheet: boolean;
+  showTotals: boolean;
+  filtered: boolean;
 }
 
 /**
@@ -204,10 +211,7 @@ function queueLocate(record: ProvenanceRecord, sheet: Excel.Worksheet, table: Ex
  * every change to its locked cells), it shows a total row (the range's last row, not a row of the
  * answer), or its filter has criteria (Excel moves none of its cells; ExcelApi 1.9, else false).
  */
-export function queueWritable(
-  sheet: Excel.Worksheet,
-  table: Excel.Table,
-): () => { protectedSheet: boolean; showTotals: boolean; filtered: boolean } {
+export function queueWritable(sheet: Excel.Worksheet, table: Excel.Table): () => TableWritability {
   const protection = sheet.protection;
   protection.load("protected");
   table.load("showTotals");
@@ -225,9 +229,9 @@ export function queueWritable(
  * is protected (Excel refuses every change to its locked cells), or it shows a total row (the
  * range's last row, not a row of the answer).
  */
-export function refuseUnchangeable(sheet: string, table: string, isProtected: boolean, showTotals: boolean): void {
-  if (isProtected) throw new PastedSheetChangedError(message("excel.refresh.protected", { sheet }));
-  if (showTotals) throw new PastedSheetChangedError(message("excel.refresh.totalRow", { sheet, table }));
+export function refuseUnchangeable(sheet: string, table: string, state: TableWritability): void {
+  if (state.protectedSheet) throw new PastedSheetChangedError(message("excel.refresh.protected", { sheet }));
+  if (state.showTotals) throw new PastedSheetChangedError(message("excel.refresh.totalRow", { sheet, table }));
 }
 
 /**

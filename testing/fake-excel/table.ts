@@ -350,8 +350,8 @@ function withoutTotals(t: TableModel): TableModel {
 
 /**
  * Excel.AutoFilter of a table (ExcelApi 1.9): `isDataFiltered` ("Specifies if the AutoFilter has
- * filter criteria"), `apply(range, columnIndex, criteria)` and `clearCriteria()`. The criteria are
- * kept as given, not evaluated: a test hides the rows they would hide itself. A filtered table's
+ * filter criteria"), `apply(range, columnIndex, criteria)` and `clearCriteria()`. Only whether it
+ * has criteria is kept; they are not evaluated: a test hides the rows they would hide itself. A filtered table's
  * cells cannot be moved (model.ts checkNotFiltered).
  */
 export class FakeAutoFilter extends FakeClientObject<TableModel> {
