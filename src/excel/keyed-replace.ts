@@ -134,6 +134,18 @@ export interface KeyedRefreshOptions extends ReplaceOptions {
    * records the returned record itself.
    */
   recordAs?: (record: ProvenanceRecord) => ProvenanceRecord;
+  /**
+   * The table's first rows (header first) where its record says it is, read with an earlier
+   * request ({@link queueTableHead}, with the previous sheet's last): not read again.
+   */
+  head?: CellValue[][];
+  /**
+   * Queues reads to go with the refresh's last request, after everything of it (a round trip fewer
+   * for the caller: the next sheet's first cells, {@link queueTableHead}). They cannot make the
+   * refresh look failed: the record's stamp before them says the request applied whole. When that
+   * request fails they are lost, and the caller reads them itself.
+   */
+  withLastRequest?: (context: Excel.RequestContext) => void;
   /** The time of the refresh (tests). */
   now?: Date;
 }
@@ -236,6 +248,28 @@ export class KeyKindChangedError extends MessageError {
 
 /** How far right of a table the analyst's columns beside it are looked for. */
 const BESIDE_SCAN = 16;
+/**
+ * Columns right of a keyed table's data read with its first cells, before its place is known: the
+ * analyst's columns inside the table and BESIDE_SCAN beside it, for up to 16 of their own.
+ */
+const RIGHT_GUESS = 2 * BESIDE_SCAN;
+/**
+ * What a cell of a table is reckoned to weigh before its answer came: a number of the service's
+ * in JSON (up to 17 significant digits, a point, a comma) is at most about 20 bytes; 16 leaves the
+ * request under Excel's 5 MB limit for a head of 4 MB reckoned so, unless most cells are long texts.
+ */
+const HEAD_CELL_BYTES = 16;
+/** What a cell of the analyst's columns is reckoned to weigh before any is read: mostly empty (`"",`). */
+const RIGHT_CELL_BYTES = 4;
+
+/**
+ * What a cell of a table weighs in an answer of Excel, reckoned from the service's answer (its
+ * first 500 rows, `width` columns each): the table's cells hold what the service sent last time.
+ */
+function answerBytesPerCell(rows: readonly CellValue[][], width: number): number | undefined {
+  const sample = rows.slice(0, 500);
+  return sample.length > 0 && width > 0 ? utf8Length(JSON.stringify(sample)) / (sample.length * width) : undefined;
+}
 
 /** What {@link refreshTableByKey} did. */
 export interface KeyedRefreshDone {
@@ -356,8 +390,12 @@ interface KeyedTableRead {
   /** Per body row, its entry in the record of what was written (undefined: not the add-in's). */
   entries: Array<WrittenRow | undefined>;
   plan: KeyedPlan;
-  /** Hidden body positions from the first removed row down. */
+  /**
+   * Hidden body positions from the first removed row down: read (`readHidden`, queued to go with
+   * the next request) with the backups, before anything is written.
+   */
   hiddenBelow: number[];
+  readHidden: () => Promise<number[]>;
   /** The workbook's sheets (ids and names) as the read found them. */
   sheets: Excel.WorksheetCollection;
 }
@@ -420,8 +458,37 @@ async function readKeyedTable(
   );
 }
 
+/**
+ * Queues the read of a keyed table's first rows, header first, where its record says it is: about
+ * `bytes` of answer, each cell reckoned at what a cell of `answerRows` (the service's answer for it,
+ * when it has come) weighs, else at HEAD_CELL_BYTES. For another request to carry (the previous
+ * sheet's last, `withLastRequest`) and this table's refresh to take as its `head`. The function
+ * returned gives them, or undefined when that request failed or was not sent.
+ */
+export function queueTableHead(
+  context: Excel.RequestContext,
+  record: ProvenanceRecord,
+  answerRows: readonly CellValue[][] | undefined,
+  bytes = READ_TARGET_BYTES,
+): () => CellValue[][] | undefined {
+  const at = parseA1(record.tableAddress);
+  const width = record.header.length;
+  const perCell = answerBytesPerCell(answerRows ?? [], width) ?? HEAD_CELL_BYTES;
+  const rows = Math.min(at.rows, Math.floor(bytes / (perCell * width)));
+  if (rows < 1 || width < 1) return () => undefined;
+  const range = context.workbook.worksheets.getItem(record.sheetId).getRangeByIndexes(at.row, at.col, rows, width);
+  range.load("values");
+  return () => {
+    try {
+      return range.values as CellValue[][];
+    } catch {
+      return undefined; // not loaded: the request that carried it failed
+    }
+  };
+}
+
 /** What the read phase takes of the refresh's options. */
-type KeyedReadOptions = Pick<KeyedRefreshOptions, "restoreKeys" | "written" | "filteredFollower">;
+type KeyedReadOptions = Pick<KeyedRefreshOptions, "restoreKeys" | "written" | "filteredFollower" | "head">;
 
 /** Excel's error code for an item asked through `getItem` that does not exist. */
 const ITEM_NOT_FOUND = "ItemNotFound";
@@ -452,13 +519,47 @@ async function readKeyedCells(
   const guess = { sheet, row: recorded.row, col: recorded.col, rows: recorded.rows, cols: width };
   let found: FoundPastedTable | undefined;
   let moved = false;
-  let restAt = -1;
+  // Where the blocks `more` adds are in the answer (-1: not read).
+  const at = { data: -1, right: -1, rightCols: -1, rightRows: -1, rest: -1 };
+  // What an earlier request read of the table's first rows where the record says it is (the
+  // previous sheet's last request, `head`): not read again.
+  const earlier =
+    options.head && options.head.length <= guess.rows && options.head.every((line) => line.length === width)
+      ? options.head
+      : [];
   // The cells hold what the service sent last time: what its answer weighs now is a fair guess of
   // what they weigh, so the first request takes as many as the 4 MB target allows at once.
-  const sample = answer.rows.slice(0, 500);
-  const bytesPerCell = sample.length > 0 ? utf8Length(JSON.stringify(sample)) / (sample.length * width) : undefined;
-  const blocks = await readBlocks(context, [{ ...guess, properties: ["values"], bytesPerCell }], {
-    firstBytes: READ_TARGET_BYTES - (writtenParts ? firstReadBytes(width) : 0),
+  const bytesPerCell = answerBytesPerCell(answer.rows, width);
+  // The columns right of the data are guessed too (as many as the analyst's inside a table and
+  // beside it mostly take) when the data's rows fit in the first request: a table of a few MB is
+  // then read whole in one. A larger one's are read once its place is known, no wider than they are.
+  const firstBytes = READ_TARGET_BYTES - (writtenParts ? firstReadBytes(width) : 0);
+  const guessBytes = (guess.rows - earlier.length) * width * (bytesPerCell ?? Infinity);
+  const rightCols =
+    guessBytes + guess.rows * RIGHT_GUESS * RIGHT_CELL_BYTES <= firstBytes
+      ? Math.max(0, Math.min(RIGHT_GUESS, 16_384 - guess.col - width))
+      : 0;
+  const first: CellBlock[] = [
+    {
+      ...guess,
+      row: guess.row + earlier.length,
+      rows: guess.rows - earlier.length,
+      properties: ["values"],
+      bytesPerCell,
+    },
+    {
+      sheet,
+      row: guess.row,
+      col: guess.col + width,
+      rows: guess.rows,
+      cols: rightCols,
+      properties: ["formulas"],
+      bytesPerCell: RIGHT_CELL_BYTES,
+    },
+  ];
+  let needCols = 0;
+  const blocks = await readBlocks(context, first, {
+    firstBytes,
     more: async () => {
       found = await locating();
       const { range } = found;
@@ -466,27 +567,59 @@ async function readKeyedCells(
       const rows = range.rowCount;
       const cols = range.columnCount;
       const scan = Math.max(0, Math.min(BESIDE_SCAN, 16_384 - range.columnIndex - cols));
+      // Every column right of the data: the analyst's inside the table and up to BESIDE_SCAN beside it.
+      needCols = cols - width + scan;
       const more: CellBlock[] = [];
+      const add = (block: CellBlock) => more.push(block) + first.length - 1;
       const top = range.rowIndex;
       const left = range.columnIndex;
-      // The header and body's data columns where the guess did not read them.
-      if (moved) more.push({ sheet, row: top, col: left, rows, cols: width, properties: ["values"] });
-      else if (rows > guess.rows)
-        more.push({
+      const covered = Math.min(rows, guess.rows);
+      if (moved) {
+        // All of it again where the table is now.
+        at.data = add({ sheet, row: top, col: left, rows, cols: width, properties: ["values"] });
+        at.right = add({
           sheet,
-          row: top + guess.rows,
-          col: left,
-          rows: rows - guess.rows,
-          cols: width,
-          properties: ["values"],
+          row: top,
+          col: left + width,
+          rows,
+          cols: needCols,
+          properties: ["formulas"],
+          bytesPerCell: RIGHT_CELL_BYTES,
         });
-      // Every column right of the data (the analyst's inside the table and up to BESIDE_SCAN beside it).
-      more.push({ sheet, row: top, col: left + width, rows, cols: cols - width + scan, properties: ["formulas"] });
-      const rest = await writtenParts?.rest();
-      if (rest) {
-        restAt = 1 + more.length;
-        more.push(rest);
+      } else {
+        // What the guess did not cover: rows below the recorded ones, columns right of the guessed.
+        if (rows > guess.rows)
+          at.data = add({
+            sheet,
+            row: top + guess.rows,
+            col: left,
+            rows: rows - guess.rows,
+            cols: width,
+            properties: ["values"],
+          });
+        if (needCols > rightCols)
+          at.rightCols = add({
+            sheet,
+            row: top,
+            col: left + width + rightCols,
+            rows: covered,
+            cols: needCols - rightCols,
+            properties: ["formulas"],
+            bytesPerCell: RIGHT_CELL_BYTES,
+          });
+        if (rows > guess.rows)
+          at.rightRows = add({
+            sheet,
+            row: top + guess.rows,
+            col: left + width,
+            rows: rows - guess.rows,
+            cols: needCols,
+            properties: ["formulas"],
+            bytesPerCell: RIGHT_CELL_BYTES,
+          });
       }
+      const rest = await writtenParts?.rest();
+      if (rest) at.rest = add(rest);
       return more;
     },
   });
@@ -498,12 +631,23 @@ async function readKeyedCells(
   const newWidth = layout.header.length;
   const widen = newWidth - width;
   // The table's data cells, header first: the guess's rows (those of the table), then the rest.
+  const guessed = [...earlier, ...blocks[0].values!];
   const dataRows = moved
-    ? blocks[1].values!
-    : [...blocks[0].values!.slice(0, body + 1), ...(body + 1 > guess.rows ? blocks[1].values! : [])];
-  const rightBlock = blocks[moved || body + 1 > guess.rows ? 2 : 1].formulas!;
-  const head = dataRows[0];
-  if (head.some((name, c) => String(name) !== record.header[c]))
+    ? blocks[at.data].values!
+    : [...guessed.slice(0, body + 1), ...(at.data >= 0 ? blocks[at.data].values! : [])];
+  // The analyst's columns as formulas, header row first, `needCols` wide.
+  const rightBlock = moved
+    ? blocks[at.right].formulas!
+    : [
+        ...blocks[1]
+          .formulas!.slice(0, body + 1)
+          .map((line, r) =>
+            at.rightCols >= 0 ? [...line, ...blocks[at.rightCols].formulas![r]] : line.slice(0, needCols),
+          ),
+        ...(at.rightRows >= 0 ? blocks[at.rightRows].formulas! : []),
+      ];
+  const headerNow = dataRows[0];
+  if (headerNow.some((name, c) => String(name) !== record.header[c]))
     throw new PastedSheetChangedError(
       message("excel.refresh.headerChanged", { sheet: record.sheetName, range: localOf(range.address) }),
     );
@@ -516,7 +660,7 @@ async function readKeyedCells(
   const values = dataRows.slice(1);
   const userCols = inside + beside;
   const userFormulas = userCols > 0 ? rightBlock.map((line) => line.slice(0, userCols)) : [];
-  const written = options.written ?? (await writtenParts?.complete(restAt >= 0 ? blocks[restAt].values : undefined));
+  const written = options.written ?? (await writtenParts?.complete(at.rest >= 0 ? blocks[at.rest].values : undefined));
   if (!written) throw new PastedSheetChangedError(message("excel.refresh.storeGone", { sheet: record.sheetName }));
   const locCols = locatorColumns(rowKey, record.header);
   const entries = values.map((row) => written.get(locatorOf(row, locCols)));
@@ -544,10 +688,15 @@ async function readKeyedCells(
   // Rows the analyst hid (or a filter hides) from the first removed row down: Excel keeps a row's
   // hidden state with the sheet row, not with the cells a deletion moves up, so the deletion below
   // moves it with its row.
-  const hiddenBelow =
-    plan.removed.length > 0 ? await hiddenRowsOf(context, sheet, top + 1, Math.min(...plan.removed), body) : [];
+  // Asked with the backups' first request (a round trip fewer).
+  const readHidden =
+    plan.removed.length > 0
+      ? queueHiddenRows(context, sheet, top + 1, Math.min(...plan.removed), body)
+      : () => Promise.resolve([]);
   return {
     sheet,
+    readHidden,
+    hiddenBelow: [],
     table,
     top,
     left,
@@ -562,7 +711,6 @@ async function readKeyedCells(
     written,
     entries,
     plan,
-    hiddenBelow,
     sheets: await listing(),
   };
 }
@@ -779,6 +927,7 @@ async function writeKeyedRefresh(
     // (after the writes applyKeyedWrites left queued, the new record's last chunk and the
     // provenance: a request applies in order, so the refresh is on record before a row is deleted)
     queueRemoval(runs(removed).reverse());
+    options.withLastRequest?.(context);
     try {
       await context.sync();
     } catch (error) {
@@ -877,6 +1026,7 @@ async function applyKeyedWrites(
       properties: ["formulas", "numberFormat"] as const,
     })),
   );
+  read.hiddenBelow = await read.readHidden();
   groups.forEach((group, i) =>
     done.backups.push({
       position: group.start,
@@ -1191,24 +1341,36 @@ const HIDDEN_BLOCK = 256;
 /**
  * The body positions from `from` to `body` (exclusive) whose sheet rows are hidden, the body's
  * first row being 0-based sheet row `first`. Range.rowHidden is true when every row of a range is
- * hidden, false when none is and null when some are: the whole span first (one request when
- * nothing is hidden), then blocks, then the rows of the blocks that are mixed.
+ * hidden, false when none is and null when some are: the whole span first, queued to go with the
+ * caller's next request (none of its own when nothing is hidden), then blocks, then the rows of the
+ * blocks that are mixed.
  */
-async function hiddenRowsOf(
+function queueHiddenRows(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   first: number,
   from: number,
   body: number,
-): Promise<number[]> {
+): () => Promise<number[]> {
   const span = (start: number, count: number) => {
     const range = sheet.getRangeByIndexes(first + start, 0, count, 1);
     range.load("rowHidden");
     return { start, count, range };
   };
-  const whole = span(from, body - from);
-  await context.sync();
-  if (whole.range.rowHidden === false) return [];
+  const whole = queueRead(context, () => {
+    const range = span(from, body - from).range;
+    return () => range.rowHidden;
+  });
+  return async () => ((await whole()) === false ? [] : hiddenRowsIn(context, span, from, body));
+}
+
+/** {@link queueHiddenRows} once the whole span said some rows are hidden: by blocks, then rows. */
+async function hiddenRowsIn(
+  context: Excel.RequestContext,
+  span: (start: number, count: number) => { start: number; count: number; range: Excel.Range },
+  from: number,
+  body: number,
+): Promise<number[]> {
   const blocks: Array<ReturnType<typeof span>> = [];
   for (let start = from; start < body; start += HIDDEN_BLOCK)
     blocks.push(span(start, Math.min(HIDDEN_BLOCK, body - start)));

@@ -419,6 +419,57 @@ describe("the record of what was written", () => {
     expect(again).toMatchObject({ cellsChanged: 0, added: [], removed: [], unknownRows: [] });
   });
 
+  it("reads a small table whole, with the notes beside it, in one request before its writes", async () => {
+    const { fake, record } = await pasted();
+    await sortByScoreDescending(fake);
+    typeNotes(fake);
+    const rec = await record();
+    fake.resetSyncs();
+    // The requests up to the first that writes: the table's (its cells, the notes beside it, the
+    // record of what was written) and the backups' of the cells about to change.
+    const operations: string[][] = [];
+    fake.setFaultInjector((info) => void operations.push(info.operations));
+    await refresh(fake, rec, CHANGED);
+    fake.setFaultInjector(undefined);
+    expect(operations.findIndex((ops) => ops.some((op) => op.startsWith("set:")))).toBe(2);
+    // And it read them right: every note is still beside its own asset.
+    expect(idsAndNotes(fake, 4)).toEqual([
+      ["D", "note for D"],
+      ["B", "note for B"],
+      ["C", "note for C"],
+      ["E", ""],
+    ]);
+  });
+
+  it("takes the first rows an earlier request read (its head) and reads only the rest", async () => {
+    const { fake, record } = await pasted();
+    typeNotes(fake);
+    const rec = await record();
+    // The header and the first two rows, as the previous sheet's last request would have read them.
+    const head = fake.read(SHEET, "A1:F3") as CellValue[][];
+    fake.resetSyncs();
+    const report = await fake.run(async (context) => {
+      const keyed = keyRows(ROW_KEYS.summary, HEADER, CHANGED);
+      return (await refreshTableByKey(context, rec, { header: HEADER, rows: CHANGED, ...keyed }, { head })).report;
+    });
+    expect(report).toMatchObject({ updated: 3, added: ["id:E · ssp585 · 30"], removed: ["id:A · ssp585 · 30"] });
+    expect(idsAndNotes(fake, 4)).toEqual([
+      ["B", "note for B"],
+      ["C", "note for C"],
+      ["D", "note for D"],
+      ["E", ""],
+    ]);
+    // A head that is not the table's (its header changed since) is found out as a read one would be.
+    const changed = await record();
+    const wrong = [["x", ...HEADER.slice(1)]];
+    await expect(
+      fake.run((context) => {
+        const keyed = keyRows(ROW_KEYS.summary, HEADER, CHANGED);
+        return refreshTableByKey(context, changed, { header: HEADER, rows: CHANGED, ...keyed }, { head: wrong });
+      }),
+    ).rejects.toThrow(/header/i);
+  });
+
   it("is asked with the table and its first cells in the refresh's first request", async () => {
     const { fake, record } = await pasted();
     const rec = await record();

@@ -5,6 +5,7 @@ import {
   RefreshInterruptedError,
   sortPastedTableAgain,
   refreshTableByKey,
+  queueTableHead,
   type EditChoice,
   type KeyedRefreshReport,
 } from "../../../excel/keyed-replace";
@@ -26,6 +27,7 @@ import {
 } from "../../../shaping/paste-provenance";
 import { RowKeyError, keyRows } from "../../../shaping/row-keys";
 import type { WrittenRow } from "../../../shaping/keyed-diff";
+import type { CellValue } from "../../../shaping/types";
 import { ADDIN_VERSION } from "../../../shared/version";
 import { CancelledError, throwIfCancelled, listSome, type ExcelRunner, type PasteOptions } from "../../ui/pane-types";
 import {
@@ -363,12 +365,26 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
   // impact's) is read once for both.
   const shared = new SharedReads(client, signal, new RequestSlots(REFRESH_PAGES_IN_FLIGHT));
   const reads: Array<Promise<Settled<PreparedRefresh>> | undefined> = new Array(wanted.length);
+  // Each read ahead once it has come, and the first cells of a sheet read with the sheet's before
+  // it (that sheet's last request, which writes and reads nothing of its own: a round trip fewer).
+  const ready: Array<PreparedRefresh | undefined> = new Array(wanted.length);
+  const heads: Array<CellValue[][] | undefined> = new Array(wanted.length);
+  const queueNextHead = (i: number) => (context: Excel.RequestContext) => {
+    const next = wanted[i + 1];
+    if (!next || !next.rowKey || !next.writtenStore || elsewhere(next) || phaseOf(next) !== phaseOf(wanted[i]))
+      return undefined;
+    // Its answer, when it has come, says what its cells weigh.
+    return queueTableHead(context, next, ready[i + 1]?.table.rows);
+  };
   const startRead = (j: number, writing: number) => {
     // Never ahead into a later phase: its sheets read what this phase writes.
     if (j >= wanted.length || reads[j] || elsewhere(wanted[j]) || phaseOf(wanted[j]) !== phaseOf(wanted[writing]))
       return;
     reads[j] = prepareRefresh(client, options.kinds, wanted[j], signal, run, shared.forSheet(j)).then(
-      (value) => ({ ok: true as const, value }),
+      (value) => {
+        ready[j] = value;
+        return { ok: true as const, value };
+      },
       (error: unknown) => ({ ok: false as const, error }),
     );
   };
@@ -401,6 +417,10 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
       step(message("pasted.run.progress.reading"));
       const read = await reads[i]!;
       reads[i] = undefined; // the answer is held once, by this loop
+      ready[i] = undefined;
+      const head = heads[i];
+      heads[i] = undefined;
+      let nextHead: (() => CellValue[][] | undefined) | undefined;
       if (!read.ok) throw read.error;
       const { table, dataset, keys, followers } = read.value;
       const onWrite = (done: number, total: number) =>
@@ -432,6 +452,10 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
               // Read by checkFollowers just now, in this batch: not read again.
               written: before?.keyedWritten,
               filteredFollower: before?.filtered,
+              head,
+              withLastRequest: (context) => {
+                nextHead = queueNextHead(i)(context);
+              },
             },
           );
           next = done.record;
@@ -460,6 +484,7 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
         }
         return { next, report, followed };
       });
+      heads[i + 1] = nextHead?.();
       outcomes.push({
         sheetId: record.sheetId,
         sheetName: record.sheetName,

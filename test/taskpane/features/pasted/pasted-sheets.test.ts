@@ -437,3 +437,48 @@ test("a kind's steps after the refresh run once, given its sheets; one that fail
     [pasted[1]!.sheetName, false],
   ]);
 });
+
+test("the next sheet's first cells go with a sheet's last request; when that request loses them, the next sheet reads them itself", async () => {
+  const { fake, run } = newWorkbook();
+  const first = await pasteSummarySheet(service, run, { scenario: "ssp585" });
+  const second = await pasteSummarySheet(service, run, { scenario: "ssp245" });
+  const shown = () => [first, second].map((s) => fake.read(s.sheetName, fake.usedAddress(s.sheetName)!.split("!")[1]));
+  const pastedCells = shown();
+  // The first sheet's last request writes (its record's stamp) and then reads the second's first rows.
+  const requests: string[][] = [];
+  fake.setFaultInjector((info) => void requests.push(info.operations));
+  fake.resetSyncs();
+  const riding = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  fake.setFaultInjector(undefined);
+  expect(riding.outcomes.map((o) => o.ok)).toEqual([true, true]);
+  const last = requests.findIndex((ops) => ops.some((op) => op.startsWith("set:")));
+  expect(requests[last].at(-1)).toBe("load");
+  expect(fake.syncs[last].responseBytes).toBeGreaterThan(JSON.stringify(second.sheetName).length * 10);
+  const syncs = fake.syncs.length;
+  expect(shown()).toEqual(pastedCells);
+
+  // That request fails after everything of the first sheet applied (the read of the second's rows
+  // refused): the first sheet is refreshed all the same (its stamp is there), the second reads its
+  // own rows, and both end as they would have.
+  let failed = false;
+  fake.setFaultInjector((info) => {
+    if (failed || !info.operations.some((op) => op.startsWith("set:")) || info.operations.at(-1) !== "load")
+      return undefined;
+    failed = true;
+    return {
+      error: new FakeExcelError(FakeErrorCodes.itemNotFound, "The requested resource doesn't exist."),
+      applyFirst: info.operations.length - 1,
+    };
+  });
+  fake.resetSyncs();
+  const lost = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  fake.setFaultInjector(undefined);
+  expect(failed).toBe(true);
+  expect(lost.outcomes.map((o) => [o.sheetName, o.ok])).toEqual([
+    [first.sheetName, true],
+    [second.sheetName, true],
+  ]);
+  expect(shown()).toEqual(pastedCells);
+  // One round trip more, to see the stamp (the second sheet's rows, a few KB, go with its own first request).
+  expect(fake.syncs.length).toBe(syncs + 1);
+});
