@@ -169,12 +169,33 @@ export async function checkFollowers(
       message("excel.refresh.movedFromA1", { sheet: record.sheetName, address: record.tableAddress }),
     );
   // The keyed table's rows by key are read in the followers' own requests (a round trip fewer each).
-  const keyedRead = queueTableRowKeys(context, record);
-  const [mirror, summary] = await findFollowers(context, record, followers);
-  keyedRead.located();
+  // Everything is asked at once, through getItem (a round trip fewer): when a table, sheet or
+  // record is gone Excel fails that read-only request (ItemNotFound), and they are asked again
+  // through null objects, to say which.
   // Whether the losses sheet's record is there goes with the same request (a round trip fewer).
-  const recordedStore = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
-  await context.sync();
+  const recordedStoreOf = () =>
+    followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
+  let found: FollowersFound;
+  try {
+    const keyedRead = queueTableRowKeys(context, record, { atOnce: true });
+    const tables = [followers.mirror, followers.summary].map((name) => locateTable(context, name));
+    const recordedStore = recordedStoreOf();
+    await context.sync();
+    found = { keyedRead, tables, recordedStore };
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== ITEM_NOT_FOUND) throw error;
+    const keyedRead = queueTableRowKeys(context, record);
+    const tables = await findFollowers(context, record, followers);
+    keyedRead.located();
+    const recordedStore = recordedStoreOf();
+    await context.sync();
+    found = { keyedRead, tables, recordedStore };
+  }
+  const {
+    keyedRead,
+    tables: [mirror, summary],
+    recordedStore,
+  } = found;
   for (const { sheet, table, writable } of [mirror, summary]) refuseUnchangeable(sheet.name, table.name, writable());
   const filtered = [mirror, summary].find((t) => t.writable().filtered);
   const keyedBlock = keyedRead.block();
@@ -255,6 +276,23 @@ export async function checkFollowers(
   return before;
 }
 
+/** What refreshFollowers' first request reads for its deletion's request, when that deletes nothing. */
+interface EarlyReads {
+  formats: CellValue[][];
+  summaryFormats: CellValue[][];
+  holding: CellValue[][] | undefined;
+}
+
+/** What checkFollowers' first request asked: the keyed table's keys, the follower tables, the losses sheet's record. */
+interface FollowersFound {
+  keyedRead: ReturnType<typeof queueTableRowKeys>;
+  tables: Array<ReturnType<typeof locateTable>>;
+  recordedStore: Excel.Worksheet | undefined;
+}
+
+/** Excel's error code for an item asked through `getItem` that does not exist. */
+const ITEM_NOT_FOUND = "ItemNotFound";
+
 /** The follower tables, their sheets and ranges (loaded at the next sync); PastedSheetChangedError when one is gone. */
 async function findFollowers(context: Excel.RequestContext, record: ProvenanceRecord, followers: FollowerTables) {
   const tables = [followers.mirror, followers.summary].map((name) => {
@@ -310,6 +348,12 @@ export async function refreshFollowers(
      * (refreshTableByKey's `written`): not read back (a round trip fewer).
      */
     keyedWritten?: Map<string, WrittenRow>;
+    /**
+     * Queues the caller's writes to go last in the last request, given the new record's store name
+     * (the provenance naming it: a round trip fewer). When that request fails they may have applied
+     * in part: the caller writes them again as they should be.
+     */
+    beforeLastRequest?: (store: string) => Promise<void>;
   } = {},
 ): Promise<FollowersReport> {
   const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
@@ -318,15 +362,28 @@ export async function refreshFollowers(
   // whether the old record is there, in one request.
   // The keyed table's rows by key again, where its refresh just left them (`record`), read in the
   // same requests (asked anew when the request that was to carry them was asked again without).
+  // With them, what the deletion's request reads when it deletes no mirror row (most refreshes,
+  // the request then having nothing else): the first body rows' number formats and the lookup keys
+  // the mirror's rows hold, through the tables' own ranges (their places are not known yet).
   const locating = queueRead(context, () => {
     const tables = [followers.mirror, followers.summary].map((name) => locateTable(context, name));
     const sheets = context.workbook.worksheets.load("items/name");
     const store = followers.store ? context.workbook.worksheets.getItemOrNullObject(followers.store) : undefined;
+    const [mirrorBody, summaryBody] = tables.map((t) => t.table.getDataBodyRange());
+    const formats = mirrorBody.getRow(0).load("numberFormat");
+    const summaryFormats = summaryBody.getRow(0).load("numberFormat");
+    const rows = before.owners.length;
+    const holding = rows > 0 && rows <= QUEUED_CELLS ? mirrorBody.getColumn(0).load("values") : undefined;
     return () => {
       // Each read once here, so an unloaded one throws here (queueRead then asks again).
       for (const t of tables) void [t.sheet.name, t.range.rowCount];
       void store?.isNullObject;
-      return { tables, names: sheets.items.map((sheet) => sheet.name), oldStore: store };
+      const early: EarlyReads = {
+        formats: formats.numberFormat as CellValue[][],
+        summaryFormats: summaryFormats.numberFormat as CellValue[][],
+        holding: holding?.values as CellValue[][] | undefined,
+      };
+      return { tables, names: sheets.items.map((sheet) => sheet.name), oldStore: store, early };
     };
   });
   const keyedRead = queueTableRowKeys(context, record, { justWritten: true, written: options.keyedWritten });
@@ -338,6 +395,7 @@ export async function refreshFollowers(
     tables: [mirror, summary],
     names: sheetNames,
     oldStore,
+    early,
   } = await locating();
   const formulas = build({ keyed: record.sheetName, mirror: mirror.sheet.name, summary: summary.sheet.name });
 
@@ -393,11 +451,19 @@ export async function refreshFollowers(
   // and the lookup keys the kept rows hold now (when few enough to need no slicing).
   const present = body - gone.length;
   const s = summary.range;
-  const formatsRead = queueCells(mirror.sheet, top + 1, left, 1, cols, "numberFormat");
-  const summaryFormatsRead = queueCells(summary.sheet, s.rowIndex + 1, s.columnIndex, 1, s.columnCount, "numberFormat");
+  // Nothing deleted: read with the first request already.
+  const asked = gone.length === 0 && (early.holding !== undefined || present > QUEUED_CELLS);
+  const formatsRead = asked ? () => early.formats : queueCells(mirror.sheet, top + 1, left, 1, cols, "numberFormat");
+  const summaryFormatsRead = asked
+    ? () => early.summaryFormats
+    : queueCells(summary.sheet, s.rowIndex + 1, s.columnIndex, 1, s.columnCount, "numberFormat");
   const holdingRead =
-    present > 0 && present <= QUEUED_CELLS ? queueCells(mirror.sheet, top + 1, left, present, 1, "values") : undefined;
-  await context.sync();
+    present > 0 && present <= QUEUED_CELLS
+      ? asked
+        ? () => early.holding!
+        : queueCells(mirror.sheet, top + 1, left, present, 1, "values")
+      : undefined;
+  if (!asked) await context.sync();
   const placeOf = (position: number) => position - gone.filter((p) => p < position).length;
   if (reused !== undefined && before.width > 0)
     mirror.sheet
@@ -489,6 +555,7 @@ export async function refreshFollowers(
     { lastChunkMayWait: true, queuedBytes: summaryWaiting },
   );
   if (oldStore && !oldStore.isNullObject) deleteVeryHiddenSheet(oldStore);
+  await options.beforeLastRequest?.(store);
   try {
     await context.sync();
   } catch (error) {

@@ -266,7 +266,7 @@ const RIGHT_CELL_BYTES = 4;
  * What a cell of a table weighs in an answer of Excel, reckoned from the service's answer (its
  * first 500 rows, `width` columns each): the table's cells hold what the service sent last time.
  */
-function answerBytesPerCell(rows: readonly CellValue[][], width: number): number | undefined {
+export function answerBytesPerCell(rows: readonly CellValue[][], width: number): number | undefined {
   const sample = rows.slice(0, 500);
   return sample.length > 0 && width > 0 ? utf8Length(JSON.stringify(sample)) / (sample.length * width) : undefined;
 }
@@ -460,20 +460,20 @@ async function readKeyedTable(
 
 /**
  * Queues the read of a keyed table's first rows, header first, where its record says it is: about
- * `bytes` of answer, each cell reckoned at what a cell of `answerRows` (the service's answer for it,
- * when it has come) weighs, else at HEAD_CELL_BYTES. For another request to carry (the previous
- * sheet's last, `withLastRequest`) and this table's refresh to take as its `head`. The function
- * returned gives them, or undefined when that request failed or was not sent.
+ * `bytes` of answer, each cell reckoned at `bytesPerCell` ({@link answerBytesPerCell} of the
+ * service's answer for it, or for a table like it) or HEAD_CELL_BYTES. For another request to carry
+ * (the previous sheet's last, `withLastRequest`) and this table's refresh to take as its `head`. The
+ * function returned gives them, or undefined when that request failed or was not sent.
  */
 export function queueTableHead(
   context: Excel.RequestContext,
   record: ProvenanceRecord,
-  answerRows: readonly CellValue[][] | undefined,
+  bytesPerCell: number | undefined,
   bytes = READ_TARGET_BYTES,
 ): () => CellValue[][] | undefined {
   const at = parseA1(record.tableAddress);
   const width = record.header.length;
-  const perCell = answerBytesPerCell(answerRows ?? [], width) ?? HEAD_CELL_BYTES;
+  const perCell = bytesPerCell ?? HEAD_CELL_BYTES;
   const rows = Math.min(at.rows, Math.floor(bytes / (perCell * width)));
   if (rows < 1 || width < 1) return () => undefined;
   const range = context.workbook.worksheets.getItem(record.sheetId).getRangeByIndexes(at.row, at.col, rows, width);
@@ -1596,6 +1596,12 @@ export function queueTableRowKeys(
      * (refreshTableByKey's `written`), which is then not read back (a round trip or two fewer).
      */
     written?: Map<string, WrittenRow>;
+    /**
+     * The sheet, table and record asked through `getItem` with the first asks, so `located()`
+     * needs no request of its own (a round trip fewer): the request that carries them fails
+     * (ItemNotFound) when one is gone, and the caller asks again without.
+     */
+    atOnce?: boolean;
   } = {},
 ): {
   located(): void;
@@ -1611,9 +1617,16 @@ export function queueTableRowKeys(
   const rowKey = record.rowKey;
   const keyed = rowKey && record.writtenStore ? rowKey : undefined;
   // Sent with the table's first asks: whether the record of what was written is still there.
-  const store = keyed ? context.workbook.worksheets.getItemOrNullObject(record.writtenStore!) : undefined;
-  const finding = keyed ? queueFindPastedTable(context, record) : undefined;
-  let located: (() => FoundPastedTable) | undefined;
+  const atOnce = keyed && options.atOnce && !options.justWritten;
+  const store = keyed
+    ? atOnce
+      ? context.workbook.worksheets.getItem(record.writtenStore!)
+      : context.workbook.worksheets.getItemOrNullObject(record.writtenStore!)
+    : undefined;
+  const storeGone = () => !store || (!atOnce && store.isNullObject);
+  const foundAtOnce = atOnce ? queueFindPastedTableAtOnce(context, record) : undefined;
+  const finding = keyed && !atOnce ? queueFindPastedTable(context, record) : undefined;
+  let located: (() => FoundPastedTable) | undefined = foundAtOnce;
   let found: FoundPastedTable | undefined;
   let writtenRead: WrittenStoreParts | undefined;
   // A table gone or changed has no keys to read (null), as when it is not keyed.
@@ -1635,8 +1648,8 @@ export function queueTableRowKeys(
     },
     block() {
       found = located ? unlessChanged(located) : undefined;
-      if (!found || !store || store.isNullObject) return null;
-      writtenRead = queueWrittenStoreParts(context, store);
+      if (!found || storeGone()) return null;
+      writtenRead = queueWrittenStoreParts(context, store!);
       const { sheet, range } = found;
       return { sheet, row: range.rowIndex + 1, col: range.columnIndex, rows: range.rowCount - 1, cols: width };
     },

@@ -29,6 +29,7 @@ import { staticCellsOf } from "./static-copies";
 import {
   addStoreSheet,
   readStoreRows,
+  readStoresAtOnce,
   deleteVeryHiddenSheet,
   queueStoresRead,
   readStores,
@@ -51,9 +52,21 @@ export interface ProvenanceRead {
 
 const STORE_HEADER = ["sheetId", "record"];
 
-/** Reads every provenance record of the workbook. */
-export async function readProvenance(context: Excel.RequestContext): Promise<ProvenanceRead> {
-  return provenanceOf(await readStoreRows(context, PROVENANCE_STORE_SHEET));
+/** Reads every provenance record of the workbook: two round trips, or one (`atOnce`). */
+export async function readProvenance(
+  context: Excel.RequestContext,
+  options: {
+    /**
+     * In one round trip when the store is there (readStoresAtOnce): loads the caller queued to go
+     * with it are lost when it is not, so the caller queues them through queueRead.
+     */
+    atOnce?: boolean;
+  } = {},
+): Promise<ProvenanceRead> {
+  if (!options.atOnce) return provenanceOf(await readStoreRows(context, PROVENANCE_STORE_SHEET));
+  return provenanceOf(
+    (await readStoresAtOnce(context, [PROVENANCE_STORE_SHEET])).rows.get(PROVENANCE_STORE_SHEET) ?? null,
+  );
 }
 
 /** The records in the provenance store's rows (null: no store). */
@@ -230,12 +243,24 @@ export async function recordProvenanceAgain(
   before: ProvenanceSnapshot,
 ): Promise<void> {
   if (!before.reading) return recordProvenance(context, added);
-  const { reading } = before;
+  await queueRecordProvenanceAgain(context, added, before.reading);
+  await context.sync();
+}
+
+/**
+ * {@link recordProvenanceAgain} queued to go with the caller's next request (a round trip fewer),
+ * given the snapshot's reading. The caller records again when that request fails.
+ */
+export async function queueRecordProvenanceAgain(
+  context: Excel.RequestContext,
+  added: readonly ProvenanceRecord[],
+  reading: StoresReading,
+): Promise<void> {
   const made = [PROVENANCE_STORE_SHEET, SOURCES_SHEET]
     .filter((name) => !reading.sheets.some((s) => s.name.toLowerCase() === name.toLowerCase()))
     .map((name) => ({ id: "", name }));
   const now = { ...reading, sheets: [...reading.sheets, ...made] };
-  await writeProvenanceKnowing(context, recordsWith(now, added), now);
+  await queueProvenanceWrites(context, recordsWith(now, added), now);
 }
 
 /**

@@ -37,6 +37,34 @@ export async function readStores(context: Excel.RequestContext, storeNames: read
 }
 
 /**
+ * {@link readStores} in one round trip, for stores most likely there (a refresh's provenance): each
+ * asked through `getItem` with the workbook's sheets. When one is missing Excel fails that
+ * read-only request (ItemNotFound) and they are read as readStores reads them; loads the caller
+ * queued to go with it are lost then, so the caller queues them through queueRead.
+ */
+export async function readStoresAtOnce(
+  context: Excel.RequestContext,
+  storeNames: readonly string[],
+): Promise<StoresReading> {
+  const collection = context.workbook.worksheets;
+  collection.load("items/id, items/name");
+  const reads = storeNames.map((name) => {
+    const used = collection.getItem(name).getUsedRangeOrNullObject(true);
+    used.load("values, rowIndex, columnIndex");
+    return { name, used };
+  });
+  try {
+    await context.sync();
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "ItemNotFound") throw error;
+    return readStores(context, storeNames);
+  }
+  const rows = new Map<string, StoreRow[] | null>();
+  for (const { name, used } of reads) rows.set(name, used.isNullObject ? [] : recordRows(used));
+  return { sheets: collection.items.map((s) => ({ id: s.id, name: s.name })), rows };
+}
+
+/**
  * Queues the read of the store sheets `storeNames` (their used ranges) to go with the caller's next
  * request, given the workbook's sheets already loaded; the function returned gives what was read
  * once that request was synced. When the request that was to carry it failed and was asked again

@@ -6,7 +6,9 @@ import {
   sortPastedTableAgain,
   refreshTableByKey,
   queueTableHead,
+  answerBytesPerCell,
   type EditChoice,
+  type KeyedRefreshDone,
   type KeyedRefreshReport,
 } from "../../../excel/keyed-replace";
 import {
@@ -15,9 +17,15 @@ import {
   type FollowerTables,
   type FollowersBefore,
 } from "../../../excel/formula-followers";
-import { readProvenance, recordProvenance, recordProvenanceAgain } from "../../../excel/provenance-sheets";
+import {
+  queueRecordProvenanceAgain,
+  readProvenance,
+  recordProvenance,
+  recordProvenanceAgain,
+} from "../../../excel/provenance-sheets";
 import { PastedSheetChangedError, replaceTableInPlace } from "../../../excel/replace-table";
 import { queueManualCalculation, recalculateChanged } from "../../../excel/risk-cells";
+import { queueRead } from "../../../excel/read-range";
 import {
   OPERATION_LABELS,
   operationMessage,
@@ -26,7 +34,6 @@ import {
   type ProvenanceRecord,
 } from "../../../shaping/paste-provenance";
 import { RowKeyError, keyRows } from "../../../shaping/row-keys";
-import type { WrittenRow } from "../../../shaping/keyed-diff";
 import type { CellValue } from "../../../shaping/types";
 import { ADDIN_VERSION } from "../../../shared/version";
 import { CancelledError, throwIfCancelled, listSome, type ExcelRunner, type PasteOptions } from "../../ui/pane-types";
@@ -173,37 +180,83 @@ function keyRowsOf(keying: Awaited<ReturnType<typeof rowKeysFor>>, table: Fetche
 }
 
 /**
- * Brings the sheets of formulas over a refreshed keyed table in line. Runs after the table's rows
- * were deleted (which cannot be undone), so a failure here does not undo the refresh: it is said,
- * in the outcome's `followers`, with what to do.
+ * Brings the sheets of formulas over a refreshed keyed table in line, and records the losses
+ * sheet's new record of which asset each row is about in the provenance. Runs after the table's
+ * rows were deleted (which cannot be undone), so a failure here does not undo the refresh: it is
+ * said, in the outcome's `followers`, with what to do. Returns the record as it ends on record.
  */
 async function bringFollowersInLine(
   context: Excel.RequestContext,
-  record: ProvenanceRecord,
   followers: { tables: FollowerTables; build: NonNullable<FetchedTable["followers"]> },
   before: FollowersBefore,
-  /** The keyed table's record of what was written, as its refresh just wrote it. */
-  keyedWritten: Map<string, WrittenRow>,
-): Promise<FollowersOutcome | undefined> {
+  /** The keyed table's refresh just done: its record, its record of what was written, the provenance it read. */
+  done: KeyedRefreshDone,
+  recordAs: (record: ProvenanceRecord) => ProvenanceRecord,
+): Promise<{ next: ProvenanceRecord; followed: FollowersOutcome }> {
+  const refreshed = done.record;
+  const provenanceBefore = done.provenanceBefore;
+  const withStore = (store: string): ProvenanceRecord =>
+    refreshed.followers ? { ...refreshed, followers: { ...refreshed.followers, store } } : refreshed;
+  // The new record of the losses sheet is on record in its last request, from what the keyed
+  // refresh read of the provenance (a round trip fewer).
+  const reading = provenanceBefore?.reading;
+  let queued = false;
+  let next = refreshed;
+  let followed: FollowersOutcome;
   try {
-    const done = await refreshFollowers(context, record, followers.tables, before, followers.build, { keyedWritten });
-    const parts: Message[] = [];
-    if (done.mirrorRemoved + done.mirrorAdded > 0)
-      parts.push(message("pasted.run.followers.mirror", { removed: done.mirrorRemoved, added: done.mirrorAdded }));
-    if (done.removedBlock) parts.push(message("pasted.run.followers.removedBlock", { address: done.removedBlock }));
-    if (done.followedBack.length > 0)
-      parts.push(
-        message("pasted.run.followers.followedBack", {
-          count: done.followedBack.length,
-          rows: listSome(done.followedBack, 5),
-        }),
-      );
-    if (done.keptAsShown.length > 0)
-      parts.push(message("pasted.run.followers.keptAsShown", { rows: listSome(done.keptAsShown, 5) }));
-    return { failed: false, messages: parts, store: done.store };
+    const report = await refreshFollowers(context, refreshed, followers.tables, before, followers.build, {
+      keyedWritten: done.written,
+      beforeLastRequest:
+        reading && refreshed.followers
+          ? async (store) => {
+              queued = true;
+              await queueRecordProvenanceAgain(context, [recordAs(withStore(store))], reading);
+            }
+          : undefined,
+    });
+    followed = { failed: false, messages: followersSaid(report), store: report.store };
   } catch (error) {
-    return { failed: true, messages: [message("pasted.run.followers.failed", { reason: reasonOf(error) })] };
+    followed = { failed: true, messages: [message("pasted.run.followers.failed", { reason: reasonOf(error) })] };
   }
+  try {
+    if (followed.store && refreshed.followers) {
+      next = withStore(followed.store);
+      if (!queued) {
+        if (provenanceBefore) await recordProvenanceAgain(context, [recordAs(next)], provenanceBefore);
+        else await recordProvenance(context, [recordAs(next)]);
+      }
+    } else if (queued && provenanceBefore) {
+      // That request failed, the provenance's writes in it perhaps in part: as the keyed refresh left it.
+      await recordProvenanceAgain(context, [recordAs(refreshed)], provenanceBefore);
+    }
+  } catch (error) {
+    followed = {
+      failed: true,
+      messages: [
+        ...(followed.failed ? followed.messages : []),
+        message("pasted.run.followers.recordFailed", { reason: reasonOf(error) }),
+      ],
+    };
+  }
+  return { next, followed };
+}
+
+/** What the pane says of the formula sheets brought in line (nothing when nothing moved). */
+function followersSaid(done: Awaited<ReturnType<typeof refreshFollowers>>): Message[] {
+  const parts: Message[] = [];
+  if (done.mirrorRemoved + done.mirrorAdded > 0)
+    parts.push(message("pasted.run.followers.mirror", { removed: done.mirrorRemoved, added: done.mirrorAdded }));
+  if (done.removedBlock) parts.push(message("pasted.run.followers.removedBlock", { address: done.removedBlock }));
+  if (done.followedBack.length > 0)
+    parts.push(
+      message("pasted.run.followers.followedBack", {
+        count: done.followedBack.length,
+        rows: listSome(done.followedBack, 5),
+      }),
+    );
+  if (done.keptAsShown.length > 0)
+    parts.push(message("pasted.run.followers.keptAsShown", { rows: listSome(done.keptAsShown, 5) }));
+  return parts;
 }
 
 /** How many pasted sheets are read at once: the one being written and the next ones. */
@@ -326,11 +379,12 @@ async function runAfterSteps(
  */
 export async function refreshPastedSheets(options: RefreshOptions & RefreshChoices): Promise<PastedRefreshResult> {
   const { client, run, signal, onProgress } = options;
-  // Whether calculation is manual is asked with the provenance (a round trip fewer).
+  // Whether calculation is manual is asked with the provenance, itself in one request when its
+  // store is there (a round trip fewer); asked again when that request failed (no store).
   const { read, manual } = await run(async (context) => {
-    const isManual = queueManualCalculation(context);
-    const provenance = await readProvenance(context);
-    return { read: provenance, manual: isManual() };
+    const isManual = queueRead(context, () => queueManualCalculation(context));
+    const provenance = await readProvenance(context, { atOnce: true });
+    return { read: provenance, manual: await isManual() };
   });
   if (!read.storeFound) {
     throw new MessageError(message("pasted.run.noStore"));
@@ -369,12 +423,18 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
   // it (that sheet's last request, which writes and reads nothing of its own: a round trip fewer).
   const ready: Array<PreparedRefresh | undefined> = new Array(wanted.length);
   const heads: Array<CellValue[][] | undefined> = new Array(wanted.length);
-  const queueNextHead = (i: number) => (context: Excel.RequestContext) => {
+  const queueNextHead = (i: number, table: FetchedTable) => (context: Excel.RequestContext) => {
     const next = wanted[i + 1];
     if (!next || !next.rowKey || !next.writtenStore || elsewhere(next) || phaseOf(next) !== phaseOf(wanted[i]))
       return undefined;
-    // Its answer, when it has come, says what its cells weigh.
-    return queueTableHead(context, next, ready[i + 1]?.table.rows);
+    // What its cells weigh: its answer says, when it has come; else this sheet's, of the same
+    // service. Were they much heavier, the request would be refused over Excel's limit, the stamp
+    // then read to see it applied (a round trip), and the next sheet read its own first cells.
+    const answer = ready[i + 1]?.table;
+    const perCell = answer
+      ? answerBytesPerCell(answer.rows, answer.header.length)
+      : answerBytesPerCell(table.rows, table.header.length);
+    return queueTableHead(context, next, perCell);
   };
   const startRead = (j: number, writing: number) => {
     // Never ahead into a later phase: its sheets read what this phase writes.
@@ -454,30 +514,14 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
               filteredFollower: before?.filtered,
               head,
               withLastRequest: (context) => {
-                nextHead = queueNextHead(i)(context);
+                nextHead = queueNextHead(i, table)(context);
               },
             },
           );
           next = done.record;
           report = done.report;
-          const provenanceBefore = done.provenanceBefore;
-          if (followers && before) {
-            followed = await bringFollowersInLine(context, next, followers, before, done.written);
-            // The losses sheet's record of which asset each row is about, kept for the next refresh.
-            if (followed?.store && next.followers) {
-              next = { ...next, followers: { ...next.followers, store: followed.store } };
-              try {
-                // From what the keyed refresh read of the provenance (a round trip, not three).
-                if (provenanceBefore) await recordProvenanceAgain(context, [recordAs(next)], provenanceBefore);
-                else await recordProvenance(context, [recordAs(next)]);
-              } catch (error) {
-                followed = {
-                  failed: true,
-                  messages: [message("pasted.run.followers.recordFailed", { reason: reasonOf(error) })],
-                };
-              }
-            }
-          }
+          if (followers && before)
+            ({ next, followed } = await bringFollowersInLine(context, followers, before, done, recordAs));
         } else {
           next = await replaceTableInPlace(context, record, table.header, table.rows, { signal, onProgress: onWrite });
           await recordProvenance(context, [recordAs(next)]);

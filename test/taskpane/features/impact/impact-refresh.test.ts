@@ -7,6 +7,7 @@
  * follows the losses sheet's lookups as Excel computes them: follow-formulas.ts).
  */
 import { readProvenance } from "../../../../src/excel/provenance-sheets";
+import { SOURCES_SHEET } from "../../../../src/shaping/paste-provenance";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { pasteFinancialImpact } from "../../../../src/taskpane/features/impact/impact-actions";
 import {
@@ -60,6 +61,25 @@ test("the impact data sheet is a pasted sheet keyed by asset, with the per-asset
     rowKey: { asset: true, columns: [], assetKind: "entity_id" },
     followers: { mirror: "Financial_impact_impact_keyed", summary: "Impact_by_country_impact_keyed" },
   });
+});
+
+test("a refresh the losses sheet follows without losing a row asks Excel only what it needs, in few requests", async () => {
+  const { fake, run } = await pasteTheSet();
+  // An asset's value changes (no asset leaves): every row stays, the losses follow live.
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P1, P2, B1, H1, N1].join("\n"));
+  const requests: string[][] = [];
+  fake.setFaultInjector((info) => void requests.push(info.operations));
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  fake.setFaultInjector(undefined);
+  expect(result.outcomes[0]).toMatchObject({ ok: true, keyed: { added: ["id:N1"], removed: [] } });
+  expect(result.outcomes[0].followers?.failed ?? false).toBe(false);
+  expect(lossIds(fake, 5)).toEqual(["P1", "P2", "B1", "H1", "N1"]);
+  // The provenance (1); the follower tables with the data table and both records (1), their cells
+  // (1); the data table's cells (1); its new row (2: inserted with the provenance's read, written);
+  // the writes ending with the record's stamp (1); the losses sheet's rows by key with its tables
+  // and the formats its writes take (1), its new row (1), its formulas (1), the last of them with
+  // its record and the provenance naming it (1): 11 requests.
+  expect(requests).toHaveLength(11);
 });
 
 test("sorted, a typed value and notes: after an asset leaves and one joins, each stays with its asset and the losses follow", async () => {
@@ -215,6 +235,45 @@ test("when the formula sheets cannot follow, the data sheet's refresh stands, sa
     /could not be brought in line \(injected formula write failure\): paste the financial impact anew/,
   );
   // The data sheet was refreshed and its record kept: the next refresh goes by key again.
+  expect(fake.read(DATA, "B2:B5").map(([id]) => id)).toEqual(["P2", "B1", "H1", "N1"]);
+  const again = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  expect(again.outcomes[0]).toMatchObject({ ok: true, keyed: { added: [], removed: [] } });
+});
+
+test("when the losses sheet's last request fails with the provenance's writes in it, the data sheet's refresh stands and its record reads back whole", async () => {
+  const { fake, run } = await pasteTheSet();
+  await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+  // The followers' last request: the losses sheet's new record (a sheet added), the old one's
+  // deletion, then the provenance naming the new one (its Sources sheet's links last). It fails
+  // near its end, the provenance's writes applied in part.
+  let failed = false;
+  fake.setFaultInjector((info) => {
+    const ops = info.operations;
+    if (failed || !ops.includes("add") || !ops.includes("set:hyperlink")) return undefined;
+    failed = true;
+    return {
+      error: new FakeExcelError(FakeErrorCodes.generalException, "injected last request failure"),
+      applyFirst: ops.length - 2,
+    };
+  });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  fake.setFaultInjector(undefined);
+  expect(failed).toBe(true);
+  expect(result.outcomes[0]).toMatchObject({ ok: true, followers: { failed: true } });
+  expect(english(result.outcomes[0].followers!.messages)).toMatch(/injected last request failure/);
+  // The provenance was written again as the data sheet's refresh left it: every record reads back.
+  const read = await run((context) => readProvenance(context));
+  expect(read.problems).toEqual([]);
+  expect(read.records.find((r) => r.sheetName === DATA)?.rows).toBe(4);
+  // The Sources sheet too: each sheet's row links to its sheet (the failed request's last writes).
+  const links = await run(async (context) => {
+    const sources = context.workbook.worksheets.getItem(SOURCES_SHEET);
+    const cells = read.records.map((_, i) => sources.getCell(i + 1, 0).load("values, hyperlink"));
+    await context.sync();
+    return cells.map((c) => [c.values[0][0], c.hyperlink?.documentReference ?? ""]);
+  });
+  expect(links.map(([sheet]) => sheet).sort()).toEqual(read.records.map((r) => r.sheetName).sort());
+  expect(links.every(([, link]) => link !== "")).toBe(true);
   expect(fake.read(DATA, "B2:B5").map(([id]) => id)).toEqual(["P2", "B1", "H1", "N1"]);
   const again = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(again.outcomes[0]).toMatchObject({ ok: true, keyed: { added: [], removed: [] } });
