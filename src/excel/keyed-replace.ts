@@ -140,6 +140,13 @@ export interface KeyedRefreshOptions extends ReplaceOptions {
    */
   head?: CellValue[][];
   /**
+   * Queues reads to go with the backups' first request, read-only like them, in about `roomBytes`
+   * of its answer (a round trip fewer for the caller: the next sheet's first cells,
+   * {@link queueTableHead}). When that request fails, the backups are read again without them.
+   * Not called when no cell of a kept row changes (no backups to read).
+   */
+  withBackups?: (context: Excel.RequestContext, roomBytes: number) => void;
+  /**
    * Queues reads to go with the refresh's last request, after everything of it (a round trip fewer
    * for the caller: the next sheet's first cells, {@link queueTableHead}). They cannot make the
    * refresh look failed: the record's stamp before them says the request applied whole. When that
@@ -245,6 +252,12 @@ export class KeyKindChangedError extends MessageError {
     this.name = "KeyKindChangedError";
   }
 }
+
+/**
+ * What a backup's cell is reckoned to weigh, each of its formula and number format: the add-in's
+ * values (numbers, short texts) and formats ("0.00", "@") in JSON.
+ */
+const BACKUP_CELL_BYTES = 16;
 
 /** How far right of a table the analyst's columns beside it are looked for. */
 const BESIDE_SCAN = 16;
@@ -459,31 +472,39 @@ async function readKeyedTable(
 }
 
 /**
- * Queues the read of a keyed table's first rows, header first, where its record says it is: about
- * `bytes` of answer, each cell reckoned at `bytesPerCell` ({@link answerBytesPerCell} of the
- * service's answer for it, or for a table like it) or HEAD_CELL_BYTES. For another request to carry
- * (the previous sheet's last, `withLastRequest`) and this table's refresh to take as its `head`. The
- * function returned gives them, or undefined when that request failed or was not sent.
+ * Queues the read of a keyed table's first rows, header first (from row `from` of them), where its
+ * record says it is: about `bytes` of answer, each cell reckoned at `bytesPerCell`
+ * ({@link answerBytesPerCell} of the service's answer for it, or for a table like it) or
+ * HEAD_CELL_BYTES. For another request to carry (the previous sheet's, `withBackups`,
+ * `withLastRequest`) and this table's refresh to take as its `head`. Gives how many rows it asks
+ * for and, once that request was answered, them (none when there were none to ask), or undefined
+ * when that request failed.
  */
 export function queueTableHead(
   context: Excel.RequestContext,
   record: ProvenanceRecord,
   bytesPerCell: number | undefined,
   bytes = READ_TARGET_BYTES,
-): () => CellValue[][] | undefined {
+  from = 0,
+): { rows: number; read: () => CellValue[][] | undefined } {
   const at = parseA1(record.tableAddress);
   const width = record.header.length;
   const perCell = bytesPerCell ?? HEAD_CELL_BYTES;
-  const rows = Math.min(at.rows, Math.floor(bytes / (perCell * width)));
-  if (rows < 1 || width < 1) return () => undefined;
-  const range = context.workbook.worksheets.getItem(record.sheetId).getRangeByIndexes(at.row, at.col, rows, width);
+  const rows = Math.max(0, Math.min(at.rows - from, Math.floor(bytes / (perCell * Math.max(1, width)))));
+  if (rows < 1 || width < 1) return { rows: 0, read: () => [] };
+  const range = context.workbook.worksheets
+    .getItem(record.sheetId)
+    .getRangeByIndexes(at.row + from, at.col, rows, width);
   range.load("values");
-  return () => {
-    try {
-      return range.values as CellValue[][];
-    } catch {
-      return undefined; // not loaded: the request that carried it failed
-    }
+  return {
+    rows,
+    read: () => {
+      try {
+        return range.values as CellValue[][];
+      } catch {
+        return undefined; // not loaded: the request that carried it failed
+      }
+    },
   };
 }
 
@@ -1015,17 +1036,28 @@ async function applyKeyedWrites(
   // The provenance as it is before the writes goes with the backups' first request (a round trip
   // fewer): nothing below writes a store or adds a sheet before the new record of what was written.
   const snapshot = options.recordAs ? queueProvenanceSnapshot(context, read.sheets) : undefined;
-  const backups = await readBlocks(
-    context,
-    groups.map((g) => ({
-      sheet,
-      row: top + 1 + g.start,
-      col: left + g.first,
-      rows: g.count,
-      cols: g.width,
-      properties: ["formulas", "numberFormat"] as const,
-    })),
-  );
+  const backupBlocks = groups.map((g) => ({
+    sheet,
+    row: top + 1 + g.start,
+    col: left + g.first,
+    rows: g.count,
+    cols: g.width,
+    properties: ["formulas", "numberFormat"] as const,
+    bytesPerCell: BACKUP_CELL_BYTES,
+  }));
+  // What is left of the first request's answer goes to the caller's reads (withBackups).
+  const backupBytes = groups.reduce((n, g) => n + g.count * g.width * 2 * BACKUP_CELL_BYTES, 0);
+  const room = READ_TARGET_BYTES - backupBytes;
+  const riding = groups.length > 0 && options.withBackups !== undefined && room >= READ_TARGET_BYTES / 4;
+  if (riding) options.withBackups!(context, room);
+  let backups: Awaited<ReturnType<typeof readBlocks>>;
+  try {
+    backups = await readBlocks(context, backupBlocks, riding ? { firstBytes: backupBytes } : {});
+  } catch (error) {
+    if (!riding) throw error;
+    // A read of the caller's refused (a sheet gone): the backups alone, as without them.
+    backups = await readBlocks(context, backupBlocks);
+  }
   read.hiddenBelow = await read.readHidden();
   groups.forEach((group, i) =>
     done.backups.push({

@@ -207,6 +207,12 @@ export const READ_TARGET_BYTES = 4_000_000;
  * numbers that grow from 4 to 5 digits, test/excel/read-range.test.ts).
  */
 const LATER_READ_BYTES = 4_200_000;
+/**
+ * How far over LATER_READ_BYTES a last read may go rather than leave a tail to a request of its own:
+ * 4.62 MB as reckoned, which is mostly more than the cells weigh (the columns beside a table,
+ * reckoned at the others' weight, are mostly empty).
+ */
+const TAIL_ALLOWANCE = 1.1;
 
 /** Excel's limit of cells in one read (same source). */
 const MAX_CELLS_PER_READ = 5_000_000;
@@ -288,6 +294,14 @@ export async function readBlocks(
       ? weighed[b].bytes / weighed[b].cells
       : (blocks[b].bytesPerCell ?? (cellsRead > 0 ? bytesRead / cellsRead : READ_TARGET_BYTES / CELLS_PER_READ));
   let budgetBytes = Math.max(0, options.firstBytes ?? READ_TARGET_BYTES);
+  // What the rows from row `r` of blocks[b] on are reckoned to weigh.
+  const remainingBytes = (b: number, r: number) => {
+    let bytes = 0;
+    for (let i = b; i < blocks.length; i++)
+      if (readable(blocks[i]))
+        bytes += Math.max(0, blocks[i].rows - (i === b ? r : 0)) * rowCells(blocks[i]) * cellBytes(i);
+    return bytes;
+  };
   const takeMore = async () => {
     if (!more) return;
     const extra = await more();
@@ -360,8 +374,10 @@ export async function readBlocks(
     }
     block = b;
     row = r;
-    budgetBytes = LATER_READ_BYTES;
     await takeMore();
+    // What is left, when a little over one request's worth, in one (not a request for a tail).
+    const left = remainingBytes(block, row);
+    budgetBytes = left <= LATER_READ_BYTES * TAIL_ALLOWANCE ? left * 1.001 + 1 : LATER_READ_BYTES;
   }
 }
 

@@ -470,6 +470,46 @@ describe("the record of what was written", () => {
     ).rejects.toThrow(/header/i);
   });
 
+  it("reads what its caller asks with the backups' first request, and the backups alone when that read is refused", async () => {
+    const syncs: Record<string, number> = {};
+    for (const rider of ["there", "gone"] as const) {
+      const { fake, record } = await pasted();
+      typeNotes(fake);
+      const rec = await record();
+      fake.resetSyncs();
+      let rode: (() => unknown) | undefined;
+      let room = 0;
+      const report = await fake.run(async (context) => {
+        const keyed = keyRows(ROW_KEYS.summary, HEADER, CHANGED);
+        const options: KeyedRefreshOptions = {
+          withBackups: (ctx, bytes) => {
+            room = bytes;
+            const range = ctx.workbook.worksheets
+              .getItem(rider === "there" ? SHEET : "No such sheet")
+              .getRange("A1:B1");
+            range.load("values");
+            rode = () => range.values;
+          },
+        };
+        return (await refreshTableByKey(context, rec, { header: HEADER, rows: CHANGED, ...keyed }, options)).report;
+      });
+      syncs[rider] = fake.syncs.length;
+      expect(report).toMatchObject({ updated: 3, added: ["id:E · ssp585 · 30"], removed: ["id:A · ssp585 · 30"] });
+      expect(idsAndNotes(fake, 4)).toEqual([
+        ["B", "note for B"],
+        ["C", "note for C"],
+        ["D", "note for D"],
+        ["E", ""],
+      ]);
+      expect(room).toBeGreaterThan(1_000_000);
+      if (rider === "there") expect(rode!()).toEqual([["portfolio_index", "entity_id"]]);
+      else expect(() => rode!()).toThrow();
+    }
+    // Refused, it cost the request it failed in: the backups were asked again, and whether rows below
+    // the removed one are hidden (which went with them).
+    expect(syncs.gone).toBe(syncs.there + 2);
+  });
+
   it("is asked with the table and its first cells in the refresh's first request", async () => {
     const { fake, record } = await pasted();
     const rec = await record();

@@ -259,6 +259,20 @@ function followersSaid(done: Awaited<ReturnType<typeof refreshFollowers>>): Mess
   return parts;
 }
 
+/**
+ * A sheet's first rows from the parts of them read with the sheet before's requests, in order: as
+ * far as they were read (a part lost leaves the rest unused), undefined when none was.
+ */
+function headOf(parts: ReadonlyArray<{ read: () => CellValue[][] | undefined }>): CellValue[][] | undefined {
+  const rows: CellValue[][] = [];
+  for (const part of parts) {
+    const read = part.read();
+    if (read === undefined) break;
+    for (const line of read) rows.push(line);
+  }
+  return rows.length > 0 ? rows : undefined;
+}
+
 /** How many pasted sheets are read at once: the one being written and the next ones. */
 const SHEETS_READ_AT_ONCE = 3;
 
@@ -423,19 +437,21 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
   // it (that sheet's last request, which writes and reads nothing of its own: a round trip fewer).
   const ready: Array<PreparedRefresh | undefined> = new Array(wanted.length);
   const heads: Array<CellValue[][] | undefined> = new Array(wanted.length);
-  const queueNextHead = (i: number, table: FetchedTable) => (context: Excel.RequestContext) => {
-    const next = wanted[i + 1];
-    if (!next || !next.rowKey || !next.writtenStore || elsewhere(next) || phaseOf(next) !== phaseOf(wanted[i]))
-      return undefined;
-    // What its cells weigh: its answer says, when it has come; else this sheet's, of the same
-    // service. Were they much heavier, the request would be refused over Excel's limit, the stamp
-    // then read to see it applied (a round trip), and the next sheet read its own first cells.
-    const answer = ready[i + 1]?.table;
-    const perCell = answer
-      ? answerBytesPerCell(answer.rows, answer.header.length)
-      : answerBytesPerCell(table.rows, table.header.length);
-    return queueTableHead(context, next, perCell);
-  };
+  const queueNextHead =
+    (i: number, table: FetchedTable, from = 0) =>
+    (context: Excel.RequestContext, bytes?: number) => {
+      const next = wanted[i + 1];
+      if (!next || !next.rowKey || !next.writtenStore || elsewhere(next) || phaseOf(next) !== phaseOf(wanted[i]))
+        return undefined;
+      // What its cells weigh: its answer says, when it has come; else this sheet's, of the same
+      // service. Were they much heavier, the request would be refused over Excel's limit and the
+      // next sheet read its own first cells (the last request's stamp read to see it applied).
+      const answer = ready[i + 1]?.table;
+      const perCell = answer
+        ? answerBytesPerCell(answer.rows, answer.header.length)
+        : answerBytesPerCell(table.rows, table.header.length);
+      return queueTableHead(context, next, perCell, bytes, from);
+    };
   const startRead = (j: number, writing: number) => {
     // Never ahead into a later phase: its sheets read what this phase writes.
     if (j >= wanted.length || reads[j] || elsewhere(wanted[j]) || phaseOf(wanted[j]) !== phaseOf(wanted[writing]))
@@ -480,7 +496,8 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
       ready[i] = undefined;
       const head = heads[i];
       heads[i] = undefined;
-      let nextHead: (() => CellValue[][] | undefined) | undefined;
+      // The next sheet's first rows: some with the backups' first request, more with the last.
+      let headParts: Array<ReturnType<typeof queueTableHead>> = [];
       if (!read.ok) throw read.error;
       const { table, dataset, keys, followers } = read.value;
       const onWrite = (done: number, total: number) =>
@@ -513,8 +530,14 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
               written: before?.keyedWritten,
               filteredFollower: before?.filtered,
               head,
+              withBackups: (context, room) => {
+                const part = queueNextHead(i, table)(context, room);
+                if (part) headParts = [part];
+              },
               withLastRequest: (context) => {
-                nextHead = queueNextHead(i, table)(context);
+                const from = headParts.reduce((n, p) => n + p.rows, 0);
+                const part = queueNextHead(i, table, from)(context);
+                if (part) headParts = [...headParts, part];
               },
             },
           );
@@ -528,7 +551,7 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
         }
         return { next, report, followed };
       });
-      heads[i + 1] = nextHead?.();
+      heads[i + 1] = headOf(headParts);
       outcomes.push({
         sheetId: record.sheetId,
         sheetName: record.sheetName,
