@@ -173,6 +173,10 @@ async function axeViolations(page: Page): Promise<string[]> {
 describeBrowser("the add-in in German and French (harness ?lang=)", () => {
   const suite = useBrowserSuite();
 
+  // The tests that open every panel in turn take up to 17 s alone on a 2-core machine, and more
+  // than the 30 s default beside the suite's other worker on a slower host (a CI run timed out).
+  const PANEL_WALK_TIMEOUT_MS = 90_000;
+
   test("German: the pane's frame, the ribbon and the function help in German; English words still find sections", async () => {
     const { page } = await suite.openHarness({ lang: "de" });
     await waitForIdle(page);
@@ -267,51 +271,59 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
     expect(overflow).toEqual({ scrolls: false, wide: [] });
   });
 
-  test("pseudo-locale: every translated panel's words come from the catalog and fit a 320 px pane", async () => {
-    const { page } = await suite.openHarness({ lang: "en-XA" });
-    await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
-    await waitForIdle(page);
-    await page.getByText(/^\[Set up~+\]$/).waitFor();
-    for (const { section, data } of TRANSLATED_PANELS) {
-      await setSectionOpen(page, section, true);
-      // The check runs when its section opens: its report is what the panel shows when it is done.
-      if (section === "check") await page.getByTestId(TEST_IDS.check.report).waitFor();
-      else await page.getByTestId(TEST_IDS.shell.section(section)).locator("button").first().waitFor();
-      expect({ section, ...(await panelAt320(page, section, data)) }).toEqual({
-        section,
-        unbracketed: [],
-        wide: [],
-        scrolls: false,
-      });
-      await setSectionOpen(page, section, false);
-    }
-  });
+  test(
+    "pseudo-locale: every translated panel's words come from the catalog and fit a 320 px pane",
+    async () => {
+      const { page } = await suite.openHarness({ lang: "en-XA" });
+      await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
+      await waitForIdle(page);
+      await page.getByText(/^\[Set up~+\]$/).waitFor();
+      for (const { section, data } of TRANSLATED_PANELS) {
+        await setSectionOpen(page, section, true);
+        // The check runs when its section opens: its report is what the panel shows when it is done.
+        if (section === "check") await page.getByTestId(TEST_IDS.check.report).waitFor();
+        else await page.getByTestId(TEST_IDS.shell.section(section)).locator("button").first().waitFor();
+        expect({ section, ...(await panelAt320(page, section, data)) }).toEqual({
+          section,
+          unbracketed: [],
+          wide: [],
+          scrolls: false,
+        });
+        await setSectionOpen(page, section, false);
+      }
+    },
+    PANEL_WALK_TIMEOUT_MS,
+  );
 
-  test("German: the translated panels speak German and fit a 320 px pane", async () => {
-    const { page } = await suite.openHarness({ lang: "de" });
-    await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
-    await waitForIdle(page);
-    await page.getByText("Einrichten", { exact: true }).waitFor();
-    expect(await page.getByTestId(TEST_IDS.connection.test).textContent()).toBe("Verbindung testen");
-    for (const { section } of TRANSLATED_PANELS) {
-      await setSectionOpen(page, section, true);
-      if (section === "check") await page.getByTestId(TEST_IDS.check.report).waitFor();
-      else await page.getByTestId(TEST_IDS.shell.section(section)).locator("button").first().waitFor();
-      const { wide, scrolls } = await panelAt320(page, section, /^/);
-      expect({ section, wide, scrolls }).toEqual({ section, wide: [], scrolls: false });
-      await setSectionOpen(page, section, false);
-    }
-    for (const section of OTHER_PANELS) {
-      await setSectionOpen(page, section, true);
-      const { wide, scrolls } = await panelAt320(page, section, /^/);
-      expect({ section, wide, scrolls }).toEqual({ section, wide: [], scrolls: false });
-      await setSectionOpen(page, section, false);
-    }
-    await setSectionOpen(page, "sync", true);
-    expect(await page.getByTestId(TEST_IDS.sync.start).textContent()).toBe("Mit Portfolio abgleichen");
-    // What a German analyst sees (kept in docs/images for the i18n page's readers).
-    copyFileSync(await screenshot(page, "pane-german-sync"), docImagePath("pane-german-sync"));
-  });
+  test(
+    "German: the translated panels speak German and fit a 320 px pane",
+    async () => {
+      const { page } = await suite.openHarness({ lang: "de" });
+      await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
+      await waitForIdle(page);
+      await page.getByText("Einrichten", { exact: true }).waitFor();
+      expect(await page.getByTestId(TEST_IDS.connection.test).textContent()).toBe("Verbindung testen");
+      for (const { section } of TRANSLATED_PANELS) {
+        await setSectionOpen(page, section, true);
+        if (section === "check") await page.getByTestId(TEST_IDS.check.report).waitFor();
+        else await page.getByTestId(TEST_IDS.shell.section(section)).locator("button").first().waitFor();
+        const { wide, scrolls } = await panelAt320(page, section, /^/);
+        expect({ section, wide, scrolls }).toEqual({ section, wide: [], scrolls: false });
+        await setSectionOpen(page, section, false);
+      }
+      for (const section of OTHER_PANELS) {
+        await setSectionOpen(page, section, true);
+        const { wide, scrolls } = await panelAt320(page, section, /^/);
+        expect({ section, wide, scrolls }).toEqual({ section, wide: [], scrolls: false });
+        await setSectionOpen(page, section, false);
+      }
+      await setSectionOpen(page, "sync", true);
+      expect(await page.getByTestId(TEST_IDS.sync.start).textContent()).toBe("Mit Portfolio abgleichen");
+      // What a German analyst sees (kept in docs/images for the i18n page's readers).
+      copyFileSync(await screenshot(page, "pane-german-sync"), docImagePath("pane-german-sync"));
+    },
+    PANEL_WALK_TIMEOUT_MS,
+  );
 
   test("German: axe finds no accessibility violation in the pane, with each section opened in turn", async () => {
     const { page } = await suite.openHarness({ lang: "de" });
@@ -328,23 +340,27 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((section) => [section, []])));
   }, 120_000);
 
-  test("pseudo-locale: the other sections' words come from the catalogs and fit a 320 px pane", async () => {
-    const { page } = await suite.openHarness({ lang: "en-XA" });
-    await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
-    await waitForIdle(page);
-    const found: Record<string, { unbracketed: string[]; wide: string[] }> = {};
-    for (const section of OTHER_PANELS) {
-      await setSectionOpen(page, section, true);
-      found[section] = await panelWords(page, section);
-      await setSectionOpen(page, section, false);
-    }
-    const clean = Object.fromEntries(OTHER_PANELS.map((section) => [section, { unbracketed: [], wide: [] }]));
-    expect(found).toEqual(clean);
-    expect(
-      await page.evaluate((paneId) => {
-        const pane = document.querySelector(`[data-testid="${paneId}"]`)!;
-        return pane.scrollWidth > pane.clientWidth;
-      }, TEST_IDS.shell.taskpane),
-    ).toBe(false);
-  });
+  test(
+    "pseudo-locale: the other sections' words come from the catalogs and fit a 320 px pane",
+    async () => {
+      const { page } = await suite.openHarness({ lang: "en-XA" });
+      await page.addStyleTag({ content: "#taskpane-panel { width: 320px !important; }" });
+      await waitForIdle(page);
+      const found: Record<string, { unbracketed: string[]; wide: string[] }> = {};
+      for (const section of OTHER_PANELS) {
+        await setSectionOpen(page, section, true);
+        found[section] = await panelWords(page, section);
+        await setSectionOpen(page, section, false);
+      }
+      const clean = Object.fromEntries(OTHER_PANELS.map((section) => [section, { unbracketed: [], wide: [] }]));
+      expect(found).toEqual(clean);
+      expect(
+        await page.evaluate((paneId) => {
+          const pane = document.querySelector(`[data-testid="${paneId}"]`)!;
+          return pane.scrollWidth > pane.clientWidth;
+        }, TEST_IDS.shell.taskpane),
+      ).toBe(false);
+    },
+    PANEL_WALK_TIMEOUT_MS,
+  );
 });
