@@ -29,7 +29,7 @@ import type { ProvenanceRecord } from "../shaping/paste-provenance";
 import { describeKey } from "../shaping/row-keys";
 import type { CellValue } from "../shaping/types";
 import { DEFAULT_MAX_REQUEST_BYTES, OPERATION_OVERHEAD_BYTES, planRowChunks, rowBytes } from "./chunks";
-import { queueRead, readBlock, readBlocks, type CellBlock } from "./read-range";
+import { isItemNotFound, queueRead, readBlock, readBlocks, type CellBlock } from "./read-range";
 import { queueTableRowKeys, runs, writeRemovedBlock, type TableRowKeys } from "./keyed-replace";
 import { PastedSheetChangedError, queueWritable, refuseUnchangeable } from "./replace-table";
 import { deleteWrittenStore, queueWrittenStoreParts, writeWrittenStore } from "./written-store";
@@ -183,7 +183,7 @@ export async function checkFollowers(
     await context.sync();
     found = { keyedRead, tables, recordedStore };
   } catch (error) {
-    if ((error as { code?: unknown }).code !== ITEM_NOT_FOUND) throw error;
+    if (!isItemNotFound(error)) throw error;
     const keyedRead = queueTableRowKeys(context, record);
     const tables = await findFollowers(context, record, followers);
     keyedRead.located();
@@ -289,9 +289,6 @@ interface FollowersFound {
   tables: Array<ReturnType<typeof locateTable>>;
   recordedStore: Excel.Worksheet | undefined;
 }
-
-/** Excel's error code for an item asked through `getItem` that does not exist. */
-const ITEM_NOT_FOUND = "ItemNotFound";
 
 /** The follower tables, their sheets and ranges (loaded at the next sync); PastedSheetChangedError when one is gone. */
 async function findFollowers(context: Excel.RequestContext, record: ProvenanceRecord, followers: FollowerTables) {

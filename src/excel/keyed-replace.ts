@@ -67,7 +67,7 @@ import {
   utcNow,
   type ProvenanceSnapshot,
 } from "./provenance-sheets";
-import { READ_TARGET_BYTES, queueRead, readBlock, readBlocks, type CellBlock } from "./read-range";
+import { READ_TARGET_BYTES, isItemNotFound, queueRead, readBlock, readBlocks, type CellBlock } from "./read-range";
 import {
   IncompleteRestoreError,
   PastedSheetChangedError,
@@ -453,7 +453,7 @@ async function readKeyedTable(
       atOnce,
     );
   } catch (error) {
-    if ((error as { code?: unknown }).code !== ITEM_NOT_FOUND) throw error;
+    if (!isItemNotFound(error)) throw error;
   }
   const store = sheets.getItemOrNullObject(record.writtenStore!);
   const listed = sheetsRead();
@@ -510,9 +510,6 @@ export function queueTableHead(
 
 /** What the read phase takes of the refresh's options. */
 type KeyedReadOptions = Pick<KeyedRefreshOptions, "restoreKeys" | "written" | "filteredFollower" | "head">;
-
-/** Excel's error code for an item asked through `getItem` that does not exist. */
-const ITEM_NOT_FOUND = "ItemNotFound";
 
 /**
  * {@link readKeyedTable} once its first asks are queued (`locating`, the record of what was

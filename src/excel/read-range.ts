@@ -218,6 +218,14 @@ const TAIL_ALLOWANCE = 1.1;
 const MAX_CELLS_PER_READ = 5_000_000;
 const RESPONSE_TOO_LARGE = "ResponsePayloadSizeLimitExceeded";
 
+/**
+ * Whether a request failed because an item it asked for through `getItem` does not exist
+ * (ItemNotFound): a read asked everything at once, and the caller asks again through null objects.
+ */
+export function isItemNotFound(error: unknown): boolean {
+  return (error as { code?: unknown }).code === "ItemNotFound";
+}
+
 /** The cell properties {@link readBlock} and {@link readBlocks} read. */
 export type CellProperty = "values" | "numberFormat" | "formulas";
 

@@ -5,7 +5,7 @@
  */
 import { TEXT_FORMAT } from "../shaping/safe-cells";
 import type { CellValue } from "../shaping/types";
-import { queueRead } from "./read-range";
+import { isItemNotFound, queueRead } from "./read-range";
 
 /** One record row of a store sheet: its 1-based sheet row and its cells from column A. */
 export interface StoreRow {
@@ -56,7 +56,7 @@ export async function readStoresAtOnce(
   try {
     await context.sync();
   } catch (error) {
-    if ((error as { code?: unknown }).code !== "ItemNotFound") throw error;
+    if (!isItemNotFound(error)) throw error;
     return readStores(context, storeNames);
   }
   const rows = new Map<string, StoreRow[] | null>();
