@@ -434,24 +434,15 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
   const shared = new SharedReads(client, signal, new RequestSlots(REFRESH_PAGES_IN_FLIGHT));
   const reads: Array<Promise<Settled<PreparedRefresh>> | undefined> = new Array(wanted.length);
   // Each read ahead once it has come, and the first cells of a sheet read with the sheet's before
-  // it (that sheet's last request, which writes and reads nothing of its own: a round trip fewer).
+  // it (that sheet's backups' and last requests, which carry little of their own: a round trip
+  // fewer or two).
   const ready: Array<PreparedRefresh | undefined> = new Array(wanted.length);
   const heads: Array<CellValue[][] | undefined> = new Array(wanted.length);
-  const queueNextHead =
-    (i: number, table: FetchedTable, from = 0) =>
-    (context: Excel.RequestContext, bytes?: number) => {
-      const next = wanted[i + 1];
-      if (!next || !next.rowKey || !next.writtenStore || elsewhere(next) || phaseOf(next) !== phaseOf(wanted[i]))
-        return undefined;
-      // What its cells weigh: its answer says, when it has come; else this sheet's, of the same
-      // service. Were they much heavier, the request would be refused over Excel's limit and the
-      // next sheet read its own first cells (the last request's stamp read to see it applied).
-      const answer = ready[i + 1]?.table;
-      const perCell = answer
-        ? answerBytesPerCell(answer.rows, answer.header.length)
-        : answerBytesPerCell(table.rows, table.header.length);
-      return queueTableHead(context, next, perCell, bytes, from);
-    };
+  /** Whether sheet i + 1's first cells may be read with sheet i's requests: keyed, here, same phase. */
+  const headRides = (i: number) => {
+    const next = wanted[i + 1];
+    return !!next && !!next.rowKey && !!next.writtenStore && !elsewhere(next) && phaseOf(next) === phaseOf(wanted[i]);
+  };
   const startRead = (j: number, writing: number) => {
     // Never ahead into a later phase: its sheets read what this phase writes.
     if (j >= wanted.length || reads[j] || elsewhere(wanted[j]) || phaseOf(wanted[j]) !== phaseOf(wanted[writing]))
@@ -496,10 +487,21 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
       ready[i] = undefined;
       const head = heads[i];
       heads[i] = undefined;
-      // The next sheet's first rows: some with the backups' first request, more with the last.
-      let headParts: Array<ReturnType<typeof queueTableHead>> = [];
       if (!read.ok) throw read.error;
       const { table, dataset, keys, followers } = read.value;
+      // The next sheet's first rows: some with the backups' first request, more with the last.
+      let headParts: Array<ReturnType<typeof queueTableHead>> = [];
+      // What the next sheet's cells weigh: its answer says, when it has come; else this sheet's, of
+      // the same service. Were they much heavier, the request would be refused over Excel's limit
+      // and the next sheet read its own first cells (the last request's stamp read to see it applied).
+      let nextPerCell: number | undefined;
+      const queueNextHead = (context: Excel.RequestContext, bytes?: number) => {
+        if (!headRides(i)) return;
+        const answer = ready[i + 1]?.table ?? table;
+        nextPerCell ??= answerBytesPerCell(answer.rows, answer.header.length);
+        const from = headParts.reduce((n, p) => n + p.rows, 0);
+        headParts = [...headParts, queueTableHead(context, wanted[i + 1], nextPerCell, bytes, from)];
+      };
       const onWrite = (done: number, total: number) =>
         step(message("pasted.run.progress.row", { done, total }), 0.5 + (0.5 * done) / Math.max(1, total));
       step(message("pasted.run.progress.writing", { count: table.rows.length }), 0.5);
@@ -530,15 +532,8 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
               written: before?.keyedWritten,
               filteredFollower: before?.filtered,
               head,
-              withBackups: (context, room) => {
-                const part = queueNextHead(i, table)(context, room);
-                if (part) headParts = [part];
-              },
-              withLastRequest: (context) => {
-                const from = headParts.reduce((n, p) => n + p.rows, 0);
-                const part = queueNextHead(i, table, from)(context);
-                if (part) headParts = [...headParts, part];
-              },
+              withBackups: queueNextHead,
+              withLastRequest: (context) => queueNextHead(context),
             },
           );
           next = done.record;
