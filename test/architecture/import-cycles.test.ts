@@ -19,7 +19,9 @@ async function importCycles(folder: string): Promise<string[][]> {
     // Type-only imports count: `import type` and `import { type X }` are followed too.
     detectiveOptions: { ts: { skipTypeImports: false }, tsx: { skipTypeImports: false } },
   });
-  return graph.circular();
+  // Only cycles among the folder's files: test/boundaries.test.ts writes a probe into src/ for a
+  // moment that imports the Excel fake (whose own cycles madge would then report) when both run at once.
+  return graph.circular().filter((cycle) => cycle.every((file) => !file.startsWith("../")));
 }
 
 test("the cycle check finds a cycle made only of type imports", async () => {
