@@ -96,6 +96,28 @@ export async function writeProvenance(
   await writeProvenanceKnowing(context, records, await readStores(context, [FORMULA_STORE_SHEET]));
 }
 
+/**
+ * Replaces the store and the Sources sheet with `records` (the snapshot's, changed, in any order)
+ * given the snapshot just read: one round trip. When it fails (applied in part, perhaps), both are
+ * put back as the snapshot found them before the error is thrown.
+ */
+export async function rewriteProvenance(
+  context: Excel.RequestContext,
+  records: readonly ProvenanceRecord[],
+  before: ProvenanceSnapshot,
+): Promise<void> {
+  try {
+    await writeProvenanceKnowing(
+      context,
+      records,
+      before.reading ?? (await readStores(context, [FORMULA_STORE_SHEET])),
+    );
+  } catch (error) {
+    await restoreProvenance(context, before);
+    throw error;
+  }
+}
+
 /** {@link writeProvenance} with the workbook's sheets and the formula store already read: one round trip. */
 async function writeProvenanceKnowing(
   context: Excel.RequestContext,

@@ -85,6 +85,12 @@ export interface ProvenanceRecord extends PasteProvenance {
   unservedColumns?: string[];
   /** The analyst's last choice about their changed cells: when, which, and how many cells. */
   editChoice?: { choice: "keep-mine" | "take-service"; cells: number; at: string };
+  /**
+   * Set when the last "Refresh pasted sheets" that took the sheet up left it as it was (refused or
+   * failed): when (UTC, ISO 8601) and why, so the Sources sheet says its figures are older than the
+   * other sheets'. A refresh of the sheet that succeeds drops it.
+   */
+  notRefreshed?: { at: string; reason: Message };
 }
 
 /** Name of the very hidden sheet that keeps the records (one per row: sheet id, JSON). */
@@ -116,6 +122,8 @@ export const SOURCES_HEADER = [
   "Written (UTC)",
   "Add-in version",
   "Static copy (UTC)",
+  "Not refreshed (UTC)",
+  "Why not refreshed",
 ];
 
 /**
@@ -177,6 +185,8 @@ export function sourcesRow(record: ProvenanceRecord, words: (said: Message) => s
     record.writtenAt,
     record.addinVersion,
     record.staticCopyAt ?? "",
+    record.notRefreshed?.at ?? "",
+    record.notRefreshed ? words(record.notRefreshed.reason) : "",
   ];
 }
 

@@ -22,6 +22,9 @@ import {
   readProvenance,
   recordProvenance,
   recordProvenanceAgain,
+  rewriteProvenance,
+  snapshotProvenance,
+  utcNow,
 } from "../../../excel/provenance-sheets";
 import { PastedSheetChangedError, replaceTableInPlace } from "../../../excel/replace-table";
 import { queueManualCalculation, recalculateChanged } from "../../../excel/risk-cells";
@@ -510,7 +513,8 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
         let report: KeyedRefreshReport | undefined;
         let followed: FollowersOutcome | undefined;
         const before = followers ? await checkFollowers(context, record, followers.tables, followers.build) : undefined;
-        const recordAs = (r: ProvenanceRecord): ProvenanceRecord => ({
+        // Refreshed: no longer marked as left behind by an earlier refresh.
+        const recordAs = ({ notRefreshed: _, ...r }: ProvenanceRecord): ProvenanceRecord => ({
           ...r,
           ...(dataset ? { dataset } : {}),
           addinVersion: ADDIN_VERSION,
@@ -582,6 +586,14 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
     }
   }
   const followUps = await runAfterSteps(options.kinds, wanted, outcomes, run);
+  const leftAsTheyWere = outcomes.filter((o) => !o.ok && o.sheetId !== undefined && o.message !== undefined);
+  if (leftAsTheyWere.length > 0) {
+    try {
+      await run((context) => markNotRefreshed(context, leftAsTheyWere));
+    } catch (error) {
+      followUps.push({ messages: [message("pasted.run.markFailed", { reason: reasonOf(error) })] });
+    }
+  }
   // In manual calculation the formulas over the refreshed sheets (financial impact, disclosure
   // tables, the analyst's own) would go on showing the old data, with only Excel's "Calculate" in
   // the status bar to say so: the refresh asks Excel to calculate them, and says it did.
@@ -595,6 +607,25 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
     refused: outcomes.filter((o) => !o.ok).length,
     followUps,
   };
+}
+
+/**
+ * Marks the records of the sheets a refresh left as they were (refused or failed) with when and
+ * why, which the Sources sheet shows beside their "Written (UTC)": a reader of the workbook sees
+ * which sheets' figures are older than the others', not only the pane that ran the refresh. Two
+ * round trips or three (the stores, the writes), only when a sheet was left; put back when it fails.
+ */
+async function markNotRefreshed(context: Excel.RequestContext, left: readonly SheetRefreshOutcome[]): Promise<void> {
+  const at = utcNow();
+  const why = new Map(left.flatMap((o) => (o.sheetId && o.message ? [[o.sheetId, o.message] as const] : [])));
+  const before = await snapshotProvenance(context);
+  if (!before.records.some((r) => why.has(r.sheetId))) return;
+  // Every record in its place (the Sources sheet's order), a deleted sheet's kept as the refresh found it.
+  await rewriteProvenance(
+    context,
+    before.records.map((r) => (why.has(r.sheetId) ? { ...r, notRefreshed: { at, reason: why.get(r.sheetId)! } } : r)),
+    before,
+  );
 }
 
 /**

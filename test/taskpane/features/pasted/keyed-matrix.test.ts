@@ -79,6 +79,7 @@ import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/e
 import { importPortfolio } from "../../../functions/support/emulator";
 import { newWorkbook, usePaneTestService } from "../../support";
 import { english } from "../../../support/english";
+import { withoutRefreshMarks } from "../../../support/refresh-marks";
 
 let vectorId: string | number;
 let subproject: { id: string; name: string };
@@ -445,7 +446,7 @@ async function refresh(
  */
 function workbookImage(fake: FakeExcel) {
   return {
-    snapshot: fake.snapshot(),
+    snapshot: withoutRefreshMarks(fake.snapshot()),
     hidden: fake.sheetNames().map((name) => [name, [...fake.model.findSheet(name)!.hiddenRows].sort((a, b) => a - b)]),
     formats: fake.sheetNames().map((name) => fake.model.findSheet(name)!.conditionalFormats.map((cf) => cf.address)),
   };

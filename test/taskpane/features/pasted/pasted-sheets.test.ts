@@ -9,6 +9,7 @@ import {
   refreshPastedSheetsWithoutPane,
 } from "../../../../src/taskpane/features/pasted/pasted-sheets-actions";
 import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../../../src/shaping/paste-provenance";
+import { withoutRefreshMarks } from "../../../support/refresh-marks";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
 import { newWorkbook, pasteSummarySheet, usePaneTestService } from "../../support";
@@ -133,13 +134,48 @@ test("a protected pasted sheet is left as it was with a sentence; once unprotect
   expect(english(result.outcomes[0].message)).toBe(
     `Sheet "${summary.sheetName}" is protected: unprotect it (Review › Unprotect Sheet) to refresh it. Nothing was changed.`,
   );
-  expect(fake.snapshot()).toEqual(before);
+  // Nothing changed but the Sources sheet's row of the sheet, which says when and why it was not refreshed.
+  expect(withoutRefreshMarks(fake.snapshot())).toEqual(withoutRefreshMarks(before));
   expect(fake.syncs.slice(syncs).some((s) => s.failed)).toBe(false); // refused before any write
+  const markOf = () => {
+    const row = sourcesRows(fake).find((r) => r[0] === summary.sheetName)!;
+    return ["Written (UTC)", "Not refreshed (UTC)", "Why not refreshed"].map((h) => row[SOURCES_HEADER.indexOf(h)]);
+  };
+  const [written, notRefreshedAt, why] = markOf();
+  expect(String(notRefreshedAt)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  expect(String(notRefreshedAt) >= String(written)).toBe(true);
+  expect(why).toBe(english(result.outcomes[0].message));
   await run(async (context) => {
     context.workbook.worksheets.getItem(summary.sheetName).protection.unprotect();
   });
   result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(result.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: true }]);
+  // Refreshed: the mark is gone, the time written is the refresh's.
+  expect(markOf().slice(1)).toEqual(["", ""]);
+});
+
+test("when the Sources sheet cannot say which sheet was left as it was, the pane says so and the workbook is as it was", async () => {
+  const { fake, run } = newWorkbook();
+  const summary = await pasteSummarySheet(service, run, { scenario: "ssp585" });
+  await run(async (context) => {
+    context.workbook.worksheets.getItem(summary.sheetName).protection.protect();
+  });
+  const before = fake.snapshot();
+  // The refusal writes nothing: the first request that writes is the mark's, failing part-way.
+  let failed = false;
+  fake.setFaultInjector((info) => {
+    if (failed || !info.operations.includes("set:values")) return undefined;
+    failed = true;
+    return { error: new FakeExcelError(FakeErrorCodes.generalException, "injected mark failure"), applyFirst: 2 };
+  });
+  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+  fake.setFaultInjector(undefined);
+  expect(failed).toBe(true);
+  expect(result.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: false }]);
+  expect(english(result.followUps.flatMap((f) => f.messages))).toMatch(
+    /could not say which sheets were left as they were \(injected mark failure\)/,
+  );
+  expect(fake.snapshot()).toEqual(before);
 });
 
 test("a pasted table with a total row is left as it was with a sentence; without it, it refreshes", async () => {
@@ -156,7 +192,7 @@ test("a pasted table with a total row is left as it was with a sentence; without
   expect(english(result.outcomes[0].message)).toBe(
     `The table "${tableName}" on sheet "${summary.sheetName}" shows a total row: turn it off (Table Design › Total Row) to refresh the sheet, then on again. Nothing was changed.`,
   );
-  expect(fake.snapshot()).toEqual(before);
+  expect(withoutRefreshMarks(fake.snapshot())).toEqual(withoutRefreshMarks(before));
   await run(async (context) => {
     context.workbook.tables.getItem(tableName).showTotals = false;
   });
@@ -225,7 +261,7 @@ test("a renamed or deleted pasted sheet is refused with a sentence; an edited ce
   const before = fake.snapshot();
   result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(english(result.outcomes[0].message)).toMatch(/was renamed to "Renamed": rename it back/);
-  expect(fake.snapshot()).toEqual(before);
+  expect(withoutRefreshMarks(fake.snapshot())).toEqual(withoutRefreshMarks(before));
 
   // Deleted.
   await run(async (context) => {
