@@ -83,6 +83,50 @@ describeBrowser("analyst loop", () => {
     await shot(page, "loop-pasted-refreshed");
   }, 90_000);
 
+  test("a sheet the refresh leaves as it was is marked in the pane's list and on the Sources sheet, with why, until it refreshes", async () => {
+    const page = await open(false);
+    await pasteSummaryFromPane(page, "demo-portfolio");
+    const sheets = (await page.evaluate(() => window.harness?.sheetNames() as string[])) ?? [];
+    const summarySheet = sheets.find((s) => s.startsWith("Summary"))!;
+    // The analyst protects the sheet before sending the workbook on: Excel would refuse every write.
+    const protect = (on: boolean) =>
+      page.evaluate(
+        ([name, protecting]) =>
+          window.harness!.fake.run(async (context) => {
+            const protection = context.workbook.worksheets.getItem(name).protection;
+            if (protecting) protection.protect();
+            else protection.unprotect();
+          }),
+        [summarySheet, on] as const,
+      );
+    await protect(true);
+    await page.getByTestId(TEST_IDS.shell.sectionHeader("pasted")).click();
+    await page.getByTestId(TEST_IDS.pasted.reload).click();
+    await page.getByTestId(TEST_IDS.pasted.item).first().waitFor();
+    await page.getByTestId(TEST_IDS.pasted.refresh).click();
+    const said = await textWhen(page, TEST_IDS.pasted.summary, (t) => t.includes("left unchanged"), 30_000);
+    expect(said).toBe("0 sheets refreshed, 1 left unchanged.");
+    const mark = await textWhen(page, TEST_IDS.pasted.notRefreshed, (t) => t.length > 0, 30_000);
+    expect(mark).toMatch(/^not refreshed at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    // The reader's view: the Sources sheet's last two columns say when and why.
+    await page.evaluate(() => window.harness?.activateSheet("Climate Risk sources"));
+    const sources = await values(page, "'Climate Risk sources'!A1:O2");
+    expect(sources[0].slice(13)).toEqual(["Not refreshed (UTC)", "Why not refreshed"]);
+    expect(`not refreshed at ${String(sources[1][13])}`).toBe(mark);
+    expect(String(sources[1][14])).toContain(`Sheet "${summarySheet}" is protected`);
+    await select(page, "'Climate Risk sources'!O2");
+    await page.getByTestId(TEST_IDS.pasted.list).scrollIntoViewIfNeeded();
+    await shot(page, "loop-pasted-not-refreshed");
+    // Unprotected, it refreshes, and the marks are gone.
+    await protect(false);
+    await page.getByTestId(TEST_IDS.pasted.refresh).click();
+    await textWhen(page, TEST_IDS.pasted.summary, (t) => t === "1 sheet refreshed.", 30_000);
+    // The list is read again once the refresh is done.
+    await page.getByTestId(TEST_IDS.pasted.notRefreshed).waitFor({ state: "detached", timeout: 30_000 });
+    await page.getByTestId(TEST_IDS.pasted.item).first().waitFor();
+    expect((await values(page, "'Climate Risk sources'!N2:O2"))[0]).toEqual(["", ""]);
+  }, 90_000);
+
   test("notes beside a sorted summary stay with their asset when the portfolio loses its first asset and gains one", async () => {
     const emulator = await suite.freshEmulator();
     const client = new RiskClient(

@@ -419,6 +419,7 @@ export const TEST_IDS = {
     none: "pasted-none",
     list: "pasted-list",
     item: "pasted-item",
+    notRefreshed: "pasted-item-not-refreshed",
     problem: "pasted-problem",
     refresh: "pasted-refresh",
     reload: "pasted-reload",

@@ -70,6 +70,14 @@ export function PastedSheetsPanel({ kinds }: { kinds: readonly PasteKind[] }) {
               <b>{s.sheetName}</b> · {i18n.format(s.label)}
               {s.portfolio ? ` · ${s.portfolio}` : ""} · {t("pasted.item.rows", { rows: s.rows })} · {s.writtenAt}
               {s.staticCopyAt ? ` · ${t("pasted.item.staticCopy", { at: s.staticCopyAt })}` : ""}
+              {s.notRefreshedAt ? (
+                <>
+                  {" · "}
+                  <b data-testid={TEST_IDS.pasted.notRefreshed}>
+                    {t("pasted.item.notRefreshed", { at: s.notRefreshedAt })}
+                  </b>
+                </>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -115,6 +115,8 @@ export interface PastedSheetEntry {
   rows: number;
   writtenAt: string;
   staticCopyAt?: string;
+  /** When the last refresh that took the sheet up left it as it was (the record's `notRefreshed`). */
+  notRefreshedAt?: string;
 }
 
 /** Every pasted sheet the workbook's provenance store lists, and store rows that are not records. */
@@ -137,6 +139,7 @@ export async function listPastedSheets(
       rows: r.rows,
       writtenAt: r.writtenAt,
       staticCopyAt: r.staticCopyAt,
+      notRefreshedAt: r.notRefreshed?.at,
     })),
   };
 }

@@ -145,6 +145,8 @@ test("a protected pasted sheet is left as it was with a sentence; once unprotect
   expect(String(notRefreshedAt)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   expect(String(notRefreshedAt) >= String(written)).toBe(true);
   expect(why).toBe(english(result.outcomes[0].message));
+  // The pane's list of pasted sheets says so too.
+  expect((await listPastedSheets(run)).sheets[0].notRefreshedAt).toBe(notRefreshedAt);
   await run(async (context) => {
     context.workbook.worksheets.getItem(summary.sheetName).protection.unprotect();
   });
@@ -152,6 +154,7 @@ test("a protected pasted sheet is left as it was with a sentence; once unprotect
   expect(result.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: true }]);
   // Refreshed: the mark is gone, the time written is the refresh's.
   expect(markOf().slice(1)).toEqual(["", ""]);
+  expect((await listPastedSheets(run)).sheets[0].notRefreshedAt).toBeUndefined();
 });
 
 test("when the Sources sheet cannot say which sheet was left as it was, the pane says so and the workbook is as it was", async () => {
