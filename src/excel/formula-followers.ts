@@ -93,6 +93,13 @@ export interface FollowersReport {
   keptAsShown: string[];
   /** The new record of which asset each mirror row is (src/excel/written-store.ts), for the provenance. */
   store: string;
+  /**
+   * Set when the last request failed after the old record's deletion was applied: everything of the
+   * followers before it was too (a request applies in order), so they are in line and the new record
+   * is whole, but the caller's writes queued after it (`beforeLastRequest`) may be in part and are
+   * to be written again.
+   */
+  lastRequestFailed?: unknown;
 }
 
 /** How far right of a table the analyst's columns beside it are looked for (as keyed-replace.ts). */
@@ -551,15 +558,17 @@ export async function refreshFollowers(
     sheetNames,
     { lastChunkMayWait: true, queuedBytes: summaryWaiting },
   );
-  if (oldStore && !oldStore.isNullObject) deleteVeryHiddenSheet(oldStore);
+  const replacing = oldStore && !oldStore.isNullObject ? followers.store : undefined;
+  if (replacing) deleteVeryHiddenSheet(oldStore!);
   await options.beforeLastRequest?.(store);
+  let lastRequestFailed: unknown;
   try {
     await context.sync();
   } catch (error) {
-    await deleteWrittenStore(context, store);
-    throw error;
+    lastRequestFailed = await afterLastRequestFailed(context, store, replacing, error);
   }
   return {
+    ...(lastRequestFailed === undefined ? {} : { lastRequestFailed }),
     mirrorRemoved: removed.length,
     mirrorAdded: toAdd.length + (reused === undefined ? 0 : 1),
     summaryRows: next.length,
@@ -568,6 +577,33 @@ export async function refreshFollowers(
     keptAsShown: before.keptAsShown,
     store,
   };
+}
+
+/**
+ * After refreshFollowers' last request failed: with the old record (`replacing`) deleted, the new
+ * one (`store`) is the only record left and stays, and the error is returned (the report's
+ * `lastRequestFailed`); otherwise the old one still stands, the new one is deleted and the error
+ * thrown. Whether the old one is gone is asked (a round trip); not known, it is taken to stand.
+ */
+async function afterLastRequestFailed(
+  context: Excel.RequestContext,
+  store: string,
+  replacing: string | undefined,
+  error: unknown,
+): Promise<unknown> {
+  let oldGone = false;
+  if (replacing) {
+    const old = context.workbook.worksheets.getItemOrNullObject(replacing);
+    try {
+      await context.sync();
+      oldGone = old.isNullObject;
+    } catch {
+      // Not known: as if it stood.
+    }
+  }
+  if (oldGone) return error;
+  await deleteWrittenStore(context, store);
+  throw error;
 }
 
 /**

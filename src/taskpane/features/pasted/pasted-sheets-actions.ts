@@ -221,6 +221,8 @@ async function bringFollowersInLine(
           : undefined,
     });
     followed = { failed: false, messages: followersSaid(report), store: report.store };
+    // Its last request failed after the followers' writes: the provenance queued in it is written again.
+    if (report.lastRequestFailed !== undefined) queued = false;
   } catch (error) {
     followed = { failed: true, messages: [message("pasted.run.followers.failed", { reason: reasonOf(error) })] };
   }

@@ -241,44 +241,55 @@ test("when the formula sheets cannot follow, the data sheet's refresh stands, sa
   expect(again.outcomes[0]).toMatchObject({ ok: true, keyed: { added: [], removed: [] } });
 });
 
-test("when the losses sheet's last request fails with the provenance's writes in it, the data sheet's refresh stands and its record reads back whole", async () => {
-  const { fake, run } = await pasteTheSet();
-  await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
-  // The followers' last request: the losses sheet's new record (a sheet added), the old one's
-  // deletion, then the provenance naming the new one (its Sources sheet's links last). It fails
-  // near its end, the provenance's writes applied in part.
-  let failed = false;
-  fake.setFaultInjector((info) => {
-    const ops = info.operations;
-    if (failed || !ops.includes("add") || !ops.includes("set:hyperlink")) return undefined;
-    failed = true;
-    return {
-      error: new FakeExcelError(FakeErrorCodes.generalException, "injected last request failure"),
-      applyFirst: ops.length - 2,
-    };
-  });
-  const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
-  fake.setFaultInjector(undefined);
-  expect(failed).toBe(true);
-  expect(result.outcomes[0]).toMatchObject({ ok: true, followers: { failed: true } });
-  expect(english(result.outcomes[0].followers!.messages)).toMatch(/injected last request failure/);
-  // The provenance was written again as the data sheet's refresh left it: every record reads back.
-  const read = await run((context) => readProvenance(context));
-  expect(read.problems).toEqual([]);
-  expect(read.records.find((r) => r.sheetName === DATA)?.rows).toBe(4);
-  // The Sources sheet too: each sheet's row links to its sheet (the failed request's last writes).
-  const links = await run(async (context) => {
-    const sources = context.workbook.worksheets.getItem(SOURCES_SHEET);
-    const cells = read.records.map((_, i) => sources.getCell(i + 1, 0).load("values, hyperlink"));
-    await context.sync();
-    return cells.map((c) => [c.values[0][0], c.hyperlink?.documentReference ?? ""]);
-  });
-  expect(links.map(([sheet]) => sheet).sort()).toEqual(read.records.map((r) => r.sheetName).sort());
-  expect(links.every(([, link]) => link !== "")).toBe(true);
-  expect(fake.read(DATA, "B2:B5").map(([id]) => id)).toEqual(["P2", "B1", "H1", "N1"]);
-  const again = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
-  expect(again.outcomes[0]).toMatchObject({ ok: true, keyed: { added: [], removed: [] } });
-});
+test.each([
+  ["near its end, the old record's deletion applied", (ops: number) => ops - 2, false],
+  ["before anything of it was applied", () => 0, true],
+] as const)(
+  "when the losses sheet's last request fails %s, the data sheet's refresh stands and every record, the losses sheet's too, reads back whole",
+  async (_when, applyFirst, followersFailed) => {
+    const { fake, run } = await pasteTheSet();
+    await importPortfolio(service.client, "impact-keyed", [HEADER, P2, B1, H1, N1].join("\n"));
+    // The followers' last request: the losses sheet's new record (a sheet added), the old one's
+    // deletion, then the provenance naming the new one (its Sources sheet's links last).
+    let failed = false;
+    fake.setFaultInjector((info) => {
+      const ops = info.operations;
+      if (failed || !ops.includes("add") || !ops.includes("set:hyperlink")) return undefined;
+      failed = true;
+      return {
+        error: new FakeExcelError(FakeErrorCodes.generalException, "injected last request failure"),
+        applyFirst: applyFirst(ops.length),
+      };
+    });
+    const result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+    fake.setFaultInjector(undefined);
+    expect(failed).toBe(true);
+    expect(result.outcomes[0].ok).toBe(true);
+    // Applied up to the provenance, the followers are in line (their writes came first) and their
+    // new record is the one left; applied not at all, they are not, and the old record stands.
+    expect(result.outcomes[0].followers?.failed ?? false).toBe(followersFailed);
+    if (followersFailed)
+      expect(english(result.outcomes[0].followers!.messages)).toMatch(/injected last request failure/);
+    // The provenance was written again: every record reads back, naming a record that is there.
+    const read = await run((context) => readProvenance(context));
+    expect(read.problems).toEqual([]);
+    const data = read.records.find((r) => r.sheetName === DATA)!;
+    expect(data.rows).toBe(4);
+    expect(fake.sheetNames()).toContain(data.followers?.store);
+    // The Sources sheet too: each sheet's row links to its sheet (the failed request's last writes).
+    const links = await run(async (context) => {
+      const sources = context.workbook.worksheets.getItem(SOURCES_SHEET);
+      const cells = read.records.map((_, i) => sources.getCell(i + 1, 0).load("values, hyperlink"));
+      await context.sync();
+      return cells.map((c) => [c.values[0][0], c.hyperlink?.documentReference ?? ""]);
+    });
+    expect(links.map(([sheet]) => sheet).sort()).toEqual(read.records.map((r) => r.sheetName).sort());
+    expect(links.every(([, link]) => link !== "")).toBe(true);
+    expect(fake.read(DATA, "B2:B5").map(([id]) => id)).toEqual(["P2", "B1", "H1", "N1"]);
+    const again = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
+    expect(again.outcomes[0]).toMatchObject({ ok: true, keyed: { added: [], removed: [] } });
+  },
+);
 
 /** The asset (entity_id) each of the first `rows` rows of the losses sheet shows. */
 function lossIds(fake: ReturnType<typeof newWorkbook>["fake"], rows: number): string[] {
