@@ -204,6 +204,37 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     expectByCountry(book, sheets.country, inputs);
   }, 120_000);
 
+  test("a refresh that leaves the data sheet as it was: the Methodology says when and why, by formula, until a refresh goes through", async () => {
+    const { fake, run, sheets, m } = made;
+    // The data sheet's name as made (a sheet name is at most 31 characters).
+    const data = fake.sheetNames().find((name) => name.startsWith("Disclosure data"))!;
+    const protect = (on: boolean) =>
+      run(async (context) => {
+        const protection = context.workbook.worksheets.getItem(data).protection;
+        if (on) protection.protect();
+        else protection.unprotect();
+      });
+    const marks = (book: Recalculated) =>
+      ["read (UTC)", "not refreshed (UTC)", "why not refreshed"].map((item) =>
+        book.text(sheets.methodology, m(SECTIONS.dataset, item)),
+      );
+    await protect(true);
+    const refused = await refreshPastedSheets({ client, run, kinds: PASTE_KINDS });
+    expect(refused.outcomes.find((o) => o.sheetName === data)).toMatchObject({ ok: false });
+    let book = await recalculateInLibreOffice(fake.snapshot());
+    const [read, notRefreshed, why] = marks(book);
+    expect(notRefreshed).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(notRefreshed >= read).toBe(true);
+    expect(why).toContain(`Sheet "${data}" is protected`);
+    // Every figure is still the last refresh's (the sheet was left whole).
+    expectE19(book, sheets.e19, inputs, TOTALS);
+    await protect(false);
+    const result = await refreshPastedSheets({ client, run, kinds: PASTE_KINDS });
+    expect(result.refused).toBe(0);
+    book = await recalculateInLibreOffice(fake.snapshot());
+    expect(marks(book).slice(1)).toEqual(["", ""]);
+  }, 120_000);
+
   test("a threshold changed on the Methodology sheet: every figure follows", async () => {
     const { fake, sheets, m } = made;
     const hazard = HAZARDS[0]!.portfolio;

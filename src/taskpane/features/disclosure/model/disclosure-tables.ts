@@ -16,9 +16,9 @@
  */
 import { HAZARDS, SCENARIOS } from "../../../../shared/vocabulary";
 import { message, type Message, type MessageId } from "../../../../i18n/messages";
-import { qualify } from "../../../../shaping/a1";
+import { columnLetters, qualify } from "../../../../shaping/a1";
 import { ITEMS, METHODOLOGY_HEADER, SECTIONS } from "./disclosure";
-import { SOURCES_SHEET } from "../../../../shaping/paste-provenance";
+import { SOURCES_HEADER, SOURCES_SHEET } from "../../../../shaping/paste-provenance";
 import type { CellValue, FormulaSheet } from "../../../../shaping/types";
 
 /** Hazards counted acute by default (ESRS E1 AR 11 lists floods, storms, wildfires and heatwaves as acute). */
@@ -141,6 +141,17 @@ function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
   add(SECTIONS.dataset, "version", source("H"), "", fromSources);
   add(SECTIONS.dataset, "sha256", source("I"), "", fromSources);
   add(SECTIONS.dataset, "read (UTC)", source("K"), "", message("disclosure.sheet.read"));
+  // Empty unless the last refresh left the data sheet as it was: then every figure here is from the
+  // time read above, and the sheet says so (the Sources sheet's mark, by formula).
+  const mark = (name: string) => source(columnLetters(SOURCES_HEADER.indexOf(name)));
+  add(
+    SECTIONS.dataset,
+    "not refreshed (UTC)",
+    mark("Not refreshed (UTC)"),
+    "",
+    message("disclosure.sheet.notRefreshed"),
+  );
+  add(SECTIONS.dataset, "why not refreshed", mark("Why not refreshed"), "", "");
   for (const id of LIMITATIONS) add(SECTIONS.limitation, "", words(message(id)), "", "");
   const shortCell = qualify(layout.sheetNames.methodology, `$C$${short}`);
   const mediumCell = qualify(layout.sheetNames.methodology, `$C$${medium}`);
