@@ -99,7 +99,7 @@ export interface FollowersReport {
    * is whole, but the caller's writes queued after it (`beforeLastRequest`) may be in part and are
    * to be written again.
    */
-  lastRequestFailed?: unknown;
+  lastRequestFailed?: true;
 }
 
 /** How far right of a table the analyst's columns beside it are looked for (as keyed-replace.ts). */
@@ -561,14 +561,15 @@ export async function refreshFollowers(
   const replacing = oldStore && !oldStore.isNullObject ? followers.store : undefined;
   if (replacing) deleteVeryHiddenSheet(oldStore!);
   await options.beforeLastRequest?.(store);
-  let lastRequestFailed: unknown;
+  let lastRequestFailed = false;
   try {
     await context.sync();
   } catch (error) {
-    lastRequestFailed = await afterLastRequestFailed(context, store, replacing, error);
+    await keepNewRecordOrThrow(context, store, replacing, error);
+    lastRequestFailed = true;
   }
   return {
-    ...(lastRequestFailed === undefined ? {} : { lastRequestFailed }),
+    ...(lastRequestFailed ? { lastRequestFailed } : {}),
     mirrorRemoved: removed.length,
     mirrorAdded: toAdd.length + (reused === undefined ? 0 : 1),
     summaryRows: next.length,
@@ -580,17 +581,17 @@ export async function refreshFollowers(
 }
 
 /**
- * After refreshFollowers' last request failed: with the old record (`replacing`) deleted, the new
- * one (`store`) is the only record left and stays, and the error is returned (the report's
- * `lastRequestFailed`); otherwise the old one still stands, the new one is deleted and the error
+ * After refreshFollowers' last request failed with `error`: with the old record (`replacing`)
+ * deleted, the new one (`store`) is the only record left and stays (the report's
+ * `lastRequestFailed`); otherwise the old one still stands, the new one is deleted and `error`
  * thrown. Whether the old one is gone is asked (a round trip); not known, it is taken to stand.
  */
-async function afterLastRequestFailed(
+async function keepNewRecordOrThrow(
   context: Excel.RequestContext,
   store: string,
   replacing: string | undefined,
   error: unknown,
-): Promise<unknown> {
+): Promise<void> {
   let oldGone = false;
   if (replacing) {
     const old = context.workbook.worksheets.getItemOrNullObject(replacing);
@@ -601,7 +602,7 @@ async function afterLastRequestFailed(
       // Not known: as if it stood.
     }
   }
-  if (oldGone) return error;
+  if (oldGone) return;
   await deleteWrittenStore(context, store);
   throw error;
 }

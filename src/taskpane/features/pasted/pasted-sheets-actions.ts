@@ -222,7 +222,7 @@ async function bringFollowersInLine(
     });
     followed = { failed: false, messages: followersSaid(report), store: report.store };
     // Its last request failed after the followers' writes: the provenance queued in it is written again.
-    if (report.lastRequestFailed !== undefined) queued = false;
+    if (report.lastRequestFailed) queued = false;
   } catch (error) {
     followed = { failed: true, messages: [message("pasted.run.followers.failed", { reason: reasonOf(error) })] };
   }
@@ -591,10 +591,13 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
     }
   }
   const followUps = await runAfterSteps(options.kinds, wanted, outcomes, run);
-  const leftAsTheyWere = outcomes.filter((o) => !o.ok && o.sheetId !== undefined && o.message !== undefined);
-  if (leftAsTheyWere.length > 0) {
+  // Why each sheet the refresh took up was left as it was, by sheet id.
+  const left = new Map(
+    outcomes.flatMap((o) => (!o.ok && o.sheetId && o.message ? [[o.sheetId, o.message] as const] : [])),
+  );
+  if (left.size > 0) {
     try {
-      await run((context) => markNotRefreshed(context, leftAsTheyWere));
+      await run((context) => markNotRefreshed(context, left));
     } catch (error) {
       followUps.push({ messages: [message("pasted.run.markFailed", { reason: reasonOf(error) })] });
     }
@@ -620,9 +623,8 @@ export async function refreshPastedSheets(options: RefreshOptions & RefreshChoic
  * which sheets' figures are older than the others', not only the pane that ran the refresh. Two
  * round trips or three (the stores, the writes), only when a sheet was left; put back when it fails.
  */
-async function markNotRefreshed(context: Excel.RequestContext, left: readonly SheetRefreshOutcome[]): Promise<void> {
+async function markNotRefreshed(context: Excel.RequestContext, why: ReadonlyMap<string, Message>): Promise<void> {
   const at = utcNow();
-  const why = new Map(left.flatMap((o) => (o.sheetId && o.message ? [[o.sheetId, o.message] as const] : [])));
   const before = await snapshotProvenance(context);
   if (!before.records.some((r) => why.has(r.sheetId))) return;
   // Every record in its place (the Sources sheet's order), a deleted sheet's kept as the refresh found it.

@@ -134,24 +134,20 @@ function methodologyRows(layout: DisclosureLayout): MethodologyPlan {
   const netRevenueRow = add(SECTIONS.undertaking, ITEMS.netRevenue, "", "", message("disclosure.sheet.netRevenue"));
   add(SECTIONS.significance, ITEMS.significantValue, "", "", message("disclosure.sheet.significantValue"));
   add(SECTIONS.significance, ITEMS.topN, DEFAULT_TOP_N, "", message("disclosure.sheet.topN"));
-  const source = (col: string) =>
-    `=IFERROR(INDEX(${qualify(SOURCES_SHEET, `$${col}:$${col}`)},MATCH(${excelText(layout.dataSheet)},${qualify(SOURCES_SHEET, "$A:$A")},0))&"",${excelText(words(message("disclosure.sheet.notOnRecord")))})`;
+  const source = (header: string) => {
+    const col = columnLetters(SOURCES_HEADER.indexOf(header));
+    return `=IFERROR(INDEX(${qualify(SOURCES_SHEET, `$${col}:$${col}`)},MATCH(${excelText(layout.dataSheet)},${qualify(SOURCES_SHEET, "$A:$A")},0))&"",${excelText(words(message("disclosure.sheet.notOnRecord")))})`;
+  };
   const fromSources = message("disclosure.sheet.fromSources", { sheet: SOURCES_SHEET });
   add(SECTIONS.dataset, "portfolio", layout.portfolio, "", "");
-  add(SECTIONS.dataset, "version", source("H"), "", fromSources);
-  add(SECTIONS.dataset, "sha256", source("I"), "", fromSources);
-  add(SECTIONS.dataset, "read (UTC)", source("K"), "", message("disclosure.sheet.read"));
+  add(SECTIONS.dataset, "version", source("Dataset version"), "", fromSources);
+  add(SECTIONS.dataset, "sha256", source("Dataset sha256"), "", fromSources);
+  add(SECTIONS.dataset, "read (UTC)", source("Written (UTC)"), "", message("disclosure.sheet.read"));
   // Empty unless the last refresh left the data sheet as it was: then every figure here is from the
   // time read above, and the sheet says so (the Sources sheet's mark, by formula).
-  const mark = (name: string) => source(columnLetters(SOURCES_HEADER.indexOf(name)));
-  add(
-    SECTIONS.dataset,
-    "not refreshed (UTC)",
-    mark("Not refreshed (UTC)"),
-    "",
-    message("disclosure.sheet.notRefreshed"),
-  );
-  add(SECTIONS.dataset, "why not refreshed", mark("Why not refreshed"), "", "");
+  const notRefreshedNote = message("disclosure.sheet.notRefreshed");
+  add(SECTIONS.dataset, "not refreshed (UTC)", source("Not refreshed (UTC)"), "", notRefreshedNote);
+  add(SECTIONS.dataset, "why not refreshed", source("Why not refreshed"), "", "");
   for (const id of LIMITATIONS) add(SECTIONS.limitation, "", words(message(id)), "", "");
   const shortCell = qualify(layout.sheetNames.methodology, `$C$${short}`);
   const mediumCell = qualify(layout.sheetNames.methodology, `$C$${medium}`);
