@@ -42,6 +42,14 @@ const TRANSLATED_PANELS: ReadonlyArray<{ section: string; data: RegExp }> = [
  * What one open section shows at 320 px: its visible text runs that are not bracketed (not from the
  * catalog) and not `data`, and the controls whose right edge passes the pane's.
  */
+/** Opens a translated panel and waits until it is drawn (the check's: until its report is in). */
+async function openTranslatedPanel(page: Page, section: string): Promise<void> {
+  await setSectionOpen(page, section, true);
+  // The check runs when its section opens: its report is what the panel shows when it is done.
+  if (section === "check") await page.getByTestId(TEST_IDS.check.report).waitFor();
+  else await page.getByTestId(TEST_IDS.shell.section(section)).locator("button").first().waitFor();
+}
+
 async function panelAt320(page: Page, section: string, data: RegExp) {
   return page.evaluate(
     ({ paneId, sectionId, dataSource }) => {
@@ -279,10 +287,7 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
       await waitForIdle(page);
       await page.getByText(/^\[Set up~+\]$/).waitFor();
       for (const { section, data } of TRANSLATED_PANELS) {
-        await setSectionOpen(page, section, true);
-        // The check runs when its section opens: its report is what the panel shows when it is done.
-        if (section === "check") await page.getByTestId(TEST_IDS.check.report).waitFor();
-        else await page.getByTestId(TEST_IDS.shell.section(section)).locator("button").first().waitFor();
+        await openTranslatedPanel(page, section);
         expect({ section, ...(await panelAt320(page, section, data)) }).toEqual({
           section,
           unbracketed: [],
@@ -304,9 +309,7 @@ describeBrowser("the add-in in German and French (harness ?lang=)", () => {
       await page.getByText("Einrichten", { exact: true }).waitFor();
       expect(await page.getByTestId(TEST_IDS.connection.test).textContent()).toBe("Verbindung testen");
       for (const { section } of TRANSLATED_PANELS) {
-        await setSectionOpen(page, section, true);
-        if (section === "check") await page.getByTestId(TEST_IDS.check.report).waitFor();
-        else await page.getByTestId(TEST_IDS.shell.section(section)).locator("button").first().waitFor();
+        await openTranslatedPanel(page, section);
         const { wide, scrolls } = await panelAt320(page, section, /^/);
         expect({ section, wide, scrolls }).toEqual({ section, wide: [], scrolls: false });
         await setSectionOpen(page, section, false);

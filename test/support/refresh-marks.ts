@@ -5,11 +5,12 @@
  * failed refresh changes nothing else, which tests compare whole; the marks they assert apart.
  */
 import type { WorkbookSnapshot } from "../../testing/fake-excel";
+import { columnLetters } from "../../src/shaping/a1";
 import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../src/shaping/paste-provenance";
 
 /** The Sources sheet's columns that say a sheet was not refreshed (letters; the header row stays). */
 const MARK_COLUMNS = ["Not refreshed (UTC)", "Why not refreshed"].map((name) =>
-  String.fromCharCode(65 + SOURCES_HEADER.indexOf(name)),
+  columnLetters(SOURCES_HEADER.indexOf(name)),
 );
 
 /** `snapshot` with the refresh's marks taken out (see the module's comment). */

@@ -82,6 +82,15 @@ export function newWorkbook(options: { firstSheetName?: string } = {}): { fake: 
   return { fake, run: (batch) => fake.run(batch) };
 }
 
+/** Protects a sheet, or lifts its protection, as the analyst would (Review › Protect Sheet). */
+export function setSheetProtected(run: ExcelRunner, sheetName: string, on: boolean): Promise<void> {
+  return run(async (context) => {
+    const protection = context.workbook.worksheets.getItem(sheetName).protection;
+    if (on) protection.protect();
+    else protection.unprotect();
+  });
+}
+
 /**
  * A fake workbook that calculates: these RISK functions (name without the `RISK.` prefix → the
  * function) registered in the harness's formula engine, which evaluates the workbook's formulas

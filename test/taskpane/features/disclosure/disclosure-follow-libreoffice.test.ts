@@ -28,7 +28,7 @@ import {
 import { columnLetters } from "../../../../src/shaping/a1";
 import { HAZARDS, SCENARIOS } from "../../../../src/shared/vocabulary";
 import type { FakeExcel } from "../../../../testing/fake-excel";
-import { newWorkbook, startPaneTestService } from "../../support";
+import { newWorkbook, setSheetProtected, startPaneTestService } from "../../support";
 import { describeWithLibreOffice, recalculateInLibreOffice, type Recalculated } from "../../../support/libreoffice";
 import {
   ASSETS,
@@ -208,17 +208,11 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     const { fake, run, sheets, m } = made;
     // The data sheet's name as made (a sheet name is at most 31 characters).
     const data = fake.sheetNames().find((name) => name.startsWith("Disclosure data"))!;
-    const protect = (on: boolean) =>
-      run(async (context) => {
-        const protection = context.workbook.worksheets.getItem(data).protection;
-        if (on) protection.protect();
-        else protection.unprotect();
-      });
     const marks = (book: Recalculated) =>
       ["read (UTC)", "not refreshed (UTC)", "why not refreshed"].map((item) =>
         book.text(sheets.methodology, m(SECTIONS.dataset, item)),
       );
-    await protect(true);
+    await setSheetProtected(run, data, true);
     const refused = await refreshPastedSheets({ client, run, kinds: PASTE_KINDS });
     expect(refused.outcomes.find((o) => o.sheetName === data)).toMatchObject({ ok: false });
     let book = await recalculateInLibreOffice(fake.snapshot());
@@ -228,7 +222,7 @@ describeWithLibreOffice(__filename)("the tables follow the data table's rows", (
     expect(why).toContain(`Sheet "${data}" is protected`);
     // Every figure is still the last refresh's (the sheet was left whole).
     expectE19(book, sheets.e19, inputs, TOTALS);
-    await protect(false);
+    await setSheetProtected(run, data, false);
     const result = await refreshPastedSheets({ client, run, kinds: PASTE_KINDS });
     expect(result.refused).toBe(0);
     book = await recalculateInLibreOffice(fake.snapshot());

@@ -12,7 +12,7 @@ import { PROVENANCE_STORE_SHEET, SOURCES_HEADER, SOURCES_SHEET } from "../../../
 import { withoutRefreshMarks } from "../../../support/refresh-marks";
 import { columnLetters as col } from "../../../../src/shaping/a1";
 import { assetsCsv, importPortfolio } from "../../../functions/support/emulator";
-import { newWorkbook, pasteSummarySheet, usePaneTestService } from "../../support";
+import { newWorkbook, pasteSummarySheet, setSheetProtected, usePaneTestService } from "../../support";
 import { FakeErrorCodes, FakeExcelError } from "../../../../testing/fake-excel/errors";
 import { PASTE_KINDS } from "../../../../src/taskpane/features/paste-kinds";
 import type { RefreshedSheet } from "../../../../src/taskpane/features/pasted/paste-kind";
@@ -124,9 +124,7 @@ test("a protected pasted sheet is left as it was with a sentence; once unprotect
   const { fake, run } = newWorkbook();
   const summary = await pasteSummarySheet(service, run, { scenario: "ssp585" });
   // The analyst protects the sheet before sending the workbook on: Excel would refuse every write.
-  await run(async (context) => {
-    context.workbook.worksheets.getItem(summary.sheetName).protection.protect();
-  });
+  await setSheetProtected(run, summary.sheetName, true);
   const before = fake.snapshot();
   const syncs = fake.syncs.length;
   let result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
@@ -147,9 +145,7 @@ test("a protected pasted sheet is left as it was with a sentence; once unprotect
   expect(why).toBe(english(result.outcomes[0].message));
   // The pane's list of pasted sheets says so too.
   expect((await listPastedSheets(run)).sheets[0].notRefreshedAt).toBe(notRefreshedAt);
-  await run(async (context) => {
-    context.workbook.worksheets.getItem(summary.sheetName).protection.unprotect();
-  });
+  await setSheetProtected(run, summary.sheetName, false);
   result = await refreshPastedSheets({ kinds: PASTE_KINDS, client: service.client, run });
   expect(result.outcomes).toMatchObject([{ sheetName: summary.sheetName, ok: true }]);
   // Refreshed: the mark is gone, the time written is the refresh's.
@@ -160,9 +156,7 @@ test("a protected pasted sheet is left as it was with a sentence; once unprotect
 test("when the Sources sheet cannot say which sheet was left as it was, the pane says so and the workbook is as it was", async () => {
   const { fake, run } = newWorkbook();
   const summary = await pasteSummarySheet(service, run, { scenario: "ssp585" });
-  await run(async (context) => {
-    context.workbook.worksheets.getItem(summary.sheetName).protection.protect();
-  });
+  await setSheetProtected(run, summary.sheetName, true);
   const before = fake.snapshot();
   // The refusal writes nothing: the first request that writes is the mark's, failing part-way.
   let failed = false;
