@@ -12,12 +12,13 @@
  * summary of one scenario), a timeseries paste of 1,000 series (a second portfolio of the first
  * 1,000 sites: the service has no filter for part of a portfolio), each table sorted and with a
  * note typed beside every row; and the financial impact sheet set. Excel is the in-memory fake
- * with the harness's calculation engine calling the real RISK functions.
+ * with the harness's calculation engine, in a worker thread of its own (bench/workbook-worker),
+ * calling the real RISK functions in this one.
  *
  * Bound: for each step, its requests × the latency ÷ the most requests the step had on the wire
  * at once (the concurrency the engine, or the pane's readers, reached), plus Excel's time in that
- * step (inside Excel batches, waits for a sync's answer and the RISK functions' calls excluded, and
- * Excel's calculation outside them), plus the fewest syncs
+ * step (the time Excel's thread worked: applying batches, calculating; with Office.js's JSON of
+ * each batch and answer), plus the fewest syncs
  * its bytes need under the 5 MB limits × the round trip and its bytes × the transfer time. The whole
  * is the sum of the steps' wall times, its bound the sum of theirs. PASS when the whole refresh is
  * within 1.2 × the bound at the run's latency (40 ms) and again at 300 ms against a cap of 32
@@ -25,9 +26,6 @@
  * (`scale.weekly.syncRoundTripsMs`, `--sync-ms`); when each step makes at most 2 × the fewest syncs;
  * and when the reopened workbook shows every cell with 0 requests while the cache is fresh.
  */
-import { FunctionRegistry } from "../../harness/custom-functions-registry";
-import { FormulaEngine } from "../../harness/formula/engine";
-import { MetadataIndex } from "../../harness/formula/metadata";
 import { RiskClient } from "../../src/api/client";
 import type { ConnectionConfig } from "../../src/api/config";
 import { readProvenance } from "../../src/excel/provenance-sheets";
@@ -61,7 +59,7 @@ import { benchConnection, spawnEmulator, type BenchEmulator } from "../emulator-
 import { count, fmt, round } from "../format";
 import { liveHeapBytes, timed, watchGc, type MemoryPeak } from "../measure";
 import { DEFAULT_PAYLOAD_LIMIT_BYTES, type SyncCost, type SyncRecord } from "../../testing/fake-excel";
-import { timedWorkbook, type TimedWorkbook } from "../workbook";
+import { RemoteWorkbook } from "../workbook-worker/remote-excel";
 import { TIMESERIES_FILTERS } from "./timeseries";
 import { PASTE_KINDS } from "../../src/taskpane/features/paste-kinds";
 
@@ -97,13 +95,19 @@ interface Step {
   /** Most requests on the wire at once during the step. */
   peakInFlight: number;
   /**
-   * Excel's time during the step: inside Excel batches, waits for Excel's answers and the RISK
-   * functions' own calls excluded, plus Excel's calculation outside them (the harness's
-   * calculation engine showing results and spilling, which in Excel runs in Excel's process).
+   * Excel's time during the step: the time Excel's thread worked (applying batches, reading them and
+   * writing their answers, calculating: showing results and spilling) plus Office.js's JSON of each
+   * batch and answer on the add-in's side. Excel's work, however it overlapped the add-in's.
    */
   excelMs: number;
-  /** The calculation outside Excel batches counted in {@link excelMs}. */
+  /** The calculation outside the batches being applied, counted in {@link excelMs}. */
   calculationMs: number;
+  /**
+   * The bound's Excel time before Excel had a thread of its own: the time with an Excel batch open,
+   * waits for its answers and the RISK functions' calls excluded, plus the calculation outside
+   * batches. It counts the add-in's work done while a batch is open; for comparison only.
+   */
+  batchSpanMs: number;
   /** Syncs the step sent, and the fewest its bytes need under the 5 MB request and response limits. */
   syncs: number;
   fewestSyncs: number;
@@ -112,13 +116,13 @@ interface Step {
   /** Time during which at least one of its syncs waited for Excel's answer (round trips). */
   syncWaitMs: number;
   /**
-   * Garbage-collection pauses during the step, and those of major collections: these mark the
-   * whole live heap, the fake's cells included, which in Excel live in Excel's process.
+   * Garbage-collection pauses of the add-in's thread during the step, and those of major
+   * collections (the workbook's heap is the worker's, as Excel's cells are Excel's process's).
    */
   gcMs: number;
   majorGcMs: number;
   /**
-   * requests × latency ÷ peak in flight + time inside Excel batches + the fewest syncs × the round
+   * requests × latency ÷ peak in flight + Excel's time + the fewest syncs × the round
    * trip + its sync bytes × the transfer time per byte.
    */
   boundMs: number;
@@ -182,50 +186,22 @@ interface WeeklyRun extends Refresh {
   /** The peak over every refresh. */
   memory: MemoryPeak;
   /**
-   * The live heap at the end, after a full collection, with the workbook (the fake's cells, the
-   * harness's calculation engine) still held; {@link measuredRun} lets go of the workbook alone and
-   * subtracts the live heap then.
+   * The live heap of the workbook's thread at the end, after a full collection: the fake's cells and
+   * the harness's calculation engine, which in Excel live in Excel's process. The peak above is this
+   * thread's alone: the add-in's (and the bench's) own, uncollected garbage included.
    */
-  liveHeapWithWorkbook: number;
+  workbookHeap: number;
   /**
-   * What the add-in holds at the end (its engines, their storage, its client, the change snapshot),
-   * held strongly until {@link measuredRun} has measured the heap without the workbook, so that only
-   * the workbook's objects are let go; then emptied.
-   */
-  addinState: unknown[];
-  /** The fake, held weakly: proof that nothing else held it when the heap was measured without it. */
-  workbookRef: WeakRef<object>;
-  /**
-   * The workbook's retained size at the end (the heap only the fake and the calculation engine
-   * held), or undefined when something else still held the fake; the peak heap less it.
-   */
-  workbookHeap?: number;
-  addinPeakHeap?: number;
-  /**
-   * What building the workbook added to the live heap (after a full collection before and after):
-   * the workbook plus what the add-in kept of the build (its caches, the persistent cache's
-   * storage); the peak less it: a lower bound of the add-in's own peak, for comparison.
+   * What building the workbook added to this thread's live heap (after a full collection before and
+   * after): what the add-in kept of the build (its caches, the persistent cache's storage).
    */
   builtHeap: number;
-  addinPeakHeapAtLeast: number;
   /** The engine's adaptive limit at the end of the last Refresh all. */
   engineConcurrency: number;
   /** 429 answers over every refresh. */
   rateLimited: number;
   reopen: { wallMs: number; requests: number; cellsWithoutValue: number; persistentHits: number };
   buildMs: number;
-}
-
-/** Resolves once no formula is calculating (told by the calculation engine, no polling). */
-function calculated(calc: FormulaEngine): Promise<void> {
-  return new Promise((resolve) => {
-    if (calc.busyCount === 0) return resolve();
-    const stop = calc.onActivity(() => {
-      if (calc.busyCount !== 0) return;
-      stop();
-      resolve();
-    });
-  });
 }
 
 /** How the portfolios' imports are waited for: the emulator's risk data comes after its processing delay. */
@@ -272,7 +248,7 @@ function workbookFormulas(portfolio: string, scale: WeeklyScale): Array<{ sheet:
 }
 
 /** Cells of the formula sheets that do not show a value (an error, #BUSY!, or empty). */
-function cellsWithoutValue(book: TimedWorkbook, scale: WeeklyScale): number {
+async function cellsWithoutValue(book: RemoteWorkbook, scale: WeeklyScale): Promise<number> {
   const blocks: Array<[string, string]> = [
     [SHEETS.portfolio, `B2:${letters(HAZARDS.length)}${scale.assets + 1}`],
     [SHEETS.sites, `C2:C${scale.searchCells + 1}`],
@@ -280,7 +256,7 @@ function cellsWithoutValue(book: TimedWorkbook, scale: WeeklyScale): number {
   ];
   let missing = 0;
   for (const [sheet, address] of blocks)
-    for (const line of book.fake.read(sheet, address))
+    for (const line of await book.read(sheet, address))
       for (const value of line) if (value === "" || (typeof value === "string" && value.startsWith("#"))) missing++;
   return missing;
 }
@@ -297,8 +273,8 @@ function noteOf(header: readonly string[], row: readonly unknown[]): string {
 }
 
 /** Each pasted table: its sheet, where it is now, and the note column beside it. */
-async function pastedTables(book: TimedWorkbook) {
-  const records = await book.fake.run(async (context) => (await readProvenance(context)).records);
+async function pastedTables(book: RemoteWorkbook) {
+  const records = await book.run(async (context) => (await readProvenance(context)).records);
   return records.map((record) => {
     const at = parseA1(record.tableAddress);
     const right = at.col + record.header.length - 1;
@@ -315,22 +291,22 @@ async function pastedTables(book: TimedWorkbook) {
 }
 
 /** The analyst's work on each pasted table: sorted by a score (or its last column), a note typed beside every row. */
-async function sortAndAnnotate(book: TimedWorkbook): Promise<void> {
+async function sortAndAnnotate(book: RemoteWorkbook): Promise<void> {
   for (const table of await pastedTables(book)) {
     const { record } = table;
     if (record.rows === 0) continue;
     const score = record.header.findIndex((h) => /score/i.test(h));
-    await book.fake.run(async (context) => {
+    await book.run(async (context) => {
       context.workbook.worksheets
         .getItem(record.sheetName)
         .tables.getItemAt(0)
         .sort.apply([{ key: score >= 0 ? score : record.header.length - 1, ascending: false }]);
     });
     const body = `${letters(table.left)}${table.first}:${letters(table.left + record.header.length - 1)}${table.last}`;
-    const rows = book.fake.read(record.sheetName, body);
+    const rows = await book.read(record.sheetName, body);
     const note = letters(table.noteColumn);
-    book.fake.setValues(record.sheetName, `${note}${table.header}`, [["note"]]);
-    book.fake.setValues(
+    await book.setValues(record.sheetName, `${note}${table.header}`, [["note"]]);
+    await book.setValues(
       record.sheetName,
       `${note}${table.first}:${note}${table.last}`,
       rows.map((row) => [noteOf(record.header, row)]),
@@ -339,13 +315,13 @@ async function sortAndAnnotate(book: TimedWorkbook): Promise<void> {
 }
 
 /** Notes checked after the refresh, and those no longer beside their own row. */
-async function misplacedNotes(book: TimedWorkbook): Promise<{ checked: number; misplaced: number }> {
+async function misplacedNotes(book: RemoteWorkbook): Promise<{ checked: number; misplaced: number }> {
   let checked = 0;
   let misplaced = 0;
   for (const table of await pastedTables(book)) {
     const { record } = table;
     if (record.rows === 0) continue;
-    const rows = book.fake.read(
+    const rows = await book.read(
       record.sheetName,
       `${letters(table.left)}${table.first}:${letters(table.noteColumn)}${table.last}`,
     );
@@ -386,32 +362,63 @@ export async function weeklyRun(
   const newEngine = () => new RiskEngine({ connection, lastGood: new LastGoodCache(storage, { maxChars: 8_000_000 }) });
   const engine = newEngine();
   setDefaultEngine(engine);
-  const registry = new FunctionRegistry();
-  registry.register("SUMMARY", summary as never);
-  registry.register("SEARCH", search as never);
-  registry.register("IMPACT", impact as never);
   const heapBeforeBuild = liveHeapBytes();
-  const book = timedWorkbook();
-  const { fake, run } = book;
-  const calc = new FormulaEngine(fake, registry, new MetadataIndex());
-  fake.setFormulaEvaluator(calc.evaluator);
-  // Excel's calculation is Excel's time, the functions' calls the add-in's: inside a batch the
-  // batch's time already counts the calculation, so the functions' share comes off; outside, the
-  // calculation is added to Excel's time.
-  let calculationOutsideMs = 0;
-  let functionsInsideMs = 0;
-  calc.onCalculated = (calculationMs, functionMs) => {
-    if (book.inRun()) functionsInsideMs += functionMs;
-    else calculationOutsideMs += calculationMs;
-  };
+  // Excel (the fake workbook and the harness's calculation engine) in a thread of its own, calling
+  // the add-in's RISK functions here. Excel's calculation is Excel's time, the functions' calls the
+  // add-in's: inside a batch the batch's span already counts the calculation, so the functions'
+  // share comes off; outside, the calculation is added to Excel's time.
+  const book = await RemoteWorkbook.start({ SUMMARY: summary, SEARCH: search, IMPACT: impact } as never);
+  try {
+    return await weeklyRunOn(book, engine, newEngine, {
+      client,
+      portfolio,
+      timeseriesPortfolio,
+      scale,
+      emulator,
+      latencyMs,
+      concurrencyLimit,
+      log,
+      syncCost,
+      around,
+      started,
+      heapBeforeBuild,
+    });
+  } finally {
+    await book.close();
+  }
+}
+
+/** {@link weeklyRun} once its workbook's thread is up. */
+async function weeklyRunOn(
+  book: RemoteWorkbook,
+  engine: RiskEngine,
+  newEngine: () => RiskEngine,
+  o: {
+    client: RiskClient;
+    portfolio: string;
+    timeseriesPortfolio: string;
+    scale: WeeklyScale;
+    emulator: BenchEmulator;
+    latencyMs: number;
+    concurrencyLimit: number | undefined;
+    log: (message: string) => void;
+    syncCost: SyncCost;
+    around?: { before(step: string): Promise<void>; after(step: string): Promise<void> };
+    started: number;
+    heapBeforeBuild: number;
+  },
+): Promise<WeeklyRun> {
+  const { client, portfolio, timeseriesPortfolio, scale, emulator, latencyMs, concurrencyLimit, log, syncCost } = o;
+  const { around, started, heapBeforeBuild } = o;
+  const { run } = book;
 
   // The workbook as the analyst left it last week.
   log(`weekly-refresh: building the workbook (${count(scale.assets)} assets, latency ${latencyMs} ms)…`);
   for (const { sheet, rows } of workbookFormulas(portfolio, scale)) {
-    fake.addSheet(sheet);
-    fake.setValues(sheet, `A1:${letters(rows[0]!.length - 1)}${rows.length}`, rows);
+    await book.addSheet(sheet);
+    await book.setValues(sheet, `A1:${letters(rows[0]!.length - 1)}${rows.length}`, rows);
   }
-  await calculated(calc);
+  await book.calculated();
   await pasteSummary({ client, run, portfolio });
   await pasteTimeseries({ client, run, portfolio: timeseriesPortfolio, filters: TIMESERIES_FILTERS });
   await pasteFinancialImpact({ client, run, portfolio, hazard: "all" });
@@ -419,7 +426,7 @@ export async function weeklyRun(
   // The analyst selects the scores to watch and takes a snapshot (again each week: "What changed"
   // leaves its sheet selected).
   const watch = async () => {
-    fake.setSelection(SHEETS.portfolio, `B2:${letters(HAZARDS.length)}${scale.assets + 1}`);
+    await book.setSelection(SHEETS.portfolio, `B2:${letters(HAZARDS.length)}${scale.assets + 1}`);
     return takeChangeSnapshot({ client, run });
   };
   const firstSnapshot = await watch();
@@ -434,10 +441,11 @@ export async function weeklyRun(
     await emulator.resetStats();
     await around?.before(name);
     const excelBefore = book.runMs();
-    const calculationBefore = calculationOutsideMs;
-    const functionsBefore = functionsInsideMs;
-    const waitBefore = book.fake.syncWaitMs();
-    const syncsBefore = book.fake.syncs.length;
+    const calculationMark = await book.calculationMark();
+    const functionsBefore = book.functionsInsideMs;
+    const wireBefore = (await book.workerWireMs()) + book.officeJsMs;
+    const waitBefore = await book.syncWaitMs();
+    const syncsBefore = await book.syncCount();
     const gcBefore = gc.totals();
     const stepStarted = performance.now();
     const value = await work();
@@ -452,11 +460,22 @@ export async function weeklyRun(
     // is left as the add-in has it (a counting wrapper copied every answer, 130 MB in this step).
     const peakInFlight = stats.peakInFlight ?? 0;
     // The fake's waits for an answer lie inside the batches: the time the add-in and Excel work is the rest.
-    const syncWaitMs = book.fake.syncWaitMs() - waitBefore;
-    const calculationMs = calculationOutsideMs - calculationBefore;
-    const excelMs = book.runMs() - excelBefore - syncWaitMs - (functionsInsideMs - functionsBefore) + calculationMs;
-    const records = book.fake.syncs.slice(syncsBefore);
+    const syncWaitMs = (await book.syncWaitMs()) - waitBefore;
+    const batchSpanMs =
+      book.runMs() -
+      excelBefore -
+      syncWaitMs -
+      (book.functionsInsideMs - functionsBefore) +
+      (await book.calculationOutsideMs(calculationMark));
+    const records = await book.syncsSince(syncsBefore);
+    const calculationMs = await book.calculationSinceMs(calculationMark);
     const fewest = fewestSyncs(records);
+    const excelMs =
+      records.reduce((sum, r) => sum + r.busyMs, 0) +
+      (await book.workerWireMs()) +
+      book.officeJsMs -
+      wireBefore +
+      calculationMs;
     const syncBytes = records.reduce((n, r) => n + r.requestBytes + r.responseBytes, 0);
     const networkMs = peakInFlight === 0 ? 0 : (requests * latencyMs) / peakInFlight;
     const roundTripsMs = fewest * syncCost.roundTripMs + syncBytes * syncCost.msPerByte;
@@ -468,6 +487,7 @@ export async function weeklyRun(
       peakInFlight,
       excelMs,
       calculationMs,
+      batchSpanMs,
       syncs: records.length,
       fewestSyncs: fewest,
       syncBytes,
@@ -488,7 +508,7 @@ export async function weeklyRun(
   // the same assets again (the emulator gives each a new revision and the dataset a new version),
   // the same three steps. Only the steps are timed; building the workbook and reopening it happen once.
   const refreshes: Refresh[] = [];
-  fake.resetSyncs();
+  await book.resetSyncs();
   let snapshot = firstSnapshot;
   let peak: MemoryPeak = { rss: 0, heapUsed: 0 };
   const weeks = Math.max(1, scale.refreshes);
@@ -508,8 +528,8 @@ export async function weeklyRun(
       });
 
     const steps: Step[] = [];
-    const syncsBefore = fake.syncs.length;
-    fake.setSyncCost(syncCost);
+    const syncsBefore = await book.syncCount();
+    await book.setSyncCost(syncCost);
     let riskCalls = 0;
     let pasted: Refresh["pasted"] = { refreshed: 0, refused: 0, messages: [] };
     let report: Awaited<ReturnType<typeof compareWithSnapshot>> | undefined;
@@ -518,7 +538,7 @@ export async function weeklyRun(
       const callsBefore = engine.stats().calls;
       await measureStep(steps, "Refresh all", async () => {
         await refreshAll({ run, emptyCache: refreshFunctions });
-        await calculated(calc);
+        await book.calculated();
       });
       riskCalls = engine.stats().calls - callsBefore;
       engineConcurrency = engine.stats().concurrency;
@@ -537,7 +557,7 @@ export async function weeklyRun(
         compareWithSnapshot({ client, run, snapshot: weekSnapshot, threshold: SCORE_THRESHOLD }),
       );
     });
-    fake.setSyncCost({ roundTripMs: 0, msPerByte: 0 });
+    await book.setSyncCost({ roundTripMs: 0, msPerByte: 0 });
     peak = { rss: Math.max(peak.rss, whole.memory.rss), heapUsed: Math.max(peak.heapUsed, whole.memory.heapUsed) };
     const notes = await misplacedNotes(book);
     // Changed cells must belong to the changed assets (the Portfolio sheet's 0-based row r holds asset r − 1).
@@ -545,7 +565,7 @@ export async function weeklyRun(
       plausibleAssets(scale.assets).flatMap((a, i) => (changed.has(a.entity_id) ? [i] : [])),
     );
     const outside = (report?.changes ?? []).filter((c) => !changedIndexes.has(parseA1(c.address).row - 1)).length;
-    const records = fake.syncs.slice(syncsBefore);
+    const records = await book.syncsSince(syncsBefore);
     refreshes.push({
       steps,
       // The steps one after another, as the analyst waits for them: the bench's own calls between
@@ -555,7 +575,7 @@ export async function weeklyRun(
       maxSyncBytes: records.reduce((max, r) => Math.max(max, r.requestBytes), 0),
       syncs: records.length,
       riskCalls,
-      cellsWithoutValue: cellsWithoutValue(book, scale),
+      cellsWithoutValue: await cellsWithoutValue(book, scale),
       changedAssets: changed.size,
       pasted,
       notesMisplaced: notes.misplaced,
@@ -582,8 +602,8 @@ export async function weeklyRun(
   setDefaultEngine(reopened);
   await emulator.resetStats();
   const reopenStarted = performance.now();
-  fake.recalculate();
-  await calculated(calc);
+  await book.recalculate();
+  await book.calculated();
   const reopenMs = performance.now() - reopenStarted;
   const reopenRequests = routeRequests((await emulator.stats()).routes, /.*/);
   setDefaultEngine(undefined);
@@ -596,17 +616,14 @@ export async function weeklyRun(
     refreshes,
     medianIndex: refreshes.indexOf(median),
     memory: peak,
-    liveHeapWithWorkbook: liveHeapBytes(),
-    addinState: [engine, reopened, storage, client, snapshot, firstSnapshot],
-    workbookRef: new WeakRef(fake),
+    workbookHeap: await book.workbookHeap(),
     builtHeap,
-    addinPeakHeapAtLeast: Math.max(0, peak.heapUsed - builtHeap),
     engineConcurrency,
     rateLimited,
     reopen: {
       wallMs: reopenMs,
       requests: reopenRequests,
-      cellsWithoutValue: cellsWithoutValue(book, scale),
+      cellsWithoutValue: await cellsWithoutValue(book, scale),
       persistentHits: reopened.stats().persistentHits,
     },
     buildMs,
@@ -639,7 +656,7 @@ function routeLine(steps: readonly Step[]): string {
 function stepLine(s: Step): string {
   return (
     `${s.name} ${fmt(s.wallMs)} ms (bound ${fmt(s.boundMs)}: ${s.requests} requests, ${s.peakInFlight} at once, ` +
-    `Excel ${fmt(s.excelMs)} ms (calculation outside batches ${fmt(s.calculationMs)}), ${s.syncs} syncs, fewest ${s.fewestSyncs}, ${fmt(s.syncBytes / 1e6, 1)} MB, ` +
+    `Excel ${fmt(s.excelMs)} ms (calculation ${fmt(s.calculationMs)}; batches open ${fmt(s.batchSpanMs)}), ${s.syncs} syncs, fewest ${s.fewestSyncs}, ${fmt(s.syncBytes / 1e6, 1)} MB, ` +
     `GC ${fmt(s.gcMs)} ms of which major ${fmt(s.majorGcMs)}` +
     `${s.syncWaitMs > 0 ? `, waited ${fmt(s.syncWaitMs)} ms` : ""})`
   );
@@ -708,29 +725,6 @@ function checksOf(r: WeeklyRun, label: string): Check[] {
   ];
 }
 
-/**
- * A run, with the heap the workbook held apart from the add-in's: in Excel the cells live in Excel's
- * process, not the add-in's, but here the fake's workbook is on the same heap. Its share is its
- * retained size: the live heap at the end of the run less the live heap once the workbook alone
- * was let go (what the add-in holds is still held), each after a full collection, checked by a
- * weak reference to the fake that is empty by then. The add-in's own peak is the run's peak less
- * that share; garbage not yet collected at the peak's sample (the add-in's, and the fake's from
- * applying each sync) stays in it, so it is exact in the workbook's part and an upper bound of
- * the add-in's live peak.
- */
-async function measuredRun(...args: Parameters<typeof weeklyRun>): Promise<WeeklyRun> {
-  const run = await weeklyRun(...args);
-  // A weak reference's target is kept until the current job ends (WeakRef's KeepDuringJob): a
-  // macrotask later it no longer is, and the fake goes unless something else holds it.
-  await new Promise((resolve) => setImmediate(resolve));
-  const liveWithoutWorkbook = liveHeapBytes();
-  const released = run.workbookRef.deref() === undefined;
-  run.addinState.length = 0;
-  if (!released) return run;
-  const workbookHeap = Math.max(0, run.liveHeapWithWorkbook - liveWithoutWorkbook);
-  return { ...run, workbookHeap, addinPeakHeap: Math.max(0, run.memory.heapUsed - workbookHeap) };
-}
-
 /** Each step's syncs against the fewest its bytes need (the same in every run: the code's, not Excel's). */
 function syncCheck(r: WeeklyRun): Check {
   const over = r.steps.filter((s) => s.syncs > SYNC_RATIO_LIMIT * s.fewestSyncs);
@@ -745,14 +739,14 @@ function syncCheck(r: WeeklyRun): Check {
 export async function weeklyRefreshScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const scale = ctx.scale.weekly;
   const portfolio = "weekly-bench";
-  const first = await measuredRun(ctx.emulator, portfolio, scale, ctx.latencyMs, undefined, ctx.log);
+  const first = await weeklyRun(ctx.emulator, portfolio, scale, ctx.latencyMs, undefined, ctx.log);
   // The same refresh with each sync charged a round trip, each on a fresh emulator at the bench's latency.
   const withRoundTrips: WeeklyRun[] = [];
   for (const roundTripMs of scale.syncRoundTripsMs) {
     const emulator = await spawnEmulator({ latencyMs: ctx.latencyMs });
     try {
       const cost = { roundTripMs, msPerByte: roundTripMs > 0 ? SYNC_MS_PER_BYTE : 0 };
-      withRoundTrips.push(await measuredRun(emulator, portfolio, scale, ctx.latencyMs, undefined, ctx.log, cost));
+      withRoundTrips.push(await weeklyRun(emulator, portfolio, scale, ctx.latencyMs, undefined, ctx.log, cost));
     } finally {
       emulator.stop();
     }
@@ -764,14 +758,7 @@ export async function weeklyRefreshScenario(ctx: BenchContext): Promise<Scenario
   });
   let capped: WeeklyRun;
   try {
-    capped = await measuredRun(
-      cappedEmulator,
-      portfolio,
-      scale,
-      scale.cappedLatencyMs,
-      CAPPED.concurrencyLimit,
-      ctx.log,
-    );
+    capped = await weeklyRun(cappedEmulator, portfolio, scale, scale.cappedLatencyMs, CAPPED.concurrencyLimit, ctx.log);
   } finally {
     cappedEmulator.stop();
   }
@@ -794,6 +781,7 @@ export async function weeklyRefreshScenario(ctx: BenchContext): Promise<Scenario
           [`${id}PeakInFlight`, s.peakInFlight],
           [`${id}ExcelMs`, round(s.excelMs)],
           [`${id}CalculationMs`, round(s.calculationMs)],
+          [`${id}BatchSpanMs`, round(s.batchSpanMs)],
           [`${id}Syncs`, s.syncs],
           [`${id}FewestSyncs`, s.fewestSyncs],
           [`${id}SyncBytes`, s.syncBytes],
@@ -817,10 +805,9 @@ export async function weeklyRefreshScenario(ctx: BenchContext): Promise<Scenario
     [`${prefix}Syncs`]: r.syncs,
     [`${prefix}PeakRss`]: r.memory.rss,
     [`${prefix}PeakHeap`]: r.memory.heapUsed,
-    [`${prefix}WorkbookHeap`]: r.workbookHeap ?? "not released",
-    [`${prefix}AddinPeakHeap`]: r.addinPeakHeap ?? "not measured",
+    [`${prefix}WorkbookHeap`]: r.workbookHeap,
+    [`${prefix}AddinPeakHeap`]: r.memory.heapUsed,
     [`${prefix}BuiltHeap`]: r.builtHeap,
-    [`${prefix}AddinPeakHeapAtLeast`]: r.addinPeakHeapAtLeast,
     [`${prefix}EngineConcurrency`]: r.engineConcurrency,
     [`${prefix}RateLimited`]: r.rateLimited,
     [`${prefix}ReopenMs`]: round(r.reopen.wallMs),
@@ -838,20 +825,17 @@ export async function weeklyRefreshScenario(ctx: BenchContext): Promise<Scenario
     requests: first.steps.reduce((n, s) => n + s.requests, 0),
     requestNote:
       `${routeLine(first.steps)}; largest sync ${fmt(first.maxSyncBytes / 1e6, 2)} MB over ${count(first.syncs)}; ` +
-      `heap: peak ${fmt(first.memory.heapUsed / 1e6)} MB; ` +
-      (first.workbookHeap === undefined
-        ? "the workbook was still held after the run: its share not measured; "
-        : `the workbook (fake and calculation engine) retains ${fmt(first.workbookHeap / 1e6)} MB, ` +
-          `so the add-in's own peak is ${fmt((first.addinPeakHeap ?? 0) / 1e6)} MB, uncollected garbage included ` +
-          `(building the workbook added ${fmt(first.builtHeap / 1e6)} MB with the add-in's caches); `) +
+      `heap: the add-in's own peak ${fmt(first.memory.heapUsed / 1e6)} MB, uncollected garbage included ` +
+      `(building the workbook added ${fmt(first.builtHeap / 1e6)} MB of the add-in's caches); the workbook ` +
+      `(fake and calculation engine, in its own thread) holds ${fmt(first.workbookHeap / 1e6)} MB at the end; ` +
       `reopened: ${first.reopen.requests} requests in ${fmt(first.reopen.wallMs)} ms; ` +
       withRoundTrips.map((r) => `${syncLabel(r)}: ${fmt(r.wallMs)} ms vs bound ${fmt(r.boundMs)} ms; `).join("") +
       `${cappedLabel}: ${fmt(capped.wallMs)} ms vs bound ${fmt(capped.boundMs)} ms, ${capped.rateLimited} × 429`,
     wallMs: first.wallMs,
     boundMs: first.boundMs,
     boundNote:
-      "per step: requests × latency ÷ most requests at once, + time inside Excel batches (waits for its answers " +
-      "excluded), + the fewest syncs its bytes need under the 5 MB limit × the round trip, + its bytes × " +
+      "per step: requests × latency ÷ most requests at once, + the time Excel's thread worked (applying " +
+      "batches, calculating, with Office.js's JSON), + the fewest syncs its bytes need under the 5 MB limit × the round trip, + its bytes × " +
       `${fmt(SYNC_MS_PER_BYTE * 1e6)} ms a MB: ` +
       first.steps
         .map(
