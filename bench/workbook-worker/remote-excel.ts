@@ -12,8 +12,9 @@
  *
  * The proxies are generic (an ES Proxy knows no Office.js type): a property is an API object unless
  * a sync loaded it or the add-in set it; a method call makes a handle that the worker fills with an
- * API object or a ClientResult. So an add-in reading a property it never loaded gets a proxy here
- * where Excel would throw PropertyNotLoaded: the tests, on the in-thread fake, are what catch that.
+ * API object or a ClientResult. A property a load asked for (and `isNullObject`, `items`, `value`)
+ * throws PropertyNotLoaded until a sync delivers it, as in Excel; one never asked for reads as a
+ * proxy where Excel would throw: the tests, on the in-thread fake, are what catch that.
  */
 import { Worker } from "node:worker_threads";
 import { asCellError } from "../../harness/custom-functions-registry";
