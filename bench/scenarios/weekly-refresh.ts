@@ -443,7 +443,7 @@ async function weeklyRunOn(
     const excelBefore = book.runMs();
     const calculationMark = await book.calculationMark();
     const functionsBefore = book.functionsInsideMs;
-    const wireBefore = (await book.workerWireMs()) + book.officeJsMs;
+    const wireBefore = await book.wireMs();
     const waitBefore = await book.syncWaitMs();
     const syncsBefore = await book.syncCount();
     const gcBefore = gc.totals();
@@ -461,21 +461,13 @@ async function weeklyRunOn(
     const peakInFlight = stats.peakInFlight ?? 0;
     // The fake's waits for an answer lie inside the batches: the time the add-in and Excel work is the rest.
     const syncWaitMs = (await book.syncWaitMs()) - waitBefore;
+    const calculation = await book.calculationSince(calculationMark);
+    const calculationMs = calculation.ms;
     const batchSpanMs =
-      book.runMs() -
-      excelBefore -
-      syncWaitMs -
-      (book.functionsInsideMs - functionsBefore) +
-      (await book.calculationOutsideMs(calculationMark));
+      book.runMs() - excelBefore - syncWaitMs - (book.functionsInsideMs - functionsBefore) + calculation.outsideRunsMs;
     const records = await book.syncsSince(syncsBefore);
-    const calculationMs = await book.calculationSinceMs(calculationMark);
     const fewest = fewestSyncs(records);
-    const excelMs =
-      records.reduce((sum, r) => sum + r.busyMs, 0) +
-      (await book.workerWireMs()) +
-      book.officeJsMs -
-      wireBefore +
-      calculationMs;
+    const excelMs = records.reduce((sum, r) => sum + r.busyMs, 0) + (await book.wireMs()) - wireBefore + calculationMs;
     const syncBytes = records.reduce((n, r) => n + r.requestBytes + r.responseBytes, 0);
     const networkMs = peakInFlight === 0 ? 0 : (requests * latencyMs) / peakInFlight;
     const roundTripsMs = fewest * syncCost.roundTripMs + syncBytes * syncCost.msPerByte;

@@ -192,7 +192,7 @@ export class RemoteWorkbook {
   /** The RISK functions' synchronous time while a run was open (inside a batch's span: the add-in's, not Excel's). */
   functionsInsideMs = 0;
   /** This thread's time writing each batch as JSON and reading its answer: Office.js's work, not the add-in's. */
-  officeJsMs = 0;
+  private officeJsMs = 0;
   readonly ready: Promise<void>;
 
   private constructor(private readonly functions: Record<string, RiskFunction>) {
@@ -318,13 +318,13 @@ export class RemoteWorkbook {
         await Promise.resolve(); // office.js sends nothing for an empty batch
         return passThrough as P;
       }
-      let started = performance.now();
+      let writing = performance.now();
       const request = JSON.stringify(actions);
-      this.officeJsMs += performance.now() - started;
+      this.officeJsMs += performance.now() - writing;
       const deliveries = await this.request<string>({ type: "sync", run: run.id, actions: request });
-      started = performance.now();
+      writing = performance.now();
       deliver(run, JSON.parse(deliveries) as Delivery[]);
-      this.officeJsMs += performance.now() - started;
+      this.officeJsMs += performance.now() - writing;
       return passThrough as P;
     };
     const context = new Proxy(root.proxy, {
@@ -353,11 +353,6 @@ export class RemoteWorkbook {
     return this.busyTotal + (this.active > 0 ? performance.now() - this.busySince : 0);
   }
 
-  /** Whether a run is open now. */
-  inRun(): boolean {
-    return this.active > 0;
-  }
-
   private control<T>(method: string, ...args: unknown[]): Promise<T> {
     return this.request<T>({ type: "control", method, args });
   }
@@ -378,31 +373,35 @@ export class RemoteWorkbook {
   syncWaitMs = () => this.control<number>("syncWaitMs");
   syncCount = () => this.control<number>("syncCount");
   syncsSince = (from: number) => this.control<SyncRecord[]>("syncsSince", from);
-  /** The worker's time reading batches and writing answers (Excel's, around each sync the fake times). */
-  workerWireMs = () => this.control<number>("wireMs");
-  /** Milliseconds of calculation since the mark outside the syncs being applied. */
-  async calculationSinceMs(mark: number): Promise<number> {
-    const stretches = await this.control<Array<[number, number]>>("calculationStretches", mark);
-    return stretches.reduce((sum, [, ms]) => sum + ms, 0);
+  /**
+   * Milliseconds spent on each batch's JSON so far: the worker reading batches and writing their
+   * answers, and this thread writing batches and reading answers (Office.js's part). Excel's work
+   * around each sync that the fake's own `busyMs` does not count.
+   */
+  async wireMs(): Promise<number> {
+    return (await this.control<number>("wireMs")) + this.officeJsMs;
   }
 
-  /** A mark to measure {@link calculationOutsideMs} from. */
+  /** A mark to measure {@link calculationSince} from. */
   calculationMark = () => this.control<number>("calculationStretchCount");
   /**
-   * Excel's calculation since the mark outside the add-in's runs (results arriving, spilling),
-   * which a run's span does not already count: in Excel it is Excel's time.
+   * Excel's calculation since the mark, outside the syncs being applied (results arriving,
+   * spilling): all of it (`ms`), and the part outside the add-in's runs' spans, which a span does
+   * not already count (`outsideRunsMs`).
    */
-  async calculationOutsideMs(mark: number): Promise<number> {
+  async calculationSince(mark: number): Promise<{ ms: number; outsideRunsMs: number }> {
     const stretches = await this.control<Array<[number, number]>>("calculationStretches", mark);
     const spans = this.spans;
-    let outside = 0;
+    let ms = 0;
+    let outsideRunsMs = 0;
     let at = 0;
-    for (const [end, ms] of stretches) {
+    for (const [end, stretchMs] of stretches) {
+      ms += stretchMs;
       while (at < spans.length && spans[at][1] < end) at++;
-      const covered = at < spans.length && spans[at][0] <= end - ms;
-      if (!covered && !(this.active > 0 && end >= this.busySinceEpoch)) outside += ms;
+      const covered = at < spans.length && spans[at][0] <= end - stretchMs;
+      if (!covered && !(this.active > 0 && end >= this.busySinceEpoch)) outsideRunsMs += stretchMs;
     }
-    return outside;
+    return { ms, outsideRunsMs };
   }
   /** Resolves once no formula is calculating. */
   calculated = () => this.control<void>("calculated");

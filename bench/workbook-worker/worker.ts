@@ -45,7 +45,7 @@ let applying = 0;
 /**
  * Excel's calculation outside the batches being applied (results arriving, spills), as [when it
  * ended (ms since the epoch, comparable across threads), its milliseconds]: the add-in's side
- * counts those outside its own runs' spans as Excel's time (remote-excel.ts, calculationOutsideMs).
+ * counts those outside its own runs' spans as Excel's time (remote-excel.ts, calculationSince).
  */
 const stretches: Array<[number, number]> = [];
 calc.onCalculated = (calculationMs) => {

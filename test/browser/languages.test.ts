@@ -38,10 +38,6 @@ const TRANSLATED_PANELS: ReadonlyArray<{ section: string; data: RegExp }> = [
   { section: "check", data: /^$/ },
 ];
 
-/**
- * What one open section shows at 320 px: its visible text runs that are not bracketed (not from the
- * catalog) and not `data`, and the controls whose right edge passes the pane's.
- */
 /** Opens a translated panel and waits until it is drawn (the check's: until its report is in). */
 async function openTranslatedPanel(page: Page, section: string): Promise<void> {
   await setSectionOpen(page, section, true);
@@ -50,6 +46,10 @@ async function openTranslatedPanel(page: Page, section: string): Promise<void> {
   else await page.getByTestId(TEST_IDS.shell.section(section)).locator("button").first().waitFor();
 }
 
+/**
+ * What one open section shows at 320 px: its visible text runs that are not bracketed (not from the
+ * catalog) and not `data`, and the controls whose right edge passes the pane's.
+ */
 async function panelAt320(page: Page, section: string, data: RegExp) {
   return page.evaluate(
     ({ paneId, sectionId, dataSource }) => {
