@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
 import { emulatorStats, routeCount } from "../support/emulator";
-import { cell, textWhen, values, waitForIdle } from "./support/harness-page";
+import { cell, setSectionOpen, textWhen, values, waitForIdle } from "./support/harness-page";
 import { RiskClient } from "../../src/api/client";
 import { columnLetters as col } from "../../src/shaping/a1";
 import { DEMO_API_KEY, DEMO_PROJECT } from "../../src/shared/vocabulary";
@@ -179,8 +179,8 @@ describeBrowser("analyst loop", () => {
         }),
       [sheet, scoreKey] as const,
     );
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("summary")).click(); // close it: room for the panel
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("pasted")).click();
+    await setSectionOpen(page, "summary", false); // close it: room for the panel
+    await setSectionOpen(page, "pasted", true);
     await page.getByTestId(TEST_IDS.pasted.reload).click();
     await page.getByTestId(TEST_IDS.pasted.item).first().waitFor();
     await page.getByTestId(TEST_IDS.pasted.refresh).click();
@@ -204,8 +204,8 @@ describeBrowser("analyst loop", () => {
     const page = await open(true);
     const emu = suite.emulator;
     await select(page, "Demo!B12:C15");
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close it: room for the panel
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("scoped-refresh")).click();
+    await setSectionOpen(page, "connection", false); // close it: room for the panel
+    await setSectionOpen(page, "scoped-refresh", true);
     await page.getByTestId(TEST_IDS.refresh.scopeOption("selection")).click();
     await page.getByTestId(TEST_IDS.refresh.scopeRecount).click();
     const counted = await textWhen(page, TEST_IDS.refresh.scopeCount, (t) => t.includes("RISK cell"), 20_000);
@@ -277,8 +277,8 @@ describeBrowser("analyst loop", () => {
 
   test("the formula builder: lists from the service, a live preview, Insert into the selected cell", async () => {
     const page = await open(false);
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close it: room for the builder
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("builder")).click();
+    await setSectionOpen(page, "connection", false); // close it: room for the builder
+    await setSectionOpen(page, "builder", true);
     // Bad choices are explained before anything can be inserted.
     expect(await page.getByTestId(TEST_IDS.builder.problems).textContent()).toContain("Portfolio: choose a portfolio.");
     expect(await page.getByTestId(TEST_IDS.builder.insert.id).isDisabled()).toBe(true);

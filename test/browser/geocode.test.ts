@@ -12,7 +12,7 @@ import { copyFileSync } from "node:fs";
 import { DEMO_HEADERS, startTestGeocoder } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
-import { textWhen, values, waitForIdle } from "./support/harness-page";
+import { setSectionOpen, textWhen, values, waitForIdle } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
@@ -46,10 +46,10 @@ describeBrowser("addresses to coordinates", () => {
       await page.getByTestId(TEST_IDS.geocoder.save).click();
       const host = new URL(geocoder.url).host;
       await textWhen(page, TEST_IDS.geocoder.saved, (t) => t.includes(`sent to ${host} (pelias)`));
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close it: room for the preview
+      await setSectionOpen(page, "connection", false); // close it: room for the preview
 
       await page.evaluate((name) => window.harness?.selectRange(`${name}!A1:C5`), sheet);
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+      await setSectionOpen(page, "sync", true);
       await page.getByTestId(TEST_IDS.sync.geocodeFind).click();
       const consent = await textWhen(page, TEST_IDS.sync.geocodeConsentWhat, (t) => t.length > 0, 20_000);
       expect(consent).toContain(

@@ -10,7 +10,7 @@ import { RiskClient } from "../../src/api/client";
 import { importPortfolio } from "../functions/support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { docImagePath, screenshot } from "./support/browser";
-import { syncSelectionAs, textWhen, values, waitForIdle } from "./support/harness-page";
+import { setSectionOpen, syncSelectionAs, textWhen, values, waitForIdle } from "./support/harness-page";
 import { demoConnection } from "../support/emulator";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
@@ -93,9 +93,9 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
       );
       await page.getByTestId(TEST_IDS.explain.line("spill")).scrollIntoViewIfNeeded();
       copyFileSync(await screenshot(page, "explain-spilled-cell"), docImagePath("explain-spilled-cell"));
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("explain")).click();
+      await setSectionOpen(page, "explain", false);
 
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("impact")).click();
+      await setSectionOpen(page, "impact", true);
       await page.selectOption(`[data-testid="${TEST_IDS.impact.portfolio.id}"]`, "impact_b");
       await page.getByTestId(TEST_IDS.impact.rollup).fill("country");
       await page.getByTestId(TEST_IDS.impact.start).click();
