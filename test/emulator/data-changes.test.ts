@@ -118,17 +118,20 @@ test("a summary page asked again is the same bytes with the same headers, until 
   }
   const path = `${R}/summary?extended=true&scenario=ssp585&rows=250`;
   const before = await call(emu, "GET", path);
-  // The same portfolio, other assets (an import replaces them): the page is theirs.
+  // The same portfolio, other assets (an import replaces them): the page is theirs, names beyond
+  // ASCII included (items are kept as UTF-8 bytes: the length says bytes, the text decodes whole).
   const imported = await call(emu, "POST", "/api/portfolios/repeated/assets/import/", {
-    form: csvForm(spiralCsv(12).replace(/,Asset /g, ",Site ")),
+    form: csvForm(spiralCsv(12).replace(/,Asset /g, ",Büro – Zürich 🌊 ")),
   });
   expect(imported.status).toBe(202);
   await waitAvailable(emu, "repeated");
   const after = await call(emu, "GET", path);
   expect(after.text).not.toBe(before.text);
   expect((after.body as Array<{ entity_name: string }>).map((a) => a.entity_name)).toEqual(
-    Array.from({ length: 12 }, (_, i) => `Site ${i}`),
+    Array.from({ length: 12 }, (_, i) => `Büro – Zürich 🌊 ${i}`),
   );
+  expect(after.text).toBe(JSON.stringify(after.body));
+  expect(Number(after.headers.get("content-length"))).toBe(Buffer.byteLength(after.text));
 });
 
 test("after a change, a page made of kept items and recomputed ones is the page a fresh emulator computes", async () => {
