@@ -174,6 +174,19 @@ describe("errors", () => {
     expect(error.errors).toEqual(["<html>Bad gateway</html>"]);
   });
 
+  it("reads a JSON answer as UTF-8: a BOM dropped, characters split across chunks whole", async () => {
+    const json = Buffer.from(JSON.stringify([{ project_id: "p1", name: "Zürich – Büro 🌊" }]));
+    await serve((req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      // The BOM alone, then the body cut inside the four bytes of 🌊.
+      const cut = json.indexOf(Buffer.from("🌊")) + 2;
+      res.write(Buffer.from([0xef, 0xbb, 0xbf]));
+      res.write(json.subarray(0, cut));
+      setTimeout(() => res.end(json.subarray(cut)), 20);
+    });
+    expect(await clientFor().projects.list()).toEqual([{ project_id: "p1", name: "Zürich – Büro 🌊" }]);
+  });
+
   it("reports malformed JSON in a 200 answer as InvalidResponseError", async () => {
     await serve((req, res) => {
       res.writeHead(200, { "Content-Type": "application/json" });
