@@ -150,20 +150,20 @@ function defaultSummarySelection(ctx: RequestContext, p: StoredPortfolio) {
 }
 
 /**
- * The rendered items of the summary lists (each item's JSON text), by the asset's data and the
+ * The rendered items of the summary lists (each item's JSON, as UTF-8), by the asset's data and the
  * request's filters. The service answers from data it computed when the portfolio was processed; this
  * emulator computes it from the model on demand, which costs its single thread about 0.4 ms per
  * extended item (a page of 250: 0.1 s), so an analyst's refresh of a 5,000-asset workbook (the extended
  * summary of three scenarios, the default summary of every scenario, read again behind pasted sheets
  * and RISK cells) would be bound by this emulator's CPU rather than by the service's latency. Items
  * are kept instead of pages so that a change of 1 % of the assets' data (the change-data control
- * route) recomputes 1 % of the items, and a page is its items' texts joined: the same bytes
+ * route) recomputes 1 % of the items, and a page is its items' bytes put together: the same bytes
  * `JSON.stringify` gives the whole page. The key is the portfolio's assets (an import replaces the
  * array), its name, the asset's index and data revision, the seed and the item's variant (scenario,
- * window, hazard filter); the least recently used go past a budget of bytes. Items are kept as their
- * UTF-8 bytes and a page is those bytes copied together: joining the texts and encoding the page
- * for the socket cost this thread about 25 ms a 3 MB page (measured, Node 20), copying bytes about
- * 4 ms, and the bench runs the add-in on the same two cores (docs/benchmarks.md).
+ * window, hazard filter); the least recently used go past a budget of bytes. Bytes, not texts:
+ * joining texts and encoding the page for the socket cost this thread about 25 ms a 3 MB page
+ * (measured, Node 20), copying bytes about 4 ms, and the bench runs the add-in on the same two
+ * cores (docs/benchmarks.md).
  */
 class RenderedItems {
   private readonly generations = new WeakMap<readonly StoredAsset[], number>();
