@@ -21,7 +21,8 @@ export function summaryCells(portfolio: string, assets: number): FormulaCall[] {
 }
 
 /**
- * Scenario 2: one RISK.SUMMARY cell per asset of the benchmark portfolio. The engine reads the
+ * Scenario 2: one RISK.SUMMARY cell per asset of the benchmark portfolio, the emulator's summary
+ * read once before (unmeasured) as the service's is computed ahead. The engine reads the
  * portfolio's summary (scenario and window of the defaults) once, every page, `readAhead` pages at
  * a time. Bound: pages ÷ readAhead × latency. The naive client asks the summary of each asset with
  * the `entity_id` filter, one request per cell, at the engine's concurrency.
@@ -38,6 +39,13 @@ export async function summaryScenario(ctx: BenchContext): Promise<ScenarioResult
   });
   setDefaultEngine(engine);
   try {
+    // Not measured: the emulator renders a summary item the first time it is asked for and keeps it
+    // (emulator/handlers/datasets.ts, RenderedItems), where the service serves data it computed when
+    // the portfolio was processed. Read once here, the add-in's path meets the emulator as the naive
+    // client below always did (it runs after) and as analysts meet the service.
+    await ctx.client.datasets
+      .summary(portfolio, { scenario: DEFAULT_SCENARIO, window: DEFAULT_WINDOW })
+      .all({ readAhead: settings.readAhead });
     await ctx.emulator.resetStats();
     const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
     const first = await timed(() => evaluateCells(calls));
