@@ -21,7 +21,7 @@ import {
   planRowChunks,
   rowBytes,
   textRowBytes,
-  utf8Length,
+  estimateJsonBytes,
 } from "./chunks";
 import { READ_TARGET_BYTES, queueRead, readBlock, type CellBlock } from "./read-range";
 import { addStoreSheet, deleteVeryHiddenSheet } from "./store-sheets";
@@ -88,7 +88,7 @@ export function queueWrittenStoreParts(context: Excel.RequestContext, store: Exc
       const first = head.slice(0, Math.max(0, total));
       known = { first };
       if (total > FIRST_ROWS_READ) {
-        const bytesPerCell = Math.max(1, utf8Length(JSON.stringify(first)) / (first.length * HEADER.length));
+        const bytesPerCell = Math.max(1, estimateJsonBytes(first) / (first.length * HEADER.length));
         known.rest = {
           sheet: store,
           row: 1 + FIRST_ROWS_READ,
@@ -209,6 +209,16 @@ function storeLine(row: WrittenRow): string[] {
   return [row.locator, row.key, row.digest, row.kept.join(",")];
 }
 
+/**
+ * Whether two rows of one locator make the same store line, without building either: most rows of a
+ * refresh do (15,000 lines of the weekly refresh's tables, compared at every refresh).
+ */
+function sameLine(a: WrittenRow, b: WrittenRow): boolean {
+  if (a.key !== b.key || a.digest !== b.digest || a.kept.length !== b.kept.length) return false;
+  for (let i = 0; i < a.kept.length; i++) if (String(a.kept[i]) !== String(b.kept[i])) return false;
+  return true;
+}
+
 const BLANK_LINE: string[] = HEADER.map(() => "");
 
 /**
@@ -225,7 +235,8 @@ export function planStoreLines(before: ReadonlyMap<string, WrittenRow>, next: re
     if (row.line === undefined) throw new Error(`The record's row ${row.locator} was not read from its store`);
     lineOf.set(row.line, row);
   }
-  const end = Math.max(-1, ...lineOf.keys()) + 1;
+  let end = 0;
+  for (const line of lineOf.keys()) if (line >= end) end = line + 1;
   const taken = new Set(next.filter((r) => r.locator !== "").map((r) => r.locator));
   const free = [...lineOf.values()]
     .filter((r) => !taken.has(r.locator))
@@ -241,8 +252,7 @@ export function planStoreLines(before: ReadonlyMap<string, WrittenRow>, next: re
     if (row.locator === "") return row;
     const old = before.get(row.locator);
     const line = old?.line ?? free.pop() ?? past++;
-    const after = storeLine(row);
-    if (!old || storeLine(old).some((cell, i) => cell !== after[i])) change(line, after);
+    if (!old || !sameLine(old, row)) change(line, storeLine(row));
     return { ...row, line };
   });
   for (const line of free) change(line, BLANK_LINE);
