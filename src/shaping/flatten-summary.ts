@@ -78,23 +78,30 @@ function metricOrder(found: Iterable<string>): string[] {
  * geometry and every label as label:<key>), then `<hazard>_<metric>` for every metric present.
  */
 export function flattenExtendedSummary(items: readonly ExtendedSummaryItem[]): SummaryTable {
-  const labelKeys = [...new Set(items.flatMap((i) => Object.keys(i.labels ?? {})))].sort();
-  const scenarios = ordered(
-    items.flatMap((i) => Object.keys(i.scenario_analytics ?? {})),
-    SCENARIOS,
-  );
+  // Every label, scenario, hazard and metric any item has. With for-in, not Object.keys/entries:
+  // the keys of 5,000 items × 3 scenarios × 6 hazards × 40 metrics as arrays and pairs were about
+  // 45 MB of garbage at each refresh of a 5,000-asset extended summary (an allocation profile).
+  const labelSet = new Set<string>();
+  const scenarioSet = new Set<string>();
   const hazardSet = new Set<string>();
   const metricsByHazard = new Map<string, Set<string>>();
-  for (const item of items) {
-    for (const byHazard of Object.values(item.scenario_analytics ?? {})) {
-      for (const [hazard, metrics] of Object.entries(byHazard ?? {})) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    for (const key in item.labels ?? {}) labelSet.add(key);
+    const analytics = item.scenario_analytics ?? {};
+    for (const scenario in analytics) {
+      scenarioSet.add(scenario);
+      const byHazard = analytics[scenario] ?? {};
+      for (const hazard in byHazard) {
         hazardSet.add(hazard);
-        const set = metricsByHazard.get(hazard) ?? new Set<string>();
-        for (const m of Object.keys(metrics ?? {})) set.add(m);
-        metricsByHazard.set(hazard, set);
+        let set = metricsByHazard.get(hazard);
+        if (!set) metricsByHazard.set(hazard, (set = new Set<string>()));
+        for (const m in byHazard[hazard] ?? {}) set.add(m);
       }
     }
   }
+  const labelKeys = [...labelSet].sort();
+  const scenarios = ordered(scenarioSet, SCENARIOS);
   const hazards = ordered(hazardSet, EXTENDED_HAZARDS_ALPHABETICAL);
   const header = [
     "portfolio_index",
