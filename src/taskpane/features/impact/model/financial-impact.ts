@@ -414,7 +414,13 @@ function buildDataSheet(
         message("impact.problem.noValue", { asset: who, empty: asset.valueAddress ?? valueSource }),
       );
     }
-    const row: CellValue[] = [asset.index, asset.entityId, asset.name, asset.label, asset.value];
+    // Sized once (five asset cells, then the metrics): pushed, a row's store grew and was copied.
+    const row = new Array<CellValue>(FIRST_METRIC + metricColumns.length);
+    row[0] = asset.index;
+    row[1] = asset.entityId;
+    row[2] = asset.name;
+    row[3] = asset.label;
+    row[4] = asset.value;
     const analytics = scenarios.map((scenario) => byScenario.get(scenario)?.get(asset.index));
     metricColumns.forEach((column, k) => {
       const metrics = analytics[scenarioOf[k]]?.[column.hazard];
@@ -432,7 +438,7 @@ function buildDataSheet(
           }),
         );
       }
-      row.push(ok ? (value as number) : "");
+      row[FIRST_METRIC + k] = ok ? (value as number) : "";
     });
     return row;
   });
