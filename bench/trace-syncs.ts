@@ -4,47 +4,51 @@
  * `npx tsx bench/trace-syncs.ts [assets=5000]`. For finding syncs that could ride together (issue
  * 41's "each step within 2 × the fewest syncs"); not part of `npm run bench`.
  */
-import { FakeRequestContext } from "../testing/fake-excel/context";
 import { FULL_SCALE } from "./context";
 import { spawnEmulator } from "./emulator-process";
 import { weeklyRun } from "./scenarios/weekly-refresh";
+import { RemoteWorkbook } from "./workbook-worker/remote-excel";
 
 const assets = Number(process.argv[2] ?? "5000");
 let on = "";
 const order: string[] = [];
-const original = FakeRequestContext.prototype.sync;
-FakeRequestContext.prototype.sync = function (this: FakeRequestContext, v?: unknown) {
-  if (on && (this as unknown as { queue: unknown[] }).queue.length > 0) {
-    const stack = (new Error().stack ?? "")
-      .split("\n")
-      .slice(2)
-      .filter((l) => l.includes("/src/"))
-      .slice(0, 4)
-      .map((l) =>
-        l
-          .trim()
-          .replace(/^at /, "")
-          .replace(/\(.*\/src\//, "(")
-          .replace(/:\d+\)$/, ")"),
-      )
-      .join(" < ");
-    const host = (
-      this as unknown as { host: { syncs: { requestBytes: number; responseBytes: number; operations: number }[] } }
-    ).host;
-    const at = host.syncs.length;
-    const slot = order.length;
-    order.push(stack);
-    const p = original.call(this, v) as Promise<unknown>;
-    return p.finally(() => {
-      const r = host.syncs[at];
-      if (r)
-        order[slot] =
-          `${(r.requestBytes / 1e6).toFixed(2)}MB/${(r.responseBytes / 1e6).toFixed(2)}MB ops ${r.operations} ` +
-          order[slot];
-    }) as never;
-  }
-  return original.call(this, v) as never;
-} as never;
+
+/** The src frames that called sync: the batch's JSON goes to the workbook's thread from within it. */
+function srcFrames(): string {
+  return (new Error().stack ?? "")
+    .split("\n")
+    .slice(2)
+    .filter((l) => l.includes("/src/"))
+    .slice(0, 4)
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^at /, "")
+        .replace(/\(.*\/src\//, "(")
+        .replace(/:\d+\)$/, ")"),
+    )
+    .join(" < ");
+}
+
+// The workbook is in its own thread (bench/workbook-worker): each sync is one "sync" request to it,
+// with the batch's actions as JSON, answered with the deliveries as JSON.
+type Request = (message: { type: string; actions?: string }) => Promise<unknown>;
+const prototype = RemoteWorkbook.prototype as unknown as { request: Request };
+const original = prototype.request;
+prototype.request = function (this: unknown, message) {
+  const answer = original.call(this, message);
+  if (!on || message.type !== "sync" || message.actions === undefined) return answer;
+  const slot = order.length;
+  const operations = (JSON.parse(message.actions) as unknown[]).length;
+  const requestBytes = Buffer.byteLength(message.actions);
+  order.push(srcFrames());
+  return answer.then((deliveries) => {
+    const responseBytes = typeof deliveries === "string" ? Buffer.byteLength(deliveries) : 0;
+    order[slot] =
+      `${(requestBytes / 1e6).toFixed(2)}MB/${(responseBytes / 1e6).toFixed(2)}MB ops ${operations} ` + order[slot];
+    return deliveries;
+  });
+};
 async function main() {
   const emulator = await spawnEmulator({ latencyMs: 0, processingDelayMs: 200 });
   const scale = { ...FULL_SCALE.weekly, assets, series: Math.min(FULL_SCALE.weekly.series, assets), refreshes: 1 };
