@@ -248,11 +248,11 @@ describeBrowser("analyst loop", () => {
 
   test("convert the demo sheet to values after confirming, then restore the formulas", async () => {
     const page = await open(true);
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close it: room for the panel
+    await setSectionOpen(page, "connection", false); // close it: room for the panel
     const formulaBefore = (await cell(page, "Demo!D3")).formula;
     const valueBefore = (await cell(page, "Demo!D3")).value;
     await page.evaluate(() => window.harness?.selectRange("Demo!A1"));
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("static")).click();
+    await setSectionOpen(page, "static", true);
     await page.getByTestId(TEST_IDS.static.scopeOption("sheet")).click();
     await page.getByTestId(TEST_IDS.static.convert).click();
     await page.getByTestId(TEST_IDS.static.confirm).waitFor();

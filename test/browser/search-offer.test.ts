@@ -9,7 +9,7 @@
 import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
-import { textWhen, waitForIdle } from "./support/harness-page";
+import { setSectionOpen, textWhen, waitForIdle } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
@@ -56,8 +56,8 @@ describeBrowser("many search points: progress and the faster path offered", () =
     const points = Array.from({ length: 350 }, (_, i) => [30 + i / 100, 40 + i / 100]);
     await page.evaluate(([name, block]) => window.harness?.setCells(`${name}!A1`, block), [sheet, points] as const);
 
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close it: room for the builder
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("builder")).click();
+    await setSectionOpen(page, "connection", false); // close it: room for the builder
+    await setSectionOpen(page, "builder", true);
     expect(await page.getByTestId(TEST_IDS.builder.searchOffer.id).count()).toBe(0); // not for RISK.SUMMARY
     await page.getByTestId(TEST_IDS.builder.function).click();
     await page.getByTestId(TEST_IDS.builder.functionOption("SEARCH")).click();

@@ -15,7 +15,7 @@ import { portfolioWith } from "../emulator/helpers";
 import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { SCREENSHOT_DIR } from "./support/browser";
-import { selectWithMouse, syncSelectionAs, textWhen, values } from "./support/harness-page";
+import { selectWithMouse, setSectionOpen, syncSelectionAs, textWhen, values } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
@@ -74,8 +74,8 @@ async function shot(page: Page, name: string, selector?: string): Promise<void> 
 }
 
 async function openMap(page: Page, portfolio: string): Promise<void> {
-  await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // collapse: the map comes into view
-  await page.getByTestId(TEST_IDS.shell.sectionHeader("visual")).click();
+  await setSectionOpen(page, "connection", false); // collapse: the map comes into view
+  await setSectionOpen(page, "visual", true);
   await page.getByTestId(TEST_IDS.visual.visualPortfolio.id).waitFor({ state: "visible", timeout: 20_000 });
   await page.selectOption(`[data-testid="${TEST_IDS.visual.visualPortfolio.id}"]`, portfolio);
   await textWhen(page, TEST_IDS.visual.mapText, (t) => /^Map of /.test(t), 30_000);
