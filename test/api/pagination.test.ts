@@ -257,7 +257,11 @@ describe("streaming pages in order (onPage)", () => {
     const seen: Array<[number, number]> = [];
     const result = await client()
       .portfolios.assets("p", { rows: 50 })
-      .all({ readAhead: 4, expectedItems: 230, onPage: (items, page) => seen.push([page, items[0].portfolio_index]) });
+      .all({
+        readAhead: 4,
+        expectedItems: 230,
+        onPage: (items, page) => void seen.push([page, items[0].portfolio_index]),
+      });
     expect(seen).toEqual([
       [1, 0],
       [2, 50],
@@ -266,5 +270,60 @@ describe("streaming pages in order (onPage)", () => {
       [5, 200],
     ]);
     expect(result).toEqual([]);
+  });
+});
+
+describe("streaming pages at the consumer's pace (onPage returns a promise)", () => {
+  it("requests no page more than twice the read-ahead past the last page written, and reads on as pages are written", async () => {
+    server = await assetServer(50 * 20);
+    const finishWriting: Array<() => void> = [];
+    const written: number[] = [];
+    const reading = client()
+      .portfolios.assets("p", { rows: 50 })
+      .all({
+        readAhead: 2,
+        expectedItems: 1000,
+        onPage: (_items, page) =>
+          new Promise<void>((resolve) => finishWriting.push(() => (written.push(page), resolve()))),
+      });
+    const settle = async () => {
+      // Let requests made so far reach the server and their answers come back.
+      for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 20));
+    };
+    await settle();
+    // Nothing written yet: pages 1..4 (2 × read-ahead) requested, no more.
+    expect(Math.max(...pagesRequested())).toBe(4);
+    // Page 1 written: one more page may be requested.
+    finishWriting.shift()!();
+    await settle();
+    expect(Math.max(...pagesRequested())).toBe(5);
+    // The rest written as they come: every page read, each once.
+    let finished = false;
+    void reading.then(() => (finished = true));
+    while (!finished) {
+      if (finishWriting.length > 0) finishWriting.shift()!();
+      else await new Promise((r) => setTimeout(r, 5));
+    }
+    // The read ends when its last page arrives; writing what is handed over is the caller's to await.
+    while (finishWriting.length > 0) finishWriting.shift()!();
+    expect([...pagesRequested()].sort((a, b) => a - b)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+    // 20 full pages, then the empty page 21 that ends the list, handed over like the others.
+    expect(written).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+  });
+
+  it("fails the read when writing a page fails, and requests nothing more", async () => {
+    server = await assetServer(50 * 20);
+    const reading = client()
+      .portfolios.assets("p", { rows: 50 })
+      .all({
+        readAhead: 2,
+        expectedItems: 1000,
+        onPage: (_items, page) => (page === 2 ? Promise.reject(new Error("sheet full")) : Promise.resolve()),
+      });
+    await expect(reading).rejects.toThrow("sheet full");
+    const requested = pagesRequested().length;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pagesRequested().length).toBe(requested);
+    expect(requested).toBeLessThanOrEqual(6);
   });
 });
