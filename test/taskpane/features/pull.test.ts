@@ -14,7 +14,8 @@ import {
 import { CancelledError } from "../../../src/taskpane/ui/pane-types";
 import { DEFAULT_PAYLOAD_LIMIT_BYTES } from "../../../testing/fake-excel";
 import { columnLetters as col } from "../../../src/shaping/a1";
-import { newWorkbook, usePaneTestService } from "../support";
+import { countRequests, newWorkbook, usePaneTestService } from "../support";
+import { emulatorStats } from "../../support/emulator";
 import { TIMESERIES_HEADER_START } from "../../support/fixtures";
 import { englishTranslator } from "../../../src/i18n/translator";
 import { wordsOf } from "../../../src/taskpane/ui/i18n";
@@ -185,7 +186,57 @@ describe("timeseries → new sheet", () => {
     expect(fake.sheetNames()).toEqual(["Sheet1"]);
   });
 
-  test("an unknown portfolio fails before any sheet is made", async () => {
+  test("the first pages are read while Excel is still opening the sheets, and the paste then completes", async () => {
+    const { fake, run } = newWorkbook();
+    const itemsRequests = async () => countRequests(await emulatorStats(service.emulator), "physical/items");
+    const before = await itemsRequests();
+    // Excel on the web, busy: the sync that opens the paste's sheets is not answered.
+    const opening = fake.holdNextSync();
+    const paste = pasteTimeseries({
+      client: service.client,
+      run,
+      portfolio: PORTFOLIO,
+      filters: { hazard: "wildfire", scenario: "ssp245" },
+      rows: 5,
+      readAhead: 2,
+    });
+    await opening.held;
+    let readMeanwhile = 0;
+    for (let waited = 0; readMeanwhile < 2 && waited < 5_000; waited += 10) {
+      await new Promise((r) => setTimeout(r, 10));
+      readMeanwhile = (await itemsRequests()) - before;
+    }
+    expect(readMeanwhile).toBeGreaterThanOrEqual(2);
+    expect(fake.sheetNames()).toEqual(["Sheet1"]);
+    opening.release();
+    const pasted = await paste;
+    expect(pasted.rowCount).toBeGreaterThan(5);
+    expect(fake.sheetNames()).toContain(pasted.sheetName);
+  });
+
+  test("when Excel cannot open the sheets, reading stops and no sheet is left", async () => {
+    const { fake, run } = newWorkbook();
+    const itemsRequests = async () => countRequests(await emulatorStats(service.emulator), "physical/items");
+    const before = await itemsRequests();
+    fake.failSync(1);
+    await expect(
+      pasteTimeseries({
+        client: service.client,
+        run,
+        portfolio: PORTFOLIO,
+        filters: { hazard: "wildfire", scenario: "ssp245" },
+        rows: 2,
+        readAhead: 2,
+      }),
+    ).rejects.toThrow();
+    const read = (await itemsRequests()) - before;
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await itemsRequests()) - before).toBe(read); // nothing read after the failure
+    expect(read).toBeLessThan(10); // the portfolio's series take more pages than that at 2 rows a page
+    expect(fake.sheetNames()).toEqual(["Sheet1"]);
+  });
+
+  test("an unknown portfolio fails and leaves no sheet", async () => {
     const { fake, run } = newWorkbook();
     await expect(
       pasteTimeseries({ client: service.client, run, portfolio: "no_such_portfolio", filters: { hazard: "cyclone" } }),

@@ -198,6 +198,8 @@ export interface StreamKindOptions extends PasteOptions {
   readAhead?: number;
   /** Page size (default: the service's). */
   rows?: number;
+  /** About how many items the read holds, when known (api/pagination.ts ReadAllOptions.expectedItems). */
+  expectedItems?: number;
   /** Budget per workbook request (default 4 MB); smaller in tests to see streaming. */
   maxRequestBytes?: number;
   /** Items read so far; throwing stops the read (the paste then fails with `stopReason`). */
@@ -228,18 +230,22 @@ export async function streamKind(
   const stream = kind.stream(client, source, {
     readAhead: options.readAhead,
     rows: options.rows,
+    expectedItems: options.expectedItems,
     onItemsRead: options.onItemsRead,
   });
   const provenanceOfSource = provenances(client, signal);
   const empty: FetchedTable = { header: [], rows: [] };
-  const specs: StreamSheetSpec[] = [];
-  for (const sheet of stream.sheets)
-    specs.push({
+  // The provenance's dataset version (one request for every sheet) is read while the first pages
+  // are; a failure is the paste's, and streamPaste reports it.
+  const specs: Promise<StreamSheetSpec[]> = Promise.all(
+    stream.sheets.map(async (sheet) => ({
       ...streamSpec(kind.sheet(sheet, empty)),
       // Each sheet records its filters (and which part of the read it holds), so a refresh re-reads it.
       provenance: await provenanceOfSource(kind, sheet),
       rowKeys: { spec: kind.rowKey([]) },
-    });
+    })),
+  );
+  specs.catch(() => undefined); // handled by streamPaste, which may take it up a moment later
   return streamPaste<PhysicalItem>({
     run,
     signal,

@@ -83,8 +83,11 @@ export interface SheetLayout extends Pick<
 export interface KindStream<T> {
   /** One source per sheet the read fills, in order (the timeseries: projected, then observed). */
   sheets: PasteSource[];
-  /** Reads every page in order, calling `onPage` with each; stops when `signal` fires. */
-  read(onPage: (items: T[]) => void, signal?: AbortSignal): Promise<unknown>;
+  /**
+   * Reads every page in order, calling `onPage` with each; stops when `signal` fires. When `onPage`
+   * returns a promise, reading keeps pace with it (api/pagination.ts pagesAheadOfConsumer).
+   */
+  read(onPage: (items: T[]) => void | Promise<unknown>, signal?: AbortSignal): Promise<unknown>;
   /** A page's rows, per sheet. */
   shape(items: T[]): CellValue[][][];
   /** Each sheet's header, once every page is shaped. */
@@ -96,6 +99,8 @@ export interface StreamReading {
   readAhead?: number;
   slots?: SlotSource;
   rows?: number;
+  /** About how many items the read holds, when known: its first pages are then asked for at once. */
+  expectedItems?: number;
   onItemsRead?: (itemsRead: number) => void;
 }
 

@@ -12,13 +12,14 @@ import { CancelledError, type ExcelRunner } from "../../ui/pane-types";
 /** What a streaming paste is made of. */
 export interface StreamPasteOptions<T> {
   run: ExcelRunner;
-  specs: StreamSheetSpec[];
+  /** The sheets; a promise when they wait on a read of their own (the provenance's dataset version). */
+  specs: StreamSheetSpec[] | Promise<StreamSheetSpec[]>;
   signal?: AbortSignal;
   /**
    * Reads every page, calling `onPage` with each page in order; stops when `signal` fires. Usually
    * `list.all({ signal, readAhead, onPage })`.
    */
-  read: (onPage: (items: T[]) => void, signal: AbortSignal) => Promise<unknown>;
+  read: (onPage: (items: T[]) => Promise<void>, signal: AbortSignal) => Promise<unknown>;
   /** Turns a page into rows and appends them (in page order, one page at a time). */
   consume: (items: T[], writer: StreamingSheets) => Promise<void>;
   /** Headers (and charts) once everything is read and written. */
@@ -29,29 +30,39 @@ export interface StreamPasteOptions<T> {
 }
 
 /**
- * Opens the sheets, reads and writes concurrently (each page is appended as it arrives; a chunk's
- * sync runs while the next pages are in flight), then finishes: the sheets appear renamed into
- * place. A failure anywhere, or Cancel, stops the reader and deletes the new sheets.
+ * Opens the sheets while the first pages are read, reads and writes concurrently (each page is
+ * appended as it arrives; a chunk's sync runs while the next pages are in flight), then finishes:
+ * the sheets appear renamed into place. A failure anywhere, or Cancel, stops the reader and
+ * deletes the new sheets.
  */
 export async function streamPaste<T>(options: StreamPasteOptions<T>): Promise<WrittenSheet[]> {
-  const { run, specs, signal } = options;
+  const { run, signal } = options;
   const reading = new AbortController();
   const onCancel = () => reading.abort();
   signal?.addEventListener("abort", onCancel, { once: true });
   try {
     return await run(async (context) => {
-      const writer = await StreamingSheets.open(context, specs, { signal, maxRequestBytes: options.maxRequestBytes });
-      let writing: Promise<void> = Promise.resolve();
+      // The sheets are opened (a round trip to Excel, after the specs' own read) while the first
+      // pages are read: in Excel on the web each is a round trip, and neither needs the other.
+      // Pages that arrive first wait for the writer; the read keeps pace with it.
+      let writer: StreamingSheets | undefined;
       let writeFailure: unknown;
+      const failWriting = (error: unknown) => {
+        writeFailure ??= error;
+        reading.abort(); // no point reading what cannot be written
+      };
+      let writing: Promise<void> = Promise.resolve(options.specs)
+        .then((specs) => StreamingSheets.open(context, specs, { signal, maxRequestBytes: options.maxRequestBytes }))
+        .then((opened) => {
+          writer = opened;
+        }, failWriting);
       try {
         await options
           .read((items) => {
             writing = writing
-              .then(() => (writeFailure === undefined ? options.consume(items, writer) : undefined))
-              .catch((error: unknown) => {
-                writeFailure ??= error;
-                reading.abort(); // no point reading what cannot be written
-              });
+              .then(() => (writeFailure === undefined && writer ? options.consume(items, writer) : undefined))
+              .catch(failWriting);
+            return writing; // the read keeps pace with the writing (api/pagination.ts pagesAheadOfConsumer)
           }, reading.signal)
           .catch((error: unknown) => {
             throw writeFailure ?? error;
@@ -61,11 +72,11 @@ export async function streamPaste<T>(options: StreamPasteOptions<T>): Promise<Wr
         signal?.throwIfAborted();
       } catch (error) {
         await writing.catch(() => undefined);
-        await writer.discard(error);
+        await writer?.discard(error);
         throw error;
       }
       const { headers, charts } = options.finish();
-      return writer.finish(headers, charts);
+      return writer!.finish(headers, charts);
     });
   } catch (error) {
     const stopped = options.stopReason?.();

@@ -213,6 +213,8 @@ export async function pasteTimeseries(options: TimeseriesPasteOptions): Promise<
   const written = await streamKind(
     {
       ...options,
+      // The catalog's estimate: the pages it spans are asked for at once, not page 1 alone first.
+      expectedItems: expected,
       onItemsRead: (read) => {
         if (read > MAX_TIMESERIES_ROWS && !tooMany) {
           tooMany = true;

@@ -52,6 +52,7 @@ function timeseriesStream(
       client.datasets.items(source.portfolio ?? "", query).all({
         signal,
         readAhead: reading.readAhead ?? 4,
+        expectedItems: reading.expectedItems,
         slots: reading.slots,
         onPage,
         onProgress: reportingItems(reading.onItemsRead),
