@@ -8,7 +8,7 @@ import { count, cpuDelta, fmt, round } from "../format";
 import { threadTime, timed, type Timed } from "../measure";
 import { pagesNeeded } from "../portfolio";
 import { syncFigures, timedWorkbook, writeTimeseries, writeTimeseriesAlone, type TimedWorkbook } from "../workbook";
-import { benchPaste, TIMESERIES_FILTERS } from "./timeseries";
+import { benchCatalog, benchPaste, TIMESERIES_FILTERS } from "./timeseries";
 
 const SYNC_LIMIT_BYTES = 5_000_000;
 const EXTENDED_ROUTE = /\/datasets\/physical\/summary$/;
@@ -186,10 +186,11 @@ export async function timeseriesStreamScenario(ctx: BenchContext): Promise<Scena
   const serialBound = streamingBound(serial.figures);
 
   // Streamed: the task pane's paste.
+  const catalog = await benchCatalog(ctx);
   const workbook = timedWorkbook();
   await ctx.emulator.resetStats();
   const cpuBefore = emulatorCpuMs(ctx.emulator.pid);
-  const paste = await measurePaste(workbook, benchPaste(ctx, workbook.run));
+  const paste = await measurePaste(workbook, benchPaste(ctx, workbook.run, catalog));
   const emulatorCpu = cpuDelta(cpuBefore, emulatorCpuMs(ctx.emulator.pid));
   const requests = routeRequests((await ctx.emulator.stats()).routes, ITEMS_ROUTE);
   const syncs = syncFigures(workbook.fake);
