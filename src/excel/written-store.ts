@@ -155,7 +155,7 @@ export async function writeWrittenStore(
   while (taken.has(`${WRITTEN_STORE_PREFIX}${n}`.toLowerCase())) n++;
   const name = `${WRITTEN_STORE_PREFIX}${n}`;
   const store = addStoreSheet(context, name);
-  const lines: string[][] = [HEADER, ...rows.map((r) => [r.locator, r.key, r.digest, r.kept.join(",")])];
+  const lines: string[][] = [HEADER, ...rows.map(storeLine)];
   // Every line is four texts, each cell formatted as text: sized without building its JSON, which
   // was about half the cost of writing the record.
   // `queuedBytes`: writes the caller left queued, which go with the first chunk's request.
