@@ -56,8 +56,10 @@ function expectConsistent(f: PasteThreadFigures): void {
   expect(Math.abs(f.readWaitMs + f.ownThreadMs + f.fakeWriteMs - f.wallMs)).toBeLessThanOrEqual(0.05 * f.wallMs + 5);
 }
 
+/** Tries at most: a try counts when the machine kept its pace through it (see the test). */
+const TRIES = 3;
+
 test("a deliberately serial paste misses the streaming bound, measured as the benchmark measures", async () => {
-  // Writing alone, on this machine now: what the reads' waiting is sized to match.
   const items = await (
     await emulatorWithPortfolio(0)
   ).datasets
@@ -65,39 +67,53 @@ test("a deliberately serial paste misses the streaming bound, measured as the be
     .all({ readAhead: READ_AHEAD });
   expect(items).toHaveLength(ASSETS);
   emulators.pop()?.stop();
-  const write = await threadTime(() => writeTimeseries(timedWorkbook().run, items, ROWS));
-  // Page 1 goes alone (the reader does not know the list is longer), then READ_AHEAD at a time.
-  const rounds = 1 + Math.ceil(Math.floor(ASSETS / ROWS) / READ_AHEAD);
-  const latencyMs = Math.max(10, Math.round(write.activeMs / rounds));
-  const client = await emulatorWithPortfolio(latencyMs);
+  const writeAlone = async () => (await threadTime(() => writeTimeseries(timedWorkbook().run, items, ROWS))).activeMs;
 
-  const serialBook = timedWorkbook();
-  const serial = await measurePaste(serialBook, () =>
-    serialTimeseriesPaste({ client, run: serialBook.run, portfolio: PORTFOLIO, readAhead: READ_AHEAD, rows: ROWS }),
-  );
-  expect(serial.value).toBe(ASSETS);
-  const streamBook = timedWorkbook();
-  const stream = await measurePaste(streamBook, () =>
-    pasteTimeseries({
-      client,
-      run: streamBook.run,
-      portfolio: PORTFOLIO,
-      filters: TIMESERIES_FILTERS,
-      readAhead: READ_AHEAD,
-      rows: ROWS,
-    }),
-  );
-  expect(stream.value.rowCount).toBe(ASSETS);
+  for (let attempt = 1; ; attempt++) {
+    // Writing alone, on this machine now: what the reads' waiting is sized to match.
+    const writeBefore = await writeAlone();
+    // Page 1 goes alone (the reader does not know the list is longer), then READ_AHEAD at a time.
+    const rounds = 1 + Math.ceil(Math.floor(ASSETS / ROWS) / READ_AHEAD);
+    const latencyMs = Math.max(10, Math.round(writeBefore / rounds));
+    const client = await emulatorWithPortfolio(latencyMs);
 
-  const serialVerdict = streamingBound(serial.figures);
-  const streamVerdict = streamingBound(stream.figures);
-  console.log(
-    `[bench] streaming bound, ${ASSETS} series at ${latencyMs} ms a request: ` +
-      `serial ${serialVerdict.detail} (${serialVerdict.ratio.toFixed(2)} ×); ` +
-      `streaming ${streamVerdict.detail} (${streamVerdict.ratio.toFixed(2)} ×)`,
-  );
-  expectConsistent(serial.figures);
-  expectConsistent(stream.figures);
-  expect(serialVerdict.pass).toBe(false);
-  expect(serialVerdict.ratio).toBeGreaterThan(STREAMING_SLACK);
-}, 60_000);
+    const serialBook = timedWorkbook();
+    const serial = await measurePaste(serialBook, () =>
+      serialTimeseriesPaste({ client, run: serialBook.run, portfolio: PORTFOLIO, readAhead: READ_AHEAD, rows: ROWS }),
+    );
+    expect(serial.value).toBe(ASSETS);
+    const streamBook = timedWorkbook();
+    const stream = await measurePaste(streamBook, () =>
+      pasteTimeseries({
+        client,
+        run: streamBook.run,
+        portfolio: PORTFOLIO,
+        filters: TIMESERIES_FILTERS,
+        readAhead: READ_AHEAD,
+        rows: ROWS,
+      }),
+    );
+    expect(stream.value.rowCount).toBe(ASSETS);
+    emulators.pop()?.stop();
+    // The latency matches the writing only while the machine keeps the pace it had when sized: a
+    // browser test starting beside this one made the write 4 × slower, and any paste then looks
+    // bound by its own thread. Such a try is measured again.
+    const writeAfter = await writeAlone();
+    const steady = Math.max(writeAfter, writeBefore) <= 1.5 * Math.min(writeAfter, writeBefore);
+
+    const serialVerdict = streamingBound(serial.figures);
+    const streamVerdict = streamingBound(stream.figures);
+    console.log(
+      `[bench] streaming bound, ${ASSETS} series at ${latencyMs} ms a request (try ${attempt}; write alone ` +
+        `${Math.round(writeBefore)} ms before, ${Math.round(writeAfter)} ms after): ` +
+        `serial ${serialVerdict.detail} (${serialVerdict.ratio.toFixed(2)} ×); ` +
+        `streaming ${streamVerdict.detail} (${streamVerdict.ratio.toFixed(2)} ×)`,
+    );
+    if (!steady && attempt < TRIES) continue;
+    expectConsistent(serial.figures);
+    expectConsistent(stream.figures);
+    expect(serialVerdict.pass).toBe(false);
+    expect(serialVerdict.ratio).toBeGreaterThan(STREAMING_SLACK);
+    return;
+  }
+}, 180_000);
