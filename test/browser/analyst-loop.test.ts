@@ -36,7 +36,7 @@ describeBrowser("analyst loop", () => {
   const select = (page: Page, address: string) => page.evaluate((a) => window.harness?.selectRange(a), address);
   /** Paste the portfolio's ssp585 summary (without the extended one) from the pane's Summary section. */
   const pasteSummaryFromPane = async (page: Page, portfolio: string) => {
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("summary")).click();
+    await setSectionOpen(page, "summary", true);
     await page.selectOption(`[data-testid="${TEST_IDS.summary.portfolio.id}"]`, portfolio);
     await page.selectOption(`[data-testid="${TEST_IDS.summary.scenario}"]`, "ssp585");
     await page.getByTestId(TEST_IDS.summary.extended).click(); // summary only
@@ -51,7 +51,7 @@ describeBrowser("analyst loop", () => {
     expect(sheets).toContain("Climate Risk sources");
     const summarySheet = sheets.find((s) => s.startsWith("Summary"))!;
 
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("pasted")).click();
+    await setSectionOpen(page, "pasted", true);
     await page.getByTestId(TEST_IDS.pasted.reload).click();
     await page.getByTestId(TEST_IDS.pasted.item).first().waitFor();
     const listed = await page.getByTestId(TEST_IDS.pasted.list).textContent();
@@ -100,7 +100,7 @@ describeBrowser("analyst loop", () => {
         [summarySheet, on] as const,
       );
     await protect(true);
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("pasted")).click();
+    await setSectionOpen(page, "pasted", true);
     await page.getByTestId(TEST_IDS.pasted.reload).click();
     await page.getByTestId(TEST_IDS.pasted.item).first().waitFor();
     await page.getByTestId(TEST_IDS.pasted.refresh).click();

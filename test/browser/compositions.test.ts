@@ -7,7 +7,7 @@
 import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
-import { textWhen } from "./support/harness-page";
+import { setSectionOpen, textWhen } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
@@ -22,7 +22,7 @@ describeBrowser("compositions panel", () => {
     "run a UDF to preview its layer, edit its equation, " + "replace a layer's file; a bad program changes nothing",
     async () => {
       const { page } = await suite.openHarness({ demo: false });
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("compositions")).click();
+      await setSectionOpen(page, "compositions", true);
       await page.getByTestId(TEST_IDS.compositions.udf(2).item).waitFor({ state: "visible", timeout: 20_000 });
       const layerFeatures = ((await api("/vector/1")) as { geojson: { features: unknown[] } }).geojson.features.length;
 

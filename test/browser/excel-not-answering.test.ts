@@ -8,6 +8,7 @@
 import type { SyncHold } from "../../testing/fake-excel";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
+import { setSectionOpen } from "./support/harness-page";
 
 const describeBrowser = describeWithBrowser(__filename);
 
@@ -27,7 +28,7 @@ describeBrowser("Excel not answering", () => {
     await page.evaluate(() => {
       window.heldSync = window.harness?.fake.holdNextSync();
     });
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("pasted")).click();
+    await setSectionOpen(page, "pasted", true);
     const notice = page.getByTestId(TEST_IDS.shell.excelNotAnswering);
     await notice.waitFor({ timeout: 15_000 });
     expect(await notice.textContent()).toContain("Excel is not answering");

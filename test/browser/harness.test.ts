@@ -15,6 +15,7 @@ import {
   pasteAt,
   pullDemoTimeseries,
   selectWithMouse,
+  setSectionOpen,
   syncSelectionAs,
   textWhen,
   typeIntoCell,
@@ -130,7 +131,7 @@ describeBrowser("browser harness", () => {
 
       // "Refresh all" in the task pane empties the functions' cache and recalculates every RISK cell:
       // one new search per distinct point, and the same numbers come back.
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("refresh")).click();
+      await setSectionOpen(page, "refresh", true);
       await page.getByTestId(TEST_IDS.refresh.all).click();
       await page.getByTestId(TEST_IDS.refresh.recalculating).waitFor({ state: "visible" });
       await waitForIdle(page);
@@ -237,7 +238,7 @@ describeBrowser("browser harness", () => {
     expect(row[yearCol]).toBe(items[3].risk_exposure[year]); // numbers stay numbers
     await screenshot(page, "c-timeseries-sheet");
 
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("layer")).click();
+    await setSectionOpen(page, "layer", true);
     const vectors = (await fetch(`${emu.url}/api/compositions/vector`, { headers: DEMO_HEADERS }).then((r) =>
       r.json(),
     )) as Array<{
@@ -285,7 +286,7 @@ describeBrowser("browser harness", () => {
       ];
       await pasteAt(page, "A1", rows.map((r) => r.join("\t")).join("\n"));
       await selectWithMouse(page, "A1", "D6");
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+      await setSectionOpen(page, "sync", true);
       await page.getByTestId(TEST_IDS.sync.portfolio).fill("bad_range_d");
       const before = await emulatorStats(emu.url);
       await page.getByTestId(TEST_IDS.sync.start).click();
@@ -382,10 +383,10 @@ describeBrowser("browser harness", () => {
       expect(routeCount(await emulatorStats(running.url), "GET", "/api/search")).toBe(3);
 
       // The service goes away; with "keep the last good value", Refresh all leaves the numbers and lists the cell.
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("last-good")).click();
+      await setSectionOpen(page, "last-good", true);
       await page.getByTestId(TEST_IDS.lastGood.failurePolicyKeep).click();
       suite.server.setEmulator(NO_EMULATOR_URL);
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("refresh")).click();
+      await setSectionOpen(page, "refresh", true);
       await page.getByTestId(TEST_IDS.refresh.all).click();
       await page.getByTestId(TEST_IDS.lastGood.staleCell).first().waitFor({ state: "visible", timeout: 30_000 });
       await waitForIdle(page);
@@ -395,7 +396,7 @@ describeBrowser("browser harness", () => {
       expect(await page.getByTestId(TEST_IDS.lastGood.staleCell).textContent()).toMatch(
         /shows its last good value, fetched .*risk service failed \(HTTP 502\)/,
       );
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // fold it, so the list shows beside the grid
+      await setSectionOpen(page, "connection", false); // fold it, so the list shows beside the grid
       await page.getByTestId(TEST_IDS.lastGood.staleRetry.id).scrollIntoViewIfNeeded();
       await screenshot(page, "f-last-good-values");
 

@@ -74,7 +74,7 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
         return found + 1;
       });
       await page.evaluate((row) => window.harness?.fake.setSelection("Demo", `B${row}`), demoTop);
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("explain")).click();
+      await setSectionOpen(page, "explain", true);
       await page.getByTestId(TEST_IDS.explain.start).click();
       expect(await textWhen(page, TEST_IDS.explain.line("thresholds"), (t) => t.length > 0)).toMatch(
         /LOW below 0\.01, MEDIUM up to 0\.05/,
@@ -132,7 +132,7 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
             .findIndex((r) => String(r[0]).startsWith("=RISK.SUMMARY")) + 1,
       );
       await page.evaluate((r) => window.harness?.fake.setSelection("Demo", `B${r}:C${r + 3}`), row);
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("changes")).click();
+      await setSectionOpen(page, "changes", true);
       await page.getByTestId(TEST_IDS.changes.threshold).fill("0.001");
       await page.getByTestId(TEST_IDS.changes.snapshot.id).click();
       await textWhen(page, TEST_IDS.changes.snapshot.result, (t) => t.includes("8 cells"));
@@ -143,7 +143,7 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
         .map((a) => (a.portfolio_index === 0 ? { ...a, lat: other.lat, lng: other.lng } : a))
         .map((a) => `${a.entity_id},${a.lat},${a.lng}`);
       await importPortfolio(client, "demo-portfolio", ["entity_id,lat,lng", ...lines].join("\n"));
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("refresh")).click();
+      await setSectionOpen(page, "refresh", true);
       await page.getByTestId(TEST_IDS.refresh.all).click();
       await textWhen(page, TEST_IDS.refresh.task.result, (t) => t.length > 0, 30_000);
       await waitForIdle(page);
@@ -158,7 +158,7 @@ describeBrowser("money at risk, diffs, explain and changes in the browser harnes
         row,
         { timeout: 30_000 },
       );
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("refresh")).click();
+      await setSectionOpen(page, "refresh", false);
       await page.getByTestId(TEST_IDS.changes.compare).click();
       const text = await textWhen(page, TEST_IDS.changes.summary, (t) => t.length > 0, 30_000);
       expect(text).toContain(`1 asset flipped to ${flood(other.portfolio_index)} for flood_potential under ssp245`);

@@ -51,7 +51,7 @@ describeBrowser("task pane layout at 320 px", () => {
       "portfolios and layers",
     ]);
     expect(await visibleSections(page)).toHaveLength(21);
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("connection")).click(); // close the connection form
+    await setSectionOpen(page, "connection", false); // close the connection form
     await paneShot(page, "pane-groups");
     // README's picture: the demo workbook's RISK cells beside the grouped pane, at a laptop's size.
     await page.setViewportSize({ width: 1440, height: 900 });

@@ -12,7 +12,7 @@ import { DEMO_HEADERS } from "../support/emulator";
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
 import { routeCount, emulatorStats } from "../support/emulator";
-import { cell, cells, syncSelectionAs, textWhen, values, waitForIdle } from "./support/harness-page";
+import { cell, cells, setSectionOpen, syncSelectionAs, textWhen, values, waitForIdle } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 import { HARNESS_TEST_IDS } from "../../harness/test-ids";
 
@@ -85,7 +85,7 @@ describeBrowser("portfolio journeys in the browser harness", () => {
       const { page } = await suite.openHarness();
       await waitForIdle(page);
 
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("portfolios")).click();
+      await setSectionOpen(page, "portfolios", true);
       await page.selectOption(`[data-testid="${TEST_IDS.portfolios.portfolio.id}"]`, "demo-portfolio");
       await page.getByTestId(TEST_IDS.portfolios.assets.id).click();
       await textWhen(page, TEST_IDS.portfolios.assets.result, (t) => t.includes("Assets demo-portfolio"), 30_000);
@@ -120,7 +120,7 @@ describeBrowser("portfolio journeys in the browser harness", () => {
       const emu = await suite.freshEmulator();
       const { page } = await suite.openHarness({ demo: false });
 
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("timeseries")).click();
+      await setSectionOpen(page, "timeseries", true);
       await page.selectOption(`[data-testid="${TEST_IDS.timeseries.portfolio.id}"]`, "demo-portfolio");
       await page.selectOption(`[data-testid="${TEST_IDS.timeseries.hazard}"]`, "heatwave");
       await page.selectOption(`[data-testid="${TEST_IDS.timeseries.indicator}"]`, "obs_freq");
@@ -148,7 +148,7 @@ describeBrowser("portfolio journeys in the browser harness", () => {
       await textWhen(page, TEST_IDS.timeseries.download.result, (t) => t.includes("demo-portfolio-items.csv"));
       await screenshot(page, "portfolios-timeseries-download");
 
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("nature")).click();
+      await setSectionOpen(page, "nature", true);
       const area = {
         type: "FeatureCollection",
         features: [

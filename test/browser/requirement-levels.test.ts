@@ -8,7 +8,7 @@
 import { describeWithBrowser, useBrowserSuite } from "./support/browser-suite";
 import { screenshot } from "./support/browser";
 import { emulatorStats, methodCount } from "../support/emulator";
-import { textWhen, waitForIdle } from "./support/harness-page";
+import { setSectionOpen, textWhen, waitForIdle } from "./support/harness-page";
 import { TEST_IDS } from "../../src/taskpane/ui/test-ids";
 
 const describeBrowser = describeWithBrowser(__filename);
@@ -41,7 +41,7 @@ describeBrowser("browser harness at an older requirement level", () => {
     }, sites);
     expect(supported).toBe(false);
 
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+    await setSectionOpen(page, "sync", true);
     await page.getByTestId(TEST_IDS.sync.portfolio).fill("old_excel_merge");
     await page.getByTestId(TEST_IDS.sync.start).click();
     const oldList = await textWhen(page, TEST_IDS.sync.problems.id, (t) => t.length > 0, 30_000);

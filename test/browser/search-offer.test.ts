@@ -33,7 +33,7 @@ describeBrowser("many search points: progress and the faster path offered", () =
     await waitForIdle(page, 120_000);
     expect(await page.getByTestId(TEST_IDS.shell.usageProgress).count()).toBe(0); // gone once nothing is pending
 
-    await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+    await setSectionOpen(page, "sync", true);
     await page.getByTestId(TEST_IDS.sync.searchOffer.check.id).click();
     const timing = await textWhen(page, TEST_IDS.sync.searchOffer.timing, (t) => t.length > 0, 20_000);
     expect(timing).toMatch(new RegExp(`^Searching 400 points: about .+ As portfolio "${sheet}_points": about `));

@@ -200,7 +200,7 @@ describeBrowser("portfolio map and risk sheets in the browser", () => {
       // Sync the demo workbook's Assets (A1:E7) to a new portfolio with the pane, as a user does.
       await selectWithMouse(page, "A1", "E7", "Assets");
       await syncSelectionAs(page, "map_sync");
-      await page.getByTestId(TEST_IDS.shell.sectionHeader("sync")).click();
+      await setSectionOpen(page, "sync", true);
       await page
         .click(`[data-testid="${HARNESS_TEST_IDS.sheetTabs}"] button[data-sheet="Sheet1"]`)
         .catch(() => undefined);
