@@ -50,8 +50,9 @@ function expectConsistent(f: PasteThreadFigures): void {
   expect(f.readWaitMs).toBeGreaterThan(0);
   expect(f.fakeWriteMs).toBeGreaterThan(0);
   expect(f.ownThreadMs).toBeGreaterThan(0);
-  // Nothing can be written before the first page: its wait is part of the read wait, not more.
-  expect(f.firstPageWaitMs).toBeGreaterThan(0);
+  // Nothing can be written before the first page: its wait is part of the read wait, not more. It
+  // may be 0: on a loaded machine the thread can stay busy (set-up, collection) until it arrives.
+  expect(f.firstPageWaitMs).toBeGreaterThanOrEqual(0);
   expect(f.firstPageWaitMs).toBeLessThanOrEqual(f.readWaitMs + 1);
   expect(Math.abs(f.readWaitMs + f.ownThreadMs + f.fakeWriteMs - f.wallMs)).toBeLessThanOrEqual(0.05 * f.wallMs + 5);
 }
