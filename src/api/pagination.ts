@@ -226,10 +226,12 @@ export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAl
   // A page is requested only while the consumer is at most `aheadOfConsumer` pages behind it.
   const noRoom = () => options.onPage !== undefined && nextPage > consumed + aheadOfConsumer;
   // Hands a page to onPage; when that returns a promise, the page counts as consumed once it settles.
+  // Either way the workers waiting for room are woken: left waiting, they never ended, nor the read.
   const consume = (items: T[], page: number) => {
     const writing = options.onPage!(items, page);
     if (!(writing instanceof Promise)) {
       consumed = page;
+      wakeConsumerWaiters();
       return;
     }
     writing.then(() => {
@@ -283,8 +285,7 @@ export async function readAllPages<T>(fetchPage: PageFetcher<T>, options: ReadAl
         }
       } catch (error) {
         if (page > lastPage) continue; // aborted because it lies past the end
-        if (failure === undefined) failure = error;
-        abortAll();
+        fail(error);
         return;
       } finally {
         inFlight.delete(page);

@@ -271,6 +271,31 @@ describe("streaming pages in order (onPage)", () => {
     ]);
     expect(result).toEqual([]);
   });
+
+  it("ends when a page slow to come holds the others past the window, the consumer taking pages at once", async () => {
+    // Page 1 is slow: pages 2..8 arrive and wait for it, so the workers find no room (2 × read-ahead
+    // past the last page handed over) and wait. When page 1 comes, onPage takes every page at once
+    // (it returns nothing): the waiting workers must be woken to read on and to end, or the read
+    // never settled (a paste's progress stuck at its first page).
+    server = new RecordingServer(async (req, res) => {
+      const query = queryOf(req);
+      const page = Number(query.get("page") ?? 1);
+      const rows = Number(query.get("rows") ?? 50);
+      await new Promise((r) => setTimeout(r, page === 1 ? 150 : 5));
+      const start = (page - 1) * rows;
+      const items = Array.from({ length: Math.max(0, Math.min(rows, 1000 - start)) }, (_, i) => ({
+        portfolio_index: start + i,
+      }));
+      sendJson(res, 200, items);
+    });
+    await server.start();
+    const handedOver: number[] = [];
+    await client()
+      .portfolios.assets("p", { rows: 50 })
+      .all({ readAhead: 4, expectedItems: 1000, onPage: (_items, page) => void handedOver.push(page) });
+    expect(handedOver).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+    expect(Math.max(...pagesRequested())).toBe(21);
+  });
 });
 
 describe("streaming pages at the consumer's pace (onPage returns a promise)", () => {
