@@ -173,6 +173,10 @@ test("weekly refresh: every cell a value, pasted sheets refreshed by key, the ch
     Number(weekly.details.RefreshpastedsheetsFewestSyncs),
   );
   expect(Number(weekly.details.sync5msRefreshpastedsheetsSyncWaitMs)).toBeGreaterThan(0);
+  // The add-in thread's busy time: measured, and within the step's wall.
+  const busy = Number(weekly.details.RefreshpastedsheetsThreadBusyMs);
+  expect(busy).toBeGreaterThan(0);
+  expect(busy).toBeLessThanOrEqual(Number(weekly.details.RefreshpastedsheetsMs) + 1);
   // Each run measured its refreshes and reports the median one's ratio among them.
   for (const prefix of ["", "sync5ms", "capped"]) {
     expect(weekly.details[`${prefix}Refreshes`]).toBe(TINY.weekly.refreshes);
