@@ -6,14 +6,15 @@ import { RecordingServer, queryOf, sendJson } from "../support/recording-server"
 /** A server holding `total` assets, paged exactly as docs/service.md#pagination says. */
 async function assetServer(
   total: number,
-  options: { delayMs?: number; failPage?: number } = {},
+  options: { delayMs?: number; failPage?: number; delayOfPage?: (page: number) => number } = {},
 ): Promise<RecordingServer> {
   return new RecordingServer(async (req, res) => {
     const query = queryOf(req);
     const page = Number(query.get("page") ?? 1);
     const rows = Number(query.get("rows") ?? 50);
     if (rows > 250) return sendJson(res, 400, { errors: ["rows must be at most 250"] });
-    if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+    const delayMs = options.delayOfPage?.(page) ?? options.delayMs;
+    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     if (page === options.failPage) return sendJson(res, 500, { errors: ["boom"] });
     const start = (page - 1) * rows;
     const items = Array.from({ length: Math.max(0, Math.min(rows, total - start)) }, (_, i) => ({
@@ -241,19 +242,7 @@ describe("reads sharing request slots", () => {
 describe("streaming pages in order (onPage)", () => {
   it("hands every page over in page order even when later pages arrive first, and keeps none", async () => {
     // Page 1 is slowest, so pages 2..4 arrive before it; onPage must still see 1, 2, 3, 4, 5.
-    server = new RecordingServer(async (req, res) => {
-      const query = queryOf(req);
-      const page = Number(query.get("page") ?? 1);
-      const rows = Number(query.get("rows") ?? 50);
-      await new Promise((r) => setTimeout(r, page === 1 ? 120 : 10));
-      const start = (page - 1) * rows;
-      sendJson(
-        res,
-        200,
-        Array.from({ length: Math.max(0, Math.min(rows, 230 - start)) }, (_, i) => ({ portfolio_index: start + i })),
-      );
-    });
-    await server.start();
+    server = await assetServer(230, { delayOfPage: (page) => (page === 1 ? 120 : 10) });
     const seen: Array<[number, number]> = [];
     const result = await client()
       .portfolios.assets("p", { rows: 50 })
@@ -277,18 +266,7 @@ describe("streaming pages in order (onPage)", () => {
     // past the last page handed over) and wait. When page 1 comes, onPage takes every page at once
     // (it returns nothing): the waiting workers must be woken to read on and to end, or the read
     // never settled (a paste's progress stuck at its first page).
-    server = new RecordingServer(async (req, res) => {
-      const query = queryOf(req);
-      const page = Number(query.get("page") ?? 1);
-      const rows = Number(query.get("rows") ?? 50);
-      await new Promise((r) => setTimeout(r, page === 1 ? 150 : 5));
-      const start = (page - 1) * rows;
-      const items = Array.from({ length: Math.max(0, Math.min(rows, 1000 - start)) }, (_, i) => ({
-        portfolio_index: start + i,
-      }));
-      sendJson(res, 200, items);
-    });
-    await server.start();
+    server = await assetServer(1000, { delayOfPage: (page) => (page === 1 ? 150 : 5) });
     const handedOver: number[] = [];
     await client()
       .portfolios.assets("p", { rows: 50 })
