@@ -50,14 +50,17 @@ function medianOf(runs: Array<ReturnType<typeof measure>>): string {
 async function main(): Promise<void> {
   const emulator = await spawnEmulator({ latencyMs: 0 });
   try {
-    const connection = benchConnection(emulator);
-    await setUpPortfolio(new RiskClient(connection), "calibrate-decode", 250);
-    const url = `${emulator.url}/api/portfolios/calibrate-decode/datasets/physical/summary?extended=true&scenario=ssp126&page=1&rows=250`;
-    const response = await fetch(url, {
-      headers: { "X-Service-APIKey": connection.apiKey, "X-Service-Project": connection.project ?? "" },
-    });
-    if (!response.ok) throw new Error(`the extended summary's page: HTTP ${response.status}`);
-    const bytes = Buffer.from(await response.arrayBuffer());
+    // The client's own request (its headers, base URL and errors), its answer kept as bytes.
+    const client = new RiskClient(benchConnection(emulator));
+    await setUpPortfolio(client, "calibrate-decode", 250);
+    const bytes = Buffer.from(
+      await client.transport.get<Uint8Array>(
+        "bench.extendedSummaryPage",
+        "/portfolios/calibrate-decode/datasets/physical/summary",
+        undefined,
+        { query: { extended: "true", scenario: "ssp126", page: 1, rows: 250 }, responseType: "bytes" },
+      ),
+    );
     const base64 = bytes.toString("base64");
     console.log(`one page: ${(bytes.length / 1e6).toFixed(2)} MB, decoded and parsed ${PAGES} times a round`);
     console.log(`Node ${process.version}: ${medianOf([0, 1, 2].map(() => measure(base64, PAGES)))}`);
