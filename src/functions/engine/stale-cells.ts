@@ -5,6 +5,8 @@
  * recalculation that succeeds empties the list.
  */
 
+import { parseA1, type A1Range } from "../../shaping/a1";
+
 /** What a cell shows for one failed load. */
 export interface StaleMark {
   /** "old value": the last good value is shown (setting "keep"); "error": the error is shown. */
@@ -21,6 +23,29 @@ export interface StaleCell extends StaleMark {
   address: string;
   /** Data keys behind the cell that failed (engine cache keys without the connection: cache-key.ts). */
   keys: string[];
+}
+
+/**
+ * Lines sorted by sheet (names compared as Excel users read them: "Sheet2" before "Sheet10"), then
+ * row, then column. An address that is not A1 (none is, from Excel) keeps its place after the rest.
+ */
+function sortInReadingOrder(lines: StaleCell[]): StaleCell[] {
+  const places = new Map(lines.map((line) => [line, readA1Cell(line.address)]));
+  const names = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+  return lines.sort((a, b) => {
+    const pa = places.get(a);
+    const pb = places.get(b);
+    if (!pa || !pb) return pa ? -1 : pb ? 1 : 0;
+    return names.compare(pa.sheet ?? "", pb.sheet ?? "") || pa.row - pb.row || pa.col - pb.col;
+  });
+}
+
+function readA1Cell(address: string): A1Range | undefined {
+  try {
+    return parseA1(address);
+  } catch {
+    return undefined;
+  }
 }
 
 export class StaleCells {
@@ -46,7 +71,9 @@ export class StaleCells {
   }
 
   /**
-   * The cells in the list, in the order they failed. The same array until the list changes, so a
+   * The cells in the list in reading order: by sheet name, then row, then column. Not in the order
+   * they failed: loads fail concurrently, so that order changes from one refresh to the next and an
+   * analyst comparing two lists would see cells move. The same array until the list changes, so a
    * React view can read it with useSyncExternalStore.
    */
   list(): readonly StaleCell[] {
@@ -54,7 +81,7 @@ export class StaleCells {
   }
 
   private compute(): StaleCell[] {
-    return [...this.cells].map(([address, marks]) => {
+    const lines = [...this.cells].map(([address, marks]): StaleCell => {
       const all = [...marks.values()];
       const error = all.find((mark) => mark.showing === "error");
       const times = all.map((mark) => mark.fetchedAt).filter((t): t is number => t !== undefined);
@@ -66,6 +93,7 @@ export class StaleCells {
         keys: [...marks.keys()],
       };
     });
+    return sortInReadingOrder(lines);
   }
 
   get size(): number {
