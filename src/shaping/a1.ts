@@ -52,7 +52,7 @@ export function parseA1(address: string): A1Range {
  * test many texts (every argument of thousands of formulas): an Error and its stack for each
  * non-reference cost seconds over a workbook.
  */
-function readA1(address: string): A1Range | undefined {
+export function readA1(address: string): A1Range | undefined {
   const text = address.trim();
   const bang = text.lastIndexOf("!");
   let sheet: string | undefined;

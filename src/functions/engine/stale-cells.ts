@@ -5,7 +5,7 @@
  * recalculation that succeeds empties the list.
  */
 
-import { parseA1, type A1Range } from "../../shaping/a1";
+import { readA1 } from "../../shaping/a1";
 
 /** What a cell shows for one failed load. */
 export interface StaleMark {
@@ -25,27 +25,21 @@ export interface StaleCell extends StaleMark {
   keys: string[];
 }
 
+/** Sheet names compared as people read them: "Sheet2" before "Sheet10", case aside. */
+const SHEET_NAMES = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+
 /**
- * Lines sorted by sheet (names compared as Excel users read them: "Sheet2" before "Sheet10"), then
- * row, then column. An address that is not A1 (none is, from Excel) keeps its place after the rest.
+ * Lines sorted by sheet (SHEET_NAMES), then row, then column. An address that is not A1 (none is,
+ * from Excel) keeps its place after the rest.
  */
 function sortInReadingOrder(lines: StaleCell[]): StaleCell[] {
-  const places = new Map(lines.map((line) => [line, readA1Cell(line.address)]));
-  const names = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+  const places = new Map(lines.map((line) => [line, readA1(line.address)]));
   return lines.sort((a, b) => {
     const pa = places.get(a);
     const pb = places.get(b);
     if (!pa || !pb) return pa ? -1 : pb ? 1 : 0;
-    return names.compare(pa.sheet ?? "", pb.sheet ?? "") || pa.row - pb.row || pa.col - pb.col;
+    return SHEET_NAMES.compare(pa.sheet ?? "", pb.sheet ?? "") || pa.row - pb.row || pa.col - pb.col;
   });
-}
-
-function readA1Cell(address: string): A1Range | undefined {
-  try {
-    return parseA1(address);
-  } catch {
-    return undefined;
-  }
 }
 
 export class StaleCells {
