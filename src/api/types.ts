@@ -2,6 +2,8 @@
  * Request and response shapes of the service, as docs/service.md#records describes them.
  */
 
+import type { SeriesValues } from "./series-values";
+
 /** A GeoJSON object; kept loose on purpose: the client passes it through unchanged. */
 export type GeoJson = { type: string; [key: string]: unknown };
 
@@ -101,7 +103,8 @@ export interface ExtendedSummaryItem {
   labels: Record<string, string>;
   scenario_analytics: Record<string, Record<string, HazardMetrics>>;
 }
-export interface PhysicalItem {
+/** A timeseries item as the service sends it (the published shape). */
+export interface PhysicalItemRecord {
   portfolio_name: string;
   portfolio_index: number;
   entity_id: string;
@@ -112,6 +115,14 @@ export interface PhysicalItem {
   measure: string;
   /** Year (`YYYY`, or `YYYY-MM` for observed series) → value. */
   risk_exposure: Record<string, number>;
+}
+/**
+ * A timeseries item as the client answers it: the record, with its values held compactly
+ * (series-values.ts says why).
+ */
+export interface PhysicalItem extends Omit<PhysicalItemRecord, "risk_exposure"> {
+  /** Year (`YYYY`, or `YYYY-MM` for observed series) → value, in the order the service sent them. */
+  risk_exposure: SeriesValues;
 }
 /** One indicator of a portfolio's dataset (the published client's required fields, and `value_norm`). */
 export interface IndicatorMetadata {

@@ -7,6 +7,7 @@ import type {
   SearchExposure,
   SubProject,
 } from "../api/types";
+import { SeriesValues } from "../api/series-values";
 import { parseCsvTable } from "../shaping/csv-table";
 import { AssetIndex, type AssetRef } from "./asset-index";
 import { formatDataKey, parseDataKey, portfolioOfDataKey } from "./engine/cache-key";
@@ -174,7 +175,7 @@ export interface SeriesFilter {
 }
 
 /** portfolio_index → year (`YYYY` or `YYYY-MM`) → value, for one filter set. */
-export type SeriesIndex = AssetIndex<Record<string, number>>;
+export type SeriesIndex = AssetIndex<SeriesValues>;
 
 export function portfolioSeries(
   engine: RiskEngine,
@@ -195,7 +196,7 @@ export function portfolioSeries(
           item.scenario === filter.scenario &&
           item.indicator === filter.indicator &&
           item.measure === filter.measure;
-        if (matches) index.put(item.portfolio_index, item.entity_id, item.risk_exposure ?? {});
+        if (matches) index.put(item.portfolio_index, item.entity_id, item.risk_exposure ?? SeriesValues.EMPTY);
       }
       return index;
     },

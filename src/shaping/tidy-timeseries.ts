@@ -6,6 +6,7 @@
  * in ascending order, so that is calendar order — and a key first seen on a later page is
  * appended as a new column.
  */
+import type { SeriesValues } from "../api/series-values";
 import type { CellValue, PhysicalItem } from "./types";
 
 /** Which table a series belongs to. */
@@ -50,8 +51,8 @@ export function exposureCell(value: unknown): CellValue {
 const MONTH_KEY = /^\d{4}-\d{2}$/;
 
 /** "observed" when the series has `YYYY-MM` keys, else "projected". */
-export function seriesKind(exposure: Record<string, unknown> | null | undefined): SeriesKind {
-  return kindOfKeys(Object.keys(exposure ?? {}));
+export function seriesKind(exposure: Pick<SeriesValues, "keys"> | null | undefined): SeriesKind {
+  return kindOfKeys(exposure?.keys ?? []);
 }
 
 /** {@link seriesKind} of a series given its keys in order: by the first. */
@@ -76,10 +77,10 @@ export class TidyTimeseriesBuilder {
     const out: RowsByKind = { projected: [], observed: [] };
     const columns = this.columns;
     for (const item of items) {
-      const exposure = (item.risk_exposure ?? {}) as Record<string, unknown>;
+      const exposure = item.risk_exposure;
       // The keys once per item (5,000 items of 121 keys a page of a timeseries paste): its kind,
       // each key's column, then its cells.
-      const names = Object.keys(exposure);
+      const names = exposure?.keys ?? [];
       const kind = kindOfKeys(names);
       const keys = this.keys[kind];
       const position = this.position[kind];
@@ -97,7 +98,7 @@ export class TidyTimeseriesBuilder {
       const fixed = row.length;
       row.length = fixed + keys.length;
       row.fill("", fixed);
-      for (let k = 0; k < names.length; k++) row[fixed + columns[k]!] = exposureCell(exposure[names[k]!]);
+      for (let k = 0; k < names.length; k++) row[fixed + columns[k]!] = exposureCell(exposure!.at(k));
       out[kind].push(row);
       this.counts[kind]++;
     }

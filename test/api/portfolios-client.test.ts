@@ -62,7 +62,9 @@ describe("against the emulator", () => {
     const items = await client.datasets.items("client-dl", filters).all();
     const json = await client.datasets.itemsExport("client-dl", { ...filters, file_format: "json" });
     expect(json.fileName).toBe("client-dl-items.json");
-    expect(JSON.parse(new TextDecoder().decode(json.bytes))).toEqual(items);
+    expect(JSON.parse(new TextDecoder().decode(json.bytes))).toEqual(
+      items.map((item) => ({ ...item, risk_exposure: item.risk_exposure.toRecord() })),
+    );
 
     const summary = await client.datasets.summaryExport("client-dl", { scenario: "ssp245", window: 15 });
     expect(summary.fileName).toBe("client-dl-summary.csv");

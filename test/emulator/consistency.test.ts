@@ -5,7 +5,7 @@
  */
 import Papa from "papaparse";
 import { unzipSync, strFromU8 } from "fflate";
-import type { Asset, ExtendedSummaryItem, PhysicalItem, SearchResult, SummaryItem } from "../../src/api/types";
+import type { Asset, ExtendedSummaryItem, PhysicalItemRecord, SearchResult, SummaryItem } from "../../src/api/types";
 import { call, portfolioWith, spiralCsv } from "./helpers";
 import { DEMO_HEADERS, useTestEmulator } from "../support/emulator";
 
@@ -44,7 +44,7 @@ async function midSeries(
     scenario,
     measure: "mid",
   });
-  const r = await call<PhysicalItem[]>(emu, "GET", `${P}/datasets/physical/items?${query}`);
+  const r = await call<PhysicalItemRecord[]>(emu, "GET", `${P}/datasets/physical/items?${query}`);
   expect(r.body).toHaveLength(1);
   expect(r.body[0].portfolio_index).toBe(index);
   return r.body[0].risk_exposure;
@@ -133,7 +133,7 @@ test("scenario ordering ssp585 ≥ ssp245 ≥ ssp126 and the service's repeated 
 });
 
 test("measures: lb ≤ mid ≤ ub for every year", async () => {
-  const r = await call<PhysicalItem[]>(
+  const r = await call<PhysicalItemRecord[]>(
     emu,
     "GET",
     `${P}/datasets/physical/items?entity_id=DEMO-020&hazard=water_stress&scenario=ssp245&rows=250`,

@@ -5,7 +5,7 @@
  */
 import Papa from "papaparse";
 import { unzipSync, strFromU8 } from "fflate";
-import type { PhysicalItem, SummaryItem } from "../../src/api/types";
+import type { PhysicalItemRecord, SummaryItem } from "../../src/api/types";
 import { call, csvForm, portfolioWith, spiralCsv } from "./helpers";
 import { DEMO_HEADERS, startTestEmulator, useTestEmulator } from "../support/emulator";
 import { squarePlot, TIMESERIES_HEADER_START } from "../support/fixtures";
@@ -98,7 +98,7 @@ describe("start_date and end_date", () => {
   };
 
   test("dates narrow observed monthly series to the months in range, and projections by year", async () => {
-    const monthly = await all<PhysicalItem>(`${P}/items`, {
+    const monthly = await all<PhysicalItemRecord>(`${P}/items`, {
       ...observed,
       start_date: "2010-03-15",
       end_date: "2011-02-01",
@@ -117,10 +117,10 @@ describe("start_date and end_date", () => {
       "2011-01",
       "2011-02",
     ]);
-    const whole = await all<PhysicalItem>(`${P}/items`, observed);
+    const whole = await all<PhysicalItemRecord>(`${P}/items`, observed);
     for (const [k, v] of Object.entries(monthly[0].risk_exposure)) expect(v).toBe(whole[0].risk_exposure[k]);
 
-    const yearly = await all<PhysicalItem>(`${P}/items`, {
+    const yearly = await all<PhysicalItemRecord>(`${P}/items`, {
       ...projected,
       start_date: "2030-06-30",
       end_date: "2032-01-01",
@@ -129,7 +129,7 @@ describe("start_date and end_date", () => {
   });
 
   test("a year alone is still accepted and covers its whole year", async () => {
-    const monthly = await all<PhysicalItem>(`${P}/items`, { ...observed, start_date: "2012", end_date: "2012" });
+    const monthly = await all<PhysicalItemRecord>(`${P}/items`, { ...observed, start_date: "2012", end_date: "2012" });
     expect(Object.keys(monthly[0].risk_exposure)).toHaveLength(12);
     expect(Object.keys(monthly[0].risk_exposure)[0]).toBe("2012-01");
   });
@@ -158,7 +158,7 @@ describe("downloads", () => {
     "items export: CSV by default, " + "an attachment whose numbers are the list's, filters and dates applied",
     async () => {
       const query = { hazard: "heatwave", scenario: "ssp245", start_date: "2019-11-01", end_date: "2030" };
-      const listed = await all<PhysicalItem>(`${P}/items`, query);
+      const listed = await all<PhysicalItemRecord>(`${P}/items`, query);
       const file = await download(`${P}/items/export`, query);
       expect(file.status).toBe(200);
       expect(file.headers.get("content-type")).toMatch(/^text\/csv/);
@@ -192,7 +192,7 @@ describe("downloads", () => {
 
   test("items export as JSON is the list's items; page and rows narrow it to one page", async () => {
     const query = { hazard: "cyclone", measure: "ub" };
-    const listed = await all<PhysicalItem>(`${P}/items`, query);
+    const listed = await all<PhysicalItemRecord>(`${P}/items`, query);
     const file = await download(`${P}/items/export`, { ...query, file_format: "json" });
     expect(file.headers.get("content-type")).toMatch(/^application\/json/);
     expect(file.headers.get("content-disposition")).toMatch(/filename="dl-sites-items\.json"/);

@@ -108,16 +108,17 @@ describe("each function reads what the service holds", () => {
     const exposure = items.find((i) => i.portfolio_index === 4)!.risk_exposure;
     const table = await RISK.timeseries("demo-portfolio", 4, "wildfire", "ssp585", null as never, null as never, inv());
     expect(table[0]).toEqual(["year", "value"]);
-    const years = Object.keys(exposure).sort();
-    expect(table.slice(1)).toEqual(years.map((year) => [Number(year), exposure[year]]));
+    const years = [...exposure.keys].sort();
+    expect(table.slice(1)).toEqual(years.map((year) => [Number(year), exposure.get(year)]));
     expect(table.length).toBeGreaterThan(50);
 
     const upper = await RISK.timeseries("demo-portfolio", 4, "drought", "ssp245", "spei_norm", "ub", inv());
     const ub = await fixture.client.datasets
       .items("demo-portfolio", { hazard: "water_stress", scenario: "ssp245", indicator: "spei_norm", measure: "ub" })
       .all();
-    const first = Object.keys(ub.find((i) => i.portfolio_index === 4)!.risk_exposure).sort()[0]!;
-    expect(upper[1]).toEqual([Number(first), ub.find((i) => i.portfolio_index === 4)!.risk_exposure[first]]);
+    const ubSeries = ub.find((i) => i.portfolio_index === 4)!.risk_exposure;
+    const first = [...ubSeries.keys].sort()[0]!;
+    expect(upper[1]).toEqual([Number(first), ubSeries.get(first)]);
   });
 
   test("PROJECTS, PORTFOLIOS and ASSETS spill tables with a header row", async () => {

@@ -7,8 +7,10 @@ import { unzipCsvFiles, sheetNameForFile } from "../../src/shaping/export-zip";
 import { columnTextKinds, needsTextFormat, looksLikeFormula } from "../../src/shaping/safe-cells";
 import type { PhysicalItem, SummaryItem, ExtendedSummaryItem } from "../../src/shaping/types";
 import { TIMESERIES_HEADER_START } from "../support/fixtures";
+import { SeriesValues } from "../../src/api/series-values";
 
-const item = (over: Partial<PhysicalItem>): PhysicalItem => ({
+/** A timeseries item; `exposure` is its `risk_exposure` as the service sends it. */
+const item = (over: Partial<PhysicalItem>, exposure: Record<string, number> = {}): PhysicalItem => ({
   portfolio_name: "p",
   portfolio_index: 0,
   entity_id: "a",
@@ -17,16 +19,16 @@ const item = (over: Partial<PhysicalItem>): PhysicalItem => ({
   indicator: "unified_prob",
   scenario: "ssp585",
   measure: "mid",
-  risk_exposure: {},
+  risk_exposure: SeriesValues.from(exposure),
   ...over,
 });
 
 describe("flattenTimeseries", () => {
   it("makes one row per item with the union of years sorted, numbers as numbers and gaps empty", () => {
     const table = flattenTimeseries([
-      item({ risk_exposure: { "2031": 0.2, "2030": 0.1 } }),
-      item({ portfolio_index: 1, entity_id: "007", scenario: "ssp126", risk_exposure: { "2029": 5, "2031": 0 } }),
-      item({ indicator: "obs_score", risk_exposure: { "2019-07": 3, "2020-01": 4 } }),
+      item({}, { "2031": 0.2, "2030": 0.1 }),
+      item({ portfolio_index: 1, entity_id: "007", scenario: "ssp126" }, { "2029": 5, "2031": 0 }),
+      item({ indicator: "obs_score" }, { "2019-07": 3, "2020-01": 4 }),
     ]);
     expect(table.header).toEqual([...TIMESERIES_HEADER_START, "2019-07", "2020-01", "2029", "2030", "2031"]);
     expect(table.firstYearColumn).toBe(7);

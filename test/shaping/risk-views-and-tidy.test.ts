@@ -8,6 +8,7 @@ import {
 import { TidyTimeseriesBuilder, splitTimeseries } from "../../src/shaping/tidy-timeseries";
 import type { PhysicalItem, SummaryItem } from "../../src/shaping/types";
 import { englishTranslator } from "../../src/i18n/translator";
+import { SeriesValues } from "../../src/api/series-values";
 
 const item = (
   index: number,
@@ -87,7 +88,7 @@ describe("tidy timeseries", () => {
       indicator: "i",
       scenario: "ssp585",
       measure: "mid",
-      risk_exposure: exposure,
+      risk_exposure: SeriesValues.from(exposure),
     }) as PhysicalItem;
 
   it("projected and observed series go to separate tables, every cell filled", () => {

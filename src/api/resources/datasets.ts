@@ -1,5 +1,6 @@
 import { segment, type CallOptions, type QueryValue, type Transport } from "../http";
 import { PagedList } from "../pagination";
+import { SeriesShapes, SeriesValues } from "../series-values";
 import type {
   DatasetMetadata,
   DownloadedFile,
@@ -7,6 +8,7 @@ import type {
   FileFormat,
   ItemsQuery,
   PhysicalItem,
+  PhysicalItemRecord,
   SummaryItem,
   SummaryQuery,
 } from "../types";
@@ -40,7 +42,22 @@ export class Datasets {
 
   /** Timeseries items, one per asset × hazard × indicator × scenario × measure matching the filters. */
   items(portfolio: string, query: Omit<ItemsQuery, "page"> = {}, call?: CallOptions): PagedList<PhysicalItem> {
-    return this.paged<PhysicalItem>("datasets.items", `${root(portfolio)}/items`, query, call);
+    // Each page's values are made compact as soon as it is parsed, before it waits its turn
+    // (series-values.ts): one SeriesShapes per list, so its series share their key arrays.
+    const shapes = new SeriesShapes();
+    return this.paged<PhysicalItemRecord, PhysicalItem>(
+      "datasets.items",
+      `${root(portfolio)}/items`,
+      query,
+      call,
+      (records) => {
+        const items = records as unknown as PhysicalItem[];
+        for (let i = 0; i < records.length; i++) {
+          items[i]!.risk_exposure = SeriesValues.from(records[i]!.risk_exposure, shapes);
+        }
+        return items;
+      },
+    );
   }
 
   /** The ZIP archive of CSV files. */
@@ -82,17 +99,21 @@ export class Datasets {
     return this.transport.get("datasets.summaryExport", path, call, { query: { ...query }, responseType: "file" });
   }
 
-  /** A paged GET: the filters of `query` on every page, with `rows` per page (the list's own paging). */
-  private paged<T>(
+  /**
+   * A paged GET: the filters of `query` on every page, with `rows` per page (the list's own paging).
+   * `held` turns a page of records as sent into the items the list answers.
+   */
+  private paged<T, Held = T>(
     operation: string,
     path: string,
     query: { rows?: number } & Record<string, QueryValue>,
     call?: CallOptions,
-  ): PagedList<T> {
+    held: (records: T[]) => Held[] = (records) => records as unknown as Held[],
+  ): PagedList<Held> {
     const { rows, ...filters } = query;
-    return new PagedList<T>(
-      (page, pageRows, pageCall) =>
-        this.transport.get(operation, path, pageCall, { query: { ...filters, page, rows: pageRows } }),
+    return new PagedList<Held>(
+      async (page, pageRows, pageCall) =>
+        held(await this.transport.get<T[]>(operation, path, pageCall, { query: { ...filters, page, rows: pageRows } })),
       { rows, ...call },
     );
   }

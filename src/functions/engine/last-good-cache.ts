@@ -9,6 +9,7 @@
  * the API key, never the key. Bounded: past `maxChars` the least recently used entries go first.
  */
 import { defaultKeyValueStorage } from "../../shared/connection";
+import { SeriesValues } from "../../api/series-values";
 import { AssetIndex } from "../asset-index";
 
 /** The few calls of `OfficeRuntime.storage` this cache uses; localStorage and memory adapt to it. */
@@ -237,6 +238,7 @@ function storageId(key: string): string {
 
 /** JSON for the engine's results: Maps (and AssetIndex, a Map with its entity_ids) are tagged. */
 function replace(_key: string, value: unknown): unknown {
+  if (value instanceof SeriesValues) return { $type: "SeriesValues", record: value.toRecord() };
   if (value instanceof AssetIndex) return { $type: "AssetIndex", entries: [...value], entities: [...value.entities] };
   if (value instanceof Map) return { $type: "Map", entries: [...value] };
   return value;
@@ -244,7 +246,13 @@ function replace(_key: string, value: unknown): unknown {
 
 function revive(_key: string, value: unknown): unknown {
   if (value && typeof value === "object" && !Array.isArray(value) && "$type" in value) {
-    const tagged = value as { $type: string; entries: [unknown, unknown][]; entities?: [string, number[]][] };
+    const tagged = value as {
+      $type: string;
+      entries: [unknown, unknown][];
+      entities?: [string, number[]][];
+      record?: Record<string, unknown>;
+    };
+    if (tagged.$type === "SeriesValues") return SeriesValues.from(tagged.record);
     if (tagged.$type === "Map") return new Map(tagged.entries);
     if (tagged.$type === "AssetIndex") {
       const index = new AssetIndex<unknown>();

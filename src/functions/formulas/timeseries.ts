@@ -59,8 +59,11 @@ export function timeseries(
             portfolio: quote(name),
           }),
         );
-      const keys = Object.keys(exposure).sort();
-      return [[...TIMESERIES_HEADER], ...keys.map((key) => [/^\d{4}$/.test(key) ? Number(key) : key, exposure[key]!])];
+      const keys = [...exposure.keys].sort();
+      return [
+        [...TIMESERIES_HEADER],
+        ...keys.map((key) => [/^\d{4}$/.test(key) ? Number(key) : key, exposure.get(key) as string | number]),
+      ];
     },
   );
 }

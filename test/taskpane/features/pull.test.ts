@@ -77,7 +77,7 @@ describe("timeseries → new sheet", () => {
     expect(fake.activeSheetName()).toBe(result.sheetName);
     expect(fractions.length).toBeGreaterThan(3);
 
-    const years = Object.keys(expected[0].risk_exposure).sort();
+    const years = [...expected[0].risk_exposure.keys].sort();
     const header = fake.read(result.sheetName, `A1:${col(6 + years.length)}1`)[0];
     expect(header.slice(0, 7)).toEqual(TIMESERIES_HEADER_START);
     expect(header.slice(7)).toEqual(years.map(Number).every(Number.isFinite) ? header.slice(7) : years);
@@ -87,7 +87,7 @@ describe("timeseries → new sheet", () => {
       expect(row.slice(1, 7)).toEqual([item.entity_id, item.entity_name, "heatwave", "freq", "ssp585", "mid"]);
       years.forEach((year, j) => {
         expect(typeof row[7 + j]).toBe("number");
-        expect(row[7 + j]).toBeCloseTo(item.risk_exposure[year], 12);
+        expect(row[7 + j]).toBeCloseTo(item.risk_exposure.get(year) as number, 12);
       });
     });
     expect(fake.snapshot().tables.map((t) => t.name)).toHaveLength(1);

@@ -87,8 +87,8 @@ export async function loadTimeseriesCatalog(
             rows: 1,
           })
           .pages({ rows: 1, signal })) {
-          const exposure = page[0]?.risk_exposure ?? {};
-          shapes[`${i.hazard}/${i.indicator}`] = { kind: seriesKind(exposure), keys: Object.keys(exposure) };
+          const exposure = page[0]?.risk_exposure;
+          shapes[`${i.hazard}/${i.indicator}`] = { kind: seriesKind(exposure), keys: [...(exposure?.keys ?? [])] };
           break;
         }
       }),
