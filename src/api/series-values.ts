@@ -5,9 +5,9 @@
  * "2100"), and to V8 those keys are array indices. Parsed, each item's 121 values become a sparse
  * dictionary of elements, every value boxed as its own heap number. A paste of 5,000 series holds
  * pages of them while they wait their turn to be written, so they outlive scavenges and get copied:
- * measured on a 2-core machine, garbage collection took 240–460 ms of a 5,000-series read, against
- * 61–82 ms once each page's series were rewritten as below right after parsing
- * (docs/benchmarks.md, "Timeseries paste").
+ * measured on a 2-core machine, garbage collection took 103–205 ms of a 5,000-series read, against
+ * 35–55 ms with each page's series held as below from parsing on
+ * (bench/history/streaming-paste.md, "Rows 3 and 7a with the series held compactly").
  *
  * Here the keys are one array shared by every item of the same shape (one page of a read has one
  * or two shapes) and the numbers sit unboxed in a Float64Array. A value that is not a number
@@ -47,6 +47,14 @@ export class SeriesValues {
       }
     }
     return new SeriesValues((shapes ?? new SeriesShapes()).of(keys), numbers, others);
+  }
+
+  /**
+   * `value` as SeriesValues: itself, or the values of a plain record. RISK.TIMESERIES reads its
+   * series through this, as the persistent cache may hold series an earlier version kept as records.
+   */
+  static of(value: SeriesValues | Readonly<Record<string, unknown>> | null | undefined): SeriesValues {
+    return value instanceof SeriesValues ? value : SeriesValues.from(value);
   }
 
   /** The time keys (`YYYY`, or `YYYY-MM` for observed series), in the order the service sent them. */

@@ -174,8 +174,11 @@ export interface SeriesFilter {
   measure: string;
 }
 
-/** portfolio_index → year (`YYYY` or `YYYY-MM`) → value, for one filter set. */
-export type SeriesIndex = AssetIndex<SeriesValues>;
+/**
+ * portfolio_index → year (`YYYY` or `YYYY-MM`) → value, for one filter set. Read its series with
+ * `SeriesValues.of`: one from the persistent cache may be a record an earlier version stored.
+ */
+export type SeriesIndex = AssetIndex<SeriesValues | Record<string, number>>;
 
 export function portfolioSeries(
   engine: RiskEngine,

@@ -54,6 +54,47 @@ async function recalculate() {
   return cells;
 }
 
+test(
+  "RISK.TIMESERIES after a restart answers from the persistent cache, " +
+    "also from series an earlier version stored as plain records",
+  async () => {
+    const fixture = await startTestService();
+    try {
+      const storage = new MemoryStorage();
+      const series = () =>
+        RISK.timeseries("demo-portfolio", 4, "wildfire", "ssp585", null, null, createInvocation("Sheet1!E2"));
+      const first = startRuntime(fixture, storage);
+      const before = await series();
+      expect(before.length).toBeGreaterThan(50);
+      await first.flushPersistent();
+
+      startRuntime(fixture, storage); // Excel restarted: memory is empty, storage is not
+      await fixture.resetStats();
+      expect(await series()).toEqual(before);
+      expect(await fixture.routes()).toEqual({});
+
+      // The same entries as the version before SeriesValues wrote them: each series a plain record.
+      let rewritten = 0;
+      for (const [key, text] of storage.items) {
+        if (!text.includes('"$type":"SeriesValues"')) continue;
+        const asBefore = JSON.parse(text, (_field, value: unknown) =>
+          value && typeof value === "object" && (value as { $type?: string }).$type === "SeriesValues"
+            ? (value as { record: unknown }).record
+            : value,
+        ) as unknown;
+        storage.items.set(key, JSON.stringify(asBefore));
+        rewritten++;
+      }
+      expect(rewritten).toBe(1);
+      startRuntime(fixture, storage);
+      expect(await series()).toEqual(before);
+      expect(await fixture.routes()).toEqual({});
+    } finally {
+      await fixture.close();
+    }
+  },
+);
+
 test("after a restart, unchanged cells answer from the persistent cache with 0 requests; the key is never stored", async () => {
   const fixture = await startTestService();
   try {

@@ -4,6 +4,7 @@ import type { RiskEngine } from "../engine/engine";
 import { ArgumentError, NotAvailableError } from "../formula-errors";
 import { MEASURES, normalizeName } from "../../shared/vocabulary";
 import { portfolioSeries } from "../data-loaders";
+import { SeriesValues } from "../../api/series-values";
 import { TIMESERIES, defaultOf } from "../specs";
 import { evaluate, quote, type Invocation } from "./run";
 import { message } from "../../i18n/messages";
@@ -49,8 +50,8 @@ export function timeseries(
         signal,
       );
       const position = data.resolve(asset, name);
-      const exposure = data.get(position);
-      if (!exposure)
+      const stored = data.get(position);
+      if (!stored)
         throw new NotAvailableError(
           message("cell.na.noSeries", {
             hazard: names.portfolio,
@@ -59,6 +60,7 @@ export function timeseries(
             portfolio: quote(name),
           }),
         );
+      const exposure = SeriesValues.of(stored);
       const keys = [...exposure.keys].sort();
       return [
         [...TIMESERIES_HEADER],
