@@ -17,7 +17,7 @@ import { readTableRowKeys } from "../../../excel/keyed-replace";
 import { readProvenance } from "../../../excel/provenance-sheets";
 import type { ProvenanceRecord } from "../../../shaping/paste-provenance";
 import { queueWorkbookNames, writeSheetsAtomically, type NewSheetSpec } from "../../../excel/write-sheets";
-import { formulaFacts, formulaReferences, type FormulaFacts } from "../../../functions/formula-facts";
+import { callFacts, callReferences, scoreCall, type FormulaFacts } from "../../../functions/formula-facts";
 import { labelOfScore } from "../../../shared/vocabulary";
 import { cellA1, parseA1, qualify } from "../../../shaping/a1";
 import { compareReadings, summarizeChanges, type CellChange, type ReadCell } from "./model/value-changes";
@@ -87,8 +87,10 @@ async function readCellsIn(
     range = queued();
   } else range = await readFormulasAndValues(context, address);
   const top = parseA1(range.address);
+  // Each formula read once, for its references and its facts (30,000 RISK cells are common).
+  const calls = range.formulas.map((row) => row.map((formula) => scoreCall(String(formula))));
   // The formulas' single-cell arguments (a hazard in A12) are read so each cell knows its hazard.
-  const references = range.formulas.flatMap((row) => row.flatMap((formula) => formulaReferences(String(formula))));
+  const references = calls.flatMap((row) => row.flatMap((call) => (call ? callReferences(call) : [])));
   const referenced = await readReferencedValues(context, references, range.sheetName);
   const lookup = (ref: string) => referenced.get(ref);
   const cells: ReadCell[] = [];
@@ -96,11 +98,10 @@ async function readCellsIn(
   const governingText: Array<string | undefined> = [];
   range.values.forEach((row, r) =>
     row.forEach((value, c) => {
-      const own = String(range.formulas[r]?.[c] ?? "");
-      const facts = formulaFacts(own, lookup);
-      if (facts) {
-        governing[c] = facts;
-        governingText[c] = own;
+      const call = calls[r]?.[c];
+      if (call) {
+        governing[c] = callFacts(call, lookup);
+        governingText[c] = String(range.formulas[r]![c]);
       }
       const f = governing[c];
       cells.push({
@@ -109,6 +110,7 @@ async function readCellsIn(
         label: labelFor(value, f),
         hazard: f?.hazard?.portfolio,
         scenario: f?.scenario,
+        portfolio: f?.portfolio,
         formula: governingText[c],
       });
     }),
@@ -141,11 +143,11 @@ async function keyPastedCells(
   }
 }
 
-/** The portfolios the cells' formulas name. */
+/** The portfolios the cells' formulas read (as read with the cells: not each formula parsed again). */
 function portfoliosOf(cells: readonly ReadCell[]): Set<string> {
-  return new Set(
-    cells.map((c) => (c.formula ? formulaFacts(c.formula)?.portfolio : undefined)).filter((p): p is string => !!p),
-  );
+  const portfolios = new Set<string>();
+  for (const cell of cells) if (cell.portfolio) portfolios.add(cell.portfolio);
+  return portfolios;
 }
 
 /** The dataset stamps of the portfolios the cells' formulas name. */

@@ -422,6 +422,37 @@ describe("what changed since last refresh", () => {
     expect(sheet[2]![9]).toBe('=RISK.SUMMARY("changes-test",A2:A3,"floods","ssp585",30)');
   });
 
+  test("a portfolio named in a cell the formulas refer to: its dataset's new version is reported", async () => {
+    const { engine, workbook, run } = harness();
+    const assets = await fixture.client.portfolios.assets("demo-portfolio").all();
+    const csv = `entity_id,lat,lng\nA,${assets[0]!.lat},${assets[0]!.lng}\nB,${assets[1]!.lat},${assets[1]!.lng}`;
+    await importPortfolio(fixture.client, "changes-named", csv);
+    workbook.setCells("Sheet1!A1", [["id"], ["A"], ["B"]]);
+    workbook.setCell("Sheet1!E1", "changes-named");
+    workbook.setCell("Sheet1!B2", '=RISK.SUMMARY($E$1,A2,"floods","ssp585",30)');
+    workbook.setCell("Sheet1!B3", '=RISK.SUMMARY($E$1,A3,"floods","ssp585",30)');
+    await engine.waitForIdle();
+    workbook.select("Sheet1!B2:B3");
+    const snapshot = await takeChangeSnapshot({ client: fixture.client, run });
+    const before = await fixture.client.datasets.metadata("changes-named");
+    expect(snapshot.datasets["changes-named"]?.version).toBe(before.version);
+
+    // A new release of the portfolio's data (the emulator's control route): a new version and digest.
+    const released = await fetch(`${fixture.emulator.url}/__emulator/portfolios/changes-named/change-data`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ fraction: 0.5 }),
+    });
+    expect(released.status).toBe(200);
+    const after = await fixture.client.datasets.metadata("changes-named");
+    const report = await compareWithSnapshot({ client: fixture.client, run, snapshot, threshold: 0 });
+    const short = (digest: string | undefined) => `${String(digest).slice(0, 12)}…`;
+    expect(report.datasetChanges.map(englishTranslator.format)).toEqual([
+      `changes-named: dataset version ${before.version} → ${after.version}`,
+      `changes-named: sha256 ${short(before.sha256_digest)} → ${short(after.sha256_digest)}`,
+    ]);
+  });
+
   test("compareReadings: a move under the threshold is not reported; an error appearing is", () => {
     const before = [
       { address: "A1", value: 0.02 },

@@ -19,6 +19,8 @@ export interface ReadCell {
   label?: "LOW" | "MEDIUM" | "HIGH";
   hazard?: string;
   scenario?: string;
+  /** The portfolio its formula reads (written, or in the cell an argument names), whose dataset is stamped. */
+  portfolio?: string;
   formula?: string;
 }
 
