@@ -7,7 +7,7 @@ import type {
   SearchExposure,
   SubProject,
 } from "../api/types";
-import { SeriesValues } from "../api/series-values";
+import type { SeriesValues } from "../api/series-values";
 import { parseCsvTable } from "../shaping/csv-table";
 import { AssetIndex, type AssetRef } from "./asset-index";
 import { formatDataKey, parseDataKey, portfolioOfDataKey } from "./engine/cache-key";
@@ -199,7 +199,7 @@ export function portfolioSeries(
           item.scenario === filter.scenario &&
           item.indicator === filter.indicator &&
           item.measure === filter.measure;
-        if (matches) index.put(item.portfolio_index, item.entity_id, item.risk_exposure ?? SeriesValues.EMPTY);
+        if (matches) index.put(item.portfolio_index, item.entity_id, item.risk_exposure);
       }
       return index;
     },

@@ -41,15 +41,10 @@ export interface FormulaFacts {
   metric?: string;
 }
 
-/** Reads a `=RISK.*(...)` formula's literal arguments; undefined for any other formula. */
-export function formulaFacts(formula: string, lookup?: (reference: string) => ArgumentValue): FormulaFacts | undefined {
-  const call = scoreCall(formula);
-  return call ? callFacts(call, lookup) : undefined;
-}
-
 /**
- * {@link formulaFacts} of a call already read by {@link scoreCall}: a reader of many formulas reads
- * each once for both its references and its facts (what-changed reads 30,000 at a time).
+ * What a call read by {@link scoreCall} asks: its literal arguments, and those in single cells it
+ * refers to as `lookup` gives them. A reader of many formulas reads each once for both its
+ * references and its facts (what-changed reads 30,000 at a time).
  */
 export function callFacts(call: ScoreCall, lookup?: (reference: string) => ArgumentValue): FormulaFacts {
   const { fn } = call;

@@ -17,11 +17,11 @@ export interface TimeseriesTable extends SheetTable {
 /** Flatten items in the order given. */
 export function flattenTimeseries(items: readonly PhysicalItem[]): TimeseriesTable {
   const keys = new Set<string>();
-  for (const item of items) for (const k of item.risk_exposure?.keys ?? []) keys.add(k);
+  for (const item of items) for (const k of item.risk_exposure.keys) keys.add(k);
   const years = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const rows = items.map((item) => {
     const exposure = item.risk_exposure;
-    return [...fixedCells(item), ...years.map((y) => exposureCell(exposure?.get(y)))];
+    return [...fixedCells(item), ...years.map((y) => exposureCell(exposure.get(y)))];
   });
   return { header: [...FIXED, ...years], rows, firstYearColumn: FIXED.length, years };
 }

@@ -80,7 +80,7 @@ export class TidyTimeseriesBuilder {
       const exposure = item.risk_exposure;
       // The keys once per item (5,000 items of 121 keys a page of a timeseries paste): its kind,
       // each key's column, then its cells.
-      const names = exposure?.keys ?? [];
+      const names = exposure.keys;
       const kind = kindOfKeys(names);
       const keys = this.keys[kind];
       const position = this.position[kind];
@@ -98,7 +98,7 @@ export class TidyTimeseriesBuilder {
       const fixed = row.length;
       row.length = fixed + keys.length;
       row.fill("", fixed);
-      for (let k = 0; k < names.length; k++) row[fixed + columns[k]!] = exposureCell(exposure!.at(k));
+      for (let k = 0; k < names.length; k++) row[fixed + columns[k]!] = exposureCell(exposure.at(k));
       out[kind].push(row);
       this.counts[kind]++;
     }
