@@ -1049,20 +1049,50 @@ async function applyKeyedWrites(
     properties: ["formulas", "numberFormat"] as const,
     bytesPerCell: BACKUP_CELL_BYTES,
   }));
+  // The analyst's cells of rows to remove, as they are now, for the block that keeps them: read
+  // with the backups to find what was typed since the read (the columns of formulas are not
+  // compared, so those a widening moved need not be told apart).
+  const userCols = read.userFormulas[0]?.length ?? 0;
+  const removedRuns = userCols > 0 ? runs([...plan.removed].sort((a, b) => a - b)) : [];
+  const removedBlocks = removedRuns.map((run) => ({
+    sheet,
+    row: top + 1 + run.start,
+    col: left + newWidth,
+    rows: run.count,
+    cols: userCols,
+    properties: ["formulas"] as const,
+    bytesPerCell: 2 * BACKUP_CELL_BYTES,
+  }));
+  const blocks = [...backupBlocks, ...removedBlocks];
   // What is left of the first request's answer goes to the caller's reads (withBackups).
-  const backupBytes = groups.reduce((n, g) => n + g.count * g.width * 2 * BACKUP_CELL_BYTES, 0);
+  const backupBytes = blocks.reduce((n, b) => n + b.rows * b.cols * 2 * BACKUP_CELL_BYTES, 0);
   const room = READ_TARGET_BYTES - backupBytes;
   const riding = groups.length > 0 && options.withBackups !== undefined && room >= READ_TARGET_BYTES / 4;
   if (riding) options.withBackups!(context, room);
   let backups: Awaited<ReturnType<typeof readBlocks>>;
   try {
-    backups = await readBlocks(context, backupBlocks, riding ? { firstBytes: backupBytes } : {});
+    backups = await readBlocks(context, blocks, riding ? { firstBytes: backupBytes } : {});
   } catch (error) {
     if (!riding) throw error;
     // A read of the caller's refused (a sheet gone): the backups alone, as without them.
-    backups = await readBlocks(context, backupBlocks);
+    backups = await readBlocks(context, blocks);
   }
   read.hiddenBelow = await read.readHidden();
+  // The plan was made from the read; the analyst may have typed into a cell it writes since (while
+  // it planned, or an earlier sheet's requests ran). The backups are those cells as they are now:
+  // one that differs from the read would be written over unasked, so the sheet is left whole.
+  const typed = [
+    ...typedSinceRead(read, groups, backups, updates),
+    ...removedRuns.flatMap((run, i) => typedBeside(read, run, userCols, backups[groups.length + i].formulas!)),
+  ];
+  if (typed.length > 0)
+    throw new PastedSheetChangedError(
+      message("excel.refresh.typedDuring", {
+        sheet: record.sheetName,
+        count: typed.length,
+        cells: typed.slice(0, MAX_LISTED_CELLS).join(", ") + (typed.length > MAX_LISTED_CELLS ? ", …" : ""),
+      }),
+    );
   groups.forEach((group, i) =>
     done.backups.push({
       position: group.start,
@@ -1432,6 +1462,64 @@ export function runs(sorted: readonly number[]): Array<{ start: number; count: n
     else out.push({ start: n, count: 1 });
   }
   return out;
+}
+
+/** At most this many cells typed during a refresh are named in its message (the count says the rest). */
+const MAX_LISTED_CELLS = 5;
+
+/**
+ * The addresses of the cells the refresh writes whose backup (their formulas now) differs from the
+ * values the read found. A cell without a formula gives its value as its formula ("If a cell has no
+ * formula, its value is returned instead", Excel.Range.formulas), so a constant compares as read; a
+ * formula's result is not in its backup, and a cell holding one is not compared (the read saw its
+ * result, which the plan already weighed).
+ */
+function typedSinceRead(
+  read: KeyedTableRead,
+  groups: ReadonlyArray<{ start: number; count: number; first: number; width: number }>,
+  backups: ReadonlyArray<{ formulas?: CellValue[][] }>,
+  updates: ReadonlyMap<number, RowUpdate>,
+): string[] {
+  const { top, left, width } = read;
+  const typed: string[] = [];
+  groups.forEach((group, i) => {
+    const formulas = backups[i].formulas!;
+    for (let r = 0; r < group.count; r++) {
+      const position = group.start + r;
+      const { first, values } = updates.get(position)!;
+      const now = read.values[position];
+      for (let c = 0; c < values.length; c++) {
+        const cell = formulas[r][c];
+        if (values[c] === null || (typeof cell === "string" && cell.startsWith("="))) continue;
+        // A column added by this refresh was inserted blank just now.
+        const wasRead = first + c < width ? now[first + c] : "";
+        if (cell !== wasRead) typed.push(rangeA1(top + 1 + position, left + first + c, 1, 1));
+      }
+    }
+  });
+  return typed;
+}
+
+/**
+ * The addresses (where the read found them, and a failed refresh leaves them) of the analyst's
+ * cells of a run of rows to remove whose formulas now (`now`) differ from the read's. Formulas are
+ * not compared: a widening since the read rewrote references to the cells it moved.
+ */
+function typedBeside(
+  read: KeyedTableRead,
+  run: { start: number; count: number },
+  userCols: number,
+  now: readonly CellValue[][],
+): string[] {
+  const isFormula = (v: CellValue) => typeof v === "string" && v.startsWith("=");
+  const typed: string[] = [];
+  for (let r = 0; r < run.count; r++) {
+    const before = read.userFormulas[run.start + r + 1];
+    for (let c = 0; c < userCols; c++)
+      if (!isFormula(before[c]) && !isFormula(now[r][c]) && now[r][c] !== before[c])
+        typed.push(rangeA1(read.top + 1 + run.start + r, read.left + read.width + c, 1, 1));
+  }
+  return typed;
 }
 
 /** Consecutive positions whose spans are the same, as groups (start, count, first column, width). */

@@ -287,6 +287,58 @@ describe("refresh by key", () => {
     expect(fake.read(SHEET, "F3")).toEqual([[0.43]]);
   });
 
+  it("writes over nothing typed while it ran: a cell changed since its read leaves the sheet whole, and the next refresh asks", async () => {
+    const { fake, record } = await pasted();
+    const before = fake.snapshot();
+    const rec = await record();
+    // The analyst types B's score after the refresh read the table and before it wrote: on its
+    // second request (its backups' read), as Excel would apply the edit between two requests.
+    let requests = 0;
+    fake.setFaultInjector(() => {
+      if (++requests === 2) fake.setValues(SHEET, "F3", [[0.42]]);
+      return undefined;
+    });
+    await expect(refresh(fake, rec, CHANGED)).rejects.toThrow(
+      'Sheet "Summary": the cell F3 was changed while the refresh was reading the sheet',
+    );
+    fake.setFaultInjector(undefined);
+    expect(fake.read(SHEET, "F3")).toEqual([[0.42]]);
+    // Nothing else moved: with the old score typed back, the workbook is as it was.
+    fake.setValues(SHEET, "F3", [[0.5]]);
+    expect(fake.snapshot()).toEqual(before);
+    // Refreshed again, the typed score is an edit like any other: kept and asked about.
+    fake.setValues(SHEET, "F3", [[0.42]]);
+    const asked = await refresh(fake, await record(), CHANGED);
+    expect(asked.edited).toEqual([
+      { address: "F3", key: "id:B · ssp585 · 30", column: "flood_risk_score", mine: 0.42, service: 0.55 },
+    ]);
+  });
+
+  it("loses no note typed while it ran beside a row it removes: the sheet is left whole", async () => {
+    const { fake, record } = await pasted();
+    typeNotes(fake);
+    const rec = await record();
+    let requests = 0;
+    fake.setFaultInjector(() => {
+      if (++requests === 2) fake.setValues(SHEET, "G2", [["call the owner"]]); // A's note; A is removed
+      return undefined;
+    });
+    await expect(refresh(fake, rec, CHANGED)).rejects.toThrow(
+      'Sheet "Summary": the cell G2 was changed while the refresh was reading the sheet',
+    );
+    fake.setFaultInjector(undefined);
+    expect(idsAndNotes(fake, 4)).toEqual([
+      ["A", "call the owner"],
+      ["B", "note for B"],
+      ["C", "note for C"],
+      ["D", "note for D"],
+    ]);
+    // Refreshed again, the note goes to the removed rows' block with A.
+    const done = await refresh(fake, await record(), CHANGED);
+    expect(done.removed).toEqual(["id:A · ssp585 · 30"]);
+    expect(fake.read(SHEET, done.removedBlock!).flat()).toContain("call the owner");
+  });
+
   it("takes a new value over a -0 the service sent before, without asking: Excel showed it as 0, the analyst changed nothing", async () => {
     // A service may send -0.0 (Python's json module writes a negative zero so).
     const { fake, record } = await pasted(
