@@ -10,8 +10,8 @@
  *  - a row the service no longer returns is removed with Excel's own deletion (Range.delete(up)
  *    across the table and the columns beside it), so formulas elsewhere follow their rows the way
  *    Excel moves them and a reference to the removed row shows #REF!; whatever the analyst's
- *    columns held for it is first copied to a block titled "Removed at refresh on …" below
- *    everything on the sheet, with its key;
+ *    columns held for it, and its cells they changed, is first copied to a block titled "Removed
+ *    at refresh on …" below everything on the sheet, with its key;
  *  - a row the analyst deleted by hand is not added back unless asked for (`restoreKeys`);
  *  - a cell of the add-in's columns the analyst changed (its value no longer matches the record of
  *    what was written, src/excel/written-store.ts) is kept and listed unless the choice is
@@ -754,9 +754,13 @@ interface KeyedCellPlan {
   updates: Map<number, RowUpdate>;
   nextWritten: WrittenRow[];
   kinds: ReturnType<typeof columnTextKinds>;
-  /** The analyst's cells of removed rows (those holding anything), for the block that keeps them. */
+  /**
+   * The analyst's cells of removed rows (those holding anything), for the block that keeps them:
+   * the service's cells they changed, then their columns.
+   */
   removedLines: Array<{ key: string; cells: CellValue[] }>;
-  userHeader: string[];
+  /** The block's header after its key column: the changed service columns', then the analyst's. */
+  userHeader: Array<string | Message>;
 }
 
 /**
@@ -805,10 +809,23 @@ function planKeyedCells(
     // Its old locator may now be another row's (portfolio_index shifts): one that finds no row.
     if (old) nextWritten.push({ ...old, locator: `deleted:${old.key}` });
   }
+  // A cell of the service's the analyst changed in a removed row is theirs too, kept with their
+  // columns: the columns any removed row changed, blank in the rows that did not.
+  const changedOf = plan.removed.map((p) => changedColumns(read.values[p], entries[p]!.digest, read.width));
+  const theirs = [...new Set(changedOf.flat())].sort((a, b) => a - b);
   const removedLines = plan.removed
-    .map((p) => ({ key: describeKey(entries[p]!.key), cells: read.userFormulas[p + 1] ?? [] }))
+    .map((p, n) => ({
+      key: describeKey(entries[p]!.key),
+      cells: [
+        ...theirs.map((c) => (changedOf[n].includes(c) ? read.values[p][c] : "")),
+        ...(read.userFormulas[p + 1] ?? []),
+      ],
+    }))
     .filter((line) => line.cells.some((v) => v !== ""));
-  const userHeader = (read.userFormulas[0] ?? []).map((h, i) => (h === "" ? `(column ${i + 1})` : String(h)));
+  const userHeader = [
+    ...theirs.map((c) => message("sheet.removedBlock.yourValue", { column: record.header[c] })),
+    ...(read.userFormulas[0] ?? []).map((h, i) => (h === "" ? `(column ${i + 1})` : String(h))),
+  ];
   return {
     choice,
     report,
@@ -1371,7 +1388,7 @@ export async function writeRemovedBlock(
   context: Excel.RequestContext,
   sheet: Excel.Worksheet,
   left: number,
-  userHeader: readonly string[],
+  userHeader: ReadonlyArray<string | Message>,
   lines: ReadonlyArray<{ key: string; cells: readonly CellValue[] }>,
   now?: Date,
 ): Promise<{ row: number; rows: number; cols: number }> {
@@ -1380,10 +1397,11 @@ export async function writeRemovedBlock(
   await context.sync();
   const row = used.rowIndex + used.rowCount + 2;
   // A note for the reader, in the pane's language: nothing finds the block by its words.
-  const title = (await sheetWords())(message("sheet.removedBlock.title", { time: utcNow(now) }));
+  const words = await sheetWords();
+  const title = words(message("sheet.removedBlock.title", { time: utcNow(now) }));
   const block: CellValue[][] = [
     [title, ...userHeader.map(() => "")],
-    ["key", ...userHeader],
+    ["key", ...userHeader.map((h) => (typeof h === "string" ? h : words(h)))],
     ...lines.map((line) => [line.key, ...line.cells]),
   ];
   const target = sheet.getRangeByIndexes(row, left, block.length, block[0].length);

@@ -339,6 +339,18 @@ describe("refresh by key", () => {
     expect(fake.read(SHEET, done.removedBlock!).flat()).toContain("call the owner");
   });
 
+  it("keeps a score the analyst typed in a row it removes in the removed rows' block, with their notes", async () => {
+    const { fake, record } = await pasted();
+    typeNotes(fake);
+    fake.setValues(SHEET, "F2", [[0.15]]); // A's score, typed over; A is removed
+    const done = await refresh(fake, await record(), CHANGED);
+    expect(done.removed).toEqual(["id:A · ssp585 · 30"]);
+    expect(fake.read(SHEET, done.removedBlock!).slice(1)).toEqual([
+      ["key", "flood_risk_score (your value)", "note"],
+      ["id:A · ssp585 · 30", 0.15, "note for A"],
+    ]);
+  });
+
   it("takes a new value over a -0 the service sent before, without asking: Excel showed it as 0, the analyst changed nothing", async () => {
     // A service may send -0.0 (Python's json module writes a negative zero so).
     const { fake, record } = await pasted(

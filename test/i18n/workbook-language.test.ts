@@ -214,7 +214,7 @@ test("a note for the reader is in the pane's language, its key column and keys a
   const block = fake.read("Notes", rangeA1(place.row, 0, place.rows, place.cols));
   expect(block).toEqual([
     [
-      "Supprimées lors de l’actualisation du 2026-11-28T03:00:00Z (UTC)\u00a0: le service ne renvoie plus ces lignes\u00a0; ce que contenaient vos colonnes est conservé ici",
+      "Supprimées lors de l’actualisation du 2026-11-28T03:00:00Z (UTC)\u00a0: le service ne renvoie plus ces lignes\u00a0; ce que vous y aviez saisi, ou à côté, est conservé ici",
       "",
     ],
     ["key", "note"],
