@@ -1482,6 +1482,11 @@ export function runs(sorted: readonly number[]): Array<{ start: number; count: n
   return out;
 }
 
+/** A cell's `formulas` entry holds a formula (not a constant, which it gives as its value). */
+function isFormula(cell: CellValue): boolean {
+  return typeof cell === "string" && cell.startsWith("=");
+}
+
 /** At most this many cells typed during a refresh are named in its message (the count says the rest). */
 const MAX_LISTED_CELLS = 5;
 
@@ -1508,7 +1513,7 @@ function typedSinceRead(
       const now = read.values[position];
       for (let c = 0; c < values.length; c++) {
         const cell = formulas[r][c];
-        if (values[c] === null || (typeof cell === "string" && cell.startsWith("="))) continue;
+        if (values[c] === null || isFormula(cell)) continue;
         // A column added by this refresh was inserted blank just now.
         const wasRead = first + c < width ? now[first + c] : "";
         if (cell !== wasRead) typed.push(rangeA1(top + 1 + position, left + first + c, 1, 1));
@@ -1529,7 +1534,6 @@ function typedBeside(
   userCols: number,
   now: readonly CellValue[][],
 ): string[] {
-  const isFormula = (v: CellValue) => typeof v === "string" && v.startsWith("=");
   const typed: string[] = [];
   for (let r = 0; r < run.count; r++) {
     const before = read.userFormulas[run.start + r + 1];
