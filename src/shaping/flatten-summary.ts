@@ -113,14 +113,19 @@ export function flattenExtendedSummary(items: readonly ExtendedSummaryItem[]): S
     "scenario",
   ];
   const labelColumns: number[] = [];
-  const metricColumns: Array<[string, string]> = [];
-  for (const h of hazards) {
+  // Each metric column as its hazard's place and its metric's name: a row finds each hazard's
+  // metrics once, not once per cell (5,000 × 240 cells).
+  const hazardOfColumn: number[] = [];
+  const metricOfColumn: string[] = [];
+  hazards.forEach((h, at) => {
     for (const m of metricOrder(metricsByHazard.get(h) ?? [])) {
       if (m.startsWith("summary_label")) labelColumns.push(header.length);
       header.push(`${h}_${m}`);
-      metricColumns.push([h, m]);
+      hazardOfColumn.push(at);
+      metricOfColumn.push(m);
     }
-  }
+  });
+  const hazardMetrics = new Array<Record<string, unknown> | undefined>(hazards.length);
   const rows: CellValue[][] = [];
   for (const item of items) {
     const [lng, lat] = pointCoordinates(item.geometry);
@@ -135,15 +140,15 @@ export function flattenExtendedSummary(items: readonly ExtendedSummaryItem[]): S
     for (const scenario of scenarios) {
       const analytics = item.scenario_analytics?.[scenario];
       if (!analytics) continue;
-      // Built in place, the pairs read by index: a spread of a mapped copy, and a destructured pair
-      // a cell, were about 100 MB of garbage over 5,000 assets' 240 metrics.
+      // Built in place: a spread of a mapped copy, and a destructured pair a cell, were about
+      // 100 MB of garbage over 5,000 assets' 240 metrics.
       // Sized once: pushed to 254 cells, a row's store grew (and was copied) about ten times.
-      const row = new Array<CellValue>(head.length + 1 + metricColumns.length);
+      const row = new Array<CellValue>(head.length + 1 + metricOfColumn.length);
       for (let k = 0; k < head.length; k++) row[k] = head[k]!;
       row[head.length] = scenario;
-      for (let k = 0, at = head.length + 1; k < metricColumns.length; k++, at++) {
-        const pair = metricColumns[k]!;
-        row[at] = cell(analytics[pair[0]]?.[pair[1]]);
+      for (let h = 0; h < hazards.length; h++) hazardMetrics[h] = analytics[hazards[h]!];
+      for (let k = 0, at = head.length + 1; k < metricOfColumn.length; k++, at++) {
+        row[at] = cell(hazardMetrics[hazardOfColumn[k]!]?.[metricOfColumn[k]!]);
       }
       rows.push(row);
     }
