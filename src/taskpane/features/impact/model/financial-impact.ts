@@ -365,38 +365,32 @@ function buildDataSheet(
 ): { sheet: ImpactSheet; problems: ImpactProblem[] } {
   const { request, assets, metricColumns } = common;
   const dataName = request.sheetNames.data;
-  const byScenario = new Map(
-    scenarios.map((scenario) => [
-      scenario,
+  // Each scenario's analytics by portfolio_index, in the order of `scenarios`.
+  const scenarioMaps = scenarios.map(
+    (scenario) =>
       new Map(
         (request.itemsByScenario.get(scenario) ?? []).map((item) => [
           item.portfolio_index,
           item.scenario_analytics?.[scenario],
         ]),
       ),
-    ]),
   );
   // Each asset's metrics are found once per scenario and hazard, not once per cell (5,000 × 216
   // cells in a three-scenario sheet): each metric column knows its group's place, and a cell is one
   // lookup in its group's metrics. Found per cell, the two lookups were about 0.2 s of the add-in's
   // thread at each weekly refresh (a CPU profile of Refresh pasted sheets).
-  const scenarioMaps = scenarios.map((scenario) => byScenario.get(scenario));
-  const groupKeys: string[] = [];
   const groupScenario: number[] = [];
   const groupHazard: string[] = [];
   const groupOf = metricColumns.map((column) => {
-    const key = `${column.scenario}\u0000${column.hazard}`;
-    let at = groupKeys.indexOf(key);
-    if (at < 0) {
-      at = groupKeys.push(key) - 1;
-      groupScenario.push(scenarios.indexOf(column.scenario));
-      groupHazard.push(column.hazard);
-    }
-    return at;
+    const scenario = scenarios.indexOf(column.scenario);
+    const at = groupScenario.findIndex((s, g) => s === scenario && groupHazard[g] === column.hazard);
+    if (at >= 0) return at;
+    groupHazard.push(column.hazard);
+    return groupScenario.push(scenario) - 1;
   });
   const analytics = new Array<Record<string, unknown> | undefined>(scenarios.length);
   const metricOf = metricColumns.map((column) => column.metric);
-  const groupMetrics = new Array<Record<string, unknown> | undefined>(groupKeys.length);
+  const groupMetrics = new Array<Record<string, unknown> | undefined>(groupScenario.length);
   const problems: ImpactProblem[] = [];
   const problem = (row: number, col: number, message: Message) => {
     const cell = cellA1(row, col);
@@ -440,7 +434,7 @@ function buildDataSheet(
     row[3] = asset.label;
     row[4] = asset.value;
     for (let s = 0; s < scenarioMaps.length; s++) {
-      analytics[s] = scenarioMaps[s]?.get(asset.index) as Record<string, unknown> | undefined;
+      analytics[s] = scenarioMaps[s]!.get(asset.index) as Record<string, unknown> | undefined;
     }
     for (let g = 0; g < groupMetrics.length; g++) {
       groupMetrics[g] = analytics[groupScenario[g]!]?.[groupHazard[g]!] as Record<string, unknown> | undefined;
