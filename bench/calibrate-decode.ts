@@ -11,41 +11,14 @@ import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { RiskClient } from "../src/api/client";
 import { benchConnection, spawnEmulator } from "./emulator-process";
+import { extendedSummaryPage, measureDecode, medianCost, type DecodeCost } from "./machine-speed";
 import { setUpPortfolio } from "./portfolio";
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const PAGES = 60;
 
-/** ms a MB of decoding, parsing and both, for `pages` decodes of `base64`'s bytes (runs in Node and in the page). */
-function measure(base64: string, pages: number): { decode: number; parse: number; total: number } {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const decoder = new TextDecoder("utf-8");
-  const kept: unknown[] = [];
-  let decode = 0;
-  let parse = 0;
-  const started = performance.now();
-  for (let i = 0; i < pages; i++) {
-    const a = performance.now();
-    const text = decoder.decode(bytes);
-    const b = performance.now();
-    kept.push(JSON.parse(text));
-    decode += b - a;
-    parse += performance.now() - b;
-  }
-  const mb = (bytes.length * pages) / 1e6;
-  return { decode: decode / mb, parse: parse / mb, total: (performance.now() - started) / mb };
-}
-
-function medianOf(runs: Array<ReturnType<typeof measure>>): string {
-  const median = (pick: (r: ReturnType<typeof measure>) => number) =>
-    runs
-      .map(pick)
-      .sort((x, y) => x - y)
-      [Math.floor(runs.length / 2)]!.toFixed(1);
-  return `decode ${median((r) => r.decode)}, parse ${median((r) => r.parse)}, both ${median((r) => r.total)} ms a MB`;
-}
+const shown = (cost: DecodeCost) =>
+  `decode ${cost.decode.toFixed(1)}, parse ${cost.parse.toFixed(1)}, both ${cost.total.toFixed(1)} ms a MB`;
 
 async function main(): Promise<void> {
   const emulator = await spawnEmulator({ latencyMs: 0 });
@@ -53,17 +26,9 @@ async function main(): Promise<void> {
     // The client's own request (its headers, base URL and errors), its answer kept as bytes.
     const client = new RiskClient(benchConnection(emulator));
     await setUpPortfolio(client, "calibrate-decode", 250);
-    const bytes = Buffer.from(
-      await client.transport.get<Uint8Array>(
-        "bench.extendedSummaryPage",
-        "/portfolios/calibrate-decode/datasets/physical/summary",
-        undefined,
-        { query: { extended: "true", scenario: "ssp126", page: 1, rows: 250 }, responseType: "bytes" },
-      ),
-    );
-    const base64 = bytes.toString("base64");
-    console.log(`one page: ${(bytes.length / 1e6).toFixed(2)} MB, decoded and parsed ${PAGES} times a round`);
-    console.log(`Node ${process.version}: ${medianOf([0, 1, 2].map(() => measure(base64, PAGES)))}`);
+    const base64 = await extendedSummaryPage(client, "calibrate-decode");
+    console.log(`one page: ${((base64.length * 0.75) / 1e6).toFixed(2)} MB, decoded and parsed ${PAGES} times a round`);
+    console.log(`Node ${process.version}: ${shown(medianCost([0, 1, 2].map(() => measureDecode(base64, PAGES))))}`);
     if (!existsSync(CHROMIUM)) {
       console.log(`Chromium: skipped (${CHROMIUM} is not installed; apt install chromium)`);
       return;
@@ -75,11 +40,11 @@ async function main(): Promise<void> {
     });
     try {
       const page = await browser.newPage();
-      const runs: Array<ReturnType<typeof measure>> = [];
-      // A page's own function: the source of `measure`, evaluated there (nothing of Node's crosses).
+      const runs: DecodeCost[] = [];
+      // A page's own function: the source of `measureDecode`, evaluated there (nothing of Node's crosses).
       for (let i = 0; i < 3; i++)
-        runs.push(await page.evaluate(`(${measure.toString()})(${JSON.stringify(base64)}, ${PAGES})`));
-      console.log(`Chromium ${browser.version()}: ${medianOf(runs)}`);
+        runs.push(await page.evaluate(`(${measureDecode.toString()})(${JSON.stringify(base64)}, ${PAGES})`));
+      console.log(`Chromium ${browser.version()}: ${shown(medianCost(runs))}`);
     } finally {
       await browser.close();
     }

@@ -95,9 +95,9 @@ async function main(): Promise<void> {
     );
     console.log(
       [
-        `whole ${Math.round(run.wallMs)} ms vs bound ${Math.round(run.boundMs)} (× ${(run.wallMs / run.boundMs).toFixed(2)})` +
+        `whole ${Math.round(run.wallMs)} ms vs bound ${Math.round(run.boundMs)} (× ${(run.wallMs / run.boundMs).toFixed(2)} at ${run.decodeMsPerMb.toFixed(1)} ms a MB)` +
           (run.refreshes.length > 1
-            ? `, the median of ${run.refreshes.map((r) => `${Math.round(r.wallMs)} ms × ${(r.wallMs / r.boundMs).toFixed(2)}`).join(", ")}`
+            ? `, the median of ${run.refreshes.map((r) => `${Math.round(r.wallMs)} ms × ${(r.wallMs / r.boundMs).toFixed(2)} at ${r.decodeMsPerMb.toFixed(1)}`).join(", ")}`
             : "") +
           `; built in ${Math.round(run.buildMs)} ms`,
         ...steps,

@@ -183,7 +183,12 @@ test("weekly refresh: every cell a value, pasted sheets refreshed by key, the ch
     const ratios = String(weekly.details[`${prefix}RefreshRatios`]).split(", ").map(Number);
     expect(ratios).toHaveLength(TINY.weekly.refreshes);
     expect(ratios[Number(weekly.details[`${prefix}MedianRefresh`]) - 1]).toBe(weekly.details[`${prefix}Ratio`]);
+    // Each ratio comes with the machine's pace at decoding and parsing answers just before it.
+    const paces = String(weekly.details[`${prefix}RefreshDecodeMsPerMb`]).split(", ").map(Number);
+    expect(paces).toHaveLength(TINY.weekly.refreshes);
+    for (const pace of paces) expect(pace).toBeGreaterThan(0);
   }
+  expect(check("weekly-refresh", "0 ms: whole refresh")?.detail).toMatch(/ × [\d.]+ at [\d.]+ ms a MB/);
   // The workbook lived in its own thread: its heap measured there, Excel's time is that thread's work.
   expect(weekly.details.WorkbookHeap).toBeGreaterThan(0);
   expect(weekly.details.AddinPeakHeap).toBe(weekly.details.PeakHeap);
