@@ -23,7 +23,7 @@ const shown = (cost: DecodeCost) =>
 async function main(): Promise<void> {
   const emulator = await spawnEmulator({ latencyMs: 0 });
   try {
-    // The client's own request (its headers, base URL and errors), its answer kept as bytes.
+    // The client's own request (its headers, base URL and errors), its answer kept as sent (base64).
     const client = new RiskClient(benchConnection(emulator));
     await setUpPortfolio(client, "calibrate-decode", 250);
     const base64 = await extendedSummaryPage(client, "calibrate-decode");
