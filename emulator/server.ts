@@ -247,6 +247,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (req.url.startsWith(ADMIN_PREFIX)) return;
     stats.count(req.method, req.routeOptions.url);
     reply.raw.once("close", stats.enter());
+    reply.raw.once("finish", stats.measureAnswer(req.raw.socket));
     if (req.method === "OPTIONS") {
       if (opts.latencyMs > 0) await sleep(opts.latencyMs);
       reply.code(204);

@@ -16,6 +16,11 @@ export class RequestStats {
   /** Service requests being answered now (from arrival to the answer's end), and the most since the last reset. */
   inFlight = 0;
   peakInFlight = 0;
+  /**
+   * Bytes of the service's answers as sent, uncompressed: what a client must decode and parse (plus
+   * each answer's status line and headers, and a streamed one's chunk size lines: under 1 %).
+   */
+  answerBytes = 0;
 
   /** Counts a request under `METHOD /route/pattern` (no trailing slash). */
   count(method: string, pattern: string | undefined): void {
@@ -37,6 +42,21 @@ export class RequestStats {
     };
   }
 
+  /**
+   * Counts the bytes `socket` sends from now until the returned function is called (when the
+   * answer is finished). One answer at a time goes over an HTTP/1.1 connection, so the socket's
+   * count in between is this answer's, streamed or not.
+   */
+  measureAnswer(socket: { readonly bytesWritten: number } | null): () => void {
+    const before = socket?.bytesWritten ?? 0;
+    let counted = false;
+    return () => {
+      if (counted || !socket) return;
+      counted = true;
+      this.answerBytes += socket.bytesWritten - before;
+    };
+  }
+
   reset(): void {
     this.peakInFlight = this.inFlight;
     this.total = 0;
@@ -44,6 +64,7 @@ export class RequestStats {
     this.rateLimited = 0;
     this.concurrencyLimited = 0;
     this.failed = 0;
+    this.answerBytes = 0;
   }
 
   toJSON() {
@@ -53,6 +74,7 @@ export class RequestStats {
       faults: { "429": this.rateLimited, "503": this.failed },
       limits: { rate: this.rateLimited - this.concurrencyLimited, concurrency: this.concurrencyLimited },
       peakInFlight: this.peakInFlight,
+      answerBytes: this.answerBytes,
     };
   }
 }

@@ -43,6 +43,27 @@ test("stats tell the most requests being answered at once since the last reset",
   }
 });
 
+test("stats count the bytes of the service's answers, streamed ones too, and reset clears them", async () => {
+  const emu = await startTestEmulator();
+  try {
+    await call(emu, "POST", "/__emulator/stats/reset");
+    const search = await call(emu, "GET", "/api/search?lat=1&lng=2");
+    // A download is streamed in chunks, without a Content-Length.
+    const csv = await call(emu, "GET", "/api/portfolios/demo-portfolio/datasets/physical/items/export");
+    expect(csv.headers.get("content-length")).toBeNull();
+    const bodies = Buffer.byteLength(search.text) + Buffer.byteLength(csv.text);
+    const counted = (await call(emu, "GET", "/__emulator/stats")).body.answerBytes;
+    // On top of the bodies: each answer's status line and headers (a few hundred bytes), and the
+    // streamed one's chunk size lines (about a dozen bytes per 64 KB chunk).
+    expect(counted).toBeGreaterThan(bodies);
+    expect(counted).toBeLessThan(bodies + 2 * 1_000 + Math.ceil(csv.text.length / 65_536) * 16);
+    await call(emu, "POST", "/__emulator/stats/reset");
+    expect((await call(emu, "GET", "/__emulator/stats")).body.answerBytes).toBe(0);
+  } finally {
+    await emu.close();
+  }
+});
+
 test("latency is added to every service response but not to /__emulator/*", async () => {
   // Told by order, not by a wall-clock ceiling (a stats call once took 239 ms on a loaded CI
   // machine against a ceiling of 100): sent together, the stats answer comes back while the
