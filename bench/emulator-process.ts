@@ -25,6 +25,8 @@ export interface EmulatorStats {
   faults?: Record<string, number>;
   /** The most service requests being answered at once since the last reset. */
   peakInFlight?: number;
+  /** Bytes of the service's answers since the last reset, as sent (uncompressed, headers included). */
+  answerBytes?: number;
 }
 
 /** An emulator running in its own process, so its CPU time does not distort the client's figures. */

@@ -1,8 +1,9 @@
 /**
  * How fast this machine does the add-in's own heaviest work outside Excel's batches: decoding and
- * parsing the service's answers, in ms a MB. The weekly refresh's bound counts the requests' waits
- * and Excel's time, not this work, so its wall ÷ bound follows the machine's speed (the same code
- * measured × 1.13 and × 1.33 an hour apart: bench/history/weekly-refresh.md). The weekly refresh
+ * parsing the service's answers, in ms a MB. The weekly refresh's bound counts this work at a stated
+ * pace (ANSWER_MS_PER_MB), not this machine's, and none of the add-in's other work, so its wall ÷
+ * bound follows the machine's speed (the same code measured × 1.13 and × 1.33 an hour apart, before
+ * the answers were counted: bench/history/weekly-refresh.md). The weekly refresh
  * measures this right before each refresh, so each ratio in bench/results.md comes with the speed
  * it was measured at; `bench/calibrate-decode.ts` measures the same in Node and in Chromium.
  */

@@ -91,6 +91,7 @@ async function main(): Promise<void> {
     const steps = run.steps.map(
       (s) =>
         `${s.name}: ${Math.round(s.wallMs)} ms (bound ${Math.round(s.boundMs)}; ${s.requests} requests, ` +
+        `${(s.answerBytes / 1e6).toFixed(1)} MB of answers (${Math.round(s.answersMs)} ms of the bound), ` +
         `${s.peakInFlight} at once, Excel ${Math.round(s.excelMs)} ms (calculation ${Math.round(s.calculationMs)} ms; batches open ${Math.round(s.batchSpanMs)} ms), GC ${Math.round(s.gcMs)} ms, major ${Math.round(s.majorGcMs)} ms, add-in thread busy ${Math.round(s.threadBusyMs)} ms)`,
     );
     console.log(

@@ -5,6 +5,8 @@ import { gzipSync } from "node:zlib";
 import { runBenchmarks, type BenchReport } from "../../bench/bench";
 import { renderConsole, renderMarkdown } from "../../bench/report";
 import { measureBundle } from "../../bench/scenarios/bundle";
+import { ANSWER_MS_PER_MB } from "../../bench/scenarios/weekly-refresh";
+import { round } from "../../bench/format";
 
 /**
  * Keeps `npm run bench` from rotting: the same code paths at a tiny scale and latency 0 (the
@@ -173,6 +175,11 @@ test("weekly refresh: every cell a value, pasted sheets refreshed by key, the ch
     Number(weekly.details.RefreshpastedsheetsFewestSyncs),
   );
   expect(Number(weekly.details.sync5msRefreshpastedsheetsSyncWaitMs)).toBeGreaterThan(0);
+  // The answers' bytes counted, their decoding and parsing in the bound at the stated pace.
+  const answerBytes = Number(weekly.details.RefreshpastedsheetsAnswerBytes);
+  expect(answerBytes).toBeGreaterThan(0);
+  expect(weekly.details.RefreshpastedsheetsAnswersMs).toBe(round((answerBytes / 1e6) * ANSWER_MS_PER_MB));
+  expect(Number(weekly.details.RatioWithoutAnswers)).toBeGreaterThan(Number(weekly.details.Ratio));
   // The add-in thread's busy time: measured, and within the step's wall.
   const busy = Number(weekly.details.RefreshpastedsheetsThreadBusyMs);
   expect(busy).toBeGreaterThan(0);
