@@ -43,16 +43,14 @@ export class RequestStats {
   }
 
   /**
-   * Counts the bytes `socket` sends from now until the returned function is called (when the
-   * answer is finished). One answer at a time goes over an HTTP/1.1 connection, so the socket's
-   * count in between is this answer's, streamed or not.
+   * Counts the bytes `socket` sends from now until the returned function is called, once, when the
+   * answer is finished. One answer at a time goes over an HTTP/1.1 connection, so the socket's count
+   * in between is this answer's, streamed or not.
    */
   measureAnswer(socket: { readonly bytesWritten: number } | null): () => void {
-    const before = socket?.bytesWritten ?? 0;
-    let counted = false;
+    if (!socket) return () => undefined;
+    const before = socket.bytesWritten;
     return () => {
-      if (counted || !socket) return;
-      counted = true;
       this.answerBytes += socket.bytesWritten - before;
     };
   }
